@@ -1,0 +1,40 @@
+/** The in-flight state of one tools/call as it moves through the call hooks. */
+import type { CallContext } from './call-context.ts';
+import type { M1ndError } from './errors.ts';
+import type { Effect, VerbRecord } from './verb.ts';
+
+export interface Truncation {
+  original_tokens: number;
+  limit: number;
+  /** What was cut, by JSON path. */
+  cuts: { path: string; kept?: number; dropped?: number; chars_cut?: number }[];
+}
+
+export interface CallState {
+  name: string;
+  verb: VerbRecord;
+  /** The arguments; the validation gate replaces them with defaults filled in. */
+  args: Record<string, unknown>;
+  /** The effect of this call with these arguments. */
+  effect: Effect;
+  ctx: CallContext;
+  /** The advertised tier of the generation serving the call. */
+  tier: string;
+  startedAt: number;
+  /** Filled in as the call proceeds (shaping, envelope). */
+  meta: {
+    resultTokens?: number;
+    truncation?: Truncation;
+    nextVerb?: string;
+  };
+}
+
+/** A gate's refusal: the call ends with this error as an isError result. */
+export interface CallRefusal {
+  error: M1ndError;
+}
+
+export type CallOutcome =
+  | { kind: 'ok'; elapsedMs: number }
+  | { kind: 'refused'; elapsedMs: number; error: M1ndError }
+  | { kind: 'failed'; elapsedMs: number; error: M1ndError };

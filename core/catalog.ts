@@ -1,0 +1,179 @@
+/**
+ * The catalog is the set of verb registrations. One compile per (tier, mode) produces a surface:
+ * the tools/list payload, the dispatch map, the help index and the counts. They come from the same
+ * compile, so they cannot drift apart.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { TierChoice, TierTable } from './tiers.ts';
+import { staticEffect, type VerbRecord } from './verb.ts';
+import { mustPass } from './validation.ts';
+import type { Workflow } from './hooks.ts';
+
+export interface HelpEntry {
+  name: string;
+  family: string;
+  plugin: string;
+  description: string;
+  effect: string;
+  /** Tiers that advertise this verb (empty for never-advertised verbs). */
+  advertisedIn: string[];
+  advertisedNow: boolean;
+  replacedBy?: string;
+}
+
+export interface Surface {
+  tier: string;
+  readOnly: boolean;
+  /** tools/list payload, in catalog order. */
+  tools: Tool[];
+  advertised: ReadonlySet<string>;
+  /** Every registered verb: a tier trims what is advertised, never what is callable. */
+  dispatch: ReadonlyMap<string, VerbRecord>;
+  help: ReadonlyMap<string, HelpEntry>;
+  counts: { registry: number; advertised: number; unadvertised: number; byFamily: Record<string, number> };
+}
+
+export interface QuarantineRecord {
+  plugin: string;
+  code: string;
+  check: string;
+  message: string;
+  origin?: string;
+}
+
+/** What plugins may read of the catalog (host verbs such as help and health use it). */
+export interface CatalogView {
+  records(): VerbRecord[];
+  get(name: string): VerbRecord | undefined;
+  /** The surface being served (selected tier, current mode). */
+  surface(): Surface;
+  /** The surface of another tier (same mode). */
+  surfaceFor(tier: string): Surface;
+  tierTable(): TierTable;
+  tierChoice(): TierChoice;
+  tierWarnings(): string[];
+  plugins(): { name: string; version: string; origin?: string; family: string }[];
+  quarantined(): QuarantineRecord[];
+  workflows(): Workflow[];
+  /** The health sections other plugins contribute through the `health` hook (e.g. the graph's state). */
+  statusReport(): Promise<Record<string, unknown>>;
+  /** Up to `max` registered verb names close to `name` (hidden verbs included). */
+  suggest(name: string, max?: number): string[];
+}
+
+/** The registry: verb records in registration order. */
+export class Catalog {
+  private readonly byName = new Map<string, VerbRecord>();
+
+  add(record: VerbRecord): void {
+    this.byName.set(record.name, record);
+  }
+
+  get(name: string): VerbRecord | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): VerbRecord[] {
+    return [...this.byName.values()];
+  }
+
+  names(): Set<string> {
+    return new Set(this.byName.keys());
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+}
+
+/** MCP annotations derived from a verb's effect. */
+export function annotationsFor(verb: VerbRecord): NonNullable<Tool['annotations']> {
+  const e = staticEffect(verb);
+  return {
+    readOnlyHint: e === 'read',
+    destructiveHint: e === 'destructive',
+    idempotentHint: e === 'read',
+    openWorldHint: false,
+  };
+}
+
+/** A plain JSON Schema copy of a TypeBox schema (drops TypeBox's symbol keys; unions of string literals become `enum`). */
+export function plainSchema(schema: unknown): Record<string, unknown> {
+  return compactEnums(JSON.parse(JSON.stringify(schema))) as Record<string, unknown>;
+}
+
+function compactEnums(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactEnums);
+  if (!node || typeof node !== 'object') return node;
+  const o = node as Record<string, unknown>;
+  const any = o.anyOf as Record<string, unknown>[] | undefined;
+  if (Array.isArray(any) && any.length > 0 && any.every((x) => typeof x.const === 'string')) {
+    const { anyOf: _drop, ...rest } = o;
+    return { ...rest, type: 'string', enum: any.map((x) => x.const) };
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, compactEnums(v)]));
+}
+
+/** The input schema as advertised: parameters with a default are optional to the caller (the host fills them in). */
+function advertisedInput(verb: VerbRecord): Record<string, unknown> {
+  const schema = plainSchema(verb.input);
+  const required = ((schema.required as string[] | undefined) ?? []).filter((k) => mustPass(verb.input, k));
+  if (required.length > 0) schema.required = required;
+  else delete schema.required;
+  return schema;
+}
+
+/** Whether a verb is left out of tools/list in read-only mode (it could only be refused there). */
+function hiddenByMode(verb: VerbRecord, readOnly: boolean): boolean {
+  const e = staticEffect(verb);
+  return readOnly && (e === 'write' || e === 'destructive');
+}
+
+/** Compiles the surface of one (tier, mode) from the registry and the tier table. */
+export function compileSurface(catalog: Catalog, table: TierTable, tier: string, readOnly: boolean): Surface {
+  const members = table.tiers.get(tier) ?? new Set<string>();
+  const records = catalog.all();
+  const advertised = new Set<string>();
+  const tools: Tool[] = [];
+  const help = new Map<string, HelpEntry>();
+  const byFamily: Record<string, number> = {};
+  for (const r of records) {
+    byFamily[r.family] = (byFamily[r.family] ?? 0) + 1;
+    const advertisedIn = r.advertised ? [...table.tiers].filter(([, set]) => set.has(r.name)).map(([t]) => t) : [];
+    const now = r.advertised && members.has(r.name) && !hiddenByMode(r, readOnly);
+    help.set(r.name, {
+      name: r.name,
+      family: r.family,
+      plugin: r.plugin,
+      description: r.description,
+      effect: typeof r.effect === 'string' ? r.effect : 'depends on arguments',
+      advertisedIn,
+      advertisedNow: now,
+      replacedBy: r.replacedBy,
+    });
+    if (!now) continue;
+    advertised.add(r.name);
+    const tool: Tool = {
+      name: r.name,
+      description: r.description,
+      inputSchema: advertisedInput(r) as Tool['inputSchema'],
+      annotations: annotationsFor(r),
+    };
+    if (r.output) tool.outputSchema = plainSchema(r.output) as Tool['outputSchema'];
+    tools.push(tool);
+  }
+  return {
+    tier,
+    readOnly,
+    tools,
+    advertised,
+    dispatch: new Map(records.map((r) => [r.name, r])),
+    help,
+    counts: {
+      registry: records.length,
+      advertised: advertised.size,
+      unadvertised: records.length - advertised.size,
+      byFamily,
+    },
+  };
+}

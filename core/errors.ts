@@ -1,0 +1,92 @@
+/**
+ * The one error catalog. Codes read `M1ND_ERR_<AREA>_<WHAT>`; every message tells the caller the
+ * next valid move. Plugins throw these (or plain Errors, which the host wraps and stamps).
+ */
+
+export const ErrorCodes = {
+  // plugin loading (each names the plugin and the failed check)
+  PLUGIN_NAME: 'M1ND_ERR_PLUGIN_NAME',
+  PLUGIN_VERSION: 'M1ND_ERR_PLUGIN_VERSION',
+  PLUGIN_DEPENDENCY: 'M1ND_ERR_PLUGIN_DEPENDENCY',
+  PLUGIN_APPLY: 'M1ND_ERR_PLUGIN_APPLY',
+  PLUGIN_IMPORT: 'M1ND_ERR_PLUGIN_IMPORT',
+  PLUGIN_OPTIONS: 'M1ND_ERR_PLUGIN_OPTIONS',
+  PLUGIN_SERVICE: 'M1ND_ERR_PLUGIN_SERVICE',
+  // verb registration
+  VERB_DUPLICATE: 'M1ND_ERR_VERB_DUPLICATE',
+  VERB_SCHEMA: 'M1ND_ERR_VERB_SCHEMA',
+  VERB_NAME: 'M1ND_ERR_VERB_NAME',
+  // dispatch
+  CALL_UNKNOWN_VERB: 'M1ND_ERR_CALL_UNKNOWN_VERB',
+  CALL_INVALID_ARGS: 'M1ND_ERR_CALL_INVALID_ARGS',
+  CALL_TIMEOUT: 'M1ND_ERR_CALL_TIMEOUT',
+  CALL_CANCELLED: 'M1ND_ERR_CALL_CANCELLED',
+  CALL_HANDLER: 'M1ND_ERR_CALL_HANDLER',
+  // gates
+  GATE_READ_ONLY: 'M1ND_ERR_GATE_READ_ONLY',
+  GATE_PROOF_UNPROVEN: 'M1ND_ERR_GATE_PROOF_UNPROVEN',
+  GATE_PROOF_UNRESOLVED: 'M1ND_ERR_GATE_PROOF_UNRESOLVED',
+  // configuration and tiers
+  CONFIG_INVALID: 'M1ND_ERR_CONFIG_INVALID',
+  CONFIG_LOAD: 'M1ND_ERR_CONFIG_LOAD',
+  TIER_UNKNOWN: 'M1ND_ERR_TIER_UNKNOWN',
+  // workspace and files
+  PATH_ESCAPE: 'M1ND_ERR_PATH_ESCAPE',
+  PATH_NOT_FOUND: 'M1ND_ERR_PATH_NOT_FOUND',
+  // graph-backed verbs
+  GRAPH_EMPTY: 'M1ND_ERR_GRAPH_EMPTY',
+  GRAPH_NODE_NOT_FOUND: 'M1ND_ERR_GRAPH_NODE_NOT_FOUND',
+  GRAPH_UNSUPPORTED_PARAM: 'M1ND_ERR_GRAPH_UNSUPPORTED_PARAM',
+  // state owned by an agent (perspectives, locks, trails)
+  STATE_NOT_FOUND: 'M1ND_ERR_STATE_NOT_FOUND',
+  STATE_NOT_OWNER: 'M1ND_ERR_STATE_NOT_OWNER',
+  STATE_STALE: 'M1ND_ERR_STATE_STALE',
+  STATE_LIMIT: 'M1ND_ERR_STATE_LIMIT',
+  // transports
+  HTTP_FORBIDDEN: 'M1ND_ERR_HTTP_FORBIDDEN',
+  HTTP_UNAUTHORIZED: 'M1ND_ERR_HTTP_UNAUTHORIZED',
+  HTTP_BODY_TOO_LARGE: 'M1ND_ERR_HTTP_BODY_TOO_LARGE',
+} as const;
+
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+export interface M1ndErrorOptions {
+  /** The next valid move, shown to the agent after the message. */
+  hint?: string;
+  /** The plugin the error escaped from (stamped by the host). */
+  plugin?: string;
+  /** Structured detail for the result payload. */
+  data?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** An error with a catalog code and a corrective hint; the host turns it into an isError result. */
+export class M1ndError extends Error {
+  readonly code: ErrorCode;
+  hint?: string;
+  plugin?: string;
+  data?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: M1ndErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'M1ndError';
+    this.code = code;
+    this.hint = options.hint;
+    this.plugin = options.plugin;
+    this.data = options.data;
+  }
+}
+
+/** Wraps any thrown value as an M1ndError, stamping the plugin it escaped from. */
+export function toM1ndError(error: unknown, plugin?: string): M1ndError {
+  if (error instanceof M1ndError) {
+    if (plugin && !error.plugin) error.plugin = plugin;
+    return error;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new M1ndError(ErrorCodes.CALL_HANDLER, message || 'handler failed without a message', {
+    plugin,
+    cause: error,
+    hint: 'call `help` with {"mode":"recovery","error_text":"<this message>"} for the next step',
+  });
+}

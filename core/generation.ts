@@ -1,0 +1,144 @@
+/**
+ * A host generation: one load of every plugin, with its own hooks, catalog, services and compiled
+ * surfaces. Hot reload builds a whole new generation and swaps it in; nothing is patched in place.
+ */
+import { createHooks, type HostHooks, type Workflow } from './hooks.ts';
+import { Catalog, compileSurface, type CatalogView, type QuarantineRecord, type Surface } from './catalog.ts';
+import { loadPlugins, type LoadedPlugin } from './loader.ts';
+import { installBuiltinTaps } from './builtin-taps.ts';
+import { chooseTier, curateTiers, declaredTierTable, type TierChoice, type TierCuration, type TierTable } from './tiers.ts';
+import { suggestNames } from './suggest.ts';
+import type { PluginSource } from './plugin.ts';
+import type { HostSettings } from './settings.ts';
+import type { SessionStore } from './session.ts';
+import type { Logger } from './log.ts';
+import type { VerbRecord } from './verb.ts';
+
+export interface GenerationOptions {
+  id: number;
+  sources: PluginSource[];
+  settings: HostSettings;
+  session: SessionStore;
+  log: Logger;
+  /** Tier curation from the configuration and enabled bundles, applied after plugins' own `tiers` taps. */
+  tierCuration?: Record<string, TierCuration>;
+  /** The tier used when none is requested (config `defaultTier`). */
+  defaultTier?: string;
+  pluginOptions?: Record<string, unknown>;
+}
+
+export class Generation implements CatalogView {
+  readonly id: number;
+  readonly hooks: HostHooks = createHooks();
+  readonly catalog = new Catalog();
+  readonly services = new Map<string, { plugin: string; impl: unknown }>();
+  readonly settings: Readonly<HostSettings>;
+  readonly session: SessionStore;
+  readonly log: Logger;
+  loaded: LoadedPlugin[] = [];
+  private quarantine: QuarantineRecord[] = [];
+  private table?: TierTable;
+  private warnings: string[] = [];
+  private choice?: TierChoice;
+  private readonly surfaces = new Map<string, Surface>();
+  private workflowList?: Workflow[];
+  /** Calls running on this generation (a retired generation shuts down once they finish). */
+  inFlight = 0;
+
+  private constructor(private readonly options: GenerationOptions) {
+    this.id = options.id;
+    this.settings = Object.freeze({ ...options.settings });
+    this.session = options.session;
+    this.log = options.log;
+  }
+
+  /** Loads every plugin and compiles the catalog; never throws for a bad plugin (it is quarantined). */
+  static async create(options: GenerationOptions): Promise<Generation> {
+    const g = new Generation(options);
+    installBuiltinTaps(g.hooks, g.settings, g.session, g.catalog);
+    const { loaded, quarantined } = await loadPlugins(options.sources, {
+      hooks: g.hooks,
+      catalog: g.catalog,
+      view: g,
+      services: g.services,
+      settings: g.settings,
+      session: g.session,
+      log: g.log,
+      pluginOptions: options.pluginOptions ?? {},
+    });
+    g.loaded = loaded;
+    g.quarantine = quarantined;
+    g.compileTiers();
+    await g.hooks.boot.promise({ generation: g.id, verbCount: g.catalog.size, plugins: loaded.map((p) => p.name) });
+    return g;
+  }
+
+  private compileTiers(): void {
+    const declared = this.hooks.tiers.call(declaredTierTable(this.catalog.all()));
+    const { table, warnings } = curateTiers(declared, this.options.tierCuration ?? {}, this.catalog.names());
+    this.table = table;
+    this.warnings = warnings;
+    for (const w of warnings) this.log.warn(w);
+    const fallback = this.options.defaultTier && table.tiers.has(this.options.defaultTier) ? this.options.defaultTier : undefined;
+    this.choice = chooseTier(this.settings.requestedTier, table, fallback);
+    this.surfaces.clear();
+  }
+
+  records(): VerbRecord[] {
+    return this.catalog.all();
+  }
+
+  get(name: string): VerbRecord | undefined {
+    return this.catalog.get(name);
+  }
+
+  tierTable(): TierTable {
+    return this.table!;
+  }
+
+  tierChoice(): TierChoice {
+    return this.choice!;
+  }
+
+  tierWarnings(): string[] {
+    return [...this.warnings];
+  }
+
+  /** The surface being served: the chosen tier in the configured mode (compiled once, cached). */
+  surface(): Surface {
+    return this.surfaceFor(this.choice!.tier);
+  }
+
+  surfaceFor(tier: string): Surface {
+    const key = `${tier}|${this.settings.readOnly ? 'ro' : 'rw'}`;
+    let s = this.surfaces.get(key);
+    if (!s) this.surfaces.set(key, (s = compileSurface(this.catalog, this.table!, tier, this.settings.readOnly)));
+    return s;
+  }
+
+  plugins(): { name: string; version: string; origin?: string; family: string }[] {
+    return this.loaded.map((p) => ({ ...p }));
+  }
+
+  quarantined(): QuarantineRecord[] {
+    return [...this.quarantine];
+  }
+
+  workflows(): Workflow[] {
+    this.workflowList ??= this.hooks.workflows.call([]);
+    return this.workflowList;
+  }
+
+  statusReport(): Promise<Record<string, unknown>> {
+    return this.hooks.health.promise({});
+  }
+
+  suggest(name: string, max = 3): string[] {
+    return suggestNames(name, this.catalog.names(), max);
+  }
+
+  /** Runs the shutdown hook (stores and watchers close). */
+  async shutdown(): Promise<void> {
+    await this.hooks.shutdown.promise();
+  }
+}

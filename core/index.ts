@@ -1,0 +1,28 @@
+/**
+ * The public surface of the host for plugin authors and embedders. An explicit barrel: adding a
+ * name here is a decision to make it public.
+ */
+export { definePlugin } from './plugin.ts';
+export type { PluginDefinition, PluginContext, PluginSource } from './plugin.ts';
+export { defineVerb, effectOf, STAGES, BUILTIN_TIERS } from './verb.ts';
+export type { VerbDefinition, VerbRecord, Effect, Stage, ProofTargets } from './verb.ts';
+export type { CallContext } from './call-context.ts';
+export type { CallState, CallRefusal, CallOutcome, Truncation } from './call-state.ts';
+export type { HostHooks, HookName, BootInfo, DoctrineInfo, Workflow } from './hooks.ts';
+export { GATE_STAGES } from './hooks.ts';
+export { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
+export type { ErrorCode } from './errors.ts';
+export { countTokens, countValueTokens, packToTokenBudget } from './tokens.ts';
+export type { BudgetReport } from './tokens.ts';
+export { AgentId, StringEnum } from './schema.ts';
+export type { CatalogView, Surface, HelpEntry, QuarantineRecord } from './catalog.ts';
+export type { TierTable, TierCuration, TierChoice } from './tiers.ts';
+export type { HostSettings } from './settings.ts';
+export type { SessionStore, AgentRecord } from './session.ts';
+export type { Logger } from './log.ts';
+export { Host } from './host.ts';
+export type { GenerationInput, HostOptions, ReloadReport } from './host.ts';
+export { startHost, BUILTIN_PLUGIN_DIR } from './boot.ts';
+export type { BootOptions } from './boot.ts';
+export { CORE_VERSION, SERVER_NAME } from './version.ts';
+export { describeSchema, minimalArguments, minimalCall, mustPass } from './validation.ts';

@@ -1,0 +1,247 @@
+/**
+ * Loads plugins into a generation. Plugins are ordered by requires/provides, then each passes
+ * small named checks (name, core version, dependencies, options, apply, verbs, services). A plugin
+ * that fails one is quarantined with a coded error naming it and the check; the rest still load.
+ * A plugin taps a scratch hook table during apply; its taps, verbs and services are committed only
+ * when every check has passed, so a quarantined plugin leaves nothing behind (taps cannot be removed).
+ */
+import semver from 'semver';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import type { TSchema } from '@sinclair/typebox';
+import { createHooks, type HostHooks, type HookName } from './hooks.ts';
+import { ErrorCodes, M1ndError, toM1ndError, type ErrorCode } from './errors.ts';
+import type { PluginContext, PluginDefinition, PluginSource } from './plugin.ts';
+import type { Catalog, CatalogView, QuarantineRecord } from './catalog.ts';
+import type { VerbDefinition, VerbRecord } from './verb.ts';
+import type { Logger } from './log.ts';
+import type { SessionStore } from './session.ts';
+import type { HostSettings } from './settings.ts';
+import { CORE_VERSION } from './version.ts';
+
+const PLUGIN_NAME = /^[a-z][a-z0-9-]*$/;
+const VERB_NAME = /^[a-z][a-z0-9_]*$/;
+
+class CheckFailed extends Error {
+  constructor(readonly check: string, readonly code: ErrorCode, message: string) {
+    super(message);
+  }
+}
+
+export interface LoadEnvironment {
+  hooks: HostHooks;
+  catalog: Catalog;
+  view: CatalogView;
+  services: Map<string, { plugin: string; impl: unknown }>;
+  settings: Readonly<HostSettings>;
+  session: SessionStore;
+  log: Logger;
+  /** Per-plugin options from the configuration, keyed by plugin name. */
+  pluginOptions: Record<string, unknown>;
+}
+
+export interface LoadedPlugin {
+  name: string;
+  version: string;
+  family: string;
+  origin?: string;
+}
+
+/** Orders sources so that providers come before their consumers (stable otherwise). */
+export function orderByServices(sources: PluginSource[]): PluginSource[] {
+  const pending = [...sources];
+  const ordered: PluginSource[] = [];
+  const provided = new Set<string>();
+  while (pending.length > 0) {
+    const i = pending.findIndex((s) => (s.definition?.requires ?? []).every((r) => provided.has(r)));
+    // Nothing is ready: the rest have unmet or cyclic requirements; keep their order so checks name them.
+    const next = pending.splice(i === -1 ? 0 : i, 1)[0];
+    ordered.push(next);
+    for (const p of next.definition?.provides ?? []) provided.add(p);
+  }
+  return ordered;
+}
+
+/** Applies every plugin; returns what loaded and what was quarantined. */
+export async function loadPlugins(sources: PluginSource[], env: LoadEnvironment): Promise<{ loaded: LoadedPlugin[]; quarantined: QuarantineRecord[] }> {
+  const loaded: LoadedPlugin[] = [];
+  const quarantined: QuarantineRecord[] = [];
+  const names = new Set<string>();
+  for (const source of orderByServices(sources)) {
+    const name = source.definition?.name ?? source.fallbackName ?? source.origin ?? '(unnamed)';
+    try {
+      const plugin = await loadOne(source, names, env);
+      loaded.push(plugin);
+      names.add(plugin.name);
+    } catch (error) {
+      const record: QuarantineRecord =
+        error instanceof CheckFailed
+          ? { plugin: name, code: error.code, check: error.check, message: error.message, origin: source.origin }
+          : { plugin: name, code: ErrorCodes.PLUGIN_APPLY, check: 'apply', message: toM1ndError(error).message, origin: source.origin };
+      quarantined.push(record);
+      env.log.error(`plugin "${name}" quarantined (${record.check}): ${record.message}`, { code: record.code });
+    }
+  }
+  return { loaded, quarantined };
+}
+
+async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnvironment): Promise<LoadedPlugin> {
+  if (source.importError !== undefined || !source.definition) {
+    const why = source.importError instanceof Error ? source.importError.message : 'module has no default-exported plugin';
+    throw new CheckFailed('import', ErrorCodes.PLUGIN_IMPORT, `plugin "${source.fallbackName ?? source.origin}" could not be imported: ${why}`);
+  }
+  const def = source.definition;
+  checkName(def, names);
+  checkCoreVersion(def);
+  checkDependencies(def, env);
+  const options = checkOptions(def, env.pluginOptions[def.name]);
+  const family = def.family ?? def.name;
+  const scratch = createHooks();
+  const verbs: VerbRecord[] = [];
+  const services = new Map<string, unknown>();
+  const ctx: PluginContext = {
+    name: def.name,
+    log: env.log.child(def.name),
+    options,
+    settings: env.settings,
+    session: env.session,
+    hooks: scratch,
+    catalog: env.view,
+    registerVerb: (v: VerbDefinition<any>) => {
+      verbs.push({ ...v, plugin: def.name, family, tiers: v.tiers ?? ['full'], advertised: v.advertised ?? true } as VerbRecord);
+    },
+    provide: (service, impl) => {
+      if (!(def.provides ?? []).includes(service)) {
+        throw new M1ndError(ErrorCodes.PLUGIN_SERVICE, `plugin "${def.name}" provides undeclared service "${service}"; add it to \`provides\``);
+      }
+      services.set(service, impl);
+    },
+    service: <T>(service: string) => requireService<T>(def, service, env),
+  };
+  try {
+    await def.apply(ctx);
+  } catch (error) {
+    throw new CheckFailed('apply', ErrorCodes.PLUGIN_APPLY, `plugin "${def.name}" threw in apply: ${toM1ndError(error).message}`);
+  }
+  checkVerbs(def.name, verbs, env.catalog);
+  for (const p of def.provides ?? []) {
+    if (!services.has(p)) throw new CheckFailed('services', ErrorCodes.PLUGIN_SERVICE, `plugin "${def.name}" declares service "${p}" but did not provide it in apply`);
+  }
+  // Every check passed: commit taps, verbs and services.
+  commitTaps(def.name, scratch, env.hooks);
+  for (const v of verbs) env.catalog.add(env.hooks.registerVerb.call(v));
+  for (const [k, impl] of services) env.services.set(k, { plugin: def.name, impl });
+  return { name: def.name, version: def.version, family, origin: source.origin };
+}
+
+function checkName(def: PluginDefinition<any>, names: Set<string>): void {
+  if (typeof def.name !== 'string' || !PLUGIN_NAME.test(def.name)) {
+    throw new CheckFailed('name', ErrorCodes.PLUGIN_NAME, `plugin name ${JSON.stringify(def.name)} must be kebab-case (a-z, 0-9, -)`);
+  }
+  if (names.has(def.name)) throw new CheckFailed('name', ErrorCodes.PLUGIN_NAME, `plugin "${def.name}" is loaded twice; rename one`);
+  if (typeof def.apply !== 'function') throw new CheckFailed('name', ErrorCodes.PLUGIN_NAME, `plugin "${def.name}" has no apply(ctx) function`);
+}
+
+function checkCoreVersion(def: PluginDefinition<any>): void {
+  if (def.core === undefined) return;
+  if (!semver.validRange(def.core)) throw new CheckFailed('core-version', ErrorCodes.PLUGIN_VERSION, `plugin "${def.name}" has an invalid core range ${JSON.stringify(def.core)}`);
+  if (!semver.satisfies(CORE_VERSION, def.core, { includePrerelease: true })) {
+    throw new CheckFailed('core-version', ErrorCodes.PLUGIN_VERSION, `plugin "${def.name}" supports m1nd core ${def.core}, this is ${CORE_VERSION}`);
+  }
+}
+
+function checkDependencies(def: PluginDefinition<any>, env: LoadEnvironment): void {
+  const missing = (def.requires ?? []).filter((r) => !env.services.has(r));
+  if (missing.length > 0) {
+    throw new CheckFailed('dependencies', ErrorCodes.PLUGIN_DEPENDENCY, `plugin "${def.name}" requires service${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} that no loaded plugin provides`);
+  }
+}
+
+function checkOptions(def: PluginDefinition<any>, raw: unknown): Record<string, unknown> {
+  if (!def.options) return (raw ?? {}) as Record<string, unknown>;
+  const value = Value.Default(def.options, structuredClone(raw ?? {}));
+  const first = Value.Errors(def.options, value).First();
+  if (first) throw new CheckFailed('options', ErrorCodes.PLUGIN_OPTIONS, `plugin "${def.name}" options${first.path}: ${first.message}`);
+  return value as Record<string, unknown>;
+}
+
+function checkSchema(plugin: string, verb: string, which: string, schema: TSchema | undefined): void {
+  if (!schema || schema.type !== 'object' || typeof schema.properties !== 'object') {
+    throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": ${which} schema must be a TypeBox Type.Object`);
+  }
+  try {
+    TypeCompiler.Compile(schema);
+  } catch (error) {
+    throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": ${which} schema does not compile: ${(error as Error).message}`);
+  }
+  for (const key of Object.keys(schema.properties)) {
+    if (!VERB_NAME.test(key)) throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": parameter "${key}" must be snake_case`);
+  }
+}
+
+function checkVerbs(plugin: string, verbs: VerbRecord[], catalog: Catalog): void {
+  const seen = new Set<string>();
+  for (const v of verbs) {
+    if (typeof v.name !== 'string' || !VERB_NAME.test(v.name)) {
+      throw new CheckFailed('verbs', ErrorCodes.VERB_NAME, `plugin "${plugin}" registers a verb named ${JSON.stringify(v.name)}; names are snake_case`);
+    }
+    const owner = catalog.get(v.name)?.plugin ?? (seen.has(v.name) ? plugin : undefined);
+    if (owner) {
+      throw new CheckFailed('verbs', ErrorCodes.VERB_DUPLICATE, `verb "${v.name}" is registered by plugin "${owner}" and again by plugin "${plugin}"; rename one`);
+    }
+    seen.add(v.name);
+    if (typeof v.handler !== 'function') throw new CheckFailed('verbs', ErrorCodes.VERB_SCHEMA, `verb "${v.name}" of plugin "${plugin}" has no handler`);
+    if (typeof v.description !== 'string' || v.description.trim() === '') {
+      throw new CheckFailed('verbs', ErrorCodes.VERB_SCHEMA, `verb "${v.name}" of plugin "${plugin}" needs a description`);
+    }
+    checkSchema(plugin, v.name, 'input', v.input);
+    if (v.output) checkSchema(plugin, v.name, 'output', v.output);
+  }
+}
+
+function requireService<T>(def: PluginDefinition<any>, service: string, env: LoadEnvironment): T {
+  if (!(def.requires ?? []).includes(service)) {
+    throw new M1ndError(ErrorCodes.PLUGIN_SERVICE, `plugin "${def.name}" uses service "${service}" without declaring it in \`requires\``, { plugin: def.name });
+  }
+  const entry = env.services.get(service);
+  if (!entry) throw new M1ndError(ErrorCodes.PLUGIN_SERVICE, `service "${service}" is not provided`, { plugin: def.name });
+  return entry.impl as T;
+}
+
+/** Re-taps a plugin's scratch taps onto the generation's hooks, stamping errors with the plugin and hook name. */
+function commitTaps(plugin: string, scratch: HostHooks, real: HostHooks): void {
+  for (const hookName of Object.keys(scratch) as HookName[]) {
+    const target = real[hookName] as unknown as {
+      tap(o: object, f: Function): void;
+      tapAsync(o: object, f: Function): void;
+      tapPromise(o: object, f: Function): void;
+    };
+    for (const tap of (scratch[hookName] as unknown as { taps: { type: string; name: string; fn: Function; stage?: number; before?: string | string[] }[] }).taps) {
+      const options = { name: tap.name, stage: tap.stage, before: tap.before };
+      const stamp = (error: unknown) => {
+        const e = toM1ndError(error, plugin);
+        if (!e.message.includes(`[${hookName}]`)) e.message = `${e.message} [${plugin}:${hookName}]`;
+        return e;
+      };
+      if (tap.type === 'sync') {
+        target.tap(options, (...args: unknown[]) => {
+          try {
+            return tap.fn(...args);
+          } catch (error) {
+            throw stamp(error);
+          }
+        });
+      } else if (tap.type === 'promise') {
+        target.tapPromise(options, async (...args: unknown[]) => {
+          try {
+            return await tap.fn(...args);
+          } catch (error) {
+            throw stamp(error);
+          }
+        });
+      } else {
+        target.tapAsync(options, tap.fn);
+      }
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/** A small leveled logger writing to stderr (stdout belongs to the stdio transport). */
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(message: string, data?: unknown): void;
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown): void;
+  error(message: string, data?: unknown): void;
+  /** A logger whose lines carry this scope (e.g. the plugin name). */
+  child(scope: string): Logger;
+}
+
+export interface LogSink {
+  (level: LogLevel, scope: string, message: string, data?: unknown): void;
+}
+
+/** Writes `[m1nd] level scope: message` lines to stderr at or above the level. */
+export function stderrSink(minLevel: LogLevel): LogSink {
+  return (level, scope, message, data) => {
+    if (ORDER[level] < ORDER[minLevel]) return;
+    const tail = data === undefined ? '' : ' ' + safeJson(data);
+    process.stderr.write(`[m1nd] ${level} ${scope}: ${message}${tail}\n`);
+  };
+}
+
+/** A logger over any sink; sinks can be fanned out by composing them. */
+export function createLogger(sink: LogSink, scope = 'host'): Logger {
+  const at = (level: LogLevel) => (message: string, data?: unknown) => sink(level, scope, message, data);
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (child) => createLogger(sink, `${scope}/${child}`),
+  };
+}
+
+/** The level named by M1ND_LOG_LEVEL, defaulting to warn so stdio hosts stay quiet. */
+export function envLogLevel(value: string | undefined): LogLevel {
+  const v = (value ?? '').trim().toLowerCase();
+  return v in ORDER ? (v as LogLevel) : 'warn';
+}
+
+function safeJson(data: unknown): string {
+  try {
+    return JSON.stringify(data instanceof Error ? { message: data.message } : data);
+  } catch {
+    return String(data);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * One MCP protocol endpoint (the SDK's low-level Server) per connection, all served by one Host.
+ * tools/list comes from the compiled surface; tools/call goes through the dispatch pipeline.
+ * Unknown JSON-RPC methods are answered -32601 by the SDK's protocol layer.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { dispatchCall } from './dispatch.ts';
+import { buildInstructions } from './doctrine.ts';
+import { CORE_VERSION, SERVER_NAME } from './version.ts';
+import type { Host } from './host.ts';
+
+/** A low-level SDK Server wired to a host; connect it to any transport. */
+export function createMcpServer(host: Host): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: CORE_VERSION },
+    {
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      instructions: buildInstructions(host.current),
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: host.current.surface().tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    return host.call(request.params.name, request.params.arguments, {
+      signal: extra.signal,
+      connectionId: extra.sessionId,
+      sendProgress:
+        token === undefined
+          ? undefined
+          : (progress, total, message) =>
+              extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
+    });
+  });
+  return server;
+}
+
+export { dispatchCall };

@@ -1,0 +1,66 @@
+/**
+ * Host settings: what the gates, tiers, shaping and envelope read. Built from defaults, then the
+ * config file (issue: configuration), then environment variables, then CLI flags — later wins.
+ */
+import path from 'node:path';
+
+export interface HostSettings {
+  /** The tier asked for (env, config or flag), as given; undefined when nobody asked. */
+  requestedTier?: string;
+  readOnly: boolean;
+  proofGate: boolean;
+  /** The host-wide cap on one result, in BPE tokens. */
+  resultTokenLimit: number;
+  /** Whether the `_m1nd` envelope is added to object results. */
+  envelope: boolean;
+  handlerTimeoutMs: number;
+  /** The workspace every file verb is confined to. */
+  workspaceRoot: string;
+  /** Where the embedded store lives (default `<workspaceRoot>/.m1nd`). */
+  storeDir: string;
+}
+
+/** Defaults for a workspace root. */
+export function defaultSettings(workspaceRoot: string): HostSettings {
+  const root = path.resolve(workspaceRoot);
+  return {
+    readOnly: false,
+    proofGate: false,
+    resultTokenLimit: 20000,
+    envelope: true,
+    handlerTimeoutMs: 120_000,
+    workspaceRoot: root,
+    storeDir: path.join(root, '.m1nd'),
+  };
+}
+
+/** A boolean env flag: unset, empty, `0` and `false` are off; anything else is on. */
+export function envFlag(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  return !(v === '' || v === '0' || v === 'false');
+}
+
+function envInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** Applies M1ND_* environment variables over settings. */
+export function applyEnv(base: HostSettings, env: NodeJS.ProcessEnv): HostSettings {
+  const s = { ...base };
+  if (env.M1ND_WORKSPACE) {
+    s.workspaceRoot = path.resolve(env.M1ND_WORKSPACE);
+    s.storeDir = path.join(s.workspaceRoot, '.m1nd');
+  }
+  if (env.M1ND_STORE_DIR) s.storeDir = path.resolve(s.workspaceRoot, env.M1ND_STORE_DIR);
+  if (env.M1ND_TOOL_TIER !== undefined && env.M1ND_TOOL_TIER.trim() !== '') s.requestedTier = env.M1ND_TOOL_TIER.trim();
+  s.readOnly = envFlag(env.M1ND_READ_ONLY) ?? s.readOnly;
+  s.proofGate = envFlag(env.M1ND_PROOF_GATE) ?? s.proofGate;
+  s.envelope = envFlag(env.M1ND_RESPONSE_ENVELOPE) ?? s.envelope;
+  s.resultTokenLimit = envInt(env.M1ND_RESULT_TOKEN_LIMIT, 'M1ND_RESULT_TOKEN_LIMIT') ?? s.resultTokenLimit;
+  s.handlerTimeoutMs = envInt(env.M1ND_HANDLER_TIMEOUT_MS, 'M1ND_HANDLER_TIMEOUT_MS') ?? s.handlerTimeoutMs;
+  return s;
+}

@@ -1,0 +1,115 @@
+/**
+ * Argument validation against a verb's TypeBox schema: defaults filled in, unknown parameters
+ * refused (a parameter is honoured or refused, never ignored), and an error that names the JSON
+ * path, the expected type and a minimal valid call.
+ */
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { ErrorCodes, M1ndError } from './errors.ts';
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+/** The compiled checker of a schema (compiled once per schema object). */
+export function checkerFor(schema: TSchema): TypeCheck<TSchema> {
+  let c = compiled.get(schema);
+  if (!c) compiled.set(schema, (c = TypeCompiler.Compile(schema)));
+  return c;
+}
+
+/** A one-line description of what a schema accepts: `integer >= 1`, `"a" | "b"`, `string[]`. */
+export function describeSchema(s: TSchema | undefined): string {
+  if (!s) return 'nothing (unknown parameter)';
+  if (Array.isArray(s.enum)) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
+  if (Array.isArray(s.anyOf)) return s.anyOf.map((x: TSchema) => describeSchema(x)).join(' | ');
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.type === 'array') return `${describeSchema(s.items)}[]`;
+  const bounds: string[] = [];
+  if (s.minimum !== undefined) bounds.push(`>= ${s.minimum}`);
+  if (s.maximum !== undefined) bounds.push(`<= ${s.maximum}`);
+  if (s.minLength !== undefined) bounds.push(`length >= ${s.minLength}`);
+  return [s.type ?? 'any value', ...bounds].join(' ');
+}
+
+function exampleFor(s: TSchema): unknown {
+  if (s.default !== undefined) return s.default;
+  if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if (Array.isArray(s.anyOf)) return exampleFor(s.anyOf[0]);
+  switch (s.type) {
+    case 'string':
+      return s.minLength ? 'x'.repeat(s.minLength) : '…';
+    case 'integer':
+    case 'number':
+      return s.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return s.minItems ? [exampleFor(s.items)] : [];
+    case 'object':
+      return minimalArguments(s as TObject);
+    default:
+      return null;
+  }
+}
+
+/** Whether a caller must pass this parameter (declared required and without a default to fill in). */
+export function mustPass(schema: TObject, key: string): boolean {
+  return (schema.required ?? []).includes(key) && schema.properties?.[key]?.default === undefined;
+}
+
+/** The smallest argument object that names every parameter a caller must pass, with an example value. */
+export function minimalArguments(schema: TObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of (schema.required ?? []).filter((k: string) => mustPass(schema, k))) {
+    const prop = schema.properties?.[key];
+    out[key] = key === 'agent_id' ? 'my-agent' : prop ? exampleFor(prop) : null;
+  }
+  return out;
+}
+
+/** `verb({...})` text of a minimal valid call. */
+export function minimalCall(verb: string, schema: TObject): string {
+  return `${verb}(${JSON.stringify(minimalArguments(schema))})`;
+}
+
+function schemaAt(schema: TSchema, pointer: string): TSchema | undefined {
+  let s: TSchema | undefined = schema;
+  for (const part of pointer.split('/').slice(1)) {
+    if (!s) return undefined;
+    if (s.type === 'array') s = s.items;
+    else s = s.properties?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return s;
+}
+
+/** Validates and returns the arguments with defaults filled in; throws M1ndError on bad input. */
+export function validateArguments(verb: string, schema: TObject, raw: unknown): Record<string, unknown> {
+  const minimal = minimalCall(verb, schema);
+  if (raw === undefined || raw === null) raw = {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: arguments must be an object`, {
+      hint: `minimal valid call: ${minimal}`,
+      data: { path: '/', expected: 'object', minimal_call: minimal },
+    });
+  }
+  const known = Object.keys(schema.properties ?? {});
+  const unknown = Object.keys(raw as object).filter((k) => !known.includes(k));
+  if (unknown.length > 0) {
+    throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `/${k}`).join(', ')}`, {
+      hint: `${verb} takes: ${known.join(', ')}; minimal valid call: ${minimal}`,
+      data: { path: `/${unknown[0]}`, expected: 'no such parameter', unknown, accepted: known, minimal_call: minimal },
+    });
+  }
+  const args = Value.Default(schema, structuredClone(raw)) as Record<string, unknown>;
+  const checker = checkerFor(schema);
+  if (checker.Check(args)) return args;
+  const first = checker.Errors(args).First();
+  const pointer = first?.path || '/';
+  const expected = describeSchema(schemaAt(schema, pointer) ?? first?.schema);
+  const got = first?.value === undefined ? 'nothing' : JSON.stringify(first.value);
+  throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: ${pointer} expected ${expected}, got ${got}`, {
+    hint: `minimal valid call: ${minimal}; full reference: help({"agent_id":"…","tool_name":"${verb}"})`,
+    data: { path: pointer, expected, got: first?.value, reason: first?.message, minimal_call: minimal },
+  });
+}

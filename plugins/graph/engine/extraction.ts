@@ -1,0 +1,97 @@
+/**
+ * The contract between the language parsers and the graph builder: what one source file yields.
+ * Parsers produce a FileExtraction per file; the builder resolves names into nodes and edges.
+ * Lines are 1-based and inclusive. Names are as written in the source.
+ */
+
+/** Languages the engine ingests. */
+export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'rust' | 'go' | 'java' | 'markdown';
+
+/** Kinds of symbol a parser reports (file and module nodes are made by the builder). */
+export type SymbolKind =
+  | 'class'
+  | 'interface' // TS/Java interface, Rust trait, Go interface type
+  | 'function'
+  | 'method'
+  | 'type' // type alias, struct, enum, Go named type
+  | 'section'; // a Markdown heading section
+
+export interface ExtractedSymbol {
+  kind: SymbolKind;
+  /** Short name as declared: `bar`. */
+  name: string;
+  /** Dotted path inside the file, unique per file: `Foo.bar`; sections use their heading chain `Intro.Setup`. */
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+  /** qualifiedName of the enclosing symbol, if any. */
+  parent?: string;
+  /** First lines of the doc comment or docstring (at most ~300 chars), if any. */
+  doc?: string;
+  /** True when visible outside the file (export, pub, capitalised Go name, public Java). */
+  exported?: boolean;
+}
+
+export interface ExtractedImport {
+  /** Module specifier as written: './util', 'os.path', 'crate::graph::node', 'fmt', 'java.util.List'. */
+  specifier: string;
+  line: number;
+  /** Imported names; '*' for a wildcard; empty for a bare module import. */
+  names: string[];
+  /**
+   * Local name bound to the whole module, when the source gives one: `import numpy as np` → 'np',
+   * Go `f "fmt"` → 'f', TS `import * as ns from 'x'` → 'ns'. Absent for imports of names.
+   */
+  alias?: string;
+}
+
+export interface ExtractedCall {
+  /** qualifiedName of the calling symbol; null for module top level. */
+  caller: string | null;
+  /** Called name, last segment: `bar` in `foo.bar()`. */
+  callee: string;
+  /** Receiver or qualifier as written, if any: `self`, `this`, `foo`, `pkg`. */
+  receiver?: string;
+  line: number;
+}
+
+export interface ExtractedInherit {
+  /** qualifiedName of the subclass / implementing type. */
+  child: string;
+  /** Parent name as written (last segment). */
+  parent: string;
+  kind: 'extends' | 'implements';
+}
+
+export interface ExtractedReference {
+  /** qualifiedName of the referencing symbol; null for top level. */
+  from: string | null;
+  /** Referenced type name (last segment). */
+  name: string;
+  line: number;
+}
+
+export interface ExtractedDocLink {
+  /** qualifiedName of the Markdown section holding the link. */
+  section: string;
+  /** A relative link target, a code path (`src/a.ts`), or a symbol in backticks (`activate`). */
+  target: string;
+  kind: 'link' | 'code_path' | 'code_symbol';
+  line: number;
+}
+
+export interface FileExtraction {
+  /** Workspace-relative path with forward slashes. */
+  path: string;
+  language: Language;
+  /** Number of lines in the file. */
+  loc: number;
+  symbols: ExtractedSymbol[];
+  imports: ExtractedImport[];
+  calls: ExtractedCall[];
+  inherits: ExtractedInherit[];
+  references: ExtractedReference[];
+  docLinks: ExtractedDocLink[];
+  /** Count of ERROR/MISSING nodes the parser met (0 for a clean parse). */
+  parseErrors: number;
+}

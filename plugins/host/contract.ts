@@ -1,0 +1,46 @@
+/**
+ * The tool-surface contract: verbs an agent must see to trust and recover the server. The lists
+ * are fixed here (not derived from the registry) so a verb whose plugin failed to load is still
+ * reported missing.
+ */
+import type { CatalogView } from '../../core/index.ts';
+
+/** Verbs an agent needs to trust answers and recover from trouble. */
+export const AGENT_TRUST_REQUIRED = ['health', 'trust_selftest', 'recovery_playbook', 'doctor', 'ingest', 'seek', 'help'] as const;
+/** What a host must expose to bind an agent safely: the trust set plus session_handshake. */
+export const HOST_BINDING_REQUIRED = [...AGENT_TRUST_REQUIRED, 'session_handshake'] as const;
+
+/** The `tool_surface_contract` block of health, computed live from the catalog. */
+export function toolSurfaceContract(catalog: CatalogView) {
+  const surface = catalog.surface();
+  const registered = new Set(catalog.records().map((r) => r.name));
+  return {
+    schema: 'm1nd-tool-surface-contract-v1',
+    full_registry_tool_count: surface.counts.registry,
+    advertised_tool_count: surface.counts.advertised,
+    tool_tier: surface.tier,
+    required_agent_trust_tools: [...AGENT_TRUST_REQUIRED],
+    required_host_visible_tools: [...HOST_BINDING_REQUIRED],
+    minimum_safe_tool_count: HOST_BINDING_REQUIRED.length,
+    degraded_if_missing_any: [...HOST_BINDING_REQUIRED],
+    missing_from_registry: HOST_BINDING_REQUIRED.filter((v) => !registered.has(v)),
+    missing_from_advertised: HOST_BINDING_REQUIRED.filter((v) => !surface.advertised.has(v)),
+    recovery_tool: 'recovery_playbook',
+    diagnostic_tool: 'doctor',
+  };
+}
+
+/** Invariant checks of the served surface; each failure is a sentence. */
+export function surfaceInvariantFailures(catalog: CatalogView): string[] {
+  const failures: string[] = [];
+  const surface = catalog.surface();
+  for (const name of surface.advertised) {
+    if (!surface.dispatch.has(name)) failures.push(`advertised verb "${name}" has no dispatch entry`);
+  }
+  for (const r of catalog.records()) {
+    if (!surface.dispatch.has(r.name)) failures.push(`registered verb "${r.name}" is not dispatchable`);
+    if (!surface.help.has(r.name)) failures.push(`registered verb "${r.name}" is unknown to help`);
+  }
+  if (surface.counts.registry !== catalog.records().length) failures.push('registry count differs from the catalog');
+  return failures;
+}

@@ -1,0 +1,70 @@
+/** doctor: concrete diagnostics of the host (runtime, store, plugins, gates, tokenizer, graph) with fixes. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { AgentId, countTokens, defineVerb, type CatalogView, type PluginContext } from '../../../core/index.ts';
+import { assessSession, ObservedCall, ObservedSurface } from '../assessment.ts';
+import { surfaceInvariantFailures } from '../contract.ts';
+
+interface Finding {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+function storeWritable(dir: string): Finding {
+  try {
+    const probeDir = fs.existsSync(dir) ? dir : path.dirname(dir);
+    fs.accessSync(probeDir, fs.constants.W_OK);
+    return { check: 'store_dir', ok: true, detail: `${dir} is writable${fs.existsSync(dir) ? '' : ' (created on first write)'}` };
+  } catch (error) {
+    return { check: 'store_dir', ok: false, detail: `${dir}: ${(error as Error).message}`, fix: 'point M1ND_STORE_DIR at a writable folder' };
+  }
+}
+
+/** The doctor verb. */
+export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
+  return defineVerb({
+    name: 'doctor',
+    description: 'Diagnose the server: runtime, store, plugins, gates, tokenizer, graph; each finding with a fix, then ordered next steps.',
+    input: Type.Object({ agent_id: AgentId, ...ObservedCall, ...ObservedSurface }),
+    tiers: ['essential'],
+    effect: 'read',
+    stages: ['diagnose', 'operate'],
+    handler: async (args, call) => {
+      const a = await assessSession(catalog, ctx.settings, args, call.agentId);
+      const major = Number(process.versions.node.split('.')[0]);
+      const findings: Finding[] = [
+        { check: 'node', ok: major >= 20, detail: `Node ${process.version}`, fix: major >= 20 ? undefined : 'use Node 20 or later' },
+        storeWritable(ctx.settings.storeDir),
+        { check: 'tokenizer', ok: countTokens('hello world') === 2, detail: 'BPE tokenizer (o200k_base) counts "hello world" as 2 tokens' },
+        ...catalog.quarantined().map((q) => ({ check: `plugin:${q.plugin}`, ok: false, detail: `${q.code} at ${q.check}: ${q.message}`, fix: `fix ${q.origin ?? q.plugin}; the rest of the host is serving` })),
+        ...surfaceInvariantFailures(catalog).map((f) => ({ check: 'surface', ok: false, detail: f })),
+        {
+          check: 'gates',
+          ok: true,
+          detail: `read-only ${ctx.settings.readOnly ? 'on' : 'off'}, proof gate ${ctx.settings.proofGate ? 'on' : 'off'}, result token limit ${ctx.settings.resultTokenLimit}`,
+        },
+        {
+          check: 'tier',
+          ok: !catalog.tierChoice().unknown,
+          detail: `serving tier "${catalog.tierChoice().tier}"${catalog.tierChoice().unknown ? ` (requested "${catalog.tierChoice().requested}" is unknown)` : ''}`,
+          fix: catalog.tierChoice().unknown ? `set M1ND_TOOL_TIER to one of ${[...catalog.tierTable().tiers.keys()].join(', ')}` : undefined,
+        },
+        {
+          check: 'graph',
+          ok: a.graph.engine && a.graph.node_count > 0,
+          detail: a.graph.engine ? `${a.graph.node_count} nodes, ${a.graph.edge_count} edges` : String((a.graph as { note?: string }).note),
+          fix: a.graph.engine ? (a.graph.node_count === 0 ? 'call ingest on the workspace' : undefined) : 'load a plugin that provides the graph service',
+        },
+      ];
+      if (args.observed_tool) {
+        const known = catalog.get(args.observed_tool);
+        findings.push({ check: 'observed_tool', ok: known !== undefined, detail: known ? `${args.observed_tool} is registered (plugin ${known.plugin})` : `${args.observed_tool} is not registered`, fix: known ? undefined : `did you mean ${catalog.suggest(args.observed_tool).join(', ')}?` });
+      }
+      const failing = findings.filter((f) => !f.ok);
+      return { status: failing.length === 0 ? 'healthy' : 'attention', trust_mode: a.trust_mode, findings, failing: failing.length, next_steps: a.steps };
+    },
+  });
+}
