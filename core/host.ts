@@ -23,6 +23,8 @@ export interface GenerationInput {
   tierCuration?: Record<string, TierCuration>;
   defaultTier?: string;
   pluginOptions?: Record<string, unknown>;
+  /** Files and folders whose change should trigger a reload (dev mode). */
+  watchPaths?: string[];
 }
 
 export interface HostOptions {
@@ -65,7 +67,11 @@ export class Host {
     return host;
   }
 
+  /** The input of the generation built last (what dev mode watches). */
+  lastInput?: GenerationInput;
+
   private async build(input: GenerationInput): Promise<Generation> {
+    this.lastInput = input;
     return Generation.create({
       id: this.nextId++,
       sources: input.sources,

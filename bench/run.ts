@@ -1,0 +1,18 @@
+/** Runs every benchmark under bench/ (or those named on the command line), one after another. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const wanted = process.argv.slice(2);
+const files = fs
+  .readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+  .sort();
+for (const f of files) {
+  console.log(`\n== ${f}`);
+  const mod = (await import(pathToFileURL(path.join(here, f)).href)) as { run?: () => Promise<void> };
+  if (mod.run) await mod.run();
+}
+process.exit(0);

@@ -1,0 +1,8 @@
+/** The default bundle: every built-in verb family, with the tiers their registrations declare (m1nd's). */
+import { defineBundle } from '../../core/index.ts';
+
+export default defineBundle({
+  name: 'default',
+  description: 'All built-in families: host, core, perspective, lock, resonate.',
+  plugins: { dirs: ['../../plugins'] },
+});

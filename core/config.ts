@@ -1,0 +1,140 @@
+/**
+ * `m1nd.config.ts`: plugin sources, bundles, tiers, gates, per-plugin options, storage. Loaded at
+ * run time without a build step (through tsx, in a fresh module namespace each load, so reload sees
+ * edits), validated with TypeBox. Precedence: defaults < config file < environment < CLI flags.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { ErrorCodes, M1ndError } from './errors.ts';
+import type { TierCuration } from './tiers.ts';
+
+const Curation = Type.Object(
+  {
+    extends: Type.Optional(Type.String()),
+    add: Type.Optional(Type.Array(Type.String())),
+    remove: Type.Optional(Type.Array(Type.String())),
+    description: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/** The schema of a configuration file's default export. */
+export const ConfigSchema = Type.Object(
+  {
+    workspace: Type.Optional(Type.String({ description: 'Workspace root (default: the current directory)' })),
+    plugins: Type.Optional(
+      Type.Object(
+        {
+          dirs: Type.Optional(Type.Array(Type.String(), { description: 'Folders holding one plugin per sub-folder (index.ts)' })),
+          packages: Type.Optional(Type.Array(Type.String(), { description: 'npm packages default-exporting a plugin' })),
+          disable: Type.Optional(Type.Array(Type.String(), { description: 'Plugin names not to load' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    bundles: Type.Optional(Type.Array(Type.String(), { description: 'Bundles to enable, by name (bundles/<name>), folder path or npm package' })),
+    bundleDirs: Type.Optional(Type.Array(Type.String())),
+    tier: Type.Optional(Type.String({ description: 'Tier advertised when M1ND_TOOL_TIER is unset' })),
+    tiers: Type.Optional(Type.Record(Type.String(), Curation)),
+    gates: Type.Optional(
+      Type.Object(
+        {
+          readOnly: Type.Optional(Type.Boolean()),
+          proofGate: Type.Optional(Type.Boolean()),
+          resultTokenLimit: Type.Optional(Type.Integer({ minimum: 100 })),
+          handlerTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+          envelope: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    options: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))),
+    storage: Type.Optional(Type.Object({ dir: Type.Optional(Type.String()) }, { additionalProperties: false })),
+    http: Type.Optional(
+      Type.Object(
+        {
+          port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+          host: Type.Optional(Type.String()),
+          allowedHosts: Type.Optional(Type.Array(Type.String())),
+          allowedOrigins: Type.Optional(Type.Array(Type.String())),
+          maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type M1ndConfig = Static<typeof ConfigSchema> & { tiers?: Record<string, TierCuration> };
+
+/** Identity helper that types a configuration (default-export it from m1nd.config.ts). */
+export function defineConfig(config: M1ndConfig): M1ndConfig {
+  return config;
+}
+
+/** The schema of a bundle's default export. */
+export const BundleSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    description: Type.Optional(Type.String()),
+    plugins: Type.Optional(
+      Type.Object(
+        { dirs: Type.Optional(Type.Array(Type.String())), packages: Type.Optional(Type.Array(Type.String())) },
+        { additionalProperties: false },
+      ),
+    ),
+    tier: Type.Optional(Type.String()),
+    tiers: Type.Optional(Type.Record(Type.String(), Curation)),
+  },
+  { additionalProperties: false },
+);
+
+export type BundleDefinition = Static<typeof BundleSchema> & { tiers?: Record<string, TierCuration> };
+
+/** Identity helper that types a bundle: a shippable set of plugins plus tier curation. */
+export function defineBundle(bundle: BundleDefinition): BundleDefinition {
+  return bundle;
+}
+
+const CONFIG_NAMES = ['m1nd.config.ts', 'm1nd.config.mts', 'm1nd.config.js', 'm1nd.config.mjs'];
+
+/** The config file of a directory, if it has one. */
+export function findConfigFile(dir: string): string | undefined {
+  for (const name of CONFIG_NAMES) {
+    const p = path.join(dir, name);
+    if (fs.existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** Checks a value against a schema; throws CONFIG_INVALID naming the key, the expected shape and the file. */
+export function validateShape<T>(schema: Parameters<typeof Value.Check>[0], value: unknown, file: string, what: string): T {
+  if (Value.Check(schema, value)) return value as T;
+  const first = Value.Errors(schema, value).First()!;
+  const key = first.path.replace(/^\//, '').replace(/\//g, '.') || '(root)';
+  const expected = first.schema.type ? `${first.schema.type}` : first.message;
+  const unknownKey = first.message.toLowerCase().includes('additional');
+  throw new M1ndError(
+    ErrorCodes.CONFIG_INVALID,
+    unknownKey
+      ? `${file}: unknown ${what} key "${key}"`
+      : `${file}: ${what} key "${key}" expected ${expected}, got ${JSON.stringify(first.value)} (${first.message})`,
+    { hint: `fix "${key}" in ${file}; see docs/configuration.md`, data: { file, key, expected, message: first.message } },
+  );
+}
+
+/** Imports and validates a config file (fresh module namespace given by `importer`). */
+export async function loadConfigFile(file: string, importer: (file: string) => Promise<Record<string, unknown>>): Promise<M1ndConfig> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importer(file);
+  } catch (error) {
+    throw new M1ndError(ErrorCodes.CONFIG_LOAD, `${file}: could not be loaded: ${(error as Error).message}`, { hint: 'fix the syntax error, or pass --config with another file' });
+  }
+  const value = mod.default ?? mod.config;
+  if (value === undefined) throw new M1ndError(ErrorCodes.CONFIG_INVALID, `${file}: no default export`, { hint: 'export default defineConfig({ ... })' });
+  return validateShape<M1ndConfig>(ConfigSchema, value, file, 'config');
+}
