@@ -41,6 +41,12 @@ export interface QuarantineRecord {
   origin?: string;
 }
 
+export interface HostStatus {
+  generation: number;
+  serving_generation: number;
+  last_reload_error?: { generation: number; error?: string; at: string };
+}
+
 /** What plugins may read of the catalog (host verbs such as help and health use it). */
 export interface CatalogView {
   records(): VerbRecord[];
@@ -55,6 +61,8 @@ export interface CatalogView {
   plugins(): { name: string; version: string; origin?: string; family: string }[];
   quarantined(): QuarantineRecord[];
   workflows(): Workflow[];
+  /** The serving generation and the last failed reload, if the newest attempt failed. */
+  hostStatus(): HostStatus;
   /** The health sections other plugins contribute through the `health` hook (e.g. the graph's state). */
   statusReport(): Promise<Record<string, unknown>>;
   /** Up to `max` registered verb names close to `name` (hidden verbs included). */

@@ -116,7 +116,7 @@ export function validateShape<T>(schema: Parameters<typeof Value.Check>[0], valu
   const first = Value.Errors(schema, value).First()!;
   const key = first.path.replace(/^\//, '').replace(/\//g, '.') || '(root)';
   const expected = first.schema.type ? `${first.schema.type}` : first.message;
-  const unknownKey = first.message.toLowerCase().includes('additional');
+  const unknownKey = /additional|unexpected property/i.test(first.message);
   throw new M1ndError(
     ErrorCodes.CONFIG_INVALID,
     unknownKey

@@ -3,11 +3,12 @@
  * and imports them. Each generation imports through its own tsx namespace, so an edited plugin
  * (and every file it imports) is read fresh on reload instead of served from the module cache.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import fg from 'fast-glob';
-import { register } from 'tsx/esm/api';
+import { register as registerHooks } from 'node:module';
 import type { PluginDefinition, PluginSource } from './plugin.ts';
 
 const ENTRY_GLOB = '*/index.{ts,mts,js,mjs}';
@@ -30,10 +31,46 @@ function pickDefinition(mod: Record<string, unknown>): PluginDefinition<any> | u
   return candidate && typeof candidate === 'object' ? candidate : undefined;
 }
 
+/** Whether Node treats this file as an ES module (.mts/.mjs, or a .ts/.js under a `"type": "module"` package.json). */
+export function isEsmFile(file: string): boolean {
+  if (/\.m[tj]s$/.test(file)) return true;
+  if (/\.c[tj]s$/.test(file)) return false;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, 'package.json');
+    if (fs.existsSync(pkg)) {
+      try {
+        return JSON.parse(fs.readFileSync(pkg, 'utf8')).type === 'module';
+      } catch {
+        return false;
+      }
+    }
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
+/** Refuses CommonJS-scoped sources: they cannot be re-imported fresh on reload. */
+export function assertEsm(file: string): void {
+  if (!isEsmFile(file)) {
+    throw new Error(`${file} is not an ES module: name it .mts, or add a package.json with {"type":"module"} to its folder (m1nd new-plugin does this)`);
+  }
+}
+
 /** An importer whose module cache is private to one generation. */
+let importerSeq = 0;
+let hooksRegistered = false;
+
 export function generationImporter(generation: number): (file: string) => Promise<Record<string, unknown>> {
-  const api = register({ namespace: `m1nd-gen-${generation}-${process.pid}` });
-  return (file) => api.import(pathToFileURL(file).href, import.meta.url) as Promise<Record<string, unknown>>;
+  if (!hooksRegistered) {
+    hooksRegistered = true;
+    const coreDir = new URL('./', import.meta.url).href;
+    registerHooks(new URL('./fresh-import-hooks.mjs', import.meta.url), { data: { coreDir } });
+  }
+  // Unique per call, not per generation id: several hosts in one process each start at generation 1.
+  const tag = `${generation}.${++importerSeq}`;
+  return async (file) => {
+    assertEsm(file);
+    return (await import(`${pathToFileURL(file).href}?m1nd-gen=${tag}`)) as Record<string, unknown>;
+  };
 }
 
 /** Imports plugin entry files; an import failure becomes a source the loader quarantines. */

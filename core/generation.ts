@@ -3,7 +3,7 @@
  * surfaces. Hot reload builds a whole new generation and swaps it in; nothing is patched in place.
  */
 import { createHooks, type HostHooks, type Workflow } from './hooks.ts';
-import { Catalog, compileSurface, type CatalogView, type QuarantineRecord, type Surface } from './catalog.ts';
+import { Catalog, compileSurface, type CatalogView, type HostStatus, type QuarantineRecord, type Surface } from './catalog.ts';
 import { loadPlugins, type LoadedPlugin } from './loader.ts';
 import { installBuiltinTaps } from './builtin-taps.ts';
 import { chooseTier, curateTiers, declaredTierTable, type TierChoice, type TierCuration, type TierTable } from './tiers.ts';
@@ -25,6 +25,8 @@ export interface GenerationOptions {
   /** The tier used when none is requested (config `defaultTier`). */
   defaultTier?: string;
   pluginOptions?: Record<string, unknown>;
+  /** The host's view of generations and reloads. */
+  hostStatus?: () => Omit<HostStatus, 'generation'>;
 }
 
 export class Generation implements CatalogView {
@@ -127,6 +129,10 @@ export class Generation implements CatalogView {
   workflows(): Workflow[] {
     this.workflowList ??= this.hooks.workflows.call([]);
     return this.workflowList;
+  }
+
+  hostStatus(): HostStatus {
+    return { generation: this.id, ...(this.options.hostStatus?.() ?? { serving_generation: this.id }) };
   }
 
   statusReport(): Promise<Record<string, unknown>> {

@@ -35,6 +35,8 @@ export interface HostOptions {
 
 export interface ReloadReport {
   ok: boolean;
+  /** ISO time of the attempt. */
+  at: string;
   generation: number;
   added: string[];
   removed: string[];
@@ -81,6 +83,12 @@ export class Host {
       tierCuration: input.tierCuration,
       defaultTier: input.defaultTier,
       pluginOptions: input.pluginOptions,
+      hostStatus: () => ({
+        serving_generation: this.current?.id ?? 0,
+        ...(this.lastReloadError
+          ? { last_reload_error: { generation: this.lastReloadError.generation, error: this.lastReloadError.error, at: this.lastReloadError.at } }
+          : {}),
+      }),
     });
   }
 
@@ -115,7 +123,7 @@ export class Host {
         await next.shutdown().catch(() => undefined);
         return this.failedReload(id, started, quarantined.map((q) => `${q.plugin} (${q.check}): ${q.message}`).join('; '), quarantined);
       }
-      const report = { ok: true, generation: next.id, ...diffCatalogs(this.current, next), elapsedMs: performance.now() - started };
+      const report = { ok: true, at: new Date().toISOString(), generation: next.id, ...diffCatalogs(this.current, next), elapsedMs: performance.now() - started };
       const old = this.current;
       this.current = next;
       this.lastReloadError = undefined;
@@ -130,7 +138,7 @@ export class Host {
   }
 
   private failedReload(id: number, started: number, error: string, quarantined?: QuarantineRecord[]): ReloadReport {
-    const report: ReloadReport = { ok: false, generation: id, added: [], removed: [], changed: [], error, quarantined, elapsedMs: performance.now() - started };
+    const report: ReloadReport = { ok: false, at: new Date().toISOString(), generation: id, added: [], removed: [], changed: [], error, quarantined, elapsedMs: performance.now() - started };
     this.lastReloadError = report;
     this.log.error(`reload failed; generation ${this.current.id} keeps serving: ${error}`);
     return report;

@@ -15,7 +15,10 @@ export type { ErrorCode } from './errors.ts';
 export { countTokens, countValueTokens, packToTokenBudget } from './tokens.ts';
 export type { BudgetReport } from './tokens.ts';
 export { AgentId, StringEnum } from './schema.ts';
-export type { CatalogView, Surface, HelpEntry, QuarantineRecord } from './catalog.ts';
+/** TypeBox's builder, re-exported so out-of-tree plugins need no TypeBox install of their own. */
+export { Type } from '@sinclair/typebox';
+export type { Static, TObject, TSchema } from '@sinclair/typebox';
+export type { CatalogView, Surface, HelpEntry, QuarantineRecord, HostStatus } from './catalog.ts';
 export type { TierTable, TierCuration, TierChoice } from './tiers.ts';
 export type { HostSettings } from './settings.ts';
 export type { SessionStore, AgentRecord } from './session.ts';
@@ -28,3 +31,5 @@ export { defineConfig, defineBundle } from './config.ts';
 export type { M1ndConfig, BundleDefinition } from './config.ts';
 export { CORE_VERSION, SERVER_NAME } from './version.ts';
 export { describeSchema, minimalArguments, minimalCall, mustPass } from './validation.ts';
+export { connectInMemory } from './testing.ts';
+export type { InMemoryConnection } from './testing.ts';

@@ -2,11 +2,21 @@
  * Token counts with a real BPE tokenizer (o200k_base via gpt-tokenizer), never characters/4.
  * The *token budget* bounds one result; it is unrelated to the *tier* (how many verbs are advertised).
  */
-import { countTokens as bpeCount } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
+
+// The BPE ranks take ~0.4 s to load: load them on first count (or warmTokenizer), not at start-up.
+const require = createRequire(import.meta.url);
+let bpeCount: ((text: string) => number) | undefined;
+
+/** Loads the tokenizer now (servers call this right after start so the first call does not wait). */
+export function warmTokenizer(): void {
+  bpeCount ??= (require('gpt-tokenizer') as { countTokens: (text: string) => number }).countTokens;
+}
 
 /** BPE token count of a string. */
 export function countTokens(text: string): number {
-  return bpeCount(text);
+  if (!bpeCount) warmTokenizer();
+  return bpeCount!(text);
 }
 
 /** BPE token count of a value as the host serializes it (compact JSON; strings as they are). */

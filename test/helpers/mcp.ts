@@ -17,9 +17,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A fresh temp directory, removed by the caller (or left to the OS). */
+/** A fresh temp directory (an ES-module package scope, like a modern repository), left to the OS to clean. */
 export function tempDir(prefix = 'm1nd-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.writeFileSync(path.join(dir, 'package.json'), '{"type":"module","private":true}\n');
+  return dir;
 }
 
 /** A silent logger that keeps the lines for assertions. */

@@ -21,7 +21,8 @@ export function healthVerb(ctx: PluginContext, catalog: CatalogView) {
       const quarantined = catalog.quarantined();
       const agents = ctx.session.listAgents();
       const contract = toolSurfaceContract(catalog);
-      const degraded = quarantined.length > 0 || contract.missing_from_registry.length > 0 || report.reload_error !== undefined;
+      const hostStatus = catalog.hostStatus();
+      const degraded = quarantined.length > 0 || contract.missing_from_registry.length > 0 || hostStatus.last_reload_error !== undefined;
       return {
         status: degraded ? 'degraded' : 'ok',
         server: { name: 'm1nd', version: CORE_VERSION, pid: process.pid, node: process.version },
@@ -34,6 +35,7 @@ export function healthVerb(ctx: PluginContext, catalog: CatalogView) {
         counts: { registry: surface.counts.registry, advertised: surface.counts.advertised, unadvertised: surface.counts.unadvertised, by_family: surface.counts.byFamily },
         plugins: catalog.plugins().map((p) => ({ name: p.name, version: p.version, family: p.family })),
         quarantined,
+        generation: hostStatus,
         sessions: {
           agents: agents.length,
           active_last_10m: agents.filter((a) => Date.now() - a.lastSeen < 600_000).length,

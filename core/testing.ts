@@ -1,0 +1,60 @@
+/**
+ * Testing plugins the way agents meet them: a host with the given plugins and a real MCP Client
+ * over InMemoryTransport. Out-of-tree plugin tests import this file, so they need no SDK install.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startHost, type BootOptions } from './boot.ts';
+import { createLogger } from './log.ts';
+import type { Host } from './host.ts';
+import type { PluginDefinition } from './plugin.ts';
+
+export interface InMemoryConnection {
+  client: Client;
+  host: Host;
+  /** Calls a verb; `json` is its parsed text (error results included). */
+  call(name: string, args?: Record<string, unknown>): Promise<{ result: CallToolResult; json: any }>;
+  close(): Promise<void>;
+}
+
+/** Starts a host with only `plugins` (plus the built-in families when `withDefaults`) and connects a Client. */
+export async function connectInMemory(
+  plugins: PluginDefinition<any>[],
+  options: { withDefaults?: boolean; env?: NodeJS.ProcessEnv; workspaceRoot?: string } & Pick<BootOptions, 'overrides'> = {},
+): Promise<InMemoryConnection> {
+  const host = await startHost({
+    workspaceRoot: options.workspaceRoot ?? fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-plugin-test-')),
+    env: options.env ?? {},
+    config: { bundles: options.withDefaults ? ['default'] : [] },
+    extraSources: plugins.map((definition) => ({ definition })),
+    overrides: options.overrides,
+    log: createLogger(() => {}),
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await host.connect(serverSide);
+  const client = new Client({ name: 'm1nd-plugin-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    host,
+    async call(name, args = {}) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const text = result.content?.[0]?.type === 'text' ? result.content[0].text : '';
+      let json: any = text;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        // a plain-text result stays a string
+      }
+      return { result, json };
+    },
+    async close() {
+      await client.close();
+      await host.close();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect, tempDir } from '../helpers/mcp.ts';
+import { startHost } from '../../core/index.ts';
+import { memoryLogger } from '../helpers/mcp.ts';
+
+const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../core/index.ts');
+
+function writeConfig(dir: string, body: string): string {
+  const file = path.join(dir, 'm1nd.config.ts');
+  fs.writeFileSync(file, `import { defineConfig } from ${JSON.stringify(CORE)};\nexport default defineConfig(${body});\n`);
+  return file;
+}
+
+function writePlugin(dir: string, name: string, verbs: string[], tiers = "['full']"): void {
+  fs.mkdirSync(path.join(dir, name), { recursive: true });
+  const regs = verbs
+    .map((v) => `ctx.registerVerb({ name: '${v}', description: 'Verb ${v}.', input: Type.Object({ agent_id: AgentId }), tiers: ${tiers}, effect: 'read', handler: () => ({ verb: '${v}', greeting: ctx.options.greeting ?? null }) });`)
+    .join('\n    ');
+  fs.writeFileSync(
+    path.join(dir, name, 'index.ts'),
+    `import { AgentId, definePlugin, Type } from ${JSON.stringify(CORE)};\nexport default definePlugin({\n  name: '${name}',\n  version: '1.0.0',\n  options: Type.Object({ greeting: Type.String({ default: 'hello' }) }),\n  apply(ctx: any) {\n    ${regs}\n  },\n});\n`,
+  );
+}
+
+describe('configuration file', function () {
+  it('loads a valid config: plugin folders, per-plugin options, default tier', async () => {
+    const ws = tempDir();
+    writePlugin(path.join(ws, 'my-plugins'), 'greeter', ['greet'], "['essential']");
+    writeConfig(ws, `{ bundles: ['default'], plugins: { dirs: ['./my-plugins'] }, options: { greeter: { greeting: 'hej' } }, tier: 'full' }`);
+    const h = await connect({ workspaceRoot: ws });
+    try {
+      assert.equal((await h.call('greet', { agent_id: 'a' })).json.greeting, 'hej');
+      const health = await h.call('health', { agent_id: 'a' });
+      assert.equal(health.json.tool_tier.served, 'full');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('stops start-up on an invalid config with a message naming the key, the expected shape and the file', async () => {
+    const ws = tempDir();
+    const file = writeConfig(ws, `{ gates: { resultTokenLimit: 'lots' } } as any`);
+    await assert.rejects(startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() }), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'M1ND_ERR_CONFIG_INVALID');
+      assert.match(e.message, /gates\.resultTokenLimit/);
+      assert.match(e.message, /integer/);
+      assert.ok(e.message.includes(file));
+      return true;
+    });
+    writeConfig(ws, `{ tierz: {} } as any`);
+    await assert.rejects(startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() }), /unknown config key "tierz"/);
+  });
+
+  it('lets environment variables override the file, and --config pick another file', async () => {
+    const ws = tempDir();
+    writeConfig(ws, `{ tier: 'full', gates: { readOnly: false } }`);
+    const other = path.join(tempDir(), 'other.config.ts');
+    fs.writeFileSync(other, `export default { gates: { readOnly: true } };\n`);
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'essential', M1ND_READ_ONLY: '1' } });
+    const h2 = await connect({ workspaceRoot: ws, configPath: other });
+    try {
+      const health = (await h.call('health', { agent_id: 'a' })).json;
+      assert.equal(health.tool_tier.served, 'essential');
+      assert.equal(health.read_only, true);
+      assert.equal((await h2.call('health', { agent_id: 'a' })).json.read_only, true);
+    } finally {
+      await h.close();
+      await h2.close();
+    }
+  });
+
+  it('defines a named tier that advertises a curated set', async () => {
+    const ws = tempDir();
+    writeConfig(ws, `{ tiers: { triage: { extends: 'essential', add: [], remove: ['session_handshake', 'doctor'] } }, tier: 'triage' }`);
+    const h = await connect({ workspaceRoot: ws });
+    try {
+      const names = (await h.client.listTools()).tools.map((t) => t.name);
+      assert.ok(!names.includes('doctor') && !names.includes('session_handshake'));
+      assert.ok(names.includes('help'));
+      assert.equal((await h.call('doctor', { agent_id: 'a' })).result.isError, undefined, 'curated out of the tier, still callable');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('lets an enabled bundle change what a tier advertises', async () => {
+    const ws = tempDir();
+    const bundleDir = path.join(ws, 'bundles', 'audit');
+    writePlugin(path.join(bundleDir, 'plugins'), 'auditor', ['audit_trail', 'audit_sum']);
+    fs.writeFileSync(
+      path.join(bundleDir, 'index.ts'),
+      `import { defineBundle } from ${JSON.stringify(CORE)};\nexport default defineBundle({ name: 'audit', plugins: { dirs: ['./plugins'] }, tiers: { essential: { add: ['audit_trail'] } } });\n`,
+    );
+    writeConfig(ws, `{ bundles: ['default', './bundles/audit'] }`);
+    const h = await connect({ workspaceRoot: ws });
+    const plain = await connect({ workspaceRoot: tempDir() });
+    try {
+      const names = (await h.client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('audit_trail'), 'the bundle curated audit_trail into essential');
+      assert.ok(!names.includes('audit_sum'));
+      const plainNames = (await plain.client.listTools()).tools.map((t) => t.name);
+      assert.ok(!plainNames.includes('audit_trail'));
+    } finally {
+      await h.close();
+      await plain.close();
+    }
+  });
+
+  it('ships the review bundle, which makes a reviewer tier the default', async () => {
+    const ws = tempDir();
+    writeConfig(ws, `{ bundles: ['default', 'review'] }`);
+    const h = await connect({ workspaceRoot: ws });
+    try {
+      const health = (await h.call('health', { agent_id: 'a' })).json;
+      assert.equal(health.tool_tier.served, 'review');
+      const names = (await h.client.listTools()).tools.map((t) => t.name);
+      assert.ok(!names.includes('session_handshake'));
+      assert.ok(names.includes('help'));
+    } finally {
+      await h.close();
+    }
+  });
+});
