@@ -25,11 +25,26 @@ describe('health', function () {
     assert.equal(c.full_registry_tool_count, h.host.current.records().length);
   });
 
-  it('says plainly when no graph engine is loaded', async function () {
+  it('says plainly when no graph engine is loaded', async () => {
+    const bare = await connect({ config: { bundles: ['default'], plugins: { disable: ['graph', 'core'] } } });
+    try {
+      const { json } = await bare.call('health', { agent_id: 'a' });
+      assert.equal(json.graph.engine, false);
+      assert.match(json.graph.note, /no graph engine/);
+      const doctor = (await bare.call('doctor', { agent_id: 'a' })).json;
+      assert.match(doctor.findings.find((f: { check: string }) => f.check === 'graph').fix, /graph service/);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('reports the graph when the engine is loaded, and points an empty one at ingest', async () => {
     const { json } = await h.call('health', { agent_id: 'a' });
-    if (h.host.current.services.has('graph')) this.skip();
-    assert.equal(json.graph.engine, false);
-    assert.match(json.graph.note, /no graph engine/);
+    assert.equal(json.graph.engine, true);
+    assert.equal(json.graph.node_count, 0);
+    const hs = (await h.call('session_handshake', { agent_id: 'a', available_tools: [...REQUIRED, 'session_handshake'] })).json;
+    assert.equal(hs.trust_mode, 'needs_ingest');
+    assert.equal(hs.next_action.verb, 'ingest');
   });
 
   it('lists a quarantined plugin with its code and check, and reports degraded', async () => {
@@ -80,7 +95,7 @@ describe('session_handshake', function () {
 describe('trust_selftest, recovery_playbook and doctor', function () {
   let h: Harness;
   before(async () => {
-    h = await connect({ plugins: [definePlugin({ name: 'needs-graph', version: '1.0.0', requires: ['graph'], apply() {} })] });
+    h = await connect({ plugins: [definePlugin({ name: 'needs-graph', version: '1.0.0', requires: ['no-such-service'], apply() {} })] });
   });
   after(() => h.close());
 

@@ -1,0 +1,184 @@
+/**
+ * Engine benchmark on the Python standard library (a temp copy; the engine's normal skip rules plus
+ * `test/`, `tests/`, `idle_test/` and `site-packages/` excluded, i.e. the library code only).
+ * Prints: full ingest time and lines/s, ingest ÷ (read+parse floor measured in the same run),
+ * incremental re-ingest of one changed file, seek and search p50/p99, literal search ÷ ripgrep on
+ * the same files, RSS after loading the stored graph (fresh process), node and edge counts.
+ *
+ *   node --import tsx bench/engine.bench.ts [--corpus DIR]
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
+import { loadDefaultParser } from '../plugins/graph/engine/source-parser.ts';
+import { walkWorkspace } from '../plugins/graph/engine/walk.ts';
+
+const EXCLUDE = ['test/**', '**/tests/**', '**/idle_test/**', 'site-packages/**'];
+const argv = process.argv.slice(2);
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+const fmt = (x: number, d = 1): string => x.toFixed(d);
+
+async function childLoad(root: string, storeDir: string): Promise<void> {
+  // Fresh process: open the stored graph, warm the search cache, run one seek and one search.
+  const e = new CodeGraphEngine({ root, storeDir, exclude: EXCLUDE });
+  const t = performance.now();
+  const o = await e.open();
+  const openMs = performance.now() - t;
+  e.warmSearchCache();
+  e.seek('parse header');
+  e.search('def __init__');
+  (globalThis as { gc?: () => void }).gc?.();
+  const rss = process.memoryUsage().rss;
+  process.stdout.write(JSON.stringify({ openMs, rss, nodes: o.nodes, edges: o.edges }));
+  await e.close();
+}
+
+async function main(): Promise<void> {
+  if (argv[0] === '--child-load') return childLoad(argv[1], argv[2]);
+  const corpusArg = argv.indexOf('--corpus');
+  const source = corpusArg >= 0 ? argv[corpusArg + 1] : execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
+  const work = mkdtempSync(join(tmpdir(), 'm1nd-bench-'));
+  const root = join(work, 'corpus');
+  console.log(`corpus: ${source} (copied to ${root}); excluded: ${EXCLUDE.join(', ')}`);
+  cpSync(source, root, { recursive: true, filter: (p) => !p.includes('__pycache__') && !p.includes('site-packages') });
+
+  const parser = await loadDefaultParser();
+  const walk = walkWorkspace({ root, maxFileBytes: 1024 * 1024, exclude: EXCLUDE, detectLanguage: parser.detectLanguage });
+  const files = walk.files;
+  const extract = await parser.extractorFor('python');
+  let lines = 0;
+  const floor = (): number => {
+    const t = performance.now();
+    for (const f of files) {
+      const text = readFileSync(join(root, f.path), 'utf8');
+      const ex = f.language === 'python' ? extract(f.path, text) : null;
+      if (ex) lines += 0;
+    }
+    return performance.now() - t;
+  };
+  for (const f of files) lines += readFileSync(join(root, f.path), 'utf8').split('\n').length;
+
+  const floors: number[] = [];
+  const ingests: number[] = [];
+  let summary = null as Awaited<ReturnType<CodeGraphEngine['ingest']>> | null;
+  let storeDir = '';
+  for (let run = 0; run < 3; run++) {
+    floors.push(floor());
+    storeDir = join(work, `store-${run}`);
+    const e = new CodeGraphEngine({ root, storeDir, exclude: EXCLUDE, parser });
+    await e.open();
+    const t = performance.now();
+    summary = await e.ingest();
+    ingests.push(performance.now() - t);
+    await e.close();
+  }
+  const best = Math.min(...ingests);
+  const floorBest = Math.min(...floors);
+  console.log(`files: ${files.length} (${lines} lines); skipped: ${JSON.stringify(summary!.skippedByReason)}`);
+  console.log(`full ingest: best ${fmt(best)} ms of [${ingests.map((x) => fmt(x, 0)).join(', ')}], ${fmt(lines / (best / 1000) / 1000, 0)}k lines/s; phases ${JSON.stringify(summary!.phases)}`);
+  console.log(`read+parse floor: best ${fmt(floorBest)} ms of [${floors.map((x) => fmt(x, 0)).join(', ')}]; ratio ingest/floor ${fmt(best / floorBest, 2)} (median ratio ${fmt(pct(ingests, 50) / pct(floors, 50), 2)})`);
+  console.log(`graph: ${summary!.nodes} nodes, ${summary!.edges} edges ${JSON.stringify(summary!.edgesByRelation)}; imports ${JSON.stringify(summary!.imports)}`);
+
+  // Incremental: edit one file, re-ingest (walk-based and path-based).
+  const e = new CodeGraphEngine({ root, storeDir, exclude: EXCLUDE, parser });
+  await e.open();
+  const target = 'json/decoder.py';
+  const incWalk: number[] = [];
+  const incPaths: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    appendFileSync(join(root, target), `\n\ndef _bench_added_${i}(x):\n    return JSONDecoder().decode(x)\n`);
+    let t = performance.now();
+    const s1 = await e.ingest({ incremental: true });
+    incWalk.push(performance.now() - t);
+    if (s1.files.parsed !== 1) throw new Error(`expected 1 parsed file, got ${s1.files.parsed}`);
+    appendFileSync(join(root, target), `\n\ndef _bench_path_${i}(x):\n    return x\n`);
+    t = performance.now();
+    await e.ingest({ paths: [target] });
+    incPaths.push(performance.now() - t);
+  }
+  console.log(`incremental, one changed file: walk-based p50 ${fmt(pct(incWalk, 50))} ms, path-based (watcher) p50 ${fmt(pct(incPaths, 50))} ms`);
+
+  // seek
+  const g = e.graph;
+  const labels: string[] = [];
+  for (const [, n] of g.nodes()) if (n.kind === 'function' || n.kind === 'class' || n.kind === 'method') labels.push(n.label);
+  const seekQueries = ['parse header', 'http client connection', 'json decode', 'thread pool executor', 'email message', 'socket timeout', 'read config file', 'zip file', 'asyncio event loop', 'unicode normalize'];
+  for (let i = 0; i < 90; i++) seekQueries.push(labels[(i * 7919) % labels.length].replace(/_/g, ' '));
+  e.seek('warm up');
+  const seekMs: number[] = [];
+  for (const q of seekQueries) {
+    const t = performance.now();
+    e.seek(q, { topK: 20 });
+    seekMs.push(performance.now() - t);
+  }
+  console.log(`seek (${seekQueries.length} queries): p50 ${fmt(pct(seekMs, 50), 2)} ms, p99 ${fmt(pct(seekMs, 99), 2)} ms; e.g. "http client connection" → ${e.seek('http client connection', { topK: 3 }).results.map((r) => r.id).join(', ')}`);
+
+  // search
+  e.warmSearchCache();
+  const literalQueries = ['def __init__', 'import os', 'raise ValueError', 'self._lock', 'XXX', 'socket.timeout', 'zzq_not_there', 'return None', 'encoding=', 'class '];
+  const regexQueries = ['def \\w+_test\\(', 'raise \\w+Error\\(', '^import \\w+$', 'self\\.\\w+ = None', '\\bTODO\\b'];
+  const searchMs: number[] = [];
+  for (const q of literalQueries) for (const cs of [false, true]) {
+    const t = performance.now();
+    e.search(q, { caseSensitive: cs });
+    searchMs.push(performance.now() - t);
+  }
+  for (const q of regexQueries) {
+    const t = performance.now();
+    e.search(q, { mode: 'regex' });
+    searchMs.push(performance.now() - t);
+  }
+  console.log(`search (${searchMs.length} queries, top 50 with context): p50 ${fmt(pct(searchMs, 50), 2)} ms, p99 ${fmt(pct(searchMs, 99), 2)} ms`);
+
+  // literal search vs ripgrep, all matches, same files
+  const rg = spawnSync('rg', ['--version']);
+  if (rg.status === 0) {
+    const paths = e.filePaths();
+    const ratios: string[] = [];
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (const q of ['import os', 'def __init__', 'raise ValueError', 'zzq_not_there']) {
+      const o: number[] = [];
+      const r: number[] = [];
+      let oursCount = 0;
+      let rgCount = 0;
+      for (let i = 0; i < 5; i++) {
+        let t = performance.now();
+        oursCount = e.search(q, { caseSensitive: true, contextLines: 0, maxResults: 1e9 }).totalMatches;
+        o.push(performance.now() - t);
+        t = performance.now();
+        const out = spawnSync('rg', ['-n', '--no-heading', '-F', '-j2', q, '--', ...paths], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+        r.push(performance.now() - t);
+        rgCount = out.stdout ? out.stdout.split('\n').filter(Boolean).length : 0;
+      }
+      ours.push(pct(o, 50));
+      theirs.push(pct(r, 50));
+      ratios.push(`"${q}" ${fmt(pct(o, 50), 1)} vs ${fmt(pct(r, 50), 1)} ms (${oursCount}/${rgCount} lines)`);
+    }
+    const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+    console.log(`literal search vs ripgrep 13 (all matching lines, same ${paths.length} files): ratio ${fmt(sum(ours) / sum(theirs), 2)}; ${ratios.join('; ')}`);
+  } else {
+    console.log('literal search vs ripgrep: skipped (rg not installed)');
+  }
+  await e.close();
+
+  // RSS after loading the stored graph in a fresh process.
+  const self = fileURLToPath(import.meta.url);
+  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--child-load', root, storeDir], { encoding: 'utf8' });
+  if (child.status === 0) {
+    const r = JSON.parse(child.stdout) as { openMs: number; rss: number; nodes: number; edges: number };
+    console.log(`fresh process: open (load stored graph) ${fmt(r.openMs, 0)} ms; RSS after load + search cache warm ${fmt(r.rss / 1024 / 1024, 0)} MB; ${r.nodes} nodes, ${r.edges} edges`);
+  } else {
+    console.log(`fresh-process load failed: ${child.stderr}`);
+  }
+  rmSync(work, { recursive: true, force: true });
+}
+
+await main();

@@ -1,0 +1,50 @@
+/** view: a file or a window of its lines, numbered, from inside the workspace only. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { engineCall } from '../../graph/service.ts';
+import { capChars, graphOf, nodeRef, numberLines } from '../shared.ts';
+import { refreshIfNeeded } from './refresh.ts';
+
+export const viewVerb = defineVerb({
+  name: 'view',
+  description: 'Read a workspace file with numbered lines (offset/limit window); lists the symbols in the window.',
+  input: Type.Object({
+    agent_id: AgentId,
+    file_path: Type.String({ description: 'Workspace-relative path' }),
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'Lines to skip' }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Max lines (default 400)' })),
+    auto_ingest: Type.Boolean({ default: true, description: 'Re-ingest the file first if the graph is missing or stale on it' }),
+    max_output_chars: Type.Optional(Type.Integer({ minimum: 100 })),
+  }),
+  tiers: ['essential'],
+  effect: 'read',
+  stages: ['ground', 'review'],
+  handler: async (args, call) => {
+    const graph = graphOf(call);
+    await graph.fresh();
+    const file = engineCall(() => graph.engine.readFile(args.file_path));
+    const graph_sync = await refreshIfNeeded(graph, [file.path], args.auto_ingest);
+    const all = file.content.split('\n');
+    if (all.length > 1 && all[all.length - 1] === '') all.pop();
+    const limit = args.limit ?? 400;
+    const window = all.slice(args.offset, args.offset + limit);
+    const first = args.offset + 1;
+    const last = args.offset + window.length;
+    const body = capChars(numberLines(window, first), args.max_output_chars);
+    const g = graph.engine.graph;
+    const symbols = g
+      .outgoing(`file:${file.path}`)
+      .map((e) => g.get(e.target))
+      .filter((n) => n && n.path === file.path && n.kind !== 'file' && n.endLine >= first && n.startLine <= last)
+      .map((n) => nodeRef(n!));
+    return {
+      file_path: file.path,
+      total_lines: all.length,
+      lines: window.length ? [first, last] : [],
+      content: body.text,
+      truncated: body.truncated || last < all.length,
+      ...(last < all.length ? { next_offset: last } : {}),
+      symbols,
+      graph: graph_sync,
+    };
+  },
+});

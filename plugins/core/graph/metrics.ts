@@ -1,0 +1,55 @@
+/** metrics: LOC, degrees and PageRank per file, function or other node kind. */
+import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
+import { nodeLoc } from '../../graph/engine/stats.ts';
+import { graphOf, NodeTypes } from '../shared.ts';
+
+const SORTS = ['loc_desc', 'loc_asc', 'pagerank_desc', 'degree_desc', 'in_degree_desc', 'out_degree_desc', 'name'] as const;
+
+export const metricsVerb = defineVerb({
+  name: 'metrics',
+  description: 'Size and structure per node: LOC, in/out degree, PageRank; filter by kind and path, sort by any of them.',
+  input: Type.Object({
+    agent_id: AgentId,
+    scope: Type.Optional(Type.String({ description: 'Only under this path' })),
+    node_types: Type.Array(NodeTypes.items, { default: ['file'] }),
+    top_k: Type.Integer({ minimum: 1, maximum: 5000, default: 50 }),
+    sort: StringEnum(SORTS, { default: 'loc_desc' }),
+  }),
+  tiers: ['full'],
+  effect: 'read',
+  stages: ['review', 'plan'],
+  handler: async (args, call) => {
+    const engine = await graphOf(call).requireGraph();
+    const g = engine.graph;
+    const pr = engine.pagerank().scores;
+    const kinds = new Set(args.node_types.length ? args.node_types : ['file']);
+    const scope = args.scope?.replace(/^\.\//, '').replace(/\/+$/, '');
+    const rows: { id: string; kind: string; label: string; path: string; loc: number; in_degree: number; out_degree: number; pagerank: number }[] = [];
+    let totalLoc = 0;
+    for (const [i, n] of g.nodes()) {
+      if (!kinds.has(n.kind)) continue;
+      if (scope && !(n.path === scope || n.path.startsWith(`${scope}/`))) continue;
+      const loc = nodeLoc(g, i);
+      totalLoc += loc;
+      rows.push({ id: n.id, kind: n.kind, label: n.label, path: n.path, loc, in_degree: g.inDegree(i), out_degree: g.outDegree(i), pagerank: Number((pr[i] ?? 0).toFixed(6)) });
+    }
+    const by: Record<(typeof SORTS)[number], (a: (typeof rows)[0], b: (typeof rows)[0]) => number> = {
+      loc_desc: (a, b) => b.loc - a.loc,
+      loc_asc: (a, b) => a.loc - b.loc,
+      pagerank_desc: (a, b) => b.pagerank - a.pagerank,
+      degree_desc: (a, b) => b.in_degree + b.out_degree - (a.in_degree + a.out_degree),
+      in_degree_desc: (a, b) => b.in_degree - a.in_degree,
+      out_degree_desc: (a, b) => b.out_degree - a.out_degree,
+      name: (a, b) => a.label.localeCompare(b.label),
+    };
+    rows.sort((a, b) => by[args.sort](a, b) || a.id.localeCompare(b.id));
+    return {
+      sort: args.sort,
+      node_types: [...kinds],
+      total_nodes: rows.length,
+      total_loc: totalLoc,
+      nodes: rows.slice(0, args.top_k),
+      truncated: rows.length > args.top_k,
+    };
+  },
+});

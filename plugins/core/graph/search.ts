@@ -1,0 +1,103 @@
+/** search: grep over file contents (literal / regex), or semantic search over names and docs. */
+import picomatch from 'picomatch';
+import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
+import { asHostError, engineCall } from '../../graph/service.ts';
+import { graphOf, TokenBudget } from '../shared.ts';
+
+export const searchVerb = defineVerb({
+  name: 'search',
+  description: 'Search file contents like grep (literal or regex, context lines, filename glob) or by meaning over names and docs (semantic).',
+  input: Type.Object({
+    agent_id: AgentId,
+    query: Type.String({ minLength: 1 }),
+    mode: StringEnum(['literal', 'regex', 'semantic'] as const, { default: 'literal' }),
+    scope: Type.Optional(Type.String({ description: 'Only under this path' })),
+    top_k: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+    context_lines: Type.Integer({ minimum: 0, maximum: 20, default: 2 }),
+    case_sensitive: Type.Boolean({ default: false }),
+    invert: Type.Boolean({ default: false }),
+    count_only: Type.Boolean({ default: false }),
+    multiline: Type.Boolean({ default: false }),
+    auto_ingest: Type.Boolean({ default: false, description: 'Refresh changed files first' }),
+    filename_pattern: Type.Optional(Type.String({ description: 'Glob on paths (*.py)' })),
+    max_output_chars: Type.Optional(Type.Integer({ minimum: 100 })),
+    token_budget: Type.Optional(TokenBudget),
+  }),
+  tiers: ['essential'],
+  effect: 'read',
+  stages: ['find', 'ground'],
+  next: 'view',
+  handler: async (args, call) => {
+    const graph = graphOf(call);
+    if (args.auto_ingest && graph.writable) {
+      try {
+        await graph.engine.ingest({ incremental: true });
+      } catch (error) {
+        throw asHostError(error);
+      }
+    }
+    const engine = await graph.requireGraph();
+    if (args.mode === 'semantic') {
+      const found = engine.seek(args.query, { topK: args.top_k, scope: args.scope, minScore: 0.05 });
+      const results = found.results
+        .filter((h) => !args.filename_pattern || matchesGlob(h.path, args.filename_pattern))
+        .map((h) => ({ id: h.id, kind: h.kind, label: h.label, path: h.path, line: h.startLine, score: Math.round(h.score * 1000) / 1000, matched: h.matched, ...(h.doc ? { doc: h.doc } : {}) }));
+      const packed = args.token_budget ? packToTokenBudget(results, args.token_budget, (r) => countTokens(JSON.stringify(r))) : undefined;
+      return { query: args.query, mode: 'semantic', results: packed?.kept ?? results, ...(packed ? { budget: packed.report } : {}), generation: found.generation };
+    }
+    const found = engineCall(() =>
+      engine.search(args.query, {
+        mode: args.mode === 'regex' ? 'regex' : 'literal',
+        caseSensitive: args.case_sensitive,
+        contextLines: args.context_lines,
+        filenamePattern: args.filename_pattern,
+        scope: args.scope,
+        invert: args.invert,
+        countOnly: args.count_only,
+        multiline: args.multiline,
+        maxResults: args.top_k,
+      }),
+    );
+    if (args.count_only) {
+      return { query: args.query, mode: args.mode, total_matches: found.totalMatches, files_scanned: found.filesScanned, files_matched: found.filesMatched, counts: found.counts ?? [] };
+    }
+    let matches = found.matches.map((m) => ({ path: m.path, line: m.line, column: m.column, ...(m.endLine !== m.line ? { end_line: m.endLine } : {}), text: m.text, before: m.before, after: m.after }));
+    let budget;
+    if (args.token_budget) {
+      const packed = packToTokenBudget(matches, args.token_budget, (m) => countTokens(JSON.stringify(m)));
+      matches = packed.kept;
+      budget = packed.report;
+    }
+    let charsCut = false;
+    if (args.max_output_chars !== undefined) {
+      let used = 0;
+      const kept = [];
+      for (const m of matches) {
+        used += JSON.stringify(m).length;
+        if (kept.length > 0 && used > args.max_output_chars) {
+          charsCut = true;
+          break;
+        }
+        kept.push(m);
+      }
+      matches = kept;
+    }
+    return {
+      query: args.query,
+      mode: args.mode,
+      matches,
+      total_matches: found.totalMatches,
+      files_scanned: found.filesScanned,
+      files_matched: found.filesMatched,
+      truncated: found.truncated || charsCut || (budget !== undefined && budget.dropped > 0),
+      ...(budget ? { budget } : {}),
+      elapsed_ms: Math.round(found.elapsedMs * 100) / 100,
+      generation: found.generation,
+      stale: found.stale,
+    };
+  },
+});
+
+function matchesGlob(path: string, pattern: string): boolean {
+  return picomatch(pattern, { basename: !pattern.includes('/') })(path);
+}

@@ -1,0 +1,62 @@
+/** seek: purpose-oriented search over names, doc comments and paths, re-ranked by graph centrality. */
+import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
+import { graphOf, NodeTypes, TokenBudget } from '../shared.ts';
+
+export const seekVerb = defineVerb({
+  name: 'seek',
+  description: 'Find code by purpose ("where are retries handled"): ranked symbols and files from names, docs and paths, re-ranked by centrality.',
+  input: Type.Object({
+    agent_id: AgentId,
+    query: Type.String({ minLength: 1 }),
+    top_k: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+    scope: Type.Optional(Type.String({ description: 'Only under this path' })),
+    node_types: NodeTypes,
+    min_score: Type.Number({ minimum: 0, maximum: 1, default: 0.1 }),
+    graph_rerank: Type.Boolean({ default: true }),
+    token_budget: Type.Optional(TokenBudget),
+    tier: Type.Optional(StringEnum(['project', 'medulla', 'project+medulla', 'all-brains'] as const, { description: 'Memory tier; this server has the project tier' })),
+  }),
+  tiers: ['essential'],
+  effect: 'read',
+  stages: ['find', 'orient'],
+  next: 'view',
+  handler: async (args, call) => {
+    if (args.tier === 'medulla' || args.tier === 'all-brains') {
+      throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, `tier "${args.tier}" needs a shared cross-project store, which this server does not have`, {
+        hint: 'omit tier (or pass "project")',
+      });
+    }
+    const engine = await graphOf(call).requireGraph();
+    const found = engine.seek(args.query, {
+      topK: args.top_k,
+      scope: args.scope,
+      kinds: args.node_types.length ? args.node_types : undefined,
+      minScore: args.min_score,
+      graphRerank: args.graph_rerank,
+    });
+    const results = found.results.map((h) => ({
+      id: h.id,
+      kind: h.kind,
+      label: h.label,
+      path: h.path,
+      lines: [h.startLine, h.endLine],
+      score: round(h.score),
+      why: { lexical: round(h.lexical), centrality: round(h.centrality), matched: h.matched },
+      ...(h.doc ? { doc: h.doc } : {}),
+    }));
+    const packed = args.token_budget ? packToTokenBudget(results, args.token_budget, (r) => countTokens(JSON.stringify(r))) : undefined;
+    return {
+      query: args.query,
+      tier: 'project',
+      results: packed ? packed.kept : results,
+      ...(packed ? { budget: packed.report } : {}),
+      sufficiency: results.length === 0 ? 'empty' : results[0].score >= 0.5 ? 'sufficient' : 'gathering',
+      generation: found.generation,
+      stale: found.stale,
+    };
+  },
+});
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,40 @@
+/**
+ * m1nd's `core` verb family, grouped by area: ingest/ (building and storing the graph), files/
+ * (reading the workspace), graph/ (queries). One verb per file.
+ */
+import { definePlugin } from '../../core/index.ts';
+import { ingestVerb } from './ingest/ingest.ts';
+import { persistVerb } from './ingest/persist.ts';
+import { viewVerb } from './files/view.ts';
+import { batchViewVerb } from './files/batch_view.ts';
+import { globVerb } from './graph/glob.ts';
+import { searchVerb } from './graph/search.ts';
+import { seekVerb } from './graph/seek.ts';
+import { metricsVerb } from './graph/metrics.ts';
+
+export default definePlugin({
+  name: 'core',
+  version: '0.1.0',
+  description: "m1nd's core verbs over the code graph.",
+  requires: ['graph'],
+  apply(ctx) {
+    for (const verb of [ingestVerb, persistVerb, viewVerb, batchViewVerb, globVerb, searchVerb, seekVerb, metricsVerb]) ctx.registerVerb(verb);
+    ctx.hooks.doctrine.tap('core', (sections) => [
+      ...sections,
+      'Start with ingest({"agent_id":…,"path":"<workspace>"}) if health shows an empty graph; then seek (by purpose) or search (by text) to find code, and view / batch_view to read it with line numbers. The graph re-ingests edited files before each query.',
+    ]);
+    ctx.hooks.workflows.tap('core', (list) => [
+      ...list,
+      {
+        name: 'find and read',
+        when: 'find: locate the code for a task',
+        steps: [
+          { verb: 'ingest', why: 'once per workspace (later calls are incremental)' },
+          { verb: 'seek', why: 'rank symbols and files by purpose' },
+          { verb: 'search', why: 'exact text or regex with context' },
+          { verb: 'view', why: 'read the lines, numbered' },
+        ],
+      },
+    ]);
+  },
+});

@@ -1,0 +1,80 @@
+/** ingest: builds or refreshes the workspace's code graph, with progress notifications. */
+import path from 'node:path';
+import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import { asHostError } from '../../graph/service.ts';
+import { graphOf } from '../shared.ts';
+
+const ADAPTERS = ['code', 'json', 'memory', 'light', 'patent', 'article', 'bibtex', 'rfc', 'crossref', 'auto'] as const;
+
+export const ingestVerb = defineVerb({
+  name: 'ingest',
+  description: 'Build or refresh the code graph of the workspace (files, symbols, imports, calls, docs, git history). Incremental re-parses changed files only.',
+  input: Type.Object({
+    agent_id: AgentId,
+    path: Type.String({ description: 'Workspace root (or a path inside it)' }),
+    incremental: Type.Boolean({ default: false, description: 'Re-parse only changed files' }),
+    adapter: StringEnum(ADAPTERS, { default: 'code', description: 'Only code (or auto) is supported' }),
+    mode: StringEnum(['replace', 'merge'] as const, { default: 'replace', description: 'replace: rebuild; merge: keep the graph, refresh changes' }),
+    namespace: Type.Optional(Type.String({ description: 'Not used by the code adapter' })),
+    include_dotfiles: Type.Boolean({ default: false }),
+    dotfile_patterns: Type.Array(Type.String(), { default: [] }),
+    project_root: Type.Optional(Type.String({ description: 'Must be this server’s workspace' })),
+  }),
+  tiers: ['essential'],
+  effect: 'write',
+  stages: ['orient', 'operate'],
+  next: 'seek',
+  timeoutMs: 30 * 60_000,
+  guide:
+    'Ingest walks the workspace (respecting .gitignore; skipping vendored, generated, binary and oversized files), parses TypeScript/JavaScript, Python, Rust, Go, Java and Markdown, resolves imports and calls, and commits the graph to `.m1nd/` in one transaction. `incremental: true` (or `mode: "merge"`) re-parses only files whose content changed. Progress is reported as MCP progress notifications.',
+  handler: async (args, call) => {
+    const graph = graphOf(call);
+    const engine = graph.engine;
+    const adapter = args.adapter === 'auto' ? 'code' : args.adapter;
+    if (adapter !== 'code') {
+      throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, `ingest adapter "${args.adapter}" is not supported by this server; only "code" (or "auto")`, {
+        hint: `ingest({"agent_id":"${call.agentId}","path":"${engine.root}"})`,
+      });
+    }
+    if (args.namespace !== undefined) {
+      throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, 'namespace applies to memory adapters, which this server does not ingest', { hint: 'drop namespace' });
+    }
+    if (args.include_dotfiles || args.dotfile_patterns.length > 0) {
+      throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, 'dotfiles are configuration, not code: this server does not ingest them', {
+        hint: 'drop include_dotfiles / dotfile_patterns; read a dotfile with view',
+      });
+    }
+    for (const [name, value] of [['path', args.path], ['project_root', args.project_root]] as const) {
+      if (value === undefined) continue;
+      const abs = path.resolve(engine.root, value);
+      const rel = path.relative(engine.root, abs);
+      if (rel.startsWith('..') || path.isAbsolute(rel)) {
+        throw new M1ndError(ErrorCodes.PATH_ESCAPE, `${name} ${abs} is outside this server's workspace ${engine.root}`, {
+          hint: `start a server for that repository (m1nd serve --workspace ${abs}), or ingest {"path":"${engine.root}"}`,
+        });
+      }
+    }
+    let last = 0;
+    try {
+      const summary = await engine.ingest({
+        incremental: args.incremental || args.mode === 'merge',
+        signal: call.signal,
+        onProgress: (done, total, phase) => {
+          const now = Date.now();
+          if (now - last < 100 && done < total) return;
+          last = now;
+          void call.progress(done, total, `${phase} ${done}/${total}`);
+        },
+      });
+      const { skipped, ...rest } = summary;
+      return {
+        workspace: engine.root,
+        scope_note: path.resolve(engine.root, args.path) === engine.root ? undefined : 'the whole workspace graph was refreshed (the graph always covers the workspace)',
+        ...rest,
+        skipped: skipped.slice(0, 50),
+      };
+    } catch (error) {
+      throw asHostError(error);
+    }
+  },
+});

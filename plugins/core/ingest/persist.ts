@@ -1,0 +1,65 @@
+/** persist: store status, flush, named checkpoints and loading one back. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import { asHostError, engineCall } from '../../graph/service.ts';
+import { graphOf } from '../shared.ts';
+
+export const persistVerb = defineVerb({
+  name: 'persist',
+  description: 'The embedded store: status, save (flush; optional JSON export to path), checkpoint (named by path), load (a checkpoint).',
+  input: Type.Object({
+    agent_id: AgentId,
+    action: StringEnum(['save', 'load', 'checkpoint', 'status'] as const),
+    format: StringEnum(['json', 'bin'] as const, { default: 'json', description: 'Export format for save with path (json only)' }),
+    path: Type.Optional(Type.String({ description: 'save: export file in the workspace; checkpoint/load: checkpoint name' })),
+  }),
+  tiers: ['essential'],
+  effect: (a) => (a.action === 'status' ? 'read' : 'write'),
+  stages: ['operate'],
+  guide:
+    'Every ingest already commits the graph to `.m1nd/m1nd.db` (SQLite, WAL) in one transaction, so `save` only folds the WAL in; with `path` it also writes a JSON export (nodes and edges) to that workspace file, atomically. `checkpoint` stores the current files state under a name (`path`); `load` makes a checkpoint current again (a new generation) — `drift` compares against it.',
+  handler: async (args, call) => {
+    const graph = graphOf(call);
+    const engine = graph.engine;
+    try {
+      switch (args.action) {
+        case 'status':
+          return { action: 'status', ...engine.status() };
+        case 'save': {
+          const status = engine.save();
+          if (args.path === undefined) return { action: 'save', ...status };
+          if (args.format === 'bin') {
+            throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, 'bin exports are not supported: the store itself is SQLite', {
+              hint: `use format "json", or copy ${status.path}`,
+            });
+          }
+          const target = engineCall(() => engine.resolvePath(args.path!));
+          const g = engine.graph;
+          const nodes = [...g.nodes()].map(([, n]) => n);
+          const edges = [];
+          for (const [i] of g.nodes()) for (const e of g.outgoing(g.node(i)!.id)) edges.push(e);
+          const tmp = `${target.absolute}.tmp-${process.pid}`;
+          fs.mkdirSync(path.dirname(target.absolute), { recursive: true });
+          fs.writeFileSync(tmp, JSON.stringify({ generation: engine.generation, root: engine.root, nodes, edges }));
+          fs.renameSync(tmp, target.absolute);
+          return { action: 'save', ...status, exported: { path: target.relative, format: 'json', nodes: nodes.length, edges: edges.length } };
+        }
+        case 'checkpoint': {
+          const name = args.path ?? `checkpoint-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+          return { action: 'checkpoint', checkpoint: engine.checkpoint(name) };
+        }
+        case 'load': {
+          if (!args.path) {
+            const names = engine.status().checkpoints.map((c) => c.name);
+            throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'load needs path: the checkpoint name', { hint: `one of: ${names.join(', ') || '(none yet: persist {"action":"checkpoint"})'}` });
+          }
+          const opened = await engine.loadCheckpoint(args.path);
+          return { action: 'load', checkpoint: args.path, ...opened };
+        }
+      }
+    } catch (error) {
+      throw asHostError(error);
+    }
+  },
+});

@@ -1,0 +1,36 @@
+/** Schema pieces and helpers the core family's verbs share (one concern: talking about the graph). */
+import { Type, type CallContext } from '../../core/index.ts';
+import type { GraphService } from '../graph/service.ts';
+import type { GraphNode } from '../graph/engine/graph.ts';
+
+/** The graph service of the calling generation. */
+export function graphOf(ctx: CallContext): GraphService {
+  return ctx.service<GraphService>('graph');
+}
+
+export const NODE_KINDS = ['file', 'module', 'class', 'interface', 'function', 'method', 'type', 'section'] as const;
+
+/** `node_types` parameter: node kinds to keep (empty = all). */
+export const NodeTypes = Type.Array(Type.Union(NODE_KINDS.map((k) => Type.Literal(k))), { default: [], description: 'Node kinds to keep; [] = all' });
+
+/** `token_budget` parameter: cap on this result's BPE tokens (ranked prefix kept). */
+export const TokenBudget = Type.Integer({ minimum: 1, description: 'Max BPE tokens for the results (ranked prefix kept)' });
+
+/** A node as verbs show it: id, kind, label, where. */
+export function nodeRef(n: GraphNode) {
+  return { id: n.id, kind: n.kind, label: n.label, path: n.path, lines: n.kind === 'module' ? null : [n.startLine, n.endLine] };
+}
+
+/** Cuts text to a character budget at a line boundary, saying how much was cut. */
+export function capChars(text: string, max: number | undefined): { text: string; truncated: boolean; chars_cut: number } {
+  if (max === undefined || text.length <= max) return { text, truncated: false, chars_cut: 0 };
+  const cut = text.lastIndexOf('\n', max);
+  const end = cut > 0 ? cut : max;
+  return { text: text.slice(0, end), truncated: true, chars_cut: text.length - end };
+}
+
+/** Numbered lines (`  12│text`) for a window of a file's lines. */
+export function numberLines(lines: string[], firstLine: number): string {
+  const width = String(firstLine + lines.length - 1).length;
+  return lines.map((l, i) => `${String(firstLine + i).padStart(width)}│${l}`).join('\n');
+}

@@ -1,0 +1,399 @@
+/**
+ * One ingest run: walk (or check the given paths), compare with the stored files (size + mtime,
+ * then content hash), read and parse what changed, scan git history when HEAD moved, commit
+ * everything in one store transaction, and only then build or patch the graph. A failure or abort
+ * before the commit leaves both the store and the in-memory graph as they were.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FileInput, GitFacts, GraphBuilder } from './build.ts';
+import { EngineError, EngineErrorCodes } from './errors.ts';
+import type { FileExtraction, Language } from './extraction.ts';
+import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history.ts';
+import { RELATIONS, type NodeKind, type Relation } from './graph.ts';
+import { readResolverConfig } from './resolver-config.ts';
+import type { ResolverConfig } from './resolve.ts';
+import type { FileExtractor, SourceParser } from './source-parser.ts';
+import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
+import { checkPaths, classifyContent, walkWorkspace, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
+
+/** Ingest phases reported to the progress callback. */
+export type IngestPhase = 'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build';
+
+/** Options of one ingest. */
+export interface IngestOptions {
+  /** Re-parse only files whose size/mtime and then content hash changed (default false: re-parse all). */
+  incremental?: boolean;
+  /** Only look at these workspace-relative files (implies incremental; deleted ones are removed). */
+  paths?: readonly string[];
+  onProgress?: (done: number, total: number, phase: IngestPhase) => void;
+  signal?: AbortSignal;
+}
+
+/** What an ingest did. */
+export interface IngestSummary {
+  mode: 'full' | 'incremental' | 'paths';
+  generation: number;
+  files: {
+    /** Files that qualified for the graph. */
+    scanned: number;
+    /** Files read and parsed. */
+    parsed: number;
+    /** Files read whose content hash matched the stored one (no parse). */
+    reused: number;
+    /** Files skipped by size + mtime without reading. */
+    unchanged: number;
+    removed: number;
+    skipped: number;
+  };
+  /** Skipped files and directories (capped; `unsupported` files are only counted). */
+  skipped: SkippedPath[];
+  skippedTruncated: boolean;
+  skippedByReason: Partial<Record<SkipReason, number>>;
+  nodes: number;
+  nodesByKind: Record<NodeKind, number>;
+  edges: number;
+  edgesByRelation: Record<Relation, number>;
+  imports: { resolved: number; unresolved: number; external: number; notFound: number };
+  parseErrors: { files: number; total: number };
+  git: { scanned: boolean; commits: number; head: string | null } | null;
+  /** Files whose edges were rebuilt by the graph patch (incremental) or all files (full). */
+  relinkedFiles: number;
+  elapsedMs: number;
+  phases: Record<'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build', number>;
+}
+
+/** What the engine hands an ingest run. */
+export interface IngestContext {
+  root: string;
+  store: GraphStore;
+  /** The current graph builder (patched in place by incremental runs; replaced by full runs). */
+  builder: GraphBuilder;
+  /** Makes an empty builder for a full run (the engine wires its extraction loader in). */
+  newBuilder: () => GraphBuilder;
+  parser: SourceParser;
+  maxFileBytes: number;
+  exclude: readonly string[];
+  gitMaxCommits: number;
+}
+
+/** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */
+export interface IngestOutcome {
+  builder: GraphBuilder;
+  summary: IngestSummary;
+  /** Texts of files parsed in this run. */
+  texts: Map<string, string>;
+  /** Paths whose content changed or that were removed. */
+  changed: string[];
+  removed: string[];
+  /** True when the builder was replaced (callers rebuild their indexes). */
+  rebuilt: boolean;
+  /** Rows written by this run (new keys for changed files). */
+  rows: FileRow[];
+  /** Generation the store had just before this run committed (differs from the loaded one when another process wrote meanwhile). */
+  previousGeneration: number;
+}
+
+const MAX_SKIP_LIST = 200;
+const YIELD_EVERY_MS = 25;
+
+/** Key of a stored extraction: language, parser version and content hash. */
+export function extractionKey(language: Language, parserVersion: string, hash: string): string {
+  return `${language}:${parserVersion}:${hash}`;
+}
+
+function aborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new EngineError(EngineErrorCodes.INGEST_ABORTED, 'ingest aborted before commit; the previous graph is unchanged', 'run ingest again when ready');
+}
+
+const now = (): number => performance.now();
+
+/** Runs one ingest. */
+export async function runIngest(ctx: IngestContext, options: IngestOptions = {}): Promise<IngestOutcome> {
+  const t0 = now();
+  const phases = { walk: 0, read: 0, parse: 0, git: 0, persist: 0, build: 0 };
+  const progress = options.onProgress ?? (() => {});
+  const pathsMode = options.paths !== undefined;
+  const incremental = pathsMode || options.incremental === true;
+  const { root, store, parser } = ctx;
+  const meta = store.meta();
+  const parserChanged = meta.parserVersion !== parser.version;
+
+  // 1. Which files qualify.
+  let t = now();
+  progress(0, 1, 'walk');
+  const walkOptions = { root, maxFileBytes: ctx.maxFileBytes, exclude: ctx.exclude, detectLanguage: parser.detectLanguage };
+  const rows = store.fileRows();
+  let entries: WalkEntry[];
+  const removes = new Set<string>();
+  let skipped: SkippedPath[] = [];
+  const skippedByReason: Partial<Record<SkipReason, number>> = {};
+  let config: ResolverConfig = ctx.builder.resolverConfig;
+  const noteSkip = (path: string, reason: SkipReason): void => {
+    skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1;
+    if (reason !== 'unsupported') skipped.push({ path, reason });
+  };
+  if (pathsMode) {
+    const check = checkPaths(walkOptions, [...new Set(options.paths)]);
+    entries = check.files;
+    for (const g of check.gone) {
+      if (rows.has(g.path)) removes.add(g.path);
+      if (g.reason !== 'deleted') noteSkip(g.path, g.reason);
+    }
+  } else {
+    const walk = walkWorkspace(walkOptions);
+    entries = walk.files;
+    skipped = walk.skipped;
+    Object.assign(skippedByReason, walk.skippedByReason);
+    const seen = new Set(entries.map((e) => e.path));
+    for (const path of rows.keys()) if (!seen.has(path)) removes.add(path);
+    config = readResolverConfig(root, walk.configFiles);
+  }
+  phases.walk = now() - t;
+  progress(1, 1, 'walk');
+
+  // 2. Git history, concurrently with parsing (git runs in its own process).
+  const gitDir = findGitDir(root);
+  const head = gitDir ? readGitHead(gitDir) : null;
+  const scanGit = gitDir !== null && ctx.gitMaxCommits > 0 && (!incremental || head !== meta.gitHead || ctx.builder.gitFacts === null);
+  const gitStarted = now();
+  const gitPromise: Promise<GitCommit[]> | null = scanGit ? scanGitLog(root, { maxCommits: ctx.gitMaxCommits }) : null;
+
+  // 3. Read, hash, parse what changed.
+  const writes: FileWrite[] = [];
+  const graphUpserts: FileInput[] = [];
+  const texts = new Map<string, string>();
+  const extractors = new Map<Language, FileExtractor>();
+  let unchanged = 0;
+  let reused = 0;
+  const toRead: WalkEntry[] = [];
+  for (const e of entries) {
+    const row = rows.get(e.path);
+    if (incremental && !parserChanged && row && row.size === e.size && row.mtimeMs === e.mtimeMs && row.language === e.language && ctx.builder.has(e.path)) {
+      unchanged++;
+      continue;
+    }
+    toRead.push(e);
+  }
+  let lastYield = now();
+  for (let i = 0; i < toRead.length; i++) {
+    const e = toRead[i];
+    if (now() - lastYield > YIELD_EVERY_MS) {
+      // Let timers, I/O and signals run between files.
+      await new Promise((r) => setImmediate(r));
+      lastYield = now();
+      aborted(options.signal);
+    }
+    if (i % 50 === 0) progress(i, toRead.length, 'parse');
+    t = now();
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(root, e.path));
+    } catch {
+      noteSkip(e.path, 'unreadable');
+      if (rows.has(e.path)) removes.add(e.path);
+      phases.read += now() - t;
+      continue;
+    }
+    if (bytes.subarray(0, 8000).includes(0)) {
+      noteSkip(e.path, 'binary');
+      if (rows.has(e.path)) removes.add(e.path);
+      phases.read += now() - t;
+      continue;
+    }
+    const hash = createHash('sha1').update(bytes).digest('hex');
+    const key = extractionKey(e.language, parser.version, hash);
+    const row = rows.get(e.path);
+    if (incremental && row && row.extractionKey === key && ctx.builder.has(e.path)) {
+      // Touched but identical: remember the new size/mtime so the next run skips it without reading.
+      writes.push({ row: { ...row, size: e.size, mtimeMs: e.mtimeMs }, extraction: null });
+      reused++;
+      phases.read += now() - t;
+      continue;
+    }
+    const text = bytes.toString('utf8');
+    const reason = classifyContent(e.path, bytes, text);
+    phases.read += now() - t;
+    if (reason) {
+      noteSkip(e.path, reason);
+      if (rows.has(e.path)) removes.add(e.path);
+      continue;
+    }
+    t = now();
+    let extraction: FileExtraction;
+    try {
+      let extract = extractors.get(e.language);
+      if (!extract) extractors.set(e.language, (extract = await ctx.parser.extractorFor(e.language)));
+      extraction = extract(e.path, text);
+    } catch {
+      phases.parse += now() - t;
+      noteSkip(e.path, 'parse_failed');
+      if (rows.has(e.path)) removes.add(e.path);
+      continue;
+    }
+    phases.parse += now() - t;
+    extraction.path = e.path;
+    const fileRow: FileRow = {
+      path: e.path,
+      hash,
+      size: e.size,
+      mtimeMs: e.mtimeMs,
+      language: e.language,
+      loc: extraction.loc,
+      parseErrors: extraction.parseErrors,
+      extractionKey: key,
+    };
+    writes.push({ row: fileRow, extraction: store.hasExtraction(key) ? null : extraction });
+    graphUpserts.push({ path: e.path, language: e.language, extraction });
+    texts.set(e.path, text);
+  }
+  progress(toRead.length, toRead.length, 'parse');
+  aborted(options.signal);
+
+  // 4. Git facts.
+  t = now();
+  let commits: GitCommit[] | undefined;
+  let facts: GitFacts | null | undefined;
+  if (gitPromise) {
+    progress(0, 1, 'git');
+    commits = await gitPromise;
+    facts = gitFactsFrom(commits);
+    progress(1, 1, 'git');
+  } else if (!gitDir && ctx.builder.gitFacts !== null) {
+    facts = null; // no longer a repository
+    commits = [];
+  }
+  phases.git = scanGit ? now() - gitStarted : now() - t;
+  aborted(options.signal);
+
+  // 5. Commit in one transaction (skipped when nothing changed).
+  t = now();
+  const configJson = JSON.stringify(config);
+  const storeChanged = writes.length > 0 || removes.size > 0 || commits !== undefined || !incremental || configJson !== meta.resolverConfig;
+  let generation = meta.generation;
+  let previousGeneration = meta.generation;
+  if (storeChanged) {
+    try {
+      ({ generation, previous: previousGeneration } = store.commitIngest({
+        upserts: writes,
+        removes: [...removes],
+        gitCommits: commits,
+        meta: { root, parserVersion: parser.version, gitHead: head, resolverConfig: configJson },
+        onProgress: (done, total) => progress(done, total, 'persist'),
+      }));
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new EngineError(EngineErrorCodes.INGEST_BUSY, 'another process held the store too long; nothing was written', 'retry the ingest in a moment');
+      }
+      throw err;
+    }
+  }
+  phases.persist = now() - t;
+
+  // 6. Build (full) or patch (incremental) the graph.
+  t = now();
+  progress(0, 1, 'build');
+  let builder = ctx.builder;
+  let rebuilt = false;
+  let relinked: number;
+  if (!incremental || builder.graph.nodeCount === 0) {
+    builder = ctx.newBuilder();
+    rebuilt = true;
+    relinked = builder.apply({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }).resolvedFiles;
+  } else {
+    relinked = builder.apply({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }).resolvedFiles;
+  }
+  phases.build = now() - t;
+  progress(1, 1, 'build');
+
+  const summary = summarize(builder, {
+    mode: pathsMode ? 'paths' : incremental ? 'incremental' : 'full',
+    generation,
+    scanned: entries.length,
+    parsed: graphUpserts.length,
+    reused,
+    unchanged,
+    removed: removes.size,
+    skipped,
+    skippedByReason,
+    git: gitDir ? { scanned: scanGit, commits: commits?.length ?? store.gitCommitCount(), head } : null,
+    relinked,
+    elapsedMs: now() - t0,
+    phases,
+  });
+  return {
+    builder,
+    summary,
+    texts,
+    changed: graphUpserts.map((u) => u.path),
+    removed: [...removes],
+    rebuilt,
+    rows: writes.map((w) => w.row),
+    previousGeneration,
+  };
+}
+
+interface SummaryInput {
+  mode: IngestSummary['mode'];
+  generation: number;
+  scanned: number;
+  parsed: number;
+  reused: number;
+  unchanged: number;
+  removed: number;
+  skipped: SkippedPath[];
+  skippedByReason: Partial<Record<SkipReason, number>>;
+  git: IngestSummary['git'];
+  relinked: number;
+  elapsedMs: number;
+  phases: IngestSummary['phases'];
+}
+
+function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
+  const g = builder.graph;
+  const imports = { resolved: 0, unresolved: 0, external: 0, notFound: 0 };
+  const parseErrors = { files: 0, total: 0 };
+  for (const path of builder.filePaths()) {
+    for (const imp of builder.importsOf(path)) {
+      if (imp.unresolved === undefined) imports.resolved++;
+      else {
+        imports.unresolved++;
+        if (imp.unresolved === 'external') imports.external++;
+        else imports.notFound++;
+      }
+    }
+    const pe = builder.parseErrorsOf(path);
+    if (pe > 0) {
+      parseErrors.files++;
+      parseErrors.total += pe;
+    }
+  }
+  const round = (x: number): number => Math.round(x * 10) / 10;
+  const edgesByRelation = g.edgeCountsByRelation();
+  return {
+    mode: s.mode,
+    generation: s.generation,
+    files: {
+      scanned: s.scanned,
+      parsed: s.parsed,
+      reused: s.reused,
+      unchanged: s.unchanged,
+      removed: s.removed,
+      skipped: Object.entries(s.skippedByReason).reduce((a, [k, v]) => a + (k === 'unsupported' ? 0 : v ?? 0), 0),
+    },
+    skipped: s.skipped.slice(0, MAX_SKIP_LIST),
+    skippedTruncated: s.skipped.length > MAX_SKIP_LIST,
+    skippedByReason: s.skippedByReason,
+    nodes: g.nodeCount,
+    nodesByKind: g.nodeCountsByKind(),
+    edges: RELATIONS.reduce((a, r) => a + edgesByRelation[r], 0),
+    edgesByRelation,
+    imports,
+    parseErrors,
+    git: s.git,
+    relinkedFiles: s.relinked,
+    elapsedMs: round(s.elapsedMs),
+    phases: Object.fromEntries(Object.entries(s.phases).map(([k, v]) => [k, round(v)])) as IngestSummary['phases'],
+  };
+}

@@ -1,0 +1,440 @@
+/**
+ * The tree-sitter half of extraction shared by every code language: run one Query per file, sort its
+ * matches into declarations, imports, calls, inheritance, type references and docs, then resolve
+ * nesting (nesting.ts) in one sweep over positions. Per file it stays synchronous and touches the tree
+ * only through the query results.
+ *
+ * Query capture names follow one convention; the part before the first dot routes a match:
+ * - `@def.<class|interface|type|function|method|impl|scope>` the declaration node, with `@def.name`;
+ *   Go methods add `@def.recv` (receiver type name), Rust impls give `@def.impltype` and `@def.trait`.
+ * - `@doc.owner` + `@doc.string`: a Python docstring of the owner declaration.
+ * - `@import.stmt`: an import statement parsed by the language; `@import.spec`: a bare module string.
+ * - `@call.name` (+ `@call.recv`): a call's callee name node and receiver expression.
+ * - `@inherit.owner` + `@inherit.extends|implements`: a declaration and one parent type expression.
+ * - `@ref.name`: a type name used; `@ref.tparam`: a type parameter name; `@ref.skip`: a name that is
+ *   not a reference; `@ref.string`: a Python string annotation; `@ref.union`: a Python `A | B` annotation.
+ * - `@export.decl` (+ `@export.stmt`), `@export.inner` + `@export.outer`, `@export.public`,
+ *   `@export.private`, `@export.name`: visibility marks and doc anchors.
+ * - `@comment`: comment nodes, for doc comments.
+ * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
+ */
+import { Query, type Language as Grammar, type Node, type QueryCapture } from 'web-tree-sitter';
+import type {
+  ExtractedCall,
+  ExtractedImport,
+  ExtractedInherit,
+  ExtractedReference,
+  ExtractedSymbol,
+  FileExtraction,
+  SymbolKind,
+} from '../extraction.ts';
+import { docAbove, docstringDoc, type CommentSpan } from './doc-text.ts';
+import { lastSegment, receiverText } from './name-text.ts';
+import { enclosing, nestEntries, type Entry } from './nesting.ts';
+import type { EntryKind, Extractor, QueryLanguageSpec } from './query-spec.ts';
+import { endLineAt, indexLines, lineAt, type LineIndex } from './source-lines.ts';
+import { createParser } from './tree-sitter.ts';
+
+interface PendingCall {
+  pos: number;
+  row: number;
+  callee: string;
+  receiver?: string;
+}
+
+interface PendingRef {
+  pos: number;
+  row: number;
+  name: string;
+}
+
+interface PendingInherit {
+  owner: number;
+  parent: string;
+  kind: 'extends' | 'implements';
+}
+
+const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export', 'comment'] as const;
+type Role = (typeof ROLES)[number];
+
+const IDENT = /[#$\p{ID_Continue}]+/uy;
+const DOTTED = /^[\p{ID_Start}_][\p{ID_Continue}.]*$/u;
+
+/** Builds the extractor of a language from its loaded grammar; compiles its query and keeps one parser. */
+export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar): Extractor {
+  const parser = createParser(grammar);
+  const query = new Query(grammar, spec.query);
+  // Run only on trees that report errors, so clean files pay nothing for the count.
+  const errors = new Query(grammar, '(ERROR) @error (MISSING) @missing');
+  // A pattern's role is fixed, so it is read from its capture names once.
+  const roles: (Role | null)[] = [];
+  const roleOf = (patternIndex: number, captures: readonly QueryCapture[]): Role | null => {
+    let role = roles[patternIndex];
+    if (role === undefined) {
+      role = null;
+      for (const c of captures) {
+        const prefix = c.name.split('.')[0];
+        if ((ROLES as readonly string[]).includes(prefix)) role = prefix as Role;
+      }
+      roles[patternIndex] = role;
+    }
+    return role;
+  };
+
+  return (path: string, rawSource: string): FileExtraction => {
+    // A byte-order mark would shift every offset by one; tree-sitter does not skip it.
+    const source = rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource;
+    const tree = parser.parse(source);
+    if (tree === null) throw new Error(`tree-sitter gave no tree for ${path}`);
+    try {
+      const root = tree.rootNode;
+      const file = new FileState(spec, source);
+      for (const match of query.matches(root)) {
+        const captures = match.captures;
+        if (captures.length === 0) continue;
+        const role = roleOf(match.patternIndex, captures);
+        if (role !== null) file.take(role, captures);
+      }
+      const parseErrors = root.hasError ? errors.captures(root).length : 0;
+      return file.finish(path, parseErrors);
+    } finally {
+      tree.delete();
+    }
+  };
+}
+
+/** The raw findings of one file, then their resolution into a FileExtraction. */
+class FileState {
+  private readonly lines: LineIndex;
+  private readonly entries: Entry[] = [];
+  private readonly calls: PendingCall[] = [];
+  private readonly refs: PendingRef[] = [];
+  private readonly inherits: PendingInherit[] = [];
+  private readonly imports: ExtractedImport[] = [];
+  private readonly comments: CommentSpan[] = [];
+  private readonly docstrings = new Map<number, string>();
+  private readonly marks = new Set<number>();
+  private readonly privates = new Set<number>();
+  private readonly anchors = new Map<number, number>();
+  private readonly exportNames = new Set<string>();
+  private readonly typeParams = new Set<string>();
+  private readonly notRefs = new Set<number>();
+
+  constructor(
+    private readonly spec: QueryLanguageSpec,
+    private readonly source: string,
+  ) {
+    this.lines = indexLines(source);
+  }
+
+  take(role: Role, captures: QueryCapture[]): void {
+    switch (role) {
+      case 'def':
+        return this.takeDef(captures);
+      case 'call':
+        return this.takeCall(captures);
+      case 'ref':
+        return this.takeRef(captures);
+      case 'comment':
+        for (const c of captures) if (c.name === 'comment') this.comments.push({ start: c.node.startIndex, end: c.node.endIndex });
+        return;
+      case 'import':
+        return this.takeImport(captures);
+      case 'inherit':
+        return this.takeInherit(captures);
+      case 'doc':
+        return this.takeDoc(captures);
+      case 'export':
+        return this.takeExport(captures);
+    }
+  }
+
+  private takeDef(captures: QueryCapture[]): void {
+    let node: Node | undefined;
+    let kind: EntryKind | undefined;
+    let nameNode: Node | undefined;
+    let qualifier: string | undefined;
+    let trait: string | undefined;
+    for (const c of captures) {
+      switch (c.name) {
+        case 'def.name':
+        case 'def.impltype':
+          nameNode = c.node;
+          break;
+        case 'def.recv':
+          qualifier = this.ident(c.node);
+          break;
+        case 'def.trait':
+          trait = lastSegment(this.text(c.node));
+          break;
+        default:
+          if (c.name.startsWith('def.')) {
+            node = c.node;
+            kind = c.name.slice(4) as EntryKind;
+          }
+      }
+    }
+    if (node === undefined || kind === undefined || nameNode === undefined) return;
+    const name = this.ident(nameNode);
+    if (name === '') return;
+    this.entries.push({
+      kind,
+      start: node.startIndex,
+      end: node.endIndex,
+      nameStart: nameNode.startIndex,
+      name,
+      startRow: node.startPosition.row,
+      qualifier,
+      trait,
+      qname: '',
+      caller: null,
+      exported: false,
+      insideFunction: false,
+    });
+  }
+
+  private takeCall(captures: QueryCapture[]): void {
+    let nameNode: Node | undefined;
+    let recvStart = -1;
+    for (const c of captures) {
+      if (c.name === 'call.name') nameNode = c.node;
+      else if (c.name === 'call.recv') recvStart = c.node.startIndex;
+    }
+    if (nameNode === undefined) return;
+    const pos = nameNode.startIndex;
+    const callee = this.ident(nameNode);
+    if (callee === '') return;
+    const call: PendingCall = { pos, row: nameNode.startPosition.row, callee };
+    if (recvStart >= 0) {
+      const receiver = receiverText(this.source, recvStart, pos);
+      if (receiver !== '') call.receiver = receiver;
+    }
+    this.calls.push(call);
+  }
+
+  private takeRef(captures: QueryCapture[]): void {
+    for (const c of captures) {
+      const node = c.node;
+      switch (c.name) {
+        case 'ref.name':
+          this.refs.push({ pos: node.startIndex, row: node.startPosition.row, name: this.ident(node) });
+          break;
+        case 'ref.tparam':
+          this.typeParams.add(this.ident(node));
+          break;
+        case 'ref.skip':
+          this.notRefs.add(node.startIndex);
+          break;
+        case 'ref.union': {
+          // `A | b.B | None` parses as nested binary operators; its plain names are the references.
+          const text = this.text(node);
+          let offset = 0;
+          for (const part of text.split('|')) {
+            const name = part.trim();
+            const pos = node.startIndex + offset + part.indexOf(name);
+            if (DOTTED.test(name)) this.refs.push({ pos, row: lineAt(this.lines, pos) - 1, name: lastSegment(name) });
+            offset += part.length + 1;
+          }
+          break;
+        }
+        case 'ref.string': {
+          // A string annotation counts only when it is a plain (dotted) name: `"Foo"`, `"mod.Foo"`.
+          const text = this.text(node).trim();
+          if (DOTTED.test(text)) this.refs.push({ pos: node.startIndex, row: node.startPosition.row, name: lastSegment(text) });
+          break;
+        }
+      }
+    }
+  }
+
+  private takeImport(captures: QueryCapture[]): void {
+    for (const c of captures) {
+      const line = c.node.startPosition.row + 1;
+      if (c.name === 'import.stmt') this.spec.parseImport(this.text(c.node), line, this.imports);
+      else if (c.name === 'import.spec') this.imports.push({ specifier: this.text(c.node), line, names: [] });
+    }
+  }
+
+  private takeInherit(captures: QueryCapture[]): void {
+    let owner = -1;
+    const parents: PendingInherit[] = [];
+    for (const c of captures) {
+      if (c.name === 'inherit.owner') owner = c.node.startIndex;
+      else if (c.name.startsWith('inherit.')) {
+        const parent = lastSegment(this.text(c.node));
+        if (parent !== '') parents.push({ owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends' });
+      }
+    }
+    for (const p of parents) this.inherits.push({ ...p, owner });
+  }
+
+  private takeDoc(captures: QueryCapture[]): void {
+    let owner = -1;
+    let doc: string | undefined;
+    for (const c of captures) {
+      if (c.name === 'doc.owner') owner = c.node.startIndex;
+      else if (c.name === 'doc.string') doc = docstringDoc(this.text(c.node));
+    }
+    if (owner >= 0 && doc !== undefined) this.docstrings.set(owner, doc);
+  }
+
+  private takeExport(captures: QueryCapture[]): void {
+    let inner = -1;
+    let outer = -1;
+    for (const c of captures) {
+      const start = c.node.startIndex;
+      switch (c.name) {
+        case 'export.decl':
+          this.marks.add(start);
+          inner = start;
+          break;
+        case 'export.inner':
+          inner = start;
+          break;
+        case 'export.stmt':
+        case 'export.outer':
+          outer = start;
+          break;
+        case 'export.public':
+          this.marks.add(start);
+          break;
+        case 'export.private':
+          this.privates.add(start);
+          break;
+        case 'export.name':
+          this.exportNames.add(this.ident(c.node));
+          break;
+      }
+    }
+    if (inner >= 0 && outer >= 0 && inner !== outer) this.anchors.set(inner, outer);
+  }
+
+  finish(path: string, parseErrors: number): FileExtraction {
+    const symbols: ExtractedSymbol[] = [];
+    this.comments.sort((a, b) => a.start - b.start);
+    nestEntries(this.entries, (e, outer, parent) => symbols.push(this.symbolOf(e, outer, parent)));
+    return {
+      path,
+      language: this.spec.language,
+      loc: this.lines.loc,
+      symbols,
+      // Statements and require()/import() calls come from different patterns: report them in source order.
+      imports: this.imports.sort((a, b) => a.line - b.line),
+      calls: this.resolveCalls(),
+      inherits: this.resolveInherits(),
+      references: this.resolveRefs(),
+      docLinks: [],
+      parseErrors,
+    };
+  }
+
+  /** Visibility and doc of a nested declaration; the outer one was decided first. */
+  private symbolOf(e: Entry, outer: Entry | undefined, parent: string | undefined): ExtractedSymbol {
+    const kind = e.kind as SymbolKind;
+    let anchor = e.start;
+    let marked = this.marks.has(anchor);
+    for (let up = this.anchors.get(anchor); up !== undefined; up = this.anchors.get(anchor)) {
+      anchor = up;
+      marked ||= this.marks.has(anchor);
+    }
+    e.exported = this.spec.isExported({
+      name: e.name,
+      kind,
+      marked,
+      isPrivate: this.privates.has(e.start) || e.name.startsWith('#'),
+      namedExport: outer === undefined && this.exportNames.has(e.name),
+      parent: outer === undefined ? undefined : { kind: outer.kind, exported: outer.exported, trait: outer.trait },
+      insideFunction: e.insideFunction,
+    });
+    const symbol: ExtractedSymbol = {
+      kind,
+      name: e.name,
+      qualifiedName: e.qname,
+      startLine: e.startRow + 1,
+      endLine: endLineAt(this.lines, e.start, e.end),
+    };
+    if (parent !== undefined) symbol.parent = parent;
+    const docs = this.spec.docs;
+    const doc = docs === 'docstring' ? this.docstrings.get(e.start) : docAbove(this.source, this.lines, this.comments, anchor, docs);
+    if (doc !== undefined) symbol.doc = doc;
+    symbol.exported = e.exported;
+    return symbol;
+  }
+
+  private resolveCalls(): ExtractedCall[] {
+    const calls = this.calls;
+    sortByPos(calls);
+    const at = enclosing(this.entries);
+    const out: ExtractedCall[] = new Array(calls.length);
+    for (let i = 0; i < calls.length; i++) {
+      const c = calls[i];
+      const call: ExtractedCall = { caller: at(c.pos), callee: c.callee, line: c.row + 1 };
+      if (c.receiver !== undefined) call.receiver = c.receiver;
+      out[i] = call;
+    }
+    return out;
+  }
+
+  private resolveRefs(): ExtractedReference[] {
+    const refs = this.refs;
+    sortByPos(refs);
+    const declared = new Set<number>(this.notRefs);
+    for (const e of this.entries) declared.add(e.nameStart);
+    const builtins = this.spec.builtinTypes;
+    const at = enclosing(this.entries);
+    const seen = new Set<string>();
+    const out: ExtractedReference[] = [];
+    for (const r of refs) {
+      if (r.name === '' || declared.has(r.pos) || builtins.has(r.name) || this.typeParams.has(r.name)) continue;
+      const from = at(r.pos);
+      const line = r.row + 1;
+      const key = `${from}\0${r.name}\0${line}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ from, name: r.name, line });
+    }
+    return out;
+  }
+
+  private resolveInherits(): ExtractedInherit[] {
+    const byStart = new Map<number, Entry>();
+    for (const e of this.entries) if (!byStart.has(e.start)) byStart.set(e.start, e);
+    const seen = new Set<string>();
+    const out: ExtractedInherit[] = [];
+    const add = (child: string, parent: string, kind: 'extends' | 'implements'): void => {
+      const key = `${child}\0${parent}\0${kind}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push({ child, parent, kind });
+    };
+    for (const i of this.inherits) {
+      const owner = byStart.get(i.owner);
+      if (owner !== undefined) add(owner.qname, i.parent, i.kind);
+    }
+    for (const e of this.entries) if (e.kind === 'impl' && e.trait !== undefined) add(e.qname, e.trait, 'implements');
+    return out;
+  }
+
+  /** Identifier text starting at a node, scanned in JS; other names (strings, computed) fall back to the node text. */
+  private ident(node: Node): string {
+    IDENT.lastIndex = node.startIndex;
+    const m = IDENT.exec(this.source);
+    if (m !== null) return m[0];
+    const text = this.text(node);
+    return /^(["'`]).*\1$/s.test(text) ? text.slice(1, -1) : text;
+  }
+
+  private text(node: Node): string {
+    return this.source.slice(node.startIndex, node.endIndex);
+  }
+}
+
+function sortByPos(items: { pos: number }[]): void {
+  for (let i = 1; i < items.length; i++) {
+    if (items[i - 1].pos > items[i].pos) {
+      items.sort((a, b) => a.pos - b.pos);
+      return;
+    }
+  }
+}
+

@@ -1,0 +1,52 @@
+/**
+ * Lazy, cached loading of the web-tree-sitter runtime and of the WASM grammars shipped by
+ * @vscode/tree-sitter-wasm. Nothing is loaded at import time: the runtime starts on the first
+ * request and each grammar is compiled the first time a file of its language is met.
+ */
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+
+/** Grammar files this engine uses (basename of `tree-sitter-<name>.wasm`). */
+export type GrammarName = 'typescript' | 'tsx' | 'javascript' | 'python' | 'rust' | 'go' | 'java';
+
+const require = createRequire(import.meta.url);
+
+let runtime: Promise<void> | undefined;
+const grammars = new Map<GrammarName, Promise<Language>>();
+
+/** Starts the WASM runtime once; later calls return the same promise. */
+export function initTreeSitter(): Promise<void> {
+  // A failed start is not cached, so a later call can retry.
+  runtime ??= Parser.init().catch((error: unknown) => {
+    runtime = undefined;
+    throw error;
+  });
+  return runtime;
+}
+
+/** Absolute path of a grammar's `.wasm` file inside @vscode/tree-sitter-wasm. */
+export function grammarPath(name: GrammarName): string {
+  return require.resolve(`@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`);
+}
+
+/** Loads a grammar once (starting the runtime if needed); later calls share the same promise. */
+export function loadGrammar(name: GrammarName): Promise<Language> {
+  let pending = grammars.get(name);
+  if (pending === undefined) {
+    pending = initTreeSitter()
+      .then(() => Language.load(grammarPath(name)))
+      .catch((error: unknown) => {
+        grammars.delete(name);
+        throw error;
+      });
+    grammars.set(name, pending);
+  }
+  return pending;
+}
+
+/** A new parser bound to a loaded grammar; callers keep and reuse it across files. */
+export function createParser(language: Language): Parser {
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return parser;
+}

@@ -1,0 +1,163 @@
+/**
+ * TypeScript, TSX and JavaScript extraction (tree-sitter-typescript / -tsx / -javascript from
+ * @vscode/tree-sitter-wasm 0.3.1). TS and TSX share one query; JavaScript names a few nodes differently.
+ * Functions assigned to `const`/`let`/`var` and class fields holding arrow functions count as functions
+ * and methods. JSX elements with a capitalised name count as calls to that component.
+ * A default import is the name 'default'; `import * as ns` is names ['*'] with alias 'ns'.
+ */
+import type { ExtractedImport, Language } from '../extraction.ts';
+import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
+
+const SHARED_QUERY = String.raw`
+(function_declaration name: (identifier) @def.name) @def.function
+(generator_function_declaration name: (identifier) @def.name) @def.function
+(method_definition name: (_) @def.name) @def.function
+(lexical_declaration (variable_declarator name: (identifier) @def.name value: [(arrow_function) (function_expression)])) @def.function
+(variable_declaration (variable_declarator name: (identifier) @def.name value: [(arrow_function) (function_expression)])) @def.function
+
+(import_statement) @import.stmt
+(export_statement source: (_)) @import.stmt
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import.spec)) (#eq? @_require "require"))
+(call_expression function: (import) arguments: (arguments . (string (string_fragment) @import.spec)))
+
+(call_expression function: (identifier) @call.name)
+(call_expression function: (member_expression object: (_) @call.recv property: (_) @call.name))
+(new_expression constructor: (identifier) @call.name)
+(new_expression constructor: (member_expression object: (_) @call.recv property: (_) @call.name))
+
+(export_statement declaration: (_) @export.decl) @export.stmt
+(export_statement (export_clause (export_specifier name: (_) @export.name)) !source)
+(export_statement value: (identifier) @export.name)
+
+(comment) @comment
+`;
+
+// Only the TSX and JavaScript grammars know JSX.
+const JSX_QUERY = String.raw`
+(jsx_opening_element name: (identifier) @call.name (#match? @call.name "^[A-Z]"))
+(jsx_self_closing_element name: (identifier) @call.name (#match? @call.name "^[A-Z]"))
+(jsx_opening_element name: (member_expression object: (_) @call.recv property: (_) @call.name))
+(jsx_self_closing_element name: (member_expression object: (_) @call.recv property: (_) @call.name))
+`;
+
+/** The TypeScript query (TSX adds the JSX patterns). */
+export const TYPESCRIPT_QUERY =
+  SHARED_QUERY +
+  String.raw`
+(class_declaration name: (type_identifier) @def.name) @def.class
+(abstract_class_declaration name: (type_identifier) @def.name) @def.class
+(interface_declaration name: (type_identifier) @def.name) @def.interface
+(type_alias_declaration name: (type_identifier) @def.name) @def.type
+(enum_declaration name: (identifier) @def.name) @def.type
+(function_signature name: (identifier) @def.name) @def.function
+(method_signature name: (_) @def.name) @def.function
+(abstract_method_signature name: (_) @def.name) @def.function
+(public_field_definition name: (_) @def.name value: [(arrow_function) (function_expression)]) @def.function
+(internal_module name: (_) @def.name) @def.scope
+
+(class_declaration (class_heritage (extends_clause value: (_) @inherit.extends))) @inherit.owner
+(abstract_class_declaration (class_heritage (extends_clause value: (_) @inherit.extends))) @inherit.owner
+(class_declaration (class_heritage (implements_clause (_) @inherit.implements))) @inherit.owner
+(abstract_class_declaration (class_heritage (implements_clause (_) @inherit.implements))) @inherit.owner
+(interface_declaration (extends_type_clause type: (_) @inherit.extends)) @inherit.owner
+
+(type_identifier) @ref.name
+(type_parameter name: (type_identifier) @ref.tparam)
+
+(ambient_declaration (_) @export.inner) @export.outer
+(method_definition (accessibility_modifier "private")) @export.private
+(method_signature (accessibility_modifier "private")) @export.private
+(public_field_definition (accessibility_modifier "private")) @export.private
+`;
+
+/** The JavaScript (and JSX) query. */
+export const JAVASCRIPT_QUERY =
+  SHARED_QUERY +
+  JSX_QUERY +
+  String.raw`
+(class_declaration name: (identifier) @def.name) @def.class
+(field_definition property: (_) @def.name value: [(arrow_function) (function_expression)]) @def.function
+
+(class_declaration (class_heritage (_) @inherit.extends)) @inherit.owner
+
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: [(identifier) @export.name (object (shorthand_property_identifier) @export.name)]
+  (#eq? @_module "module") (#eq? @_exports "exports"))
+`;
+
+// ECMAScript and TypeScript library types: references to them never lead into the user's code.
+const BUILTIN_TYPES: ReadonlySet<string> = new Set([
+  'Array', 'ReadonlyArray', 'Promise', 'PromiseLike', 'Record', 'Partial', 'Required', 'Readonly', 'Pick', 'Omit',
+  'Exclude', 'Extract', 'NonNullable', 'ReturnType', 'Parameters', 'InstanceType', 'Awaited', 'Map', 'Set',
+  'WeakMap', 'WeakSet', 'ReadonlyMap', 'ReadonlySet', 'Date', 'Error', 'RegExp', 'Function', 'Object', 'String',
+  'Number', 'Boolean', 'Symbol', 'BigInt', 'Iterable', 'Iterator', 'IterableIterator', 'AsyncIterable',
+  'AsyncIterator', 'Generator', 'AsyncGenerator', 'ArrayBuffer', 'Uint8Array', 'JSON',
+]);
+
+const BLOCK_COMMENT = /\/\*[\s\S]*?\*\//g;
+const LINE_COMMENT = /\/\/[^\n]*/g;
+const QUOTED = /(['"])((?:(?!\1)[^\\\n]|\\.)*)\1/;
+
+/** Parses the text of an `import ...` or `export ... from` statement. */
+export function parseTsImport(statement: string, line: number, out: ExtractedImport[]): void {
+  const text = statement.replace(BLOCK_COMMENT, ' ').replace(LINE_COMMENT, ' ');
+  const from = /\bfrom\s*(['"])((?:(?!\1)[^\\\n]|\\.)*)\1/.exec(text);
+  // `import 'x'` and `import x = require('x')` have no `from`: the first string is the module.
+  const quoted = from ?? QUOTED.exec(text);
+  if (quoted === null) return;
+  const specifier = quoted[2];
+  const clause = text
+    .slice(0, quoted.index)
+    .replace(/^\s*(?:import|export)\s+/, '')
+    .replace(/^type\s+(?=[{*\w])(?!from\b)/, '')
+    .trim();
+  const entry: ExtractedImport = { specifier, line, names: [] };
+  const required = /^([\w$]+)\s*=\s*require\s*\($/.exec(clause);
+  if (required !== null) {
+    entry.alias = required[1];
+  } else if (clause !== '') {
+    const braces = /\{([^}]*)\}/.exec(clause);
+    const outside = braces === null ? clause : clause.slice(0, braces.index) + clause.slice(braces.index + braces[0].length);
+    for (const part of outside.split(',')) {
+      const word = part.trim();
+      if (word === '') continue;
+      const star = /^\*(?:\s+as\s+([\w$]+))?$/.exec(word);
+      if (star === null) {
+        entry.names.push('default');
+        continue;
+      }
+      entry.names.push('*');
+      // `import * as ns` binds the module; `export * as ns` re-exports it under a name.
+      if (star[1] !== undefined && /^\s*import\b/.test(text)) entry.alias = star[1];
+    }
+    if (braces !== null) {
+      for (const part of braces[1].split(',')) {
+        const words = part.trim().replace(/^type\s+(?=\S)/, '').split(/\s+/);
+        if (words[0] !== '') entry.names.push(words[0].replace(/^(['"])(.*)\1$/, '$2'));
+      }
+    }
+  }
+  out.push(entry);
+}
+
+/** TS/JS visibility: `export` (directly, in an `export { }` list, or through `export declare`); class and interface members follow their owner unless private. */
+export function isTsExported(facts: ExportFacts): boolean {
+  const parent = facts.parent;
+  if (parent === undefined || parent.kind === 'scope') return facts.marked || facts.namedExport;
+  if (parent.kind === 'class' || parent.kind === 'interface') return parent.exported && !facts.isPrivate;
+  return false;
+}
+
+/** The spec of one of the three grammars this file covers. */
+export function typescriptSpec(language: Extract<Language, 'typescript' | 'tsx' | 'javascript'>): QueryLanguageSpec {
+  return {
+    language,
+    query: language === 'javascript' ? JAVASCRIPT_QUERY : language === 'tsx' ? TYPESCRIPT_QUERY + JSX_QUERY : TYPESCRIPT_QUERY,
+    // Member decorators (`@Input()`) sit between a member's doc comment and its name.
+    docs: { between: /^\s*@[\w$.]+(?:\(.*\))?\s*$/ },
+    builtinTypes: BUILTIN_TYPES,
+    parseImport: parseTsImport,
+    isExported: isTsExported,
+  };
+}

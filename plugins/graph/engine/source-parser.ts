@@ -1,0 +1,63 @@
+/**
+ * The engine's view of the language parsers: detect a file's language, get a synchronous extractor
+ * per language, and a version string that changes whenever the parsers do (stored extractions made
+ * by another parser version are re-parsed). The default implementation loads ./parsers lazily.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FileExtraction, Language } from './extraction.ts';
+
+/** Extracts one file synchronously. */
+export type FileExtractor = (path: string, source: string) => FileExtraction;
+
+/** What the engine needs from the parsers. */
+export interface SourceParser {
+  detectLanguage(path: string): Language | null;
+  /** The extractor of a language (loads its grammar on first call). */
+  extractorFor(language: Language): Promise<FileExtractor>;
+  /** Changes whenever extraction output may change. */
+  version: string;
+}
+
+let defaultParser: Promise<SourceParser> | null = null;
+
+/** The tree-sitter parsers in ./parsers, initialised once per process. */
+export function loadDefaultParser(): Promise<SourceParser> {
+  defaultParser ??= (async () => {
+    const mod = await import('./parsers/index.ts');
+    await mod.initParsers();
+    const declared = (mod as { PARSER_VERSION?: unknown }).PARSER_VERSION;
+    return {
+      detectLanguage: mod.detectLanguage,
+      extractorFor: mod.extractorFor,
+      version: typeof declared === 'string' ? declared : fingerprintParsers(),
+    };
+  })();
+  defaultParser.catch(() => (defaultParser = null));
+  return defaultParser;
+}
+
+/** Content hash of the parser sources and the extraction contract (used when no version is declared). */
+export function fingerprintParsers(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const h = createHash('sha1');
+  const add = (path: string): void => {
+    try {
+      h.update(path).update(readFileSync(path));
+    } catch {
+      // a missing file simply does not contribute
+    }
+  };
+  add(join(here, 'extraction.ts'));
+  const dir = join(here, 'parsers');
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    names = [];
+  }
+  for (const name of names) if (/\.(ts|js|scm)$/.test(name)) add(join(dir, name));
+  return h.digest('hex').slice(0, 16);
+}

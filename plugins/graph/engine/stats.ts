@@ -1,0 +1,132 @@
+/**
+ * Graph statistics cached per graph version: weighted PageRank (warm-started from the previous
+ * vector after an incremental change), degrees, and lines of code per node.
+ */
+import type { CodeGraph } from './graph.ts';
+
+/** PageRank settings (defaults: damping 0.85, 100 iterations at most, L1 tolerance 1e-5: ranks only order results). */
+export interface PageRankOptions {
+  damping?: number;
+  maxIterations?: number;
+  tolerance?: number;
+}
+
+/** A PageRank vector by node index (empty slots are 0), normalised so the maximum is 1. */
+export interface PageRankResult {
+  scores: Float64Array;
+  iterations: number;
+  version: number;
+}
+
+/**
+ * Weighted PageRank: a node passes rank to its out-neighbours in proportion to edge weights;
+ * dangling nodes spread theirs uniformly. Passing the previous result warm-starts the iteration.
+ */
+export function computePageRank(graph: CodeGraph, options: PageRankOptions = {}, previous?: PageRankResult): PageRankResult {
+  const damping = options.damping ?? 0.85;
+  const maxIterations = options.maxIterations ?? 100;
+  const tolerance = options.tolerance ?? 1e-5;
+  if (graph.needsFinalize) graph.finalize();
+  const n = graph.nodeCapacity;
+  const live = new Uint8Array(n);
+  let liveCount = 0;
+  for (let i = 0; i < n; i++) if (graph.node(i)) (live[i] = 1), liveCount++;
+  const scores = new Float64Array(n);
+  if (liveCount === 0) return { scores, iterations: 0, version: graph.version };
+
+  const outWeight = new Float64Array(n);
+  const { outOffsets, outEdges, edgeWeight, inOffsets, inEdges, edgeSource } = graph;
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let k = outOffsets[i]; k < outOffsets[i + 1]; k++) s += edgeWeight[outEdges[k]];
+    outWeight[i] = s;
+  }
+  let rank = new Float64Array(n);
+  let next = new Float64Array(n);
+  const init = 1 / liveCount;
+  if (previous && previous.scores.length > 0) {
+    // Warm start: previous scores (un-normalised by their sum), new nodes at the uniform value.
+    let sum = 0;
+    for (let i = 0; i < n; i++) if (live[i]) sum += rank[i] = i < previous.scores.length && previous.scores[i] > 0 ? previous.scores[i] : init;
+    for (let i = 0; i < n; i++) rank[i] /= sum;
+  } else {
+    for (let i = 0; i < n; i++) if (live[i]) rank[i] = init;
+  }
+  let iterations = 0;
+  const share = new Float64Array(n);
+  for (; iterations < maxIterations; iterations++) {
+    let dangling = 0;
+    for (let i = 0; i < n; i++) {
+      // Rank each node passes per unit of out-weight (no division in the edge loop).
+      if (outWeight[i] > 0) share[i] = rank[i] / outWeight[i];
+      else if (live[i]) dangling += rank[i];
+    }
+    const base = (1 - damping) / liveCount + (damping * dangling) / liveCount;
+    let delta = 0;
+    for (let i = 0; i < n; i++) {
+      if (!live[i]) continue;
+      let s = 0;
+      for (let k = inOffsets[i]; k < inOffsets[i + 1]; k++) {
+        const e = inEdges[k];
+        s += share[edgeSource[e]] * edgeWeight[e];
+      }
+      const v = base + damping * s;
+      next[i] = v;
+      delta += Math.abs(v - rank[i]);
+    }
+    [rank, next] = [next, rank];
+    if (delta < tolerance) {
+      iterations++;
+      break;
+    }
+  }
+  let max = 0;
+  for (let i = 0; i < n; i++) if (rank[i] > max) max = rank[i];
+  for (let i = 0; i < n; i++) scores[i] = max > 0 ? rank[i] / max : 0;
+  return { scores, iterations, version: graph.version };
+}
+
+/** Keeps one PageRank per graph version, recomputing (warm) only after the graph changed. */
+export class PageRankCache {
+  private current: PageRankResult | null = null;
+
+  /** PageRank for the graph's current version. */
+  get(graph: CodeGraph): PageRankResult {
+    if (graph.needsFinalize) graph.finalize();
+    if (!this.current || this.current.version !== graph.version) {
+      this.current = computePageRank(graph, {}, this.current ?? undefined);
+    }
+    return this.current;
+  }
+
+  /** Forgets the cached vector (next call computes cold). */
+  clear(): void {
+    this.current = null;
+  }
+}
+
+/** Degree and size facts about one node. */
+export interface NodeStats {
+  inDegree: number;
+  outDegree: number;
+  /** Lines spanned by the node (files: the file's line count; modules: sum over contained files). */
+  loc: number;
+  pagerank: number;
+}
+
+/** Lines of code a node spans (modules: 0; callers can sum files). */
+export function nodeLoc(graph: CodeGraph, index: number): number {
+  const n = graph.node(index);
+  if (!n || n.kind === 'module') return 0;
+  return Math.max(0, n.endLine - n.startLine + 1);
+}
+
+/** Degrees, LOC and PageRank of a node. */
+export function nodeStats(graph: CodeGraph, index: number, pagerank: PageRankResult): NodeStats {
+  return {
+    inDegree: graph.inDegree(index),
+    outDegree: graph.outDegree(index),
+    loc: nodeLoc(graph, index),
+    pagerank: pagerank.scores[index] ?? 0,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The code graph engine as a service plugin: opens the workspace's store at boot (loading the
+ * stored graph instead of re-ingesting), watches the workspace so edited files are re-ingested
+ * before the next query, reports the graph in health, and closes the store at shutdown.
+ */
+import { definePlugin, Type } from '../../core/index.ts';
+import { CodeGraphEngine } from './engine/engine.ts';
+import { createGraphService } from './service.ts';
+
+const Options = Type.Object({
+  watch: Type.Boolean({ default: true, description: 'Watch the workspace and re-ingest edited files before the next query' }),
+  maxFileBytes: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  exclude: Type.Array(Type.String(), { default: [], description: 'Extra glob patterns never ingested' }),
+  gitMaxCommits: Type.Integer({ minimum: 0, default: 2000 }),
+});
+
+export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number }>({
+  name: 'graph',
+  version: '0.1.0',
+  description: 'The code graph of the workspace (ingest, store, lookups, seek, search).',
+  provides: ['graph'],
+  options: Options,
+  apply(ctx) {
+    const engine = new CodeGraphEngine({
+      root: ctx.settings.workspaceRoot,
+      storeDir: ctx.settings.storeDir,
+      maxFileBytes: ctx.options.maxFileBytes,
+      exclude: ctx.options.exclude,
+      gitMaxCommits: ctx.options.gitMaxCommits,
+    });
+    // Read-only servers never write the store: no watcher-driven re-ingest there.
+    const writable = !ctx.settings.readOnly;
+    const service = createGraphService(engine, writable);
+    ctx.provide('graph', service);
+    let lastIngest: string | null = null;
+
+    ctx.hooks.boot.tapPromise('graph', async () => {
+      const opened = await engine.open();
+      ctx.log.info(`graph: generation ${opened.generation}, ${opened.nodes} nodes, ${opened.edges} edges (${opened.elapsedMs} ms)`);
+      if (writable && ctx.options.watch) await engine.watch();
+    });
+    ctx.hooks.afterCall.tap('graph', (call, outcome) => {
+      if (call.name === 'ingest' && outcome.kind === 'ok') lastIngest = new Date().toISOString();
+    });
+    ctx.hooks.health.tapPromise('graph', async (report) => {
+      const s = engine.status();
+      return {
+        ...report,
+        graph: {
+          loaded: s.nodes > 0,
+          node_count: s.nodes,
+          edge_count: s.edges,
+          generation: s.loadedGeneration,
+          stale: s.stale,
+          store_dir: engine.storeDir,
+          watching: writable && ctx.options.watch,
+          last_ingest: lastIngest,
+          ...(s.nodes === 0 ? { next: `ingest({"agent_id":"…","path":"${engine.root}"})` } : {}),
+        },
+      };
+    });
+    ctx.hooks.shutdown.tapPromise('graph', () => engine.close());
+  },
+});
+
+export type { GraphService } from './service.ts';

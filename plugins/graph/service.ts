@@ -1,0 +1,59 @@
+/**
+ * The `graph` service other plugins consume (declare `requires: ['graph']`): the workspace's code
+ * graph engine, plus the few host-facing conveniences every graph verb needs.
+ */
+import { ErrorCodes, M1ndError } from '../../core/index.ts';
+import { EngineError } from './engine/errors.ts';
+import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
+
+export interface GraphService {
+  readonly engine: CodeGraphEngine;
+  /** True when the server may write the store (not read-only). */
+  readonly writable: boolean;
+  /** Brings the graph up to date before a query (other processes' commits, watched edits). */
+  fresh(): Promise<FreshnessReport>;
+  /** Fresh, and non-empty: throws GRAPH_EMPTY with the ingest call to make otherwise. */
+  requireGraph(): Promise<CodeGraphEngine>;
+}
+
+/** Runs engine code, turning engine errors into host errors with the same code and hint. */
+export function engineCall<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw asHostError(error);
+  }
+}
+
+/** An engine error as an M1ndError (same code and hint); other errors pass through. */
+export function asHostError(error: unknown): unknown {
+  if (error instanceof EngineError) {
+    return new M1ndError(error.code as never, error.message, { hint: error.hint });
+  }
+  return error;
+}
+
+/** Creates the service over an opened engine. */
+export function createGraphService(engine: CodeGraphEngine, writable: boolean): GraphService {
+  const service: GraphService = {
+    engine,
+    writable,
+    async fresh() {
+      try {
+        return await engine.ensureFresh();
+      } catch (error) {
+        throw asHostError(error);
+      }
+    },
+    async requireGraph() {
+      await service.fresh();
+      if (engine.graph.nodeCount === 0) {
+        throw new M1ndError(ErrorCodes.GRAPH_EMPTY, `no graph is loaded for ${engine.root}`, {
+          hint: `call ingest({"agent_id":"…","path":"${engine.root}"}) first`,
+        });
+      }
+      return engine;
+    },
+  };
+  return service;
+}

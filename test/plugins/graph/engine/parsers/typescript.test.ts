@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import type { FileExtraction } from '../../../../../plugins/graph/engine/extraction.ts';
+import { extractorFor } from '../../../../../plugins/graph/engine/parsers/index.ts';
+
+const TS_SOURCE = `import { readFile } from 'node:fs/promises';
+import type { Graph } from './graph.ts';
+import * as path from 'node:path';
+import Parser, { Query as Q } from 'web-tree-sitter';
+export { helper } from './helper.ts';
+export * from './types.ts';
+
+/** Something that can be indexed. */
+export interface Indexable extends Named {
+  index(graph: Graph): Promise<void>;
+}
+
+export type NodeId = string | Symbol2;
+
+export enum Kind { File, Symbol }
+
+/**
+ * Builds the index.
+ *
+ * @param root where to start
+ */
+export class Indexer extends Base implements Indexable {
+  private cache = new Map<string, Entry>();
+
+  constructor(private readonly root: string) {
+    super();
+  }
+
+  // Indexes one graph.
+  async index(graph: Graph): Promise<void> {
+    const text = await readFile(path.join(this.root, 'a'), 'utf8');
+    this.cache.set(text, toEntry(text));
+    graph?.add(new Node(text));
+  }
+
+  private reset(): void {}
+}
+
+export const toEntry = (text: string): Entry => ({ text });
+
+function local(): void {
+  const load = () => require('./lazy.js');
+  void import('./dynamic.ts');
+}
+
+export { local };
+`;
+
+describe('TypeScript extractor', function () {
+  let x: FileExtraction;
+
+  before(async function () {
+    x = (await extractorFor('typescript'))('src/indexer.ts', TS_SOURCE);
+  });
+
+  it('reports interfaces, types, enums, classes, methods and arrow functions with ranges, visibility and JSDoc', function () {
+    assert.deepEqual(x.symbols, [
+      { kind: 'interface', name: 'Indexable', qualifiedName: 'Indexable', startLine: 9, endLine: 11, doc: 'Something that can be indexed.', exported: true },
+      { kind: 'method', name: 'index', qualifiedName: 'Indexable.index', startLine: 10, endLine: 10, parent: 'Indexable', exported: true },
+      { kind: 'type', name: 'NodeId', qualifiedName: 'NodeId', startLine: 13, endLine: 13, exported: true },
+      { kind: 'type', name: 'Kind', qualifiedName: 'Kind', startLine: 15, endLine: 15, exported: true },
+      { kind: 'class', name: 'Indexer', qualifiedName: 'Indexer', startLine: 22, endLine: 37, doc: 'Builds the index.', exported: true },
+      { kind: 'method', name: 'constructor', qualifiedName: 'Indexer.constructor', startLine: 25, endLine: 27, parent: 'Indexer', exported: true },
+      { kind: 'method', name: 'index', qualifiedName: 'Indexer.index', startLine: 30, endLine: 34, parent: 'Indexer', doc: 'Indexes one graph.', exported: true },
+      { kind: 'method', name: 'reset', qualifiedName: 'Indexer.reset', startLine: 36, endLine: 36, parent: 'Indexer', exported: false },
+      { kind: 'function', name: 'toEntry', qualifiedName: 'toEntry', startLine: 39, endLine: 39, exported: true },
+      { kind: 'function', name: 'local', qualifiedName: 'local', startLine: 41, endLine: 44, exported: true },
+      { kind: 'function', name: 'load', qualifiedName: 'local.load', startLine: 42, endLine: 42, parent: 'local', exported: false },
+    ]);
+  });
+
+  it('reports imports, re-exports, require() and import() with their names', function () {
+    assert.deepEqual(x.imports, [
+      { specifier: 'node:fs/promises', line: 1, names: ['readFile'] },
+      { specifier: './graph.ts', line: 2, names: ['Graph'] },
+      { specifier: 'node:path', line: 3, names: ['*'], alias: 'path' },
+      { specifier: 'web-tree-sitter', line: 4, names: ['default', 'Query'] },
+      { specifier: './helper.ts', line: 5, names: ['helper'] },
+      { specifier: './types.ts', line: 6, names: ['*'] },
+      { specifier: './lazy.js', line: 42, names: [] },
+      { specifier: './dynamic.ts', line: 43, names: [] },
+    ]);
+  });
+
+  it('reports calls and constructions with caller, callee and receiver', function () {
+    assert.deepEqual(x.calls, [
+      { caller: 'Indexer', callee: 'Map', line: 23 },
+      { caller: 'Indexer.index', callee: 'readFile', line: 31 },
+      { caller: 'Indexer.index', callee: 'join', receiver: 'path', line: 31 },
+      { caller: 'Indexer.index', callee: 'set', receiver: 'this.cache', line: 32 },
+      { caller: 'Indexer.index', callee: 'toEntry', line: 32 },
+      { caller: 'Indexer.index', callee: 'add', receiver: 'graph', line: 33 },
+      { caller: 'Indexer.index', callee: 'Node', line: 33 },
+      { caller: 'local.load', callee: 'require', line: 42 },
+    ]);
+  });
+
+  it('reports extends and implements for classes and interfaces', function () {
+    assert.deepEqual(x.inherits, [
+      { child: 'Indexable', parent: 'Named', kind: 'extends' },
+      { child: 'Indexer', parent: 'Base', kind: 'extends' },
+      { child: 'Indexer', parent: 'Indexable', kind: 'implements' },
+    ]);
+  });
+
+  it('reports type references from annotations without library types', function () {
+    assert.deepEqual(x.references, [
+      { from: 'Indexable', name: 'Named', line: 9 },
+      { from: 'Indexable.index', name: 'Graph', line: 10 },
+      { from: 'NodeId', name: 'Symbol2', line: 13 },
+      { from: 'Indexer', name: 'Indexable', line: 22 },
+      { from: 'Indexer', name: 'Entry', line: 23 },
+      { from: 'Indexer.index', name: 'Graph', line: 30 },
+      { from: 'toEntry', name: 'Entry', line: 39 },
+    ]);
+    assert.equal(x.parseErrors, 0);
+    assert.equal(x.loc, 46);
+  });
+
+  it('suffixes overloads so qualified names stay unique', async function () {
+    const source = `export function parse(a: string): Tree;
+export function parse(a: Buffer): Tree;
+export function parse(a: any): Tree { return build(a); }
+declare function ambient(): void;
+`;
+    const y = (await extractorFor('typescript'))('p.ts', source);
+    assert.deepEqual(
+      y.symbols.map((s) => [s.qualifiedName, s.startLine, s.exported]),
+      [['parse', 1, true], ['parse#2', 2, true], ['parse#3', 3, true], ['ambient', 4, false]],
+    );
+    assert.deepEqual(y.calls, [{ caller: 'parse#3', callee: 'build', line: 3 }]);
+  });
+
+  it('counts syntax errors', async function () {
+    const y = (await extractorFor('typescript'))('bad.ts', 'const = ;\nfunction ok() {}\n');
+    assert.ok(y.parseErrors > 0);
+  });
+});
+
+describe('TSX extractor', function () {
+  it('reports capitalised JSX elements as calls to components, not intrinsic elements', async function () {
+    const source = `import React from 'react';
+import { Button } from './button';
+
+export function App({ title }: Props) {
+  const onClick = () => track('click');
+  return <Layout><Button onClick={onClick} /><ui.Icon /><div /></Layout>;
+}
+`;
+    const x = (await extractorFor('tsx'))('app.tsx', source);
+    assert.deepEqual(x.symbols, [
+      { kind: 'function', name: 'App', qualifiedName: 'App', startLine: 4, endLine: 7, exported: true },
+      { kind: 'function', name: 'onClick', qualifiedName: 'App.onClick', startLine: 5, endLine: 5, parent: 'App', exported: false },
+    ]);
+    assert.deepEqual(x.imports, [
+      { specifier: 'react', line: 1, names: ['default'] },
+      { specifier: './button', line: 2, names: ['Button'] },
+    ]);
+    assert.deepEqual(x.calls, [
+      { caller: 'App.onClick', callee: 'track', line: 5 },
+      { caller: 'App', callee: 'Layout', line: 6 },
+      { caller: 'App', callee: 'Button', line: 6 },
+      { caller: 'App', callee: 'Icon', receiver: 'ui', line: 6 },
+    ]);
+    assert.deepEqual(x.references, [{ from: 'App', name: 'Props', line: 4 }]);
+    assert.equal(x.language, 'tsx');
+  });
+});
+
+describe('JavaScript extractor', function () {
+  it('reads CommonJS exports, class fields holding arrow functions, generators and JSDoc', async function () {
+    const source = `'use strict';
+const { join } = require('path');
+
+/** A shape. */
+class Shape extends mixins.Base {
+  area = () => 0;
+  describe() {
+    return \`\${this.name}: \${this.area()}\`;
+  }
+}
+
+function* ids() { yield join('a'); }
+
+module.exports = { Shape, ids };
+`;
+    const x = (await extractorFor('javascript'))('shape.js', source);
+    assert.deepEqual(x.symbols, [
+      { kind: 'class', name: 'Shape', qualifiedName: 'Shape', startLine: 5, endLine: 10, doc: 'A shape.', exported: true },
+      { kind: 'method', name: 'area', qualifiedName: 'Shape.area', startLine: 6, endLine: 6, parent: 'Shape', exported: true },
+      { kind: 'method', name: 'describe', qualifiedName: 'Shape.describe', startLine: 7, endLine: 9, parent: 'Shape', exported: true },
+      { kind: 'function', name: 'ids', qualifiedName: 'ids', startLine: 12, endLine: 12, exported: true },
+    ]);
+    assert.deepEqual(x.imports, [{ specifier: 'path', line: 2, names: [] }]);
+    assert.deepEqual(x.calls, [
+      { caller: null, callee: 'require', line: 2 },
+      { caller: 'Shape.describe', callee: 'area', receiver: 'this', line: 8 },
+      { caller: 'ids', callee: 'join', line: 12 },
+    ]);
+    assert.deepEqual(x.inherits, [{ child: 'Shape', parent: 'Base', kind: 'extends' }]);
+    assert.deepEqual(x.references, []);
+  });
+});
