@@ -94,15 +94,15 @@ export class Catalog {
   }
 }
 
-/** MCP annotations derived from a verb's effect. */
+/**
+ * MCP annotations derived from a verb's effect, kept minimal because every advertised byte costs
+ * agents context: a read verb says only readOnlyHint (destructiveHint is moot then); others say
+ * destructiveHint explicitly, since MCP's default for a non-read-only tool is destructive.
+ */
 export function annotationsFor(verb: VerbRecord): NonNullable<Tool['annotations']> {
   const e = staticEffect(verb);
-  return {
-    readOnlyHint: e === 'read',
-    destructiveHint: e === 'destructive',
-    idempotentHint: e === 'read',
-    openWorldHint: false,
-  };
+  if (e === 'read') return { readOnlyHint: true };
+  return { readOnlyHint: false, destructiveHint: e === 'destructive' };
 }
 
 /** A plain JSON Schema copy of a TypeBox schema (drops TypeBox's symbol keys; unions of string literals become `enum`). */
@@ -113,7 +113,9 @@ export function plainSchema(schema: unknown): Record<string, unknown> {
 function compactEnums(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactEnums);
   if (!node || typeof node !== 'object') return node;
-  const o = node as Record<string, unknown>;
+  const o = { ...(node as Record<string, unknown>) };
+  // "non-empty" is enforced by validation with a clear error; advertising it costs every agent tokens.
+  if (o.minLength === 1) delete o.minLength;
   const any = o.anyOf as Record<string, unknown>[] | undefined;
   if (Array.isArray(any) && any.length > 0 && any.every((x) => typeof x.const === 'string')) {
     const { anyOf: _drop, ...rest } = o;

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 
 /** The `agent_id` parameter every verb takes (m1nd-compatible: required). */
-export const AgentId = Type.String({ minLength: 1, description: 'Calling agent id (keys session state)' });
+export const AgentId = Type.String({ minLength: 1 });
 
 /** A string parameter limited to `values` (advertised compactly as a JSON Schema `enum`). */
 export function StringEnum<const T extends readonly string[]>(values: T, options: { default?: T[number]; description?: string } = {}) {

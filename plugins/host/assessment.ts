@@ -10,18 +10,18 @@ import { AGENT_TRUST_REQUIRED, HOST_BINDING_REQUIRED, toolSurfaceContract } from
 
 /** Parameters in which an agent reports what its host shows it. */
 export const ObservedSurface = {
-  observed_tool_count: Type.Optional(Type.Integer({ minimum: 0, description: 'How many m1nd verbs your host lists' })),
-  available_tools: Type.Optional(Type.Array(Type.String(), { description: 'm1nd verbs your host lists' })),
-  missing_tools: Type.Optional(Type.Array(Type.String(), { description: 'Verbs you expected but cannot see' })),
-  scope: Type.Optional(Type.String({ description: 'The repository root you work in' })),
+  observed_tool_count: Type.Optional(Type.Integer({ minimum: 0, description: 'm1nd verbs your host lists' })),
+  available_tools: Type.Optional(Type.Array(Type.String(), { description: 'their names' })),
+  missing_tools: Type.Optional(Type.Array(Type.String())),
+  scope: Type.Optional(Type.String({ description: 'your repo root' })),
 };
 
 /** Parameters in which an agent reports a misbehaving call. */
 export const ObservedCall = {
-  observed_tool: Type.Optional(Type.String({ description: 'Verb that misbehaved' })),
-  observed_proof_state: Type.Optional(Type.String({ description: 'Proof state you saw, e.g. blocked' })),
-  observed_candidates: Type.Optional(Type.Integer({ minimum: 0, description: 'Result count you got' })),
-  error_text: Type.Optional(Type.String({ description: 'Error text you got' })),
+  observed_tool: Type.Optional(Type.String({ description: 'verb that misbehaved' })),
+  observed_proof_state: Type.Optional(Type.String()),
+  observed_candidates: Type.Optional(Type.Integer({ minimum: 0, description: 'result count seen' })),
+  error_text: Type.Optional(Type.String()),
 };
 
 export interface Observed {

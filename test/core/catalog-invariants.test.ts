@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Harness } from '../helpers/mcp.ts';
 import { recorderPlugin } from '../fixtures/plugins/recorder/index.ts';
-import { minimalArguments } from '../../core/index.ts';
+import { countTokens, minimalArguments } from '../../core/index.ts';
 
 const UNKNOWN = 'M1ND_ERR_CALL_UNKNOWN_VERB';
 
@@ -47,7 +47,8 @@ for (const tier of ['essential', 'full']) {
         for (const t of tools) {
           const verb = h.host.current.get(t.name)!;
           assert.equal(t.annotations?.readOnlyHint, verb.effect === 'read', t.name);
-          assert.equal(t.annotations?.destructiveHint, verb.effect === 'destructive', t.name);
+          // MCP reads a missing destructiveHint on a non-read-only tool as destructive: it must be explicit.
+          if (verb.effect !== 'read') assert.equal(t.annotations?.destructiveHint, verb.effect === 'destructive', t.name);
         }
       });
 
@@ -61,6 +62,19 @@ for (const tier of ['essential', 'full']) {
     });
   }
 }
+
+describe('advertised schema cost', function () {
+  it('keeps the essential tier\'s whole tools/list under 6000 BPE tokens', async () => {
+    const h = await connect({ env: { M1ND_TOOL_TIER: 'essential' } });
+    try {
+      const { tools } = await h.client.listTools();
+      const tokens = countTokens(JSON.stringify({ tools }));
+      assert.ok(tokens < 6000, `essential tools/list is ${tokens} tokens for ${tools.length} verbs`);
+    } finally {
+      await h.close();
+    }
+  });
+});
 
 describe('tier selection', function () {
   it('advertises exactly the essential set for M1ND_TOOL_TIER=nonsense and says so in health', async () => {

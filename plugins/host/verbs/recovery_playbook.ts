@@ -12,7 +12,7 @@ export function recoveryPlaybookVerb(ctx: PluginContext, catalog: CatalogView) {
     description: 'Ordered recovery steps (verb + arguments + why) for a trust mode or what you observed; assesses the session when no mode is given.',
     input: Type.Object({
       agent_id: AgentId,
-      trust_mode: Type.Optional(Type.String({ description: `One of ${MODES.join(', ')}` })),
+      trust_mode: Type.Optional(Type.String({ description: 'from session_handshake' })),
       ...ObservedCall,
       ...ObservedSurface,
     }),

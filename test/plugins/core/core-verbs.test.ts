@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+
+describe('core verbs on a fixture repository', function () {
+  this.timeout(30000);
+  let h: Harness;
+  let ws: string;
+  before(async () => {
+    ws = writeFixtureRepo(tempDir());
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+  });
+  after(() => h.close());
+
+  it('ingest builds the graph and reports progress notifications', async () => {
+    const progress: number[] = [];
+    const result = await h.client.callTool({ name: 'ingest', arguments: { agent_id: 'a', path: ws } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    const json = JSON.parse((result.content as { text: string }[])[0].text);
+    assert.equal(json.mode, 'full');
+    assert.equal(json.files.parsed, 6);
+    assert.ok(json.nodesByKind.function >= 6, JSON.stringify(json.nodesByKind));
+    assert.ok(json.edgesByRelation.imports >= 2);
+    assert.ok(json.edgesByRelation.calls >= 3);
+    assert.ok(progress.length > 0, 'progress notifications arrived');
+  });
+
+  it('ingest refuses unsupported adapters and paths outside the workspace, naming the next call', async () => {
+    const adapter = await h.call('ingest', { agent_id: 'a', path: '.', adapter: 'bibtex' });
+    assert.equal(adapter.json.error.code, 'M1ND_ERR_GRAPH_UNSUPPORTED_PARAM');
+    const outside = await h.call('ingest', { agent_id: 'a', path: os.tmpdir() });
+    assert.equal(outside.json.error.code, 'M1ND_ERR_PATH_ESCAPE');
+    assert.match(outside.json.error.hint, /--workspace/);
+  });
+
+  it('incremental ingest re-parses only the edited file', async () => {
+    fs.appendFileSync(path.join(ws, 'src/math.ts'), '\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n');
+    const { json } = await h.call('ingest', { agent_id: 'a', path: '.', incremental: true });
+    assert.equal(json.files.parsed, 1);
+    const seek = (await h.call('seek', { agent_id: 'a', query: 'sub' })).json;
+    assert.equal(seek.results[0].id, 'function:src/math.ts#sub');
+  });
+
+  it('seek ranks a symbol by purpose and explains the score', async () => {
+    const { json } = await h.call('seek', { agent_id: 'a', query: 'wait before retry', top_k: 3 });
+    assert.equal(json.results[0].id, 'function:py/retry.py#backoff');
+    assert.deepEqual(json.results[0].lines, [5, 7]);
+    assert.ok(json.results[0].why.matched.includes('retry'));
+    const typed = (await h.call('seek', { agent_id: 'a', query: 'cart', node_types: ['class'] })).json;
+    assert.deepEqual(typed.results.map((r: { kind: string }) => r.kind), ['class']);
+    const medulla = await h.call('seek', { agent_id: 'a', query: 'cart', tier: 'medulla' });
+    assert.equal(medulla.json.error.code, 'M1ND_ERR_GRAPH_UNSUPPORTED_PARAM');
+  });
+
+  it('seek packs results into a token budget', async () => {
+    const { json } = await h.call('seek', { agent_id: 'a', query: 'number', top_k: 20, min_score: 0, token_budget: 120 });
+    assert.ok(json.budget.kept >= 1);
+    assert.ok(json.budget.used_tokens <= 120 || json.budget.kept === 1);
+    assert.equal(json.results.length, json.budget.kept);
+  });
+
+  it('search finds literal text with context lines, regexes, counts and filename filters', async () => {
+    const lit = (await h.call('search', { agent_id: 'a', query: 'add(', context_lines: 1 })).json;
+    const where = lit.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`);
+    assert.ok(where.includes('src/cart.ts:5'), where.join(' '));
+    const m = lit.matches.find((x: { path: string; line: number }) => x.path === 'src/cart.ts' && x.line === 5);
+    assert.deepEqual(m.before, ['export function total(prices: number[]): number {']);
+    const re = (await h.call('search', { agent_id: 'a', query: '^func \\w+', mode: 'regex', filename_pattern: '*.go' })).json;
+    assert.deepEqual(re.matches.map((x: { line: number }) => x.line), [4, 8]);
+    const count = (await h.call('search', { agent_id: 'a', query: 'return', count_only: true })).json;
+    assert.ok(count.total_matches >= 8);
+    assert.ok(count.counts.some((c: { path: string }) => c.path === 'go/server.go'));
+    const sem = (await h.call('search', { agent_id: 'a', query: 'shopping cart prices', mode: 'semantic' })).json;
+    assert.equal(sem.results[0].id, 'function:src/cart.ts#total');
+  });
+
+  it('view shows a numbered window and the symbols in it', async () => {
+    const { json } = await h.call('view', { agent_id: 'a', file_path: 'src/cart.ts', offset: 2, limit: 4 });
+    assert.deepEqual(json.lines, [3, 6]);
+    assert.match(json.content, /^3│\/\*\* Totals/);
+    assert.equal(json.next_offset, 6);
+    assert.ok(json.symbols.some((s: { id: string }) => s.id === 'function:src/cart.ts#total'));
+  });
+
+  it('refuses paths that leave the workspace: .., absolute outside, and symlinks that escape', async () => {
+    for (const file_path of ['../outside.ts', '/etc/hostname']) {
+      const { json } = await h.call('view', { agent_id: 'a', file_path });
+      assert.equal(json.error.code, 'M1ND_ERR_PATH_ESCAPE', file_path);
+    }
+    const secret = path.join(tempDir(), 'secret.txt');
+    fs.writeFileSync(secret, 'top secret');
+    fs.symlinkSync(secret, path.join(ws, 'link.txt'));
+    const link = await h.call('view', { agent_id: 'a', file_path: 'link.txt' });
+    assert.equal(link.json.error.code, 'M1ND_ERR_PATH_ESCAPE');
+    assert.doesNotMatch(JSON.stringify(link.json), /top secret/);
+  });
+
+  it('batch_view reads a glob within a token budget, with outlines', async () => {
+    const { json } = await h.call('batch_view', { agent_id: 'a', files: ['src/*.ts'], max_lines_per_file: 3 });
+    assert.deepEqual(json.files.map((f: { file_path: string }) => f.file_path), ['src/cart.ts', 'src/math.ts']);
+    assert.ok(json.files[0].outline.some((o: { label: string }) => o.label === 'Cart'));
+    const tight = (await h.call('batch_view', { agent_id: 'a', files: ['src/*.ts', 'py/retry.py'], token_budget: 100 })).json;
+    assert.equal(tight.files.length, 1);
+    assert.equal(tight.budget.dropped, 2);
+    assert.deepEqual(tight.omitted_files, ['src/math.ts', 'py/retry.py']);
+  });
+
+  it('glob lists graph paths by pattern, by path or by centrality', async () => {
+    const { json } = await h.call('glob', { agent_id: 'a', pattern: '**/*.ts' });
+    assert.deepEqual(json.paths, ['src/cart.ts', 'src/math.ts', 'tests/cart.test.ts']);
+    const ranked = (await h.call('glob', { agent_id: 'a', pattern: '*.ts', sort: 'activation' })).json;
+    const ranks = ranked.paths.map((p: { pagerank: number }) => p.pagerank);
+    assert.deepEqual(ranks, [...ranks].sort((x, y) => y - x), 'ordered by centrality');
+    assert.equal(ranked.paths.at(-1).path, 'tests/cart.test.ts', 'a test nobody depends on ranks last');
+  });
+
+  it('metrics reports LOC, degrees and PageRank, sorted as asked', async () => {
+    const { json } = await h.call('metrics', { agent_id: 'a', node_types: ['function', 'method'], sort: 'in_degree_desc', top_k: 50 });
+    const degrees = json.nodes.map((n: { in_degree: number }) => n.in_degree);
+    assert.deepEqual(degrees, [...degrees].sort((x, y) => y - x));
+    const add = json.nodes.find((n: { id: string }) => n.id === 'function:src/math.ts#add');
+    assert.ok(add.in_degree >= 3, 'add is contained by its file and called by mul and total');
+    assert.equal(add.loc, 3);
+    const files = (await h.call('metrics', { agent_id: 'a', scope: 'py' })).json;
+    assert.equal(files.nodes[0].path, 'py/retry.py');
+    assert.equal(files.nodes[0].loc, 16);
+  });
+
+  it('persist reports status, checkpoints, exports JSON atomically and loads a checkpoint back', async () => {
+    const status = (await h.call('persist', { agent_id: 'a', action: 'status' })).json;
+    assert.ok(status.generation >= 2);
+    const cp = (await h.call('persist', { agent_id: 'a', action: 'checkpoint', path: 'before-edit' })).json;
+    assert.equal(cp.checkpoint.name, 'before-edit');
+    fs.rmSync(path.join(ws, 'go'), { recursive: true });
+    await h.call('ingest', { agent_id: 'a', path: '.', incremental: true });
+    assert.equal((await h.call('glob', { agent_id: 'a', pattern: '*.go' })).json.total, 0);
+    const loaded = (await h.call('persist', { agent_id: 'a', action: 'load', path: 'before-edit' })).json;
+    assert.equal(loaded.loaded, true);
+    const saved = (await h.call('persist', { agent_id: 'a', action: 'save', path: 'out/graph.json' })).json;
+    const exported = JSON.parse(fs.readFileSync(path.join(ws, 'out/graph.json'), 'utf8'));
+    assert.equal(exported.nodes.length, saved.exported.nodes);
+    const bad = await h.call('persist', { agent_id: 'a', action: 'load' });
+    assert.match(bad.json.error.hint, /before-edit/);
+  });
+});
+
+describe('core verbs in read-only mode', function () {
+  it('refuses ingest and persist writes but serves persist status and queries', async () => {
+    const ws = writeFixtureRepo(tempDir());
+    const writer = await connect({ workspaceRoot: ws });
+    await writer.call('ingest', { agent_id: 'w', path: '.' });
+    await writer.close();
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_READ_ONLY: '1' } });
+    try {
+      assert.equal((await h.call('ingest', { agent_id: 'a', path: '.' })).json.error.code, 'M1ND_ERR_GATE_READ_ONLY');
+      assert.equal((await h.call('persist', { agent_id: 'a', action: 'checkpoint' })).json.error.code, 'M1ND_ERR_GATE_READ_ONLY');
+      assert.ok((await h.call('persist', { agent_id: 'a', action: 'status' })).json.generation >= 1);
+      assert.equal((await h.call('seek', { agent_id: 'a', query: 'backoff' })).json.results[0].label, 'backoff');
+    } finally {
+      await h.close();
+    }
+  });
+});
