@@ -1,6 +1,8 @@
 /**
  * m1nd's `core` verb family, grouped by area: ingest/ (building and storing the graph), files/
- * (reading the workspace), graph/ (queries). One verb per file.
+ * (reading the workspace), graph/ (lookups), analysis/ (reasoning over structure), session/
+ * (what an agent has done), trails/ (saved investigations). One verb per file; each area's
+ * index.ts lists its verbs.
  */
 import { definePlugin } from '../../core/index.ts';
 import { ingestVerb } from './ingest/ingest.ts';
@@ -11,6 +13,9 @@ import { globVerb } from './graph/glob.ts';
 import { searchVerb } from './graph/search.ts';
 import { seekVerb } from './graph/seek.ts';
 import { metricsVerb } from './graph/metrics.ts';
+import { analysisVerbs } from './analysis/index.ts';
+import { sessionVerbs } from './session/index.ts';
+import { trailVerbs } from './trails/index.ts';
 
 export default definePlugin({
   name: 'core',
@@ -18,7 +23,8 @@ export default definePlugin({
   description: "m1nd's core verbs over the code graph.",
   requires: ['graph'],
   apply(ctx) {
-    for (const verb of [ingestVerb, persistVerb, viewVerb, batchViewVerb, globVerb, searchVerb, seekVerb, metricsVerb]) ctx.registerVerb(verb);
+    const own = [ingestVerb, persistVerb, viewVerb, batchViewVerb, globVerb, searchVerb, seekVerb, metricsVerb];
+    for (const verb of [...own, ...analysisVerbs, ...sessionVerbs, ...trailVerbs]) ctx.registerVerb(verb);
     ctx.hooks.doctrine.tap('core', (sections) => [
       ...sections,
       'Start with ingest({"agent_id":…,"path":"<workspace>"}) if health shows an empty graph; then seek (by purpose) or search (by text) to find code, and view / batch_view to read it with line numbers. The graph re-ingests edited files before each query.',

@@ -30,7 +30,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     });
     // Read-only servers never write the store: no watcher-driven re-ingest there.
     const writable = !ctx.settings.readOnly;
-    const service = createGraphService(engine, writable);
+    const service = createGraphService(engine, writable, ctx.session);
     ctx.provide('graph', service);
     let lastIngest: string | null = null;
 

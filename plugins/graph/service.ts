@@ -2,7 +2,8 @@
  * The `graph` service other plugins consume (declare `requires: ['graph']`): the workspace's code
  * graph engine, plus the few host-facing conveniences every graph verb needs.
  */
-import { ErrorCodes, M1ndError } from '../../core/index.ts';
+import { ErrorCodes, M1ndError, type SessionStore } from '../../core/index.ts';
+import { BoostBook } from './boosts.ts';
 import { EngineError } from './engine/errors.ts';
 import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
 
@@ -14,6 +15,8 @@ export interface GraphService {
   fresh(): Promise<FreshnessReport>;
   /** Fresh, and non-empty: throws GRAPH_EMPTY with the ingest call to make otherwise. */
   requireGraph(): Promise<CodeGraphEngine>;
+  /** Per-agent activation boosts (warmup, trail_resume) that ranking verbs apply for that agent. */
+  readonly boosts: BoostBook;
 }
 
 /** Runs engine code, turning engine errors into host errors with the same code and hint. */
@@ -34,10 +37,11 @@ export function asHostError(error: unknown): unknown {
 }
 
 /** Creates the service over an opened engine. */
-export function createGraphService(engine: CodeGraphEngine, writable: boolean): GraphService {
+export function createGraphService(engine: CodeGraphEngine, writable: boolean, session: SessionStore): GraphService {
   const service: GraphService = {
     engine,
     writable,
+    boosts: new BoostBook(session),
     async fresh() {
       try {
         return await engine.ensureFresh();
