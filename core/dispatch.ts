@@ -27,8 +27,13 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
   if (!verb) return unknownVerbResult(gen, name);
   const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : rawArgs ?? {}) as Record<string, unknown>;
   const agentId = typeof args.agent_id === 'string' && args.agent_id.trim() !== '' ? args.agent_id : UNKNOWN_AGENT;
+  // One controller per call, aborted by the client's signal or the timeout. (AbortSignal.any keeps
+  // WeakRefs per call and costs more than the rest of the pipeline on small calls.)
   const timeout = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+  const signal = timeout.signal;
+  const forwardAbort = () => timeout.abort(options.signal?.reason);
+  if (options.signal?.aborted) timeout.abort(options.signal.reason);
+  else options.signal?.addEventListener('abort', forwardAbort, { once: true });
   const ctx: CallContext = {
     verb: name,
     plugin: verb.plugin,
@@ -69,6 +74,7 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
     return errorResult(error, call, gen);
   } finally {
     gen.inFlight--;
+    options.signal?.removeEventListener('abort', forwardAbort);
   }
 }
 
