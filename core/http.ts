@@ -1,0 +1,347 @@
+/**
+ * The Streamable HTTP transport: one node:http server, one SDK transport (and one MCP server from
+ * `host.connect`) per MCP session, every session served by the same host so memory is shared.
+ * Security checks (Host, Origin, bearer token, body size) run here before the SDK sees a request,
+ * so they hold whatever the SDK's own options do.
+ */
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCodes, M1ndError, type ErrorCode } from './errors.ts';
+import type { Host } from './host.ts';
+import type { Logger } from './log.ts';
+
+/** Options of `serveHttp`; the token normally comes from M1ND_HTTP_TOKEN, read by the caller. */
+export interface HttpOptions {
+  /** TCP port (default 7463; 0 picks a free one). */
+  port?: number;
+  /** Address to bind (default 127.0.0.1); a non-loopback address requires `token`. */
+  host?: string;
+  /** Bearer token every request must carry in `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Extra accepted Host header values (`name:port`), on top of the loopback ones. */
+  allowedHosts?: string[];
+  /** Extra accepted Origin header values (`scheme://name:port`), on top of the loopback ones. */
+  allowedOrigins?: string[];
+  /** Largest accepted request body in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** Path of the MCP endpoint (default /mcp). */
+  path?: string;
+  log?: Logger;
+}
+
+/** A running HTTP endpoint: where it listens and how to stop it. */
+export interface HttpServerHandle {
+  /** The MCP endpoint URL, reachable from this machine. */
+  url: string;
+  port: number;
+  /** Closes every MCP session and the HTTP server (the host itself stays up). */
+  close(): Promise<void>;
+}
+
+/** Default TCP port of the HTTP transport. */
+export const DEFAULT_HTTP_PORT = 7463;
+/** Default request body limit (4 MiB), the same bound the SDK applies by default. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const HEALTH_PATH = '/health';
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+type Transport = StreamableHTTPServerTransport;
+
+/** Serves the host over Streamable HTTP (stateful sessions keyed by `mcp-session-id`). */
+export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<HttpServerHandle> {
+  const bindHost = options.host ?? '127.0.0.1';
+  const token = options.token === '' ? undefined : options.token;
+  const mcpPath = options.path ?? '/mcp';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = (options.log ?? host.log).child('http');
+  if (!isLoopbackAddress(bindHost) && token === undefined) {
+    // Off loopback, anyone on the network could drive the agents' shared memory: refuse to start.
+    throw new M1ndError(ErrorCodes.CONFIG_INVALID, `refusing to serve HTTP on non-loopback address ${bindHost} without a bearer token`, {
+      hint: 'set M1ND_HTTP_TOKEN (clients send "Authorization: Bearer <token>") or bind 127.0.0.1',
+    });
+  }
+  if (!Number.isFinite(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new M1ndError(ErrorCodes.CONFIG_INVALID, `maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
+  }
+
+  /** Sessions that finished initialize, by session id. */
+  const sessions = new Map<string, Transport>();
+  /** Every transport ever connected and not yet closed, initialized or not (close() sweeps them). */
+  const live = new Set<Transport>();
+  // Filled once the port is known (port 0 is only resolved by listen); no request can arrive earlier,
+  // since requests are I/O callbacks and the guard is set in the same turn listen resolves.
+  let guard: RequestGuard | undefined;
+
+  const openSession = async (): Promise<Transport> => {
+    const transport: Transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+        log.debug(`session ${id} opened (${sessions.size} live)`);
+      },
+      // Defence in depth: the SDK re-checks what the guard already checked.
+      enableDnsRebindingProtection: true,
+      allowedHosts: guard!.hosts,
+      allowedOrigins: guard!.origins,
+      maxRequestBodySize: maxBodyBytes,
+    });
+    // Set before host.connect, which chains its own onclose after this one.
+    transport.onclose = () => {
+      live.delete(transport);
+      if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === transport) {
+        sessions.delete(transport.sessionId);
+        log.debug(`session ${transport.sessionId} closed (${sessions.size} live)`);
+      }
+    };
+    live.add(transport);
+    await host.connect(transport);
+    return transport;
+  };
+
+  const handleMcp = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const sessionId = headerValue(req, 'mcp-session-id');
+    if (req.method === 'POST') {
+      if (!isJsonContentType(headerValue(req, 'content-type'))) {
+        return sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+      }
+      const body = await readBody(req, maxBodyBytes);
+      if (body.tooLarge) {
+        return sendRefusal(res, 413, ErrorCodes.HTTP_BODY_TOO_LARGE, `request body exceeds ${maxBodyBytes} bytes`, 'body-size', 'send smaller messages (split batches, narrow arguments)', { close: true });
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.text);
+      } catch {
+        return sendRpcError(res, 400, -32700, 'Parse error: Invalid JSON');
+      }
+      if (sessionId !== undefined) {
+        const transport = sessions.get(sessionId);
+        if (!transport) return sendRpcError(res, 404, -32001, 'Session not found');
+        return transport.handleRequest(req, res, parsed);
+      }
+      if (!isInitializeRequest(parsed)) {
+        return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (only initialize may start a session)');
+      }
+      const transport = await openSession();
+      await transport.handleRequest(req, res, parsed);
+      // A refused initialize (bad Accept header, …) leaves a transport no session id can reach.
+      if (transport.sessionId === undefined) await transport.close();
+      return;
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      if (sessionId === undefined) return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      const transport = sessions.get(sessionId);
+      if (!transport) return sendRpcError(res, 404, -32001, 'Session not found');
+      return transport.handleRequest(req, res);
+    }
+    res.setHeader('Allow', 'GET, POST, DELETE');
+    return sendRpcError(res, 405, -32000, 'Method not allowed.');
+  };
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const refusal = guard!.check(req);
+      if (refusal) {
+        log.warn(`refused ${req.method} ${req.url}: ${refusal.message}`);
+        return sendRefusal(res, refusal.status, refusal.code, refusal.message, refusal.rule, refusal.hint, { challenge: refusal.status === 401 });
+      }
+      const pathname = requestPath(req);
+      if (pathname === HEALTH_PATH && req.method === 'GET') return sendJson(res, 200, { status: 'ok', sessions: sessions.size });
+      if (pathname === mcpPath) return handleMcp(req, res);
+      return sendJson(res, 404, { error: { message: `no endpoint at ${pathname}`, hint: `MCP is served at ${mcpPath}, status at ${HEALTH_PATH}` } });
+    })().catch((error: unknown) => {
+      log.error(`HTTP request failed: ${(error as Error)?.message ?? String(error)}`);
+      if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
+      else res.destroy();
+    });
+  });
+
+  const port = await listen(server, options.port ?? DEFAULT_HTTP_PORT, bindHost);
+  guard = new RequestGuard(port, bindHost, options.allowedHosts ?? [], options.allowedOrigins ?? [], token);
+  const url = `http://${urlHostFor(bindHost)}:${port}${mcpPath}`;
+  log.info(`serving MCP over Streamable HTTP at ${url}${token ? ' (bearer token required)' : ''}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await Promise.all([...live].map((t) => t.close().catch(() => undefined)));
+        // Open SSE streams and keep-alive sockets would otherwise hold server.close() forever.
+        server.closeAllConnections();
+        await stopped;
+        log.info(`HTTP transport at ${url} closed`);
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Why a request was refused before reaching MCP. */
+interface Refusal {
+  status: 401 | 403;
+  code: ErrorCode;
+  rule: string;
+  message: string;
+  hint: string;
+}
+
+/** The Host/Origin allow-lists (DNS-rebinding protection) and the bearer token check. */
+class RequestGuard {
+  readonly hosts: string[];
+  readonly origins: string[];
+  private readonly hostSet: Set<string>;
+  private readonly originSet: Set<string>;
+  private readonly tokenDigest: Buffer | undefined;
+
+  constructor(port: number, bindHost: string, extraHosts: string[], extraOrigins: string[], token: string | undefined) {
+    const names = [...LOOPBACK_NAMES];
+    // A specific non-loopback bind address is how remote clients name the server.
+    if (!isWildcardAddress(bindHost) && !LOOPBACK_NAMES.includes(urlHostFor(bindHost))) names.push(urlHostFor(bindHost));
+    this.hosts = unique([...names.map((n) => `${n}:${port}`), ...(port === 80 ? names : []), ...extraHosts].map((h) => h.toLowerCase()));
+    const loopbackOrigins = LOOPBACK_NAMES.flatMap((n) => [`http://${n}:${port}`, `https://${n}:${port}`]);
+    this.origins = unique([...loopbackOrigins, ...extraOrigins].map((o) => o.toLowerCase().replace(/\/+$/, '')));
+    this.hostSet = new Set(this.hosts);
+    this.originSet = new Set(this.origins);
+    this.tokenDigest = token === undefined ? undefined : digest(token);
+  }
+
+  /** The first rule the request breaks, or undefined when it may proceed. */
+  check(req: http.IncomingMessage): Refusal | undefined {
+    const hostHeader = headerValue(req, 'host');
+    if (hostHeader === undefined || !this.hostSet.has(hostHeader.toLowerCase())) {
+      return {
+        status: 403,
+        code: ErrorCodes.HTTP_FORBIDDEN,
+        rule: 'host',
+        message: `Host header ${JSON.stringify(clip(hostHeader ?? ''))} is not allowed (DNS-rebinding protection)`,
+        hint: `connect through one of ${this.hosts.join(', ')} or add the name to allowedHosts`,
+      };
+    }
+    const origin = headerValue(req, 'origin');
+    if (origin !== undefined && !this.originSet.has(origin.toLowerCase())) {
+      return {
+        status: 403,
+        code: ErrorCodes.HTTP_FORBIDDEN,
+        rule: 'origin',
+        message: `Origin ${JSON.stringify(clip(origin))} is not allowed (DNS-rebinding protection)`,
+        hint: 'browser pages may only call m1nd from a loopback origin on its own port, or one listed in allowedOrigins',
+      };
+    }
+    if (this.tokenDigest !== undefined && !this.tokenMatches(headerValue(req, 'authorization'))) {
+      return {
+        status: 401,
+        code: ErrorCodes.HTTP_UNAUTHORIZED,
+        rule: 'bearer-token',
+        message: 'missing or wrong bearer token',
+        hint: 'send "Authorization: Bearer <token>" with the token the server was started with (M1ND_HTTP_TOKEN)',
+      };
+    }
+    return undefined;
+  }
+
+  private tokenMatches(authorization: string | undefined): boolean {
+    const match = /^Bearer\s+(.+)$/i.exec(authorization?.trim() ?? '');
+    // Digests have a fixed length, so the comparison time says nothing about the token's length either.
+    return match !== null && timingSafeEqual(digest(match[1]), this.tokenDigest!);
+  }
+}
+
+/** Reads a request body, stopping as soon as it passes `limit` bytes. */
+async function readBody(req: http.IncomingMessage, limit: number): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
+  // A declared length over the limit is refused without reading a byte.
+  if (Number(req.headers['content-length']) > limit) return { tooLarge: true };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early must not destroy the socket: the 413 still has to be written to it.
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return { tooLarge: true };
+    chunks.push(chunk);
+  }
+  return { tooLarge: false, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+function listen(server: http.Server, port: number, bindHost: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, bindHost, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** A refusal by m1nd's own checks: a JSON-RPC error whose data carries the catalog code and the rule. */
+function sendRefusal(
+  res: http.ServerResponse,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  rule: string,
+  hint: string,
+  extra: { challenge?: boolean; close?: boolean } = {},
+): void {
+  if (extra.challenge) res.setHeader('WWW-Authenticate', 'Bearer realm="m1nd"');
+  // The unread rest of an oversized body is not worth draining: drop the connection after replying.
+  if (extra.close) res.setHeader('Connection', 'close');
+  sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { code, rule, hint } } });
+}
+
+function sendRpcError(res: http.ServerResponse, status: number, code: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** A header's value; node keeps the first of repeated singleton headers such as Host. */
+function headerValue(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function requestPath(req: http.IncomingMessage): string {
+  const raw = req.url ?? '/';
+  const q = raw.indexOf('?');
+  return q === -1 ? raw : raw.slice(0, q);
+}
+
+/** Whether an address only accepts connections from this machine. */
+function isLoopbackAddress(address: string): boolean {
+  const a = address.toLowerCase().replace(/^\[|\]$/g, '');
+  return a === 'localhost' || a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(a);
+}
+
+function isWildcardAddress(address: string): boolean {
+  return ['0.0.0.0', '::', '[::]', '::0'].includes(address);
+}
+
+/** How a bind address appears in a URL: wildcards become the loopback name, IPv6 gets brackets. */
+function urlHostFor(bindHost: string): string {
+  if (bindHost === '0.0.0.0') return '127.0.0.1';
+  if (isWildcardAddress(bindHost)) return '[::1]';
+  return bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** Keeps attacker-controlled header values short in messages and logs. */
+function clip(value: string): string {
+  return value.length > 120 ? `${value.slice(0, 120)}…` : value;
+}

@@ -1,0 +1,175 @@
+/**
+ * Runs the official MCP conformance server suite (@modelcontextprotocol/conformance, pinned 0.1.13)
+ * against m1nd with its built-in plugins, served over Streamable HTTP on an ephemeral port, and
+ * compares the outcome with expected-failures.json. Run: node --import tsx/esm test/conformance/run.ts
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startHost } from '../../core/index.ts';
+import { serveHttp } from '../../core/http.ts';
+import { memoryLogger, tempDir } from '../helpers/mcp.ts';
+
+/** Scenarios for capabilities m1nd declares (tools with listChanged, logging) and for its transport: never expected to fail. */
+export const REQUIRED_SCENARIOS = ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'dns-rebinding-protection'];
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** Scenario name → why m1nd is expected to fail it. */
+export const EXPECTED_FAILURES_FILE = path.join(HERE, 'expected-failures.json');
+
+/** pass: clean; fail: an unexpected failure; expected-failure: failed as listed; unexpected-pass: listed but passed (stale list). */
+export type Outcome = 'pass' | 'fail' | 'expected-failure' | 'unexpected-pass';
+
+/** One scenario's result, reduced from the CLI's checks.json. */
+export interface ScenarioResult {
+  scenario: string;
+  outcome: Outcome;
+  passed: number;
+  failed: number;
+  warnings: number;
+  /** The reason from expected-failures.json, when listed. */
+  reason?: string;
+  /** Messages of the failed and warning checks. */
+  errors: string[];
+}
+
+/** The whole run: per-scenario results plus problems with the expectations file itself. */
+export interface ConformanceReport {
+  url: string;
+  results: ScenarioResult[];
+  /** Entries of expected-failures.json that are no scenario, or are required ones. */
+  listProblems: string[];
+  ok: boolean;
+  elapsedMs: number;
+  /** The CLI's own stdout and stderr, for diagnosing a failure. */
+  output: string;
+}
+
+interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;
+  errorMessage?: string;
+}
+
+/** Where the conformance CLI lives; throws when the devDependency is not installed. */
+export function conformanceCli(): string {
+  const pkg = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json');
+  const bin = JSON.parse(fs.readFileSync(pkg, 'utf8')).bin.conformance as string;
+  return path.join(path.dirname(pkg), bin);
+}
+
+/** Starts a host over serveHttp, runs every server scenario against it, and judges the results. */
+export async function runConformance(options: { timeoutMs?: number } = {}): Promise<ConformanceReport> {
+  const started = performance.now();
+  const cli = conformanceCli();
+  const expected = readExpectedFailures();
+  const host = await startHost({ workspaceRoot: tempDir('m1nd-conformance-'), env: {}, log: memoryLogger() });
+  const served = await serveHttp(host, { port: 0, log: memoryLogger() });
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-conformance-out-'));
+  try {
+    const scenarios = parseScenarioList((await runCli(cli, ['list', '--server'], options.timeoutMs)).output);
+    // One CLI process for the whole suite: "all" includes the pending scenarios, judged by the same list.
+    const run = await runCli(cli, ['server', '--url', served.url, '--suite', 'all', '-o', outDir], options.timeoutMs);
+    const checks = readChecks(outDir);
+    const results = scenarios.map((scenario) => judge(scenario, checks.get(scenario), expected[scenario]));
+    const listProblems = [
+      ...Object.keys(expected).filter((s) => !scenarios.includes(s)).map((s) => `expected-failures.json lists "${s}", which is no server scenario`),
+      ...Object.keys(expected).filter((s) => REQUIRED_SCENARIOS.includes(s)).map((s) => `expected-failures.json lists "${s}", which m1nd must pass`),
+    ];
+    if (run.timedOut) listProblems.push(`the conformance CLI did not finish within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`);
+    const ok = listProblems.length === 0 && results.every((r) => r.outcome === 'pass' || r.outcome === 'expected-failure');
+    return { url: served.url, results, listProblems, ok, elapsedMs: performance.now() - started, output: run.output };
+  } finally {
+    await served.close();
+    await host.close();
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** A fixed-width table of the results, then the verdict. */
+export function formatSummary(report: ConformanceReport): string {
+  const width = Math.max(...report.results.map((r) => r.scenario.length), 'scenario'.length);
+  const rows = report.results.map((r) => {
+    const counts = `${r.passed}/${r.passed + r.failed}${r.warnings ? ` ${r.warnings}w` : ''}`;
+    const note = r.outcome === 'expected-failure' || r.outcome === 'unexpected-pass' ? r.reason ?? '' : r.errors.join('; ');
+    return `${r.scenario.padEnd(width)}  ${r.outcome.padEnd(16)}  ${counts.padEnd(7)}  ${note}`;
+  });
+  const tally = (o: Outcome) => report.results.filter((r) => r.outcome === o).length;
+  return [
+    `MCP conformance (server suite) against ${report.url}`,
+    `${'scenario'.padEnd(width)}  ${'result'.padEnd(16)}  ${'checks'.padEnd(7)}  note`,
+    ...rows,
+    '',
+    `${tally('pass')} passed, ${tally('expected-failure')} expected failures, ${tally('fail')} unexpected failures, ${tally('unexpected-pass')} unexpected passes (${(report.elapsedMs / 1000).toFixed(1)} s)`,
+    ...report.listProblems.map((p) => `problem: ${p}`),
+    report.ok ? 'OK' : 'FAILED',
+  ].join('\n');
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+function readExpectedFailures(): Record<string, string> {
+  return JSON.parse(fs.readFileSync(EXPECTED_FAILURES_FILE, 'utf8')) as Record<string, string>;
+}
+
+/** A scenario fails on any FAILURE or WARNING check, as the CLI's own baseline mode judges it. */
+function judge(scenario: string, checks: Check[] | undefined, reason: string | undefined): ScenarioResult {
+  const list = checks ?? [{ id: scenario, status: 'FAILURE', errorMessage: 'no result: the scenario did not run to completion' }];
+  const failed = list.filter((c) => c.status === 'FAILURE').length;
+  const warnings = list.filter((c) => c.status === 'WARNING').length;
+  const passed = list.filter((c) => c.status === 'SUCCESS').length;
+  const failing = failed > 0 || warnings > 0;
+  const outcome: Outcome = reason === undefined ? (failing ? 'fail' : 'pass') : failing ? 'expected-failure' : 'unexpected-pass';
+  const errors = list.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}: ${c.errorMessage ?? c.status}`);
+  return { scenario, outcome, passed, failed, warnings, reason, errors };
+}
+
+/** The CLI writes <outDir>/server-<scenario>-<ISO timestamp with : and . replaced>/checks.json. */
+function readChecks(outDir: string): Map<string, Check[]> {
+  const byScenario = new Map<string, Check[]>();
+  for (const dir of fs.readdirSync(outDir)) {
+    const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir);
+    const file = path.join(outDir, dir, 'checks.json');
+    if (match && fs.existsSync(file)) byScenario.set(match[1], JSON.parse(fs.readFileSync(file, 'utf8')) as Check[]);
+  }
+  return byScenario;
+}
+
+function parseScenarioList(output: string): string[] {
+  const names = [...output.matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((m) => m[1]);
+  if (names.length === 0) throw new Error(`conformance list --server printed no scenarios:\n${output}`);
+  return names;
+}
+
+/** Runs the CLI without blocking the event loop: the server under test lives in this process. */
+function runCli(cli: string, args: string[], timeoutMs = DEFAULT_TIMEOUT_MS): Promise<{ code: number | null; output: string; timedOut: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let output = '';
+    let timedOut = false;
+    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill();
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, timedOut });
+    });
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const report = await runConformance();
+  process.stdout.write(`${formatSummary(report)}\n`);
+  if (!report.ok && process.env.M1ND_CONFORMANCE_VERBOSE) process.stdout.write(`\n${report.output}\n`);
+  process.exit(report.ok ? 0 : 1);
+}
