@@ -42,6 +42,8 @@ export interface PreparedGeneration extends GenerationInput {
   watchPaths: string[];
   configFile?: string;
   bundles: string[];
+  /** The config's `http` section (the CLI's HTTP transport reads it). */
+  http: NonNullable<M1ndConfig['http']>;
 }
 
 function mergeCuration(into: Record<string, TierCuration>, from: Record<string, TierCuration> | undefined): void {
@@ -155,6 +157,7 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
     watchPaths: [...new Set(watchPaths)],
     configFile,
     bundles: bundleNames,
+    http: config.http ?? {},
   };
 }
 

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { startHost, type BootOptions } from './boot.ts';
+import { startHost, type BootOptions, type PreparedGeneration } from './boot.ts';
 import { createLogger, envLogLevel, stderrSink, type Logger } from './log.ts';
 import { CORE_VERSION } from './version.ts';
 import { watchForReload } from './dev.ts';
@@ -35,7 +35,8 @@ ${COMMON}
 
 Environment: M1ND_TOOL_TIER, M1ND_READ_ONLY, M1ND_PROOF_GATE, M1ND_RESULT_TOKEN_LIMIT,
 M1ND_RESPONSE_ENVELOPE, M1ND_HANDLER_TIMEOUT_MS, M1ND_WORKSPACE, M1ND_STORE_DIR,
-M1ND_HTTP_TOKEN, M1ND_LOG_LEVEL (debug|info|warn|error).`,
+M1ND_HTTP_TOKEN, M1ND_HTTP_ALLOWED_HOSTS, M1ND_HTTP_ALLOWED_ORIGINS (comma-separated),
+M1ND_LOG_LEVEL (debug|info|warn|error).`,
   serve: `Usage: m1nd serve [--http [--port N] [--host ADDR]] [--watch] [options]
   --http        Streamable HTTP on 127.0.0.1 (default port 7463) instead of stdio
   --port N      HTTP port (0 = any free port)
@@ -109,8 +110,23 @@ async function serve(v: Values, log: Logger, watch: boolean): Promise<number> {
   }
   if (v.http) {
     const { serveHttp } = await import('./http.ts');
-    const port = v.port === undefined ? undefined : Number(v.port);
-    const server = await serveHttp(host, { port, host: v.host as string | undefined, token: process.env.M1ND_HTTP_TOKEN || undefined, log });
+    const cfg = (host.lastInput as PreparedGeneration | undefined)?.http ?? {};
+    const port = v.port === undefined ? cfg.port : Number(v.port);
+    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+      process.stderr.write(`m1nd serve: --port must be an integer from 0 to 65535, got ${JSON.stringify(v.port)}\n`);
+      await host.close();
+      return 2;
+    }
+    const list = (env: string | undefined, fromConfig: string[] | undefined) => [...(fromConfig ?? []), ...(env ? env.split(',').map((x) => x.trim()).filter(Boolean) : [])];
+    const server = await serveHttp(host, {
+      port,
+      host: (v.host as string | undefined) ?? cfg.host,
+      token: process.env.M1ND_HTTP_TOKEN || undefined,
+      allowedHosts: list(process.env.M1ND_HTTP_ALLOWED_HOSTS, cfg.allowedHosts),
+      allowedOrigins: list(process.env.M1ND_HTTP_ALLOWED_ORIGINS, cfg.allowedOrigins),
+      maxBodyBytes: cfg.maxBodyBytes,
+      log,
+    });
     process.stderr.write(`m1nd ${CORE_VERSION} serving MCP at ${server.url} (generation ${host.current.id}, tier ${host.current.tierChoice().tier})\n`);
     closers.push(() => server.close());
   } else {

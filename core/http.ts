@@ -30,6 +30,8 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Path of the MCP endpoint (default /mcp). */
   path?: string;
+  /** Close sessions with no request for this long (default 30 min; 0 keeps them until DELETE). */
+  sessionIdleMs?: number;
   log?: Logger;
 }
 
@@ -70,6 +72,22 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
 
   /** Sessions that finished initialize, by session id. */
   const sessions = new Map<string, Transport>();
+  /** Last request time per session: SDK clients rarely send DELETE, so idle sessions are swept. */
+  const lastSeen = new Map<string, number>();
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sweeper =
+    idleMs > 0
+      ? setInterval(() => {
+          const cutoff = Date.now() - idleMs;
+          for (const [id, at] of lastSeen) {
+            if (at >= cutoff) continue;
+            lastSeen.delete(id);
+            log.info(`session ${id} idle for ${Math.round(idleMs / 1000)} s: closed`);
+            void sessions.get(id)?.close();
+          }
+        }, Math.min(idleMs, 60_000))
+      : undefined;
+  sweeper?.unref();
   /** Every transport ever connected and not yet closed, initialized or not (close() sweeps them). */
   const live = new Set<Transport>();
   // Filled once the port is known (port 0 is only resolved by listen); no request can arrive earlier,
@@ -81,6 +99,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
+        lastSeen.set(id, Date.now());
         log.debug(`session ${id} opened (${sessions.size} live)`);
       },
       // Defence in depth: the SDK re-checks what the guard already checked.
@@ -94,6 +113,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       live.delete(transport);
       if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === transport) {
         sessions.delete(transport.sessionId);
+        lastSeen.delete(transport.sessionId);
         log.debug(`session ${transport.sessionId} closed (${sessions.size} live)`);
       }
     };
@@ -104,6 +124,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
 
   const handleMcp = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const sessionId = headerValue(req, 'mcp-session-id');
+    if (sessionId !== undefined && lastSeen.has(sessionId)) lastSeen.set(sessionId, Date.now());
     if (req.method === 'POST') {
       if (!isJsonContentType(headerValue(req, 'content-type'))) {
         return sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -171,6 +192,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
     port,
     close() {
       closing ??= (async () => {
+        if (sweeper) clearInterval(sweeper);
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         await Promise.all([...live].map((t) => t.close().catch(() => undefined)));
         // Open SSE streams and keep-alive sockets would otherwise hold server.close() forever.

@@ -32,4 +32,6 @@ export type { M1ndConfig, BundleDefinition } from './config.ts';
 export { CORE_VERSION, SERVER_NAME } from './version.ts';
 export { describeSchema, minimalArguments, minimalCall, mustPass } from './validation.ts';
 export { connectInMemory } from './testing.ts';
+export { serveHttp, DEFAULT_HTTP_PORT } from './http.ts';
+export type { HttpOptions, HttpServerHandle } from './http.ts';
 export type { InMemoryConnection } from './testing.ts';

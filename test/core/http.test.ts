@@ -289,6 +289,20 @@ describe('Streamable HTTP transport (serveHttp)', function () {
     });
   });
 
+  it('closes sessions that stay idle longer than sessionIdleMs', async () => {
+    const idle = await serveHttp(host, { port: 0, sessionIdleMs: 150 });
+    try {
+      const { client } = await connectClient(idle.url);
+      const health = () => rawRequest(idle.url.replace(/\/mcp$/, "/health")).then((r) => r.json.sessions);
+      assert.equal(await health(), 1);
+      await new Promise((r) => setTimeout(r, 600));
+      assert.equal(await health(), 0, 'the idle session was swept');
+      await client.close();
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('closes every session and the listening socket on close()', async () => {
     const extra = await serveHttp(host, { port: 0 });
     const servers = host.servers.size;
