@@ -25,3 +25,11 @@ describe('documentation', function () {
     }
   });
 });
+
+describe('verb reference', function () {
+  it('docs/verbs.md matches the registrations (run `npm run docs` after changing a verb)', async () => {
+    const { renderVerbDocs, VERB_DOCS } = await import('../../scripts/verb-docs.ts');
+    const current = fs.existsSync(VERB_DOCS) ? fs.readFileSync(VERB_DOCS, 'utf8') : '';
+    assert.ok(current === (await renderVerbDocs()), 'docs/verbs.md is out of date: run `npm run docs`');
+  });
+});
