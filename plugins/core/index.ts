@@ -25,10 +25,14 @@ export default definePlugin({
   apply(ctx) {
     const own = [ingestVerb, persistVerb, viewVerb, batchViewVerb, globVerb, searchVerb, seekVerb, metricsVerb];
     for (const verb of [...own, ...analysisVerbs, ...sessionVerbs, ...trailVerbs]) ctx.registerVerb(verb);
-    ctx.hooks.doctrine.tap('core', (sections) => [
-      ...sections,
-      'Start with ingest({"agent_id":…,"path":"<workspace>"}) if health shows an empty graph; then seek (by purpose) or search (by text) to find code, and view / batch_view to read it with line numbers. The graph re-ingests edited files before each query.',
-    ]);
+    ctx.hooks.doctrine.tap('core', (sections, info) => {
+      // Name only verbs this tier shows; anything else is reachable by name, which help explains.
+      const say = (verb: string) => (info.advertised.has(verb) ? verb : `${verb} (not listed here; callable, see help)`);
+      return [
+        ...sections,
+        `Start with ${say('ingest')} ({"agent_id":…,"path":"<workspace>"}) when health shows an empty graph; then ${say('seek')} (by purpose) or ${say('search')} (by text) to find code, and ${say('view')} to read it with line numbers. The graph re-ingests edited files before each query.`,
+      ];
+    });
     ctx.hooks.workflows.tap('core', (list) => [
       ...list,
       {

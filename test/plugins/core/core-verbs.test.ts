@@ -165,3 +165,20 @@ describe('core verbs in read-only mode', function () {
     }
   });
 });
+
+describe('core doctrine', function () {
+  it('names only verbs the served tier advertises, and says how to reach the others', async () => {
+    const full = await connect({ env: { M1ND_TOOL_TIER: 'essential' } });
+    const narrow = await connect({ config: { tiers: { tiny: { extends: 'essential', remove: ['seek', 'view'] } }, tier: 'tiny' } });
+    try {
+      const a = full.client.getInstructions() ?? '';
+      assert.match(a, /then seek \(by purpose\)/);
+      const b = narrow.client.getInstructions() ?? '';
+      assert.match(b, /seek \(not listed here; callable, see help\)/);
+      assert.match(b, /help/);
+    } finally {
+      await full.close();
+      await narrow.close();
+    }
+  });
+});
