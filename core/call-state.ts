@@ -23,6 +23,8 @@ export interface CallState {
   startedAt: number;
   /** Filled in as the call proceeds (shaping, envelope). */
   meta: {
+    /** The pipeline stage running now (reported when a call times out). */
+    stage?: 'gate' | 'beforeCall' | 'handler' | 'shapeResult' | 'decorateResult';
     resultTokens?: number;
     truncation?: Truncation;
     nextVerb?: string;

@@ -55,19 +55,7 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
   const call: CallState = { name, verb, args, effect: effectOf(verb, args), ctx, tier: gen.tierChoice().tier, startedAt, meta: {} };
   gen.inFlight++;
   try {
-    const refusal = await gen.hooks.gate.promise(call);
-    if (refusal) {
-      gen.hooks.afterCall.call(call, { kind: 'refused', elapsedMs: performance.now() - startedAt, error: refusal.error });
-      return errorResult(refusal.error, call, gen);
-    }
-    await gen.hooks.beforeCall.promise(call);
-    const raw = await runHandler(call, timeout, gen.settings.handlerTimeoutMs);
-    const next = typeof verb.next === 'function' ? verb.next(call.args as never, raw) : verb.next;
-    if (next) call.meta.nextVerb = next;
-    const shaped = await gen.hooks.shapeResult.promise(raw === undefined ? { ok: true } : raw, call);
-    const result = gen.hooks.decorateResult.call(shaped, call);
-    gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - startedAt });
-    return toCallToolResult(result, verb.output !== undefined);
+    return await withDeadline(call, timeout, verb.timeoutMs ?? gen.settings.handlerTimeoutMs, () => runPipeline(gen, call));
   } catch (thrown) {
     const error = toM1ndError(thrown, verb.plugin);
     gen.hooks.afterCall.call(call, { kind: 'failed', elapsedMs: performance.now() - startedAt, error });
@@ -78,8 +66,33 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
   }
 }
 
-async function runHandler(call: CallState, timeout: AbortController, defaultMs: number): Promise<unknown> {
-  const ms = call.verb.timeoutMs ?? defaultMs;
+/** Gates, before-call taps, handler, shaping and envelope; `call.meta.stage` says where it is. */
+async function runPipeline(gen: Generation, call: CallState): Promise<CallToolResult> {
+  call.meta.stage = 'gate';
+  const refusal = await gen.hooks.gate.promise(call);
+  if (refusal) {
+    gen.hooks.afterCall.call(call, { kind: 'refused', elapsedMs: performance.now() - call.startedAt, error: refusal.error });
+    return errorResult(refusal.error, call, gen);
+  }
+  call.meta.stage = 'beforeCall';
+  await gen.hooks.beforeCall.promise(call);
+  call.meta.stage = 'handler';
+  const raw = await call.verb.handler(call.args as never, call.ctx);
+  const next = typeof call.verb.next === 'function' ? call.verb.next(call.args as never, raw) : call.verb.next;
+  if (next) call.meta.nextVerb = next;
+  call.meta.stage = 'shapeResult';
+  const shaped = await gen.hooks.shapeResult.promise(raw === undefined ? { ok: true } : raw, call);
+  call.meta.stage = 'decorateResult';
+  const result = gen.hooks.decorateResult.call(shaped, call);
+  gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
+  return toCallToolResult(result, call.verb.output !== undefined);
+}
+
+/**
+ * Races the whole pipeline against the call's deadline and the client's cancellation, so a tap or
+ * handler that never settles is reported (naming the stage it hung in), never left hanging.
+ */
+async function withDeadline<T>(call: CallState, controller: AbortController, ms: number, run: () => Promise<T>): Promise<T> {
   const signal = call.ctx.signal;
   if (signal.aborted) throw cancelled(call.name);
   let timer: NodeJS.Timeout | undefined;
@@ -87,16 +100,18 @@ async function runHandler(call: CallState, timeout: AbortController, defaultMs: 
   const stop = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // Reject before aborting: the abort listener below would otherwise report a cancellation.
-      reject(new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${ms} ms and was stopped`, {
+      const stage = call.meta.stage === 'handler' || !call.meta.stage ? '' : ` (stuck in the ${call.meta.stage} hook)`;
+      reject(new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${ms} ms and was stopped${stage}`, {
         hint: 'narrow the call (smaller scope, top_k or depth) or raise M1ND_HANDLER_TIMEOUT_MS',
+        data: { stage: call.meta.stage },
       }));
-      timeout.abort();
+      controller.abort();
     }, ms);
     onAbort = () => reject(cancelled(call.name));
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([Promise.resolve().then(() => call.verb.handler(call.args as never, call.ctx)), stop]);
+    return await Promise.race([run(), stop]);
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);

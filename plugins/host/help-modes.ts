@@ -62,8 +62,9 @@ export function describeVerb(catalog: CatalogView, name: string, max: number) {
 }
 
 const WORD = /[a-z0-9]+/g;
+const STOP = new Set(['the', 'and', 'for', 'with', 'this', 'that', 'from', 'into', 'what', 'how', 'are', 'was', 'its', 'not', 'all', 'any', 'one', 'you', 'your']);
 function words(text: string): string[] {
-  return (text.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 2);
+  return (text.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 2 && !STOP.has(w));
 }
 
 /** Verbs that fit an intent and/or stage, ranked; recently used ones last, `path` prefilled. */

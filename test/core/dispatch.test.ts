@@ -76,3 +76,25 @@ describe('dispatch pipeline', function () {
     assert.equal(rec?.verbs.get('rec_read'), 2);
   });
 });
+
+describe('a tap that never settles', function () {
+  it('is reported as a timeout naming the hook, and the server keeps serving', async () => {
+    const { definePlugin } = await import('../../core/index.ts');
+    const stuck = definePlugin({
+      name: 'stuck',
+      version: '1.0.0',
+      apply(ctx) {
+        ctx.hooks.beforeCall.tapPromise('stuck', (call) => (call.name === 'help' ? new Promise<void>(() => {}) : Promise.resolve()));
+      },
+    });
+    const h = await connect({ env: { M1ND_HANDLER_TIMEOUT_MS: '200' }, plugins: [stuck] });
+    try {
+      const { json } = await h.call('help', { agent_id: 'a' });
+      assert.equal(json.error.code, 'M1ND_ERR_CALL_TIMEOUT');
+      assert.match(json.error.message, /stuck in the beforeCall hook/);
+      assert.equal((await h.call('health', { agent_id: 'a' })).result.isError, undefined);
+    } finally {
+      await h.close();
+    }
+  });
+});

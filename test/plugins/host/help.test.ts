@@ -16,7 +16,7 @@ describe('help', function () {
     assert.equal(all.length, h.host.current.records().length);
     assert.equal(all.find((v) => v.name === 'rec_write')?.advertised, false);
     assert.equal(all.find((v) => v.name === 'help')?.advertised, true);
-    assert.deepEqual(json.back_compat, [{ name: 'rec_secret_hidden', use_instead: 'rec_read' }]);
+    assert.deepEqual(json.back_compat.find((b: { name: string }) => b.name === 'rec_secret_hidden'), { name: 'rec_secret_hidden', use_instead: 'rec_read' });
     assert.match(json.rendered, /rec_write\*/);
   });
 
@@ -51,9 +51,10 @@ describe('help', function () {
     assert.equal(json.mode, 'route');
     const verbs = json.suggestions.map((s: { verb: string }) => s.verb);
     assert.ok(verbs.includes('doctor'), verbs.join(','));
-    const recent = await h.call('help', { agent_id: 'a', intent: 'diagnose', stage: 'diagnose', recent_tools: ['doctor'], max_suggestions: 10 });
+    const recent = await h.call('help', { agent_id: 'a', intent: 'diagnose', stage: 'diagnose', recent_tools: ['doctor'], max_suggestions: 20 });
     const order = recent.json.suggestions.map((s: { verb: string }) => s.verb);
-    assert.ok(order.indexOf('doctor') > order.indexOf('trust_selftest'));
+    assert.ok(order.includes('trust_selftest'), order.join(','));
+    assert.ok(order.indexOf('doctor') === -1 || order.indexOf('doctor') > order.indexOf('trust_selftest'), order.join(','));
   });
 
   it('turns an error text into recovery steps by error code', async () => {

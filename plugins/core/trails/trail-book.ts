@@ -1,0 +1,81 @@
+/**
+ * Saved investigations (trails): what they hold and where they live — the workspace store
+ * (`engine.memory`, namespace `trails`, one row per trail keyed by its id). Trails are shared: any
+ * agent can list and resume any trail; merging marks only the caller's own sources as merged.
+ */
+import { randomBytes } from 'node:crypto';
+import { ErrorCodes, M1ndError } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/service.ts';
+
+export const NAMESPACE = 'trails';
+
+/** A claim of an investigation (hypothesis or conclusion), with the nodes it rests on. */
+export interface Claim {
+  statement: string;
+  confidence?: number;
+  supporting_nodes: string[];
+  /** Trails it came from (merged trails only). */
+  from?: string[];
+}
+
+/** A visited node as saved: how much it mattered, and a fingerprint to detect later change. */
+export interface TrailNode {
+  id: string;
+  relevance: number;
+  note?: string;
+  path: string;
+  lines: [number, number] | null;
+  /** Hash of the node's text when saved (null for directories). */
+  hash: string | null;
+}
+
+/** A trail as stored. */
+export interface Trail {
+  trail_id: string;
+  label: string;
+  agent_id: string;
+  status: 'saved' | 'merged';
+  summary?: string;
+  hypotheses: Claim[];
+  conclusions: Claim[];
+  open_questions: string[];
+  tags: string[];
+  visited: TrailNode[];
+  /** Node id → activation boost re-applied on resume. */
+  boosts: Record<string, number>;
+  /** Content hash per file of the visited nodes, when saved. */
+  files: Record<string, string>;
+  /** Names given that matched no node when saved. */
+  unresolved: string[];
+  generation: number;
+  created_at: number;
+  updated_at: number;
+  merged_from?: string[];
+  merged_into?: string;
+}
+
+/** A trail id: a slug of the label plus a random suffix. */
+export function newTrailId(label: string): string {
+  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24).replace(/-+$/, '');
+  return `trail_${slug || 'untitled'}_${randomBytes(2).toString('hex')}`;
+}
+
+/** Loads a trail by id (any agent's); STATE_NOT_FOUND names trail_list otherwise. */
+export function loadTrail(graph: GraphService, agentId: string, trailId: string): Trail {
+  const trail = graph.engine.memory.get<Trail>(NAMESPACE, trailId)?.value;
+  if (trail) return trail;
+  throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no trail "${trailId}" on this workspace`, {
+    hint: `trail_list({"agent_id":"${agentId}"}) lists the saved trails`,
+    data: { trail_id: trailId },
+  });
+}
+
+/** Every stored trail. */
+export function allTrails(graph: GraphService): Trail[] {
+  return graph.engine.memory.list<Trail>(NAMESPACE, 'trail_', 100_000).map((r) => r.value);
+}
+
+/** Stores a trail. */
+export function saveTrail(graph: GraphService, trail: Trail): void {
+  graph.engine.memory.set(NAMESPACE, trail.trail_id, trail);
+}

@@ -1,0 +1,88 @@
+/**
+ * The lock family: advisory baselines of graph regions that agents diff, rebase, watch and
+ * release. Locks are stored in the workspace store and seen by every agent and server process;
+ * m1nd hid these verbs, here they are advertised in the full tier.
+ */
+import { definePlugin, Type } from '../../core/index.ts';
+import type { GraphService } from '../graph/service.ts';
+import { LockBook } from './book.ts';
+import { recheck } from './watch.ts';
+import { lockCreateVerb } from './verbs/lock_create.ts';
+import { lockDiffVerb } from './verbs/lock_diff.ts';
+import { lockRebaseVerb } from './verbs/lock_rebase.ts';
+import { lockReleaseVerb } from './verbs/lock_release.ts';
+import { lockWatchVerb } from './verbs/lock_watch.ts';
+
+const Options = Type.Object({
+  periodicSeconds: Type.Integer({ minimum: 5, default: 60, description: 'Re-check interval of locks watched "periodic"' }),
+});
+
+export default definePlugin<{ periodicSeconds: number }>({
+  name: 'lock',
+  version: '0.1.0',
+  description: 'Advisory region locks: baselines of graph regions, diffed, rebased, watched, released.',
+  requires: ['graph'],
+  options: Options,
+  apply(ctx) {
+    const graph = ctx.service<GraphService>('graph');
+    ctx.registerVerb(lockCreateVerb);
+    ctx.registerVerb(lockWatchVerb(ctx.catalog, ctx.options.periodicSeconds));
+    ctx.registerVerb(lockDiffVerb);
+    ctx.registerVerb(lockRebaseVerb);
+    ctx.registerVerb(lockReleaseVerb);
+
+    // Watches write events into the store: never on a read-only server.
+    const book = new LockBook(graph);
+    const safely = (what: string, fn: () => void) => {
+      try {
+        fn();
+      } catch (error) {
+        ctx.log.warn(`lock: ${what} re-check failed: ${(error as Error).message}`);
+      }
+    };
+    let seenGeneration: number | null = null;
+    ctx.hooks.afterCall.tap('lock', (call, outcome) => {
+      if (!graph.writable || outcome.kind !== 'ok') return;
+      const engine = graph.engine;
+      if (call.name === 'learn') safely('on_learn', () => recheck(engine, book, 'learn', (l) => l.strategy === 'on_learn'));
+      if (seenGeneration === engine.generation) return;
+      seenGeneration = engine.generation;
+      safely('on_ingest', () => recheck(engine, book, 'ingest', (l) => l.strategy === 'on_ingest' && l.checked_generation !== engine.generation));
+    });
+
+    let timer: NodeJS.Timeout | undefined;
+    let ticking = false;
+    ctx.hooks.boot.tap('lock', () => {
+      seenGeneration = graph.engine.generation;
+      if (!graph.writable) return;
+      timer = setInterval(() => {
+        if (ticking) return;
+        ticking = true;
+        graph
+          .fresh()
+          .then(() => safely('periodic', () => recheck(graph.engine, book, 'periodic', (l) => l.strategy === 'periodic')))
+          .catch((error: unknown) => ctx.log.warn(`lock: periodic re-check skipped: ${(error as Error).message}`))
+          .finally(() => (ticking = false));
+      }, ctx.options.periodicSeconds * 1000);
+      timer.unref();
+    });
+    ctx.hooks.shutdown.tapPromise('lock', async () => {
+      if (timer) clearInterval(timer);
+    });
+
+    ctx.hooks.workflows.tap('lock', (list) => [
+      ...list,
+      {
+        name: 'guard a region while editing',
+        when: 'edit: see what changed around code you (or other agents) are changing',
+        steps: [
+          { verb: 'lock_create', why: 'baseline the region; see other agents’ overlapping locks' },
+          { verb: 'lock_watch', why: 'optional: re-check on ingest, learn or a timer' },
+          { verb: 'lock_diff', why: 'nodes, edges, files and lines changed since the baseline' },
+          { verb: 'lock_rebase', why: 'accept the changes as the new baseline' },
+          { verb: 'lock_release', why: 'when done' },
+        ],
+      },
+    ]);
+  },
+});

@@ -1,0 +1,41 @@
+/** lock_diff: what changed inside a lock's region since its baseline — nodes, edges, files and lines. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { LockBook } from '../book.ts';
+import { graphService } from '../graph-view.ts';
+import { diffLock } from '../watch.ts';
+
+export const lockDiffVerb = defineVerb({
+  name: 'lock_diff',
+  description: "What changed in your lock's region since its baseline: nodes and edges added, removed or changed, with files and lines.",
+  input: Type.Object({ agent_id: AgentId, lock_id: Type.String({ minLength: 1 }) }),
+  tiers: ['full'],
+  effect: 'read',
+  stages: ['review', 'edit'],
+  next: 'lock_rebase',
+  handler: async (args, call) => {
+    const graph = graphService(call);
+    const engine = await graph.requireGraph();
+    const book = new LockBook(graph);
+    const lock = book.owned(call.agentId, args.lock_id);
+    const { region, diff } = diffLock(engine, lock);
+    const first = diff.nodes.changed[0] ?? diff.nodes.added[0];
+    const overlaps = book.overlaps(call.agentId, region.nodes, lock.lock_id);
+    return {
+      lock_id: lock.lock_id,
+      changed: diff.changed,
+      baseline_generation: lock.baseline.generation,
+      generation: engine.generation,
+      nodes: diff.nodes,
+      edges: diff.edges,
+      files: diff.files,
+      unchanged_nodes: diff.unchanged_nodes,
+      ...(diff.unindexed_edits.length ? { unindexed_edits: diff.unindexed_edits, note: 'these files changed on disk but the graph has not re-ingested them: call ingest to see which nodes changed' } : {}),
+      ...(region.missing.length ? { missing_seeds: region.missing } : {}),
+      watch: { strategy: lock.strategy, checked_generation: lock.checked_generation, events: lock.events },
+      ...(overlaps.length ? { overlaps } : {}),
+      ...(first?.lines
+        ? { look_next: { tool: 'view', arguments: { agent_id: call.agentId, file_path: first.path, offset: first.lines[0] - 1, limit: first.lines[1] - first.lines[0] + 1 } } }
+        : {}),
+    };
+  },
+});

@@ -1,0 +1,35 @@
+/** lock_rebase: accepts what changed — re-captures the lock's baseline from the current graph. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { diffCounts } from '../baseline.ts';
+import { LockBook } from '../book.ts';
+import { graphService } from '../graph-view.ts';
+import { diffLock } from '../watch.ts';
+
+export const lockRebaseVerb = defineVerb({
+  name: 'lock_rebase',
+  description: "Accept the changes: re-capture your lock's baseline from the current graph, keeping the lock.",
+  input: Type.Object({ agent_id: AgentId, lock_id: Type.String({ minLength: 1 }) }),
+  tiers: ['full'],
+  effect: 'write',
+  stages: ['edit', 'review'],
+  handler: async (args, call) => {
+    const graph = graphService(call);
+    const engine = await graph.requireGraph();
+    const book = new LockBook(graph);
+    const lock = book.owned(call.agentId, args.lock_id);
+    const { region, now, diff } = diffLock(engine, lock);
+    const previous = lock.baseline.generation;
+    lock.baseline = now;
+    lock.checked_generation = engine.generation;
+    lock.events = [];
+    lock.rebased_at = Date.now();
+    book.save(lock);
+    return {
+      lock_id: lock.lock_id,
+      accepted: diffCounts(diff),
+      baseline_generation: now.generation,
+      previous_baseline_generation: previous,
+      region: { nodes: region.nodes.length, edges: Object.keys(now.edges).length, files: Object.keys(now.files).length, ...(region.truncated ? { truncated: true } : {}) },
+    };
+  },
+});

@@ -1,0 +1,21 @@
+/** lock_release: drops one of the agent's locks. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { LockBook } from '../book.ts';
+import { graphService } from '../graph-view.ts';
+
+export const lockReleaseVerb = defineVerb({
+  name: 'lock_release',
+  description: 'Release one of your locks (its baseline is dropped).',
+  input: Type.Object({ agent_id: AgentId, lock_id: Type.String({ minLength: 1 }) }),
+  tiers: ['full'],
+  effect: 'write',
+  stages: ['edit', 'handoff'],
+  handler: async (args, call) => {
+    const graph = graphService(call);
+    await graph.fresh();
+    const book = new LockBook(graph);
+    const lock = book.owned(call.agentId, args.lock_id);
+    book.remove(lock.lock_id);
+    return { released: lock.lock_id, scope: lock.spec.scope, nodes: Object.keys(lock.baseline.nodes).length, still_held: book.held(call.agentId).map((l) => l.lock_id) };
+  },
+});

@@ -1,0 +1,85 @@
+/** perspective_suggest: the next move, judged from the current routes and the perspective's history. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { PerspectiveId, perspectiveGraphCall, RouteSetVersion } from '../context.ts';
+import { round } from '../graph-view.ts';
+import { currentRouteSet, renderRoute } from '../routes.ts';
+
+/** Extra weight for a route along the relation the agent has followed most (a habit of 2+ moves). */
+const HABIT_BONUS = 0.1;
+/** Penalty for a route back into a node the agent already backed out of. */
+const ABANDONED_PENALTY = 0.3;
+
+export const perspectiveSuggestVerb = defineVerb({
+  name: 'perspective_suggest',
+  description: 'Recommend the next move (follow a route, go back, or start anew) from the routes and your history, with a ready call.',
+  input: Type.Object({ agent_id: AgentId, perspective_id: PerspectiveId, route_set_version: RouteSetVersion }),
+  tiers: ['full'],
+  effect: 'read',
+  stages: ['find'],
+  handler: async (args, call) => {
+    const { engine, book, boosts, agentId } = await perspectiveGraphCall(call);
+    const p = book.load(agentId, args.perspective_id);
+    const rs = currentRouteSet(engine, p, args.route_set_version);
+    const habits = new Map<string, number>();
+    for (const m of p.moves) if (m.kind === 'follow') for (const r of m.via ?? []) habits.set(r, (habits.get(r) ?? 0) + 1);
+    const [habit, habitCount] = [...habits].sort((a, b) => b[1] - a[1])[0] ?? [undefined, 0];
+    const visited = new Set(p.visited);
+    const abandoned = new Set(p.abandoned);
+    const ranked = rs.items
+      .map((route, i) => {
+        let adjusted = route.s;
+        const notes: string[] = [];
+        if (habit && habitCount >= 2 && route.via.some((v) => v.r === habit)) {
+          adjusted += HABIT_BONUS;
+          notes.push(`continues along ${habit} (followed ${habitCount}×)`);
+        }
+        if (abandoned.has(route.t)) {
+          adjusted -= ABANDONED_PENALTY;
+          notes.push('you backed out of it before');
+        }
+        return { route, index: i + 1, adjusted, notes };
+      })
+      .filter((x) => !visited.has(x.route.t) && !abandoned.has(x.route.t))
+      .sort((a, b) => b.adjusted - a.adjusted || a.index - b.index);
+    const base = { perspective_id: p.id, route_set_version: rs.version, history: { depth: p.history.length, moves: p.moves.length, ...(habit ? { habit: `${habit} ×${habitCount}` } : {}) } };
+    const best = ranked[0];
+    if (best) {
+      const second = ranked[1]?.adjusted ?? 0;
+      const margin = best.adjusted > 0 ? Math.max(0, (best.adjusted - second) / best.adjusted) : 0;
+      const confidence = round(Math.min(0.9, 0.45 + 0.3 * margin + 0.15 * best.route.f[1]));
+      const shown = renderRoute(engine, rs, best.route, best.index, boosts);
+      return {
+        ...base,
+        suggestion: {
+          action: 'follow',
+          route_id: shown.route_id,
+          target: shown.target,
+          why: [`best unvisited route: ${shown.why}`, ...best.notes].join('; '),
+          confidence,
+          call: { tool: 'perspective_follow', arguments: { agent_id: agentId, perspective_id: p.id, route_id: shown.route_id, route_set_version: rs.version } },
+        },
+        alternatives: ranked.slice(1, 3).map((x) => renderRoute(engine, rs, x.route, x.index, boosts)),
+      };
+    }
+    if (p.history.length > 0) {
+      return {
+        ...base,
+        suggestion: {
+          action: 'back',
+          why: 'every route from here is visited or was backed out of',
+          confidence: 0.7,
+          call: { tool: 'perspective_back', arguments: { agent_id: agentId, perspective_id: p.id } },
+        },
+      };
+    }
+    return {
+      ...base,
+      suggestion: {
+        action: 'start',
+        why: 'nothing new around the starting node; look elsewhere with another query',
+        confidence: 0.5,
+        call: { tool: 'perspective_start', arguments: { agent_id: agentId, query: '…' } },
+      },
+    };
+  },
+});

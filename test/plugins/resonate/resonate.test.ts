@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+
+describe('resonate (back-compat)', function () {
+  this.timeout(60000);
+
+  for (const [tier, readOnly] of [
+    ['essential', '0'],
+    ['full', '0'],
+    ['full', '1'],
+  ] as const) {
+    it(`is absent from tools/list in tier ${tier}${readOnly === '1' ? ' (read-only)' : ''}, yet callable and listed by help as back-compat`, async () => {
+      const ws = writeFixtureRepo(tempDir());
+      if (readOnly === '1') {
+        const writer = await connect({ workspaceRoot: ws });
+        await writer.call('ingest', { agent_id: 'a', path: ws });
+        await writer.close();
+      }
+      const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: tier, M1ND_READ_ONLY: readOnly } });
+      try {
+        if (readOnly === '0') await h.call('ingest', { agent_id: 'a', path: ws });
+        assert.ok(!(await h.client.listTools()).tools.some((t) => t.name === 'resonate'));
+        const r = await h.call('resonate', { agent_id: 'a', query: 'cart total' });
+        assert.equal(r.result.isError, undefined, JSON.stringify(r.json).slice(0, 300));
+        assert.ok(r.json.modes.length > 0);
+        const overview = (await h.call('help', { agent_id: 'a', render: 'none' })).json;
+        assert.deepEqual(overview.back_compat.find((b: { name: string }) => b.name === 'resonate'), { name: 'resonate', use_instead: 'activate' });
+        const doc = (await h.call('help', { agent_id: 'a', tool_name: 'resonate', render: 'none' })).json;
+        assert.equal(doc.callable, true);
+        assert.deepEqual(doc.advertised_in, []);
+        assert.equal(doc.use_instead, 'activate');
+        assert.deepEqual(doc.parameters.map((p: { name: string }) => p.name), ['query', 'node_id', 'agent_id', 'top_k']);
+      } finally {
+        await h.close();
+      }
+    });
+  }
+});
+
+describe('resonate analysis', function () {
+  this.timeout(60000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir());
+    h = await connect({ workspaceRoot: ws });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('finds the dominant modes of the subgraph around a query, the first being its main body', async () => {
+    const { json } = await h.call('resonate', { agent_id: 'a', query: 'cart total' });
+    assert.ok(json.seeds.includes('function:src/cart.ts#total'));
+    assert.ok(json.subgraph.nodes > 5);
+    const eigen = json.modes.map((m: { eigenvalue: number }) => m.eigenvalue);
+    assert.ok(Math.abs(eigen[0] - 1) < 1e-3, `the normalised adjacency's top eigenvalue is 1 (got ${eigen[0]})`);
+    assert.deepEqual(eigen, [...eigen].sort((a: number, b: number) => b - a), 'modes come strongest first');
+    assert.ok(json.modes[0].strongest.length > 0);
+    assert.ok(json.modes[1].poles.positive.length > 0 && json.modes[1].poles.negative.length > 0, 'a later mode splits the subgraph in two');
+  });
+
+  it('pairs nodes that respond alike — add and mul, both in math.ts and linked to each other — and explains the score', async () => {
+    const { json } = await h.call('resonate', { agent_id: 'a', node_id: 'function:src/math.ts#add', top_k: 5 });
+    const pair = json.pairs.find((p: { a: { id: string }; b: { id: string } }) => [p.a.id, p.b.id].sort().join() === 'function:src/math.ts#add,function:src/math.ts#mul');
+    assert.ok(pair, JSON.stringify(json.pairs));
+    assert.ok(pair.score > 0.5 && pair.score <= 1);
+    assert.equal(pair.linked, true);
+    assert.match(pair.why, /load alike on modes .* \(cosine [0-9.]+\)/);
+    assert.ok(json.pairs.length <= 5, 'top_k bounds the pairs');
+    const scores = json.pairs.map((p: { score: number }) => p.score);
+    assert.deepEqual(scores, [...scores].sort((a: number, b: number) => b - a));
+    assert.ok(!json.pairs.some((p: { a: { id: string }; b: { id: string } }) => [p.a.id, p.b.id].includes('file:src/math.ts') && [p.a.id, p.b.id].some((x) => x.startsWith('function:src/math.ts'))), 'a container is never paired with its own content');
+  });
+
+  it('refuses a call with neither query nor node_id, and an unknown node', async () => {
+    const none = await h.call('resonate', { agent_id: 'a' });
+    assert.equal(none.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
+    assert.match(none.json.error.hint, /activate/);
+    const unknown = await h.call('resonate', { agent_id: 'a', node_id: 'function:src/math.ts#nope' });
+    assert.equal(unknown.json.error.code, 'M1ND_ERR_GRAPH_NODE_NOT_FOUND');
+  });
+});
