@@ -2,9 +2,9 @@
  * The graph builder: turns file extractions into nodes and edges, and patches the graph when files
  * change. Every edge is owned by the file whose extraction produced it (or by the git history, or by
  * the directory tree), so a changed file drops and rebuilds exactly its own edges; other files are
- * re-resolved only when their answers could change (they import the file, consulted a changed name
- * in the workspace-wide table, had an edge into a removed node, or had an unresolved import that the
- * new file may satisfy). A full build is the same code path with every file affected.
+ * re-linked only when their answers could change: they had an edge into a removed node, depended on
+ * a name a changed file (un)defines, walked a class whose parents changed, or had an import or link
+ * that a new file may satisfy. A full build is the same code path with every file affected.
  */
 import { posix } from 'node:path';
 import type { ExtractedSymbol, FileExtraction, Language } from './extraction.ts';
@@ -19,28 +19,22 @@ import {
   type GraphNode,
   type NodeKind,
 } from './graph.ts';
-import {
-  ResolveCache,
-  buildFileScope,
-  emptyResolverConfig,
-  resolveCall,
-  resolveImport,
-  resolveMention,
-  resolveTypeName,
-  type FileScope,
-  type NameResolution,
-  type PathIndex,
-  type ResolvedImport,
-  type ResolverConfig,
-  type SymbolTables,
-} from './resolve.ts';
-import { isTestFile, testedBasenames } from './test-files.ts';
+import { FileIndex, pathStems, specifierStems } from './file-index.ts';
+import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './link-file.ts';
+import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex, type ResolvedImport, type ResolverConfig } from './resolve.ts';
+import { buildFileScope, type Dependencies, type FileScope } from './resolve-names.ts';
+import { isTestFile } from './test-files.ts';
 
 /** One file to add or replace. */
 export interface FileInput {
   path: string;
   language: Language;
   extraction: FileExtraction;
+  /**
+   * True when `extraction` holds only symbols, imports and inherits (calls, references and doc
+   * links left out to keep memory low); the builder loads the full one when it links the file.
+   */
+  partial?: boolean;
 }
 
 /** Per-file git facts and co-change pairs (weights already in (0,1]). */
@@ -76,22 +70,16 @@ export interface UnresolvedImport {
   reason: 'external' | 'not_found';
 }
 
-interface FileState {
-  path: string;
-  language: Language;
+interface FileState extends LinkedFile {
   /** The extraction, or null once linked when the builder re-loads extractions on demand. */
   extraction: FileExtraction | null;
+  /** True while `extraction` lacks calls, references and doc links (see FileInput.partial). */
+  partial: boolean;
   parseErrors: number;
-  isTest: boolean;
-  fileNode: number;
-  /** qualifiedName (deduplicated) → node index. */
-  symbols: Map<string, number>;
-  /** qualifiedName (deduplicated) → qualifiedName of the enclosing symbol. */
-  symbolParents: Map<string, string | undefined>;
-  ownedEdges: number[];
-  imports: ResolvedImport[];
+  /** qualifiedName split at its last dot: prefix ('' for top level) → last segment → node index. */
+  members: Map<string, Map<string, number>>;
   /** Names this file looked up in the workspace-wide table (invalidation keys). */
-  globalNames: Set<string>;
+  globalNames: string[];
   /** Basename stems of imports/links that did not resolve (invalidation keys for added files). */
   missStems: string[];
   /** Files this file's imports resolved to (registered in `importers`). */
@@ -100,34 +88,6 @@ interface FileState {
 
 const REL = RELATION_CODE;
 const SYMBOL_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'function', 'method', 'type', 'section']);
-
-function dirOf(path: string): string {
-  const d = posix.dirname(path);
-  return d === '.' ? '' : d;
-}
-
-/** The last path segment without extension, or the directory name for index-like files. */
-function pathStems(path: string): string[] {
-  const base = posix.basename(path);
-  const stem = base.replace(/\.[^.]+$/, '').replace(/\.d$/, '');
-  const out = [stem.toLowerCase()];
-  if (['index', '__init__', 'mod', 'lib', 'main'].includes(stem)) {
-    const dir = posix.basename(dirOf(path));
-    if (dir) out.push(dir.toLowerCase());
-  }
-  return out;
-}
-
-function specifierStem(spec: string): string {
-  const clean = spec.replace(/[?#].*$/, '').replace(/::\{.*$/, '').replace(/(::|\.)\*$/, '');
-  const last = clean.split(/[/.:\\]+/).filter(Boolean).pop() ?? '';
-  return last.toLowerCase();
-}
-
-function linkStem(target: string): string {
-  const clean = target.replace(/[?#].*$/, '').replace(/:\d+(:\d+)?$/, '').replace(/\/$/, '');
-  return posix.basename(clean).replace(/\.[^.]+$/, '').toLowerCase();
-}
 
 function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
   let s = m.get(k);
@@ -140,28 +100,8 @@ function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
   if (s && s.delete(v) && s.size === 0) m.delete(k);
 }
 
-function insertSorted(list: string[], value: string): void {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo] !== value) list.splice(lo, 0, value);
-}
-
 function emptyExtraction(path: string, language: Language): FileExtraction {
   return { path, language, loc: 0, symbols: [], imports: [], calls: [], inherits: [], references: [], docLinks: [], parseErrors: 0 };
-}
-
-/** GitHub-style heading anchor. */
-function slug(text: string): string {
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
 }
 
 /** Builder settings. */
@@ -174,11 +114,10 @@ export interface GraphBuilderOptions {
 }
 
 /** Builds and patches a CodeGraph from file extractions. */
-export class GraphBuilder implements SymbolTables, PathIndex {
+export class GraphBuilder implements LinkContext, PathIndex {
   readonly graph = new CodeGraph();
   private readonly files = new Map<string, FileState>();
-  private readonly dirFiles = new Map<string, string[]>();
-  private readonly basenames = new Map<string, string[]>();
+  private readonly paths = new FileIndex();
   private readonly byName = new Map<string, number[]>();
   private readonly importers = new Map<string, Set<string>>();
   private readonly globalDeps = new Map<string, Set<string>>();
@@ -202,21 +141,25 @@ export class GraphBuilder implements SymbolTables, PathIndex {
   }
   /** Files directly in a directory, sorted. */
   filesInDir(dir: string): readonly string[] {
-    return this.dirFiles.get(dir) ?? [];
+    return this.paths.inDir(dir);
   }
   /** Files with this basename. */
   filesNamed(basename: string): readonly string[] {
-    return this.basenames.get(basename) ?? [];
+    return this.paths.named(basename);
   }
   /** Directories holding files. */
   directories(): Iterable<string> {
-    return this.dirFiles.keys();
+    return this.paths.directories();
   }
 
   // --- SymbolTables ---------------------------------------------------------------------------
   /** Node index of a symbol by file and qualified name, or -1. */
   symbolIn(path: string, qualifiedName: string): number {
     return this.files.get(path)?.symbols.get(qualifiedName) ?? -1;
+  }
+  /** Node index of `${prefix}.${name}` (or top-level `name`) in a file, or -1. */
+  memberIn(path: string, prefix: string, name: string): number {
+    return this.files.get(path)?.members.get(prefix)?.get(name) ?? -1;
   }
   /** Code symbols (not sections) with this short name. */
   named(name: string): readonly number[] {
@@ -303,7 +246,7 @@ export class GraphBuilder implements SymbolTables, PathIndex {
       }
       this.removeNodeAndNoteOwners(st.fileNode, affected);
       this.files.delete(path);
-      this.unindexPath(path);
+      this.paths.remove(path);
     }
 
     for (const input of change.upsert) {
@@ -312,10 +255,10 @@ export class GraphBuilder implements SymbolTables, PathIndex {
       const { state, nodesAdded, namesChanged } = this.upsertFile(input, prev, affected);
       added += nodesAdded;
       for (const n of namesChanged) changedNames.add(n);
-      if (namesChanged.length) {
-        for (const o of this.importers.get(input.path) ?? []) affected.add(o);
-        if (input.language === 'go') for (const f of this.filesInDir(dirOf(input.path))) affected.add(f);
-      }
+      // Files that resolved a name into this one and lost it are found through their edges into
+      // removed nodes; files that missed a name it now defines, through their name dependencies.
+      // Go package scope is not name-tracked, so a changed Go file re-links its package.
+      if (namesChanged.length && input.language === 'go') for (const f of this.filesInDir(dirOf(input.path))) affected.add(f);
       affected.add(state.path);
     }
 
@@ -331,19 +274,19 @@ export class GraphBuilder implements SymbolTables, PathIndex {
     const targets = allAffected ? [...this.files.keys()] : [...affected].filter((p) => this.files.has(p));
     targets.sort();
     this.updateModules(pathsChanged);
-    // Files to re-link whose extraction was dropped after their last link: load them back.
-    for (const p of targets) {
-      const st = this.files.get(p)!;
-      if (!st.extraction) st.extraction = this.loadExtraction?.(p) ?? emptyExtraction(p, st.language);
+    // Member lookups walk other classes' parents: when a class's parents change, files that walked
+    // through it re-link too (a second wave, until nothing more changes).
+    let relinked = 0;
+    const done = new Set<string>();
+    let wave = targets;
+    for (let round = 0; wave.length > 0 && round < 5; round++) {
+      for (const p of wave) done.add(p);
+      relinked += wave.length;
+      const changedClasses = this.relink(wave);
+      const next = new Set<string>();
+      for (const label of changedClasses) for (const f of this.globalDeps.get(label) ?? []) if (!done.has(f) && this.files.has(f)) next.add(f);
+      wave = [...next].sort();
     }
-    for (const p of targets) this.dropOwnedEdges(this.files.get(p)!);
-    // Imports first (they depend only on the file set), then inheritance (member lookup through
-    // parents needs it), then everything else.
-    for (const p of targets) this.resolveImports(this.files.get(p)!);
-    const scopes = new Map(targets.map((p) => [p, this.scopeOf(this.files.get(p)!)]));
-    for (const p of targets) this.linkInheritance(this.files.get(p)!, scopes.get(p)!);
-    for (const p of targets) this.linkFile(this.files.get(p)!, scopes.get(p)!);
-    if (this.loadExtraction) for (const p of targets) this.files.get(p)!.extraction = null;
 
     if (change.git !== undefined || pathsChanged.length > 0) {
       if (change.git !== undefined) this.git = change.git;
@@ -353,7 +296,38 @@ export class GraphBuilder implements SymbolTables, PathIndex {
     // Reclaim dead edge slots when they dominate, so traversal arrays stay dense.
     if (g.edgeCapacity > 4096 && g.edgeCount < g.edgeCapacity / 2) this.compact();
     else g.finalize();
-    return { resolvedFiles: targets.length, nodesAdded: added, nodesRemoved: before + added - g.nodeCount };
+    return { resolvedFiles: relinked, nodesAdded: added, nodesRemoved: before + added - g.nodeCount };
+  }
+
+  /** Re-links files (imports, then inheritance for all, then the rest); returns labels of classes whose parents changed. */
+  private relink(paths: readonly string[]): Set<string> {
+    const states = paths.map((p) => this.files.get(p)!);
+    for (const st of states) {
+      // Files whose extraction was dropped after their last link: load them back.
+      if (!st.extraction) st.extraction = this.loadExtraction?.(st.path) ?? emptyExtraction(st.path, st.language);
+    }
+    const parentsBefore = new Map<number, string>();
+    for (const st of states) for (const idx of st.symbols.values()) parentsBefore.set(idx, (this.parents.get(idx) ?? []).join(','));
+    for (const st of states) this.dropOwnedEdges(st);
+    // Imports first (they depend only on the file set), then inheritance (member lookup through
+    // parents needs it), then everything else.
+    for (const st of states) this.resolveImports(st);
+    const scopes = states.map((st) => this.scopeOf(st));
+    states.forEach((st, i) => linkInheritance(this, st, scopes[i]));
+    const changed = new Set<string>();
+    for (const [idx, before] of parentsBefore) {
+      if ((this.parents.get(idx) ?? []).join(',') !== before) changed.add(this.node(idx).label);
+    }
+    states.forEach((st, i) => {
+      if (st.partial) {
+        st.extraction = this.loadExtraction?.(st.path) ?? st.extraction;
+        st.partial = false;
+      }
+      linkFile(this, st, scopes[i]);
+      // Drop it at once: only one full extraction is alive at a time during a big build.
+      if (this.loadExtraction) st.extraction = null;
+    });
+    return changed;
   }
 
   private compact(): void {
@@ -371,34 +345,6 @@ export class GraphBuilder implements SymbolTables, PathIndex {
     for (const e of removedEdges) {
       const src = this.graph.node(this.graph.edgeSource[e]);
       if (src && src.kind !== 'module' && src !== this.graph.node(idx)) affected.add(src.path);
-    }
-  }
-
-  private indexPath(path: string): void {
-    const dir = dirOf(path);
-    let list = this.dirFiles.get(dir);
-    if (!list) this.dirFiles.set(dir, (list = []));
-    insertSorted(list, path);
-    const base = posix.basename(path);
-    let b = this.basenames.get(base);
-    if (!b) this.basenames.set(base, (b = []));
-    insertSorted(b, path);
-  }
-
-  private unindexPath(path: string): void {
-    const dir = dirOf(path);
-    const list = this.dirFiles.get(dir);
-    if (list) {
-      const i = list.indexOf(path);
-      if (i >= 0) list.splice(i, 1);
-      if (list.length === 0) this.dirFiles.delete(dir);
-    }
-    const base = posix.basename(path);
-    const b = this.basenames.get(base);
-    if (b) {
-      const i = b.indexOf(path);
-      if (i >= 0) b.splice(i, 1);
-      if (b.length === 0) this.basenames.delete(base);
     }
   }
 
@@ -443,7 +389,7 @@ export class GraphBuilder implements SymbolTables, PathIndex {
     }
     let nodesAdded = prev ? 0 : 1;
     const fileIdx = g.upsertNode(fileNode);
-    if (!prev) this.indexPath(path);
+    if (!prev) this.paths.add(path);
 
     // Deduplicate qualified names (conditional definitions) with a stable ~N suffix.
     const seen = new Map<string, number>();
@@ -488,11 +434,11 @@ export class GraphBuilder implements SymbolTables, PathIndex {
       };
       if (sym.exported !== undefined) node.exported = sym.exported;
       if (sym.doc) node.doc = sym.doc;
-      const existing = g.indexOf(id);
-      const prevNode = existing >= 0 ? g.node(existing) : null;
+      // A file seen for the first time cannot have nodes yet: skip the lookup.
+      const existed = prev !== undefined && g.indexOf(id) >= 0;
       const idx = g.upsertNode(node);
       symbols.set(q, idx);
-      if (!prevNode) {
+      if (!existed) {
         nodesAdded++;
         namesChanged.push(sym.name);
         this.indexSymbol(idx);
@@ -502,24 +448,35 @@ export class GraphBuilder implements SymbolTables, PathIndex {
       path,
       language,
       extraction,
+      partial: input.partial === true,
       parseErrors: extraction.parseErrors,
       isTest,
       fileNode: fileIdx,
       symbols,
       symbolParents,
+      members: new Map(),
       ownedEdges: [],
       imports: [],
-      globalNames: new Set(),
+      globalNames: [],
       missStems: [],
       importTargets: [],
     };
     state.language = language;
     state.extraction = extraction;
+    state.partial = input.partial === true;
     state.parseErrors = extraction.parseErrors;
     state.isTest = isTest;
     state.fileNode = fileIdx;
     state.symbols = symbols;
     state.symbolParents = symbolParents;
+    state.members = new Map();
+    for (const [q, idx] of symbols) {
+      const dot = q.lastIndexOf('.');
+      const prefix = dot < 0 ? '' : q.slice(0, dot);
+      let m = state.members.get(prefix);
+      if (!m) state.members.set(prefix, (m = new Map()));
+      m.set(dot < 0 ? q : q.slice(dot + 1), idx);
+    }
     this.files.set(path, state);
     return { state, nodesAdded, namesChanged };
   }
@@ -528,7 +485,7 @@ export class GraphBuilder implements SymbolTables, PathIndex {
     for (const e of st.ownedEdges) this.graph.removeEdge(e);
     st.ownedEdges = [];
     for (const name of st.globalNames) removeFrom(this.globalDeps, name, st.path);
-    st.globalNames = new Set();
+    st.globalNames = [];
     for (const stem of st.missStems) removeFrom(this.missStems, stem, st.path);
     st.missStems = [];
     for (const t of st.importTargets) removeFrom(this.importers, t, st.path);
@@ -542,7 +499,7 @@ export class GraphBuilder implements SymbolTables, PathIndex {
     const stems = new Set<string>();
     for (const imp of st.imports) {
       for (const t of imp.targets) if (t !== st.path) targets.add(t);
-      if (imp.unresolved) stems.add(specifierStem(imp.specifier));
+      if (imp.unresolved || imp.partial) for (const stem of specifierStems(imp.specifier)) stems.add(stem);
     }
     st.importTargets = [...targets];
     for (const t of targets) addTo(this.importers, t, st.path);
@@ -554,164 +511,49 @@ export class GraphBuilder implements SymbolTables, PathIndex {
     return buildFileScope(st.path, st.language, st.imports, this.filesInDir(dirOf(st.path)));
   }
 
-  private sourceOf(st: FileState, qualifiedName: string | null): number {
-    if (qualifiedName === null) return st.fileNode;
-    return st.symbols.get(qualifiedName) ?? st.fileNode;
+  // --- LinkContext ----------------------------------------------------------------------------
+  /** State of a file, for linking. */
+  file(path: string): LinkedFile | undefined {
+    return this.files.get(path);
+  }
+  /** Node index of a directory's module node, or -1. */
+  moduleNode(dir: string): number {
+    return this.modules.get(dir)?.node ?? -1;
+  }
+  /** Records a resolved parent of a class-like node. */
+  addParent(child: number, parent: number): void {
+    let p = this.parents.get(child);
+    if (!p) this.parents.set(child, (p = []));
+    if (!p.includes(parent)) p.push(parent);
+  }
+  /** Records the names a file's resolution depended on. */
+  noteDependencies(file: LinkedFile, names: Dependencies): void {
+    const st = file as FileState;
+    for (const name of names) {
+      // The shared index doubles as the per-file dedupe (an array per file is lighter than a Set).
+      let files = this.globalDeps.get(name);
+      if (!files) this.globalDeps.set(name, (files = new Set()));
+      if (files.has(st.path)) continue;
+      files.add(st.path);
+      st.globalNames.push(name);
+    }
   }
 
-  private noteGlobal(st: FileState, name: string, r: NameResolution): void {
-    if (!r.global || st.globalNames.has(name)) return;
-    st.globalNames.add(name);
-    addTo(this.globalDeps, name, st.path);
-  }
-
-  private linkInheritance(st: FileState, scope: FileScope): void {
-    const edges = new EdgeBatch(this.graph, st);
-    for (const inh of st.extraction!.inherits) {
-      const child = st.symbols.get(inh.child);
-      if (child === undefined) continue;
-      const r = resolveTypeName(inh.parent, inh.child, scope, this);
-      this.noteGlobal(st, inh.parent.split(/[.:]+/).pop() ?? inh.parent, r);
-      const rel = inh.kind === 'implements' ? 'implements' : 'inherits';
-      for (const t of r.targets) {
-        if (t === child) continue;
-        edges.add(child, t, REL[rel], DEFAULT_WEIGHTS[rel] * r.confidence);
-        let p = this.parents.get(child);
-        if (!p) this.parents.set(child, (p = []));
-        if (!p.includes(t)) p.push(t);
-      }
-    }
-    edges.commit();
-  }
-
-  private linkFile(st: FileState, scope: FileScope): void {
-    const g = this.graph;
-    const ex = st.extraction!;
-    const edges = new EdgeBatch(g, st);
-    // contains: directory → file, file → top-level symbols, symbol → nested symbols.
-    const mod = this.modules.get(dirOf(st.path));
-    if (mod) edges.add(mod.node, st.fileNode, REL.contains, STRUCTURAL_CONTAINS_WEIGHT);
-    for (const [q, idx] of st.symbols) {
-      const parentQ = st.symbolParents.get(q);
-      const parent = parentQ !== undefined ? st.symbols.get(parentQ) : undefined;
-      edges.add(parent ?? st.fileNode, idx, REL.contains, DEFAULT_WEIGHTS.contains);
-    }
-    // imports: file → file.
-    const tested = new Set<number>();
-    for (const imp of st.imports) {
-      for (const t of imp.targets) {
-        const st2 = this.files.get(t);
-        if (!st2 || st2 === st) continue;
-        edges.add(st.fileNode, st2.fileNode, REL.imports, DEFAULT_WEIGHTS.imports);
-        if (st.isTest && !st2.isTest) tested.add(st2.fileNode);
-      }
-    }
-    // calls: caller symbol (or file for top-level code) → callee.
-    for (const call of ex.calls) {
-      const r = resolveCall(call, scope, this);
-      this.noteGlobal(st, call.callee, r);
-      if (r.targets.length === 0) continue;
-      const src = this.sourceOf(st, call.caller);
-      for (const t of r.targets) {
-        if (t === src) continue;
-        edges.add(src, t, REL.calls, DEFAULT_WEIGHTS.calls * r.confidence);
-        if (st.isTest && this.files.get(this.node(t).path)?.isTest === false) {
-          edges.add(st.fileNode, t, REL.tests, DEFAULT_WEIGHTS.tests * r.confidence);
-        }
-      }
-    }
-    // references: symbol → type.
-    for (const ref of ex.references) {
-      const r = resolveTypeName(ref.name, ref.from, scope, this);
-      this.noteGlobal(st, ref.name.split(/[.:]+/).pop() ?? ref.name, r);
-      const src = this.sourceOf(st, ref.from);
-      for (const t of r.targets) if (t !== src) edges.add(src, t, REL.references, DEFAULT_WEIGHTS.references * r.confidence);
-    }
-    // tests: test file → imported source files, and → the source file it is named after.
-    if (st.isTest) {
-      for (const f of tested) edges.add(st.fileNode, f, REL.tests, DEFAULT_WEIGHTS.tests);
-      const names = testedBasenames(st.path, st.language);
-      for (const base of names) {
-        const cands = this.filesNamed(base).filter((p) => !this.files.get(p)!.isTest);
-        const same = cands.filter((p) => dirOf(p) === dirOf(st.path));
-        // The counterpart lives beside the test, or is the only file of that name elsewhere.
-        const pick = same.length ? same : cands.length === 1 ? cands : [];
-        for (const p of pick) edges.add(st.fileNode, this.files.get(p)!.fileNode, REL.tests, DEFAULT_WEIGHTS.tests);
-      }
-      // Until the counterpart exists, adding it must re-link this test file.
-      if (names.length && !names.some((b) => this.filesNamed(b).length)) this.noteMiss(st, linkStem(names[0]));
-    }
-    // documents: doc section → file / directory / symbol it links or names.
-    for (const link of ex.docLinks) {
-      const src = st.symbols.get(link.section) ?? st.fileNode;
-      if (link.kind === 'code_symbol') {
-        const r = resolveMention(link.target, this);
-        const name = link.target.replace(/\(.*\)$/, '').split(/\.|::|#/).filter(Boolean).pop() ?? link.target;
-        this.noteGlobal(st, name, r);
-        for (const t of r.targets) edges.add(src, t, REL.documents, DEFAULT_WEIGHTS.documents * r.confidence);
-        continue;
-      }
-      const t = this.resolveDocPath(st.path, link.target, link.kind === 'code_path');
-      if (t >= 0) edges.add(src, t, REL.documents, DEFAULT_WEIGHTS.documents);
-      else if (!/^[a-z][a-z0-9+.-]*:/i.test(link.target)) this.noteMiss(st, linkStem(link.target));
-    }
-    edges.commit();
-  }
-
-  private noteMiss(st: FileState, stem: string): void {
+  /** Records a stem whose appearance may resolve something in the file. */
+  noteMiss(file: LinkedFile, stem: string): void {
+    const st = file as FileState;
     if (!stem || st.missStems.includes(stem)) return;
     st.missStems.push(stem);
     addTo(this.missStems, stem, st.path);
-  }
-
-  /** A link or code path in a doc → a file, section or directory node, or -1. */
-  private resolveDocPath(docPath: string, target: string, fromRootFirst: boolean): number {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) return -1; // URLs, mailto:
-    const [rawPath, anchor] = target.split('#', 2);
-    let clean = rawPath.split('?')[0].replace(/:\d+(:\d+)?$/, '');
-    try {
-      clean = decodeURIComponent(clean);
-    } catch {
-      // keep the raw text when it is not valid percent-encoding
-    }
-    if (clean === '') {
-      return anchor ? this.sectionBySlug(docPath, anchor) : -1;
-    }
-    const bases = clean.startsWith('/') ? [''] : fromRootFirst ? ['', dirOf(docPath)] : [dirOf(docPath), ''];
-    for (const b of bases) {
-      const p = posix.normalize(posix.join(b, clean.replace(/^\//, ''))).replace(/\/$/, '');
-      if (p.startsWith('..')) continue;
-      if (this.files.has(p)) {
-        if (anchor) {
-          const s = this.sectionBySlug(p, anchor);
-          if (s >= 0) return s;
-        }
-        return this.files.get(p)!.fileNode;
-      }
-      const mod = this.modules.get(p === '.' ? '' : p);
-      if (mod) return mod.node;
-    }
-    return -1;
-  }
-
-  private sectionBySlug(path: string, anchor: string): number {
-    const st = this.files.get(path);
-    if (!st) return -1;
-    const want = anchor.toLowerCase();
-    for (const idx of st.symbols.values()) {
-      const n = this.node(idx);
-      if (n.kind === 'section' && slug(n.label) === want) return idx;
-    }
-    return -1;
   }
 
   /** Directory nodes for every directory holding files (and their ancestors), with containment. */
   private updateModules(pathsChanged: readonly string[]): void {
     const g = this.graph;
     const needed = (dir: string): boolean => {
-      if (this.dirFiles.has(dir)) return true;
+      if (this.paths.hasDir(dir)) return true;
       const prefix = dir === '' ? '' : `${dir}/`;
-      for (const d of this.modules.keys()) if (d !== dir && d.startsWith(prefix) && this.dirFiles.has(d)) return true;
+      for (const d of this.modules.keys()) if (d !== dir && d.startsWith(prefix) && this.paths.hasDir(d)) return true;
       return false;
     };
     const ensure = (dir: string): number => {
@@ -775,33 +617,5 @@ export class GraphBuilder implements SymbolTables, PathIndex {
       this.gitEdges.push(g.addEdge(sa.fileNode, sb.fileNode, REL.co_changes, w));
       this.gitEdges.push(g.addEdge(sb.fileNode, sa.fileNode, REL.co_changes, w));
     }
-  }
-}
-
-/** Collects one file's edges, keeping the strongest of duplicates, then adds them to the graph. */
-class EdgeBatch {
-  private readonly best = new Map<number, number>();
-  constructor(
-    private readonly graph: CodeGraph,
-    private readonly owner: FileState,
-  ) {}
-
-  add(source: number, target: number, relation: number, weight: number): void {
-    if (source === target || weight <= 0) return;
-    // Numeric key (source, relation, target); exact while node indices stay below 2^26.
-    const key = (source * 16 + relation) * 67108864 + target;
-    const cur = this.best.get(key);
-    if (cur === undefined || weight > cur) this.best.set(key, weight);
-  }
-
-  commit(): void {
-    for (const [key, weight] of this.best) {
-      const target = key % 67108864;
-      const rest = (key - target) / 67108864;
-      const relation = rest % 16;
-      const source = (rest - relation) / 16;
-      this.owner.ownedEdges.push(this.graph.addEdge(source, target, relation, Math.min(1, weight)));
-    }
-    this.best.clear();
   }
 }

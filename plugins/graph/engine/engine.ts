@@ -134,12 +134,12 @@ export class CodeGraphEngine {
   private openNow(): OpenSummary {
     const t0 = performance.now();
     this.store ??= new GraphStore(this.storeDir, { busyTimeoutMs: this.options.busyTimeoutMs });
-    const { generation, files } = this.store.loadAll();
+    const { generation, files } = this.store.loadAll({ light: true });
     this.rows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
     const builder = this.newBuilder();
     if (files.length > 0) {
       builder.apply({
-        upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction })),
+        upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction, partial: true })),
         remove: [],
         git: this.storedGitFacts(),
         config: this.storedResolverConfig(),
@@ -179,7 +179,7 @@ export class CodeGraphEngine {
   private swapBuilder(builder: GraphBuilder): void {
     this.builder = builder;
     this.ranks.clear();
-    this.lexical.rebuild(builder.graph);
+    this.lexical.reset();
     this.sortedPaths = null;
   }
 
@@ -224,7 +224,6 @@ export class CodeGraphEngine {
       this.swapBuilder(outcome.builder);
       this.rows = new Map(outcome.rows.map((r) => [r.path, r.extractionKey]));
     } else {
-      this.lexical.sync(this.builder.graph);
       this.sortedPaths = null;
     }
     for (const path of outcome.removed) {
@@ -255,7 +254,6 @@ export class CodeGraphEngine {
     for (const path of this.rows.keys()) if (!stored.has(path)) remove.push(path);
     // Git facts are re-derived from the stored commits: the other writer may have rescanned history.
     this.builder.apply({ upsert, remove, git: this.storedGitFacts(), config: this.storedResolverConfig() });
-    this.lexical.sync(this.builder.graph);
     this.sortedPaths = null;
     for (const f of upsert) this.contents.drop(f.path);
     for (const p of remove) this.contents.drop(p);
@@ -469,6 +467,12 @@ export class CodeGraphEngine {
   warmSearchCache(): number {
     for (const p of this.filePaths()) this.contents.get(p);
     return this.contents.size;
+  }
+
+  /** Builds the seek index and PageRank now instead of on the first query that needs them. */
+  warmIndexes(): void {
+    this.lexical.ensure(this.builder.graph);
+    this.pagerank();
   }
 
   /** Resolves a user path inside the workspace (refusing `..`, outside absolute paths, symlink escapes). */

@@ -142,7 +142,8 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
       if (g.reason !== 'deleted') noteSkip(g.path, g.reason);
     }
   } else {
-    const walk = walkWorkspace(walkOptions);
+    // Incremental runs skip probing for pruned directories: the full run reported them already.
+    const walk = walkWorkspace({ ...walkOptions, reportPruned: !incremental });
     entries = walk.files;
     skipped = walk.skipped;
     Object.assign(skippedByReason, walk.skippedByReason);
@@ -156,7 +157,8 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   // 2. Git history, concurrently with parsing (git runs in its own process).
   const gitDir = findGitDir(root);
   const head = gitDir ? readGitHead(gitDir) : null;
-  const scanGit = gitDir !== null && ctx.gitMaxCommits > 0 && (!incremental || head !== meta.gitHead || ctx.builder.gitFacts === null);
+  // History is re-read only when HEAD moved since the stored scan (or on a full ingest).
+  const scanGit = gitDir !== null && ctx.gitMaxCommits > 0 && (!incremental || (head ?? '') !== (meta.gitHead ?? ''));
   const gitStarted = now();
   const gitPromise: Promise<GitCommit[]> | null = scanGit ? scanGitLog(root, { maxCommits: ctx.gitMaxCommits }) : null;
 
@@ -178,7 +180,6 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   }
   let lastYield = now();
   for (let i = 0; i < toRead.length; i++) {
-    const e = toRead[i];
     if (now() - lastYield > YIELD_EVERY_MS) {
       // Let timers, I/O and signals run between files.
       await new Promise((r) => setImmediate(r));
@@ -186,67 +187,21 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
       aborted(options.signal);
     }
     if (i % 50 === 0) progress(i, toRead.length, 'parse');
-    t = now();
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(join(root, e.path));
-    } catch {
-      noteSkip(e.path, 'unreadable');
-      if (rows.has(e.path)) removes.add(e.path);
-      phases.read += now() - t;
-      continue;
-    }
-    if (bytes.subarray(0, 8000).includes(0)) {
-      noteSkip(e.path, 'binary');
-      if (rows.has(e.path)) removes.add(e.path);
-      phases.read += now() - t;
-      continue;
-    }
-    const hash = createHash('sha1').update(bytes).digest('hex');
-    const key = extractionKey(e.language, parser.version, hash);
+    const e = toRead[i];
     const row = rows.get(e.path);
-    if (incremental && row && row.extractionKey === key && ctx.builder.has(e.path)) {
+    const outcome = await readAndParse(ctx, e, row, incremental, extractors, phases);
+    if (outcome.kind === 'skip') {
+      noteSkip(e.path, outcome.reason);
+      if (row) removes.add(e.path);
+    } else if (outcome.kind === 'same') {
       // Touched but identical: remember the new size/mtime so the next run skips it without reading.
-      writes.push({ row: { ...row, size: e.size, mtimeMs: e.mtimeMs }, extraction: null });
+      writes.push({ row: { ...row!, size: e.size, mtimeMs: e.mtimeMs }, extraction: null });
       reused++;
-      phases.read += now() - t;
-      continue;
+    } else {
+      writes.push({ row: outcome.row, extraction: store.hasExtraction(outcome.row.extractionKey) ? null : outcome.extraction });
+      graphUpserts.push({ path: e.path, language: e.language, extraction: outcome.extraction });
+      texts.set(e.path, outcome.text);
     }
-    const text = bytes.toString('utf8');
-    const reason = classifyContent(e.path, bytes, text);
-    phases.read += now() - t;
-    if (reason) {
-      noteSkip(e.path, reason);
-      if (rows.has(e.path)) removes.add(e.path);
-      continue;
-    }
-    t = now();
-    let extraction: FileExtraction;
-    try {
-      let extract = extractors.get(e.language);
-      if (!extract) extractors.set(e.language, (extract = await ctx.parser.extractorFor(e.language)));
-      extraction = extract(e.path, text);
-    } catch {
-      phases.parse += now() - t;
-      noteSkip(e.path, 'parse_failed');
-      if (rows.has(e.path)) removes.add(e.path);
-      continue;
-    }
-    phases.parse += now() - t;
-    extraction.path = e.path;
-    const fileRow: FileRow = {
-      path: e.path,
-      hash,
-      size: e.size,
-      mtimeMs: e.mtimeMs,
-      language: e.language,
-      loc: extraction.loc,
-      parseErrors: extraction.parseErrors,
-      extractionKey: key,
-    };
-    writes.push({ row: fileRow, extraction: store.hasExtraction(key) ? null : extraction });
-    graphUpserts.push({ path: e.path, language: e.language, extraction });
-    texts.set(e.path, text);
   }
   progress(toRead.length, toRead.length, 'parse');
   aborted(options.signal);
@@ -332,6 +287,63 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     rows: writes.map((w) => w.row),
     previousGeneration,
   };
+}
+
+type FileOutcome =
+  | { kind: 'skip'; reason: SkipReason }
+  | { kind: 'same' }
+  | { kind: 'parsed'; row: FileRow; extraction: FileExtraction; text: string };
+
+/** Reads one file, hashes it, and parses it unless its content is unchanged or disqualified. */
+async function readAndParse(
+  ctx: IngestContext,
+  e: WalkEntry,
+  row: FileRow | undefined,
+  incremental: boolean,
+  extractors: Map<Language, FileExtractor>,
+  phases: IngestSummary['phases'],
+): Promise<FileOutcome> {
+  let t = now();
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(ctx.root, e.path));
+  } catch {
+    phases.read += now() - t;
+    return { kind: 'skip', reason: 'unreadable' };
+  }
+  const hash = createHash('sha1').update(bytes).digest('hex');
+  const key = extractionKey(e.language, ctx.parser.version, hash);
+  if (incremental && row && row.extractionKey === key && ctx.builder.has(e.path)) {
+    phases.read += now() - t;
+    return { kind: 'same' };
+  }
+  const binary = bytes.subarray(0, 8000).includes(0);
+  const text = binary ? '' : bytes.toString('utf8');
+  const reason = classifyContent(e.path, bytes, binary ? null : text);
+  phases.read += now() - t;
+  if (reason) return { kind: 'skip', reason };
+  t = now();
+  try {
+    let extract = extractors.get(e.language);
+    if (!extract) extractors.set(e.language, (extract = await ctx.parser.extractorFor(e.language)));
+    const extraction = extract(e.path, text);
+    extraction.path = e.path;
+    const fileRow: FileRow = {
+      path: e.path,
+      hash,
+      size: e.size,
+      mtimeMs: e.mtimeMs,
+      language: e.language,
+      loc: extraction.loc,
+      parseErrors: extraction.parseErrors,
+      extractionKey: key,
+    };
+    return { kind: 'parsed', row: fileRow, extraction, text };
+  } catch {
+    return { kind: 'skip', reason: 'parse_failed' };
+  } finally {
+    phases.parse += now() - t;
+  }
 }
 
 interface SummaryInput {

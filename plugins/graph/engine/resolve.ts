@@ -1,12 +1,10 @@
 /**
- * Name and import resolution. Imports: a specifier as written → workspace files, per language
- * (TS/JS relative + tsconfig paths, Python absolute/relative, Rust crate/super/self/mod, Go via
- * go.mod, Java via source-root suffix). Names: a callee or type name → graph nodes, by the
- * precedence documented in docs/graph-model.md ("Resolving names").
+ * Import resolution: a specifier as written → workspace files, per language (TS/JS relative and
+ * tsconfig paths, Python absolute/relative, Rust crate/super/self/mod, Go via go.mod, Java via
+ * source-root suffix). Name resolution lives in resolve-names.ts. Rules: docs/graph-model.md.
  */
 import { posix } from 'node:path';
-import type { ExtractedCall, ExtractedImport, Language } from './extraction.ts';
-import type { GraphNode, NodeKind } from './graph.ts';
+import type { ExtractedImport, Language } from './extraction.ts';
 
 /** What the resolver may ask about the set of ingested files. */
 export interface PathIndex {
@@ -38,9 +36,11 @@ export interface ResolvedImport {
   /** Workspace files the specifier resolves to (several for a Go package or Java wildcard). */
   targets: string[];
   /** Imported names that are themselves modules (`from pkg import mod`, `use a::{b}`): name → file. */
-  submodules: Map<string, string>;
+  submodules?: Map<string, string>;
   /** Local name bound to the whole module, if the source gives one. */
   alias?: string;
+  /** True when only a prefix resolved (`import os.path` → os.py); the full module may appear later. */
+  partial?: boolean;
   /** Why it did not resolve: a package outside the workspace, or a local-looking path that is missing. */
   unresolved?: 'external' | 'not_found';
 }
@@ -62,7 +62,8 @@ const PYTHON_SOURCE_ROOTS = ['', 'src', 'Lib', 'lib', 'python'];
 /** A Go package or Java wildcard with more files than this resolves to its first files only. */
 const MAX_PACKAGE_TARGETS = 64;
 
-function dirOf(path: string): string {
+/** The directory of a workspace-relative path ('' for the root). */
+export function dirOf(path: string): string {
   const d = posix.dirname(path);
   return d === '.' ? '' : d;
 }
@@ -90,7 +91,6 @@ export function resolveImport(
     line: imp.line,
     names: imp.names,
     targets: [],
-    submodules: new Map(),
     ...(imp.alias ? { alias: imp.alias } : {}),
   };
   switch (language) {
@@ -115,6 +115,27 @@ export function resolveImport(
 export class ResolveCache {
   readonly pythonRoot = new Map<string, string>();
   readonly crateRoot = new Map<string, string>();
+  /** (package root, absolute module) → what it resolved to. */
+  readonly pythonAbsolute = new Map<string, PythonHit>();
+  /** Top-level Python package name → directories it sits in (found from `__init__.py` files). */
+  pythonPackages: Map<string, string[]> | null = null;
+}
+
+/** Every top-level Python package of the workspace and the directory holding it. */
+function pythonPackageIndex(files: PathIndex, cache: ResolveCache): Map<string, string[]> {
+  if (cache.pythonPackages) return cache.pythonPackages;
+  const index = new Map<string, string[]>();
+  for (const dir of files.directories()) {
+    if (dir === '' || !files.has(`${dir}/__init__.py`)) continue;
+    const parent = dirOf(dir);
+    if (parent !== '' && files.has(`${parent}/__init__.py`)) continue; // not top-level
+    const name = posix.basename(dir);
+    const roots = index.get(name);
+    if (roots) roots.push(parent);
+    else index.set(name, [parent]);
+  }
+  cache.pythonPackages = index;
+  return index;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,6 +224,7 @@ function resolvePython(base: ResolvedImport, fromPath: string, files: PathIndex,
   const restPath = rest ? rest.split('.').join('/') : '';
   let modulePath: string | null = null;
   let packageDir: string | null = null;
+  let partial = false;
   if (dots > 0) {
     let dir = dirOf(fromPath);
     for (let i = 1; i < dots; i++) dir = dirOf(dir);
@@ -211,20 +233,47 @@ function resolvePython(base: ResolvedImport, fromPath: string, files: PathIndex,
     // `from . import x` names the package itself: its __init__, never a sibling `pkg.py`.
     modulePath = restPath ? probePythonModule(target, files) : probePythonPackage(dir, files);
   } else {
-    const roots = [pythonPackageRoot(fromPath, files, cache), ...PYTHON_SOURCE_ROOTS];
-    const seen = new Set<string>();
+    // Absolute imports repeat (`os`, `sys`) and only depend on the importer's package root: memoise.
+    const pkgRoot = pythonPackageRoot(fromPath, files, cache);
+    const memoKey = `${pkgRoot}\0${rest}`;
+    let memo = cache.pythonAbsolute.get(memoKey);
+    if (!memo) {
+      memo = resolvePythonAbsolute(rest, restPath, pkgRoot, files, cache);
+      cache.pythonAbsolute.set(memoKey, memo);
+    }
+    ({ modulePath, packageDir, partial } = memo);
+  }
+  return finishPython(base, modulePath, packageDir, partial, dots, files);
+}
+
+function resolvePythonAbsolute(rest: string, restPath: string, pkgRoot: string, files: PathIndex, cache: ResolveCache): PythonHit {
+  // The file's own package root, the usual source roots, then wherever a package of that name lives.
+  const head = rest.split('.')[0];
+  const roots = [...new Set([pkgRoot, ...PYTHON_SOURCE_ROOTS, ...(pythonPackageIndex(files, cache).get(head) ?? [])])];
+  for (const root of roots) {
+    const target = joinRel(root, restPath);
+    const hit = probePythonModule(target, files);
+    if (hit) return { modulePath: hit, packageDir: target, partial: false };
+  }
+  // `import os.path`: `path` is an attribute of os, and importing a.b.c imports a and a.b too;
+  // link to the longest prefix that is a module in the workspace.
+  const segs = rest.split('.');
+  for (let k = segs.length - 1; k >= 1; k--) {
     for (const root of roots) {
-      if (seen.has(root)) continue;
-      seen.add(root);
-      const target = joinRel(root, restPath);
-      const hit = probePythonModule(target, files);
-      if (hit) {
-        modulePath = hit;
-        packageDir = target;
-        break;
-      }
+      const hit = probePythonModule(joinRel(root, segs.slice(0, k).join('/')), files);
+      if (hit) return { modulePath: hit, packageDir: null, partial: true };
     }
   }
+  return { modulePath: null, packageDir: null, partial: false };
+}
+
+interface PythonHit {
+  modulePath: string | null;
+  packageDir: string | null;
+  partial: boolean;
+}
+
+function finishPython(base: ResolvedImport, modulePath: string | null, packageDir: string | null, partial: boolean, dots: number, files: PathIndex): ResolvedImport {
   const submodules = new Map<string, string>();
   if (packageDir !== null) {
     for (const name of base.names) {
@@ -236,7 +285,10 @@ function resolvePython(base: ResolvedImport, fromPath: string, files: PathIndex,
   const targets = modulePath ? [modulePath] : [];
   for (const s of submodules.values()) if (!targets.includes(s)) targets.push(s);
   if (targets.length === 0) return { ...base, unresolved: dots > 0 ? 'not_found' : 'external' };
-  return { ...base, targets, submodules };
+  const out: ResolvedImport = { ...base, targets };
+  if (submodules.size) out.submodules = submodules;
+  if (partial) out.partial = true;
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -325,7 +377,7 @@ function resolveRust(base: ResolvedImport, fromPath: string, files: PathIndex, c
       }
     }
     const targets = [hit.file, ...[...submodules.values()].filter((s) => s !== hit.file)];
-    return { ...base, targets, submodules };
+    return submodules.size ? { ...base, targets, submodules } : { ...base, targets };
   };
   if (scope) return attempt([...scope, ...rest], scope.length) ?? { ...base, unresolved: 'not_found' };
   // `mod foo;` or `use foo::bar`: a child of the current module, then of the crate root (2018 paths).
@@ -381,305 +433,4 @@ function findJavaClass(parts: string[], files: PathIndex): string | null {
     if (hit) return hit;
   }
   return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Names
-
-/** Symbol tables the name resolver reads (implemented by the graph builder). */
-export interface SymbolTables {
-  /** Node index of the symbol with this qualified name in a file, or -1. */
-  symbolIn(path: string, qualifiedName: string): number;
-  /** Node indices of all symbols with this short name in the workspace. */
-  named(name: string): readonly number[];
-  /** Node data. */
-  node(index: number): GraphNode;
-  /** Resolved parent classes/interfaces of a class-like node (for inherited members). */
-  parentsOf(index: number): readonly number[];
-}
-
-/** What a file can see: its resolved imports, turned into lookups. */
-export interface FileScope {
-  path: string;
-  language: Language;
-  /** Receiver alias → files (`os.path`, `pkg`, `mod` from `from x import mod`). */
-  moduleAliases: Map<string, string[]>;
-  /** Imported name → files that should define it. */
-  importedNames: Map<string, string[]>;
-  /** Files imported with a wildcard. */
-  wildcardFiles: string[];
-  /** Go: other files of the same package directory. */
-  packageFiles: string[];
-}
-
-/** Resolution outcome: target nodes and a confidence multiplier for the edge weight. */
-export interface NameResolution {
-  targets: number[];
-  confidence: number;
-  /** True when the answer depended on the workspace-wide name table (for incremental invalidation). */
-  global: boolean;
-}
-
-const NONE: NameResolution = { targets: [], confidence: 0, global: false };
-const SELF_RECEIVERS = new Set(['self', 'this', 'cls', 'Self', 'me']);
-const CALLABLE_KINDS: ReadonlySet<NodeKind> = new Set(['function', 'class', 'method', 'type']);
-const TYPE_KINDS: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'type']);
-const CLASS_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'type']);
-/** More candidates than this for a bare global name means "too ambiguous to link". */
-const MAX_AMBIGUOUS = 3;
-
-/** Builds the lookups a file's calls and references resolve through. */
-export function buildFileScope(path: string, language: Language, imports: readonly ResolvedImport[], sameDirFiles: readonly string[]): FileScope {
-  const moduleAliases = new Map<string, string[]>();
-  const importedNames = new Map<string, string[]>();
-  const wildcardFiles: string[] = [];
-  const add = (m: Map<string, string[]>, k: string, v: readonly string[]): void => {
-    const cur = m.get(k);
-    if (cur) {
-      for (const x of v) if (!cur.includes(x)) cur.push(x);
-    } else m.set(k, [...v]);
-  };
-  for (const imp of imports) {
-    if (imp.targets.length === 0) continue;
-    const subs = new Set(imp.submodules.values());
-    const primary = imp.targets.filter((t) => !subs.has(t));
-    const moduleTargets = primary.length ? primary : imp.targets;
-    if (imp.alias) {
-      // `import numpy as np`, `import * as ns from`, Go `f "fmt"`: the module under a local name.
-      add(moduleAliases, imp.alias, moduleTargets);
-      if (imp.names.every((n) => n === '*')) continue;
-    } else if (imp.names.length === 0) {
-      bindBareImport(imp.specifier, language, moduleTargets, (k, v) => add(moduleAliases, k, v), (k, v) => add(importedNames, k, v));
-    }
-    for (const raw of imp.names) {
-      const star = /^\*\s+as\s+([\w$]+)$/.exec(raw);
-      if (star) {
-        add(moduleAliases, star[1], moduleTargets);
-        continue;
-      }
-      if (raw === '*') {
-        for (const t of moduleTargets) if (!wildcardFiles.includes(t)) wildcardFiles.push(t);
-        continue;
-      }
-      const local = raw.replace(/^.*\s+as\s+/, '').trim();
-      const orig = raw.replace(/\s+as\s+.*$/, '').trim();
-      const sub = imp.submodules.get(orig);
-      if (sub) add(moduleAliases, local, [sub]);
-      else {
-        add(importedNames, local, moduleTargets);
-        // An aliased import still lets a call be matched to the symbol under its declared name.
-        if (orig !== local) add(importedNames, orig, moduleTargets);
-      }
-    }
-  }
-  const packageFiles = language === 'go' ? sameDirFiles.filter((f) => f !== path && f.endsWith('.go')) : [];
-  return { path, language, moduleAliases, importedNames, wildcardFiles, packageFiles };
-}
-
-/** What a bare import (no names) binds in the importing file, per language. */
-function bindBareImport(
-  specifier: string,
-  language: Language,
-  targets: readonly string[],
-  alias: (name: string, files: readonly string[]) => void,
-  name: (name: string, files: readonly string[]) => void,
-): void {
-  const last = specifier.split(/[./:\\]+/).filter(Boolean).pop();
-  switch (language) {
-    case 'python':
-      alias(specifier, targets); // `import a.b` is used as `a.b.f()`
-      break;
-    case 'go':
-      if (last) alias(last, targets); // the package name is the last path segment by convention
-      break;
-    case 'java':
-    case 'rust':
-      // `import a.b.C` / `use crate::a::Foo` bind a type; `use crate::a::m` binds a module.
-      if (last && /^[A-Z]/.test(last)) name(last, targets);
-      else if (last) alias(last, targets);
-      break;
-    default:
-      break; // a JS/TS side-effect import binds nothing
-  }
-}
-
-const chains = new Map<string, string[]>();
-
-/** `A.b.c` → [`A.b.c`, `A.b`, `A`] (memoised: the same callers recur for every call they make). */
-function lexicalChain(caller: string | null): string[] {
-  if (!caller) return [];
-  let out = chains.get(caller);
-  if (out) return out;
-  out = [];
-  for (let q = caller; q; q = q.slice(0, Math.max(0, q.lastIndexOf('.')))) out.push(q);
-  if (chains.size > 50_000) chains.clear();
-  chains.set(caller, out);
-  return out;
-}
-
-function inKinds(tables: SymbolTables, idx: number, kinds: ReadonlySet<NodeKind>): boolean {
-  return kinds.has(tables.node(idx).kind);
-}
-
-/** Symbols named `name` declared at the top of any of the files. */
-function topLevelIn(files: readonly string[], name: string, tables: SymbolTables, kinds: ReadonlySet<NodeKind>): number[] {
-  const out: number[] = [];
-  for (const f of files) {
-    const i = tables.symbolIn(f, name);
-    if (i >= 0 && inKinds(tables, i, kinds)) out.push(i);
-  }
-  return out;
-}
-
-/** The class-like symbol enclosing a caller, by walking its qualified name up. */
-function enclosingClass(path: string, caller: string | null, tables: SymbolTables): number {
-  for (const q of lexicalChain(caller)) {
-    const i = tables.symbolIn(path, q);
-    if (i >= 0 && CLASS_LIKE.has(tables.node(i).kind)) return i;
-  }
-  return -1;
-}
-
-/** A member `name` of a class node or of its ancestors (bounded depth). */
-function memberOf(classIdx: number, name: string, tables: SymbolTables, depth = 0, seen = new Set<number>()): number {
-  if (seen.has(classIdx) || depth > 4) return -1;
-  seen.add(classIdx);
-  const cls = tables.node(classIdx);
-  const hit = tables.symbolIn(cls.path, `${cls.qualifiedName}.${name}`);
-  if (hit >= 0) return hit;
-  for (const p of tables.parentsOf(classIdx)) {
-    const h = memberOf(p, name, tables, depth + 1, seen);
-    if (h >= 0) return h;
-  }
-  return -1;
-}
-
-/** Picks among workspace-wide candidates: unique → 0.7; else prefer one in the same directory; else up to 3 at 0.3. */
-function fromGlobal(candidates: number[], fromPath: string, tables: SymbolTables): NameResolution {
-  if (candidates.length === 0) return { ...NONE, global: true };
-  if (candidates.length === 1) return { targets: candidates, confidence: 0.7, global: true };
-  const dir = dirOf(fromPath);
-  const near = candidates.filter((c) => dirOf(tables.node(c).path) === dir);
-  if (near.length === 1) return { targets: near, confidence: 0.6, global: true };
-  if (candidates.length <= MAX_AMBIGUOUS) return { targets: candidates, confidence: 0.3, global: true };
-  return { ...NONE, global: true };
-}
-
-/** Resolves a bare name (callee without receiver, type name) from a position in a file. */
-function resolveBareName(name: string, from: string | null, scope: FileScope, tables: SymbolTables, kinds: ReadonlySet<NodeKind>, allowMethods: boolean): NameResolution {
-  // 1. Same file, innermost lexical scope first. A class body is a scope for bare names only in
-  // Java (implicit `this`); elsewhere members need a receiver, so class scopes are skipped.
-  for (const q of lexicalChain(from)) {
-    if (scope.language !== 'java') {
-      const holder = tables.symbolIn(scope.path, q);
-      if (holder >= 0 && CLASS_LIKE.has(tables.node(holder).kind)) continue;
-    }
-    const i = tables.symbolIn(scope.path, `${q}.${name}`);
-    if (i >= 0 && inKinds(tables, i, kinds)) return { targets: [i], confidence: 1, global: false };
-  }
-  const top = tables.symbolIn(scope.path, name);
-  if (top >= 0 && inKinds(tables, top, kinds)) return { targets: [top], confidence: 1, global: false };
-  // Go: the package is the scope, so sibling files count as the same file.
-  const pkg = topLevelIn(scope.packageFiles, name, tables, kinds);
-  if (pkg.length) return { targets: pkg.slice(0, MAX_AMBIGUOUS), confidence: pkg.length === 1 ? 1 : 0.5, global: false };
-  // 2. Names imported into the file, then wildcard imports.
-  const imported = scope.importedNames.get(name);
-  if (imported) {
-    const hits = topLevelIn(imported, name, tables, kinds);
-    if (hits.length) return { targets: hits.slice(0, MAX_AMBIGUOUS), confidence: hits.length === 1 ? 1 : 0.5, global: false };
-  }
-  const wild = topLevelIn(scope.wildcardFiles, name, tables, kinds);
-  if (wild.length) return { targets: wild.slice(0, MAX_AMBIGUOUS), confidence: wild.length === 1 ? 0.9 : 0.45, global: false };
-  // 4. A workspace-wide name, only for things that are visible from elsewhere.
-  const all = tables.named(name).filter((i) => {
-    const n = tables.node(i);
-    if (!kinds.has(n.kind) || n.exported === false) return false;
-    return allowMethods || n.kind !== 'method';
-  });
-  return fromGlobal(all, scope.path, tables);
-}
-
-/** Resolves a call to function/method/class nodes. */
-export function resolveCall(call: ExtractedCall, scope: FileScope, tables: SymbolTables): NameResolution {
-  const callee = call.callee;
-  const recv = call.receiver?.trim();
-  if (!recv) return resolveBareName(callee, call.caller, scope, tables, CALLABLE_KINDS, false);
-  // 3. self/this/cls: a member of the enclosing class or of its ancestors.
-  if (SELF_RECEIVERS.has(recv)) {
-    const cls = enclosingClass(scope.path, call.caller, tables);
-    if (cls >= 0) {
-      const m = memberOf(cls, callee, tables);
-      if (m >= 0) return { targets: [m], confidence: 1, global: false };
-    }
-    return unknownReceiver(callee, scope, tables);
-  }
-  if (recv === 'super' || recv.startsWith('super(') || recv === 'base') {
-    const cls = enclosingClass(scope.path, call.caller, tables);
-    if (cls >= 0) {
-      for (const p of tables.parentsOf(cls)) {
-        const m = memberOf(p, callee, tables);
-        if (m >= 0) return { targets: [m], confidence: 1, global: false };
-      }
-    }
-    return NONE;
-  }
-  // 2. A module imported into the file used as a qualifier (`os.path.join`, `pkg.Func`, `mod::f`).
-  const moduleFiles = scope.moduleAliases.get(recv);
-  if (moduleFiles) {
-    const hits = topLevelIn(moduleFiles, callee, tables, CALLABLE_KINDS);
-    if (hits.length) return { targets: hits.slice(0, MAX_AMBIGUOUS), confidence: hits.length === 1 ? 1 : 0.5, global: false };
-    return NONE;
-  }
-  // A class used as a qualifier: static call, `Type::new()`, or a fresh instance `Foo().bar()`.
-  const classRecv = /^([A-Z]\w*)(?:\(.*\))?$/.exec(recv);
-  if (classRecv) {
-    const cls = resolveBareName(classRecv[1], call.caller, scope, tables, CLASS_LIKE, false);
-    if (cls.targets.length === 1) {
-      const m = memberOf(cls.targets[0], callee, tables);
-      if (m >= 0) return { targets: [m], confidence: Math.min(1, cls.confidence + 0.2), global: cls.global };
-    }
-    if (cls.global) return { ...unknownReceiver(callee, scope, tables), global: true };
-  }
-  return unknownReceiver(callee, scope, tables);
-}
-
-/** `obj.method()` with an unknown receiver type: link only a method name that is unique. */
-function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables): NameResolution {
-  const methods = tables.named(callee).filter((i) => tables.node(i).kind === 'method');
-  const local = methods.filter((i) => tables.node(i).path === scope.path);
-  if (local.length === 1) return { targets: local, confidence: 0.5, global: true };
-  if (methods.length === 1) return { targets: methods, confidence: 0.4, global: true };
-  return { ...NONE, global: true };
-}
-
-/** Resolves a type name (reference, base class, implemented interface) to class/interface/type nodes. */
-export function resolveTypeName(name: string, from: string | null, scope: FileScope, tables: SymbolTables): NameResolution {
-  const last = name.split(/[.:]+/).filter(Boolean).pop() ?? name;
-  return resolveBareName(last, from, scope, tables, TYPE_KINDS, false);
-}
-
-/**
- * Resolves a symbol named in prose (`CodeGraph.finalize`, `seek()`, `crate::a::b`) to nodes:
- * a qualifier narrows candidates by qualified name or file stem; unique → 1, up to 3 → 0.5 each.
- */
-export function resolveMention(text: string, tables: SymbolTables): NameResolution {
-  const clean = text.replace(/\(.*\)$/, '').replace(/[`'"]/g, '').trim();
-  const parts = clean.split(/\.|::|#/).filter(Boolean);
-  const name = parts.pop();
-  if (!name || !/^[A-Za-z_$][\w$]*$/.test(name)) return NONE;
-  let cands = tables.named(name).filter((i) => tables.node(i).kind !== 'section');
-  if (parts.length) {
-    const qual = parts.join('.');
-    const narrowed = cands.filter((i) => {
-      const n = tables.node(i);
-      const q = n.qualifiedName ?? '';
-      const stem = posix.basename(n.path).replace(/\.[^.]+$/, '');
-      return q.endsWith(`${qual}.${name}`) || q === `${qual}.${name}` || stem === parts[parts.length - 1];
-    });
-    cands = narrowed;
-  }
-  if (cands.length === 0) return { ...NONE, global: true };
-  if (cands.length === 1) return { targets: cands, confidence: 1, global: true };
-  if (cands.length <= MAX_AMBIGUOUS) return { targets: cands, confidence: 0.5, global: true };
-  return { ...NONE, global: true };
 }

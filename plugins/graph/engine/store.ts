@@ -138,7 +138,8 @@ export class GraphStore {
     this.path = join(dir, 'm1nd.db');
     const db = new Database(this.path, { timeout: options.busyTimeoutMs ?? 10_000 });
     db.pragma('journal_mode = WAL');
-    // FULL: a committed ingest survives power loss too, at one fsync per commit (commits are rare).
+    // FULL by default: memory-table writes are user data and survive power loss. Ingest commits
+    // switch to NORMAL (see commitIngest): still atomic and crash-safe, without the fsync wait.
     db.pragma('synchronous = FULL');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
     db.exec(SCHEMA);
@@ -232,8 +233,12 @@ export class GraphStore {
     return out;
   }
 
-  /** Every stored file with its extraction, read in one consistent snapshot. */
-  loadAll(): { generation: number; files: { row: FileRow; extraction: FileExtraction }[] } {
+  /**
+   * Every stored file with its extraction, read in one consistent snapshot. With `light`, calls,
+   * references and doc links are left out of each extraction (they are the bulk of the memory;
+   * the builder re-reads them file by file when it links).
+   */
+  loadAll(options: { light?: boolean } = {}): { generation: number; files: { row: FileRow; extraction: FileExtraction }[] } {
     const db = this.conn;
     return db.transaction(() => {
       const generation = Number(this.stmts.getGeneration.get());
@@ -242,6 +247,11 @@ export class GraphStore {
         const row = toRow(r as unknown as RawFileRow);
         const extraction = JSON.parse(r[8]) as FileExtraction;
         extraction.path = row.path;
+        if (options.light) {
+          extraction.calls = [];
+          extraction.references = [];
+          extraction.docLinks = [];
+        }
         files.push({ row, extraction });
       }
       return { generation, files };
@@ -293,7 +303,14 @@ export class GraphStore {
       const generation = Number(s.bumpGeneration.get());
       return { generation, previous: generation - 1 };
     });
-    return run.immediate();
+    // The graph rows are a cache of the workspace (re-derivable by re-ingesting), so they need
+    // atomicity and process-crash safety (WAL gives both) but not an fsync on every commit.
+    db.pragma('synchronous = NORMAL');
+    try {
+      return run.immediate();
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
   }
 
   /** Number of stored commits. */

@@ -6,7 +6,7 @@
  */
 import fg from 'fast-glob';
 import ignore, { type Ignore } from 'ignore';
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { join, posix } from 'node:path';
 import type { Language } from './extraction.ts';
@@ -47,6 +47,8 @@ export interface WalkOptions {
   maxFileBytes: number;
   /** Extra fast-glob patterns to prune silently (e.g. `test/**`). */
   exclude?: readonly string[];
+  /** Probe for pruned vendored/build/ignored directories to list them as skipped (default true). */
+  reportPruned?: boolean;
   detectLanguage: (path: string) => Language | null;
 }
 
@@ -75,7 +77,8 @@ const GENERATED_MARKER =
 export function walkWorkspace(options: WalkOptions): WalkResult {
   const { root, maxFileBytes } = options;
   const rootIgnore = readIgnoreFile(join(root, '.git', 'info', 'exclude')) + '\n' + readIgnoreFile(join(root, '.gitignore'));
-  const prune = [PRUNED_PATTERN, ...prunePatterns(rootIgnore), ...(options.exclude ?? [])];
+  const ignoredDirs = prunePatterns(rootIgnore);
+  const prune = [PRUNED_PATTERN, ...ignoredDirs.globs, ...(options.exclude ?? [])];
   // Sync on purpose: the walk is a few ms, the async variant costs 2-3x that in event-loop hops.
   // No `stats`: fast-glob would lstat every entry; only candidate files are stat'ed below.
   const entries = fg.sync('**', {
@@ -103,13 +106,29 @@ export function walkWorkspace(options: WalkOptions): WalkResult {
   let tsconfig: string | null = null;
   const goMods: string[] = [];
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const isDirectory = (p: string): boolean => statSync(join(root, p), { throwIfNoEntry: false })?.isDirectory() === true;
+  const probeNames: [string, SkipReason][] = [
+    ...ignoredDirs.anywhere.map((n): [string, SkipReason] => [n, 'gitignored']),
+    ...[...VENDORED_DIRS].map((n): [string, SkipReason] => [n, 'vendored']),
+    ...[...BUILD_DIRS].map((n): [string, SkipReason] => [n, 'build_output']),
+  ];
+  const reported = new Set<string>();
   const reportPrunedIn = (dir: string): void => {
     // Pruned directories are not listed by the glob; probe the few names so the skip list shows them.
-    for (const name of [...VENDORED_DIRS, ...BUILD_DIRS]) {
+    if (options.reportPruned === false) return;
+    for (const [name, reason] of probeNames) {
       const p = dir === '' ? name : `${dir}/${name}`;
-      if (existsSync(join(root, p))) skip(`${p}/`, VENDORED_DIRS.has(name) ? 'vendored' : 'build_output');
+      if (!reported.has(p) && isDirectory(p)) {
+        reported.add(p);
+        skip(`${p}/`, reason);
+      }
     }
   };
+  for (const d of options.reportPruned === false ? [] : ignoredDirs.atRoot) {
+    if (!isDirectory(d)) continue;
+    reported.add(d);
+    skip(`${d}/`, 'gitignored');
+  }
   reportPrunedIn('');
   for (const e of entries) {
     const isDir = e.path.endsWith('/');
@@ -128,15 +147,17 @@ export function walkWorkspace(options: WalkOptions): WalkResult {
       continue;
     }
     if (!e.dirent.isFile()) continue;
-    if (matchers.ignores(path, false)) {
-      if (!matchers.ignores(posix.dirname(path), true)) skip(path, 'gitignored');
+    const language = options.detectLanguage(path);
+    // Files of no ingested language are only counted, so ignored junk (logs, data) does not flood the list.
+    const ignored = matchers.ignores(path, false);
+    if (!language) {
+      if (!ignored && base === 'go.mod') goMods.push(path);
+      if (!ignored && (base === 'tsconfig.json' || base === 'jsconfig.json') && !path.includes('/') && tsconfig === null) tsconfig = path;
+      skip(path, 'unsupported');
       continue;
     }
-    if (base === 'go.mod') goMods.push(path);
-    if ((base === 'tsconfig.json' || base === 'jsconfig.json') && !path.includes('/') && tsconfig === null) tsconfig = path;
-    const language = options.detectLanguage(path);
-    if (!language) {
-      skip(path, 'unsupported');
+    if (ignored) {
+      if (!matchers.ignores(posix.dirname(path), true)) skip(path, 'gitignored');
       continue;
     }
     if (MINIFIED_NAME.test(base)) {
@@ -245,21 +266,36 @@ function readIgnoreFile(path: string): string {
   }
 }
 
+/** Directories the root ignore rules exclude, as fast-glob prune globs and as names to report. */
+export interface IgnoredDirs {
+  globs: string[];
+  /** Names ignored at any depth (`target/`, `venv`). */
+  anywhere: string[];
+  /** Paths ignored relative to the root (`/out`, `build/cache`). */
+  atRoot: string[];
+}
+
 /**
- * fast-glob prune patterns from the root ignore rules, so ignored trees (target/, venv/) are never
- * walked. Only done when the rules contain no negation: git cannot re-include a file below an
- * excluded directory, but a negation could re-include the directory itself.
+ * Prune globs from the root ignore rules, so ignored trees (target/, venv/) are never walked. Only
+ * literal names (no wildcards) are pruned, and nothing when any rule negates: git cannot re-include
+ * a file below an excluded directory, but a negation could re-include the directory itself.
  */
-export function prunePatterns(rules: string): string[] {
+export function prunePatterns(rules: string): IgnoredDirs {
+  const out: IgnoredDirs = { globs: [], anywhere: [], atRoot: [] };
   const lines = rules.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  if (lines.some((l) => l.startsWith('!'))) return [];
-  const out: string[] = [];
+  if (lines.some((l) => l.startsWith('!'))) return out;
   for (let line of lines) {
-    if (/[?[\]{}\\]/.test(line) || line.includes('**')) continue;
+    if (/[*?[\]{}\\]/.test(line)) continue;
     line = line.replace(/\/+$/, '');
-    if (line === '' || line === '*' || line === '.') continue;
-    if (line.includes('/')) out.push(`${line.replace(/^\//, '')}/**`);
-    else out.push(`**/${line}/**`);
+    if (line === '' || line === '.' || line === '/') continue;
+    if (line.includes('/')) {
+      const rel = line.replace(/^\//, '');
+      out.globs.push(`${rel}/**`);
+      out.atRoot.push(rel);
+    } else {
+      out.globs.push(`**/${line}/**`);
+      out.anywhere.push(line);
+    }
   }
   return out;
 }

@@ -1,0 +1,358 @@
+/**
+ * Name resolution: a callee, type or base-class name → graph nodes, by the precedence documented in
+ * docs/graph-model.md ("Resolving names"): same file (lexical scope), names imported into the file,
+ * the receiver's class for self/this, then a unique workspace-wide name. Every answer says which
+ * names it depended on, so an incremental build knows whom a changed definition concerns.
+ */
+import { posix } from 'node:path';
+import type { ExtractedCall, Language } from './extraction.ts';
+import type { GraphNode, NodeKind } from './graph.ts';
+import { dirOf, type ResolvedImport } from './resolve.ts';
+
+/** Symbol tables the name resolver reads (implemented by the graph builder). */
+export interface SymbolTables {
+  /** Node index of the symbol with this qualified name in a file, or -1. */
+  symbolIn(path: string, qualifiedName: string): number;
+  /** Same as symbolIn(path, `${prefix}.${name}`) (or `name` when prefix is ''), without building the string. */
+  memberIn(path: string, prefix: string, name: string): number;
+  /** Node indices of all symbols with this short name in the workspace. */
+  named(name: string): readonly number[];
+  /** Node data. */
+  node(index: number): GraphNode;
+  /** Resolved parent classes/interfaces of a class-like node (for inherited members). */
+  parentsOf(index: number): readonly number[];
+}
+
+/** What a file can see: its resolved imports, turned into lookups. */
+export interface FileScope {
+  path: string;
+  language: Language;
+  /** Receiver alias → files (`os.path`, `pkg`, `mod` from `from x import mod`). */
+  moduleAliases: Map<string, string[]>;
+  /** Imported name → files that should define it. */
+  importedNames: Map<string, string[]>;
+  /** Files imported with a wildcard. */
+  wildcardFiles: string[];
+  /** Go: other files of the same package directory. */
+  packageFiles: string[];
+}
+
+/** Resolution outcome: target nodes and a confidence multiplier for the edge weight. */
+export interface NameResolution {
+  targets: number[];
+  confidence: number;
+}
+
+/**
+ * Receives the names whose definitions decided an answer (found in another file, in the
+ * workspace-wide table, or through a class walked for a member): when a symbol with one of these
+ * names appears or disappears anywhere, the file must be re-resolved. An array the caller owns, so
+ * resolving allocates nothing per lookup for it.
+ */
+export type Dependencies = string[];
+
+const NONE: NameResolution = { targets: [], confidence: 0 };
+const SELF_RECEIVERS = new Set(['self', 'this', 'cls', 'Self', 'me']);
+const CALLABLE_KINDS: ReadonlySet<NodeKind> = new Set(['function', 'class', 'method', 'type']);
+const TYPE_KINDS: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'type']);
+const CLASS_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'type']);
+/** More candidates than this for a bare global name means "too ambiguous to link". */
+const MAX_AMBIGUOUS = 3;
+
+/** Builds the lookups a file's calls and references resolve through. */
+export function buildFileScope(path: string, language: Language, imports: readonly ResolvedImport[], sameDirFiles: readonly string[]): FileScope {
+  const moduleAliases = new Map<string, string[]>();
+  const importedNames = new Map<string, string[]>();
+  const wildcardFiles: string[] = [];
+  const add = (m: Map<string, string[]>, k: string, v: readonly string[]): void => {
+    const cur = m.get(k);
+    if (cur) {
+      for (const x of v) if (!cur.includes(x)) cur.push(x);
+    } else m.set(k, [...v]);
+  };
+  for (const imp of imports) {
+    if (imp.targets.length === 0) continue;
+    const subs = new Set(imp.submodules?.values() ?? []);
+    const primary = imp.targets.filter((t) => !subs.has(t));
+    const moduleTargets = primary.length ? primary : imp.targets;
+    if (imp.alias) {
+      // `import numpy as np`, `import * as ns from`, Go `f "fmt"`: the module under a local name.
+      add(moduleAliases, imp.alias, moduleTargets);
+      if (imp.names.every((n) => n === '*')) continue;
+    } else if (imp.names.length === 0) {
+      bindBareImport(imp.specifier, language, moduleTargets, (k, v) => add(moduleAliases, k, v), (k, v) => add(importedNames, k, v));
+    }
+    for (const raw of imp.names) {
+      const star = /^\*\s+as\s+([\w$]+)$/.exec(raw);
+      if (star) {
+        add(moduleAliases, star[1], moduleTargets);
+        continue;
+      }
+      if (raw === '*') {
+        for (const t of moduleTargets) if (!wildcardFiles.includes(t)) wildcardFiles.push(t);
+        continue;
+      }
+      const local = raw.replace(/^.*\s+as\s+/, '').trim();
+      const orig = raw.replace(/\s+as\s+.*$/, '').trim();
+      const sub = imp.submodules?.get(orig);
+      if (sub) add(moduleAliases, local, [sub]);
+      else {
+        add(importedNames, local, moduleTargets);
+        // An aliased import still lets a call be matched to the symbol under its declared name.
+        if (orig !== local) add(importedNames, orig, moduleTargets);
+      }
+    }
+  }
+  const packageFiles = language === 'go' ? sameDirFiles.filter((f) => f !== path && f.endsWith('.go')) : [];
+  return { path, language, moduleAliases, importedNames, wildcardFiles, packageFiles };
+}
+
+/** What a bare import (no names) binds in the importing file, per language. */
+function bindBareImport(
+  specifier: string,
+  language: Language,
+  targets: readonly string[],
+  alias: (name: string, files: readonly string[]) => void,
+  name: (name: string, files: readonly string[]) => void,
+): void {
+  const last = specifier.split(/[./:\\]+/).filter(Boolean).pop();
+  switch (language) {
+    case 'python':
+      alias(specifier, targets); // `import a.b` is used as `a.b.f()`
+      break;
+    case 'go':
+      if (last) alias(last, targets); // the package name is the last path segment by convention
+      break;
+    case 'java':
+    case 'rust':
+      // `import a.b.C` / `use crate::a::Foo` bind a type; `use crate::a::m` binds a module.
+      if (last && /^[A-Z]/.test(last)) name(last, targets);
+      else if (last) alias(last, targets);
+      break;
+    default:
+      break; // a JS/TS side-effect import binds nothing
+  }
+}
+
+const chains = new Map<string, string[]>();
+
+/** `A.b.c` → [`A.b.c`, `A.b`, `A`] (memoised: the same callers recur for every call they make). */
+function lexicalChain(caller: string | null): string[] {
+  if (!caller) return [];
+  let out = chains.get(caller);
+  if (out) return out;
+  out = [];
+  for (let q = caller; q; q = q.slice(0, Math.max(0, q.lastIndexOf('.')))) out.push(q);
+  if (chains.size > 50_000) chains.clear();
+  chains.set(caller, out);
+  return out;
+}
+
+function inKinds(tables: SymbolTables, idx: number, kinds: ReadonlySet<NodeKind>): boolean {
+  return kinds.has(tables.node(idx).kind);
+}
+
+/** Symbols named `name` declared at the top of any of the files. */
+function topLevelIn(files: readonly string[], name: string, tables: SymbolTables, kinds: ReadonlySet<NodeKind>): number[] {
+  const out: number[] = [];
+  for (const f of files) {
+    const i = tables.memberIn(f, '', name);
+    if (i >= 0 && inKinds(tables, i, kinds)) out.push(i);
+  }
+  return out;
+}
+
+/** The class-like symbol enclosing a caller, by walking its qualified name up. */
+function enclosingClass(path: string, caller: string | null, tables: SymbolTables): number {
+  for (const q of lexicalChain(caller)) {
+    const i = tables.symbolIn(path, q);
+    if (i >= 0 && CLASS_LIKE.has(tables.node(i).kind)) return i;
+  }
+  return -1;
+}
+
+/** A member `name` of a class node or of its ancestors (bounded depth), or -1; `walked` collects the classes visited. */
+function memberOf(classIdx: number, name: string, tables: SymbolTables, walked: number[] = [], depth = 0): number {
+  if (walked.includes(classIdx) || depth > 4) return -1;
+  walked.push(classIdx);
+  const cls = tables.node(classIdx);
+  const hit = tables.memberIn(cls.path, cls.qualifiedName ?? '', name);
+  if (hit >= 0) return hit;
+  for (const p of tables.parentsOf(classIdx)) {
+    const h = memberOf(p, name, tables, walked, depth + 1);
+    if (h >= 0) return h;
+  }
+  return -1;
+}
+
+/**
+ * A member lookup's answer. Once it leaves the class's own file (or the class has parents), it
+ * depends on the member name and on every class walked (their parents may be re-resolved).
+ */
+function member(classIdx: number, name: string, tables: SymbolTables, confidence: number, deps: Dependencies): NameResolution {
+  const walked: number[] = [];
+  const m = memberOf(classIdx, name, tables, walked);
+  const local = walked.length === 1 && tables.parentsOf(classIdx).length === 0 && (m < 0 || tables.node(m).path === tables.node(classIdx).path);
+  if (!local) {
+    deps.push(name);
+    for (const c of walked) deps.push(tables.node(c).label);
+  }
+  return m < 0 ? NONE : { targets: [m], confidence };
+}
+
+/** Picks among workspace-wide candidates: unique → 0.7; else prefer one in the same directory; else up to 3 at 0.3. */
+function fromGlobal(name: string, candidates: number[], fromPath: string, tables: SymbolTables, deps: Dependencies): NameResolution {
+  deps.push(name);
+  if (candidates.length === 0) return NONE;
+  if (candidates.length === 1) return { targets: candidates, confidence: 0.7 };
+  // Order by id so the answer does not depend on the order files were added in.
+  if (candidates.length <= 64) candidates.sort((a, b) => (tables.node(a).id < tables.node(b).id ? -1 : 1));
+  const dir = dirOf(fromPath);
+  const near = candidates.filter((c) => dirOf(tables.node(c).path) === dir);
+  if (near.length === 1) return { targets: near, confidence: 0.6 };
+  if (candidates.length <= MAX_AMBIGUOUS) return { targets: candidates, confidence: 0.3 };
+  return NONE;
+}
+
+function found(targets: number[], confidence: number): NameResolution {
+  return { targets: targets.length > MAX_AMBIGUOUS ? targets.slice(0, MAX_AMBIGUOUS) : targets, confidence };
+}
+
+/** Resolves a bare name (callee without receiver, type name) from a position in a file. */
+function resolveBareName(name: string, from: string | null, scope: FileScope, tables: SymbolTables, kinds: ReadonlySet<NodeKind>, deps: Dependencies): NameResolution {
+  // 1. Same file, innermost lexical scope first. A class body is a scope for bare names only in
+  // Java (implicit `this`); elsewhere members need a receiver, so class scopes are skipped.
+  for (const q of lexicalChain(from)) {
+    if (scope.language !== 'java') {
+      const holder = tables.symbolIn(scope.path, q);
+      if (holder >= 0 && CLASS_LIKE.has(tables.node(holder).kind)) continue;
+    }
+    const i = tables.memberIn(scope.path, q, name);
+    if (i >= 0 && inKinds(tables, i, kinds)) return { targets: [i], confidence: 1 };
+  }
+  const top = tables.memberIn(scope.path, '', name);
+  if (top >= 0 && inKinds(tables, top, kinds)) return { targets: [top], confidence: 1 };
+  // Everything below looks into other files, so the answer depends on who defines `name`.
+  if (scope.packageFiles.length || scope.importedNames.size || scope.wildcardFiles.length) deps.push(name);
+  // Go: the package is the scope, so sibling files count as the same file.
+  const pkg = topLevelIn(scope.packageFiles, name, tables, kinds);
+  if (pkg.length) return found(pkg, pkg.length === 1 ? 1 : 0.5);
+  // 2. Names imported into the file, then wildcard imports.
+  const imported = scope.importedNames.get(name);
+  if (imported) {
+    const hits = topLevelIn(imported, name, tables, kinds);
+    if (hits.length) return found(hits, hits.length === 1 ? 1 : 0.5);
+  }
+  const wild = topLevelIn(scope.wildcardFiles, name, tables, kinds);
+  if (wild.length) return found(wild, wild.length === 1 ? 0.9 : 0.45);
+  // 4. A workspace-wide name, only for things visible from elsewhere (never a method: it needs a receiver).
+  const all: number[] = [];
+  for (const i of tables.named(name)) {
+    const n = tables.node(i);
+    if (kinds.has(n.kind) && n.exported !== false && n.kind !== 'method') all.push(i);
+  }
+  return fromGlobal(name, all, scope.path, tables, deps);
+}
+
+/** Resolves a call to function/method/class nodes, adding to `deps` the names the answer depended on. */
+export function resolveCall(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  const callee = call.callee;
+  const recv = call.receiver?.trim();
+  if (!recv) return resolveBareName(callee, call.caller, scope, tables, CALLABLE_KINDS, deps);
+  // 3. self/this/cls: a member of the enclosing class or of its ancestors.
+  if (SELF_RECEIVERS.has(recv)) {
+    const cls = enclosingClass(scope.path, call.caller, tables);
+    const m = cls >= 0 ? member(cls, callee, tables, 1, deps) : NONE;
+    return m.targets.length ? m : unknownReceiver(callee, scope, tables, deps);
+  }
+  if (recv === 'super' || recv.startsWith('super(') || recv === 'base') {
+    const cls = enclosingClass(scope.path, call.caller, tables);
+    const walked: number[] = [];
+    let hit = -1;
+    for (const p of cls >= 0 ? tables.parentsOf(cls) : []) if ((hit = memberOf(p, callee, tables, walked)) >= 0) break;
+    deps.push(callee);
+    for (const c of walked) deps.push(tables.node(c).label);
+    return hit >= 0 ? { targets: [hit], confidence: 1 } : NONE;
+  }
+  // 2. A module imported into the file used as a qualifier (`os.path.join`, `pkg.Func`, `mod::f`).
+  const moduleFiles = scope.moduleAliases.get(recv);
+  if (moduleFiles) {
+    deps.push(callee); // hit or miss, the answer is whatever the module defines under that name
+    const hits = topLevelIn(moduleFiles, callee, tables, CALLABLE_KINDS);
+    return hits.length ? found(hits, hits.length === 1 ? 1 : 0.5) : NONE;
+  }
+  // A qualified path through an imported module: `graph::Node::new()`, `models.User.create()`.
+  const qualified = /^([\w$]+)(?:\.|::)([\w$]+)$/.exec(recv);
+  const qualifierFiles = qualified ? scope.moduleAliases.get(qualified[1]) : undefined;
+  if (qualified && qualifierFiles) {
+    deps.push(qualified[2]);
+    for (const cls of topLevelIn(qualifierFiles, qualified[2], tables, CLASS_LIKE)) {
+      const m = member(cls, callee, tables, 1, deps);
+      if (m.targets.length) return m;
+    }
+  }
+  // A class used as a qualifier: static call, `Type::new()`, or a fresh instance `Foo().bar()`.
+  const classRecv = /^([A-Z]\w*)(?:\(.*\))?$/.exec(recv);
+  if (classRecv) {
+    const cls = resolveBareName(classRecv[1], call.caller, scope, tables, CLASS_LIKE, deps);
+    if (cls.targets.length === 1) {
+      const m = member(cls.targets[0], callee, tables, Math.min(1, cls.confidence + 0.2), deps);
+      if (m.targets.length) return m;
+    }
+  }
+  return unknownReceiver(callee, scope, tables, deps);
+}
+
+/** `obj.method()` with an unknown receiver type: link only a method name that is unique. */
+function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  deps.push(callee);
+  let methods = 0;
+  let lastMethod = -1;
+  let locals = 0;
+  let lastLocal = -1;
+  for (const i of tables.named(callee)) {
+    const n = tables.node(i);
+    if (n.kind !== 'method') continue;
+    methods++;
+    lastMethod = i;
+    if (n.path === scope.path) {
+      locals++;
+      lastLocal = i;
+    }
+  }
+  if (locals === 1) return { targets: [lastLocal], confidence: 0.5 };
+  if (methods === 1) return { targets: [lastMethod], confidence: 0.4 };
+  return NONE;
+}
+
+/** Resolves a type name (reference, base class, implemented interface) to class/interface/type nodes. */
+export function resolveTypeName(name: string, from: string | null, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  const last = name.split(/[.:]+/).filter(Boolean).pop() ?? name;
+  return resolveBareName(last, from, scope, tables, TYPE_KINDS, deps);
+}
+
+/**
+ * Resolves a symbol named in prose (`CodeGraph.finalize`, `seek()`, `crate::a::b`) to nodes:
+ * a qualifier narrows candidates by qualified name or file stem; unique → 1, up to 3 → 0.5 each.
+ */
+export function resolveMention(text: string, tables: SymbolTables, deps: Dependencies): NameResolution {
+  const clean = text.replace(/\(.*\)$/, '').replace(/[`'"]/g, '').trim();
+  const parts = clean.split(/\.|::|#/).filter(Boolean);
+  const name = parts.pop();
+  if (!name || !/^[A-Za-z_$][\w$]*$/.test(name)) return NONE;
+  deps.push(name);
+  let cands = tables.named(name).filter((i) => tables.node(i).kind !== 'section');
+  if (parts.length) {
+    const qual = parts.join('.');
+    cands = cands.filter((i) => {
+      const n = tables.node(i);
+      const q = n.qualifiedName ?? '';
+      const stem = posix.basename(n.path).replace(/\.[^.]+$/, '');
+      return q.endsWith(`${qual}.${name}`) || q === `${qual}.${name}` || stem === parts[parts.length - 1];
+    });
+  }
+  if (cands.length === 0) return NONE;
+  if (cands.length === 1) return { targets: cands, confidence: 1 };
+  cands.sort((a, b) => (tables.node(a).id < tables.node(b).id ? -1 : 1));
+  return cands.length <= MAX_AMBIGUOUS ? { targets: cands, confidence: 0.5 } : NONE;
+}

@@ -1,0 +1,111 @@
+import { strict as assert } from 'node:assert';
+import { GraphBuilder, type FileInput } from '../../../../plugins/graph/engine/build.ts';
+import type { ExtractedCall, ExtractedSymbol, FileExtraction } from '../../../../plugins/graph/engine/extraction.ts';
+import { extraction, sym } from './helpers.ts';
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PATHS = ['p/a.py', 'p/b.py', 'p/__init__.py', 'q/c.py', 'q/d.py', 'tests/test_a.py', 'docs/guide.md', 'src/x.ts', 'src/y.ts', 'src/index.ts'];
+const NAMES = ['alpha', 'beta', 'gamma', 'delta', 'Klass', 'Other'];
+
+function randomExtraction(path: string, r: () => number): FileExtraction {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  if (path.endsWith('.md')) {
+    return extraction(path, 'markdown', {
+      symbols: [sym('section', 'Top', 1, 9)],
+      docLinks: [
+        { section: 'Top', target: pick(NAMES), kind: 'code_symbol', line: 2 },
+        { section: 'Top', target: `../${pick(PATHS)}`, kind: 'link', line: 3 },
+      ],
+    });
+  }
+  const ts = path.endsWith('.ts');
+  const symbols: ExtractedSymbol[] = [];
+  const used = new Set<string>();
+  const n = 1 + Math.floor(r() * 4);
+  for (let i = 0; i < n; i++) {
+    const name = pick(NAMES);
+    if (used.has(name)) continue;
+    used.add(name);
+    if (/^[A-Z]/.test(name)) {
+      symbols.push(sym('class', name, i * 10 + 1, i * 10 + 9));
+      symbols.push(sym('method', pick(NAMES).toLowerCase(), i * 10 + 2, i * 10 + 3, { parent: name }));
+    } else symbols.push(sym('function', name, i * 10 + 1, i * 10 + 5, { exported: r() > 0.2 }));
+  }
+  const others = PATHS.filter((p) => p !== path && p.endsWith(ts ? '.ts' : '.py'));
+  const imports = [];
+  for (let i = 0; i < 2; i++) {
+    const t = pick(others);
+    const spec = ts ? `./${t.split('/').pop()!.replace('.ts', '.js')}` : t.replace(/\.py$/, '').replace(/\//g, '.').replace(/\.__init__$/, '');
+    const roll = r();
+    if (roll < 0.15) imports.push({ specifier: spec, line: 1, names: ts ? ['*'] : [], alias: 'ns' });
+    else imports.push({ specifier: spec, line: 1, names: roll > 0.55 ? [pick(NAMES)] : roll > 0.45 ? ['*'] : [] });
+  }
+  const calls: ExtractedCall[] = [];
+  for (let i = 0; i < 4; i++) {
+    const caller = symbols.length && r() > 0.2 ? pick(symbols).qualifiedName : null;
+    const kind = r();
+    const callee = pick([...NAMES, ...NAMES.map((x) => x.toLowerCase())]);
+    if (kind < 0.2) calls.push({ caller, callee, receiver: ts ? 'this' : 'self', line: 2 });
+    else if (kind < 0.45) calls.push({ caller, callee, receiver: pick(['p.a', 'q.c', 'ns', 'Klass', 'obj', 'Klass()', 'ns.Other']), line: 2 });
+    else calls.push({ caller, callee, line: 2 });
+  }
+  const classes = symbols.filter((s) => s.kind === 'class');
+  return extraction(path, ts ? 'typescript' : 'python', {
+    symbols,
+    imports,
+    calls,
+    inherits: classes.length && r() > 0.5 ? [{ child: classes[0].qualifiedName, parent: pick(['Klass', 'Other']), kind: 'extends' }] : [],
+    references: symbols.length ? [{ from: pick(symbols).qualifiedName, name: pick(['Klass', 'Other']), line: 3 }] : [],
+  });
+}
+
+function snapshot(b: GraphBuilder): string[] {
+  const g = b.graph;
+  const out: string[] = [];
+  for (let e = 0; e < g.edgeCapacity; e++) {
+    const ed = g.edge(e);
+    if (ed) out.push(`${ed.source} ${ed.relation} ${ed.target} ${ed.weight.toFixed(3)}`);
+  }
+  for (const [, n] of g.nodes()) out.push(`node ${n.id} ${n.startLine}-${n.endLine}`);
+  return out.sort();
+}
+
+describe('GraphBuilder incremental patching', () => {
+  for (const seed of [20240607, 2]) it(`matches a fresh full build after each of 300 random edits, additions and deletions (seed ${seed})`, () => {
+    const r = rng(seed);
+    const state = new Map<string, FileExtraction>();
+    const patched = new GraphBuilder();
+    for (let step = 0; step < 300; step++) {
+      const upsert: FileInput[] = [];
+      const remove: string[] = [];
+      const k = 1 + Math.floor(r() * 3);
+      for (let i = 0; i < k; i++) {
+        const path = PATHS[Math.floor(r() * PATHS.length)];
+        if (upsert.some((u) => u.path === path) || remove.includes(path)) continue;
+        if (state.has(path) && r() < 0.25) {
+          remove.push(path);
+          state.delete(path);
+        } else {
+          const ex = randomExtraction(path, r);
+          state.set(path, ex);
+          upsert.push({ path, language: ex.language, extraction: ex });
+        }
+      }
+      patched.apply({ upsert, remove, config: { goModules: [] } });
+      const fresh = new GraphBuilder();
+      fresh.apply({ upsert: [...state.values()].map((ex) => ({ path: ex.path, language: ex.language, extraction: ex })), remove: [], config: { goModules: [] } });
+      assert.deepEqual(snapshot(patched), snapshot(fresh), `step ${step}`);
+    }
+  });
+});
