@@ -33,14 +33,29 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     const service = createGraphService(engine, writable, ctx.session);
     ctx.provide('graph', service);
     let lastIngest: string | null = null;
+    let closed = false;
+    // The seek index and PageRank build on first use (~0.3 s on 25K nodes): build them off the call path.
+    const warmSoon = () =>
+      setImmediate(() => {
+        if (closed) return;
+        try {
+          engine.warmIndexes();
+        } catch (error) {
+          ctx.log.debug(`index warm-up skipped: ${(error as Error).message}`);
+        }
+      }).unref();
 
     ctx.hooks.boot.tapPromise('graph', async () => {
       const opened = await engine.open();
       ctx.log.info(`graph: generation ${opened.generation}, ${opened.nodes} nodes, ${opened.edges} edges (${opened.elapsedMs} ms)`);
       if (writable && ctx.options.watch) await engine.watch();
+      if (opened.loaded) warmSoon();
     });
     ctx.hooks.afterCall.tap('graph', (call, outcome) => {
-      if (call.name === 'ingest' && outcome.kind === 'ok') lastIngest = new Date().toISOString();
+      if (call.name === 'ingest' && outcome.kind === 'ok') {
+        lastIngest = new Date().toISOString();
+        warmSoon();
+      }
     });
     ctx.hooks.health.tapPromise('graph', async (report) => {
       const s = engine.status();
@@ -59,7 +74,10 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
         },
       };
     });
-    ctx.hooks.shutdown.tapPromise('graph', () => engine.close());
+    ctx.hooks.shutdown.tapPromise('graph', async () => {
+      closed = true;
+      await engine.close();
+    });
   },
 });
 

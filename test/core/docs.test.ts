@@ -33,3 +33,12 @@ describe('verb reference', function () {
     assert.ok(current === (await renderVerbDocs()), 'docs/verbs.md is out of date: run `npm run docs`');
   });
 });
+
+describe('error catalog', function () {
+  it('declares every code the graph engine raises, so one catalog covers the whole server', async () => {
+    const { ErrorCodes } = await import('../../core/errors.ts');
+    const { EngineErrorCodes } = await import('../../plugins/graph/engine/errors.ts');
+    const host = new Set<string>(Object.values(ErrorCodes));
+    for (const code of Object.values(EngineErrorCodes)) assert.ok(host.has(code), `${code} is missing from core/errors.ts`);
+  });
+});
