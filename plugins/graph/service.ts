@@ -6,6 +6,7 @@ import { ErrorCodes, M1ndError, type SessionStore } from '../../core/index.ts';
 import { BoostBook } from './boosts.ts';
 import { EngineError } from './engine/errors.ts';
 import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
+import { LearnedWeights } from './learned.ts';
 
 export interface GraphService {
   readonly engine: CodeGraphEngine;
@@ -17,6 +18,8 @@ export interface GraphService {
   requireGraph(): Promise<CodeGraphEngine>;
   /** Per-agent activation boosts (warmup, trail_resume) that ranking verbs apply for that agent. */
   readonly boosts: BoostBook;
+  /** Ranking weights learned from `learn` feedback (all agents), persisted in the store; ranking verbs apply them. */
+  readonly learned: LearnedWeights;
 }
 
 /** Runs engine code, turning engine errors into host errors with the same code and hint. */
@@ -42,6 +45,7 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
     engine,
     writable,
     boosts: new BoostBook(session),
+    learned: new LearnedWeights(engine, writable),
     async fresh() {
       try {
         return await engine.ensureFresh();

@@ -1,0 +1,88 @@
+/** counterfactual: simulate removing nodes — what breaks, what becomes unreachable, what cascades. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { pathTokens } from '../../graph/algorithms/explain.ts';
+import { KIND_CODE, kindCodes } from '../../graph/algorithms/graph-facts.ts';
+import { pathTo, propagate } from '../../graph/algorithms/propagation.ts';
+import { simulateRemoval } from '../../graph/algorithms/reachability.ts';
+import { IMPACT_PROFILE } from '../../graph/algorithms/relations.ts';
+import { RELATIONS } from '../../graph/engine/graph.ts';
+import { nodeRef } from '../shared.ts';
+import { recordVisit } from '../session/visits.ts';
+import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
+import { IMPACT_DECAY, IMPACT_THRESHOLD } from './impact.ts';
+
+export const counterfactualVerb = defineVerb({
+  name: 'counterfactual',
+  description: 'Simulate removing nodes: dependents left broken, code left unreachable, and the cascade.',
+  input: Type.Object({
+    agent_id: AgentId,
+    node_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 50 }),
+    include_cascade: Type.Boolean({ default: true, description: 'Transitive effects, not only direct' }),
+    top_k: Type.Integer({ minimum: 1, maximum: 500, default: 30 }),
+  }),
+  effect: 'read',
+  stages: ['plan', 'review'],
+  next: 'impact',
+  guide: [
+    'Nothing is removed: the graph is masked. A removed node takes everything it contains (a file its symbols, a class its methods).',
+    '- `broken`: nodes outside the removal with an edge into it (callers, importers, subclasses, tests, docs) — they would dangle.',
+    '- `orphaned`: code that is reachable from the entry points now (things nobody uses: scripts, public API, tests) over use edges (imports, calls, references, inheritance, class members) and would no longer be: the dead code the removal leaves behind. Without include_cascade only the first ring is listed (nodes whose every user was removed).',
+    '- `cascade`: the reverse blast radius of the removed set (as `impact` reverse), with chains.',
+    'With 2–5 nodes, `synergy` compares what they orphan together with the sum of what each orphans alone (> 1: they back each other up).',
+  ].join('\n'),
+  handler: async (args, call) => {
+    const t0 = performance.now();
+    const { engine, g } = await openGraph(call);
+    const given = [...new Map(args.node_ids.map((id) => resolveNodeArg(engine, id, 'node_ids[]')).map((r) => [r.index, r])).values()];
+    const sim = simulateRemoval(g, given.map((r) => r.index));
+    const pr = engine.pagerank().scores;
+    const kinds = kindCodes(g);
+    const notModule = (i: number) => kinds[i] !== KIND_CODE.module;
+    const byRank = (list: number[]) => list.filter(notModule).sort((a, b) => (pr[b] ?? 0) - (pr[a] ?? 0) || a - b);
+    const broken = sim.broken.slice(0, args.top_k).map(({ node, edge }) => ({
+      ...nodeRef(g.node(node)!),
+      edge: `${g.node(node)!.id} -${RELATIONS[g.edgeRelation[edge]]}-> ${g.node(g.edgeTarget[edge])!.id}`,
+    }));
+    const orphanList = byRank(args.include_cascade ? sim.orphaned : sim.directOrphans);
+    const removedSet = new Set(sim.removed);
+    let cascade: unknown[] | undefined;
+    let cascadeCount = 0;
+    if (args.include_cascade) {
+      // Everything removed is a source of breakage (a file's callers reach it through its symbols).
+      const p = propagate(
+        g,
+        sim.removed.map((index) => ({ index, signal: 1 })),
+        { direction: 'in', relations: IMPACT_PROFILE, decay: IMPACT_DECAY, threshold: IMPACT_THRESHOLD, maxDepth: 5, maxVisits: 20_000 },
+      );
+      const rows: unknown[] = [];
+      for (let k = 0; k < p.count; k++) {
+        const v = p.order[k];
+        if (removedSet.has(v) || !notModule(v)) continue;
+        cascadeCount++;
+        if (rows.length < args.top_k) rows.push({ ...nodeRef(g.node(v)!), depth: p.depth[k], signal: round3(p.signal[k]), chain: pathTokens(g, pathTo(p, v)) });
+      }
+      cascade = rows;
+    }
+    let synergy: { together: number; separately: number; ratio: number | null } | undefined;
+    if (args.include_cascade && given.length >= 2 && given.length <= 5) {
+      const alone = given.reduce((sum, r) => sum + simulateRemoval(g, [r.index]).orphaned.filter(notModule).length, 0);
+      const together = sim.orphaned.filter(notModule).length;
+      synergy = { together, separately: alone, ratio: alone > 0 ? round3(together / alone) : null };
+    }
+    const lost = sim.reachableBefore - sim.reachableAfter;
+    const elapsedMs = performance.now() - t0;
+    recordVisit(call, engine.root, { nodes: given.map((r) => r.node), query: { subject: given.map((r) => r.node.id).join(', '), results: orphanList.length, elapsedMs } });
+    return {
+      removed: given.map((r) => nodeRef(r.node)),
+      removed_with_contents: sim.removed.filter(notModule).length,
+      broken_count: sim.broken.length,
+      broken,
+      orphaned_count: orphanList.length,
+      orphaned: orphanList.slice(0, args.top_k).map((i) => nodeRef(g.node(i)!)),
+      ...(args.include_cascade ? { cascade_count: cascadeCount, cascade } : { note: 'direct effects only: orphaned lists nodes whose every user was removed' }),
+      reachability: { before: sim.reachableBefore, after: sim.reachableAfter, lost, lost_pct: round3((100 * lost) / Math.max(1, sim.reachableBefore)) },
+      ...(synergy ? { synergy } : {}),
+      elapsed_ms: round3(elapsedMs),
+    };
+  },
+});

@@ -1,0 +1,120 @@
+/** drift: how the graph's structure and learned weights changed since a baseline (this session's start, or a checkpoint). */
+import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
+import { RELATIONS, symbolNodeId, type Relation } from '../../graph/engine/graph.ts';
+import { diffDigests, digestGraph, fileDigest, type FileDigest } from '../../graph/algorithms/summary.ts';
+import { checkpointFiles, storedExtractions, storedFiles } from '../session/stored-files.ts';
+import { sessionBaseline } from './baseline.ts';
+import { openGraph, round3 } from './graph-call.ts';
+
+const LISTED = 50;
+
+export const driftVerb = defineVerb({
+  name: 'drift',
+  description: 'How structure and learned weights changed since a baseline: this session\'s start or a named checkpoint.',
+  input: Type.Object({
+    agent_id: AgentId,
+    since: Type.String({ minLength: 1, default: 'last_session', description: 'last_session or a checkpoint name' }),
+    include_weight_drift: Type.Boolean({ default: true }),
+  }),
+  effect: 'read',
+  stages: ['orient', 'review'],
+  guide: [
+    '`last_session`: the graph as this server found it, i.e. what the previous session persisted (captured when the first analysis or session verb ran, before any refresh). A checkpoint name (see `persist` status) compares with the files that checkpoint saved, symbol by symbol for the files whose content changed.',
+    'Structure: files added, removed and changed (line count, symbols added/removed, symbols moved, edge count where known), and edge totals per relation. Weights: `learn` feedback recorded since the baseline (node biases and edge factors that changed) and per-relation weight totals (co-change weights move with git history).',
+  ].join('\n'),
+  handler: async (args, call) => {
+    const t0 = performance.now();
+    const { graph, engine, g } = await openGraph(call);
+    const current = digestGraph(g, engine.generation);
+    let baseline: { kind: string; generation: number; at: number; files: Map<string, FileDigest>; byRelation?: typeof current.byRelation; nodes?: number; edges?: number };
+    let learnedSince: (id: string, updatedAt: number) => boolean;
+    let learnedBefore: { nodes: Map<string, number>; edges: Map<string, number> } | null = null;
+    if (args.since === 'last_session') {
+      const b = sessionBaseline(graph);
+      if (!b) throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, 'no session baseline was captured', { hint: 'call drift again' });
+      baseline = { kind: 'session_start', generation: b.digest.generation, at: b.capturedAt, files: b.digest.files, byRelation: b.digest.byRelation, nodes: b.digest.nodes, edges: b.digest.edges };
+      learnedBefore = b.learned;
+      learnedSince = (_id, at) => at > b.capturedAt;
+    } else {
+      const cp = checkpointFiles(engine.storeDir, args.since);
+      if (!cp) {
+        const known = engine.status().checkpoints.map((c) => c.name);
+        throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no checkpoint named "${args.since}"`, {
+          hint: known.length ? `use last_session or one of: ${known.join(', ')}` : 'use last_session, or make one first with persist({"action":"checkpoint","path":"<name>"})',
+        });
+      }
+      // Unchanged content shares the current digest; changed files are rebuilt from the checkpoint's extractions.
+      const now = storedFiles(engine.storeDir).files;
+      const changed = [...cp.files.values()].filter((f) => now.get(f.path)?.hash !== f.hash);
+      const extractions = storedExtractions(engine.storeDir, changed.map((f) => f.extractionKey));
+      const files = new Map<string, FileDigest>();
+      for (const f of cp.files.values()) {
+        const same = now.get(f.path)?.hash === f.hash ? current.files.get(f.path) : undefined;
+        if (same) {
+          files.set(f.path, same);
+          continue;
+        }
+        const ex = extractions.get(f.extractionKey);
+        const syms: [string, number, number][] = (ex?.symbols ?? []).map((s) => [symbolNodeId(s.kind, f.path, s.qualifiedName), s.startLine, s.endLine]);
+        files.set(f.path, fileDigest(Math.max(1, f.loc), syms, null, null));
+      }
+      baseline = { kind: 'checkpoint', generation: cp.generation, at: cp.createdAt, files };
+      learnedSince = (_id, at) => at > cp.createdAt;
+    }
+    const structure = diffDigests(baseline.files, current.files);
+    let relations: Partial<Record<Relation, { count: [number, number]; weight: [number, number] }>> | undefined;
+    if (baseline.byRelation) {
+      relations = {};
+      for (const r of RELATIONS) {
+        const count: [number, number] = [baseline.byRelation[r].count, current.byRelation[r].count];
+        const weight: [number, number] = [round3(baseline.byRelation[r].weight), round3(current.byRelation[r].weight)];
+        if (count[0] !== count[1] || weight[0] !== weight[1]) relations[r] = { count, weight };
+      }
+    }
+    const relationField = <K extends 'count' | 'weight'>(k: K) => (relations ? Object.fromEntries(Object.entries(relations).map(([r, v]) => [r, v[k]])) : undefined);
+    let weights: Record<string, unknown> | undefined;
+    if (args.include_weight_drift) {
+      const nodes = graph.learned
+        .nodes()
+        .filter(([id, e]) => learnedSince(id, e.updatedAt))
+        .map(([id, e]) => ({ id, bias: [round3(learnedBefore?.nodes.get(id) ?? 0), round3(e.bias)], feedback: { correct: e.correct, wrong: e.wrong, partial: e.partial } }))
+        .sort((a, b) => Math.abs(b.bias[1] - b.bias[0]) - Math.abs(a.bias[1] - a.bias[0]));
+      const before = learnedBefore?.edges;
+      const edges = graph.learned
+        .edgeEntries()
+        .map(([s, t, f]) => ({ source: s, target: t, factor: [round3(before?.get(`${s}\u0001${t}`) ?? 1), round3(f)] }))
+        .filter((e) => (before ? e.factor[0] !== e.factor[1] : true))
+        .sort((a, b) => Math.abs(b.factor[1] - b.factor[0]) - Math.abs(a.factor[1] - a.factor[0]));
+      weights = {
+        learned_nodes: nodes.slice(0, LISTED),
+        learned_edges: edges.slice(0, LISTED),
+        feedback_events: graph.learned.events(1000).filter((e) => e.at > baseline.at).length,
+        ...(relations ? { relation_weights: relationField('weight') } : {}),
+      };
+    }
+    const total = structure.filesAdded.length + structure.filesRemoved.length + structure.filesChanged.length;
+    return {
+      since: args.since,
+      baseline: { kind: baseline.kind, generation: baseline.generation, at: new Date(baseline.at).toISOString() },
+      current: { generation: engine.generation, nodes: current.nodes, edges: current.edges },
+      structure: {
+        files_added: structure.filesAdded.slice(0, LISTED),
+        files_removed: structure.filesRemoved.slice(0, LISTED),
+        files_changed: structure.filesChanged.slice(0, LISTED).map((f) => ({
+          path: f.path,
+          loc: f.loc,
+          symbols_added: f.symbolsAdded.slice(0, 10),
+          symbols_removed: f.symbolsRemoved.slice(0, 10),
+          symbols_moved: f.symbolsMoved,
+          ...(f.edges ? { edges: f.edges } : {}),
+        })),
+        unchanged_files: structure.unchanged,
+        ...(baseline.nodes !== undefined ? { nodes: [baseline.nodes, current.nodes], edges: [baseline.edges, current.edges] } : {}),
+        ...(relations ? { relations: relationField('count') } : {}),
+      },
+      ...(weights ? { weights } : {}),
+      summary: total === 0 ? 'no structural drift' : `${structure.filesAdded.length} added, ${structure.filesRemoved.length} removed, ${structure.filesChanged.length} changed file(s)`,
+      elapsed_ms: round3(performance.now() - t0),
+    };
+  },
+});

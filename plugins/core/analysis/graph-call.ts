@@ -1,0 +1,53 @@
+/** What every analysis verb does first: open the graph for a call, and resolve node arguments. */
+import { ErrorCodes, M1ndError, type CallContext } from '../../../core/index.ts';
+import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
+import type { CodeGraph, GraphNode, NodeKind } from '../../graph/engine/graph.ts';
+import type { GraphService } from '../../graph/service.ts';
+import { graphOf } from '../shared.ts';
+import { noteSessionBaseline } from './baseline.ts';
+
+export interface OpenGraph {
+  graph: GraphService;
+  engine: CodeGraphEngine;
+  g: CodeGraph;
+}
+
+/** The graph service, with the session baseline noted, refreshed and non-empty. */
+export async function openGraph(call: CallContext): Promise<OpenGraph> {
+  const graph = graphOf(call);
+  noteSessionBaseline(graph);
+  const engine = await graph.requireGraph();
+  engine.pagerank(); // finalizes the CSR and warms the cache every ranking reads
+  return { graph, engine, g: engine.graph };
+}
+
+/** A node argument resolved to a node: an exact id, a path, `path:line`, a label or a qualified name. */
+export interface ResolvedNode {
+  node: GraphNode;
+  index: number;
+  /** Set when the argument was not an exact id: how it was matched. */
+  resolvedFrom?: { text: string; via: string; alternatives?: string[] };
+}
+
+/** Resolves a node argument, or throws GRAPH_NODE_NOT_FOUND naming close matches. */
+export function resolveNodeArg(engine: CodeGraphEngine, text: string, param: string, kinds?: readonly NodeKind[]): ResolvedNode {
+  const g = engine.graph;
+  const exact = g.get(text);
+  if (exact && (!kinds || kinds.includes(exact.kind))) return { node: exact, index: g.indexOf(exact.id) };
+  const matches = engine.findNodes(text, { limit: 3, kinds });
+  const best = matches[0];
+  if (best && best.via !== 'seek') {
+    const alternatives = matches.slice(1).map((m) => m.node.id);
+    return { node: best.node, index: g.indexOf(best.node.id), resolvedFrom: { text, via: best.via, ...(alternatives.length ? { alternatives } : {}) } };
+  }
+  const near = (best ? matches : engine.findNodes(text, { limit: 3 })).map((m) => m.node.id);
+  throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `${param} "${text}" matches no node${kinds ? ` of kind ${kinds.join('/')}` : ''}`, {
+    hint: near.length ? `did you mean ${near.map((x) => `"${x}"`).join(', ')}? (pass the id)` : 'find ids with seek or activate first',
+    data: { suggestions: near },
+  });
+}
+
+/** Rounds a score for output (3 decimals). */
+export function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,94 @@
+/** learn: feedback on results adjusts ranking weights for every agent, persisted in the store. */
+import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import { RELATION_CODE } from '../../graph/engine/graph.ts';
+import { CONTAINS } from '../../graph/algorithms/graph-facts.ts';
+import { LEARNED_NAMESPACE } from '../../graph/learned.ts';
+import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
+import { activateQuery, DIMENSIONS, type ActivationOutcome } from './query-activation.ts';
+
+export const learnVerb = defineVerb({
+  name: 'learn',
+  description: 'Feedback on result nodes for a query (correct, wrong, partial): adjusts and persists ranking weights.',
+  input: Type.Object({
+    agent_id: AgentId,
+    query: Type.String({ minLength: 1, description: 'The query the results answered' }),
+    feedback: StringEnum(['correct', 'wrong', 'partial'] as const),
+    node_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 100 }),
+    strength: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.2 }),
+  }),
+  tiers: ['essential'],
+  effect: 'write',
+  stages: ['review'],
+  next: 'activate',
+  guide: [
+    'Three things are learned, shared by every agent of this workspace and kept in the store (memory namespace `learned`):',
+    '- a bias per node: correct +strength/2, partial +strength/4, wrong −strength/2 (kept within ±0.7);',
+    '- an association between the query\'s words and each node: ±strength (partial half), so the same or a similar query ranks the node up or down much more than others do;',
+    '- for correct/partial with several nodes, the edges between them (and their members) are strengthened ×(1+strength): activation flows more easily between things confirmed together.',
+    'Rankings multiply a node\'s score by exp(bias + 2.5 × association). The answer shows each node\'s rank in this query before and after. Refused in read-only mode.',
+  ].join('\n'),
+  handler: async (args, call) => {
+    const { graph, engine, g } = await openGraph(call);
+    if (!graph.writable) {
+      throw new M1ndError(ErrorCodes.GATE_READ_ONLY, 'learn writes the store, and this server is read-only', { hint: 'ask for a writable server; queries still read what was learned' });
+    }
+    const resolved = args.node_ids.map((id) => resolveNodeArg(engine, id, 'node_ids[]'));
+    const nodes = [...new Map(resolved.map((r) => [r.index, r])).values()];
+    const rankIn = (o: ActivationOutcome, index: number): number | null => {
+      const k = o.ranked.findIndex((r) => r.index === index);
+      return k < 0 ? null : k + 1;
+    };
+    const probe = () => activateQuery(graph, engine, { query: args.query, agentId: call.agentId, dimensions: DIMENSIONS, topK: 50, xlr: true, ghostEdges: true, boosts: false });
+    const before = probe();
+    // Edges among the given nodes and their direct members, containment excluded.
+    const members = new Set<number>();
+    for (const n of nodes) {
+      members.add(n.index);
+      g.forEachOut(n.index, (t, _w, rel) => {
+        if (rel === CONTAINS) members.add(t);
+      });
+    }
+    const pairs: [string, string][] = [];
+    if (args.feedback !== 'wrong' && nodes.length > 1) {
+      const seen = new Set<string>();
+      for (const u of members) {
+        g.forEachOut(u, (t, _w, rel) => {
+          if (rel === CONTAINS || rel === RELATION_CODE.co_changes || !members.has(t) || t === u) return;
+          const key = `${u}>${t}`;
+          if (seen.has(key)) return;
+          seen.add(key);
+          pairs.push([g.node(u)!.id, g.node(t)!.id]);
+        });
+      }
+    }
+    let report;
+    try {
+      report = graph.learned.record({
+        agent: call.agentId,
+        query: args.query,
+        words: before.words,
+        feedback: args.feedback,
+        nodes: nodes.map((n) => n.node),
+        strength: args.strength,
+        pairs,
+      });
+    } catch (error) {
+      throw new M1ndError(ErrorCodes.GATE_READ_ONLY, `learn could not persist: ${error instanceof Error ? error.message : String(error)}`, { hint: 'retry; if the store is read-only, use a writable server' });
+    }
+    const after = probe();
+    return {
+      query: args.query,
+      feedback: args.feedback,
+      nodes: report.nodes.map((r, i) => ({
+        id: r.id,
+        ...(nodes[i].resolvedFrom ? { resolved_from: nodes[i].resolvedFrom!.text } : {}),
+        bias: r.bias.map(round3),
+        association: r.association.map(round3),
+        rank: [rankIn(before, nodes[i].index), rankIn(after, nodes[i].index)],
+      })),
+      edges_strengthened: report.edges.length,
+      persisted: { namespace: LEARNED_NAMESPACE, revision: report.revision },
+      note: 'rank is this query\'s position in the top 50 before → after (null = not in it); the weights apply to every agent',
+    };
+  },
+});

@@ -1,0 +1,423 @@
+/**
+ * Spreading activation for a free-text query, shared by activate, warmup, missing, focus and
+ * fingerprint probes. Seeds come from a bounded lexical index (names, docs, paths; see
+ * seed-index.ts), exact ids/paths and words the agents taught with `learn`; four dimensions then
+ * score every node the seeds reach:
+ *
+ * - structural: best-first propagation over every relation, both directions, hub-damped, plus a
+ *   bonus where several activated neighbours converge; `xlr` subtracts what a "cold" propagation
+ *   from look-alike anti-seeds also reaches (generic hubs), outside two hops of a seed;
+ * - semantic: the node's own lexical match to the query;
+ * - temporal: git recency and churn of the node's file (unavailable without history);
+ * - causal: propagation along dependency edges only, forward, and backward at 0.7.
+ *
+ * Requested dimensions are merged with weights 0.35 / 0.25 / 0.15 / 0.25 (renormalised over the
+ * ones requested and available), ×(1 + 0.1 per extra agreeing dimension), then multiplied by the
+ * learned factor (learn feedback) and the agent's boost (warmup). Nothing here writes weights.
+ */
+import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
+import type { CodeGraph, GraphNode, NodeKind } from '../../graph/engine/graph.ts';
+import { tokenize } from '../../graph/engine/lexical-index.ts';
+import { pathLine } from '../../graph/algorithms/explain.ts';
+import { degreeOrder, fileIndexOf, KIND_CODE, kindCodes } from '../../graph/algorithms/graph-facts.ts';
+import { MaxHeap } from '../../graph/algorithms/heap.ts';
+import { pathTo, positionOf, propagate, type Propagation, type PropagationOptions, type Seed } from '../../graph/algorithms/propagation.ts';
+import { CAUSAL_PROFILE, STRUCTURAL_PROFILE, without } from '../../graph/algorithms/relations.ts';
+import { lexicalSeeds } from '../../graph/algorithms/seed-index.ts';
+import { temporalProfile, temporalScore } from '../../graph/algorithms/temporal.ts';
+import type { GraphService } from '../../graph/service.ts';
+
+export const DIMENSIONS = ['structural', 'semantic', 'temporal', 'causal'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+const DIMENSION_WEIGHT: Record<Dimension, number> = { structural: 0.35, semantic: 0.25, temporal: 0.15, causal: 0.25 };
+
+export interface ActivationRequest {
+  query: string;
+  agentId: string;
+  dimensions: readonly Dimension[];
+  topK: number;
+  /** Cancel hub activation with cold anti-seed pulses. */
+  xlr: boolean;
+  /** Walk co-change (git) edges in the structural dimension. */
+  ghostEdges: boolean;
+  scope?: string;
+  kinds?: readonly NodeKind[];
+  minScore?: number;
+  /** Lexical seeds at most (default 30). */
+  seedLimit?: number;
+  /** Apply the agent's warmup/trail boosts (default true). */
+  boosts?: boolean;
+}
+
+export interface ActivatedNode {
+  index: number;
+  node: GraphNode;
+  score: number;
+  dims: Record<Dimension, number>;
+  seed: boolean;
+  matched: string[];
+  /** Multiplier from learn feedback (1 = none). */
+  learned: number;
+  /** The agent's boost (0 = none). */
+  boost: number;
+}
+
+export interface ActivationOutcome {
+  /** Ranked results after filters, at most topK. */
+  results: ActivatedNode[];
+  /** The best max(topK, 50) after filters (a longer ranked list for verbs that need one). */
+  ranked: ActivatedNode[];
+  /** Merged score of any node (0 when the query did not reach it), filters ignored. */
+  scoreOf(index: number): number;
+  /** Nodes scored. */
+  candidates: number;
+  words: string[];
+  seeds: Seed[];
+  structural: Propagation | null;
+  dimensionsUsed: Dimension[];
+  unavailable: Partial<Record<Dimension, string>>;
+  xlr: { antiSeeds: number[]; suppressed: number } | null;
+  /** A visit cap stopped some propagation. */
+  truncated: boolean;
+}
+
+const STRUCTURAL_OPTIONS: Omit<PropagationOptions, 'relations' | 'direction'> = {
+  decay: 0.6,
+  threshold: 0.02,
+  maxDepth: 4,
+  maxVisits: 3000,
+  fanout: 16,
+  moduleContains: 0.3,
+};
+const CAUSAL_OPTIONS: Omit<PropagationOptions, 'relations' | 'direction'> = { decay: 0.65, threshold: 0.02, maxDepth: 4, maxVisits: 3000, fanout: 24 };
+const NO_CO_CHANGE = without(STRUCTURAL_PROFILE, 'co_changes');
+const CONVERGENCE_NODES = 1000;
+const CONVERGENCE_MAX_DEGREE = 256;
+
+/** Per-node scores of one query, in arrays reused across queries (reset by the touched list). */
+class DenseScores {
+  structural = new Float32Array(0);
+  causal = new Float32Array(0);
+  semantic = new Float32Array(0);
+  mark = new Uint8Array(0);
+  list: number[] = [];
+
+  begin(n: number): void {
+    if (this.mark.length < n) {
+      this.structural = new Float32Array(n);
+      this.causal = new Float32Array(n);
+      this.semantic = new Float32Array(n);
+      this.mark = new Uint8Array(n);
+    }
+    for (const i of this.list) {
+      this.structural[i] = 0;
+      this.causal[i] = 0;
+      this.semantic[i] = 0;
+      this.mark[i] = 0;
+    }
+    this.list.length = 0;
+  }
+
+  add(i: number): void {
+    if (!this.mark[i]) {
+      this.mark[i] = 1;
+      this.list.push(i);
+    }
+  }
+}
+const dense = new DenseScores();
+const topHeap = new MaxHeap();
+
+/** Runs the activation pipeline (see the module comment). */
+export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req: ActivationRequest): ActivationOutcome {
+  const g = engine.graph;
+  const n = g.nodeCapacity;
+  dense.begin(n);
+  const { structural: S, causal: C, semantic: M } = dense;
+  const words = [...new Set(tokenize(req.query))];
+  const requested = new Set(req.dimensions.length ? req.dimensions : DIMENSIONS);
+  const unavailable: Partial<Record<Dimension, string>> = {};
+  const temporal = temporalProfile(g);
+  if (requested.has('temporal') && !temporal.available) unavailable.temporal = 'no git history in the graph';
+  const used = DIMENSIONS.filter((d) => requested.has(d) && !unavailable[d]);
+  const use = { structural: used.includes('structural'), semantic: used.includes('semantic'), temporal: used.includes('temporal'), causal: used.includes('causal') };
+
+  // Seeds: exact id/path, lexical hits, learned associations.
+  const matched = new Map<number, string[]>();
+  const seedLimit = req.seedLimit ?? 30;
+  const lexical: Seed[] = [];
+  const q = req.query.trim();
+  const exact = g.get(q) ?? g.get(`file:${q.replace(/^\.\//, '')}`);
+  if (exact) {
+    const i = g.indexOf(exact.id);
+    lexical.push({ index: i, signal: 1 });
+    matched.set(i, [q]);
+  }
+  for (const h of lexicalSeeds(g, req.query, Math.max(seedLimit, 60))) {
+    if (matched.has(h.index)) continue;
+    lexical.push({ index: h.index, signal: h.score });
+    matched.set(h.index, h.matched);
+  }
+  for (const s of lexical) {
+    M[s.index] = s.signal;
+    dense.add(s.index);
+  }
+  const seeds = lexical.slice(0, seedLimit);
+  const own = new Map(seeds.map((s) => [s.index, s.signal]));
+  for (const [id, a] of graph.learned.associated(words)) {
+    const i = g.indexOf(id);
+    if (i < 0 || a <= 0) continue;
+    const sig = Math.min(1, a * 2);
+    if ((own.get(i) ?? 0) >= sig) continue;
+    if (own.has(i)) seeds.find((s) => s.index === i)!.signal = sig;
+    else seeds.push({ index: i, signal: sig });
+    own.set(i, sig);
+  }
+  const edgeFactor = graph.learned.edgeFactors(g);
+
+  // Structural (also the candidate set for temporal), with convergence and XLR.
+  let structural: Propagation | null = null;
+  let xlr: ActivationOutcome['xlr'] = null;
+  let truncated = false;
+  if (seeds.length && (use.structural || use.temporal)) {
+    const relations = req.ghostEdges ? STRUCTURAL_PROFILE : NO_CO_CHANGE;
+    const opts: PropagationOptions = { ...STRUCTURAL_OPTIONS, relations, direction: 'both', edgeFactor };
+    structural = propagate(g, seeds, opts);
+    truncated ||= structural.truncated;
+    for (let k = 0; k < structural.count; k++) {
+      const v = structural.order[k];
+      dense.add(v);
+      // A seed's own signal counts half: what reaches it from other seeds says it belongs.
+      const o = own.get(v);
+      S[v] = o === undefined ? structural.signal[k] : Math.min(1, 0.5 * o + structural.cross[k]);
+    }
+    if (use.structural) {
+      addConvergence(g, structural, S, relations);
+      if (req.xlr) xlr = cancelHubs(g, structural, seeds, own, opts, S);
+    }
+  }
+
+  // Causal: forward along dependencies, backward at 0.7 (a seed counts what reaches it from others).
+  if (seeds.length && use.causal) {
+    for (const [direction, factor] of [['out', 1], ['in', 0.7]] as const) {
+      const p = propagate(g, seeds, { ...CAUSAL_OPTIONS, relations: CAUSAL_PROFILE, direction, edgeFactor });
+      truncated ||= p.truncated;
+      for (let k = 0; k < p.count; k++) {
+        const v = p.order[k];
+        const sig = factor * (own.has(v) ? p.cross[k] : p.signal[k]);
+        if (sig > C[v]) C[v] = sig;
+        dense.add(v);
+      }
+    }
+  }
+  for (const s of seeds) dense.add(s.index);
+
+  // Merge every candidate; keep the best few as objects.
+  const fileOf = fileIndexOf(g);
+  const boosts = req.boosts === false ? new Map<string, number>() : graph.boosts.map(req.agentId);
+  const weightSum = used.reduce((sum, d) => sum + DIMENSION_WEIGHT[d], 0);
+  const learnedFactor = graph.learned.scorer(words);
+  const scope = req.scope?.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  const kinds = req.kinds?.length ? new Set(req.kinds) : null;
+  const minScore = req.minScore ?? 0;
+  const list = dense.list;
+  const scores = new Float32Array(list.length);
+  const keep = Math.max(req.topK, 50);
+  topHeap.clear();
+  const dimsOf = (i: number): Record<Dimension, number> => ({
+    structural: use.structural ? S[i] : 0,
+    semantic: use.semantic ? M[i] : 0,
+    temporal: use.temporal ? temporalScore(g, temporal, fileOf[i]) : 0,
+    causal: use.causal ? C[i] : 0,
+  });
+  for (let k = 0; k < list.length; k++) {
+    const i = list[k];
+    const node = g.node(i);
+    if (!node) continue;
+    const t = use.temporal ? temporalScore(g, temporal, fileOf[i]) : 0;
+    let base = 0;
+    let agreeing = 0;
+    if (use.structural) {
+      base += DIMENSION_WEIGHT.structural * S[i];
+      if (S[i] > 0.05) agreeing++;
+    }
+    if (use.semantic) {
+      base += DIMENSION_WEIGHT.semantic * M[i];
+      if (M[i] > 0.05) agreeing++;
+    }
+    if (use.temporal) {
+      base += DIMENSION_WEIGHT.temporal * t;
+      if (t > 0.05) agreeing++;
+    }
+    if (use.causal) {
+      base += DIMENSION_WEIGHT.causal * C[i];
+      if (C[i] > 0.05) agreeing++;
+    }
+    base = weightSum > 0 ? base / weightSum : 0;
+    if (agreeing > 1) base *= 1 + 0.1 * (agreeing - 1);
+    const boost = boosts.size ? boosts.get(node.id) ?? 0 : 0;
+    const score = base * learnedFactor(node.id) * Math.max(0, 1 + boost);
+    scores[k] = score;
+    if (score <= 0 || score < minScore) continue;
+    if (kinds && !kinds.has(node.kind)) continue;
+    if (scope && node.path !== scope && !node.path.startsWith(`${scope}/`)) continue;
+    if (topHeap.size < keep) topHeap.push(-score, k);
+    else if (-topHeap.peekKey() < score) {
+      topHeap.pop();
+      topHeap.push(-score, k);
+    }
+  }
+  const best: number[] = [];
+  while (topHeap.size) best.push(topHeap.pop());
+  best.reverse();
+  const ranked = best
+    .map((k) => {
+      const i = list[k];
+      const node = g.node(i)!;
+      return {
+        index: i,
+        node,
+        score: scores[k],
+        dims: dimsOf(i),
+        seed: own.has(i),
+        matched: matched.get(i) ?? [],
+        learned: learnedFactor(node.id),
+        boost: boosts.get(node.id) ?? 0,
+      };
+    })
+    .sort((a, b) => b.score - a.score || (a.node.id < b.node.id ? -1 : 1));
+  const candidates = Int32Array.from(list);
+  let byIndex: Map<number, number> | null = null;
+  const scoreOf = (i: number): number => {
+    byIndex ??= new Map(Array.from(candidates, (v, k) => [v, scores[k]]));
+    return byIndex.get(i) ?? 0;
+  };
+  return { results: ranked.slice(0, req.topK), ranked, scoreOf, candidates: candidates.length, words, seeds, structural, dimensionsUsed: used, unavailable, xlr, truncated };
+}
+
+/** Why a result is there: the words it matched, or its best path from a seed. */
+export function explainActivation(g: CodeGraph, outcome: ActivationOutcome, r: ActivatedNode): string {
+  const parts: string[] = [];
+  if (r.matched.length) parts.push(`matches ${r.matched.join(', ')}`);
+  if (outcome.structural && !r.seed) {
+    const hops = pathTo(outcome.structural, r.index);
+    if (hops.length) parts.push(pathLine(g, hops));
+  }
+  if (r.learned !== 1) parts.push(`learned ×${r.learned.toFixed(2)}`);
+  if (r.boost) parts.push(`boost +${r.boost.toFixed(2)}`);
+  return parts.join('; ') || 'activated';
+}
+
+/**
+ * Adds up to +0.25 where activated neighbours other than the best path's parent also point at a
+ * node. Bounded: the strongest CONVERGENCE_NODES settled nodes, hubs (degree > CONVERGENCE_MAX_DEGREE) skipped.
+ */
+function addConvergence(g: CodeGraph, p: Propagation, S: Float32Array, relations: Float32Array): void {
+  const { outOffsets, outEdges, inOffsets, inEdges, edgeTarget, edgeSource, edgeWeight, edgeRelation } = g;
+  const limit = outOffsets.length - 1;
+  const count = Math.min(p.count, CONVERGENCE_NODES);
+  const bonus = new Float32Array(count);
+  for (let k = 0; k < count; k++) {
+    const v = p.order[k];
+    if (v >= limit) continue;
+    if (outOffsets[v + 1] - outOffsets[v] + inOffsets[v + 1] - inOffsets[v] > CONVERGENCE_MAX_DEGREE) continue;
+    const parent = p.parent[k];
+    let sum = 0;
+    for (let j = outOffsets[v]; j < outOffsets[v + 1]; j++) {
+      const e = outEdges[j];
+      const u = edgeTarget[e];
+      if (u !== parent && S[u] > 0) sum += S[u] * edgeWeight[e] * relations[edgeRelation[e]];
+    }
+    for (let j = inOffsets[v]; j < inOffsets[v + 1]; j++) {
+      const e = inEdges[j];
+      const u = edgeSource[e];
+      if (u !== parent && S[u] > 0) sum += S[u] * edgeWeight[e] * relations[edgeRelation[e]];
+    }
+    bonus[k] = 0.25 * Math.min(1, sum * 0.6);
+  }
+  for (let k = 0; k < count; k++) {
+    const v = p.order[k];
+    S[v] = Math.min(1, S[v] + bonus[k]);
+  }
+}
+
+/**
+ * XLR: anti-seeds are nodes of the seeds' kind and degree that lie outside their two-hop
+ * neighbourhood; what a propagation from them also reaches is generic (hubs) and is subtracted
+ * at half strength from nodes more than two hops from every seed.
+ */
+function cancelHubs(
+  g: CodeGraph,
+  hot: Propagation,
+  seeds: Seed[],
+  seedSet: Map<number, number>,
+  opts: PropagationOptions,
+  S: Float32Array,
+): { antiSeeds: number[]; suppressed: number } {
+  const kinds = kindCodes(g);
+  const { order, rank } = degreeOrder(g);
+  const near = (i: number): boolean => {
+    const k = positionOf(hot, i);
+    return k >= 0 && hot.depth[k] <= 2;
+  };
+  const anti: Seed[] = [];
+  const chosen = new Set<number>();
+  for (const seed of [...seeds].sort((a, b) => b.signal - a.signal).slice(0, 3)) {
+    const r = rank[seed.index];
+    if (r < 0) continue;
+    for (let step = 1; step <= 128; step++) {
+      const pos = r + (step % 2 ? (step + 1) / 2 : -step / 2);
+      if (pos < 0 || pos >= order.length) continue;
+      const c = order[pos];
+      if (kinds[c] !== kinds[seed.index] || seedSet.has(c) || chosen.has(c) || near(c)) continue;
+      chosen.add(c);
+      anti.push({ index: c, signal: seed.signal });
+      break;
+    }
+  }
+  if (anti.length === 0) return { antiSeeds: [], suppressed: 0 };
+  const cold = propagate(g, anti, { ...opts, maxVisits: 1000 });
+  let suppressed = 0;
+  for (let k = 0; k < cold.count; k++) {
+    const v = cold.order[k];
+    const hk = positionOf(hot, v);
+    if (hk < 0 || hot.depth[hk] <= 2) continue;
+    const before = S[v];
+    const after = Math.max(0, before - 0.5 * cold.signal[k]);
+    if (after < before) {
+      suppressed++;
+      S[v] = after;
+    }
+  }
+  return { antiSeeds: anti.map((a) => a.index), suppressed };
+}
+
+/**
+ * Nodes outside the results that connect several of them (the reference's "structural holes"):
+ * at least two neighbours among the results, ranked by the summed score of those neighbours.
+ */
+export function bridgingNodes(g: CodeGraph, results: readonly ActivatedNode[], limit: number): { index: number; neighbours: number[]; support: number }[] {
+  const inResults = new Map(results.map((r) => [r.index, r.score]));
+  const tally = new Map<number, { neighbours: Set<number>; support: number }>();
+  const kinds = kindCodes(g);
+  const visit = (from: number, to: number): void => {
+    if (inResults.has(to) || kinds[to] === KIND_CODE.module) return;
+    let t = tally.get(to);
+    if (!t) tally.set(to, (t = { neighbours: new Set(), support: 0 }));
+    if (!t.neighbours.has(from)) {
+      t.neighbours.add(from);
+      t.support += inResults.get(from)!;
+    }
+  };
+  for (const r of results) {
+    const v = r.index;
+    if (v + 1 >= g.outOffsets.length) continue;
+    for (let j = g.outOffsets[v]; j < g.outOffsets[v + 1]; j++) visit(v, g.edgeTarget[g.outEdges[j]]);
+    for (let j = g.inOffsets[v]; j < g.inOffsets[v + 1]; j++) visit(v, g.edgeSource[g.inEdges[j]]);
+  }
+  return [...tally]
+    .filter(([, t]) => t.neighbours.size >= 2)
+    .map(([index, t]) => ({ index, neighbours: [...t.neighbours], support: t.support }))
+    .sort((a, b) => b.support - a.support || a.index - b.index)
+    .slice(0, limit);
+}

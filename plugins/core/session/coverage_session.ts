@@ -1,0 +1,65 @@
+/** coverage_session: what this agent's session has and has not looked at. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { fileRisks } from '../../graph/algorithms/hotspots.ts';
+import { noteSessionBaseline } from '../analysis/baseline.ts';
+import { graphOf } from '../shared.ts';
+import { visitsOf } from './visits.ts';
+
+/** Verbs whose reads are not recorded as visits yet (only their call counts are known). */
+const UNRECORDED = ['view', 'batch_view', 'seek', 'search', 'glob'];
+
+export const coverageSessionVerb = defineVerb({
+  name: 'coverage_session',
+  description: 'What this agent has and has not visited this session: files, symbols, directories, verbs, and unvisited hotspots.',
+  input: Type.Object({ agent_id: AgentId }),
+  effect: 'read',
+  stages: ['review', 'handoff'],
+  next: 'focus',
+  guide:
+    'Visited = named in a result you received from an analysis or session verb (activate, impact, why, focus, …). Calls to view/batch_view/seek/search/glob are counted under `verbs` but their files are not recorded yet. `unvisited_hotspots` are the riskiest files (see `report`) you have not been shown.',
+  handler: async (args, call) => {
+    const graph = graphOf(call);
+    noteSessionBaseline(graph);
+    await graph.fresh();
+    const engine = graph.engine;
+    const g = engine.graph;
+    const visits = visitsOf(call.session, call.agentId);
+    const files = engine.filePaths();
+    const symbols = g.nodeCount - files.length - g.nodeCountsByKind().module;
+    const fileSet = new Set(files);
+    const seenFiles = [...visits.files.keys()].filter((p) => fileSet.has(p));
+    const seenNodes = [...visits.nodes.keys()].filter((id) => g.get(id));
+    const dirs = new Map<string, { total: number; visited: number }>();
+    const top = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '.');
+    for (const p of files) {
+      const d = dirs.get(top(p)) ?? { total: 0, visited: 0 };
+      d.total++;
+      if (visits.files.has(p)) d.visited++;
+      dirs.set(top(p), d);
+    }
+    const pct = (a: number, b: number) => (b > 0 ? Math.round((1000 * a) / b) / 10 : 0);
+    const agent = call.session.agent(call.agentId);
+    const verbs = Object.fromEntries([...(agent?.verbs ?? new Map<string, number>())].sort((a, b) => b[1] - a[1]));
+    const hotspots = g.nodeCount
+      ? fileRisks(g, engine.pagerank().scores)
+          .filter((r) => !visits.files.has(g.node(r.file)!.path))
+          .slice(0, 10)
+          .map((r) => ({ path: g.node(r.file)!.path, risk: Math.round(r.risk * 1000) / 1000, dependents: r.dependents }))
+      : [];
+    const unrecorded = UNRECORDED.filter((v) => agent?.verbs.has(v)).map((v) => `${v} ×${agent!.verbs.get(v)}`);
+    return {
+      agent: call.agentId,
+      files: { visited: seenFiles.length, total: files.length, pct: pct(seenFiles.length, files.length) },
+      symbols: { visited: seenNodes.length, total: symbols, pct: pct(seenNodes.length, symbols) },
+      by_directory: [...dirs]
+        .map(([dir, d]) => ({ dir, visited: d.visited, total: d.total, pct: pct(d.visited, d.total) }))
+        .sort((a, b) => b.visited - a.visited || b.total - a.total)
+        .slice(0, 20),
+      unvisited_directories: [...dirs].filter(([, d]) => d.visited === 0).map(([dir]) => dir).slice(0, 30),
+      unvisited_hotspots: hotspots,
+      verbs,
+      queries: visits.queries.length,
+      ...(unrecorded.length ? { not_recorded: `reads through ${unrecorded.join(', ')} are counted but their files are not recorded` } : {}),
+    };
+  },
+});

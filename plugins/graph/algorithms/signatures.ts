@@ -1,0 +1,251 @@
+/**
+ * Structural signatures, the `fingerprint` kernel. A node's signature is the set of what it does in
+ * the graph, named by *label* so that copies in different files match: "calls function `join`",
+ * "references class `Path`", "contains method `close`", … Similarity of two nodes of the same kind
+ * is 0.8 × Jaccard(signatures) + 0.2 × size ratio. All-pairs search uses MinHash with LSH banding
+ * (bounded buckets), a single target uses an inverted index; both only score candidate pairs.
+ */
+import { RELATION_CODE, RELATIONS, type CodeGraph } from '../engine/graph.ts';
+import { CONTAINS, ensureFinal, KIND_CODE, kindCodes } from './graph-facts.ts';
+
+const FEATURE_RELATIONS = new Uint8Array(16);
+for (const r of ['calls', 'references', 'imports', 'inherits', 'implements'] as const) FEATURE_RELATIONS[RELATION_CODE[r]] = 1;
+FEATURE_RELATIONS[CONTAINS] = 1;
+
+/** Kinds that can be compared (files and modules are containers, sections are prose). */
+export const COMPARABLE_KINDS = ['function', 'method', 'class', 'interface', 'type'] as const;
+
+interface SignatureCache {
+  version: number;
+  features: (Int32Array | null)[];
+  /** feature → nodes having it (built on first single-target query). */
+  inverted?: Map<number, number[]>;
+  minhash?: Int32Array;
+  /** 1 where `minhash` holds the node's signature. */
+  hashed?: Uint8Array;
+}
+const caches = new WeakMap<CodeGraph, SignatureCache>();
+const HASHES = 24;
+const BANDS = 6;
+const ROWS = HASHES / BANDS;
+const MAX_BUCKET = 64;
+
+function strHash(s: string, seed: number): number {
+  let h = seed ^ 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+function mix(x: number, seed: number): number {
+  let h = (x ^ seed) | 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) | 0;
+}
+
+/** Signature features of every comparable node (sorted, deduplicated), cached per graph version. */
+export function signatures(g: CodeGraph): SignatureCache {
+  ensureFinal(g);
+  const hit = caches.get(g);
+  if (hit && hit.version === g.version) return hit;
+  const kinds = kindCodes(g);
+  const comparable = new Uint8Array(256);
+  for (const k of COMPARABLE_KINDS) comparable[KIND_CODE[k]] = 1;
+  const labelHash = new Map<string, number>();
+  const features: (Int32Array | null)[] = new Array(g.nodeCapacity).fill(null);
+  const buf: number[] = [];
+  for (let i = 0; i < g.nodeCapacity; i++) {
+    if (!comparable[kinds[i]] || i + 1 >= g.outOffsets.length) continue;
+    buf.length = 0;
+    for (let k = g.outOffsets[i]; k < g.outOffsets[i + 1]; k++) {
+      const e = g.outEdges[k];
+      const r = g.edgeRelation[e];
+      if (!FEATURE_RELATIONS[r]) continue;
+      const t = g.edgeTarget[e];
+      const node = g.node(t)!;
+      let h = labelHash.get(node.label);
+      if (h === undefined) labelHash.set(node.label, (h = strHash(node.label, 0)));
+      buf.push(mix(h, r * 31 + kinds[t] + 1));
+    }
+    if (buf.length === 0) continue;
+    const f = Int32Array.from(new Set(buf)).sort();
+    features[i] = f;
+  }
+  const c: SignatureCache = { version: g.version, features };
+  caches.set(g, c);
+  return c;
+}
+
+function jaccard(a: Int32Array, b: Int32Array): { j: number; shared: number } {
+  let i = 0;
+  let k = 0;
+  let shared = 0;
+  while (i < a.length && k < b.length) {
+    if (a[i] === b[k]) {
+      shared++;
+      i++;
+      k++;
+    } else if (a[i] < b[k]) i++;
+    else k++;
+  }
+  const union = a.length + b.length - shared;
+  return { j: union === 0 ? 0 : shared / union, shared };
+}
+
+function loc(g: CodeGraph, i: number): number {
+  const n = g.node(i)!;
+  return Math.max(1, n.endLine - n.startLine + 1);
+}
+
+/** Structural similarity of two nodes in [0,1] (0 for different kinds or too little structure). */
+export function structuralSimilarity(g: CodeGraph, a: number, b: number): { similarity: number; jaccard: number; shared: number; sizeRatio: number } {
+  const c = signatures(g);
+  const kinds = kindCodes(g);
+  const fa = c.features[a];
+  const fb = c.features[b];
+  if (!fa || !fb || kinds[a] !== kinds[b]) return { similarity: 0, jaccard: 0, shared: 0, sizeRatio: 0 };
+  const { j, shared } = jaccard(fa, fb);
+  const la = loc(g, a);
+  const lb = loc(g, b);
+  const sizeRatio = Math.min(la, lb) / Math.max(la, lb);
+  return { similarity: 0.8 * j + 0.2 * sizeRatio, jaccard: j, shared, sizeRatio };
+}
+
+export interface SimilarPair {
+  a: number;
+  b: number;
+  similarity: number;
+  jaccard: number;
+  shared: number;
+  sizeRatio: number;
+}
+
+/** Nodes similar to `target` at or above `threshold`, best first (candidates share ≥ 1 feature). */
+export function similarTo(g: CodeGraph, target: number, threshold: number, limit: number, minFeatures = 2): SimilarPair[] {
+  const c = signatures(g);
+  const f = c.features[target];
+  if (!f || f.length < minFeatures) return [];
+  if (!c.inverted) {
+    const inv = new Map<number, number[]>();
+    c.features.forEach((fs, i) => {
+      if (!fs) return;
+      for (const x of fs) {
+        let list = inv.get(x);
+        if (!list) inv.set(x, (list = []));
+        list.push(i);
+      }
+    });
+    c.inverted = inv;
+  }
+  const counts = new Map<number, number>();
+  for (const x of f) {
+    const list = c.inverted.get(x)!;
+    if (list.length > 20_000) continue; // a feature everything has says nothing
+    for (const i of list) if (i !== target) counts.set(i, (counts.get(i) ?? 0) + 1);
+  }
+  // similarity ≥ T needs Jaccard ≥ (T − 0.2) / 0.8, hence shared ≥ that × |f| (the union is at least |f|).
+  const need = Math.max(1, Math.ceil(Math.max(0, (threshold - 0.2) / 0.8) * f.length - 1e-9));
+  const out: SimilarPair[] = [];
+  for (const [i, shared] of counts) {
+    if (shared < need || (c.features[i]?.length ?? 0) < minFeatures) continue;
+    const s = structuralSimilarity(g, target, i);
+    if (s.similarity >= threshold) out.push({ a: target, b: i, ...s });
+  }
+  return out.sort((x, y) => y.similarity - x.similarity || x.b - y.b).slice(0, limit);
+}
+
+/**
+ * Pairs of similar nodes over the graph (or over `restrictTo`), found by MinHash/LSH candidates
+ * and scored exactly; `maxPairs` bounds the candidates scored.
+ */
+export function similarPairs(
+  g: CodeGraph,
+  threshold: number,
+  options: { limit: number; minFeatures?: number; restrictTo?: readonly number[]; maxCandidates?: number },
+): { pairs: SimilarPair[]; candidates: number; truncated: boolean } {
+  const c = signatures(g);
+  const minFeatures = options.minFeatures ?? 2;
+  const maxCandidates = options.maxCandidates ?? 200_000;
+  const nodes = options.restrictTo ?? c.features.map((f, i) => (f && f.length >= minFeatures ? i : -1)).filter((i) => i >= 0);
+  c.minhash ??= new Int32Array(g.nodeCapacity * HASHES);
+  c.hashed ??= new Uint8Array(g.nodeCapacity);
+  const mh = c.minhash;
+  const computed = c.hashed;
+  const sig = (i: number): void => {
+    if (computed[i]) return;
+    computed[i] = 1;
+    const f = c.features[i]!;
+    for (let h = 0; h < HASHES; h++) {
+      let m = 0x7fffffff;
+      const seed = 0x9e3779b9 * (h + 1);
+      for (const x of f) {
+        const v = mix(x, seed) & 0x7fffffff;
+        if (v < m) m = v;
+      }
+      mh[i * HASHES + h] = m;
+    }
+  };
+  const seenPairs = new Set<number>();
+  const pairs: SimilarPair[] = [];
+  let candidates = 0;
+  let truncated = false;
+  const kinds = kindCodes(g);
+  for (let band = 0; band < BANDS && !truncated; band++) {
+    const buckets = new Map<number, number[]>();
+    for (const i of nodes) {
+      const f = c.features[i];
+      if (!f || f.length < minFeatures) continue;
+      sig(i);
+      let key = band * 7919 + kinds[i];
+      for (let r = 0; r < ROWS; r++) key = mix(key, mh[i * HASHES + band * ROWS + r]);
+      let b = buckets.get(key);
+      if (!b) buckets.set(key, (b = []));
+      b.push(i);
+    }
+    for (const bucket of buckets.values()) {
+      if (bucket.length < 2 || bucket.length > MAX_BUCKET) continue;
+      for (let x = 0; x < bucket.length && !truncated; x++) {
+        for (let y = x + 1; y < bucket.length; y++) {
+          const a = Math.min(bucket[x], bucket[y]);
+          const b = Math.max(bucket[x], bucket[y]);
+          const key = a * g.nodeCapacity + b;
+          if (seenPairs.has(key)) continue;
+          seenPairs.add(key);
+          if (++candidates > maxCandidates) {
+            truncated = true;
+            break;
+          }
+          const s = structuralSimilarity(g, a, b);
+          if (s.similarity >= threshold) pairs.push({ a, b, ...s });
+        }
+      }
+    }
+  }
+  pairs.sort((x, y) => y.similarity - x.similarity || x.a - y.a || x.b - y.b);
+  return { pairs: pairs.slice(0, options.limit), candidates, truncated };
+}
+
+/** Human-readable names of the features two nodes share (at most `max`). */
+export function sharedFeatureNames(g: CodeGraph, a: number, b: number, max = 5): string[] {
+  const describe = (i: number): Map<string, string> => {
+    const m = new Map<string, string>();
+    const kinds = kindCodes(g);
+    for (let k = g.outOffsets[i]; k < g.outOffsets[i + 1]; k++) {
+      const e = g.outEdges[k];
+      const r = g.edgeRelation[e];
+      if (!FEATURE_RELATIONS[r]) continue;
+      const t = g.node(g.edgeTarget[e])!;
+      m.set(`${r}:${kinds[g.edgeTarget[e]]}:${t.label}`, `${r === CONTAINS ? 'contains' : relationName(r)} ${t.kind} ${t.label}`);
+    }
+    return m;
+  };
+  const da = describe(a);
+  const db = describe(b);
+  const out: string[] = [];
+  for (const [k, text] of da) if (db.has(k) && out.length < max) out.push(text);
+  return out;
+}
+
+function relationName(code: number): string {
+  return RELATIONS[code] ?? String(code);
+}
