@@ -6,6 +6,7 @@ import { ErrorCodes, M1ndError, type SessionStore } from '../../core/index.ts';
 import { BoostBook } from './boosts.ts';
 import { EngineError } from './engine/errors.ts';
 import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
+import type { GraphNode } from './engine/graph.ts';
 import { LearnedWeights } from './learned.ts';
 
 export interface GraphService {
@@ -16,6 +17,14 @@ export interface GraphService {
   fresh(): Promise<FreshnessReport>;
   /** Fresh, and non-empty: throws GRAPH_EMPTY with the ingest call to make otherwise. */
   requireGraph(): Promise<CodeGraphEngine>;
+  /** Runs engine code, turning engine errors into host errors (same code and hint). */
+  run<T>(fn: () => T): T;
+  /**
+   * The node an argument names: an id, a path (`path:line` too), an exact name or qualified name —
+   * never a loose text match, which would pin an unrelated node. GRAPH_NODE_NOT_FOUND with
+   * did-you-mean otherwise.
+   */
+  node(text: string): GraphNode;
   /** Per-agent activation boosts (warmup, trail_resume) that ranking verbs apply for that agent. */
   readonly boosts: BoostBook;
   /** Ranking weights learned from `learn` feedback (all agents), persisted in the store; ranking verbs apply them. */
@@ -46,6 +55,11 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
     writable,
     boosts: new BoostBook(session),
     learned: new LearnedWeights(engine, writable),
+    run: engineCall,
+    node(text) {
+      const match = engine.findNodes(text, { limit: 1 })[0];
+      return match && match.via !== 'seek' ? match.node : engineCall(() => engine.requireNode(text));
+    },
     async fresh() {
       try {
         return await engine.ensureFresh();

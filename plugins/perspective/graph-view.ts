@@ -2,7 +2,7 @@
  * How the perspective verbs read the code graph: through the `graph` service only (types from the
  * graph plugin, never its code), with engine errors turned into host errors.
  */
-import { M1ndError, type CallContext } from '../../core/index.ts';
+import type { CallContext } from '../../core/index.ts';
 import type { GraphService } from '../graph/service.ts';
 import type { CodeGraphEngine } from '../graph/engine/engine.ts';
 import type { CodeGraph, GraphNode, Relation } from '../graph/engine/graph.ts';
@@ -18,31 +18,6 @@ export function graphService(call: Pick<CallContext, 'service'>): GraphService {
   return call.service<GraphService>('graph');
 }
 
-/** Runs engine code, turning the engine's coded errors (code + hint) into host errors. */
-export function viaEngine<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    throw hostError(error);
-  }
-}
-
-/** An engine error as an M1ndError with the same code and hint; anything else unchanged. */
-export function hostError(error: unknown): unknown {
-  if (error instanceof M1ndError || !(error instanceof Error)) return error;
-  const coded = error as Error & { code?: unknown; hint?: unknown };
-  if (typeof coded.code !== 'string' || !coded.code.startsWith('M1ND_ERR_')) return error;
-  return new M1ndError(coded.code as never, coded.message, { hint: typeof coded.hint === 'string' ? coded.hint : undefined });
-}
-
-/**
- * A node for an id, a path (`path:line` too) or an exact name — never a loose text match;
- * GRAPH_NODE_NOT_FOUND with did-you-mean otherwise.
- */
-export function resolveNode(engine: CodeGraphEngine, text: string): GraphNode {
-  const match = engine.findNodes(text, { limit: 1 })[0];
-  return match && match.via !== 'seek' ? match.node : viaEngine(() => engine.requireNode(text));
-}
 
 /** A node as the perspective verbs show it. */
 export function nodeRef(n: GraphNode) {

@@ -42,7 +42,7 @@ export const crossVerifyVerb = defineVerb({
     const checks = new Set<Check>(args.check.length ? args.check : CHECKS);
     const scope = args.scope?.replace(/^\.\/+/, '').replace(/\/+$/, '');
     const paths = engine.filePaths().filter((p) => !scope || p === scope || p.startsWith(`${scope}/`));
-    const stored = checks.has('hash') || checks.has('loc') ? storedFiles(engine.storeDir) : undefined;
+    const stored = checks.has('hash') || checks.has('loc') ? storedFiles(engine) : undefined;
     const stale: { path: string; issues: string[] }[] = [];
     let staleCount = 0;
     for (const p of paths) {

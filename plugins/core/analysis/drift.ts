@@ -36,7 +36,7 @@ export const driftVerb = defineVerb({
       learnedBefore = b.learned;
       learnedSince = (_id, at) => at > b.capturedAt;
     } else {
-      const cp = checkpointFiles(engine.storeDir, args.since);
+      const cp = checkpointFiles(engine, args.since);
       if (!cp) {
         const known = engine.status().checkpoints.map((c) => c.name);
         throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no checkpoint named "${args.since}"`, {
@@ -44,9 +44,9 @@ export const driftVerb = defineVerb({
         });
       }
       // Unchanged content shares the current digest; changed files are rebuilt from the checkpoint's extractions.
-      const now = storedFiles(engine.storeDir).files;
+      const now = storedFiles(engine).files;
       const changed = [...cp.files.values()].filter((f) => now.get(f.path)?.hash !== f.hash);
-      const extractions = storedExtractions(engine.storeDir, changed.map((f) => f.extractionKey));
+      const extractions = storedExtractions(engine, changed);
       const files = new Map<string, FileDigest>();
       for (const f of cp.files.values()) {
         const same = now.get(f.path)?.hash === f.hash ? current.files.get(f.path) : undefined;

@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import { engineCall } from '../../graph/service.ts';
 import { capChars, graphOf, nodeRef, numberLines } from '../shared.ts';
 import { refreshIfNeeded } from './refresh.ts';
+import { recordVisit } from '../session/visits.ts';
 
 export const batchViewVerb = defineVerb({
   name: 'batch_view',
@@ -56,6 +57,7 @@ export const batchViewVerb = defineVerb({
       }
     });
     const { kept, report } = packToTokenBudget(items, args.token_budget, (i) => countTokens(JSON.stringify(i)));
+    recordVisit(call, graph.engine.root, { files: kept.filter((f) => 'content' in f).map((f) => f.file_path) });
     let files = kept;
     let charsCut = 0;
     if (args.max_output_chars !== undefined) {

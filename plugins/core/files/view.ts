@@ -3,6 +3,7 @@ import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { engineCall } from '../../graph/service.ts';
 import { capChars, graphOf, nodeRef, numberLines } from '../shared.ts';
 import { refreshIfNeeded } from './refresh.ts';
+import { recordVisit } from '../session/visits.ts';
 
 export const viewVerb = defineVerb({
   name: 'view',
@@ -31,11 +32,12 @@ export const viewVerb = defineVerb({
     const last = args.offset + window.length;
     const body = capChars(numberLines(window, first), args.max_output_chars);
     const g = graph.engine.graph;
-    const symbols = g
+    const shown = g
       .outgoing(`file:${file.path}`)
-      .map((e) => g.get(e.target))
-      .filter((n) => n && n.path === file.path && n.kind !== 'file' && n.endLine >= first && n.startLine <= last)
-      .map((n) => nodeRef(n!));
+      .map((e) => g.get(e.target)!)
+      .filter((n) => n && n.path === file.path && n.kind !== 'file' && n.endLine >= first && n.startLine <= last);
+    recordVisit(call, graph.engine.root, { files: [file.path], nodes: shown });
+    const symbols = shown.map(nodeRef);
     return {
       file_path: file.path,
       total_lines: all.length,

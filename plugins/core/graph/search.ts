@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
 import { asHostError, engineCall } from '../../graph/service.ts';
 import { graphOf, TokenBudget } from '../shared.ts';
+import { recordVisit } from '../session/visits.ts';
 
 export const searchVerb = defineVerb({
   name: 'search',
@@ -68,6 +69,7 @@ export const searchVerb = defineVerb({
       matches = packed.kept;
       budget = packed.report;
     }
+    recordVisit(call, engine.root, { files: [...new Set(matches.map((m) => m.path))] });
     let charsCut = false;
     if (args.max_output_chars !== undefined) {
       let used = 0;

@@ -1,6 +1,7 @@
 /** seek: purpose-oriented search over names, doc comments and paths, re-ranked by graph centrality. */
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
 import { graphOf, NodeTypes, TokenBudget } from '../shared.ts';
+import { recordVisit } from '../session/visits.ts';
 
 export const seekVerb = defineVerb({
   name: 'seek',
@@ -45,6 +46,8 @@ export const seekVerb = defineVerb({
       ...(h.doc ? { doc: h.doc } : {}),
     }));
     const packed = args.token_budget ? packToTokenBudget(results, args.token_budget, (r) => countTokens(JSON.stringify(r))) : undefined;
+    const shown = (packed ? packed.kept : results).map((r) => engine.getNode(r.id)).filter((n) => n !== null);
+    recordVisit(call, engine.root, { nodes: shown });
     return {
       query: args.query,
       tier: 'project',

@@ -28,7 +28,7 @@ export const amIStaleVerb = defineVerb({
     '- `vanished`: gone from disk;',
     '- `changed_during_session`: a file you name but were never shown, modified after your first call;',
     '- `changed_since_ingest`: its content differs from what the graph holds (the graph is behind: ingest).',
-    'With neither files nor nodes, it checks everything you were shown this session. What you were shown is recorded by the analysis and session verbs (activate, impact, why, focus, …); reads through view/seek are not recorded yet, so pass those files explicitly.',
+    'With neither files nor nodes, it checks everything you were shown this session. What you were shown is recorded by view, batch_view, seek, search and the analysis and session verbs (activate, impact, why, focus, …).',
   ].join('\n'),
   handler: async (args, call) => {
     const graph = graphOf(call);
@@ -59,7 +59,7 @@ export const amIStaleVerb = defineVerb({
       nodeChecks.push(...visits.nodes.values());
     }
     const paths = [...wanted].slice(0, MAX_FILES);
-    const stored = storedFiles(engine.storeDir, paths).files;
+    const stored = storedFiles(engine, paths).files;
     const stale: Record<string, unknown>[] = [];
     const fresh: string[] = [];
     const nodesByPath = new Map<string, SeenNode[]>();
@@ -115,7 +115,7 @@ export const amIStaleVerb = defineVerb({
       fresh: fresh.slice(0, 50),
       ...(unknownNodes.length ? { unknown_nodes: unknownNodes } : {}),
       tracked: { files_seen: visits.files.size, nodes_seen: visits.nodes.size, basis: explicit ? 'given' : 'seen this session' },
-      ...(paths.length === 0 ? { note: 'nothing to check: pass files or nodes, or query first (view/seek reads are not recorded yet)' } : {}),
+      ...(paths.length === 0 ? { note: 'nothing to check: pass files or nodes, or read / query first' } : {}),
     };
   },
 });

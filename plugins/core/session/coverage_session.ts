@@ -5,8 +5,8 @@ import { noteSessionBaseline } from '../analysis/baseline.ts';
 import { graphOf } from '../shared.ts';
 import { visitsOf } from './visits.ts';
 
-/** Verbs whose reads are not recorded as visits yet (only their call counts are known). */
-const UNRECORDED = ['view', 'batch_view', 'seek', 'search', 'glob'];
+/** Verbs that list paths without showing their contents: counted, not recorded as visits. */
+const UNRECORDED = ['glob'];
 
 export const coverageSessionVerb = defineVerb({
   name: 'coverage_session',
@@ -16,7 +16,7 @@ export const coverageSessionVerb = defineVerb({
   stages: ['review', 'handoff'],
   next: 'focus',
   guide:
-    'Visited = named in a result you received from an analysis or session verb (activate, impact, why, focus, …). Calls to view/batch_view/seek/search/glob are counted under `verbs` but their files are not recorded yet. `unvisited_hotspots` are the riskiest files (see `report`) you have not been shown.',
+    'Visited = shown to you by view, batch_view, seek, search or an analysis or session verb (activate, impact, why, focus, …); glob lists paths without recording them. `unvisited_hotspots` are the riskiest files (see `report`) you have not been shown.',
   handler: async (args, call) => {
     const graph = graphOf(call);
     noteSessionBaseline(graph);
@@ -59,7 +59,7 @@ export const coverageSessionVerb = defineVerb({
       unvisited_hotspots: hotspots,
       verbs,
       queries: visits.queries.length,
-      ...(unrecorded.length ? { not_recorded: `reads through ${unrecorded.join(', ')} are counted but their files are not recorded` } : {}),
+      ...(unrecorded.length ? { not_recorded: `${unrecorded.join(", ")} listed paths: counted, not recorded as visits` } : {}),
     };
   },
 });

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { GraphBuilder, type FileInput, type GitFacts, type UnresolvedImport } from './build.ts';
 import { ContentCache, filterSearchPaths, searchContents, type SearchOptions, type SearchResult } from './content-search.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
+import type { FileExtraction } from './extraction.ts';
 import { gitFactsFrom } from './git-history.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
@@ -518,6 +519,23 @@ export class CodeGraphEngine {
       this.contents.clear();
       return this.openNow();
     });
+  }
+
+  /** What the store recorded per ingested file (hash, size, mtime, loc), all or only `paths`. */
+  storedFiles(paths?: readonly string[]): Map<string, FileRow> {
+    const rows = this.requireStore().fileRows();
+    if (!paths) return rows;
+    return new Map(paths.flatMap((p) => (rows.has(p) ? [[p, rows.get(p)!] as const] : [])));
+  }
+
+  /** The file rows a named checkpoint saved, or null when there is none. */
+  checkpointFiles(name: string): { info: CheckpointInfo; files: Map<string, FileRow> } | null {
+    return this.requireStore().checkpointFiles(name);
+  }
+
+  /** A stored extraction by its key (from a file row), or null. */
+  storedExtraction(key: string, path: string): FileExtraction | null {
+    return this.requireStore().extraction(key, path);
   }
 
   /** Deletes a checkpoint. */

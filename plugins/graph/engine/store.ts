@@ -179,6 +179,7 @@ export class GraphStore {
       checkpointGet: db.prepare('SELECT name FROM checkpoints WHERE name = ?').pluck(),
       checkpointDelete: db.prepare('DELETE FROM checkpoints WHERE name = ?'),
       checkpointFilesDelete: db.prepare('DELETE FROM checkpoint_files WHERE name = ?'),
+      checkpointFileRows: db.prepare(`SELECT ${FILE_COLUMNS} FROM checkpoint_files WHERE name = ?`).raw(),
       checkpointPut: db.prepare('INSERT INTO checkpoints (name, created_at, generation, file_count) VALUES (?, ?, ?, ?)'),
       checkpointCopyIn: db.prepare(`INSERT INTO checkpoint_files (name, ${FILE_COLUMNS}) SELECT ?, ${FILE_COLUMNS} FROM files`),
       checkpointRestore: db.prepare(`INSERT INTO files (${FILE_COLUMNS}) SELECT ${FILE_COLUMNS} FROM checkpoint_files WHERE name = ?`),
@@ -372,6 +373,16 @@ export class GraphStore {
         return gone;
       })
       .immediate();
+  }
+
+  /** The file rows a named checkpoint saved, or null when there is no such checkpoint. */
+  checkpointFiles(name: string): { info: CheckpointInfo; files: Map<string, FileRow> } | null {
+    this.assertOpen();
+    const info = this.listCheckpoints().find((c) => c.name === name);
+    if (!info) return null;
+    const files = new Map<string, FileRow>();
+    for (const r of this.stmts.checkpointFileRows.iterate(name) as IterableIterator<RawFileRow>) files.set(r[0], toRow(r));
+    return { info, files };
   }
 
   /** Named checkpoints, oldest first. */

@@ -2,7 +2,7 @@
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { snapshot } from '../baseline.ts';
 import { LockBook, type LockRecord } from '../book.ts';
-import { graphService, resolveNode } from '../graph-view.ts';
+import { graphService } from '../graph-view.ts';
 import { captureRegion, DEFAULT_RADIUS, pathThrough, SCOPES, type RegionSpec } from '../region.ts';
 
 /** Query matches added as seeds of a query_neighborhood lock. */
@@ -38,7 +38,7 @@ export const lockCreateVerb = defineVerb({
     if (args.query !== undefined && args.scope !== 'query_neighborhood') refuse('query', `applies to scope query_neighborhood, not "${args.scope}"`);
     if (args.path_nodes !== undefined && args.scope !== 'path') refuse('path_nodes', `applies to scope path, not "${args.scope}"`);
 
-    const roots = args.root_nodes.map((r) => resolveNode(engine, r).id);
+    const roots = args.root_nodes.map((r) => graph.node(r).id);
     const spec: RegionSpec = { scope: args.scope, seeds: [...new Set(roots)] };
     if (args.scope === 'node' || args.scope === 'subgraph') {
       if (roots.length === 0) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `scope "${args.scope}" needs at least one node in root_nodes`, { hint: 'find node ids with seek' });
@@ -58,7 +58,7 @@ export const lockCreateVerb = defineVerb({
     if (args.scope === 'path') {
       if (args.path_nodes !== undefined) {
         if (args.path_nodes.length === 0) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'path_nodes is empty', { hint: 'list the nodes of the path in order' });
-        spec.path = args.path_nodes.map((r) => resolveNode(engine, r).id);
+        spec.path = args.path_nodes.map((r) => graph.node(r).id);
       } else if (roots.length >= 2) {
         spec.path = pathThrough(engine, roots);
       } else {

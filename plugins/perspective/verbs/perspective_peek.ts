@@ -1,7 +1,7 @@
 /** perspective_peek: a short excerpt of a route target's source or doc text, without moving the focus. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import { PerspectiveId, perspectiveGraphCall, RouteChoice, RouteSetVersion } from '../context.ts';
-import { nodeRef, viaEngine } from '../graph-view.ts';
+import { nodeRef } from '../graph-view.ts';
 import { pickRoute } from '../routes.ts';
 
 const MAX_LINES = 30;
@@ -16,7 +16,7 @@ export const perspectivePeekVerb = defineVerb({
   stages: ['ground'],
   next: 'perspective_follow',
   handler: async (args, call) => {
-    const { engine, book, agentId } = await perspectiveGraphCall(call);
+    const { graph, engine, book, agentId } = await perspectiveGraphCall(call);
     const p = book.load(agentId, args.perspective_id);
     const { route, index, rs } = pickRoute(engine, p, args);
     const node = engine.graph.get(route.t)!;
@@ -26,7 +26,7 @@ export const perspectivePeekVerb = defineVerb({
       return { ...base, contents: files.slice(0, 40), ...(files.length > 40 ? { more: files.length - 40 } : {}) };
     }
     // Read through the engine's workspace guard (no path outside the workspace, no symlink escape).
-    const file = viaEngine(() => engine.readFile(node.path));
+    const file = graph.run(() => engine.readFile(node.path));
     if (file.content.includes('\u0000')) {
       throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `${node.path} is binary; there is nothing to peek at`, { hint: 'inspect the route instead' });
     }

@@ -2,7 +2,7 @@
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import type { GraphNode } from '../../graph/engine/graph.ts';
 import { perspectiveGraphCall } from '../context.ts';
-import { nodeRef, resolveNode, round } from '../graph-view.ts';
+import { nodeRef, round } from '../graph-view.ts';
 import { ensureRoutes, ROUTE_WEIGHTS, routePage } from '../routes.ts';
 import { Lens, newPerspective } from '../state.ts';
 
@@ -27,11 +27,11 @@ export const perspectiveStartVerb = defineVerb({
     'Perspectives belong to your agent_id (other agents cannot drive them) and are stored in the workspace store, so they survive restarts (on a read-only server they live in memory only). ' +
     'lens: relations (edge kinds to follow), direction (out/in/both), node_types, include_visited, max_routes.',
   handler: async (args, call) => {
-    const { engine, book, boosts, agentId } = await perspectiveGraphCall(call);
+    const { graph, engine, book, boosts, agentId } = await perspectiveGraphCall(call);
     let focus: GraphNode;
     let alternatives: { id: string; label: string; score: number }[] = [];
     if (args.anchor_node !== undefined) {
-      focus = resolveNode(engine, args.anchor_node);
+      focus = graph.node(args.anchor_node);
     } else {
       // The agent's boosts count here as they do for routes: a resumed trail pulls the start toward it.
       const hits = engine
