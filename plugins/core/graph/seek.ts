@@ -27,24 +27,35 @@ export const seekVerb = defineVerb({
         hint: 'omit tier (or pass "project")',
       });
     }
-    const engine = await graphOf(call).requireGraph();
+    const graph = graphOf(call);
+    const engine = await graph.requireGraph();
+    // This agent's activation boosts (warmup, trail_resume) re-rank lexical hits; they never add non-matches.
+    const boosts = graph.boosts.map(call.agentId);
     const found = engine.seek(args.query, {
-      topK: args.top_k,
+      topK: boosts.size ? args.top_k * 3 : args.top_k,
       scope: args.scope,
       kinds: args.node_types.length ? args.node_types : undefined,
-      minScore: args.min_score,
+      minScore: boosts.size ? 0 : args.min_score,
       graphRerank: args.graph_rerank,
     });
-    const results = found.results.map((h) => ({
-      id: h.id,
-      kind: h.kind,
-      label: h.label,
-      path: h.path,
-      lines: [h.startLine, h.endLine],
-      score: round(h.score),
-      why: { lexical: round(h.lexical), centrality: round(h.centrality), matched: h.matched },
-      ...(h.doc ? { doc: h.doc } : {}),
-    }));
+    const results = found.results
+      .map((h) => {
+        const boost = boosts.get(h.id) ?? 0;
+        const score = Math.max(0, Math.min(1, h.score + BOOST_WEIGHT * boost));
+        return {
+          id: h.id,
+          kind: h.kind,
+          label: h.label,
+          path: h.path,
+          lines: [h.startLine, h.endLine],
+          score: round(score),
+          why: { lexical: round(h.lexical), centrality: round(h.centrality), matched: h.matched, ...(boost ? { boost: round(boost) } : {}) },
+          ...(h.doc ? { doc: h.doc } : {}),
+        };
+      })
+      .filter((r) => r.score >= args.min_score)
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+      .slice(0, args.top_k);
     const packed = args.token_budget ? packToTokenBudget(results, args.token_budget, (r) => countTokens(JSON.stringify(r))) : undefined;
     const shown = (packed ? packed.kept : results).map((r) => engine.getNode(r.id)).filter((n) => n !== null);
     recordVisit(call, engine.root, { nodes: shown });
@@ -59,6 +70,9 @@ export const seekVerb = defineVerb({
     };
   },
 });
+
+/** How far a full boost (1.0) lifts a hit's score in [0, 1]. */
+const BOOST_WEIGHT = 0.3;
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;

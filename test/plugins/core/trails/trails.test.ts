@@ -51,6 +51,28 @@ describe('trail verbs on a fixture repository', function () {
     assert.equal(seeded.focus.id, MATH);
   });
 
+  it('re-ranks the resuming agent\'s next seek and activate, and nobody else\'s', async () => {
+    const ids = async (verb: string, agent: string) => {
+      const json = (await h.call(verb, { agent_id: agent, query: 'cart total', top_k: 10 })).json;
+      return (json.results as { id: string; node_id?: string }[]).map((r) => r.id ?? r.node_id);
+    };
+    const seekBefore = await ids('seek', 'b');
+    const actBefore = await ids('activate', 'b');
+    const target = 'file:src/cart.ts';
+    assert.ok(seekBefore.indexOf(target) >= 2, `${target} starts low: ${seekBefore.join(' ')}`);
+    const saved = (await h.call('trail_save', { agent_id: 'a', label: 'cart', summary: 'where cart totals come from', activation_boosts: { [target]: 1 } })).json;
+    await h.call('trail_resume', { agent_id: 'b', trail_id: saved.trail_id });
+    const seekAfter = await ids('seek', 'b');
+    assert.ok(seekAfter.indexOf(target) < seekBefore.indexOf(target), `seek: ${target} rose from ${seekBefore.indexOf(target)} to ${seekAfter.indexOf(target)}`);
+    const hit = (await h.call('seek', { agent_id: 'b', query: 'cart total', top_k: 10 })).json.results.find((r: { id: string }) => r.id === target);
+    assert.equal(hit.why.boost, 1);
+    const actAfter = await ids('activate', 'b');
+    const before = actBefore.indexOf(target);
+    const after = actAfter.indexOf(target);
+    assert.ok(after !== -1 && (before === -1 || after < before), `activate: ${target} rose from ${before} to ${after}`);
+    assert.deepEqual(await ids('seek', 'c'), seekBefore, 'another agent sees the unboosted ranking');
+  });
+
   it('flags nodes changed since the save as stale and marks hypotheses resting on them for a re-check', async () => {
     const saved = (await h.call('trail_save', {
       agent_id: 'a',
