@@ -109,6 +109,37 @@ describe('configuration file', function () {
     }
   });
 
+  it('loads plugins and bundles shipped as npm packages', async () => {
+    const ws = tempDir();
+    const pkg = (name: string, index: string) => {
+      const dir = path.join(ws, 'node_modules', name);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', exports: './index.ts' }));
+      fs.writeFileSync(path.join(dir, 'index.ts'), index);
+      return dir;
+    };
+    pkg('m1nd-plugin-echo', `import { AgentId, definePlugin, Type } from ${JSON.stringify(CORE)};
+export default definePlugin({ name: 'echo', version: '1.0.0', apply(ctx) {
+  ctx.registerVerb({ name: 'echo_back', description: 'Echo.', input: Type.Object({ agent_id: AgentId, text: Type.String() }), effect: 'read', handler: (a: { text: string }) => ({ text: a.text }) });
+} });
+`);
+    pkg('m1nd-bundle-echo', `import { defineBundle } from ${JSON.stringify(CORE)};
+export default defineBundle({ name: 'echo-bundle', plugins: { packages: ['m1nd-plugin-echo'] }, tiers: { essential: { add: ['echo_back'] } } });
+`);
+    writeConfig(ws, `{ bundles: ['default', 'm1nd-bundle-echo'], plugins: { packages: ['m1nd-plugin-missing'] } }`);
+    const h = await connect({ workspaceRoot: ws });
+    try {
+      assert.equal((await h.call('echo_back', { agent_id: 'a', text: 'hi' })).json.text, 'hi');
+      assert.ok((await h.client.listTools()).tools.some((t) => t.name === 'echo_back'), 'the bundle curated it into essential');
+      const q = h.host.current.quarantined();
+      assert.equal(q.length, 1);
+      assert.equal(q[0].code, 'M1ND_ERR_PLUGIN_IMPORT');
+      assert.match(q[0].message, /m1nd-plugin-missing/);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('ships the review bundle, which makes a reviewer tier the default', async () => {
     const ws = tempDir();
     writeConfig(ws, `{ bundles: ['default', 'review'] }`);
