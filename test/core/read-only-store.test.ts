@@ -38,7 +38,7 @@ describe('read-only mode over an ingested workspace', function () {
       const served: string[] = [];
       const carried: Record<string, unknown> = { trail_id: trail.trail_id, lock_id: lock.lock_id, route_index: 1 };
       for (const verb of h.host.current.records()) {
-        const args = { ...minimalArguments(verb.input), agent_id: 'ro' };
+        const args: Record<string, unknown> = { ...minimalArguments(verb.input), agent_id: 'ro' };
         // Real ids, so graph verbs get past lookup and do their work.
         for (const key of ['node_id', 'source', 'center', 'target', 'changed_node', 'target_node']) if (key in (verb.input.properties ?? {})) args[key] = 'function:src/cart.ts#total';
         if ('file_path' in (verb.input.properties ?? {})) args.file_path = 'src/cart.ts';
