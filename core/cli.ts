@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startHost, type BootOptions, type PreparedGeneration } from './boot.ts';
-import { createLogger, envLogLevel, stderrSink, type Logger } from './log.ts';
+import { clientSink, createLogger, envLogLevel, fanOut, stderrSink, type Logger } from './log.ts';
 import { CORE_VERSION } from './version.ts';
 import { watchForReload } from './dev.ts';
 import { scaffoldPlugin } from './scaffold.ts';
@@ -98,8 +98,9 @@ function progressBar(): (done: number, total?: number, message?: string) => Prom
   };
 }
 
-async function serve(v: Values, log: Logger, watch: boolean): Promise<number> {
+async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) => void): Promise<number> {
   const host = await startHost(bootOptions(v, log));
+  onHost(host);
   setImmediate(warmTokenizer);
   const closers: (() => Promise<void>)[] = [];
   if (watch) {
@@ -222,13 +223,16 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const level = command === 'dev' || v.watch ? envLogLevel(process.env.M1ND_LOG_LEVEL ?? 'info') : envLogLevel(process.env.M1ND_LOG_LEVEL);
-  const log = createLogger(stderrSink(level));
+  // Warnings and errors (info too in dev) also reach connected clients as MCP log notifications.
+  let served: Host | undefined;
+  const toClients = clientSink(command === 'dev' || v.watch ? 'info' : 'warn', (lvl, logger, data) => served?.broadcastLog(lvl, logger, data));
+  const log = createLogger(fanOut(stderrSink(level), toClients));
   try {
     switch (command) {
       case 'serve':
-        return await serve(v, log, Boolean(v.watch));
+        return await serve(v, log, Boolean(v.watch), (h) => (served = h));
       case 'dev':
-        return await serve(v, log, true);
+        return await serve(v, log, true, (h) => (served = h));
       case 'list':
         return await list(v, log);
       case 'call':

@@ -144,6 +144,17 @@ export class Host {
     return report;
   }
 
+  /**
+   * Sends a log line to every connected client as an MCP `notifications/message` (each client's
+   * `logging/setLevel` filters it). Failures to deliver are dropped: logging never breaks a call.
+   */
+  broadcastLog(level: 'debug' | 'info' | 'warning' | 'error', logger: string, data: unknown): void {
+    for (const s of this.servers) {
+      // A server whose transport is gone answers with a rejected promise; nothing to do about it.
+      s.sendLoggingMessage({ level, logger, data }).catch(() => undefined);
+    }
+  }
+
   /** Closes every connection and shuts the current generation down. */
   async close(): Promise<void> {
     await Promise.all([...this.servers].map((s) => s.close().catch(() => undefined)));

@@ -25,6 +25,21 @@ export function stderrSink(minLevel: LogLevel): LogSink {
   };
 }
 
+/** A sink that writes to every sink given. */
+export function fanOut(...sinks: LogSink[]): LogSink {
+  return (level, scope, message, data) => {
+    for (const sink of sinks) sink(level, scope, message, data);
+  };
+}
+
+/** Forwards lines at or above `minLevel` to MCP clients through `send` (MCP says `warning`, not `warn`). */
+export function clientSink(minLevel: LogLevel, send: (level: 'debug' | 'info' | 'warning' | 'error', logger: string, data: unknown) => void): LogSink {
+  return (level, scope, message, data) => {
+    if (ORDER[level] < ORDER[minLevel]) return;
+    send(level === 'warn' ? 'warning' : level, `m1nd/${scope}`, data === undefined ? message : { message, data });
+  };
+}
+
 /** A logger over any sink; sinks can be fanned out by composing them. */
 export function createLogger(sink: LogSink, scope = 'host'): Logger {
   const at = (level: LogLevel) => (message: string, data?: unknown) => sink(level, scope, message, data);

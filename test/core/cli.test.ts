@@ -63,6 +63,25 @@ describe('m1nd CLI', function () {
     assert.equal(JSON.parse(r.stdout).greeting, 'hello, m1nd');
   });
 
+  it('serves Streamable HTTP and shuts down cleanly on SIGTERM', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--workspace', tempDir()], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        const m = /serving MCP at (\S+)/.exec(err);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', () => reject(new Error(err)));
+    });
+    const health = await fetch(url.replace(/\/mcp$/, '/health'));
+    assert.equal(health.status, 200);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  });
+
   it('stops with a clear message on a bad config', async () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), `export default { tier: 42 };\n`);
