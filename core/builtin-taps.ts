@@ -9,15 +9,15 @@ import type { SessionStore } from './session.ts';
 import { shapeToTokenLimit } from './shaping.ts';
 import { validateArguments } from './validation.ts';
 import type { Catalog } from './catalog.ts';
-import type { CallState } from './call-state.ts';
+import type { CallRefusal, CallState } from './call-state.ts';
 
 const HOST = 'm1nd-host';
 /** Tokens kept free under the limit for the envelope that is added after shaping. */
 const ENVELOPE_RESERVE = 300;
 
-/** Installs the built-in taps on a generation's hooks. */
-export function installBuiltinTaps(hooks: HostHooks, settings: Readonly<HostSettings>, session: SessionStore, catalog: Catalog): void {
-  hooks.gate.tapPromise({ name: `${HOST}:read-only`, stage: GATE_STAGES.readOnly }, async (call) => {
+/** The read-only gate: refuses a call whose effect, for these arguments, is a write. */
+export function readOnlyGate(settings: Readonly<HostSettings>) {
+  return async (call: CallState): Promise<CallRefusal | undefined> => {
     if (!settings.readOnly || (call.effect !== 'write' && call.effect !== 'destructive')) return undefined;
     return {
       error: new M1ndError(ErrorCodes.GATE_READ_ONLY, `${call.name} is refused: the server runs read-only and this call would ${call.effect === 'destructive' ? 'destroy' : 'write'} state`, {
@@ -25,9 +25,12 @@ export function installBuiltinTaps(hooks: HostHooks, settings: Readonly<HostSett
         data: { verb: call.name, effect: call.effect },
       }),
     };
-  });
+  };
+}
 
-  hooks.gate.tapPromise({ name: `${HOST}:proof`, stage: GATE_STAGES.proof }, async (call) => {
+/** The proof gate: a proof-gated write passes only when every target it resolves is proven by this agent. */
+export function proofGate(settings: Readonly<HostSettings>, session: SessionStore, catalog: Catalog) {
+  return async (call: CallState): Promise<CallRefusal | undefined> => {
     if (!settings.proofGate || !call.verb.proof) return undefined;
     const provers = catalog.all().filter((v) => v.proves).map((v) => v.name);
     const how = provers.length
@@ -55,34 +58,47 @@ export function installBuiltinTaps(hooks: HostHooks, settings: Readonly<HostSett
         data: { verb: call.name, agent_id: call.ctx.agentId, targets, unproven, provers },
       }),
     };
-  });
+  };
+}
 
-  hooks.gate.tapPromise({ name: `${HOST}:validation`, stage: GATE_STAGES.validation }, async (call) => {
-    try {
-      call.args = validateArguments(call.name, call.verb.input, call.args);
-      return undefined;
-    } catch (error) {
-      if (error instanceof M1ndError) return { error };
-      throw error;
-    }
-  });
+/** Argument validation as a gate: fills defaults in, or refuses with the path, the expected type and a minimal call. */
+export async function validationGate(call: CallState): Promise<CallRefusal | undefined> {
+  try {
+    call.args = validateArguments(call.name, call.verb.input, call.args);
+    return undefined;
+  } catch (error) {
+    if (error instanceof M1ndError) return { error };
+    throw error;
+  }
+}
 
-  hooks.beforeCall.tap(`${HOST}:agent-tracking`, (call) => {
-    session.track(call.ctx.agentId, call.name);
-  });
-
-  hooks.shapeResult.tapPromise(`${HOST}:result-token-limit`, async (result, call) => {
+/** Cuts a result to the host's result token limit (room left for the envelope), noting the cut. */
+export function resultTokenLimit(settings: Readonly<HostSettings>) {
+  return async (result: unknown, call: CallState): Promise<unknown> => {
     const room = Math.max(1, settings.resultTokenLimit - (settings.envelope ? ENVELOPE_RESERVE : 0));
     const shaped = shapeToTokenLimit(result, room);
     call.meta.resultTokens = shaped.tokens;
     if (shaped.truncation) call.meta.truncation = { ...shaped.truncation, limit: settings.resultTokenLimit };
     return shaped.value;
-  });
+  };
+}
 
-  hooks.decorateResult.tap(`${HOST}:envelope`, (result, call) => {
+/** Adds the `_m1nd` envelope to object results (never renaming their fields). */
+export function envelope(settings: Readonly<HostSettings>) {
+  return (result: unknown, call: CallState): unknown => {
     if (!settings.envelope || !isPlainObject(result)) return result;
     return { ...result, _m1nd: envelopeOf(call, settings) };
-  });
+  };
+}
+
+/** Installs the built-in taps on a generation's hooks. */
+export function installBuiltinTaps(hooks: HostHooks, settings: Readonly<HostSettings>, session: SessionStore, catalog: Catalog): void {
+  hooks.gate.tapPromise({ name: `${HOST}:read-only`, stage: GATE_STAGES.readOnly }, readOnlyGate(settings));
+  hooks.gate.tapPromise({ name: `${HOST}:proof`, stage: GATE_STAGES.proof }, proofGate(settings, session, catalog));
+  hooks.gate.tapPromise({ name: `${HOST}:validation`, stage: GATE_STAGES.validation }, validationGate);
+  hooks.beforeCall.tap(`${HOST}:agent-tracking`, (call) => void session.track(call.ctx.agentId, call.name));
+  hooks.shapeResult.tapPromise(`${HOST}:result-token-limit`, resultTokenLimit(settings));
+  hooks.decorateResult.tap(`${HOST}:envelope`, envelope(settings));
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
