@@ -7,7 +7,7 @@
  * processes can share the file (one writes at a time; `busy_timeout` makes the others wait).
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { FileExtraction, Language } from './extraction.ts';
@@ -134,7 +134,11 @@ export class GraphStore {
 
   /** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout. */
   constructor(dir: string, options: { busyTimeoutMs?: number } = {}) {
-    mkdirSync(dir, { recursive: true });
+    if (!existsSync(dir)) {
+      mkdirSync(dir, { recursive: true });
+      // The store is machine-local state: keep it out of the user's commits without touching their .gitignore.
+      writeFileSync(join(dir, '.gitignore'), '*\n');
+    }
     this.path = join(dir, 'm1nd.db');
     const db = new Database(this.path, { timeout: options.busyTimeoutMs ?? 10_000 });
     db.pragma('journal_mode = WAL');

@@ -29,6 +29,10 @@ describe('core verbs on a fixture repository', function () {
     assert.ok(progress.length > 0, 'progress notifications arrived');
   });
 
+  it('keeps the store out of git: .m1nd/ holds its own .gitignore', async () => {
+    assert.equal(fs.readFileSync(path.join(ws, '.m1nd/.gitignore'), 'utf8'), '*\n');
+  });
+
   it('ingest refuses unsupported adapters and paths outside the workspace, naming the next call', async () => {
     const adapter = await h.call('ingest', { agent_id: 'a', path: '.', adapter: 'bibtex' });
     assert.equal(adapter.json.error.code, 'M1ND_ERR_GRAPH_UNSUPPORTED_PARAM');
