@@ -27,6 +27,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       maxFileBytes: ctx.options.maxFileBytes,
       exclude: ctx.options.exclude,
       gitMaxCommits: ctx.options.gitMaxCommits,
+      readOnly: ctx.settings.readOnly,
     });
     // Read-only servers never write the store: no watcher-driven re-ingest there.
     const writable = !ctx.settings.readOnly;
@@ -58,6 +59,9 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       }
     });
     ctx.hooks.health.tapPromise('graph', async (report) => {
+      if (!engine.storeExists()) {
+        return { ...report, graph: { loaded: false, node_count: 0, edge_count: 0, store_dir: engine.storeDir, store: 'absent', next: 'ingest with a writable server (this one is read-only)' } };
+      }
       const s = engine.status();
       return {
         ...report,

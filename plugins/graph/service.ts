@@ -61,6 +61,8 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
       return match && match.via !== 'seek' ? match.node : engineCall(() => engine.requireNode(text));
     },
     async fresh() {
+      // A read-only server on a never-ingested workspace has no store, and must not create one.
+      if (!engine.storeExists()) return { generation: 0, reloaded: false, reingested: [] };
       try {
         return await engine.ensureFresh();
       } catch (error) {
@@ -71,7 +73,9 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
       await service.fresh();
       if (engine.graph.nodeCount === 0) {
         throw new M1ndError(ErrorCodes.GRAPH_EMPTY, `no graph is loaded for ${engine.root}`, {
-          hint: `call ingest({"agent_id":"…","path":"${engine.root}"}) first`,
+          hint: writable
+            ? `call ingest({"agent_id":"…","path":"${engine.root}"}) first`
+            : 'this server is read-only: ingest the workspace with a writable m1nd (without --read-only), then retry',
         });
       }
       return engine;

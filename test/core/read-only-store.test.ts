@@ -69,3 +69,21 @@ describe('read-only mode over an ingested workspace', function () {
     }
   });
 });
+
+describe('read-only mode on a workspace nobody ingested', function () {
+  it('creates no store, and graph verbs say how to get a graph', async () => {
+    const ws = writeFixtureRepo(tempDir());
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_READ_ONLY: '1' } });
+    try {
+      const health = (await h.call('health', { agent_id: 'a' })).json;
+      assert.equal(health.graph.loaded, false);
+      const seek = (await h.call('seek', { agent_id: 'a', query: 'cart' })).json;
+      assert.equal(seek.error.code, 'M1ND_ERR_GRAPH_EMPTY');
+      assert.match(seek.error.hint, /writable/);
+      assert.equal((await h.call('persist', { agent_id: 'a', action: 'status' })).json.error.code, 'M1ND_ERR_ENGINE_STORE_CLOSED');
+      assert.equal(fs.existsSync(path.join(ws, '.m1nd')), false, 'no store folder was created');
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -4,7 +4,7 @@
  * written by other processes, watcher-reported edits), and answers lookups, seek, search and safe
  * file reads. A pure library: no MCP, no knowledge of the host.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GraphBuilder, type FileInput, type GitFacts, type UnresolvedImport } from './build.ts';
 import { ContentCache, filterSearchPaths, searchContents, type SearchOptions, type SearchResult } from './content-search.ts';
@@ -39,6 +39,8 @@ export interface CodeGraphEngineOptions {
   parser?: SourceParser;
   /** How long a writer waits for another process's transaction (default 10 s). */
   busyTimeoutMs?: number;
+  /** Never create a store: a read-only server on a workspace nobody ingested has no graph. */
+  readOnly?: boolean;
 }
 
 /** What `open()` found in the store. */
@@ -134,6 +136,7 @@ export class CodeGraphEngine {
 
   private openNow(): OpenSummary {
     const t0 = performance.now();
+    if (!this.storeExists()) return { generation: 0, files: 0, nodes: 0, edges: 0, loaded: false, elapsedMs: 0 };
     this.store ??= new GraphStore(this.storeDir, { busyTimeoutMs: this.options.busyTimeoutMs });
     const { generation, files } = this.store.loadAll({ light: true });
     this.rows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
@@ -158,7 +161,15 @@ export class CodeGraphEngine {
     };
   }
 
+  /** False only for a read-only engine whose store was never created (nothing may create it). */
+  storeExists(): boolean {
+    return this.store !== null || !this.options.readOnly || existsSync(join(this.storeDir, 'm1nd.db'));
+  }
+
   private requireStore(): GraphStore {
+    if (!this.storeExists()) {
+      throw new EngineError(EngineErrorCodes.STORE_CLOSED, `no graph store at ${this.storeDir}, and a read-only server does not create one`, 'ingest the workspace with a writable server (without --read-only) first');
+    }
     this.store ??= new GraphStore(this.storeDir, { busyTimeoutMs: this.options.busyTimeoutMs });
     return this.store;
   }
