@@ -65,6 +65,8 @@ describe('hot reload (m1nd dev)', function () {
     const report = await done;
     assert.equal(report.ok, true);
     assert.deepEqual(report.added, ['live_two']);
+    // Wait for the notification (timers run late on a loaded machine), then a little longer for a second one.
+    for (let i = 0; i < 50 && listChanged === 0; i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(listChanged, 1);
     const names = (await h.client.listTools()).tools.map((t) => t.name);
