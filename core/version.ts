@@ -1,7 +1,19 @@
 /** The package version, read once from package.json (it is also the core version plugins check). */
 import { readFileSync } from 'node:fs';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+// ../package.json from core/, ../../package.json from a built dist/core/.
+function readPackage(): { name: string; version: string } {
+  for (const rel of ['../package.json', '../../package.json']) {
+    try {
+      return JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8'));
+    } catch {
+      // try the next location
+    }
+  }
+  throw new Error('m1nd: package.json not found next to core/');
+}
+
+const pkg = readPackage();
 
 export const CORE_VERSION: string = pkg.version;
 export const SERVER_NAME = 'm1nd';
