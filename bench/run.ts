@@ -5,6 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
+// The names select benchmarks; the benchmarks themselves must not read them as their own arguments.
+process.argv.splice(2);
 const files = fs
   .readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
