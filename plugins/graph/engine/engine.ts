@@ -14,6 +14,7 @@ import { gitFactsFrom } from './git-history.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './lexical-index.ts';
+import { findNodes, symbolAt, type NodeMatch } from './node-lookup.ts';
 import { emptyResolverConfig, type ResolverConfig } from './resolve.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache, nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
@@ -63,13 +64,6 @@ export interface FreshnessReport {
   reingested: string[];
 }
 
-/** A node found by `findNodes`, with how it was matched. */
-export interface NodeMatch {
-  node: GraphNode;
-  score: number;
-  via: 'id' | 'path' | 'path_line' | 'label' | 'qualified_name' | 'seek';
-}
-
 /** A file read through the workspace guard. */
 export interface FileContent {
   path: string;
@@ -87,6 +81,9 @@ export interface Stamped {
 }
 
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/** Re-exported: callers of findNodes name its result type from the engine. */
+export type { NodeMatch };
 
 /** The code graph engine of one workspace. */
 export class CodeGraphEngine {
@@ -364,44 +361,7 @@ export class CodeGraphEngine {
    * an exact label (case-sensitive, then not), a qualified-name suffix (`Class.method`), then seek.
    */
   findNodes(text: string, options: { limit?: number; kinds?: readonly NodeKind[] } = {}): NodeMatch[] {
-    const limit = options.limit ?? 10;
-    const kinds = options.kinds?.length ? new Set(options.kinds) : null;
-    const g = this.builder.graph;
-    const ok = (n: GraphNode | null): n is GraphNode => n !== null && (!kinds || kinds.has(n.kind));
-    const q = text.trim();
-    if (!q) return [];
-    const byId = g.get(q);
-    if (ok(byId)) return [{ node: byId, score: 1, via: 'id' }];
-    const pathLike = q.replace(/^\.\//, '').replace(/\/+$/, '');
-    const lineMatch = /^(.+?):(\d+)(?::\d+)?$/.exec(pathLike);
-    if (lineMatch) {
-      const n = this.symbolAt(lineMatch[1], Number(lineMatch[2]));
-      if (ok(n)) return [{ node: n, score: 1, via: 'path_line' }];
-    }
-    for (const id of [`file:${pathLike}`, `module:${pathLike}`]) {
-      const n = g.get(id);
-      if (ok(n)) return [{ node: n, score: 1, via: 'path' }];
-    }
-    const pr = this.pagerank().scores;
-    const rank = (ms: NodeMatch[]): NodeMatch[] => ms.sort((a, b) => b.score - a.score || a.node.id.localeCompare(b.node.id)).slice(0, limit);
-    const exact: NodeMatch[] = [];
-    const lower = q.toLowerCase();
-    const folded: NodeMatch[] = [];
-    const qualified: NodeMatch[] = [];
-    const qualifiedSuffix = q.includes('.') || q.includes('::') ? q.replace(/::/g, '.') : null;
-    for (const [i, n] of g.nodes()) {
-      if (!ok(n)) continue;
-      if (n.label === q || (n.kind === 'file' && n.path.endsWith(`/${pathLike}`))) exact.push({ node: n, score: 0.9 + 0.1 * (pr[i] ?? 0), via: 'label' });
-      else if (n.label.toLowerCase() === lower) folded.push({ node: n, score: 0.8 + 0.1 * (pr[i] ?? 0), via: 'label' });
-      else if (qualifiedSuffix && n.qualifiedName && (n.qualifiedName === qualifiedSuffix || n.qualifiedName.endsWith(`.${qualifiedSuffix}`))) {
-        qualified.push({ node: n, score: 0.85 + 0.1 * (pr[i] ?? 0), via: 'qualified_name' });
-      }
-    }
-    const direct = [...exact, ...qualified, ...folded];
-    if (direct.length) return rank(direct);
-    return this.lexical
-      .query(g, q, pr, { topK: limit, kinds: options.kinds })
-      .map((h) => ({ node: g.get(h.id)!, score: h.score * 0.7, via: 'seek' as const }));
+    return findNodes(this.builder.graph, text, options, { pagerank: () => this.pagerank().scores, lexical: this.lexical });
   }
 
   /** The best match of `findNodes`, or null. */
@@ -411,25 +371,7 @@ export class CodeGraphEngine {
 
   /** The innermost symbol spanning a line of a file (the file node when none does), or null. */
   symbolAt(path: string, line: number): GraphNode | null {
-    const g = this.builder.graph;
-    const file = g.get(`file:${path}`);
-    if (!file) return null;
-    let best: GraphNode = file;
-    // Symbols of a file are its contains-descendants; walk down while a child spans the line.
-    let current = g.indexOf(file.id);
-    for (let depth = 0; depth < 32; depth++) {
-      let next = -1;
-      g.forEachOut(current, (target, _w, rel) => {
-        const n = g.node(target)!;
-        if (rel === 0 && n.path === path && n.kind !== 'file' && n.startLine <= line && line <= n.endLine) {
-          if (next < 0 || n.endLine - n.startLine < g.node(next)!.endLine - g.node(next)!.startLine) next = target;
-        }
-      });
-      if (next < 0) break;
-      best = g.node(next)!;
-      current = next;
-    }
-    return best;
+    return symbolAt(this.builder.graph, path, line);
   }
 
   /** Imports that did not resolve to a workspace file (records, never edges). */
