@@ -35,6 +35,8 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     ctx.provide('graph', service);
     let lastIngest: string | null = null;
     let closed = false;
+    let watching = false;
+    let watchError: string | null = null;
     // The seek index and PageRank build on first use (~0.3 s on 25K nodes): build them off the call path.
     const warmSoon = () =>
       setImmediate(() => {
@@ -49,7 +51,16 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     ctx.hooks.boot.tapPromise('graph', async () => {
       const opened = await engine.open();
       ctx.log.info(`graph: generation ${opened.generation}, ${opened.nodes} nodes, ${opened.edges} edges (${opened.elapsedMs} ms)`);
-      if (writable && ctx.options.watch) await engine.watch();
+      if (writable && ctx.options.watch) {
+        try {
+          await engine.watch();
+          watching = true;
+        } catch (error) {
+          // No watcher (e.g. inotify limits): the graph still works; edits show up at the next ingest.
+          watchError = (error as Error).message;
+          ctx.log.warn(`graph: file watcher unavailable, edited files are picked up by the next ingest: ${watchError}`);
+        }
+      }
       if (opened.loaded) warmSoon();
     });
     ctx.hooks.afterCall.tap('graph', (call, outcome) => {
@@ -72,7 +83,8 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
           generation: s.loadedGeneration,
           stale: s.stale,
           store_dir: engine.storeDir,
-          watching: writable && ctx.options.watch,
+          watching,
+          ...(watchError ? { watch_error: watchError } : {}),
           last_ingest: lastIngest,
           ...(s.nodes === 0 ? { next: `ingest({"agent_id":"…","path":"${engine.root}"})` } : {}),
         },

@@ -191,7 +191,8 @@ export interface PathCheck {
   gone: { path: string; reason: SkipReason | 'deleted' }[];
 }
 
-const PRUNED_SEGMENTS = new Set([...ALWAYS_PRUNED.filter((d) => d !== '.*'), ...VENDORED_DIRS, ...BUILD_DIRS]);
+/** Directory names the walk never enters (the watcher ignores the same ones). */
+export const PRUNED_SEGMENTS: ReadonlySet<string> = new Set([...ALWAYS_PRUNED.filter((d) => d !== '.*'), ...VENDORED_DIRS, ...BUILD_DIRS]);
 
 /** Applies the walk's rules to individual workspace-relative file paths, without walking. */
 export function checkPaths(options: WalkOptions, paths: readonly string[]): PathCheck {

@@ -5,6 +5,7 @@
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { relative, sep } from 'node:path';
+import { PRUNED_SEGMENTS } from './walk.ts';
 
 /** Watcher settings. */
 export interface WatchOptions {
@@ -24,7 +25,6 @@ export interface DirtySet {
   dirs: string[];
 }
 
-const IGNORED_SEGMENTS = new Set(['.git', 'node_modules', '.m1nd', '__pycache__', 'vendor', 'third_party', 'third-party', 'dist', 'build']);
 
 /** Watches a workspace and accumulates dirty paths. */
 export class WorkspaceWatcher {
@@ -32,6 +32,8 @@ export class WorkspaceWatcher {
   private readonly files = new Set<string>();
   private readonly dirs = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  /** The last error the file watcher reported, if any. */
+  lastError: string | null = null;
 
   constructor(
     private readonly root: string,
@@ -50,7 +52,7 @@ export class WorkspaceWatcher {
         const rel = relative(root, path);
         if (rel === '') return false;
         // Hidden entries and always-pruned directories are never ingested, so never watched.
-        return rel.split(sep).some((seg) => seg.startsWith('.') || IGNORED_SEGMENTS.has(seg));
+        return rel.split(sep).some((seg) => seg.startsWith('.') || PRUNED_SEGMENTS.has(seg));
       },
     });
     const mark = (kind: 'file' | 'dir') => (path: string) => {
@@ -66,6 +68,11 @@ export class WorkspaceWatcher {
       .on('unlink', mark('file'))
       .on('unlinkDir', mark('dir'))
       .on('addDir', mark('dir'));
+    // After start-up, a watcher error (e.g. the inotify limit on a huge tree) must not crash the
+    // server: it is kept for status, and queries keep working off the store generation.
+    this.watcher.on('error', (error) => {
+      this.lastError = error instanceof Error ? error.message : String(error);
+    });
     await new Promise<void>((resolve, reject) => {
       this.watcher!.once('ready', () => resolve());
       this.watcher!.once('error', reject);
