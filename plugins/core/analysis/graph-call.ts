@@ -21,6 +21,14 @@ export async function openGraph(call: CallContext): Promise<OpenGraph> {
   return { graph, engine, g: engine.graph };
 }
 
+/** The graph service for a session verb: baseline noted and refreshed, but an empty graph is fine. */
+export async function openSessionGraph(call: CallContext): Promise<OpenGraph> {
+  const graph = graphOf(call);
+  noteSessionBaseline(graph);
+  await graph.fresh();
+  return { graph, engine: graph.engine, g: graph.engine.graph };
+}
+
 /** A node argument resolved to a node: an exact id, a path, `path:line`, a label or a qualified name. */
 export interface ResolvedNode {
   node: GraphNode;

@@ -2,8 +2,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { noteSessionBaseline } from '../analysis/baseline.ts';
-import { graphOf } from '../shared.ts';
+import { openSessionGraph } from '../analysis/graph-call.ts';
 import { diskFacts, storedFiles } from './stored-files.ts';
 import { visitsOf, type SeenNode } from './visits.ts';
 
@@ -31,11 +30,7 @@ export const amIStaleVerb = defineVerb({
     'With neither files nor nodes, it checks everything you were shown this session. What you were shown is recorded by view, batch_view, seek, search and the analysis and session verbs (activate, impact, why, focus, …).',
   ].join('\n'),
   handler: async (args, call) => {
-    const graph = graphOf(call);
-    noteSessionBaseline(graph);
-    await graph.fresh();
-    const engine = graph.engine;
-    const g = engine.graph;
+    const { engine, g } = await openSessionGraph(call);
     const visits = visitsOf(call.session, call.agentId);
     const firstSeen = call.session.agent(call.agentId)?.firstSeen ?? Date.now();
     const wanted = new Set<string>();

@@ -1,8 +1,7 @@
 /** coverage_session: what this agent's session has and has not looked at. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { fileRisks } from '../../graph/algorithms/hotspots.ts';
-import { noteSessionBaseline } from '../analysis/baseline.ts';
-import { graphOf } from '../shared.ts';
+import { openSessionGraph } from '../analysis/graph-call.ts';
 import { visitsOf } from './visits.ts';
 
 /** Verbs that list paths without showing their contents: counted, not recorded as visits. */
@@ -18,11 +17,7 @@ export const coverageSessionVerb = defineVerb({
   guide:
     'Visited = shown to you by view, batch_view, seek, search or an analysis or session verb (activate, impact, why, focus, …); glob lists paths without recording them. `unvisited_hotspots` are the riskiest files (see `report`) you have not been shown.',
   handler: async (args, call) => {
-    const graph = graphOf(call);
-    noteSessionBaseline(graph);
-    await graph.fresh();
-    const engine = graph.engine;
-    const g = engine.graph;
+    const { engine, g } = await openSessionGraph(call);
     const visits = visitsOf(call.session, call.agentId);
     const files = engine.filePaths();
     const symbols = g.nodeCount - files.length - g.nodeCountsByKind().module;

@@ -1,8 +1,8 @@
 /** report: a summary of this agent's session — queries, time, graph size, riskiest hotspots. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { fileRisks } from '../../graph/algorithms/hotspots.ts';
-import { noteSessionBaseline } from '../analysis/baseline.ts';
-import { capChars, graphOf } from '../shared.ts';
+import { openSessionGraph } from '../analysis/graph-call.ts';
+import { capChars } from '../shared.ts';
 import { visitsOf } from './visits.ts';
 
 export const reportVerb = defineVerb({
@@ -19,11 +19,7 @@ export const reportVerb = defineVerb({
     'Hotspot risk per file = 0.35 × centrality (PageRank) + 0.35 × dependents (other files depending on it) + 0.2 × churn (git commits) + 0.1 if untested. max_output_chars caps the markdown digest only.',
   ].join('\n'),
   handler: async (args, call) => {
-    const graph = graphOf(call);
-    noteSessionBaseline(graph);
-    await graph.fresh();
-    const engine = graph.engine;
-    const g = engine.graph;
+    const { engine, g } = await openSessionGraph(call);
     const agent = call.session.agent(call.agentId);
     const visits = visitsOf(call.session, call.agentId);
     const now = Date.now();
