@@ -92,9 +92,35 @@ describe('graph query verbs on a repository with known answers', function () {
     assert.ok(pairs.includes('normalizeOne~normalizeTwo'), pairs.join(' '));
     assert.ok(pairs.includes('Circle~Square'), 'two subclasses with the same members');
     assert.ok(!pairs.some((p: string) => p.includes('handleList')), 'a handler that calls nothing has too little structure to compare');
-    const probed = (await h.call('fingerprint', { agent_id: 'q', target_node: 'normalizeOne', probe_queries: ['clamp scale offset'], similarity_threshold: 0.5 })).json;
-    assert.equal(probed.matches[0].node.id, 'function:src/norm-two.ts#normalizeTwo');
-    assert.ok(probed.matches[0].response > 0.9, 'both respond alike to the probe');
+  });
+
+  it('fingerprint probes score near-identical nodes high and unrelated ones low, one dimension per probe seed', async () => {
+    const probes = ['clamp scale offset', 'handle validate', 'shape area', 'chain'];
+    const all = (await h.call('fingerprint', { agent_id: 'q', probe_queries: probes, similarity_threshold: 0, top_k: 200 })).json;
+    assert.equal(all.response_note, undefined, 'four probes find enough seeds');
+    const byPair = new Map<string, { response: number; similarity: number; jaccard: number }>(
+      all.pairs.map((p: { a: { label: string }; b: { label: string }; response: number; similarity: number; jaccard: number }) => [[p.a.label, p.b.label].sort().join('~'), p]),
+    );
+    const twins = byPair.get('normalizeOne~normalizeTwo')!;
+    assert.equal(twins.response, 1, 'the same seeds reach both with the same strength');
+    assert.equal(twins.similarity, 1);
+    const unrelated = byPair.get('a~normalizeOne')!;
+    assert.ok(unrelated.response < 0.2, `a and normalizeOne share no seed's walk: ${unrelated.response}`);
+    assert.ok(unrelated.similarity < 0.2, `a constant response of 1 would lift this to ≥ 0.5: ${unrelated.similarity}`);
+    const subclasses = byPair.get('Circle~Square')!;
+    assert.ok(subclasses.response > 0.6 && subclasses.response < 0.95, `each subclass's own area() seed reaches it first: ${subclasses.response}`);
+    // The evidence rule: the handlers (one feature: calls validate) and b/c are never compared.
+    for (const key of byPair.keys()) assert.ok(!/handle|^b~|~b$|^c~|~c$/.test(key), `a node with < 2 signature features was scored: ${key}`);
+    const oneFeature = (await h.call('fingerprint', { agent_id: 'q', target_node: 'handleCreate', probe_queries: probes, similarity_threshold: 0 })).json;
+    assert.deepEqual(oneFeature.matches, [], 'a target with one feature has too little evidence, probes or not');
+  });
+
+  it('fingerprint with too few probe seeds reports no response and says why', async () => {
+    const probed = (await h.call('fingerprint', { agent_id: 'q', target_node: 'normalizeOne', probe_queries: ['clamp scale offset'], similarity_threshold: 0 })).json;
+    assert.match(probed.response_note, /found 3 seed\(s\); a response needs at least 4 dimensions/);
+    assert.deepEqual(probed.matches.map((m: { node: { label: string } }) => m.node.label), ['normalizeTwo'], 'only nodes the probe reaches are compared');
+    assert.equal(probed.matches[0].response, undefined);
+    assert.equal(probed.matches[0].similarity, 1, 'structural only');
   });
 
   it('fingerprint refuses a target it cannot compare, naming the kinds it does', async () => {
