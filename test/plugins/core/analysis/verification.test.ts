@@ -99,4 +99,31 @@ describe('drift since the session start and since a checkpoint', function () {
       await h.close();
     }
   });
+
+  it('diffs learned weights against the values a checkpoint recorded, not against defaults', async () => {
+    const h = await ingestedFixture();
+    try {
+      const learn = (feedback: string, nodes: string[]) => h.call('learn', { agent_id: 'd', query: 'chain', feedback, node_ids: nodes });
+      await learn('correct', ['function:src/a.ts#a', 'function:src/b.ts#b']);
+      await learn('correct', ['function:src/b.ts#b', 'function:src/c.ts#c']);
+      await h.call('persist', { agent_id: 'd', action: 'checkpoint', path: 'mid' });
+      const still = (await h.call('drift', { agent_id: 'd', since: 'mid' })).json;
+      assert.deepEqual(still.weights.learned_nodes, [], 'feedback given before the checkpoint is not drift');
+      assert.deepEqual(still.weights.learned_edges, []);
+      assert.equal(still.weights.feedback_events, 0);
+      await learn('correct', ['function:src/b.ts#b', 'function:src/c.ts#c']);
+      await learn('wrong', ['function:src/d.ts#d']);
+      const { json } = await h.call('drift', { agent_id: 'd', since: 'mid' });
+      const bias = Object.fromEntries(json.weights.learned_nodes.map((n: { id: string; bias: number[] }) => [n.id, n.bias]));
+      assert.deepEqual(bias, {
+        'function:src/b.ts#b': [0.2, 0.3],
+        'function:src/c.ts#c': [0.1, 0.2],
+        'function:src/d.ts#d': [0, -0.1],
+      }, 'before is what the checkpoint held: b had two confirmations, c one, d none; a was not touched since');
+      assert.deepEqual(json.weights.learned_edges, [{ source: 'function:src/b.ts#b', target: 'function:src/c.ts#c', factor: [1.2, 1.44] }], 'a -> b was learned before the checkpoint only');
+      assert.equal(json.weights.feedback_events, 2);
+    } finally {
+      await h.close();
+    }
+  });
 });
