@@ -92,7 +92,11 @@ describe('Streamable HTTP transport (serveHttp)', function () {
       assert.ok(names.includes('help') && names.includes('health'), names.join(','));
       const result = await client.callTool({ name: 'help', arguments: { agent_id: 'http-agent' } });
       assert.notEqual(result.isError, true);
-      assert.ok(json(result));
+      // The same answer the host gives in-process (only the measured time differs).
+      const direct = await host.call('help', { agent_id: 'http-agent' });
+      const strip = (x: any) => ({ ...x, _m1nd: { ...x._m1nd, elapsed_ms: 0 } });
+      assert.deepEqual(strip(json(result)), strip(json(direct)));
+      assert.equal(json(result)._m1nd.verb, 'help');
     } finally {
       await transport.terminateSession();
       await client.close();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { countTokens } from '../../../core/index.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 
@@ -61,10 +62,14 @@ describe('core verbs on a fixture repository', function () {
   });
 
   it('seek packs results into a token budget', async () => {
-    const { json } = await h.call('seek', { agent_id: 'a', query: 'number', top_k: 20, min_score: 0, token_budget: 120 });
-    assert.ok(json.budget.kept >= 1);
-    assert.ok(json.budget.used_tokens <= 120 || json.budget.kept === 1);
-    assert.equal(json.results.length, json.budget.kept);
+    const all = (await h.call('seek', { agent_id: 'a', query: 'cart', top_k: 20, min_score: 0 })).json.results;
+    assert.ok(all.length >= 3, `needs three results to cut between: ${all.length}`);
+    const cost = (r: unknown) => countTokens(JSON.stringify(r));
+    // A budget that fits exactly the first two results: the third would not.
+    const budget = cost(all[0]) + cost(all[1]) + Math.min(cost(all[2]) - 1, 3);
+    const { json } = await h.call('seek', { agent_id: 'a', query: 'cart', top_k: 20, min_score: 0, token_budget: budget });
+    assert.deepEqual(json.results, all.slice(0, 2), 'the longest ranked prefix that fits');
+    assert.deepEqual(json.budget, { requested_tokens: budget, used_tokens: cost(all[0]) + cost(all[1]), kept: 2, dropped: all.length - 2 });
   });
 
   it('search finds literal text with context lines, regexes, counts and filename filters', async () => {

@@ -23,7 +23,8 @@ describe('resonate (back-compat)', function () {
         assert.ok(!(await h.client.listTools()).tools.some((t) => t.name === 'resonate'));
         const r = await h.call('resonate', { agent_id: 'a', query: 'cart total' });
         assert.equal(r.result.isError, undefined, JSON.stringify(r.json).slice(0, 300));
-        assert.ok(r.json.modes.length > 0);
+        assert.equal(r.json.seeds[0], 'function:src/cart.ts#total');
+        assert.deepEqual([r.json.modes[0].mode, r.json.modes[0].eigenvalue, r.json.modes[0].strongest[0].id], [1, 1, 'function:src/cart.ts#total'], 'the main body, led by the best seed');
         const overview = (await h.call('help', { agent_id: 'a', render: 'none' })).json;
         assert.deepEqual(overview.back_compat.find((b: { name: string }) => b.name === 'resonate'), { name: 'resonate', use_instead: 'activate' });
         const doc = (await h.call('help', { agent_id: 'a', tool_name: 'resonate', render: 'none' })).json;

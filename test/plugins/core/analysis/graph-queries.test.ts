@@ -189,13 +189,24 @@ describe('graph query verbs on a repository with known answers', function () {
     const packed = (await h.call('activate', { agent_id: 'q', query: 'handle', token_budget: 150 })).json;
     assert.equal(packed.results.length, packed.budget.kept);
     assert.ok(packed.budget.dropped > 0);
-    const holes = (await h.call('activate', { agent_id: 'q', query: 'chain', top_k: 3, include_structural_holes: true })).json;
-    assert.ok(Array.isArray(holes.structural_holes));
-    for (const hole of holes.structural_holes) {
-      assert.ok(!ids(holes.results).includes(hole.id));
-      assert.ok(hole.connects.length >= 2);
-    }
-    assert.deepEqual(holes.ghost_edges, { note: 'no co-change edges: the workspace has no git history in the graph' });
+    const holes = (await h.call('activate', { agent_id: 'q', query: 'handle', top_k: 4, include_structural_holes: true })).json;
+    const sorted = (xs: string[]) => [...xs].sort();
+    const H = (n: string) => `function:src/handlers.ts#${n}`;
+    assert.deepEqual(sorted(ids(holes.results)), sorted([H('handleCreate'), H('handleUpdate'), H('handleList'), H('handleDelete')]));
+    // Outside the four handlers and linked to at least two of them: their file, the test file and function, validate.
+    assert.deepEqual(
+      holes.structural_holes.map((x: { id: string; connects: string[] }) => [x.id, sorted(x.connects)]),
+      [
+        ['file:src/handlers.ts', sorted([H('handleCreate'), H('handleUpdate'), H('handleList'), H('handleDelete')])],
+        ['file:tests/handlers.test.ts', sorted([H('handleCreate'), H('handleUpdate'), H('handleList')])],
+        ['function:tests/handlers.test.ts#testHandlers', sorted([H('handleCreate'), H('handleUpdate'), H('handleList')])],
+        ['function:src/validate.ts#validate', sorted([H('handleCreate'), H('handleUpdate'), H('handleDelete')])],
+      ],
+      'ranked by the summed score of the results they connect',
+    );
+    const chain = (await h.call('activate', { agent_id: 'q', query: 'chain', top_k: 3, include_structural_holes: true })).json;
+    assert.deepEqual(chain.structural_holes, [], 'a, b and c are linked directly: nothing outside bridges them');
+    assert.deepEqual(chain.ghost_edges, { note: 'no co-change edges: the workspace has no git history in the graph' });
   });
 
   it('activate never changes weights: the same query twice gives the same scores', async () => {
