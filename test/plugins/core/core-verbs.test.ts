@@ -24,9 +24,12 @@ describe('core verbs on a fixture repository', function () {
     const json = JSON.parse((result.content as { text: string }[])[0].text);
     assert.equal(json.mode, 'full');
     assert.equal(json.files.parsed, 6);
-    assert.ok(json.nodesByKind.function >= 6, JSON.stringify(json.nodesByKind));
-    assert.ok(json.edgesByRelation.imports >= 2);
-    assert.ok(json.edgesByRelation.calls >= 3);
+    // add, mul, total, testTotal, backoff, retry, Serve, listen; Cart and its checkout.
+    assert.deepEqual([json.nodesByKind.function, json.nodesByKind.class, json.nodesByKind.method], [8, 1, 1], JSON.stringify(json.nodesByKind));
+    // cart.ts → math.ts and cart.test.ts → cart.ts (time is external).
+    assert.equal(json.edgesByRelation.imports, 2, JSON.stringify(json.edgesByRelation));
+    // mul → add, total → add, checkout → total, testTotal → total, retry → backoff, Serve → listen.
+    assert.equal(json.edgesByRelation.calls, 6, JSON.stringify(json.edgesByRelation));
     assert.ok(progress.length > 0, 'progress notifications arrived');
   });
 
@@ -167,7 +170,7 @@ describe('core verbs in read-only mode', function () {
     try {
       assert.equal((await h.call('ingest', { agent_id: 'a', path: '.' })).json.error.code, 'M1ND_ERR_GATE_READ_ONLY');
       assert.equal((await h.call('persist', { agent_id: 'a', action: 'checkpoint' })).json.error.code, 'M1ND_ERR_GATE_READ_ONLY');
-      assert.ok((await h.call('persist', { agent_id: 'a', action: 'status' })).json.generation >= 1);
+      assert.equal((await h.call('persist', { agent_id: 'a', action: 'status' })).json.generation, 1, "the writer's one ingest, and the refused one made none");
       assert.equal((await h.call('seek', { agent_id: 'a', query: 'backoff' })).json.results[0].label, 'backoff');
     } finally {
       await h.close();

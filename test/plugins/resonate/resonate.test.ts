@@ -56,8 +56,13 @@ describe('resonate analysis', function () {
     const eigen = json.modes.map((m: { eigenvalue: number }) => m.eigenvalue);
     assert.ok(Math.abs(eigen[0] - 1) < 1e-3, `the normalised adjacency's top eigenvalue is 1 (got ${eigen[0]})`);
     assert.deepEqual(eigen, [...eigen].sort((a: number, b: number) => b - a), 'modes come strongest first');
-    assert.ok(json.modes[0].strongest.length > 0);
-    assert.ok(json.modes[1].poles.positive.length > 0 && json.modes[1].poles.negative.length > 0, 'a later mode splits the subgraph in two');
+    assert.equal(json.modes[0].strongest[0].id, 'function:src/cart.ts#total', 'the best seed leads the main body');
+    // The second mode splits the docs from the math code (which pole is positive is the eigenvector's sign).
+    const poles = [json.modes[1].poles.positive, json.modes[1].poles.negative].map((p: { id: string }[]) => p.map((x) => x.id));
+    const docs = poles.find((p) => p.includes('section:docs/guide.md#Guide'))!;
+    const math = poles.find((p) => p.includes('file:src/math.ts'))!;
+    assert.ok(docs && math && docs !== math, JSON.stringify(poles));
+    assert.ok(docs.includes('file:docs/guide.md') && math.includes('function:src/math.ts#add'), JSON.stringify(poles));
   });
 
   it('pairs nodes that respond alike — add and mul, both in math.ts and linked to each other — and explains the score', async () => {
