@@ -26,6 +26,8 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
     tiers: ['essential'],
     effect: 'read',
     stages: ['diagnose', 'operate'],
+    guide:
+      'node: this Node against package.json engines.node (semver). gates: the built-in read-only, proof and validation gate taps are installed at their stages and run before plugin gates, and with the proof gate on some verb proves the targets it guards. next_steps are runnable as given; next_templates need their `fill` arguments first.',
     handler: async (args, call) => {
       const a = await assessSession(catalog, ctx.settings, args, call.agentId);
       const findings: Finding[] = [
