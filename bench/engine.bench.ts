@@ -6,12 +6,12 @@
  * incremental re-ingest of one changed file, seek and search p50/p99, literal search ÷ ripgrep on
  * the same files (the installed rg's version; its process start measured and shown), RSS after
  * loading the stored graph in a fresh process from sources (tsx) and from the built dist/ (built
- * with `npm run build` when missing, or always with --build), node and edge counts.
+ * with `npm run build` when missing or older than the sources, or always with --build), node and edge counts.
  *
  *   node --import tsx bench/engine.bench.ts [--corpus DIR] [--build]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -182,7 +182,9 @@ async function main(): Promise<void> {
   const repo = dirname(here);
   const child = join(here, 'load-child.mjs');
   const distEngine = join(repo, 'dist/plugins/graph/engine/engine.js');
-  if (!existsSync(distEngine) || argv.includes('--build')) {
+  // Rebuilt when missing or older than the engine's sources, so the from-dist figure is of this code.
+  const newestSource = Math.max(...['plugins/graph/engine', 'plugins/graph/algorithms', 'core'].flatMap((d) => readdirSync(join(repo, d)).filter((f) => f.endsWith('.ts')).map((f) => statSync(join(repo, d, f)).mtimeMs)));
+  if (!existsSync(distEngine) || statSync(distEngine).mtimeMs < newestSource || argv.includes('--build')) {
     console.log('building dist/ (npm run build) for the from-dist measurement');
     execFileSync('npm', ['run', 'build'], { cwd: repo, stdio: 'ignore' });
   }
