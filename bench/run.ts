@@ -1,5 +1,6 @@
 /** Runs every benchmark under bench/ (or those named on the command line), one after another. */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -12,6 +13,8 @@ const files = fs
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
   .sort();
+// The machine the figures come from (docs/benchmarks.md cites this line).
+console.log(`machine: ${os.cpus().length} CPUs, Node ${process.versions.node}, ${os.platform()} ${os.arch()}`);
 for (const f of files) {
   console.log(`\n== ${f}`);
   const mod = (await import(pathToFileURL(path.join(here, f)).href)) as { run?: () => Promise<void> };

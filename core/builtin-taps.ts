@@ -12,6 +12,8 @@ import type { Catalog } from './catalog.ts';
 import type { CallRefusal, CallState } from './call-state.ts';
 
 const HOST = 'm1nd-host';
+/** Names of the built-in gate taps (doctor checks they are installed, in stage order). */
+export const BUILTIN_GATE_TAPS = Object.freeze({ readOnly: `${HOST}:read-only`, proof: `${HOST}:proof`, validation: `${HOST}:validation` });
 /** Tokens kept free under the limit for the envelope that is added after shaping. */
 const ENVELOPE_RESERVE = 300;
 
@@ -93,9 +95,9 @@ export function envelope(settings: Readonly<HostSettings>) {
 
 /** Installs the built-in taps on a generation's hooks. */
 export function installBuiltinTaps(hooks: HostHooks, settings: Readonly<HostSettings>, session: SessionStore, catalog: Catalog): void {
-  hooks.gate.tapPromise({ name: `${HOST}:read-only`, stage: GATE_STAGES.readOnly }, readOnlyGate(settings));
-  hooks.gate.tapPromise({ name: `${HOST}:proof`, stage: GATE_STAGES.proof }, proofGate(settings, session, catalog));
-  hooks.gate.tapPromise({ name: `${HOST}:validation`, stage: GATE_STAGES.validation }, validationGate);
+  hooks.gate.tapPromise({ name: BUILTIN_GATE_TAPS.readOnly, stage: GATE_STAGES.readOnly }, readOnlyGate(settings));
+  hooks.gate.tapPromise({ name: BUILTIN_GATE_TAPS.proof, stage: GATE_STAGES.proof }, proofGate(settings, session, catalog));
+  hooks.gate.tapPromise({ name: BUILTIN_GATE_TAPS.validation, stage: GATE_STAGES.validation }, validationGate);
   hooks.beforeCall.tap(`${HOST}:agent-tracking`, (call) => void session.track(call.ctx.agentId, call.name));
   hooks.shapeResult.tapPromise(`${HOST}:result-token-limit`, resultTokenLimit(settings));
   hooks.decorateResult.tap(`${HOST}:envelope`, envelope(settings));

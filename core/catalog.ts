@@ -67,6 +67,8 @@ export interface CatalogView {
   statusReport(): Promise<Record<string, unknown>>;
   /** Up to `max` registered verb names close to `name` (hidden verbs included). */
   suggest(name: string, max?: number): string[];
+  /** The taps on the serving generation's `gate` hook, in the order they run (for doctor). */
+  gateTaps(): { name: string; stage: number }[];
 }
 
 /** The registry: verb records in registration order. */

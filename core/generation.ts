@@ -143,6 +143,11 @@ export class Generation implements CatalogView {
     return suggestNames(name, this.catalog.names(), max);
   }
 
+  gateTaps(): { name: string; stage: number }[] {
+    // tapable keeps `taps` sorted by stage, which is the order the gates run in.
+    return this.hooks.gate.taps.map((t) => ({ name: t.name, stage: t.stage ?? 0 }));
+  }
+
   /** Runs the shutdown hook (stores and watchers close). */
   async shutdown(): Promise<void> {
     await this.hooks.shutdown.promise();

@@ -10,6 +10,7 @@ export type { CallContext } from './call-context.ts';
 export type { CallState, CallRefusal, CallOutcome, Truncation } from './call-state.ts';
 export type { HostHooks, HookName, BootInfo, DoctrineInfo, Workflow } from './hooks.ts';
 export { GATE_STAGES } from './hooks.ts';
+export { BUILTIN_GATE_TAPS } from './builtin-taps.ts';
 export { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 export type { ErrorCode } from './errors.ts';
 export { countTokens, countValueTokens, packToTokenBudget } from './tokens.ts';
@@ -29,7 +30,7 @@ export { startHost, prepareGeneration, listBundles, BUILTIN_PLUGIN_DIR, BUILTIN_
 export type { BootOptions, PreparedGeneration } from './boot.ts';
 export { defineConfig, defineBundle } from './config.ts';
 export type { M1ndConfig, BundleDefinition } from './config.ts';
-export { CORE_VERSION, SERVER_NAME } from './version.ts';
+export { CORE_VERSION, NODE_ENGINE, SERVER_NAME } from './version.ts';
 export { describeSchema, minimalArguments, minimalCall, mustPass } from './validation.ts';
 export { connectInMemory } from './testing.ts';
 export { serveHttp, DEFAULT_HTTP_PORT } from './http.ts';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 
 // ../package.json from core/, ../../package.json from a built dist/core/.
-function readPackage(): { name: string; version: string } {
+function readPackage(): { name: string; version: string; engines?: { node?: string } } {
   for (const rel of ['../package.json', '../../package.json']) {
     try {
       return JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8'));
@@ -16,4 +16,6 @@ function readPackage(): { name: string; version: string } {
 const pkg = readPackage();
 
 export const CORE_VERSION: string = pkg.version;
+/** The Node versions package.json `engines.node` supports (a semver range). */
+export const NODE_ENGINE: string = pkg.engines?.node ?? '*';
 export const SERVER_NAME = 'm1nd';

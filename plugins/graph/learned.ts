@@ -55,6 +55,21 @@ export interface LearnReport {
   revision: number;
 }
 
+/** Learned weights at one moment: bias and last update per node, factor per "source\u0001target" edge. */
+export interface LearnedSnapshot {
+  revision: number;
+  nodes: Map<string, number>;
+  nodeUpdatedAt: Map<string, number>;
+  edges: Map<string, number>;
+}
+interface StoredSnapshot {
+  revision: number;
+  nodes: Record<string, number>;
+  nodeUpdatedAt: Record<string, number>;
+  edges: Record<string, number>;
+}
+const CHECKPOINT_PREFIX = 'checkpoint:';
+
 /** Bias per node stays within ±MAX_BIAS (×0.5 … ×2). */
 export const MAX_BIAS = 0.7;
 const MAX_ASSOCIATION = 1;
@@ -189,12 +204,38 @@ export class LearnedWeights {
   }
 
   /** A copy of the current weights (for drift baselines). */
-  snapshot(): { revision: number; nodes: Map<string, number>; edges: Map<string, number> } {
+  snapshot(): LearnedSnapshot {
     this.sync();
     return {
       revision: Math.max(0, this.rev),
       nodes: new Map([...this.nodeMap].map(([k, v]) => [k, v.bias])),
+      nodeUpdatedAt: new Map([...this.nodeMap].map(([k, v]) => [k, v.updatedAt])),
       edges: new Map([...this.edges].map(([k, v]) => [k, v.factor])),
+    };
+  }
+
+  /** Stores the current weights under a checkpoint name (replacing any earlier record of that name). */
+  saveCheckpoint(name: string): void {
+    if (!this.writable) throw new Error('learned weights are read-only on this server');
+    const s = this.snapshot();
+    const record: StoredSnapshot = { revision: s.revision, nodes: Object.fromEntries(s.nodes), nodeUpdatedAt: Object.fromEntries(s.nodeUpdatedAt), edges: Object.fromEntries(s.edges) };
+    this.engine.memory.set(LEARNED_NAMESPACE, `${CHECKPOINT_PREFIX}${name}`, record);
+  }
+
+  /** The weights a checkpoint recorded, or null when it recorded none (made before checkpoints kept them). */
+  checkpoint(name: string): LearnedSnapshot | null {
+    let stored: StoredSnapshot | undefined;
+    try {
+      stored = this.engine.memory.get<StoredSnapshot>(LEARNED_NAMESPACE, `${CHECKPOINT_PREFIX}${name}`)?.value;
+    } catch {
+      return null;
+    }
+    if (!stored) return null;
+    return {
+      revision: stored.revision,
+      nodes: new Map(Object.entries(stored.nodes)),
+      nodeUpdatedAt: new Map(Object.entries(stored.nodeUpdatedAt)),
+      edges: new Map(Object.entries(stored.edges)),
     };
   }
 

@@ -37,10 +37,18 @@ export interface Observed {
 
 export type TrustMode = 'degraded_host_tool_surface' | 'wrong_workspace_binding' | 'needs_ingest' | 'orientation_only' | 'unverified_host_surface' | 'full_trust';
 
+/** A suggested call. A template (`template: true`) has placeholders in the arguments named by `fill`: it cannot run as is. */
 export interface Step {
   verb: string;
   arguments: Record<string, unknown>;
   why: string;
+  template?: true;
+  fill?: string[];
+}
+
+/** Runnable steps apart from templates (which need the agent to fill in arguments first). */
+export function splitSteps(steps: Step[]): { runnable: Step[]; templates: Step[] } {
+  return { runnable: steps.filter((s) => !s.template), templates: steps.filter((s) => s.template) };
 }
 
 function normalize(name: string): string {
@@ -95,6 +103,12 @@ export function graphState(report: Record<string, unknown>) {
   return { engine: true, loaded: Boolean(g.loaded), node_count: g.node_count ?? 0, edge_count: g.edge_count ?? 0 };
 }
 
+/** `next_steps` (runnable) and, when there are any, `next_templates` (to fill in first), for verb results. */
+export function nextSteps(steps: Step[]): { next_steps: Step[]; next_templates?: Step[] } {
+  const { runnable, templates } = splitSteps(steps);
+  return { next_steps: runnable, ...(templates.length ? { next_templates: templates } : {}) };
+}
+
 /** Combines surface, binding and graph into one trust mode with an ordered next step list. */
 export async function assessSession(catalog: CatalogView, settings: Readonly<HostSettings>, o: Observed, agentId: string) {
   const surface = assessToolSurface(catalog, o);
@@ -114,7 +128,8 @@ export async function assessSession(catalog: CatalogView, settings: Readonly<Hos
 /** Ordered next calls for a trust mode (and what the agent observed). */
 export function stepsFor(trust: TrustMode, catalog: CatalogView, settings: Readonly<HostSettings>, o: Observed, agentId: string): Step[] {
   const steps: Step[] = [];
-  const add = (verb: string, args: Record<string, unknown>, why: string) => steps.push({ verb, arguments: { agent_id: agentId, ...args }, why });
+  const add = (verb: string, args: Record<string, unknown>, why: string, fill?: string[]) =>
+    steps.push({ verb, arguments: { agent_id: agentId, ...args }, why, ...(fill ? { template: true as const, fill } : {}) });
   switch (trust) {
     case 'degraded_host_tool_surface':
       add('help', { mode: 'overview' }, 'see every registered verb: missing ones are callable by name even if your host hides them');
@@ -130,7 +145,7 @@ export function stepsFor(trust: TrustMode, catalog: CatalogView, settings: Reado
       add('doctor', {}, 'no graph engine is loaded; doctor lists quarantined plugins and what to fix');
       break;
     case 'unverified_host_surface':
-      add('session_handshake', { available_tools: ['<the m1nd verbs your host lists>'] }, 'report what your host shows so the surface can be verified');
+      add('session_handshake', { available_tools: ['<the m1nd verbs your host lists>'] }, 'report what your host shows so the surface can be verified', ['available_tools']);
       break;
     case 'full_trust':
       break;

@@ -47,7 +47,8 @@ describe('dispatch pipeline', function () {
     assert.equal(result.isError, true);
     assert.equal(json.error.plugin, 'recorder');
     assert.match(json.error.message, /boom from the handler/);
-    assert.ok(json.error.hint);
+    assert.equal(json.error.code, 'M1ND_ERR_CALL_HANDLER');
+    assert.match(json.error.hint, /call `help` with \{"mode":"recovery"/);
     assert.equal((await h.call('rec_read', { agent_id: 'a' })).json.did, 'rec_read');
   });
 

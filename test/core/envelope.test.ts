@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { countTokens } from '../../core/index.ts';
 import { connect } from '../helpers/mcp.ts';
 import { recorderPlugin } from '../fixtures/plugins/recorder/index.ts';
 
@@ -6,14 +7,17 @@ describe('the _m1nd envelope', function () {
   it('is added to object results without renaming their fields', async () => {
     const h = await connect({ plugins: [recorderPlugin().plugin] });
     try {
+      const t0 = performance.now();
       const { json } = await h.call('rec_read', { agent_id: 'a', note: 'x' });
+      const roundTrip = performance.now() - t0;
       assert.equal(json.did, 'rec_read');
       assert.equal(json.note, 'x');
       assert.equal(json._m1nd.verb, 'rec_read');
       assert.equal(json._m1nd.tier, 'essential');
       assert.equal(json._m1nd.read_only, false);
-      assert.equal(typeof json._m1nd.elapsed_ms, 'number');
-      assert.equal(typeof json._m1nd.result_tokens, 'number');
+      assert.ok(json._m1nd.elapsed_ms >= 0 && json._m1nd.elapsed_ms <= roundTrip, `the server's time (${json._m1nd.elapsed_ms} ms) fits in the client's round trip (${roundTrip} ms)`);
+      const { _m1nd, ...result } = json;
+      assert.equal(_m1nd.result_tokens, countTokens(JSON.stringify(result)), 'the BPE count of the result as sent, envelope excluded');
       const health = await h.call('health', { agent_id: 'a' });
       assert.equal(health.json._m1nd.next_suggested_verb, 'session_handshake');
     } finally {

@@ -92,7 +92,11 @@ describe('Streamable HTTP transport (serveHttp)', function () {
       assert.ok(names.includes('help') && names.includes('health'), names.join(','));
       const result = await client.callTool({ name: 'help', arguments: { agent_id: 'http-agent' } });
       assert.notEqual(result.isError, true);
-      assert.ok(json(result));
+      // The same answer the host gives in-process (only the measured time differs).
+      const direct = await host.call('help', { agent_id: 'http-agent' });
+      const strip = (x: any) => ({ ...x, _m1nd: { ...x._m1nd, elapsed_ms: 0 } });
+      assert.deepEqual(strip(json(result)), strip(json(direct)));
+      assert.equal(json(result)._m1nd.verb, 'help');
     } finally {
       await transport.terminateSession();
       await client.close();
@@ -150,12 +154,13 @@ describe('Streamable HTTP transport (serveHttp)', function () {
   it('pushes tools/list_changed to an HTTP session when the host reloads', async () => {
     const { client, transport } = await connectClient(served.url);
     try {
+      const before = (await client.listTools()).tools.map((t) => t.name);
       const notified = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
       // The notification travels on the session's standalone GET stream, which the client opens after initialize.
       const report = await host.reload();
       assert.equal(report.ok, true, report.error);
       await notified;
-      assert.ok((await client.listTools()).tools.length > 0);
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), before, 'the reloaded generation serves the same verbs');
     } finally {
       await transport.terminateSession();
       await client.close();
@@ -174,7 +179,7 @@ describe('Streamable HTTP transport (serveHttp)', function () {
     const res = await rawRequest(served.url, { method: 'POST', headers: { ...MCP_HEADERS, Origin: `http://localhost:${served.port}` }, body: INITIALIZE });
     assert.equal(res.status, 200);
     const id = res.headers['mcp-session-id'] as string;
-    assert.ok(id);
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a random UUID session id');
     assert.equal((await rawRequest(served.url, { method: 'DELETE', headers: { 'mcp-session-id': id } })).status, 200);
   });
 
@@ -193,7 +198,14 @@ describe('Streamable HTTP transport (serveHttp)', function () {
     const ok = await rawRequest(`${base}/health`, { headers: { Host: `localhost:${served.port}` } });
     assert.equal(ok.status, 200);
     assert.equal(ok.json.status, 'ok');
-    assert.equal(typeof ok.json.sessions, 'number');
+    const { client, transport } = await connectClient(served.url);
+    try {
+      const more = await rawRequest(`${base}/health`, { headers: { Host: `localhost:${served.port}` } });
+      assert.equal(more.json.sessions, ok.json.sessions + 1, 'one more open session');
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
   });
 
   it('answers malformed JSON with a JSON-RPC parse error (-32700, HTTP 400)', async () => {

@@ -29,7 +29,8 @@ describe('result token limit', function () {
       const { json } = await h.call('rec_big', { agent_id: 'a', items: 3 });
       assert.equal(json.items.length, 3);
       assert.equal(json._m1nd.truncated, false);
-      assert.ok(json._m1nd.result_tokens > 0);
+      const { _m1nd, ...result } = json;
+      assert.equal(_m1nd.result_tokens, countTokens(JSON.stringify(result)));
     } finally {
       await h.close();
     }
@@ -40,8 +41,11 @@ describe('packToTokenBudget', function () {
   it('keeps the longest ranked prefix that fits and reports kept, dropped and used', () => {
     const items = Array.from({ length: 100 }, (_, i) => ({ rank: i, label: `node ${i} in the graph` }));
     const { kept, report } = packToTokenBudget(items, 100);
-    assert.ok(kept.length > 0 && kept.length < 100);
-    assert.deepEqual(kept, items.slice(0, kept.length));
+    // The longest prefix whose compact-JSON token counts add up to at most 100.
+    let fit = 0;
+    for (let used = 0; fit < items.length && used + countTokens(JSON.stringify(items[fit])) <= 100; fit++) used += countTokens(JSON.stringify(items[fit]));
+    assert.ok(fit > 1 && fit < 100, `the budget cuts inside the list (${fit})`);
+    assert.deepEqual(kept, items.slice(0, fit));
     assert.equal(report.kept + report.dropped, 100);
     assert.ok(report.used_tokens <= 100);
   });

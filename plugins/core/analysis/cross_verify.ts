@@ -29,7 +29,7 @@ export const crossVerifyVerb = defineVerb({
     '- `loc`: its line count differs from the ingested one (reported only with a changed hash, so counting conventions never raise false alarms);',
     '- `hash`: its sha1 differs from the one ingest stored;',
     '- `evidence_freshness`: `learn` feedback whose node vanished or moved since it was given, and your warmup boosts on nodes that no longer exist.',
-    'Fix stale entries with ingest (incremental). Dotfiles are never in the graph, so include_dotfiles / dotfile_patterns are refused.',
+    'The verdict says when hashes and line counts could not be compared (store rows unreadable; `compared_files` counts those that were). Fix stale entries with ingest (incremental). Dotfiles are never in the graph, so include_dotfiles / dotfile_patterns are refused.',
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
@@ -45,6 +45,8 @@ export const crossVerifyVerb = defineVerb({
     const stored = checks.has('hash') || checks.has('loc') ? storedFiles(engine) : undefined;
     const stale: { path: string; issues: string[] }[] = [];
     let staleCount = 0;
+    // Files whose stored row was compared with the disk (hash/loc); 0 when the rows could not be read.
+    let compared = 0;
     for (const p of paths) {
       const issues: string[] = [];
       if (checks.has('hash') || checks.has('loc')) {
@@ -53,6 +55,7 @@ export const crossVerifyVerb = defineVerb({
         if (!disk) {
           if (checks.has('existence')) issues.push('missing_on_disk');
         } else if (row) {
+          compared++;
           const changed = row.hash !== disk.hash;
           if (changed && checks.has('hash')) issues.push('hash_changed');
           if (changed && checks.has('loc') && row.loc !== disk.loc) issues.push(`loc ${row.loc}→${disk.loc}`);
@@ -85,8 +88,19 @@ export const crossVerifyVerb = defineVerb({
       ...(staleCount > stale.length ? { omitted: staleCount - stale.length } : {}),
       ...(stored && !stored.available ? { store: stored.note } : {}),
       ...(evidence ? { evidence } : {}),
-      verdict: staleCount === 0 ? 'graph matches disk' : `${staleCount} file(s) differ from the graph: run ingest({"agent_id":"${call.agentId}","path":".","incremental":true})`,
+      ...(stored ? { compared_files: compared } : {}),
+      verdict: verdictOf(paths.length, staleCount, stored && !stored.available ? stored.note! : undefined, call.agentId),
       elapsed_ms: round3(performance.now() - t0),
     };
   },
 });
+
+/** The one-line verdict: stale files first, then whether anything could be compared at all. */
+function verdictOf(checked: number, stale: number, unreadable: string | undefined, agentId: string): string {
+  const fix = `run ingest({"agent_id":"${agentId}","path":".","incremental":true})`;
+  if (unreadable) {
+    return `could not verify hashes or line counts (${unreadable})${stale ? `; ${stale} file(s) missing on disk: ${fix}` : ''}`;
+  }
+  if (stale) return `${stale} file(s) differ from the graph: ${fix}`;
+  return checked === 0 ? 'nothing to verify: the graph holds no files here' : 'graph matches disk';
+}

@@ -5,6 +5,7 @@ import { diffDigests, digestGraph, fileDigest, type FileDigest } from '../../gra
 import { checkpointFiles, storedExtractions, storedFiles } from '../session/stored-files.ts';
 import { sessionBaseline } from './baseline.ts';
 import { openGraph, round3 } from './graph-call.ts';
+import type { GraphService } from '../../graph/service.ts';
 
 const LISTED = 50;
 
@@ -19,22 +20,20 @@ export const driftVerb = defineVerb({
   effect: 'read',
   stages: ['orient', 'review'],
   guide: [
-    '`last_session`: the graph as this server found it, i.e. what the previous session persisted (captured when the first analysis or session verb ran, before any refresh). A checkpoint name (see `persist` status) compares with the files that checkpoint saved, symbol by symbol for the files whose content changed.',
-    'Structure: files added, removed and changed (line count, symbols added/removed, symbols moved, edge count where known), and edge totals per relation. Weights: `learn` feedback recorded since the baseline (node biases and edge factors that changed) and per-relation weight totals (co-change weights move with git history).',
+    '`last_session`: the graph as this server found it, i.e. what the previous session persisted (captured when the first analysis or session verb ran, before any refresh). A checkpoint name (see `persist` status) compares with the files and learned weights that checkpoint saved, symbol by symbol for the files whose content changed.',
+    'Structure: files added, removed and changed (line count, symbols added/removed, symbols moved, edge count where known), and edge totals per relation. Weights: `learn` feedback recorded since the baseline (node biases and edge factors that changed, before = the baseline\'s recorded value) and per-relation weight totals (co-change weights move with git history).',
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
     const { graph, engine, g } = await openGraph(call);
     const current = digestGraph(g, engine.generation);
     let baseline: { kind: string; generation: number; at: number; files: Map<string, FileDigest>; byRelation?: typeof current.byRelation; nodes?: number; edges?: number };
-    let learnedSince: (id: string, updatedAt: number) => boolean;
-    let learnedBefore: { nodes: Map<string, number>; edges: Map<string, number> } | null = null;
+    let learnedBefore: ReturnType<GraphService['learned']['snapshot']> | null;
     if (args.since === 'last_session') {
       const b = sessionBaseline(graph);
       if (!b) throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, 'no session baseline was captured', { hint: 'call drift again' });
       baseline = { kind: 'session_start', generation: b.digest.generation, at: b.capturedAt, files: b.digest.files, byRelation: b.digest.byRelation, nodes: b.digest.nodes, edges: b.digest.edges };
       learnedBefore = b.learned;
-      learnedSince = (_id, at) => at > b.capturedAt;
     } else {
       const cp = checkpointFiles(engine, args.since);
       if (!cp) {
@@ -59,7 +58,7 @@ export const driftVerb = defineVerb({
         files.set(f.path, fileDigest(Math.max(1, f.loc), syms, null, null));
       }
       baseline = { kind: 'checkpoint', generation: cp.generation, at: cp.createdAt, files };
-      learnedSince = (_id, at) => at > cp.createdAt;
+      learnedBefore = graph.learned.checkpoint(args.since);
     }
     const structure = diffDigests(baseline.files, current.files);
     let relations: Partial<Record<Relation, { count: [number, number]; weight: [number, number] }>> | undefined;
@@ -73,17 +72,24 @@ export const driftVerb = defineVerb({
     }
     const relationField = <K extends 'count' | 'weight'>(k: K) => (relations ? Object.fromEntries(Object.entries(relations).map(([r, v]) => [r, v[k]])) : undefined);
     let weights: Record<string, unknown> | undefined;
-    if (args.include_weight_drift) {
+    if (args.include_weight_drift && !learnedBefore) {
+      // A checkpoint made before checkpoints recorded learned weights: no "before" to diff against.
+      weights = {
+        learned_unknown: `checkpoint "${args.since}" recorded no learned weights (made by an older version); take a new checkpoint to diff weights against it`,
+        feedback_events: graph.learned.events(1000).filter((e) => e.at > baseline.at).length,
+      };
+    } else if (args.include_weight_drift && learnedBefore) {
+      const before = learnedBefore;
+      // A node drifted when feedback touched it after the baseline (its update time is not the recorded one).
       const nodes = graph.learned
         .nodes()
-        .filter(([id, e]) => learnedSince(id, e.updatedAt))
-        .map(([id, e]) => ({ id, bias: [round3(learnedBefore?.nodes.get(id) ?? 0), round3(e.bias)], feedback: { correct: e.correct, wrong: e.wrong, partial: e.partial } }))
-        .sort((a, b) => Math.abs(b.bias[1] - b.bias[0]) - Math.abs(a.bias[1] - a.bias[0]));
-      const before = learnedBefore?.edges;
+        .filter(([id, e]) => before.nodeUpdatedAt.get(id) !== e.updatedAt)
+        .map(([id, e]) => ({ id, bias: [round3(before.nodes.get(id) ?? 0), round3(e.bias)], feedback: { correct: e.correct, wrong: e.wrong, partial: e.partial } }))
+        .sort((a, b) => Math.abs(b.bias[1] - b.bias[0]) - Math.abs(a.bias[1] - a.bias[0]) || (a.id < b.id ? -1 : 1));
       const edges = graph.learned
         .edgeEntries()
-        .map(([s, t, f]) => ({ source: s, target: t, factor: [round3(before?.get(`${s}\u0001${t}`) ?? 1), round3(f)] }))
-        .filter((e) => (before ? e.factor[0] !== e.factor[1] : true))
+        .map(([s, t, f]) => ({ source: s, target: t, factor: [round3(before.edges.get(`${s}\u0001${t}`) ?? 1), round3(f)] }))
+        .filter((e) => e.factor[0] !== e.factor[1])
         .sort((a, b) => Math.abs(b.factor[1] - b.factor[0]) - Math.abs(a.factor[1] - a.factor[0]));
       weights = {
         learned_nodes: nodes.slice(0, LISTED),

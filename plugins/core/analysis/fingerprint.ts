@@ -4,9 +4,7 @@ import { COMPARABLE_KINDS, sharedFeatureNames, similarPairs, similarTo, structur
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
-import { activateQuery } from './query-activation.ts';
-
-const PROBE_TOP = 200;
+import { cosine, MIN_RESPONSE_DIMENSIONS, probeResponses } from './probe-response.ts';
 
 export const fingerprintVerb = defineVerb({
   name: 'fingerprint',
@@ -22,7 +20,7 @@ export const fingerprintVerb = defineVerb({
   stages: ['review', 'plan'],
   guide: [
     `Compares ${COMPARABLE_KINDS.join(', ')} nodes of the same kind. A node's signature is what it does, named by label so copies in different files match: the functions it calls, the types it references or inherits, the members it contains. similarity = 0.8 × Jaccard(signatures) + 0.2 × (smaller / larger line count). Nodes with fewer than two signature features are skipped (too little evidence).`,
-    'Without target_node the whole graph is searched with MinHash/LSH candidates (over-generic buckets skipped; the answer says how many pairs were scored). With probe_queries, nodes are also compared by how they respond to those queries (cosine of their activation across probes) and similarity becomes the mean of the structural and response similarities, over the nodes the probes reach.',
+    `Without target_node the whole graph is searched with MinHash/LSH candidates (over-generic buckets skipped; the answer says how many pairs were scored). With probe_queries, only nodes the probes reach are compared, and also by how they respond: each probe adds one dimension per seed it finds (the signal a walk from that seed alone leaves on the node); with at least ${MIN_RESPONSE_DIMENSIONS} dimensions, response = cosine of the two nodes' vectors and similarity = mean of structural and response (fewer: structural only, response_note says so). The two-feature evidence rule holds here too.`,
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
@@ -38,32 +36,30 @@ export const fingerprintVerb = defineVerb({
     let scored = 0;
     let truncated = false;
     const probes = args.probe_queries ?? [];
+    let responseNote: string | undefined;
     if (probes.length) {
-      // Response vectors: each node's activation under each probe.
-      const response = new Map<number, Float32Array>();
-      probes.forEach((q, p) => {
-        const o = activateQuery(graph, engine, { query: q, agentId: call.agentId, dimensions: ['structural', 'causal'], topK: PROBE_TOP, xlr: false, ghostEdges: true, boosts: false, kinds: [...COMPARABLE_KINDS] });
-        for (const r of o.ranked) {
-          let v = response.get(r.index);
-          if (!v) response.set(r.index, (v = new Float32Array(probes.length)));
-          v[p] = r.score;
-        }
-      });
-      if (target && !response.has(target.index)) response.set(target.index, new Float32Array(probes.length));
-      const nodes = [...response.keys()];
-      const combine = (a: number, b: number): (SimilarPair & { response: number }) | null => {
+      const probed = probeResponses(graph, engine, probes, call.agentId, target?.index);
+      const useResponse = probed.dimensions >= MIN_RESPONSE_DIMENSIONS;
+      if (!useResponse) {
+        responseNote = `the probes found ${probed.dimensions} seed(s); a response needs at least ${MIN_RESPONSE_DIMENSIONS} dimensions to mean anything, so similarity is structural only (add probes that name more of the code)`;
+      }
+      const combine = (a: number, b: number): (SimilarPair & { response?: number }) | null => {
         const s = structuralSimilarity(g, a, b);
         if (s.similarity === 0) return null;
-        const r = cosine(response.get(a)!, response.get(b)!);
+        if (!useResponse) return { a, b, ...s };
+        const r = cosine(probed.vectors.get(a)!, probed.vectors.get(b)!);
         return { a, b, ...s, similarity: (s.similarity + r) / 2, response: r };
       };
+      const nodes = probed.nodes;
       pairs = [];
       if (target) {
-        for (const b of nodes) {
-          if (b === target.index) continue;
-          scored++;
-          const c = combine(target.index, b);
-          if (c && c.similarity >= threshold) pairs.push(c);
+        if (probed.vectors.has(target.index)) {
+          for (const b of nodes) {
+            if (b === target.index) continue;
+            scored++;
+            const c = combine(target.index, b);
+            if (c && c.similarity >= threshold) pairs.push(c);
+          }
         }
       } else {
         for (let x = 0; x < nodes.length; x++) {
@@ -99,21 +95,10 @@ export const fingerprintVerb = defineVerb({
       ...(target ? { target: nodeRef(target.node), matches: rows } : { pairs: rows }),
       threshold,
       ...(probes.length ? { probes } : {}),
+      ...(responseNote ? { response_note: responseNote } : {}),
       ...(scored ? { pairs_scored: scored } : {}),
       ...(truncated ? { truncated: true } : {}),
       elapsed_ms: round3(elapsedMs),
     };
   },
 });
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}

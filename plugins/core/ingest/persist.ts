@@ -18,7 +18,7 @@ export const persistVerb = defineVerb({
   effect: (a) => (a.action === 'status' ? 'read' : 'write'),
   stages: ['operate'],
   guide:
-    'Every ingest already commits the graph to `.m1nd/m1nd.db` (SQLite, WAL) in one transaction, so `save` only folds the WAL in; with `path` it also writes a JSON export (nodes and edges) to that workspace file, atomically. `checkpoint` stores the current files state under a name (`path`); `load` makes a checkpoint current again (a new generation) — `drift` compares against it.',
+    'Every ingest already commits the graph to `.m1nd/m1nd.db` (SQLite, WAL) in one transaction, so `save` only folds the WAL in; with `path` it also writes a JSON export (nodes and edges) to that workspace file, atomically. `checkpoint` stores the current files state and learned weights under a name (`path`); `load` makes a checkpoint current again (a new generation) — `drift` compares against it.',
   handler: async (args, call) => {
     const graph = graphOf(call);
     const engine = graph.engine;
@@ -47,7 +47,10 @@ export const persistVerb = defineVerb({
         }
         case 'checkpoint': {
           const name = args.path ?? `checkpoint-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-          return { action: 'checkpoint', checkpoint: engine.checkpoint(name) };
+          const checkpoint = engine.checkpoint(name);
+          // The learned weights go with it, so drift can diff them against this moment.
+          graph.learned.saveCheckpoint(name);
+          return { action: 'checkpoint', checkpoint };
         }
         case 'load': {
           if (!args.path) {

@@ -3,9 +3,9 @@
  * the file's size and mtime at that moment, so a later edit can be told apart from what the agent
  * saw) and a log of its queries. Session memory only (never the store), per agent.
  *
- * Recorded by the analysis and session verbs of this family. Other verbs can record their own
- * reads by calling `recordVisit` (view and seek do not yet; until they do, `coverage_session` and
- * `am_i_stale` only know their call counts from the host's session record).
+ * Recorded through `recordVisit` by the verbs of this family that show an agent nodes or files:
+ * the graph analysis verbs, seek, search, view and batch_view. A verb that does not call it is
+ * known to `coverage_session` and `am_i_stale` only by its call count in the host's session record.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';

@@ -2,16 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { AgentId, countTokens, defineVerb, type CatalogView, type PluginContext } from '../../../core/index.ts';
-import { assessSession, ObservedCall, ObservedSurface } from '../assessment.ts';
+import { AgentId, countTokens, defineVerb, NODE_ENGINE, type CatalogView, type PluginContext } from '../../../core/index.ts';
+import { assessSession, nextSteps, ObservedCall, ObservedSurface } from '../assessment.ts';
 import { surfaceInvariantFailures } from '../contract.ts';
-
-interface Finding {
-  check: string;
-  ok: boolean;
-  detail: string;
-  fix?: string;
-}
+import { gatesFinding, nodeFinding, type Finding } from '../doctor-checks.ts';
 
 function storeWritable(dir: string): Finding {
   try {
@@ -32,20 +26,17 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
     tiers: ['essential'],
     effect: 'read',
     stages: ['diagnose', 'operate'],
+    guide:
+      'node: this Node against package.json engines.node (semver). gates: the built-in read-only, proof and validation gate taps are installed at their stages and run before plugin gates, and with the proof gate on some verb proves the targets it guards. next_steps are runnable as given; next_templates need their `fill` arguments first.',
     handler: async (args, call) => {
       const a = await assessSession(catalog, ctx.settings, args, call.agentId);
-      const major = Number(process.versions.node.split('.')[0]);
       const findings: Finding[] = [
-        { check: 'node', ok: major >= 20, detail: `Node ${process.version}`, fix: major >= 20 ? undefined : 'use Node 20 or later' },
+        nodeFinding(process.versions.node, NODE_ENGINE),
         storeWritable(ctx.settings.storeDir),
         { check: 'tokenizer', ok: countTokens('hello world') === 2, detail: 'BPE tokenizer (o200k_base) counts "hello world" as 2 tokens' },
         ...catalog.quarantined().map((q) => ({ check: `plugin:${q.plugin}`, ok: false, detail: `${q.code} at ${q.check}: ${q.message}`, fix: `fix ${q.origin ?? q.plugin}; the rest of the host is serving` })),
         ...surfaceInvariantFailures(catalog).map((f) => ({ check: 'surface', ok: false, detail: f })),
-        {
-          check: 'gates',
-          ok: true,
-          detail: `read-only ${ctx.settings.readOnly ? 'on' : 'off'}, proof gate ${ctx.settings.proofGate ? 'on' : 'off'}, result token limit ${ctx.settings.resultTokenLimit}`,
-        },
+        gatesFinding(ctx.settings, catalog),
         {
           check: 'tier',
           ok: !catalog.tierChoice().unknown,
@@ -64,7 +55,7 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
         findings.push({ check: 'observed_tool', ok: known !== undefined, detail: known ? `${args.observed_tool} is registered (plugin ${known.plugin})` : `${args.observed_tool} is not registered`, fix: known ? undefined : `did you mean ${catalog.suggest(args.observed_tool).join(', ')}?` });
       }
       const failing = findings.filter((f) => !f.ok);
-      return { status: failing.length === 0 ? 'healthy' : 'attention', trust_mode: a.trust_mode, findings, failing: failing.length, next_steps: a.steps };
+      return { status: failing.length === 0 ? 'healthy' : 'attention', trust_mode: a.trust_mode, findings, failing: failing.length, ...nextSteps(a.steps) };
     },
   });
 }

@@ -1,13 +1,13 @@
 /** session_handshake: checks what the agent's host shows against what a safe binding needs. */
 import { Type } from '@sinclair/typebox';
 import { AgentId, defineVerb, type CatalogView, type PluginContext } from '../../../core/index.ts';
-import { assessSession, ObservedSurface } from '../assessment.ts';
+import { assessSession, ObservedSurface, splitSteps } from '../assessment.ts';
 
 /** The session_handshake verb: `unverified` (never ok) when the host reports no tools. */
 export function sessionHandshakeVerb(ctx: PluginContext, catalog: CatalogView) {
   return defineVerb({
     name: 'session_handshake',
-    description: 'Bind a session: report the verbs your host shows; get a trust mode (degraded/unverified/needs_ingest/full_trust) and the next call.',
+    description: 'Bind a session: report the verbs your host shows; get a trust mode (degraded/unverified/needs_ingest/full_trust) and the next call (next_template: one to fill in first).',
     input: Type.Object({ agent_id: AgentId, ...ObservedSurface }),
     tiers: ['essential'],
     effect: 'session',
@@ -15,6 +15,7 @@ export function sessionHandshakeVerb(ctx: PluginContext, catalog: CatalogView) {
     handler: async (args, call) => {
       const a = await assessSession(catalog, ctx.settings, args, call.agentId);
       const surface = a.tool_surface;
+      const { runnable, templates } = splitSteps(a.steps);
       return {
         schema: 'm1nd-session-handshake-v1',
         agent_id: call.agentId,
@@ -25,7 +26,8 @@ export function sessionHandshakeVerb(ctx: PluginContext, catalog: CatalogView) {
         can_ingest: catalog.get('ingest') !== undefined && !ctx.settings.readOnly,
         can_retrieve: a.graph.node_count > 0,
         can_recover: catalog.get('recovery_playbook') !== undefined,
-        next_action: a.steps[0] ?? null,
+        next_action: runnable[0] ?? null,
+        ...(templates.length ? { next_template: templates[0] } : {}),
         doctor_recovery:
           a.trust_mode === 'full_trust'
             ? null

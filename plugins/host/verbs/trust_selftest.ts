@@ -1,7 +1,7 @@
 /** trust_selftest: the handshake plus the server's own invariant checks, as ok / warn / blocked. */
 import { Type } from '@sinclair/typebox';
 import { AgentId, defineVerb, type CatalogView, type PluginContext } from '../../../core/index.ts';
-import { assessSession, ObservedCall, ObservedSurface } from '../assessment.ts';
+import { assessSession, nextSteps, ObservedCall, ObservedSurface } from '../assessment.ts';
 import { surfaceInvariantFailures } from '../contract.ts';
 
 /** The trust_selftest verb. */
@@ -26,7 +26,7 @@ export function trustSelftestVerb(ctx: PluginContext, catalog: CatalogView) {
       if (verdict === 'full_trust' && args.observed_proof_state === 'blocked') verdict = 'stale_binding_suspected';
       const blocked = checks[0].failures.length > 0 || a.trust_mode === 'degraded_host_tool_surface' || a.trust_mode === 'wrong_workspace_binding';
       const status = blocked ? 'blocked' : checks.every((c) => c.ok) && verdict === 'full_trust' ? 'ok' : 'warn';
-      return { status, verdict, trust_mode: a.trust_mode, checks, tool_surface: a.tool_surface, graph: a.graph, next_steps: a.steps };
+      return { status, verdict, trust_mode: a.trust_mode, checks, tool_surface: a.tool_surface, graph: a.graph, ...nextSteps(a.steps) };
     },
   });
 }

@@ -6,16 +6,19 @@ import { currentRouteSet, renderRoute } from '../routes.ts';
 
 /** Extra weight for a route along the relation the agent has followed most (a habit of 2+ moves). */
 const HABIT_BONUS = 0.1;
-/** Penalty for a route back into a node the agent already backed out of. */
-const ABANDONED_PENALTY = 0.3;
+/** Fixed priors, not computed from the routes: how often going back / starting anew is the right move is unknown. */
+const BACK_PRIOR = 0.7;
+const START_PRIOR = 0.5;
+const FOLLOW_BASIS = 'computed: 0.45 + 0.3 × margin over the runner-up + 0.15 × the target\'s query match, at most 0.9';
 
 export const perspectiveSuggestVerb = defineVerb({
   name: 'perspective_suggest',
-  description: 'Recommend the next move (follow a route, go back, or start anew) from the routes and your history, with a ready call.',
+  description: 'Recommend the next move (follow a route, go back, or start anew) from the routes and your history, with a ready call (a template to fill for start).',
   input: Type.Object({ agent_id: AgentId, perspective_id: PerspectiveId, route_set_version: RouteSetVersion }),
   tiers: ['full'],
   effect: 'read',
   stages: ['find'],
+  guide: `Routes to visited or backed-out-of nodes are never suggested; a route along your most-followed relation (2+ moves) gets +${HABIT_BONUS}. A follow's confidence is ${FOLLOW_BASIS.replace('computed: ', '')}; back (${BACK_PRIOR}) and start (${START_PRIOR}) carry fixed priors, labelled confidence_basis: "fixed prior". A start comes as call_template (template: true, fill the query), never as a runnable call.`,
   handler: async (args, call) => {
     const { engine, book, boosts, agentId } = await perspectiveGraphCall(call);
     const p = book.load(agentId, args.perspective_id);
@@ -23,6 +26,8 @@ export const perspectiveSuggestVerb = defineVerb({
     const habits = new Map<string, number>();
     for (const m of p.moves) if (m.kind === 'follow') for (const r of m.via ?? []) habits.set(r, (habits.get(r) ?? 0) + 1);
     const [habit, habitCount] = [...habits].sort((a, b) => b[1] - a[1])[0] ?? [undefined, 0];
+    // Nodes already visited or backed out of are not suggested again (a backed-out node is also visited,
+    // but the visited list is capped and may have dropped it).
     const visited = new Set(p.visited);
     const abandoned = new Set(p.abandoned);
     const ranked = rs.items
@@ -32,10 +37,6 @@ export const perspectiveSuggestVerb = defineVerb({
         if (habit && habitCount >= 2 && route.via.some((v) => v.r === habit)) {
           adjusted += HABIT_BONUS;
           notes.push(`continues along ${habit} (followed ${habitCount}×)`);
-        }
-        if (abandoned.has(route.t)) {
-          adjusted -= ABANDONED_PENALTY;
-          notes.push('you backed out of it before');
         }
         return { route, index: i + 1, adjusted, notes };
       })
@@ -56,6 +57,7 @@ export const perspectiveSuggestVerb = defineVerb({
           target: shown.target,
           why: [`best unvisited route: ${shown.why}`, ...best.notes].join('; '),
           confidence,
+          confidence_basis: FOLLOW_BASIS,
           call: { tool: 'perspective_follow', arguments: { agent_id: agentId, perspective_id: p.id, route_id: shown.route_id, route_set_version: rs.version } },
         },
         alternatives: ranked.slice(1, 3).map((x) => renderRoute(engine, rs, x.route, x.index, boosts)),
@@ -67,7 +69,8 @@ export const perspectiveSuggestVerb = defineVerb({
         suggestion: {
           action: 'back',
           why: 'every route from here is visited or was backed out of',
-          confidence: 0.7,
+          confidence: BACK_PRIOR,
+          confidence_basis: 'fixed prior',
           call: { tool: 'perspective_back', arguments: { agent_id: agentId, perspective_id: p.id } },
         },
       };
@@ -77,8 +80,10 @@ export const perspectiveSuggestVerb = defineVerb({
       suggestion: {
         action: 'start',
         why: 'nothing new around the starting node; look elsewhere with another query',
-        confidence: 0.5,
-        call: { tool: 'perspective_start', arguments: { agent_id: agentId, query: '…' } },
+        confidence: START_PRIOR,
+        confidence_basis: 'fixed prior',
+        // No runnable call: the new query is the agent's to choose.
+        call_template: { tool: 'perspective_start', arguments: { agent_id: agentId, query: '<a query for another part of the code>' }, template: true, fill: ['query'] },
       },
     };
   },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { countTokens } from '../../../core/index.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 
@@ -23,9 +24,12 @@ describe('core verbs on a fixture repository', function () {
     const json = JSON.parse((result.content as { text: string }[])[0].text);
     assert.equal(json.mode, 'full');
     assert.equal(json.files.parsed, 6);
-    assert.ok(json.nodesByKind.function >= 6, JSON.stringify(json.nodesByKind));
-    assert.ok(json.edgesByRelation.imports >= 2);
-    assert.ok(json.edgesByRelation.calls >= 3);
+    // add, mul, total, testTotal, backoff, retry, Serve, listen; Cart and its checkout.
+    assert.deepEqual([json.nodesByKind.function, json.nodesByKind.class, json.nodesByKind.method], [8, 1, 1], JSON.stringify(json.nodesByKind));
+    // cart.ts → math.ts and cart.test.ts → cart.ts (time is external).
+    assert.equal(json.edgesByRelation.imports, 2, JSON.stringify(json.edgesByRelation));
+    // mul → add, total → add, checkout → total, testTotal → total, retry → backoff, Serve → listen.
+    assert.equal(json.edgesByRelation.calls, 6, JSON.stringify(json.edgesByRelation));
     assert.ok(progress.length > 0, 'progress notifications arrived');
   });
 
@@ -61,10 +65,14 @@ describe('core verbs on a fixture repository', function () {
   });
 
   it('seek packs results into a token budget', async () => {
-    const { json } = await h.call('seek', { agent_id: 'a', query: 'number', top_k: 20, min_score: 0, token_budget: 120 });
-    assert.ok(json.budget.kept >= 1);
-    assert.ok(json.budget.used_tokens <= 120 || json.budget.kept === 1);
-    assert.equal(json.results.length, json.budget.kept);
+    const all = (await h.call('seek', { agent_id: 'a', query: 'cart', top_k: 20, min_score: 0 })).json.results;
+    assert.ok(all.length >= 3, `needs three results to cut between: ${all.length}`);
+    const cost = (r: unknown) => countTokens(JSON.stringify(r));
+    // A budget that fits exactly the first two results: the third would not.
+    const budget = cost(all[0]) + cost(all[1]) + Math.min(cost(all[2]) - 1, 3);
+    const { json } = await h.call('seek', { agent_id: 'a', query: 'cart', top_k: 20, min_score: 0, token_budget: budget });
+    assert.deepEqual(json.results, all.slice(0, 2), 'the longest ranked prefix that fits');
+    assert.deepEqual(json.budget, { requested_tokens: budget, used_tokens: cost(all[0]) + cost(all[1]), kept: 2, dropped: all.length - 2 });
   });
 
   it('search finds literal text with context lines, regexes, counts and filename filters', async () => {
@@ -162,7 +170,7 @@ describe('core verbs in read-only mode', function () {
     try {
       assert.equal((await h.call('ingest', { agent_id: 'a', path: '.' })).json.error.code, 'M1ND_ERR_GATE_READ_ONLY');
       assert.equal((await h.call('persist', { agent_id: 'a', action: 'checkpoint' })).json.error.code, 'M1ND_ERR_GATE_READ_ONLY');
-      assert.ok((await h.call('persist', { agent_id: 'a', action: 'status' })).json.generation >= 1);
+      assert.equal((await h.call('persist', { agent_id: 'a', action: 'status' })).json.generation, 1, "the writer's one ingest, and the refused one made none");
       assert.equal((await h.call('seek', { agent_id: 'a', query: 'backoff' })).json.results[0].label, 'backoff');
     } finally {
       await h.close();

@@ -112,9 +112,50 @@ describe('perspective verbs on a fixture repository', function () {
     const b = (await h.call('perspective_back', base)).json;
     const s2 = (await h.call('perspective_suggest', { ...base, route_set_version: b.route_set_version })).json;
     assert.notEqual(s2.suggestion.target.id, ADD);
-    assert.ok(s2.suggestion.confidence > 0 && s2.suggestion.confidence <= 0.9);
+    // The confidence, recomputed from the routes as perspective_routes shows them.
+    const routes = (await h.call('perspective_routes', { ...base, page_size: 40 })).json.routes as { route_id: string; target: { id: string }; score: number; why: string }[];
+    const open = routes.filter((r) => /unvisited/.test(r.why) && r.target.id !== ADD);
+    assert.equal(s2.suggestion.route_id, open[0].route_id, 'the best route neither visited nor backed out of');
+    const margin = (open[0].score - (open[1]?.score ?? 0)) / open[0].score;
+    const match = Number(/query match ([\d.]+)/.exec(open[0].why)?.[1] ?? 0);
+    assert.equal(s2.suggestion.confidence, Number(Math.min(0.9, 0.45 + 0.3 * margin + 0.15 * match).toFixed(3)));
+    assert.match(s2.suggestion.confidence_basis, /^computed/);
     const follow = await h.call(s2.suggestion.call.tool, s2.suggestion.call.arguments);
     assert.equal(follow.json.focus.id, s2.suggestion.target.id, 'the suggested call works as given');
+  });
+
+  it('suggests going back, then starting anew, when every route is used up — priors labelled, start only as a template', async () => {
+    const ws2 = writeFixtureRepo(tempDir(), { 'one.ts': 'export function lonely(): number {\n  return 1;\n}\n' });
+    const h2 = await connect({ workspaceRoot: ws2, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h2.call('ingest', { agent_id: 'a', path: ws2 });
+      const start = (await h2.call('perspective_start', { agent_id: 'a', query: 'lonely' })).json;
+      const base = { agent_id: 'a', perspective_id: start.perspective_id };
+      let rsv = start.route_set_version;
+      const suggest = async () => (await h2.call('perspective_suggest', { ...base, route_set_version: rsv })).json.suggestion;
+      // lonely → one.ts → module "." (each the only unvisited route), every call run as given.
+      const first = await suggest();
+      assert.equal(first.target.id, 'file:one.ts');
+      assert.equal(first.confidence, 0.75, 'one route: full margin (0.3), no query match');
+      rsv = (await h2.call(first.call.tool, first.call.arguments)).json.route_set_version;
+      const second = await suggest();
+      assert.equal(second.target.id, 'module:.');
+      rsv = (await h2.call(second.call.tool, second.call.arguments)).json.route_set_version;
+      const back = await suggest();
+      assert.deepEqual([back.action, back.confidence, back.confidence_basis], ['back', 0.7, 'fixed prior']);
+      rsv = (await h2.call(back.call.tool, back.call.arguments)).json.route_set_version;
+      const backAgain = await suggest();
+      assert.equal(backAgain.action, 'back', 'at one.ts: lonely is visited, the module was backed out of');
+      rsv = (await h2.call(backAgain.call.tool, backAgain.call.arguments)).json.route_set_version;
+      const anew = await suggest();
+      assert.deepEqual([anew.action, anew.confidence, anew.confidence_basis], ['start', 0.5, 'fixed prior']);
+      assert.equal(anew.call, undefined, 'no runnable call with a query the agent has to choose');
+      assert.equal(anew.call_template.template, true);
+      assert.deepEqual(anew.call_template.fill, ['query']);
+      assert.equal(anew.call_template.tool, 'perspective_start');
+    } finally {
+      await h2.close();
+    }
   });
 
   it('branches a perspective into an independent one at the same focus', async () => {

@@ -23,7 +23,8 @@ describe('resonate (back-compat)', function () {
         assert.ok(!(await h.client.listTools()).tools.some((t) => t.name === 'resonate'));
         const r = await h.call('resonate', { agent_id: 'a', query: 'cart total' });
         assert.equal(r.result.isError, undefined, JSON.stringify(r.json).slice(0, 300));
-        assert.ok(r.json.modes.length > 0);
+        assert.equal(r.json.seeds[0], 'function:src/cart.ts#total');
+        assert.deepEqual([r.json.modes[0].mode, r.json.modes[0].eigenvalue, r.json.modes[0].strongest[0].id], [1, 1, 'function:src/cart.ts#total'], 'the main body, led by the best seed');
         const overview = (await h.call('help', { agent_id: 'a', render: 'none' })).json;
         assert.deepEqual(overview.back_compat.find((b: { name: string }) => b.name === 'resonate'), { name: 'resonate', use_instead: 'activate' });
         const doc = (await h.call('help', { agent_id: 'a', tool_name: 'resonate', render: 'none' })).json;
@@ -55,8 +56,13 @@ describe('resonate analysis', function () {
     const eigen = json.modes.map((m: { eigenvalue: number }) => m.eigenvalue);
     assert.ok(Math.abs(eigen[0] - 1) < 1e-3, `the normalised adjacency's top eigenvalue is 1 (got ${eigen[0]})`);
     assert.deepEqual(eigen, [...eigen].sort((a: number, b: number) => b - a), 'modes come strongest first');
-    assert.ok(json.modes[0].strongest.length > 0);
-    assert.ok(json.modes[1].poles.positive.length > 0 && json.modes[1].poles.negative.length > 0, 'a later mode splits the subgraph in two');
+    assert.equal(json.modes[0].strongest[0].id, 'function:src/cart.ts#total', 'the best seed leads the main body');
+    // The second mode splits the docs from the math code (which pole is positive is the eigenvector's sign).
+    const poles = [json.modes[1].poles.positive, json.modes[1].poles.negative].map((p: { id: string }[]) => p.map((x) => x.id));
+    const docs = poles.find((p) => p.includes('section:docs/guide.md#Guide'))!;
+    const math = poles.find((p) => p.includes('file:src/math.ts'))!;
+    assert.ok(docs && math && docs !== math, JSON.stringify(poles));
+    assert.ok(docs.includes('file:docs/guide.md') && math.includes('function:src/math.ts#add'), JSON.stringify(poles));
   });
 
   it('pairs nodes that respond alike — add and mul, both in math.ts and linked to each other — and explains the score', async () => {

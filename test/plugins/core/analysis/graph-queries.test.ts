@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { countTokens } from '../../../../core/index.ts';
 import { writeFixtureRepo } from '../../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../../helpers/mcp.ts';
 import { ANALYSIS_FILES, ids, ingestedFixture } from './analysis-fixture.ts';
@@ -92,9 +93,35 @@ describe('graph query verbs on a repository with known answers', function () {
     assert.ok(pairs.includes('normalizeOne~normalizeTwo'), pairs.join(' '));
     assert.ok(pairs.includes('Circle~Square'), 'two subclasses with the same members');
     assert.ok(!pairs.some((p: string) => p.includes('handleList')), 'a handler that calls nothing has too little structure to compare');
-    const probed = (await h.call('fingerprint', { agent_id: 'q', target_node: 'normalizeOne', probe_queries: ['clamp scale offset'], similarity_threshold: 0.5 })).json;
-    assert.equal(probed.matches[0].node.id, 'function:src/norm-two.ts#normalizeTwo');
-    assert.ok(probed.matches[0].response > 0.9, 'both respond alike to the probe');
+  });
+
+  it('fingerprint probes score near-identical nodes high and unrelated ones low, one dimension per probe seed', async () => {
+    const probes = ['clamp scale offset', 'handle validate', 'shape area', 'chain'];
+    const all = (await h.call('fingerprint', { agent_id: 'q', probe_queries: probes, similarity_threshold: 0, top_k: 200 })).json;
+    assert.equal(all.response_note, undefined, 'four probes find enough seeds');
+    const byPair = new Map<string, { response: number; similarity: number; jaccard: number }>(
+      all.pairs.map((p: { a: { label: string }; b: { label: string }; response: number; similarity: number; jaccard: number }) => [[p.a.label, p.b.label].sort().join('~'), p]),
+    );
+    const twins = byPair.get('normalizeOne~normalizeTwo')!;
+    assert.equal(twins.response, 1, 'the same seeds reach both with the same strength');
+    assert.equal(twins.similarity, 1);
+    const unrelated = byPair.get('a~normalizeOne')!;
+    assert.ok(unrelated.response < 0.2, `a and normalizeOne share no seed's walk: ${unrelated.response}`);
+    assert.ok(unrelated.similarity < 0.2, `a constant response of 1 would lift this to ≥ 0.5: ${unrelated.similarity}`);
+    const subclasses = byPair.get('Circle~Square')!;
+    assert.ok(subclasses.response > 0.6 && subclasses.response < 0.95, `each subclass's own area() seed reaches it first: ${subclasses.response}`);
+    // The evidence rule: the handlers (one feature: calls validate) and b/c are never compared.
+    for (const key of byPair.keys()) assert.ok(!/handle|^b~|~b$|^c~|~c$/.test(key), `a node with < 2 signature features was scored: ${key}`);
+    const oneFeature = (await h.call('fingerprint', { agent_id: 'q', target_node: 'handleCreate', probe_queries: probes, similarity_threshold: 0 })).json;
+    assert.deepEqual(oneFeature.matches, [], 'a target with one feature has too little evidence, probes or not');
+  });
+
+  it('fingerprint with too few probe seeds reports no response and says why', async () => {
+    const probed = (await h.call('fingerprint', { agent_id: 'q', target_node: 'normalizeOne', probe_queries: ['clamp scale offset'], similarity_threshold: 0 })).json;
+    assert.match(probed.response_note, /found 3 seed\(s\); a response needs at least 4 dimensions/);
+    assert.deepEqual(probed.matches.map((m: { node: { label: string } }) => m.node.label), ['normalizeTwo'], 'only nodes the probe reaches are compared');
+    assert.equal(probed.matches[0].response, undefined);
+    assert.equal(probed.matches[0].similarity, 1, 'structural only');
   });
 
   it('fingerprint refuses a target it cannot compare, naming the kinds it does', async () => {
@@ -160,16 +187,30 @@ describe('graph query verbs on a repository with known answers', function () {
     const temporal = await h.call('activate', { agent_id: 'q', query: 'handle', dimensions: ['temporal'] });
     assert.equal(temporal.json.error.code, 'M1ND_ERR_GRAPH_UNSUPPORTED_PARAM');
     assert.match(temporal.json.error.message, /temporal \(no git history/);
-    const packed = (await h.call('activate', { agent_id: 'q', query: 'handle', token_budget: 150 })).json;
-    assert.equal(packed.results.length, packed.budget.kept);
-    assert.ok(packed.budget.dropped > 0);
-    const holes = (await h.call('activate', { agent_id: 'q', query: 'chain', top_k: 3, include_structural_holes: true })).json;
-    assert.ok(Array.isArray(holes.structural_holes));
-    for (const hole of holes.structural_holes) {
-      assert.ok(!ids(holes.results).includes(hole.id));
-      assert.ok(hole.connects.length >= 2);
-    }
-    assert.deepEqual(holes.ghost_edges, { note: 'no co-change edges: the workspace has no git history in the graph' });
+    const unpacked = (await h.call('activate', { agent_id: 'q', query: 'handle' })).json.results;
+    const cost = (r: unknown) => countTokens(JSON.stringify(r));
+    const budget = cost(unpacked[0]) + cost(unpacked[1]) + Math.min(cost(unpacked[2]) - 1, 3);
+    const packed = (await h.call('activate', { agent_id: 'q', query: 'handle', token_budget: budget })).json;
+    assert.deepEqual(packed.results, unpacked.slice(0, 2), 'the longest ranked prefix that fits');
+    assert.deepEqual([packed.budget.kept, packed.budget.dropped], [2, unpacked.length - 2]);
+    const holes = (await h.call('activate', { agent_id: 'q', query: 'handle', top_k: 4, include_structural_holes: true })).json;
+    const sorted = (xs: string[]) => [...xs].sort();
+    const H = (n: string) => `function:src/handlers.ts#${n}`;
+    assert.deepEqual(sorted(ids(holes.results)), sorted([H('handleCreate'), H('handleUpdate'), H('handleList'), H('handleDelete')]));
+    // Outside the four handlers and linked to at least two of them: their file, the test file and function, validate.
+    assert.deepEqual(
+      holes.structural_holes.map((x: { id: string; connects: string[] }) => [x.id, sorted(x.connects)]),
+      [
+        ['file:src/handlers.ts', sorted([H('handleCreate'), H('handleUpdate'), H('handleList'), H('handleDelete')])],
+        ['file:tests/handlers.test.ts', sorted([H('handleCreate'), H('handleUpdate'), H('handleList')])],
+        ['function:tests/handlers.test.ts#testHandlers', sorted([H('handleCreate'), H('handleUpdate'), H('handleList')])],
+        ['function:src/validate.ts#validate', sorted([H('handleCreate'), H('handleUpdate'), H('handleDelete')])],
+      ],
+      'ranked by the summed score of the results they connect',
+    );
+    const chain = (await h.call('activate', { agent_id: 'q', query: 'chain', top_k: 3, include_structural_holes: true })).json;
+    assert.deepEqual(chain.structural_holes, [], 'a, b and c are linked directly: nothing outside bridges them');
+    assert.deepEqual(chain.ghost_edges, { note: 'no co-change edges: the workspace has no git history in the graph' });
   });
 
   it('activate never changes weights: the same query twice gives the same scores', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { Harness } from '../../../helpers/mcp.ts';
 import { ingestedFixture } from './analysis-fixture.ts';
 
@@ -18,7 +19,10 @@ describe('cross_verify compares the graph with the disk', function () {
     assert.equal(json.checked_files, 12);
     assert.equal(json.stale_count, 0);
     assert.equal(json.verdict, 'graph matches disk');
+    assert.equal(json.compared_files, 12, 'every file compared by hash');
     assert.deepEqual(json.checks, ['existence', 'loc', 'hash', 'evidence_freshness']);
+    const none = (await h.call('cross_verify', { agent_id: 'v', scope: 'no/such/dir' })).json;
+    assert.deepEqual([none.checked_files, none.verdict], [0, 'nothing to verify: the graph holds no files here']);
   });
 
   it('flags an edited file by hash and line count, a deleted one by existence, and names the fix', async () => {
@@ -43,6 +47,26 @@ describe('cross_verify compares the graph with the disk', function () {
     const { json } = await h.call('cross_verify', { agent_id: 'v', check: ['evidence_freshness'] });
     assert.deepEqual(json.evidence.stale_feedback, [{ id: 'function:src/handlers.ts#handleList', status: 'moved', lines: [19, 21] }]);
     assert.equal(json.stale_count, 0, 'the graph itself is current again');
+  });
+
+  it('says it could not verify when the stored rows cannot be read, instead of "graph matches disk"', async () => {
+    const h2 = await ingestedFixture({ watch: false });
+    try {
+      // Another process broke the store under the server: the files table is gone.
+      const db = new Database(path.join(h2.workspace, '.m1nd', 'm1nd.db'));
+      db.exec('ALTER TABLE files RENAME TO files_moved_away');
+      db.close();
+      const { json } = await h2.call('cross_verify', { agent_id: 'v', check: ['hash', 'loc'] });
+      assert.equal(json.compared_files, 0);
+      assert.equal(json.stale_count, 0);
+      assert.match(json.verdict, /^could not verify hashes or line counts \(store rows unreadable: .*files/);
+      assert.match(json.store, /store rows unreadable/);
+      fs.rmSync(path.join(h2.workspace, 'src/d.ts'));
+      const gone = (await h2.call('cross_verify', { agent_id: 'v' })).json;
+      assert.match(gone.verdict, /^could not verify hashes or line counts .*; 1 file\(s\) missing on disk/, 'existence is still checked');
+    } finally {
+      await h2.close();
+    }
   });
 
   it('refuses dotfile options, which the graph never covers', async () => {
@@ -95,6 +119,33 @@ describe('drift since the session start and since a checkpoint', function () {
       const missing = await h.call('drift', { agent_id: 'd', since: 'nope' });
       assert.equal(missing.json.error.code, 'M1ND_ERR_STATE_NOT_FOUND');
       assert.match(missing.json.error.hint, /before/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('diffs learned weights against the values a checkpoint recorded, not against defaults', async () => {
+    const h = await ingestedFixture();
+    try {
+      const learn = (feedback: string, nodes: string[]) => h.call('learn', { agent_id: 'd', query: 'chain', feedback, node_ids: nodes });
+      await learn('correct', ['function:src/a.ts#a', 'function:src/b.ts#b']);
+      await learn('correct', ['function:src/b.ts#b', 'function:src/c.ts#c']);
+      await h.call('persist', { agent_id: 'd', action: 'checkpoint', path: 'mid' });
+      const still = (await h.call('drift', { agent_id: 'd', since: 'mid' })).json;
+      assert.deepEqual(still.weights.learned_nodes, [], 'feedback given before the checkpoint is not drift');
+      assert.deepEqual(still.weights.learned_edges, []);
+      assert.equal(still.weights.feedback_events, 0);
+      await learn('correct', ['function:src/b.ts#b', 'function:src/c.ts#c']);
+      await learn('wrong', ['function:src/d.ts#d']);
+      const { json } = await h.call('drift', { agent_id: 'd', since: 'mid' });
+      const bias = Object.fromEntries(json.weights.learned_nodes.map((n: { id: string; bias: number[] }) => [n.id, n.bias]));
+      assert.deepEqual(bias, {
+        'function:src/b.ts#b': [0.2, 0.3],
+        'function:src/c.ts#c': [0.1, 0.2],
+        'function:src/d.ts#d': [0, -0.1],
+      }, 'before is what the checkpoint held: b had two confirmations, c one, d none; a was not touched since');
+      assert.deepEqual(json.weights.learned_edges, [{ source: 'function:src/b.ts#b', target: 'function:src/c.ts#c', factor: [1.2, 1.44] }], 'a -> b was learned before the checkpoint only');
+      assert.equal(json.weights.feedback_events, 2);
     } finally {
       await h.close();
     }

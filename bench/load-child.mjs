@@ -1,0 +1,26 @@
+/**
+ * The engine benchmark's fresh process: opens a stored graph, warms the seek index and the search
+ * cache, and prints RSS as JSON. Plain JavaScript so it can load the engine from the built `dist/`
+ * without the tsx loader (from sources, run it with `--import tsx`).
+ *
+ *   node --expose-gc [--import tsx] bench/load-child.mjs <engine module> <root> <store dir> <exclude,…>
+ */
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+const [enginePath, root, storeDir, exclude] = process.argv.slice(2);
+globalThis.gc?.();
+// Measured before the engine module is imported: the runtime (and the tsx loader, if any) only.
+const baseline = process.memoryUsage().rss;
+const { CodeGraphEngine } = await import(pathToFileURL(resolve(enginePath)).href);
+const e = new CodeGraphEngine({ root, storeDir, exclude: exclude ? exclude.split(',') : [] });
+const t = performance.now();
+const o = await e.open();
+const openMs = performance.now() - t;
+e.warmSearchCache();
+e.seek('parse header');
+e.search('def __init__');
+globalThis.gc?.();
+const m = process.memoryUsage();
+process.stdout.write(JSON.stringify({ openMs, rss: m.rss, baseline, heapUsed: m.heapUsed, nodes: o.nodes, edges: o.edges }));
+await e.close();
