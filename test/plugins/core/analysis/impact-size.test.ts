@@ -119,6 +119,19 @@ describe('impact sized for an agent', function () {
     assert.ok(!ids.some((id) => id.includes('summary.ts')), 'nothing reached through the dropped edge');
   });
 
+  it('why shows the confidence of each step and min_confidence keeps a guessed edge out of the path', async () => {
+    const { json } = await h.call('why', { agent_id: 'q', source: 'summarize', target: 'src/core/util.ts#Meter.recalcTotals' });
+    const best = json.paths[0];
+    assert.equal(best.line, 'summarize -calls-> recalcTotals');
+    assert.ok(best.steps[0].confidence < 0.9);
+    assert.equal(best.weakest, best.steps[0].confidence);
+    const sure = (await h.call('why', { agent_id: 'q', source: 'summarize', target: 'src/core/util.ts#Meter.recalcTotals', min_confidence: 0.9 })).json;
+    assert.equal(sure.found, false);
+    assert.match(sure.note, /lower min_confidence/);
+    const certain = (await h.call('why', { agent_id: 'q', source: 'Meter.refresh', target: 'src/core/util.ts#Meter.recalcTotals', min_confidence: 0.9 })).json;
+    assert.deepEqual(certain.paths[0].steps.map((s: { confidence: number }) => s.confidence), [1]);
+  });
+
   it('summary keeps to top_k and the token budget and counts what it left out', async () => {
     const { json } = await h.call('impact', { agent_id: 'q', node_id: 'file:src/core/util.ts', direction: 'reverse', top_k: 5 });
     assert.equal(json.direct.length, 5, 'the 32 importers are direct dependents of the file itself');
