@@ -132,6 +132,18 @@ describe('impact sized for an agent', function () {
     assert.deepEqual(certain.paths[0].steps.map((s: { confidence: number }) => s.confidence), [1]);
   });
 
+  it('counterfactual shows the confidence of each broken dependent and min_confidence drops the guessed one', async () => {
+    const all = (await h.call('counterfactual', { agent_id: 'q', node_ids: ['src/core/util.ts#Meter.recalcTotals'] })).json;
+    const byId = new Map(all.broken.map((b: { id: string; confidence: number }) => [b.id, b.confidence]));
+    assert.deepEqual([...byId.keys()].sort(), ['class:src/core/util.ts#Meter', 'function:src/report/summary.ts#summarize', 'method:src/core/util.ts#Meter.refresh']);
+    assert.equal(byId.get('method:src/core/util.ts#Meter.refresh'), 1);
+    assert.ok((byId.get('function:src/report/summary.ts#summarize') as number) < 0.9);
+    const sure = (await h.call('counterfactual', { agent_id: 'q', node_ids: ['src/core/util.ts#Meter.recalcTotals'], min_confidence: 0.9 })).json;
+    assert.deepEqual(sure.broken.map((b: { id: string }) => b.id).sort(), ['class:src/core/util.ts#Meter', 'method:src/core/util.ts#Meter.refresh']);
+    assert.equal(sure.broken_count, 2);
+    assert.ok(!sure.cascade.some((c: { id: string }) => c.id.includes('summary.ts')), 'the cascade does not cross the dropped edge');
+  });
+
   it('summary keeps to top_k and the token budget and counts what it left out', async () => {
     const { json } = await h.call('impact', { agent_id: 'q', node_id: 'file:src/core/util.ts', direction: 'reverse', top_k: 5 });
     assert.equal(json.direct.length, 5, 'the 32 importers are direct dependents of the file itself');
