@@ -144,6 +144,15 @@ describe('impact sized for an agent', function () {
     assert.ok(!sure.cascade.some((c: { id: string }) => c.id.includes('summary.ts')), 'the cascade does not cross the dropped edge');
   });
 
+  it('type_trace shows the confidence of the edge behind each use and min_confidence drops the guessed one', async () => {
+    const all = (await h.call('type_trace', { agent_id: 'q', target: 'Meter', group_by_file: false })).json;
+    const use = all.uses.find((u: { id: string }) => u.id === 'function:src/report/summary.ts#summarize');
+    assert.equal(use.use, 'construction or call');
+    assert.ok(use.confidence > 0 && use.confidence < 0.9, `a call on an unknown receiver (${use.confidence})`);
+    const sure = (await h.call('type_trace', { agent_id: 'q', target: 'Meter', group_by_file: false, min_confidence: 0.9 })).json;
+    assert.ok(!sure.uses.some((u: { id: string }) => u.id.includes('summary.ts')));
+  });
+
   it('summary keeps to top_k and the token budget and counts what it left out', async () => {
     const { json } = await h.call('impact', { agent_id: 'q', node_id: 'file:src/core/util.ts', direction: 'reverse', top_k: 5 });
     assert.equal(json.direct.length, 5, 'the 32 importers are direct dependents of the file itself');
