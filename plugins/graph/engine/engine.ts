@@ -14,7 +14,7 @@ import { gitFactsFrom } from './git-history.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './lexical-index.ts';
-import { findNodes, symbolAt, type NodeMatch } from './node-lookup.ts';
+import { findNodes, nearNames, symbolAt, type NodeMatch } from './node-lookup.ts';
 import { emptyResolverConfig, type ResolverConfig } from './resolve.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache, nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
@@ -348,11 +348,12 @@ export class CodeGraphEngine {
   requireNode(id: string): GraphNode {
     const n = this.getNode(id);
     if (n) return n;
-    const near = this.findNodes(id, { limit: 3 }).map((m) => m.node.id);
+    const lexical = this.findNodes(id, { limit: 3 }).map((m) => m.node.id);
+    const near = lexical.length ? lexical : nearNames(this.builder.graph, id, 3);
     throw new EngineError(
       EngineErrorCodes.GRAPH_NODE_NOT_FOUND,
       `no node with id "${id}"`,
-      near.length ? `did you mean ${near.map((x) => `"${x}"`).join(', ')}?` : 'find ids with seek, or ingest the workspace first',
+      near.length ? `did you mean ${near.map((x) => `"${x}"`).join(', ')}? Pass one of these ids` : 'find ids with seek, or ingest the workspace first',
     );
   }
 
