@@ -10,7 +10,6 @@ import type { GraphNode, Relation } from '../../graph/engine/graph.ts';
 /** Reads extractions once per file for one verb call. */
 export class EdgeSites {
   private readonly extractions = new Map<string, FileExtraction | null>();
-  private rows: Map<string, { extractionKey: string }> | null = null;
 
   constructor(private readonly engine: CodeGraphEngine) {}
 
@@ -37,11 +36,9 @@ export class EdgeSites {
     if (this.extractions.has(path)) return this.extractions.get(path)!;
     let ex: FileExtraction | null = null;
     try {
-      this.rows ??= this.engine.storedFiles();
-      const row = this.rows.get(path);
-      ex = row ? this.engine.storedExtraction(row.extractionKey, path) : null;
+      ex = this.engine.fileExtraction(path);
     } catch {
-      ex = null; // no store (or unreadable): lines fall back to where the symbol starts
+      ex = null; // unreadable store: lines fall back to where the symbol starts
     }
     this.extractions.set(path, ex);
     return ex;

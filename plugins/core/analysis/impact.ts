@@ -64,7 +64,8 @@ export const impactVerb = defineVerb({
     const groups = groupDependents(g, origin.index, p, { direction, relations: IMPACT_PROFILE, minConfidence: args.min_confidence });
     const full = args.detail === 'full';
     const sites = new EdgeSites(engine);
-    const directRows = groups.direct.map((d) => directRow(g, origin.node, d, sites, args.direction === 'both'));
+    // Source lines cost a stored-extraction read per file: only for the entries that can be listed.
+    const directRows = (full ? groups.direct : groups.direct.slice(0, args.top_k)).map((d) => directRow(g, origin.node, d, sites, args.direction === 'both'));
     const chains = args.include_causal_chains;
     // In summary, containers/parts of dependents are counted, not listed: their dependents carry the news.
     const listable = full ? groups.transitive : groups.transitive.filter((t) => !t.enclosing);
@@ -86,7 +87,7 @@ export const impactVerb = defineVerb({
     const touched = [...groups.direct.map((d) => d.index), ...[...groups.transitive, ...groups.importFanout].map((t) => p.order[t.position])];
     for (const v of touched) if (fileOf[v] >= 0 && fileOf[v] !== fileOf[origin.index]) files.add(fileOf[v]);
     const omitted = {
-      direct: directRows.length - directShown.length,
+      direct: groups.direct.length - directShown.length,
       transitive: groups.transitive.length - transitiveShown.length,
       import_fanout: groups.importFanout.length - fanoutRows.length,
     };
