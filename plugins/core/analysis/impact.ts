@@ -84,7 +84,8 @@ export const impactVerb = defineVerb({
     }
     const fileOf = fileIndexOf(g);
     const files = new Set<number>();
-    const touched = [...groups.direct.map((d) => d.index), ...[...groups.transitive, ...groups.importFanout].map((t) => p.order[t.position])];
+    // The import fan-out is counted on its own: a file importing the node's file may not use the node.
+    const touched = [...groups.direct.map((d) => d.index), ...groups.transitive.map((t) => p.order[t.position])];
     for (const v of touched) if (fileOf[v] >= 0 && fileOf[v] !== fileOf[origin.index]) files.add(fileOf[v]);
     const omitted = {
       direct: groups.direct.length - directShown.length,

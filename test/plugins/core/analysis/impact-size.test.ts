@@ -71,6 +71,8 @@ describe('impact sized for an agent', function () {
     const tokens = countTokens(text);
     assert.ok(tokens < 2000, `answer is ${tokens} tokens`);
     assert.deepEqual(json.direct, []);
+    assert.equal(json.affected, 0, 'importers of its file are fan-out, not affected');
+    assert.equal(json.other_files, 0);
     assert.deepEqual(json.structure, ['file:src/core/util.ts'], 'the enclosing file is structure, not a dependent');
     assert.equal(json.import_fanout.files, FEATURES.length * (IMPORTERS_PER_FEATURE + 1), 'every importer and every page importing one');
     assert.deepEqual(json.import_fanout.by_directory, { 'src/billing': 8, 'src/orders': 8, 'src/search': 8, 'src/users': 8, 'src/pages': 4 });
