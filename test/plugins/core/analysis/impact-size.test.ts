@@ -155,6 +155,15 @@ describe('impact sized for an agent', function () {
     assert.ok(!sure.uses.some((u: { id: string }) => u.id.includes('summary.ts')));
   });
 
+  it('diagram labels a guessed edge with its confidence and min_confidence leaves it out', async () => {
+    const all = (await h.call('diagram', { agent_id: 'q', center: 'summarize', depth: 1 })).json;
+    const key = (id: string) => all.nodes.find((n: { id: string }) => n.id === id)?.key;
+    const edge = new RegExp(`${key('function:src/report/summary.ts#summarize')} -->\\|calls 0\\.\\d+\\| ${key('method:src/core/util.ts#Meter.recalcTotals')}`);
+    assert.match(all.diagram, edge);
+    const sure = (await h.call('diagram', { agent_id: 'q', center: 'summarize', depth: 1, min_confidence: 0.9 })).json;
+    assert.ok(!sure.nodes.some((n: { id: string }) => n.id.includes('recalcTotals')), sure.diagram);
+  });
+
   it('summary keeps to top_k and the token budget and counts what it left out', async () => {
     const { json } = await h.call('impact', { agent_id: 'q', node_id: 'file:src/core/util.ts', direction: 'reverse', top_k: 5 });
     assert.equal(json.direct.length, 5, 'the 32 importers are direct dependents of the file itself');
