@@ -20,6 +20,8 @@ export const IMPACT_DECAY = 0.85;
 export const IMPACT_THRESHOLD = 0.01;
 /** Default token budget of the listed entries in summary mode (keeps a whole answer under ~2K tokens). */
 export const IMPACT_ENTRY_BUDGET = 1400;
+/** Structure nodes (enclosing nodes or parts) listed in summary. */
+const STRUCTURE_LISTED = 5;
 /** Directories named in the import fan-out summary (the rest are counted). */
 const FANOUT_DIRECTORIES = 8;
 
@@ -87,12 +89,15 @@ export const impactVerb = defineVerb({
     // The import fan-out is counted on its own: a file importing the node's file may not use the node.
     const touched = [...groups.direct.map((d) => d.index), ...groups.transitive.map((t) => p.order[t.position])];
     for (const v of touched) if (fileOf[v] >= 0 && fileOf[v] !== fileOf[origin.index]) files.add(fileOf[v]);
+    // Forward from a file, its parts can be hundreds of symbols: a few say what it holds.
+    const structureShown = full ? groups.structure : groups.structure.slice(0, STRUCTURE_LISTED);
     const omitted = {
+      structure: groups.structure.length - structureShown.length,
       direct: groups.direct.length - directShown.length,
       transitive: groups.transitive.length - transitiveShown.length,
       import_fanout: groups.importFanout.length - fanoutRows.length,
     };
-    const anyOmitted = omitted.direct + omitted.transitive + omitted.import_fanout > 0;
+    const anyOmitted = omitted.structure + omitted.direct + omitted.transitive + omitted.import_fanout > 0;
     const elapsedMs = performance.now() - t0;
     const listed = [origin.node, ...[...directShown, ...transitiveShown, ...fanoutRows].map((r) => g.get(r.id)!)];
     recordVisit(call, engine.root, { nodes: listed, query: { subject: origin.node.id, results: touched.length, elapsedMs } });
@@ -106,7 +111,7 @@ export const impactVerb = defineVerb({
       direct: directShown,
       transitive: { count: groups.transitive.length, by_depth: countByDepth(p, groups.transitive), entries: transitiveShown },
       import_fanout: fanoutSummary(g, p, groups.importFanout, fanoutRows.length ? fanoutRows : undefined),
-      ...(groups.structure.length ? { structure: groups.structure.map((v) => g.node(v)!.id) } : {}),
+      ...(structureShown.length ? { structure: structureShown.map((v) => g.node(v)!.id) } : {}),
       ...(anyOmitted ? { omitted: { ...omitted, how: full ? 'raise max_depth or lower min_confidence to reach more' : 'detail: "full" lists every entry and the import fan-out' } } : {}),
       ...(budget ? { listed_tokens: budget.used_tokens } : {}),
       ...(p.truncated ? { truncated: true } : {}),

@@ -30,6 +30,10 @@ export class Meter {
     return this.recalcTotals();
   }
 }
+
+export function spare(): number {
+  return 2;
+}
 `,
     'src/report/summary.ts': `export function summarize(m: any): number {
   return m.recalcTotals() + 1;
@@ -162,6 +166,21 @@ describe('impact sized for an agent', function () {
     assert.match(all.diagram, edge);
     const sure = (await h.call('diagram', { agent_id: 'q', center: 'summarize', depth: 1, min_confidence: 0.9 })).json;
     assert.ok(!sure.nodes.some((n: { id: string }) => n.id.includes('recalcTotals')), sure.diagram);
+  });
+
+  it('forward from a file lists a few of its parts as structure and counts the rest', async () => {
+    const { json } = await h.call('impact', { agent_id: 'q', node_id: 'src/core/util.ts', direction: 'forward' });
+    assert.equal(json.structure.length, 5);
+    assert.equal(json.omitted.structure, 1, 'orphan, target, spare, Meter and its two methods: six parts');
+    const full = (await h.call('impact', { agent_id: 'q', node_id: 'src/core/util.ts', direction: 'forward', detail: 'full' })).json;
+    assert.deepEqual([...full.structure].sort(), [
+      'class:src/core/util.ts#Meter',
+      'function:src/core/util.ts#orphan',
+      'function:src/core/util.ts#spare',
+      'function:src/core/util.ts#target',
+      'method:src/core/util.ts#Meter.recalcTotals',
+      'method:src/core/util.ts#Meter.refresh',
+    ]);
   });
 
   it('summary keeps to top_k and the token budget and counts what it left out', async () => {
