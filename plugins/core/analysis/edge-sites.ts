@@ -7,6 +7,9 @@ import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
 import type { FileExtraction } from '../../graph/engine/extraction.ts';
 import type { GraphNode, Relation } from '../../graph/engine/graph.ts';
 
+/** Relations whose source line is not a call; any other (calls, tests, call-like relations added later) is looked up among calls. */
+const NOT_CALL_SITES: ReadonlySet<string> = new Set(['contains', 'inherits', 'implements', 'references', 'imports', 'documents', 'co_changes']);
+
 /** Reads extractions once per file for one verb call. */
 export class EdgeSites {
   private readonly extractions = new Map<string, FileExtraction | null>();
@@ -14,12 +17,13 @@ export class EdgeSites {
   constructor(private readonly engine: CodeGraphEngine) {}
 
   /** First source line of the edge `from -relation-> to`, or the line where `from` starts when unknown. */
-  line(from: GraphNode, to: GraphNode, relation: Relation): number {
+  line(from: GraphNode, to: GraphNode, relation: Relation | string): number {
     const ex = this.extraction(from.path);
     const caller = from.kind === 'file' ? null : (from.qualifiedName ?? null);
     const inside = (owner: string | null): boolean => owner === caller || (caller === null ? false : owner?.startsWith(`${caller}.`) === true);
     let lines: number[] = [];
-    if (ex && (relation === 'calls' || relation === 'tests')) {
+    if (ex && (relation === 'calls' || relation === 'tests' || !NOT_CALL_SITES.has(relation))) {
+      // A test file's `tests` edge comes from any of its calls; a symbol's edges from its own body.
       lines = ex.calls.filter((c) => c.callee === to.label && (relation === 'tests' || inside(c.caller))).map((c) => c.line);
     } else if (ex && relation === 'references') {
       lines = ex.references.filter((r) => r.name === to.label && inside(r.from)).map((r) => r.line);
