@@ -50,8 +50,11 @@ export function resolveNodeArg(engine: CodeGraphEngine, text: string, param: str
     return { node: best.node, index: g.indexOf(best.node.id), resolvedFrom: { text, via: best.via, ...(alternatives.length ? { alternatives } : {}) } };
   }
   const lexical = (best ? matches : engine.findNodes(text, { limit: 3 })).map((m) => m.node.id);
-  // Typos (`Totl`) match nothing lexically: fall back to labels a small edit distance away.
-  const near = lexical.length ? lexical : nearNames(g, text, 3);
+  // Typos (`Totl`) match nothing lexically: labels a small edit distance away. For a path (`a/fle.go:12`)
+  // the file a typo away says more than words the path shares with other nodes, so it comes first.
+  const pathLike = /[/#]|:\d+(:\d+)?$/.test(text);
+  const typos = pathLike || lexical.length === 0 ? nearNames(g, text, 3) : [];
+  const near = [...new Set(pathLike ? [...typos, ...lexical] : [...lexical, ...typos])].slice(0, 3);
   throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `${param} "${text}" matches no node${kinds ? ` of kind ${kinds.join('/')}` : ''}`, {
     hint: near.length
       ? `did you mean ${near.map((x) => `"${x}"`).join(', ')}? Call again with ${param}: "${near[0]}" (an id, \`path:line\` or \`path#Name\`)`

@@ -121,14 +121,22 @@ export function symbolByPathAndName(g: CodeGraph, text: string): GraphNode | nul
 
 /** Labels of symbols within a small edit distance of `text` (typos), closest first: ids, at most `limit`. */
 export function nearNames(g: CodeGraph, text: string, limit: number): string[] {
-  const want = text.trim().toLowerCase().replace(/^.*[#.:/]/, '');
-  if (want.length < 3) return [];
-  const maxDistance = want.length <= 5 ? 1 : 2;
+  // `dir/fle.go:12` → `fle.go` (a file label); `pkg/a.py#Cart.totl` → `cart.totl` and `totl` (a symbol label).
+  const tail = text.trim().toLowerCase().replace(/:\d+(:\d+)?$/, '').replace(/^.*[#/]/, '');
+  const wants = [...new Set([tail, tail.replace(/^.*\./, '')])].filter((w) => w.length >= 3);
+  if (wants.length === 0) return [];
   const found: { id: string; d: number }[] = [];
   for (const [, n] of g.nodes()) {
-    if (n.kind === 'module' || Math.abs(n.label.length - want.length) > maxDistance) continue;
-    const d = editDistance(n.label.toLowerCase(), want, maxDistance);
-    if (d <= maxDistance) found.push({ id: n.id, d });
+    if (n.kind === 'module') continue;
+    const label = n.label.toLowerCase();
+    let best = Infinity;
+    for (const want of wants) {
+      const maxDistance = want.length <= 5 ? 1 : 2;
+      if (Math.abs(label.length - want.length) > maxDistance) continue;
+      const d = editDistance(label, want, maxDistance);
+      if (d <= maxDistance && d < best) best = d;
+    }
+    if (best < Infinity) found.push({ id: n.id, d: best });
   }
   return found
     .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))

@@ -72,5 +72,8 @@ describe('node lookup shared by every verb taking a node', function () {
     assert.equal(res.json.error.code, 'M1ND_ERR_GRAPH_NODE_NOT_FOUND');
     assert.deepEqual(res.json.error.detail.suggestions, ['method:cart/cart.go#Cart.Total'], 'a typo still finds its symbol');
     assert.match(res.json.error.hint, /Call again with node_id: "method:cart\/cart.go#Cart.Total"/);
+    const badPath = (await h.call('why', { agent_id: 'q', source: 'cart/crt.go:10', target: 'NewCart' })).json;
+    assert.equal(badPath.error.detail.suggestions[0], 'file:cart/cart.go', 'a mistyped file names the file first');
+    assert.match(badPath.error.hint, /Call again with source: "file:cart\/cart.go"/);
   });
 });
