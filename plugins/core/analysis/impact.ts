@@ -46,7 +46,7 @@ export const impactVerb = defineVerb({
   guide: [
     'Edges point from the dependent to what it needs (`a -calls-> b`). `reverse` walks them backwards (callers, importers, subclasses, tests, docs: the usual blast radius); `forward` walks what the node relies on; `both` does both.',
     '`direct`: every node one edge away (containment aside), strongest first, with its relation(s), the resolution `confidence` of the edge (weight = default weight × confidence) and the source `line` of the call/reference/import. `min_confidence` drops weaker edges from the whole walk.',
-    `\`transitive\`: nodes further away by best path (signal × edge weight × ${IMPACT_DECAY} per hop, stops below ${IMPACT_THRESHOLD} or at max_depth), counted by depth, listed strongest first with \`weakest\` (lowest confidence on the path) and the chain. Paths through a file → file import are \`import_fanout\`, counted by directory. \`structure\`: the node's enclosing file/class (reverse) or parts (forward).`,
+    `\`transitive\`: nodes further away by best path (signal × edge weight × ${IMPACT_DECAY} per hop, stops below ${IMPACT_THRESHOLD} or at max_depth), counted by depth, listed by depth then strength with \`weakest\` (lowest confidence on the path) and the chain. Paths through a file → file import are \`import_fanout\`, counted by directory. \`structure\`: the node's enclosing file/class (reverse) or parts (forward).`,
     'summary lists up to top_k entries within token_budget and says in `omitted` what it left out; `detail: "full"` lists everything, fan-out included.',
   ].join('\n'),
   handler: async (args, call) => {
@@ -70,9 +70,11 @@ export const impactVerb = defineVerb({
     const directRows = (full ? groups.direct : groups.direct.slice(0, args.top_k)).map((d) => directRow(g, origin.node, d, sites, args.direction === 'both'));
     const chains = args.include_causal_chains;
     // In summary, containers/parts of dependents are counted, not listed: their dependents carry the news.
-    const listable = full ? groups.transitive : groups.transitive.filter((t) => !t.enclosing);
+    // Listed by depth (nearest first), strongest first within a depth (propagation order; the sort is stable).
+    const byDepth = (a: TransitiveDependent, b: TransitiveDependent) => p.depth[a.position] - p.depth[b.position];
+    const listable = (full ? [...groups.transitive] : groups.transitive.filter((t) => !t.enclosing)).sort(byDepth);
     const transitiveRows = listable.map((t) => transitiveRow(g, p, t, chains));
-    const fanoutRows = full ? groups.importFanout.map((t) => transitiveRow(g, p, t, chains)) : [];
+    const fanoutRows = full ? [...groups.importFanout].sort(byDepth).map((t) => transitiveRow(g, p, t, chains)) : [];
 
     let directShown = directRows;
     let transitiveShown = transitiveRows;

@@ -89,6 +89,8 @@ describe('impact sized for an agent', function () {
   it('lists the whole fan-out one parameter away (detail: full), each file with its chain', async () => {
     const { json } = await h.call('impact', { agent_id: 'q', node_id: 'function:src/core/util.ts#orphan', direction: 'reverse', detail: 'full' });
     assert.equal(json.import_fanout.entries.length, 36);
+    const depths = json.import_fanout.entries.map((e: { depth: number }) => e.depth);
+    assert.deepEqual(depths, [...depths].sort((a, b) => a - b), 'nearest first');
     const page = json.import_fanout.entries.find((e: { id: string }) => e.id === 'file:src/pages/orders.ts');
     assert.equal(page.depth, 3);
     assert.deepEqual(page.chain, ['function:src/core/util.ts#orphan', '<-contains-', 'file:src/core/util.ts', '<-imports-', 'file:src/orders/part0.ts', '<-imports-', 'file:src/pages/orders.ts']);
