@@ -1,5 +1,6 @@
 /** counterfactual: simulate removing nodes — what breaks, what becomes unreachable, what cascades. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { confidenceFilter, edgeConfidence } from '../../graph/algorithms/confidence.ts';
 import { pathTokens } from '../../graph/algorithms/explain.ts';
 import { KIND_CODE, kindCodes } from '../../graph/algorithms/graph-facts.ts';
 import { pathTo, propagate } from '../../graph/algorithms/propagation.ts';
@@ -19,13 +20,14 @@ export const counterfactualVerb = defineVerb({
     node_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 50 }),
     include_cascade: Type.Boolean({ default: true, description: 'Transitive effects, not only direct' }),
     top_k: Type.Integer({ minimum: 1, maximum: 500, default: 30 }),
+    min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Skip edges resolved below this confidence' }),
   }),
   effect: 'read',
   stages: ['plan', 'review'],
   next: 'impact',
   guide: [
     'Nothing is removed: the graph is masked. A removed node takes everything it contains (a file its symbols, a class its methods).',
-    '- `broken`: nodes outside the removal with an edge into it (callers, importers, subclasses, tests, docs) — they would dangle.',
+    '- `broken`: nodes outside the removal with an edge into it (callers, importers, subclasses, tests, docs) — they would dangle; each with the `confidence` of its strongest such edge (`min_confidence` drops weaker ones, here and in the cascade).',
     '- `orphaned`: code that is reachable from the entry points now (things nobody uses: scripts, public API, tests) over use edges (imports, calls, references, inheritance, class members) and would no longer be: the dead code the removal leaves behind. Without include_cascade only the first ring is listed (nodes whose every user was removed).',
     '- `cascade`: the reverse blast radius of the removed set (as `impact` reverse), with chains.',
     'With 2–5 nodes, `synergy` compares what they orphan together with the sum of what each orphans alone (> 1: they back each other up).',
@@ -39,9 +41,11 @@ export const counterfactualVerb = defineVerb({
     const kinds = kindCodes(g);
     const notModule = (i: number) => kinds[i] !== KIND_CODE.module;
     const byRank = (list: number[]) => list.filter(notModule).sort((a, b) => (pr[b] ?? 0) - (pr[a] ?? 0) || a - b);
-    const broken = sim.broken.slice(0, args.top_k).map(({ node, edge }) => ({
+    const brokenAll = sim.broken.filter(({ edge }) => edgeConfidence(g, edge) >= args.min_confidence);
+    const broken = brokenAll.slice(0, args.top_k).map(({ node, edge }) => ({
       ...nodeRef(g.node(node)!),
       edge: `${g.node(node)!.id} -${RELATIONS[g.edgeRelation[edge]]}-> ${g.node(g.edgeTarget[edge])!.id}`,
+      confidence: edgeConfidence(g, edge),
     }));
     const orphanList = byRank(args.include_cascade ? sim.orphaned : sim.directOrphans);
     const removedSet = new Set(sim.removed);
@@ -52,7 +56,15 @@ export const counterfactualVerb = defineVerb({
       const p = propagate(
         g,
         sim.removed.map((index) => ({ index, signal: 1 })),
-        { direction: 'in', relations: IMPACT_PROFILE, decay: IMPACT_DECAY, threshold: IMPACT_THRESHOLD, maxDepth: 5, maxVisits: 20_000 },
+        {
+          direction: 'in',
+          relations: IMPACT_PROFILE,
+          decay: IMPACT_DECAY,
+          threshold: IMPACT_THRESHOLD,
+          maxDepth: 5,
+          maxVisits: 20_000,
+          edgeFactor: confidenceFilter(g, args.min_confidence),
+        },
       );
       const rows: unknown[] = [];
       for (let k = 0; k < p.count; k++) {
@@ -75,7 +87,8 @@ export const counterfactualVerb = defineVerb({
     return {
       removed: given.map((r) => nodeRef(r.node)),
       removed_with_contents: sim.removed.filter(notModule).length,
-      broken_count: sim.broken.length,
+      broken_count: brokenAll.length,
+      ...(args.min_confidence > 0 ? { min_confidence: args.min_confidence } : {}),
       broken,
       orphaned_count: orphanList.length,
       orphaned: orphanList.slice(0, args.top_k).map((i) => nodeRef(g.node(i)!)),

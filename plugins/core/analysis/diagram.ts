@@ -3,6 +3,7 @@ import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '..
 import { RELATIONS, type CodeGraph, type GraphNode } from '../../graph/engine/graph.ts';
 import { KIND_CODE, kindCodes } from '../../graph/algorithms/graph-facts.ts';
 import { propagate } from '../../graph/algorithms/propagation.ts';
+import { confidenceFilter, edgeConfidence } from '../../graph/algorithms/confidence.ts';
 import { STRUCTURAL_PROFILE } from '../../graph/algorithms/relations.ts';
 import { NodeTypes } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
@@ -25,12 +26,13 @@ export const diagramVerb = defineVerb({
     show_relations: Type.Boolean({ default: true, description: 'Label edges' }),
     show_pagerank: Type.Boolean({ default: false, description: 'Show centrality in labels' }),
     direction: StringEnum(['TD', 'LR', 'BT', 'RL'] as const, { default: 'TD' }),
+    min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Skip edges resolved below this confidence' }),
   }),
   effect: 'read',
   stages: ['orient', 'handoff'],
   guide: [
     'With `center`: the node (an id, path or name; free text goes through activation and centres on the best match) and its strongest neighbours within `depth` hops, by weighted propagation in both directions. With only `scope`: the most central nodes under that path. With neither: the most central nodes of the graph.',
-    'Directory containment is drawn only when the centre is a directory. Every edge between the chosen nodes is drawn once per relation. node_types filters the nodes drawn (the centre always stays).',
+    'Directory containment is drawn only when the centre is a directory. Every edge between the chosen nodes is drawn once per relation; a label shows the resolution confidence when below 1 (`calls 0.4`), and `min_confidence` leaves weaker edges out of the walk and the drawing. node_types filters the nodes drawn (the centre always stays).',
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
@@ -60,6 +62,7 @@ export const diagramVerb = defineVerb({
         maxVisits: 5000,
         fanout: 32,
         moduleContains: kinds[center.index] === KIND_CODE.module ? 1 : 0,
+        edgeFactor: confidenceFilter(g, args.min_confidence),
       });
       chosen = [];
       for (let k = 0; k < p.count && chosen.length < args.max_nodes; k++) {
@@ -76,7 +79,7 @@ export const diagramVerb = defineVerb({
       throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `nothing to draw${scope ? ` under "${scope}"` : ''}${types ? ` of kinds ${[...types].join(', ')}` : ''}`, { hint: 'widen scope or node_types, or pass a center' });
     }
     const drawModules = center !== undefined && kinds[center.index] === KIND_CODE.module;
-    const edges = edgesAmong(g, chosen, drawModules);
+    const edges = edgesAmong(g, chosen, drawModules, args.min_confidence);
     const key = new Map(chosen.map((v, i) => [v, `n${i}`]));
     const label = (v: number) => {
       const n = g.node(v)!;
@@ -87,7 +90,7 @@ export const diagramVerb = defineVerb({
         ? [
             `flowchart ${args.direction}`,
             ...chosen.map((v) => `  ${key.get(v)}["${mermaidText(label(v))}"]`),
-            ...edges.map((e) => `  ${key.get(e.source)} -->${args.show_relations ? `|${e.relation}|` : ''} ${key.get(e.target)}`),
+            ...edges.map((e) => `  ${key.get(e.source)} -->${args.show_relations ? `|${edgeLabel(e)}|` : ''} ${key.get(e.target)}`),
             ...(center ? [`  style ${key.get(center.index)} stroke-width:3px`] : []),
           ].join('\n')
         : [
@@ -95,7 +98,7 @@ export const diagramVerb = defineVerb({
             `  rankdir=${DOT_RANKDIR[args.direction]};`,
             '  node [shape=box];',
             ...chosen.map((v) => `  ${key.get(v)} [label="${dotText(label(v))}"${center && v === center.index ? ', penwidth=3' : ''}];`),
-            ...edges.map((e) => `  ${key.get(e.source)} -> ${key.get(e.target)}${args.show_relations ? ` [label="${e.relation}"]` : ''};`),
+            ...edges.map((e) => `  ${key.get(e.source)} -> ${key.get(e.target)}${args.show_relations ? ` [label="${edgeLabel(e)}"]` : ''};`),
             '}',
           ].join('\n');
     const elapsedMs = performance.now() - t0;
@@ -112,24 +115,38 @@ export const diagramVerb = defineVerb({
   },
 });
 
-/** Edges between chosen nodes, one per (source, target, relation). */
-function edgesAmong(g: CodeGraph, chosen: number[], drawModules: boolean): { source: number; target: number; relation: string }[] {
+interface DrawnEdge {
+  source: number;
+  target: number;
+  relation: string;
+  confidence: number;
+}
+
+/** Edges between chosen nodes at or above a confidence, one per (source, target, relation). */
+function edgesAmong(g: CodeGraph, chosen: number[], drawModules: boolean, minConfidence: number): DrawnEdge[] {
   const set = new Set(chosen);
   const kinds = kindCodes(g);
   const seen = new Set<string>();
-  const out: { source: number; target: number; relation: string }[] = [];
+  const out: DrawnEdge[] = [];
   for (const u of chosen) {
-    g.forEachOut(u, (t, _w, rel) => {
+    g.forEachOut(u, (t, _w, rel, e) => {
       if (!set.has(t) || t === u) return;
       const relation = RELATIONS[rel];
       if (relation === 'contains' && kinds[u] === KIND_CODE.module && !drawModules) return;
+      const confidence = edgeConfidence(g, e);
+      if (confidence < minConfidence) return;
       const k = `${u}>${t}>${rel}`;
       if (seen.has(k)) return;
       seen.add(k);
-      out.push({ source: u, target: t, relation });
+      out.push({ source: u, target: t, relation, confidence });
     });
   }
   return out;
+}
+
+/** An edge's label: its relation, and its confidence when below 1. */
+function edgeLabel(e: DrawnEdge): string {
+  return e.confidence < 1 ? `${e.relation} ${e.confidence}` : e.relation;
 }
 
 function mermaidText(s: string): string {

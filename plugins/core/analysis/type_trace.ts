@@ -4,6 +4,7 @@ import { RELATIONS } from '../../graph/engine/graph.ts';
 import { pathLine } from '../../graph/algorithms/explain.ts';
 import { CONTAINS } from '../../graph/algorithms/graph-facts.ts';
 import { pathTo, propagate, type Direction, type Seed } from '../../graph/algorithms/propagation.ts';
+import { confidenceFilter, edgeConfidence } from '../../graph/algorithms/confidence.ts';
 import { TYPE_USAGE_PROFILE } from '../../graph/algorithms/relations.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
@@ -22,13 +23,14 @@ export const typeTraceVerb = defineVerb({
     max_hops: Type.Integer({ minimum: 1, maximum: 8, default: 4 }),
     top_k: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
     group_by_file: Type.Boolean({ default: true }),
+    min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Skip edges resolved below this confidence' }),
   }),
   effect: 'read',
   stages: ['plan', 'review'],
   next: 'view',
   guide: [
     'The target resolves to a class, interface or type first (any node otherwise). Its members count as the type: a call to `Foo.bar` is a use of `Foo`.',
-    '`forward` walks references, inheritance, implementation and calls *into* the type, transitively up to max_hops (a subclass\'s uses are uses through it); `reverse` walks what the type and its members reference and inherit; `both` does both. Each use names the relation that reached it and its path from the type.',
+    '`forward` walks references, inheritance, implementation and calls *into* the type, transitively up to max_hops (a subclass\'s uses are uses through it); `reverse` walks what the type and its members reference and inherit; `both` does both. Each use names the relation that reached it, the resolution `confidence` of that edge and its path from the type; `min_confidence` keeps weaker edges out of the walk.',
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
@@ -48,7 +50,15 @@ export const typeTraceVerb = defineVerb({
         seeds.push({ index: t, signal: 0.95 });
       }
     });
-    const p = propagate(g, seeds, { direction: WALK[args.direction], relations: TYPE_USAGE_PROFILE, decay: 0.9, threshold: 0.01, maxDepth: args.max_hops, maxVisits: 20_000 });
+    const p = propagate(g, seeds, {
+      direction: WALK[args.direction],
+      relations: TYPE_USAGE_PROFILE,
+      decay: 0.9,
+      threshold: 0.01,
+      maxDepth: args.max_hops,
+      maxVisits: 20_000,
+      edgeFactor: confidenceFilter(g, args.min_confidence),
+    });
     const uses: { k: number; file: string }[] = [];
     for (let k = 0; k < p.count; k++) {
       const v = p.order[k];
@@ -65,7 +75,7 @@ export const typeTraceVerb = defineVerb({
       const v = p.order[k];
       const hops = pathTo(p, v);
       const rel = RELATIONS[g.edgeRelation[p.parentEdge[k]]];
-      return { ...nodeRef(g.node(v)!), hops: p.depth[k], use: USE_KIND[rel] ?? rel, via: pathLine(g, hops) };
+      return { ...nodeRef(g.node(v)!), hops: p.depth[k], use: USE_KIND[rel] ?? rel, confidence: edgeConfidence(g, p.parentEdge[k]), via: pathLine(g, hops) };
     };
     const kept = uses.slice(0, args.top_k);
     const files = new Map<string, number>();

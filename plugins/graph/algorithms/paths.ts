@@ -9,6 +9,7 @@
  * while their cost stays within twice the best path's (plus one hop).
  */
 import type { CodeGraph } from '../engine/graph.ts';
+import { confidenceOf } from './confidence.ts';
 import { components, ensureFinal, isStructuralContains, kindCodes } from './graph-facts.ts';
 import { NodeScratch } from './heap.ts';
 import type { Hop } from './propagation.ts';
@@ -24,6 +25,8 @@ export interface PathOptions {
   maxVisits?: number;
   /** Toll per ln(1 + degree) for entering an intermediate node (default 0.12). */
   hubToll?: number;
+  /** Edges resolved below this confidence are not walked (default 0: all are). */
+  minConfidence?: number;
 }
 
 export interface FoundPath {
@@ -63,13 +66,16 @@ export function explainPaths(g: CodeGraph, source: number, target: number, o: Pa
   const penalty = new Map<number, number>();
   const seen = new Set<string>();
   const cap = o.maxVisits ?? 6000;
+  const minConfidence = o.minConfidence ?? 0;
+  // An edge below the confidence floor is not walked by either search.
+  const weak = (e: number): boolean => minConfidence > 0 && confidenceOf(g.edgeRelation[e], g.edgeWeight[e]) < minConfidence;
   for (let attempt = 0; attempt < k + 2 && out.paths.length < k; attempt++) {
-    const r = dijkstra(g, source, target, { ...o, maxVisits: attempt === 0 ? cap : cap >> 1 }, penalty);
+    const r = dijkstra(g, source, target, { ...o, maxVisits: attempt === 0 ? cap : cap >> 1 }, penalty, weak);
     out.visited += r.visited;
     out.truncated ||= r.truncated;
     let hops = r.hops;
     if (!hops && attempt === 0) {
-      const b = hopMinimal(g, source, target, o.maxHops, 200_000);
+      const b = hopMinimal(g, source, target, o.maxHops, 200_000, weak);
       out.visited += b.visited;
       out.truncated ||= b.truncated;
       hops = b.hops;
@@ -104,7 +110,7 @@ function edgeCost(w: number): number {
 }
 
 /** Bidirectional Dijkstra over the undirected view; returns the hops or null. */
-function dijkstra(g: CodeGraph, s: number, t: number, o: PathOptions, penalty: Map<number, number>): { hops: Hop[] | null; visited: number; truncated: boolean } {
+function dijkstra(g: CodeGraph, s: number, t: number, o: PathOptions, penalty: Map<number, number>, weak: (edge: number) => boolean): { hops: Hop[] | null; visited: number; truncated: boolean } {
   const n = g.nodeCapacity;
   const kinds = kindCodes(g);
   const hubToll = o.hubToll ?? 0.12;
@@ -143,7 +149,7 @@ function dijkstra(g: CodeGraph, s: number, t: number, o: PathOptions, penalty: M
   const relax = (v: number, e: number, walkedBackward: boolean): void => {
     const { sc, epoch, other, otherEpoch } = side;
     // Directory containment says "same folder", not how two pieces of code are connected.
-    if (isStructuralContains(g, kinds, e)) return;
+    if (isStructuralContains(g, kinds, e) || weak(e)) return;
     let c = edgeCost(edgeWeight[e]);
     if (usePenalty) c += penalty.get(e) ?? 0;
     if (other.stamp[v] === otherEpoch && hu + 1 + other.depth[v] <= o.maxHops) {
@@ -219,7 +225,7 @@ function dijkstra(g: CodeGraph, s: number, t: number, o: PathOptions, penalty: M
 }
 
 /** Hop-minimal path by bidirectional BFS (level by level, smaller frontier first), or null. */
-function hopMinimal(g: CodeGraph, s: number, t: number, maxHops: number, maxVisits: number): { hops: Hop[] | null; visited: number; truncated: boolean } {
+function hopMinimal(g: CodeGraph, s: number, t: number, maxHops: number, maxVisits: number, weak: (edge: number) => boolean): { hops: Hop[] | null; visited: number; truncated: boolean } {
   const n = g.nodeCapacity;
   const kinds = kindCodes(g);
   const ef = fwd.begin(n);
@@ -249,7 +255,7 @@ function hopMinimal(g: CodeGraph, s: number, t: number, maxHops: number, maxVisi
       visited++;
       if (u >= limit) continue;
       const visit = (v: number, e: number, walkedBackward: boolean): boolean => {
-        if (sc.stamp[v] === epoch || isStructuralContains(g, kinds, e)) return false;
+        if (sc.stamp[v] === epoch || isStructuralContains(g, kinds, e) || weak(e)) return false;
         sc.stamp[v] = epoch;
         sc.parent[v] = u;
         sc.parentEdge[v] = e;

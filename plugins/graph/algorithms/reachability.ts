@@ -6,6 +6,7 @@
  * unreachable: code only the removed nodes led to. Directory containment never counts as use.
  */
 import { RELATION_CODE, type CodeGraph } from '../engine/graph.ts';
+import { edgeConfidence } from './confidence.ts';
 import { CONTAINS, descendants, ensureFinal, KIND_CODE, kindCodes } from './graph-facts.ts';
 
 const USE = new Uint8Array(16);
@@ -76,7 +77,7 @@ function walk(g: CodeGraph, kinds: Uint8Array, entries: Uint8Array, mask: Uint8A
 export interface RemovalSimulation {
   /** Removed nodes: the given ones and everything they contain. */
   removed: number[];
-  /** Nodes outside the removal with a use/tests/documents edge into it: [dependent, edge]. */
+  /** Nodes outside the removal with a use/tests/documents edge into it: [dependent, its most confident such edge]. */
   broken: { node: number; edge: number }[];
   /** Nodes every one of whose users was removed (the first ring of the cascade). */
   directOrphans: number[];
@@ -105,7 +106,7 @@ export function simulateRemoval(g: CodeGraph, nodes: readonly number[]): Removal
     }
   }
   const broken: { node: number; edge: number }[] = [];
-  const brokenSeen = new Set<number>();
+  const brokenSeen = new Map<number, number>();
   const directOrphans: number[] = [];
   const tests = RELATION_CODE.tests;
   const documents = RELATION_CODE.documents;
@@ -117,10 +118,13 @@ export function simulateRemoval(g: CodeGraph, nodes: readonly number[]): Removal
       const src = g.edgeSource[e];
       if (mask[src]) continue;
       const rel = g.edgeRelation[e];
-      if ((isUseEdge(g, kinds, e) || rel === tests || rel === documents) && !brokenSeen.has(src)) {
-        brokenSeen.add(src);
+      if (!(isUseEdge(g, kinds, e) || rel === tests || rel === documents)) continue;
+      // One entry per dependent, through its most confident edge into the removal.
+      const at = brokenSeen.get(src);
+      if (at === undefined) {
+        brokenSeen.set(src, broken.length);
         broken.push({ node: src, edge: e });
-      }
+      } else if (edgeConfidence(g, e) > edgeConfidence(g, broken[at].edge)) broken[at].edge = e;
     }
     for (let k = g.outOffsets[r]; k < g.outOffsets[r + 1]; k++) {
       const e = g.outEdges[k];

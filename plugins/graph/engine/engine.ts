@@ -14,7 +14,7 @@ import { gitFactsFrom } from './git-history.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './lexical-index.ts';
-import { findNodes, symbolAt, type NodeMatch } from './node-lookup.ts';
+import { findNodes, nearNames, symbolAt, type NodeMatch } from './node-lookup.ts';
 import { emptyResolverConfig, type ResolverConfig } from './resolve.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache, nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
@@ -82,6 +82,9 @@ export interface Stamped {
 
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
+/** Parsed extractions `fileExtraction` keeps (LRU). */
+const PARSED_EXTRACTIONS_KEPT = 256;
+
 /** Re-exported: callers of findNodes name its result type from the engine. */
 export type { NodeMatch };
 
@@ -101,6 +104,8 @@ export class CodeGraphEngine {
   private loadedGeneration = 0;
   /** path → extraction key of what the in-memory graph was built from. */
   private rows = new Map<string, string>();
+  /** Recently read extractions by key (least recently used first), for verbs that read source sites. */
+  private readonly parsedExtractions = new Map<string, FileExtraction>();
   private queue: Promise<unknown> = Promise.resolve();
   private sortedPaths: { version: number; paths: string[] } | null = null;
 
@@ -348,11 +353,12 @@ export class CodeGraphEngine {
   requireNode(id: string): GraphNode {
     const n = this.getNode(id);
     if (n) return n;
-    const near = this.findNodes(id, { limit: 3 }).map((m) => m.node.id);
+    const lexical = this.findNodes(id, { limit: 3 }).map((m) => m.node.id);
+    const near = lexical.length ? lexical : nearNames(this.builder.graph, id, 3);
     throw new EngineError(
       EngineErrorCodes.GRAPH_NODE_NOT_FOUND,
       `no node with id "${id}"`,
-      near.length ? `did you mean ${near.map((x) => `"${x}"`).join(', ')}?` : 'find ids with seek, or ingest the workspace first',
+      near.length ? `did you mean ${near.map((x) => `"${x}"`).join(', ')}? Pass one of these ids` : 'find ids with seek, or ingest the workspace first',
     );
   }
 
@@ -484,6 +490,24 @@ export class CodeGraphEngine {
   /** The file rows a named checkpoint saved, or null when there is none. */
   checkpointFiles(name: string): { info: CheckpointInfo; files: Map<string, FileRow> } | null {
     return this.requireStore().checkpointFiles(name);
+  }
+
+  /** The extraction the in-memory graph was built from for a file (read from the store), or null. */
+  fileExtraction(path: string): FileExtraction | null {
+    const key = this.rows.get(path);
+    if (!key || !this.store) return null;
+    // Keys are content-addressed, so a cached parse never goes stale; parsing dominates the cost.
+    const hit = this.parsedExtractions.get(key);
+    if (hit) {
+      this.parsedExtractions.delete(key);
+      this.parsedExtractions.set(key, hit);
+      return hit.path === path ? hit : { ...hit, path };
+    }
+    const ex = this.store.extraction(key, path);
+    if (!ex) return null;
+    this.parsedExtractions.set(key, ex);
+    if (this.parsedExtractions.size > PARSED_EXTRACTIONS_KEPT) this.parsedExtractions.delete(this.parsedExtractions.keys().next().value!);
+    return ex;
   }
 
   /** A stored extraction by its key (from a file row), or null. */

@@ -2,14 +2,17 @@
  * Finding nodes from what an agent typed: an id, a path, `path:line`, a name or qualified name,
  * and, failing those, a lexical match. Pure functions over the graph (the engine delegates here).
  */
-import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
+import { RELATION_CODE, type CodeGraph, type GraphNode, type NodeKind } from './graph.ts';
 import type { LexicalIndex } from './lexical-index.ts';
+
+const CONTAINS_CODE = RELATION_CODE.contains;
+const SYMBOL_KINDS: readonly NodeKind[] = ['function', 'method', 'class', 'interface', 'type', 'section'];
 
 /** A node found by `findNodes`, with how it was matched. */
 export interface NodeMatch {
   node: GraphNode;
   score: number;
-  via: 'id' | 'path' | 'path_line' | 'label' | 'qualified_name' | 'seek';
+  via: 'id' | 'path' | 'path_line' | 'path_name' | 'label' | 'qualified_name' | 'seek';
 }
 
 /** What a lookup may consult beyond the graph: PageRank (tie-breaks) and the seek index (fallback). */
@@ -33,9 +36,11 @@ export function findNodes(g: CodeGraph, text: string, options: { limit?: number;
   const pathLike = q.replace(/^\.\//, '').replace(/\/+$/, '');
   const lineMatch = /^(.+?):(\d+)(?::\d+)?$/.exec(pathLike);
   if (lineMatch) {
-    const n = symbolAt(g, lineMatch[1], Number(lineMatch[2]));
+    const n = symbolAt(g, fileEndingWith(g, lineMatch[1]) ?? lineMatch[1], Number(lineMatch[2]));
     if (ok(n)) return [{ node: n, score: 1, via: 'path_line' }];
   }
+  const named = symbolByPathAndName(g, pathLike);
+  if (ok(named)) return [{ node: named, score: 1, via: 'path_name' }];
   for (const id of [`file:${pathLike}`, `module:${pathLike}`]) {
     const n = g.get(id);
     if (ok(n)) return [{ node: n, score: 1, via: 'path' }];
@@ -62,24 +67,95 @@ export function findNodes(g: CodeGraph, text: string, options: { limit?: number;
     .map((h) => ({ node: g.get(h.id)!, score: h.score * 0.7, via: 'seek' as const }));
 }
 
-/** The innermost symbol spanning a line of a file (the file node when none does), or null. */
+/**
+ * The innermost symbol spanning a line of a file (the file node when none does), or null.
+ * Every symbol of the file is a candidate, not only those under a spanning parent: a Go method is
+ * contained by its type node although its body lies outside the type declaration's lines.
+ */
 export function symbolAt(g: CodeGraph, path: string, line: number): GraphNode | null {
   const file = g.get(`file:${path}`);
   if (!file) return null;
   let best: GraphNode = file;
-  // Symbols of a file are its contains-descendants; walk down while a child spans the line.
-  let current = g.indexOf(file.id);
-  for (let depth = 0; depth < 32; depth++) {
-    let next = -1;
-    g.forEachOut(current, (target, _w, rel) => {
+  const seen = new Set<number>();
+  const stack = [g.indexOf(file.id)];
+  while (stack.length) {
+    g.forEachOut(stack.pop()!, (target, _w, rel) => {
+      if (rel !== CONTAINS_CODE || seen.has(target)) return;
       const n = g.node(target)!;
-      if (rel === 0 && n.path === path && n.kind !== 'file' && n.startLine <= line && line <= n.endLine) {
-        if (next < 0 || n.endLine - n.startLine < g.node(next)!.endLine - g.node(next)!.startLine) next = target;
-      }
+      if (n.path !== path || n.kind === 'file' || n.kind === 'module') return;
+      seen.add(target);
+      stack.push(target);
+      const spans = n.startLine <= line && line <= n.endLine;
+      // Smallest span wins; on equal spans the later declaration (the nested one) does.
+      if (spans && (best === file || n.endLine - n.startLine <= best.endLine - best.startLine)) best = n;
     });
-    if (next < 0) break;
-    best = g.node(next)!;
-    current = next;
   }
   return best;
+}
+
+/** The path of the file at `path`, or of the only file whose path ends with `/path`; else null. */
+function fileEndingWith(g: CodeGraph, path: string): string | null {
+  if (g.get(`file:${path}`)) return path;
+  let found: string | null = null;
+  for (const [, n] of g.nodes()) {
+    if (n.kind !== 'file' || !n.path.endsWith(`/${path}`)) continue;
+    if (found !== null) return null; // ambiguous: let the caller name the candidates
+    found = n.path;
+  }
+  return found;
+}
+
+/** `path#Name` (a symbol id without its kind prefix) → the symbol, whatever its kind, or null. */
+export function symbolByPathAndName(g: CodeGraph, text: string): GraphNode | null {
+  const hash = text.indexOf('#');
+  if (hash <= 0) return null;
+  const path = fileEndingWith(g, text.slice(0, hash));
+  if (path === null) return null;
+  const name = text.slice(hash + 1);
+  for (const kind of SYMBOL_KINDS) {
+    const n = g.get(`${kind}:${path}#${name}`);
+    if (n) return n;
+  }
+  return null;
+}
+
+/** Labels of symbols within a small edit distance of `text` (typos), closest first: ids, at most `limit`. */
+export function nearNames(g: CodeGraph, text: string, limit: number): string[] {
+  // `dir/fle.go:12` → `fle.go` (a file label); `pkg/a.py#Cart.totl` → `cart.totl` and `totl` (a symbol label).
+  const tail = text.trim().toLowerCase().replace(/:\d+(:\d+)?$/, '').replace(/^.*[#/]/, '');
+  const wants = [...new Set([tail, tail.replace(/^.*\./, '')])].filter((w) => w.length >= 3);
+  if (wants.length === 0) return [];
+  const found: { id: string; d: number }[] = [];
+  for (const [, n] of g.nodes()) {
+    if (n.kind === 'module') continue;
+    const label = n.label.toLowerCase();
+    let best = Infinity;
+    for (const want of wants) {
+      const maxDistance = want.length <= 5 ? 1 : 2;
+      if (Math.abs(label.length - want.length) > maxDistance) continue;
+      const d = editDistance(label, want, maxDistance);
+      if (d <= maxDistance && d < best) best = d;
+    }
+    if (best < Infinity) found.push({ id: n.id, d: best });
+  }
+  return found
+    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
+    .slice(0, limit)
+    .map((f) => f.id);
+}
+
+/** Levenshtein distance, stopping early once every cell of a row exceeds `cap` (returns cap + 1). */
+function editDistance(a: string, b: string, cap: number): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (cur[j] < rowMin) rowMin = cur[j];
+    }
+    if (rowMin > cap) return cap + 1;
+    prev = cur;
+  }
+  return prev[b.length];
 }

@@ -15,26 +15,32 @@ describe('graph query verbs on a repository with known answers', function () {
   });
   after(() => h.close());
 
-  it('impact of c in reverse lists b before a, each with the chain that reaches it', async () => {
+  it('impact of c in reverse lists b as its direct caller and a as transitive, with the chain that reaches it', async () => {
     const { json } = await h.call('impact', { agent_id: 'q', node_id: 'function:src/c.ts#c', direction: 'reverse' });
-    const order = ids(json.blast_radius);
-    assert.ok(order.includes('function:src/b.ts#b') && order.includes('function:src/a.ts#a'), order.join(' '));
-    assert.ok(order.indexOf('function:src/b.ts#b') < order.indexOf('function:src/a.ts#a'), 'b (1 hop) ranks before a (2 hops)');
-    const a = json.blast_radius.find((e: { id: string }) => e.id === 'function:src/a.ts#a');
+    assert.deepEqual(json.direct, [{ id: 'function:src/b.ts#b', relation: 'calls', confidence: 1, line: 5 }]);
+    const a = json.transitive.entries.find((e: { id: string }) => e.id === 'function:src/a.ts#a');
     assert.equal(a.depth, 2);
+    assert.equal(a.weakest, 1);
     assert.deepEqual(a.chain, ['function:src/c.ts#c', '<-calls-', 'function:src/b.ts#b', '<-calls-', 'function:src/a.ts#a']);
-    assert.ok(!order.includes('function:src/d.ts#d'), 'the side branch does not depend on c');
-    assert.equal(json.by_depth['1'], 2, 'b and the file holding c');
+    const all = [...ids(json.direct), ...ids(json.transitive.entries)];
+    assert.ok(!all.includes('function:src/d.ts#d'), 'the side branch does not depend on c');
+    assert.deepEqual(json.structure, ['file:src/c.ts'], 'the file holding c is structure, not a dependent');
+    assert.deepEqual(ids(json.transitive.entries), ['function:src/a.ts#a'], 'the files holding b and a are counted, not listed');
+    assert.equal(json.transitive.count, 3);
+    assert.equal(json.import_fanout.count, 0, 'b.ts and a.ts are reached better through b and a than through their imports');
+    const full = (await h.call('impact', { agent_id: 'q', node_id: 'function:src/c.ts#c', direction: 'reverse', detail: 'full' })).json;
+    assert.deepEqual(ids(full.transitive.entries), ['function:src/a.ts#a', 'file:src/b.ts', 'file:src/a.ts']);
   });
 
-  it('impact forward from a reaches what a needs (b, c, d), without causal chains when asked', async () => {
+  it('impact forward from a reaches what a needs (b, d direct; c transitive), without causal chains when asked', async () => {
     const { json } = await h.call('impact', { agent_id: 'q', node_id: 'a', direction: 'forward', include_causal_chains: false, max_depth: 2 });
     assert.equal(json.node.id, 'function:src/a.ts#a');
     assert.deepEqual(json.resolved_from, { text: 'a', via: 'label' });
-    assert.deepEqual(ids(json.blast_radius).sort(), ['function:src/b.ts#b', 'function:src/c.ts#c', 'function:src/d.ts#d']);
-    assert.equal(json.blast_radius[0].chain, undefined);
+    assert.deepEqual(ids(json.direct), ['function:src/b.ts#b', 'function:src/d.ts#d']);
+    assert.deepEqual(ids(json.transitive.entries), ['function:src/c.ts#c']);
+    assert.equal(json.transitive.entries[0].chain, undefined);
     const shallow = (await h.call('impact', { agent_id: 'q', node_id: 'a', max_depth: 1 })).json;
-    assert.ok(!ids(shallow.blast_radius).includes('function:src/c.ts#c'), 'max_depth 1 stops before c');
+    assert.deepEqual(shallow.transitive, { count: 0, by_depth: {}, entries: [] }, 'max_depth 1 stops before c');
   });
 
   it('why from a to c gives the call path, explained edge by edge', async () => {

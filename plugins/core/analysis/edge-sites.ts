@@ -1,0 +1,50 @@
+/**
+ * Where in the source an edge comes from: the lines of the calls, type references, imports or doc
+ * links that produced it, read from the stored extraction of the source's file. Edges keep no line
+ * (one per file pair or symbol pair), so this is looked up only for the few edges a verb lists.
+ */
+import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
+import type { FileExtraction } from '../../graph/engine/extraction.ts';
+import type { GraphNode, Relation } from '../../graph/engine/graph.ts';
+
+/** Relations whose source line is not a call; any other (calls, tests, call-like relations added later) is looked up among calls. */
+const NOT_CALL_SITES: ReadonlySet<string> = new Set(['contains', 'inherits', 'implements', 'references', 'imports', 'documents', 'co_changes']);
+
+/** Reads extractions once per file for one verb call. */
+export class EdgeSites {
+  private readonly extractions = new Map<string, FileExtraction | null>();
+
+  constructor(private readonly engine: CodeGraphEngine) {}
+
+  /** First source line of the edge `from -relation-> to`, or the line where `from` starts when unknown. */
+  line(from: GraphNode, to: GraphNode, relation: Relation | string): number {
+    const ex = this.extraction(from.path);
+    const caller = from.kind === 'file' ? null : (from.qualifiedName ?? null);
+    const inside = (owner: string | null): boolean => owner === caller || (caller === null ? false : owner?.startsWith(`${caller}.`) === true);
+    let lines: number[] = [];
+    if (ex && (relation === 'calls' || relation === 'tests' || !NOT_CALL_SITES.has(relation))) {
+      // A test file's `tests` edge comes from any of its calls; a symbol's edges from its own body.
+      lines = ex.calls.filter((c) => c.callee === to.label && (relation === 'tests' || inside(c.caller))).map((c) => c.line);
+    } else if (ex && relation === 'references') {
+      lines = ex.references.filter((r) => r.name === to.label && inside(r.from)).map((r) => r.line);
+    } else if (ex && relation === 'imports') {
+      const stem = to.label.replace(/\.[^.]+$/, '');
+      lines = ex.imports.filter((i) => i.specifier.split(/[/.:]+/).filter(Boolean).includes(stem)).map((i) => i.line);
+    } else if (ex && relation === 'documents') {
+      lines = ex.docLinks.filter((d) => d.target.includes(to.label)).map((d) => d.line);
+    }
+    return lines.length ? Math.min(...lines) : from.startLine;
+  }
+
+  private extraction(path: string): FileExtraction | null {
+    if (this.extractions.has(path)) return this.extractions.get(path)!;
+    let ex: FileExtraction | null = null;
+    try {
+      ex = this.engine.fileExtraction(path);
+    } catch {
+      ex = null; // unreadable store: lines fall back to where the symbol starts
+    }
+    this.extractions.set(path, ex);
+    return ex;
+  }
+}
