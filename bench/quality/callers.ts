@@ -20,6 +20,8 @@ export interface CallerScore {
   declarations: number;
   unmapped: number;
   withCallers: number;
+  /** m1nd callers matched to a true caller they enclose rather than name. */
+  enclosing: number;
   confusion: Confusion;
 }
 
@@ -86,8 +88,12 @@ export function mapDeclaration(byPath: Map<string, GraphNode[]>, d: TruthDeclara
 
 const callerKey = (c: TruthCaller): string => `${c.path}:${c.line}`;
 
-/** The truth key an m1nd caller node stands for, or its own id when it matches no true caller. */
-function predictedKey(n: GraphNode, truth: readonly TruthCaller[]): string {
+/**
+ * The truth key an m1nd caller node stands for, or its own id when it matches no true caller. A
+ * node that is not the true caller but encloses it (a method holding the named arrow function the
+ * checker reports) stands for it too, counted apart as `enclosing`.
+ */
+export function predictedKey(n: GraphNode, truth: readonly TruthCaller[], counts = { enclosing: 0 }): string {
   if (n.kind === 'file') return `${n.path}:0`;
   const label = labelOf(n);
   const match = truth.find((c) => c.name !== null && c.path === n.path && bareName(c.name) === label && n.startLine <= c.line && c.line <= n.endLine);
@@ -97,6 +103,11 @@ function predictedKey(n: GraphNode, truth: readonly TruthCaller[]): string {
   if (label === 'constructor' && owner) {
     const cls = truth.filter((c) => c.name !== null && c.path === n.path && bareName(c.name) === owner && c.line <= n.startLine).sort((a, b) => b.line - a.line)[0];
     if (cls) return callerKey(cls);
+  }
+  const inner = truth.find((c) => c.name !== null && c.path === n.path && n.startLine < c.line && c.line <= n.endLine);
+  if (inner && (n.kind === 'function' || n.kind === 'method')) {
+    counts.enclosing++;
+    return callerKey(inner);
   }
   return `m1nd:${n.id}`;
 }
@@ -125,7 +136,7 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
   let fallbacks = 0;
   const misses: unknown[] = [];
   for (const d of sample) {
-    const s = scores.get(d.kind) ?? { kind: d.kind, declarations: 0, unmapped: 0, withCallers: 0, confusion: { tp: 0, fp: 0, fn: 0 } };
+    const s = scores.get(d.kind) ?? { kind: d.kind, declarations: 0, unmapped: 0, withCallers: 0, enclosing: 0, confusion: { tp: 0, fp: 0, fn: 0 } };
     scores.set(d.kind, s);
     // A recursive call is the declaration calling itself: not a dependent, and the graph drops self-loops.
     const truth = d.callers.filter((c) => !(c.path === d.path && c.line === d.line));
@@ -147,7 +158,7 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
       .filter((id) => id !== node.id)
       .map((id) => engine.getNode(id))
       .filter((n): n is GraphNode => n !== null)
-      .map((n) => predictedKey(n, truth));
+      .map((n) => predictedKey(n, truth, s));
     const c = confusion(predicted, truth.map(callerKey));
     s.confusion = addConfusion(s.confusion, c);
     if ((c.fp || c.fn) && misses.length < 400) {

@@ -112,7 +112,8 @@ export async function run(): Promise<void> {
         callers: { ms: Math.round(callersMs), fallbacksToGraph: callers.fallbacks, byKind: callers.scores.map((s) => ({ ...s, ...precisionRecall(s.confusion) })), misses: callers.misses },
         retrieval: { ms: Math.round(retrievalMs), summaries, perQuestion: retrieval.perQuestion },
       });
-      console.log(`quality ${r.id}: ingest ${(ingestMs / 1000).toFixed(1)} s, callers ${(callersMs / 1000).toFixed(1)} s (${sample.length} declarations), retrieval ${(retrievalMs / 1000).toFixed(1)} s (${questions.length} questions)`);
+      const parseErrors = (ingest.json as any)?.parseErrors;
+      console.log(`quality ${r.id}: ingest ${(ingestMs / 1000).toFixed(1)} s (${parseErrors ? `${Array.isArray(parseErrors.files) ? parseErrors.files.length : parseErrors.files} files with parse errors` : 'parse errors not reported'}), callers ${(callersMs / 1000).toFixed(1)} s (${sample.length} declarations), retrieval ${(retrievalMs / 1000).toFixed(1)} s (${questions.length} questions)`);
     } finally {
       await h.close();
       fs.rmSync(root, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /** The quality benchmark's own scoring, on tiny inputs whose answers are worked out by hand. */
 import assert from 'node:assert/strict';
-import { directCallerIds, isTestPath, mapDeclaration, sampleDeclarations } from '../../../bench/quality/callers.ts';
+import { directCallerIds, isTestPath, mapDeclaration, predictedKey, sampleDeclarations } from '../../../bench/quality/callers.ts';
 import { queryWords } from '../../../bench/quality/retrieval.ts';
 import { addConfusion, bareName, confusion, firstHitRank, precisionRecall, retrievalSummary, seededSample } from '../../../bench/quality/scoring.ts';
 import type { TruthDeclaration } from '../../../bench/quality/truth-format.ts';
@@ -88,6 +88,24 @@ describe('quality bench scoring', () => {
     const d: TruthDeclaration = { path: 'a.ts', name: 'run', kind: 'function', line: 12, startLine: 10, endLine: 20, callers: [] };
     assert.equal(mapDeclaration(byPath, d)?.id, 'function:a.ts#run~2');
     assert.equal(mapDeclaration(byPath, { ...d, name: 'missing' }), null);
+  });
+
+  it('matches an m1nd caller to the true caller by path, name and line, a constructor to its class', () => {
+    const node = (kind: GraphNode['kind'], qualifiedName: string, startLine: number, endLine: number, path = 'a.ts'): GraphNode =>
+      ({ id: `${kind}:${path}#${qualifiedName}`, kind, label: qualifiedName.split('.').pop()!, qualifiedName, path, startLine, endLine, language: 'typescript' }) as GraphNode;
+    const truth = [
+      { path: 'a.ts', name: 'K', line: 3 },
+      { path: 'a.ts', name: 'K.run', line: 20 },
+      { path: 'a.ts', name: 'inner', line: 32 },
+      { path: 'b.ts', name: null, line: 0 },
+    ];
+    assert.equal(predictedKey(node('method', 'K.run', 20, 25), truth), 'a.ts:20');
+    assert.equal(predictedKey(node('method', 'K.run', 40, 45), truth), 'm1nd:method:a.ts#K.run');
+    assert.equal(predictedKey(node('method', 'K.constructor', 5, 9), truth), 'a.ts:3');
+    assert.equal(predictedKey(node('file', 'b.ts', 1, 50, 'b.ts'), truth), 'b.ts:0');
+    const counts = { enclosing: 0 };
+    assert.equal(predictedKey(node('method', 'K.outer', 30, 38), truth, counts), 'a.ts:32');
+    assert.equal(counts.enclosing, 1);
   });
 
   it('takes the words of a question for the baseline, three letters or more', () => {
