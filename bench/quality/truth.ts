@@ -1,6 +1,6 @@
 /**
  * Regenerates the ground truth of the quality benchmark (bench/quality/truth/<id>.json) with each
- * language's own tooling: the TypeScript LanguageService, pyright (LSP call hierarchy), go/types.
+ * language's own tooling: the TypeScript LanguageService, pyright (LSP call hierarchy), go/types, javac.
  * Needs the repositories' mirrors (see repos.ts) and, for Go, a Go toolchain on PATH.
  *
  *   node --import tsx/esm bench/quality/truth.ts [id ...]
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { benchRepos, extractRepo, howToProvide, mirrorOf, QUALITY_DIR, type BenchRepo } from './repos.ts';
 import type { TruthDeclaration, TruthFile } from './truth-format.ts';
 import { goCallers, goTool } from './tools/go-callers.ts';
+import { javaCallers, javaTool } from './tools/java-callers.ts';
 import { pyCallers, pyTool } from './tools/py-callers.ts';
 import { tsCallers, tsTool } from './tools/ts-callers.ts';
 
@@ -26,7 +27,10 @@ const NOTES: Record<BenchRepo['language'], string[]> = {
     'Static callees from go/types: a call through an interface value counts for the interface method, which is not a declaration here, not for its implementations.',
     'Conversions (http.HandlerFunc(f)) are not calls; method values and functions passed as values are not calls.',
   ],
-  java: [],
+  java: [
+    'Static callees from javac attribution: a call through an interface or abstract method counts for that method (no body: not a declaration here), not for the overrides; a call on a subclass receiver to an inherited method counts for the base declaration.',
+    'Caller of code in a field initializer or initializer block: the class. Constructors are callers, not declarations. Optional dependencies absent from the extraction (re2j) leave a few calls unresolved.',
+  ],
 };
 
 /** Ground truth for one extracted repository. */
@@ -34,6 +38,7 @@ async function computeTruth(r: BenchRepo, root: string): Promise<{ tool: string;
   if (r.language === 'typescript') return { tool: tsTool(), declarations: tsCallers(root, r.truthScope) };
   if (r.language === 'python') return { tool: await pyTool(), declarations: await pyCallers(root, r.truthScope) };
   if (r.language === 'go') return { tool: goTool(), declarations: goCallers(root) };
+  if (r.language === 'java') return { tool: javaTool(), declarations: javaCallers(root, r.truthScope) };
   throw new Error(`no ground-truth tool for ${r.language}`);
 }
 
