@@ -130,10 +130,11 @@ export function sampleDeclarations(decls: readonly TruthDeclaration[], perKind: 
 }
 
 /** Compares m1nd's direct callers with the truth for every sampled declaration. */
-export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, sample: readonly TruthDeclaration[]): Promise<{ scores: CallerScore[]; fallbacks: number; misses: unknown[] }> {
+export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, sample: readonly TruthDeclaration[]): Promise<{ scores: CallerScore[]; fallbacks: number; verbGraphDisagreements: number; misses: unknown[] }> {
   const byPath = nodesByPath(engine);
   const scores = new Map<string, CallerScore>();
   let fallbacks = 0;
+  let verbGraphDisagreements = 0;
   const misses: unknown[] = [];
   for (const d of sample) {
     const s = scores.get(d.kind) ?? { kind: d.kind, declarations: 0, unmapped: 0, withCallers: 0, enclosing: 0, confusion: { tp: 0, fp: 0, fn: 0 } };
@@ -150,10 +151,14 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
     }
     const answer = await call('impact', { node_id: node.id, direction: 'reverse', max_depth: 1, top_k: 500, include_causal_chains: false });
     let ids: string[];
+    const fromGraph = graphCallerIds(engine, node.id);
     if (answer.isError) {
       fallbacks++;
-      ids = graphCallerIds(engine, node.id);
+      ids = fromGraph;
     } else ids = directCallerIds(answer.json);
+    // The verb may hide edges the graph holds (a confidence cut, a top_k): counted, so a change shows.
+    const c0 = confusion(ids.filter((id) => id !== node.id), fromGraph.filter((id) => id !== node.id));
+    if (c0.fp || c0.fn) verbGraphDisagreements++;
     const predicted = ids
       .filter((id) => id !== node.id)
       .map((id) => engine.getNode(id))
@@ -167,5 +172,5 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
       misses.push({ declaration: `${d.path}:${d.line} ${d.name}`, node: node.id, missing: truth.filter((x) => !p.has(callerKey(x))).map((x) => `${x.path}:${x.line} ${x.name ?? '(file)'}`), extra: predicted.filter((k) => !t.has(k)) });
     }
   }
-  return { scores: [...scores.values()], fallbacks, misses };
+  return { scores: [...scores.values()], fallbacks, verbGraphDisagreements, misses };
 }

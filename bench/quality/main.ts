@@ -109,11 +109,11 @@ export async function run(): Promise<void> {
         language: r.language,
         truthTool: truth.tool,
         ingest: { ms: Math.round(ingestMs), summary: summaryOf(ingest.json) },
-        callers: { ms: Math.round(callersMs), fallbacksToGraph: callers.fallbacks, byKind: callers.scores.map((s) => ({ ...s, ...precisionRecall(s.confusion) })), misses: callers.misses },
+        callers: { ms: Math.round(callersMs), fallbacksToGraph: callers.fallbacks, verbGraphDisagreements: callers.verbGraphDisagreements, byKind: callers.scores.map((s) => ({ ...s, ...precisionRecall(s.confusion) })), misses: callers.misses },
         retrieval: { ms: Math.round(retrievalMs), summaries, perQuestion: retrieval.perQuestion },
       });
       const parseErrors = (ingest.json as any)?.parseErrors;
-      console.log(`quality ${r.id}: ingest ${(ingestMs / 1000).toFixed(1)} s (${parseErrors ? `${Array.isArray(parseErrors.files) ? parseErrors.files.length : parseErrors.files} files with parse errors` : 'parse errors not reported'}), callers ${(callersMs / 1000).toFixed(1)} s (${sample.length} declarations), retrieval ${(retrievalMs / 1000).toFixed(1)} s (${questions.length} questions)`);
+      console.log(`quality ${r.id}: ingest ${(ingestMs / 1000).toFixed(1)} s (${parseErrors ? `${Array.isArray(parseErrors.files) ? parseErrors.files.length : parseErrors.files} files with parse errors` : 'parse errors not reported'}), callers ${(callersMs / 1000).toFixed(1)} s (${sample.length} declarations; impact and the graph's call in-edges differ on ${callers.verbGraphDisagreements}, verb errors ${callers.fallbacks}), retrieval ${(retrievalMs / 1000).toFixed(1)} s (${questions.length} questions)`);
     } finally {
       await h.close();
       fs.rmSync(root, { recursive: true, force: true });

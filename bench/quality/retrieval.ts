@@ -30,6 +30,14 @@ export function queryWords(q: string): string[] {
   return distinctInOrder(q.toLowerCase().match(/[a-z0-9_]{3,}/g) ?? []);
 }
 
+// Common English function words: a second, fairer baseline drops them before counting.
+const STOP_WORDS = new Set('the and are for from how into its that this what when where which who why with was were does doing done can could should would will not but all any each only such than then them they their there these those has have had use used using our your you'.split(' '));
+
+/** The baseline's words without common English function words. */
+export function contentWords(q: string): string[] {
+  return queryWords(q).filter((w) => !STOP_WORDS.has(w));
+}
+
 /** ripgrep's version line, or null when `rg` is not installed. */
 export function ripgrepVersion(): string | null {
   try {
@@ -80,6 +88,7 @@ export async function rankQuestions(call: CallVerb, engine: CodeGraphEngine, roo
     { ranker: 'seek', symbol: [], file: [] },
     { ranker: 'activate', symbol: [], file: [] },
     { ranker: useRipgrep ? 'ripgrep (match count)' : 'plain scan (match count, no rg)', symbol: null, file: [] },
+    { ranker: useRipgrep ? 'ripgrep, stop words dropped' : 'plain scan, stop words dropped', symbol: null, file: [] },
   ];
   const perQuestion: unknown[] = [];
   for (const question of questions) {
@@ -98,10 +107,12 @@ export async function rankQuestions(call: CallVerb, engine: CodeGraphEngine, roo
       rankers[i].file.push(fRank);
       row[verb] = { symbolRank: sRank, fileRank: fRank, top3: nodes.slice(0, 3).map((n) => n.id), ...(answer.isError ? { error: true } : {}) };
     }
-    const files = baselineFiles(root, queryWords(question.q), useRipgrep);
-    const fRank = firstHitRank(files, (f) => question.files.includes(f));
-    rankers[2].file.push(fRank);
-    row.baseline = { fileRank: fRank, top3: files.slice(0, 3) };
+    for (const [i, words] of [queryWords(question.q), contentWords(question.q)].entries()) {
+      const files = baselineFiles(root, words, useRipgrep);
+      const fRank = firstHitRank(files, (f) => question.files.includes(f));
+      rankers[2 + i].file.push(fRank);
+      row[i === 0 ? 'baseline' : 'baselineContentWords'] = { fileRank: fRank, top3: files.slice(0, 3) };
+    }
     perQuestion.push(row);
   }
   return { rankers, perQuestion };

@@ -1,7 +1,7 @@
 /** The quality benchmark's own scoring, on tiny inputs whose answers are worked out by hand. */
 import assert from 'node:assert/strict';
 import { directCallerIds, isTestPath, mapDeclaration, predictedKey, sampleDeclarations } from '../../../bench/quality/callers.ts';
-import { queryWords } from '../../../bench/quality/retrieval.ts';
+import { contentWords, queryWords } from '../../../bench/quality/retrieval.ts';
 import { addConfusion, bareName, confusion, firstHitRank, precisionRecall, retrievalSummary, seededSample } from '../../../bench/quality/scoring.ts';
 import type { TruthDeclaration } from '../../../bench/quality/truth-format.ts';
 import type { GraphNode } from '../../../plugins/graph/engine/graph.ts';
@@ -110,5 +110,6 @@ describe('quality bench scoring', () => {
 
   it('takes the words of a question for the baseline, three letters or more', () => {
     assert.deepEqual(queryWords('How is the URL path normalized, is it?'), ['how', 'the', 'url', 'path', 'normalized']);
+    assert.deepEqual(contentWords('How is the URL path normalized, is it?'), ['url', 'path', 'normalized']);
   });
 });
