@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CodeGraphEngine } from '../../plugins/graph/engine/engine.ts';
 import type { CallVerb } from './callers.ts';
-import { bareName, distinctInOrder, firstHitRank, retrievalSummary } from './scoring.ts';
+import { distinctInOrder, firstHitRank, namesSymbol, retrievalSummary } from './scoring.ts';
 
 /** One question of questions/<repo>.json. */
 export interface Question {
@@ -80,7 +80,7 @@ export function baselineFiles(root: string, words: string[], useRipgrep: boolean
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([f]) => f);
 }
 
-const symbolHit = (question: Question) => (r: { path: string; label: string }) => question.symbols.some((s) => s.path === r.path && bareName(s.name) === r.label);
+const symbolHit = (question: Question) => (r: { path: string; qualifiedName: string }) => question.symbols.some((s) => s.path === r.path && namesSymbol(s.name, r.qualifiedName));
 
 /** Ranks of seek, activate and the baseline for every question. */
 export async function rankQuestions(call: CallVerb, engine: CodeGraphEngine, root: string, questions: Question[], useRipgrep: boolean): Promise<{ rankers: RankerRanks[]; perQuestion: unknown[] }> {
@@ -99,7 +99,7 @@ export async function rankQuestions(call: CallVerb, engine: CodeGraphEngine, roo
       const nodes = results
         .map((r) => engine.getNode(r.id))
         .filter((n) => n !== null)
-        .map((n) => ({ path: n.path, label: bareName(n.qualifiedName ?? n.label), kind: n.kind, id: n.id }));
+        .map((n) => ({ path: n.path, qualifiedName: n.qualifiedName ?? n.label, kind: n.kind, id: n.id }));
       const sRank = firstHitRank(nodes, symbolHit(question));
       const files = distinctInOrder(nodes.filter((n) => n.kind !== 'module').map((n) => n.path));
       const fRank = firstHitRank(files, (f) => question.files.includes(f));

@@ -52,6 +52,18 @@ export function bareName(name: string): string {
   return last.replace(/^#/, '');
 }
 
+/**
+ * True when an expected (possibly qualified) name names the symbol: its segments, without private
+ * marks and overload suffixes, end the symbol's qualified name (`Response.redirectMethod` names
+ * `HttpConnection.Response.redirectMethod`, not `Request.redirectMethod`).
+ */
+export function namesSymbol(expected: string, qualifiedName: string): boolean {
+  const segments = (n: string) => n.replace(/(?:#|~)\d+$/, '').split('.').map((x) => x.replace(/^#/, ''));
+  const want = segments(expected);
+  const have = segments(qualifiedName);
+  return want.length <= have.length && want.every((w, i) => w === have[have.length - want.length + i]);
+}
+
 /** Paths of ranked results, first occurrence only, in order. */
 export function distinctInOrder(items: readonly string[]): string[] {
   return [...new Set(items)];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { directCallerIds, isTestPath, mapDeclaration, predictedKey, sampleDeclarations } from '../../../bench/quality/callers.ts';
 import { contentWords, queryWords } from '../../../bench/quality/retrieval.ts';
-import { addConfusion, bareName, confusion, firstHitRank, precisionRecall, retrievalSummary, seededSample } from '../../../bench/quality/scoring.ts';
+import { addConfusion, bareName, confusion, firstHitRank, namesSymbol, precisionRecall, retrievalSummary, seededSample } from '../../../bench/quality/scoring.ts';
 import type { TruthDeclaration } from '../../../bench/quality/truth-format.ts';
 import type { GraphNode } from '../../../plugins/graph/engine/graph.ts';
 
@@ -41,6 +41,16 @@ describe('quality bench scoring', () => {
     assert.equal(bareName('X.header#2'), 'header');
     assert.equal(bareName('run~3'), 'run');
     assert.equal(bareName('plain'), 'plain');
+  });
+
+  it('lets an expected name hit a symbol only when it ends the qualified name', () => {
+    assert.ok(namesSymbol('Response.redirectMethod', 'HttpConnection.Response.redirectMethod'));
+    assert.ok(namesSymbol('Migrator.#ensureMigrationsInOrder', 'Migrator.#ensureMigrationsInOrder'));
+    assert.ok(namesSymbol('Migrator.#ensureMigrationsInOrder', 'Migrator.ensureMigrationsInOrder#2'));
+    assert.ok(namesSymbol('readAsCSV', 'readAsCSV'));
+    assert.ok(!namesSymbol('GZipDecoder.decode', 'IdentityDecoder.decode'));
+    assert.ok(!namesSymbol('Response.redirectMethod', 'redirectMethod'));
+    assert.ok(!namesSymbol('decode', 'decoder'));
   });
 
   it('draws the same seeded sample every time, in the original order', () => {
