@@ -133,7 +133,8 @@ public class JavaCallers {
     for (TreePath p = path; p != null; p = p.getParentPath()) {
       Tree t = p.getLeaf();
       if (t instanceof MethodTree m && p.getParentPath() != null && p.getParentPath().getLeaf() instanceof ClassTree c) {
-        String name = m.getName().contentEquals("<init>") ? className(c) + ".<init>" : className(c) + "." + m.getName();
+        // A constructor is named like its class (`Foo.Foo`), as Java spells it.
+        String name = m.getName().contentEquals("<init>") ? className(c) + "." + className(c) : className(c) + "." + m.getName();
         String shown = m.getName().contentEquals("<init>") ? c.getSimpleName().toString() : m.getName().toString();
         return new Caller(rel(cu), name, nameLine(cu, m, shown, "\\s*\\("));
       }
