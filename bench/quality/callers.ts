@@ -22,6 +22,10 @@ export interface CallerScore {
   withCallers: number;
   /** m1nd callers matched to a true caller they enclose rather than name. */
   enclosing: number;
+  /** Missed true callers that have no m1nd node at all (a node-model gap, not a missing edge). */
+  missedWithoutNode: number;
+  /** True callers that call this declaration by name (not only through an interface/base member), and how many m1nd found. */
+  direct: { truth: number; found: number };
   confusion: Confusion;
 }
 
@@ -88,6 +92,14 @@ export function mapDeclaration(byPath: Map<string, GraphNode[]>, d: TruthDeclara
 
 const callerKey = (c: TruthCaller): string => `${c.path}:${c.line}`;
 
+/** Whether m1nd has a node a true caller could be: its file, or a symbol of its name (or a constructor) spanning its line. */
+function callerHasNode(byPath: Map<string, GraphNode[]>, c: TruthCaller): boolean {
+  const nodes = byPath.get(c.path) ?? [];
+  if (c.name === null) return nodes.some((n) => n.kind === 'file');
+  const name = bareName(c.name);
+  return nodes.some((n) => n.kind !== 'file' && (labelOf(n) === name || labelOf(n) === 'constructor') && n.startLine <= c.line && c.line <= n.endLine);
+}
+
 /**
  * The truth key an m1nd caller node stands for, or its own id when it matches no true caller. A
  * node that is not the true caller but encloses it (a method holding the named arrow function the
@@ -137,7 +149,7 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
   let verbGraphDisagreements = 0;
   const misses: unknown[] = [];
   for (const d of sample) {
-    const s = scores.get(d.kind) ?? { kind: d.kind, declarations: 0, unmapped: 0, withCallers: 0, enclosing: 0, confusion: { tp: 0, fp: 0, fn: 0 } };
+    const s = scores.get(d.kind) ?? { kind: d.kind, declarations: 0, unmapped: 0, withCallers: 0, enclosing: 0, missedWithoutNode: 0, direct: { truth: 0, found: 0 }, confusion: { tp: 0, fp: 0, fn: 0 } };
     scores.set(d.kind, s);
     // A recursive call is the declaration calling itself: not a dependent, and the graph drops self-loops.
     const truth = d.callers.filter((c) => !(c.path === d.path && c.line === d.line));
@@ -146,6 +158,7 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
     const node = mapDeclaration(byPath, d);
     if (!node) {
       s.unmapped++;
+      s.direct.truth += truth.filter((t) => !t.dispatch).length;
       s.confusion = addConfusion(s.confusion, confusion([], truth.map(callerKey)));
       continue;
     }
@@ -166,6 +179,13 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
       .map((n) => predictedKey(n, truth, s));
     const c = confusion(predicted, truth.map(callerKey));
     s.confusion = addConfusion(s.confusion, c);
+    const got = new Set(predicted);
+    for (const t of truth) {
+      if (t.dispatch) continue;
+      s.direct.truth++;
+      if (got.has(callerKey(t))) s.direct.found++;
+    }
+    for (const t of truth) if (!got.has(callerKey(t)) && !callerHasNode(byPath, t)) s.missedWithoutNode++;
     if ((c.fp || c.fn) && misses.length < 400) {
       const t = new Set(truth.map(callerKey));
       const p = new Set(predicted);

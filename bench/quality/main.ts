@@ -121,8 +121,8 @@ export async function run(): Promise<void> {
   }
 
   console.log('\nCallers at depth 1 (impact reverse, max_depth 1) vs ground truth, micro-averaged');
-  console.log('| repo | kind | declarations (unmapped, with callers) | true callers | m1nd callers | precision | recall |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| repo | kind | declarations (unmapped, with callers) | true callers (missed with no m1nd node) | m1nd callers | precision | recall | recall, direct calls only |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const row of callerRows) console.log(row);
   for (const [language, kinds] of byLanguage) {
     const all = Object.values(kinds).reduce(addConfusion, { tp: 0, fp: 0, fn: 0 });
@@ -145,7 +145,8 @@ function callerLines(r: BenchRepo, scores: CallerScore[]): string[] {
   return scores.map((s) => {
     const pr = precisionRecall(s.confusion);
     const c = s.confusion;
-    return `| ${r.id} (${r.language}) | ${s.kind} | ${s.declarations} (${s.unmapped}, ${s.withCallers}) | ${c.tp + c.fn} | ${c.tp + c.fp} | ${f3(pr.precision)} | ${f3(pr.recall)} |`;
+    const direct = s.direct.truth === c.tp + c.fn ? '(all)' : `${f3(s.direct.truth ? s.direct.found / s.direct.truth : 1)} of ${s.direct.truth}`;
+    return `| ${r.id} (${r.language}) | ${s.kind} | ${s.declarations} (${s.unmapped}, ${s.withCallers}) | ${c.tp + c.fn} (${s.missedWithoutNode}) | ${c.tp + c.fp} | ${f3(pr.precision)} | ${f3(pr.recall)} | ${direct} |`;
   });
 }
 

@@ -5,6 +5,8 @@ export interface TruthCaller {
   path: string;
   name: string | null;
   line: number;
+  /** Only through an interface, abstract or base member the checker relates to this declaration (TypeScript truth only). */
+  dispatch?: boolean;
 }
 
 /** One function or method of the repository with every caller its language's tooling reports. */

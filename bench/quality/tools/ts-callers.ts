@@ -72,10 +72,34 @@ function declarationsOf(sf: ts.SourceFile): Found[] {
 
 const lineOf = (sf: ts.SourceFile, pos: number): number => sf.getLineAndCharacterOfPosition(pos).line + 1;
 
+/** Whether the name at `pos` resolves (through aliases) to the declaration `decl` itself. */
+function namesDeclaration(checker: ts.TypeChecker, sf: ts.SourceFile, pos: number, decl: ts.Node): boolean {
+  const token = findToken(sf, pos);
+  if (!token) return true;
+  let symbol = checker.getSymbolAtLocation(token);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  if (!symbol?.declarations) return true;
+  return symbol.declarations.some((d) => d === decl || d.parent === decl || (ts.isVariableDeclaration(decl) && d === decl));
+}
+
+/** The innermost token starting at `pos`. */
+function findToken(sf: ts.SourceFile, pos: number): ts.Node | undefined {
+  let found: ts.Node | undefined;
+  const visit = (node: ts.Node): void => {
+    if (node.getStart(sf) <= pos && pos < node.getEnd()) {
+      found = node;
+      ts.forEachChild(node, visit);
+    }
+  };
+  visit(sf);
+  return found;
+}
+
 /** Computes the callers of every declaration under `scope` (a directory relative to root, '' for all). */
 export function tsCallers(root: string, scope: string): TruthDeclaration[] {
   const { service, files } = languageService(root);
   const program = service.getProgram()!;
+  const checker = program.getTypeChecker();
   const rel = (f: string): string => path.relative(root, f).split(path.sep).join('/');
   const inScope = (f: string): boolean => !f.endsWith('.d.ts') && (scope === '' || rel(f).startsWith(scope + '/'));
   const out: TruthDeclaration[] = [];
@@ -92,11 +116,16 @@ export function tsCallers(root: string, scope: string): TruthDeclaration[] {
           const from = call.from;
           const fromSf = program.getSourceFile(from.file);
           if (!fromSf) continue;
+          // Through an interface/base member when no call site names this very declaration.
+          const direct = call.fromSpans.some((span) => namesDeclaration(checker, fromSf, span.start, d.decl));
           const isFile = from.kind === ts.ScriptElementKind.scriptElement || from.kind === ts.ScriptElementKind.moduleElement && from.span.start === 0;
           const caller: TruthCaller = isFile
             ? { path: rel(from.file), name: null, line: 0 }
             : { path: rel(from.file), name: from.name, line: lineOf(fromSf, from.selectionSpan.start) };
-          callers.set(`${caller.path}:${caller.line}`, caller);
+          const key = `${caller.path}:${caller.line}`;
+          // One site naming this declaration makes the caller direct, whatever its other sites say.
+          const dispatchOnly = !direct && callers.get(key)?.dispatch !== false;
+          callers.set(key, { ...caller, ...(dispatchOnly ? { dispatch: true } : {}) });
         }
       }
       out.push({
