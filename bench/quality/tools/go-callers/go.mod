@@ -1,0 +1,3 @@
+module m1nd.local/gocallers
+
+go 1.19
