@@ -162,7 +162,7 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
       s.confusion = addConfusion(s.confusion, confusion([], truth.map(callerKey)));
       continue;
     }
-    const answer = await call('impact', { node_id: node.id, direction: 'reverse', max_depth: 1, top_k: 500, include_causal_chains: false });
+    const answer = await call('impact', { node_id: node.id, direction: 'reverse', max_depth: 1, top_k: 500, detail: 'full', include_causal_chains: false });
     let ids: string[];
     const fromGraph = graphCallerIds(engine, node.id);
     if (answer.isError) {
