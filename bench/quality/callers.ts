@@ -37,8 +37,9 @@ export interface CallerScore {
 export function directCallerIds(impact: unknown): string[] {
   const ids = new Set<string>();
   const isCall = (rel: unknown): boolean => {
-    const names = Array.isArray(rel) ? rel : [rel];
-    return names.some((r) => typeof r === 'string' && CALL_RELATIONS.some((c) => r.replace(/[<>-]/g, '') === c));
+    // impact joins the relations of one dependent with '+' (`calls+tests`).
+    const names = (Array.isArray(rel) ? rel : [rel]).flatMap((r) => (typeof r === 'string' ? r.split('+') : []));
+    return names.some((r) => CALL_RELATIONS.some((c) => r.replace(/[<>-]/g, '') === c));
   };
   const visit = (value: unknown, key: string): void => {
     if (Array.isArray(value)) {

@@ -88,8 +88,16 @@ describe('quality bench scoring', () => {
       ],
     };
     assert.deepEqual(directCallerIds(current), ['function:b.ts#g']);
-    const split = { direct: [{ id: 'method:e.ts#K.m', relation: 'calls' }, { id: 'file:x.ts', relation: 'imports' }], transitive: { count: 4 } };
-    assert.deepEqual(directCallerIds(split), ['method:e.ts#K.m']);
+    const split = {
+      direct: [
+        { id: 'method:e.ts#K.m', relation: 'calls' },
+        { id: 'file:x_test.go', relation: 'calls+tests' },
+        { id: 'file:x.ts', relation: 'imports' },
+        { id: 'file:y.ts', relation: 'tests' },
+      ],
+      transitive: { count: 4 },
+    };
+    assert.deepEqual(directCallerIds(split), ['method:e.ts#K.m', 'file:x_test.go']);
   });
 
   it('maps a declaration to the node whose span holds its name line, preferring the innermost', () => {
