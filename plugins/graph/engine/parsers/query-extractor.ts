@@ -17,6 +17,12 @@
  *   `@export.private`, `@export.name`: visibility marks and doc anchors.
  * - `@comment`: comment nodes, for doc comments.
  * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
+ *
+ * A tree with parse errors yields no fact taken from its broken parts (parse-errors.ts): a declaration
+ * whose name or header lies in an ERROR node or holds a MISSING token, calls, imports, parents and
+ * references inside ERROR nodes, and calls whose own argument list is broken are dropped; the rest stays.
+ * A language may offer `repair`, an offset-preserving rewrite of syntax its grammar lacks, tried once on
+ * files that do not parse cleanly.
  */
 import { Query, type Language as Grammar, type Node, type QueryCapture } from 'web-tree-sitter';
 import type {
@@ -31,6 +37,7 @@ import type {
 import { docAbove, docstringDoc, type CommentSpan } from './doc-text.ts';
 import { lastSegment, receiverText } from './name-text.ts';
 import { enclosing, nestEntries, type Entry } from './nesting.ts';
+import { errorQuery, errorRegions, headerEnd, isBrokenCall, type ErrorRegions } from './parse-errors.ts';
 import type { EntryKind, Extractor, QueryLanguageSpec } from './query-spec.ts';
 import { endLineAt, indexLines, lineAt, type LineIndex } from './source-lines.ts';
 import { createParser } from './tree-sitter.ts';
@@ -65,7 +72,7 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
   const parser = createParser(grammar);
   const query = new Query(grammar, spec.query);
   // Run only on trees that report errors, so clean files pay nothing for the count.
-  const errors = new Query(grammar, '(ERROR) @error (MISSING) @missing');
+  const errors = errorQuery(grammar);
   // A pattern's role is fixed, so it is read from its capture names once.
   const roles: (Role | null)[] = [];
   const roleOf = (patternIndex: number, captures: readonly QueryCapture[]): Role | null => {
@@ -83,20 +90,32 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
 
   return (path: string, rawSource: string): FileExtraction => {
     // A byte-order mark would shift every offset by one; tree-sitter does not skip it.
-    const source = rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource;
-    const tree = parser.parse(source);
+    let source = rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource;
+    let tree = parser.parse(source);
     if (tree === null) throw new Error(`tree-sitter gave no tree for ${path}`);
+    let regions = errorRegions(errors, tree.rootNode);
+    if (regions !== null && spec.repair !== undefined) {
+      // Keep the repaired parse only when it is better: the rewrite keeps every offset, so facts still point at the file.
+      const repaired = spec.repair(source);
+      const retry = repaired === source ? null : parser.parse(repaired);
+      if (retry !== null) {
+        const retryRegions = errorRegions(errors, retry.rootNode);
+        if (retryRegions === null || retryRegions.count < regions.count) {
+          tree.delete();
+          [tree, source, regions] = [retry, repaired, retryRegions];
+        } else retry.delete();
+      }
+    }
     try {
       const root = tree.rootNode;
-      const file = new FileState(spec, source);
+      const file = new FileState(spec, source, regions);
       for (const match of query.matches(root)) {
         const captures = match.captures;
         if (captures.length === 0) continue;
         const role = roleOf(match.patternIndex, captures);
         if (role !== null) file.take(role, captures);
       }
-      const parseErrors = root.hasError ? errors.captures(root).length : 0;
-      return file.finish(path, parseErrors);
+      return file.finish(path);
     } finally {
       tree.delete();
     }
@@ -123,6 +142,8 @@ class FileState {
   constructor(
     private readonly spec: QueryLanguageSpec,
     private readonly source: string,
+    /** Null for a clean parse. */
+    private readonly regions: ErrorRegions | null,
   ) {
     this.lines = indexLines(source);
   }
@@ -175,6 +196,7 @@ class FileState {
       }
     }
     if (node === undefined || kind === undefined || nameNode === undefined) return;
+    if (this.regions !== null && this.isMisparsedDef(node, nameNode, this.regions)) return;
     const name = this.ident(nameNode);
     if (name === '') return;
     this.entries.push({
@@ -201,6 +223,7 @@ class FileState {
       else if (c.name === 'call.recv') recvStart = c.node.startIndex;
     }
     if (nameNode === undefined) return;
+    if (this.regions !== null && (this.regions.inside(nameNode.startIndex) || isBrokenCall(nameNode, this.regions))) return;
     const pos = nameNode.startIndex;
     const callee = this.ident(nameNode);
     if (callee === '') return;
@@ -215,6 +238,7 @@ class FileState {
   private takeRef(captures: QueryCapture[]): void {
     for (const c of captures) {
       const node = c.node;
+      if (this.regions?.inside(node.startIndex) === true) continue;
       switch (c.name) {
         case 'ref.name':
           this.refs.push({ pos: node.startIndex, row: node.startPosition.row, name: this.ident(node) });
@@ -249,6 +273,8 @@ class FileState {
 
   private takeImport(captures: QueryCapture[]): void {
     for (const c of captures) {
+      // An import statement with any error in it may name the wrong module or names.
+      if (this.regions?.overlaps(c.node.startIndex, c.node.endIndex) === true) continue;
       const line = c.node.startPosition.row + 1;
       if (c.name === 'import.stmt') this.spec.parseImport(this.text(c.node), line, this.imports);
       else if (c.name === 'import.spec') this.imports.push({ specifier: this.text(c.node), line, names: [] });
@@ -261,6 +287,7 @@ class FileState {
     for (const c of captures) {
       if (c.name === 'inherit.owner') owner = c.node.startIndex;
       else if (c.name.startsWith('inherit.')) {
+        if (this.regions?.overlaps(c.node.startIndex, c.node.endIndex) === true) continue;
         const parent = lastSegment(this.text(c.node));
         if (parent !== '') parents.push({ owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends' });
       }
@@ -309,7 +336,7 @@ class FileState {
     if (inner >= 0 && outer >= 0 && inner !== outer) this.anchors.set(inner, outer);
   }
 
-  finish(path: string, parseErrors: number): FileExtraction {
+  finish(path: string): FileExtraction {
     const symbols: ExtractedSymbol[] = [];
     this.comments.sort((a, b) => a.start - b.start);
     nestEntries(this.entries, (e, outer, parent) => symbols.push(this.symbolOf(e, outer, parent)));
@@ -324,8 +351,18 @@ class FileState {
       inherits: this.resolveInherits(),
       references: this.resolveRefs(),
       docLinks: [],
-      parseErrors,
+      parseErrors: this.regions?.count ?? 0,
+      ...(this.regions === null ? {} : { parseErrorLine: this.regions.firstLine }),
     };
+  }
+
+  /**
+   * A declaration is a guess when its name is a MISSING token or lies in an ERROR node, or when an
+   * error sits in its header (`if (a > b) {` read as a method named `if` in a broken class body).
+   */
+  private isMisparsedDef(node: Node, nameNode: Node, regions: ErrorRegions): boolean {
+    if (nameNode.isMissing || regions.inside(node.startIndex) || regions.inside(nameNode.startIndex)) return true;
+    return regions.overlaps(node.startIndex, headerEnd(node, nameNode));
   }
 
   /** Visibility and doc of a nested declaration; the outer one was decided first. */

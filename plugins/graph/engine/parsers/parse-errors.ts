@@ -1,0 +1,118 @@
+/**
+ * Where a tree-sitter parse went wrong, as byte ranges, so extraction can refuse facts taken from a
+ * mis-parse: error recovery turns `if (x) {` in a class body into a method named `if`, or wraps a whole
+ * region in an ERROR node whose children are guesses. Built only for trees that report errors.
+ */
+import { Query, type Language as Grammar, type Node } from 'web-tree-sitter';
+
+/** Disjoint, sorted [start, end) byte ranges. */
+type Spans = { start: number[]; end: number[] };
+
+/** The ERROR nodes and MISSING tokens of one tree. */
+export class ErrorRegions {
+  /** Count of ERROR and MISSING nodes (nested ERROR nodes count each). */
+  readonly count: number;
+  /** 1-based line of the first one. */
+  readonly firstLine: number;
+  /** Inside ERROR nodes. */
+  private readonly errors: Spans;
+  /** ERROR nodes and MISSING tokens (a missing token covers the byte it was expected at). */
+  private readonly marks: Spans;
+
+  constructor(nodes: readonly Node[]) {
+    this.count = nodes.length;
+    let firstRow = Number.MAX_SAFE_INTEGER;
+    const errors: [number, number][] = [];
+    const marks: [number, number][] = [];
+    for (const n of nodes) {
+      firstRow = Math.min(firstRow, n.startPosition.row);
+      if (n.isMissing) marks.push([n.startIndex, n.startIndex + 1]);
+      else {
+        errors.push([n.startIndex, Math.max(n.endIndex, n.startIndex + 1)]);
+        marks.push([n.startIndex, Math.max(n.endIndex, n.startIndex + 1)]);
+      }
+    }
+    this.firstLine = firstRow + 1;
+    this.errors = merge(errors);
+    this.marks = merge(marks);
+  }
+
+  /** True when byte `pos` lies inside an ERROR node. */
+  inside(pos: number): boolean {
+    const i = lastStartAtOrBefore(this.errors, pos);
+    return i >= 0 && pos < this.errors.end[i];
+  }
+
+  /** True when an ERROR node or a MISSING token overlaps [start, end). */
+  overlaps(start: number, end: number): boolean {
+    if (end <= start) return false;
+    const i = lastStartAtOrBefore(this.marks, end - 1);
+    return i >= 0 && this.marks.end[i] > start;
+  }
+}
+
+/** Compiles the query that finds a grammar's ERROR and MISSING nodes. */
+export function errorQuery(grammar: Grammar): Query {
+  return new Query(grammar, '(ERROR) @error (MISSING) @missing');
+}
+
+/** The error regions of a tree's root, or null for a clean parse (which costs nothing more). */
+export function errorRegions(query: Query, root: Node): ErrorRegions | null {
+  if (!root.hasError) return null;
+  const nodes = query.captures(root).map((c) => c.node);
+  return nodes.length === 0 ? null : new ErrorRegions(nodes);
+}
+
+/**
+ * The node a definition's name is trusted from: from its start through its parameter list (or its name
+ * when it has none). Decorators, modifiers, the name and the parameters all sit there; the body does not,
+ * so an error inside a body leaves the declaration standing.
+ */
+export function headerEnd(def: Node, name: Node): number {
+  const params = def.childForFieldName('parameters');
+  return Math.max(name.endIndex, params?.endIndex ?? 0);
+}
+
+/**
+ * A call whose own argument list holds an ERROR or MISSING node is a guess (`match(path: string) {` is a
+ * method header, not a call). `name` is the callee name node; the call is the nearest ancestor with arguments.
+ */
+export function isBrokenCall(name: Node, regions: ErrorRegions): boolean {
+  let call: Node | null = name.parent;
+  for (let up = 0; call !== null && up < 3; up++, call = call.parent) {
+    const args = call.childForFieldName('arguments');
+    if (args === null) continue;
+    if (!regions.overlaps(call.startIndex, call.endIndex)) return false;
+    return [...call.children, ...args.children].some((c) => c !== null && (c.type === 'ERROR' || c.isMissing));
+  }
+  return false;
+}
+
+function merge(ranges: [number, number][]): Spans {
+  ranges.sort((a, b) => a[0] - b[0]);
+  const out: Spans = { start: [], end: [] };
+  for (const [s, e] of ranges) {
+    const last = out.end.length - 1;
+    if (last >= 0 && s <= out.end[last]) out.end[last] = Math.max(out.end[last], e);
+    else {
+      out.start.push(s);
+      out.end.push(e);
+    }
+  }
+  return out;
+}
+
+/** Index of the last span starting at or before `pos`, or -1. */
+function lastStartAtOrBefore(spans: Spans, pos: number): number {
+  let lo = 0;
+  let hi = spans.start.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans.start[mid] <= pos) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
