@@ -1,0 +1,35 @@
+/**
+ * Offset-preserving repair of TypeScript syntax that tree-sitter-typescript 0.23.2 (the newest build on
+ * npm, in @vscode/tree-sitter-wasm 0.3.1) does not parse; docs/graph-model.md lists what was measured.
+ * Each rewrite blanks a keyword the grammar lacks (or swaps it for a same-length token), so every byte
+ * offset and line stays where it was and what is extracted still points into the real file:
+ * - variance annotations `interface I<in T, out U>` → `<   T,     U>`
+ * - `keyof readonly T[]` → `keyof          T[]`
+ * - `export type * from` → `export      * from`
+ * - auto-accessor fields after a modifier `static accessor x = 1` → `static          x = 1`
+ * - `global { }` inside `declare module` → `;      { }` (an empty statement and a block)
+ * The extractor tries this only on files that parse with errors and keeps it only when it parses better.
+ */
+
+// Comments may sit between `<`/`,` and the modifier (`/** @ts-ignore Cast variance */ out T`).
+const VARIANCE = /([<,](?:\s|\/\*[\s\S]*?\*\/|\/\/[^\n]*\n)*)((?:in\s+)?(?:out\s+)?)(?=[\p{ID_Start}$_][\p{ID_Continue}$]*\s*(?:[,>=]|extends\b))/gu;
+const KEYOF_READONLY = /(\bkeyof\s+)readonly\b/g;
+const EXPORT_TYPE_STAR = /(\bexport\s+)type(?=\s*\*)/g;
+const ACCESSOR =
+  /((?:^|[{;}])[ \t]*(?:(?:@[\w$.]+(?:\([^()\n]*\))?|static|public|private|protected|override|readonly|declare|abstract)[ \t]+)*)accessor(?=[ \t]+[#[\p{ID_Start}$_])/gmu;
+const NESTED_GLOBAL = /^([ \t]*)global(?=[ \t]*\{)/gm;
+
+/** Rewrites the constructs above; returns the same string when none occurs. */
+export function repairTypeScript(source: string): string {
+  return source
+    .replace(VARIANCE, (all, lead: string, mods: string) => (mods === '' ? all : lead + blank(mods)))
+    .replace(KEYOF_READONLY, (_all, lead: string) => `${lead}        `)
+    .replace(EXPORT_TYPE_STAR, (_all, lead: string) => `${lead}    `)
+    .replace(ACCESSOR, (_all, lead: string) => `${lead}        `)
+    .replace(NESTED_GLOBAL, (_all, lead: string) => `${lead};     `);
+}
+
+/** Spaces in place of every character but line breaks. */
+function blank(text: string): string {
+  return text.replace(/[^\r\n]/g, ' ');
+}
