@@ -8,6 +8,7 @@
  * - `export type * from` → `export      * from`
  * - auto-accessor fields after a modifier `static accessor x = 1` → `static          x = 1`
  * - `global { }` inside `declare module` → `;      { }` (an empty statement and a block)
+ * - type arguments of an import type `import("m").Box<T>` → `import("m").Box   ` (the references in them are lost)
  * The extractor tries this only on files that parse with errors and keeps it only when it parses better.
  */
 
@@ -18,15 +19,47 @@ const EXPORT_TYPE_STAR = /(\bexport\s+)type(?=\s*\*)/g;
 const ACCESSOR =
   /((?:^|[{;}])[ \t]*(?:(?:@[\w$.]+(?:\([^()\n]*\))?|static|public|private|protected|override|readonly|declare|abstract)[ \t]+)*)accessor(?=[ \t]+[#[\p{ID_Start}$_])/gmu;
 const NESTED_GLOBAL = /^([ \t]*)global(?=[ \t]*\{)/gm;
+const IMPORT_TYPE_MEMBER = /\bimport\s*\(\s*(['"])[^'"\n]*\1\s*\)(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)+(?=<)/gu;
 
 /** Rewrites the constructs above; returns the same string when none occurs. */
 export function repairTypeScript(source: string): string {
-  return source
+  const repaired = source
     .replace(VARIANCE, (all, lead: string, mods: string) => (mods === '' ? all : lead + blank(mods)))
     .replace(KEYOF_READONLY, (_all, lead: string) => `${lead}        `)
     .replace(EXPORT_TYPE_STAR, (_all, lead: string) => `${lead}    `)
     .replace(ACCESSOR, (_all, lead: string) => `${lead}        `)
     .replace(NESTED_GLOBAL, (_all, lead: string) => `${lead};     `);
+  return blankImportTypeArguments(repaired);
+}
+
+/** Blanks the `<...>` right after each `import("m").Name`. */
+function blankImportTypeArguments(source: string): string {
+  let out = '';
+  let last = 0;
+  IMPORT_TYPE_MEMBER.lastIndex = 0;
+  for (let m = IMPORT_TYPE_MEMBER.exec(source); m !== null; m = IMPORT_TYPE_MEMBER.exec(source)) {
+    const at = m.index + m[0].length;
+    const end = typeArgumentsEnd(source, at);
+    if (end < 0) continue;
+    out += source.slice(last, at) + blank(source.slice(at, end));
+    last = end;
+    IMPORT_TYPE_MEMBER.lastIndex = end;
+  }
+  return last === 0 ? source : out + source.slice(last);
+}
+
+/** End (exclusive) of the `<...>` starting at `at`, nesting counted and `=>` skipped; -1 when a `;`, `{` or `}` comes first. */
+function typeArgumentsEnd(source: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < source.length; i++) {
+    const c = source[i];
+    if (c === '<') depth++;
+    else if (c === '>' && source[i - 1] !== '=') {
+      depth--;
+      if (depth === 0) return i + 1;
+    } else if (c === ';' || c === '{' || c === '}') return -1;
+  }
+  return -1;
 }
 
 /** Spaces in place of every character but line breaks. */
