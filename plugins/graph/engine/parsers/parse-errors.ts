@@ -12,7 +12,10 @@ type Spans = { start: number[]; end: number[] };
 export class ErrorRegions {
   /** Count of ERROR and MISSING nodes (nested ERROR nodes count each). */
   readonly count: number;
-  /** 1-based line of the first one. */
+  /**
+   * 1-based line of the first innermost one: recovery often wraps a whole file in an ERROR node that
+   * starts at line 1, while the nested one points at the real trouble.
+   */
   readonly firstLine: number;
   /** Inside ERROR nodes. */
   private readonly errors: Spans;
@@ -21,18 +24,16 @@ export class ErrorRegions {
 
   constructor(nodes: readonly Node[]) {
     this.count = nodes.length;
-    let firstRow = Number.MAX_SAFE_INTEGER;
     const errors: [number, number][] = [];
     const marks: [number, number][] = [];
     for (const n of nodes) {
-      firstRow = Math.min(firstRow, n.startPosition.row);
       if (n.isMissing) marks.push([n.startIndex, n.startIndex + 1]);
       else {
         errors.push([n.startIndex, Math.max(n.endIndex, n.startIndex + 1)]);
         marks.push([n.startIndex, Math.max(n.endIndex, n.startIndex + 1)]);
       }
     }
-    this.firstLine = firstRow + 1;
+    this.firstLine = firstInnermostRow(nodes) + 1;
     this.errors = merge(errors);
     this.marks = merge(marks);
   }
@@ -86,6 +87,16 @@ export function isBrokenCall(name: Node, regions: ErrorRegions): boolean {
     return [...call.children, ...args.children].some((c) => c !== null && (c.type === 'ERROR' || c.isMissing));
   }
   return false;
+}
+
+/** Row of the earliest node that contains no other: sorted by start (outer first), a node is innermost when the next starts at or after its end. */
+function firstInnermostRow(nodes: readonly Node[]): number {
+  const sorted = [...nodes].sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
+  for (let i = 0; i < sorted.length; i++) {
+    const next = sorted[i + 1];
+    if (next === undefined || next.startIndex >= sorted[i].endIndex || sorted[i].isMissing) return sorted[i].startPosition.row;
+  }
+  return 0;
 }
 
 function merge(ranges: [number, number][]): Spans {

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { extractFile } from '../../../../../plugins/graph/engine/parsers/index.ts';
+import { repairTypeScript } from '../../../../../plugins/graph/engine/parsers/ts-repair.ts';
+
+// An extra `}` closes `route` early: error recovery reads the rest of its body as class members.
+const BROKEN_TS = `import { split } from './split';
+export class Router {
+  route(path: string) {
+    const parts = split(path);
+    }
+    if (parts.length > 0) {
+      return parts;
+    }
+    for (const p of parts) {
+      visit(p);
+    }
+  }
+  match(path: string) {
+    return path;
+  }
+}
+export function helper(a: number) {
+  return norm(a);
+}
+`;
+
+// A missing colon after a def header: the parser wraps the rest of the class in an ERROR node.
+const BROKEN_PY = `import os
+
+class Store:
+    def load(self, key)
+        if key:
+            return fetch(key)
+        return None
+
+def helper(a):
+    return norm(a)
+`;
+
+describe('extraction from files with parse errors', function () {
+  it('takes no declaration from a mis-parsed header and keeps the sound ones (TypeScript)', async function () {
+    const x = await extractFile('src/router.ts', BROKEN_TS);
+    assert.ok(x.parseErrors > 0);
+    assert.equal(x.parseErrorLine, 6);
+    assert.deepEqual(
+      x.symbols.map((s) => s.qualifiedName),
+      ['Router', 'Router.route', 'helper'],
+    );
+    // The method header read as a call `match(path: string)` is not a call either.
+    assert.deepEqual(
+      x.calls.map((c) => `${c.caller}->${c.callee}`),
+      ['Router.route->split', 'Router->visit', 'helper->norm'],
+    );
+    assert.deepEqual(x.imports.map((i) => i.specifier), ['./split']);
+  });
+
+  it('takes nothing from inside an ERROR node, even when recovery wraps the whole file (Python)', async function () {
+    const x = await extractFile('pkg/store.py', BROKEN_PY);
+    assert.ok(x.parseErrors > 0);
+    // The outer ERROR starts at line 1; the first nested one is nearer the missing colon.
+    assert.equal(x.parseErrorLine, 3);
+    assert.deepEqual(x.symbols, []);
+    assert.deepEqual(x.calls, []);
+    assert.deepEqual(x.imports, []);
+  });
+
+  it('drops only the broken statement when the error is local (Python)', async function () {
+    const source = 'import os\n\nclass Store:\n    def load(self, key):\n        return fetch(key))\n\n    def save(self):\n        write(1)\n';
+    const x = await extractFile('pkg/store.py', source);
+    assert.equal(x.parseErrorLine, 5);
+    assert.deepEqual(x.symbols.map((s) => s.qualifiedName), ['Store', 'Store.load', 'Store.save']);
+    assert.deepEqual(x.calls.map((c) => `${c.caller}->${c.callee}`), ['Store.save->write']);
+    assert.deepEqual(x.imports.map((i) => i.specifier), ['os']);
+  });
+
+  it('reports the first error line and count of a file that only has a MISSING token', async function () {
+    const x = await extractFile('a.ts', 'export function ok() { return 1; }\nconst v = f(1;\nexport function after() {}\n');
+    assert.ok(x.parseErrors >= 1);
+    assert.equal(x.parseErrorLine, 2);
+    assert.deepEqual(x.symbols.map((s) => s.name), ['ok', 'after']);
+  });
+});
+
+describe('TypeScript repair', function () {
+  const cases: [string, string][] = [
+    ['interface I<in T, out U, in out V> {}', 'interface I<   T,     U,        V> {}'],
+    ['interface I<\n  /** c */\n  out T extends X = Y,\n> {}', 'interface I<\n  /** c */\n      T extends X = Y,\n> {}'],
+    ['type K = keyof readonly string[];', 'type K = keyof          string[];'],
+    ["export type * from './t';", "export      * from './t';"],
+    ['class A { static accessor x = 1; private accessor y; }', 'class A { static          x = 1; private          y; }'],
+    ["declare module 'm' {\n  global {\n  }\n}", "declare module 'm' {\n  ;      {\n  }\n}"],
+    ['type S = import("m").Box<T, Map<K, V>>;', `type S = import("m").Box${' '.repeat(14)};`],
+  ];
+  for (const [input, output] of cases) {
+    it(`rewrites ${JSON.stringify(input.split('\n')[0])} keeping every offset`, function () {
+      assert.equal(repairTypeScript(input), output);
+    });
+  }
+
+  it('leaves ordinary code alone: identifiers named like the keywords, comparisons, declare global', function () {
+    const code = "const out = a < b, accessor = f(in1);\nif (x < out && y) {}\ndeclare global { interface W {} }\nconst t = type; export const all = '*';\n";
+    assert.equal(repairTypeScript(code), code);
+  });
+});
