@@ -4,6 +4,7 @@
  */
 import type { ExtractedImport } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
+import { repairPython } from './py-repair.ts';
 
 /** The Python query: one pattern per fact, captures named as query-extractor.ts describes. */
 export const PYTHON_QUERY = String.raw`
@@ -96,4 +97,5 @@ export const pythonSpec: QueryLanguageSpec = {
   builtinTypes: BUILTIN_TYPES,
   parseImport: parsePythonImport,
   isExported: isPythonExported,
+  repair: repairPython,
 };

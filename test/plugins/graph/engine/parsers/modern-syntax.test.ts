@@ -120,6 +120,13 @@ describe('modern syntax parses cleanly and yields its symbols', function () {
     assert.deepEqual(x.references.map((r) => `${r.from}->${r.name}`), ['Stack.push->Point']);
   });
 
+  it('Python: a comment line at column 0 between a decorator and its def (valid for CPython)', async function () {
+    const source = 'class Child(Parent):\n    @property\n# a note at column 0\n    def attr(self) -> str:\n        return "x"\n\n    def other(self):\n        pass\n';
+    const x = await clean('pkg/child.py', source);
+    assert.deepEqual(symbols(x), ['class:Child', 'method:Child.attr', 'method:Child.other']);
+    assert.deepEqual(x.symbols.map((s) => [s.startLine, s.endLine]), [[1, 8], [4, 5], [7, 8]]);
+  });
+
   it('Go generics, Java records, sealed types and switch patterns, Rust let-else and async closures', async function () {
     const go = await clean('m.go', 'package m\nfunc Map[T, U any](s []T, f func(T) U) []U { return nil }\ntype List[T comparable] struct{ v []T }\nfunc (l *List[T]) Push(v T) {}\nfunc f() { for i := range 10 { _ = i } }\n');
     assert.deepEqual(symbols(go), ['function:Map', 'type:List', 'method:List.Push', 'function:f']);
