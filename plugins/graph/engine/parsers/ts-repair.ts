@@ -9,6 +9,8 @@
  * - auto-accessor fields after a modifier `static accessor x = 1` → `static          x = 1`
  * - `global { }` inside `declare module` → `;      { }` (an empty statement and a block)
  * - type arguments of an import type `import("m").Box<T>` → `import("m").Box   ` (the references in them are lost)
+ * - an import type used as an array `import("m").Box[]` → `import_____.Box[]` (the import record is lost)
+ * - a member named `in…` on the line after a type without `;` (`a?: T | undefined⏎ in?: string`): `in` → `i_`
  * The extractor tries this only on files that parse with errors and keeps it only when it parses better.
  */
 
@@ -19,6 +21,8 @@ const EXPORT_TYPE_STAR = /(\bexport\s+)type(?=\s*\*)/g;
 const ACCESSOR =
   /((?:^|[{;}])[ \t]*(?:(?:@[\w$.]+(?:\([^()\n]*\))?|static|public|private|protected|override|readonly|declare|abstract)[ \t]+)*)accessor(?=[ \t]+[#[\p{ID_Start}$_])/gmu;
 const NESTED_GLOBAL = /^([ \t]*)global(?=[ \t]*\{)/gm;
+const IMPORT_TYPE_ARRAY = /\bimport\s*\(\s*(['"])[^'"\n]*\1\s*\)(?=(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)+\s*\[\s*\])/gu;
+const IN_MEMBER = /^([ \t]*)in(?=[\p{ID_Continue}$]*\??:)/gmu;
 const IMPORT_TYPE_MEMBER = /\bimport\s*\(\s*(['"])[^'"\n]*\1\s*\)(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)+(?=<)/gu;
 
 /** Rewrites the constructs above; returns the same string when none occurs. */
@@ -28,7 +32,9 @@ export function repairTypeScript(source: string): string {
     .replace(KEYOF_READONLY, (_all, lead: string) => `${lead}        `)
     .replace(EXPORT_TYPE_STAR, (_all, lead: string) => `${lead}    `)
     .replace(ACCESSOR, (_all, lead: string) => `${lead}        `)
-    .replace(NESTED_GLOBAL, (_all, lead: string) => `${lead};     `);
+    .replace(NESTED_GLOBAL, (_all, lead: string) => `${lead};     `)
+    .replace(IMPORT_TYPE_ARRAY, (all: string) => `import${all.slice(6).replace(/[^\r\n]/g, '_')}`)
+    .replace(IN_MEMBER, (_all, lead: string) => `${lead}i_`);
   return blankImportTypeArguments(repaired);
 }
 

@@ -89,6 +89,8 @@ describe('TypeScript repair', function () {
     ["export type * from './t';", "export      * from './t';"],
     ['class A { static accessor x = 1; private accessor y; }', 'class A { static          x = 1; private          y; }'],
     ["declare module 'm' {\n  global {\n  }\n}", "declare module 'm' {\n  ;      {\n  }\n}"],
+    ["let a: import('@x/y').Box[];", `let a: import${'_'.repeat(8)}.Box[];`],
+    ['interface I {\n  a?: N | undefined\n  in2?: N\n  in?: string\n}', 'interface I {\n  a?: N | undefined\n  i_2?: N\n  i_?: string\n}'],
     ['type S = import("m").Box<T, Map<K, V>>;', `type S = import("m").Box${' '.repeat(14)};`],
   ];
   for (const [input, output] of cases) {
