@@ -9,7 +9,8 @@
  * - auto-accessor fields after a modifier `static accessor x = 1` → `static          x = 1`
  * - `global { }` inside `declare module` → `;      { }` (an empty statement and a block)
  * - type arguments of an import type `import("m").Box<T>` → `import("m").Box   ` (the references in them are lost)
- * - an import type used as an array `import("m").Box[]` → `import_____.Box[]` (the import record is lost)
+ * - an import type indexed or used as an array `import("m").Box[]` → `import_____.Box[]` (the import record is lost)
+ * - `import defer * as ns` → `import       * as ns`; `for (using x of` → `for (      x of` (`await using` too)
  * - a member named `in…` on the line after a type without `;` (`a?: T | undefined⏎ in?: string`): `in` → `i_`
  * The extractor tries this only on files that parse with errors and keeps it only when it parses better.
  */
@@ -21,7 +22,9 @@ const EXPORT_TYPE_STAR = /(\bexport\s+)type(?=\s*\*)/g;
 const ACCESSOR =
   /((?:^|[{;}])[ \t]*(?:(?:@[\w$.]+(?:\([^()\n]*\))?|static|public|private|protected|override|readonly|declare|abstract)[ \t]+)*)accessor(?=[ \t]+[#[\p{ID_Start}$_])/gmu;
 const NESTED_GLOBAL = /^([ \t]*)global(?=[ \t]*\{)/gm;
-const IMPORT_TYPE_ARRAY = /\bimport\s*\(\s*(['"])[^'"\n]*\1\s*\)(?=(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)+\s*\[\s*\])/gu;
+const IMPORT_TYPE_ARRAY = /\bimport\s*\(\s*(['"])[^'"\n]*\1\s*\)(?=(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)+\s*\[)/gu;
+const IMPORT_DEFER = /(\bimport\s+)defer(?=\s+\*)/g;
+const FOR_USING = /(\bfor\s*\(\s*)((?:await\s+)?using)(?=\s+[\p{ID_Start}$_][\p{ID_Continue}$]*\s+of\b)/gu;
 const IN_MEMBER = /^([ \t]*)in(?=[\p{ID_Continue}$]*\??:)/gmu;
 const IMPORT_TYPE_MEMBER = /\bimport\s*\(\s*(['"])[^'"\n]*\1\s*\)(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)+(?=<)/gu;
 
@@ -34,7 +37,9 @@ export function repairTypeScript(source: string): string {
     .replace(ACCESSOR, (_all, lead: string) => `${lead}        `)
     .replace(NESTED_GLOBAL, (_all, lead: string) => `${lead};     `)
     .replace(IMPORT_TYPE_ARRAY, (all: string) => `import${all.slice(6).replace(/[^\r\n]/g, '_')}`)
-    .replace(IN_MEMBER, (_all, lead: string) => `${lead}i_`);
+    .replace(IN_MEMBER, (_all, lead: string) => `${lead}i_`)
+    .replace(IMPORT_DEFER, (_all, lead: string) => `${lead}     `)
+    .replace(FOR_USING, (_all, lead: string, decl: string) => lead + blank(decl));
   return blankImportTypeArguments(repaired);
 }
 

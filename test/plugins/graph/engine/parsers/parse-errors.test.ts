@@ -91,6 +91,9 @@ describe('TypeScript repair', function () {
     ["declare module 'm' {\n  global {\n  }\n}", "declare module 'm' {\n  ;      {\n  }\n}"],
     ["let a: import('@x/y').Box[];", `let a: import${'_'.repeat(8)}.Box[];`],
     ['interface I {\n  a?: N | undefined\n  in2?: N\n  in?: string\n}', 'interface I {\n  a?: N | undefined\n  i_2?: N\n  i_?: string\n}'],
+    ["type B = import('./a').C['d'];", `type B = import${'_'.repeat(7)}.C['d'];`],
+    ["import defer * as ns from './a';", "import       * as ns from './a';"],
+    ['for (using x of xs) {}\nfor (await using y of ys) {}', 'for (      x of xs) {}\nfor (            y of ys) {}'],
     ['type S = import("m").Box<T, Map<K, V>>;', `type S = import("m").Box${' '.repeat(14)};`],
   ];
   for (const [input, output] of cases) {
