@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { extractFile } from '../../../../../plugins/graph/engine/parsers/index.ts';
+import { repairPython } from '../../../../../plugins/graph/engine/parsers/py-repair.ts';
 import { repairTypeScript } from '../../../../../plugins/graph/engine/parsers/ts-repair.ts';
 
 // An extra `}` closes `route` early: error recovery reads the rest of its body as class members.
@@ -105,5 +106,23 @@ describe('TypeScript repair', function () {
   it('leaves ordinary code alone: identifiers named like the keywords, comparisons, declare global', function () {
     const code = "const out = a < b, accessor = f(in1);\nif (x < out && y) {}\ndeclare global { interface W {} }\nconst t = type; export const all = '*';\n";
     assert.equal(repairTypeScript(code), code);
+  });
+});
+
+describe('Python repair', function () {
+  it('blanks comment-only lines and PEP 696 type parameter defaults, keeping every offset', function () {
+    assert.equal(repairPython('class A:\n    @p\n# note\n    def f(self): ...\n'), 'class A:\n    @p\n      \n    def f(self): ...\n');
+    assert.equal(
+      repairPython('def f[T: int = int, *Ts = *tuple[int, str]](x: T = 3) -> T: ...\n'),
+      'def f[T: int      , *Ts                   ](x: T = 3) -> T: ...\n',
+    );
+    const untouched = 'x = d[k == 1]\ndef f(a=1, b="#"): pass\n';
+    assert.equal(repairPython(untouched), untouched);
+  });
+
+  it('parses Python 3.13 type parameter defaults with their symbols', async function () {
+    const x = await extractFile('pkg/defaults.py', 'class Box[T = int]:\n    def get(self) -> T: ...\ntype Pair[T = str] = tuple[T, T]\n');
+    assert.equal(x.parseErrors, 0);
+    assert.deepEqual(x.symbols.map((s) => `${s.kind}:${s.qualifiedName}`), ['class:Box', 'method:Box.get', 'type:Pair']);
   });
 });
