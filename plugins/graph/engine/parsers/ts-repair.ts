@@ -10,6 +10,7 @@
  * - `global { }` inside `declare module` → `;      { }` (an empty statement and a block)
  * - type arguments of an import type `import("m").Box<T>` → `import("m").Box   ` (the references in them are lost)
  * - an import type indexed or used as an array `import("m").Box[]` → `import_____.Box[]` (the import record is lost)
+ * - reserved words as names in an export list (JS grammar) `export { _null as null }` → `as _ull`
  * - `import defer * as ns` → `import       * as ns`; `for (using x of` → `for (      x of` (`await using` too)
  * - a member named `in…` on the line after a type without `;` (`a?: T | undefined⏎ in?: string`): `in` → `i_`
  * The extractor tries this only on files that parse with errors and keeps it only when it parses better.
@@ -26,6 +27,10 @@ const IMPORT_TYPE_ARRAY = /\bimport\s*\(\s*(['"])[^'"\n]*\1\s*\)(?=(?:\s*\.\s*[\
 const IMPORT_DEFER = /(\bimport\s+)defer(?=\s+\*)/g;
 const FOR_USING = /(\bfor\s*\(\s*)((?:await\s+)?using)(?=\s+[\p{ID_Start}$_][\p{ID_Continue}$]*\s+of\b)/gu;
 const IN_MEMBER = /^([ \t]*)in(?=[\p{ID_Continue}$]*\??:)/gmu;
+const EXPORT_LIST = /\bexport\s*(?:type\s*)?\{[^{}]*\}/g;
+// Words tree-sitter-javascript refuses as export names; `default` and contextual words parse.
+const RESERVED_NAME =
+  /\b(?:break|case|catch|class|const|continue|debugger|delete|do|else|enum|export|extends|false|finally|for|function|if|import|in|instanceof|new|null|return|super|switch|this|throw|true|try|typeof|var|void|while|with)\b/g;
 const IMPORT_TYPE_MEMBER = /\bimport\s*\(\s*(['"])[^'"\n]*\1\s*\)(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)+(?=<)/gu;
 
 /** Rewrites the constructs above; returns the same string when none occurs. */
@@ -39,6 +44,7 @@ export function repairTypeScript(source: string): string {
     .replace(IMPORT_TYPE_ARRAY, (all: string) => `import${all.slice(6).replace(/[^\r\n]/g, '_')}`)
     .replace(IN_MEMBER, (_all, lead: string) => `${lead}i_`)
     .replace(IMPORT_DEFER, (_all, lead: string) => `${lead}     `)
+    .replace(EXPORT_LIST, (list: string) => list.slice(0, 6) + list.slice(6).replace(RESERVED_NAME, (word) => `_${word.slice(1)}`))
     .replace(FOR_USING, (_all, lead: string, decl: string) => lead + blank(decl));
   return blankImportTypeArguments(repaired);
 }

@@ -93,6 +93,7 @@ describe('TypeScript repair', function () {
     ["let a: import('@x/y').Box[];", `let a: import${'_'.repeat(8)}.Box[];`],
     ['interface I {\n  a?: N | undefined\n  in2?: N\n  in?: string\n}', 'interface I {\n  a?: N | undefined\n  i_2?: N\n  i_?: string\n}'],
     ["type B = import('./a').C['d'];", `type B = import${'_'.repeat(7)}.C['d'];`],
+    ["export { _null as null, a as if, b };", 'export { _null as _ull, a as _f, b };'],
     ["import defer * as ns from './a';", "import       * as ns from './a';"],
     ['for (using x of xs) {}\nfor (await using y of ys) {}', 'for (      x of xs) {}\nfor (            y of ys) {}'],
     ['type S = import("m").Box<T, Map<K, V>>;', `type S = import("m").Box${' '.repeat(14)};`],
