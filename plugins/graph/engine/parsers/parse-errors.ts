@@ -76,15 +76,19 @@ export function headerEnd(def: Node, name: Node): number {
 
 /**
  * A call whose own argument list holds an ERROR or MISSING node is a guess (`match(path: string) {` is a
- * method header, not a call). `name` is the callee name node; the call is the nearest ancestor with arguments.
+ * method header, not a call), and so is one whose statement needed a MISSING token. `name` is the callee
+ * name node; the call is the nearest ancestor with arguments.
  */
 export function isBrokenCall(name: Node, regions: ErrorRegions): boolean {
   let call: Node | null = name.parent;
   for (let up = 0; call !== null && up < 3; up++, call = call.parent) {
     const args = call.childForFieldName('arguments');
     if (args === null) continue;
-    if (!regions.overlaps(call.startIndex, call.endIndex)) return false;
-    return [...call.children, ...args.children].some((c) => c !== null && (c.type === 'ERROR' || c.isMissing));
+    // A statement that needed a MISSING `;` after the call (`stop() {}`) is a method header misread.
+    const statement = call.parent?.type === 'expression_statement' ? call.parent : null;
+    // +1: a MISSING token at the very end has zero width there.
+    if (!regions.overlaps(call.startIndex, (statement?.endIndex ?? call.endIndex) + 1)) return false;
+    return [...call.children, ...args.children, ...(statement?.children ?? [])].some((c) => c !== null && (c.type === 'ERROR' || c.isMissing));
   }
   return false;
 }

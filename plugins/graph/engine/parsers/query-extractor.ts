@@ -19,8 +19,9 @@
  * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
  *
  * A tree with parse errors yields no fact taken from its broken parts (parse-errors.ts): a declaration
- * whose name or header lies in an ERROR node or holds a MISSING token, calls, imports, parents and
- * references inside ERROR nodes, and calls whose own argument list is broken are dropped; the rest stays.
+ * whose name or header lies in an ERROR node or holds a MISSING token or whose name is a reserved word
+ * (spec.reservedWords), calls, imports, parents and references inside ERROR nodes, and calls whose own
+ * argument list or statement is broken are dropped; the rest stays.
  * A language may offer `repair`, an offset-preserving rewrite of syntax its grammar lacks, tried once on
  * files that do not parse cleanly.
  */
@@ -199,6 +200,7 @@ class FileState {
     if (this.regions !== null && this.isMisparsedDef(node, nameNode, this.regions)) return;
     const name = this.ident(nameNode);
     if (name === '') return;
+    if (this.regions !== null && this.spec.reservedWords?.has(name) === true) return;
     this.entries.push({
       kind,
       start: node.startIndex,
@@ -358,7 +360,8 @@ class FileState {
 
   /**
    * A declaration is a guess when its name is a MISSING token or lies in an ERROR node, or when an
-   * error sits in its header (`if (a > b) {` read as a method named `if` in a broken class body).
+   * error sits in its header (`if (a > b) {` read as a method named `if` in a broken class body);
+   * takeDef also drops reserved-word names (spec.reservedWords) in such files.
    */
   private isMisparsedDef(node: Node, nameNode: Node, regions: ErrorRegions): boolean {
     if (nameNode.isMissing || regions.inside(node.startIndex) || regions.inside(nameNode.startIndex)) return true;

@@ -39,6 +39,11 @@ export interface QueryLanguageSpec {
    * newlines in place). Tried only on files that parse with errors; the better parse is kept.
    */
   repair?(source: string): string;
+  /**
+   * Words the language lets name a member (TS `catch()`) but that error recovery also turns into
+   * declarations (`while (x) {` in a broken class body): dropped as names in files with parse errors.
+   */
+  reservedWords?: ReadonlySet<string>;
 }
 
 /** Turns one file's source into its extraction; synchronous, reusable across files. */

@@ -55,6 +55,18 @@ describe('extraction from files with parse errors', function () {
     assert.deepEqual(x.imports.map((i) => i.specifier), ['./split']);
   });
 
+  it('drops reserved-word declarations only in files with errors, and calls misread from a method header', async function () {
+    const broken = 'export class Runner {\n  run() {\n    go();\n    }\n    while (running) {\n      tick();\n    }\n    switch (mode) {\n      case 1: break;\n    }\n  }\n  stop() {}\n}\n';
+    const x = await extractFile('src/runner.ts', broken);
+    assert.ok(x.parseErrors > 0);
+    assert.deepEqual(x.symbols.map((s) => s.qualifiedName), ['Runner', 'Runner.run']);
+    assert.deepEqual(x.calls.map((c) => `${c.caller}->${c.callee}`), ['Runner.run->go', 'Runner->tick']);
+    // The same member names are legitimate in a clean file (`promise.catch()`, iterator `return()`).
+    const clean = await extractFile('src/lazy.ts', 'export class Lazy {\n  catch(f: () => void) { return this; }\n  return() { return { done: true }; }\n}\n');
+    assert.equal(clean.parseErrors, 0);
+    assert.deepEqual(clean.symbols.map((s) => s.qualifiedName), ['Lazy', 'Lazy.catch', 'Lazy.return']);
+  });
+
   it('takes nothing from inside an ERROR node, even when recovery wraps the whole file (Python)', async function () {
     const x = await extractFile('pkg/store.py', BROKEN_PY);
     assert.ok(x.parseErrors > 0);
