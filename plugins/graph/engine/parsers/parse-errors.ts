@@ -21,6 +21,9 @@ export class ErrorRegions {
   private readonly errors: Spans;
   /** ERROR nodes and MISSING tokens (a missing token covers the byte it was expected at). */
   private readonly marks: Spans;
+  private readonly sound: [number, number][] = [];
+  private soundSpans: Spans = { start: [], end: [] };
+  private soundSorted = true;
 
   constructor(nodes: readonly Node[]) {
     this.count = nodes.length;
@@ -42,6 +45,26 @@ export class ErrorRegions {
   inside(pos: number): boolean {
     const i = lastStartAtOrBefore(this.errors, pos);
     return i >= 0 && pos < this.errors.end[i];
+  }
+
+  /**
+   * Marks [start, end) as a whole, error-free declaration that recovery kept inside an ERROR node
+   * (tree-sitter often wraps a whole file in one): it and what it holds are trusted.
+   */
+  markSound(start: number, end: number): void {
+    this.sound.push([start, end]);
+    this.soundSorted = false;
+  }
+
+  /** True unless `pos` lies inside an ERROR node and outside every declaration marked sound. */
+  trusted(pos: number): boolean {
+    if (!this.inside(pos)) return true;
+    if (!this.soundSorted) {
+      this.soundSpans = merge(this.sound);
+      this.soundSorted = true;
+    }
+    const i = lastStartAtOrBefore(this.soundSpans, pos);
+    return i >= 0 && pos < this.soundSpans.end[i];
   }
 
   /** True when an ERROR node or a MISSING token overlaps [start, end). */
@@ -103,7 +126,8 @@ function firstInnermostRow(nodes: readonly Node[]): number {
   return 0;
 }
 
-function merge(ranges: [number, number][]): Spans {
+function merge(input: [number, number][]): Spans {
+  const ranges = [...input];
   ranges.sort((a, b) => a[0] - b[0]);
   const out: Spans = { start: [], end: [] };
   for (const [s, e] of ranges) {

@@ -19,9 +19,10 @@
  * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
  *
  * A tree with parse errors yields no fact taken from its broken parts (parse-errors.ts): a declaration
- * whose name or header lies in an ERROR node or holds a MISSING token or whose name is a reserved word
- * (spec.reservedWords), calls, imports, parents and references inside ERROR nodes, and calls whose own
- * argument list or statement is broken are dropped; the rest stays.
+ * with a MISSING name, an error in its header, or a reserved-word name (spec.reservedWords); one inside
+ * an ERROR node unless it is whole and error-free (recovery often wraps a whole file in one ERROR);
+ * calls, imports, parents and references inside ERROR nodes but outside such sound declarations; and
+ * calls whose own argument list or statement is broken are dropped. The rest stays.
  * A language may offer `repair`, an offset-preserving rewrite of syntax its grammar lacks, tried once on
  * files that do not parse cleanly.
  */
@@ -60,6 +61,7 @@ interface PendingInherit {
   owner: number;
   parent: string;
   kind: 'extends' | 'implements';
+  pos: number;
 }
 
 const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export', 'comment'] as const;
@@ -131,6 +133,8 @@ class FileState {
   private readonly refs: PendingRef[] = [];
   private readonly inherits: PendingInherit[] = [];
   private readonly imports: ExtractedImport[] = [];
+  /** Source offset of the node each import came from (same index as `imports`). */
+  private readonly importPos: number[] = [];
   private readonly comments: CommentSpan[] = [];
   private readonly docstrings = new Map<number, string>();
   private readonly marks = new Set<number>();
@@ -197,10 +201,11 @@ class FileState {
       }
     }
     if (node === undefined || kind === undefined || nameNode === undefined) return;
-    if (this.regions !== null && this.isMisparsedDef(node, nameNode, this.regions)) return;
+    // A MISSING name has no text of its own: reading from its offset would take the next word.
+    if (this.regions !== null && nameNode.isMissing) return;
     const name = this.ident(nameNode);
     if (name === '') return;
-    if (this.regions !== null && this.spec.reservedWords?.has(name) === true) return;
+    if (this.regions !== null && this.isMisparsedDef(node, nameNode, name, this.regions)) return;
     this.entries.push({
       kind,
       start: node.startIndex,
@@ -225,7 +230,7 @@ class FileState {
       else if (c.name === 'call.recv') recvStart = c.node.startIndex;
     }
     if (nameNode === undefined) return;
-    if (this.regions !== null && (this.regions.inside(nameNode.startIndex) || isBrokenCall(nameNode, this.regions))) return;
+    if (this.regions !== null && isBrokenCall(nameNode, this.regions)) return;
     const pos = nameNode.startIndex;
     const callee = this.ident(nameNode);
     if (callee === '') return;
@@ -240,7 +245,6 @@ class FileState {
   private takeRef(captures: QueryCapture[]): void {
     for (const c of captures) {
       const node = c.node;
-      if (this.regions?.inside(node.startIndex) === true) continue;
       switch (c.name) {
         case 'ref.name':
           this.refs.push({ pos: node.startIndex, row: node.startPosition.row, name: this.ident(node) });
@@ -275,11 +279,17 @@ class FileState {
 
   private takeImport(captures: QueryCapture[]): void {
     for (const c of captures) {
-      // An import statement with any error in it may name the wrong module or names.
-      if (this.regions?.overlaps(c.node.startIndex, c.node.endIndex) === true) continue;
-      const line = c.node.startPosition.row + 1;
-      if (c.name === 'import.stmt') this.spec.parseImport(this.text(c.node), line, this.imports);
-      else if (c.name === 'import.spec') this.imports.push({ specifier: this.text(c.node), line, names: [] });
+      const node = c.node;
+      // An import statement with any error in it may name the wrong module or names; a whole one is sound.
+      if (this.regions !== null && (c.name === 'import.stmt' || c.name === 'import.spec')) {
+        if (node.hasError) continue;
+        if (c.name === 'import.stmt') this.regions.markSound(node.startIndex, node.endIndex);
+      }
+      const line = node.startPosition.row + 1;
+      const before = this.imports.length;
+      if (c.name === 'import.stmt') this.spec.parseImport(this.text(node), line, this.imports);
+      else if (c.name === 'import.spec') this.imports.push({ specifier: this.text(node), line, names: [] });
+      for (let i = before; i < this.imports.length; i++) this.importPos[i] = node.startIndex;
     }
   }
 
@@ -289,9 +299,9 @@ class FileState {
     for (const c of captures) {
       if (c.name === 'inherit.owner') owner = c.node.startIndex;
       else if (c.name.startsWith('inherit.')) {
-        if (this.regions?.overlaps(c.node.startIndex, c.node.endIndex) === true) continue;
+        if (this.regions !== null && c.node.hasError) continue;
         const parent = lastSegment(this.text(c.node));
-        if (parent !== '') parents.push({ owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends' });
+        if (parent !== '') parents.push({ owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends', pos: c.node.startIndex });
       }
     }
     for (const p of parents) this.inherits.push({ ...p, owner });
@@ -339,6 +349,7 @@ class FileState {
   }
 
   finish(path: string): FileExtraction {
+    if (this.regions !== null) this.dropUntrusted(this.regions);
     const symbols: ExtractedSymbol[] = [];
     this.comments.sort((a, b) => a.start - b.start);
     nestEntries(this.entries, (e, outer, parent) => symbols.push(this.symbolOf(e, outer, parent)));
@@ -359,13 +370,28 @@ class FileState {
   }
 
   /**
-   * A declaration is a guess when its name is a MISSING token or lies in an ERROR node, or when an
-   * error sits in its header (`if (a > b) {` read as a method named `if` in a broken class body);
-   * takeDef also drops reserved-word names (spec.reservedWords) in such files.
+   * A declaration is a guess when it is named by a reserved word (spec.reservedWords), when an error
+   * sits in its header (`if (a > b) {` read as a method named `if` in a broken class body), or when it
+   * lies in an ERROR node without being whole and error-free itself (then it is marked sound).
    */
-  private isMisparsedDef(node: Node, nameNode: Node, regions: ErrorRegions): boolean {
-    if (nameNode.isMissing || regions.inside(node.startIndex) || regions.inside(nameNode.startIndex)) return true;
+  private isMisparsedDef(node: Node, nameNode: Node, name: string, regions: ErrorRegions): boolean {
+    if (this.spec.reservedWords?.has(name) === true) return true;
+    if (regions.inside(node.startIndex) || regions.inside(nameNode.startIndex)) {
+      if (node.hasError) return true;
+      regions.markSound(node.startIndex, node.endIndex);
+      return false;
+    }
     return regions.overlaps(node.startIndex, headerEnd(node, nameNode));
+  }
+
+  /** Drops calls, references, imports and parents inside ERROR nodes, except within sound declarations. */
+  private dropUntrusted(regions: ErrorRegions): void {
+    const keep = <T extends { pos: number }>(items: T[]): T[] => items.filter((x) => regions.trusted(x.pos));
+    this.calls.splice(0, this.calls.length, ...keep(this.calls));
+    this.refs.splice(0, this.refs.length, ...keep(this.refs));
+    this.inherits.splice(0, this.inherits.length, ...keep(this.inherits));
+    const imports = this.imports.filter((_, i) => regions.trusted(this.importPos[i]));
+    this.imports.splice(0, this.imports.length, ...imports);
   }
 
   /** Visibility and doc of a nested declaration; the outer one was decided first. */

@@ -25,8 +25,11 @@ export function helper(a: number) {
 }
 `;
 
-// A missing colon after a def header: the parser wraps the rest of the class in an ERROR node.
+// A missing colon after a def header: recovery wraps the whole file in one ERROR node.
 const BROKEN_PY = `import os
+
+def first(a):
+    return norm(a)
 
 class Store:
     def load(self, key)
@@ -34,8 +37,8 @@ class Store:
             return fetch(key)
         return None
 
-def helper(a):
-    return norm(a)
+def last(b):
+    return norm(b)
 `;
 
 describe('extraction from files with parse errors', function () {
@@ -67,14 +70,15 @@ describe('extraction from files with parse errors', function () {
     assert.deepEqual(clean.symbols.map((s) => s.qualifiedName), ['Lazy', 'Lazy.catch', 'Lazy.return']);
   });
 
-  it('takes nothing from inside an ERROR node, even when recovery wraps the whole file (Python)', async function () {
+  it('keeps only whole, error-free declarations and statements when recovery wraps the whole file (Python)', async function () {
     const x = await extractFile('pkg/store.py', BROKEN_PY);
     assert.ok(x.parseErrors > 0);
     // The outer ERROR starts at line 1; the first nested one is nearer the missing colon.
-    assert.equal(x.parseErrorLine, 3);
-    assert.deepEqual(x.symbols, []);
-    assert.deepEqual(x.calls, []);
-    assert.deepEqual(x.imports, []);
+    assert.equal(x.parseErrorLine, 6);
+    // `first` is whole inside the ERROR node; `Store` holds the error; recovery never formed `last`.
+    assert.deepEqual(x.symbols.map((s) => s.qualifiedName), ['first']);
+    assert.deepEqual(x.calls.map((c) => `${c.caller}->${c.callee}@${c.line}`), ['first->norm@4']);
+    assert.deepEqual(x.imports.map((i) => i.specifier), ['os']);
   });
 
   it('drops only the broken statement when the error is local (Python)', async function () {
