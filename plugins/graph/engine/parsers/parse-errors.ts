@@ -98,6 +98,23 @@ export function headerEnd(def: Node, name: Node): number {
 }
 
 /**
+ * True when the header of `def` holds an error: what precedes its name (decorators, modifiers), the name,
+ * or a signature field (parameters, type parameters, superclasses, return type, receiver). The body is
+ * not judged: recovery may replace it by an ERROR node and leave a sound header.
+ */
+export function headerHasError(def: Node, name: Node): boolean {
+  const broken = (c: Node | null): boolean => c !== null && (c.type === 'ERROR' || c.isMissing || c.hasError);
+  if (broken(name) || SIGNATURE_FIELDS.some((f) => broken(def.childForFieldName(f)))) return true;
+  for (const c of def.children) {
+    if (c === null || c.startIndex >= name.startIndex) break;
+    if (broken(c)) return true;
+  }
+  return false;
+}
+
+const SIGNATURE_FIELDS = ['parameters', 'type_parameters', 'superclasses', 'return_type', 'receiver', 'result'];
+
+/**
  * A call whose own argument list holds an ERROR or MISSING node is a guess (`match(path: string) {` is a
  * method header, not a call), and so is one whose statement needed a MISSING token. `name` is the callee
  * name node; the call is the nearest ancestor with arguments.

@@ -39,7 +39,7 @@ import type {
 import { docAbove, docstringDoc, type CommentSpan } from './doc-text.ts';
 import { lastSegment, receiverText } from './name-text.ts';
 import { enclosing, nestEntries, type Entry } from './nesting.ts';
-import { errorQuery, errorRegions, headerEnd, isBrokenCall, type ErrorRegions } from './parse-errors.ts';
+import { errorQuery, errorRegions, headerEnd, headerHasError, isBrokenCall, type ErrorRegions } from './parse-errors.ts';
 import type { EntryKind, Extractor, QueryLanguageSpec } from './query-spec.ts';
 import { endLineAt, indexLines, lineAt, type LineIndex } from './source-lines.ts';
 import { createParser } from './tree-sitter.ts';
@@ -371,13 +371,14 @@ class FileState {
 
   /**
    * A declaration is a guess when it is named by a reserved word (spec.reservedWords), when an error
-   * sits in its header (`if (a > b) {` read as a method named `if` in a broken class body), or when it
-   * lies in an ERROR node without being whole and error-free itself (then it is marked sound).
+   * sits in its header (`if (a > b) {` read as a method named `if` in a broken class body). One inside
+   * an ERROR node that is whole and error-free is marked sound (what it holds is trusted too).
    */
   private isMisparsedDef(node: Node, nameNode: Node, name: string, regions: ErrorRegions): boolean {
     if (this.spec.reservedWords?.has(name) === true) return true;
     if (regions.inside(node.startIndex) || regions.inside(nameNode.startIndex)) {
-      if (node.hasError) return true;
+      // Inside an ERROR node the header is judged by its own nodes: the enclosing ERROR covers it all.
+      if (node.hasError) return headerHasError(node, nameNode);
       regions.markSound(node.startIndex, node.endIndex);
       return false;
     }

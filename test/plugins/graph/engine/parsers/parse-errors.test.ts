@@ -70,13 +70,14 @@ describe('extraction from files with parse errors', function () {
     assert.deepEqual(clean.symbols.map((s) => s.qualifiedName), ['Lazy', 'Lazy.catch', 'Lazy.return']);
   });
 
-  it('keeps only whole, error-free declarations and statements when recovery wraps the whole file (Python)', async function () {
+  it('keeps whole declarations and sound headers, drops the rest, when recovery wraps the whole file (Python)', async function () {
     const x = await extractFile('pkg/store.py', BROKEN_PY);
     assert.ok(x.parseErrors > 0);
     // The outer ERROR starts at line 1; the first nested one is nearer the missing colon.
     assert.equal(x.parseErrorLine, 6);
-    // `first` is whole inside the ERROR node; `Store` holds the error; recovery never formed `last`.
-    assert.deepEqual(x.symbols.map((s) => s.qualifiedName), ['first']);
+    // `first` is whole inside the ERROR node; `Store` has a sound header (its body holds the error, so
+    // `load` and the call in it are dropped); recovery never formed `last`.
+    assert.deepEqual(x.symbols.map((s) => s.qualifiedName), ['first', 'Store']);
     assert.deepEqual(x.calls.map((c) => `${c.caller}->${c.callee}@${c.line}`), ['first->norm@4']);
     assert.deepEqual(x.imports.map((i) => i.specifier), ['os']);
   });
