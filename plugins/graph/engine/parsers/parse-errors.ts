@@ -3,7 +3,7 @@
  * mis-parse: error recovery turns `if (x) {` in a class body into a method named `if`, or wraps a whole
  * region in an ERROR node whose children are guesses. Built only for trees that report errors.
  */
-import { Query, type Language as Grammar, type Node } from 'web-tree-sitter';
+import { Query, type Language as Grammar, type Node, type Parser, type Tree } from 'web-tree-sitter';
 
 /** Disjoint, sorted [start, end) byte ranges. */
 type Spans = { start: number[]; end: number[] };
@@ -85,6 +85,49 @@ export function errorRegions(query: Query, root: Node): ErrorRegions | null {
   if (!root.hasError) return null;
   const nodes = query.captures(root).map((c) => c.node);
   return nodes.length === 0 ? null : new ErrorRegions(nodes);
+}
+
+/**
+ * Parses `source`; when the tree has errors and the language offers a repair, parses the repaired text
+ * too and keeps whichever has fewer errors (the rewrite keeps every offset, so facts still point at the
+ * file). Returns the kept tree (the caller deletes it), its source and its error regions.
+ */
+export function parseWithRepair(
+  parser: Parser,
+  errors: Query,
+  source: string,
+  repair: ((source: string) => string) | undefined,
+  path: string,
+): { tree: Tree; source: string; regions: ErrorRegions | null } {
+  const tree = parser.parse(source);
+  if (tree === null) throw new Error(`tree-sitter gave no tree for ${path}`);
+  const regions = errorRegions(errors, tree.rootNode);
+  if (regions === null || repair === undefined) return { tree, source, regions };
+  const repaired = repair(source);
+  const retry = repaired === source ? null : parser.parse(repaired);
+  if (retry === null) return { tree, source, regions };
+  const retryRegions = errorRegions(errors, retry.rootNode);
+  if (retryRegions !== null && retryRegions.count >= regions.count) {
+    retry.delete();
+    return { tree, source, regions };
+  }
+  tree.delete();
+  return { tree: retry, source: repaired, regions: retryRegions };
+}
+
+/**
+ * A declaration is a guess when it is named by a reserved word of its language (`reserved`), or when an
+ * error sits in its header (`if (a > b) {` read as a method named `if` in a broken class body). Inside an
+ * ERROR node only its own header counts; a whole, error-free one is marked sound (what it holds is trusted).
+ */
+export function isMisparsedDef(node: Node, name: Node, text: string, regions: ErrorRegions, reserved?: ReadonlySet<string>): boolean {
+  if (reserved?.has(text) === true) return true;
+  if (regions.inside(node.startIndex) || regions.inside(name.startIndex)) {
+    if (node.hasError) return headerHasError(node, name);
+    regions.markSound(node.startIndex, node.endIndex);
+    return false;
+  }
+  return regions.overlaps(node.startIndex, headerEnd(node, name));
 }
 
 /**

@@ -39,7 +39,7 @@ import type {
 import { docAbove, docstringDoc, type CommentSpan } from './doc-text.ts';
 import { lastSegment, receiverText } from './name-text.ts';
 import { enclosing, nestEntries, type Entry } from './nesting.ts';
-import { errorQuery, errorRegions, headerEnd, headerHasError, isBrokenCall, type ErrorRegions } from './parse-errors.ts';
+import { errorQuery, isBrokenCall, isMisparsedDef, parseWithRepair, type ErrorRegions } from './parse-errors.ts';
 import type { EntryKind, Extractor, QueryLanguageSpec } from './query-spec.ts';
 import { endLineAt, indexLines, lineAt, type LineIndex } from './source-lines.ts';
 import { createParser } from './tree-sitter.ts';
@@ -93,22 +93,7 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
 
   return (path: string, rawSource: string): FileExtraction => {
     // A byte-order mark would shift every offset by one; tree-sitter does not skip it.
-    let source = rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource;
-    let tree = parser.parse(source);
-    if (tree === null) throw new Error(`tree-sitter gave no tree for ${path}`);
-    let regions = errorRegions(errors, tree.rootNode);
-    if (regions !== null && spec.repair !== undefined) {
-      // Keep the repaired parse only when it is better: the rewrite keeps every offset, so facts still point at the file.
-      const repaired = spec.repair(source);
-      const retry = repaired === source ? null : parser.parse(repaired);
-      if (retry !== null) {
-        const retryRegions = errorRegions(errors, retry.rootNode);
-        if (retryRegions === null || retryRegions.count < regions.count) {
-          tree.delete();
-          [tree, source, regions] = [retry, repaired, retryRegions];
-        } else retry.delete();
-      }
-    }
+    const { tree, source, regions } = parseWithRepair(parser, errors, rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource, spec.repair, path);
     try {
       const root = tree.rootNode;
       const file = new FileState(spec, source, regions);
@@ -129,10 +114,10 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
 class FileState {
   private readonly lines: LineIndex;
   private readonly entries: Entry[] = [];
-  private readonly calls: PendingCall[] = [];
-  private readonly refs: PendingRef[] = [];
-  private readonly inherits: PendingInherit[] = [];
-  private readonly imports: ExtractedImport[] = [];
+  private calls: PendingCall[] = [];
+  private refs: PendingRef[] = [];
+  private inherits: PendingInherit[] = [];
+  private imports: ExtractedImport[] = [];
   /** Source offset of the node each import came from (same index as `imports`). */
   private readonly importPos: number[] = [];
   private readonly comments: CommentSpan[] = [];
@@ -205,7 +190,7 @@ class FileState {
     if (this.regions !== null && nameNode.isMissing) return;
     const name = this.ident(nameNode);
     if (name === '') return;
-    if (this.regions !== null && this.isMisparsedDef(node, nameNode, name, this.regions)) return;
+    if (this.regions !== null && isMisparsedDef(node, nameNode, name, this.regions, this.spec.reservedWords)) return;
     this.entries.push({
       kind,
       start: node.startIndex,
@@ -369,30 +354,13 @@ class FileState {
     };
   }
 
-  /**
-   * A declaration is a guess when it is named by a reserved word (spec.reservedWords), when an error
-   * sits in its header (`if (a > b) {` read as a method named `if` in a broken class body). One inside
-   * an ERROR node that is whole and error-free is marked sound (what it holds is trusted too).
-   */
-  private isMisparsedDef(node: Node, nameNode: Node, name: string, regions: ErrorRegions): boolean {
-    if (this.spec.reservedWords?.has(name) === true) return true;
-    if (regions.inside(node.startIndex) || regions.inside(nameNode.startIndex)) {
-      // Inside an ERROR node the header is judged by its own nodes: the enclosing ERROR covers it all.
-      if (node.hasError) return headerHasError(node, nameNode);
-      regions.markSound(node.startIndex, node.endIndex);
-      return false;
-    }
-    return regions.overlaps(node.startIndex, headerEnd(node, nameNode));
-  }
-
   /** Drops calls, references, imports and parents inside ERROR nodes, except within sound declarations. */
   private dropUntrusted(regions: ErrorRegions): void {
     const keep = <T extends { pos: number }>(items: T[]): T[] => items.filter((x) => regions.trusted(x.pos));
-    this.calls.splice(0, this.calls.length, ...keep(this.calls));
-    this.refs.splice(0, this.refs.length, ...keep(this.refs));
-    this.inherits.splice(0, this.inherits.length, ...keep(this.inherits));
-    const imports = this.imports.filter((_, i) => regions.trusted(this.importPos[i]));
-    this.imports.splice(0, this.imports.length, ...imports);
+    this.calls = keep(this.calls);
+    this.refs = keep(this.refs);
+    this.inherits = keep(this.inherits);
+    this.imports = this.imports.filter((_, i) => regions.trusted(this.importPos[i]));
   }
 
   /** Visibility and doc of a nested declaration; the outer one was decided first. */
