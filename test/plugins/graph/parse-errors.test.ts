@@ -81,6 +81,19 @@ describe('files with parse errors through the MCP client', function () {
     assert.equal(doctor.status, 'attention');
   });
 
+  it('reports them again after a restart, from the stored extractions', async () => {
+    const again = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      const health = (await again.call('health', { agent_id: 'a' })).json;
+      assert.deepEqual(
+        health.graph.parse_errors.worst.map((f: { path: string; first_line: number }) => `${f.path}:${f.first_line}`).sort(),
+        ['py/bad.py:1', 'src/router.ts:5'],
+      );
+    } finally {
+      await again.close();
+    }
+  });
+
   it('reports a clean workspace once the files are fixed', async () => {
     write(ws, 'src/router.ts', 'export function helper() { return 1; }\n');
     fs.rmSync(path.join(ws, 'py/bad.py'));
