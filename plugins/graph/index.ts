@@ -86,6 +86,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
           watching,
           ...(watchError ? { watch_error: watchError } : {}),
           last_ingest: lastIngest,
+          parse_errors: service.parseErrorFiles(),
           ...(s.nodes === 0 ? { next: `ingest({"agent_id":"…","path":"${engine.root}"})` } : {}),
         },
       };

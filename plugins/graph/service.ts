@@ -29,6 +29,16 @@ export interface GraphService {
   readonly boosts: BoostBook;
   /** Ranking weights learned from `learn` feedback (all agents), persisted in the store; ranking verbs apply them. */
   readonly learned: LearnedWeights;
+  /** Files of the loaded graph whose parse had errors: counts and the `limit` (default 10) worst, snake_case for verb output. */
+  parseErrorFiles(limit?: number): ParseErrorsView;
+}
+
+/** The parse-error report as verbs show it. */
+export interface ParseErrorsView {
+  files: number;
+  total: number;
+  worst: { path: string; errors: number; first_line: number }[];
+  truncated: boolean;
 }
 
 /** Runs engine code, turning engine errors into host errors with the same code and hint. */
@@ -56,6 +66,10 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
     boosts: new BoostBook(session),
     learned: new LearnedWeights(engine, writable),
     run: engineCall,
+    parseErrorFiles(limit) {
+      const r = engine.parseErrorFiles(limit);
+      return { files: r.files, total: r.total, worst: r.worst.map((f) => ({ path: f.path, errors: f.errors, first_line: f.firstLine })), truncated: r.truncated };
+    },
     node(text) {
       const match = engine.findNodes(text, { limit: 1 })[0];
       return match && match.via !== 'seek' ? match.node : engineCall(() => engine.requireNode(text));

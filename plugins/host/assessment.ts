@@ -96,11 +96,31 @@ export function assessBinding(settings: Readonly<HostSettings>, scope?: string) 
   return { workspace_root: settings.workspaceRoot, scope: abs, wrong_workspace_binding: outside };
 }
 
+/** Files with parse errors as the graph plugin's health section gives them. */
+export interface ParseErrorsSection {
+  files: number;
+  total: number;
+  worst: { path: string; errors: number; first_line: number }[];
+  truncated: boolean;
+}
+
+/** What verbs report of the graph. */
+export interface GraphState {
+  engine: boolean;
+  loaded: boolean;
+  node_count: number;
+  edge_count: number;
+  note?: string;
+  parse_errors?: ParseErrorsSection;
+}
+
 /** The graph section of the health report, or a plain statement that no graph engine is loaded. */
-export function graphState(report: Record<string, unknown>) {
-  const g = report.graph as { loaded?: boolean; node_count?: number; edge_count?: number } | undefined;
+export function graphState(report: Record<string, unknown>): GraphState {
+  const g = report.graph as { loaded?: boolean; node_count?: number; edge_count?: number; parse_errors?: ParseErrorsSection } | undefined;
   if (!g) return { engine: false, loaded: false, node_count: 0, edge_count: 0, note: 'no graph engine plugin is loaded: graph verbs are unavailable until one is' };
-  return { engine: true, loaded: Boolean(g.loaded), node_count: g.node_count ?? 0, edge_count: g.edge_count ?? 0 };
+  const state = { engine: true, loaded: Boolean(g.loaded), node_count: g.node_count ?? 0, edge_count: g.edge_count ?? 0 };
+  // Files that parsed with errors, as the graph plugin reports them (absent when it does not).
+  return g.parse_errors === undefined ? state : { ...state, parse_errors: g.parse_errors };
 }
 
 /** `next_steps` (runnable) and, when there are any, `next_templates` (to fill in first), for verb results. */

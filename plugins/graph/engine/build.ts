@@ -21,6 +21,7 @@ import {
 } from './graph.ts';
 import { FileIndex, pathStems, specifierStems } from './file-index.ts';
 import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './link-file.ts';
+import type { ParseErrorFile } from './parse-report.ts';
 import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex, type ResolvedImport, type ResolverConfig } from './resolve.ts';
 import { buildFileScope, type Dependencies, type FileScope } from './resolve-names.ts';
 import { isTestFile } from './test-files.ts';
@@ -76,6 +77,8 @@ interface FileState extends LinkedFile {
   /** True while `extraction` lacks calls, references and doc links (see FileInput.partial). */
   partial: boolean;
   parseErrors: number;
+  /** Line of the first parse error (0 when clean or not recorded). */
+  parseErrorLine: number;
   /** qualifiedName split at its last dot: prefix ('' for top level) → last segment → node index. */
   members: Map<string, Map<string, number>>;
   /** Names this file looked up in the workspace-wide table (invalidation keys). */
@@ -190,6 +193,10 @@ export class GraphBuilder implements LinkContext, PathIndex {
   /** Parse errors the parser reported for a file (0 when clean or unknown). */
   parseErrorsOf(path: string): number {
     return this.files.get(path)?.parseErrors ?? 0;
+  }
+  /** Every file whose parse had errors, in no particular order. */
+  *parseErrorFiles(): IterableIterator<ParseErrorFile> {
+    for (const st of this.files.values()) if (st.parseErrors > 0) yield { path: st.path, errors: st.parseErrors, firstLine: st.parseErrorLine };
   }
   /** Resolved imports of a file (resolved and not). */
   importsOf(path: string): readonly ResolvedImport[] {
@@ -450,6 +457,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       extraction,
       partial: input.partial === true,
       parseErrors: extraction.parseErrors,
+      parseErrorLine: extraction.parseErrorLine ?? 0,
       isTest,
       fileNode: fileIdx,
       symbols,
@@ -465,6 +473,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     state.extraction = extraction;
     state.partial = input.partial === true;
     state.parseErrors = extraction.parseErrors;
+    state.parseErrorLine = extraction.parseErrorLine ?? 0;
     state.isTest = isTest;
     state.fileNode = fileIdx;
     state.symbols = symbols;

@@ -15,6 +15,7 @@ import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './lexical-index.ts';
 import { findNodes, nearNames, symbolAt, type NodeMatch } from './node-lookup.ts';
+import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { emptyResolverConfig, type ResolverConfig } from './resolve.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache, nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
@@ -378,6 +379,11 @@ export class CodeGraphEngine {
   /** The innermost symbol spanning a line of a file (the file node when none does), or null. */
   symbolAt(path: string, line: number): GraphNode | null {
     return symbolAt(this.builder.graph, path, line);
+  }
+
+  /** Files of the loaded graph whose parse had errors: totals and the `limit` worst. */
+  parseErrorFiles(limit?: number): ParseErrorReport {
+    return summarizeParseErrors(this.builder.parseErrorFiles(), limit);
   }
 
   /** Imports that did not resolve to a workspace file (records, never edges). */

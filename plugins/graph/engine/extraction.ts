@@ -94,4 +94,6 @@ export interface FileExtraction {
   docLinks: ExtractedDocLink[];
   /** Count of ERROR/MISSING nodes the parser met (0 for a clean parse). */
   parseErrors: number;
+  /** 1-based line of the first ERROR/MISSING node; absent for a clean parse. */
+  parseErrorLine?: number;
 }

@@ -14,6 +14,7 @@ import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history
 import { RELATIONS, type NodeKind, type Relation } from './graph.ts';
 import { readResolverConfig } from './resolver-config.ts';
 import type { ResolverConfig } from './resolve.ts';
+import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
 import { checkPaths, classifyContent, walkWorkspace, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
@@ -56,7 +57,8 @@ export interface IngestSummary {
   edges: number;
   edgesByRelation: Record<Relation, number>;
   imports: { resolved: number; unresolved: number; external: number; notFound: number };
-  parseErrors: { files: number; total: number };
+  /** Files whose parse had errors: totals and the worst few, with the line of their first error. */
+  parseErrors: ParseErrorReport;
   git: { scanned: boolean; commits: number; head: string | null } | null;
   /** Files whose edges were rebuilt by the graph patch (incremental) or all files (full). */
   relinkedFiles: number;
@@ -365,7 +367,6 @@ interface SummaryInput {
 function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
   const g = builder.graph;
   const imports = { resolved: 0, unresolved: 0, external: 0, notFound: 0 };
-  const parseErrors = { files: 0, total: 0 };
   for (const path of builder.filePaths()) {
     for (const imp of builder.importsOf(path)) {
       if (imp.unresolved === undefined) imports.resolved++;
@@ -374,11 +375,6 @@ function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
         if (imp.unresolved === 'external') imports.external++;
         else imports.notFound++;
       }
-    }
-    const pe = builder.parseErrorsOf(path);
-    if (pe > 0) {
-      parseErrors.files++;
-      parseErrors.total += pe;
     }
   }
   const round = (x: number): number => Math.round(x * 10) / 10;
@@ -402,7 +398,7 @@ function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
     edges: RELATIONS.reduce((a, r) => a + edgesByRelation[r], 0),
     edgesByRelation,
     imports,
-    parseErrors,
+    parseErrors: summarizeParseErrors(builder.parseErrorFiles()),
     git: s.git,
     relinkedFiles: s.relinked,
     elapsedMs: round(s.elapsedMs),

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AgentId, countTokens, defineVerb, NODE_ENGINE, type CatalogView, type PluginContext } from '../../../core/index.ts';
-import { assessSession, nextSteps, ObservedCall, ObservedSurface } from '../assessment.ts';
+import { assessSession, nextSteps, ObservedCall, ObservedSurface, type ParseErrorsSection } from '../assessment.ts';
 import { surfaceInvariantFailures } from '../contract.ts';
 import { gatesFinding, nodeFinding, type Finding } from '../doctor-checks.ts';
 
@@ -15,6 +15,20 @@ function storeWritable(dir: string): Finding {
   } catch (error) {
     return { check: 'store_dir', ok: false, detail: `${dir}: ${(error as Error).message}`, fix: 'point M1ND_STORE_DIR at a writable folder' };
   }
+}
+
+/** Files that parse with errors: their symbols there are missing from the graph, so answers about them are partial. */
+function parseErrorFinding(graph: { parse_errors?: ParseErrorsSection }): Finding | undefined {
+  const pe = graph.parse_errors;
+  if (pe === undefined) return undefined;
+  if (pe.files === 0) return { check: 'parse_errors', ok: true, detail: 'every ingested file parsed without errors' };
+  const worst = pe.worst.map((f) => `${f.path}:${f.first_line} (${f.errors})`).join(', ');
+  return {
+    check: 'parse_errors',
+    ok: false,
+    detail: `${pe.files} file(s) parse with errors (${pe.total} in all); worst ${worst}${pe.truncated ? ', …' : ''}`,
+    fix: 'declarations inside the broken regions are left out of the graph: view those lines; fix real syntax errors, or treat answers about these files as partial',
+  };
 }
 
 /** The doctor verb. */
@@ -50,6 +64,8 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
           fix: a.graph.engine ? (a.graph.node_count === 0 ? 'call ingest on the workspace' : undefined) : 'load a plugin that provides the graph service',
         },
       ];
+      const parseErrors = parseErrorFinding(a.graph);
+      if (parseErrors !== undefined) findings.push(parseErrors);
       if (args.observed_tool) {
         const known = catalog.get(args.observed_tool);
         findings.push({ check: 'observed_tool', ok: known !== undefined, detail: known ? `${args.observed_tool} is registered (plugin ${known.plugin})` : `${args.observed_tool} is not registered`, fix: known ? undefined : `did you mean ${catalog.suggest(args.observed_tool).join(', ')}?` });

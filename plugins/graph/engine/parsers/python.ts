@@ -4,6 +4,7 @@
  */
 import type { ExtractedImport } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
+import { repairPython } from './py-repair.ts';
 
 /** The Python query: one pattern per fact, captures named as query-extractor.ts describes. */
 export const PYTHON_QUERY = String.raw`
@@ -28,6 +29,15 @@ export const PYTHON_QUERY = String.raw`
 (type (list (identifier) @ref.name))
 (generic_type (identifier) @ref.name)
 (type (string (string_content) @ref.string))
+`;
+
+/** Python 3.12 (PEP 695): `type X = ...` statements are type symbols; type parameters are not references. */
+export const PEP695_QUERY = String.raw`
+(type_alias_statement left: (type (identifier) @def.name)) @def.type
+(type_alias_statement left: (type (generic_type (identifier) @def.name))) @def.type
+(type_alias_statement left: (type (generic_type (type_parameter (type [(identifier) @ref.tparam (constrained_type . (type (identifier) @ref.tparam)) (splat_type (identifier) @ref.tparam)])))))
+(function_definition type_parameters: (type_parameter (type [(identifier) @ref.tparam (constrained_type . (type (identifier) @ref.tparam)) (splat_type (identifier) @ref.tparam)])))
+(class_definition type_parameters: (type_parameter (type [(identifier) @ref.tparam (constrained_type . (type (identifier) @ref.tparam)) (splat_type (identifier) @ref.tparam)])))
 `;
 
 // Built-in and typing names that never point at a declaration in the user's code.
@@ -82,9 +92,10 @@ export function isPythonExported(facts: ExportFacts): boolean {
 /** The Python language spec for the shared query engine. */
 export const pythonSpec: QueryLanguageSpec = {
   language: 'python',
-  query: PYTHON_QUERY,
+  query: PYTHON_QUERY + PEP695_QUERY,
   docs: 'docstring',
   builtinTypes: BUILTIN_TYPES,
   parseImport: parsePythonImport,
   isExported: isPythonExported,
+  repair: repairPython,
 };

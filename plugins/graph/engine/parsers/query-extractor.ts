@@ -17,6 +17,14 @@
  *   `@export.private`, `@export.name`: visibility marks and doc anchors.
  * - `@comment`: comment nodes, for doc comments.
  * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
+ *
+ * A tree with parse errors yields no fact taken from its broken parts (parse-errors.ts): a declaration
+ * with a MISSING name, an error in its header, or a reserved-word name (spec.reservedWords); one inside
+ * an ERROR node unless it is whole and error-free (recovery often wraps a whole file in one ERROR);
+ * calls, imports, parents and references inside ERROR nodes but outside such sound declarations; and
+ * calls whose own argument list or statement is broken are dropped. The rest stays.
+ * A language may offer `repair`, an offset-preserving rewrite of syntax its grammar lacks, tried once on
+ * files that do not parse cleanly.
  */
 import { Query, type Language as Grammar, type Node, type QueryCapture } from 'web-tree-sitter';
 import type {
@@ -31,6 +39,7 @@ import type {
 import { docAbove, docstringDoc, type CommentSpan } from './doc-text.ts';
 import { lastSegment, receiverText } from './name-text.ts';
 import { enclosing, nestEntries, type Entry } from './nesting.ts';
+import { errorQuery, isBrokenCall, isMisparsedDef, parseWithRepair, type ErrorRegions } from './parse-errors.ts';
 import type { EntryKind, Extractor, QueryLanguageSpec } from './query-spec.ts';
 import { endLineAt, indexLines, lineAt, type LineIndex } from './source-lines.ts';
 import { createParser } from './tree-sitter.ts';
@@ -52,6 +61,7 @@ interface PendingInherit {
   owner: number;
   parent: string;
   kind: 'extends' | 'implements';
+  pos: number;
 }
 
 const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export', 'comment'] as const;
@@ -65,7 +75,7 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
   const parser = createParser(grammar);
   const query = new Query(grammar, spec.query);
   // Run only on trees that report errors, so clean files pay nothing for the count.
-  const errors = new Query(grammar, '(ERROR) @error (MISSING) @missing');
+  const errors = errorQuery(grammar);
   // A pattern's role is fixed, so it is read from its capture names once.
   const roles: (Role | null)[] = [];
   const roleOf = (patternIndex: number, captures: readonly QueryCapture[]): Role | null => {
@@ -83,20 +93,17 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
 
   return (path: string, rawSource: string): FileExtraction => {
     // A byte-order mark would shift every offset by one; tree-sitter does not skip it.
-    const source = rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource;
-    const tree = parser.parse(source);
-    if (tree === null) throw new Error(`tree-sitter gave no tree for ${path}`);
+    const { tree, source, regions } = parseWithRepair(parser, errors, rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource, spec.repair, path);
     try {
       const root = tree.rootNode;
-      const file = new FileState(spec, source);
+      const file = new FileState(spec, source, regions);
       for (const match of query.matches(root)) {
         const captures = match.captures;
         if (captures.length === 0) continue;
         const role = roleOf(match.patternIndex, captures);
         if (role !== null) file.take(role, captures);
       }
-      const parseErrors = root.hasError ? errors.captures(root).length : 0;
-      return file.finish(path, parseErrors);
+      return file.finish(path);
     } finally {
       tree.delete();
     }
@@ -107,10 +114,12 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
 class FileState {
   private readonly lines: LineIndex;
   private readonly entries: Entry[] = [];
-  private readonly calls: PendingCall[] = [];
-  private readonly refs: PendingRef[] = [];
-  private readonly inherits: PendingInherit[] = [];
-  private readonly imports: ExtractedImport[] = [];
+  private calls: PendingCall[] = [];
+  private refs: PendingRef[] = [];
+  private inherits: PendingInherit[] = [];
+  private imports: ExtractedImport[] = [];
+  /** Source offset of the node each import came from (same index as `imports`). */
+  private readonly importPos: number[] = [];
   private readonly comments: CommentSpan[] = [];
   private readonly docstrings = new Map<number, string>();
   private readonly marks = new Set<number>();
@@ -123,6 +132,8 @@ class FileState {
   constructor(
     private readonly spec: QueryLanguageSpec,
     private readonly source: string,
+    /** Null for a clean parse. */
+    private readonly regions: ErrorRegions | null,
   ) {
     this.lines = indexLines(source);
   }
@@ -175,8 +186,11 @@ class FileState {
       }
     }
     if (node === undefined || kind === undefined || nameNode === undefined) return;
+    // A MISSING name has no text of its own: reading from its offset would take the next word.
+    if (this.regions !== null && nameNode.isMissing) return;
     const name = this.ident(nameNode);
     if (name === '') return;
+    if (this.regions !== null && isMisparsedDef(node, nameNode, name, this.regions, this.spec.reservedWords)) return;
     this.entries.push({
       kind,
       start: node.startIndex,
@@ -201,6 +215,7 @@ class FileState {
       else if (c.name === 'call.recv') recvStart = c.node.startIndex;
     }
     if (nameNode === undefined) return;
+    if (this.regions !== null && isBrokenCall(nameNode, this.regions)) return;
     const pos = nameNode.startIndex;
     const callee = this.ident(nameNode);
     if (callee === '') return;
@@ -249,9 +264,17 @@ class FileState {
 
   private takeImport(captures: QueryCapture[]): void {
     for (const c of captures) {
-      const line = c.node.startPosition.row + 1;
-      if (c.name === 'import.stmt') this.spec.parseImport(this.text(c.node), line, this.imports);
-      else if (c.name === 'import.spec') this.imports.push({ specifier: this.text(c.node), line, names: [] });
+      const node = c.node;
+      // An import statement with any error in it may name the wrong module or names; a whole one is sound.
+      if (this.regions !== null && (c.name === 'import.stmt' || c.name === 'import.spec')) {
+        if (node.hasError) continue;
+        if (c.name === 'import.stmt') this.regions.markSound(node.startIndex, node.endIndex);
+      }
+      const line = node.startPosition.row + 1;
+      const before = this.imports.length;
+      if (c.name === 'import.stmt') this.spec.parseImport(this.text(node), line, this.imports);
+      else if (c.name === 'import.spec') this.imports.push({ specifier: this.text(node), line, names: [] });
+      for (let i = before; i < this.imports.length; i++) this.importPos[i] = node.startIndex;
     }
   }
 
@@ -261,8 +284,9 @@ class FileState {
     for (const c of captures) {
       if (c.name === 'inherit.owner') owner = c.node.startIndex;
       else if (c.name.startsWith('inherit.')) {
+        if (this.regions !== null && c.node.hasError) continue;
         const parent = lastSegment(this.text(c.node));
-        if (parent !== '') parents.push({ owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends' });
+        if (parent !== '') parents.push({ owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends', pos: c.node.startIndex });
       }
     }
     for (const p of parents) this.inherits.push({ ...p, owner });
@@ -309,7 +333,8 @@ class FileState {
     if (inner >= 0 && outer >= 0 && inner !== outer) this.anchors.set(inner, outer);
   }
 
-  finish(path: string, parseErrors: number): FileExtraction {
+  finish(path: string): FileExtraction {
+    if (this.regions !== null) this.dropUntrusted(this.regions);
     const symbols: ExtractedSymbol[] = [];
     this.comments.sort((a, b) => a.start - b.start);
     nestEntries(this.entries, (e, outer, parent) => symbols.push(this.symbolOf(e, outer, parent)));
@@ -324,8 +349,18 @@ class FileState {
       inherits: this.resolveInherits(),
       references: this.resolveRefs(),
       docLinks: [],
-      parseErrors,
+      parseErrors: this.regions?.count ?? 0,
+      ...(this.regions === null ? {} : { parseErrorLine: this.regions.firstLine }),
     };
+  }
+
+  /** Drops calls, references, imports and parents inside ERROR nodes, except within sound declarations. */
+  private dropUntrusted(regions: ErrorRegions): void {
+    const keep = <T extends { pos: number }>(items: T[]): T[] => items.filter((x) => regions.trusted(x.pos));
+    this.calls = keep(this.calls);
+    this.refs = keep(this.refs);
+    this.inherits = keep(this.inherits);
+    this.imports = this.imports.filter((_, i) => regions.trusted(this.importPos[i]));
   }
 
   /** Visibility and doc of a nested declaration; the outer one was decided first. */

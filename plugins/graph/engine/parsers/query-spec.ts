@@ -34,6 +34,16 @@ export interface QueryLanguageSpec {
   parseImport(statement: string, line: number, out: ExtractedImport[]): void;
   /** Decides ExtractedSymbol.exported. */
   isExported(facts: ExportFacts): boolean;
+  /**
+   * Rewrites syntax the grammar does not know into syntax it does, keeping every offset (same length,
+   * newlines in place). Tried only on files that parse with errors; the better parse is kept.
+   */
+  repair?(source: string): string;
+  /**
+   * Words the language lets name a member (TS `catch()`) but that error recovery also turns into
+   * declarations (`while (x) {` in a broken class body): dropped as names in files with parse errors.
+   */
+  reservedWords?: ReadonlySet<string>;
 }
 
 /** Turns one file's source into its extraction; synchronous, reusable across files. */

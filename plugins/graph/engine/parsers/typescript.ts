@@ -7,6 +7,7 @@
  */
 import type { ExtractedImport, Language } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
+import { repairTypeScript } from './ts-repair.ts';
 
 const SHARED_QUERY = String.raw`
 (function_declaration name: (identifier) @def.name) @def.function
@@ -95,6 +96,15 @@ const BUILTIN_TYPES: ReadonlySet<string> = new Set([
   'AsyncIterator', 'Generator', 'AsyncGenerator', 'ArrayBuffer', 'Uint8Array', 'JSON',
 ]);
 
+// ECMAScript reserved words: legal member names, but in a file with parse errors a declaration named
+// so is far likelier a statement misread as a method (`while (x) {` → method `while`).
+const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
+  'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'let',
+  'new', 'null', 'return', 'static', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void',
+  'while', 'with', 'yield',
+]);
+
 const BLOCK_COMMENT = /\/\*[\s\S]*?\*\//g;
 const LINE_COMMENT = /\/\/[^\n]*/g;
 const QUOTED = /(['"])((?:(?!\1)[^\\\n]|\\.)*)\1/;
@@ -159,5 +169,7 @@ export function typescriptSpec(language: Extract<Language, 'typescript' | 'tsx' 
     builtinTypes: BUILTIN_TYPES,
     parseImport: parseTsImport,
     isExported: isTsExported,
+    repair: repairTypeScript,
+    reservedWords: RESERVED_WORDS,
   };
 }
