@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHost } from '../core/index.ts';
+import { countTokens, startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
 import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
 import type { CodeGraph } from '../plugins/graph/engine/graph.ts';
@@ -242,6 +242,15 @@ export async function run(): Promise<void> {
         nodes.map((id) => () => propagate(g, [{ index: g.indexOf(id), signal: 1 }], { direction: 'in', relations: IMPACT_PROFILE, decay: IMPACT_DECAY, threshold: IMPACT_THRESHOLD, maxDepth: 5, maxVisits: 20_000 })),
       );
       report('impact (kernel)', impactKernel, bfs, 'same walk as plain BFS', 'no dispatch');
+      // What an agent pays for one answer: BPE tokens of the whole result text (envelope included).
+      const sizes: number[] = [];
+      for (const node_id of nodes) {
+        const r = await host.call('impact', { agent_id: 'bench', node_id, direction: 'reverse' });
+        sizes.push(countTokens((r.content as { text: string }[])[0].text));
+      }
+      console.log(
+        `analysis: impact answer size (BPE tokens, reverse, default parameters, ${nodes.length} nodes) p50 ${pct(sizes, 50)} p90 ${pct(sizes, 90)} max ${Math.max(...sizes)} (target: a typical answer under ~2K)`,
+      );
 
       const why = await measure('why', pairs.map(([source, target]) => ({ source, target })), 'why');
       const bibfs: number[] = [];
