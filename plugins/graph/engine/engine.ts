@@ -93,7 +93,8 @@ export class CodeGraphEngine {
   private readonly options: CodeGraphEngineOptions;
   private store: GraphStore | null = null;
   private builder: GraphBuilder;
-  private readonly lexical = new LexicalIndex();
+  /** Signatures and bodies come from the search cache's file contents (filled at ingest). */
+  private readonly lexical = new LexicalIndex((path) => this.contents.get(path));
   private readonly ranks = new PageRankCache();
   private readonly contents: ContentCache;
   private parser: SourceParser | null;

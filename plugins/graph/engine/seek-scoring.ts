@@ -1,0 +1,191 @@
+/**
+ * From BM25F sums to seek scores: query analysis (content terms, the whole identifier, question and
+ * test intent), idf-weighted coverage, kind priors, and the PageRank blend. docs/graph-model.md
+ * ("Seek and search") gives the formula.
+ */
+import type { CodeGraph, NodeKind } from './graph.ts';
+import { FIELDS, stem, STOP_WORDS, tokenize, wholeTerm } from './lexical-text.ts';
+
+/** Query options for seek. */
+export interface SeekOptions {
+  /** Results to return (default 20). */
+  topK?: number;
+  /** Only these node kinds. */
+  kinds?: readonly NodeKind[];
+  /** Only nodes under this path prefix (a directory or a file). */
+  scope?: string;
+  /** Drop results scoring below this (0..1, default 0.05). */
+  minScore?: number;
+  /** Blend in PageRank (default true). */
+  graphRerank?: boolean;
+}
+
+/** One seek hit with its score breakdown. */
+export interface SeekHit {
+  id: string;
+  kind: NodeKind;
+  label: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** Final score in [0,1]. */
+  score: number;
+  /** Text relevance in [0,1] (BM25F over the ideal match, coverage, kind prior). */
+  lexical: number;
+  /** PageRank normalised to the graph's maximum (log-compressed). */
+  centrality: number;
+  /** The kind prior applied (1 for functions and methods). */
+  prior: number;
+  /** Query words this node matched. */
+  matched: string[];
+  doc?: string;
+}
+
+/** One query term and what it may do. */
+export interface QueryTerm {
+  /** Index term (a stem, or a whole identifier). */
+  term: string;
+  /** The query word it came from (shown in `matched`). */
+  word: string;
+  /** Also match vocabulary terms starting with it. */
+  expand: boolean;
+  /** The whole query as one identifier (`parse header` → `parseheader`): not counted for coverage. */
+  whole: boolean;
+}
+
+/** An analysed query. */
+export interface SeekQuery {
+  terms: QueryTerm[];
+  /** idf per term (0 when the index has never seen it). */
+  idf: number[];
+  /** The whole-identifier term, when the query is short enough to be one. */
+  whole: string;
+  /** The query asks where/how/what: docs and types step back behind functions. */
+  question: boolean;
+  /** The query asks for tests ("test", "spec"): test code comes first. */
+  wantsTests: boolean;
+}
+
+const QUESTION = /^\s*(where|how|what|which|who|why|when|find|show)\b|\?\s*$/i;
+const TEST_WORDS = /\b(tests?|testing|tested|specs?|unittests?|fixtures?)\b/i;
+/** Bits in a 32-bit mask per node; the whole-identifier term takes one. */
+const MAX_TERMS = 31;
+const LEXICAL_SHARE = 0.85;
+
+/** Splits a query into terms (stop words dropped, stemmed), with their idf and the query's intent. */
+export function analyzeQuery(text: string, index: { idf(term: string): number }): SeekQuery {
+  const words = tokenize(text).filter((w) => !STOP_WORDS.has(w));
+  const terms: QueryTerm[] = [];
+  const seen = new Set<string>();
+  for (const word of words) {
+    const term = stem(word);
+    if (seen.has(term) || terms.length >= MAX_TERMS - 1) continue;
+    seen.add(term);
+    terms.push({ term, word, expand: term.length >= 4, whole: false });
+  }
+  // Short queries may name an identifier (`parse header`, `retryRequest`): match it whole too.
+  const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
+  if (whole && !seen.has(whole)) terms.push({ term: whole, word: words.join(''), expand: false, whole: true });
+  return { terms, idf: terms.map((t) => index.idf(t.term)), whole, question: QUESTION.test(text), wantsTests: TEST_WORDS.test(text) };
+}
+
+/**
+ * How much a kind of hit is worth before its text is compared: the function doing the work first;
+ * classes just behind; types and interfaces (the words without the work) further; Markdown sections
+ * behind code for questions; files and directories only as a fallback. Code in test files steps
+ * back unless the query asks for tests, and then comes first.
+ */
+export function kindPrior(kind: NodeKind, isTest: boolean, q: Pick<SeekQuery, 'question' | 'wantsTests'>): number {
+  let p: number;
+  switch (kind) {
+    case 'function':
+    case 'method':
+      p = 1;
+      break;
+    case 'class':
+      p = 0.85;
+      break;
+    case 'interface':
+    case 'type':
+      p = 0.65;
+      break;
+    case 'section':
+      p = q.question ? 0.5 : 0.75;
+      break;
+    default:
+      p = 0.55;
+  }
+  if (isTest) p *= q.wantsTests ? 1.4 : 0.5;
+  return p;
+}
+
+/** Scores BM25F sums into ranked hits. `raw` holds each touched node's sum and matched-term mask. */
+export function scoreCandidates(
+  graph: CodeGraph,
+  q: SeekQuery,
+  raw: readonly { node: number; raw: number; mask: number }[],
+  flags: Uint8Array,
+  pagerank: Float64Array | null,
+  options: SeekOptions,
+  k1: number,
+): SeekHit[] {
+  const topK = options.topK ?? 20;
+  const minScore = options.minScore ?? 0.05;
+  const kinds = options.kinds && options.kinds.length ? new Set(options.kinds) : null;
+  const scope = options.scope ? options.scope.replace(/^\.\/+/, '').replace(/\/+$/, '') : '';
+  // The ideal: every content term matched once in the name. A score of 1 means "named for the query".
+  const nameSat = (FIELDS.name.weight * (k1 + 1)) / (FIELDS.name.weight + k1);
+  let ideal = 0;
+  let idfMass = 0;
+  q.terms.forEach((t, i) => {
+    if (t.whole) return;
+    ideal += q.idf[i] * nameSat;
+    idfMass += q.idf[i];
+  });
+  if (ideal === 0) ideal = 1;
+  const wholeBit = q.terms.findIndex((t) => t.whole);
+  const rerank = options.graphRerank ?? true;
+  const ranked: { node: number; final: number; lexical: number; centrality: number; prior: number; mask: number }[] = [];
+  for (const c of raw) {
+    const n = graph.node(c.node);
+    if (!n) continue;
+    if (kinds && !kinds.has(n.kind)) continue;
+    if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
+    // idf-weighted coverage: matching the rare words of the query matters more than the common ones.
+    let covered = 0;
+    q.terms.forEach((t, i) => {
+      if (!t.whole && (c.mask & (1 << i)) !== 0) covered += q.idf[i];
+    });
+    const wholeHit = wholeBit >= 0 && (c.mask & (1 << wholeBit)) !== 0;
+    const coverage = idfMass > 0 ? covered / idfMass : wholeHit ? 1 : 0;
+    let text = Math.min(1, c.raw / ideal) * (0.5 + 0.5 * coverage);
+    if (q.whole && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
+    const prior = kindPrior(n.kind, (flags[c.node] & 1) !== 0, q);
+    const lexical = text * prior;
+    const pr = pagerank ? (pagerank[c.node] ?? 0) : 0;
+    // log-compress: PageRank is heavy-tailed; it separates near-ties and never lifts a weak match far.
+    const centrality = Math.log1p(pr * 1000) / Math.log1p(1000);
+    const final = Math.min(1, rerank ? lexical * (LEXICAL_SHARE + (1 - LEXICAL_SHARE) * centrality) : lexical);
+    if (final >= minScore) ranked.push({ node: c.node, final, lexical, centrality, prior, mask: c.mask });
+  }
+  const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+  ranked.sort((a, b) => b.final - a.final || (graph.node(a.node)!.id < graph.node(b.node)!.id ? -1 : 1));
+  return ranked.slice(0, topK).map((r) => {
+    const n = graph.node(r.node)!;
+    const hit: SeekHit = {
+      id: n.id,
+      kind: n.kind,
+      label: n.label,
+      path: n.path,
+      startLine: n.startLine,
+      endLine: n.endLine,
+      score: round(r.final),
+      lexical: round(r.lexical),
+      centrality: round(r.centrality),
+      prior: round(r.prior),
+      matched: [...new Set(q.terms.filter((_t, i) => (r.mask & (1 << i)) !== 0).map((t) => t.word))],
+    };
+    if (n.doc) hit.doc = n.doc;
+    return hit;
+  });
+}
