@@ -144,41 +144,69 @@ export class LexicalIndex {
     this.indexed = new Array(n).fill(null);
     this.live = 0;
     this.stalePostings = 0;
-    // Pass 1: fields of every node, and the mean length of each field (BM25F normalises per field).
+    // Pass 1: per-field counts of every node as flat (term, node, field, count) rows, and the mean
+    // length of each field (BM25F normalises per field). Flat rows keep the garbage collector idle.
     const reader = new LineReader(this.textOf);
-    const all: [number, GraphNode, NodeFields][] = [];
-    const sums = Object.fromEntries(FIELD_NAMES.map((f) => [f, [0, 0]])) as Record<FieldName, [number, number]>;
+    const F = FIELD_NAMES.length;
+    const fieldLens = new Float32Array(n * F);
+    const rowTerm: number[] = [];
+    const rowNode: number[] = [];
+    const rowField: number[] = [];
+    const rowCount: number[] = [];
+    const sums = new Float64Array(F);
+    const present = new Float64Array(F);
     for (const [i, node] of graph.nodes()) {
       const fields = nodeFields(node, reader.of(node.path));
-      for (const f of FIELD_NAMES) {
-        const len = fieldLength(fields[f]);
-        if (len > 0) {
-          sums[f][0] += len;
-          sums[f][1]++;
+      FIELD_NAMES.forEach((f, fi) => {
+        const m = fields[f];
+        if (m.size === 0) return;
+        let len = 0;
+        for (const [t, c] of m) {
+          let id = this.termIds.get(t);
+          if (id === undefined) this.termIds.set(t, (id = this.termIds.size));
+          rowTerm.push(id);
+          rowNode.push(i);
+          rowField.push(fi);
+          rowCount.push(c);
+          len += c;
         }
-      }
-      all.push([i, node, fields]);
-    }
-    for (const f of FIELD_NAMES) if (sums[f][1] > 0) this.averages[f] = sums[f][0] / sums[f][1];
-    // Pass 2: (term, node, pseudo tf) triples, then a counting sort into the CSR arrays.
-    const termOf: number[] = [];
-    const nodeOf: number[] = [];
-    const tfOf: number[] = [];
-    for (const [i, node, fields] of all) {
+        fieldLens[i * F + fi] = len;
+        sums[fi] += len;
+        present[fi]++;
+      });
       this.versions[i] = 1;
-      let postings = 0;
-      for (const [t, tf] of this.pseudoFrequencies(fields)) {
-        let id = this.termIds.get(t);
-        if (id === undefined) this.termIds.set(t, (id = this.termIds.size));
-        termOf.push(id);
-        nodeOf.push(i);
-        tfOf.push(tf);
-        postings++;
-      }
-      this.postingCounts[i] = postings;
       this.flags[i] = isTestNode(node) ? FLAG_TEST : 0;
       this.indexed[i] = node;
       this.live++;
+    }
+    FIELD_NAMES.forEach((f, fi) => {
+      if (present[fi] > 0) this.averages[f] = sums[fi] / present[fi];
+    });
+    // Pass 2: rows of one node are contiguous; sum each term's weighted, normalised counts (BM25F).
+    const termOf: number[] = [];
+    const nodeOf: number[] = [];
+    const tfOf: number[] = [];
+    const acc = new Float64Array(this.termIds.size);
+    const seen: number[] = [];
+    const flush = (node: number): void => {
+      for (const id of seen) {
+        termOf.push(id);
+        nodeOf.push(node);
+        tfOf.push(acc[id]);
+        acc[id] = 0;
+      }
+      this.postingCounts[node] = seen.length;
+      seen.length = 0;
+    };
+    for (let r = 0; r < rowTerm.length; r++) {
+      const node = rowNode[r];
+      const fi = rowField[r];
+      const { weight, b } = FIELDS[FIELD_NAMES[fi]];
+      const norm = 1 - b + (b * fieldLens[node * F + fi]) / this.averages[FIELD_NAMES[fi]];
+      const id = rowTerm[r];
+      if (acc[id] === 0) seen.push(id);
+      acc[id] += (weight * rowCount[r]) / norm;
+      if (r + 1 === rowTerm.length || rowNode[r + 1] !== node) flush(node);
     }
     const terms = this.termIds.size;
     const offsets = new Uint32Array(terms + 1);

@@ -56,12 +56,28 @@ export function stem(token: string): string {
   return s;
 }
 
-/** Content terms of free text: split, stop words dropped, stemmed. */
+const wordMemo = new Map<string, string[]>();
+let noiseStems: Set<string> | null = null;
+
+/** Content terms of one word (`parseHeaders` → pars, header), memoised: code repeats its words. */
+function wordTerms(word: string): string[] {
+  let terms = wordMemo.get(word);
+  if (!terms) {
+    if (wordMemo.size > 200_000) wordMemo.clear();
+    terms = [];
+    for (const t of tokenize(word)) if (!STOP_WORDS.has(t)) terms.push(stem(t));
+    wordMemo.set(word, terms);
+  }
+  return terms;
+}
+
+/** Content terms of free text: split, stop words dropped, stemmed; `dropCodeNoise` also drops keywords. */
 export function analyze(text: string, dropCodeNoise = false): string[] {
+  noiseStems ??= new Set([...CODE_NOISE].map(stem));
   const out: string[] = [];
-  for (const t of tokenize(text)) {
-    if (STOP_WORDS.has(t) || (dropCodeNoise && CODE_NOISE.has(t))) continue;
-    out.push(stem(t));
+  for (const word of text.split(/[^A-Za-z0-9]+/)) {
+    if (!word) continue;
+    for (const t of wordTerms(word)) if (!dropCodeNoise || !noiseStems.has(t)) out.push(t);
   }
   return out;
 }
@@ -177,4 +193,5 @@ export function isTestNode(n: GraphNode): boolean {
 /** Drops the memos (they only speed up one build). */
 export function clearTextMemos(): void {
   pathMemo.clear();
+  wordMemo.clear();
 }
