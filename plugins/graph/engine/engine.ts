@@ -14,6 +14,7 @@ import { gitFactsFrom } from './git-history.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './lexical-index.ts';
+import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import { findNodes, symbolAt, type NodeMatch } from './node-lookup.ts';
 import { emptyResolverConfig, type ResolverConfig } from './resolve.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
@@ -410,6 +411,17 @@ export class CodeGraphEngine {
     const g = this.builder.graph;
     const pr = options.graphRerank === false ? null : this.pagerank().scores;
     return { ...this.stamp(), results: this.lexical.query(g, query, pr, options) };
+  }
+
+  /**
+   * Semantic search: the best-matching line of each seek candidate, with context, ranked by the
+   * candidate's score and the share of the query that line holds (see semantic-search.ts).
+   */
+  searchPassages(query: string, options: SeekOptions & PassageOptions = {}): Stamped & { results: Passage[] } {
+    const topK = options.topK ?? 20;
+    const candidates = this.seek(query, { ...options, topK: Math.max(30, topK * 3) }).results;
+    const results = rankPassages(query, candidates, (p) => this.contents.get(p), (t) => this.lexical.idf(t), { topK, contextLines: options.contextLines });
+    return { ...this.stamp(), results };
   }
 
   /** grep-like search over the contents of ingested files. */
