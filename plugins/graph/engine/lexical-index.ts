@@ -48,6 +48,20 @@ class Postings {
   }
 }
 
+/** A growable Int32 buffer (build-time rows: 4 bytes an entry instead of a JS array's 8). */
+class IntRows {
+  data = new Int32Array(1024);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = x;
+  }
+}
+
 /** Flag bit per node: the node lives in a test file. */
 export const FLAG_TEST = 1;
 
@@ -149,10 +163,10 @@ export class LexicalIndex {
     const reader = new LineReader(this.textOf);
     const F = FIELD_NAMES.length;
     const fieldLens = new Float32Array(n * F);
-    const rowTerm: number[] = [];
-    const rowNode: number[] = [];
-    const rowField: number[] = [];
-    const rowCount: number[] = [];
+    const rowTerm = new IntRows();
+    const rowNode = new IntRows();
+    // field index in the low 4 bits, count above
+    const rowFieldCount = new IntRows();
     const sums = new Float64Array(F);
     const present = new Float64Array(F);
     for (const [i, node] of graph.nodes()) {
@@ -166,8 +180,7 @@ export class LexicalIndex {
           if (id === undefined) this.termIds.set(t, (id = this.termIds.size));
           rowTerm.push(id);
           rowNode.push(i);
-          rowField.push(fi);
-          rowCount.push(c);
+          rowFieldCount.push((c << 4) | fi);
           len += c;
         }
         fieldLens[i * F + fi] = len;
@@ -182,46 +195,50 @@ export class LexicalIndex {
     FIELD_NAMES.forEach((f, fi) => {
       if (present[fi] > 0) this.averages[f] = sums[fi] / present[fi];
     });
-    // Pass 2: rows of one node are contiguous; sum each term's weighted, normalised counts (BM25F).
-    const termOf: number[] = [];
-    const nodeOf: number[] = [];
-    const tfOf: number[] = [];
-    const acc = new Float64Array(this.termIds.size);
-    const seen: number[] = [];
-    const flush = (node: number): void => {
-      for (const id of seen) {
-        termOf.push(id);
-        nodeOf.push(node);
-        tfOf.push(acc[id]);
-        acc[id] = 0;
-      }
-      this.postingCounts[node] = seen.length;
-      seen.length = 0;
-    };
-    for (let r = 0; r < rowTerm.length; r++) {
-      const node = rowNode[r];
-      const fi = rowField[r];
-      const { weight, b } = FIELDS[FIELD_NAMES[fi]];
-      const norm = 1 - b + (b * fieldLens[node * F + fi]) / this.averages[FIELD_NAMES[fi]];
-      const id = rowTerm[r];
-      if (acc[id] === 0) seen.push(id);
-      acc[id] += (weight * rowCount[r]) / norm;
-      if (r + 1 === rowTerm.length || rowNode[r + 1] !== node) flush(node);
-    }
+    // Pass 2 (twice over the rows: count postings per term, then fill the CSR arrays). Rows of one
+    // node are contiguous; each term's weighted, length-normalised counts are summed (BM25F).
+    const norms = FIELD_NAMES.map((f) => FIELDS[f]);
     const terms = this.termIds.size;
+    const acc = new Float64Array(terms);
+    const seen: number[] = [];
     const offsets = new Uint32Array(terms + 1);
-    for (const id of termOf) offsets[id + 1]++;
-    for (let t = 0; t < terms; t++) offsets[t + 1] += offsets[t];
-    const fill = offsets.slice(0, terms);
-    const total = termOf.length;
-    this.baseNodes = new Int32Array(total);
-    this.baseTf = new Float32Array(total);
-    this.baseVersions = new Int32Array(total).fill(1);
-    for (let k = 0; k < total; k++) {
-      const at = fill[termOf[k]]++;
-      this.baseNodes[at] = nodeOf[k];
-      this.baseTf[at] = tfOf[k];
+    let fill: Uint32Array | null = null;
+    const rows = rowTerm.length;
+    const T = rowTerm.data;
+    const N = rowNode.data;
+    const FC = rowFieldCount.data;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let r = 0; r < rows; r++) {
+        const node = N[r];
+        const fi = FC[r] & 15;
+        const { weight, b } = norms[fi];
+        const norm = 1 - b + (b * fieldLens[node * F + fi]) / this.averages[FIELD_NAMES[fi]];
+        const id = T[r];
+        if (acc[id] === 0) seen.push(id);
+        acc[id] += (weight * (FC[r] >> 4)) / norm;
+        if (r + 1 < rows && N[r + 1] === node) continue;
+        for (const t of seen) {
+          if (fill) {
+            const at = fill[t]++;
+            this.baseNodes[at] = node;
+            this.baseTf[at] = acc[t];
+          } else {
+            offsets[t + 1]++;
+          }
+          acc[t] = 0;
+        }
+        this.postingCounts[node] = seen.length;
+        seen.length = 0;
+      }
+      if (pass === 0) {
+        for (let t = 0; t < terms; t++) offsets[t + 1] += offsets[t];
+        fill = offsets.slice(0, terms);
+        this.baseNodes = new Int32Array(offsets[terms]);
+        this.baseTf = new Float32Array(offsets[terms]);
+        this.baseVersions = new Int32Array(offsets[terms]).fill(1);
+      }
     }
+    const total = offsets[terms];
     this.offsets = offsets;
     this.totalPostings = total;
     clearTextMemos();

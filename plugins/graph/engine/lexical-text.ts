@@ -131,17 +131,25 @@ function pathTerms(path: string): string[] {
   return t;
 }
 
-/** Splits a symbol's source (its line range) into signature text and body text. */
-export function symbolSource(lines: readonly string[], node: GraphNode): { signature: string; body: string } {
+/**
+ * Splits a symbol's source (its line range) into signature text and the body's line range, without
+ * copying the body (a full build reads every symbol of a large codebase).
+ */
+export function symbolSource(lines: readonly string[], node: GraphNode): { signature: string; bodyFrom: number; bodyTo: number; bodyHead: string } {
   const first = Math.max(0, node.startLine - 1);
   const last = Math.min(lines.length, node.endLine, first + MAX_BODY_LINES);
-  if (last <= first) return { signature: '', body: '' };
-  const text = lines.slice(first, last).join('\n');
+  if (last <= first) return { signature: '', bodyFrom: 0, bodyTo: 0, bodyHead: '' };
   // The signature ends where the body opens: `{` (C-like), `:` at a line end (Python), or `=>`.
-  const head = text.slice(0, MAX_SIGNATURE_CHARS);
-  const open = head.search(/\{|:\s*(#.*)?\n|=>/);
-  const cut = open >= 0 ? open : Math.min(head.length, (head.indexOf('\n') + 1 || head.length + 1) - 1);
-  return { signature: text.slice(0, cut), body: text.slice(cut) };
+  let head = '';
+  let k = first;
+  for (; k < last && head.length < MAX_SIGNATURE_CHARS; k++) {
+    const line = lines[k];
+    const open = line.search(/\{|:\s*(#.*)?$|=>/);
+    if (open >= 0) return { signature: head + line.slice(0, open), bodyFrom: k + 1, bodyTo: last, bodyHead: line.slice(open) };
+    head += `${line}\n`;
+  }
+  // No opener found (a one-line declaration, an arrow body on the next line): the first line is the signature.
+  return { signature: lines[first], bodyFrom: first + 1, bodyTo: last, bodyHead: '' };
 }
 
 /** The fields a node is indexed under. `lines` is its file's text split into lines, when available. */
@@ -163,14 +171,16 @@ export function nodeFields(n: GraphNode, lines: readonly string[] | null): NodeF
   }
   if (n.doc) count(f.doc, analyze(n.doc).slice(0, MAX_DOC_TOKENS));
   if (lines && n.kind !== 'file' && n.kind !== 'module') {
-    const { signature, body } = symbolSource(lines, n);
+    const { signature, bodyFrom, bodyTo, bodyHead } = symbolSource(lines, n);
     const own = new Set(f.name.keys());
     for (const t of analyze(signature, true)) if (!own.has(t)) f.signature.set(t, (f.signature.get(t) ?? 0) + 1);
     // Bodies of functions, methods and doc sections say what they do; a class body is its methods'.
     if (n.kind === 'function' || n.kind === 'method' || n.kind === 'section') {
+      const noise = n.kind !== 'section';
       const counts = new Map<string, number>();
-      count(counts, analyze(body, n.kind !== 'section'));
-      const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_BODY_TERMS);
+      count(counts, analyze(bodyHead, noise));
+      for (let k = bodyFrom; k < bodyTo; k++) count(counts, analyze(lines[k], noise));
+      const top = counts.size > MAX_BODY_TERMS ? [...counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_BODY_TERMS) : counts;
       for (const [t, c] of top) f.body.set(t, Math.min(MAX_BODY_TF, c));
     }
   }
