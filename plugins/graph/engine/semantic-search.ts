@@ -3,7 +3,7 @@
  * each is answered by its best-matching line (query words matched as stems of identifier parts, so
  * "retries" meets `retryCount += 1`), with context; a passage's score blends the symbol's seek score
  * with how much of the query that line holds. The result is the lines that do the work, in an order
- * that can differ from seek's (a symbol named for the query but whose body never mentions it falls).
+ * that can differ from seek's (a candidate whose best single line holds little of the query falls).
  */
 import type { SeekHit } from './seek-scoring.ts';
 import { analyze, STOP_WORDS, stem, tokenize } from './lexical-text.ts';
