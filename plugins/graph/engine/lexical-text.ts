@@ -51,6 +51,9 @@ export function stem(token: string): string {
   if (s === undefined) {
     if (stemMemo.size > 200_000) stemMemo.clear();
     s = token.length <= 3 || /\d/.test(token) ? token : stemmer(token);
+    // Porter keeps -able/-ible on short stems (`draftable` → `draftabl`); code names adjectives after
+    // their verbs (`isDraftable`, `callable`), so fold them onto the verb.
+    if (/[^aeiou][ai]bl$/.test(s) && s.length >= 7) s = s.slice(0, -3);
     stemMemo.set(token, s);
   }
   return s;

@@ -115,7 +115,7 @@ export function kindPrior(kind: NodeKind, isTest: boolean, q: Pick<SeekQuery, 'q
     default:
       p = 0.55;
   }
-  if (isTest) p *= q.wantsTests ? 1.4 : 0.5;
+  if (isTest) p *= q.wantsTests ? 1.4 : 0.4;
   return p;
 }
 
@@ -158,7 +158,8 @@ export function scoreCandidates(
     });
     const wholeHit = wholeBit >= 0 && (c.mask & (1 << wholeBit)) !== 0;
     const coverage = idfMass > 0 ? covered / idfMass : wholeHit ? 1 : 0;
-    let text = Math.min(1, c.raw / ideal) * (0.5 + 0.5 * coverage);
+    // 1 − e^(−1.6·x): monotonic (strong matches keep their order instead of tying at 1), 0.8 at the ideal.
+    let text = (1 - Math.exp((-1.6 * c.raw) / ideal)) * (0.5 + 0.5 * coverage);
     if (q.whole && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
     const prior = kindPrior(n.kind, (flags[c.node] & 1) !== 0, q);
     const lexical = text * prior;
