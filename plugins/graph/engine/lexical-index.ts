@@ -357,6 +357,17 @@ export class LexicalIndex {
     return out.slice(0, MAX_PREFIX_EXPANSIONS);
   }
 
+  /** Vocabulary terms of ≥ 4 letters that are proper prefixes of a term of ≥ 6 (its abbreviations). */
+  abbreviations(term: string): string[] {
+    const out: string[] = [];
+    if (term.length < 6) return out;
+    for (let len = 4; len < term.length - 1; len++) {
+      const p = term.slice(0, len);
+      if (this.documentFrequency(p) > 0) out.push(p);
+    }
+    return out;
+  }
+
   /** Ranks nodes for a free-text query. `pagerank` is indexed by node (max-normalised). */
   query(graph: CodeGraph, text: string, pagerank: Float64Array | null, options: SeekOptions = {}): SeekHit[] {
     this.ensure(graph);
@@ -371,7 +382,11 @@ export class LexicalIndex {
       if (q.idf[bit] === 0 && !term.expand) return;
       this.accumulate(term.term, bit, q.idf[bit], touched);
       // Prefixes reach what stemming does not (`conn` → `connect`), at a fraction of the weight.
-      if (term.expand) for (const t of this.expand(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length), touched);
+      if (term.expand) {
+        for (const t of this.expand(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length), touched);
+        // ...and abbreviations reach the long word (`func`, `param`, `config` for function, parameters, configuration).
+        for (const t of this.abbreviations(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length), touched);
+      }
     });
     const raw: { node: number; raw: number; mask: number }[] = [];
     for (const node of touched) {

@@ -28,7 +28,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'a an and are as at be been being by can could did do does doing done for from had has have how if in into is it its ' +
     'of on or our should so such than that the their them then there these they this those to was we were what when where ' +
     'which while who whom why will with would you your not no me my i about via also just any some all each ' +
-    'code function functions method methods logic implemented implementation happen happens work works'
+    'code logic implemented implementation happen happens work works'
   ).split(' '),
 );
 
@@ -51,6 +51,8 @@ export function stem(token: string): string {
   if (s === undefined) {
     if (stemMemo.size > 200_000) stemMemo.clear();
     s = token.length <= 3 || /\d/.test(token) ? token : stemmer(token);
+    // Porter undoubles after cutting -ed/-ing (`added` → `ad`) while `add` stays `add`: keep 3+ letters.
+    if (s.length < 3) s = token.replace(/(ing|ed|es|s)$/, '');
     // Porter keeps -able/-ible on short stems (`draftable` → `draftabl`); code names adjectives after
     // their verbs (`isDraftable`, `callable`), so fold them onto the verb.
     if (/[^aeiou][ai]bl$/.test(s) && s.length >= 7) s = s.slice(0, -3);
