@@ -40,6 +40,30 @@ function writeRetrievalRepo(root: string): string {
       '  return run();',
       '}',
       '',
+      'export function loadConfig(text: string): Record<string, string> {',
+      "  return Object.fromEntries(text.split('\\n').map((l) => l.split('=')));",
+      '}',
+      '',
+      'const handlers: Array<() => void> = [];',
+      'export function addHandler(run: () => void): void {',
+      '  handlers.push(run);',
+      '}',
+      '',
+    ].join('\n'),
+    // Competitors sharing one word with the questions below, and stronger on it than the answers.
+    'src/events.ts': [
+      'const handlers: Array<() => void> = [];',
+      '/** Runs every handler, in the order the handlers came. */',
+      'export function runHandlers(): void {',
+      '  for (const handler of handlers) handler();',
+      '}',
+      '',
+      '/** Loads the defaults: loaded once, then every load is a copy. */',
+      'export function loadDefaults(): Record<string, string> {',
+      '  const loaded = {};',
+      '  return { ...loaded };',
+      '}',
+      '',
     ].join('\n'),
     'net/headers.py': ['def parse_header_line(line):', '    """Split one raw header line into its name and value."""', '    name, _, value = line.partition(":")', '    return name.strip(), value.strip()', ''].join('\n'),
     'docs/retries.md': ['# Retrying failed requests', '', 'Failed requests are retried with a growing delay; the retry count is an option.', ''].join('\n'),
@@ -104,6 +128,10 @@ describe('seek finds the function doing the work', function () {
     assert.equal((await seek('retries', { node_types: ['function'] }))[0]?.id, 'function:src/http/retry.ts#retryRequest');
     assert.equal((await seek('parsing headers'))[0]?.id, 'function:net/headers.py#parse_header_line');
     assert.equal((await seek('headerLine'))[0]?.id, 'function:net/headers.py#parse_header_line');
+    // Porter turns `added` into `ad` but leaves `add`; both must meet.
+    assert.equal((await seek('where are handlers added'))[0]?.id, 'function:src/http/retry.ts#addHandler');
+    // An abbreviation in the code (`Config`) answers the long word in the question.
+    assert.equal((await seek('how is the configuration loaded'))[0]?.id, 'function:src/http/retry.ts#loadConfig');
   });
 
   it('indexes body tokens: a word only in the body finds the function, and an edit to the body is seen after ingest', async () => {
