@@ -74,8 +74,9 @@ export function rankPassages(
       let s = 0;
       const matched: string[] = [];
       terms.forEach((t, k) => {
-        if (present.has(t)) {
-          s += weights[k];
+        const w = present.has(t) ? weights[k] : relatedOnLine(t, present) ? weights[k] * 0.5 : 0;
+        if (w > 0) {
+          s += w;
           matched.push(words.get(t)!);
         }
       });
@@ -106,6 +107,19 @@ export function rankPassages(
   }
   out.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.line - b.line);
   return out.slice(0, topK);
+}
+
+/**
+ * A line term the query term prefixes (`handl` → `handler`) or that abbreviates it (`config` for
+ * `configur`), as seek's prefix and abbreviation matches; both sides ≥ 4 letters.
+ */
+function relatedOnLine(term: string, present: ReadonlySet<string>): boolean {
+  if (term.length < 4) return false;
+  for (const t of present) {
+    if (t.length < 4) continue;
+    if (t.startsWith(term) || (term.length >= 6 && term.startsWith(t) && t.length < term.length - 1)) return true;
+  }
+  return false;
 }
 
 function clip(line: string): string {
