@@ -330,13 +330,12 @@ export class LexicalIndex {
         for (const t of this.abbreviations(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length), touched);
       }
     });
-    const raw: { node: number; raw: number; mask: number }[] = [];
+    const hits = scoreCandidates(graph, q, touched, this.scratch, this.masks, this.flags, pagerank, options, K1);
     for (const node of touched) {
-      raw.push({ node, raw: this.scratch[node], mask: this.masks[node] });
       this.scratch[node] = 0;
       this.masks[node] = 0;
     }
-    return scoreCandidates(graph, q, raw, this.flags, pagerank, options, K1);
+    return hits;
   }
 
   /** Adds one term's BM25 contribution (idf × saturated pseudo tf) to every live node it occurs in. */

@@ -119,11 +119,27 @@ export function kindPrior(kind: NodeKind, isTest: boolean, q: Pick<SeekQuery, 'q
   return p;
 }
 
-/** Scores BM25F sums into ranked hits. `raw` holds each touched node's sum and matched-term mask. */
+/** One scored candidate. */
+interface Scored {
+  node: number;
+  final: number;
+  lexical: number;
+  centrality: number;
+  prior: number;
+  mask: number;
+}
+
+/**
+ * Scores BM25F sums into ranked hits. `touched` lists the nodes with a sum; `sums` and `masks` hold
+ * each one's sum and matched-term bits. Only the best `topK` are kept (a bounded heap: a common
+ * word touches tens of thousands of nodes, and sorting them all would dominate the query).
+ */
 export function scoreCandidates(
   graph: CodeGraph,
   q: SeekQuery,
-  raw: readonly { node: number; raw: number; mask: number }[],
+  touched: readonly number[],
+  sums: Float64Array,
+  masks: Uint32Array,
   flags: Uint8Array,
   pagerank: Float64Array | null,
   options: SeekOptions,
@@ -137,41 +153,46 @@ export function scoreCandidates(
   const nameSat = (FIELDS.name.weight * (k1 + 1)) / (FIELDS.name.weight + k1);
   let ideal = 0;
   let idfMass = 0;
+  let contentBits = 0;
   q.terms.forEach((t, i) => {
     if (t.whole) return;
     ideal += q.idf[i] * nameSat;
     idfMass += q.idf[i];
+    contentBits |= 1 << i;
   });
   if (ideal === 0) ideal = 1;
   const wholeBit = q.terms.findIndex((t) => t.whole);
   const rerank = options.graphRerank ?? true;
-  const ranked: { node: number; final: number; lexical: number; centrality: number; prior: number; mask: number }[] = [];
-  for (const c of raw) {
-    const n = graph.node(c.node);
+  const heap: Scored[] = [];
+  const worse = (a: Scored, b: Scored): boolean => a.final < b.final || (a.final === b.final && graph.node(a.node)!.id > graph.node(b.node)!.id);
+  for (const node of touched) {
+    const n = graph.node(node);
     if (!n) continue;
     if (kinds && !kinds.has(n.kind)) continue;
     if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
+    const mask = masks[node];
     // idf-weighted coverage: matching the rare words of the query matters more than the common ones.
     let covered = 0;
-    q.terms.forEach((t, i) => {
-      if (!t.whole && (c.mask & (1 << i)) !== 0) covered += q.idf[i];
-    });
-    const wholeHit = wholeBit >= 0 && (c.mask & (1 << wholeBit)) !== 0;
+    for (let m = mask & contentBits; m !== 0; m &= m - 1) covered += q.idf[31 - Math.clz32(m & -m)];
+    const wholeHit = wholeBit >= 0 && (mask & (1 << wholeBit)) !== 0;
     const coverage = idfMass > 0 ? covered / idfMass : wholeHit ? 1 : 0;
     // 1 − e^(−1.6·x): monotonic (strong matches keep their order instead of tying at 1), 0.8 at the ideal.
-    let text = (1 - Math.exp((-1.6 * c.raw) / ideal)) * (0.5 + 0.5 * coverage);
-    if (q.whole && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
-    const prior = kindPrior(n.kind, (flags[c.node] & 1) !== 0, q);
+    let text = (1 - Math.exp((-1.6 * sums[node]) / ideal)) * (0.5 + 0.5 * coverage);
+    if (wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
+    const prior = kindPrior(n.kind, (flags[node] & 1) !== 0, q);
     const lexical = text * prior;
-    const pr = pagerank ? (pagerank[c.node] ?? 0) : 0;
+    const pr = pagerank ? (pagerank[node] ?? 0) : 0;
     // log-compress: PageRank is heavy-tailed; it separates near-ties and never lifts a weak match far.
     const centrality = Math.log1p(pr * 1000) / Math.log1p(1000);
     const final = Math.min(1, rerank ? lexical * (LEXICAL_SHARE + (1 - LEXICAL_SHARE) * centrality) : lexical);
-    if (final >= minScore) ranked.push({ node: c.node, final, lexical, centrality, prior, mask: c.mask });
+    if (final < minScore) continue;
+    const c: Scored = { node, final, lexical, centrality, prior, mask };
+    if (heap.length < topK) heapPush(heap, c, worse);
+    else if (worse(heap[0], c)) heapReplaceTop(heap, c, worse);
   }
   const round = (x: number): number => Math.round(x * 1e4) / 1e4;
-  ranked.sort((a, b) => b.final - a.final || (graph.node(a.node)!.id < graph.node(b.node)!.id ? -1 : 1));
-  return ranked.slice(0, topK).map((r) => {
+  heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  return heap.map((r) => {
     const n = graph.node(r.node)!;
     const hit: SeekHit = {
       id: n.id,
@@ -189,4 +210,32 @@ export function scoreCandidates(
     if (n.doc) hit.doc = n.doc;
     return hit;
   });
+}
+
+/** Min-heap push (the root is the worst kept candidate). */
+function heapPush<T>(heap: T[], x: T, worse: (a: T, b: T) => boolean): void {
+  heap.push(x);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!worse(heap[i], heap[parent])) break;
+    [heap[i], heap[parent]] = [heap[parent], heap[i]];
+    i = parent;
+  }
+}
+
+/** Replaces the root (the worst kept) and sifts down. */
+function heapReplaceTop<T>(heap: T[], x: T, worse: (a: T, b: T) => boolean): void {
+  heap[0] = x;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let w = i;
+    if (l < heap.length && worse(heap[l], heap[w])) w = l;
+    if (r < heap.length && worse(heap[r], heap[w])) w = r;
+    if (w === i) break;
+    [heap[i], heap[w]] = [heap[w], heap[i]];
+    i = w;
+  }
 }
