@@ -18,6 +18,8 @@ export type { TextSource } from './lexical-buffers.ts';
 /** BM25 saturation constant. */
 export const K1 = 1.2;
 const MAX_PREFIX_EXPANSIONS = 12;
+/** A synonym's share of its own idf when it stands in for a query word. */
+const SYNONYM_WEIGHT = 0.5;
 const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 
 /** Flag bit per node: the node lives in a test file. */
@@ -321,7 +323,7 @@ export class LexicalIndex {
     }
     const touched: number[] = [];
     q.terms.forEach((term, bit) => {
-      if (q.idf[bit] === 0 && !term.expand) return;
+      if (q.idf[bit] === 0 && !term.expand && term.synonyms.length === 0) return;
       this.accumulate(term.term, bit, q.idf[bit], touched);
       // Prefixes reach what stemming does not (`conn` → `connect`), at a fraction of the weight.
       if (term.expand) {
@@ -329,6 +331,8 @@ export class LexicalIndex {
         // ...and abbreviations reach the long word (`func`, `param`, `config` for function, parameters, configuration).
         for (const t of this.abbreviations(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length), touched);
       }
+      // Synonyms count for the word they stand in for, at half weight.
+      for (const t of term.synonyms) this.accumulate(t, bit, this.idf(t) * SYNONYM_WEIGHT, touched);
     });
     const hits = scoreCandidates(graph, q, touched, this.scratch, this.masks, this.flags, pagerank, options, K1);
     for (const node of touched) {

@@ -35,12 +35,23 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 /** Keywords and builtin type names of the supported languages: noise in signatures and bodies. */
 const CODE_NOISE: ReadonlySet<string> = new Set(
   (
-    'def return returns const let var function if else elif for while import export from class new await async try catch ' +
-    'except finally raise throw throws self this none null undefined true false typeof instanceof void any string number ' +
+    'def return returns const let var function if else elif for while import export from class new await async try ' +
+    'finally self this none null undefined true false typeof instanceof void any string number ' +
     'boolean bool int str dict list tuple pass lambda yield case switch break continue default static public private ' +
     'protected readonly extends implements interface type enum func defer chan fn pub mut impl struct use mod package ' +
     'object unknown never nil err len range go println print todo args kwargs cls'
   ).split(' '),
+);
+
+/** Irregular past forms common in questions about code ("where is it thrown"), mapped to the verb. */
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    found: 'find', thrown: 'throw', threw: 'throw', built: 'build', written: 'write', wrote: 'write', sent: 'send',
+    chosen: 'choose', chose: 'choose', ran: 'run', got: 'get', gotten: 'get', made: 'make', held: 'hold', kept: 'keep',
+    taken: 'take', took: 'take', given: 'give', gave: 'give', begun: 'begin', began: 'begin',
+    hidden: 'hide', shown: 'show', drawn: 'draw', frozen: 'freeze',
+    lost: 'lose', sought: 'seek', caught: 'catch', brought: 'bring',
+  }),
 );
 
 const stemMemo = new Map<string, string>();
@@ -50,9 +61,10 @@ export function stem(token: string): string {
   let s = stemMemo.get(token);
   if (s === undefined) {
     if (stemMemo.size > 200_000) stemMemo.clear();
-    s = token.length <= 3 || /\d/.test(token) ? token : stemmer(token);
+    const base = IRREGULAR.get(token) ?? token;
+    s = base.length <= 3 || /\d/.test(base) ? base : stemmer(base);
     // Porter undoubles after cutting -ed/-ing (`added` → `ad`) while `add` stays `add`: keep 3+ letters.
-    if (s.length < 3) s = token.replace(/(ing|ed|es|s)$/, '');
+    if (s.length < 3) s = base.replace(/(ing|ed|es|s)$/, '');
     // Porter keeps -able/-ible on short stems (`draftable` → `draftabl`); code names adjectives after
     // their verbs (`isDraftable`, `callable`), so fold them onto the verb.
     if (/[^aeiou][ai]bl$/.test(s) && s.length >= 7) s = s.slice(0, -3);
@@ -74,6 +86,52 @@ function wordTerms(word: string): string[] {
     wordMemo.set(word, terms);
   }
   return terms;
+}
+
+/**
+ * Words programmers use for one another in questions and in code ("wait" for a delay, "compute" for
+ * calculate). A query word also matches its group's other stems, at a reduced weight (seek-scoring).
+ */
+const SYNONYM_GROUPS: readonly (readonly string[])[] = [
+  ['wait', 'delay', 'sleep', 'backoff'],
+  ['compute', 'calculate', 'calc'],
+  ['find', 'search', 'lookup', 'locate'],
+  ['check', 'validate', 'verify', 'ensure'],
+  ['create', 'make', 'build', 'construct'],
+  ['remove', 'delete', 'drop'],
+  ['start', 'begin', 'launch'],
+  ['stop', 'halt', 'terminate', 'abort', 'cancel', 'kill'],
+  ['error', 'exception', 'failure'],
+  ['parse', 'decode', 'deserialize'],
+  ['encode', 'serialize', 'marshal'],
+  ['send', 'emit', 'dispatch'],
+  ['fetch', 'retrieve', 'download'],
+  ['configuration', 'config', 'settings', 'options'],
+  ['guess', 'detect', 'infer', 'sniff'],
+  ['run', 'execute', 'invoke'],
+  ['convert', 'transform'],
+  ['merge', 'combine'],
+  ['copy', 'clone', 'duplicate'],
+  ['save', 'persist', 'store'],
+  ['subscribe', 'observe', 'listen'],
+  ['directory', 'folder', 'dir'],
+  ['authentication', 'auth', 'login', 'credentials'],
+  ['throw', 'raise'],
+  ['catch', 'except', 'rescue'],
+];
+
+let synonymIndex: Map<string, string[]> | null = null;
+
+/** Stems that mean the same as this stem in code (not including itself). */
+export function synonymsOf(term: string): readonly string[] {
+  if (!synonymIndex) {
+    synonymIndex = new Map();
+    for (const group of SYNONYM_GROUPS) {
+      const stems = [...new Set(group.map((w) => stem(w)))];
+      for (const s of stems) synonymIndex.set(s, [...new Set([...(synonymIndex.get(s) ?? []), ...stems.filter((x) => x !== s)])]);
+    }
+  }
+  return synonymIndex.get(term) ?? [];
 }
 
 /** Content terms of free text: split, stop words dropped, stemmed; `dropCodeNoise` also drops keywords. */

@@ -4,7 +4,7 @@
  * ("Seek and search") gives the formula.
  */
 import type { CodeGraph, NodeKind } from './graph.ts';
-import { FIELDS, stem, STOP_WORDS, tokenize, wholeTerm } from './lexical-text.ts';
+import { FIELDS, stem, STOP_WORDS, synonymsOf, tokenize, wholeTerm } from './lexical-text.ts';
 
 /** Query options for seek. */
 export interface SeekOptions {
@@ -51,6 +51,8 @@ export interface QueryTerm {
   expand: boolean;
   /** The whole query as one identifier (`parse header` → `parseheader`): not counted for coverage. */
   whole: boolean;
+  /** Stems meaning the same in code (`delay` for `wait`). */
+  synonyms: readonly string[];
 }
 
 /** An analysed query. */
@@ -81,11 +83,11 @@ export function analyzeQuery(text: string, index: { idf(term: string): number })
     const term = stem(word);
     if (seen.has(term) || terms.length >= MAX_TERMS - 1) continue;
     seen.add(term);
-    terms.push({ term, word, expand: term.length >= 4, whole: false });
+    terms.push({ term, word, expand: term.length >= 4, whole: false, synonyms: synonymsOf(term).filter((x) => !seen.has(x)) });
   }
   // Short queries may name an identifier (`parse header`, `retryRequest`): match it whole too.
   const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
-  if (whole && !seen.has(whole)) terms.push({ term: whole, word: words.join(''), expand: false, whole: true });
+  if (whole && !seen.has(whole)) terms.push({ term: whole, word: words.join(''), expand: false, whole: true, synonyms: [] });
   return { terms, idf: terms.map((t) => index.idf(t.term)), whole, question: QUESTION.test(text), wantsTests: TEST_WORDS.test(text) };
 }
 

@@ -58,6 +58,15 @@ function writeRetrievalRepo(root: string): string {
       '  for (const handler of handlers) handler();',
       '}',
       '',
+      'const routes: string[] = [];',
+      'export function listRoutes(): string[] {',
+      '  return routes.map((route) => route);',
+      '}',
+      '',
+      'export function findRoute(path: string): string | undefined {',
+      '  return routes.find((r) => r === path);',
+      '}',
+      '',
       '/** Loads the defaults: loaded once, then every load is a copy. */',
       'export function loadDefaults(): Record<string, string> {',
       '  const loaded = {};',
@@ -132,6 +141,19 @@ describe('seek finds the function doing the work', function () {
     assert.equal((await seek('where are handlers added'))[0]?.id, 'function:src/http/retry.ts#addHandler');
     // An abbreviation in the code (`Config`) answers the long word in the question.
     assert.equal((await seek('how is the configuration loaded'))[0]?.id, 'function:src/http/retry.ts#loadConfig');
+    // Irregular past forms meet their verb: "found" → find.
+    assert.equal((await seek('how is a route found'))[0]?.id, 'function:src/events.ts#findRoute');
+  });
+
+  it('matches words programmers use for one another ("wait" finds sleep and backoff), below the word itself', async () => {
+    // No code says "wait"; the backoff loop and `sleep` do what it asks.
+    const hits = await seek('how long to wait', { node_types: ['function'] });
+    assert.deepEqual(hits.slice(0, 2).map((x) => x.id).sort(), ['function:src/http/retry.ts#retryRequest', 'function:src/http/retry.ts#sleep'], JSON.stringify(hits.map((x) => x.id)));
+    assert.ok(hits[0].why.matched.includes('wait'), JSON.stringify(hits[0].why.matched));
+    const sleepId = 'function:src/http/retry.ts#sleep';
+    const viaSynonym = (await seek('wait', { node_types: ['function'] })).find((x) => x.id === sleepId)!;
+    const own = (await seek('sleep', { node_types: ['function'] })).find((x) => x.id === sleepId)!;
+    assert.ok(own.score > viaSynonym.score, `the word itself (${own.score}) scores above its synonym (${viaSynonym.score})`);
   });
 
   it('indexes body tokens: a word only in the body finds the function, and an edit to the body is seen after ingest', async () => {
