@@ -1,12 +1,12 @@
 /**
  * Semantic `search`: passages rather than symbols. Seek's candidates are re-read line by line and
  * each is answered by its best-matching line (query words matched as stems of identifier parts, so
- * "retries" meets `retryCount += 1`), with context; a passage's score blends the symbol's seek score
+ * "retries" meets `retryCount += 1`; prefixes, abbreviations and synonyms at half weight), with context; a passage's score blends the symbol's seek score
  * with how much of the query that line holds. The result is the lines that do the work, in an order
  * that can differ from seek's (a candidate whose best single line holds little of the query falls).
  */
 import type { SeekHit } from './seek-scoring.ts';
-import { analyze, STOP_WORDS, stem, tokenize } from './lexical-text.ts';
+import { analyze, STOP_WORDS, stem, synonymsOf, tokenize } from './lexical-text.ts';
 
 /** One passage: the best line of a seek candidate, with context. */
 export interface Passage {
@@ -52,6 +52,7 @@ export function rankPassages(
   for (const w of tokenize(query)) if (!STOP_WORDS.has(w) && !words.has(stem(w))) words.set(stem(w), w);
   const terms = [...words.keys()];
   const weights = terms.map((t) => Math.max(idf(t), 0.1));
+  const synonyms = terms.map((t) => synonymsOf(t));
   const mass = weights.reduce((a, b) => a + b, 0) || 1;
   const linesOf = new Map<string, string[] | null>();
   const seen = new Set<string>();
@@ -74,7 +75,7 @@ export function rankPassages(
       let s = 0;
       const matched: string[] = [];
       terms.forEach((t, k) => {
-        const w = present.has(t) ? weights[k] : relatedOnLine(t, present) ? weights[k] * 0.5 : 0;
+        const w = present.has(t) ? weights[k] : relatedOnLine(t, present) || synonyms[k].some((x) => present.has(x)) ? weights[k] * 0.5 : 0;
         if (w > 0) {
           s += w;
           matched.push(words.get(t)!);
