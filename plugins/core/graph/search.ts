@@ -1,4 +1,4 @@
-/** search: grep over file contents (literal / regex), or semantic search over names and docs. */
+/** search: grep over file contents (literal / regex), or semantic: the best-matching lines of seek's candidates. */
 import picomatch from 'picomatch';
 import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
 import { asHostError, engineCall } from '../../graph/service.ts';
@@ -7,7 +7,7 @@ import { recordVisit } from '../session/visits.ts';
 
 export const searchVerb = defineVerb({
   name: 'search',
-  description: 'Search file contents like grep (literal or regex, context lines, filename glob) or by meaning over names and docs (semantic).',
+  description: 'Search file contents like grep (literal or regex, context lines, filename glob), or semantic: the lines that best match a question, inside the symbols seek ranks.',
   input: Type.Object({
     agent_id: AgentId,
     query: Type.String({ minLength: 1 }),
@@ -39,12 +39,16 @@ export const searchVerb = defineVerb({
     }
     const engine = await graph.requireGraph();
     if (args.mode === 'semantic') {
-      const found = engine.seek(args.query, { topK: args.top_k, scope: args.scope, minScore: 0.05 });
+      // Passages, not seek's list: the line of each candidate that holds most of the query, with context.
+      const found = engine.searchPassages(args.query, { topK: args.filename_pattern ? args.top_k * 3 : args.top_k, scope: args.scope, minScore: 0.05, contextLines: args.context_lines });
       const results = found.results
-        .filter((h) => !args.filename_pattern || matchesGlob(h.path, args.filename_pattern))
-        .map((h) => ({ id: h.id, kind: h.kind, label: h.label, path: h.path, line: h.startLine, score: Math.round(h.score * 1000) / 1000, matched: h.matched, ...(h.doc ? { doc: h.doc } : {}) }));
+        .filter((p) => !args.filename_pattern || matchesGlob(p.path, args.filename_pattern))
+        .slice(0, args.top_k)
+        .map((p) => ({ id: p.id, kind: p.kind, label: p.label, path: p.path, line: p.line, text: p.text, before: p.before, after: p.after, score: p.score, matched: p.matched }));
       const packed = args.token_budget ? packToTokenBudget(results, args.token_budget, (r) => countTokens(JSON.stringify(r))) : undefined;
-      return { query: args.query, mode: 'semantic', results: packed?.kept ?? results, ...(packed ? { budget: packed.report } : {}), generation: found.generation };
+      const kept = packed?.kept ?? results;
+      recordVisit(call, engine.root, { files: [...new Set(kept.map((r) => r.path))] });
+      return { query: args.query, mode: 'semantic', results: kept, ...(packed ? { budget: packed.report } : {}), generation: found.generation, stale: found.stale };
     }
     const found = engineCall(() =>
       engine.search(args.query, {

@@ -1,11 +1,11 @@
-/** seek: purpose-oriented search over names, doc comments and paths, re-ranked by graph centrality. */
+/** seek: purpose-oriented search (BM25F over names, signatures, docs, bodies, paths; kind priors), re-ranked by graph centrality. */
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
 import { graphOf, NodeTypes, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 
 export const seekVerb = defineVerb({
   name: 'seek',
-  description: 'Find code by purpose ("where are retries handled"): ranked symbols and files from names, docs and paths, re-ranked by centrality.',
+  description: 'Find code by purpose ("where are retries handled"): symbols ranked by BM25F over names, signatures, docs, bodies and paths; functions before types, docs and tests; re-ranked by centrality.',
   input: Type.Object({
     agent_id: AgentId,
     query: Type.String({ minLength: 1 }),
@@ -49,7 +49,7 @@ export const seekVerb = defineVerb({
           path: h.path,
           lines: [h.startLine, h.endLine],
           score: round(score),
-          why: { lexical: round(h.lexical), centrality: round(h.centrality), matched: h.matched, ...(boost ? { boost: round(boost) } : {}) },
+          why: { lexical: round(h.lexical), centrality: round(h.centrality), prior: h.prior, matched: h.matched, ...(boost ? { boost: round(boost) } : {}) },
           ...(h.doc ? { doc: h.doc } : {}),
         };
       })

@@ -16,6 +16,7 @@ import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './lexical-index.ts';
 import { findNodes, nearNames, symbolAt, type NodeMatch } from './node-lookup.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
+import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import { emptyResolverConfig, type ResolverConfig } from './resolve.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache, nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
@@ -97,7 +98,8 @@ export class CodeGraphEngine {
   private readonly options: CodeGraphEngineOptions;
   private store: GraphStore | null = null;
   private builder: GraphBuilder;
-  private readonly lexical = new LexicalIndex();
+  /** Signatures and bodies come from the search cache's file contents (filled at ingest). */
+  private readonly lexical = new LexicalIndex((path) => this.contents.get(path));
   private readonly ranks = new PageRankCache();
   private readonly contents: ContentCache;
   private parser: SourceParser | null;
@@ -421,6 +423,17 @@ export class CodeGraphEngine {
     const g = this.builder.graph;
     const pr = options.graphRerank === false ? null : this.pagerank().scores;
     return { ...this.stamp(), results: this.lexical.query(g, query, pr, options) };
+  }
+
+  /**
+   * Semantic search: the best-matching line of each seek candidate, with context, ranked by the
+   * candidate's score and the share of the query that line holds (see semantic-search.ts).
+   */
+  searchPassages(query: string, options: SeekOptions & PassageOptions = {}): Stamped & { results: Passage[] } {
+    const topK = options.topK ?? 20;
+    const candidates = this.seek(query, { ...options, topK: Math.max(30, topK * 3) }).results;
+    const results = rankPassages(query, candidates, (p) => this.contents.get(p), (t) => this.lexical.idf(t), { topK, contextLines: options.contextLines });
+    return { ...this.stamp(), results };
   }
 
   /** grep-like search over the contents of ingested files. */

@@ -1,162 +1,35 @@
 /**
- * The lexical index behind `seek`: tokens from node names (camelCase / snake_case split, plus the
- * whole name), qualified-name parents, paths and doc comments, scored with BM25 over weighted fields,
- * then re-ranked by PageRank. Postings are global and append-only; a node whose indexed text changes
- * gets a new version and its old postings are skipped at query time, so an incremental ingest
- * updates only the nodes of changed files. The index rebuilds itself when stale postings dominate.
+ * The lexical index behind `seek`: BM25F over per-node fields (identifier parts and the whole
+ * identifier, qualified name, signature, doc comment, body tokens, path; see lexical-text.ts), with
+ * stop words dropped and Porter stems on both sides. Scoring (kind priors, coverage, PageRank) is in
+ * seek-scoring.ts. Postings are global and append-only; a node whose indexed text changes gets a new
+ * version and its old postings are skipped at query time, so an incremental ingest re-indexes only
+ * the nodes of changed files. The index rebuilds itself when stale postings dominate.
  */
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
+import { clearTextMemos, FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeFields } from './lexical-text.ts';
+import { IntRows, LineReader, Postings, type TextSource } from './lexical-buffers.ts';
+import { analyzeQuery, scoreCandidates, type SeekHit, type SeekOptions } from './seek-scoring.ts';
 
-/** Query options for seek. */
-export interface SeekOptions {
-  /** Results to return (default 20). */
-  topK?: number;
-  /** Only these node kinds. */
-  kinds?: readonly NodeKind[];
-  /** Only nodes under this path prefix (a directory or a file). */
-  scope?: string;
-  /** Drop results scoring below this (0..1, default 0.05). */
-  minScore?: number;
-  /** Blend in PageRank (default true). */
-  graphRerank?: boolean;
-}
+export { tokenize } from './lexical-text.ts';
+export type { SeekHit, SeekOptions } from './seek-scoring.ts';
+export type { TextSource } from './lexical-buffers.ts';
 
-/** One seek hit with its score breakdown. */
-export interface SeekHit {
-  id: string;
-  kind: NodeKind;
-  label: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  /** Final score in [0,1]. */
-  score: number;
-  /** BM25 score normalised to the best hit. */
-  lexical: number;
-  /** PageRank normalised to the graph's maximum (log-compressed). */
-  centrality: number;
-  /** Query tokens this node matched. */
-  matched: string[];
-  doc?: string;
-}
+/** BM25 saturation constant. */
+export const K1 = 1.2;
+const MAX_PREFIX_EXPANSIONS = 12;
+/** A synonym's share of its own idf when it stands in for a query word. */
+const SYNONYM_WEIGHT = 0.5;
+const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 
-const FIELD_WEIGHT = { name: 3, fullName: 3, parent: 1, dir: 1, symbolPath: 0.4, doc: 1 } as const;
-const K1 = 1.2;
-const B = 0.75;
-const LEXICAL_SHARE = 0.85;
-const MAX_PREFIX_EXPANSIONS = 24;
-const STOPWORDS = new Set(
-  'a an and are as at be by for from has have if in into is it its of on or that the this to was were will with not no return returns self none true false'.split(' '),
-);
-
-function popcount(x: number): number {
-  let n = 0;
-  for (let v = x >>> 0; v; v &= v - 1) n++;
-  return n;
-}
-
-/** Splits identifiers, paths and prose into lowercase tokens: `parseHTTPRequest_v2` → parse, http, request, v2. */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const word of text.split(/[^A-Za-z0-9]+/)) {
-    if (!word) continue;
-    const parts = word.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+/g);
-    if (!parts) continue;
-    for (const p of parts) if (p.length >= 2 || /\d/.test(p)) out.push(p.toLowerCase());
-  }
-  return out;
-}
-
-/** A growable posting list: node index, weighted term frequency, node version at indexing time. */
-class Postings {
-  nodes = new Int32Array(4);
-  tf = new Float32Array(4);
-  versions = new Int32Array(4);
-  length = 0;
-
-  push(node: number, tf: number, version: number): void {
-    if (this.length === this.nodes.length) {
-      const grow = this.length * 2;
-      const n = new Int32Array(grow);
-      n.set(this.nodes);
-      const t = new Float32Array(grow);
-      t.set(this.tf);
-      const v = new Int32Array(grow);
-      v.set(this.versions);
-      this.nodes = n;
-      this.tf = t;
-      this.versions = v;
-    }
-    this.nodes[this.length] = node;
-    this.tf[this.length] = tf;
-    this.versions[this.length] = version;
-    this.length++;
-  }
-}
-
-const tokenMemo = new Map<string, string[]>();
-
-/** tokenize() memoised for strings that repeat across nodes (paths, parent names). */
-function tokensOf(text: string): string[] {
-  let t = tokenMemo.get(text);
-  if (!t) {
-    if (tokenMemo.size > 100_000) tokenMemo.clear();
-    tokenMemo.set(text, (t = tokenize(text)));
-  }
-  return t;
-}
-
-const pathMemo = new Map<string, string[]>();
-
-/** Tokens of a file path without its extension (memoised: every symbol of a file shares them). */
-function pathTokens(path: string): string[] {
-  let t = pathMemo.get(path);
-  if (!t) {
-    if (pathMemo.size > 100_000) pathMemo.clear();
-    pathMemo.set(path, (t = tokenize(path.replace(/\.[^./]+$/, ''))));
-  }
-  return t;
-}
-
-/** Weighted term frequencies of one node. */
-function nodeTerms(n: GraphNode): Map<string, number> {
-  const terms = new Map<string, number>();
-  const add = (tokens: string[], w: number): void => {
-    for (const t of tokens) if (w >= FIELD_WEIGHT.name || !STOPWORDS.has(t)) terms.set(t, (terms.get(t) ?? 0) + w);
-  };
-  const addWhole = (name: string): void => {
-    // The whole identifier as one token, so `getattr` finds `getattr` and `get_attr` alike.
-    const full = name.toLowerCase().replace(/[^a-z0-9]+/g, '');
-    if (full.length >= 2) terms.set(full, Math.max(terms.get(full) ?? 0, FIELD_WEIGHT.fullName));
-  };
-  const slash = n.path.lastIndexOf('/');
-  const dir = slash > 0 ? n.path.slice(0, slash) : '';
-  if (n.kind === 'file') {
-    const stem = n.label.replace(/\.[^.]+$/, '');
-    add(tokenize(stem), FIELD_WEIGHT.name);
-    addWhole(stem);
-    add(tokenize(dir), FIELD_WEIGHT.dir);
-  } else if (n.kind === 'module') {
-    add(tokenize(n.label), FIELD_WEIGHT.name);
-    addWhole(n.label);
-    add(tokenize(dir), FIELD_WEIGHT.dir);
-  } else {
-    add(tokensOf(n.label), FIELD_WEIGHT.name);
-    addWhole(n.label);
-    const q = n.qualifiedName ?? '';
-    const dot = q.lastIndexOf('.');
-    if (dot > 0) add(tokensOf(q.slice(0, dot)), FIELD_WEIGHT.parent);
-    add(pathTokens(n.path), FIELD_WEIGHT.symbolPath);
-  }
-  if (n.doc) add(tokenize(n.doc).slice(0, 60), FIELD_WEIGHT.doc);
-  return terms;
-}
+/** Flag bit per node: the node lives in a test file. */
+export const FLAG_TEST = 1;
 
 /** The seek index over one CodeGraph. */
 export class LexicalIndex {
   /**
    * Postings from the last full build, CSR-packed: term id → [offsets[id], offsets[id+1]) into
-   * one array each of node, weighted tf and node version. Nodes indexed later go to `delta`.
+   * one array each of node, pseudo tf and node version. Nodes indexed later go to `delta`.
    */
   private termIds = new Map<string, number>();
   private offsets = new Uint32Array(1);
@@ -165,11 +38,15 @@ export class LexicalIndex {
   private baseVersions = new Int32Array(0);
   private readonly delta = new Map<string, Postings>();
   private versions = new Int32Array(0);
-  private lengths = new Float32Array(0);
+  /** Postings each node slot holds now (to count stale ones on removal). */
+  private postingCounts = new Int32Array(0);
+  /** FLAG_* bits per node slot. */
+  flags = new Uint8Array(0);
   /** What each node slot was indexed from (to detect changes cheaply). */
   private indexed: (GraphNode | null)[] = [];
-  private liveDocs = 0;
-  private totalLength = 0;
+  /** Mean length per field over the nodes that have it, from the last full build. */
+  private averages: Record<FieldName, number> = { name: 2, qualified: 2, signature: 4, doc: 12, body: 30, path: 4 };
+  private live = 0;
   private totalPostings = 0;
   private stalePostings = 0;
   private vocabulary: string[] | null = null;
@@ -178,6 +55,14 @@ export class LexicalIndex {
   /** The graph the index was built for, and the graph version it last caught up with. */
   private builtFor: CodeGraph | null = null;
   private syncedVersion = -1;
+
+  /** `textOf` gives file contents for signature and body fields; without it only names, docs and paths are indexed. */
+  constructor(private readonly textOf: TextSource | null = null) {}
+
+  /** Live documents (nodes) in the index. */
+  get liveDocs(): number {
+    return this.live;
+  }
 
   /**
    * Brings the index up to date with the graph, lazily: a full build the first time it is queried
@@ -212,65 +97,121 @@ export class LexicalIndex {
     this.syncedVersion = graph.version;
     const n = graph.nodeCapacity;
     this.versions = new Int32Array(n);
-    this.lengths = new Float32Array(n);
+    this.postingCounts = new Int32Array(n);
+    this.flags = new Uint8Array(n);
     this.indexed = new Array(n).fill(null);
-    this.liveDocs = 0;
-    this.totalLength = 0;
+    this.live = 0;
     this.stalePostings = 0;
-    // One pass collecting (term, node, tf), then a counting sort into the CSR arrays.
-    const termOf: number[] = [];
-    const nodeOf: number[] = [];
-    const tfOf: number[] = [];
+    // Pass 1: per-field counts of every node as flat (term, node, field, count) rows, and the mean
+    // length of each field (BM25F normalises per field). Flat rows keep the garbage collector idle.
+    const reader = new LineReader(this.textOf);
+    const F = FIELD_NAMES.length;
+    const fieldLens = new Float32Array(n * F);
+    const rowTerm = new IntRows();
+    const rowNode = new IntRows();
+    // field index in the low 4 bits, count above
+    const rowFieldCount = new IntRows();
+    const sums = new Float64Array(F);
+    const present = new Float64Array(F);
     for (const [i, node] of graph.nodes()) {
+      const fields = nodeFields(node, reader.of(node.path));
+      FIELD_NAMES.forEach((f, fi) => {
+        const m = fields[f];
+        if (m.size === 0) return;
+        let len = 0;
+        for (const [t, c] of m) {
+          let id = this.termIds.get(t);
+          if (id === undefined) this.termIds.set(t, (id = this.termIds.size));
+          rowTerm.push(id);
+          rowNode.push(i);
+          rowFieldCount.push((c << 4) | fi);
+          len += c;
+        }
+        fieldLens[i * F + fi] = len;
+        sums[fi] += len;
+        present[fi]++;
+      });
       this.versions[i] = 1;
-      let length = 0;
-      for (const [t, w] of nodeTerms(node)) {
-        let id = this.termIds.get(t);
-        if (id === undefined) this.termIds.set(t, (id = this.termIds.size));
-        termOf.push(id);
-        nodeOf.push(i);
-        tfOf.push(w);
-        length += w;
-      }
-      this.lengths[i] = length;
+      this.flags[i] = isTestNode(node) ? FLAG_TEST : 0;
       this.indexed[i] = node;
-      this.liveDocs++;
-      this.totalLength += length;
+      this.live++;
     }
+    FIELD_NAMES.forEach((f, fi) => {
+      if (present[fi] > 0) this.averages[f] = sums[fi] / present[fi];
+    });
+    // Pass 2 (twice over the rows: count postings per term, then fill the CSR arrays). Rows of one
+    // node are contiguous; each term's weighted, length-normalised counts are summed (BM25F).
+    const norms = FIELD_NAMES.map((f) => FIELDS[f]);
     const terms = this.termIds.size;
+    const acc = new Float64Array(terms);
+    const seen: number[] = [];
     const offsets = new Uint32Array(terms + 1);
-    for (const id of termOf) offsets[id + 1]++;
-    for (let t = 0; t < terms; t++) offsets[t + 1] += offsets[t];
-    const fill = offsets.slice(0, terms);
-    const total = termOf.length;
-    this.baseNodes = new Int32Array(total);
-    this.baseTf = new Float32Array(total);
-    this.baseVersions = new Int32Array(total).fill(1);
-    for (let k = 0; k < total; k++) {
-      const at = fill[termOf[k]]++;
-      this.baseNodes[at] = nodeOf[k];
-      this.baseTf[at] = tfOf[k];
+    let fill: Uint32Array | null = null;
+    const rows = rowTerm.length;
+    const T = rowTerm.data;
+    const N = rowNode.data;
+    const FC = rowFieldCount.data;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let r = 0; r < rows; r++) {
+        const node = N[r];
+        const fi = FC[r] & 15;
+        const { weight, b } = norms[fi];
+        const norm = 1 - b + (b * fieldLens[node * F + fi]) / this.averages[FIELD_NAMES[fi]];
+        const id = T[r];
+        if (acc[id] === 0) seen.push(id);
+        acc[id] += (weight * (FC[r] >> 4)) / norm;
+        if (r + 1 < rows && N[r + 1] === node) continue;
+        for (const t of seen) {
+          if (fill) {
+            const at = fill[t]++;
+            this.baseNodes[at] = node;
+            this.baseTf[at] = acc[t];
+          } else {
+            offsets[t + 1]++;
+          }
+          acc[t] = 0;
+        }
+        this.postingCounts[node] = seen.length;
+        seen.length = 0;
+      }
+      if (pass === 0) {
+        for (let t = 0; t < terms; t++) offsets[t + 1] += offsets[t];
+        fill = offsets.slice(0, terms);
+        this.baseNodes = new Int32Array(offsets[terms]);
+        this.baseTf = new Float32Array(offsets[terms]);
+        this.baseVersions = new Int32Array(offsets[terms]).fill(1);
+      }
     }
+    const total = offsets[terms];
     this.offsets = offsets;
     this.totalPostings = total;
-    // The memos only speed up one build; do not keep them alive between builds.
-    tokenMemo.clear();
-    pathMemo.clear();
+    clearTextMemos();
+  }
+
+  /** BM25F: per-field counts, length-normalised per field and weighted, summed into one tf per term. */
+  private pseudoFrequencies(fields: NodeFields): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const f of FIELD_NAMES) {
+      const m = fields[f];
+      if (m.size === 0) continue;
+      const { weight, b } = FIELDS[f];
+      const norm = 1 - b + (b * fieldLength(m)) / this.averages[f];
+      for (const [t, c] of m) out.set(t, (out.get(t) ?? 0) + (weight * c) / norm);
+    }
+    return out;
   }
 
   /** Re-indexes the given node slots (changed, added or emptied). */
   update(graph: CodeGraph, slots: Iterable<number>): void {
     this.ensureCapacity(graph.nodeCapacity);
+    const reader = new LineReader(this.textOf);
     for (const i of slots) {
       const n = graph.node(i);
-      const old = this.indexed[i];
-      if (old === n) continue;
-      if (old && n && old.id === n.id && old.doc === n.doc && old.label === n.label) {
-        this.indexed[i] = n;
-        continue;
-      }
-      if (old) this.removeNode(i);
-      if (n) this.addNode(i, n);
+      if (this.indexed[i] === n) continue;
+      // A re-parsed file gives new node objects even when a symbol's text did not change; its body
+      // may have, so every changed slot is re-indexed (only nodes of changed files get here).
+      if (this.indexed[i]) this.removeNode(i);
+      if (n) this.addNode(i, n, reader);
     }
     if (this.stalePostings > 50_000 && this.stalePostings > this.totalPostings / 3) this.rebuild(graph);
   }
@@ -289,40 +230,41 @@ export class LexicalIndex {
       const cap = Math.max(n, this.versions.length * 2);
       const v = new Int32Array(cap);
       v.set(this.versions);
-      const l = new Float32Array(cap);
-      l.set(this.lengths);
+      const c = new Int32Array(cap);
+      c.set(this.postingCounts);
+      const f = new Uint8Array(cap);
+      f.set(this.flags);
       this.versions = v;
-      this.lengths = l;
+      this.postingCounts = c;
+      this.flags = f;
     }
     while (this.indexed.length < n) this.indexed.push(null);
   }
 
-  private addNode(i: number, n: GraphNode): void {
+  private addNode(i: number, n: GraphNode, reader: LineReader): void {
     const version = ++this.versions[i];
-    let length = 0;
-    for (const [t, w] of nodeTerms(n)) {
+    let postings = 0;
+    for (const [t, tf] of this.pseudoFrequencies(nodeFields(n, reader.of(n.path)))) {
       let p = this.delta.get(t);
       if (!p) {
         this.delta.set(t, (p = new Postings()));
         if (!this.termIds.has(t)) this.vocabulary = null;
       }
-      p.push(i, w, version);
-      length += w;
-      this.totalPostings++;
+      p.push(i, tf, version);
+      postings++;
     }
-    this.lengths[i] = length;
+    this.totalPostings += postings;
+    this.postingCounts[i] = postings;
+    this.flags[i] = isTestNode(n) ? FLAG_TEST : 0;
     this.indexed[i] = n;
-    this.liveDocs++;
-    this.totalLength += length;
+    this.live++;
   }
 
   private removeNode(i: number): void {
-    const old = this.indexed[i]!;
-    this.stalePostings += nodeTerms(old).size;
+    this.stalePostings += this.postingCounts[i];
+    this.postingCounts[i] = 0;
     this.versions[i]++; // orphan the old postings
-    this.liveDocs--;
-    this.totalLength -= this.lengths[i];
-    this.lengths[i] = 0;
+    this.live--;
     this.indexed[i] = null;
   }
 
@@ -332,13 +274,19 @@ export class LexicalIndex {
   }
 
   /** Number of postings of a term (live and stale: an approximation of document frequency). */
-  private documentFrequency(term: string): number {
+  documentFrequency(term: string): number {
     const id = this.termIds.get(term);
     return (id === undefined ? 0 : this.offsets[id + 1] - this.offsets[id]) + (this.delta.get(term)?.length ?? 0);
   }
 
-  /** Vocabulary tokens starting with `prefix` (not equal to it), shortest first, capped. */
-  private expand(prefix: string): string[] {
+  /** BM25 inverse document frequency of a term (0 when absent). */
+  idf(term: string): number {
+    const df = this.documentFrequency(term);
+    return df === 0 ? 0 : Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
+  }
+
+  /** Vocabulary terms starting with `prefix` (not equal to it), shortest first, capped. */
+  expand(prefix: string): string[] {
     const vocab = this.sortedVocabulary();
     let lo = 0;
     let hi = vocab.length;
@@ -353,97 +301,57 @@ export class LexicalIndex {
     return out.slice(0, MAX_PREFIX_EXPANSIONS);
   }
 
+  /** Vocabulary terms of ≥ 4 letters that are proper prefixes of a term of ≥ 6 (its abbreviations). */
+  abbreviations(term: string): string[] {
+    const out: string[] = [];
+    if (term.length < 6) return out;
+    for (let len = 4; len < term.length - 1; len++) {
+      const p = term.slice(0, len);
+      if (this.documentFrequency(p) > 0) out.push(p);
+    }
+    return out;
+  }
+
   /** Ranks nodes for a free-text query. `pagerank` is indexed by node (max-normalised). */
   query(graph: CodeGraph, text: string, pagerank: Float64Array | null, options: SeekOptions = {}): SeekHit[] {
     this.ensure(graph);
-    const topK = options.topK ?? 20;
-    const minScore = options.minScore ?? 0.05;
-    const kinds = options.kinds && options.kinds.length ? new Set(options.kinds) : null;
-    const scope = options.scope ? options.scope.replace(/^\.\/+/, '').replace(/\/+$/, '') : '';
-    const distinct = [...new Set(tokenize(text))];
-    // Query tokens are tracked per node in a 32-bit mask; the whole query as one identifier is the last.
-    const queryTokens = distinct.slice(0, 31);
-    const whole = text.toLowerCase().replace(/[^a-z0-9]+/g, '');
-    const wholeBit = whole.length >= 2 && !queryTokens.includes(whole) ? queryTokens.push(whole) - 1 : -1;
-    if (queryTokens.length === 0 || this.liveDocs === 0) return [];
-
+    const q = analyzeQuery(text, this);
+    if (q.terms.length === 0 || this.live === 0) return [];
     if (this.scratch.length < graph.nodeCapacity) {
       this.scratch = new Float64Array(graph.nodeCapacity);
       this.masks = new Uint32Array(graph.nodeCapacity);
     }
     const touched: number[] = [];
-    const avgdl = this.totalLength / Math.max(1, this.liveDocs);
-    queryTokens.forEach((qt, qi) => {
-      this.accumulate(qt, qi, 1, avgdl, touched);
-      if (qt.length >= 3) for (const t of this.expand(qt)) this.accumulate(t, qi, 0.5 * (qt.length / t.length), avgdl, touched);
+    q.terms.forEach((term, bit) => {
+      if (q.idf[bit] === 0 && !term.expand && term.synonyms.length === 0) return;
+      this.accumulate(term.term, bit, q.idf[bit], touched);
+      // Prefixes reach what stemming does not (`conn` → `connect`), at a fraction of the weight.
+      if (term.expand) {
+        for (const t of this.expand(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length), touched);
+        // ...and abbreviations reach the long word (`func`, `param`, `config` for function, parameters, configuration).
+        for (const t of this.abbreviations(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length), touched);
+      }
+      // Synonyms count for the word they stand in for, at half weight.
+      for (const t of term.synonyms) this.accumulate(t, bit, this.idf(t) * SYNONYM_WEIGHT, touched);
     });
-
-    const score = this.scratch;
-    const masks = this.masks;
-    const counted = Math.max(1, queryTokens.length - (wholeBit >= 0 ? 1 : 0));
-    const candidates: { node: number; lex: number; mask: number }[] = [];
-    let best = 0;
+    const hits = scoreCandidates(graph, q, touched, this.scratch, this.masks, this.flags, pagerank, options, K1);
     for (const node of touched) {
-      const n = graph.node(node);
-      const raw = score[node];
-      const mask = masks[node];
-      score[node] = 0;
-      masks[node] = 0;
-      if (!n) continue;
-      if (kinds && !kinds.has(n.kind)) continue;
-      if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
-      // Nodes matching more of the query's tokens rank higher than nodes repeating one of them.
-      const coverage = Math.min(1, popcount(wholeBit >= 0 ? mask & ~(1 << wholeBit) : mask) / counted);
-      let lex = raw * (0.4 + 0.6 * (wholeBit >= 0 && (mask & (1 << wholeBit)) !== 0 && counted === 1 ? 1 : coverage));
-      if (n.label.toLowerCase().replace(/[^a-z0-9]+/g, '') === whole) lex *= 1.5; // the query names this node exactly
-      candidates.push({ node, lex, mask });
-      if (lex > best) best = lex;
+      this.scratch[node] = 0;
+      this.masks[node] = 0;
     }
-    const rerank = options.graphRerank ?? true;
-    const ranked: { node: number; final: number; lexical: number; centrality: number; mask: number }[] = [];
-    for (const c of candidates) {
-      const lexical = best > 0 ? c.lex / best : 0;
-      const pr = pagerank ? (pagerank[c.node] ?? 0) : 0;
-      // log-compress: PageRank is heavy-tailed; this keeps hubs from drowning better text matches.
-      const centrality = Math.log1p(pr * 1000) / Math.log1p(1000);
-      const final = rerank ? LEXICAL_SHARE * lexical + (1 - LEXICAL_SHARE) * centrality : lexical;
-      if (final >= minScore) ranked.push({ node: c.node, final, lexical, centrality, mask: c.mask });
-    }
-    const round = (x: number): number => Math.round(x * 1e4) / 1e4;
-    ranked.sort((a, b) => b.final - a.final || (graph.node(a.node)!.id < graph.node(b.node)!.id ? -1 : 1));
-    return ranked.slice(0, topK).map((r) => {
-      const n = graph.node(r.node)!;
-      const hit: SeekHit = {
-        id: n.id,
-        kind: n.kind,
-        label: n.label,
-        path: n.path,
-        startLine: n.startLine,
-        endLine: n.endLine,
-        score: round(r.final),
-        lexical: round(r.lexical),
-        centrality: round(r.centrality),
-        matched: queryTokens.filter((_t, i) => (r.mask & (1 << i)) !== 0),
-      };
-      if (n.doc) hit.doc = n.doc;
-      return hit;
-    });
+    return hits;
   }
 
-  /** Adds one term's BM25 contribution to every live node it occurs in. */
-  private accumulate(term: string, bit: number, queryWeight: number, avgdl: number, touched: number[]): void {
-    const df = this.documentFrequency(term);
-    if (df === 0) return;
-    const idf = Math.log(1 + (this.liveDocs - df + 0.5) / (df + 0.5)) * queryWeight;
+  /** Adds one term's BM25 contribution (idf × saturated pseudo tf) to every live node it occurs in. */
+  private accumulate(term: string, bit: number, idf: number, touched: number[]): void {
+    if (idf <= 0) return;
     const score = this.scratch;
     const masks = this.masks;
-    const lengths = this.lengths;
     const versions = this.versions;
     const flag = 1 << bit;
     const add = (node: number, tf: number): void => {
-      const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[node]) / avgdl));
       if (score[node] === 0 && masks[node] === 0) touched.push(node);
-      score[node] += s;
+      score[node] += (idf * tf * (K1 + 1)) / (tf + K1);
       masks[node] |= flag;
     };
     const id = this.termIds.get(term);
@@ -462,6 +370,9 @@ export class LexicalIndex {
 
   /** Index size facts. */
   stats(): { tokens: number; postings: number; stalePostings: number; documents: number } {
-    return { tokens: this.sortedVocabulary().length, postings: this.totalPostings, stalePostings: this.stalePostings, documents: this.liveDocs };
+    return { tokens: this.sortedVocabulary().length, postings: this.totalPostings, stalePostings: this.stalePostings, documents: this.live };
   }
 }
+
+/** Re-exported for callers that filter by kind. */
+export type { NodeKind };

@@ -1,0 +1,243 @@
+/**
+ * From BM25F sums to seek scores: query analysis (content terms, the whole identifier, question and
+ * test intent), idf-weighted coverage, kind priors, and the PageRank blend. docs/graph-model.md
+ * ("Seek and search") gives the formula.
+ */
+import type { CodeGraph, NodeKind } from './graph.ts';
+import { FIELDS, stem, STOP_WORDS, synonymsOf, tokenize, wholeTerm } from './lexical-text.ts';
+
+/** Query options for seek. */
+export interface SeekOptions {
+  /** Results to return (default 20). */
+  topK?: number;
+  /** Only these node kinds. */
+  kinds?: readonly NodeKind[];
+  /** Only nodes under this path prefix (a directory or a file). */
+  scope?: string;
+  /** Drop results scoring below this (0..1, default 0.05). */
+  minScore?: number;
+  /** Blend in PageRank (default true). */
+  graphRerank?: boolean;
+}
+
+/** One seek hit with its score breakdown. */
+export interface SeekHit {
+  id: string;
+  kind: NodeKind;
+  label: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** Final score in [0,1]. */
+  score: number;
+  /** Text relevance in [0,1] (BM25F over the ideal match, coverage, kind prior). */
+  lexical: number;
+  /** PageRank normalised to the graph's maximum (log-compressed). */
+  centrality: number;
+  /** The kind prior applied (1 for functions and methods). */
+  prior: number;
+  /** Query words this node matched. */
+  matched: string[];
+  doc?: string;
+}
+
+/** One query term and what it may do. */
+export interface QueryTerm {
+  /** Index term (a stem, or a whole identifier). */
+  term: string;
+  /** The query word it came from (shown in `matched`). */
+  word: string;
+  /** Also match vocabulary terms starting with it. */
+  expand: boolean;
+  /** The whole query as one identifier (`parse header` → `parseheader`): not counted for coverage. */
+  whole: boolean;
+  /** Stems meaning the same in code (`delay` for `wait`). */
+  synonyms: readonly string[];
+}
+
+/** An analysed query. */
+export interface SeekQuery {
+  terms: QueryTerm[];
+  /** idf per term (0 when the index has never seen it). */
+  idf: number[];
+  /** The whole-identifier term, when the query is short enough to be one. */
+  whole: string;
+  /** The query asks where/how/what: docs and types step back behind functions. */
+  question: boolean;
+  /** The query asks for tests ("test", "spec"): test code comes first. */
+  wantsTests: boolean;
+}
+
+const QUESTION = /^\s*(where|how|what|which|who|why|when|find|show)\b|\?\s*$/i;
+const TEST_WORDS = /\b(tests?|testing|tested|specs?|unittests?|fixtures?)\b/i;
+/** Bits in a 32-bit mask per node; the whole-identifier term takes one. */
+const MAX_TERMS = 31;
+const LEXICAL_SHARE = 0.85;
+
+/** Splits a query into terms (stop words dropped, stemmed), with their idf and the query's intent. */
+export function analyzeQuery(text: string, index: { idf(term: string): number }): SeekQuery {
+  const words = tokenize(text).filter((w) => !STOP_WORDS.has(w));
+  const terms: QueryTerm[] = [];
+  const seen = new Set<string>();
+  for (const word of words) {
+    const term = stem(word);
+    if (seen.has(term) || terms.length >= MAX_TERMS - 1) continue;
+    seen.add(term);
+    terms.push({ term, word, expand: term.length >= 4, whole: false, synonyms: synonymsOf(term).filter((x) => !seen.has(x)) });
+  }
+  // Short queries may name an identifier (`parse header`, `retryRequest`): match it whole too.
+  const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
+  if (whole && !seen.has(whole)) terms.push({ term: whole, word: words.join(''), expand: false, whole: true, synonyms: [] });
+  return { terms, idf: terms.map((t) => index.idf(t.term)), whole, question: QUESTION.test(text), wantsTests: TEST_WORDS.test(text) };
+}
+
+/**
+ * How much a kind of hit is worth before its text is compared: the function doing the work first;
+ * classes just behind; types and interfaces (the words without the work) further; Markdown sections
+ * behind code for questions; files and directories only as a fallback. Code in test files steps
+ * back unless the query asks for tests, and then comes first.
+ */
+export function kindPrior(kind: NodeKind, isTest: boolean, q: Pick<SeekQuery, 'question' | 'wantsTests'>): number {
+  let p: number;
+  switch (kind) {
+    case 'function':
+    case 'method':
+      p = 1;
+      break;
+    case 'class':
+      p = 0.85;
+      break;
+    case 'interface':
+    case 'type':
+      p = 0.65;
+      break;
+    case 'section':
+      p = q.question ? 0.5 : 0.75;
+      break;
+    default:
+      p = 0.55;
+  }
+  if (isTest) p *= q.wantsTests ? 1.4 : 0.4;
+  return p;
+}
+
+/** One scored candidate. */
+interface Scored {
+  node: number;
+  final: number;
+  lexical: number;
+  centrality: number;
+  prior: number;
+  mask: number;
+}
+
+/**
+ * Scores BM25F sums into ranked hits. `touched` lists the nodes with a sum; `sums` and `masks` hold
+ * each one's sum and matched-term bits. Only the best `topK` are kept (a bounded heap: a common
+ * word touches tens of thousands of nodes, and sorting them all would dominate the query).
+ */
+export function scoreCandidates(
+  graph: CodeGraph,
+  q: SeekQuery,
+  touched: readonly number[],
+  sums: Float64Array,
+  masks: Uint32Array,
+  flags: Uint8Array,
+  pagerank: Float64Array | null,
+  options: SeekOptions,
+  k1: number,
+): SeekHit[] {
+  const topK = options.topK ?? 20;
+  const minScore = options.minScore ?? 0.05;
+  const kinds = options.kinds && options.kinds.length ? new Set(options.kinds) : null;
+  const scope = options.scope ? options.scope.replace(/^\.\/+/, '').replace(/\/+$/, '') : '';
+  // The ideal: every content term matched once in the name. A score of 1 means "named for the query".
+  const nameSat = (FIELDS.name.weight * (k1 + 1)) / (FIELDS.name.weight + k1);
+  let ideal = 0;
+  let idfMass = 0;
+  let contentBits = 0;
+  q.terms.forEach((t, i) => {
+    if (t.whole) return;
+    ideal += q.idf[i] * nameSat;
+    idfMass += q.idf[i];
+    contentBits |= 1 << i;
+  });
+  if (ideal === 0) ideal = 1;
+  const wholeBit = q.terms.findIndex((t) => t.whole);
+  const rerank = options.graphRerank ?? true;
+  const heap: Scored[] = [];
+  const worse = (a: Scored, b: Scored): boolean => a.final < b.final || (a.final === b.final && graph.node(a.node)!.id > graph.node(b.node)!.id);
+  for (const node of touched) {
+    const n = graph.node(node);
+    if (!n) continue;
+    if (kinds && !kinds.has(n.kind)) continue;
+    if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
+    const mask = masks[node];
+    // idf-weighted coverage: matching the rare words of the query matters more than the common ones.
+    let covered = 0;
+    for (let m = mask & contentBits; m !== 0; m &= m - 1) covered += q.idf[31 - Math.clz32(m & -m)];
+    const wholeHit = wholeBit >= 0 && (mask & (1 << wholeBit)) !== 0;
+    const coverage = idfMass > 0 ? covered / idfMass : wholeHit ? 1 : 0;
+    // 1 − e^(−1.6·x): monotonic (strong matches keep their order instead of tying at 1), 0.8 at the ideal.
+    let text = (1 - Math.exp((-1.6 * sums[node]) / ideal)) * (0.5 + 0.5 * coverage);
+    if (wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
+    const prior = kindPrior(n.kind, (flags[node] & 1) !== 0, q);
+    const lexical = text * prior;
+    const pr = pagerank ? (pagerank[node] ?? 0) : 0;
+    // log-compress: PageRank is heavy-tailed; it separates near-ties and never lifts a weak match far.
+    const centrality = Math.log1p(pr * 1000) / Math.log1p(1000);
+    const final = Math.min(1, rerank ? lexical * (LEXICAL_SHARE + (1 - LEXICAL_SHARE) * centrality) : lexical);
+    if (final < minScore) continue;
+    const c: Scored = { node, final, lexical, centrality, prior, mask };
+    if (heap.length < topK) heapPush(heap, c, worse);
+    else if (worse(heap[0], c)) heapReplaceTop(heap, c, worse);
+  }
+  const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+  heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  return heap.map((r) => {
+    const n = graph.node(r.node)!;
+    const hit: SeekHit = {
+      id: n.id,
+      kind: n.kind,
+      label: n.label,
+      path: n.path,
+      startLine: n.startLine,
+      endLine: n.endLine,
+      score: round(r.final),
+      lexical: round(r.lexical),
+      centrality: round(r.centrality),
+      prior: round(r.prior),
+      matched: [...new Set(q.terms.filter((_t, i) => (r.mask & (1 << i)) !== 0).map((t) => t.word))],
+    };
+    if (n.doc) hit.doc = n.doc;
+    return hit;
+  });
+}
+
+/** Min-heap push (the root is the worst kept candidate). */
+function heapPush<T>(heap: T[], x: T, worse: (a: T, b: T) => boolean): void {
+  heap.push(x);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!worse(heap[i], heap[parent])) break;
+    [heap[i], heap[parent]] = [heap[parent], heap[i]];
+    i = parent;
+  }
+}
+
+/** Replaces the root (the worst kept) and sifts down. */
+function heapReplaceTop<T>(heap: T[], x: T, worse: (a: T, b: T) => boolean): void {
+  heap[0] = x;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let w = i;
+    if (l < heap.length && worse(heap[l], heap[w])) w = l;
+    if (r < heap.length && worse(heap[r], heap[w])) w = r;
+    if (w === i) break;
+    [heap[i], heap[w]] = [heap[w], heap[i]];
+    i = w;
+  }
+}

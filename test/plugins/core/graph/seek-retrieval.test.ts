@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../../helpers/mcp.ts';
+
+/** A small repo where the words of a question sit on a function, a type, a doc section and a test helper. */
+function writeRetrievalRepo(root: string): string {
+  const files: Record<string, string> = {
+    'src/http/retry.ts': [
+      '/** Options for retrying failed requests. */',
+      'export interface RetryRequestOptions {',
+      '  retries: number;',
+      '  backoffMs: number;',
+      '}',
+      '',
+      '/** Sends a request again after it failed, waiting longer each time. */',
+      'export async function retryRequest(send: () => Promise<string>, options: RetryRequestOptions): Promise<string> {',
+      '  let attempt = 0;',
+      '  for (;;) {',
+      '    try {',
+      '      return await send();',
+      '    } catch (error) {',
+      '      attempt += 1;',
+      '      if (attempt > options.retries) throw error;',
+      '      // exponential backoff: the delay doubles after each failure',
+      '      await sleep(options.backoffMs * 2 ** attempt);',
+      '    }',
+      '  }',
+      '}',
+      '',
+      'function sleep(ms: number): Promise<void> {',
+      '  return new Promise((resolve) => setTimeout(resolve, ms));',
+      '}',
+      '',
+      'export function isEmpty(text: string): boolean {',
+      '  return text.length === 0;',
+      '}',
+      '',
+      'export function withLock<T>(run: () => T): T {',
+      '  return run();',
+      '}',
+      '',
+      'export function loadConfig(text: string): Record<string, string> {',
+      "  return Object.fromEntries(text.split('\\n').map((l) => l.split('=')));",
+      '}',
+      '',
+      'const handlers: Array<() => void> = [];',
+      'export function addHandler(run: () => void): void {',
+      '  handlers.push(run);',
+      '}',
+      '',
+    ].join('\n'),
+    // Competitors sharing one word with the questions below, and stronger on it than the answers.
+    'src/events.ts': [
+      'const handlers: Array<() => void> = [];',
+      '/** Runs every handler, in the order the handlers came. */',
+      'export function runHandlers(): void {',
+      '  for (const handler of handlers) handler();',
+      '}',
+      '',
+      'const routes: string[] = [];',
+      'export function listRoutes(): string[] {',
+      '  return routes.map((route) => route);',
+      '}',
+      '',
+      'export function findRoute(path: string): string | undefined {',
+      '  return routes.find((r) => r === path);',
+      '}',
+      '',
+      '/** Loads the defaults: loaded once, then every load is a copy. */',
+      'export function loadDefaults(): Record<string, string> {',
+      '  const loaded = {};',
+      '  return { ...loaded };',
+      '}',
+      '',
+    ].join('\n'),
+    'net/headers.py': ['def parse_header_line(line):', '    """Split one raw header line into its name and value."""', '    name, _, value = line.partition(":")', '    return name.strip(), value.strip()', ''].join('\n'),
+    'docs/retries.md': ['# Retrying failed requests', '', 'Failed requests are retried with a growing delay; the retry count is an option.', ''].join('\n'),
+    'test/retry.test.ts': [
+      "import { retryRequest } from '../src/http/retry.ts';",
+      '',
+      '/** Test helper: a request that failed `times` times before it retries successfully. */',
+      'export function failedRequestRetries(times: number): () => Promise<string> {',
+      '  let left = times;',
+      "  return async () => (left-- > 0 ? Promise.reject(new Error('failed request')) : 'ok');",
+      '}',
+      '',
+      'export async function checkRetryRequest(): Promise<string> {',
+      '  return retryRequest(failedRequestRetries(2), { retries: 3, backoffMs: 0 });',
+      '}',
+      '',
+    ].join('\n'),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+type Hit = { id: string; kind: string; path: string; lines: [number, number]; score: number; why: { matched: string[] } };
+
+describe('seek finds the function doing the work', function () {
+  this.timeout(30000);
+  let h: Harness;
+  let ws: string;
+  const seek = async (query: string, extra: Record<string, unknown> = {}): Promise<Hit[]> => (await h.call('seek', { agent_id: 'a', query, min_score: 0, ...extra })).json.results;
+  const rank = (hits: Hit[], id: string): number => hits.findIndex((r) => r.id === id);
+
+  before(async () => {
+    ws = writeRetrievalRepo(tempDir());
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: '.' });
+  });
+  after(() => h.close());
+
+  it('ranks the implementing function above the type, the Markdown section and the test helper that share its words', async () => {
+    const hits = await seek('how are failed requests retried');
+    assert.equal(hits[0]?.id, 'function:src/http/retry.ts#retryRequest', JSON.stringify(hits.slice(0, 5).map((x) => x.id)));
+    const fn = rank(hits, 'function:src/http/retry.ts#retryRequest');
+    for (const other of ['interface:src/http/retry.ts#RetryRequestOptions', 'function:test/retry.test.ts#failedRequestRetries']) {
+      const r = rank(hits, other);
+      assert.ok(r > fn, `${other} at ${r} should be below the function`);
+    }
+    const section = hits.findIndex((x) => x.kind === 'section' && x.path === 'docs/retries.md');
+    assert.ok(section > fn, `the Markdown section (at ${section}) ranks below the function`);
+  });
+
+  it('drops stop words: "is", "with", "the" match nothing, not even isEmpty or withLock', async () => {
+    assert.deepEqual(await seek('is with the'), []);
+    const hits = await seek('where is the delay');
+    assert.ok(!hits.some((x) => x.id.endsWith('#isEmpty') || x.id.endsWith('#withLock')), JSON.stringify(hits.map((x) => x.id)));
+    assert.ok(hits.every((x) => x.why.matched.every((w) => w === 'delay')), JSON.stringify(hits.map((x) => x.why.matched)));
+  });
+
+  it('matches camelCase and snake_case parts and stemmed forms', async () => {
+    assert.equal((await seek('retries', { node_types: ['function'] }))[0]?.id, 'function:src/http/retry.ts#retryRequest');
+    assert.equal((await seek('parsing headers'))[0]?.id, 'function:net/headers.py#parse_header_line');
+    assert.equal((await seek('headerLine'))[0]?.id, 'function:net/headers.py#parse_header_line');
+    // Porter turns `added` into `ad` but leaves `add`; both must meet.
+    assert.equal((await seek('where are handlers added'))[0]?.id, 'function:src/http/retry.ts#addHandler');
+    // An abbreviation in the code (`Config`) answers the long word in the question.
+    assert.equal((await seek('how is the configuration loaded'))[0]?.id, 'function:src/http/retry.ts#loadConfig');
+    // Irregular past forms meet their verb: "found" → find.
+    assert.equal((await seek('how is a route found'))[0]?.id, 'function:src/events.ts#findRoute');
+  });
+
+  it('matches words programmers use for one another ("wait" finds sleep and backoff), below the word itself', async () => {
+    // No code says "wait"; the backoff loop and `sleep` do what it asks.
+    const hits = await seek('how long to wait', { node_types: ['function'] });
+    assert.deepEqual(hits.slice(0, 2).map((x) => x.id).sort(), ['function:src/http/retry.ts#retryRequest', 'function:src/http/retry.ts#sleep'], JSON.stringify(hits.map((x) => x.id)));
+    assert.ok(hits[0].why.matched.includes('wait'), JSON.stringify(hits[0].why.matched));
+    const sleepId = 'function:src/http/retry.ts#sleep';
+    const viaSynonym = (await seek('wait', { node_types: ['function'] })).find((x) => x.id === sleepId)!;
+    const own = (await seek('sleep', { node_types: ['function'] })).find((x) => x.id === sleepId)!;
+    assert.ok(own.score > viaSynonym.score, `the word itself (${own.score}) scores above its synonym (${viaSynonym.score})`);
+  });
+
+  it('indexes body tokens: a word only in the body finds the function, and an edit to the body is seen after ingest', async () => {
+    assert.equal((await seek('exponential backoff'))[0]?.id, 'function:src/http/retry.ts#retryRequest');
+    assert.deepEqual(await seek('jitter'), []);
+    const file = path.join(ws, 'src/http/retry.ts');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('// exponential backoff', '// exponential backoff with jitter'));
+    await h.call('ingest', { agent_id: 'a', path: '.', incremental: true });
+    assert.equal((await seek('jitter'))[0]?.id, 'function:src/http/retry.ts#retryRequest');
+  });
+
+  it('puts tests first only when the query asks for tests', async () => {
+    const plain = await seek('retry request');
+    assert.equal(plain[0]?.path, 'src/http/retry.ts', JSON.stringify(plain.slice(0, 3).map((x) => x.id)));
+    const asked = await seek('retry request tests');
+    assert.equal(asked[0]?.path, 'test/retry.test.ts', JSON.stringify(asked.slice(0, 3).map((x) => x.id)));
+  });
+
+  it('scores in [0,1] that say how well the query is covered: an exact name scores higher than a one-word body match', async () => {
+    const named = (await seek('retryRequest'))[0];
+    const body = (await seek('exponential backoff delay doubles attempt'))[0];
+    assert.equal(named.id, 'function:src/http/retry.ts#retryRequest');
+    assert.ok(named.score > 0.8 && named.score <= 1, String(named.score));
+    assert.ok(body.score < named.score, `${body.score} < ${named.score}`);
+  });
+
+  it('semantic search returns the matching line with context, not seek\'s symbol list', async () => {
+    const sem = (await h.call('search', { agent_id: 'a', query: 'where does the backoff delay double', mode: 'semantic', context_lines: 1 })).json;
+    const top = sem.results[0];
+    assert.equal(top.id, 'function:src/http/retry.ts#retryRequest');
+    const lines = fs.readFileSync(path.join(ws, 'src/http/retry.ts'), 'utf8').split('\n');
+    const comment = lines.findIndex((l) => l.includes('the delay doubles')) + 1;
+    assert.equal(top.line, comment, 'the passage is the line holding the query words, not the declaration');
+    assert.equal(top.text, lines[comment - 1]);
+    assert.deepEqual(top.before, [lines[comment - 2]]);
+    assert.deepEqual(top.after, [lines[comment]]);
+    assert.deepEqual([...top.matched].sort(), ['backoff', 'delay', 'double']);
+  });
+});
