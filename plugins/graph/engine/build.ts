@@ -84,6 +84,51 @@ interface FileState extends LinkedFile {
   missStems: string[];
   /** Files this file's imports resolved to (registered in `importers`). */
   importTargets: string[];
+  /** What other files' receiver types read here: declared return types and class fields. */
+  typeFacts: TypeFacts;
+}
+
+/** Return types and fields of a file's symbols, kept after its extraction is dropped. */
+interface TypeFacts {
+  /** qualifiedName → declared result type. */
+  returns: Map<string, string>;
+  /** class qualifiedName → field name → declared type and/or value. */
+  fields: Map<string, Map<string, { type?: string; value?: string }>>;
+  /** Local names the file imports (re-exports are followed through them). */
+  imported: string[];
+  /** Changes when the facts or the file's imports (which the facts' names resolve through) change. */
+  signature: string;
+}
+
+const CLASS_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type']);
+
+/** The type facts of an extraction (fields: bindings whose scope is a class-like symbol of the file). */
+function typeFactsOf(extraction: FileExtraction): TypeFacts {
+  const returns = new Map<string, string>();
+  const classes = new Set<string>();
+  for (const s of extraction.symbols) {
+    if (s.returnType) returns.set(s.qualifiedName, s.returnType);
+    if (CLASS_KINDS.has(s.kind)) classes.add(s.qualifiedName);
+  }
+  const fields = new Map<string, Map<string, { type?: string; value?: string }>>();
+  for (const b of extraction.bindings ?? []) {
+    if (b.scope === null || !classes.has(b.scope) || (!b.type && !b.value)) continue;
+    let byName = fields.get(b.scope);
+    if (!byName) fields.set(b.scope, (byName = new Map()));
+    const cur = byName.get(b.name);
+    // A declared type wins over an inferred value; the first declaration wins over later ones.
+    if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
+  }
+  const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
+  const signature = returns.size || fields.size ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports]) : JSON.stringify(imports);
+  const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
+  return { returns, fields, imported, signature };
+}
+
+/** Names whose resolution elsewhere may read these facts: owners of return types and fields, and imported names. */
+function typeFactNames(facts: TypeFacts): string[] {
+  const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1);
+  return [...[...facts.returns.keys()].map(last), ...[...facts.fields.keys()].map(last), ...facts.imported];
 }
 
 const REL = RELATION_CODE;
@@ -129,6 +174,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
   private config: ResolverConfig = emptyResolverConfig();
   private cache = new ResolveCache();
   private readonly loadExtraction: ((path: string) => FileExtraction | null) | null;
+  private readonly fileScopes = new Map<string, FileScope>();
 
   constructor(options: GraphBuilderOptions = {}) {
     this.loadExtraction = options.loadExtraction ?? null;
@@ -173,6 +219,27 @@ export class GraphBuilder implements LinkContext, PathIndex {
   parentsOf(index: number): readonly number[] {
     const p = this.parents.get(index);
     return p ? p.filter((i) => this.graph.node(i) !== null) : [];
+  }
+
+  /** Declared result type of a function or method node. */
+  returnTypeOf(index: number): string | undefined {
+    const n = this.node(index);
+    return this.files.get(n.path)?.typeFacts.returns.get(n.qualifiedName ?? '');
+  }
+  /** A field a class-like node declares. */
+  fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined {
+    const n = this.node(classIndex);
+    return this.files.get(n.path)?.typeFacts.fields.get(n.qualifiedName ?? '')?.get(name);
+  }
+  /** Lookups of a file (imports resolved in its last link), cached until the next relink. */
+  scopeOfFile(path: string): FileScope | undefined {
+    let scope = this.fileScopes.get(path);
+    if (!scope) {
+      const st = this.files.get(path);
+      if (!st) return undefined;
+      this.fileScopes.set(path, (scope = this.scopeOf(st)));
+    }
+    return scope;
   }
 
   // --- queries --------------------------------------------------------------------------------
@@ -312,6 +379,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     // Imports first (they depend only on the file set), then inheritance (member lookup through
     // parents needs it), then everything else.
     for (const st of states) this.resolveImports(st);
+    this.fileScopes.clear();
     const scopes = states.map((st) => this.scopeOf(st));
     states.forEach((st, i) => linkInheritance(this, st, scopes[i]));
     const changed = new Set<string>();
@@ -407,6 +475,11 @@ export class GraphBuilder implements LinkContext, PathIndex {
     }
     const namesChanged: string[] = [];
     const symbols = new Map<string, number>();
+    const typeFacts = typeFactsOf(extraction);
+    if (prev && prev.typeFacts.signature !== typeFacts.signature) {
+      // Receiver types elsewhere read these facts under the names of their owners.
+      namesChanged.push(...typeFactNames(prev.typeFacts), ...typeFactNames(typeFacts));
+    }
     if (prev) {
       for (const idx of prev.symbols.values()) {
         const old = this.node(idx);
@@ -460,6 +533,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       globalNames: [],
       missStems: [],
       importTargets: [],
+      typeFacts,
     };
     state.language = language;
     state.extraction = extraction;
@@ -469,6 +543,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     state.fileNode = fileIdx;
     state.symbols = symbols;
     state.symbolParents = symbolParents;
+    state.typeFacts = typeFacts;
     state.members = new Map();
     for (const [q, idx] of symbols) {
       const dot = q.lastIndexOf('.');

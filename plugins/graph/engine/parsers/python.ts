@@ -28,6 +28,25 @@ export const PYTHON_QUERY = String.raw`
 (type (list (identifier) @ref.name))
 (generic_type (identifier) @ref.name)
 (type (string (string_content) @ref.string))
+
+(assignment left: (identifier) @bind.local right: (_) @bind.value)
+(assignment left: (identifier) @bind.local type: (type) @bind.type)
+(assignment left: (pattern_list (identifier) @bind.local))
+(assignment left: (tuple_pattern (identifier) @bind.local))
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.selffield) right: (_) @bind.value (#eq? @_self "self"))
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.selffield) type: (type) @bind.type (#eq? @_self "self"))
+(named_expression name: (identifier) @bind.local value: (_) @bind.value)
+(parameters (identifier) @bind.param)
+(typed_parameter . (identifier) @bind.param type: (type) @bind.type)
+(default_parameter name: (identifier) @bind.param)
+(typed_default_parameter name: (identifier) @bind.param type: (type) @bind.type)
+(list_splat_pattern (identifier) @bind.param)
+(dictionary_splat_pattern (identifier) @bind.param)
+(for_statement left: (identifier) @bind.range right: (_) @bind.value)
+(for_statement left: (pattern_list (identifier) @bind.local))
+(for_statement left: (tuple_pattern (identifier) @bind.local))
+(with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
+(function_definition return_type: (type) @bind.returns) @bind.owner
 `;
 
 // Built-in and typing names that never point at a declaration in the user's code.

@@ -16,10 +16,14 @@
  * - `@export.decl` (+ `@export.stmt`), `@export.inner` + `@export.outer`, `@export.public`,
  *   `@export.private`, `@export.name`: visibility marks and doc anchors.
  * - `@comment`: comment nodes, for doc comments.
+ * - `@bind.<local|param|field|selffield|with|range>`: a bound name, with `@bind.type` (declared type) and/or
+ *   `@bind.value` (value, or the collection a `range` name iterates); `selffield` is `self.x`/`this.x`,
+ *   a field of the enclosing method's class. `@bind.owner` + `@bind.returns`: a declaration's result type.
  * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
  */
 import { Query, type Language as Grammar, type Node, type QueryCapture } from 'web-tree-sitter';
 import type {
+  ExtractedBinding,
   ExtractedCall,
   ExtractedImport,
   ExtractedInherit,
@@ -28,6 +32,7 @@ import type {
   FileExtraction,
   SymbolKind,
 } from '../extraction.ts';
+import { typeText, valueText } from './binding-text.ts';
 import { docAbove, docstringDoc, type CommentSpan } from './doc-text.ts';
 import { lastSegment, receiverText } from './name-text.ts';
 import { enclosing, nestEntries, type Entry } from './nesting.ts';
@@ -54,7 +59,27 @@ interface PendingInherit {
   kind: 'extends' | 'implements';
 }
 
-const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export', 'comment'] as const;
+interface PendingBinding {
+  pos: number;
+  row: number;
+  name: string;
+  source: ExtractedBinding['source'];
+  /** `self.x` / `this.x`: the binding belongs to the class of the enclosing method. */
+  ofSelf: boolean;
+  type?: string;
+  value?: string;
+}
+
+const BIND_SOURCES: Record<string, ExtractedBinding['source']> = {
+  'bind.local': 'assign',
+  'bind.param': 'param',
+  'bind.field': 'field',
+  'bind.selffield': 'field',
+  'bind.with': 'with',
+  'bind.range': 'range',
+};
+
+const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export', 'comment', 'bind'] as const;
 type Role = (typeof ROLES)[number];
 
 const IDENT = /[#$\p{ID_Continue}]+/uy;
@@ -119,6 +144,8 @@ class FileState {
   private readonly exportNames = new Set<string>();
   private readonly typeParams = new Set<string>();
   private readonly notRefs = new Set<number>();
+  private readonly bindings: PendingBinding[] = [];
+  private readonly returnTypes = new Map<number, string>();
 
   constructor(
     private readonly spec: QueryLanguageSpec,
@@ -146,6 +173,8 @@ class FileState {
         return this.takeDoc(captures);
       case 'export':
         return this.takeExport(captures);
+      case 'bind':
+        return this.takeBind(captures);
     }
   }
 
@@ -309,11 +338,48 @@ class FileState {
     if (inner >= 0 && outer >= 0 && inner !== outer) this.anchors.set(inner, outer);
   }
 
+  private takeBind(captures: QueryCapture[]): void {
+    let type: string | undefined;
+    let value: string | undefined;
+    let owner = -1;
+    let returns: string | undefined;
+    const names: { node: Node; source: ExtractedBinding['source']; ofSelf: boolean }[] = [];
+    for (const c of captures) {
+      switch (c.name) {
+        case 'bind.type':
+          type = typeText(this.text(c.node)) || undefined;
+          break;
+        case 'bind.value':
+          value = valueText(this.text(c.node)) || undefined;
+          break;
+        case 'bind.owner':
+          owner = c.node.startIndex;
+          break;
+        case 'bind.returns':
+          returns = typeText(this.text(c.node)) || undefined;
+          break;
+        default: {
+          const source = BIND_SOURCES[c.name];
+          if (source !== undefined) names.push({ node: c.node, source, ofSelf: c.name === 'bind.selffield' });
+        }
+      }
+    }
+    if (owner >= 0 && returns !== undefined) this.returnTypes.set(owner, returns);
+    for (const n of names) {
+      const name = this.ident(n.node);
+      if (name === '' || name === '_') continue;
+      const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
+      if (type !== undefined) b.type = type;
+      if (value !== undefined) b.value = value;
+      this.bindings.push(b);
+    }
+  }
+
   finish(path: string, parseErrors: number): FileExtraction {
     const symbols: ExtractedSymbol[] = [];
     this.comments.sort((a, b) => a.start - b.start);
     nestEntries(this.entries, (e, outer, parent) => symbols.push(this.symbolOf(e, outer, parent)));
-    return {
+    const extraction: FileExtraction = {
       path,
       language: this.spec.language,
       loc: this.lines.loc,
@@ -326,6 +392,51 @@ class FileState {
       docLinks: [],
       parseErrors,
     };
+    if (this.bindings.length) extraction.bindings = this.resolveBindings(symbols);
+    this.spec.refine?.(extraction, this.source);
+    return extraction;
+  }
+
+  /** Bindings in source order with their scope; one per (scope, name, line), type and value merged. */
+  private resolveBindings(symbols: readonly ExtractedSymbol[]): ExtractedBinding[] {
+    const bindings = this.bindings;
+    sortByPos(bindings);
+    const parentOf = new Map<string, string | undefined>();
+    for (const s of symbols) parentOf.set(s.qualifiedName, s.parent);
+    const at = enclosing(this.entries);
+    const byKey = new Map<string, ExtractedBinding>();
+    const out: ExtractedBinding[] = [];
+    const symbolLines = new Map<string, number>();
+    for (const s of symbols) symbolLines.set(s.qualifiedName, s.startLine);
+    const paramTypes = new Map<string, string>();
+    for (const b of bindings) {
+      let scope = at(b.pos);
+      // `const f = () => ...` is the symbol `f` itself, not a binding inside it.
+      if (scope !== null && (scope === b.name || scope.endsWith(`.${b.name}`)) && symbolLines.get(scope) === b.row + 1) continue;
+      if (b.source === 'param' && b.type !== undefined) paramTypes.set(`${scope}\0${b.name}`, b.type);
+      // `self.x = x` with a typed parameter `x`: the field takes the parameter's type.
+      if (b.ofSelf && b.type === undefined && b.value !== undefined) b.type = paramTypes.get(`${scope}\0${b.value}`);
+      if (b.ofSelf) {
+        // `self.x = ...` in a method: a field of the method's class.
+        scope = scope === null ? null : (parentOf.get(scope) ?? null);
+        if (scope === null) continue;
+      }
+      const line = b.row + 1;
+      const key = `${scope}\0${b.name}\0${line}`;
+      const prev = byKey.get(key);
+      if (prev !== undefined) {
+        prev.type ??= b.type;
+        prev.value ??= b.value;
+        if (b.source === 'range') prev.source = 'range';
+        continue;
+      }
+      const binding: ExtractedBinding = { scope, name: b.name, line, source: b.source };
+      if (b.type !== undefined) binding.type = b.type;
+      if (b.value !== undefined) binding.value = b.value;
+      byKey.set(key, binding);
+      out.push(binding);
+    }
+    return out;
   }
 
   /** Visibility and doc of a nested declaration; the outer one was decided first. */
@@ -358,6 +469,8 @@ class FileState {
     const doc = docs === 'docstring' ? this.docstrings.get(e.start) : docAbove(this.source, this.lines, this.comments, anchor, docs);
     if (doc !== undefined) symbol.doc = doc;
     symbol.exported = e.exported;
+    const returns = this.returnTypes.get(e.start);
+    if (returns !== undefined) symbol.returnType = returns;
     return symbol;
   }
 

@@ -34,6 +34,8 @@ export interface QueryLanguageSpec {
   parseImport(statement: string, line: number, out: ExtractedImport[]): void;
   /** Decides ExtractedSymbol.exported. */
   isExported(facts: ExportFacts): boolean;
+  /** Last word on a finished extraction (Python merges `@overload` stubs into their implementation). */
+  refine?(extraction: FileExtraction, source: string): void;
 }
 
 /** Turns one file's source into its extraction; synchronous, reusable across files. */

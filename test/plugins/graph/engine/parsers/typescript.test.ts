@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileExtraction } from '../../../../../plugins/graph/engine/extraction.ts';
 import { extractorFor } from '../../../../../plugins/graph/engine/parsers/index.ts';
+import { declarations } from './symbol-shape.ts';
 
 const TS_SOURCE = `import { readFile } from 'node:fs/promises';
 import type { Graph } from './graph.ts';
@@ -58,7 +59,7 @@ describe('TypeScript extractor', function () {
   });
 
   it('reports interfaces, types, enums, classes, methods and arrow functions with ranges, visibility and JSDoc', function () {
-    assert.deepEqual(x.symbols, [
+    assert.deepEqual(declarations(x.symbols), [
       { kind: 'interface', name: 'Indexable', qualifiedName: 'Indexable', startLine: 9, endLine: 11, doc: 'Something that can be indexed.', exported: true },
       { kind: 'method', name: 'index', qualifiedName: 'Indexable.index', startLine: 10, endLine: 10, parent: 'Indexable', exported: true },
       { kind: 'type', name: 'NodeId', qualifiedName: 'NodeId', startLine: 13, endLine: 13, exported: true },
