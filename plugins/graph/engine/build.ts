@@ -22,7 +22,7 @@ import {
 import { FileIndex, pathStems, specifierStems } from './file-index.ts';
 import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './link-file.ts';
 import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex, type ResolvedImport, type ResolverConfig } from './resolve.ts';
-import { buildFileScope, type Dependencies, type FileScope } from './resolve-names.ts';
+import { buildFileScope, reexportKey, type Dependencies, type FileScope } from './resolve-names.ts';
 import { isTestFile } from './test-files.ts';
 
 /** One file to add or replace. */
@@ -312,6 +312,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
         this.removeNodeAndNoteOwners(idx, affected);
       }
       this.removeNodeAndNoteOwners(st.fileNode, affected);
+      changedNames.add(reexportKey(path));
       this.files.delete(path);
       this.paths.remove(path);
     }
@@ -378,11 +379,16 @@ export class GraphBuilder implements LinkContext, PathIndex {
     for (const st of states) this.dropOwnedEdges(st);
     // Imports first (they depend only on the file set), then inheritance (member lookup through
     // parents needs it), then everything else.
+    const targetsBefore = states.map((st) => st.importTargets.join('\n'));
     for (const st of states) this.resolveImports(st);
     this.fileScopes.clear();
     const scopes = states.map((st) => this.scopeOf(st));
     states.forEach((st, i) => linkInheritance(this, st, scopes[i]));
     const changed = new Set<string>();
+    // Files that follow re-exports through a file whose imports now resolve elsewhere re-link too.
+    states.forEach((st, i) => {
+      if (st.importTargets.join('\n') !== targetsBefore[i]) changed.add(reexportKey(st.path));
+    });
     for (const [idx, before] of parentsBefore) {
       if ((this.parents.get(idx) ?? []).join(',') !== before) changed.add(this.node(idx).label);
     }
@@ -478,7 +484,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     const typeFacts = typeFactsOf(extraction);
     if (prev && prev.typeFacts.signature !== typeFacts.signature) {
       // Receiver types elsewhere read these facts under the names of their owners.
-      namesChanged.push(...typeFactNames(prev.typeFacts), ...typeFactNames(typeFacts));
+      namesChanged.push(...typeFactNames(prev.typeFacts), ...typeFactNames(typeFacts), reexportKey(path));
     }
     if (prev) {
       for (const idx of prev.symbols.values()) {

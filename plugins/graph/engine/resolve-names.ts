@@ -279,15 +279,21 @@ function found(targets: number[], confidence: number): NameResolution {
 /** A bare-name answer, or the local binding that shadows every outer definition of the name. */
 type BareName = NameResolution & { shadowedBy?: ExtractedBinding };
 
+/** Dependency key of a file's imports as read by re-export following (changes when its imports do). */
+export function reexportKey(path: string): string {
+  return `\0reexports:${path}`;
+}
+
 /**
  * Symbols named `name` that files export, following re-exports (`from .x import y` in a package
  * `__init__.py`, `export { y } from './x'`) up to three files deep.
  */
-function exportedFrom(files: readonly string[], name: string, tables: SymbolTables, kinds: ReadonlySet<NodeKind>, depth = 0): number[] {
+function exportedFrom(files: readonly string[], name: string, tables: SymbolTables, kinds: ReadonlySet<NodeKind>, deps: Dependencies, depth = 0): number[] {
   const direct = topLevelIn(files, name, tables, kinds);
   if (direct.length || depth >= 3) return direct;
   const out: number[] = [];
   for (const f of files) {
+    deps.push(reexportKey(f));
     for (const imp of tables.importsOf(f)) {
       if (imp.targets.length === 0) continue;
       let orig: string | null = null;
@@ -298,7 +304,8 @@ function exportedFrom(files: readonly string[], name: string, tables: SymbolTabl
       if (orig === null) continue;
       const sub = imp.submodules?.get(orig);
       if (sub) continue; // a module, not a callable
-      for (const i of exportedFrom(imp.targets, orig, tables, kinds, depth + 1)) if (!out.includes(i)) out.push(i);
+      deps.push(orig);
+      for (const i of exportedFrom(imp.targets, orig, tables, kinds, deps, depth + 1)) if (!out.includes(i)) out.push(i);
     }
   }
   return out;
@@ -342,7 +349,7 @@ function resolveBareName(name: string, from: string | null, scope: FileScope, ta
   // 2. Names imported into the file (through re-exports), then wildcard imports.
   const imported = scope.importedNames.get(name);
   if (imported) {
-    const hits = exportedFrom(imported, scope.importedOriginals.get(name) ?? name, tables, kinds);
+    const hits = exportedFrom(imported, scope.importedOriginals.get(name) ?? name, tables, kinds, deps);
     if (hits.length) return found(hits, hits.length === 1 ? 1 : 0.5);
   }
   const wild = topLevelIn(scope.wildcardFiles, name, tables, kinds);
@@ -430,7 +437,7 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
   const moduleFiles = local ? undefined : scope.moduleAliases.get(recv);
   if (moduleFiles) {
     deps.push(callee); // hit or miss, the answer is whatever the module defines under that name
-    const hits = exportedFrom(moduleFiles, callee, tables, CALLABLE_KINDS);
+    const hits = exportedFrom(moduleFiles, callee, tables, CALLABLE_KINDS, deps);
     const r = hits.length ? found(hits, hits.length === 1 ? 1 : 0.5) : NONE;
     return conversion(r, scope, tables) ? NONE : r;
   }
@@ -443,7 +450,7 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
         return member(type.node, callee, tables, Math.min(1, type.conf), deps);
       case 'module': {
         deps.push(callee);
-        const hits = exportedFrom(type.files, callee, tables, CALLABLE_KINDS);
+        const hits = exportedFrom(type.files, callee, tables, CALLABLE_KINDS, deps);
         return hits.length ? found(hits, hits.length === 1 ? type.conf : 0.5) : NONE;
       }
       default:

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { Harness } from '../../../../helpers/mcp.ts';
-import { ingestedFixture } from '../../../core/analysis/analysis-fixture.ts';
-import { callersOf } from './callers.ts';
+import { callersOf, ingestedRepo } from './callers.ts';
 
 const FILES: Record<string, string> = {
   'app/__init__.py': `from .models import helper\n`,
@@ -13,6 +12,17 @@ const FILES: Record<string, string> = {
         pass
 
     def close(self):
+        pass
+
+
+class Motor:
+    def start(self):
+        pass
+
+    def stop(self):
+        pass
+
+    def drive(self):
         pass
 `,
   'app/http.py': `def get(url):
@@ -119,7 +129,7 @@ describe('Python call resolution through scopes, imports and receiver types', fu
   let h: Harness;
 
   before(async () => {
-    h = await ingestedFixture({ files: FILES });
+    h = await ingestedRepo(FILES);
   });
   after(async () => {
     await h?.close();
@@ -132,6 +142,7 @@ describe('Python call resolution through scopes, imports and receiver types', fu
   it('types self.x from __init__ (a typed parameter or a constructed value) and locals from constructors and return annotations', async () => {
     assert.deepEqual(await callersOf(h, 'method:app/models.py#Engine.start'), ['function:app/use.py#run', 'method:app/models.py#Car.drive']);
     assert.deepEqual(await callersOf(h, 'method:app/models.py#Engine.stop'), ['function:app/use.py#run', 'method:app/models.py#Car.drive']);
+    assert.deepEqual(await callersOf(h, 'method:app/bar.py#Motor.start'), [], 'a method of the same name on another class');
   });
 
   it('does not link dict.update, file.close or sys.stdout.write to same-named workspace methods', async () => {
