@@ -94,6 +94,11 @@ export interface ExtractedBinding {
    */
   value?: string;
   line: number;
+  /**
+   * Set for a name bound inside a closure (`func(w, r) {…}`, `(x) => …`): visible only on the lines
+   * after the closure's first line up to this one.
+   */
+  endLine?: number;
   /** `range`: the name takes an element of `value` (`for x in xs`, `for _, r := range rs`). */
   source: 'assign' | 'param' | 'field' | 'range' | 'with';
 }

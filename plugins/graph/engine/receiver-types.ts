@@ -35,13 +35,20 @@ export function indexBindings(bindings: readonly ExtractedBinding[] | undefined)
   return index;
 }
 
-/** The binding of `name` in exactly this scope that holds at `line`: the last one before it, else the first. */
+/**
+ * The binding of `name` in exactly this scope that holds at `line`: the last one before it (a
+ * closure's only inside the closure, after its first line), else the first one not in a closure.
+ */
 export function bindingAt(index: BindingIndex, scope: string, name: string, line: number): ExtractedBinding | undefined {
   const list = index.get(scope)?.get(name);
   if (!list) return undefined;
   let best: ExtractedBinding | undefined;
-  for (const b of list) if (b.line < line || (b.line === line && b.source === 'param')) best = b;
-  return best ?? list[0];
+  for (const b of list) {
+    if (b.endLine !== undefined) {
+      if (b.line < line && line <= b.endLine) best = b;
+    } else if (b.line < line || (b.line === line && b.source === 'param')) best = b;
+  }
+  return best ?? list.find((b) => b.endLine === undefined);
 }
 
 const COLLECTIONS = new Set([

@@ -144,9 +144,18 @@ export function withBindings(scope: FileScope, bindings: readonly ExtractedBindi
   return bindings?.length ? { ...scope, bindings: indexBindings(bindings) } : scope;
 }
 
+/** The name a Go import path binds: its last segment, without a major-version suffix (`chi/v5`, `yaml.v3`, `go-isatty`). */
+function goPackageName(specifier: string): string {
+  const segs = specifier.split('/').filter(Boolean);
+  let last = segs.pop() ?? '';
+  if (/^v\d+$/.test(last) && segs.length) last = segs.pop()!;
+  return last.replace(/\.v\d+$/, '').replace(/^go-/, '').replace(/[-.]go$/, '').replace(/\W/g, '_');
+}
+
 /** Local names an unresolved (external) import binds. */
 function externalBindings(imp: ResolvedImport, language: Language): string[] {
   if (imp.alias) return [imp.alias];
+  if (language === 'go' && imp.names.length === 0) return [goPackageName(imp.specifier)];
   if (imp.names.length === 0) {
     const segs = imp.specifier.split(/[./:\\]+/).filter(Boolean);
     // `import os.path` binds `os`; Go, Java and Rust bind the last segment.
@@ -170,7 +179,7 @@ function bindBareImport(
       alias(specifier, targets); // `import a.b` is used as `a.b.f()`
       break;
     case 'go':
-      if (last) alias(last, targets); // the package name is the last path segment by convention
+      alias(goPackageName(specifier), targets); // the package name is the last path segment by convention
       break;
     case 'java':
     case 'rust':
@@ -446,8 +455,11 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
   if (type) {
     switch (type.kind) {
       case 'instance':
-      case 'class':
-        return member(type.node, callee, tables, Math.min(1, type.conf), deps);
+      case 'class': {
+        const m = member(type.node, callee, tables, Math.min(1, type.conf), deps);
+        // An interface that does not list the method (Go method sets, embedded interfaces): by name, as unknown.
+        return m.targets.length || tables.node(type.node).kind !== 'interface' ? m : unknownReceiver(callee, scope, tables, deps);
+      }
       case 'module': {
         deps.push(callee);
         const hits = exportedFrom(type.files, callee, tables, CALLABLE_KINDS, deps);

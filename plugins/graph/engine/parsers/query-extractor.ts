@@ -68,6 +68,26 @@ interface PendingBinding {
   ofSelf: boolean;
   type?: string;
   value?: string;
+  /** Last row of the closure the name is bound in, if any. */
+  endRow?: number;
+}
+
+/** Anonymous functions: a name bound in one is visible only inside it. */
+const CLOSURES = new Set(['func_literal', 'arrow_function', 'function_expression', 'function', 'lambda', 'lambda_expression', 'closure_expression']);
+/** Declarations that end the search for an enclosing closure. */
+const SCOPE_ENDS = new Set([
+  'function_declaration', 'method_declaration', 'function_definition', 'method_definition', 'function_item',
+  'constructor_declaration', 'class_declaration', 'class_definition', 'class_body', 'impl_item', 'source_file', 'program', 'module',
+]);
+
+/** Last row of the closure enclosing a node (below the nearest declaration), or undefined. */
+function closureEndRow(node: Node): number | undefined {
+  let p = node.parent;
+  for (let depth = 0; p !== null && depth < 16; depth++, p = p.parent) {
+    if (CLOSURES.has(p.type)) return p.endPosition.row;
+    if (SCOPE_ENDS.has(p.type)) return undefined;
+  }
+  return undefined;
 }
 
 const BIND_SOURCES: Record<string, ExtractedBinding['source']> = {
@@ -369,6 +389,8 @@ class FileState {
       const name = this.ident(n.node);
       if (name === '' || name === '_') continue;
       const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
+      const endRow = n.ofSelf ? undefined : closureEndRow(n.node);
+      if (endRow !== undefined) b.endRow = endRow;
       if (type !== undefined) b.type = type;
       if (value !== undefined) b.value = value;
       this.bindings.push(b);
@@ -431,6 +453,7 @@ class FileState {
         continue;
       }
       const binding: ExtractedBinding = { scope, name: b.name, line, source: b.source };
+      if (b.endRow !== undefined) binding.endLine = b.endRow + 1;
       if (b.type !== undefined) binding.type = b.type;
       if (b.value !== undefined) binding.value = b.value;
       byKey.set(key, binding);
