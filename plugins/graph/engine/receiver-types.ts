@@ -89,7 +89,7 @@ export function parseType(raw: string, language: Language): ParsedType | null {
   let t = raw.trim().replace(/^["']|["']$/g, '');
   // Optional markers and unions with nothing: `Foo | None`, `Foo | undefined`, `?Foo`, `Foo?`.
   t = t.replace(/\s*\|\s*(None|null|undefined)\b/g, '').replace(/^(None|null|undefined)\s*\|\s*/, '');
-  if (t.includes('|')) return null;
+  if (splitTop(t.replace(/\|/g, ',')).length > 1 && !/^[^|]*[<[(]/.test(t)) return null; // a union of several types
   t = t.replace(/^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|\*+|\?|mut\s+|dyn\s+|impl\s+|const\s+|final\s+|readonly\s+)+/, '').replace(/[?!]$/, '').trim();
   if (language === 'go') {
     if (t.startsWith('(')) {

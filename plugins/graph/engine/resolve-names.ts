@@ -384,6 +384,7 @@ function receiverContext(scope: FileScope, tables: SymbolTables, deps: Dependenc
     deps,
     lookup: (name, from, s, kinds) => resolveBareName(name, from, s, tables, kinds, deps),
     chain: lexicalChain,
+    exported: (files, name, kinds) => exportedFrom(files, name, tables, kinds, deps),
     memberOf: (cls, name) => {
       const walked: number[] = [];
       const m = memberOf(cls, name, tables, walked);

@@ -21,6 +21,8 @@ export interface ReceiverContext {
   chain(caller: string | null): string[];
   /** A member of a class node or its ancestors, or -1. */
   memberOf(classIdx: number, name: string): number;
+  /** Symbols a module's files export under a name, re-exports followed. */
+  exported(files: readonly string[], name: string, kinds: ReadonlySet<NodeKind>): number[];
   /** The class-like node a caller sits in (or a method's owner type), or -1. */
   enclosingClass(path: string, caller: string | null, scope: FileScope): number;
 }
@@ -172,11 +174,11 @@ function memberValue(ctx: ReceiverContext, v: TypeValue, name: string, at: Posit
   switch (v.kind) {
     case 'module': {
       ctx.deps.push(name);
-      for (const f of v.files) {
-        const i = tables.memberIn(f, '', name);
-        if (i >= 0 && VALUE_KINDS.has(tables.node(i).kind)) return symbolValue(tables, i, v.conf);
-      }
-      return null;
+      const hits = ctx.exported(v.files, name, VALUE_KINDS);
+      if (hits.length === 1) return symbolValue(tables, hits[0], v.conf);
+      // `pkg.sub` where `pkg` is a package: its submodule file.
+      const sub = submodule(tables, v.files, name);
+      return sub ? { kind: 'module', files: [sub], conf: v.conf } : null;
     }
     case 'instance':
     case 'class': {
@@ -190,6 +192,20 @@ function memberValue(ctx: ReceiverContext, v: TypeValue, name: string, at: Posit
     default:
       return null;
   }
+}
+
+/** `pkg/name.py` or `pkg/name/__init__.py` beside a package's `__init__.py`, if ingested. */
+function submodule(tables: SymbolTables, files: readonly string[], name: string): string | null {
+  for (const f of files) {
+    if (!/(^|\/)__init__\.pyi?$/.test(f)) continue;
+    const dir = f.slice(0, f.lastIndexOf('/') + 1);
+    const here = tables.filesInDir(dir.replace(/\/$/, ''));
+    for (const cand of [`${dir}${name}.py`, `${dir}${name}.pyi`]) if (here.includes(cand)) return cand;
+    const pkg = tables.filesInDir(`${dir}${name}`);
+    const init = pkg.find((p) => /\/__init__\.pyi?$/.test(p));
+    if (init) return init;
+  }
+  return null;
 }
 
 /** `v.name()`: what the method call gives. */
