@@ -335,7 +335,8 @@ function resolveBareName(name: string, from: string | null, scope: FileScope, ta
   // Java (implicit `this`); elsewhere members need a receiver, so class scopes are skipped.
   for (const q of lexicalChain(from)) {
     const holder = tables.symbolIn(scope.path, q);
-    const inClass = holder >= 0 && CLASS_LIKE.has(tables.node(holder).kind);
+    // A prefix that is no symbol here is a Go receiver type or Rust impl type declared elsewhere: a class scope.
+    const inClass = holder < 0 || CLASS_LIKE.has(tables.node(holder).kind);
     if (inClass && scope.language !== 'java') continue;
     const i = tables.memberIn(scope.path, q, name);
     if (i >= 0 && inKinds(tables, i, kinds)) return { targets: [i], confidence: 1 };
