@@ -359,7 +359,9 @@ function resolveBareName(name: string, from: string | null, scope: FileScope, ta
   // 2. Names imported into the file (through re-exports), then wildcard imports.
   const imported = scope.importedNames.get(name);
   if (imported) {
-    const hits = exportedFrom(imported, scope.importedOriginals.get(name) ?? name, tables, kinds, deps);
+    // A default import is matched by its local name (`import foo from './foo'` → the `foo` declared there).
+    const orig = scope.importedOriginals.get(name) ?? name;
+    const hits = exportedFrom(imported, orig === 'default' ? name : orig, tables, kinds, deps);
     if (hits.length) return found(hits, hits.length === 1 ? 1 : 0.5);
   }
   const wild = topLevelIn(scope.wildcardFiles, name, tables, kinds);

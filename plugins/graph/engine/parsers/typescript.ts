@@ -142,7 +142,8 @@ export function parseTsImport(statement: string, line: number, out: ExtractedImp
       if (word === '') continue;
       const star = /^\*(?:\s+as\s+([\w$]+))?$/.exec(word);
       if (star === null) {
-        entry.names.push('default');
+        // A default import binds a local name: `default as React`.
+        entry.names.push(/^[\w$]+$/.test(word) ? `default as ${word}` : 'default');
         continue;
       }
       entry.names.push('*');
@@ -152,7 +153,9 @@ export function parseTsImport(statement: string, line: number, out: ExtractedImp
     if (braces !== null) {
       for (const part of braces[1].split(',')) {
         const words = part.trim().replace(/^type\s+(?=\S)/, '').split(/\s+/);
-        if (words[0] !== '') entry.names.push(words[0].replace(/^(['"])(.*)\1$/, '$2'));
+        const name = words[0].replace(/^(['"])(.*)\1$/, '$2');
+        // `{ a as b }` keeps both names: `b` is what the file calls, `a` what the module declares.
+        if (name !== '') entry.names.push(words[1] === 'as' && words[2] ? `${name} as ${words[2]}` : name);
       }
     }
   }

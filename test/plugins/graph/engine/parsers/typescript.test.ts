@@ -79,7 +79,7 @@ describe('TypeScript extractor', function () {
       { specifier: 'node:fs/promises', line: 1, names: ['readFile'] },
       { specifier: './graph.ts', line: 2, names: ['Graph'] },
       { specifier: 'node:path', line: 3, names: ['*'], alias: 'path' },
-      { specifier: 'web-tree-sitter', line: 4, names: ['default', 'Query'] },
+      { specifier: 'web-tree-sitter', line: 4, names: ['default as Parser', 'Query as Q'] },
       { specifier: './helper.ts', line: 5, names: ['helper'] },
       { specifier: './types.ts', line: 6, names: ['*'] },
       { specifier: './lazy.js', line: 42, names: [] },
@@ -158,7 +158,7 @@ export function App({ title }: Props) {
       { kind: 'function', name: 'onClick', qualifiedName: 'App.onClick', startLine: 5, endLine: 5, parent: 'App', exported: false },
     ]);
     assert.deepEqual(x.imports, [
-      { specifier: 'react', line: 1, names: ['default'] },
+      { specifier: 'react', line: 1, names: ['default as React'] },
       { specifier: './button', line: 2, names: ['Button'] },
     ]);
     assert.deepEqual(x.calls, [
