@@ -285,6 +285,12 @@ function found(targets: number[], confidence: number): NameResolution {
   return { targets: targets.length > MAX_AMBIGUOUS ? targets.slice(0, MAX_AMBIGUOUS) : targets, confidence };
 }
 
+/** A binding that hides outer definitions of its name: not a CommonJS `require()`/`import()` of a module (an import in disguise). */
+function shadowingBinding(list: readonly ExtractedBinding[] | undefined): ExtractedBinding | undefined {
+  const b = list?.[0];
+  return b && !(b.value?.startsWith('require(') || b.value?.startsWith('import(') || b.value?.startsWith('await import(')) ? b : undefined;
+}
+
 /** A bare-name answer, or the local binding that shadows every outer definition of the name. */
 type BareName = NameResolution & { shadowedBy?: ExtractedBinding };
 
@@ -341,15 +347,15 @@ function resolveBareName(name: string, from: string | null, scope: FileScope, ta
     const i = tables.memberIn(scope.path, q, name);
     if (i >= 0 && inKinds(tables, i, kinds)) return { targets: [i], confidence: 1 };
     if (shadows && !inClass) {
-      const b = scope.bindings.get(q)?.get(name);
-      if (b) return { targets: [], confidence: 0, shadowedBy: b[0] };
+      const b = shadowingBinding(scope.bindings.get(q)?.get(name));
+      if (b) return { targets: [], confidence: 0, shadowedBy: b };
     }
   }
   const top = tables.memberIn(scope.path, '', name);
   if (top >= 0 && inKinds(tables, top, kinds)) return { targets: [top], confidence: 1 };
   if (shadows) {
-    const b = scope.bindings.get('')?.get(name);
-    if (b) return { targets: [], confidence: 0, shadowedBy: b[0] };
+    const b = shadowingBinding(scope.bindings.get('')?.get(name));
+    if (b) return { targets: [], confidence: 0, shadowedBy: b };
   }
   // Everything below looks into other files, so the answer depends on who defines `name`.
   if (scope.packageFiles.length || scope.importedNames.size || scope.wildcardFiles.length) deps.push(name);
