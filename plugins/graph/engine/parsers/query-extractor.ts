@@ -387,7 +387,8 @@ class FileState {
     if (owner >= 0 && returns !== undefined) this.returnTypes.set(owner, returns);
     for (const n of names) {
       const name = this.ident(n.node);
-      if (name === '' || name === '_') continue;
+      // `self`/`this` receivers are resolved to the enclosing class without a binding.
+      if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls'))) continue;
       const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
       const endRow = n.ofSelf ? undefined : closureEndRow(n.node);
       if (endRow !== undefined) b.endRow = endRow;
