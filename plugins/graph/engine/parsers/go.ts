@@ -83,4 +83,5 @@ export const goSpec: QueryLanguageSpec = {
   builtinTypes: BUILTIN_TYPES,
   parseImport: parseGoImport,
   isExported: isGoExported,
+  closureTypes: new Set(['func_literal']),
 };

@@ -105,4 +105,5 @@ export const javaSpec: QueryLanguageSpec = {
   builtinTypes: BUILTIN_TYPES,
   parseImport: parseJavaImport,
   isExported: isJavaExported,
+  closureTypes: new Set(['lambda_expression']),
 };

@@ -72,19 +72,17 @@ interface PendingBinding {
   endRow?: number;
 }
 
-/** Anonymous functions: a name bound in one is visible only inside it. */
-const CLOSURES = new Set(['func_literal', 'arrow_function', 'function_expression', 'function', 'lambda', 'lambda_expression', 'closure_expression']);
 /** Declarations that end the search for an enclosing closure. */
 const SCOPE_ENDS = new Set([
   'function_declaration', 'method_declaration', 'function_definition', 'method_definition', 'function_item',
   'constructor_declaration', 'class_declaration', 'class_definition', 'class_body', 'impl_item', 'source_file', 'program', 'module',
 ]);
 
-/** Last row of the closure enclosing a node (below the nearest declaration), or undefined. */
-function closureEndRow(node: Node): number | undefined {
+/** Last row of the closure (a node of one of `closures`) enclosing a node below the nearest declaration, or undefined. */
+function closureEndRow(node: Node, closures: ReadonlySet<string>): number | undefined {
   let p = node.parent;
   for (let depth = 0; p !== null && depth < 16; depth++, p = p.parent) {
-    if (CLOSURES.has(p.type)) return p.endPosition.row;
+    if (closures.has(p.type)) return p.endPosition.row;
     if (SCOPE_ENDS.has(p.type)) return undefined;
   }
   return undefined;
@@ -390,7 +388,8 @@ class FileState {
       // `self`/`this` receivers are resolved to the enclosing class without a binding.
       if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls'))) continue;
       const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
-      const endRow = n.ofSelf ? undefined : closureEndRow(n.node);
+      const closures = this.spec.closureTypes;
+      const endRow = n.ofSelf || closures === undefined ? undefined : closureEndRow(n.node, closures);
       if (endRow !== undefined) b.endRow = endRow;
       if (type !== undefined) b.type = type;
       if (value !== undefined) b.value = value;

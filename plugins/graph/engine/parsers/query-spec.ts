@@ -34,6 +34,8 @@ export interface QueryLanguageSpec {
   parseImport(statement: string, line: number, out: ExtractedImport[]): void;
   /** Decides ExtractedSymbol.exported. */
   isExported(facts: ExportFacts): boolean;
+  /** Node types of anonymous functions whose parameters the query binds (their names are visible only inside). */
+  closureTypes?: ReadonlySet<string>;
   /** Last word on a finished extraction (Python merges `@overload` stubs into their implementation). */
   refine?(extraction: FileExtraction, source: string): void;
 }

@@ -180,5 +180,6 @@ export function typescriptSpec(language: Extract<Language, 'typescript' | 'tsx' 
     builtinTypes: BUILTIN_TYPES,
     parseImport: parseTsImport,
     isExported: isTsExported,
+    closureTypes: new Set(['arrow_function', 'function_expression', 'function']),
   };
 }
