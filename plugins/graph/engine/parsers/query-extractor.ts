@@ -253,7 +253,12 @@ class FileState {
     if (callee === '') return;
     const call: PendingCall = { pos, row: nameNode.startPosition.row, callee };
     if (recvStart >= 0) {
-      const receiver = receiverText(this.source, recvStart, pos);
+      let receiver = receiverText(this.source, recvStart, pos);
+      if (receiver.endsWith('…')) {
+        // A long chain (`Foo.builder("x", y)\n  .add(z)`): keep its shape with arguments elided, so receiver types can follow it.
+        const compact = valueText(this.source.slice(recvStart, pos).replace(/\s*(?:\?\.|\.|::)\s*$/, ''));
+        if (compact !== '' && compact.length <= 160) receiver = compact;
+      }
       if (receiver !== '') call.receiver = receiver;
     }
     this.calls.push(call);
