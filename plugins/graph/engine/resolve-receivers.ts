@@ -185,7 +185,10 @@ function memberValue(ctx: ReceiverContext, v: TypeValue, name: string, at: Posit
       const field = fieldValue(ctx, v.node, name, at);
       if (field) return field;
       const m = ctx.memberOf(v.node, name);
-      return m >= 0 && CLASS_LIKE.has(tables.node(m).kind) ? { kind: 'class', node: m, conf: v.conf } : null;
+      if (m < 0) return null;
+      if (CLASS_LIKE.has(tables.node(m).kind)) return { kind: 'class', node: m, conf: v.conf };
+      // A Python method read without a call is a property: its value is what it returns.
+      return v.kind === 'instance' && tables.node(m).language === 'python' ? returnOf(ctx, m, v.conf) : null;
     }
     case 'external':
       return v;

@@ -24,6 +24,9 @@ class Motor:
 
     def drive(self):
         pass
+
+    def rev(self):
+        pass
 `,
   'app/http.py': `def get(url):
     return url
@@ -37,6 +40,15 @@ class Engine:
 
     def stop(self):
         pass
+
+    def rev(self):
+        pass
+
+
+class Garage:
+    @property
+    def engine(self) -> Engine:
+        return Engine()
 
 
 class Car:
@@ -85,7 +97,7 @@ class Child(Base):
   'app/use.py': `import sys
 import app.bar as barmod
 from requests import get
-from app.models import Car, make_engine, Engine, parse
+from app.models import Car, Garage, make_engine, Engine, parse
 from app import helper
 
 
@@ -121,6 +133,10 @@ def shadow(make):
 
 def use_helper():
     helper()
+
+
+def park(g: Garage):
+    g.engine.rev()
 `,
 };
 
@@ -145,6 +161,10 @@ describe('Python call resolution through scopes, imports and receiver types', fu
     assert.deepEqual(await callersOf(h, 'method:app/bar.py#Motor.start'), [], 'a method of the same name on another class');
   });
 
+  it('reads a property’s return annotation as the type of the attribute', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/models.py#Engine.rev'), ['function:app/use.py#park']);
+  });
+
   it('does not link dict.update, file.close or sys.stdout.write to same-named workspace methods', async () => {
     assert.deepEqual(await callersOf(h, 'method:app/bar.py#ProgressBar.update'), ['function:app/use.py#run'], 'only the ProgressBar built through the module alias');
     assert.deepEqual(await callersOf(h, 'method:app/bar.py#ProgressBar.close'), []);
@@ -161,7 +181,7 @@ describe('Python call resolution through scopes, imports and receiver types', fu
 
   it('merges @overload stubs into the implementation, which keeps the plain id', async () => {
     const { json } = await h.call('impact', { agent_id: 't', node_id: 'function:app/models.py#parse', direction: 'reverse', max_depth: 1 });
-    assert.deepEqual(json.node.lines, [34, 35], 'the implementation, not the first stub');
+    assert.deepEqual(json.node.lines, [43, 44], 'the implementation, not the first stub');
     assert.deepEqual(await callersOf(h, 'function:app/models.py#parse'), ['function:app/use.py#run']);
     const stub = await h.call('impact', { agent_id: 't', node_id: 'function:app/models.py#parse#2', direction: 'reverse', max_depth: 1 });
     assert.equal(stub.result.isError, true, 'no node is left for a stub');
