@@ -175,6 +175,8 @@ export class GraphBuilder implements LinkContext, PathIndex {
   private cache = new ResolveCache();
   private readonly loadExtraction: ((path: string) => FileExtraction | null) | null;
   private readonly fileScopes = new Map<string, FileScope>();
+  /** Java package path → its files across source roots (rebuilt every relink). */
+  private readonly javaPackages = new Map<string, string[]>();
 
   constructor(options: GraphBuilderOptions = {}) {
     this.loadExtraction = options.loadExtraction ?? null;
@@ -382,6 +384,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     const targetsBefore = states.map((st) => st.importTargets.join('\n'));
     for (const st of states) this.resolveImports(st);
     this.fileScopes.clear();
+    this.javaPackages.clear();
     const scopes = states.map((st) => this.scopeOf(st));
     states.forEach((st, i) => linkInheritance(this, st, scopes[i]));
     const changed = new Set<string>();
@@ -589,7 +592,23 @@ export class GraphBuilder implements LinkContext, PathIndex {
   }
 
   private scopeOf(st: FileState): FileScope {
-    return buildFileScope(st.path, st.language, st.imports, this.filesInDir(dirOf(st.path)));
+    const dir = dirOf(st.path);
+    const siblings = st.language === 'java' ? this.javaPackageFiles(dir) : this.filesInDir(dir);
+    return buildFileScope(st.path, st.language, st.imports, siblings);
+  }
+
+  /** Java: a package spans every source root (`src/main/java/a/b` and `src/test/java/a/b`). */
+  private javaPackageFiles(dir: string): readonly string[] {
+    const cut = `/${dir}`.lastIndexOf('/java/');
+    if (cut < 0) return this.filesInDir(dir);
+    const pkg = `/${dir}`.slice(cut + 5);
+    let files = this.javaPackages.get(pkg);
+    if (!files) {
+      files = [];
+      for (const d of this.directories()) if (`/${d}`.endsWith(pkg) && `/${d}`.slice(0, -pkg.length).endsWith('/java')) files.push(...this.filesInDir(d));
+      this.javaPackages.set(pkg, files);
+    }
+    return files;
   }
 
   // --- LinkContext ----------------------------------------------------------------------------

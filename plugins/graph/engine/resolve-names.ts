@@ -326,6 +326,17 @@ function exportedFrom(files: readonly string[], name: string, tables: SymbolTabl
   return out;
 }
 
+/** Members `name` of the classes named like the Java files (`Util.check` in `Util.java`). */
+function staticMembers(files: readonly string[], name: string, tables: SymbolTables, kinds: ReadonlySet<NodeKind>): number[] {
+  const out: number[] = [];
+  for (const f of files) {
+    const cls = posix.basename(f).replace(/\.java$/, '');
+    const i = tables.memberIn(f, cls, name);
+    if (i >= 0 && kinds.has(tables.node(i).kind)) out.push(i);
+  }
+  return out;
+}
+
 /** Whether a bare name no rule found may still be matched workspace-wide (rule 4). */
 function globalFallback(scope: FileScope): boolean {
   // Python and Go bind every name a file uses in the file, its package or its imports.
@@ -367,10 +378,13 @@ function resolveBareName(name: string, from: string | null, scope: FileScope, ta
   if (imported) {
     // A default import is matched by its local name (`import foo from './foo'` → the `foo` declared there).
     const orig = scope.importedOriginals.get(name) ?? name;
-    const hits = exportedFrom(imported, orig === 'default' ? name : orig, tables, kinds, deps);
+    let hits = exportedFrom(imported, orig === 'default' ? name : orig, tables, kinds, deps);
+    // Java `import static a.b.Util.check;`: a member of the imported class.
+    if (!hits.length && scope.language === 'java') hits = staticMembers(imported, orig, tables, kinds);
     if (hits.length) return found(hits, hits.length === 1 ? 1 : 0.5);
   }
-  const wild = topLevelIn(scope.wildcardFiles, name, tables, kinds);
+  let wild = topLevelIn(scope.wildcardFiles, name, tables, kinds);
+  if (!wild.length && scope.language === 'java') wild = staticMembers(scope.wildcardFiles, name, tables, kinds);
   if (wild.length) return found(wild, wild.length === 1 ? 0.9 : 0.45);
   // An import that says the name comes from outside the workspace, or a builtin: never a workspace symbol.
   if (scope.externalNames.has(name) || imported) return NONE;

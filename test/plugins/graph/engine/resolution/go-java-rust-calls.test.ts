@@ -96,9 +96,29 @@ public class Pump {
   public void start() {}
 }
 `,
+  'src/main/java/app/Util.java': `package app;
+
+final class Util {
+  static void check(Object o) {}
+}
+`,
+  'src/main/java/app/Wrapper.java': `package app;
+
+final class Wrapper {}
+`,
+  'src/test/java/app/CarTest.java': `package app;
+
+class CarTest {
+  void wraps() {
+    Wrapper w = new Wrapper();
+  }
+}
+`,
   'src/main/java/app/Car.java': `package app;
 
 import java.util.List;
+
+import static app.Util.check;
 
 public class Car {
   private Engine engine = new Engine();
@@ -112,6 +132,7 @@ public class Car {
   }
 
   public void drive(Pump p) {
+    check(p);
     engine.start();
     p.start();
     getEngine().stop();
@@ -205,6 +226,11 @@ describe('Java call resolution by declared type', function () {
       'method:src/main/java/app/Car.java#Car.drive',
       'method:src/main/java/app/Car.java#Car.prime',
     ]);
+  });
+
+  it('resolves a static import to the member of the imported class, and a package-private class from the same package in another source root', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Util.java#Util.check'), ['method:src/main/java/app/Car.java#Car.drive']);
+    assert.deepEqual(await callersOf(h, 'class:src/main/java/app/Wrapper.java#Wrapper'), ['method:src/test/java/app/CarTest.java#CarTest.wraps']);
   });
 });
 
