@@ -24,6 +24,7 @@ import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './
 import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex, type ResolvedImport, type ResolverConfig } from './resolve.ts';
 import { buildFileScope, reexportKey, type Dependencies, type FileScope } from './resolve-names.ts';
 import { isTestFile } from './test-files.ts';
+import { typeFactNames, typeFactsOf, type TypeFacts } from './type-facts.ts';
 
 /** One file to add or replace. */
 export interface FileInput {
@@ -86,49 +87,6 @@ interface FileState extends LinkedFile {
   importTargets: string[];
   /** What other files' receiver types read here: declared return types and class fields. */
   typeFacts: TypeFacts;
-}
-
-/** Return types and fields of a file's symbols, kept after its extraction is dropped. */
-interface TypeFacts {
-  /** qualifiedName → declared result type. */
-  returns: Map<string, string>;
-  /** class qualifiedName → field name → declared type and/or value. */
-  fields: Map<string, Map<string, { type?: string; value?: string }>>;
-  /** Local names the file imports (re-exports are followed through them). */
-  imported: string[];
-  /** Changes when the facts or the file's imports (which the facts' names resolve through) change. */
-  signature: string;
-}
-
-const CLASS_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type']);
-
-/** The type facts of an extraction (fields: bindings whose scope is a class-like symbol of the file). */
-function typeFactsOf(extraction: FileExtraction): TypeFacts {
-  const returns = new Map<string, string>();
-  const classes = new Set<string>();
-  for (const s of extraction.symbols) {
-    if (s.returnType) returns.set(s.qualifiedName, s.returnType);
-    if (CLASS_KINDS.has(s.kind)) classes.add(s.qualifiedName);
-  }
-  const fields = new Map<string, Map<string, { type?: string; value?: string }>>();
-  for (const b of extraction.bindings ?? []) {
-    if (b.scope === null || !classes.has(b.scope) || (!b.type && !b.value)) continue;
-    let byName = fields.get(b.scope);
-    if (!byName) fields.set(b.scope, (byName = new Map()));
-    const cur = byName.get(b.name);
-    // A declared type wins over an inferred value; the first declaration wins over later ones.
-    if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
-  }
-  const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
-  const signature = returns.size || fields.size ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports]) : JSON.stringify(imports);
-  const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
-  return { returns, fields, imported, signature };
-}
-
-/** Names whose resolution elsewhere may read these facts: owners of return types and fields, and imported names. */
-function typeFactNames(facts: TypeFacts): string[] {
-  const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1);
-  return [...[...facts.returns.keys()].map(last), ...[...facts.fields.keys()].map(last), ...facts.imported];
 }
 
 const REL = RELATION_CODE;
