@@ -23,7 +23,6 @@
  */
 import { Query, type Language as Grammar, type Node, type QueryCapture } from 'web-tree-sitter';
 import type {
-  ExtractedBinding,
   ExtractedCall,
   ExtractedImport,
   ExtractedInherit,
@@ -32,7 +31,8 @@ import type {
   FileExtraction,
   SymbolKind,
 } from '../extraction.ts';
-import { typeText, valueText } from './binding-text.ts';
+import { BindingCollector } from './binding-collector.ts';
+import { valueText } from './binding-text.ts';
 import { docAbove, docstringDoc, type CommentSpan } from './doc-text.ts';
 import { lastSegment, receiverText } from './name-text.ts';
 import { enclosing, nestEntries, type Entry } from './nesting.ts';
@@ -58,44 +58,6 @@ interface PendingInherit {
   parent: string;
   kind: 'extends' | 'implements';
 }
-
-interface PendingBinding {
-  pos: number;
-  row: number;
-  name: string;
-  source: ExtractedBinding['source'];
-  /** `self.x` / `this.x`: the binding belongs to the class of the enclosing method. */
-  ofSelf: boolean;
-  type?: string;
-  value?: string;
-  /** Last row of the closure the name is bound in, if any. */
-  endRow?: number;
-}
-
-/** Declarations that end the search for an enclosing closure. */
-const SCOPE_ENDS = new Set([
-  'function_declaration', 'method_declaration', 'function_definition', 'method_definition', 'function_item',
-  'constructor_declaration', 'class_declaration', 'class_definition', 'class_body', 'impl_item', 'source_file', 'program', 'module',
-]);
-
-/** Last row of the closure (a node of one of `closures`) enclosing a node below the nearest declaration, or undefined. */
-function closureEndRow(node: Node, closures: ReadonlySet<string>): number | undefined {
-  let p = node.parent;
-  for (let depth = 0; p !== null && depth < 16; depth++, p = p.parent) {
-    if (closures.has(p.type)) return p.endPosition.row;
-    if (SCOPE_ENDS.has(p.type)) return undefined;
-  }
-  return undefined;
-}
-
-const BIND_SOURCES: Record<string, ExtractedBinding['source']> = {
-  'bind.local': 'assign',
-  'bind.param': 'param',
-  'bind.field': 'field',
-  'bind.selffield': 'field',
-  'bind.with': 'with',
-  'bind.range': 'range',
-};
 
 const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export', 'comment', 'bind'] as const;
 type Role = (typeof ROLES)[number];
@@ -162,14 +124,14 @@ class FileState {
   private readonly exportNames = new Set<string>();
   private readonly typeParams = new Set<string>();
   private readonly notRefs = new Set<number>();
-  private readonly bindings: PendingBinding[] = [];
-  private readonly returnTypes = new Map<number, string>();
+  private readonly binds: BindingCollector;
 
   constructor(
     private readonly spec: QueryLanguageSpec,
     private readonly source: string,
   ) {
     this.lines = indexLines(source);
+    this.binds = new BindingCollector(spec.closureTypes, (n) => this.text(n), (n) => this.ident(n));
   }
 
   take(role: Role, captures: QueryCapture[]): void {
@@ -192,7 +154,7 @@ class FileState {
       case 'export':
         return this.takeExport(captures);
       case 'bind':
-        return this.takeBind(captures);
+        return this.binds.take(captures);
     }
   }
 
@@ -361,47 +323,6 @@ class FileState {
     if (inner >= 0 && outer >= 0 && inner !== outer) this.anchors.set(inner, outer);
   }
 
-  private takeBind(captures: QueryCapture[]): void {
-    let type: string | undefined;
-    let value: string | undefined;
-    let owner = -1;
-    let returns: string | undefined;
-    const names: { node: Node; source: ExtractedBinding['source']; ofSelf: boolean }[] = [];
-    for (const c of captures) {
-      switch (c.name) {
-        case 'bind.type':
-          type = typeText(this.text(c.node)) || undefined;
-          break;
-        case 'bind.value':
-          value = valueText(this.text(c.node)) || undefined;
-          break;
-        case 'bind.owner':
-          owner = c.node.startIndex;
-          break;
-        case 'bind.returns':
-          returns = typeText(this.text(c.node)) || undefined;
-          break;
-        default: {
-          const source = BIND_SOURCES[c.name];
-          if (source !== undefined) names.push({ node: c.node, source, ofSelf: c.name === 'bind.selffield' });
-        }
-      }
-    }
-    if (owner >= 0 && returns !== undefined) this.returnTypes.set(owner, returns);
-    for (const n of names) {
-      const name = this.ident(n.node);
-      // `self`/`this` receivers are resolved to the enclosing class without a binding.
-      if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls'))) continue;
-      const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
-      const closures = this.spec.closureTypes;
-      const endRow = n.ofSelf || closures === undefined ? undefined : closureEndRow(n.node, closures);
-      if (endRow !== undefined) b.endRow = endRow;
-      if (type !== undefined) b.type = type;
-      if (value !== undefined) b.value = value;
-      this.bindings.push(b);
-    }
-  }
-
   finish(path: string, parseErrors: number): FileExtraction {
     const symbols: ExtractedSymbol[] = [];
     this.comments.sort((a, b) => a.start - b.start);
@@ -419,52 +340,9 @@ class FileState {
       docLinks: [],
       parseErrors,
     };
-    if (this.bindings.length) extraction.bindings = this.resolveBindings(symbols);
+    if (this.binds.size > 0) extraction.bindings = this.binds.finish(symbols, this.entries);
     this.spec.refine?.(extraction, this.source);
     return extraction;
-  }
-
-  /** Bindings in source order with their scope; one per (scope, name, line), type and value merged. */
-  private resolveBindings(symbols: readonly ExtractedSymbol[]): ExtractedBinding[] {
-    const bindings = this.bindings;
-    sortByPos(bindings);
-    const parentOf = new Map<string, string | undefined>();
-    for (const s of symbols) parentOf.set(s.qualifiedName, s.parent);
-    const at = enclosing(this.entries);
-    const byKey = new Map<string, ExtractedBinding>();
-    const out: ExtractedBinding[] = [];
-    const symbolLines = new Map<string, number>();
-    for (const s of symbols) symbolLines.set(s.qualifiedName, s.startLine);
-    const paramTypes = new Map<string, string>();
-    for (const b of bindings) {
-      let scope = at(b.pos);
-      // `const f = () => ...` is the symbol `f` itself, not a binding inside it.
-      if (scope !== null && (scope === b.name || scope.endsWith(`.${b.name}`)) && symbolLines.get(scope) === b.row + 1) continue;
-      if (b.source === 'param' && b.type !== undefined) paramTypes.set(`${scope}\0${b.name}`, b.type);
-      // `self.x = x` with a typed parameter `x`: the field takes the parameter's type.
-      if (b.ofSelf && b.type === undefined && b.value !== undefined) b.type = paramTypes.get(`${scope}\0${b.value}`);
-      if (b.ofSelf) {
-        // `self.x = ...` in a method: a field of the method's class.
-        scope = scope === null ? null : (parentOf.get(scope) ?? null);
-        if (scope === null) continue;
-      }
-      const line = b.row + 1;
-      const key = `${scope}\0${b.name}\0${line}`;
-      const prev = byKey.get(key);
-      if (prev !== undefined) {
-        prev.type ??= b.type;
-        prev.value ??= b.value;
-        if (b.source === 'range') prev.source = 'range';
-        continue;
-      }
-      const binding: ExtractedBinding = { scope, name: b.name, line, source: b.source };
-      if (b.endRow !== undefined) binding.endLine = b.endRow + 1;
-      if (b.type !== undefined) binding.type = b.type;
-      if (b.value !== undefined) binding.value = b.value;
-      byKey.set(key, binding);
-      out.push(binding);
-    }
-    return out;
   }
 
   /** Visibility and doc of a nested declaration; the outer one was decided first. */
@@ -497,7 +375,7 @@ class FileState {
     const doc = docs === 'docstring' ? this.docstrings.get(e.start) : docAbove(this.source, this.lines, this.comments, anchor, docs);
     if (doc !== undefined) symbol.doc = doc;
     symbol.exported = e.exported;
-    const returns = this.returnTypes.get(e.start);
+    const returns = this.binds.returnTypes.get(e.start);
     if (returns !== undefined) symbol.returnType = returns;
     return symbol;
   }
