@@ -23,8 +23,9 @@ import { FileIndex, pathStems, specifierStems } from './file-index.ts';
 import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './link-file.ts';
 import type { ParseErrorFile } from './parse-report.ts';
 import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex, type ResolvedImport, type ResolverConfig } from './resolve.ts';
-import { buildFileScope, type Dependencies, type FileScope } from './resolve-names.ts';
+import { buildFileScope, reexportKey, type Dependencies, type FileScope } from './resolve-names.ts';
 import { isTestFile } from './test-files.ts';
+import { typeFactNames, typeFactsOf, type TypeFacts } from './type-facts.ts';
 
 /** One file to add or replace. */
 export interface FileInput {
@@ -87,6 +88,8 @@ interface FileState extends LinkedFile {
   missStems: string[];
   /** Files this file's imports resolved to (registered in `importers`). */
   importTargets: string[];
+  /** What other files' receiver types read here: declared return types and class fields. */
+  typeFacts: TypeFacts;
 }
 
 const REL = RELATION_CODE;
@@ -132,6 +135,9 @@ export class GraphBuilder implements LinkContext, PathIndex {
   private config: ResolverConfig = emptyResolverConfig();
   private cache = new ResolveCache();
   private readonly loadExtraction: ((path: string) => FileExtraction | null) | null;
+  private readonly fileScopes = new Map<string, FileScope>();
+  /** Java package path → its files across source roots (rebuilt every relink). */
+  private readonly javaPackages = new Map<string, string[]>();
 
   constructor(options: GraphBuilderOptions = {}) {
     this.loadExtraction = options.loadExtraction ?? null;
@@ -176,6 +182,27 @@ export class GraphBuilder implements LinkContext, PathIndex {
   parentsOf(index: number): readonly number[] {
     const p = this.parents.get(index);
     return p ? p.filter((i) => this.graph.node(i) !== null) : [];
+  }
+
+  /** Declared result type of a function or method node. */
+  returnTypeOf(index: number): string | undefined {
+    const n = this.node(index);
+    return this.files.get(n.path)?.typeFacts.returns.get(n.qualifiedName ?? '');
+  }
+  /** A field a class-like node declares. */
+  fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined {
+    const n = this.node(classIndex);
+    return this.files.get(n.path)?.typeFacts.fields.get(n.qualifiedName ?? '')?.get(name);
+  }
+  /** Lookups of a file (imports resolved in its last link), cached until the next relink. */
+  scopeOfFile(path: string): FileScope | undefined {
+    let scope = this.fileScopes.get(path);
+    if (!scope) {
+      const st = this.files.get(path);
+      if (!st) return undefined;
+      this.fileScopes.set(path, (scope = this.scopeOf(st)));
+    }
+    return scope;
   }
 
   // --- queries --------------------------------------------------------------------------------
@@ -252,6 +279,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
         this.removeNodeAndNoteOwners(idx, affected);
       }
       this.removeNodeAndNoteOwners(st.fileNode, affected);
+      changedNames.add(reexportKey(path));
       this.files.delete(path);
       this.paths.remove(path);
     }
@@ -318,10 +346,17 @@ export class GraphBuilder implements LinkContext, PathIndex {
     for (const st of states) this.dropOwnedEdges(st);
     // Imports first (they depend only on the file set), then inheritance (member lookup through
     // parents needs it), then everything else.
+    const targetsBefore = states.map((st) => st.importTargets.join('\n'));
     for (const st of states) this.resolveImports(st);
+    this.fileScopes.clear();
+    this.javaPackages.clear();
     const scopes = states.map((st) => this.scopeOf(st));
     states.forEach((st, i) => linkInheritance(this, st, scopes[i]));
     const changed = new Set<string>();
+    // Files that follow re-exports through a file whose imports now resolve elsewhere re-link too.
+    states.forEach((st, i) => {
+      if (st.importTargets.join('\n') !== targetsBefore[i]) changed.add(reexportKey(st.path));
+    });
     for (const [idx, before] of parentsBefore) {
       if ((this.parents.get(idx) ?? []).join(',') !== before) changed.add(this.node(idx).label);
     }
@@ -414,6 +449,11 @@ export class GraphBuilder implements LinkContext, PathIndex {
     }
     const namesChanged: string[] = [];
     const symbols = new Map<string, number>();
+    const typeFacts = typeFactsOf(extraction);
+    if (prev && prev.typeFacts.signature !== typeFacts.signature) {
+      // Receiver types elsewhere read these facts under the names of their owners.
+      namesChanged.push(...typeFactNames(prev.typeFacts), ...typeFactNames(typeFacts), reexportKey(path));
+    }
     if (prev) {
       for (const idx of prev.symbols.values()) {
         const old = this.node(idx);
@@ -468,6 +508,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       globalNames: [],
       missStems: [],
       importTargets: [],
+      typeFacts,
     };
     state.language = language;
     state.extraction = extraction;
@@ -478,6 +519,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     state.fileNode = fileIdx;
     state.symbols = symbols;
     state.symbolParents = symbolParents;
+    state.typeFacts = typeFacts;
     state.members = new Map();
     for (const [q, idx] of symbols) {
       const dot = q.lastIndexOf('.');
@@ -517,7 +559,23 @@ export class GraphBuilder implements LinkContext, PathIndex {
   }
 
   private scopeOf(st: FileState): FileScope {
-    return buildFileScope(st.path, st.language, st.imports, this.filesInDir(dirOf(st.path)));
+    const dir = dirOf(st.path);
+    const siblings = st.language === 'java' ? this.javaPackageFiles(dir) : this.filesInDir(dir);
+    return buildFileScope(st.path, st.language, st.imports, siblings);
+  }
+
+  /** Java: a package spans every source root (`src/main/java/a/b` and `src/test/java/a/b`). */
+  private javaPackageFiles(dir: string): readonly string[] {
+    const cut = `/${dir}`.lastIndexOf('/java/');
+    if (cut < 0) return this.filesInDir(dir);
+    const pkg = `/${dir}`.slice(cut + 5);
+    let files = this.javaPackages.get(pkg);
+    if (!files) {
+      files = [];
+      for (const d of this.directories()) if (`/${d}`.endsWith(pkg) && `/${d}`.slice(0, -pkg.length).endsWith('/java')) files.push(...this.filesInDir(d));
+      this.javaPackages.set(pkg, files);
+    }
+    return files;
   }
 
   // --- LinkContext ----------------------------------------------------------------------------

@@ -30,6 +30,13 @@ export interface ExtractedSymbol {
   doc?: string;
   /** True when visible outside the file (export, pub, capitalised Go name, public Java). */
   exported?: boolean;
+  /**
+   * Declared result type as written (whitespace folded): Python `-> Foo`, Go `*Route` or
+   * `(*Route, error)`, Java `List<Route>`, Rust `Self`, TS `: Foo`. Receiver types flow through it.
+   */
+  returnType?: string;
+  /** Start lines of `@overload` stubs merged into this implementation (Python). */
+  overloads?: number[];
 }
 
 export interface ExtractedImport {
@@ -71,6 +78,31 @@ export interface ExtractedReference {
   line: number;
 }
 
+/**
+ * A name bound in a scope: a local, a parameter, a loop or `with` target, or a class/struct field.
+ * Bindings shadow outer names and give receivers their static type.
+ */
+export interface ExtractedBinding {
+  /** qualifiedName of the enclosing symbol (the class or struct for a field); null at module level. */
+  scope: string | null;
+  name: string;
+  /** Declared type as written, whitespace folded: `Foo`, `*pkg.Foo`, `[]*Route`, `list[Foo]`, `Vec<Foo>`. */
+  type?: string;
+  /**
+   * The bound value with call arguments, literal bodies and strings elided: `NewFoo()`, `&Foo{}`,
+   * `r.NewRoute()`, `new Foo()`, `Foo::new()`. For `range` it is the collection iterated.
+   */
+  value?: string;
+  line: number;
+  /**
+   * Set for a name bound inside a closure (`func(w, r) {…}`, `(x) => …`): visible only on the lines
+   * after the closure's first line up to this one.
+   */
+  endLine?: number;
+  /** `range`: the name takes an element of `value` (`for x in xs`, `for _, r := range rs`). */
+  source: 'assign' | 'param' | 'field' | 'range' | 'with';
+}
+
 export interface ExtractedDocLink {
   /** qualifiedName of the Markdown section holding the link. */
   section: string;
@@ -92,6 +124,8 @@ export interface FileExtraction {
   inherits: ExtractedInherit[];
   references: ExtractedReference[];
   docLinks: ExtractedDocLink[];
+  /** Names bound in scopes (absent for languages and parsers that do not report them). */
+  bindings?: ExtractedBinding[];
   /** Count of ERROR/MISSING nodes the parser met (0 for a clean parse). */
   parseErrors: number;
   /** 1-based line of the first ERROR/MISSING node; absent for a clean parse. */

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { FileExtraction, Language } from './extraction.ts';
 import { DEFAULT_WEIGHTS, RELATION_CODE as REL, STRUCTURAL_CONTAINS_WEIGHT, type CodeGraph } from './graph.ts';
 import { dirOf, type ResolvedImport } from './resolve.ts';
-import { resolveCall, resolveMention, resolveTypeName, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
+import { resolveCall, resolveMention, resolveTypeName, withBindings, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
 import { testedBasenames } from './test-files.ts';
 
 /** What linking reads and writes of a file's state. */
@@ -83,8 +83,9 @@ export function linkInheritance(ctx: LinkContext, st: LinkedFile, scope: FileSco
 }
 
 /** Links everything else a file owns: contains, imports, calls, references, tests, documents. */
-export function linkFile(ctx: LinkContext, st: LinkedFile, scope: FileScope): void {
+export function linkFile(ctx: LinkContext, st: LinkedFile, fileScope: FileScope): void {
   const ex = st.extraction!;
+  const scope = withBindings(fileScope, ex.bindings);
   const edges = new EdgeBatch(ctx.graph, st);
   const deps: Dependencies = [];
   // contains: directory → file, file → top-level symbols, symbol → nested symbols.

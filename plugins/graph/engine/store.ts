@@ -256,6 +256,8 @@ export class GraphStore {
           extraction.calls = [];
           extraction.references = [];
           extraction.docLinks = [];
+          // Only class fields are read before a file is linked (receiver types of other files).
+          if (extraction.bindings) extraction.bindings = fieldBindings(extraction);
         }
         files.push({ row, extraction });
       }
@@ -474,4 +476,10 @@ function checkName(name: string): void {
   if (!/^[\w.-]{1,64}$/.test(name)) {
     throw new EngineError(EngineErrorCodes.CHECKPOINT_NAME, `invalid checkpoint name "${name}"`, 'use 1-64 letters, digits, ".", "_" or "-"');
   }
+}
+
+/** The bindings of an extraction that belong to its classes (fields), the only ones read before linking. */
+function fieldBindings(extraction: FileExtraction): FileExtraction['bindings'] {
+  const classes = new Set(extraction.symbols.filter((s) => s.kind === 'class' || s.kind === 'interface' || s.kind === 'type').map((s) => s.qualifiedName));
+  return extraction.bindings!.filter((b) => b.scope !== null && classes.has(b.scope));
 }

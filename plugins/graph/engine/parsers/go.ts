@@ -36,6 +36,19 @@ export const GO_QUERY = String.raw`
 (type_identifier) @ref.name
 (type_parameter_declaration name: (identifier) @ref.tparam)
 
+(short_var_declaration left: (expression_list . (identifier) @bind.local) right: (expression_list . (_) @bind.value))
+(short_var_declaration left: (expression_list (identifier) @bind.local))
+(var_spec name: (identifier) @bind.local type: (_) @bind.type)
+(var_spec name: (identifier) @bind.local value: (expression_list . (_) @bind.value))
+(var_spec name: (identifier) @bind.local)
+(parameter_declaration name: (identifier) @bind.param type: (_) @bind.type)
+(variadic_parameter_declaration name: (identifier) @bind.param)
+(range_clause left: (expression_list (identifier) . (identifier) @bind.range) right: (_) @bind.value)
+(range_clause left: (expression_list . (identifier) @bind.local))
+(field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)
+(function_declaration result: (_) @bind.returns) @bind.owner
+(method_declaration result: (_) @bind.returns) @bind.owner
+
 (comment) @comment
 `;
 
@@ -70,4 +83,5 @@ export const goSpec: QueryLanguageSpec = {
   builtinTypes: BUILTIN_TYPES,
   parseImport: parseGoImport,
   isExported: isGoExported,
+  closureTypes: new Set(['func_literal']),
 };

@@ -53,6 +53,15 @@ export const JAVA_QUERY = String.raw`
   (compact_constructor_declaration (modifiers "public"))
 ] @export.public
 
+(local_variable_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.local))
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @bind.local value: (_) @bind.value))
+(formal_parameter type: (_) @bind.type name: (identifier) @bind.param)
+(spread_parameter (variable_declarator name: (identifier) @bind.param))
+(catch_formal_parameter name: (identifier) @bind.param)
+(field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.field))
+(enhanced_for_statement type: (_) @bind.type name: (identifier) @bind.local)
+(method_declaration type: (_) @bind.returns) @bind.owner
+
 (block_comment) @comment
 `;
 
@@ -96,4 +105,5 @@ export const javaSpec: QueryLanguageSpec = {
   builtinTypes: BUILTIN_TYPES,
   parseImport: parseJavaImport,
   isExported: isJavaExported,
+  closureTypes: new Set(['lambda_expression']),
 };

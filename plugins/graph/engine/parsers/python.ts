@@ -2,7 +2,7 @@
  * Python extraction (tree-sitter-python from @vscode/tree-sitter-wasm 0.3.1).
  * Imports keep relative dots in the specifier (`.x`, `..pkg.mod`, `.`); `import a as b` records alias `b`.
  */
-import type { ExtractedImport } from '../extraction.ts';
+import type { ExtractedImport, ExtractedSymbol, FileExtraction } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
 import { repairPython } from './py-repair.ts';
 
@@ -29,6 +29,25 @@ export const PYTHON_QUERY = String.raw`
 (type (list (identifier) @ref.name))
 (generic_type (identifier) @ref.name)
 (type (string (string_content) @ref.string))
+
+(assignment left: (identifier) @bind.local right: (_) @bind.value)
+(assignment left: (identifier) @bind.local type: (type) @bind.type)
+(assignment left: (pattern_list (identifier) @bind.local))
+(assignment left: (tuple_pattern (identifier) @bind.local))
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.selffield) right: (_) @bind.value (#eq? @_self "self"))
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.selffield) type: (type) @bind.type (#eq? @_self "self"))
+(named_expression name: (identifier) @bind.local value: (_) @bind.value)
+(parameters (identifier) @bind.param)
+(typed_parameter . (identifier) @bind.param type: (type) @bind.type)
+(default_parameter name: (identifier) @bind.param)
+(typed_default_parameter name: (identifier) @bind.param type: (type) @bind.type)
+(list_splat_pattern (identifier) @bind.param)
+(dictionary_splat_pattern (identifier) @bind.param)
+(for_statement left: (identifier) @bind.range right: (_) @bind.value)
+(for_statement left: (pattern_list (identifier) @bind.local))
+(for_statement left: (tuple_pattern (identifier) @bind.local))
+(with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
+(function_definition return_type: (type) @bind.returns) @bind.owner
 `;
 
 /** Python 3.12 (PEP 695): `type X = ...` statements are type symbols; type parameters are not references. */
@@ -89,6 +108,72 @@ export function isPythonExported(facts: ExportFacts): boolean {
   return facts.parent === undefined || facts.parent.exported;
 }
 
+const OVERLOAD = /^\s*@(?:typing\.|t\.)?overload\b/;
+
+/** True when the decorators right above a `def` line include `@overload`. */
+function isOverloadStub(lines: readonly string[], defLine: number): boolean {
+  for (let i = defLine - 2; i >= 0; i--) {
+    const text = lines[i];
+    if (OVERLOAD.test(text)) return true;
+    if (!/^\s*@/.test(text) && !/^\s*[)\]},]/.test(text) && text.trim() !== '') return false;
+  }
+  return false;
+}
+
+/**
+ * Merges `@overload` stubs into their implementation: one symbol with the plain qualified name (the
+ * last undecorated definition, or the first stub in a stub-only file), the stubs' lines kept in
+ * `overloads`; what the stubs referenced moves to it, and later redefinitions are renumbered.
+ */
+export function mergePythonOverloads(ex: FileExtraction, source: string): void {
+  const base = (q: string): string => q.replace(/#\d+$/, '');
+  const groups = new Map<string, ExtractedSymbol[]>();
+  for (const s of ex.symbols) {
+    if (s.kind !== 'function' && s.kind !== 'method') continue;
+    const list = groups.get(base(s.qualifiedName));
+    if (list) list.push(s);
+    else groups.set(base(s.qualifiedName), [s]);
+  }
+  const lines = source.split('\n');
+  const rename = new Map<string, string>();
+  const dropped = new Set<ExtractedSymbol>();
+  for (const [plain, group] of groups) {
+    if (group.length < 2) continue;
+    const stubs = group.filter((s) => isOverloadStub(lines, s.startLine));
+    if (stubs.length === 0) continue;
+    const impls = group.filter((s) => !stubs.includes(s));
+    const keep = impls.length ? impls[impls.length - 1] : stubs[0];
+    const merged = stubs.filter((s) => s !== keep);
+    keep.overloads = merged.map((s) => s.startLine);
+    for (const s of merged) {
+      dropped.add(s);
+      rename.set(s.qualifiedName, '');
+    }
+    // The survivors take `name`, `name#2`, … again, the implementation first.
+    const survivors = [keep, ...group.filter((s) => s !== keep && !dropped.has(s))];
+    survivors.forEach((s, i) => rename.set(s.qualifiedName, i === 0 ? plain : `${plain}#${i + 1}`));
+    for (const s of merged) rename.set(s.qualifiedName, rename.get(keep.qualifiedName)!);
+  }
+  if (rename.size === 0) return;
+  const map = (q: string): string => {
+    const hit = rename.get(q);
+    if (hit !== undefined) return hit;
+    for (const [from, to] of rename) if (q.startsWith(`${from}.`)) return to + q.slice(from.length);
+    return q;
+  };
+  const stubNames = new Set([...dropped].map((s) => s.qualifiedName));
+  const inStub = (q: string): boolean => stubNames.has(q) || [...stubNames].some((n) => q.startsWith(`${n}.`));
+  ex.symbols = ex.symbols.filter((s) => !dropped.has(s) && !inStub(s.qualifiedName));
+  for (const s of ex.symbols) {
+    s.qualifiedName = map(s.qualifiedName);
+    if (s.parent !== undefined) s.parent = map(s.parent);
+  }
+  for (const c of ex.calls) if (c.caller !== null) c.caller = map(c.caller);
+  for (const r of ex.references) if (r.from !== null) r.from = map(r.from);
+  for (const i of ex.inherits) i.child = map(i.child);
+  for (const b of ex.bindings ?? []) if (b.scope !== null) b.scope = map(b.scope);
+}
+
 /** The Python language spec for the shared query engine. */
 export const pythonSpec: QueryLanguageSpec = {
   language: 'python',
@@ -98,4 +183,5 @@ export const pythonSpec: QueryLanguageSpec = {
   parseImport: parsePythonImport,
   isExported: isPythonExported,
   repair: repairPython,
+  refine: mergePythonOverloads,
 };

@@ -16,6 +16,9 @@
  * - `@export.decl` (+ `@export.stmt`), `@export.inner` + `@export.outer`, `@export.public`,
  *   `@export.private`, `@export.name`: visibility marks and doc anchors.
  * - `@comment`: comment nodes, for doc comments.
+ * - `@bind.<local|param|field|selffield|with|range>`: a bound name, with `@bind.type` (declared type) and/or
+ *   `@bind.value` (value, or the collection a `range` name iterates); `selffield` is `self.x`/`this.x`,
+ *   a field of the enclosing method's class. `@bind.owner` + `@bind.returns`: a declaration's result type.
  * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
  *
  * A tree with parse errors yields no fact taken from its broken parts (parse-errors.ts): a declaration
@@ -36,6 +39,8 @@ import type {
   FileExtraction,
   SymbolKind,
 } from '../extraction.ts';
+import { BindingCollector } from './binding-collector.ts';
+import { valueText } from './binding-text.ts';
 import { docAbove, docstringDoc, type CommentSpan } from './doc-text.ts';
 import { lastSegment, receiverText } from './name-text.ts';
 import { enclosing, nestEntries, type Entry } from './nesting.ts';
@@ -64,7 +69,7 @@ interface PendingInherit {
   pos: number;
 }
 
-const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export', 'comment'] as const;
+const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export', 'comment', 'bind'] as const;
 type Role = (typeof ROLES)[number];
 
 const IDENT = /[#$\p{ID_Continue}]+/uy;
@@ -128,6 +133,7 @@ class FileState {
   private readonly exportNames = new Set<string>();
   private readonly typeParams = new Set<string>();
   private readonly notRefs = new Set<number>();
+  private readonly binds: BindingCollector;
 
   constructor(
     private readonly spec: QueryLanguageSpec,
@@ -136,6 +142,7 @@ class FileState {
     private readonly regions: ErrorRegions | null,
   ) {
     this.lines = indexLines(source);
+    this.binds = new BindingCollector(spec.closureTypes, (n) => this.text(n), (n) => this.ident(n));
   }
 
   take(role: Role, captures: QueryCapture[]): void {
@@ -157,6 +164,8 @@ class FileState {
         return this.takeDoc(captures);
       case 'export':
         return this.takeExport(captures);
+      case 'bind':
+        return this.binds.take(captures);
     }
   }
 
@@ -221,7 +230,12 @@ class FileState {
     if (callee === '') return;
     const call: PendingCall = { pos, row: nameNode.startPosition.row, callee };
     if (recvStart >= 0) {
-      const receiver = receiverText(this.source, recvStart, pos);
+      let receiver = receiverText(this.source, recvStart, pos);
+      if (receiver.endsWith('…')) {
+        // A long chain (`Foo.builder("x", y)\n  .add(z)`): keep its shape with arguments elided, so receiver types can follow it.
+        const compact = valueText(this.source.slice(recvStart, pos).replace(/\s*(?:\?\.|\.|::)\s*$/, ''));
+        if (compact !== '' && compact.length <= 160) receiver = compact;
+      }
       if (receiver !== '') call.receiver = receiver;
     }
     this.calls.push(call);
@@ -338,7 +352,7 @@ class FileState {
     const symbols: ExtractedSymbol[] = [];
     this.comments.sort((a, b) => a.start - b.start);
     nestEntries(this.entries, (e, outer, parent) => symbols.push(this.symbolOf(e, outer, parent)));
-    return {
+    const extraction: FileExtraction = {
       path,
       language: this.spec.language,
       loc: this.lines.loc,
@@ -352,6 +366,9 @@ class FileState {
       parseErrors: this.regions?.count ?? 0,
       ...(this.regions === null ? {} : { parseErrorLine: this.regions.firstLine }),
     };
+    if (this.binds.size > 0) extraction.bindings = this.binds.finish(symbols, this.entries);
+    this.spec.refine?.(extraction, this.source);
+    return extraction;
   }
 
   /** Drops calls, references, imports and parents inside ERROR nodes, except within sound declarations. */
@@ -393,6 +410,8 @@ class FileState {
     const doc = docs === 'docstring' ? this.docstrings.get(e.start) : docAbove(this.source, this.lines, this.comments, anchor, docs);
     if (doc !== undefined) symbol.doc = doc;
     symbol.exported = e.exported;
+    const returns = this.binds.returnTypes.get(e.start);
+    if (returns !== undefined) symbol.returnType = returns;
     return symbol;
   }
 

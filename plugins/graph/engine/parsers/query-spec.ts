@@ -44,6 +44,10 @@ export interface QueryLanguageSpec {
    * declarations (`while (x) {` in a broken class body): dropped as names in files with parse errors.
    */
   reservedWords?: ReadonlySet<string>;
+  /** Node types of anonymous functions whose parameters the query binds (their names are visible only inside). */
+  closureTypes?: ReadonlySet<string>;
+  /** Last word on a finished extraction (Python merges `@overload` stubs into their implementation). */
+  refine?(extraction: FileExtraction, source: string): void;
 }
 
 /** Turns one file's source into its extraction; synchronous, reusable across files. */

@@ -56,6 +56,17 @@ export const RUST_QUERY = String.raw`
   (trait_item (visibility_modifier))
 ] @export.public
 
+(let_declaration pattern: (identifier) @bind.local type: (_) @bind.type)
+(let_declaration pattern: (identifier) @bind.local value: (_) @bind.value)
+(let_declaration pattern: (identifier) @bind.local)
+(let_declaration pattern: (tuple_pattern (identifier) @bind.local))
+(parameter pattern: (identifier) @bind.param type: (_) @bind.type)
+(for_expression pattern: (identifier) @bind.range value: (_) @bind.value)
+(for_expression pattern: (tuple_pattern (identifier) @bind.local))
+(field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)
+(function_item return_type: (_) @bind.returns) @bind.owner
+(function_signature_item return_type: (_) @bind.returns) @bind.owner
+
 [(line_comment) (block_comment)] @comment
 `;
 

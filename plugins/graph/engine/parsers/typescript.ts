@@ -30,6 +30,11 @@ const SHARED_QUERY = String.raw`
 (export_statement (export_clause (export_specifier name: (_) @export.name)) !source)
 (export_statement value: (identifier) @export.name)
 
+(variable_declarator name: (identifier) @bind.local value: (_) @bind.value)
+(variable_declarator name: (identifier) @bind.local)
+(for_in_statement left: (identifier) @bind.range right: (_) @bind.value)
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @bind.selffield) right: (_) @bind.value)
+
 (comment) @comment
 `;
 
@@ -65,6 +70,16 @@ export const TYPESCRIPT_QUERY =
 (type_identifier) @ref.name
 (type_parameter name: (type_identifier) @ref.tparam)
 
+(variable_declarator name: (identifier) @bind.local type: (type_annotation (_) @bind.type))
+(required_parameter pattern: (identifier) @bind.param type: (type_annotation (_) @bind.type))
+(required_parameter pattern: (identifier) @bind.param)
+(optional_parameter pattern: (identifier) @bind.param type: (type_annotation (_) @bind.type))
+(optional_parameter pattern: (identifier) @bind.param)
+(public_field_definition name: (property_identifier) @bind.field type: (type_annotation (_) @bind.type))
+(public_field_definition name: (property_identifier) @bind.field value: (_) @bind.value)
+(method_definition return_type: (type_annotation (_) @bind.returns)) @bind.owner
+(function_declaration return_type: (type_annotation (_) @bind.returns)) @bind.owner
+
 (ambient_declaration (_) @export.inner) @export.outer
 (method_definition (accessibility_modifier "private")) @export.private
 (method_signature (accessibility_modifier "private")) @export.private
@@ -85,6 +100,9 @@ export const JAVASCRIPT_QUERY =
   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
   right: [(identifier) @export.name (object (shorthand_property_identifier) @export.name)]
   (#eq? @_module "module") (#eq? @_exports "exports"))
+(formal_parameters (identifier) @bind.param)
+(formal_parameters (assignment_pattern left: (identifier) @bind.param))
+(field_definition property: (property_identifier) @bind.field value: (_) @bind.value)
 `;
 
 // ECMAScript and TypeScript library types: references to them never lead into the user's code.
@@ -134,7 +152,8 @@ export function parseTsImport(statement: string, line: number, out: ExtractedImp
       if (word === '') continue;
       const star = /^\*(?:\s+as\s+([\w$]+))?$/.exec(word);
       if (star === null) {
-        entry.names.push('default');
+        // A default import binds a local name: `default as React`.
+        entry.names.push(/^[\w$]+$/.test(word) ? `default as ${word}` : 'default');
         continue;
       }
       entry.names.push('*');
@@ -144,7 +163,9 @@ export function parseTsImport(statement: string, line: number, out: ExtractedImp
     if (braces !== null) {
       for (const part of braces[1].split(',')) {
         const words = part.trim().replace(/^type\s+(?=\S)/, '').split(/\s+/);
-        if (words[0] !== '') entry.names.push(words[0].replace(/^(['"])(.*)\1$/, '$2'));
+        const name = words[0].replace(/^(['"])(.*)\1$/, '$2');
+        // `{ a as b }` keeps both names: `b` is what the file calls, `a` what the module declares.
+        if (name !== '') entry.names.push(words[1] === 'as' && words[2] ? `${name} as ${words[2]}` : name);
       }
     }
   }
@@ -171,5 +192,6 @@ export function typescriptSpec(language: Extract<Language, 'typescript' | 'tsx' 
     isExported: isTsExported,
     repair: repairTypeScript,
     reservedWords: RESERVED_WORDS,
+    closureTypes: new Set(['arrow_function', 'function_expression', 'function']),
   };
 }

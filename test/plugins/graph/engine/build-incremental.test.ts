@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { GraphBuilder, type FileInput } from '../../../../plugins/graph/engine/build.ts';
-import type { ExtractedCall, ExtractedSymbol, FileExtraction } from '../../../../plugins/graph/engine/extraction.ts';
+import type { ExtractedBinding, ExtractedCall, ExtractedSymbol, FileExtraction } from '../../../../plugins/graph/engine/extraction.ts';
 import { extraction, sym } from './helpers.ts';
 
 /** Deterministic PRNG (mulberry32). */
@@ -37,10 +37,17 @@ function randomExtraction(path: string, r: () => number): FileExtraction {
     const name = pick(NAMES);
     if (used.has(name)) continue;
     used.add(name);
+    // Declared return types feed receiver types in other files.
+    const returns = r() < 0.5 ? { returnType: pick(['Klass', 'Other', 'list[Klass]', 'str']) } : {};
     if (/^[A-Z]/.test(name)) {
       symbols.push(sym('class', name, i * 10 + 1, i * 10 + 9));
-      symbols.push(sym('method', pick(NAMES).toLowerCase(), i * 10 + 2, i * 10 + 3, { parent: name }));
-    } else symbols.push(sym('function', name, i * 10 + 1, i * 10 + 5, { exported: r() > 0.2 }));
+      symbols.push(sym('method', pick(NAMES).toLowerCase(), i * 10 + 2, i * 10 + 3, { parent: name, ...returns }));
+    } else symbols.push(sym('function', name, i * 10 + 1, i * 10 + 5, { exported: r() > 0.2, ...returns }));
+  }
+  const bindings: ExtractedBinding[] = [];
+  for (const s of symbols) {
+    if (s.kind === 'class' && r() < 0.6) bindings.push({ scope: s.qualifiedName, name: 'f', line: s.startLine + 1, source: 'field', ...(r() < 0.5 ? { type: pick(['Klass', 'Other']) } : { value: pick(['Klass()', 'alpha()', 'ns.Other()']) }) });
+    if (s.kind !== 'class' && r() < 0.6) bindings.push({ scope: s.qualifiedName, name: 'v', line: s.startLine, source: 'assign', value: pick(['alpha()', 'Klass()', 'beta().f', 'ns.Other()', 'Other().gamma()', 'gamma']) });
   }
   const others = PATHS.filter((p) => p !== path && p.endsWith(ts ? '.ts' : '.py'));
   const imports = [];
@@ -57,7 +64,7 @@ function randomExtraction(path: string, r: () => number): FileExtraction {
     const kind = r();
     const callee = pick([...NAMES, ...NAMES.map((x) => x.toLowerCase())]);
     if (kind < 0.2) calls.push({ caller, callee, receiver: ts ? 'this' : 'self', line: 2 });
-    else if (kind < 0.45) calls.push({ caller, callee, receiver: pick(['p.a', 'q.c', 'ns', 'Klass', 'obj', 'Klass()', 'ns.Other']), line: 2 });
+    else if (kind < 0.45) calls.push({ caller, callee, receiver: pick(['p.a', 'q.c', 'ns', 'Klass', 'obj', 'Klass()', 'ns.Other', 'v', 'self.f', 'v.f', 'alpha()']), line: 2 });
     else calls.push({ caller, callee, line: 2 });
   }
   const classes = symbols.filter((s) => s.kind === 'class');
@@ -67,6 +74,7 @@ function randomExtraction(path: string, r: () => number): FileExtraction {
     calls,
     inherits: classes.length && r() > 0.5 ? [{ child: classes[0].qualifiedName, parent: pick(['Klass', 'Other']), kind: 'extends' }] : [],
     references: symbols.length ? [{ from: pick(symbols).qualifiedName, name: pick(['Klass', 'Other']), line: 3 }] : [],
+    bindings,
   });
 }
 

@@ -137,11 +137,11 @@ describe('GraphBuilder', () => {
   });
 
   it('links a unique workspace-wide name at lower confidence and skips an ambiguous one', () => {
-    const other1 = extraction('x/one.py', 'python', { symbols: [sym('function', 'dup', 1, 2), sym('function', 'solo', 3, 4)] });
-    const other2 = extraction('y/two.py', 'python', { symbols: [sym('function', 'dup', 1, 2)] });
-    const other3 = extraction('z/three.py', 'python', { symbols: [sym('function', 'dup', 1, 2)] });
-    const other4 = extraction('w/four.py', 'python', { symbols: [sym('function', 'dup', 1, 2)] });
-    const caller = extraction('c/main.py', 'python', {
+    const other1 = extraction('x/one.ts', 'typescript', { symbols: [sym('function', 'dup', 1, 2), sym('function', 'solo', 3, 4)] });
+    const other2 = extraction('y/two.ts', 'typescript', { symbols: [sym('function', 'dup', 1, 2)] });
+    const other3 = extraction('z/three.ts', 'typescript', { symbols: [sym('function', 'dup', 1, 2)] });
+    const other4 = extraction('w/four.ts', 'typescript', { symbols: [sym('function', 'dup', 1, 2)] });
+    const caller = extraction('c/main.ts', 'typescript', {
       symbols: [sym('function', 'run', 1, 3)],
       calls: [
         { caller: 'run', callee: 'solo', line: 2 },
@@ -149,7 +149,7 @@ describe('GraphBuilder', () => {
       ],
     });
     const calls = edges(fullBuild([other1, other2, other3, other4, caller]), 'calls');
-    assert.deepEqual(calls, ['function:c/main.py#run -calls-> function:x/one.py#solo @0.70']);
+    assert.deepEqual(calls, ['function:c/main.ts#run -calls-> function:x/one.ts#solo @0.70']);
   });
 
   it('records co-change edges both ways with Jaccard-scaled weights', () => {
@@ -169,11 +169,11 @@ describe('GraphBuilder', () => {
   });
 
   it('resolves a previously unresolved call once a file defining the name appears', () => {
-    const caller = extraction('c/main.py', 'python', { symbols: [sym('function', 'run', 1, 3)], calls: [{ caller: 'run', callee: 'later', line: 2 }] });
+    const caller = extraction('c/main.ts', 'typescript', { symbols: [sym('function', 'run', 1, 3)], calls: [{ caller: 'run', callee: 'later', line: 2 }] });
     const b = fullBuild([caller, pyUtil]);
     assert.deepEqual(edges(b, 'calls'), []);
-    b.apply({ upsert: [input(extraction('d/late.py', 'python', { symbols: [sym('function', 'later', 1, 2)] }))], remove: [] });
-    assert.deepEqual(edges(b, 'calls'), ['function:c/main.py#run -calls-> function:d/late.py#later @0.70']);
+    b.apply({ upsert: [input(extraction('d/late.ts', 'typescript', { symbols: [sym('function', 'later', 1, 2)] }))], remove: [] });
+    assert.deepEqual(edges(b, 'calls'), ['function:c/main.ts#run -calls-> function:d/late.ts#later @0.70']);
   });
 
   it('removes a deleted file’s nodes and turns its importers’ imports into records', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileExtraction } from '../../../../../plugins/graph/engine/extraction.ts';
 import { extractorFor } from '../../../../../plugins/graph/engine/parsers/index.ts';
+import { declarations } from './symbol-shape.ts';
 
 const SOURCE = `// Package store keeps nodes.
 package store
@@ -55,7 +56,7 @@ describe('Go extractor', function () {
   });
 
   it('reports named types, interfaces, receiver methods and functions with capitalised names exported', function () {
-    assert.deepEqual(x.symbols, [
+    assert.deepEqual(declarations(x.symbols), [
       { kind: 'type', name: 'Store', qualifiedName: 'Store', startLine: 13, endLine: 17, doc: 'Store keeps nodes in memory.', exported: true },
       { kind: 'interface', name: 'Reader', qualifiedName: 'Reader', startLine: 20, endLine: 23, doc: 'Reader reads nodes.', exported: true },
       { kind: 'type', name: 'ID', qualifiedName: 'ID', startLine: 26, endLine: 26, exported: true },

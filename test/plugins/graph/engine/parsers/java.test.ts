@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileExtraction } from '../../../../../plugins/graph/engine/extraction.ts';
 import { extractorFor } from '../../../../../plugins/graph/engine/parsers/index.ts';
+import { declarations } from './symbol-shape.ts';
 
 const SOURCE = `package com.example.store;
 
@@ -57,7 +58,7 @@ describe('Java extractor', function () {
   });
 
   it('reports classes, interfaces, enums, records, constructors and overloaded methods with Javadoc and public visibility', function () {
-    assert.deepEqual(x.symbols, [
+    assert.deepEqual(declarations(x.symbols), [
       { kind: 'class', name: 'Store', qualifiedName: 'Store', startLine: 12, endLine: 37, doc: 'Keeps nodes.', exported: true },
       { kind: 'method', name: 'Store', qualifiedName: 'Store.Store', startLine: 16, endLine: 18, parent: 'Store', exported: true },
       { kind: 'method', name: 'add', qualifiedName: 'Store.add', startLine: 21, endLine: 25, parent: 'Store', doc: 'Adds a node.', exported: true },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileExtraction } from '../../../../../plugins/graph/engine/extraction.ts';
 import { extractorFor } from '../../../../../plugins/graph/engine/parsers/index.ts';
+import { declarations } from './symbol-shape.ts';
 
 const SOURCE = `"""Module docstring."""
 import os.path
@@ -56,7 +57,7 @@ describe('Python extractor', function () {
   });
 
   it('reports classes, methods and nested functions with ranges, parents, visibility and docstrings', function () {
-    assert.deepEqual(x.symbols, [
+    assert.deepEqual(declarations(x.symbols), [
       { kind: 'class', name: 'Base', qualifiedName: 'Base', startLine: 9, endLine: 10, exported: true },
       { kind: 'class', name: 'Store', qualifiedName: 'Store', startLine: 13, endLine: 36, doc: 'Keeps items.', exported: true },
       { kind: 'method', name: '__init__', qualifiedName: 'Store.__init__', startLine: 21, endLine: 23, parent: 'Store', exported: true },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileExtraction } from '../../../../../plugins/graph/engine/extraction.ts';
 import { extractorFor } from '../../../../../plugins/graph/engine/parsers/index.ts';
+import { declarations } from './symbol-shape.ts';
 import { parseRustImport } from '../../../../../plugins/graph/engine/parsers/rust.ts';
 
 const SOURCE = `//! Crate docs.
@@ -62,7 +63,7 @@ describe('Rust extractor', function () {
   });
 
   it('reports structs, enums, aliases, traits and impl methods qualified by their type', function () {
-    assert.deepEqual(x.symbols, [
+    assert.deepEqual(declarations(x.symbols), [
       { kind: 'type', name: 'Store', qualifiedName: 'Store', startLine: 9, endLine: 12, doc: 'A node store.', exported: true },
       { kind: 'type', name: 'Change', qualifiedName: 'Change', startLine: 14, endLine: 14, exported: true },
       { kind: 'type', name: 'Index', qualifiedName: 'Index', startLine: 16, endLine: 16, exported: false },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileExtraction } from '../../../../../plugins/graph/engine/extraction.ts';
 import { extractorFor } from '../../../../../plugins/graph/engine/parsers/index.ts';
+import { declarations } from './symbol-shape.ts';
 
 const TS_SOURCE = `import { readFile } from 'node:fs/promises';
 import type { Graph } from './graph.ts';
@@ -58,7 +59,7 @@ describe('TypeScript extractor', function () {
   });
 
   it('reports interfaces, types, enums, classes, methods and arrow functions with ranges, visibility and JSDoc', function () {
-    assert.deepEqual(x.symbols, [
+    assert.deepEqual(declarations(x.symbols), [
       { kind: 'interface', name: 'Indexable', qualifiedName: 'Indexable', startLine: 9, endLine: 11, doc: 'Something that can be indexed.', exported: true },
       { kind: 'method', name: 'index', qualifiedName: 'Indexable.index', startLine: 10, endLine: 10, parent: 'Indexable', exported: true },
       { kind: 'type', name: 'NodeId', qualifiedName: 'NodeId', startLine: 13, endLine: 13, exported: true },
@@ -78,7 +79,7 @@ describe('TypeScript extractor', function () {
       { specifier: 'node:fs/promises', line: 1, names: ['readFile'] },
       { specifier: './graph.ts', line: 2, names: ['Graph'] },
       { specifier: 'node:path', line: 3, names: ['*'], alias: 'path' },
-      { specifier: 'web-tree-sitter', line: 4, names: ['default', 'Query'] },
+      { specifier: 'web-tree-sitter', line: 4, names: ['default as Parser', 'Query as Q'] },
       { specifier: './helper.ts', line: 5, names: ['helper'] },
       { specifier: './types.ts', line: 6, names: ['*'] },
       { specifier: './lazy.js', line: 42, names: [] },
@@ -157,7 +158,7 @@ export function App({ title }: Props) {
       { kind: 'function', name: 'onClick', qualifiedName: 'App.onClick', startLine: 5, endLine: 5, parent: 'App', exported: false },
     ]);
     assert.deepEqual(x.imports, [
-      { specifier: 'react', line: 1, names: ['default'] },
+      { specifier: 'react', line: 1, names: ['default as React'] },
       { specifier: './button', line: 2, names: ['Button'] },
     ]);
     assert.deepEqual(x.calls, [

@@ -1,0 +1,159 @@
+/**
+ * The binding half of extraction: names bound in scopes (locals, parameters, fields, loop and
+ * `with` targets) and declared return types, from a query's `@bind.*` captures (see
+ * query-extractor.ts), resolved to their scopes once the file's declarations are nested.
+ */
+import type { Node, QueryCapture } from 'web-tree-sitter';
+import type { ExtractedBinding, ExtractedSymbol } from '../extraction.ts';
+import { typeText, valueText } from './binding-text.ts';
+import { enclosing, type Entry } from './nesting.ts';
+
+interface PendingBinding {
+  pos: number;
+  row: number;
+  name: string;
+  source: ExtractedBinding['source'];
+  /** `self.x` / `this.x`: the binding belongs to the class of the enclosing method. */
+  ofSelf: boolean;
+  type?: string;
+  value?: string;
+  /** Last row of the closure the name is bound in, if any. */
+  endRow?: number;
+}
+
+/** Declarations that end the search for an enclosing closure. */
+const SCOPE_ENDS = new Set([
+  'function_declaration', 'method_declaration', 'function_definition', 'method_definition', 'function_item',
+  'constructor_declaration', 'class_declaration', 'class_definition', 'class_body', 'impl_item', 'source_file', 'program', 'module',
+]);
+
+/** Last row of the closure (a node of one of `closures`) enclosing a node below the nearest declaration, or undefined. */
+function closureEndRow(node: Node, closures: ReadonlySet<string>): number | undefined {
+  let p = node.parent;
+  for (let depth = 0; p !== null && depth < 16; depth++, p = p.parent) {
+    if (closures.has(p.type)) return p.endPosition.row;
+    if (SCOPE_ENDS.has(p.type)) return undefined;
+  }
+  return undefined;
+}
+
+const BIND_SOURCES: Record<string, ExtractedBinding['source']> = {
+  'bind.local': 'assign',
+  'bind.param': 'param',
+  'bind.field': 'field',
+  'bind.selffield': 'field',
+  'bind.with': 'with',
+  'bind.range': 'range',
+};
+
+/** Collects one file's bindings and return types. */
+export class BindingCollector {
+  private readonly pending: PendingBinding[] = [];
+  /** Declaration start offset → declared result type. */
+  readonly returnTypes = new Map<number, string>();
+
+  constructor(
+    private readonly closures: ReadonlySet<string> | undefined,
+    private readonly text: (node: Node) => string,
+    private readonly ident: (node: Node) => string,
+  ) {}
+
+  /** Number of bindings taken so far. */
+  get size(): number {
+    return this.pending.length;
+  }
+
+  /** Takes the captures of one `bind` match. */
+  take(captures: QueryCapture[]): void {
+    let type: string | undefined;
+    let value: string | undefined;
+    let owner = -1;
+    let returns: string | undefined;
+    const names: { node: Node; source: ExtractedBinding['source']; ofSelf: boolean }[] = [];
+    for (const c of captures) {
+      switch (c.name) {
+        case 'bind.type':
+          type = typeText(this.text(c.node)) || undefined;
+          break;
+        case 'bind.value':
+          value = valueText(this.text(c.node)) || undefined;
+          break;
+        case 'bind.owner':
+          owner = c.node.startIndex;
+          break;
+        case 'bind.returns':
+          returns = typeText(this.text(c.node)) || undefined;
+          break;
+        default: {
+          const source = BIND_SOURCES[c.name];
+          if (source !== undefined) names.push({ node: c.node, source, ofSelf: c.name === 'bind.selffield' });
+        }
+      }
+    }
+    if (owner >= 0 && returns !== undefined) this.returnTypes.set(owner, returns);
+    for (const n of names) {
+      const name = this.ident(n.node);
+      // `self`/`this` receivers are resolved to the enclosing class without a binding.
+      if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls'))) continue;
+      const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
+      const closures = this.closures;
+      const endRow = n.ofSelf || closures === undefined ? undefined : closureEndRow(n.node, closures);
+      if (endRow !== undefined) b.endRow = endRow;
+      if (type !== undefined) b.type = type;
+      if (value !== undefined) b.value = value;
+      this.pending.push(b);
+    }
+  }
+
+  /** Bindings in source order with their scope; one per (scope, name, line), type and value merged. */
+  finish(symbols: readonly ExtractedSymbol[], entries: readonly Entry[]): ExtractedBinding[] {
+    const bindings = this.pending;
+    sortByPos(bindings);
+    const parentOf = new Map<string, string | undefined>();
+    for (const s of symbols) parentOf.set(s.qualifiedName, s.parent);
+    const at = enclosing(entries);
+    const byKey = new Map<string, ExtractedBinding>();
+    const out: ExtractedBinding[] = [];
+    const symbolLines = new Map<string, number>();
+    for (const s of symbols) symbolLines.set(s.qualifiedName, s.startLine);
+    const paramTypes = new Map<string, string>();
+    for (const b of bindings) {
+      let scope = at(b.pos);
+      // `const f = () => ...` is the symbol `f` itself, not a binding inside it.
+      if (scope !== null && (scope === b.name || scope.endsWith(`.${b.name}`)) && symbolLines.get(scope) === b.row + 1) continue;
+      if (b.source === 'param' && b.type !== undefined) paramTypes.set(`${scope}\0${b.name}`, b.type);
+      // `self.x = x` with a typed parameter `x`: the field takes the parameter's type.
+      if (b.ofSelf && b.type === undefined && b.value !== undefined) b.type = paramTypes.get(`${scope}\0${b.value}`);
+      if (b.ofSelf) {
+        // `self.x = ...` in a method: a field of the method's class.
+        scope = scope === null ? null : (parentOf.get(scope) ?? null);
+        if (scope === null) continue;
+      }
+      const line = b.row + 1;
+      const key = `${scope}\0${b.name}\0${line}`;
+      const prev = byKey.get(key);
+      if (prev !== undefined) {
+        prev.type ??= b.type;
+        prev.value ??= b.value;
+        if (b.source === 'range') prev.source = 'range';
+        continue;
+      }
+      const binding: ExtractedBinding = { scope, name: b.name, line, source: b.source };
+      if (b.endRow !== undefined) binding.endLine = b.endRow + 1;
+      if (b.type !== undefined) binding.type = b.type;
+      if (b.value !== undefined) binding.value = b.value;
+      byKey.set(key, binding);
+      out.push(binding);
+    }
+    return out;
+  }
+}
+
+function sortByPos(items: { pos: number }[]): void {
+  for (let i = 1; i < items.length; i++) {
+    if (items[i - 1].pos > items[i].pos) {
+      items.sort((a, b) => a.pos - b.pos);
+      return;
+    }
+  }
+}

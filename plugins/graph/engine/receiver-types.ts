@@ -1,0 +1,253 @@
+/**
+ * Static types of receivers for the name resolver: what a binding, a field, a call's result or a
+ * chain `a.b().c` denotes — a workspace class (instance or the class itself), a module, a
+ * collection of something, a value known to be external (builtin or from an outside package), or
+ * unknown. Types are read from the compact binding texts of the extraction (see ExtractedBinding)
+ * and from declared return types; rules: docs/graph-model.md "Resolving names".
+ */
+import type { ExtractedBinding, Language } from './extraction.ts';
+import type { NodeKind } from './graph.ts';
+
+/** What an expression denotes. `conf` < 1 when the type went through an inferred step (a return type). */
+export type TypeValue =
+  | { kind: 'instance'; node: number; conf: number }
+  | { kind: 'class'; node: number; conf: number }
+  | { kind: 'function'; node: number; conf: number }
+  | { kind: 'module'; files: string[]; conf: number }
+  | { kind: 'collection'; element: TypeValue | null; conf: number }
+  | { kind: 'wrapper'; inner: TypeValue | null; conf: number }
+  | { kind: 'external'; conf: number };
+
+/** Bindings of one file by scope ('' = module level) and name, in source order. */
+export type BindingIndex = Map<string, Map<string, ExtractedBinding[]>>;
+
+/** Indexes a file's bindings for lookups by scope and name. */
+export function indexBindings(bindings: readonly ExtractedBinding[] | undefined): BindingIndex {
+  const index: BindingIndex = new Map();
+  for (const b of bindings ?? []) {
+    const key = b.scope ?? '';
+    let byName = index.get(key);
+    if (!byName) index.set(key, (byName = new Map()));
+    const list = byName.get(b.name);
+    if (list) list.push(b);
+    else byName.set(b.name, [b]);
+  }
+  return index;
+}
+
+/**
+ * The binding of `name` in exactly this scope that holds at `line`: the last one before it (a
+ * closure's only inside the closure, after its first line), else the first one not in a closure.
+ */
+export function bindingAt(index: BindingIndex, scope: string, name: string, line: number): ExtractedBinding | undefined {
+  const list = index.get(scope)?.get(name);
+  if (!list) return undefined;
+  let best: ExtractedBinding | undefined;
+  for (const b of list) {
+    if (b.endLine !== undefined) {
+      if (b.line < line && line <= b.endLine) best = b;
+    } else if (b.line < line || (b.line === line && b.source === 'param')) best = b;
+  }
+  return best ?? list.find((b) => b.endLine === undefined);
+}
+
+const COLLECTIONS = new Set([
+  'list', 'List', 'Sequence', 'MutableSequence', 'Iterable', 'Iterator', 'Generator', 'AsyncIterator', 'AsyncIterable',
+  'set', 'Set', 'FrozenSet', 'frozenset', 'AbstractSet', 'MutableSet', 'Collection', 'deque', 'Deque', 'tuple', 'Tuple',
+  'ArrayList', 'LinkedList', 'HashSet', 'TreeSet', 'LinkedHashSet', 'Stream', 'Queue', 'Array', 'ReadonlyArray',
+  'Vec', 'VecDeque', 'BTreeSet', 'HashSet', 'IntoIter', 'Iter', 'Slice',
+]);
+const MAPPINGS = new Set(['dict', 'Dict', 'Mapping', 'MutableMapping', 'DefaultDict', 'OrderedDict', 'Map', 'HashMap', 'TreeMap', 'LinkedHashMap', 'BTreeMap', 'Record', 'ReadonlyMap', 'ConcurrentHashMap']);
+const TRANSPARENT = new Set(['Optional', 'Final', 'ClassVar', 'Annotated', 'Box', 'Rc', 'Arc', 'Ref', 'RefMut', 'Cow', 'Pin', 'MutexGuard', 'Readonly', 'Awaitable', 'Coroutine', 'Type', 'type']);
+const WRAPPERS = new Set(['Option', 'Result', 'Optional', 'Promise', 'Future', 'CompletableFuture', 'Mutex', 'RwLock', 'RefCell', 'Cell', 'AtomicReference', 'WeakReference']);
+/** Methods that take a wrapped value out (`opt.unwrap()`, `opt.get()`, `lock.lock()`). */
+const UNWRAP = new Set(['unwrap', 'expect', 'unwrap_or', 'unwrap_or_else', 'unwrap_or_default', 'get', 'orElse', 'orElseThrow', 'orElseGet', 'join', 'lock', 'read', 'write', 'borrow', 'borrow_mut', 'as_ref', 'as_mut', 'clone', 'deref', 'result']);
+/** Methods of a collection that give one of its elements. */
+const ELEMENT = new Set(['get', 'first', 'last', 'pop', 'next', 'peek', 'front', 'back', 'popleft', 'getFirst', 'getLast', 'remove', 'at', 'find']);
+/** Methods of a collection that give the same collection (iteration adapters). */
+const SAME = new Set(['iter', 'iter_mut', 'into_iter', 'values', 'stream', 'filter', 'rev', 'copied', 'cloned', 'skip', 'take', 'sorted', 'slice', 'reversed', 'toList', 'collect', 'filterNot']);
+
+/** Builtin and standard value types: calls on them never reach workspace code. */
+const EXTERNAL_TYPES = new Set([
+  'str', 'int', 'float', 'bool', 'bytes', 'bytearray', 'complex', 'object', 'None', 'Any', 'string', 'number', 'boolean',
+  'String', 'Integer', 'Long', 'Double', 'Boolean', 'Object', 'StringBuilder', 'error', 'any', 'rune', 'byte',
+  'int8', 'int16', 'int32', 'int64', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64', 'usize', 'isize',
+  'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 'f32', 'f64', 'char', 'str', 'Path', 'PathBuf', 'Date', 'RegExp', 'Error',
+]);
+
+/** A type text split into its head name, generic arguments and container shape. */
+export interface ParsedType {
+  /** Dotted name (`pkg.Foo`, `Foo`), or '' when the type is not a plain name. */
+  name: string;
+  args: ParsedType[];
+  /** Go/Java/TS/Rust slice, array, map or channel: the element (map value) type. */
+  element?: ParsedType;
+}
+
+/** Parses a type as written in any of the languages into name + arguments; null when it is not a plain type. */
+export function parseType(raw: string, language: Language): ParsedType | null {
+  let t = raw.trim().replace(/^["']|["']$/g, '');
+  // Optional markers and unions with nothing: `Foo | None`, `Foo | undefined`, `?Foo`, `Foo?`.
+  t = t.replace(/\s*\|\s*(None|null|undefined)\b/g, '').replace(/^(None|null|undefined)\s*\|\s*/, '');
+  if (splitTop(t.replace(/\|/g, ',')).length > 1 && !/^[^|]*[<[(]/.test(t)) return null; // a union of several types
+  t = t.replace(/^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|\*+|\?|mut\s+|dyn\s+|impl\s+|const\s+|final\s+|readonly\s+)+/, '').replace(/[?!]$/, '').trim();
+  if (language === 'go') {
+    if (t.startsWith('(')) {
+      // Multiple results: the first one; named results `(r *Route, err error)` keep their type.
+      const first = splitTop(t.slice(1, -1))[0] ?? '';
+      const parts = first.trim().split(/\s+/);
+      return parseType(parts.length > 1 ? parts.slice(1).join(' ') : parts[0], language);
+    }
+    const slice = /^\[[^\]]*\](.+)$/.exec(t);
+    if (slice) return { name: '', args: [], element: parseType(slice[1], language) ?? undefined };
+    if (t.startsWith('map[')) {
+      const close = matchingClose(t, 3);
+      return close < 0 ? null : { name: '', args: [], element: parseType(t.slice(close + 1), language) ?? undefined };
+    }
+    if (t.startsWith('chan ') || t.startsWith('<-chan ')) return { name: '', args: [], element: parseType(t.replace(/^<?-?chan\s+/, ''), language) ?? undefined };
+  }
+  if (t.endsWith('[]')) return { name: '', args: [], element: parseType(t.slice(0, -2), language) ?? undefined };
+  if (t.startsWith('[') && language === 'rust') {
+    const inner = t.slice(1, t.lastIndexOf(']')).split(';')[0];
+    return { name: '', args: [], element: parseType(inner, language) ?? undefined };
+  }
+  const open = t.search(/[<[]/);
+  const head = (open < 0 ? t : t.slice(0, open)).trim().replace(/::/g, '.');
+  if (!/^[\p{ID_Start}_$][\p{ID_Continue}$.]*$/u.test(head)) return null;
+  const args = open < 0 ? [] : splitTop(t.slice(open + 1, t.lastIndexOf(t[open] === '<' ? '>' : ']'))).map((a) => parseType(a, language) ?? { name: '', args: [] });
+  return { name: head, args };
+}
+
+function matchingClose(t: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < t.length; i++) {
+    if (t[i] === '[') depth++;
+    else if (t[i] === ']' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+function splitTop(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === '<' || c === '[' || c === '(' || c === '{') depth++;
+    else if (c === '>' || c === ']' || c === ')' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(list.slice(start).trim());
+  return out.filter(Boolean);
+}
+
+/** How a parsed type's head name is looked up (by the resolver, in the scope the type was written in). */
+export type NameLookup = (name: string) => TypeValue | null;
+
+/** The value a parsed type describes, with `lookup` resolving plain names. */
+export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number): TypeValue | null {
+  if (!t) return null;
+  if (t.element) return { kind: 'collection', element: typeValue(t.element, lookup, conf), conf };
+  const last = t.name.slice(t.name.lastIndexOf('.') + 1);
+  if (t.args.length && (COLLECTIONS.has(last) || MAPPINGS.has(last))) {
+    const arg = MAPPINGS.has(last) ? t.args[t.args.length - 1] : t.args[0];
+    return { kind: 'collection', element: typeValue(arg, lookup, conf), conf };
+  }
+  if (t.args.length && TRANSPARENT.has(last)) return typeValue(t.args[0], lookup, conf);
+  if (t.args.length && WRAPPERS.has(last)) return { kind: 'wrapper', inner: typeValue(t.args[0], lookup, conf), conf };
+  if (EXTERNAL_TYPES.has(t.name) || COLLECTIONS.has(t.name) || MAPPINGS.has(t.name)) return { kind: 'external', conf };
+  const found = t.name ? lookup(t.name) : null;
+  if (found?.kind === 'class') return { kind: 'instance', node: found.node, conf: Math.min(conf, found.conf) };
+  return found?.kind === 'external' ? found : null;
+}
+
+/** One step of a chain: `.name` (member), `()` call, `[]` index, `{}` literal, `.(T)` Go assertion. */
+export type ChainStep = { op: 'member'; name: string } | { op: 'call' } | { op: 'index' } | { op: 'literal' } | { op: 'assert'; type: string } | { op: 'unwrap' };
+
+/** A receiver or value text split into its head and steps; null when it is not a plain chain. */
+export interface Chain {
+  head: string;
+  /** `new Foo()`: the head is constructed. */
+  construct: boolean;
+  /** A type written as a value head (`[]*Route{}`, `map[string]T{}`). */
+  typeHead?: string;
+  steps: ChainStep[];
+}
+
+const CHAIN_HEAD = /^(?:await\s+|new\s+|yield\s+|&|\*|!)*([\p{ID_Start}_$][\p{ID_Continue}$]*)/u;
+
+/** Splits an elided value (`r.NewRoute().Methods()`, `Foo::new()`, `&Foo{}`, `new a.B<C>()`) into steps. */
+export function parseChain(text: string): Chain | null {
+  let t = text.trim();
+  if (t === '' || t.includes('…')) return null;
+  const construct = /^(?:await\s+)?new\s/.test(t);
+  const composite = /^&?((?:\[[^\]]*\]|map\[[^\]]*\])[\w.*[\]]+)\{\}$/.exec(t);
+  if (composite) return { head: '', construct: false, typeHead: composite[1], steps: [{ op: 'literal' }] };
+  const m = CHAIN_HEAD.exec(t);
+  if (!m) return null;
+  const steps: ChainStep[] = [];
+  t = t.slice(m[0].length);
+  while (t.length) {
+    let s: RegExpExecArray | null;
+    if (t.startsWith('()')) {
+      steps.push({ op: 'call' });
+      t = t.slice(2);
+    } else if (t.startsWith('[]')) {
+      steps.push({ op: 'index' });
+      t = t.slice(2);
+    } else if (t.startsWith('{}')) {
+      steps.push({ op: 'literal' });
+      t = t.slice(2);
+    } else if (t[0] === '?' && !t.startsWith('?.')) {
+      steps.push({ op: 'unwrap' });
+      t = t.slice(1);
+    } else if (t[0] === '!') {
+      t = t.slice(1);
+    } else if (t[0] === '<') {
+      // Generic arguments of a constructed type (`new Foo<Bar>()`) or turbofish do not change the head.
+      const close = t.indexOf('>');
+      if (close < 0) return null;
+      t = t.slice(close + 1);
+    } else if ((s = /^\.\(([^)]*)\)/.exec(t))) {
+      steps.push({ op: 'assert', type: s[1] });
+      t = t.slice(s[0].length);
+    } else if ((s = /^(?:\?\.|\.|::)([\p{ID_Start}_$][\p{ID_Continue}$]*)/u.exec(t))) {
+      steps.push({ op: 'member', name: s[1] });
+      t = t.slice(s[0].length);
+    } else return null;
+  }
+  if (construct) {
+    // `new a.b.Foo()` constructs the last named thing: fold the dotted path into the head's steps.
+    const call = steps.findIndex((x) => x.op === 'call');
+    if (call >= 0) steps[call] = { op: 'literal' };
+  }
+  return { head: m[1], construct, steps };
+}
+
+/** Element of a collection value, or null. */
+export function elementOf(v: TypeValue | null): TypeValue | null {
+  if (!v) return null;
+  if (v.kind === 'collection') return v.element;
+  if (v.kind === 'external') return v;
+  return null;
+}
+
+/** What a method call on a collection or wrapper gives, when it is one of the known shapes. */
+export function builtinMethodResult(v: TypeValue, method: string): TypeValue | null | undefined {
+  if (v.kind === 'collection') {
+    if (SAME.has(method)) return v;
+    if (ELEMENT.has(method)) return v.element;
+    return { kind: 'external', conf: v.conf };
+  }
+  if (v.kind === 'wrapper') {
+    if (UNWRAP.has(method)) return v.inner;
+    return { kind: 'external', conf: v.conf };
+  }
+  return undefined;
+}
+
+/** Kinds a type name may resolve to. */
+export const TYPE_NODE_KINDS: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'type']);

@@ -1,0 +1,257 @@
+/**
+ * Receiver types for call resolution: evaluates a receiver text (`self.x`, `r.NewRoute()`, `rs[]`,
+ * `Foo::new()`) from a position in a file to a TypeValue, through the file's bindings, the fields
+ * and declared return types of workspace classes and functions, and the file's imports. Every look
+ * into another file records the names it read in `deps` (incremental invalidation).
+ */
+import type { ExtractedBinding } from './extraction.ts';
+import type { NodeKind } from './graph.ts';
+import { valueText } from './parsers/binding-text.ts';
+import { bindingAt, builtinMethodResult, elementOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, type TypeValue } from './receiver-types.ts';
+import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
+
+/** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
+export interface ReceiverContext {
+  scope: FileScope;
+  tables: SymbolTables;
+  deps: Dependencies;
+  /** Resolves a bare name from a position in a file (rules 1, 2 and 4). */
+  lookup(name: string, from: string | null, scope: FileScope, kinds: ReadonlySet<NodeKind>): NameResolution;
+  /** Lexical chain of a caller: `A.b.c` → [`A.b.c`, `A.b`, `A`]. */
+  chain(caller: string | null): string[];
+  /** A member of a class node or its ancestors, or -1. */
+  memberOf(classIdx: number, name: string): number;
+  /** Symbols a module's files export under a name, re-exports followed. */
+  exported(files: readonly string[], name: string, kinds: ReadonlySet<NodeKind>): number[];
+  /** The class-like node a caller sits in (or a method's owner type), or -1. */
+  enclosingClass(path: string, caller: string | null, scope: FileScope): number;
+}
+
+interface Position {
+  scope: FileScope;
+  caller: string | null;
+  line: number;
+  depth: number;
+}
+
+const SELF_VALUES = new Set(['self', 'this']);
+const SELF_CLASSES = new Set(['cls', 'Self']);
+const VALUE_KINDS: ReadonlySet<NodeKind> = new Set(['function', 'class', 'interface', 'type']);
+const CLASS_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'type']);
+const MAX_DEPTH = 6;
+const INFERRED = 0.9;
+
+/** The type of a receiver text written at `caller`/`line` in the context's file, or null when unknown. */
+export function receiverType(ctx: ReceiverContext, text: string, caller: string | null, line: number): TypeValue | null {
+  return evalText(ctx, valueText(text), { scope: ctx.scope, caller, line, depth: 0 });
+}
+
+/** The binding a name refers to at a position: innermost scope first; class bodies only in Java. */
+export function findBinding(ctx: ReceiverContext, scope: FileScope, name: string, caller: string | null, line: number): ExtractedBinding | undefined {
+  for (const q of ctx.chain(caller)) {
+    const idx = ctx.tables.symbolIn(scope.path, q);
+    if (idx >= 0 && CLASS_LIKE.has(ctx.tables.node(idx).kind) && scope.language !== 'java') continue;
+    const b = bindingAt(scope.bindings, q, name, line);
+    if (b) return b;
+  }
+  return bindingAt(scope.bindings, '', name, line);
+}
+
+function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue | null {
+  if (at.depth > MAX_DEPTH) return null;
+  const chain = parseChain(text);
+  if (!chain) return null;
+  let v: TypeValue | null = chain.typeHead !== undefined ? typeFromText(ctx, chain.typeHead, at, -1, 1) : evalHead(ctx, chain.head, at);
+  if (v && chain.typeHead !== undefined) return v; // `[]*Route{}` is already the collection
+  const steps = chain.steps;
+  for (let i = 0; i < steps.length && v; i++) {
+    const step = steps[i];
+    switch (step.op) {
+      case 'member':
+        if (steps[i + 1]?.op === 'call') {
+          v = methodResult(ctx, v, step.name, at);
+          i++;
+        } else v = memberValue(ctx, v, step.name, at);
+        break;
+      case 'call':
+        v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v.kind === 'function' ? returnOf(ctx, v.node, v.conf) : v.kind === 'external' ? v : null;
+        break;
+      case 'literal':
+        v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v;
+        break;
+      case 'index':
+        v = elementOf(v);
+        break;
+      case 'unwrap':
+        v = v.kind === 'wrapper' ? v.inner : v;
+        break;
+      case 'assert':
+        v = typeFromText(ctx, step.type, at, -1, 1);
+        break;
+    }
+  }
+  return v;
+}
+
+function evalHead(ctx: ReceiverContext, name: string, at: Position): TypeValue | null {
+  const { tables, scope } = { tables: ctx.tables, scope: at.scope };
+  if (SELF_VALUES.has(name) || SELF_CLASSES.has(name)) {
+    const cls = ctx.enclosingClass(scope.path, at.caller, scope);
+    if (cls < 0) return null;
+    return { kind: SELF_CLASSES.has(name) ? 'class' : 'instance', node: cls, conf: 1 };
+  }
+  const b = findBinding(ctx, scope, name, at.caller, at.line);
+  if (b) return bindingValue(ctx, b, at);
+  const mod = scope.moduleAliases.get(name);
+  if (mod) return { kind: 'module', files: mod, conf: 1 };
+  if (scope.externalNames.has(name)) return { kind: 'external', conf: 1 };
+  const r = ctx.lookup(name, at.caller, scope, VALUE_KINDS);
+  if (r.targets.length !== 1) return null;
+  return symbolValue(tables, r.targets[0], r.confidence);
+}
+
+function symbolValue(tables: SymbolTables, idx: number, conf: number): TypeValue {
+  return CLASS_LIKE.has(tables.node(idx).kind) ? { kind: 'class', node: idx, conf } : { kind: 'function', node: idx, conf };
+}
+
+/** The value a binding holds: its declared type, else the type of its value (an element of it for `range`). */
+function bindingValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): TypeValue | null {
+  const here: Position = { ...at, line: b.line, depth: at.depth + 1 };
+  if (b.type && b.type !== 'var' && b.type !== 'auto') {
+    const t = typeFromText(ctx, b.type, here, -1, 1);
+    if (t) return b.source === 'range' && t.kind === 'collection' ? t.element : t;
+  }
+  if (!b.value) return null;
+  const v = evalText(ctx, b.value, here);
+  return b.source === 'range' ? elementOf(v) : v;
+}
+
+/** A type written in a file (at a position), `Self` meaning `selfClass`. */
+function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClass: number, conf: number): TypeValue | null {
+  const scope = at.scope;
+  const lookup = (name: string): TypeValue | null => {
+    if (name === 'Self' || name === 'this' || name === 'self') {
+      const cls = selfClass >= 0 ? selfClass : ctx.enclosingClass(scope.path, at.caller, scope);
+      return cls >= 0 ? { kind: 'class', node: cls, conf } : null;
+    }
+    const parts = name.split('.');
+    const last = parts[parts.length - 1];
+    if (parts.length > 1) {
+      const files = scope.moduleAliases.get(parts.slice(0, -1).join('.')) ?? scope.moduleAliases.get(parts[0]);
+      if (!files) return scope.externalNames.has(parts[0]) ? { kind: 'external', conf } : null;
+      ctx.deps.push(last);
+      for (const f of files) {
+        const i = ctx.tables.memberIn(f, '', last);
+        if (i >= 0 && TYPE_NODE_KINDS.has(ctx.tables.node(i).kind)) return { kind: 'class', node: i, conf };
+      }
+      return null;
+    }
+    if (scope.externalNames.has(last)) return { kind: 'external', conf };
+    ctx.deps.push(last);
+    const r = ctx.lookup(last, at.caller, scope, TYPE_NODE_KINDS);
+    return r.targets.length === 1 ? { kind: 'class', node: r.targets[0], conf: Math.min(conf, r.confidence) } : null;
+  };
+  return typeValue(parseType(text, scope.language), lookup, conf);
+}
+
+/** The declared result of a function or method node, read in the file that declares it. */
+function returnOf(ctx: ReceiverContext, fn: number, conf: number): TypeValue | null {
+  const tables = ctx.tables;
+  const node = tables.node(fn);
+  ctx.deps.push(node.label);
+  const text = tables.returnTypeOf(fn);
+  if (!text) return null;
+  const scope = tables.scopeOfFile(node.path);
+  if (!scope) return null;
+  const q = node.qualifiedName ?? node.label;
+  const owner = ctx.enclosingClass(node.path, q.includes('.') ? q : null, scope);
+  return typeFromText(ctx, text, { scope, caller: q, line: node.startLine, depth: MAX_DEPTH - 1 }, owner, conf * INFERRED);
+}
+
+/** `v.name` without a call: a field of an instance, a symbol of a module, a nested class. */
+function memberValue(ctx: ReceiverContext, v: TypeValue, name: string, at: Position): TypeValue | null {
+  const tables = ctx.tables;
+  switch (v.kind) {
+    case 'module': {
+      ctx.deps.push(name);
+      const hits = ctx.exported(v.files, name, VALUE_KINDS);
+      if (hits.length === 1) return symbolValue(tables, hits[0], v.conf);
+      // `pkg.sub` where `pkg` is a package: its submodule file.
+      const sub = submodule(tables, v.files, name);
+      return sub ? { kind: 'module', files: [sub], conf: v.conf } : null;
+    }
+    case 'instance':
+    case 'class': {
+      const field = fieldValue(ctx, v.node, name, at);
+      if (field) return field;
+      const m = ctx.memberOf(v.node, name);
+      if (m < 0) return null;
+      if (CLASS_LIKE.has(tables.node(m).kind)) return { kind: 'class', node: m, conf: v.conf };
+      // A Python method read without a call is a property: its value is what it returns.
+      return v.kind === 'instance' && tables.node(m).language === 'python' ? returnOf(ctx, m, v.conf) : null;
+    }
+    case 'external':
+      return v;
+    default:
+      return null;
+  }
+}
+
+/** `pkg/name.py` or `pkg/name/__init__.py` beside a package's `__init__.py`, if ingested. */
+function submodule(tables: SymbolTables, files: readonly string[], name: string): string | null {
+  for (const f of files) {
+    if (!/(^|\/)__init__\.pyi?$/.test(f)) continue;
+    const dir = f.slice(0, f.lastIndexOf('/') + 1);
+    const here = tables.filesInDir(dir.replace(/\/$/, ''));
+    for (const cand of [`${dir}${name}.py`, `${dir}${name}.pyi`]) if (here.includes(cand)) return cand;
+    const pkg = tables.filesInDir(`${dir}${name}`);
+    const init = pkg.find((p) => /\/__init__\.pyi?$/.test(p));
+    if (init) return init;
+  }
+  return null;
+}
+
+/** `v.name()`: what the method call gives. */
+function methodResult(ctx: ReceiverContext, v: TypeValue, name: string, at: Position): TypeValue | null {
+  const builtin = builtinMethodResult(v, name);
+  if (builtin !== undefined) return builtin;
+  switch (v.kind) {
+    case 'instance':
+    case 'class': {
+      const m = ctx.memberOf(v.node, name);
+      if (m < 0) return null;
+      return CLASS_LIKE.has(ctx.tables.node(m).kind) ? { kind: 'instance', node: m, conf: v.conf } : returnOf(ctx, m, v.conf);
+    }
+    case 'module': {
+      const s = memberValue(ctx, v, name, at);
+      if (!s) return null;
+      return s.kind === 'class' ? { kind: 'instance', node: s.node, conf: s.conf } : s.kind === 'function' ? returnOf(ctx, s.node, s.conf) : null;
+    }
+    case 'external':
+      return v;
+    default:
+      return null;
+  }
+}
+
+/** The type of field `name` of a class or of its ancestors, read where the class declares it. */
+function fieldValue(ctx: ReceiverContext, classIdx: number, name: string, at: Position, seen: number[] = []): TypeValue | null {
+  const tables = ctx.tables;
+  if (seen.includes(classIdx) || seen.length > 4) return null;
+  seen.push(classIdx);
+  const cls = tables.node(classIdx);
+  ctx.deps.push(cls.label);
+  const field = tables.fieldOf(classIdx, name);
+  if (field) {
+    const scope = tables.scopeOfFile(cls.path);
+    if (!scope) return null;
+    const here: Position = { scope, caller: cls.qualifiedName ?? cls.label, line: Number.MAX_SAFE_INTEGER, depth: at.depth + 1 };
+    if (field.type) return typeFromText(ctx, field.type, here, classIdx, 1);
+    return field.value ? evalText(ctx, field.value, { ...here, scope: { ...scope, bindings: new Map() } }) : null;
+  }
+  for (const p of tables.parentsOf(classIdx)) {
+    const v = fieldValue(ctx, p, name, at, seen);
+    if (v) return v;
+  }
+  return null;
+}

@@ -1,0 +1,49 @@
+/**
+ * Type facts of a file: the declared return types and class fields that receiver types in other
+ * files read. The builder keeps them after a file's extraction is dropped, and re-links the files
+ * that read them when they change.
+ */
+import type { FileExtraction } from './extraction.ts';
+
+/** Return types and fields of a file's symbols, kept after its extraction is dropped. */
+export interface TypeFacts {
+  /** qualifiedName → declared result type. */
+  returns: Map<string, string>;
+  /** class qualifiedName → field name → declared type and/or value. */
+  fields: Map<string, Map<string, { type?: string; value?: string }>>;
+  /** Local names the file imports (re-exports are followed through them). */
+  imported: string[];
+  /** Changes when the facts or the file's imports (which the facts' names resolve through) change. */
+  signature: string;
+}
+
+const CLASS_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type']);
+
+/** The type facts of an extraction (fields: bindings whose scope is a class-like symbol of the file). */
+export function typeFactsOf(extraction: FileExtraction): TypeFacts {
+  const returns = new Map<string, string>();
+  const classes = new Set<string>();
+  for (const s of extraction.symbols) {
+    if (s.returnType) returns.set(s.qualifiedName, s.returnType);
+    if (CLASS_KINDS.has(s.kind)) classes.add(s.qualifiedName);
+  }
+  const fields = new Map<string, Map<string, { type?: string; value?: string }>>();
+  for (const b of extraction.bindings ?? []) {
+    if (b.scope === null || !classes.has(b.scope) || (!b.type && !b.value)) continue;
+    let byName = fields.get(b.scope);
+    if (!byName) fields.set(b.scope, (byName = new Map()));
+    const cur = byName.get(b.name);
+    // A declared type wins over an inferred value; the first declaration wins over later ones.
+    if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
+  }
+  const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
+  const signature = returns.size || fields.size ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports]) : JSON.stringify(imports);
+  const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
+  return { returns, fields, imported, signature };
+}
+
+/** Names whose resolution elsewhere may read these facts: owners of return types and fields, and imported names. */
+export function typeFactNames(facts: TypeFacts): string[] {
+  const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1);
+  return [...[...facts.returns.keys()].map(last), ...[...facts.fields.keys()].map(last), ...facts.imported];
+}

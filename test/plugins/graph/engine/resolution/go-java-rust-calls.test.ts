@@ -1,0 +1,251 @@
+import { strict as assert } from 'node:assert';
+import type { Harness } from '../../../../helpers/mcp.ts';
+import { callersOf, ingestedRepo } from './callers.ts';
+
+const GO: Record<string, string> = {
+  'go.mod': 'module example.com/mux\n\ngo 1.21\n',
+  'mux.go': `package mux
+
+type Router struct {
+	routes []*Route
+	named  map[string]*Route
+}
+
+type Route struct {
+	name string
+}
+
+type HandlerFunc func()
+
+func NewRouter() *Router {
+	return &Router{}
+}
+
+func (r *Router) NewRoute() *Route {
+	route := &Route{}
+	r.routes = append(r.routes, route)
+	return route
+}
+
+func (r *Router) Methods(m ...string) *Route {
+	return r.NewRoute().Methods(m...)
+}
+
+func (r *Route) Methods(m ...string) *Route {
+	return r
+}
+
+func (r *Router) Match() bool {
+	for _, route := range r.routes {
+		if route.Match() {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Router) HandlerFunc(f func()) {}
+
+func (r *Router) Get(name string) *Route {
+	return r.named[name]
+}
+`,
+  'route.go': `package mux
+
+func (r *Route) Match() bool {
+	return r.name != ""
+}
+`,
+  'handler.go': `package mux
+
+import "net/http"
+
+func Wrap(f func(http.ResponseWriter, *http.Request)) http.Handler {
+	return http.HandlerFunc(f)
+}
+
+func Convert(f func()) HandlerFunc {
+	return HandlerFunc(f)
+}
+
+func Use() {
+	router := NewRouter()
+	router.Methods("GET")
+	router.Get("x").Match()
+	var rt Route
+	rt.Methods()
+	rts := []*Route{}
+	for _, x := range rts {
+		x.Match()
+	}
+}
+`,
+};
+
+const JAVA: Record<string, string> = {
+  'src/main/java/app/Engine.java': `package app;
+
+public class Engine {
+  public void start() {}
+  public void stop() {}
+}
+`,
+  'src/main/java/app/Pump.java': `package app;
+
+public class Pump {
+  public void start() {}
+}
+`,
+  'src/main/java/app/Util.java': `package app;
+
+final class Util {
+  static void check(Object o) {}
+}
+`,
+  'src/main/java/app/Wrapper.java': `package app;
+
+final class Wrapper {}
+`,
+  'src/test/java/app/CarTest.java': `package app;
+
+class CarTest {
+  void wraps() {
+    Wrapper w = new Wrapper();
+  }
+}
+`,
+  'src/main/java/app/Car.java': `package app;
+
+import java.util.List;
+
+import static app.Util.check;
+
+public class Car {
+  private Engine engine = new Engine();
+
+  public Engine getEngine() {
+    return engine;
+  }
+
+  List<Pump> pumps() {
+    return null;
+  }
+
+  public void drive(Pump p) {
+    check(p);
+    engine.start();
+    p.start();
+    getEngine().stop();
+  }
+
+  public void prime() {
+    for (Pump q : pumps()) {
+      q.start();
+    }
+  }
+}
+`,
+};
+
+const RUST: Record<string, string> = {
+  'Cargo.toml': '[package]\nname = "store"\nversion = "0.1.0"\n',
+  'src/lib.rs': 'mod store;\nmod app;\n',
+  'src/store.rs': `pub struct Item {}
+
+pub struct Store {
+    pub items: Vec<Item>,
+}
+
+impl Store {
+    pub fn new() -> Self {
+        Store { items: Vec::new() }
+    }
+
+    pub fn add(&mut self) {}
+}
+
+impl Item {
+    pub fn add(&self) {}
+}
+`,
+  'src/app.rs': `use crate::store::Store;
+
+pub fn fill() {
+    let mut s = Store::new();
+    s.add();
+}
+
+pub fn touch_all(s: &Store) {
+    for it in s.items.iter() {
+        it.add();
+    }
+}
+`,
+};
+
+describe('Go call resolution by receiver type', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await ingestedRepo(GO);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('tells Router.Methods from Route.Methods by the static type of the receiver (return types, var declarations)', async () => {
+    assert.deepEqual(await callersOf(h, 'method:mux.go#Router.Methods'), ['function:handler.go#Use']);
+    assert.deepEqual(await callersOf(h, 'method:mux.go#Route.Methods'), ['function:handler.go#Use', 'method:mux.go#Router.Methods']);
+  });
+
+  it('types range over a []*Route struct field and a []*Route literal, and methods declared in another file of the package', async () => {
+    assert.deepEqual(await callersOf(h, 'method:route.go#Route.Match'), ['function:handler.go#Use', 'method:mux.go#Router.Match']);
+    assert.deepEqual(await callersOf(h, 'method:mux.go#Router.Match'), []);
+  });
+
+  it('does not take a conversion (http.HandlerFunc(f), HandlerFunc(f)) for a call', async () => {
+    assert.deepEqual(await callersOf(h, 'method:mux.go#Router.HandlerFunc'), []);
+    assert.deepEqual(await callersOf(h, 'type:mux.go#HandlerFunc'), []);
+  });
+});
+
+describe('Java call resolution by declared type', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await ingestedRepo(JAVA);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('resolves calls on fields, parameters, method results and enhanced-for variables to the declared class', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Engine.java#Engine.start'), ['method:src/main/java/app/Car.java#Car.drive']);
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Engine.java#Engine.stop'), ['method:src/main/java/app/Car.java#Car.drive']);
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Pump.java#Pump.start'), [
+      'method:src/main/java/app/Car.java#Car.drive',
+      'method:src/main/java/app/Car.java#Car.prime',
+    ]);
+  });
+
+  it('resolves a static import to the member of the imported class, and a package-private class from the same package in another source root', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Util.java#Util.check'), ['method:src/main/java/app/Car.java#Car.drive']);
+    assert.deepEqual(await callersOf(h, 'class:src/main/java/app/Wrapper.java#Wrapper'), ['method:src/test/java/app/CarTest.java#CarTest.wraps']);
+  });
+});
+
+describe('Rust call resolution by receiver type', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await ingestedRepo(RUST);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('types `let s = Store::new()` from `-> Self` and a for over a Vec field', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/store.rs#Store.add'), ['function:src/app.rs#fill']);
+    assert.deepEqual(await callersOf(h, 'method:src/store.rs#Item.add'), ['function:src/app.rs#touch_all']);
+  });
+});

@@ -1,0 +1,194 @@
+import { strict as assert } from 'node:assert';
+import type { Harness } from '../../../../helpers/mcp.ts';
+import { callersOf, ingestedRepo } from './callers.ts';
+
+const FILES: Record<string, string> = {
+  'app/__init__.py': `from .models import helper\n`,
+  'app/bar.py': `class ProgressBar:
+    def update(self, n):
+        pass
+
+    def write(self, text):
+        pass
+
+    def close(self):
+        pass
+
+
+class Motor:
+    def start(self):
+        pass
+
+    def stop(self):
+        pass
+
+    def drive(self):
+        pass
+
+    def rev(self):
+        pass
+`,
+  'app/http.py': `def get(url):
+    return url
+`,
+  'app/models.py': `from typing import overload
+
+
+class Engine:
+    def start(self) -> "Engine":
+        return self
+
+    def stop(self):
+        pass
+
+    def rev(self):
+        pass
+
+
+class Garage:
+    @property
+    def engine(self) -> Engine:
+        return Engine()
+
+
+class Car:
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.spare = Engine()
+
+    def drive(self):
+        self.engine.start()
+        self.spare.stop()
+
+
+def make_engine() -> Engine:
+    return Engine()
+
+
+def helper():
+    pass
+
+
+@overload
+def parse(x: int) -> int: ...
+@overload
+def parse(x: str) -> str: ...
+def parse(x):
+    return x
+
+
+class Base:
+    def greet(self):
+        pass
+
+    @classmethod
+    def create(cls):
+        return cls()
+
+
+class Child(Base):
+    def greet(self):
+        super().greet()
+
+    @classmethod
+    def build(cls):
+        return cls.create()
+`,
+  'app/use.py': `import sys
+import app.bar as barmod
+from requests import get
+from app.models import Car, Garage, make_engine, Engine, parse
+from app import helper
+
+
+def run(car: Car):
+    car.drive()
+    e = make_engine()
+    e.stop()
+    x = Engine()
+    x.start().stop()
+    b = barmod.ProgressBar()
+    b.update(1)
+    return parse(1)
+
+
+def merge(d, extra):
+    d.update(extra)
+    with open("f") as fh:
+        fh.close()
+
+
+def log(text):
+    sys.stdout.write(text)
+
+
+def fetch():
+    return get("http://example.com")
+
+
+def shadow(make):
+    helper = make()
+    helper()
+
+
+def use_helper():
+    helper()
+
+
+def park(g: Garage):
+    g.engine.rev()
+`,
+};
+
+describe('Python call resolution through scopes, imports and receiver types', function () {
+  this.timeout(60_000);
+  let h: Harness;
+
+  before(async () => {
+    h = await ingestedRepo(FILES);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('links a call on a parameter annotated with a class to that class’s method', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/models.py#Car.drive'), ['function:app/use.py#run']);
+  });
+
+  it('types self.x from __init__ (a typed parameter or a constructed value) and locals from constructors and return annotations', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/models.py#Engine.start'), ['function:app/use.py#run', 'method:app/models.py#Car.drive']);
+    assert.deepEqual(await callersOf(h, 'method:app/models.py#Engine.stop'), ['function:app/use.py#run', 'method:app/models.py#Car.drive']);
+    assert.deepEqual(await callersOf(h, 'method:app/bar.py#Motor.start'), [], 'a method of the same name on another class');
+  });
+
+  it('reads a property’s return annotation as the type of the attribute', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/models.py#Engine.rev'), ['function:app/use.py#park']);
+  });
+
+  it('does not link dict.update, file.close or sys.stdout.write to same-named workspace methods', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/bar.py#ProgressBar.update'), ['function:app/use.py#run'], 'only the ProgressBar built through the module alias');
+    assert.deepEqual(await callersOf(h, 'method:app/bar.py#ProgressBar.close'), []);
+    assert.deepEqual(await callersOf(h, 'method:app/bar.py#ProgressBar.write'), []);
+  });
+
+  it('treats a name imported from an outside package as external', async () => {
+    assert.deepEqual(await callersOf(h, 'function:app/http.py#get'), []);
+  });
+
+  it('lets a local variable shadow an imported function, and follows a package re-export otherwise', async () => {
+    assert.deepEqual(await callersOf(h, 'function:app/models.py#helper'), ['function:app/use.py#use_helper']);
+  });
+
+  it('merges @overload stubs into the implementation, which keeps the plain id', async () => {
+    const { json } = await h.call('impact', { agent_id: 't', node_id: 'function:app/models.py#parse', direction: 'reverse', max_depth: 1 });
+    assert.deepEqual(json.node.lines, [43, 44], 'the implementation, not the first stub');
+    assert.deepEqual(await callersOf(h, 'function:app/models.py#parse'), ['function:app/use.py#run']);
+    const stub = await h.call('impact', { agent_id: 't', node_id: 'function:app/models.py#parse#2', direction: 'reverse', max_depth: 1 });
+    assert.equal(stub.result.isError, true, 'no node is left for a stub');
+  });
+
+  it('resolves super() and cls receivers through the class hierarchy', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/models.py#Base.greet'), ['method:app/models.py#Child.greet']);
+    assert.deepEqual(await callersOf(h, 'method:app/models.py#Base.create'), ['method:app/models.py#Child.build']);
+  });
+});
