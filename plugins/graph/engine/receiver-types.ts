@@ -69,11 +69,14 @@ const SAME = new Set(['iter', 'iter_mut', 'into_iter', 'values', 'stream', 'filt
 
 /** Builtin and standard value types: calls on them never reach workspace code. */
 const EXTERNAL_TYPES = new Set([
-  'str', 'int', 'float', 'bool', 'bytes', 'bytearray', 'complex', 'object', 'None', 'Any', 'string', 'number', 'boolean',
-  'String', 'Integer', 'Long', 'Double', 'Boolean', 'Object', 'StringBuilder', 'error', 'any', 'rune', 'byte',
+  'str', 'int', 'float', 'bool', 'bytes', 'bytearray', 'complex', 'object', 'None', 'string', 'number', 'boolean',
+  'String', 'Integer', 'Long', 'Double', 'Boolean', 'Object', 'StringBuilder', 'error', 'rune', 'byte',
   'int8', 'int16', 'int32', 'int64', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64', 'usize', 'isize',
   'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 'f32', 'f64', 'char', 'str', 'Path', 'PathBuf', 'Date', 'RegExp', 'Error',
 ]);
+
+/** Dynamic types (TS `any`, Python `Any`): they say nothing of the receiver, so it stays unknown. */
+const DYNAMIC_TYPES = new Set(['any', 'Any']);
 
 /** A type text split into its head name, generic arguments and container shape. */
 export interface ParsedType {
@@ -158,6 +161,7 @@ export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number
   }
   if (t.args.length && TRANSPARENT.has(last)) return typeValue(t.args[0], lookup, conf);
   if (t.args.length && WRAPPERS.has(last)) return { kind: 'wrapper', inner: typeValue(t.args[0], lookup, conf), conf };
+  if (DYNAMIC_TYPES.has(t.name)) return null;
   if (EXTERNAL_TYPES.has(t.name) || COLLECTIONS.has(t.name) || MAPPINGS.has(t.name)) return { kind: 'external', conf };
   const found = t.name ? lookup(t.name) : null;
   if (found?.kind === 'class') return { kind: 'instance', node: found.node, conf: Math.min(conf, found.conf) };

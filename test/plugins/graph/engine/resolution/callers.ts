@@ -19,10 +19,11 @@ export async function ingestedRepo(files: Record<string, string>): Promise<Harne
 
 /** Ids of the direct callers of `nodeId` (sorted), as `impact` reverse at depth 1 reports them. */
 export async function callersOf(h: Harness, nodeId: string): Promise<string[]> {
-  const { json } = await h.call('impact', { agent_id: 't', node_id: nodeId, direction: 'reverse', max_depth: 1, top_k: 200 });
+  const { json } = await h.call('impact', { agent_id: 't', node_id: nodeId, direction: 'reverse', max_depth: 1, detail: 'full' });
   if (!json.node || json.node.id !== nodeId) throw new Error(`no node ${nodeId}: ${JSON.stringify(json).slice(0, 300)}`);
-  return json.blast_radius
-    .filter((e: { relation: string }) => e.relation === '<-calls-')
+  // impact joins the relations of one dependent with '+' (`calls+tests`).
+  return json.direct
+    .filter((e: { relation: string }) => e.relation.split('+').includes('calls'))
     .map((e: { id: string }) => e.id)
     .sort();
 }
