@@ -20,6 +20,7 @@ export const RELATIONS = [
   'tests',
   'documents',
   'co_changes',
+  'dispatches',
 ] as const;
 
 /** A relation name. */
@@ -44,6 +45,7 @@ export const DEFAULT_WEIGHTS: Readonly<Record<Relation, number>> = Object.freeze
   tests: 0.7,
   documents: 0.5,
   co_changes: 0.8, // the maximum; the actual weight is 0.8 × Jaccard(commits of a, commits of b)
+  dispatches: 0.5, // a call through an interface/abstract member may run this implementation, or another one
 });
 
 /** Weight of directory containment (module→file, module→module): a grouping, not a dependency. */

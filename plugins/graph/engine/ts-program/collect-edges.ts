@@ -1,0 +1,150 @@
+/**
+ * The checker's edges of one source file: every call, `new`, decorator, tagged template and JSX
+ * element resolved to its declaration (aliases, default and namespace imports and re-exports
+ * followed), calls through interface members and abstract methods also linked to implementations
+ * (`dispatches`), and functions, methods and classes used as values (`references`). Declarations
+ * outside the workspace (node_modules, lib.d.ts) make no edge.
+ */
+import ts from 'typescript';
+import { isDispatchMember, targetOf, unalias, type DeclTarget } from './declarations.ts';
+import type { Implementations } from './implementations.ts';
+import type { PreciseEdge, PreciseRelation } from './protocol.ts';
+
+/** What edge collection needs besides the file. */
+export interface CollectContext {
+  checker: ts.TypeChecker;
+  /** Workspace-relative path of a file name, or null outside the workspace. */
+  rel(fileName: string): string | null;
+  /** The program's subtype index (built on first use). */
+  implementations(): Implementations;
+}
+
+// `.bind`, `.call`, `.apply` on a function pass the function on; other member accesses use it as a receiver.
+const PASS_ON = new Set(['bind', 'call', 'apply']);
+
+/** Collects a source file's edges. */
+export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdge[] {
+  const out: PreciseEdge[] = [];
+  const seen = new Set<string>();
+  const { checker } = ctx;
+
+  const emit = (at: ts.Node, t: DeclTarget | null, relation: PreciseRelation): boolean => {
+    if (!t) return false;
+    const toPath = ctx.rel(t.fileName);
+    if (toPath === null) return false;
+    const line = sf.getLineAndCharacterOfPosition(at.getStart(sf)).line + 1;
+    const key = `${line}\0${toPath}\0${t.line}\0${relation}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ line, toPath, toLine: t.line, toName: t.name, relation });
+    }
+    return true;
+  };
+
+  const symbolDecls = (node: ts.Node): ts.Declaration[] => {
+    const sym = unalias(checker, checker.getSymbolAtLocation(node));
+    return sym?.declarations ?? [];
+  };
+
+  const emitDispatch = (at: ts.Node, decl: ts.Declaration): void => {
+    if (!isDispatchMember(decl)) return;
+    const ownerName = (decl.parent as ts.NamedDeclaration).name;
+    const owner = ownerName ? checker.getSymbolAtLocation(ownerName) : undefined;
+    const member = (decl as ts.NamedDeclaration).name;
+    if (!owner || !member || !(ts.isIdentifier(member) || ts.isPrivateIdentifier(member))) return;
+    for (const impl of ctx.implementations().implementationsOf(owner, member.text)) emit(at, targetOf(impl), 'dispatches');
+  };
+
+  /** The node naming the callee, for positions and symbol fallbacks. */
+  const calleeName = (e: ts.Expression): ts.Node => {
+    while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+    if (ts.isPropertyAccessExpression(e)) return e.name;
+    if (ts.isElementAccessExpression(e)) return e.argumentExpression;
+    return e;
+  };
+
+  const resolveCall = (node: ts.CallLikeExpression, callee: ts.Expression): void => {
+    const at = calleeName(callee);
+    if (ts.isNewExpression(node)) {
+      // The class named, not the constructor found (that may be a base class's).
+      for (const d of symbolDecls(at)) if (emit(at, ts.isClassLike(d) ? targetOf(d) : null, 'calls')) return;
+    }
+    let sig: ts.Signature | undefined;
+    try {
+      sig = checker.getResolvedSignature(node);
+    } catch {
+      sig = undefined;
+    }
+    const decl = sig?.declaration;
+    if (decl && !ts.isJSDocSignature(decl)) {
+      emit(at, targetOf(decl), 'calls');
+      emitDispatch(at, decl);
+      return;
+    }
+    // No signature (an `any` callee, an unresolved overload): the symbol of the name, if it is a function.
+    for (const d of symbolDecls(at)) if (emit(at, targetOf(d), 'calls')) return;
+  };
+
+  const isCallee = (n: ts.Node): boolean => {
+    const p = n.parent;
+    return (
+      ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === n) ||
+      (ts.isTaggedTemplateExpression(p) && p.tag === n) ||
+      ts.isDecorator(p) ||
+      ((ts.isJsxOpeningElement(p) || ts.isJsxSelfClosingElement(p) || ts.isJsxClosingElement(p)) && p.tagName === n)
+    );
+  };
+
+  /** A name used as a value: `fn` in `arr.map(fn)`, `options.get ?? get`, `{ handler: fn }`, `this.m.bind(this)`. */
+  const valueReference = (id: ts.Identifier | ts.PrivateIdentifier): void => {
+    let valueNode: ts.Node = id;
+    const p = id.parent;
+    if ((ts.isPropertyAccessExpression(p) && p.name === id) || (ts.isQualifiedName(p) && p.right === id)) valueNode = p;
+    else if (ts.isPropertyAccessExpression(p) && p.expression === id) return;
+    else if ((p as ts.NamedDeclaration).name === id) return; // a declaration's own name, an attribute name
+    else if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isExportAssignment(p)) return;
+    else if (ts.isShorthandPropertyAssignment(p)) {
+      const sym = unalias(checker, checker.getShorthandAssignmentValueSymbol(p));
+      for (const d of sym?.declarations ?? []) if (emit(id, targetOf(d), 'references')) return;
+      return;
+    }
+    // Skip callees, property receivers (`Foo.bar` uses Foo as a namespace), and writes.
+    const vp = valueNode.parent;
+    if (isCallee(valueNode) || ts.isJsxAttribute(vp)) return;
+    if (ts.isPropertyAccessExpression(vp) && vp.expression === valueNode && !PASS_ON.has(vp.name.text)) return;
+    if (ts.isElementAccessExpression(vp) && vp.expression === valueNode) return;
+    if (ts.isBinaryExpression(vp) && vp.left === valueNode && vp.operatorToken.kind === ts.SyntaxKind.EqualsToken) return;
+    if (ts.isTypeOfExpression(vp) || ts.isDeleteExpression(vp)) return;
+    const decls = symbolDecls(id);
+    // Only functions, methods and classes are "used as values"; a variable holding data is not.
+    for (const d of decls) if (emit(id, targetOf(d), 'references')) return;
+  };
+
+  const visit = (node: ts.Node): void => {
+    // Types name shapes, not behaviour; tree-sitter's type references cover them.
+    if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
+    if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return;
+    if (ts.isExportDeclaration(node)) return;
+    if (ts.isCallExpression(node)) {
+      if (node.expression.kind !== ts.SyntaxKind.ImportKeyword) resolveCall(node, node.expression);
+    } else if (ts.isNewExpression(node)) resolveCall(node, node.expression);
+    else if (ts.isTaggedTemplateExpression(node)) resolveCall(node, node.tag);
+    else if (ts.isDecorator(node) && !ts.isCallExpression(node.expression)) resolveCall(node, node.expression);
+    else if (ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) {
+      for (const d of symbolDecls(node.tagName)) if (emit(node.tagName, targetOf(d), 'calls')) break;
+    } else if (ts.isHeritageClause(node)) {
+      // `extends Base` is inheritance (tree-sitter links it); only calls inside count (`extends mixin(B)`).
+      for (const t of node.types) ts.forEachChild(t.expression, visitCallsOnly);
+      return;
+    } else if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+      valueReference(node);
+    }
+    ts.forEachChild(node, visit);
+  };
+  const visitCallsOnly = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) resolveCall(node, node.expression);
+    ts.forEachChild(node, visitCallsOnly);
+  };
+  visit(sf);
+  return out;
+}
