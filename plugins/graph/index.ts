@@ -6,6 +6,7 @@
 import { definePlugin, Type } from '../../core/index.ts';
 import { CodeGraphEngine } from './engine/engine.ts';
 import { createGraphService } from './service.ts';
+import { preciseReport } from './engine/ts-program/precise-pass.ts';
 
 const Options = Type.Object({
   watch: Type.Boolean({ default: true, description: 'Watch the workspace and re-ingest edited files before the next query' }),
@@ -86,6 +87,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
           watching,
           ...(watchError ? { watch_error: watchError } : {}),
           last_ingest: lastIngest,
+          type_checked: preciseReport(engine.preciseStatus()),
           ...(s.nodes === 0 ? { next: `ingest({"agent_id":"…","path":"${engine.root}"})` } : {}),
         },
       };

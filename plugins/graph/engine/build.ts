@@ -467,6 +467,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       };
       if (sym.exported !== undefined) node.exported = sym.exported;
       if (sym.doc) node.doc = sym.doc;
+      if (sym.signatures) node.signatures = sym.signatures;
       // A file seen for the first time cannot have nodes yet: skip the lookup.
       const existed = prev !== undefined && g.indexOf(id) >= 0;
       const idx = g.upsertNode(node);

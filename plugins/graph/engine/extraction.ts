@@ -30,6 +30,8 @@ export interface ExtractedSymbol {
   doc?: string;
   /** True when visible outside the file (export, pub, capitalised Go name, public Java). */
   exported?: boolean;
+  /** TS overload sets merged into this symbol: the text of each signature (without the implementation). */
+  signatures?: string[];
 }
 
 export interface ExtractedImport {

@@ -68,6 +68,8 @@ export interface GraphNode {
   qualifiedName?: string;
   exported?: boolean;
   doc?: string;
+  /** TS overloads merged into this function/method: each signature's text. */
+  signatures?: string[];
   /** Files only: unix seconds of the last commit touching the file (when the workspace is a git repo). */
   lastCommitAt?: number;
   /** Files only: commits touching the file within the scanned history window. */

@@ -96,7 +96,8 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
         if (role !== null) file.take(role, captures);
       }
       const parseErrors = root.hasError ? errors.captures(root).length : 0;
-      return file.finish(path, parseErrors);
+      const extraction = file.finish(path, parseErrors);
+      return spec.finish ? spec.finish(extraction, source) : extraction;
     } finally {
       tree.delete();
     }

@@ -34,6 +34,8 @@ export interface QueryLanguageSpec {
   parseImport(statement: string, line: number, out: ExtractedImport[]): void;
   /** Decides ExtractedSymbol.exported. */
   isExported(facts: ExportFacts): boolean;
+  /** Language-specific rewriting of the finished extraction (TS: overload sets merged). */
+  finish?(extraction: FileExtraction, source: string): FileExtraction;
 }
 
 /** Turns one file's source into its extraction; synchronous, reusable across files. */

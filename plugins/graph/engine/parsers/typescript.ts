@@ -7,6 +7,7 @@
  */
 import type { ExtractedImport, Language } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
+import { mergeTsOverloads } from './ts-overloads.ts';
 
 const SHARED_QUERY = String.raw`
 (function_declaration name: (identifier) @def.name) @def.function
@@ -159,5 +160,6 @@ export function typescriptSpec(language: Extract<Language, 'typescript' | 'tsx' 
     builtinTypes: BUILTIN_TYPES,
     parseImport: parseTsImport,
     isExported: isTsExported,
+    finish: mergeTsOverloads,
   };
 }

@@ -159,3 +159,15 @@ export class PrecisePass {
     }
   }
 }
+
+/** The status as verbs show it (snake_case). */
+export function preciseReport(s: PreciseStatus) {
+  return {
+    files: s.files,
+    precise: s.precise,
+    pending: s.pending,
+    failed: s.failed,
+    running: s.running,
+    last_pass: s.lastPass && { checked: s.lastPass.checked, elapsed_ms: s.lastPass.elapsedMs, programs: s.lastPass.programs, worker_rss_mb: s.lastPass.rssMb, worker_heap_mb: s.lastPass.heapMb },
+  };
+}
