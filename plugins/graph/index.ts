@@ -87,9 +87,10 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
           watching,
           ...(watchError ? { watch_error: watchError } : {}),
           last_ingest: lastIngest,
-          type_checked: preciseReport(engine.preciseStatus()),
           ...(s.nodes === 0 ? { next: `ingest({"agent_id":"…","path":"${engine.root}"})` } : {}),
         },
+        // TS/JS files whose calls the type checker resolved (the rest are name-resolved).
+        type_checked: preciseReport(engine.preciseStatus()),
       };
     });
     ctx.hooks.shutdown.tapPromise('graph', async () => {

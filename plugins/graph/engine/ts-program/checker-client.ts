@@ -40,7 +40,7 @@ export class CheckerClient {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const fromSource = import.meta.url.endsWith('.ts');
+    const fromSource = new URL(import.meta.url).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
     const entry = new URL(fromSource ? './checker-worker.ts' : './checker-worker.js', import.meta.url).href;
     // From source the worker must register the same TypeScript loader the host runs under.
     const code = fromSource

@@ -38,6 +38,8 @@ export interface PreciseStatus {
   /** The last pass: files checked, time, programs, and the worker's memory after it. */
   lastPass: (CheckStats & { checked: number }) | null;
   running: boolean;
+  /** Why the last pass failed as a whole (the worker could not start or crashed), if it did. */
+  lastError?: string;
 }
 
 /** The checker pass of one engine. */
@@ -48,6 +50,7 @@ export class PrecisePass {
   private running: Promise<void> | null = null;
   private lastPass: PreciseStatus['lastPass'] = null;
   private closed = false;
+  private lastError: string | undefined;
 
   constructor(private readonly host: PreciseHost) {}
 
@@ -106,7 +109,9 @@ export class PrecisePass {
       if (builder.isPrecise(path)) precise++;
       else if (this.failed.has(path)) failed++;
     }
-    return { files, precise, pending: files - precise - failed, failed, lastPass: this.lastPass, running: this.running !== null };
+    const status: PreciseStatus = { files, precise, pending: files - precise - failed, failed, lastPass: this.lastPass, running: this.running !== null };
+    if (this.lastError) status.lastError = this.lastError;
+    return status;
   }
 
   /** Stops the worker; results still in flight are dropped. */
@@ -134,10 +139,12 @@ export class PrecisePass {
       let result;
       try {
         result = await this.client.run(this.host.root, files, check);
-      } catch {
+      } catch (err) {
+        this.lastError = err instanceof Error ? err.message : String(err);
         for (const p of check) this.failed.add(p);
         continue;
       }
+      this.lastError = undefined;
       if (this.closed) return;
       await this.host.serialized(() => {
         const now = this.host.store()?.fileRows();
@@ -168,6 +175,7 @@ export function preciseReport(s: PreciseStatus) {
     pending: s.pending,
     failed: s.failed,
     running: s.running,
+    ...(s.lastError ? { last_error: s.lastError } : {}),
     last_pass: s.lastPass && { checked: s.lastPass.checked, elapsed_ms: s.lastPass.elapsedMs, programs: s.lastPass.programs, worker_rss_mb: s.lastPass.rssMb, worker_heap_mb: s.lastPass.heapMb },
   };
 }
