@@ -7,6 +7,7 @@
  */
 import type { ExtractedImport, Language } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
+import { extractWithTypeScript } from './ts-fallback.ts';
 import { mergeTsOverloads } from './ts-overloads.ts';
 
 const SHARED_QUERY = String.raw`
@@ -160,6 +161,7 @@ export function typescriptSpec(language: Extract<Language, 'typescript' | 'tsx' 
     builtinTypes: BUILTIN_TYPES,
     parseImport: parseTsImport,
     isExported: isTsExported,
-    finish: mergeTsOverloads,
+    // Where tree-sitter stumbled, the TypeScript parser may not: then its symbols stand.
+    finish: (ex, source) => mergeTsOverloads(ex.parseErrors > 0 ? (extractWithTypeScript(ex, source, parseTsImport) ?? ex) : ex, source),
   };
 }
