@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type ts from 'typescript';
+import { candidateNames } from './candidate-names.ts';
 import { collectEdges } from './collect-edges.ts';
 import { Implementations } from './implementations.ts';
 import { programFingerprint } from './fingerprint.ts';
@@ -40,10 +41,12 @@ function check(req: CheckRequest): CheckResponse {
     }
     const checker = program.getTypeChecker();
     let impls: Implementations | null = null;
+    const workspaceFiles = program.getSourceFiles().filter((sf) => set.rel(sf.fileName) !== null);
     const ctx = {
+      names: candidateNames(workspaceFiles),
       checker,
       rel: (fileName: string) => set.rel(fileName),
-      implementations: () => (impls ??= new Implementations(checker, program.getSourceFiles().filter((sf) => set.rel(sf.fileName) !== null))),
+      implementations: () => (impls ??= new Implementations(checker, workspaceFiles)),
     };
     for (const path of paths) {
       const sf = program.getSourceFile(set.abs(path));

@@ -17,6 +17,8 @@ export interface CollectContext {
   rel(fileName: string): string | null;
   /** The program's subtype index (built on first use). */
   implementations(): Implementations;
+  /** Names that may lead into the workspace (see candidate-names.ts); others are never resolved. */
+  names: ReadonlySet<string>;
 }
 
 // `.bind`, `.call`, `.apply` on a function pass the function on; other member accesses use it as a receiver.
@@ -65,9 +67,25 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
 
   const resolveCall = (node: ts.CallLikeExpression, callee: ts.Expression): void => {
     const at = calleeName(callee);
-    if (ts.isNewExpression(node)) {
-      // The class named, not the constructor found (that may be a base class's).
-      for (const d of symbolDecls(at)) if (emit(at, ts.isClassLike(d) ? targetOf(d) : null, 'calls')) return;
+    if ((ts.isIdentifier(at) || ts.isPrivateIdentifier(at)) && !ctx.names.has(at.text)) return;
+    // The symbol of the callee name first: it needs the receiver's type, not overload resolution
+    // and inference over the arguments. `new` names the class, not the constructor found (that
+    // may be a base class's).
+    const decls = symbolDecls(at);
+    if (decls.length > 0) {
+      let hit = false;
+      for (const d of decls) {
+        if (ts.isNewExpression(node) && !ts.isClassLike(d)) continue;
+        if (emit(at, targetOf(d), 'calls')) {
+          hit = true;
+          emitDispatch(at, d);
+        }
+        // Overload signatures and merged declarations name the same node: one is enough.
+        if (hit && !isUnionMember(d, decls)) break;
+      }
+      // A variable or parameter holding a function value of unknown origin (`const auth = jwt()`)
+      // makes no edge; neither does anything declared outside the workspace.
+      return;
     }
     let sig: ts.Signature | undefined;
     try {
@@ -79,11 +97,11 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     if (decl && !ts.isJSDocSignature(decl)) {
       emit(at, targetOf(decl), 'calls');
       emitDispatch(at, decl);
-      return;
     }
-    // No signature (an `any` callee, an unresolved overload): the symbol of the name, if it is a function.
-    for (const d of symbolDecls(at)) if (emit(at, targetOf(d), 'calls')) return;
   };
+
+  /** True when declarations belong to different owners (a member of a union type): each is a target. */
+  const isUnionMember = (d: ts.Declaration, all: readonly ts.Declaration[]): boolean => all.some((o) => o.parent !== d.parent);
 
   const isCallee = (n: ts.Node): boolean => {
     const p = n.parent;
@@ -104,6 +122,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     else if ((p as ts.NamedDeclaration).name === id) return; // a declaration's own name, an attribute name
     else if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isExportAssignment(p)) return;
     else if (ts.isShorthandPropertyAssignment(p)) {
+      if (!ctx.names.has(id.text)) return;
       const sym = unalias(checker, checker.getShorthandAssignmentValueSymbol(p));
       for (const d of sym?.declarations ?? []) if (emit(id, targetOf(d), 'references')) return;
       return;
@@ -115,6 +134,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     if (ts.isElementAccessExpression(vp) && vp.expression === valueNode) return;
     if (ts.isBinaryExpression(vp) && vp.left === valueNode && vp.operatorToken.kind === ts.SyntaxKind.EqualsToken) return;
     if (ts.isTypeOfExpression(vp) || ts.isDeleteExpression(vp)) return;
+    if (!ctx.names.has(id.text)) return;
     const decls = symbolDecls(id);
     // Only functions, methods and classes are "used as values"; a variable holding data is not.
     for (const d of decls) if (emit(id, targetOf(d), 'references')) return;
