@@ -68,36 +68,24 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
   const resolveCall = (node: ts.CallLikeExpression, callee: ts.Expression): void => {
     const at = calleeName(callee);
     if ((ts.isIdentifier(at) || ts.isPrivateIdentifier(at)) && !ctx.names.has(at.text)) return;
-    // The symbol of the callee name first: it needs the receiver's type, not overload resolution
-    // and inference over the arguments. `new` names the class, not the constructor found (that
-    // may be a base class's).
+    // The symbol of the callee name: it needs the receiver's type, not overload resolution and
+    // inference over the arguments. `new` names the class, not the constructor found (that may be
+    // a base class's).
     const decls = symbolDecls(at);
-    if (decls.length > 0) {
-      let hit = false;
-      for (const d of decls) {
-        if (ts.isNewExpression(node) && !ts.isClassLike(d)) continue;
-        if (emit(at, targetOf(d), 'calls')) {
-          hit = true;
-          emitDispatch(at, d);
-        }
-        // Overload signatures and merged declarations name the same node: one is enough.
-        if (hit && !isUnionMember(d, decls)) break;
+    let hit = false;
+    for (const d of decls) {
+      if (ts.isNewExpression(node) && !ts.isClassLike(d)) continue;
+      if (emit(at, targetOf(d), 'calls')) {
+        hit = true;
+        emitDispatch(at, d);
       }
-      // A variable or parameter holding a function value of unknown origin (`const auth = jwt()`)
-      // makes no edge; neither does anything declared outside the workspace.
-      return;
+      // Overload signatures and merged declarations name the same node: one is enough.
+      if (hit && !isUnionMember(d, decls)) break;
     }
-    let sig: ts.Signature | undefined;
-    try {
-      sig = checker.getResolvedSignature(node);
-    } catch {
-      sig = undefined;
-    }
-    const decl = sig?.declaration;
-    if (decl && !ts.isJSDocSignature(decl)) {
-      emit(at, targetOf(decl), 'calls');
-      emitDispatch(at, decl);
-    }
+    // No symbol-level answer means no workspace declaration is named here: a variable or parameter
+    // holding a function of unknown origin (`const auth = jwt()`), an `any` receiver, a call of a
+    // call's result, a package not installed. Overload resolution (getResolvedSignature) is never
+    // asked: on type-heavy code one call can cost seconds, and it finds no named declaration here.
   };
 
   /** True when declarations belong to different owners (a member of a union type): each is a target. */
@@ -134,10 +122,36 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     if (ts.isElementAccessExpression(vp) && vp.expression === valueNode) return;
     if (ts.isBinaryExpression(vp) && vp.left === valueNode && vp.operatorToken.kind === ts.SyntaxKind.EqualsToken) return;
     if (ts.isTypeOfExpression(vp) || ts.isDeleteExpression(vp)) return;
-    if (!ctx.names.has(id.text)) return;
+    if (!ctx.names.has(id.text) || !passesValueOn(valueNode)) return;
     const decls = symbolDecls(id);
     // Only functions, methods and classes are "used as values"; a variable holding data is not.
     for (const d of decls) if (emit(id, targetOf(d), 'references')) return;
+  };
+
+  /** True where a value is handed on: an argument, an initializer, an operand of `??`/`||`/`=`, a return, an element. */
+  const passesValueOn = (n: ts.Node): boolean => {
+    let p = n.parent;
+    while (ts.isParenthesizedExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p) || ts.isNonNullExpression(p)) {
+      n = p;
+      p = p.parent;
+    }
+    if (ts.isPropertyAccessExpression(p)) return p.expression === n && PASS_ON.has(p.name.text);
+    if (ts.isCallExpression(p) || ts.isNewExpression(p)) return p.expression !== n;
+    if (ts.isBinaryExpression(p)) return p.right === n || p.operatorToken.kind !== ts.SyntaxKind.EqualsToken;
+    return (
+      ts.isVariableDeclaration(p) ||
+      ts.isPropertyAssignment(p) ||
+      ts.isPropertyDeclaration(p) ||
+      ts.isParameter(p) ||
+      ts.isConditionalExpression(p) ||
+      ts.isReturnStatement(p) ||
+      ts.isArrayLiteralExpression(p) ||
+      ts.isJsxExpression(p) ||
+      ts.isArrowFunction(p) ||
+      ts.isSpreadElement(p) ||
+      ts.isYieldExpression(p) ||
+      ts.isBindingElement(p)
+    );
   };
 
   const visit = (node: ts.Node): void => {

@@ -100,7 +100,7 @@ export class ProjectSet {
       if (cmd) parsed.push({ config: rel, cmd });
     }
     // Nearest config first: a file belongs to the deepest config directory that includes it.
-    parsed.sort((a, b) => dirname(b.config).length - dirname(a.config).length);
+    parsed.sort((a, b) => b.config.split('/').length - a.config.split('/').length);
     const claimed = new Map<string, string[]>();
     const assigned = new Map<string, string>();
     for (const { config, cmd } of parsed) {
@@ -113,16 +113,22 @@ export class ProjectSet {
         list.push(rel);
       }
     }
+    // Files no config includes (build scripts, stray JS) join the root config's program when there
+    // is one: same libs and settings, and what they import is checked once, not twice.
+    const rest = files.map((f) => f.path).filter((p) => !assigned.has(p));
+    const rootConfig = parsed.find((p) => !p.config.includes('/'));
+    if (rootConfig && rest.length > 0) claimed.set(rootConfig.config, [...(claimed.get(rootConfig.config) ?? []), ...rest]);
     for (const { config, cmd } of parsed) {
       const mine = claimed.get(config);
       if (!mine) continue;
       const options = { ...cmd.options, noEmit: true, skipLibCheck: true, allowJs: cmd.options.allowJs ?? true };
-      const project: Project = { config, service: this.service(options, cmd.fileNames.map(toPosix), dirname(this.abs(config)), cmd.projectReferences) };
+      const rootNames = cmd.fileNames.map(toPosix);
+      if (config === rootConfig?.config) rootNames.push(...rest.map((p) => this.abs(p)));
+      const project: Project = { config, service: this.service(options, rootNames, dirname(this.abs(config)), cmd.projectReferences) };
       this.projects.push(project);
       for (const rel of mine) this.owner.set(rel, project);
     }
-    const rest = files.map((f) => f.path).filter((p) => !assigned.has(p));
-    if (rest.length > 0) {
+    if (!rootConfig && rest.length > 0) {
       const project: Project = { config: null, service: this.service(INFERRED_OPTIONS, rest.map((p) => this.abs(p)), this.root, undefined) };
       this.projects.push(project);
       for (const rel of rest) this.owner.set(rel, project);
