@@ -79,16 +79,27 @@ export class PrecisePass {
     this.schedule();
   }
 
-  /** After an ingest: re-check changed TS/JS files and the files importing them; restore the rest. */
-  afterIngest(changed: readonly string[], rebuilt: boolean): void {
+  /**
+   * After an ingest of `touched` files (re-read ones and removed ones): files whose content differs
+   * from what the checker last saw, and the files importing them, are re-checked; the rest keep or
+   * get back their stored results.
+   */
+  afterIngest(touched: readonly string[], rebuilt: boolean): void {
+    const store = this.host.store();
+    if (!store) return;
     const builder = this.host.builder();
-    for (const path of changed) {
+    const rows = store.fileRows();
+    const stored = store.preciseRows();
+    for (const path of touched) {
+      const row = rows.get(path);
+      // A full ingest re-reads every file: unchanged content keeps its stored result.
+      if (row && stored.get(path)?.hash === row.hash) continue;
       this.failed.delete(path);
-      this.dirty.add(path);
+      if (row) this.dirty.add(path);
       for (const importer of builder.importersOf(path)) this.dirty.add(importer);
     }
     // A rebuilt graph starts without checker edges: stored ones of unchanged files still hold.
-    this.restore(rebuilt ? undefined : changed);
+    this.restore(rebuilt ? undefined : touched);
   }
 
   /** Resolves when no pass is running or queued. */

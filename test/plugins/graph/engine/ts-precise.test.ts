@@ -131,6 +131,7 @@ describe('TS/JS call resolution by the type checker', function () {
   this.timeout(120000);
   let h: Harness;
   let ws: string;
+  let firstPass: unknown;
   before(async () => {
     ws = writeFixtureRepo(tempDir('m1nd-tsprecise-'), FILES);
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' }, config: { options: { graph: { watch: false } } } });
@@ -143,6 +144,14 @@ describe('TS/JS call resolution by the type checker', function () {
     assert.equal(json.type_checked.last_error, undefined);
     assert.deepEqual({ files: json.type_checked.files, precise: json.type_checked.precise, pending: json.type_checked.pending, failed: json.type_checked.failed }, { files: 6, precise: 6, pending: 0, failed: 0 });
     assert.ok(json.type_checked.last_pass.elapsed_ms > 0 && json.type_checked.last_pass.worker_rss_mb > 0);
+    firstPass = json.type_checked.last_pass;
+  });
+
+  it('a full re-ingest of unchanged files keeps the stored checker results instead of checking again', async () => {
+    const { json } = await h.call('ingest', { agent_id: 'setup', path: ws });
+    assert.equal(json.type_checked.precise, 6);
+    assert.deepEqual(json.type_checked.last_pass, firstPass, 'no new pass ran');
+    assert.equal((await dependents(h, 'method:src/router.ts#Task.abort')).calls, undefined);
   });
 
   it('merges overload signatures into the implementation, whose callers come through typed receivers', async () => {
