@@ -12,9 +12,10 @@ const isFunctionValue = (e: ts.Expression | undefined): boolean => {
   return e !== undefined && (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isClassExpression(e));
 };
 
-/** Candidate callee/value names of a program's workspace files. */
-export function candidateNames(files: readonly ts.SourceFile[]): Set<string> {
+/** Candidate callee/value names of a program's workspace files, and the names of get/set accessors (reading one runs it). */
+export function candidateNames(files: readonly ts.SourceFile[]): { names: Set<string>; accessors: Set<string> } {
   const names = new Set<string>(['constructor']);
+  const accessors = new Set<string>();
   const add = (n: ts.Node | undefined): void => {
     if (n && (ts.isIdentifier(n) || ts.isPrivateIdentifier(n) || ts.isStringLiteral(n))) names.add(n.text);
   };
@@ -30,6 +31,7 @@ export function candidateNames(files: readonly ts.SourceFile[]): Set<string> {
       ts.isSetAccessorDeclaration(node)
     ) {
       add(node.name);
+      if ((ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) && (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name))) accessors.add(node.name.text);
     } else if ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node) || ts.isPropertyAssignment(node)) && isFunctionValue(node.initializer)) {
       add(node.name);
     } else if (ts.isPropertySignature(node) && node.type && ts.isFunctionTypeNode(node.type)) {
@@ -40,5 +42,5 @@ export function candidateNames(files: readonly ts.SourceFile[]): Set<string> {
     ts.forEachChild(node, visit);
   };
   for (const sf of files) visit(sf);
-  return names;
+  return { names, accessors };
 }

@@ -43,7 +43,7 @@ function check(req: CheckRequest): CheckResponse {
     let impls: Implementations | null = null;
     const workspaceFiles = program.getSourceFiles().filter((sf) => set.rel(sf.fileName) !== null);
     const ctx = {
-      names: candidateNames(workspaceFiles),
+      ...candidateNames(workspaceFiles),
       checker,
       rel: (fileName: string) => set.rel(fileName),
       implementations: () => (impls ??= new Implementations(checker, workspaceFiles)),

@@ -19,6 +19,8 @@ export interface CollectContext {
   implementations(): Implementations;
   /** Names that may lead into the workspace (see candidate-names.ts); others are never resolved. */
   names: ReadonlySet<string>;
+  /** Names of get/set accessors: reading or writing one is a call. */
+  accessors: ReadonlySet<string>;
 }
 
 // `.bind`, `.call`, `.apply` on a function pass the function on; other member accesses use it as a receiver.
@@ -75,6 +77,8 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     let hit = false;
     for (const d of decls) {
       if (ts.isNewExpression(node) && !ts.isClassLike(d)) continue;
+      // `new C()` runs C's constructor too, when C declares one.
+      if (ts.isNewExpression(node) && ts.isClassLike(d)) emitConstructor(at, d);
       if (emit(at, targetOf(d), 'calls')) {
         hit = true;
         emitDispatch(at, d);
@@ -86,6 +90,13 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     // holding a function of unknown origin (`const auth = jwt()`), an `any` receiver, a call of a
     // call's result, a package not installed. Overload resolution (getResolvedSignature) is never
     // asked: on type-heavy code one call can cost seconds, and it finds no named declaration here.
+  };
+
+  const emitConstructor = (at: ts.Node, cls: ts.ClassLikeDeclaration): void => {
+    const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+    if (!ctor) return;
+    const csf = ctor.getSourceFile();
+    emit(at, { fileName: csf.fileName, name: 'constructor', line: csf.getLineAndCharacterOfPosition(ctor.getStart(csf)).line + 1, decl: ctor }, 'calls');
   };
 
   /** True when declarations belong to different owners (a member of a union type): each is a target. */
@@ -114,6 +125,14 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
       const sym = unalias(checker, checker.getShorthandAssignmentValueSymbol(p));
       for (const d of sym?.declarations ?? []) if (emit(id, targetOf(d), 'references')) return;
       return;
+    }
+    // Reading or writing an accessor runs it.
+    if (valueNode !== id && ctx.accessors.has(id.text)) {
+      const accessor = symbolDecls(id).find((d) => ts.isGetAccessorDeclaration(d) || ts.isSetAccessorDeclaration(d));
+      if (accessor) {
+        emit(id, targetOf(accessor), 'calls');
+        return;
+      }
     }
     // Skip callees, property receivers (`Foo.bar` uses Foo as a namespace), and writes.
     const vp = valueNode.parent;

@@ -55,6 +55,13 @@ export class MemoryStore extends Store {
 export class Task {
   abort(): void {}
 }
+
+export class Clock {
+  constructor(private start = 0) {}
+  get now(): number {
+    return this.start;
+  }
+}
 `,
   'src/serve-static.ts': `export function serveStatic(root: string): string {
   return root;
@@ -85,7 +92,7 @@ import defaultHandler from './serve-static';
 import * as A from './auth';
 import { auth } from './auth';
 import type { Context } from './request';
-import { TrieRouter, type Router, type Store } from './router';
+import { Clock, TrieRouter, type Router, type Store } from './router';
 
 export function handle(c: Context, router: Router, store: Store, opts: { getPath?: (p: string) => string }) {
   c.req.header('accept');
@@ -97,6 +104,11 @@ export function handle(c: Context, router: Router, store: Store, opts: { getPath
   const controller = new AbortController();
   controller.abort();
   return pick;
+}
+
+export function tick() {
+  const clock = new Clock();
+  return clock.now;
 }
 
 export function guarded(c: Context) {
@@ -194,6 +206,11 @@ describe('TS/JS call resolution by the type checker', function () {
 
   it('links `new` to the class', async () => {
     assert.deepEqual((await dependents(h, 'class:src/router.ts#TrieRouter')).calls, ['file:src/app.ts']);
+  });
+
+  it('links `new C()` to the constructor C declares, and reading a getter to the getter', async () => {
+    assert.deepEqual((await dependents(h, 'method:src/router.ts#Clock.constructor')).calls, ['function:src/app.ts#tick']);
+    assert.deepEqual((await dependents(h, 'method:src/router.ts#Clock.now')).calls, ['function:src/app.ts#tick']);
   });
 
   it('re-checks an edited file and the files importing it after an incremental ingest', async () => {
