@@ -43,6 +43,8 @@ export interface CodeGraphEngineOptions {
   busyTimeoutMs?: number;
   /** Never create a store: a read-only server on a workspace nobody ingested has no graph. */
   readOnly?: boolean;
+  /** Run the TS/JS type-checker pass after ingests (default true; stored results are used either way). */
+  typeCheck?: boolean;
 }
 
 /** What `open()` found in the store. */
@@ -118,7 +120,7 @@ export class CodeGraphEngine {
     this.builder = this.newBuilder();
     this.precise = new PrecisePass({
       root: this.root,
-      canCheck: !options.readOnly,
+      canCheck: !options.readOnly && options.typeCheck !== false,
       store: () => this.store,
       builder: () => this.builder,
       serialized: (fn) => this.serialized(fn),

@@ -46,6 +46,8 @@ export interface PreciseStatus {
 export class PrecisePass {
   private readonly client = new CheckerClient();
   private readonly dirty = new Set<string>();
+  /** Files of the running pass, with the hash it checks: asking again for the same content is a no-op. */
+  private inFlight = new Map<string, string>();
   private readonly failed = new Set<string>();
   private running: Promise<void> | null = null;
   private lastPass: PreciseStatus['lastPass'] = null;
@@ -73,7 +75,7 @@ export class PrecisePass {
       // Globbing for configs costs a walk: only when some TS/JS file has a stored result to validate.
       if (s && s.hash === row.hash) fingerprint ??= programFingerprint(this.host.root);
       if (s && s.hash === row.hash && s.fingerprint === fingerprint) apply.set(path, JSON.parse(s.edgesJson) as PreciseEdge[]);
-      else this.dirty.add(path);
+      else if (this.inFlight.get(path) !== row.hash) this.dirty.add(path);
     }
     builder.applyPrecise(apply);
     this.schedule();
@@ -93,9 +95,9 @@ export class PrecisePass {
     for (const path of touched) {
       const row = rows.get(path);
       // A full ingest re-reads every file: unchanged content keeps its stored result.
-      if (row && stored.get(path)?.hash === row.hash) continue;
+      if (row && (stored.get(path)?.hash === row.hash || !CHECKED.has(row.language))) continue;
       this.failed.delete(path);
-      if (row) this.dirty.add(path);
+      if (row && this.inFlight.get(path) !== row.hash) this.dirty.add(path);
       for (const importer of builder.importersOf(path)) this.dirty.add(importer);
     }
     // A rebuilt graph starts without checker edges: stored ones of unchanged files still hold.
@@ -147,14 +149,17 @@ export class PrecisePass {
       const check = [...this.dirty].filter((p) => rows.has(p)).sort();
       this.dirty.clear();
       if (check.length === 0) continue;
+      this.inFlight = new Map(check.map((p) => [p, rows.get(p)!.hash]));
       let result;
       try {
         result = await this.client.run(this.host.root, files, check);
       } catch (err) {
+        this.inFlight = new Map();
         this.lastError = err instanceof Error ? err.message : String(err);
         for (const p of check) this.failed.add(p);
         continue;
       }
+      this.inFlight = new Map();
       this.lastError = undefined;
       if (this.closed) return;
       await this.host.serialized(() => {
