@@ -10,6 +10,7 @@ import type { CheckInputFile, CheckResponse } from './protocol.ts';
 export type CheckResult = Extract<CheckResponse, { type: 'result' }>;
 
 const IDLE_MS = 60_000;
+const MAX_HEAP_MB = 2048;
 
 /** Spawns and talks to the checker worker. */
 export class CheckerClient {
@@ -48,7 +49,9 @@ export class CheckerClient {
     const code = fromSource
       ? `import(${compiler}).then(() => import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
       : `import(${JSON.stringify(entry)});`;
-    const worker = new Worker(code, { eval: true });
+    // A bound on the checker's heap: past it the worker dies, the pass reports `failed` files and
+    // last_error, and the graph keeps name-resolved calls (the server itself is unaffected).
+    const worker = new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
     worker.unref();
     worker.on('message', (res: CheckResponse) => {
       const p = this.pending.get(res.id);
