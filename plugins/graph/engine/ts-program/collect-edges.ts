@@ -79,10 +79,9 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
       if (ts.isNewExpression(node) && !ts.isClassLike(d)) continue;
       // `new C()` runs C's constructor too, when C declares one.
       if (ts.isNewExpression(node) && ts.isClassLike(d)) emitConstructor(at, d);
-      if (emit(at, targetOf(d), 'calls')) {
-        hit = true;
-        emitDispatch(at, d);
-      }
+      // An interface member need not be a node itself (a property signature) to dispatch.
+      emitDispatch(at, d);
+      if (emit(at, targetOf(d), 'calls')) hit = true;
       // Overload signatures and merged declarations name the same node: one is enough.
       if (hit && !isUnionMember(d, decls)) break;
     }

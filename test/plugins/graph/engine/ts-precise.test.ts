@@ -24,6 +24,22 @@ const FILES: Record<string, string> = {
 export interface Context {
   req: HonoRequest;
 }
+
+export interface Service {
+  fresh(): number;
+  stale: () => number;
+}
+
+export function createService(): Service {
+  return {
+    fresh() {
+      return 1;
+    },
+    stale() {
+      return 2;
+    },
+  };
+}
 `,
   'src/router.ts': `export interface Router {
   match(path: string): string | null;
@@ -91,7 +107,7 @@ export function jwt() {
 import defaultHandler from './serve-static';
 import * as A from './auth';
 import { auth } from './auth';
-import type { Context } from './request';
+import type { Context, Service } from './request';
 import { Clock, TrieRouter, type Router, type Store } from './router';
 
 export function handle(c: Context, router: Router, store: Store, opts: { getPath?: (p: string) => string }) {
@@ -104,6 +120,10 @@ export function handle(c: Context, router: Router, store: Store, opts: { getPath
   const controller = new AbortController();
   controller.abort();
   return pick;
+}
+
+export function useService(s: Service) {
+  return s.fresh() + s.stale();
 }
 
 export function tick() {
@@ -185,6 +205,11 @@ describe('TS/JS call resolution by the type checker', function () {
     assert.equal(impl.calls, undefined);
     assert.deepEqual((await dependents(h, 'method:src/router.ts#Store.save')).calls, ['function:src/app.ts#handle']);
     assert.deepEqual((await dependents(h, 'method:src/router.ts#MemoryStore.save')).dispatches, ['function:src/app.ts#handle']);
+  });
+
+  it('links a call through an interface member to an object literal the annotation types as that interface', async () => {
+    assert.deepEqual((await dependents(h, 'function:src/request.ts#createService.fresh')).dispatches, ['function:src/app.ts#useService']);
+    assert.deepEqual((await dependents(h, 'function:src/request.ts#createService.stale')).dispatches, ['function:src/app.ts#useService']);
   });
 
   it('follows an aliased import through a re-exporting index, a default import and a namespace import', async () => {
