@@ -6,6 +6,7 @@
 import { definePlugin, Type } from '../../core/index.ts';
 import { CodeGraphEngine } from './engine/engine.ts';
 import { createGraphService } from './service.ts';
+import { preciseReport } from './engine/ts-program/precise-pass.ts';
 
 const Options = Type.Object({
   watch: Type.Boolean({ default: true, description: 'Watch the workspace and re-ingest edited files before the next query' }),
@@ -89,6 +90,8 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
           parse_errors: service.parseErrorFiles(),
           ...(s.nodes === 0 ? { next: `ingest({"agent_id":"…","path":"${engine.root}"})` } : {}),
         },
+        // TS/JS files whose calls the type checker resolved (the rest are name-resolved).
+        type_checked: preciseReport(engine.preciseStatus()),
       };
     });
     ctx.hooks.shutdown.tapPromise('graph', async () => {

@@ -8,7 +8,7 @@ import type { CodeGraphEngine } from '../graph/engine/engine.ts';
 import type { CodeGraph, GraphNode, Relation } from '../graph/engine/graph.ts';
 
 /** The graph's relation names (kept in step with the graph plugin's `Relation` type by the check below). */
-export const RELATION_NAMES = ['contains', 'imports', 'calls', 'references', 'inherits', 'implements', 'tests', 'documents', 'co_changes'] as const satisfies readonly Relation[];
+export const RELATION_NAMES = ['contains', 'imports', 'calls', 'references', 'inherits', 'implements', 'tests', 'documents', 'co_changes', 'dispatches'] as const satisfies readonly Relation[];
 // Fails to compile if the graph gains a relation this list lacks.
 const everyRelation: Record<Exclude<Relation, (typeof RELATION_NAMES)[number]>, never> = {};
 void everyRelation;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { asHostError } from '../../graph/service.ts';
 import { graphOf } from '../shared.ts';
+import { preciseReport } from '../../graph/engine/ts-program/precise-pass.ts';
 
 const ADAPTERS = ['code', 'json', 'memory', 'light', 'patent', 'article', 'bibtex', 'rfc', 'crossref', 'auto'] as const;
 
@@ -19,6 +20,7 @@ export const ingestVerb = defineVerb({
     include_dotfiles: Type.Boolean({ default: false }),
     dotfile_patterns: Type.Array(Type.String(), { default: [] }),
     project_root: Type.Optional(Type.String({ description: 'Must be this server’s workspace' })),
+    wait_precise: Type.Boolean({ default: true, description: 'Wait for the TS/JS type-checker pass (precise calls); false returns at once, the pass continues in the background' }),
   }),
   tiers: ['essential'],
   effect: 'write',
@@ -26,7 +28,7 @@ export const ingestVerb = defineVerb({
   next: 'seek',
   timeoutMs: 30 * 60_000,
   guide:
-    'Ingest walks the workspace (respecting .gitignore; skipping vendored, generated, binary and oversized files), parses TypeScript/JavaScript, Python, Rust, Go, Java and Markdown, resolves imports and calls, and commits the graph to `.m1nd/` in one transaction. `incremental: true` (or `mode: "merge"`) re-parses only files whose content changed. Progress is reported as MCP progress notifications.',
+    'Ingest walks the workspace (respecting .gitignore; skipping vendored, generated, binary and oversized files), parses TypeScript/JavaScript, Python, Rust, Go, Java and Markdown, resolves imports and calls, and commits the graph to `.m1nd/` in one transaction. TS/JS calls are then resolved by the type checker in a worker (`type_checked` counts precise, pending and failed files); `wait_precise: false` returns before that pass ends. `incremental: true` (or `mode: "merge"`) re-parses only files whose content changed. Progress is reported as MCP progress notifications.',
   handler: async (args, call) => {
     const graph = graphOf(call);
     const engine = graph.engine;
@@ -67,11 +69,17 @@ export const ingestVerb = defineVerb({
         },
       });
       const { skipped, ...rest } = summary;
+      let precise = engine.preciseStatus();
+      if (args.wait_precise && precise.running) {
+        void call.progress(0, precise.pending, `type-checking ${precise.pending} TS/JS files`);
+        precise = await engine.preciseIdle();
+      }
       return {
         workspace: engine.root,
         scope_note: path.resolve(engine.root, args.path) === engine.root ? undefined : 'the whole workspace graph was refreshed (the graph always covers the workspace)',
         ...rest,
         skipped: skipped.slice(0, 50),
+        type_checked: preciseReport(precise),
       };
     } catch (error) {
       throw asHostError(error);

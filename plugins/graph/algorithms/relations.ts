@@ -35,10 +35,11 @@ export const STRUCTURAL_PROFILE = relationProfile({
   tests: 0.8,
   documents: 0.8,
   co_changes: 0.9,
+  dispatches: 0.9,
 });
 
 /** Directed cause → effect: only dependency relations. */
-export const CAUSAL_PROFILE = relationProfile({ calls: 1, imports: 0.8, inherits: 0.9, implements: 0.9, references: 0.7 });
+export const CAUSAL_PROFILE = relationProfile({ calls: 1, imports: 0.8, inherits: 0.9, implements: 0.9, references: 0.7, dispatches: 0.8 });
 
 /** What a change reaches: dependencies, containment (a symbol's file), tests, docs, co-change partners. */
 export const IMPACT_PROFILE = relationProfile({
@@ -51,6 +52,7 @@ export const IMPACT_PROFILE = relationProfile({
   tests: 0.9,
   documents: 0.6,
   co_changes: 0.6,
+  dispatches: 0.9,
 });
 
 /** Where a type is used: references, subtyping and construction/calls. */
@@ -67,4 +69,5 @@ export const RELATION_PHRASE: Readonly<Record<Relation, [forward: string, backwa
   tests: ['tests', 'is tested by'],
   documents: ['documents', 'is documented by'],
   co_changes: ['changes together with', 'changes together with'],
+  dispatches: ['may dispatch to', 'may be dispatched to from'],
 });

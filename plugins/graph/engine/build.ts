@@ -26,6 +26,7 @@ import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex
 import { buildFileScope, reexportKey, type Dependencies, type FileScope } from './resolve-names.ts';
 import { isTestFile } from './test-files.ts';
 import { typeFactNames, typeFactsOf, type TypeFacts } from './type-facts.ts';
+import type { PreciseEdge } from './ts-program/protocol.ts';
 
 /** One file to add or replace. */
 export interface FileInput {
@@ -37,6 +38,8 @@ export interface FileInput {
    * links left out to keep memory low); the builder loads the full one when it links the file.
    */
   partial?: boolean;
+  /** The checker pass's edges for this content, when known (TS/JS); they replace name-resolved calls. */
+  precise?: readonly PreciseEdge[] | null;
 }
 
 /** Per-file git facts and co-change pairs (weights already in (0,1]). */
@@ -334,6 +337,36 @@ export class GraphBuilder implements LinkContext, PathIndex {
     return { resolvedFiles: relinked, nodesAdded: added, nodesRemoved: before + added - g.nodeCount };
   }
 
+  /**
+   * Sets (or clears, with null) the checker edges of files and re-links them; returns how many
+   * files were re-linked. Files not in the graph are ignored.
+   */
+  applyPrecise(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>): number {
+    const paths = [...edges.keys()].filter((p) => this.files.has(p)).sort();
+    if (paths.length === 0) return 0;
+    for (const p of paths) this.files.get(p)!.precise = edges.get(p) ?? null;
+    this.cache = new ResolveCache();
+    this.relink(paths);
+    if (this.graph.edgeCapacity > 4096 && this.graph.edgeCount < this.graph.edgeCapacity / 2) this.compact();
+    else this.graph.finalize();
+    return paths.length;
+  }
+
+  /** Language of a file in the graph. */
+  languageOf(path: string): Language | undefined {
+    return this.files.get(path)?.language;
+  }
+
+  /** True when a file's calls come from the checker pass. */
+  isPrecise(path: string): boolean {
+    return (this.files.get(path)?.precise ?? null) !== null;
+  }
+
+  /** Files whose imports resolve to `path`. */
+  importersOf(path: string): readonly string[] {
+    return [...(this.importers.get(path) ?? [])];
+  }
+
   /** Re-links files (imports, then inheritance for all, then the rest); returns labels of classes whose parents changed. */
   private relink(paths: readonly string[]): Set<string> {
     const states = paths.map((p) => this.files.get(p)!);
@@ -481,6 +514,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       };
       if (sym.exported !== undefined) node.exported = sym.exported;
       if (sym.doc) node.doc = sym.doc;
+      if (sym.signatures) node.signatures = sym.signatures;
       // A file seen for the first time cannot have nodes yet: skip the lookup.
       const existed = prev !== undefined && g.indexOf(id) >= 0;
       const idx = g.upsertNode(node);
@@ -513,6 +547,8 @@ export class GraphBuilder implements LinkContext, PathIndex {
     state.language = language;
     state.extraction = extraction;
     state.partial = input.partial === true;
+    // New content: checker edges of the old text no longer hold.
+    state.precise = input.precise ?? null;
     state.parseErrors = extraction.parseErrors;
     state.parseErrorLine = extraction.parseErrorLine ?? 0;
     state.isTest = isTest;

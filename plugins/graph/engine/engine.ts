@@ -21,6 +21,7 @@ import { emptyResolverConfig, type ResolverConfig } from './resolve.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache, nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
 import { GraphStore, type CheckpointInfo, type FileRow, type GitCommit, type MemoryEntry, type StoreStatus } from './store.ts';
+import { PrecisePass, type PreciseStatus } from './ts-program/precise-pass.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
 import { realRoot, resolveWorkspacePath, type WorkspacePath } from './workspace.ts';
 
@@ -44,6 +45,8 @@ export interface CodeGraphEngineOptions {
   busyTimeoutMs?: number;
   /** Never create a store: a read-only server on a workspace nobody ingested has no graph. */
   readOnly?: boolean;
+  /** Run the TS/JS type-checker pass after ingests (default true; stored results are used either way). */
+  typeCheck?: boolean;
 }
 
 /** What `open()` found in the store. */
@@ -80,6 +83,8 @@ export interface Stamped {
   generation: number;
   /** True when the watcher knows of edits not yet ingested (call ensureFresh first). */
   stale: boolean;
+  /** TS/JS files whose calls are still name-resolved (checker pass pending or failed); absent when 0. */
+  notPrecise?: number;
 }
 
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -111,6 +116,7 @@ export class CodeGraphEngine {
   private readonly parsedExtractions = new Map<string, FileExtraction>();
   private queue: Promise<unknown> = Promise.resolve();
   private sortedPaths: { version: number; paths: string[] } | null = null;
+  private readonly precise: PrecisePass;
 
   constructor(options: CodeGraphEngineOptions) {
     this.options = options;
@@ -120,6 +126,13 @@ export class CodeGraphEngine {
     this.contents = new ContentCache(this.root, options.searchCacheChars ?? 64 * 1024 * 1024);
     this.parser = options.parser ?? null;
     this.builder = this.newBuilder();
+    this.precise = new PrecisePass({
+      root: this.root,
+      canCheck: !options.readOnly && options.typeCheck !== false,
+      store: () => this.store,
+      builder: () => this.builder,
+      serialized: (fn) => this.serialized(fn),
+    });
   }
 
   /** A builder that drops extractions once linked and re-reads them from the store when needed. */
@@ -156,6 +169,7 @@ export class CodeGraphEngine {
     }
     this.swapBuilder(builder);
     this.loadedGeneration = generation;
+    this.precise.restore();
     return {
       generation,
       files: files.length,
@@ -249,6 +263,7 @@ export class CodeGraphEngine {
     }
     for (const row of outcome.rows) this.rows.set(row.path, row.extractionKey);
     for (const [path, text] of outcome.texts) this.contents.put(path, text);
+    this.precise.afterIngest([...outcome.rows.map((r) => r.path), ...outcome.removed], outcome.rebuilt);
     const raced = outcome.previousGeneration !== this.loadedGeneration;
     this.loadedGeneration = outcome.summary.generation;
     // Another process committed between our read and our write: fold its files in too.
@@ -276,6 +291,8 @@ export class CodeGraphEngine {
     for (const p of remove) this.contents.drop(p);
     this.rows = new Map([...stored].map(([p, r]: [string, FileRow]) => [p, r.extractionKey]));
     this.loadedGeneration = generation;
+    // The other writer's checker results for these files, if it stored them already.
+    this.precise.restore(upsert.map((f) => f.path));
     return upsert.length > 0 || remove.length > 0;
   }
 
@@ -326,6 +343,7 @@ export class CodeGraphEngine {
   /** Stops the watcher and closes the store. */
   async close(): Promise<void> {
     await this.unwatch();
+    await this.precise.stop();
     await this.queue.catch(() => undefined);
     this.store?.close();
     this.store = null;
@@ -344,7 +362,21 @@ export class CodeGraphEngine {
   }
 
   private stamp(): Stamped {
-    return { generation: this.loadedGeneration, stale: (this.watcher?.pending ?? 0) > 0 };
+    const stamped: Stamped = { generation: this.loadedGeneration, stale: (this.watcher?.pending ?? 0) > 0 };
+    const { pending, failed } = this.precise.status();
+    if (pending + failed > 0) stamped.notPrecise = pending + failed;
+    return stamped;
+  }
+
+  /** How many TS/JS files have checker-resolved calls, are pending, or failed; and the last pass's cost. */
+  preciseStatus(): PreciseStatus {
+    return this.precise.status();
+  }
+
+  /** Resolves once the checker pass has nothing running or queued. */
+  async preciseIdle(): Promise<PreciseStatus> {
+    await this.precise.idle();
+    return this.precise.status();
   }
 
   /** A node by exact id, or null. */

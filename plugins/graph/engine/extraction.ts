@@ -37,6 +37,8 @@ export interface ExtractedSymbol {
   returnType?: string;
   /** Start lines of `@overload` stubs merged into this implementation (Python). */
   overloads?: number[];
+  /** TS overload sets merged into this symbol: the text of each signature (without the implementation). */
+  signatures?: string[];
 }
 
 export interface ExtractedImport {

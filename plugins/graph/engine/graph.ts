@@ -20,6 +20,7 @@ export const RELATIONS = [
   'tests',
   'documents',
   'co_changes',
+  'dispatches',
 ] as const;
 
 /** A relation name. */
@@ -44,6 +45,7 @@ export const DEFAULT_WEIGHTS: Readonly<Record<Relation, number>> = Object.freeze
   tests: 0.7,
   documents: 0.5,
   co_changes: 0.8, // the maximum; the actual weight is 0.8 × Jaccard(commits of a, commits of b)
+  dispatches: 0.5, // a call through an interface/abstract member may run this implementation, or another one
 });
 
 /** Weight of directory containment (module→file, module→module): a grouping, not a dependency. */
@@ -66,6 +68,8 @@ export interface GraphNode {
   qualifiedName?: string;
   exported?: boolean;
   doc?: string;
+  /** TS overloads merged into this function/method: each signature's text. */
+  signatures?: string[];
   /** Files only: unix seconds of the last commit touching the file (when the workspace is a git repo). */
   lastCommitAt?: number;
   /** Files only: commits touching the file within the scanned history window. */

@@ -9,6 +9,8 @@ import { DEFAULT_WEIGHTS, RELATION_CODE as REL, STRUCTURAL_CONTAINS_WEIGHT, type
 import { dirOf, type ResolvedImport } from './resolve.ts';
 import { resolveCall, resolveMention, resolveTypeName, withBindings, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
 import { testedBasenames } from './test-files.ts';
+import { mapPreciseEdges } from './ts-program/link-precise.ts';
+import type { PreciseEdge } from './ts-program/protocol.ts';
 
 /** What linking reads and writes of a file's state. */
 export interface LinkedFile {
@@ -24,6 +26,8 @@ export interface LinkedFile {
   /** Edge ids this file owns (appended to). */
   ownedEdges: number[];
   imports: ResolvedImport[];
+  /** The checker pass's edges (TS/JS): when set, they replace the name-resolved calls. */
+  precise?: readonly PreciseEdge[] | null;
 }
 
 /** What linking needs from the builder. */
@@ -106,8 +110,14 @@ export function linkFile(ctx: LinkContext, st: LinkedFile, fileScope: FileScope)
       if (st.isTest && !other.isTest) tested.add(other.fileNode);
     }
   }
-  // calls: caller symbol (or the file, for top-level code) → callee.
-  for (const call of ex.calls) {
+  // calls: caller symbol (or the file, for top-level code) → callee; checker edges when there are some.
+  if (st.precise) {
+    for (const e of mapPreciseEdges({ node: (i) => ctx.node(i), symbolsOf: (p) => ctx.file(p)?.symbols.values() }, st.path, st.fileNode, st.precise)) {
+      edges.add(e.source, e.target, REL[e.relation], DEFAULT_WEIGHTS[e.relation]);
+      if (e.relation === 'calls' && st.isTest && ctx.file(ctx.node(e.target).path)?.isTest === false) edges.add(st.fileNode, e.target, REL.tests, DEFAULT_WEIGHTS.tests);
+    }
+  }
+  for (const call of st.precise ? [] : ex.calls) {
     const r = resolveCall(call, scope, ctx, deps);
     if (r.targets.length === 0) continue;
     const src = sourceOf(st, call.caller);

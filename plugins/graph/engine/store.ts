@@ -66,6 +66,14 @@ export interface IngestWrite {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** The checker pass's edges of one TS/JS file, valid while the file's hash and the program fingerprint hold. */
+export interface PreciseRow {
+  path: string;
+  hash: string;
+  fingerprint: string;
+  edgesJson: string;
+}
+
 /** A named checkpoint. */
 export interface CheckpointInfo {
   name: string;
@@ -116,6 +124,8 @@ CREATE INDEX IF NOT EXISTS checkpoint_files_extraction ON checkpoint_files (extr
 CREATE TABLE IF NOT EXISTS memory (
   namespace TEXT NOT NULL, key TEXT NOT NULL, value_json TEXT NOT NULL, updated_at INTEGER NOT NULL,
   PRIMARY KEY (namespace, key));
+CREATE TABLE IF NOT EXISTS precise_edges (
+  path TEXT PRIMARY KEY, hash TEXT NOT NULL, fingerprint TEXT NOT NULL, edges_json TEXT NOT NULL);
 `;
 
 const FILE_COLUMNS = 'path, hash, size, mtime_ms, language, loc, parse_errors, extraction_key';
@@ -195,6 +205,11 @@ export class GraphStore {
       ),
       memDelete: db.prepare('DELETE FROM memory WHERE namespace = ? AND key = ?'),
       memList: db.prepare(`SELECT key, value_json, updated_at FROM memory WHERE namespace = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?`).raw(),
+      preciseRows: db.prepare('SELECT path, hash, fingerprint, edges_json FROM precise_edges').raw(),
+      putPrecise: db.prepare(
+        'INSERT INTO precise_edges (path, hash, fingerprint, edges_json) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint, edges_json = excluded.edges_json',
+      ),
+      deletePrecise: db.prepare('DELETE FROM precise_edges WHERE path NOT IN (SELECT path FROM files)'),
       memNamespaces: db.prepare('SELECT namespace, COUNT(*) FROM memory GROUP BY namespace ORDER BY namespace').raw(),
     };
   }
@@ -456,6 +471,25 @@ export class GraphStore {
       value: JSON.parse(v) as T,
       updatedAt,
     }));
+  }
+
+  /** Every stored checker result, by path. */
+  preciseRows(): Map<string, PreciseRow> {
+    const out = new Map<string, PreciseRow>();
+    for (const [path, hash, fingerprint, edgesJson] of this.stmts.preciseRows.iterate() as IterableIterator<[string, string, string, string]>) {
+      out.set(path, { path, hash, fingerprint, edgesJson });
+    }
+    return out;
+  }
+
+  /** Stores checker results (one transaction) and drops rows of files no longer ingested. */
+  putPrecise(rows: readonly PreciseRow[]): void {
+    this.conn
+      .transaction(() => {
+        for (const r of rows) this.stmts.putPrecise.run(r.path, r.hash, r.fingerprint, r.edgesJson);
+        this.stmts.deletePrecise.run();
+      })
+      .immediate();
   }
 
   /** Runs `fn` in one write transaction (for features writing several memory rows atomically). */

@@ -98,7 +98,8 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
 
   return (path: string, rawSource: string): FileExtraction => {
     // A byte-order mark would shift every offset by one; tree-sitter does not skip it.
-    const { tree, source, regions } = parseWithRepair(parser, errors, rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource, spec.repair, path);
+    const original = rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource;
+    const { tree, source, regions } = parseWithRepair(parser, errors, original, spec.repair, path);
     try {
       const root = tree.rootNode;
       const file = new FileState(spec, source, regions);
@@ -108,7 +109,9 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
         const role = roleOf(match.patternIndex, captures);
         if (role !== null) file.take(role, captures);
       }
-      return file.finish(path);
+      const extraction = file.finish(path);
+      // The language's last word reads the file as written, not as repaired for the grammar.
+      return spec.finish ? spec.finish(extraction, original) : extraction;
     } finally {
       tree.delete();
     }

@@ -48,6 +48,8 @@ export interface QueryLanguageSpec {
   closureTypes?: ReadonlySet<string>;
   /** Last word on a finished extraction (Python merges `@overload` stubs into their implementation). */
   refine?(extraction: FileExtraction, source: string): void;
+  /** Language-specific rewriting of the finished extraction (TS: overload sets merged). */
+  finish?(extraction: FileExtraction, source: string): FileExtraction;
 }
 
 /** Turns one file's source into its extraction; synchronous, reusable across files. */

@@ -8,6 +8,8 @@
 import type { ExtractedImport, Language } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
 import { repairTypeScript } from './ts-repair.ts';
+import { extractWithTypeScript } from './ts-fallback.ts';
+import { mergeTsOverloads } from './ts-overloads.ts';
 
 const SHARED_QUERY = String.raw`
 (function_declaration name: (identifier) @def.name) @def.function
@@ -193,5 +195,7 @@ export function typescriptSpec(language: Extract<Language, 'typescript' | 'tsx' 
     repair: repairTypeScript,
     reservedWords: RESERVED_WORDS,
     closureTypes: new Set(['arrow_function', 'function_expression', 'function']),
+    // Where tree-sitter stumbled, the TypeScript parser may not: then its symbols stand.
+    finish: (ex, source) => mergeTsOverloads(ex.parseErrors > 0 ? (extractWithTypeScript(ex, source, parseTsImport) ?? ex) : ex, source),
   };
 }

@@ -137,10 +137,10 @@ describe('graph query verbs on a repository with known answers', function () {
     assert.match(json.error.message, /function, method, class/);
   });
 
-  it('type_trace lists the subclasses and the function calling Shape.area through a typed parameter, grouped by file', async () => {
+  it('type_trace lists the subclasses and the function calling a Shape method, grouped by file', async () => {
     const { json } = await h.call('type_trace', { agent_id: 'q', target: 'Shape' });
     assert.equal(json.target.id, 'class:src/shapes.ts#Shape');
-    // render(shape: Shape) calls shape.area(): the call through the typed receiver reaches it first.
+    // `shape.area()` on a parameter typed Shape: the type checker resolves it to Shape.area.
     assert.deepEqual(json.by_use, { subtype: 2, 'construction or call': 1 });
     assert.deepEqual(json.files.map((f: { path: string; uses: number }) => [f.path, f.uses]), [['src/shapes.ts', 2], ['src/render.ts', 1]]);
     assert.equal(json.files[1].nodes[0].via, 'area <-calls- render');

@@ -122,18 +122,41 @@ describe('TypeScript extractor', function () {
     assert.equal(x.loc, 46);
   });
 
-  it('suffixes overloads so qualified names stay unique', async function () {
+  it('merges overload signatures into one symbol: the implementation, spanning them, with their text', async function () {
     const source = `export function parse(a: string): Tree;
 export function parse(a: Buffer): Tree;
 export function parse(a: any): Tree { return build(a); }
 declare function ambient(): void;
+export class Req {
+  header(name: string): string;
+  header(): Headers;
+  header(name?: string): unknown {
+    const inner = () => name;
+    return inner();
+  }
+}
+export interface Api {
+  get(a: string): void;
+  get(a: number): void;
+}
 `;
     const y = (await extractorFor('typescript'))('p.ts', source);
     assert.deepEqual(
-      y.symbols.map((s) => [s.qualifiedName, s.startLine, s.exported]),
-      [['parse', 1, true], ['parse#2', 2, true], ['parse#3', 3, true], ['ambient', 4, false]],
+      y.symbols.map((s) => [s.qualifiedName, s.startLine, s.endLine, s.exported, s.parent ?? null]),
+      [
+        ['parse', 1, 3, true, null],
+        ['ambient', 4, 4, false, null],
+        ['Req', 5, 12, true, null],
+        ['Req.header', 6, 11, true, 'Req'],
+        ['Req.header.inner', 9, 9, false, 'Req.header'],
+        ['Api', 13, 16, true, null],
+        ['Api.get', 14, 15, true, 'Api'],
+      ],
     );
-    assert.deepEqual(y.calls, [{ caller: 'parse#3', callee: 'build', line: 3 }]);
+    assert.deepEqual(y.symbols[0].signatures, ['export function parse(a: string): Tree;', 'export function parse(a: Buffer): Tree;']);
+    assert.deepEqual(y.symbols[3].signatures, ['header(name: string): string;', 'header(): Headers;']);
+    assert.deepEqual(y.symbols[6].signatures, ['get(a: string): void;', 'get(a: number): void;'], 'a declare-only set keeps every signature');
+    assert.deepEqual(y.calls.map((c) => [c.caller, c.callee]), [['parse', 'build'], ['Req.header', 'inner']]);
   });
 
   it('counts syntax errors', async function () {

@@ -1,0 +1,80 @@
+/**
+ * The engine's side of the checker worker: starts it on first use (from source through tsx, or the
+ * built .js), sends one pass at a time, and stops it after a quiet minute so an idle server does not
+ * hold the programs in memory (the next pass rebuilds them).
+ */
+import { Worker } from 'node:worker_threads';
+import type { CheckInputFile, CheckResponse } from './protocol.ts';
+
+/** A pass's answer (the worker's result message). */
+export type CheckResult = Extract<CheckResponse, { type: 'result' }>;
+
+const IDLE_MS = 60_000;
+const MAX_HEAP_MB = 2048;
+
+/** Spawns and talks to the checker worker. */
+export class CheckerClient {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private idle: NodeJS.Timeout | null = null;
+  private pending = new Map<number, { resolve: (r: CheckResult) => void; reject: (e: Error) => void }>();
+
+  /** Runs one pass: edges for `check`, with `files` as the workspace's TS/JS files. */
+  run(root: string, files: CheckInputFile[], check: string[]): Promise<CheckResult> {
+    const worker = this.ensure();
+    if (this.idle) clearTimeout(this.idle);
+    const id = this.nextId++;
+    return new Promise<CheckResult>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ type: 'check', id, root, files, check });
+    });
+  }
+
+  /** Stops the worker (pending passes reject). */
+  async stop(): Promise<void> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    const fromSource = new URL(import.meta.url).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
+    const entry = new URL(fromSource ? './checker-worker.ts' : './checker-worker.js', import.meta.url).href;
+    // From source the worker must register the same TypeScript loader the host runs under. The
+    // compiler (one 9 MB file) is imported first: loaded through the loader's hooks it takes 2-4x longer.
+    const compiler = JSON.stringify(import.meta.resolve('typescript'));
+    const code = fromSource
+      ? `import(${compiler}).then(() => import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
+      : `import(${JSON.stringify(entry)});`;
+    // A bound on the checker's heap: past it the worker dies, the pass reports `failed` files and
+    // last_error, and the graph keeps name-resolved calls (the server itself is unaffected).
+    const worker = new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
+    worker.unref();
+    worker.on('message', (res: CheckResponse) => {
+      const p = this.pending.get(res.id);
+      if (!p) return;
+      this.pending.delete(res.id);
+      if (res.type === 'error') p.reject(new Error(res.message));
+      else p.resolve(res);
+      if (this.pending.size === 0) this.scheduleIdle();
+    });
+    const fail = (err: Error): void => {
+      this.worker = null;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`checker worker exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private scheduleIdle(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.stop(), IDLE_MS);
+    this.idle.unref();
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The checker's edges of one source file: every call, `new`, decorator, tagged template and JSX
+ * element resolved to its declaration (aliases, default and namespace imports and re-exports
+ * followed), calls through interface members and abstract methods also linked to implementations
+ * (`dispatches`), and functions, methods and classes used as values (`references`). Declarations
+ * outside the workspace (node_modules, lib.d.ts) make no edge.
+ */
+import ts from 'typescript';
+import { isDispatchMember, targetOf, unalias, type DeclTarget } from './declarations.ts';
+import type { Implementations } from './implementations.ts';
+import type { PreciseEdge, PreciseRelation } from './protocol.ts';
+
+/** What edge collection needs besides the file. */
+export interface CollectContext {
+  checker: ts.TypeChecker;
+  /** Workspace-relative path of a file name, or null outside the workspace. */
+  rel(fileName: string): string | null;
+  /** The program's subtype index (built on first use). */
+  implementations(): Implementations;
+  /** Names that may lead into the workspace (see candidate-names.ts); others are never resolved. */
+  names: ReadonlySet<string>;
+  /** Names of get/set accessors: reading or writing one is a call. */
+  accessors: ReadonlySet<string>;
+}
+
+// `.bind`, `.call`, `.apply` on a function pass the function on; other member accesses use it as a receiver.
+const PASS_ON = new Set(['bind', 'call', 'apply']);
+
+/** Collects a source file's edges. */
+export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdge[] {
+  const out: PreciseEdge[] = [];
+  const seen = new Set<string>();
+  const { checker } = ctx;
+
+  const emit = (at: ts.Node, t: DeclTarget | null, relation: PreciseRelation): boolean => {
+    if (!t) return false;
+    const toPath = ctx.rel(t.fileName);
+    if (toPath === null) return false;
+    const line = sf.getLineAndCharacterOfPosition(at.getStart(sf)).line + 1;
+    const key = `${line}\0${toPath}\0${t.line}\0${relation}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ line, toPath, toLine: t.line, toName: t.name, relation });
+    }
+    return true;
+  };
+
+  const symbolDecls = (node: ts.Node): ts.Declaration[] => {
+    const sym = unalias(checker, checker.getSymbolAtLocation(node));
+    return sym?.declarations ?? [];
+  };
+
+  const emitDispatch = (at: ts.Node, decl: ts.Declaration): void => {
+    if (!isDispatchMember(decl)) return;
+    const ownerName = (decl.parent as ts.NamedDeclaration).name;
+    const owner = ownerName ? checker.getSymbolAtLocation(ownerName) : undefined;
+    const member = (decl as ts.NamedDeclaration).name;
+    if (!owner || !member || !(ts.isIdentifier(member) || ts.isPrivateIdentifier(member))) return;
+    for (const impl of ctx.implementations().implementationsOf(owner, member.text)) emit(at, targetOf(impl), 'dispatches');
+  };
+
+  /** The node naming the callee, for positions and symbol fallbacks. */
+  const calleeName = (e: ts.Expression): ts.Node => {
+    while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+    if (ts.isPropertyAccessExpression(e)) return e.name;
+    if (ts.isElementAccessExpression(e)) return e.argumentExpression;
+    return e;
+  };
+
+  const resolveCall = (node: ts.CallLikeExpression, callee: ts.Expression): void => {
+    const at = calleeName(callee);
+    if ((ts.isIdentifier(at) || ts.isPrivateIdentifier(at)) && !ctx.names.has(at.text)) return;
+    // The symbol of the callee name: it needs the receiver's type, not overload resolution and
+    // inference over the arguments. `new` names the class, not the constructor found (that may be
+    // a base class's).
+    const decls = symbolDecls(at);
+    let hit = false;
+    for (const d of decls) {
+      if (ts.isNewExpression(node) && !ts.isClassLike(d)) continue;
+      // `new C()` runs C's constructor too, when C declares one.
+      if (ts.isNewExpression(node) && ts.isClassLike(d)) emitConstructor(at, d);
+      // An interface member need not be a node itself (a property signature) to dispatch.
+      emitDispatch(at, d);
+      if (emit(at, targetOf(d), 'calls')) hit = true;
+      // Overload signatures and merged declarations name the same node: one is enough.
+      if (hit && !isUnionMember(d, decls)) break;
+    }
+    // No symbol-level answer means no workspace declaration is named here: a variable or parameter
+    // holding a function of unknown origin (`const auth = jwt()`), an `any` receiver, a call of a
+    // call's result, a package not installed. Overload resolution (getResolvedSignature) is never
+    // asked: on type-heavy code one call can cost seconds, and it finds no named declaration here.
+  };
+
+  const emitConstructor = (at: ts.Node, cls: ts.ClassLikeDeclaration): void => {
+    const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+    if (!ctor) return;
+    const csf = ctor.getSourceFile();
+    emit(at, { fileName: csf.fileName, name: 'constructor', line: csf.getLineAndCharacterOfPosition(ctor.getStart(csf)).line + 1, decl: ctor }, 'calls');
+  };
+
+  /** True when declarations belong to different owners (a member of a union type): each is a target. */
+  const isUnionMember = (d: ts.Declaration, all: readonly ts.Declaration[]): boolean => all.some((o) => o.parent !== d.parent);
+
+  const isCallee = (n: ts.Node): boolean => {
+    const p = n.parent;
+    return (
+      ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === n) ||
+      (ts.isTaggedTemplateExpression(p) && p.tag === n) ||
+      ts.isDecorator(p) ||
+      ((ts.isJsxOpeningElement(p) || ts.isJsxSelfClosingElement(p) || ts.isJsxClosingElement(p)) && p.tagName === n)
+    );
+  };
+
+  /** A name used as a value: `fn` in `arr.map(fn)`, `options.get ?? get`, `{ handler: fn }`, `this.m.bind(this)`. */
+  const valueReference = (id: ts.Identifier | ts.PrivateIdentifier): void => {
+    let valueNode: ts.Node = id;
+    const p = id.parent;
+    if ((ts.isPropertyAccessExpression(p) && p.name === id) || (ts.isQualifiedName(p) && p.right === id)) valueNode = p;
+    else if (ts.isPropertyAccessExpression(p) && p.expression === id) return;
+    else if ((p as ts.NamedDeclaration).name === id) return; // a declaration's own name, an attribute name
+    else if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isExportAssignment(p)) return;
+    else if (ts.isShorthandPropertyAssignment(p)) {
+      if (!ctx.names.has(id.text)) return;
+      const sym = unalias(checker, checker.getShorthandAssignmentValueSymbol(p));
+      for (const d of sym?.declarations ?? []) if (emit(id, targetOf(d), 'references')) return;
+      return;
+    }
+    // Reading or writing an accessor runs it.
+    if (valueNode !== id && ctx.accessors.has(id.text)) {
+      const accessor = symbolDecls(id).find((d) => ts.isGetAccessorDeclaration(d) || ts.isSetAccessorDeclaration(d));
+      if (accessor) {
+        emit(id, targetOf(accessor), 'calls');
+        return;
+      }
+    }
+    // Skip callees, property receivers (`Foo.bar` uses Foo as a namespace), and writes.
+    const vp = valueNode.parent;
+    if (isCallee(valueNode) || ts.isJsxAttribute(vp)) return;
+    if (ts.isPropertyAccessExpression(vp) && vp.expression === valueNode && !PASS_ON.has(vp.name.text)) return;
+    if (ts.isElementAccessExpression(vp) && vp.expression === valueNode) return;
+    if (ts.isBinaryExpression(vp) && vp.left === valueNode && vp.operatorToken.kind === ts.SyntaxKind.EqualsToken) return;
+    if (ts.isTypeOfExpression(vp) || ts.isDeleteExpression(vp)) return;
+    if (!ctx.names.has(id.text) || !passesValueOn(valueNode)) return;
+    const decls = symbolDecls(id);
+    // Only functions, methods and classes are "used as values"; a variable holding data is not.
+    for (const d of decls) if (emit(id, targetOf(d), 'references')) return;
+  };
+
+  /** True where a value is handed on: an argument, an initializer, an operand of `??`/`||`/`=`, a return, an element. */
+  const passesValueOn = (n: ts.Node): boolean => {
+    let p = n.parent;
+    while (ts.isParenthesizedExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p) || ts.isNonNullExpression(p)) {
+      n = p;
+      p = p.parent;
+    }
+    if (ts.isPropertyAccessExpression(p)) return p.expression === n && PASS_ON.has(p.name.text);
+    if (ts.isCallExpression(p) || ts.isNewExpression(p)) return p.expression !== n;
+    if (ts.isBinaryExpression(p)) return p.right === n || p.operatorToken.kind !== ts.SyntaxKind.EqualsToken;
+    return (
+      ts.isVariableDeclaration(p) ||
+      ts.isPropertyAssignment(p) ||
+      ts.isPropertyDeclaration(p) ||
+      ts.isParameter(p) ||
+      ts.isConditionalExpression(p) ||
+      ts.isReturnStatement(p) ||
+      ts.isArrayLiteralExpression(p) ||
+      ts.isJsxExpression(p) ||
+      ts.isArrowFunction(p) ||
+      ts.isSpreadElement(p) ||
+      ts.isYieldExpression(p) ||
+      ts.isBindingElement(p)
+    );
+  };
+
+  const visit = (node: ts.Node): void => {
+    // Types name shapes, not behaviour; tree-sitter's type references cover them.
+    if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
+    if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return;
+    if (ts.isExportDeclaration(node)) return;
+    if (ts.isCallExpression(node)) {
+      if (node.expression.kind !== ts.SyntaxKind.ImportKeyword) resolveCall(node, node.expression);
+    } else if (ts.isNewExpression(node)) resolveCall(node, node.expression);
+    else if (ts.isTaggedTemplateExpression(node)) resolveCall(node, node.tag);
+    else if (ts.isDecorator(node) && !ts.isCallExpression(node.expression)) resolveCall(node, node.expression);
+    else if (ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) {
+      for (const d of symbolDecls(node.tagName)) if (emit(node.tagName, targetOf(d), 'calls')) break;
+    } else if (ts.isHeritageClause(node)) {
+      // `extends Base` is inheritance (tree-sitter links it); only calls inside count (`extends mixin(B)`).
+      for (const t of node.types) ts.forEachChild(t.expression, visitCallsOnly);
+      return;
+    } else if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+      valueReference(node);
+    }
+    ts.forEachChild(node, visit);
+  };
+  const visitCallsOnly = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) resolveCall(node, node.expression);
+    ts.forEachChild(node, visitCallsOnly);
+  };
+  visit(sf);
+  return out;
+}

@@ -1,0 +1,38 @@
+/**
+ * The program-input fingerprint: what every checker result depends on besides source text (the
+ * TypeScript version, the checker version, and every tsconfig/jsconfig of the workspace). Computed
+ * without loading the compiler, so the engine can validate stored results on the main thread.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import fg from 'fast-glob';
+import { CHECKER_VERSION } from './protocol.ts';
+
+/** Config file names that define a program. */
+export const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'] as const;
+
+/** Directories never searched for configs (those the walk never enters or prunes). */
+const CONFIG_IGNORE = ['**/node_modules/**', '**/.git/**', '**/.m1nd/**', '**/dist/**', '**/build/**'];
+
+const TS_VERSION = (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
+
+/** Workspace config files (relative paths), sorted. */
+export function findConfigFiles(root: string): string[] {
+  return fg.sync(CONFIG_NAMES.map((n) => `**/${n}`), { cwd: root, ignore: CONFIG_IGNORE, dot: false, onlyFiles: true, suppressErrors: true }).sort();
+}
+
+/** Hash of the TypeScript version, the checker version and the workspace's config files. */
+export function programFingerprint(root: string): string {
+  const h = createHash('sha1').update(`${TS_VERSION}:${CHECKER_VERSION}`);
+  for (const rel of findConfigFiles(root)) {
+    h.update(`\0${rel}\0`);
+    try {
+      h.update(readFileSync(join(root, rel)));
+    } catch {
+      // an unreadable config counts as its name only
+    }
+  }
+  return h.digest('hex').slice(0, 16);
+}

@@ -1,0 +1,197 @@
+/**
+ * The engine's checker pass: decides which TS/JS files need (re-)checking, runs the checker worker
+ * off the main thread, stores its results (keyed by file hash and program fingerprint) and swaps
+ * them into the graph, where they replace the file's name-resolved calls. Stored results are reused
+ * by a restarted server or another process without re-checking. After an edit, the changed files and
+ * the files importing them are re-checked.
+ */
+import type { GraphBuilder } from '../build.ts';
+import type { GraphStore, PreciseRow } from '../store.ts';
+import { CheckerClient } from './checker-client.ts';
+import { programFingerprint } from './fingerprint.ts';
+import type { CheckStats, PreciseEdge } from './protocol.ts';
+
+/** Languages the checker covers. */
+const CHECKED = new Set(['typescript', 'tsx', 'javascript']);
+
+/** What the pass needs from the engine. */
+export interface PreciseHost {
+  readonly root: string;
+  /** False for a read-only engine: stored results are used, the checker never runs. */
+  readonly canCheck: boolean;
+  store(): GraphStore | null;
+  builder(): GraphBuilder;
+  /** Runs `fn` in the engine's mutation queue. */
+  serialized<T>(fn: () => T): Promise<T>;
+}
+
+/** How precise the graph's TS/JS calls are. */
+export interface PreciseStatus {
+  /** TS/JS files in the graph. */
+  files: number;
+  /** Files whose calls come from the checker. */
+  precise: number;
+  /** Files waiting for a checker pass. */
+  pending: number;
+  /** Files the checker could not check (no program owns them, or it threw); name-resolved. */
+  failed: number;
+  /** The last pass: files checked, time, programs, and the worker's memory after it. */
+  lastPass: (CheckStats & { checked: number }) | null;
+  running: boolean;
+  /** Why the last pass failed as a whole (the worker could not start or crashed), if it did. */
+  lastError?: string;
+}
+
+/** The checker pass of one engine. */
+export class PrecisePass {
+  private readonly client = new CheckerClient();
+  private readonly dirty = new Set<string>();
+  /** Files of the running pass, with the hash it checks: asking again for the same content is a no-op. */
+  private inFlight = new Map<string, string>();
+  private readonly failed = new Set<string>();
+  private running: Promise<void> | null = null;
+  private lastPass: PreciseStatus['lastPass'] = null;
+  private closed = false;
+  private lastError: string | undefined;
+
+  constructor(private readonly host: PreciseHost) {}
+
+  /**
+   * Applies stored results that still hold (same file hash, same fingerprint) to files of the graph
+   * lacking checker edges (all, or `paths`), and schedules a check of the rest.
+   */
+  restore(paths?: Iterable<string>): void {
+    const store = this.host.store();
+    if (!store) return;
+    const builder = this.host.builder();
+    const rows = store.fileRows();
+    const stored = store.preciseRows();
+    let fingerprint: string | null = null;
+    const apply = new Map<string, readonly PreciseEdge[]>();
+    for (const path of paths ?? rows.keys()) {
+      const row = rows.get(path);
+      if (!row || !CHECKED.has(row.language) || builder.isPrecise(path)) continue;
+      const s = stored.get(path);
+      // Globbing for configs costs a walk: only when some TS/JS file has a stored result to validate.
+      if (s && s.hash === row.hash) fingerprint ??= programFingerprint(this.host.root);
+      if (s && s.hash === row.hash && s.fingerprint === fingerprint) apply.set(path, JSON.parse(s.edgesJson) as PreciseEdge[]);
+      else if (this.inFlight.get(path) !== row.hash) this.dirty.add(path);
+    }
+    builder.applyPrecise(apply);
+    this.schedule();
+  }
+
+  /**
+   * After an ingest of `touched` files (re-read ones and removed ones): files whose content differs
+   * from what the checker last saw, and the files importing them, are re-checked; the rest keep or
+   * get back their stored results.
+   */
+  afterIngest(touched: readonly string[], rebuilt: boolean): void {
+    const store = this.host.store();
+    if (!store) return;
+    const builder = this.host.builder();
+    const rows = store.fileRows();
+    const stored = store.preciseRows();
+    for (const path of touched) {
+      const row = rows.get(path);
+      // A full ingest re-reads every file: unchanged content keeps its stored result.
+      if (row && (stored.get(path)?.hash === row.hash || !CHECKED.has(row.language))) continue;
+      this.failed.delete(path);
+      if (row && this.inFlight.get(path) !== row.hash) this.dirty.add(path);
+      for (const importer of builder.importersOf(path)) this.dirty.add(importer);
+    }
+    // A rebuilt graph starts without checker edges: stored ones of unchanged files still hold.
+    this.restore(rebuilt ? undefined : touched);
+  }
+
+  /** Resolves when no pass is running or queued. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Counts for ingest and health. */
+  status(): PreciseStatus {
+    const builder = this.host.builder();
+    let files = 0;
+    let precise = 0;
+    let failed = 0;
+    for (const path of builder.filePaths()) {
+      const language = builder.languageOf(path);
+      if (!language || !CHECKED.has(language)) continue;
+      files++;
+      if (builder.isPrecise(path)) precise++;
+      else if (this.failed.has(path)) failed++;
+    }
+    const status: PreciseStatus = { files, precise, pending: files - precise - failed, failed, lastPass: this.lastPass, running: this.running !== null };
+    if (this.lastError) status.lastError = this.lastError;
+    return status;
+  }
+
+  /** Stops the worker; results still in flight are dropped. */
+  async stop(): Promise<void> {
+    this.closed = true;
+    await this.client.stop();
+  }
+
+  private schedule(): void {
+    if (this.running || this.dirty.size === 0 || !this.host.canCheck || this.closed) return;
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (this.dirty.size > 0 && !this.closed) {
+      const store = this.host.store();
+      if (!store) return;
+      const rows = store.fileRows();
+      const files = [...rows.values()].filter((r) => CHECKED.has(r.language)).map((r) => ({ path: r.path, hash: r.hash }));
+      const check = [...this.dirty].filter((p) => rows.has(p)).sort();
+      this.dirty.clear();
+      if (check.length === 0) continue;
+      this.inFlight = new Map(check.map((p) => [p, rows.get(p)!.hash]));
+      let result;
+      try {
+        result = await this.client.run(this.host.root, files, check);
+      } catch (err) {
+        this.inFlight = new Map();
+        this.lastError = err instanceof Error ? err.message : String(err);
+        for (const p of check) this.failed.add(p);
+        continue;
+      }
+      this.inFlight = new Map();
+      this.lastError = undefined;
+      if (this.closed) return;
+      await this.host.serialized(() => {
+        const now = this.host.store()?.fileRows();
+        if (!now || this.closed) return;
+        const put: PreciseRow[] = [];
+        const apply = new Map<string, readonly PreciseEdge[]>();
+        for (const f of result.files) {
+          // Checked text that is no longer the ingested one: the next ingest schedules it again.
+          if (now.get(f.path)?.hash !== f.hash) continue;
+          this.failed.delete(f.path);
+          put.push({ path: f.path, hash: f.hash, fingerprint: result.fingerprint, edgesJson: JSON.stringify(f.edges) });
+          apply.set(f.path, f.edges);
+        }
+        for (const p of result.failed) this.failed.add(p);
+        this.host.store()!.putPrecise(put);
+        this.host.builder().applyPrecise(apply);
+        this.lastPass = { ...result.stats, checked: check.length };
+      });
+    }
+  }
+}
+
+/** The status as verbs show it (snake_case). */
+export function preciseReport(s: PreciseStatus) {
+  return {
+    files: s.files,
+    precise: s.precise,
+    pending: s.pending,
+    failed: s.failed,
+    running: s.running,
+    ...(s.lastError ? { last_error: s.lastError } : {}),
+    last_pass: s.lastPass && { checked: s.lastPass.checked, elapsed_ms: s.lastPass.elapsedMs, programs: s.lastPass.programs, worker_rss_mb: s.lastPass.rssMb, worker_heap_mb: s.lastPass.heapMb },
+  };
+}

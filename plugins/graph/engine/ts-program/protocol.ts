@@ -1,0 +1,63 @@
+/**
+ * The messages between the engine and the checker worker, and the shape of what the checker pass
+ * yields per file. Both ends of an edge are positions (path, line, name), not graph ids: the engine
+ * maps them onto its nodes, so the worker needs no knowledge of the graph's naming conventions.
+ */
+
+/** Bumped when the checker's output for the same inputs changes (stored results are then re-checked). */
+export const CHECKER_VERSION = 5;
+
+/** How an edge found by the checker relates its ends. */
+export type PreciseRelation = 'calls' | 'references' | 'dispatches';
+
+/**
+ * One edge from a checked file: `line` is where the call or reference is (the engine takes the
+ * innermost symbol spanning it as the source), `toPath`/`toLine`/`toName` the declaration it resolved to
+ * (`toLine` is the line of the declaration's name).
+ */
+export interface PreciseEdge {
+  line: number;
+  toPath: string;
+  toLine: number;
+  toName: string;
+  relation: PreciseRelation;
+}
+
+/** The checker's answer for one file. */
+export interface PreciseFile {
+  path: string;
+  /** sha1 of the text the checker read (the engine drops results for text it no longer has). */
+  hash: string;
+  edges: PreciseEdge[];
+}
+
+/** A TS/JS workspace file the worker may be asked about. */
+export interface CheckInputFile {
+  path: string;
+  hash: string;
+}
+
+/** Engine → worker. */
+export type CheckRequest = {
+  type: 'check';
+  id: number;
+  root: string;
+  /** Every TS/JS file of the workspace (their hashes version the language services' scripts). */
+  files: CheckInputFile[];
+  /** Files whose edges are wanted. */
+  check: string[];
+};
+
+/** Worker → engine. */
+export type CheckResponse =
+  | { type: 'result'; id: number; files: PreciseFile[]; failed: string[]; fingerprint: string; stats: CheckStats }
+  | { type: 'error'; id: number; message: string };
+
+/** What one pass cost. */
+export interface CheckStats {
+  programs: number;
+  elapsedMs: number;
+  /** Worker resident set and V8 heap after the pass, MiB. */
+  rssMb: number;
+  heapMb: number;
+}
