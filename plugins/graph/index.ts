@@ -13,9 +13,10 @@ const Options = Type.Object({
   maxFileBytes: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   exclude: Type.Array(Type.String(), { default: [], description: 'Extra glob patterns never ingested' }),
   gitMaxCommits: Type.Integer({ minimum: 0, default: 2000 }),
+  typeCheck: Type.Boolean({ default: true, description: 'Upgrade TS/JS call edges with the TypeScript checker (in a worker thread)' }),
 });
 
-export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number }>({
+export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number; typeCheck: boolean }>({
   name: 'graph',
   version: '0.1.0',
   description: 'The code graph of the workspace (ingest, store, lookups, seek, search).',
@@ -28,6 +29,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       maxFileBytes: ctx.options.maxFileBytes,
       exclude: ctx.options.exclude,
       gitMaxCommits: ctx.options.gitMaxCommits,
+      typeCheck: ctx.options.typeCheck,
       readOnly: ctx.settings.readOnly,
     });
     // Read-only servers never write the store: no watcher-driven re-ingest there.

@@ -120,12 +120,15 @@ export function render(shape: Shape): string {
 
 
 /** Writes the fixture into a fresh workspace, starts a host (full tier) and ingests it through the `ingest` verb. */
-export async function ingestedFixture(options: { env?: Record<string, string>; watch?: boolean; files?: Record<string, string> } = {}): Promise<Harness> {
+export async function ingestedFixture(
+  options: { env?: Record<string, string>; watch?: boolean; typeCheck?: boolean; files?: Record<string, string> } = {},
+): Promise<Harness> {
   const ws = writeFixtureRepo(tempDir('m1nd-analysis-'), options.files ?? ANALYSIS_FILES);
+  const graph = { ...(options.watch === false ? { watch: false } : {}), ...(options.typeCheck === false ? { typeCheck: false } : {}) };
   const h = await connect({
     workspaceRoot: ws,
     env: { M1ND_TOOL_TIER: 'full', ...options.env },
-    ...(options.watch === false ? { config: { options: { graph: { watch: false } } } } : {}),
+    ...(Object.keys(graph).length ? { config: { options: { graph } } } : {}),
   });
   const { json } = await h.call('ingest', { agent_id: 'setup', path: ws });
   if (!json.files || json.files.parsed !== Object.keys(options.files ?? ANALYSIS_FILES).length) {

@@ -144,17 +144,15 @@ export const router = new TrieRouter();
 `,
 };
 
-type Entry = { id: string; depth: number; relation: string };
+type Entry = { id: string; relation: string };
 
 /** Direct dependents of a node by relation: `{ calls: [...], dispatches: [...], references: [...] }`. */
 async function dependents(h: Harness, id: string): Promise<Record<string, string[]>> {
-  const { json } = await h.call('impact', { agent_id: 'q', node_id: id, direction: 'reverse', max_depth: 1, top_k: 500 });
-  assert.ok(Array.isArray(json.blast_radius), JSON.stringify(json).slice(0, 300));
+  const { json } = await h.call('impact', { agent_id: 'q', node_id: id, direction: 'reverse', max_depth: 1, detail: 'full' });
+  assert.ok(Array.isArray(json.direct), JSON.stringify(json).slice(0, 300));
   const out: Record<string, string[]> = {};
-  for (const e of json.blast_radius as Entry[]) {
-    const rel = e.relation.replace(/^<-|-$/g, '');
-    (out[rel] ??= []).push(e.id);
-  }
+  // impact joins the relations of one dependent with '+' (`calls+tests`).
+  for (const e of json.direct as Entry[]) for (const rel of e.relation.split('+')) (out[rel] ??= []).push(e.id);
   for (const list of Object.values(out)) list.sort();
   return out;
 }
