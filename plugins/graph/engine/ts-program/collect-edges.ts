@@ -56,7 +56,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
    * `d: D` reaches overrides below D, not its siblings), else at the member's owner. `super.m()`
    * runs exactly the base member.
    */
-  const emitDispatch = (at: ts.Node, callee: ts.Expression, decl: ts.Declaration): void => {
+  const emitDispatch = (at: ts.Node, callee: ts.Expression, decl: ts.Declaration, relation: PreciseRelation = 'dispatches'): void => {
     const member = (decl as ts.NamedDeclaration).name;
     if (!member || !(ts.isIdentifier(member) || ts.isPrivateIdentifier(member) || ts.isStringLiteral(member))) return;
     const receiver = receiverOf(callee);
@@ -72,7 +72,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
       const sym = type.aliasSymbol ?? type.getSymbol();
       if (sym && sym !== owner && sym.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface) && type.getProperty(member.text)?.declarations?.includes(decl)) start = sym;
     }
-    for (const impl of impls.implementationsOf(start, member.text)) emit(at, targetOf(impl), 'dispatches');
+    for (const impl of impls.implementationsOf(start, member.text)) emit(at, targetOf(impl), relation);
   };
 
   /** The receiver of a member call (`r` in `r.m()` / `r['m']()`), or null. */
@@ -165,7 +165,11 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     if (!ctx.names.has(id.text) || !passesValueOn(valueNode)) return;
     const decls = symbolDecls(id);
     // Only functions, methods and classes are "used as values"; a variable holding data is not.
-    for (const d of decls) if (emit(id, targetOf(d), 'references')) return;
+    for (const d of decls) {
+      // `this.visit.bind(this)` on an abstract `visit` hands on whichever override the instance has.
+      if (valueNode !== id) emitDispatch(id, valueNode as ts.Expression, d, 'references');
+      if (emit(id, targetOf(d), 'references')) return;
+    }
   };
 
   /** True where a value is handed on: an argument, an initializer, an operand of `??`/`||`/`=`, a return, an element. */

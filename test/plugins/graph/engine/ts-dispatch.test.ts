@@ -3,7 +3,8 @@
  * abstract or overridable class member gets `dispatches` edges to exactly the implementations and
  * overrides a value of the receiver's type may run — an interface extending an interface, an
  * implementation inherited from a base class, an override two levels down, an arrow-function field,
- * an object type alias — and none to a sibling type, nor from `super.m()`.
+ * an object type alias — and none to a sibling type, nor from `super.m()`; a member read as a value
+ * references them.
  * (Apart from ts-precise.test.ts, whose fixture counts its files.)
  */
 import assert from 'node:assert/strict';
@@ -104,6 +105,10 @@ export function viaShape(s: Shape): number {
 export function viaClock(c: Clock): number {
   return c.now();
 }
+
+export function viaValue(g: Greeter): () => string {
+  return g.name.bind(g);
+}
 `,
 };
 
@@ -158,6 +163,14 @@ describe('TS checker pass: calls through interface, abstract and base members di
     const byRel: Record<string, string[]> = {};
     for (const e of circle.direct as { id: string; relation: string }[]) (byRel[e.relation] ??= []).push(e.id);
     assert.deepEqual(byRel.dispatches?.sort(), expected, JSON.stringify(circle.node));
+  });
+
+  it('a member read as a value references the implementations it may stand for, not as a call', async () => {
+    const loud = await dependents(h, 'method:src/shapes.ts#Loud.name');
+    assert.deepEqual(loud.references, [use('viaValue')]);
+    assert.ok(!loud.dispatches?.includes(use('viaValue')) && !loud.calls?.includes(use('viaValue')));
+    assert.deepEqual((await dependents(h, 'method:src/shapes.ts#Base.name')).references, [use('viaValue')]);
+    assert.equal((await dependents(h, 'method:src/shapes.ts#Sibling.name')).references, undefined);
   });
 
   it('a member of an object type alias dispatches to the classes implementing the alias', async () => {
