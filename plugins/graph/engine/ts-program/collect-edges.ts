@@ -6,7 +6,7 @@
  * outside the workspace (node_modules, lib.d.ts) make no edge.
  */
 import ts from 'typescript';
-import { isDispatchMember, targetOf, unalias, type DeclTarget } from './declarations.ts';
+import { dispatchOwner, targetOf, unalias, type DeclTarget } from './declarations.ts';
 import type { Implementations } from './implementations.ts';
 import type { PreciseEdge, PreciseRelation } from './protocol.ts';
 
@@ -50,13 +50,35 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     return sym?.declarations ?? [];
   };
 
-  const emitDispatch = (at: ts.Node, decl: ts.Declaration): void => {
-    if (!isDispatchMember(decl)) return;
-    const ownerName = (decl.parent as ts.NamedDeclaration).name;
-    const owner = ownerName ? checker.getSymbolAtLocation(ownerName) : undefined;
+  /**
+   * Calls through a member that other declarations implement or override also dispatch to those.
+   * The walk starts at the receiver's static type when it has this very member (`d.m()` with
+   * `d: D` reaches overrides below D, not its siblings), else at the member's owner. `super.m()`
+   * runs exactly the base member.
+   */
+  const emitDispatch = (at: ts.Node, callee: ts.Expression, decl: ts.Declaration, relation: PreciseRelation = 'dispatches'): void => {
     const member = (decl as ts.NamedDeclaration).name;
-    if (!owner || !member || !(ts.isIdentifier(member) || ts.isPrivateIdentifier(member))) return;
-    for (const impl of ctx.implementations().implementationsOf(owner, member.text)) emit(at, targetOf(impl), 'dispatches');
+    if (!member || !(ts.isIdentifier(member) || ts.isPrivateIdentifier(member) || ts.isStringLiteral(member))) return;
+    const receiver = receiverOf(callee);
+    if (receiver?.kind === ts.SyntaxKind.SuperKeyword) return;
+    const owner = dispatchOwner(checker, decl);
+    if (!owner) return;
+    const impls = ctx.implementations();
+    if (!impls.hasSubtypes(owner)) return;
+    let start = owner;
+    if (receiver) {
+      let type = checker.getTypeAtLocation(receiver);
+      if (type.flags & ts.TypeFlags.TypeParameter) type = checker.getBaseConstraintOfType(type) ?? type;
+      const sym = type.aliasSymbol ?? type.getSymbol();
+      if (sym && sym !== owner && sym.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface) && type.getProperty(member.text)?.declarations?.includes(decl)) start = sym;
+    }
+    for (const impl of impls.implementationsOf(start, member.text)) emit(at, targetOf(impl), relation);
+  };
+
+  /** The receiver of a member call (`r` in `r.m()` / `r['m']()`), or null. */
+  const receiverOf = (e: ts.Expression): ts.Expression | null => {
+    while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+    return ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) ? e.expression : null;
   };
 
   /** The node naming the callee, for positions and symbol fallbacks. */
@@ -80,7 +102,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
       // `new C()` runs C's constructor too, when C declares one.
       if (ts.isNewExpression(node) && ts.isClassLike(d)) emitConstructor(at, d);
       // An interface member need not be a node itself (a property signature) to dispatch.
-      emitDispatch(at, d);
+      if (!ts.isNewExpression(node)) emitDispatch(at, callee, d);
       if (emit(at, targetOf(d), 'calls')) hit = true;
       // Overload signatures and merged declarations name the same node: one is enough.
       if (hit && !isUnionMember(d, decls)) break;
@@ -143,7 +165,11 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     if (!ctx.names.has(id.text) || !passesValueOn(valueNode)) return;
     const decls = symbolDecls(id);
     // Only functions, methods and classes are "used as values"; a variable holding data is not.
-    for (const d of decls) if (emit(id, targetOf(d), 'references')) return;
+    for (const d of decls) {
+      // `this.visit.bind(this)` on an abstract `visit` hands on whichever override the instance has.
+      if (valueNode !== id) emitDispatch(id, valueNode as ts.Expression, d, 'references');
+      if (emit(id, targetOf(d), 'references')) return;
+    }
   };
 
   /** True where a value is handed on: an argument, an initializer, an operand of `??`/`||`/`=`, a return, an element. */

@@ -51,13 +51,24 @@ export function targetOf(decl: ts.Node): DeclTarget | null {
   return { fileName: sf.fileName, name: nameNode.text, line, decl: named as ts.Declaration };
 }
 
-/** True for a member whose calls dispatch to implementations: an interface member or an abstract method. */
-export function isDispatchMember(decl: ts.Declaration): boolean {
-  if (ts.isMethodSignature(decl) || ts.isPropertySignature(decl)) return ts.isInterfaceDeclaration(decl.parent);
-  if (ts.isMethodDeclaration(decl) || ts.isPropertyDeclaration(decl)) {
-    return (ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Abstract) !== 0;
+/**
+ * The type declaring a member whose calls may run another declaration: an interface (or object type
+ * alias) member, an abstract member, or an instance method or accessor of a class, which a subclass
+ * may override. Null for everything else (static, private and `#` members cannot be overridden).
+ */
+export function dispatchOwner(checker: ts.TypeChecker, decl: ts.Declaration): ts.Symbol | null {
+  const parent = decl.parent;
+  const symbolOf = (name: ts.Node | undefined): ts.Symbol | null => (name ? (checker.getSymbolAtLocation(name) ?? null) : null);
+  if (ts.isMethodSignature(decl) || ts.isPropertySignature(decl)) {
+    if (ts.isInterfaceDeclaration(parent)) return symbolOf(parent.name);
+    if (ts.isTypeLiteralNode(parent) && ts.isTypeAliasDeclaration(parent.parent)) return symbolOf(parent.parent.name);
+    return null;
   }
-  return false;
+  const overridable =
+    ts.isMethodDeclaration(decl) || ts.isGetAccessorDeclaration(decl) || ts.isSetAccessorDeclaration(decl) || (ts.isPropertyDeclaration(decl) && (ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Abstract) !== 0);
+  if (!overridable || !ts.isClassLike(parent) || (decl.name && ts.isPrivateIdentifier(decl.name))) return null;
+  if (ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Static | ts.ModifierFlags.Private)) return null;
+  return symbolOf(parent.name);
 }
 
 /** Follows import/export aliases to the symbol they name. */

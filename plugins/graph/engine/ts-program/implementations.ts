@@ -26,11 +26,19 @@ function isAnnotatedPosition(node: ts.ObjectLiteralExpression): boolean {
   return false;
 }
 
+/** Declarations of a member that run when it is called: a method with a body, a field initialized with a function, an accessor. */
+const hasBody = (d: ts.Declaration): boolean =>
+  (ts.isMethodDeclaration(d) && d.body !== undefined) ||
+  (ts.isPropertyDeclaration(d) && d.initializer !== undefined) ||
+  ((ts.isGetAccessorDeclaration(d) || ts.isSetAccessorDeclaration(d)) && d.body !== undefined);
+
 /** Subtype index of one program's workspace files. */
 export class Implementations {
   private readonly subtypes = new Map<ts.Symbol, ts.Symbol[]>();
   /** Object literals typed as an interface by an annotation (`const x: I = {…}`, a declared return type). */
   private readonly literals = new Map<ts.Symbol, ts.ObjectLiteralExpression[]>();
+  /** Answers already computed, by start type and member name: each is asked for once per program. */
+  private readonly cache = new Map<ts.Symbol, Map<string, ts.Declaration[]>>();
 
   constructor(
     private readonly checker: ts.TypeChecker,
@@ -59,7 +67,7 @@ export class Implementations {
       // resolve the call's overloads, which can cost seconds on type-heavy code.
       const type = this.checker.getContextualType(node);
       const sym = type?.aliasSymbol ?? type?.getSymbol();
-      if (sym && sym.flags & ts.SymbolFlags.Interface) {
+      if (sym && sym.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)) {
         let list = this.literals.get(sym);
         if (!list) this.literals.set(sym, (list = []));
         list.push(node);
@@ -68,11 +76,33 @@ export class Implementations {
     ts.forEachChild(node, (c) => this.scan(c));
   }
 
-  /** Declarations of `member` in classes (and annotated object literals) below `owner` that have a body or a function value. */
-  implementationsOf(owner: ts.Symbol, member: string): ts.Declaration[] {
-    const out: ts.Declaration[] = [];
+  /** True when some workspace class, interface or annotated object literal is below `sym`. */
+  hasSubtypes(sym: ts.Symbol): boolean {
+    return this.subtypes.has(sym) || this.literals.has(sym);
+  }
+
+  /**
+   * What a call of `member` on a value of type `start` may run besides the declaration it names:
+   * in every class below `start` (transitively, through `extends`/`implements`, interfaces
+   * extending interfaces) the member as that class has it — declared there or inherited from any of
+   * its bases, so `class C extends Base implements I` implements `I.m` with `Base.m` — and the
+   * member of object literals an annotation types as one of those types. Only declarations that run
+   * (a body, a function-valued field, an accessor); `start`'s own member is the call's target, not
+   * an implementation.
+   */
+  implementationsOf(start: ts.Symbol, member: string): ts.Declaration[] {
+    let byMember = this.cache.get(start);
+    if (!byMember) this.cache.set(start, (byMember = new Map()));
+    let out = byMember.get(member);
+    if (!out) byMember.set(member, (out = this.compute(start, member)));
+    return out;
+  }
+
+  private compute(start: ts.Symbol, member: string): ts.Declaration[] {
+    const out = new Set<ts.Declaration>();
+    const own = new Set(this.memberOf(start, member));
     const seen = new Set<ts.Symbol>();
-    const queue = [owner];
+    const queue = [start];
     while (queue.length > 0) {
       const sym = queue.shift()!;
       if (seen.has(sym)) continue;
@@ -80,19 +110,24 @@ export class Implementations {
       for (const lit of this.literals.get(sym) ?? []) {
         for (const p of lit.properties) {
           if (!p.name || !(ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) || p.name.text !== member) continue;
-          if ((ts.isMethodDeclaration(p) && p.body) || (ts.isPropertyAssignment(p) && isFunctionValue(p.initializer))) out.push(p);
+          if ((ts.isMethodDeclaration(p) && p.body) || (ts.isPropertyAssignment(p) && isFunctionValue(p.initializer))) out.add(p);
         }
       }
-      if (sym === owner) {
-        queue.push(...(this.subtypes.get(sym) ?? []));
-        continue;
-      }
-      const m = sym.members?.get(ts.escapeLeadingUnderscores(member));
-      for (const d of m?.declarations ?? []) {
-        if ((ts.isMethodDeclaration(d) && d.body) || (ts.isPropertyDeclaration(d) && d.initializer)) out.push(d);
+      if (sym !== start && sym.flags & ts.SymbolFlags.Class) {
+        for (const d of this.memberOf(sym, member)) if (!own.has(d) && hasBody(d)) out.add(d);
       }
       queue.push(...(this.subtypes.get(sym) ?? []));
     }
-    return out;
+    return [...out];
+  }
+
+  /** Declarations of `member` on instances of the type `sym` declares, inherited ones included. */
+  private memberOf(sym: ts.Symbol, member: string): readonly ts.Declaration[] {
+    if (member.startsWith('#')) return sym.members?.get(ts.escapeLeadingUnderscores(member))?.declarations ?? [];
+    try {
+      return this.checker.getPropertyOfType(this.checker.getDeclaredTypeOfSymbol(sym), member)?.declarations ?? [];
+    } catch {
+      return sym.members?.get(ts.escapeLeadingUnderscores(member))?.declarations ?? [];
+    }
   }
 }
