@@ -9,6 +9,7 @@ import { isBuiltinFunction, isBuiltinMethod } from './builtin-names.ts';
 import type { ExtractedBinding, ExtractedCall, Language } from './extraction.ts';
 import type { GraphNode, NodeKind } from './graph.ts';
 import type { FileScope } from './file-scope.ts';
+import { pickConstructor, pickOverloads, type ArgTypeOf } from './resolve-overloads.ts';
 import { findBinding, receiverType, type ReceiverContext } from './resolve-receivers.ts';
 import { dirOf, type ResolvedImport } from './resolve.ts';
 
@@ -28,6 +29,8 @@ export interface SymbolTables {
   parentsOf(index: number): readonly number[];
   /** Declared result type of a function or method node, as written. */
   returnTypeOf(index: number): string | undefined;
+  /** Declared parameter types of a method or constructor node (Java), for choosing among overloads. */
+  paramsOf(index: number): readonly string[] | undefined;
   /** A field the class-like node itself declares (`self.x = ...`, struct field), not inherited ones. */
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined;
   /** The lookups of a file (to read a type written there), without its local bindings. */
@@ -309,6 +312,24 @@ function receiverHead(recv: string): string {
 
 /** Resolves a call to function/method/class nodes, adding to `deps` the names the answer depended on. */
 export function resolveCall(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  if (scope.language !== 'java' || call.args === undefined) return resolveByName(call, scope, tables, deps);
+  const argType: ArgTypeOf = (name) => findBinding(receiverContext(scope, tables, deps), scope, name, call.caller, call.line)?.type;
+  if (!call.receiver && (call.callee === 'this' || call.callee === 'super')) {
+    // `this(…)`/`super(…)` in a constructor: a constructor of the class or of its superclass.
+    let cls = ownerClass(scope.path, call.caller, scope, tables, deps);
+    if (cls >= 0 && call.callee === 'super') {
+      deps.push(tables.node(cls).label);
+      cls = tables.parentsOf(cls).find((p) => tables.node(p).kind === 'class') ?? -1;
+    }
+    if (cls < 0) return NONE;
+    deps.push(tables.node(cls).label);
+    return pickConstructor(cls, call, argType, tables);
+  }
+  return pickOverloads(resolveByName(call, scope, tables, deps), call, argType, tables, deps);
+}
+
+/** Resolves a call by its name, receiver and scope (overloads not yet told apart). */
+function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
   const callee = call.callee;
   const recv = call.receiver?.trim();
   if (!recv) {
@@ -386,7 +407,8 @@ function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables,
   let lastLocal = -1;
   for (const i of tables.named(callee)) {
     const n = tables.node(i);
-    if (n.kind !== 'method') continue;
+    // Overloads (`Foo.load#2`) are one method here; the overload choice picks among them later.
+    if (n.kind !== 'method' || /#\d+$/.test(n.qualifiedName ?? '')) continue;
     methods++;
     lastMethod = i;
     if (n.path === scope.path) {
