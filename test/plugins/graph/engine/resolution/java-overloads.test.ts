@@ -1,0 +1,97 @@
+import { strict as assert } from 'node:assert';
+import type { Harness } from '../../../../helpers/mcp.ts';
+import { callersOf, ingestedRepo } from './callers.ts';
+
+const DIR = 'src/main/java/com/ex';
+
+const JAVA: Record<string, string> = {
+  [`${DIR}/Loader.java`]: `package com.ex;
+
+import java.io.File;
+
+public class Loader {
+    public Loader() { this("default"); }
+    public Loader(String name) { this(name, 1); }
+    public Loader(String name, int size) {}
+
+    public static String load(String path) { return path; }
+    public static String load(String path, String charset) { return load(path); }
+    public static String load(File file, String charset, int limit) { return ""; }
+    public static String load(int code) { return ""; }
+
+    public static int count(String... parts) { return parts.length; }
+    public static int count(String one) { return 1; }
+}
+`,
+  [`${DIR}/Base.java`]: `package com.ex;
+
+public class Base {
+    public Base(int x) {}
+    public void put(String key) {}
+}
+`,
+  [`${DIR}/Child.java`]: `package com.ex;
+
+public class Child extends Base {
+    public Child() { super(3); }
+    public void put(String key, String value) { put(key); }
+}
+`,
+  [`${DIR}/App.java`]: `package com.ex;
+
+import java.io.File;
+
+public class App {
+    Object unknown() { return null; }
+    void one() { Loader.load("a"); }
+    void two() { Loader.load("a", "utf8"); }
+    void three(File f) { Loader.load(f, "x", 3); }
+    void number() { Loader.load(42); }
+    void typedLocal() { String p = "x"; Loader.load(p); }
+    void typedParam(int code) { Loader.load(code); }
+    void ambiguous() { Loader.load(unknown()); }
+    void spread() { Loader.count("a", "b"); Loader.count(); }
+    void fixed() { Loader.count("a"); }
+    void make() { new Loader(); }
+    void makeTwo() { new Loader("n", 2); }
+    void child() { new Child().put("k", "v"); }
+}
+`,
+};
+
+const M = (file: string, q: string): string => `method:${DIR}/${file}.java#${q}`;
+
+describe('Java overloads: calls linked by arity and argument types', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  before(async () => {
+    h = await ingestedRepo(JAVA);
+  });
+  after(async () => {
+    await h.close();
+  });
+
+  it('links each static call to the overload its argument count and literal or declared types fit', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load')), [M('App', 'App.ambiguous'), M('App', 'App.one'), M('App', 'App.typedLocal'), M('Loader', 'Loader.load#2')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#2')), [M('App', 'App.two')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#3')), [M('App', 'App.three')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#4')), [M('App', 'App.ambiguous'), M('App', 'App.number'), M('App', 'App.typedParam')]);
+  });
+
+  it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.count')), [M('App', 'App.spread')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.count#2')), [M('App', 'App.fixed')]);
+  });
+
+  it('links new, this(...) and super(...) to the constructor whose parameters fit', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.Loader')), [M('App', 'App.make')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.Loader#2')), [M('Loader', 'Loader.Loader')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.Loader#3')), [M('App', 'App.makeTwo'), M('Loader', 'Loader.Loader#2')]);
+    assert.deepEqual(await callersOf(h, M('Base', 'Base.Base')), [M('Child', 'Child.Child')]);
+  });
+
+  it('finds an overload declared in a superclass when the own class has none that fits', async () => {
+    assert.deepEqual(await callersOf(h, M('Base', 'Base.put')), [M('Child', 'Child.put')]);
+    assert.deepEqual(await callersOf(h, M('Child', 'Child.put')), [M('App', 'App.child')]);
+  });
+});
