@@ -313,7 +313,14 @@ function receiverHead(recv: string): string {
 /** Resolves a call to function/method/class nodes, adding to `deps` the names the answer depended on. */
 export function resolveCall(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
   if (scope.language !== 'java' || call.args === undefined) return resolveByName(call, scope, tables, deps);
-  const argType: ArgTypeOf = (name) => findBinding(receiverContext(scope, tables, deps), scope, name, call.caller, call.line)?.type;
+  const argType: ArgTypeOf = (text) => {
+    const ctx = receiverContext(scope, tables, deps);
+    const name = text.startsWith('this.') ? text.slice(5) : text;
+    const declared = /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u.test(name) ? findBinding(ctx, scope, name, call.caller, call.line)?.type : undefined;
+    if (declared) return declared;
+    const t = receiverType(ctx, text, call.caller, call.line);
+    return t && (t.kind === 'instance' || t.kind === 'class') ? tables.node(t.node).label : undefined;
+  };
   if (!call.receiver && (call.callee === 'this' || call.callee === 'super')) {
     // `this(…)`/`super(…)` in a constructor: a constructor of the class or of its superclass.
     let cls = ownerClass(scope.path, call.caller, scope, tables, deps);

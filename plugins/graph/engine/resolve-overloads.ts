@@ -8,7 +8,7 @@ import type { ExtractedCall } from './extraction.ts';
 import type { Dependencies, NameResolution, SymbolTables } from './resolve-names.ts';
 import { baseType } from './parsers/java-arity.ts';
 
-/** Answers the declared type of a bare identifier argument at the call, when a binding gives one. */
+/** The static type (as written) of an argument expression at the call (`x`, `this`, `this.f`, `g()`), when known. */
 export type ArgTypeOf = (name: string) => string | undefined;
 
 /** Confidence multiplier when arity and argument types leave several overloads. */
@@ -29,6 +29,8 @@ const PLAIN_TYPES: ReadonlySet<string> = new Set([
   'String', 'CharSequence', 'char', 'int', 'long', 'float', 'double', 'boolean', 'byte', 'short',
   'Character', 'Integer', 'Long', 'Double', 'Float', 'Boolean', 'Byte', 'Short', 'Number',
 ]);
+
+const FINAL_TYPES: ReadonlySet<string> = new Set([...PLAIN_TYPES].filter((t) => t !== 'CharSequence' && t !== 'Number'));
 
 /** Narrows a Java call's targets to the overloads its arguments fit; other answers pass through. */
 export function pickOverloads(r: NameResolution, call: ExtractedCall, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
@@ -109,7 +111,6 @@ function overloadsFrom(method: number, tables: SymbolTables, deps: Dependencies)
 
 /** The candidates whose parameters the arguments fit best; an override hides the ancestor's same signature. */
 function choose(cands: readonly number[], args: readonly string[], argType: ArgTypeOf, tables: SymbolTables): number[] {
-  const types = args.map((a) => (a.startsWith(':') ? a.slice(1) : a === '' ? undefined : argTypeOf(argType(a))));
   const fixed: number[] = [];
   const varargs: number[] = [];
   const signatures = new Set<string>();
@@ -126,6 +127,7 @@ function choose(cands: readonly number[], args: readonly string[], argType: ArgT
   // Java tries fixed arity before varargs (JLS 15.12.2).
   const fitting = fixed.length ? fixed : varargs;
   if (fitting.length < 2) return fitting;
+  const types = args.map((a) => (a.startsWith(':') ? a.slice(1) : a === '' ? undefined : argTypeOf(argType(a))));
   let best: number[] = [];
   let bestScore = -1;
   for (const c of fitting) {
@@ -148,6 +150,8 @@ function typeScore(params: readonly string[], types: readonly (string | undefine
     const p = baseTypeOf(params[Math.min(i, params.length - 1)] ?? '');
     if (p === a) score++;
     else if (PLAIN_TYPES.has(p) && ACCEPTS[a] !== undefined && !ACCEPTS[a].includes(p)) return -1;
+    // A class of ours is never a String, a primitive or a boxed one (all final); a one-letter name may be a type variable.
+    else if (FINAL_TYPES.has(p) && !PLAIN_TYPES.has(a) && a.length > 1) return -1;
   }
   return score;
 }

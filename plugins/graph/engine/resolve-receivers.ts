@@ -64,7 +64,14 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
   let v: TypeValue | null = chain.typeHead !== undefined ? typeFromText(ctx, chain.typeHead, at, -1, 1) : evalHead(ctx, chain.head, at);
   if (v && chain.typeHead !== undefined) return v; // `[]*Route{}` is already the collection
   const steps = chain.steps;
-  for (let i = 0; i < steps.length && v; i++) {
+  let first = 0;
+  if (!v && at.scope.language === 'java' && steps[0]?.op === 'call') {
+    // Java `state().x()`: a bare call is a method of the enclosing class (implicit `this`), inherited ones too.
+    const cls = ctx.enclosingClass(at.scope.path, at.caller, at.scope);
+    if (cls >= 0) v = methodResult(ctx, { kind: 'instance', node: cls, conf: 1 }, chain.head, at);
+    first = 1;
+  }
+  for (let i = first; i < steps.length && v; i++) {
     const step = steps[i];
     switch (step.op) {
       case 'member':

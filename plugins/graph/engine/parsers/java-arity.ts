@@ -6,6 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 
 const CALLS: ReadonlySet<string> = new Set(['method_invocation', 'object_creation_expression', 'explicit_constructor_invocation']);
+const EXPRESSIONS: ReadonlySet<string> = new Set(['this', 'field_access', 'method_invocation']);
 const COMMENTS: ReadonlySet<string> = new Set(['line_comment', 'block_comment']);
 
 /** Literal node types → their Java static type. */
@@ -42,7 +43,8 @@ export function javaParams(decl: Node, text: (n: Node) => string): string[] | un
 
 /**
  * One entry per argument of the call whose name node is given: `:T` when its static type is plain
- * (a literal, `new T(…)`, a cast), the identifier for a plain name (typed later from bindings), '' otherwise.
+ * (a literal, `new T(…)`, a cast), the text of a plain name, `this`, a field access or a method call (typed
+ * later like a receiver), '' otherwise.
  */
 export function javaArgs(nameNode: Node, text: (n: Node) => string): string[] | undefined {
   // The name sits in the call, or in the type of a `new` (`new a.Foo<T>(…)`).
@@ -61,6 +63,11 @@ function argShape(a: Node, text: (n: Node) => string): string {
   if (lit) return `:${lit}`;
   if (INTEGER_LITERALS.has(a.type)) return /[lL]$/.test(text(a)) ? ':long' : ':int';
   if (a.type === 'identifier') return text(a);
+  // `this`, `this.state`, `state()`, `x.y()`: typed at resolution from bindings, fields and return types.
+  if (EXPRESSIONS.has(a.type)) {
+    const t = fold(text(a));
+    return t.length <= 80 && !t.startsWith(':') ? t : '';
+  }
   if (a.type === 'object_creation_expression' || a.type === 'cast_expression') {
     const t = a.childForFieldName('type');
     return t ? `:${baseType(text(t))}` : '';

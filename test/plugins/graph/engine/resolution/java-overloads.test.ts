@@ -21,6 +21,10 @@ public class Loader {
 
     public static int count(String... parts) { return parts.length; }
     public static int count(String one) { return 1; }
+
+    static void check(Loader loader) {}
+    static void check(String name) {}
+    void self() { check(this); }
 }
 `,
   [`${DIR}/Base.java`]: `package com.ex;
@@ -42,7 +46,12 @@ public class Child extends Base {
 import java.io.File;
 
 public class App {
+    private String label;
+    private Loader loader;
     Object unknown() { return null; }
+    Loader build(int n) { return null; }
+    void fields() { Loader.load(this.label); Loader.check(loader); }
+    void result() { Loader.check(build(1)); }
     void one() { Loader.load("a"); }
     void two() { Loader.load("a", "utf8"); }
     void three(File f) { Loader.load(f, "x", 3); }
@@ -72,10 +81,15 @@ describe('Java overloads: calls linked by arity and argument types', function ()
   });
 
   it('links each static call to the overload its argument count and literal or declared types fit', async () => {
-    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load')), [M('App', 'App.ambiguous'), M('App', 'App.one'), M('App', 'App.typedLocal'), M('Loader', 'Loader.load#2')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load')), [M('App', 'App.ambiguous'), M('App', 'App.fields'), M('App', 'App.one'), M('App', 'App.typedLocal'), M('Loader', 'Loader.load#2')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#2')), [M('App', 'App.two')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#3')), [M('App', 'App.three')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#4')), [M('App', 'App.ambiguous'), M('App', 'App.number'), M('App', 'App.typedParam')]);
+  });
+
+  it('types this, fields and method results passed as arguments', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.check')), [M('App', 'App.fields'), M('App', 'App.result'), M('Loader', 'Loader.self')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.check#2')), []);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
