@@ -340,6 +340,10 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
   const callee = call.callee;
   const recv = call.receiver?.trim();
   if (!recv) {
+    if (scope.language === 'java') {
+      const m = inheritedMember(callee, call.caller, scope, tables, deps);
+      if (m.targets.length) return m;
+    }
     const r = resolveBareName(callee, call.caller, scope, tables, CALLABLE_KINDS, deps, call.line);
     if (r.shadowedBy) return shadowedCall(r.shadowedBy, call, scope, tables, deps);
     return conversion(r, scope, tables) ? NONE : r;
@@ -392,6 +396,20 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
   // An import says the receiver is outside the workspace (`sys.stdout`, Go `http`).
   if (!local && scope.externalNames.has(head)) return NONE;
   return unknownReceiver(callee, scope, tables, deps);
+}
+
+/**
+ * Java `pop()` inside a class: a method of the innermost enclosing class that has one, its own or
+ * inherited (implicit `this`, JLS 15.12.1); only class-like scopes of the file are walked.
+ */
+function inheritedMember(callee: string, caller: string | null, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  for (const q of lexicalChain(caller)) {
+    const holder = tables.symbolIn(scope.path, q);
+    if (holder < 0 || !CLASS_LIKE.has(tables.node(holder).kind)) continue;
+    const m = member(holder, callee, tables, 1, deps);
+    if (m.targets.length && tables.node(m.targets[0]).kind === 'method') return m;
+  }
+  return NONE;
 }
 
 /** A bare call of a local binding: the function it aliases (`f = helper; f()`), else nothing. */

@@ -32,6 +32,7 @@ public class Loader {
 public class Base {
     public Base(int x) {}
     public void put(String key) {}
+    void clear() {}
 }
 `,
   [`${DIR}/Child.java`]: `package com.ex;
@@ -39,6 +40,8 @@ public class Base {
 public class Child extends Base {
     public Child() { super(3); }
     public void put(String key, String value) { put(key); }
+    void reset() { clear(); }
+    class Inner { void run() { clear(); } }
 }
 `,
   [`${DIR}/App.java`]: `package com.ex;
@@ -102,6 +105,10 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.Loader#2')), [M('Loader', 'Loader.Loader')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.Loader#3')), [M('App', 'App.makeTwo'), M('Loader', 'Loader.Loader#2')]);
     assert.deepEqual(await callersOf(h, M('Base', 'Base.Base')), [M('Child', 'Child.Child')]);
+  });
+
+  it('links a bare call to a method the enclosing class (or an outer one) inherits', async () => {
+    assert.deepEqual(await callersOf(h, M('Base', 'Base.clear')), [M('Child', 'Child.Inner.run'), M('Child', 'Child.reset')]);
   });
 
   it('finds an overload declared in a superclass when the own class has none that fits', async () => {
