@@ -330,7 +330,7 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
     }
     if (cls < 0) return NONE;
     deps.push(tables.node(cls).label);
-    return pickConstructor(cls, call, argType, tables);
+    return pickConstructor(cls, call, argType, tables, deps);
   }
   return pickOverloads(resolveByName(call, scope, tables, deps), call, argType, tables, deps);
 }

@@ -14,6 +14,7 @@ export type ArgTypeOf = (name: string) => string | undefined;
 /** Confidence multiplier when arity and argument types leave several overloads. */
 export const AMBIGUOUS_OVERLOAD = 0.5;
 const MAX_LINKED = 3;
+const CLASS_LIKE: ReadonlySet<string> = new Set(['class', 'interface', 'type']);
 const MAX_DEPTH = 4;
 
 // Java widening and boxing among the types a literal can have: which parameter types accept each.
@@ -49,7 +50,7 @@ export function pickOverloads(r: NameResolution, call: ExtractedCall, argType: A
       out.push(t);
       continue;
     }
-    const fit = choose(cands, args, argType, tables);
+    const fit = choose(cands, args, argType, tables, deps);
     // Nothing fits (a parameter list we misread, an inherited or implicit constructor): keep the name's answer.
     if (fit.length === 0) out.push(t);
     else {
@@ -68,10 +69,10 @@ export function constructorsOf(cls: number, tables: SymbolTables): number[] {
 }
 
 /** Picks constructors for `this(…)`/`super(…)`; the class itself when it declares none (the implicit one). */
-export function pickConstructor(cls: number, call: ExtractedCall, argType: ArgTypeOf, tables: SymbolTables): NameResolution {
+export function pickConstructor(cls: number, call: ExtractedCall, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
   const cands = constructorsOf(cls, tables);
   if (cands.length === 0) return { targets: [cls], confidence: 1 };
-  const fit = call.args === undefined ? cands : choose(cands, call.args, argType, tables);
+  const fit = call.args === undefined ? cands : choose(cands, call.args, argType, tables, deps);
   if (fit.length === 0) return { targets: cands.slice(0, MAX_LINKED), confidence: AMBIGUOUS_OVERLOAD };
   return { targets: fit.slice(0, MAX_LINKED), confidence: fit.length > 1 ? AMBIGUOUS_OVERLOAD : 1 };
 }
@@ -110,7 +111,7 @@ function overloadsFrom(method: number, tables: SymbolTables, deps: Dependencies)
 }
 
 /** The candidates whose parameters the arguments fit best; an override hides the ancestor's same signature. */
-function choose(cands: readonly number[], args: readonly string[], argType: ArgTypeOf, tables: SymbolTables): number[] {
+function choose(cands: readonly number[], args: readonly string[], argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): number[] {
   const fixed: number[] = [];
   const varargs: number[] = [];
   const signatures = new Set<string>();
@@ -128,10 +129,16 @@ function choose(cands: readonly number[], args: readonly string[], argType: ArgT
   const fitting = fixed.length ? fixed : varargs;
   if (fitting.length < 2) return fitting;
   const types = args.map((a) => (a.startsWith(':') ? a.slice(1) : a === '' ? undefined : argTypeOf(argType(a))));
+  const known = new Map<string, ReadonlySet<string>>();
+  const supers = (type: string): ReadonlySet<string> => {
+    let out = known.get(type);
+    if (!out) known.set(type, (out = supertypes(type, tables, deps)));
+    return out;
+  };
   let best: number[] = [];
   let bestScore = -1;
   for (const c of fitting) {
-    const score = typeScore(tables.paramsOf(c) ?? [], types);
+    const score = typeScore(tables.paramsOf(c) ?? [], types, supers);
     if (score < 0) continue;
     if (score > bestScore) {
       best = [c];
@@ -141,19 +148,64 @@ function choose(cands: readonly number[], args: readonly string[], argType: ArgT
   return best.length ? best : fitting;
 }
 
-/** Exact type matches, or -1 when a plainly typed argument cannot be passed to its parameter. */
-function typeScore(params: readonly string[], types: readonly (string | undefined)[]): number {
+/** 2 per exact type match, 1 per argument of a subtype; -1 when a plainly typed argument cannot be passed to its parameter. */
+function typeScore(params: readonly string[], types: readonly (string | undefined)[], supers: (type: string) => ReadonlySet<string>): number {
   let score = 0;
   for (let i = 0; i < types.length; i++) {
     const a = types[i];
     if (a === undefined) continue;
     const p = baseTypeOf(params[Math.min(i, params.length - 1)] ?? '');
-    if (p === a) score++;
+    if (p === a) score += 2;
     else if (PLAIN_TYPES.has(p) && ACCEPTS[a] !== undefined && !ACCEPTS[a].includes(p)) return -1;
     // A class of ours is never a String, a primitive or a boxed one (all final); a one-letter name may be a type variable.
     else if (FINAL_TYPES.has(p) && !PLAIN_TYPES.has(a) && a.length > 1) return -1;
+    else if (supers(a).has(p)) score += 1;
+    else if (JDK_SUPERTYPES[a] !== undefined && JDK_TYPES.has(p)) return -1; // `Set` is no `Iterator`
   }
   return score;
+}
+
+/** Common JDK types and their supertypes, for arguments of collection and text types. */
+const JDK_SUPERTYPES: Readonly<Record<string, readonly string[]>> = {
+  Collection: ['Iterable'],
+  List: ['Collection', 'Iterable'],
+  Set: ['Collection', 'Iterable'],
+  Queue: ['Collection', 'Iterable'],
+  Deque: ['Queue', 'Collection', 'Iterable'],
+  ArrayList: ['List', 'AbstractList', 'Collection', 'Iterable'],
+  LinkedList: ['List', 'Deque', 'Queue', 'Collection', 'Iterable'],
+  ArrayDeque: ['Deque', 'Queue', 'Collection', 'Iterable'],
+  HashSet: ['Set', 'Collection', 'Iterable'],
+  LinkedHashSet: ['HashSet', 'Set', 'Collection', 'Iterable'],
+  TreeSet: ['SortedSet', 'Set', 'Collection', 'Iterable'],
+  Map: [],
+  HashMap: ['Map'],
+  LinkedHashMap: ['HashMap', 'Map'],
+  TreeMap: ['SortedMap', 'Map'],
+  Iterator: [],
+  StringBuilder: ['CharSequence', 'Appendable'],
+};
+const JDK_TYPES: ReadonlySet<string> = new Set([...Object.keys(JDK_SUPERTYPES), ...Object.values(JDK_SUPERTYPES).flat()]);
+
+/** Supertype names of a type: from the JDK table, or the ancestors of workspace classes of that name. */
+function supertypes(type: string, tables: SymbolTables, deps: Dependencies): ReadonlySet<string> {
+  const jdk = JDK_SUPERTYPES[type];
+  if (jdk !== undefined) return new Set(jdk);
+  deps.push(type);
+  const out = new Set<string>();
+  const seen: number[] = [];
+  const walk = (cls: number, depth: number): void => {
+    if (seen.includes(cls) || depth > MAX_DEPTH) return;
+    seen.push(cls);
+    for (const p of tables.parentsOf(cls)) {
+      const label = tables.node(p).label;
+      deps.push(label);
+      out.add(label);
+      walk(p, depth + 1);
+    }
+  };
+  for (const i of tables.named(type)) if (CLASS_LIKE.has(tables.node(i).kind)) walk(i, 0);
+  return out;
 }
 
 function argTypeOf(declared: string | undefined): string | undefined {

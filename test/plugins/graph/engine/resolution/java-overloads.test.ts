@@ -25,6 +25,11 @@ public class Loader {
     static void check(Loader loader) {}
     static void check(String name) {}
     void self() { check(this); }
+
+    static String join(java.util.Collection<String> parts, String sep) { return ""; }
+    static String join(java.util.Iterator<String> parts, String sep) { return ""; }
+    static void emit(Base token) {}
+    static void emit(char[] chars) {}
 }
 `,
   [`${DIR}/Base.java`]: `package com.ex;
@@ -55,6 +60,7 @@ public class App {
     Loader build(int n) { return null; }
     void fields() { Loader.load(this.label); Loader.check(loader); }
     void result() { Loader.check(build(1)); }
+    void subtypes(java.util.Set<String> names, Child child) { Loader.join(names, ","); Loader.emit(child); }
     void one() { Loader.load("a"); }
     void two() { Loader.load("a", "utf8"); }
     void three(File f) { Loader.load(f, "x", 3); }
@@ -93,6 +99,13 @@ describe('Java overloads: calls linked by arity and argument types', function ()
   it('types this, fields and method results passed as arguments', async () => {
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.check')), [M('App', 'App.fields'), M('App', 'App.result'), M('Loader', 'Loader.self')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.check#2')), []);
+  });
+
+  it('prefers the overload whose parameter is a supertype of the argument (JDK collections, workspace classes)', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.join')), [M('App', 'App.subtypes')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.join#2')), []);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit')), [M('App', 'App.subtypes')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit#2')), []);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
