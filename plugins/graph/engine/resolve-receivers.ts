@@ -145,6 +145,7 @@ function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClas
     const last = parts[parts.length - 1];
     if (parts.length > 1) {
       const files = scope.moduleAliases.get(parts.slice(0, -1).join('.')) ?? scope.moduleAliases.get(parts[0]);
+      if (!files && scope.language === 'java' && !scope.externalNames.has(parts[0])) return nestedType(ctx, parts, at, conf);
       if (!files) return scope.externalNames.has(parts[0]) ? { kind: 'external', conf } : null;
       ctx.deps.push(last);
       for (const f of files) {
@@ -159,6 +160,21 @@ function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClas
     return r.targets.length === 1 ? { kind: 'class', node: r.targets[0], conf: Math.min(conf, r.confidence) } : null;
   };
   return typeValue(parseType(text, scope.language), lookup, conf);
+}
+
+/** Java `Token.StartTag`: the outer type by name, then its nested types (declared in the outer one's file). */
+function nestedType(ctx: ReceiverContext, parts: readonly string[], at: Position, conf: number): TypeValue | null {
+  ctx.deps.push(parts[0]);
+  const r = ctx.lookup(parts[0], at.caller, at.scope, TYPE_NODE_KINDS);
+  if (r.targets.length !== 1) return null;
+  let node = r.targets[0];
+  for (const inner of parts.slice(1)) {
+    ctx.deps.push(inner);
+    const n = ctx.tables.node(node);
+    node = ctx.tables.memberIn(n.path, n.qualifiedName ?? n.label, inner);
+    if (node < 0 || !TYPE_NODE_KINDS.has(ctx.tables.node(node).kind)) return null;
+  }
+  return { kind: 'class', node, conf: Math.min(conf, r.confidence) };
 }
 
 /** The declared result of a function or method node, read in the file that declares it. */

@@ -38,6 +38,7 @@ public class Base {
     public Base(int x) {}
     public void put(String key) {}
     void clear() {}
+    String label() { return ""; }
 }
 `,
   [`${DIR}/Child.java`]: `package com.ex;
@@ -47,6 +48,15 @@ public class Child extends Base {
     public void put(String key, String value) { put(key); }
     void reset() { clear(); }
     class Inner { void run() { clear(); } }
+}
+`,
+  [`${DIR}/Token.java`]: `package com.ex;
+
+abstract class Token {
+    static class Tag extends Token {
+        String label() { return ""; }
+    }
+    static final class StartTag extends Tag {}
 }
 `,
   [`${DIR}/App.java`]: `package com.ex;
@@ -60,6 +70,7 @@ public class App {
     Loader build(int n) { return null; }
     void fields() { Loader.load(this.label); Loader.check(loader); }
     void result() { Loader.check(build(1)); }
+    void nested(Token.StartTag tag) { tag.label(); }
     void subtypes(java.util.Set<String> names, Child child) { Loader.join(names, ","); Loader.emit(child); }
     void one() { Loader.load("a"); }
     void two() { Loader.load("a", "utf8"); }
@@ -106,6 +117,11 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.join#2')), []);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit')), [M('App', 'App.subtypes')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit#2')), []);
+  });
+
+  it('types a receiver declared with a nested, package-private class (Outer.Inner) and finds its inherited method', async () => {
+    assert.deepEqual(await callersOf(h, M('Token', 'Token.Tag.label')), [M('App', 'App.nested')]);
+    assert.deepEqual(await callersOf(h, M('Base', 'Base.label')), []);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
