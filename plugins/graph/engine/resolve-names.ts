@@ -330,9 +330,9 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
     }
     if (cls < 0) return NONE;
     deps.push(tables.node(cls).label);
-    return pickConstructor(cls, call, argType, tables, deps);
+    return pickConstructor(cls, call, scope.path, argType, tables, deps);
   }
-  return pickOverloads(resolveByName(call, scope, tables, deps), call, argType, tables, deps);
+  return pickOverloads(resolveByName(call, scope, tables, deps), call, scope.path, argType, tables, deps);
 }
 
 /** Resolves a call by its name, receiver and scope (overloads not yet told apart). */

@@ -34,7 +34,7 @@ const PLAIN_TYPES: ReadonlySet<string> = new Set([
 const FINAL_TYPES: ReadonlySet<string> = new Set([...PLAIN_TYPES].filter((t) => t !== 'CharSequence' && t !== 'Number'));
 
 /** Narrows a Java call's targets to the overloads its arguments fit; other answers pass through. */
-export function pickOverloads(r: NameResolution, call: ExtractedCall, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
+export function pickOverloads(r: NameResolution, call: ExtractedCall, path: string, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
   const args = call.args;
   if (args === undefined || r.targets.length === 0) return r;
   const out: number[] = [];
@@ -50,7 +50,7 @@ export function pickOverloads(r: NameResolution, call: ExtractedCall, argType: A
       out.push(t);
       continue;
     }
-    const fit = choose(cands, args, argType, tables, deps);
+    const fit = choose(cands, args, argType, tables, deps, { path, line: call.line });
     // Nothing fits (a parameter list we misread, an inherited or implicit constructor): keep the name's answer.
     if (fit.length === 0) out.push(t);
     else {
@@ -69,10 +69,10 @@ export function constructorsOf(cls: number, tables: SymbolTables): number[] {
 }
 
 /** Picks constructors for `this(…)`/`super(…)`; the class itself when it declares none (the implicit one). */
-export function pickConstructor(cls: number, call: ExtractedCall, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
+export function pickConstructor(cls: number, call: ExtractedCall, path: string, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
   const cands = constructorsOf(cls, tables);
   if (cands.length === 0) return { targets: [cls], confidence: 1 };
-  const fit = call.args === undefined ? cands : choose(cands, call.args, argType, tables, deps);
+  const fit = call.args === undefined ? cands : choose(cands, call.args, argType, tables, deps, { path, line: call.line });
   if (fit.length === 0) return { targets: cands.slice(0, MAX_LINKED), confidence: AMBIGUOUS_OVERLOAD };
   return { targets: fit.slice(0, MAX_LINKED), confidence: fit.length > 1 ? AMBIGUOUS_OVERLOAD : 1 };
 }
@@ -111,16 +111,24 @@ function overloadsFrom(method: number, tables: SymbolTables, deps: Dependencies)
 }
 
 /** The candidates whose parameters the arguments fit best; an override hides the ancestor's same signature. */
-function choose(cands: readonly number[], args: readonly string[], argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): number[] {
+function choose(cands: readonly number[], args: readonly string[], argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies, at: CallSite): number[] {
   const fixed: number[] = [];
   const varargs: number[] = [];
-  const signatures = new Set<string>();
+  const signatures = new Map<string, number>();
   for (const c of cands) {
     const params = tables.paramsOf(c);
     if (params === undefined) continue;
     const key = params.map(baseTypeOf).join(',');
-    if (signatures.has(key)) continue; // overridden further down
-    signatures.add(key);
+    const prev = signatures.get(key);
+    if (prev !== undefined) {
+      // One signature twice in one class: bodies of enum constants or anonymous classes; the one around the call wins.
+      if (!sameClassNearer(c, prev, at, tables)) continue; // else an override further down, hidden
+      for (const list of [fixed, varargs]) {
+        const k = list.indexOf(prev);
+        if (k >= 0) list.splice(k, 1);
+      }
+    }
+    signatures.set(key, c);
     const spread = params.length > 0 && params[params.length - 1].endsWith('...');
     if (!spread && params.length === args.length) fixed.push(c);
     else if (spread && args.length >= params.length - 1) varargs.push(c);
@@ -146,6 +154,22 @@ function choose(cands: readonly number[], args: readonly string[], argType: ArgT
     } else if (score === bestScore) best.push(c);
   }
   return best.length ? best : fitting;
+}
+
+/** Where a call is. */
+interface CallSite {
+  path: string;
+  line: number;
+}
+
+/** Whether `c` is in the same class and file as `prev`, and declared nearer the call (in the caller's file) than it. */
+function sameClassNearer(c: number, prev: number, at: CallSite, tables: SymbolTables): boolean {
+  const a = tables.node(c);
+  const b = tables.node(prev);
+  if (a.path !== at.path || b.path !== at.path) return false;
+  const owner = (q: string | undefined): string => (q ?? '').replace(/\.[^.]*$/, '');
+  if (owner(a.qualifiedName) !== owner(b.qualifiedName)) return false;
+  return Math.abs(a.startLine - at.line) < Math.abs(b.startLine - at.line);
 }
 
 /** 2 per exact type match, 1 per argument of a subtype; -1 when a plainly typed argument cannot be passed to its parameter. */

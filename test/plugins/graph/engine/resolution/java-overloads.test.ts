@@ -59,6 +59,21 @@ abstract class Token {
     static final class StartTag extends Tag {}
 }
 `,
+  [`${DIR}/State.java`]: `package com.ex;
+
+enum State {
+    A {
+        void run() { step(); }
+        void step() {}
+    },
+    B {
+        void run() { step(); }
+        void step() {}
+    };
+
+    abstract void run();
+}
+`,
   [`${DIR}/App.java`]: `package com.ex;
 
 import java.io.File;
@@ -122,6 +137,11 @@ describe('Java overloads: calls linked by arity and argument types', function ()
   it('types a receiver declared with a nested, package-private class (Outer.Inner) and finds its inherited method', async () => {
     assert.deepEqual(await callersOf(h, M('Token', 'Token.Tag.label')), [M('App', 'App.nested')]);
     assert.deepEqual(await callersOf(h, M('Base', 'Base.label')), []);
+  });
+
+  it('links a helper of an enum constant body from that body, not from its twin in another constant', async () => {
+    assert.deepEqual(await callersOf(h, M('State', 'State.step')), [M('State', 'State.run')]);
+    assert.deepEqual(await callersOf(h, M('State', 'State.step#2')), [M('State', 'State.run#2')]);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
