@@ -109,6 +109,12 @@ function evalHead(ctx: ReceiverContext, name: string, at: Position): TypeValue |
   }
   const b = findBinding(ctx, scope, name, at.caller, at.line);
   if (b) return bindingValue(ctx, b, at);
+  if (scope.language === 'java') {
+    // A field the enclosing class inherits (`tokeniser.transition()` in a subclass): implicit `this`.
+    const cls = ctx.enclosingClass(scope.path, at.caller, scope);
+    const field = cls >= 0 ? fieldValue(ctx, cls, name, at) : null;
+    if (field) return field;
+  }
   const mod = scope.moduleAliases.get(name);
   if (mod) return { kind: 'module', files: mod, conf: 1 };
   if (scope.externalNames.has(name)) return { kind: 'external', conf: 1 };

@@ -37,6 +37,7 @@ public class Loader {
 public class Base {
     public Base(int x) {}
     public void put(String key) {}
+    protected Token.Tag tag;
     void clear() {}
     String label() { return ""; }
 }
@@ -47,6 +48,7 @@ public class Child extends Base {
     public Child() { super(3); }
     public void put(String key, String value) { put(key); }
     void reset() { clear(); }
+    void useField() { tag.label(); }
     class Inner { void run() { clear(); } }
 }
 `,
@@ -134,8 +136,8 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit#2')), []);
   });
 
-  it('types a receiver declared with a nested, package-private class (Outer.Inner) and finds its inherited method', async () => {
-    assert.deepEqual(await callersOf(h, M('Token', 'Token.Tag.label')), [M('App', 'App.nested')]);
+  it('types a receiver declared with a nested, package-private class (Outer.Inner), or an inherited field, and finds its inherited method', async () => {
+    assert.deepEqual(await callersOf(h, M('Token', 'Token.Tag.label')), [M('App', 'App.nested'), M('Child', 'Child.useField')]);
     assert.deepEqual(await callersOf(h, M('Base', 'Base.label')), []);
   });
 
