@@ -192,6 +192,11 @@ export class GraphBuilder implements LinkContext, PathIndex {
     const n = this.node(index);
     return this.files.get(n.path)?.typeFacts.returns.get(n.qualifiedName ?? '');
   }
+  /** Declared parameter types of a Java method or constructor node. */
+  paramsOf(index: number): readonly string[] | undefined {
+    const n = this.node(index);
+    return this.files.get(n.path)?.typeFacts.params.get(n.qualifiedName ?? '');
+  }
   /** A field a class-like node declares. */
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined {
     const n = this.node(classIndex);

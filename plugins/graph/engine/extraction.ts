@@ -37,6 +37,8 @@ export interface ExtractedSymbol {
   returnType?: string;
   /** Start lines of `@overload` stubs merged into this implementation (Python). */
   overloads?: number[];
+  /** Java methods and constructors: declared parameter types as written; a varargs one ends in `...`. */
+  params?: string[];
   /** TS overload sets merged into this symbol: the text of each signature (without the implementation). */
   signatures?: string[];
 }
@@ -62,6 +64,11 @@ export interface ExtractedCall {
   /** Receiver or qualifier as written, if any: `self`, `this`, `foo`, `pkg`. */
   receiver?: string;
   line: number;
+  /**
+   * Java: one entry per argument, to choose among overloads: `:T` for a plain static type (literal,
+   * `new T(…)`, cast), the name for a bare identifier, '' when unknown.
+   */
+  args?: string[];
 }
 
 export interface ExtractedInherit {

@@ -9,6 +9,7 @@ import { isBuiltinFunction, isBuiltinMethod } from './builtin-names.ts';
 import type { ExtractedBinding, ExtractedCall, Language } from './extraction.ts';
 import type { GraphNode, NodeKind } from './graph.ts';
 import type { FileScope } from './file-scope.ts';
+import { pickConstructor, pickOverloads, type ArgTypeOf } from './resolve-overloads.ts';
 import { findBinding, receiverType, type ReceiverContext } from './resolve-receivers.ts';
 import { dirOf, type ResolvedImport } from './resolve.ts';
 
@@ -28,6 +29,8 @@ export interface SymbolTables {
   parentsOf(index: number): readonly number[];
   /** Declared result type of a function or method node, as written. */
   returnTypeOf(index: number): string | undefined;
+  /** Declared parameter types of a method or constructor node (Java), for choosing among overloads. */
+  paramsOf(index: number): readonly string[] | undefined;
   /** A field the class-like node itself declares (`self.x = ...`, struct field), not inherited ones. */
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined;
   /** The lookups of a file (to read a type written there), without its local bindings. */
@@ -309,9 +312,38 @@ function receiverHead(recv: string): string {
 
 /** Resolves a call to function/method/class nodes, adding to `deps` the names the answer depended on. */
 export function resolveCall(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  if (scope.language !== 'java' || call.args === undefined) return resolveByName(call, scope, tables, deps);
+  const argType: ArgTypeOf = (text) => {
+    const ctx = receiverContext(scope, tables, deps);
+    const name = text.startsWith('this.') ? text.slice(5) : text;
+    const declared = /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u.test(name) ? findBinding(ctx, scope, name, call.caller, call.line)?.type : undefined;
+    if (declared) return declared;
+    const t = receiverType(ctx, text, call.caller, call.line);
+    return t && (t.kind === 'instance' || t.kind === 'class') ? tables.node(t.node).label : undefined;
+  };
+  if (!call.receiver && (call.callee === 'this' || call.callee === 'super')) {
+    // `this(…)`/`super(…)` in a constructor: a constructor of the class or of its superclass.
+    let cls = ownerClass(scope.path, call.caller, scope, tables, deps);
+    if (cls >= 0 && call.callee === 'super') {
+      deps.push(tables.node(cls).label);
+      cls = tables.parentsOf(cls).find((p) => tables.node(p).kind === 'class') ?? -1;
+    }
+    if (cls < 0) return NONE;
+    deps.push(tables.node(cls).label);
+    return pickConstructor(cls, call, scope.path, argType, tables, deps);
+  }
+  return pickOverloads(resolveByName(call, scope, tables, deps), call, scope.path, argType, tables, deps);
+}
+
+/** Resolves a call by its name, receiver and scope (overloads not yet told apart). */
+function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
   const callee = call.callee;
   const recv = call.receiver?.trim();
   if (!recv) {
+    if (scope.language === 'java') {
+      const m = inheritedMember(callee, call.caller, scope, tables, deps);
+      if (m.targets.length) return m;
+    }
     const r = resolveBareName(callee, call.caller, scope, tables, CALLABLE_KINDS, deps, call.line);
     if (r.shadowedBy) return shadowedCall(r.shadowedBy, call, scope, tables, deps);
     return conversion(r, scope, tables) ? NONE : r;
@@ -366,6 +398,20 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
   return unknownReceiver(callee, scope, tables, deps);
 }
 
+/**
+ * Java `pop()` inside a class: a method of the innermost enclosing class that has one, its own or
+ * inherited (implicit `this`, JLS 15.12.1); only class-like scopes of the file are walked.
+ */
+function inheritedMember(callee: string, caller: string | null, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  for (const q of lexicalChain(caller)) {
+    const holder = tables.symbolIn(scope.path, q);
+    if (holder < 0 || !CLASS_LIKE.has(tables.node(holder).kind)) continue;
+    const m = member(holder, callee, tables, 1, deps);
+    if (m.targets.length && tables.node(m.targets[0]).kind === 'method') return m;
+  }
+  return NONE;
+}
+
 /** A bare call of a local binding: the function it aliases (`f = helper; f()`), else nothing. */
 function shadowedCall(b: ExtractedBinding, call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
   if (!b.value || b.source === 'param' || /[()[\]{}]/.test(b.value)) return NONE;
@@ -386,7 +432,8 @@ function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables,
   let lastLocal = -1;
   for (const i of tables.named(callee)) {
     const n = tables.node(i);
-    if (n.kind !== 'method') continue;
+    // Overloads (`Foo.load#2`) are one method here; the overload choice picks among them later.
+    if (n.kind !== 'method' || /#\d+$/.test(n.qualifiedName ?? '')) continue;
     methods++;
     lastMethod = i;
     if (n.path === scope.path) {

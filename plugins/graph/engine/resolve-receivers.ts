@@ -64,7 +64,14 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
   let v: TypeValue | null = chain.typeHead !== undefined ? typeFromText(ctx, chain.typeHead, at, -1, 1) : evalHead(ctx, chain.head, at);
   if (v && chain.typeHead !== undefined) return v; // `[]*Route{}` is already the collection
   const steps = chain.steps;
-  for (let i = 0; i < steps.length && v; i++) {
+  let first = 0;
+  if (!v && at.scope.language === 'java' && steps[0]?.op === 'call') {
+    // Java `state().x()`: a bare call is a method of the enclosing class (implicit `this`), inherited ones too.
+    const cls = ctx.enclosingClass(at.scope.path, at.caller, at.scope);
+    if (cls >= 0) v = methodResult(ctx, { kind: 'instance', node: cls, conf: 1 }, chain.head, at);
+    first = 1;
+  }
+  for (let i = first; i < steps.length && v; i++) {
     const step = steps[i];
     switch (step.op) {
       case 'member':
@@ -102,6 +109,12 @@ function evalHead(ctx: ReceiverContext, name: string, at: Position): TypeValue |
   }
   const b = findBinding(ctx, scope, name, at.caller, at.line);
   if (b) return bindingValue(ctx, b, at);
+  if (scope.language === 'java') {
+    // A field the enclosing class inherits (`tokeniser.transition()` in a subclass): implicit `this`.
+    const cls = ctx.enclosingClass(scope.path, at.caller, scope);
+    const field = cls >= 0 ? fieldValue(ctx, cls, name, at) : null;
+    if (field) return field;
+  }
   const mod = scope.moduleAliases.get(name);
   if (mod) return { kind: 'module', files: mod, conf: 1 };
   if (scope.externalNames.has(name)) return { kind: 'external', conf: 1 };
@@ -138,6 +151,7 @@ function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClas
     const last = parts[parts.length - 1];
     if (parts.length > 1) {
       const files = scope.moduleAliases.get(parts.slice(0, -1).join('.')) ?? scope.moduleAliases.get(parts[0]);
+      if (!files && scope.language === 'java' && !scope.externalNames.has(parts[0])) return nestedType(ctx, parts, at, conf);
       if (!files) return scope.externalNames.has(parts[0]) ? { kind: 'external', conf } : null;
       ctx.deps.push(last);
       for (const f of files) {
@@ -152,6 +166,21 @@ function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClas
     return r.targets.length === 1 ? { kind: 'class', node: r.targets[0], conf: Math.min(conf, r.confidence) } : null;
   };
   return typeValue(parseType(text, scope.language), lookup, conf);
+}
+
+/** Java `Token.StartTag`: the outer type by name, then its nested types (declared in the outer one's file). */
+function nestedType(ctx: ReceiverContext, parts: readonly string[], at: Position, conf: number): TypeValue | null {
+  ctx.deps.push(parts[0]);
+  const r = ctx.lookup(parts[0], at.caller, at.scope, TYPE_NODE_KINDS);
+  if (r.targets.length !== 1) return null;
+  let node = r.targets[0];
+  for (const inner of parts.slice(1)) {
+    ctx.deps.push(inner);
+    const n = ctx.tables.node(node);
+    node = ctx.tables.memberIn(n.path, n.qualifiedName ?? n.label, inner);
+    if (node < 0 || !TYPE_NODE_KINDS.has(ctx.tables.node(node).kind)) return null;
+  }
+  return { kind: 'class', node, conf: Math.min(conf, r.confidence) };
 }
 
 /** The declared result of a function or method node, read in the file that declares it. */

@@ -4,10 +4,13 @@
  *   constructors are methods named like their class (`A.A`).
  * - `import a.b.C;` → specifier `a.b.C`, names [C]; `import a.b.*;` → `a.b`, ['*'];
  *   `import static a.b.C.m;` → `a.b.C`, [m]; `import static a.b.C.*;` → `a.b.C`, ['*'].
- * - `new Foo()` counts as a call to `Foo`. Only Javadoc (`/** ... *\/`) is read as doc.
+ * - `new Foo()` counts as a call to `Foo`; `this(…)`/`super(…)` in a constructor are calls to `this`/`super`.
+ * - Methods and constructors carry their parameter types, calls their argument shapes (overloads).
+ * - Only Javadoc (`/** ... *\/`) is read as doc.
  * - In a qualified type `java.io.Closeable` only the last name (`Closeable`) is a reference.
  */
 import type { ExtractedImport } from '../extraction.ts';
+import { javaArgs, javaParams } from './java-arity.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
 
 /** The Java query. */
@@ -25,6 +28,7 @@ export const JAVA_QUERY = String.raw`
 
 (method_invocation object: (_) @call.recv name: (identifier) @call.name)
 (method_invocation !object name: (identifier) @call.name)
+(explicit_constructor_invocation constructor: [(this) (super)] @call.name)
 (object_creation_expression type: [
   (type_identifier) @call.name
   (generic_type . (type_identifier) @call.name)
@@ -106,4 +110,6 @@ export const javaSpec: QueryLanguageSpec = {
   parseImport: parseJavaImport,
   isExported: isJavaExported,
   closureTypes: new Set(['lambda_expression']),
+  params: javaParams,
+  args: javaArgs,
 };

@@ -13,6 +13,8 @@ export interface Entry {
   qualifier?: string;
   /** Rust `impl Trait for Type`: the trait's name. */
   trait?: string;
+  /** Declared parameter types (languages with overloads). */
+  params?: string[];
   qname: string;
   /** qualifiedName of the nearest enclosing symbol, itself included; null outside any. */
   caller: string | null;

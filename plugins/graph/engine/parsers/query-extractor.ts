@@ -54,6 +54,7 @@ interface PendingCall {
   row: number;
   callee: string;
   receiver?: string;
+  args?: string[];
 }
 
 interface PendingRef {
@@ -203,7 +204,9 @@ class FileState {
     const name = this.ident(nameNode);
     if (name === '') return;
     if (this.regions !== null && isMisparsedDef(node, nameNode, name, this.regions, this.spec.reservedWords)) return;
+    const params = this.spec.params?.(node, (n) => this.text(n));
     this.entries.push({
+      ...(params === undefined ? {} : { params }),
       kind,
       start: node.startIndex,
       end: node.endIndex,
@@ -232,6 +235,8 @@ class FileState {
     const callee = this.ident(nameNode);
     if (callee === '') return;
     const call: PendingCall = { pos, row: nameNode.startPosition.row, callee };
+    const args = this.spec.args?.(nameNode, (n) => this.text(n));
+    if (args !== undefined) call.args = args;
     if (recvStart >= 0) {
       let receiver = receiverText(this.source, recvStart, pos);
       if (receiver.endsWith('…')) {
@@ -413,6 +418,7 @@ class FileState {
     const doc = docs === 'docstring' ? this.docstrings.get(e.start) : docAbove(this.source, this.lines, this.comments, anchor, docs);
     if (doc !== undefined) symbol.doc = doc;
     symbol.exported = e.exported;
+    if (e.params !== undefined) symbol.params = e.params;
     const returns = this.binds.returnTypes.get(e.start);
     if (returns !== undefined) symbol.returnType = returns;
     return symbol;
@@ -427,6 +433,7 @@ class FileState {
       const c = calls[i];
       const call: ExtractedCall = { caller: at(c.pos), callee: c.callee, line: c.row + 1 };
       if (c.receiver !== undefined) call.receiver = c.receiver;
+      if (c.args !== undefined) call.args = c.args;
       out[i] = call;
     }
     return out;

@@ -1,5 +1,6 @@
 /** The contract between the shared query engine and each tree-sitter language: what a language spec provides. */
 import type { ExtractedImport, FileExtraction, Language, SymbolKind } from '../extraction.ts';
+import type { Node } from 'web-tree-sitter';
 import type { DocCommentRules } from './doc-text.ts';
 
 /** What a declaration or a non-symbol scope (Rust impl, module, namespace) is. */
@@ -46,6 +47,10 @@ export interface QueryLanguageSpec {
   reservedWords?: ReadonlySet<string>;
   /** Node types of anonymous functions whose parameters the query binds (their names are visible only inside). */
   closureTypes?: ReadonlySet<string>;
+  /** Declared parameter types of a declaration node (languages with overloads: Java). */
+  params?(decl: Node, text: (n: Node) => string): string[] | undefined;
+  /** Argument shapes of the call whose callee name node is given (see ExtractedCall.args). */
+  args?(nameNode: Node, text: (n: Node) => string): string[] | undefined;
   /** Last word on a finished extraction (Python merges `@overload` stubs into their implementation). */
   refine?(extraction: FileExtraction, source: string): void;
   /** Language-specific rewriting of the finished extraction (TS: overload sets merged). */

@@ -60,16 +60,16 @@ describe('Java extractor', function () {
   it('reports classes, interfaces, enums, records, constructors and overloaded methods with Javadoc and public visibility', function () {
     assert.deepEqual(declarations(x.symbols), [
       { kind: 'class', name: 'Store', qualifiedName: 'Store', startLine: 12, endLine: 37, doc: 'Keeps nodes.', exported: true },
-      { kind: 'method', name: 'Store', qualifiedName: 'Store.Store', startLine: 16, endLine: 18, parent: 'Store', exported: true },
-      { kind: 'method', name: 'add', qualifiedName: 'Store.add', startLine: 21, endLine: 25, parent: 'Store', doc: 'Adds a node.', exported: true },
-      { kind: 'method', name: 'add', qualifiedName: 'Store.add#2', startLine: 28, endLine: 30, parent: 'Store', exported: false },
+      { kind: 'method', name: 'Store', qualifiedName: 'Store.Store', startLine: 16, endLine: 18, parent: 'Store', exported: true, params: ['Config'] },
+      { kind: 'method', name: 'add', qualifiedName: 'Store.add', startLine: 21, endLine: 25, parent: 'Store', doc: 'Adds a node.', exported: true, params: ['Node'] },
+      { kind: 'method', name: 'add', qualifiedName: 'Store.add#2', startLine: 28, endLine: 30, parent: 'Store', exported: false, params: ['Node', 'int'] },
       { kind: 'interface', name: 'Listener', qualifiedName: 'Store.Listener', startLine: 32, endLine: 34, parent: 'Store', exported: true },
-      { kind: 'method', name: 'changed', qualifiedName: 'Store.Listener.changed', startLine: 33, endLine: 33, parent: 'Store.Listener', exported: true },
+      { kind: 'method', name: 'changed', qualifiedName: 'Store.Listener.changed', startLine: 33, endLine: 33, parent: 'Store.Listener', exported: true, params: ['Node'] },
       { kind: 'class', name: 'Cursor', qualifiedName: 'Store.Cursor', startLine: 36, endLine: 36, parent: 'Store', exported: false },
       { kind: 'interface', name: 'Named', qualifiedName: 'Named', startLine: 39, endLine: 41, exported: false },
-      { kind: 'method', name: 'name', qualifiedName: 'Named.name', startLine: 40, endLine: 40, parent: 'Named', exported: false },
+      { kind: 'method', name: 'name', qualifiedName: 'Named.name', startLine: 40, endLine: 40, parent: 'Named', exported: false, params: [] },
       { kind: 'type', name: 'Kind', qualifiedName: 'Kind', startLine: 43, endLine: 43, exported: false },
-      { kind: 'method', name: 'label', qualifiedName: 'Kind.label', startLine: 43, endLine: 43, parent: 'Kind', exported: false },
+      { kind: 'method', name: 'label', qualifiedName: 'Kind.label', startLine: 43, endLine: 43, parent: 'Kind', exported: false, params: [] },
       { kind: 'type', name: 'Pair', qualifiedName: 'Pair', startLine: 45, endLine: 45, exported: false },
     ]);
   });
@@ -83,14 +83,24 @@ describe('Java extractor', function () {
     ]);
   });
 
-  it('reports method invocations and object creations with receivers', function () {
+  it('reports method invocations, object creations and super(...) with receivers and argument shapes', function () {
     assert.deepEqual(x.calls, [
-      { caller: 'Store', callee: 'ArrayList', line: 14 },
-      { caller: 'Store.add', callee: 'requireNonNull', line: 23 },
-      { caller: 'Store.add', callee: 'add', receiver: 'this.nodes', line: 24 },
-      { caller: 'Store.add#2', callee: 'add', receiver: 'nodes', line: 29 },
-      { caller: 'Kind.label', callee: 'name', line: 43 },
+      { caller: 'Store', callee: 'ArrayList', line: 14, args: [] },
+      { caller: 'Store.Store', callee: 'super', line: 17, args: ['config'] },
+      { caller: 'Store.add', callee: 'requireNonNull', line: 23, args: ['node'] },
+      { caller: 'Store.add', callee: 'add', receiver: 'this.nodes', line: 24, args: ['node'] },
+      { caller: 'Store.add#2', callee: 'add', receiver: 'nodes', line: 29, args: ['index', 'node'] },
+      { caller: 'Kind.label', callee: 'name', line: 43, args: [] },
     ]);
+  });
+
+  it('gives literal, new and cast arguments their static type and varargs parameters a trailing ...', function () {
+    const src = 'class A {\n  void f(int n, String... rest) { g("s", 1, 2L, 1.5, \'c\', true, new java.util.ArrayList<String>(), (Foo) o, n + 1, null); }\n}\n';
+    const y = extractorFor('java').then((e) => e('A.java', src));
+    return y.then((e) => {
+      assert.deepEqual(e.symbols.find((s) => s.name === 'f')?.params, ['int', 'String...']);
+      assert.deepEqual(e.calls[0].args, [':String', ':int', ':long', ':double', ':char', ':boolean', ':ArrayList', ':Foo', '', '']);
+    });
   });
 
   it('reports extends and implements, qualified parents by their last name', function () {

@@ -1,0 +1,241 @@
+/**
+ * Java overload choice: a call resolved by name to one method (or a `new` to its class) is narrowed to
+ * the overloads of that name — in the class and its ancestors, or the class's constructors — whose
+ * parameter count fits the arguments (varargs aware), then by simple static argument types. Several
+ * that still fit are all linked at half the confidence.
+ */
+import type { ExtractedCall } from './extraction.ts';
+import type { Dependencies, NameResolution, SymbolTables } from './resolve-names.ts';
+import { baseType } from './parsers/java-arity.ts';
+
+/** The static type (as written) of an argument expression at the call (`x`, `this`, `this.f`, `g()`), when known. */
+export type ArgTypeOf = (name: string) => string | undefined;
+
+/** Confidence multiplier when arity and argument types leave several overloads. */
+export const AMBIGUOUS_OVERLOAD = 0.5;
+const MAX_LINKED = 3;
+const CLASS_LIKE: ReadonlySet<string> = new Set(['class', 'interface', 'type']);
+const MAX_DEPTH = 4;
+
+// Java widening and boxing among the types a literal can have: which parameter types accept each.
+const ACCEPTS: Readonly<Record<string, readonly string[]>> = {
+  String: ['String', 'CharSequence', 'Object', 'Comparable'],
+  char: ['char', 'int', 'long', 'float', 'double', 'Character', 'Object'],
+  int: ['int', 'long', 'float', 'double', 'Integer', 'Number', 'Object'],
+  long: ['long', 'float', 'double', 'Long', 'Number', 'Object'],
+  double: ['double', 'Double', 'Number', 'Object'],
+  boolean: ['boolean', 'Boolean', 'Object'],
+};
+const PLAIN_TYPES: ReadonlySet<string> = new Set([
+  'String', 'CharSequence', 'char', 'int', 'long', 'float', 'double', 'boolean', 'byte', 'short',
+  'Character', 'Integer', 'Long', 'Double', 'Float', 'Boolean', 'Byte', 'Short', 'Number',
+]);
+
+const FINAL_TYPES: ReadonlySet<string> = new Set([...PLAIN_TYPES].filter((t) => t !== 'CharSequence' && t !== 'Number'));
+
+/** Narrows a Java call's targets to the overloads its arguments fit; other answers pass through. */
+export function pickOverloads(r: NameResolution, call: ExtractedCall, path: string, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
+  const args = call.args;
+  if (args === undefined || r.targets.length === 0) return r;
+  const out: number[] = [];
+  let ambiguous = false;
+  for (const t of r.targets) {
+    const n = tables.node(t);
+    if (n.language !== 'java') {
+      out.push(t);
+      continue;
+    }
+    const cands = n.kind === 'class' || n.kind === 'type' ? (n.label === call.callee ? constructorsOf(t, tables) : []) : overloadsFrom(t, tables, deps);
+    if (cands.length === 0) {
+      out.push(t);
+      continue;
+    }
+    const fit = choose(cands, args, argType, tables, deps, { path, line: call.line });
+    // Nothing fits (a parameter list we misread, an inherited or implicit constructor): keep the name's answer.
+    if (fit.length === 0) out.push(t);
+    else {
+      ambiguous ||= fit.length > 1;
+      for (const f of fit) if (!out.includes(f)) out.push(f);
+    }
+  }
+  const targets = out.slice(0, MAX_LINKED);
+  return { targets, confidence: ambiguous ? r.confidence * AMBIGUOUS_OVERLOAD : r.confidence };
+}
+
+/** The constructors a class declares (`Foo.Foo`, `Foo.Foo#2`, …). */
+export function constructorsOf(cls: number, tables: SymbolTables): number[] {
+  const n = tables.node(cls);
+  return family(n.path, n.qualifiedName ?? n.label, n.label, tables);
+}
+
+/** Picks constructors for `this(…)`/`super(…)`; the class itself when it declares none (the implicit one). */
+export function pickConstructor(cls: number, call: ExtractedCall, path: string, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
+  const cands = constructorsOf(cls, tables);
+  if (cands.length === 0) return { targets: [cls], confidence: 1 };
+  const fit = call.args === undefined ? cands : choose(cands, call.args, argType, tables, deps, { path, line: call.line });
+  if (fit.length === 0) return { targets: cands.slice(0, MAX_LINKED), confidence: AMBIGUOUS_OVERLOAD };
+  return { targets: fit.slice(0, MAX_LINKED), confidence: fit.length > 1 ? AMBIGUOUS_OVERLOAD : 1 };
+}
+
+/** `prefix.name`, `prefix.name#2`, … in a file. */
+function family(path: string, prefix: string, name: string, tables: SymbolTables): number[] {
+  const out: number[] = [];
+  for (let k = 1; ; k++) {
+    const i = tables.memberIn(path, prefix, k === 1 ? name : `${name}#${k}`);
+    if (i < 0) return out;
+    out.push(i);
+  }
+}
+
+/** Methods named like `method` in its class and the class's ancestors, most derived first. */
+function overloadsFrom(method: number, tables: SymbolTables, deps: Dependencies): number[] {
+  const n = tables.node(method);
+  const q = n.qualifiedName ?? n.label;
+  const cut = q.lastIndexOf('.');
+  const name = q.slice(cut + 1).replace(/#\d+$/, '');
+  if (cut < 0) return family(n.path, '', name, tables);
+  const owner = tables.symbolIn(n.path, q.slice(0, cut));
+  if (owner < 0) return family(n.path, q.slice(0, cut), name, tables);
+  const out: number[] = [];
+  const seen: number[] = [];
+  const walk = (cls: number, depth: number): void => {
+    if (seen.includes(cls) || depth > MAX_DEPTH) return;
+    seen.push(cls);
+    const c = tables.node(cls);
+    if (depth > 0) deps.push(c.label);
+    out.push(...family(c.path, c.qualifiedName ?? c.label, name, tables));
+    for (const p of tables.parentsOf(cls)) walk(p, depth + 1);
+  };
+  walk(owner, 0);
+  return out;
+}
+
+/** The candidates whose parameters the arguments fit best; an override hides the ancestor's same signature. */
+function choose(cands: readonly number[], args: readonly string[], argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies, at: CallSite): number[] {
+  const fixed: number[] = [];
+  const varargs: number[] = [];
+  const signatures = new Map<string, number>();
+  for (const c of cands) {
+    const params = tables.paramsOf(c);
+    if (params === undefined) continue;
+    const key = params.map(baseTypeOf).join(',');
+    const prev = signatures.get(key);
+    if (prev !== undefined) {
+      // One signature twice in one class: bodies of enum constants or anonymous classes; the one around the call wins.
+      if (!sameClassNearer(c, prev, at, tables)) continue; // else an override further down, hidden
+      for (const list of [fixed, varargs]) {
+        const k = list.indexOf(prev);
+        if (k >= 0) list.splice(k, 1);
+      }
+    }
+    signatures.set(key, c);
+    const spread = params.length > 0 && params[params.length - 1].endsWith('...');
+    if (!spread && params.length === args.length) fixed.push(c);
+    else if (spread && args.length >= params.length - 1) varargs.push(c);
+  }
+  // Java tries fixed arity before varargs (JLS 15.12.2).
+  const fitting = fixed.length ? fixed : varargs;
+  if (fitting.length < 2) return fitting;
+  const types = args.map((a) => (a.startsWith(':') ? a.slice(1) : a === '' ? undefined : argTypeOf(argType(a))));
+  const known = new Map<string, ReadonlySet<string>>();
+  const supers = (type: string): ReadonlySet<string> => {
+    let out = known.get(type);
+    if (!out) known.set(type, (out = supertypes(type, tables, deps)));
+    return out;
+  };
+  let best: number[] = [];
+  let bestScore = -1;
+  for (const c of fitting) {
+    const score = typeScore(tables.paramsOf(c) ?? [], types, supers);
+    if (score < 0) continue;
+    if (score > bestScore) {
+      best = [c];
+      bestScore = score;
+    } else if (score === bestScore) best.push(c);
+  }
+  return best.length ? best : fitting;
+}
+
+/** Where a call is. */
+interface CallSite {
+  path: string;
+  line: number;
+}
+
+/** Whether `c` is in the same class and file as `prev`, and declared nearer the call (in the caller's file) than it. */
+function sameClassNearer(c: number, prev: number, at: CallSite, tables: SymbolTables): boolean {
+  const a = tables.node(c);
+  const b = tables.node(prev);
+  if (a.path !== at.path || b.path !== at.path) return false;
+  const owner = (q: string | undefined): string => (q ?? '').replace(/\.[^.]*$/, '');
+  if (owner(a.qualifiedName) !== owner(b.qualifiedName)) return false;
+  return Math.abs(a.startLine - at.line) < Math.abs(b.startLine - at.line);
+}
+
+/** 2 per exact type match, 1 per argument of a subtype; -1 when a plainly typed argument cannot be passed to its parameter. */
+function typeScore(params: readonly string[], types: readonly (string | undefined)[], supers: (type: string) => ReadonlySet<string>): number {
+  let score = 0;
+  for (let i = 0; i < types.length; i++) {
+    const a = types[i];
+    if (a === undefined) continue;
+    const p = baseTypeOf(params[Math.min(i, params.length - 1)] ?? '');
+    if (p === a) score += 2;
+    else if (PLAIN_TYPES.has(p) && ACCEPTS[a] !== undefined && !ACCEPTS[a].includes(p)) return -1;
+    // A class of ours is never a String, a primitive or a boxed one (all final); a one-letter name may be a type variable.
+    else if (FINAL_TYPES.has(p) && !PLAIN_TYPES.has(a) && a.length > 1) return -1;
+    else if (supers(a).has(p)) score += 1;
+    else if (JDK_SUPERTYPES[a] !== undefined && JDK_TYPES.has(p)) return -1; // `Set` is no `Iterator`
+  }
+  return score;
+}
+
+/** Common JDK types and their supertypes, for arguments of collection and text types. */
+const JDK_SUPERTYPES: Readonly<Record<string, readonly string[]>> = {
+  Collection: ['Iterable'],
+  List: ['Collection', 'Iterable'],
+  Set: ['Collection', 'Iterable'],
+  Queue: ['Collection', 'Iterable'],
+  Deque: ['Queue', 'Collection', 'Iterable'],
+  ArrayList: ['List', 'AbstractList', 'Collection', 'Iterable'],
+  LinkedList: ['List', 'Deque', 'Queue', 'Collection', 'Iterable'],
+  ArrayDeque: ['Deque', 'Queue', 'Collection', 'Iterable'],
+  HashSet: ['Set', 'Collection', 'Iterable'],
+  LinkedHashSet: ['HashSet', 'Set', 'Collection', 'Iterable'],
+  TreeSet: ['SortedSet', 'Set', 'Collection', 'Iterable'],
+  Map: [],
+  HashMap: ['Map'],
+  LinkedHashMap: ['HashMap', 'Map'],
+  TreeMap: ['SortedMap', 'Map'],
+  Iterator: [],
+  StringBuilder: ['CharSequence', 'Appendable'],
+};
+const JDK_TYPES: ReadonlySet<string> = new Set([...Object.keys(JDK_SUPERTYPES), ...Object.values(JDK_SUPERTYPES).flat()]);
+
+/** Supertype names of a type: from the JDK table, or the ancestors of workspace classes of that name. */
+function supertypes(type: string, tables: SymbolTables, deps: Dependencies): ReadonlySet<string> {
+  const jdk = JDK_SUPERTYPES[type];
+  if (jdk !== undefined) return new Set(jdk);
+  deps.push(type);
+  const out = new Set<string>();
+  const seen: number[] = [];
+  const walk = (cls: number, depth: number): void => {
+    if (seen.includes(cls) || depth > MAX_DEPTH) return;
+    seen.push(cls);
+    for (const p of tables.parentsOf(cls)) {
+      const label = tables.node(p).label;
+      deps.push(label);
+      out.add(label);
+      walk(p, depth + 1);
+    }
+  };
+  for (const i of tables.named(type)) if (CLASS_LIKE.has(tables.node(i).kind)) walk(i, 0);
+  return out;
+}
+
+function argTypeOf(declared: string | undefined): string | undefined {
+  return declared === undefined || declared === 'var' ? undefined : baseTypeOf(declared);
+}
+
+function baseTypeOf(param: string): string {
+  return baseType(param.replace(/\.\.\.$/, '[]'));
+}

@@ -1,0 +1,169 @@
+import { strict as assert } from 'node:assert';
+import type { Harness } from '../../../../helpers/mcp.ts';
+import { callersOf, ingestedRepo } from './callers.ts';
+
+const DIR = 'src/main/java/com/ex';
+
+const JAVA: Record<string, string> = {
+  [`${DIR}/Loader.java`]: `package com.ex;
+
+import java.io.File;
+
+public class Loader {
+    public Loader() { this("default"); }
+    public Loader(String name) { this(name, 1); }
+    public Loader(String name, int size) {}
+
+    public static String load(String path) { return path; }
+    public static String load(String path, String charset) { return load(path); }
+    public static String load(File file, String charset, int limit) { return ""; }
+    public static String load(int code) { return ""; }
+
+    public static int count(String... parts) { return parts.length; }
+    public static int count(String one) { return 1; }
+
+    static void check(Loader loader) {}
+    static void check(String name) {}
+    void self() { check(this); }
+
+    static String join(java.util.Collection<String> parts, String sep) { return ""; }
+    static String join(java.util.Iterator<String> parts, String sep) { return ""; }
+    static void emit(Base token) {}
+    static void emit(char[] chars) {}
+}
+`,
+  [`${DIR}/Base.java`]: `package com.ex;
+
+public class Base {
+    public Base(int x) {}
+    public void put(String key) {}
+    protected Token.Tag tag;
+    void clear() {}
+    String label() { return ""; }
+}
+`,
+  [`${DIR}/Child.java`]: `package com.ex;
+
+public class Child extends Base {
+    public Child() { super(3); }
+    public void put(String key, String value) { put(key); }
+    void reset() { clear(); }
+    void useField() { tag.label(); }
+    class Inner { void run() { clear(); } }
+}
+`,
+  [`${DIR}/Token.java`]: `package com.ex;
+
+abstract class Token {
+    static class Tag extends Token {
+        String label() { return ""; }
+    }
+    static final class StartTag extends Tag {}
+}
+`,
+  [`${DIR}/State.java`]: `package com.ex;
+
+enum State {
+    A {
+        void run() { step(); }
+        void step() {}
+    },
+    B {
+        void run() { step(); }
+        void step() {}
+    };
+
+    abstract void run();
+}
+`,
+  [`${DIR}/App.java`]: `package com.ex;
+
+import java.io.File;
+
+public class App {
+    private String label;
+    private Loader loader;
+    Object unknown() { return null; }
+    Loader build(int n) { return null; }
+    void fields() { Loader.load(this.label); Loader.check(loader); }
+    void result() { Loader.check(build(1)); }
+    void nested(Token.StartTag tag) { tag.label(); }
+    void subtypes(java.util.Set<String> names, Child child) { Loader.join(names, ","); Loader.emit(child); }
+    void one() { Loader.load("a"); }
+    void two() { Loader.load("a", "utf8"); }
+    void three(File f) { Loader.load(f, "x", 3); }
+    void number() { Loader.load(42); }
+    void typedLocal() { String p = "x"; Loader.load(p); }
+    void typedParam(int code) { Loader.load(code); }
+    void ambiguous() { Loader.load(unknown()); }
+    void spread() { Loader.count("a", "b"); Loader.count(); }
+    void fixed() { Loader.count("a"); }
+    void make() { new Loader(); }
+    void makeTwo() { new Loader("n", 2); }
+    void child() { new Child().put("k", "v"); }
+}
+`,
+};
+
+const M = (file: string, q: string): string => `method:${DIR}/${file}.java#${q}`;
+
+describe('Java overloads: calls linked by arity and argument types', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  before(async () => {
+    h = await ingestedRepo(JAVA);
+  });
+  after(async () => {
+    await h.close();
+  });
+
+  it('links each static call to the overload its argument count and literal or declared types fit', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load')), [M('App', 'App.ambiguous'), M('App', 'App.fields'), M('App', 'App.one'), M('App', 'App.typedLocal'), M('Loader', 'Loader.load#2')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#2')), [M('App', 'App.two')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#3')), [M('App', 'App.three')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#4')), [M('App', 'App.ambiguous'), M('App', 'App.number'), M('App', 'App.typedParam')]);
+  });
+
+  it('types this, fields and method results passed as arguments', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.check')), [M('App', 'App.fields'), M('App', 'App.result'), M('Loader', 'Loader.self')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.check#2')), []);
+  });
+
+  it('prefers the overload whose parameter is a supertype of the argument (JDK collections, workspace classes)', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.join')), [M('App', 'App.subtypes')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.join#2')), []);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit')), [M('App', 'App.subtypes')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit#2')), []);
+  });
+
+  it('types a receiver declared with a nested, package-private class (Outer.Inner), or an inherited field, and finds its inherited method', async () => {
+    assert.deepEqual(await callersOf(h, M('Token', 'Token.Tag.label')), [M('App', 'App.nested'), M('Child', 'Child.useField')]);
+    assert.deepEqual(await callersOf(h, M('Base', 'Base.label')), []);
+  });
+
+  it('links a helper of an enum constant body from that body, not from its twin in another constant', async () => {
+    assert.deepEqual(await callersOf(h, M('State', 'State.step')), [M('State', 'State.run')]);
+    assert.deepEqual(await callersOf(h, M('State', 'State.step#2')), [M('State', 'State.run#2')]);
+  });
+
+  it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.count')), [M('App', 'App.spread')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.count#2')), [M('App', 'App.fixed')]);
+  });
+
+  it('links new, this(...) and super(...) to the constructor whose parameters fit', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.Loader')), [M('App', 'App.make')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.Loader#2')), [M('Loader', 'Loader.Loader')]);
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.Loader#3')), [M('App', 'App.makeTwo'), M('Loader', 'Loader.Loader#2')]);
+    assert.deepEqual(await callersOf(h, M('Base', 'Base.Base')), [M('Child', 'Child.Child')]);
+  });
+
+  it('links a bare call to a method the enclosing class (or an outer one) inherits', async () => {
+    assert.deepEqual(await callersOf(h, M('Base', 'Base.clear')), [M('Child', 'Child.Inner.run'), M('Child', 'Child.reset')]);
+  });
+
+  it('finds an overload declared in a superclass when the own class has none that fits', async () => {
+    assert.deepEqual(await callersOf(h, M('Base', 'Base.put')), [M('Child', 'Child.put')]);
+    assert.deepEqual(await callersOf(h, M('Child', 'Child.put')), [M('App', 'App.child')]);
+  });
+});
