@@ -39,6 +39,10 @@ export interface ExtractedSymbol {
   overloads?: number[];
   /** TS overload sets merged into this symbol: the text of each signature (without the implementation). */
   signatures?: string[];
+  /** A Python `@property` getter: reading or assigning the attribute calls it. */
+  property?: boolean;
+  /** Start lines of the `@name.setter` / `@name.deleter` accessors merged into this property. */
+  accessors?: number[];
 }
 
 export interface ExtractedImport {
@@ -62,6 +66,11 @@ export interface ExtractedCall {
   /** Receiver or qualifier as written, if any: `self`, `this`, `foo`, `pkg`. */
   receiver?: string;
   line: number;
+  /**
+   * An attribute read or write without a call (`recv.name`, Python; one per caller, receiver and
+   * name): a call only when it resolves to a property of the receiver's known type.
+   */
+  access?: boolean;
 }
 
 export interface ExtractedInherit {

@@ -28,6 +28,8 @@ export interface SymbolTables {
   parentsOf(index: number): readonly number[];
   /** Declared result type of a function or method node, as written. */
   returnTypeOf(index: number): string | undefined;
+  /** True for a property getter (Python `@property`): reading the attribute calls it. */
+  isProperty(index: number): boolean;
   /** A field the class-like node itself declares (`self.x = ...`, struct field), not inherited ones. */
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined;
   /** The lookups of a file (to read a type written there), without its local bindings. */
@@ -364,6 +366,31 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
   // An import says the receiver is outside the workspace (`sys.stdout`, Go `http`).
   if (!local && scope.externalNames.has(head)) return NONE;
   return unknownReceiver(callee, scope, tables, deps);
+}
+
+/**
+ * An attribute read or write (`recv.name` without a call): the property getter `name` of the
+ * receiver's class when the receiver is `self`/`cls`, `super()` or of a known type; never by name
+ * alone. Nothing unless some property has that name anywhere (cheap, and the name is a dependency).
+ */
+export function resolveAccess(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  const name = call.callee;
+  deps.push(name);
+  if (!tables.named(name).some((i) => tables.node(i).kind === 'method' && tables.isProperty(i))) return NONE;
+  const recv = call.receiver?.trim() ?? '';
+  let r = NONE;
+  // Read on a class (`cls.name`, `Foo.name`) a property is the descriptor itself: no call.
+  if (recv === 'self') {
+    const cls = ownerClass(scope.path, call.caller, scope, tables, deps);
+    if (cls >= 0) r = member(cls, name, tables, 1, deps);
+  } else if (recv === 'super' || recv.startsWith('super(')) {
+    r = resolveCall(call, scope, tables, deps);
+  } else if (recv !== '') {
+    const ctx = receiverContext(scope, tables, deps);
+    const type = receiverType(ctx, recv, call.caller, call.line);
+    if (type?.kind === 'instance') r = member(type.node, name, tables, Math.min(1, type.conf), deps);
+  }
+  return r.targets.length === 1 && tables.isProperty(r.targets[0]) ? r : NONE;
 }
 
 /** A bare call of a local binding: the function it aliases (`f = helper; f()`), else nothing. */

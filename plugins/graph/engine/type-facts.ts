@@ -11,6 +11,8 @@ export interface TypeFacts {
   returns: Map<string, string>;
   /** class qualifiedName → field name → declared type and/or value. */
   fields: Map<string, Map<string, { type?: string; value?: string }>>;
+  /** qualifiedNames of Python `@property` getters (accesses of them are calls). */
+  properties: Set<string>;
   /** Local names the file imports (re-exports are followed through them). */
   imported: string[];
   /** Changes when the facts or the file's imports (which the facts' names resolve through) change. */
@@ -23,8 +25,10 @@ const CLASS_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type'])
 export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   const returns = new Map<string, string>();
   const classes = new Set<string>();
+  const properties = new Set<string>();
   for (const s of extraction.symbols) {
     if (s.returnType) returns.set(s.qualifiedName, s.returnType);
+    if (s.property) properties.add(s.qualifiedName);
     if (CLASS_KINDS.has(s.kind)) classes.add(s.qualifiedName);
   }
   const fields = new Map<string, Map<string, { type?: string; value?: string }>>();
@@ -37,13 +41,16 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
   }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
-  const signature = returns.size || fields.size ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports]) : JSON.stringify(imports);
+  const signature =
+    returns.size || fields.size || properties.size
+      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), [...properties], imports])
+      : JSON.stringify(imports);
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
-  return { returns, fields, imported, signature };
+  return { returns, fields, properties, imported, signature };
 }
 
-/** Names whose resolution elsewhere may read these facts: owners of return types and fields, and imported names. */
+/** Names whose resolution elsewhere may read these facts: owners of return types and fields, properties, and imported names. */
 export function typeFactNames(facts: TypeFacts): string[] {
   const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1);
-  return [...[...facts.returns.keys()].map(last), ...[...facts.fields.keys()].map(last), ...facts.imported];
+  return [...[...facts.returns.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...facts.imported];
 }

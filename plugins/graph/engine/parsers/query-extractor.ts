@@ -9,7 +9,8 @@
  *   Go methods add `@def.recv` (receiver type name), Rust impls give `@def.impltype` and `@def.trait`.
  * - `@doc.owner` + `@doc.string`: a Python docstring of the owner declaration.
  * - `@import.stmt`: an import statement parsed by the language; `@import.spec`: a bare module string.
- * - `@call.name` (+ `@call.recv`): a call's callee name node and receiver expression.
+ * - `@call.name` (+ `@call.recv`): a call's callee name node and receiver expression; `@call.access`
+ *   (+ `@call.recv`) instead: an attribute read or written without a call (ExtractedCall.access).
  * - `@inherit.owner` + `@inherit.extends|implements`: a declaration and one parent type expression.
  * - `@ref.name`: a type name used; `@ref.tparam`: a type parameter name; `@ref.skip`: a name that is
  *   not a reference; `@ref.string`: a Python string annotation; `@ref.union`: a Python `A | B` annotation.
@@ -54,6 +55,7 @@ interface PendingCall {
   row: number;
   callee: string;
   receiver?: string;
+  access?: boolean;
 }
 
 interface PendingRef {
@@ -74,6 +76,19 @@ type Role = (typeof ROLES)[number];
 
 const IDENT = /[#$\p{ID_Continue}]+/uy;
 const DOTTED = /^[\p{ID_Start}_][\p{ID_Continue}.]*$/u;
+
+/**
+ * An `@call.access` name that is an attribute read or write, not the callee of a call (those come
+ * from the call patterns) nor a dunder (protocol machinery, not a property).
+ */
+function isPlainAccess(name: Node): boolean {
+  const attr = name.parent;
+  const up = attr?.parent;
+  if (!attr || !up) return false;
+  if (up.type === 'call' && up.childForFieldName('function')?.startIndex === attr.startIndex) return false;
+  const text = name.text;
+  return !(text.startsWith('__') && text.endsWith('__'));
+}
 
 /** Builds the extractor of a language from its loaded grammar; compiles its query and keeps one parser. */
 export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar): Extractor {
@@ -222,11 +237,17 @@ class FileState {
   private takeCall(captures: QueryCapture[]): void {
     let nameNode: Node | undefined;
     let recvStart = -1;
+    let access = false;
     for (const c of captures) {
       if (c.name === 'call.name') nameNode = c.node;
       else if (c.name === 'call.recv') recvStart = c.node.startIndex;
+      else if (c.name === 'call.access') {
+        nameNode = c.node;
+        access = true;
+      }
     }
     if (nameNode === undefined) return;
+    if (access && !isPlainAccess(nameNode)) return;
     if (this.regions !== null && isBrokenCall(nameNode, this.regions)) return;
     const pos = nameNode.startIndex;
     const callee = this.ident(nameNode);
@@ -240,6 +261,10 @@ class FileState {
         if (compact !== '' && compact.length <= 160) receiver = compact;
       }
       if (receiver !== '') call.receiver = receiver;
+    }
+    if (access) {
+      if (call.receiver === undefined) return;
+      call.access = true;
     }
     this.calls.push(call);
   }
@@ -422,12 +447,20 @@ class FileState {
     const calls = this.calls;
     sortByPos(calls);
     const at = enclosing(this.entries);
-    const out: ExtractedCall[] = new Array(calls.length);
+    const out: ExtractedCall[] = [];
+    // Attribute accesses: the first per caller, receiver and name (a caller is linked once anyway).
+    const accessed = new Set<string>();
     for (let i = 0; i < calls.length; i++) {
       const c = calls[i];
       const call: ExtractedCall = { caller: at(c.pos), callee: c.callee, line: c.row + 1 };
       if (c.receiver !== undefined) call.receiver = c.receiver;
-      out[i] = call;
+      if (c.access) {
+        const key = `${call.caller}\0${c.receiver}\0${c.callee}`;
+        if (accessed.has(key)) continue;
+        accessed.add(key);
+        call.access = true;
+      }
+      out.push(call);
     }
     return out;
   }
