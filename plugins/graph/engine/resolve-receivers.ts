@@ -59,6 +59,8 @@ export function findBinding(ctx: ReceiverContext, scope: FileScope, name: string
 
 function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue | null {
   if (at.depth > MAX_DEPTH) return null;
+  const cond = at.scope.language === 'python' ? PY_CONDITIONAL.exec(text) : null;
+  if (cond) return conditionalValue(ctx, cond[1], cond[2], at);
   const chain = parseChain(text);
   if (!chain) return null;
   let v: TypeValue | null = chain.typeHead !== undefined ? typeFromText(ctx, chain.typeHead, at, -1, 1) : evalHead(ctx, chain.head, at);
@@ -93,6 +95,20 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
   return v;
 }
 
+// `A if cond else B` (brackets and strings already elided, so neither branch hides an `if`).
+const PY_CONDITIONAL = /^(.+?) if .+? else (.+)$/;
+
+/** `A if c else B`: the type both branches agree on (a `None` branch counts as an Optional). */
+function conditionalValue(ctx: ReceiverContext, a: string, b: string, at: Position): TypeValue | null {
+  const next: Position = { ...at, depth: at.depth + 1 };
+  const va = a.trim() === 'None' ? null : evalText(ctx, a, next);
+  const vb = b.trim() === 'None' ? null : evalText(ctx, b, next);
+  if (a.trim() === 'None') return vb;
+  if (b.trim() === 'None') return va;
+  if (va?.kind === 'instance' && vb?.kind === 'instance' && va.node === vb.node) return { ...va, conf: Math.min(va.conf, vb.conf) };
+  return null;
+}
+
 function evalHead(ctx: ReceiverContext, name: string, at: Position): TypeValue | null {
   const { tables, scope } = { tables: ctx.tables, scope: at.scope };
   if (SELF_VALUES.has(name) || SELF_CLASSES.has(name)) {
@@ -123,7 +139,8 @@ function bindingValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): 
   }
   if (!b.value) return null;
   const v = evalText(ctx, b.value, here);
-  return b.source === 'range' ? elementOf(v) : v;
+  // `with cm() as x` where `cm` is a `@contextmanager` generator (`-> Iterator[T]`): x is a T.
+  return b.source === 'range' || (b.source === 'with' && v?.kind === 'collection') ? elementOf(v) : v;
 }
 
 /** A type written in a file (at a position), `Self` meaning `selfClass`. */
@@ -140,11 +157,9 @@ function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClas
       const files = scope.moduleAliases.get(parts.slice(0, -1).join('.')) ?? scope.moduleAliases.get(parts[0]);
       if (!files) return scope.externalNames.has(parts[0]) ? { kind: 'external', conf } : null;
       ctx.deps.push(last);
-      for (const f of files) {
-        const i = ctx.tables.memberIn(f, '', last);
-        if (i >= 0 && TYPE_NODE_KINDS.has(ctx.tables.node(i).kind)) return { kind: 'class', node: i, conf };
-      }
-      return null;
+      // `pkg.Name` where the package re-exports `Name` (`from ._models import Name` in `__init__.py`).
+      const hits = ctx.exported(files, last, TYPE_NODE_KINDS);
+      return hits.length === 1 ? { kind: 'class', node: hits[0], conf } : null;
     }
     if (scope.externalNames.has(last)) return { kind: 'external', conf };
     ctx.deps.push(last);
