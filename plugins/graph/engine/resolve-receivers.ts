@@ -96,7 +96,7 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
 }
 
 // `A if cond else B` (brackets and strings already elided, so neither branch hides an `if`).
-const PY_CONDITIONAL = /^(.+?) if .+? else (.+)$/;
+const PY_CONDITIONAL = /^(.+?)\s*\bif\b.+?\belse\b\s*(.+)$/;
 
 /** `A if c else B`: the type both branches agree on (a `None` branch counts as an Optional). */
 function conditionalValue(ctx: ReceiverContext, a: string, b: string, at: Position): TypeValue | null {
