@@ -78,6 +78,8 @@ export interface ExtractedInherit {
   child: string;
   /** Parent name as written (last segment). */
   parent: string;
+  /** The qualifier of a dotted parent (`httpx` in `httpx.BaseTransport`), when it is a plain dotted name. */
+  qualifier?: string;
   kind: 'extends' | 'implements';
 }
 

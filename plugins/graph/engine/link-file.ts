@@ -74,7 +74,7 @@ export function linkInheritance(ctx: LinkContext, st: LinkedFile, scope: FileSco
   for (const inh of st.extraction!.inherits) {
     const child = st.symbols.get(inh.child);
     if (child === undefined) continue;
-    const r = resolveTypeName(inh.parent, inh.child, scope, ctx, deps);
+    const r = resolveTypeName(inh.parent, inh.child, scope, ctx, deps, inh.qualifier);
     const rel = inh.kind === 'implements' ? 'implements' : 'inherits';
     for (const t of r.targets) {
       if (t === child) continue;

@@ -427,8 +427,15 @@ function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables,
 }
 
 /** Resolves a type name (reference, base class, implemented interface) to class/interface/type nodes. */
-export function resolveTypeName(name: string, from: string | null, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+export function resolveTypeName(name: string, from: string | null, scope: FileScope, tables: SymbolTables, deps: Dependencies, qualifier?: string): NameResolution {
   const last = name.split(/[.:]+/).filter(Boolean).pop() ?? name;
+  // `mod.Name` with `mod` an imported module: what the module exports under that name.
+  const moduleFiles = qualifier !== undefined ? scope.moduleAliases.get(qualifier) : undefined;
+  if (moduleFiles) {
+    deps.push(last);
+    const hits = exportedFrom(moduleFiles, last, tables, TYPE_KINDS, deps);
+    if (hits.length) return found(hits, hits.length === 1 ? 1 : 0.5);
+  }
   return resolveBareName(last, from, scope, tables, TYPE_KINDS, deps);
 }
 

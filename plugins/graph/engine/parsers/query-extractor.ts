@@ -67,6 +67,7 @@ interface PendingRef {
 interface PendingInherit {
   owner: number;
   parent: string;
+  qualifier?: string;
   kind: 'extends' | 'implements';
   pos: number;
 }
@@ -327,8 +328,13 @@ class FileState {
       if (c.name === 'inherit.owner') owner = c.node.startIndex;
       else if (c.name.startsWith('inherit.')) {
         if (this.regions !== null && c.node.hasError) continue;
-        const parent = lastSegment(this.text(c.node));
-        if (parent !== '') parents.push({ owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends', pos: c.node.startIndex });
+        const text = this.text(c.node);
+        const parent = lastSegment(text);
+        if (parent === '') continue;
+        const p: PendingInherit = { owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends', pos: c.node.startIndex };
+        // `mod.Base`: the qualifier may be a module alias, whose exports name the base.
+        if (DOTTED.test(text) && text.endsWith(`.${parent}`)) p.qualifier = text.slice(0, -parent.length - 1);
+        parents.push(p);
       }
     }
     for (const p of parents) this.inherits.push({ ...p, owner });
@@ -491,15 +497,17 @@ class FileState {
     for (const e of this.entries) if (!byStart.has(e.start)) byStart.set(e.start, e);
     const seen = new Set<string>();
     const out: ExtractedInherit[] = [];
-    const add = (child: string, parent: string, kind: 'extends' | 'implements'): void => {
+    const add = (child: string, parent: string, kind: 'extends' | 'implements', qualifier?: string): void => {
       const key = `${child}\0${parent}\0${kind}`;
       if (seen.has(key)) return;
       seen.add(key);
-      out.push({ child, parent, kind });
+      const inherit: ExtractedInherit = { child, parent, kind };
+      if (qualifier !== undefined) inherit.qualifier = qualifier;
+      out.push(inherit);
     };
     for (const i of this.inherits) {
       const owner = byStart.get(i.owner);
-      if (owner !== undefined) add(owner.qname, i.parent, i.kind);
+      if (owner !== undefined) add(owner.qname, i.parent, i.kind, i.qualifier);
     }
     for (const e of this.entries) if (e.kind === 'impl' && e.trait !== undefined) add(e.qname, e.trait, 'implements');
     return out;
