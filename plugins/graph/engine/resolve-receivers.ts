@@ -138,7 +138,10 @@ function bindingValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): 
     if (t) return b.source === 'range' && t.kind === 'collection' ? t.element : t;
   }
   if (!b.value) return null;
-  const v = evalText(ctx, b.value, here);
+  // `x = Foo(x) if isinstance(x, str) else x` normalises x: the branch that is not x itself.
+  const cond = at.scope.language === 'python' ? PY_CONDITIONAL.exec(b.value) : null;
+  const other = cond ? (cond[2].trim() === b.name ? cond[1] : cond[1].trim() === b.name ? cond[2] : null) : null;
+  const v = evalText(ctx, other ?? b.value, here);
   // `with cm() as x` where `cm` is a `@contextmanager` generator (`-> Iterator[T]`): x is a T.
   return b.source === 'range' || (b.source === 'with' && v?.kind === 'collection') ? elementOf(v) : v;
 }

@@ -83,6 +83,11 @@ def chosen(flag):
     return u.host
 
 
+def normalised(u):
+    u = URL(u) if isinstance(u, str) else u
+    return u.host
+
+
 def unknown(obj):
     return obj.is_closed, obj.timeout
 
@@ -128,7 +133,7 @@ describe('graph: Python properties and the receivers that reach them', function 
   });
 
   it('types fields assigned from a local, conditional values and mod.Base parents', async () => {
-    assert.deepEqual(await callersOf(h, 'method:app/client.py#URL.host'), ['function:app/use.py#chosen', 'function:app/use.py#host_of']);
+    assert.deepEqual(await callersOf(h, 'method:app/client.py#URL.host'), ['function:app/use.py#chosen', 'function:app/use.py#host_of', 'function:app/use.py#normalised']);
     assert.deepEqual(await callersOf(h, 'method:app/transport.py#Base.open'), ['method:app/use.py#Mine.open']);
   });
 });
