@@ -49,6 +49,7 @@ export const PYTHON_QUERY = String.raw`
 (for_statement left: (pattern_list (identifier) @bind.local))
 (for_statement left: (tuple_pattern (identifier) @bind.local))
 (with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
+(except_clause value: (as_pattern [(identifier) (attribute)] @bind.type alias: (as_pattern_target (identifier) @bind.local)))
 (function_definition return_type: (type) @bind.returns) @bind.owner
 `;
 

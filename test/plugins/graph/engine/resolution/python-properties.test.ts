@@ -47,6 +47,12 @@ class Client:
 @contextmanager
 def open_client(url) -> Iterator[Client]:
     yield Client(url)
+
+
+class ClientError(Exception):
+    @property
+    def detail(self) -> str:
+        return "x"
 `,
   'app/transport.py': `class Base:
     def open(self):
@@ -54,7 +60,7 @@ def open_client(url) -> Iterator[Client]:
 `,
   'app/use.py': `import app
 import app.transport as tr
-from app.client import URL, Client, open_client
+from app.client import URL, Client, ClientError, open_client
 
 
 def check(client: Client):
@@ -86,6 +92,13 @@ def chosen(flag):
 def normalised(u):
     u = URL(u) if isinstance(u, str) else u
     return u.host
+
+
+def guarded():
+    try:
+        pass
+    except ClientError as exc:
+        return exc.detail
 
 
 def unknown(obj):
@@ -135,5 +148,6 @@ describe('graph: Python properties and the receivers that reach them', function 
   it('types fields assigned from a local, conditional values and mod.Base parents', async () => {
     assert.deepEqual(await callersOf(h, 'method:app/client.py#URL.host'), ['function:app/use.py#chosen', 'function:app/use.py#host_of', 'function:app/use.py#normalised']);
     assert.deepEqual(await callersOf(h, 'method:app/transport.py#Base.open'), ['method:app/use.py#Mine.open']);
+    assert.deepEqual(await callersOf(h, 'method:app/client.py#ClientError.detail'), ['function:app/use.py#guarded'], 'except … as binds the exception type');
   });
 });
