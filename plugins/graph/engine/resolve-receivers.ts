@@ -7,7 +7,7 @@
 import type { ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
-import { bindingAt, builtinMethodResult, elementOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, type TypeValue } from './receiver-types.ts';
+import { bindingAt, builtinMethodResult, elementOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, type ParsedType, type TypeValue } from './receiver-types.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
 
 /** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
@@ -138,6 +138,7 @@ function bindingValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): 
     if (t) return b.source === 'range' && t.kind === 'collection' ? t.element : t;
   }
   if (!b.value) return null;
+  if (at.scope.language === 'python' && b.value.startsWith('yield ')) return sentValue(ctx, b, here);
   // `x = Foo(x) if isinstance(x, str) else x` normalises x: the branch that is not x itself.
   const cond = at.scope.language === 'python' ? PY_CONDITIONAL.exec(b.value) : null;
   const other = cond ? (cond[2].trim() === b.name ? cond[1] : cond[1].trim() === b.name ? cond[2] : null) : null;
@@ -148,6 +149,11 @@ function bindingValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): 
 
 /** A type written in a file (at a position), `Self` meaning `selfClass`. */
 function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClass: number, conf: number): TypeValue | null {
+  return typeFromParsed(ctx, parseType(text, at.scope.language), at, selfClass, conf);
+}
+
+/** A parsed type written in a file (at a position). */
+function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Position, selfClass: number, conf: number): TypeValue | null {
   const scope = at.scope;
   const lookup = (name: string): TypeValue | null => {
     if (name === 'Self' || name === 'this' || name === 'self') {
@@ -169,7 +175,19 @@ function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClas
     const r = ctx.lookup(last, at.caller, scope, TYPE_NODE_KINDS);
     return r.targets.length === 1 ? { kind: 'class', node: r.targets[0], conf: Math.min(conf, r.confidence) } : null;
   };
-  return typeValue(parseType(text, scope.language), lookup, conf);
+  return typeValue(parsed, lookup, conf);
+}
+
+const GENERATORS = new Set(['Generator', 'AsyncGenerator']);
+
+/** `x = yield y` in a function declared `-> Generator[Y, S, R]`: x is what is sent, an S. */
+function sentValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): TypeValue | null {
+  if (b.scope === null) return null;
+  const fn = ctx.tables.symbolIn(at.scope.path, b.scope);
+  const text = fn >= 0 ? ctx.tables.returnTypeOf(fn) : undefined;
+  const t = text ? parseType(text, at.scope.language) : null;
+  if (!t || !GENERATORS.has(t.name.slice(t.name.lastIndexOf('.') + 1)) || t.args.length < 2) return null;
+  return typeFromParsed(ctx, t.args[1], at, -1, 1);
 }
 
 /** The declared result of a function or method node, read in the file that declares it. */

@@ -58,7 +58,9 @@ class ClientError(Exception):
     def open(self):
         pass
 `,
-  'app/use.py': `import app
+  'app/use.py': `from typing import Generator
+
+import app
 import app.transport as tr
 from app.client import URL, Client, ClientError, open_client
 
@@ -101,6 +103,11 @@ def guarded():
         return exc.detail
 
 
+def flow(request: URL) -> Generator[URL, Client, None]:
+    response = yield request
+    return response.is_closed
+
+
 def unknown(obj):
     return obj.is_closed, obj.timeout
 
@@ -125,9 +132,10 @@ describe('graph: Python properties and the receivers that reach them', function 
     await h?.close();
   });
 
-  it('links attribute reads on typed receivers to the property getter, never on unknown receivers or the class', async () => {
+  it('links attribute reads on typed receivers (params, with, pkg.Name, yield) to the property getter, never on unknown receivers or the class', async () => {
     assert.deepEqual(await callersOf(h, 'method:app/client.py#Client.is_closed'), [
       'function:app/use.py#check',
+      'function:app/use.py#flow',
       'function:app/use.py#qualified',
       'function:app/use.py#with_block',
       'method:app/client.py#Client.describe',
@@ -145,7 +153,7 @@ describe('graph: Python properties and the receivers that reach them', function 
     assert.equal(setter.result.isError, true, 'no node is left for an accessor');
   });
 
-  it('types fields assigned from a local, conditional values and mod.Base parents', async () => {
+  it('types fields assigned from a local, conditional values, except-as, mod.Base parents', async () => {
     assert.deepEqual(await callersOf(h, 'method:app/client.py#URL.host'), ['function:app/use.py#chosen', 'function:app/use.py#host_of', 'function:app/use.py#normalised']);
     assert.deepEqual(await callersOf(h, 'method:app/transport.py#Base.open'), ['method:app/use.py#Mine.open']);
     assert.deepEqual(await callersOf(h, 'method:app/client.py#ClientError.detail'), ['function:app/use.py#guarded'], 'except … as binds the exception type');
