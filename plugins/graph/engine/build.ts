@@ -197,6 +197,11 @@ export class GraphBuilder implements LinkContext, PathIndex {
     const n = this.node(index);
     return this.files.get(n.path)?.typeFacts.params.get(n.qualifiedName ?? '');
   }
+  /** True for a Python `@property` getter node. */
+  isProperty(index: number): boolean {
+    const n = this.node(index);
+    return this.files.get(n.path)?.typeFacts.properties.has(n.qualifiedName ?? '') ?? false;
+  }
   /** A field a class-like node declares. */
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined {
     const n = this.node(classIndex);

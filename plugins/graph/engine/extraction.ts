@@ -41,6 +41,10 @@ export interface ExtractedSymbol {
   params?: string[];
   /** TS overload sets merged into this symbol: the text of each signature (without the implementation). */
   signatures?: string[];
+  /** A Python `@property` getter: reading or assigning the attribute calls it. */
+  property?: boolean;
+  /** Start lines of the `@name.setter` / `@name.deleter` accessors merged into this property. */
+  accessors?: number[];
 }
 
 export interface ExtractedImport {
@@ -69,6 +73,11 @@ export interface ExtractedCall {
    * `new T(…)`, cast), the name for a bare identifier, '' when unknown.
    */
   args?: string[];
+  /**
+   * An attribute read or write without a call (`recv.name`, Python; one per caller, receiver and
+   * name): a call only when it resolves to a property of the receiver's known type.
+   */
+  access?: boolean;
 }
 
 export interface ExtractedInherit {
@@ -76,6 +85,8 @@ export interface ExtractedInherit {
   child: string;
   /** Parent name as written (last segment). */
   parent: string;
+  /** The qualifier of a dotted parent (`httpx` in `httpx.BaseTransport`), when it is a plain dotted name. */
+  qualifier?: string;
   kind: 'extends' | 'implements';
 }
 

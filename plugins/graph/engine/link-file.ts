@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { FileExtraction, Language } from './extraction.ts';
 import { DEFAULT_WEIGHTS, RELATION_CODE as REL, STRUCTURAL_CONTAINS_WEIGHT, type CodeGraph } from './graph.ts';
 import { dirOf, type ResolvedImport } from './resolve.ts';
-import { resolveCall, resolveMention, resolveTypeName, withBindings, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
+import { resolveAccess, resolveCall, resolveMention, resolveTypeName, withBindings, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
 import { testedBasenames } from './test-files.ts';
 import { mapPreciseEdges } from './ts-program/link-precise.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
@@ -74,7 +74,7 @@ export function linkInheritance(ctx: LinkContext, st: LinkedFile, scope: FileSco
   for (const inh of st.extraction!.inherits) {
     const child = st.symbols.get(inh.child);
     if (child === undefined) continue;
-    const r = resolveTypeName(inh.parent, inh.child, scope, ctx, deps);
+    const r = resolveTypeName(inh.parent, inh.child, scope, ctx, deps, inh.qualifier);
     const rel = inh.kind === 'implements' ? 'implements' : 'inherits';
     for (const t of r.targets) {
       if (t === child) continue;
@@ -118,7 +118,7 @@ export function linkFile(ctx: LinkContext, st: LinkedFile, fileScope: FileScope)
     }
   }
   for (const call of st.precise ? [] : ex.calls) {
-    const r = resolveCall(call, scope, ctx, deps);
+    const r = call.access ? resolveAccess(call, scope, ctx, deps) : resolveCall(call, scope, ctx, deps);
     if (r.targets.length === 0) continue;
     const src = sourceOf(st, call.caller);
     for (const t of r.targets) {

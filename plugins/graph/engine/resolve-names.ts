@@ -31,6 +31,8 @@ export interface SymbolTables {
   returnTypeOf(index: number): string | undefined;
   /** Declared parameter types of a method or constructor node (Java), for choosing among overloads. */
   paramsOf(index: number): readonly string[] | undefined;
+  /** True for a property getter (Python `@property`): reading the attribute calls it. */
+  isProperty(index: number): boolean;
   /** A field the class-like node itself declares (`self.x = ...`, struct field), not inherited ones. */
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined;
   /** The lookups of a file (to read a type written there), without its local bindings. */
@@ -412,6 +414,31 @@ function inheritedMember(callee: string, caller: string | null, scope: FileScope
   return NONE;
 }
 
+/**
+ * An attribute read or write (`recv.name` without a call): the property getter `name` of the
+ * receiver's class when the receiver is `self`/`cls`, `super()` or of a known type; never by name
+ * alone. Nothing unless some property has that name anywhere (cheap, and the name is a dependency).
+ */
+export function resolveAccess(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+  const name = call.callee;
+  deps.push(name);
+  if (!tables.named(name).some((i) => tables.node(i).kind === 'method' && tables.isProperty(i))) return NONE;
+  const recv = call.receiver?.trim() ?? '';
+  let r = NONE;
+  // Read on a class (`cls.name`, `Foo.name`) a property is the descriptor itself: no call.
+  if (recv === 'self') {
+    const cls = ownerClass(scope.path, call.caller, scope, tables, deps);
+    if (cls >= 0) r = member(cls, name, tables, 1, deps);
+  } else if (recv === 'super' || recv.startsWith('super(')) {
+    r = resolveCall(call, scope, tables, deps);
+  } else if (recv !== '') {
+    const ctx = receiverContext(scope, tables, deps);
+    const type = receiverType(ctx, recv, call.caller, call.line);
+    if (type?.kind === 'instance') r = member(type.node, name, tables, Math.min(1, type.conf), deps);
+  }
+  return r.targets.length === 1 && tables.isProperty(r.targets[0]) ? r : NONE;
+}
+
 /** A bare call of a local binding: the function it aliases (`f = helper; f()`), else nothing. */
 function shadowedCall(b: ExtractedBinding, call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
   if (!b.value || b.source === 'param' || /[()[\]{}]/.test(b.value)) return NONE;
@@ -447,8 +474,15 @@ function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables,
 }
 
 /** Resolves a type name (reference, base class, implemented interface) to class/interface/type nodes. */
-export function resolveTypeName(name: string, from: string | null, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+export function resolveTypeName(name: string, from: string | null, scope: FileScope, tables: SymbolTables, deps: Dependencies, qualifier?: string): NameResolution {
   const last = name.split(/[.:]+/).filter(Boolean).pop() ?? name;
+  // `mod.Name` with `mod` an imported module: what the module exports under that name.
+  const moduleFiles = qualifier !== undefined ? scope.moduleAliases.get(qualifier) : undefined;
+  if (moduleFiles) {
+    deps.push(last);
+    const hits = exportedFrom(moduleFiles, last, tables, TYPE_KINDS, deps);
+    if (hits.length) return found(hits, hits.length === 1 ? 1 : 0.5);
+  }
   return resolveBareName(last, from, scope, tables, TYPE_KINDS, deps);
 }
 

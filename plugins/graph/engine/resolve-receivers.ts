@@ -7,7 +7,7 @@
 import type { ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
-import { bindingAt, builtinMethodResult, elementOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, type TypeValue } from './receiver-types.ts';
+import { bindingAt, builtinMethodResult, elementOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, type ParsedType, type TypeValue } from './receiver-types.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
 
 /** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
@@ -59,6 +59,8 @@ export function findBinding(ctx: ReceiverContext, scope: FileScope, name: string
 
 function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue | null {
   if (at.depth > MAX_DEPTH) return null;
+  const cond = at.scope.language === 'python' ? PY_CONDITIONAL.exec(text) : null;
+  if (cond) return conditionalValue(ctx, cond[1], cond[2], at);
   const chain = parseChain(text);
   if (!chain) return null;
   let v: TypeValue | null = chain.typeHead !== undefined ? typeFromText(ctx, chain.typeHead, at, -1, 1) : evalHead(ctx, chain.head, at);
@@ -100,6 +102,20 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
   return v;
 }
 
+// `A if cond else B` (brackets and strings already elided, so neither branch hides an `if`).
+const PY_CONDITIONAL = /^(.+?)\s*\bif\b.+?\belse\b\s*(.+)$/;
+
+/** `A if c else B`: the type both branches agree on (a `None` branch counts as an Optional). */
+function conditionalValue(ctx: ReceiverContext, a: string, b: string, at: Position): TypeValue | null {
+  const next: Position = { ...at, depth: at.depth + 1 };
+  const va = a.trim() === 'None' ? null : evalText(ctx, a, next);
+  const vb = b.trim() === 'None' ? null : evalText(ctx, b, next);
+  if (a.trim() === 'None') return vb;
+  if (b.trim() === 'None') return va;
+  if (va?.kind === 'instance' && vb?.kind === 'instance' && va.node === vb.node) return { ...va, conf: Math.min(va.conf, vb.conf) };
+  return null;
+}
+
 function evalHead(ctx: ReceiverContext, name: string, at: Position): TypeValue | null {
   const { tables, scope } = { tables: ctx.tables, scope: at.scope };
   if (SELF_VALUES.has(name) || SELF_CLASSES.has(name)) {
@@ -135,12 +151,22 @@ function bindingValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): 
     if (t) return b.source === 'range' && t.kind === 'collection' ? t.element : t;
   }
   if (!b.value) return null;
-  const v = evalText(ctx, b.value, here);
-  return b.source === 'range' ? elementOf(v) : v;
+  if (at.scope.language === 'python' && b.value.startsWith('yield ')) return sentValue(ctx, b, here);
+  // `x = Foo(x) if isinstance(x, str) else x` normalises x: the branch that is not x itself.
+  const cond = at.scope.language === 'python' ? PY_CONDITIONAL.exec(b.value) : null;
+  const other = cond ? (cond[2].trim() === b.name ? cond[1] : cond[1].trim() === b.name ? cond[2] : null) : null;
+  const v = evalText(ctx, other ?? b.value, here);
+  // `with cm() as x` where `cm` is a `@contextmanager` generator (`-> Iterator[T]`): x is a T.
+  return b.source === 'range' || (b.source === 'with' && v?.kind === 'collection') ? elementOf(v) : v;
 }
 
 /** A type written in a file (at a position), `Self` meaning `selfClass`. */
 function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClass: number, conf: number): TypeValue | null {
+  return typeFromParsed(ctx, parseType(text, at.scope.language), at, selfClass, conf);
+}
+
+/** A parsed type written in a file (at a position). */
+function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Position, selfClass: number, conf: number): TypeValue | null {
   const scope = at.scope;
   const lookup = (name: string): TypeValue | null => {
     if (name === 'Self' || name === 'this' || name === 'self') {
@@ -154,18 +180,28 @@ function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClas
       if (!files && scope.language === 'java' && !scope.externalNames.has(parts[0])) return nestedType(ctx, parts, at, conf);
       if (!files) return scope.externalNames.has(parts[0]) ? { kind: 'external', conf } : null;
       ctx.deps.push(last);
-      for (const f of files) {
-        const i = ctx.tables.memberIn(f, '', last);
-        if (i >= 0 && TYPE_NODE_KINDS.has(ctx.tables.node(i).kind)) return { kind: 'class', node: i, conf };
-      }
-      return null;
+      // `pkg.Name` where the package re-exports `Name` (`from ._models import Name` in `__init__.py`).
+      const hits = ctx.exported(files, last, TYPE_NODE_KINDS);
+      return hits.length === 1 ? { kind: 'class', node: hits[0], conf } : null;
     }
     if (scope.externalNames.has(last)) return { kind: 'external', conf };
     ctx.deps.push(last);
     const r = ctx.lookup(last, at.caller, scope, TYPE_NODE_KINDS);
     return r.targets.length === 1 ? { kind: 'class', node: r.targets[0], conf: Math.min(conf, r.confidence) } : null;
   };
-  return typeValue(parseType(text, scope.language), lookup, conf);
+  return typeValue(parsed, lookup, conf);
+}
+
+const GENERATORS = new Set(['Generator', 'AsyncGenerator']);
+
+/** `x = yield y` in a function declared `-> Generator[Y, S, R]`: x is what is sent, an S. */
+function sentValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): TypeValue | null {
+  if (b.scope === null) return null;
+  const fn = ctx.tables.symbolIn(at.scope.path, b.scope);
+  const text = fn >= 0 ? ctx.tables.returnTypeOf(fn) : undefined;
+  const t = text ? parseType(text, at.scope.language) : null;
+  if (!t || !GENERATORS.has(t.name.slice(t.name.lastIndexOf('.') + 1)) || t.args.length < 2) return null;
+  return typeFromParsed(ctx, t.args[1], at, -1, 1);
 }
 
 /** Java `Token.StartTag`: the outer type by name, then its nested types (declared in the outer one's file). */

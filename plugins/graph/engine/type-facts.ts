@@ -13,6 +13,8 @@ export interface TypeFacts {
   fields: Map<string, Map<string, { type?: string; value?: string }>>;
   /** qualifiedName → declared parameter types (Java methods and constructors, for overloads). */
   params: Map<string, string[]>;
+  /** qualifiedNames of Python `@property` getters (accesses of them are calls). */
+  properties: Set<string>;
   /** Local names the file imports (re-exports are followed through them). */
   imported: string[];
   /** Changes when the facts or the file's imports (which the facts' names resolve through) change. */
@@ -26,9 +28,11 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   const returns = new Map<string, string>();
   const params = new Map<string, string[]>();
   const classes = new Set<string>();
+  const properties = new Set<string>();
   for (const s of extraction.symbols) {
     if (s.returnType) returns.set(s.qualifiedName, s.returnType);
     if (s.params) params.set(s.qualifiedName, s.params);
+    if (s.property) properties.add(s.qualifiedName);
     if (CLASS_KINDS.has(s.kind)) classes.add(s.qualifiedName);
   }
   const fields = new Map<string, Map<string, { type?: string; value?: string }>>();
@@ -42,14 +46,16 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
   const signature =
-    returns.size || fields.size || params.size ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params]]) : JSON.stringify(imports);
+    returns.size || fields.size || params.size || properties.size
+      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties]])
+      : JSON.stringify(imports);
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
-  return { returns, fields, params, imported, signature };
+  return { returns, fields, params, properties, imported, signature };
 }
 
-/** Names whose resolution elsewhere may read these facts: owners of return types and fields, and imported names. */
+/** Names whose resolution elsewhere may read these facts: owners of return types and fields, properties, and imported names. */
 export function typeFactNames(facts: TypeFacts): string[] {
   // `Foo.load#2` is found by the name `load`.
   const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1).replace(/#\d+$/, '');
-  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...facts.imported];
+  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...facts.imported];
 }

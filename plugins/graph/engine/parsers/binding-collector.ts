@@ -117,13 +117,23 @@ export class BindingCollector {
     const symbolLines = new Map<string, number>();
     for (const s of symbols) symbolLines.set(s.qualifiedName, s.startLine);
     const paramTypes = new Map<string, string>();
+    // Last value assigned to a local, per scope and name, that does not read the name itself.
+    const localValues = new Map<string, string>();
     for (const b of bindings) {
       let scope = at(b.pos);
       // `const f = () => ...` is the symbol `f` itself, not a binding inside it.
       if (scope !== null && (scope === b.name || scope.endsWith(`.${b.name}`)) && symbolLines.get(scope) === b.row + 1) continue;
       if (b.source === 'param' && b.type !== undefined) paramTypes.set(`${scope}\0${b.name}`, b.type);
       // `self.x = x` with a typed parameter `x`: the field takes the parameter's type.
-      if (b.ofSelf && b.type === undefined && b.value !== undefined) b.type = paramTypes.get(`${scope}\0${b.value}`);
+      // `self.x = x` after `x = Foo(x)`: the field takes the local's last value (read in the class, where `Foo` resolves).
+      if (b.ofSelf && b.type === undefined && b.value !== undefined) {
+        const local = localValues.get(`${scope}\0${b.value}`);
+        if (local !== undefined) b.value = local;
+        else b.type = paramTypes.get(`${scope}\0${b.value}`);
+      }
+      if (!b.ofSelf && b.source === 'assign' && b.value !== undefined && !readsItself(b.name, b.value)) {
+        localValues.set(`${scope}\0${b.name}`, b.value);
+      }
       if (b.ofSelf) {
         // `self.x = ...` in a method: a field of the method's class.
         scope = scope === null ? null : (parentOf.get(scope) ?? null);
@@ -147,6 +157,11 @@ export class BindingCollector {
     }
     return out;
   }
+}
+
+/** True when a value starts with the name it is assigned to (`url = url.copy_with()`). */
+function readsItself(name: string, value: string): boolean {
+  return value.startsWith(name) && !/[\w$]/.test(value.charAt(name.length));
 }
 
 function sortByPos(items: { pos: number }[]): void {

@@ -4,6 +4,7 @@
  */
 import type { ExtractedImport, ExtractedSymbol, FileExtraction } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
+import { applyRenames, mergePythonProperties } from './py-properties.ts';
 import { repairPython } from './py-repair.ts';
 
 /** The Python query: one pattern per fact, captures named as query-extractor.ts describes. */
@@ -20,6 +21,7 @@ export const PYTHON_QUERY = String.raw`
 
 (call function: (identifier) @call.name)
 (call function: (attribute object: (_) @call.recv attribute: (identifier) @call.name))
+(attribute object: (_) @call.recv attribute: (identifier) @call.access)
 
 (class_definition superclasses: (argument_list [(identifier) (attribute) (subscript)] @inherit.extends)) @inherit.owner
 
@@ -47,6 +49,7 @@ export const PYTHON_QUERY = String.raw`
 (for_statement left: (pattern_list (identifier) @bind.local))
 (for_statement left: (tuple_pattern (identifier) @bind.local))
 (with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
+(except_clause value: (as_pattern [(identifier) (attribute)] @bind.type alias: (as_pattern_target (identifier) @bind.local)))
 (function_definition return_type: (type) @bind.returns) @bind.owner
 `;
 
@@ -154,24 +157,13 @@ export function mergePythonOverloads(ex: FileExtraction, source: string): void {
     survivors.forEach((s, i) => rename.set(s.qualifiedName, i === 0 ? plain : `${plain}#${i + 1}`));
     for (const s of merged) rename.set(s.qualifiedName, rename.get(keep.qualifiedName)!);
   }
-  if (rename.size === 0) return;
-  const map = (q: string): string => {
-    const hit = rename.get(q);
-    if (hit !== undefined) return hit;
-    for (const [from, to] of rename) if (q.startsWith(`${from}.`)) return to + q.slice(from.length);
-    return q;
-  };
-  const stubNames = new Set([...dropped].map((s) => s.qualifiedName));
-  const inStub = (q: string): boolean => stubNames.has(q) || [...stubNames].some((n) => q.startsWith(`${n}.`));
-  ex.symbols = ex.symbols.filter((s) => !dropped.has(s) && !inStub(s.qualifiedName));
-  for (const s of ex.symbols) {
-    s.qualifiedName = map(s.qualifiedName);
-    if (s.parent !== undefined) s.parent = map(s.parent);
-  }
-  for (const c of ex.calls) if (c.caller !== null) c.caller = map(c.caller);
-  for (const r of ex.references) if (r.from !== null) r.from = map(r.from);
-  for (const i of ex.inherits) i.child = map(i.child);
-  for (const b of ex.bindings ?? []) if (b.scope !== null) b.scope = map(b.scope);
+  if (rename.size > 0) applyRenames(ex, rename, dropped, true);
+}
+
+/** Python's last word: overload stubs, then property accessors, merged. */
+function refinePython(ex: FileExtraction, source: string): void {
+  mergePythonOverloads(ex, source);
+  mergePythonProperties(ex, source);
 }
 
 /** The Python language spec for the shared query engine. */
@@ -183,5 +175,5 @@ export const pythonSpec: QueryLanguageSpec = {
   parseImport: parsePythonImport,
   isExported: isPythonExported,
   repair: repairPython,
-  refine: mergePythonOverloads,
+  refine: refinePython,
 };

@@ -9,7 +9,8 @@
  *   Go methods add `@def.recv` (receiver type name), Rust impls give `@def.impltype` and `@def.trait`.
  * - `@doc.owner` + `@doc.string`: a Python docstring of the owner declaration.
  * - `@import.stmt`: an import statement parsed by the language; `@import.spec`: a bare module string.
- * - `@call.name` (+ `@call.recv`): a call's callee name node and receiver expression.
+ * - `@call.name` (+ `@call.recv`): a call's callee name node and receiver expression; `@call.access`
+ *   (+ `@call.recv`) instead: an attribute read or written without a call (ExtractedCall.access).
  * - `@inherit.owner` + `@inherit.extends|implements`: a declaration and one parent type expression.
  * - `@ref.name`: a type name used; `@ref.tparam`: a type parameter name; `@ref.skip`: a name that is
  *   not a reference; `@ref.string`: a Python string annotation; `@ref.union`: a Python `A | B` annotation.
@@ -55,6 +56,7 @@ interface PendingCall {
   callee: string;
   receiver?: string;
   args?: string[];
+  access?: boolean;
 }
 
 interface PendingRef {
@@ -66,6 +68,7 @@ interface PendingRef {
 interface PendingInherit {
   owner: number;
   parent: string;
+  qualifier?: string;
   kind: 'extends' | 'implements';
   pos: number;
 }
@@ -75,6 +78,19 @@ type Role = (typeof ROLES)[number];
 
 const IDENT = /[#$\p{ID_Continue}]+/uy;
 const DOTTED = /^[\p{ID_Start}_][\p{ID_Continue}.]*$/u;
+
+/**
+ * An `@call.access` name that is an attribute read or write, not the callee of a call (those come
+ * from the call patterns) nor a dunder (protocol machinery, not a property).
+ */
+function isPlainAccess(name: Node): boolean {
+  const attr = name.parent;
+  const up = attr?.parent;
+  if (!attr || !up) return false;
+  if (up.type === 'call' && up.childForFieldName('function')?.startIndex === attr.startIndex) return false;
+  const text = name.text;
+  return !(text.startsWith('__') && text.endsWith('__'));
+}
 
 /** Builds the extractor of a language from its loaded grammar; compiles its query and keeps one parser. */
 export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar): Extractor {
@@ -225,11 +241,17 @@ class FileState {
   private takeCall(captures: QueryCapture[]): void {
     let nameNode: Node | undefined;
     let recvStart = -1;
+    let access = false;
     for (const c of captures) {
       if (c.name === 'call.name') nameNode = c.node;
       else if (c.name === 'call.recv') recvStart = c.node.startIndex;
+      else if (c.name === 'call.access') {
+        nameNode = c.node;
+        access = true;
+      }
     }
     if (nameNode === undefined) return;
+    if (access && !isPlainAccess(nameNode)) return;
     if (this.regions !== null && isBrokenCall(nameNode, this.regions)) return;
     const pos = nameNode.startIndex;
     const callee = this.ident(nameNode);
@@ -245,6 +267,10 @@ class FileState {
         if (compact !== '' && compact.length <= 160) receiver = compact;
       }
       if (receiver !== '') call.receiver = receiver;
+    }
+    if (access) {
+      if (call.receiver === undefined) return;
+      call.access = true;
     }
     this.calls.push(call);
   }
@@ -307,8 +333,13 @@ class FileState {
       if (c.name === 'inherit.owner') owner = c.node.startIndex;
       else if (c.name.startsWith('inherit.')) {
         if (this.regions !== null && c.node.hasError) continue;
-        const parent = lastSegment(this.text(c.node));
-        if (parent !== '') parents.push({ owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends', pos: c.node.startIndex });
+        const text = this.text(c.node);
+        const parent = lastSegment(text);
+        if (parent === '') continue;
+        const p: PendingInherit = { owner: -1, parent, kind: c.name === 'inherit.implements' ? 'implements' : 'extends', pos: c.node.startIndex };
+        // `mod.Base`: the qualifier may be a module alias, whose exports name the base.
+        if (DOTTED.test(text) && text.endsWith(`.${parent}`)) p.qualifier = text.slice(0, -parent.length - 1);
+        parents.push(p);
       }
     }
     for (const p of parents) this.inherits.push({ ...p, owner });
@@ -428,13 +459,21 @@ class FileState {
     const calls = this.calls;
     sortByPos(calls);
     const at = enclosing(this.entries);
-    const out: ExtractedCall[] = new Array(calls.length);
+    const out: ExtractedCall[] = [];
+    // Attribute accesses: the first per caller, receiver and name (a caller is linked once anyway).
+    const accessed = new Set<string>();
     for (let i = 0; i < calls.length; i++) {
       const c = calls[i];
       const call: ExtractedCall = { caller: at(c.pos), callee: c.callee, line: c.row + 1 };
       if (c.receiver !== undefined) call.receiver = c.receiver;
       if (c.args !== undefined) call.args = c.args;
-      out[i] = call;
+      if (c.access) {
+        const key = `${call.caller}\0${c.receiver}\0${c.callee}`;
+        if (accessed.has(key)) continue;
+        accessed.add(key);
+        call.access = true;
+      }
+      out.push(call);
     }
     return out;
   }
@@ -465,15 +504,17 @@ class FileState {
     for (const e of this.entries) if (!byStart.has(e.start)) byStart.set(e.start, e);
     const seen = new Set<string>();
     const out: ExtractedInherit[] = [];
-    const add = (child: string, parent: string, kind: 'extends' | 'implements'): void => {
+    const add = (child: string, parent: string, kind: 'extends' | 'implements', qualifier?: string): void => {
       const key = `${child}\0${parent}\0${kind}`;
       if (seen.has(key)) return;
       seen.add(key);
-      out.push({ child, parent, kind });
+      const inherit: ExtractedInherit = { child, parent, kind };
+      if (qualifier !== undefined) inherit.qualifier = qualifier;
+      out.push(inherit);
     };
     for (const i of this.inherits) {
       const owner = byStart.get(i.owner);
-      if (owner !== undefined) add(owner.qname, i.parent, i.kind);
+      if (owner !== undefined) add(owner.qname, i.parent, i.kind, i.qualifier);
     }
     for (const e of this.entries) if (e.kind === 'impl' && e.trait !== undefined) add(e.qname, e.trait, 'implements');
     return out;

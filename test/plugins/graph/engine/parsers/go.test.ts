@@ -89,8 +89,8 @@ describe('Go extractor', function () {
 
   it('reports embedded structs and interfaces as extends', function () {
     assert.deepEqual(x.inherits, [
-      { child: 'Store', parent: 'Mutex', kind: 'extends' },
-      { child: 'Reader', parent: 'Closer', kind: 'extends' },
+      { child: 'Store', parent: 'Mutex', kind: 'extends', qualifier: 'sync' },
+      { child: 'Reader', parent: 'Closer', kind: 'extends', qualifier: 'io' },
     ]);
   });
 

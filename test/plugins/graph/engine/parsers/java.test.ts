@@ -107,7 +107,7 @@ describe('Java extractor', function () {
     assert.deepEqual(x.inherits, [
       { child: 'Store', parent: 'AbstractStore', kind: 'extends' },
       { child: 'Store', parent: 'Named', kind: 'implements' },
-      { child: 'Store', parent: 'Closeable', kind: 'implements' },
+      { child: 'Store', parent: 'Closeable', kind: 'implements', qualifier: 'java.io' },
       { child: 'Store.Cursor', parent: 'Iterator', kind: 'implements' },
       { child: 'Named', parent: 'Comparable', kind: 'extends' },
       { child: 'Kind', parent: 'Labelled', kind: 'implements' },

@@ -48,11 +48,15 @@ def _helper():
 main = _helper()
 `;
 
+// A decorator `@size.setter` reads `size.setter` too (its receiver resolves to nothing).
+const ACCESSES = ['Store abc.Mapping 13', 'Store.__init__ self.path 22', 'Store.__init__ os.path 22', 'Store.size self.items 32', 'Store size.setter 34'];
+
 describe('Python extractor', function () {
   let x: FileExtraction;
+  let extract: Awaited<ReturnType<typeof extractorFor>>;
 
   before(async function () {
-    const extract = await extractorFor('python');
+    extract = await extractorFor('python');
     x = extract('pkg/store.py', SOURCE);
   });
 
@@ -63,8 +67,8 @@ describe('Python extractor', function () {
       { kind: 'method', name: '__init__', qualifiedName: 'Store.__init__', startLine: 21, endLine: 23, parent: 'Store', exported: true },
       { kind: 'method', name: '_load', qualifiedName: 'Store._load', startLine: 25, endLine: 28, parent: 'Store', exported: false },
       { kind: 'function', name: 'parse', qualifiedName: 'Store._load.parse', startLine: 26, endLine: 27, parent: 'Store._load', exported: false },
-      { kind: 'method', name: 'size', qualifiedName: 'Store.size', startLine: 31, endLine: 32, parent: 'Store', exported: true },
-      { kind: 'method', name: 'size', qualifiedName: 'Store.size#2', startLine: 35, endLine: 36, parent: 'Store', exported: true },
+      // The setter is merged into the property: one symbol from the getter to the setter's end.
+      { kind: 'method', name: 'size', qualifiedName: 'Store.size', startLine: 31, endLine: 36, parent: 'Store', exported: true, property: true, accessors: [35] },
       { kind: 'function', name: '_helper', qualifiedName: '_helper', startLine: 39, endLine: 41, doc: 'Private helper.', exported: false },
     ]);
   });
@@ -80,23 +84,32 @@ describe('Python extractor', function () {
   });
 
   it('reports every call with its caller, callee and receiver', function () {
-    assert.deepEqual(x.calls, [
+    assert.deepEqual(x.calls.filter((c) => !c.access), [
       { caller: 'Store.__init__', callee: 'join', receiver: 'os.path', line: 22 },
       { caller: 'Store.__init__', callee: '_load', receiver: 'self', line: 23 },
       { caller: 'Store._load.parse', callee: 'parse', receiver: 'Item', line: 27 },
       { caller: 'Store._load', callee: 'parse', line: 28 },
       { caller: 'Store._load', callee: 'lines', receiver: 'reader', line: 28 },
       { caller: 'Store.size', callee: 'len', line: 32 },
-      { caller: 'Store.size#2', callee: 'AttributeError', line: 36 },
+      { caller: 'Store.size', callee: 'AttributeError', line: 36 },
       { caller: '_helper', callee: 'Store', line: 41 },
       { caller: null, callee: '_helper', line: 43 },
     ]);
   });
 
+  it('reports attribute reads and writes that are not calls, once per caller, receiver and name, without dunders', function () {
+    assert.deepEqual(
+      x.calls.filter((c) => c.access).map((c) => `${c.caller} ${c.receiver}.${c.callee} ${c.line}`),
+      ACCESSES,
+    );
+    const small = extract('pkg/small.py', 'def f(x):\n    x.a = 1\n    print(x.a, x.__class__)\n    x.b()\n');
+    assert.deepEqual(small.calls.map((c) => `${c.receiver ?? ''}.${c.callee} ${c.line} ${c.access === true}`), ['x.a 2 true', '.print 3 false', 'x.b 4 false']);
+  });
+
   it('reports base classes but not keyword arguments such as metaclass', function () {
     assert.deepEqual(x.inherits, [
       { child: 'Store', parent: 'Base', kind: 'extends' },
-      { child: 'Store', parent: 'Mapping', kind: 'extends' },
+      { child: 'Store', parent: 'Mapping', kind: 'extends', qualifier: 'abc' },
     ]);
   });
 

@@ -225,7 +225,7 @@ module.exports = { Shape, ids };
       { caller: 'Shape.describe', callee: 'area', receiver: 'this', line: 8 },
       { caller: 'ids', callee: 'join', line: 12 },
     ]);
-    assert.deepEqual(x.inherits, [{ child: 'Shape', parent: 'Base', kind: 'extends' }]);
+    assert.deepEqual(x.inherits, [{ child: 'Shape', parent: 'Base', kind: 'extends', qualifier: 'mixins' }]);
     assert.deepEqual(x.references, []);
   });
 });
