@@ -1,0 +1,299 @@
+/**
+ * The in-memory graph of one workspace and the store it is rebuilt from: opening, ingesting, and
+ * keeping the graph fresh (generations other processes committed, files the watcher saw change).
+ * Every mutation runs through one queue, so queries never see a half-swapped builder.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { GraphBuilder } from './build.ts';
+import { ContentCache } from './content-search.ts';
+import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
+import { EngineError, EngineErrorCodes } from './errors.ts';
+import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
+import { LexicalIndex } from './lexical-index.ts';
+import { loadDefaultParser, type SourceParser } from './source-parser.ts';
+import { PageRankCache } from './stats.ts';
+import { GraphStore } from './store.ts';
+import { storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
+import { PrecisePass } from './ts-program/precise-pass.ts';
+import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
+
+/** What the loaded graph needs to know of the engine's settings. */
+export interface LoadedGraphOptions {
+  root: string;
+  storeDir: string;
+  maxFileBytes: number;
+  exclude: string[];
+  gitMaxCommits: number;
+  searchCacheChars: number;
+  parser: SourceParser | null;
+  busyTimeoutMs?: number;
+  readOnly: boolean;
+  typeCheck: boolean;
+}
+
+/** The graph, its indexes and caches, and the store they reflect. */
+export class LoadedGraph {
+  private readonly options: LoadedGraphOptions;
+  private storeHandle: GraphStore | null = null;
+  private currentBuilder: GraphBuilder;
+  /** Signatures and bodies come from the search cache's file contents (filled at ingest). */
+  readonly lexical = new LexicalIndex((path) => this.contents.get(path));
+  readonly ranks = new PageRankCache();
+  readonly contents: ContentCache;
+  readonly precise: PrecisePass;
+  private parser: SourceParser | null;
+  private watcher: WorkspaceWatcher | null = null;
+  private loadedGeneration = 0;
+  /** path → extraction key of what the in-memory graph was built from. */
+  private loadedRows = new Map<string, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private sortedPaths: { version: number; paths: string[] } | null = null;
+
+  constructor(options: LoadedGraphOptions) {
+    this.options = options;
+    this.contents = new ContentCache(options.root, options.searchCacheChars);
+    this.parser = options.parser;
+    this.currentBuilder = this.newBuilder();
+    this.precise = new PrecisePass({
+      root: options.root,
+      canCheck: !options.readOnly && options.typeCheck,
+      store: () => this.storeHandle,
+      builder: () => this.currentBuilder,
+      serialized: (fn) => this.serialized(fn),
+    });
+  }
+
+  /** The builder of the current graph (replaced by a full ingest or a reload). */
+  get builder(): GraphBuilder {
+    return this.currentBuilder;
+  }
+
+  /** The store, or null while none is open. */
+  get store(): GraphStore | null {
+    return this.storeHandle;
+  }
+
+  /** The store generation the graph reflects. */
+  get generation(): number {
+    return this.loadedGeneration;
+  }
+
+  /** path → extraction key of what the in-memory graph was built from. */
+  get rows(): ReadonlyMap<string, string> {
+    return this.loadedRows;
+  }
+
+  /** A builder that drops extractions once linked and re-reads them from the store when needed. */
+  private newBuilder(): GraphBuilder {
+    return new GraphBuilder({
+      loadExtraction: (path) => {
+        const key = this.loadedRows.get(path);
+        return key && this.storeHandle ? this.storeHandle.extraction(key, path) : null;
+      },
+    });
+  }
+
+  /** Opens the store and rebuilds the graph from stored extractions (no parsing). */
+  async open(): Promise<OpenSummary> {
+    return this.serialized(() => this.openNow());
+  }
+
+  private openNow(): OpenSummary {
+    const t0 = performance.now();
+    if (!this.storeExists()) return { generation: 0, files: 0, nodes: 0, edges: 0, loaded: false, elapsedMs: 0 };
+    this.storeHandle ??= new GraphStore(this.options.storeDir, { busyTimeoutMs: this.options.busyTimeoutMs });
+    const store = this.storeHandle;
+    const { generation, files } = store.loadAll({ light: true });
+    this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
+    const builder = this.newBuilder();
+    if (files.length > 0) {
+      builder.apply({
+        upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction, partial: true })),
+        remove: [],
+        git: storedGitFacts(store),
+        config: storedResolverConfig(store),
+      });
+    }
+    this.swapBuilder(builder);
+    this.loadedGeneration = generation;
+    this.precise.restore();
+    return {
+      generation,
+      files: files.length,
+      nodes: builder.graph.nodeCount,
+      edges: builder.graph.edgeCount,
+      loaded: files.length > 0,
+      elapsedMs: Math.round(performance.now() - t0),
+    };
+  }
+
+  /** False only for a read-only engine whose store was never created (nothing may create it). */
+  storeExists(): boolean {
+    return this.storeHandle !== null || !this.options.readOnly || existsSync(join(this.options.storeDir, 'm1nd.db'));
+  }
+
+  /** The store, opened on first use; throws STORE_CLOSED when a read-only engine has none to open. */
+  requireStore(): GraphStore {
+    if (!this.storeExists()) {
+      throw new EngineError(EngineErrorCodes.STORE_CLOSED, `no graph store at ${this.options.storeDir}, and a read-only server does not create one`, 'ingest the workspace with a writable server (without --read-only) first');
+    }
+    this.storeHandle ??= new GraphStore(this.options.storeDir, { busyTimeoutMs: this.options.busyTimeoutMs });
+    return this.storeHandle;
+  }
+
+  private swapBuilder(builder: GraphBuilder): void {
+    this.currentBuilder = builder;
+    this.ranks.clear();
+    this.lexical.reset();
+    this.sortedPaths = null;
+  }
+
+  /** Runs engine mutations one at a time (ingest, reload, checkpoint load). */
+  private serialized<T>(fn: () => T | Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async getParser(): Promise<SourceParser> {
+    this.parser ??= await loadDefaultParser();
+    return this.parser;
+  }
+
+  /** Ingests the workspace (full by default; `incremental` re-parses changed files only). */
+  async ingest(options: IngestOptions = {}): Promise<IngestSummary> {
+    return this.serialized(() => this.ingestNow(options));
+  }
+
+  private async ingestNow(options: IngestOptions): Promise<IngestSummary> {
+    const store = this.requireStore();
+    // Diff against what another process may have committed since we loaded.
+    if (this.currentBuilder.graph.nodeCount === 0 && store.generation() > 0) this.openNow();
+    else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();
+    const parser = await this.getParser();
+    const outcome = await runIngest(
+      {
+        root: this.options.root,
+        store,
+        builder: this.currentBuilder,
+        newBuilder: () => this.newBuilder(),
+        parser,
+        maxFileBytes: this.options.maxFileBytes,
+        exclude: this.options.exclude,
+        gitMaxCommits: this.options.gitMaxCommits,
+      },
+      options,
+    );
+    if (outcome.rebuilt) {
+      this.contents.clear();
+      this.swapBuilder(outcome.builder);
+      this.loadedRows = new Map(outcome.rows.map((r) => [r.path, r.extractionKey]));
+    } else {
+      this.sortedPaths = null;
+    }
+    for (const path of outcome.removed) {
+      this.loadedRows.delete(path);
+      this.contents.drop(path);
+    }
+    for (const row of outcome.rows) this.loadedRows.set(row.path, row.extractionKey);
+    for (const [path, text] of outcome.texts) this.contents.put(path, text);
+    this.precise.afterIngest([...outcome.rows.map((r) => r.path), ...outcome.removed], outcome.rebuilt);
+    const raced = outcome.previousGeneration !== this.loadedGeneration;
+    this.loadedGeneration = outcome.summary.generation;
+    // Another process committed between our read and our write: fold its files in too.
+    if (raced) this.reloadFromStore();
+    return outcome.summary;
+  }
+
+  /** Patches the graph to the store's current files (other processes' commits), by extraction key. */
+  private reloadFromStore(): boolean {
+    const store = this.requireStore();
+    const generation = store.generation();
+    const { stored, upsert, remove } = storedFileChanges(store, this.loadedRows);
+    // Git facts are re-derived from the stored commits: the other writer may have rescanned history.
+    this.currentBuilder.apply({ upsert, remove, git: storedGitFacts(store), config: storedResolverConfig(store) });
+    this.sortedPaths = null;
+    for (const f of upsert) this.contents.drop(f.path);
+    for (const p of remove) this.contents.drop(p);
+    this.loadedRows = new Map([...stored].map(([p, r]) => [p, r.extractionKey]));
+    this.loadedGeneration = generation;
+    // The other writer's checker results for these files, if it stored them already.
+    this.precise.restore(upsert.map((f) => f.path));
+    return upsert.length > 0 || remove.length > 0;
+  }
+
+  /** Brings the graph up to date: other processes' commits, then files the watcher saw change. */
+  async ensureFresh(): Promise<FreshnessReport> {
+    return this.serialized(async () => {
+      const store = this.requireStore();
+      let reloaded = false;
+      if (store.generation() !== this.loadedGeneration) {
+        if (this.currentBuilder.graph.nodeCount === 0) this.openNow();
+        else this.reloadFromStore();
+        reloaded = true;
+      }
+      const reingested: string[] = [];
+      if (this.watcher && this.watcher.pending > 0) {
+        const dirty = this.watcher.drain();
+        try {
+          // A directory came or went: only a walk knows its files.
+          if (dirty.dirs.length > 0) await this.ingestNow({ incremental: true });
+          else await this.ingestNow({ paths: dirty.files });
+          reingested.push(...dirty.files);
+        } catch (err) {
+          this.watcher.restore(dirty);
+          throw err;
+        }
+      }
+      return { generation: this.loadedGeneration, reloaded, reingested };
+    });
+  }
+
+  /** Makes a checkpoint current (a new generation) and reloads the graph from it. */
+  async loadCheckpoint(name: string): Promise<OpenSummary> {
+    return this.serialized(() => {
+      this.requireStore().restoreCheckpoint(name);
+      this.contents.clear();
+      return this.openNow();
+    });
+  }
+
+  /** Starts a watcher that marks edited files dirty for the next `ensureFresh()`. */
+  async watch(options: WatchOptions = {}): Promise<void> {
+    if (this.watcher) return;
+    this.watcher = new WorkspaceWatcher(this.options.root, options);
+    await this.watcher.start();
+  }
+
+  /** Stops the watcher. */
+  async unwatch(): Promise<void> {
+    const w = this.watcher;
+    this.watcher = null;
+    await w?.close();
+  }
+
+  /** Stops the watcher and the checker pass, waits for queued mutations, and closes the store. */
+  async close(): Promise<void> {
+    await this.unwatch();
+    await this.precise.stop();
+    await this.queue.catch(() => undefined);
+    this.storeHandle?.close();
+    this.storeHandle = null;
+  }
+
+  /** The generation, staleness and checker coverage a query result is stamped with. */
+  stamp(): Stamped {
+    const stamped: Stamped = { generation: this.loadedGeneration, stale: (this.watcher?.pending ?? 0) > 0 };
+    const { pending, failed } = this.precise.status();
+    if (pending + failed > 0) stamped.notPrecise = pending + failed;
+    return stamped;
+  }
+
+  /** Paths of all files in the graph, sorted (cached per graph version). */
+  filePaths(): string[] {
+    const g = this.currentBuilder.graph;
+    if (!this.sortedPaths || this.sortedPaths.version !== g.version) this.sortedPaths = { version: g.version, paths: [...this.currentBuilder.filePaths()].sort() };
+    return this.sortedPaths.paths;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The store's `files` and `extractions` tables: one row per ingested file pointing at its
+ * extraction, which is content-addressed so unchanged files and checkpoints share rows.
+ */
+import type Database from 'better-sqlite3';
+import type { FileExtraction, Language } from './extraction.ts';
+
+/** One ingested file as stored (without its extraction). */
+export interface FileRow {
+  path: string;
+  /** sha1 of the file bytes. */
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  language: Language;
+  loc: number;
+  parseErrors: number;
+  /** Key of the extraction row: language, parser version and content hash. */
+  extractionKey: string;
+}
+
+/** The columns of a file row, in `RawFileRow` order (shared with `checkpoint_files`). */
+export const FILE_COLUMNS = 'path, hash, size, mtime_ms, language, loc, parse_errors, extraction_key';
+
+/** A file row as SQLite returns it in raw mode. */
+export type RawFileRow = [string, string, number, number, string, number, number, string];
+
+/** The typed form of a raw file row. */
+export function fileRowFrom(r: RawFileRow): FileRow {
+  return { path: r[0], hash: r[1], size: r[2], mtimeMs: r[3], language: r[4] as Language, loc: r[5], parseErrors: r[6], extractionKey: r[7] };
+}
+
+/** Queries of the `files` and `extractions` tables. */
+export class FileTable {
+  private readonly stmts;
+
+  constructor(db: Database.Database) {
+    this.stmts = {
+      rows: db.prepare(`SELECT ${FILE_COLUMNS} FROM files`).raw(),
+      rowsWithJson: db.prepare(`SELECT ${FILE_COLUMNS.split(', ').map((c) => `f.${c}`).join(', ')}, e.json FROM files f JOIN extractions e ON e.key = f.extraction_key`).raw(),
+      extractionByKey: db.prepare('SELECT json FROM extractions WHERE key = ?').pluck(),
+      hasExtraction: db.prepare('SELECT 1 FROM extractions WHERE key = ?').pluck(),
+      putExtraction: db.prepare('INSERT OR IGNORE INTO extractions (key, json) VALUES (?, ?)'),
+      put: db.prepare(
+        `INSERT INTO files (${FILE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime_ms = excluded.mtime_ms,
+           language = excluded.language, loc = excluded.loc, parse_errors = excluded.parse_errors, extraction_key = excluded.extraction_key`,
+      ),
+      delete: db.prepare('DELETE FROM files WHERE path = ?'),
+      // Checkpoints hold extraction keys too, so an extraction lives while either table points at it.
+      gcExtractions: db.prepare(
+        `DELETE FROM extractions WHERE key NOT IN (SELECT extraction_key FROM files)
+           AND key NOT IN (SELECT extraction_key FROM checkpoint_files)`,
+      ),
+      countFiles: db.prepare('SELECT COUNT(*) FROM files').pluck(),
+      countExtractions: db.prepare('SELECT COUNT(*) FROM extractions').pluck(),
+    };
+  }
+
+  /** Every stored file row (no extraction), by path. */
+  rows(): Map<string, FileRow> {
+    const out = new Map<string, FileRow>();
+    for (const r of this.stmts.rows.iterate() as IterableIterator<RawFileRow>) out.set(r[0], fileRowFrom(r));
+    return out;
+  }
+
+  /** Every stored file with its extraction (the caller provides the read transaction); `light` as in GraphStore.loadAll. */
+  rowsWithExtractions(light: boolean): { row: FileRow; extraction: FileExtraction }[] {
+    const files: { row: FileRow; extraction: FileExtraction }[] = [];
+    for (const r of this.stmts.rowsWithJson.iterate() as IterableIterator<[...RawFileRow, string]>) {
+      const row = fileRowFrom(r as unknown as RawFileRow);
+      const extraction = JSON.parse(r[8]) as FileExtraction;
+      extraction.path = row.path;
+      if (light) {
+        extraction.calls = [];
+        extraction.references = [];
+        extraction.docLinks = [];
+        // Only class fields are read before a file is linked (receiver types of other files).
+        if (extraction.bindings) extraction.bindings = fieldBindings(extraction);
+      }
+      files.push({ row, extraction });
+    }
+    return files;
+  }
+
+  /** The extraction stored under a key, with its path set, or null. */
+  extraction(key: string, path: string): FileExtraction | null {
+    const json = this.stmts.extractionByKey.get(key) as string | undefined;
+    if (json === undefined) return null;
+    const ex = JSON.parse(json) as FileExtraction;
+    ex.path = path;
+    return ex;
+  }
+
+  /** True when an extraction with this key is stored. */
+  hasExtraction(key: string): boolean {
+    return this.stmts.hasExtraction.get(key) !== undefined;
+  }
+
+  /** Writes a file row, and its extraction when given (a stored key is never rewritten). */
+  put(row: FileRow, extraction: FileExtraction | null): void {
+    if (extraction) this.stmts.putExtraction.run(row.extractionKey, JSON.stringify(extraction));
+    this.stmts.put.run(row.path, row.hash, row.size, row.mtimeMs, row.language, row.loc, row.parseErrors, row.extractionKey);
+  }
+
+  /** Deletes a file row (its extraction goes at the next `gcExtractions`). */
+  delete(path: string): void {
+    this.stmts.delete.run(path);
+  }
+
+  /** Deletes extractions no file row or checkpoint row points at. */
+  gcExtractions(): void {
+    this.stmts.gcExtractions.run();
+  }
+
+  /** Number of file rows and of stored extractions. */
+  counts(): { files: number; extractions: number } {
+    return { files: Number(this.stmts.countFiles.get()), extractions: Number(this.stmts.countExtractions.get()) };
+  }
+}
+
+/** The bindings of an extraction that belong to its classes (fields), the only ones read before linking. */
+function fieldBindings(extraction: FileExtraction): FileExtraction['bindings'] {
+  const classes = new Set(extraction.symbols.filter((s) => s.kind === 'class' || s.kind === 'interface' || s.kind === 'type').map((s) => s.qualifiedName));
+  return extraction.bindings!.filter((b) => b.scope !== null && classes.has(b.scope));
+}

@@ -1,0 +1,49 @@
+/**
+ * The store's `precise_edges` table: the TS/JS type-checker pass's edges per file, kept so a restart
+ * (or another process) reuses them while the file's hash and the program fingerprint still hold.
+ */
+import type Database from 'better-sqlite3';
+
+/** The checker pass's edges of one TS/JS file, valid while the file's hash and the program fingerprint hold. */
+export interface PreciseRow {
+  path: string;
+  hash: string;
+  fingerprint: string;
+  edgesJson: string;
+}
+
+/** Queries of the `precise_edges` table. */
+export class PreciseEdgeTable {
+  private readonly db: Database.Database;
+  private readonly stmts;
+
+  constructor(db: Database.Database) {
+    this.db = db;
+    this.stmts = {
+      rows: db.prepare('SELECT path, hash, fingerprint, edges_json FROM precise_edges').raw(),
+      put: db.prepare(
+        'INSERT INTO precise_edges (path, hash, fingerprint, edges_json) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint, edges_json = excluded.edges_json',
+      ),
+      deleteOrphans: db.prepare('DELETE FROM precise_edges WHERE path NOT IN (SELECT path FROM files)'),
+    };
+  }
+
+  /** Every stored checker result, by path. */
+  rows(): Map<string, PreciseRow> {
+    const out = new Map<string, PreciseRow>();
+    for (const [path, hash, fingerprint, edgesJson] of this.stmts.rows.iterate() as IterableIterator<[string, string, string, string]>) {
+      out.set(path, { path, hash, fingerprint, edgesJson });
+    }
+    return out;
+  }
+
+  /** Stores checker results (one transaction) and drops rows of files no longer ingested. */
+  put(rows: readonly PreciseRow[]): void {
+    this.db
+      .transaction(() => {
+        for (const r of rows) this.stmts.put.run(r.path, r.hash, r.fingerprint, r.edgesJson);
+        this.stmts.deleteOrphans.run();
+      })
+      .immediate();
+  }
+}

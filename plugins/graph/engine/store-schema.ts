@@ -1,0 +1,52 @@
+/**
+ * The store's on-disk layout: the SQLite schema and how the database file is opened (WAL, busy
+ * timeout, durability), kept apart from the tables' queries so the layout is read in one place.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Bumped when the stored layout or the meaning of stored extractions changes. */
+export const STORE_SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+  language TEXT NOT NULL, loc INTEGER NOT NULL, parse_errors INTEGER NOT NULL, extraction_key TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS files_extraction ON files (extraction_key);
+CREATE TABLE IF NOT EXISTS extractions (key TEXT PRIMARY KEY, json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS git_commits (
+  seq INTEGER PRIMARY KEY, hash TEXT NOT NULL, time INTEGER NOT NULL, subject TEXT NOT NULL, files_json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS checkpoints (
+  name TEXT PRIMARY KEY, created_at INTEGER NOT NULL, generation INTEGER NOT NULL, file_count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS checkpoint_files (
+  name TEXT NOT NULL, path TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+  language TEXT NOT NULL, loc INTEGER NOT NULL, parse_errors INTEGER NOT NULL, extraction_key TEXT NOT NULL,
+  PRIMARY KEY (name, path));
+CREATE INDEX IF NOT EXISTS checkpoint_files_extraction ON checkpoint_files (extraction_key);
+CREATE TABLE IF NOT EXISTS memory (
+  namespace TEXT NOT NULL, key TEXT NOT NULL, value_json TEXT NOT NULL, updated_at INTEGER NOT NULL,
+  PRIMARY KEY (namespace, key));
+CREATE TABLE IF NOT EXISTS precise_edges (
+  path TEXT PRIMARY KEY, hash TEXT NOT NULL, fingerprint TEXT NOT NULL, edges_json TEXT NOT NULL);
+`;
+
+/** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout and the schema applied. */
+export function openStoreDatabase(dir: string, busyTimeoutMs = 10_000): { path: string; db: Database.Database } {
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true });
+    // The store is machine-local state: keep it out of the user's commits without touching their .gitignore.
+    writeFileSync(join(dir, '.gitignore'), '*\n');
+  }
+  const path = join(dir, 'm1nd.db');
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  db.pragma('journal_mode = WAL');
+  // FULL by default: memory-table writes are user data and survive power loss. Ingest commits
+  // switch to NORMAL (see GraphStore.commitIngest): still atomic and crash-safe, without the fsync wait.
+  db.pragma('synchronous = FULL');
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  db.exec(SCHEMA);
+  db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('generation', '0'), ('schema_version', ?)`).run(String(STORE_SCHEMA_VERSION));
+  return { path, db };
+}
