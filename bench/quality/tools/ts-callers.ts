@@ -7,7 +7,8 @@
  * file for top-level code. A caller reached only through another member the checker relates
  * (find-references shares a root member) is `dispatch`; it is `reachable` when the member its call
  * resolves to is declared by a class or interface the declaration's class is or derives from, else
- * the call names a sibling implementation and cannot run this declaration.
+ * the call names a sibling implementation (or the site only reads the method as a value) and cannot
+ * run this declaration.
  * Run through bench/quality/truth.ts, never directly.
  */
 import fs from 'node:fs';
@@ -134,6 +135,8 @@ function reachesDeclaration(checker: ts.TypeChecker, sf: ts.SourceFile, pos: num
   const token = findToken(sf, pos);
   const cls = classOf(decl);
   if (!token || !cls || !supertypes) return false;
+  // Reading the method as a value (`this.visitX.bind(this)`, `const h = conn.cancelQuery`) runs nothing.
+  if (!isCallee(token)) return false;
   const symbol = checker.getSymbolAtLocation(token);
   // A union receiver's member is a synthetic symbol whose declarations are the constituents' members.
   for (const member of symbol?.declarations ?? []) {
@@ -144,6 +147,14 @@ function reachesDeclaration(checker: ts.TypeChecker, sf: ts.SourceFile, pos: num
     if (ts.isTypeLiteralNode(owner) && clsSymbol && checker.isTypeAssignableTo(checker.getDeclaredTypeOfSymbol(clsSymbol), checker.getTypeAtLocation(owner))) return true;
   }
   return false;
+}
+
+/** Whether a name is what a call, `new`, tagged template or decorator invokes (`a.b.m` in `a.b.m()`). */
+function isCallee(token: ts.Node): boolean {
+  let node = token;
+  while ((ts.isPropertyAccessExpression(node.parent) && node.parent.name === node) || (ts.isElementAccessExpression(node.parent) && node.parent.argumentExpression === node) || ts.isParenthesizedExpression(node.parent) || ts.isNonNullExpression(node.parent)) node = node.parent;
+  const p = node.parent;
+  return ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === node) || (ts.isTaggedTemplateExpression(p) && p.tag === node) || ts.isDecorator(p);
 }
 
 /** The innermost token starting at `pos`. */
