@@ -143,8 +143,9 @@ function reachesDeclaration(checker: ts.TypeChecker, sf: ts.SourceFile, pos: num
     const owner = member.parent;
     const ownerSymbol = ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner) ? symbolOfType(checker, owner) : undefined;
     if (ownerSymbol && supertypes.has(ownerSymbol)) return true;
+    if (!ts.isTypeLiteralNode(owner)) continue;
     const clsSymbol = symbolOfType(checker, cls);
-    if (ts.isTypeLiteralNode(owner) && clsSymbol && checker.isTypeAssignableTo(checker.getDeclaredTypeOfSymbol(clsSymbol), checker.getTypeAtLocation(owner))) return true;
+    if (clsSymbol && checker.isTypeAssignableTo(checker.getDeclaredTypeOfSymbol(clsSymbol), checker.getTypeAtLocation(owner))) return true;
   }
   return false;
 }
