@@ -26,8 +26,39 @@ export interface CallerScore {
   missedWithoutNode: number;
   /** True callers that call this declaration by name (not only through an interface/base member), and how many m1nd found. */
   direct: { truth: number; found: number };
+  /** True callers a call can reach: direct ones plus dispatch callers marked `reachable` (not siblings), and how many m1nd found. */
+  reachable: { truth: number; found: number };
   confusion: Confusion;
 }
+
+/** A recall denominator and how many of its callers were found. */
+export interface Recalled {
+  truth: number;
+  found: number;
+}
+
+/**
+ * How many of the true callers are direct (name the declaration) and how many a call can reach
+ * (direct, or dispatch marked `reachable`), and of each how many are in `found` (truth keys).
+ */
+export function recallSubsets(truth: readonly TruthCaller[], found: ReadonlySet<string>): { direct: Recalled; reachable: Recalled } {
+  const direct = { truth: 0, found: 0 };
+  const reachable = { truth: 0, found: 0 };
+  for (const t of truth) {
+    const hit = found.has(callerKey(t)) ? 1 : 0;
+    if (!t.dispatch) {
+      direct.truth++;
+      direct.found += hit;
+    }
+    if (!t.dispatch || t.reachable) {
+      reachable.truth++;
+      reachable.found += hit;
+    }
+  }
+  return { direct, reachable };
+}
+
+const addRecalled = (a: Recalled, b: Recalled): Recalled => ({ truth: a.truth + b.truth, found: a.found + b.found });
 
 /**
  * Ids of the direct callers in an `impact` answer, whatever its shape: today entries of
@@ -150,7 +181,7 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
   let verbGraphDisagreements = 0;
   const misses: unknown[] = [];
   for (const d of sample) {
-    const s = scores.get(d.kind) ?? { kind: d.kind, declarations: 0, unmapped: 0, withCallers: 0, enclosing: 0, missedWithoutNode: 0, direct: { truth: 0, found: 0 }, confusion: { tp: 0, fp: 0, fn: 0 } };
+    const s = scores.get(d.kind) ?? { kind: d.kind, declarations: 0, unmapped: 0, withCallers: 0, enclosing: 0, missedWithoutNode: 0, direct: { truth: 0, found: 0 }, reachable: { truth: 0, found: 0 }, confusion: { tp: 0, fp: 0, fn: 0 } };
     scores.set(d.kind, s);
     // A recursive call is the declaration calling itself: not a dependent, and the graph drops self-loops.
     const truth = d.callers.filter((c) => !(c.path === d.path && c.line === d.line));
@@ -159,7 +190,9 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
     const node = mapDeclaration(byPath, d);
     if (!node) {
       s.unmapped++;
-      s.direct.truth += truth.filter((t) => !t.dispatch).length;
+      const sub = recallSubsets(truth, new Set());
+      s.direct = addRecalled(s.direct, sub.direct);
+      s.reachable = addRecalled(s.reachable, sub.reachable);
       s.confusion = addConfusion(s.confusion, confusion([], truth.map(callerKey)));
       continue;
     }
@@ -181,11 +214,9 @@ export async function scoreCallers(call: CallVerb, engine: CodeGraphEngine, samp
     const c = confusion(predicted, truth.map(callerKey));
     s.confusion = addConfusion(s.confusion, c);
     const got = new Set(predicted);
-    for (const t of truth) {
-      if (t.dispatch) continue;
-      s.direct.truth++;
-      if (got.has(callerKey(t))) s.direct.found++;
-    }
+    const sub = recallSubsets(truth, got);
+    s.direct = addRecalled(s.direct, sub.direct);
+    s.reachable = addRecalled(s.reachable, sub.reachable);
     for (const t of truth) if (!got.has(callerKey(t)) && !callerHasNode(byPath, t)) s.missedWithoutNode++;
     if ((c.fp || c.fn) && misses.length < 400) {
       const t = new Set(truth.map(callerKey));

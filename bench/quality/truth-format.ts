@@ -7,6 +7,11 @@ export interface TruthCaller {
   line: number;
   /** Only through an interface, abstract or base member the checker relates to this declaration (TypeScript truth only). */
   dispatch?: boolean;
+  /**
+   * With `dispatch`: whether the call can run this declaration, i.e. the member it resolves to is
+   * this declaration's or one of a supertype it implements or extends (false: a sibling's member).
+   */
+  reachable?: boolean;
 }
 
 /** One function or method of the repository with every caller its language's tooling reports. */

@@ -18,6 +18,7 @@ const NOTES: Record<BenchRepo['language'], string[]> = {
   typescript: [
     'Incoming calls as the TypeScript checker reports them: call, new, tagged-template and decorator sites; a call through an interface or base-class member counts for the implementations the checker relates to it.',
     'Functions passed or stored as values are not calls.',
+    'A dispatch caller (no call site names the declaration) is reachable when a call site resolves to a member of a class or interface the declaration\'s class is or derives from (extends, implements, transitively); else it names a sibling implementation (or only reads the method as a value) and no call there can run the declaration.',
   ],
   python: [
     'pyright resolves receivers by inferred types; a call on a receiver whose type it cannot infer (an unannotated parameter, a value from an untyped library) is missing from the truth.',

@@ -4,7 +4,12 @@
  * Declarations are functions (declarations and `const f = () =>` / function expressions bound to a
  * name) and class methods with a body (overload signatures, abstract and interface members are not
  * declarations of their own); callers are the enclosing named declaration the checker reports, or the
- * file for top-level code. Run through bench/quality/truth.ts, never directly.
+ * file for top-level code. A caller reached only through another member the checker relates
+ * (find-references shares a root member) is `dispatch`; it is `reachable` when the member its call
+ * resolves to is declared by a class or interface the declaration's class is or derives from, else
+ * the call names a sibling implementation (or the site only reads the method as a value) and cannot
+ * run this declaration.
+ * Run through bench/quality/truth.ts, never directly.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,6 +87,77 @@ function namesDeclaration(checker: ts.TypeChecker, sf: ts.SourceFile, pos: numbe
   return symbol.declarations.some((d) => d === decl || d.parent === decl || (ts.isVariableDeclaration(decl) && d === decl));
 }
 
+/** The class (declaration or expression) a method belongs to, or null for an object-literal method. */
+function classOf(decl: ts.Node): ts.ClassLikeDeclaration | null {
+  return ts.isMethodDeclaration(decl) && ts.isClassLike(decl.parent) ? decl.parent : null;
+}
+
+/** The symbol of a class, interface or type literal (a class expression has no name to ask about). */
+function symbolOfType(checker: ts.TypeChecker, node: ts.Node): ts.Symbol | undefined {
+  const name = (node as ts.ClassLikeDeclaration | ts.InterfaceDeclaration).name;
+  return name ? checker.getSymbolAtLocation(name) : checker.getTypeAtLocation(node).getSymbol();
+}
+
+/** The generic declaration behind an instantiation (`Expression<T>` -> `Expression`), for getBaseTypes. */
+const declaredType = (t: ts.Type): ts.Type => ((t as ts.TypeReference).target ?? t);
+
+/**
+ * Symbols of every class and interface `cls` is or derives from: its own, the `extends` chain
+ * (getBaseTypes) and the `implements` clauses of each class on the way, transitively.
+ */
+function supertypeSymbols(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration): Set<ts.Symbol> {
+  const out = new Set<ts.Symbol>();
+  const own = symbolOfType(checker, cls);
+  const queue: ts.Type[] = own ? [checker.getDeclaredTypeOfSymbol(own)] : [];
+  while (queue.length) {
+    const t = declaredType(queue.pop()!);
+    const sym = t.getSymbol();
+    if (!sym || out.has(sym)) continue;
+    out.add(sym);
+    if (t.flags & ts.TypeFlags.Object && (t as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface) queue.push(...checker.getBaseTypes(t as ts.InterfaceType));
+    for (const d of sym.declarations ?? []) {
+      if (!ts.isClassLike(d)) continue;
+      for (const clause of d.heritageClauses ?? []) {
+        if (clause.token === ts.SyntaxKind.ImplementsKeyword) for (const node of clause.types) queue.push(checker.getTypeAtLocation(node));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether the call whose callee name is at `pos` can run `decl`: the member it resolves to is
+ * declared by a class or interface `decl`'s class is or derives from (a sibling implementation of a
+ * shared interface, or an override in a subclass, cannot). A member of an object type that is no
+ * class or interface (a type literal) counts when the class is assignable to that type.
+ */
+function reachesDeclaration(checker: ts.TypeChecker, sf: ts.SourceFile, pos: number, decl: ts.Node, supertypes: Set<ts.Symbol> | null): boolean {
+  const token = findToken(sf, pos);
+  const cls = classOf(decl);
+  if (!token || !cls || !supertypes) return false;
+  // Reading the method as a value (`this.visitX.bind(this)`, `const h = conn.cancelQuery`) runs nothing.
+  if (!isCallee(token)) return false;
+  const symbol = checker.getSymbolAtLocation(token);
+  // A union receiver's member is a synthetic symbol whose declarations are the constituents' members.
+  for (const member of symbol?.declarations ?? []) {
+    const owner = member.parent;
+    const ownerSymbol = ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner) ? symbolOfType(checker, owner) : undefined;
+    if (ownerSymbol && supertypes.has(ownerSymbol)) return true;
+    if (!ts.isTypeLiteralNode(owner)) continue;
+    const clsSymbol = symbolOfType(checker, cls);
+    if (clsSymbol && checker.isTypeAssignableTo(checker.getDeclaredTypeOfSymbol(clsSymbol), checker.getTypeAtLocation(owner))) return true;
+  }
+  return false;
+}
+
+/** Whether a name is what a call, `new`, tagged template or decorator invokes (`a.b.m` in `a.b.m()`). */
+function isCallee(token: ts.Node): boolean {
+  let node = token;
+  while ((ts.isPropertyAccessExpression(node.parent) && node.parent.name === node) || (ts.isElementAccessExpression(node.parent) && node.parent.argumentExpression === node) || ts.isParenthesizedExpression(node.parent) || ts.isNonNullExpression(node.parent)) node = node.parent;
+  const p = node.parent;
+  return ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === node) || (ts.isTaggedTemplateExpression(p) && p.tag === node) || ts.isDecorator(p);
+}
+
 /** The innermost token starting at `pos`. */
 function findToken(sf: ts.SourceFile, pos: number): ts.Node | undefined {
   let found: ts.Node | undefined;
@@ -111,6 +187,8 @@ export function tsCallers(root: string, scope: string): TruthDeclaration[] {
       const items = service.prepareCallHierarchy(file, start);
       const item = Array.isArray(items) ? items[0] : items;
       const callers = new Map<string, TruthCaller>();
+      const cls = classOf(d.decl);
+      const supertypes = item && cls ? supertypeSymbols(checker, cls) : null;
       if (item) {
         for (const call of service.provideCallHierarchyIncomingCalls(file, start)) {
           const from = call.from;
@@ -123,9 +201,12 @@ export function tsCallers(root: string, scope: string): TruthDeclaration[] {
             ? { path: rel(from.file), name: null, line: 0 }
             : { path: rel(from.file), name: from.name, line: lineOf(fromSf, from.selectionSpan.start) };
           const key = `${caller.path}:${caller.line}`;
-          // One site naming this declaration makes the caller direct, whatever its other sites say.
-          const dispatchOnly = !direct && callers.get(key)?.dispatch !== false;
-          callers.set(key, { ...caller, ...(dispatchOnly ? { dispatch: true } : {}) });
+          // One site naming this declaration makes the caller direct, whatever its other sites say;
+          // one site that can reach it makes a dispatch caller reachable.
+          const before = callers.get(key);
+          const dispatchOnly = !direct && before?.dispatch !== false;
+          const reachable = dispatchOnly && (before?.reachable === true || call.fromSpans.some((span) => reachesDeclaration(checker, fromSf, span.start, d.decl, supertypes)));
+          callers.set(key, { ...caller, ...(dispatchOnly ? { dispatch: true, reachable } : {}) });
         }
       }
       out.push({
@@ -143,4 +224,4 @@ export function tsCallers(root: string, scope: string): TruthDeclaration[] {
 }
 
 /** The tool and version that produced the answers. */
-export const tsTool = (): string => `typescript ${ts.version} LanguageService call hierarchy (incoming calls)`;
+export const tsTool = (): string => `typescript ${ts.version} LanguageService call hierarchy (incoming calls), dispatch callers marked reachable by the checker's class/interface hierarchy`;

@@ -1,6 +1,6 @@
 /** The quality benchmark's own scoring, on tiny inputs whose answers are worked out by hand. */
 import assert from 'node:assert/strict';
-import { directCallerIds, isTestPath, mapDeclaration, predictedKey, sampleDeclarations } from '../../../bench/quality/callers.ts';
+import { directCallerIds, isTestPath, mapDeclaration, predictedKey, recallSubsets, sampleDeclarations } from '../../../bench/quality/callers.ts';
 import { contentWords, queryWords } from '../../../bench/quality/retrieval.ts';
 import { addConfusion, bareName, confusion, firstHitRank, namesSymbol, precisionRecall, retrievalSummary, seededSample } from '../../../bench/quality/scoring.ts';
 import type { TruthDeclaration } from '../../../bench/quality/truth-format.ts';
@@ -124,6 +124,20 @@ describe('quality bench scoring', () => {
     const counts = { enclosing: 0 };
     assert.equal(predictedKey(node('method', 'K.outer', 30, 38), truth, counts), 'a.ts:32');
     assert.equal(counts.enclosing, 1);
+  });
+
+  it('counts direct callers, and direct plus reachable dispatch callers, apart from siblings', () => {
+    const truth = [
+      { path: 'a.ts', name: 'direct', line: 1 },
+      { path: 'a.ts', name: 'viaInterface', line: 5, dispatch: true, reachable: true },
+      { path: 'a.ts', name: 'viaSibling', line: 9, dispatch: true, reachable: false },
+      { path: 'b.ts', name: 'viaBase', line: 2, dispatch: true, reachable: true },
+    ];
+    // Found: the direct caller, one reachable dispatch caller and the sibling (which no subset counts).
+    const { direct, reachable } = recallSubsets(truth, new Set(['a.ts:1', 'a.ts:5', 'a.ts:9']));
+    assert.deepEqual(direct, { truth: 1, found: 1 });
+    assert.deepEqual(reachable, { truth: 3, found: 2 });
+    assert.deepEqual(recallSubsets(truth, new Set()).reachable, { truth: 3, found: 0 });
   });
 
   it('takes the words of a question for the baseline, three letters or more', () => {
