@@ -6,141 +6,42 @@
  * a name a changed file (un)defines, walked a class whose parents changed, or had an import or link
  * that a new file may satisfy. A full build is the same code path with every file affected.
  */
-import { posix } from 'node:path';
-import type { ExtractedSymbol, FileExtraction, Language } from './extraction.ts';
-import {
-  CodeGraph,
-  DEFAULT_WEIGHTS,
-  RELATION_CODE,
-  STRUCTURAL_CONTAINS_WEIGHT,
-  fileNodeId,
-  moduleNodeId,
-  symbolNodeId,
-  type GraphNode,
-  type NodeKind,
-} from './graph.ts';
-import { FileIndex, pathStems, specifierStems } from './file-index.ts';
+import type { FileExtraction, Language } from './extraction.ts';
+import { CodeGraph, type GraphNode } from './graph.ts';
+import { FileDependents } from './file-dependents.ts';
+import { FileIndex, pathStems } from './file-index.ts';
+import { emptyExtraction, type FileState } from './file-state.ts';
+import { upsertFileNodes, type FileNodeContext } from './file-symbol-nodes.ts';
+import { applyGitFacts } from './git-edges.ts';
+import type { ApplyReport, FileInput, GitFacts, GraphBuilderOptions, GraphChange, UnresolvedImport } from './graph-change.ts';
+import { JavaPackages } from './java-packages.ts';
 import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './link-file.ts';
+import { ModuleTree } from './module-tree.ts';
 import type { ParseErrorFile } from './parse-report.ts';
 import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex, type ResolvedImport, type ResolverConfig } from './resolve.ts';
 import { buildFileScope, reexportKey, type Dependencies, type FileScope } from './resolve-names.ts';
-import { isTestFile } from './test-files.ts';
-import { typeFactNames, typeFactsOf, type TypeFacts } from './type-facts.ts';
+import { SymbolNames } from './symbol-names.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
 
-/** One file to add or replace. */
-export interface FileInput {
-  path: string;
-  language: Language;
-  extraction: FileExtraction;
-  /**
-   * True when `extraction` holds only symbols, imports and inherits (calls, references and doc
-   * links left out to keep memory low); the builder loads the full one when it links the file.
-   */
-  partial?: boolean;
-  /** The checker pass's edges for this content, when known (TS/JS); they replace name-resolved calls. */
-  precise?: readonly PreciseEdge[] | null;
-}
-
-/** Per-file git facts and co-change pairs (weights already in (0,1]). */
-export interface GitFacts {
-  files: Map<string, { lastCommitAt: number; commitCount: number }>;
-  pairs: { a: string; b: string; weight: number }[];
-}
-
-/** A batch of changes for `GraphBuilder.apply`. */
-export interface GraphChange {
-  upsert: readonly FileInput[];
-  remove: readonly string[];
-  /** New git facts; undefined keeps the current ones. */
-  git?: GitFacts | null;
-  /** New resolver settings; undefined keeps the current ones (a change re-resolves every file). */
-  config?: ResolverConfig;
-}
-
-/** What one `apply` did. */
-export interface ApplyReport {
-  /** Files whose edges were rebuilt (the changed ones plus those whose resolution could change). */
-  resolvedFiles: number;
-  nodesAdded: number;
-  nodesRemoved: number;
-}
-
-/** An import that did not resolve to a workspace file, kept as a record (never as an edge). */
-export interface UnresolvedImport {
-  from: string;
-  specifier: string;
-  line: number;
-  resolved: false;
-  reason: 'external' | 'not_found';
-}
-
-interface FileState extends LinkedFile {
-  /** The extraction, or null once linked when the builder re-loads extractions on demand. */
-  extraction: FileExtraction | null;
-  /** True while `extraction` lacks calls, references and doc links (see FileInput.partial). */
-  partial: boolean;
-  parseErrors: number;
-  /** Line of the first parse error (0 when clean or not recorded). */
-  parseErrorLine: number;
-  /** qualifiedName split at its last dot: prefix ('' for top level) → last segment → node index. */
-  members: Map<string, Map<string, number>>;
-  /** Names this file looked up in the workspace-wide table (invalidation keys). */
-  globalNames: string[];
-  /** Basename stems of imports/links that did not resolve (invalidation keys for added files). */
-  missStems: string[];
-  /** Files this file's imports resolved to (registered in `importers`). */
-  importTargets: string[];
-  /** What other files' receiver types read here: declared return types and class fields. */
-  typeFacts: TypeFacts;
-}
-
-const REL = RELATION_CODE;
-const SYMBOL_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'function', 'method', 'type', 'section']);
-
-function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
-  let s = m.get(k);
-  if (!s) m.set(k, (s = new Set()));
-  s.add(v);
-}
-
-function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
-  const s = m.get(k);
-  if (s && s.delete(v) && s.size === 0) m.delete(k);
-}
-
-function emptyExtraction(path: string, language: Language): FileExtraction {
-  return { path, language, loc: 0, symbols: [], imports: [], calls: [], inherits: [], references: [], docLinks: [], parseErrors: 0 };
-}
-
-/** Builder settings. */
-export interface GraphBuilderOptions {
-  /**
-   * Re-loads a file's extraction when it must be re-linked. When given, extractions are dropped
-   * from memory once linked (the graph keeps what queries need); without it they are retained.
-   */
-  loadExtraction?: (path: string) => FileExtraction | null;
-}
+// The builder's input and output types live in graph-change.ts; re-exported so importers of the builder keep one import.
+export type { ApplyReport, FileInput, GitFacts, GraphBuilderOptions, GraphChange, UnresolvedImport } from './graph-change.ts';
 
 /** Builds and patches a CodeGraph from file extractions. */
 export class GraphBuilder implements LinkContext, PathIndex {
   readonly graph = new CodeGraph();
   private readonly files = new Map<string, FileState>();
   private readonly paths = new FileIndex();
-  private readonly byName = new Map<string, number[]>();
-  private readonly importers = new Map<string, Set<string>>();
-  private readonly globalDeps = new Map<string, Set<string>>();
-  private readonly missStems = new Map<string, Set<string>>();
+  private readonly byName = new SymbolNames();
+  private readonly dependents = new FileDependents();
   private readonly parents = new Map<number, number[]>();
-  private readonly modules = new Map<string, { node: number; edge: number }>();
+  private readonly modules = new ModuleTree();
   private gitEdges: number[] = [];
   private git: GitFacts | null = null;
   private config: ResolverConfig = emptyResolverConfig();
   private cache = new ResolveCache();
   private readonly loadExtraction: ((path: string) => FileExtraction | null) | null;
   private readonly fileScopes = new Map<string, FileScope>();
-  /** Java package path → its files across source roots (rebuilt every relink). */
-  private readonly javaPackages = new Map<string, string[]>();
+  private readonly javaPackages = new JavaPackages();
 
   constructor(options: GraphBuilderOptions = {}) {
     this.loadExtraction = options.loadExtraction ?? null;
@@ -175,7 +76,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
   }
   /** Code symbols (not sections) with this short name. */
   named(name: string): readonly number[] {
-    return this.byName.get(name) ?? [];
+    return this.byName.named(name);
   }
   /** Live node by index (callers only pass indices taken from the tables). */
   node(index: number): GraphNode {
@@ -284,7 +185,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       const st = this.files.get(path);
       if (!st) continue;
       pathsChanged.push(path);
-      for (const o of this.importers.get(path) ?? []) affected.add(o);
+      for (const o of this.dependents.importersOf(path)) affected.add(o);
       this.dropOwnedEdges(st);
       for (const idx of st.symbols.values()) {
         changedNames.add(this.node(idx).label);
@@ -300,7 +201,8 @@ export class GraphBuilder implements LinkContext, PathIndex {
     for (const input of change.upsert) {
       const prev = this.files.get(input.path);
       if (!prev) pathsChanged.push(input.path);
-      const { state, nodesAdded, namesChanged } = this.upsertFile(input, prev, affected);
+      const { state, nodesAdded, namesChanged } = upsertFileNodes(this.fileNodeContext(), input, prev, affected);
+      this.files.set(input.path, state);
       added += nodesAdded;
       for (const n of namesChanged) changedNames.add(n);
       // Files that resolved a name into this one and lost it are found through their edges into
@@ -312,16 +214,16 @@ export class GraphBuilder implements LinkContext, PathIndex {
 
     if (!allAffected) {
       for (const path of pathsChanged) {
-        for (const stem of pathStems(path)) for (const f of this.missStems.get(stem) ?? []) affected.add(f);
+        for (const stem of pathStems(path)) for (const f of this.dependents.missing(stem)) affected.add(f);
         // A package (Go) or wildcard (Java) import of the directory now names one file more or less.
-        for (const sibling of this.filesInDir(dirOf(path))) for (const o of this.importers.get(sibling) ?? []) affected.add(o);
+        for (const sibling of this.filesInDir(dirOf(path))) for (const o of this.dependents.importersOf(sibling)) affected.add(o);
       }
-      for (const name of changedNames) for (const f of this.globalDeps.get(name) ?? []) affected.add(f);
+      for (const name of changedNames) for (const f of this.dependents.dependentsOfName(name)) affected.add(f);
     }
 
     const targets = allAffected ? [...this.files.keys()] : [...affected].filter((p) => this.files.has(p));
     targets.sort();
-    this.updateModules(pathsChanged);
+    this.modules.update(g, this.paths, pathsChanged, (p) => this.files.has(p));
     // Member lookups walk other classes' parents: when a class's parents change, files that walked
     // through it re-link too (a second wave, until nothing more changes).
     let relinked = 0;
@@ -332,13 +234,13 @@ export class GraphBuilder implements LinkContext, PathIndex {
       relinked += wave.length;
       const changedClasses = this.relink(wave);
       const next = new Set<string>();
-      for (const label of changedClasses) for (const f of this.globalDeps.get(label) ?? []) if (!done.has(f) && this.files.has(f)) next.add(f);
+      for (const label of changedClasses) for (const f of this.dependents.dependentsOfName(label)) if (!done.has(f) && this.files.has(f)) next.add(f);
       wave = [...next].sort();
     }
 
     if (change.git !== undefined || pathsChanged.length > 0) {
       if (change.git !== undefined) this.git = change.git;
-      this.applyGit();
+      this.gitEdges = applyGitFacts(this.graph, this.files, this.git, this.gitEdges);
     }
 
     // Reclaim dead edge slots when they dominate, so traversal arrays stay dense.
@@ -374,7 +276,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
 
   /** Files whose imports resolve to `path`. */
   importersOf(path: string): readonly string[] {
-    return [...(this.importers.get(path) ?? [])];
+    return [...this.dependents.importersOf(path)];
   }
 
   /** Re-links files (imports, then inheritance for all, then the rest); returns labels of classes whose parents changed. */
@@ -420,7 +322,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     const fix = (ids: number[]): number[] => ids.map((e) => remap[e]).filter((e) => e >= 0);
     for (const st of this.files.values()) st.ownedEdges = fix(st.ownedEdges);
     this.gitEdges = fix(this.gitEdges);
-    for (const m of this.modules.values()) m.edge = m.edge >= 0 ? remap[m.edge] : -1;
+    this.modules.remapEdges(remap);
   }
 
   private removeNodeAndNoteOwners(idx: number, affected: Set<string>): void {
@@ -434,194 +336,44 @@ export class GraphBuilder implements LinkContext, PathIndex {
   }
 
   private indexSymbol(idx: number): void {
-    const n = this.node(idx);
-    if (n.kind === 'section') return;
-    let list = this.byName.get(n.label);
-    if (!list) this.byName.set(n.label, (list = []));
-    list.push(idx);
+    this.byName.add(this.node(idx), idx);
   }
 
   private unindexSymbol(idx: number): void {
     const n = this.graph.node(idx);
-    if (!n || n.kind === 'section') return;
-    const list = this.byName.get(n.label);
-    if (!list) return;
-    const i = list.indexOf(idx);
-    if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.byName.delete(n.label);
-    this.parents.delete(idx);
+    if (n && this.byName.remove(n, idx)) this.parents.delete(idx);
   }
 
-  /** Creates or updates the file node and its symbol nodes, keeping indices of symbols that stay. */
-  private upsertFile(input: FileInput, prev: FileState | undefined, affected: Set<string>): { state: FileState; nodesAdded: number; namesChanged: string[] } {
-    const g = this.graph;
-    const { path, language, extraction } = input;
-    const isTest = isTestFile(path, language);
-    const gitInfo = this.git?.files.get(path);
-    const fileNode: GraphNode = {
-      id: fileNodeId(path),
-      kind: 'file',
-      label: posix.basename(path),
-      path,
-      startLine: 1,
-      endLine: Math.max(1, extraction.loc),
-      language,
-      isTest,
+  /** The builder's tables as upsertFileNodes needs them (git facts as of this call). */
+  private fileNodeContext(): FileNodeContext {
+    return {
+      graph: this.graph,
+      paths: this.paths,
+      git: this.git,
+      indexSymbol: (idx) => this.indexSymbol(idx),
+      dropSymbol: (idx, affected) => {
+        this.unindexSymbol(idx);
+        this.removeNodeAndNoteOwners(idx, affected);
+      },
     };
-    if (gitInfo) {
-      fileNode.lastCommitAt = gitInfo.lastCommitAt;
-      fileNode.commitCount = gitInfo.commitCount;
-    }
-    let nodesAdded = prev ? 0 : 1;
-    const fileIdx = g.upsertNode(fileNode);
-    if (!prev) this.paths.add(path);
-
-    // Deduplicate qualified names (conditional definitions) with a stable ~N suffix.
-    const seen = new Map<string, number>();
-    const wanted = new Map<string, { sym: ExtractedSymbol; q: string }>();
-    const symbolParents = new Map<string, string | undefined>();
-    for (const sym of extraction.symbols) {
-      if (!SYMBOL_KINDS.has(sym.kind)) continue;
-      const n = (seen.get(sym.qualifiedName) ?? 0) + 1;
-      seen.set(sym.qualifiedName, n);
-      const q = n === 1 ? sym.qualifiedName : `${sym.qualifiedName}~${n}`;
-      const id = symbolNodeId(sym.kind as NodeKind, path, q);
-      if (wanted.has(id)) continue;
-      wanted.set(id, { sym, q });
-      symbolParents.set(q, sym.parent);
-    }
-    const namesChanged: string[] = [];
-    const symbols = new Map<string, number>();
-    const typeFacts = typeFactsOf(extraction);
-    if (prev && prev.typeFacts.signature !== typeFacts.signature) {
-      // Receiver types elsewhere read these facts under the names of their owners.
-      namesChanged.push(...typeFactNames(prev.typeFacts), ...typeFactNames(typeFacts), reexportKey(path));
-    }
-    if (prev) {
-      for (const idx of prev.symbols.values()) {
-        const old = this.node(idx);
-        const keep = wanted.get(old.id);
-        if (!keep) {
-          namesChanged.push(old.label);
-          this.unindexSymbol(idx);
-          this.removeNodeAndNoteOwners(idx, affected);
-        } else if ((keep.sym.exported ?? true) !== (old.exported ?? true)) {
-          // Visibility decides global-name matches elsewhere.
-          namesChanged.push(old.label);
-        }
-      }
-    }
-    for (const [id, { sym, q }] of wanted) {
-      const node: GraphNode = {
-        id,
-        kind: sym.kind as NodeKind,
-        label: sym.name,
-        path,
-        startLine: sym.startLine,
-        endLine: Math.max(sym.startLine, sym.endLine),
-        language,
-        qualifiedName: q,
-      };
-      if (sym.exported !== undefined) node.exported = sym.exported;
-      if (sym.doc) node.doc = sym.doc;
-      if (sym.signatures) node.signatures = sym.signatures;
-      // A file seen for the first time cannot have nodes yet: skip the lookup.
-      const existed = prev !== undefined && g.indexOf(id) >= 0;
-      const idx = g.upsertNode(node);
-      symbols.set(q, idx);
-      if (!existed) {
-        nodesAdded++;
-        namesChanged.push(sym.name);
-        this.indexSymbol(idx);
-      }
-    }
-    const state: FileState = prev ?? {
-      path,
-      language,
-      extraction,
-      partial: input.partial === true,
-      parseErrors: extraction.parseErrors,
-      parseErrorLine: extraction.parseErrorLine ?? 0,
-      isTest,
-      fileNode: fileIdx,
-      symbols,
-      symbolParents,
-      members: new Map(),
-      ownedEdges: [],
-      imports: [],
-      globalNames: [],
-      missStems: [],
-      importTargets: [],
-      typeFacts,
-    };
-    state.language = language;
-    state.extraction = extraction;
-    state.partial = input.partial === true;
-    // New content: checker edges of the old text no longer hold.
-    state.precise = input.precise ?? null;
-    state.parseErrors = extraction.parseErrors;
-    state.parseErrorLine = extraction.parseErrorLine ?? 0;
-    state.isTest = isTest;
-    state.fileNode = fileIdx;
-    state.symbols = symbols;
-    state.symbolParents = symbolParents;
-    state.typeFacts = typeFacts;
-    state.members = new Map();
-    for (const [q, idx] of symbols) {
-      const dot = q.lastIndexOf('.');
-      const prefix = dot < 0 ? '' : q.slice(0, dot);
-      let m = state.members.get(prefix);
-      if (!m) state.members.set(prefix, (m = new Map()));
-      m.set(dot < 0 ? q : q.slice(dot + 1), idx);
-    }
-    this.files.set(path, state);
-    return { state, nodesAdded, namesChanged };
   }
 
   private dropOwnedEdges(st: FileState): void {
     for (const e of st.ownedEdges) this.graph.removeEdge(e);
     st.ownedEdges = [];
-    for (const name of st.globalNames) removeFrom(this.globalDeps, name, st.path);
-    st.globalNames = [];
-    for (const stem of st.missStems) removeFrom(this.missStems, stem, st.path);
-    st.missStems = [];
-    for (const t of st.importTargets) removeFrom(this.importers, t, st.path);
-    st.importTargets = [];
+    this.dependents.forget(st);
     for (const idx of st.symbols.values()) this.parents.delete(idx);
   }
 
   private resolveImports(st: FileState): void {
     st.imports = st.extraction!.imports.map((imp) => resolveImport(imp, st.path, st.language, this, this.config, this.cache));
-    const targets = new Set<string>();
-    const stems = new Set<string>();
-    for (const imp of st.imports) {
-      for (const t of imp.targets) if (t !== st.path) targets.add(t);
-      if (imp.unresolved || imp.partial) for (const stem of specifierStems(imp.specifier)) stems.add(stem);
-    }
-    st.importTargets = [...targets];
-    for (const t of targets) addTo(this.importers, t, st.path);
-    st.missStems = [...stems].filter(Boolean);
-    for (const s of st.missStems) addTo(this.missStems, s, st.path);
+    this.dependents.recordImports(st);
   }
 
   private scopeOf(st: FileState): FileScope {
     const dir = dirOf(st.path);
-    const siblings = st.language === 'java' ? this.javaPackageFiles(dir) : this.filesInDir(dir);
+    const siblings = st.language === 'java' ? this.javaPackages.filesOf(dir, this) : this.filesInDir(dir);
     return buildFileScope(st.path, st.language, st.imports, siblings);
-  }
-
-  /** Java: a package spans every source root (`src/main/java/a/b` and `src/test/java/a/b`). */
-  private javaPackageFiles(dir: string): readonly string[] {
-    const cut = `/${dir}`.lastIndexOf('/java/');
-    if (cut < 0) return this.filesInDir(dir);
-    const pkg = `/${dir}`.slice(cut + 5);
-    let files = this.javaPackages.get(pkg);
-    if (!files) {
-      files = [];
-      for (const d of this.directories()) if (`/${d}`.endsWith(pkg) && `/${d}`.slice(0, -pkg.length).endsWith('/java')) files.push(...this.filesInDir(d));
-      this.javaPackages.set(pkg, files);
-    }
-    return files;
   }
 
   // --- LinkContext ----------------------------------------------------------------------------
@@ -631,7 +383,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
   }
   /** Node index of a directory's module node, or -1. */
   moduleNode(dir: string): number {
-    return this.modules.get(dir)?.node ?? -1;
+    return this.modules.nodeOf(dir);
   }
   /** Records a resolved parent of a class-like node. */
   addParent(child: number, parent: number): void {
@@ -641,94 +393,11 @@ export class GraphBuilder implements LinkContext, PathIndex {
   }
   /** Records the names a file's resolution depended on. */
   noteDependencies(file: LinkedFile, names: Dependencies): void {
-    const st = file as FileState;
-    for (const name of names) {
-      // The shared index doubles as the per-file dedupe (an array per file is lighter than a Set).
-      let files = this.globalDeps.get(name);
-      if (!files) this.globalDeps.set(name, (files = new Set()));
-      if (files.has(st.path)) continue;
-      files.add(st.path);
-      st.globalNames.push(name);
-    }
+    this.dependents.recordNames(file as FileState, names);
   }
 
   /** Records a stem whose appearance may resolve something in the file. */
   noteMiss(file: LinkedFile, stem: string): void {
-    const st = file as FileState;
-    if (!stem || st.missStems.includes(stem)) return;
-    st.missStems.push(stem);
-    addTo(this.missStems, stem, st.path);
-  }
-
-  /** Directory nodes for every directory holding files (and their ancestors), with containment. */
-  private updateModules(pathsChanged: readonly string[]): void {
-    const g = this.graph;
-    const needed = (dir: string): boolean => {
-      if (this.paths.hasDir(dir)) return true;
-      const prefix = dir === '' ? '' : `${dir}/`;
-      for (const d of this.modules.keys()) if (d !== dir && d.startsWith(prefix) && this.paths.hasDir(d)) return true;
-      return false;
-    };
-    const ensure = (dir: string): number => {
-      const have = this.modules.get(dir);
-      if (have) return have.node;
-      const node: GraphNode = {
-        id: moduleNodeId(dir),
-        kind: 'module',
-        label: dir === '' ? '.' : posix.basename(dir),
-        path: dir === '' ? '.' : dir,
-        startLine: 0,
-        endLine: 0,
-        language: null,
-      };
-      const idx = g.upsertNode(node);
-      const entry = { node: idx, edge: -1 };
-      this.modules.set(dir, entry);
-      if (dir !== '') entry.edge = g.addEdge(ensure(dirOf(dir)), idx, REL.contains, STRUCTURAL_CONTAINS_WEIGHT);
-      return idx;
-    };
-    for (const path of pathsChanged) {
-      let dir = dirOf(path);
-      if (this.files.has(path)) {
-        ensure(dir);
-        continue;
-      }
-      // Removed: prune empty directories bottom-up.
-      for (;;) {
-        const m = this.modules.get(dir);
-        if (!m || needed(dir)) break;
-        g.removeNode(m.node);
-        this.modules.delete(dir);
-        if (dir === '') break;
-        dir = dirOf(dir);
-      }
-    }
-  }
-
-  private applyGit(): void {
-    const g = this.graph;
-    for (const e of this.gitEdges) g.removeEdge(e);
-    this.gitEdges = [];
-    const facts = this.git;
-    for (const st of this.files.values()) {
-      const n = this.node(st.fileNode);
-      const info = facts?.files.get(st.path);
-      if (info) {
-        n.lastCommitAt = info.lastCommitAt;
-        n.commitCount = info.commitCount;
-      } else {
-        delete n.lastCommitAt;
-        delete n.commitCount;
-      }
-    }
-    if (!facts) return;
-    for (const { a, b, weight } of facts.pairs) {
-      const sa = this.files.get(a);
-      const sb = this.files.get(b);
-      if (!sa || !sb || weight <= 0) continue;
-      const w = Math.min(1, weight) * DEFAULT_WEIGHTS.co_changes;
-      this.gitEdges.push(g.addEdge(sa.fileNode, sb.fileNode, REL.co_changes, w));
-      this.gitEdges.push(g.addEdge(sb.fileNode, sa.fileNode, REL.co_changes, w));
-    }
+    this.dependents.recordMiss(file as FileState, stem);
   }
 }

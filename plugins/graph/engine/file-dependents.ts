@@ -1,0 +1,82 @@
+/**
+ * The reverse indexes behind incremental builds: which files import a file, which looked up a
+ * name in the workspace-wide table, and which missed an import or link whose basename stem a new
+ * file could satisfy. A change asks them which other files must re-link.
+ */
+import type { FileState } from './file-state.ts';
+import type { Dependencies } from './resolve-names.ts';
+import { specifierStems } from './file-index.ts';
+
+function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(v);
+}
+
+function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  const s = m.get(k);
+  if (s && s.delete(v) && s.size === 0) m.delete(k);
+}
+
+/** Files that depend on a file, a name or a missed stem, kept in step with each file's own keys. */
+export class FileDependents {
+  private readonly importers = new Map<string, Set<string>>();
+  private readonly byName = new Map<string, Set<string>>();
+  private readonly byMissStem = new Map<string, Set<string>>();
+
+  /** Files whose imports resolve to `path`. */
+  importersOf(path: string): Iterable<string> {
+    return this.importers.get(path) ?? [];
+  }
+  /** Files whose resolution looked up `name`. */
+  dependentsOfName(name: string): Iterable<string> {
+    return this.byName.get(name) ?? [];
+  }
+  /** Files with an unresolved import or link of this basename stem. */
+  missing(stem: string): Iterable<string> {
+    return this.byMissStem.get(stem) ?? [];
+  }
+
+  /** Unregisters a file's keys (before it re-links or goes away) and clears them on its state. */
+  forget(st: FileState): void {
+    for (const name of st.globalNames) removeFrom(this.byName, name, st.path);
+    st.globalNames = [];
+    for (const stem of st.missStems) removeFrom(this.byMissStem, stem, st.path);
+    st.missStems = [];
+    for (const t of st.importTargets) removeFrom(this.importers, t, st.path);
+    st.importTargets = [];
+  }
+
+  /** Registers what a file's freshly resolved imports reached and which of them missed. */
+  recordImports(st: FileState): void {
+    const targets = new Set<string>();
+    const stems = new Set<string>();
+    for (const imp of st.imports) {
+      for (const t of imp.targets) if (t !== st.path) targets.add(t);
+      if (imp.unresolved || imp.partial) for (const stem of specifierStems(imp.specifier)) stems.add(stem);
+    }
+    st.importTargets = [...targets];
+    for (const t of targets) addTo(this.importers, t, st.path);
+    st.missStems = [...stems].filter(Boolean);
+    for (const s of st.missStems) addTo(this.byMissStem, s, st.path);
+  }
+
+  /** Registers the names a file's resolution depended on. */
+  recordNames(st: FileState, names: Dependencies): void {
+    for (const name of names) {
+      // The shared index doubles as the per-file dedupe (an array per file is lighter than a Set).
+      let files = this.byName.get(name);
+      if (!files) this.byName.set(name, (files = new Set()));
+      if (files.has(st.path)) continue;
+      files.add(st.path);
+      st.globalNames.push(name);
+    }
+  }
+
+  /** Registers a stem whose appearance may resolve something in the file. */
+  recordMiss(st: FileState, stem: string): void {
+    if (!stem || st.missStems.includes(stem)) return;
+    st.missStems.push(stem);
+    addTo(this.byMissStem, stem, st.path);
+  }
+}

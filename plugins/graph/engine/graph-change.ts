@@ -1,0 +1,64 @@
+/**
+ * What goes into and comes out of the graph builder: the files to add or replace, git facts, the
+ * batch handed to `GraphBuilder.apply`, its report, and the unresolved-import record. Kept apart
+ * from the builder so the ingest, store and engine layers can name them without the builder.
+ */
+import type { FileExtraction, Language } from './extraction.ts';
+import type { ResolverConfig } from './resolve.ts';
+import type { PreciseEdge } from './ts-program/protocol.ts';
+
+/** One file to add or replace. */
+export interface FileInput {
+  path: string;
+  language: Language;
+  extraction: FileExtraction;
+  /**
+   * True when `extraction` holds only symbols, imports and inherits (calls, references and doc
+   * links left out to keep memory low); the builder loads the full one when it links the file.
+   */
+  partial?: boolean;
+  /** The checker pass's edges for this content, when known (TS/JS); they replace name-resolved calls. */
+  precise?: readonly PreciseEdge[] | null;
+}
+
+/** Per-file git facts and co-change pairs (weights already in (0,1]). */
+export interface GitFacts {
+  files: Map<string, { lastCommitAt: number; commitCount: number }>;
+  pairs: { a: string; b: string; weight: number }[];
+}
+
+/** A batch of changes for `GraphBuilder.apply`. */
+export interface GraphChange {
+  upsert: readonly FileInput[];
+  remove: readonly string[];
+  /** New git facts; undefined keeps the current ones. */
+  git?: GitFacts | null;
+  /** New resolver settings; undefined keeps the current ones (a change re-resolves every file). */
+  config?: ResolverConfig;
+}
+
+/** What one `apply` did. */
+export interface ApplyReport {
+  /** Files whose edges were rebuilt (the changed ones plus those whose resolution could change). */
+  resolvedFiles: number;
+  nodesAdded: number;
+  nodesRemoved: number;
+}
+
+/** An import that did not resolve to a workspace file, kept as a record (never as an edge). */
+export interface UnresolvedImport {
+  from: string;
+  specifier: string;
+  line: number;
+  resolved: false;
+  reason: 'external' | 'not_found';
+}
+
+/** Builder settings. */
+export interface GraphBuilderOptions {
+  /**
+   * Re-loads a file's extraction when it must be re-linked. When given, extractions are dropped
+   * from memory once linked (the graph keeps what queries need); without it they are retained.
+   */
+  loadExtraction?: (path: string) => FileExtraction | null;
+}

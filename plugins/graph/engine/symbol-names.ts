@@ -1,0 +1,34 @@
+/**
+ * The workspace-wide short-name table of code symbols: the global fallback of name resolution
+ * reads it. Sections (document headings) are nodes but not code names, so they stay out.
+ */
+import type { GraphNode } from './graph.ts';
+
+/** Code symbol node indices by short name, in insertion order. */
+export class SymbolNames {
+  private readonly byName = new Map<string, number[]>();
+
+  /** Code symbols (not sections) with this short name. */
+  named(name: string): readonly number[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  /** Adds a symbol node under its label (sections are skipped). */
+  add(n: GraphNode, idx: number): void {
+    if (n.kind === 'section') return;
+    let list = this.byName.get(n.label);
+    if (!list) this.byName.set(n.label, (list = []));
+    list.push(idx);
+  }
+
+  /** Removes a symbol node; false when its name had no entry (a section, or never added). */
+  remove(n: GraphNode, idx: number): boolean {
+    if (n.kind === 'section') return false;
+    const list = this.byName.get(n.label);
+    if (!list) return false;
+    const i = list.indexOf(idx);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this.byName.delete(n.label);
+    return true;
+  }
+}
