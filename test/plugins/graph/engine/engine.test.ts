@@ -94,6 +94,7 @@ describe('CodeGraphEngine on a multi-language repository', function () {
     assert.equal(summary.files.scanned, 16);
     assert.equal(summary.nodes, engine.graph.nodeCount);
     assert.ok(summary.edgesByRelation.calls > 0);
+    assert.equal(summary.edgesByRelation.calls, edgeList(engine, 'calls').length, 'the summary counts the graph it built');
     assert.equal(typeof summary.phases.parse, 'number');
   });
 
@@ -126,9 +127,16 @@ describe('CodeGraphEngine on a multi-language repository', function () {
     const pr = engine.pagerank();
     const idx = engine.graph.indexOf('class:py/app/models.py#Base');
     assert.ok(pr.scores[idx] > 0);
-    const st = engine.nodeStats('method:py/app/models.py#User.rename');
+    // Normalised to a maximum of 1 (the documented contract).
+    let max = 0;
+    for (let i = 0; i < engine.graph.nodeCapacity; i++) if (engine.graph.node(i) && pr.scores[i] > max) max = pr.scores[i];
+    assert.equal(max, 1);
+    const id = 'method:py/app/models.py#User.rename';
+    const st = engine.nodeStats(id);
     assert.equal(st.loc, 3);
     assert.ok(st.outDegree >= 1 && st.inDegree >= 1);
+    assert.equal(st.outDegree, engine.graph.outgoing(id).length);
+    assert.equal(st.inDegree, engine.graph.incoming(id).length);
   });
 });
 
