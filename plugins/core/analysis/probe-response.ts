@@ -9,7 +9,7 @@ import { COMPARABLE_KINDS, signatures } from '../../graph/algorithms/signatures.
 import { propagate, type PropagationOptions } from '../../graph/algorithms/propagation.ts';
 import { STRUCTURAL_PROFILE, without } from '../../graph/algorithms/relations.ts';
 import type { GraphService } from '../../graph/service.ts';
-import { activateQuery } from './query-activation.ts';
+import { activateQuery, STRUCTURAL_OPTIONS } from './query-activation.ts';
 
 /** Nodes each probe contributes to the compared set, at most. */
 const PROBE_TOP = 200;
@@ -20,16 +20,7 @@ export const MIN_RESPONSE_DIMENSIONS = 4;
 /** Signatures with fewer features are too little evidence to compare (the verb's documented rule). */
 export const MIN_SIGNATURE_FEATURES = 2;
 
-const SEED_PROPAGATION: PropagationOptions = {
-  relations: without(STRUCTURAL_PROFILE, 'co_changes'),
-  direction: 'both',
-  decay: 0.6,
-  threshold: 0.02,
-  maxDepth: 4,
-  maxVisits: 3000,
-  fanout: 16,
-  moduleContains: 0.3,
-};
+const SEED_PROPAGATION: PropagationOptions = { ...STRUCTURAL_OPTIONS, relations: without(STRUCTURAL_PROFILE, 'co_changes'), direction: 'both' };
 
 export interface ProbeResponses {
   /** Comparable nodes the probes reach (each with enough signature evidence), best-first by probe. */

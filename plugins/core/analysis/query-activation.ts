@@ -81,7 +81,8 @@ export interface ActivationOutcome {
   truncated: boolean;
 }
 
-const STRUCTURAL_OPTIONS: Omit<PropagationOptions, 'relations' | 'direction'> = {
+/** The structural dimension's walk (decay, cut-off, caps), shared by every verb that activates a seed structurally. */
+export const STRUCTURAL_OPTIONS: Omit<PropagationOptions, 'relations' | 'direction'> = {
   decay: 0.6,
   threshold: 0.02,
   maxDepth: 4,

@@ -31,6 +31,19 @@ function roleOf(lines: readonly string[], s: ExtractedSymbol): Role {
   return null;
 }
 
+/** Symbols grouped by their qualified name without the `#n` of a repeated definition, in source order. */
+export function groupByPlainName(symbols: readonly ExtractedSymbol[], keep: (s: ExtractedSymbol) => boolean): Map<string, ExtractedSymbol[]> {
+  const groups = new Map<string, ExtractedSymbol[]>();
+  for (const s of symbols) {
+    if (!keep(s)) continue;
+    const plain = s.qualifiedName.replace(/#\d+$/, '');
+    const list = groups.get(plain);
+    if (list) list.push(s);
+    else groups.set(plain, [s]);
+  }
+  return groups;
+}
+
 /**
  * Renames symbols after a merge (`rename`: old qualified name → new one, applied to nested names
  * too), drops `dropped` and, when `dropNested`, whatever they contain; then re-points calls,
@@ -59,14 +72,7 @@ export function applyRenames(ex: FileExtraction, rename: ReadonlyMap<string, str
 /** Merges each `@property` getter with its setter and deleter (see the module comment). */
 export function mergePythonProperties(ex: FileExtraction, source: string): void {
   if (!source.includes('@')) return;
-  const base = (q: string): string => q.replace(/#\d+$/, '');
-  const groups = new Map<string, ExtractedSymbol[]>();
-  for (const s of ex.symbols) {
-    if (s.kind !== 'method') continue;
-    const list = groups.get(base(s.qualifiedName));
-    if (list) list.push(s);
-    else groups.set(base(s.qualifiedName), [s]);
-  }
+  const groups = groupByPlainName(ex.symbols, (s) => s.kind === 'method');
   const lines = source.split('\n');
   const rename = new Map<string, string>();
   const dropped = new Set<ExtractedSymbol>();

@@ -4,7 +4,7 @@
  */
 import type { ExtractedImport, ExtractedSymbol, FileExtraction } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
-import { applyRenames, mergePythonProperties } from './py-properties.ts';
+import { applyRenames, groupByPlainName, mergePythonProperties } from './py-properties.ts';
 import { repairPython } from './py-repair.ts';
 
 /** The Python query: one pattern per fact, captures named as query-extractor.ts describes. */
@@ -129,14 +129,7 @@ function isOverloadStub(lines: readonly string[], defLine: number): boolean {
  * `overloads`; what the stubs referenced moves to it, and later redefinitions are renumbered.
  */
 export function mergePythonOverloads(ex: FileExtraction, source: string): void {
-  const base = (q: string): string => q.replace(/#\d+$/, '');
-  const groups = new Map<string, ExtractedSymbol[]>();
-  for (const s of ex.symbols) {
-    if (s.kind !== 'function' && s.kind !== 'method') continue;
-    const list = groups.get(base(s.qualifiedName));
-    if (list) list.push(s);
-    else groups.set(base(s.qualifiedName), [s]);
-  }
+  const groups = groupByPlainName(ex.symbols, (s) => s.kind === 'function' || s.kind === 'method');
   const lines = source.split('\n');
   const rename = new Map<string, string>();
   const dropped = new Set<ExtractedSymbol>();
