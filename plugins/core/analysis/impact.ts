@@ -37,7 +37,7 @@ export const impactVerb = defineVerb({
     min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Skip edges resolved below this confidence' }),
     detail: StringEnum(['summary', 'full'] as const, { default: 'summary', description: 'full: list every entry and the import fan-out' }),
     top_k: Type.Integer({ minimum: 1, maximum: 500, default: 20, description: 'Entries listed in summary (direct first)' }),
-    token_budget: Type.Integer({ minimum: 100, default: IMPACT_ENTRY_BUDGET, description: 'Max BPE tokens of listed entries in summary' }),
+    token_budget: Type.Integer({ minimum: 100, maximum: 20_000, default: IMPACT_ENTRY_BUDGET, description: 'Max BPE tokens of listed entries in summary' }),
   }),
   tiers: ['essential'],
   effect: 'read',

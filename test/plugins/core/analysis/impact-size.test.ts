@@ -195,4 +195,10 @@ describe('impact sized for an agent', function () {
     assert.ok(tight.listed_tokens <= 100 && tight.direct.length >= 1 && tight.direct.length < 5, JSON.stringify(tight.direct));
     assert.equal(tight.omitted.direct, 32 - tight.direct.length);
   });
+
+  it('refuses a token budget above its bound before any work, naming the parameter', async () => {
+    const { result, json } = await h.call('impact', { agent_id: 'q', node_id: 'file:src/core/util.ts', token_budget: 20_001 });
+    assert.equal(result.isError, true);
+    assert.match(JSON.stringify(json), /token_budget/);
+  });
 });
