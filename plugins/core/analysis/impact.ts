@@ -31,7 +31,7 @@ export const impactVerb = defineVerb({
   input: Type.Object({
     agent_id: AgentId,
     node_id: Type.String({ minLength: 1, description: 'Node id, path, path:line, path#Name or name' }),
-    direction: StringEnum(['forward', 'reverse', 'both'] as const, { default: 'forward' }),
+    direction: StringEnum(['forward', 'reverse', 'both'] as const, { default: 'reverse', description: 'reverse: what depends on the node (blast radius)' }),
     include_causal_chains: Type.Boolean({ default: true }),
     max_depth: Type.Integer({ minimum: 1, maximum: 10, default: 5 }),
     min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Skip edges resolved below this confidence' }),

@@ -39,8 +39,15 @@ describe('graph query verbs on a repository with known answers', function () {
     assert.deepEqual(ids(json.direct), ['function:src/b.ts#b', 'function:src/d.ts#d']);
     assert.deepEqual(ids(json.transitive.entries), ['function:src/c.ts#c']);
     assert.equal(json.transitive.entries[0].chain, undefined);
-    const shallow = (await h.call('impact', { agent_id: 'q', node_id: 'a', max_depth: 1 })).json;
+    const shallow = (await h.call('impact', { agent_id: 'q', node_id: 'a', direction: 'forward', max_depth: 1 })).json;
     assert.deepEqual(shallow.transitive, { count: 0, by_depth: {}, entries: [] }, 'max_depth 1 stops before c');
+  });
+
+  it('impact walks reverse by default (the blast radius: who depends on c) and says so', async () => {
+    const { json } = await h.call('impact', { agent_id: 'q', node_id: 'c', include_causal_chains: false });
+    assert.equal(json.direction, 'reverse');
+    assert.deepEqual(ids(json.direct), ['function:src/b.ts#b']);
+    assert.ok(ids(json.transitive.entries).includes('function:src/a.ts#a'), 'a calls b, which calls c');
   });
 
   it('why from a to c gives the call path, explained edge by edge', async () => {
