@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { asHostError } from '../../graph/service.ts';
 import { graphOf } from '../shared.ts';
+import { ingestProgress } from './ingest-progress.ts';
 import { preciseReport } from '../../graph/engine/ts-program/precise-pass.ts';
 
 const ADAPTERS = ['code', 'json', 'memory', 'light', 'patent', 'article', 'bibtex', 'rfc', 'crossref', 'auto'] as const;
@@ -28,7 +29,7 @@ export const ingestVerb = defineVerb({
   next: 'seek',
   timeoutMs: 30 * 60_000,
   guide:
-    'Ingest walks the workspace (respecting .gitignore; skipping vendored, generated, binary and oversized files), parses TypeScript/JavaScript, Python, Rust, Go, Java and Markdown, resolves imports and calls, and commits the graph to `.m1nd/` in one transaction. TS/JS calls are then resolved by the type checker in a worker (`type_checked` counts precise, pending and failed files); `wait_precise: false` returns before that pass ends. `incremental: true` (or `mode: "merge"`) re-parses only files whose content changed. Progress is reported as MCP progress notifications.',
+    'Ingest walks the workspace (respecting .gitignore; skipping vendored, generated, binary and oversized files), parses TypeScript/JavaScript, Python, Rust, Go, Java and Markdown, resolves imports and calls, and commits the graph to `.m1nd/` in one transaction. TS/JS calls are then resolved by the type checker in a worker (`type_checked` counts precise, pending and failed files); `wait_precise: false` returns before that pass ends. `incremental: true` (or `mode: "merge"`) re-parses only files whose content changed. Progress is one MCP progress scale (0–100, total 100) across phases, the phase and its own count in the message.',
   handler: async (args, call) => {
     const graph = graphOf(call);
     const engine = graph.engine;
@@ -56,23 +57,20 @@ export const ingestVerb = defineVerb({
         });
       }
     }
-    let last = 0;
+    const progress = ingestProgress((done, total, message) => void call.progress(done, total, message));
     try {
       const summary = await engine.ingest({
         incremental: args.incremental || args.mode === 'merge',
         signal: call.signal,
-        onProgress: (done, total, phase) => {
-          const now = Date.now();
-          if (now - last < 100 && done < total) return;
-          last = now;
-          void call.progress(done, total, `${phase} ${done}/${total}`);
-        },
+        onProgress: progress,
       });
       const { skipped, ...rest } = summary;
       let precise = engine.preciseStatus();
       if (args.wait_precise && precise.running) {
-        void call.progress(0, precise.pending, `type-checking ${precise.pending} TS/JS files`);
+        const pending = precise.pending;
+        progress(0, pending, 'type-check');
         precise = await engine.preciseIdle();
+        progress(pending, pending, 'type-check');
       }
       return {
         workspace: engine.root,

@@ -18,8 +18,13 @@ describe('core verbs on a fixture repository', function () {
 
   it('ingest builds the graph and reports progress notifications', async () => {
     const progress: number[] = [];
+    const messages: string[] = [];
     const result = await h.client.callTool({ name: 'ingest', arguments: { agent_id: 'a', path: ws } }, undefined, {
-      onprogress: (p) => progress.push(p.progress),
+      onprogress: (p) => {
+        progress.push(p.progress);
+        assert.equal(p.total, 100);
+        messages.push(p.message ?? '');
+      },
     });
     const json = JSON.parse((result.content as { text: string }[])[0].text);
     assert.equal(json.mode, 'full');
@@ -30,7 +35,11 @@ describe('core verbs on a fixture repository', function () {
     assert.equal(json.edgesByRelation.imports, 2, JSON.stringify(json.edgesByRelation));
     // mul → add, total → add, checkout → total, testTotal → total, retry → backoff, Serve → listen.
     assert.equal(json.edgesByRelation.calls, 6, JSON.stringify(json.edgesByRelation));
-    assert.ok(progress.length > 0, 'progress notifications arrived');
+    // One scale across phases: MCP progress must increase within a request.
+    assert.ok(progress.every((p, i) => i === 0 || p > progress[i - 1]), `increasing: ${progress.join(', ')}`);
+    assert.ok(messages.some((m) => m.startsWith('parse ')) && messages.some((m) => m.startsWith('persist ')), messages.join(' | '));
+    assert.equal(progress.at(-1), 100, 'ends at 100 once the type checker is done');
+    assert.match(messages.at(-1)!, /^type-check /);
   });
 
   it('keeps the store out of git: .m1nd/ holds its own .gitignore', async () => {
