@@ -5,7 +5,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TierChoice, TierTable } from './tiers.ts';
-import { staticEffect, type VerbRecord } from './verb.ts';
+import { staticEffect, strongestEffect, type VerbRecord } from './verb.ts';
 import { mustPass } from './validation.ts';
 import type { Workflow } from './hooks.ts';
 
@@ -97,14 +97,23 @@ export class Catalog {
 }
 
 /**
- * MCP annotations derived from a verb's effect, kept minimal because every advertised byte costs
- * agents context: a read verb says only readOnlyHint (destructiveHint is moot then); others say
- * destructiveHint explicitly, since MCP's default for a non-read-only tool is destructive.
+ * MCP annotations derived from a verb's effect and, for effects that depend on the arguments, the
+ * strongest case (`persist` load replaces the graph: destructive, though `status` is a read). A read
+ * verb says readOnlyHint only (destructiveHint is moot then); others say destructiveHint explicitly,
+ * since MCP's default for a non-read-only tool is destructive. openWorldHint is stated because its
+ * default is true, and m1nd's verbs stay within the workspace unless a verb says otherwise.
  */
 export function annotationsFor(verb: VerbRecord): NonNullable<Tool['annotations']> {
-  const e = staticEffect(verb);
-  if (e === 'read') return { readOnlyHint: true };
-  return { readOnlyHint: false, destructiveHint: e === 'destructive' };
+  const e = strongestEffect(verb);
+  const title = verb.title ?? titleOf(verb.name);
+  if (e === 'read') return { title, readOnlyHint: true, openWorldHint: verb.openWorld ?? false };
+  return { title, readOnlyHint: false, destructiveHint: e === 'destructive', openWorldHint: verb.openWorld ?? false };
+}
+
+/** `lock_release` → `Lock release`. */
+export function titleOf(name: string): string {
+  const words = name.split('_').filter(Boolean).join(' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A plain JSON Schema copy of a TypeBox schema (drops TypeBox's symbol keys; unions of string literals become `enum`). */

@@ -33,6 +33,12 @@ export interface VerbDefinition<S extends TObject = TObject> {
   tiers?: string[];
   /** Static effect, or a function of the arguments (e.g. `persist` is read for `status`). */
   effect: Effect | ((args: Static<S>) => Effect);
+  /** With a functional effect: the strongest effect any arguments can have (annotations say this). Default `destructive`. */
+  maxEffect?: Effect;
+  /** Human-readable name for clients' UIs (MCP `title`). Default: the name, words capitalised. */
+  title?: string;
+  /** True when the verb reaches outside the workspace and its store (MCP `openWorldHint`). Default false. */
+  openWorld?: boolean;
   /** For proof-gated writes: the workspace paths the call will write. */
   proof?: (args: Static<S>, ctx: CallContext) => ProofTargets | Promise<ProofTargets>;
   /** True for verbs that mark write targets proven (`ctx.session.markProven`); the proof gate names them. */
@@ -78,6 +84,11 @@ export function effectOf(verb: Pick<VerbRecord, 'effect'>, args: unknown): Effec
 /** The effect a verb can have at most (functional effects are judged by their strongest case). */
 export function staticEffect(verb: Pick<VerbRecord, 'effect'>): Effect | 'depends' {
   return typeof verb.effect === 'string' ? verb.effect : 'depends';
+}
+
+/** The strongest effect any call of the verb can have. */
+export function strongestEffect(verb: Pick<VerbRecord, 'effect' | 'maxEffect'>): Effect {
+  return typeof verb.effect === 'string' ? verb.effect : (verb.maxEffect ?? 'destructive');
 }
 
 export type { TSchema };

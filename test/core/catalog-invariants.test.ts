@@ -42,13 +42,17 @@ for (const tier of ['essential', 'full']) {
         assert.equal(json.tool_tier.served, tier);
       });
 
-      it('derives MCP annotations from each verb effect', async () => {
+      it('derives MCP annotations from each verb effect (its strongest case when it depends on the arguments), with a title', async () => {
         const { tools } = await h.client.listTools();
         for (const t of tools) {
           const verb = h.host.current.get(t.name)!;
-          assert.equal(t.annotations?.readOnlyHint, verb.effect === 'read', t.name);
+          const strongest = typeof verb.effect === 'string' ? verb.effect : verb.maxEffect ?? 'destructive';
+          assert.equal(t.annotations?.readOnlyHint, strongest === 'read', t.name);
           // MCP reads a missing destructiveHint on a non-read-only tool as destructive: it must be explicit.
-          if (verb.effect !== 'read') assert.equal(t.annotations?.destructiveHint, verb.effect === 'destructive', t.name);
+          if (strongest !== 'read') assert.equal(t.annotations?.destructiveHint, strongest === 'destructive', t.name);
+          // Its default is true (open world); m1nd's verbs stay within the workspace.
+          assert.equal(t.annotations?.openWorldHint, verb.openWorld ?? false, t.name);
+          assert.ok(t.annotations?.title && t.annotations.title.length <= 40, t.name);
         }
       });
 

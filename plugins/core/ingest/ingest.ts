@@ -24,7 +24,9 @@ export const ingestVerb = defineVerb({
     wait_precise: Type.Boolean({ default: true, description: 'Wait for the TS/JS type-checker pass (precise calls); false returns at once, the pass continues in the background' }),
   }),
   tiers: ['essential'],
-  effect: 'write',
+  // A full ingest replaces the stored graph (learned weights and memory stay). Static, so read-only
+  // mode leaves it out of tools/list: no arguments make it a read.
+  effect: 'destructive',
   stages: ['orient', 'operate'],
   next: 'seek',
   timeoutMs: 30 * 60_000,

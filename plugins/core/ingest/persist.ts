@@ -15,7 +15,9 @@ export const persistVerb = defineVerb({
     path: Type.Optional(Type.String({ description: 'save: export file in the workspace; checkpoint/load: checkpoint name' })),
   }),
   tiers: ['essential'],
-  effect: (a) => (a.action === 'status' ? 'read' : 'write'),
+  // load replaces the current graph; save to a path overwrites that file.
+  effect: (a) => (a.action === 'status' ? 'read' : a.action === 'load' || (a.action === 'save' && a.path !== undefined) ? 'destructive' : 'write'),
+  maxEffect: 'destructive',
   stages: ['operate'],
   guide:
     'Every ingest already commits the graph to `.m1nd/m1nd.db` (SQLite, WAL) in one transaction, so `save` only folds the WAL in; with `path` it also writes a JSON export (nodes and edges) to that workspace file, atomically. `checkpoint` stores the current files state and learned weights under a name (`path`); `load` makes a checkpoint current again (a new generation) — `drift` compares against it.',

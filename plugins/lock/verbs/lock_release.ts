@@ -8,7 +8,7 @@ export const lockReleaseVerb = defineVerb({
   description: 'Release one of your locks (its baseline is dropped).',
   input: Type.Object({ agent_id: AgentId, lock_id: Type.String({ minLength: 1 }) }),
   tiers: ['full'],
-  effect: 'write',
+  effect: 'destructive',
   stages: ['edit', 'handoff'],
   handler: async (args, call) => {
     const graph = graphService(call);
