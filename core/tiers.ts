@@ -35,7 +35,12 @@ export function declaredTierTable(records: Iterable<VerbRecord>): TierTable {
   return { tiers };
 }
 
-/** Applies curation entries in order; returns the new table and warnings for unknown names. */
+/**
+ * Applies curation to the declared table. A curated tier is its base (`extends`, itself resolved
+ * first, whatever the order of the entries) plus the verbs whose registration names it, plus `add`,
+ * minus `remove`; an entry without `extends` keeps the tier's declared set. Returns warnings for
+ * unknown names, cycles and contradictions, so a curation never drops a verb silently.
+ */
 export function curateTiers(
   table: TierTable,
   curation: Record<string, TierCuration>,
@@ -43,21 +48,41 @@ export function curateTiers(
 ): { table: TierTable; warnings: string[] } {
   const tiers = new Map([...table.tiers].map(([k, v]) => [k, new Set(v)]));
   const warnings: string[] = [];
-  for (const [name, c] of Object.entries(curation)) {
-    let set = tiers.get(name);
-    if (c.extends !== undefined) {
-      const base = tiers.get(c.extends);
-      if (!base) warnings.push(`tier "${name}" extends unknown tier "${c.extends}"`);
-      set = new Set(base ?? []);
+  const done = new Map<string, Set<string>>();
+  const resolving: string[] = [];
+
+  const resolve = (name: string): Set<string> | undefined => {
+    const c = curation[name];
+    if (!c) return tiers.get(name);
+    const finished = done.get(name);
+    if (finished) return finished;
+    if (resolving.includes(name)) {
+      warnings.push(`tier "${name}" extends itself through ${[...resolving.slice(resolving.indexOf(name)), name].join(' → ')}; that extends is ignored`);
+      return undefined;
     }
-    set ??= new Set();
+    resolving.push(name);
+    const set = new Set<string>();
+    if (c.extends !== undefined) {
+      const base = resolve(c.extends);
+      if (!base && !(c.extends in curation) && !tiers.has(c.extends)) warnings.push(`tier "${name}" extends unknown tier "${c.extends}"`);
+      for (const v of base ?? []) set.add(v);
+    }
+    for (const v of table.tiers.get(name) ?? []) set.add(v);
+    const removed = new Set(c.remove ?? []);
     for (const v of c.add ?? []) {
       if (!known.has(v)) warnings.push(`tier "${name}" adds unknown verb "${v}"`);
+      else if (removed.has(v)) warnings.push(`tier "${name}" both adds and removes "${v}"; it is removed`);
       else set.add(v);
     }
-    for (const v of c.remove ?? []) set.delete(v);
-    tiers.set(name, set);
-  }
+    for (const v of removed) {
+      if (!set.delete(v)) warnings.push(`tier "${name}" removes "${v}", which it does not have${known.has(v) ? '' : ' (unknown verb)'}`);
+    }
+    resolving.pop();
+    done.set(name, set);
+    return set;
+  };
+
+  for (const name of Object.keys(curation)) tiers.set(name, resolve(name)!);
   // full stays the union of every tier, so curation can never make a verb unreachable by tier.
   const full = tiers.get('full')!;
   for (const [name, set] of tiers) if (name !== 'full') for (const v of set) full.add(v);
