@@ -44,3 +44,18 @@ export function surfaceInvariantFailures(catalog: CatalogView): string[] {
   if (surface.counts.registry !== catalog.records().length) failures.push('registry count differs from the catalog');
   return failures;
 }
+
+/**
+ * The server's status, the one source health and doctor both report: degraded while a plugin is
+ * quarantined, a contract verb is missing, or the last hot reload failed (the previous generation
+ * serves). Each reason is a sentence.
+ */
+export function serverStatus(catalog: CatalogView): { status: 'ok' | 'degraded'; reasons: string[] } {
+  const reasons: string[] = [];
+  for (const q of catalog.quarantined()) reasons.push(`plugin ${q.plugin} is quarantined (${q.code}): ${q.message}`);
+  const missing = toolSurfaceContract(catalog).missing_from_registry;
+  if (missing.length > 0) reasons.push(`contract verbs not registered: ${missing.join(', ')}`);
+  const reload = catalog.hostStatus().last_reload_error;
+  if (reload) reasons.push(`hot reload to generation ${reload.generation} failed at ${reload.at}: ${reload.error ?? 'unknown error'}; the previous generation serves`);
+  return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons };
+}

@@ -94,6 +94,10 @@ describe('hot reload (m1nd dev)', function () {
     const health = (await h.call('health', { agent_id: 'a' })).json;
     assert.equal(health.status, 'degraded');
     assert.match(health.generation.last_reload_error.error, /syntax slip/);
+    assert.match(health.status_reasons.join(' '), /hot reload .* failed .*syntax slip/);
+    const doctor = (await h.call('doctor', { agent_id: 'a' })).json;
+    assert.equal(doctor.status, 'attention', 'doctor agrees with health');
+    assert.match(doctor.findings.find((f: { check: string }) => f.check === 'server_status').detail, /degraded: .*syntax slip/);
     assert.equal(listChanged, calls, 'no list_changed for a failed reload');
   });
 
@@ -106,6 +110,8 @@ describe('hot reload (m1nd dev)', function () {
     assert.deepEqual(report.removed, ['live_two']);
     const health = (await h.call('health', { agent_id: 'a' })).json;
     assert.equal(health.generation.last_reload_error, undefined);
+    assert.equal(health.status, 'ok');
+    assert.equal((await h.call('doctor', { agent_id: 'a' })).json.findings.find((f: { check: string }) => f.check === 'server_status').ok, true);
   });
 
   it('lets a call in flight during a reload complete on the generation it started on', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AgentId, countTokens, defineVerb, NODE_ENGINE, type CatalogView, type PluginContext } from '../../../core/index.ts';
 import { assessSession, nextSteps, ObservedCall, ObservedSurface, type ParseErrorsSection } from '../assessment.ts';
-import { surfaceInvariantFailures } from '../contract.ts';
+import { serverStatus, surfaceInvariantFailures } from '../contract.ts';
 import { gatesFinding, nodeFinding, type Finding } from '../doctor-checks.ts';
 
 function storeWritable(dir: string): Finding {
@@ -31,6 +31,18 @@ function parseErrorFinding(graph: { parse_errors?: ParseErrorsSection }): Findin
   };
 }
 
+/** health's status, so doctor never calls healthy what health calls degraded. */
+function serverFinding(catalog: CatalogView): Finding {
+  const { status, reasons } = serverStatus(catalog);
+  const reload = catalog.hostStatus().last_reload_error;
+  return {
+    check: 'server_status',
+    ok: status === 'ok',
+    detail: status === 'ok' ? 'health status ok' : `health status degraded: ${reasons.join('; ')}`,
+    fix: status === 'ok' ? undefined : reload ? 'fix the plugin file the reload failed on and save it again (the dev server reloads it)' : 'see the plugin findings below',
+  };
+}
+
 /** The doctor verb. */
 export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
   return defineVerb({
@@ -48,6 +60,7 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
         nodeFinding(process.versions.node, NODE_ENGINE),
         storeWritable(ctx.settings.storeDir),
         { check: 'tokenizer', ok: countTokens('hello world') === 2, detail: 'BPE tokenizer (o200k_base) counts "hello world" as 2 tokens' },
+        serverFinding(catalog),
         ...catalog.quarantined().map((q) => ({ check: `plugin:${q.plugin}`, ok: false, detail: `${q.code} at ${q.check}: ${q.message}`, fix: `fix ${q.origin ?? q.plugin}; the rest of the host is serving` })),
         ...surfaceInvariantFailures(catalog).map((f) => ({ check: 'surface', ok: false, detail: f })),
         gatesFinding(ctx.settings, catalog),

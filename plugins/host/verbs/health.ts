@@ -1,7 +1,7 @@
 /** health: server status, the live surface counts and the tool-surface contract. */
 import { Type } from '@sinclair/typebox';
 import { AgentId, CORE_VERSION, defineVerb, type CatalogView, type PluginContext } from '../../../core/index.ts';
-import { toolSurfaceContract } from '../contract.ts';
+import { serverStatus, toolSurfaceContract } from '../contract.ts';
 import { graphState } from '../assessment.ts';
 
 /** The health verb; `reloadError` reports a failed hot reload while the last good generation serves. */
@@ -22,9 +22,10 @@ export function healthVerb(ctx: PluginContext, catalog: CatalogView) {
       const agents = ctx.session.listAgents();
       const contract = toolSurfaceContract(catalog);
       const hostStatus = catalog.hostStatus();
-      const degraded = quarantined.length > 0 || contract.missing_from_registry.length > 0 || hostStatus.last_reload_error !== undefined;
+      const { status, reasons } = serverStatus(catalog);
       return {
-        status: degraded ? 'degraded' : 'ok',
+        status,
+        ...(reasons.length > 0 ? { status_reasons: reasons } : {}),
         server: { name: 'm1nd', version: CORE_VERSION, pid: process.pid, node: process.version },
         uptime_seconds: Math.round((Date.now() - ctx.session.startedAt) / 1000),
         workspace_root: ctx.settings.workspaceRoot,
