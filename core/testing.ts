@@ -12,19 +12,27 @@ import { startHost, type BootOptions } from './boot.ts';
 import { createLogger } from './log.ts';
 import type { Host } from './host.ts';
 import type { PluginDefinition } from './plugin.ts';
+import type { QuarantineRecord } from './catalog.ts';
 
 export interface InMemoryConnection {
   client: Client;
   host: Host;
+  /** Plugins that failed to load (only with `allowQuarantine`; otherwise connecting throws). */
+  quarantined: QuarantineRecord[];
   /** Calls a verb; `json` is its parsed text (error results included). */
   call(name: string, args?: Record<string, unknown>): Promise<{ result: CallToolResult; json: any }>;
   close(): Promise<void>;
 }
 
-/** Starts a host with only `plugins` (plus the built-in families when `withDefaults`) and connects a Client. */
+/**
+ * Starts a host with only `plugins` (plus the built-in families when `withDefaults`) and connects a
+ * Client. A plugin that fails to load makes this throw with its reason (the check that failed, the
+ * error code and message), since a test of a quarantined plugin would otherwise only see "unknown
+ * verb"; pass `allowQuarantine: true` to test the quarantine itself.
+ */
 export async function connectInMemory(
   plugins: PluginDefinition<any>[],
-  options: { withDefaults?: boolean; env?: NodeJS.ProcessEnv; workspaceRoot?: string } & Pick<BootOptions, 'overrides'> = {},
+  options: { withDefaults?: boolean; env?: NodeJS.ProcessEnv; workspaceRoot?: string; allowQuarantine?: boolean } & Pick<BootOptions, 'overrides'> = {},
 ): Promise<InMemoryConnection> {
   const host = await startHost({
     workspaceRoot: options.workspaceRoot ?? fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-plugin-test-')),
@@ -34,6 +42,11 @@ export async function connectInMemory(
     overrides: options.overrides,
     log: createLogger(() => {}),
   });
+  const quarantined = host.current.quarantined();
+  if (quarantined.length > 0 && !options.allowQuarantine) {
+    await host.close();
+    throw new Error(`plugin${quarantined.length > 1 ? 's' : ''} quarantined: ${quarantined.map((q) => `${q.plugin} at ${q.check} (${q.code}): ${q.message}`).join('; ')}`);
+  }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await host.connect(serverSide);
   const client = new Client({ name: 'm1nd-plugin-test', version: '0.0.0' });
@@ -41,6 +54,7 @@ export async function connectInMemory(
   return {
     client,
     host,
+    quarantined,
     async call(name, args = {}) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       const text = result.content?.[0]?.type === 'text' ? result.content[0].text : '';
