@@ -8,6 +8,7 @@ import { loadPlugins, type LoadedPlugin } from './loader.ts';
 import { installBuiltinTaps } from './builtin-taps.ts';
 import { chooseTier, curateTiers, declaredTierTable, type TierChoice, type TierCuration, type TierTable } from './tiers.ts';
 import { suggestNames } from './suggest.ts';
+import { ResourceCatalog } from './resources.ts';
 import type { PluginSource } from './plugin.ts';
 import type { HostSettings } from './settings.ts';
 import type { SessionStore } from './session.ts';
@@ -27,12 +28,15 @@ export interface GenerationOptions {
   pluginOptions?: Record<string, unknown>;
   /** The host's view of generations and reloads. */
   hostStatus?: () => Omit<HostStatus, 'generation'>;
+  /** Sends resources/updated to subscribed clients (plugins call it through their context). */
+  resourceUpdated?: (uri: string) => void;
 }
 
 export class Generation implements CatalogView {
   readonly id: number;
   readonly hooks: HostHooks = createHooks();
   readonly catalog = new Catalog();
+  readonly resources = new ResourceCatalog();
   readonly services = new Map<string, { plugin: string; impl: unknown }>();
   readonly settings: Readonly<HostSettings>;
   readonly session: SessionStore;
@@ -67,6 +71,8 @@ export class Generation implements CatalogView {
       session: g.session,
       log: g.log,
       pluginOptions: options.pluginOptions ?? {},
+      resources: g.resources,
+      resourceUpdated: (uri) => options.resourceUpdated?.(uri),
     });
     g.loaded = loaded;
     g.quarantine = quarantined;

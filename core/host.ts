@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Generation } from './generation.ts';
 import { dispatchCall, type DispatchOptions } from './dispatch.ts';
 import { createMcpServer } from './mcp-server.ts';
+import { ResourceSubscriptions } from './mcp-resources.ts';
 import { SessionStore } from './session.ts';
 import { createLogger, stderrSink, type Logger } from './log.ts';
 import type { PluginSource } from './plugin.ts';
@@ -49,6 +50,8 @@ export interface ReloadReport {
 export class Host {
   readonly log: Logger;
   readonly servers = new Set<Server>();
+  /** Resource subscriptions of every connection, served from the current generation. */
+  readonly subscriptions = new ResourceSubscriptions(() => this.current);
   session!: SessionStore;
   current!: Generation;
   /** The last failed reload, reported by health until a reload succeeds. */
@@ -83,6 +86,7 @@ export class Host {
       tierCuration: input.tierCuration,
       defaultTier: input.defaultTier,
       pluginOptions: input.pluginOptions,
+      resourceUpdated: (uri) => this.subscriptions.updated(uri),
       hostStatus: () => ({
         serving_generation: this.current?.id ?? 0,
         ...(this.lastReloadError
@@ -101,7 +105,10 @@ export class Host {
   async connect(transport: Transport): Promise<Server> {
     const server = createMcpServer(this);
     this.servers.add(server);
-    server.onclose = () => this.servers.delete(server);
+    server.onclose = () => {
+      this.servers.delete(server);
+      this.subscriptions.drop(server);
+    };
     await server.connect(transport);
     return server;
   }
@@ -128,6 +135,10 @@ export class Host {
       this.current = next;
       this.lastReloadError = undefined;
       await Promise.all([...this.servers].map((s) => s.sendToolListChanged().catch(() => undefined)));
+      this.subscriptions.rewatch();
+      const [was, now] = [old.resources.signature(), next.resources.signature()];
+      if (was.resources !== now.resources) await Promise.all([...this.servers].map((s) => s.sendResourceListChanged().catch(() => undefined)));
+      if (was.prompts !== now.prompts) await Promise.all([...this.servers].map((s) => s.sendPromptListChanged().catch(() => undefined)));
       this.log.info(`generation ${next.id} serving: +${report.added.length} -${report.removed.length} ~${report.changed.length} verbs`, report);
       void retire(old);
       return report;
@@ -158,6 +169,7 @@ export class Host {
   /** Closes every connection and shuts the current generation down. */
   async close(): Promise<void> {
     await Promise.all([...this.servers].map((s) => s.close().catch(() => undefined)));
+    this.subscriptions.close();
     await this.current.shutdown();
   }
 }

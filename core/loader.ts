@@ -14,6 +14,7 @@ import { ErrorCodes, M1ndError, toM1ndError, type ErrorCode } from './errors.ts'
 import type { PluginContext, PluginDefinition, PluginSource } from './plugin.ts';
 import type { Catalog, CatalogView, QuarantineRecord } from './catalog.ts';
 import type { VerbDefinition, VerbRecord } from './verb.ts';
+import { ResourceCatalog, type PromptDefinition, type ResourceDefinition } from './resources.ts';
 import type { Logger } from './log.ts';
 import type { SessionStore } from './session.ts';
 import type { HostSettings } from './settings.ts';
@@ -38,6 +39,9 @@ export interface LoadEnvironment {
   log: Logger;
   /** Per-plugin options from the configuration, keyed by plugin name. */
   pluginOptions: Record<string, unknown>;
+  resources: ResourceCatalog;
+  /** Sends resources/updated to the clients subscribed to a URI. */
+  resourceUpdated(uri: string): void;
 }
 
 export interface LoadedPlugin {
@@ -98,6 +102,8 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
   const family = def.family ?? def.name;
   const scratch = createHooks();
   const verbs: VerbRecord[] = [];
+  const resources: ResourceDefinition[] = [];
+  const prompts: PromptDefinition[] = [];
   const services = new Map<string, unknown>();
   const ctx: PluginContext = {
     name: def.name,
@@ -117,6 +123,9 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
       services.set(service, impl);
     },
     service: <T>(service: string) => requireService<T>(def, service, env),
+    registerResource: (r) => void resources.push(r),
+    registerPrompt: (p) => void prompts.push(p),
+    resourceUpdated: (uri) => env.resourceUpdated(uri),
   };
   try {
     await def.apply(ctx);
@@ -127,11 +136,31 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
   for (const p of def.provides ?? []) {
     if (!services.has(p)) throw new CheckFailed('services', ErrorCodes.PLUGIN_SERVICE, `plugin "${def.name}" declares service "${p}" but did not provide it in apply`);
   }
-  // Every check passed: commit taps, verbs and services.
+  checkResources(def.name, resources, prompts, env.resources);
+  // Every check passed: commit taps, verbs, resources, prompts and services.
   commitTaps(def.name, scratch, env.hooks);
   for (const v of verbs) env.catalog.add(env.hooks.registerVerb.call(v));
+  for (const r of resources) env.resources.addResource(def.name, r);
+  for (const p of prompts) env.resources.addPrompt(def.name, p);
   for (const [k, impl] of services) env.services.set(k, { plugin: def.name, impl });
   return { name: def.name, version: def.version, family, origin: source.origin };
+}
+
+/** Resources and prompts: valid URIs and names, unique across plugins and within this one. */
+function checkResources(plugin: string, resources: ResourceDefinition[], prompts: PromptDefinition[], catalog: ResourceCatalog): void {
+  const scratch = new ResourceCatalog();
+  for (const existing of catalog.allResources()) scratch.addResource(existing.plugin, existing);
+  for (const existing of catalog.allPrompts()) scratch.addPrompt(existing.plugin, existing);
+  for (const r of resources) {
+    const problem = scratch.resourceProblem(plugin, r);
+    if (problem) throw new CheckFailed('resources', ErrorCodes.PLUGIN_RESOURCE, problem);
+    scratch.addResource(plugin, r);
+  }
+  for (const p of prompts) {
+    const problem = scratch.promptProblem(plugin, p);
+    if (problem) throw new CheckFailed('resources', ErrorCodes.PLUGIN_RESOURCE, problem);
+    scratch.addPrompt(plugin, p);
+  }
 }
 
 function checkName(def: PluginDefinition<any>, names: Set<string>): void {

@@ -7,6 +7,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { dispatchCall } from './dispatch.ts';
 import { buildInstructions } from './doctrine.ts';
+import { installResourceHandlers, RESOURCE_CAPABILITIES } from './mcp-resources.ts';
 import { CORE_VERSION, SERVER_NAME } from './version.ts';
 import type { Host } from './host.ts';
 
@@ -15,11 +16,12 @@ export function createMcpServer(host: Host): Server {
   const server = new Server(
     { name: SERVER_NAME, version: CORE_VERSION },
     {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {}, ...RESOURCE_CAPABILITIES },
       instructions: buildInstructions(host.current),
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: host.current.surface().tools }));
+  installResourceHandlers(server, () => host.current, host.subscriptions);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
     return host.call(request.params.name, request.params.arguments, {

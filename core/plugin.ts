@@ -9,6 +9,7 @@ import type { SessionStore } from './session.ts';
 import type { HostSettings } from './settings.ts';
 import type { VerbDefinition } from './verb.ts';
 import type { CatalogView } from './catalog.ts';
+import type { PromptDefinition, ResourceDefinition } from './resources.ts';
 
 export interface PluginDefinition<O = Record<string, unknown>> {
   /** kebab-case; the folder name for plugins found on disk. */
@@ -46,6 +47,12 @@ export interface PluginContext<O = Record<string, unknown>> {
   provide<T>(service: string, impl: T): void;
   /** A service declared in `requires` (throws for undeclared ones: plugins meet only through services). */
   service<T>(service: string): T;
+  /** Registers a readable resource, a fixed URI or a URI template (MCP resources/list, read, subscribe). */
+  registerResource(def: ResourceDefinition): void;
+  /** Registers a prompt: a message template with arguments (MCP prompts/list, get). */
+  registerPrompt(def: PromptDefinition): void;
+  /** Tells clients subscribed to this URI that it changed (MCP notifications/resources/updated). */
+  resourceUpdated(uri: string): void;
 }
 
 /** Identity helper that types a plugin definition. */

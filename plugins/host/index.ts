@@ -6,6 +6,7 @@ import { sessionHandshakeVerb } from './verbs/session_handshake.ts';
 import { trustSelftestVerb } from './verbs/trust_selftest.ts';
 import { recoveryPlaybookVerb } from './verbs/recovery_playbook.ts';
 import { doctorVerb } from './verbs/doctor.ts';
+import { doctrineResource, verbDocResource, workflowPrompt } from './resources.ts';
 
 export default definePlugin({
   name: 'host',
@@ -19,6 +20,9 @@ export default definePlugin({
     ctx.registerVerb(trustSelftestVerb(ctx, catalog));
     ctx.registerVerb(recoveryPlaybookVerb(ctx, catalog));
     ctx.registerVerb(doctorVerb(ctx, catalog));
+    ctx.registerResource(doctrineResource(ctx));
+    ctx.registerResource(verbDocResource(catalog));
+    ctx.registerPrompt(workflowPrompt(catalog));
     ctx.hooks.workflows.tap('host', (list) => [
       ...list,
       {

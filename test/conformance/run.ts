@@ -12,9 +12,28 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startHost } from '../../core/index.ts';
 import { serveHttp } from '../../core/http.ts';
 import { memoryLogger, tempDir } from '../helpers/mcp.ts';
+import fixtures from './fixture-plugin.ts';
 
-/** Scenarios for capabilities m1nd declares (tools with listChanged, logging) and for its transport: never expected to fail. */
-export const REQUIRED_SCENARIOS = ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'dns-rebinding-protection'];
+/** Scenarios for capabilities m1nd declares (tools, logging, resources, prompts, completions) and for its transport: never expected to fail. */
+export const REQUIRED_SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'logging-set-level',
+  'tools-list',
+  'dns-rebinding-protection',
+  'resources-list',
+  'resources-read-text',
+  'resources-read-binary',
+  'resources-templates-read',
+  'resources-subscribe',
+  'resources-unsubscribe',
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
+  'completion-complete',
+];
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Scenario name → why m1nd is expected to fail it. */
@@ -66,7 +85,8 @@ export async function runConformance(options: { timeoutMs?: number } = {}): Prom
   const started = performance.now();
   const cli = conformanceCli();
   const expected = readExpectedFailures();
-  const host = await startHost({ workspaceRoot: tempDir('m1nd-conformance-'), env: {}, log: memoryLogger() });
+  // The built-in plugins plus the suite's fixture resources and prompts, registered as a user plugin would.
+  const host = await startHost({ workspaceRoot: tempDir('m1nd-conformance-'), env: {}, log: memoryLogger(), extraSources: [{ definition: fixtures }] });
   const served = await serveHttp(host, { port: 0, log: memoryLogger() });
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-conformance-out-'));
   try {
