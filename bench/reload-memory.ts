@@ -25,6 +25,8 @@ export interface ReloadGrowth {
   heapPerReloadMb: number;
   /** (end − start) memory outside the V8 heap (buffers, native objects) per reload, in MB. */
   externalPerReloadMb: number;
+  /** Retired generations still reachable after the final GC (0 = all released). */
+  retiredAlive: number;
   /** The edited verb answered its new value after the last reload. */
   lastAnswer: number;
 }
@@ -64,7 +66,10 @@ async function child(reloads: number): Promise<void> {
   fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), `export default { plugins: { dirs: ['./plugins'] } };\n`);
   const host = await startHost({ workspaceRoot: ws, env: {} });
   let edit = 0;
+  // Weak references to every generation that gets retired: each must be collectable once it shut down.
+  const retired: WeakRef<object>[] = [];
   const round = async () => {
+    retired.push(new WeakRef(host.current));
     fs.writeFileSync(path.join(dir, 'verbs/live_hello.ts'), verbSource(++edit));
     const report = await host.reload();
     if (!report.ok) throw new Error(`reload ${edit} failed: ${report.error}`);
@@ -92,6 +97,7 @@ async function child(reloads: number): Promise<void> {
     heapEndMb: mb(end.heapUsed),
     rssPerReloadMb: Math.round(((end.rss - start.rss) / 1048576 / reloads) * 1000) / 1000,
     heapPerReloadMb: Math.round(((end.heapUsed - start.heapUsed) / 1048576 / reloads) * 1000) / 1000,
+    retiredAlive: retired.filter((r) => r.deref() !== undefined).length,
     externalPerReloadMb: Math.round(((end.external - start.external) / 1048576 / reloads) * 1000) / 1000,
     lastAnswer: (JSON.parse(text) as { n: number }).n,
   };

@@ -77,6 +77,7 @@ describe('hot reload memory (child process, 30 reloads after a full GC)', functi
   it('keeps under 1.5 MB of RSS and 0.5 MB of heap per reload (re-importing every module kept ~4 MB)', async () => {
     const growth = await reloadGrowth(30);
     assert.equal(growth.lastAnswer, 33, 'the last edit is what the verb answers');
+    assert.equal(growth.retiredAlive, 0, 'every retired generation was garbage-collected');
     assert.ok(growth.heapPerReloadMb < 0.5, `heap per reload ${growth.heapPerReloadMb} MB`);
     assert.ok(growth.rssPerReloadMb < 1.5, `RSS per reload ${growth.rssPerReloadMb} MB`);
   });
