@@ -70,6 +70,15 @@ describe('identity bound to the HTTP session (two SDK sessions, one server)', fu
     assert.ok(mine.includes(secret.trail_id));
   });
 
+  it("keeps alice's visits hers: bob's coverage counts only what bob was shown", async () => {
+    assert.equal((await alice.call('view', { agent_id: 'alice', file_path: 'src/shapes.ts' })).error, undefined);
+    assert.equal((await bob.call('coverage_session', { agent_id: 'alice' })).error.code, 'M1ND_ERR_AUTH_AGENT_MISMATCH');
+    const hers = await alice.call('coverage_session', { agent_id: 'alice' });
+    const his = await bob.call('coverage_session', { agent_id: 'bob' });
+    assert.ok(hers.files.visited >= 1, JSON.stringify(hers.files));
+    assert.equal(his.files.visited, 0, JSON.stringify(his.files));
+  });
+
   it("does not let bob's learn calls push alice's top result out of her top 5", async () => {
     const query = { query: 'handle', top_k: 10 };
     const before = (await alice.call('activate', { agent_id: 'alice', ...query })).results;
