@@ -2,7 +2,9 @@
  * Hot-reload latency through a real client: `m1nd dev --http` is spawned on a workspace with one
  * plugin; each round rewrites the plugin file (adding a verb) and times file saved → the client's
  * notifications/tools/list_changed → the new verb visible in tools/list. Baseline in the same run:
- * a tools/list round trip on the same connection. Prints medians.
+ * a tools/list round trip on the same connection. Prints medians. Then the memory a reload keeps:
+ * BENCH_RELOADS (default 200) edit+reload rounds in a child process (bench/reload-memory.ts),
+ * RSS and heap after a full GC, against the process's own size after warm-up as the baseline.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { reloadGrowth } from './reload-memory.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -72,6 +75,11 @@ export async function run(): Promise<void> {
   }
   console.log(`reload: file saved → tools/list_changed median ${median(toList).toFixed(0)} ms (min ${Math.min(...toList).toFixed(0)}, max ${Math.max(...toList).toFixed(0)}) over ${ROUNDS} edits; → new verb listed ${median(toVisible).toFixed(0)} ms`);
   console.log(`reload: baseline tools/list round trip ${median(listRtt).toFixed(1)} ms; debounce is 150 ms of that`);
+  const g = await reloadGrowth(Number(process.env.BENCH_RELOADS ?? 200));
+  const grown = g.rssEndMb - g.rssStartMb;
+  console.log(
+    `reload memory: ${g.reloads} reloads grew RSS ${g.rssStartMb} → ${g.rssEndMb} MB (+${grown.toFixed(1)} MB, ${(g.rssPerReloadMb * 1024).toFixed(0)} KB/reload; ${((grown / g.rssStartMb) * 100).toFixed(0)}% of the warm process), heap ${g.heapStartMb} → ${g.heapEndMb} MB; target < 50 MB per 200 reloads`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,4 +1,5 @@
 /** What a verb handler receives beside its arguments. */
+import type { AgentRole } from './identity.ts';
 import type { Logger } from './log.ts';
 import type { SessionStore } from './session.ts';
 import type { HostSettings } from './settings.ts';
@@ -6,8 +7,10 @@ import type { HostSettings } from './settings.ts';
 export interface CallContext {
   verb: string;
   plugin: string;
-  /** The calling agent (`agent_id` argument, or `unknown`). */
+  /** The calling agent: its `agent_id` as bound to the session (core/identity.ts), or `unknown`. */
   agentId: string;
+  /** What the caller's credential may do (`write` for stdio and the CLI, one trusted client). */
+  role: AgentRole;
   /** Aborted on client cancellation or handler timeout. */
   signal: AbortSignal;
   /** Sends an MCP progress notification when the client asked for progress; otherwise a no-op. */

@@ -35,12 +35,14 @@ ${COMMON}
 
 Environment: M1ND_TOOL_TIER, M1ND_READ_ONLY, M1ND_PROOF_GATE, M1ND_RESULT_TOKEN_LIMIT,
 M1ND_RESPONSE_ENVELOPE, M1ND_HANDLER_TIMEOUT_MS, M1ND_WORKSPACE, M1ND_STORE_DIR,
-M1ND_HTTP_TOKEN, M1ND_HTTP_ALLOWED_HOSTS, M1ND_HTTP_ALLOWED_ORIGINS (comma-separated),
-M1ND_LOG_LEVEL (debug|info|warn|error).`,
+M1ND_HTTP_TOKEN, M1ND_HTTP_TOKENS (JSON or file), M1ND_HTTP_ALLOW_AGENT_SWITCH,
+M1ND_HTTP_AUTH_ISSUER, M1ND_HTTP_AUTH_AUDIENCE, M1ND_HTTP_AUTH_AGENT_CLAIM, M1ND_HTTP_AUTH_JWKS_URI,
+M1ND_HTTP_ALLOWED_HOSTS, M1ND_HTTP_ALLOWED_ORIGINS (comma-separated), M1ND_LOG_LEVEL (debug|info|warn|error).`,
   serve: `Usage: m1nd serve [--http [--port N] [--host ADDR]] [--watch] [options]
   --http        Streamable HTTP on 127.0.0.1 (default port 7463) instead of stdio
   --port N      HTTP port (0 = any free port)
-  --host ADDR   bind address; a non-loopback address requires M1ND_HTTP_TOKEN
+  --host ADDR   bind address; a non-loopback address requires M1ND_HTTP_TOKEN(S) or an auth issuer
+  --allow-agent-switch  one HTTP session may act as several agent ids (loopback only; weaker isolation)
   --watch       hot reload (same as m1nd dev)
 
 ${COMMON}`,
@@ -70,6 +72,7 @@ const OPTIONS: ParseArgsConfig['options'] = {
   tier: { type: 'string' },
   'read-only': { type: 'boolean' },
   http: { type: 'boolean' },
+  'allow-agent-switch': { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
   watch: { type: 'boolean' },
@@ -119,10 +122,11 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
       return 2;
     }
     const list = (env: string | undefined, fromConfig: string[] | undefined) => [...(fromConfig ?? []), ...(env ? env.split(',').map((x) => x.trim()).filter(Boolean) : [])];
+    const { httpAuthOptions } = await import('./http-auth.ts');
     const server = await serveHttp(host, {
       port,
       host: (v.host as string | undefined) ?? cfg.host,
-      token: process.env.M1ND_HTTP_TOKEN || undefined,
+      ...httpAuthOptions(process.env, cfg, v['allow-agent-switch'] === true),
       allowedHosts: list(process.env.M1ND_HTTP_ALLOWED_HOSTS, cfg.allowedHosts),
       allowedOrigins: list(process.env.M1ND_HTTP_ALLOWED_ORIGINS, cfg.allowedOrigins),
       maxBodyBytes: cfg.maxBodyBytes,

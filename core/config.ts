@@ -60,6 +60,21 @@ export const ConfigSchema = Type.Object(
           allowedHosts: Type.Optional(Type.Array(Type.String())),
           allowedOrigins: Type.Optional(Type.Array(Type.String())),
           maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024 })),
+          /** One MCP session may act as several agent ids (loopback only). */
+          allowAgentSwitch: Type.Optional(Type.Boolean()),
+          /** An OAuth authorization server whose JWT access tokens are accepted (docs/security.md). */
+          auth: Type.Optional(
+            Type.Object(
+              {
+                issuer: Type.String({ minLength: 1 }),
+                audience: Type.Optional(Type.String()),
+                agentClaim: Type.Optional(Type.String()),
+                jwksUri: Type.Optional(Type.String()),
+                resource: Type.Optional(Type.String()),
+              },
+              { additionalProperties: false },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),

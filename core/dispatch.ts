@@ -11,6 +11,7 @@ import type { CallState } from './call-state.ts';
 import { effectOf } from './verb.ts';
 import { UNKNOWN_AGENT } from './session.ts';
 import { envelopeOf } from './builtin-taps.ts';
+import { bindAgent, type BoundAgent, type CallIdentity } from './identity.ts';
 
 export interface DispatchOptions {
   /** The request's abort signal (client cancellation). */
@@ -18,6 +19,8 @@ export interface DispatchOptions {
   /** Sends a progress notification; absent when the client did not ask for progress. */
   sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
   connectionId?: string;
+  /** Set by transports that authenticate callers (HTTP): the credential's grant and the session's pin. */
+  identity?: CallIdentity;
 }
 
 /** Runs one tools/call through the pipeline of a generation. */
@@ -26,7 +29,22 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
   const verb = gen.catalog.get(name);
   if (!verb) return unknownVerbResult(gen, name);
   const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : rawArgs ?? {}) as Record<string, unknown>;
-  const agentId = typeof args.agent_id === 'string' && args.agent_id.trim() !== '' ? args.agent_id : UNKNOWN_AGENT;
+  const requested = typeof args.agent_id === 'string' && args.agent_id.trim() !== '' ? args.agent_id : undefined;
+  // The one place a client's agent_id becomes the identity plugins see (pinned per HTTP session).
+  const effect = effectOf(verb, args);
+  let bound: BoundAgent;
+  try {
+    bound = bindAgent(requested, options.identity, UNKNOWN_AGENT);
+    if (bound.role === 'read' && effect !== 'read') {
+      throw new M1ndError(ErrorCodes.AUTH_ROLE, `${name} changes state and this credential has the read role`, {
+        hint: 'use read verbs only, or a token whose role is "write"',
+      });
+    }
+  } catch (thrown) {
+    const error = toM1ndError(thrown, verb.plugin);
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorBody(error) }) }] };
+  }
+  const agentId = bound.agentId;
   // One controller per call, aborted by the client's signal or the timeout. (AbortSignal.any keeps
   // WeakRefs per call and costs more than the rest of the pipeline on small calls.)
   const timeout = new AbortController();
@@ -38,6 +56,7 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
     verb: name,
     plugin: verb.plugin,
     agentId,
+    role: bound.role,
     signal,
     progress: async (done, total, message) => {
       if (options.sendProgress && !signal.aborted) await options.sendProgress(done, total, message);
@@ -52,7 +71,7 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
     },
     connectionId: options.connectionId,
   };
-  const call: CallState = { name, verb, args, effect: effectOf(verb, args), ctx, tier: gen.tierChoice().tier, startedAt, meta: {} };
+  const call: CallState = { name, verb, args, effect, ctx, tier: gen.tierChoice().tier, startedAt, meta: {} };
   gen.inFlight++;
   try {
     return await withDeadline(call, timeout, verb.timeoutMs ?? gen.settings.handlerTimeoutMs, () => runPipeline(gen, call));

@@ -54,6 +54,10 @@ export const ErrorCodes = {
   HTTP_FORBIDDEN: 'M1ND_ERR_HTTP_FORBIDDEN',
   HTTP_UNAUTHORIZED: 'M1ND_ERR_HTTP_UNAUTHORIZED',
   HTTP_BODY_TOO_LARGE: 'M1ND_ERR_HTTP_BODY_TOO_LARGE',
+  // identity bound to the session (core/identity.ts)
+  AUTH_AGENT_MISMATCH: 'M1ND_ERR_AUTH_AGENT_MISMATCH',
+  AUTH_AGENT_DENIED: 'M1ND_ERR_AUTH_AGENT_DENIED',
+  AUTH_ROLE: 'M1ND_ERR_AUTH_ROLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -4,7 +4,7 @@
  * Security checks (Host, Origin, bearer token, body size) run here before the SDK sees a request,
  * so they hold whatever the SDK's own options do.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -13,6 +13,9 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCodes, M1ndError, type ErrorCode } from './errors.ts';
 import type { Host } from './host.ts';
 import type { Logger } from './log.ts';
+import { HttpAuthenticator, type OAuthOptions, type TokenSpec } from './http-auth.ts';
+import type { AgentGrant, CallIdentity, SessionPin } from './identity.ts';
+import { IDENTITY_KEY } from './mcp-server.ts';
 
 /** Options of `serveHttp`; the token normally comes from M1ND_HTTP_TOKEN, read by the caller. */
 export interface HttpOptions {
@@ -20,8 +23,14 @@ export interface HttpOptions {
   port?: number;
   /** Address to bind (default 127.0.0.1); a non-loopback address requires `token`. */
   host?: string;
-  /** Bearer token every request must carry in `Authorization: Bearer <token>`. */
+  /** Bearer token every request must carry in `Authorization: Bearer <token>`; it may act as any agent id. */
   token?: string;
+  /** Bearer tokens naming the agent ids (exact or `prefix-*`) and role each may act as (M1ND_HTTP_TOKENS). */
+  tokens?: Record<string, TokenSpec>;
+  /** An authorization server whose JWT access tokens are accepted (serves RFC 9728 metadata). */
+  oauth?: OAuthOptions;
+  /** Lets one MCP session act as several agent ids (loopback only; `--allow-agent-switch`). */
+  allowAgentSwitch?: boolean;
   /** Extra accepted Host header values (`name:port`), on top of the loopback ones. */
   allowedHosts?: string[];
   /** Extra accepted Origin header values (`scheme://name:port`), on top of the loopback ones. */
@@ -60,10 +69,17 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   const mcpPath = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = (options.log ?? host.log).child('http');
-  if (!isLoopbackAddress(bindHost) && token === undefined) {
+  const hasCredentials = token !== undefined || Object.keys(options.tokens ?? {}).length > 0 || options.oauth !== undefined;
+  if (!isLoopbackAddress(bindHost) && options.allowAgentSwitch) {
+    // Switching ids in one session is only safe when every caller is already one trust domain.
+    throw new M1ndError(ErrorCodes.CONFIG_INVALID, `--allow-agent-switch is only accepted on a loopback address, not ${bindHost}`, {
+      hint: 'list the agent ids a multi-agent host may use in its M1ND_HTTP_TOKENS entry instead',
+    });
+  }
+  if (!isLoopbackAddress(bindHost) && !hasCredentials) {
     // Off loopback, anyone on the network could drive the agents' shared memory: refuse to start.
     throw new M1ndError(ErrorCodes.CONFIG_INVALID, `refusing to serve HTTP on non-loopback address ${bindHost} without a bearer token`, {
-      hint: 'set M1ND_HTTP_TOKEN (clients send "Authorization: Bearer <token>") or bind 127.0.0.1',
+      hint: 'set M1ND_HTTP_TOKEN or M1ND_HTTP_TOKENS (clients send "Authorization: Bearer <token>") or bind 127.0.0.1',
     });
   }
   if (!Number.isFinite(maxBodyBytes) || maxBodyBytes <= 0) {
@@ -72,6 +88,8 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
 
   /** Sessions that finished initialize, by session id. */
   const sessions = new Map<string, Transport>();
+  /** Per transport: the agent pinned to its MCP session, and the credential that opened it. */
+  const owners = new WeakMap<Transport, { pin: SessionPin; subject: string }>();
   /** Last request time per session: SDK clients rarely send DELETE, so idle sessions are swept. */
   const lastSeen = new Map<string, number>();
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
@@ -93,8 +111,9 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   // Filled once the port is known (port 0 is only resolved by listen); no request can arrive earlier,
   // since requests are I/O callbacks and the guard is set in the same turn listen resolves.
   let guard: RequestGuard | undefined;
+  let auth: HttpAuthenticator | undefined;
 
-  const openSession = async (): Promise<Transport> => {
+  const openSession = async (grant: AgentGrant): Promise<Transport> => {
     const transport: Transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
@@ -118,11 +137,24 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       }
     };
     live.add(transport);
+    owners.set(transport, { pin: { allowSwitch: options.allowAgentSwitch === true }, subject: grant.subject });
     await host.connect(transport);
     return transport;
   };
 
-  const handleMcp = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+  /** Attaches the call identity for dispatch, or refuses a session opened by another credential. */
+  const authorizeSession = (req: http.IncomingMessage, res: http.ServerResponse, transport: Transport, grant: AgentGrant): boolean => {
+    const owner = owners.get(transport)!;
+    if (owner.subject !== grant.subject) {
+      sendRefusal(res, 403, ErrorCodes.HTTP_FORBIDDEN, 'this MCP session was opened with another credential', 'session-owner', 'open your own session (initialize) with your own token');
+      return false;
+    }
+    const identity: CallIdentity = { grant, pin: owner.pin };
+    (req as http.IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: grant.subject, scopes: [grant.role], extra: { [IDENTITY_KEY]: identity } };
+    return true;
+  };
+
+  const handleMcp = async (req: http.IncomingMessage, res: http.ServerResponse, grant: AgentGrant): Promise<void> => {
     const sessionId = headerValue(req, 'mcp-session-id');
     if (sessionId !== undefined && lastSeen.has(sessionId)) lastSeen.set(sessionId, Date.now());
     if (req.method === 'POST') {
@@ -142,12 +174,14 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       if (sessionId !== undefined) {
         const transport = sessions.get(sessionId);
         if (!transport) return sendRpcError(res, 404, -32001, 'Session not found');
+        if (!authorizeSession(req, res, transport, grant)) return;
         return transport.handleRequest(req, res, parsed);
       }
       if (!isInitializeRequest(parsed)) {
         return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (only initialize may start a session)');
       }
-      const transport = await openSession();
+      const transport = await openSession(grant);
+      authorizeSession(req, res, transport, grant);
       await transport.handleRequest(req, res, parsed);
       // A refused initialize (bad Accept header, …) leaves a transport no session id can reach.
       if (transport.sessionId === undefined) await transport.close();
@@ -157,6 +191,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       if (sessionId === undefined) return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       const transport = sessions.get(sessionId);
       if (!transport) return sendRpcError(res, 404, -32001, 'Session not found');
+      if (!authorizeSession(req, res, transport, grant)) return;
       return transport.handleRequest(req, res);
     }
     res.setHeader('Allow', 'GET, POST, DELETE');
@@ -168,11 +203,19 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       const refusal = guard!.check(req);
       if (refusal) {
         log.warn(`refused ${req.method} ${req.url}: ${refusal.message}`);
-        return sendRefusal(res, refusal.status, refusal.code, refusal.message, refusal.rule, refusal.hint, { challenge: refusal.status === 401 });
+        return sendRefusal(res, refusal.status, refusal.code, refusal.message, refusal.rule, refusal.hint);
       }
       const pathname = requestPath(req);
+      // RFC 9728: the metadata that tells a client where to get a token is public.
+      if (req.method === 'GET' && auth!.metadataPaths().includes(pathname)) return sendJson(res, 200, auth!.metadata());
+      const outcome = await auth!.authenticate(headerValue(req, 'authorization'));
+      if (!outcome.ok) {
+        log.warn(`refused ${req.method} ${clip(req.url ?? '')}: ${outcome.message}`);
+        res.setHeader('WWW-Authenticate', auth!.challenge(outcome.invalid));
+        return sendRefusal(res, 401, ErrorCodes.HTTP_UNAUTHORIZED, outcome.message, 'bearer-token', 'send "Authorization: Bearer <token>" with a token the server accepts (M1ND_HTTP_TOKEN, M1ND_HTTP_TOKENS, or an access token from the authorization server in the resource metadata)');
+      }
       if (pathname === HEALTH_PATH && req.method === 'GET') return sendJson(res, 200, { status: 'ok', sessions: sessions.size });
-      if (pathname === mcpPath) return handleMcp(req, res);
+      if (pathname === mcpPath) return handleMcp(req, res, outcome.grant);
       return sendJson(res, 404, { error: { message: `no endpoint at ${pathname}`, hint: `MCP is served at ${mcpPath}, status at ${HEALTH_PATH}` } });
     })().catch((error: unknown) => {
       log.error(`HTTP request failed: ${(error as Error)?.message ?? String(error)}`);
@@ -182,9 +225,10 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   });
 
   const port = await listen(server, options.port ?? DEFAULT_HTTP_PORT, bindHost);
-  guard = new RequestGuard(port, bindHost, options.allowedHosts ?? [], options.allowedOrigins ?? [], token);
+  guard = new RequestGuard(port, bindHost, options.allowedHosts ?? [], options.allowedOrigins ?? []);
   const url = `http://${urlHostFor(bindHost)}:${port}${mcpPath}`;
-  log.info(`serving MCP over Streamable HTTP at ${url}${token ? ' (bearer token required)' : ''}`);
+  auth = new HttpAuthenticator({ token, tokens: options.tokens, oauth: options.oauth }, url);
+  log.info(`serving MCP over Streamable HTTP at ${url}${auth.required ? ' (bearer token required)' : ''}${options.allowAgentSwitch ? ' (agent switch allowed)' : ''}`);
 
   let closing: Promise<void> | undefined;
   return {
@@ -207,22 +251,21 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
 
 /** Why a request was refused before reaching MCP. */
 interface Refusal {
-  status: 401 | 403;
+  status: 403;
   code: ErrorCode;
   rule: string;
   message: string;
   hint: string;
 }
 
-/** The Host/Origin allow-lists (DNS-rebinding protection) and the bearer token check. */
+/** The Host/Origin allow-lists (DNS-rebinding protection); credentials are HttpAuthenticator's. */
 class RequestGuard {
   readonly hosts: string[];
   readonly origins: string[];
   private readonly hostSet: Set<string>;
   private readonly originSet: Set<string>;
-  private readonly tokenDigest: Buffer | undefined;
 
-  constructor(port: number, bindHost: string, extraHosts: string[], extraOrigins: string[], token: string | undefined) {
+  constructor(port: number, bindHost: string, extraHosts: string[], extraOrigins: string[]) {
     const names = [...LOOPBACK_NAMES];
     // A specific non-loopback bind address is how remote clients name the server.
     if (!isWildcardAddress(bindHost) && !LOOPBACK_NAMES.includes(urlHostFor(bindHost))) names.push(urlHostFor(bindHost));
@@ -231,7 +274,6 @@ class RequestGuard {
     this.origins = unique([...loopbackOrigins, ...extraOrigins].map((o) => o.toLowerCase().replace(/\/+$/, '')));
     this.hostSet = new Set(this.hosts);
     this.originSet = new Set(this.origins);
-    this.tokenDigest = token === undefined ? undefined : digest(token);
   }
 
   /** The first rule the request breaks, or undefined when it may proceed. */
@@ -256,22 +298,7 @@ class RequestGuard {
         hint: 'browser pages may only call m1nd from a loopback origin on its own port, or one listed in allowedOrigins',
       };
     }
-    if (this.tokenDigest !== undefined && !this.tokenMatches(headerValue(req, 'authorization'))) {
-      return {
-        status: 401,
-        code: ErrorCodes.HTTP_UNAUTHORIZED,
-        rule: 'bearer-token',
-        message: 'missing or wrong bearer token',
-        hint: 'send "Authorization: Bearer <token>" with the token the server was started with (M1ND_HTTP_TOKEN)',
-      };
-    }
     return undefined;
-  }
-
-  private tokenMatches(authorization: string | undefined): boolean {
-    const match = /^Bearer\s+(.+)$/i.exec(authorization?.trim() ?? '');
-    // Digests have a fixed length, so the comparison time says nothing about the token's length either.
-    return match !== null && timingSafeEqual(digest(match[1]), this.tokenDigest!);
   }
 }
 
@@ -308,9 +335,8 @@ function sendRefusal(
   message: string,
   rule: string,
   hint: string,
-  extra: { challenge?: boolean; close?: boolean } = {},
+  extra: { close?: boolean } = {},
 ): void {
-  if (extra.challenge) res.setHeader('WWW-Authenticate', 'Bearer realm="m1nd"');
   // The unread rest of an oversized body is not worth draining: drop the connection after replying.
   if (extra.close) res.setHeader('Connection', 'close');
   sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { code, rule, hint } } });
@@ -353,10 +379,6 @@ function urlHostFor(bindHost: string): string {
   if (bindHost === '0.0.0.0') return '127.0.0.1';
   if (isWildcardAddress(bindHost)) return '[::1]';
   return bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost;
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }
 
 function unique(values: string[]): string[] {

@@ -10,6 +10,10 @@ import { buildInstructions } from './doctrine.ts';
 import { installResourceHandlers, RESOURCE_CAPABILITIES } from './mcp-resources.ts';
 import { CORE_VERSION, SERVER_NAME } from './version.ts';
 import type { Host } from './host.ts';
+import type { CallIdentity } from './identity.ts';
+
+/** Where the HTTP transport puts a request's CallIdentity in the SDK's AuthInfo.extra. */
+export const IDENTITY_KEY = 'm1ndIdentity';
 
 /** A low-level SDK Server wired to a host; connect it to any transport. */
 export function createMcpServer(host: Host): Server {
@@ -27,6 +31,8 @@ export function createMcpServer(host: Host): Server {
     return host.call(request.params.name, request.params.arguments, {
       signal: extra.signal,
       connectionId: extra.sessionId,
+      // The HTTP transport authenticates each request and attaches the grant and the session's pin.
+      identity: extra.authInfo?.extra?.[IDENTITY_KEY] as CallIdentity | undefined,
       sendProgress:
         token === undefined
           ? undefined

@@ -1,14 +1,17 @@
 /**
  * Ranking weights learned from agents' feedback (`learn`): a bias per node, an association between
- * query words and nodes, and multipliers on edges between nodes confirmed together. Shared by every
- * agent of the workspace and persisted in the store's `learned` memory namespace (one revision
- * counter tells other processes to reload). Querying never writes here: only `learn` does.
+ * query words and nodes, and multipliers on edges between nodes confirmed together. Two layers:
+ * the team layer (namespace `learned`, applied to every agent's ranking) and one layer per agent
+ * (namespace `learned@<agent id>`, applied only to that agent's ranking). An agent ranks with the
+ * sum of both (bias and association added then clamped, edge factors multiplied then clamped).
+ * One revision counter in `learned` tells other processes to reload. Querying never writes here.
  *
  * How ranking verbs apply it: score × exp(bias) × exp(2.5 × association(query words, node)), and
  * propagation multiplies an edge's weight by its learned factor (the product capped at 1).
  */
 import type { CodeGraphEngine } from './engine/engine.ts';
 import type { CodeGraph, GraphNode } from './engine/graph.ts';
+import { Layer } from './learned-layer.ts';
 
 export const LEARNED_NAMESPACE = 'learned';
 
@@ -35,10 +38,16 @@ export interface FeedbackEvent {
   feedback: Feedback;
   nodes: string[];
   strength: number;
+  /** Absent on events recorded before agent scopes existed (they were team feedback). */
+  scope?: LearnScope;
 }
+
+/** Whose ranking feedback changes: the calling agent's only, or every agent's. */
+export type LearnScope = 'agent' | 'team';
 
 export interface LearnInput {
   agent: string;
+  scope: LearnScope;
   query: string;
   /** Query words (already tokenized). */
   words: string[];
@@ -77,14 +86,20 @@ const MAX_TERM_NODES = 200;
 const MAX_EVENTS = 500;
 const EDGE_FACTOR_RANGE: [number, number] = [0.25, 3];
 const SEP = '\u0001';
+/** Agent layers kept in memory at once (each is a few maps; reloaded from the store on demand). */
+const MAX_AGENT_LAYERS = 256;
+
+/** The memory namespace of an agent's private layer. */
+export function agentNamespace(agentId: string): string {
+  return `${LEARNED_NAMESPACE}@${agentId}`;
+}
 
 /** The learned weights of one workspace (see the module comment). */
 export class LearnedWeights {
   private rev = -1;
-  private nodeMap = new Map<string, LearnedNode>();
-  private terms = new Map<string, Map<string, number>>();
-  private edges = new Map<string, { factor: number; updatedAt: number }>();
-  private edgeCache: { version: number; rev: number; graph: CodeGraph; factors: Float32Array | null } | null = null;
+  private team = new Layer(LEARNED_NAMESPACE);
+  private agents = new Map<string, Layer>();
+  private edgeCache = new Map<string, { version: number; rev: number; graph: CodeGraph; factors: Float32Array | null }>();
 
   constructor(
     private readonly engine: CodeGraphEngine,
@@ -100,12 +115,31 @@ export class LearnedWeights {
       return; // no store (never opened): nothing learned yet
     }
     if (rev === this.rev) return;
-    const mem = this.engine.memory;
-    this.nodeMap = new Map(mem.list<LearnedNode>(LEARNED_NAMESPACE, 'node:', 1_000_000).map((e) => [e.key.slice(5), e.value]));
-    this.terms = new Map(mem.list<Record<string, number>>(LEARNED_NAMESPACE, 'term:', 1_000_000).map((e) => [e.key.slice(5), new Map(Object.entries(e.value))]));
-    this.edges = new Map(mem.list<{ factor: number; updatedAt: number }>(LEARNED_NAMESPACE, 'edge:', 1_000_000).map((e) => [e.key.slice(5), e.value]));
+    this.team = new Layer(LEARNED_NAMESPACE).load(this.engine);
+    this.agents.clear();
     this.rev = rev;
-    this.edgeCache = null;
+    this.edgeCache.clear();
+  }
+
+  /** An agent's private layer (loaded on first use after each change). */
+  private layerOf(agent: string): Layer {
+    let layer = this.agents.get(agent);
+    if (layer) return layer;
+    if (this.agents.size >= MAX_AGENT_LAYERS) this.agents.clear();
+    try {
+      layer = new Layer(agentNamespace(agent)).load(this.engine);
+    } catch {
+      layer = new Layer(agentNamespace(agent)); // no store: nothing learned
+    }
+    this.agents.set(agent, layer);
+    return layer;
+  }
+
+  /** The agent's layer when it holds anything, for the combined reads. */
+  private privateLayer(agent: string | undefined): Layer | undefined {
+    if (agent === undefined) return undefined;
+    const layer = this.layerOf(agent);
+    return layer.empty ? undefined : layer;
   }
 
   /** The store revision of what is loaded (0 = nothing learned). */
@@ -114,107 +148,114 @@ export class LearnedWeights {
     return Math.max(0, this.rev);
   }
 
-  /** True when any feedback was ever recorded. */
+  /** True when no team feedback was ever recorded. */
   get empty(): boolean {
     this.sync();
-    return this.nodeMap.size === 0 && this.terms.size === 0 && this.edges.size === 0;
+    return this.team.empty;
   }
 
-  /** The learned record of a node, if any. */
+  /** The team-level learned record of a node, if any. */
   node(id: string): LearnedNode | undefined {
     this.sync();
-    return this.nodeMap.get(id);
+    return this.team.nodeMap.get(id);
   }
 
-  /** Every node with learned feedback. */
+  /** Every node with team-level feedback. */
   nodes(): [string, LearnedNode][] {
     this.sync();
-    return [...this.nodeMap];
+    return [...this.team.nodeMap];
   }
 
-  /** Mean association of the query words with a node, in [-1, 1] (0 when unknown). */
-  association(words: readonly string[], id: string): number {
+  /** Mean association of the query words with a node for an agent (team + its own), in [-1, 1]. */
+  association(words: readonly string[], id: string, agent?: string): number {
     this.sync();
-    if (words.length === 0 || this.terms.size === 0) return 0;
-    let sum = 0;
-    for (const w of words) sum += this.terms.get(w)?.get(id) ?? 0;
-    return sum / words.length;
+    const own = this.privateLayer(agent);
+    return clamp(this.team.association(words, id) + (own?.association(words, id) ?? 0), -MAX_ASSOCIATION, MAX_ASSOCIATION);
   }
 
   /** The ranking multiplier for a node under a query: exp(bias) × exp(2.5 × association). */
-  factor(words: readonly string[], id: string): number {
-    return this.scorer(words)(id);
+  factor(words: readonly string[], id: string, agent?: string): number {
+    return this.scorer(words, agent)(id);
   }
 
-  /** A function giving `factor(words, id)` for many nodes, reading the store once (for ranking loops). */
-  scorer(words: readonly string[]): (id: string) => number {
+  /** A function giving `factor(words, id, agent)` for many nodes, reading the store once (for ranking loops). */
+  scorer(words: readonly string[], agent?: string): (id: string) => number {
     this.sync();
-    if (this.nodeMap.size === 0 && this.terms.size === 0) return () => 1;
-    const assoc = new Map<string, number>();
-    for (const w of words) for (const [id, v] of this.terms.get(w) ?? []) assoc.set(id, (assoc.get(id) ?? 0) + v / words.length);
-    const nodes = this.nodeMap;
+    const own = this.privateLayer(agent);
+    if (this.team.nodeMap.size === 0 && this.team.terms.size === 0 && !own) return () => 1;
+    const assoc = this.team.associated(words);
+    if (own) own.associated(words, assoc);
+    const teamNodes = this.team.nodeMap;
+    const ownNodes = own?.nodeMap;
     return (id) => {
-      const bias = nodes.get(id)?.bias ?? 0;
-      const a = assoc.get(id) ?? 0;
+      const bias = clamp((teamNodes.get(id)?.bias ?? 0) + (ownNodes?.get(id)?.bias ?? 0), -MAX_BIAS, MAX_BIAS);
+      const a = clamp(assoc.get(id) ?? 0, -MAX_ASSOCIATION, MAX_ASSOCIATION);
       return bias === 0 && a === 0 ? 1 : Math.exp(bias + 2.5 * a);
     };
   }
 
-  /** Nodes the query words are associated with (positive or negative), for seeding. */
-  associated(words: readonly string[]): Map<string, number> {
+  /** Nodes the query words are associated with for an agent (positive or negative), for seeding. */
+  associated(words: readonly string[], agent?: string): Map<string, number> {
     this.sync();
-    const out = new Map<string, number>();
-    if (words.length === 0) return out;
-    for (const w of words) for (const [id, v] of this.terms.get(w) ?? []) out.set(id, (out.get(id) ?? 0) + v / words.length);
+    const out = this.team.associated(words);
+    this.privateLayer(agent)?.associated(words, out);
     return out;
   }
 
-  /** Per-edge multipliers for the graph's current version, or null when no edge was learned. */
-  edgeFactors(g: CodeGraph): Float32Array | null {
+  /** Per-edge multipliers for the graph's current version and an agent, or null when no edge was learned. */
+  edgeFactors(g: CodeGraph, agent?: string): Float32Array | null {
     this.sync();
-    if (this.edges.size === 0) return null;
-    const c = this.edgeCache;
+    const own = this.privateLayer(agent);
+    const layers = [this.team, own].filter((l): l is Layer => l !== undefined && l.edges.size > 0);
+    if (layers.length === 0) return null;
+    // Agents without learned edges of their own share the team's array.
+    const cacheKey = own && own.edges.size > 0 ? `@${agent}` : '';
+    const c = this.edgeCache.get(cacheKey);
     if (c && c.graph === g && c.version === g.version && c.rev === this.rev) return c.factors;
     const factors = new Float32Array(g.edgeCapacity).fill(1);
     let any = false;
-    for (const [key, { factor }] of this.edges) {
-      const [src, tgt] = key.split(SEP);
-      const s = g.indexOf(src);
-      const t = g.indexOf(tgt);
-      if (s < 0 || t < 0 || s + 1 >= g.outOffsets.length) continue;
-      for (let k = g.outOffsets[s]; k < g.outOffsets[s + 1]; k++) {
-        const e = g.outEdges[k];
-        if (g.edgeTarget[e] === t) {
-          factors[e] = factor;
-          any = true;
+    for (const layer of layers) {
+      for (const [key, { factor }] of layer.edges) {
+        const [src, tgt] = key.split(SEP);
+        const s = g.indexOf(src);
+        const t = g.indexOf(tgt);
+        if (s < 0 || t < 0 || s + 1 >= g.outOffsets.length) continue;
+        for (let k = g.outOffsets[s]; k < g.outOffsets[s + 1]; k++) {
+          const e = g.outEdges[k];
+          if (g.edgeTarget[e] === t) {
+            factors[e] = clamp(factors[e] * factor, EDGE_FACTOR_RANGE[0], EDGE_FACTOR_RANGE[1]);
+            any = true;
+          }
         }
       }
     }
-    this.edgeCache = { graph: g, version: g.version, rev: this.rev, factors: any ? factors : null };
-    return this.edgeCache.factors;
+    if (this.edgeCache.size >= 16) this.edgeCache.clear();
+    this.edgeCache.set(cacheKey, { graph: g, version: g.version, rev: this.rev, factors: any ? factors : null });
+    return any ? factors : null;
   }
 
-  /** Learned edge multipliers by "source id → target id". */
+  /** Team-level learned edge multipliers by "source id → target id". */
   edgeEntries(): [source: string, target: string, factor: number][] {
     this.sync();
-    return [...this.edges].map(([k, v]) => {
+    return [...this.team.edges].map(([k, v]) => {
       const [s, t] = k.split(SEP);
       return [s, t, v.factor];
     });
   }
 
-  /** A copy of the current weights (for drift baselines). */
+  /** A copy of the current team-level weights (for drift baselines). */
   snapshot(): LearnedSnapshot {
     this.sync();
+    const t = this.team;
     return {
       revision: Math.max(0, this.rev),
-      nodes: new Map([...this.nodeMap].map(([k, v]) => [k, v.bias])),
-      nodeUpdatedAt: new Map([...this.nodeMap].map(([k, v]) => [k, v.updatedAt])),
-      edges: new Map([...this.edges].map(([k, v]) => [k, v.factor])),
+      nodes: new Map([...t.nodeMap].map(([k, v]) => [k, v.bias])),
+      nodeUpdatedAt: new Map([...t.nodeMap].map(([k, v]) => [k, v.updatedAt])),
+      edges: new Map([...t.edges].map(([k, v]) => [k, v.factor])),
     };
   }
 
-  /** Stores the current weights under a checkpoint name (replacing any earlier record of that name). */
+  /** Stores the current team-level weights under a checkpoint name (replacing any earlier record of that name). */
   saveCheckpoint(name: string): void {
     if (!this.writable) throw new Error('learned weights are read-only on this server');
     const s = this.snapshot();
@@ -250,9 +291,10 @@ export class LearnedWeights {
   }
 
   /**
-   * Applies feedback and persists it in one transaction: correct raises (partial half as much) and
-   * wrong lowers each node's bias by strength/2 and its association with the query words by
-   * strength; correct/partial also strengthen the edges among the given nodes.
+   * Applies feedback to the agent's layer (scope `agent`) or the team layer (scope `team`) and
+   * persists it in one transaction: correct raises (partial half as much) and wrong lowers each node's
+   * bias by strength/2 and its association with the query words by strength; correct/partial also
+   * strengthen the edges among the given nodes. Reported before/after values are the layer's own.
    */
   record(input: LearnInput): LearnReport {
     if (!this.writable) throw new Error('learned weights are read-only on this server');
@@ -263,24 +305,28 @@ export class LearnedWeights {
     const report: LearnReport = { nodes: [], edges: [], revision: 0 };
     const words = [...new Set(input.words)];
     try {
-      mem.transaction(() => this.apply(input, words, sign, scale, now, report));
+      mem.transaction(() => {
+        // Inside the write transaction: what another process committed is loaded before we add to it.
+        this.sync();
+        const layer = input.scope === 'team' ? this.team : this.layerOf(input.agent);
+        this.apply(layer, input, words, sign, scale, now, report);
+      });
     } catch (error) {
       this.rev = -1; // the in-memory copy may be half-updated: reload from the store next time
       throw error;
     }
-    this.edgeCache = null;
+    this.edgeCache.clear();
     return report;
   }
 
-  private apply(input: LearnInput, words: string[], sign: number, scale: number, now: number, report: LearnReport): void {
+  private apply(layer: Layer, input: LearnInput, words: string[], sign: number, scale: number, now: number, report: LearnReport): void {
     const mem = this.engine.memory;
-    // Inside the write transaction: what another process committed is loaded before we add to it.
-    this.sync();
+    const ns = layer.namespace;
     const touchedTerms = new Set<string>();
     for (const n of input.nodes) {
-      const prev = this.nodeMap.get(n.id);
+      const prev = layer.nodeMap.get(n.id);
       const beforeBias = prev?.bias ?? 0;
-      const beforeAssoc = this.association(words, n.id);
+      const beforeAssoc = layer.association(words, n.id);
       const bias = clamp(beforeBias + sign * scale * input.strength * 0.5, -MAX_BIAS, MAX_BIAS);
       const entry: LearnedNode = {
         bias,
@@ -292,38 +338,39 @@ export class LearnedWeights {
         lines: [n.startLine, n.endLine],
         lastQuery: input.query,
       };
-      this.nodeMap.set(n.id, entry);
-      mem.set(LEARNED_NAMESPACE, `node:${n.id}`, entry);
+      layer.nodeMap.set(n.id, entry);
+      mem.set(ns, `node:${n.id}`, entry);
       for (const w of words) {
-        let m = this.terms.get(w);
-        if (!m) this.terms.set(w, (m = new Map()));
+        let m = layer.terms.get(w);
+        if (!m) layer.terms.set(w, (m = new Map()));
         m.set(n.id, clamp((m.get(n.id) ?? 0) + sign * scale * input.strength, -MAX_ASSOCIATION, MAX_ASSOCIATION));
         touchedTerms.add(w);
       }
-      report.nodes.push({ id: n.id, bias: [beforeBias, bias], association: [beforeAssoc, this.association(words, n.id)] });
+      report.nodes.push({ id: n.id, bias: [beforeBias, bias], association: [beforeAssoc, layer.association(words, n.id)] });
     }
     for (const w of touchedTerms) {
-      const m = this.terms.get(w)!;
+      const m = layer.terms.get(w)!;
       if (m.size > MAX_TERM_NODES) {
         const keep = [...m].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, MAX_TERM_NODES);
-        this.terms.set(w, new Map(keep));
+        layer.terms.set(w, new Map(keep));
       }
-      mem.set(LEARNED_NAMESPACE, `term:${w}`, Object.fromEntries(this.terms.get(w)!));
+      mem.set(ns, `term:${w}`, Object.fromEntries(layer.terms.get(w)!));
     }
     if (input.feedback !== 'wrong') {
       for (const [s, t] of input.pairs) {
         const key = `${s}${SEP}${t}`;
-        const before = this.edges.get(key)?.factor ?? 1;
+        const before = layer.edges.get(key)?.factor ?? 1;
         const factor = clamp(before * (1 + scale * input.strength), EDGE_FACTOR_RANGE[0], EDGE_FACTOR_RANGE[1]);
-        this.edges.set(key, { factor, updatedAt: now });
-        mem.set(LEARNED_NAMESPACE, `edge:${key}`, { factor, updatedAt: now });
+        layer.edges.set(key, { factor, updatedAt: now });
+        mem.set(ns, `edge:${key}`, { factor, updatedAt: now });
         report.edges.push({ source: s, target: t, factor: [before, factor] });
       }
     }
-    const event: FeedbackEvent = { at: now, agent: input.agent, query: input.query, feedback: input.feedback, nodes: input.nodes.map((n) => n.id), strength: input.strength };
+    const event: FeedbackEvent = { at: now, agent: input.agent, query: input.query, feedback: input.feedback, nodes: input.nodes.map((n) => n.id), strength: input.strength, scope: input.scope };
     mem.set(LEARNED_NAMESPACE, `event:${String(now).padStart(15, '0')}:${Math.random().toString(36).slice(2, 8)}`, event);
     const events = mem.list(LEARNED_NAMESPACE, 'event:', MAX_EVENTS * 2);
     for (const old of events.slice(0, Math.max(0, events.length - MAX_EVENTS))) mem.delete(LEARNED_NAMESPACE, old.key);
+    // One revision for every layer: any change makes every process reload what it ranks with.
     const rev = Number(mem.get<number>(LEARNED_NAMESPACE, 'rev')?.value ?? 0) + 1;
     mem.set(LEARNED_NAMESPACE, 'rev', rev);
     this.rev = rev;

@@ -124,6 +124,8 @@ const RECOVERY: { code: RegExp; steps: string[] }[] = [
   { code: /PATH_ESCAPE|PATH_NOT_FOUND/, steps: ['Use a path relative to the workspace root, without `..` or links that leave it.'] },
   { code: /STATE_STALE/, steps: ['The state you refer to predates a graph change: call the refresh verb the error names, then retry with the fresh ids.'] },
   { code: /STATE_NOT_OWNER/, steps: ['That state belongs to another agent: pass your own agent_id, or create your own.'] },
+  { code: /AUTH_AGENT_MISMATCH/, steps: ['This MCP session is bound to the agent_id it used first: call again with that id, or open a new session for the other agent.'] },
+  { code: /AUTH_AGENT_DENIED|AUTH_ROLE/, steps: ['Your credential does not allow this agent_id or verb: use the ids and verbs your token allows, or ask the operator for a token that lists them (M1ND_HTTP_TOKENS).'] },
 ];
 
 /** Next steps for an error text: by error code, by verbs it names, and suggestions for misspelt verbs. */

@@ -1,31 +1,33 @@
-/** learn: feedback on results adjusts ranking weights for every agent, persisted in the store. */
+/** learn: feedback on results adjusts ranking weights for the calling agent (or, with scope team, every agent), persisted in the store. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { RELATION_CODE } from '../../graph/engine/graph.ts';
 import { CONTAINS } from '../../graph/algorithms/graph-facts.ts';
-import { LEARNED_NAMESPACE } from '../../graph/learned.ts';
+import { agentNamespace, LEARNED_NAMESPACE } from '../../graph/learned.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
 import { activateQuery, DIMENSIONS, type ActivationOutcome } from './query-activation.ts';
 
 export const learnVerb = defineVerb({
   name: 'learn',
-  description: 'Feedback on result nodes for a query (correct, wrong, partial): adjusts and persists ranking weights.',
+  description: 'Feedback on result nodes for a query (correct, wrong, partial): adjusts and persists your ranking weights (scope team: everyone\'s).',
   input: Type.Object({
     agent_id: AgentId,
     query: Type.String({ minLength: 1, description: 'The query the results answered' }),
     feedback: StringEnum(['correct', 'wrong', 'partial'] as const),
     node_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 100 }),
     strength: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.2 }),
+    scope: StringEnum(['agent', 'team'] as const, { default: 'agent', description: 'agent: re-ranks only your results; team: every agent\'s' }),
   }),
   tiers: ['essential'],
+  // Both scopes persist to the store, so both are writes: a read-role credential can give no feedback at all.
   effect: 'write',
   stages: ['review'],
   next: 'activate',
   guide: [
-    'Three things are learned, shared by every agent of this workspace and kept in the store (memory namespace `learned`):',
+    'Three things are learned and kept in the store: with scope `agent` (default) in your own layer (memory namespace `learned@<agent_id>`), applied only to your rankings; with scope `team` in the team layer (namespace `learned`), applied to every agent\'s. Both need the `write` role over HTTP (docs/security.md).',
     '- a bias per node: correct +strength/2, partial +strength/4, wrong −strength/2 (kept within ±0.7);',
     '- an association between the query\'s words and each node: ±strength (partial half), so the same or a similar query ranks the node up or down much more than others do;',
     '- for correct/partial with several nodes, the edges between them (and their members) are strengthened ×(1+strength): activation flows more easily between things confirmed together.',
-    'Rankings multiply a node\'s score by exp(bias + 2.5 × association). The answer shows each node\'s rank in this query before and after. Refused in read-only mode.',
+    'Rankings multiply a node\'s score by exp(bias + 2.5 × association), team and your own layer added. The answer shows each node\'s rank in this query (for you) before and after. Refused when the store is read-only.',
   ].join('\n'),
   handler: async (args, call) => {
     const { graph, engine, g } = await openGraph(call);
@@ -65,6 +67,7 @@ export const learnVerb = defineVerb({
     try {
       report = graph.learned.record({
         agent: call.agentId,
+        scope: args.scope,
         query: args.query,
         words: before.words,
         feedback: args.feedback,
@@ -87,8 +90,9 @@ export const learnVerb = defineVerb({
         rank: [rankIn(before, nodes[i].index), rankIn(after, nodes[i].index)],
       })),
       edges_strengthened: report.edges.length,
-      persisted: { namespace: LEARNED_NAMESPACE, revision: report.revision },
-      note: 'rank is this query\'s position in the top 50 before → after (null = not in it); the weights apply to every agent',
+      scope: args.scope,
+      persisted: { namespace: args.scope === 'team' ? LEARNED_NAMESPACE : agentNamespace(call.agentId), revision: report.revision },
+      note: `rank is this query's position in your top 50 before → after (null = not in it); the weights apply to ${args.scope === 'team' ? 'every agent' : 'you only'}`,
     };
   },
 });

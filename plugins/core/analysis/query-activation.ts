@@ -165,7 +165,7 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
   }
   const seeds = lexical.slice(0, seedLimit);
   const own = new Map(seeds.map((s) => [s.index, s.signal]));
-  for (const [id, a] of graph.learned.associated(words)) {
+  for (const [id, a] of graph.learned.associated(words, req.agentId)) {
     const i = g.indexOf(id);
     if (i < 0 || a <= 0) continue;
     const sig = Math.min(1, a * 2);
@@ -174,7 +174,7 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
     else seeds.push({ index: i, signal: sig });
     own.set(i, sig);
   }
-  const edgeFactor = graph.learned.edgeFactors(g);
+  const edgeFactor = graph.learned.edgeFactors(g, req.agentId);
 
   // Structural (also the candidate set for temporal), with convergence and XLR.
   let structural: Propagation | null = null;
@@ -217,7 +217,7 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
   const fileOf = fileIndexOf(g);
   const boosts = req.boosts === false ? new Map<string, number>() : graph.boosts.map(req.agentId);
   const weightSum = used.reduce((sum, d) => sum + DIMENSION_WEIGHT[d], 0);
-  const learnedFactor = graph.learned.scorer(words);
+  const learnedFactor = graph.learned.scorer(words, req.agentId);
   const scope = req.scope?.replace(/^\.\/+/, '').replace(/\/+$/, '');
   const kinds = req.kinds?.length ? new Set(req.kinds) : null;
   const minScore = req.minScore ?? 0;

@@ -1,7 +1,8 @@
 /**
  * Saved investigations (trails): what they hold and where they live — the workspace store
- * (`engine.memory`, namespace `trails`, one row per trail keyed by its id). Trails are shared: any
- * agent can list and resume any trail; merging marks only the caller's own sources as merged.
+ * (`engine.memory`, namespace `trails`, one row per trail keyed by its id). Team trails (the default)
+ * are shared: any agent can list and resume them; a private trail exists only for the agent that saved
+ * it (the bound identity, core/identity.ts). Merging marks only the caller's own sources as merged.
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../../core/index.ts';
@@ -52,6 +53,13 @@ export interface Trail {
   updated_at: number;
   merged_from?: string[];
   merged_into?: string;
+  /** `private`: only `agent_id` sees it; absent (older trails) or `team`: every agent. */
+  visibility?: 'team' | 'private';
+}
+
+/** Whether an agent may see a trail: its own, or a team trail. */
+export function visibleTo(trail: Trail, agentId: string): boolean {
+  return trail.visibility !== 'private' || trail.agent_id === agentId;
 }
 
 /** A trail id: a slug of the label plus a random suffix. */
@@ -60,19 +68,23 @@ export function newTrailId(label: string): string {
   return `trail_${slug || 'untitled'}_${randomBytes(2).toString('hex')}`;
 }
 
-/** Loads a trail by id (any agent's); STATE_NOT_FOUND names trail_list otherwise. */
+/** Loads a trail the agent may see by id; STATE_NOT_FOUND (also for another agent's private trail) names trail_list. */
 export function loadTrail(graph: GraphService, agentId: string, trailId: string): Trail {
   const trail = graph.engine.memory.get<Trail>(NAMESPACE, trailId)?.value;
-  if (trail) return trail;
+  // Another agent's private trail answers exactly like a missing one: its existence is not told.
+  if (trail && visibleTo(trail, agentId)) return trail;
   throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no trail "${trailId}" on this workspace`, {
     hint: `trail_list({"agent_id":"${agentId}"}) lists the saved trails`,
     data: { trail_id: trailId },
   });
 }
 
-/** Every stored trail. */
-export function allTrails(graph: GraphService): Trail[] {
-  return graph.engine.memory.list<Trail>(NAMESPACE, 'trail_', 100_000).map((r) => r.value);
+/** Every stored trail the agent may see. */
+export function allTrails(graph: GraphService, agentId: string): Trail[] {
+  return graph.engine.memory
+    .list<Trail>(NAMESPACE, 'trail_', 100_000)
+    .map((r) => r.value)
+    .filter((t) => visibleTo(t, agentId));
 }
 
 /** Stores a trail. */

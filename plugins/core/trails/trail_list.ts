@@ -26,7 +26,7 @@ export const trailListVerb = defineVerb({
     const files = new FileReader(engine);
     const isStale = (t: Trail) =>
       Object.entries(t.files).some(([path, hash]) => (files.get(path)?.hash ?? 'missing') !== hash) || t.visited.some((n) => !engine.getNode(n.id));
-    const rows = allTrails(graph)
+    const rows = allTrails(graph, call.agentId)
       .filter((t) => args.filter_agent_id === undefined || t.agent_id === args.filter_agent_id)
       .filter((t) => args.filter_tags.every((tag) => t.tags.includes(tag)))
       .map((t) => ({ t, stale: isStale(t) }))

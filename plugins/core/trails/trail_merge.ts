@@ -100,6 +100,8 @@ export const trailMergeVerb = defineVerb({
       generation: engine.generation,
       created_at: now,
       updated_at: now,
+      // What merges a private trail stays as private as its most private source.
+      ...(trails.some((t) => t.visibility === 'private') ? { visibility: 'private' as const } : {}),
       merged_from: ids,
     };
     if (!merged.summary) delete merged.summary;

@@ -1,5 +1,5 @@
 /** trail_save: stores an investigation — visited nodes, hypotheses, conclusions, questions, boosts — as a trail. */
-import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { graphOf } from '../shared.ts';
 import { ClaimInput, toClaim } from './claims.ts';
 import { fingerprint, FileReader } from './fingerprint.ts';
@@ -29,6 +29,7 @@ export const trailSaveVerb = defineVerb({
     tags: Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { default: [], maxItems: 20 }),
     summary: Type.Optional(Type.String({ maxLength: 4000 })),
     visited_nodes: Type.Array(VisitedInput, { default: [], maxItems: 500, description: 'Node ids, or {node_id, relevance 0..1, note}' }),
+    visibility: StringEnum(['team', 'private'] as const, { default: 'team', description: 'private: only you can list or resume it' }),
     activation_boosts: Type.Record(Type.String(), Type.Number({ minimum: -1, maximum: 1 }), { default: {}, description: 'Node id → boost re-applied on resume' }),
   }),
   tiers: ['full'],
@@ -36,7 +37,7 @@ export const trailSaveVerb = defineVerb({
   stages: ['handoff'],
   next: 'trail_resume',
   guide:
-    'A trail is stored in the workspace store and can be resumed by any agent. Nodes may be given by id, path or name; each is fingerprinted (lines and a hash of its text) so trail_resume can flag what changed since. ' +
+    'A trail is stored in the workspace store and can be resumed by any agent, unless saved with visibility "private" (then only you see it). Nodes may be given by id, path or name; each is fingerprinted (lines and a hash of its text) so trail_resume can flag what changed since. ' +
     'activation_boosts (node → -1..1) are re-applied on resume to the resuming agent’s ranking (perspective routes, activate); visited nodes without an explicit boost get 0.25 × relevance. ' +
     'Names that match no node are kept in `unresolved` and reported.',
   handler: async (args, call) => {
@@ -92,6 +93,7 @@ export const trailSaveVerb = defineVerb({
       generation: engine.generation,
       created_at: now,
       updated_at: now,
+      ...(args.visibility === 'private' ? { visibility: 'private' as const } : {}),
     };
     if (trail.visited.length === 0 && trail.hypotheses.length + trail.conclusions.length + trail.open_questions.length === 0 && !trail.summary) {
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'this trail would be empty: no visited node resolved and no hypothesis, conclusion, question or summary given', {

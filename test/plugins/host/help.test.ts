@@ -67,6 +67,14 @@ describe('help', function () {
     assert.equal(json.verbs_named[0].verb, 'rec_write');
   });
 
+  it('tells a caller refused for its identity what to do next', async () => {
+    const { json } = await h.call('help', { agent_id: 'a', error_text: 'M1ND_ERR_AUTH_AGENT_MISMATCH: this MCP session is bound to agent "x"' });
+    assert.equal(json.error_code, 'M1ND_ERR_AUTH_AGENT_MISMATCH');
+    assert.match(json.steps[0], /new session/);
+    const denied = (await h.call('help', { agent_id: 'a', error_text: 'M1ND_ERR_AUTH_AGENT_DENIED: this credential may not act as agent "y"' })).json;
+    assert.match(denied.steps[0], /M1ND_HTTP_TOKENS/);
+  });
+
   it('shows the workflows plugins contribute', async () => {
     const { json } = await h.call('help', { agent_id: 'a', mode: 'workflow', render: 'compact' });
     assert.ok(json.workflows.some((w: { name: string }) => w.name === 'first contact'));

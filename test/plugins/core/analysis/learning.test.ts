@@ -12,10 +12,10 @@ describe('learn and warmup change later rankings, and nothing else', function ()
   });
   after(() => h.close());
 
-  it('learn wrong lowers that node\'s rank in the next activate and says so', async () => {
+  it('team feedback (learn wrong, scope team) lowers that node\'s rank in every agent\'s next activate and says so', async () => {
     const before = (await h.call('activate', { agent_id: 'l', query: 'handle', top_k: 20 })).json;
     const top = before.results[0].id;
-    const learned = (await h.call('learn', { agent_id: 'l', query: 'handle', feedback: 'wrong', node_ids: [top] })).json;
+    const learned = (await h.call('learn', { agent_id: 'l', query: 'handle', feedback: 'wrong', node_ids: [top], scope: 'team' })).json;
     assert.equal(learned.nodes[0].id, top);
     assert.deepEqual(learned.nodes[0].bias, [0, -0.1]);
     assert.deepEqual(learned.nodes[0].association, [0, -0.2]);
@@ -34,11 +34,27 @@ describe('learn and warmup change later rankings, and nothing else', function ()
       feedback: 'correct',
       node_ids: ['function:src/a.ts#a', 'function:src/b.ts#b', 'function:src/c.ts#c'],
       strength: 0.5,
+      scope: 'team',
     });
     assert.equal(json.edges_strengthened, 2, 'a -calls-> b and b -calls-> c');
     for (const n of json.nodes) assert.deepEqual(n.association, [0, 0.5]);
     const unknown = await h.call('learn', { agent_id: 'l', query: 'chain', feedback: 'partial', node_ids: ['function:src/nowhere.ts#x'] });
     assert.equal(unknown.json.error.code, 'M1ND_ERR_GRAPH_NODE_NOT_FOUND');
+  });
+
+  it('agent feedback (the default scope) re-ranks only the agent that gave it', async () => {
+    const query = { query: 'validate', top_k: 20 };
+    const base = (await h.call('activate', { agent_id: 'mine', ...query })).json;
+    const top = base.results[0].id;
+    const learned = (await h.call('learn', { agent_id: 'mine', query: 'validate', feedback: 'wrong', node_ids: [top], strength: 1 })).json;
+    assert.equal(learned.scope, 'agent');
+    assert.equal(learned.persisted.namespace, 'learned@mine');
+    assert.ok(learned.nodes[0].rank[1] > 1, 'the giver\'s own rank dropped');
+    const mine = (await h.call('activate', { agent_id: 'mine', ...query })).json;
+    const theirs = (await h.call('activate', { agent_id: 'someone-else', ...query })).json;
+    assert.ok(rankOf(mine.results, top) > 1, `own rank ${rankOf(mine.results, top)}`);
+    assert.deepEqual(ids(theirs.results), ids(base.results), 'another agent ranks exactly as before');
+    assert.doesNotMatch(theirs.results[0].why ?? '', /learned/);
   });
 
   it('persists what it learned: a new server on the same workspace ranks with it', async () => {
@@ -75,7 +91,7 @@ describe('learn on a read-only server', function () {
   this.timeout(60000);
   it('is refused before it writes, while activate still applies what was learned', async () => {
     const writer = await ingestedFixture();
-    await writer.call('learn', { agent_id: 'w', query: 'handle', feedback: 'wrong', node_ids: ['function:src/handlers.ts#handleCreate'] });
+    await writer.call('learn', { agent_id: 'w', query: 'handle', feedback: 'wrong', node_ids: ['function:src/handlers.ts#handleCreate'], scope: 'team' });
     await writer.close();
     const h = await connect({ workspaceRoot: writer.workspace, env: { M1ND_READ_ONLY: '1', M1ND_TOOL_TIER: 'full' } });
     try {

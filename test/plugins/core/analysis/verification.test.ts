@@ -40,7 +40,7 @@ describe('cross_verify compares the graph with the disk', function () {
   });
 
   it('flags learn feedback whose node moved after the file changed (evidence freshness)', async () => {
-    await h.call('learn', { agent_id: 'v', query: 'handle', feedback: 'correct', node_ids: ['function:src/handlers.ts#handleList'] });
+    await h.call('learn', { agent_id: 'v', query: 'handle', feedback: 'correct', node_ids: ['function:src/handlers.ts#handleList'], scope: 'team' });
     const file = path.join(h.workspace, 'src/handlers.ts');
     fs.writeFileSync(file, `// a new first line\n${fs.readFileSync(file, 'utf8')}`);
     await h.call('ingest', { agent_id: 'v', path: '.', incremental: true });
@@ -85,7 +85,7 @@ describe('drift since the session start and since a checkpoint', function () {
       assert.equal(clean.baseline.kind, 'session_start');
       fs.appendFileSync(path.join(h.workspace, 'src/b.ts'), '\nexport function b2(): number {\n  return 2;\n}\n');
       await h.call('ingest', { agent_id: 'd', path: '.', incremental: true });
-      await h.call('learn', { agent_id: 'd', query: 'chain', feedback: 'correct', node_ids: ['function:src/b.ts#b', 'function:src/c.ts#c'] });
+      await h.call('learn', { agent_id: 'd', query: 'chain', feedback: 'correct', node_ids: ['function:src/b.ts#b', 'function:src/c.ts#c'], scope: 'team' });
       const { json } = await h.call('drift', { agent_id: 'd', since: 'last_session' });
       assert.deepEqual(json.structure.files_changed, [
         { path: 'src/b.ts', loc: [6, 10], symbols_added: ['function:src/b.ts#b2'], symbols_removed: [], symbols_moved: 0, edges: [3, 4] },
@@ -127,7 +127,7 @@ describe('drift since the session start and since a checkpoint', function () {
   it('diffs learned weights against the values a checkpoint recorded, not against defaults', async () => {
     const h = await ingestedFixture();
     try {
-      const learn = (feedback: string, nodes: string[]) => h.call('learn', { agent_id: 'd', query: 'chain', feedback, node_ids: nodes });
+      const learn = (feedback: string, nodes: string[]) => h.call('learn', { agent_id: 'd', query: 'chain', feedback, node_ids: nodes, scope: 'team' });
       await learn('correct', ['function:src/a.ts#a', 'function:src/b.ts#b']);
       await learn('correct', ['function:src/b.ts#b', 'function:src/c.ts#c']);
       await h.call('persist', { agent_id: 'd', action: 'checkpoint', path: 'mid' });
