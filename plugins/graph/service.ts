@@ -2,11 +2,14 @@
  * The `graph` service other plugins consume (declare `requires: ['graph']`): the workspace's code
  * graph engine, plus the few host-facing conveniences every graph verb needs.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { ErrorCodes, M1ndError, type SessionStore } from '../../core/index.ts';
 import { BoostBook } from './boosts.ts';
 import { EngineError } from './engine/errors.ts';
 import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
 import type { GraphNode } from './engine/graph.ts';
+import type { IngestSummary } from './engine/ingest.ts';
 import { LearnedWeights } from './learned.ts';
 
 export interface GraphService {
@@ -31,6 +34,12 @@ export interface GraphService {
   readonly learned: LearnedWeights;
   /** Files of the loaded graph whose parse had errors: counts and the `limit` (default 10) worst, snake_case for verb output. */
   parseErrorFiles(limit?: number): ParseErrorsView;
+  /** sha1 hex of a workspace file's bytes (the hash the store records); null when it is no file. Path-guarded. */
+  contentHash(path: string): string | null;
+  /** Re-ingests only these workspace files now (deleted ones leave the graph); writers call it after a write. */
+  reingestPaths(paths: readonly string[], signal?: AbortSignal): Promise<IngestSummary>;
+  /** The symbols a file contains (nested ones too, file node excluded), in line order. */
+  fileSymbols(path: string): GraphNode[];
 }
 
 /** The parse-error report as verbs show it. */
@@ -69,6 +78,37 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
     parseErrorFiles(limit) {
       const r = engine.parseErrorFiles(limit);
       return { files: r.files, total: r.total, worst: r.worst.map((f) => ({ path: f.path, errors: f.errors, first_line: f.firstLine })), truncated: r.truncated };
+    },
+    contentHash(path) {
+      const p = engineCall(() => engine.resolvePath(path));
+      try {
+        return createHash('sha1').update(readFileSync(p.absolute)).digest('hex');
+      } catch {
+        return null;
+      }
+    },
+    async reingestPaths(paths, signal) {
+      try {
+        return await engine.ingest({ paths, signal });
+      } catch (error) {
+        throw asHostError(error);
+      }
+    },
+    fileSymbols(path) {
+      const g = engine.graph;
+      const out: GraphNode[] = [];
+      const seen = new Set<string>();
+      const walk = (id: string) => {
+        for (const e of g.outgoing(id, 'contains')) {
+          const n = g.get(e.target);
+          if (!n || n.path !== path || seen.has(n.id)) continue;
+          seen.add(n.id);
+          out.push(n);
+          walk(n.id);
+        }
+      };
+      walk(`file:${path}`);
+      return out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine || a.id.localeCompare(b.id));
     },
     node(text) {
       const match = engine.findNodes(text, { limit: 1 })[0];
