@@ -4,6 +4,7 @@
  * graph in step in the same call and reports what it touched.
  */
 import { definePlugin } from '../../core/index.ts';
+import { applyVerb } from './verbs/apply.ts';
 import { surgicalContextVerb } from './verbs/surgical_context.ts';
 import { surgicalContextV2Verb } from './verbs/surgical_context_v2.ts';
 
@@ -13,6 +14,6 @@ export default definePlugin({
   description: 'Edits through the graph: surgical context, previews, atomic writes, plan validation.',
   requires: ['graph', 'locks'],
   apply(ctx) {
-    for (const verb of [surgicalContextVerb, surgicalContextV2Verb]) ctx.registerVerb(verb);
+    for (const verb of [surgicalContextVerb, surgicalContextV2Verb, applyVerb]) ctx.registerVerb(verb);
   },
 });
