@@ -115,3 +115,14 @@ export function graphDelta(before: FilesSnapshot, after: FilesSnapshot): GraphDe
     tests_to_run: [...tests].sort(),
   };
 }
+
+/**
+ * The snapshot a file would have with `text`, from symbols parsed without writing: symbol text
+ * hashes are real; edges, dependents and tests are the current graph's (a preview cannot link).
+ */
+export function previewSnapshot(before: FilesSnapshot, symbols: readonly { id: string; kind: string; startLine: number; endLine: number }[], text: string): FilesSnapshot {
+  const lines = text.split('\n');
+  const next = new Map<string, SymbolFact>();
+  for (const s of symbols) next.set(s.id, { id: s.id, kind: s.kind, lines: [s.startLine, s.endLine], text: textHash(lines, s.startLine, s.endLine) });
+  return { symbols: next, edges: before.edges, dependents: before.dependents, tests: before.tests };
+}

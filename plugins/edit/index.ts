@@ -5,6 +5,8 @@
  */
 import { definePlugin } from '../../core/index.ts';
 import { applyVerb } from './verbs/apply.ts';
+import { editCommitVerb } from './verbs/edit_commit.ts';
+import { editPreviewVerb } from './verbs/edit_preview.ts';
 import { surgicalContextVerb } from './verbs/surgical_context.ts';
 import { surgicalContextV2Verb } from './verbs/surgical_context_v2.ts';
 
@@ -14,6 +16,6 @@ export default definePlugin({
   description: 'Edits through the graph: surgical context, previews, atomic writes, plan validation.',
   requires: ['graph', 'locks'],
   apply(ctx) {
-    for (const verb of [surgicalContextVerb, surgicalContextV2Verb, applyVerb]) ctx.registerVerb(verb);
+    for (const verb of [surgicalContextVerb, surgicalContextV2Verb, editPreviewVerb, editCommitVerb, applyVerb]) ctx.registerVerb(verb);
   },
 });

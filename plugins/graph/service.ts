@@ -10,6 +10,7 @@ import { EngineError } from './engine/errors.ts';
 import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
 import type { GraphNode } from './engine/graph.ts';
 import type { IngestSummary } from './engine/ingest.ts';
+import { loadDefaultParser } from './engine/source-parser.ts';
 import { LearnedWeights } from './learned.ts';
 
 export interface GraphService {
@@ -40,7 +41,12 @@ export interface GraphService {
   reingestPaths(paths: readonly string[], signal?: AbortSignal): Promise<IngestSummary>;
   /** The symbols a file contains (nested ones too, file node excluded), in line order. */
   fileSymbols(path: string): GraphNode[];
+  /** The symbol nodes (id, kind, lines) `text` would give file `path`, parsed without touching the graph; null for a language the graph does not parse. */
+  previewSymbols(path: string, text: string): Promise<{ id: string; kind: string; startLine: number; endLine: number }[] | null>;
 }
+
+/** Extracted symbol kinds that become graph nodes (as ingest builds them). */
+const NODE_SYMBOL_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'function', 'method', 'type', 'section']);
 
 /** The parse-error report as verbs show it. */
 export interface ParseErrorsView {
@@ -109,6 +115,22 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
       };
       walk(`file:${path}`);
       return out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine || a.id.localeCompare(b.id));
+    },
+    async previewSymbols(path, text) {
+      const parser = await loadDefaultParser();
+      const language = parser.detectLanguage(path);
+      if (!language) return null;
+      const extraction = (await parser.extractorFor(language))(path, text);
+      // Same ids as ingest: a repeated qualified name gets a stable ~N suffix.
+      const seen = new Map<string, number>();
+      const out: { id: string; kind: string; startLine: number; endLine: number }[] = [];
+      for (const sym of extraction.symbols) {
+        if (!NODE_SYMBOL_KINDS.has(sym.kind)) continue;
+        const n = (seen.get(sym.qualifiedName) ?? 0) + 1;
+        seen.set(sym.qualifiedName, n);
+        out.push({ id: `${sym.kind}:${path}#${n === 1 ? sym.qualifiedName : `${sym.qualifiedName}~${n}`}`, kind: sym.kind, startLine: sym.startLine, endLine: sym.endLine });
+      }
+      return out;
     },
     node(text) {
       const match = engine.findNodes(text, { limit: 1 })[0];

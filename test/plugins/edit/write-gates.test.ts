@@ -62,9 +62,13 @@ describe('write verbs behind the proof gate and the read-only gate', function ()
     await h.close();
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_READ_ONLY: '1' } });
     const before = snapshotTree(ws);
+    // edit_preview stages in memory only, so read-only allows it; committing it is a write.
+    const preview = (await h.call('edit_preview', { agent_id: 'a', file_path: 'src/math.ts', new_content: 'x' })).json;
+    assert.match(preview.preview_id, /^pv_/);
     const calls: [string, Record<string, unknown>][] = [
       ['apply', { agent_id: 'a', file_path: 'src/math.ts', new_content: 'x' }],
       ['apply', { agent_id: 'a', file_path: 'src/new/file.ts', new_content: 'x' }],
+      ['edit_commit', { agent_id: 'a', preview_id: preview.preview_id, confirm: true }],
     ];
     for (const [verb, args] of calls) {
       const r = await h.call(verb, args);
