@@ -53,7 +53,12 @@ export function planWrites(graph: GraphService, agentId: string, requests: reado
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `"${p.relative}" appears twice in one write`, { hint: 'merge the edits of one file into one new_content' });
     }
     seen.add(p.relative);
-    const st = statSync(p.absolute, { throwIfNoEntry: false });
+    let st;
+    try {
+      st = statSync(p.absolute, { throwIfNoEntry: false });
+    } catch (error) {
+      throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `"${p.relative}" cannot be written: ${(error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'a parent of it is a file' : (error as Error).message}`, { hint: 'pick a path whose parent folders are folders' });
+    }
     if (st && !st.isFile()) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `"${p.relative}" is a directory, not a file`, { hint: 'pass a file path' });
     const bytes = st ? readFileSync(p.absolute) : null;
     const oldHash = bytes ? hashBytes(bytes) : null;

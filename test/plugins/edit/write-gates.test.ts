@@ -68,6 +68,8 @@ describe('write verbs behind the proof gate and the read-only gate', function ()
     const calls: [string, Record<string, unknown>][] = [
       ['apply', { agent_id: 'a', file_path: 'src/math.ts', new_content: 'x' }],
       ['apply', { agent_id: 'a', file_path: 'src/new/file.ts', new_content: 'x' }],
+      ['apply_batch', { agent_id: 'a', edits: [{ file_path: 'src/math.ts', new_content: 'x' }, { file_path: 'src/cart.ts', new_content: 'y' }] }],
+      ['apply_batch', { agent_id: 'a', atomic: false, verify: true, edits: [{ file_path: 'src/math.ts', new_content: 'x' }] }],
       ['edit_commit', { agent_id: 'a', preview_id: preview.preview_id, confirm: true }],
     ];
     for (const [verb, args] of calls) {
