@@ -13,6 +13,7 @@ import { editCommitVerb } from './verbs/edit_commit.ts';
 import { editPreviewVerb } from './verbs/edit_preview.ts';
 import { surgicalContextVerb } from './verbs/surgical_context.ts';
 import { surgicalContextV2Verb } from './verbs/surgical_context_v2.ts';
+import { validatePlanVerb } from './verbs/validate_plan.ts';
 import type { VerifyCommand } from './verify.ts';
 
 const Command = Type.Object({ command: Type.String({ minLength: 1 }), args: Type.Array(Type.String(), { default: [] }) });
@@ -30,7 +31,7 @@ export default definePlugin<{ verify: Record<string, VerifyCommand>; verifyTimeo
   apply(ctx) {
     const graph = ctx.service<GraphService>('graph');
     const batch = applyBatchVerb({ overrides: ctx.options.verify, timeoutMs: ctx.options.verifyTimeoutSeconds * 1000 });
-    for (const verb of [surgicalContextVerb, surgicalContextV2Verb, editPreviewVerb, editCommitVerb, applyVerb, batch]) ctx.registerVerb(verb);
+    for (const verb of [surgicalContextVerb, surgicalContextV2Verb, editPreviewVerb, editCommitVerb, applyVerb, batch, validatePlanVerb]) ctx.registerVerb(verb);
 
     // A batch a crash interrupted is finished before anything else reads the workspace.
     let recovered: RecoveredBatch[] = [];
