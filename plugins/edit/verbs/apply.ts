@@ -17,6 +17,7 @@ export const applyVerb = defineVerb({
     description: Type.Optional(Type.String()),
     reingest: Type.Boolean({ default: true }),
   }),
+  tiers: ['essential'],
   effect: 'write',
   stages: ['edit'],
   next: 'validate_plan',
