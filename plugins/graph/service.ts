@@ -2,11 +2,15 @@
  * The `graph` service other plugins consume (declare `requires: ['graph']`): the workspace's code
  * graph engine, plus the few host-facing conveniences every graph verb needs.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { ErrorCodes, M1ndError, type SessionStore } from '../../core/index.ts';
 import { BoostBook } from './boosts.ts';
 import { EngineError } from './engine/errors.ts';
 import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
 import type { GraphNode } from './engine/graph.ts';
+import type { IngestSummary } from './engine/ingest.ts';
+import { loadDefaultParser } from './engine/source-parser.ts';
 import { LearnedWeights } from './learned.ts';
 
 export interface GraphService {
@@ -31,7 +35,18 @@ export interface GraphService {
   readonly learned: LearnedWeights;
   /** Files of the loaded graph whose parse had errors: counts and the `limit` (default 10) worst, snake_case for verb output. */
   parseErrorFiles(limit?: number): ParseErrorsView;
+  /** sha1 hex of a workspace file's bytes (the hash the store records); null when it is no file. Path-guarded. */
+  contentHash(path: string): string | null;
+  /** Re-ingests only these workspace files now (deleted ones leave the graph); writers call it after a write. */
+  reingestPaths(paths: readonly string[], signal?: AbortSignal): Promise<IngestSummary>;
+  /** The symbols a file contains (nested ones too, file node excluded), in line order. */
+  fileSymbols(path: string): GraphNode[];
+  /** The symbol nodes (id, kind, lines) `text` would give file `path`, parsed without touching the graph; null for a language the graph does not parse. */
+  previewSymbols(path: string, text: string): Promise<{ id: string; kind: string; startLine: number; endLine: number }[] | null>;
 }
+
+/** Extracted symbol kinds that become graph nodes (as ingest builds them). */
+const NODE_SYMBOL_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'function', 'method', 'type', 'section']);
 
 /** The parse-error report as verbs show it. */
 export interface ParseErrorsView {
@@ -69,6 +84,53 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
     parseErrorFiles(limit) {
       const r = engine.parseErrorFiles(limit);
       return { files: r.files, total: r.total, worst: r.worst.map((f) => ({ path: f.path, errors: f.errors, first_line: f.firstLine })), truncated: r.truncated };
+    },
+    contentHash(path) {
+      const p = engineCall(() => engine.resolvePath(path));
+      try {
+        return createHash('sha1').update(readFileSync(p.absolute)).digest('hex');
+      } catch {
+        return null;
+      }
+    },
+    async reingestPaths(paths, signal) {
+      try {
+        return await engine.ingest({ paths, signal });
+      } catch (error) {
+        throw asHostError(error);
+      }
+    },
+    fileSymbols(path) {
+      const g = engine.graph;
+      const out: GraphNode[] = [];
+      const seen = new Set<string>();
+      const walk = (id: string) => {
+        for (const e of g.outgoing(id, 'contains')) {
+          const n = g.get(e.target);
+          if (!n || n.path !== path || seen.has(n.id)) continue;
+          seen.add(n.id);
+          out.push(n);
+          walk(n.id);
+        }
+      };
+      walk(`file:${path}`);
+      return out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine || a.id.localeCompare(b.id));
+    },
+    async previewSymbols(path, text) {
+      const parser = await loadDefaultParser();
+      const language = parser.detectLanguage(path);
+      if (!language) return null;
+      const extraction = (await parser.extractorFor(language))(path, text);
+      // Same ids as ingest: a repeated qualified name gets a stable ~N suffix.
+      const seen = new Map<string, number>();
+      const out: { id: string; kind: string; startLine: number; endLine: number }[] = [];
+      for (const sym of extraction.symbols) {
+        if (!NODE_SYMBOL_KINDS.has(sym.kind)) continue;
+        const n = (seen.get(sym.qualifiedName) ?? 0) + 1;
+        seen.set(sym.qualifiedName, n);
+        out.push({ id: `${sym.kind}:${path}#${n === 1 ? sym.qualifiedName : `${sym.qualifiedName}~${n}`}`, kind: sym.kind, startLine: sym.startLine, endLine: sym.endLine });
+      }
+      return out;
     },
     node(text) {
       const match = engine.findNodes(text, { limit: 1 })[0];

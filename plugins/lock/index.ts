@@ -7,6 +7,7 @@ import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/service.ts';
 import { LockBook } from './book.ts';
 import { recheck } from './watch.ts';
+import { createLockService } from './service.ts';
 import { lockCreateVerb } from './verbs/lock_create.ts';
 import { lockDiffVerb } from './verbs/lock_diff.ts';
 import { lockRebaseVerb } from './verbs/lock_rebase.ts';
@@ -22,6 +23,7 @@ export default definePlugin<{ periodicSeconds: number }>({
   version: '0.1.0',
   description: 'Advisory region locks: baselines of graph regions, diffed, rebased, watched, released.',
   requires: ['graph'],
+  provides: ['locks'],
   options: Options,
   apply(ctx) {
     const graph = ctx.service<GraphService>('graph');
@@ -33,6 +35,7 @@ export default definePlugin<{ periodicSeconds: number }>({
 
     // Watches write events into the store: never on a read-only server.
     const book = new LockBook(graph);
+    ctx.provide('locks', createLockService(book));
     const safely = (what: string, fn: () => void) => {
       try {
         fn();

@@ -1,0 +1,83 @@
+/**
+ * Durable file replacement: the new content goes to a temp file beside the target (same
+ * directory, so the rename is atomic), is fsynced, takes the original's mode, then replaces the
+ * target by rename; the directory is fsynced so the rename survives a crash. A new file gets its
+ * parent directories.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** A temp file written and synced, ready to be renamed over its target. */
+export interface StagedFile {
+  target: string;
+  temp: string;
+  /** The target existed when staged (false: the write creates it). */
+  existed: boolean;
+}
+
+/** Temp files left by m1nd writes carry this marker (recovery and cleanup recognise them). */
+export const TEMP_MARKER = '.m1nd-tmp-';
+
+/** fsyncs a directory so renames inside it are durable (a no-op where directories cannot be opened). */
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some platforms refuse fsync on directories; the rename itself is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Writes bytes to a path and fsyncs them (the path must not exist). */
+export function writeDurable(path: string, bytes: Buffer, mode?: number): void {
+  const fd = openSync(path, 'wx', mode ?? 0o666);
+  try {
+    if (mode !== undefined) fchmodSync(fd, mode);
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `content` to a synced temp file beside `target`, with the target's mode when it exists. */
+export function stageFile(target: string, content: string | Buffer, tag = randomBytes(4).toString('hex')): StagedFile {
+  const st = statSync(target, { throwIfNoEntry: false });
+  mkdirSync(dirname(target), { recursive: true });
+  const temp = join(dirname(target), `${TEMP_MARKER}${tag}-${basename(target)}`);
+  // The mode passed to open is masked by the umask; the original's exact mode is what a write keeps.
+  writeDurable(temp, Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'), st ? st.mode & 0o7777 : undefined);
+  return { target, temp, existed: !!st };
+}
+
+/** Renames a staged temp over its target. */
+export function commitStaged(s: StagedFile): void {
+  renameSync(s.temp, s.target);
+}
+
+/** Removes a staged temp that will not be committed (missing is fine). */
+export function discardStaged(s: StagedFile): void {
+  try {
+    unlinkSync(s.temp);
+  } catch {
+    // already gone
+  }
+}
+
+/** Replaces one file atomically and durably. */
+export function writeFileAtomic(target: string, content: string | Buffer): StagedFile {
+  const staged = stageFile(target, content);
+  try {
+    commitStaged(staged);
+  } catch (error) {
+    discardStaged(staged);
+    throw error;
+  }
+  syncDir(dirname(target));
+  return staged;
+}

@@ -1,0 +1,128 @@
+/**
+ * What a write did to the graph: the written files' symbols before and after (added, removed,
+ * changed by their own text), the direct dependents of the changed and removed symbols, the test
+ * files that cover them, and the edges the files gained or lost.
+ */
+import { createHash } from 'node:crypto';
+import type { GraphService } from '../graph/service.ts';
+import { DEPENDENCY_RELATIONS, isTestNode } from './neighbourhood.ts';
+
+/** One symbol as captured before or after a write. */
+interface SymbolFact {
+  id: string;
+  kind: string;
+  lines: [number, number];
+  /** Hash of the symbol's own lines, whitespace at line ends ignored. */
+  text: string;
+}
+
+/** The written files as the graph held them at one moment. */
+export interface FilesSnapshot {
+  symbols: Map<string, SymbolFact>;
+  /** `source relation target` of every edge leaving the files' nodes. */
+  edges: Set<string>;
+  /** Symbol id → dependents outside the written files (`id relation`). */
+  dependents: Map<string, { id: string; path: string; relation: string }[]>;
+  /** Test files linked to the files or their symbols. */
+  tests: Map<string, Set<string>>;
+}
+
+/** A node id and its file path as the delta reports it. */
+export interface DeltaRef {
+  id: string;
+  lines: [number, number];
+}
+
+export interface GraphDelta {
+  symbols: { added: DeltaRef[]; removed: DeltaRef[]; changed: DeltaRef[] };
+  edges: { added: number; removed: number; sample_added: string[]; sample_removed: string[] };
+  dependents: { id: string; path: string; relation: string; of: string }[];
+  tests_to_run: string[];
+}
+
+const SAMPLE = 10;
+const MAX_DEPENDENTS = 100;
+
+function textHash(lines: readonly string[], from: number, to: number): string {
+  const h = createHash('sha1');
+  for (let i = from - 1; i < to && i < lines.length; i++) h.update(lines[i].trimEnd()).update('\n');
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * Captures the graph's view of `paths`, hashing symbol text from `texts` (path → current content;
+ * a missing path has no symbols).
+ */
+export function snapshotFiles(graph: GraphService, paths: readonly string[], texts: Map<string, string | null>): FilesSnapshot {
+  const g = graph.engine.graph;
+  const written = new Set(paths);
+  const snap: FilesSnapshot = { symbols: new Map(), edges: new Set(), dependents: new Map(), tests: new Map() };
+  const addTest = (path: string, why: string) => {
+    let s = snap.tests.get(path);
+    if (!s) snap.tests.set(path, (s = new Set()));
+    s.add(why);
+  };
+  for (const path of paths) {
+    const lines = texts.get(path)?.split('\n') ?? [];
+    const fileId = `file:${path}`;
+    const nodes = [fileId, ...graph.fileSymbols(path).map((n) => n.id)];
+    for (const id of nodes) {
+      const n = g.get(id);
+      if (!n) continue;
+      if (n.kind !== 'file') snap.symbols.set(id, { id, kind: n.kind, lines: [n.startLine, n.endLine], text: textHash(lines, n.startLine, n.endLine) });
+      for (const e of g.outgoing(id)) snap.edges.add(`${e.source} ${e.relation} ${e.target}`);
+      const deps: { id: string; path: string; relation: string }[] = [];
+      for (const e of g.incoming(id)) {
+        const src = g.get(e.source);
+        if (!src || written.has(src.path) || src.kind === 'module') continue;
+        if (e.relation === 'tests' || (isTestNode(graph, src) && e.relation !== 'contains')) addTest(src.path, id);
+        else if (DEPENDENCY_RELATIONS.includes(e.relation) || e.relation === 'imports') deps.push({ id: src.id, path: src.path, relation: e.relation });
+      }
+      snap.dependents.set(id, deps);
+    }
+  }
+  return snap;
+}
+
+/** The delta between two snapshots of the same files. */
+export function graphDelta(before: FilesSnapshot, after: FilesSnapshot): GraphDelta {
+  const ref = (f: SymbolFact): DeltaRef => ({ id: f.id, lines: f.lines });
+  const added = [...after.symbols.values()].filter((s) => !before.symbols.has(s.id)).map(ref);
+  const removed = [...before.symbols.values()].filter((s) => !after.symbols.has(s.id)).map(ref);
+  const changed = [...after.symbols.values()].filter((s) => before.symbols.has(s.id) && before.symbols.get(s.id)!.text !== s.text).map(ref);
+  const edgesAdded = [...after.edges].filter((e) => !before.edges.has(e));
+  const edgesRemoved = [...before.edges].filter((e) => !after.edges.has(e));
+  // Dependents: of removed symbols as they were, of changed ones now; a changed file's importers too.
+  const dependents = new Map<string, { id: string; path: string; relation: string; of: string }>();
+  const collect = (snap: FilesSnapshot, of: string) => {
+    for (const d of snap.dependents.get(of) ?? []) if (!dependents.has(`${d.id} ${of}`)) dependents.set(`${d.id} ${of}`, { ...d, of });
+  };
+  for (const r of removed) collect(before, r.id);
+  for (const c of changed) collect(after, c.id);
+  const touchedFiles = new Set([...added, ...removed, ...changed].map((r) => r.id.slice(r.id.indexOf(':') + 1).split('#')[0]));
+  for (const f of touchedFiles) {
+    collect(before, `file:${f}`);
+    collect(after, `file:${f}`);
+  }
+  const touched = new Set([...removed, ...changed, ...added].map((r) => r.id));
+  for (const f of touchedFiles) touched.add(`file:${f}`);
+  const tests = new Set<string>();
+  for (const snap of [before, after]) for (const [path, whys] of snap.tests) if ([...whys].some((w) => touched.has(w))) tests.add(path);
+  return {
+    symbols: { added, removed, changed },
+    edges: { added: edgesAdded.length, removed: edgesRemoved.length, sample_added: edgesAdded.slice(0, SAMPLE), sample_removed: edgesRemoved.slice(0, SAMPLE) },
+    dependents: [...dependents.values()].sort((a, b) => a.path.localeCompare(b.path) || a.id.localeCompare(b.id)).slice(0, MAX_DEPENDENTS),
+    tests_to_run: [...tests].sort(),
+  };
+}
+
+/**
+ * The snapshot a file would have with `text`, from symbols parsed without writing: symbol text
+ * hashes are real; edges, dependents and tests are the current graph's (a preview cannot link).
+ */
+export function previewSnapshot(before: FilesSnapshot, symbols: readonly { id: string; kind: string; startLine: number; endLine: number }[], text: string): FilesSnapshot {
+  const lines = text.split('\n');
+  const next = new Map<string, SymbolFact>();
+  for (const s of symbols) next.set(s.id, { id: s.id, kind: s.kind, lines: [s.startLine, s.endLine], text: textHash(lines, s.startLine, s.endLine) });
+  return { symbols: next, edges: before.edges, dependents: before.dependents, tests: before.tests };
+}

@@ -1,0 +1,33 @@
+/** apply: writes one file atomically (optional compare-and-swap) and re-ingests it in the same call. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/service.ts';
+import type { LockService } from '../../lock/service.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
+import { proofTargets } from '../proofs.ts';
+import { afterWrite, planWrites, snapshotBefore } from '../writes.ts';
+
+export const applyVerb = defineVerb({
+  name: 'apply',
+  description: 'Write one file (atomic; expected_hash refuses if it changed since you read it), re-ingest it, report graph delta, dependents, tests.',
+  input: Type.Object({
+    agent_id: AgentId,
+    file_path: Type.String({ description: 'Workspace-relative file (created with its folders if absent)' }),
+    new_content: Type.String(),
+    expected_hash: Type.Optional(Type.String({ description: 'content_hash you read; "absent" for a new file' })),
+    description: Type.Optional(Type.String()),
+    reingest: Type.Boolean({ default: true }),
+  }),
+  tiers: ['essential'],
+  effect: 'write',
+  stages: ['edit'],
+  next: 'validate_plan',
+  proof: (args, ctx) => proofTargets(ctx.service<GraphService>('graph'), ctx, [args.file_path]),
+  handler: async (args, call) => {
+    const graph = call.service<GraphService>('graph');
+    await graph.fresh();
+    const [plan] = planWrites(graph, call.agentId, [args]);
+    const before = snapshotBefore(graph, [plan]);
+    writeFileAtomic(plan.absolute, plan.content);
+    return afterWrite(graph, call.service<LockService>('locks'), call, [plan], before, args.reingest);
+  },
+});

@@ -1,0 +1,27 @@
+/** surgical_context: a file prepared for an edit — numbered content, symbols, and who it touches. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/service.ts';
+import { surgicalContext } from '../surgical.ts';
+
+/** Parameters both surgical verbs take. */
+export const SurgicalParams = {
+  agent_id: AgentId,
+  file_path: Type.String({ description: 'Workspace-relative file' }),
+  symbol: Type.Optional(Type.String({ description: 'Narrow to one symbol of the file (name or id)' })),
+  radius: Type.Integer({ minimum: 1, maximum: 3, default: 1, description: 'Hops for callers/callees' }),
+  include_tests: Type.Boolean({ default: true }),
+  token_budget: Type.Integer({ minimum: 200, maximum: 20000, default: 6000, description: 'Max BPE tokens of content' }),
+};
+
+export const surgicalContextVerb = defineVerb({
+  name: 'surgical_context',
+  description: "A file's numbered content, symbols with line ranges, and its callers, callees, importers and tests.",
+  input: Type.Object(SurgicalParams),
+  effect: 'read',
+  stages: ['edit', 'ground'],
+  next: 'surgical_context_v2',
+  handler: async (args, call) => {
+    const graph = call.service<GraphService>('graph');
+    return surgicalContext(graph, args, call);
+  },
+});

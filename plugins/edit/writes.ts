@@ -1,0 +1,103 @@
+/**
+ * The write path every write verb shares: plan (path guard, current content, compare-and-swap on
+ * `expected_hash`), then — after the files are written — re-ingest them in the same call and report
+ * the graph delta, the dependents of what changed, the tests to run and the other agents' locks
+ * the write touched. Proofs follow the agent's own writes.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { ErrorCodes, M1ndError, type CallContext } from '../../core/index.ts';
+import type { GraphService } from '../graph/service.ts';
+import { engineCall } from '../graph/service.ts';
+import type { LockService } from '../lock/service.ts';
+import { hashBytes } from './file-bytes.ts';
+import { graphDelta, snapshotFiles, type FilesSnapshot, type GraphDelta } from './graph-delta.ts';
+import { changedOldRanges, lockOverlaps, type LockOverlap } from './lock-overlap.ts';
+import { advanceProof, PROVER } from './proofs.ts';
+
+/** One file an agent asks to write. */
+export interface WriteRequest {
+  file_path: string;
+  new_content: string;
+  expected_hash?: string;
+}
+
+/** A write checked and ready: where, what is there now, what goes there. */
+export interface PlannedWrite {
+  path: string;
+  absolute: string;
+  content: string;
+  oldText: string | null;
+  oldHash: string | null;
+  newHash: string;
+}
+
+/** What a verb reports after writing. */
+export interface WriteReport {
+  written: { file_path: string; bytes: number; created: boolean; old_hash: string | null; new_hash: string }[];
+  graph: ({ generation: number; reingest_ms: number } & GraphDelta) | { reingested: false };
+  lock_overlaps: LockOverlap[];
+}
+
+/** The call that refreshes an agent's view of a file (named in stale-base refusals). */
+export function refreshCall(agentId: string, path: string): string {
+  return `${PROVER}({"agent_id":"${agentId}","file_path":"${path}"})`;
+}
+
+/** Resolves and checks every request before anything is written; throws on the first bad one. */
+export function planWrites(graph: GraphService, agentId: string, requests: readonly WriteRequest[]): PlannedWrite[] {
+  const seen = new Set<string>();
+  return requests.map((r) => {
+    const p = engineCall(() => graph.engine.resolvePath(r.file_path));
+    if (!p.relative) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, 'the workspace root is a directory, not a file to write', { hint: 'pass a file path such as "src/index.ts"' });
+    if (seen.has(p.relative)) {
+      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `"${p.relative}" appears twice in one write`, { hint: 'merge the edits of one file into one new_content' });
+    }
+    seen.add(p.relative);
+    let st;
+    try {
+      st = statSync(p.absolute, { throwIfNoEntry: false });
+    } catch (error) {
+      throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `"${p.relative}" cannot be written: ${(error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'a parent of it is a file' : (error as Error).message}`, { hint: 'pick a path whose parent folders are folders' });
+    }
+    if (st && !st.isFile()) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `"${p.relative}" is a directory, not a file`, { hint: 'pass a file path' });
+    const bytes = st ? readFileSync(p.absolute) : null;
+    const oldHash = bytes ? hashBytes(bytes) : null;
+    if (r.expected_hash !== undefined && r.expected_hash !== (oldHash ?? 'absent')) {
+      throw new M1ndError(ErrorCodes.EDIT_STALE_BASE, `"${p.relative}" is not the version you read: its content hash is ${oldHash ?? 'absent (no file)'}, you expected ${r.expected_hash}`, {
+        hint: `re-read it with ${refreshCall(agentId, p.relative)}, redo the edit on its content, and pass its content_hash as expected_hash`,
+        data: { file_path: p.relative, expected_hash: r.expected_hash, current_hash: oldHash },
+      });
+    }
+    return { path: p.relative, absolute: p.absolute, content: r.new_content, oldText: bytes ? bytes.toString('utf8') : null, oldHash, newHash: hashBytes(Buffer.from(r.new_content, 'utf8')) };
+  });
+}
+
+/** The graph's view of the planned files before they are written. */
+export function snapshotBefore(graph: GraphService, planned: readonly PlannedWrite[]): FilesSnapshot {
+  return snapshotFiles(graph, planned.map((p) => p.path), new Map(planned.map((p) => [p.path, p.oldText])));
+}
+
+/** After the files are on disk: re-ingest (when asked), delta, locks touched, proofs advanced. */
+export async function afterWrite(
+  graph: GraphService,
+  locks: LockService,
+  call: CallContext,
+  planned: readonly PlannedWrite[],
+  before: FilesSnapshot,
+  reingest: boolean,
+): Promise<WriteReport> {
+  let graphReport: WriteReport['graph'] = { reingested: false };
+  if (reingest) {
+    const t = performance.now();
+    const summary = await graph.reingestPaths(planned.map((p) => p.path));
+    const after = snapshotFiles(graph, planned.map((p) => p.path), new Map(planned.map((p) => [p.path, p.content])));
+    graphReport = { generation: summary.generation, reingest_ms: Math.round(performance.now() - t), ...graphDelta(before, after) };
+  }
+  for (const p of planned) advanceProof(call, p.path, p.newHash);
+  const changes = planned.map((p) => ({ path: p.path, ranges: p.oldText === null ? [[1, 1] as [number, number]] : changedOldRanges(p.oldText, p.content) }));
+  return {
+    written: planned.map((p) => ({ file_path: p.path, bytes: Buffer.byteLength(p.content), created: p.oldText === null, old_hash: p.oldHash, new_hash: p.newHash })),
+    graph: graphReport,
+    lock_overlaps: lockOverlaps(locks, call.agentId, changes),
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The `locks` service: a read-only view of every lock's region for other plugins (the edit family
+ * reports writes that touch another agent's locked region). Plugins reach it through
+ * `ctx.service('locks')`, never by importing the lock book.
+ */
+import type { LockBook } from './book.ts';
+
+/** One locked region as other plugins see it: its owner and the nodes (path, line range) it pins. */
+export interface LockRegionView {
+  lock_id: string;
+  agent_id: string;
+  nodes: { id: string; path: string; lines: [number, number] | null }[];
+}
+
+/** What the lock plugin provides as `locks`. */
+export interface LockService {
+  /** Every lock's region on the workspace (empty when there is no store yet). */
+  regions(): LockRegionView[];
+}
+
+/** The service over a lock book. */
+export function createLockService(book: LockBook): LockService {
+  return {
+    regions() {
+      let all;
+      try {
+        all = book.all();
+      } catch {
+        return []; // no store (read-only server on a never-ingested workspace): no locks
+      }
+      return all.map((l) => ({
+        lock_id: l.lock_id,
+        agent_id: l.agent_id,
+        nodes: Object.values(l.baseline.nodes).map((n) => ({ id: n.id, path: n.path, lines: n.lines })),
+      }));
+    },
+  };
+}

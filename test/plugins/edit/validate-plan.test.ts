@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+
+describe('validate_plan', function () {
+  this.timeout(60000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir());
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('finds the dependent missing from a plan, and no gap once it is planned; tests come from tests edges', async () => {
+    const alone = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'modify', file_path: 'src/math.ts' }] })).json;
+    assert.deepEqual(alone.gaps, [{ file_path: 'src/cart.ts', depends_on_planned: ['src/math.ts'] }]);
+    assert.deepEqual(alone.actions[0].blast_radius.by_hop, [1, 0, 0]);
+    assert.deepEqual(alone.actions[0].tests, [], 'the cart test tests cart.ts, not math.ts');
+    assert.ok(alone.risk.reasons.includes('no test covers src/math.ts'));
+    assert.ok(alone.risk.reasons.includes('1 directly dependent file(s) are not in the plan'));
+
+    const both = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'modify', file_path: 'src/math.ts' }, { action_type: 'modify', file_path: 'src/cart.ts', depends_on: ['src/math.ts'] }] })).json;
+    assert.deepEqual(both.gaps, []);
+    assert.deepEqual(both.tests_to_run, ['tests/cart.test.ts']);
+    assert.ok(both.risk.score < alone.risk.score, `${both.risk.score} < ${alone.risk.score}`);
+  });
+
+  it('scores a delete with dependents higher and reports impossible actions', async () => {
+    const del = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'delete', file_path: 'src/math.ts' }] })).json;
+    assert.match(del.risk.reasons[0], /deleting src\/math\.ts breaks 1 file/);
+    const modify = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'modify', file_path: 'src/math.ts' }] })).json;
+    assert.ok(del.risk.score > modify.risk.score);
+    const odd = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'create', file_path: 'src/cart.ts' }, { action_type: 'modify', file_path: 'src/none.ts', depends_on: ['src/other.ts'] }] })).json;
+    assert.deepEqual(odd.actions[0].issues, ['the file already exists (modify it instead?)']);
+    assert.deepEqual(odd.actions[1].issues, ['no such file', 'depends_on "src/other.ts" is not an action of this plan']);
+  });
+});

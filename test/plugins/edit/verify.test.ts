@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+
+const TS_FIXTURE = {
+  'tsconfig.json': '{"compilerOptions":{"strict":true,"noEmit":true,"skipLibCheck":true,"types":[],"target":"es2022","module":"es2022"},"include":["src"]}\n',
+  'src/price.ts': 'export function price(n: number): number {\n  return n * 2;\n}\n',
+  'src/use.ts': "import { price } from './price.js';\nexport const p: number = price(2);\n",
+};
+
+describe('apply_batch verify', function () {
+  this.timeout(120000);
+  let h: Harness;
+  let ws: string;
+  before(async () => {
+    ws = writeFixtureRepo(tempDir(), TS_FIXTURE);
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+  });
+  after(() => h?.close());
+
+  it('runs tsc --noEmit on a TypeScript project and reports a deliberate type error, with progress notifications', async () => {
+    const progress: string[] = [];
+    const result = (await h.client.callTool(
+      {
+        name: 'apply_batch',
+        arguments: { agent_id: 'a', verify: true, reingest: false, edits: [{ file_path: 'src/price.ts', new_content: 'export function price(n: number): string {\n  return `${n * 2}`;\n}\n' }] },
+      },
+      undefined,
+      { onprogress: (p) => progress.push(p.message ?? '') },
+    )) as CallToolResult;
+    const json = JSON.parse((result.content[0] as { text: string }).text);
+    assert.equal(json.verify.ok, false);
+    assert.equal(json.verify.runs.length, 1);
+    const run = json.verify.runs[0];
+    assert.equal(run.project, 'typescript');
+    assert.match(run.command, /tsc --noEmit -p tsconfig\.json$/);
+    assert.match(run.output, /src\/use\.ts\(2,14\): error TS2322/);
+    assert.ok(progress.includes('verify: typescript'), progress.join(', '));
+    assert.match(fs.readFileSync(path.join(ws, 'src/price.ts'), 'utf8'), /: string/, 'verify reports; the batch stays written');
+  });
+
+  it('passes once the error is fixed', async () => {
+    const { json } = await h.call('apply_batch', { agent_id: 'a', verify: true, reingest: false, edits: [{ file_path: 'src/use.ts', new_content: "import { price } from './price.js';\nexport const p: string = price(2);\n" }] });
+    assert.equal(json.verify.ok, true, JSON.stringify(json.verify));
+    assert.equal(json.verify.runs[0].exit_code, 0);
+  });
+});
