@@ -87,6 +87,10 @@ describe('MCP resources, prompts and completions registered by plugins', functio
     assert.equal(trail.summary, 'where totals come from');
     const done = await h.client.complete({ ref: { type: 'ref/resource', uri: 'm1nd://trails/{trail_id}' }, argument: { name: 'trail_id', value: 'trail_cart' } });
     assert.deepEqual(done.completion.values, [saved.trail_id]);
+    // A resource request names no agent: a private trail is neither listed nor readable there.
+    const secret = (await h.call('trail_save', { agent_id: 'a', label: 'Cart secret', visibility: 'private', visited_nodes: ['function:src/cart.ts#total'] })).json;
+    assert.ok(!(await h.client.listResources()).resources.some((r) => r.uri.includes(secret.trail_id)));
+    await assert.rejects(h.client.readResource({ uri: `m1nd://trails/${secret.trail_id}` }), (e: McpError) => e.code === -32002);
   });
 
   it('completes template variables and prompt arguments by prefix', async () => {
