@@ -40,6 +40,7 @@ export const searchVerb = defineVerb({
     const engine = await graph.requireGraph();
     if (args.mode === 'semantic') {
       // Passages, not seek's list: the line of each candidate that holds most of the query, with context.
+      await engine.prepareSeek();
       const found = engine.searchPassages(args.query, { topK: args.filename_pattern ? args.top_k * 3 : args.top_k, scope: args.scope, minScore: 0.05, contextLines: args.context_lines });
       const results = found.results
         .filter((p) => !args.filename_pattern || matchesGlob(p.path, args.filename_pattern))

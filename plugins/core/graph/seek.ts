@@ -29,6 +29,7 @@ export const seekVerb = defineVerb({
     }
     const graph = graphOf(call);
     const engine = await graph.requireGraph();
+    await engine.prepareSeek();
     // This agent's activation boosts (warmup, trail_resume) re-rank lexical hits; they never add non-matches.
     const boosts = graph.boosts.map(call.agentId);
     const found = engine.seek(args.query, {

@@ -72,7 +72,9 @@ export class GraphBuilder implements LinkContext, PathIndex {
   }
   /** Node index of `${prefix}.${name}` (or top-level `name`) in a file, or -1. */
   memberIn(path: string, prefix: string, name: string): number {
-    return this.files.get(path)?.members.get(prefix)?.get(name) ?? -1;
+    // The symbol table keyed by qualified name answers it: a member's name has no dot of its own.
+    if (name.includes('.')) return -1;
+    return this.files.get(path)?.symbols.get(prefix === '' ? name : `${prefix}.${name}`) ?? -1;
   }
   /** Code symbols (not sections) with this short name. */
   named(name: string): readonly number[] {

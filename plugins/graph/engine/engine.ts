@@ -252,6 +252,11 @@ export class CodeGraphEngine {
     return this.loaded.contents.size;
   }
 
+  /** Builds (or catches up) the seek index in slices that leave the event loop free; await it before `seek`. */
+  prepareSeek(): Promise<void> {
+    return this.loaded.lexical.ensureAsync(this.graph);
+  }
+
   /** Builds the seek index and PageRank now instead of on the first query that needs them. */
   warmIndexes(): void {
     this.loaded.lexical.ensure(this.graph);

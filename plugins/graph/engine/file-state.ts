@@ -15,8 +15,6 @@ export interface FileState extends LinkedFile {
   parseErrors: number;
   /** Line of the first parse error (0 when clean or not recorded). */
   parseErrorLine: number;
-  /** qualifiedName split at its last dot: prefix ('' for top level) → last segment → node index. */
-  members: Map<string, Map<string, number>>;
   /** Names this file looked up in the workspace-wide table (invalidation keys). */
   globalNames: string[];
   /** Basename stems of imports/links that did not resolve (invalidation keys for added files). */

@@ -124,7 +124,6 @@ export function upsertFileNodes(
     fileNode: fileIdx,
     symbols,
     symbolParents,
-    members: new Map(),
     ownedEdges: [],
     imports: [],
     globalNames: [],
@@ -144,13 +143,5 @@ export function upsertFileNodes(
   state.symbols = symbols;
   state.symbolParents = symbolParents;
   state.typeFacts = typeFacts;
-  state.members = new Map();
-  for (const [q, idx] of symbols) {
-    const dot = q.lastIndexOf('.');
-    const prefix = dot < 0 ? '' : q.slice(0, dot);
-    let m = state.members.get(prefix);
-    if (!m) state.members.set(prefix, (m = new Map()));
-    m.set(dot < 0 ? q : q.slice(dot + 1), idx);
-  }
   return { state, nodesAdded, namesChanged };
 }

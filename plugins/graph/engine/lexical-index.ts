@@ -7,8 +7,9 @@
  * the nodes of changed files. The index rebuilds itself when stale postings dominate.
  */
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
-import { clearTextMemos, FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeFields } from './lexical-text.ts';
-import { IntRows, LineReader, Postings, type TextSource } from './lexical-buffers.ts';
+import { FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeFields } from './lexical-text.ts';
+import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
+import { buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
 import { analyzeQuery, scoreCandidates, type SeekHit, type SeekOptions } from './seek-scoring.ts';
 
 export { tokenize } from './lexical-text.ts';
@@ -20,28 +21,25 @@ export const K1 = 1.2;
 const MAX_PREFIX_EXPANSIONS = 12;
 /** A synonym's share of its own idf when it stands in for a query word. */
 const SYNONYM_WEIGHT = 0.5;
-const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
-
-/** Flag bit per node: the node lives in a test file. */
-export const FLAG_TEST = 1;
+export { FLAG_TEST } from './lexical-build.ts';
 
 /** The seek index over one CodeGraph. */
 export class LexicalIndex {
   /**
    * Postings from the last full build, CSR-packed: term id → [offsets[id], offsets[id+1]) into
-   * one array each of node, pseudo tf and node version. Nodes indexed later go to `delta`.
+   * one array each of node and pseudo tf; a posting counts while its node's version is 1 (the
+   * build's). Nodes indexed later go to `delta`.
    */
   private termIds = new Map<string, number>();
-  private offsets = new Uint32Array(1);
-  private baseNodes = new Int32Array(0);
-  private baseTf = new Float32Array(0);
-  private baseVersions = new Int32Array(0);
+  private offsets: Uint32Array = new Uint32Array(1);
+  private baseNodes: Int32Array = new Int32Array(0);
+  private baseTf: Float32Array = new Float32Array(0);
   private readonly delta = new Map<string, Postings>();
-  private versions = new Int32Array(0);
+  private versions: Int32Array = new Int32Array(0);
   /** Postings each node slot holds now (to count stale ones on removal). */
-  private postingCounts = new Int32Array(0);
+  private postingCounts: Int32Array = new Int32Array(0);
   /** FLAG_* bits per node slot. */
-  flags = new Uint8Array(0);
+  flags: Uint8Array = new Uint8Array(0);
   /** What each node slot was indexed from (to detect changes cheaply). */
   private indexed: (GraphNode | null)[] = [];
   /** Mean length per field over the nodes that have it, from the last full build. */
@@ -55,6 +53,8 @@ export class LexicalIndex {
   /** The graph the index was built for, and the graph version it last caught up with. */
   private builtFor: CodeGraph | null = null;
   private syncedVersion = -1;
+  /** A sliced full build under way (ensureAsync), with the graph version it reads. */
+  private building: { graph: CodeGraph; version: number; steps: Generator<void, BaseIndex, void> } | null = null;
 
   /** `textOf` gives file contents for signature and body fields; without it only names, docs and paths are indexed. */
   constructor(private readonly textOf: TextSource | null = null) {}
@@ -70,7 +70,16 @@ export class LexicalIndex {
    */
   ensure(graph: CodeGraph): void {
     if (this.builtFor !== graph) {
-      this.rebuild(graph);
+      const build = this.building;
+      if (build?.graph === graph && build.version === graph.version) {
+        // A sliced build is under way: finish it now.
+        this.building = null;
+        let r = build.steps.next();
+        while (!r.done) r = build.steps.next();
+        this.install(graph, r.value);
+      } else {
+        this.rebuild(graph);
+      }
     } else if (this.syncedVersion !== graph.version) {
       this.sync(graph);
     }
@@ -78,114 +87,85 @@ export class LexicalIndex {
 
   /** Drops everything (the next query rebuilds); releases the graph it was built for. */
   reset(): void {
+    this.building = null;
     this.builtFor = null;
     this.syncedVersion = -1;
     this.termIds = new Map();
     this.offsets = new Uint32Array(1);
     this.baseNodes = new Int32Array(0);
     this.baseTf = new Float32Array(0);
-    this.baseVersions = new Int32Array(0);
     this.delta.clear();
     this.indexed = [];
     this.vocabulary = null;
   }
 
-  /** Indexes every live node of the graph from scratch. */
+  /** Indexes every live node of the graph from scratch, at once. */
   rebuild(graph: CodeGraph): void {
     this.reset();
+    const steps = buildBaseIndex(graph, this.textOf, this.averages);
+    let r = steps.next();
+    while (!r.done) r = steps.next();
+    this.install(graph, r.value);
+  }
+
+  /**
+   * Brings the index up to date like `ensure`, but builds a missing index in slices of about
+   * `sliceMs` with the event loop free in between (a stdlib-sized build takes ~1 s of CPU). Callers
+   * awaiting the same build share it; a query arriving meanwhile finishes it at once.
+   */
+  async ensureAsync(graph: CodeGraph, sliceMs = 20): Promise<void> {
+    for (;;) {
+      if (this.builtFor === graph) {
+        if (this.syncedVersion !== graph.version) this.sync(graph);
+        return;
+      }
+      // Not started, or the graph changed since it started: (re)start from the current graph.
+      if (this.building?.graph !== graph || this.building.version !== graph.version) this.startBuild(graph);
+      const build = this.building!;
+      const t0 = performance.now();
+      do {
+        const r = build.steps.next();
+        if (r.done) {
+          this.building = null;
+          this.install(graph, r.value);
+          return;
+        }
+      } while (performance.now() - t0 < sliceMs);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      // Reset meanwhile (the graph was replaced): nobody wants this graph's index any more.
+      if (this.builtFor !== graph && this.building === null) return;
+    }
+  }
+
+  /** True while a sliced build is under way. */
+  get buildInProgress(): boolean {
+    return this.building !== null;
+  }
+
+  private startBuild(graph: CodeGraph): void {
+    this.reset();
+    this.building = { graph, version: graph.version, steps: buildBaseIndex(graph, this.textOf, this.averages) };
+  }
+
+  private install(graph: CodeGraph, base: BaseIndex): void {
     this.builtFor = graph;
-    this.syncedVersion = graph.version;
-    const n = graph.nodeCapacity;
-    this.versions = new Int32Array(n);
-    this.postingCounts = new Int32Array(n);
-    this.flags = new Uint8Array(n);
-    this.indexed = new Array(n).fill(null);
-    this.live = 0;
+    this.syncedVersion = base.version;
+    this.termIds = base.termIds;
+    this.offsets = base.offsets;
+    this.baseNodes = base.nodes;
+    this.baseTf = base.tf;
+    this.postingCounts = base.postingCounts;
+    this.flags = base.flags;
+    this.indexed = base.indexed;
+    this.averages = base.averages;
+    this.live = base.live;
     this.stalePostings = 0;
-    // Pass 1: per-field counts of every node as flat (term, node, field, count) rows, and the mean
-    // length of each field (BM25F normalises per field). Flat rows keep the garbage collector idle.
-    const reader = new LineReader(this.textOf);
-    const F = FIELD_NAMES.length;
-    const fieldLens = new Float32Array(n * F);
-    const rowTerm = new IntRows();
-    const rowNode = new IntRows();
-    // field index in the low 4 bits, count above
-    const rowFieldCount = new IntRows();
-    const sums = new Float64Array(F);
-    const present = new Float64Array(F);
-    for (const [i, node] of graph.nodes()) {
-      const fields = nodeFields(node, reader.of(node.path));
-      FIELD_NAMES.forEach((f, fi) => {
-        const m = fields[f];
-        if (m.size === 0) return;
-        let len = 0;
-        for (const [t, c] of m) {
-          let id = this.termIds.get(t);
-          if (id === undefined) this.termIds.set(t, (id = this.termIds.size));
-          rowTerm.push(id);
-          rowNode.push(i);
-          rowFieldCount.push((c << 4) | fi);
-          len += c;
-        }
-        fieldLens[i * F + fi] = len;
-        sums[fi] += len;
-        present[fi]++;
-      });
-      this.versions[i] = 1;
-      this.flags[i] = isTestNode(node) ? FLAG_TEST : 0;
-      this.indexed[i] = node;
-      this.live++;
-    }
-    FIELD_NAMES.forEach((f, fi) => {
-      if (present[fi] > 0) this.averages[f] = sums[fi] / present[fi];
-    });
-    // Pass 2 (twice over the rows: count postings per term, then fill the CSR arrays). Rows of one
-    // node are contiguous; each term's weighted, length-normalised counts are summed (BM25F).
-    const norms = FIELD_NAMES.map((f) => FIELDS[f]);
-    const terms = this.termIds.size;
-    const acc = new Float64Array(terms);
-    const seen: number[] = [];
-    const offsets = new Uint32Array(terms + 1);
-    let fill: Uint32Array | null = null;
-    const rows = rowTerm.length;
-    const T = rowTerm.data;
-    const N = rowNode.data;
-    const FC = rowFieldCount.data;
-    for (let pass = 0; pass < 2; pass++) {
-      for (let r = 0; r < rows; r++) {
-        const node = N[r];
-        const fi = FC[r] & 15;
-        const { weight, b } = norms[fi];
-        const norm = 1 - b + (b * fieldLens[node * F + fi]) / this.averages[FIELD_NAMES[fi]];
-        const id = T[r];
-        if (acc[id] === 0) seen.push(id);
-        acc[id] += (weight * (FC[r] >> 4)) / norm;
-        if (r + 1 < rows && N[r + 1] === node) continue;
-        for (const t of seen) {
-          if (fill) {
-            const at = fill[t]++;
-            this.baseNodes[at] = node;
-            this.baseTf[at] = acc[t];
-          } else {
-            offsets[t + 1]++;
-          }
-          acc[t] = 0;
-        }
-        this.postingCounts[node] = seen.length;
-        seen.length = 0;
-      }
-      if (pass === 0) {
-        for (let t = 0; t < terms; t++) offsets[t + 1] += offsets[t];
-        fill = offsets.slice(0, terms);
-        this.baseNodes = new Int32Array(offsets[terms]);
-        this.baseTf = new Float32Array(offsets[terms]);
-        this.baseVersions = new Int32Array(offsets[terms]).fill(1);
-      }
-    }
-    const total = offsets[terms];
-    this.offsets = offsets;
-    this.totalPostings = total;
-    clearTextMemos();
+    this.totalPostings = base.offsets[base.offsets.length - 1];
+    // A node's base postings count while its version is 1: re-indexing bumps it and orphans them.
+    this.versions = new Int32Array(graph.nodeCapacity);
+    for (let i = 0; i < base.indexed.length; i++) if (base.indexed[i]) this.versions[i] = 1;
+    this.delta.clear();
+    this.vocabulary = null;
   }
 
   /** BM25F: per-field counts, length-normalised per field and weighted, summed into one tf per term. */
@@ -358,10 +338,9 @@ export class LexicalIndex {
     if (id !== undefined) {
       const nodes = this.baseNodes;
       const tfs = this.baseTf;
-      const vs = this.baseVersions;
       for (let k = this.offsets[id], end = this.offsets[id + 1]; k < end; k++) {
         const node = nodes[k];
-        if (vs[k] === versions[node]) add(node, tfs[k]);
+        if (versions[node] === 1) add(node, tfs[k]);
       }
     }
     const d = this.delta.get(term);

@@ -278,6 +278,7 @@ export class LoadedGraph {
     await this.unwatch();
     await this.precise.stop();
     await this.queue.catch(() => undefined);
+    this.lexical.reset();
     this.storeHandle?.close();
     this.storeHandle = null;
   }

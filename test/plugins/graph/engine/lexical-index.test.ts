@@ -49,4 +49,79 @@ describe('LexicalIndex', () => {
     assert.equal(lx.query(b.graph, 'disconnect', null)[0].id, 'function:db/conn.py#disconnect');
     assert.ok(!lx.query(b.graph, 'connect', null).some((h) => h.id === 'function:db/conn.py#connect'));
   });
+
+  /** A graph of `files` files with 3 symbols each, named apart and with shared words; bodies from `texts`. */
+  function bigGraph(files: number) {
+    const b = new GraphBuilder();
+    const texts = new Map<string, string>();
+    const upsert = [];
+    for (let f = 0; f < files; f++) {
+      const path = `pkg${f % 7}/mod${f}.py`;
+      texts.set(path, [`def load_item${f}(x):`, `    return parse_record(x, ${f})`, `def store_item${f}(x):`, '    cache.write(x)', `class Reader${f}:`, '    """Reads records lazily."""'].join('\n'));
+      upsert.push({
+        path,
+        language: 'python' as const,
+        extraction: extraction(path, 'python', { symbols: [sym('function', `load_item${f}`, 1, 2), sym('function', `store_item${f}`, 3, 4), sym('class', `Reader${f}`, 5, 6, { doc: 'Reads records lazily.' })] }),
+      });
+    }
+    b.apply({ upsert, remove: [] });
+    return { b, textOf: (p: string) => texts.get(p) ?? null };
+  }
+
+  it('builds in slices that let other callbacks run, with the same ranking as a build at once', async () => {
+    const { b, textOf } = bigGraph(120);
+    const sliced = new LexicalIndex(textOf);
+    let ticks = 0;
+    let building = true;
+    const tick = (): void => {
+      ticks++;
+      if (building) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const done = sliced.ensureAsync(b.graph, 0);
+    assert.equal(sliced.buildInProgress, true);
+    await done;
+    building = false;
+    assert.equal(sliced.buildInProgress, false);
+    // 481 nodes at 64 per step, one step per slice: other callbacks ran between the slices.
+    assert.ok(ticks >= 5, `only ${ticks} callbacks ran during the build`);
+    const whole = new LexicalIndex(textOf);
+    whole.rebuild(b.graph);
+    assert.deepEqual(sliced.stats(), whole.stats());
+    for (const q of ['load item 17', 'parse record', 'reader lazily', 'cache write']) {
+      assert.deepEqual(sliced.query(b.graph, q, null), whole.query(b.graph, q, null), q);
+    }
+    assert.equal(sliced.query(b.graph, 'store_item42', null)[0].id, 'function:pkg0/mod42.py#store_item42');
+  });
+
+  it('finishes a sliced build at once when queried meantime, and restarts it when the graph changes', async () => {
+    const { b, textOf } = bigGraph(60);
+    const lx = new LexicalIndex(textOf);
+    const pending = lx.ensureAsync(b.graph, 0);
+    assert.equal(lx.query(b.graph, 'load item 7', null)[0].id, 'function:pkg0/mod7.py#load_item7');
+    assert.equal(lx.buildInProgress, false);
+    await pending;
+    const again = lx.ensureAsync(b.graph, 0);
+    b.apply({ upsert: [{ path: 'late.py', language: 'python', extraction: extraction('late.py', 'python', { symbols: [sym('function', 'arrived_late', 1, 2)] }) }], remove: [] });
+    await again;
+    const fresh = new LexicalIndex(textOf);
+    const restarted = new LexicalIndex(textOf);
+    const r = restarted.ensureAsync(b.graph, 0);
+    b.apply({ upsert: [{ path: 'later.py', language: 'python', extraction: extraction('later.py', 'python', { symbols: [sym('function', 'arrived_later', 1, 2)] }) }], remove: [] });
+    await r;
+    fresh.rebuild(b.graph);
+    assert.equal(restarted.query(b.graph, 'arrived later', null)[0]?.id, 'function:later.py#arrived_later');
+    assert.deepEqual(restarted.query(b.graph, 'arrived', null), fresh.query(b.graph, 'arrived', null));
+    assert.equal(lx.query(b.graph, 'arrived late', null)[0]?.id, 'function:late.py#arrived_late');
+  });
+
+  it('stops a sliced build when reset (the graph was replaced)', async () => {
+    const { b, textOf } = bigGraph(60);
+    const lx = new LexicalIndex(textOf);
+    const pending = lx.ensureAsync(b.graph, 0);
+    lx.reset();
+    await pending;
+    assert.equal(lx.buildInProgress, false);
+    assert.equal(lx.liveDocs, 0);
+  });
 });

@@ -1,0 +1,79 @@
+/**
+ * Where the memory of a loaded graph goes: RSS and V8 heap after each step of a fresh process
+ * (import, open, search cache, seek index), the V8 heap spaces, then the JS heap and array buffers
+ * freed by dropping one structure at a time (in order; a structure shared with an earlier one counts
+ * where it is dropped last). Reads private fields of the engine on purpose: it is a measurement.
+ *
+ *   node --expose-gc [--import tsx] bench/memory-breakdown.mjs <engine module> <root> <store dir> [exclude,…]
+ * The store must hold an ingest of <root> (e.g. the stdlib copy bench/engine.bench.ts makes).
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+
+const [enginePath, root, storeDir, exclude = 'test/**,site-packages/**'] = process.argv.slice(2);
+const mb = (x) => (x / 1048576).toFixed(1);
+const steps = [];
+const mark = (label) => {
+  globalThis.gc();
+  const m = process.memoryUsage();
+  steps.push({ step: label, rss: mb(m.rss), peakRss: mb(process.resourceUsage().maxRSS * 1024), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) });
+};
+mark('baseline');
+const { CodeGraphEngine } = await import(pathToFileURL(resolve(enginePath)).href);
+mark('engine imported');
+const e = new CodeGraphEngine({ root, storeDir, exclude: exclude.split(',') });
+const o = await e.open();
+mark('open (graph built)');
+e.warmSearchCache();
+mark('search cache warm');
+await e.prepareSeek?.();
+e.seek('parse header');
+mark('seek index + PageRank');
+e.search('def __init__');
+mark('search');
+console.log(`${o.nodes} nodes, ${o.edges} edges, ${e.status().lexical.postings} postings`);
+console.table(steps);
+console.table(v8.getHeapSpaceStatistics().filter((s) => s.space_size > 0).map((s) => ({ space: s.space_name, size: mb(s.space_size), used: mb(s.space_used_size) })));
+
+const used = () => {
+  globalThis.gc();
+  globalThis.gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+const L = e.loaded;
+const b = L.builder;
+const g = b.graph;
+const files = [...b.files.values()];
+let last = used();
+const rows = [];
+const drop = (label, fn) => {
+  fn();
+  const now = used();
+  rows.push({ structure: label, MB: mb(last - now) });
+  last = now;
+};
+drop('search content cache (file texts)', () => L.contents.clear());
+drop('seek index (postings, vocabulary)', () => L.lexical.reset());
+drop('PageRank cache', () => L.ranks.clear());
+drop('builder: file scopes', () => b.fileScopes.clear());
+drop('FileState.typeFacts', () => files.forEach((s) => (s.typeFacts = null)));
+drop('FileState.imports', () => files.forEach((s) => (s.imports = null)));
+drop('FileState.members', () => files.forEach((s) => (s.members = null)));
+drop('FileState.symbolParents', () => files.forEach((s) => (s.symbolParents = null)));
+drop('FileState.symbols', () => files.forEach((s) => (s.symbols = null)));
+drop('FileState.ownedEdges', () => files.forEach((s) => (s.ownedEdges = null)));
+drop('FileState name/stem/target keys', () => files.forEach((s) => (s.globalNames = s.missStems = s.importTargets = null)));
+drop('builder: FileDependents', () => (b.dependents = null));
+drop('builder: SymbolNames', () => (b.byName = null));
+drop('builder: parents', () => b.parents.clear());
+drop('builder: FileIndex + ModuleTree + files map', () => (b.paths = b.modules = b.files = null));
+drop('loaded rows (path → extraction key)', () => (L.loadedRows = new Map()));
+drop('graph: id → index map', () => (g.byId = null));
+drop('graph: node.doc', () => g.slots.forEach((n) => n && delete n.doc));
+drop('graph: node objects (ids, labels, qualified names)', () => (g.slots.length = 0));
+drop('graph: edge arrays + CSR', () => (g.edgeSource = g.edgeTarget = g.edgeWeight = g.edgeRelation = g.edgeAlive = g.outEdges = g.inEdges = g.outOffsets = g.inOffsets = null));
+rows.push({ structure: 'left: code, modules, store, runtime', MB: mb(last) });
+console.table(rows);
+await e.close();
