@@ -2,11 +2,14 @@
  * The TypeScript programs of a workspace, inside the checker worker: one LanguageService per
  * tsconfig.json / jsconfig.json that owns workspace files (parsed with `extends`, `paths` and project
  * references followed), and one inferred JS-friendly service for files no config includes. Scripts are
- * versioned by the engine's content hash, so a re-check after an edit re-parses only changed files.
+ * versioned by the engine's content hash (the sha1 of the bytes, which a warm-up computes the same
+ * way), so a re-check after an edit re-parses only changed files, and services rebuilt for a new file
+ * set or new configs take the unchanged parsed and bound files from the shared document registry.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import fg from 'fast-glob';
 import ts from 'typescript';
 import { findConfigFiles } from './fingerprint.ts';
 import type { CheckInputFile } from './protocol.ts';
@@ -24,6 +27,18 @@ const INFERRED_OPTIONS: ts.CompilerOptions = {
   allowImportingTsExtensions: true,
   resolveJsonModule: true,
 };
+
+/** TS/JS files a warm-up takes besides the configs' own (the engine's languages). */
+const SCRIPT_GLOB = ['**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'];
+/** Directories the engine never ingests (see walk.ts), and minified bundles. */
+const WARM_IGNORE = ['**/node_modules/**', '**/.*/**', '**/{vendor,third_party,third-party,dist,build}/**', '**/*.min.{js,mjs,cjs}', '**/*[-.]bundle.js'];
+/** The engine's default size limit: larger files are not ingested. */
+const MAX_WARM_BYTES = 1024 * 1024;
+
+interface ParsedConfig {
+  config: string;
+  cmd: ts.ParsedCommandLine;
+}
 
 interface Project {
   config: string | null;
@@ -45,9 +60,12 @@ export class ProjectSet {
   private readonly versions = new Map<string, string>();
   private readonly texts = new Map<string, ScriptText>();
   private projects: Project[] = [];
+  /** Services replaced by a rebuild, disposed once the new ones hold their files (see `releaseRetired`). */
+  private retired: Project[] = [];
   private readonly owner = new Map<string, Project>();
   private fingerprint = '';
-  private fileSetKey = '';
+  /** Configs a warm-up parsed, for the one rebuild that follows it (an include glob's matches go stale). */
+  private warmConfigs: { fingerprint: string; parsed: ParsedConfig[] } | null = null;
 
   constructor(readonly root: string) {}
 
@@ -63,18 +81,53 @@ export class ProjectSet {
     return this.versions.has(this.abs(r)) ? r : null;
   }
 
-  /** Syncs script versions; rebuilds the services when the config fingerprint or the file set changed. */
+  /**
+   * Syncs script versions; rebuilds the services when the config fingerprint changed or a file is
+   * not yet a root of any program (a new file). Files no longer listed stay roots until a rebuild:
+   * removed ones are simply missing from their program.
+   */
   update(files: readonly CheckInputFile[], fingerprint: string): void {
-    const fileSetKey = createHash('sha1').update(files.map((f) => f.path).join('\n')).digest('hex');
     this.versions.clear();
     for (const f of files) this.versions.set(this.abs(f.path), f.hash);
-    if (fingerprint === this.fingerprint && fileSetKey === this.fileSetKey && this.projects.length > 0) return;
+    if (fingerprint === this.fingerprint && this.projects.length > 0 && files.every((f) => this.owner.has(f.path))) return;
     this.fingerprint = fingerprint;
-    this.fileSetKey = fileSetKey;
-    for (const p of this.projects) p.service.dispose();
+    // Disposing now would drop every file from the registry and re-parse them all.
+    this.retired.push(...this.projects);
     this.projects = [];
     this.owner.clear();
-    this.build(files);
+    this.build(files.map((f) => f.path), fingerprint);
+  }
+
+  /** Disposes the services a rebuild replaced; call once the new services have built their programs. */
+  releaseRetired(): void {
+    for (const p of this.retired) p.service.dispose();
+    this.retired = [];
+  }
+
+  /**
+   * Builds every program from the workspace's files on disk (those the configs include, and TS/JS
+   * files outside the directories the engine never ingests), versioned by their sha1: the engine's
+   * check that follows sends the same hashes for the files it ingested, so it finds them roots of
+   * these programs, parsed and bound, and the services are kept.
+   */
+  warm(fingerprint: string): void {
+    const parsed = this.parseConfigs();
+    const paths = new Set(fg.sync(SCRIPT_GLOB, { cwd: this.root, ignore: WARM_IGNORE, dot: false, onlyFiles: true, suppressErrors: true }));
+    for (const { cmd } of parsed) {
+      for (const fileName of cmd.fileNames) {
+        const rel = toPosix(relative(this.root, fileName));
+        if (!rel.startsWith('..') && !rel.includes('node_modules/')) paths.add(rel);
+      }
+    }
+    const files: CheckInputFile[] = [];
+    for (const rel of [...paths].sort()) {
+      const read = this.readText(this.abs(rel), undefined, MAX_WARM_BYTES);
+      if (read) files.push({ path: rel, hash: read.hash });
+    }
+    this.warmConfigs = { fingerprint, parsed };
+    this.update(files, fingerprint);
+    for (const p of this.projects) p.service.getProgram();
+    this.releaseRetired();
   }
 
   /** The service owning a workspace file, or undefined. */
@@ -92,15 +145,22 @@ export class ProjectSet {
     return this.texts.get(this.abs(rel))?.hash;
   }
 
-  private build(files: readonly CheckInputFile[]): void {
-    const wanted = new Set(files.map((f) => f.path));
-    const parsed: { config: string; cmd: ts.ParsedCommandLine }[] = [];
+  /** The workspace's configs, nearest first (deepest directory first). */
+  private parseConfigs(): ParsedConfig[] {
+    const parsed: ParsedConfig[] = [];
     for (const rel of findConfigFiles(this.root)) {
       const cmd = ts.getParsedCommandLineOfConfigFile(this.abs(rel), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
       if (cmd) parsed.push({ config: rel, cmd });
     }
-    // Nearest config first: a file belongs to the deepest config directory that includes it.
     parsed.sort((a, b) => b.config.split('/').length - a.config.split('/').length);
+    return parsed;
+  }
+
+  private build(files: readonly string[], fingerprint: string): void {
+    const wanted = new Set(files);
+    // Nearest config first: a file belongs to the deepest config directory that includes it.
+    const parsed = this.warmConfigs?.fingerprint === fingerprint ? this.warmConfigs.parsed : this.parseConfigs();
+    this.warmConfigs = null;
     const claimed = new Map<string, string[]>();
     const assigned = new Map<string, string>();
     for (const { config, cmd } of parsed) {
@@ -115,7 +175,7 @@ export class ProjectSet {
     }
     // Files no config includes (build scripts, stray JS) join the root config's program when there
     // is one: same libs and settings, and what they import is checked once, not twice.
-    const rest = files.map((f) => f.path).filter((p) => !assigned.has(p));
+    const rest = files.filter((p) => !assigned.has(p));
     const rootConfig = parsed.find((p) => !p.config.includes('/'));
     if (rootConfig && rest.length > 0) claimed.set(rootConfig.config, [...(claimed.get(rootConfig.config) ?? []), ...rest]);
     for (const { config, cmd } of parsed) {
@@ -166,16 +226,23 @@ export class ProjectSet {
     if (version === undefined) return ts.sys.readFile(fileName);
     const cached = this.texts.get(fileName);
     if (cached && cached.version === version) return cached.text;
+    return this.readText(fileName, version)?.text;
+  }
+
+  /** Reads and hashes a workspace file, cached under `version` (by default its own hash); undefined past `maxBytes`. */
+  private readText(fileName: string, version?: string, maxBytes = Infinity): ScriptText | undefined {
     let bytes: Buffer;
     try {
       bytes = readFileSync(fileName);
     } catch {
       return undefined;
     }
+    if (bytes.length > maxBytes) return undefined;
     const hash = createHash('sha1').update(bytes).digest('hex');
     let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    this.texts.set(fileName, { version, text, hash });
-    return text;
+    const read = { version: version ?? hash, text, hash };
+    this.texts.set(fileName, read);
+    return read;
   }
 }
