@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import fg from 'fast-glob';
 import ts from 'typescript';
-import { findConfigFiles } from './fingerprint.ts';
+import { parseConfigs, type ParsedConfig } from './configs.ts';
+import { sharedDocumentRegistry } from './document-registry.ts';
 import type { CheckInputFile } from './protocol.ts';
 
 /** Options for workspaces (or parts) without a config: plain JS and TS, checked leniently. */
@@ -35,10 +36,6 @@ const WARM_IGNORE = ['**/node_modules/**', '**/.*/**', '**/{vendor,third_party,t
 /** The engine's default size limit: larger files are not ingested. */
 const MAX_WARM_BYTES = 1024 * 1024;
 
-interface ParsedConfig {
-  config: string;
-  cmd: ts.ParsedCommandLine;
-}
 
 interface Project {
   config: string | null;
@@ -52,11 +49,14 @@ interface ScriptText {
   hash: string;
 }
 
+/** Compiler options as a comparable string, without the config file's own path. */
+const optionsKey = (options: ts.CompilerOptions): string => JSON.stringify(options, (k, v: unknown) => (k === 'configFilePath' ? undefined : v));
+
 const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
 
 /** The language services of one workspace and which one owns each workspace file. */
 export class ProjectSet {
-  private readonly registry = ts.createDocumentRegistry();
+  private readonly registry = sharedDocumentRegistry();
   private readonly versions = new Map<string, string>();
   private readonly texts = new Map<string, ScriptText>();
   private projects: Project[] = [];
@@ -111,7 +111,7 @@ export class ProjectSet {
    * these programs, parsed and bound, and the services are kept.
    */
   warm(fingerprint: string): void {
-    const parsed = this.parseConfigs();
+    const parsed = parseConfigs(this.root);
     const paths = new Set(fg.sync(SCRIPT_GLOB, { cwd: this.root, ignore: WARM_IGNORE, dot: false, onlyFiles: true, suppressErrors: true }));
     for (const { cmd } of parsed) {
       for (const fileName of cmd.fileNames) {
@@ -145,21 +145,10 @@ export class ProjectSet {
     return this.texts.get(this.abs(rel))?.hash;
   }
 
-  /** The workspace's configs, nearest first (deepest directory first). */
-  private parseConfigs(): ParsedConfig[] {
-    const parsed: ParsedConfig[] = [];
-    for (const rel of findConfigFiles(this.root)) {
-      const cmd = ts.getParsedCommandLineOfConfigFile(this.abs(rel), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-      if (cmd) parsed.push({ config: rel, cmd });
-    }
-    parsed.sort((a, b) => b.config.split('/').length - a.config.split('/').length);
-    return parsed;
-  }
-
   private build(files: readonly string[], fingerprint: string): void {
     const wanted = new Set(files);
     // Nearest config first: a file belongs to the deepest config directory that includes it.
-    const parsed = this.warmConfigs?.fingerprint === fingerprint ? this.warmConfigs.parsed : this.parseConfigs();
+    const parsed = this.warmConfigs?.fingerprint === fingerprint ? this.warmConfigs.parsed : parseConfigs(this.root);
     this.warmConfigs = null;
     const claimed = new Map<string, string[]>();
     const assigned = new Map<string, string>();
@@ -178,13 +167,25 @@ export class ProjectSet {
     const rest = files.filter((p) => !assigned.has(p));
     const rootConfig = parsed.find((p) => !p.config.includes('/'));
     if (rootConfig && rest.length > 0) claimed.set(rootConfig.config, [...(claimed.get(rootConfig.config) ?? []), ...rest]);
-    for (const { config, cmd } of parsed) {
+    // Configs with the same options and no project references (`examples/*/tsconfig.json` extending
+    // one base) resolve every name alike: they share one program, which is built, and holds the
+    // files they all import, once.
+    const shared = new Map<string, { project: Project; rootNames: string[] }>();
+    for (const { config, cmd, options: configOptions } of parsed) {
       const mine = claimed.get(config);
       if (!mine) continue;
-      const options = { ...cmd.options, noEmit: true, skipLibCheck: true, allowJs: cmd.options.allowJs ?? true };
+      const options = { ...configOptions, noEmit: true, skipLibCheck: true, allowJs: configOptions.allowJs ?? true };
       const rootNames = cmd.fileNames.map(toPosix);
       if (config === rootConfig?.config) rootNames.push(...rest.map((p) => this.abs(p)));
+      const key = cmd.projectReferences?.length ? null : optionsKey(options);
+      const same = key === null ? undefined : shared.get(key);
+      if (same) {
+        same.rootNames.push(...rootNames);
+        for (const rel of mine) this.owner.set(rel, same.project);
+        continue;
+      }
       const project: Project = { config, service: this.service(options, rootNames, dirname(this.abs(config)), cmd.projectReferences) };
+      if (key !== null) shared.set(key, { project, rootNames });
       this.projects.push(project);
       for (const rel of mine) this.owner.set(rel, project);
     }
