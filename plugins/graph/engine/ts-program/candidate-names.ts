@@ -29,8 +29,21 @@ export interface CandidateNames {
   accessors: Set<string>;
 }
 
+/** Per parsed file (programs share parsed files through the document registry; an edit makes a new one). */
+const perFile = new WeakMap<ts.SourceFile, CandidateNames>();
+
 /** Candidate callee/value names of a program's workspace files. */
 export function candidateNames(files: readonly ts.SourceFile[]): CandidateNames {
+  const all: CandidateNames = { names: new Set(), members: new Set(), qualifiers: new Set(), accessors: new Set() };
+  for (const sf of files) {
+    let mine = perFile.get(sf);
+    if (!mine) perFile.set(sf, (mine = namesOf(sf)));
+    for (const key of ['names', 'members', 'qualifiers', 'accessors'] as const) for (const n of mine[key]) all[key].add(n);
+  }
+  return all;
+}
+
+function namesOf(sf: ts.SourceFile): CandidateNames {
   const names = new Set<string>(['constructor']);
   const members = new Set<string>(['constructor']);
   const qualifiers = new Set<string>();
@@ -62,6 +75,6 @@ export function candidateNames(files: readonly ts.SourceFile[]): CandidateNames 
     }
     ts.forEachChild(node, visit);
   };
-  for (const sf of files) visit(sf);
+  visit(sf);
   return { names, members, qualifiers, accessors };
 }
