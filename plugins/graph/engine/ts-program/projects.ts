@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import fg from 'fast-glob';
+import ignore from 'ignore';
 import ts from 'typescript';
 import { parseConfigs, type ParsedConfig } from './configs.ts';
 import { sharedDocumentRegistry } from './document-registry.ts';
@@ -51,6 +52,14 @@ interface ScriptText {
 
 /** Compiler options as a comparable string, without the config file's own path. */
 const optionsKey = (options: ts.CompilerOptions): string => JSON.stringify(options, (k, v: unknown) => (k === 'configFilePath' ? undefined : v));
+
+const readIfExists = (file: string): string => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
 
 const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
 
@@ -112,7 +121,9 @@ export class ProjectSet {
    */
   warm(fingerprint: string): void {
     const parsed = parseConfigs(this.root);
-    const paths = new Set(fg.sync(SCRIPT_GLOB, { cwd: this.root, ignore: WARM_IGNORE, dot: false, onlyFiles: true, suppressErrors: true }));
+    // The root .gitignore too: generated bundles the engine skips should not be parsed here.
+    const ignored = ignore().add(readIfExists(join(this.root, '.gitignore')));
+    const paths = new Set(ignored.filter(fg.sync(SCRIPT_GLOB, { cwd: this.root, ignore: WARM_IGNORE, dot: false, onlyFiles: true, suppressErrors: true })));
     for (const { cmd } of parsed) {
       for (const fileName of cmd.fileNames) {
         const rel = toPosix(relative(this.root, fileName));

@@ -11,6 +11,9 @@ import { writeFixtureRepo } from '../../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../../helpers/mcp.ts';
 
 const FILES: Record<string, string> = {
+  // Generated output the engine does not ingest: no program takes it either.
+  '.gitignore': 'gen/\n',
+  'gen/out.js': 'export function generated() {}\n',
   // `core/*` resolves only through the root's paths.
   'tsconfig.json': JSON.stringify({
     compilerOptions: { strict: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', noEmit: true, paths: { 'core/*': ['./src/*'] } },
@@ -93,6 +96,7 @@ describe('TS checker programs: configs with missing bases, shared programs, warm
     const files = ['src/calc.ts', 'src/extra.ts', 'examples/one/main.ts'];
     const before = files.map((f) => set.serviceOf(f));
     assert.ok(before.every((s) => s !== undefined));
+    assert.equal(set.serviceOf('gen/out.js'), undefined, 'gitignored files are not warmed');
     const hashed = files.map((f) => ({ path: f, hash: set.hashRead(f)! }));
     set.update(hashed, 'fp');
     assert.deepEqual(
