@@ -1,9 +1,10 @@
 /**
  * The TS/JS checker pass against the tree-sitter ingest of the same repository, in the same run.
  * Copies a TS repository (`--corpus DIR`, or M1ND_TS_CORPUS) to a temp dir, ingests it (tree-sitter
- * graph, the baseline), then waits for the checker pass and prints its time ÷ the ingest time (target
- * ≤ 2), the worker's memory, how many files became precise, the calls edges before and after, and an
- * incremental re-check after editing one widely imported file.
+ * graph, the baseline), then ingests it again with the checker and prints the wall time the pass adds
+ * and its CPU, each ÷ the baseline ingest's (target ≤ 2), where the worker's time goes, its memory,
+ * how many files became precise, the calls edges before and after, and an incremental re-check after
+ * editing one widely imported file.
  *
  *   node --import tsx bench/ts-precise.bench.ts --corpus DIR
  */
@@ -43,20 +44,28 @@ export async function run(): Promise<void> {
     const ingestCpu = cpuMs(process.cpuUsage(c0));
     const callsBefore = edgesOf(base, 'calls');
     await base.close();
-    // The same ingest with the checker pass, waited for: the difference is the pass's cost (worker
-    // start-up included; the main thread idles while it waits, so process CPU is the worker's).
+    // The same ingest with the checker pass, waited for. The worker starts (and builds its programs)
+    // when the ingest starts, so part of the pass overlaps the tree-sitter parse: the figure to hold
+    // against the target is the wall time the pass adds to the ingest; the pass's own cost is its CPU
+    // (process CPU less the baseline ingest's; the main thread idles while it waits) and the worker's
+    // busy time (start-up, warm-up, check).
     const e = new CodeGraphEngine({ root, gitMaxCommits: 0, storeDir: join(work, 'store') });
     await e.open();
     const t1 = performance.now();
     const c1 = process.cpuUsage();
     await e.ingest();
+    const ingestWithMs = performance.now() - t1;
     const status = await e.preciseIdle();
-    const passMs = performance.now() - t1 - ingestMs;
+    const totalMs = performance.now() - t1;
+    const extraMs = totalMs - ingestMs;
     const passCpu = cpuMs(process.cpuUsage(c1)) - ingestCpu;
+    const last = status.lastPass;
+    const busyMs = last ? last.startupMs + last.warmMs + last.elapsedMs : 0;
     console.log(`corpus: ${source}; files ingested ${summary.files.parsed}, TS/JS ${status.files}`);
     console.log(`tree-sitter ingest: ${ingestMs.toFixed(0)} ms wall, ${ingestCpu.toFixed(0)} ms CPU (baseline)`);
-    console.log(`checker pass: ${passMs.toFixed(0)} ms wall (last worker pass: ${status.lastPass?.checked} files in ${status.lastPass?.elapsedMs} ms, ${status.lastPass?.programs} programs), ${passCpu.toFixed(0)} ms CPU`);
-    console.log(`ratio to ingest: ${(passMs / ingestMs).toFixed(2)}x wall, ${(passCpu / ingestCpu).toFixed(2)}x CPU (target <= 2x)`);
+    console.log(`ingest with the checker: ingest ${ingestWithMs.toFixed(0)} ms, pass done at ${totalMs.toFixed(0)} ms: ${extraMs.toFixed(0)} ms wall over the baseline = ${(extraMs / ingestMs).toFixed(2)}x its wall (target <= 2x)`);
+    console.log(`checker pass CPU: ${passCpu.toFixed(0)} ms = ${(passCpu / ingestCpu).toFixed(2)}x the ingest CPU`);
+    console.log(`worker busy: ${busyMs} ms = ${(busyMs / ingestMs).toFixed(2)}x the ingest wall (start-up ${last?.startupMs}, warm-up ${last?.warmMs}, pass ${last?.elapsedMs} of which programs ${last?.buildMs}; ${last?.checked} files, ${last?.programs} programs)`);
     console.log(`worker memory after the pass: rss ${status.lastPass?.rssMb} MiB, heap ${status.lastPass?.heapMb} MiB`);
     console.log(`files: precise ${status.precise}, failed ${status.failed}, pending ${status.pending}`);
     console.log(`calls edges: ${callsBefore} name-resolved -> ${edgesOf(e, 'calls')} after the pass; references ${edgesOf(e, 'references')}, dispatches ${edgesOf(e, 'dispatches')}`);

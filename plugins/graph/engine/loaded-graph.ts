@@ -168,6 +168,7 @@ export class LoadedGraph {
 
   private async ingestNow(options: IngestOptions): Promise<IngestSummary> {
     const store = this.requireStore();
+    this.precise.warm();
     // Diff against what another process may have committed since we loaded.
     if (this.currentBuilder.graph.nodeCount === 0 && store.generation() > 0) this.openNow();
     else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();

@@ -4,7 +4,7 @@
  * hold the programs in memory (the next pass rebuilds them).
  */
 import { Worker } from 'node:worker_threads';
-import type { CheckInputFile, CheckResponse } from './protocol.ts';
+import type { CheckInputFile, CheckRequest, CheckResponse, WarmRequest } from './protocol.ts';
 
 /** A pass's answer (the worker's result message). */
 export type CheckResult = Extract<CheckResponse, { type: 'result' }>;
@@ -17,16 +17,31 @@ export class CheckerClient {
   private worker: Worker | null = null;
   private nextId = 1;
   private idle: NodeJS.Timeout | null = null;
-  private pending = new Map<number, { resolve: (r: CheckResult) => void; reject: (e: Error) => void }>();
+  private pending = new Map<number, { resolve: (r: CheckResponse) => void; reject: (e: Error) => void }>();
 
   /** Runs one pass: edges for `check`, with `files` as the workspace's TS/JS files. */
-  run(root: string, files: CheckInputFile[], check: string[]): Promise<CheckResult> {
+  async run(root: string, files: CheckInputFile[], check: string[]): Promise<CheckResult> {
+    const res = await this.send({ type: 'check', id: 0, root, files, check });
+    if (res.type !== 'result') throw new Error(`checker worker answered ${res.type} to check`);
+    return res;
+  }
+
+  /**
+   * Starts the worker, if it is not running, and has it build the programs from disk. The worker
+   * answers requests in order, so a pass asked for meanwhile waits for (and reuses) this.
+   */
+  warm(root: string): Promise<void> {
+    if (this.worker) return Promise.resolve();
+    return this.send({ type: 'warm', id: 0, root }).then(() => undefined);
+  }
+
+  private send(req: CheckRequest | WarmRequest): Promise<CheckResponse> {
     const worker = this.ensure();
     if (this.idle) clearTimeout(this.idle);
     const id = this.nextId++;
-    return new Promise<CheckResult>((resolve, reject) => {
+    return new Promise<CheckResponse>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ type: 'check', id, root, files, check });
+      worker.postMessage({ ...req, id });
     });
   }
 

@@ -1,7 +1,8 @@
 /**
  * The checker worker: holds the workspace's language services between passes and answers `check`
  * requests with each file's precise edges. Runs in a worker thread so the engine's event loop never
- * waits on the type checker.
+ * waits on the type checker. A `warm` request (sent when an ingest starts) builds the programs from
+ * disk ahead of the check, on another core than the engine's parsing.
  */
 import { parentPort } from 'node:worker_threads';
 import type ts from 'typescript';
@@ -10,9 +11,26 @@ import { collectEdges } from './collect-edges.ts';
 import { Implementations } from './implementations.ts';
 import { programFingerprint } from './fingerprint.ts';
 import { ProjectSet } from './projects.ts';
-import { type CheckRequest, type CheckResponse, type PreciseFile } from './protocol.ts';
+import { type CheckRequest, type CheckResponse, type PreciseFile, type WarmRequest } from './protocol.ts';
+
+/** The compiler is imported before this module (see checker-client.ts): this is the worker's start-up. */
+const startupMs = Math.round(performance.now());
 
 let projects: ProjectSet | null = null;
+/** Time spent warming since the last check. */
+let warmMs = 0;
+
+function warm(req: WarmRequest): CheckResponse {
+  const t0 = performance.now();
+  // Programs already held for this root are kept current by the checks themselves.
+  if (!projects || projects.root !== req.root) {
+    projects = new ProjectSet(req.root);
+    projects.warm(programFingerprint(req.root));
+  }
+  const elapsedMs = Math.round(performance.now() - t0);
+  warmMs += elapsedMs;
+  return { type: 'warmed', id: req.id, elapsedMs };
+}
 
 function check(req: CheckRequest): CheckResponse {
   const t0 = performance.now();
@@ -32,9 +50,14 @@ function check(req: CheckRequest): CheckResponse {
     if (!list) byService.set(service, (list = []));
     list.push(path);
   }
+  // Every program first: services a rebuild replaced are disposed only once the new ones hold the files.
+  const programs = new Map<ts.LanguageService, ts.Program | undefined>();
+  for (const service of byService.keys()) programs.set(service, service.getProgram());
+  set.releaseRetired();
+  const buildMs = performance.now() - t0;
   const files: PreciseFile[] = [];
   for (const [service, paths] of byService) {
-    const program = service.getProgram();
+    const program = programs.get(service);
     if (!program) {
       failed.push(...paths);
       continue;
@@ -63,20 +86,23 @@ function check(req: CheckRequest): CheckResponse {
     }
   }
   const mem = process.memoryUsage();
-  return {
-    type: 'result',
-    id: req.id,
-    files,
-    failed,
-    fingerprint,
-    stats: { programs: set.size, elapsedMs: Math.round(performance.now() - t0), rssMb: Math.round(mem.rss / 2 ** 20), heapMb: Math.round(mem.heapUsed / 2 ** 20) },
+  const stats = {
+    programs: set.size,
+    elapsedMs: Math.round(performance.now() - t0),
+    buildMs: Math.round(buildMs),
+    warmMs,
+    startupMs,
+    rssMb: Math.round(mem.rss / 2 ** 20),
+    heapMb: Math.round(mem.heapUsed / 2 ** 20),
   };
+  warmMs = 0;
+  return { type: 'result', id: req.id, files, failed, fingerprint, stats };
 }
 
-parentPort?.on('message', (req: CheckRequest) => {
+parentPort?.on('message', (req: CheckRequest | WarmRequest) => {
   let res: CheckResponse;
   try {
-    res = check(req);
+    res = req.type === 'warm' ? warm(req) : check(req);
   } catch (err) {
     res = { type: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) };
   }

@@ -19,6 +19,10 @@ export interface CollectContext {
   implementations(): Implementations;
   /** Names that may lead into the workspace (see candidate-names.ts); others are never resolved. */
   names: ReadonlySet<string>;
+  /** Names a member access can reach the workspace through. */
+  members: ReadonlySet<string>;
+  /** Names whose member accesses may reach any workspace name (imports, namespaces, classes). */
+  qualifiers: ReadonlySet<string>;
   /** Names of get/set accessors: reading or writing one is a call. */
   accessors: ReadonlySet<string>;
 }
@@ -43,6 +47,19 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
       out.push({ line, toPath, toLine: t.line, toName: t.name, relation });
     }
     return true;
+  };
+
+  /** True when a name can resolve into the workspace: a member name after `x.`, unless `x` may be a namespace. */
+  const isCandidate = (id: ts.Identifier | ts.PrivateIdentifier): boolean => {
+    const p = id.parent;
+    if (!(ts.isPropertyAccessExpression(p) && p.name === id) && !(ts.isQualifiedName(p) && p.right === id)) return ctx.names.has(id.text);
+    if (ctx.members.has(id.text)) return true;
+    let receiver: ts.Node = ts.isPropertyAccessExpression(p) ? p.expression : p.left;
+    while (ts.isParenthesizedExpression(receiver) || ts.isNonNullExpression(receiver)) receiver = receiver.expression;
+    // `ns.f()`, `Outer.Inner.f()`: the receiver's own name says whether it may be a namespace.
+    if (ts.isPropertyAccessExpression(receiver)) receiver = receiver.name;
+    else if (ts.isQualifiedName(receiver)) receiver = receiver.right;
+    return ts.isIdentifier(receiver) && ctx.qualifiers.has(receiver.text) && ctx.names.has(id.text);
   };
 
   const symbolDecls = (node: ts.Node): ts.Declaration[] => {
@@ -91,7 +108,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
 
   const resolveCall = (node: ts.CallLikeExpression, callee: ts.Expression): void => {
     const at = calleeName(callee);
-    if ((ts.isIdentifier(at) || ts.isPrivateIdentifier(at)) && !ctx.names.has(at.text)) return;
+    if ((ts.isIdentifier(at) || ts.isPrivateIdentifier(at)) && !isCandidate(at)) return;
     // The symbol of the callee name: it needs the receiver's type, not overload resolution and
     // inference over the arguments. `new` names the class, not the constructor found (that may be
     // a base class's).
@@ -162,7 +179,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     if (ts.isElementAccessExpression(vp) && vp.expression === valueNode) return;
     if (ts.isBinaryExpression(vp) && vp.left === valueNode && vp.operatorToken.kind === ts.SyntaxKind.EqualsToken) return;
     if (ts.isTypeOfExpression(vp) || ts.isDeleteExpression(vp)) return;
-    if (!ctx.names.has(id.text) || !passesValueOn(valueNode)) return;
+    if (!isCandidate(id) || !passesValueOn(valueNode)) return;
     const decls = symbolDecls(id);
     // Only functions, methods and classes are "used as values"; a variable holding data is not.
     for (const d of decls) {

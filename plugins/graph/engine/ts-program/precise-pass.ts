@@ -5,6 +5,8 @@
  * by a restarted server or another process without re-checking. After an edit, the changed files and
  * the files importing them are re-checked.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { GraphBuilder } from '../build.ts';
 import type { GraphStore, PreciseRow } from '../store.ts';
 import { CheckerClient } from './checker-client.ts';
@@ -13,6 +15,9 @@ import type { CheckStats, PreciseEdge } from './protocol.ts';
 
 /** Languages the checker covers. */
 const CHECKED = new Set(['typescript', 'tsx', 'javascript']);
+
+/** Files at a workspace's root that say it is a TS/JS project before any file is ingested. */
+const PROJECT_FILES = ['tsconfig.json', 'jsconfig.json', 'package.json'];
 
 /** What the pass needs from the engine. */
 export interface PreciseHost {
@@ -102,6 +107,27 @@ export class PrecisePass {
     }
     // A rebuilt graph starts without checker edges: stored ones of unchanged files still hold.
     this.restore(rebuilt ? undefined : touched);
+  }
+
+  /**
+   * Called as an ingest starts: when the graph holds no checker results yet (a first ingest, or
+   * stored results that no longer hold) and the workspace looks like a TS/JS project, the worker
+   * starts and builds its programs from disk on another core while the engine parses, so the pass
+   * that follows the ingest mostly queries the checker. A running worker already holds its programs.
+   */
+  warm(): void {
+    if (!this.host.canCheck || this.closed) return;
+    const builder = this.host.builder();
+    let scripts = false;
+    for (const path of builder.filePaths()) {
+      const language = builder.languageOf(path);
+      if (!language || !CHECKED.has(language)) continue;
+      if (builder.isPrecise(path)) return;
+      scripts = true;
+    }
+    if (!scripts && !PROJECT_FILES.some((name) => existsSync(join(this.host.root, name)))) return;
+    // A failed warm-up costs nothing but time: the pass builds what it needs and reports its errors.
+    this.client.warm(this.host.root).catch(() => undefined);
   }
 
   /** Resolves when no pass is running or queued. */

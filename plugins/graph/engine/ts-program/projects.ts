@@ -2,13 +2,18 @@
  * The TypeScript programs of a workspace, inside the checker worker: one LanguageService per
  * tsconfig.json / jsconfig.json that owns workspace files (parsed with `extends`, `paths` and project
  * references followed), and one inferred JS-friendly service for files no config includes. Scripts are
- * versioned by the engine's content hash, so a re-check after an edit re-parses only changed files.
+ * versioned by the engine's content hash (the sha1 of the bytes, which a warm-up computes the same
+ * way), so a re-check after an edit re-parses only changed files, and services rebuilt for a new file
+ * set or new configs take the unchanged parsed and bound files from the shared document registry.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import fg from 'fast-glob';
+import ignore from 'ignore';
 import ts from 'typescript';
-import { findConfigFiles } from './fingerprint.ts';
+import { parseConfigs, type ParsedConfig } from './configs.ts';
+import { sharedDocumentRegistry } from './document-registry.ts';
 import type { CheckInputFile } from './protocol.ts';
 
 /** Options for workspaces (or parts) without a config: plain JS and TS, checked leniently. */
@@ -25,6 +30,14 @@ const INFERRED_OPTIONS: ts.CompilerOptions = {
   resolveJsonModule: true,
 };
 
+/** TS/JS files a warm-up takes besides the configs' own (the engine's languages). */
+const SCRIPT_GLOB = ['**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'];
+/** Directories the engine never ingests (see walk.ts), and minified bundles. */
+const WARM_IGNORE = ['**/node_modules/**', '**/.*/**', '**/{vendor,third_party,third-party,dist,build}/**', '**/*.min.{js,mjs,cjs}', '**/*[-.]bundle.js'];
+/** The engine's default size limit: larger files are not ingested. */
+const MAX_WARM_BYTES = 1024 * 1024;
+
+
 interface Project {
   config: string | null;
   service: ts.LanguageService;
@@ -37,17 +50,31 @@ interface ScriptText {
   hash: string;
 }
 
+/** Compiler options as a comparable string, without the config file's own path. */
+const optionsKey = (options: ts.CompilerOptions): string => JSON.stringify(options, (k, v: unknown) => (k === 'configFilePath' ? undefined : v));
+
+const readIfExists = (file: string): string => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
 const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
 
 /** The language services of one workspace and which one owns each workspace file. */
 export class ProjectSet {
-  private readonly registry = ts.createDocumentRegistry();
+  private readonly registry = sharedDocumentRegistry();
   private readonly versions = new Map<string, string>();
   private readonly texts = new Map<string, ScriptText>();
   private projects: Project[] = [];
+  /** Services replaced by a rebuild, disposed once the new ones hold their files (see `releaseRetired`). */
+  private retired: Project[] = [];
   private readonly owner = new Map<string, Project>();
   private fingerprint = '';
-  private fileSetKey = '';
+  /** Configs a warm-up parsed, for the one rebuild that follows it (an include glob's matches go stale). */
+  private warmConfigs: { fingerprint: string; parsed: ParsedConfig[] } | null = null;
 
   constructor(readonly root: string) {}
 
@@ -63,18 +90,55 @@ export class ProjectSet {
     return this.versions.has(this.abs(r)) ? r : null;
   }
 
-  /** Syncs script versions; rebuilds the services when the config fingerprint or the file set changed. */
+  /**
+   * Syncs script versions; rebuilds the services when the config fingerprint changed or a file is
+   * not yet a root of any program (a new file). Files no longer listed stay roots until a rebuild:
+   * removed ones are simply missing from their program.
+   */
   update(files: readonly CheckInputFile[], fingerprint: string): void {
-    const fileSetKey = createHash('sha1').update(files.map((f) => f.path).join('\n')).digest('hex');
     this.versions.clear();
     for (const f of files) this.versions.set(this.abs(f.path), f.hash);
-    if (fingerprint === this.fingerprint && fileSetKey === this.fileSetKey && this.projects.length > 0) return;
+    if (fingerprint === this.fingerprint && this.projects.length > 0 && files.every((f) => this.owner.has(f.path))) return;
     this.fingerprint = fingerprint;
-    this.fileSetKey = fileSetKey;
-    for (const p of this.projects) p.service.dispose();
+    // Disposing now would drop every file from the registry and re-parse them all.
+    this.retired.push(...this.projects);
     this.projects = [];
     this.owner.clear();
-    this.build(files);
+    this.build(files.map((f) => f.path), fingerprint);
+  }
+
+  /** Disposes the services a rebuild replaced; call once the new services have built their programs. */
+  releaseRetired(): void {
+    for (const p of this.retired) p.service.dispose();
+    this.retired = [];
+  }
+
+  /**
+   * Builds every program from the workspace's files on disk (those the configs include, and TS/JS
+   * files outside the directories the engine never ingests), versioned by their sha1: the engine's
+   * check that follows sends the same hashes for the files it ingested, so it finds them roots of
+   * these programs, parsed and bound, and the services are kept.
+   */
+  warm(fingerprint: string): void {
+    const parsed = parseConfigs(this.root);
+    // The root .gitignore too: generated bundles the engine skips should not be parsed here.
+    const ignored = ignore().add(readIfExists(join(this.root, '.gitignore')));
+    const paths = new Set(ignored.filter(fg.sync(SCRIPT_GLOB, { cwd: this.root, ignore: WARM_IGNORE, dot: false, onlyFiles: true, suppressErrors: true })));
+    for (const { cmd } of parsed) {
+      for (const fileName of cmd.fileNames) {
+        const rel = toPosix(relative(this.root, fileName));
+        if (!rel.startsWith('..') && !rel.includes('node_modules/')) paths.add(rel);
+      }
+    }
+    const files: CheckInputFile[] = [];
+    for (const rel of [...paths].sort()) {
+      const read = this.readText(this.abs(rel), undefined, MAX_WARM_BYTES);
+      if (read) files.push({ path: rel, hash: read.hash });
+    }
+    this.warmConfigs = { fingerprint, parsed };
+    this.update(files, fingerprint);
+    for (const p of this.projects) p.service.getProgram();
+    this.releaseRetired();
   }
 
   /** The service owning a workspace file, or undefined. */
@@ -92,15 +156,11 @@ export class ProjectSet {
     return this.texts.get(this.abs(rel))?.hash;
   }
 
-  private build(files: readonly CheckInputFile[]): void {
-    const wanted = new Set(files.map((f) => f.path));
-    const parsed: { config: string; cmd: ts.ParsedCommandLine }[] = [];
-    for (const rel of findConfigFiles(this.root)) {
-      const cmd = ts.getParsedCommandLineOfConfigFile(this.abs(rel), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-      if (cmd) parsed.push({ config: rel, cmd });
-    }
+  private build(files: readonly string[], fingerprint: string): void {
+    const wanted = new Set(files);
     // Nearest config first: a file belongs to the deepest config directory that includes it.
-    parsed.sort((a, b) => b.config.split('/').length - a.config.split('/').length);
+    const parsed = this.warmConfigs?.fingerprint === fingerprint ? this.warmConfigs.parsed : parseConfigs(this.root);
+    this.warmConfigs = null;
     const claimed = new Map<string, string[]>();
     const assigned = new Map<string, string>();
     for (const { config, cmd } of parsed) {
@@ -115,16 +175,28 @@ export class ProjectSet {
     }
     // Files no config includes (build scripts, stray JS) join the root config's program when there
     // is one: same libs and settings, and what they import is checked once, not twice.
-    const rest = files.map((f) => f.path).filter((p) => !assigned.has(p));
+    const rest = files.filter((p) => !assigned.has(p));
     const rootConfig = parsed.find((p) => !p.config.includes('/'));
     if (rootConfig && rest.length > 0) claimed.set(rootConfig.config, [...(claimed.get(rootConfig.config) ?? []), ...rest]);
-    for (const { config, cmd } of parsed) {
+    // Configs with the same options and no project references (`examples/*/tsconfig.json` extending
+    // one base) resolve every name alike: they share one program, which is built, and holds the
+    // files they all import, once.
+    const shared = new Map<string, { project: Project; rootNames: string[] }>();
+    for (const { config, cmd, options: configOptions } of parsed) {
       const mine = claimed.get(config);
       if (!mine) continue;
-      const options = { ...cmd.options, noEmit: true, skipLibCheck: true, allowJs: cmd.options.allowJs ?? true };
+      const options = { ...configOptions, noEmit: true, skipLibCheck: true, allowJs: configOptions.allowJs ?? true };
       const rootNames = cmd.fileNames.map(toPosix);
       if (config === rootConfig?.config) rootNames.push(...rest.map((p) => this.abs(p)));
+      const key = cmd.projectReferences?.length ? null : optionsKey(options);
+      const same = key === null ? undefined : shared.get(key);
+      if (same) {
+        same.rootNames.push(...rootNames);
+        for (const rel of mine) this.owner.set(rel, same.project);
+        continue;
+      }
       const project: Project = { config, service: this.service(options, rootNames, dirname(this.abs(config)), cmd.projectReferences) };
+      if (key !== null) shared.set(key, { project, rootNames });
       this.projects.push(project);
       for (const rel of mine) this.owner.set(rel, project);
     }
@@ -166,16 +238,23 @@ export class ProjectSet {
     if (version === undefined) return ts.sys.readFile(fileName);
     const cached = this.texts.get(fileName);
     if (cached && cached.version === version) return cached.text;
+    return this.readText(fileName, version)?.text;
+  }
+
+  /** Reads and hashes a workspace file, cached under `version` (by default its own hash); undefined past `maxBytes`. */
+  private readText(fileName: string, version?: string, maxBytes = Infinity): ScriptText | undefined {
     let bytes: Buffer;
     try {
       bytes = readFileSync(fileName);
     } catch {
       return undefined;
     }
+    if (bytes.length > maxBytes) return undefined;
     const hash = createHash('sha1').update(bytes).digest('hex');
     let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    this.texts.set(fileName, { version, text, hash });
-    return text;
+    const read = { version: version ?? hash, text, hash };
+    this.texts.set(fileName, read);
+    return read;
   }
 }

@@ -5,7 +5,7 @@
  */
 
 /** Bumped when the checker's output for the same inputs changes (stored results are then re-checked). */
-export const CHECKER_VERSION = 6;
+export const CHECKER_VERSION = 7;
 
 /** How an edge found by the checker relates its ends. */
 export type PreciseRelation = 'calls' | 'references' | 'dispatches';
@@ -48,15 +48,28 @@ export type CheckRequest = {
   check: string[];
 };
 
+/**
+ * Engine → worker, when an ingest starts: build the programs from the files on disk while the engine
+ * parses, so the check request that follows finds them parsed and bound (same content, same version).
+ */
+export type WarmRequest = { type: 'warm'; id: number; root: string };
+
 /** Worker → engine. */
 export type CheckResponse =
   | { type: 'result'; id: number; files: PreciseFile[]; failed: string[]; fingerprint: string; stats: CheckStats }
+  | { type: 'warmed'; id: number; elapsedMs: number }
   | { type: 'error'; id: number; message: string };
 
 /** What one pass cost. */
 export interface CheckStats {
   programs: number;
   elapsedMs: number;
+  /** Of `elapsedMs`, building the programs (parse, bind); the rest is the checker's queries. */
+  buildMs: number;
+  /** Time the worker spent before this pass warming the programs (0 when it did not). */
+  warmMs: number;
+  /** Time from the worker's start to the compiler being loaded. */
+  startupMs: number;
   /** Worker resident set and V8 heap after the pass, MiB. */
   rssMb: number;
   heapMb: number;
