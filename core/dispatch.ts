@@ -23,6 +23,7 @@ export interface DispatchOptions {
 /** Runs one tools/call through the pipeline of a generation. */
 export async function dispatchCall(gen: Generation, name: string, rawArgs: unknown, options: DispatchOptions = {}): Promise<CallToolResult> {
   const startedAt = performance.now();
+  gen.markReady();
   const verb = gen.catalog.get(name);
   if (!verb) return unknownVerbResult(gen, name);
   const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : rawArgs ?? {}) as Record<string, unknown>;

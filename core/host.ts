@@ -126,6 +126,7 @@ export class Host {
       const report = { ok: true, at: new Date().toISOString(), generation: next.id, ...diffCatalogs(this.current, next), elapsedMs: performance.now() - started };
       const old = this.current;
       this.current = next;
+      if (old.readyFired) next.markReady();
       this.lastReloadError = undefined;
       await Promise.all([...this.servers].map((s) => s.sendToolListChanged().catch(() => undefined)));
       this.log.info(`generation ${next.id} serving: +${report.added.length} -${report.removed.length} ~${report.changed.length} verbs`, report);

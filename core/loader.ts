@@ -45,6 +45,8 @@ export interface LoadedPlugin {
   version: string;
   family: string;
   origin?: string;
+  /** Services the plugin consumes (a service provider can tell which verbs depend on it). */
+  requires: string[];
 }
 
 /** Orders sources so that providers come before their consumers (stable otherwise). */
@@ -131,7 +133,7 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
   commitTaps(def.name, scratch, env.hooks);
   for (const v of verbs) env.catalog.add(env.hooks.registerVerb.call(v));
   for (const [k, impl] of services) env.services.set(k, { plugin: def.name, impl });
-  return { name: def.name, version: def.version, family, origin: source.origin };
+  return { name: def.name, version: def.version, family, origin: source.origin, requires: [...(def.requires ?? [])] };
 }
 
 function checkName(def: PluginDefinition<any>, names: Set<string>): void {

@@ -19,6 +19,8 @@ export function createMcpServer(host: Host): Server {
       instructions: buildInstructions(host.current),
     },
   );
+  // Background work (the stored graph's load) starts once a client is initialized, never before its answer.
+  server.oninitialized = () => host.current.markReady();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: host.current.surface().tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
