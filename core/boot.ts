@@ -31,7 +31,8 @@ export interface BootOptions {
   config?: M1ndConfig;
   /** Extra plugin definitions given in code (tests, embedders). */
   extraSources?: PluginSource[];
-  env?: NodeJS.ProcessEnv;
+  /** Environment variables to read settings from (default: process.env). */
+  env?: Record<string, string | undefined>;
   /** Settings that win over everything (CLI flags). */
   overrides?: Partial<HostSettings>;
   log?: Logger;

@@ -24,7 +24,7 @@ export interface InMemoryConnection {
 /** Starts a host with only `plugins` (plus the built-in families when `withDefaults`) and connects a Client. */
 export async function connectInMemory(
   plugins: PluginDefinition<any>[],
-  options: { withDefaults?: boolean; env?: NodeJS.ProcessEnv; workspaceRoot?: string } & Pick<BootOptions, 'overrides'> = {},
+  options: { withDefaults?: boolean; env?: Record<string, string | undefined>; workspaceRoot?: string } & Pick<BootOptions, 'overrides'> = {},
 ): Promise<InMemoryConnection> {
   const host = await startHost({
     workspaceRoot: options.workspaceRoot ?? fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-plugin-test-')),
