@@ -1,19 +1,30 @@
 /**
  * Dispatch overhead: m1nd's full pipeline (lookup, gates, validation, taps, token count, envelope)
- * versus a bare SDK Server answering the same trivial verb, both over InMemoryTransport with a
- * real Client, measured interleaved in the same process. Prints medians and their ratio.
+ * versus a bare SDK Server answering the same trivial verb, with a real Client, interleaved in the
+ * same run:
+ * - over InMemoryTransport in this process, m1nd from the TypeScript sources (through tsx), so the
+ *   client and both servers share one SDK and the difference is m1nd's pipeline alone (the compiled
+ *   bundle carries its own copy of the SDK; with two copies in one process the figure measures that);
+ * - over stdio: `m1nd serve` (dist/) with the echo verb as a plugin, versus a bare SDK server script.
+ * Prints medians and their ratios.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Type } from '@sinclair/typebox';
-import { AgentId, definePlugin, defineVerb, startHost } from '../core/index.ts';
-import { createLogger } from '../core/log.ts';
+import * as sources from '../core/index.ts';
 import { tempDir } from '../test/helpers/mcp.ts';
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUNDLE = path.join(ROOT, 'dist/m1nd.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 200);
+const STDIO_ROUNDS = Number(process.env.BENCH_STDIO_ROUNDS ?? 10);
 
 async function bareClient(): Promise<Client> {
   const server = new Server({ name: 'bare', version: '0' }, { capabilities: { tools: {} } });
@@ -30,16 +41,17 @@ async function bareClient(): Promise<Client> {
   return client;
 }
 
-async function m1ndClient(): Promise<Client> {
-  const echo = definePlugin({
+/** A host serving the echo verb, connected to a client in memory. */
+async function m1ndClient(api: typeof sources): Promise<Client> {
+  const echo = api.definePlugin({
     name: 'bench-echo',
     version: '1.0.0',
     apply(ctx) {
       ctx.registerVerb(
-        defineVerb({
+        api.defineVerb({
           name: 'echo',
           description: 'Echo text back.',
-          input: Type.Object({ agent_id: AgentId, text: Type.String() }),
+          input: api.Type.Object({ agent_id: api.AgentId, text: api.Type.String() }),
           tiers: ['essential'],
           effect: 'read',
           handler: (a) => ({ echo: a.text }),
@@ -47,11 +59,43 @@ async function m1ndClient(): Promise<Client> {
       );
     },
   });
-  const host = await startHost({ workspaceRoot: tempDir(), env: {}, extraSources: [{ definition: echo }], log: createLogger(() => {}) });
+  const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+  const host = await api.startHost({ workspaceRoot: tempDir(), env: {}, noConfig: true, extraSources: [{ definition: echo }], log: silent });
   const [c, s] = InMemoryTransport.createLinkedPair();
   await host.connect(s);
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(c);
+  return client;
+}
+
+const BARE_STDIO = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const s = new Server({ name: 'bare', version: '0' }, { capabilities: { tools: {} } });
+s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { agent_id: { type: 'string' }, text: { type: 'string' } } } }] }));
+s.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: JSON.stringify({ echo: req.params.arguments.text }) }] }));
+await s.connect(new StdioServerTransport());
+`;
+
+/** A workspace whose config loads the echo verb as a plain-JavaScript plugin importing the bundle. */
+function echoWorkspace(): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-dispatch-'));
+  fs.mkdirSync(path.join(ws, 'plugins/bench-echo'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'm1nd.config.mjs'), `export default { plugins: { dirs: ['./plugins'] } };\n`);
+  fs.writeFileSync(
+    path.join(ws, 'plugins/bench-echo/index.mjs'),
+    `import { definePlugin, defineVerb, Type, AgentId } from ${JSON.stringify(pathToFileURL(BUNDLE).href)};
+export default definePlugin({ name: 'bench-echo', version: '1.0.0', apply(ctx) {
+  ctx.registerVerb(defineVerb({ name: 'echo', description: 'Echo text back.', input: Type.Object({ agent_id: AgentId, text: Type.String() }), tiers: ['essential'], effect: 'read', handler: (a) => ({ echo: a.text }) }));
+} });
+`,
+  );
+  return ws;
+}
+
+async function stdioClient(args: string[], cwd: string): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, env: { PATH: process.env.PATH ?? '' }, stderr: 'ignore' }));
   return client;
 }
 
@@ -64,30 +108,50 @@ async function timeCalls(client: Client, n: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    await client.callTool({ name: 'echo', arguments: { agent_id: 'bench', text: `hello ${i}` } });
+    const r = await client.callTool({ name: 'echo', arguments: { agent_id: 'bench', text: `hello ${i}` } });
     out.push(performance.now() - t);
+    if (r.isError) throw new Error(`echo failed: ${JSON.stringify(r.content)}`);
   }
   return out;
 }
 
-/** Runs the benchmark and prints one line per measure. */
-export async function run(): Promise<void> {
-  const bare = await bareClient();
-  const m1nd = await m1ndClient();
-  await timeCalls(bare, 200);
-  await timeCalls(m1nd, 200);
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    a.push(...(await timeCalls(bare, PER_ROUND)));
-    b.push(...(await timeCalls(m1nd, PER_ROUND)));
-  }
-  const ma = median(a);
-  const mb = median(b);
-  console.log(`dispatch: bare SDK server median ${(ma * 1000).toFixed(1)} µs/call, m1nd full pipeline median ${(mb * 1000).toFixed(1)} µs/call over ${a.length} calls each`);
-  console.log(`dispatch: ratio m1nd/bare = ${(mb / ma).toFixed(2)} (overhead ${((mb - ma) * 1000).toFixed(1)} µs/call)`);
-  await bare.close();
-  await m1nd.close();
+/** Interleaves rounds of calls on each client; returns the per-call times of each. */
+async function interleave(clients: Client[], rounds: number, perRound: number): Promise<number[][]> {
+  for (const c of clients) await timeCalls(c, 200);
+  const times = clients.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++) for (const [i, c] of clients.entries()) times[i].push(...(await timeCalls(c, perRound)));
+  return times;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+const us = (ms: number) => (ms * 1000).toFixed(1);
+
+/** Runs the benchmark and prints one line per measure. */
+export async function run(): Promise<void> {
+  const clients = [await bareClient(), await m1ndClient(sources)];
+  const [bare, fromSources] = await interleave(clients, ROUNDS, PER_ROUND);
+  const mb = median(bare);
+  const ms = median(fromSources);
+  console.log(`dispatch: bare SDK server median ${us(mb)} µs/call, m1nd full pipeline from sources (tsx) median ${us(ms)} µs/call over ${bare.length} calls each (InMemoryTransport)`);
+  console.log(`dispatch: ratio m1nd/bare = ${(ms / mb).toFixed(2)} from sources (overhead ${us(ms - mb)} µs/call)`);
+  for (const c of clients) await c.close();
+
+  if (!fs.existsSync(BUNDLE)) return console.log('dispatch over stdio: skipped (no dist/m1nd.js; run npm run build)');
+  const bareFile = path.join(ROOT, 'bench', `.bare-echo-${process.pid}.mjs`);
+  fs.writeFileSync(bareFile, BARE_STDIO);
+  const ws = echoWorkspace();
+  try {
+    const stdio = [await stdioClient([bareFile], ROOT), await stdioClient([path.join(ROOT, 'bin/m1nd.js'), 'serve', '--workspace', ws], ws)];
+    const [sb, sm] = await interleave(stdio, STDIO_ROUNDS, PER_ROUND);
+    console.log(`dispatch over stdio: bare SDK server script median ${us(median(sb))} µs/call, m1nd serve (dist/) median ${us(median(sm))} µs/call over ${sb.length} calls each`);
+    console.log(`dispatch over stdio: ratio m1nd/bare = ${(median(sm) / median(sb)).toFixed(2)} (overhead ${us(median(sm) - median(sb))} µs/call)`);
+    for (const c of stdio) await c.close();
+  } finally {
+    fs.rmSync(bareFile, { force: true });
+    fs.rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run();
+  process.exit(0);
+}

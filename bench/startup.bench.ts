@@ -1,8 +1,12 @@
 /**
- * Start-up: time from spawning a server process to its answer to `initialize` (then tools/list),
- * m1nd (all built-in plugins, empty workspace) versus a bare SDK server script, interleaved in
- * the same run. Prints medians and their ratio.
+ * Start-up of the installed CLI (bin/m1nd.js → the compiled bundle dist/m1nd.js), against a bare SDK
+ * server script spawned in the same run, interleaved:
+ * - spawn → initialize → tools/list (m1nd with every built-in plugin, empty workspace);
+ * - `m1nd call health` in an empty workspace (a whole process: boot, one call, exit);
+ * - a graph verb (`impact`) from a cold process on a ~400-file repository whose graph is stored.
+ * dist/ is rebuilt first when it is missing or older than the sources, so the figures are of this code.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +15,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin/m1nd.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const REPO_FILES = Number(process.env.BENCH_REPO_FILES ?? 400);
 
 const BARE = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -31,30 +37,94 @@ async function timeStart(command: string, args: string[], cwd: string): Promise<
   return ms;
 }
 
+/** Wall time of one whole `m1nd ARGS` process; throws when it fails. */
+function timeProcess(args: string[], cwd: string): number {
+  const t = performance.now();
+  const out = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const ms = performance.now() - t;
+  if (out.status !== 0) throw new Error(`m1nd ${args.join(' ')} failed (${out.status}): ${out.stderr}${out.stdout.slice(0, 400)}`);
+  return ms;
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
 
+/** Rebuilds dist/ when the bundle is missing or older than any source it is built from. */
+function ensureBuilt(): void {
+  const bundle = path.join(ROOT, 'dist/m1nd.js');
+  let newest = 0;
+  const visit = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  for (const d of ['core', 'plugins', 'bundles']) visit(path.join(ROOT, d));
+  if (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < newest) {
+    console.log('startup: building dist/ (npm run build): the bundle is missing or older than the sources');
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  }
+}
+
+/**
+ * A TypeScript repository of `files` modules in folders of 20: each imports two earlier modules and
+ * calls their functions, so the stored graph has imports, calls and a class per file.
+ */
+function writeRepo(dir: string, files: number): void {
+  for (let i = 0; i < files; i++) {
+    const folder = path.join(dir, 'src', `area${Math.floor(i / 20)}`);
+    fs.mkdirSync(folder, { recursive: true });
+    const deps = i === 0 ? [] : [Math.floor(i / 2), i - 1];
+    const rel = (j: number) => path.relative(folder, path.join(dir, 'src', `area${Math.floor(j / 20)}`, `mod${j}.ts`)).replace(/^(?!\.)/, './');
+    const imports = deps.map((j) => `import { step${j}, Worker${j} } from '${rel(j)}';`).join('\n');
+    const calls = deps.map((j) => `  total += step${j}(n - 1);\n  total += new Worker${j}().run(n);`).join('\n');
+    fs.writeFileSync(
+      path.join(folder, `mod${i}.ts`),
+      `${imports}\n\n/** Step ${i} of the pipeline. */\nexport function step${i}(n: number): number {\n  let total = n;\n${calls}\n  return total;\n}\n\nexport class Worker${i} {\n  run(n: number): number {\n    return step${i}(n) + ${i};\n  }\n}\n`,
+    );
+  }
+  fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"bench-repo","private":true,"type":"module"}\n');
+}
+
 /** Runs the benchmark and prints one line per measure. */
 export async function run(): Promise<void> {
+  ensureBuilt();
   const bareFile = path.join(ROOT, 'bench', `.bare-server-${process.pid}.mjs`);
   fs.writeFileSync(bareFile, BARE);
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-startup-'));
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-startup-repo-'));
   const bare: number[] = [];
   const m1nd: number[] = [];
+  const health: number[] = [];
+  const graphVerb: number[] = [];
   try {
+    writeRepo(repo, REPO_FILES);
+    timeProcess(['call', 'ingest', '{"path":"."}'], repo);
+    // One untimed run of each, so the OS file cache is warm for every measured one.
+    await timeStart(process.execPath, [bareFile], ROOT);
+    timeProcess(['call', 'health'], ws);
     for (let i = 0; i < RUNS; i++) {
       bare.push(await timeStart(process.execPath, [bareFile], ROOT));
-      m1nd.push(await timeStart(process.execPath, [path.join(ROOT, 'bin/m1nd.js'), 'serve', '--workspace', ws], ROOT));
+      m1nd.push(await timeStart(process.execPath, [BIN, 'serve', '--workspace', ws], ROOT));
+      health.push(timeProcess(['call', 'health'], ws));
+      graphVerb.push(timeProcess(['call', 'impact', `{"node_id":"step${REPO_FILES - 1}"}`], repo));
     }
   } finally {
     fs.rmSync(bareFile, { force: true });
+    fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(repo, { recursive: true, force: true });
   }
   const b = median(bare);
   const m = median(m1nd);
-  console.log(`startup: spawn → initialize → tools/list: bare SDK server median ${b.toFixed(0)} ms, m1nd (all built-in plugins) median ${m.toFixed(0)} ms over ${RUNS} runs each`);
+  const h = median(health);
+  const g = median(graphVerb);
+  console.log(`startup: spawn → initialize → tools/list: bare SDK server median ${b.toFixed(0)} ms, m1nd (all built-in plugins, from dist/) median ${m.toFixed(0)} ms over ${RUNS} runs each`);
   console.log(`startup: ratio m1nd/bare = ${(m / b).toFixed(2)}`);
+  console.log(`startup: m1nd call health (empty workspace, whole process) median ${h.toFixed(0)} ms (ratio to the bare server's start ${(h / b).toFixed(2)})`);
+  console.log(`startup: m1nd call impact from a cold process, ${REPO_FILES}-file repository with its graph stored: median ${g.toFixed(0)} ms (ratio to the bare server's start ${(g / b).toFixed(2)})`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

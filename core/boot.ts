@@ -31,10 +31,17 @@ export interface BootOptions {
   config?: M1ndConfig;
   /** Extra plugin definitions given in code (tests, embedders). */
   extraSources?: PluginSource[];
-  env?: NodeJS.ProcessEnv;
+  /** Environment variables to read settings from (default: process.env). */
+  env?: Record<string, string | undefined>;
   /** Settings that win over everything (CLI flags). */
   overrides?: Partial<HostSettings>;
   log?: Logger;
+  /**
+   * Import plugins, bundles and the config in a module namespace private to each generation, so a
+   * reload sees edited files (default true). A server that never reloads passes false: no module
+   * hooks are registered, and imports are faster.
+   */
+  freshImports?: boolean;
 }
 
 export interface PreparedGeneration extends GenerationInput {
@@ -94,7 +101,7 @@ export function listBundles(bundleDirs: string[]): string[] {
 /** Reads config, bundles and plugins for generation `id`. Throws M1ndError on a bad config. */
 export async function prepareGeneration(id: number, o: BootOptions): Promise<PreparedGeneration> {
   const env = o.env ?? process.env;
-  const importer = generationImporter(id);
+  const importer = generationImporter(id, o.freshImports ?? true);
   const cwdRoot = path.resolve(o.workspaceRoot ?? env.M1ND_WORKSPACE ?? process.cwd());
   const configFile = o.noConfig || o.config ? undefined : o.configPath ? path.resolve(o.configPath) : findConfigFile(cwdRoot);
   if (o.configPath && !fs.existsSync(path.resolve(o.configPath))) {

@@ -58,7 +58,7 @@ export interface CatalogView {
   tierTable(): TierTable;
   tierChoice(): TierChoice;
   tierWarnings(): string[];
-  plugins(): { name: string; version: string; origin?: string; family: string }[];
+  plugins(): { name: string; version: string; origin?: string; family: string; requires: string[] }[];
   quarantined(): QuarantineRecord[];
   workflows(): Workflow[];
   /** The serving generation and the last failed reload, if the newest attempt failed. */

@@ -11,7 +11,6 @@ import { CORE_VERSION } from './version.ts';
 import { watchForReload } from './dev.ts';
 import { scaffoldPlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
-import { warmTokenizer } from './tokens.ts';
 import type { Host } from './host.ts';
 
 const COMMON = `Common options:
@@ -84,11 +83,12 @@ const OPTIONS: ParseArgsConfig['options'] = {
 
 type Values = Record<string, string | boolean | undefined>;
 
-function bootOptions(v: Values, log: Logger): BootOptions {
+function bootOptions(v: Values, log: Logger, reloads = false): BootOptions {
   const overrides: BootOptions['overrides'] = {};
   if (v['read-only']) overrides.readOnly = true;
   if (typeof v.tier === 'string') overrides.requestedTier = v.tier;
-  return { configPath: v.config as string | undefined, workspaceRoot: v.workspace as string | undefined, overrides, log };
+  // Only a watching server reloads: the others import plugins once, without module hooks.
+  return { configPath: v.config as string | undefined, workspaceRoot: v.workspace as string | undefined, overrides, log, freshImports: reloads };
 }
 
 /** A one-line progress bar on stderr for long verbs (ingest). */
@@ -102,9 +102,8 @@ function progressBar(): (done: number, total?: number, message?: string) => Prom
 }
 
 async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) => void): Promise<number> {
-  const host = await startHost(bootOptions(v, log));
+  const host = await startHost(bootOptions(v, log, watch));
   onHost(host);
-  setImmediate(warmTokenizer);
   const closers: (() => Promise<void>)[] = [];
   if (watch) {
     const watcher = watchForReload(host, { log });

@@ -1,11 +1,12 @@
 /**
  * Finds plugins on disk (fast-glob over plugin folders: one `index.ts` per sub-folder) and in npm packages,
- * and imports them. Each generation imports through its own tsx namespace, so an edited plugin
- * (and every file it imports) is read fresh on reload instead of served from the module cache.
+ * and imports them. Each generation imports through its own module namespace (fresh-import-hooks),
+ * so an edited plugin (and every file it imports) is read fresh on reload instead of served from the
+ * module cache. TypeScript files are loaded through tsx, registered on the first one found.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import fg from 'fast-glob';
 import { register as registerHooks } from 'node:module';
@@ -55,20 +56,53 @@ export function assertEsm(file: string): void {
   }
 }
 
-/** An importer whose module cache is private to one generation. */
 let importerSeq = 0;
-let hooksRegistered = false;
+/** Modules compiled into the bundle (dist/m1nd.js), keyed by the file the host would import instead. */
+const builtinModules = new Map<string, Record<string, unknown>>();
 
-export function generationImporter(generation: number): (file: string) => Promise<Record<string, unknown>> {
-  if (!hooksRegistered) {
-    hooksRegistered = true;
-    const coreDir = new URL('./', import.meta.url).href;
-    registerHooks(new URL('./fresh-import-hooks.mjs', import.meta.url), { data: { coreDir } });
-  }
+/** Called by the bundled build: imports of these files return the bundled modules (one copy of the core). */
+export function registerBuiltinModules(modules: Map<URL, Record<string, unknown>>): void {
+  for (const [url, mod] of modules) builtinModules.set(fileURLToPath(url), mod);
+}
+
+let freshHooksRegistered = false;
+let typeScriptLoader: Promise<void> | undefined;
+/** True when this module itself runs from TypeScript sources: a TypeScript loader is already active. */
+const RUNNING_FROM_SOURCES = import.meta.url.endsWith('.ts');
+
+/**
+ * Registers tsx's loader the first time a `.ts`/`.mts`/`.cts` file is imported (compiled m1nd
+ * starts without it: its hooks slow every later import, and most workspaces have no TypeScript
+ * config or plugin).
+ */
+export function ensureTypeScriptLoader(): Promise<void> {
+  typeScriptLoader ??= RUNNING_FROM_SOURCES
+    ? Promise.resolve()
+    : import('tsx/esm/api').then(({ register }) => {
+        register();
+      });
+  return typeScriptLoader;
+}
+
+/**
+ * An importer for generation `generation`. With `fresh` (the default: hot reload, several hosts in
+ * one process) its module cache is private to the generation; without it (a server that never
+ * reloads) modules import as they are, and no module hooks are registered.
+ */
+export function generationImporter(generation: number, fresh = true): (file: string) => Promise<Record<string, unknown>> {
   // Unique per call, not per generation id: several hosts in one process each start at generation 1.
   const tag = `${generation}.${++importerSeq}`;
   return async (file) => {
+    const builtin = builtinModules.get(file);
+    if (builtin) return builtin;
     assertEsm(file);
+    if (/\.[mc]?ts$/.test(file)) await ensureTypeScriptLoader();
+    if (!fresh) return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    if (!freshHooksRegistered) {
+      freshHooksRegistered = true;
+      const coreDir = new URL('./', import.meta.url).href;
+      registerHooks(new URL('./fresh-import-hooks.mjs', import.meta.url), { data: { coreDir } });
+    }
     return (await import(`${pathToFileURL(file).href}?m1nd-gen=${tag}`)) as Record<string, unknown>;
   };
 }

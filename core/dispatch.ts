@@ -6,26 +6,53 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 import type { Generation } from './generation.ts';
-import type { CallContext } from './call-context.ts';
+import { PipelineCallContext, type CallEnvironment, type CallRequest } from './call-context.ts';
+import type { Logger } from './log.ts';
 import type { CallState } from './call-state.ts';
 import { effectOf } from './verb.ts';
 import { UNKNOWN_AGENT } from './session.ts';
 import { envelopeOf } from './builtin-taps.ts';
 import { bindAgent, type BoundAgent, type CallIdentity } from './identity.ts';
 
-export interface DispatchOptions {
-  /** The request's abort signal (client cancellation). */
-  signal?: AbortSignal;
-  /** Sends a progress notification; absent when the client did not ask for progress. */
-  sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
-  connectionId?: string;
-  /** Set by transports that authenticate callers (HTTP): the credential's grant and the session's pin. */
-  identity?: CallIdentity;
+/** What the transport says about one request (its abort signal, progress sender, session id). */
+export type DispatchOptions = CallRequest;
+
+/** What every call of a generation shares, built on its first call: no per-call loggers or closures. */
+interface GenerationCallCache {
+  env: CallEnvironment;
+  loggers: Map<string, Logger>;
+}
+const perGeneration = new WeakMap<Generation, GenerationCallCache>();
+
+function callCache(gen: Generation): GenerationCallCache {
+  let cache = perGeneration.get(gen);
+  if (!cache) {
+    const env: CallEnvironment = {
+      session: gen.session,
+      settings: gen.settings,
+      lookupService: (service) => {
+        const entry = gen.services.get(service);
+        if (!entry) throw new M1ndError(ErrorCodes.PLUGIN_SERVICE, `service "${service}" is not provided in this generation`);
+        return entry.impl;
+      },
+    };
+    perGeneration.set(gen, (cache = { env, loggers: new Map() }));
+  }
+  return cache;
 }
 
+function pluginLogger(gen: Generation, cache: GenerationCallCache, plugin: string): Logger {
+  let log = cache.loggers.get(plugin);
+  if (!log) cache.loggers.set(plugin, (log = gen.log.child(plugin)));
+  return log;
+}
+
+const NO_REQUEST: DispatchOptions = Object.freeze({});
+
 /** Runs one tools/call through the pipeline of a generation. */
-export async function dispatchCall(gen: Generation, name: string, rawArgs: unknown, options: DispatchOptions = {}): Promise<CallToolResult> {
+export async function dispatchCall(gen: Generation, name: string, rawArgs: unknown, options: DispatchOptions = NO_REQUEST): Promise<CallToolResult> {
   const startedAt = performance.now();
+  gen.markReady();
   const verb = gen.catalog.get(name);
   if (!verb) return unknownVerbResult(gen, name);
   const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : rawArgs ?? {}) as Record<string, unknown>;
@@ -44,44 +71,18 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
     const error = toM1ndError(thrown, verb.plugin);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorBody(error) }) }] };
   }
-  const agentId = bound.agentId;
-  // One controller per call, aborted by the client's signal or the timeout. (AbortSignal.any keeps
-  // WeakRefs per call and costs more than the rest of the pipeline on small calls.)
-  const timeout = new AbortController();
-  const signal = timeout.signal;
-  const forwardAbort = () => timeout.abort(options.signal?.reason);
-  if (options.signal?.aborted) timeout.abort(options.signal.reason);
-  else options.signal?.addEventListener('abort', forwardAbort, { once: true });
-  const ctx: CallContext = {
-    verb: name,
-    plugin: verb.plugin,
-    agentId,
-    role: bound.role,
-    signal,
-    progress: async (done, total, message) => {
-      if (options.sendProgress && !signal.aborted) await options.sendProgress(done, total, message);
-    },
-    log: gen.log.child(verb.plugin),
-    session: gen.session,
-    settings: gen.settings,
-    service: <T>(service: string) => {
-      const entry = gen.services.get(service);
-      if (!entry) throw new M1ndError(ErrorCodes.PLUGIN_SERVICE, `service "${service}" is not provided in this generation`);
-      return entry.impl as T;
-    },
-    connectionId: options.connectionId,
-  };
+  const cache = callCache(gen);
+  const ctx = new PipelineCallContext(name, verb.plugin, bound.agentId, bound.role, pluginLogger(gen, cache, verb.plugin), cache.env, options);
   const call: CallState = { name, verb, args, effect, ctx, tier: gen.tierChoice().tier, startedAt, meta: {} };
   gen.inFlight++;
   try {
-    return await withDeadline(call, timeout, verb.timeoutMs ?? gen.settings.handlerTimeoutMs, () => runPipeline(gen, call));
+    return await withDeadline(call, ctx, options.signal, verb.timeoutMs ?? gen.settings.handlerTimeoutMs, gen);
   } catch (thrown) {
     const error = toM1ndError(thrown, verb.plugin);
     gen.hooks.afterCall.call(call, { kind: 'failed', elapsedMs: performance.now() - startedAt, error });
     return errorResult(error, call, gen);
   } finally {
     gen.inFlight--;
-    options.signal?.removeEventListener('abort', forwardAbort);
   }
 }
 
@@ -108,33 +109,50 @@ async function runPipeline(gen: Generation, call: CallState): Promise<CallToolRe
 }
 
 /**
- * Races the whole pipeline against the call's deadline and the client's cancellation, so a tap or
- * handler that never settles is reported (naming the stage it hung in), never left hanging.
+ * Runs the pipeline against the call's deadline and the client's cancellation, so a tap or handler
+ * that never settles is reported (naming the stage it hung in), never left hanging. One promise, one
+ * timer and (when the request can be cancelled) one listener per call.
  */
-async function withDeadline<T>(call: CallState, controller: AbortController, ms: number, run: () => Promise<T>): Promise<T> {
-  const signal = call.ctx.signal;
-  if (signal.aborted) throw cancelled(call.name);
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const stop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      // Reject before aborting: the abort listener below would otherwise report a cancellation.
+function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation): Promise<CallToolResult> {
+  if (clientSignal?.aborted) return Promise.reject(cancelled(call.name));
+  return new Promise<CallToolResult>((resolve, reject) => {
+    let settled = false;
+    const onAbort = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ctx.stop(clientSignal?.reason);
+      reject(cancelled(call.name));
+    };
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      clientSignal?.removeEventListener('abort', onAbort);
       const stage = call.meta.stage === 'handler' || !call.meta.stage ? '' : ` (stuck in the ${call.meta.stage} hook)`;
       reject(new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${ms} ms and was stopped${stage}`, {
         hint: 'narrow the call (smaller scope, top_k or depth) or raise M1ND_HANDLER_TIMEOUT_MS',
         data: { stage: call.meta.stage },
       }));
-      controller.abort();
+      ctx.stop();
     }, ms);
-    onAbort = () => reject(cancelled(call.name));
-    signal.addEventListener('abort', onAbort, { once: true });
+    clientSignal?.addEventListener('abort', onAbort, { once: true });
+    runPipeline(gen, call).then(
+      (result) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clientSignal?.removeEventListener('abort', onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clientSignal?.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
-  try {
-    return await Promise.race([run(), stop]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }
 
 function cancelled(verb: string): M1ndError {

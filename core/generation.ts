@@ -50,6 +50,8 @@ export class Generation implements CatalogView {
   private workflowList?: Workflow[];
   /** Calls running on this generation (a retired generation shuts down once they finish). */
   inFlight = 0;
+  /** Whether `ready` has run on this generation (it runs once). */
+  readyFired = false;
 
   private constructor(private readonly options: GenerationOptions) {
     this.id = options.id;
@@ -124,7 +126,7 @@ export class Generation implements CatalogView {
     return s;
   }
 
-  plugins(): { name: string; version: string; origin?: string; family: string }[] {
+  plugins(): { name: string; version: string; origin?: string; family: string; requires: string[] }[] {
     return this.loaded.map((p) => ({ ...p }));
   }
 
@@ -155,6 +157,13 @@ export class Generation implements CatalogView {
   }
 
   /** Runs the shutdown hook (stores and watchers close). */
+  /** Runs the `ready` hook once: the server is serving, background work may start. */
+  markReady(): void {
+    if (this.readyFired) return;
+    this.readyFired = true;
+    this.hooks.ready.call();
+  }
+
   async shutdown(): Promise<void> {
     await this.hooks.shutdown.promise();
   }

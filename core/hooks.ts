@@ -44,6 +44,8 @@ export function createHooks() {
     // ── boot ──────────────────────────────────────────────────────────────────────────────
     /** AsyncSeriesHook<[BootInfo]>: every plugin applied and the catalog compiled; start services. Return ignored. */
     boot: new AsyncSeriesHook<[BootInfo]>(['info']),
+    /** SyncHook<[]>: a client finished `initialize` (or a first call arrived): start background work (loading stores). Return ignored. */
+    ready: new SyncHook<[]>([]),
 
     // ── register ──────────────────────────────────────────────────────────────────────────
     /** SyncWaterfallHook<[VerbRecord]>: each registration passes through; return the record (adjusted or not). */

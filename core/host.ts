@@ -133,6 +133,7 @@ export class Host {
       const report = { ok: true, at: new Date().toISOString(), generation: next.id, ...diffCatalogs(this.current, next), elapsedMs: performance.now() - started };
       const old = this.current;
       this.current = next;
+      if (old.readyFired) next.markReady();
       this.lastReloadError = undefined;
       await Promise.all([...this.servers].map((s) => s.sendToolListChanged().catch(() => undefined)));
       this.subscriptions.rewatch();

@@ -49,6 +49,8 @@ export interface LoadedPlugin {
   version: string;
   family: string;
   origin?: string;
+  /** Services the plugin consumes (a service provider can tell which verbs depend on it). */
+  requires: string[];
 }
 
 /** Orders sources so that providers come before their consumers (stable otherwise). */
@@ -143,7 +145,7 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
   for (const r of resources) env.resources.addResource(def.name, r);
   for (const p of prompts) env.resources.addPrompt(def.name, p);
   for (const [k, impl] of services) env.services.set(k, { plugin: def.name, impl });
-  return { name: def.name, version: def.version, family, origin: source.origin };
+  return { name: def.name, version: def.version, family, origin: source.origin, requires: [...(def.requires ?? [])] };
 }
 
 /** Resources and prompts: valid URIs and names, unique across plugins and within this one. */

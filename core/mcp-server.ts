@@ -24,6 +24,8 @@ export function createMcpServer(host: Host): Server {
       instructions: buildInstructions(host.current),
     },
   );
+  // Background work (the stored graph's load) starts once a client is initialized, never before its answer.
+  server.oninitialized = () => host.current.markReady();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: host.current.surface().tools }));
   installResourceHandlers(server, () => host.current, host.subscriptions);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

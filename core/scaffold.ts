@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CORE_INDEX = path.join(path.dirname(fileURLToPath(import.meta.url)), 'index.ts');
+const HERE = fileURLToPath(import.meta.url);
+// From sources the scaffold imports core/index.ts; compiled, the bundle (dist/m1nd.js), which is the
+// module the running CLI uses, so the plugin shares its classes (M1ndError) with the host.
+const FROM_SOURCES = HERE.endsWith('.ts');
+const CORE_INDEX = FROM_SOURCES ? path.join(path.dirname(HERE), 'index.ts') : path.join(path.dirname(HERE), '..', 'm1nd.js');
 
 function importPath(fromDir: string, file: string): string {
   const rel = path.relative(fromDir, file).split(path.sep).join('/');
@@ -18,7 +22,7 @@ export function scaffoldPlugin(name: string, dir: string): string[] {
   const verb = `${name.replace(/-/g, '_')}_hello`;
   const core = importPath(root, CORE_INDEX);
   const coreFromVerbs = importPath(path.join(root, 'verbs'), CORE_INDEX);
-  const testing = importPath(root, path.join(path.dirname(CORE_INDEX), 'testing.ts'));
+  const testing = FROM_SOURCES ? importPath(root, path.join(path.dirname(CORE_INDEX), 'testing.ts')) : core;
   const files: Record<string, string> = {
     // Plugins are ES modules wherever they live, so hot reload can import them fresh.
     'package.json': `${JSON.stringify({ name: `m1nd-plugin-${name}`, private: true, type: 'module' }, null, 2)}\n`,

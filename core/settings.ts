@@ -49,7 +49,7 @@ function envInt(value: string | undefined, name: string): number | undefined {
 }
 
 /** Applies M1ND_* environment variables over settings. */
-export function applyEnv(base: HostSettings, env: NodeJS.ProcessEnv): HostSettings {
+export function applyEnv(base: HostSettings, env: Record<string, string | undefined>): HostSettings {
   const s = { ...base };
   if (env.M1ND_WORKSPACE) {
     s.workspaceRoot = path.resolve(env.M1ND_WORKSPACE);

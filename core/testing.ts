@@ -32,7 +32,7 @@ export interface InMemoryConnection {
  */
 export async function connectInMemory(
   plugins: PluginDefinition<any>[],
-  options: { withDefaults?: boolean; env?: NodeJS.ProcessEnv; workspaceRoot?: string; allowQuarantine?: boolean } & Pick<BootOptions, 'overrides'> = {},
+  options: { withDefaults?: boolean; env?: Record<string, string | undefined>; workspaceRoot?: string; allowQuarantine?: boolean } & Pick<BootOptions, 'overrides'> = {},
 ): Promise<InMemoryConnection> {
   const host = await startHost({
     workspaceRoot: options.workspaceRoot ?? fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-plugin-test-')),

@@ -83,27 +83,74 @@ function schemaAt(schema: TSchema, pointer: string): TSchema | undefined {
   return s;
 }
 
+/** What validating one schema needs, derived once per schema object (not per call). */
+interface CompiledArguments {
+  checker: TypeCheck<TSchema>;
+  known: Set<string>;
+  knownList: string[];
+  /** Top-level defaults, when every default of the schema is a top-level property's own. */
+  topDefaults: [string, unknown][] | undefined;
+  /** Whether any default is nested deeper (then a deep copy and TypeBox's Value.Default are needed). */
+  nestedDefaults: boolean;
+}
+const compiledArguments = new WeakMap<TObject, CompiledArguments>();
+
+function hasDefault(s: unknown): boolean {
+  if (!s || typeof s !== 'object') return false;
+  if ('default' in s) return true;
+  return Object.values(s).some((v) => (Array.isArray(v) ? v.some(hasDefault) : hasDefault(v)));
+}
+
+function compileArguments(schema: TObject): CompiledArguments {
+  let c = compiledArguments.get(schema);
+  if (c) return c;
+  const props = Object.entries(schema.properties ?? {}) as [string, TSchema][];
+  const nestedDefaults = props.some(([, p]) => {
+    const { default: _own, ...rest } = p;
+    return hasDefault(rest);
+  });
+  const topDefaults = props.filter(([, p]) => p.default !== undefined).map(([k, p]): [string, unknown] => [k, p.default]);
+  c = { checker: checkerFor(schema), known: new Set(props.map(([k]) => k)), knownList: props.map(([k]) => k), topDefaults: nestedDefaults ? undefined : topDefaults, nestedDefaults };
+  compiledArguments.set(schema, c);
+  return c;
+}
+
+/** A default value as a fresh copy (objects and arrays are never shared between calls). */
+function freshDefault(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+}
+
 /** Validates and returns the arguments with defaults filled in; throws M1ndError on bad input. */
 export function validateArguments(verb: string, schema: TObject, raw: unknown): Record<string, unknown> {
-  const minimal = minimalCall(verb, schema);
+  const c = compileArguments(schema);
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
+    const minimal = minimalCall(verb, schema);
     throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: arguments must be an object`, {
       hint: `minimal valid call: ${minimal}`,
       data: { path: '/', expected: 'object', minimal_call: minimal },
     });
   }
-  const known = Object.keys(schema.properties ?? {});
-  const unknown = Object.keys(raw as object).filter((k) => !known.includes(k));
-  if (unknown.length > 0) {
+  let unknown: string[] | undefined;
+  for (const k in raw) if (!c.known.has(k)) (unknown ??= []).push(k);
+  if (unknown) {
+    const minimal = minimalCall(verb, schema);
     throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `/${k}`).join(', ')}`, {
-      hint: `${verb} takes: ${known.join(', ')}; minimal valid call: ${minimal}`,
-      data: { path: `/${unknown[0]}`, expected: 'no such parameter', unknown, accepted: known, minimal_call: minimal },
+      hint: `${verb} takes: ${c.knownList.join(', ')}; minimal valid call: ${minimal}`,
+      data: { path: `/${unknown[0]}`, expected: 'no such parameter', unknown, accepted: c.knownList, minimal_call: minimal },
     });
   }
-  const args = Value.Default(schema, structuredClone(raw)) as Record<string, unknown>;
-  const checker = checkerFor(schema);
+  // The caller's object is never mutated: a shallow copy when defaults are top-level only.
+  let args: Record<string, unknown>;
+  if (c.topDefaults) {
+    args = { ...(raw as Record<string, unknown>) };
+    for (const [k, v] of c.topDefaults) if (args[k] === undefined) args[k] = freshDefault(v);
+  } else {
+    args = Value.Default(schema, structuredClone(raw)) as Record<string, unknown>;
+  }
+  const checker = c.checker;
   if (checker.Check(args)) return args;
+  const minimal = minimalCall(verb, schema);
   const first = checker.Errors(args).First();
   const pointer = first?.path || '/';
   const expected = describeSchema(schemaAt(schema, pointer) ?? first?.schema);

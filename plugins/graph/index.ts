@@ -1,6 +1,6 @@
 /**
- * The code graph engine as a service plugin: opens the workspace's store at boot (loading the
- * stored graph instead of re-ingesting), watches the workspace so edited files are re-ingested
+ * The code graph engine as a service plugin: loads the workspace's stored graph in the background
+ * once the server is up (never re-ingesting; graph verbs arriving first wait for it), watches the workspace so edited files are re-ingested
  * before the next query, reports the graph in health, and closes the store at shutdown.
  */
 import { definePlugin, Type } from '../../core/index.ts';
@@ -51,20 +51,51 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
         }
       }).unref();
 
-    ctx.hooks.boot.tapPromise('graph', async () => {
-      const opened = await engine.open();
-      ctx.log.info(`graph: generation ${opened.generation}, ${opened.nodes} nodes, ${opened.edges} edges (${opened.elapsedMs} ms)`);
-      if (writable && ctx.options.watch) {
-        try {
-          await engine.watch();
-          watching = true;
-        } catch (error) {
-          // No watcher (e.g. inotify limits): the graph still works; edits show up at the next ingest.
-          watchError = (error as Error).message;
-          ctx.log.warn(`graph: file watcher unavailable, edited files are picked up by the next ingest: ${watchError}`);
-        }
+    // The stored graph loads in the background once a client is initialized (the `ready` hook):
+    // initialize and tools/list never wait for it; a verb that needs the graph waits (beforeCall, below), and the
+    // engine queues its own operations (ingest, freshness checks) behind the load.
+    let loading: Promise<void> | null = null;
+    let loadError: string | null = null;
+    const startWatching = async () => {
+      if (closed || !writable || !ctx.options.watch) return;
+      try {
+        await engine.watch();
+        watching = true;
+      } catch (error) {
+        // No watcher (e.g. inotify limits): the graph still works; edits show up at the next ingest.
+        watchError = (error as Error).message;
+        ctx.log.warn(`graph: file watcher unavailable, edited files are picked up by the next ingest: ${watchError}`);
       }
-      if (opened.loaded) warmSoon();
+    };
+    ctx.hooks.ready.tap('graph', () => {
+      // A macrotask later: requests already received (tools/list right after initialize) are answered first.
+      loading = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => engine.open())
+        .then((opened) => {
+          ctx.log.info(`graph: generation ${opened.generation}, ${opened.nodes} nodes, ${opened.edges} edges (${opened.elapsedMs} ms)`);
+          if (opened.loaded) warmSoon();
+        })
+        .catch((error: Error) => {
+          // The verbs report it: their freshness check opens the store again and fails with the engine's error.
+          loadError = error.message;
+          ctx.log.error(`graph: loading the stored graph failed: ${loadError}`);
+        })
+        .finally(() => {
+          loading = null;
+          // The watcher's initial scan runs after the load, off the first call's path.
+          if (!closed) setImmediate(() => void startWatching());
+        });
+    });
+    // Plugins that consume the graph service: their verbs wait for the load, with progress.
+    let consumers: Set<string> | undefined;
+    ctx.hooks.beforeCall.tapPromise('graph', async (call) => {
+      const pending = loading;
+      if (!pending) return;
+      consumers ??= new Set(['graph', ...ctx.catalog.plugins().filter((p) => p.requires.includes('graph')).map((p) => p.name)]);
+      if (!consumers.has(call.verb.plugin)) return;
+      await call.ctx.progress(0, 1, 'graph: loading the stored graph');
+      await pending;
+      await call.ctx.progress(1, 1, 'graph: stored graph loaded');
     });
     ctx.hooks.afterCall.tap('graph', (call, outcome) => {
       if (call.name === 'ingest' && outcome.kind === 'ok') {
@@ -76,6 +107,8 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       if (!engine.storeExists()) {
         return { ...report, graph: { loaded: false, node_count: 0, edge_count: 0, store_dir: engine.storeDir, store: 'absent', next: 'ingest with a writable server (this one is read-only)' } };
       }
+      // Status reports the loaded graph (trust modes advise ingest on an empty one): wait for the load.
+      if (loading) await loading;
       const s = engine.status();
       return {
         ...report,
@@ -88,6 +121,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
           store_dir: engine.storeDir,
           watching,
           ...(watchError ? { watch_error: watchError } : {}),
+          ...(loadError ? { load_error: loadError } : {}),
           last_ingest: lastIngest,
           parse_errors: service.parseErrorFiles(),
           ...(s.nodes === 0 ? { next: `ingest({"agent_id":"…","path":"${engine.root}"})` } : {}),
@@ -98,6 +132,8 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     });
     ctx.hooks.shutdown.tapPromise('graph', async () => {
       closed = true;
+      // Never close the store under a load still reading it.
+      if (loading) await loading;
       await engine.close();
     });
   },

@@ -12,7 +12,7 @@ const BIN = path.join(ROOT, 'bin/m1nd.js');
 
 async function m1nd(args: string[], cwd: string, env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', M1ND_FROM_SOURCE: '1', ...env } });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

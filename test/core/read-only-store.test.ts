@@ -33,6 +33,9 @@ describe('read-only mode over an ingested workspace', function () {
     await writer.close();
     const h = await connect({ workspaceRoot: ws, env: { M1ND_READ_ONLY: '1', M1ND_TOOL_TIER: 'full' } });
     try {
+      // The stored graph loads in the background; health waits for it. Opening the store creates
+      // SQLite's (empty) -wal file, as any reader does: the snapshot starts from the serving state.
+      await h.call('health', { agent_id: 'ro' });
       const before = snapshot(ws);
       const refused: string[] = [];
       const served: string[] = [];

@@ -14,7 +14,7 @@ describe('stdio server (spawned bin)', function () {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'serve', '--workspace', tempDir()],
-      env: { PATH: process.env.PATH ?? '', M1ND_TOOL_TIER: 'essential' },
+      env: { PATH: process.env.PATH ?? '', M1ND_FROM_SOURCE: '1', M1ND_TOOL_TIER: 'essential' },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'stdio-test', version: '0.0.0' });
