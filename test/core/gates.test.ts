@@ -80,7 +80,7 @@ describe('proof gate', function () {
     try {
       const empty = await h.call('rec_gated_write', { agent_id: 'a' });
       assert.equal(empty.json.error.code, 'M1ND_ERR_GATE_PROOF_UNRESOLVED');
-      assert.deepEqual(empty.json.error.detail.provers, ['rec_prove']);
+      assert.deepEqual(empty.json.error.detail.provers.sort(), ['rec_prove', 'surgical_context_v2']);
       const unproven = await h.call('rec_gated_write', { agent_id: 'a', file_path: 'src/x.ts' });
       assert.equal(unproven.json.error.code, 'M1ND_ERR_GATE_PROOF_UNPROVEN');
       assert.deepEqual(unproven.json.error.detail.unproven, ['src/x.ts']);

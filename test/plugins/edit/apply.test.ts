@@ -66,10 +66,10 @@ describe('apply writes one file and keeps the graph in step', function () {
     fs.chmodSync(script, 0o751);
     await h.call('apply', { agent_id: 'a', file_path: 'go/server.go', new_content: read(ws, 'go/server.go') + '\n' });
     assert.equal(fs.statSync(script).mode & 0o777, 0o751);
-    const created = await h.call('apply', { agent_id: 'a', file_path: 'src/deep/new/thing.ts', new_content: 'export const x = 1;\n', expected_hash: 'absent' });
+    const created = await h.call('apply', { agent_id: 'a', file_path: 'src/deep/new/thing.ts', new_content: 'export function x(): number {\n  return 1;\n}\n', expected_hash: 'absent' });
     assert.equal(created.json.written[0].created, true);
-    assert.equal(read(ws, 'src/deep/new/thing.ts'), 'export const x = 1;\n');
-    assert.equal(created.json.graph.symbols.added.length > 0 && created.json.graph.symbols.added.every((s: { id: string }) => s.id.includes('src/deep/new/thing.ts#')), true, 'the new file is in the graph');
+    assert.equal(read(ws, 'src/deep/new/thing.ts'), 'export function x(): number {\n  return 1;\n}\n');
+    assert.deepEqual(created.json.graph.symbols.added.map((s: { id: string }) => s.id), ['function:src/deep/new/thing.ts#x'], 'the new file is in the graph');
     for (const bad of ['../outside.ts', '/etc/passwd', 'src/\0.ts']) {
       const r = await h.call('apply', { agent_id: 'a', file_path: bad, new_content: 'x' });
       assert.equal(r.result.isError, true, bad);

@@ -47,4 +47,20 @@ describe('apply_batch verify', function () {
     assert.equal(json.verify.ok, true, JSON.stringify(json.verify));
     assert.equal(json.verify.runs[0].exit_code, 0);
   });
+
+  it('runs the command m1nd.config.ts sets for the project type, and stops it at the configured timeout', async () => {
+    const sleeper = { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 60000)'] };
+    const slow = await connect({ workspaceRoot: ws, config: { bundles: ['default'], options: { edit: { verify: { typescript: sleeper }, verifyTimeoutSeconds: 5 } } } });
+    try {
+      const started = Date.now();
+      const { json } = await slow.call('apply_batch', { agent_id: 'a', verify: true, reingest: false, edits: [{ file_path: 'src/use.ts', new_content: 'export const q = 1;\n' }] });
+      const run = json.verify.runs[0];
+      assert.equal(run.command, `${process.execPath} -e setTimeout(() => {}, 60000)`);
+      assert.equal(run.timed_out, true);
+      assert.equal(json.verify.ok, false);
+      assert.ok(Date.now() - started < 30000, 'killed at the timeout, not after 60 s');
+    } finally {
+      await slow.close();
+    }
+  });
 });

@@ -248,7 +248,8 @@ describe('doctor runtime and gate checks', function () {
         ctx.hooks.gate.tapPromise({ name: 'gated-only:early', stage: -400 }, async () => undefined);
       },
     });
-    const h = await connect({ env: { M1ND_PROOF_GATE: '1' }, plugins: [gatedOnly] });
+    // Without the edit family, whose surgical_context_v2 proves targets.
+    const h = await connect({ env: { M1ND_PROOF_GATE: '1' }, plugins: [gatedOnly], config: { bundles: ['default'], plugins: { disable: ['edit'] } } });
     try {
       const gates = (await h.call('doctor', { agent_id: 'a' })).json.findings.find((f: { check: string }) => f.check === 'gates');
       assert.equal(gates.ok, false);
