@@ -1,0 +1,43 @@
+/**
+ * The memory family: claims agents leave each other, anchored to code with computed freshness;
+ * boot memory; orientation packets; missions; hand-offs; the repository's doctrine document.
+ * Provides the `memory` service; state lives in the workspace store (shared by every agent and
+ * server process) and shared claims are mirrored as Markdown for review.
+ */
+import { definePlugin, Type } from '../../core/index.ts';
+import type { GraphService } from '../graph/service.ts';
+import { createMemoryService } from './service.ts';
+import { memorizeVerb } from './verbs/memorize.ts';
+
+const Options = Type.Object({
+  folder: Type.String({ default: '.m1nd/memory', description: 'Workspace folder of the Markdown mirror (e.g. docs/memory to commit it)' }),
+  soulPath: Type.Optional(Type.String({ description: 'The doctrine document (default: AGENTS.md, then CLAUDE.md, then .cursorrules)' })),
+  maxClaimChars: Type.Integer({ minimum: 100, default: 2000 }),
+  maxEvidence: Type.Integer({ minimum: 1, default: 20 }),
+  maxClaimsPerAgent: Type.Integer({ minimum: 1, default: 2000 }),
+});
+
+export interface MemoryOptions {
+  folder: string;
+  soulPath?: string;
+  maxClaimChars: number;
+  maxEvidence: number;
+  maxClaimsPerAgent: number;
+}
+
+export default definePlugin<MemoryOptions>({
+  name: 'memory',
+  version: '0.1.0',
+  description: 'Shared memory: claims anchored to code, boot memory, orientation, missions, hand-offs, doctrine.',
+  requires: ['graph'],
+  provides: ['memory'],
+  options: Options,
+  apply(ctx) {
+    const graph = ctx.service<GraphService>('graph');
+    const { folder, maxClaimChars, maxEvidence, maxClaimsPerAgent } = ctx.options;
+    ctx.provide('memory', createMemoryService(graph, { folder, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent } }));
+    ctx.registerVerb(memorizeVerb);
+  },
+});
+
+export type { MemoryService } from './service.ts';
