@@ -8,6 +8,7 @@ import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/service.ts';
 import { createMemoryService } from './service.ts';
 import { memorizeVerb } from './verbs/memorize.ts';
+import { orientVerb } from './verbs/orient.ts';
 
 const Options = Type.Object({
   folder: Type.String({ default: '.m1nd/memory', description: 'Workspace folder of the Markdown mirror (e.g. docs/memory to commit it)' }),
@@ -37,6 +38,7 @@ export default definePlugin<MemoryOptions>({
     const { folder, maxClaimChars, maxEvidence, maxClaimsPerAgent } = ctx.options;
     ctx.provide('memory', createMemoryService(graph, { folder, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent } }));
     ctx.registerVerb(memorizeVerb);
+    ctx.registerVerb(orientVerb);
   },
 });
 
