@@ -9,6 +9,8 @@ import type { GraphService } from '../graph/service.ts';
 import { createMemoryService } from './service.ts';
 import { memorizeVerb } from './verbs/memorize.ts';
 import { orientVerb } from './verbs/orient.ts';
+import { bootMemoryVerb } from './verbs/boot_memory.ts';
+import { promoteVerb } from './verbs/promote.ts';
 
 const Options = Type.Object({
   folder: Type.String({ default: '.m1nd/memory', description: 'Workspace folder of the Markdown mirror (e.g. docs/memory to commit it)' }),
@@ -39,6 +41,8 @@ export default definePlugin<MemoryOptions>({
     ctx.provide('memory', createMemoryService(graph, { folder, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent } }));
     ctx.registerVerb(memorizeVerb);
     ctx.registerVerb(orientVerb);
+    ctx.registerVerb(bootMemoryVerb);
+    ctx.registerVerb(promoteVerb);
   },
 });
 
