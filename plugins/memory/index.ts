@@ -11,6 +11,12 @@ import { memorizeVerb } from './verbs/memorize.ts';
 import { orientVerb } from './verbs/orient.ts';
 import { bootMemoryVerb } from './verbs/boot_memory.ts';
 import { promoteVerb } from './verbs/promote.ts';
+import { missionStartVerb } from './verbs/mission_start.ts';
+import { missionEventVerb } from './verbs/mission_event.ts';
+import { missionNextVerb } from './verbs/mission_next.ts';
+import { missionVerifyVerb } from './verbs/mission_verify.ts';
+import { missionHandoffVerb } from './verbs/mission_handoff.ts';
+import { missionCloseVerb } from './verbs/mission_close.ts';
 
 const Options = Type.Object({
   folder: Type.String({ default: '.m1nd/memory', description: 'Workspace folder of the Markdown mirror (e.g. docs/memory to commit it)' }),
@@ -43,6 +49,12 @@ export default definePlugin<MemoryOptions>({
     ctx.registerVerb(orientVerb);
     ctx.registerVerb(bootMemoryVerb);
     ctx.registerVerb(promoteVerb);
+    ctx.registerVerb(missionStartVerb);
+    ctx.registerVerb(missionEventVerb);
+    ctx.registerVerb(missionNextVerb);
+    ctx.registerVerb(missionVerifyVerb);
+    ctx.registerVerb(missionHandoffVerb);
+    ctx.registerVerb(missionCloseVerb);
   },
 });
 
