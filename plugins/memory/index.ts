@@ -17,6 +17,8 @@ import { missionNextVerb } from './verbs/mission_next.ts';
 import { missionVerifyVerb } from './verbs/mission_verify.ts';
 import { missionHandoffVerb } from './verbs/mission_handoff.ts';
 import { missionCloseVerb } from './verbs/mission_close.ts';
+import { soulCheckVerb } from './verbs/soul_check.ts';
+import { soulReadVerb } from './verbs/soul_read.ts';
 
 const Options = Type.Object({
   folder: Type.String({ default: '.m1nd/memory', description: 'Workspace folder of the Markdown mirror (e.g. docs/memory to commit it)' }),
@@ -55,6 +57,8 @@ export default definePlugin<MemoryOptions>({
     ctx.registerVerb(missionVerifyVerb);
     ctx.registerVerb(missionHandoffVerb);
     ctx.registerVerb(missionCloseVerb);
+    ctx.registerVerb(soulReadVerb(ctx.options.soulPath));
+    ctx.registerVerb(soulCheckVerb(ctx.options.soulPath));
   },
 });
 
