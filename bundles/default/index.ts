@@ -3,6 +3,6 @@ import { defineBundle } from '../../core/index.ts';
 
 export default defineBundle({
   name: 'default',
-  description: 'All built-in families: host, core, perspective, lock, resonate.',
+  description: 'All built-in families: host, core, perspective, lock, resonate, memory.',
   plugins: { dirs: ['../../plugins'] },
 });

@@ -19,6 +19,9 @@ import { missionHandoffVerb } from './verbs/mission_handoff.ts';
 import { missionCloseVerb } from './verbs/mission_close.ts';
 import { soulCheckVerb } from './verbs/soul_check.ts';
 import { soulReadVerb } from './verbs/soul_read.ts';
+import { northVerb } from './verbs/north.ts';
+import { delegateVerb } from './verbs/delegate.ts';
+import { debriefVerb } from './verbs/debrief.ts';
 
 const Options = Type.Object({
   folder: Type.String({ default: '.m1nd/memory', description: 'Workspace folder of the Markdown mirror (e.g. docs/memory to commit it)' }),
@@ -59,6 +62,9 @@ export default definePlugin<MemoryOptions>({
     ctx.registerVerb(missionCloseVerb);
     ctx.registerVerb(soulReadVerb(ctx.options.soulPath));
     ctx.registerVerb(soulCheckVerb(ctx.options.soulPath));
+    ctx.registerVerb(northVerb);
+    ctx.registerVerb(delegateVerb);
+    ctx.registerVerb(debriefVerb);
   },
 });
 
