@@ -13,7 +13,11 @@ import { anchorLabel } from './evidence.ts';
 // JSON strings are valid YAML scalars: every value is quoted that way, so no text can break the front matter.
 const yaml = (v: unknown) => JSON.stringify(v);
 
-/** The Markdown text of a claim. */
+/**
+ * The Markdown text of a claim: front matter, a heading, the claim text verbatim, then an Evidence
+ * section naming each anchor as a code path and symbol in backticks — which is what the graph's
+ * Markdown pass turns into `documents` edges when the folder is inside the ingested workspace.
+ */
 export function claimMarkdown(c: Claim): string {
   const lines = [
     '---',
@@ -33,10 +37,19 @@ export function claimMarkdown(c: Claim): string {
     ...(c.origin ? [`origin: ${yaml(c.origin)}`] : []),
     '---',
     '',
+    `# ${c.title ? c.title.replace(/\s+/g, ' ') : `Claim ${c.id}`}`,
+    '',
     c.text,
     '',
+    ...(c.evidence.length ? ['## Evidence', '', ...c.evidence.map(evidenceLine), ''] : []),
   ];
   return lines.join('\n');
+}
+
+function evidenceLine(e: Claim['evidence'][number]): string {
+  const symbol = e.node?.includes('#') ? e.node.slice(e.node.indexOf('#') + 1) : null;
+  const lines = e.lines ? ` lines ${e.lines[0]}-${e.lines[1]}` : '';
+  return `- \`${e.path}\`${symbol ? ` \`${symbol}\`` : ''}${lines} (hash ${e.hash})`;
 }
 
 /** Writes claims into the memory folder, one file each; returns the workspace-relative paths written. */

@@ -30,7 +30,8 @@ describe('memorize on a fixture repository', function () {
     assert.match(md, /\nkind: "gotcha"\n/);
     assert.match(md, /\nauthor: "a"\n/);
     assert.match(md, /\nconfidence: 0\.9\n/);
-    assert.ok(md.endsWith(`---\n\n${text}\n`), 'the text is the body, verbatim');
+    assert.ok(md.includes(`\n# Claim ${stored.id}\n\n${text}\n\n## Evidence\n`), 'the text is the body, verbatim');
+    assert.match(md, /\n- `src\/cart\.ts` `total` lines 4-6 \(hash [0-9a-f]{16}\)\n/);
     assert.deepEqual(fs.readdirSync(path.join(ws, '.m1nd/memory')).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
   });
 
