@@ -25,6 +25,7 @@ import { debriefVerb } from './verbs/debrief.ts';
 
 const Options = Type.Object({
   folder: Type.String({ default: '.m1nd/memory', description: 'Workspace folder of the Markdown mirror (e.g. docs/memory to commit it)' }),
+  mirror: Type.Boolean({ default: true, description: 'Write shared claims as Markdown into the folder' }),
   soulPath: Type.Optional(Type.String({ description: 'The doctrine document (default: AGENTS.md, then CLAUDE.md, then .cursorrules)' })),
   maxClaimChars: Type.Integer({ minimum: 100, default: 2000 }),
   maxEvidence: Type.Integer({ minimum: 1, default: 20 }),
@@ -33,6 +34,7 @@ const Options = Type.Object({
 
 export interface MemoryOptions {
   folder: string;
+  mirror: boolean;
   soulPath?: string;
   maxClaimChars: number;
   maxEvidence: number;
@@ -49,7 +51,7 @@ export default definePlugin<MemoryOptions>({
   apply(ctx) {
     const graph = ctx.service<GraphService>('graph');
     const { folder, maxClaimChars, maxEvidence, maxClaimsPerAgent } = ctx.options;
-    ctx.provide('memory', createMemoryService(graph, { folder, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent } }));
+    ctx.provide('memory', createMemoryService(graph, { folder, mirror: ctx.options.mirror, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent } }));
     ctx.registerVerb(memorizeVerb);
     ctx.registerVerb(orientVerb);
     ctx.registerVerb(bootMemoryVerb);

@@ -57,6 +57,7 @@ export class MarkdownMirror {
   constructor(
     private readonly graph: GraphService,
     private readonly folder: string,
+    private readonly enabled = true,
   ) {}
 
   /** The folder, checked to stay inside the workspace. */
@@ -65,7 +66,7 @@ export class MarkdownMirror {
   }
 
   write(claims: readonly Claim[]): string[] {
-    const shared = claims.filter((c) => c.scope !== 'agent');
+    const shared = this.enabled ? claims.filter((c) => c.scope !== 'agent') : [];
     if (shared.length === 0) return [];
     const dir = this.dir();
     mkdirSync(dir.absolute, { recursive: true });

@@ -71,9 +71,9 @@ export function confidenceOf(value: number | string | undefined): number {
 }
 
 /** Creates the service over the graph service. */
-export function createMemoryService(graph: GraphService, options: { folder: string; limits: ClaimLimits }): MemoryService {
+export function createMemoryService(graph: GraphService, options: { folder: string; mirror?: boolean; limits: ClaimLimits }): MemoryService {
   const claims = new ClaimBook(graph);
-  const markdown = new MarkdownMirror(graph, options.folder);
+  const markdown = new MarkdownMirror(graph, options.folder, options.mirror !== false);
   const service: MemoryService = {
     claims,
     limits: options.limits,
