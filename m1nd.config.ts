@@ -11,6 +11,5 @@ export default defineConfig({
   // plugins: { dirs: ['./my-plugins'], packages: [], disable: [] },
   // gates: { readOnly: false, proofGate: false, resultTokenLimit: 20000 },
   // options: { 'my-plugin': { greeting: 'hi' } },
-  // options: { memory: { folder: 'docs/memory' } },   // commit shared memory with the code (docs/memory.md)
   // storage: { dir: '.m1nd' },
 });
