@@ -82,9 +82,10 @@ export async function run(): Promise<void> {
       console.log(`memory: memorize (1 claim)  p50 ${fmt(pct(memorize, 50))} ms  p99 ${fmt(pct(memorize, 99))} ms  last 200 p50 ${fmt(pct(late, 50))} ms  (target ≤ 10)   bare store write p50 ${fmt(pct(bare, 50))} ms   ratio ${(pct(memorize, 50) / pct(bare, 50)).toFixed(1)}`);
       const tasks = symbols.filter((_, i) => i % Math.max(1, Math.floor(symbols.length / TASKS)) === 0).slice(0, TASKS).map((id) => `change how ${id.split('#')[1].replace(/_/g, ' ')} handles its input`);
       const measure = async (verb: string) => {
-        for (const task of tasks.slice(0, 10)) await timed(host, verb, { task });
+        const args = (task: string) => (verb === 'seek' ? { query: task } : { task });
+        for (const task of tasks.slice(0, 10)) await timed(host, verb, args(task));
         const times: number[] = [];
-        for (const task of tasks) times.push(await timed(host, verb, verb === 'seek' ? { query: task } : { task }));
+        for (const task of tasks) times.push(await timed(host, verb, args(task)));
         return times;
       };
       const seek = await measure('seek');

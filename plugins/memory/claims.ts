@@ -57,16 +57,35 @@ export interface ClaimLimits {
   maxClaimsPerAgent: number;
 }
 
+const byAge = (a: Claim, b: Claim) => a.created_at - b.created_at || a.id.localeCompare(b.id);
+
 /** Every claim of the workspace, with the read rule applied per caller. */
 export class ClaimBook {
+  // Parsed claims and their word sets, valid while the namespace's stamp is unchanged (any process writing a claim changes it).
+  private cache: { stamp: string; claims: Claim[]; words: Map<string, Set<string>> } | null = null;
+
   constructor(private readonly graph: GraphService) {}
 
-  /** All claims, oldest first. */
-  all(): Claim[] {
-    return this.graph.engine.memory
+  /** All claims, oldest first (shared: callers must not mutate them). */
+  all(): readonly Claim[] {
+    const memory = this.graph.engine.memory;
+    const stamp = memory.stamp(CLAIMS_NAMESPACE);
+    if (this.cache?.stamp === stamp) return this.cache.claims;
+    const claims = memory
       .list<Claim>(CLAIMS_NAMESPACE, 'c_', 1_000_000)
       .map((r) => r.value)
-      .sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+      .sort(byAge);
+    this.cache = { stamp, claims, words: new Map() };
+    return claims;
+  }
+
+  /** The word set of a claim's text (cached with the claims). */
+  wordsOf(c: Claim): Set<string> {
+    const cached = this.cache?.words.get(c.id);
+    if (cached) return cached;
+    const w = words(c.text);
+    this.cache?.words.set(c.id, w);
+    return w;
   }
 
   /** Claims `agentId` may read, in the given scopes. */
@@ -92,7 +111,7 @@ export class ClaimBook {
     let best: { claim: Claim; similarity: number } | null = null;
     for (const c of this.visible(author, [scope])) {
       if (c.superseded_by) continue;
-      const s = jaccard(mine, words(c.text));
+      const s = jaccard(mine, this.wordsOf(c));
       if (s >= DUPLICATE_SIMILARITY && (!best || s > best.similarity)) best = { claim: c, similarity: Math.round(s * 1000) / 1000 };
     }
     return best;
@@ -128,11 +147,23 @@ export class ClaimBook {
     return `c_${randomBytes(5).toString('hex')}`;
   }
 
-  /** Writes claims in one transaction (all or none). */
+  /** Writes claims in one transaction (all or none); keeps the cache when nobody else wrote since it was read. */
   save(claims: readonly Claim[]): void {
     const memory = this.graph.engine.memory;
     memory.transaction(() => {
+      const current = this.cache !== null && memory.stamp(CLAIMS_NAMESPACE) === this.cache.stamp;
       for (const c of claims) memory.set(CLAIMS_NAMESPACE, c.id, c);
+      if (!current || !this.cache) {
+        this.cache = null;
+        return;
+      }
+      const byId = new Map(this.cache.claims.map((c) => [c.id, c]));
+      for (const c of claims) {
+        byId.set(c.id, structuredClone(c));
+        this.cache.words.delete(c.id);
+      }
+      this.cache.claims = [...byId.values()].sort(byAge);
+      this.cache.stamp = memory.stamp(CLAIMS_NAMESPACE);
     });
   }
 }

@@ -67,6 +67,30 @@ export default definePlugin<MemoryOptions>({
     ctx.registerVerb(northVerb);
     ctx.registerVerb(delegateVerb);
     ctx.registerVerb(debriefVerb);
+
+    ctx.hooks.workflows.tap('memory', (list) => [
+      ...list,
+      {
+        name: 'share what you learned',
+        when: 'orient on a task with what other agents found, leave what you found for the next one',
+        steps: [
+          { verb: 'north', why: 'trust, focus and dated memory for the task' },
+          { verb: 'orient', why: 'claims on the nodes you will touch; stale ones say what changed' },
+          { verb: 'memorize', why: 'each durable finding with evidence (file, lines or node)' },
+          { verb: 'promote', why: 'optional: a fresh project claim the whole team should know' },
+        ],
+      },
+      {
+        name: 'run a bounded mission',
+        when: 'a bug hunt, review or refactor with a budget and findings backed by direct evidence',
+        steps: [
+          { verb: 'mission_start', why: 'mode, budget, risk; starter moves' },
+          { verb: 'mission_event', why: 'log each read, test run or graph answer' },
+          { verb: 'mission_verify', why: 'a finding counts only when a direct event backs it' },
+          { verb: 'mission_close', why: 'proof packet; write_light_memory memorizes the verified claims' },
+        ],
+      },
+    ]);
   },
 });
 

@@ -69,7 +69,8 @@ export function relevantClaims(memory: MemoryService, claims: readonly Claim[], 
       if (e.node && byNode.has(e.node)) anchor = Math.max(anchor, byNode.get(e.node)!);
       else if (byFile.has(e.path)) anchor = Math.max(anchor, byFile.get(e.path)! / 2);
     }
-    const lexical = coverage(taskWords, words(`${c.text} ${c.topic ?? ''}`)) * 0.5;
+    const textWords = c.topic ? new Set([...memory.claims.wordsOf(c), ...words(c.topic)]) : memory.claims.wordsOf(c);
+    const lexical = coverage(taskWords, textWords) * 0.5;
     const relevance = anchor + lexical;
     if (relevance > 0.05) scored.push({ claim: c, relevance: Math.round(relevance * 1000) / 1000 });
   }

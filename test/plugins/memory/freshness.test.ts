@@ -72,6 +72,18 @@ describe('claims shared between two agents, with computed freshness', function (
     assert.equal(stale.changed[0].what, 'node_gone');
   });
 
+  it('sees a claim another server process stored after this one read its claims', async () => {
+    await h.call('memorize', { agent_id: 'a', claims: [{ text: 'mul repeats add b times', evidence: ['function:src/math.ts#mul'] }] });
+    assert.equal((await claimsOf('b')).length > 0, true, 'this server has read (and cached) the claims');
+    const other = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      const id = (await other.call('memorize', { agent_id: 'c', claims: [{ text: 'the cart total adds every price to the running sum', evidence: [TOTAL] }] })).json.stored[0].id;
+      assert.ok((await claimsOf('b')).some((c) => c.id === id));
+    } finally {
+      await other.close();
+    }
+  });
+
   it('shows a private claim only to its author', async () => {
     const mine = (await h.call('memorize', { agent_id: 'a', scope: 'agent', claims: [{ text: 'my private hunch: the cart total should round prices', evidence: [TOTAL] }] })).json.stored[0];
     assert.equal(mine.scope, 'agent');
