@@ -22,8 +22,10 @@ export interface ActivatedNode {
 // Relations that carry a task from a symbol to its collaborators (not structure or co-change noise).
 const SPREAD = new Set(['calls', 'imports', 'inherits', 'implements', 'references']);
 const HOP_DECAY = 0.5;
-/** Claims whose freshness one packet computes at most (each costs file reads). */
-const MAX_CANDIDATES = 60;
+/** Claims whose freshness one packet computes at most (each costs file reads); a 2K-token packet shows fewer. */
+const MAX_CANDIDATES = 24;
+// Task words that say nothing about what a claim is about.
+const STOP = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'how', 'what', 'why', 'its', 'it', 'is', 'are', 'be', 'this', 'that', 'change', 'fix', 'make', 'update', 'find', 'from', 'by', 'at', 'as']);
 
 /** The top nodes a task activates: seek seeds, then one hop of spread. */
 export function activate(engine: GraphService['engine'], task: string, topK: number, scope?: string): ActivatedNode[] {
@@ -60,7 +62,7 @@ export function relevantClaims(memory: MemoryService, claims: readonly Claim[], 
   const byNode = new Map(nodes.map((n) => [n.id, n.score]));
   const byFile = new Map<string, number>();
   for (const n of nodes) byFile.set(n.path, Math.max(byFile.get(n.path) ?? 0, n.score));
-  const taskWords = words(task);
+  const taskWords = new Set([...words(task)].filter((w) => !STOP.has(w)));
   const scored: { claim: Claim; relevance: number }[] = [];
   for (const c of claims) {
     if (c.superseded_by) continue;
