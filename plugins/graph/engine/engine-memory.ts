@@ -8,6 +8,8 @@ export interface EngineMemory {
   delete(namespace: string, key: string): boolean;
   list<T = unknown>(namespace: string, prefix?: string, limit?: number): MemoryEntry<T>[];
   transaction<T>(fn: () => T): T;
+  /** A fingerprint of a namespace that changes whenever one of its rows does (for caches). */
+  stamp(namespace: string): string;
 }
 
 /** The memory operations of a store, without the rest of its API. */
@@ -18,5 +20,6 @@ export function memoryView(store: GraphStore): EngineMemory {
     delete: (ns, key) => store.memoryDelete(ns, key),
     list: (ns, prefix, limit) => store.memoryList(ns, prefix, limit),
     transaction: (fn) => store.transaction(fn),
+    stamp: (ns) => store.memoryStamp(ns),
   };
 }

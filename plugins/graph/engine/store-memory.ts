@@ -25,6 +25,7 @@ export class MemoryTable {
       ),
       delete: db.prepare('DELETE FROM memory WHERE namespace = ? AND key = ?'),
       list: db.prepare(`SELECT key, value_json, updated_at FROM memory WHERE namespace = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?`).raw(),
+      stamp: db.prepare('SELECT COUNT(*), MAX(updated_at), TOTAL(LENGTH(value_json)) FROM memory WHERE namespace = ?').raw(),
       namespaces: db.prepare('SELECT namespace, COUNT(*) FROM memory GROUP BY namespace ORDER BY namespace').raw(),
     };
   }
@@ -56,6 +57,12 @@ export class MemoryTable {
       value: JSON.parse(v) as T,
       updatedAt,
     }));
+  }
+
+  /** A cheap fingerprint of a namespace (rows, newest write, bytes) that changes whenever a row of it is written or deleted. */
+  stamp(namespace: string): string {
+    const [rows, newest, bytes] = this.stmts.stamp.get(namespace) as [number, number | null, number];
+    return `${rows}:${newest ?? 0}:${bytes}`;
   }
 
   /** Each namespace with its number of keys, by name. */

@@ -242,6 +242,11 @@ export class GraphStore {
     return this.memory.set(namespace, key, value);
   }
 
+  /** A fingerprint of a memory namespace that changes whenever one of its rows does (for caches). */
+  memoryStamp(namespace: string): string {
+    return this.memory.stamp(namespace);
+  }
+
   /** Deletes a memory value; false when absent. */
   memoryDelete(namespace: string, key: string): boolean {
     return this.memory.delete(namespace, key);

@@ -1,0 +1,175 @@
+/**
+ * Evidence anchors: what a claim cites (a file, a line range, a graph node) with the hash of the
+ * cited text at the time, and the freshness check that re-reads that text now. Freshness is always
+ * computed from the workspace, never stored as a flag.
+ */
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { ErrorCodes, M1ndError } from '../../core/index.ts';
+import type { GraphService } from '../graph/service.ts';
+
+/** One cited piece of the workspace, as stored with a claim. */
+export interface EvidenceAnchor {
+  kind: 'node' | 'lines' | 'file';
+  path: string;
+  /** Graph node id (kind `node`). */
+  node?: string;
+  /** 1-based inclusive lines the hash covers (node and lines kinds). */
+  lines?: [number, number];
+  /** sha256 (16 hex) of the cited text when it was anchored. */
+  hash: string;
+}
+
+/** Evidence as a caller gives it: `path`, `path:12-30`, a node id or name, or an object. */
+export type EvidenceInput = string | { path?: string; node?: string; lines?: number[] };
+
+/** What changed in one anchor since it was hashed. */
+export interface EvidenceChange {
+  evidence: string;
+  what: 'content_changed' | 'node_gone' | 'file_gone' | 'lines_gone';
+  lines_was?: [number, number];
+  lines_now?: [number, number];
+}
+
+/** The freshness of a set of anchors: fresh, stale (with what changed) or unanchored (nothing to check). */
+export interface Freshness {
+  state: 'fresh' | 'stale' | 'unanchored';
+  changed: EvidenceChange[];
+}
+
+/** sha256 of a text, 16 hex characters (collisions are irrelevant at claim scale). */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** A short label of an anchor, as shown in results and Markdown. */
+export function anchorLabel(a: EvidenceAnchor): string {
+  if (a.kind === 'node') return a.node!;
+  if (a.kind === 'lines') return `${a.path}:${a.lines![0]}-${a.lines![1]}`;
+  return a.path;
+}
+
+/** Reads workspace files once per request, through the engine's workspace guard. */
+export class FileReader {
+  private readonly cache = new Map<string, string[] | null>();
+  constructor(private readonly graph: GraphService) {}
+
+  /** The file's lines, or null when it is gone (or not a file). */
+  lines(path: string): string[] | null {
+    if (this.cache.has(path)) return this.cache.get(path)!;
+    let lines: string[] | null = null;
+    try {
+      lines = this.graph.engine.readFile(path).content.split('\n');
+    } catch {
+      lines = null;
+    }
+    this.cache.set(path, lines);
+    return lines;
+  }
+}
+
+function slice(lines: string[], from: number, to: number): string {
+  return lines.slice(from - 1, to).map((l) => l.trimEnd()).join('\n');
+}
+
+function isFile(graph: GraphService, rel: string): boolean {
+  try {
+    return statSync(graph.engine.resolvePath(rel).absolute).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function notFound(ref: string): never {
+  throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `evidence "${ref}" is neither a workspace file, a line range of one, nor a graph node`, {
+    hint: 'cite a repo-relative file ("src/a.ts"), lines ("src/a.ts:10-20") or a node id from seek',
+    data: { evidence: ref },
+  });
+}
+
+/** Anchors one piece of evidence now; PATH_ESCAPE outside the workspace, PATH_NOT_FOUND / GRAPH_NODE_NOT_FOUND when missing. */
+export function anchorEvidence(graph: GraphService, files: FileReader, input: EvidenceInput): EvidenceAnchor {
+  const engine = graph.engine;
+  const spec = typeof input === 'string' ? { text: input.trim() } : { text: '', ...input };
+  const ref = typeof input === 'string' ? input : JSON.stringify(input);
+  const nodeAnchor = (id: string): EvidenceAnchor => {
+    const node = engine.getNode(id)!;
+    const lines = files.lines(node.path);
+    if (!lines) notFound(ref);
+    const range: [number, number] = node.kind === 'file' || node.endLine < 1 ? [1, lines.length] : [node.startLine, node.endLine];
+    return { kind: 'node', path: node.path, node: node.id, lines: range, hash: textHash(slice(lines, range[0], range[1])) };
+  };
+  const pathAnchor = (path: string, range?: number[]): EvidenceAnchor => {
+    // The guard throws PATH_ESCAPE for `..`, absolute paths elsewhere and symlinks out.
+    const rel = graph.run(() => engine.resolvePath(path)).relative;
+    if (!isFile(graph, rel)) notFound(ref);
+    const lines = files.lines(rel);
+    if (!lines) notFound(ref);
+    if (!range) return { kind: 'file', path: rel, hash: textHash(lines.join('\n')) };
+    const [from, to] = [range[0], range[1] ?? range[0]];
+    if (!(from >= 1 && to >= from && to <= lines.length)) {
+      throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `evidence lines ${from}-${to} are outside ${rel} (${lines.length} lines)`, { hint: 'cite lines that exist in the file' });
+    }
+    return { kind: 'lines', path: rel, lines: [from, to], hash: textHash(slice(lines, from, to)) };
+  };
+
+  if (spec.node) return nodeAnchor(graph.node(spec.node).id);
+  if (spec.path) return pathAnchor(spec.path, spec.lines);
+  const text = spec.text;
+  if (!text) notFound(ref);
+  if (engine.getNode(text)) return nodeAnchor(text);
+  const ranged = /^(.+?):(\d+)(?:-(\d+))?$/.exec(text);
+  const pathPart = ranged ? ranged[1] : text;
+  const rel = graph.run(() => engine.resolvePath(pathPart)).relative;
+  if (isFile(graph, rel)) return pathAnchor(rel, ranged ? [Number(ranged[2]), Number(ranged[3] ?? ranged[2])] : undefined);
+  // A name or qualified name of a symbol (never a loose text match: that would pin an unrelated node).
+  return nodeAnchor(graph.node(text).id);
+}
+
+/** Re-reads every anchor and says what changed since it was hashed. */
+export function checkFreshness(graph: GraphService, files: FileReader, anchors: readonly EvidenceAnchor[]): Freshness {
+  if (anchors.length === 0) return { state: 'unanchored', changed: [] };
+  const changed: EvidenceChange[] = [];
+  for (const a of anchors) {
+    const evidence = anchorLabel(a);
+    if (a.kind === 'node') {
+      const node = graph.engine.getNode(a.node!);
+      if (!node) {
+        changed.push({ evidence, what: 'node_gone', lines_was: a.lines });
+        continue;
+      }
+      const lines = files.lines(node.path);
+      if (!lines) {
+        changed.push({ evidence, what: 'file_gone', lines_was: a.lines });
+        continue;
+      }
+      const now: [number, number] = node.kind === 'file' || node.endLine < 1 ? [1, lines.length] : [node.startLine, node.endLine];
+      if (textHash(slice(lines, now[0], now[1])) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_was: a.lines, lines_now: now });
+      continue;
+    }
+    const lines = files.lines(a.path);
+    if (!lines) {
+      changed.push({ evidence, what: 'file_gone' });
+      continue;
+    }
+    if (a.kind === 'file') {
+      if (textHash(lines.join('\n')) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_now: [1, lines.length] });
+      continue;
+    }
+    const [from, to] = a.lines!;
+    if (to > lines.length) changed.push({ evidence, what: 'lines_gone', lines_was: a.lines });
+    else if (textHash(slice(lines, from, to)) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_was: a.lines, lines_now: a.lines });
+  }
+  return { state: changed.length ? 'stale' : 'fresh', changed };
+}
+
+/** The anchor again, hashed over its current text (re-verification); null when its target is gone. */
+export function reanchor(graph: GraphService, files: FileReader, a: EvidenceAnchor): EvidenceAnchor | null {
+  try {
+    if (a.kind === 'node') return anchorEvidence(graph, files, { node: a.node! });
+    if (a.kind === 'file') return anchorEvidence(graph, files, { path: a.path });
+    return anchorEvidence(graph, files, { path: a.path, lines: a.lines });
+  } catch {
+    return null;
+  }
+}

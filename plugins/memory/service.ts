@@ -1,0 +1,185 @@
+/**
+ * The `memory` service other plugins consume (declare `requires: ['memory']`, then
+ * `ctx.service<MemoryService>('memory')`): storing claims with anchored evidence, reading them
+ * with computed freshness, and re-verifying them. The store is the workspace store the graph
+ * service exposes; the Markdown mirror is the reviewable copy.
+ */
+import { ErrorCodes, M1ndError } from '../../core/index.ts';
+import type { GraphService } from '../graph/service.ts';
+import { ClaimBook, type Claim, type ClaimKind, type ClaimLimits } from './claims.ts';
+import { anchorEvidence, anchorLabel, checkFreshness, FileReader, reanchor, type EvidenceInput, type Freshness } from './evidence.ts';
+import { MarkdownMirror } from './mirror.ts';
+import type { Scope } from './scopes.ts';
+
+/** A claim to store, as a caller gives it. */
+export interface NewClaim {
+  text: string;
+  kind?: ClaimKind;
+  /** 0..1, or high / medium / low. */
+  confidence?: number | string;
+  evidence?: EvidenceInput[];
+  supersedes?: string;
+}
+
+/** What memorize did. */
+export interface MemorizeOutcome {
+  stored: Claim[];
+  duplicates: { text: string; existing: Claim; similarity: number }[];
+  mirrored: string[];
+}
+
+/** A claim as results show it: verbatim text, who and when, and its freshness now. */
+export interface ClaimView {
+  id: string;
+  text: string;
+  kind: ClaimKind;
+  scope: Scope;
+  author: string;
+  confidence: number;
+  freshness: Freshness['state'];
+  changed?: Freshness['changed'];
+  evidence: string[];
+  verified: string;
+  age_days: number;
+  superseded_by?: string;
+  origin?: Claim['origin'];
+}
+
+export interface MemoryService {
+  readonly claims: ClaimBook;
+  readonly limits: ClaimLimits;
+  /** The Markdown mirror's folder (workspace-relative). */
+  readonly folder: string;
+  /** Stores claims with anchored evidence; duplicates are reported, not stored. Throws on bad evidence or limits. */
+  memorize(agentId: string, input: { claims: NewClaim[]; scope: Scope; topic?: string; title?: string }): MemorizeOutcome;
+  /** The freshness of claims now (one read per file). */
+  freshness(claims: readonly Claim[]): Map<string, Freshness>;
+  /** A claim as results show it. */
+  view(claim: Claim, freshness: Freshness): ClaimView;
+  /** Re-hashes the evidence of claims the caller can read; claims whose evidence is gone are returned unchanged in `failed`. */
+  reverify(agentId: string, ids: readonly string[]): { refreshed: Claim[]; failed: { id: string; missing: string[] }[] };
+  /** Writes claims (already stored) to the Markdown mirror again; returns the paths written. */
+  mirror(claims: readonly Claim[]): string[];
+}
+
+/** Confidence words of the reference mapped to numbers. */
+export function confidenceOf(value: number | string | undefined): number {
+  if (typeof value === 'number') return Math.max(0, Math.min(1, value));
+  const named: Record<string, number> = { high: 0.9, medium: 0.6, low: 0.3 };
+  if (typeof value === 'string') return named[value.toLowerCase()] ?? (Number.isFinite(Number(value)) ? confidenceOf(Number(value)) : 0.6);
+  return 0.6;
+}
+
+/** Creates the service over the graph service. */
+export function createMemoryService(graph: GraphService, options: { folder: string; mirror?: boolean; limits: ClaimLimits }): MemoryService {
+  const claims = new ClaimBook(graph);
+  const markdown = new MarkdownMirror(graph, options.folder, options.mirror !== false);
+  const service: MemoryService = {
+    claims,
+    limits: options.limits,
+    folder: options.folder,
+    memorize(agentId, input) {
+      claims.checkLimits(agentId, input.claims.map((c) => ({ text: c.text, evidence: c.evidence?.length ?? 0 })), options.limits);
+      const files = new FileReader(graph);
+      // The topic anchors claims that cite nothing, when it names a node (never a loose match).
+      let topicEvidence: EvidenceInput[] = [];
+      if (input.topic) {
+        try {
+          topicEvidence = [{ node: graph.node(input.topic).id }];
+        } catch {
+          topicEvidence = [];
+        }
+      }
+      const now = Date.now();
+      const stored: Claim[] = [];
+      const touched: Claim[] = [];
+      const duplicates: MemorizeOutcome['duplicates'] = [];
+      for (const c of input.claims) {
+        const cited = c.evidence?.length ? c.evidence : topicEvidence;
+        const evidence = cited.map((e) => anchorEvidence(graph, files, e));
+        const dup = claims.duplicateOf(agentId, input.scope, c.text);
+        const dupInBatch = stored.find((s) => s.text === c.text);
+        if (dup || dupInBatch) {
+          duplicates.push({ text: c.text, existing: dup?.claim ?? dupInBatch!, similarity: dup?.similarity ?? 1 });
+          continue;
+        }
+        const claim: Claim = {
+          id: claims.newId(),
+          text: c.text,
+          kind: c.kind ?? 'fact',
+          scope: input.scope,
+          author: agentId,
+          ...(input.topic ? { topic: input.topic } : {}),
+          ...(input.title ? { title: input.title } : {}),
+          confidence: confidenceOf(c.confidence),
+          evidence: dedupeAnchors(evidence),
+          created_at: now,
+          verified_at: now,
+        };
+        if (c.supersedes) {
+          const old = claims.get(agentId, c.supersedes);
+          if (old.superseded_by) {
+            throw new M1ndError(ErrorCodes.STATE_STALE, `claim "${old.id}" is already superseded by "${old.superseded_by}"`, { hint: `supersede "${old.superseded_by}" instead` });
+          }
+          claim.supersedes = old.id;
+          old.superseded_by = claim.id;
+          touched.push(old);
+        }
+        stored.push(claim);
+      }
+      claims.save([...stored, ...touched]);
+      return { stored, duplicates, mirrored: markdown.write([...stored, ...touched]) };
+    },
+    freshness(list) {
+      const files = new FileReader(graph);
+      return new Map(list.map((c) => [c.id, checkFreshness(graph, files, c.evidence)]));
+    },
+    view(c, f) {
+      return {
+        id: c.id,
+        text: c.text,
+        kind: c.kind,
+        scope: c.scope,
+        author: c.author,
+        confidence: c.confidence,
+        freshness: f.state,
+        ...(f.changed.length ? { changed: f.changed } : {}),
+        evidence: c.evidence.map(anchorLabel),
+        verified: new Date(c.verified_at).toISOString(),
+        age_days: Math.floor((Date.now() - c.created_at) / 86_400_000),
+        ...(c.superseded_by ? { superseded_by: c.superseded_by } : {}),
+        ...(c.origin ? { origin: c.origin } : {}),
+      };
+    },
+    reverify(agentId, ids) {
+      const files = new FileReader(graph);
+      const refreshed: Claim[] = [];
+      const failed: { id: string; missing: string[] }[] = [];
+      for (const id of ids) {
+        const claim = claims.get(agentId, id);
+        const anchors = claim.evidence.map((a) => ({ a, now: reanchor(graph, files, a) }));
+        const missing = anchors.filter((x) => !x.now).map((x) => anchorLabel(x.a));
+        if (missing.length) {
+          failed.push({ id, missing });
+          continue;
+        }
+        refreshed.push({ ...claim, evidence: anchors.map((x) => x.now!), verified_at: Date.now() });
+      }
+      claims.save(refreshed);
+      markdown.write(refreshed);
+      return { refreshed, failed };
+    },
+    mirror: (list) => markdown.write(list),
+  };
+  return service;
+}
+
+function dedupeAnchors<T extends { kind: string; path: string; node?: string; lines?: [number, number] }>(list: T[]): T[] {
+  const seen = new Set<string>();
+  return list.filter((a) => {
+    const key = `${a.kind}|${a.path}|${a.node ?? ''}|${a.lines?.join('-') ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,75 @@
+/** memorize: stores claims anchored to workspace evidence, or re-verifies stored ones. */
+import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import { CLAIM_KINDS, type ClaimKind } from '../claims.ts';
+import { anchorLabel } from '../evidence.ts';
+import { SCOPES } from '../scopes.ts';
+import { memoryCall } from '../call.ts';
+
+/** The reference's kinds (entity, state, event) are all facts here. */
+const KINDS = [...CLAIM_KINDS, 'entity', 'state', 'event'] as const;
+const MAX_CLAIMS_PER_CALL = 50;
+
+const Evidence = Type.Union([
+  Type.String({ minLength: 1 }),
+  Type.Object({ path: Type.Optional(Type.String()), lines: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 2 })), node: Type.Optional(Type.String()) }),
+]);
+
+export const memorizeVerb = defineVerb({
+  name: 'memorize',
+  description: 'Store claims (facts, decisions, gotchas…) anchored to files, line ranges or nodes, for every agent; or re-verify stored claims.',
+  input: Type.Object({
+    agent_id: AgentId,
+    claims: Type.Optional(
+      Type.Array(
+        Type.Object({
+          text: Type.Optional(Type.String({ minLength: 1 })),
+          label: Type.Optional(Type.String({ minLength: 1 })),
+          kind: Type.Optional(StringEnum(KINDS)),
+          confidence: Type.Optional(Type.Union([Type.Number(), Type.String()])),
+          evidence: Type.Optional(Type.Array(Evidence, { description: 'path, path:12-30, node id, or {path,lines}/{node}' })),
+          supersedes: Type.Optional(Type.String({ description: 'Claim id this one replaces' })),
+        }),
+        { maxItems: MAX_CLAIMS_PER_CALL },
+      ),
+    ),
+    node_label: Type.Optional(Type.String({ description: 'Topic; anchors claims that cite no evidence when it names a node' })),
+    title: Type.Optional(Type.String()),
+    scope: Type.Optional(StringEnum(SCOPES, { default: 'project', description: 'agent (private), project, team' })),
+    reverify: Type.Optional(Type.Array(Type.String(), { description: 'Claim ids to re-hash at their current evidence' })),
+  }),
+  tiers: ['essential'],
+  effect: 'write',
+  stages: ['handoff', 'review'],
+  next: 'orient',
+  guide:
+    'Each claim is one statement (`text`, or the reference name `label`) with evidence: a repo-relative file, `file:12-30`, a node id (from seek) or a symbol name. Each piece is hashed when stored; later results mark the claim `stale` with what changed when that text changes or the node disappears. ' +
+    'Evidence outside the workspace or not found is refused. A near-identical claim already visible in the same scope is reported under `duplicates`, not stored again. `supersedes` retires an older claim. ' +
+    'Scopes: `agent` is private to you (never mirrored to Markdown), `project` is every agent of the workspace, `team` is shared doctrine (prefer promote). Shared claims are also written as Markdown files in the memory folder (default .m1nd/memory/, `options.memory.folder` in m1nd.config.ts). ' +
+    '`reverify: [ids]` re-hashes claims you checked still hold after their evidence changed.',
+  handler: async (args, call) => {
+    const { memory } = await memoryCall(call);
+    const claims = (args.claims ?? []).map((c, i) => {
+      const text = c.text ?? c.label;
+      if (!text) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `claims[${i}] has neither text nor label`, { hint: 'give each claim its statement in `text`' });
+      const kind: ClaimKind = (CLAIM_KINDS as readonly string[]).includes(c.kind ?? '') ? (c.kind as ClaimKind) : 'fact';
+      return { text, kind, confidence: c.confidence, evidence: c.evidence, supersedes: c.supersedes };
+    });
+    if (claims.length === 0 && !args.reverify?.length) {
+      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'nothing to do: pass claims to store or reverify ids', {
+        hint: 'memorize({"agent_id":"…","claims":[{"text":"…","evidence":["src/a.ts:10-20"]}]})',
+      });
+    }
+    const out = claims.length ? memory.memorize(call.agentId, { claims, scope: args.scope ?? 'project', topic: args.node_label, title: args.title }) : null;
+    const re = args.reverify?.length ? memory.reverify(call.agentId, args.reverify) : null;
+    return {
+      ...(out
+        ? {
+            stored: out.stored.map((c) => ({ id: c.id, kind: c.kind, scope: c.scope, evidence: c.evidence.map(anchorLabel), ...(c.supersedes ? { supersedes: c.supersedes } : {}) })),
+            duplicates: out.duplicates.map((d) => ({ text: d.text, existing: { id: d.existing.id, text: d.existing.text, author: d.existing.author, similarity: d.similarity } })),
+            ...(out.mirrored.length ? { markdown: out.mirrored } : {}),
+          }
+        : {}),
+      ...(re ? { reverified: re.refreshed.map((c) => c.id), ...(re.failed.length ? { not_reverified: re.failed.map((f) => ({ ...f, why: 'evidence gone: supersede the claim instead' })) } : {}) } : {}),
+    };
+  },
+});

@@ -1,0 +1,65 @@
+/** mission_close: closes a mission with a proof packet; optionally memorizes its verified claims. */
+import { statSync } from 'node:fs';
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { anchorLabel } from '../evidence.ts';
+import { budgetReport, MissionBook } from '../missions/book.ts';
+import { NON_CLAIMS } from '../missions/progress.ts';
+import { memoryCall } from '../call.ts';
+
+export const missionCloseVerb = defineVerb({
+  name: 'mission_close',
+  description: 'Close a mission with its proof packet (verified claims and their direct evidence, hypotheses, non-claims, gaps, budget used); can memorize the verified claims.',
+  input: Type.Object({
+    agent_id: AgentId,
+    mission_id: Type.String({ minLength: 1 }),
+    summary: Type.Optional(Type.String({ maxLength: 4000 })),
+    non_claims: Type.Optional(Type.Array(Type.String())),
+    gaps: Type.Optional(Type.Array(Type.String())),
+    write_light_memory: Type.Optional(Type.Boolean({ default: false, description: 'memorize the verified claims (project scope)' })),
+  }),
+  tiers: ['full'],
+  effect: 'write',
+  stages: ['handoff'],
+  next: 'orient',
+  handler: async (args, call) => {
+    const { memory, graph } = await memoryCall(call);
+    const book = new MissionBook(graph);
+    const m = book.load(call.agentId, args.mission_id, { open: true });
+    book.charge(m, false);
+    const verified = m.claims.filter((c) => c.status === 'verified');
+    let memorized: { stored: string[]; duplicates: string[] } | undefined;
+    if (args.write_light_memory && verified.length) {
+      // Evidence is what the mission read directly; only files can anchor (a command output cannot).
+      const isFile = (p: string) => {
+        try {
+          return statSync(graph.engine.resolvePath(p).absolute).isFile();
+        } catch {
+          return false;
+        }
+      };
+      const out = memory.memorize(call.agentId, {
+        scope: 'project',
+        topic: m.task,
+        claims: verified.map((c) => ({ text: c.text, kind: 'fact' as const, confidence: c.confidence, evidence: c.direct_refs.filter(isFile) })),
+      });
+      memorized = { stored: out.stored.map((c) => `${c.id} (${c.evidence.map(anchorLabel).join(', ')})`), duplicates: out.duplicates.map((d) => d.existing.id) };
+    }
+    m.status = 'closed';
+    m.closed_at = Date.now();
+    const answer = {
+      mission_id: m.id,
+      status: 'closed',
+      task: m.task,
+      ...(args.summary ? { summary: args.summary } : {}),
+      proof: verified.map((c) => ({ claim: c.text, direct_evidence: c.direct_refs, events: m.events.filter((e) => e.evidence_class === 'direct' && e.refs.some((r) => c.direct_refs.includes(r))).map((e) => `e${e.seq} ${e.action}`) })),
+      hypotheses: m.claims.filter((c) => c.status === 'unverified').map((c) => c.text),
+      non_claims: [...NON_CLAIMS[m.mode], ...(args.non_claims ?? [])],
+      gaps: args.gaps ?? [],
+      events: { total: m.events.length, direct: m.events.filter((e) => e.evidence_class === 'direct').length, graph_only: m.events.filter((e) => e.evidence_class === 'graph_only').length },
+      ...(memorized ? { memorized } : {}),
+      budget: budgetReport(m),
+    };
+    book.save(m, answer);
+    return answer;
+  },
+});

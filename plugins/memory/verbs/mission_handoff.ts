@@ -1,0 +1,45 @@
+/** mission_handoff: a resumable packet — verified claims, hypotheses, dead ends, next move — optionally naming the next agent. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/service.ts';
+import { budgetReport, MissionBook } from '../missions/book.ts';
+import { nextMove } from '../missions/progress.ts';
+
+export const missionHandoffVerb = defineVerb({
+  name: 'mission_handoff',
+  description: 'Resumable hand-off of a mission: verified claims, hypotheses, dead ends, the next move; a recipient may continue it.',
+  input: Type.Object({
+    agent_id: AgentId,
+    mission_id: Type.String({ minLength: 1 }),
+    summary: Type.Optional(Type.String({ maxLength: 4000 })),
+    recipient_agent_id: Type.Optional(Type.String({ minLength: 1 })),
+    include_events: Type.Optional(Type.Boolean({ default: false })),
+  }),
+  tiers: ['full'],
+  effect: 'write',
+  stages: ['handoff'],
+  next: 'mission_next',
+  handler: async (args, call) => {
+    const graph = call.service<GraphService>('graph');
+    const book = new MissionBook(graph);
+    const m = book.load(call.agentId, args.mission_id, { open: true });
+    book.charge(m, false);
+    if (args.recipient_agent_id && !m.agents.includes(args.recipient_agent_id)) m.agents.push(args.recipient_agent_id);
+    m.handoffs.push({ to: args.recipient_agent_id ?? null, at: Date.now(), ...(args.summary ? { summary: args.summary } : {}) });
+    const answer = {
+      mission_id: m.id,
+      task: m.task,
+      mode: m.mode,
+      risk: m.risk,
+      ...(args.summary ? { summary: args.summary } : {}),
+      claims: m.claims.filter((c) => c.status === 'verified').map((c) => ({ text: c.text, evidence: c.direct_refs })),
+      hypotheses: m.claims.filter((c) => c.status === 'unverified').map((c) => ({ text: c.text, graph_refs: c.graph_refs, unobserved_refs: c.unobserved_refs })),
+      dead_ends: m.events.filter((e) => /fail|dead/.test(e.outcome ?? '')).map((e) => ({ event: `e${e.seq}`, action: e.action, refs: e.refs, outcome: e.outcome })),
+      next: nextMove(m),
+      resume: { verb: 'mission_next', arguments: { agent_id: args.recipient_agent_id ?? m.agent_id, mission_id: m.id } },
+      ...(args.include_events ? { events: m.events } : { events: m.events.length }),
+      budget: budgetReport(m),
+    };
+    book.save(m, answer);
+    return answer;
+  },
+});

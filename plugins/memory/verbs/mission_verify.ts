@@ -1,0 +1,38 @@
+/** mission_verify: is a claim backed by direct evidence the mission observed, not only by the graph? */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/service.ts';
+import { budgetReport, MissionBook } from '../missions/book.ts';
+import { verifyClaim } from '../missions/progress.ts';
+
+export const missionVerifyVerb = defineVerb({
+  name: 'mission_verify',
+  description: 'Check a mission claim: verified only when a direct event (read, test run, command) observed its evidence; graph-only is refused.',
+  input: Type.Object({
+    agent_id: AgentId,
+    mission_id: Type.String({ minLength: 1 }),
+    claim: Type.String({ minLength: 1 }),
+    evidence_refs: Type.Optional(Type.Array(Type.String(), { description: 'Paths, node ids, or event ids (e3)' })),
+    confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  }),
+  tiers: ['full'],
+  effect: 'write',
+  stages: ['review'],
+  next: 'mission_next',
+  handler: async (args, call) => {
+    const graph = call.service<GraphService>('graph');
+    const book = new MissionBook(graph);
+    const m = book.load(call.agentId, args.mission_id, { open: true });
+    book.charge(m, true);
+    const c = verifyClaim(graph, m, args.claim, args.evidence_refs ?? [], args.confidence);
+    m.claims = [...m.claims.filter((x) => x.text !== c.text), c];
+    const reason =
+      c.status === 'verified'
+        ? `observed directly: ${c.direct_refs.join(', ')}`
+        : c.graph_refs.length
+          ? `only graph answers cite ${c.graph_refs.join(', ')}: read it (or run a test) and log that event first`
+          : 'no event of this mission observed its evidence';
+    const answer = { mission_id: m.id, verified: c.status === 'verified', status: c.status, reason, direct_refs: c.direct_refs, graph_refs: c.graph_refs, unobserved_refs: c.unobserved_refs, budget: budgetReport(m) };
+    book.save(m, answer);
+    return answer;
+  },
+});

@@ -1,0 +1,81 @@
+/** north: the one-shot pre-orientation packet — trust, task focus, dated memory, sufficiency, one next move, unknowns. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { memoryCall } from '../call.ts';
+import { coverageOf } from '../coverage.ts';
+import { activate, relevantClaims } from '../orientation.ts';
+import { DEFAULT_PACKET_TOKENS, MAX_PACKET_TOKENS, packSections } from '../packet.ts';
+import { scopesOfTier, TierParam } from '../scopes.ts';
+import { bootEntries } from './boot_memory.ts';
+import { nextMove } from './orient.ts';
+
+export const northVerb = defineVerb({
+  name: 'north',
+  description: 'Call first on a task: trust of the graph, focus nodes, dated memory (claims, boot facts), whether memory suffices, one next move, unknowns.',
+  input: Type.Object({
+    agent_id: AgentId,
+    task: Type.String({ minLength: 1 }),
+    top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8 })),
+    scope: Type.Optional(Type.String({ description: 'Path prefix' })),
+    tier: Type.Optional(TierParam),
+    token_budget: Type.Optional(Type.Integer({ minimum: 200, maximum: MAX_PACKET_TOKENS, default: DEFAULT_PACKET_TOKENS })),
+  }),
+  tiers: ['full'],
+  effect: 'read',
+  stages: ['orient'],
+  next: 'view',
+  guide:
+    '`trust.mode`: needs_ingest (empty graph, writable), orientation_only (empty graph, read-only), stale_graph (the store moved on since load), full_trust. ' +
+    '`sufficiency`: sufficient when fresh claims cover the top node and none of the relevant claims is stale; partial when some memory applies; insufficient when none does. `unknowns` names what the packet cannot tell you.',
+  handler: async (args, call) => {
+    const { memory, graph } = await memoryCall(call);
+    const engine = graph.engine;
+    const readOnly = !graph.writable;
+    if (!engine.storeExists() || engine.graph.nodeCount === 0) {
+      return {
+        task: args.task,
+        trust: { mode: readOnly ? 'orientation_only' : 'needs_ingest', nodes: 0, read_only: readOnly },
+        next: readOnly
+          ? { verb: 'soul_read', arguments: { agent_id: call.agentId }, why: 'no graph and this server is read-only: read the doctrine, ask for a writable ingest' }
+          : { verb: 'ingest', arguments: { agent_id: call.agentId, path: engine.root }, why: 'no graph yet: ingest, then call north again' },
+        unknowns: ['the code graph (nothing ingested)'],
+      };
+    }
+    const status = engine.status();
+    const nodes = activate(engine, args.task, args.top_k ?? 8, args.scope);
+    const scopes = scopesOfTier(args.tier);
+    const claims = relevantClaims(memory, memory.claims.visible(call.agentId, scopes), args.task, nodes);
+    const boot = bootEntries(graph, scopes.filter((s) => s !== 'agent'));
+    const stale = claims.filter((c) => c.view.freshness === 'stale');
+    const fresh = claims.filter((c) => c.view.freshness === 'fresh');
+    const top = nodes[0];
+    const topCovered = top && fresh.some((c) => c.claim.evidence.some((e) => e.node === top.id || e.path === top.path));
+    const sufficiency = claims.length === 0 ? 'insufficient' : topCovered && stale.length === 0 ? 'sufficient' : 'partial';
+    const covered = coverageOf(call.session, call.agentId);
+    const move = nextMove(call.agentId, nodes, claims, covered.nodes);
+    const unknowns = [
+      ...nodes.filter((n) => !claims.some((c) => c.claim.evidence.some((e) => e.node === n.id || e.path === n.path))).slice(0, 3).map((n) => `nothing remembered about ${n.id}`),
+      ...stale.slice(0, 3).map((c) => `claim ${c.claim.id} is stale (${c.view.changed?.map((x) => `${x.evidence} ${x.what}`).join(', ')})`),
+      ...(nodes.length === 0 ? ['no node matches the task words'] : []),
+      ...(status.stale ? ['the graph is behind the store: the next query reloads it'] : []),
+    ];
+    const fixed = {
+      task: args.task,
+      trust: { mode: status.stale ? 'stale_graph' : 'full_trust', nodes: status.nodes, generation: status.loadedGeneration, read_only: readOnly },
+      sufficiency,
+      next: move,
+      unknowns,
+    };
+    const { packed, budget } = packSections(
+      fixed,
+      {
+        focus: nodes.map((n) => ({ id: n.id, path: n.path, lines: n.lines, score: n.score })),
+        memory: claims.map((c) => ({ id: c.claim.id, text: c.view.text, kind: c.view.kind, freshness: c.view.freshness, ...(c.view.changed ? { changed: c.view.changed } : {}), author: c.view.author, verified: c.view.verified.slice(0, 10), age_days: c.view.age_days })),
+        boot: boot.map((e) => ({ key: e.key, value: e.value, set: new Date(e.set_at).toISOString().slice(0, 10) })),
+      },
+      args.token_budget ?? DEFAULT_PACKET_TOKENS,
+    );
+    for (const n of packed.focus) covered.nodes.add((n as { id: string }).id);
+    for (const c of packed.memory) covered.claims.add((c as { id: string }).id);
+    return { ...fixed, focus: packed.focus, memory: packed.memory, boot: packed.boot, budget };
+  },
+});

@@ -1,0 +1,42 @@
+/** soul_check: verifies the doctrine document claim by claim against the code; an honesty report with a freshness receipt. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/service.ts';
+import { textHash } from '../evidence.ts';
+import { checkSoul } from '../soul/checks.ts';
+import { readSoul } from '../soul/doctrine.ts';
+import { headCommit } from '../workspace-identity.ts';
+
+const MAX_LISTED = 40;
+
+/** soul_check over the configured doctrine path. */
+export function soulCheckVerb(configured?: string) {
+  return defineVerb({
+    name: 'soul_check',
+    description: 'Check the doctrine document against the code: named paths, symbols, scripts, make targets and versions; false ones listed, with a freshness receipt.',
+    input: Type.Object({ agent_id: AgentId, soul_path: Type.Optional(Type.String({ minLength: 1 })) }),
+    tiers: ['full'],
+    effect: 'read',
+    stages: ['review', 'orient'],
+    next: 'soul_read',
+    guide:
+      'Checked: inline code and link targets that look like paths (exist in the workspace), symbols written as `name()`, dotted or camel/Pascal case (exist in the graph), `npm|pnpm|yarn|bun [run] X` (package.json script), `make X` (Makefile target), and "Node 20" / "TypeScript 5.9"-style versions (package.json engines or dependencies). ' +
+      'Everything else — intent, taste, rules — is counted under `not_checkable`, never reported as verified. The receipt (content hash, commit, time) says which text was checked.',
+    handler: async (args, call) => {
+      const graph = call.service<GraphService>('graph');
+      await graph.fresh();
+      const doc = readSoul(graph, args.soul_path, configured);
+      const { claims, lines_not_checkable } = checkSoul(graph, doc.text);
+      const of = (v: string) => claims.filter((c) => c.verdict === v);
+      const falseClaims = of('false');
+      return {
+        path: doc.path,
+        honest: falseClaims.length === 0,
+        counts: { checked: claims.length, verified: of('verified').length, false: falseClaims.length, unchecked: of('unchecked').length, not_checkable_lines: lines_not_checkable },
+        false: falseClaims.slice(0, MAX_LISTED),
+        unchecked: of('unchecked').slice(0, MAX_LISTED),
+        verified: of('verified').slice(0, MAX_LISTED).map((c) => `${c.line}: ${c.claim}`),
+        receipt: { path: doc.path, content_hash: textHash(doc.text), commit: headCommit(graph.engine.root), graph_generation: graph.engine.generation, checked_at: new Date().toISOString() },
+      };
+    },
+  });
+}
