@@ -33,8 +33,9 @@ function escapeRegex(s: string): string {
 
 /** Names the unsupported construct a regex uses, when the RE2 parser refused it for that reason. */
 function unsupportedConstruct(source: string, message: string): string | null {
-  if (/\(\?<?[=!]/.test(source) || /unsupported Perl syntax: `\(\?<?[=!]/.test(message)) return 'lookaround ((?=…), (?!…), (?<=…), (?<!…))';
-  if (/invalid escape sequence: `\\[1-9]/.test(message) || /\\k</.test(source)) return 'backreferences (\\1, \\k<name>)';
+  // An unescaped `(?=` `(?!` `(?<=` `(?<!` or `\k<`: preceded by an even number of backslashes.
+  if (/(?:^|[^\\])(?:\\\\)*\(\?<?[=!]/.test(source) || /unsupported Perl syntax: `\(\?<?[=!]/.test(message)) return 'lookaround ((?=…), (?!…), (?<=…), (?<!…))';
+  if (/invalid escape sequence: `\\[1-9]/.test(message) || /(?:^|[^\\])(?:\\\\)*\\k</.test(source)) return 'backreferences (\\1, \\k<name>)';
   return null;
 }
 
@@ -55,6 +56,9 @@ export function compileLinearPattern(query: string, flags: PatternFlags): Linear
       },
     };
   }
+  // translateRegExp would turn `\k<name>` into a literal `k<name>`: refuse it (and lookaround) first.
+  const construct = unsupportedConstruct(query, '');
+  if (construct) throw new EngineError(EngineErrorCodes.SEARCH_PATTERN, `regex uses ${construct}, which the linear-time regex engine (RE2) does not support`, REGEX_HINT);
   let re: RE2JS;
   try {
     // translateRegExp turns JavaScript-only spellings (named groups `(?<n>…)`, `\u{…}`) into RE2's.
