@@ -11,6 +11,7 @@ import type { CallState } from './call-state.ts';
 import { effectOf } from './verb.ts';
 import { UNKNOWN_AGENT } from './session.ts';
 import { envelopeOf } from './builtin-taps.ts';
+import { refuseUnboundedCall } from './input-bounds.ts';
 
 export interface DispatchOptions {
   /** The request's abort signal (client cancellation). */
@@ -23,6 +24,8 @@ export interface DispatchOptions {
 /** Runs one tools/call through the pipeline of a generation. */
 export async function dispatchCall(gen: Generation, name: string, rawArgs: unknown, options: DispatchOptions = {}): Promise<CallToolResult> {
   const startedAt = performance.now();
+  const tooLarge = refuseUnboundedCall(name, rawArgs, gen.settings.maxArgumentBytes);
+  if (tooLarge) return tooLarge;
   const verb = gen.catalog.get(name);
   if (!verb) return unknownVerbResult(gen, name);
   const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : rawArgs ?? {}) as Record<string, unknown>;
