@@ -77,9 +77,9 @@ export function resolveWorkspacePath(root: string, userPath: string, rootReal = 
       real = realpathSync(at);
     } catch {
       // A dangling link: where it points cannot be checked, so it is not followed.
-      refuse('goes through a symbolic link that cannot be resolved');
+      refuse('goes through a dangling symlink');
     }
-    if (!inside(rootReal, real!)) refuse('goes through a symbolic link that leads');
+    if (!inside(rootReal, real!)) refuse('goes through a symlink that leads');
   }
   return { absolute: target, relative: posix.normalize(toRelative(absRoot, target)).replace(/^\.$/, '') };
 }
