@@ -19,7 +19,7 @@ export const ObservedSurface = {
 
 /** Parameters in which an agent reports a misbehaving call. */
 export const ObservedCall = {
-  observed_tool: Type.Optional(Type.String({ description: 'verb that misbehaved' })),
+  observed_tool: Type.Optional(Type.String({ maxLength: 128, description: 'verb that misbehaved' })),
   observed_proof_state: Type.Optional(Type.String()),
   observed_candidates: Type.Optional(Type.Integer({ minimum: 0, description: 'result count seen' })),
   error_text: Type.Optional(Type.String()),
