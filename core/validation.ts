@@ -96,7 +96,8 @@ export function validateArguments(verb: string, schema: TObject, raw: unknown): 
     });
   }
   const known = Object.keys(schema.properties ?? {});
-  const unknown = Object.keys(raw as object).filter((k) => !known.includes(k));
+  // Unknown names are quoted back clipped, and at most ten of them.
+  const unknown = Object.keys(raw as object).filter((k) => !known.includes(k)).slice(0, 10).map(clipped);
   if (unknown.length > 0) {
     throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `/${k}`).join(', ')}`, {
       hint: `${verb} takes: ${known.join(', ')}; minimal valid call: ${minimal}`,

@@ -68,6 +68,13 @@ describe('bounded input, refused cheaply before any work', function () {
     assert.equal(shallow.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS', 'reaches validation, which refuses the unknown parameter');
   });
 
+  it('quotes an unknown 100 KB parameter name back as a short prefix', async () => {
+    const { json } = await h.call('help', { agent_id: 'a', ['k'.repeat(100_000)]: 1 });
+    assert.equal(json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
+    assert.match(json.error.message, /unknown parameter \/k{64}… \(100000 characters\)/);
+    assert.ok(JSON.stringify(json).length < 1500, `${JSON.stringify(json).length} characters`);
+  });
+
   it('refuses a 100 KB path (batch_view) and a 100 KB scope (session_handshake) in milliseconds, echoing a short prefix', async () => {
     for (const [verb, args] of [
       ['batch_view', { agent_id: 'a', files: ['x'.repeat(100_000)] }],
