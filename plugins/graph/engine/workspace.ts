@@ -52,7 +52,7 @@ export function resolveWorkspacePath(root: string, userPath: string, rootReal = 
     throw new EngineError(
       EngineErrorCodes.PATH_ESCAPE,
       `path "${typeof userPath === 'string' ? shown(userPath) : typeof userPath}" ${why}, outside the workspace root ${absRoot}`,
-      `pass a path relative to ${absRoot} (for example "src/index.ts") that stays inside it`,
+      `pass a path relative to ${absRoot} (for example "src/index.ts") that stays inside it; for another directory, start a server on it (m1nd serve --workspace <dir>)`,
     );
   };
   if (typeof userPath !== 'string' || userPath.includes('\0')) refuse('is not a valid path');
