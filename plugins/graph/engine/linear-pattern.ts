@@ -41,6 +41,17 @@ function unsupportedConstruct(source: string, message: string): string | null {
 
 /** Compiles a literal or a regex into a linear-time pattern; throws SEARCH_PATTERN for a bad or unsupported regex. */
 export function compileLinearPattern(query: string, flags: PatternFlags): LinearPattern {
+  if (!flags.regex && flags.caseSensitive) {
+    // A case-sensitive literal is a plain substring search (dotAll changes nothing without a `.`).
+    return {
+      engine: 'literal',
+      test: (text) => text.includes(query),
+      find: (text, from) => {
+        const i = text.indexOf(query, from);
+        return i < 0 ? null : { start: i, end: i + query.length };
+      },
+    };
+  }
   if (!flags.regex) {
     const re = new RegExp(escapeRegex(query), `gm${flags.caseSensitive ? '' : 'i'}${flags.dotAll ? 's' : ''}`);
     return {
