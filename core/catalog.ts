@@ -7,6 +7,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TierChoice, TierTable } from './tiers.ts';
 import { staticEffect, strongestEffect, type VerbRecord } from './verb.ts';
 import { mustPass } from './validation.ts';
+import { boundInputSchema, isDefaultBound } from './input-bounds.ts';
 import type { Workflow } from './hooks.ts';
 
 export interface HelpEntry {
@@ -76,6 +77,7 @@ export class Catalog {
   private readonly byName = new Map<string, VerbRecord>();
 
   add(record: VerbRecord): void {
+    boundInputSchema(record.input);
     this.byName.set(record.name, record);
   }
 
@@ -127,6 +129,10 @@ function compactEnums(node: unknown): unknown {
   const o = { ...(node as Record<string, unknown>) };
   // "non-empty" is enforced by validation with a clear error; advertising it costs every agent tokens.
   if (o.minLength === 1) delete o.minLength;
+  // The default bounds (core/input-bounds.ts) are enforced the same way; `workspacePath` is internal.
+  if (isDefaultBound('maxLength', o.maxLength)) delete o.maxLength;
+  if (isDefaultBound('maxItems', o.maxItems)) delete o.maxItems;
+  delete o.workspacePath;
   const any = o.anyOf as Record<string, unknown>[] | undefined;
   if (Array.isArray(any) && any.length > 0 && any.every((x) => typeof x.const === 'string')) {
     const { anyOf: _drop, ...rest } = o;

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { GuardedStdioTransport } from './stdio-transport.ts';
 import { startHost, type BootOptions, type PreparedGeneration } from './boot.ts';
 import { clientSink, createLogger, envLogLevel, fanOut, stderrSink, type Logger } from './log.ts';
 import { CORE_VERSION } from './version.ts';
@@ -134,13 +134,18 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
     process.stderr.write(`m1nd ${CORE_VERSION} serving MCP at ${server.url} (generation ${host.current.id}, tier ${host.current.tierChoice().tier})\n`);
     closers.push(() => server.close());
   } else {
-    await host.connect(new StdioServerTransport());
-    process.stdin.once('end', () => void stop());
+    const transport = new GuardedStdioTransport();
+    await host.connect(transport);
+    // stdin closed, a line over the limit, or a stdin error: say why on stderr and exit, never linger deaf.
+    void transport.ended.then((end) => {
+      process.stderr.write(`m1nd: ${end.reason}; exiting (code ${end.code})\n`);
+      void stop(end.code);
+    });
   }
-  const stop = async () => {
+  const stop = async (code = 0) => {
     for (const c of closers) await c().catch(() => undefined);
     await host.close().catch(() => undefined);
-    process.exit(0);
+    process.exit(code);
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());

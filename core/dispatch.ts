@@ -13,6 +13,7 @@ import { effectOf } from './verb.ts';
 import { UNKNOWN_AGENT } from './session.ts';
 import { envelopeOf } from './builtin-taps.ts';
 import { bindAgent, type BoundAgent, type CallIdentity } from './identity.ts';
+import { refuseUnboundedCall } from './input-bounds.ts';
 
 /** What the transport says about one request (its abort signal, progress sender, session id). */
 export type DispatchOptions = CallRequest;
@@ -53,6 +54,8 @@ const NO_REQUEST: DispatchOptions = Object.freeze({});
 export async function dispatchCall(gen: Generation, name: string, rawArgs: unknown, options: DispatchOptions = NO_REQUEST): Promise<CallToolResult> {
   const startedAt = performance.now();
   gen.markReady();
+  const tooLarge = refuseUnboundedCall(name, rawArgs, gen.settings.maxArgumentBytes);
+  if (tooLarge) return tooLarge;
   const verb = gen.catalog.get(name);
   if (!verb) return unknownVerbResult(gen, name);
   const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : rawArgs ?? {}) as Record<string, unknown>;

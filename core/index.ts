@@ -17,6 +17,8 @@ export type { ErrorCode } from './errors.ts';
 export { countTokens, countValueTokens, packToTokenBudget } from './tokens.ts';
 export type { BudgetReport } from './tokens.ts';
 export { AgentId, StringEnum } from './schema.ts';
+export { isPathParameter, pathParameters, MAX_PATH_CHARS, MAX_TEXT_CHARS, MAX_LIST_ITEMS } from './input-bounds.ts';
+export type { PathParameter } from './input-bounds.ts';
 /** TypeBox's builder, re-exported so out-of-tree plugins need no TypeBox install of their own. */
 export { Type } from '@sinclair/typebox';
 export type { Static, TObject, TSchema } from '@sinclair/typebox';

@@ -14,6 +14,8 @@ export interface HostSettings {
   /** Whether the `_m1nd` envelope is added to object results. */
   envelope: boolean;
   handlerTimeoutMs: number;
+  /** Largest accepted tools/call arguments, in JSON bytes (M1ND_MAX_ARGUMENT_BYTES). */
+  maxArgumentBytes: number;
   /** The workspace every file verb is confined to. */
   workspaceRoot: string;
   /** Where the embedded store lives (default `<workspaceRoot>/.m1nd`). */
@@ -29,6 +31,7 @@ export function defaultSettings(workspaceRoot: string): HostSettings {
     resultTokenLimit: 20000,
     envelope: true,
     handlerTimeoutMs: 120_000,
+    maxArgumentBytes: 1024 * 1024,
     workspaceRoot: root,
     storeDir: path.join(root, '.m1nd'),
   };
@@ -62,5 +65,6 @@ export function applyEnv(base: HostSettings, env: Record<string, string | undefi
   s.envelope = envFlag(env.M1ND_RESPONSE_ENVELOPE) ?? s.envelope;
   s.resultTokenLimit = envInt(env.M1ND_RESULT_TOKEN_LIMIT, 'M1ND_RESULT_TOKEN_LIMIT') ?? s.resultTokenLimit;
   s.handlerTimeoutMs = envInt(env.M1ND_HANDLER_TIMEOUT_MS, 'M1ND_HANDLER_TIMEOUT_MS') ?? s.handlerTimeoutMs;
+  s.maxArgumentBytes = envInt(env.M1ND_MAX_ARGUMENT_BYTES, 'M1ND_MAX_ARGUMENT_BYTES') ?? s.maxArgumentBytes;
   return s;
 }

@@ -16,7 +16,8 @@ export function editDistance(a: string, b: string): number {
 
 /** Up to `max` names close to `query`, best first; names within distance 6 or sharing a part qualify. */
 export function suggestNames(query: string, names: Iterable<string>, max = 3): string[] {
-  const q = query.trim().toLowerCase().replace(/^m1nd[._]/, '').replace(/[-\s.]/g, '_');
+  // No verb name is longer than 64 characters: compare a prefix, so the edit distance stays cheap.
+  const q = query.slice(0, 64).trim().toLowerCase().replace(/^m1nd[._]/, '').replace(/[-\s.]/g, '_');
   if (!q) return [];
   const scored: { name: string; score: number }[] = [];
   for (const name of names) {

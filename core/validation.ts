@@ -23,11 +23,12 @@ export function describeSchema(s: TSchema | undefined): string {
   if (Array.isArray(s.enum)) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
   if (Array.isArray(s.anyOf)) return s.anyOf.map((x: TSchema) => describeSchema(x)).join(' | ');
   if (s.const !== undefined) return JSON.stringify(s.const);
-  if (s.type === 'array') return `${describeSchema(s.items)}[]`;
+  if (s.type === 'array') return `${describeSchema(s.items)}[]${s.maxItems !== undefined ? ` (at most ${s.maxItems} items)` : ''}`;
   const bounds: string[] = [];
   if (s.minimum !== undefined) bounds.push(`>= ${s.minimum}`);
   if (s.maximum !== undefined) bounds.push(`<= ${s.maximum}`);
   if (s.minLength !== undefined) bounds.push(`length >= ${s.minLength}`);
+  if (s.maxLength !== undefined) bounds.push(`length <= ${s.maxLength}`);
   return [s.type ?? 'any value', ...bounds].join(' ');
 }
 
@@ -35,6 +36,7 @@ function exampleFor(s: TSchema): unknown {
   if (s.default !== undefined) return s.default;
   if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
   if (Array.isArray(s.enum)) return s.enum[0];
+  if (s.const !== undefined) return s.const;
   if (Array.isArray(s.anyOf)) return exampleFor(s.anyOf[0]);
   switch (s.type) {
     case 'string':
@@ -134,6 +136,8 @@ export function validateArguments(verb: string, schema: TObject, raw: unknown): 
   let unknown: string[] | undefined;
   for (const k in raw) if (!c.known.has(k)) (unknown ??= []).push(k);
   if (unknown) {
+    // Unknown names are quoted back clipped, and at most ten of them.
+    unknown = unknown.slice(0, 10).map(clipped);
     const minimal = minimalCall(verb, schema);
     throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `/${k}`).join(', ')}`, {
       hint: `${verb} takes: ${c.knownList.join(', ')}; minimal valid call: ${minimal}`,
@@ -154,9 +158,14 @@ export function validateArguments(verb: string, schema: TObject, raw: unknown): 
   const first = checker.Errors(args).First();
   const pointer = first?.path || '/';
   const expected = describeSchema(schemaAt(schema, pointer) ?? first?.schema);
-  const got = first?.value === undefined ? 'nothing' : JSON.stringify(first.value);
+  const got = first?.value === undefined ? 'nothing' : clipped(JSON.stringify(first.value));
   throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: ${pointer} expected ${expected}, got ${got}`, {
     hint: `minimal valid call: ${minimal}; full reference: help({"agent_id":"…","tool_name":"${verb}"})`,
-    data: { path: pointer, expected, got: first?.value, reason: first?.message, minimal_call: minimal },
+    data: { path: pointer, expected, got: typeof first?.value === 'string' ? clipped(first.value) : first?.value, reason: first?.message, minimal_call: minimal },
   });
+}
+
+/** A refused value quoted back at most 64 characters long (a 100 KB argument is not echoed). */
+function clipped(text: string): string {
+  return text.length > 64 ? `${text.slice(0, 64)}… (${text.length} characters)` : text;
 }

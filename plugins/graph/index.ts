@@ -6,6 +6,7 @@
 import { definePlugin, Type } from '../../core/index.ts';
 import { CodeGraphEngine } from './engine/engine.ts';
 import { createGraphService } from './service.ts';
+import { workspacePathGate } from './workspace-paths-gate.ts';
 import { preciseReport } from './engine/ts-program/precise-pass.ts';
 
 const Options = Type.Object({
@@ -97,6 +98,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       await pending;
       await call.ctx.progress(1, 1, 'graph: stored graph loaded');
     });
+    ctx.hooks.gate.tapPromise('graph:workspace-paths', workspacePathGate(engine));
     ctx.hooks.afterCall.tap('graph', (call, outcome) => {
       if (call.name === 'ingest' && outcome.kind === 'ok') {
         lastIngest = new Date().toISOString();

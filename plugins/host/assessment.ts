@@ -13,12 +13,13 @@ export const ObservedSurface = {
   observed_tool_count: Type.Optional(Type.Integer({ minimum: 0, description: 'm1nd verbs your host lists' })),
   available_tools: Type.Optional(Type.Array(Type.String(), { description: 'their names' })),
   missing_tools: Type.Optional(Type.Array(Type.String())),
-  scope: Type.Optional(Type.String({ description: 'your repo root' })),
+  // Compared with the workspace root as text (never opened), so an outside root is reported, not refused.
+  scope: Type.Optional(Type.String({ description: 'your repo root', workspacePath: false })),
 };
 
 /** Parameters in which an agent reports a misbehaving call. */
 export const ObservedCall = {
-  observed_tool: Type.Optional(Type.String({ description: 'verb that misbehaved' })),
+  observed_tool: Type.Optional(Type.String({ maxLength: 128, description: 'verb that misbehaved' })),
   observed_proof_state: Type.Optional(Type.String()),
   observed_candidates: Type.Optional(Type.Integer({ minimum: 0, description: 'result count seen' })),
   error_text: Type.Optional(Type.String()),

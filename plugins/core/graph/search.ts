@@ -7,7 +7,7 @@ import { recordVisit } from '../session/visits.ts';
 
 export const searchVerb = defineVerb({
   name: 'search',
-  description: 'Search file contents like grep (literal or regex, context lines, filename glob), or semantic: the lines that best match a question, inside the symbols seek ranks.',
+  description: 'Search file contents like grep (literal or RE2 regex, context lines, filename glob), or semantic: the lines that best match a question, inside the symbols seek ranks.',
   input: Type.Object({
     agent_id: AgentId,
     query: Type.String({ minLength: 1 }),
@@ -65,7 +65,7 @@ export const searchVerb = defineVerb({
       }),
     );
     if (args.count_only) {
-      return { query: args.query, mode: args.mode, total_matches: found.totalMatches, files_scanned: found.filesScanned, files_matched: found.filesMatched, counts: found.counts ?? [] };
+      return { query: args.query, mode: args.mode, total_matches: found.totalMatches, files_scanned: found.filesScanned, files_matched: found.filesMatched, counts: found.counts ?? [], ...(found.timedOut ? { timed_out: true } : {}) };
     }
     let matches = found.matches.map((m) => ({ path: m.path, line: m.line, column: m.column, ...(m.endLine !== m.line ? { end_line: m.endLine } : {}), text: m.text, before: m.before, after: m.after }));
     let budget;
@@ -97,6 +97,7 @@ export const searchVerb = defineVerb({
       files_scanned: found.filesScanned,
       files_matched: found.filesMatched,
       truncated: found.truncated || charsCut || (budget !== undefined && budget.dropped > 0),
+      ...(found.timedOut ? { timed_out: true, hint: 'the scan hit its time budget: narrow it with scope or filename_pattern' } : {}),
       ...(budget ? { budget } : {}),
       elapsed_ms: Math.round(found.elapsedMs * 100) / 100,
       generation: found.generation,

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { openSessionGraph } from '../analysis/graph-call.ts';
+import { engineCall } from '../../graph/service.ts';
 import { diskFacts, storedFiles } from './stored-files.ts';
 import { visitsOf, type SeenNode } from './visits.ts';
 
@@ -36,7 +37,8 @@ export const amIStaleVerb = defineVerb({
     const wanted = new Set<string>();
     const nodeChecks: SeenNode[] = [];
     const unknownNodes: string[] = [];
-    for (const f of args.files ?? []) wanted.add(f.replace(/^\.\//, '').replace(/\\/g, '/'));
+    // The workspace resolver refuses `..`, outside absolute paths, symlink escapes and NUL before any stat.
+    for (const f of args.files ?? []) wanted.add(engineCall(() => engine.resolvePath(f.replace(/\\/g, '/'))).relative);
     for (const id of args.nodes ?? []) {
       // Exact ids only: a node that no longer exists must not resolve to a look-alike.
       const n = g.get(id);

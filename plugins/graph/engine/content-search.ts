@@ -8,10 +8,11 @@ import picomatch from 'picomatch';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError, EngineErrorCodes } from './errors.ts';
+import { compileLinearPattern, type LinearPattern } from './linear-pattern.ts';
 
 /** Search options (defaults match the `search` verb). */
 export interface SearchOptions {
-  /** 'literal' (default) or 'regex' (JavaScript syntax). */
+  /** 'literal' (default) or 'regex' (RE2 syntax, linear time: no backreferences or lookaround). */
   mode?: 'literal' | 'regex';
   caseSensitive?: boolean;
   /** Lines of context before and after each match (default 2). */
@@ -28,6 +29,8 @@ export interface SearchOptions {
   multiline?: boolean;
   /** Matches returned with text and context (default 50); counting continues past it. */
   maxResults?: number;
+  /** Wall-clock budget of the scan in ms (default 3,000): past it the search stops and says so. */
+  timeBudgetMs?: number;
 }
 
 /** One match (a matching line, or a span in multiline mode). */
@@ -56,14 +59,15 @@ export interface SearchResult {
   /** countOnly: matches per matching file. */
   counts?: { path: string; count: number }[];
   elapsedMs: number;
+  /** True when the time budget ran out before every file was scanned (results are partial). */
+  timedOut: boolean;
 }
 
 const MAX_LINE_CHARS = 400;
 const MAX_PATTERN_CHARS = 2000;
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+const DEFAULT_TIME_BUDGET_MS = 3000;
+/** Lines scanned between two looks at the clock. */
+const CLOCK_EVERY_LINES = 512;
 
 function clip(line: string): string {
   return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
@@ -129,17 +133,11 @@ export function filterSearchPaths(paths: readonly string[], options: Pick<Search
   return paths.filter((p) => (!scope || p === scope || p.startsWith(`${scope}/`)) && (!glob || glob(p)));
 }
 
-/** Compiles the query into a global regex (throws a coded error for an invalid pattern). */
-export function compileSearch(query: string, options: SearchOptions): RegExp {
+/** Compiles the query into a linear-time pattern (throws a coded error for an invalid or unsupported pattern). */
+export function compileSearch(query: string, options: SearchOptions): LinearPattern {
   if (query.length === 0) throw new EngineError(EngineErrorCodes.SEARCH_PATTERN, 'the search query is empty', 'pass a non-empty query');
   if (query.length > MAX_PATTERN_CHARS) throw new EngineError(EngineErrorCodes.SEARCH_PATTERN, `the search query is longer than ${MAX_PATTERN_CHARS} characters`, 'search for a shorter, distinctive part');
-  const source = options.mode === 'regex' ? query : escapeRegex(query);
-  const flags = `gm${options.caseSensitive ? '' : 'i'}${options.multiline ? 's' : ''}`;
-  try {
-    return new RegExp(source, flags);
-  } catch (err) {
-    throw new EngineError(EngineErrorCodes.SEARCH_PATTERN, `invalid regex: ${(err as Error).message}`, 'fix the pattern (JavaScript syntax), or use mode "literal"');
-  }
+  return compileLinearPattern(query, { regex: options.mode === 'regex', caseSensitive: options.caseSensitive === true, dotAll: options.multiline === true });
 }
 
 interface FileHit {
@@ -158,20 +156,27 @@ function lineEnd(text: string, offset: number): number {
   return nl < 0 ? text.length : nl;
 }
 
-/** Runs a search over the given files, in order. */
+/** Runs a search over the given files, in order, within a time budget. */
 export function searchContents(paths: readonly string[], contents: ContentCache, query: string, options: SearchOptions = {}): SearchResult {
   const t0 = performance.now();
-  const re = compileSearch(query, options);
+  const pattern = compileSearch(query, options);
+  const deadline = t0 + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   const maxResults = options.maxResults ?? 50;
   const context = Math.max(0, options.contextLines ?? 2);
-  const literal = options.mode !== 'regex' && options.caseSensitive === true && !options.multiline ? query : null;
+  // A user regex is tested line by line (RE2's fast DFA; grep semantics: no match spans lines).
+  const perLine = pattern.engine === 're2' && !options.multiline;
   const matches: SearchMatch[] = [];
   const counts: { path: string; count: number }[] = [];
   let total = 0;
   let filesScanned = 0;
   let filesMatched = 0;
+  let timedOut = false;
 
   for (const path of paths) {
+    if (performance.now() > deadline) {
+      timedOut = true;
+      break;
+    }
     const text = contents.get(path);
     if (text === null) continue;
     filesScanned++;
@@ -182,66 +187,77 @@ export function searchContents(paths: readonly string[], contents: ContentCache,
       count++;
       if (wantDetails && matches.length + hits.length < maxResults) hits.push({ start, end });
     };
-    if (options.invert) {
-      const single = new RegExp(re.source, re.flags.replace('g', '').replace('s', ''));
+    if (options.invert || perLine) {
+      // Whole files without a match are skipped at DFA speed.
+      const anyMatch = pattern.test(text);
+      if (!options.invert && !anyMatch) continue;
       let pos = 0;
-      while (pos <= text.length) {
+      for (let n = 1; pos <= text.length; n++) {
+        if (n % CLOCK_EVERY_LINES === 0 && performance.now() > deadline) {
+          timedOut = true;
+          break;
+        }
         const end = lineEnd(text, pos);
-        if (!(pos === text.length && end === pos && pos > 0) && !single.test(text.slice(pos, end))) record(pos, end);
+        if (pos === text.length && end === pos && pos > 0) break;
+        const line = text.slice(pos, end);
+        const matched = anyMatch && pattern.test(line);
+        if (options.invert) {
+          if (!matched) record(pos, end);
+        } else if (matched) {
+          const m = pattern.find(line, 0);
+          if (m) record(pos + m.start, pos + m.end);
+        }
         if (end >= text.length) break;
         pos = end + 1;
       }
-    } else if (literal !== null) {
-      // Fast path: plain indexOf, then jump to the next line (one hit per line, like grep).
-      let i = text.indexOf(literal);
-      while (i >= 0) {
-        record(i, i + literal.length);
-        const next = text.indexOf('\n', i + literal.length);
-        if (next < 0) break;
-        i = text.indexOf(literal, next + 1);
-      }
     } else {
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while ((m = re.exec(text)) !== null) {
-        const start = m.index;
-        let end = start + m[0].length;
-        if (!options.multiline && m[0].includes('\n')) {
+      let from = 0;
+      for (let n = 1; from <= text.length; n++) {
+        if (n % CLOCK_EVERY_LINES === 0 && performance.now() > deadline) {
+          timedOut = true;
+          break;
+        }
+        const m = pattern.find(text, from);
+        if (!m) break;
+        const { start } = m;
+        let end = m.end;
+        if (!options.multiline && text.slice(start, end).includes('\n')) {
           // A line-oriented search must not span lines: retry on the start line alone.
           const ls = lineStart(text, start);
           const le = lineEnd(text, start);
-          const single = new RegExp(re.source, re.flags.replace('g', ''));
-          const mm = single.exec(text.slice(ls, le));
-          if (mm) record(ls + mm.index, ls + mm.index + mm[0].length);
-          re.lastIndex = le + 1;
-          if (le >= text.length) break;
+          const mm = pattern.find(text.slice(ls, le), 0);
+          if (mm) record(ls + mm.start, ls + mm.end);
+          from = le + 1;
           continue;
         }
         record(start, end);
         if (options.multiline) {
           if (end === start) end++;
-          re.lastIndex = end;
+          from = end;
         } else {
           const le = lineEnd(text, Math.max(start, end - 1));
           if (le >= text.length) break;
-          re.lastIndex = le + 1;
+          from = le + 1;
         }
       }
     }
-    if (count === 0) continue;
-    filesMatched++;
-    total += count;
-    if (options.countOnly) counts.push({ path, count });
-    if (hits.length) matches.push(...describeHits(path, text, hits, context));
+    if (count > 0) {
+      filesMatched++;
+      total += count;
+      if (options.countOnly) counts.push({ path, count });
+      if (hits.length) matches.push(...describeHits(path, text, hits, context));
+    }
+    if (timedOut) break;
   }
   return {
     matches,
     totalMatches: total,
     filesScanned,
     filesMatched,
-    truncated: !options.countOnly && total > matches.length,
+    truncated: timedOut || (!options.countOnly && total > matches.length),
     ...(options.countOnly ? { counts } : {}),
     elapsedMs: Math.round((performance.now() - t0) * 100) / 100,
+    timedOut,
   };
 }
 

@@ -6,7 +6,7 @@ import { renderHelp } from '../help-render.ts';
 
 const Input = Type.Object({
   agent_id: AgentId,
-  tool_name: Type.Optional(Type.String({ description: 'Verb to document' })),
+  tool_name: Type.Optional(Type.String({ maxLength: 128, description: 'Verb to document' })),
   mode: Type.Optional(Type.Union(['overview', 'tool', 'route', 'recovery', 'workflow'].map((m) => Type.Literal(m)), { description: 'Default: inferred from the other fields' })),
   intent: Type.Optional(Type.String({ description: 'What you want to do, in words (route mode)' })),
   stage: Type.Optional(Type.Union(STAGES.map((s) => Type.Literal(s)))),

@@ -233,7 +233,7 @@ describe('doctor runtime and gate checks', function () {
       const byCheck = Object.fromEntries(findings.map((f: { check: string }) => [f.check, f]));
       assert.equal(byCheck.node.detail, `Node ${process.versions.node}; package.json engines.node ">=20.19"`);
       assert.equal(byCheck.gates.ok, true);
-      assert.match(byCheck.gates.detail, /^gate taps in order: m1nd-host:read-only \(-300\), m1nd-host:proof \(-200\), m1nd-host:validation \(-100\); read-only off, proof gate off$/);
+      assert.match(byCheck.gates.detail, /^gate taps in order: m1nd-host:read-only \(-300\), m1nd-host:proof \(-200\), m1nd-host:validation \(-100\), graph:workspace-paths \(0\); read-only off, proof gate off$/);
     } finally {
       await h.close();
     }

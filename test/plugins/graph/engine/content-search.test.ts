@@ -64,4 +64,24 @@ describe('searchContents', () => {
     assert.deepEqual(filterSearchPaths(paths, { scope: 'docs/' }), ['docs/c.md']);
     assert.deepEqual(filterSearchPaths(paths, { scope: 'src/a.py' }), ['src/a.py']);
   });
+
+  it('stops at its time budget and says the results are partial', () => {
+    const spent = searchContents(paths, cache, 'alpha', { timeBudgetMs: -1 });
+    assert.equal(spent.timedOut, true);
+    assert.equal(spent.filesScanned, 0);
+    assert.equal(spent.truncated, true);
+    const whole = searchContents(paths, cache, 'alpha', {});
+    assert.equal(whole.timedOut, false);
+    assert.equal(whole.filesScanned, 3);
+  });
+
+  it('runs a catastrophic-backtracking regex in linear time and finds the same lines V8 would', () => {
+    const evil = `${'a'.repeat(200_000)}!\nxaaa\n`;
+    const big = new ContentCache(root, 1 << 20);
+    big.put('evil.txt', evil);
+    const t0 = performance.now();
+    const r = searchContents(['evil.txt'], big, '(a+)+$', { mode: 'regex', contextLines: 0 });
+    assert.ok(performance.now() - t0 < 2000);
+    assert.deepEqual(r.matches.map((m) => [m.line, m.column]), [[2, 2]]);
+  });
 });
