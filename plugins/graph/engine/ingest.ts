@@ -65,6 +65,8 @@ export interface IngestSummary {
   git: { scanned: boolean; commits: number; head: string | null } | null;
   /** Files whose edges were rebuilt by the graph patch (incremental) or all files (full). */
   relinkedFiles: number;
+  /** Worker threads that read and parsed the files (0: the main thread did). */
+  parseWorkers: number;
   elapsedMs: number;
   phases: Record<'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build', number>;
 }
@@ -189,7 +191,7 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     const same = incremental && row !== undefined && ctx.builder.has(e.path);
     return { path: e.path, language: e.language, size: e.size, mtimeMs: e.mtimeMs, sameKey: same ? row.extractionKey : null };
   });
-  const outcomes = await parseTasks(ctx, tasks, options, phases, (done) => progress(done, tasks.length, 'parse'));
+  const { outcomes, workers: parseWorkers } = await parseTasks(ctx, tasks, options, phases, (done) => progress(done, tasks.length, 'parse'));
   let lastYield = now();
   for (let i = 0; i < toRead.length; i++) {
     if (now() - lastYield > YIELD_EVERY_MS) {
@@ -283,6 +285,7 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     skippedByReason,
     git: gitDir ? { scanned: scanGit, commits: commits?.length ?? store.gitCommitCount(), head } : null,
     relinked,
+    parseWorkers,
     elapsedMs: now() - t0,
     phases,
   });
@@ -313,19 +316,20 @@ async function parseTasks(
   options: IngestOptions,
   phases: IngestSummary['phases'],
   onDone: (done: number) => void,
-): Promise<ParseOutcome[]> {
+): Promise<{ outcomes: ParseOutcome[]; workers: number }> {
   const workers = options.workers ?? ctx.parseWorkers ?? defaultParseWorkers();
   if (ctx.parser.parallel && workers > 0 && tasks.length >= POOL_MIN_FILES) {
     const t = now();
     try {
-      const pooled = await sharedParsePool(workers).parse(ctx.root, ctx.parser.version, tasks, onDone);
+      const pool = sharedParsePool(workers);
+      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, onDone);
       // Wall time of the pooled stage, split by the workers' own shares of reading and parsing.
       const wall = now() - t;
       const share = pooled.read + pooled.parse > 0 ? pooled.read / (pooled.read + pooled.parse) : 0;
       phases.read += wall * share;
       phases.parse += wall * (1 - share);
       aborted(options.signal);
-      return pooled.outcomes;
+      return { outcomes: pooled.outcomes, workers: pool.size };
     } catch (err) {
       if (err instanceof EngineError) throw err;
       // A worker died (or could not start): parse in-process instead, from the start.
@@ -353,7 +357,7 @@ async function parseTasks(
     }
     outcomes.push(parseFile(ctx.root, task, ctx.parser.version, extract, phases));
   }
-  return outcomes;
+  return { outcomes, workers: 0 };
 }
 
 interface SummaryInput {
@@ -368,6 +372,7 @@ interface SummaryInput {
   skippedByReason: Partial<Record<SkipReason, number>>;
   git: IngestSummary['git'];
   relinked: number;
+  parseWorkers: number;
   elapsedMs: number;
   phases: IngestSummary['phases'];
 }
@@ -409,6 +414,7 @@ function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
     parseErrors: summarizeParseErrors(builder.parseErrorFiles()),
     git: s.git,
     relinkedFiles: s.relinked,
+    parseWorkers: s.parseWorkers,
     elapsedMs: round(s.elapsedMs),
     phases: Object.fromEntries(Object.entries(s.phases).map(([k, v]) => [k, round(v)])) as IngestSummary['phases'],
   };
