@@ -92,6 +92,12 @@ function pinger(client: Client): { stop: () => Promise<number[]> } {
   };
 }
 
+/** CPU seconds (user + system, every thread) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -118,14 +124,16 @@ async function measure(label: string, ws: string, storeDir: string, parseWorkers
     await new Promise((r) => setTimeout(r, IDLE_PINGS * PING_EVERY_MS));
     const idleLat = await idle.stop();
     const during = pinger(probe);
+    const cpu0 = cpuSeconds(child.pid!);
     const t = performance.now();
     const res = await worker.callTool({ name: 'ingest', arguments: { agent_id: 'bench', path: ws, wait_precise: false } }, undefined, { timeout: 3_600_000 });
     const ingestMs = performance.now() - t;
+    const cpu = cpuSeconds(child.pid!) - cpu0;
     const duringLat = await during.stop();
     if (res.isError) throw new Error(`ingest failed: ${JSON.stringify(res.content)}`);
     const text = (res.content as { type: string; text: string }[]).find((c) => c.type === 'text')!.text;
     const s = JSON.parse(text.slice(text.indexOf('{'))) as { files: { parsed: number }; nodes: number; edges: number; parseWorkers: number };
-    console.log(`ingest-ping: ${label}: ingest ${(ingestMs / 1000).toFixed(2)} s (${s.files.parsed} files → ${s.nodes} nodes, ${s.edges} edges; parse workers ${s.parseWorkers}); server peak RSS ${peakRssMb(child.pid!).toFixed(0)} MB`);
+    console.log(`ingest-ping: ${label}: ingest ${(ingestMs / 1000).toFixed(2)} s (${s.files.parsed} files → ${s.nodes} nodes, ${s.edges} edges; parse workers ${s.parseWorkers}); server CPU ${cpu.toFixed(1)} s (${(cpu / (ingestMs / 1000)).toFixed(2)} cores busy on average); server peak RSS ${peakRssMb(child.pid!).toFixed(0)} MB`);
     console.log(`ingest-ping: ${label}: ping idle ${fmt(idleLat)}; during ingest ${fmt(duringLat)}`);
     await worker.close();
     await probe.close();
