@@ -34,7 +34,6 @@ interface Slot {
 }
 
 interface Pending {
-  start: number;
   slot: Slot;
   resolve: (res: Extract<ParseResponse, { type: 'result' }>) => void;
   reject: (err: Error) => void;
@@ -47,13 +46,21 @@ export class ParsePool {
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private idle: NodeJS.Timeout | null = null;
+  /** Runs one parse at a time: batches of two runs would compete for the same in-flight slots. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(size: number) {
     this.size = Math.max(1, Math.floor(size));
   }
 
   /** Reads and parses `tasks` across the workers; `onDone` reports files finished so far. */
-  async parse(root: string, parserVersion: string, tasks: readonly ParseTask[], onDone?: (done: number) => void): Promise<PooledParse> {
+  parse(root: string, parserVersion: string, tasks: readonly ParseTask[], onDone?: (done: number) => void): Promise<PooledParse> {
+    const run = this.queue.then(() => this.parseNow(root, parserVersion, tasks, onDone));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async parseNow(root: string, parserVersion: string, tasks: readonly ParseTask[], onDone?: (done: number) => void): Promise<PooledParse> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     this.ensureWorkers();
@@ -106,7 +113,7 @@ export class ParsePool {
   private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[]): Promise<Extract<ParseResponse, { type: 'result' }>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { start: performance.now(), slot, resolve, reject });
+      this.pending.set(id, { slot, resolve, reject });
       slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks } satisfies ParseRequest);
     });
   }
@@ -173,9 +180,8 @@ function batchTasks(tasks: readonly ParseTask[]): { start: number; tasks: ParseT
 
 let shared: ParsePool | null = null;
 
-/** The process's parse pool of `size` workers (a pool of another size is stopped and replaced). */
+/** The process's parse pool of `size` workers (a pool of another size is replaced; its workers stop when idle). */
 export function sharedParsePool(size: number): ParsePool {
-  if (shared && shared.size !== Math.max(1, Math.floor(size))) void shared.stop();
   if (!shared || shared.size !== Math.max(1, Math.floor(size))) shared = new ParsePool(size);
   return shared;
 }

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
 import type { IngestSummary } from '../../../../plugins/graph/engine/ingest.ts';
+import { ParsePool } from '../../../../plugins/graph/engine/parse-pool/pool.ts';
 import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parser.ts';
 import { FIXTURE_FILES } from './fixture-repo.ts';
 import { removeWorkspace, writeWorkspace } from './helpers.ts';
@@ -94,5 +95,22 @@ describe('ingest through parse workers', function () {
     // The fixture is heavy enough to tell: on the main thread, parsing the big module holds the loop past the bound.
     assert.ok(inProcess.loopMaxMs > LOOP_BOUND_MS, `single-threaded ingest held the loop only ${inProcess.loopMaxMs.toFixed(0)} ms`);
     assert.ok(pooled.loopMaxMs < LOOP_BOUND_MS, `pooled ingest held the loop ${pooled.loopMaxMs.toFixed(0)} ms`);
+  });
+
+  it('answers two parses sharing one pool, each in its own order', async () => {
+    const pool = new ParsePool(1);
+    const version = (await loadDefaultParser()).version;
+    const task = (path: string) => ({ path, language: 'python' as const, size: 200, mtimeMs: 0, sameKey: null });
+    try {
+      // 60 files make three batches, enough to fill the worker's in-flight slots before the second parse asks.
+      const many = pool.parse(root, version, Array.from({ length: 60 }, (_, i) => task(`pkg/mod_${i}.py`)));
+      const few = pool.parse(root, version, [task('pkg/mod_7.py'), task('pkg/missing.py')]);
+      const [a, b] = await Promise.all([many, few]);
+      assert.equal(a.outcomes.length, 60);
+      assert.deepEqual(a.outcomes.map((o) => (o.kind === 'parsed' ? o.row.path : o.kind)), Array.from({ length: 60 }, (_, i) => `pkg/mod_${i}.py`));
+      assert.deepEqual(b.outcomes.map((o) => (o.kind === 'parsed' ? o.extraction.symbols.map((x) => x.qualifiedName).join(',') : o.kind === 'skip' ? o.reason : o.kind)), ['Thing7,Thing7.run,helper_7', 'unreadable']);
+    } finally {
+      await pool.stop();
+    }
   });
 });
