@@ -322,7 +322,15 @@ async function parseTasks(
     const t = now();
     try {
       const pool = sharedParsePool(workers);
-      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, onDone);
+      const cancelled = (): Error | null => {
+        try {
+          aborted(options.signal);
+          return null;
+        } catch (err) {
+          return err as Error;
+        }
+      };
+      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, onDone, cancelled);
       // Wall time of the pooled stage, split by the workers' own shares of reading and parsing.
       const wall = now() - t;
       const share = pooled.read + pooled.parse > 0 ? pooled.read / (pooled.read + pooled.parse) : 0;

@@ -53,14 +53,23 @@ export class ParsePool {
     this.size = Math.max(1, Math.floor(size));
   }
 
-  /** Reads and parses `tasks` across the workers; `onDone` reports files finished so far. */
-  parse(root: string, parserVersion: string, tasks: readonly ParseTask[], onDone?: (done: number) => void): Promise<PooledParse> {
-    const run = this.queue.then(() => this.parseNow(root, parserVersion, tasks, onDone));
+  /**
+   * Reads and parses `tasks` across the workers; `onDone` reports files finished so far. When
+   * `cancelled` returns an error after a batch, the parse stops with it (the workers are stopped).
+   */
+  parse(root: string, parserVersion: string, tasks: readonly ParseTask[], onDone?: (done: number) => void, cancelled?: () => Error | null): Promise<PooledParse> {
+    const run = this.queue.then(() => this.parseNow(root, parserVersion, tasks, onDone, cancelled));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async parseNow(root: string, parserVersion: string, tasks: readonly ParseTask[], onDone?: (done: number) => void): Promise<PooledParse> {
+  private async parseNow(
+    root: string,
+    parserVersion: string,
+    tasks: readonly ParseTask[],
+    onDone?: (done: number) => void,
+    cancelled?: () => Error | null,
+  ): Promise<PooledParse> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     this.ensureWorkers();
@@ -71,19 +80,28 @@ export class ParsePool {
     let done = 0;
     let next = 0;
     try {
-      await new Promise<void>((resolveAll, rejectAll) => {
+      await new Promise<void>((resolveAll, failAll) => {
         let settled = 0;
+        let failed = false;
+        // After a failure or a cancel, batches still in flight are dropped unreported.
+        const rejectAll = (err: Error): void => {
+          failed = true;
+          failAll(err);
+        };
         const feed = (slot: Slot): void => {
           while (slot.inFlight < IN_FLIGHT && next < batches.length) {
             const batch = batches[next++];
             slot.inFlight++;
             this.send(slot, root, parserVersion, batch.tasks).then((res) => {
               slot.inFlight--;
+              if (failed) return;
               for (let i = 0; i < res.outcomes.length; i++) outcomes[batch.start + i] = res.outcomes[i];
               read += res.read;
               parse += res.parse;
               done += res.outcomes.length;
               onDone?.(done);
+              const stop = cancelled?.();
+              if (stop) return rejectAll(stop);
               if (++settled === batches.length) resolveAll();
               else feed(slot);
             }, rejectAll);

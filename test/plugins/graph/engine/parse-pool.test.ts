@@ -113,4 +113,30 @@ describe('ingest through parse workers', function () {
       await pool.stop();
     }
   });
+
+  it('stops a pooled parse when the ingest is aborted, committing nothing', async () => {
+    const engine = new CodeGraphEngine({ root, storeDir: `${root}/.store-aborted`, typeCheck: false, maxFileBytes: 4 * 1024 * 1024, parseWorkers: 2 });
+    await engine.open();
+    const controller = new AbortController();
+    let parsedAtAbort = -1;
+    let parsedAfter = 0;
+    const ingest = engine.ingest({
+      signal: controller.signal,
+      onProgress: (done, total, phase) => {
+        if (phase !== 'parse') return;
+        if (parsedAtAbort < 0 && done > 0 && done < total) {
+          parsedAtAbort = done;
+          controller.abort();
+        } else if (parsedAtAbort >= 0) parsedAfter = done;
+      },
+    });
+    try {
+      await assert.rejects(ingest, (e: Error & { code?: string }) => e.code === 'M1ND_ERR_ENGINE_INGEST_ABORTED');
+      assert.ok(parsedAtAbort > 0, 'the abort came mid-parse');
+      assert.equal(parsedAfter, 0, 'no batch was reported after the abort');
+      assert.equal(engine.status().generation, 0, 'nothing was committed');
+    } finally {
+      await engine.close();
+    }
+  });
 });
