@@ -190,7 +190,7 @@ function digest(value: string): Buffer {
 
 /** The credential options of `serveHttp` from the environment, the config's `http` section and the CLI flag (environment wins). */
 export function httpAuthOptions(
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string | undefined>,
   cfg: { allowAgentSwitch?: boolean; auth?: OAuthOptions },
   allowAgentSwitchFlag: boolean,
 ): { token?: string; tokens?: Record<string, TokenSpec>; oauth?: OAuthOptions; allowAgentSwitch: boolean } {

@@ -15,9 +15,10 @@ const Options = Type.Object({
   exclude: Type.Array(Type.String(), { default: [], description: 'Extra glob patterns never ingested' }),
   gitMaxCommits: Type.Integer({ minimum: 0, default: 2000 }),
   typeCheck: Type.Boolean({ default: true, description: 'Upgrade TS/JS call edges with the TypeScript checker (in a worker thread)' }),
+  parseWorkers: Type.Optional(Type.Integer({ minimum: 0, description: 'Parse worker threads of an ingest (default 0: the main thread, yielding between files)' })),
 });
 
-export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number; typeCheck: boolean }>({
+export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number; typeCheck: boolean; parseWorkers?: number }>({
   name: 'graph',
   version: '0.1.0',
   description: 'The code graph of the workspace (ingest, store, lookups, seek, search).',
@@ -31,6 +32,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       exclude: ctx.options.exclude,
       gitMaxCommits: ctx.options.gitMaxCommits,
       typeCheck: ctx.options.typeCheck,
+      parseWorkers: ctx.options.parseWorkers,
       readOnly: ctx.settings.readOnly,
     });
     // Read-only servers never write the store: no watcher-driven re-ingest there.

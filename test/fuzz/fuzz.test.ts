@@ -101,7 +101,8 @@ describe('transport fuzz: malformed JSON-RPC never silences or crashes the serve
       const client = new Client({ name: 'after-fuzz', version: '0' });
       await client.connect(transport);
       try {
-        await client.callTool({ name: 'health', arguments: { agent_id: 'warm' } });
+        // One MCP session is one agent (pinned on first use): every call here says the same agent_id.
+        await client.callTool({ name: 'health', arguments: { agent_id: 'after' } });
         // The median of five probes: the test client shares this loaded machine (and process) with the server.
         const lists: number[] = [];
         const healths: number[] = [];

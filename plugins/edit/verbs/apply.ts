@@ -13,7 +13,7 @@ export const applyVerb = defineVerb({
     agent_id: AgentId,
     file_path: Type.String({ description: 'Workspace-relative file (created with its folders if absent)' }),
     new_content: Type.String(),
-    expected_hash: Type.Optional(Type.String({ description: 'content_hash you read; "absent" for a new file' })),
+    expected_hash: Type.Optional(Type.String({ description: 'content_hash you read; "absent" for a new file', workspacePath: false })),
     description: Type.Optional(Type.String()),
     reingest: Type.Boolean({ default: true }),
   }),

@@ -7,7 +7,7 @@ import { surgicalContext } from '../surgical.ts';
 export const SurgicalParams = {
   agent_id: AgentId,
   file_path: Type.String({ description: 'Workspace-relative file' }),
-  symbol: Type.Optional(Type.String({ description: 'Narrow to one symbol of the file (name or id)' })),
+  symbol: Type.Optional(Type.String({ description: 'Narrow to one symbol of the file (name or id)', workspacePath: false })),
   radius: Type.Integer({ minimum: 1, maximum: 3, default: 1, description: 'Hops for callers/callees' }),
   include_tests: Type.Boolean({ default: true }),
   token_budget: Type.Integer({ minimum: 200, maximum: 20000, default: 6000, description: 'Max BPE tokens of content' }),

@@ -55,6 +55,8 @@ export interface CodeGraphEngineOptions {
   readOnly?: boolean;
   /** Run the TS/JS type-checker pass after ingests (default true; stored results are used either way). */
   typeCheck?: boolean;
+  /** Parse worker threads of an ingest (default one per core; 0 parses on the main thread). */
+  parseWorkers?: number;
 }
 
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -86,6 +88,7 @@ export class CodeGraphEngine {
       busyTimeoutMs: options.busyTimeoutMs,
       readOnly: options.readOnly === true,
       typeCheck: options.typeCheck !== false,
+      parseWorkers: options.parseWorkers,
     });
   }
 

@@ -4,20 +4,21 @@
  * everything in one store transaction, and only then build or patch the graph. A failure or abort
  * before the commit leaves both the store and the in-memory graph as they were.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FileInput, GitFacts, GraphBuilder } from './build.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
-import type { FileExtraction, Language } from './extraction.ts';
+import type { Language } from './extraction.ts';
 import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history.ts';
 import { RELATIONS, type NodeKind, type Relation } from './graph.ts';
 import { readResolverConfig } from './resolver-config.ts';
 import type { ResolverConfig } from './resolve.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
+import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse-file.ts';
+import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
-import { checkPaths, classifyContent, walkWorkspace, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
+import { checkPaths, walkWorkspace, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
+
+export { extractionKey } from './parse-pool/parse-file.ts';
 
 /** Ingest phases reported to the progress callback. */
 export type IngestPhase = 'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build';
@@ -30,6 +31,8 @@ export interface IngestOptions {
   paths?: readonly string[];
   onProgress?: (done: number, total: number, phase: IngestPhase) => void;
   signal?: AbortSignal;
+  /** Parse worker threads (default: the engine's setting, one per core); 0 parses on the main thread. */
+  workers?: number;
 }
 
 /** What an ingest did. */
@@ -62,6 +65,8 @@ export interface IngestSummary {
   git: { scanned: boolean; commits: number; head: string | null } | null;
   /** Files whose edges were rebuilt by the graph patch (incremental) or all files (full). */
   relinkedFiles: number;
+  /** Worker threads that read and parsed the files (0: the main thread did). */
+  parseWorkers: number;
   elapsedMs: number;
   phases: Record<'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build', number>;
 }
@@ -78,6 +83,8 @@ export interface IngestContext {
   maxFileBytes: number;
   exclude: readonly string[];
   gitMaxCommits: number;
+  /** Parse worker threads when the run does not say (default one per core; 0: main thread only). */
+  parseWorkers?: number;
 }
 
 /** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */
@@ -99,11 +106,11 @@ export interface IngestOutcome {
 
 const MAX_SKIP_LIST = 200;
 const YIELD_EVERY_MS = 25;
-
-/** Key of a stored extraction: language, parser version and content hash. */
-export function extractionKey(language: Language, parserVersion: string, hash: string): string {
-  return `${language}:${parserVersion}:${hash}`;
-}
+/**
+ * Fewer files than this parse on the main thread: a watcher's or an agent's re-ingest of a few
+ * files is faster there than a round trip through the workers (or their start-up when idle).
+ */
+const POOL_MIN_FILES = 48;
 
 function aborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new EngineError(EngineErrorCodes.INGEST_ABORTED, 'ingest aborted before commit; the previous graph is unchanged', 'run ingest again when ready');
@@ -168,7 +175,6 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   const writes: FileWrite[] = [];
   const graphUpserts: FileInput[] = [];
   const texts = new Map<string, string>();
-  const extractors = new Map<Language, FileExtractor>();
   let unchanged = 0;
   let reused = 0;
   const toRead: WalkEntry[] = [];
@@ -180,18 +186,21 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     }
     toRead.push(e);
   }
+  const tasks: ParseTask[] = toRead.map((e) => {
+    const row = rows.get(e.path);
+    const same = incremental && row !== undefined && ctx.builder.has(e.path);
+    return { path: e.path, language: e.language, size: e.size, mtimeMs: e.mtimeMs, sameKey: same ? row.extractionKey : null };
+  });
+  const { outcomes, workers: parseWorkers } = await parseTasks(ctx, tasks, options, phases, (done) => progress(done, tasks.length, 'parse'));
   let lastYield = now();
   for (let i = 0; i < toRead.length; i++) {
     if (now() - lastYield > YIELD_EVERY_MS) {
-      // Let timers, I/O and signals run between files.
-      await new Promise((r) => setImmediate(r));
+      await yieldToLoop();
       lastYield = now();
-      aborted(options.signal);
     }
-    if (i % 50 === 0) progress(i, toRead.length, 'parse');
     const e = toRead[i];
     const row = rows.get(e.path);
-    const outcome = await readAndParse(ctx, e, row, incremental, extractors, phases);
+    const outcome = outcomes[i];
     if (outcome.kind === 'skip') {
       noteSkip(e.path, outcome.reason);
       if (row) removes.add(e.path);
@@ -276,6 +285,7 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     skippedByReason,
     git: gitDir ? { scanned: scanGit, commits: commits?.length ?? store.gitCommitCount(), head } : null,
     relinked,
+    parseWorkers,
     elapsedMs: now() - t0,
     phases,
   });
@@ -291,61 +301,71 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   };
 }
 
-type FileOutcome =
-  | { kind: 'skip'; reason: SkipReason }
-  | { kind: 'same' }
-  | { kind: 'parsed'; row: FileRow; extraction: FileExtraction; text: string };
+/** Lets timers, I/O and signals run. */
+function yieldToLoop(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
+}
 
-/** Reads one file, hashes it, and parses it unless its content is unchanged or disqualified. */
-async function readAndParse(
+/**
+ * Reads and parses the tasks, in the parse workers when the parser can run there and the run is
+ * large enough, else on the main thread (yielding between files); outcomes are in task order.
+ */
+async function parseTasks(
   ctx: IngestContext,
-  e: WalkEntry,
-  row: FileRow | undefined,
-  incremental: boolean,
-  extractors: Map<Language, FileExtractor>,
+  tasks: ParseTask[],
+  options: IngestOptions,
   phases: IngestSummary['phases'],
-): Promise<FileOutcome> {
-  let t = now();
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(join(ctx.root, e.path));
-  } catch {
-    phases.read += now() - t;
-    return { kind: 'skip', reason: 'unreadable' };
+  onDone: (done: number) => void,
+): Promise<{ outcomes: ParseOutcome[]; workers: number }> {
+  const workers = options.workers ?? ctx.parseWorkers ?? defaultParseWorkers();
+  if (ctx.parser.parallel && workers > 0 && tasks.length >= POOL_MIN_FILES) {
+    const t = now();
+    try {
+      const pool = sharedParsePool(workers);
+      const cancelled = (): Error | null => {
+        try {
+          aborted(options.signal);
+          return null;
+        } catch (err) {
+          return err as Error;
+        }
+      };
+      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, onDone, cancelled);
+      // Wall time of the pooled stage, split by the workers' own shares of reading and parsing.
+      const wall = now() - t;
+      const share = pooled.read + pooled.parse > 0 ? pooled.read / (pooled.read + pooled.parse) : 0;
+      phases.read += wall * share;
+      phases.parse += wall * (1 - share);
+      aborted(options.signal);
+      return { outcomes: pooled.outcomes, workers: pool.size };
+    } catch (err) {
+      if (err instanceof EngineError) throw err;
+      // A worker died (or could not start): parse in-process instead, from the start.
+    }
   }
-  const hash = createHash('sha1').update(bytes).digest('hex');
-  const key = extractionKey(e.language, ctx.parser.version, hash);
-  if (incremental && row && row.extractionKey === key && ctx.builder.has(e.path)) {
-    phases.read += now() - t;
-    return { kind: 'same' };
+  const extractors = new Map<Language, FileExtractor>();
+  const outcomes: ParseOutcome[] = [];
+  let lastYield = now();
+  for (let i = 0; i < tasks.length; i++) {
+    if (now() - lastYield > YIELD_EVERY_MS) {
+      await yieldToLoop();
+      lastYield = now();
+      aborted(options.signal);
+    }
+    if (i % 50 === 0) onDone(i);
+    const task = tasks[i];
+    let extract = extractors.get(task.language);
+    if (!extract) {
+      try {
+        extractors.set(task.language, (extract = await ctx.parser.extractorFor(task.language)));
+      } catch {
+        outcomes.push({ kind: 'skip', reason: 'parse_failed' });
+        continue;
+      }
+    }
+    outcomes.push(parseFile(ctx.root, task, ctx.parser.version, extract, phases));
   }
-  const binary = bytes.subarray(0, 8000).includes(0);
-  const text = binary ? '' : bytes.toString('utf8');
-  const reason = classifyContent(e.path, bytes, binary ? null : text);
-  phases.read += now() - t;
-  if (reason) return { kind: 'skip', reason };
-  t = now();
-  try {
-    let extract = extractors.get(e.language);
-    if (!extract) extractors.set(e.language, (extract = await ctx.parser.extractorFor(e.language)));
-    const extraction = extract(e.path, text);
-    extraction.path = e.path;
-    const fileRow: FileRow = {
-      path: e.path,
-      hash,
-      size: e.size,
-      mtimeMs: e.mtimeMs,
-      language: e.language,
-      loc: extraction.loc,
-      parseErrors: extraction.parseErrors,
-      extractionKey: key,
-    };
-    return { kind: 'parsed', row: fileRow, extraction, text };
-  } catch {
-    return { kind: 'skip', reason: 'parse_failed' };
-  } finally {
-    phases.parse += now() - t;
-  }
+  return { outcomes, workers: 0 };
 }
 
 interface SummaryInput {
@@ -360,6 +380,7 @@ interface SummaryInput {
   skippedByReason: Partial<Record<SkipReason, number>>;
   git: IngestSummary['git'];
   relinked: number;
+  parseWorkers: number;
   elapsedMs: number;
   phases: IngestSummary['phases'];
 }
@@ -401,6 +422,7 @@ function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
     parseErrors: summarizeParseErrors(builder.parseErrorFiles()),
     git: s.git,
     relinkedFiles: s.relinked,
+    parseWorkers: s.parseWorkers,
     elapsedMs: round(s.elapsedMs),
     phases: Object.fromEntries(Object.entries(s.phases).map(([k, v]) => [k, round(v)])) as IngestSummary['phases'],
   };

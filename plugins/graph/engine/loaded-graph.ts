@@ -30,6 +30,7 @@ export interface LoadedGraphOptions {
   busyTimeoutMs?: number;
   readOnly: boolean;
   typeCheck: boolean;
+  parseWorkers?: number;
 }
 
 /** The graph, its indexes and caches, and the store they reflect. */
@@ -183,6 +184,7 @@ export class LoadedGraph {
         maxFileBytes: this.options.maxFileBytes,
         exclude: this.options.exclude,
         gitMaxCommits: this.options.gitMaxCommits,
+        parseWorkers: this.options.parseWorkers,
       },
       options,
     );

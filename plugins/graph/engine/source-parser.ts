@@ -19,6 +19,8 @@ export interface SourceParser {
   extractorFor(language: Language): Promise<FileExtractor>;
   /** Changes whenever extraction output may change. */
   version: string;
+  /** True for the default tree-sitter parsers, which parse workers can load too (an injected parser runs in-process). */
+  parallel?: boolean;
 }
 
 let defaultParser: Promise<SourceParser> | null = null;
@@ -33,6 +35,7 @@ export function loadDefaultParser(): Promise<SourceParser> {
       detectLanguage: mod.detectLanguage,
       extractorFor: mod.extractorFor,
       version: typeof declared === 'string' ? declared : fingerprintParsers(),
+      parallel: true,
     };
   })();
   defaultParser.catch(() => (defaultParser = null));

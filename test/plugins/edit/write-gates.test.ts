@@ -61,6 +61,8 @@ describe('write verbs behind the proof gate and the read-only gate', function ()
     await h.call('ingest', { agent_id: 'a', path: ws });
     await h.close();
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_READ_ONLY: '1' } });
+    // The stored graph loads in the background; opening SQLite (read-only, WAL) is not a write of ours.
+    await h.call('health', { agent_id: 'a' });
     const before = snapshotTree(ws);
     // edit_preview stages in memory only, so read-only allows it; committing it is a write.
     const preview = (await h.call('edit_preview', { agent_id: 'a', file_path: 'src/math.ts', new_content: 'x' })).json;

@@ -1,0 +1,209 @@
+/**
+ * A pool of parse workers (worker_threads): an ingest hands it the files to read and parse, and gets
+ * their outcomes back in the same order, so the merged graph is the same as a single-threaded run's.
+ * Workers start on first use (from source through tsx, or the built .js) and stop after a quiet
+ * half minute, so an idle server holds no grammars in extra threads.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ParseOutcome, ParseTask } from './parse-file.ts';
+import type { ParseRequest, ParseResponse } from './protocol.ts';
+
+const IDLE_MS = 30_000;
+/** A batch closes at this many bytes or files: small enough to balance the workers, large enough to amortise a message. */
+const BATCH_BYTES = 256 * 1024;
+const BATCH_FILES = 24;
+/** Batches queued per worker, so a worker never waits for the main thread between two. */
+const IN_FLIGHT = 2;
+
+/**
+ * Parse workers when none are configured: none. On the 2-core machines measured (docs/benchmarks.md,
+ * parse pool) a pooled stdlib ingest was slower (0.62–0.71× from sources, 1.11× from dist/) and
+ * peaked 200 MB higher, because the main thread's build and commit leave no core free; the pool stays
+ * opt-in (`parseWorkers`, ingest `workers`) until it measurably pays.
+ */
+export function defaultParseWorkers(): number {
+  return 0;
+}
+
+/** Outcomes of a pooled parse, in task order, with the workers' summed read and parse milliseconds. */
+export interface PooledParse {
+  outcomes: ParseOutcome[];
+  read: number;
+  parse: number;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: number;
+}
+
+interface Pending {
+  slot: Slot;
+  resolve: (res: Extract<ParseResponse, { type: 'result' }>) => void;
+  reject: (err: Error) => void;
+}
+
+/** A fixed-size set of parse workers. */
+export class ParsePool {
+  readonly size: number;
+  private slots: Slot[] = [];
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private idle: NodeJS.Timeout | null = null;
+  /** Runs one parse at a time: batches of two runs would compete for the same in-flight slots. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(size: number) {
+    this.size = Math.max(1, Math.floor(size));
+  }
+
+  /**
+   * Reads and parses `tasks` across the workers; `onDone` reports files finished so far. When
+   * `cancelled` returns an error after a batch, the parse stops with it (the workers are stopped).
+   */
+  parse(root: string, parserVersion: string, tasks: readonly ParseTask[], onDone?: (done: number) => void, cancelled?: () => Error | null): Promise<PooledParse> {
+    const run = this.queue.then(() => this.parseNow(root, parserVersion, tasks, onDone, cancelled));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async parseNow(
+    root: string,
+    parserVersion: string,
+    tasks: readonly ParseTask[],
+    onDone?: (done: number) => void,
+    cancelled?: () => Error | null,
+  ): Promise<PooledParse> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    this.ensureWorkers();
+    const batches = batchTasks(tasks);
+    const outcomes: ParseOutcome[] = new Array(tasks.length);
+    let read = 0;
+    let parse = 0;
+    let done = 0;
+    let next = 0;
+    try {
+      await new Promise<void>((resolveAll, failAll) => {
+        let settled = 0;
+        let failed = false;
+        // After a failure or a cancel, batches still in flight are dropped unreported.
+        const rejectAll = (err: Error): void => {
+          failed = true;
+          failAll(err);
+        };
+        const feed = (slot: Slot): void => {
+          while (slot.inFlight < IN_FLIGHT && next < batches.length) {
+            const batch = batches[next++];
+            slot.inFlight++;
+            this.send(slot, root, parserVersion, batch.tasks).then((res) => {
+              slot.inFlight--;
+              if (failed) return;
+              for (let i = 0; i < res.outcomes.length; i++) outcomes[batch.start + i] = res.outcomes[i];
+              read += res.read;
+              parse += res.parse;
+              done += res.outcomes.length;
+              onDone?.(done);
+              const stop = cancelled?.();
+              if (stop) return rejectAll(stop);
+              if (++settled === batches.length) resolveAll();
+              else feed(slot);
+            }, rejectAll);
+          }
+        };
+        if (batches.length === 0) resolveAll();
+        for (const slot of this.slots) feed(slot);
+      });
+    } catch (err) {
+      // A dead worker leaves the pool unusable for this run; the caller falls back to parsing in-process.
+      await this.stop();
+      throw err;
+    }
+    this.scheduleIdle();
+    return { outcomes, read, parse };
+  }
+
+  /** Stops every worker (pending batches reject). */
+  async stop(): Promise<void> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const slots = this.slots;
+    this.slots = [];
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[]): Promise<Extract<ParseResponse, { type: 'result' }>> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { slot, resolve, reject });
+      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks } satisfies ParseRequest);
+    });
+  }
+
+  private ensureWorkers(): void {
+    while (this.slots.length < this.size) this.slots.push({ worker: this.spawn(), inFlight: 0 });
+  }
+
+  private spawn(): Worker {
+    const fromSource = new URL(import.meta.url).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
+    const entry = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url).href;
+    // From source the worker registers the same TypeScript loader the host runs under.
+    const code = fromSource
+      ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
+      : `import(${JSON.stringify(entry)});`;
+    const worker = new Worker(code, { eval: true });
+    worker.unref();
+    worker.on('message', (res: ParseResponse) => {
+      const p = this.pending.get(res.id);
+      if (!p) return;
+      this.pending.delete(res.id);
+      if (res.type === 'error') p.reject(new Error(res.message));
+      else p.resolve(res);
+    });
+    const fail = (err: Error): void => {
+      this.slots = this.slots.filter((s) => s.worker !== worker);
+      for (const [id, p] of this.pending) {
+        if (p.slot.worker !== worker) continue;
+        this.pending.delete(id);
+        p.reject(err);
+      }
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`parse worker exited (${code})`)));
+    return worker;
+  }
+
+  private scheduleIdle(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.stop(), IDLE_MS);
+    this.idle.unref();
+  }
+}
+
+/** Consecutive runs of tasks, each closed at BATCH_BYTES or BATCH_FILES. */
+function batchTasks(tasks: readonly ParseTask[]): { start: number; tasks: ParseTask[] }[] {
+  const out: { start: number; tasks: ParseTask[] }[] = [];
+  let cur: ParseTask[] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < tasks.length; i++) {
+    cur.push(tasks[i]);
+    bytes += tasks[i].size;
+    if (bytes >= BATCH_BYTES || cur.length >= BATCH_FILES) {
+      out.push({ start, tasks: cur });
+      cur = [];
+      start = i + 1;
+      bytes = 0;
+    }
+  }
+  if (cur.length > 0) out.push({ start, tasks: cur });
+  return out;
+}
+
+let shared: ParsePool | null = null;
+
+/** The process's parse pool of `size` workers (a pool of another size is replaced; its workers stop when idle). */
+export function sharedParsePool(size: number): ParsePool {
+  if (!shared || shared.size !== Math.max(1, Math.floor(size))) shared = new ParsePool(size);
+  return shared;
+}

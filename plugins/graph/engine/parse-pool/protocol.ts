@@ -1,0 +1,16 @@
+/** Messages between the ingest and its parse workers. */
+import type { ParseOutcome, ParseTask } from './parse-file.ts';
+
+/** Parse a batch of files of one workspace. */
+export interface ParseRequest {
+  type: 'parse';
+  id: number;
+  root: string;
+  parserVersion: string;
+  tasks: ParseTask[];
+}
+
+/** A batch's outcomes, in the order of its tasks, with the worker's read and parse milliseconds. */
+export type ParseResponse =
+  | { type: 'result'; id: number; outcomes: ParseOutcome[]; read: number; parse: number }
+  | { type: 'error'; id: number; message: string };
