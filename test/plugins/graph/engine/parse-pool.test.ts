@@ -9,8 +9,6 @@ import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parse
 import { FIXTURE_FILES } from './fixture-repo.ts';
 import { removeWorkspace, writeWorkspace } from './helpers.ts';
 
-/** Longest the event loop may be held while workers parse (generous: the machine is shared). */
-const LOOP_BOUND_MS = 600;
 
 /** 60 Python modules calling into each other, the multi-language fixture, and one big data module. */
 function files(): Record<string, string> {
@@ -101,8 +99,9 @@ describe('ingest through parse workers', function () {
     const t = performance.now();
     extract('pkg/table.py', text);
     const onThread = performance.now() - t;
-    assert.ok(onThread > LOOP_BOUND_MS, `parsing the big module on this thread took only ${onThread.toFixed(0)} ms`);
-    assert.ok(pooled.loopMaxMs < LOOP_BOUND_MS, `pooled ingest held the loop ${pooled.loopMaxMs.toFixed(0)} ms`);
+    // Relative to this machine's speed right now: a parse of that one module on the main thread would
+    // hold the loop for onThread ms; the pooled ingest (which parses it too) must hold it for under half.
+    assert.ok(pooled.loopMaxMs < onThread / 2, `pooled ingest held the loop ${pooled.loopMaxMs.toFixed(0)} ms; parsing the big module here takes ${onThread.toFixed(0)} ms`);
   });
 
   it('answers two parses sharing one pool, each in its own order', async () => {
