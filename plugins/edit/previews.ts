@@ -23,6 +23,8 @@ export const PREVIEW_TTL_MS = 5 * 60_000;
 export const MAX_PREVIEWS_PER_AGENT = 16;
 /** Largest content a preview may stage. */
 export const MAX_PREVIEW_BYTES = 2 * 1024 * 1024;
+/** Longest file content (or hunk text) a write verb accepts, in characters: a whole file, not free text. The call's argument bytes are capped too (M1ND_MAX_ARGUMENT_BYTES, 1 MiB by default). */
+export const MAX_CONTENT_CHARS = MAX_PREVIEW_BYTES;
 
 const BAG = 'edit:previews';
 

@@ -5,6 +5,7 @@ import type { LockService } from '../../lock/service.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { proofTargets } from '../proofs.ts';
 import { afterWrite, planWrites, snapshotBefore } from '../writes.ts';
+import { MAX_CONTENT_CHARS } from '../previews.ts';
 
 export const applyVerb = defineVerb({
   name: 'apply',
@@ -12,7 +13,7 @@ export const applyVerb = defineVerb({
   input: Type.Object({
     agent_id: AgentId,
     file_path: Type.String({ description: 'Workspace-relative file (created with its folders if absent)' }),
-    new_content: Type.String(),
+    new_content: Type.String({ maxLength: MAX_CONTENT_CHARS }),
     expected_hash: Type.Optional(Type.String({ description: 'content_hash you read; "absent" for a new file', workspacePath: false })),
     description: Type.Optional(Type.String()),
     reingest: Type.Boolean({ default: true }),

@@ -7,6 +7,7 @@ import { writeBatchAtomic } from '../journal.ts';
 import { proofTargets } from '../proofs.ts';
 import { verifyWorkspace, type VerifyCommand } from '../verify.ts';
 import { afterWrite, planWrites, snapshotBefore, type PlannedWrite } from '../writes.ts';
+import { MAX_CONTENT_CHARS } from '../previews.ts';
 
 /** Files one batch may write. */
 export const MAX_BATCH_FILES = 200;
@@ -20,7 +21,7 @@ export interface VerifySettings {
 const Input = Type.Object({
   agent_id: AgentId,
   edits: Type.Array(
-    Type.Object({ file_path: Type.String(), new_content: Type.String(), expected_hash: Type.Optional(Type.String()), description: Type.Optional(Type.String()) }),
+    Type.Object({ file_path: Type.String(), new_content: Type.String({ maxLength: MAX_CONTENT_CHARS }), expected_hash: Type.Optional(Type.String()), description: Type.Optional(Type.String()) }),
     { minItems: 1, maxItems: MAX_BATCH_FILES },
   ),
   atomic: Type.Boolean({ default: true, description: 'All files or none (journaled)' }),

@@ -7,7 +7,7 @@ import { engineCall } from '../../graph/service.ts';
 import { readFileBytes } from '../file-bytes.ts';
 import { graphDelta, previewSnapshot, snapshotFiles } from '../graph-delta.ts';
 import { applyHunks } from '../hunks.ts';
-import { PREVIEW_TTL_MS, stagePreview } from '../previews.ts';
+import { MAX_CONTENT_CHARS, PREVIEW_TTL_MS, stagePreview } from '../previews.ts';
 import { textWarnings } from '../text-warnings.ts';
 
 /** Diff lines shown at most (the preview keeps the whole content either way). */
@@ -19,8 +19,8 @@ export const editPreviewVerb = defineVerb({
   input: Type.Object({
     agent_id: AgentId,
     file_path: Type.String(),
-    new_content: Type.Optional(Type.String({ description: 'Full new content (or give hunks)' })),
-    hunks: Type.Optional(Type.Array(Type.Object({ old_text: Type.String(), new_text: Type.String() }), { minItems: 1, maxItems: 100, description: 'Each old_text must match exactly once' })),
+    new_content: Type.Optional(Type.String({ maxLength: MAX_CONTENT_CHARS, description: 'Full new content (or give hunks)' })),
+    hunks: Type.Optional(Type.Array(Type.Object({ old_text: Type.String({ maxLength: MAX_CONTENT_CHARS }), new_text: Type.String({ maxLength: MAX_CONTENT_CHARS }) }), { minItems: 1, maxItems: 100, description: 'Each old_text must match exactly once' })),
     description: Type.Optional(Type.String()),
   }),
   effect: 'session',

@@ -12,7 +12,7 @@ export const debriefVerb = defineVerb({
     delegation_id: Type.String({ minLength: 1 }),
     outcome: StringEnum(['success', 'failure', 'partial'] as const),
     evidence: Type.Optional(Type.Object({ cmd: Type.Optional(Type.String()), exit_status: Type.Optional(Type.Integer()) })),
-    diff: Type.Optional(Type.String({ description: 'Unified diff; its +++ paths count as touched' })),
+    diff: Type.Optional(Type.String({ maxLength: 1024 * 1024, description: 'Unified diff; its +++ paths count as touched' })),
     touched_paths: Type.Optional(Type.Array(Type.String())),
     findings: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 20 })),
     subagent_id: Type.Optional(Type.String()),

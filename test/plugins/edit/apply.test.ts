@@ -79,6 +79,17 @@ describe('apply writes one file and keeps the graph in step', function () {
     assert.deepEqual(fs.readdirSync(path.join(ws, 'src')).filter((f) => f.includes('m1nd-tmp')), [], 'no temp file left behind');
   });
 
+  it('writes a whole file far longer than free-text arguments may be (a 200 KB module), through apply and apply_batch', async () => {
+    const big = Array.from({ length: 5000 }, (_, i) => `export const value${i} = ${i}; // padding to make a large module\n`).join('');
+    assert.ok(big.length > 200_000);
+    const one = await h.call('apply', { agent_id: 'a', file_path: 'src/big.ts', new_content: big, expected_hash: 'absent' });
+    assert.notEqual(one.result.isError, true, JSON.stringify(one.json).slice(0, 300));
+    assert.equal(read(ws, 'src/big.ts'), big);
+    const batch = await h.call('apply_batch', { agent_id: 'a', edits: [{ file_path: 'src/big2.ts', new_content: big }] });
+    assert.notEqual(batch.result.isError, true, JSON.stringify(batch.json).slice(0, 300));
+    assert.equal(read(ws, 'src/big2.ts'), big);
+  });
+
   it("reports the lock_ region of another agent that the write touched, not one it left alone", async () => {
     const lock = (await h.call('lock_create', { agent_id: 'b', scope: 'node', root_nodes: ['function:src/math.ts#add'] })).json;
     const untouched = read(ws, 'src/math.ts').replace('let out = 0;', 'let out = 0; // acc');
