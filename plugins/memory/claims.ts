@@ -48,6 +48,8 @@ export interface Claim {
   origin?: ClaimOrigin;
   /** Team copies made of this claim. */
   promoted_to?: string[];
+  /** When a person last edited the claim through its Markdown file (mirror-edits.ts). */
+  edited_by_hand_at?: number;
 }
 
 /** Limits on what one claim and one agent may store. */

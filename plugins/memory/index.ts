@@ -6,7 +6,9 @@
  */
 import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/service.ts';
+import { existsSync } from 'node:fs';
 import { createMemoryService } from './service.ts';
+import { MirrorEditWatcher } from './mirror-edits.ts';
 import { memorizeVerb } from './verbs/memorize.ts';
 import { orientVerb } from './verbs/orient.ts';
 import { bootMemoryVerb } from './verbs/boot_memory.ts';
@@ -51,7 +53,21 @@ export default definePlugin<MemoryOptions>({
   apply(ctx) {
     const graph = ctx.service<GraphService>('graph');
     const { folder, maxClaimChars, maxEvidence, maxClaimsPerAgent } = ctx.options;
-    ctx.provide('memory', createMemoryService(graph, { folder, mirror: ctx.options.mirror, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent } }));
+    // Hand edits of the Markdown mirror flow back into the store (not on a read-only server, which never writes it).
+    const edits = new MirrorEditWatcher(() => service.claims, maxClaimChars, ctx.log);
+    const watchMirror = () => {
+      if (!ctx.options.mirror || !graph.writable) return;
+      try {
+        const dir = graph.run(() => graph.engine.resolvePath(folder)).absolute;
+        if (existsSync(dir)) edits.start(dir);
+      } catch (error) {
+        ctx.log.warn(`memory mirror folder ${folder} is not watched: ${(error as Error).message}`);
+      }
+    };
+    const service = createMemoryService(graph, { folder, mirror: ctx.options.mirror, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent }, onMirrored: watchMirror });
+    ctx.provide('memory', service);
+    ctx.hooks.ready.tap('memory', watchMirror);
+    ctx.hooks.shutdown.tapPromise('memory', () => edits.stop());
     ctx.registerVerb(memorizeVerb);
     ctx.registerVerb(orientVerb);
     ctx.registerVerb(bootMemoryVerb);

@@ -43,6 +43,8 @@ export interface ClaimView {
   age_days: number;
   superseded_by?: string;
   origin?: Claim['origin'];
+  /** When a person last edited it through its Markdown file. */
+  edited_by_hand?: string;
 }
 
 export interface MemoryService {
@@ -71,9 +73,17 @@ export function confidenceOf(value: number | string | undefined): number {
 }
 
 /** Creates the service over the graph service. */
-export function createMemoryService(graph: GraphService, options: { folder: string; mirror?: boolean; limits: ClaimLimits }): MemoryService {
+export function createMemoryService(graph: GraphService, options: { folder: string; mirror?: boolean; limits: ClaimLimits; onMirrored?: () => void }): MemoryService {
   const claims = new ClaimBook(graph);
-  const markdown = new MarkdownMirror(graph, options.folder, options.mirror !== false);
+  const mirror = new MarkdownMirror(graph, options.folder, options.mirror !== false);
+  // Every mirror write tells the plugin the folder exists (it starts watching for hand edits then).
+  const markdown = {
+    write: (list: readonly Claim[]) => {
+      const written = mirror.write(list);
+      if (written.length > 0) options.onMirrored?.();
+      return written;
+    },
+  };
   const service: MemoryService = {
     claims,
     limits: options.limits,
@@ -149,6 +159,7 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
         age_days: Math.floor((Date.now() - c.created_at) / 86_400_000),
         ...(c.superseded_by ? { superseded_by: c.superseded_by } : {}),
         ...(c.origin ? { origin: c.origin } : {}),
+        ...(c.edited_by_hand_at ? { edited_by_hand: new Date(c.edited_by_hand_at).toISOString() } : {}),
       };
     },
     reverify(agentId, ids) {
