@@ -34,6 +34,8 @@ export function fileRowFrom(r: RawFileRow): FileRow {
 export class FileTable {
   private readonly stmts;
 
+  private cached: { version: string; rows: Map<string, FileRow> } | null = null;
+
   constructor(db: Database.Database) {
     this.stmts = {
       rows: db.prepare(`SELECT ${FILE_COLUMNS} FROM files`).raw(),
@@ -53,15 +55,26 @@ export class FileTable {
            AND key NOT IN (SELECT extraction_key FROM checkpoint_files)`,
       ),
       countFiles: db.prepare('SELECT COUNT(*) FROM files').pluck(),
+      // What changed since the last read: other connections' commits (data_version) and this connection's writes (total_changes).
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
+      ownChanges: db.prepare('SELECT total_changes()').pluck(),
       countExtractions: db.prepare('SELECT COUNT(*) FROM extractions').pluck(),
     };
   }
 
-  /** Every stored file row (no extraction), by path. */
+  /**
+   * Every stored file row (no extraction), by path: a new Map each call (rows are shared, never
+   * mutated). Re-read only when the database changed since the last read, by another connection or
+   * this one; an incremental re-ingest of one file otherwise spent ~10 ms re-reading 2,000 rows.
+   */
   rows(): Map<string, FileRow> {
-    const out = new Map<string, FileRow>();
-    for (const r of this.stmts.rows.iterate() as IterableIterator<RawFileRow>) out.set(r[0], fileRowFrom(r));
-    return out;
+    const version = `${this.stmts.dataVersion.get() as number}:${this.stmts.ownChanges.get() as number}`;
+    if (this.cached?.version !== version) {
+      const out = new Map<string, FileRow>();
+      for (const r of this.stmts.rows.iterate() as IterableIterator<RawFileRow>) out.set(r[0], Object.freeze(fileRowFrom(r)));
+      this.cached = { version, rows: out };
+    }
+    return new Map(this.cached.rows);
   }
 
   /** Every stored file with its extraction (the caller provides the read transaction); `light` as in GraphStore.loadAll. */

@@ -15,6 +15,8 @@ import type { CheckStats, PreciseEdge } from './protocol.ts';
 
 /** Languages the checker covers. */
 const CHECKED = new Set(['typescript', 'tsx', 'javascript']);
+/** File names of those languages. */
+const SCRIPT_NAME = /\.[cm]?[jt]sx?$/;
 
 /** Files at a workspace's root that say it is a TS/JS project before any file is ingested. */
 const PROJECT_FILES = ['tsconfig.json', 'jsconfig.json', 'package.json'];
@@ -95,6 +97,12 @@ export class PrecisePass {
     const store = this.host.store();
     if (!store) return;
     const builder = this.host.builder();
+    // A re-ingest of, say, Python files only has nothing for the checker (a removed file has no language left: its name says).
+    const checked = (path: string) => {
+      const language = builder.languageOf(path);
+      return language ? CHECKED.has(language) : SCRIPT_NAME.test(path);
+    };
+    if (!rebuilt && !touched.some(checked)) return;
     const rows = store.fileRows();
     const stored = store.preciseRows();
     for (const path of touched) {
