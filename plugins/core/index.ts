@@ -17,6 +17,7 @@ import { analysisVerbs } from './analysis/index.ts';
 import { sessionVerbs } from './session/index.ts';
 import { trailVerbs } from './trails/index.ts';
 import { trailResource } from './trails/trail-resource.ts';
+import { recordWrittenFilesAsSeen } from './session/written-files.ts';
 import type { GraphService } from '../graph/service.ts';
 
 export default definePlugin({
@@ -28,6 +29,7 @@ export default definePlugin({
     const own = [ingestVerb, persistVerb, viewVerb, batchViewVerb, globVerb, searchVerb, seekVerb, metricsVerb];
     for (const verb of [...own, ...analysisVerbs, ...sessionVerbs, ...trailVerbs]) ctx.registerVerb(verb);
     ctx.registerResource(trailResource(() => ctx.service<GraphService>('graph')));
+    recordWrittenFilesAsSeen(ctx.hooks, ctx.settings.workspaceRoot);
     ctx.hooks.doctrine.tap('core', (sections, info) => {
       // Name only verbs this tier shows; anything else is reachable by name, which help explains.
       const say = (verb: string) => (info.advertised.has(verb) ? verb : `${verb} (not listed here; callable, see help)`);

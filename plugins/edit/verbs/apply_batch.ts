@@ -26,7 +26,7 @@ const Input = Type.Object({
   ),
   atomic: Type.Boolean({ default: true, description: 'All files or none (journaled)' }),
   reingest: Type.Boolean({ default: true }),
-  verify: Type.Boolean({ default: false, description: 'Compile check after writing (command from config)' }),
+  verify: Type.Boolean({ default: false, description: 'Compile check, then the affected tests (commands from a fixed table or config)' }),
 });
 
 /** Writes each file on its own (atomic: false): a failure is reported and the rest still written. */
@@ -55,7 +55,7 @@ export function applyBatchVerb(settings: VerifySettings) {
     timeoutMs: Math.max(settings.timeoutMs + 30_000, 60_000),
     proof: (args, ctx) => proofTargets(ctx.service<GraphService>('graph'), ctx, (args.edits ?? []).map((e) => e.file_path)),
     guide:
-      'Every path and expected_hash is checked before anything is written. Atomic batches write and fsync every temp file, keep the originals, journal the batch in the store, then rename; a failure restores the originals, and a crash mid-batch is rolled back at the next start (health reports it). `verify` runs the compile check of the project type (tsc --noEmit with a tsconfig.json, python -m py_compile on written .py files, go build ./..., cargo check); commands are set in m1nd.config.ts (options.edit.verify), never by arguments.',
+      'Every path and expected_hash is checked before anything is written. Atomic batches write and fsync every temp file, keep the originals, journal the batch in the store, then rename; a failure restores the originals, and a crash mid-batch is rolled back at the next start (health reports it). `verify` runs the compile check of the project type (tsc --noEmit with a tsconfig.json, python -m py_compile on written .py files, go build ./..., cargo check), then, if it passes, the affected tests (the test files the graph ties to the written code through `tests` edges: pytest when configured, else unittest; go test on their packages; cargo test; vitest, jest or mocha from package.json); commands are set in m1nd.config.ts (options.edit.verify, `<project>` or `<project>-tests`), never by arguments.',
     handler: async (args, call: CallContext) => {
       const graph = call.service<GraphService>('graph');
       await graph.fresh();
@@ -81,6 +81,7 @@ export function applyBatchVerb(settings: VerifySettings) {
       const verify = args.verify
         ? await verifyWorkspace(graph.engine.root, written.map((p) => p.path), {
             ...settings,
+            tests: 'tests_to_run' in report.graph ? report.graph.tests_to_run : [],
             signal: call.signal,
             progress: (done, total, message) => void call.progress(done, total, message),
           })

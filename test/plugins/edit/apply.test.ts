@@ -90,6 +90,19 @@ describe('apply writes one file and keeps the graph in step', function () {
     assert.equal(read(ws, 'src/big2.ts'), big);
   });
 
+  it("counts the writer's own write as seen: its am_i_stale stays quiet, another agent who read the file is told", async () => {
+    await h.call('view', { agent_id: 'a', file_path: 'src/math.ts' });
+    await h.call('view', { agent_id: 'b', file_path: 'src/math.ts' });
+    await new Promise((r) => setTimeout(r, 20));
+    const w = await h.call('apply', { agent_id: 'a', file_path: 'src/math.ts', new_content: read(ws, 'src/math.ts') + '\nexport const Z = 1;\n' });
+    assert.notEqual(w.result.isError, true, JSON.stringify(w.json).slice(0, 300));
+    const mine = (await h.call('am_i_stale', { agent_id: 'a' })).json;
+    const theirs = (await h.call('am_i_stale', { agent_id: 'b' })).json;
+    const flagged = (j: { stale?: { path: string; status: string }[] }) => (j.stale ?? []).filter((f) => f.path === 'src/math.ts').map((f) => f.status);
+    assert.deepEqual(flagged(mine), [], JSON.stringify(mine).slice(0, 400));
+    assert.deepEqual(flagged(theirs), ['changed_since_seen'], JSON.stringify(theirs).slice(0, 400));
+  });
+
   it("reports the lock_ region of another agent that the write touched, not one it left alone", async () => {
     const lock = (await h.call('lock_create', { agent_id: 'b', scope: 'node', root_nodes: ['function:src/math.ts#add'] })).json;
     const untouched = read(ws, 'src/math.ts').replace('let out = 0;', 'let out = 0; // acc');

@@ -64,3 +64,47 @@ describe('apply_batch verify', function () {
     }
   });
 });
+
+describe('apply_batch verify runs the affected tests', function () {
+  this.timeout(120000);
+  let h: Harness;
+  let ws: string;
+  before(async () => {
+    ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'calc.py'), 'def add(a, b):\n    return a + b\n');
+    fs.writeFileSync(path.join(ws, 'test_calc.py'), 'import unittest\nfrom calc import add\n\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n');
+    fs.writeFileSync(path.join(ws, 'other.py'), 'def shout(s):\n    return s.upper()\n');
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  const batch = async (file: string, content: string) =>
+    (await h.call('apply_batch', { agent_id: 'a', verify: true, edits: [{ file_path: file, new_content: content }] })).json;
+
+  it('runs the test files the graph ties to the written code (unittest here), after the compile check, and reports a failing assertion', async () => {
+    const json = await batch('calc.py', 'def add(a, b):\n    return a - b\n');
+    assert.deepEqual(json.graph.tests_to_run, ['test_calc.py']);
+    assert.deepEqual(json.verify.runs.map((r: { project: string }) => r.project), ['python', 'python tests']);
+    const tests = json.verify.runs[1];
+    assert.equal(tests.command, 'python3 -m unittest test_calc.py');
+    assert.equal(tests.ok, false);
+    assert.match(tests.output, /AssertionError: -1 != 5/);
+    assert.equal(json.verify.ok, false);
+  });
+
+  it('passes when the tests pass, and runs no tests for code no test covers', async () => {
+    const fixed = await batch('calc.py', 'def add(a, b):\n    return b + a\n');
+    assert.equal(fixed.verify.ok, true);
+    assert.equal(fixed.verify.runs[1].ok, true);
+    const other = await batch('other.py', 'def shout(s):\n    return s.upper() + "!"\n');
+    assert.deepEqual(other.verify.runs.map((r: { project: string }) => r.project), ['python']);
+  });
+
+  it('skips the tests when the compile check fails', async () => {
+    const json = await batch('calc.py', 'def add(a, b)\n    return a + b\n');
+    assert.deepEqual(json.verify.runs.map((r: { project: string }) => r.project), ['python']);
+    assert.equal(json.verify.runs[0].ok, false);
+    assert.match(json.verify.note, /1 test run\(s\) skipped: a compile check failed/);
+  });
+});
