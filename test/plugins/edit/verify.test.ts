@@ -63,6 +63,32 @@ describe('apply_batch verify', function () {
       await slow.close();
     }
   });
+
+  it('kills the running check when the client cancels the call', async () => {
+    const pidFile = path.join(ws, 'sleeper.pid');
+    const sleeper = { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 60000)`] };
+    const slow = await connect({ workspaceRoot: ws, config: { bundles: ['default'], options: { edit: { verify: { typescript: sleeper }, verifyTimeoutSeconds: 60 } } } });
+    try {
+      const abort = new AbortController();
+      const pending = slow.client.callTool({ name: 'apply_batch', arguments: { agent_id: 'a', verify: true, reingest: false, edits: [{ file_path: 'src/use.ts', new_content: 'export const q = 2;\n' }] } }, undefined, { signal: abort.signal });
+      for (let i = 0; i < 200 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      abort.abort();
+      await assert.rejects(pending);
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(alive(), false, 'the check process was killed on cancellation');
+    } finally {
+      await slow.close();
+    }
+  });
 });
 
 describe('apply_batch verify runs the affected tests', function () {
