@@ -50,6 +50,10 @@ export interface Claim {
   promoted_to?: string[];
   /** When a person last edited the claim through its Markdown file (mirror-edits.ts). */
   edited_by_hand_at?: number;
+  /** A group the author files it under (the reference's `namespace`), shown with it. */
+  namespace?: string;
+  /** The author's state label (the reference's `state`, e.g. draft or verified), shown with it. */
+  state?: string;
 }
 
 /** Limits on what one claim and one agent may store. */

@@ -30,6 +30,8 @@ export function claimMarkdown(c: Claim): string {
     `confidence: ${c.confidence}`,
     ...(c.topic ? [`topic: ${yaml(c.topic)}`] : []),
     ...(c.title ? [`title: ${yaml(c.title)}`] : []),
+    ...(c.namespace ? [`namespace: ${yaml(c.namespace)}`] : []),
+    ...(c.state ? [`state: ${yaml(c.state)}`] : []),
     ...(c.supersedes ? [`supersedes: ${yaml(c.supersedes)}`] : []),
     ...(c.superseded_by ? [`superseded_by: ${yaml(c.superseded_by)}`] : []),
     'evidence:',
@@ -50,6 +52,24 @@ function evidenceLine(e: Claim['evidence'][number]): string {
   const symbol = e.node?.includes('#') ? e.node.slice(e.node.indexOf('#') + 1) : null;
   const lines = e.lines ? ` lines ${e.lines[0]}-${e.lines[1]}` : '';
   return `- \`${e.path}\`${symbol ? ` \`${symbol}\`` : ''}${lines} (hash ${e.hash})`;
+}
+
+/** Writes a file atomically (a temporary file beside it, then a rename), creating its folder. */
+export function writeAtomic(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+/** One Markdown document listing several claims (memorize's `output_path`): a heading, then each claim with its evidence. */
+export function claimsDocument(heading: string, claims: readonly Claim[]): string {
+  const parts = [`# ${heading.replace(/\s+/g, ' ')}`, ''];
+  for (const c of claims) {
+    parts.push(`## ${c.kind}: ${c.id}`, '', c.text, '');
+    if (c.evidence.length) parts.push(...c.evidence.map(evidenceLine), '');
+  }
+  return parts.join('\n');
 }
 
 /** Writes claims into the memory folder, one file each; returns the workspace-relative paths written. */

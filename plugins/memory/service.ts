@@ -26,6 +26,8 @@ export interface MemorizeOutcome {
   stored: Claim[];
   duplicates: { text: string; existing: Claim; similarity: number }[];
   mirrored: string[];
+  /** Claims retired by `replace` (the author's earlier claims on the same topic). */
+  replaced: string[];
 }
 
 /** A claim as results show it: verbatim text, who and when, and its freshness now. */
@@ -45,6 +47,8 @@ export interface ClaimView {
   origin?: Claim['origin'];
   /** When a person last edited it through its Markdown file. */
   edited_by_hand?: string;
+  namespace?: string;
+  state?: string;
 }
 
 export interface MemoryService {
@@ -53,7 +57,7 @@ export interface MemoryService {
   /** The Markdown mirror's folder (workspace-relative). */
   readonly folder: string;
   /** Stores claims with anchored evidence; duplicates are reported, not stored. Throws on bad evidence or limits. */
-  memorize(agentId: string, input: { claims: NewClaim[]; scope: Scope; topic?: string; title?: string }): MemorizeOutcome;
+  memorize(agentId: string, input: { claims: NewClaim[]; scope: Scope; topic?: string; title?: string; namespace?: string; state?: string; replace?: boolean }): MemorizeOutcome;
   /** The freshness of claims now (one read per file). */
   freshness(claims: readonly Claim[]): Map<string, Freshness>;
   /** A claim as results show it. */
@@ -121,6 +125,8 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
           author: agentId,
           ...(input.topic ? { topic: input.topic } : {}),
           ...(input.title ? { title: input.title } : {}),
+          ...(input.namespace ? { namespace: input.namespace } : {}),
+          ...(input.state ? { state: input.state } : {}),
           confidence: confidenceOf(c.confidence),
           evidence: dedupeAnchors(evidence),
           created_at: now,
@@ -137,8 +143,18 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
         }
         stored.push(claim);
       }
+      // `replace`: this author's earlier claims on the same topic, in the same scope, are retired by the first new one.
+      const replaced: string[] = [];
+      if (input.replace && input.topic && stored.length > 0) {
+        const fresh = new Set(stored.map((c) => c.id));
+        for (const old of claims.visible(agentId, [input.scope])) {
+          if (old.author !== agentId || old.topic !== input.topic || old.superseded_by || fresh.has(old.id) || touched.some((t) => t.id === old.id)) continue;
+          touched.push({ ...old, superseded_by: stored[0].id });
+          replaced.push(old.id);
+        }
+      }
       claims.save([...stored, ...touched]);
-      return { stored, duplicates, mirrored: markdown.write([...stored, ...touched]) };
+      return { stored, duplicates, mirrored: markdown.write([...stored, ...touched]), replaced };
     },
     freshness(list) {
       const files = new FileReader(graph);
@@ -160,6 +176,8 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
         ...(c.superseded_by ? { superseded_by: c.superseded_by } : {}),
         ...(c.origin ? { origin: c.origin } : {}),
         ...(c.edited_by_hand_at ? { edited_by_hand: new Date(c.edited_by_hand_at).toISOString() } : {}),
+        ...(c.namespace ? { namespace: c.namespace } : {}),
+        ...(c.state ? { state: c.state } : {}),
       };
     },
     reverify(agentId, ids) {

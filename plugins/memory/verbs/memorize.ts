@@ -4,6 +4,7 @@ import { CLAIM_KINDS, type ClaimKind } from '../claims.ts';
 import { anchorLabel } from '../evidence.ts';
 import { SCOPES } from '../scopes.ts';
 import { memoryCall } from '../call.ts';
+import { claimsDocument, writeAtomic } from '../mirror.ts';
 
 /** The reference's kinds (entity, state, event) are all facts here. */
 const KINDS = [...CLAIM_KINDS, 'entity', 'state', 'event'] as const;
@@ -36,6 +37,11 @@ export const memorizeVerb = defineVerb({
     title: Type.Optional(Type.String()),
     scope: Type.Optional(StringEnum(SCOPES, { default: 'project', description: 'agent (private), project, team' })),
     reverify: Type.Optional(Type.Array(Type.String(), { description: 'Claim ids to re-hash at their current evidence' })),
+    state: Type.Optional(Type.String({ maxLength: 64, description: 'Your state label (e.g. draft, verified), kept with each claim' })),
+    namespace: Type.Optional(Type.String({ maxLength: 128, description: 'Group the claims are filed under, kept with each claim' })),
+    mode: StringEnum(['merge', 'replace'] as const, { default: 'merge', description: 'replace: retire your earlier claims on this node_label' }),
+    output_path: Type.Optional(Type.String({ description: 'Also write the stored claims as one Markdown file (workspace path)' })),
+    ingest_after: Type.Boolean({ default: true, description: 'Ingest output_path at once, so its claims are doc nodes' }),
   }),
   tiers: ['essential'],
   effect: 'write',
@@ -45,9 +51,10 @@ export const memorizeVerb = defineVerb({
     'Each claim is one statement (`text`, or the reference name `label`) with evidence: a repo-relative file, `file:12-30`, a node id (from seek) or a symbol name. Each piece is hashed when stored; later results mark the claim `stale` with what changed when that text changes or the node disappears. ' +
     'Evidence outside the workspace or not found is refused. A near-identical claim already visible in the same scope is reported under `duplicates`, not stored again. `supersedes` retires an older claim. ' +
     'Scopes: `agent` is private to you (never mirrored to Markdown), `project` is every agent of the workspace, `team` is shared doctrine (prefer promote). Shared claims are also written as Markdown files in the memory folder (default .m1nd/memory/, `options.memory.folder` in m1nd.config.ts). ' +
-    '`reverify: [ids]` re-hashes claims you checked still hold after their evidence changed.',
+    '`reverify: [ids]` re-hashes claims you checked still hold after their evidence changed. ' +
+    '`mode: "replace"` retires (supersedes) your earlier claims on the same `node_label` and scope. `state` and `namespace` are labels kept and shown with each claim. `output_path` also writes the stored claims as one Markdown document at that workspace path, ingested at once unless `ingest_after: false`.',
   handler: async (args, call) => {
-    const { memory } = await memoryCall(call);
+    const { memory, graph } = await memoryCall(call);
     const claims = (args.claims ?? []).map((c, i) => {
       const text = c.text ?? c.label;
       if (!text) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `claims[${i}] has neither text nor label`, { hint: 'give each claim its statement in `text`' });
@@ -59,14 +66,28 @@ export const memorizeVerb = defineVerb({
         hint: 'memorize({"agent_id":"…","claims":[{"text":"…","evidence":["src/a.ts:10-20"]}]})',
       });
     }
-    const out = claims.length ? memory.memorize(call.agentId, { claims, scope: args.scope ?? 'project', topic: args.node_label, title: args.title }) : null;
+    if (args.mode === 'replace' && !args.node_label) {
+      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'mode "replace" retires your earlier claims on a node_label: give node_label', { hint: 'pass node_label, or mode "merge" to add claims beside the earlier ones' });
+    }
+    const out = claims.length
+      ? memory.memorize(call.agentId, { claims, scope: args.scope ?? 'project', topic: args.node_label, title: args.title, namespace: args.namespace, state: args.state, replace: args.mode === 'replace' })
+      : null;
     const re = args.reverify?.length ? memory.reverify(call.agentId, args.reverify) : null;
+    let written: { output_path: string; ingested: boolean } | null = null;
+    if (args.output_path && out?.stored.length) {
+      const target = graph.run(() => graph.engine.resolvePath(args.output_path!));
+      writeAtomic(target.absolute, claimsDocument(args.title ?? args.node_label ?? `Memory of ${call.agentId}`, out.stored));
+      if (args.ingest_after) await graph.reingestPaths([target.relative], call.signal);
+      written = { output_path: target.relative, ingested: args.ingest_after };
+    }
     return {
       ...(out
         ? {
             stored: out.stored.map((c) => ({ id: c.id, kind: c.kind, scope: c.scope, evidence: c.evidence.map(anchorLabel), ...(c.supersedes ? { supersedes: c.supersedes } : {}) })),
             duplicates: out.duplicates.map((d) => ({ text: d.text, existing: { id: d.existing.id, text: d.existing.text, author: d.existing.author, similarity: d.similarity } })),
             ...(out.mirrored.length ? { markdown: out.mirrored } : {}),
+            ...(out.replaced.length ? { replaced: out.replaced } : {}),
+            ...(written ?? {}),
           }
         : {}),
       ...(re ? { reverified: re.refreshed.map((c) => c.id), ...(re.failed.length ? { not_reverified: re.failed.map((f) => ({ ...f, why: 'evidence gone: supersede the claim instead' })) } : {}) } : {}),

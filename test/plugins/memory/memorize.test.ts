@@ -78,3 +78,42 @@ describe('memorize on a fixture repository', function () {
     }
   });
 });
+
+describe('memorize with the reference parameters', function () {
+  this.timeout(60000);
+  let h: Harness;
+  let ws: string;
+  before(async () => {
+    ws = writeFixtureRepo(tempDir());
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('keeps state and namespace with each claim, and mode replace retires the author\'s earlier claims on the same node_label', async () => {
+    const first = (await h.call('memorize', { agent_id: 'a', node_label: TOTAL, claims: [{ text: 'total() sums with a loop', evidence: [TOTAL] }] })).json.stored[0];
+    const other = (await h.call('memorize', { agent_id: 'b', node_label: TOTAL, claims: [{ text: 'total() is called by checkout', evidence: [TOTAL] }] })).json.stored[0];
+    const second = (await h.call('memorize', { agent_id: 'a', node_label: TOTAL, mode: 'replace', state: 'verified', namespace: 'billing', claims: [{ text: 'total() folds prices with add()', evidence: [TOTAL] }] })).json;
+    assert.deepEqual(second.replaced, [first.id], "only a's own claim on the topic is retired");
+    const claims = (await h.call('orient', { agent_id: 'a', task: 'how the cart total adds prices' })).json.claims as any[];
+    const now = claims.find((c) => c.id === second.stored[0].id);
+    assert.equal(now.state, 'verified');
+    assert.equal(now.namespace, 'billing');
+    assert.ok(claims.some((c) => c.id === other.id), "b's claim stays");
+    const refused = await h.call('memorize', { agent_id: 'a', mode: 'replace', claims: [{ text: 'x y z', evidence: ['src/math.ts'] }] });
+    assert.match(refused.json.error.message, /give node_label/);
+  });
+
+  it('writes the stored claims to output_path as one Markdown document and ingests it, inside the workspace only', async () => {
+    const r = (await h.call('memorize', { agent_id: 'a', title: 'Cart notes', output_path: 'docs/cart-notes.md', claims: [{ text: 'mul() repeats add() b times', kind: 'gotcha', evidence: ['function:src/math.ts#mul'] }] })).json;
+    assert.equal(r.output_path, 'docs/cart-notes.md');
+    assert.equal(r.ingested, true);
+    const doc = fs.readFileSync(path.join(ws, 'docs/cart-notes.md'), 'utf8');
+    assert.ok(doc.startsWith('# Cart notes\n'));
+    assert.match(doc, /## gotcha: c_[0-9a-f]{10}\n\nmul\(\) repeats add\(\) b times\n\n- `src\/math\.ts` `mul`/);
+    const found = (await h.call('impact', { agent_id: 'a', node_id: 'function:src/math.ts#mul', max_depth: 1, detail: 'full' })).json;
+    assert.ok(JSON.stringify(found.direct).includes('docs/cart-notes.md'), 'the ingested document links to mul');
+    const outside = await h.call('memorize', { agent_id: 'a', output_path: '../escape.md', claims: [{ text: 'outside the workspace', evidence: ['src/math.ts'] }] });
+    assert.equal(outside.json.error.code, 'M1ND_ERR_PATH_ESCAPE');
+  });
+});

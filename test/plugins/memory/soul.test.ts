@@ -50,6 +50,19 @@ describe('soul_read and soul_check on a fixture AGENTS.md', function () {
     assert.equal(again.counts.false, 2);
   });
 
+  it("checks a curator's report the same way, by another agent than its author only", async () => {
+    const report = 'Updated the guide: the cart is in `src/cart.ts`; removed `src/gone/legacy.ts`; run `npm run build`.';
+    const r = (await h.call('soul_check', { agent_id: 'reviewer', verify_curator_report: { author: 'curator', report } })).json;
+    assert.equal(r.curator_report.author, 'curator');
+    assert.equal(r.curator_report.checked_by, 'reviewer');
+    assert.equal(r.curator_report.honest, false);
+    assert.deepEqual(r.curator_report.false.map((c: any) => c.claim), ['src/gone/legacy.ts']);
+    assert.equal(r.curator_report.counts.verified, 2);
+    const own = await h.call('soul_check', { agent_id: 'curator', verify_curator_report: { author: 'curator', report } });
+    assert.equal(own.result.isError, true);
+    assert.match(own.json.error.message, /verified by another agent than its author/);
+  });
+
   it('soul_read returns the whole document or one section, and falls back to CLAUDE.md', async () => {
     fs.writeFileSync(path.join(ws, 'AGENTS.md'), AGENTS);
     const whole = (await h.call('soul_read', { agent_id: 'a' })).json;
