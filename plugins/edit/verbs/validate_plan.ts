@@ -25,6 +25,7 @@ export const validatePlanVerb = defineVerb({
     ),
     include_test_impact: Type.Boolean({ default: true }),
     include_risk_score: Type.Boolean({ default: true }),
+    scope: Type.Optional(Type.String({ description: 'Workspace folder: count dependents and tests inside it only' })),
   }),
   tiers: ['essential'],
   effect: 'read',
@@ -34,6 +35,8 @@ export const validatePlanVerb = defineVerb({
     const graph = call.service<GraphService>('graph');
     await graph.requireGraph();
     const g = graph.engine.graph;
+    const scope = args.scope === undefined ? null : engineCall(() => graph.engine.resolvePath(args.scope!)).relative;
+    const inScope = (f: string) => scope === null || scope === '' || f === scope || f.startsWith(`${scope}/`);
     const planned = new Map<string, string>();
     for (const a of args.actions) planned.set(engineCall(() => graph.engine.resolvePath(a.file_path)).relative, a.action_type);
     const gaps = new Map<string, Set<string>>();
@@ -50,7 +53,9 @@ export const validatePlanVerb = defineVerb({
         const rel = engineCall(() => graph.engine.resolvePath(d)).relative;
         if (!planned.has(rel)) issues.push(`depends_on "${d}" is not an action of this plan`);
       }
-      const blast = inGraph ? blastRadius(graph, p.relative, 3) : null;
+      const whole = inGraph ? blastRadius(graph, p.relative, 3) : null;
+      // Within `scope` only: the files and tests outside it are left out of counts, gaps and risk.
+      const blast = whole && { ...whole, filesByHop: new Map([...whole.filesByHop].filter(([f]) => inScope(f))), tests: new Set([...whole.tests].filter(inScope)) };
       const direct = blast ? [...blast.filesByHop].filter(([, hop]) => hop === 1).map(([f]) => f) : [];
       const missing = direct.filter((f) => !planned.has(f));
       for (const f of missing) {
@@ -72,6 +77,7 @@ export const validatePlanVerb = defineVerb({
         blast_radius: blast
           ? {
               files: total,
+              ...(scope !== null ? { outside_scope: whole!.filesByHop.size - total } : {}),
               nodes: blast.nodes,
               by_hop: [1, 2, 3].map((h) => [...blast.filesByHop.values()].filter((x) => x === h).length),
               sample: [...blast.filesByHop].sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0])).slice(0, LIST_CAP).map(([f, hop]) => ({ file_path: f, hop })),

@@ -26,6 +26,18 @@ describe('validate_plan', function () {
     assert.ok(both.risk.score < alone.risk.score, `${both.risk.score} < ${alone.risk.score}`);
   });
 
+  it('counts only dependents and tests inside scope when given, saying how many were left out', async () => {
+    const elsewhere = (await h.call('validate_plan', { agent_id: 'a', scope: 'go', actions: [{ action_type: 'modify', file_path: 'src/math.ts' }] })).json;
+    assert.deepEqual(elsewhere.gaps, [], 'cart.ts is outside go/');
+    assert.equal(elsewhere.actions[0].blast_radius.files, 0);
+    assert.equal(elsewhere.actions[0].blast_radius.outside_scope, 1);
+    const inside = (await h.call('validate_plan', { agent_id: 'a', scope: 'src', actions: [{ action_type: 'modify', file_path: 'src/math.ts' }] })).json;
+    assert.deepEqual(inside.gaps, [{ file_path: 'src/cart.ts', depends_on_planned: ['src/math.ts'] }]);
+    assert.equal(inside.actions[0].blast_radius.outside_scope, 0);
+    const escape = await h.call('validate_plan', { agent_id: 'a', scope: '../', actions: [{ action_type: 'modify', file_path: 'src/math.ts' }] });
+    assert.equal(escape.json.error.code, 'M1ND_ERR_PATH_ESCAPE');
+  });
+
   it('scores a delete with dependents higher and reports impossible actions', async () => {
     const del = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'delete', file_path: 'src/math.ts' }] })).json;
     assert.match(del.risk.reasons[0], /deleting src\/math\.ts breaks 1 file/);
