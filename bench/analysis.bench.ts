@@ -17,8 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countTokens, startHost } from '../core/index.ts';
-import { createLogger } from '../core/log.ts';
+import { countTokens } from '../core/index.ts';
 import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
 import type { CodeGraph } from '../plugins/graph/engine/graph.ts';
 import { explainPaths } from '../plugins/graph/algorithms/paths.ts';
@@ -28,15 +27,12 @@ import { CONTAINS, KIND_CODE, kindCodes } from '../plugins/graph/algorithms/grap
 import { IMPACT_DECAY, IMPACT_THRESHOLD } from '../plugins/core/analysis/impact.ts';
 import { activateQuery, DIMENSIONS } from '../plugins/core/analysis/query-activation.ts';
 import type { GraphService } from '../plugins/graph/service.ts';
+import { pct, serveStoredGraph } from './bench-host.ts';
 
 const EXCLUDE = ['site-packages/**'];
 const N = Number(process.env.BENCH_QUERIES ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 const fmt = (x: number): string => x.toFixed(2);
 
 /** A small seeded generator, so every run measures the same inputs. */
@@ -186,22 +182,9 @@ export async function run(): Promise<void> {
     console.log(`analysis: corpus ${root} (excluded ${EXCLUDE.join(', ')}), ingested in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     await engine.close();
 
-    const host = await startHost({
-      workspaceRoot: root,
-      config: { options: { graph: { watch: false, exclude: EXCLUDE } } },
-      env: { M1ND_STORE_DIR: storeDir, M1ND_TOOL_TIER: 'full' },
-      log: createLogger(() => {}),
-    });
+    // The graph as the host serves it (loaded from the store).
+    const { host, call } = await serveStoredGraph(root, storeDir, EXCLUDE);
     try {
-      const call = async (verb: string, args: Record<string, unknown>): Promise<number> => {
-        const t = performance.now();
-        const r = await host.call(verb, { agent_id: 'bench', ...args });
-        const ms = performance.now() - t;
-        if (r.isError) throw new Error(`${verb} failed: ${(r.content as { text: string }[])[0].text}`);
-        return ms;
-      };
-      // The graph as the host serves it (loaded from the store).
-      await call('health', {});
       const service = host.current.services.get('graph')!.impl as GraphService;
       const g = service.engine.graph;
       const { queries, nodes, pairs } = inputs(g);

@@ -12,19 +12,14 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHost } from '../core/index.ts';
-import { createLogger } from '../core/log.ts';
 import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
 import type { GraphService } from '../plugins/graph/service.ts';
+import { pct, serveStoredGraph } from './bench-host.ts';
 
 const EXCLUDE = ['site-packages/**'];
 const FILES = Number(process.env.BENCH_EDIT_FILES ?? 40);
 const BATCHES = Number(process.env.BENCH_EDIT_BATCHES ?? 5);
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 const fmt = (x: number): string => x.toFixed(2);
 const line = (label: string, xs: number[], base: number[], baseLabel: string) =>
   console.log(`edit: ${label} p50 ${fmt(pct(xs, 50))} ms, p99 ${fmt(pct(xs, 99))} ms; ${baseLabel} p50 ${fmt(pct(base, 50))} ms; ratio ${fmt(pct(xs, 50) / pct(base, 50))} (n=${xs.length})`);
@@ -45,21 +40,9 @@ export async function run(): Promise<void> {
     await engine.ingest();
     console.log(`edit: corpus copy of ${source}, ingested in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     await engine.close();
-    const host = await startHost({
-      workspaceRoot: root,
-      config: { options: { graph: { watch: false, exclude: EXCLUDE } } },
-      env: { M1ND_STORE_DIR: storeDir, M1ND_TOOL_TIER: 'full' },
-      log: createLogger(() => {}),
-    });
+    // The graph as the host serves it (loaded from the store).
+    const { host, call } = await serveStoredGraph(root, storeDir, EXCLUDE);
     try {
-      const call = async (verb: string, args: Record<string, unknown>): Promise<number> => {
-        const t = performance.now();
-        const r = await host.call(verb, { agent_id: 'bench', ...args });
-        const ms = performance.now() - t;
-        if (r.isError) throw new Error(`${verb} failed: ${(r.content as { text: string }[])[0].text}`);
-        return ms;
-      };
-      await call('health', {});
       const service = host.current.services.get('graph')!.impl as GraphService;
       const g = service.engine.graph;
       // Mid-sized Python modules with symbols, every 3rd so the sample spreads over the library.

@@ -18,14 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
 import { loadDefaultParser } from '../plugins/graph/engine/source-parser.ts';
 import { walkWorkspace } from '../plugins/graph/engine/walk.ts';
+import { pct } from './bench-host.ts';
 
 const EXCLUDE = ['test/**', 'site-packages/**'];
 const argv = process.argv.slice(2);
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 const fmt = (x: number, d = 1): string => x.toFixed(d);
 
 async function main(): Promise<void> {

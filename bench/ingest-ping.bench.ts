@@ -15,16 +15,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { pct } from './bench-host.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXCLUDE = ['test/**', 'site-packages/**'];
 const PING_EVERY_MS = 10;
 const IDLE_PINGS = 200;
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 
 async function startServer(ws: string, storeDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin/m1nd.js'), 'serve', '--http', '--port', '0', '--workspace', ws], {

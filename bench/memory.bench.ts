@@ -17,15 +17,12 @@ import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
 import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
 import type { GraphService } from '../plugins/graph/service.ts';
+import { pct } from './bench-host.ts';
 
 const EXCLUDE = ['site-packages/**'];
 const CLAIMS = 1000;
 const TASKS = 100;
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 const fmt = (x: number) => x.toFixed(2);
 
 type Host = Awaited<ReturnType<typeof startHost>>;

@@ -89,12 +89,8 @@ export class MarkdownMirror {
     const shared = this.enabled ? claims.filter((c) => c.scope !== 'agent') : [];
     if (shared.length === 0) return [];
     const dir = this.dir();
-    mkdirSync(dir.absolute, { recursive: true });
     return shared.map((c) => {
-      const file = path.join(dir.absolute, `${c.id}.md`);
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, claimMarkdown(c));
-      renameSync(tmp, file);
+      writeAtomic(path.join(dir.absolute, `${c.id}.md`), claimMarkdown(c));
       return path.posix.join(dir.relative, `${c.id}.md`);
     });
   }

@@ -4,7 +4,7 @@
  */
 import type { ResourceDefinition } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/service.ts';
-import { NAMESPACE, visibleTo, type Trail } from './trail-book.ts';
+import { allTrails, NAMESPACE, visibleTo, type Trail } from './trail-book.ts';
 
 /** No agent: only team trails are visible. */
 const NOBODY = '';
@@ -15,7 +15,7 @@ export function trailResource(graph: () => GraphService): ResourceDefinition {
     const trail = graph().engine.memory.get<Trail>(NAMESPACE, id)?.value;
     return trail && visibleTo(trail, NOBODY) ? trail : undefined;
   };
-  const team = (): Trail[] => graph().engine.memory.list<Trail>(NAMESPACE, 'trail_', 100_000).map((r) => r.value).filter((t) => visibleTo(t, NOBODY));
+  const team = (): Trail[] => allTrails(graph(), NOBODY);
   return {
     uri: 'm1nd://trails/{trail_id}',
     name: 'trail',

@@ -1,24 +1,17 @@
 /** north: the one-shot pre-orientation packet — trust, task focus, dated memory, sufficiency, one next move, unknowns. */
-import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { defineVerb, Type } from '../../../core/index.ts';
 import { memoryCall } from '../call.ts';
 import { coverageOf } from '../coverage.ts';
 import { activate, relevantClaims } from '../orientation.ts';
-import { DEFAULT_PACKET_TOKENS, MAX_PACKET_TOKENS, packSections } from '../packet.ts';
-import { scopesOfTier, TierParam } from '../scopes.ts';
+import { DEFAULT_PACKET_TOKENS, packSections, TaskPacketParams } from '../packet.ts';
+import { scopesOfTier } from '../scopes.ts';
 import { bootEntries } from './boot_memory.ts';
 import { nextMove } from './orient.ts';
 
 export const northVerb = defineVerb({
   name: 'north',
   description: 'Call first on a task: trust of the graph, focus nodes, dated memory (claims, boot facts), whether memory suffices, one next move, unknowns.',
-  input: Type.Object({
-    agent_id: AgentId,
-    task: Type.String({ minLength: 1 }),
-    top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8 })),
-    scope: Type.Optional(Type.String({ description: 'Path prefix' })),
-    tier: Type.Optional(TierParam),
-    token_budget: Type.Optional(Type.Integer({ minimum: 200, maximum: MAX_PACKET_TOKENS, default: DEFAULT_PACKET_TOKENS })),
-  }),
+  input: Type.Object(TaskPacketParams),
   tiers: ['full'],
   effect: 'read',
   stages: ['orient'],

@@ -1,10 +1,10 @@
 /** orient: a starting packet for a task — activated nodes, relevant claims (fresh first), coverage, one next move. */
-import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { defineVerb, Type } from '../../../core/index.ts';
 import { memoryCall } from '../call.ts';
 import { coverageOf } from '../coverage.ts';
 import { activate, relevantClaims, type ActivatedNode, type RankedClaim } from '../orientation.ts';
-import { DEFAULT_PACKET_TOKENS, MAX_PACKET_TOKENS, packSections } from '../packet.ts';
-import { scopesOfTier, TierParam } from '../scopes.ts';
+import { DEFAULT_PACKET_TOKENS, packSections, TaskPacketParams } from '../packet.ts';
+import { scopesOfTier } from '../scopes.ts';
 
 /** The one next move an orientation packet recommends. */
 export function nextMove(agentId: string, nodes: readonly ActivatedNode[], claims: readonly RankedClaim[], seen: ReadonlySet<string>) {
@@ -32,14 +32,7 @@ export function nextMove(agentId: string, nodes: readonly ActivatedNode[], claim
 export const orientVerb = defineVerb({
   name: 'orient',
   description: 'Starting packet for a task: top activated nodes, remembered claims about them (fresh first, stale marked), your coverage, one next move.',
-  input: Type.Object({
-    agent_id: AgentId,
-    task: Type.String({ minLength: 1 }),
-    top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8 })),
-    scope: Type.Optional(Type.String({ description: 'Path prefix' })),
-    tier: Type.Optional(TierParam),
-    token_budget: Type.Optional(Type.Integer({ minimum: 200, maximum: MAX_PACKET_TOKENS, default: DEFAULT_PACKET_TOKENS })),
-  }),
+  input: Type.Object(TaskPacketParams),
   tiers: ['essential'],
   effect: 'read',
   stages: ['orient'],

@@ -64,7 +64,7 @@ describe('apply_batch verify', function () {
     }
   });
 
-  it('kills the running check when the client cancels the call', async () => {
+  it('answers other calls while a check runs, and kills the check when the client cancels the call', async () => {
     const pidFile = path.join(ws, 'sleeper.pid');
     const sleeper = { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 60000)`] };
     const slow = await connect({ workspaceRoot: ws, config: { bundles: ['default'], options: { edit: { verify: { typescript: sleeper }, verifyTimeoutSeconds: 60 } } } });
@@ -73,6 +73,13 @@ describe('apply_batch verify', function () {
       const pending = slow.client.callTool({ name: 'apply_batch', arguments: { agent_id: 'a', verify: true, reingest: false, edits: [{ file_path: 'src/use.ts', new_content: 'export const q = 2;\n' }] } }, undefined, { signal: abort.signal });
       for (let i = 0; i < 200 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
       const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      // The check runs in a child process: the server answers other calls meanwhile.
+      let settled = false;
+      void pending.then(() => (settled = true), () => (settled = true));
+      const t = performance.now();
+      assert.equal((await slow.call('health', { agent_id: 'b' })).json.status, 'ok');
+      assert.ok(performance.now() - t < 1000, `health answered in ${(performance.now() - t).toFixed(0)} ms while verify ran`);
+      assert.equal(settled, false, 'verify was still running');
       abort.abort();
       await assert.rejects(pending);
       const alive = () => {

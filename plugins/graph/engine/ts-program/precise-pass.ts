@@ -9,14 +9,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphBuilder } from '../build.ts';
 import type { GraphStore, PreciseRow } from '../store.ts';
+import { detectLanguage } from '../parsers/languages.ts';
 import { CheckerClient } from './checker-client.ts';
 import { programFingerprint } from './fingerprint.ts';
 import type { CheckStats, PreciseEdge } from './protocol.ts';
 
 /** Languages the checker covers. */
 const CHECKED = new Set(['typescript', 'tsx', 'javascript']);
-/** File names of those languages. */
-const SCRIPT_NAME = /\.[cm]?[jt]sx?$/;
 
 /** Files at a workspace's root that say it is a TS/JS project before any file is ingested. */
 const PROJECT_FILES = ['tsconfig.json', 'jsconfig.json', 'package.json'];
@@ -99,8 +98,8 @@ export class PrecisePass {
     const builder = this.host.builder();
     // A re-ingest of, say, Python files only has nothing for the checker (a removed file has no language left: its name says).
     const checked = (path: string) => {
-      const language = builder.languageOf(path);
-      return language ? CHECKED.has(language) : SCRIPT_NAME.test(path);
+      const language = builder.languageOf(path) ?? detectLanguage(path);
+      return language !== null && CHECKED.has(language);
     };
     if (!rebuilt && !touched.some(checked)) return;
     const rows = store.fileRows();

@@ -1,0 +1,32 @@
+/** Shared by the benches: percentiles, and a host serving a corpus's stored graph with a timed call. */
+import { startHost } from '../core/index.ts';
+import { createLogger } from '../core/log.ts';
+
+/** The p-th percentile (nearest rank) of xs; NaN when there are none. */
+export function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/**
+ * A host with the built-in plugins over `root`, serving the graph stored in `storeDir` (no watcher,
+ * tier full), and `call`, which runs a verb through the whole pipeline, returns its milliseconds and
+ * throws on an error result. The graph is loaded before this returns.
+ */
+export async function serveStoredGraph(root: string, storeDir: string, exclude: string[]) {
+  const host = await startHost({
+    workspaceRoot: root,
+    config: { options: { graph: { watch: false, exclude } } },
+    env: { M1ND_STORE_DIR: storeDir, M1ND_TOOL_TIER: 'full' },
+    log: createLogger(() => {}),
+  });
+  const call = async (verb: string, args: Record<string, unknown>): Promise<number> => {
+    const t = performance.now();
+    const r = await host.call(verb, { agent_id: 'bench', ...args });
+    const ms = performance.now() - t;
+    if (r.isError) throw new Error(`${verb} failed: ${(r.content as { text: string }[])[0].text}`);
+    return ms;
+  };
+  await call('health', {});
+  return { host, call };
+}
