@@ -15,6 +15,8 @@ export { BUILTIN_GATE_TAPS } from './builtin-taps.ts';
 export { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 export type { ErrorCode } from './errors.ts';
 export { countTokens, countValueTokens, packToTokenBudget } from './tokens.ts';
+export { writeFileAtomic, stageFile, commitStaged, discardStaged, syncDir, writeDurable, TEMP_MARKER } from './atomic-file.ts';
+export type { StagedFile } from './atomic-file.ts';
 export type { BudgetReport } from './tokens.ts';
 export { AgentId, StringEnum } from './schema.ts';
 export { isPathParameter, pathParameters, MAX_PATH_CHARS, MAX_TEXT_CHARS, MAX_LIST_ITEMS } from './input-bounds.ts';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { commitStaged, discardStaged, stageFile, syncDir, TEMP_MARKER, writeDurable, type StagedFile } from './atomic-write.ts';
+import { commitStaged, discardStaged, stageFile, syncDir, TEMP_MARKER, writeDurable, type StagedFile } from '../../core/index.ts';
 
 /** One file of a journaled batch. */
 interface JournalEntry {

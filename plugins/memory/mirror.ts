@@ -4,8 +4,8 @@
  * and review memory like code. Private (`agent`) claims are never mirrored. Writes are atomic
  * (temporary file, then rename) so a reader never sees half a claim.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../../core/index.ts';
 import type { GraphService } from '../graph/service.ts';
 import type { Claim } from './claims.ts';
 import { anchorLabel } from './evidence.ts';
@@ -54,14 +54,6 @@ function evidenceLine(e: Claim['evidence'][number]): string {
   return `- \`${e.path}\`${symbol ? ` \`${symbol}\`` : ''}${lines} (hash ${e.hash})`;
 }
 
-/** Writes a file atomically (a temporary file beside it, then a rename), creating its folder. */
-export function writeAtomic(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
-
 /** One Markdown document listing several claims (memorize's `output_path`): a heading, then each claim with its evidence. */
 export function claimsDocument(heading: string, claims: readonly Claim[]): string {
   const parts = [`# ${heading.replace(/\s+/g, ' ')}`, ''];
@@ -90,7 +82,7 @@ export class MarkdownMirror {
     if (shared.length === 0) return [];
     const dir = this.dir();
     return shared.map((c) => {
-      writeAtomic(path.join(dir.absolute, `${c.id}.md`), claimMarkdown(c));
+      writeFileAtomic(path.join(dir.absolute, `${c.id}.md`), claimMarkdown(c));
       return path.posix.join(dir.relative, `${c.id}.md`);
     });
   }

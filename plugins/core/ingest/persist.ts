@@ -1,7 +1,5 @@
 /** persist: store status, flush, named checkpoints and loading one back. */
-import fs from 'node:fs';
-import path from 'node:path';
-import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type, writeFileAtomic } from '../../../core/index.ts';
 import { asHostError, engineCall } from '../../graph/service.ts';
 import { graphOf } from '../shared.ts';
 
@@ -41,10 +39,7 @@ export const persistVerb = defineVerb({
           const nodes = [...g.nodes()].map(([, n]) => n);
           const edges = [];
           for (const [i] of g.nodes()) for (const e of g.outgoing(g.node(i)!.id)) edges.push(e);
-          const tmp = `${target.absolute}.tmp-${process.pid}`;
-          fs.mkdirSync(path.dirname(target.absolute), { recursive: true });
-          fs.writeFileSync(tmp, JSON.stringify({ generation: engine.generation, root: engine.root, nodes, edges }));
-          fs.renameSync(tmp, target.absolute);
+          writeFileAtomic(target.absolute, JSON.stringify({ generation: engine.generation, root: engine.root, nodes, edges }));
           return { action: 'save', ...status, exported: { path: target.relative, format: 'json', nodes: nodes.length, edges: edges.length } };
         }
         case 'checkpoint': {

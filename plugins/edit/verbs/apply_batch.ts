@@ -1,8 +1,7 @@
 /** apply_batch: several files written together — atomic (journaled) by default — then one re-ingest and an optional compile check. */
-import { AgentId, defineVerb, ErrorCodes, M1ndError, Type, type CallContext } from '../../../core/index.ts';
+import { AgentId, defineVerb, ErrorCodes, M1ndError, Type, writeFileAtomic, type CallContext } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/service.ts';
 import type { LockService } from '../../lock/service.ts';
-import { writeFileAtomic } from '../atomic-write.ts';
 import { writeBatchAtomic } from '../journal.ts';
 import { proofTargets } from '../proofs.ts';
 import { verifyWorkspace, type VerifyCommand } from '../verify.ts';

@@ -1,10 +1,10 @@
 /** memorize: stores claims anchored to workspace evidence, or re-verifies stored ones. */
-import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type, writeFileAtomic } from '../../../core/index.ts';
 import { CLAIM_KINDS, type ClaimKind } from '../claims.ts';
 import { anchorLabel } from '../evidence.ts';
 import { SCOPES } from '../scopes.ts';
 import { memoryCall } from '../call.ts';
-import { claimsDocument, writeAtomic } from '../mirror.ts';
+import { claimsDocument } from '../mirror.ts';
 
 /** The reference's kinds (entity, state, event) are all facts here. */
 const KINDS = [...CLAIM_KINDS, 'entity', 'state', 'event'] as const;
@@ -76,7 +76,7 @@ export const memorizeVerb = defineVerb({
     let written: { output_path: string; ingested: boolean } | null = null;
     if (args.output_path && out?.stored.length) {
       const target = graph.run(() => graph.engine.resolvePath(args.output_path!));
-      writeAtomic(target.absolute, claimsDocument(args.title ?? args.node_label ?? `Memory of ${call.agentId}`, out.stored));
+      writeFileAtomic(target.absolute, claimsDocument(args.title ?? args.node_label ?? `Memory of ${call.agentId}`, out.stored));
       if (args.ingest_after) await graph.reingestPaths([target.relative], call.signal);
       written = { output_path: target.relative, ingested: args.ingest_after };
     }

@@ -2,7 +2,7 @@
  * Durable file replacement: the new content goes to a temp file beside the target (same
  * directory, so the rename is atomic), is fsynced, takes the original's mode, then replaces the
  * target by rename; the directory is fsynced so the rename survives a crash. A new file gets its
- * parent directories.
+ * parent directories. Plugins that write workspace or store files use this (exported from `m1nd`).
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
