@@ -2,7 +2,8 @@
  * Durable file replacement: the new content goes to a temp file beside the target (same
  * directory, so the rename is atomic), is fsynced, takes the original's mode, then replaces the
  * target by rename; the directory is fsynced so the rename survives a crash. A new file gets its
- * parent directories. Plugins that write workspace or store files use this (exported from `m1nd`).
+ * parent directories. Public signatures use Uint8Array (a Buffer is one), so plugin authors need no
+ * @types/node. Plugins that write workspace or store files use this (exported from `m1nd`).
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
@@ -33,7 +34,7 @@ export function syncDir(dir: string): void {
 }
 
 /** Writes bytes to a path and fsyncs them (the path must not exist). */
-export function writeDurable(path: string, bytes: Buffer, mode?: number): void {
+export function writeDurable(path: string, bytes: Uint8Array, mode?: number): void {
   const fd = openSync(path, 'wx', mode ?? 0o666);
   try {
     if (mode !== undefined) fchmodSync(fd, mode);
@@ -46,12 +47,12 @@ export function writeDurable(path: string, bytes: Buffer, mode?: number): void {
 }
 
 /** Writes `content` to a synced temp file beside `target`, with the target's mode when it exists. */
-export function stageFile(target: string, content: string | Buffer, tag = randomBytes(4).toString('hex')): StagedFile {
+export function stageFile(target: string, content: string | Uint8Array, tag = randomBytes(4).toString('hex')): StagedFile {
   const st = statSync(target, { throwIfNoEntry: false });
   mkdirSync(dirname(target), { recursive: true });
   const temp = join(dirname(target), `${TEMP_MARKER}${tag}-${basename(target)}`);
   // The mode passed to open is masked by the umask; the original's exact mode is what a write keeps.
-  writeDurable(temp, Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'), st ? st.mode & 0o7777 : undefined);
+  writeDurable(temp, typeof content === 'string' ? Buffer.from(content, 'utf8') : content, st ? st.mode & 0o7777 : undefined);
   return { target, temp, existed: !!st };
 }
 
@@ -70,7 +71,7 @@ export function discardStaged(s: StagedFile): void {
 }
 
 /** Replaces one file atomically and durably. */
-export function writeFileAtomic(target: string, content: string | Buffer): StagedFile {
+export function writeFileAtomic(target: string, content: string | Uint8Array): StagedFile {
   const staged = stageFile(target, content);
   try {
     commitStaged(staged);
