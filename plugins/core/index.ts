@@ -18,7 +18,7 @@ import { sessionVerbs } from './session/index.ts';
 import { trailVerbs } from './trails/index.ts';
 import { trailResource } from './trails/trail-resource.ts';
 import { recordWrittenFilesAsSeen } from './session/written-files.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 
 export default definePlugin({
   name: 'core',

@@ -1,7 +1,7 @@
 /** Schema pieces and helpers the core family's verbs share (one concern: talking about the graph). */
 import { Type, type CallContext } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
-import type { GraphNode } from '../graph/engine/graph.ts';
+import type { GraphService } from '../graph/api.ts';
+import type { GraphNode } from '../graph/api.ts';
 
 /** The graph service of the calling generation. */
 export function graphOf(ctx: CallContext): GraphService {

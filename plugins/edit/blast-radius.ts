@@ -3,7 +3,7 @@
  * dependency edges (calls, references, inheritance, imports) up to three hops, with test files kept
  * apart as the tests that cover it (from `tests` edges and test code depending on it).
  */
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { DEPENDENCY_RELATIONS, isTestNode } from './neighbourhood.ts';
 
 /** Nodes a walk visits at most (a hub file would otherwise reach the whole graph). */

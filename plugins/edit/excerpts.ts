@@ -4,7 +4,7 @@
  * (merged, capped per file), packed into a token budget.
  */
 import { countValueTokens, packToTokenBudget, type BudgetReport } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { readFileBytes } from './file-bytes.ts';
 import type { Neighbour, Neighbourhood } from './neighbourhood.ts';
 import { numbered, splitLines } from './surgical.ts';

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
-import { engineCall } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
+import { engineCall } from '../graph/api.ts';
 
 /** sha1 hex of bytes: the content hash the store records per file and `expected_hash` compares. */
 export function hashBytes(bytes: Buffer | string): string {

@@ -4,7 +4,7 @@
  * files that cover them, and the edges the files gained or lost.
  */
 import { createHash } from 'node:crypto';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { DEPENDENCY_RELATIONS, isTestNode } from './neighbourhood.ts';
 
 /** One symbol as captured before or after a write. */

@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import { definePlugin, Type } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { recoverJournals, type RecoveredBatch } from './journal.ts';
 import { applyVerb } from './verbs/apply.ts';
 import { applyBatchVerb } from './verbs/apply_batch.ts';

@@ -4,7 +4,7 @@
  * range, or when the node is the file itself or vanished with the write.
  */
 import { structuredPatch } from 'diff';
-import type { LockService } from '../lock/service.ts';
+import type { LockService } from '../lock/api.ts';
 
 /** A lock of another agent that a write touched. */
 export interface LockOverlap {

@@ -3,8 +3,8 @@
  * calls, who imports the file, and which tests cover it — each neighbour with the edge that links
  * it, so connected files can be ranked by edge strength.
  */
-import type { GraphService } from '../graph/service.ts';
-import type { GraphEdge, GraphNode, Relation } from '../graph/engine/graph.ts';
+import type { GraphService } from '../graph/api.ts';
+import type { GraphEdge, GraphNode, Relation } from '../graph/api.ts';
 
 /** A node linked to the focus, with the edge that links it. */
 export interface Neighbour {

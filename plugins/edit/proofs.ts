@@ -5,7 +5,7 @@
  * write over a file that changed since the agent read it (another agent's or a person's edit).
  */
 import type { CallContext, SessionStore } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 
 const BAG = 'edit:proven-hashes';
 

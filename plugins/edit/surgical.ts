@@ -4,8 +4,8 @@
  * neighbourhood — optionally narrowed to one symbol's slice.
  */
 import { countTokens, ErrorCodes, M1ndError, packToTokenBudget, type CallContext } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
-import type { GraphNode } from '../graph/engine/graph.ts';
+import type { GraphService } from '../graph/api.ts';
+import type { GraphNode } from '../graph/api.ts';
 import { readFileBytes } from './file-bytes.ts';
 import { neighbourhoodOf, type Neighbourhood } from './neighbourhood.ts';
 

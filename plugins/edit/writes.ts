@@ -6,9 +6,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { ErrorCodes, M1ndError, type CallContext } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
-import { engineCall } from '../graph/service.ts';
-import type { LockService } from '../lock/service.ts';
+import type { GraphService } from '../graph/api.ts';
+import { engineCall } from '../graph/api.ts';
+import type { LockService } from '../lock/api.ts';
 import { hashBytes } from './file-bytes.ts';
 import { graphDelta, snapshotFiles, type FilesSnapshot, type GraphDelta } from './graph-delta.ts';
 import { changedOldRanges, lockOverlaps, type LockOverlap } from './lock-overlap.ts';

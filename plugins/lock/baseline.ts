@@ -6,8 +6,8 @@
  * also its file and class.
  */
 import { createHash } from 'node:crypto';
-import type { CodeGraphEngine } from '../graph/engine/engine.ts';
-import type { GraphNode } from '../graph/engine/graph.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
+import type { GraphNode } from '../graph/api.ts';
 
 /** One node as captured. */
 export interface NodeFact {

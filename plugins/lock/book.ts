@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import type { Snapshot } from './baseline.ts';
 import type { RegionSpec } from './region.ts';
 

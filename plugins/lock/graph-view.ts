@@ -3,7 +3,7 @@
  * plugin, never its code); the service turns engine errors into host errors and resolves node names.
  */
 import type { CallContext } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 
 /** The graph service of the calling generation. */
 export function graphService(call: Pick<CallContext, 'service'>): GraphService {

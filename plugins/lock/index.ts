@@ -4,7 +4,7 @@
  * m1nd hid these verbs, here they are advertised in the full tier.
  */
 import { definePlugin, Type } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { LockBook } from './book.ts';
 import { recheck } from './watch.ts';
 import { createLockService } from './service.ts';

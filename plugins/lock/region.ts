@@ -6,8 +6,8 @@
  * roots). Seeds are resolved once, at creation, so every re-check recaptures the same region.
  */
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { CodeGraphEngine } from '../graph/engine/engine.ts';
-import type { CodeGraph } from '../graph/engine/graph.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
+import type { CodeGraph } from '../graph/api.ts';
 
 export const SCOPES = ['node', 'subgraph', 'query_neighborhood', 'path'] as const;
 export type Scope = (typeof SCOPES)[number];

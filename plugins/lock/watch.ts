@@ -5,7 +5,7 @@
  * timer in each running server; `manual` only when its owner calls lock_diff. A re-check never
  * moves the baseline: it records an event that lock_diff shows, until lock_rebase accepts it.
  */
-import type { CodeGraphEngine } from '../graph/engine/engine.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
 import { diffCounts, diffSnapshots, snapshot } from './baseline.ts';
 import { MAX_EVENTS, type LockBook, type LockRecord, type Strategy, type WatchEvent } from './book.ts';
 import { captureRegion } from './region.ts';

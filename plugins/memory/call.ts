@@ -3,7 +3,7 @@
  * any consumer would) and the `graph` service, brought up to date first so freshness is current.
  */
 import type { CallContext } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from './service.ts';
 
 /** The services of the calling generation, with the graph fresh (other processes' commits, watched edits). */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import type { EvidenceAnchor } from './evidence.ts';
 import { canRead, type Scope } from './scopes.ts';
 import { jaccard, words } from './similarity.ts';

@@ -1,5 +1,5 @@
 /** The delegation registry: packets delegate handed out (namespace `memory.delegations`) and the outcomes ledger debrief appends (`memory.outcomes`). */
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 
 export const DELEGATIONS_NAMESPACE = 'memory.delegations';

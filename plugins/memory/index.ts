@@ -5,7 +5,7 @@
  * server process) and shared claims are mirrored as Markdown for review.
  */
 import { definePlugin, Type } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { existsSync } from 'node:fs';
 import { createMemoryService } from './service.ts';
 import { MirrorEditWatcher } from './mirror-edits.ts';

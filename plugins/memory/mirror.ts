@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { writeFileAtomic } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import type { Claim } from './claims.ts';
 import { anchorLabel } from './evidence.ts';
 

@@ -3,7 +3,7 @@
  * over calls, imports and inheritance, through the graph service) and the claims relevant to them,
  * ranked fresh first with stale ones marked.
  */
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import type { Claim } from './claims.ts';
 import type { ClaimView, MemoryService } from './service.ts';
 import { coverage, words } from './similarity.ts';

@@ -5,7 +5,7 @@
  * service exposes; the Markdown mirror is the reviewable copy.
  */
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { ClaimBook, type Claim, type ClaimKind, type ClaimLimits } from './claims.ts';
 import { anchorEvidence, anchorLabel, checkFreshness, FileReader, reanchor, type EvidenceInput, type Freshness } from './evidence.ts';
 import { MarkdownMirror } from './mirror.ts';

@@ -4,8 +4,8 @@
  * (same file, same directory), or whose names say the same thing (lexical similarity). Nodes
  * already linked to it by any edge are confirmed, so never offered.
  */
-import type { CodeGraphEngine } from '../graph/engine/engine.ts';
-import type { GraphNode } from '../graph/engine/graph.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
+import type { GraphNode } from '../graph/api.ts';
 import { nodeRef, relationOf, round } from './graph-view.ts';
 
 /** Signal weights of an affinity score. */

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError, type SessionStore } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
+import type { GraphService } from '../graph/api.ts';
 import { LIMITS, type Perspective } from './state.ts';
 
 export const NAMESPACE = 'perspectives';

@@ -1,7 +1,7 @@
 /** What every perspective verb starts from: the graph, the perspective book and the agent's boosts. */
 import { Type, type CallContext } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
-import type { CodeGraphEngine } from '../graph/engine/engine.ts';
+import type { GraphService } from '../graph/api.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
 import { PerspectiveBook } from './book.ts';
 import { graphService } from './graph-view.ts';
 import { boostStamp, type BoostView } from './routes.ts';

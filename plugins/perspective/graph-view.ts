@@ -3,9 +3,9 @@
  * graph plugin, never its code), with engine errors turned into host errors.
  */
 import type { CallContext } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
-import type { CodeGraphEngine } from '../graph/engine/engine.ts';
-import type { CodeGraph, GraphNode, Relation } from '../graph/engine/graph.ts';
+import type { GraphService } from '../graph/api.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
+import type { CodeGraph, GraphNode, Relation } from '../graph/api.ts';
 
 /** The graph's relation names (kept in step with the graph plugin's `Relation` type by the check below). */
 export const RELATION_NAMES = ['contains', 'imports', 'calls', 'references', 'inherits', 'implements', 'tests', 'documents', 'co_changes', 'dispatches'] as const satisfies readonly Relation[];

@@ -8,8 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { CodeGraphEngine } from '../graph/engine/engine.ts';
-import type { BoostEntry } from '../graph/boosts.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
+import type { BoostEntry } from '../graph/api.ts';
 import { centralityOf, describeLink, nodeRef, relationOf, relevanceOf, round } from './graph-view.ts';
 import { LIMITS, type Perspective, type RouteSet, type StoredRoute } from './state.ts';
 

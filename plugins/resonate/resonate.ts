@@ -4,9 +4,9 @@
  * place in the graph), each score explained.
  */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../core/index.ts';
-import type { GraphService } from '../graph/service.ts';
-import type { CodeGraphEngine } from '../graph/engine/engine.ts';
-import type { GraphNode } from '../graph/engine/graph.ts';
+import type { GraphService } from '../graph/api.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
+import type { GraphNode } from '../graph/api.ts';
 import { dominantModes, type SymmetricGraph } from './spectrum.ts';
 
 /** Hops around the seeds, and the most nodes analysed (nearest first). */

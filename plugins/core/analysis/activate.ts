@@ -1,8 +1,8 @@
 /** activate: spreading activation from a free-text query, ranked and explained per dimension. */
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { RELATION_CODE, type CodeGraph } from '../../graph/engine/graph.ts';
-import { fileIndexOf, relationCounts } from '../../graph/algorithms/graph-facts.ts';
-import { DEPENDENCY_RELATIONS } from '../../graph/algorithms/relations.ts';
+import { RELATION_CODE, type CodeGraph } from '../../graph/api.ts';
+import { fileIndexOf, relationCounts } from '../../graph/api.ts';
+import { DEPENDENCY_RELATIONS } from '../../graph/api.ts';
 import { nodeRef, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';

@@ -5,9 +5,9 @@
  * the graph; a re-ingest run by other verbs before that first call is therefore part of the
  * baseline (the engine keeps no history of earlier generations to recover it from).
  */
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
-import { digestGraph, type GraphDigest } from '../../graph/algorithms/summary.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
+import { digestGraph, type GraphDigest } from '../../graph/api.ts';
+import type { GraphService } from '../../graph/api.ts';
 
 export interface SessionBaseline {
   digest: GraphDigest;

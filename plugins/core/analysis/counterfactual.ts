@@ -1,12 +1,12 @@
 /** counterfactual: simulate removing nodes — what breaks, what becomes unreachable, what cascades. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { confidenceFilter, edgeConfidence } from '../../graph/algorithms/confidence.ts';
-import { pathTokens } from '../../graph/algorithms/explain.ts';
-import { KIND_CODE, kindCodes } from '../../graph/algorithms/graph-facts.ts';
-import { pathTo, propagate } from '../../graph/algorithms/propagation.ts';
-import { simulateRemoval } from '../../graph/algorithms/reachability.ts';
-import { IMPACT_PROFILE } from '../../graph/algorithms/relations.ts';
-import { RELATIONS } from '../../graph/engine/graph.ts';
+import { confidenceFilter, edgeConfidence } from '../../graph/api.ts';
+import { pathTokens } from '../../graph/api.ts';
+import { KIND_CODE, kindCodes } from '../../graph/api.ts';
+import { pathTo, propagate } from '../../graph/api.ts';
+import { simulateRemoval } from '../../graph/api.ts';
+import { IMPACT_PROFILE } from '../../graph/api.ts';
+import { RELATIONS } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';

@@ -1,10 +1,10 @@
 /** diagram: a Mermaid or DOT diagram around a node or query, of a path scope, or of the most central nodes. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { RELATIONS, type CodeGraph, type GraphNode } from '../../graph/engine/graph.ts';
-import { KIND_CODE, kindCodes } from '../../graph/algorithms/graph-facts.ts';
-import { propagate } from '../../graph/algorithms/propagation.ts';
-import { confidenceFilter, edgeConfidence } from '../../graph/algorithms/confidence.ts';
-import { STRUCTURAL_PROFILE } from '../../graph/algorithms/relations.ts';
+import { RELATIONS, type CodeGraph, type GraphNode } from '../../graph/api.ts';
+import { KIND_CODE, kindCodes } from '../../graph/api.ts';
+import { propagate } from '../../graph/api.ts';
+import { confidenceFilter, edgeConfidence } from '../../graph/api.ts';
+import { STRUCTURAL_PROFILE } from '../../graph/api.ts';
 import { NodeTypes } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3, type ResolvedNode } from './graph-call.ts';

@@ -1,11 +1,11 @@
 /** drift: how the graph's structure and learned weights changed since a baseline (this session's start, or a checkpoint). */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { RELATIONS, symbolNodeId, type Relation } from '../../graph/engine/graph.ts';
-import { diffDigests, digestGraph, fileDigest, type FileDigest } from '../../graph/algorithms/summary.ts';
+import { RELATIONS, symbolNodeId, type Relation } from '../../graph/api.ts';
+import { diffDigests, digestGraph, fileDigest, type FileDigest } from '../../graph/api.ts';
 import { checkpointFiles, storedExtractions, storedFiles } from '../session/stored-files.ts';
 import { sessionBaseline } from './baseline.ts';
 import { openGraph, round3 } from './graph-call.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 
 const LISTED = 50;
 

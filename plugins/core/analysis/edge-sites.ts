@@ -3,9 +3,9 @@
  * links that produced it, read from the stored extraction of the source's file. Edges keep no line
  * (one per file pair or symbol pair), so this is looked up only for the few edges a verb lists.
  */
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
-import type { FileExtraction } from '../../graph/engine/extraction.ts';
-import type { GraphNode, Relation } from '../../graph/engine/graph.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
+import type { FileExtraction } from '../../graph/api.ts';
+import type { GraphNode, Relation } from '../../graph/api.ts';
 
 /** Relations whose source line is not a call; any other (calls, tests, call-like relations added later) is looked up among calls. */
 const NOT_CALL_SITES: ReadonlySet<string> = new Set(['contains', 'inherits', 'implements', 'references', 'imports', 'documents', 'co_changes']);

@@ -1,6 +1,6 @@
 /** fingerprint: nodes that behave equivalently (candidate duplicates), by structural signature. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { COMPARABLE_KINDS, sharedFeatureNames, similarPairs, similarTo, structuralSimilarity, type SimilarPair } from '../../graph/algorithms/signatures.ts';
+import { COMPARABLE_KINDS, sharedFeatureNames, similarPairs, similarTo, structuralSimilarity, type SimilarPair } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';

@@ -1,7 +1,7 @@
 /** focus: for a goal and a token budget, the minimal set of code worth loading, and what was left out. */
 import { AgentId, countTokens, defineVerb, Type } from '../../../core/index.ts';
-import type { GraphNode } from '../../graph/engine/graph.ts';
-import { containerOf } from '../../graph/algorithms/graph-facts.ts';
+import type { GraphNode } from '../../graph/api.ts';
+import { containerOf } from '../../graph/api.ts';
 import { nodeRef, NodeTypes } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';

@@ -1,9 +1,9 @@
 /** What every analysis verb does first: open the graph for a call, and resolve node arguments. */
 import { ErrorCodes, M1ndError, type CallContext } from '../../../core/index.ts';
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
-import type { CodeGraph, GraphNode, NodeKind } from '../../graph/engine/graph.ts';
-import { nearNames } from '../../graph/engine/node-lookup.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
+import type { CodeGraph, GraphNode, NodeKind } from '../../graph/api.ts';
+import { nearNames } from '../../graph/api.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { graphOf } from '../shared.ts';
 import { noteSessionBaseline } from './baseline.ts';
 

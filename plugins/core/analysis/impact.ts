@@ -1,13 +1,13 @@
 /** impact: what changing one node touches — direct dependents first, then transitive ones by depth, import fan-out counted. */
 import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { RELATIONS, type CodeGraph, type GraphNode } from '../../graph/engine/graph.ts';
-import { confidenceFilter } from '../../graph/algorithms/confidence.ts';
-import { groupDependents, type DirectDependent, type TransitiveDependent } from '../../graph/algorithms/dependents.ts';
-import { arrow, pathTokens } from '../../graph/algorithms/explain.ts';
-import { fileIndexOf } from '../../graph/algorithms/graph-facts.ts';
-import { pathTo, propagate, type Direction, type Propagation } from '../../graph/algorithms/propagation.ts';
-import { IMPACT_PROFILE } from '../../graph/algorithms/relations.ts';
-import { dirOf } from '../../graph/engine/resolve.ts';
+import { RELATIONS, type CodeGraph, type GraphNode } from '../../graph/api.ts';
+import { confidenceFilter } from '../../graph/api.ts';
+import { groupDependents, type DirectDependent, type TransitiveDependent } from '../../graph/api.ts';
+import { arrow, pathTokens } from '../../graph/api.ts';
+import { fileIndexOf } from '../../graph/api.ts';
+import { pathTo, propagate, type Direction, type Propagation } from '../../graph/api.ts';
+import { IMPACT_PROFILE } from '../../graph/api.ts';
+import { dirOf } from '../../graph/api.ts';
 import { recordVisit } from '../session/visits.ts';
 import { nodeRef } from '../shared.ts';
 import { EdgeSites } from './edge-sites.ts';

@@ -1,8 +1,8 @@
 /** learn: feedback on results adjusts ranking weights for the calling agent (or, with scope team, every agent), persisted in the store. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { RELATION_CODE } from '../../graph/engine/graph.ts';
-import { CONTAINS } from '../../graph/algorithms/graph-facts.ts';
-import { agentNamespace, LEARNED_NAMESPACE } from '../../graph/learned.ts';
+import { RELATION_CODE } from '../../graph/api.ts';
+import { CONTAINS } from '../../graph/api.ts';
+import { agentNamespace, LEARNED_NAMESPACE } from '../../graph/api.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
 import { activateQuery, DIMENSIONS, type ActivationOutcome } from './query-activation.ts';
 

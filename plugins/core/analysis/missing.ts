@@ -5,9 +5,9 @@
  * `untested`; a node that links several activated nodes without matching the query is a `bridge`.
  */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { RELATION_CODE, RELATIONS, type CodeGraph } from '../../graph/engine/graph.ts';
-import { containerOf, CONTAINS, fileIndexOf, KIND_CODE, kindCodes } from '../../graph/algorithms/graph-facts.ts';
-import { DEPENDENCY_RELATIONS, RELATION_PHRASE } from '../../graph/algorithms/relations.ts';
+import { RELATION_CODE, RELATIONS, type CodeGraph } from '../../graph/api.ts';
+import { containerOf, CONTAINS, fileIndexOf, KIND_CODE, kindCodes } from '../../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_PHRASE } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';

@@ -4,11 +4,11 @@
  * one dimension per seed it finds: a node's entry is the signal a propagation from that seed alone
  * leaves on it. Two nodes respond alike when the same seeds reach them with the same strength.
  */
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
-import { COMPARABLE_KINDS, signatures } from '../../graph/algorithms/signatures.ts';
-import { propagate, type PropagationOptions } from '../../graph/algorithms/propagation.ts';
-import { STRUCTURAL_PROFILE, without } from '../../graph/algorithms/relations.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
+import { COMPARABLE_KINDS, signatures } from '../../graph/api.ts';
+import { propagate, type PropagationOptions } from '../../graph/api.ts';
+import { STRUCTURAL_PROFILE, without } from '../../graph/api.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { activateQuery, STRUCTURAL_OPTIONS } from './query-activation.ts';
 
 /** Nodes each probe contributes to the compared set, at most. */

@@ -15,17 +15,17 @@
  * ones requested and available), ×(1 + 0.1 per extra agreeing dimension), then multiplied by the
  * learned factor (learn feedback) and the agent's boost (warmup). Nothing here writes weights.
  */
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
-import type { CodeGraph, GraphNode, NodeKind } from '../../graph/engine/graph.ts';
-import { tokenize } from '../../graph/engine/lexical-index.ts';
-import { pathLine } from '../../graph/algorithms/explain.ts';
-import { degreeOrder, fileIndexOf, KIND_CODE, kindCodes } from '../../graph/algorithms/graph-facts.ts';
-import { MaxHeap } from '../../graph/algorithms/heap.ts';
-import { pathTo, positionOf, propagate, type Propagation, type PropagationOptions, type Seed } from '../../graph/algorithms/propagation.ts';
-import { CAUSAL_PROFILE, STRUCTURAL_PROFILE, without } from '../../graph/algorithms/relations.ts';
-import { lexicalSeeds } from '../../graph/algorithms/seed-index.ts';
-import { temporalProfile, temporalScore } from '../../graph/algorithms/temporal.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
+import type { CodeGraph, GraphNode, NodeKind } from '../../graph/api.ts';
+import { tokenize } from '../../graph/api.ts';
+import { pathLine } from '../../graph/api.ts';
+import { degreeOrder, fileIndexOf, KIND_CODE, kindCodes } from '../../graph/api.ts';
+import { MaxHeap } from '../../graph/api.ts';
+import { pathTo, positionOf, propagate, type Propagation, type PropagationOptions, type Seed } from '../../graph/api.ts';
+import { CAUSAL_PROFILE, STRUCTURAL_PROFILE, without } from '../../graph/api.ts';
+import { lexicalSeeds } from '../../graph/api.ts';
+import { temporalProfile, temporalScore } from '../../graph/api.ts';
+import type { GraphService } from '../../graph/api.ts';
 
 export const DIMENSIONS = ['structural', 'semantic', 'temporal', 'causal'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];

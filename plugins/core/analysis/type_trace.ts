@@ -1,11 +1,11 @@
 /** type_trace: where a type is used across files (references, subtyping, construction), transitively. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { RELATIONS } from '../../graph/engine/graph.ts';
-import { pathLine } from '../../graph/algorithms/explain.ts';
-import { CONTAINS } from '../../graph/algorithms/graph-facts.ts';
-import { pathTo, propagate, type Direction, type Seed } from '../../graph/algorithms/propagation.ts';
-import { confidenceFilter, edgeConfidence } from '../../graph/algorithms/confidence.ts';
-import { TYPE_USAGE_PROFILE } from '../../graph/algorithms/relations.ts';
+import { RELATIONS } from '../../graph/api.ts';
+import { pathLine } from '../../graph/api.ts';
+import { CONTAINS } from '../../graph/api.ts';
+import { pathTo, propagate, type Direction, type Seed } from '../../graph/api.ts';
+import { confidenceFilter, edgeConfidence } from '../../graph/api.ts';
+import { TYPE_USAGE_PROFILE } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3, type ResolvedNode } from './graph-call.ts';

@@ -1,9 +1,9 @@
 /** why: how two nodes are connected — the best bounded-hop paths, explained edge by edge. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { RELATIONS } from '../../graph/engine/graph.ts';
-import { hopSentence, pathLine } from '../../graph/algorithms/explain.ts';
-import { edgeConfidence } from '../../graph/algorithms/confidence.ts';
-import { explainPaths } from '../../graph/algorithms/paths.ts';
+import { RELATIONS } from '../../graph/api.ts';
+import { hopSentence, pathLine } from '../../graph/api.ts';
+import { edgeConfidence } from '../../graph/api.ts';
+import { explainPaths } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';

@@ -1,7 +1,7 @@
 /** batch_view: several files (paths or globs) at once, within a total token budget. */
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, Type } from '../../../core/index.ts';
 import picomatch from 'picomatch';
-import { engineCall } from '../../graph/service.ts';
+import { engineCall } from '../../graph/api.ts';
 import { capChars, graphOf, nodeRef, numberLines } from '../shared.ts';
 import { refreshIfNeeded } from './refresh.ts';
 import { recordVisit } from '../session/visits.ts';

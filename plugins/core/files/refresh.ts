@@ -1,6 +1,6 @@
 /** Keeping the graph in step with files a verb is about to show (the `auto_ingest` parameter). */
-import type { GraphService } from '../../graph/service.ts';
-import { asHostError } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
+import { asHostError } from '../../graph/api.ts';
 
 /** Re-ingests the given files when they are missing from the graph or changed on disk; says what it did. */
 export async function refreshIfNeeded(graph: GraphService, paths: string[], autoIngest: boolean): Promise<{ in_graph: boolean; reingested: boolean; note?: string }> {

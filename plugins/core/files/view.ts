@@ -1,6 +1,6 @@
 /** view: a file or a window of its lines, numbered, from inside the workspace only. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { engineCall } from '../../graph/service.ts';
+import { engineCall } from '../../graph/api.ts';
 import { capChars, graphOf, nodeRef, numberLines } from '../shared.ts';
 import { refreshIfNeeded } from './refresh.ts';
 import { recordVisit } from '../session/visits.ts';

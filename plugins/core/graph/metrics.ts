@@ -1,6 +1,6 @@
 /** metrics: LOC, degrees and PageRank per file, function or other node kind. */
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import { nodeLoc } from '../../graph/engine/stats.ts';
+import { nodeLoc } from '../../graph/api.ts';
 import { graphOf, NodeTypes } from '../shared.ts';
 
 const SORTS = ['loc_desc', 'loc_asc', 'pagerank_desc', 'degree_desc', 'in_degree_desc', 'out_degree_desc', 'name'] as const;

@@ -1,7 +1,7 @@
 /** search: grep over file contents (literal / regex), or semantic: the best-matching lines of seek's candidates. */
 import picomatch from 'picomatch';
 import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { asHostError, engineCall } from '../../graph/service.ts';
+import { asHostError, engineCall } from '../../graph/api.ts';
 import { graphOf, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 

@@ -1,10 +1,10 @@
 /** ingest: builds or refreshes the workspace's code graph, with progress notifications. */
 import path from 'node:path';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { asHostError } from '../../graph/service.ts';
+import { asHostError } from '../../graph/api.ts';
 import { graphOf } from '../shared.ts';
 import { ingestProgress } from './ingest-progress.ts';
-import { preciseReport } from '../../graph/engine/ts-program/precise-pass.ts';
+import { preciseReport } from '../../graph/api.ts';
 
 const ADAPTERS = ['code', 'json', 'memory', 'light', 'patent', 'article', 'bibtex', 'rfc', 'crossref', 'auto'] as const;
 

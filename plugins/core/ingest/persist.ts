@@ -1,6 +1,6 @@
 /** persist: store status, flush, named checkpoints and loading one back. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type, writeFileAtomic } from '../../../core/index.ts';
-import { asHostError, engineCall } from '../../graph/service.ts';
+import { asHostError, engineCall } from '../../graph/api.ts';
 import { graphOf } from '../shared.ts';
 
 export const persistVerb = defineVerb({

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { openSessionGraph } from '../analysis/graph-call.ts';
-import { engineCall } from '../../graph/service.ts';
+import { engineCall } from '../../graph/api.ts';
 import { diskFacts, storedFiles } from './stored-files.ts';
 import { visitsOf, type SeenNode } from './visits.ts';
 

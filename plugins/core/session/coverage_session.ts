@@ -1,6 +1,6 @@
 /** coverage_session: what this agent's session has and has not looked at. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { fileRisks } from '../../graph/algorithms/hotspots.ts';
+import { fileRisks } from '../../graph/api.ts';
 import { openSessionGraph } from '../analysis/graph-call.ts';
 import { visitsOf } from './visits.ts';
 

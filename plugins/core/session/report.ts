@@ -1,6 +1,6 @@
 /** report: a summary of this agent's session — queries, time, graph size, riskiest hotspots. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { fileRisks } from '../../graph/algorithms/hotspots.ts';
+import { fileRisks } from '../../graph/api.ts';
 import { openSessionGraph } from '../analysis/graph-call.ts';
 import { capChars } from '../shared.ts';
 import { visitsOf } from './visits.ts';

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
-import type { FileExtraction } from '../../graph/engine/extraction.ts';
-import type { FileRow } from '../../graph/engine/store.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
+import type { FileExtraction } from '../../graph/api.ts';
+import type { FileRow } from '../../graph/api.ts';
 
 export type StoredFile = FileRow;
 

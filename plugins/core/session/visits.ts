@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { CallContext, SessionStore } from '../../../core/index.ts';
-import type { GraphNode } from '../../graph/engine/graph.ts';
+import type { GraphNode } from '../../graph/api.ts';
 
 export interface SeenFile {
   path: string;

@@ -3,7 +3,7 @@
  * them, and — where no edge links them — the shortest paths (any relation, either direction, a few
  * hops at most) from one set to the other.
  */
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
 
 /** Longest linking path searched. */
 const MAX_HOPS = 4;

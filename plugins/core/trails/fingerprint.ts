@@ -4,8 +4,8 @@
  * engine's workspace guard, once per call.
  */
 import { createHash } from 'node:crypto';
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
-import type { GraphNode } from '../../graph/engine/graph.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
+import type { GraphNode } from '../../graph/api.ts';
 
 /** How a saved node stands on the current graph. */
 export type NodeStanding = 'unchanged' | 'moved' | 'changed' | 'missing';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 
 export const NAMESPACE = 'trails';
 

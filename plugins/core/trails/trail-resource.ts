@@ -3,7 +3,7 @@
  * so private trails are never listed or read here (trail_resume serves them to their author).
  */
 import type { ResourceDefinition } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { allTrails, NAMESPACE, visibleTo, type Trail } from './trail-book.ts';
 
 /** No agent: only team trails are visible. */

@@ -1,7 +1,7 @@
 /** apply: writes one file atomically (optional compare-and-swap) and re-ingests it in the same call. */
 import { AgentId, defineVerb, Type, writeFileAtomic } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
-import type { LockService } from '../../lock/service.ts';
+import type { GraphService } from '../../graph/api.ts';
+import type { LockService } from '../../lock/api.ts';
 import { proofTargets } from '../proofs.ts';
 import { afterWrite, planWrites, snapshotBefore } from '../writes.ts';
 import { MAX_CONTENT_CHARS } from '../previews.ts';

@@ -1,7 +1,7 @@
 /** apply_batch: several files written together — atomic (journaled) by default — then one re-ingest and an optional compile check. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type, writeFileAtomic, type CallContext } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
-import type { LockService } from '../../lock/service.ts';
+import type { GraphService } from '../../graph/api.ts';
+import type { LockService } from '../../lock/api.ts';
 import { writeBatchAtomic } from '../journal.ts';
 import { proofTargets } from '../proofs.ts';
 import { verifyWorkspace, type VerifyCommand } from '../verify.ts';

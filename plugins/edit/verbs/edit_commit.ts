@@ -1,7 +1,7 @@
 /** edit_commit: writes a staged preview (confirm: true) if the file is still the one previewed. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type, writeFileAtomic } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
-import type { LockService } from '../../lock/service.ts';
+import type { GraphService } from '../../graph/api.ts';
+import type { LockService } from '../../lock/api.ts';
 import { dropPreview, findPreview, requirePreview } from '../previews.ts';
 import { proofTargets } from '../proofs.ts';
 import { afterWrite, planWrites, refreshCall, snapshotBefore } from '../writes.ts';

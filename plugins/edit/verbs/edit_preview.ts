@@ -2,8 +2,8 @@
 import { createTwoFilesPatch } from 'diff';
 import { existsSync } from 'node:fs';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
-import { engineCall } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
+import { engineCall } from '../../graph/api.ts';
 import { readFileBytes } from '../file-bytes.ts';
 import { graphDelta, previewSnapshot, snapshotFiles } from '../graph-delta.ts';
 import { applyHunks } from '../hunks.ts';

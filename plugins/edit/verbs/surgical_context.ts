@@ -1,6 +1,6 @@
 /** surgical_context: a file prepared for an edit — numbered content, symbols, and who it touches. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { surgicalContext } from '../surgical.ts';
 
 /** Parameters both surgical verbs take. */

@@ -1,6 +1,6 @@
 /** surgical_context_v2: surgical_context plus excerpts of connected files; proves the file for this agent's writes. */
 import { defineVerb, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { connectedExcerpts } from '../excerpts.ts';
 import { recordProof } from '../proofs.ts';
 import { surgicalContext } from '../surgical.ts';

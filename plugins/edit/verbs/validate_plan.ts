@@ -1,8 +1,8 @@
 /** validate_plan: a planned set of file actions checked against the graph — blast radius, gaps, covering tests, risk. */
 import { existsSync } from 'node:fs';
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
-import { engineCall } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
+import { engineCall } from '../../graph/api.ts';
 import { blastRadius } from '../blast-radius.ts';
 
 const ACTIONS = ['modify', 'create', 'delete'] as const;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { countValueTokens, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 
 export const MISSIONS_NAMESPACE = 'memory.missions';
 export const MODES = ['bug_hunt', 'review', 'refactor', 'docs_drift', 'architecture', 'release'] as const;

@@ -3,7 +3,7 @@
  * what a graph verb said is graph-only), claims verified only by direct evidence, and one next
  * move derived from the mission's state.
  */
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, exhausted, type Mission, type MissionClaim, type MissionEvent, type Mode, type Risk } from './book.ts';
 
 /** Actions that observe the workspace itself. */

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ErrorCodes, M1ndError } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 
 export const DEFAULT_SOUL_PATHS = ['AGENTS.md', 'CLAUDE.md', '.cursorrules'];
 

@@ -1,6 +1,6 @@
 /** boot_memory: small key/value facts kept for every session (get, set, list, delete, status). */
 import { AgentId, countValueTokens, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { scopesOfTier, TierParam, writeScopeOfTier, type Scope } from '../scopes.ts';
 
 export const BOOT_NAMESPACE = 'memory.boot';

@@ -1,6 +1,6 @@
 /** mission_event: records one observed action with its evidence class (direct or graph-only). */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, MissionBook } from '../missions/book.ts';
 import { classifyEvent } from '../missions/progress.ts';
 

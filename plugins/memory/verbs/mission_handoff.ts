@@ -1,6 +1,6 @@
 /** mission_handoff: a resumable packet — verified claims, hypotheses, dead ends, next move — optionally naming the next agent. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, MissionBook } from '../missions/book.ts';
 import { nextMove } from '../missions/progress.ts';
 

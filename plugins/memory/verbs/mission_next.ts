@@ -1,6 +1,6 @@
 /** mission_next: logs the last event (optional) and returns exactly one next move with guardrails. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, exhausted, MissionBook } from '../missions/book.ts';
 import { classifyEvent, nextMove } from '../missions/progress.ts';
 import { MissionEventParam } from './mission_event.ts';

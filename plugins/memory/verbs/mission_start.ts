@@ -1,6 +1,6 @@
 /** mission_start: opens a bounded mission with mode, budget, risk, starter moves and non-claims. */
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { BUDGET_PRESETS, BudgetParam, budgetReport, MissionBook, MODES, RISKS, type Mission } from '../missions/book.ts';
 import { NON_CLAIMS, nextMove, STARTER_MOVES } from '../missions/progress.ts';
 

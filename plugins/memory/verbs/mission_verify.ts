@@ -1,6 +1,6 @@
 /** mission_verify: is a claim backed by direct evidence the mission observed, not only by the graph? */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, MissionBook } from '../missions/book.ts';
 import { verifyClaim } from '../missions/progress.ts';
 

@@ -1,6 +1,6 @@
 /** soul_check: verifies the doctrine document claim by claim against the code; an honesty report with a freshness receipt. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { textHash } from '../evidence.ts';
 import { checkSoul } from '../soul/checks.ts';
 import { readSoul } from '../soul/doctrine.ts';

@@ -1,6 +1,6 @@
 /** soul_read: the repository's doctrine document (AGENTS.md, CLAUDE.md, .cursorrules or a configured path), or one section. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/service.ts';
+import type { GraphService } from '../../graph/api.ts';
 import { readSoul, sections } from '../soul/doctrine.ts';
 
 /** soul_read over the configured doctrine path. */

@@ -1,6 +1,6 @@
 /** perspective_compare: shared and unique nodes of two perspectives, and how they differ by dimension. */
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import type { CodeGraphEngine } from '../../graph/engine/engine.ts';
+import type { CodeGraphEngine } from '../../graph/api.ts';
 import { PerspectiveId, perspectiveGraphCall } from '../context.ts';
 import { centralityOf, round } from '../graph-view.ts';
 import type { Perspective } from '../state.ts';

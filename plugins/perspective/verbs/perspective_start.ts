@@ -1,6 +1,6 @@
 /** perspective_start: opens an agent-owned navigation perspective on a node found by query or anchor. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import type { GraphNode } from '../../graph/engine/graph.ts';
+import type { GraphNode } from '../../graph/api.ts';
 import { perspectiveGraphCall } from '../context.ts';
 import { nodeRef, round } from '../graph-view.ts';
 import { ensureRoutes, ROUTE_WEIGHTS, routePage } from '../routes.ts';
