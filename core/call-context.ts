@@ -1,4 +1,5 @@
-/** What a verb handler receives beside its arguments. */
+/** What a verb handler receives beside its arguments, and what it may return besides JSON. */
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentRole, CallIdentity } from './identity.ts';
 import type { Logger } from './log.ts';
 import type { SessionStore } from './session.ts';
@@ -15,6 +16,12 @@ export interface CallContext {
   signal: AbortSignal;
   /** Sends an MCP progress notification when the client asked for progress; otherwise a no-op. */
   progress(done: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends an MCP log message (`notifications/message`) to the client making this call, on this
+   * request's stream, when its `logging/setLevel` lets the level through; a no-op for the CLI.
+   * `log` is the server's own log (stderr and every client); this one is for the caller.
+   */
+  notify(level: ClientLogLevel, data: unknown): Promise<void>;
   log: Logger;
   session: SessionStore;
   settings: Readonly<HostSettings>;
@@ -38,6 +45,8 @@ export interface CallRequest {
   signal?: AbortSignal;
   /** Sends a progress notification; absent when the client did not ask for progress. */
   sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** Sends a log message to the caller (filtered by its level); absent without an MCP client. */
+  sendLog?: (level: ClientLogLevel, logger: string, data: unknown) => Promise<void>;
   connectionId?: string;
   /** Set by transports that authenticate callers (HTTP): the credential's grant and the session's pin. */
   identity?: CallIdentity;
@@ -97,7 +106,45 @@ export class PipelineCallContext implements CallContext {
     if (this.request.sendProgress && !this.aborted) await this.request.sendProgress(done, total, message);
   }
 
+  async notify(level: ClientLogLevel, data: unknown): Promise<void> {
+    if (this.request.sendLog && !this.aborted) await this.request.sendLog(level, `m1nd/${this.plugin}`, data);
+  }
+
   service<T>(name: string): T {
     return this.env.lookupService(name) as T;
   }
+}
+
+/** MCP log levels, least severe first (RFC 5424 names, as `logging/setLevel` takes them). */
+export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** One MCP content block: text, image, audio, an embedded resource or a resource link. */
+export type ToolContentBlock = ContentBlock;
+
+const CONTENT = Symbol.for('m1nd.toolContent');
+
+/**
+ * A handler result sent as MCP content blocks as they are, instead of the compact JSON text a
+ * plain result becomes. Result shaping (token budget, envelope) does not touch it: the handler
+ * owns its size. Build one with `toolContent`.
+ */
+export interface ToolContent {
+  readonly [CONTENT]: true;
+  readonly content: readonly ToolContentBlock[];
+  /** Sent as `structuredContent` beside the blocks (declare `output` on the verb for it). */
+  readonly structuredContent?: Record<string, unknown>;
+}
+
+/**
+ * Wraps MCP content blocks as a handler's result, e.g.
+ * `return toolContent([{ type: 'image', data: base64, mimeType: 'image/png' }])`.
+ */
+export function toolContent(content: ToolContentBlock | readonly ToolContentBlock[], structuredContent?: Record<string, unknown>): ToolContent {
+  const blocks = Array.isArray(content) ? [...(content as readonly ToolContentBlock[])] : [content as ToolContentBlock];
+  return Object.freeze({ [CONTENT]: true as const, content: blocks, ...(structuredContent ? { structuredContent } : {}) });
+}
+
+/** Whether a handler's result is content blocks made by `toolContent` (any copy of m1nd). */
+export function isToolContent(value: unknown): value is ToolContent {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CONTENT] === true;
 }

@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 import type { Generation } from './generation.ts';
-import { PipelineCallContext, type CallEnvironment, type CallRequest } from './call-context.ts';
+import { PipelineCallContext, isToolContent, type CallEnvironment, type CallRequest } from './call-context.ts';
 import type { Logger } from './log.ts';
 import type { CallState } from './call-state.ts';
 import { effectOf } from './verb.ts';
@@ -103,6 +103,11 @@ async function runPipeline(gen: Generation, call: CallState): Promise<CallToolRe
   const raw = await call.verb.handler(call.args as never, call.ctx);
   const next = typeof call.verb.next === 'function' ? call.verb.next(call.args as never, raw) : call.verb.next;
   if (next) call.meta.nextVerb = next;
+  if (isToolContent(raw)) {
+    // Content blocks go out as the handler made them: JSON shaping and the envelope are for JSON results.
+    gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
+    return { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
+  }
   call.meta.stage = 'shapeResult';
   const shaped = await gen.hooks.shapeResult.promise(raw === undefined ? { ok: true } : raw, call);
   call.meta.stage = 'decorateResult';

@@ -40,9 +40,17 @@ export function createMcpServer(host: Host): Server {
           ? undefined
           : (progress, total, message) =>
               extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
+      // On this request's stream, honouring the level this client's session set (logging/setLevel).
+      sendLog: (level, logger, data) => (logIgnored(server, level, extra.sessionId) ? Promise.resolve() : extra.sendNotification({ method: 'notifications/message', params: { level, logger, data } })),
     });
   });
   return server;
+}
+
+/** The SDK Server's own per-session level filter (what its sendLoggingMessage applies). */
+function logIgnored(server: Server, level: string, sessionId: string | undefined): boolean {
+  const ignored = (server as unknown as { isMessageIgnored?: (level: string, sessionId?: string) => boolean }).isMessageIgnored;
+  return typeof ignored === 'function' ? ignored.call(server, level, sessionId) : false;
 }
 
 export { dispatchCall };

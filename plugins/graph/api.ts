@@ -1,8 +1,23 @@
 /**
- * The graph plugin's public entry: everything another plugin (built-in or a user's) may use of the
- * code graph — the service, the engine and graph types, and the algorithms verbs build on. Other
- * plugins import from here (or `m1nd/graph` once installed), never from files under engine/ or
- * algorithms/; test/plugins/import-boundary.test.ts enforces it.
+ * The graph plugin's public entry, `m1nd/graph` once installed: everything another plugin (built-in
+ * or a user's) may use of the code graph — the service, the engine and graph types, and the
+ * algorithms verbs build on. Other plugins import from here, never from files under engine/ or
+ * algorithms/; test/plugins/import-boundary.test.ts enforces it. Versioned by GRAPH_API_VERSION
+ * (also `GraphService.apiVersion`).
+ *
+ * A plugin declares `requires: ['graph']` and gets the service with `ctx.service<GraphService>('graph')`:
+ * - `await graph.requireGraph()` brings the graph up to date and returns the engine (GRAPH_EMPTY
+ *   with the ingest call to make when nothing is ingested);
+ * - nodes and edges: `engine.graph` is the CodeGraph — `get(id)`, `indexOf(id)`, `node(index)`,
+ *   `outgoing(id, relation?)`, `incoming(id, relation?)`, `forEachOut/forEachIn(index, …)`,
+ *   `nodeCount`, `edgeCount`; node ids look like `file:src/a.ts`, `function:src/a.ts#name`;
+ * - lookups: `graph.node(text)` (an id, a path, `path:line` or an exact name, or a did-you-mean
+ *   error), `engine.findNodes(text)`, `engine.symbolAt(path, line)`, `graph.fileSymbols(path)`;
+ * - propagation: `propagate(g, seeds, options)` spreads a signal from seed nodes along weighted
+ *   relations (IMPACT_PROFILE, CAUSAL_PROFILE, …), `pathTo(p, index)` is the best path back;
+ * - paths: `explainPaths(g, from, to, { maxHops, k })` finds the strongest paths between two nodes;
+ * - `hopSentence`, `pathLine` and `arrow` render hops for an agent.
+ * Algorithms take node indices (`g.indexOf(id)`), not ids, and never block on I/O.
  */
 export { confidenceFilter, edgeConfidence } from './algorithms/confidence.ts';
 export { groupDependents } from './algorithms/dependents.ts';
@@ -12,9 +27,11 @@ export { CONTAINS, KIND_CODE, containerOf, degreeOrder, fileIndexOf, kindCodes, 
 export { MaxHeap } from './algorithms/heap.ts';
 export { fileRisks } from './algorithms/hotspots.ts';
 export { explainPaths } from './algorithms/paths.ts';
+export type { FoundPath, PathOptions, PathSearch } from './algorithms/paths.ts';
 export { pathTo, positionOf, propagate } from './algorithms/propagation.ts';
-export type { Direction, Propagation, PropagationOptions, Seed } from './algorithms/propagation.ts';
+export type { Direction, Hop, Propagation, PropagationOptions, Seed } from './algorithms/propagation.ts';
 export { simulateRemoval } from './algorithms/reachability.ts';
+export type { RelationProfile } from './algorithms/relations.ts';
 export { CAUSAL_PROFILE, DEPENDENCY_RELATIONS, IMPACT_PROFILE, RELATION_PHRASE, STRUCTURAL_PROFILE, TYPE_USAGE_PROFILE, without } from './algorithms/relations.ts';
 export { lexicalSeeds } from './algorithms/seed-index.ts';
 export { COMPARABLE_KINDS, sharedFeatureNames, signatures, similarPairs, similarTo, structuralSimilarity } from './algorithms/signatures.ts';
@@ -23,8 +40,9 @@ export { diffDigests, digestGraph, fileDigest } from './algorithms/summary.ts';
 export type { FileDigest, GraphDigest } from './algorithms/summary.ts';
 export { temporalProfile, temporalScore } from './algorithms/temporal.ts';
 export type { BoostEntry } from './boosts.ts';
-export type { CodeGraphEngine } from './engine/engine.ts';
+export type { CodeGraphEngine, FreshnessReport, NodeMatch } from './engine/engine.ts';
 export type { FileExtraction } from './engine/extraction.ts';
+export type { IngestSummary } from './engine/ingest.ts';
 export { RELATIONS, RELATION_CODE, symbolNodeId } from './engine/graph.ts';
 export type { CodeGraph, GraphEdge, GraphNode, NodeKind, Relation } from './engine/graph.ts';
 export { tokenize } from './engine/lexical-index.ts';
@@ -34,5 +52,5 @@ export { nodeLoc } from './engine/stats.ts';
 export type { FileRow } from './engine/store.ts';
 export { preciseReport } from './engine/ts-program/precise-pass.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';
-export { asHostError, engineCall } from './service.ts';
-export type { GraphService } from './service.ts';
+export { GRAPH_API_VERSION, asHostError, engineCall } from './service.ts';
+export type { GraphService, ParseErrorsView } from './service.ts';

@@ -13,7 +13,17 @@ import type { IngestSummary } from './engine/ingest.ts';
 import { loadDefaultParser } from './engine/source-parser.ts';
 import { LearnedWeights } from './learned.ts';
 
+/**
+ * The version of the GraphService interface and the API exported beside it (`m1nd/graph`). Raised
+ * on any change that can break a plugin written against it (a member removed or changed); additions
+ * keep it. A plugin that depends on it checks `graph.apiVersion` in `apply`.
+ */
+export const GRAPH_API_VERSION = 1;
+
 export interface GraphService {
+  /** GRAPH_API_VERSION of the host serving this graph. */
+  readonly apiVersion: number;
+  /** The engine: `engine.graph` (the CodeGraph: nodes, edges), lookups (`findNodes`, `getNode`, `symbolAt`), search, the store. */
   readonly engine: CodeGraphEngine;
   /** True when the server may write the store (not read-only). */
   readonly writable: boolean;
@@ -76,6 +86,7 @@ export function asHostError(error: unknown): unknown {
 /** Creates the service over an opened engine. */
 export function createGraphService(engine: CodeGraphEngine, writable: boolean, session: SessionStore): GraphService {
   const service: GraphService = {
+    apiVersion: GRAPH_API_VERSION,
     engine,
     writable,
     boosts: new BoostBook(session),

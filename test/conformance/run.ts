@@ -20,6 +20,16 @@ export const REQUIRED_SCENARIOS = [
   'ping',
   'logging-set-level',
   'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-with-logging',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'json-schema-2020-12',
+  'server-sse-multiple-streams',
   'dns-rebinding-protection',
   'resources-list',
   'resources-read-text',
@@ -80,19 +90,29 @@ export function conformanceCli(): string {
   return path.join(path.dirname(pkg), bin);
 }
 
+/** Which conformance CLI runs, under which Node (default: the pinned devDependency under this Node). */
+export interface ConformanceOptions {
+  timeoutMs?: number;
+  /** The CLI's entry file (e.g. a newer version installed elsewhere). */
+  cli?: string;
+  /** The Node binary that runs the CLI (the server stays in this process). */
+  node?: string;
+}
+
 /** Starts a host over serveHttp, runs every server scenario against it, and judges the results. */
-export async function runConformance(options: { timeoutMs?: number } = {}): Promise<ConformanceReport> {
+export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceReport> {
   const started = performance.now();
-  const cli = conformanceCli();
+  const cli = options.cli ?? conformanceCli();
+  const node = options.node ?? process.execPath;
   const expected = readExpectedFailures();
   // The built-in plugins plus the suite's fixture resources and prompts, registered as a user plugin would.
   const host = await startHost({ workspaceRoot: tempDir('m1nd-conformance-'), env: {}, log: memoryLogger(), extraSources: [{ definition: fixtures }] });
   const served = await serveHttp(host, { port: 0, log: memoryLogger() });
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-conformance-out-'));
   try {
-    const scenarios = parseScenarioList((await runCli(cli, ['list', '--server'], options.timeoutMs)).output);
+    const scenarios = parseScenarioList((await runCli(node, cli, ['list', '--server'], options.timeoutMs)).output);
     // One CLI process for the whole suite: "all" includes the pending scenarios, judged by the same list.
-    const run = await runCli(cli, ['server', '--url', served.url, '--suite', 'all', '-o', outDir], options.timeoutMs);
+    const run = await runCli(node, cli, ['server', '--url', served.url, '--suite', 'all', '-o', outDir], options.timeoutMs);
     const checks = readChecks(outDir);
     const results = scenarios.map((scenario) => judge(scenario, checks.get(scenario), expected[scenario]));
     const listProblems = [
@@ -130,6 +150,8 @@ export function formatSummary(report: ConformanceReport): string {
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+/** The newest conformance suite seen to run (under Node 22); `npm run conformance -- --latest`. */
+export const LATEST_SUITE = '0.1.16';
 
 function readExpectedFailures(): Record<string, string> {
   return JSON.parse(fs.readFileSync(EXPECTED_FAILURES_FILE, 'utf8')) as Record<string, string>;
@@ -159,15 +181,16 @@ function readChecks(outDir: string): Map<string, Check[]> {
 }
 
 function parseScenarioList(output: string): string[] {
-  const names = [...output.matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((m) => m[1]);
+  // `  - name` (0.1.13) or `  - name [spec versions]` (0.1.16).
+  const names = [...output.matchAll(/^\s+-\s+(\S+)(?:\s+\[[^\]]*\])?\s*$/gm)].map((m) => m[1]);
   if (names.length === 0) throw new Error(`conformance list --server printed no scenarios:\n${output}`);
   return names;
 }
 
 /** Runs the CLI without blocking the event loop: the server under test lives in this process. */
-function runCli(cli: string, args: string[], timeoutMs = DEFAULT_TIMEOUT_MS): Promise<{ code: number | null; output: string; timedOut: boolean }> {
+function runCli(node: string, cli: string, args: string[], timeoutMs = DEFAULT_TIMEOUT_MS): Promise<{ code: number | null; output: string; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(node, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let output = '';
     let timedOut = false;
     child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
@@ -188,8 +211,20 @@ function runCli(cli: string, args: string[], timeoutMs = DEFAULT_TIMEOUT_MS): Pr
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const report = await runConformance();
-  process.stdout.write(`${formatSummary(report)}\n`);
-  if (!report.ok && process.env.M1ND_CONFORMANCE_VERBOSE) process.stdout.write(`\n${report.output}\n`);
-  process.exit(report.ok ? 0 : 1);
+  // `npm run conformance`: the pinned suite under this Node; with --latest, also the newest suite
+  // known to run (it needs Node 22), both installed from the npm registry into a cache folder.
+  const runs: { label: string; options: ConformanceOptions }[] = [{ label: `@modelcontextprotocol/conformance (pinned) under Node ${process.versions.node}`, options: {} }];
+  if (process.argv.includes('--latest')) {
+    const { node22, packageBin } = await import('./node22.ts');
+    const node = await node22();
+    runs.push({ label: `@modelcontextprotocol/conformance@${LATEST_SUITE} under Node 22`, options: { node, cli: await packageBin(`@modelcontextprotocol/conformance@${LATEST_SUITE}`, 'conformance') } });
+  }
+  let ok = true;
+  for (const r of runs) {
+    const report = await runConformance(r.options);
+    process.stdout.write(`${r.label}\n${formatSummary(report)}\n\n`);
+    if (!report.ok && process.env.M1ND_CONFORMANCE_VERBOSE) process.stdout.write(`\n${report.output}\n`);
+    ok &&= report.ok;
+  }
+  process.exit(ok ? 0 : 1);
 }
