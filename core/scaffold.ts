@@ -163,17 +163,19 @@ export async function wirePlugin(workspace: string, dir: string, options: { conf
   if (options.edit === false || before === undefined) return manual;
   const original = fs.readFileSync(file, 'utf8');
   const quoted = `'${entry.replace(/'/g, "\\'")}'`;
-  // Only code lines are edited: a match inside a comment fails the check below and is rolled back.
+  // Each place a pattern matches is tried in turn (a match inside a comment fails the check and is rolled back).
   const edits: [RegExp, (m: string) => string][] = [
-    [/\bplugins\s*:\s*\{[^{}]*?\bdirs\s*:\s*\[/, (m) => `${m}${quoted}, `],
-    [/\bplugins\s*:\s*\{/, (m) => `${m} dirs: [${quoted}],`],
-    [/(\bdefineConfig\s*\(\s*\{|\bexport\s+default\s*\{|\bmodule\.exports\s*=\s*\{)/, (m) => `${m}\n  ${line}`],
+    [/\bplugins\s*:\s*\{[^{}]*?\bdirs\s*:\s*\[/g, (m) => `${m}${quoted}, `],
+    [/\bplugins\s*:\s*\{/g, (m) => `${m} dirs: [${quoted}],`],
+    [/(\bdefineConfig\s*\(\s*\{|\bexport\s+default\s*\{|\bmodule\.exports\s*=\s*\{)/g, (m) => `${m}\n  ${line}`],
   ];
   for (const [pattern, replace] of edits) {
-    if (!pattern.test(original)) continue;
-    fs.writeFileSync(file, original.replace(pattern, replace));
-    if ((await loadedDirs(file))?.includes(path.resolve(dir))) return { action: 'edited', file, message: `wired: added ${entry} to plugins.dirs in ${file}` };
-    fs.writeFileSync(file, original);
+    for (const match of [...original.matchAll(pattern)].slice(0, 5)) {
+      const at = match.index ?? 0;
+      fs.writeFileSync(file, `${original.slice(0, at)}${replace(match[0])}${original.slice(at + match[0].length)}`);
+      if ((await loadedDirs(file))?.includes(path.resolve(dir))) return { action: 'edited', file, message: `wired: added ${entry} to plugins.dirs in ${file}` };
+      fs.writeFileSync(file, original);
+    }
   }
   return manual;
 }
