@@ -239,9 +239,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const level = command === 'dev' || v.watch ? envLogLevel(process.env.M1ND_LOG_LEVEL ?? 'info') : envLogLevel(process.env.M1ND_LOG_LEVEL);
-  // Warnings and errors (info too in dev) also reach connected clients as MCP log notifications.
+  // Log lines also reach connected clients as MCP log notifications: warnings and errors (info too
+  // in dev) until a session's logging/setLevel picks its own threshold. stderr keeps `level`.
   let served: Host | undefined;
-  const toClients = clientSink(command === 'dev' || v.watch ? 'info' : 'warn', (lvl, logger, data) => served?.broadcastLog(lvl, logger, data));
+  const toClients = clientSink(command === 'dev' || v.watch ? 'info' : 'warn', (lvl, logger, data, fallback) => served?.broadcastLog(lvl, logger, data, fallback));
   const log = createLogger(fanOut(stderrSink(level), toClients));
   try {
     switch (command) {
