@@ -87,6 +87,8 @@ export class Host {
       defaultTier: input.defaultTier,
       pluginOptions: input.pluginOptions,
       resourceUpdated: (uri) => this.subscriptions.updated(uri),
+      // A reload's quarantines are logged once, in failedReload's line.
+      candidate: this.current !== undefined,
       hostStatus: () => ({
         serving_generation: this.current?.id ?? 0,
         ...(this.lastReloadError

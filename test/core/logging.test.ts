@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { EmptyResultSchema, ErrorCode, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { connect } from '../helpers/mcp.ts';
+import { connect, memoryLogger, tempDir } from '../helpers/mcp.ts';
+import { startHost } from '../../core/index.ts';
+
+const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../core/index.ts');
 import { clientSink, createLogger, fanOut } from '../../core/log.ts';
 import { AgentId, definePlugin, defineVerb, Type, type Host } from '../../core/index.ts';
 
@@ -138,6 +144,35 @@ describe('logging to MCP clients', function () {
       await a.client.close();
       await b.client.close();
       await h.close();
+    }
+  });
+
+  it('logs one line per failed reload, naming the broken plugin as the cause of its dependents\' quarantine', async () => {
+    const ws = tempDir();
+    const dir = path.join(ws, 'plugins');
+    const plugin = (name: string, body: string) => {
+      fs.mkdirSync(path.join(dir, name), { recursive: true });
+      fs.writeFileSync(path.join(dir, name, 'index.ts'), `import { AgentId, definePlugin, Type } from ${JSON.stringify(CORE)};\n${body}\n`);
+    };
+    const provider = (broken: boolean) =>
+      plugin('prov', `export default definePlugin({ name: 'prov', version: '1.0.0', provides: ['counter'], apply(ctx) { ${broken ? "throw new Error('prov broke');" : ''} ctx.provide('counter', { n: 1 }); } });`);
+    provider(false);
+    plugin('cons', `export default definePlugin({ name: 'cons', version: '1.0.0', requires: ['counter'], apply(ctx) { ctx.registerVerb({ name: 'cons_read', description: 'Reads.', input: Type.Object({ agent_id: AgentId }), effect: 'read', handler: () => ({ n: ctx.service<{ n: number }>('counter').n }) }); } });`);
+    fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), `export default { bundles: [] as string[], plugins: { dirs: ['./plugins'] } };\n`);
+    const lines: string[] = [];
+    const host = await startHost({ workspaceRoot: ws, env: {}, log: memoryLogger(lines) });
+    try {
+      assert.deepEqual(host.current.quarantined(), []);
+      provider(true);
+      lines.length = 0;
+      const report = await host.reload();
+      assert.equal(report.ok, false);
+      const failures = lines.filter((l) => l.startsWith('error ') || l.startsWith('warn '));
+      assert.equal(failures.length, 1, failures.join('\n'));
+      assert.match(failures[0], /reload failed; generation 1 keeps serving: .*prov broke/);
+      assert.match(failures[0], /cons \(dependencies\): plugin "cons" requires service "counter" from plugin "prov", which was quarantined/);
+    } finally {
+      await host.close();
     }
   });
 });
