@@ -17,6 +17,8 @@ import { ErrorCodes, M1ndError } from './errors.ts';
 const M1ND_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OWN_DIRS = ['core', 'plugins', 'bundles', 'dist'].map((d) => path.join(M1ND_ROOT, d) + path.sep);
 let sequence = 0;
+// Spelled in pieces: the package build (scripts/bundle.mjs) rewrites every literal import-meta-url in the sources.
+const IMPORT_META_URL = ['import', 'meta', 'url'].join('.');
 
 interface EsbuildMessage {
   text: string;
@@ -93,7 +95,7 @@ export async function importConfigFile(file: string): Promise<Record<string, unk
       // CommonJS configs call require(): resolved from the config's folder.
       banner: { js: `import { createRequire as __m1ndCreateRequire } from 'node:module';\nconst require = __m1ndCreateRequire(${JSON.stringify(pathToFileURL(file).href)});` },
       // Each bundled file keeps its own location: __dirname, __filename and import.meta.url name it.
-      define: { __dirname: '__m1nd_config_dirname', __filename: '__m1nd_config_filename', 'import.meta.url': '__m1nd_config_url' },
+      define: { __dirname: '__m1nd_config_dirname', __filename: '__m1nd_config_filename', [IMPORT_META_URL]: '__m1nd_config_url' },
       plugins: [
         {
           name: 'm1nd-config',
