@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Host, type GenerationInput } from './host.ts';
 import { applyEnv, defaultSettings, type HostSettings } from './settings.ts';
 import { findPluginEntries, generationImporter, importPlugins, resolvePackages } from './discovery.ts';
+import { configInputs } from './config-import.ts';
 import { BundleSchema, findConfigFile, loadConfigFile, validateShape, type BundleDefinition, type M1ndConfig } from './config.ts';
 import { ErrorCodes, M1ndError } from './errors.ts';
 import type { Logger } from './log.ts';
@@ -129,7 +130,8 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
   const tierCuration: Record<string, TierCuration> = {};
   const pluginDirs: string[] = [];
   const packages: string[] = [];
-  const watchPaths: string[] = configFile ? [configFile] : [];
+  // The config and the files it imports (a shared helper, a tiers file): an edit to any reloads.
+  const watchPaths: string[] = configFile ? configInputs(configFile) : [];
   let defaultTier: string | undefined;
   const bundleNames: string[] = [];
   for (const ref of config.bundles ?? ['default']) {

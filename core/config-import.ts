@@ -73,6 +73,14 @@ function importError(file: string, error: unknown): M1ndError {
   });
 }
 
+/** The files each config's last load read (itself and its relative imports): dev mode watches them. */
+const lastInputs = new Map<string, string[]>();
+
+/** The files bundled into `file`'s last load (the file itself when it never loaded). */
+export function configInputs(file: string): string[] {
+  return lastInputs.get(file) ?? [file];
+}
+
 /**
  * Bundles `file` with esbuild and imports the result: the config's module namespace. Package
  * imports and m1nd's own files stay external; relative imports are bundled.
@@ -92,6 +100,7 @@ export async function importConfigFile(file: string): Promise<Record<string, unk
       target: 'node20',
       packages: 'external',
       logLevel: 'silent',
+      metafile: true,
       // CommonJS configs call require(): resolved from the config's folder.
       banner: { js: `import { createRequire as __m1ndCreateRequire } from 'node:module';\nconst require = __m1ndCreateRequire(${JSON.stringify(pathToFileURL(file).href)});` },
       // Each bundled file keeps its own location: __dirname, __filename and import.meta.url name it.
@@ -119,6 +128,7 @@ export async function importConfigFile(file: string): Promise<Record<string, unk
       ],
     });
     code = result.outputFiles[0].text;
+    lastInputs.set(file, Object.keys(result.metafile?.inputs ?? {}).map((f) => path.resolve(dir, f)));
   } catch (error) {
     const errors = (error as { errors?: EsbuildMessage[] }).errors;
     if (errors?.length) throw buildError(file, errors);

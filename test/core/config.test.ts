@@ -217,4 +217,21 @@ export default defineBundle({ name: 'echo-bundle', plugins: { packages: ['m1nd-p
       await host.close();
     }
   });
+
+  it('reloads a config whose imported file changed, and lists that file among the paths dev mode watches', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'tier.ts'), `export const tier = 'essential';\n`);
+    fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), `import { tier } from './tier.ts';\nexport default { tier, bundles: [] as string[] };\n`);
+    const host = await startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() });
+    try {
+      assert.equal(host.current.tierChoice().tier, 'essential');
+      const watched = (host.lastInput as { watchPaths: string[] }).watchPaths;
+      assert.ok(watched.includes(path.join(ws, 'tier.ts')) && watched.includes(path.join(ws, 'm1nd.config.ts')), watched.join(', '));
+      fs.writeFileSync(path.join(ws, 'tier.ts'), `export const tier = 'full';\n`);
+      assert.equal((await host.reload()).ok, true);
+      assert.equal(host.current.tierChoice().tier, 'full', 'the edit is seen: each load is a fresh module');
+    } finally {
+      await host.close();
+    }
+  });
 });
