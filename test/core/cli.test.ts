@@ -201,4 +201,25 @@ describe('m1nd CLI', function () {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /config key "tier" expected string/);
   });
+
+  it('loads a .ts config in a CommonJS project through the compiled bundle, importing defineConfig from m1nd', async function () {
+    this.timeout(300000);
+    // `npm ci` builds dist/ (prepare); a checkout that never built it builds it here once.
+    if (!fs.existsSync(path.join(ROOT, 'dist/m1nd.js'))) await run('npm', ['run', 'build'], { cwd: ROOT });
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'package.json'), '{"name":"consumer","version":"1.0.0","type":"commonjs"}\n');
+    fs.mkdirSync(path.join(ws, 'node_modules'));
+    fs.symlinkSync(ROOT, path.join(ws, 'node_modules/m1nd'), 'dir');
+    fs.writeFileSync(path.join(ws, 'tier.ts'), `export const tier: string = 'full';\n`);
+    fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), `import { defineConfig } from 'm1nd';\nimport { tier } from './tier';\nexport default defineConfig({ tier, gates: { readOnly: __dirname.length > 0 } });\n`);
+    const bin = path.join(ws, 'node_modules/m1nd/bin/m1nd.js');
+    const out = await run(process.execPath, [bin, 'call', 'health', '--json'], { cwd: ws, env: { PATH: process.env.PATH ?? '' } });
+    const health = JSON.parse(out.stdout);
+    assert.equal(health.tool_tier.served, 'full');
+    assert.equal(health.read_only, true);
+    fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), `import { defineConfig } from 'm1nd';\nexport default defineConfig({ tier: 'full' ;\n`);
+    const bad = await run(process.execPath, [bin, 'list'], { cwd: ws, env: { PATH: process.env.PATH ?? '' } }).catch((e) => e);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /m1nd\.config\.ts: syntax error at .*m1nd\.config\.ts:2:\d+/);
+  });
 });
