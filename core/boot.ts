@@ -159,6 +159,9 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
   const disabled = new Set(config.plugins?.disable ?? []);
   const kept = sources.filter((s) => !s.definition || !disabled.has(s.definition.name));
   warnUnknownPlugins(config, [...sources, ...(o.extraSources ?? [])], configFile, o.log);
+  for (const d of config.plugins?.dirs ?? []) {
+    if (!fs.existsSync(path.resolve(baseDir, d))) o.log?.warn(`${configFile ?? 'the config'}: plugins.dirs names ${d}, which does not exist (${path.resolve(baseDir, d)}); no plugin loads from it`);
+  }
   return {
     sources: [...kept, ...(o.extraSources ?? [])],
     settings,

@@ -105,6 +105,8 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
     const transport = new GuardedStdioTransport();
     await host.connect(transport);
     if (!v.quiet) process.stderr.write(banner(host, 'over stdio', watch));
+    // A person who typed `m1nd` in a terminal: say what the silence is.
+    if (!v.quiet && process.stdin.isTTY) process.stderr.write('waiting for an MCP client on stdin (Ctrl-C to stop; `m1nd --help` lists the commands)\n');
     // stdin closed, a line over the limit, or a stdin error: say why on stderr and exit, never linger deaf.
     void transport.ended.then((end) => {
       process.stderr.write(`m1nd: ${end.reason}; exiting (code ${end.code})\n`);

@@ -203,16 +203,17 @@ export default defineBundle({ name: 'echo-bundle', plugins: { packages: ['m1nd-p
     }
   });
 
-  it('warns about options and disable entries naming a plugin that is not loaded, with the closest name', async () => {
+  it('warns about options and disable entries naming a plugin that is not loaded (with the closest name), and plugin folders that do not exist', async () => {
     const ws = tempDir();
     writePlugin(path.join(ws, 'my-plugins'), 'greeter', ['greet']);
-    writeConfig(ws, `{ bundles: [], plugins: { dirs: ['./my-plugins'], disable: ['greter-old'] }, options: { greetr: { greeting: 'hej' } } }`);
+    writeConfig(ws, `{ bundles: [], plugins: { dirs: ['./my-plugins', './no-such-folder'], disable: ['greter-old'] }, options: { greetr: { greeting: 'hej' } } }`);
     const lines: string[] = [];
     const log = memoryLogger(lines);
     const host = await startHost({ workspaceRoot: ws, env: {}, log });
     try {
       assert.ok(lines.some((l) => /options for plugin "greetr", which is not loaded.*did you mean "greeter"/.test(l)), lines.join('\n'));
       assert.ok(lines.some((l) => /disable names plugin "greter-old", which is not loaded/.test(l)), lines.join('\n'));
+      assert.ok(lines.some((l) => /^warn .*plugins\.dirs names \.\/no-such-folder, which does not exist/.test(l)), lines.join('\n'));
     } finally {
       await host.close();
     }
