@@ -261,7 +261,7 @@ export async function main(argv: string[]): Promise<number> {
           process.stderr.write(`${HELP['new-plugin']}\n`);
           return 2;
         }
-        return newPlugin(v, rest[0]);
+        return await newPlugin(v, rest[0]);
       }
     }
   } catch (error) {

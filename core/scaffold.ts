@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_PLUGIN_DIR } from './boot.ts';
 import { findConfigFile, loadConfigFile } from './config.ts';
+import { ErrorCodes, M1ndError } from './errors.ts';
 
 const HERE = fileURLToPath(import.meta.url);
 // From sources the scaffold imports core/index.ts; compiled, the bundle (dist/m1nd.js), which is the
@@ -32,9 +33,12 @@ function m1ndInstalledFrom(dir: string): boolean {
 
 /** Creates `<dir>/<name>/` with index.ts, verbs/<verb>.ts and <name>.test.ts; returns the files written. */
 export function scaffoldPlugin(name: string, dir: string): string[] {
-  if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`plugin name "${name}" must be kebab-case (a-z, 0-9, -)`);
+  if (!/^[a-z][a-z0-9-]*$/.test(name)) {
+    const suggestion = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^[^a-z]+|-+$/g, '');
+    throw new M1ndError(ErrorCodes.PLUGIN_NAME, `plugin name "${name}" must be kebab-case (a-z, 0-9, -)`, { hint: suggestion ? `m1nd new-plugin ${suggestion}` : 'start the name with a letter a-z' });
+  }
   const root = path.resolve(dir, name);
-  if (fs.existsSync(root)) throw new Error(`${root} already exists; pick another name or remove it`);
+  if (fs.existsSync(root)) throw new M1ndError(ErrorCodes.PLUGIN_NAME, `${root} already exists`, { hint: 'pick another name, or --dir another folder' });
   const verb = `${name.replace(/-/g, '_')}_hello`;
   // An installed m1nd is imported by name, as the docs show; otherwise (a checkout, npx) by path.
   const byName = !FROM_SOURCES && m1ndInstalledFrom(root);

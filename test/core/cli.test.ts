@@ -138,6 +138,9 @@ describe('m1nd CLI', function () {
     assert.match(first.stdout, /wired: added \.\/ext to plugins\.dirs/);
     assert.match(fs.readFileSync(config, 'utf8'), /plugins: \{ dirs: \['\.\/ext'\],/);
     assert.match(fs.readFileSync(config, 'utf8'), /^\/\/ plugins: \{ dirs: \['\.\/commented-out'\] \},$/m, 'the comment is left alone');
+    const badName = await m1nd(['new-plugin', 'My_Plugin'], ws);
+    assert.equal(badName.code, 1);
+    assert.match(badName.stderr, /must be kebab-case[\s\S]*hint: m1nd new-plugin my-plugin/);
     const second = await m1nd(['new-plugin', 'beta', '--dir', 'ext'], ws);
     assert.match(second.stdout, /already loads \.\/ext/);
     const third = await m1nd(['new-plugin', 'gamma', '--dir', 'more'], ws);
