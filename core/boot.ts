@@ -9,9 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { Host, type GenerationInput } from './host.ts';
 import { applyEnv, defaultSettings, type HostSettings } from './settings.ts';
 import { findPluginEntries, generationImporter, importPlugins, resolvePackages } from './discovery.ts';
+import { configInputs } from './config-import.ts';
 import { BundleSchema, findConfigFile, loadConfigFile, validateShape, type BundleDefinition, type M1ndConfig } from './config.ts';
 import { ErrorCodes, M1ndError } from './errors.ts';
 import type { Logger } from './log.ts';
+import { suggestNames } from './suggest.ts';
 import type { PluginSource } from './plugin.ts';
 import type { TierCuration } from './tiers.ts';
 
@@ -107,7 +109,7 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
   if (o.configPath && !fs.existsSync(path.resolve(o.configPath))) {
     throw new M1ndError(ErrorCodes.CONFIG_LOAD, `config file ${path.resolve(o.configPath)} does not exist`, { hint: 'pass --config with an existing file, or omit it' });
   }
-  const config: M1ndConfig = o.config ?? (configFile ? await loadConfigFile(configFile, importer) : {});
+  const config: M1ndConfig = o.config ?? (configFile ? await loadConfigFile(configFile) : {});
   const baseDir = configFile ? path.dirname(configFile) : cwdRoot;
   const workspace = o.workspaceRoot ?? env.M1ND_WORKSPACE ?? (config.workspace ? path.resolve(baseDir, config.workspace) : cwdRoot);
 
@@ -128,7 +130,8 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
   const tierCuration: Record<string, TierCuration> = {};
   const pluginDirs: string[] = [];
   const packages: string[] = [];
-  const watchPaths: string[] = configFile ? [configFile] : [];
+  // The config and the files it imports (a shared helper, a tiers file): an edit to any reloads.
+  const watchPaths: string[] = configFile ? configInputs(configFile) : [];
   let defaultTier: string | undefined;
   const bundleNames: string[] = [];
   for (const ref of config.bundles ?? ['default']) {
@@ -155,6 +158,10 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
   }
   const disabled = new Set(config.plugins?.disable ?? []);
   const kept = sources.filter((s) => !s.definition || !disabled.has(s.definition.name));
+  warnUnknownPlugins(config, [...sources, ...(o.extraSources ?? [])], configFile, o.log);
+  for (const d of config.plugins?.dirs ?? []) {
+    if (!fs.existsSync(path.resolve(baseDir, d))) o.log?.warn(`${configFile ?? 'the config'}: plugins.dirs names ${d}, which does not exist (${path.resolve(baseDir, d)}); no plugin loads from it`);
+  }
   return {
     sources: [...kept, ...(o.extraSources ?? [])],
     settings,
@@ -166,6 +173,23 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
     bundles: bundleNames,
     http: config.http ?? {},
   };
+}
+
+/** A config naming a plugin no source defines (a typo, a removed plugin) gets one warning per name, with the closest name. */
+function warnUnknownPlugins(config: M1ndConfig, sources: PluginSource[], configFile: string | undefined, log: Logger | undefined): void {
+  if (!log) return;
+  const names = new Set(sources.map((s) => s.definition?.name ?? s.fallbackName).filter((n): n is string => n !== undefined));
+  const where = configFile ?? 'the config';
+  const closest = (name: string) => {
+    const near = suggestNames(name, names, 1);
+    return near.length ? `; did you mean "${near[0]}"?` : `; loaded plugins: ${[...names].sort().join(', ') || '(none)'}`;
+  };
+  for (const name of Object.keys(config.options ?? {})) {
+    if (!names.has(name)) log.warn(`${where}: options for plugin "${name}", which is not loaded, are ignored${closest(name)}`);
+  }
+  for (const name of config.plugins?.disable ?? []) {
+    if (!names.has(name)) log.warn(`${where}: plugins.disable names plugin "${name}", which is not loaded${closest(name)}`);
+  }
 }
 
 /** Starts a host from the configuration (or the options given in code). */

@@ -1,6 +1,8 @@
 /**
  * The `m1nd` command line: serve (stdio or Streamable HTTP), dev (serve with hot reload), list,
- * call (a verb without an MCP host), new-plugin. Every command takes --help.
+ * call (a verb without an MCP host), new-plugin. `m1nd --help` lists the commands; every command
+ * takes --help (texts in core/cli-help.ts). Results print for a person on a terminal and as JSON
+ * otherwise (core/cli-render.ts).
  */
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -9,61 +11,11 @@ import { startHost, type BootOptions, type PreparedGeneration } from './boot.ts'
 import { clientSink, createLogger, envLogLevel, fanOut, stderrSink, type Logger } from './log.ts';
 import { CORE_VERSION } from './version.ts';
 import { watchForReload } from './dev.ts';
-import { scaffoldPlugin } from './scaffold.ts';
+import { scaffoldPlugin, wirePlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
+import { HELP } from './cli-help.ts';
+import { humanOutput, renderResultText, table } from './cli-render.ts';
 import type { Host } from './host.ts';
-
-const COMMON = `Common options:
-  --config PATH      config file (default: m1nd.config.ts in the workspace, if any)
-  --workspace DIR    workspace root (default: current directory, or M1ND_WORKSPACE)
-  --tier T           advertised tier (overrides M1ND_TOOL_TIER and the config)
-  --read-only        refuse every write/destructive verb
-  -h, --help         help for the command`;
-
-const HELP: Record<string, string> = {
-  main: `m1nd ${CORE_VERSION} — MCP server: shared code-graph memory and context for coding agents
-
-Usage: m1nd <command> [options]
-  serve        serve MCP over stdio (default) or Streamable HTTP (--http)
-  dev          serve with hot reload of plugins and config (stdio, or --http)
-  list         the verb catalog per tier, with counts, effects and families
-  call         call one verb without an MCP host: m1nd call VERB '{"agent_id":"me"}'
-  new-plugin   scaffold a plugin folder: m1nd new-plugin NAME [--dir plugins]
-
-${COMMON}
-
-Environment: M1ND_TOOL_TIER, M1ND_READ_ONLY, M1ND_PROOF_GATE, M1ND_RESULT_TOKEN_LIMIT,
-M1ND_RESPONSE_ENVELOPE, M1ND_HANDLER_TIMEOUT_MS, M1ND_WORKSPACE, M1ND_STORE_DIR,
-M1ND_HTTP_TOKEN, M1ND_HTTP_TOKENS (JSON or file), M1ND_HTTP_ALLOW_AGENT_SWITCH,
-M1ND_HTTP_AUTH_ISSUER, M1ND_HTTP_AUTH_AUDIENCE, M1ND_HTTP_AUTH_AGENT_CLAIM, M1ND_HTTP_AUTH_JWKS_URI,
-M1ND_HTTP_ALLOWED_HOSTS, M1ND_HTTP_ALLOWED_ORIGINS (comma-separated), M1ND_LOG_LEVEL (debug|info|warn|error).`,
-  serve: `Usage: m1nd serve [--http [--port N] [--host ADDR]] [--watch] [options]
-  --http        Streamable HTTP on 127.0.0.1 (default port 7463) instead of stdio
-  --port N      HTTP port (0 = any free port)
-  --host ADDR   bind address; a non-loopback address requires M1ND_HTTP_TOKEN(S) or an auth issuer
-  --allow-agent-switch  one HTTP session may act as several agent ids (loopback only; weaker isolation)
-  --watch       hot reload (same as m1nd dev)
-
-${COMMON}`,
-  dev: `Usage: m1nd dev [--http [--port N]] [options]
-Serves like \`m1nd serve\` and watches plugin folders, bundles and the config file: each change
-builds a new generation, swapped in only if it loads cleanly (clients get tools/list_changed).
-
-${COMMON}`,
-  list: `Usage: m1nd list [--tier T] [--json] [options]
-Prints every registered verb: family, effect, tiers advertising it, and whether tier T (default:
-the configured one) advertises it; then the counts per tier.
-
-${COMMON}`,
-  call: `Usage: m1nd call VERB ['{"json":"arguments"}'] [options]
-Runs one verb through the full pipeline (gates, validation, shaping) and prints its result.
-agent_id defaults to "cli". Exit code 1 when the verb answers an error.
-
-${COMMON}`,
-  'new-plugin': `Usage: m1nd new-plugin NAME [--dir DIR]
-Writes DIR/NAME (default DIR: ./plugins) with index.ts, verbs/NAME_hello.ts and NAME.test.ts.
-Add DIR to \`plugins.dirs\` in m1nd.config.ts if it is not the built-in plugins folder.`,
-};
 
 const OPTIONS: ParseArgsConfig['options'] = {
   config: { type: 'string' },
@@ -76,7 +28,10 @@ const OPTIONS: ParseArgsConfig['options'] = {
   host: { type: 'string' },
   watch: { type: 'boolean' },
   json: { type: 'boolean' },
+  human: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
   dir: { type: 'string' },
+  'no-wire': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 };
@@ -99,6 +54,19 @@ function progressBar(): (done: number, total?: number, message?: string) => Prom
     process.stderr.write(`\r[${bar}] ${total ? `${Math.round(pct * 100)}%` : done} ${message ?? ''}`.slice(0, 120).padEnd(80));
     if (total && done >= total) process.stderr.write('\n');
   };
+}
+
+/** The one start-up line on stderr: version, workspace, tier, transport, verbs advertised / registered. */
+export function banner(host: Host, transport: string, watching: boolean): string {
+  const gen = host.current;
+  const surface = gen.surface();
+  const quarantined = gen.quarantined().length;
+  return (
+    `m1nd ${CORE_VERSION} serving MCP ${transport} · workspace ${gen.settings.workspaceRoot} · tier ${surface.tier} · ` +
+    `${surface.counts.advertised}/${surface.counts.registry} verbs advertised/registered` +
+    `${gen.settings.readOnly ? ' · read-only' : ''}${watching ? ' · watching for changes' : ''}` +
+    `${quarantined ? ` · ${quarantined} plugin${quarantined > 1 ? 's' : ''} quarantined (m1nd list shows why)` : ''}\n`
+  );
 }
 
 async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) => void): Promise<number> {
@@ -131,11 +99,14 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
       maxBodyBytes: cfg.maxBodyBytes,
       log,
     });
-    process.stderr.write(`m1nd ${CORE_VERSION} serving MCP at ${server.url} (generation ${host.current.id}, tier ${host.current.tierChoice().tier})\n`);
+    if (!v.quiet) process.stderr.write(banner(host, `at ${server.url}`, watch));
     closers.push(() => server.close());
   } else {
     const transport = new GuardedStdioTransport();
     await host.connect(transport);
+    if (!v.quiet) process.stderr.write(banner(host, 'over stdio', watch));
+    // A person who typed `m1nd` in a terminal: say what the silence is.
+    if (!v.quiet && process.stdin.isTTY) process.stderr.write('waiting for an MCP client on stdin (Ctrl-C to stop; `m1nd --help` lists the commands)\n');
     // stdin closed, a line over the limit, or a stdin error: say why on stderr and exit, never linger deaf.
     void transport.ended.then((end) => {
       process.stderr.write(`m1nd: ${end.reason}; exiting (code ${end.code})\n`);
@@ -162,9 +133,8 @@ async function list(v: Values, log: Logger): Promise<number> {
   if (v.json) {
     process.stdout.write(JSON.stringify({ tier: surface.tier, registered: rows.length, counts, verbs: rows, quarantined: gen.quarantined() }, null, 2) + '\n');
   } else {
-    const w = Math.max(...rows.map((r) => r.verb.length), 4);
-    process.stdout.write(`${'verb'.padEnd(w)}  ${'family'.padEnd(12)} ${'effect'.padEnd(20)} tiers\n`);
-    for (const r of rows) process.stdout.write(`${r.advertised ? r.verb.padEnd(w) : `${r.verb}*`.padEnd(w)}  ${r.family.padEnd(12)} ${r.effect.padEnd(20)} ${r.tiers.join(',') || '(never advertised)'}\n`);
+    const cells = rows.map((r) => [r.advertised ? r.verb : `${r.verb}*`, r.family, r.effect, r.tiers.join(',') || '(never advertised)']);
+    process.stdout.write(table(['verb', 'family', 'effect', 'tiers'], cells));
     process.stdout.write(`\n${rows.length} registered; tier "${surface.tier}" advertises ${surface.counts.advertised} (* = not advertised, still callable)\n`);
     process.stdout.write(`per tier: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ')}\n`);
     for (const q of gen.quarantined()) process.stdout.write(`quarantined: ${q.plugin} (${q.code} at ${q.check}): ${q.message}\n`);
@@ -190,9 +160,15 @@ async function call(v: Values, positionals: string[], log: Logger): Promise<numb
   }
   args.agent_id ??= 'cli';
   const host: Host = await startHost(bootOptions(v, log));
-  const result = await host.call(verb, args, { sendProgress: progressBar() });
+  // The progress bar is for a person watching a terminal; a log file or pipe gets no \r-redrawn lines.
+  const result = await host.call(verb, args, { sendProgress: process.stderr.isTTY ? progressBar() : undefined });
+  const human = humanOutput(v, process.stdout.isTTY);
   for (const c of result.content) {
     if (c.type !== 'text') continue;
+    if (human) {
+      process.stdout.write(renderResultText(c.text));
+      continue;
+    }
     let text = c.text;
     try {
       text = JSON.stringify(JSON.parse(c.text), null, 2);
@@ -203,6 +179,31 @@ async function call(v: Values, positionals: string[], log: Logger): Promise<numb
   }
   await host.close();
   return result.isError ? 1 : 0;
+}
+
+/** `m1nd new-plugin NAME`: writes the folder, wires its parent folder into the config, prints next steps. */
+async function newPlugin(v: Values, name: string): Promise<number> {
+  const workspace = path.resolve((v.workspace as string | undefined) ?? process.env.M1ND_WORKSPACE ?? process.cwd());
+  const dir = path.resolve(workspace, (v.dir as string | undefined) ?? 'plugins');
+  const files = scaffoldPlugin(name, dir);
+  const rel = (f: string) => path.relative(process.cwd(), f) || '.';
+  process.stdout.write(`created:\n${files.map((f) => `  ${rel(f)}`).join('\n')}\n`);
+  const wired = await wirePlugin(workspace, dir, { configPath: v.config as string | undefined, edit: !v['no-wire'] });
+  process.stdout.write(`${wired.message}\n`);
+  const testFile = files.find((f) => f.endsWith('.test.ts'))!;
+  const verb = `${name.replace(/-/g, '_')}_hello`;
+  process.stdout.write(
+    [
+      '',
+      'next steps:',
+      `  1. try it:        m1nd call ${verb} '{"name":"you"}'${v.workspace ? ` --workspace ${rel(workspace)}` : ''}`,
+      `  2. test it:       node --import tsx --test ${rel(testFile)}`,
+      `  3. develop:       m1nd dev   (reloads the plugin on every save; clients get tools/list_changed)`,
+      `  4. add verbs:     copy ${rel(files.find((f) => f.includes(`${path.sep}verbs${path.sep}`))!)}, register it in ${rel(files.find((f) => f.endsWith('index.ts'))!)}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
 }
 
 /** Runs the CLI with argv (without node and script); returns an exit code, or -1 while serving. */
@@ -219,21 +220,31 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${CORE_VERSION}\n`);
     return 0;
   }
-  const command = positionals[0] ?? 'serve';
+  // `m1nd --help` lists the commands; a bare `m1nd` serves (what MCP hosts run).
+  const command = positionals[0] ?? (v.help ? 'help' : 'serve');
   const rest = positionals.slice(1);
-  if (command === 'help' || !(command in HELP) || command === 'main') {
-    const known = command === 'help' || command === 'main';
-    (known ? process.stdout : process.stderr).write(`${known ? '' : `m1nd: unknown command "${command}"\n`}${HELP[rest[0] ?? ''] ?? HELP.main}\n`);
-    return known ? 0 : 2;
+  if (command === 'help') {
+    const topic = rest[0];
+    if (topic !== undefined && !(topic in HELP && topic !== 'main')) {
+      process.stderr.write(`m1nd help: unknown command "${topic}"\n${HELP.main}\n`);
+      return 2;
+    }
+    process.stdout.write(`${HELP[topic ?? 'main']}\n`);
+    return 0;
+  }
+  if (!(command in HELP) || command === 'main') {
+    process.stderr.write(`m1nd: unknown command "${command}"\n${HELP.main}\n`);
+    return 2;
   }
   if (v.help) {
     process.stdout.write(`${HELP[command]}\n`);
     return 0;
   }
   const level = command === 'dev' || v.watch ? envLogLevel(process.env.M1ND_LOG_LEVEL ?? 'info') : envLogLevel(process.env.M1ND_LOG_LEVEL);
-  // Warnings and errors (info too in dev) also reach connected clients as MCP log notifications.
+  // Log lines also reach connected clients as MCP log notifications: warnings and errors (info too
+  // in dev) until a session's logging/setLevel picks its own threshold. stderr keeps `level`.
   let served: Host | undefined;
-  const toClients = clientSink(command === 'dev' || v.watch ? 'info' : 'warn', (lvl, logger, data) => served?.broadcastLog(lvl, logger, data));
+  const toClients = clientSink(command === 'dev' || v.watch ? 'info' : 'warn', (lvl, logger, data, fallback) => served?.broadcastLog(lvl, logger, data, fallback));
   const log = createLogger(fanOut(stderrSink(level), toClients));
   try {
     switch (command) {
@@ -250,9 +261,7 @@ export async function main(argv: string[]): Promise<number> {
           process.stderr.write(`${HELP['new-plugin']}\n`);
           return 2;
         }
-        const files = scaffoldPlugin(rest[0], path.resolve((v.dir as string | undefined) ?? 'plugins'));
-        process.stdout.write(`created:\n${files.map((f) => `  ${path.relative(process.cwd(), f)}`).join('\n')}\n`);
-        return 0;
+        return await newPlugin(v, rest[0]);
       }
     }
   } catch (error) {

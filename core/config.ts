@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { importConfigFile } from './config-import.ts';
 import { ErrorCodes, M1ndError } from './errors.ts';
 import type { TierCuration } from './tiers.ts';
 
@@ -141,15 +142,33 @@ export function validateShape<T>(schema: Parameters<typeof Value.Check>[0], valu
   );
 }
 
-/** Imports and validates a config file (fresh module namespace given by `importer`). */
-export async function loadConfigFile(file: string, importer: (file: string) => Promise<Record<string, unknown>>): Promise<M1ndConfig> {
+/**
+ * Imports and validates a config file. The default `importer` bundles it with esbuild (core/config-import.ts),
+ * so `.ts`/`.mts`/`.js`/`.mjs` configs load in CommonJS and ES module projects alike; an error names its cause.
+ */
+export async function loadConfigFile(file: string, importer: (file: string) => Promise<Record<string, unknown>> = importConfigFile): Promise<M1ndConfig> {
   let mod: Record<string, unknown>;
   try {
     mod = await importer(file);
   } catch (error) {
-    throw new M1ndError(ErrorCodes.CONFIG_LOAD, `${file}: could not be loaded: ${(error as Error).message}`, { hint: 'fix the syntax error, or pass --config with another file' });
+    if (error instanceof M1ndError) throw error;
+    throw new M1ndError(ErrorCodes.CONFIG_LOAD, `${file}: could not be loaded: ${(error as Error).message}`, { hint: 'fix the error named above, or pass --config with another file' });
   }
-  const value = mod.default ?? mod.config;
-  if (value === undefined) throw new M1ndError(ErrorCodes.CONFIG_INVALID, `${file}: no default export`, { hint: 'export default defineConfig({ ... })' });
+  let value = mod.default ?? mod.config;
+  // A CommonJS config (`module.exports = { default: ... }` as compiled TypeScript writes it).
+  if (value && typeof value === 'object' && '__esModule' in value && 'default' in value) value = (value as { default: unknown }).default;
+  if (value === undefined) {
+    const names = Object.keys(mod).filter((k) => k !== 'default');
+    throw new M1ndError(ErrorCodes.CONFIG_INVALID, `${file}: no default export${names.length ? ` (it exports ${names.map((n) => `"${n}"`).join(', ')})` : ''}`, {
+      hint: 'end the file with `export default defineConfig({ ... })` (or `module.exports = { ... }` in CommonJS)',
+      data: { file, cause: 'no-default-export', exports: names },
+    });
+  }
+  if (typeof value === 'function') {
+    throw new M1ndError(ErrorCodes.CONFIG_INVALID, `${file}: the default export is a function; m1nd reads a plain object`, {
+      hint: 'export default defineConfig({ ... }) — an object, not a function returning one',
+      data: { file, cause: 'not-an-object' },
+    });
+  }
   return validateShape<M1ndConfig>(ConfigSchema, value, file, 'config');
 }

@@ -37,7 +37,8 @@ export function watchForReload(host: Host, options: { debounceMs?: number; log: 
         }
       }
     } else {
-      options.log.error(`reload failed, generation ${host.current.id} keeps serving: ${report.error}`);
+      // host.reload logged the one failure line already (with every quarantine in it).
+      options.log.debug(`reload failed, generation ${host.current.id} keeps serving`);
     }
     options.onReload?.(report);
   };

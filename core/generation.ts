@@ -30,6 +30,8 @@ export interface GenerationOptions {
   hostStatus?: () => Omit<HostStatus, 'generation'>;
   /** Sends resources/updated to subscribed clients (plugins call it through their context). */
   resourceUpdated?: (uri: string) => void;
+  /** A reload candidate: its quarantines are reported once, in the host's reload-failed line, not one log line each. */
+  candidate?: boolean;
 }
 
 export class Generation implements CatalogView {
@@ -75,6 +77,7 @@ export class Generation implements CatalogView {
       pluginOptions: options.pluginOptions ?? {},
       resources: g.resources,
       resourceUpdated: (uri) => options.resourceUpdated?.(uri),
+      quietQuarantine: options.candidate,
     });
     g.loaded = loaded;
     g.quarantine = quarantined;

@@ -5,10 +5,10 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { Generation } from './generation.ts';
 import { dispatchCall, type DispatchOptions } from './dispatch.ts';
-import { createMcpServer } from './mcp-server.ts';
+import { createMcpServer, deliverLog } from './mcp-server.ts';
 import { ResourceSubscriptions } from './mcp-resources.ts';
 import { SessionStore } from './session.ts';
 import { createLogger, stderrSink, type Logger } from './log.ts';
@@ -87,6 +87,8 @@ export class Host {
       defaultTier: input.defaultTier,
       pluginOptions: input.pluginOptions,
       resourceUpdated: (uri) => this.subscriptions.updated(uri),
+      // A reload's quarantines are logged once, in failedReload's line.
+      candidate: this.current !== undefined,
       hostStatus: () => ({
         serving_generation: this.current?.id ?? 0,
         ...(this.lastReloadError
@@ -157,14 +159,12 @@ export class Host {
   }
 
   /**
-   * Sends a log line to every connected client as an MCP `notifications/message` (each client's
-   * `logging/setLevel` filters it). Failures to deliver are dropped: logging never breaks a call.
+   * Sends a log line to MCP clients as `notifications/message`: to the session whose call logged
+   * it, or to every session; each session's `logging/setLevel` filters it (`defaultLevel` until the
+   * session sets one). See deliverLog in core/mcp-server.ts.
    */
-  broadcastLog(level: 'debug' | 'info' | 'warning' | 'error', logger: string, data: unknown): void {
-    for (const s of this.servers) {
-      // A server whose transport is gone answers with a rejected promise; nothing to do about it.
-      s.sendLoggingMessage({ level, logger, data }).catch(() => undefined);
-    }
+  broadcastLog(level: LoggingLevel, logger: string, data: unknown, defaultLevel?: LoggingLevel): void {
+    deliverLog(this.servers, level, logger, data, defaultLevel);
   }
 
   /** Closes every connection and shuts the current generation down. */

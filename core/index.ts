@@ -41,4 +41,4 @@ export { describeSchema, minimalArguments, minimalCall, mustPass } from './valid
 export { connectInMemory } from './testing.ts';
 export { serveHttp, DEFAULT_HTTP_PORT } from './http.ts';
 export type { HttpOptions, HttpServerHandle } from './http.ts';
-export type { InMemoryConnection } from './testing.ts';
+export type { ConnectInMemoryOptions, InMemoryConnection } from './testing.ts';

@@ -42,6 +42,8 @@ export interface LoadEnvironment {
   resources: ResourceCatalog;
   /** Sends resources/updated to the clients subscribed to a URI. */
   resourceUpdated(uri: string): void;
+  /** Log quarantines at debug level: the caller reports them itself (a reload's one failure line). */
+  quietQuarantine?: boolean;
 }
 
 export interface LoadedPlugin {
@@ -73,10 +75,12 @@ export async function loadPlugins(sources: PluginSource[], env: LoadEnvironment)
   const loaded: LoadedPlugin[] = [];
   const quarantined: QuarantineRecord[] = [];
   const names = new Set<string>();
+  /** Services whose declared provider was quarantined, and that provider. */
+  const quarantinedProviders = new Map<string, string>();
   for (const source of orderByServices(sources)) {
     const name = source.definition?.name ?? source.fallbackName ?? source.origin ?? '(unnamed)';
     try {
-      const plugin = await loadOne(source, names, env);
+      const plugin = await loadOne(source, names, env, quarantinedProviders);
       loaded.push(plugin);
       names.add(plugin.name);
     } catch (error) {
@@ -85,13 +89,14 @@ export async function loadPlugins(sources: PluginSource[], env: LoadEnvironment)
           ? { plugin: name, code: error.code, check: error.check, message: error.message, origin: source.origin }
           : { plugin: name, code: ErrorCodes.PLUGIN_APPLY, check: 'apply', message: toM1ndError(error).message, origin: source.origin };
       quarantined.push(record);
-      env.log.error(`plugin "${name}" quarantined (${record.check}): ${record.message}`, { code: record.code });
+      for (const p of source.definition?.provides ?? []) if (!env.services.has(p)) quarantinedProviders.set(p, name);
+      (env.quietQuarantine ? env.log.debug : env.log.error)(`plugin "${name}" quarantined (${record.check}): ${record.message}`, { code: record.code });
     }
   }
   return { loaded, quarantined };
 }
 
-async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnvironment): Promise<LoadedPlugin> {
+async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnvironment, quarantinedProviders: Map<string, string>): Promise<LoadedPlugin> {
   if (source.importError !== undefined || !source.definition) {
     const why = source.importError instanceof Error ? source.importError.message : 'module has no default-exported plugin';
     throw new CheckFailed('import', ErrorCodes.PLUGIN_IMPORT, `plugin "${source.fallbackName ?? source.origin}" could not be imported: ${why}`);
@@ -99,7 +104,7 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
   const def = source.definition;
   checkName(def, names);
   checkCoreVersion(def);
-  checkDependencies(def, env);
+  checkDependencies(def, env, quarantinedProviders);
   const options = checkOptions(def, env.pluginOptions[def.name]);
   const family = def.family ?? def.name;
   const scratch = createHooks();
@@ -181,11 +186,18 @@ function checkCoreVersion(def: PluginDefinition<any>): void {
   }
 }
 
-function checkDependencies(def: PluginDefinition<any>, env: LoadEnvironment): void {
+function checkDependencies(def: PluginDefinition<any>, env: LoadEnvironment, quarantinedProviders: Map<string, string>): void {
   const missing = (def.requires ?? []).filter((r) => !env.services.has(r));
-  if (missing.length > 0) {
-    throw new CheckFailed('dependencies', ErrorCodes.PLUGIN_DEPENDENCY, `plugin "${def.name}" requires service${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} that no loaded plugin provides`);
-  }
+  if (missing.length === 0) return;
+  // A provider that was quarantined is the cause: name it, so one broken plugin reads as one failure.
+  const cause = missing.map((m) => quarantinedProviders.get(m)).find((p) => p !== undefined);
+  throw new CheckFailed(
+    'dependencies',
+    ErrorCodes.PLUGIN_DEPENDENCY,
+    cause
+      ? `plugin "${def.name}" requires service${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} from plugin "${cause}", which was quarantined (fix "${cause}" first)`
+      : `plugin "${def.name}" requires service${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} that no loaded plugin provides`,
+  );
 }
 
 function checkOptions(def: PluginDefinition<any>, raw: unknown): Record<string, unknown> {

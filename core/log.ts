@@ -32,12 +32,21 @@ export function fanOut(...sinks: LogSink[]): LogSink {
   };
 }
 
-/** Forwards lines at or above `minLevel` to MCP clients through `send` (MCP says `warning`, not `warn`). */
-export function clientSink(minLevel: LogLevel, send: (level: 'debug' | 'info' | 'warning' | 'error', logger: string, data: unknown) => void): LogSink {
-  return (level, scope, message, data) => {
-    if (ORDER[level] < ORDER[minLevel]) return;
-    send(level === 'warn' ? 'warning' : level, `m1nd/${scope}`, data === undefined ? message : { message, data });
-  };
+/** MCP's name for a level (`warning`, not `warn`). */
+export type ClientLogLevel = 'debug' | 'info' | 'warning' | 'error';
+
+/**
+ * Forwards every line to MCP clients through `send` (MCP says `warning`, not `warn`), with
+ * `defaultLevel`: the threshold of a session that has not sent logging/setLevel. Each session's own
+ * setLevel then lowers or raises its threshold (core/mcp-server.ts filters per session).
+ */
+export function clientSink(defaultLevel: LogLevel, send: (level: ClientLogLevel, logger: string, data: unknown, defaultLevel: ClientLogLevel) => void): LogSink {
+  const fallback = toClientLevel(defaultLevel);
+  return (level, scope, message, data) => send(toClientLevel(level), `m1nd/${scope}`, data === undefined ? message : { message, data }, fallback);
+}
+
+function toClientLevel(level: LogLevel): ClientLogLevel {
+  return level === 'warn' ? 'warning' : level;
 }
 
 /** A logger over any sink; sinks can be fanned out by composing them. */

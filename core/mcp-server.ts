@@ -2,9 +2,29 @@
  * One MCP protocol endpoint (the SDK's low-level Server) per connection, all served by one Host.
  * tools/list comes from the compiled surface; tools/call goes through the dispatch pipeline.
  * Unknown JSON-RPC methods are answered -32601 by the SDK's protocol layer.
+ *
+ * Logging: each connection (MCP session) has its own threshold, set by its `logging/setLevel`
+ * (until then, the default the host's log sink gives: warning for `serve`, info for `dev`). A line
+ * logged while a tools/call runs goes to the session that made the call; other lines (reloads,
+ * watchers, start-up) go to every session. The server's own stderr threshold (M1ND_LOG_LEVEL) is
+ * separate and unaffected.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  LoggingLevelSchema,
+  McpError,
+  RequestSchema,
+  SetLevelRequestSchema,
+  type CallToolRequest,
+  type LoggingLevel,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { dispatchCall } from './dispatch.ts';
 import { buildInstructions } from './doctrine.ts';
 import { installResourceHandlers, RESOURCE_CAPABILITIES } from './mcp-resources.ts';
@@ -14,6 +34,30 @@ import type { CallIdentity } from './identity.ts';
 
 /** Where the HTTP transport puts a request's CallIdentity in the SDK's AuthInfo.extra. */
 export const IDENTITY_KEY = 'm1ndIdentity';
+
+/** MCP's levels, least severe first. */
+const SEVERITY = new Map(LoggingLevelSchema.options.map((level, i) => [level, i]));
+/** Thresholds set by each session's logging/setLevel. */
+const sessionLevels = new WeakMap<Server, LoggingLevel>();
+/** The session whose tools/call is running (only tracked while more than one session is connected). */
+const callOrigin = new AsyncLocalStorage<Server>();
+/** logging/setLevel with its level left unchecked by the SDK, so a bad level gets -32602 and a clear message, not -32603. */
+const SetLevelLoose = RequestSchema.extend({ method: SetLevelRequestSchema.shape.method });
+
+/**
+ * Sends a log line to the sessions that should see it: the session whose call logged it, or every
+ * session for a line logged outside a call; each filtered by its own threshold (`defaultLevel` for a
+ * session that never set one). A failed send is dropped: logging never breaks a call.
+ */
+export function deliverLog(servers: Iterable<Server>, level: LoggingLevel, logger: string, data: unknown, defaultLevel: LoggingLevel = 'debug'): void {
+  const origin = callOrigin.getStore();
+  const rank = SEVERITY.get(level) ?? 0;
+  for (const s of servers) {
+    if (origin !== undefined && s !== origin) continue;
+    if (rank < (SEVERITY.get(sessionLevels.get(s) ?? defaultLevel) ?? 0)) continue;
+    s.sendLoggingMessage({ level, logger, data }).catch(() => undefined);
+  }
+}
 
 /** A low-level SDK Server wired to a host; connect it to any transport. */
 export function createMcpServer(host: Host): Server {
@@ -28,7 +72,21 @@ export function createMcpServer(host: Host): Server {
   server.oninitialized = () => host.current.markReady();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: host.current.surface().tools }));
   installResourceHandlers(server, () => host.current, host.subscriptions);
+  server.setRequestHandler(SetLevelLoose, async (request) => {
+    const level = (request.params as { level?: unknown } | undefined)?.level;
+    const parsed = LoggingLevelSchema.safeParse(level);
+    if (!parsed.success) {
+      throw new McpError(ErrorCode.InvalidParams, `logging/setLevel: level must be one of ${LoggingLevelSchema.options.join(', ')}; got ${JSON.stringify(level) ?? 'nothing'}`);
+    }
+    sessionLevels.set(server, parsed.data);
+    return {};
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // With one session every line goes to it anyway: the async context is only paid for when it routes.
+    if (host.servers.size > 1) return callOrigin.run(server, () => callTool(request, extra));
+    return callTool(request, extra);
+  });
+  const callTool = async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
     const token = request.params._meta?.progressToken;
     return host.call(request.params.name, request.params.arguments, {
       signal: extra.signal,
@@ -41,16 +99,19 @@ export function createMcpServer(host: Host): Server {
           : (progress, total, message) =>
               extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
       // On this request's stream, honouring the level this client's session set (logging/setLevel).
-      sendLog: (level, logger, data) => (logIgnored(server, level, extra.sessionId) ? Promise.resolve() : extra.sendNotification({ method: 'notifications/message', params: { level, logger, data } })),
+      sendLog: (level, logger, data) => (logIgnored(server, level) ? Promise.resolve() : extra.sendNotification({ method: 'notifications/message', params: { level, logger, data } })),
     });
-  });
+  };
   return server;
 }
 
-/** The SDK Server's own per-session level filter (what its sendLoggingMessage applies). */
-function logIgnored(server: Server, level: string, sessionId: string | undefined): boolean {
-  const ignored = (server as unknown as { isMessageIgnored?: (level: string, sessionId?: string) => boolean }).isMessageIgnored;
-  return typeof ignored === 'function' ? ignored.call(server, level, sessionId) : false;
+/**
+ * Whether a line a handler sends its caller (ctx.notify) falls below the threshold this session set
+ * with logging/setLevel. A session that never set one gets every line it is sent directly.
+ */
+function logIgnored(server: Server, level: string): boolean {
+  const threshold = sessionLevels.get(server);
+  return threshold !== undefined && (SEVERITY.get(level as LoggingLevel) ?? 0) < (SEVERITY.get(threshold) ?? 0);
 }
 
 export { dispatchCall };

@@ -24,20 +24,33 @@ export interface InMemoryConnection {
   close(): Promise<void>;
 }
 
+/** Options of connectInMemory. */
+export interface ConnectInMemoryOptions {
+  /** Also load the built-in families (the `default` bundle: graph, core, memory, ...), e.g. to use the `graph` service. Default false. */
+  withDefaults?: boolean;
+  /** Environment variables the host reads settings from (M1ND_TOOL_TIER, M1ND_READ_ONLY, ...). Default: none, not process.env. */
+  env?: Record<string, string | undefined>;
+  /** The workspace root (files, the store under `.m1nd/`). Default: a fresh temp folder. */
+  workspaceRoot?: string;
+  /** Settings that win over env (`{ readOnly: true }`, `{ requestedTier: 'full' }`, ...). */
+  overrides?: BootOptions['overrides'];
+  /** Connect even if a plugin is quarantined (to test the quarantine): `quarantined` lists why. Default false: connecting throws with the reason. */
+  allowQuarantine?: boolean;
+  /** Plugin options by plugin name, as `options` in m1nd.config.ts. */
+  pluginOptions?: Record<string, Record<string, unknown>>;
+}
+
 /**
  * Starts a host with only `plugins` (plus the built-in families when `withDefaults`) and connects a
- * Client. A plugin that fails to load makes this throw with its reason (the check that failed, the
- * error code and message), since a test of a quarantined plugin would otherwise only see "unknown
- * verb"; pass `allowQuarantine: true` to test the quarantine itself.
+ * Client. A plugin that fails to load makes this throw with its reason (the plugin, the check that
+ * failed, the error code and message), since a test of a quarantined plugin would otherwise only
+ * see "unknown verb"; pass `allowQuarantine: true` to test the quarantine itself.
  */
-export async function connectInMemory(
-  plugins: PluginDefinition<any>[],
-  options: { withDefaults?: boolean; env?: Record<string, string | undefined>; workspaceRoot?: string; allowQuarantine?: boolean } & Pick<BootOptions, 'overrides'> = {},
-): Promise<InMemoryConnection> {
+export async function connectInMemory(plugins: PluginDefinition<any>[], options: ConnectInMemoryOptions = {}): Promise<InMemoryConnection> {
   const host = await startHost({
     workspaceRoot: options.workspaceRoot ?? fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-plugin-test-')),
     env: options.env ?? {},
-    config: { bundles: options.withDefaults ? ['default'] : [] },
+    config: { bundles: options.withDefaults ? ['default'] : [], options: options.pluginOptions },
     extraSources: plugins.map((definition) => ({ definition })),
     overrides: options.overrides,
     log: createLogger(() => {}),

@@ -22,7 +22,7 @@ const BUNDLE = path.join(ROOT, 'dist/m1nd.js');
  * The config file the project writes. `.mts` until config files load in CommonJS projects on this
  * branch (issue 13 #2, the cli branch bundles them with esbuild); then `m1nd.config.ts`.
  */
-const CONFIG_FILE = 'm1nd.config.mts';
+const CONFIG_FILE = 'm1nd.config.ts';
 
 /** dist/ is missing or older than a source file it is built from. */
 function distIsStale(): boolean {

@@ -154,4 +154,85 @@ export default defineBundle({ name: 'echo-bundle', plugins: { packages: ['m1nd-p
       await h.close();
     }
   });
+
+  it('loads .ts, .mts, .js and .mjs configs in a "type":"commonjs" project, ESM or CommonJS syntax', async () => {
+    const cases: [string, string][] = [
+      ['m1nd.config.ts', `import { defineConfig } from ${JSON.stringify(CORE)};\nimport { tier } from './tier';\nexport default defineConfig({ tier, bundles: [] as string[] });\n`],
+      ['m1nd.config.mts', `export default { tier: 'essential', bundles: [] as string[] };\n`],
+      ['m1nd.config.js', `module.exports = { tier: 'essential', bundles: [], storage: { dir: require('node:path').join(__dirname, 'store') } };\n`],
+      ['m1nd.config.mjs', `export default { tier: 'essential', bundles: [], storage: { dir: new URL('./store', import.meta.url).pathname } };\n`],
+    ];
+    for (const [name, text] of cases) {
+      const ws = tempDir();
+      fs.writeFileSync(path.join(ws, 'package.json'), JSON.stringify({ name: 'cjs-project', type: 'commonjs' }));
+      fs.writeFileSync(path.join(ws, 'tier.ts'), `export const tier = 'essential';\n`);
+      fs.writeFileSync(path.join(ws, name), text);
+      const host = await startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() });
+      try {
+        assert.equal(host.current.tierChoice().tier, 'essential', name);
+        if (name.endsWith('js')) assert.equal(host.current.settings.storeDir, path.join(ws, 'store'), `${name}: __dirname and import.meta.url name the config's folder`);
+      } finally {
+        await host.close();
+      }
+      assert.deepEqual(fs.readdirSync(ws).filter((f) => f.endsWith('.mjs') && f.startsWith('.')), [], `${name}: the bundled copy is removed`);
+    }
+  });
+
+  it('names the cause of a config that does not load, with a hint per cause', async () => {
+    const causes: { text: string; code: string; message: RegExp; hint: RegExp }[] = [
+      { text: `export default { tier: 'full', \n`, code: 'M1ND_ERR_CONFIG_LOAD', message: /syntax error at .*m1nd\.config\.ts:2:1/, hint: /fix the syntax at .*:2:1/ },
+      { text: `import { t } from './missing';\nexport default { tier: t };\n`, code: 'M1ND_ERR_CONFIG_LOAD', message: /imports "\.\/missing", which does not exist \(.*:1:19\)/, hint: /fix the import path/ },
+      { text: `import pad from 'left-pad-not-installed';\nexport default { tier: pad('x') };\n`, code: 'M1ND_ERR_CONFIG_LOAD', message: /package "left-pad-not-installed", which is not installed/, hint: /npm install left-pad-not-installed/ },
+      { text: `const x: any = undefined;\nexport default { tier: x.name };\n`, code: 'M1ND_ERR_CONFIG_LOAD', message: /threw while evaluating: .*name/, hint: /fix the code of m1nd\.config\.ts/ },
+      { text: `export const tier = 'full';\n`, code: 'M1ND_ERR_CONFIG_INVALID', message: /no default export \(it exports "tier"\)/, hint: /export default defineConfig/ },
+      { text: `export default () => ({ tier: 'full' });\n`, code: 'M1ND_ERR_CONFIG_INVALID', message: /default export is a function/, hint: /plain|object/ },
+      { text: `export default { gates: { readOnly: 'yes' } };\n`, code: 'M1ND_ERR_CONFIG_INVALID', message: /config key "gates\.readOnly" expected boolean/, hint: /fix "gates\.readOnly"/ },
+      { text: `export default { bundles: ['nonexistent-bundle'] };\n`, code: 'M1ND_ERR_CONFIG_INVALID', message: /bundle "nonexistent-bundle" not found/, hint: /enable one of: .*default/ },
+    ];
+    for (const c of causes) {
+      const ws = tempDir();
+      fs.writeFileSync(path.join(ws, 'package.json'), JSON.stringify({ name: 'p', type: 'commonjs' }));
+      fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), c.text);
+      await assert.rejects(startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() }), (e: Error & { code?: string; hint?: string }) => {
+        assert.equal(e.code, c.code, c.text);
+        assert.match(e.message, c.message, c.text);
+        assert.match(e.hint ?? '', c.hint, c.text);
+        assert.doesNotMatch(e.hint ?? '', c.message.source.includes('syntax') ? /$^/ : /syntax error/, `${c.text}: the hint names this cause, not a syntax error`);
+        return true;
+      });
+    }
+  });
+
+  it('warns about options and disable entries naming a plugin that is not loaded (with the closest name), and plugin folders that do not exist', async () => {
+    const ws = tempDir();
+    writePlugin(path.join(ws, 'my-plugins'), 'greeter', ['greet']);
+    writeConfig(ws, `{ bundles: [], plugins: { dirs: ['./my-plugins', './no-such-folder'], disable: ['greter-old'] }, options: { greetr: { greeting: 'hej' } } }`);
+    const lines: string[] = [];
+    const log = memoryLogger(lines);
+    const host = await startHost({ workspaceRoot: ws, env: {}, log });
+    try {
+      assert.ok(lines.some((l) => /options for plugin "greetr", which is not loaded.*did you mean "greeter"/.test(l)), lines.join('\n'));
+      assert.ok(lines.some((l) => /disable names plugin "greter-old", which is not loaded/.test(l)), lines.join('\n'));
+      assert.ok(lines.some((l) => /^warn .*plugins\.dirs names \.\/no-such-folder, which does not exist/.test(l)), lines.join('\n'));
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('reloads a config whose imported file changed, and lists that file among the paths dev mode watches', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'tier.ts'), `export const tier = 'essential';\n`);
+    fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), `import { tier } from './tier.ts';\nexport default { tier, bundles: [] as string[] };\n`);
+    const host = await startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() });
+    try {
+      assert.equal(host.current.tierChoice().tier, 'essential');
+      const watched = (host.lastInput as { watchPaths: string[] }).watchPaths;
+      assert.ok(watched.includes(path.join(ws, 'tier.ts')) && watched.includes(path.join(ws, 'm1nd.config.ts')), watched.join(', '));
+      fs.writeFileSync(path.join(ws, 'tier.ts'), `export const tier = 'full';\n`);
+      assert.equal((await host.reload()).ok, true);
+      assert.equal(host.current.tierChoice().tier, 'full', 'the edit is seen: each load is a fresh module');
+    } finally {
+      await host.close();
+    }
+  });
 });

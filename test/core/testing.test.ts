@@ -35,4 +35,22 @@ describe('connectInMemory, the plugin testing helper', function () {
       await m1nd.close();
     }
   });
+
+  it('passes plugin options and settings overrides to the host', async () => {
+    const configurable = definePlugin({
+      name: 'configurable',
+      version: '0.1.0',
+      options: Type.Object({ greeting: Type.String({ default: 'hello' }) }),
+      apply(ctx) {
+        ctx.registerVerb(defineVerb({ name: 'configurable_greet', description: 'Greets.', input: Type.Object({ agent_id: AgentId }), effect: 'read', handler: () => ({ greeting: ctx.options.greeting, read_only: ctx.settings.readOnly }) }));
+      },
+    });
+    const m1nd = await connectInMemory([configurable], { pluginOptions: { configurable: { greeting: 'hej' } }, overrides: { readOnly: true } });
+    try {
+      const { greeting, read_only } = (await m1nd.call('configurable_greet', { agent_id: 't' })).json;
+      assert.deepEqual({ greeting, read_only }, { greeting: 'hej', read_only: true });
+    } finally {
+      await m1nd.close();
+    }
+  });
 });

@@ -66,7 +66,11 @@ export const ingestVerb = defineVerb({
         signal: call.signal,
         onProgress: progress,
       });
-      const { skipped, ...rest } = summary;
+      const { skipped, skippedByReason, skippedTruncated, files, ...rest } = summary;
+      // One count of what was not ingested: files.skipped is the sum of skipped_by_reason (the engine
+      // leaves `unsupported` out of its own total), and the list says how much of it it shows.
+      const skippedTotal = Object.values(skippedByReason).reduce((n: number, k) => n + (k ?? 0), 0);
+      const listed = skipped.slice(0, 50);
       let precise = engine.preciseStatus();
       if (args.wait_precise && precise.running) {
         const pending = precise.pending;
@@ -78,7 +82,11 @@ export const ingestVerb = defineVerb({
         workspace: engine.root,
         scope_note: path.resolve(engine.root, args.path) === engine.root ? undefined : 'the whole workspace graph was refreshed (the graph always covers the workspace)',
         ...rest,
-        skipped: skipped.slice(0, 50),
+        files: { ...files, skipped: skippedTotal },
+        skippedByReason,
+        skipped: listed,
+        skippedTruncated: skippedTruncated || listed.length < skipped.length,
+        ...(skippedByReason.unsupported ? { skipped_note: `${skippedByReason.unsupported} unsupported file(s) (no parser for their language) are counted, not listed` } : {}),
         type_checked: preciseReport(precise),
       };
     } catch (error) {
