@@ -147,11 +147,14 @@ export class PgStateStore implements StateStore {
     const row = <T>(ns: string, r: Raw): StateRow<T> => ({ namespace: ns, key: r.key, value: r.value as T, version: Number(r.version), updatedAt: Number(r.updated_at) });
     const now = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
     return {
+      // Each operation connects before reading this.repo (it is known once connected).
       get: async <T>(ns: string, key: string) => {
+        await this.connect();
         const rows = await this.q<Raw>('SELECT key, value, version, updated_at FROM m1nd_state WHERE repo = $1 AND namespace = $2 AND key = $3', [this.repo, ns, key], on);
         return rows[0] ? row<T>(ns, rows[0]) : undefined;
       },
       list: async <T>(ns: string, prefix = '', limit = 1000) => {
+        await this.connect();
         const rows = await this.q<Raw>(
           'SELECT key, value, version, updated_at FROM m1nd_state WHERE repo = $1 AND namespace = $2 AND key >= $3 AND key < $4 ORDER BY key LIMIT $5',
           [this.repo, ns, prefix, `${prefix}\uffff`, limit],
@@ -235,6 +238,7 @@ export class PgStateStore implements StateStore {
   }
 
   async stamp(namespace: string): Promise<string> {
+    await this.connect();
     const rows = await this.q<{ n: number; t: string; v: string }>(
       'SELECT count(*)::int AS n, coalesce(max(updated_at), 0)::text AS t, coalesce(sum(version), 0)::text AS v FROM m1nd_state WHERE repo = $1 AND namespace = $2',
       [this.repo, namespace],
