@@ -8,6 +8,7 @@ import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { StateStore } from '../state/api.ts';
 import type { Snapshot } from './baseline.ts';
 import type { RegionSpec } from './region.ts';
+import { rechecksSettled } from './rechecks.ts';
 
 export const NAMESPACE = 'locks';
 /** Nodes held by exclusive locks. */
@@ -80,6 +81,7 @@ export class LockBook {
 
   /** A lock the calling agent owns; STATE_NOT_FOUND / STATE_NOT_OWNER otherwise. */
   async owned(agentId: string, lockId: string): Promise<LockRecord> {
+    await rechecksSettled(this.store);
     const row = await this.store.get<LockRecord>(NAMESPACE, lockId);
     if (row) this.versions.set(lockId, row.version);
     const lock = row?.value;

@@ -7,6 +7,7 @@ import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateService } from '../state/api.ts';
 import { LockBook, NAMESPACE, type LockRecord } from './book.ts';
+import { trackRecheck } from './rechecks.ts';
 import { recheck } from './watch.ts';
 import { createLockService } from './service.ts';
 import { lockCreateVerb } from './verbs/lock_create.ts';
@@ -50,7 +51,7 @@ export default definePlugin<{ periodicSeconds: number }>({
       ctx.hooks.ready.tap('lock', reread);
     }
     const safely = (what: string, fn: () => Promise<unknown>) =>
-      fn().catch((error: unknown) => ctx.log.warn(`lock: ${what} re-check failed: ${(error as Error).message}`));
+      trackRecheck(store, fn).catch((error: unknown) => ctx.log.warn(`lock: ${what} re-check failed: ${(error as Error).message}`));
     let seenGeneration: number | null = null;
     ctx.hooks.afterCall.tap('lock', (call, outcome) => {
       if (!graph.writable || outcome.kind !== 'ok') return;
