@@ -111,7 +111,7 @@ describe('the team store shared by two servers on two checkouts', function () {
     const lb = await b.call('lock_create', { agent_id: 'bob', scope: 'subgraph', root_nodes: ['function:src/math.ts#mul'], radius: 1, exclusive: true });
     assert.equal(lb.result.isError, true);
     assert.equal(lb.json.error.code, 'M1ND_ERR_STATE_CONFLICT');
-    assert.deepEqual(lb.json.error.data.holder, { lock_id: la.lock_id, agent_id: 'ann' });
+    assert.deepEqual(lb.json.error.detail.holder, { lock_id: la.lock_id, agent_id: 'ann' });
     // A shared lock is still allowed and sees the exclusive one as an overlap.
     const shared = (await b.call('lock_create', { agent_id: 'bob', scope: 'node', root_nodes: [ADD] })).json;
     assert.deepEqual(shared.overlaps.map((o: any) => [o.lock_id, o.agent_id, o.exclusive]), [[la.lock_id, 'ann', true]]);
@@ -136,7 +136,7 @@ describe('the team store shared by two servers on two checkouts', function () {
     await b.client.subscribeResource({ uri: 'm1nd://team/memory.claims' });
     const text = 'add() returns the plain sum of its two arguments';
     const stored = (await a.call('memorize', { agent_id: 'ann', claims: [{ text, evidence: [ADD] }] })).json.stored[0];
-    const promoted = (await a.call('promote', { agent_id: 'ann', claim: stored.id, reason: 'verified on machine A' })).json;
+    const promoted = (await a.call('promote', { agent_id: 'ann', brain: 'team', claim: stored.id, reason: 'verified on machine A' })).json;
     assert.ok(promoted.promoted, JSON.stringify(promoted));
     const seen = (await b.call('orient', { agent_id: 'bob', task: 'how does add sum numbers' })).json.claims;
     const team = seen.find((c: any) => c.id === promoted.promoted);
