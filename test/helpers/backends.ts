@@ -2,7 +2,7 @@
  * Runs a suite against both state backends: the embedded SQLite store and PostgreSQL (a test
  * cluster, see pg.ts). Inside the PostgreSQL variant, connect() gives every host M1ND_STORE_URL.
  */
-import { PG_MISSING, testPgUrl } from './pg.ts';
+import { pgOrSkip } from './pg.ts';
 
 let storeUrl: string | undefined;
 
@@ -19,12 +19,7 @@ export function describeBackends(title: string, body: (this: Mocha.Suite, backen
   describe(`${title} [postgres]`, function () {
     before(async function () {
       this.timeout(120_000);
-      const url = await testPgUrl();
-      if (!url) {
-        console.log(`      ${PG_MISSING}`);
-        this.skip();
-      }
-      storeUrl = url!;
+      storeUrl = await pgOrSkip(this);
     });
     after(() => {
       storeUrl = undefined;

@@ -105,3 +105,12 @@ export function startTestPg(): void {
   if (!started) throw new Error('the test cluster was not started by this process');
   startCluster(started);
 }
+
+/** The test URL, or skips the suite saying how to install PostgreSQL — except on CI (CI=true), where a missing PostgreSQL fails. */
+export async function pgOrSkip(suite: Mocha.Context): Promise<string> {
+  const url = await testPgUrl();
+  if (url) return url;
+  if (process.env.CI === 'true') throw new Error(`${PG_MISSING} (CI must run them: .ci/run installs PostgreSQL)`);
+  console.log(`      ${PG_MISSING}`);
+  suite.skip();
+}

@@ -14,7 +14,7 @@ import { ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelco
 import pg from 'pg';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { tempDir } from '../../helpers/mcp.ts';
-import { ownsCluster, PG_MISSING, startTestPg, stopTestPg, testPgUrl } from '../../helpers/pg.ts';
+import { ownsCluster, pgOrSkip, startTestPg, stopTestPg } from '../../helpers/pg.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/m1nd.js');
 const ADD = 'function:src/math.ts#add';
@@ -70,11 +70,7 @@ describe('the team store shared by two servers on two checkouts', function () {
   let db: pg.Client;
 
   before(async function () {
-    const base = await testPgUrl();
-    if (!base) {
-      console.log(`      ${PG_MISSING}`);
-      this.skip();
-    }
+    const base = await pgOrSkip(this);
     // A database of its own, so the rows seen are this test's only.
     const name = `m1nd_team_${process.pid}_${Date.now().toString(36)}`;
     const admin = new pg.Client({ connectionString: base! });
