@@ -99,6 +99,9 @@ describe('the team store shared by two servers on two checkouts', function () {
     assert.match(ha.repository, /^git:[0-9a-f]{40}@/);
     assert.equal(ha.repository, hb.repository);
     assert.ok(!JSON.stringify(ha).includes('postgres@'), 'no user name or credential in the report');
+    const finding = (await a.call('doctor', { agent_id: 'a' })).json.findings.find((f: any) => f.check === 'team_store');
+    assert.equal(finding.ok, true);
+    assert.match(finding.detail, /^postgres store postgres:\/\/127\.0\.0\.1:\d+\/m1nd_team_\w+, schema version 2, round trip [\d.]+ ms$/);
   });
 
   it('refuses an exclusive lock on B that overlaps an exclusive lock held on A, until A releases it', async () => {
