@@ -123,6 +123,9 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
     handlerTimeoutMs: g.handlerTimeoutMs ?? settings.handlerTimeoutMs,
     envelope: g.envelope ?? settings.envelope,
     storeDir: config.storage?.dir ? path.resolve(baseDir, config.storage.dir) : settings.storeDir,
+    ...(config.storage?.url ? { storeUrl: config.storage.url } : {}),
+    ...(config.storage?.tls ? { storeTls: config.storage.tls } : {}),
+    ...(config.storage?.repository ? { repositoryId: config.storage.repository } : {}),
   };
   settings = { ...applyEnv(settings, { ...env, M1ND_WORKSPACE: undefined }), ...o.overrides };
 

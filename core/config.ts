@@ -52,7 +52,20 @@ export const ConfigSchema = Type.Object(
       ),
     ),
     options: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))),
-    storage: Type.Optional(Type.Object({ dir: Type.Optional(Type.String()) }, { additionalProperties: false })),
+    storage: Type.Optional(
+      Type.Object(
+        {
+          dir: Type.Optional(Type.String()),
+          /** The team store: `postgres://user@host/db` (credentials better in M1ND_STORE_URL). */
+          url: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+          /** TLS options for the team store's client (node-postgres `ssl`), passed through. */
+          tls: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+          /** The repository identity keying team state (default: git root commit + normalised remote). */
+          repository: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     http: Type.Optional(
       Type.Object(
         {

@@ -20,6 +20,12 @@ export interface HostSettings {
   workspaceRoot: string;
   /** Where the embedded store lives (default `<workspaceRoot>/.m1nd`). */
   storeDir: string;
+  /** The team store (`postgres://…`, M1ND_STORE_URL or config storage.url); unset: the embedded store holds team state too. */
+  storeUrl?: string;
+  /** TLS options passed to the team store's client as given (config storage.tls). */
+  storeTls?: Record<string, unknown>;
+  /** Overrides the repository identity that keys team state (M1ND_REPOSITORY_ID or config storage.repository). */
+  repositoryId?: string;
 }
 
 /** Defaults for a workspace root. */
@@ -59,6 +65,8 @@ export function applyEnv(base: HostSettings, env: Record<string, string | undefi
     s.storeDir = path.join(s.workspaceRoot, '.m1nd');
   }
   if (env.M1ND_STORE_DIR) s.storeDir = path.resolve(s.workspaceRoot, env.M1ND_STORE_DIR);
+  if (env.M1ND_STORE_URL !== undefined && env.M1ND_STORE_URL.trim() !== '') s.storeUrl = env.M1ND_STORE_URL.trim();
+  if (env.M1ND_REPOSITORY_ID !== undefined && env.M1ND_REPOSITORY_ID.trim() !== '') s.repositoryId = env.M1ND_REPOSITORY_ID.trim();
   if (env.M1ND_TOOL_TIER !== undefined && env.M1ND_TOOL_TIER.trim() !== '') s.requestedTier = env.M1ND_TOOL_TIER.trim();
   s.readOnly = envFlag(env.M1ND_READ_ONLY) ?? s.readOnly;
   s.proofGate = envFlag(env.M1ND_PROOF_GATE) ?? s.proofGate;

@@ -68,7 +68,7 @@ await build({
   outfile: OUT,
   sourcemap: 'linked',
   // Native, lazily required, or loaded by path at run time: resolved from node_modules when needed.
-  external: ['better-sqlite3', 'gpt-tokenizer', 'typescript', 'web-tree-sitter', '@vscode/tree-sitter-wasm', 'tsx', 'tsx/*', 'esbuild', 'fsevents'],
+  external: ['better-sqlite3', 'pg', 'pg-native', 'gpt-tokenizer', 'typescript', 'web-tree-sitter', '@vscode/tree-sitter-wasm', 'tsx', 'tsx/*', 'esbuild', 'fsevents'],
   // Bundled CommonJS dependencies call require(): give the ES module one.
   banner: { js: `import { createRequire as __m1ndCreateRequire } from 'node:module';\nconst require = __m1ndCreateRequire(import.meta.url);` },
   plugins: [keepModuleUrls],

@@ -19,16 +19,17 @@ import { trailVerbs } from './trails/index.ts';
 import { trailResource } from './trails/trail-resource.ts';
 import { recordWrittenFilesAsSeen } from './session/written-files.ts';
 import type { GraphService } from '../graph/api.ts';
+import type { StateService } from '../state/api.ts';
 
 export default definePlugin({
   name: 'core',
   version: '0.1.0',
   description: "m1nd's core verbs over the code graph.",
-  requires: ['graph'],
+  requires: ['graph', 'state'],
   apply(ctx) {
     const own = [ingestVerb, persistVerb, viewVerb, batchViewVerb, globVerb, searchVerb, seekVerb, metricsVerb];
     for (const verb of [...own, ...analysisVerbs, ...sessionVerbs, ...trailVerbs]) ctx.registerVerb(verb);
-    ctx.registerResource(trailResource(() => ctx.service<GraphService>('graph')));
+    ctx.registerResource(trailResource(() => ctx.service<StateService>('state')));
     recordWrittenFilesAsSeen(ctx.hooks, ctx.settings.workspaceRoot);
     ctx.hooks.doctrine.tap('core', (sections, info) => {
       // Name only verbs this tier shows; anything else is reachable by name, which help explains.

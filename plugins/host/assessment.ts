@@ -143,7 +143,7 @@ export async function assessSession(catalog: CatalogView, settings: Readonly<Hos
   else if (!graph.engine) trust = 'orientation_only';
   else if (surface.status === 'unverified') trust = 'unverified_host_surface';
   else trust = 'full_trust';
-  return { trust_mode: trust, tool_surface: surface, binding, graph, steps: stepsFor(trust, catalog, settings, o, agentId) };
+  return { trust_mode: trust, tool_surface: surface, binding, graph, report, steps: stepsFor(trust, catalog, settings, o, agentId) };
 }
 
 /** Ordered next calls for a trust mode (and what the agent observed). */

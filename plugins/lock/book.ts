@@ -1,15 +1,18 @@
 /**
- * Where locks live: the workspace store (`engine.memory`, namespace `locks`, one row per lock keyed
- * by its id). Locks are shared memory — every agent and every server process on the workspace sees
- * every lock — but only the owning agent may diff, rebase, watch or release one.
+ * Where locks live: the state store (namespace `locks`, one row per lock keyed by its id; the team
+ * store when one is set, so locks are seen across machines). Every agent and server sees every
+ * lock, but only the owning agent may diff, rebase, watch or release one.
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { GraphService } from '../graph/api.ts';
+import type { StateStore } from '../state/api.ts';
 import type { Snapshot } from './baseline.ts';
 import type { RegionSpec } from './region.ts';
+import { rechecksSettled } from './rechecks.ts';
 
 export const NAMESPACE = 'locks';
+/** Nodes held by exclusive locks. */
+export const HOLDS = 'locks.nodes';
 /** Locks one agent may hold. */
 export const MAX_LOCKS_PER_AGENT = 32;
 /** Watch events kept per lock (newest last). */
@@ -39,30 +42,51 @@ export interface LockRecord {
   events: WatchEvent[];
   created_at: number;
   rebased_at?: number;
+  /** Holds its nodes: no other exclusive lock may include them (on any server sharing the store). */
+  exclusive?: boolean;
 }
+
+const conflict = (message: string, data: Record<string, unknown>) =>
+  new M1ndError(ErrorCodes.STATE_CONFLICT, message, { hint: 'repeat the call: it reads the current locks again', data });
+
+/** A node held by an exclusive lock (namespace `locks.nodes`, keyed by node id: one holder per node). */
+export interface NodeHold {
+  lock_id: string;
+  agent_id: string;
+}
+
+const byAge = (a: LockRecord, b: LockRecord) => a.created_at - b.created_at || a.lock_id.localeCompare(b.lock_id);
 
 /** Every lock on the workspace. */
 export class LockBook {
-  constructor(private readonly graph: GraphService) {}
+  // Versions of the locks read through this book: saves compare-and-swap against them.
+  private readonly versions = new Map<string, number>();
+  /** The locks as last read (what the synchronous `locks` service answers from on a team store). */
+  latest: LockRecord[] = [];
+
+  constructor(private readonly store: StateStore) {}
 
   /** All locks, oldest first. */
-  all(): LockRecord[] {
-    return this.graph.engine.memory
-      .list<LockRecord>(NAMESPACE, 'lock_', 100_000)
-      .map((r) => r.value)
-      .sort((a, b) => a.created_at - b.created_at || a.lock_id.localeCompare(b.lock_id));
+  async all(): Promise<LockRecord[]> {
+    const rows = await this.store.list<LockRecord>(NAMESPACE, 'lock_', 100_000);
+    for (const r of rows) this.versions.set(r.key, r.version);
+    this.latest = rows.map((r) => r.value).sort(byAge);
+    return this.latest;
   }
 
   /** The locks an agent holds. */
-  held(agentId: string): LockRecord[] {
-    return this.all().filter((l) => l.agent_id === agentId);
+  async held(agentId: string): Promise<LockRecord[]> {
+    return (await this.all()).filter((l) => l.agent_id === agentId);
   }
 
   /** A lock the calling agent owns; STATE_NOT_FOUND / STATE_NOT_OWNER otherwise. */
-  owned(agentId: string, lockId: string): LockRecord {
-    const lock = this.graph.engine.memory.get<LockRecord>(NAMESPACE, lockId)?.value;
+  async owned(agentId: string, lockId: string): Promise<LockRecord> {
+    await rechecksSettled(this.store);
+    const row = await this.store.get<LockRecord>(NAMESPACE, lockId);
+    if (row) this.versions.set(lockId, row.version);
+    const lock = row?.value;
     if (!lock) {
-      const mine = this.held(agentId).map((l) => l.lock_id);
+      const mine = (await this.held(agentId)).map((l) => l.lock_id);
       throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no lock "${lockId}" on this workspace (released, or never created)`, {
         hint: mine.length ? `your locks: ${mine.join(', ')}` : `create one with lock_create({"agent_id":"${agentId}","scope":"node","root_nodes":["<node id>"]})`,
         data: { lock_id: lockId, yours: mine },
@@ -78,8 +102,8 @@ export class LockBook {
   }
 
   /** Refuses a new lock beyond the agent's limit. */
-  checkRoom(agentId: string): void {
-    const mine = this.held(agentId);
+  async checkRoom(agentId: string): Promise<void> {
+    const mine = await this.held(agentId);
     if (mine.length < MAX_LOCKS_PER_AGENT) return;
     throw new M1ndError(ErrorCodes.STATE_LIMIT, `agent "${agentId}" holds ${mine.length} locks (limit ${MAX_LOCKS_PER_AGENT})`, {
       hint: `release one first: lock_release({"agent_id":"${agentId}","lock_id":"${mine[0].lock_id}"})`,
@@ -92,19 +116,54 @@ export class LockBook {
     return `lock_${randomBytes(4).toString('hex')}`;
   }
 
-  save(lock: LockRecord): void {
-    this.graph.engine.memory.set(NAMESPACE, lock.lock_id, lock);
+  /** Stores a lock: a new one only if its id is free, a read one only if nobody changed it since (STATE_CONFLICT). */
+  async save(lock: LockRecord): Promise<void> {
+    const row = await this.store.put(NAMESPACE, lock.lock_id, lock, { ifVersion: this.versions.get(lock.lock_id) ?? null });
+    if (!row) throw conflict(`lock "${lock.lock_id}" was changed or released by another call meanwhile; nothing was written`, { lock_id: lock.lock_id });
+    this.versions.set(lock.lock_id, row.version);
   }
 
-  remove(lockId: string): void {
-    this.graph.engine.memory.delete(NAMESPACE, lockId);
+  /**
+   * Stores a new exclusive lock and holds each of its nodes, in one transaction: a node another
+   * exclusive lock holds (on any server sharing the store) refuses the whole lock, writing nothing.
+   */
+  async saveExclusive(lock: LockRecord): Promise<void> {
+    // In one order everywhere, so two servers holding overlapping regions never deadlock.
+    const nodes = Object.keys(lock.baseline.nodes).sort();
+    const written = await this.store.transaction(async (tx) => {
+      for (const id of nodes) {
+        if (await tx.put<NodeHold>(HOLDS, id, { lock_id: lock.lock_id, agent_id: lock.agent_id }, { ifVersion: null })) continue;
+        const holder = (await tx.get<NodeHold>(HOLDS, id))?.value;
+        throw new M1ndError(ErrorCodes.STATE_CONFLICT, `node ${id} is held exclusively by lock "${holder?.lock_id}" of agent "${holder?.agent_id}"; no lock was created`, {
+          hint: `coordinate with "${holder?.agent_id}", lock a region without that node, or take a shared (non-exclusive) lock to watch it`,
+          data: { node: id, holder },
+        });
+      }
+      return tx.put(NAMESPACE, lock.lock_id, lock, { ifVersion: null });
+    });
+    if (!written) throw conflict(`lock id "${lock.lock_id}" is taken; nothing was written`, { lock_id: lock.lock_id });
+    this.versions.set(lock.lock_id, written.version);
+  }
+
+  /** Drops a lock and the nodes it held exclusively, in one transaction. */
+  async remove(lock: LockRecord): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      if (lock.exclusive) {
+        for (const id of Object.keys(lock.baseline.nodes)) {
+          const hold = await tx.get<NodeHold>(HOLDS, id);
+          if (hold?.value.lock_id === lock.lock_id) await tx.delete(HOLDS, id, { ifVersion: hold.version });
+        }
+      }
+      await tx.delete(NAMESPACE, lock.lock_id);
+    });
+    this.versions.delete(lock.lock_id);
   }
 
   /** Other agents' locks sharing nodes with a region: who, which lock, how much, where. */
-  overlaps(agentId: string, nodes: readonly string[], except?: string) {
+  async overlaps(agentId: string, nodes: readonly string[], except?: string) {
     const mine = new Set(nodes);
     const out = [];
-    for (const other of this.all()) {
+    for (const other of await this.all()) {
       if (other.agent_id === agentId || other.lock_id === except) continue;
       const shared = Object.keys(other.baseline.nodes).filter((id) => mine.has(id));
       if (shared.length === 0) continue;
@@ -116,6 +175,7 @@ export class LockBook {
         sample: shared.slice(0, 5),
         files: [...new Set(shared.map((id) => other.baseline.nodes[id].path))].slice(0, 10),
         since: new Date(other.created_at).toISOString(),
+        ...(other.exclusive ? { exclusive: true } : {}),
       });
     }
     return out;

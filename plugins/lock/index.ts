@@ -5,7 +5,9 @@
  */
 import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
-import { LockBook } from './book.ts';
+import type { StateService } from '../state/api.ts';
+import { LockBook, NAMESPACE, type LockRecord } from './book.ts';
+import { trackRecheck } from './rechecks.ts';
 import { recheck } from './watch.ts';
 import { createLockService } from './service.ts';
 import { lockCreateVerb } from './verbs/lock_create.ts';
@@ -22,7 +24,7 @@ export default definePlugin<{ periodicSeconds: number }>({
   name: 'lock',
   version: '0.1.0',
   description: 'Advisory region locks: baselines of graph regions, diffed, rebased, watched, released.',
-  requires: ['graph'],
+  requires: ['graph', 'state'],
   provides: ['locks'],
   options: Options,
   apply(ctx) {
@@ -34,23 +36,30 @@ export default definePlugin<{ periodicSeconds: number }>({
     ctx.registerVerb(lockReleaseVerb);
 
     // Watches write events into the store: never on a read-only server.
-    const book = new LockBook(graph);
-    ctx.provide('locks', createLockService(book));
-    const safely = (what: string, fn: () => void) => {
-      try {
-        fn();
-      } catch (error) {
-        ctx.log.warn(`lock: ${what} re-check failed: ${(error as Error).message}`);
-      }
-    };
+    const store = ctx.service<StateService>('state').team;
+    const book = new LockBook(store);
+    // The `locks` service answers synchronously: the embedded store is read at once; a team store's
+    // latest locks are kept here, re-read whenever any server changes one (its change feed).
+    const current =
+      store.kind === 'sqlite'
+        ? () => graph.engine.memory.list<LockRecord>(NAMESPACE, 'lock_', 100_000).map((r) => r.value)
+        : () => book.latest;
+    ctx.provide('locks', createLockService(current));
+    if (store.kind !== 'sqlite') {
+      const reread = () => void book.all().catch((error: unknown) => ctx.log.warn(`lock: locks not re-read: ${(error as Error).message}`));
+      store.onChange((c) => c.namespace === NAMESPACE && reread());
+      ctx.hooks.ready.tap('lock', reread);
+    }
+    const safely = (what: string, fn: () => Promise<unknown>) =>
+      trackRecheck(store, fn).catch((error: unknown) => ctx.log.warn(`lock: ${what} re-check failed: ${(error as Error).message}`));
     let seenGeneration: number | null = null;
     ctx.hooks.afterCall.tap('lock', (call, outcome) => {
       if (!graph.writable || outcome.kind !== 'ok') return;
       const engine = graph.engine;
-      if (call.name === 'learn') safely('on_learn', () => recheck(engine, book, 'learn', (l) => l.strategy === 'on_learn'));
+      if (call.name === 'learn') void safely('on_learn', () => recheck(engine, book, 'learn', (l) => l.strategy === 'on_learn'));
       if (seenGeneration === engine.generation) return;
       seenGeneration = engine.generation;
-      safely('on_ingest', () => recheck(engine, book, 'ingest', (l) => l.strategy === 'on_ingest' && l.checked_generation !== engine.generation));
+      void safely('on_ingest', () => recheck(engine, book, 'ingest', (l) => l.strategy === 'on_ingest' && l.checked_generation !== engine.generation));
     });
 
     let timer: NodeJS.Timeout | undefined;

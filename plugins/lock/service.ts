@@ -3,7 +3,7 @@
  * reports writes that touch another agent's locked region). Plugins reach it through
  * `ctx.service('locks')`, never by importing the lock book.
  */
-import type { LockBook } from './book.ts';
+import type { LockRecord } from './book.ts';
 
 /** One locked region as other plugins see it: its owner and the nodes (path, line range) it pins. */
 export interface LockRegionView {
@@ -18,13 +18,13 @@ export interface LockService {
   regions(): LockRegionView[];
 }
 
-/** The service over a lock book. */
-export function createLockService(book: LockBook): LockService {
+/** The service over the locks `current()` answers synchronously (the embedded store read now, or a team store's latest copy kept fresh by its change feed). */
+export function createLockService(current: () => readonly LockRecord[]): LockService {
   return {
     regions() {
       let all;
       try {
-        all = book.all();
+        all = current();
       } catch {
         return []; // no store (read-only server on a never-ingested workspace): no locks
       }

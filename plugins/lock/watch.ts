@@ -35,9 +35,9 @@ export function diffLock(engine: CodeGraphEngine, lock: LockRecord) {
 }
 
 /** Re-checks the locks a trigger concerns; records an event per lock that changed; returns how many did. */
-export function recheck(engine: CodeGraphEngine, book: LockBook, trigger: WatchEvent['trigger'], wants: (lock: LockRecord) => boolean): number {
+export async function recheck(engine: CodeGraphEngine, book: LockBook, trigger: WatchEvent['trigger'], wants: (lock: LockRecord) => boolean): Promise<number> {
   let changed = 0;
-  for (const lock of book.all()) {
+  for (const lock of await book.all()) {
     if (!wants(lock)) continue;
     const { diff } = diffLock(engine, lock);
     const counts = diffCounts(diff);
@@ -48,9 +48,9 @@ export function recheck(engine: CodeGraphEngine, book: LockBook, trigger: WatchE
       lock.events.push({ at: Date.now(), trigger, generation: engine.generation, counts, files: diff.files.map((f) => f.path) });
       if (lock.events.length > MAX_EVENTS) lock.events.splice(0, lock.events.length - MAX_EVENTS);
       changed++;
-      book.save(lock);
+      await book.save(lock);
     } else if (moved) {
-      book.save(lock);
+      await book.save(lock);
     }
   }
   return changed;

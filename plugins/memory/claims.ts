@@ -1,11 +1,12 @@
 /**
- * The claim book: claims stored in the workspace store (`engine.memory`, namespace `memory.claims`,
- * one row per claim), shared by every agent and server process of the workspace. Claims are data
+ * The claim book: claims stored in the state store (namespace `memory.claims`, one row per claim),
+ * shared by every agent and server of the workspace — across machines when a team store is set;
+ * private (`agent`) claims always stay in the local store. Claims are data
  * from agents: stored and returned verbatim, never interpreted.
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { GraphService } from '../graph/api.ts';
+import type { StateRow, StateService, StateStore } from '../state/api.ts';
 import type { EvidenceAnchor } from './evidence.ts';
 import { canRead, type Scope } from './scopes.ts';
 import { jaccard, words } from './similarity.ts';
@@ -67,20 +68,34 @@ const byAge = (a: Claim, b: Claim) => a.created_at - b.created_at || a.id.locale
 
 /** Every claim of the workspace, with the read rule applied per caller. */
 export class ClaimBook {
-  // Parsed claims and their word sets, valid while the namespace's stamp is unchanged (any process writing a claim changes it).
+  // Parsed claims and their word sets, valid while the stores' stamps are unchanged (any server writing a claim changes them).
   private cache: { stamp: string; claims: Claim[]; words: Map<string, Set<string>> } | null = null;
+  // The version of each claim row as last read: saves compare-and-swap against it, so no server's write is lost silently.
+  private readonly versions = new Map<string, number>();
 
-  constructor(private readonly graph: GraphService) {}
+  constructor(private readonly state: StateService) {}
+
+  /** Where a claim lives: private claims stay on this machine, shared ones go to the team store. */
+  private storeOf(scope: Scope): StateStore {
+    return scope === 'agent' ? this.state.local : this.state.team;
+  }
+
+  private stores(): StateStore[] {
+    return this.state.team === this.state.local ? [this.state.team] : [this.state.team, this.state.local];
+  }
 
   /** All claims, oldest first (shared: callers must not mutate them). */
-  all(): readonly Claim[] {
-    const memory = this.graph.engine.memory;
-    const stamp = memory.stamp(CLAIMS_NAMESPACE);
+  async all(): Promise<readonly Claim[]> {
+    const stores = this.stores();
+    const stamp = (await Promise.all(stores.map((s) => s.stamp(CLAIMS_NAMESPACE)))).join('|');
     if (this.cache?.stamp === stamp) return this.cache.claims;
-    const claims = memory
-      .list<Claim>(CLAIMS_NAMESPACE, 'c_', 1_000_000)
-      .map((r) => r.value)
-      .sort(byAge);
+    const split = stores.length > 1;
+    const rows = (await Promise.all(stores.map((s) => s.list<Claim>(CLAIMS_NAMESPACE, 'c_', 1_000_000)))).flatMap((list, i) =>
+      // With a team store, each store serves only the claims that belong there.
+      split ? list.filter((r) => (r.value.scope === 'agent') === (stores[i] === this.state.local)) : list,
+    );
+    for (const r of rows) this.versions.set(r.key, r.version);
+    const claims = rows.map((r) => r.value).sort(byAge);
     this.cache = { stamp, claims, words: new Map() };
     return claims;
   }
@@ -95,13 +110,21 @@ export class ClaimBook {
   }
 
   /** Claims `agentId` may read, in the given scopes. */
-  visible(agentId: string, scopes: readonly Scope[] = ['agent', 'project', 'team']): Claim[] {
-    return this.all().filter((c) => scopes.includes(c.scope) && canRead(agentId, c.scope, c.author));
+  async visible(agentId: string, scopes: readonly Scope[] = ['agent', 'project', 'team']): Promise<Claim[]> {
+    return (await this.all()).filter((c) => scopes.includes(c.scope) && canRead(agentId, c.scope, c.author));
   }
 
   /** A claim the caller may read; STATE_NOT_FOUND otherwise (a private claim of someone else is not found). */
-  get(agentId: string, id: string): Claim {
-    const claim = this.graph.engine.memory.get<Claim>(CLAIMS_NAMESPACE, id)?.value;
+  async get(agentId: string, id: string): Promise<Claim> {
+    let claim: Claim | undefined;
+    for (const store of this.stores()) {
+      const row = await store.get<Claim>(CLAIMS_NAMESPACE, id);
+      if (row && (this.stores().length === 1 || (row.value.scope === 'agent') === (store === this.state.local))) {
+        this.versions.set(id, row.version);
+        claim = row.value;
+        break;
+      }
+    }
     if (!claim || !canRead(agentId, claim.scope, claim.author)) {
       throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no claim "${id}" you can read on this workspace`, {
         hint: 'claim ids come from memorize, orient or north results',
@@ -112,10 +135,10 @@ export class ClaimBook {
   }
 
   /** The stored claim most similar to `text` in a scope the author can read, when near-identical. */
-  duplicateOf(author: string, scope: Scope, text: string): { claim: Claim; similarity: number } | null {
+  async duplicateOf(author: string, scope: Scope, text: string): Promise<{ claim: Claim; similarity: number } | null> {
     const mine = words(text);
     let best: { claim: Claim; similarity: number } | null = null;
-    for (const c of this.visible(author, [scope])) {
+    for (const c of await this.visible(author, [scope])) {
       if (c.superseded_by) continue;
       const s = jaccard(mine, this.wordsOf(c));
       if (s >= DUPLICATE_SIMILARITY && (!best || s > best.similarity)) best = { claim: c, similarity: Math.round(s * 1000) / 1000 };
@@ -124,7 +147,7 @@ export class ClaimBook {
   }
 
   /** Refuses claims beyond the per-claim and per-agent limits (coded errors with the limit). */
-  checkLimits(author: string, texts: readonly { text: string; evidence: number }[], limits: ClaimLimits): void {
+  async checkLimits(author: string, texts: readonly { text: string; evidence: number }[], limits: ClaimLimits): Promise<void> {
     for (const t of texts) {
       if (t.text.length > limits.maxClaimChars) {
         throw new M1ndError(ErrorCodes.MEMORY_CLAIM_TOO_LARGE, `a claim has ${t.text.length} characters (limit ${limits.maxClaimChars})`, {
@@ -139,7 +162,7 @@ export class ClaimBook {
         });
       }
     }
-    const held = this.all().filter((c) => c.author === author).length;
+    const held = (await this.all()).filter((c) => c.author === author).length;
     if (held + texts.length > limits.maxClaimsPerAgent) {
       throw new M1ndError(ErrorCodes.MEMORY_QUOTA, `agent "${author}" holds ${held} claims; ${texts.length} more exceed the limit of ${limits.maxClaimsPerAgent}`, {
         hint: 'supersede outdated claims (memorize with supersedes) instead of adding new ones, or raise maxClaimsPerAgent in m1nd.config.ts options.memory',
@@ -153,23 +176,32 @@ export class ClaimBook {
     return `c_${randomBytes(5).toString('hex')}`;
   }
 
-  /** Writes claims in one transaction (all or none); keeps the cache when nobody else wrote since it was read. */
-  save(claims: readonly Claim[]): void {
-    const memory = this.graph.engine.memory;
-    memory.transaction(() => {
-      const current = this.cache !== null && memory.stamp(CLAIMS_NAMESPACE) === this.cache.stamp;
-      for (const c of claims) memory.set(CLAIMS_NAMESPACE, c.id, c);
-      if (!current || !this.cache) {
-        this.cache = null;
-        return;
-      }
-      const byId = new Map(this.cache.claims.map((c) => [c.id, c]));
-      for (const c of claims) {
-        byId.set(c.id, structuredClone(c));
-        this.cache.words.delete(c.id);
-      }
-      this.cache.claims = [...byId.values()].sort(byAge);
-      this.cache.stamp = memory.stamp(CLAIMS_NAMESPACE);
-    });
+  /**
+   * Writes claims in one transaction per store (all or none): a new claim only if its id is free, a
+   * changed one only if its row still has the version this server read — otherwise STATE_CONFLICT
+   * (another server changed it meanwhile) and nothing is written.
+   */
+  async save(claims: readonly Claim[]): Promise<void> {
+    for (const store of this.stores()) {
+      const mine = this.stores().length === 1 ? claims : claims.filter((c) => (c.scope === 'agent') === (store === this.state.local));
+      if (mine.length === 0) continue;
+      const written = await store.transaction(async (tx) => {
+        const out: StateRow[] = [];
+        for (const c of mine) {
+          const row = await tx.put(CLAIMS_NAMESPACE, c.id, c, { ifVersion: this.versions.get(c.id) ?? null });
+          if (!row) {
+            this.versions.delete(c.id);
+            throw new M1ndError(ErrorCodes.STATE_CONFLICT, `claim "${c.id}" was changed by another agent or server while this call updated it; nothing was written`, {
+              hint: 'repeat the call: it reads the current claims again',
+              data: { claim_id: c.id },
+            });
+          }
+          out.push(row);
+        }
+        return out;
+      });
+      for (const row of written) this.versions.set(row.key, row.version);
+    }
+    this.cache = null;
   }
 }

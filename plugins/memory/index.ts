@@ -6,6 +6,7 @@
  */
 import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
+import type { StateService } from '../state/api.ts';
 import { existsSync } from 'node:fs';
 import { createMemoryService } from './service.ts';
 import { MirrorEditWatcher } from './mirror-edits.ts';
@@ -47,7 +48,7 @@ export default definePlugin<MemoryOptions>({
   name: 'memory',
   version: '0.1.0',
   description: 'Shared memory: claims anchored to code, boot memory, orientation, missions, hand-offs, doctrine.',
-  requires: ['graph'],
+  requires: ['graph', 'state'],
   provides: ['memory'],
   options: Options,
   apply(ctx) {
@@ -64,7 +65,7 @@ export default definePlugin<MemoryOptions>({
         ctx.log.warn(`memory mirror folder ${folder} is not watched: ${(error as Error).message}`);
       }
     };
-    const service = createMemoryService(graph, { folder, mirror: ctx.options.mirror, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent }, onMirrored: watchMirror });
+    const service = createMemoryService(graph, ctx.service<StateService>('state'), { folder, mirror: ctx.options.mirror, limits: { maxClaimChars, maxEvidence, maxClaimsPerAgent }, onMirrored: watchMirror });
     ctx.provide('memory', service);
     ctx.hooks.ready.tap('memory', watchMirror);
     ctx.hooks.shutdown.tapPromise('memory', () => edits.stop());

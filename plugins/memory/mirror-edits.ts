@@ -89,7 +89,7 @@ export class MirrorEditWatcher {
   start(dir: string): void {
     if (this.watcher) return;
     this.watcher = watch(dir, { ignoreInitial: true, depth: 0, awaitWriteFinish: { stabilityThreshold: 80, pollInterval: 20 } });
-    const onFile = (file: string) => this.apply(file);
+    const onFile = (file: string) => void this.safely(file);
     this.watcher.on('add', onFile).on('change', onFile).on('error', (e) => this.log.warn(`memory mirror watcher: ${(e as Error).message}`));
     // Edits made while no server watched (or in the moment before the watch was up) are taken once it is.
     this.watcher.on('ready', () => {
@@ -99,15 +99,24 @@ export class MirrorEditWatcher {
       } catch {
         return;
       }
-      for (const name of names) if (CLAIM_FILE.test(name)) this.apply(path.join(dir, name));
+      for (const name of names) if (CLAIM_FILE.test(name)) void this.safely(path.join(dir, name));
     });
   }
 
+  /** apply, with a store failure logged instead of thrown (a watcher has nobody to throw to). */
+  private async safely(file: string): Promise<void> {
+    try {
+      await this.apply(file);
+    } catch (error) {
+      this.log.warn(`memory: hand edit of ${path.basename(file)} not applied: ${(error as Error).message}`);
+    }
+  }
+
   /** Applies one file's edits; returns what happened (for tests and the log). */
-  apply(file: string): 'updated' | 'unchanged' | 'refused' | 'not-a-claim' {
+  async apply(file: string): Promise<'updated' | 'unchanged' | 'refused' | 'not-a-claim'> {
     const m = CLAIM_FILE.exec(path.basename(file));
     if (!m) return 'not-a-claim';
-    const claim = this.book().all().find((c) => c.id === m[1]);
+    const claim = (await this.book().all()).find((c) => c.id === m[1]);
     if (!claim || claim.scope === 'agent') return 'not-a-claim';
     let markdown: string;
     try {
@@ -124,7 +133,7 @@ export class MirrorEditWatcher {
       this.log.warn(`memory: hand edit of ${path.basename(file)} not applied: ${result.error}; the stored claim is unchanged`);
       return 'refused';
     }
-    this.book().save([result.claim]);
+    await this.book().save([result.claim]);
     this.log.info(`memory: claim ${claim.id} updated from a hand edit of its Markdown file`);
     return 'updated';
   }

@@ -6,6 +6,7 @@
  */
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
+import type { StateService } from '../state/api.ts';
 import { ClaimBook, type Claim, type ClaimKind, type ClaimLimits } from './claims.ts';
 import { anchorEvidence, anchorLabel, checkFreshness, FileReader, reanchor, type EvidenceInput, type Freshness } from './evidence.ts';
 import { MarkdownMirror } from './mirror.ts';
@@ -57,13 +58,13 @@ export interface MemoryService {
   /** The Markdown mirror's folder (workspace-relative). */
   readonly folder: string;
   /** Stores claims with anchored evidence; duplicates are reported, not stored. Throws on bad evidence or limits. */
-  memorize(agentId: string, input: { claims: NewClaim[]; scope: Scope; topic?: string; title?: string; namespace?: string; state?: string; replace?: boolean }): MemorizeOutcome;
+  memorize(agentId: string, input: { claims: NewClaim[]; scope: Scope; topic?: string; title?: string; namespace?: string; state?: string; replace?: boolean }): Promise<MemorizeOutcome>;
   /** The freshness of claims now (one read per file). */
   freshness(claims: readonly Claim[]): Map<string, Freshness>;
   /** A claim as results show it. */
   view(claim: Claim, freshness: Freshness): ClaimView;
   /** Re-hashes the evidence of claims the caller can read; claims whose evidence is gone are returned unchanged in `failed`. */
-  reverify(agentId: string, ids: readonly string[]): { refreshed: Claim[]; failed: { id: string; missing: string[] }[] };
+  reverify(agentId: string, ids: readonly string[]): Promise<{ refreshed: Claim[]; failed: { id: string; missing: string[] }[] }>;
   /** Writes claims (already stored) to the Markdown mirror again; returns the paths written. */
   mirror(claims: readonly Claim[]): string[];
 }
@@ -77,8 +78,8 @@ export function confidenceOf(value: number | string | undefined): number {
 }
 
 /** Creates the service over the graph service. */
-export function createMemoryService(graph: GraphService, options: { folder: string; mirror?: boolean; limits: ClaimLimits; onMirrored?: () => void }): MemoryService {
-  const claims = new ClaimBook(graph);
+export function createMemoryService(graph: GraphService, state: StateService, options: { folder: string; mirror?: boolean; limits: ClaimLimits; onMirrored?: () => void }): MemoryService {
+  const claims = new ClaimBook(state);
   const mirror = new MarkdownMirror(graph, options.folder, options.mirror !== false);
   // Every mirror write tells the plugin the folder exists (it starts watching for hand edits then).
   const markdown = {
@@ -92,8 +93,8 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
     claims,
     limits: options.limits,
     folder: options.folder,
-    memorize(agentId, input) {
-      claims.checkLimits(agentId, input.claims.map((c) => ({ text: c.text, evidence: c.evidence?.length ?? 0 })), options.limits);
+    async memorize(agentId, input) {
+      await claims.checkLimits(agentId, input.claims.map((c) => ({ text: c.text, evidence: c.evidence?.length ?? 0 })), options.limits);
       const files = new FileReader(graph);
       // The topic anchors claims that cite nothing, when it names a node (never a loose match).
       let topicEvidence: EvidenceInput[] = [];
@@ -111,7 +112,7 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
       for (const c of input.claims) {
         const cited = c.evidence?.length ? c.evidence : topicEvidence;
         const evidence = cited.map((e) => anchorEvidence(graph, files, e));
-        const dup = claims.duplicateOf(agentId, input.scope, c.text);
+        const dup = await claims.duplicateOf(agentId, input.scope, c.text);
         const dupInBatch = stored.find((s) => s.text === c.text);
         if (dup || dupInBatch) {
           duplicates.push({ text: c.text, existing: dup?.claim ?? dupInBatch!, similarity: dup?.similarity ?? 1 });
@@ -133,7 +134,7 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
           verified_at: now,
         };
         if (c.supersedes) {
-          const old = claims.get(agentId, c.supersedes);
+          const old = await claims.get(agentId, c.supersedes);
           if (old.superseded_by) {
             throw new M1ndError(ErrorCodes.STATE_STALE, `claim "${old.id}" is already superseded by "${old.superseded_by}"`, { hint: `supersede "${old.superseded_by}" instead` });
           }
@@ -147,13 +148,13 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
       const replaced: string[] = [];
       if (input.replace && input.topic && stored.length > 0) {
         const fresh = new Set(stored.map((c) => c.id));
-        for (const old of claims.visible(agentId, [input.scope])) {
+        for (const old of await claims.visible(agentId, [input.scope])) {
           if (old.author !== agentId || old.topic !== input.topic || old.superseded_by || fresh.has(old.id) || touched.some((t) => t.id === old.id)) continue;
           touched.push({ ...old, superseded_by: stored[0].id });
           replaced.push(old.id);
         }
       }
-      claims.save([...stored, ...touched]);
+      await claims.save([...stored, ...touched]);
       return { stored, duplicates, mirrored: markdown.write([...stored, ...touched]), replaced };
     },
     freshness(list) {
@@ -180,12 +181,12 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
         ...(c.state ? { state: c.state } : {}),
       };
     },
-    reverify(agentId, ids) {
+    async reverify(agentId, ids) {
       const files = new FileReader(graph);
       const refreshed: Claim[] = [];
       const failed: { id: string; missing: string[] }[] = [];
       for (const id of ids) {
-        const claim = claims.get(agentId, id);
+        const claim = await claims.get(agentId, id);
         const anchors = claim.evidence.map((a) => ({ a, now: reanchor(graph, files, a) }));
         const missing = anchors.filter((x) => !x.now).map((x) => anchorLabel(x.a));
         if (missing.length) {
@@ -194,7 +195,7 @@ export function createMemoryService(graph: GraphService, options: { folder: stri
         }
         refreshed.push({ ...claim, evidence: anchors.map((x) => x.now!), verified_at: Date.now() });
       }
-      claims.save(refreshed);
+      await claims.save(refreshed);
       markdown.write(refreshed);
       return { refreshed, failed };
     },

@@ -62,7 +62,7 @@ describe('MCP resources, prompts and completions registered by plugins', functio
     assert.ok(uris.includes('m1nd://doctrine') && uris.includes('demo://counter'), uris.join(' '));
     assert.equal(resources.find((r) => r.uri === 'm1nd://doctrine')!.title, 'AGENTS.md');
     const { resourceTemplates } = await h.client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), ['demo://files/{+path}', 'm1nd://trails/{trail_id}', 'm1nd://verbs/{name}']);
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), ['demo://files/{+path}', 'm1nd://team/{namespace}', 'm1nd://trails/{trail_id}', 'm1nd://verbs/{name}']);
   });
 
   it('reads fixed and templated resources, and answers -32002 for unknown ones', async () => {

@@ -7,6 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startHost, type BootOptions, type Host, type PluginDefinition } from '../../core/index.ts';
 import { createLogger } from '../../core/log.ts';
+import { activeStoreUrl } from './backends.ts';
 
 export interface Harness {
   client: Client;
@@ -35,7 +36,8 @@ export async function connect(options: BootOptions & { plugins?: PluginDefinitio
   const host = await startHost({
     ...options,
     workspaceRoot: workspace,
-    env: options.env ?? {},
+    // Inside describeBackends' PostgreSQL variant, every host points at the test cluster.
+    env: { ...(activeStoreUrl() ? { M1ND_STORE_URL: activeStoreUrl() } : {}), ...(options.env ?? {}) },
     extraSources: [...(options.extraSources ?? []), ...(options.plugins ?? []).map((definition) => ({ definition }))],
     log: options.log ?? memoryLogger(),
   });

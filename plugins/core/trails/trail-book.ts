@@ -1,12 +1,12 @@
 /**
- * Saved investigations (trails): what they hold and where they live — the workspace store
- * (`engine.memory`, namespace `trails`, one row per trail keyed by its id). Team trails (the default)
- * are shared: any agent can list and resume them; a private trail exists only for the agent that saved
- * it (the bound identity, core/identity.ts). Merging marks only the caller's own sources as merged.
+ * Saved investigations (trails): what they hold and where they live — the state store (namespace
+ * `trails`, one row per trail keyed by its id). Team trails (the default) are shared, across machines
+ * when a team store is set: any agent can list and resume them; a private trail stays in the local
+ * store and exists only for the agent that saved it (the bound identity, core/identity.ts). Merging marks only the caller's own sources as merged.
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/api.ts';
+import type { StateService, StateStore } from '../../state/api.ts';
 
 export const NAMESPACE = 'trails';
 
@@ -68,9 +68,15 @@ export function newTrailId(label: string): string {
   return `trail_${slug || 'untitled'}_${randomBytes(2).toString('hex')}`;
 }
 
+/** Where a trail lives: a private trail stays on this machine, a team trail in the team store (when one is set). */
+function storeOf(state: StateService, trail: Pick<Trail, 'visibility'>): StateStore {
+  return trail.visibility === 'private' ? state.local : state.team;
+}
+
 /** Loads a trail the agent may see by id; STATE_NOT_FOUND (also for another agent's private trail) names trail_list. */
-export function loadTrail(graph: GraphService, agentId: string, trailId: string): Trail {
-  const trail = graph.engine.memory.get<Trail>(NAMESPACE, trailId)?.value;
+export async function loadTrail(state: StateService, agentId: string, trailId: string): Promise<Trail> {
+  let trail = (await state.team.get<Trail>(NAMESPACE, trailId))?.value;
+  if (!trail && state.local !== state.team) trail = (await state.local.get<Trail>(NAMESPACE, trailId))?.value;
   // Another agent's private trail answers exactly like a missing one: its existence is not told.
   if (trail && visibleTo(trail, agentId)) return trail;
   throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no trail "${trailId}" on this workspace`, {
@@ -80,14 +86,20 @@ export function loadTrail(graph: GraphService, agentId: string, trailId: string)
 }
 
 /** Every stored trail the agent may see. */
-export function allTrails(graph: GraphService, agentId: string): Trail[] {
-  return graph.engine.memory
-    .list<Trail>(NAMESPACE, 'trail_', 100_000)
-    .map((r) => r.value)
+export async function allTrails(state: StateService, agentId: string): Promise<Trail[]> {
+  const stores = state.team === state.local ? [state.team] : [state.team, state.local];
+  const lists = await Promise.all(stores.map((s) => s.list<Trail>(NAMESPACE, 'trail_', 100_000)));
+  return lists
+    .flatMap((rows, i) => rows.map((r) => r.value).filter((t) => stores.length === 1 || storeOf(state, t) === stores[i]))
     .filter((t) => visibleTo(t, agentId));
 }
 
-/** Stores a trail. */
-export function saveTrail(graph: GraphService, trail: Trail): void {
-  graph.engine.memory.set(NAMESPACE, trail.trail_id, trail);
+/** Stores trails, one transaction per store they go to (a store's writes all land or none do). */
+export async function saveTrails(state: StateService, trails: readonly Trail[]): Promise<void> {
+  const stores = [...new Set(trails.map((t) => storeOf(state, t)))];
+  for (const store of stores) {
+    await store.transaction(async (tx) => {
+      for (const t of trails) if (storeOf(state, t) === store) await tx.put(NAMESPACE, t.trail_id, t);
+    });
+  }
 }

@@ -3,6 +3,7 @@ import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
 import { graphOf } from '../shared.ts';
 import { FileReader } from './fingerprint.ts';
 import { allTrails, type Trail } from './trail-book.ts';
+import type { StateService } from '../../state/api.ts';
 
 const SHOWN = 100;
 
@@ -26,7 +27,7 @@ export const trailListVerb = defineVerb({
     const files = new FileReader(engine);
     const isStale = (t: Trail) =>
       Object.entries(t.files).some(([path, hash]) => (files.get(path)?.hash ?? 'missing') !== hash) || t.visited.some((n) => !engine.getNode(n.id));
-    const rows = allTrails(graph, call.agentId)
+    const rows = (await allTrails(call.service<StateService>('state'), call.agentId))
       .filter((t) => args.filter_agent_id === undefined || t.agent_id === args.filter_agent_id)
       .filter((t) => args.filter_tags.every((tag) => t.tags.includes(tag)))
       .map((t) => ({ t, stale: isStale(t) }))

@@ -3,7 +3,8 @@ import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/
 import { graphOf } from '../shared.ts';
 import { claimKey } from './claims.ts';
 import { connectionsBetween } from './connections.ts';
-import { loadTrail, newTrailId, saveTrail, type Claim, type Trail, type TrailNode } from './trail-book.ts';
+import { loadTrail, newTrailId, saveTrails, type Claim, type Trail, type TrailNode } from './trail-book.ts';
+import type { StateService } from '../../state/api.ts';
 
 export const trailMergeVerb = defineVerb({
   name: 'trail_merge',
@@ -28,7 +29,8 @@ export const trailMergeVerb = defineVerb({
     const graph = graphOf(call);
     await graph.fresh();
     const engine = graph.engine;
-    const trails = ids.map((id) => loadTrail(graph, call.agentId, id));
+    const state = call.service<StateService>('state');
+    const trails = await Promise.all(ids.map((id) => loadTrail(state, call.agentId, id)));
 
     const visited = new Map<string, TrailNode>();
     const claims = (pick: (t: Trail) => Claim[]) => {
@@ -106,10 +108,7 @@ export const trailMergeVerb = defineVerb({
     };
     if (!merged.summary) delete merged.summary;
     const mine = trails.filter((t) => t.agent_id === call.agentId);
-    engine.memory.transaction(() => {
-      saveTrail(graph, merged);
-      for (const t of mine) saveTrail(graph, { ...t, status: 'merged', merged_into: merged.trail_id, updated_at: now });
-    });
+    await saveTrails(state, [merged, ...mine.map((t) => ({ ...t, status: 'merged' as const, merged_into: merged.trail_id, updated_at: now }))]);
     return {
       trail_id: merged.trail_id,
       label,

@@ -6,6 +6,7 @@ import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/
 import { graphOf } from '../shared.ts';
 import { FileReader, standing, type NodeStanding } from './fingerprint.ts';
 import { loadTrail, type Claim } from './trail-book.ts';
+import type { StateService } from '../../state/api.ts';
 
 /** Boost given on resume to a visited node without an explicit one, per unit of relevance. */
 const VISITED_BOOST = 0.25;
@@ -30,7 +31,7 @@ export const trailResumeVerb = defineVerb({
     'Hypotheses resting on changed or missing nodes are marked needs_recheck (or unsupported when all their nodes are gone). Nothing is written to the store.',
   handler: async (args, call) => {
     const graph = graphOf(call);
-    const trail = loadTrail(graph, call.agentId, args.trail_id);
+    const trail = await loadTrail(call.service<StateService>('state'), call.agentId, args.trail_id);
     const needsGraph = trail.visited.length > 0 || Object.keys(trail.boosts).length > 0;
     const engine = needsGraph ? await graph.requireGraph() : (await graph.fresh(), graph.engine);
     const files = new FileReader(engine);

@@ -3,7 +3,8 @@ import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '..
 import { graphOf } from '../shared.ts';
 import { ClaimInput, toClaim } from './claims.ts';
 import { fingerprint, FileReader } from './fingerprint.ts';
-import { newTrailId, saveTrail, type Trail, type TrailNode } from './trail-book.ts';
+import { newTrailId, saveTrails, type Trail, type TrailNode } from './trail-book.ts';
+import type { StateService } from '../../state/api.ts';
 
 const VisitedInput = Type.Union([
   Type.String({ minLength: 1 }),
@@ -101,7 +102,7 @@ export const trailSaveVerb = defineVerb({
         data: { unresolved: trail.unresolved },
       });
     }
-    saveTrail(graph, trail);
+    await saveTrails(call.service<StateService>('state'), [trail]);
     return {
       trail_id: trail.trail_id,
       label: trail.label,

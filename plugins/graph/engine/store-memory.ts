@@ -20,9 +20,11 @@ export class MemoryTable {
     this.stmts = {
       get: db.prepare('SELECT value_json, updated_at FROM memory WHERE namespace = ? AND key = ?').raw(),
       put: db.prepare(
+        // updated_at only grows per row (a write in the same millisecond adds 1): it doubles as the row's version for compare-and-swap.
         `INSERT INTO memory (namespace, key, value_json, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT(namespace, key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
-      ),
+         ON CONFLICT(namespace, key) DO UPDATE SET value_json = excluded.value_json, updated_at = MAX(excluded.updated_at, memory.updated_at + 1)
+         RETURNING updated_at`,
+      ).pluck(),
       delete: db.prepare('DELETE FROM memory WHERE namespace = ? AND key = ?'),
       list: db.prepare(`SELECT key, value_json, updated_at FROM memory WHERE namespace = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?`).raw(),
       stamp: db.prepare('SELECT COUNT(*), MAX(updated_at), TOTAL(LENGTH(value_json)) FROM memory WHERE namespace = ?').raw(),
@@ -36,10 +38,9 @@ export class MemoryTable {
     return r ? { namespace, key, value: JSON.parse(r[0]) as T, updatedAt: r[1] } : undefined;
   }
 
-  /** Writes a memory value (JSON-serialisable). */
+  /** Writes a memory value (JSON-serialisable); `updatedAt` of the result grows with every write of the key. */
   set(namespace: string, key: string, value: unknown): MemoryEntry {
-    const updatedAt = Date.now();
-    this.stmts.put.run(namespace, key, JSON.stringify(value ?? null), updatedAt);
+    const updatedAt = this.stmts.put.get(namespace, key, JSON.stringify(value ?? null), Date.now()) as number;
     return { namespace, key, value, updatedAt };
   }
 

@@ -31,6 +31,17 @@ function parseErrorFinding(graph: { parse_errors?: ParseErrorsSection }): Findin
   };
 }
 
+/** Where shared memory persists (the state plugin's health section): kind, schema version, round trip. */
+function teamStoreFinding(section: unknown): Finding | undefined {
+  const s = section as { kind: string; location: string; schema_version: number | null; known_schema_version: number | null; connected: boolean; round_trip_ms: number | null; error?: string } | undefined;
+  if (!s) return undefined;
+  const newer = s.schema_version !== null && s.known_schema_version !== null && s.schema_version > s.known_schema_version;
+  const where = `${s.kind} store ${s.location}${s.schema_version !== null ? `, schema version ${s.schema_version}` : ''}`;
+  if (!s.connected) return { check: 'team_store', ok: false, detail: `${where} is unreachable: ${s.error ?? 'no answer'}`, fix: 'start the database or fix storage.url / M1ND_STORE_URL; team verbs fail until then, local verbs work' };
+  if (newer) return { check: 'team_store', ok: false, detail: `${where} is newer than this m1nd (${s.known_schema_version}): read-only`, fix: 'upgrade m1nd on this machine' };
+  return { check: 'team_store', ok: true, detail: `${where}, round trip ${s.round_trip_ms} ms` };
+}
+
 /** health's status, so doctor never calls healthy what health calls degraded. */
 function serverFinding(catalog: CatalogView): Finding {
   const { status, reasons } = serverStatus(catalog);
@@ -77,6 +88,8 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
           fix: a.graph.engine ? (a.graph.node_count === 0 ? 'call ingest on the workspace' : undefined) : 'load a plugin that provides the graph service',
         },
       ];
+      const store = teamStoreFinding(a.report.team_store);
+      if (store !== undefined) findings.push(store);
       const parseErrors = parseErrorFinding(a.graph);
       if (parseErrors !== undefined) findings.push(parseErrors);
       if (args.observed_tool) {

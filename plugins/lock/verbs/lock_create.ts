@@ -4,6 +4,7 @@ import { snapshot } from '../baseline.ts';
 import { LockBook, type LockRecord } from '../book.ts';
 import { graphService } from '../graph-view.ts';
 import { captureRegion, DEFAULT_RADIUS, pathThrough, SCOPES, type RegionSpec } from '../region.ts';
+import type { StateService } from '../../state/api.ts';
 
 /** Query matches added as seeds of a query_neighborhood lock. */
 const QUERY_SEEDS = 5;
@@ -18,6 +19,7 @@ export const lockCreateVerb = defineVerb({
     radius: Type.Optional(Type.Integer({ minimum: 0, maximum: 8, description: 'Hops around the roots (subgraph: 2, query_neighborhood: 1)' })),
     query: Type.Optional(Type.String({ minLength: 1, description: 'query_neighborhood: its best matches join the roots' })),
     path_nodes: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'path: the nodes in order (default: shortest path through the roots)' })),
+    exclusive: Type.Optional(Type.Boolean({ description: 'Hold the region: refused if another exclusive lock (any server) holds one of its nodes' })),
   }),
   tiers: ['full'],
   effect: 'write',
@@ -27,6 +29,7 @@ export const lockCreateVerb = defineVerb({
     'A lock is an advisory baseline of a region, not a mutex: it blocks nothing, it lets you (and others) see what changed. ' +
     'Scopes: node (the roots), subgraph (roots plus `radius` hops: callees, callers, importers, contents — never up to a parent), query_neighborhood (roots plus the best matches of `query`, then `radius` hops), path (path_nodes, or the shortest path through ≥2 roots). ' +
     'The baseline keeps node ids, kinds, names, line ranges, a hash of each node’s own text (children in the region excluded), the edges between region nodes with weights, and a hash per file. ' +
+    '`exclusive: true` makes it a hold: no other exclusive lock may include any of its nodes, on any server sharing the store (a team store spans machines); a conflicting one is refused with STATE_CONFLICT naming the holder. It still blocks no write. ' +
     'lock_diff shows what changed since; lock_rebase accepts it; lock_watch sets when it is re-checked automatically; lock_release drops it. Locks are stored in the workspace store: every agent and server process sees them, and lock_create reports overlaps with other agents’ locks.',
   handler: async (args, call) => {
     const graph = graphService(call);
@@ -66,8 +69,8 @@ export const lockCreateVerb = defineVerb({
       }
     }
 
-    const book = new LockBook(graph);
-    book.checkRoom(call.agentId);
+    const book = new LockBook(call.service<StateService>('state').team);
+    await book.checkRoom(call.agentId);
     const region = captureRegion(engine, spec);
     const baseline = snapshot(engine, region.nodes, region.truncated);
     const lock: LockRecord = {
@@ -79,9 +82,11 @@ export const lockCreateVerb = defineVerb({
       checked_generation: engine.generation,
       events: [],
       created_at: Date.now(),
+      ...(args.exclusive ? { exclusive: true } : {}),
     };
-    book.save(lock);
-    const overlaps = book.overlaps(call.agentId, region.nodes, lock.lock_id);
+    if (lock.exclusive) await book.saveExclusive(lock);
+    else await book.save(lock);
+    const overlaps = await book.overlaps(call.agentId, region.nodes, lock.lock_id);
     return {
       lock_id: lock.lock_id,
       scope: spec.scope,
@@ -97,9 +102,10 @@ export const lockCreateVerb = defineVerb({
       },
       baseline_generation: baseline.generation,
       strategy: lock.strategy,
+      ...(lock.exclusive ? { exclusive: true } : {}),
       overlaps,
       ...(overlaps.length ? { warning: `${overlaps.length} lock${overlaps.length === 1 ? '' : 's'} of other agents cover part of this region` } : {}),
-      advisory: true,
+      advisory: !lock.exclusive,
     };
   },
 });

@@ -3,6 +3,7 @@ import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { LockBook } from '../book.ts';
 import { graphService } from '../graph-view.ts';
 import { diffLock } from '../watch.ts';
+import type { StateService } from '../../state/api.ts';
 
 export const lockDiffVerb = defineVerb({
   name: 'lock_diff',
@@ -15,11 +16,11 @@ export const lockDiffVerb = defineVerb({
   handler: async (args, call) => {
     const graph = graphService(call);
     const engine = await graph.requireGraph();
-    const book = new LockBook(graph);
-    const lock = book.owned(call.agentId, args.lock_id);
+    const book = new LockBook(call.service<StateService>('state').team);
+    const lock = await book.owned(call.agentId, args.lock_id);
     const { region, diff } = diffLock(engine, lock);
     const first = diff.nodes.changed[0] ?? diff.nodes.added[0];
-    const overlaps = book.overlaps(call.agentId, region.nodes, lock.lock_id);
+    const overlaps = await book.overlaps(call.agentId, region.nodes, lock.lock_id);
     return {
       lock_id: lock.lock_id,
       changed: diff.changed,

@@ -4,6 +4,7 @@ import { diffCounts } from '../baseline.ts';
 import { LockBook } from '../book.ts';
 import { graphService } from '../graph-view.ts';
 import { diffLock } from '../watch.ts';
+import type { StateService } from '../../state/api.ts';
 
 export const lockRebaseVerb = defineVerb({
   name: 'lock_rebase',
@@ -15,15 +16,15 @@ export const lockRebaseVerb = defineVerb({
   handler: async (args, call) => {
     const graph = graphService(call);
     const engine = await graph.requireGraph();
-    const book = new LockBook(graph);
-    const lock = book.owned(call.agentId, args.lock_id);
+    const book = new LockBook(call.service<StateService>('state').team);
+    const lock = await book.owned(call.agentId, args.lock_id);
     const { region, now, diff } = diffLock(engine, lock);
     const previous = lock.baseline.generation;
     lock.baseline = now;
     lock.checked_generation = engine.generation;
     lock.events = [];
     lock.rebased_at = Date.now();
-    book.save(lock);
+    await book.save(lock);
     return {
       lock_id: lock.lock_id,
       accepted: diffCounts(diff),

@@ -2,6 +2,7 @@
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { LockBook } from '../book.ts';
 import { graphService } from '../graph-view.ts';
+import type { StateService } from '../../state/api.ts';
 
 export const lockReleaseVerb = defineVerb({
   name: 'lock_release',
@@ -13,9 +14,9 @@ export const lockReleaseVerb = defineVerb({
   handler: async (args, call) => {
     const graph = graphService(call);
     await graph.fresh();
-    const book = new LockBook(graph);
-    const lock = book.owned(call.agentId, args.lock_id);
-    book.remove(lock.lock_id);
-    return { released: lock.lock_id, scope: lock.spec.scope, nodes: Object.keys(lock.baseline.nodes).length, still_held: book.held(call.agentId).map((l) => l.lock_id) };
+    const book = new LockBook(call.service<StateService>('state').team);
+    const lock = await book.owned(call.agentId, args.lock_id);
+    await book.remove(lock);
+    return { released: lock.lock_id, scope: lock.spec.scope, nodes: Object.keys(lock.baseline.nodes).length, still_held: (await book.held(call.agentId)).map((l) => l.lock_id) };
   },
 });

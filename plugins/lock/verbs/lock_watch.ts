@@ -3,6 +3,7 @@ import { AgentId, defineVerb, StringEnum, Type, type CatalogView } from '../../.
 import { LockBook, STRATEGIES } from '../book.ts';
 import { graphService } from '../graph-view.ts';
 import { strategyMeaning } from '../watch.ts';
+import type { StateService } from '../../state/api.ts';
 
 /** The lock_watch verb; `periodicSeconds` is this server's re-check interval for `periodic`. */
 export function lockWatchVerb(catalog: CatalogView, periodicSeconds: number) {
@@ -17,12 +18,12 @@ export function lockWatchVerb(catalog: CatalogView, periodicSeconds: number) {
     handler: async (args, call) => {
       const graph = graphService(call);
       const engine = await graph.requireGraph();
-      const book = new LockBook(graph);
-      const lock = book.owned(call.agentId, args.lock_id);
+      const book = new LockBook(call.service<StateService>('state').team);
+      const lock = await book.owned(call.agentId, args.lock_id);
       const before = lock.strategy;
       lock.strategy = args.strategy;
       lock.checked_generation = engine.generation;
-      book.save(lock);
+      await book.save(lock);
       return {
         lock_id: lock.lock_id,
         strategy: lock.strategy,

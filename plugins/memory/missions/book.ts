@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { countValueTokens, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/api.ts';
+import type { StateStore } from '../../state/api.ts';
 
 export const MISSIONS_NAMESPACE = 'memory.missions';
 export const MODES = ['bug_hunt', 'review', 'refactor', 'docs_drift', 'architecture', 'release'] as const;
@@ -99,15 +99,20 @@ export function exhausted(m: Mission): 'calls' | 'tokens' | 'minutes' | null {
 
 /** Every mission of the workspace. */
 export class MissionBook {
-  constructor(private readonly graph: GraphService) {}
+  // Versions of the missions loaded through this book: save compares-and-swaps against them.
+  private readonly versions = new Map<string, number>();
+
+  constructor(private readonly store: StateStore) {}
 
   newId(): string {
     return `m_${randomBytes(5).toString('hex')}`;
   }
 
   /** A mission the agent may act on; STATE_NOT_FOUND / STATE_NOT_OWNER otherwise. */
-  load(agentId: string, id: string, opts: { open?: boolean } = {}): Mission {
-    const m = this.graph.engine.memory.get<Mission>(MISSIONS_NAMESPACE, id)?.value;
+  async load(agentId: string, id: string, opts: { open?: boolean } = {}): Promise<Mission> {
+    const row = await this.store.get<Mission>(MISSIONS_NAMESPACE, id);
+    if (row) this.versions.set(id, row.version);
+    const m = row?.value;
     if (!m) throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no mission "${id}" on this workspace`, { hint: 'start one with mission_start' });
     if (!m.agents.includes(agentId)) {
       throw new M1ndError(ErrorCodes.STATE_NOT_OWNER, `mission "${id}" belongs to ${m.agents.join(', ')}`, { hint: `ask "${m.agent_id}" for a mission_handoff naming you as recipient_agent_id` });
@@ -131,9 +136,17 @@ export class MissionBook {
   }
 
   /** Adds an answer's tokens to the budget use, then stores the mission. */
-  save(m: Mission, answer?: unknown): void {
+  async save(m: Mission, answer?: unknown): Promise<void> {
     if (answer !== undefined) m.used.tokens += countValueTokens(answer);
     if (m.events.length > MAX_EVENTS) m.events = m.events.slice(-MAX_EVENTS);
-    this.graph.engine.memory.set(MISSIONS_NAMESPACE, m.id, m);
+    // A new mission only if its id is free; a loaded one only if nobody saved it since (two agents of a handed-off mission).
+    const row = await this.store.put(MISSIONS_NAMESPACE, m.id, m, { ifVersion: this.versions.get(m.id) ?? null });
+    if (!row) {
+      throw new M1ndError(ErrorCodes.STATE_CONFLICT, `mission "${m.id}" was updated by another call meanwhile; this update was not written`, {
+        hint: 'repeat the call: it reads the mission again',
+        data: { mission_id: m.id },
+      });
+    }
+    this.versions.set(m.id, row.version);
   }
 }

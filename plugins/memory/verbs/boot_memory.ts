@@ -1,6 +1,7 @@
 /** boot_memory: small key/value facts kept for every session (get, set, list, delete, status). */
 import { AgentId, countValueTokens, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
+import type { StateService, StateStore } from '../../state/api.ts';
 import { scopesOfTier, TierParam, writeScopeOfTier, type Scope } from '../scopes.ts';
 
 export const BOOT_NAMESPACE = 'memory.boot';
@@ -21,9 +22,8 @@ export interface BootEntry {
 }
 
 /** Boot entries visible in the given scopes, newest first. */
-export function bootEntries(graph: GraphService, scopes: readonly Scope[]): BootEntry[] {
-  return graph.engine.memory
-    .list<BootEntry>(BOOT_NAMESPACE, '', MAX_KEYS * 2)
+export async function bootEntries(store: StateStore, scopes: readonly Scope[]): Promise<BootEntry[]> {
+  return (await store.list<BootEntry>(BOOT_NAMESPACE, '', MAX_KEYS * 2))
     .map((r) => r.value)
     .filter((e) => scopes.includes(e.scope))
     .sort((a, b) => b.set_at - a.set_at);
@@ -51,7 +51,8 @@ export const bootMemoryVerb = defineVerb({
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
     await graph.fresh();
-    const memory = graph.engine.memory;
+    // Boot memory is team state (project and team scopes): the team store when one is set.
+    const memory = call.service<StateService>('state').team;
     const needKey = () => {
       if (!args.key) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `action "${args.action}" needs a key`, { hint: 'boot_memory({"action":"list"}) shows the keys' });
       return args.key;
@@ -67,29 +68,30 @@ export const bootMemoryVerb = defineVerb({
           throw new M1ndError(ErrorCodes.MEMORY_CLAIM_TOO_LARGE, `the value is ${tokens} tokens (limit ${MAX_VALUE_TOKENS})`, { hint: 'keep boot values short; store findings with memorize' });
         }
         const scope = writeScopeOfTier(args.tier);
-        const existing = memory.get(BOOT_NAMESPACE, rowKey(scope, key));
-        if (!existing && bootEntries(graph, ['project', 'team']).length >= MAX_KEYS) {
+        const existing = await memory.get(BOOT_NAMESPACE, rowKey(scope, key));
+        if (!existing && (await bootEntries(memory, ['project', 'team'])).length >= MAX_KEYS) {
           throw new M1ndError(ErrorCodes.MEMORY_QUOTA, `boot memory holds ${MAX_KEYS} keys`, { hint: 'delete keys no longer needed' });
         }
         const entry: BootEntry = { key, value: args.value, scope, tags: args.tags ?? [], source_refs: args.source_refs ?? [], set_by: call.agentId, set_at: Date.now() };
-        memory.set(BOOT_NAMESPACE, rowKey(scope, key), entry);
+        await memory.put(BOOT_NAMESPACE, rowKey(scope, key), entry);
         return { action: 'set', key, scope, replaced: Boolean(existing) };
       }
       case 'get': {
         const key = needKey();
-        const found = readScopes.filter((s) => s !== 'agent').map((s) => memory.get<BootEntry>(BOOT_NAMESPACE, rowKey(s, key))?.value).filter((e): e is BootEntry => Boolean(e));
+        const rows = await Promise.all(readScopes.filter((s) => s !== 'agent').map((s) => memory.get<BootEntry>(BOOT_NAMESPACE, rowKey(s, key))));
+        const found = rows.map((r) => r?.value).filter((e): e is BootEntry => Boolean(e));
         if (found.length === 0) throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no boot memory key "${key}"`, { hint: 'boot_memory({"action":"list"}) shows the keys' });
         return { action: 'get', entries: found.map(view) };
       }
       case 'delete': {
         const key = needKey();
         const scope = writeScopeOfTier(args.tier);
-        return { action: 'delete', key, scope, deleted: memory.delete(BOOT_NAMESPACE, rowKey(scope, key)) };
+        return { action: 'delete', key, scope, deleted: await memory.delete(BOOT_NAMESPACE, rowKey(scope, key)) };
       }
       case 'list':
-        return { action: 'list', entries: bootEntries(graph, readScopes).map(view) };
+        return { action: 'list', entries: (await bootEntries(memory, readScopes)).map(view) };
       default: {
-        const all = bootEntries(graph, ['project', 'team']);
+        const all = await bootEntries(memory, ['project', 'team']);
         return { action: 'status', keys: all.length, project: all.filter((e) => e.scope === 'project').length, team: all.filter((e) => e.scope === 'team').length, limit: MAX_KEYS };
       }
     }

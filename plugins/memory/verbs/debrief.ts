@@ -35,7 +35,7 @@ export const debriefVerb = defineVerb({
     const score = { touched: touched.length, in_scope: inside.length, out_of_scope: outside.length, precision: touched.length ? Math.round((inside.length / touched.length) * 1000) / 1000 : null, editable_touched: d.editable.filter((e) => touched.some((t) => inScope([e], t))).length, editable: d.editable.length };
     const files = inside.filter((p) => graph.engine.getNode(`file:${p}`));
     const lessons = args.findings?.length
-      ? memory.memorize(call.agentId, { scope: 'project', topic: d.task, claims: args.findings.map((text) => ({ text, kind: 'fact' as const, confidence: verified ? 0.8 : 0.5, evidence: files })) })
+      ? await memory.memorize(call.agentId, { scope: 'project', topic: d.task, claims: args.findings.map((text) => ({ text, kind: 'fact' as const, confidence: verified ? 0.8 : 0.5, evidence: files })) })
       : null;
     let learned = 0;
     if (verified && args.outcome !== 'partial' && files.length) {

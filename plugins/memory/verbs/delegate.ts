@@ -57,7 +57,7 @@ export const delegateVerb = defineVerb({
       }
       tests.set(file, [...found].sort());
     }
-    const claims = relevantClaims(memory, memory.claims.visible(call.agentId, ['project', 'team']), args.task, anchors);
+    const claims = relevantClaims(memory, await memory.claims.visible(call.agentId, ['project', 'team']), args.task, anchors);
     const stale = claims.filter((c) => c.view.freshness === 'stale');
     const id = `d_${randomBytes(5).toString('hex')}`;
     const prove = editable.map((f) => ({ path: f, tests: tests.get(f) ?? [] }));

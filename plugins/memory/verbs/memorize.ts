@@ -70,9 +70,9 @@ export const memorizeVerb = defineVerb({
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'mode "replace" retires your earlier claims on a node_label: give node_label', { hint: 'pass node_label, or mode "merge" to add claims beside the earlier ones' });
     }
     const out = claims.length
-      ? memory.memorize(call.agentId, { claims, scope: args.scope ?? 'project', topic: args.node_label, title: args.title, namespace: args.namespace, state: args.state, replace: args.mode === 'replace' })
+      ? await memory.memorize(call.agentId, { claims, scope: args.scope ?? 'project', topic: args.node_label, title: args.title, namespace: args.namespace, state: args.state, replace: args.mode === 'replace' })
       : null;
-    const re = args.reverify?.length ? memory.reverify(call.agentId, args.reverify) : null;
+    const re = args.reverify?.length ? await memory.reverify(call.agentId, args.reverify) : null;
     let written: { output_path: string; ingested: boolean } | null = null;
     if (args.output_path && out?.stored.length) {
       const target = graph.run(() => graph.engine.resolvePath(args.output_path!));

@@ -1,4 +1,5 @@
 /** mission_close: closes a mission with a proof packet; optionally memorizes its verified claims. */
+import type { StateService } from '../../state/api.ts';
 import { statSync } from 'node:fs';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { anchorLabel } from '../evidence.ts';
@@ -23,8 +24,8 @@ export const missionCloseVerb = defineVerb({
   next: 'orient',
   handler: async (args, call) => {
     const { memory, graph } = await memoryCall(call);
-    const book = new MissionBook(graph);
-    const m = book.load(call.agentId, args.mission_id, { open: true });
+    const book = new MissionBook(call.service<StateService>('state').team);
+    const m = await book.load(call.agentId, args.mission_id, { open: true });
     book.charge(m, false);
     const verified = m.claims.filter((c) => c.status === 'verified');
     let memorized: { stored: string[]; duplicates: string[] } | undefined;
@@ -37,7 +38,7 @@ export const missionCloseVerb = defineVerb({
           return false;
         }
       };
-      const out = memory.memorize(call.agentId, {
+      const out = await memory.memorize(call.agentId, {
         scope: 'project',
         topic: m.task,
         claims: verified.map((c) => ({ text: c.text, kind: 'fact' as const, confidence: c.confidence, evidence: c.direct_refs.filter(isFile) })),
@@ -59,7 +60,7 @@ export const missionCloseVerb = defineVerb({
       ...(memorized ? { memorized } : {}),
       budget: budgetReport(m),
     };
-    book.save(m, answer);
+    await book.save(m, answer);
     return answer;
   },
 });

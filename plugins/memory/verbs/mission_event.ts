@@ -1,4 +1,5 @@
 /** mission_event: records one observed action with its evidence class (direct or graph-only). */
+import type { StateService } from '../../state/api.ts';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, MissionBook } from '../missions/book.ts';
@@ -35,14 +36,14 @@ export const missionEventVerb = defineVerb({
   next: 'mission_next',
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
-    const book = new MissionBook(graph);
-    const m = book.load(call.agentId, args.mission_id, { open: true });
+    const book = new MissionBook(call.service<StateService>('state').team);
+    const m = await book.load(call.agentId, args.mission_id, { open: true });
     book.charge(m, true);
     const event = classifyEvent(graph, m.events.length + 1, args.event, args.outcome, args.agent_confidence);
     m.events.push(event);
     if (typeof args.event === 'object' && args.event.tokens) m.used.tokens += args.event.tokens;
     const answer = { mission_id: m.id, event: `e${event.seq}`, evidence_class: event.evidence_class, refs: event.refs, budget: budgetReport(m) };
-    book.save(m, answer);
+    await book.save(m, answer);
     return answer;
   },
 });

@@ -1,6 +1,6 @@
 /** mission_handoff: a resumable packet — verified claims, hypotheses, dead ends, next move — optionally naming the next agent. */
+import type { StateService } from '../../state/api.ts';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, MissionBook } from '../missions/book.ts';
 import { nextMove } from '../missions/progress.ts';
 
@@ -19,9 +19,8 @@ export const missionHandoffVerb = defineVerb({
   stages: ['handoff'],
   next: 'mission_next',
   handler: async (args, call) => {
-    const graph = call.service<GraphService>('graph');
-    const book = new MissionBook(graph);
-    const m = book.load(call.agentId, args.mission_id, { open: true });
+    const book = new MissionBook(call.service<StateService>('state').team);
+    const m = await book.load(call.agentId, args.mission_id, { open: true });
     book.charge(m, false);
     if (args.recipient_agent_id && !m.agents.includes(args.recipient_agent_id)) m.agents.push(args.recipient_agent_id);
     m.handoffs.push({ to: args.recipient_agent_id ?? null, at: Date.now(), ...(args.summary ? { summary: args.summary } : {}) });
@@ -39,7 +38,7 @@ export const missionHandoffVerb = defineVerb({
       ...(args.include_events ? { events: m.events } : { events: m.events.length }),
       budget: budgetReport(m),
     };
-    book.save(m, answer);
+    await book.save(m, answer);
     return answer;
   },
 });

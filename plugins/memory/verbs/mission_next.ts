@@ -1,4 +1,5 @@
 /** mission_next: logs the last event (optional) and returns exactly one next move with guardrails. */
+import type { StateService } from '../../state/api.ts';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, exhausted, MissionBook } from '../missions/book.ts';
@@ -14,13 +15,13 @@ export const missionNextVerb = defineVerb({
   stages: ['plan'],
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
-    const book = new MissionBook(graph);
-    const m = book.load(call.agentId, args.mission_id, { open: true });
+    const book = new MissionBook(call.service<StateService>('state').team);
+    const m = await book.load(call.agentId, args.mission_id, { open: true });
     // A spent budget still gets its one move (close); only new events are refused.
     book.charge(m, Boolean(args.last_event));
     if (args.last_event) m.events.push(classifyEvent(graph, m.events.length + 1, args.last_event));
     const answer = { mission_id: m.id, next: nextMove(m), budget: budgetReport(m), ...(exhausted(m) ? { warning: 'budget spent' } : {}) };
-    book.save(m, answer);
+    await book.save(m, answer);
     return answer;
   },
 });

@@ -1,6 +1,6 @@
 /** mission_start: opens a bounded mission with mode, budget, risk, starter moves and non-claims. */
+import type { StateService } from '../../state/api.ts';
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/api.ts';
 import { BUDGET_PRESETS, BudgetParam, budgetReport, MissionBook, MODES, RISKS, type Mission } from '../missions/book.ts';
 import { NON_CLAIMS, nextMove, STARTER_MOVES } from '../missions/progress.ts';
 
@@ -24,8 +24,7 @@ export const missionStartVerb = defineVerb({
     'A mission is stored in the workspace store: any server on the workspace resumes it. Budgets: short (12 calls, 20K tokens, 20 min), normal (30, 60K, 60), deep (80, 150K, 180), or {calls, tokens, minutes}. ' +
     'Every mission call counts one call and the tokens of its answer; event payloads may add `tokens` spent elsewhere. When a dimension is spent, mission_event/next/verify are refused; handoff and close always work.',
   handler: async (args, call) => {
-    const graph = call.service<GraphService>('graph');
-    const book = new MissionBook(graph);
+    const book = new MissionBook(call.service<StateService>('state').team);
     const preset = typeof args.budget === 'string' || args.budget === undefined ? BUDGET_PRESETS[args.budget ?? 'normal'] : { ...BUDGET_PRESETS.normal, ...args.budget };
     const mode = args.mode ?? 'review';
     const m: Mission = {
@@ -46,7 +45,7 @@ export const missionStartVerb = defineVerb({
       handoffs: [],
     };
     const answer = { mission_id: m.id, mode, risk: m.risk, starter_moves: STARTER_MOVES[mode], non_claims: NON_CLAIMS[mode], next: nextMove(m), budget: budgetReport(m) };
-    book.save(m, answer);
+    await book.save(m, answer);
     return answer;
   },
 });

@@ -1,4 +1,5 @@
 /** mission_verify: is a claim backed by direct evidence the mission observed, not only by the graph? */
+import type { StateService } from '../../state/api.ts';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, MissionBook } from '../missions/book.ts';
@@ -20,8 +21,8 @@ export const missionVerifyVerb = defineVerb({
   next: 'mission_next',
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
-    const book = new MissionBook(graph);
-    const m = book.load(call.agentId, args.mission_id, { open: true });
+    const book = new MissionBook(call.service<StateService>('state').team);
+    const m = await book.load(call.agentId, args.mission_id, { open: true });
     book.charge(m, true);
     const c = verifyClaim(graph, m, args.claim, args.evidence_refs ?? [], args.confidence);
     m.claims = [...m.claims.filter((x) => x.text !== c.text), c];
@@ -32,7 +33,7 @@ export const missionVerifyVerb = defineVerb({
           ? `only graph answers cite ${c.graph_refs.join(', ')}: read it (or run a test) and log that event first`
           : 'no event of this mission observed its evidence';
     const answer = { mission_id: m.id, verified: c.status === 'verified', status: c.status, reason, direct_refs: c.direct_refs, graph_refs: c.graph_refs, unobserved_refs: c.unobserved_refs, budget: budgetReport(m) };
-    book.save(m, answer);
+    await book.save(m, answer);
     return answer;
   },
 });

@@ -1,5 +1,6 @@
 /** north: the one-shot pre-orientation packet — trust, task focus, dated memory, sufficiency, one next move, unknowns. */
 import { defineVerb, Type } from '../../../core/index.ts';
+import type { StateService } from '../../state/api.ts';
 import { memoryCall } from '../call.ts';
 import { coverageOf } from '../coverage.ts';
 import { activate, relevantClaims } from '../orientation.ts';
@@ -36,8 +37,8 @@ export const northVerb = defineVerb({
     const status = engine.status();
     const nodes = activate(engine, args.task, args.top_k ?? 8, args.scope);
     const scopes = scopesOfTier(args.tier);
-    const claims = relevantClaims(memory, memory.claims.visible(call.agentId, scopes), args.task, nodes);
-    const boot = bootEntries(graph, scopes.filter((s) => s !== 'agent'));
+    const claims = relevantClaims(memory, await memory.claims.visible(call.agentId, scopes), args.task, nodes);
+    const boot = await bootEntries(call.service<StateService>('state').team, scopes.filter((s) => s !== 'agent'));
     const stale = claims.filter((c) => c.view.freshness === 'stale');
     const fresh = claims.filter((c) => c.view.freshness === 'fresh');
     const top = nodes[0];

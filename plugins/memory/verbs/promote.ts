@@ -21,7 +21,7 @@ export const promoteVerb = defineVerb({
     'The team copy carries origin stamps (claim id, author, workspace, commit, who promoted it, when, why); the original stays and lists its copy. Promoting the same claim twice returns the existing copy.',
   handler: async (args, call) => {
     const { memory, graph } = await memoryCall(call);
-    const claim = memory.claims.get(call.agentId, args.claim);
+    const claim = await memory.claims.get(call.agentId, args.claim);
     if (claim.scope !== 'project') {
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `claim "${claim.id}" is ${claim.scope}-scoped; only project claims are promoted`, {
         hint: claim.scope === 'agent' ? 'memorize it again with scope "project" once others may rely on it' : 'it is already shared with the team',
@@ -34,7 +34,8 @@ export const promoteVerb = defineVerb({
         data: { changed: f.changed },
       });
     }
-    const existing = (claim.promoted_to ?? []).map((id) => memory.claims.all().find((c) => c.id === id)).find(Boolean);
+    const all = await memory.claims.all();
+    const existing = (claim.promoted_to ?? []).map((id) => all.find((c) => c.id === id)).find(Boolean);
     if (existing) return { promoted: existing.id, already: true, origin: existing.origin };
     const now = Date.now();
     const copy: Claim = {
@@ -46,7 +47,7 @@ export const promoteVerb = defineVerb({
     };
     delete copy.promoted_to;
     const original = { ...claim, promoted_to: [...(claim.promoted_to ?? []), copy.id] };
-    memory.claims.save([copy, original]);
+    await memory.claims.save([copy, original]);
     const markdown = memory.mirror([copy, original]);
     return { promoted: copy.id, scope: 'team', origin: copy.origin, markdown };
   },

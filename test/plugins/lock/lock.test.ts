@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { describeBackends } from '../../helpers/backends.ts';
 
 const TOTAL = 'function:src/cart.ts#total';
 const ADD = 'function:src/math.ts#add';
@@ -16,7 +17,7 @@ function edit(ws: string, file: string, from: string, to: string): void {
   fs.writeFileSync(p, text.replace(from, to));
 }
 
-describe('lock verbs on a fixture repository', function () {
+describeBackends('lock verbs on a fixture repository', function () {
   this.timeout(60000);
   let h: Harness;
   let ws: string;
@@ -169,7 +170,7 @@ describe('lock verbs on a fixture repository', function () {
   });
 });
 
-describe('locks as shared, catalogued state', function () {
+describeBackends('locks as shared, catalogued state', function () {
   this.timeout(60000);
 
   it('survive a restart, are advertised in the full tier and known to help in the essential one', async () => {

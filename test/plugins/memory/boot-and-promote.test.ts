@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { describeBackends } from '../../helpers/backends.ts';
 
 const TOTAL = 'function:src/cart.ts#total';
 
-describe('boot_memory and promote', function () {
+describeBackends('boot_memory and promote', function () {
   this.timeout(60000);
   let h: Harness;
   let ws: string;

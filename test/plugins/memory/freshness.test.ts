@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { describeBackends } from '../../helpers/backends.ts';
 
 const TOTAL = 'function:src/cart.ts#total';
 const TASK = 'change how the cart total adds prices';
@@ -14,7 +15,7 @@ function edit(ws: string, file: string, from: string, to: string): void {
   fs.writeFileSync(p, text.replace(from, to));
 }
 
-describe('claims shared between two agents, with computed freshness', function () {
+describeBackends('claims shared between two agents, with computed freshness', function () {
   this.timeout(60000);
   let h: Harness;
   let ws: string;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect, tempDir } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { describeBackends } from '../../helpers/backends.ts';
 
-describe('missions persisted in the workspace store', function () {
+describeBackends('missions persisted in the workspace store', function () {
   this.timeout(90000);
 
   it('runs start → events → verify (graph-only refused) → handoff → resumed by a new server → close, memorizing the verified claim', async () => {

@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../../helpers/fixture-repo.ts';
+import { describeBackends } from '../../../helpers/backends.ts';
 
 const TOTAL = 'function:src/cart.ts#total';
 const ADD = 'function:src/math.ts#add';
 const MUL = 'function:src/math.ts#mul';
 const MATH = 'file:src/math.ts';
 
-describe('trail verbs on a fixture repository', function () {
+describeBackends('trail verbs on a fixture repository', function () {
   this.timeout(60000);
   let h: Harness;
   let ws: string;

@@ -1,0 +1,48 @@
+/**
+ * The state plugin: provides the `state` service — where the memory, lock, trail and mission
+ * families persist what agents share. Embedded by default (the workspace's SQLite store, beside the
+ * graph); with `storage.url` in m1nd.config.ts or M1ND_STORE_URL set to `postgres://…`, team state
+ * goes to PostgreSQL, shared by every server of every checkout of the repository, while the graph
+ * and private claims stay local. Changes other servers make are pushed (LISTEN/NOTIFY) to clients
+ * subscribed to `m1nd://team/{namespace}` (and to trail resources).
+ */
+import { definePlugin } from '../../core/index.ts';
+import type { GraphService } from '../graph/api.ts';
+import { repositoryIdentity } from './identity.ts';
+import { PgStateStore } from './postgres.ts';
+import { teamResource } from './resource.ts';
+import { SqliteStateStore } from './sqlite.ts';
+import type { StateService, StoreStatus } from './types.ts';
+
+export default definePlugin({
+  name: 'state',
+  version: '0.1.0',
+  description: 'The state store shared memory persists in: embedded SQLite by default, PostgreSQL for a team (storage.url).',
+  requires: ['graph'],
+  provides: ['state'],
+  apply(ctx) {
+    const graph = ctx.service<GraphService>('graph');
+    const local = new SqliteStateStore(() => graph.engine.memory, ctx.settings.storeDir);
+    const url = ctx.settings.storeUrl;
+    const team = url
+      ? new PgStateStore({ url, tls: ctx.settings.storeTls, log: ctx.log, repository: () => repositoryIdentity(ctx.settings.workspaceRoot, ctx.settings.repositoryId) })
+      : local;
+    const service: StateService = { team, local };
+    ctx.provide('state', service);
+    ctx.registerResource(teamResource(team));
+
+    // Trails other servers write reach this server's clients subscribed to them (the team resource watches by itself).
+    team.onChange((change) => {
+      if (change.remote && change.namespace === 'trails') ctx.resourceUpdated(`m1nd://trails/${encodeURIComponent(change.key)}`);
+    });
+
+    ctx.hooks.health.tapPromise('state', async (report) => {
+      const status: StoreStatus = await team.status();
+      return { ...report, team_store: status };
+    });
+    ctx.hooks.shutdown.tapPromise('state', async () => {
+      if (team !== local) await team.close();
+      await local.close();
+    });
+  },
+});
