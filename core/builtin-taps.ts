@@ -6,7 +6,8 @@ import { ErrorCodes, M1ndError } from './errors.ts';
 import { GATE_STAGES, type HostHooks } from './hooks.ts';
 import type { HostSettings } from './settings.ts';
 import type { SessionStore } from './session.ts';
-import { shapeToTokenLimit } from './shaping.ts';
+import { serialise, shapeToTokenLimit } from './shaping.ts';
+import { countTokens, utf8Bytes } from './tokens.ts';
 import { validateArguments } from './validation.ts';
 import type { Catalog } from './catalog.ts';
 import type { CallRefusal, CallState } from './call-state.ts';
@@ -14,8 +15,6 @@ import type { CallRefusal, CallState } from './call-state.ts';
 const HOST = 'm1nd-host';
 /** Names of the built-in gate taps (doctor checks they are installed, in stage order). */
 export const BUILTIN_GATE_TAPS = Object.freeze({ readOnly: `${HOST}:read-only`, proof: `${HOST}:proof`, validation: `${HOST}:validation` });
-/** Tokens kept free under the limit for the envelope that is added after shaping. */
-const ENVELOPE_RESERVE = 300;
 
 /** The read-only gate: refuses a call whose effect, for these arguments, is a write. */
 export function readOnlyGate(settings: Readonly<HostSettings>) {
@@ -74,22 +73,61 @@ export async function validationGate(call: CallState): Promise<CallRefusal | und
   }
 }
 
-/** Cuts a result to the host's result token limit (room left for the envelope), noting the cut. */
+/**
+ * Cuts a result to the host's result token limit, leaving room for the envelope as measured (its
+ * draft, serialised); the dispatcher measures the text as sent and, if it is still over, runs the
+ * shaping again with the overflow added to `call.meta.reserveTokens`. Nothing is tokenised when the
+ * result and the envelope together are no longer in UTF-8 bytes than the limit is in tokens.
+ */
 export function resultTokenLimit(settings: Readonly<HostSettings>) {
   return async (result: unknown, call: CallState): Promise<unknown> => {
-    const room = Math.max(1, settings.resultTokenLimit - (settings.envelope ? ENVELOPE_RESERVE : 0));
-    const shaped = shapeToTokenLimit(result, room);
-    call.meta.resultTokens = shaped.tokens;
-    if (shaped.truncation) call.meta.truncation = { ...shaped.truncation, limit: settings.resultTokenLimit };
+    const limit = settings.resultTokenLimit;
+    const text = serialise(result);
+    let room = limit;
+    if (settings.envelope && isPlainObject(result)) {
+      const draft = envelopeDraft(call, settings);
+      if (call.meta.reserveTokens === undefined && utf8Bytes(text) + utf8Bytes(draft) <= limit) room = Number.POSITIVE_INFINITY;
+      else room = Math.max(1, limit - (call.meta.reserveTokens ??= countTokens(draft)));
+    }
+    const shaped = room === Number.POSITIVE_INFINITY ? { value: result, text, bytes: utf8Bytes(text) } : shapeToTokenLimit(result, room, text);
+    call.meta.shaped = shaped;
+    call.meta.resultBytes = shaped.bytes;
+    call.meta.resultTokens = 'tokens' in shaped ? shaped.tokens : undefined;
+    if ('truncation' in shaped && shaped.truncation) call.meta.truncation = { ...shaped.truncation, limit };
+    else delete call.meta.truncation;
     return shaped.value;
   };
 }
 
-/** Adds the `_m1nd` envelope to object results (never renaming their fields). */
+/**
+ * The envelope as it will be sent, with the fields only shaping fills in set to their largest
+ * values (result_bytes and result_tokens at the limit's size, truncated), so its measure is not
+ * below the real one's except for a truncation block.
+ */
+function envelopeDraft(call: CallState, settings: Readonly<HostSettings>): string {
+  const env = envelopeOf(call, settings);
+  env.result_bytes = settings.resultTokenLimit * 4;
+  env.result_tokens = settings.resultTokenLimit;
+  env.truncated = false;
+  return `,"_m1nd":${JSON.stringify(env)}`;
+}
+
+/**
+ * Adds the `_m1nd` envelope to object results (never renaming their fields). When the result is
+ * the one shaping serialised, the text as sent is that text with the envelope spliced in (the
+ * result is not serialised again).
+ */
 export function envelope(settings: Readonly<HostSettings>) {
   return (result: unknown, call: CallState): unknown => {
     if (!settings.envelope || !isPlainObject(result)) return result;
-    return { ...result, _m1nd: envelopeOf(call, settings) };
+    const env = envelopeOf(call, settings);
+    const out = { ...result, _m1nd: env };
+    const base = call.meta.shaped;
+    if (base?.value === result && !Object.hasOwn(result, '_m1nd') && typeof result.toJSON !== 'function' && base.text.endsWith('}')) {
+      const envText = JSON.stringify(env);
+      call.meta.sent = { value: out, text: base.text === '{}' ? `{"_m1nd":${envText}}` : `${base.text.slice(0, -1)},"_m1nd":${envText}}` };
+    }
+    return out;
   };
 }
 
@@ -107,13 +145,19 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The additive `_m1nd` block: who answered, how, how big, what was cut, what to call next. */
+/**
+ * The additive `_m1nd` block: who answered, how, how big, what was cut, what to call next.
+ * `result_bytes` (UTF-8, envelope excluded) is always there; `result_tokens` only when the result
+ * was tokenised, which happens when its size says it might exceed the limit (a result of N bytes
+ * has at most N tokens).
+ */
 export function envelopeOf(call: CallState, settings: Readonly<HostSettings>): Record<string, unknown> {
   const env: Record<string, unknown> = {
     verb: call.name,
     tier: call.tier,
     read_only: settings.readOnly,
     elapsed_ms: Math.round((performance.now() - call.startedAt) * 100) / 100,
+    result_bytes: call.meta.resultBytes,
     result_tokens: call.meta.resultTokens,
     token_limit: settings.resultTokenLimit,
     truncated: call.meta.truncation !== undefined,

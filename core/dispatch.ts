@@ -14,6 +14,9 @@ import { UNKNOWN_AGENT } from './session.ts';
 import { envelopeOf } from './builtin-taps.ts';
 import { bindAgent, type BoundAgent, type CallIdentity } from './identity.ts';
 import { refuseUnboundedCall } from './input-bounds.ts';
+import { serialise } from './shaping.ts';
+import { measureText, withinLimit } from './tokens.ts';
+import { checkerFor } from './validation.ts';
 
 /** What the transport says about one request (its abort signal, progress sender, session id). */
 export type DispatchOptions = CallRequest;
@@ -103,12 +106,26 @@ async function runPipeline(gen: Generation, call: CallState): Promise<CallToolRe
   const raw = await call.verb.handler(call.args as never, call.ctx);
   const next = typeof call.verb.next === 'function' ? call.verb.next(call.args as never, raw) : call.verb.next;
   if (next) call.meta.nextVerb = next;
-  call.meta.stage = 'shapeResult';
-  const shaped = await gen.hooks.shapeResult.promise(raw === undefined ? { ok: true } : raw, call);
-  call.meta.stage = 'decorateResult';
-  const result = gen.hooks.decorateResult.call(shaped, call);
+  const value = raw === undefined ? { ok: true } : raw;
+  const limit = gen.settings.resultTokenLimit;
+  let result: unknown;
+  let text: string;
+  // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
+  // limit); an overflow the envelope caused is kept free on the next shaping round.
+  for (let round = 0; ; round++) {
+    call.meta.stage = 'shapeResult';
+    const shaped = await gen.hooks.shapeResult.promise(value, call);
+    call.meta.stage = 'decorateResult';
+    result = gen.hooks.decorateResult.call(shaped, call);
+    const spliced = call.meta.sent;
+    text = spliced && spliced.value === result ? spliced.text : serialise(result);
+    const sent = measureText(text, limit);
+    if (withinLimit(sent, limit) || round === 2) break;
+    call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
+    call.meta.sent = undefined;
+  }
   gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
-  return toCallToolResult(result, call.verb.output !== undefined);
+  return toCallToolResult(result, text, call);
 }
 
 /**
@@ -183,10 +200,23 @@ function errorResult(error: M1ndError, call: CallState, gen: Generation): CallTo
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
-/** MCP content for a result: strings as text, anything else as compact JSON (+ structuredContent with an output schema). */
-export function toCallToolResult(result: unknown, structured: boolean): CallToolResult {
-  if (typeof result === 'string') return { content: [{ type: 'text', text: result }] };
-  const out: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(result) }] };
-  if (structured && result && typeof result === 'object' && !Array.isArray(result)) out.structuredContent = result as Record<string, unknown>;
+/**
+ * MCP content for a result: its text as sent (strings as they are, anything else compact JSON) and,
+ * for a verb with an output schema, the object as structuredContent. A result the token limit cut
+ * is checked against the schema again: one that no longer fits it is refused with a hint rather
+ * than sent as structured content a client would reject.
+ */
+export function toCallToolResult(result: unknown, text: string, call: Pick<CallState, 'name' | 'verb' | 'meta'>): CallToolResult {
+  const out: CallToolResult = { content: [{ type: 'text', text }] };
+  const schema = call.verb.output;
+  if (!schema || typeof result !== 'object' || result === null || Array.isArray(result)) return out;
+  if (call.meta.truncation && !checkerFor(schema).Check(result)) {
+    const error = new M1ndError(ErrorCodes.CALL_RESULT_TOO_LARGE, `${call.name}: the result is over the result token limit (${call.meta.truncation.limit}) and could not be cut to fit its output schema`, {
+      hint: 'narrow the call (smaller scope, top_k, depth or token_budget) or raise M1ND_RESULT_TOKEN_LIMIT',
+      data: { truncation: call.meta.truncation },
+    });
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorBody(error) }) }] };
+  }
+  out.structuredContent = result as Record<string, unknown>;
   return out;
 }
