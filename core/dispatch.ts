@@ -131,48 +131,81 @@ async function runPipeline(gen: Generation, call: CallState): Promise<CallToolRe
 /**
  * Runs the pipeline against the call's deadline and the client's cancellation, so a tap or handler
  * that never settles is reported (naming the stage it hung in), never left hanging. One promise, one
- * timer and (when the request can be cancelled) one listener per call.
+ * timer and (when the request can be cancelled) one listener per call. The race is one plain
+ * object; the timer callback and the pipeline's completion are module functions, so a call makes two
+ * closures: the promise executor and the abort listener (a function: Node's EventTarget is several
+ * times slower with a `handleEvent` object, measured).
  */
 function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation): Promise<CallToolResult> {
   if (clientSignal?.aborted) return Promise.reject(cancelled(call.name));
-  return new Promise<CallToolResult>((resolve, reject) => {
-    let settled = false;
-    const onAbort = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      ctx.stop(clientSignal?.reason);
-      reject(cancelled(call.name));
-    };
-    const timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      clientSignal?.removeEventListener('abort', onAbort);
-      const stage = call.meta.stage === 'handler' || !call.meta.stage ? '' : ` (stuck in the ${call.meta.stage} hook)`;
-      reject(new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${ms} ms and was stopped${stage}`, {
-        hint: 'narrow the call (smaller scope, top_k or depth) or raise M1ND_HANDLER_TIMEOUT_MS',
-        data: { stage: call.meta.stage },
-      }));
-      ctx.stop();
-    }, ms);
-    clientSignal?.addEventListener('abort', onAbort, { once: true });
-    runPipeline(gen, call).then(
-      (result) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        clientSignal?.removeEventListener('abort', onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        clientSignal?.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+  const race = { settled: false, timer: undefined, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal } as CallRace;
+  const settled = new Promise<CallToolResult>((resolve, reject) => {
+    race.resolve = resolve;
+    race.reject = reject;
   });
+  race.timer = setTimeout(onDeadline, ms, race, ms);
+  if (clientSignal) {
+    const onAbort = (): void => onClientAbort(race);
+    race.onAbort = onAbort;
+    clientSignal.addEventListener('abort', onAbort, { once: true });
+  }
+  void runRace(gen, race);
+  return settled;
+}
+
+interface CallRace {
+  settled: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  resolve: ((result: CallToolResult) => void) | undefined;
+  reject: ((error: unknown) => void) | undefined;
+  call: CallState;
+  ctx: PipelineCallContext;
+  signal: AbortSignal | undefined;
+  onAbort?: () => void;
+}
+
+/** The client cancelled. */
+function onClientAbort(race: CallRace): void {
+  if (race.settled) return;
+  race.settled = true;
+  clearTimeout(race.timer);
+  race.ctx.stop(race.signal?.reason);
+  race.reject!(cancelled(race.call.name));
+}
+
+async function runRace(gen: Generation, race: CallRace): Promise<void> {
+  let result: CallToolResult;
+  try {
+    result = await runPipeline(gen, race.call);
+  } catch (error) {
+    if (settle(race)) race.reject!(error);
+    return;
+  }
+  if (settle(race)) race.resolve!(result);
+}
+
+/** Marks the race settled by the pipeline; false when the deadline or the client settled it first. */
+function settle(race: CallRace): boolean {
+  if (race.settled) return false;
+  race.settled = true;
+  clearTimeout(race.timer);
+  if (race.onAbort) race.signal!.removeEventListener('abort', race.onAbort);
+  return true;
+}
+
+function onDeadline(race: CallRace, ms: number): void {
+  if (race.settled) return;
+  race.settled = true;
+  if (race.onAbort) race.signal!.removeEventListener('abort', race.onAbort);
+  const call = race.call;
+  const stage = call.meta.stage === 'handler' || !call.meta.stage ? '' : ` (stuck in the ${call.meta.stage} hook)`;
+  race.reject!(
+    new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${ms} ms and was stopped${stage}`, {
+      hint: 'narrow the call (smaller scope, top_k or depth) or raise M1ND_HANDLER_TIMEOUT_MS',
+      data: { stage: call.meta.stage },
+    }),
+  );
+  race.ctx.stop();
 }
 
 function cancelled(verb: string): M1ndError {

@@ -28,7 +28,8 @@ describe('result token limit', function () {
   it('leaves a result under the limit untouched and says so', async () => {
     const h = await connect({ plugins: [recorderPlugin().plugin] });
     try {
-      const { json } = await h.call('rec_big', { agent_id: 'a', items: 3 });
+      const { result: sent, json } = await h.call('rec_big', { agent_id: 'a', items: 3 });
+      assert.deepEqual(sent.structuredContent, json, 'the text (the envelope spliced into the result text) says what structuredContent says');
       assert.equal(json.items.length, 3);
       assert.equal(json._m1nd.truncated, false);
       const { _m1nd, ...result } = json;
