@@ -190,6 +190,9 @@ export function envelopeOf(call: CallState, settings: Readonly<HostSettings>): R
     token_limit: settings.resultTokenLimit,
     truncated: call.meta.truncation !== undefined,
   };
+  // Keys with no value are left out (the structured result must say what the text says).
+  if (call.meta.resultBytes === undefined) delete env.result_bytes;
+  if (call.meta.resultTokens === undefined) delete env.result_tokens;
   if (call.meta.truncation) env.truncation = call.meta.truncation;
   if (call.meta.nextVerb) env.next_suggested_verb = call.meta.nextVerb;
   return env;
