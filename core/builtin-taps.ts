@@ -185,14 +185,12 @@ export function envelopeOf(call: CallState, settings: Readonly<HostSettings>): R
     tier: call.tier,
     read_only: settings.readOnly,
     elapsed_ms: Math.round((performance.now() - call.startedAt) * 100) / 100,
-    result_bytes: call.meta.resultBytes,
-    result_tokens: call.meta.resultTokens,
-    token_limit: settings.resultTokenLimit,
-    truncated: call.meta.truncation !== undefined,
   };
   // Keys with no value are left out (the structured result must say what the text says).
-  if (call.meta.resultBytes === undefined) delete env.result_bytes;
-  if (call.meta.resultTokens === undefined) delete env.result_tokens;
+  if (call.meta.resultBytes !== undefined) env.result_bytes = call.meta.resultBytes;
+  if (call.meta.resultTokens !== undefined) env.result_tokens = call.meta.resultTokens;
+  env.token_limit = settings.resultTokenLimit;
+  env.truncated = call.meta.truncation !== undefined;
   if (call.meta.truncation) env.truncation = call.meta.truncation;
   if (call.meta.nextVerb) env.next_suggested_verb = call.meta.nextVerb;
   return env;
