@@ -110,20 +110,20 @@ interface EnvelopeParts {
   draft: string;
   draftBytes: number;
 }
-const partsCache = new WeakMap<Readonly<HostSettings>, Map<string, EnvelopeParts>>();
+/** Per generation's settings and verb: the parts for the last (tier, next verb) seen (both rarely change). */
+const partsCache = new WeakMap<Readonly<HostSettings>, WeakMap<object, EnvelopeParts & { tier: string; next: string | undefined }>>();
 
 function envelopeParts(call: CallState, settings: Readonly<HostSettings>): EnvelopeParts {
   let bySettings = partsCache.get(settings);
-  if (!bySettings) partsCache.set(settings, (bySettings = new Map()));
-  const key = `${call.name}\0${call.tier}\0${call.meta.nextVerb ?? ''}`;
-  let parts = bySettings.get(key);
-  if (!parts) {
+  if (!bySettings) partsCache.set(settings, (bySettings = new WeakMap()));
+  let parts = bySettings.get(call.verb);
+  if (!parts || parts.tier !== call.tier || parts.next !== call.meta.nextVerb) {
     const next = call.meta.nextVerb ? `,"next_suggested_verb":${JSON.stringify(call.meta.nextVerb)}` : '';
     const head = `{"verb":${JSON.stringify(call.name)},"tier":${JSON.stringify(call.tier)},"read_only":${settings.readOnly},"elapsed_ms":`;
     const limit = settings.resultTokenLimit;
     const draft = `,"_m1nd":${head}999999999.99,"result_bytes":${limit * 4},"result_tokens":${limit},"token_limit":${limit},"truncated":false${next}}`;
-    parts = { head, tail: `,"token_limit":${limit},"truncated":false${next}}`, draft, draftBytes: utf8Bytes(draft) };
-    bySettings.set(key, parts);
+    parts = { head, tail: `,"token_limit":${limit},"truncated":false${next}}`, draft, draftBytes: utf8Bytes(draft), tier: call.tier, next: call.meta.nextVerb };
+    bySettings.set(call.verb, parts);
   }
   return parts;
 }

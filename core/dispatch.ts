@@ -130,11 +130,10 @@ async function runPipeline(gen: Generation, call: CallState): Promise<CallToolRe
 
 /**
  * Runs the pipeline against the call's deadline and the client's cancellation, so a tap or handler
- * that never settles is reported (naming the stage it hung in), never left hanging. One promise, one
- * timer and (when the request can be cancelled) one listener per call. The race is one plain
- * object; the timer callback and the pipeline's completion are module functions, so a call makes two
- * closures: the promise executor and the abort listener (a function: Node's EventTarget is several
- * times slower with a `handleEvent` object, measured).
+ * that never settles is reported (naming the stage it hung in), never left hanging. One promise and
+ * one timer per call; a call still running after LISTEN_AFTER_MS also listens to the client's
+ * cancellation. The race is one plain object; the timer callbacks and the pipeline's completion are
+ * module functions, so a short call makes one closure (the promise executor).
  */
 function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation): Promise<CallToolResult> {
   if (clientSignal?.aborted) return Promise.reject(cancelled(call.name));
@@ -143,12 +142,7 @@ function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: A
     race.resolve = resolve;
     race.reject = reject;
   });
-  race.timer = setTimeout(onDeadline, ms, race, ms);
-  if (clientSignal) {
-    const onAbort = (): void => onClientAbort(race);
-    race.onAbort = onAbort;
-    clientSignal.addEventListener('abort', onAbort, { once: true });
-  }
+  race.timer = ms > LISTEN_AFTER_MS ? setTimeout(onFirstTick, LISTEN_AFTER_MS, race, ms) : setTimeout(onDeadline, ms, race, ms);
   void runRace(gen, race);
   return settled;
 }
@@ -162,6 +156,26 @@ interface CallRace {
   ctx: PipelineCallContext;
   signal: AbortSignal | undefined;
   onAbort?: () => void;
+}
+
+/**
+ * A call still running after this long starts listening to the client's cancellation. Most calls end
+ * sooner, and an abort listener added and removed costs more than the rest of a small call's
+ * pipeline; a handler that reads `call.signal` sees a cancellation at once either way, and the SDK
+ * sends no response to a cancelled request.
+ */
+const LISTEN_AFTER_MS = 20;
+
+function onFirstTick(race: CallRace, ms: number): void {
+  if (race.settled) return;
+  const signal = race.signal;
+  if (signal?.aborted) return onClientAbort(race);
+  if (signal) {
+    const onAbort = (): void => onClientAbort(race);
+    race.onAbort = onAbort;
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  race.timer = setTimeout(onDeadline, ms - LISTEN_AFTER_MS, race, ms);
 }
 
 /** The client cancelled. */
