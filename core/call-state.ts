@@ -25,7 +25,16 @@ export interface CallState {
   meta: {
     /** The pipeline stage running now (reported when a call times out). */
     stage?: 'gate' | 'beforeCall' | 'handler' | 'shapeResult' | 'decorateResult';
+    /** UTF-8 length of the result as sent, envelope excluded. */
+    resultBytes?: number;
+    /** Its BPE count, when it was counted (only results that may exceed the limit are). */
     resultTokens?: number;
+    /** Tokens kept under the limit for the envelope: its measured draft, raised by any overflow the dispatcher measured. */
+    reserveTokens?: number;
+    /** The shaped result and its text (serialised once). */
+    shaped?: { value: unknown; text: string };
+    /** The final result and its text as sent, when the envelope could splice it without serialising the result again. */
+    sent?: { value: unknown; text: string };
     truncation?: Truncation;
     nextVerb?: string;
   };

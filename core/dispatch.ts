@@ -14,6 +14,9 @@ import { UNKNOWN_AGENT } from './session.ts';
 import { envelopeOf } from './builtin-taps.ts';
 import { bindAgent, type BoundAgent, type CallIdentity } from './identity.ts';
 import { refuseUnboundedCall } from './input-bounds.ts';
+import { serialise } from './shaping.ts';
+import { measureText, withinLimit } from './tokens.ts';
+import { checkerFor } from './validation.ts';
 
 /** What the transport says about one request (its abort signal, progress sender, session id). */
 export type DispatchOptions = CallRequest;
@@ -108,59 +111,120 @@ async function runPipeline(gen: Generation, call: CallState): Promise<CallToolRe
     gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
     return { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
   }
-  call.meta.stage = 'shapeResult';
-  const shaped = await gen.hooks.shapeResult.promise(raw === undefined ? { ok: true } : raw, call);
-  call.meta.stage = 'decorateResult';
-  const result = gen.hooks.decorateResult.call(shaped, call);
+  const value = raw === undefined ? { ok: true } : raw;
+  const limit = gen.settings.resultTokenLimit;
+  let result: unknown;
+  let text: string;
+  // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
+  // limit); an overflow the envelope caused is kept free on the next shaping round.
+  for (let round = 0; ; round++) {
+    call.meta.stage = 'shapeResult';
+    const shaped = await gen.hooks.shapeResult.promise(value, call);
+    call.meta.stage = 'decorateResult';
+    result = gen.hooks.decorateResult.call(shaped, call);
+    const spliced = call.meta.sent;
+    text = spliced && spliced.value === result ? spliced.text : serialise(result);
+    const sent = measureText(text, limit);
+    if (withinLimit(sent, limit) || round === 2) break;
+    call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
+    call.meta.sent = undefined;
+  }
   gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
-  return toCallToolResult(result, call.verb.output !== undefined);
+  return toCallToolResult(result, text, call);
 }
 
 /**
  * Runs the pipeline against the call's deadline and the client's cancellation, so a tap or handler
- * that never settles is reported (naming the stage it hung in), never left hanging. One promise, one
- * timer and (when the request can be cancelled) one listener per call.
+ * that never settles is reported (naming the stage it hung in), never left hanging. One promise and
+ * one timer per call; a call still running after LISTEN_AFTER_MS also listens to the client's
+ * cancellation. The race is one plain object; the timer callbacks and the pipeline's completion are
+ * module functions, so a short call makes one closure (the promise executor).
  */
 function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation): Promise<CallToolResult> {
   if (clientSignal?.aborted) return Promise.reject(cancelled(call.name));
-  return new Promise<CallToolResult>((resolve, reject) => {
-    let settled = false;
-    const onAbort = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      ctx.stop(clientSignal?.reason);
-      reject(cancelled(call.name));
-    };
-    const timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      clientSignal?.removeEventListener('abort', onAbort);
-      const stage = call.meta.stage === 'handler' || !call.meta.stage ? '' : ` (stuck in the ${call.meta.stage} hook)`;
-      reject(new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${ms} ms and was stopped${stage}`, {
-        hint: 'narrow the call (smaller scope, top_k or depth) or raise M1ND_HANDLER_TIMEOUT_MS',
-        data: { stage: call.meta.stage },
-      }));
-      ctx.stop();
-    }, ms);
-    clientSignal?.addEventListener('abort', onAbort, { once: true });
-    runPipeline(gen, call).then(
-      (result) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        clientSignal?.removeEventListener('abort', onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        clientSignal?.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+  const race = { settled: false, timer: undefined, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal } as CallRace;
+  const settled = new Promise<CallToolResult>((resolve, reject) => {
+    race.resolve = resolve;
+    race.reject = reject;
   });
+  race.timer = ms > LISTEN_AFTER_MS ? setTimeout(onFirstTick, LISTEN_AFTER_MS, race, ms) : setTimeout(onDeadline, ms, race, ms);
+  void runRace(gen, race);
+  return settled;
+}
+
+interface CallRace {
+  settled: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  resolve: ((result: CallToolResult) => void) | undefined;
+  reject: ((error: unknown) => void) | undefined;
+  call: CallState;
+  ctx: PipelineCallContext;
+  signal: AbortSignal | undefined;
+  onAbort?: () => void;
+}
+
+/**
+ * A call still running after this long starts listening to the client's cancellation. Most calls end
+ * sooner, and an abort listener added and removed costs more than the rest of a small call's
+ * pipeline; a handler that reads `call.signal` sees a cancellation at once either way, and the SDK
+ * sends no response to a cancelled request.
+ */
+const LISTEN_AFTER_MS = 20;
+
+function onFirstTick(race: CallRace, ms: number): void {
+  if (race.settled) return;
+  const signal = race.signal;
+  if (signal?.aborted) return onClientAbort(race);
+  if (signal) {
+    const onAbort = (): void => onClientAbort(race);
+    race.onAbort = onAbort;
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  race.timer = setTimeout(onDeadline, ms - LISTEN_AFTER_MS, race, ms);
+}
+
+/** The client cancelled. */
+function onClientAbort(race: CallRace): void {
+  if (race.settled) return;
+  race.settled = true;
+  clearTimeout(race.timer);
+  race.ctx.stop(race.signal?.reason);
+  race.reject!(cancelled(race.call.name));
+}
+
+async function runRace(gen: Generation, race: CallRace): Promise<void> {
+  let result: CallToolResult;
+  try {
+    result = await runPipeline(gen, race.call);
+  } catch (error) {
+    if (settle(race)) race.reject!(error);
+    return;
+  }
+  if (settle(race)) race.resolve!(result);
+}
+
+/** Marks the race settled by the pipeline; false when the deadline or the client settled it first. */
+function settle(race: CallRace): boolean {
+  if (race.settled) return false;
+  race.settled = true;
+  clearTimeout(race.timer);
+  if (race.onAbort) race.signal!.removeEventListener('abort', race.onAbort);
+  return true;
+}
+
+function onDeadline(race: CallRace, ms: number): void {
+  if (race.settled) return;
+  race.settled = true;
+  if (race.onAbort) race.signal!.removeEventListener('abort', race.onAbort);
+  const call = race.call;
+  const stage = call.meta.stage === 'handler' || !call.meta.stage ? '' : ` (stuck in the ${call.meta.stage} hook)`;
+  race.reject!(
+    new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${ms} ms and was stopped${stage}`, {
+      hint: 'narrow the call (smaller scope, top_k or depth) or raise M1ND_HANDLER_TIMEOUT_MS',
+      data: { stage: call.meta.stage },
+    }),
+  );
+  race.ctx.stop();
 }
 
 function cancelled(verb: string): M1ndError {
@@ -188,10 +252,23 @@ function errorResult(error: M1ndError, call: CallState, gen: Generation): CallTo
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
-/** MCP content for a result: strings as text, anything else as compact JSON (+ structuredContent with an output schema). */
-export function toCallToolResult(result: unknown, structured: boolean): CallToolResult {
-  if (typeof result === 'string') return { content: [{ type: 'text', text: result }] };
-  const out: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(result) }] };
-  if (structured && result && typeof result === 'object' && !Array.isArray(result)) out.structuredContent = result as Record<string, unknown>;
+/**
+ * MCP content for a result: its text as sent (strings as they are, anything else compact JSON) and,
+ * for a verb with an output schema, the object as structuredContent. A result the token limit cut
+ * is checked against the schema again: one that no longer fits it is refused with a hint rather
+ * than sent as structured content a client would reject.
+ */
+export function toCallToolResult(result: unknown, text: string, call: Pick<CallState, 'name' | 'verb' | 'meta'>): CallToolResult {
+  const out: CallToolResult = { content: [{ type: 'text', text }] };
+  const schema = call.verb.output;
+  if (!schema || typeof result !== 'object' || result === null || Array.isArray(result)) return out;
+  if (call.meta.truncation && !checkerFor(schema).Check(result)) {
+    const error = new M1ndError(ErrorCodes.CALL_RESULT_TOO_LARGE, `${call.name}: the result is over the result token limit (${call.meta.truncation.limit}) and could not be cut to fit its output schema`, {
+      hint: 'narrow the call (smaller scope, top_k, depth or token_budget) or raise M1ND_RESULT_TOKEN_LIMIT',
+      data: { truncation: call.meta.truncation },
+    });
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorBody(error) }) }] };
+  }
+  out.structuredContent = result as Record<string, unknown>;
   return out;
 }

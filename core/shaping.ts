@@ -3,8 +3,11 @@
  * shape: the largest arrays lose their tail first (they are ranked), then the longest strings
  * are shortened. Array items are never altered, so a result valid against its output schema
  * stays valid (arrays keep at least one item).
+ *
+ * The result is serialised once here; the text travels with the value so the host sends it as is.
+ * It is tokenised only when its UTF-8 length exceeds the limit (see measureText).
  */
-import { countValueTokens } from './tokens.ts';
+import { countTokens, measureText, utf8Bytes } from './tokens.ts';
 import type { Truncation } from './call-state.ts';
 
 const STRING_MARK = ' …[cut]';
@@ -28,22 +31,31 @@ function walk(value: unknown, path: string, arrays: Found<unknown[]>[], strings:
   }
 }
 
-/** Returns the value cut to at most `limit` tokens (counted by the real tokenizer) and what was cut. */
-export function shapeToTokenLimit(value: unknown, limit: number): { value: unknown; tokens: number; truncation?: Truncation } {
-  let tokens = countValueTokens(value);
-  if (tokens <= limit) return { value, tokens };
-  const original = tokens;
+/** A value as the host sends it: strings as they are, anything else as compact JSON. */
+export function serialise(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+}
+
+/** A shaped result: the value, its text as sent, its UTF-8 length, its token count when it was counted, and what was cut. */
+export interface Shaped {
+  value: unknown;
+  text: string;
+  bytes: number;
+  /** Exact BPE count; counted only when the text's byte length exceeded the limit (or it was cut). */
+  tokens?: number;
+  truncation?: Truncation;
+}
+
+/** Returns the value cut to at most `limit` tokens (counted by the real tokenizer when its size says it may exceed them) and what was cut. */
+export function shapeToTokenLimit(value: unknown, limit: number, text = serialise(value)): Shaped {
+  const first = measureText(text, limit);
+  if (first.tokens === undefined || first.tokens <= limit) return { value, text, ...first };
+  const original = first.tokens;
+  if (typeof value === 'string') return cutString(value, limit, original);
   const cuts = new Map<string, Truncation['cuts'][number]>();
-  if (typeof value === 'string') {
-    let text = value;
-    while (tokens > limit && text.length > 0) {
-      text = text.slice(0, Math.floor(text.length * (limit / tokens) * 0.95));
-      tokens = countValueTokens(text + STRING_MARK);
-    }
-    const out = text + STRING_MARK;
-    return { value: out, tokens, truncation: { original_tokens: original, limit, cuts: [{ path: '$', chars_cut: value.length - text.length }] } };
-  }
   const copy = structuredClone(value) as Record<string, unknown>;
+  let tokens = original;
+  let out = text;
   for (let round = 0; round < 200 && tokens > limit; round++) {
     const arrays: Found<unknown[]>[] = [];
     const strings: Found<string>[] = [];
@@ -65,7 +77,20 @@ export function shapeToTokenLimit(value: unknown, limit: number): { value: unkno
       const prev = cuts.get(str.path);
       cuts.set(str.path, { path: str.path, chars_cut: str.value.length - keep + (prev?.chars_cut ?? 0) });
     }
-    tokens = countValueTokens(copy);
+    out = JSON.stringify(copy);
+    tokens = countTokens(out);
   }
-  return { value: copy, tokens, truncation: { original_tokens: original, limit, cuts: [...cuts.values()] } };
+  return { value: copy, text: out, bytes: utf8Bytes(out), tokens, truncation: { original_tokens: original, limit, cuts: [...cuts.values()] } };
+}
+
+function cutString(value: string, limit: number, original: number): Shaped {
+  let text = value;
+  let tokens = original;
+  let out = value;
+  while (tokens > limit && text.length > 0) {
+    text = text.slice(0, Math.floor(text.length * (limit / tokens) * 0.95));
+    out = text + STRING_MARK;
+    tokens = countTokens(out);
+  }
+  return { value: out, text: out, bytes: utf8Bytes(out), tokens, truncation: { original_tokens: original, limit, cuts: [{ path: '$', chars_cut: value.length - text.length }] } };
 }

@@ -1,25 +1,46 @@
 /**
  * Token counts with a real BPE tokenizer (o200k_base via gpt-tokenizer), never characters/4.
  * The *token budget* bounds one result; it is unrelated to the *tier* (how many verbs are advertised).
+ *
+ * Counting costs: the tokenizer's tables take ~0.4 s to load and a count takes tens of µs even for a
+ * short text. Every o200k token stands for at least one byte of UTF-8 (special tokens are never
+ * produced: their text is counted as ordinary text), so a text of at most N bytes has at most N
+ * tokens. `measureText` uses that bound and tokenises only what may exceed a limit.
  */
 import { createRequire } from 'node:module';
 
-// The BPE ranks take ~0.4 s to load: load them on first count (or warmTokenizer), not at start-up.
+type Count = (text: string, options: { disallowedSpecial: Set<string> }) => number;
 const require = createRequire(import.meta.url);
-let bpeCount: ((text: string) => number) | undefined;
+let bpeCount: Count | undefined;
+/** Special-token text (`<|endoftext|>`) in a result is ordinary text to m1nd: counted, never refused. */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-/** Loads the tokenizer now (servers call this right after start so the first call does not wait). */
+/** Loads the tokenizer's tables now, not on the first count that needs them (doctor, benchmarks). */
 export function warmTokenizer(): void {
-  bpeCount ??= (require('gpt-tokenizer') as { countTokens: (text: string) => number }).countTokens;
+  bpeCount ??= (require('gpt-tokenizer') as { countTokens: Count }).countTokens;
+}
+
+/** Whether the tokenizer's tables are loaded (they load on the first count that needs them). */
+export function tokenizerLoaded(): boolean {
+  return bpeCount !== undefined;
 }
 
 /** Longest run without whitespace given to the BPE in one piece (its merges are quadratic in a run's length). */
 const MAX_RUN = 256;
 
+/** The end of a slice starting at `from`, at most MAX_RUN long, never splitting a surrogate pair. */
+function sliceEnd(text: string, from: number, end: number): number {
+  let to = Math.min(end, from + MAX_RUN);
+  const last = text.charCodeAt(to - 1);
+  if (to < end && last >= 0xd800 && last <= 0xdbff) to--;
+  return to;
+}
+
 /** BPE token count of a string; runs longer than 256 characters without whitespace are counted in 256-character slices (linear time, a slight over-count). */
 export function countTokens(text: string): number {
   if (!bpeCount) warmTokenizer();
-  const count = bpeCount!;
+  const bpe = bpeCount!;
+  const count = (s: string) => bpe(s, AS_TEXT);
   let total = 0;
   let from = 0;
   let runStart = 0;
@@ -28,12 +49,39 @@ export function countTokens(text: string): number {
     if (c !== 32 && c !== 10 && c !== 9 && c !== 13) continue;
     if (i - runStart > MAX_RUN) {
       total += count(text.slice(from, runStart));
-      for (let k = runStart; k < i; k += MAX_RUN) total += count(text.slice(k, Math.min(i, k + MAX_RUN)));
+      for (let k = runStart; k < i; ) {
+        const to = sliceEnd(text, k, i);
+        total += count(text.slice(k, to));
+        k = to;
+      }
       from = i;
     }
     runStart = i + 1;
   }
   return from === 0 ? count(text) : total + count(text.slice(from));
+}
+
+/** UTF-8 length of a text: an upper bound of its token count. */
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** A text's size against a token limit: its bytes always, its exact token count only when the bytes exceed the limit. */
+export interface TextMeasure {
+  bytes: number;
+  /** Counted only when `bytes > limit` (otherwise the text cannot exceed the limit). */
+  tokens?: number;
+}
+
+/** Measures a text against `limit`, tokenising it only when its byte length says it might exceed it. */
+export function measureText(text: string, limit: number): TextMeasure {
+  const bytes = utf8Bytes(text);
+  return bytes <= limit ? { bytes } : { bytes, tokens: countTokens(text) };
+}
+
+/** Whether a measure is within `limit` tokens. */
+export function withinLimit(m: TextMeasure, limit: number): boolean {
+  return m.bytes <= limit || (m.tokens !== undefined && m.tokens <= limit);
 }
 
 /** BPE token count of a value as the host serializes it (compact JSON; strings as they are). */

@@ -99,3 +99,42 @@ describe('a tap that never settles', function () {
     }
   });
 });
+
+describe('a cancelled call whose handler ignores its signal', function () {
+  it('ends in the pipeline (in flight, after-call taps) soon after the client cancels, early or late, without waiting for the handler or the timeout', async () => {
+    const { definePlugin, defineVerb, AgentId, Type } = await import('../../core/index.ts');
+    const hang = definePlugin({
+      name: 'hang',
+      version: '1.0.0',
+      apply(ctx) {
+        ctx.registerVerb(
+          defineVerb({
+            name: 'hang_deaf',
+            description: 'Sleeps 3 s, never reading its signal.',
+            input: Type.Object({ agent_id: AgentId }),
+            effect: 'read',
+            timeoutMs: 10_000,
+            handler: () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 3000)),
+          }),
+        );
+      },
+    });
+    const h = await connect({ plugins: [hang] });
+    try {
+      const outcomes: string[] = [];
+      h.host.current.hooks.afterCall.tap('test', (call, outcome) => void (call.name === 'hang_deaf' && outcomes.push(outcome.kind === 'failed' ? outcome.error.code : outcome.kind)));
+      for (const abortAfter of [5, 60]) {
+        const controller = new AbortController();
+        const started = performance.now();
+        const pending = h.client.callTool({ name: 'hang_deaf', arguments: { agent_id: 'a' } }, undefined, { signal: controller.signal }).catch(() => 'aborted');
+        setTimeout(() => controller.abort('stop'), abortAfter);
+        assert.equal(await pending, 'aborted');
+        while (h.host.current.inFlight > 0 && performance.now() - started < 1500) await new Promise((r) => setTimeout(r, 5));
+        assert.equal(h.host.current.inFlight, 0, `cancelled after ${abortAfter} ms: still in flight after ${Math.round(performance.now() - started)} ms`);
+      }
+      assert.deepEqual(outcomes, ['M1ND_ERR_CALL_CANCELLED', 'M1ND_ERR_CALL_CANCELLED']);
+    } finally {
+      await h.close();
+    }
+  });
+});

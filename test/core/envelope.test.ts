@@ -17,7 +17,10 @@ describe('the _m1nd envelope', function () {
       assert.equal(json._m1nd.read_only, false);
       assert.ok(json._m1nd.elapsed_ms >= 0 && json._m1nd.elapsed_ms <= roundTrip, `the server's time (${json._m1nd.elapsed_ms} ms) fits in the client's round trip (${roundTrip} ms)`);
       const { _m1nd, ...result } = json;
-      assert.equal(_m1nd.result_tokens, countTokens(JSON.stringify(result)), 'the BPE count of the result as sent, envelope excluded');
+      const text = JSON.stringify(result);
+      assert.equal(_m1nd.result_bytes, Buffer.byteLength(text), 'the UTF-8 size of the result as sent, envelope excluded');
+      assert.equal(_m1nd.result_tokens, undefined, 'a result far under the limit is not tokenised');
+      assert.ok(countTokens(text) <= _m1nd.result_bytes, 'its bytes bound its tokens');
       const health = await h.call('health', { agent_id: 'a' });
       assert.equal(health.json._m1nd.next_suggested_verb, 'session_handshake');
     } finally {

@@ -17,6 +17,8 @@ describe('result token limit', function () {
       assert.equal(json._m1nd.truncation.cuts[0].path, 'items');
       assert.equal(json._m1nd.truncation.cuts[0].kept + json._m1nd.truncation.cuts[0].dropped, 5000);
       assert.ok(json._m1nd.truncation.original_tokens > 2000);
+      const { _m1nd, ...body } = json;
+      assert.equal(_m1nd.result_tokens, countTokens(JSON.stringify(body)), 'a cut result is counted exactly');
       assert.deepEqual(result.structuredContent, json, 'structured content matches the text and validates (the client checks the output schema)');
     } finally {
       await h.close();
@@ -26,14 +28,89 @@ describe('result token limit', function () {
   it('leaves a result under the limit untouched and says so', async () => {
     const h = await connect({ plugins: [recorderPlugin().plugin] });
     try {
-      const { json } = await h.call('rec_big', { agent_id: 'a', items: 3 });
+      const { result: sent, json } = await h.call('rec_big', { agent_id: 'a', items: 3 });
+      assert.deepEqual(sent.structuredContent, json, 'the text (the envelope spliced into the result text) says what structuredContent says');
       assert.equal(json.items.length, 3);
       assert.equal(json._m1nd.truncated, false);
       const { _m1nd, ...result } = json;
-      assert.equal(_m1nd.result_tokens, countTokens(JSON.stringify(result)));
+      assert.equal(_m1nd.result_bytes, Buffer.byteLength(JSON.stringify(result)));
+      assert.equal(_m1nd.result_tokens, undefined, 'not tokenised: its bytes are under the limit');
     } finally {
       await h.close();
     }
+  });
+
+  it('applies the limit to the text as sent, envelope included, measured: a result that fits with its envelope is not cut', async () => {
+    // Issue 13 row 15: a limit of 400 cut a 173-token result because 300 tokens were reserved for the envelope.
+    const h = await connect({ env: { M1ND_RESULT_TOKEN_LIMIT: '400' }, plugins: [recorderPlugin().plugin] });
+    try {
+      const { result, json } = await h.call('rec_big', { agent_id: 'a', items: 12 });
+      const { _m1nd, ...body } = json;
+      const bodyTokens = countTokens(JSON.stringify(body));
+      assert.ok(bodyTokens > 150 && bodyTokens < 250, `the result is ${bodyTokens} tokens`);
+      assert.equal(json.items.length, 12, 'nothing cut');
+      assert.equal(_m1nd.truncated, false);
+      assert.equal(_m1nd.result_tokens, bodyTokens, 'counted exactly: its bytes were over the limit');
+      assert.ok(countTokens((result.content[0] as { text: string }).text) <= 400);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('cuts a result that with its envelope would exceed the limit so that the text sent fits, and cuts no more than needed', async () => {
+    const h = await connect({ env: { M1ND_RESULT_TOKEN_LIMIT: '400' }, plugins: [recorderPlugin().plugin] });
+    try {
+      const { result, json } = await h.call('rec_big', { agent_id: 'a', items: 40 });
+      const sent = countTokens((result.content[0] as { text: string }).text);
+      assert.ok(sent <= 400, `sent ${sent} tokens`);
+      assert.equal(json._m1nd.truncated, true);
+      assert.ok(json.items.length >= 1 && json.items.length < 40);
+      // One more item would not have fitted (or the cut kept close to the limit).
+      const { _m1nd, ...body } = json;
+      assert.ok(sent > 400 - 2 * countTokens(JSON.stringify(body.items[0])) - 60, `the cut left ${400 - sent} tokens unused`);
+      assert.deepEqual(result.structuredContent, json);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('counts text that spells a special token as ordinary text instead of failing the call', async () => {
+    const h = await connect({ env: { M1ND_RESULT_TOKEN_LIMIT: '100' }, plugins: [recorderPlugin().plugin] });
+    try {
+      const { result } = await h.call('rec_read', { agent_id: 'a', note: '<|endoftext|> '.repeat(60) });
+      assert.ok(!result.isError, JSON.stringify(result.content).slice(0, 300));
+      assert.ok(countTokens((result.content[0] as { text: string }).text) <= 100);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('countTokens', function () {
+  it('never counts more tokens than the text has UTF-8 bytes, whatever the script, and never splits a surrogate pair', () => {
+    const samples = [
+      '',
+      'hello world',
+      JSON.stringify({ a: [1, 2, 3], b: 'text with spaces', c: { d: null } }),
+      'é'.repeat(1000),
+      '😀'.repeat(700),
+      'x😀'.repeat(400),
+      '中文字符测试'.repeat(200),
+      'a'.repeat(5000),
+      '<|endoftext|><|fim_prefix|>',
+      'const f = (x: number) => x * 2;\n'.repeat(100),
+    ];
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let n = 0; n < 30; n++) {
+      let s = '';
+      for (let i = 0; i < 600; i++) {
+        const r = rand();
+        s += r < 0.5 ? String.fromCharCode(32 + Math.floor(rand() * 95)) : r < 0.8 ? String.fromCodePoint(0x80 + Math.floor(rand() * 0x7f00)) : String.fromCodePoint(0x1f300 + Math.floor(rand() * 0x300));
+      }
+      samples.push(s);
+    }
+    for (const s of samples) assert.ok(countTokens(s) <= Buffer.byteLength(s), `${countTokens(s)} tokens > ${Buffer.byteLength(s)} bytes for ${s.slice(0, 20)}`);
   });
 });
 

@@ -16,6 +16,10 @@ export const trailListVerb = defineVerb({
     filter_status: Type.Optional(StringEnum(['saved', 'merged', 'stale', 'current'] as const, { description: 'stale/current: whether its files or nodes changed since saved' })),
     filter_tags: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Only trails carrying all of these tags' }),
   }),
+  output: Type.Object({
+    total: Type.Integer(),
+    trails: Type.Array(Type.Object({ trail_id: Type.String(), label: Type.String(), agent_id: Type.String(), status: Type.String(), stale: Type.Boolean(), tags: Type.Array(Type.String()), nodes: Type.Integer() })),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['orient', 'handoff'],

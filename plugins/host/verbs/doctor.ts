@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { AgentId, countTokens, defineVerb, NODE_ENGINE, type CatalogView, type PluginContext } from '../../../core/index.ts';
+import { AgentId, countTokens, defineVerb, StringEnum, NODE_ENGINE, type CatalogView, type PluginContext } from '../../../core/index.ts';
 import { assessSession, nextSteps, ObservedCall, ObservedSurface, type ParseErrorsSection } from '../assessment.ts';
 import { serverStatus, surfaceInvariantFailures } from '../contract.ts';
 import { gatesFinding, nodeFinding, type Finding } from '../doctor-checks.ts';
@@ -60,6 +60,7 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
     name: 'doctor',
     description: 'Diagnose the server: runtime, store, plugins, gates, tokenizer, graph; each finding with a fix, then ordered next steps.',
     input: Type.Object({ agent_id: AgentId, ...ObservedCall, ...ObservedSurface }),
+    output: Type.Object({ status: StringEnum(['healthy', 'attention']), findings: Type.Array(Type.Object({ check: Type.String(), ok: Type.Boolean() })), failing: Type.Integer() }),
     tiers: ['essential'],
     effect: 'read',
     stages: ['diagnose', 'operate'],

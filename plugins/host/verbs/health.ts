@@ -1,6 +1,6 @@
 /** health: server status, the live surface counts and the tool-surface contract. */
 import { Type } from '@sinclair/typebox';
-import { AgentId, CORE_VERSION, defineVerb, type CatalogView, type PluginContext } from '../../../core/index.ts';
+import { AgentId, CORE_VERSION, defineVerb, StringEnum, type CatalogView, type PluginContext } from '../../../core/index.ts';
 import { serverStatus, toolSurfaceContract } from '../contract.ts';
 import { graphState } from '../assessment.ts';
 
@@ -10,6 +10,8 @@ export function healthVerb(ctx: PluginContext, catalog: CatalogView) {
     name: 'health',
     description: 'Server status: uptime, tier, gates, verb counts, quarantined plugins, graph state, tool-surface contract.',
     input: Type.Object({ agent_id: AgentId }),
+    // Terse (no descriptions): output schemas of essential verbs count against the tier's tools/list budget.
+    output: Type.Object({ status: StringEnum(['ok', 'degraded']), counts: Type.Object({ registry: Type.Integer(), advertised: Type.Integer() }) }),
     tiers: ['essential'],
     effect: 'read',
     stages: ['orient', 'diagnose', 'operate'],

@@ -1,6 +1,6 @@
 /** help: documentation, routing advice and did-you-mean over every registered verb, hidden ones included. */
 import { Type } from '@sinclair/typebox';
-import { AgentId, defineVerb, STAGES, type CatalogView, type VerbRecord } from '../../../core/index.ts';
+import { AgentId, defineVerb, STAGES, StringEnum, type CatalogView, type VerbRecord } from '../../../core/index.ts';
 import { describeVerb, overview, recovery, route, workflows } from '../help-modes.ts';
 import { renderHelp } from '../help-render.ts';
 
@@ -33,6 +33,7 @@ export function helpVerb(catalog: CatalogView) {
     name: 'help',
     description: 'Docs for any verb (hidden ones too), the verb list by family and tier, routing advice, error recovery.',
     input: Input,
+    output: Type.Object({ mode: StringEnum(['overview', 'tool', 'route', 'recovery', 'workflow']) }),
     tiers: ['essential'],
     effect: 'read',
     stages: ['orient', 'diagnose'],
