@@ -14,7 +14,7 @@ export { fileRisks } from './algorithms/hotspots.ts';
 export { explainPaths } from './algorithms/paths.ts';
 export { pathTo, positionOf, propagate } from './algorithms/propagation.ts';
 export type { Direction, Propagation, PropagationOptions, Seed } from './algorithms/propagation.ts';
-export { simulateRemoval } from './algorithms/reachability.ts';
+export { baselineReach, simulateRemoval } from './algorithms/reachability.ts';
 export { CAUSAL_PROFILE, DEPENDENCY_RELATIONS, IMPACT_PROFILE, RELATION_PHRASE, STRUCTURAL_PROFILE, TYPE_USAGE_PROFILE, without } from './algorithms/relations.ts';
 export { lexicalSeeds } from './algorithms/seed-index.ts';
 export { COMPARABLE_KINDS, sharedFeatureNames, signatures, similarPairs, similarTo, structuralSimilarity } from './algorithms/signatures.ts';

@@ -11,6 +11,8 @@ import { calibratePredictVerb } from './verbs/calibrate_predict.ts';
 import { ghostEdgesVerb } from './verbs/ghost_edges.ts';
 import { predictVerb } from './verbs/predict.ts';
 import { timelineVerb } from './verbs/timeline.ts';
+import { traceVerb } from './verbs/trace.ts';
+import { hypothesizeVerb } from './verbs/hypothesize.ts';
 
 const Options = Type.Object({
   maxCommits: Type.Integer({ minimum: 1, default: 50_000, description: 'Newest commits mined and kept' }),
@@ -42,6 +44,8 @@ export default definePlugin<HistoryOptions>({
     ctx.registerVerb(ghostEdgesVerb);
     ctx.registerVerb(predictVerb);
     ctx.registerVerb(calibratePredictVerb);
+    ctx.registerVerb(traceVerb);
+    ctx.registerVerb(hypothesizeVerb);
   },
 });
 
