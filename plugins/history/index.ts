@@ -13,6 +13,7 @@ import { predictVerb } from './verbs/predict.ts';
 import { timelineVerb } from './verbs/timeline.ts';
 import { traceVerb } from './verbs/trace.ts';
 import { hypothesizeVerb } from './verbs/hypothesize.ts';
+import { divergeVerb } from './verbs/diverge.ts';
 
 const Options = Type.Object({
   maxCommits: Type.Integer({ minimum: 1, default: 50_000, description: 'Newest commits mined and kept' }),
@@ -46,6 +47,7 @@ export default definePlugin<HistoryOptions>({
     ctx.registerVerb(calibratePredictVerb);
     ctx.registerVerb(traceVerb);
     ctx.registerVerb(hypothesizeVerb);
+    ctx.registerVerb(divergeVerb);
   },
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { touch, writeHistoryRepo } from './git-fixture.ts';
+import { dayDate, git, touch, write, writeHistoryRepo } from './git-fixture.ts';
 
 describe('history verbs on a repository with a scripted git history', function () {
   this.timeout(120000);
@@ -80,6 +80,29 @@ describe('history verbs on a repository with a scripted git history', function (
     assert.equal(r.json.source.new_commits, 1);
     const again = await h.call('timeline', { agent_id: 'a', node: 'src/api.ts', depth: 'all' });
     assert.equal(again.json.source.mined, 'cached');
+  });
+
+  it('diverge between two refs lists exactly the symbols added, removed and changed', async () => {
+    write(ws, { 'src/shop.ts': 'export class Shop {\n  open(): number {\n    return 1;\n  }\n  close(): number {\n    return 0;\n  }\n}\n' });
+    git(ws, ['add', '-A'], dayDate(70));
+    git(ws, ['commit', '-q', '-m', 'shop'], dayDate(70));
+    git(ws, ['tag', 'before'], dayDate(70));
+    write(ws, {
+      'src/shop.ts': 'export class Shop {\n  open(): number {\n    return 1;\n  }\n  close(): number {\n    return -1;\n  }\n}\n',
+      'src/math.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n',
+      'py/retry.py': 'import time\n\n\ndef retry(fn, attempts=3):\n    return fn()\n',
+    });
+    git(ws, ['add', '-A'], dayDate(71));
+    git(ws, ['commit', '-q', '-m', 'shop closes with -1, sub, simpler retry'], dayDate(71));
+    const r = await h.call('diverge', { agent_id: 'a', baseline: 'before', head: 'HEAD' });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.deepEqual(r.json.symbols.added, ['function:src/math.ts#sub']);
+    assert.deepEqual(r.json.symbols.removed, ['function:py/retry.py#backoff']);
+    assert.deepEqual([...r.json.symbols.changed].sort(), ['function:py/retry.py#retry', 'method:src/shop.ts#Shop.close'], 'the class itself did not change, only its method');
+    assert.deepEqual(r.json.files.modified.sort(), ['py/retry.py', 'src/math.ts', 'src/shop.ts']);
+    assert.ok(r.json.anomalies.some((a: any) => a.kind === 'test_deficit' && a.file === 'src/math.ts'));
+    const bad = await h.call('diverge', { agent_id: 'a', baseline: 'no-such-tag' });
+    assert.equal(bad.json.error.code, 'M1ND_ERR_HISTORY_BAD_REF');
   });
 });
 
