@@ -74,6 +74,8 @@ export interface RepoInfo {
   commonDir: string;
   /** True in a shallow clone: history before the graft point is missing. */
   shallow: boolean;
+  /** True in a partial (blobless) clone: reading file contents may fetch from the remote. */
+  partial: boolean;
 }
 
 /** The workspace's repository, or HISTORY_NO_GIT saying plainly that there is none. */
@@ -86,7 +88,13 @@ export function requireRepo(root: string): RepoInfo {
   }
   const commonFile = join(gitDir, 'commondir');
   const commonDir = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir;
-  return { gitDir, commonDir, shallow: existsSync(join(commonDir, 'shallow')) || existsSync(join(gitDir, 'shallow')) };
+  let partial = false;
+  try {
+    partial = /^\s*(promisor\s*=\s*true|partialclone\s*=)/im.test(readFileSync(join(commonDir, 'config'), 'utf8'));
+  } catch {
+    // no readable config: not a partial clone as far as we can tell
+  }
+  return { gitDir, commonDir, shallow: existsSync(join(commonDir, 'shallow')) || existsSync(join(gitDir, 'shallow')), partial };
 }
 
 /** The commit a ref or date-free revision names, or HISTORY_BAD_REF. */

@@ -50,6 +50,8 @@ export class HistoryMiner {
   private head: string | null = null;
   private loaded = false;
   private truncated = false;
+  /** Set once git could not read some blobs: later runs ask for names only. */
+  private light = false;
   private running: Promise<MineReport> | null = null;
   /** Bumped whenever the commit list changes (indexes cache on it). */
   version = 0;
@@ -95,21 +97,26 @@ export class HistoryMiner {
     if (!this.loaded) await this.load();
     if (head === this.head) return report('cached', 0);
     const max = this.options.maxCommits ?? 50_000;
-    if (this.head && (await this.isAncestor(this.head, head))) {
-      const fresh = await this.readLog(repo, `${this.head}..${head}`, max);
-      this.commits.push(...fresh.reverse());
-      const dropped = Math.max(0, this.commits.length - max);
-      if (dropped) {
-        this.commits.splice(0, dropped);
-        this.truncated = true;
+    if (this.head) {
+      // One git run: the new commits, and (--boundary) whether the stored head is their ancestor.
+      const stored = this.head;
+      const fresh = await this.readLog(repo, [`${stored}..${head}`, '--boundary'], max);
+      if (fresh.boundary.has(stored)) {
+        this.commits.push(...fresh.commits.reverse());
+        const dropped = Math.max(0, this.commits.length - max);
+        if (dropped) {
+          this.commits.splice(0, dropped);
+          this.truncated = true;
+        }
+        this.head = head;
+        this.version++;
+        this.save(dropped > 0 || fresh.commits.length === 0 ? 'all' : fresh.commits.length);
+        return report('incremental', fresh.commits.length);
       }
-      this.head = head;
-      this.version++;
-      this.save(dropped > 0 || fresh.length === 0 ? 'all' : fresh.length);
-      return report('incremental', fresh.length);
+      // History was rewritten (rebase, reset, force-push): mine it whole again.
     }
-    const all = await this.readLog(repo, head, max);
-    this.truncated = this.truncated || all.length >= max;
+    const all = (await this.readLog(repo, [head], max)).commits;
+    this.truncated = all.length >= max;
     this.commits = all.reverse();
     this.head = head;
     this.version++;
@@ -117,25 +124,32 @@ export class HistoryMiner {
     return report('full', all.length);
   }
 
-  private async isAncestor(older: string, newer: string): Promise<boolean> {
-    const r = await runGit(this.root, ['merge-base', '--is-ancestor', older, newer], { maxBytes: 4096, timeoutMs: 20_000 });
-    return r.code === 0;
-  }
-
-  private async readLog(_repo: RepoInfo, range: string, max: number): Promise<MinedCommit[]> {
-    const parser = new LogParser();
-    const r = await runGit(this.root, ['log', '--no-merges', '-M', '--numstat', '-z', '--relative', LOG_FORMAT, `-n${max}`, range, '--', '.'], {
-      maxBytes: this.options.maxBytes ?? 512 * 1024 * 1024,
-      timeoutMs: this.options.timeoutMs ?? 120_000,
-      onData: (chunk) => parser.push(chunk),
-    });
+  private async readLog(repo: RepoInfo, range: string[], max: number): Promise<{ commits: MinedCommit[]; boundary: Set<string> }> {
+    // A partial clone fetches missing blobs on demand: line counts would hit the network, so it gets names only.
+    const light = repo.partial || this.light;
+    const run = async (names: boolean) => {
+      const parser = new LogParser();
+      const diff = names ? ['--name-only', '--no-renames'] : ['-M', '--numstat'];
+      const r = await runGit(this.root, ['log', ...diff, '-z', '--relative', LOG_FORMAT, `-n${max}`, ...range, '--', '.'], {
+        maxBytes: this.options.maxBytes ?? 512 * 1024 * 1024,
+        timeoutMs: this.options.timeoutMs ?? 120_000,
+        onData: (chunk) => parser.push(chunk),
+      });
+      return { r, parser };
+    };
+    let { r, parser } = await run(light);
+    if (r.code !== 0 && !r.truncated && !light && /unable to read|missing blob|bad object/.test(r.stderr)) {
+      // Some blobs are absent (a trimmed mirror): names and renames-by-name only, no line counts.
+      this.light = true;
+      ({ r, parser } = await run(true));
+    }
     if (r.truncated) this.truncated = true;
     if (r.code !== 0 && !r.truncated) {
-      // An unborn branch or a broken object store: no history rather than a crash.
-      if (/does not have any commits|bad default revision|unknown revision/.test(r.stderr)) return [];
+      // An unborn branch: no history rather than a crash.
+      if (/does not have any commits|bad default revision|unknown revision/.test(r.stderr)) return { commits: [], boundary: new Set() };
       throw new Error(`git log failed: ${r.stderr.trim().slice(0, 300)}`);
     }
-    return parser.finish();
+    return { commits: parser.finish(), boundary: parser.boundary };
   }
 
   /** Reads the stored log (a chunk per turn, so a big history never blocks the loop in one parse). */

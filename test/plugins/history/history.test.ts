@@ -82,6 +82,14 @@ describe('history verbs on a repository with a scripted git history', function (
     assert.equal(again.json.source.mined, 'cached');
   });
 
+  it('mines the whole history again after it was rewritten', async () => {
+    git(ws, ['reset', '-q', '--hard', 'HEAD~1'], dayDate(61));
+    touch(ws, ['src/cart.ts'], 62, 'cart: instead');
+    const r = await h.call('timeline', { agent_id: 'a', node: 'src/api.ts', depth: 'all' });
+    assert.equal(r.json.source.mined, 'full');
+    assert.equal(r.json.total_commits, 9, 'the dropped commit (the 10th) is gone from the history');
+  });
+
   it('diverge between two refs lists exactly the symbols added, removed and changed', async () => {
     write(ws, { 'src/shop.ts': 'export class Shop {\n  open(): number {\n    return 1;\n  }\n  close(): number {\n    return 0;\n  }\n}\n' });
     git(ws, ['add', '-A'], dayDate(70));
