@@ -91,28 +91,48 @@ export class HistoryIndex {
     return p;
   }
 
+  /** Files seen so far (the denominator of the sweep share). */
+  private readonly seen = new Set<string>();
+
+  private constructor(private readonly rules: SweepRules) {}
+
   /** Builds the index from commits, oldest first. */
   static async build(log: readonly MinedCommit[], rules: SweepRules = DEFAULT_SWEEP): Promise<HistoryIndex> {
-    const ix = new HistoryIndex();
+    const ix = new HistoryIndex(rules);
     // Renames are resolved newest first: a rename maps the old name to wherever the new name ends up.
     for (let i = log.length - 1; i >= 0; i--) {
       for (const f of log[i].files) if (f.from && f.from !== f.path && !ix.alias.has(f.from)) ix.alias.set(f.from, ix.canonical(f.path));
       if (i % 2000 === 0) await yieldTurn();
     }
-    const seen = new Set<string>();
+    await ix.add(log);
+    return ix;
+  }
+
+  /**
+   * Appends newer commits in place; false (nothing changed) when one of them renames a file, since a
+   * rename changes the names of older commits too and the index must be rebuilt.
+   */
+  async append(newer: readonly MinedCommit[]): Promise<boolean> {
+    if (newer.some((c) => c.files.some((f) => f.from && f.from !== f.path))) return false;
+    await this.add(newer);
+    return true;
+  }
+
+  private async add(log: readonly MinedCommit[]): Promise<void> {
+    const rules = this.rules;
     for (let i = 0; i < log.length; i++) {
       const c = log[i];
-      const files = [...new Set(c.files.map((f) => ix.canonical(f.path)))];
-      for (const f of files) seen.add(f);
+      const files = [...new Set(c.files.map((f) => this.canonical(f.path)))];
+      for (const f of files) this.seen.add(f);
       const churn = c.files.reduce((s, f) => s + Math.max(0, f.added) + Math.max(0, f.deleted), 0);
       const n = files.length;
-      const sweep = n > rules.maxFiles || (n >= rules.minFiles && n >= rules.share * seen.size) || (n >= 3 && rules.subject.test(c.subject));
-      const index = ix.commits.length;
-      ix.commits.push({ hash: c.hash, time: c.time, author: c.author, subject: c.subject, files, churn, sweep });
+      const sweep = n > rules.maxFiles || (n >= rules.minFiles && n >= rules.share * this.seen.size) || (n >= 3 && rules.subject.test(c.subject));
+      const index = this.commits.length;
+      this.commits.push({ hash: c.hash, time: c.time, author: c.author, subject: c.subject, files, churn, sweep });
       for (const ch of c.files) {
-        const name = ix.canonical(ch.path);
-        let fh = ix.files.get(name);
-        if (!fh) ix.files.set(name, (fh = { commits: [], lines: [], churn: 0, authors: new Map(), formerNames: [] }));
+        const name = this.canonical(ch.path);
+        let fh = this.files.get(name);
+        if (!fh) this.files.set(name, (fh = { commits: [], lines: [], churn: 0, authors: new Map(), formerNames: [] }));
         const lines = Math.max(0, ch.added) + Math.max(0, ch.deleted);
         if (fh.commits.at(-1) !== index) {
           fh.commits.push(index);
@@ -125,7 +145,6 @@ export class HistoryIndex {
       }
       if (i % 1000 === 999) await yieldTurn();
     }
-    return ix;
   }
 
   /** Index of the first commit at or after `time` (commits are in time order, oldest first, near enough). */

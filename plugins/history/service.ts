@@ -40,7 +40,7 @@ export function createHistoryService(graph: GraphService, settings: HistorySetti
   const engine: CodeGraphEngine = graph.engine;
   const memory = () => (engine.storeExists() ? engine.memory : null);
   const miner = new HistoryMiner(engine.root, memory, graph.writable, { maxCommits: settings.maxCommits });
-  let built: { version: number; index: HistoryIndex } | null = null;
+  let built: { version: number; index: HistoryIndex; count: number; first: string | undefined; last: string | undefined } | null = null;
   let building: Promise<HistoryIndex> | null = null;
   let localCalibration: Calibration | null = null;
   return {
@@ -49,9 +49,15 @@ export function createHistoryService(graph: GraphService, settings: HistorySetti
       const mined = await miner.update();
       if (built?.version !== miner.version) {
         const version = miner.version;
-        building ??= HistoryIndex.build(miner.log(), settings.sweep).finally(() => (building = null));
+        const log = miner.log();
+        building ??= (async () => {
+          // New commits on top of the indexed ones (no rename among them): append instead of rebuilding.
+          const b = built;
+          if (b && log.length > b.count && log[0]?.hash === b.first && log[b.count - 1]?.hash === b.last && (await b.index.append(log.slice(b.count)))) return b.index;
+          return HistoryIndex.build(log, settings.sweep);
+        })().finally(() => (building = null));
         const index = await building;
-        built = { version, index };
+        built = { version, index, count: log.length, first: log[0]?.hash, last: log.at(-1)?.hash };
       }
       return { index: built.index, mined };
     },

@@ -78,6 +78,8 @@ describe('history verbs on a repository with a scripted git history', function (
     const r = await h.call('timeline', { agent_id: 'a', node: 'src/api.ts', depth: 'all' });
     assert.equal(r.json.source.mined, 'incremental');
     assert.equal(r.json.source.new_commits, 1);
+    assert.equal(r.json.total_commits, 10, 'the new commit is in the (appended) index');
+    assert.equal(r.json.co_changes[0].support, 8);
     const again = await h.call('timeline', { agent_id: 'a', node: 'src/api.ts', depth: 'all' });
     assert.equal(again.json.source.mined, 'cached');
   });
