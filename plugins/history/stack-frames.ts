@@ -94,9 +94,10 @@ function rust(lines: string[]): ParsedTrace {
       const fn = i > 0 ? /^\s*\d+:\s+(\S+)/.exec(lines[i - 1]) : null;
       const func = fn ? fn[1].replace(/::h[0-9a-f]{16}$/, '').split('::').pop()! : null;
       const f: Frame = { path: cleanFramePath(m[1]), line: Number(m[2]), column: num(m[3]), func };
-      // The panic line and frame 0 of the backtrace are often the same place.
-      const top = frames.at(-1);
-      if (!(top && top.path === f.path && top.line === f.line)) frames.push(f);
+      // The panic line is also a backtrace frame: keep it once, named by the backtrace.
+      const panicFrame = message !== null ? frames[0] : undefined;
+      if (panicFrame && panicFrame.path === f.path && panicFrame.line === f.line) panicFrame.func ??= func;
+      else frames.push(f);
     }
   }
   return { language: 'rust', frames, message };
@@ -126,14 +127,29 @@ function dotnet(lines: string[]): ParsedTrace {
 
 const PARSERS: Record<TraceLanguage, (lines: string[]) => ParsedTrace> = { python, node, go, rust, java, dotnet };
 
-/** Parses `text` as `language`, or as whichever language yields the most frames. */
+/** Source file extensions of each language: a frame in such a file is evidence for it. */
+const EXTENSIONS: Record<TraceLanguage, RegExp> = {
+  python: /\.pyw?$/,
+  node: /\.([cm]?[jt]sx?|vue|svelte)$/,
+  go: /\.go$/,
+  rust: /\.rs$/,
+  java: /\.(java|kt|scala|groovy)$/,
+  dotnet: /\.(cs|vb|fs)$/,
+};
+
+/** Parses `text` as `language`, or as the language with the most frames in its own kind of file (then the most frames). */
 export function parseTrace(text: string, language?: TraceLanguage): ParsedTrace {
   const lines = text.split(/\r?\n/);
   if (language) return PARSERS[language](lines);
   let best: ParsedTrace = { language: 'unknown', frames: [], message: null };
+  let bestOwn = -1;
   for (const lang of TRACE_LANGUAGES) {
     const t = PARSERS[lang](lines);
-    if (t.frames.length > best.frames.length) best = t;
+    const own = t.frames.filter((f) => EXTENSIONS[lang].test(f.path)).length;
+    if (own > bestOwn || (own === bestOwn && t.frames.length > best.frames.length)) {
+      best = t;
+      bestOwn = own;
+    }
   }
-  return best;
+  return best.frames.length ? best : { language: 'unknown', frames: [], message: null };
 }
