@@ -14,6 +14,7 @@ import { timelineVerb } from './verbs/timeline.ts';
 import { traceVerb } from './verbs/trace.ts';
 import { hypothesizeVerb } from './verbs/hypothesize.ts';
 import { divergeVerb } from './verbs/diverge.ts';
+import { tremorVerb } from './verbs/tremor.ts';
 
 const Options = Type.Object({
   maxCommits: Type.Integer({ minimum: 1, default: 50_000, description: 'Newest commits mined and kept' }),
@@ -48,6 +49,7 @@ export default definePlugin<HistoryOptions>({
     ctx.registerVerb(traceVerb);
     ctx.registerVerb(hypothesizeVerb);
     ctx.registerVerb(divergeVerb);
+    ctx.registerVerb(tremorVerb);
   },
 });
 
