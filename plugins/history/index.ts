@@ -15,17 +15,20 @@ import { traceVerb } from './verbs/trace.ts';
 import { hypothesizeVerb } from './verbs/hypothesize.ts';
 import { divergeVerb } from './verbs/diverge.ts';
 import { tremorVerb } from './verbs/tremor.ts';
+import { DEFAULT_FIX_PATTERN, trustVerb } from './verbs/trust.ts';
 
 const Options = Type.Object({
   maxCommits: Type.Integer({ minimum: 1, default: 50_000, description: 'Newest commits mined and kept' }),
   sweepMaxFiles: Type.Integer({ minimum: 2, default: DEFAULT_SWEEP.maxFiles, description: 'A commit touching more files is a sweep, never coupling' }),
   sweepShare: Type.Number({ minimum: 0.05, maximum: 1, default: DEFAULT_SWEEP.share, description: 'A commit touching this share of the known files (and ≥ 5) is a sweep' }),
+  fixPattern: Type.String({ default: DEFAULT_FIX_PATTERN, maxLength: 2000, description: 'Regular expression (case-insensitive) a fix commit subject matches, for trust' }),
 });
 
 export interface HistoryOptions {
   maxCommits: number;
   sweepMaxFiles: number;
   sweepShare: number;
+  fixPattern: string;
 }
 
 export default definePlugin<HistoryOptions>({
@@ -50,6 +53,7 @@ export default definePlugin<HistoryOptions>({
     ctx.registerVerb(hypothesizeVerb);
     ctx.registerVerb(divergeVerb);
     ctx.registerVerb(tremorVerb);
+    ctx.registerVerb(trustVerb(ctx.options.fixPattern));
   },
 });
 
