@@ -15,6 +15,7 @@ import { traceVerb } from './verbs/trace.ts';
 import { hypothesizeVerb } from './verbs/hypothesize.ts';
 import { divergeVerb } from './verbs/diverge.ts';
 import { tremorVerb } from './verbs/tremor.ts';
+import { panoramicVerb } from './verbs/panoramic.ts';
 import { DEFAULT_FIX_PATTERN, trustVerb } from './verbs/trust.ts';
 
 const Options = Type.Object({
@@ -53,6 +54,7 @@ export default definePlugin<HistoryOptions>({
     ctx.registerVerb(hypothesizeVerb);
     ctx.registerVerb(divergeVerb);
     ctx.registerVerb(tremorVerb);
+    ctx.registerVerb(panoramicVerb);
     ctx.registerVerb(trustVerb(ctx.options.fixPattern));
   },
 });

@@ -100,6 +100,18 @@ describe('trace and hypothesize on a fixture repository', function () {
     assert.equal(cc.json.verdict, 'confirmed');
   });
 
+  it('panoramic shows blast radius from transitive dependents, centrality and git churn for each file', async () => {
+    const r = await h.call('panoramic', { agent_id: 'a' });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    const math = r.json.files.find((f: any) => f.file === 'src/math.ts');
+    assert.equal(math.transitive_dependents, 1, 'src/cart.ts imports it');
+    assert.equal(math.commits, 6, 'six cycles; the initial import and the formatting commit are sweeps');
+    assert.ok(math.components.blast === 1 && math.components.churn > 0);
+    const guide = r.json.files.find((f: any) => f.file === 'docs/guide.md');
+    assert.equal(guide.transitive_dependents, 0);
+    assert.ok(r.json.files.indexOf(math) < r.json.files.indexOf(guide));
+  });
+
   it('hypothesize says which phrasings it understands when none fits', async () => {
     const r = await h.call('hypothesize', { agent_id: 'a', claim: 'is the cart any good' });
     assert.equal(r.result.isError, true);
