@@ -58,9 +58,11 @@ export const panoramicVerb = defineVerb({
       blast.set(f, seen.size - 1);
       if (++k % 200 === 0) await yieldTurn();
     }
-    const maxBlast = Math.max(0, ...blast.values());
+    let maxBlast = 0;
+    for (const v of blast.values()) if (v > maxBlast) maxBlast = v;
     const commitsOf = (f: string) => index?.files.get(f)?.commits.filter((ci) => !index!.commits[ci].sweep).length ?? 0;
-    const maxCommits = index ? Math.max(0, ...files.map(commitsOf)) : 0;
+    let maxCommits = 0;
+    if (index) for (const f of files) maxCommits = Math.max(maxCommits, commitsOf(f));
     const rows = files.map((f) => {
       const b = maxBlast > 0 ? Math.log1p(blast.get(f)!) / Math.log1p(maxBlast) : 0;
       const c = maxPr > 0 ? Math.log1p(((best.get(f) ?? 0) / maxPr) * 1000) / Math.log1p(1000) : 0;
