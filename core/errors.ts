@@ -74,6 +74,10 @@ export const ErrorCodes = {
   AUTH_AGENT_MISMATCH: 'M1ND_ERR_AUTH_AGENT_MISMATCH',
   AUTH_AGENT_DENIED: 'M1ND_ERR_AUTH_AGENT_DENIED',
   AUTH_ROLE: 'M1ND_ERR_AUTH_ROLE',
+  // git history (the history family)
+  HISTORY_NO_GIT: 'M1ND_ERR_HISTORY_NO_GIT',
+  HISTORY_BAD_REF: 'M1ND_ERR_HISTORY_BAD_REF',
+  HISTORY_TOO_SHORT: 'M1ND_ERR_HISTORY_TOO_SHORT',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -1,0 +1,89 @@
+/** panoramic: per-file risk from blast radius (transitive dependents), centrality (PageRank) and git churn, every component shown. */
+import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
+import { fileIndexOf } from '../../graph/api.ts';
+import { round3 } from '../call.ts';
+import type { HistoryIndex } from '../history-index.ts';
+import { fileDeps } from '../predictor.ts';
+import { historyOf } from '../service.ts';
+
+const WEIGHTS = { blast: 0.45, centrality: 0.3, churn: 0.25 } as const;
+const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
+
+export const panoramicVerb = defineVerb({
+  name: 'panoramic',
+  description: 'Per-file risk: blast radius (transitive dependents), centrality (PageRank) and git churn, each component shown.',
+  input: Type.Object({
+    agent_id: AgentId,
+    scope: Type.Optional(Type.String({ maxLength: 512, description: 'Path prefix to keep' })),
+    top_n: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+  }),
+  tiers: ['full'],
+  effect: 'read',
+  stages: ['orient', 'review'],
+  next: 'impact',
+  guide: [
+    `risk = ${WEIGHTS.blast} × blast + ${WEIGHTS.centrality} × centrality + ${WEIGHTS.churn} × churn, each in [0,1]:`,
+    '- blast: files that depend on this one directly or transitively (imports, calls, references, inheritance), log-scaled to the largest.',
+    '- centrality: the file\'s best node PageRank, log-compressed. churn: the file\'s non-merge commits in the mined git history, log-scaled.',
+    'Without git, churn is null (not 0) and risk uses the other two weights, renormalised.',
+  ].join('\n'),
+  handler: async (args, call) => {
+    const history = historyOf(call);
+    const engine = await history.graph.requireGraph();
+    const g = engine.graph;
+    const pr = engine.pagerank().scores;
+    let index: HistoryIndex | null = null;
+    try {
+      index = (await history.current()).index;
+    } catch (error) {
+      if ((error as M1ndError).code !== ErrorCodes.HISTORY_NO_GIT) throw error;
+    }
+    const deps = fileDeps(g);
+    const fileOf = fileIndexOf(g);
+    let maxPr = 0;
+    const best = new Map<string, number>();
+    for (const [i, n] of g.nodes()) {
+      if (fileOf[i] < 0 || n.kind === 'module') continue;
+      const v = pr[i] ?? 0;
+      if (v > maxPr) maxPr = v;
+      if (v > (best.get(n.path) ?? -1)) best.set(n.path, v);
+    }
+    const files = engine.filePaths().filter((f) => !args.scope || f.startsWith(args.scope));
+    const blast = new Map<string, number>();
+    let k = 0;
+    for (const f of files) {
+      const seen = new Set<string>([f]);
+      const stack = [f];
+      while (stack.length) for (const d of deps.dependents.get(stack.pop()!) ?? []) if (!seen.has(d)) (seen.add(d), stack.push(d));
+      blast.set(f, seen.size - 1);
+      if (++k % 200 === 0) await yieldTurn();
+    }
+    let maxBlast = 0;
+    for (const v of blast.values()) if (v > maxBlast) maxBlast = v;
+    const commitsOf = (f: string) => index?.files.get(f)?.commits.filter((ci) => !index!.commits[ci].sweep).length ?? 0;
+    let maxCommits = 0;
+    if (index) for (const f of files) maxCommits = Math.max(maxCommits, commitsOf(f));
+    const rows = files.map((f) => {
+      const b = maxBlast > 0 ? Math.log1p(blast.get(f)!) / Math.log1p(maxBlast) : 0;
+      const c = maxPr > 0 ? Math.log1p(((best.get(f) ?? 0) / maxPr) * 1000) / Math.log1p(1000) : 0;
+      const commits = commitsOf(f);
+      const ch = index ? (maxCommits > 0 ? Math.log1p(commits) / Math.log1p(maxCommits) : 0) : null;
+      const risk = ch === null ? (WEIGHTS.blast * b + WEIGHTS.centrality * c) / (WEIGHTS.blast + WEIGHTS.centrality) : WEIGHTS.blast * b + WEIGHTS.centrality * c + WEIGHTS.churn * ch;
+      return {
+        file: f,
+        risk: round3(risk),
+        components: { blast: round3(b), centrality: round3(c), churn: ch === null ? null : round3(ch) },
+        transitive_dependents: blast.get(f)!,
+        direct_dependents: deps.dependents.get(f)?.size ?? 0,
+        ...(index ? { commits } : {}),
+      };
+    });
+    rows.sort((a, b) => b.risk - a.risk || (a.file < b.file ? -1 : 1));
+    return {
+      weights: WEIGHTS,
+      files_scored: rows.length,
+      ...(index ? {} : { note: 'no git history: churn is null and risk uses blast and centrality only' }),
+      files: rows.slice(0, args.top_n),
+    };
+  },
+});

@@ -1,0 +1,97 @@
+/** trust: per-file trust from defect history — fix commits in git, recency-weighted, with the evidence. */
+import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
+import { historyCall, historySource, iso, round3 } from '../call.ts';
+
+/** Subjects that mark a defect fix: fix/bug/hotfix/regression/crash/revert words, or a linked issue ("closes #12"). */
+export const DEFAULT_FIX_PATTERN = String.raw`\b(fix(e[sd])?|bug(fix)?|hotfix|patch(ed)?|regression|crash(es|ed)?|broken|revert(s|ed)?)\b|\b(close[sd]?|resolve[sd]?|fixe?[sd]?)\s+#\d+`;
+
+interface TrustRow {
+  file: string;
+  trust: number;
+  defect_density: number;
+  risk_multiplier: number;
+  commits: number;
+  fix_commits: number;
+  last_fix?: string;
+  evidence: { hash: string; date: string; subject: string }[];
+}
+
+/** The trust verb, with the fix pattern the plugin is configured with. */
+export function trustVerb(fixPattern: string) {
+  const fix = new RegExp(fixPattern, 'i');
+  return defineVerb({
+    name: 'trust',
+    description: 'Per-file trust from defect history: fix commits in git (message and linked-issue heuristics), recency-weighted, with the evidence.',
+    input: Type.Object({
+      agent_id: AgentId,
+      scope: StringEnum(['file'] as const, { default: 'file', description: 'Unit scored (files: git history is per file)' }),
+      min_history: Type.Integer({ minimum: 1, maximum: 10_000, default: 1, description: 'Commits a file needs to be scored' }),
+      top_k: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+      node_filter: Type.Optional(Type.String({ maxLength: 512, description: 'Path prefix to keep' })),
+      sort_by: StringEnum(['trust_asc', 'trust_desc', 'defects_desc'] as const, { default: 'trust_asc' }),
+      decay_half_life_days: Type.Number({ minimum: 1, maximum: 10_000, default: 30, description: 'Age (before the newest commit) at which a commit counts half' }),
+      risk_cap: Type.Number({ minimum: 1, maximum: 100, default: 3 }),
+    }),
+    tiers: ['full'],
+    effect: 'read',
+    stages: ['review', 'plan'],
+    next: 'timeline',
+    guide: [
+      'A fix commit is one whose subject matches the fix pattern (fix, bug, hotfix, regression, crash, revert…, or "closes #12"; plugin option `history.fixPattern`). Sweeping commits are not counted.',
+      '- `defect_density` = Σ w(fix commits) / Σ w(commits), w = 0.5^(age / half-life), floored at 0.3 so old history still counts a little; `trust` = max(0.05, 1 − density); `risk_multiplier` = min(risk_cap, 1 + 2 × density).',
+      '- `evidence`: the file\'s most recent fix commits. Files without fix commits have trust 1.',
+    ].join('\n'),
+    handler: async (args, call) => {
+      const { engine, index, mined } = await historyCall(call);
+      const halfLife = args.decay_half_life_days * 86_400;
+      const rows: TrustRow[] = [];
+      for (const [file, fh] of index.files) {
+        if (args.node_filter && !file.startsWith(args.node_filter)) continue;
+        if (!engine.graph.get(`file:${file}`)) continue;
+        let total = 0;
+        let defects = 0;
+        let events = 0;
+        const fixes: number[] = [];
+        for (const ci of fh.commits) {
+          const c = index.commits[ci];
+          if (c.sweep) continue;
+          events++;
+          const w = Math.max(0.3, Math.pow(0.5, Math.max(0, index.newest - c.time) / halfLife));
+          total += w;
+          if (fix.test(c.subject)) {
+            defects += w;
+            fixes.push(ci);
+          }
+        }
+        if (events < args.min_history) continue;
+        const density = total ? defects / total : 0;
+        rows.push({
+          file,
+          trust: round3(Math.max(0.05, 1 - density)),
+          defect_density: round3(density),
+          risk_multiplier: round3(Math.min(args.risk_cap, 1 + 2 * density)),
+          commits: events,
+          fix_commits: fixes.length,
+          ...(fixes.length ? { last_fix: iso(index.commits[fixes.at(-1)!].time) } : {}),
+          evidence: fixes
+            .slice(-3)
+            .reverse()
+            .map((ci) => ({ hash: index.commits[ci].hash.slice(0, 12), date: iso(index.commits[ci].time), subject: index.commits[ci].subject.slice(0, 120) })),
+        });
+      }
+      const by = {
+        trust_asc: (a: TrustRow, b: TrustRow) => a.trust - b.trust || b.fix_commits - a.fix_commits,
+        trust_desc: (a: TrustRow, b: TrustRow) => b.trust - a.trust || b.commits - a.commits,
+        defects_desc: (a: TrustRow, b: TrustRow) => b.fix_commits - a.fix_commits || a.trust - b.trust,
+      }[args.sort_by];
+      rows.sort((a, b) => by(a, b) || (a.file < b.file ? -1 : 1));
+      return {
+        source: historySource(mined, index),
+        fix_pattern: fix.source,
+        scored: rows.length,
+        files: rows.slice(0, args.top_k),
+        note: 'from git fix commits; learn outcomes are not part of the score',
+      };
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { connect, tempDir } from '../../helpers/mcp.ts';
+import { dayDate, git, touch, write } from './git-fixture.ts';
+
+describe('tremor on a repository whose files change at different rates', function () {
+  this.timeout(120000);
+  it('ranks the accelerating file first and leaves out the steady and the slowing ones', async () => {
+    const ws = tempDir();
+    write(ws, { 'hot.ts': 'export const hot = 1;\n', 'steady.ts': 'export const steady = 1;\n', 'cooling.ts': 'export const cooling = 1;\n', 'other.ts': 'export const other = 1;\n' });
+    git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(ws, ['add', '-A'], dayDate(0));
+    git(ws, ['commit', '-q', '-m', 'init'], dayDate(0));
+    const plan: [string, number[]][] = [
+      ['hot.ts', [40, 70, 80, 85, 88, 89]],
+      ['steady.ts', [5, 20, 35, 50, 65, 80]],
+      ['cooling.ts', [1, 2, 4, 8, 15, 30]],
+    ];
+    const events = plan.flatMap(([f, days]) => days.map((d) => [f, d] as const)).sort((a, b) => a[1] - b[1]);
+    for (const [f, d] of events) touch(ws, [f], d, `edit ${f}`);
+    touch(ws, ['other.ts'], 90, 'last');
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const r = await h.call('tremor', { agent_id: 'a', window: 'all', include_history: true });
+      assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+      assert.deepEqual(r.json.tremors.map((t: any) => t.file), ['hot.ts']);
+      assert.ok(r.json.tremors[0].trend > 0.3 && r.json.tremors[0].confidence > 0.3, JSON.stringify(r.json.tremors[0]));
+      assert.equal(r.json.tremors[0].per_bucket.reduce((a: number, b: number) => a + b, 0), 6);
+    } finally {
+      await h.close();
+    }
+  });
+});
