@@ -3,16 +3,17 @@
  * `module.enableCompileCache`). The compiler is one 9 MB CommonJS file: compiling it, and then
  * lazily compiling each function the first pass runs, is a fixed cost of every worker start. Here it
  * is compiled as a `vm.Script` (the same function wrapper the CommonJS loader uses) with the cached
- * data of an earlier worker, and put in the require cache, so the worker's `import ts from
- * 'typescript'` gets this instance. After the first pass, when no valid cache was used, the worker
+ * data of an earlier worker, and put in the require cache, so compiler.ts's `require('typescript')`
+ * gets this instance. After the first pass, when no valid cache was used, the worker
  * writes `script.createCachedData()`: made then, it holds the functions the pass compiled too.
  *
  * The cache file sits in the user's cache folder (`M1ND_CACHE_DIR`, else `$XDG_CACHE_HOME/m1nd` or
  * `~/.cache/m1nd`; `M1ND_CACHE_DIR=off` for none), so a first ingest of any workspace finds it, named
  * by a hash of the compiler file (version, size, mtime) and of Node, V8 and the architecture; V8
  * itself rejects data made by another build or with other V8 flags (`cachedDataRejected`), and a
- * rejected file is rewritten after the pass. Any failure leaves the plain `import` to load the
- * compiler, as without a cache.
+ * rejected file is rewritten after the pass. Any failure leaves the plain `require` to load the
+ * compiler, as without a cache. The folder must be the user's own (it is created 0700): V8 runs
+ * the code a cache file holds.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -23,17 +24,17 @@ import { threadId } from 'node:worker_threads';
 import vm from 'node:vm';
 
 /**
- * How the compiler was loaded: from the cache; compiled (no cache yet, or `rejected` by V8, to be
- * written after the pass); or by the plain import (no cache folder, or the cached load failed).
+ * How the compiler was loaded: from the cache; compiled (no cache yet, or the cache off, or
+ * `rejected` by V8: written after the pass unless off); or by a plain `require` (the load here failed).
  */
-export type CompilerLoad = 'cached' | 'compiled' | 'rejected' | 'import';
+export type CompilerLoad = 'cached' | 'compiled' | 'rejected' | 'require';
 
 /** Cache files kept per folder (one per compiler/Node combination in use); older ones are removed. */
 const KEEP = 2;
 const PREFIX = 'typescript-';
 const SUFFIX = '.v8cache';
 
-let state: { load: CompilerLoad; script: vm.Script | null; file: string | null; saved: boolean } = { load: 'import', script: null, file: null, saved: true };
+let state: { load: CompilerLoad; script: vm.Script | null; file: string | null; saved: boolean } = { load: 'require', script: null, file: null, saved: true };
 
 /** The folder for the code cache (see the file comment), or null when turned off. */
 export function compilerCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
@@ -43,7 +44,7 @@ export function compilerCacheDir(env: NodeJS.ProcessEnv = process.env): string |
   return join(base, 'm1nd');
 }
 
-/** How the compiler was loaded in this thread (`import` until `loadCompiler` runs). */
+/** How the compiler was loaded in this thread (`require` until `loadCompiler` runs). */
 export function compilerLoad(): CompilerLoad {
   return state.load;
 }
@@ -62,7 +63,7 @@ export function compilerCacheFile(dir: string, compiler: string): string {
 /**
  * Loads the compiler, from the cache in `dir` when there is a valid one, into the require cache;
  * call before anything imports `typescript`. With `dir` null it is compiled without a cache (still
- * outside any loader's hooks); on any failure nothing is loaded, and the import loads it.
+ * outside any loader's hooks); on any failure nothing is loaded, and compiler.ts's `require` loads it.
  */
 export function loadCompiler(dir: string | null): CompilerLoad {
   const require = createRequire(import.meta.url);
@@ -92,7 +93,7 @@ export function loadCompiler(dir: string | null): CompilerLoad {
     state = { load, script, file, saved: load === 'cached' || file === null };
   } catch {
     if (compiler) delete require.cache[compiler];
-    state = { load: 'import', script: null, file: null, saved: true };
+    state = { load: 'require', script: null, file: null, saved: true };
   }
   return state.load;
 }

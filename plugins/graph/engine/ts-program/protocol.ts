@@ -71,7 +71,7 @@ export interface CheckStats {
   /** The worker's start-up (thread start to compiler and modules loaded), reported by its first pass; 0 after. */
   startupMs: number;
   /** How the compiler was loaded (see compiler-cache.ts). */
-  compiler: 'cached' | 'compiled' | 'rejected' | 'import';
+  compiler: 'cached' | 'compiled' | 'rejected' | 'require';
   /** The worker thread's own CPU milliseconds for the same phases, where the platform tells (Linux). */
   cpu?: { startup: number; warm: number; pass: number };
   /** Worker resident set and V8 heap after the pass, MiB. */
