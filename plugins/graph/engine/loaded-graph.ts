@@ -109,8 +109,10 @@ export class LoadedGraph {
     this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
     const builder = this.newBuilder();
     if (files.length > 0) {
+      // Checker edges that still hold are linked with the files, not applied (and linked) again after.
+      const precise = this.precise.storedEdges(files.map((f) => f.row));
       builder.apply({
-        upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction, partial: true })),
+        upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction, partial: true, precise: precise.get(row.path) ?? null })),
         remove: [],
         git: storedGitFacts(store),
         config: storedResolverConfig(store),
@@ -214,6 +216,9 @@ export class LoadedGraph {
     const store = this.requireStore();
     const generation = store.generation();
     const { stored, upsert, remove } = storedFileChanges(store, this.loadedRows);
+    // The other writer's checker results for these files, if it stored them already, are linked with them.
+    const precise = this.precise.storedEdges(upsert.map((f) => stored.get(f.path)!));
+    for (const f of upsert) f.precise = precise.get(f.path) ?? null;
     // Git facts are re-derived from the stored commits: the other writer may have rescanned history.
     this.currentBuilder.apply({ upsert, remove, git: storedGitFacts(store), config: storedResolverConfig(store) });
     this.sortedPaths = null;
@@ -221,7 +226,7 @@ export class LoadedGraph {
     for (const p of remove) this.contents.drop(p);
     this.loadedRows = new Map([...stored].map(([p, r]) => [p, r.extractionKey]));
     this.loadedGeneration = generation;
-    // The other writer's checker results for these files, if it stored them already.
+    // Files without a result that holds are scheduled for a check.
     this.precise.restore(upsert.map((f) => f.path));
     return upsert.length > 0 || remove.length > 0;
   }

@@ -10,9 +10,10 @@
  * import binding, a namespace, a class): typing such receivers can cost seconds (a callback parameter
  * inside a large object literal is typed by resolving every enclosing call).
  */
-import ts from 'typescript';
+import type TS from 'typescript';
+import ts from './compiler.ts';
 
-const isFunctionValue = (e: ts.Expression | undefined): boolean => {
+const isFunctionValue = (e: TS.Expression | undefined): boolean => {
   while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e))) e = e.expression;
   return e !== undefined && (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isClassExpression(e));
 };
@@ -30,10 +31,10 @@ export interface CandidateNames {
 }
 
 /** Per parsed file (programs share parsed files through the document registry; an edit makes a new one). */
-const perFile = new WeakMap<ts.SourceFile, CandidateNames>();
+const perFile = new WeakMap<TS.SourceFile, CandidateNames>();
 
 /** Candidate callee/value names of a program's workspace files. */
-export function candidateNames(files: readonly ts.SourceFile[]): CandidateNames {
+export function candidateNames(files: readonly TS.SourceFile[]): CandidateNames {
   const all: CandidateNames = { names: new Set(), members: new Set(), qualifiers: new Set(), accessors: new Set() };
   for (const sf of files) {
     let mine = perFile.get(sf);
@@ -43,20 +44,20 @@ export function candidateNames(files: readonly ts.SourceFile[]): CandidateNames 
   return all;
 }
 
-function namesOf(sf: ts.SourceFile): CandidateNames {
+function namesOf(sf: TS.SourceFile): CandidateNames {
   const names = new Set<string>(['constructor']);
   const members = new Set<string>(['constructor']);
   const qualifiers = new Set<string>();
   const accessors = new Set<string>();
-  const textOf = (n: ts.Node | undefined): string | undefined =>
+  const textOf = (n: TS.Node | undefined): string | undefined =>
     n && (ts.isIdentifier(n) || ts.isPrivateIdentifier(n) || ts.isStringLiteral(n)) ? n.text : undefined;
-  const add = (n: ts.Node | undefined, ...sets: Set<string>[]): void => {
+  const add = (n: TS.Node | undefined, ...sets: Set<string>[]): void => {
     const text = textOf(n);
     if (text === undefined) return;
     names.add(text);
     for (const s of sets) s.add(text);
   };
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node)) add(node.name);
     else if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) add(node.name, members, qualifiers);
     else if (ts.isMethodDeclaration(node) || ts.isMethodSignature(node)) add(node.name, members);

@@ -4,7 +4,7 @@
  * hold the programs in memory (the next pass rebuilds them).
  */
 import { Worker } from 'node:worker_threads';
-import type { CheckInputFile, CheckRequest, CheckResponse, WarmRequest } from './protocol.ts';
+import type { CheckerWorkerData, CheckInputFile, CheckRequest, CheckResponse, WarmRequest } from './protocol.ts';
 
 /** A pass's answer (the worker's result message). */
 export type CheckResult = Extract<CheckResponse, { type: 'result' }>;
@@ -14,6 +14,9 @@ const MAX_HEAP_MB = 2048;
 
 /** Spawns and talks to the checker worker. */
 export class CheckerClient {
+  /** `cacheDir`: where the worker keeps the compiler's code cache (see compiler-cache.ts); null for none. */
+  constructor(private readonly cacheDir: string | null = null) {}
+
   private worker: Worker | null = null;
   private nextId = 1;
   private idle: NodeJS.Timeout | null = null;
@@ -57,16 +60,18 @@ export class CheckerClient {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     const fromSource = new URL(import.meta.url).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
-    const entry = new URL(fromSource ? './checker-worker.ts' : './checker-worker.js', import.meta.url).href;
-    // From source the worker must register the same TypeScript loader the host runs under. The
-    // compiler (one 9 MB file) is imported first: loaded through the loader's hooks it takes 2-4x longer.
-    const compiler = JSON.stringify(import.meta.resolve('typescript'));
-    const code = fromSource
-      ? `import(${compiler}).then(() => import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
-      : `import(${JSON.stringify(entry)});`;
+    const ext = fromSource ? 'ts' : 'js';
+    const url = (name: string) => JSON.stringify(new URL(`./${name}.${ext}`, import.meta.url).href);
+    // The compiler (one 9 MB file) is loaded first, from its code cache, by a vm.Script: never through
+    // a loader's hooks, which make it 2-4x slower. From source the worker registers the TypeScript
+    // loader the host runs under, for its own modules.
+    const tsx = fromSource ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register())` : 'Promise.resolve()';
+    const code = `const { workerData } = require('node:worker_threads');
+${tsx}.then(() => import(${url('compiler-cache')})).then((m) => { m.loadCompiler(workerData.cacheDir); return import(${url('checker-worker')}); });`;
+    const workerData: CheckerWorkerData = { spawnedAt: performance.now(), cacheDir: this.cacheDir };
     // A bound on the checker's heap: past it the worker dies, the pass reports `failed` files and
     // last_error, and the graph keeps name-resolved calls (the server itself is unaffected).
-    const worker = new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
+    const worker = new Worker(code, { eval: true, workerData, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
     worker.unref();
     worker.on('message', (res: CheckResponse) => {
       const p = this.pending.get(res.id);

@@ -4,24 +4,37 @@
  * waits on the type checker. A `warm` request (sent when an ingest starts) builds the programs from
  * disk ahead of the check, on another core than the engine's parsing.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type ts from 'typescript';
 import { candidateNames } from './candidate-names.ts';
 import { collectEdges } from './collect-edges.ts';
+import { compilerLoad, saveCompilerCache } from './compiler-cache.ts';
 import { Implementations } from './implementations.ts';
 import { programFingerprint } from './fingerprint.ts';
 import { ProjectSet } from './projects.ts';
-import { type CheckRequest, type CheckResponse, type PreciseFile, type WarmRequest } from './protocol.ts';
+import { type CheckerWorkerData, type CheckRequest, type CheckResponse, type PreciseFile, type WarmRequest } from './protocol.ts';
+import { threadCpuMs } from './thread-cpu.ts';
 
-/** The compiler is imported before this module (see checker-client.ts): this is the worker's start-up. */
-const startupMs = Math.round(performance.now());
+/**
+ * The compiler and this module's imports are loaded before it runs (see checker-client.ts): the
+ * start-up, from the spawn (threads share the time origin); all this thread's CPU so far is its.
+ */
+let startup = { ms: Math.round(performance.now() - (workerData as CheckerWorkerData).spawnedAt), cpu: threadCpuMs() };
 
 let projects: ProjectSet | null = null;
-/** Time spent warming since the last check. */
+/** Time (and thread CPU) spent warming since the last check. */
 let warmMs = 0;
+let warmCpu = 0;
+
+/** Thread CPU elapsed since `from` (0 when unknown). */
+const cpuSince = (from: number | null): number => {
+  const now = threadCpuMs();
+  return now === null || from === null ? 0 : now - from;
+};
 
 function warm(req: WarmRequest): CheckResponse {
   const t0 = performance.now();
+  const c0 = threadCpuMs();
   // Programs already held for this root are kept current by the checks themselves.
   if (!projects || projects.root !== req.root) {
     projects = new ProjectSet(req.root);
@@ -29,11 +42,13 @@ function warm(req: WarmRequest): CheckResponse {
   }
   const elapsedMs = Math.round(performance.now() - t0);
   warmMs += elapsedMs;
+  warmCpu += cpuSince(c0);
   return { type: 'warmed', id: req.id, elapsedMs };
 }
 
 function check(req: CheckRequest): CheckResponse {
   const t0 = performance.now();
+  const c0 = threadCpuMs();
   const fingerprint = programFingerprint(req.root);
   if (!projects || projects.root !== req.root) projects = new ProjectSet(req.root);
   const set = projects;
@@ -91,11 +106,15 @@ function check(req: CheckRequest): CheckResponse {
     elapsedMs: Math.round(performance.now() - t0),
     buildMs: Math.round(buildMs),
     warmMs,
-    startupMs,
+    startupMs: startup.ms,
+    compiler: compilerLoad(),
+    ...(c0 === null ? {} : { cpu: { startup: startup.cpu ?? 0, warm: warmCpu, pass: cpuSince(c0) } }),
     rssMb: Math.round(mem.rss / 2 ** 20),
     heapMb: Math.round(mem.heapUsed / 2 ** 20),
   };
   warmMs = 0;
+  warmCpu = 0;
+  startup = { ms: 0, cpu: 0 };
   return { type: 'result', id: req.id, files, failed, fingerprint, stats };
 }
 
@@ -106,5 +125,8 @@ parentPort?.on('message', (req: CheckRequest | WarmRequest) => {
   } catch (err) {
     res = { type: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) };
   }
+  // After the first pass the compiler's code cache holds what the pass compiled. Written before the
+  // answer, once per store (and compiler), so a process that exits after the pass still leaves it.
+  if (res.type === 'result') saveCompilerCache();
   parentPort!.postMessage(res);
 });

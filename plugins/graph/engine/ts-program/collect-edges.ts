@@ -5,14 +5,15 @@
  * (`dispatches`), and functions, methods and classes used as values (`references`). Declarations
  * outside the workspace (node_modules, lib.d.ts) make no edge.
  */
-import ts from 'typescript';
+import type TS from 'typescript';
+import ts from './compiler.ts';
 import { dispatchOwner, targetOf, unalias, type DeclTarget } from './declarations.ts';
 import type { Implementations } from './implementations.ts';
 import type { PreciseEdge, PreciseRelation } from './protocol.ts';
 
 /** What edge collection needs besides the file. */
 export interface CollectContext {
-  checker: ts.TypeChecker;
+  checker: TS.TypeChecker;
   /** Workspace-relative path of a file name, or null outside the workspace. */
   rel(fileName: string): string | null;
   /** The program's subtype index (built on first use). */
@@ -31,12 +32,12 @@ export interface CollectContext {
 const PASS_ON = new Set(['bind', 'call', 'apply']);
 
 /** Collects a source file's edges. */
-export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdge[] {
+export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdge[] {
   const out: PreciseEdge[] = [];
   const seen = new Set<string>();
   const { checker } = ctx;
 
-  const emit = (at: ts.Node, t: DeclTarget | null, relation: PreciseRelation): boolean => {
+  const emit = (at: TS.Node, t: DeclTarget | null, relation: PreciseRelation): boolean => {
     if (!t) return false;
     const toPath = ctx.rel(t.fileName);
     if (toPath === null) return false;
@@ -50,11 +51,11 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
   };
 
   /** True when a name can resolve into the workspace: a member name after `x.`, unless `x` may be a namespace. */
-  const isCandidate = (id: ts.Identifier | ts.PrivateIdentifier): boolean => {
+  const isCandidate = (id: TS.Identifier | TS.PrivateIdentifier): boolean => {
     const p = id.parent;
     if (!(ts.isPropertyAccessExpression(p) && p.name === id) && !(ts.isQualifiedName(p) && p.right === id)) return ctx.names.has(id.text);
     if (ctx.members.has(id.text)) return true;
-    let receiver: ts.Node = ts.isPropertyAccessExpression(p) ? p.expression : p.left;
+    let receiver: TS.Node = ts.isPropertyAccessExpression(p) ? p.expression : p.left;
     while (ts.isParenthesizedExpression(receiver) || ts.isNonNullExpression(receiver)) receiver = receiver.expression;
     // `ns.f()`, `Outer.Inner.f()`: the receiver's own name says whether it may be a namespace.
     if (ts.isPropertyAccessExpression(receiver)) receiver = receiver.name;
@@ -62,7 +63,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     return ts.isIdentifier(receiver) && ctx.qualifiers.has(receiver.text) && ctx.names.has(id.text);
   };
 
-  const symbolDecls = (node: ts.Node): ts.Declaration[] => {
+  const symbolDecls = (node: TS.Node): TS.Declaration[] => {
     const sym = unalias(checker, checker.getSymbolAtLocation(node));
     return sym?.declarations ?? [];
   };
@@ -73,8 +74,8 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
    * `d: D` reaches overrides below D, not its siblings), else at the member's owner. `super.m()`
    * runs exactly the base member.
    */
-  const emitDispatch = (at: ts.Node, callee: ts.Expression, decl: ts.Declaration, relation: PreciseRelation = 'dispatches'): void => {
-    const member = (decl as ts.NamedDeclaration).name;
+  const emitDispatch = (at: TS.Node, callee: TS.Expression, decl: TS.Declaration, relation: PreciseRelation = 'dispatches'): void => {
+    const member = (decl as TS.NamedDeclaration).name;
     if (!member || !(ts.isIdentifier(member) || ts.isPrivateIdentifier(member) || ts.isStringLiteral(member))) return;
     const receiver = receiverOf(callee);
     if (receiver?.kind === ts.SyntaxKind.SuperKeyword) return;
@@ -93,20 +94,20 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
   };
 
   /** The receiver of a member call (`r` in `r.m()` / `r['m']()`), or null. */
-  const receiverOf = (e: ts.Expression): ts.Expression | null => {
+  const receiverOf = (e: TS.Expression): TS.Expression | null => {
     while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
     return ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) ? e.expression : null;
   };
 
   /** The node naming the callee, for positions and symbol fallbacks. */
-  const calleeName = (e: ts.Expression): ts.Node => {
+  const calleeName = (e: TS.Expression): TS.Node => {
     while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
     if (ts.isPropertyAccessExpression(e)) return e.name;
     if (ts.isElementAccessExpression(e)) return e.argumentExpression;
     return e;
   };
 
-  const resolveCall = (node: ts.CallLikeExpression, callee: ts.Expression): void => {
+  const resolveCall = (node: TS.CallLikeExpression, callee: TS.Expression): void => {
     const at = calleeName(callee);
     if ((ts.isIdentifier(at) || ts.isPrivateIdentifier(at)) && !isCandidate(at)) return;
     // The symbol of the callee name: it needs the receiver's type, not overload resolution and
@@ -130,17 +131,17 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     // asked: on type-heavy code one call can cost seconds, and it finds no named declaration here.
   };
 
-  const emitConstructor = (at: ts.Node, cls: ts.ClassLikeDeclaration): void => {
-    const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+  const emitConstructor = (at: TS.Node, cls: TS.ClassLikeDeclaration): void => {
+    const ctor = cls.members.find((m): m is TS.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
     if (!ctor) return;
     const csf = ctor.getSourceFile();
     emit(at, { fileName: csf.fileName, name: 'constructor', line: csf.getLineAndCharacterOfPosition(ctor.getStart(csf)).line + 1, decl: ctor }, 'calls');
   };
 
   /** True when declarations belong to different owners (a member of a union type): each is a target. */
-  const isUnionMember = (d: ts.Declaration, all: readonly ts.Declaration[]): boolean => all.some((o) => o.parent !== d.parent);
+  const isUnionMember = (d: TS.Declaration, all: readonly TS.Declaration[]): boolean => all.some((o) => o.parent !== d.parent);
 
-  const isCallee = (n: ts.Node): boolean => {
+  const isCallee = (n: TS.Node): boolean => {
     const p = n.parent;
     return (
       ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === n) ||
@@ -151,12 +152,12 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
   };
 
   /** A name used as a value: `fn` in `arr.map(fn)`, `options.get ?? get`, `{ handler: fn }`, `this.m.bind(this)`. */
-  const valueReference = (id: ts.Identifier | ts.PrivateIdentifier): void => {
-    let valueNode: ts.Node = id;
+  const valueReference = (id: TS.Identifier | TS.PrivateIdentifier): void => {
+    let valueNode: TS.Node = id;
     const p = id.parent;
     if ((ts.isPropertyAccessExpression(p) && p.name === id) || (ts.isQualifiedName(p) && p.right === id)) valueNode = p;
     else if (ts.isPropertyAccessExpression(p) && p.expression === id) return;
-    else if ((p as ts.NamedDeclaration).name === id) return; // a declaration's own name, an attribute name
+    else if ((p as TS.NamedDeclaration).name === id) return; // a declaration's own name, an attribute name
     else if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isExportAssignment(p)) return;
     else if (ts.isShorthandPropertyAssignment(p)) {
       if (!ctx.names.has(id.text)) return;
@@ -184,13 +185,13 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     // Only functions, methods and classes are "used as values"; a variable holding data is not.
     for (const d of decls) {
       // `this.visit.bind(this)` on an abstract `visit` hands on whichever override the instance has.
-      if (valueNode !== id) emitDispatch(id, valueNode as ts.Expression, d, 'references');
+      if (valueNode !== id) emitDispatch(id, valueNode as TS.Expression, d, 'references');
       if (emit(id, targetOf(d), 'references')) return;
     }
   };
 
   /** True where a value is handed on: an argument, an initializer, an operand of `??`/`||`/`=`, a return, an element. */
-  const passesValueOn = (n: ts.Node): boolean => {
+  const passesValueOn = (n: TS.Node): boolean => {
     let p = n.parent;
     while (ts.isParenthesizedExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p) || ts.isNonNullExpression(p)) {
       n = p;
@@ -215,7 +216,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     );
   };
 
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     // Types name shapes, not behaviour; tree-sitter's type references cover them.
     if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
     if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return;
@@ -236,7 +237,7 @@ export function collectEdges(sf: ts.SourceFile, ctx: CollectContext): PreciseEdg
     }
     ts.forEachChild(node, visit);
   };
-  const visitCallsOnly = (node: ts.Node): void => {
+  const visitCallsOnly = (node: TS.Node): void => {
     if (ts.isCallExpression(node)) resolveCall(node, node.expression);
     ts.forEachChild(node, visitCallsOnly);
   };

@@ -7,16 +7,17 @@
  * (ES5, the full DOM lib), and the programs then share parsed files and libs (see document-registry.ts).
  */
 import { dirname } from 'node:path';
-import ts from 'typescript';
+import type TS from 'typescript';
+import ts from './compiler.ts';
 import { findConfigFiles } from './fingerprint.ts';
 
 /** One parsed config. */
 export interface ParsedConfig {
   /** Workspace-relative path of the config file. */
   config: string;
-  cmd: ts.ParsedCommandLine;
+  cmd: TS.ParsedCommandLine;
   /** The options its program is built with. */
-  options: ts.CompilerOptions;
+  options: TS.CompilerOptions;
 }
 
 /** Diagnostics for an `extends` target that cannot be read or found. */

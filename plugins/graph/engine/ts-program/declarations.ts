@@ -3,7 +3,8 @@
  * whether it is something the graph has a node for (function, method, class, or a variable or field
  * holding a function). Anonymous functions (`return (c) => …`) have no name and are not targets.
  */
-import ts from 'typescript';
+import type TS from 'typescript';
+import ts from './compiler.ts';
 
 /** A declaration as the engine sees it. */
 export interface DeclTarget {
@@ -11,17 +12,17 @@ export interface DeclTarget {
   name: string;
   /** 1-based line of the declaration's name. */
   line: number;
-  decl: ts.Declaration;
+  decl: TS.Declaration;
 }
 
-const isFunctionValue = (e: ts.Expression | undefined): boolean => {
+const isFunctionValue = (e: TS.Expression | undefined): boolean => {
   while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e))) e = e.expression;
   return e !== undefined && (ts.isArrowFunction(e) || ts.isFunctionExpression(e));
 };
 
 /** The named declaration a declaration stands for (a constructor stands for its class), or null. */
-export function targetOf(decl: ts.Node): DeclTarget | null {
-  let named: ts.Node = decl;
+export function targetOf(decl: TS.Node): DeclTarget | null {
+  let named: TS.Node = decl;
   if (ts.isConstructorDeclaration(decl)) named = decl.parent;
   else if (ts.isArrowFunction(decl) || ts.isFunctionExpression(decl)) {
     if (ts.isFunctionExpression(decl) && decl.name) named = decl;
@@ -44,11 +45,11 @@ export function targetOf(decl: ts.Node): DeclTarget | null {
   ) {
     return null;
   }
-  const nameNode = (named as ts.NamedDeclaration).name;
+  const nameNode = (named as TS.NamedDeclaration).name;
   if (!nameNode || !(ts.isIdentifier(nameNode) || ts.isPrivateIdentifier(nameNode) || ts.isStringLiteral(nameNode) || ts.isNumericLiteral(nameNode))) return null;
   const sf = named.getSourceFile();
   const line = sf.getLineAndCharacterOfPosition(nameNode.getStart(sf)).line + 1;
-  return { fileName: sf.fileName, name: nameNode.text, line, decl: named as ts.Declaration };
+  return { fileName: sf.fileName, name: nameNode.text, line, decl: named as TS.Declaration };
 }
 
 /**
@@ -56,9 +57,9 @@ export function targetOf(decl: ts.Node): DeclTarget | null {
  * alias) member, an abstract member, or an instance method or accessor of a class, which a subclass
  * may override. Null for everything else (static, private and `#` members cannot be overridden).
  */
-export function dispatchOwner(checker: ts.TypeChecker, decl: ts.Declaration): ts.Symbol | null {
+export function dispatchOwner(checker: TS.TypeChecker, decl: TS.Declaration): TS.Symbol | null {
   const parent = decl.parent;
-  const symbolOf = (name: ts.Node | undefined): ts.Symbol | null => (name ? (checker.getSymbolAtLocation(name) ?? null) : null);
+  const symbolOf = (name: TS.Node | undefined): TS.Symbol | null => (name ? (checker.getSymbolAtLocation(name) ?? null) : null);
   if (ts.isMethodSignature(decl) || ts.isPropertySignature(decl)) {
     if (ts.isInterfaceDeclaration(parent)) return symbolOf(parent.name);
     if (ts.isTypeLiteralNode(parent) && ts.isTypeAliasDeclaration(parent.parent)) return symbolOf(parent.parent.name);
@@ -72,7 +73,7 @@ export function dispatchOwner(checker: ts.TypeChecker, decl: ts.Declaration): ts
 }
 
 /** Follows import/export aliases to the symbol they name. */
-export function unalias(checker: ts.TypeChecker, sym: ts.Symbol | undefined): ts.Symbol | undefined {
+export function unalias(checker: TS.TypeChecker, sym: TS.Symbol | undefined): TS.Symbol | undefined {
   if (sym && sym.flags & ts.SymbolFlags.Alias) {
     try {
       return checker.getAliasedSymbol(sym);

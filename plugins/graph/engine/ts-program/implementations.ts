@@ -3,17 +3,18 @@
  * interfaces that extend interfaces, walked transitively to find the declarations a call through an
  * interface member or abstract method may dispatch to.
  */
-import ts from 'typescript';
+import type TS from 'typescript';
+import ts from './compiler.ts';
 import { unalias } from './declarations.ts';
 
-const isFunctionValue = (e: ts.Expression): boolean => {
+const isFunctionValue = (e: TS.Expression): boolean => {
   while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)) e = e.expression;
   return ts.isArrowFunction(e) || ts.isFunctionExpression(e);
 };
 
 /** An object literal whose type an annotation states: a typed variable, a return of a function with a declared return type, `satisfies`/`as`. */
-function isAnnotatedPosition(node: ts.ObjectLiteralExpression): boolean {
-  let n: ts.Node = node;
+function isAnnotatedPosition(node: TS.ObjectLiteralExpression): boolean {
+  let n: TS.Node = node;
   while (ts.isParenthesizedExpression(n.parent)) n = n.parent;
   const p = n.parent;
   if (ts.isVariableDeclaration(p) || ts.isPropertyDeclaration(p)) return p.type !== undefined;
@@ -27,27 +28,27 @@ function isAnnotatedPosition(node: ts.ObjectLiteralExpression): boolean {
 }
 
 /** Declarations of a member that run when it is called: a method with a body, a field initialized with a function, an accessor. */
-const hasBody = (d: ts.Declaration): boolean =>
+const hasBody = (d: TS.Declaration): boolean =>
   (ts.isMethodDeclaration(d) && d.body !== undefined) ||
   (ts.isPropertyDeclaration(d) && d.initializer !== undefined) ||
   ((ts.isGetAccessorDeclaration(d) || ts.isSetAccessorDeclaration(d)) && d.body !== undefined);
 
 /** Subtype index of one program's workspace files. */
 export class Implementations {
-  private readonly subtypes = new Map<ts.Symbol, ts.Symbol[]>();
+  private readonly subtypes = new Map<TS.Symbol, TS.Symbol[]>();
   /** Object literals typed as an interface by an annotation (`const x: I = {…}`, a declared return type). */
-  private readonly literals = new Map<ts.Symbol, ts.ObjectLiteralExpression[]>();
+  private readonly literals = new Map<TS.Symbol, TS.ObjectLiteralExpression[]>();
   /** Answers already computed, by start type and member name: each is asked for once per program. */
-  private readonly cache = new Map<ts.Symbol, Map<string, ts.Declaration[]>>();
+  private readonly cache = new Map<TS.Symbol, Map<string, TS.Declaration[]>>();
 
   constructor(
-    private readonly checker: ts.TypeChecker,
-    files: readonly ts.SourceFile[],
+    private readonly checker: TS.TypeChecker,
+    files: readonly TS.SourceFile[],
   ) {
     for (const sf of files) this.scan(sf);
   }
 
-  private scan(node: ts.Node): void {
+  private scan(node: TS.Node): void {
     if ((ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) && node.heritageClauses) {
       const self = node.name ? this.checker.getSymbolAtLocation(node.name) : undefined;
       if (self) {
@@ -77,7 +78,7 @@ export class Implementations {
   }
 
   /** True when some workspace class, interface or annotated object literal is below `sym`. */
-  hasSubtypes(sym: ts.Symbol): boolean {
+  hasSubtypes(sym: TS.Symbol): boolean {
     return this.subtypes.has(sym) || this.literals.has(sym);
   }
 
@@ -90,7 +91,7 @@ export class Implementations {
    * (a body, a function-valued field, an accessor); `start`'s own member is the call's target, not
    * an implementation.
    */
-  implementationsOf(start: ts.Symbol, member: string): ts.Declaration[] {
+  implementationsOf(start: TS.Symbol, member: string): TS.Declaration[] {
     let byMember = this.cache.get(start);
     if (!byMember) this.cache.set(start, (byMember = new Map()));
     let out = byMember.get(member);
@@ -98,10 +99,10 @@ export class Implementations {
     return out;
   }
 
-  private compute(start: ts.Symbol, member: string): ts.Declaration[] {
-    const out = new Set<ts.Declaration>();
+  private compute(start: TS.Symbol, member: string): TS.Declaration[] {
+    const out = new Set<TS.Declaration>();
     const own = new Set(this.memberOf(start, member));
-    const seen = new Set<ts.Symbol>();
+    const seen = new Set<TS.Symbol>();
     const queue = [start];
     while (queue.length > 0) {
       const sym = queue.shift()!;
@@ -122,7 +123,7 @@ export class Implementations {
   }
 
   /** Declarations of `member` on instances of the type `sym` declares, inherited ones included. */
-  private memberOf(sym: ts.Symbol, member: string): readonly ts.Declaration[] {
+  private memberOf(sym: TS.Symbol, member: string): readonly TS.Declaration[] {
     if (member.startsWith('#')) return sym.members?.get(ts.escapeLeadingUnderscores(member))?.declarations ?? [];
     try {
       return this.checker.getPropertyOfType(this.checker.getDeclaredTypeOfSymbol(sym), member)?.declarations ?? [];

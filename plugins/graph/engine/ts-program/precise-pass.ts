@@ -8,9 +8,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphBuilder } from '../build.ts';
-import type { GraphStore, PreciseRow } from '../store.ts';
+import type { FileRow, GraphStore, PreciseRow } from '../store.ts';
 import { detectLanguage } from '../parsers/languages.ts';
 import { CheckerClient } from './checker-client.ts';
+import { compilerCacheDir } from './compiler-cache.ts';
 import { programFingerprint } from './fingerprint.ts';
 import type { CheckStats, PreciseEdge } from './protocol.ts';
 
@@ -50,7 +51,7 @@ export interface PreciseStatus {
 
 /** The checker pass of one engine. */
 export class PrecisePass {
-  private readonly client = new CheckerClient();
+  private readonly client: CheckerClient;
   private readonly dirty = new Set<string>();
   /** Files of the running pass, with the hash it checks: asking again for the same content is a no-op. */
   private inFlight = new Map<string, string>();
@@ -60,7 +61,32 @@ export class PrecisePass {
   private closed = false;
   private lastError: string | undefined;
 
-  constructor(private readonly host: PreciseHost) {}
+  constructor(private readonly host: PreciseHost) {
+    this.client = new CheckerClient(compilerCacheDir());
+  }
+
+  /**
+   * The stored results that still hold (same file hash, same program fingerprint) for the TS/JS
+   * files among `rows`, by path: a graph built from the store links them with these edges at once,
+   * instead of linking every file twice (name-resolved, then again when `restore` applies them).
+   */
+  storedEdges(rows: Iterable<FileRow>): Map<string, readonly PreciseEdge[]> {
+    const out = new Map<string, readonly PreciseEdge[]>();
+    const store = this.host.store();
+    if (!store) return out;
+    let stored: Map<string, PreciseRow> | null = null;
+    let fingerprint: string | null = null;
+    for (const row of rows) {
+      if (!CHECKED.has(row.language)) continue;
+      stored ??= store.preciseRows();
+      const s = stored.get(row.path);
+      if (!s || s.hash !== row.hash) continue;
+      // Globbing for configs costs a walk: only when some TS/JS file has a stored result to validate.
+      fingerprint ??= programFingerprint(this.host.root);
+      if (s.fingerprint === fingerprint) out.set(row.path, JSON.parse(s.edgesJson) as PreciseEdge[]);
+    }
+    return out;
+  }
 
   /**
    * Applies stored results that still hold (same file hash, same fingerprint) to files of the graph
@@ -71,18 +97,14 @@ export class PrecisePass {
     if (!store) return;
     const builder = this.host.builder();
     const rows = store.fileRows();
-    const stored = store.preciseRows();
-    let fingerprint: string | null = null;
-    const apply = new Map<string, readonly PreciseEdge[]>();
+    const lacking: FileRow[] = [];
     for (const path of paths ?? rows.keys()) {
       const row = rows.get(path);
-      if (!row || !CHECKED.has(row.language) || builder.isPrecise(path)) continue;
-      const s = stored.get(path);
-      // Globbing for configs costs a walk: only when some TS/JS file has a stored result to validate.
-      if (s && s.hash === row.hash) fingerprint ??= programFingerprint(this.host.root);
-      if (s && s.hash === row.hash && s.fingerprint === fingerprint) apply.set(path, JSON.parse(s.edgesJson) as PreciseEdge[]);
-      else if (this.inFlight.get(path) !== row.hash) this.dirty.add(path);
+      if (row && CHECKED.has(row.language) && !builder.isPrecise(path)) lacking.push(row);
     }
+    if (lacking.length === 0) return;
+    const apply = this.storedEdges(lacking);
+    for (const row of lacking) if (!apply.has(row.path) && this.inFlight.get(row.path) !== row.hash) this.dirty.add(row.path);
     builder.applyPrecise(apply);
     this.schedule();
   }

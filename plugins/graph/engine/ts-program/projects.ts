@@ -11,13 +11,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import fg from 'fast-glob';
 import ignore from 'ignore';
-import ts from 'typescript';
+import type TS from 'typescript';
+import ts from './compiler.ts';
 import { parseConfigs, type ParsedConfig } from './configs.ts';
-import { sharedDocumentRegistry } from './document-registry.ts';
+import { JSDOC_PARSING, sharedDocumentRegistry } from './document-registry.ts';
 import type { CheckInputFile } from './protocol.ts';
 
 /** Options for workspaces (or parts) without a config: plain JS and TS, checked leniently. */
-const INFERRED_OPTIONS: ts.CompilerOptions = {
+const INFERRED_OPTIONS: TS.CompilerOptions = {
   allowJs: true,
   checkJs: false,
   noEmit: true,
@@ -40,7 +41,7 @@ const MAX_WARM_BYTES = 1024 * 1024;
 
 interface Project {
   config: string | null;
-  service: ts.LanguageService;
+  service: TS.LanguageService;
 }
 
 /** A file's text as read for a script version, with the sha1 of its bytes. */
@@ -51,7 +52,7 @@ interface ScriptText {
 }
 
 /** Compiler options as a comparable string, without the config file's own path. */
-const optionsKey = (options: ts.CompilerOptions): string => JSON.stringify(options, (k, v: unknown) => (k === 'configFilePath' ? undefined : v));
+const optionsKey = (options: TS.CompilerOptions): string => JSON.stringify(options, (k, v: unknown) => (k === 'configFilePath' ? undefined : v));
 
 const readIfExists = (file: string): string => {
   try {
@@ -142,7 +143,7 @@ export class ProjectSet {
   }
 
   /** The service owning a workspace file, or undefined. */
-  serviceOf(rel: string): ts.LanguageService | undefined {
+  serviceOf(rel: string): TS.LanguageService | undefined {
     return this.owner.get(rel)?.service;
   }
 
@@ -207,10 +208,11 @@ export class ProjectSet {
     }
   }
 
-  private service(options: ts.CompilerOptions, rootNames: string[], cwd: string, references: readonly ts.ProjectReference[] | undefined): ts.LanguageService {
+  private service(options: TS.CompilerOptions, rootNames: string[], cwd: string, references: readonly TS.ProjectReference[] | undefined): TS.LanguageService {
     // `useSourceOfProjectReferenceRedirect` is honoured by the service but not in the public host type.
-    const host: ts.LanguageServiceHost & { useSourceOfProjectReferenceRedirect(): boolean } = {
+    const host: TS.LanguageServiceHost & { useSourceOfProjectReferenceRedirect(): boolean } = {
       getCompilationSettings: () => options,
+      jsDocParsingMode: JSDOC_PARSING,
       getScriptFileNames: () => rootNames,
       getProjectReferences: () => references,
       // Referenced projects are read from their sources, not from (possibly stale or missing) .d.ts outputs.

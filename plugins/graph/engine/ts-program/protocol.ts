@@ -68,9 +68,21 @@ export interface CheckStats {
   buildMs: number;
   /** Time the worker spent before this pass warming the programs (0 when it did not). */
   warmMs: number;
-  /** Time from the worker's start to the compiler being loaded. */
+  /** The worker's start-up (thread start to compiler and modules loaded), reported by its first pass; 0 after. */
   startupMs: number;
+  /** How the compiler was loaded (see compiler-cache.ts). */
+  compiler: 'cached' | 'compiled' | 'rejected' | 'require';
+  /** The worker thread's own CPU milliseconds for the same phases, where the platform tells (Linux). */
+  cpu?: { startup: number; warm: number; pass: number };
   /** Worker resident set and V8 heap after the pass, MiB. */
   rssMb: number;
   heapMb: number;
+}
+
+/** What the engine hands the worker when it starts it (`workerData`). */
+export interface CheckerWorkerData {
+  /** `performance.now()` at the spawn (threads share the time origin): the start-up is measured from it. */
+  spawnedAt: number;
+  /** Folder for the compiler's code cache (see compiler-cache.ts), or null for none. */
+  cacheDir: string | null;
 }
