@@ -9,6 +9,7 @@ import { layersVerb } from './verbs/layers.ts';
 import { layerInspectVerb } from './verbs/layer_inspect.ts';
 import { scanVerb } from './verbs/scan.ts';
 import { scanAllVerb } from './verbs/scan_all.ts';
+import { twinsVerb } from './verbs/twins.ts';
 
 const Options = Type.Object({
   patterns: Type.Array(PatternSpecSchema, { default: [], maxItems: 64, description: 'Team scan patterns (tree-sitter query or keywords), run by scan_all and by name in scan' }),
@@ -30,5 +31,6 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(layerInspectVerb);
     ctx.registerVerb(scanVerb(patterns));
     ctx.registerVerb(scanAllVerb(patterns));
+    ctx.registerVerb(twinsVerb);
   },
 });

@@ -1,0 +1,163 @@
+/**
+ * Normalised AST shapes for `twins`: a symbol's subtree read in pre-order as node types (names and
+ * literal values drop out, operators stay), cut into 5-token shingles hashed to integers. Two
+ * copies of a function with renamed variables have the same shingles. Shapes are kept per file
+ * content hash, so a later call parses only files that changed.
+ */
+import type { GraphNode, GraphService } from '../graph/api.ts';
+import { parseCode, type Node } from './code-trees.ts';
+import type { Deadline } from './deadline.ts';
+
+const SHINGLE = 5;
+const MAX_TOKENS = 6000;
+/** Punctuation carries no shape. */
+const SKIP = new Set(['(', ')', '{', '}', '[', ']', ',', ';', ':', '.', 'comment', '"', "'", '`', 'string_fragment']);
+
+export interface Shape {
+  /** Sorted distinct shingle hashes. */
+  shingles: Int32Array;
+  tokens: number;
+}
+
+const cache = new Map<string, { root: string; hash: string; shapes: Map<string, Shape> }>();
+const MAX_CACHED_FILES = 20_000;
+
+function hashTokens(tokens: readonly string[], from: number): number {
+  let h = 0x811c9dc5;
+  for (let k = from; k < from + SHINGLE; k++) {
+    const t = tokens[k];
+    for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 0x7c, 0x01000193);
+  }
+  return h | 0;
+}
+
+/** The shape of one subtree. */
+export function shapeOf(node: Node): Shape {
+  const tokens: string[] = [];
+  const cursor = node.walk();
+  // Pre-order walk with the cursor (no node objects allocated per step).
+  let descend = true;
+  for (;;) {
+    if (descend) {
+      const type = cursor.nodeType;
+      if (!SKIP.has(type)) tokens.push(type);
+      if (tokens.length >= MAX_TOKENS) break;
+      if (cursor.gotoFirstChild()) continue;
+    }
+    if (cursor.gotoNextSibling()) {
+      descend = true;
+      continue;
+    }
+    if (!cursor.gotoParent()) break;
+    descend = false;
+  }
+  cursor.delete();
+  const set = new Set<number>();
+  for (let i = 0; i + SHINGLE <= tokens.length; i++) set.add(hashTokens(tokens, i));
+  return { shingles: Int32Array.from(set).sort(), tokens: tokens.length };
+}
+
+const DEFINITIONS = new Set([
+  'function_declaration', 'function_expression', 'arrow_function', 'method_definition', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'interface_declaration',
+  'function_definition', 'class_definition', 'function_item', 'impl_item', 'struct_item', 'method_declaration', 'constructor_declaration', 'class_body', 'type_declaration',
+]);
+
+/** Tree nodes that define something, by 0-based start row. */
+function definitionsByRow(root: Node): Map<number, Node[]> {
+  const out = new Map<number, Node[]>();
+  const cursor = root.walk();
+  let descend = true;
+  for (;;) {
+    if (descend) {
+      if (DEFINITIONS.has(cursor.nodeType)) {
+        const n = cursor.currentNode;
+        const list = out.get(n.startPosition.row) ?? [];
+        list.push(n);
+        out.set(n.startPosition.row, list);
+      }
+      if (cursor.gotoFirstChild()) continue;
+    }
+    if (cursor.gotoNextSibling()) {
+      descend = true;
+      continue;
+    }
+    if (!cursor.gotoParent()) break;
+    descend = false;
+  }
+  cursor.delete();
+  return out;
+}
+
+/** Shapes of `symbols` (all in file `path`), from the cache or one parse of the file. */
+export async function fileShapes(graph: GraphService, path: string, hash: string, symbols: readonly GraphNode[]): Promise<Map<string, Shape>> {
+  const engine = graph.engine;
+  const hit = cache.get(path);
+  if (hit && hit.hash === hash && hit.root === engine.root && symbols.every((s) => hit.shapes.has(s.id))) return hit.shapes;
+  const language = symbols[0]?.language;
+  const shapes = new Map<string, Shape>();
+  if (!language) return shapes;
+  let text: string;
+  try {
+    text = engine.readFile(path).content;
+  } catch {
+    return shapes;
+  }
+  const parsed = await parseCode(language, text);
+  if (!parsed) return shapes;
+  try {
+    const defs = definitionsByRow(parsed.tree.rootNode);
+    for (const s of symbols) {
+      // The graph's range may start at a decorator or doc comment: take the definition whose range fits best.
+      let best: Node | null = null;
+      for (let row = s.startLine - 1; row < Math.min(s.endLine, s.startLine + 8) && !best; row++) {
+        best = (defs.get(row) ?? []).find((d) => d.endPosition.row + 1 <= s.endLine) ?? null;
+      }
+      if (best) shapes.set(s.id, shapeOf(best));
+    }
+  } finally {
+    parsed.done();
+  }
+  if (hash) {
+    if (cache.size >= MAX_CACHED_FILES) cache.clear();
+    cache.set(path, { root: engine.root, hash, shapes });
+  }
+  return shapes;
+}
+
+/** Shapes of every symbol of `kinds` in scope, file by file, within the deadline. */
+export async function collectShapes(graph: GraphService, symbols: readonly GraphNode[], deadline: Deadline): Promise<{ shapes: Map<string, Shape>; filesDone: number; filesTotal: number }> {
+  const byFile = new Map<string, GraphNode[]>();
+  for (const s of symbols) {
+    const list = byFile.get(s.path) ?? [];
+    list.push(s);
+    byFile.set(s.path, list);
+  }
+  const hashes = graph.engine.storedFiles();
+  const shapes = new Map<string, Shape>();
+  let filesDone = 0;
+  for (const [path, list] of byFile) {
+    if (deadline.spent()) break;
+    await deadline.pace();
+    for (const [id, shape] of await fileShapes(graph, path, hashes.get(path)?.hash ?? '', list)) shapes.set(id, shape);
+    filesDone++;
+  }
+  return { shapes, filesDone, filesTotal: byFile.size };
+}
+
+/** Jaccard of two sorted shingle sets. */
+export function jaccard(a: Int32Array, b: Int32Array): number {
+  let i = 0;
+  let j = 0;
+  let both = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      both++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  const union = a.length + b.length - both;
+  return union === 0 ? 0 : both / union;
+}
