@@ -9,6 +9,7 @@ import { layersVerb } from './verbs/layers.ts';
 import { layerInspectVerb } from './verbs/layer_inspect.ts';
 import { scanVerb } from './verbs/scan.ts';
 import { scanAllVerb } from './verbs/scan_all.ts';
+import { taintTraceVerb } from './verbs/taint_trace.ts';
 import { twinsVerb } from './verbs/twins.ts';
 
 const Options = Type.Object({
@@ -32,5 +33,6 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(scanVerb(patterns));
     ctx.registerVerb(scanAllVerb(patterns));
     ctx.registerVerb(twinsVerb);
+    ctx.registerVerb(taintTraceVerb);
   },
 });
