@@ -7,6 +7,7 @@ import { definePlugin, Type } from '../../core/index.ts';
 import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
 import { layersVerb } from './verbs/layers.ts';
 import { layerInspectVerb } from './verbs/layer_inspect.ts';
+import { refactorPlanVerb } from './verbs/refactor_plan.ts';
 import { scanVerb } from './verbs/scan.ts';
 import { scanAllVerb } from './verbs/scan_all.ts';
 import { taintTraceVerb } from './verbs/taint_trace.ts';
@@ -34,5 +35,6 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(scanAllVerb(patterns));
     ctx.registerVerb(twinsVerb);
     ctx.registerVerb(taintTraceVerb);
+    ctx.registerVerb(refactorPlanVerb);
   },
 });

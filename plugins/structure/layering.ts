@@ -6,7 +6,7 @@
  * units (many dependents across directories, few dependencies of their own) stand aside, so they
  * neither pull everything to level 1 nor count as skipped layers.
  */
-import { dirOf, type CodeGraph } from '../graph/api.ts';
+import { dirOf, MaxHeap, type CodeGraph } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
 import { buildUnitGraph, type Granularity, type LinkExample, type UnitGraph } from './unit-graph.ts';
 
@@ -114,55 +114,78 @@ export function stronglyConnected(n: number, out: Map<number, number>[]): number
 
 /**
  * Orders one component so that few (and light) arcs point backwards: Eades–Lin–Smyth greedy with
- * weights — sinks go last, sources first, otherwise the unit with the largest out−in weight goes first.
+ * weights — sinks go last, sources first, otherwise the unit with the largest out−in weight goes
+ * first. Linear-ish: weights are updated as units leave, and a lazy max-heap holds the scores.
  */
-export function feedbackOrder(members: readonly number[], out: Map<number, number>[], names: readonly string[]): number[] {
-  const alive = new Set(members);
-  const inW = new Map<number, Map<number, number>>();
-  for (const v of members) inW.set(v, new Map());
-  for (const v of members) for (const [w, weight] of out[v]) if (alive.has(w)) inW.get(w)!.set(v, weight);
+export function feedbackOrder(members: readonly number[], out: Map<number, number>[]): number[] {
+  const local = new Map<number, number>(members.map((v, i) => [v, i]));
+  const n = members.length;
+  const succ: [number, number][][] = members.map(() => []);
+  const pred: [number, number][][] = members.map(() => []);
+  const outW = new Float64Array(n);
+  const inW = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    for (const [w, weight] of out[members[i]]) {
+      const j = local.get(w);
+      if (j === undefined || j === i) continue;
+      succ[i].push([j, weight]);
+      pred[j].push([i, weight]);
+      outW[i] += weight;
+      inW[j] += weight;
+    }
+  }
+  const alive = new Uint8Array(n).fill(1);
   const head: number[] = [];
   const tail: number[] = [];
-  const sum = (m: Map<number, number>) => {
-    let s = 0;
-    for (const [k, x] of m) if (alive.has(k)) s += x;
-    return s;
-  };
-  const outAlive = (v: number) => {
-    let s = 0;
-    for (const [k, x] of out[v]) if (alive.has(k) && k !== v) s += x;
-    return s;
-  };
-  while (alive.size > 0) {
-    let moved = true;
-    while (moved) {
-      moved = false;
-      for (const v of [...alive].sort((a, b) => names[a].localeCompare(names[b]))) {
-        if (outAlive(v) === 0) {
-          tail.unshift(v);
-          alive.delete(v);
-          moved = true;
-        } else if (sum(inW.get(v)!) === 0) {
-          head.push(v);
-          alive.delete(v);
-          moved = true;
-        }
-      }
-    }
-    if (alive.size === 0) break;
-    let best = -1;
-    let bestScore = -Infinity;
-    for (const v of alive) {
-      const score = outAlive(v) - sum(inW.get(v)!);
-      if (score > bestScore || (score === bestScore && names[v].localeCompare(names[best]) < 0)) {
-        best = v;
-        bestScore = score;
-      }
-    }
-    head.push(best);
-    alive.delete(best);
+  const sinks: number[] = [];
+  const sources: number[] = [];
+  const heap = new MaxHeap(n * 2);
+  const EPS = 1e-9;
+  for (let i = 0; i < n; i++) {
+    if (outW[i] <= EPS) sinks.push(i);
+    else if (inW[i] <= EPS) sources.push(i);
+    else heap.push(outW[i] - inW[i], i);
   }
-  return [...head, ...tail];
+  const remove = (v: number) => {
+    alive[v] = 0;
+    for (const [w, weight] of succ[v]) {
+      if (!alive[w]) continue;
+      inW[w] -= weight;
+      if (inW[w] <= EPS && outW[w] > EPS) sources.push(w);
+      else heap.push(outW[w] - inW[w], w);
+    }
+    for (const [u, weight] of pred[v]) {
+      if (!alive[u]) continue;
+      outW[u] -= weight;
+      if (outW[u] <= EPS) sinks.push(u);
+      else heap.push(outW[u] - inW[u], u);
+    }
+  };
+  let left = n;
+  while (left > 0) {
+    if (sinks.length > 0) {
+      const v = sinks.pop()!;
+      if (!alive[v]) continue;
+      tail.push(v);
+      remove(v);
+      left--;
+    } else if (sources.length > 0) {
+      const v = sources.pop()!;
+      if (!alive[v]) continue;
+      head.push(v);
+      remove(v);
+      left--;
+    } else {
+      if (heap.size === 0) break; // cannot happen while weights stay consistent; never loop forever
+      const v = heap.pop();
+      // A stale entry (the unit left, or its score changed since): skip it.
+      if (!alive[v] || Math.abs(heap.lastKey - (outW[v] - inW[v])) > EPS) continue;
+      head.push(v);
+      remove(v);
+      left--;
+    }
+  }
+  return [...head, ...tail.reverse()].map((i) => members[i]);
 }
 
 function pickUtility(ug: UnitGraph, fanIn: number[]): Set<number> {
@@ -186,7 +209,7 @@ async function inferLayers(ug: UnitGraph, options: LayeringOptions, deadline: De
   const cycles = components.filter((c) => c.length > 1);
   const upward = new Set<string>();
   for (const c of cycles) {
-    const order = feedbackOrder(c, ug.out, ug.units);
+    const order = feedbackOrder(c, ug.out);
     const position = new Map(order.map((v, i) => [v, i]));
     for (const v of c) for (const w of ug.out[v].keys()) if (position.has(w) && position.get(w)! < position.get(v)!) upward.add(`${v} ${w}`);
     await deadline.pace();
