@@ -7,7 +7,10 @@
  *   taint_trace     ÷ impact on the same entry nodes (a bounded walk of the same graph, through the host).
  * Targets (issue 17): scan_all and layers ≤ 2 s, twins ≤ 3 s, taint_trace p50 ≤ 100 ms.
  *
- *   node --import tsx bench/structure.bench.ts [--corpus DIR]
+ * Each line also gives the CPU time of the call (process.cpuUsage), steadier than wall time on a
+ * loaded machine. `--store DIR` reuses a store already ingested from the corpus (else a temp one).
+ *
+ *   node --import tsx bench/structure.bench.ts [--corpus DIR] [--store DIR]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,43 +29,57 @@ export async function run(): Promise<void> {
   const argv = process.argv.slice(2);
   const corpusArg = argv.indexOf('--corpus');
   const root = corpusArg >= 0 ? argv[corpusArg + 1] : execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
-  const storeDir = mkdtempSync(join(tmpdir(), 'm1nd-structure-bench-'));
+  const storeArg = argv.indexOf('--store');
+  const storeDir = storeArg >= 0 ? argv[storeArg + 1] : mkdtempSync(join(tmpdir(), 'm1nd-structure-bench-'));
   try {
-    const engine = new CodeGraphEngine({ root, storeDir, exclude: EXCLUDE });
-    await engine.open();
-    await engine.ingest();
-    await engine.close();
+    if (storeArg < 0) {
+      const engine = new CodeGraphEngine({ root, storeDir, exclude: EXCLUDE });
+      await engine.open();
+      await engine.ingest();
+      await engine.close();
+    }
     const { host, call } = await serveStoredGraph(root, storeDir, EXCLUDE);
     try {
       const service = host.current.services.get('graph')!.impl as GraphService;
       const g = service.engine.graph;
       const files: string[] = [];
       for (const [, n] of g.nodes()) if (n.kind === 'file' && n.language === 'python') files.push(n.path);
+      await call('metrics', { top_k: 1 }); // loads the graph and its indexes, so the first timed call is the verb's own work
       console.log(`structure: corpus ${root}, graph ${g.nodeCount} nodes, ${g.edgeCount} edges, ${files.length} Python files`);
 
       // Baseline: parse every file, nothing else.
       const parser = createParser(await loadGrammar('python'));
       let t = performance.now();
+      const p0 = process.cpuUsage();
       for (const f of files) parser.parse(readFileSync(join(root, f), 'utf8'))?.delete();
       const parseAll = performance.now() - t;
+      const p1 = process.cpuUsage(p0);
+      console.log(`structure: parse-only baseline wall ${fmt(parseAll)} ms, cpu ${fmt((p1.user + p1.system) / 1000)} ms`);
       t = performance.now();
       let sum = 0;
       for (let e = 0; e < g.edgeCapacity; e++) if (g.edgeAlive[e]) sum += g.edgeSource[e] ^ g.edgeTarget[e];
       const edgePass = Math.max(0.01, performance.now() - t);
       if (sum === 0.5) console.log('');
 
-      const timed = async (verb: string, args: Record<string, unknown>) => {
-        const cold = await call(verb, args);
-        const warm = await call(verb, args);
-        return { cold, warm };
+      const cpuOf = async (verb: string, args: Record<string, unknown>) => {
+        const c0 = process.cpuUsage();
+        const wall = await call(verb, args);
+        const c = process.cpuUsage(c0);
+        return { wall, cpu: (c.user + c.system) / 1000 };
       };
+      const timed = async (verb: string, args: Record<string, unknown>) => {
+        const cold = await cpuOf(verb, args);
+        const warm = await cpuOf(verb, args);
+        return { cold: cold.wall, warm: warm.wall, coldCpu: cold.cpu, warmCpu: warm.cpu };
+      };
+      const cpuNote = (x: { coldCpu: number; warmCpu: number }) => `cpu cold ${fmt(x.coldCpu)} ms warm ${fmt(x.warmCpu)} ms`;
       const big = { time_budget_ms: 120_000 };
       const layers = await timed('layers', big);
-      console.log(`structure: layers      cold ${fmt(layers.cold)} ms  warm ${fmt(layers.warm)} ms  (target ≤ 2000)   edge pass ${edgePass.toFixed(1)} ms   ratio ${(layers.cold / edgePass).toFixed(0)}`);
+      console.log(`structure: layers      cold ${fmt(layers.cold)} ms  warm ${fmt(layers.warm)} ms  (target ≤ 2000)   ${cpuNote(layers)}   edge pass ${edgePass.toFixed(1)} ms   ratio ${(layers.cold / edgePass).toFixed(0)}`);
       const scan = await timed('scan_all', big);
-      console.log(`structure: scan_all    cold ${fmt(scan.cold)} ms  warm ${fmt(scan.warm)} ms  (target ≤ 2000)   parse-only ${fmt(parseAll)} ms   ratio cold ${(scan.cold / parseAll).toFixed(2)}`);
+      console.log(`structure: scan_all    cold ${fmt(scan.cold)} ms  warm ${fmt(scan.warm)} ms  (target ≤ 2000)   ${cpuNote(scan)}   parse-only ${fmt(parseAll)} ms   ratio cold ${(scan.cold / parseAll).toFixed(2)}`);
       const twins = await timed('twins', big);
-      console.log(`structure: twins       cold ${fmt(twins.cold)} ms  warm ${fmt(twins.warm)} ms  (target ≤ 3000)   parse-only ${fmt(parseAll)} ms   ratio cold ${(twins.cold / parseAll).toFixed(2)}`);
+      console.log(`structure: twins       cold ${fmt(twins.cold)} ms  warm ${fmt(twins.warm)} ms  (target ≤ 3000)   ${cpuNote(twins)}   parse-only ${fmt(parseAll)} ms   ratio cold ${(twins.cold / parseAll).toFixed(2)}`);
 
       // Taint from functions that call something, a fixed sample.
       const entries: string[] = [];
@@ -82,7 +99,7 @@ export async function run(): Promise<void> {
       await host.close();
     }
   } finally {
-    rmSync(storeDir, { recursive: true, force: true });
+    if (storeArg < 0) rmSync(storeDir, { recursive: true, force: true });
   }
 }
 

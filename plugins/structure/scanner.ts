@@ -4,7 +4,7 @@
  * scan re-parses only files that changed. Graph validation then places each finding in its
  * enclosing symbol and weighs it by how many other files depend on that symbol.
  */
-import type { GraphNode, GraphService, Language } from '../graph/api.ts';
+import type { CodeGraph, GraphNode, GraphService, Language } from '../graph/api.ts';
 import { ensureFinal, fileIndexOf } from '../graph/api.ts';
 import { CODE_LANGUAGES, excerpt, linesOf, parseCode, type Node } from './code-trees.ts';
 import { CODE_RULES, type CodeRule, type PresetName, type RuleContext } from './code-rules.ts';
@@ -90,11 +90,18 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
       } catch {
         continue; // gone since the last ingest: the next ingest drops it
       }
+      if (missing.every((r) => r.needs && !r.needs.test(text))) {
+        for (const rule of missing) entry.byRule.set(rule.id, []);
+        if (hash) cache.set(file.path, entry);
+        for (const rule of applicable) raw.push(...(entry.byRule.get(rule.id) ?? []));
+        scanned++;
+        continue;
+      }
       const parsed = await parseCode(language, text);
       if (!parsed) continue;
       try {
         const ctx: RuleContext = { classNames, text };
-        for (const rule of missing) entry.byRule.set(rule.id, runRule(rule, parsed.query(rule.query), parsed.tree.rootNode, ctx, file.path));
+        for (const rule of missing) entry.byRule.set(rule.id, rule.needs && !rule.needs.test(text) ? [] : runRule(rule, parsed.query(rule.query), parsed.tree.rootNode, ctx, file.path));
       } finally {
         parsed.done();
       }
@@ -108,7 +115,18 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
     scanned++;
   }
   const fileOf = fileIndexOf(g);
-  const findings: Finding[] = raw.map((f) => (request.graphValidate ? validate(graph, f, fileOf) : f));
+  const symbolsOf = new Map<string, GraphNode[]>();
+  const findings: Finding[] = [];
+  for (let k = 0; k < raw.length; k++) {
+    if ((k & 255) === 0) await request.deadline.pace();
+    const f = raw[k];
+    if (!request.graphValidate) findings.push(f);
+    else {
+      let symbols = symbolsOf.get(f.file);
+      if (!symbols) symbolsOf.set(f.file, (symbols = graph.fileSymbols(f.file)));
+      findings.push(validate(g, symbols, f, fileOf));
+    }
+  }
   const lines = new Map<string, string[]>();
   for (const gf of graphFindings(g, wanted, request.inScope)) {
     let text = lines.get(gf.node.path);
@@ -148,10 +166,9 @@ function runRule(rule: CodeRule, query: ReturnType<NonNullable<Awaited<ReturnTyp
   return out;
 }
 
-function validate(graph: GraphService, f: RawFinding, fileOf: Int32Array): Finding {
-  const g = graph.engine.graph;
+function validate(g: CodeGraph, symbols: readonly GraphNode[], f: RawFinding, fileOf: Int32Array): Finding {
   let holder: GraphNode | null = null;
-  for (const s of graph.fileSymbols(f.file)) if (s.startLine <= f.lines[0] && s.endLine >= f.lines[1] && s.kind !== 'section') holder = s; // line order: the last match is the innermost
+  for (const s of symbols) if (s.startLine <= f.lines[0] && s.endLine >= f.lines[1] && s.kind !== 'section') holder = s; // line order: the last match is the innermost
   const file = g.get(`file:${f.file}`);
   const index = holder ? g.indexOf(holder.id) : -1;
   const dependents = index >= 0 ? dependentFiles(g, index, fileOf) : 0;
