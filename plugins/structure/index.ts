@@ -8,6 +8,7 @@ import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
 import { antibodyCreateVerb } from './verbs/antibody_create.ts';
 import { antibodyListVerb } from './verbs/antibody_list.ts';
 import { antibodyScanVerb } from './verbs/antibody_scan.ts';
+import { flowSimulateVerb } from './verbs/flow_simulate.ts';
 import { layersVerb } from './verbs/layers.ts';
 import { layerInspectVerb } from './verbs/layer_inspect.ts';
 import { refactorPlanVerb } from './verbs/refactor_plan.ts';
@@ -39,6 +40,7 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(twinsVerb);
     ctx.registerVerb(taintTraceVerb);
     ctx.registerVerb(refactorPlanVerb);
+    ctx.registerVerb(flowSimulateVerb);
     ctx.registerVerb(antibodyCreateVerb);
     ctx.registerVerb(antibodyListVerb);
     ctx.registerVerb(antibodyScanVerb);
