@@ -19,7 +19,8 @@ export interface Shape {
   tokens: number;
 }
 
-const cache = new Map<string, { root: string; hash: string; shapes: Map<string, Shape> }>();
+/** Per file: shapes by symbol id; null records a symbol whose definition was not found (not retried until the file changes). */
+const cache = new Map<string, { root: string; hash: string; shapes: Map<string, Shape | null> }>();
 const MAX_CACHED_FILES = 20_000;
 
 function hashTokens(tokens: readonly string[], from: number): number {
@@ -93,18 +94,18 @@ function definitionsByRow(root: Node): Map<number, Node[]> {
 export async function fileShapes(graph: GraphService, path: string, hash: string, symbols: readonly GraphNode[]): Promise<Map<string, Shape>> {
   const engine = graph.engine;
   const hit = cache.get(path);
-  if (hit && hit.hash === hash && hit.root === engine.root && symbols.every((s) => hit.shapes.has(s.id))) return hit.shapes;
+  if (hit && hit.hash === hash && hit.root === engine.root && symbols.every((s) => hit.shapes.has(s.id))) return found(hit.shapes);
   const language = symbols[0]?.language;
-  const shapes = new Map<string, Shape>();
-  if (!language) return shapes;
+  const shapes = new Map<string, Shape | null>();
+  if (!language) return new Map();
   let text: string;
   try {
     text = engine.readFile(path).content;
   } catch {
-    return shapes;
+    return new Map();
   }
   const parsed = await parseCode(language, text);
-  if (!parsed) return shapes;
+  if (!parsed) return new Map();
   try {
     const defs = definitionsByRow(parsed.tree.rootNode);
     for (const s of symbols) {
@@ -113,7 +114,7 @@ export async function fileShapes(graph: GraphService, path: string, hash: string
       for (let row = s.startLine - 1; row < Math.min(s.endLine, s.startLine + 8) && !best; row++) {
         best = (defs.get(row) ?? []).find((d) => d.endPosition.row + 1 <= s.endLine) ?? null;
       }
-      if (best) shapes.set(s.id, shapeOf(best));
+      shapes.set(s.id, best ? shapeOf(best) : null);
     }
   } finally {
     parsed.done();
@@ -122,7 +123,13 @@ export async function fileShapes(graph: GraphService, path: string, hash: string
     if (cache.size >= MAX_CACHED_FILES) cache.clear();
     cache.set(path, { root: engine.root, hash, shapes });
   }
-  return shapes;
+  return found(shapes);
+}
+
+function found(shapes: Map<string, Shape | null>): Map<string, Shape> {
+  const out = new Map<string, Shape>();
+  for (const [id, shape] of shapes) if (shape) out.set(id, shape);
+  return out;
 }
 
 /** Shapes of every symbol of `kinds` in scope, file by file, within the deadline. */

@@ -41,12 +41,14 @@ export const twinsVerb = defineVerb({
     const { shapes, filesDone, filesTotal } = await collectShapes(graph, symbols, deadline);
     const threshold = args.similarity_threshold ?? 0.8;
     const minTokens = args.min_tokens ?? MIN_TOKENS;
-    const pairs: { a: GraphNode; b: GraphNode; similarity: number; ast: number; graph: number | null; reason: string }[] = [];
+    const pairs: { a: GraphNode; b: GraphNode; similarity: number; ast: number; graph: number | null; tokens: [number, number] }[] = [];
     for (const kind of kinds) {
       const nodes = symbols.filter((s) => s.kind === kind && (shapes.get(s.id)?.tokens ?? 0) >= minTokens);
       const list: Shape[] = nodes.map((s) => shapes.get(s.id)!);
       // The AST score must carry most of the threshold on its own: the graph part adds at most 0.2.
+      let scored = 0;
       for (const p of twinPairs(list, Math.max(0.3, threshold - 0.2), 20_000)) {
+        if ((++scored & 511) === 0) await deadline.pace();
         const a = nodes[p.a];
         const b = nodes[p.b];
         const ia = g.indexOf(a.id);
@@ -55,20 +57,23 @@ export const twinsVerb = defineVerb({
         const hasGraph = s.jaccard > 0 || s.shared > 0;
         const similarity = hasGraph ? 0.8 * p.ast + 0.2 * s.similarity : p.ast;
         if (similarity < threshold) continue;
-        const shared = hasGraph ? sharedFeatureNames(g, ia, ib, 4) : [];
-        const reason = `AST shape ${Math.round(p.ast * 100)}% alike (${list[p.a].tokens} vs ${list[p.b].tokens} tokens)${hasGraph ? `; graph signature ${Math.round(s.similarity * 100)}%${shared.length ? `: both ${shared.join(', ')}` : ''}` : ''}`;
-        pairs.push({ a, b, similarity, ast: p.ast, graph: hasGraph ? s.similarity : null, reason });
+        pairs.push({ a, b, similarity, ast: p.ast, graph: hasGraph ? s.similarity : null, tokens: [list[p.a].tokens, list[p.b].tokens] });
       }
       await deadline.pace();
     }
     pairs.sort((x, y) => y.similarity - x.similarity || x.a.id.localeCompare(y.a.id));
+    // Reasons only for the pairs returned: naming shared features costs a look at both neighbourhoods.
+    const reasonOf = (p: (typeof pairs)[number]) => {
+      const shared = p.graph !== null ? sharedFeatureNames(g, g.indexOf(p.a.id), g.indexOf(p.b.id), 4) : [];
+      return `AST shape ${Math.round(p.ast * 100)}% alike (${p.tokens[0]} vs ${p.tokens[1]} tokens)${p.graph !== null ? `; graph signature ${Math.round(p.graph * 100)}%${shared.length ? `: both ${shared.join(', ')}` : ''}` : ''}`;
+    };
     const rows = pairs.slice(0, args.top_k ?? 50).map((p) => ({
       a: { id: p.a.id, path: p.a.path, lines: [p.a.startLine, p.a.endLine] },
       b: { id: p.b.id, path: p.b.path, lines: [p.b.startLine, p.b.endLine] },
       similarity: Math.round(p.similarity * 1000) / 1000,
       ast: Math.round(p.ast * 1000) / 1000,
       graph: p.graph === null ? null : Math.round(p.graph * 1000) / 1000,
-      reason: p.reason,
+      reason: reasonOf(p),
     }));
     const { kept, report } = packToTokenBudget(rows, args.token_budget ?? 4000);
     return {
