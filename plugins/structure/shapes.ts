@@ -23,27 +23,50 @@ export interface Shape {
 const cache = new Map<string, { root: string; hash: string; shapes: Map<string, Shape | null> }>();
 const MAX_CACHED_FILES = 20_000;
 
-function hashTokens(tokens: readonly string[], from: number): number {
+/** Per grammar: node type id → hash of its type name (0 = punctuation, skipped), so shapes compare across grammars that share names (ts/tsx). */
+const typeHashes = new WeakMap<object, Map<number, number>>();
+
+function hashString(s: string): number {
   let h = 0x811c9dc5;
-  for (let k = from; k < from + SHINGLE; k++) {
-    const t = tokens[k];
-    for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
-    h = Math.imul(h ^ 0x7c, 0x01000193);
-  }
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h | 0 || 1;
+}
+
+function hashShingle(tokens: Int32Array, from: number): number {
+  let h = 0x811c9dc5;
+  for (let k = from; k < from + SHINGLE; k++) h = Math.imul(h ^ tokens[k], 0x01000193);
   return h | 0;
 }
 
 /** The shape of one subtree. */
 export function shapeOf(node: Node): Shape {
-  const tokens: string[] = [];
+  const language = node.tree.language as object;
+  let ids = typeHashes.get(language);
+  if (!ids) typeHashes.set(language, (ids = new Map()));
+  const tokens = new Int32Array(Math.min(MAX_TOKENS, 4096));
+  let buffer = tokens;
+  let count = 0;
   const cursor = node.walk();
-  // Pre-order walk with the cursor (no node objects allocated per step).
+  // Pre-order walk with the cursor (no node objects allocated per step); type names hashed once per grammar.
   let descend = true;
   for (;;) {
     if (descend) {
-      const type = cursor.nodeType;
-      if (!SKIP.has(type)) tokens.push(type);
-      if (tokens.length >= MAX_TOKENS) break;
+      const id = cursor.nodeTypeId;
+      let h = ids.get(id);
+      if (h === undefined) {
+        const type = cursor.nodeType;
+        h = SKIP.has(type) ? 0 : hashString(type);
+        ids.set(id, h);
+      }
+      if (h !== 0) {
+        if (count === buffer.length) {
+          const grown = new Int32Array(Math.min(MAX_TOKENS, buffer.length * 2));
+          grown.set(buffer);
+          buffer = grown;
+        }
+        buffer[count++] = h;
+      }
+      if (count >= MAX_TOKENS) break;
       if (cursor.gotoFirstChild()) continue;
     }
     if (cursor.gotoNextSibling()) {
@@ -55,8 +78,8 @@ export function shapeOf(node: Node): Shape {
   }
   cursor.delete();
   const set = new Set<number>();
-  for (let i = 0; i + SHINGLE <= tokens.length; i++) set.add(hashTokens(tokens, i));
-  return { shingles: Int32Array.from(set).sort(), tokens: tokens.length };
+  for (let i = 0; i + SHINGLE <= count; i++) set.add(hashShingle(buffer, i));
+  return { shingles: Int32Array.from(set).sort(), tokens: count };
 }
 
 const DEFINITIONS = new Set([
