@@ -42,6 +42,28 @@ export function mount(app: any): void {
   next();
 }
 `,
+  'src/service.ts': `import { Store } from './store-class.ts';
+export class Service {
+  private store = new Store();
+  run(): number {
+    return this.store.size();
+  }
+}
+`,
+  'src/store-class.ts': `export class Store {
+  size(): number {
+    return 1;
+  }
+}
+`,
+  'tests/auth.test.ts': `import { requireAuth } from '../src/auth.ts';
+
+export function testRequireAuth(): boolean {
+  let called = false;
+  requireAuth({}, {}, () => (called = true));
+  return called;
+}
+`,
   'py/store.py': `import asyncio
 
 CACHE = {}
@@ -122,6 +144,16 @@ describe('scan and scan_all over planted TypeScript and Python cases', function 
   it('auth_boundary flags the route without auth middleware and not the guarded one or the comment', async () => {
     const r = await h.call('scan', { agent_id: 'a', pattern: 'auth_boundary' });
     assert.deepEqual(lines(r.json.findings, 'js.route_without_auth'), ['src/routes.ts:4']);
+  });
+
+  it('dependency_injection finds the class building a workspace class, and test_coverage the exported code no test reaches', async () => {
+    const di = await h.call('scan', { agent_id: 'a', pattern: 'dependency_injection', severity_min: 0 });
+    assert.deepEqual(lines(di.json.findings, 'js.hardwired_dependency'), ['src/service.ts:3']);
+    const tc = await h.call('scan', { agent_id: 'a', pattern: 'test_coverage', severity_min: 0, limit: 200 });
+    const untested = tc.json.findings.map((f: any) => f.node);
+    assert.ok(untested.includes('function:src/jobs.ts#runAll'), JSON.stringify(untested));
+    assert.ok(!untested.includes('function:src/auth.ts#requireAuth'), 'a test file calls it');
+    assert.ok(!untested.some((n: string) => n.includes('tests/')), 'tests are not asked to be tested');
   });
 
   it('a custom keyword pattern matches identifiers in code, not in comments or strings', async () => {
