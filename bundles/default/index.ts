@@ -3,6 +3,6 @@ import { defineBundle } from '../../core/index.ts';
 
 export default defineBundle({
   name: 'default',
-  description: 'All built-in families: host, core, edit, memory, perspective, lock, resonate.',
+  description: 'All built-in families: host, core, edit, memory, perspective, lock, resonate, structure.',
   plugins: { dirs: ['../../plugins'] },
 });

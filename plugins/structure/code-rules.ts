@@ -1,0 +1,230 @@
+/**
+ * The built-in scan presets that look at the code: tree-sitter queries per language, each with a
+ * small check over the captured nodes (what a query alone cannot say: "the block holds nothing but
+ * comments", "no decorator names an auth guard"). The rules that are graph conditions live in
+ * graph-rules.ts. A rule reports its `@hit` capture: that node's lines and code are the finding.
+ */
+import type { Language } from '../graph/api.ts';
+import { ancestor, type Node } from './code-trees.ts';
+
+export const PRESETS = ['error_handling', 'resource_cleanup', 'api_surface', 'state_mutation', 'concurrency', 'auth_boundary', 'test_coverage', 'dependency_injection'] as const;
+export type PresetName = (typeof PRESETS)[number];
+
+/** What a rule's check may consult besides the captures. */
+export interface RuleContext {
+  /** Labels of the workspace's classes (graph nodes), for dependency-injection rules. */
+  classNames: ReadonlySet<string>;
+  /** The whole file text. */
+  text: string;
+}
+
+/** A refined verdict: false drops the match. */
+export type Verdict = boolean | { severity?: number; message?: string };
+
+export interface CodeRule {
+  id: string;
+  preset: PresetName;
+  languages: readonly Language[];
+  query: string;
+  severity: number;
+  message: string;
+  /** Text the file must contain for the query to possibly match (skips the tree walk otherwise). */
+  needs?: RegExp;
+  check?: (captures: Record<string, Node>, ctx: RuleContext) => Verdict;
+}
+
+const JS: readonly Language[] = ['typescript', 'tsx', 'javascript'];
+const PY: readonly Language[] = ['python'];
+const JS_FUNCTIONS = new Set(['function_declaration', 'function_expression', 'arrow_function', 'method_definition', 'generator_function_declaration', 'function']);
+const PY_FUNCTIONS = new Set(['function_definition', 'lambda']);
+const JS_CLASSES = new Set(['class_declaration', 'class', 'abstract_class_declaration']);
+const AUTH = /auth|login|session|guard|protect|permission|require_?user|verify|token|jwt|acl|role/i;
+const ROUTE_OWNER = /^(app|router|server|api|routes?|r)$/i;
+
+const significant = (n: Node) => n.namedChildren.filter((c) => c !== null && c.type !== 'comment') as Node[];
+const isConsoleOnly = (stmts: Node[]) => stmts.length > 0 && stmts.every((s) => s.type === 'expression_statement' && /^console\.\w+\(/.test(s.text));
+const returned = (n: Node) => n.parent?.type === 'return_statement' || n.parent?.parent?.type === 'return_statement';
+
+export const CODE_RULES: readonly CodeRule[] = [
+  // error_handling
+  {
+    id: 'js.swallowed_catch',
+    preset: 'error_handling',
+    languages: JS,
+    needs: /\bcatch\b/,
+    query: '(catch_clause body: (statement_block) @body) @hit',
+    severity: 0.7,
+    message: 'catch block swallows the error',
+    check: ({ body }) => {
+      const stmts = significant(body);
+      if (stmts.length === 0) return true;
+      return isConsoleOnly(stmts) ? { severity: 0.5, message: 'catch block only logs the error and carries on' } : false;
+    },
+  },
+  {
+    id: 'py.swallowed_except',
+    preset: 'error_handling',
+    languages: PY,
+    needs: /\bexcept\b/,
+    query: '(except_clause) @hit',
+    severity: 0.7,
+    message: 'except clause swallows the error',
+    check: ({ hit }) => {
+      const block = hit.namedChildren.find((c) => c?.type === 'block');
+      if (!block) return false;
+      const stmts = significant(block);
+      const bare = hit.namedChildren.filter((c) => c !== null && c.type !== 'block' && c.type !== 'comment').length === 0;
+      const empty = stmts.every((s) => s.type === 'pass_statement' || (s.type === 'expression_statement' && s.text === '...'));
+      if (empty) return bare ? { message: 'bare except swallows every error, KeyboardInterrupt included', severity: 0.8 } : true;
+      return bare ? { message: 'bare except catches every error, KeyboardInterrupt and SystemExit included', severity: 0.5 } : false;
+    },
+  },
+  // resource_cleanup
+  {
+    id: 'py.open_without_with',
+    preset: 'resource_cleanup',
+    languages: PY,
+    needs: /\bopen\s*\(/,
+    query: '(call function: (identifier) @fn (#eq? @fn "open")) @hit',
+    severity: 0.6,
+    message: 'file opened outside a with block: not closed if an error is raised',
+    check: ({ hit }) => !returned(hit) && ancestor(hit, new Set(['with_item', 'with_clause']), PY_FUNCTIONS) === null,
+  },
+  {
+    id: 'js.unclosed_handle',
+    preset: 'resource_cleanup',
+    languages: JS,
+    needs: /\.(?:openSync|createReadStream|createWriteStream|createServer|connect)\s*\(/,
+    query: '(call_expression function: (member_expression property: (property_identifier) @p (#match? @p "^(openSync|createReadStream|createWriteStream|createServer|connect)$"))) @hit',
+    severity: 0.5,
+    message: 'handle opened here is never closed in this function',
+    check: ({ hit }) => {
+      if (returned(hit)) return false;
+      const scope = ancestor(hit, JS_FUNCTIONS) ?? hit.tree.rootNode;
+      return !/\.(close|closeSync|end|destroy)\(|\bfinally\b|\bawait using\b|\busing\b/.test(scope.text);
+    },
+  },
+  {
+    id: 'js.interval_discarded',
+    preset: 'resource_cleanup',
+    languages: JS,
+    needs: /\bsetInterval\b/,
+    query: '(expression_statement (call_expression function: (identifier) @f (#eq? @f "setInterval"))) @hit',
+    severity: 0.5,
+    message: 'setInterval handle discarded: the timer can never be cleared',
+  },
+  // state_mutation
+  {
+    id: 'py.global_write',
+    preset: 'state_mutation',
+    languages: PY,
+    needs: /\bglobal\s/,
+    query: '(global_statement) @hit',
+    severity: 0.6,
+    message: 'function rebinds module-level state (global)',
+  },
+  {
+    id: 'js.module_state_write',
+    preset: 'state_mutation',
+    languages: JS,
+    needs: /^(?:export\s+)?(?:let|var)\s/m,
+    query: '[(assignment_expression left: (identifier) @target) (augmented_assignment_expression left: (identifier) @target) (update_expression argument: (identifier) @target)] @hit',
+    severity: 0.5,
+    message: 'function writes a module-level variable',
+    check: ({ hit, target }, ctx) => {
+      const fn = ancestor(hit, JS_FUNCTIONS);
+      if (!fn) return false;
+      // A module-level `let`/`var` of that name, not shadowed by a declaration inside the function.
+      const name = target.text.replace(/\$/g, '\\$');
+      const moduleLevel = new RegExp(`^(?:export\\s+)?(?:let|var)\\s+(?:[^=;]*[,{\\s])?${name}\\b`, 'm');
+      const local = new RegExp(`\\b(?:let|var|const)\\s+${name}\\b|\\(\\s*${name}\\b|,\\s*${name}\\s*[,)]`);
+      return moduleLevel.test(ctx.text) && !local.test(fn.text);
+    },
+  },
+  // concurrency
+  {
+    id: 'js.async_foreach',
+    preset: 'concurrency',
+    languages: JS,
+    needs: /\.forEach\s*\(\s*async\b/,
+    query: '(call_expression function: (member_expression property: (property_identifier) @p (#eq? @p "forEach")) arguments: (arguments [(arrow_function) (function_expression)] @cb)) @hit',
+    severity: 0.7,
+    message: 'forEach does not await async callbacks: the iterations run concurrently and errors escape',
+    check: ({ cb }) => cb.text.startsWith('async'),
+  },
+  {
+    id: 'py.task_discarded',
+    preset: 'concurrency',
+    languages: PY,
+    needs: /\b(?:create_task|ensure_future)\b/,
+    query: '(expression_statement (call function: (attribute attribute: (identifier) @a (#match? @a "^(create_task|ensure_future)$"))) @hit)',
+    severity: 0.6,
+    message: 'task reference discarded: the event loop keeps only a weak reference, so it may be collected mid-run',
+  },
+  {
+    id: 'py.thread_not_joined',
+    preset: 'concurrency',
+    languages: PY,
+    needs: /\bThread\s*\(/,
+    query: '(call function: [(attribute attribute: (identifier) @t) (identifier) @t] (#eq? @t "Thread")) @hit',
+    severity: 0.4,
+    message: 'thread started without a join in this file',
+    check: (_, ctx) => !/\.join\(/.test(ctx.text),
+  },
+  // auth_boundary
+  {
+    id: 'js.route_without_auth',
+    preset: 'auth_boundary',
+    languages: JS,
+    needs: /\.(?:get|post|put|patch|delete|all)\s*\(\s*['\"`]/,
+    query: '(call_expression function: (member_expression object: (identifier) @owner property: (property_identifier) @method (#match? @method "^(get|post|put|patch|delete|all)$")) arguments: (arguments . [(string) (template_string)] @route)) @hit',
+    severity: 0.7,
+    message: 'HTTP route with no authentication middleware',
+    check: ({ hit, owner, method }) => {
+      if (!ROUTE_OWNER.test(owner.text)) return false;
+      const args = hit.childForFieldName('arguments');
+      const handlers = (args?.namedChildren ?? []).slice(1);
+      if (handlers.length === 0 || handlers.slice(0, -1).some((a) => a !== null && AUTH.test(a.text))) return false;
+      return method.text === 'get' ? { severity: 0.4 } : true;
+    },
+  },
+  {
+    id: 'py.route_without_auth',
+    preset: 'auth_boundary',
+    languages: PY,
+    needs: /@\w+(?:\.\w+)*\.(?:route|get|post|put|patch|delete|api_route)\s*\(/,
+    query: '(decorated_definition definition: (function_definition) @fn) @hit',
+    severity: 0.7,
+    message: 'HTTP route with no authentication decorator',
+    check: ({ hit, fn }) => {
+      const decorators = hit.namedChildren.filter((c) => c?.type === 'decorator') as Node[];
+      const route = decorators.find((d) => /\.(route|get|post|put|patch|delete|api_route)\s*\(/.test(d.text));
+      if (!route || decorators.some((d) => AUTH.test(d.text))) return false;
+      const params = fn.childForFieldName('parameters')?.text ?? '';
+      if (/Depends\([^)]*(auth|user|token)/i.test(params)) return false;
+      const mutating = /\.(post|put|patch|delete)\s*\(|methods\s*=\s*\[[^\]]*(POST|PUT|PATCH|DELETE)/i.test(route.text);
+      return mutating ? true : { severity: 0.4 };
+    },
+  },
+  // dependency_injection
+  {
+    id: 'js.hardwired_dependency',
+    preset: 'dependency_injection',
+    languages: JS,
+    needs: /\bclass\b[\s\S]*\bnew\s+[A-Z]/,
+    query: '(new_expression constructor: (identifier) @cls (#match? @cls "^[A-Z]")) @hit',
+    severity: 0.4,
+    message: 'class builds its own collaborator instead of receiving it',
+    check: ({ hit, cls }, ctx) => ctx.classNames.has(cls.text) && ancestor(hit, JS_CLASSES) !== null && !/Error$/.test(cls.text),
+  },
+  {
+    id: 'py.hardwired_dependency',
+    preset: 'dependency_injection',
+    languages: PY,
+    needs: /\bclass\s/,
+    query: '(call function: (identifier) @cls (#match? @cls "^[A-Z]")) @hit',
+    severity: 0.4,
+    message: 'class builds its own collaborator instead of receiving it',
+    check: ({ hit, cls }, ctx) => ctx.classNames.has(cls.text) && ancestor(hit, new Set(['class_definition'])) !== null && ancestor(hit, PY_FUNCTIONS) !== null && !/(Error|Exception)$/.test(cls.text),
+  },
+];

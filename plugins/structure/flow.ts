@@ -1,0 +1,127 @@
+/**
+ * Concurrent flows: each entry point can run concurrently (a request handler serves two requests
+ * at once; two entries run side by side). From each entry, a walk along calls stops at functions
+ * that take a lock (valves); a function it reaches that writes module-level state is a write with no
+ * synchronisation on the way. State written from concurrent flows is turbulence.
+ */
+import type { CodeGraphEngine, GraphNode } from '../graph/api.ts';
+import { callPath, walkCalls } from './call-walk.ts';
+import type { Deadline } from './deadline.ts';
+import { FunctionCode } from './function-code.ts';
+
+const LOCKED = /\bwith\s+(?:self\.)?\w*(?:[lL]ock|[mM]utex|[sS]em|[cC]ond)\w*|\basync\s+with\s+(?:self\.)?\w*[lL]ock\w*|\.acquire\s*\(|\brunExclusive\s*\(|\bnavigator\.locks\b|\bsynchronized\b|\.lock\s*\(\s*\)/;
+const JS_MODULE = /^(?:export\s+)?(let|var|const)\s+([A-Za-z_$][\w$]*)/;
+const PY_MODULE = /^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]/;
+
+export interface FlowFacts {
+  /** Module-level names this function writes. */
+  writes: string[];
+  locked: boolean;
+}
+
+function escape(name: string): string {
+  return name.replace(/\$/g, '\\$');
+}
+
+/** Module-level names a file declares: name → whether it is rebindable (let/var/Python) or only mutable (const container). */
+function moduleNames(lines: readonly string[]): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const line of lines) {
+    const js = JS_MODULE.exec(line);
+    if (js) out.set(js[2], js[1] !== 'const');
+    else {
+      const py = PY_MODULE.exec(line);
+      if (py && !/^(?:def|class|import|from|if|for|while|return|with|try|except|else|elif)$/.test(py[1])) out.set(py[1], true);
+    }
+  }
+  return out;
+}
+
+const namesCache = new WeakMap<readonly string[], Map<string, boolean>>();
+
+/** State writes and locks in one function's code, given its file's lines. */
+export function flowFacts(code: string, fileLines: readonly string[], extraLocks: RegExp | null): FlowFacts {
+  let names = namesCache.get(fileLines);
+  if (!names) namesCache.set(fileLines, (names = moduleNames(fileLines)));
+  const body = code.split('\n').slice(1).join('\n'); // the definition line declares, it does not write
+  const writes: string[] = [];
+  for (const [name, rebindable] of names) {
+    if (!body.includes(name)) continue;
+    const n = escape(name);
+    const mutate = new RegExp(`(?<![\\w.$])${n}(?:\\.(?:set|push|pop|shift|unshift|splice|delete|clear|add|append|extend|update|remove|setdefault|insert)\\s*\\(|\\[[^\\]\\n]+\\]\\s*(?:[+\\-*/]?=)(?!=))|\\bdel\\s+${n}\\[`);
+    const rebind = new RegExp(`(?<![\\w.$])${n}\\s*(?:[+\\-*/]?=(?!=)|\\+\\+|--)`);
+    // Python rebinds a module name only under `global`; otherwise it is a local.
+    const pyRebind = /\bdef\s/.test(code.split('\n', 1)[0]) ? new RegExp(`\\bglobal\\s+[\\w,\\s]*\\b${n}\\b`).test(body) && rebind.test(body) : rebindable && rebind.test(body);
+    const localShadow = new RegExp(`\\b(?:let|const|var)\\s+${n}\\b`).test(body);
+    if (!localShadow && (mutate.test(body) || pyRebind)) writes.push(name);
+  }
+  return { writes, locked: LOCKED.test(code) || (extraLocks?.test(code) ?? false) };
+}
+
+export interface Turbulence {
+  state: string;
+  writers: string[];
+  entries: string[];
+  paths: string[][];
+  score: number;
+}
+
+export interface Valve {
+  state: string;
+  entry: string;
+  lock_at: string;
+}
+
+/** Turbulence points and valves from the entries' call walks. */
+export async function simulateFlows(
+  engine: CodeGraphEngine,
+  entries: readonly GraphNode[],
+  options: { maxDepth: number; particles: number; threshold: number; maxSteps: number; extraLocks: RegExp | null; readOnly: RegExp | null; deadline: Deadline },
+): Promise<{ turbulence: Turbulence[]; valves: Valve[]; steps: number; entriesDone: number }> {
+  const g = engine.graph;
+  const facts = new FunctionCode<FlowFacts>(engine, `flow ${options.extraLocks?.source ?? ''}`, (code, lines) => flowFacts(code, lines, options.extraLocks));
+  const states = new Map<string, { writers: Set<string>; entries: Set<string>; paths: string[][] }>();
+  const valves: Valve[] = [];
+  let steps = 0;
+  let entriesDone = 0;
+  for (const entry of entries) {
+    if (options.deadline.spent() || steps >= options.maxSteps) break;
+    await options.deadline.pace();
+    const e = g.indexOf(entry.id);
+    if (e < 0) continue;
+    const reached = walkCalls(g, e, options.maxDepth, 0, (v) => facts.of(v)?.locked === true);
+    steps += reached.order.length;
+    for (const v of reached.order) {
+      const f = facts.of(v);
+      if (!f || f.writes.length === 0) continue;
+      const node = g.node(v)!;
+      for (const name of f.writes) {
+        if (options.readOnly?.test(name)) continue;
+        const key = `${node.path}::${name}`;
+        if (f.locked) {
+          valves.push({ state: key, entry: entry.id, lock_at: node.id });
+          continue;
+        }
+        const s = states.get(key) ?? { writers: new Set(), entries: new Set(), paths: [] };
+        s.writers.add(node.id);
+        if (!s.entries.has(entry.id)) s.paths.push(callPath(g, reached, v));
+        s.entries.add(entry.id);
+        states.set(key, s);
+      }
+    }
+    // A locked function stops the walk: what it writes, and what lies beyond it, is behind the valve.
+    for (const v of reached.order) {
+      const f = facts.of(v);
+      if (f?.locked && f.writes.length === 0) valves.push({ state: '(calls beyond)', entry: entry.id, lock_at: g.node(v)!.id });
+    }
+    entriesDone++;
+  }
+  const turbulence: Turbulence[] = [];
+  for (const [state, s] of states) {
+    const score = Math.min(1, 0.25 * s.entries.size * options.particles);
+    if (score < options.threshold) continue;
+    turbulence.push({ state, writers: [...s.writers].sort(), entries: [...s.entries].sort(), paths: s.paths, score: Math.round(score * 100) / 100 });
+  }
+  turbulence.sort((a, b) => b.score - a.score || b.entries.length - a.entries.length || a.state.localeCompare(b.state));
+  return { turbulence, valves, steps, entriesDone };
+}

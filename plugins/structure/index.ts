@@ -1,0 +1,48 @@
+/**
+ * The structure family: the shape of the code and the rules a team wants it to keep — layers
+ * inferred from topology, pattern scans over the code itself (tree-sitter queries plus graph
+ * conditions), structural twins, taint paths, and community-based refactor plans.
+ */
+import { definePlugin, Type } from '../../core/index.ts';
+import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
+import { antibodyCreateVerb } from './verbs/antibody_create.ts';
+import { antibodyListVerb } from './verbs/antibody_list.ts';
+import { antibodyScanVerb } from './verbs/antibody_scan.ts';
+import { flowSimulateVerb } from './verbs/flow_simulate.ts';
+import { layersVerb } from './verbs/layers.ts';
+import { layerInspectVerb } from './verbs/layer_inspect.ts';
+import { refactorPlanVerb } from './verbs/refactor_plan.ts';
+import { scanVerb } from './verbs/scan.ts';
+import { scanAllVerb } from './verbs/scan_all.ts';
+import { taintTraceVerb } from './verbs/taint_trace.ts';
+import { twinsVerb } from './verbs/twins.ts';
+
+const Options = Type.Object({
+  patterns: Type.Array(PatternSpecSchema, { default: [], maxItems: 64, description: 'Team scan patterns (tree-sitter query or keywords), run by scan_all and by name in scan' }),
+});
+
+export interface StructureOptions {
+  patterns: PatternSpec[];
+}
+
+export default definePlugin<StructureOptions>({
+  name: 'structure',
+  version: '0.1.0',
+  description: 'Structure: layers, pattern scans, twins, taint paths, refactor plans.',
+  requires: ['graph'],
+  options: Options,
+  apply(ctx) {
+    const patterns = ctx.options.patterns ?? [];
+    ctx.registerVerb(layersVerb);
+    ctx.registerVerb(layerInspectVerb);
+    ctx.registerVerb(scanVerb(patterns));
+    ctx.registerVerb(scanAllVerb(patterns));
+    ctx.registerVerb(twinsVerb);
+    ctx.registerVerb(taintTraceVerb);
+    ctx.registerVerb(refactorPlanVerb);
+    ctx.registerVerb(flowSimulateVerb);
+    ctx.registerVerb(antibodyCreateVerb);
+    ctx.registerVerb(antibodyListVerb);
+    ctx.registerVerb(antibodyScanVerb);
+  },
+});

@@ -1,0 +1,15 @@
+/** The `scope` parameter of the structure verbs: a workspace path prefix, checked by the workspace guard. */
+import { Type } from '../../core/index.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
+import { engineCall } from '../graph/api.ts';
+
+/** Schema of `scope`. */
+export const ScopeParam = Type.Optional(Type.String({ maxLength: 1024, description: 'Only under this workspace path' }));
+
+/** A predicate over workspace-relative paths; `scope` goes through the workspace checker (no escape). */
+export function scopeFilter(engine: CodeGraphEngine, scope: string | undefined): { prefix: string | null; has: (path: string) => boolean } {
+  if (!scope || scope === '.' || scope === './') return { prefix: null, has: () => true };
+  const prefix = engineCall(() => engine.resolvePath(scope)).relative.replace(/\/+$/, '');
+  if (prefix === '') return { prefix: null, has: () => true };
+  return { prefix, has: (path) => path === prefix || path.startsWith(`${prefix}/`) };
+}

@@ -1,0 +1,55 @@
+/**
+ * What taint analysis recognises in a function's code (not its name): sources of untrusted input,
+ * sinks per taint type, and boundaries (validation, sanitisation, auth) — each a pattern over the
+ * code with comments removed. A function is a boundary when its code calls one, or when it is the
+ * validator itself (its definition line names it so).
+ */
+
+export const TAINT_TYPES = ['user_input', 'command', 'sql', 'path', 'html', 'code'] as const;
+export type TaintType = (typeof TAINT_TYPES)[number];
+
+/** Sink patterns per concrete taint type (user_input means all of them). */
+const SINKS: Record<Exclude<TaintType, 'user_input'>, RegExp> = {
+  command: /\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(|\bos\.(?:system|popen|exec\w*|spawn\w*)\s*\(|\bsubprocess\.\w+\s*\(|\bchild_process\b/,
+  sql: /\.(?:query|execute|executemany|raw|unsafe)\s*\(\s*(?:`[^`]*\$\{|f?["'][^"']*["']\s*(?:\+|%|\.format)|f["'])|\bcursor\.execute\s*\(\s*f?["'][^"']*\{|\.(?:query|execute)\s*\(\s*\w+\s*\+/,
+  path: /\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|unlink|unlinkSync|rm|rmSync)\s*\(|\bopen\s*\([^)]*,\s*["'][wa]|\bos\.(?:remove|unlink)\s*\(|\bshutil\.\w+\s*\(/,
+  html: /\.innerHTML\s*=|\.outerHTML\s*=|document\.write\s*\(|dangerouslySetInnerHTML|\bres\.send\s*\(\s*`[^`]*\$\{|\bmark_safe\s*\(|\bMarkup\s*\(/,
+  code: /\beval\s*\(|\bnew\s+Function\s*\(|\bvm\.run\w*\s*\(|(?<![.\w])exec\s*\(\s*(?:compile|f?["'])/,
+};
+
+/** Untrusted input read by the code itself. */
+const SOURCE = /\breq(?:uest)?\.(?:body|query|params|headers|cookies|files)\b|\bprocess\.argv\b|\bprocess\.env\b|\bprompt\s*\(|\breadline\b|\brequest\.(?:args|form|json|values|data|GET|POST)\b|\bsys\.argv\b|\bos\.environ\b|(?<![.\w])input\s*\(/;
+
+/** A call to a validator/sanitiser/auth check, or a definition of one. */
+const BOUNDARY_CALL = /(?<!\b(?:def|function|fn|func)\s+)\b(?:\w*(?:[vV]alidat|[sS]anitiz|[sS]anitis|[eE]scape|[qQ]uote|[aA]llow[lL]ist|[wW]hite[lL]ist|[aA]uthori[sz]|[aA]uthenticat|[vV]erify|[aA]ssert[A-Z_]|[cC]heck[A-Z_]|[pP]arse(?:Int|Float))\w*)\s*\(|\bshlex\.quote\s*\(|\b\w+\.(?:parse|safeParse)\s*\(|\brequire[A-Z]\w*\s*\(|\bencodeURIComponent\s*\(|\bhtml\.escape\s*\(|\bpath\.basename\s*\(/;
+const BOUNDARY_DEF = /(?:function|def|const|let|var|fn)\s+\w*(?:[vV]alidat|[sS]anitiz|[sS]anitis|[eE]scape|[aA]uthori[sz]|[aA]uthenticat|[vV]erify)\w*/;
+
+/** Code with line comments, block comments and docstring-only lines removed (strings stay: SQL lives in them). */
+export function codeOnly(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .split('\n')
+    .map((line) => line.replace(/^\s*(?:\/\/|#).*$/, '').replace(/\s\/\/\s.*$/, ''))
+    .join('\n');
+}
+
+export interface CodeFacts {
+  source: boolean;
+  sinks: Exclude<TaintType, 'user_input'>[];
+  /** The first boundary call or definition found, as written. */
+  boundary: string | null;
+}
+
+/** Sources, sinks and boundaries in one function's code; `extraBoundaries` are caller-given names. */
+export function codeFacts(code: string, extraBoundaries: RegExp | null): CodeFacts {
+  const sinks = (Object.keys(SINKS) as Exclude<TaintType, 'user_input'>[]).filter((k) => SINKS[k].test(code));
+  const firstLine = code.split('\n', 1)[0];
+  const call = code.match(BOUNDARY_CALL) ?? (extraBoundaries ? code.match(extraBoundaries) : null);
+  const def = BOUNDARY_DEF.test(firstLine) ? firstLine.trim().slice(0, 80) : null;
+  return { source: SOURCE.test(code), sinks, boundary: def ?? (call ? call[0].replace(/\s*\($/, '(') : null) };
+}
+
+/** The sink types a taint type looks for. */
+export function sinkTypesOf(t: TaintType): Exclude<TaintType, 'user_input'>[] {
+  return t === 'user_input' ? (Object.keys(SINKS) as Exclude<TaintType, 'user_input'>[]) : [t];
+}

@@ -1,0 +1,104 @@
+/** antibody_scan: where stored bug patterns recur — AST-shape matches and query matches, with specificity-based confidence. */
+import { AgentId, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
+import type { GraphNode } from '../../graph/api.ts';
+import { listAntibodies, SEVERITIES } from '../antibodies.ts';
+import { structureCall } from '../call.ts';
+import { Deadline, timeBudgetParam } from '../deadline.ts';
+import { runScan } from '../scanner.ts';
+import { rulesOf } from '../scan-params.ts';
+import { ScopeParam, scopeFilter } from '../scope.ts';
+import { collectShapes, jaccard } from '../shapes.ts';
+
+interface Match {
+  antibody: string;
+  name: string;
+  severity: string;
+  node?: string;
+  file: string;
+  lines: [number, number];
+  similarity: number;
+  confidence: number;
+  code?: string;
+}
+
+export const antibodyScanVerb = defineVerb({
+  name: 'antibody_scan',
+  description: 'Finds where stored bug patterns (antibodies) may recur: functions shaped like a known bug, or code matching its query; confidence from similarity and specificity.',
+  input: Type.Object({
+    agent_id: AgentId,
+    scope: ScopeParam,
+    antibody_ids: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 100, description: 'Only these (default all enabled)' })),
+    min_severity: Type.Optional(StringEnum([...SEVERITIES], { default: 'info', description: 'Skip antibodies below this severity' })),
+    similarity_threshold: Type.Optional(Type.Number({ minimum: 0.5, maximum: 1, default: 0.7, description: 'Least AST similarity for shape antibodies' })),
+    max_matches: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Most matches returned' })),
+    max_matches_per_antibody: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Most matches per antibody' })),
+    per_antibody_ms: Type.Optional(Type.Integer({ minimum: 50, maximum: 60_000, default: 2000, description: 'Time budget of each query antibody' })),
+    token_budget: Type.Optional(Type.Integer({ minimum: 200, maximum: 20_000, default: 3000, description: 'Result size bound' })),
+    time_budget_ms: timeBudgetParam(15_000),
+  }),
+  tiers: ['full'],
+  effect: 'read',
+  stages: ['review'],
+  next: 'view',
+  guide: 'confidence = similarity × (0.5 + 0.5 × specificity); a query match has similarity 1. The function an antibody was taken from is not reported. Each query antibody runs under its own time budget (per_antibody_ms); `stopped` lists those that ran out.',
+  handler: async (args, call) => {
+    const { graph, engine } = await structureCall(call);
+    const deadline = new Deadline(args.time_budget_ms ?? 15_000, call.signal);
+    const scope = scopeFilter(engine, args.scope);
+    const rank = (s: string) => SEVERITIES.indexOf(s as never);
+    const wanted = args.antibody_ids?.length ? new Set(args.antibody_ids) : null;
+    const antibodies = listAntibodies(graph).filter((a) => a.enabled && (!wanted || wanted.has(a.id)) && rank(a.severity) >= rank(args.min_severity ?? 'info'));
+    const perAntibody = args.max_matches_per_antibody ?? 50;
+    const matches: Match[] = [];
+    const stopped: string[] = [];
+    const shapeAntibodies = antibodies.filter((a) => a.kind === 'shape');
+    if (shapeAntibodies.length > 0) {
+      const kinds = new Set(shapeAntibodies.map((a) => engine.graph.get(a.origin!)?.kind ?? 'function'));
+      const symbols: GraphNode[] = [];
+      for (const [, n] of engine.graph.nodes()) if ((kinds.has(n.kind) || n.kind === 'function' || n.kind === 'method') && scope.has(n.path) && n.language !== 'markdown') symbols.push(n);
+      const { shapes } = await collectShapes(graph, symbols, deadline);
+      for (const a of shapeAntibodies) {
+        const pattern = Int32Array.from(a.shingles!);
+        const threshold = Math.max(args.similarity_threshold ?? 0.7, a.min_similarity);
+        const found: Match[] = [];
+        for (const s of symbols) {
+          if (s.id === a.origin) continue;
+          const shape = shapes.get(s.id);
+          if (!shape) continue;
+          const similarity = jaccard(pattern, shape.shingles);
+          if (similarity < threshold) continue;
+          found.push({ antibody: a.id, name: a.name, severity: a.severity, node: s.id, file: s.path, lines: [s.startLine, s.endLine], similarity: round(similarity), confidence: round(similarity * (0.5 + 0.5 * a.specificity)) });
+        }
+        found.sort((x, y) => y.confidence - x.confidence);
+        matches.push(...found.slice(0, perAntibody));
+        await deadline.pace();
+      }
+    }
+    for (const a of antibodies.filter((x) => x.kind === 'query')) {
+      if (deadline.spent()) {
+        stopped.push(a.id);
+        continue;
+      }
+      const own = new Deadline(Math.min(args.per_antibody_ms ?? 2000, Math.max(50, deadline.ms - deadline.elapsed())), call.signal);
+      const outcome = await runScan(graph, { presets: [], custom: rulesOf({ name: a.id, query: a.query, language: a.language }), inScope: scope.has, severityMin: 0, graphValidate: true, deadline: own });
+      if (own.report().stopped_early) stopped.push(a.id);
+      for (const f of outcome.findings.slice(0, perAntibody)) {
+        matches.push({ antibody: a.id, name: a.name, severity: a.severity, ...(f.node ? { node: f.node } : {}), file: f.file, lines: f.lines, similarity: 1, confidence: round(0.5 + 0.5 * a.specificity), code: f.code });
+      }
+    }
+    matches.sort((x, y) => rank(y.severity) - rank(x.severity) || y.confidence - x.confidence || x.file.localeCompare(y.file));
+    const { kept, report } = packToTokenBudget(matches.slice(0, args.max_matches ?? 50), args.token_budget ?? 3000);
+    return {
+      antibodies_scanned: antibodies.length,
+      matches: kept,
+      total: matches.length,
+      ...(stopped.length ? { stopped } : {}),
+      budget: report,
+      time: deadline.report('shape matching stopped before every file was parsed'),
+    };
+  },
+});
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}

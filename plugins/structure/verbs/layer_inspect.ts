@@ -1,0 +1,76 @@
+/** layer_inspect: one inferred layer — its units, its arcs to other layers, its violations and health. */
+import { defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
+import { layerName, unitsOfLayer } from '../layering.ts';
+import { LayerParams, layeringFor } from './layers.ts';
+
+export const layerInspectVerb = defineVerb({
+  name: 'layer_inspect',
+  description: 'One inferred layer (see layers): its units, arcs to other layers, violations and health.',
+  input: Type.Object({
+    level: Type.Integer({ minimum: 0, maximum: 64, description: 'Layer number from layers (0 = bottom)' }),
+    ...LayerParams,
+    include_edges: Type.Optional(Type.Boolean({ default: true, description: 'List cross-layer arcs' })),
+    top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Most units and arcs listed' })),
+  }),
+  tiers: ['full'],
+  effect: 'read',
+  stages: ['orient'],
+  next: 'impact',
+  guide: 'Health = 1 − (upward arcs + arcs inside cycles) ÷ arcs leaving the layer\'s units; cohesion = arcs inside the layer ÷ all its arcs. Pass the same scope/max_layers/node_types as the `layers` call so the numbering matches.',
+  handler: async (args, call) => {
+    const { layering, deadline } = await layeringFor(call, args);
+    const ug = layering.graph;
+    if (args.level >= layering.layerCount) {
+      throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `there is no layer ${args.level}: this scope has ${layering.layerCount} (0..${layering.layerCount - 1})`, {
+        hint: 'call `layers` with the same scope to see the layers, then pass one of their levels',
+      });
+    }
+    const l = args.level;
+    const units = unitsOfLayer(layering, l);
+    const inCycle = new Set(layering.cycles.flat());
+    const topK = args.top_k ?? 50;
+    let intra = 0;
+    let down = 0;
+    let up = 0;
+    let toUtility = 0;
+    let cyclic = 0;
+    let fromAbove = 0;
+    const arcs: { from: string; to: string; to_layer: number; direction: string; weight: number }[] = [];
+    for (const a of units) {
+      for (const [b, weight] of ug.out[a]) {
+        const lb = layering.layer[b];
+        const isUp = layering.upward.has(`${a} ${b}`);
+        if (inCycle.has(a) && inCycle.has(b)) cyclic++;
+        if (lb < 0) toUtility++;
+        else if (isUp) up++;
+        else if (lb === l) intra++;
+        else down++;
+        if (lb !== l && args.include_edges !== false) arcs.push({ from: ug.units[a], to: ug.units[b], to_layer: lb, direction: lb < 0 ? 'utility' : isUp ? 'upward' : 'down', weight: Math.round(weight * 100) / 100 });
+      }
+    }
+    for (let a = 0; a < ug.units.length; a++) if (layering.layer[a] > l) for (const b of ug.out[a].keys()) if (layering.layer[b] === l) fromAbove++;
+    const leaving = intra + down + up + toUtility;
+    const names = new Set(units.map((u) => ug.units[u]));
+    const violations = layering.violations.filter((v) => names.has(v.from) || (v.to !== undefined && names.has(v.to)) || v.members?.some((m) => names.has(m)));
+    arcs.sort((x, y) => (x.direction === 'upward' ? -1 : 0) - (y.direction === 'upward' ? -1 : 0) || y.weight - x.weight);
+    return {
+      level: l,
+      name: layerName(layering, l),
+      units: units.slice(0, topK).map((u) => ({ unit: ug.units[u], dependents: layering.fanIn[u], depends_on: ug.out[u].size, in_cycle: inCycle.has(u) })),
+      unit_count: units.length,
+      health: {
+        score: leaving === 0 ? 1 : Math.round((1 - (up + cyclic) / leaving) * 100) / 100,
+        cohesion: leaving === 0 ? 0 : Math.round((intra / leaving) * 100) / 100,
+        arcs_inside: intra,
+        arcs_down: down,
+        arcs_upward: up,
+        arcs_to_utility: toUtility,
+        arcs_in_cycles: cyclic,
+        arcs_from_above: fromAbove,
+      },
+      violations: violations.slice(0, topK),
+      ...(args.include_edges !== false ? { cross_layer_arcs: arcs.slice(0, topK) } : {}),
+      time: deadline.report(),
+    };
+  },
+});

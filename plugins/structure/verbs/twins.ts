@@ -1,0 +1,87 @@
+/** twins: structurally near-identical functions and classes — normalised AST shape plus graph signature, found by LSH. */
+import { AgentId, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
+import { sharedFeatureNames, structuralSimilarity, type GraphNode } from '../../graph/api.ts';
+import { structureCall } from '../call.ts';
+import { Deadline, timeBudgetParam } from '../deadline.ts';
+import { ScopeParam, scopeFilter } from '../scope.ts';
+import { collectShapes, type Shape } from '../shapes.ts';
+import { twinPairs } from '../twin-pairs.ts';
+
+/** Shapes smaller than this are one-liners: they would all look alike. */
+const MIN_TOKENS = 30;
+const KINDS = ['function', 'method', 'class'] as const;
+
+export const twinsVerb = defineVerb({
+  name: 'twins',
+  description: 'Near-identical functions/methods/classes (copy-paste with renames): same normalised AST shape, compared with LSH, with each pair\'s reason.',
+  input: Type.Object({
+    agent_id: AgentId,
+    similarity_threshold: Type.Optional(Type.Number({ minimum: 0.3, maximum: 1, default: 0.8, description: 'Least combined similarity' })),
+    top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Most pairs returned' })),
+    scope: ScopeParam,
+    node_types: Type.Optional(Type.Array(StringEnum([...KINDS]), { maxItems: 3, description: 'Kinds compared (default function, method)' })),
+    min_tokens: Type.Optional(Type.Integer({ minimum: 5, maximum: 5000, default: MIN_TOKENS, description: 'Skip symbols with fewer AST tokens' })),
+    token_budget: Type.Optional(Type.Integer({ minimum: 200, maximum: 20_000, default: 4000, description: 'Result size bound' })),
+    time_budget_ms: timeBudgetParam(10_000),
+  }),
+  tiers: ['full'],
+  effect: 'read',
+  stages: ['review'],
+  next: 'view',
+  guide:
+    'similarity = 0.8 × AST Jaccard (5-token shingles of the normalised tree: names and literal values drop out, operators stay) + 0.2 × graph-signature similarity (same calls/references), or the AST score alone when the graph has no features for the pair. Pairs are only compared when MinHash/LSH puts them in a shared bucket, so this scales past pairwise. Kinds compare with their own kind only.',
+  handler: async (args, call) => {
+    const { graph, engine } = await structureCall(call);
+    const g = engine.graph;
+    const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
+    const scope = scopeFilter(engine, args.scope);
+    const kinds = new Set<string>(args.node_types?.length ? args.node_types : ['function', 'method']);
+    const symbols: GraphNode[] = [];
+    for (const [, n] of g.nodes()) if (kinds.has(n.kind) && scope.has(n.path) && n.language !== 'markdown' && n.endLine - n.startLine >= 2) symbols.push(n);
+    const { shapes, filesDone, filesTotal } = await collectShapes(graph, symbols, deadline);
+    const threshold = args.similarity_threshold ?? 0.8;
+    const minTokens = args.min_tokens ?? MIN_TOKENS;
+    const pairs: { a: GraphNode; b: GraphNode; similarity: number; ast: number; graph: number | null; tokens: [number, number] }[] = [];
+    for (const kind of kinds) {
+      const nodes = symbols.filter((s) => s.kind === kind && (shapes.get(s.id)?.tokens ?? 0) >= minTokens);
+      const list: Shape[] = nodes.map((s) => shapes.get(s.id)!);
+      // The AST score must carry most of the threshold on its own: the graph part adds at most 0.2.
+      let scored = 0;
+      for (const p of twinPairs(list, Math.max(0.3, threshold - 0.2), 20_000)) {
+        if ((++scored & 511) === 0) await deadline.pace();
+        const a = nodes[p.a];
+        const b = nodes[p.b];
+        const ia = g.indexOf(a.id);
+        const ib = g.indexOf(b.id);
+        const s = structuralSimilarity(g, ia, ib);
+        const hasGraph = s.jaccard > 0 || s.shared > 0;
+        const similarity = hasGraph ? 0.8 * p.ast + 0.2 * s.similarity : p.ast;
+        if (similarity < threshold) continue;
+        pairs.push({ a, b, similarity, ast: p.ast, graph: hasGraph ? s.similarity : null, tokens: [list[p.a].tokens, list[p.b].tokens] });
+      }
+      await deadline.pace();
+    }
+    pairs.sort((x, y) => y.similarity - x.similarity || x.a.id.localeCompare(y.a.id));
+    // Reasons only for the pairs returned: naming shared features costs a look at both neighbourhoods.
+    const reasonOf = (p: (typeof pairs)[number]) => {
+      const shared = p.graph !== null ? sharedFeatureNames(g, g.indexOf(p.a.id), g.indexOf(p.b.id), 4) : [];
+      return `AST shape ${Math.round(p.ast * 100)}% alike (${p.tokens[0]} vs ${p.tokens[1]} tokens)${p.graph !== null ? `; graph signature ${Math.round(p.graph * 100)}%${shared.length ? `: both ${shared.join(', ')}` : ''}` : ''}`;
+    };
+    const rows = pairs.slice(0, args.top_k ?? 50).map((p) => ({
+      a: { id: p.a.id, path: p.a.path, lines: [p.a.startLine, p.a.endLine] },
+      b: { id: p.b.id, path: p.b.path, lines: [p.b.startLine, p.b.endLine] },
+      similarity: Math.round(p.similarity * 1000) / 1000,
+      ast: Math.round(p.ast * 1000) / 1000,
+      graph: p.graph === null ? null : Math.round(p.graph * 1000) / 1000,
+      reason: reasonOf(p),
+    }));
+    const { kept, report } = packToTokenBudget(rows, args.token_budget ?? 4000);
+    return {
+      pairs: kept,
+      total: pairs.length,
+      compared: { symbols: shapes.size, files: filesDone, files_total: filesTotal },
+      budget: report,
+      time: deadline.report(`${filesTotal - filesDone} file(s) not parsed`),
+    };
+  },
+});
