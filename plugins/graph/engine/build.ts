@@ -168,6 +168,29 @@ export class GraphBuilder implements LinkContext, PathIndex {
 
   /** Applies a batch of file changes, re-resolves what they can affect, and finalizes the graph. */
   apply(change: GraphChange): ApplyReport {
+    return runSteps(this.applySteps(change));
+  }
+
+  /**
+   * `apply` in slices of at most `sliceMs` of main-thread time, yielding a macrotask between slices
+   * so timers and I/O run during a big build. Another caller must not read or patch this builder
+   * until it resolves (an ingest builds a fresh builder, or patches under the engine's queue).
+   */
+  async applyAsync(change: GraphChange, sliceMs = 20): Promise<ApplyReport> {
+    const steps = this.applySteps(change);
+    let sliceStart = performance.now();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() - sliceStart >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+  }
+
+  /** The work of `apply`, yielding after each file of each pass (the points where a slice may end). */
+  private *applySteps(change: GraphChange): Generator<void, ApplyReport> {
     const g = this.graph;
     const before = g.nodeCount;
     let added = 0;
@@ -198,6 +221,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       changedNames.add(reexportKey(path));
       this.files.delete(path);
       this.paths.remove(path);
+      yield;
     }
 
     for (const input of change.upsert) {
@@ -212,6 +236,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       // Go package scope is not name-tracked, so a changed Go file re-links its package.
       if (namesChanged.length && input.language === 'go') for (const f of this.filesInDir(dirOf(input.path))) affected.add(f);
       affected.add(state.path);
+      yield;
     }
 
     if (!allAffected) {
@@ -234,7 +259,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     for (let round = 0; wave.length > 0 && round < 5; round++) {
       for (const p of wave) done.add(p);
       relinked += wave.length;
-      const changedClasses = this.relink(wave);
+      const changedClasses = yield* this.relinkSteps(wave);
       const next = new Set<string>();
       for (const label of changedClasses) for (const f of this.dependents.dependentsOfName(label)) if (!done.has(f) && this.files.has(f)) next.add(f);
       wave = [...next].sort();
@@ -283,22 +308,43 @@ export class GraphBuilder implements LinkContext, PathIndex {
 
   /** Re-links files (imports, then inheritance for all, then the rest); returns labels of classes whose parents changed. */
   private relink(paths: readonly string[]): Set<string> {
+    return runSteps(this.relinkSteps(paths));
+  }
+
+  /** The work of `relink`, yielding after each file of each pass. */
+  private *relinkSteps(paths: readonly string[]): Generator<void, Set<string>> {
     const states = paths.map((p) => this.files.get(p)!);
     for (const st of states) {
       // Files whose extraction was dropped after their last link: load them back.
-      if (!st.extraction) st.extraction = this.loadExtraction?.(st.path) ?? emptyExtraction(st.path, st.language);
+      if (!st.extraction) {
+        st.extraction = this.loadExtraction?.(st.path) ?? emptyExtraction(st.path, st.language);
+        yield;
+      }
     }
     const parentsBefore = new Map<number, string>();
     for (const st of states) for (const idx of st.symbols.values()) parentsBefore.set(idx, (this.parents.get(idx) ?? []).join(','));
-    for (const st of states) this.dropOwnedEdges(st);
+    for (const st of states) {
+      this.dropOwnedEdges(st);
+      yield;
+    }
     // Imports first (they depend only on the file set), then inheritance (member lookup through
     // parents needs it), then everything else.
     const targetsBefore = states.map((st) => st.importTargets.join('\n'));
-    for (const st of states) this.resolveImports(st);
+    for (const st of states) {
+      this.resolveImports(st);
+      yield;
+    }
     this.fileScopes.clear();
     this.javaPackages.clear();
-    const scopes = states.map((st) => this.scopeOf(st));
-    states.forEach((st, i) => linkInheritance(this, st, scopes[i]));
+    const scopes: FileScope[] = [];
+    for (const st of states) {
+      scopes.push(this.scopeOf(st));
+      yield;
+    }
+    for (let i = 0; i < states.length; i++) {
+      linkInheritance(this, states[i], scopes[i]);
+      yield;
+    }
     const changed = new Set<string>();
     // Files that follow re-exports through a file whose imports now resolve elsewhere re-link too.
     states.forEach((st, i) => {
@@ -307,7 +353,8 @@ export class GraphBuilder implements LinkContext, PathIndex {
     for (const [idx, before] of parentsBefore) {
       if ((this.parents.get(idx) ?? []).join(',') !== before) changed.add(this.node(idx).label);
     }
-    states.forEach((st, i) => {
+    for (let i = 0; i < states.length; i++) {
+      const st = states[i];
       if (st.partial) {
         st.extraction = this.loadExtraction?.(st.path) ?? st.extraction;
         st.partial = false;
@@ -315,7 +362,8 @@ export class GraphBuilder implements LinkContext, PathIndex {
       linkFile(this, st, scopes[i]);
       // Drop it at once: only one full extraction is alive at a time during a big build.
       if (this.loadExtraction) st.extraction = null;
-    });
+      yield;
+    }
     return changed;
   }
 
@@ -401,5 +449,13 @@ export class GraphBuilder implements LinkContext, PathIndex {
   /** Records a stem whose appearance may resolve something in the file. */
   noteMiss(file: LinkedFile, stem: string): void {
     this.dependents.recordMiss(file as FileState, stem);
+  }
+}
+
+/** Runs a step generator to completion in one go. */
+function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
   }
 }

@@ -105,12 +105,16 @@ export interface IngestOutcome {
 }
 
 const MAX_SKIP_LIST = 200;
-const YIELD_EVERY_MS = 25;
+/** Main-thread work between two yields to the event loop (a slice may overrun by one file's step). */
+const SLICE_MS = 20;
+const YIELD_EVERY_MS = SLICE_MS;
 /**
  * Fewer files than this parse on the main thread: a watcher's or an agent's re-ingest of a few
  * files is faster there than a round trip through the workers (or their start-up when idle).
  */
 const POOL_MIN_FILES = 48;
+/** Runs reading at least this many files commit through the store's commit worker (smaller commits take a few ms here). */
+const OFF_THREAD_COMMIT_FILES = 48;
 
 function aborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new EngineError(EngineErrorCodes.INGEST_ABORTED, 'ingest aborted before commit; the previous graph is unchanged', 'run ingest again when ready');
@@ -191,6 +195,9 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     const same = incremental && row !== undefined && ctx.builder.has(e.path);
     return { path: e.path, language: e.language, size: e.size, mtimeMs: e.mtimeMs, sameKey: same ? row.extractionKey : null };
   });
+  // Big runs commit from the worker: start it now so its start-up overlaps the parse.
+  const offThreadCommit = tasks.length >= OFF_THREAD_COMMIT_FILES || removes.size >= OFF_THREAD_COMMIT_FILES * 4;
+  if (offThreadCommit) store.warmCommitWorker();
   const { outcomes, workers: parseWorkers } = await parseTasks(ctx, tasks, options, phases, (done) => progress(done, tasks.length, 'parse'));
   let lastYield = now();
   for (let i = 0; i < toRead.length; i++) {
@@ -209,7 +216,8 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
       writes.push({ row: { ...row!, size: e.size, mtimeMs: e.mtimeMs }, extraction: null });
       reused++;
     } else {
-      writes.push({ row: outcome.row, extraction: store.hasExtraction(outcome.row.extractionKey) ? null : outcome.extraction });
+      const stored = store.hasExtraction(outcome.row.extractionKey);
+      writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
       graphUpserts.push({ path: e.path, language: e.language, extraction: outcome.extraction });
       texts.set(e.path, outcome.text);
     }
@@ -241,13 +249,15 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   let previousGeneration = meta.generation;
   if (storeChanged) {
     try {
-      ({ generation, previous: previousGeneration } = store.commitIngest({
+      const write = {
         upserts: writes,
         removes: [...removes],
         gitCommits: commits,
         meta: { root, parserVersion: parser.version, gitHead: head, resolverConfig: configJson },
-        onProgress: (done, total) => progress(done, total, 'persist'),
-      }));
+        onProgress: (done: number, total: number) => progress(done, total, 'persist'),
+      };
+      // A large write goes through the commit worker (SQLite writes off the main thread); an edit's few rows commit here at once.
+      ({ generation, previous: previousGeneration } = offThreadCommit ? await store.commitIngestAsync(write, SLICE_MS) : store.commitIngest(write));
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_BUSY') {
         throw new EngineError(EngineErrorCodes.INGEST_BUSY, 'another process held the store too long; nothing was written', 'retry the ingest in a moment');
@@ -266,9 +276,10 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   if (!incremental || builder.graph.nodeCount === 0) {
     builder = ctx.newBuilder();
     rebuilt = true;
-    relinked = builder.apply({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }).resolvedFiles;
+    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, SLICE_MS)).resolvedFiles;
   } else {
-    relinked = builder.apply({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }).resolvedFiles;
+    // In place: a patch that fits in one slice (an edit's re-ingest) never yields, so nothing sees it half done.
+    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }, SLICE_MS)).resolvedFiles;
   }
   phases.build = now() - t;
   progress(1, 1, 'build');

@@ -4,8 +4,9 @@
  * Workers start on first use (from source through tsx, or the built .js) and stop after a quiet
  * half minute, so an idle server holds no grammars in extra threads.
  */
-import { Worker } from 'node:worker_threads';
-import type { ParseOutcome, ParseTask } from './parse-file.ts';
+import type { Worker } from 'node:worker_threads';
+import { spawnEngineWorker } from '../engine-worker.ts';
+import { fromWire, type ParseOutcome, type ParseTask } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
 
 const IDLE_MS = 30_000;
@@ -99,7 +100,7 @@ export class ParsePool {
             this.send(slot, root, parserVersion, batch.tasks).then((res) => {
               slot.inFlight--;
               if (failed) return;
-              for (let i = 0; i < res.outcomes.length; i++) outcomes[batch.start + i] = res.outcomes[i];
+              for (let i = 0; i < res.outcomes.length; i++) outcomes[batch.start + i] = fromWire(res.outcomes[i]);
               read += res.read;
               parse += res.parse;
               done += res.outcomes.length;
@@ -145,14 +146,7 @@ export class ParsePool {
   }
 
   private spawn(): Worker {
-    const fromSource = new URL(import.meta.url).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
-    const entry = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url).href;
-    // From source the worker registers the same TypeScript loader the host runs under.
-    const code = fromSource
-      ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
-      : `import(${JSON.stringify(entry)});`;
-    const worker = new Worker(code, { eval: true });
-    worker.unref();
+    const worker = spawnEngineWorker(import.meta.url, './worker.ts');
     worker.on('message', (res: ParseResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;
