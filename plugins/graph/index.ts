@@ -47,11 +47,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     const warmSoon = () =>
       setImmediate(() => {
         if (closed) return;
-        try {
-          engine.warmIndexes();
-        } catch (error) {
-          ctx.log.debug(`index warm-up skipped: ${(error as Error).message}`);
-        }
+        engine.warmIndexes().catch((error: Error) => ctx.log.debug(`index warm-up skipped: ${error.message}`));
       }).unref();
 
     // The stored graph loads in the background once a client is initialized (the `ready` hook):

@@ -20,6 +20,7 @@ import { ModuleTree } from './module-tree.ts';
 import type { ParseErrorFile } from './parse-report.ts';
 import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex, type ResolvedImport, type ResolverConfig } from './resolve.ts';
 import { buildFileScope, reexportKey, type Dependencies, type FileScope } from './resolve-names.ts';
+import { runSteps, runStepsSliced } from './steps.ts';
 import { SymbolNames } from './symbol-names.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
 
@@ -176,17 +177,8 @@ export class GraphBuilder implements LinkContext, PathIndex {
    * so timers and I/O run during a big build. Another caller must not read or patch this builder
    * until it resolves (an ingest builds a fresh builder, or patches under the engine's queue).
    */
-  async applyAsync(change: GraphChange, sliceMs = 20): Promise<ApplyReport> {
-    const steps = this.applySteps(change);
-    let sliceStart = performance.now();
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-      if (performance.now() - sliceStart >= sliceMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
+  applyAsync(change: GraphChange, sliceMs = 20): Promise<ApplyReport> {
+    return runStepsSliced(this.applySteps(change), sliceMs);
   }
 
   /** The work of `apply`, yielding after each file of each pass (the points where a slice may end). */
@@ -452,10 +444,3 @@ export class GraphBuilder implements LinkContext, PathIndex {
   }
 }
 
-/** Runs a step generator to completion in one go. */
-function runSteps<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}

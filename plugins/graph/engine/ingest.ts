@@ -10,13 +10,14 @@ import type { Language } from './extraction.ts';
 import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history.ts';
 import { RELATIONS, type NodeKind, type Relation } from './graph.ts';
 import { readResolverConfig } from './resolver-config.ts';
+import { yieldToLoop } from './steps.ts';
 import type { ResolverConfig } from './resolve.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse-file.ts';
 import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
-import { checkPaths, walkWorkspace, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
+import { checkPaths, walkWorkspaceAsync, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
 export { extractionKey } from './parse-pool/parse-file.ts';
 
@@ -156,7 +157,7 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     }
   } else {
     // Incremental runs skip probing for pruned directories: the full run reported them already.
-    const walk = walkWorkspace({ ...walkOptions, reportPruned: !incremental });
+    const walk = await walkWorkspaceAsync({ ...walkOptions, reportPruned: !incremental }, SLICE_MS);
     entries = walk.files;
     skipped = walk.skipped;
     Object.assign(skippedByReason, walk.skippedByReason);
@@ -241,47 +242,58 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   phases.git = scanGit ? now() - gitStarted : now() - t;
   aborted(options.signal);
 
-  // 5. Commit in one transaction (skipped when nothing changed).
+  // 5. Commit in one transaction (skipped when nothing changed), and 6. build (full) or patch
+  // (incremental) the graph. A full run builds a new graph while the commit worker writes (the
+  // graph is swapped in only after the commit succeeded); a patch waits for the commit.
   t = now();
   const configJson = JSON.stringify(config);
   const storeChanged = writes.length > 0 || removes.size > 0 || commits !== undefined || !incremental || configJson !== meta.resolverConfig;
-  let generation = meta.generation;
-  let previousGeneration = meta.generation;
+  const fullBuild = !incremental || ctx.builder.graph.nodeCount === 0;
+  let committed: Promise<{ generation: number; previous: number }> = Promise.resolve({ generation: meta.generation, previous: meta.generation });
   if (storeChanged) {
-    try {
-      const write = {
-        upserts: writes,
-        removes: [...removes],
-        gitCommits: commits,
-        meta: { root, parserVersion: parser.version, gitHead: head, resolverConfig: configJson },
-        onProgress: (done: number, total: number) => progress(done, total, 'persist'),
-      };
-      // A large write goes through the commit worker (SQLite writes off the main thread); an edit's few rows commit here at once.
-      ({ generation, previous: previousGeneration } = offThreadCommit ? await store.commitIngestAsync(write, SLICE_MS) : store.commitIngest(write));
-    } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-        throw new EngineError(EngineErrorCodes.INGEST_BUSY, 'another process held the store too long; nothing was written', 'retry the ingest in a moment');
-      }
-      throw err;
-    }
+    const write = {
+      upserts: writes,
+      removes: [...removes],
+      gitCommits: commits,
+      meta: { root, parserVersion: parser.version, gitHead: head, resolverConfig: configJson },
+      onProgress: (done: number, total: number) => progress(done, total, 'persist'),
+    };
+    // A large write goes through the commit worker (SQLite writes off the main thread); an edit's few rows commit here at once.
+    committed = offThreadCommit ? store.commitIngestAsync(write, SLICE_MS) : Promise.resolve().then(() => store.commitIngest(write));
+    committed = committed.then(
+      (r) => {
+        phases.persist = now() - t;
+        return r;
+      },
+      (err: unknown) => {
+        if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+          throw new EngineError(EngineErrorCodes.INGEST_BUSY, 'another process held the store too long; nothing was written', 'retry the ingest in a moment');
+        }
+        throw err;
+      },
+    );
   }
-  phases.persist = now() - t;
-
-  // 6. Build (full) or patch (incremental) the graph.
+  if (!fullBuild) await committed;
   t = now();
   progress(0, 1, 'build');
   let builder = ctx.builder;
   let rebuilt = false;
   let relinked: number;
-  if (!incremental || builder.graph.nodeCount === 0) {
+  if (fullBuild) {
     builder = ctx.newBuilder();
     rebuilt = true;
-    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, SLICE_MS)).resolvedFiles;
+    try {
+      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, SLICE_MS)).resolvedFiles;
+    } finally {
+      // A build error still waits for the commit, so no write is left running behind the failure.
+      await committed.catch(() => undefined);
+    }
   } else {
     // In place: a patch that fits in one slice (an edit's re-ingest) never yields, so nothing sees it half done.
     relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }, SLICE_MS)).resolvedFiles;
   }
   phases.build = now() - t;
+  const { generation, previous: previousGeneration } = await committed;
   progress(1, 1, 'build');
 
   const summary = summarize(builder, {
@@ -310,11 +322,6 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     rows: writes.map((w) => w.row),
     previousGeneration,
   };
-}
-
-/** Lets timers, I/O and signals run. */
-function yieldToLoop(): Promise<void> {
-  return new Promise((r) => setImmediate(r));
 }
 
 /**
