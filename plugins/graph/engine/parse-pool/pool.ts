@@ -4,6 +4,7 @@
  * Workers start on first use (from source through tsx, or the built .js) and stop after a quiet
  * half minute, so an idle server holds no grammars in extra threads.
  */
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnEngineWorker } from '../engine-worker.ts';
 import { fromWire, type ParseOutcome, type ParseTask } from './parse-file.ts';
@@ -17,13 +18,14 @@ const BATCH_FILES = 24;
 const IN_FLIGHT = 2;
 
 /**
- * Parse workers when none are configured: none. On the 2-core machines measured (docs/benchmarks.md,
- * parse pool) a pooled stdlib ingest was slower (0.62–0.71× from sources, 1.11× from dist/) and
- * peaked 200 MB higher, because the main thread's build and commit leave no core free; the pool stays
- * opt-in (`parseWorkers`, ingest `workers`) until it measurably pays.
+ * Parse workers when none are configured: one per core (at most 8). Parsing off the main thread is
+ * what keeps the server answering during an ingest (a large file's parse holds a thread for 100+ ms,
+ * which no slicing can split); on 2 cores the pooled ingest costs more CPU in all than a
+ * single-threaded one (each worker loads its own grammars), see docs/benchmarks.md. `parseWorkers: 0`
+ * keeps everything on the main thread.
  */
 export function defaultParseWorkers(): number {
-  return 0;
+  return Math.max(1, Math.min(availableParallelism(), 8));
 }
 
 /** Outcomes of a pooled parse, in task order, with the workers' summed read and parse milliseconds. */
