@@ -8,7 +8,7 @@ import type { FileInput, GitFacts, GraphBuilder } from './build.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { Language } from './extraction.ts';
 import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history.ts';
-import { RELATIONS, type NodeKind, type Relation } from './graph.ts';
+import type { NodeKind, Relation } from './graph.ts';
 import { readResolverConfig } from './resolver-config.ts';
 import { yieldToLoop } from './steps.ts';
 import type { ResolverConfig } from './resolve.ts';

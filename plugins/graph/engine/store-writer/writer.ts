@@ -99,7 +99,7 @@ export class CommitWorker {
       if (!w) return;
       this.waiting.delete(res.id);
       if (res.type === 'error') w.reject(new CommitError(res.message, res.code));
-      else w.resolve(res);
+      else w.resolve({ generation: res.generation, previous: res.previous });
     });
     const fail = (err: Error): void => {
       if (this.worker === worker) this.worker = null;
