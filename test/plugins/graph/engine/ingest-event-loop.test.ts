@@ -62,7 +62,9 @@ describe('ingest and the event loop', function () {
         cpu = now;
       }
     })();
-    const { json } = await h.call('ingest', { agent_id: 'loop', path: ws, wait_precise: false });
+    const res = await h.client.callTool({ name: 'ingest', arguments: { agent_id: 'loop', path: ws, wait_precise: false } }, undefined, { timeout: 280_000 });
+    const text = (res.content as { type: string; text: string }[])[0].text;
+    const json = JSON.parse(text);
     stopped = true;
     await pinging;
     assert.equal(json.files.parsed, MODULES, JSON.stringify(json).slice(0, 300));
