@@ -67,8 +67,8 @@ export class CommitWorker {
         chunk = [];
         chars = 0;
       }
+      if ((i + 1) % 200 === 0) write.onProgress?.(i + 1, total);
       if (performance.now() - sliceStart >= sliceMs) {
-        write.onProgress?.(i, total);
         await new Promise<void>((r) => setImmediate(r));
         sliceStart = performance.now();
       }
