@@ -272,6 +272,8 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
         throw err;
       },
     );
+    // Handled below (awaited after the build); marked now so a failure during the build is no unhandled rejection.
+    committed.catch(() => undefined);
   }
   if (!fullBuild) await committed;
   t = now();
