@@ -15,7 +15,7 @@ const Options = Type.Object({
   exclude: Type.Array(Type.String(), { default: [], description: 'Extra glob patterns never ingested' }),
   gitMaxCommits: Type.Integer({ minimum: 0, default: 2000 }),
   typeCheck: Type.Boolean({ default: true, description: 'Upgrade TS/JS call edges with the TypeScript checker (in a worker thread)' }),
-  parseWorkers: Type.Optional(Type.Integer({ minimum: 0, description: 'Parse worker threads of an ingest (default 0: the main thread, yielding between files)' })),
+  parseWorkers: Type.Optional(Type.Integer({ minimum: 0, description: 'Parse worker threads of an ingest (default one per core; 0: the main thread, yielding between files)' })),
 });
 
 export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number; typeCheck: boolean; parseWorkers?: number }>({
@@ -47,11 +47,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     const warmSoon = () =>
       setImmediate(() => {
         if (closed) return;
-        try {
-          engine.warmIndexes();
-        } catch (error) {
-          ctx.log.debug(`index warm-up skipped: ${(error as Error).message}`);
-        }
+        engine.warmIndexes().catch((error: Error) => ctx.log.debug(`index warm-up skipped: ${error.message}`));
       }).unref();
 
     // The stored graph loads in the background once a client is initialized (the `ready` hook):

@@ -6,168 +6,49 @@
  * a name a changed file (un)defines, walked a class whose parents changed, or had an import or link
  * that a new file may satisfy. A full build is the same code path with every file affected.
  */
-import type { FileExtraction, Language } from './extraction.ts';
-import { CodeGraph, type GraphNode } from './graph.ts';
+import { BuilderTables } from './build-tables.ts';
+import type { Language } from './extraction.ts';
 import { FileDependents } from './file-dependents.ts';
-import { FileIndex, pathStems } from './file-index.ts';
+import { pathStems } from './file-index.ts';
 import { emptyExtraction, type FileState } from './file-state.ts';
 import { upsertFileNodes, type FileNodeContext } from './file-symbol-nodes.ts';
 import { applyGitFacts } from './git-edges.ts';
-import type { ApplyReport, FileInput, GitFacts, GraphBuilderOptions, GraphChange, UnresolvedImport } from './graph-change.ts';
-import { JavaPackages } from './java-packages.ts';
+import type { ApplyReport, GraphChange } from './graph-change.ts';
 import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './link-file.ts';
 import { ModuleTree } from './module-tree.ts';
-import type { ParseErrorFile } from './parse-report.ts';
-import { ResolveCache, dirOf, emptyResolverConfig, resolveImport, type PathIndex, type ResolvedImport, type ResolverConfig } from './resolve.ts';
-import { buildFileScope, reexportKey, type Dependencies, type FileScope } from './resolve-names.ts';
-import { SymbolNames } from './symbol-names.ts';
+import { ResolveCache, dirOf, resolveImport, type PathIndex } from './resolve.ts';
+import { reexportKey, type Dependencies, type FileScope } from './resolve-names.ts';
+import { runSteps, runStepsSliced } from './steps.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
 
 // The builder's input and output types live in graph-change.ts; re-exported so importers of the builder keep one import.
 export type { ApplyReport, FileInput, GitFacts, GraphBuilderOptions, GraphChange, UnresolvedImport } from './graph-change.ts';
 
 /** Builds and patches a CodeGraph from file extractions. */
-export class GraphBuilder implements LinkContext, PathIndex {
-  readonly graph = new CodeGraph();
-  private readonly files = new Map<string, FileState>();
-  private readonly paths = new FileIndex();
-  private readonly byName = new SymbolNames();
+export class GraphBuilder extends BuilderTables implements LinkContext, PathIndex {
   private readonly dependents = new FileDependents();
-  private readonly parents = new Map<number, number[]>();
   private readonly modules = new ModuleTree();
   private gitEdges: number[] = [];
-  private git: GitFacts | null = null;
-  private config: ResolverConfig = emptyResolverConfig();
   private cache = new ResolveCache();
-  private readonly loadExtraction: ((path: string) => FileExtraction | null) | null;
-  private readonly fileScopes = new Map<string, FileScope>();
-  private readonly javaPackages = new JavaPackages();
-
-  constructor(options: GraphBuilderOptions = {}) {
-    this.loadExtraction = options.loadExtraction ?? null;
-  }
-
-  // --- PathIndex ------------------------------------------------------------------------------
-  /** True when a file with this path is in the graph. */
-  has(path: string): boolean {
-    return this.files.has(path);
-  }
-  /** Files directly in a directory, sorted. */
-  filesInDir(dir: string): readonly string[] {
-    return this.paths.inDir(dir);
-  }
-  /** Files with this basename. */
-  filesNamed(basename: string): readonly string[] {
-    return this.paths.named(basename);
-  }
-  /** Directories holding files. */
-  directories(): Iterable<string> {
-    return this.paths.directories();
-  }
-
-  // --- SymbolTables ---------------------------------------------------------------------------
-  /** Node index of a symbol by file and qualified name, or -1. */
-  symbolIn(path: string, qualifiedName: string): number {
-    return this.files.get(path)?.symbols.get(qualifiedName) ?? -1;
-  }
-  /** Node index of `${prefix}.${name}` (or top-level `name`) in a file, or -1. */
-  memberIn(path: string, prefix: string, name: string): number {
-    // The symbol table keyed by qualified name answers it: a member's name has no dot of its own.
-    if (name.includes('.')) return -1;
-    return this.files.get(path)?.symbols.get(prefix === '' ? name : `${prefix}.${name}`) ?? -1;
-  }
-  /** Code symbols (not sections) with this short name. */
-  named(name: string): readonly number[] {
-    return this.byName.named(name);
-  }
-  /** Live node by index (callers only pass indices taken from the tables). */
-  node(index: number): GraphNode {
-    return this.graph.node(index)!;
-  }
-  /** Resolved parents of a class-like node. */
-  parentsOf(index: number): readonly number[] {
-    const p = this.parents.get(index);
-    return p ? p.filter((i) => this.graph.node(i) !== null) : [];
-  }
-
-  /** Declared result type of a function or method node. */
-  returnTypeOf(index: number): string | undefined {
-    const n = this.node(index);
-    return this.files.get(n.path)?.typeFacts.returns.get(n.qualifiedName ?? '');
-  }
-  /** Declared parameter types of a Java method or constructor node. */
-  paramsOf(index: number): readonly string[] | undefined {
-    const n = this.node(index);
-    return this.files.get(n.path)?.typeFacts.params.get(n.qualifiedName ?? '');
-  }
-  /** True for a Python `@property` getter node. */
-  isProperty(index: number): boolean {
-    const n = this.node(index);
-    return this.files.get(n.path)?.typeFacts.properties.has(n.qualifiedName ?? '') ?? false;
-  }
-  /** A field a class-like node declares. */
-  fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined {
-    const n = this.node(classIndex);
-    return this.files.get(n.path)?.typeFacts.fields.get(n.qualifiedName ?? '')?.get(name);
-  }
-  /** Lookups of a file (imports resolved in its last link), cached until the next relink. */
-  scopeOfFile(path: string): FileScope | undefined {
-    let scope = this.fileScopes.get(path);
-    if (!scope) {
-      const st = this.files.get(path);
-      if (!st) return undefined;
-      this.fileScopes.set(path, (scope = this.scopeOf(st)));
-    }
-    return scope;
-  }
-
-  // --- queries --------------------------------------------------------------------------------
-  /** Paths of all files in the graph. */
-  filePaths(): IterableIterator<string> {
-    return this.files.keys();
-  }
-  /** A file's extraction (re-loaded when it was dropped from memory). */
-  extraction(path: string): FileExtraction | undefined {
-    const st = this.files.get(path);
-    if (!st) return undefined;
-    return st.extraction ?? this.loadExtraction?.(path) ?? undefined;
-  }
-
-  /** Parse errors the parser reported for a file (0 when clean or unknown). */
-  parseErrorsOf(path: string): number {
-    return this.files.get(path)?.parseErrors ?? 0;
-  }
-  /** Every file whose parse had errors, in no particular order. */
-  *parseErrorFiles(): IterableIterator<ParseErrorFile> {
-    for (const st of this.files.values()) if (st.parseErrors > 0) yield { path: st.path, errors: st.parseErrors, firstLine: st.parseErrorLine };
-  }
-  /** Resolved imports of a file (resolved and not). */
-  importsOf(path: string): readonly ResolvedImport[] {
-    return this.files.get(path)?.imports ?? [];
-  }
-  /** Every import that did not resolve to a workspace file. */
-  unresolvedImports(): UnresolvedImport[] {
-    const out: UnresolvedImport[] = [];
-    for (const st of this.files.values()) {
-      for (const imp of st.imports) {
-        if (imp.unresolved) out.push({ from: st.path, specifier: imp.specifier, line: imp.line, resolved: false, reason: imp.unresolved });
-      }
-    }
-    return out;
-  }
-  /** Current resolver settings. */
-  get resolverConfig(): ResolverConfig {
-    return this.config;
-  }
-  /** Current git facts, if any. */
-  get gitFacts(): GitFacts | null {
-    return this.git;
-  }
 
   // --- mutation -------------------------------------------------------------------------------
 
   /** Applies a batch of file changes, re-resolves what they can affect, and finalizes the graph. */
   apply(change: GraphChange): ApplyReport {
+    return runSteps(this.applySteps(change));
+  }
+
+  /**
+   * `apply` in slices of at most `sliceMs` of main-thread time, yielding a macrotask between slices
+   * so timers and I/O run during a big build. Another caller must not read or patch this builder
+   * until it resolves (an ingest builds a fresh builder, or patches under the engine's queue).
+   */
+  applyAsync(change: GraphChange, sliceMs = 20): Promise<ApplyReport> {
+    return runStepsSliced(this.applySteps(change), sliceMs);
+  }
+
+  /** The work of `apply`, yielding after each file of each pass (the points where a slice may end). */
+  private *applySteps(change: GraphChange): Generator<void, ApplyReport> {
     const g = this.graph;
     const before = g.nodeCount;
     let added = 0;
@@ -198,6 +79,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       changedNames.add(reexportKey(path));
       this.files.delete(path);
       this.paths.remove(path);
+      yield;
     }
 
     for (const input of change.upsert) {
@@ -212,6 +94,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
       // Go package scope is not name-tracked, so a changed Go file re-links its package.
       if (namesChanged.length && input.language === 'go') for (const f of this.filesInDir(dirOf(input.path))) affected.add(f);
       affected.add(state.path);
+      yield;
     }
 
     if (!allAffected) {
@@ -234,7 +117,7 @@ export class GraphBuilder implements LinkContext, PathIndex {
     for (let round = 0; wave.length > 0 && round < 5; round++) {
       for (const p of wave) done.add(p);
       relinked += wave.length;
-      const changedClasses = this.relink(wave);
+      const changedClasses = yield* this.relinkSteps(wave);
       const next = new Set<string>();
       for (const label of changedClasses) for (const f of this.dependents.dependentsOfName(label)) if (!done.has(f) && this.files.has(f)) next.add(f);
       wave = [...next].sort();
@@ -283,22 +166,43 @@ export class GraphBuilder implements LinkContext, PathIndex {
 
   /** Re-links files (imports, then inheritance for all, then the rest); returns labels of classes whose parents changed. */
   private relink(paths: readonly string[]): Set<string> {
+    return runSteps(this.relinkSteps(paths));
+  }
+
+  /** The work of `relink`, yielding after each file of each pass. */
+  private *relinkSteps(paths: readonly string[]): Generator<void, Set<string>> {
     const states = paths.map((p) => this.files.get(p)!);
     for (const st of states) {
       // Files whose extraction was dropped after their last link: load them back.
-      if (!st.extraction) st.extraction = this.loadExtraction?.(st.path) ?? emptyExtraction(st.path, st.language);
+      if (!st.extraction) {
+        st.extraction = this.loadExtraction?.(st.path) ?? emptyExtraction(st.path, st.language);
+        yield;
+      }
     }
     const parentsBefore = new Map<number, string>();
     for (const st of states) for (const idx of st.symbols.values()) parentsBefore.set(idx, (this.parents.get(idx) ?? []).join(','));
-    for (const st of states) this.dropOwnedEdges(st);
+    for (const st of states) {
+      this.dropOwnedEdges(st);
+      yield;
+    }
     // Imports first (they depend only on the file set), then inheritance (member lookup through
     // parents needs it), then everything else.
     const targetsBefore = states.map((st) => st.importTargets.join('\n'));
-    for (const st of states) this.resolveImports(st);
+    for (const st of states) {
+      this.resolveImports(st);
+      yield;
+    }
     this.fileScopes.clear();
     this.javaPackages.clear();
-    const scopes = states.map((st) => this.scopeOf(st));
-    states.forEach((st, i) => linkInheritance(this, st, scopes[i]));
+    const scopes: FileScope[] = [];
+    for (const st of states) {
+      scopes.push(this.scopeOf(st));
+      yield;
+    }
+    for (let i = 0; i < states.length; i++) {
+      linkInheritance(this, states[i], scopes[i]);
+      yield;
+    }
     const changed = new Set<string>();
     // Files that follow re-exports through a file whose imports now resolve elsewhere re-link too.
     states.forEach((st, i) => {
@@ -307,7 +211,8 @@ export class GraphBuilder implements LinkContext, PathIndex {
     for (const [idx, before] of parentsBefore) {
       if ((this.parents.get(idx) ?? []).join(',') !== before) changed.add(this.node(idx).label);
     }
-    states.forEach((st, i) => {
+    for (let i = 0; i < states.length; i++) {
+      const st = states[i];
       if (st.partial) {
         st.extraction = this.loadExtraction?.(st.path) ?? st.extraction;
         st.partial = false;
@@ -315,7 +220,8 @@ export class GraphBuilder implements LinkContext, PathIndex {
       linkFile(this, st, scopes[i]);
       // Drop it at once: only one full extraction is alive at a time during a big build.
       if (this.loadExtraction) st.extraction = null;
-    });
+      yield;
+    }
     return changed;
   }
 
@@ -372,11 +278,6 @@ export class GraphBuilder implements LinkContext, PathIndex {
     this.dependents.recordImports(st);
   }
 
-  private scopeOf(st: FileState): FileScope {
-    const dir = dirOf(st.path);
-    const siblings = st.language === 'java' ? this.javaPackages.filesOf(dir, this) : this.filesInDir(dir);
-    return buildFileScope(st.path, st.language, st.imports, siblings);
-  }
 
   // --- LinkContext ----------------------------------------------------------------------------
   /** State of a file, for linking. */
@@ -403,3 +304,4 @@ export class GraphBuilder implements LinkContext, PathIndex {
     this.dependents.recordMiss(file as FileState, stem);
   }
 }
+

@@ -260,9 +260,12 @@ export class CodeGraphEngine {
     return this.loaded.lexical.ensureAsync(this.graph);
   }
 
-  /** Builds the seek index and PageRank now instead of on the first query that needs them. */
-  warmIndexes(): void {
-    this.loaded.lexical.ensure(this.graph);
+  /**
+   * Builds the seek index (in slices that leave the event loop free) and PageRank now instead of on
+   * the first query that needs them.
+   */
+  async warmIndexes(): Promise<void> {
+    await this.loaded.lexical.ensureAsync(this.graph);
     this.pagerank();
   }
 

@@ -8,15 +8,16 @@ import type { FileInput, GitFacts, GraphBuilder } from './build.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { Language } from './extraction.ts';
 import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history.ts';
-import { RELATIONS, type NodeKind, type Relation } from './graph.ts';
+import type { NodeKind, Relation } from './graph.ts';
 import { readResolverConfig } from './resolver-config.ts';
+import { yieldToLoop } from './steps.ts';
 import type { ResolverConfig } from './resolve.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse-file.ts';
 import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
-import { checkPaths, walkWorkspace, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
+import { checkPaths, walkWorkspaceAsync, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
 export { extractionKey } from './parse-pool/parse-file.ts';
 
@@ -105,12 +106,16 @@ export interface IngestOutcome {
 }
 
 const MAX_SKIP_LIST = 200;
-const YIELD_EVERY_MS = 25;
+/** Main-thread work between two yields to the event loop (a slice may overrun by one file's step). */
+const SLICE_MS = 20;
+const YIELD_EVERY_MS = SLICE_MS;
 /**
  * Fewer files than this parse on the main thread: a watcher's or an agent's re-ingest of a few
  * files is faster there than a round trip through the workers (or their start-up when idle).
  */
 const POOL_MIN_FILES = 48;
+/** Runs reading at least this many files commit through the store's commit worker (smaller commits take a few ms here). */
+const OFF_THREAD_COMMIT_FILES = 48;
 
 function aborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new EngineError(EngineErrorCodes.INGEST_ABORTED, 'ingest aborted before commit; the previous graph is unchanged', 'run ingest again when ready');
@@ -152,7 +157,7 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     }
   } else {
     // Incremental runs skip probing for pruned directories: the full run reported them already.
-    const walk = walkWorkspace({ ...walkOptions, reportPruned: !incremental });
+    const walk = await walkWorkspaceAsync({ ...walkOptions, reportPruned: !incremental }, SLICE_MS);
     entries = walk.files;
     skipped = walk.skipped;
     Object.assign(skippedByReason, walk.skippedByReason);
@@ -191,6 +196,9 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     const same = incremental && row !== undefined && ctx.builder.has(e.path);
     return { path: e.path, language: e.language, size: e.size, mtimeMs: e.mtimeMs, sameKey: same ? row.extractionKey : null };
   });
+  // Big runs commit from the worker: start it now so its start-up overlaps the parse.
+  const offThreadCommit = tasks.length >= OFF_THREAD_COMMIT_FILES || removes.size >= OFF_THREAD_COMMIT_FILES * 4;
+  if (offThreadCommit) store.warmCommitWorker();
   const { outcomes, workers: parseWorkers } = await parseTasks(ctx, tasks, options, phases, (done) => progress(done, tasks.length, 'parse'));
   let lastYield = now();
   for (let i = 0; i < toRead.length; i++) {
@@ -209,7 +217,8 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
       writes.push({ row: { ...row!, size: e.size, mtimeMs: e.mtimeMs }, extraction: null });
       reused++;
     } else {
-      writes.push({ row: outcome.row, extraction: store.hasExtraction(outcome.row.extractionKey) ? null : outcome.extraction });
+      const stored = store.hasExtraction(outcome.row.extractionKey);
+      writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
       graphUpserts.push({ path: e.path, language: e.language, extraction: outcome.extraction });
       texts.set(e.path, outcome.text);
     }
@@ -233,44 +242,60 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   phases.git = scanGit ? now() - gitStarted : now() - t;
   aborted(options.signal);
 
-  // 5. Commit in one transaction (skipped when nothing changed).
+  // 5. Commit in one transaction (skipped when nothing changed), and 6. build (full) or patch
+  // (incremental) the graph. A full run builds a new graph while the commit worker writes (the
+  // graph is swapped in only after the commit succeeded); a patch waits for the commit.
   t = now();
   const configJson = JSON.stringify(config);
   const storeChanged = writes.length > 0 || removes.size > 0 || commits !== undefined || !incremental || configJson !== meta.resolverConfig;
-  let generation = meta.generation;
-  let previousGeneration = meta.generation;
+  const fullBuild = !incremental || ctx.builder.graph.nodeCount === 0;
+  let committed: Promise<{ generation: number; previous: number }> = Promise.resolve({ generation: meta.generation, previous: meta.generation });
   if (storeChanged) {
-    try {
-      ({ generation, previous: previousGeneration } = store.commitIngest({
-        upserts: writes,
-        removes: [...removes],
-        gitCommits: commits,
-        meta: { root, parserVersion: parser.version, gitHead: head, resolverConfig: configJson },
-        onProgress: (done, total) => progress(done, total, 'persist'),
-      }));
-    } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-        throw new EngineError(EngineErrorCodes.INGEST_BUSY, 'another process held the store too long; nothing was written', 'retry the ingest in a moment');
-      }
-      throw err;
-    }
+    const write = {
+      upserts: writes,
+      removes: [...removes],
+      gitCommits: commits,
+      meta: { root, parserVersion: parser.version, gitHead: head, resolverConfig: configJson },
+      onProgress: (done: number, total: number) => progress(done, total, 'persist'),
+    };
+    // A large write goes through the commit worker (SQLite writes off the main thread); an edit's few rows commit here at once.
+    committed = offThreadCommit ? store.commitIngestAsync(write, SLICE_MS) : Promise.resolve().then(() => store.commitIngest(write));
+    committed = committed.then(
+      (r) => {
+        phases.persist = now() - t;
+        return r;
+      },
+      (err: unknown) => {
+        if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+          throw new EngineError(EngineErrorCodes.INGEST_BUSY, 'another process held the store too long; nothing was written', 'retry the ingest in a moment');
+        }
+        throw err;
+      },
+    );
+    // Handled below (awaited after the build); marked now so a failure during the build is no unhandled rejection.
+    committed.catch(() => undefined);
   }
-  phases.persist = now() - t;
-
-  // 6. Build (full) or patch (incremental) the graph.
+  if (!fullBuild) await committed;
   t = now();
   progress(0, 1, 'build');
   let builder = ctx.builder;
   let rebuilt = false;
   let relinked: number;
-  if (!incremental || builder.graph.nodeCount === 0) {
+  if (fullBuild) {
     builder = ctx.newBuilder();
     rebuilt = true;
-    relinked = builder.apply({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }).resolvedFiles;
+    try {
+      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, SLICE_MS)).resolvedFiles;
+    } finally {
+      // A build error still waits for the commit, so no write is left running behind the failure.
+      await committed.catch(() => undefined);
+    }
   } else {
-    relinked = builder.apply({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }).resolvedFiles;
+    // In place: a patch that fits in one slice (an edit's re-ingest) never yields, so nothing sees it half done.
+    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }, SLICE_MS)).resolvedFiles;
   }
   phases.build = now() - t;
+  const { generation, previous: previousGeneration } = await committed;
   progress(1, 1, 'build');
 
   const summary = summarize(builder, {
@@ -299,11 +324,6 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     rows: writes.map((w) => w.row),
     previousGeneration,
   };
-}
-
-/** Lets timers, I/O and signals run. */
-function yieldToLoop(): Promise<void> {
-  return new Promise((r) => setImmediate(r));
 }
 
 /**

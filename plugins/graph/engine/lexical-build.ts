@@ -13,10 +13,13 @@ export const FLAG_TEST = 1;
 export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 /** Field index in the low bits of a packed row, term id above. */
 const FIELD_BITS = 3;
-/** Nodes tokenised between two yields (a symbol's fields take ~10-50 µs). */
-const NODES_PER_STEP = 64;
+/**
+ * Nodes tokenised between two yields: a symbol's fields take ~10-50 µs, but a file node's whole
+ * text (or a collection on a loaded machine) can take milliseconds, and 64 nodes measured 50-85 ms.
+ */
+const NODES_PER_STEP = 8;
 /** Node row groups packed between two yields. */
-const PACK_NODES_PER_STEP = 2048;
+const PACK_NODES_PER_STEP = 512;
 
 /** Postings of a full build, CSR-packed: term id → [offsets[id], offsets[id+1]) into nodes and tf. */
 export interface BaseIndex {

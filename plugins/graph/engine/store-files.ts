@@ -110,9 +110,9 @@ export class FileTable {
     return this.stmts.hasExtraction.get(key) !== undefined;
   }
 
-  /** Writes a file row, and its extraction when given (a stored key is never rewritten). */
-  put(row: FileRow, extraction: FileExtraction | null): void {
-    if (extraction) this.stmts.putExtraction.run(row.extractionKey, JSON.stringify(extraction));
+  /** Writes a file row, and its extraction's JSON when given (a stored key is never rewritten). */
+  putJson(row: FileRow, json: string | null): void {
+    if (json !== null) this.stmts.putExtraction.run(row.extractionKey, json);
     this.stmts.put.run(row.path, row.hash, row.size, row.mtimeMs, row.language, row.loc, row.parseErrors, row.extractionKey);
   }
 

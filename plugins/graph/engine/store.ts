@@ -13,33 +13,18 @@ import { statSync } from 'node:fs';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { FileExtraction } from './extraction.ts';
 import { CheckpointTable, type CheckpointInfo } from './store-checkpoints.ts';
+import { commitSerialized, extractionJson, type FileWrite, type IngestWrite } from './store-commit.ts';
 import { FileTable, type FileRow } from './store-files.ts';
 import { GitCommitTable, type GitCommit } from './store-git-commits.ts';
 import { MemoryTable, type MemoryEntry } from './store-memory.ts';
 import { MetaTable, type StoreMeta } from './store-meta.ts';
 import { PreciseEdgeTable, type PreciseRow } from './store-precise-edges.ts';
 import { openStoreDatabase } from './store-schema.ts';
+import { CommitError, sharedCommitWorker } from './store-writer/writer.ts';
 
 // Re-exported: callers import the store's types from this module.
 export { STORE_SCHEMA_VERSION } from './store-schema.ts';
-export type { CheckpointInfo, FileRow, GitCommit, MemoryEntry, PreciseRow, StoreMeta };
-
-/** A file to write: its row, and its extraction unless a row with that key is already stored. */
-export interface FileWrite {
-  row: FileRow;
-  extraction: FileExtraction | null;
-}
-
-/** Everything one ingest writes, committed together. */
-export interface IngestWrite {
-  upserts: readonly FileWrite[];
-  removes: readonly string[];
-  /** Replace the stored git history (undefined keeps it). */
-  gitCommits?: readonly GitCommit[] | null;
-  meta: Partial<Pick<StoreMeta, 'root' | 'parserVersion' | 'gitHead' | 'resolverConfig'>>;
-  /** Called as rows are written (inside the transaction). */
-  onProgress?: (done: number, total: number) => void;
-}
+export type { CheckpointInfo, FileRow, FileWrite, GitCommit, IngestWrite, MemoryEntry, PreciseRow, StoreMeta };
 
 /** Store health and sizes. */
 export interface StoreStatus {
@@ -59,6 +44,9 @@ export interface StoreStatus {
 /** The SQLite-backed store of one workspace. */
 export class GraphStore {
   readonly path: string;
+  /** The directory holding m1nd.db. */
+  readonly dir: string;
+  private readonly busyTimeoutMs: number;
   private db: Database.Database | null;
   private readonly metaTable: MetaTable;
   private readonly files: FileTable;
@@ -69,8 +57,10 @@ export class GraphStore {
 
   /** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout. */
   constructor(dir: string, options: { busyTimeoutMs?: number } = {}) {
-    const { path, db } = openStoreDatabase(dir, options.busyTimeoutMs ?? 10_000);
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+    const { path, db } = openStoreDatabase(dir, this.busyTimeoutMs);
     this.path = path;
+    this.dir = dir;
     this.db = db;
     this.metaTable = new MetaTable(db);
     this.files = new FileTable(db);
@@ -127,40 +117,33 @@ export class GraphStore {
     return this.files.hasExtraction(key);
   }
 
-  /** Commits one ingest atomically; returns the new generation and the one it replaced. */
+  /** Commits one ingest atomically on this connection; returns the new generation and the one it replaced. */
   commitIngest(write: IngestWrite): { generation: number; previous: number } {
     const db = this.conn;
-    const total = write.upserts.length + write.removes.length;
-    const run = db.transaction(() => {
-      let done = 0;
-      for (const { row, extraction } of write.upserts) {
-        this.files.put(row, extraction);
-        if (++done % 200 === 0) write.onProgress?.(done, total);
-      }
-      for (const path of write.removes) {
-        this.files.delete(path);
-        if (++done % 200 === 0) write.onProgress?.(done, total);
-      }
-      if (write.gitCommits !== undefined) this.git.replace(write.gitCommits ?? []);
-      if (write.removes.length > 0 || write.upserts.some((u) => u.extraction)) this.files.gcExtractions();
-      const meta = write.meta;
-      if (meta.root !== undefined && meta.root !== null) this.metaTable.set('root', meta.root);
-      if (meta.parserVersion) this.metaTable.set('parser_version', meta.parserVersion);
-      if (meta.gitHead !== undefined) this.metaTable.set('git_head', meta.gitHead ?? '');
-      if (meta.resolverConfig !== undefined && meta.resolverConfig !== null) this.metaTable.set('resolver_config', meta.resolverConfig);
-      this.metaTable.set('ingested_at', String(Date.now()));
-      write.onProgress?.(total, total);
-      const generation = this.metaTable.bumpGeneration();
-      return { generation, previous: generation - 1 };
-    });
-    // The graph rows are a cache of the workspace (re-derivable by re-ingesting), so they need
-    // atomicity and process-crash safety (WAL gives both) but not an fsync on every commit.
-    db.pragma('synchronous = NORMAL');
+    const files = write.upserts.map((w): [FileWrite['row'], string | null] => [w.row, extractionJson(w)]);
+    return commitSerialized({ db, files: this.files, git: this.git, meta: this.metaTable }, { files, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta }, write.onProgress);
+  }
+
+  /**
+   * Commits one ingest atomically from the commit worker's own connection (store-writer/), so the
+   * event loop stays free while SQLite writes: extractions are serialised here in slices of
+   * `sliceMs`, the worker writes them in one transaction. Falls back to `commitIngest` when the
+   * worker cannot run (nothing was written by it then). Other writers on this connection wait for
+   * the worker's transaction through the busy timeout, as they would for another process.
+   */
+  async commitIngestAsync(write: IngestWrite, sliceMs = 20): Promise<{ generation: number; previous: number }> {
+    this.assertOpen();
     try {
-      return run.immediate();
-    } finally {
-      db.pragma('synchronous = FULL');
+      return await sharedCommitWorker().commit(this.dir, this.busyTimeoutMs, write, sliceMs);
+    } catch (err) {
+      if (err instanceof CommitError) throw Object.assign(new Error(err.message), { code: err.code });
+      return this.commitIngest(write);
     }
+  }
+
+  /** Starts the commit worker ahead of a large ingest's commit (its start-up overlaps the parse). */
+  warmCommitWorker(): void {
+    sharedCommitWorker().warm();
   }
 
   /** Number of stored commits. */

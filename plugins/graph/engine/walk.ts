@@ -10,6 +10,7 @@ import { lstatSync, readFileSync, statSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { join, posix } from 'node:path';
 import type { Language } from './extraction.ts';
+import { runSteps, runStepsSliced } from './steps.ts';
 
 /** Why a file was left out of the graph. */
 export type SkipReason =
@@ -75,21 +76,39 @@ const GENERATED_MARKER =
 
 /** Lists the workspace files to ingest, with the skip list. */
 export function walkWorkspace(options: WalkOptions): WalkResult {
-  const { root, maxFileBytes } = options;
+  const plan = walkPlan(options);
+  return runSteps(classifyEntries(options, plan, fg.sync('**', plan.glob)));
+}
+
+/**
+ * `walkWorkspace` without holding the event loop: the listing runs on fast-glob's asynchronous
+ * walker, and the entries are classified (a stat per candidate file) in slices of `sliceMs`.
+ */
+export async function walkWorkspaceAsync(options: WalkOptions, sliceMs = 20): Promise<WalkResult> {
+  const plan = walkPlan(options);
+  return runStepsSliced(classifyEntries(options, plan, await fg('**', plan.glob)), sliceMs);
+}
+
+interface WalkPlan {
+  rootIgnore: string;
+  ignoredDirs: ReturnType<typeof prunePatterns>;
+  glob: fg.Options & { objectMode: true };
+}
+
+function walkPlan(options: WalkOptions): WalkPlan {
+  const { root } = options;
   const rootIgnore = readIgnoreFile(join(root, '.git', 'info', 'exclude')) + '\n' + readIgnoreFile(join(root, '.gitignore'));
   const ignoredDirs = prunePatterns(rootIgnore);
   const prune = [PRUNED_PATTERN, ...ignoredDirs.globs, ...(options.exclude ?? [])];
-  // Sync on purpose: the walk is a few ms, the async variant costs 2-3x that in event-loop hops.
   // No `stats`: fast-glob would lstat every entry; only candidate files are stat'ed below.
-  const entries = fg.sync('**', {
-    cwd: root,
-    dot: true,
-    onlyFiles: false,
-    markDirectories: true,
-    objectMode: true,
-    followSymbolicLinks: false,
-    ignore: prune,
-  });
+  const glob = { cwd: root, dot: true, onlyFiles: false, markDirectories: true, objectMode: true, followSymbolicLinks: false, ignore: prune } as const;
+  return { rootIgnore, ignoredDirs, glob };
+}
+
+/** Classifies listed entries into files and skips, yielding every few entries (a step of the walk). */
+function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entry[]): Generator<void, WalkResult> {
+  const { root, maxFileBytes } = options;
+  const { rootIgnore, ignoredDirs } = plan;
   const matchers = new GitignoreChain();
   matchers.add('', rootIgnore);
   for (const e of entries) {
@@ -130,7 +149,9 @@ export function walkWorkspace(options: WalkOptions): WalkResult {
     skip(`${d}/`, 'gitignored');
   }
   reportPrunedIn('');
+  let step = 0;
   for (const e of entries) {
+    if (++step % 64 === 0) yield;
     const isDir = e.path.endsWith('/');
     const path = isDir ? e.path.slice(0, -1) : e.path;
     const base = posix.basename(path);

@@ -25,7 +25,22 @@ export interface ParseTask {
 export type ParseOutcome =
   | { kind: 'skip'; reason: SkipReason }
   | { kind: 'same' }
-  | { kind: 'parsed'; row: FileRow; extraction: FileExtraction; text: string };
+  | { kind: 'parsed'; row: FileRow; extraction: FileExtraction; text: string; /** The extraction as JSON, when it came so from a worker (the store writes it as is). */ json?: string };
+
+/** A parse outcome as a worker sends it: the extraction as JSON (one string clones far cheaper than an object tree). */
+export type WireOutcome = Exclude<ParseOutcome, { kind: 'parsed' }> | { kind: 'parsed'; row: FileRow; json: string; text: string };
+
+/** The wire form of an outcome (in the worker). */
+export function toWire(o: ParseOutcome): WireOutcome {
+  return o.kind === 'parsed' ? { kind: 'parsed', row: o.row, json: JSON.stringify(o.extraction), text: o.text } : o;
+}
+
+/** An outcome back from its wire form (on the main thread). */
+export function fromWire(o: WireOutcome): ParseOutcome {
+  if (o.kind !== 'parsed') return o;
+  const extraction = JSON.parse(o.json) as FileExtraction;
+  return { kind: 'parsed', row: o.row, extraction, text: o.text, json: o.json };
+}
 
 /** Milliseconds spent reading (with hashing) and parsing, added to by `parseFile`. */
 export interface ParseTimes {

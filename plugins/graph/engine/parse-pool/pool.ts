@@ -4,8 +4,10 @@
  * Workers start on first use (from source through tsx, or the built .js) and stop after a quiet
  * half minute, so an idle server holds no grammars in extra threads.
  */
-import { Worker } from 'node:worker_threads';
-import type { ParseOutcome, ParseTask } from './parse-file.ts';
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { spawnEngineWorker } from '../engine-worker.ts';
+import { fromWire, type ParseOutcome, type ParseTask } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
 
 const IDLE_MS = 30_000;
@@ -16,13 +18,14 @@ const BATCH_FILES = 24;
 const IN_FLIGHT = 2;
 
 /**
- * Parse workers when none are configured: none. On the 2-core machines measured (docs/benchmarks.md,
- * parse pool) a pooled stdlib ingest was slower (0.62–0.71× from sources, 1.11× from dist/) and
- * peaked 200 MB higher, because the main thread's build and commit leave no core free; the pool stays
- * opt-in (`parseWorkers`, ingest `workers`) until it measurably pays.
+ * Parse workers when none are configured: one per core (at most 8). Parsing off the main thread is
+ * what keeps the server answering during an ingest (a large file's parse holds a thread for 100+ ms,
+ * which no slicing can split); on 2 cores the pooled ingest costs more CPU in all than a
+ * single-threaded one (each worker loads its own grammars), see docs/benchmarks.md. `parseWorkers: 0`
+ * keeps everything on the main thread.
  */
 export function defaultParseWorkers(): number {
-  return 0;
+  return Math.max(1, Math.min(availableParallelism(), 8));
 }
 
 /** Outcomes of a pooled parse, in task order, with the workers' summed read and parse milliseconds. */
@@ -99,7 +102,7 @@ export class ParsePool {
             this.send(slot, root, parserVersion, batch.tasks).then((res) => {
               slot.inFlight--;
               if (failed) return;
-              for (let i = 0; i < res.outcomes.length; i++) outcomes[batch.start + i] = res.outcomes[i];
+              for (let i = 0; i < res.outcomes.length; i++) outcomes[batch.start + i] = fromWire(res.outcomes[i]);
               read += res.read;
               parse += res.parse;
               done += res.outcomes.length;
@@ -145,14 +148,7 @@ export class ParsePool {
   }
 
   private spawn(): Worker {
-    const fromSource = new URL(import.meta.url).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
-    const entry = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url).href;
-    // From source the worker registers the same TypeScript loader the host runs under.
-    const code = fromSource
-      ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
-      : `import(${JSON.stringify(entry)});`;
-    const worker = new Worker(code, { eval: true });
-    worker.unref();
+    const worker = spawnEngineWorker(import.meta.url, './worker.ts');
     worker.on('message', (res: ParseResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;

@@ -1,5 +1,5 @@
 /** Messages between the ingest and its parse workers. */
-import type { ParseOutcome, ParseTask } from './parse-file.ts';
+import type { ParseTask, WireOutcome } from './parse-file.ts';
 
 /** Parse a batch of files of one workspace. */
 export interface ParseRequest {
@@ -12,5 +12,5 @@ export interface ParseRequest {
 
 /** A batch's outcomes, in the order of its tasks, with the worker's read and parse milliseconds. */
 export type ParseResponse =
-  | { type: 'result'; id: number; outcomes: ParseOutcome[]; read: number; parse: number }
+  | { type: 'result'; id: number; outcomes: WireOutcome[]; read: number; parse: number }
   | { type: 'error'; id: number; message: string };

@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { Language } from '../extraction.ts';
 import { loadDefaultParser, type FileExtractor } from '../source-parser.ts';
-import { parseFile, type ParseOutcome } from './parse-file.ts';
+import { parseFile, toWire, type WireOutcome } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
 
 const extractors = new Map<Language, FileExtractor>();
@@ -13,7 +13,7 @@ const extractors = new Map<Language, FileExtractor>();
 async function handle(req: ParseRequest): Promise<ParseResponse> {
   const parser = await loadDefaultParser();
   const times = { read: 0, parse: 0 };
-  const outcomes: ParseOutcome[] = [];
+  const outcomes: WireOutcome[] = [];
   for (const task of req.tasks) {
     let extract = extractors.get(task.language);
     if (!extract) {
@@ -25,7 +25,7 @@ async function handle(req: ParseRequest): Promise<ParseResponse> {
         continue;
       }
     }
-    outcomes.push(parseFile(req.root, task, req.parserVersion, extract, times));
+    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times)));
   }
   return { type: 'result', id: req.id, outcomes, read: times.read, parse: times.parse };
 }

@@ -40,7 +40,8 @@ function workspace(n: number): Record<string, string> {
 }
 
 describe('CodeGraphEngine across processes', function () {
-  this.timeout(30_000);
+  // Children start from sources (tsx), and a large ingest starts the store's commit worker too: slow on a loaded machine.
+  this.timeout(90_000);
 
   it('lets a second process read what the first wrote, and see a newer generation on its next read', async () => {
     const root = writeWorkspace(workspace(5));

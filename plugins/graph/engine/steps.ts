@@ -1,0 +1,35 @@
+/**
+ * Step generators: long engine work written as a generator that yields at points where it may
+ * pause (after each file of a pass), run either to the end at once or in time slices that give the
+ * event loop back between them, so no single stretch holds the main thread for long.
+ */
+
+/** Runs a step generator to the end in one go. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Lets timers, I/O and other requests run (one macrotask). */
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Runs a step generator in slices of about `sliceMs` of main-thread time (a slice overruns by at
+ * most one step), yielding a macrotask between slices. Work that finishes within the first slice
+ * never yields.
+ */
+export async function runStepsSliced<T>(steps: Generator<void, T>, sliceMs: number): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The main thread's side of the commit worker: serialises an ingest's extractions in slices that
+ * yield to the event loop, streams them to the worker in chunks, and waits for the worker's one
+ * transaction. The worker starts on first use (or when an ingest warms it early, so its start-up
+ * overlaps the parse) and stops after a quiet half minute.
+ */
+import type { Worker } from 'node:worker_threads';
+import { spawnEngineWorker } from '../engine-worker.ts';
+import { extractionJson, type IngestWrite, type SerializedFile } from '../store-commit.ts';
+import type { CommitRequest, CommitResponse } from './protocol.ts';
+
+const IDLE_MS = 30_000;
+/** A chunk of rows is posted once its JSON reaches this many characters. */
+const CHUNK_CHARS = 1 << 20;
+
+/** An error of the worker's SQLite (its code kept, e.g. SQLITE_BUSY): nothing was written. */
+export class CommitError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+interface Waiter {
+  resolve: (r: { generation: number; previous: number }) => void;
+  reject: (err: Error) => void;
+}
+
+/** One commit worker thread. */
+export class CommitWorker {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiter>();
+  private idle: NodeJS.Timeout | null = null;
+
+  /** Starts the worker now if it is not running (its start-up then overlaps whatever the caller does next). */
+  warm(): void {
+    this.ensure();
+    this.scheduleIdle();
+  }
+
+  /**
+   * Commits `write` to the store in `dir` from the worker's connection. Extractions are serialised
+   * here in slices of `sliceMs`. Rejects with CommitError when SQLite refused (nothing written), or
+   * another Error when the worker died (nothing written either: the transaction is the last step).
+   */
+  async commit(dir: string, busyTimeoutMs: number, write: IngestWrite, sliceMs: number): Promise<{ generation: number; previous: number }> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const worker = this.ensure();
+    const id = this.nextId++;
+    const result = new Promise<{ generation: number; previous: number }>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    result.catch(() => undefined); // observed below; a worker death before then must not surface as unhandled
+    const total = write.upserts.length;
+    let chunk: SerializedFile[] = [];
+    let chars = 0;
+    let sliceStart = performance.now();
+    for (let i = 0; i < total; i++) {
+      const w = write.upserts[i];
+      const json = extractionJson(w);
+      chunk.push([w.row, json]);
+      chars += json?.length ?? 0;
+      if (chars >= CHUNK_CHARS) {
+        worker.postMessage({ type: 'files', id, files: chunk } satisfies CommitRequest);
+        chunk = [];
+        chars = 0;
+      }
+      if ((i + 1) % 200 === 0) write.onProgress?.(i + 1, total);
+      if (performance.now() - sliceStart >= sliceMs) {
+        await new Promise<void>((r) => setImmediate(r));
+        sliceStart = performance.now();
+      }
+    }
+    if (chunk.length > 0) worker.postMessage({ type: 'files', id, files: chunk } satisfies CommitRequest);
+    worker.postMessage({ type: 'commit', id, dir, busyTimeoutMs, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta } satisfies CommitRequest);
+    try {
+      return await result;
+    } finally {
+      this.scheduleIdle();
+    }
+  }
+
+  /** Stops the worker (a commit in flight rejects). */
+  async stop(): Promise<void> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const w = this.worker;
+    this.worker = null;
+    await w?.terminate();
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    const worker = spawnEngineWorker(import.meta.url, './worker.ts');
+    worker.on('message', (res: CommitResponse) => {
+      const w = this.waiting.get(res.id);
+      if (!w) return;
+      this.waiting.delete(res.id);
+      if (res.type === 'error') w.reject(new CommitError(res.message, res.code));
+      else w.resolve({ generation: res.generation, previous: res.previous });
+    });
+    const fail = (err: Error): void => {
+      if (this.worker === worker) this.worker = null;
+      for (const [id, w] of this.waiting) {
+        this.waiting.delete(id);
+        w.reject(err);
+      }
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`commit worker exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private scheduleIdle(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.stop(), IDLE_MS);
+    this.idle.unref();
+  }
+}
+
+let shared: CommitWorker | null = null;
+
+/** The process's commit worker. */
+export function sharedCommitWorker(): CommitWorker {
+  return (shared ??= new CommitWorker());
+}
