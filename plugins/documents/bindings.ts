@@ -10,7 +10,7 @@ import type { CodeGraph, GraphNode, GraphService } from '../graph/api.ts';
 import { readMentions, type Evidence, type Mention } from './mentions.ts';
 import { symbolIndex } from './symbol-index.ts';
 
-const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, path: 0.95, call: 0.85, identifier: 0.6 };
+const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
 /** Candidates listed for an ambiguous mention at most. */
 const MAX_CANDIDATES = 5;
 
@@ -60,7 +60,8 @@ export async function computeBindings(graph: GraphService, docPath: string, mark
     } else {
       targets = scripts(m.text);
     }
-    if (targets.length === 0 && m.evidence === 'identifier') continue;
+    // Prose words that only look like code or commands ("make sure") count when they resolve.
+    if (targets.length === 0 && (m.evidence === 'identifier' || m.evidence === 'prose_command')) continue;
     const count = targets.length;
     byText.set(key, {
       text: m.text,

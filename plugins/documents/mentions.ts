@@ -7,7 +7,7 @@
  */
 
 /** How a mention was written, strongest first. */
-export type Evidence = 'code_span' | 'shell' | 'call' | 'path' | 'identifier';
+export type Evidence = 'code_span' | 'shell' | 'call' | 'path' | 'prose_command' | 'identifier';
 
 export interface Mention {
   text: string;
@@ -28,6 +28,7 @@ const PATH_TOKEN = /(?<![\w/.-])(?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.[A-Za-z]{
 const SYMBOL = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 const CALL_TOKEN = /(?<![\w.$])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)\(\)/g;
 const IDENT_TOKEN = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?![\w$(/-])/g;
+const PROSE_COMMAND = /\b(?:npm|yarn|pnpm|bun) (?:run [\w:.-]+|test|start|build)\b|\bmake [\w.-]+\b(?= |$|[.,;])/g;
 const COMMAND = /^(?:npm|npx|yarn|pnpm|bun|node|deno|make|cargo|go|python3?|pip|pytest|uv|poetry|mvn|gradle|\.\/[\w./-]+|bash|sh)(?:\s|$)/;
 
 /** Whether a prose word looks like code rather than English: camelCase, snake_case or dotted. */
@@ -66,6 +67,7 @@ export function readMentions(markdown: string): Mention[] {
     const section = chain.join('.');
     const push = (text: string, kind: Mention['kind'], evidence: Evidence) => out.push({ text, kind, evidence, line: i + 1, section });
     // Code spans first; their text is then blanked so prose scanning does not read it twice.
+    const taken = new Set<string>();
     const prose = line.replace(CODE_SPAN, (_all, ticks: string, body: string) => {
       const text = body.trim();
       if (COMMAND.test(text) && /\s/.test(text)) push(text, 'command', 'code_span');
@@ -73,8 +75,12 @@ export function readMentions(markdown: string): Mention[] {
       else if (SYMBOL.test(text)) push(text.replace(/\(\)$/, ''), 'symbol', 'code_span');
       return ' '.repeat(ticks.length * 2 + body.length);
     });
-    const text = prose.replace(/\]\([^)]*\)/g, ']');
-    const taken = new Set<string>();
+    // Converters escape Markdown punctuation in prose (add\(\), snake\_case); read it unescaped.
+    const text = prose.replace(/\]\([^)]*\)/g, ']').replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1');
+    for (const m of text.matchAll(PROSE_COMMAND)) {
+      taken.add(m[0]);
+      push(m[0], 'command', 'prose_command');
+    }
     for (const m of text.matchAll(PATH_TOKEN)) {
       if (!m[0].includes('/') && !FILE_EXT.test(m[0])) continue;
       if (!FILE_EXT.test(m[0]) || /^\d/.test(m[0]) || /^www\./.test(m[0])) continue;
