@@ -123,6 +123,7 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
     handlerTimeoutMs: g.handlerTimeoutMs ?? settings.handlerTimeoutMs,
     envelope: g.envelope ?? settings.envelope,
     storeDir: config.storage?.dir ? path.resolve(baseDir, config.storage.dir) : settings.storeDir,
+    allowRoots: (config.allowRoots ?? []).map((d) => path.resolve(baseDir, d)),
   };
   settings = { ...applyEnv(settings, { ...env, M1ND_WORKSPACE: undefined }), ...o.overrides };
 

@@ -53,6 +53,8 @@ export const ConfigSchema = Type.Object(
     ),
     options: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))),
     storage: Type.Optional(Type.Object({ dir: Type.Optional(Type.String()) }, { additionalProperties: false })),
+    /** Directories outside the workspace that federate may read (relative to the config file); M1ND_ALLOW_ROOTS adds more. */
+    allowRoots: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     http: Type.Optional(
       Type.Object(
         {

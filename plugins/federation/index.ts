@@ -1,10 +1,11 @@
 /**
- * The federation family: the workspace's ties to repositories beside it. Today `external_references`
- * (what the workspace's own files name outside its root); `federate` over several roots, gated by
- * M1ND_ALLOW_ROOTS / allowRoots, is not here yet.
+ * The federation family: the workspace's ties to repositories beside it — `external_references`
+ * (what the workspace's own files name outside its root) and `federate` (several roots ingested by
+ * the same engine and linked; roots outside the workspace only under M1ND_ALLOW_ROOTS / allowRoots).
  */
 import { definePlugin } from '../../core/index.ts';
 import { externalReferencesVerb } from './verbs/external_references.ts';
+import { federateVerb } from './verbs/federate.ts';
 
 export default definePlugin({
   name: 'federation',
@@ -13,5 +14,6 @@ export default definePlugin({
   requires: ['graph'],
   apply(ctx) {
     ctx.registerVerb(externalReferencesVerb);
+    ctx.registerVerb(federateVerb(ctx.settings));
   },
 });
