@@ -32,15 +32,16 @@ export function outside(file: string, spec: string): string | null {
   return joined === '..' || joined.startsWith('../') ? joined : null;
 }
 
-/** Every outside reference of the ingested files and the workspace's manifests, in file order. */
-export async function outsideReferences(graph: GraphService, limit: number): Promise<OutsideReference[]> {
+/** Every outside reference of the ingested files and the workspace's manifests under `scope` (a workspace folder, '' for all), in file order. */
+export async function outsideReferences(graph: GraphService, limit: number, scope = ''): Promise<OutsideReference[]> {
+  const inScope = (file: string) => scope === '' || file === scope || file.startsWith(`${scope}/`);
   const engine = await graph.requireGraph();
   const g = engine.graph;
   const out: OutsideReference[] = [];
   for (let i = 0; i < g.nodeCapacity && out.length < limit; i++) {
     if (i % SLICE === SLICE - 1) await new Promise((r) => setImmediate(r));
     const n = g.node(i);
-    if (!n || n.kind !== 'file') continue;
+    if (!n || n.kind !== 'file' || !inScope(n.path)) continue;
     const x = engine.fileExtraction(n.path);
     if (!x) continue;
     for (const imp of x.imports) {
@@ -57,6 +58,7 @@ export async function outsideReferences(graph: GraphService, limit: number): Pro
   const manifests = await fg(MANIFESTS, { cwd: root, ignore: SKIP, onlyFiles: true, followSymbolicLinks: false, deep: 8 });
   for (const file of manifests.sort()) {
     if (out.length >= limit) break;
+    if (!inScope(file)) continue;
     let text: string;
     try {
       text = engine.readFile(file).content;

@@ -11,13 +11,15 @@ export const externalReferencesVerb = defineVerb({
   description: 'References in ingested files and manifests (imports, doc links, file:/path deps, tsconfig extends, go.mod replace) to paths outside the workspace root.',
   input: Type.Object({
     agent_id: AgentId,
+    scope: Type.Optional(Type.String({ minLength: 1, description: 'Only files under this workspace folder' })),
     top_k: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'References listed' }),
   }),
   tiers: ['full'],
   effect: 'read',
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
-    const refs = await outsideReferences(graph, MAX_REFERENCES);
+    const scope = args.scope ? graph.run(() => graph.engine.resolvePath(args.scope!)).relative : '';
+    const refs = await outsideReferences(graph, MAX_REFERENCES, scope);
     // The outside folder a reference lands in: the path up to its first segment below the `..` climb.
     const rootOf = (target: string) => {
       const parts = target.split('/');

@@ -50,4 +50,9 @@ describe('external_references', function () {
     assert.equal(r.total, 5);
     assert.equal(r.truncated, true);
   });
+
+  it('keeps to the files under scope', async () => {
+    const r = (await h.call('external_references', { agent_id: 'a', scope: 'docs' })).json;
+    assert.deepEqual(r.references.map((x: any) => x.file), ['docs/guide.md']);
+  });
 });
