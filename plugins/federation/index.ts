@@ -6,6 +6,7 @@
 import { definePlugin } from '../../core/index.ts';
 import { externalReferencesVerb } from './verbs/external_references.ts';
 import { federateVerb } from './verbs/federate.ts';
+import { federateAutoVerb } from './verbs/federate_auto.ts';
 
 export default definePlugin({
   name: 'federation',
@@ -15,5 +16,6 @@ export default definePlugin({
   apply(ctx) {
     ctx.registerVerb(externalReferencesVerb);
     ctx.registerVerb(federateVerb(ctx.settings));
+    ctx.registerVerb(federateAutoVerb(ctx.settings));
   },
 });

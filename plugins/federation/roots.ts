@@ -20,6 +20,12 @@ function real(path: string): string {
   }
 }
 
+/** Whether an absolute directory is the workspace, inside it, or inside an allowed root. */
+export function isAllowed(settings: Readonly<HostSettings>, absolute: string): boolean {
+  const target = real(absolute);
+  return [settings.workspaceRoot, ...settings.allowRoots].map(real).some((root) => within(root, target));
+}
+
 /** The real absolute directory of a root the caller names (relative to the workspace), or a refusal naming the setting. */
 export function checkRoot(settings: Readonly<HostSettings>, path: string): string {
   const absolute = real(resolve(settings.workspaceRoot, path));

@@ -63,4 +63,23 @@ describe('federate', function () {
     assert.equal(fs.existsSync(path.join(lib, '.m1nd')), false);
     assert.ok(fs.existsSync(path.join(app, '.m1nd', 'federation', 'lib')));
   });
+
+  it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {
+    const { parent, lib, app } = twoRepos();
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const listed = (await h.call('federate_auto', { agent_id: 'a' })).json;
+    assert.deepEqual(listed.candidates.map((c: any) => [c.path, c.allowed, c.reasons]), [['../lib', false, ['manifest_reference']]]);
+    assert.match(listed.hint, /M1ND_ALLOW_ROOTS/);
+    assert.equal(listed.federate, null);
+    await h.close();
+
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    const found = (await h.call('federate_auto', { agent_id: 'a' })).json;
+    const c = found.candidates[0];
+    assert.deepEqual([c.root, c.allowed, c.packages, c.reasons.sort()], [lib, true, ['@acme/lib'], ['manifest_reference', 'sibling_package']]);
+    const done = (await h.call('federate_auto', { agent_id: 'a', execute: true, current_repo_name: 'app' })).json;
+    assert.equal(done.executed, true);
+    assert.ok(done.edges.some((e: any) => e.source === 'app::function:src/main.ts#main' && e.relation === 'calls' && e.target === 'lib::function:src/index.ts#parse'), JSON.stringify(done.edges));
+  });
 });
