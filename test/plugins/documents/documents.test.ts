@@ -116,4 +116,22 @@ describe('documents: converters, bindings and drift', function () {
     assert.equal(r.error.code, 'M1ND_ERR_DOCUMENT_UNSUPPORTED');
     assert.match(r.error.hint, /document_provider_health/);
   });
+
+  it('on a read-only server converts and binds without storing anything, and judges drift by file times', async () => {
+    const ro = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_READ_ONLY: '1' } });
+    try {
+      write(ws, 'docs/notes.txt', 'mul() is slow for big b.\n');
+      const r = (await ro.call('document_resolve', { agent_id: 'r', path: 'docs/notes.txt' })).json;
+      assert.deepEqual([r.converter, r.stored, r.reused], ['text', false, false]);
+      const b = (await ro.call('document_bindings', { agent_id: 'r', path: 'docs/notes.txt' })).json;
+      assert.equal(b.baseline_at, null);
+      assert.equal(b.bindings[0].targets[0].id, 'function:src/math.ts#mul');
+      const later = new Date(Date.now() + 60_000);
+      fs.utimesSync(path.join(ws, 'src/math.ts'), later, later);
+      const d = (await ro.call('document_drift', { agent_id: 'r', path: 'docs/notes.txt' })).json;
+      assert.deepEqual(d.findings.map((f: any) => [f.kind, f.text, f.reason]), [['stale', 'mul', 'file modified after the document']]);
+    } finally {
+      await ro.close();
+    }
+  });
 });
