@@ -126,6 +126,7 @@ export async function prepareGeneration(id: number, o: BootOptions): Promise<Pre
     ...(config.storage?.url ? { storeUrl: config.storage.url } : {}),
     ...(config.storage?.tls ? { storeTls: config.storage.tls } : {}),
     ...(config.storage?.repository ? { repositoryId: config.storage.repository } : {}),
+    allowRoots: (config.allowRoots ?? []).map((d) => path.resolve(baseDir, d)),
   };
   settings = { ...applyEnv(settings, { ...env, M1ND_WORKSPACE: undefined }), ...o.overrides };
 

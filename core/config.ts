@@ -66,6 +66,8 @@ export const ConfigSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** Directories outside the workspace that federate may read (relative to the config file); M1ND_ALLOW_ROOTS adds more. */
+    allowRoots: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     http: Type.Optional(
       Type.Object(
         {

@@ -26,6 +26,8 @@ export interface HostSettings {
   storeTls?: Record<string, unknown>;
   /** Overrides the repository identity that keys team state (M1ND_REPOSITORY_ID or config storage.repository). */
   repositoryId?: string;
+  /** Absolute directories outside the workspace that multi-root verbs (federate) may read (M1ND_ALLOW_ROOTS, config `allowRoots`). */
+  allowRoots: string[];
 }
 
 /** Defaults for a workspace root. */
@@ -40,6 +42,7 @@ export function defaultSettings(workspaceRoot: string): HostSettings {
     maxArgumentBytes: 1024 * 1024,
     workspaceRoot: root,
     storeDir: path.join(root, '.m1nd'),
+    allowRoots: [],
   };
 }
 
@@ -74,5 +77,7 @@ export function applyEnv(base: HostSettings, env: Record<string, string | undefi
   s.resultTokenLimit = envInt(env.M1ND_RESULT_TOKEN_LIMIT, 'M1ND_RESULT_TOKEN_LIMIT') ?? s.resultTokenLimit;
   s.handlerTimeoutMs = envInt(env.M1ND_HANDLER_TIMEOUT_MS, 'M1ND_HANDLER_TIMEOUT_MS') ?? s.handlerTimeoutMs;
   s.maxArgumentBytes = envInt(env.M1ND_MAX_ARGUMENT_BYTES, 'M1ND_MAX_ARGUMENT_BYTES') ?? s.maxArgumentBytes;
+  // A path-delimited list (":" on POSIX, ";" on Windows), added to the config's roots.
+  if (env.M1ND_ALLOW_ROOTS) s.allowRoots = [...s.allowRoots, ...env.M1ND_ALLOW_ROOTS.split(path.delimiter).filter((d) => d.trim() !== '').map((d) => path.resolve(s.workspaceRoot, d.trim()))];
   return s;
 }

@@ -1,0 +1,79 @@
+/**
+ * Federation on the Python standard library split in two halves (top-level entries alphabetically,
+ * each half a temp copy with its own pyproject.toml; the second depends on the first by package
+ * name). Served from real hosts (the whole dispatch pipeline):
+ *   singles — `ingest` of each half in its own workspace (best of two full ingests);
+ *   federate — `ingest` of the first half, then `federate` of both (the second half ingested by
+ *              the same engine, cross edges computed and stored);
+ * prints federate ÷ the sum of the single ingests (target ≤ 1.2) and the cross-edge counts.
+ *
+ *   node --import tsx bench/run.ts documents
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHost } from '../core/index.ts';
+import { createLogger } from '../core/log.ts';
+
+const SKIP = new Set(['site-packages', '__pycache__', 'test', 'idlelib', 'tkinter', 'lib2to3', 'ensurepip']);
+
+type Host = Awaited<ReturnType<typeof startHost>>;
+
+async function timed(host: Host, verb: string, args: Record<string, unknown>): Promise<{ ms: number; json: any }> {
+  const t = performance.now();
+  const r = await host.call(verb, { agent_id: 'bench', ...args });
+  const ms = performance.now() - t;
+  const text = (r.content as { text: string }[])[0].text;
+  if (r.isError) throw new Error(`${verb} failed: ${text}`);
+  return { ms, json: JSON.parse(text) };
+}
+
+async function serve(root: string, env: Record<string, string> = {}): Promise<Host> {
+  return startHost({ workspaceRoot: root, config: { options: { graph: { watch: false } } }, env: { M1ND_TOOL_TIER: 'full', ...env }, log: createLogger(() => {}) });
+}
+
+/** Runs the benchmark and prints one line per measure. */
+export async function run(): Promise<void> {
+  const stdlib = execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
+  const entries = readdirSync(stdlib).filter((e) => !SKIP.has(e) && !e.startsWith('.')).sort();
+  const half = Math.ceil(entries.length / 2);
+  const parent = mkdtempSync(join(tmpdir(), 'm1nd-federate-bench-'));
+  const copy = (dir: string, names: string[], manifest: string) => {
+    mkdirSync(dir, { recursive: true });
+    for (const e of names) cpSync(join(stdlib, e), join(dir, e), { recursive: true, filter: (p) => !p.includes('__pycache__') });
+    writeFileSync(join(dir, 'pyproject.toml'), manifest);
+  };
+  const first = entries.slice(0, half);
+  const second = entries.slice(half);
+  const libManifest = '[project]\nname = "stdlib_a"\n';
+  const appManifest = '[project]\nname = "stdlib_b"\ndependencies = ["stdlib_a"]\n';
+  copy(join(parent, 'a'), first, libManifest);
+  copy(join(parent, 'b'), second, appManifest);
+  copy(join(parent, 'b2'), second, appManifest);
+  console.log(`halves: ${first.length} + ${second.length} top-level entries of ${stdlib}`);
+  try {
+    const hostA = await serve(join(parent, 'a'));
+    // Best of two full ingests: the first one in a process also pays the parsers' start-up.
+    const best = async (h: Host) => [await timed(h, 'ingest', { path: '.' }), await timed(h, 'ingest', { path: '.' })].sort((x, y) => x.ms - y.ms)[0];
+    const singleA = await best(hostA);
+    await hostA.close();
+    const hostB = await serve(join(parent, 'b'));
+    const singleB = await best(hostB);
+    await hostB.close();
+    // The federating workspace is a fresh copy of the second half, so nothing is reused.
+    const hostF = await serve(join(parent, 'b2'), { M1ND_ALLOW_ROOTS: parent });
+    const own = await timed(hostF, 'ingest', { path: '.' });
+    const fed = await timed(hostF, 'federate', { repos: [{ name: 'b', path: '.' }, { name: 'a', path: join(parent, 'a') }], top_k: 0 });
+    await hostF.close();
+    const sum = singleA.ms + singleB.ms;
+    const total = own.ms + fed.ms;
+    console.log(`single ingests: a ${(singleA.ms / 1000).toFixed(2)} s (${singleA.json.nodes ?? '?'} nodes), b ${(singleB.ms / 1000).toFixed(2)} s; sum ${(sum / 1000).toFixed(2)} s`);
+    console.log(`federate: own ingest ${(own.ms / 1000).toFixed(2)} s + federate ${(fed.ms / 1000).toFixed(2)} s = ${(total / 1000).toFixed(2)} s; ratio federate/sum ${(total / sum).toFixed(2)} (target ≤ 1.2)`);
+    console.log(`federated: ${fed.json.repos.map((r: any) => `${r.name} ${r.nodes} nodes`).join(', ')}; cross edges ${JSON.stringify(fed.json.cross_edges)}`);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

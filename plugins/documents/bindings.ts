@@ -1,0 +1,157 @@
+/**
+ * Bindings: a document's mentions resolved against the graph. A path binds to its file node (from the
+ * workspace root, then from the document's folder); a symbol to the nodes whose name or qualified
+ * name it is (sections excluded); a command to the package.json script or Makefile target it runs, or
+ * the workspace script it starts. Scores are the evidence strength divided by the number of
+ * candidates, so an ambiguous name scores lower than a unique one.
+ */
+import { createHash } from 'node:crypto';
+import type { CodeGraph, GraphNode, GraphService } from '../graph/api.ts';
+import { readMentions, type Evidence, type Mention } from './mentions.ts';
+import { symbolIndex } from './symbol-index.ts';
+
+const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
+/** Candidates listed for an ambiguous mention at most. */
+const MAX_CANDIDATES = 5;
+
+export interface BindingTarget {
+  id: string;
+  path: string;
+  lines: [number, number];
+  /** For commands: the script or target run. */
+  detail?: string;
+}
+
+export interface Binding {
+  text: string;
+  kind: Mention['kind'];
+  evidence: Evidence;
+  status: 'bound' | 'ambiguous' | 'missing';
+  score: number;
+  /** Mentions of this text in the document. */
+  mentions: number;
+  first_line: number;
+  section: string;
+  targets: BindingTarget[];
+  candidates?: number;
+}
+
+/** Every binding of a document's Markdown, strongest first (unresolved prose identifiers dropped). */
+export async function computeBindings(graph: GraphService, docPath: string, markdown: string): Promise<Binding[]> {
+  const engine = await graph.requireGraph();
+  const g = engine.graph;
+  const names = await symbolIndex(g);
+  const byText = new Map<string, Binding>();
+  const docDir = docPath.includes('/') ? docPath.slice(0, docPath.lastIndexOf('/') + 1) : '';
+  const scripts = commandTargets(graph);
+  for (const m of readMentions(markdown)) {
+    const key = `${m.kind}:${m.text}`;
+    const seen = byText.get(key);
+    if (seen) {
+      seen.mentions++;
+      continue;
+    }
+    let targets: BindingTarget[] = [];
+    if (m.kind === 'path') {
+      const file = g.get(`file:${m.text}`) ?? g.get(`file:${normalize(docDir + m.text)}`);
+      if (file) targets = [target(file)];
+    } else if (m.kind === 'symbol') {
+      targets = names.lookup(m.text).filter((n) => n.path !== docPath).map(target);
+    } else {
+      targets = scripts(m.text);
+    }
+    // Prose words that only look like code or commands ("make sure") count when they resolve.
+    if (targets.length === 0 && (m.evidence === 'identifier' || m.evidence === 'prose_command')) continue;
+    const count = targets.length;
+    byText.set(key, {
+      text: m.text,
+      kind: m.kind,
+      evidence: m.evidence,
+      status: count === 0 ? 'missing' : count === 1 ? 'bound' : 'ambiguous',
+      score: count === 0 ? 0 : round(STRENGTH[m.evidence] / count),
+      mentions: 1,
+      first_line: m.line,
+      section: m.section,
+      targets: targets.slice(0, MAX_CANDIDATES),
+      ...(count > MAX_CANDIDATES ? { candidates: count } : {}),
+    });
+  }
+  return [...byText.values()].sort((a, b) => b.score - a.score || a.first_line - b.first_line);
+}
+
+/** A fingerprint of a target's text now (its lines, whitespace folded); null when unreadable. */
+export function fingerprint(graph: GraphService, t: { id: string }): string | null {
+  const node = graph.engine.graph.get(t.id);
+  if (!node) return null;
+  try {
+    const content = graph.engine.readFile(node.path).content;
+    const text = node.kind === 'file' ? content : content.split('\n').slice(node.startLine - 1, node.endLine).join('\n');
+    return createHash('sha1').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 16);
+  } catch {
+    return null;
+  }
+}
+
+function target(n: GraphNode): BindingTarget {
+  return { id: n.id, path: n.path, lines: [n.startLine, n.endLine] };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '..') out.pop();
+    else if (part !== '.' && part !== '') out.push(part);
+  }
+  return out.join('/');
+}
+
+/** Resolves commands against the workspace's package.json scripts, Makefile targets and script files. */
+function commandTargets(graph: GraphService): (command: string) => BindingTarget[] {
+  const read = (path: string): string | null => {
+    try {
+      return graph.engine.readFile(path).content;
+    } catch {
+      return null;
+    }
+  };
+  let scripts: Record<string, string> | null | undefined;
+  let make: string | null | undefined;
+  const g: CodeGraph = graph.engine.graph;
+  const fileTarget = (path: string, detail: string, line = 1): BindingTarget => ({ id: g.get(`file:${path}`)?.id ?? `file:${path}`, path, lines: [line, line], detail });
+  return (command) => {
+    const words = command.split(/\s+/);
+    const tool = words[0];
+    if (['npm', 'yarn', 'pnpm', 'bun'].includes(tool)) {
+      const name = words[1] === 'run' || words[1] === 'run-script' ? words[2] : words[1];
+      if (!name) return [];
+      if (scripts === undefined) {
+        const text = read('package.json');
+        try {
+          scripts = text ? ((JSON.parse(text) as { scripts?: Record<string, string> }).scripts ?? {}) : null;
+        } catch {
+          scripts = null;
+        }
+      }
+      if (!scripts || !(name in scripts)) return [];
+      const line = (read('package.json') ?? '').split('\n').findIndex((l) => l.includes(`"${name}"`)) + 1;
+      return [fileTarget('package.json', `script ${name}: ${scripts[name]}`, line || 1)];
+    }
+    if (tool === 'make') {
+      if (make === undefined) make = read('Makefile');
+      const name = words[1];
+      if (!make || !name) return [];
+      const line = make.split('\n').findIndex((l) => l.startsWith(`${name}:`)) + 1;
+      return line ? [fileTarget('Makefile', `target ${name}`, line)] : [];
+    }
+    // A script the command starts: the first argument that is a workspace file.
+    for (const word of words.slice(0, 3)) {
+      const path = normalize(word);
+      if (/\.\w+$/.test(path) && g.get(`file:${path}`)) return [fileTarget(path, `runs ${path}`)];
+    }
+    return [];
+  };
+}

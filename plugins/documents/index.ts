@@ -1,0 +1,35 @@
+/**
+ * The documents family: documents beyond Markdown (reStructuredText, text; PDF, HTML and DOCX through
+ * optional npm converters loaded on first use) turned into canonical Markdown, the code they name
+ * bound in the graph, and drift between the two. State lives in the workspace store (document-book.ts).
+ */
+import { definePlugin } from '../../core/index.ts';
+import { documentBindingsVerb } from './verbs/document_bindings.ts';
+import { documentDriftVerb } from './verbs/document_drift.ts';
+import { documentProviderHealthVerb } from './verbs/document_provider_health.ts';
+import { documentResolveVerb } from './verbs/document_resolve.ts';
+
+export default definePlugin({
+  name: 'documents',
+  version: '0.1.0',
+  description: 'Universal documents: converters, canonical Markdown, document-to-code bindings and drift.',
+  requires: ['graph'],
+  apply(ctx) {
+    ctx.registerVerb(documentProviderHealthVerb);
+    ctx.registerVerb(documentResolveVerb);
+    ctx.registerVerb(documentBindingsVerb);
+    ctx.registerVerb(documentDriftVerb);
+    ctx.hooks.workflows.tap('documents', (list) => [
+      ...list,
+      {
+        name: 'check a document against the code',
+        when: 'a design doc, PDF spec or HTML page describes code that may have moved on',
+        steps: [
+          { verb: 'document_provider_health', why: 'which formats can be read here' },
+          { verb: 'document_bindings', why: 'the paths, symbols and commands it names, resolved in the graph' },
+          { verb: 'document_drift', why: 'links whose targets changed, vanished or are ambiguous' },
+        ],
+      },
+    ]);
+  },
+});

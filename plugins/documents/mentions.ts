@@ -1,0 +1,106 @@
+/**
+ * What a document's Markdown names of the code, read deterministically: code spans (a path, a
+ * command, a symbol), shell lines in fenced blocks (`$ npm test`), and in prose paths with an
+ * extension, calls (`computeTotal()`) and code-shaped identifiers (`parseConfig`, `retry_policy`,
+ * `Cart.checkout`). Each mention carries its evidence strength; prose identifiers count only when
+ * the graph knows them.
+ */
+
+/** How a mention was written, strongest first. */
+export type Evidence = 'code_span' | 'shell' | 'call' | 'path' | 'prose_command' | 'identifier';
+
+export interface Mention {
+  text: string;
+  kind: 'path' | 'symbol' | 'command';
+  evidence: Evidence;
+  line: number;
+  section: string;
+}
+
+/** Mentions read per document at most. */
+export const MAX_MENTIONS = 5000;
+
+const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const CODE_SPAN = /(`+)([^`]+?)\1(?!`)/g;
+const FILE_EXT = /\.(?:[cm]?[jt]sx?|py|rs|go|java|kt|rb|c|h|cc|cpp|hpp|cs|php|swift|md|json|ya?ml|toml|ini|cfg|txt|sh|html|css|sql|proto|xml|gradle)$/i;
+const PATH_TOKEN = /(?<![\w/.-])(?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.[A-Za-z]{1,5}(?![\w/])/g;
+const SYMBOL = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+const CALL_TOKEN = /(?<![\w.$])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)\(\)/g;
+const IDENT_TOKEN = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?![\w$(/-])/g;
+const PROSE_COMMAND = /\b(?:npm|yarn|pnpm|bun) (?:run [\w:.-]+|test|start|build)\b|\bmake [\w.-]+\b(?= |$|[.,;])/g;
+const COMMAND = /^(?:npm|npx|yarn|pnpm|bun|node|deno|make|cargo|go|python3?|pip|pytest|uv|poetry|mvn|gradle|\.\/[\w./-]+|bash|sh)(?:\s|$)/;
+
+/** Whether a prose word looks like code rather than English: camelCase, snake_case or dotted. */
+export function codeShaped(word: string): boolean {
+  if (word.length < 4) return false;
+  if (/[.:]/.test(word)) return /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+$/.test(word) && !/^(?:e\.g|i\.e)$/i.test(word);
+  return /_/.test(word.replace(/^_+|_+$/g, '')) || /[a-z][A-Z]/.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
+}
+
+/** The mentions of a Markdown text, in document order, at most MAX_MENTIONS. */
+export function readMentions(markdown: string): Mention[] {
+  const out: Mention[] = [];
+  const lines = markdown.split('\n');
+  const chain: string[] = [];
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length && out.length < MAX_MENTIONS; i++) {
+    const line = lines[i].replace(/\r$/, '');
+    const fenceMatch = FENCE.exec(line);
+    if (fence !== null) {
+      if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) fence = null;
+      else {
+        const shell = /^\s*\$\s+(.+)$/.exec(line);
+        if (shell) out.push({ text: shell[1].trim(), kind: 'command', evidence: 'shell', line: i + 1, section: chain.join('.') });
+      }
+      continue;
+    }
+    if (fenceMatch) {
+      fence = fenceMatch[1];
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      chain.length = Math.min(chain.length, heading[1].length - 1);
+      chain.push(heading[2].replace(/[`*]/g, ''));
+    }
+    const section = chain.join('.');
+    const push = (text: string, kind: Mention['kind'], evidence: Evidence) => out.push({ text, kind, evidence, line: i + 1, section });
+    // Code spans first; their text is then blanked so prose scanning does not read it twice.
+    const taken = new Set<string>();
+    const prose = line.replace(CODE_SPAN, (_all, ticks: string, body: string) => {
+      const text = body.trim();
+      if (COMMAND.test(text) && /\s/.test(text)) push(text, 'command', 'code_span');
+      else if (FILE_EXT.test(text) && !/\s/.test(text)) push(normalizePath(text), 'path', 'code_span');
+      else if (SYMBOL.test(text)) push(text.replace(/\(\)$/, ''), 'symbol', 'code_span');
+      return ' '.repeat(ticks.length * 2 + body.length);
+    });
+    // Converters escape Markdown punctuation in prose (add\(\), snake\_case); read it unescaped.
+    const text = prose.replace(/\]\([^)]*\)/g, ']').replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1');
+    for (const m of text.matchAll(PROSE_COMMAND)) {
+      taken.add(m[0]);
+      push(m[0], 'command', 'prose_command');
+    }
+    for (const m of text.matchAll(PATH_TOKEN)) {
+      if (!m[0].includes('/') && !FILE_EXT.test(m[0])) continue;
+      if (!FILE_EXT.test(m[0]) || /^\d/.test(m[0]) || /^www\./.test(m[0])) continue;
+      taken.add(m[0]);
+      push(normalizePath(m[0]), 'path', 'path');
+    }
+    for (const m of text.matchAll(CALL_TOKEN)) {
+      taken.add(m[1]);
+      push(m[1], 'symbol', 'call');
+    }
+    for (const m of text.matchAll(IDENT_TOKEN)) {
+      const word = m[1].replace(/\.$/, '');
+      if (taken.has(word) || [...taken].some((t) => t.includes(word)) || !codeShaped(word)) continue;
+      taken.add(word);
+      push(word, 'symbol', 'identifier');
+    }
+  }
+  return out.slice(0, MAX_MENTIONS);
+}
+
+function normalizePath(text: string): string {
+  return text.replace(/^\.\//, '');
+}

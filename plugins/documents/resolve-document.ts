@@ -1,0 +1,74 @@
+/**
+ * Turning a verb's `path` / `node_id` into a document and its canonical Markdown: the path goes
+ * through the workspace checker, the converter is picked by extension, and the artefact is reused
+ * from the store while the source bytes are unchanged.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { ErrorCodes, M1ndError } from '../../core/index.ts';
+import type { GraphService } from '../graph/api.ts';
+import { CONVERTERS, converterFor, producerOf } from './converters.ts';
+import { loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
+
+/** Largest source a converter is given. */
+export const MAX_SOURCE_BYTES = 32 * 1024 * 1024;
+/** Largest Markdown artefact kept (longer ones are cut, and say so). */
+export const MAX_MARKDOWN_CHARS = 2_000_000;
+
+/** A resolved document: its record, where it is on disk, and whether the artefact was reused. */
+export interface ResolvedDocument {
+  record: DocumentRecord;
+  absolute: string;
+  mtimeMs: number;
+  cached: boolean;
+  stored: boolean;
+}
+
+/** The workspace path a call names: `path`, or the file of `node_id`. */
+export function documentPath(graph: GraphService, args: { path?: string; node_id?: string }): string {
+  if (args.path) return graph.run(() => graph.engine.resolvePath(args.path!)).relative;
+  if (args.node_id) return graph.node(args.node_id).path;
+  throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'name the document with path or node_id', {
+    hint: 'pass {"path":"docs/guide.pdf"} (a workspace path) or {"node_id":"file:docs/guide.md"}',
+  });
+}
+
+/** Reads, converts (or reuses) and stores the canonical Markdown of a workspace document. */
+export async function resolveDocument(graph: GraphService, path: string): Promise<ResolvedDocument> {
+  const converter = converterFor(path);
+  if (!converter) {
+    throw new M1ndError(ErrorCodes.DOCUMENT_UNSUPPORTED, `no converter reads ${path}`, {
+      hint: `documents are ${CONVERTERS.flatMap((c) => c.extensions).join(' ')}; document_provider_health lists the converters`,
+    });
+  }
+  const absolute = graph.run(() => graph.engine.resolvePath(path)).absolute;
+  let info;
+  try {
+    info = await stat(absolute);
+  } catch {
+    info = null;
+  }
+  if (!info?.isFile()) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `${path} is not a file`, { hint: 'pass the workspace path of an existing document' });
+  if (info.size > MAX_SOURCE_BYTES) {
+    throw new M1ndError(ErrorCodes.CALL_INPUT_TOO_LARGE, `${path} is ${info.size} bytes; documents up to ${MAX_SOURCE_BYTES} are converted`, { hint: 'split the document or convert it to Markdown yourself' });
+  }
+  const bytes = await readFile(absolute);
+  const sourceHash = createHash('sha1').update(bytes).digest('hex');
+  const previous = loadRecord(graph, path);
+  if (previous && previous.source_hash === sourceHash && previous.converter === converter.name) {
+    return { record: previous, absolute, mtimeMs: info.mtimeMs, cached: true, stored: true };
+  }
+  let markdown: string;
+  try {
+    markdown = await converter.convert(bytes);
+  } catch (error) {
+    if (error instanceof M1ndError) throw error;
+    throw new M1ndError(ErrorCodes.DOCUMENT_CONVERT_FAILED, `${converter.name} could not read ${path}: ${(error as Error).message}`, {
+      hint: 'check the file opens in its own application; a damaged or encrypted file cannot be converted',
+    });
+  }
+  if (markdown.length > MAX_MARKDOWN_CHARS) markdown = `${markdown.slice(0, MAX_MARKDOWN_CHARS)}\n\n[… cut at ${MAX_MARKDOWN_CHARS} characters]`;
+  const record: DocumentRecord = { path, source_hash: sourceHash, producer: producerOf(converter), converter: converter.name, converted_at: Date.now(), markdown };
+  const stored = saveRecord(graph, record);
+  return { record, absolute, mtimeMs: info.mtimeMs, cached: false, stored };
+}

@@ -1,0 +1,39 @@
+/** document_bindings: the code a document names (paths, symbols, commands), resolved in the graph with scores. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/api.ts';
+import { computeBindings } from '../bindings.ts';
+import { recordBaseline } from '../drift.ts';
+import { documentPath, resolveDocument } from '../resolve-document.ts';
+
+export const documentBindingsVerb = defineVerb({
+  name: 'document_bindings',
+  description: 'Links between a document and the code it names (paths, symbols, commands), resolved in the graph and scored; unresolved and ambiguous ones flagged.',
+  input: Type.Object({
+    agent_id: AgentId,
+    path: Type.Optional(Type.String({ minLength: 1, description: 'Workspace path of the document' })),
+    node_id: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A graph node; its file is the document' })),
+    top_k: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  }),
+  tiers: ['full'],
+  effect: 'read',
+  next: 'document_drift',
+  handler: async (args, call) => {
+    const graph = call.service<GraphService>('graph');
+    const path = documentPath(graph, args);
+    const doc = await resolveDocument(graph, path);
+    const bindings = await computeBindings(graph, path, doc.record.markdown);
+    const baseline = recordBaseline(graph, doc.record, bindings);
+    const count = (status: string) => bindings.filter((b) => b.status === status).length;
+    return {
+      path,
+      producer: doc.record.producer,
+      total: bindings.length,
+      bound: count('bound'),
+      ambiguous: count('ambiguous'),
+      missing: count('missing'),
+      baseline_at: baseline ? new Date(baseline).toISOString() : null,
+      bindings: bindings.slice(0, args.top_k),
+      truncated: bindings.length > args.top_k,
+    };
+  },
+});

@@ -1,0 +1,64 @@
+/** document_drift: stale, missing, gone or ambiguous links between documents and the code they name. */
+import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/api.ts';
+import { computeBindings } from '../bindings.ts';
+import { NAMESPACE, type DocumentRecord } from '../document-book.ts';
+import { driftFindings, recordBaseline, type DriftFinding } from '../drift.ts';
+import { documentPath, resolveDocument } from '../resolve-document.ts';
+
+/** Documents checked per call with `scope`. */
+const MAX_SCOPE_DOCUMENTS = 50;
+
+export const documentDriftVerb = defineVerb({
+  name: 'document_drift',
+  description: "Stale (target changed since the document was bound), gone, missing or ambiguous document-to-code links, for one document or the known documents under a folder.",
+  input: Type.Object({
+    agent_id: AgentId,
+    path: Type.Optional(Type.String({ minLength: 1, description: 'Workspace path of the document' })),
+    node_id: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A graph node; its file is the document' })),
+    scope: Type.Optional(Type.String({ minLength: 1, description: 'A workspace folder: every document bound before under it ("." for all)' })),
+    top_k: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Findings returned' }),
+  }),
+  tiers: ['full'],
+  effect: 'read',
+  next: 'document_bindings',
+  handler: async (args, call) => {
+    const graph = call.service<GraphService>('graph');
+    let paths: string[];
+    if (args.path || args.node_id) paths = [documentPath(graph, args)];
+    else if (args.scope) {
+      const folder = graph.run(() => graph.engine.resolvePath(args.scope!)).relative;
+      const prefix = folder === '' ? '' : `${folder}/`;
+      paths = graph.engine.storeExists() ? graph.engine.memory.list<DocumentRecord>(NAMESPACE, prefix, MAX_SCOPE_DOCUMENTS + 1).map((e) => e.key) : [];
+      if (paths.length === 0) {
+        throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no document under ${args.scope} has been bound yet`, { hint: 'call document_bindings on a document first, or pass its path' });
+      }
+    } else {
+      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'name a document (path or node_id) or a folder (scope)', { hint: 'e.g. {"path":"docs/design.pdf"} or {"scope":"docs"}' });
+    }
+    const documents: { path: string; baseline_at: string | null; findings: number }[] = [];
+    const findings: (DriftFinding & { document: string })[] = [];
+    for (const path of paths.slice(0, MAX_SCOPE_DOCUMENTS)) {
+      if (call.signal.aborted) break;
+      let doc;
+      try {
+        doc = await resolveDocument(graph, path);
+      } catch (error) {
+        if (!args.scope) throw error;
+        findings.push({ document: path, kind: 'gone', text: path, line: 0, section: '', targets: [], reason: `document unreadable now: ${(error as Error).message}` });
+        continue;
+      }
+      const bindings = await computeBindings(graph, path, doc.record.markdown);
+      // Findings are read against the baseline as it was; a first look records one for next time.
+      const found = driftFindings(graph, doc.record, bindings, doc.mtimeMs);
+      const baseline = recordBaseline(graph, doc.record, bindings);
+      documents.push({ path, baseline_at: baseline ? new Date(baseline).toISOString() : null, findings: found.length });
+      for (const f of found) findings.push({ document: path, ...f });
+    }
+    const order = { gone: 0, stale: 1, missing: 2, ambiguous: 3 };
+    findings.sort((a, b) => order[a.kind] - order[b.kind] || a.document.localeCompare(b.document) || a.line - b.line);
+    const counts = { stale: 0, gone: 0, missing: 0, ambiguous: 0 };
+    for (const f of findings) counts[f.kind]++;
+    return { documents, counts, findings: findings.slice(0, args.top_k), truncated: findings.length > args.top_k || paths.length > MAX_SCOPE_DOCUMENTS };
+  },
+});

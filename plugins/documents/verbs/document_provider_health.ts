@@ -1,0 +1,29 @@
+/** document_provider_health: which document converters this server can use, and how to add the missing ones. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { CONVERTERS, probePackage } from '../converters.ts';
+
+export const documentProviderHealthVerb = defineVerb({
+  name: 'document_provider_health',
+  description: 'Which document converters (Markdown, reStructuredText, text, PDF, HTML, DOCX) are available, and the install command for missing ones.',
+  input: Type.Object({ agent_id: AgentId }),
+  tiers: ['full'],
+  effect: 'read',
+  next: 'document_resolve',
+  handler: async () => {
+    const providers = CONVERTERS.map((c) => {
+      if (!c.package) return { name: c.name, extensions: c.extensions, available: true, builtin: true };
+      const probe = probePackage(c.package);
+      return {
+        name: c.name,
+        extensions: c.extensions,
+        available: probe.installed,
+        builtin: false,
+        package: c.package,
+        ...(probe.version ? { version: probe.version } : {}),
+        ...(probe.installed ? {} : { install: `npm install ${c.package}` }),
+      };
+    });
+    const missing = providers.filter((p) => !p.available).map((p) => p.name);
+    return { providers, available: providers.length - missing.length, missing, network: 'never: converters run locally on workspace files' };
+  },
+});

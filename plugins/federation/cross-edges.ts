@@ -1,0 +1,97 @@
+/**
+ * Cross-repository edges from real evidence. For every pair (A uses B) where A's manifest depends on
+ * a package B publishes: a `depends_on` edge between the manifests; for every import in A of B's
+ * package (the name, or a subpath `name/x`, `name.x`, `name::x`), `imports` edges to the B symbols it
+ * names; and for every call in A of an imported name (or through the module's alias / last path
+ * segment, as Go writes `lib.Parse`), a `calls` edge from A's calling symbol to B's symbol.
+ * Ids are namespaced `<repo>::<node id>`.
+ */
+import type { CodeGraphEngine, GraphNode } from '../graph/api.ts';
+import type { RepoManifest } from './manifests.ts';
+
+export interface FederatedRepo {
+  name: string;
+  root: string;
+  engine: CodeGraphEngine;
+  manifest: RepoManifest;
+}
+
+export interface CrossEdge {
+  source: string;
+  target: string;
+  relation: 'depends_on' | 'imports' | 'calls';
+  /** Where the evidence is: `<repo>::<file>:<line>`. */
+  evidence: string;
+}
+
+/** Cross edges computed at most. */
+export const MAX_CROSS_EDGES = 20_000;
+const SLICE = 500;
+
+function exportedByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
+  const g = engine.graph;
+  const out = new Map<string, GraphNode[]>();
+  for (let i = 0; i < g.nodeCapacity; i++) {
+    const n = g.node(i);
+    if (!n || n.kind === 'file' || n.kind === 'module' || n.kind === 'section' || n.exported === false) continue;
+    // Top-level symbols and class members are what another package can reach.
+    const list = out.get(n.label) ?? [];
+    list.push(n);
+    out.set(n.label, list);
+  }
+  return out;
+}
+
+/** The cross edges between the repositories, in a stable order. */
+export async function crossEdges(repos: readonly FederatedRepo[]): Promise<CrossEdge[]> {
+  const edges: CrossEdge[] = [];
+  const seen = new Set<string>();
+  const add = (e: CrossEdge) => {
+    const k = `${e.source}|${e.relation}|${e.target}`;
+    if (seen.has(k) || edges.length >= MAX_CROSS_EDGES) return;
+    seen.add(k);
+    edges.push(e);
+  };
+  for (const a of repos) {
+    for (const b of repos) {
+      if (a === b) continue;
+      const used = b.manifest.names.filter((n) => a.manifest.dependencies.has(n));
+      if (used.length === 0) continue;
+      for (const name of used) {
+        const dep = a.manifest.dependencies.get(name)!;
+        const bManifest = ['package.json', 'go.mod', 'pyproject.toml', 'Cargo.toml'].find((f) => b.engine.graph.get(`file:${f}`)) ?? dep.file;
+        add({ source: `${a.name}::file:${dep.file}`, target: `${b.name}::file:${bManifest}`, relation: 'depends_on', evidence: `${a.name}::${dep.file}:${dep.line}` });
+      }
+      const exported = exportedByLabel(b.engine);
+      const g = a.engine.graph;
+      for (let i = 0; i < g.nodeCapacity; i++) {
+        if (i % SLICE === SLICE - 1) await new Promise((r) => setImmediate(r));
+        const file = g.node(i);
+        if (!file || file.kind !== 'file') continue;
+        const x = a.engine.fileExtraction(file.path);
+        if (!x) continue;
+        const named = new Map<string, GraphNode[]>();
+        const modules = new Set<string>();
+        for (const imp of x.imports) {
+          const pkg = used.find((n) => imp.specifier === n || [`${n}/`, `${n}.`, `${n}::`].some((p) => imp.specifier.startsWith(p)));
+          if (!pkg) continue;
+          modules.add(imp.alias ?? imp.specifier.split(/[/.]|::/).pop()!);
+          for (const name of imp.names) {
+            const targets = exported.get(name) ?? [];
+            if (targets.length) named.set(name, targets);
+            for (const t of targets) add({ source: `${a.name}::${file.id}`, target: `${b.name}::${t.id}`, relation: 'imports', evidence: `${a.name}::${file.path}:${imp.line}` });
+          }
+        }
+        if (named.size === 0 && modules.size === 0) continue;
+        for (const c of x.calls) {
+          const viaModule = c.receiver !== undefined && modules.has(c.receiver);
+          const targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : [];
+          if (targets.length === 0) continue;
+          const caller = a.engine.symbolAt(file.path, c.line) ?? file;
+          for (const t of targets) add({ source: `${a.name}::${caller.id}`, target: `${b.name}::${t.id}`, relation: 'calls', evidence: `${a.name}::${file.path}:${c.line}` });
+        }
+      }
+    }
+  }
+  return edges;
+}

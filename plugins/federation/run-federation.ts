@@ -1,0 +1,61 @@
+/**
+ * One federation run, shared by `federate` and `federate_auto`: roots checked against the allowed
+ * ones, each ingested by the same engine (the workspace's own graph is the served one; a sibling's is
+ * stored under this workspace's store, never inside the sibling), cross edges computed and stored.
+ */
+import { join } from 'node:path';
+import { ErrorCodes, M1ndError, type HostSettings } from '../../core/index.ts';
+import { CodeGraphEngine, type GraphService } from '../graph/api.ts';
+import { crossEdges, type FederatedRepo } from './cross-edges.ts';
+import { saveFederation } from './federation-book.ts';
+import { readManifest } from './manifests.ts';
+import { checkRoot } from './roots.ts';
+
+export interface FederationOptions {
+  detect_cross_repo_edges: boolean;
+  incremental: boolean;
+  top_k: number;
+}
+
+/** What a call needs of its context: progress and cancellation. */
+interface CallLike {
+  signal: AbortSignal;
+  progress(done: number, total: number, message?: string): void;
+}
+
+/** Federates the named roots; the answer lists repositories, cross-edge counts and the top edges. */
+export async function runFederation(graph: GraphService, settings: Readonly<HostSettings>, wanted: readonly { name: string; path: string }[], o: FederationOptions, call: CallLike) {
+  const names = new Set<string>();
+  const roots = wanted.map((r) => {
+    if (names.has(r.name)) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `two repositories are named ${r.name}`, { hint: 'give every repository its own name' });
+    names.add(r.name);
+    return { name: r.name, root: checkRoot(settings, r.path) };
+  });
+  const workspace = checkRoot(settings, '.');
+  const repos: (FederatedRepo & { own: boolean; ingest_ms: number })[] = [];
+  try {
+    for (const [i, r] of roots.entries()) {
+      call.progress(i, roots.length, `ingesting ${r.name}`);
+      const started = Date.now();
+      const own = r.root === workspace;
+      const engine = own ? await graph.requireGraph() : new CodeGraphEngine({ root: r.root, storeDir: join(settings.storeDir, 'federation', r.name), gitMaxCommits: 0, typeCheck: false });
+      repos.push({ ...r, engine, manifest: readManifest(r.root), own, ingest_ms: 0 });
+      if (!own) await engine.ingest({ incremental: o.incremental, signal: call.signal });
+      repos[repos.length - 1].ingest_ms = Date.now() - started;
+    }
+    const edges = o.detect_cross_repo_edges ? await crossEdges(repos) : [];
+    const summary = repos.map((r) => ({ name: r.name, root: r.root, nodes: r.engine.graph.nodeCount, edges: r.engine.graph.edgeCount, packages: r.manifest.names }));
+    const stored = saveFederation(graph, { federated_at: Date.now(), repos: summary, cross_edges: edges });
+    const counts = { depends_on: 0, imports: 0, calls: 0 };
+    for (const e of edges) counts[e.relation]++;
+    const rank = { calls: 0, imports: 1, depends_on: 2 };
+    return {
+      repos: repos.map((r, i) => ({ ...summary[i], ingest_ms: r.ingest_ms })),
+      cross_edges: counts,
+      edges: [...edges].sort((a, b) => rank[a.relation] - rank[b.relation]).slice(0, o.top_k),
+      stored,
+    };
+  } finally {
+    for (const r of repos) if (!r.own) await r.engine.close();
+  }
+}

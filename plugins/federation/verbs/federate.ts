@@ -1,0 +1,30 @@
+/** federate: several repositories ingested by the same engine into one namespaced view, with cross-repository edges from manifests, imports and calls. */
+import { AgentId, defineVerb, Type, type HostSettings } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/api.ts';
+import { runFederation } from '../run-federation.ts';
+
+const Repo = Type.Object({
+  name: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', maxLength: 64, description: 'Namespace of its ids: <name>::<id>' }),
+  path: Type.String({ minLength: 1, description: 'Repository root (outside the workspace only under M1ND_ALLOW_ROOTS / allowRoots)' }),
+});
+
+/** federate, reading the roots the host settings allow. */
+export function federateVerb(settings: Readonly<HostSettings>) {
+  return defineVerb({
+    name: 'federate',
+    description: 'Ingest several repositories (<repo>::<id> namespaces) and link them: manifest dependencies, imports of a sibling package, calls into it.',
+    input: Type.Object({
+      agent_id: AgentId,
+      repos: Type.Array(Repo, { minItems: 2, maxItems: 16 }),
+      detect_cross_repo_edges: Type.Boolean({ default: true }),
+      incremental: Type.Boolean({ default: false, description: 'Re-parse only changed files of repositories federated before' }),
+      top_k: Type.Integer({ minimum: 0, maximum: 500, default: 30, description: 'Cross edges listed (calls first)' }),
+    }),
+    tiers: ['full'],
+    effect: 'write',
+    handler: async (args, call) => {
+      const graph = call.service<GraphService>('graph');
+      return runFederation(graph, settings, args.repos, args, call);
+    },
+  });
+}

@@ -1,0 +1,42 @@
+/** federate_auto: discover the repositories the workspace is tied to, and federate with the allowed ones when asked. */
+import { basename } from 'node:path';
+import { AgentId, defineVerb, Type, type HostSettings } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/api.ts';
+import { discoverRepos } from '../discovery.ts';
+import { runFederation } from '../run-federation.ts';
+
+/** federate_auto, reading the roots the host settings allow. */
+export function federateAutoVerb(settings: Readonly<HostSettings>) {
+  return defineVerb({
+    name: 'federate_auto',
+    description: 'Find repositories tied to the workspace (workspace members, outside imports and manifest paths, sibling packages it depends on); execute: federate with the allowed ones.',
+    input: Type.Object({
+      agent_id: AgentId,
+      current_repo_name: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', maxLength: 64, description: "The workspace's namespace (default: its folder name)" })),
+      max_repos: Type.Integer({ minimum: 1, maximum: 15, default: 8 }),
+      detect_cross_repo_edges: Type.Boolean({ default: true }),
+      execute: Type.Boolean({ default: false, description: 'Federate with the allowed candidates now' }),
+      top_k: Type.Integer({ minimum: 0, maximum: 500, default: 30, description: 'Cross edges listed when executing' }),
+    }),
+    tiers: ['full'],
+    effect: (args) => (args.execute ? 'write' : 'read'),
+    next: 'federate',
+    handler: async (args, call) => {
+      const graph = call.service<GraphService>('graph');
+      await graph.requireGraph();
+      const candidates = await discoverRepos(graph, settings, args.max_repos);
+      const current = args.current_repo_name ?? (basename(settings.workspaceRoot).replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'workspace');
+      const usable = candidates.filter((c) => c.allowed && c.name !== current);
+      const refused = candidates.filter((c) => !c.allowed);
+      const hint = refused.length
+        ? `outside the allowed roots: add ${refused.map((c) => c.root).join(', ')} to M1ND_ALLOW_ROOTS or allowRoots in m1nd.config.ts to federate them`
+        : undefined;
+      const repos = [{ name: current, path: '.' }, ...usable.map((c) => ({ name: c.name, path: c.root }))];
+      if (!args.execute || usable.length === 0) {
+        return { current, candidates, federate: usable.length ? { repos } : null, executed: false, ...(hint ? { hint } : {}) };
+      }
+      const result = await runFederation(graph, settings, repos, { detect_cross_repo_edges: args.detect_cross_repo_edges, incremental: true, top_k: args.top_k }, call);
+      return { current, candidates, executed: true, ...result, ...(hint ? { hint } : {}) };
+    },
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * OpenTelemetry spans as the collector's file exporter writes them (OTLP JSON: one
+ * `{resourceSpans:[{resource, scopeSpans:[{spans}]}]}` object per line, or one such object) or as a
+ * caller posts them (those objects, or bare span objects). Reads what mapping needs: name, the
+ * `code.*` attributes (and their newer `code.function.name` / `code.file.path` / `code.line.number`
+ * spellings), `http.route`, duration and error status, and the service name.
+ */
+
+export interface SpanFacts {
+  name: string;
+  service: string;
+  function?: string;
+  namespace?: string;
+  filepath?: string;
+  lineno?: number;
+  route?: string;
+  durationMs: number;
+  error: boolean;
+}
+
+type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean };
+type Attr = { key: string; value?: AnyValue };
+type RawSpan = { name?: string; attributes?: Attr[]; startTimeUnixNano?: string | number; endTimeUnixNano?: string | number; status?: { code?: number | string } };
+
+/** Spans read per call at most. */
+export const MAX_SPANS = 200_000;
+
+function value(v: AnyValue | undefined): string | number | boolean | undefined {
+  if (!v) return undefined;
+  if (v.stringValue !== undefined) return v.stringValue;
+  if (v.intValue !== undefined) return Number(v.intValue);
+  if (v.doubleValue !== undefined) return v.doubleValue;
+  return v.boolValue;
+}
+
+function attrs(list: Attr[] | undefined): Map<string, string | number | boolean> {
+  const out = new Map<string, string | number | boolean>();
+  for (const a of list ?? []) {
+    const v = value(a.value);
+    if (v !== undefined) out.set(a.key, v);
+  }
+  return out;
+}
+
+function facts(span: RawSpan, service: string): SpanFacts {
+  const a = attrs(span.attributes);
+  const str = (...keys: string[]) => keys.map((k) => a.get(k)).find((v) => typeof v === 'string' && v !== '') as string | undefined;
+  const num = (...keys: string[]) => keys.map((k) => a.get(k)).find((v) => typeof v === 'number') as number | undefined;
+  const start = Number(span.startTimeUnixNano ?? 0);
+  const end = Number(span.endTimeUnixNano ?? 0);
+  const code = span.status?.code;
+  return {
+    name: span.name ?? '',
+    service,
+    function: str('code.function', 'code.function.name'),
+    namespace: str('code.namespace'),
+    filepath: str('code.filepath', 'code.file.path'),
+    lineno: num('code.lineno', 'code.line.number'),
+    route: str('http.route'),
+    durationMs: end > start ? (end - start) / 1e6 : 0,
+    error: code === 2 || code === 'STATUS_CODE_ERROR',
+  };
+}
+
+/** The span facts of OTLP JSON objects (exports or bare spans), at most MAX_SPANS. */
+export function readSpans(objects: readonly unknown[]): SpanFacts[] {
+  const out: SpanFacts[] = [];
+  for (const o of objects) {
+    if (out.length >= MAX_SPANS) break;
+    const obj = o as { resourceSpans?: { resource?: { attributes?: Attr[] }; scopeSpans?: { spans?: RawSpan[] }[]; instrumentationLibrarySpans?: { spans?: RawSpan[] }[] }[] };
+    if (Array.isArray(obj?.resourceSpans)) {
+      for (const rs of obj.resourceSpans) {
+        const service = String(attrs(rs.resource?.attributes).get('service.name') ?? '');
+        for (const ss of [...(rs.scopeSpans ?? []), ...(rs.instrumentationLibrarySpans ?? [])]) for (const s of ss.spans ?? []) if (out.length < MAX_SPANS) out.push(facts(s, service));
+      }
+    } else if (o && typeof o === 'object' && 'name' in (o as object)) {
+      out.push(facts(o as RawSpan, ''));
+    }
+  }
+  return out;
+}
+
+/** Parses an OTLP JSON file: one object, or one object per line (the file exporter's format). */
+export function parseOtlpText(text: string): unknown[] {
+  const trimmed = text.trim();
+  if (trimmed === '') return [];
+  try {
+    const one = JSON.parse(trimmed) as unknown;
+    return Array.isArray(one) ? one : [one];
+  } catch {
+    return trimmed.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+  }
+}

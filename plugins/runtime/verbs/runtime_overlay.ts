@@ -1,0 +1,102 @@
+/** runtime_overlay: OpenTelemetry spans mapped onto graph nodes — heat, latency percentiles and errors, persisted with decay. */
+import { readFile, stat } from 'node:fs/promises';
+import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import type { GraphService } from '../../graph/api.ts';
+import { parseOtlpText, readSpans } from '../otlp.ts';
+import { decayed, loadOverlay, saveOverlay, SAMPLE } from '../overlay-book.ts';
+import { spanMapper, type Strategy } from '../span-mapping.ts';
+
+/** Largest OTLP file read. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+const SLICE = 5000;
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export const runtimeOverlayVerb = defineVerb({
+  name: 'runtime_overlay',
+  description: 'Map OpenTelemetry spans (OTLP JSON, posted or a workspace file) onto graph nodes: heat, latency p50/p95/p99, errors; persisted with decay, boosting seek/activate for the agent.',
+  input: Type.Object({
+    agent_id: AgentId,
+    spans: Type.Array(Type.Unknown(), { maxItems: 1000, default: [], description: 'OTLP JSON export objects ({resourceSpans}) or span objects' }),
+    path: Type.Optional(Type.String({ minLength: 1, description: 'A workspace OTLP JSON file (collector file exporter: one object per line)' })),
+    service_name: Type.String({ maxLength: 200, default: '', description: 'Only spans of this service.name' }),
+    mapping_strategy: StringEnum(['auto', 'code_attributes', 'label_match'], { default: 'auto', description: 'code_attributes: code.* only; label_match: span names only' }),
+    boost_strength: Type.Number({ minimum: 0, maximum: 1, default: 0.15, description: 'Activation boost of the hottest node for this agent (0: none)' }),
+    scope: StringEnum(['workspace', 'agent'], { default: 'workspace', description: 'Whose overlay the spans add to' }),
+    half_life_hours: Type.Number({ minimum: 0.01, maximum: 24 * 365, default: 168, description: 'Heat halves over this time' }),
+    top_k: Type.Integer({ minimum: 1, maximum: 200, default: 15 }),
+  }),
+  tiers: ['full'],
+  effect: 'write',
+  handler: async (args, call) => {
+    const graph = call.service<GraphService>('graph');
+    const engine = await graph.requireGraph();
+    const objects: unknown[] = [...args.spans];
+    if (args.path) {
+      const file = graph.run(() => engine.resolvePath(args.path!));
+      const info = await stat(file.absolute).catch(() => null);
+      if (!info?.isFile()) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `${args.path} is not a file`, { hint: 'pass the workspace path of an OTLP JSON export' });
+      if (info.size > MAX_FILE_BYTES) throw new M1ndError(ErrorCodes.CALL_INPUT_TOO_LARGE, `${args.path} is ${info.size} bytes; up to ${MAX_FILE_BYTES} are read`, { hint: 'rotate the exporter file or pass a slice of it' });
+      try {
+        objects.push(...parseOtlpText(await readFile(file.absolute, 'utf8')));
+      } catch (error) {
+        throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${args.path} is not OTLP JSON: ${(error as Error).message}`, { hint: 'export with the collector file exporter (format: json), or post the spans' });
+      }
+    }
+    if (objects.length === 0) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'no spans given', { hint: 'pass spans (OTLP JSON objects) or path (an OTLP JSON file in the workspace)' });
+    const spans = readSpans(objects).filter((s) => !args.service_name || s.service === args.service_name);
+    const mapper = await spanMapper(engine, args.mapping_strategy as Strategy);
+    const key = args.scope === 'agent' ? `agent:${call.agentId}` : 'workspace';
+    const overlay = loadOverlay(graph, key, args.half_life_hours);
+    const now = Date.now();
+    const touched = new Set<string>();
+    const via: Record<string, number> = {};
+    const unmapped = new Map<string, number>();
+    for (const [i, s] of spans.entries()) {
+      if (i > 0 && i % SLICE === 0) await new Promise((r) => setImmediate(r));
+      const m = mapper.map(s);
+      if (!m.node) {
+        unmapped.set(m.reason, (unmapped.get(m.reason) ?? 0) + 1);
+        continue;
+      }
+      via[m.via] = (via[m.via] ?? 0) + 1;
+      const id = m.node.id;
+      const h = overlay.nodes[id] ?? { spans: 0, errors: 0, heat: 0, at: now, durations: [] };
+      h.heat = decayed(h, now, overlay.half_life_hours) + 1;
+      h.at = now;
+      h.spans++;
+      if (s.error) h.errors++;
+      h.durations.push(Math.round(s.durationMs * 1000) / 1000);
+      if (h.durations.length > SAMPLE) h.durations.splice(0, h.durations.length - SAMPLE);
+      overlay.nodes[id] = h;
+      touched.add(id);
+    }
+    const hot = Object.entries(overlay.nodes)
+      .map(([id, h]) => ({ id, h, heat: decayed(h, now, overlay.half_life_hours) }))
+      .sort((a, b) => b.heat - a.heat || a.id.localeCompare(b.id));
+    const stored = saveOverlay(graph, key, overlay);
+    let boosted = 0;
+    if (args.boost_strength > 0 && hot.length) {
+      // The hottest node gets boost_strength; the others in proportion to their heat.
+      const top = hot[0].heat;
+      boosted = graph.boosts.add(call.agentId, Object.fromEntries(hot.slice(0, 200).map((x) => [x.id, (args.boost_strength * x.heat) / top])), 'runtime_overlay');
+    }
+    return {
+      spans: spans.length,
+      mapped: spans.length - [...unmapped.values()].reduce((a, b) => a + b, 0),
+      via,
+      unmapped: [...unmapped.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([reason, count]) => ({ reason, count })),
+      nodes_touched: touched.size,
+      hot: hot.slice(0, args.top_k).map(({ id, h, heat }) => {
+        const d = [...h.durations].sort((a, b) => a - b);
+        return { id, heat: Math.round(heat * 1000) / 1000, spans: h.spans, errors: h.errors, error_rate: Math.round((h.errors / h.spans) * 1000) / 1000, p50_ms: percentile(d, 50), p95_ms: percentile(d, 95), p99_ms: percentile(d, 99) };
+      }),
+      overlay: key,
+      stored,
+      boosted,
+    };
+  },
+});

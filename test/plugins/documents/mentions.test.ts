@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { readMentions } from '../../../plugins/documents/mentions.ts';
+import { rstToMarkdown } from '../../../plugins/documents/rst.ts';
+
+describe('document mentions', () => {
+  it('reads code spans as paths, commands or symbols, and shell lines in fences', () => {
+    const m = readMentions('# Build\n\nRun `npm run build` then edit `src/a.ts` and `Cart.checkout()`.\n\n```sh\n$ make lint\nnot a command\n```\n');
+    assert.deepEqual(
+      m.map((x) => [x.kind, x.text, x.evidence, x.line, x.section]),
+      [
+        ['command', 'npm run build', 'code_span', 3, 'Build'],
+        ['path', 'src/a.ts', 'code_span', 3, 'Build'],
+        ['symbol', 'Cart.checkout', 'code_span', 3, 'Build'],
+        ['command', 'make lint', 'shell', 6, 'Build'],
+      ],
+    );
+  });
+
+  it('reads prose calls, paths and code-shaped words but not English, and undoes converter escapes', () => {
+    const m = readMentions('The parse\\_config\\(\\) helper in lib/conf.py calls loadFile() and retryPolicy; make sure the Server is up.');
+    // "make sure" is read as a possible command; bindings keep it only if a Makefile target resolves.
+    assert.deepEqual(m.map((x) => [x.kind, x.text, x.evidence]), [
+      ['command', 'make sure', 'prose_command'],
+      ['path', 'lib/conf.py', 'path'],
+      ['symbol', 'parse_config', 'call'],
+      ['symbol', 'loadFile', 'call'],
+      ['symbol', 'retryPolicy', 'identifier'],
+    ]);
+  });
+});
+
+describe('reStructuredText to Markdown', () => {
+  it('turns adorned titles into levels by first use, roles and literals into code spans, and :: blocks into fences', () => {
+    const md = rstToMarkdown('=====\nGuide\n=====\n\nIntro\n-----\n\nCall :func:`retry` or ``backoff(2)``.\n\nExample::\n\n    $ npm test\n\nDone\n----\n');
+    assert.equal(md, '# Guide\n\n## Intro\n\nCall `retry` or `backoff(2)`.\n\nExample:\n```\n\n$ npm test\n\n```\n## Done\n');
+  });
+});

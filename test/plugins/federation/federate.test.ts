@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, type Harness } from '../../helpers/mcp.ts';
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+}
+
+/** A library published as @acme/lib, and an app beside it that depends on it by that name. */
+function twoRepos(): { parent: string; lib: string; app: string } {
+  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-')));
+  const lib = path.join(parent, 'lib');
+  const app = path.join(parent, 'app');
+  write(lib, {
+    'package.json': JSON.stringify({ name: '@acme/lib', type: 'module', version: '1.0.0' }, null, 2),
+    'src/index.ts': "export function parse(s: string): string {\n  return s.trim();\n}\n\nexport function unused(): number {\n  return 1;\n}\n",
+  });
+  write(app, {
+    'package.json': JSON.stringify({ name: 'app', type: 'module', private: true, dependencies: { '@acme/lib': 'file:../lib', chalk: '^5.0.0' } }, null, 2),
+    'src/main.ts': "import { parse } from '@acme/lib';\n\nexport function main(input: string): string {\n  return parse(input);\n}\n\nexport function local(): string {\n  return 'x';\n}\n",
+  });
+  return { parent, lib, app };
+}
+
+describe('federate', function () {
+  this.timeout(180000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('refuses a root outside the workspace unless it is allowed, naming the setting', async () => {
+    const { app } = twoRepos();
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: '../lib' }] })).json;
+    assert.equal(r.error.code, 'M1ND_ERR_PATH_ESCAPE');
+    assert.match(r.error.hint, /M1ND_ALLOW_ROOTS/);
+    assert.match(r.error.hint, /allowRoots/);
+  });
+
+  it('links an app to the library it depends on by package name with cross-repository call edges', async () => {
+    const { parent, lib, app } = twoRepos();
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: lib }], top_k: 50 })).json;
+    assert.deepEqual(r.repos.map((x: any) => [x.name, x.packages]), [['app', ['app']], ['lib', ['@acme/lib']]]);
+    const edges = r.edges.map((e: any) => `${e.source} -${e.relation}-> ${e.target}`).sort();
+    assert.deepEqual(edges, [
+      'app::file:package.json -depends_on-> lib::file:package.json',
+      'app::file:src/main.ts -imports-> lib::function:src/index.ts#parse',
+      'app::function:src/main.ts#main -calls-> lib::function:src/index.ts#parse',
+    ]);
+    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 1 });
+    assert.equal(r.stored, true);
+    // The library's graph is kept under the app's store, never written into the library.
+    assert.equal(fs.existsSync(path.join(lib, '.m1nd')), false);
+    assert.ok(fs.existsSync(path.join(app, '.m1nd', 'federation', 'lib')));
+  });
+
+  it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {
+    const { parent, lib, app } = twoRepos();
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const listed = (await h.call('federate_auto', { agent_id: 'a' })).json;
+    assert.deepEqual(listed.candidates.map((c: any) => [c.path, c.allowed, c.reasons]), [['../lib', false, ['manifest_reference']]]);
+    assert.match(listed.hint, /M1ND_ALLOW_ROOTS/);
+    assert.equal(listed.federate, null);
+    await h.close();
+
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    const found = (await h.call('federate_auto', { agent_id: 'a' })).json;
+    const c = found.candidates[0];
+    assert.deepEqual([c.root, c.allowed, c.packages, c.reasons.sort()], [lib, true, ['@acme/lib'], ['manifest_reference', 'sibling_package']]);
+    const done = (await h.call('federate_auto', { agent_id: 'a', execute: true, current_repo_name: 'app' })).json;
+    assert.equal(done.executed, true);
+    assert.ok(done.edges.some((e: any) => e.source === 'app::function:src/main.ts#main' && e.relation === 'calls' && e.target === 'lib::function:src/index.ts#parse'), JSON.stringify(done.edges));
+  });
+});
