@@ -4,7 +4,7 @@ import type { CodeGraphEngine } from '../graph/api.ts';
 import { engineCall } from '../graph/api.ts';
 
 /** Schema of `scope`. */
-export const ScopeParam = Type.Optional(Type.String({ maxLength: 1024, description: 'Only under this workspace path' }));
+export const ScopeParam = Type.Optional(Type.String({ maxLength: 1024, workspacePath: true, description: 'Only under this workspace path' }));
 
 /** A predicate over workspace-relative paths; `scope` goes through the workspace checker (no escape). */
 export function scopeFilter(engine: CodeGraphEngine, scope: string | undefined): { prefix: string | null; has: (path: string) => boolean } {

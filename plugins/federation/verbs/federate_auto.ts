@@ -12,7 +12,7 @@ export function federateAutoVerb(settings: Readonly<HostSettings>) {
     description: 'Find repositories tied to the workspace (workspace members, outside imports and manifest paths, sibling packages it depends on); execute: federate with the allowed ones.',
     input: Type.Object({
       agent_id: AgentId,
-      current_repo_name: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', maxLength: 64, description: "The workspace's namespace (default: its folder name)" })),
+      current_repo_name: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', maxLength: 64, workspacePath: false, description: "The workspace's namespace (default: its folder name)" })),
       max_repos: Type.Integer({ minimum: 1, maximum: 15, default: 8 }),
       detect_cross_repo_edges: Type.Boolean({ default: true }),
       execute: Type.Boolean({ default: false, description: 'Federate with the allowed candidates now' }),
