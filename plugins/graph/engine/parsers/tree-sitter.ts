@@ -1,3 +1,4 @@
+/// <reference types="emscripten" preserve="true" />
 /**
  * Lazy, cached loading of the web-tree-sitter runtime and of the WASM grammars shipped by
  * @vscode/tree-sitter-wasm. Nothing is loaded at import time: the runtime starts on the first
