@@ -19,6 +19,9 @@ import type { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
 import type { RELATION_CODE as RelationCode } from '../plugins/graph/engine/graph.ts';
 
 const fromDist = process.argv.includes('--dist');
+/** `--parse-workers N` sets the ingest's parse pool (default: the engine's, one per core) for both runs. */
+const workersAt = process.argv.indexOf('--parse-workers');
+const parseWorkers = workersAt >= 0 ? Number(process.argv[workersAt + 1]) : undefined;
 const engineModule = (await import(fromDist ? '../dist/plugins/graph/engine/engine.js' : '../plugins/graph/engine/engine.ts')) as typeof import('../plugins/graph/engine/engine.ts');
 const { RELATION_CODE } = (await import(fromDist ? '../dist/plugins/graph/engine/graph.js' : '../plugins/graph/engine/graph.ts')) as typeof import('../plugins/graph/engine/graph.ts');
 
@@ -43,7 +46,7 @@ export async function run(): Promise<void> {
   try {
     const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
     // Baseline: the tree-sitter ingest alone (checker off), in its own store.
-    const base = new engineModule.CodeGraphEngine({ root, gitMaxCommits: 0, typeCheck: false, storeDir: join(work, 'store-base') });
+    const base = new engineModule.CodeGraphEngine({ root, gitMaxCommits: 0, typeCheck: false, storeDir: join(work, 'store-base'), parseWorkers });
     await base.open();
     const t0 = performance.now();
     const c0 = process.cpuUsage();
@@ -57,7 +60,7 @@ export async function run(): Promise<void> {
     // against the target is the wall time the pass adds to the ingest; the pass's own cost is its CPU
     // (process CPU less the baseline ingest's; the main thread idles while it waits) and the worker's
     // busy time (start-up, warm-up, check).
-    const e = new engineModule.CodeGraphEngine({ root, gitMaxCommits: 0, storeDir: join(work, 'store') });
+    const e = new engineModule.CodeGraphEngine({ root, gitMaxCommits: 0, storeDir: join(work, 'store'), parseWorkers });
     await e.open();
     const t1 = performance.now();
     const c1 = process.cpuUsage();
