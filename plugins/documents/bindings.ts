@@ -6,9 +6,8 @@
  * candidates, so an ambiguous name scores lower than a unique one.
  */
 import { createHash } from 'node:crypto';
-import type { CodeGraph, GraphNode, GraphService } from '../graph/api.ts';
+import { symbolIndex, type CodeGraph, type GraphNode, type GraphService } from '../graph/api.ts';
 import { readMentions, type Evidence, type Mention } from './mentions.ts';
-import { symbolIndex } from './symbol-index.ts';
 
 const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
 /** Candidates listed for an ambiguous mention at most. */

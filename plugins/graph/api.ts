@@ -37,6 +37,8 @@ export { lexicalSeeds } from './algorithms/seed-index.ts';
 export { COMPARABLE_KINDS, sharedFeatureNames, signatures, similarPairs, similarTo, structuralSimilarity } from './algorithms/signatures.ts';
 export type { SimilarPair } from './algorithms/signatures.ts';
 export { diffDigests, digestGraph, fileDigest } from './algorithms/summary.ts';
+export { symbolIndex } from './algorithms/symbol-index.ts';
+export type { SymbolIndex } from './algorithms/symbol-index.ts';
 export type { FileDigest, GraphDigest } from './algorithms/summary.ts';
 export { temporalProfile, temporalScore } from './algorithms/temporal.ts';
 export type { BoostEntry } from './boosts.ts';

@@ -5,13 +5,12 @@
  * (`Cart.checkout`, `checkout`) when exactly one symbol has it. A file path from another machine
  * (`/srv/app/src/cart.ts`) maps to the workspace file with the longest matching suffix.
  */
-import type { CodeGraphEngine, GraphNode } from '../graph/api.ts';
+import { symbolIndex, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
 import type { SpanFacts } from './otlp.ts';
 
 export type Strategy = 'auto' | 'code_attributes' | 'label_match';
 export type Via = 'code_lineno' | 'code_function_in_file' | 'code_function' | 'span_name';
 
-const SKIP = new Set(['file', 'module', 'section']);
 const SLICE = 20_000;
 
 export interface SpanMapper {
@@ -21,16 +20,16 @@ export interface SpanMapper {
 /** A mapper over the engine's current graph (indexes built in slices that yield). */
 export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy): Promise<SpanMapper> {
   const g = engine.graph;
-  const byLabel = new Map<string, GraphNode[]>();
+  const symbols = await symbolIndex(g);
   const bySuffix = new Map<string, string[]>();
   for (let i = 0; i < g.nodeCapacity; i++) {
     if (i > 0 && i % SLICE === 0) await new Promise((r) => setImmediate(r));
     const n = g.node(i);
-    if (!n) continue;
-    if (n.kind === 'file') {
-      const base = n.path.slice(n.path.lastIndexOf('/') + 1);
-      bySuffix.set(base, [...(bySuffix.get(base) ?? []), n.path]);
-    } else if (!SKIP.has(n.kind)) byLabel.set(n.label, [...(byLabel.get(n.label) ?? []), n]);
+    if (n?.kind !== 'file') continue;
+    const base = n.path.slice(n.path.lastIndexOf('/') + 1);
+    const list = bySuffix.get(base);
+    if (list) list.push(n.path);
+    else bySuffix.set(base, [n.path]);
   }
   const root = engine.resolvePath('.').absolute.replace(/\\/g, '/');
   const fileOf = (raw: string): string | null => {
@@ -52,10 +51,10 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy): P
     }
     return tie ? null : best;
   };
-  const byName = (name: string, namespace?: string, file?: string): GraphNode[] => {
+  const byName = (name: string, namespace?: string, file?: string): readonly GraphNode[] => {
     const dotted = name.replace(/::|#/g, '.');
     const last = dotted.slice(dotted.lastIndexOf('.') + 1);
-    let nodes = byLabel.get(last) ?? [];
+    let nodes: readonly GraphNode[] = symbols.labelled(last);
     if (file) nodes = nodes.filter((n) => n.path === file);
     const qualified = namespace ? `${namespace.replace(/::|#/g, '.')}.${dotted}` : dotted;
     if (qualified !== last) {

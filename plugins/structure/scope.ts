@@ -3,6 +3,9 @@ import { Type } from '../../core/index.ts';
 import type { CodeGraphEngine } from '../graph/api.ts';
 import { engineCall } from '../graph/api.ts';
 
+/** A function or state name given as a pattern (never a path). */
+export const NamePattern = Type.String({ maxLength: 80, pattern: '^[A-Za-z_$][\\w$.]*$' });
+
 /** Schema of `scope`. */
 export const ScopeParam = Type.Optional(Type.String({ maxLength: 1024, workspacePath: true, description: 'Only under this workspace path' }));
 

@@ -4,10 +4,9 @@ import type { GraphNode } from '../../graph/api.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { simulateFlows } from '../flow.ts';
-import { ScopeParam, scopeFilter } from '../scope.ts';
+import { NamePattern, ScopeParam, scopeFilter } from '../scope.ts';
 import { findEntries } from '../taint.ts';
 
-const NamePattern = Type.String({ maxLength: 80, pattern: '^[A-Za-z_$][\\w$.]*$' });
 const names = (list: readonly string[] | undefined, call: boolean) =>
   list?.length ? new RegExp(`(?<![\\w$])(?:${list.map((p) => p.replace(/[.$]/g, (c) => `\\${c}`)).join('|')})${call ? '\\s*\\(' : '$'}`) : null;
 

@@ -3,7 +3,7 @@ import { AgentId, defineVerb, packToTokenBudget, StringEnum, Type, type CallCont
 import type { GraphNode } from '../../graph/api.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
-import { ScopeParam, scopeFilter } from '../scope.ts';
+import { NamePattern, ScopeParam, scopeFilter } from '../scope.ts';
 import { findEntries, traceTaint } from '../taint.ts';
 import { sinkTypesOf, TAINT_TYPES, type TaintType } from '../taint-kinds.ts';
 
@@ -16,7 +16,7 @@ export const taintTraceVerb = defineVerb({
     agent_id: AgentId,
     entry_nodes: Type.Optional(Type.Array(Type.String({ maxLength: 512 }), { maxItems: 50, description: 'Entry functions (id, path:line or name); default: detected from the code' })),
     taint_type: Type.Optional(StringEnum([...TAINT_TYPES], { default: 'user_input', description: 'Sinks looked for (user_input = all)' })),
-    boundary_patterns: Type.Optional(Type.Array(Type.String({ maxLength: 80, pattern: '^[A-Za-z_$][\\w$.]*$' }), { maxItems: 20, workspacePath: false, description: 'More boundary function names (calls to them guard a path)' })),
+    boundary_patterns: Type.Optional(Type.Array(NamePattern, { maxItems: 20, workspacePath: false, description: 'More boundary function names (calls to them guard a path)' })),
     max_depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 40, default: 15, description: 'Most call hops from an entry' })),
     min_probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.01, description: 'Drop paths whose product of edge confidences is lower' })),
     scope: ScopeParam,

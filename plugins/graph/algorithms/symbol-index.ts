@@ -1,15 +1,17 @@
 /**
  * Name → symbol nodes of the graph, built once per graph version in slices that yield to the event
- * loop, so a document's hundreds of mentions cost one pass over the nodes instead of one each.
+ * loop, so many lookups (a document's mentions, an export's spans) cost one pass over the nodes.
  */
-import type { CodeGraph, GraphNode } from '../graph/api.ts';
+import type { CodeGraph, GraphNode } from '../engine/graph.ts';
 
-const SKIP_KINDS = new Set(['file', 'directory', 'module', 'section']);
+const SKIP_KINDS = new Set(['file', 'module', 'section']);
 const SLICE = 20_000;
 
 export interface SymbolIndex {
   /** Nodes a written name denotes: `name`, `Outer.name`, `Outer::name`, `Outer#name` (qualified suffix match). */
   lookup(text: string): GraphNode[];
+  /** Symbol nodes whose label (last name) is exactly `label`. */
+  labelled(label: string): readonly GraphNode[];
 }
 
 const cache = new WeakMap<CodeGraph, { version: number; index: Promise<SymbolIndex> }>();
@@ -34,6 +36,7 @@ async function build(g: CodeGraph): Promise<SymbolIndex> {
     else byLabel.set(n.label, [n]);
   }
   return {
+    labelled: (label) => byLabel.get(label) ?? [],
     lookup(text) {
       const dotted = text.replace(/\(\)$/, '').replace(/::|#/g, '.');
       const last = dotted.slice(dotted.lastIndexOf('.') + 1);
