@@ -1,6 +1,6 @@
 /** seek: purpose-oriented search (BM25F over names, signatures, docs, bodies, paths; kind priors), re-ranked by graph centrality. */
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { graphOf, NodeTypes, TokenBudget } from '../shared.ts';
+import { NodeTypes, queryGraphOf, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 
 export const seekVerb = defineVerb({
@@ -27,7 +27,7 @@ export const seekVerb = defineVerb({
         hint: 'omit tier (or pass "project")',
       });
     }
-    const graph = graphOf(call);
+    const graph = queryGraphOf(call);
     const engine = await graph.requireGraph();
     await engine.prepareSeek();
     // This agent's activation boosts (warmup, trail_resume) re-rank lexical hits; they never add non-matches.
