@@ -41,7 +41,7 @@ export { symbolIndex } from './algorithms/symbol-index.ts';
 export type { SymbolIndex } from './algorithms/symbol-index.ts';
 export type { FileDigest, GraphDigest } from './algorithms/summary.ts';
 export { temporalProfile, temporalScore } from './algorithms/temporal.ts';
-export type { BoostEntry } from './boosts.ts';
+export type { BoostEntry, BoostOverlay } from './boosts.ts';
 export { CodeGraphEngine } from './engine/engine.ts';
 export type { CodeGraphEngineOptions, FreshnessReport, NodeMatch } from './engine/engine.ts';
 export type { EngineMemory } from './engine/engine-memory.ts';
