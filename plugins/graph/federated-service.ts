@@ -36,6 +36,15 @@ export class FederationViews {
       this.engine = new FederatedEngine(this.workspace, spec, this.workspace.storeDir);
       this.view = viewService(this.base, this.engine);
     }
+    // The namespaced graph, its seek index and PageRank build off the call path (the first query waits for what is left).
+    const engine = this.engine;
+    setImmediate(() => {
+      if (this.engine !== engine) return;
+      engine
+        .ensureFresh()
+        .then(() => engine.warmIndexes())
+        .catch(() => undefined); // the next query reports it
+    }).unref();
     return this.engine;
   }
 

@@ -52,7 +52,7 @@ export interface FederationSpec {
 /** Weight of a manifest dependency edge (grouping evidence, weaker than an import of a symbol). */
 const DEPENDS_ON_WEIGHT = 0.6;
 /** Nodes or edges copied between yields to the event loop. */
-const SLICE = 4000;
+const SLICE = 1000;
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
