@@ -5,7 +5,10 @@
  *   singles — `ingest` of each half in its own workspace (best of two full ingests);
  *   federate — `ingest` of the first half, then `federate` of both (the second half ingested by
  *              the same engine, cross edges computed and stored);
- * prints federate ÷ the sum of the single ingests (target ≤ 1.2) and the cross-edge counts.
+ * prints federate ÷ the sum of the single ingests (target ≤ 1.2) and the cross-edge counts; then
+ * the federated view: the first `seek` after federate (builds the namespaced graph, its seek index
+ * and PageRank) and a warm one, against a `seek` on the workspace graph in the same host, with the
+ * event loop's longest stall while the view builds.
  *
  *   node --import tsx bench/run.ts documents
  */
@@ -13,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
 
@@ -65,11 +69,20 @@ export async function run(): Promise<void> {
     const hostF = await serve(join(parent, 'b2'), { M1ND_ALLOW_ROOTS: parent });
     const own = await timed(hostF, 'ingest', { path: '.' });
     const fed = await timed(hostF, 'federate', { repos: [{ name: 'b', path: '.' }, { name: 'a', path: join(parent, 'a') }], top_k: 0 });
+    const query = { query: 'parse an email header', top_k: 10 };
+    const plain = await timed(hostF, 'seek', { ...query, agent_id: 'other' });
+    const lag = monitorEventLoopDelay({ resolution: 5 });
+    lag.enable();
+    const viewFirst = await timed(hostF, 'seek', query);
+    lag.disable();
+    const viewWarm = await timed(hostF, 'seek', query);
+    const plainWarm = await timed(hostF, 'seek', { ...query, agent_id: 'other' });
     await hostF.close();
     const sum = singleA.ms + singleB.ms;
     const total = own.ms + fed.ms;
     console.log(`single ingests: a ${(singleA.ms / 1000).toFixed(2)} s (${singleA.json.nodes ?? '?'} nodes), b ${(singleB.ms / 1000).toFixed(2)} s; sum ${(sum / 1000).toFixed(2)} s`);
     console.log(`federate: own ingest ${(own.ms / 1000).toFixed(2)} s + federate ${(fed.ms / 1000).toFixed(2)} s = ${(total / 1000).toFixed(2)} s; ratio federate/sum ${(total / sum).toFixed(2)} (target ≤ 1.2)`);
+    console.log(`view: first seek ${viewFirst.ms.toFixed(0)} ms (builds the namespaced graph; longest event-loop stall ${(lag.max / 1e6).toFixed(0)} ms), warm seek ${viewWarm.ms.toFixed(1)} ms vs workspace seek ${plainWarm.ms.toFixed(1)} ms (first ${plain.ms.toFixed(0)} ms); top hits ${viewWarm.json.results.slice(0, 3).map((r: any) => r.id).join(', ')}`);
     console.log(`federated: ${fed.json.repos.map((r: any) => `${r.name} ${r.nodes} nodes`).join(', ')}; cross edges ${JSON.stringify(fed.json.cross_edges)}`);
   } finally {
     rmSync(parent, { recursive: true, force: true });

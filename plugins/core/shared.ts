@@ -8,6 +8,11 @@ export function graphOf(ctx: CallContext): GraphService {
   return ctx.service<GraphService>('graph');
 }
 
+/** The graph a read verb queries for the calling agent: the federated view after `federate` (while the agent keeps it on), else the workspace's. */
+export function queryGraphOf(ctx: CallContext): GraphService {
+  return graphOf(ctx).federation.serviceFor(ctx.agentId);
+}
+
 export const NODE_KINDS = ['file', 'module', 'class', 'interface', 'function', 'method', 'type', 'section'] as const;
 
 /** `node_types` parameter: node kinds to keep (empty = all). */

@@ -1,13 +1,15 @@
 /**
  * Document converters: each turns a source format into canonical Markdown. Markdown, reStructuredText
  * and plain text are built in; PDF (`unpdf`), HTML (`turndown`) and DOCX (`mammoth`) are optional npm
- * packages, imported on first use only, so a workspace without them loses those formats and nothing
- * else. Nothing is fetched from the network.
+ * packages, imported on first use only, in a worker thread per conversion (convert/runner.ts), so a
+ * workspace without them loses those formats and nothing else, and a big document never blocks
+ * other calls. Nothing is fetched from the network.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ErrorCodes, M1ndError } from '../../core/index.ts';
+import { PACKAGE_OF } from './convert/formats.ts';
+import { convertInWorker } from './convert/runner.ts';
 import { rstToMarkdown } from './rst.ts';
 
 /** A converter: the formats it reads and how. */
@@ -17,30 +19,7 @@ export interface Converter {
   extensions: readonly string[];
   /** The npm package it needs; absent for built-ins. */
   package?: string;
-  convert(bytes: Buffer): Promise<string>;
-}
-
-type PdfModule = { getDocumentProxy(data: Uint8Array): Promise<unknown>; extractText(pdf: unknown, o: { mergePages: false }): Promise<{ text: string[] }> };
-type TurndownModule = { default: new (o: Record<string, string>) => { turndown(html: string): string } };
-type MammothModule = { default: { convertToMarkdown(input: { buffer: Buffer }): Promise<{ value: string }> } };
-
-const loaded = new Map<string, Promise<unknown>>();
-/** Imports an optional package once; PROVIDER_MISSING names the install command when it is absent. */
-async function optional<T>(pkg: string, format: string): Promise<T> {
-  let p = loaded.get(pkg);
-  if (!p) {
-    p = import(pkg);
-    loaded.set(pkg, p);
-    p.catch(() => loaded.delete(pkg));
-  }
-  try {
-    return (await p) as T;
-  } catch (error) {
-    throw new M1ndError(ErrorCodes.DOCUMENT_PROVIDER_MISSING, `${format} documents need the npm package ${pkg}, which is not installed (${(error as Error).message.split('\n')[0]})`, {
-      hint: `run "npm install ${pkg}" in the m1nd installation, then retry; document_provider_health lists every converter`,
-      data: { package: pkg },
-    });
-  }
+  convert(bytes: Buffer, signal?: AbortSignal): Promise<string>;
 }
 
 function utf8(bytes: Buffer): string {
@@ -52,37 +31,10 @@ export const CONVERTERS: readonly Converter[] = [
   { name: 'markdown', extensions: ['.md', '.markdown', '.mdx'], convert: async (b) => utf8(b) },
   { name: 'restructuredtext', extensions: ['.rst'], convert: async (b) => rstToMarkdown(utf8(b)) },
   { name: 'text', extensions: ['.txt', '.text'], convert: async (b) => utf8(b) },
-  {
-    name: 'pdf',
-    extensions: ['.pdf'],
-    package: 'unpdf',
-    async convert(bytes) {
-      const m = await optional<PdfModule>('unpdf', 'PDF');
-      const pdf = await m.getDocumentProxy(new Uint8Array(bytes));
-      const { text } = await m.extractText(pdf, { mergePages: false });
-      return text.map((page, i) => `## Page ${i + 1}\n\n${page.trim()}\n`).join('\n');
-    },
-  },
-  {
-    name: 'html',
-    extensions: ['.html', '.htm', '.xhtml'],
-    package: 'turndown',
-    async convert(bytes) {
-      const m = await optional<TurndownModule>('turndown', 'HTML');
-      // Scripts and styles are not prose; turndown would otherwise keep their text.
-      const html = utf8(bytes).replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '');
-      return new m.default({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' }).turndown(html);
-    },
-  },
-  {
-    name: 'docx',
-    extensions: ['.docx'],
-    package: 'mammoth',
-    async convert(bytes) {
-      const m = await optional<MammothModule>('mammoth', 'DOCX');
-      return (await m.default.convertToMarkdown({ buffer: bytes })).value;
-    },
-  },
+  // The package formats run in a worker thread with a time and heap limit (convert/runner.ts).
+  { name: 'pdf', extensions: ['.pdf'], package: PACKAGE_OF.pdf, convert: (b, signal) => convertInWorker('pdf', 'PDF', b, signal) },
+  { name: 'html', extensions: ['.html', '.htm', '.xhtml'], package: PACKAGE_OF.html, convert: (b, signal) => convertInWorker('html', 'HTML', b, signal) },
+  { name: 'docx', extensions: ['.docx'], package: PACKAGE_OF.docx, convert: (b, signal) => convertInWorker('docx', 'DOCX', b, signal) },
 ];
 
 /** The converter for a path by its extension, or null. */

@@ -2,13 +2,15 @@
  * Drift between a document and the code it names. The first time bindings are computed for a given
  * version of a document, each target's text is fingerprinted (the baseline); later, a target whose
  * text changed is stale, one that left the graph is gone. A new version of the document starts a new
- * baseline (its author saw the code as it then was). Without a baseline (read-only server), a target
- * file modified after the document is stale. Missing and ambiguous links are always reported.
+ * baseline (its author saw the code as it then was). The baseline is kept in memory by the read verbs
+ * and stored by `document_bindings` with `persist: true`; without one (a document never bound in this
+ * process nor stored), a target file modified after the document is stale. Missing and ambiguous
+ * links are always reported.
  */
 import { statSync } from 'node:fs';
 import type { GraphService } from '../graph/api.ts';
 import { fingerprint, type Binding } from './bindings.ts';
-import { saveRecord, type DocumentRecord } from './document-book.ts';
+import { keepRecord, saveRecord, type DocumentRecord } from './document-book.ts';
 
 export interface DriftFinding {
   kind: 'missing' | 'ambiguous' | 'stale' | 'gone';
@@ -21,16 +23,23 @@ export interface DriftFinding {
 
 const key = (b: { kind: string; text: string }) => `${b.kind}:${b.text}`;
 
-/** Records the binding baseline of this document version if it has none; returns its time (null when it could not be stored). */
-export function recordBaseline(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[]): number | null {
-  if (record.baseline) return record.baseline.bound_at;
+/**
+ * Records the binding baseline of this document version if it has none, in memory — and in the
+ * store with `persist` (write calls only); returns its time.
+ */
+export function recordBaseline(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[], persist = false): number {
+  if (record.baseline) {
+    if (persist) saveRecord(graph, record);
+    return record.baseline.bound_at;
+  }
   const entries: NonNullable<DocumentRecord['baseline']>['bindings'] = {};
   for (const b of bindings) {
     if (b.status === 'missing') continue;
     entries[key(b)] = b.targets.map((t) => ({ id: t.id, fingerprint: fingerprint(graph, t) }));
   }
   const next = { ...record, baseline: { bound_at: Date.now(), bindings: entries } };
-  if (!saveRecord(graph, next)) return null;
+  if (persist) saveRecord(graph, next);
+  else keepRecord(graph, next);
   record.baseline = next.baseline;
   return next.baseline.bound_at;
 }

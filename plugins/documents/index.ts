@@ -3,18 +3,26 @@
  * optional npm converters loaded on first use) turned into canonical Markdown, the code they name
  * bound in the graph, and drift between the two. State lives in the workspace store (document-book.ts).
  */
-import { definePlugin } from '../../core/index.ts';
+import { definePlugin, Type } from '../../core/index.ts';
+import { DEFAULT_LIMITS, setConversionLimits } from './convert/runner.ts';
 import { documentBindingsVerb } from './verbs/document_bindings.ts';
 import { documentDriftVerb } from './verbs/document_drift.ts';
 import { documentProviderHealthVerb } from './verbs/document_provider_health.ts';
 import { documentResolveVerb } from './verbs/document_resolve.ts';
 
-export default definePlugin({
+const Options = Type.Object({
+  convertTimeoutMs: Type.Integer({ minimum: 100, default: DEFAULT_LIMITS.timeoutMs, description: 'Time a PDF/HTML/DOCX conversion may take (its worker thread is stopped past it)' }),
+  convertMaxHeapMb: Type.Integer({ minimum: 64, default: DEFAULT_LIMITS.maxHeapMb, description: 'Heap of a conversion worker thread' }),
+});
+
+export default definePlugin<{ convertTimeoutMs: number; convertMaxHeapMb: number }>({
   name: 'documents',
   version: '0.1.0',
   description: 'Universal documents: converters, canonical Markdown, document-to-code bindings and drift.',
   requires: ['graph'],
+  options: Options,
   apply(ctx) {
+    setConversionLimits({ timeoutMs: ctx.options.convertTimeoutMs, maxHeapMb: ctx.options.convertMaxHeapMb });
     ctx.registerVerb(documentProviderHealthVerb);
     ctx.registerVerb(documentResolveVerb);
     ctx.registerVerb(documentBindingsVerb);

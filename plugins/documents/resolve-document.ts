@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import { CONVERTERS, converterFor, producerOf } from './converters.ts';
-import { loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
+import { isStored, keepRecord, loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
 
 /** Largest source a converter is given. */
 export const MAX_SOURCE_BYTES = 32 * 1024 * 1024;
@@ -33,8 +33,11 @@ export function documentPath(graph: GraphService, args: { path?: string; node_id
   });
 }
 
-/** Reads, converts (or reuses) and stores the canonical Markdown of a workspace document. */
-export async function resolveDocument(graph: GraphService, path: string): Promise<ResolvedDocument> {
+/**
+ * Reads and converts (or reuses) the canonical Markdown of a workspace document. The artefact is
+ * kept in memory; `persist` (write calls only) also stores it.
+ */
+export async function resolveDocument(graph: GraphService, path: string, options: { signal?: AbortSignal; persist?: boolean } = {}): Promise<ResolvedDocument> {
   const converter = converterFor(path);
   if (!converter) {
     throw new M1ndError(ErrorCodes.DOCUMENT_UNSUPPORTED, `no converter reads ${path}`, {
@@ -56,11 +59,12 @@ export async function resolveDocument(graph: GraphService, path: string): Promis
   const sourceHash = createHash('sha1').update(bytes).digest('hex');
   const previous = loadRecord(graph, path);
   if (previous && previous.source_hash === sourceHash && previous.converter === converter.name) {
-    return { record: previous, absolute, mtimeMs: info.mtimeMs, cached: true, stored: true };
+    keepRecord(graph, previous);
+    return { record: previous, absolute, mtimeMs: info.mtimeMs, cached: true, stored: options.persist ? saveIfNeeded(graph, previous) : isStored(graph, previous) };
   }
   let markdown: string;
   try {
-    markdown = await converter.convert(bytes);
+    markdown = await converter.convert(bytes, options.signal);
   } catch (error) {
     if (error instanceof M1ndError) throw error;
     throw new M1ndError(ErrorCodes.DOCUMENT_CONVERT_FAILED, `${converter.name} could not read ${path}: ${(error as Error).message}`, {
@@ -69,6 +73,12 @@ export async function resolveDocument(graph: GraphService, path: string): Promis
   }
   if (markdown.length > MAX_MARKDOWN_CHARS) markdown = `${markdown.slice(0, MAX_MARKDOWN_CHARS)}\n\n[… cut at ${MAX_MARKDOWN_CHARS} characters]`;
   const record: DocumentRecord = { path, source_hash: sourceHash, producer: producerOf(converter), converter: converter.name, converted_at: Date.now(), markdown };
-  const stored = saveRecord(graph, record);
+  let stored = false;
+  if (options.persist) stored = saveRecord(graph, record);
+  else keepRecord(graph, record);
   return { record, absolute, mtimeMs: info.mtimeMs, cached: false, stored };
+}
+
+function saveIfNeeded(graph: GraphService, record: DocumentRecord): boolean {
+  return isStored(graph, record) || saveRecord(graph, record);
 }

@@ -8,6 +8,7 @@ import { ErrorCodes, M1ndError, type HostSettings } from '../../core/index.ts';
 import { CodeGraphEngine, type GraphService } from '../graph/api.ts';
 import { crossEdges, type FederatedRepo } from './cross-edges.ts';
 import { saveFederation } from './federation-book.ts';
+import { serveFederation } from './serve-view.ts';
 import { readManifest } from './manifests.ts';
 import { checkRoot } from './roots.ts';
 
@@ -19,6 +20,7 @@ export interface FederationOptions {
 
 /** What a call needs of its context: progress and cancellation. */
 interface CallLike {
+  agentId: string;
   signal: AbortSignal;
   progress(done: number, total: number, message?: string): void;
 }
@@ -33,6 +35,7 @@ export async function runFederation(graph: GraphService, settings: Readonly<Host
   });
   const workspace = checkRoot(settings, '.');
   const repos: (FederatedRepo & { own: boolean; ingest_ms: number })[] = [];
+  let served = false;
   try {
     for (const [i, r] of roots.entries()) {
       call.progress(i, roots.length, `ingesting ${r.name}`);
@@ -46,6 +49,10 @@ export async function runFederation(graph: GraphService, settings: Readonly<Host
     const edges = o.detect_cross_repo_edges ? await crossEdges(repos) : [];
     const summary = repos.map((r) => ({ name: r.name, root: r.root, nodes: r.engine.graph.nodeCount, edges: r.engine.graph.edgeCount, packages: r.manifest.names }));
     const stored = saveFederation(graph, { federated_at: Date.now(), repos: summary, cross_edges: edges });
+    // The graph verbs answer from the federation for this agent from now on (federation_view switches back).
+    await serveFederation(graph, repos, edges, o.detect_cross_repo_edges);
+    served = true;
+    graph.federation.use(call.agentId, true);
     const counts = { depends_on: 0, imports: 0, calls: 0 };
     for (const e of edges) counts[e.relation]++;
     const rank = { calls: 0, imports: 1, depends_on: 2 };
@@ -54,8 +61,9 @@ export async function runFederation(graph: GraphService, settings: Readonly<Host
       cross_edges: counts,
       edges: [...edges].sort((a, b) => rank[a.relation] - rank[b.relation]).slice(0, o.top_k),
       stored,
+      view: { served: true, ids: '<repo>::<id>', back: 'federation_view({"view":"workspace"}) answers from the workspace graph again' },
     };
   } finally {
-    for (const r of repos) if (!r.own) await r.engine.close();
+    if (!served) for (const r of repos) if (!r.own) await r.engine.close();
   }
 }

@@ -16,9 +16,33 @@ export interface BoostEntry {
 /** Caps one node's summed boost so stacked primes cannot drown the query signal. */
 export const MAX_NODE_BOOST = 1;
 
+/**
+ * A named boost overlay another plugin provides (e.g. `runtime_heat` from runtime_overlay): node id →
+ * boost for an agent, computed when a ranking verb asks for it. Unlike the book's entries, an
+ * overlay is applied only when the call names it.
+ */
+export type BoostOverlay = (agentId: string) => Map<string, number>;
+
 /** The boost book of every agent, kept in the host's session store. */
 export class BoostBook {
+  private readonly overlays = new Map<string, BoostOverlay>();
+
   constructor(private readonly session: SessionStore) {}
+
+  /** Registers (or replaces) a named overlay. */
+  provide(name: string, overlay: BoostOverlay): void {
+    this.overlays.set(name, overlay);
+  }
+
+  /** Names of the overlays provided. */
+  overlayNames(): string[] {
+    return [...this.overlays.keys()].sort();
+  }
+
+  /** One overlay's boosts for an agent (empty when nobody provides it). */
+  overlay(name: string, agentId: string): Map<string, number> {
+    return this.overlays.get(name)?.(agentId) ?? new Map();
+  }
 
   private entries(agentId: string): BoostEntry[] {
     return this.session.state(agentId, 'graph:boosts', () => [] as BoostEntry[]);
@@ -40,10 +64,11 @@ export class BoostBook {
     return n;
   }
 
-  /** Summed boost per node for an agent (each capped to ±MAX_NODE_BOOST). */
-  map(agentId: string): Map<string, number> {
+  /** Summed boost per node for an agent, plus the named overlays asked for (each node capped to ±MAX_NODE_BOOST). */
+  map(agentId: string, overlays: readonly string[] = []): Map<string, number> {
     const out = new Map<string, number>();
     for (const e of this.entries(agentId)) out.set(e.nodeId, (out.get(e.nodeId) ?? 0) + e.weight);
+    for (const name of overlays) for (const [id, w] of this.overlay(name, agentId)) if (Number.isFinite(w)) out.set(id, (out.get(id) ?? 0) + w);
     for (const [k, v] of out) out.set(k, Math.max(-MAX_NODE_BOOST, Math.min(MAX_NODE_BOOST, v)));
     return out;
   }

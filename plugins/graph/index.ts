@@ -96,7 +96,8 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       await pending;
       await call.ctx.progress(1, 1, 'graph: stored graph loaded');
     });
-    ctx.hooks.gate.tapPromise('graph:workspace-paths', workspacePathGate(engine));
+    // Reads by an agent on the federated view check `<repo>::path` inside that repository's root.
+    ctx.hooks.gate.tapPromise('graph:workspace-paths', workspacePathGate((call) => (call.effect === 'read' ? service.federation.serviceFor(call.ctx.agentId) : service).engine));
     ctx.hooks.afterCall.tap('graph', (call, outcome) => {
       if (call.name === 'ingest' && outcome.kind === 'ok') {
         lastIngest = new Date().toISOString();
@@ -134,6 +135,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       closed = true;
       // Never close the store under a load still reading it.
       if (loading) await loading;
+      await service.federation.close();
       await engine.close();
     });
   },

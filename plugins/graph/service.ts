@@ -11,6 +11,7 @@ import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
 import type { GraphNode } from './engine/graph.ts';
 import type { IngestSummary } from './engine/ingest.ts';
 import { loadDefaultParser } from './engine/source-parser.ts';
+import { FederationViews } from './federated-service.ts';
 import { LearnedWeights } from './learned.ts';
 
 /**
@@ -53,6 +54,8 @@ export interface GraphService {
   fileSymbols(path: string): GraphNode[];
   /** The symbol nodes (id, kind, lines) `text` would give file `path`, parsed without touching the graph; null for a language the graph does not parse. */
   previewSymbols(path: string, text: string): Promise<{ id: string; kind: string; startLine: number; endLine: number }[] | null>;
+  /** The federation this service can serve (federated-view.ts) and each agent's choice of view: `federation.serviceFor(agentId)` is the graph that agent's read verbs query. */
+  readonly federation: FederationViews;
 }
 
 /** Extracted symbol kinds that become graph nodes (as ingest builds them). */
@@ -85,7 +88,11 @@ export function asHostError(error: unknown): unknown {
 
 /** Creates the service over an opened engine. */
 export function createGraphService(engine: CodeGraphEngine, writable: boolean, session: SessionStore): GraphService {
+  let federation: FederationViews | undefined;
   const service: GraphService = {
+    get federation() {
+      return (federation ??= new FederationViews(service, engine, session));
+    },
     apiVersion: GRAPH_API_VERSION,
     engine,
     writable,

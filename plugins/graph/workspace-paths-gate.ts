@@ -10,9 +10,13 @@ import { asHostError } from './service.ts';
 
 const paramsOf = new WeakMap<TSchema, ReturnType<typeof pathParameters>>();
 
-/** A gate tap refusing any workspace-path argument that leaves the workspace. */
-export function workspacePathGate(engine: Pick<CodeGraphEngine, 'resolvePath'>) {
+/**
+ * A gate tap refusing any workspace-path argument that leaves the workspace — or, for a read by an
+ * agent on the federated view, the root of the repository its `<repo>::` prefix names.
+ */
+export function workspacePathGate(engineFor: Pick<CodeGraphEngine, 'resolvePath'> | ((call: CallState) => Pick<CodeGraphEngine, 'resolvePath'>)) {
   return async (call: CallState): Promise<CallRefusal | undefined> => {
+    const engine = typeof engineFor === 'function' ? engineFor(call) : engineFor;
     let params = paramsOf.get(call.verb.input);
     if (!params) paramsOf.set(call.verb.input, (params = pathParameters(call.verb.input)));
     for (const p of params) {

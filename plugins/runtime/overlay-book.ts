@@ -1,8 +1,10 @@
 /**
- * Where runtime heat lives: the workspace store (`engine.memory`, namespace `runtime`, one row per
- * overlay scope: `workspace` or `agent:<id>`), node id → counts, errors, a bounded sample of
- * durations and a decayed heat. Heat halves every `half_life_hours`.
+ * Where runtime heat lives: overlays keyed by scope — `workspace` (shared, in the workspace store:
+ * `engine.memory`, namespace `runtime`) or `agent:<id>` (the agent's own: in the store on a writable
+ * server, in the agent's session memory on a read-only one). Each maps node id → counts, errors, a
+ * bounded sample of durations and a decayed heat; heat halves every `half_life_hours`.
  */
+import type { SessionStore } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 
 export const NAMESPACE = 'runtime';
@@ -10,6 +12,8 @@ export const NAMESPACE = 'runtime';
 export const SAMPLE = 256;
 /** Nodes kept per overlay (the hottest). */
 export const MAX_NODES = 5000;
+/** How long a stored overlay read for ranking is reused before the store is read again. */
+const READ_CACHE_MS = 2000;
 
 export interface NodeHeat {
   spans: number;
@@ -22,22 +26,56 @@ export interface NodeHeat {
 
 export interface Overlay {
   half_life_hours: number;
+  /** Boost of the hottest node when a ranking verb asks for runtime heat (others in proportion). */
+  boost_strength?: number;
   nodes: Record<string, NodeHeat>;
 }
 
-/** The overlay of a scope (empty when none). */
-export function loadOverlay(graph: GraphService, key: string, halfLife: number): Overlay {
-  const stored = graph.engine.storeExists() ? graph.engine.memory.get<Overlay>(NAMESPACE, key)?.value : undefined;
-  return stored ?? { half_life_hours: halfLife, nodes: {} };
+/** Where overlays are read and written for one call: the graph service and the session store. */
+export interface OverlayPlace {
+  graph: GraphService;
+  session: SessionStore;
 }
 
-/** Stores an overlay, keeping the hottest MAX_NODES; false on a read-only server. */
-export function saveOverlay(graph: GraphService, key: string, overlay: Overlay): boolean {
+const SESSION_KEY = 'runtime:overlay';
+const sessionSlot = (place: OverlayPlace, key: string) => (key.startsWith('agent:') ? place.session.state(key.slice(6), SESSION_KEY, () => ({ overlay: undefined as Overlay | undefined })) : null);
+const inStore = (place: OverlayPlace, key: string) => place.graph.writable || !key.startsWith('agent:');
+
+/** Stored overlays read for ranking, per store. */
+const readCache = new WeakMap<object, Map<string, { at: number; overlay: Overlay | undefined }>>();
+
+/** The overlay of a scope, or undefined (`cached`: reuse a read of the last READ_CACHE_MS, for ranking). */
+export function readOverlay(place: OverlayPlace, key: string, cached = false): Overlay | undefined {
+  if (!inStore(place, key)) return sessionSlot(place, key)!.overlay;
+  const engine = place.graph.engine;
+  if (!engine.storeExists()) return undefined;
+  let cache = readCache.get(engine);
+  if (!cache) readCache.set(engine, (cache = new Map()));
+  const hit = cache.get(key);
+  if (cached && hit && Date.now() - hit.at < READ_CACHE_MS) return hit.overlay;
+  const overlay = engine.memory.get<Overlay>(NAMESPACE, key)?.value;
+  cache.set(key, { at: Date.now(), overlay });
+  return overlay;
+}
+
+/** The overlay of a scope (empty when none). */
+export function loadOverlay(place: OverlayPlace, key: string, halfLife: number): Overlay {
+  return readOverlay(place, key) ?? { half_life_hours: halfLife, nodes: {} };
+}
+
+/** Keeps an overlay (the hottest MAX_NODES): in the store, or the agent's session on a read-only server; false when it could not be kept. */
+export function saveOverlay(place: OverlayPlace, key: string, overlay: Overlay): 'store' | 'session' | false {
   const entries = Object.entries(overlay.nodes);
   if (entries.length > MAX_NODES) overlay.nodes = Object.fromEntries(entries.sort((a, b) => b[1].heat - a[1].heat).slice(0, MAX_NODES));
-  if (!graph.writable || !graph.engine.storeExists()) return false;
-  graph.engine.memory.set(NAMESPACE, key, overlay);
-  return true;
+  if (!inStore(place, key)) {
+    sessionSlot(place, key)!.overlay = overlay;
+    return 'session';
+  }
+  const engine = place.graph.engine;
+  if (!place.graph.writable || !engine.storeExists()) return false;
+  engine.memory.set(NAMESPACE, key, overlay);
+  readCache.get(engine)?.delete(key);
+  return 'store';
 }
 
 /** Heat decayed from `at` to `now`. */

@@ -19,6 +19,7 @@ export const activateVerb = defineVerb({
     xlr: Type.Boolean({ default: true, description: 'Cancel generic hub activation' }),
     include_ghost_edges: Type.Boolean({ default: true, description: 'Use git co-change edges' }),
     include_structural_holes: Type.Boolean({ default: false, description: 'List nodes bridging results' }),
+    runtime_heat: Type.Boolean({ default: false, description: 'Rank nodes hot in runtime_overlay spans up' }),
     token_budget: Type.Optional(TokenBudget),
   }),
   tiers: ['essential'],
@@ -49,6 +50,7 @@ export const activateVerb = defineVerb({
       topK: args.top_k,
       xlr: args.xlr,
       ghostEdges: args.include_ghost_edges,
+      overlays: args.runtime_heat ? ['runtime_heat'] : [],
     });
     if (outcome.dimensionsUsed.length === 0) {
       throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, `no requested dimension can be computed: ${Object.entries(outcome.unavailable).map(([d, why]) => `${d} (${why})`).join(', ')}`, {

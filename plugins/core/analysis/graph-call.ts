@@ -4,7 +4,7 @@ import type { CodeGraphEngine } from '../../graph/api.ts';
 import type { CodeGraph, GraphNode, NodeKind } from '../../graph/api.ts';
 import { nearNames } from '../../graph/api.ts';
 import type { GraphService } from '../../graph/api.ts';
-import { graphOf } from '../shared.ts';
+import { graphOf, queryGraphOf } from '../shared.ts';
 import { noteSessionBaseline } from './baseline.ts';
 
 export interface OpenGraph {
@@ -13,10 +13,14 @@ export interface OpenGraph {
   g: CodeGraph;
 }
 
-/** The graph service, with the session baseline noted, refreshed and non-empty. */
-export async function openGraph(call: CallContext): Promise<OpenGraph> {
-  const graph = graphOf(call);
-  noteSessionBaseline(graph);
+/**
+ * The graph service, with the session baseline noted, refreshed and non-empty: the federated view
+ * when the agent chose it (read verbs), the workspace's with `workspace: true` (verbs that write).
+ */
+export async function openGraph(call: CallContext, options: { workspace?: boolean } = {}): Promise<OpenGraph> {
+  // The baseline is the workspace's (drift compares sessions of the served workspace).
+  noteSessionBaseline(graphOf(call));
+  const graph = options.workspace ? graphOf(call) : queryGraphOf(call);
   const engine = await graph.requireGraph();
   engine.pagerank(); // finalizes the CSR and warms the cache every ranking reads
   return { graph, engine, g: engine.graph };

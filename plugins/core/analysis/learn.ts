@@ -30,7 +30,7 @@ export const learnVerb = defineVerb({
     'Rankings multiply a node\'s score by exp(bias + 2.5 × association), team and your own layer added. The answer shows each node\'s rank in this query (for you) before and after. Refused when the store is read-only.',
   ].join('\n'),
   handler: async (args, call) => {
-    const { graph, engine, g } = await openGraph(call);
+    const { graph, engine, g } = await openGraph(call, { workspace: true });
     if (!graph.writable) {
       throw new M1ndError(ErrorCodes.GATE_READ_ONLY, 'learn writes the store, and this server is read-only', { hint: 'ask for a writable server; queries still read what was learned' });
     }

@@ -47,6 +47,8 @@ export interface ActivationRequest {
   seedLimit?: number;
   /** Apply the agent's warmup/trail boosts (default true). */
   boosts?: boolean;
+  /** Named boost overlays to add (e.g. `runtime_heat`), applied only when listed. */
+  overlays?: readonly string[];
 }
 
 export interface ActivatedNode {
@@ -215,7 +217,7 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
 
   // Merge every candidate; keep the best few as objects.
   const fileOf = fileIndexOf(g);
-  const boosts = req.boosts === false ? new Map<string, number>() : graph.boosts.map(req.agentId);
+  const boosts = req.boosts === false ? new Map<string, number>() : graph.boosts.map(req.agentId, req.overlays);
   const weightSum = used.reduce((sum, d) => sum + DIMENSION_WEIGHT[d], 0);
   const learnedFactor = graph.learned.scorer(words, req.agentId);
   const scope = req.scope?.replace(/^\.\/+/, '').replace(/\/+$/, '');

@@ -1,11 +1,11 @@
 /** Keeping the graph in step with files a verb is about to show (the `auto_ingest` parameter). */
 import type { GraphService } from '../../graph/api.ts';
-import { asHostError } from '../../graph/api.ts';
+import { asHostError, fileIdOf } from '../../graph/api.ts';
 
 /** Re-ingests the given files when they are missing from the graph or changed on disk; says what it did. */
 export async function refreshIfNeeded(graph: GraphService, paths: string[], autoIngest: boolean): Promise<{ in_graph: boolean; reingested: boolean; note?: string }> {
   const g = graph.engine.graph;
-  const missing = paths.filter((p) => !g.get(`file:${p}`));
+  const missing = paths.filter((p) => !g.get(fileIdOf(p)));
   if (missing.length === 0) return { in_graph: true, reingested: false };
   if (!autoIngest) return { in_graph: false, reingested: false, note: 'not in the graph; pass auto_ingest: true or call ingest' };
   if (!graph.writable) return { in_graph: false, reingested: false, note: 'not in the graph; read-only servers do not ingest' };
@@ -14,6 +14,6 @@ export async function refreshIfNeeded(graph: GraphService, paths: string[], auto
   } catch (error) {
     throw asHostError(error);
   }
-  const now = missing.every((p) => graph.engine.graph.get(`file:${p}`));
+  const now = missing.every((p) => graph.engine.graph.get(fileIdOf(p)));
   return { in_graph: now, reingested: true, ...(now ? {} : { note: 'not a language the graph parses (shown as text)' }) };
 }

@@ -1,7 +1,7 @@
 /** view: a file or a window of its lines, numbered, from inside the workspace only. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { engineCall } from '../../graph/api.ts';
-import { capChars, graphOf, nodeRef, numberLines } from '../shared.ts';
+import { engineCall, fileIdOf } from '../../graph/api.ts';
+import { capChars, nodeRef, numberLines, queryGraphOf } from '../shared.ts';
 import { refreshIfNeeded } from './refresh.ts';
 import { recordVisit } from '../session/visits.ts';
 
@@ -20,7 +20,7 @@ export const viewVerb = defineVerb({
   effect: 'read',
   stages: ['ground', 'review'],
   handler: async (args, call) => {
-    const graph = graphOf(call);
+    const graph = queryGraphOf(call);
     await graph.fresh();
     const file = engineCall(() => graph.engine.readFile(args.file_path));
     const graph_sync = await refreshIfNeeded(graph, [file.path], args.auto_ingest);
@@ -33,7 +33,7 @@ export const viewVerb = defineVerb({
     const body = capChars(numberLines(window, first), args.max_output_chars);
     const g = graph.engine.graph;
     const shown = g
-      .outgoing(`file:${file.path}`)
+      .outgoing(fileIdOf(file.path))
       .map((e) => g.get(e.target)!)
       .filter((n) => n && n.path === file.path && n.kind !== 'file' && n.endLine >= first && n.startLine <= last);
     recordVisit(call, graph.engine.root, { files: [file.path], nodes: shown });

@@ -1,6 +1,6 @@
 /** seek: purpose-oriented search (BM25F over names, signatures, docs, bodies, paths; kind priors), re-ranked by graph centrality. */
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { graphOf, NodeTypes, TokenBudget } from '../shared.ts';
+import { NodeTypes, queryGraphOf, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 
 export const seekVerb = defineVerb({
@@ -14,6 +14,7 @@ export const seekVerb = defineVerb({
     node_types: NodeTypes,
     min_score: Type.Number({ minimum: 0, maximum: 1, default: 0.1 }),
     graph_rerank: Type.Boolean({ default: true }),
+    runtime_heat: Type.Boolean({ default: false, description: 'Rank nodes hot in runtime_overlay spans up' }),
     token_budget: Type.Optional(TokenBudget),
     tier: Type.Optional(StringEnum(['project', 'medulla', 'project+medulla', 'all-brains'] as const, { description: 'Memory tier; this server has the project tier' })),
   }),
@@ -27,11 +28,11 @@ export const seekVerb = defineVerb({
         hint: 'omit tier (or pass "project")',
       });
     }
-    const graph = graphOf(call);
+    const graph = queryGraphOf(call);
     const engine = await graph.requireGraph();
     await engine.prepareSeek();
     // This agent's activation boosts (warmup, trail_resume) re-rank lexical hits; they never add non-matches.
-    const boosts = graph.boosts.map(call.agentId);
+    const boosts = graph.boosts.map(call.agentId, args.runtime_heat ? ['runtime_heat'] : []);
     const found = engine.seek(args.query, {
       topK: boosts.size ? args.top_k * 3 : args.top_k,
       scope: args.scope,

@@ -2,6 +2,7 @@
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { computeBindings } from '../bindings.ts';
+import { isStored } from '../document-book.ts';
 import { recordBaseline } from '../drift.ts';
 import { documentPath, resolveDocument } from '../resolve-document.ts';
 
@@ -13,16 +14,18 @@ export const documentBindingsVerb = defineVerb({
     path: Type.Optional(Type.String({ minLength: 1, description: 'Workspace path of the document' })),
     node_id: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A graph node; its file is the document' })),
     top_k: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+    persist: Type.Boolean({ default: false, description: 'Also store the artefact and binding baseline (drift survives restarts; a write)' }),
   }),
   tiers: ['full'],
-  effect: 'read',
+  // The baseline is kept in memory by a read; storing it is a write (refused on a read-only server).
+  effect: (args) => (args.persist ? 'write' : 'read'),
   next: 'document_drift',
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
     const path = documentPath(graph, args);
-    const doc = await resolveDocument(graph, path);
+    const doc = await resolveDocument(graph, path, { signal: call.signal, persist: args.persist });
     const bindings = await computeBindings(graph, path, doc.record.markdown);
-    const baseline = recordBaseline(graph, doc.record, bindings);
+    const baseline = recordBaseline(graph, doc.record, bindings, args.persist);
     const count = (status: string) => bindings.filter((b) => b.status === status).length;
     return {
       path,
@@ -31,7 +34,8 @@ export const documentBindingsVerb = defineVerb({
       bound: count('bound'),
       ambiguous: count('ambiguous'),
       missing: count('missing'),
-      baseline_at: baseline ? new Date(baseline).toISOString() : null,
+      baseline_at: new Date(baseline).toISOString(),
+      stored: args.persist ? isStored(graph, doc.record) : false,
       bindings: bindings.slice(0, args.top_k),
       truncated: bindings.length > args.top_k,
     };

@@ -2,7 +2,7 @@
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { computeBindings } from '../bindings.ts';
-import { NAMESPACE, type DocumentRecord } from '../document-book.ts';
+import { knownDocuments } from '../document-book.ts';
 import { driftFindings, recordBaseline, type DriftFinding } from '../drift.ts';
 import { documentPath, resolveDocument } from '../resolve-document.ts';
 
@@ -29,7 +29,7 @@ export const documentDriftVerb = defineVerb({
     else if (args.scope) {
       const folder = graph.run(() => graph.engine.resolvePath(args.scope!)).relative;
       const prefix = folder === '' ? '' : `${folder}/`;
-      paths = graph.engine.storeExists() ? graph.engine.memory.list<DocumentRecord>(NAMESPACE, prefix, MAX_SCOPE_DOCUMENTS + 1).map((e) => e.key) : [];
+      paths = knownDocuments(graph, prefix, MAX_SCOPE_DOCUMENTS + 1);
       if (paths.length === 0) {
         throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no document under ${args.scope} has been bound yet`, { hint: 'call document_bindings on a document first, or pass its path' });
       }
@@ -42,7 +42,7 @@ export const documentDriftVerb = defineVerb({
       if (call.signal.aborted) break;
       let doc;
       try {
-        doc = await resolveDocument(graph, path);
+        doc = await resolveDocument(graph, path, { signal: call.signal });
       } catch (error) {
         if (!args.scope) throw error;
         findings.push({ document: path, kind: 'gone', text: path, line: 0, section: '', targets: [], reason: `document unreadable now: ${(error as Error).message}` });
@@ -52,7 +52,7 @@ export const documentDriftVerb = defineVerb({
       // Findings are read against the baseline as it was; a first look records one for next time.
       const found = driftFindings(graph, doc.record, bindings, doc.mtimeMs);
       const baseline = recordBaseline(graph, doc.record, bindings);
-      documents.push({ path, baseline_at: baseline ? new Date(baseline).toISOString() : null, findings: found.length });
+      documents.push({ path, baseline_at: new Date(baseline).toISOString(), findings: found.length });
       for (const f of found) findings.push({ document: path, ...f });
     }
     const order = { gone: 0, stale: 1, missing: 2, ambiguous: 3 };

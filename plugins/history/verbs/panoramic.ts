@@ -7,6 +7,8 @@ import { fileDeps } from '../predictor.ts';
 import { historyOf } from '../service.ts';
 
 const WEIGHTS = { blast: 0.45, centrality: 0.3, churn: 0.25 } as const;
+/** Weight of the runtime heat component when asked for. */
+const HEAT_WEIGHT = 0.25;
 const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
 
 export const panoramicVerb = defineVerb({
@@ -16,6 +18,7 @@ export const panoramicVerb = defineVerb({
     agent_id: AgentId,
     scope: Type.Optional(Type.String({ maxLength: 512, description: 'Path prefix to keep' })),
     top_n: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+    runtime_heat: Type.Boolean({ default: false, description: 'Add a heat component from runtime_overlay spans' }),
   }),
   tiers: ['full'],
   effect: 'read',
@@ -26,6 +29,7 @@ export const panoramicVerb = defineVerb({
     '- blast: files that depend on this one directly or transitively (imports, calls, references, inheritance), log-scaled to the largest.',
     '- centrality: the file\'s best node PageRank, log-compressed. churn: the file\'s non-merge commits in the mined git history, log-scaled.',
     'Without git, churn is null (not 0) and risk uses the other two weights, renormalised.',
+    `With runtime_heat, heat (the file's summed runtime_overlay boost, scaled to the hottest file) adds ${HEAT_WEIGHT} × heat and the sum is renormalised.`,
   ].join('\n'),
   handler: async (args, call) => {
     const history = historyOf(call);
@@ -63,16 +67,27 @@ export const panoramicVerb = defineVerb({
     const commitsOf = (f: string) => index?.files.get(f)?.commits.filter((ci) => !index!.commits[ci].sweep).length ?? 0;
     let maxCommits = 0;
     if (index) for (const f of files) maxCommits = Math.max(maxCommits, commitsOf(f));
+    // Runtime heat per file, when asked: the file's nodes' runtime_heat boosts summed, scaled to the hottest file.
+    const heatOf = new Map<string, number>();
+    if (args.runtime_heat) {
+      for (const [id, w] of history.graph.boosts.overlay('runtime_heat', call.agentId)) {
+        const n = g.get(id);
+        if (n) heatOf.set(n.path, (heatOf.get(n.path) ?? 0) + w);
+      }
+    }
+    const maxHeat = Math.max(0, ...heatOf.values());
     const rows = files.map((f) => {
       const b = maxBlast > 0 ? Math.log1p(blast.get(f)!) / Math.log1p(maxBlast) : 0;
       const c = maxPr > 0 ? Math.log1p(((best.get(f) ?? 0) / maxPr) * 1000) / Math.log1p(1000) : 0;
       const commits = commitsOf(f);
       const ch = index ? (maxCommits > 0 ? Math.log1p(commits) / Math.log1p(maxCommits) : 0) : null;
-      const risk = ch === null ? (WEIGHTS.blast * b + WEIGHTS.centrality * c) / (WEIGHTS.blast + WEIGHTS.centrality) : WEIGHTS.blast * b + WEIGHTS.centrality * c + WEIGHTS.churn * ch;
+      const base = ch === null ? (WEIGHTS.blast * b + WEIGHTS.centrality * c) / (WEIGHTS.blast + WEIGHTS.centrality) : WEIGHTS.blast * b + WEIGHTS.centrality * c + WEIGHTS.churn * ch;
+      const heat = args.runtime_heat ? (maxHeat > 0 ? (heatOf.get(f) ?? 0) / maxHeat : 0) : null;
+      const risk = heat === null ? base : (base + HEAT_WEIGHT * heat) / (1 + HEAT_WEIGHT);
       return {
         file: f,
         risk: round3(risk),
-        components: { blast: round3(b), centrality: round3(c), churn: ch === null ? null : round3(ch) },
+        components: { blast: round3(b), centrality: round3(c), churn: ch === null ? null : round3(ch), ...(heat === null ? {} : { heat: round3(heat) }) },
         transitive_dependents: blast.get(f)!,
         direct_dependents: deps.dependents.get(f)?.size ?? 0,
         ...(index ? { commits } : {}),
@@ -80,7 +95,7 @@ export const panoramicVerb = defineVerb({
     });
     rows.sort((a, b) => b.risk - a.risk || (a.file < b.file ? -1 : 1));
     return {
-      weights: WEIGHTS,
+      weights: args.runtime_heat ? { ...WEIGHTS, heat: HEAT_WEIGHT } : WEIGHTS,
       files_scored: rows.length,
       ...(index ? {} : { note: 'no git history: churn is null and risk uses blast and centrality only' }),
       files: rows.slice(0, args.top_n),

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { parseOtlpText, readSpans } from '../otlp.ts';
+import { HEAT_OVERLAY } from '../heat-boosts.ts';
 import { decayed, loadOverlay, saveOverlay, SAMPLE } from '../overlay-book.ts';
 import { spanMapper, type Strategy } from '../span-mapping.ts';
 
@@ -17,20 +18,22 @@ function percentile(sorted: number[], p: number): number {
 
 export const runtimeOverlayVerb = defineVerb({
   name: 'runtime_overlay',
-  description: 'Map OpenTelemetry spans (OTLP JSON, posted or a workspace file) onto graph nodes: heat, latency p50/p95/p99, errors; persisted with decay, boosting seek/activate for the agent.',
+  description: 'Map OpenTelemetry spans (OTLP JSON, posted or a workspace file) onto graph nodes: heat, latency p50/p95/p99, errors; persisted with decay; seek/activate/panoramic use it with runtime_heat: true.',
   input: Type.Object({
     agent_id: AgentId,
     spans: Type.Array(Type.Unknown(), { maxItems: 1000, default: [], description: 'OTLP JSON export objects ({resourceSpans}) or span objects' }),
     path: Type.Optional(Type.String({ minLength: 1, description: 'A workspace OTLP JSON file (collector file exporter: one object per line)' })),
     service_name: Type.String({ maxLength: 200, default: '', description: 'Only spans of this service.name' }),
     mapping_strategy: StringEnum(['auto', 'code_attributes', 'label_match'], { default: 'auto', description: 'code_attributes: code.* only; label_match: span names only' }),
-    boost_strength: Type.Number({ minimum: 0, maximum: 1, default: 0.15, description: 'Activation boost of the hottest node for this agent (0: none)' }),
-    scope: StringEnum(['workspace', 'agent'], { default: 'workspace', description: 'Whose overlay the spans add to' }),
+    boost_strength: Type.Number({ minimum: 0, maximum: 1, default: 0.15, description: 'Boost of the hottest node when a ranking verb asks for runtime_heat; kept with the overlay (0: off)' }),
+    scope: StringEnum(['workspace', 'agent'], { default: 'workspace', description: "Whose overlay the spans add to: the workspace's (a write) or this agent's (session)" }),
     half_life_hours: Type.Number({ minimum: 0.01, maximum: 24 * 365, default: 168, description: 'Heat halves over this time' }),
     top_k: Type.Integer({ minimum: 1, maximum: 200, default: 15 }),
   }),
   tiers: ['full'],
-  effect: 'write',
+  // Adding to the shared workspace overlay is ingesting (write). An agent's own overlay is that
+  // agent's state (session): stored on a writable server, kept in session memory on a read-only one.
+  effect: (args) => (args.scope === 'agent' ? 'session' : 'write'),
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
     const engine = await graph.requireGraph();
@@ -50,7 +53,9 @@ export const runtimeOverlayVerb = defineVerb({
     const spans = readSpans(objects).filter((s) => !args.service_name || s.service === args.service_name);
     const mapper = await spanMapper(engine, args.mapping_strategy as Strategy);
     const key = args.scope === 'agent' ? `agent:${call.agentId}` : 'workspace';
-    const overlay = loadOverlay(graph, key, args.half_life_hours);
+    const place = { graph, session: call.session };
+    const overlay = loadOverlay(place, key, args.half_life_hours);
+    overlay.boost_strength = args.boost_strength;
     const now = Date.now();
     const touched = new Set<string>();
     const via: Record<string, number> = {};
@@ -77,13 +82,7 @@ export const runtimeOverlayVerb = defineVerb({
     const hot = Object.entries(overlay.nodes)
       .map(([id, h]) => ({ id, h, heat: decayed(h, now, overlay.half_life_hours) }))
       .sort((a, b) => b.heat - a.heat || a.id.localeCompare(b.id));
-    const stored = saveOverlay(graph, key, overlay);
-    let boosted = 0;
-    if (args.boost_strength > 0 && hot.length) {
-      // The hottest node gets boost_strength; the others in proportion to their heat.
-      const top = hot[0].heat;
-      boosted = graph.boosts.add(call.agentId, Object.fromEntries(hot.slice(0, 200).map((x) => [x.id, (args.boost_strength * x.heat) / top])), 'runtime_overlay');
-    }
+    const kept = saveOverlay(place, key, overlay);
     return {
       spans: spans.length,
       mapped: spans.length - [...unmapped.values()].reduce((a, b) => a + b, 0),
@@ -95,8 +94,11 @@ export const runtimeOverlayVerb = defineVerb({
         return { id, heat: Math.round(heat * 1000) / 1000, spans: h.spans, errors: h.errors, error_rate: Math.round((h.errors / h.spans) * 1000) / 1000, p50_ms: percentile(d, 50), p95_ms: percentile(d, 95), p99_ms: percentile(d, 99) };
       }),
       overlay: key,
-      stored,
-      boosted,
+      stored: kept === 'store',
+      ...(kept === 'session' ? { kept: 'session (read-only server)' } : {}),
+      // Ranking verbs apply the heat only when asked.
+      boosted: args.boost_strength > 0 ? Math.min(hot.length, 200) : 0,
+      boost: args.boost_strength > 0 ? `seek, activate and panoramic with ${HEAT_OVERLAY}: true rank these nodes up (hottest +${args.boost_strength})` : 'none (boost_strength 0)',
     };
   },
 });

@@ -117,21 +117,43 @@ describe('documents: converters, bindings and drift', function () {
     assert.match(r.error.hint, /document_provider_health/);
   });
 
-  it('on a read-only server converts and binds without storing anything, and judges drift by file times', async () => {
+  it('on a read-only server converts and binds without storing anything, keeps the baseline in memory, and refuses persist', async () => {
     const ro = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_READ_ONLY: '1' } });
     try {
       write(ws, 'docs/notes.txt', 'mul() is slow for big b.\n');
       const r = (await ro.call('document_resolve', { agent_id: 'r', path: 'docs/notes.txt' })).json;
       assert.deepEqual([r.converter, r.stored, r.reused], ['text', false, false]);
       const b = (await ro.call('document_bindings', { agent_id: 'r', path: 'docs/notes.txt' })).json;
-      assert.equal(b.baseline_at, null);
+      assert.equal(b.stored, false);
+      assert.match(b.baseline_at, /^\d{4}-/);
       assert.equal(b.bindings[0].targets[0].id, 'function:src/math.ts#mul');
+      const refused = (await ro.call('document_bindings', { agent_id: 'r', path: 'docs/notes.txt', persist: true })).json;
+      assert.equal(refused.error.code, 'M1ND_ERR_GATE_READ_ONLY');
+      // Touching the file changes nothing the document names: the in-memory baseline says so.
       const later = new Date(Date.now() + 60_000);
       fs.utimesSync(path.join(ws, 'src/math.ts'), later, later);
-      const d = (await ro.call('document_drift', { agent_id: 'r', path: 'docs/notes.txt' })).json;
-      assert.deepEqual(d.findings.map((f: any) => [f.kind, f.text, f.reason]), [['stale', 'mul', 'file modified after the document']]);
+      assert.equal((await ro.call('document_drift', { agent_id: 'r', path: 'docs/notes.txt' })).json.counts.stale, 0);
     } finally {
       await ro.close();
     }
+  });
+
+  it('read verbs never write the store; persist: true stores the baseline, so drift after a restart still compares against it', async () => {
+    write(ws, 'docs/add.txt', 'add() sums two numbers.\n');
+    write(ws, 'docs/mul.txt', 'mul() multiplies.\n');
+    await h.call('document_bindings', { agent_id: 'a', path: 'docs/add.txt' });
+    const p = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/mul.txt', persist: true })).json;
+    assert.equal(p.stored, true);
+    await h.close();
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    // Only the persisted document is known after the restart.
+    const known = (await h.call('document_drift', { agent_id: 'a', scope: 'docs' })).json.documents.map((d: any) => d.path);
+    assert.ok(known.includes('docs/mul.txt') && !known.includes('docs/add.txt'), JSON.stringify(known));
+    const later = new Date(Date.now() + 120_000);
+    fs.utimesSync(path.join(ws, 'src/math.ts'), later, later);
+    // Stored baseline: a touched but unchanged mul is not stale; add, never stored, falls back to file times.
+    assert.equal((await h.call('document_drift', { agent_id: 'a', path: 'docs/mul.txt' })).json.counts.stale, 0);
+    const add = (await h.call('document_drift', { agent_id: 'a', path: 'docs/add.txt' })).json;
+    assert.deepEqual(add.findings.map((f: any) => [f.kind, f.text, f.reason]), [['stale', 'add', 'file modified after the document']]);
   });
 });

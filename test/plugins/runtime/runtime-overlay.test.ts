@@ -67,4 +67,40 @@ describe('runtime_overlay', function () {
       await second.close();
     }
   });
+  it('lets seek, activate and panoramic use the heat only when asked (runtime_heat)', async () => {
+    const TOTAL = 'function:src/cart.ts#total';
+    // The previous test turned the workspace overlay's boost off (boost_strength 0); a span that maps nowhere turns it back on.
+    await h.call('runtime_overlay', { agent_id: 'a', spans: [span('GET /nowhere', 1, [])], boost_strength: 0.3 });
+    const seekOf = async (heat: boolean) => (await h.call('seek', { agent_id: 'a', query: 'total prices cart', top_k: 20, min_score: 0, ...(heat ? { runtime_heat: true } : {}) })).json.results.find((x: any) => x.id === TOTAL);
+    const plain = await seekOf(false);
+    const hot = await seekOf(true);
+    assert.equal(plain.why.boost, undefined);
+    assert.ok(hot.why.boost > 0, JSON.stringify(hot));
+    assert.ok(hot.score > plain.score, `${hot.score} > ${plain.score}`);
+    const actOf = async (heat: boolean) => (await h.call('activate', { agent_id: 'a', query: 'total prices cart', top_k: 20, ...(heat ? { runtime_heat: true } : {}) })).json.results.find((x: any) => x.id === TOTAL);
+    const a0 = await actOf(false);
+    const a1 = await actOf(true);
+    assert.ok(a1.score > a0.score, `${a1.score} > ${a0.score}`);
+    const p0 = (await h.call('panoramic', { agent_id: 'a' })).json;
+    assert.equal(p0.files.find((f: any) => f.file === 'src/cart.ts').components.heat, undefined);
+    const p1 = (await h.call('panoramic', { agent_id: 'a', runtime_heat: true })).json;
+    const cart = p1.files.find((f: any) => f.file === 'src/cart.ts');
+    assert.equal(cart.components.heat, 1);
+    assert.equal(p1.files.find((f: any) => f.file === 'src/math.ts').components.heat < 1, true);
+    assert.equal(p1.weights.heat, 0.25);
+  });
+
+  it("is a write for the workspace overlay and a session call for the agent's own, kept in session memory on a read-only server", async () => {
+    const ro = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_READ_ONLY: '1' } });
+    try {
+      const refused = (await ro.call('runtime_overlay', { agent_id: 'r', spans: [span('mul', 1, [])] })).json;
+      assert.equal(refused.error.code, 'M1ND_ERR_GATE_READ_ONLY');
+      const own = (await ro.call('runtime_overlay', { agent_id: 'r', scope: 'agent', spans: [span('mul', 4, []), span('mul', 6, [])] })).json;
+      assert.deepEqual([own.overlay, own.stored, own.kept], ['agent:r', false, 'session (read-only server)']);
+      const mine = (await ro.call('runtime_overlay', { agent_id: 'r', scope: 'agent', spans: [span('mul', 5, [])] })).json;
+      assert.equal(mine.hot.find((x: any) => x.id === 'function:src/math.ts#mul').spans, 3);
+    } finally {
+      await ro.close();
+    }
+  });
 });
