@@ -1,0 +1,14 @@
+import { pathToFileURL } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+const [dist, root] = process.argv.slice(2);
+const c0 = process.cpuUsage(); const t0 = performance.now();
+const api = await import(pathToFileURL(dist + '/graph.js').href);
+const c1 = process.cpuUsage(c0); const t1 = performance.now();
+const e = new api.CodeGraphEngine({ root, storeDir: root + '/.m1nd' });
+const h = monitorEventLoopDelay({ resolution: 2 }); h.enable();
+const o = await e.open();
+h.disable();
+const c2 = process.cpuUsage(c0); const t2 = performance.now();
+const ms = (c) => (c.user + c.system) / 1000;
+console.log(`${dist}: import ${ms(c1).toFixed(0)} cpu; open ${(ms(c2)-ms(c1)).toFixed(0)} cpu ${(t2-t1).toFixed(0)} wall, loop delay max ${(h.max/1e6).toFixed(0)} ms; nodes ${o.nodes} edges ${o.edges} files ${o.files}`);
+await e.close();
