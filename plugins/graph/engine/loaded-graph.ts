@@ -124,6 +124,9 @@ export class LoadedGraph {
     return this.finishOpen(builder, generation, files.length, t0);
   }
 
+  // A load in slices: the store read and the build yield between slices, and the workspace walk
+  // for the checker's fingerprint is asynchronous (computed once, before the synchronous steps).
+
   private async openSliced(sliceMs: number): Promise<OpenSummary> {
     const t0 = performance.now();
     if (!this.storeExists()) return LoadedGraph.NOTHING;
@@ -131,18 +134,19 @@ export class LoadedGraph {
     const { generation, files } = await readStoredFilesSliced(store, sliceMs);
     this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
     const builder = this.newBuilder();
+    const fingerprint = await this.precise.fingerprintFor(files.map((f) => f.row));
     if (files.length > 0) {
-      const change = this.openChange(store, files);
+      const change = this.openChange(store, files, fingerprint);
       await yieldToLoop();
       await builder.applyAsync(change, sliceMs);
     }
-    return this.finishOpen(builder, generation, files.length, t0);
+    return this.finishOpen(builder, generation, files.length, t0, fingerprint);
   }
 
   /** The build of a load: every stored file (partial extractions), git facts and resolver config. */
-  private openChange(store: GraphStore, files: { row: FileRow; extraction: FileExtraction }[]): GraphChange {
+  private openChange(store: GraphStore, files: { row: FileRow; extraction: FileExtraction }[], fingerprint?: string): GraphChange {
     // Checker edges that still hold are linked with the files, not applied (and linked) again after.
-    const precise = this.precise.storedEdges(files.map((f) => f.row));
+    const precise = this.precise.storedEdges(files.map((f) => f.row), fingerprint);
     return {
       upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction, partial: true, precise: precise.get(row.path) ?? null })),
       remove: [],
@@ -151,10 +155,10 @@ export class LoadedGraph {
     };
   }
 
-  private finishOpen(builder: GraphBuilder, generation: number, files: number, t0: number): OpenSummary {
+  private finishOpen(builder: GraphBuilder, generation: number, files: number, t0: number, fingerprint?: string): OpenSummary {
     this.swapBuilder(builder);
     this.loadedGeneration = generation;
-    this.precise.restore();
+    this.precise.restore(undefined, fingerprint);
     return {
       generation,
       files,
