@@ -5,6 +5,12 @@
  * - `m1nd call health` in an empty workspace (a whole process: boot, one call, exit);
  * - a graph verb (`impact`) from a cold process on a ~400-file repository whose graph is stored.
  * dist/ is rebuilt first when it is missing or older than the sources, so the figures are of this code.
+ * Each whole process's CPU (user + system, from /usr/bin/time when installed) is printed beside its wall
+ * time: on a loaded machine the wall time is mostly waiting for a core.
+ *
+ * Options (environment): BENCH_RUNS (7), BENCH_REPO_FILES (400); BENCH_GRAPH_REPO=DIR and
+ * BENCH_GRAPH_NODE=ID time `impact` on that repository too (ingested first: e.g. nitro); BENCH_BASE_BIN=
+ * another build's bin/m1nd.js runs the same processes with it, interleaved (a same-run before/after).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,12 +43,20 @@ async function timeStart(command: string, args: string[], cwd: string): Promise<
   return ms;
 }
 
-/** Wall time of one whole `m1nd ARGS` process; throws when it fails. */
-function timeProcess(args: string[], cwd: string): number {
+const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+/** CPU ms (user + system) of each timed process, by label. */
+const cpuOf = new Map<string, number[]>();
+
+/** Wall time of one whole `m1nd ARGS` process (its CPU recorded under `label`); throws when it fails. */
+function timeProcess(args: string[], cwd: string, label = args[1] ?? args[0], bin = BIN): number {
+  const env = { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: process.env.M1ND_CACHE_DIR ?? path.join(os.tmpdir(), 'm1nd-startup-cache') };
+  const argv = [process.execPath, bin, ...args];
   const t = performance.now();
-  const out = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const out = TIME ? spawnSync(TIME, ['-f', 'm1nd-cpu %U %S', ...argv], { cwd, encoding: 'utf8', env }) : spawnSync(argv[0], argv.slice(1), { cwd, encoding: 'utf8', env });
   const ms = performance.now() - t;
   if (out.status !== 0) throw new Error(`m1nd ${args.join(' ')} failed (${out.status}): ${out.stderr}${out.stdout.slice(0, 400)}`);
+  const cpu = /m1nd-cpu ([\d.]+) ([\d.]+)/.exec(out.stderr);
+  if (cpu) cpuOf.set(label, [...(cpuOf.get(label) ?? []), (Number(cpu[1]) + Number(cpu[2])) * 1000]);
   return ms;
 }
 
@@ -100,17 +114,31 @@ export async function run(): Promise<void> {
   const m1nd: number[] = [];
   const health: number[] = [];
   const graphVerb: number[] = [];
+  const corpusVerb: number[] = [];
+  const base = process.env.BENCH_BASE_BIN;
+  const baseWall = new Map<string, number[]>();
+  const corpus = process.env.BENCH_GRAPH_REPO;
+  const corpusNode = process.env.BENCH_GRAPH_NODE;
+  const impactArgs = ['call', 'impact', `{"node_id":"step${REPO_FILES - 1}"}`];
+  const corpusArgs = ['call', 'impact', JSON.stringify({ node_id: corpusNode })];
+  const both = (label: string, args: string[], cwd: string, into: number[]) => {
+    into.push(timeProcess(args, cwd, label));
+    if (base) baseWall.set(label, [...(baseWall.get(label) ?? []), timeProcess(args, cwd, `${label} (base build)`, base)]);
+  };
   try {
     writeRepo(repo, REPO_FILES);
     timeProcess(['call', 'ingest', '{"path":"."}'], repo);
+    if (corpus) timeProcess(['call', 'ingest', '{"path":"."}'], corpus);
     // One untimed run of each, so the OS file cache is warm for every measured one.
     await timeStart(process.execPath, [bareFile], ROOT);
     timeProcess(['call', 'health'], ws);
+    cpuOf.clear();
     for (let i = 0; i < RUNS; i++) {
       bare.push(await timeStart(process.execPath, [bareFile], ROOT));
       m1nd.push(await timeStart(process.execPath, [BIN, 'serve', '--workspace', ws], ROOT));
-      health.push(timeProcess(['call', 'health'], ws));
-      graphVerb.push(timeProcess(['call', 'impact', `{"node_id":"step${REPO_FILES - 1}"}`], repo));
+      both('health', ['call', 'health'], ws, health);
+      both('impact', impactArgs, repo, graphVerb);
+      if (corpus) both('impact on the corpus', corpusArgs, corpus, corpusVerb);
     }
   } finally {
     fs.rmSync(bareFile, { force: true });
@@ -125,6 +153,15 @@ export async function run(): Promise<void> {
   console.log(`startup: ratio m1nd/bare = ${(m / b).toFixed(2)}`);
   console.log(`startup: m1nd call health (empty workspace, whole process) median ${h.toFixed(0)} ms (ratio to the bare server's start ${(h / b).toFixed(2)})`);
   console.log(`startup: m1nd call impact from a cold process, ${REPO_FILES}-file repository with its graph stored: median ${g.toFixed(0)} ms (ratio to the bare server's start ${(g / b).toFixed(2)})`);
+  if (corpus) {
+    const c = median(corpusVerb);
+    console.log(`startup: m1nd call impact ${corpusNode} from a cold process in ${corpus}: median ${c.toFixed(0)} ms (ratio to the bare server's start ${(c / b).toFixed(2)})`);
+  }
+  for (const [label, xs] of cpuOf) console.log(`startup: CPU (user + system) of m1nd call ${label}: median ${median(xs).toFixed(0)} ms over ${xs.length} runs`);
+  for (const [label, xs] of baseWall) {
+    const mine = label === 'health' ? h : label === 'impact' ? g : median(corpusVerb);
+    console.log(`startup: m1nd call ${label}, base build ${base}: median ${median(xs).toFixed(0)} ms wall; this build ÷ base = ${(mine / median(xs)).toFixed(2)} (wall), ${(median(cpuOf.get(label) ?? [NaN]) / median(cpuOf.get(`${label} (base build)`) ?? [NaN])).toFixed(2)} (CPU)`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -16,6 +16,9 @@ import type { Logger } from './log.ts';
 import { HttpAuthenticator, type OAuthOptions, type TokenSpec } from './http-auth.ts';
 import type { AgentGrant, CallIdentity, SessionPin } from './identity.ts';
 import { IDENTITY_KEY } from './mcp-server.ts';
+import { DEFAULT_HTTP_PORT } from './http-entry.ts';
+
+export { DEFAULT_HTTP_PORT };
 
 /** Options of `serveHttp`; the token normally comes from M1ND_HTTP_TOKEN, read by the caller. */
 export interface HttpOptions {
@@ -53,8 +56,6 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-/** Default TCP port of the HTTP transport. */
-export const DEFAULT_HTTP_PORT = 7463;
 /** Default request body limit (4 MiB), the same bound the SDK applies by default. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const HEALTH_PATH = '/health';

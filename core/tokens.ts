@@ -115,3 +115,39 @@ export function packToTokenBudget<T>(
   }
   return { kept, report: { requested_tokens: budget, used_tokens: used, kept: kept.length, dropped: items.length - kept.length } };
 }
+
+/** What `packTextsToTokenBudget` kept: `used_tokens` only when something had to be counted. */
+export interface TextBudgetReport {
+  requested_tokens: number;
+  /** Exact BPE count of the kept items; absent when their UTF-8 bytes already fit the budget (then tokens ≤ bytes). */
+  used_tokens?: number;
+  used_bytes: number;
+  kept: number;
+  dropped: number;
+}
+
+/**
+ * `packToTokenBudget` for items measured by a text, tokenising only when bytes cannot settle it:
+ * every token is at least one UTF-8 byte, so items whose texts fit the budget in bytes fit it in
+ * tokens, and then nothing is tokenised (nor the tokenizer's tables loaded). Otherwise every item
+ * up to the cut is counted exactly. Always keeps the first item.
+ */
+export function packTextsToTokenBudget<T>(items: readonly T[], budget: number, text: (item: T) => string): { kept: T[]; report: TextBudgetReport } {
+  const texts = items.map(text);
+  const bytes = texts.map(utf8Bytes);
+  const totalBytes = bytes.reduce((a, b) => a + b, 0);
+  if (totalBytes <= budget) {
+    return { kept: [...items], report: { requested_tokens: budget, used_bytes: totalBytes, kept: items.length, dropped: 0 } };
+  }
+  const kept: T[] = [];
+  let used = 0;
+  let usedBytes = 0;
+  for (let k = 0; k < items.length; k++) {
+    const c = countTokens(texts[k]);
+    if (kept.length > 0 && used + c > budget) break;
+    kept.push(items[k]);
+    used += c;
+    usedBytes += bytes[k];
+  }
+  return { kept, report: { requested_tokens: budget, used_tokens: used, used_bytes: usedBytes, kept: kept.length, dropped: items.length - kept.length } };
+}

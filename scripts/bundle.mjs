@@ -54,23 +54,39 @@ const keepModuleUrls = {
       if (!args.path.startsWith(ROOT) || args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const rel = path.relative(ROOT, args.path).replace(/\.ts$/, '.js').split(path.sep).join('/');
       const source = await fs.promises.readFile(args.path, 'utf8');
-      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, import.meta.url).href`), loader: 'ts' };
+      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, __m1ndDistBase).href`), loader: 'ts' };
     });
   },
 };
 
+// Code only reached through a dynamic import() (the HTTP transport behind `serveHttp`, and what it
+// imports: the SDK's Streamable HTTP server, Hono's node adapter, the OAuth verifier, node:http2) goes
+// into chunks under dist/chunks/, loaded on first use: a process that never serves HTTP neither
+// compiles nor evaluates them. Chunks of an earlier build are removed first.
+fs.rmSync(path.join(DIST, 'chunks'), { recursive: true, force: true });
 await build({
   stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'm1nd-entry.ts', loader: 'ts' },
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  outfile: OUT,
+  outdir: DIST,
+  entryNames: path.basename(OUT, '.js'),
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   sourcemap: 'linked',
   // Native, lazily required, or loaded by path at run time: resolved from node_modules when needed.
   external: ['better-sqlite3', 'pg', 'pg-native', 'gpt-tokenizer', 'typescript', 'web-tree-sitter', '@vscode/tree-sitter-wasm', 'tsx', 'tsx/*', 'esbuild', 'fsevents'],
   // Bundled CommonJS dependencies call require(): give the ES module one.
-  banner: { js: `import { createRequire as __m1ndCreateRequire } from 'node:module';\nconst require = __m1ndCreateRequire(import.meta.url);` },
+  // Every output file (the entry, or a chunk under dist/chunks/) also names dist/ itself, the base of
+  // the module URLs kept above.
+  banner: {
+    js: [
+      `import { createRequire as __m1ndCreateRequire } from 'node:module';`,
+      `const require = __m1ndCreateRequire(import.meta.url);`,
+      `const __m1ndDistBase = new URL(/\\/chunks\\/[^/]+$/.test(new URL(import.meta.url).pathname) ? '../' : './', import.meta.url).href;`,
+    ].join('\n'),
+  },
   plugins: [keepModuleUrls],
   logLevel: 'warning',
 });

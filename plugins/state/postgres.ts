@@ -6,7 +6,8 @@
  * STORE_UNAVAILABLE and a retry hint, and nothing else of the server is affected.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import { CHANNEL, KNOWN_VERSION, migrate } from './migrations.ts';
 import { round } from './sqlite.ts';
@@ -29,6 +30,15 @@ export function redactUrl(url: string): string {
   } catch {
     return 'postgres://(unparsable url)';
   }
+}
+
+// node-postgres is required when a team store is configured, not at every process's start (its
+// evaluation costs tens of ms).
+const require = createRequire(import.meta.url);
+let pgModule: typeof pg | undefined;
+function pgLib(): typeof pg {
+  pgModule ??= require('pg') as typeof pg;
+  return pgModule;
 }
 
 const BACKOFF_MIN_MS = 250;
@@ -67,7 +77,7 @@ export class PgStateStore implements StateStore {
     } catch {
       this.secret = '';
     }
-    this.pool = new pg.Pool({ ...this.clientConfig(), max: 8, idleTimeoutMillis: 10_000 });
+    this.pool = new (pgLib().Pool)({ ...this.clientConfig(), max: 8, idleTimeoutMillis: 10_000 });
     // An idle client losing its connection must not crash the server; the next query reconnects.
     this.pool.on('error', (error) => o.log.warn(`team store ${this.where}: idle connection lost (${this.clean(error)})`));
   }
@@ -254,7 +264,7 @@ export class PgStateStore implements StateStore {
   /** Keeps one connection LISTENing; reconnects with backoff when it drops. */
   private listen(): void {
     if (this.listener || this.closed) return;
-    const client = new pg.Client(this.clientConfig());
+    const client = new (pgLib().Client)(this.clientConfig());
     this.listener = client;
     const retry = (error?: unknown) => {
       if (this.listener !== client) return;

@@ -5,12 +5,21 @@
  * bridge edges: the targets inside it that outsiders use become the proposed interface.
  */
 import { createRequire } from 'node:module';
-import { UndirectedGraph } from 'graphology';
+import type { UndirectedGraph as UndirectedGraphType } from 'graphology';
 import { DEPENDENCY_RELATIONS, RELATION_CODE, edgeConfidence, ensureFinal, fileIndexOf, type CodeGraph } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
 
-// A CommonJS package whose typings declare an ES default export: require it, typed as that export.
-const louvain = createRequire(import.meta.url)('graphology-communities-louvain') as typeof import('graphology-communities-louvain').default;
+// graphology and its Louvain are required on the first split, not at start (evaluating them costs
+// tens of ms of every process's start-up). The Louvain package's typings declare an ES default export.
+const require = createRequire(import.meta.url);
+let libs: { UndirectedGraph: typeof UndirectedGraphType; louvain: typeof import('graphology-communities-louvain').default } | undefined;
+function graphLibs(): NonNullable<typeof libs> {
+  libs ??= {
+    UndirectedGraph: (require('graphology') as { UndirectedGraph: typeof UndirectedGraphType }).UndirectedGraph,
+    louvain: require('graphology-communities-louvain') as typeof import('graphology-communities-louvain').default,
+  };
+  return libs;
+}
 const USE = new Uint8Array(32);
 for (const r of DEPENDENCY_RELATIONS) USE[RELATION_CODE[r]] = 1;
 const SYMBOL_KINDS = new Set(['function', 'method', 'class', 'interface', 'type']);
@@ -59,6 +68,7 @@ export async function splitRegion(g: CodeGraph, inScope: (path: string) => boole
       if (fileOf[i] >= 0 && files.has(fileOf[i])) unitOf[i] = fileOf[i];
     } else if (SYMBOL_KINDS.has(n.kind) && files.has(fileOf[i])) unitOf[i] = i;
   }
+  const { UndirectedGraph, louvain } = graphLibs();
   const ug = new UndirectedGraph({ allowSelfLoops: false });
   for (let i = 0; i < g.nodeCapacity; i++) if (unitOf[i] === i) ug.addNode(String(i));
   const directed = new Map<string, number>();

@@ -1,5 +1,5 @@
 /** impact: what changing one node touches — direct dependents first, then transitive ones by depth, import fan-out counted. */
-import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, packTextsToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
 import { RELATIONS, type CodeGraph, type GraphNode } from '../../graph/api.ts';
 import { confidenceFilter } from '../../graph/api.ts';
 import { groupDependents, type DirectDependent, type TransitiveDependent } from '../../graph/api.ts';
@@ -47,7 +47,7 @@ export const impactVerb = defineVerb({
     'Edges point from the dependent to what it needs (`a -calls-> b`). `reverse` walks them backwards (callers, importers, subclasses, tests, docs: the usual blast radius); `forward` walks what the node relies on; `both` does both.',
     '`direct`: every node one edge away (containment aside), strongest first, with its relation(s), the resolution `confidence` of the edge (weight = default weight × confidence) and the source `line` of the call/reference/import. `min_confidence` drops weaker edges from the whole walk.',
     `\`transitive\`: nodes further away by best path (signal × edge weight × ${IMPACT_DECAY} per hop, stops below ${IMPACT_THRESHOLD} or at max_depth), counted by depth, listed by depth then strength with \`weakest\` (lowest confidence on the path) and the chain. Paths through a file → file import are \`import_fanout\`, counted by directory. \`structure\`: the node's enclosing file/class (reverse) or parts (forward).`,
-    'summary lists up to top_k entries within token_budget and says in `omitted` what it left out; `detail: "full"` lists everything, fan-out included.',
+    'summary lists up to top_k entries within token_budget (`listed_tokens` when their size had to be counted: entries whose bytes fit the budget are not tokenised) and says in `omitted` what it left out; `detail: "full"` lists everything, fan-out included.',
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
@@ -78,10 +78,11 @@ export const impactVerb = defineVerb({
 
     let directShown = directRows;
     let transitiveShown = transitiveRows;
-    let budget: { used_tokens: number } | undefined;
+    let budget: { used_tokens?: number } | undefined;
     if (!full) {
       const ranked = [...directRows.map((r) => ({ direct: true, r })), ...transitiveRows.map((r) => ({ direct: false, r }))].slice(0, args.top_k);
-      const packed = packToTokenBudget(ranked, args.token_budget, (x) => countTokens(JSON.stringify(x.r)));
+      // Tokenised only when the entries' bytes exceed the budget (a token is at least one byte).
+      const packed = packTextsToTokenBudget(ranked, args.token_budget, (x) => JSON.stringify(x.r));
       directShown = packed.kept.filter((x) => x.direct).map((x) => x.r as (typeof directRows)[number]);
       transitiveShown = packed.kept.filter((x) => !x.direct).map((x) => x.r as (typeof transitiveRows)[number]);
       budget = packed.report;
@@ -115,7 +116,7 @@ export const impactVerb = defineVerb({
       import_fanout: fanoutSummary(g, p, groups.importFanout, fanoutRows.length ? fanoutRows : undefined),
       ...(structureShown.length ? { structure: structureShown.map((v) => g.node(v)!.id) } : {}),
       ...(anyOmitted ? { omitted: { ...omitted, how: full ? 'raise max_depth or lower min_confidence to reach more' : 'detail: "full" lists every entry and the import fan-out' } } : {}),
-      ...(budget ? { listed_tokens: budget.used_tokens } : {}),
+      ...(budget?.used_tokens !== undefined ? { listed_tokens: budget.used_tokens } : {}),
       ...(p.truncated ? { truncated: true } : {}),
       elapsed_ms: round3(elapsedMs),
     };

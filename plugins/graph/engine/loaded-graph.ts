@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { GraphBuilder } from './build.ts';
+import { GraphBuilder, type GraphChange } from './build.ts';
+import type { FileExtraction } from './extraction.ts';
 import { ContentCache } from './content-search.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
@@ -13,10 +14,14 @@ import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { LexicalIndex } from './lexical-index.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache } from './stats.ts';
-import { GraphStore } from './store.ts';
-import { storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
+import { GraphStore, type FileRow } from './store.ts';
+import { readStoredFilesSliced, storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
+import { yieldToLoop } from './steps.ts';
 import { PrecisePass } from './ts-program/precise-pass.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
+
+/** Main-thread time a slice of the stored-graph load may take before it yields to the event loop. */
+export const OPEN_SLICE_MS = 20;
 
 /** What the loaded graph needs to know of the engine's settings. */
 export interface LoadedGraphOptions {
@@ -95,38 +100,71 @@ export class LoadedGraph {
     });
   }
 
-  /** Opens the store and rebuilds the graph from stored extractions (no parsing). */
-  async open(): Promise<OpenSummary> {
-    return this.serialized(() => this.openNow());
+  /**
+   * Opens the store and rebuilds the graph from stored extractions (no parsing), in slices of about
+   * `sliceMs` of main-thread time (the store read and the build yield a macrotask between slices),
+   * into a fresh builder swapped in at the end: queries meanwhile see the previous graph.
+   */
+  async open(sliceMs = OPEN_SLICE_MS): Promise<OpenSummary> {
+    return this.serialized(() => this.openSliced(sliceMs));
   }
 
+  /** The summary of an open that found nothing to load. */
+  private static readonly NOTHING: OpenSummary = { generation: 0, files: 0, nodes: 0, edges: 0, loaded: false, elapsedMs: 0 };
+
+  /** `open` in one piece (a reload inside another serialized operation, a checkpoint load). */
   private openNow(): OpenSummary {
     const t0 = performance.now();
-    if (!this.storeExists()) return { generation: 0, files: 0, nodes: 0, edges: 0, loaded: false, elapsedMs: 0 };
-    this.storeHandle ??= new GraphStore(this.options.storeDir, { busyTimeoutMs: this.options.busyTimeoutMs });
-    const store = this.storeHandle;
+    if (!this.storeExists()) return LoadedGraph.NOTHING;
+    const store = this.requireStore();
     const { generation, files } = store.loadAll({ light: true });
     this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
     const builder = this.newBuilder();
+    if (files.length > 0) builder.apply(this.openChange(store, files));
+    return this.finishOpen(builder, generation, files.length, t0);
+  }
+
+  // A load in slices: the store read and the build yield between slices, and the workspace walk
+  // for the checker's fingerprint is asynchronous (computed once, before the synchronous steps).
+
+  private async openSliced(sliceMs: number): Promise<OpenSummary> {
+    const t0 = performance.now();
+    if (!this.storeExists()) return LoadedGraph.NOTHING;
+    const store = this.requireStore();
+    const { generation, files } = await readStoredFilesSliced(store, sliceMs);
+    this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
+    const builder = this.newBuilder();
+    const fingerprint = await this.precise.fingerprintFor(files.map((f) => f.row));
     if (files.length > 0) {
-      // Checker edges that still hold are linked with the files, not applied (and linked) again after.
-      const precise = this.precise.storedEdges(files.map((f) => f.row));
-      builder.apply({
-        upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction, partial: true, precise: precise.get(row.path) ?? null })),
-        remove: [],
-        git: storedGitFacts(store),
-        config: storedResolverConfig(store),
-      });
+      const change = this.openChange(store, files, fingerprint);
+      await yieldToLoop();
+      await builder.applyAsync(change, sliceMs);
     }
+    return this.finishOpen(builder, generation, files.length, t0, fingerprint);
+  }
+
+  /** The build of a load: every stored file (partial extractions), git facts and resolver config. */
+  private openChange(store: GraphStore, files: { row: FileRow; extraction: FileExtraction }[], fingerprint?: string): GraphChange {
+    // Checker edges that still hold are linked with the files, not applied (and linked) again after.
+    const precise = this.precise.storedEdges(files.map((f) => f.row), fingerprint);
+    return {
+      upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction, partial: true, precise: precise.get(row.path) ?? null })),
+      remove: [],
+      git: storedGitFacts(store),
+      config: storedResolverConfig(store),
+    };
+  }
+
+  private finishOpen(builder: GraphBuilder, generation: number, files: number, t0: number, fingerprint?: string): OpenSummary {
     this.swapBuilder(builder);
     this.loadedGeneration = generation;
-    this.precise.restore();
+    this.precise.restore(undefined, fingerprint);
     return {
       generation,
-      files: files.length,
+      files,
       nodes: builder.graph.nodeCount,
       edges: builder.graph.edgeCount,
-      loaded: files.length > 0,
+      loaded: files > 0,
       elapsedMs: Math.round(performance.now() - t0),
     };
   }

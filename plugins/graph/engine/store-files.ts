@@ -84,13 +84,7 @@ export class FileTable {
       const row = fileRowFrom(r as unknown as RawFileRow);
       const extraction = JSON.parse(r[8]) as FileExtraction;
       extraction.path = row.path;
-      if (light) {
-        extraction.calls = [];
-        extraction.references = [];
-        extraction.docLinks = [];
-        // Only class fields are read before a file is linked (receiver types of other files).
-        if (extraction.bindings) extraction.bindings = fieldBindings(extraction);
-      }
+      if (light) lightenExtraction(extraction);
       files.push({ row, extraction });
     }
     return files;
@@ -130,6 +124,18 @@ export class FileTable {
   counts(): { files: number; extractions: number } {
     return { files: Number(this.stmts.countFiles.get()), extractions: Number(this.stmts.countExtractions.get()) };
   }
+}
+
+/**
+ * Drops what a file's links need but nothing reads before it is linked (calls, references, doc
+ * links, non-field bindings): the builder re-reads the whole extraction when it links the file.
+ */
+export function lightenExtraction(extraction: FileExtraction): void {
+  extraction.calls = [];
+  extraction.references = [];
+  extraction.docLinks = [];
+  // Only class fields are read before a file is linked (receiver types of other files).
+  if (extraction.bindings) extraction.bindings = fieldBindings(extraction);
 }
 
 /** The bindings of an extraction that belong to its classes (fields), the only ones read before linking. */

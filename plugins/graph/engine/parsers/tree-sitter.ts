@@ -2,10 +2,11 @@
 /**
  * Lazy, cached loading of the web-tree-sitter runtime and of the WASM grammars shipped by
  * @vscode/tree-sitter-wasm. Nothing is loaded at import time: the runtime starts on the first
- * request and each grammar is compiled the first time a file of its language is met.
+ * request (the web-tree-sitter module itself is imported then, not when this file is evaluated) and
+ * each grammar is compiled the first time a file of its language is met.
  */
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
+import type { Language, Parser } from 'web-tree-sitter';
 
 /** Grammar files this engine uses (basename of `tree-sitter-<name>.wasm`). */
 export type GrammarName = 'typescript' | 'tsx' | 'javascript' | 'python' | 'rust' | 'go' | 'java';
@@ -13,15 +14,21 @@ export type GrammarName = 'typescript' | 'tsx' | 'javascript' | 'python' | 'rust
 const require = createRequire(import.meta.url);
 
 let runtime: Promise<void> | undefined;
+let lib: typeof import('web-tree-sitter') | undefined;
 const grammars = new Map<GrammarName, Promise<Language>>();
 
 /** Starts the WASM runtime once; later calls return the same promise. */
 export function initTreeSitter(): Promise<void> {
   // A failed start is not cached, so a later call can retry.
-  runtime ??= Parser.init().catch((error: unknown) => {
-    runtime = undefined;
-    throw error;
-  });
+  runtime ??= import('web-tree-sitter')
+    .then((m) => {
+      lib = m;
+      return m.Parser.init();
+    })
+    .catch((error: unknown) => {
+      runtime = undefined;
+      throw error;
+    });
   return runtime;
 }
 
@@ -35,7 +42,7 @@ export function loadGrammar(name: GrammarName): Promise<Language> {
   let pending = grammars.get(name);
   if (pending === undefined) {
     pending = initTreeSitter()
-      .then(() => Language.load(grammarPath(name)))
+      .then(() => lib!.Language.load(grammarPath(name)))
       .catch((error: unknown) => {
         grammars.delete(name);
         throw error;
@@ -45,9 +52,10 @@ export function loadGrammar(name: GrammarName): Promise<Language> {
   return pending;
 }
 
-/** A new parser bound to a loaded grammar; callers keep and reuse it across files. */
+/** A new parser bound to a loaded grammar (so the runtime is loaded); callers keep and reuse it across files. */
 export function createParser(language: Language): Parser {
-  const parser = new Parser();
+  if (!lib) throw new Error('createParser: the tree-sitter runtime is not started (load a grammar first)');
+  const parser = new lib.Parser();
   parser.setLanguage(language);
   return parser;
 }

@@ -18,15 +18,30 @@ const CONFIG_IGNORE = ['**/node_modules/**', '**/.git/**', '**/.m1nd/**', '**/di
 
 const TS_VERSION = (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
 
+const GLOB = { ignore: CONFIG_IGNORE, dot: false, onlyFiles: true, suppressErrors: true };
+
 /** Workspace config files (relative paths), sorted. */
 export function findConfigFiles(root: string): string[] {
-  return fg.sync(CONFIG_NAMES.map((n) => `**/${n}`), { cwd: root, ignore: CONFIG_IGNORE, dot: false, onlyFiles: true, suppressErrors: true }).sort();
+  return fg.sync(CONFIG_NAMES.map((n) => `**/${n}`), { cwd: root, ...GLOB }).sort();
 }
 
 /** Hash of the TypeScript version, the checker version and the workspace's config files. */
 export function programFingerprint(root: string): string {
+  return fingerprintOf(root, findConfigFiles(root));
+}
+
+/**
+ * `programFingerprint` with the workspace walked asynchronously (fast-glob's async walker), so a
+ * large workspace does not hold the event loop while the stored graph loads.
+ */
+export async function programFingerprintAsync(root: string): Promise<string> {
+  const files = (await fg(CONFIG_NAMES.map((n) => `**/${n}`), { cwd: root, ...GLOB })).sort();
+  return fingerprintOf(root, files);
+}
+
+function fingerprintOf(root: string, configs: readonly string[]): string {
   const h = createHash('sha1').update(`${TS_VERSION}:${CHECKER_VERSION}`);
-  for (const rel of findConfigFiles(root)) {
+  for (const rel of configs) {
     h.update(`\0${rel}\0`);
     try {
       h.update(readFileSync(join(root, rel)));

@@ -12,7 +12,7 @@ import type { FileRow, GraphStore, PreciseRow } from '../store.ts';
 import { detectLanguage } from '../parsers/languages.ts';
 import { CheckerClient } from './checker-client.ts';
 import { compilerCacheDir } from './compiler-cache.ts';
-import { programFingerprint } from './fingerprint.ts';
+import { programFingerprint, programFingerprintAsync } from './fingerprint.ts';
 import type { CheckStats, PreciseEdge } from './protocol.ts';
 
 /** Languages the checker covers. */
@@ -70,12 +70,12 @@ export class PrecisePass {
    * files among `rows`, by path: a graph built from the store links them with these edges at once,
    * instead of linking every file twice (name-resolved, then again when `restore` applies them).
    */
-  storedEdges(rows: Iterable<FileRow>): Map<string, readonly PreciseEdge[]> {
+  storedEdges(rows: Iterable<FileRow>, knownFingerprint?: string): Map<string, readonly PreciseEdge[]> {
     const out = new Map<string, readonly PreciseEdge[]>();
     const store = this.host.store();
     if (!store) return out;
     let stored: Map<string, PreciseRow> | null = null;
-    let fingerprint: string | null = null;
+    let fingerprint: string | null = knownFingerprint ?? null;
     for (const row of rows) {
       if (!CHECKED.has(row.language)) continue;
       stored ??= store.preciseRows();
@@ -89,10 +89,27 @@ export class PrecisePass {
   }
 
   /**
+   * The program fingerprint, walked asynchronously, when some of `rows` is a TS/JS file with a
+   * stored result to validate (else undefined: nothing needs it). A load computes it before its
+   * synchronous steps (`storedEdges`, `restore`), which then take it instead of walking again.
+   */
+  async fingerprintFor(rows: Iterable<FileRow>): Promise<string | undefined> {
+    const store = this.host.store();
+    if (!store) return undefined;
+    let stored: Map<string, PreciseRow> | null = null;
+    for (const row of rows) {
+      if (!CHECKED.has(row.language)) continue;
+      stored ??= store.preciseRows();
+      if (stored.has(row.path)) return programFingerprintAsync(this.host.root);
+    }
+    return undefined;
+  }
+
+  /**
    * Applies stored results that still hold (same file hash, same fingerprint) to files of the graph
    * lacking checker edges (all, or `paths`), and schedules a check of the rest.
    */
-  restore(paths?: Iterable<string>): void {
+  restore(paths?: Iterable<string>, knownFingerprint?: string): void {
     const store = this.host.store();
     if (!store) return;
     const builder = this.host.builder();
@@ -103,7 +120,7 @@ export class PrecisePass {
       if (row && CHECKED.has(row.language) && !builder.isPrecise(path)) lacking.push(row);
     }
     if (lacking.length === 0) return;
-    const apply = this.storedEdges(lacking);
+    const apply = this.storedEdges(lacking, knownFingerprint);
     for (const row of lacking) if (!apply.has(row.path) && this.inFlight.get(row.path) !== row.hash) this.dirty.add(row.path);
     builder.applyPrecise(apply);
     this.schedule();

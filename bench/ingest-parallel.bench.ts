@@ -1,0 +1,84 @@
+/**
+ * Parallel ingest against the single-thread ingest in the same run: a full ingest of a corpus (the
+ * Python standard library by default, `test/` and `site-packages/` left out) in a fresh process from
+ * the built `dist/`, once with the parse pool (default: one worker per core) and once with
+ * `parseWorkers: 0`, alternated `--runs N` times (default 2; git and the checker pass off, so the
+ * figure is parsing and building). Prints wall, CPU (every thread), peak RSS, and the ratio
+ * single ÷ pool of the median walls (target ≥ 1.6 on 2 cores). `--only pool` runs the pool alone
+ * (the 13.7K-file python3 prefix: `--corpus "$(python3 -c 'import sys;print(sys.prefix)')" --only pool --runs 1`).
+ *
+ *   node --import tsx/esm bench/ingest-parallel.bench.ts [--corpus DIR] [--runs N] [--only pool|single]
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const EXCLUDE = ['test/**', 'site-packages/**'];
+
+interface Run {
+  wallMs: number;
+  cpuMs: number;
+  peakRssMb: number;
+  files: number;
+  nodes: number;
+  edges: number;
+  parseWorkers: number;
+}
+
+function ingestOnce(ws: string, store: string, workers: string, exclude: string[]): Run {
+  rmSync(store, { recursive: true, force: true });
+  const out = spawnSync(process.execPath, [join(ROOT, 'bench/ingest-child.mjs'), join(ROOT, 'dist'), ws, store, workers, exclude.join(',')], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (out.status !== 0) throw new Error(`ingest child failed (${out.status}): ${out.stderr.slice(0, 2000)}`);
+  return JSON.parse(out.stdout) as Run;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+const line = (label: string, r: Run) =>
+  `ingest-parallel: ${label}: ${(r.wallMs / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU, peak RSS ${r.peakRssMb.toFixed(0)} MB (${r.files} files → ${r.nodes} nodes, ${r.edges} edges; parse workers ${r.parseWorkers})`;
+
+/** Runs the benchmark and prints its lines. */
+export async function run(argv: string[] = []): Promise<void> {
+  const arg = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const source = arg('--corpus') ?? execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
+  const runs = Number(arg('--runs') ?? 2);
+  const only = arg('--only');
+  const work = mkdtempSync(join(os.tmpdir(), 'm1nd-ingest-parallel-'));
+  const ws = join(work, 'corpus');
+  // The stdlib copy leaves site-packages out (EXCLUDE too); a prefix keeps everything but caches.
+  const prefix = arg('--corpus') !== undefined;
+  cpSync(source, ws, { recursive: true, verbatimSymlinks: true, filter: (p) => !p.includes('__pycache__') && (prefix || !p.includes('site-packages')) });
+  const exclude = prefix ? [] : EXCLUDE;
+  console.log(`ingest-parallel: corpus ${source} (copied${exclude.length ? `; excluded ${exclude.join(', ')}` : ''}); ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  try {
+    const single: Run[] = [];
+    const pooled: Run[] = [];
+    for (let i = 0; i < runs; i++) {
+      if (only !== 'single') {
+        pooled.push(ingestOnce(ws, join(work, 'store'), 'default', exclude));
+        console.log(line(`pool, run ${i + 1}`, pooled.at(-1)!));
+      }
+      if (only !== 'pool') {
+        single.push(ingestOnce(ws, join(work, 'store'), '0', exclude));
+        console.log(line(`single-thread (parseWorkers 0, baseline), run ${i + 1}`, single.at(-1)!));
+      }
+    }
+    if (single.length && pooled.length) {
+      const a = single[0];
+      const b = pooled[0];
+      if (a.nodes !== b.nodes || a.edges !== b.edges) throw new Error(`graphs differ: ${a.nodes}/${a.edges} vs ${b.nodes}/${b.edges}`);
+      const ratio = median(single.map((r) => r.wallMs)) / median(pooled.map((r) => r.wallMs));
+      console.log(`ingest-parallel: ratio single ÷ pool (median wall) = ${ratio.toFixed(2)} (target ≥ 1.6 on 2 cores; CPU single ${(median(single.map((r) => r.cpuMs)) / 1000).toFixed(1)} s, pool ${(median(pooled.map((r) => r.cpuMs)) / 1000).toFixed(1)} s); load average now ${os.loadavg()[0].toFixed(1)}`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run(process.argv.slice(2));
