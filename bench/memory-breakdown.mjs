@@ -1,12 +1,14 @@
 /**
  * Where the memory of a loaded graph goes: RSS and V8 heap after each step of a fresh process
- * (import, open, search cache, seek index), the V8 heap spaces, then the JS heap and array buffers
+ * (import, open, search cache, seek index), what the RSS is made of (/proc/self/smaps, Linux: the
+ * node binary, V8's heap spaces as committed against used, array buffers, malloc), then the JS heap and array buffers
  * freed by dropping one structure at a time (in order; a structure shared with an earlier one counts
  * where it is dropped last). Reads private fields of the engine on purpose: it is a measurement.
  *
  *   node --expose-gc [--import tsx] bench/memory-breakdown.mjs <engine module> <root> <store dir> [exclude,…]
  * The store must hold an ingest of <root> (e.g. the stdlib copy bench/engine.bench.ts makes).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
@@ -35,6 +37,31 @@ mark('search');
 console.log(`${o.nodes} nodes, ${o.edges} edges, ${e.status().lexical.postings} postings`);
 console.table(steps);
 console.table(v8.getHeapSpaceStatistics().filter((s) => s.space_size > 0).map((s) => ({ space: s.space_name, size: mb(s.space_size), used: mb(s.space_used_size) })));
+
+/** Resident memory by mapping: the node binary, anonymous memory (V8's heap, array buffers, large malloc blocks), the malloc heap, libraries. */
+function rssByMapping() {
+  let text;
+  try {
+    text = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return null;
+  }
+  const kb = new Map();
+  let name = null;
+  for (const line of text.split('\n')) {
+    const m = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (m) {
+      const path = m[1];
+      name = path === '' ? 'anonymous (V8 heap, array buffers, large malloc blocks, stacks)' : path === '[heap]' ? 'malloc heap ([heap])' : path.endsWith('/node') ? 'node binary' : path.startsWith('[') ? path : path.includes('.so') || path.endsWith('.node') ? 'shared libraries and addons' : 'other files';
+      continue;
+    }
+    const r = /^Rss:\s+(\d+) kB/.exec(line);
+    if (r && name) kb.set(name, (kb.get(name) ?? 0) + Number(r[1]));
+  }
+  return [...kb].sort((a, b) => b[1] - a[1]).filter(([, v]) => v >= 512).map(([mapping, v]) => ({ mapping, MB: (v / 1024).toFixed(1) }));
+}
+const mapped = rssByMapping();
+if (mapped) console.table(mapped);
 
 const used = () => {
   globalThis.gc();

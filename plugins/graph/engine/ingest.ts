@@ -17,7 +17,7 @@ import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse
 import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
-import { checkPaths, walkWorkspaceAsync, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
+import { checkPaths, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
 export { extractionKey } from './parse-pool/parse-file.ts';
 
@@ -123,6 +123,14 @@ function aborted(signal: AbortSignal | undefined): void {
 
 const now = (): number => performance.now();
 
+/** Each store's walk cache: incremental runs re-list the tree only when a directory changed. */
+const walkCaches = new WeakMap<GraphStore, WalkCache>();
+export function walkCacheOf(store: GraphStore): WalkCache {
+  let cache = walkCaches.get(store);
+  if (!cache) walkCaches.set(store, (cache = new WalkCache()));
+  return cache;
+}
+
 /** Runs one ingest. */
 export async function runIngest(ctx: IngestContext, options: IngestOptions = {}): Promise<IngestOutcome> {
   const t0 = now();
@@ -157,7 +165,10 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     }
   } else {
     // Incremental runs skip probing for pruned directories: the full run reported them already.
-    const walk = await walkWorkspaceAsync({ ...walkOptions, reportPruned: !incremental }, SLICE_MS);
+    // Every walk records the tree's directories; an incremental one reuses that when none changed.
+    const cache = walkCacheOf(store);
+    if (!incremental) cache.clear();
+    const walk = await walkWorkspaceAsync({ ...walkOptions, reportPruned: !incremental }, SLICE_MS, cache);
     entries = walk.files;
     skipped = walk.skipped;
     Object.assign(skippedByReason, walk.skippedByReason);

@@ -104,18 +104,21 @@ export function* buildBaseIndex(graph: CodeGraph, textOf: TextSource | null, def
   let fill: Uint32Array | null = null;
   let nodes = new Int32Array(0);
   let tf = new Float32Array(0);
-  const TF = rowTermField.data;
-  const C = rowCount.data;
+  const TF = rowTermField.chunks;
+  const C = rowCount.chunks;
+  const SHIFT = IntRows.CHUNK_BITS;
+  const MASK = IntRows.CHUNK_MASK;
   for (let pass = 0; pass < 2; pass++) {
     for (let node = 0; node < n; node++) {
       const end = rowStart[node + 1];
       for (let r = rowStart[node]; r < end; r++) {
-        const fi = TF[r] & ((1 << FIELD_BITS) - 1);
-        const id = TF[r] >>> FIELD_BITS;
+        const termField = TF[r >>> SHIFT][r & MASK];
+        const fi = termField & ((1 << FIELD_BITS) - 1);
+        const id = termField >>> FIELD_BITS;
         const { weight, b } = norms[fi];
         const norm = 1 - b + (b * fieldLens[node * F + fi]) / avg[fi];
         if (acc[id] === 0) seen.push(id);
-        acc[id] += (weight * C[r]) / norm;
+        acc[id] += (weight * C[r >>> SHIFT][r & MASK]) / norm;
       }
       for (const t of seen) {
         if (fill) {

@@ -11,6 +11,9 @@ import picomatch from 'picomatch';
 import { join, posix } from 'node:path';
 import type { Language } from './extraction.ts';
 import { runSteps, runStepsSliced } from './steps.ts';
+import { WalkRecorder, type WalkCache } from './walk-cache.ts';
+
+export { WalkCache } from './walk-cache.ts';
 
 /** Why a file was left out of the graph. */
 export type SkipReason =
@@ -83,10 +86,21 @@ export function walkWorkspace(options: WalkOptions): WalkResult {
 /**
  * `walkWorkspace` without holding the event loop: the listing runs on fast-glob's asynchronous
  * walker, and the entries are classified (a stat per candidate file) in slices of `sliceMs`.
+ * With a `cache` (incremental runs): when no directory and no ignore file changed since the walk
+ * the cache recorded, only the candidate files are stat'ed again (no listing); otherwise the tree
+ * is walked and recorded in the cache.
  */
-export async function walkWorkspaceAsync(options: WalkOptions, sliceMs = 20): Promise<WalkResult> {
+export async function walkWorkspaceAsync(options: WalkOptions, sliceMs = 20, cache?: WalkCache): Promise<WalkResult> {
+  if (cache) {
+    const cached = await runStepsSliced(cache.revalidate(options), sliceMs);
+    if (cached) return cached;
+  }
   const plan = walkPlan(options);
-  return runStepsSliced(classifyEntries(options, plan, await fg('**', plan.glob)), sliceMs);
+  const recorder = cache ? new WalkRecorder() : undefined;
+  const listedAt = Date.now();
+  const result = await runStepsSliced(classifyEntries(options, plan, await fg('**', plan.glob), recorder), sliceMs);
+  if (cache && recorder) await runStepsSliced(cache.record(options, recorder, result, listedAt), sliceMs);
+  return result;
 }
 
 interface WalkPlan {
@@ -106,7 +120,7 @@ function walkPlan(options: WalkOptions): WalkPlan {
 }
 
 /** Classifies listed entries into files and skips, yielding every few entries (a step of the walk). */
-function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entry[]): Generator<void, WalkResult> {
+function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entry[], recorder?: WalkRecorder): Generator<void, WalkResult> {
   const { root, maxFileBytes } = options;
   const { rootIgnore, ignoredDirs } = plan;
   const matchers = new GitignoreChain();
@@ -118,9 +132,10 @@ function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entr
   const files: WalkEntry[] = [];
   const skipped: SkippedPath[] = [];
   const skippedByReason: Partial<Record<SkipReason, number>> = {};
-  const skip = (path: string, reason: SkipReason): void => {
+  const skip = (path: string, reason: SkipReason, probe = false): void => {
     skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1;
     if (reason !== 'unsupported') skipped.push({ path, reason });
+    recorder?.skip(path, reason, probe);
   };
   let tsconfig: string | null = null;
   const goMods: string[] = [];
@@ -139,14 +154,14 @@ function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entr
       const p = dir === '' ? name : `${dir}/${name}`;
       if (!reported.has(p) && isDirectory(p)) {
         reported.add(p);
-        skip(`${p}/`, reason);
+        skip(`${p}/`, reason, true);
       }
     }
   };
   for (const d of options.reportPruned === false ? [] : ignoredDirs.atRoot) {
     if (!isDirectory(d)) continue;
     reported.add(d);
-    skip(`${d}/`, 'gitignored');
+    skip(`${d}/`, 'gitignored', true);
   }
   reportPrunedIn('');
   let step = 0;
@@ -155,6 +170,8 @@ function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entr
     const isDir = e.path.endsWith('/');
     const path = isDir ? e.path.slice(0, -1) : e.path;
     const base = posix.basename(path);
+    if (isDir) recorder?.directory(path);
+    else if (base === '.gitignore') recorder?.ignoreFile(path);
     if (isDir) {
       if (matchers.ignores(path, true)) {
         // Report only the top-most ignored directory, not each one below it.
@@ -185,6 +202,8 @@ function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entr
       skip(path, 'minified');
       continue;
     }
+    // From here on the outcome depends on the file's stat: the cache re-stats it.
+    recorder?.candidate(path, language);
     let size: number;
     let mtimeMs: number;
     try {
