@@ -59,5 +59,6 @@ export { nodeLoc } from './engine/stats.ts';
 export type { FileRow } from './engine/store.ts';
 export { preciseReport } from './engine/ts-program/precise-pass.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';
+export type { LearnedTeamStore, SharedOps, SharedRow } from './learned.ts';
 export { GRAPH_API_VERSION, asHostError, engineCall } from './service.ts';
 export type { GraphService, ParseErrorsView } from './service.ts';

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import { CHANNEL, KNOWN_VERSION, migrate } from './migrations.ts';
+import { ReadCache } from './read-cache.ts';
 import { round } from './sqlite.ts';
 import type { StateChange, StateOps, StateRow, StateStore, StoreStatus, WriteCondition } from './types.ts';
 
@@ -19,6 +20,8 @@ export interface PgStoreOptions {
   /** The repository identity keying this workspace's rows (computed once, lazily). */
   repository: () => Promise<string>;
   log: Logger;
+  /** Rows the read cache may hold (0: every read goes to the database). */
+  cacheRows?: number;
 }
 
 /** The URL without credentials or query (what may be shown or logged). */
@@ -59,6 +62,11 @@ export class PgStateStore implements StateStore {
   private listenTimer: NodeJS.Timeout | undefined;
   private listenAttempt = 0;
   private closed = false;
+  private feedEpoch = 0;
+  /** See StateStore.feed: non-zero while LISTEN is in place. */
+  feed = 0;
+  /** Reads served from memory while the feed is up (read-cache.ts). */
+  readonly cache: ReadCache;
 
   constructor(private readonly o: PgStoreOptions) {
     this.where = redactUrl(o.url);
@@ -67,6 +75,7 @@ export class PgStateStore implements StateStore {
     } catch {
       this.secret = '';
     }
+    this.cache = new ReadCache(o.cacheRows ?? 0, () => this.feed);
     this.pool = new pg.Pool({ ...this.clientConfig(), max: 8, idleTimeoutMillis: 10_000 });
     // An idle client losing its connection must not crash the server; the next query reconnects.
     this.pool.on('error', (error) => o.log.warn(`team store ${this.where}: idle connection lost (${this.clean(error)})`));
@@ -165,6 +174,7 @@ export class PgStateStore implements StateStore {
       put: async <T>(ns: string, key: string, value: T, when?: WriteCondition) => {
         await this.connect();
         this.writable();
+        this.cache.invalidate(ns);
         const json = JSON.stringify(value ?? null);
         const params = [this.repo, ns, key, json];
         const rows =
@@ -189,24 +199,27 @@ export class PgStateStore implements StateStore {
                   [...params, when.ifVersion],
                   on,
                 );
+        this.cache.invalidate(ns);
         return rows[0] ? row<T>(ns, rows[0]) : null;
       },
       delete: async (ns: string, key: string, when?: WriteCondition) => {
         await this.connect();
         this.writable();
+        this.cache.invalidate(ns);
         const cond = when?.ifVersion === undefined || when.ifVersion === null ? '' : ' AND version = $4';
         const params = cond ? [this.repo, ns, key, when!.ifVersion] : [this.repo, ns, key];
         const rows = await this.q(`DELETE FROM m1nd_state WHERE repo = $1 AND namespace = $2 AND key = $3${cond} RETURNING key`, params, on);
+        this.cache.invalidate(ns);
         return rows.length > 0;
       },
     };
   }
 
   get<T = unknown>(namespace: string, key: string) {
-    return this.ops().get<T>(namespace, key);
+    return this.cache.through(namespace, `g\u0000${key}`, () => 1, () => this.ops().get<T>(namespace, key));
   }
-  list<T = unknown>(namespace: string, prefix?: string, limit?: number) {
-    return this.ops().list<T>(namespace, prefix, limit);
+  list<T = unknown>(namespace: string, prefix = '', limit = 1000) {
+    return this.cache.through(namespace, `l\u0000${limit}\u0000${prefix}`, (rows) => rows.length, () => this.ops().list<T>(namespace, prefix, limit));
   }
   put<T = unknown>(namespace: string, key: string, value: T, when?: WriteCondition) {
     return this.ops().put<T>(namespace, key, value, when);
@@ -224,10 +237,19 @@ export class PgStateStore implements StateStore {
       throw this.fault(error);
     }
     let broken = false;
+    const touched = new Set<string>();
+    const ops = this.ops(client);
+    const tx: StateOps = {
+      get: ops.get,
+      list: ops.list,
+      put: (ns, key, value, when) => (touched.add(ns), ops.put(ns, key, value, when)),
+      delete: (ns, key, when) => (touched.add(ns), ops.delete(ns, key, when)),
+    };
     try {
       await client.query('BEGIN');
-      const result = await fn(this.ops(client));
+      const result = await fn(tx);
       await client.query('COMMIT');
+      for (const ns of touched) this.cache.invalidate(ns);
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => (broken = true));
@@ -237,7 +259,11 @@ export class PgStateStore implements StateStore {
     }
   }
 
-  async stamp(namespace: string): Promise<string> {
+  stamp(namespace: string): Promise<string> {
+    return this.cache.through(namespace, 's', () => 0, () => this.readStamp(namespace));
+  }
+
+  private async readStamp(namespace: string): Promise<string> {
     await this.connect();
     const rows = await this.q<{ n: number; t: string; v: string }>(
       'SELECT count(*)::int AS n, coalesce(max(updated_at), 0)::text AS t, coalesce(sum(version), 0)::text AS v FROM m1nd_state WHERE repo = $1 AND namespace = $2',
@@ -259,6 +285,7 @@ export class PgStateStore implements StateStore {
     const retry = (error?: unknown) => {
       if (this.listener !== client) return;
       this.listener = null;
+      this.feed = 0;
       client.removeAllListeners('notification');
       client.end().catch(() => undefined);
       if (this.closed) return;
@@ -280,6 +307,7 @@ export class PgStateStore implements StateStore {
       try {
         const p = JSON.parse(msg.payload) as { repo: string; ns: string; key: string; op: 'put' | 'delete'; by: string };
         if (p.repo !== this.repo) return;
+        this.cache.invalidate(p.ns);
         const change: StateChange = { namespace: p.ns, key: p.key, op: p.op, remote: p.by !== this.appName };
         for (const l of this.listeners) l(change);
       } catch {
@@ -291,6 +319,8 @@ export class PgStateStore implements StateStore {
       .then(() => client.query(`LISTEN ${CHANNEL}`))
       .then(() => {
         this.listenAttempt = 0;
+        // From now on every change is pushed: caches keyed by this id may trust the feed.
+        if (this.listener === client) this.feed = ++this.feedEpoch;
       })
       .catch(retry);
   }
@@ -309,6 +339,8 @@ export class PgStateStore implements StateStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.feed = 0;
+    this.cache.clear();
     if (this.listenTimer) clearTimeout(this.listenTimer);
     const l = this.listener;
     this.listener = null;

@@ -18,6 +18,7 @@ const holds = (row: StateRow | undefined, when?: WriteCondition) =>
 export class SqliteStateStore implements StateStore {
   readonly kind = 'sqlite' as const;
   readonly shared = false;
+  readonly feed = 0;
   private readonly listeners = new Set<(c: StateChange) => void>();
   private queue: Promise<unknown> = Promise.resolve();
 

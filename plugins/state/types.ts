@@ -56,6 +56,12 @@ export interface StateStore extends StateOps {
   readonly kind: 'sqlite' | 'postgres';
   /** True when other machines share this store (team store). */
   readonly shared: boolean;
+  /**
+   * The change feed: 0 while other servers' writes are not pushed to `onChange` (SQLite, or the
+   * PostgreSQL feed down), otherwise a number that changes each time the feed (re)connects — a
+   * cache that trusts `onChange` is valid only while this stays the same non-zero value.
+   */
+  readonly feed: number;
   /** Runs `fn` in one transaction: all its writes or none. */
   transaction<T>(fn: (tx: StateOps) => Promise<T>): Promise<T>;
   /** A fingerprint of a namespace that changes whenever one of its rows does (for caches). */
