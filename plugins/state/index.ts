@@ -12,6 +12,7 @@ import { repositoryIdentity } from './identity.ts';
 import { PgStateStore } from './postgres.ts';
 import { teamResource } from './resource.ts';
 import { SqliteStateStore } from './sqlite.ts';
+import { storeImportVerb } from './verbs/store_import.ts';
 import type { StateService, StoreStatus } from './types.ts';
 
 const Options = Type.Object({
@@ -38,6 +39,7 @@ export default definePlugin<{ readCacheRows: number }>({
     const service: StateService = { team, local };
     ctx.provide('state', service);
     ctx.registerResource(teamResource(team));
+    ctx.registerVerb(storeImportVerb(service));
 
     // Trails other servers write reach this server's clients subscribed to them (the team resource watches by itself).
     team.onChange((change) => {
