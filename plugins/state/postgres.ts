@@ -307,7 +307,8 @@ export class PgStateStore implements StateStore {
       try {
         const p = JSON.parse(msg.payload) as { repo: string; ns: string; key: string; op: 'put' | 'delete'; by: string };
         if (p.repo !== this.repo) return;
-        this.cache.invalidate(p.ns);
+        // This server's own writes dropped their entries when they returned (or committed).
+        if (p.by !== this.appName) this.cache.invalidate(p.ns);
         const change: StateChange = { namespace: p.ns, key: p.key, op: p.op, remote: p.by !== this.appName };
         for (const l of this.listeners) l(change);
       } catch {
