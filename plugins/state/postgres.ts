@@ -327,7 +327,12 @@ export class PgStateStore implements StateStore {
   }
 
   async status(): Promise<StoreStatus> {
-    const base = { kind: 'postgres' as const, location: this.where, known_schema_version: KNOWN_VERSION };
+    const base = {
+      kind: 'postgres' as const,
+      location: this.where,
+      known_schema_version: KNOWN_VERSION,
+      read_cache: { max_rows: this.cache.maxRows, hits: this.cache.hits, misses: this.cache.misses, feed_live: this.feed !== 0 },
+    };
     try {
       await this.connect();
       const t = performance.now();

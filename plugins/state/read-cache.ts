@@ -19,7 +19,7 @@ export class ReadCache {
 
   /** `maxRows` bounds the rows held (0 disables the cache); a larger single result is not kept. */
   constructor(
-    maxRows: number,
+    readonly maxRows: number,
     private readonly feed: () => number,
   ) {
     this.lru = maxRows > 0 ? new LRUCache<string, Entry>({ maxSize: maxRows, sizeCalculation: (e) => e.rows, maxEntrySize: maxRows }) : null;

@@ -49,6 +49,8 @@ export interface StoreStatus {
   connected: boolean;
   round_trip_ms: number | null;
   repository?: string;
+  /** The read cache (PostgreSQL): rows it may hold, reads served from memory and from the database since start. */
+  read_cache?: { max_rows: number; hits: number; misses: number; feed_live: boolean };
   error?: string;
 }
 
