@@ -36,6 +36,8 @@ export interface LearnedTeamStore extends SharedOps {
   /** 0 while other servers' changes are not pushed to `onChange`; else an id that changes at each reconnection of the feed. */
   readonly feed: number;
   transaction<T>(fn: (tx: SharedOps) => Promise<T>): Promise<T>;
+  /** True once the feed has delivered every change committed before the current call began; false when it cannot say. */
+  caughtUp(): Promise<boolean>;
   /** Changes whenever a row of the namespace does. */
   stamp(namespace: string): Promise<string>;
   onChange(listener: (change: { namespace: string }) => void): () => void;
@@ -69,11 +71,19 @@ export class TeamLearned {
     this.stop();
   }
 
-  /** Brings the mirror up to date: nothing to do when the feed is live and said nothing. */
-  refresh(): Promise<void> {
-    if (!this.dirty && this.store.feed !== 0 && this.store.feed === this.loadedFeed) return Promise.resolve();
-    this.loading ??= this.load().finally(() => (this.loading = null));
-    return this.loading;
+  /** Brings the mirror up to date: nothing to do when the feed is live, caught up, and said nothing of the namespace. */
+  async refresh(): Promise<void> {
+    for (let look = 0; look < 3; look++) {
+      const feed = this.store.feed;
+      if (feed !== 0 && feed === this.loadedFeed && (await this.store.caughtUp()) && !this.dirty && this.store.feed === feed) return;
+      if (this.loading) {
+        // A load that began before this call may predate a change it must see: look again after it.
+        await this.loading;
+        continue;
+      }
+      this.loading = this.load().finally(() => (this.loading = null));
+      return this.loading;
+    }
   }
 
   private async load(): Promise<void> {

@@ -50,6 +50,8 @@ export default definePlugin<{ readCacheRows: number }>({
     const detachLearned = team.shared ? graph.learned.useTeamStore(team) : () => undefined;
     if (team.shared) {
       ctx.hooks.beforeCall.tapPromise('state', async () => {
+        // From here on this call's reads see every write any server committed before it (read cache, feedback mirror).
+        team.fence();
         let timer: NodeJS.Timeout | undefined;
         const wait = new Promise<void>((resolve) => (timer = setTimeout(resolve, LEARNED_REFRESH_WAIT_MS)));
         // A store that is away or slow leaves ranking on the last copy; the team verbs report the outage themselves.

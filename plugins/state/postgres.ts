@@ -67,6 +67,10 @@ export class PgStateStore implements StateStore {
   feed = 0;
   /** Reads served from memory while the feed is up (read-cache.ts). */
   readonly cache: ReadCache;
+  // Fences (call starts) and the newest one the feed has caught up with; the barrier in flight.
+  private fences = 0;
+  private caughtUpTo = 0;
+  private barrier: { fence: number; done: Promise<boolean> } | null = null;
 
   constructor(private readonly o: PgStoreOptions) {
     this.where = redactUrl(o.url);
@@ -75,7 +79,7 @@ export class PgStateStore implements StateStore {
     } catch {
       this.secret = '';
     }
-    this.cache = new ReadCache(o.cacheRows ?? 0, () => this.feed);
+    this.cache = new ReadCache(o.cacheRows ?? 0, () => this.feed, () => this.caughtUp());
     this.pool = new pg.Pool({ ...this.clientConfig(), max: 8, idleTimeoutMillis: 10_000 });
     // An idle client losing its connection must not crash the server; the next query reconnects.
     this.pool.on('error', (error) => o.log.warn(`team store ${this.where}: idle connection lost (${this.clean(error)})`));
@@ -270,6 +274,39 @@ export class PgStateStore implements StateStore {
       [this.repo, namespace],
     );
     return `${rows[0].n}:${rows[0].t}:${rows[0].v}`;
+  }
+
+  fence(): void {
+    this.fences++;
+  }
+
+  /**
+   * A `SELECT 1` on the LISTEN connection: PostgreSQL signals listeners while a writer commits
+   * (before the writer hears of its commit) and sends a session's pending notifications before
+   * answering its next query, so once it returns every write committed before the fence has been
+   * announced here — and its cache entries dropped. One barrier serves every fence before it.
+   */
+  caughtUp(): Promise<boolean> {
+    const client = this.listener;
+    const feed = this.feed;
+    if (!client || feed === 0) return Promise.resolve(false);
+    if (this.caughtUpTo >= this.fences) return Promise.resolve(true);
+    if (this.barrier && this.barrier.fence >= this.fences) return this.barrier.done;
+    const fence = this.fences;
+    const done = client.query('SELECT 1').then(
+      () => {
+        if (this.feed !== feed) return false;
+        this.caughtUpTo = Math.max(this.caughtUpTo, fence);
+        return true;
+      },
+      () => false,
+    );
+    const barrier = { fence, done };
+    this.barrier = barrier;
+    void done.finally(() => {
+      if (this.barrier === barrier) this.barrier = null;
+    });
+    return done;
   }
 
   onChange(listener: (change: StateChange) => void): () => void {

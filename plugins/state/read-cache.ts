@@ -3,7 +3,9 @@
  * rows held) and dropped when the change feed says their namespace changed. It is used only while
  * the feed is up: keys carry the feed's id (a reconnection starts afresh, since notifications may
  * have been missed meanwhile) and the namespace's generation, which every change bumps, so a read
- * that was in flight while its namespace changed is never stored. Writes and reads inside
+ * that was in flight while its namespace changed is never stored. Before answering from memory it
+ * waits until the feed has caught up with the last fence (the start of the current call), so a
+ * write another server acknowledged before the call began is never missed. Writes and reads inside
  * transactions always go to the database, so compare-and-swap still checks the real row: a stale
  * cached read can make a call lose a race (STATE_CONFLICT), never overwrite another's write.
  */
@@ -21,6 +23,7 @@ export class ReadCache {
   constructor(
     readonly maxRows: number,
     private readonly feed: () => number,
+    private readonly caughtUp: () => Promise<boolean>,
   ) {
     this.lru = maxRows > 0 ? new LRUCache<string, Entry>({ maxSize: maxRows, sizeCalculation: (e) => e.rows, maxEntrySize: maxRows }) : null;
   }
@@ -37,7 +40,7 @@ export class ReadCache {
   /** `read()` through the cache under (namespace, what); `rows` sizes a result. Callers get their own copy. */
   async through<T>(namespace: string, what: string, rows: (value: T) => number, read: () => Promise<T>): Promise<T> {
     const feed = this.feed();
-    if (!this.lru || feed === 0) return read();
+    if (!this.lru || feed === 0 || !(await this.caughtUp())) return read();
     const generation = this.generation(namespace);
     const key = `${feed}\u0000${namespace}\u0000${generation}\u0000${what}`;
     const hit = this.lru.get(key);

@@ -129,6 +129,14 @@ export class SqliteStateStore implements StateStore {
     return this.memory().stamp(namespace);
   }
 
+  fence(): void {
+    // nothing to wait for: no cache trusts this store's feed
+  }
+
+  async caughtUp(): Promise<boolean> {
+    return false;
+  }
+
   onChange(listener: (change: StateChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -64,6 +64,17 @@ export interface StateStore extends StateOps {
    * cache that trusts `onChange` is valid only while this stays the same non-zero value.
    */
   readonly feed: number;
+  /**
+   * Marks the start of a call: reads after it must see every write committed (on any server)
+   * before this moment. The state plugin calls it before every verb.
+   */
+  fence(): void;
+  /**
+   * True once the change feed has delivered every change committed before the last fence (a round
+   * trip on the feed's connection, shared by concurrent callers); false when there is no feed or it
+   * failed — then a cache must not be trusted for this read.
+   */
+  caughtUp(): Promise<boolean>;
   /** Runs `fn` in one transaction: all its writes or none. */
   transaction<T>(fn: (tx: StateOps) => Promise<T>): Promise<T>;
   /** A fingerprint of a namespace that changes whenever one of its rows does (for caches). */

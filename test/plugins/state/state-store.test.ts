@@ -112,11 +112,21 @@ describe('the PostgreSQL state store', function () {
     assert.equal(await cached.put('c', 'k', { n: 3 }, { ifVersion: written!.version }), null);
     assert.deepEqual((await other.get('c', 'k'))?.value, { n: 2 });
 
+    // A fence (the start of a call) makes the next read wait until the feed has caught up: a write another
+    // server acknowledged just before is never read stale, with no pause in between.
+    for (let i = 10; i < 30; i++) {
+      assert.deepEqual((await cached.get<{ n: number }>('c', 'k'))?.value.n, i === 10 ? 2 : i - 1, 'cached before the write');
+      await other.put('c', 'k', { n: i });
+      cached.fence();
+      assert.equal((await cached.get<{ n: number }>('c', 'k'))?.value.n, i, `round ${i}: the write acknowledged before the fence is seen`);
+    }
+
     // The feed lost: nothing cached before is served again (notifications may have been missed meanwhile).
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     const feed = cached.feed;
-    await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
+    const listener = (cached as unknown as { listener: pg.Client & { processID: number } }).listener;
+    await db.query('SELECT pg_terminate_backend($1)', [listener.processID]);
     await db.query("UPDATE m1nd_state SET value = '{\"n\": 4}' WHERE repo = 'id:cache' AND namespace = 'c' AND key = 'k'");
     await db.end();
     await until(async () => cached.feed !== feed || (await new Promise((r) => setTimeout(r, 50, false))), 'the feed to notice');
