@@ -122,50 +122,50 @@ async function load(base: string, seconds: number): Promise<void> {
   await Promise.all(servers.map((s) => s.close()));
 }
 
-/** Single-call latency: the embedded store, PostgreSQL with every read going to the database, PostgreSQL with the read cache. */
+/**
+ * Single-call latency: the embedded store, PostgreSQL with every read going to the database, and
+ * PostgreSQL with the read cache — three hosts opened together and called in turn each round, so
+ * the machine's load falls on all three alike.
+ */
 async function latency(base: string, n: number): Promise<void> {
   const url = await fresh(base, 'lat');
   const kinds = { sqlite: null, postgres_uncached: 0, postgres: undefined } as const;
-  const out: Record<string, Record<string, number[]>> = {};
-  for (const [kind, cacheRows] of Object.entries(kinds)) {
-    const ws = writeFixtureRepo(tempDir());
-    const h = await connect({
-      workspaceRoot: ws,
-      env: { M1ND_TOOL_TIER: 'full', ...(cacheRows !== null ? { M1ND_STORE_URL: url, M1ND_REPOSITORY_ID: kind } : {}) },
-      ...(cacheRows === 0 ? { config: { options: { state: { readCacheRows: 0 } } } } : {}),
-    });
-    await h.call('ingest', { agent_id: 'a', path: ws });
-    const times: Record<string, number[]> = { memorize: [], orient: [], boot_memory_get: [], lock_create: [], trail_list: [] };
-    await h.call('boot_memory', { agent_id: 'a', action: 'set', key: 'k', value: 'v' });
-    for (let i = 0; i < n + 5; i++) {
-      const t0 = performance.now();
-      await h.call('memorize', { agent_id: 'a', claims: [{ text: `latency probe ${kind} ${words()}`, evidence: [NODES[i % NODES.length]] }] });
-      const t1 = performance.now();
-      await h.call('orient', { agent_id: 'a', task: 'add numbers' });
-      const t2 = performance.now();
-      await h.call('boot_memory', { agent_id: 'a', action: 'get', key: 'k' });
-      const t3 = performance.now();
-      await h.call('lock_create', { agent_id: `l${i}`, scope: 'node', root_nodes: [NODES[i % NODES.length]] });
-      const t4 = performance.now();
-      await h.call('trail_list', { agent_id: 'a' });
-      const t5 = performance.now();
-      if (i < 5) continue; // warm-up
-      times.memorize.push(t1 - t0);
-      times.orient.push(t2 - t1);
-      times.boot_memory_get.push(t3 - t2);
-      times.lock_create.push(t4 - t3);
-      times.trail_list.push(t5 - t4);
+  const verbs = ['memorize', 'orient', 'boot_memory_get', 'lock_create', 'trail_list'] as const;
+  const hosts = await Promise.all(
+    Object.entries(kinds).map(async ([kind, cacheRows]) => {
+      const ws = writeFixtureRepo(tempDir());
+      const h = await connect({
+        workspaceRoot: ws,
+        env: { M1ND_TOOL_TIER: 'full', ...(cacheRows !== null ? { M1ND_STORE_URL: url, M1ND_REPOSITORY_ID: kind } : {}) },
+        ...(cacheRows === 0 ? { config: { options: { state: { readCacheRows: 0 } } } } : {}),
+      });
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      await h.call('boot_memory', { agent_id: 'a', action: 'set', key: 'k', value: 'v' });
+      return { kind, h, times: Object.fromEntries(verbs.map((v) => [v, [] as number[]])) as Record<(typeof verbs)[number], number[]> };
+    }),
+  );
+  const timed = async (xs: number[], keep: boolean, fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    if (keep) xs.push(performance.now() - t);
+  };
+  for (let i = 0; i < n + 5; i++) {
+    const keep = i >= 5; // warm-up
+    for (const { kind, h, times } of hosts) {
+      await timed(times.memorize, keep, () => h.call('memorize', { agent_id: 'a', claims: [{ text: `latency probe ${kind} ${words()}`, evidence: [NODES[i % NODES.length]] }] }));
+      await timed(times.orient, keep, () => h.call('orient', { agent_id: 'a', task: 'add numbers' }));
+      await timed(times.boot_memory_get, keep, () => h.call('boot_memory', { agent_id: 'a', action: 'get', key: 'k' }));
+      await timed(times.lock_create, keep, () => h.call('lock_create', { agent_id: `l${i}`, scope: 'node', root_nodes: [NODES[i % NODES.length]] }));
+      await timed(times.trail_list, keep, () => h.call('trail_list', { agent_id: 'a' }));
     }
-    if (kind === 'postgres') {
-      const c = (await h.call('health', { agent_id: 'a' })).json.team_store?.read_cache;
-      console.log(`read cache: ${c?.hits} reads from memory, ${c?.misses} from the database (feed live: ${c?.feed_live})`);
-    }
-    await h.close();
-    out[kind] = times;
   }
-  console.log(`single-call latency, ${n} calls each after 5 warm-up (in-process host, PostgreSQL on loopback), p50:`);
-  for (const verb of Object.keys(out.sqlite)) {
-    const [s, u, p] = [pct(out.sqlite[verb], 50), pct(out.postgres_uncached[verb], 50), pct(out.postgres[verb], 50)];
+  const cache = (await hosts[2].h.call('health', { agent_id: 'a' })).json.team_store?.read_cache;
+  console.log(`read cache: ${cache?.hits} reads from memory, ${cache?.misses} from the database (feed live: ${cache?.feed_live})`);
+  await Promise.all(hosts.map(({ h }) => h.close()));
+  const [sq, un, ca] = hosts.map((x) => x.times);
+  console.log(`single-call latency, ${n} rounds after 5 warm-up (in-process hosts called in turn, PostgreSQL on loopback), p50:`);
+  for (const verb of verbs) {
+    const [s, u, p] = [pct(sq[verb], 50), pct(un[verb], 50), pct(ca[verb], 50)];
     console.log(`  ${verb}: sqlite ${s.toFixed(2)} ms; postgres uncached ${u.toFixed(2)} ms (${(u / s).toFixed(2)}x); postgres cached ${p.toFixed(2)} ms (${(p / s).toFixed(2)}x)`);
   }
 }
@@ -176,7 +176,7 @@ export async function run(seconds = Number(process.env.M1ND_BENCH_SECONDS ?? 30)
     console.log('team-store: no PostgreSQL (install postgresql or set M1ND_TEST_PG_URL); skipped');
     return;
   }
-  if (process.env.M1ND_BENCH_PART !== 'load') await latency(base, 30);
+  if (process.env.M1ND_BENCH_PART !== 'load') await latency(base, Number(process.env.M1ND_BENCH_ROUNDS ?? 40));
   if (process.env.M1ND_BENCH_PART !== 'latency') await load(base, seconds);
 }
 

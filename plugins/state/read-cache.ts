@@ -5,7 +5,8 @@
  * have been missed meanwhile) and the namespace's generation, which every change bumps, so a read
  * that was in flight while its namespace changed is never stored. Before answering from memory it
  * waits until the feed has caught up with the last fence (the start of the current call), so a
- * write another server acknowledged before the call began is never missed. Writes and reads inside
+ * write another server acknowledged before the call began is never missed; a miss goes straight
+ * to the database (which answers with what is committed). Writes and reads inside
  * transactions always go to the database, so compare-and-swap still checks the real row: a stale
  * cached read can make a call lose a race (STATE_CONFLICT), never overwrite another's write.
  */
@@ -40,18 +41,22 @@ export class ReadCache {
   /** `read()` through the cache under (namespace, what); `rows` sizes a result. Callers get their own copy. */
   async through<T>(namespace: string, what: string, rows: (value: T) => number, read: () => Promise<T>): Promise<T> {
     const feed = this.feed();
-    if (!this.lru || feed === 0 || !(await this.caughtUp())) return read();
-    const generation = this.generation(namespace);
-    const key = `${feed}\u0000${namespace}\u0000${generation}\u0000${what}`;
-    const hit = this.lru.get(key);
-    if (hit) {
-      this.hits++;
-      return structuredClone(hit.value) as T;
+    if (!this.lru || feed === 0) return read();
+    const key = () => `${feed}\u0000${namespace}\u0000${this.generation(namespace)}\u0000${what}`;
+    // A hit is served only once the feed has caught up with the call (its notifications may drop the entry);
+    // a miss needs no wait: the database answers with what is committed.
+    if (this.lru.has(key()) && (await this.caughtUp()) && this.feed() === feed) {
+      const hit = this.lru.get(key());
+      if (hit) {
+        this.hits++;
+        return structuredClone(hit.value) as T;
+      }
     }
     this.misses++;
+    const generation = this.generation(namespace);
     const value = await read();
     // Kept only if nothing changed the namespace (or the feed) while the read was in flight.
-    if (this.feed() === feed && this.generation(namespace) === generation) this.lru.set(key, { value: structuredClone(value), rows: 1 + rows(value) });
+    if (this.feed() === feed && this.generation(namespace) === generation) this.lru.set(key(), { value: structuredClone(value), rows: 1 + rows(value) });
     return value;
   }
 
