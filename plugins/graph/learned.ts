@@ -320,7 +320,8 @@ export class LearnedWeights {
     } catch {
       local = [];
     }
-    const all = this.shared ? [...local, ...this.shared.events].sort((a, b) => a.at - b.at) : local;
+    // With a team store, team events come from there (local ones of team scope predate it; store_import copies them).
+    const all = this.shared ? [...local.filter((e) => e.scope === 'agent'), ...this.shared.events].sort((a, b) => a.at - b.at) : local;
     return all.slice(-limit);
   }
 
