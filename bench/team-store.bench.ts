@@ -159,6 +159,17 @@ async function latency(base: string, n: number): Promise<void> {
       await timed(times.trail_list, keep, () => h.call('trail_list', { agent_id: 'a' }));
     }
   }
+  // The floor of any PostgreSQL call on this machine: one round trip of a bare query.
+  const probe = new pg.Client({ connectionString: url });
+  await probe.connect();
+  const rtt: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await probe.query('SELECT 1');
+    rtt.push(performance.now() - t);
+  }
+  await probe.end();
+  console.log(`PostgreSQL round trip (SELECT 1): ${ms(rtt)}`);
   const cache = (await hosts[2].h.call('health', { agent_id: 'a' })).json.team_store?.read_cache;
   console.log(`read cache: ${cache?.hits} reads from memory, ${cache?.misses} from the database (feed live: ${cache?.feed_live})`);
   await Promise.all(hosts.map(({ h }) => h.close()));
