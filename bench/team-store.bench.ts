@@ -3,7 +3,8 @@
  * PostgreSQL, 8 agents each calling memorize / lock_create+lock_release / trail_save in a loop.
  * Prints throughput and p50/p99 per verb, then checks the database against the log of acknowledged
  * calls (every acknowledged claim and trail present exactly once, every released lock gone).
- * Then single-call latency on PostgreSQL against the embedded SQLite store, as ratios.
+ * Then single-call latency on PostgreSQL (without and with the read cache) against the embedded
+ * SQLite store, as ratios.
  *
  *   npm run bench team-store                       (30 s; M1ND_BENCH_SECONDS=10 for a short run)
  *   node --import tsx/esm bench/team-store.bench.ts --seconds 10
@@ -121,38 +122,62 @@ async function load(base: string, seconds: number): Promise<void> {
   await Promise.all(servers.map((s) => s.close()));
 }
 
+/**
+ * Single-call latency: the embedded store, PostgreSQL with every read going to the database, and
+ * PostgreSQL with the read cache — three hosts opened together and called in turn each round, so
+ * the machine's load falls on all three alike.
+ */
 async function latency(base: string, n: number): Promise<void> {
   const url = await fresh(base, 'lat');
-  const out: Record<string, Record<string, number[]>> = {};
-  for (const kind of ['sqlite', 'postgres'] as const) {
-    const ws = writeFixtureRepo(tempDir());
-    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', ...(kind === 'postgres' ? { M1ND_STORE_URL: url } : {}) } });
-    await h.call('ingest', { agent_id: 'a', path: ws });
-    const times: Record<string, number[]> = { memorize: [], orient: [], boot_memory_get: [], lock_create: [] };
-    await h.call('boot_memory', { agent_id: 'a', action: 'set', key: 'k', value: 'v' });
-    for (let i = 0; i < n + 5; i++) {
-      const t0 = performance.now();
-      await h.call('memorize', { agent_id: 'a', claims: [{ text: `latency probe ${kind} ${words()}`, evidence: [NODES[i % NODES.length]] }] });
-      const t1 = performance.now();
-      await h.call('orient', { agent_id: 'a', task: 'add numbers' });
-      const t2 = performance.now();
-      await h.call('boot_memory', { agent_id: 'a', action: 'get', key: 'k' });
-      const t3 = performance.now();
-      await h.call('lock_create', { agent_id: `l${i}`, scope: 'node', root_nodes: [NODES[i % NODES.length]] });
-      const t4 = performance.now();
-      if (i < 5) continue; // warm-up
-      times.memorize.push(t1 - t0);
-      times.orient.push(t2 - t1);
-      times.boot_memory_get.push(t3 - t2);
-      times.lock_create.push(t4 - t3);
+  const kinds = { sqlite: null, postgres_uncached: 0, postgres: undefined } as const;
+  const verbs = ['memorize', 'orient', 'boot_memory_get', 'lock_create', 'trail_list'] as const;
+  const hosts = await Promise.all(
+    Object.entries(kinds).map(async ([kind, cacheRows]) => {
+      const ws = writeFixtureRepo(tempDir());
+      const h = await connect({
+        workspaceRoot: ws,
+        env: { M1ND_TOOL_TIER: 'full', ...(cacheRows !== null ? { M1ND_STORE_URL: url, M1ND_REPOSITORY_ID: kind } : {}) },
+        ...(cacheRows === 0 ? { config: { options: { state: { readCacheRows: 0 } } } } : {}),
+      });
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      await h.call('boot_memory', { agent_id: 'a', action: 'set', key: 'k', value: 'v' });
+      return { kind, h, times: Object.fromEntries(verbs.map((v) => [v, [] as number[]])) as Record<(typeof verbs)[number], number[]> };
+    }),
+  );
+  const timed = async (xs: number[], keep: boolean, fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    if (keep) xs.push(performance.now() - t);
+  };
+  for (let i = 0; i < n + 5; i++) {
+    const keep = i >= 5; // warm-up
+    for (const { kind, h, times } of hosts) {
+      await timed(times.memorize, keep, () => h.call('memorize', { agent_id: 'a', claims: [{ text: `latency probe ${kind} ${words()}`, evidence: [NODES[i % NODES.length]] }] }));
+      await timed(times.orient, keep, () => h.call('orient', { agent_id: 'a', task: 'add numbers' }));
+      await timed(times.boot_memory_get, keep, () => h.call('boot_memory', { agent_id: 'a', action: 'get', key: 'k' }));
+      await timed(times.lock_create, keep, () => h.call('lock_create', { agent_id: `l${i}`, scope: 'node', root_nodes: [NODES[i % NODES.length]] }));
+      await timed(times.trail_list, keep, () => h.call('trail_list', { agent_id: 'a' }));
     }
-    await h.close();
-    out[kind] = times;
   }
-  console.log(`single-call latency, ${n} calls each (in-process host, PostgreSQL on loopback):`);
-  for (const verb of Object.keys(out.sqlite)) {
-    const [s, p] = [pct(out.sqlite[verb], 50), pct(out.postgres[verb], 50)];
-    console.log(`  ${verb}: sqlite p50 ${s.toFixed(2)} ms, postgres p50 ${p.toFixed(2)} ms, ratio ${(p / s).toFixed(2)}x`);
+  // The floor of any PostgreSQL call on this machine: one round trip of a bare query.
+  const probe = new pg.Client({ connectionString: url });
+  await probe.connect();
+  const rtt: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await probe.query('SELECT 1');
+    rtt.push(performance.now() - t);
+  }
+  await probe.end();
+  console.log(`PostgreSQL round trip (SELECT 1): ${ms(rtt)}`);
+  const cache = (await hosts[2].h.call('health', { agent_id: 'a' })).json.team_store?.read_cache;
+  console.log(`read cache: ${cache?.hits} reads from memory, ${cache?.misses} from the database (feed live: ${cache?.feed_live})`);
+  await Promise.all(hosts.map(({ h }) => h.close()));
+  const [sq, un, ca] = hosts.map((x) => x.times);
+  console.log(`single-call latency, ${n} rounds after 5 warm-up (in-process hosts called in turn, PostgreSQL on loopback), p50:`);
+  for (const verb of verbs) {
+    const [s, u, p] = [pct(sq[verb], 50), pct(un[verb], 50), pct(ca[verb], 50)];
+    console.log(`  ${verb}: sqlite ${s.toFixed(2)} ms; postgres uncached ${u.toFixed(2)} ms (${(u / s).toFixed(2)}x); postgres cached ${p.toFixed(2)} ms (${(p / s).toFixed(2)}x)`);
   }
 }
 
@@ -162,8 +187,8 @@ export async function run(seconds = Number(process.env.M1ND_BENCH_SECONDS ?? 30)
     console.log('team-store: no PostgreSQL (install postgresql or set M1ND_TEST_PG_URL); skipped');
     return;
   }
-  await latency(base, 30);
-  await load(base, seconds);
+  if (process.env.M1ND_BENCH_PART !== 'load') await latency(base, Number(process.env.M1ND_BENCH_ROUNDS ?? 40));
+  if (process.env.M1ND_BENCH_PART !== 'latency') await load(base, seconds);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -62,5 +62,6 @@ export type { FederationViews } from './federated-service.ts';
 export { FederatedEngine, NAMESPACE_SEPARATOR, fileIdOf, namespaceOf } from './federated-view.ts';
 export type { FederationLink, FederationMember, FederationSpec } from './federated-view.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';
+export type { LearnedTeamStore, SharedOps, SharedRow } from './learned.ts';
 export { GRAPH_API_VERSION, asHostError, engineCall } from './service.ts';
 export type { GraphService, ParseErrorsView } from './service.ts';

@@ -5,13 +5,19 @@
  * (namespace `learned@<agent id>`, applied only to that agent's ranking). An agent ranks with the
  * sum of both (bias and association added then clamped, edge factors multiplied then clamped).
  * One revision counter in `learned` tells other processes to reload. Querying never writes here.
+ * With a team store attached (`useTeamStore`, learned-team.ts) the team layer lives there, shared by
+ * every server of the repository; agent layers, checkpoints and agent events stay local.
  *
  * How ranking verbs apply it: score × exp(bias) × exp(2.5 × association(query words, node)), and
  * propagation multiplies an edge's weight by its learned factor (the product capped at 1).
  */
 import type { CodeGraphEngine } from './engine/engine.ts';
 import type { CodeGraph, GraphNode } from './engine/graph.ts';
-import { Layer } from './learned-layer.ts';
+import { clamp, EDGE_FACTOR_RANGE, eventKey, Layer, MAX_ASSOCIATION, MAX_BIAS, MAX_EVENTS, SEP } from './learned-layer.ts';
+import { TeamLearned, type LearnedTeamStore } from './learned-team.ts';
+
+export { MAX_BIAS } from './learned-layer.ts';
+export type { LearnedTeamStore, SharedOps, SharedRow } from './learned-team.ts';
 
 export const LEARNED_NAMESPACE = 'learned';
 
@@ -79,13 +85,6 @@ interface StoredSnapshot {
 }
 const CHECKPOINT_PREFIX = 'checkpoint:';
 
-/** Bias per node stays within ±MAX_BIAS (×0.5 … ×2). */
-export const MAX_BIAS = 0.7;
-const MAX_ASSOCIATION = 1;
-const MAX_TERM_NODES = 200;
-const MAX_EVENTS = 500;
-const EDGE_FACTOR_RANGE: [number, number] = [0.25, 3];
-const SEP = '\u0001';
 /** Agent layers kept in memory at once (each is a few maps; reloaded from the store on demand). */
 const MAX_AGENT_LAYERS = 256;
 
@@ -100,6 +99,8 @@ export class LearnedWeights {
   private team = new Layer(LEARNED_NAMESPACE);
   private agents = new Map<string, Layer>();
   private edgeCache = new Map<string, { version: number; rev: number; graph: CodeGraph; factors: Float32Array | null }>();
+  /** The team layer's shared store, when one is attached. */
+  private shared: TeamLearned | null = null;
 
   constructor(
     private readonly engine: CodeGraphEngine,
@@ -112,13 +113,44 @@ export class LearnedWeights {
     try {
       rev = Number(this.engine.memory.get<number>(LEARNED_NAMESPACE, 'rev')?.value ?? 0);
     } catch {
-      return; // no store (never opened): nothing learned yet
+      if (!this.shared) return; // no store (never opened): nothing learned yet
+      rev = 0;
     }
-    if (rev === this.rev) return;
-    this.team = new Layer(LEARNED_NAMESPACE).load(this.engine);
+    // With a team store: the local counter (agent layers) plus the team's; the mirror's layer replaces the team one.
+    const shared = this.shared;
+    if (shared) rev += shared.rev;
+    if (rev === this.rev && (!shared || this.team === shared.layer)) return;
+    this.team = shared ? shared.layer : new Layer(LEARNED_NAMESPACE).load(this.engine);
     this.agents.clear();
     this.rev = rev;
     this.edgeCache.clear();
+  }
+
+  /**
+   * Keeps the team layer in a shared store from now on (the state plugin's team store); returns the
+   * detach function. Local team feedback is not moved (`m1nd store import` copies it).
+   */
+  useTeamStore(store: LearnedTeamStore): () => void {
+    this.shared?.detach();
+    const shared = new TeamLearned(store, LEARNED_NAMESPACE);
+    this.shared = shared;
+    this.rev = -1;
+    return () => {
+      shared.detach();
+      if (this.shared !== shared) return;
+      this.shared = null;
+      this.rev = -1;
+    };
+  }
+
+  /** True when team feedback goes to a shared store. */
+  get teamShared(): boolean {
+    return this.shared !== null;
+  }
+
+  /** Brings the team layer up to date with the shared store (a no-op without one, or when nothing changed). */
+  async refresh(): Promise<void> {
+    await this.shared?.refresh();
   }
 
   /** An agent's private layer (loaded on first use after each change). */
@@ -280,14 +312,30 @@ export class LearnedWeights {
     };
   }
 
-  /** The newest feedback events, oldest first. */
+  /** The newest feedback events, oldest first (local ones and, with a team store, the team's). */
   events(limit = 50): FeedbackEvent[] {
+    let local: FeedbackEvent[];
     try {
-      const all = this.engine.memory.list<FeedbackEvent>(LEARNED_NAMESPACE, 'event:', MAX_EVENTS * 2);
-      return all.slice(-limit).map((e) => e.value);
+      local = this.engine.memory.list<FeedbackEvent>(LEARNED_NAMESPACE, 'event:', MAX_EVENTS * 2).map((e) => e.value);
     } catch {
-      return [];
+      local = [];
     }
+    // With a team store, team events come from there (local ones of team scope predate it; store_import copies them).
+    const all = this.shared ? [...local.filter((e) => e.scope === 'agent'), ...this.shared.events].sort((a, b) => a.at - b.at) : local;
+    return all.slice(-limit);
+  }
+
+  /**
+   * Applies feedback and persists it: team scope goes to the team store when one is attached
+   * (async, one transaction there), everything else to the local store as `record` does.
+   */
+  async learn(input: LearnInput): Promise<LearnReport> {
+    if (input.scope !== 'team' || !this.shared) return this.record(input);
+    if (!this.writable) throw new Error('learned weights are read-only on this server');
+    const report = await this.shared.record(input, Date.now());
+    this.rev = -1;
+    await this.shared.refresh().catch(() => undefined); // the next call reloads otherwise
+    return report;
   }
 
   /**
@@ -298,18 +346,25 @@ export class LearnedWeights {
    */
   record(input: LearnInput): LearnReport {
     if (!this.writable) throw new Error('learned weights are read-only on this server');
-    const sign = input.feedback === 'wrong' ? -1 : 1;
-    const scale = input.feedback === 'partial' ? 0.5 : 1;
+    if (input.scope === 'team' && this.shared) throw new Error('team feedback goes to the team store: call learn()');
     const now = Date.now();
     const mem = this.engine.memory;
     const report: LearnReport = { nodes: [], edges: [], revision: 0 };
-    const words = [...new Set(input.words)];
     try {
       mem.transaction(() => {
         // Inside the write transaction: what another process committed is loaded before we add to it.
         this.sync();
         const layer = input.scope === 'team' ? this.team : this.layerOf(input.agent);
-        this.apply(layer, input, words, sign, scale, now, report);
+        const { rows, event } = layer.apply(input, now, report);
+        for (const [key, value] of rows) mem.set(layer.namespace, key, value);
+        mem.set(LEARNED_NAMESPACE, eventKey(now), event);
+        const events = mem.list(LEARNED_NAMESPACE, 'event:', MAX_EVENTS * 2);
+        for (const old of events.slice(0, Math.max(0, events.length - MAX_EVENTS))) mem.delete(LEARNED_NAMESPACE, old.key);
+        // One revision for every layer: any change makes every process reload what it ranks with.
+        const rev = Number(mem.get<number>(LEARNED_NAMESPACE, 'rev')?.value ?? 0) + 1;
+        mem.set(LEARNED_NAMESPACE, 'rev', rev);
+        this.rev = rev + (this.shared?.rev ?? 0);
+        report.revision = rev;
       });
     } catch (error) {
       this.rev = -1; // the in-memory copy may be half-updated: reload from the store next time
@@ -318,66 +373,4 @@ export class LearnedWeights {
     this.edgeCache.clear();
     return report;
   }
-
-  private apply(layer: Layer, input: LearnInput, words: string[], sign: number, scale: number, now: number, report: LearnReport): void {
-    const mem = this.engine.memory;
-    const ns = layer.namespace;
-    const touchedTerms = new Set<string>();
-    for (const n of input.nodes) {
-      const prev = layer.nodeMap.get(n.id);
-      const beforeBias = prev?.bias ?? 0;
-      const beforeAssoc = layer.association(words, n.id);
-      const bias = clamp(beforeBias + sign * scale * input.strength * 0.5, -MAX_BIAS, MAX_BIAS);
-      const entry: LearnedNode = {
-        bias,
-        correct: (prev?.correct ?? 0) + (input.feedback === 'correct' ? 1 : 0),
-        wrong: (prev?.wrong ?? 0) + (input.feedback === 'wrong' ? 1 : 0),
-        partial: (prev?.partial ?? 0) + (input.feedback === 'partial' ? 1 : 0),
-        updatedAt: now,
-        path: n.path,
-        lines: [n.startLine, n.endLine],
-        lastQuery: input.query,
-      };
-      layer.nodeMap.set(n.id, entry);
-      mem.set(ns, `node:${n.id}`, entry);
-      for (const w of words) {
-        let m = layer.terms.get(w);
-        if (!m) layer.terms.set(w, (m = new Map()));
-        m.set(n.id, clamp((m.get(n.id) ?? 0) + sign * scale * input.strength, -MAX_ASSOCIATION, MAX_ASSOCIATION));
-        touchedTerms.add(w);
-      }
-      report.nodes.push({ id: n.id, bias: [beforeBias, bias], association: [beforeAssoc, layer.association(words, n.id)] });
-    }
-    for (const w of touchedTerms) {
-      const m = layer.terms.get(w)!;
-      if (m.size > MAX_TERM_NODES) {
-        const keep = [...m].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, MAX_TERM_NODES);
-        layer.terms.set(w, new Map(keep));
-      }
-      mem.set(ns, `term:${w}`, Object.fromEntries(layer.terms.get(w)!));
-    }
-    if (input.feedback !== 'wrong') {
-      for (const [s, t] of input.pairs) {
-        const key = `${s}${SEP}${t}`;
-        const before = layer.edges.get(key)?.factor ?? 1;
-        const factor = clamp(before * (1 + scale * input.strength), EDGE_FACTOR_RANGE[0], EDGE_FACTOR_RANGE[1]);
-        layer.edges.set(key, { factor, updatedAt: now });
-        mem.set(ns, `edge:${key}`, { factor, updatedAt: now });
-        report.edges.push({ source: s, target: t, factor: [before, factor] });
-      }
-    }
-    const event: FeedbackEvent = { at: now, agent: input.agent, query: input.query, feedback: input.feedback, nodes: input.nodes.map((n) => n.id), strength: input.strength, scope: input.scope };
-    mem.set(LEARNED_NAMESPACE, `event:${String(now).padStart(15, '0')}:${Math.random().toString(36).slice(2, 8)}`, event);
-    const events = mem.list(LEARNED_NAMESPACE, 'event:', MAX_EVENTS * 2);
-    for (const old of events.slice(0, Math.max(0, events.length - MAX_EVENTS))) mem.delete(LEARNED_NAMESPACE, old.key);
-    // One revision for every layer: any change makes every process reload what it ranks with.
-    const rev = Number(mem.get<number>(LEARNED_NAMESPACE, 'rev')?.value ?? 0) + 1;
-    mem.set(LEARNED_NAMESPACE, 'rev', rev);
-    this.rev = rev;
-    report.revision = rev;
-  }
-}
-
-function clamp(x: number, lo: number, hi: number): number {
-  return Math.max(lo, Math.min(hi, x));
 }

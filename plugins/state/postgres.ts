@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import { CHANNEL, KNOWN_VERSION, migrate } from './migrations.ts';
+import { ReadCache } from './read-cache.ts';
 import { round } from './sqlite.ts';
 import type { StateChange, StateOps, StateRow, StateStore, StoreStatus, WriteCondition } from './types.ts';
 
@@ -20,6 +21,8 @@ export interface PgStoreOptions {
   /** The repository identity keying this workspace's rows (computed once, lazily). */
   repository: () => Promise<string>;
   log: Logger;
+  /** Rows the read cache may hold (0: every read goes to the database). */
+  cacheRows?: number;
 }
 
 /** The URL without credentials or query (what may be shown or logged). */
@@ -69,6 +72,15 @@ export class PgStateStore implements StateStore {
   private listenTimer: NodeJS.Timeout | undefined;
   private listenAttempt = 0;
   private closed = false;
+  private feedEpoch = 0;
+  /** See StateStore.feed: non-zero while LISTEN is in place. */
+  feed = 0;
+  /** Reads served from memory while the feed is up (read-cache.ts). */
+  readonly cache: ReadCache;
+  // Fences (call starts) and the newest one the feed has caught up with; the barrier in flight.
+  private fences = 0;
+  private caughtUpTo = 0;
+  private barrier: { fence: number; done: Promise<boolean> } | null = null;
 
   constructor(private readonly o: PgStoreOptions) {
     this.where = redactUrl(o.url);
@@ -77,6 +89,7 @@ export class PgStateStore implements StateStore {
     } catch {
       this.secret = '';
     }
+    this.cache = new ReadCache(o.cacheRows ?? 0, () => this.feed, () => this.caughtUp());
     this.pool = new (pgLib().Pool)({ ...this.clientConfig(), max: 8, idleTimeoutMillis: 10_000 });
     // An idle client losing its connection must not crash the server; the next query reconnects.
     this.pool.on('error', (error) => o.log.warn(`team store ${this.where}: idle connection lost (${this.clean(error)})`));
@@ -175,6 +188,7 @@ export class PgStateStore implements StateStore {
       put: async <T>(ns: string, key: string, value: T, when?: WriteCondition) => {
         await this.connect();
         this.writable();
+        this.cache.invalidate(ns);
         const json = JSON.stringify(value ?? null);
         const params = [this.repo, ns, key, json];
         const rows =
@@ -199,24 +213,27 @@ export class PgStateStore implements StateStore {
                   [...params, when.ifVersion],
                   on,
                 );
+        this.cache.invalidate(ns);
         return rows[0] ? row<T>(ns, rows[0]) : null;
       },
       delete: async (ns: string, key: string, when?: WriteCondition) => {
         await this.connect();
         this.writable();
+        this.cache.invalidate(ns);
         const cond = when?.ifVersion === undefined || when.ifVersion === null ? '' : ' AND version = $4';
         const params = cond ? [this.repo, ns, key, when!.ifVersion] : [this.repo, ns, key];
         const rows = await this.q(`DELETE FROM m1nd_state WHERE repo = $1 AND namespace = $2 AND key = $3${cond} RETURNING key`, params, on);
+        this.cache.invalidate(ns);
         return rows.length > 0;
       },
     };
   }
 
   get<T = unknown>(namespace: string, key: string) {
-    return this.ops().get<T>(namespace, key);
+    return this.cache.through(namespace, `g\u0000${key}`, () => 1, () => this.ops().get<T>(namespace, key));
   }
-  list<T = unknown>(namespace: string, prefix?: string, limit?: number) {
-    return this.ops().list<T>(namespace, prefix, limit);
+  list<T = unknown>(namespace: string, prefix = '', limit = 1000) {
+    return this.cache.through(namespace, `l\u0000${limit}\u0000${prefix}`, (rows) => rows.length, () => this.ops().list<T>(namespace, prefix, limit));
   }
   put<T = unknown>(namespace: string, key: string, value: T, when?: WriteCondition) {
     return this.ops().put<T>(namespace, key, value, when);
@@ -234,10 +251,19 @@ export class PgStateStore implements StateStore {
       throw this.fault(error);
     }
     let broken = false;
+    const touched = new Set<string>();
+    const ops = this.ops(client);
+    const tx: StateOps = {
+      get: ops.get,
+      list: ops.list,
+      put: (ns, key, value, when) => (touched.add(ns), ops.put(ns, key, value, when)),
+      delete: (ns, key, when) => (touched.add(ns), ops.delete(ns, key, when)),
+    };
     try {
       await client.query('BEGIN');
-      const result = await fn(this.ops(client));
+      const result = await fn(tx);
       await client.query('COMMIT');
+      for (const ns of touched) this.cache.invalidate(ns);
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => (broken = true));
@@ -247,13 +273,50 @@ export class PgStateStore implements StateStore {
     }
   }
 
-  async stamp(namespace: string): Promise<string> {
+  stamp(namespace: string): Promise<string> {
+    return this.cache.through(namespace, 's', () => 0, () => this.readStamp(namespace));
+  }
+
+  private async readStamp(namespace: string): Promise<string> {
     await this.connect();
     const rows = await this.q<{ n: number; t: string; v: string }>(
       'SELECT count(*)::int AS n, coalesce(max(updated_at), 0)::text AS t, coalesce(sum(version), 0)::text AS v FROM m1nd_state WHERE repo = $1 AND namespace = $2',
       [this.repo, namespace],
     );
     return `${rows[0].n}:${rows[0].t}:${rows[0].v}`;
+  }
+
+  fence(): void {
+    this.fences++;
+  }
+
+  /**
+   * A `SELECT 1` on the LISTEN connection: PostgreSQL signals listeners while a writer commits
+   * (before the writer hears of its commit) and sends a session's pending notifications before
+   * answering its next query, so once it returns every write committed before the fence has been
+   * announced here — and its cache entries dropped. One barrier serves every fence before it.
+   */
+  caughtUp(): Promise<boolean> {
+    const client = this.listener;
+    const feed = this.feed;
+    if (!client || feed === 0) return Promise.resolve(false);
+    if (this.caughtUpTo >= this.fences) return Promise.resolve(true);
+    if (this.barrier && this.barrier.fence >= this.fences) return this.barrier.done;
+    const fence = this.fences;
+    const done = client.query('SELECT 1').then(
+      () => {
+        if (this.feed !== feed) return false;
+        this.caughtUpTo = Math.max(this.caughtUpTo, fence);
+        return true;
+      },
+      () => false,
+    );
+    const barrier = { fence, done };
+    this.barrier = barrier;
+    void done.finally(() => {
+      if (this.barrier === barrier) this.barrier = null;
+    });
+    return done;
   }
 
   onChange(listener: (change: StateChange) => void): () => void {
@@ -269,6 +332,7 @@ export class PgStateStore implements StateStore {
     const retry = (error?: unknown) => {
       if (this.listener !== client) return;
       this.listener = null;
+      this.feed = 0;
       client.removeAllListeners('notification');
       client.end().catch(() => undefined);
       if (this.closed) return;
@@ -290,6 +354,8 @@ export class PgStateStore implements StateStore {
       try {
         const p = JSON.parse(msg.payload) as { repo: string; ns: string; key: string; op: 'put' | 'delete'; by: string };
         if (p.repo !== this.repo) return;
+        // This server's own writes dropped their entries when they returned (or committed).
+        if (p.by !== this.appName) this.cache.invalidate(p.ns);
         const change: StateChange = { namespace: p.ns, key: p.key, op: p.op, remote: p.by !== this.appName };
         for (const l of this.listeners) l(change);
       } catch {
@@ -301,12 +367,19 @@ export class PgStateStore implements StateStore {
       .then(() => client.query(`LISTEN ${CHANNEL}`))
       .then(() => {
         this.listenAttempt = 0;
+        // From now on every change is pushed: caches keyed by this id may trust the feed.
+        if (this.listener === client) this.feed = ++this.feedEpoch;
       })
       .catch(retry);
   }
 
   async status(): Promise<StoreStatus> {
-    const base = { kind: 'postgres' as const, location: this.where, known_schema_version: KNOWN_VERSION };
+    const base = {
+      kind: 'postgres' as const,
+      location: this.where,
+      known_schema_version: KNOWN_VERSION,
+      read_cache: { max_rows: this.cache.maxRows, hits: this.cache.hits, misses: this.cache.misses, feed_live: this.feed !== 0 },
+    };
     try {
       await this.connect();
       const t = performance.now();
@@ -319,6 +392,8 @@ export class PgStateStore implements StateStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.feed = 0;
+    this.cache.clear();
     if (this.listenTimer) clearTimeout(this.listenTimer);
     const l = this.listener;
     this.listener = null;

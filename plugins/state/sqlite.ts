@@ -18,6 +18,7 @@ const holds = (row: StateRow | undefined, when?: WriteCondition) =>
 export class SqliteStateStore implements StateStore {
   readonly kind = 'sqlite' as const;
   readonly shared = false;
+  readonly feed = 0;
   private readonly listeners = new Set<(c: StateChange) => void>();
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -126,6 +127,14 @@ export class SqliteStateStore implements StateStore {
 
   async stamp(namespace: string): Promise<string> {
     return this.memory().stamp(namespace);
+  }
+
+  fence(): void {
+    // nothing to wait for: no cache trusts this store's feed
+  }
+
+  async caughtUp(): Promise<boolean> {
+    return false;
   }
 
   onChange(listener: (change: StateChange) => void): () => void {

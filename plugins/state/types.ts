@@ -49,6 +49,8 @@ export interface StoreStatus {
   connected: boolean;
   round_trip_ms: number | null;
   repository?: string;
+  /** The read cache (PostgreSQL): rows it may hold, reads served from memory and from the database since start. */
+  read_cache?: { max_rows: number; hits: number; misses: number; feed_live: boolean };
   error?: string;
 }
 
@@ -56,6 +58,23 @@ export interface StateStore extends StateOps {
   readonly kind: 'sqlite' | 'postgres';
   /** True when other machines share this store (team store). */
   readonly shared: boolean;
+  /**
+   * The change feed: 0 while other servers' writes are not pushed to `onChange` (SQLite, or the
+   * PostgreSQL feed down), otherwise a number that changes each time the feed (re)connects — a
+   * cache that trusts `onChange` is valid only while this stays the same non-zero value.
+   */
+  readonly feed: number;
+  /**
+   * Marks the start of a call: reads after it must see every write committed (on any server)
+   * before this moment. The state plugin calls it before every verb.
+   */
+  fence(): void;
+  /**
+   * True once the change feed has delivered every change committed before the last fence (a round
+   * trip on the feed's connection, shared by concurrent callers); false when there is no feed or it
+   * failed — then a cache must not be trusted for this read.
+   */
+  caughtUp(): Promise<boolean>;
   /** Runs `fn` in one transaction: all its writes or none. */
   transaction<T>(fn: (tx: StateOps) => Promise<T>): Promise<T>;
   /** A fingerprint of a namespace that changes whenever one of its rows does (for caches). */

@@ -65,7 +65,7 @@ export const learnVerb = defineVerb({
     }
     let report;
     try {
-      report = graph.learned.record({
+      report = await graph.learned.learn({
         agent: call.agentId,
         scope: args.scope,
         query: args.query,
@@ -76,6 +76,7 @@ export const learnVerb = defineVerb({
         pairs,
       });
     } catch (error) {
+      if (error instanceof M1ndError) throw error; // the team store's own coded errors (unavailable, conflict)
       throw new M1ndError(ErrorCodes.GATE_READ_ONLY, `learn could not persist: ${error instanceof Error ? error.message : String(error)}`, { hint: 'retry; if the store is read-only, use a writable server' });
     }
     const after = probe();

@@ -20,8 +20,8 @@ describe('the PostgreSQL state store', function () {
   this.timeout(120_000);
   let url: string;
   const stores: PgStateStore[] = [];
-  const open = (repo = 'id:unit', u = url) => {
-    const s = new PgStateStore({ url: u, log: memoryLogger(), repository: async () => repo });
+  const open = (repo = 'id:unit', u = url, cacheRows = 0) => {
+    const s = new PgStateStore({ url: u, log: memoryLogger(), repository: async () => repo, cacheRows });
     stores.push(s);
     return s;
   };
@@ -85,6 +85,52 @@ describe('the PostgreSQL state store', function () {
     for (let i = 0; i < 40 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 200));
     assert.deepEqual(seen, [{ namespace: 'feed', key: 'x', op: 'put', remote: true }]);
+  });
+
+  it('serves repeated reads from its cache while the feed is up, drops them when any server writes, and still compares versions against the database', async () => {
+    const until = async (cond: () => boolean | Promise<boolean>, what: string) => {
+      for (let i = 0; i < 100; i++) if (await cond()) return;
+      assert.fail(`timed out waiting: ${what}`);
+    };
+    const cached = open('id:cache', url, 100);
+    const other = open('id:cache');
+    await cached.status();
+    await until(async () => cached.feed !== 0 || (await new Promise((r) => setTimeout(r, 50, false))), 'the change feed');
+    const written = await cached.put('c', 'k', { n: 1 });
+    const misses = cached.cache.misses;
+    assert.deepEqual((await cached.get<{ n: number }>('c', 'k'))?.value, { n: 1 });
+    const copy = await cached.get<{ n: number }>('c', 'k');
+    assert.equal(cached.cache.misses, misses + 1, 'the second read came from memory');
+    assert.equal(cached.cache.hits, 1);
+    copy!.value.n = 99;
+    assert.deepEqual((await cached.get('c', 'k'))?.value, { n: 1 }, 'callers get copies');
+
+    // Another server writes: the notification drops the entry, the next read sees the new row.
+    await other.put('c', 'k', { n: 2 });
+    await until(async () => ((await cached.get<{ n: number }>('c', 'k'))?.value.n === 2) || (await new Promise((r) => setTimeout(r, 20, false))), 'the remote write to be seen');
+    // A write made from a stale read is refused by the database, whatever the cache held.
+    assert.equal(await cached.put('c', 'k', { n: 3 }, { ifVersion: written!.version }), null);
+    assert.deepEqual((await other.get('c', 'k'))?.value, { n: 2 });
+
+    // A fence (the start of a call) makes the next read wait until the feed has caught up: a write another
+    // server acknowledged just before is never read stale, with no pause in between.
+    for (let i = 10; i < 30; i++) {
+      assert.deepEqual((await cached.get<{ n: number }>('c', 'k'))?.value.n, i === 10 ? 2 : i - 1, 'cached before the write');
+      await other.put('c', 'k', { n: i });
+      cached.fence();
+      assert.equal((await cached.get<{ n: number }>('c', 'k'))?.value.n, i, `round ${i}: the write acknowledged before the fence is seen`);
+    }
+
+    // The feed lost: nothing cached before is served again (notifications may have been missed meanwhile).
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    const feed = cached.feed;
+    const listener = (cached as unknown as { listener: pg.Client & { processID: number } }).listener;
+    await db.query('SELECT pg_terminate_backend($1)', [listener.processID]);
+    await db.query("UPDATE m1nd_state SET value = '{\"n\": 4}' WHERE repo = 'id:cache' AND namespace = 'c' AND key = 'k'");
+    await db.end();
+    await until(async () => cached.feed !== feed || (await new Promise((r) => setTimeout(r, 50, false))), 'the feed to notice');
+    assert.deepEqual((await cached.get('c', 'k'))?.value, { n: 4 });
   });
 
   it('refuses to write to a schema newer than it knows, and still reads', async () => {

@@ -154,6 +154,31 @@ describe('the team store shared by two servers on two checkouts', function () {
     assert.ok(!onB.some((c: any) => c.text === secret), 'not even the same agent id on another machine reads it');
   });
 
+  it("shares team feedback: learn on A re-ranks B's next activate, concurrent learns on both lose no increment, agent feedback stays local", async () => {
+    const query = 'multiply numbers';
+    const before = (await b.call('activate', { agent_id: 'bob', query, top_k: 20 })).json.results;
+    const top = before[0].id;
+    const learned = (await a.call('learn', { agent_id: 'ann', query, feedback: 'wrong', node_ids: [top], scope: 'team' })).json;
+    assert.equal(learned.persisted.namespace, 'learned', JSON.stringify(learned));
+    const after = (await b.call('activate', { agent_id: 'bob', query, top_k: 20 })).json.results;
+    const moved = after.find((r: any) => r.id === top);
+    assert.ok(after[0].id !== top, `B ranks ${top} lower after A's feedback: ${after.map((r: any) => r.id).join(', ')}`);
+    assert.match(moved?.why ?? '', /learned ×0\.\d+/);
+
+    // Four learns from each server at once on one node: the team store serialises them, every count arrives.
+    const learns = [a, b].flatMap((s, i) => Array.from({ length: 4 }, () => s.call('learn', { agent_id: `agent-${i}`, query: 'sum of two', feedback: 'correct', node_ids: [ADD], scope: 'team', strength: 0.1 })));
+    const results = await Promise.all(learns);
+    assert.ok(results.every((r) => r.result.isError === undefined), JSON.stringify(results.map((r) => r.json).filter((j) => j.error)));
+    const row = await db.query("SELECT value FROM m1nd_state WHERE namespace = 'learned' AND key = $1", [`node:${ADD}`]);
+    assert.equal(row.rows[0].value.correct, 8, 'no learn lost another one');
+    const revisions = results.map((r) => r.json.persisted.revision).sort((x, y) => x - y);
+    assert.equal(new Set(revisions).size, 8, `each learn got its own revision: ${revisions}`);
+
+    await a.call('learn', { agent_id: 'ann', query: 'private hunch', feedback: 'correct', node_ids: [ADD] });
+    const mine = await db.query("SELECT count(*)::int AS n FROM m1nd_state WHERE namespace LIKE 'learned@%' OR value::text LIKE '%private hunch%'");
+    assert.equal(mine.rows[0].n, 0, 'agent-scope feedback never reached the team store');
+  });
+
   it('fails team verbs with a coded retry error while the database is down, keeps local verbs working, and loses nothing once it is back', async function () {
     if (!ownsCluster()) this.skip(); // an external M1ND_TEST_PG_URL is not ours to stop
     const before = (await db.query("SELECT count(*)::int AS n FROM m1nd_state WHERE namespace = 'memory.claims'")).rows[0].n;
