@@ -17,6 +17,7 @@ import { divergeVerb } from './verbs/diverge.ts';
 import { tremorVerb } from './verbs/tremor.ts';
 import { panoramicVerb } from './verbs/panoramic.ts';
 import { DEFAULT_FIX_PATTERN, trustVerb } from './verbs/trust.ts';
+import { epidemicVerb } from './verbs/epidemic.ts';
 
 const Options = Type.Object({
   maxCommits: Type.Integer({ minimum: 1, default: 50_000, description: 'Newest commits mined and kept' }),
@@ -56,6 +57,7 @@ export default definePlugin<HistoryOptions>({
     ctx.registerVerb(tremorVerb);
     ctx.registerVerb(panoramicVerb);
     ctx.registerVerb(trustVerb(ctx.options.fixPattern));
+    ctx.registerVerb(epidemicVerb(ctx.options.fixPattern));
   },
 });
 
