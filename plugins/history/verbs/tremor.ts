@@ -3,8 +3,7 @@ import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { historyCall, historySource, iso, round3 } from '../call.ts';
 import { defectAnchor, learnEvents } from '../defects.ts';
 import { windowSeconds } from '../history-index.ts';
-
-const BUCKETS = 6;
+import { BUCKETS, bucketOf, trendOf } from '../trend.ts';
 
 export const tremorVerb = defineVerb({
   name: 'tremor',
@@ -43,7 +42,7 @@ export const tremorVerb = defineVerb({
     const learned = new Map<string, number>();
     const observe = (f: string, time: number) => {
       if (args.node_filter && !f.startsWith(args.node_filter)) return false;
-      const b = Math.min(BUCKETS - 1, Math.floor((time - start) / width));
+      const b = bucketOf(time, start, span);
       let row = counts.get(f);
       if (!row) counts.set(f, (row = new Array(BUCKETS).fill(0)));
       row[b]++;
@@ -58,34 +57,17 @@ export const tremorVerb = defineVerb({
       if (e.time < start) continue;
       for (const f of e.files) if (observe(f, e.time)) learned.set(f, (learned.get(f) ?? 0) + 1);
     }
-    const xMean = (BUCKETS - 1) / 2;
-    let sxx = 0;
-    for (let x = 0; x < BUCKETS; x++) sxx += (x - xMean) ** 2;
-    const third = BUCKETS / 3;
     const rows = [];
     for (const [file, row] of counts) {
-      const n = row.reduce((a, b) => a + b, 0);
-      if (n < args.min_observations) continue;
-      const mean = n / BUCKETS;
-      let sxy = 0;
-      let syy = 0;
-      row.forEach((y, x) => {
-        sxy += (x - xMean) * (y - mean);
-        syy += (y - mean) ** 2;
-      });
-      const slope = sxy / sxx;
-      const trend = slope / mean;
-      if (trend * args.sensitivity < args.threshold) continue;
-      const r2 = syy > 0 ? (sxy * sxy) / (sxx * syy) : 0;
-      const first = row.slice(0, third).reduce((a, b) => a + b, 0);
-      const last = row.slice(BUCKETS - third).reduce((a, b) => a + b, 0);
+      const t = trendOf(row);
+      if (!t || t.observations < args.min_observations || t.trend * args.sensitivity < args.threshold) continue;
       rows.push({
         file,
-        commits: n - (learned.get(file) ?? 0),
+        commits: t.observations - (learned.get(file) ?? 0),
         ...(learned.has(file) ? { learn_events: learned.get(file) } : {}),
-        trend: round3(trend),
-        acceleration: first ? round3(last / first) : null,
-        confidence: round3(r2 * Math.min(1, n / 10)),
+        trend: round3(t.trend),
+        acceleration: t.acceleration === null ? null : round3(t.acceleration),
+        confidence: round3(t.confidence),
         ...(args.include_history ? { per_bucket: row } : {}),
       });
     }
