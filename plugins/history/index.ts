@@ -19,6 +19,7 @@ import { panoramicVerb } from './verbs/panoramic.ts';
 import { DEFAULT_FIX_PATTERN, trustVerb } from './verbs/trust.ts';
 import { epidemicVerb } from './verbs/epidemic.ts';
 import { heuristicsSurfaceVerb } from './verbs/heuristics_surface.ts';
+import { differentialVerb } from './verbs/differential.ts';
 
 const Options = Type.Object({
   maxCommits: Type.Integer({ minimum: 1, default: 50_000, description: 'Newest commits mined and kept' }),
@@ -60,6 +61,7 @@ export default definePlugin<HistoryOptions>({
     ctx.registerVerb(trustVerb(ctx.options.fixPattern));
     ctx.registerVerb(epidemicVerb(ctx.options.fixPattern));
     ctx.registerVerb(heuristicsSurfaceVerb(ctx.options.fixPattern));
+    ctx.registerVerb(differentialVerb);
   },
 });
 
