@@ -1,9 +1,10 @@
 /**
  * Graph snapshots for `differential`: the live graph, a checkpoint stored by `persist` (files and
  * symbols; checkpoints keep no edges), or the graph of a git ref — the ref's tree exported with
- * `git archive` into a temporary directory and ingested there by a second engine with the live
- * engine's settings that matter (the type-checker pass when the live graph ran it). Ref snapshots
- * are cached per commit (the two newest), their directories removed on eviction and at exit.
+ * `git archive` into a temporary directory and ingested there by a second engine (with the
+ * type-checker pass when the caller asks: to compare with a live graph that ran it). Ref snapshots
+ * are cached per commit and setting (the two newest), their directories removed on eviction and at
+ * exit.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -117,7 +118,7 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
   try {
     const prefix = (await runGit(root, ['rev-parse', '--show-prefix'], { maxBytes: 4096 })).stdout.trim().replace(/\/$/, '');
     await archiveInto(root, prefix ? `${commit}:${prefix}` : commit, tree, options.signal);
-    engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck, parseWorkers: 0 });
+    engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck });
     await engine.ingest({ signal: options.signal });
     if (options.typeCheck) await engine.preciseIdle();
     const { nodes, edges } = await readGraph(engine.graph);

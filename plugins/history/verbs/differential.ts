@@ -28,7 +28,7 @@ export const differentialVerb = defineVerb({
   stages: ['review'],
   next: 'impact',
   guide: [
-    'A snapshot is `current` (the live graph), the name of a checkpoint stored with persist {"action":"checkpoint","path":"<name>"} (the one verb that creates snapshots), or a git ref: its tree is exported with `git archive` to a temporary directory and ingested by a second engine (the type-checker pass too when the live graph ran it), cached for the two newest commits. A bare name is a checkpoint when one has it, else a ref.',
+    'A snapshot is `current` (the live graph), the name of a checkpoint stored with persist {"action":"checkpoint","path":"<name>"} (the one verb that creates snapshots), or a git ref: its tree is exported with `git archive` to a temporary directory and ingested by a second engine (with the type-checker pass only when compared with a live graph that ran it), cached for the two newest commits. A bare name is a checkpoint when one has it, else a ref.',
     '- files: added/removed/modified by content hash. nodes: added/removed by id; changed = a symbol whose own lines differ (nested symbols masked; from the two texts, or by line span when a checkpoint has no text).',
     '- edges (both snapshots from graphs; checkpoints keep none): added/removed, reweighted when |Δweight| ≥ 0.05; co_changes edges (from git history, not code) are left out. coupling: file pairs whose count of dependency edges (calls, imports, references, inheritance…) changed.',
     '- question keeps entries whose id contains one of its words (≥ 3 letters); focus_nodes keeps entries in the focus nodes\' files and the files of their direct code neighbours (in the live graph; not containment or co-change). Lists stop at top_k, counts are complete; `stopped_early` says when the budget ran out and which part is missing.',
@@ -40,8 +40,13 @@ export const differentialVerb = defineVerb({
     const engine = await graph.requireGraph();
     const signal = AbortSignal.any([AbortSignal.timeout(args.budget_ms), ...(call.signal ? [call.signal] : [])]);
     const overBudget = () => performance.now() - t0 > args.budget_ms;
-    const a = await takeSnapshot(engine, args.snapshot_a, signal);
-    const b = await takeSnapshot(engine, args.snapshot_b, signal);
+    // A ref graph runs the type-checker pass only when it is compared with a live graph that ran it (two refs compare alike without it).
+    const live = engine.preciseStatus();
+    const precise = (args.snapshot_a === 'current' || args.snapshot_b === 'current') && (live.precise > 0 || live.lastPass !== null);
+    const a = await takeSnapshot(engine, args.snapshot_a, signal, precise);
+    const aMs = performance.now() - t0;
+    const b = await takeSnapshot(engine, args.snapshot_b, signal, precise);
+    const bMs = performance.now() - t0 - aMs;
 
     const focusFiles = focusOf(graph, engine, args.focus_nodes);
     const words = args.question ? [...new Set(tokenize(args.question))].filter((w) => w.length >= 3) : [];
@@ -154,7 +159,7 @@ export const differentialVerb = defineVerb({
       },
       ...(words.length || focusFiles ? { narrowed_by: { ...(words.length ? { words } : {}), ...(focusFiles ? { focus_files: [...focusFiles].sort().slice(0, 30) } : {}) } } : {}),
       ...(stopped ? { stopped_early: stopped } : {}),
-      elapsed_ms: Math.round(performance.now() - t0),
+      elapsed_ms: { total: Math.round(performance.now() - t0), snapshot_a: Math.round(aMs), snapshot_b: Math.round(bMs) },
     };
   },
 });
@@ -184,7 +189,7 @@ function describe(s: Snapshot) {
 }
 
 /** Resolves a snapshot spec: current, checkpoint:<name>, git:<ref>, or a bare checkpoint name / ref. */
-async function takeSnapshot(engine: CodeGraphEngine, spec: string, signal: AbortSignal): Promise<Snapshot> {
+async function takeSnapshot(engine: CodeGraphEngine, spec: string, signal: AbortSignal, precise: boolean): Promise<Snapshot> {
   if (spec === 'current') return currentSnapshot(engine);
   const explicitCp = spec.startsWith('checkpoint:');
   const explicitGit = spec.startsWith('git:');
@@ -198,8 +203,7 @@ async function takeSnapshot(engine: CodeGraphEngine, spec: string, signal: Abort
     }
   }
   requireRepo(engine.root);
-  const precise = engine.preciseStatus();
-  return gitSnapshot(engine.root, name, { typeCheck: precise.precise > 0 || precise.lastPass !== null, signal });
+  return gitSnapshot(engine.root, name, { typeCheck: precise, signal });
 }
 
 /** The files of the focus nodes and of their direct neighbours, or null when there is no focus. */
