@@ -92,7 +92,7 @@ async function timedMs<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t, v];
 }
 
-async function mining(): Promise<void> {
+export async function mining(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'm1nd-history-bench-'));
   const storeDir = join(dir, '.m1nd');
   try {

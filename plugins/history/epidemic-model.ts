@@ -235,7 +235,7 @@ export interface Calibration {
 }
 
 /** Measures how often fixes follow along links; null when the history has fewer than 10 opportunities. */
-export function calibrateFromFixes(fg: FileGraph, fixes: { time: number; files: string[] }[], historyFiles: number, direction: SirOptions['direction'], windowDays = 90): Calibration | null {
+export async function calibrateFromFixes(fg: FileGraph, fixes: { time: number; files: string[] }[], historyFiles: number, direction: SirOptions['direction'], windowDays = 90): Promise<Calibration | null> {
   const window = windowDays * 86_400;
   const fixTimes = new Map<number, number[]>();
   for (const f of fixes) for (const p of f.files) {
@@ -251,7 +251,13 @@ export function calibrateFromFixes(fg: FileGraph, fixes: { time: number; files: 
   let baseOpp = 0;
   let baseHit = 0;
   const fixedFiles = [...fixTimes.keys()];
+  let work = 0;
   for (const f of fixes) {
+    work += fixedFiles.length + 16;
+    if (work > 100_000) {
+      work = 0;
+      await yieldTurn();
+    }
     const own = new Set(f.files.map((p) => fg.slot.get(p)).filter((s): s is number => s !== undefined));
     if (own.size === 0) continue;
     const linked = new Set<number>();

@@ -94,7 +94,7 @@ export function epidemicVerb(fixPattern: string) {
       const period = args.recovery_rate > 0 ? Math.min(1 / args.recovery_rate, args.iterations) : args.iterations;
       if (args.infection_rate === undefined && args.auto_calibrate && index) {
         const fixes = index.commits.filter((c) => !c.sweep && fix.test(c.subject)).slice(-2000);
-        calibration = calibrateFromFixes(fg, fixes, index.files.size, args.direction);
+        calibration = await calibrateFromFixes(fg, fixes, index.files.size, args.direction);
         if (calibration) {
           let sum = 0;
           let n = 0;
