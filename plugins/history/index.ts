@@ -17,6 +17,9 @@ import { divergeVerb } from './verbs/diverge.ts';
 import { tremorVerb } from './verbs/tremor.ts';
 import { panoramicVerb } from './verbs/panoramic.ts';
 import { DEFAULT_FIX_PATTERN, trustVerb } from './verbs/trust.ts';
+import { epidemicVerb } from './verbs/epidemic.ts';
+import { heuristicsSurfaceVerb } from './verbs/heuristics_surface.ts';
+import { differentialVerb } from './verbs/differential.ts';
 
 const Options = Type.Object({
   maxCommits: Type.Integer({ minimum: 1, default: 50_000, description: 'Newest commits mined and kept' }),
@@ -56,6 +59,9 @@ export default definePlugin<HistoryOptions>({
     ctx.registerVerb(tremorVerb);
     ctx.registerVerb(panoramicVerb);
     ctx.registerVerb(trustVerb(ctx.options.fixPattern));
+    ctx.registerVerb(epidemicVerb(ctx.options.fixPattern));
+    ctx.registerVerb(heuristicsSurfaceVerb(ctx.options.fixPattern));
+    ctx.registerVerb(differentialVerb);
   },
 });
 

@@ -10,7 +10,8 @@ import { requireRepo, runGit, type RepoInfo } from './git.ts';
 import { LOG_FORMAT, LogParser, type MinedCommit } from './log-parser.ts';
 
 export const HISTORY_NAMESPACE = 'history';
-const CHUNK = 1000;
+/** Commits per stored row: an update rewrites only the last row, so a small row keeps a 10-commit update's write small. */
+const CHUNK = 250;
 
 /** What the stored log's state row records. */
 interface MinedState {
@@ -18,6 +19,8 @@ interface MinedState {
   count: number;
   chunks: number;
   maxCommits: number;
+  /** Commits per row (absent: 1000, the size of older versions). */
+  chunk?: number;
 }
 
 /** The outcome of one update. */
@@ -52,6 +55,8 @@ export class HistoryMiner {
   private truncated = false;
   /** Set once git could not read some blobs: later runs ask for names only. */
   private light = false;
+  /** The stored rows use another row size: the next save rewrites them all. */
+  private resave = false;
   private running: Promise<MineReport> | null = null;
   /** Bumped whenever the commit list changes (indexes cache on it). */
   version = 0;
@@ -167,6 +172,7 @@ export class HistoryMiner {
       await yieldTurn();
     }
     if (commits.length !== state.count) return;
+    this.resave = (state.chunk ?? 1000) !== CHUNK;
     this.commits = commits;
     this.head = state.head;
     this.version++;
@@ -177,12 +183,13 @@ export class HistoryMiner {
     const mem = this.writable ? this.store() : null;
     if (!mem) return;
     const chunks = Math.ceil(this.commits.length / CHUNK);
-    const firstDirty = added === 'all' ? 0 : Math.floor((this.commits.length - added) / CHUNK);
+    const firstDirty = added === 'all' || this.resave ? 0 : Math.floor((this.commits.length - added) / CHUNK);
+    this.resave = false;
     const old = mem.get<MinedState>(HISTORY_NAMESPACE, 'state')?.value;
     mem.transaction(() => {
       for (let i = firstDirty; i < chunks; i++) mem.set(HISTORY_NAMESPACE, chunkKey(i), this.commits.slice(i * CHUNK, (i + 1) * CHUNK));
       for (let i = chunks; i < (old?.chunks ?? 0); i++) mem.delete(HISTORY_NAMESPACE, chunkKey(i));
-      mem.set(HISTORY_NAMESPACE, 'state', { head: this.head ?? '', count: this.commits.length, chunks, maxCommits: this.options.maxCommits ?? 50_000 } satisfies MinedState);
+      mem.set(HISTORY_NAMESPACE, 'state', { head: this.head ?? '', count: this.commits.length, chunks, maxCommits: this.options.maxCommits ?? 50_000, chunk: CHUNK } satisfies MinedState);
     });
   }
 }

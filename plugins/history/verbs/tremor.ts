@@ -1,13 +1,13 @@
 /** tremor: files whose change frequency is accelerating, from git commit times, with the trend and its confidence. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { historyCall, historySource, iso, round3 } from '../call.ts';
+import { defectAnchor, learnEvents } from '../defects.ts';
 import { windowSeconds } from '../history-index.ts';
-
-const BUCKETS = 6;
+import { BUCKETS, bucketOf, trendOf } from '../trend.ts';
 
 export const tremorVerb = defineVerb({
   name: 'tremor',
-  description: 'Files whose change frequency is accelerating (git commit times): trend, acceleration and confidence.',
+  description: 'Files whose change frequency is accelerating (git commit times and learn events): trend, acceleration and confidence.',
   input: Type.Object({
     agent_id: AgentId,
     window: Type.String({ default: '90d', maxLength: 16, description: 'Window: 30d, 90d, 1y or all (ends at the newest commit)' }),
@@ -17,6 +17,7 @@ export const tremorVerb = defineVerb({
     include_history: Type.Boolean({ default: false, description: 'Per-bucket commit counts' }),
     min_observations: Type.Integer({ minimum: 2, maximum: 1000, default: 3, description: 'Commits a file needs in the window' }),
     sensitivity: Type.Number({ minimum: 0.1, maximum: 10, default: 1, description: 'Multiplies the trend before the threshold' }),
+    include_learn: Type.Boolean({ default: true, description: 'Count learn events (team and own) on a file as observations' }),
   }),
   tiers: ['full'],
   effect: 'read',
@@ -27,63 +28,56 @@ export const tremorVerb = defineVerb({
     '- `trend` = slope / mean commits per bucket (0.2: the rate grows by a fifth of its mean each bucket); kept when trend × sensitivity ≥ threshold.',
     '- `acceleration` = commits in the last third of the window over the first third (null when the first third had none).',
     '- `confidence` = R² of the line × min(1, commits / 10): a clean rise over many commits is sure, three commits are not.',
-    'Sweeping commits (formatting, mass renames) are not counted.',
+    'Sweeping commits (formatting, mass renames) are not counted. `learn` events on a file\'s nodes (team-scoped and the caller\'s own) are observations too (`learn_events` per file); the window then ends at the newest commit or learn event, whichever is later.',
   ].join('\n'),
   handler: async (args, call) => {
-    const { index, mined } = await historyCall(call);
-    const span = windowSeconds(args.window) ?? Math.max(1, index.newest - index.oldest);
-    const start = index.newest - span;
+    const { graph, index, mined } = await historyCall(call);
+    const learn = args.include_learn ? learnEvents(graph, args.agent_id) : [];
+    const end = defectAnchor(index, learn);
+    const span = windowSeconds(args.window) ?? Math.max(1, end - index.oldest);
+    const start = end - span;
     const width = span / BUCKETS;
     const from = index.firstAtOrAfter(start);
     const counts = new Map<string, number[]>();
+    const learned = new Map<string, number>();
+    const observe = (f: string, time: number) => {
+      if (args.node_filter && !f.startsWith(args.node_filter)) return false;
+      const b = bucketOf(time, start, span);
+      let row = counts.get(f);
+      if (!row) counts.set(f, (row = new Array(BUCKETS).fill(0)));
+      row[b]++;
+      return true;
+    };
     for (let i = from; i < index.commits.length; i++) {
       const c = index.commits[i];
       if (c.sweep) continue;
-      const b = Math.min(BUCKETS - 1, Math.floor((c.time - start) / width));
-      for (const f of c.files) {
-        if (args.node_filter && !f.startsWith(args.node_filter)) continue;
-        let row = counts.get(f);
-        if (!row) counts.set(f, (row = new Array(BUCKETS).fill(0)));
-        row[b]++;
-      }
+      for (const f of c.files) observe(f, c.time);
     }
-    const xMean = (BUCKETS - 1) / 2;
-    let sxx = 0;
-    for (let x = 0; x < BUCKETS; x++) sxx += (x - xMean) ** 2;
-    const third = BUCKETS / 3;
+    for (const e of learn) {
+      if (e.time < start) continue;
+      for (const f of e.files) if (observe(f, e.time)) learned.set(f, (learned.get(f) ?? 0) + 1);
+    }
     const rows = [];
     for (const [file, row] of counts) {
-      const n = row.reduce((a, b) => a + b, 0);
-      if (n < args.min_observations) continue;
-      const mean = n / BUCKETS;
-      let sxy = 0;
-      let syy = 0;
-      row.forEach((y, x) => {
-        sxy += (x - xMean) * (y - mean);
-        syy += (y - mean) ** 2;
-      });
-      const slope = sxy / sxx;
-      const trend = slope / mean;
-      if (trend * args.sensitivity < args.threshold) continue;
-      const r2 = syy > 0 ? (sxy * sxy) / (sxx * syy) : 0;
-      const first = row.slice(0, third).reduce((a, b) => a + b, 0);
-      const last = row.slice(BUCKETS - third).reduce((a, b) => a + b, 0);
+      const t = trendOf(row);
+      if (!t || t.observations < args.min_observations || t.trend * args.sensitivity < args.threshold) continue;
       rows.push({
         file,
-        commits: n,
-        trend: round3(trend),
-        acceleration: first ? round3(last / first) : null,
-        confidence: round3(r2 * Math.min(1, n / 10)),
+        commits: t.observations - (learned.get(file) ?? 0),
+        ...(learned.has(file) ? { learn_events: learned.get(file) } : {}),
+        trend: round3(t.trend),
+        acceleration: t.acceleration === null ? null : round3(t.acceleration),
+        confidence: round3(t.confidence),
         ...(args.include_history ? { per_bucket: row } : {}),
       });
     }
     rows.sort((a, b) => b.trend * b.confidence - a.trend * a.confidence || b.commits - a.commits || (a.file < b.file ? -1 : 1));
     return {
-      window: { from: iso(start), to: iso(index.newest), buckets: BUCKETS, bucket_days: round3(width / 86_400) },
+      window: { from: iso(start), to: iso(end), buckets: BUCKETS, bucket_days: round3(width / 86_400) },
       source: historySource(mined, index),
       accelerating_count: rows.length,
+      learn_events: learn.length,
       tremors: rows.slice(0, args.top_k),
-      note: 'from git commit times; learn feedback is not part of the trend',
     };
   },
 });

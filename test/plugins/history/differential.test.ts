@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { dayDate, git, write } from './git-fixture.ts';
+
+const V1: Record<string, string> = {
+  'src/cart.ts': `export function total(prices: number[]): number {
+  return prices.reduce((a, b) => a + b, 0);
+}
+
+export function legacy(): number {
+  return 0;
+}
+
+export function label(n: number): string {
+  return 'total ' + n;
+}
+`,
+  'src/old.ts': `export function gone(): number {
+  return 1;
+}
+`,
+  'py/tax.py': `def rate(region):
+    return 0.2
+
+
+def apply(amount, region):
+    return amount * (1 + rate(region))
+`,
+};
+
+/** v2: total's body changes, legacy goes, discount arrives above label (which only moves), old.ts goes, new.ts uses the cart, tax.apply changes. */
+const V2: Record<string, string> = {
+  'src/cart.ts': `export function total(prices: number[]): number {
+  return Math.round(prices.reduce((a, b) => a + b, 0) * 100) / 100;
+}
+
+export function discount(prices: number[], pct: number): number {
+  return total(prices) * (1 - pct);
+}
+
+export function label(n: number): string {
+  return 'total ' + n;
+}
+`,
+  'src/new.ts': `import { discount } from './cart.ts';
+export function fresh(): number {
+  return discount([1, 2], 0.1);
+}
+`,
+  'py/tax.py': `def rate(region):
+    return 0.2
+
+
+def apply(amount, region):
+    return round(amount * (1 + rate(region)), 2)
+`,
+};
+
+describe('differential', function () {
+  this.timeout(180000);
+  let h: Harness;
+  let ws: string;
+  before(async () => {
+    ws = tempDir();
+    write(ws, V1);
+    git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(ws, ['add', '-A'], dayDate(0));
+    git(ws, ['commit', '-q', '-m', 'v1'], dayDate(0));
+    git(ws, ['tag', 'v1'], dayDate(0));
+    fs.rmSync(path.join(ws, 'src/old.ts'));
+    write(ws, V2);
+    git(ws, ['add', '-A'], dayDate(1));
+    git(ws, ['commit', '-q', '-m', 'v2'], dayDate(1));
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('between two git refs lists exactly the changed files, symbols, edges and coupling', async () => {
+    const r = await h.call('differential', { agent_id: 'a', snapshot_a: 'v1', snapshot_b: 'HEAD' });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.equal(r.json.a.kind, 'git');
+    assert.deepEqual(r.json.files, { added: ['src/new.ts'], removed: ['src/old.ts'], modified: ['py/tax.py', 'src/cart.ts'] });
+    assert.deepEqual(r.json.nodes.changed, ['function:py/tax.py#apply', 'function:src/cart.ts#total']);
+    assert.deepEqual(r.json.nodes.added, ['file:src/new.ts', 'function:src/cart.ts#discount', 'function:src/new.ts#fresh']);
+    assert.deepEqual(r.json.nodes.removed, ['file:src/old.ts', 'function:src/cart.ts#legacy', 'function:src/old.ts#gone']);
+    assert.ok(r.json.edges.added.includes('function:src/cart.ts#discount —calls→ function:src/cart.ts#total'), JSON.stringify(r.json.edges));
+    assert.ok(r.json.edges.added.includes('function:src/new.ts#fresh —calls→ function:src/cart.ts#discount'));
+    assert.ok(r.json.coupling.some((c: any) => c.a === 'src/cart.ts' && c.b === 'src/new.ts' && c.before === 0 && c.after > 0), JSON.stringify(r.json.coupling));
+    // The same ref on both sides: nothing changed; HEAD against the live graph: nothing either.
+    const same = await h.call('differential', { agent_id: 'a', snapshot_a: 'git:HEAD', snapshot_b: 'current' });
+    assert.deepEqual(same.json.nodes, { added: [], removed: [], changed: [] }, JSON.stringify(same.json));
+    assert.equal(same.json.edges.counts.added + same.json.edges.counts.removed, 0, JSON.stringify(same.json.edges));
+  });
+
+  it('narrows by a question and by focus nodes', async () => {
+    const q = await h.call('differential', { agent_id: 'a', snapshot_a: 'v1', snapshot_b: 'HEAD', question: 'what changed in tax apply?' });
+    assert.deepEqual(q.json.nodes.changed, ['function:py/tax.py#apply']);
+    assert.deepEqual(q.json.nodes.added, []);
+    const f = await h.call('differential', { agent_id: 'a', snapshot_a: 'v1', snapshot_b: 'HEAD', focus_nodes: ['py/tax.py'] });
+    assert.deepEqual(f.json.files.modified, ['py/tax.py']);
+    assert.deepEqual(f.json.nodes.changed, ['function:py/tax.py#apply']);
+  });
+
+  it('compares a persist checkpoint with the live graph (symbols by line span; no edges)', async () => {
+    const cp = await h.call('persist', { agent_id: 'a', action: 'checkpoint', path: 'before-edit' });
+    assert.equal(cp.result.isError, undefined, JSON.stringify(cp.json));
+    write(ws, { 'src/new.ts': `import { discount } from './cart.ts';
+export function fresh(): number {
+  const base = discount([1, 2], 0.1);
+  return base;
+}
+export function later(): number {
+  return 2;
+}
+` });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const r = await h.call('differential', { agent_id: 'a', snapshot_a: 'before-edit', snapshot_b: 'current' });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.equal(r.json.a.kind, 'checkpoint');
+    assert.deepEqual(r.json.files.modified, ['src/new.ts']);
+    assert.deepEqual(r.json.nodes.added, ['function:src/new.ts#later']);
+    assert.deepEqual(r.json.nodes.changed, ['function:src/new.ts#fresh']);
+    assert.match(r.json.edges.unavailable, /checkpoint/);
+    const missing = await h.call('differential', { agent_id: 'a', snapshot_a: 'checkpoint:nope', snapshot_b: 'current' });
+    assert.equal(missing.result.isError, true);
+    assert.match(missing.json.hint ?? JSON.stringify(missing.json), /before-edit/);
+  });
+});
