@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { GraphService, Language } from '../graph/api.ts';
-import { compileQuery } from './code-trees.ts';
+import { compileQuery } from './grammars.ts';
 import { Deadline } from './deadline.ts';
 import { collectShapes, jaccard } from './shapes.ts';
 

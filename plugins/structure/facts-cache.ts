@@ -5,10 +5,15 @@
  * until the call's time budget is spent. One parse feeds both the scans and the shapes, so a
  * `twins` after a `scan_all` (or the reverse) parses nothing.
  */
-import type { CodeGraph, GraphService, Language } from '../graph/api.ts';
+import { grammarPath, type CodeGraph, type GrammarName, type GraphService, type Language } from '../graph/api.ts';
+import { GRAMMAR_NAMES } from './code-trees.ts';
 import type { Deadline } from './deadline.ts';
 import { computeFacts, type FileFacts } from './file-facts.ts';
 import { factsPool, type FactsTask } from './facts-pool.ts';
+import './grammars.ts';
+
+let grammarPaths: Record<string, string> | null = null;
+const GRAMMAR_PATHS = () => (grammarPaths ??= Object.fromEntries(GRAMMAR_NAMES.map((n) => [n, grammarPath(n)])));
 
 /** Below this many files to compute, the work stays in-process. */
 export const POOL_MIN_FILES = 48;
@@ -81,6 +86,7 @@ export async function factsOf(graph: GraphService, files: readonly { path: strin
     try {
       await pool.run(
         engine.root,
+        GRAMMAR_PATHS(),
         batches.map((b) => b.map(({ path, language }) => ({ path, language }))),
         classes.names,
         classes.key,

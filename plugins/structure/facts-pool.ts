@@ -23,6 +23,8 @@ export interface FactsRequest {
   /** Sent when the worker's class names are not this key's (the graph's class labels, for dependency-injection rules). */
   classNames?: string[];
   classKey: string;
+  /** Grammar name → .wasm path (the worker loads grammars itself, without the engine). */
+  grammars: Record<string, string>;
 }
 export type FactsResponse = { type: 'result'; id: number; facts: WireFacts[] } | { type: 'error'; id: number; message: string; stale?: boolean };
 
@@ -54,7 +56,7 @@ export class FactsPool {
    * lands (in any order). `more()` is asked before each new batch is sent: false stops feeding
    * (a spent time budget), and the promise resolves once the batches in flight are back.
    */
-  run(root: string, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[]) => void, more: () => boolean): Promise<void> {
+  run(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[]) => void, more: () => boolean): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     while (this.slots.length < this.size) this.slots.push({ worker: this.spawn(), inFlight: 0, classKey: '' });
@@ -69,7 +71,7 @@ export class FactsPool {
           inFlight++;
           const sendNames = slot.classKey !== classKey;
           slot.classKey = classKey;
-          this.send(slot, { id: 0, root, tasks: batches[b], classKey, ...(sendNames ? { classNames: [...classNames] } : {}) }).then(
+          this.send(slot, { id: 0, root, grammars, tasks: batches[b], classKey, ...(sendNames ? { classNames: [...classNames] } : {}) }).then(
             (facts) => {
               slot.inFlight--;
               inFlight--;

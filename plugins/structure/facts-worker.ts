@@ -2,13 +2,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { Language, Parser } from 'web-tree-sitter';
+import { setGrammarLoader } from './code-trees.ts';
 import { computeFacts } from './file-facts.ts';
 import type { FactsRequest, FactsResponse, WireFacts } from './facts-pool.ts';
 
 let classKey = '';
 let classNames: ReadonlySet<string> = new Set();
 
+let grammars: Record<string, string> = {};
+let runtime: Promise<void> | null = null;
+setGrammarLoader(async (name) => {
+  await (runtime ??= Parser.init());
+  const path = grammars[name];
+  if (!path) throw new Error(`no grammar path for ${name}`);
+  return Language.load(path);
+});
+
 async function handle(req: FactsRequest): Promise<FactsResponse> {
+  grammars = req.grammars;
   if (req.classNames) {
     classNames = new Set(req.classNames);
     classKey = req.classKey;

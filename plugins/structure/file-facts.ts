@@ -145,18 +145,22 @@ export function definitionShapes(root: Node): DefinitionShape[] {
     if (descend) {
       const id = cursor.nodeTypeId;
       let h = ids.get(id);
-      if (h === undefined) ids.set(id, (h = typeHashOf(cursor.nodeType)));
-      if (DEFINITIONS.has(cursor.nodeType)) {
+      if (h === undefined) {
+        const type = cursor.nodeType;
+        // Low bit set: a definition type. The hash keeps its other 31 bits.
+        ids.set(id, (h = (typeHashOf(type) & ~1) | (DEFINITIONS.has(type) ? 1 : 0)));
+      }
+      if (h & 1) {
         open.push({ depth, start: count, row: cursor.startPosition.row, endRow: cursor.endPosition.row, index: spans.length });
         spans.push({ start: 0, end: 0, row: 0, endRow: 0 });
       }
-      if (h !== 0) {
+      if (h >>> 1 !== 0) {
         if (count === tokens.length) {
           const grown = new Int32Array(tokens.length * 2);
           grown.set(tokens);
           tokens = grown;
         }
-        tokens[count++] = h;
+        tokens[count++] = h & ~1;
       }
       if (cursor.gotoFirstChild()) {
         depth++;
@@ -181,12 +185,12 @@ export function definitionShapes(root: Node): DefinitionShape[] {
 /** Punctuation carries no shape. */
 const SKIP = new Set(['(', ')', '{', '}', '[', ']', ',', ';', ':', '.', 'comment', '"', "'", '`', 'string_fragment']);
 
-/** A node type's token hash; 0 for punctuation (skipped). */
-export function typeHashOf(type: string): number {
+/** A node type's token hash, even and non-zero; 0 for punctuation (skipped). */
+function typeHashOf(type: string): number {
   if (SKIP.has(type)) return 0;
   let h = 0x811c9dc5;
   for (let i = 0; i < type.length; i++) h = Math.imul(h ^ type.charCodeAt(i), 0x01000193);
-  return h | 0 || 1;
+  return h & ~1 || 2;
 }
 
 const SHINGLE = 5;

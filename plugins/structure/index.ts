@@ -4,6 +4,7 @@
  * conditions), structural twins, taint paths, and community-based refactor plans.
  */
 import { definePlugin, Type } from '../../core/index.ts';
+import './grammars.ts';
 import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
 import { antibodyCreateVerb } from './verbs/antibody_create.ts';
 import { antibodyListVerb } from './verbs/antibody_list.ts';

@@ -6,9 +6,10 @@
  */
 import type { CodeGraph, GraphNode, GraphService, Language } from '../graph/api.ts';
 import { ensureFinal, fileIndexOf } from '../graph/api.ts';
-import { CODE_LANGUAGES, parseCode } from './code-trees.ts';
+import { CODE_LANGUAGES } from './code-trees.ts';
 import { CODE_RULES, type CodeRule, type PresetName } from './code-rules.ts';
 import { factsOf } from './facts-cache.ts';
+import { parseFile } from './grammars.ts';
 import { runRuleQuery, type RawFinding } from './file-facts.ts';
 import type { Deadline } from './deadline.ts';
 import { dependentFiles, graphFindings } from './graph-rules.ts';
@@ -87,7 +88,7 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
       const live = applicable.filter((r) => !r.needs || r.needs.test(text));
       customScanned++;
       if (live.length === 0) continue;
-      const parsed = await parseCode(file.language!, text);
+      const parsed = await parseFile(file.language!, text);
       if (!parsed) continue;
       try {
         for (const rule of live) raw.push(...runRuleQuery(rule, parsed, { classNames, text }, file.path));
