@@ -21,6 +21,8 @@ import { xrayApplyVerb } from './verbs/xray_apply.ts';
 import { xrayGateVerb } from './verbs/xray_gate.ts';
 import { xrayLedgerVerb } from './verbs/xray_ledger.ts';
 import { xrayOrientVerb } from './verbs/xray_orient.ts';
+import { xrayPaintVerb } from './verbs/xray_paint.ts';
+import { xrayRetagVerb } from './verbs/xray_retag.ts';
 import { ManifestSchema, type ManifestInput } from './xray/manifest.ts';
 
 const Options = Type.Object({
@@ -56,6 +58,8 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(xrayOrientVerb(ctx.options.layers));
     ctx.registerVerb(xrayGateVerb(ctx.options.layers));
     ctx.registerVerb(xrayApplyVerb);
+    ctx.registerVerb(xrayPaintVerb(ctx.options.layers));
+    ctx.registerVerb(xrayRetagVerb);
     ctx.registerVerb(xrayLedgerVerb);
   },
 });

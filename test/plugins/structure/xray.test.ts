@@ -19,7 +19,12 @@ describe('xray on a layered repository with a layer manifest', function () {
   this.timeout(90000);
   let h: Harness;
   before(async () => {
-    const ws = writeFixtureRepo(tempDir(), { ...LAYERED_FILES, 'm1nd.layers.json': JSON.stringify(MANIFEST, null, 2) });
+    const ws = writeFixtureRepo(tempDir(), {
+      ...LAYERED_FILES,
+      'm1nd.layers.json': JSON.stringify(MANIFEST, null, 2),
+      'test/conn.test.ts': "import { open } from '../src/db/conn.ts';\n\nexport function testOpen(): void {\n  if (!open()) throw new Error('closed');\n}\n",
+      'tools/gen.ts': "import { ping } from '../src/lib/ping.ts';\n\nexport function gen(): number {\n  return ping(3);\n}\n",
+    });
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() } });
     await h.call('ingest', { agent_id: 'a', path: ws });
   });
@@ -72,6 +77,32 @@ describe('xray on a layered repository with a layer manifest', function () {
     assert.equal(escape.result.isError, true);
   });
 
+  it('xray_paint classifies files into proof states and stores them as tags; xray_retag bulk-edits tags by selector', async () => {
+    const dry = await h.call('xray_paint', { agent_id: 'a' });
+    assert.equal(dry.result.isError, undefined, JSON.stringify(dry.json));
+    assert.deepEqual(dry.json.files.erosion_candidate, ['src/db/store.ts', 'src/service/users.ts']);
+    assert.deepEqual(dry.json.files.overgrowth, ['tools/gen.ts']);
+    assert.deepEqual(dry.json.files.bedrock, ['src/db/conn.ts'], 'the only file a test reaches');
+    assert.deepEqual(dry.json.files.unproven, ['src/app/main.ts', 'src/lib/ping.ts', 'src/lib/pong.ts', 'src/service/orders.ts']);
+    const none = await h.call('xray_retag', { agent_id: 'a', selector: { filter_tags: ['xray:unproven'] }, op: 'add', tags: ['needs-tests'] });
+    assert.equal(none.json.matched, 0, 'a dry paint stores nothing');
+    const commit = await h.call('xray_paint', { agent_id: 'a', mode: 'commit' });
+    assert.equal(commit.json.tagged, 8);
+    const plan = await h.call('xray_retag', { agent_id: 'a', selector: { filter_tags: ['xray:unproven'], path_prefix: 'src/lib' }, op: 'add', tags: ['needs-tests'] });
+    assert.equal(plan.json.changed, 2);
+    assert.deepEqual(plan.json.sample.map((c: any) => c.after), [['needs-tests', 'xray:unproven'], ['needs-tests', 'xray:unproven']]);
+    const stale = await h.call('xray_retag', { agent_id: 'a', selector: { filter_tags: ['xray:unproven'] }, op: 'remove', tags: ['xray:unproven'], mode: 'commit', expect_version: 'tags:0:0:0' });
+    assert.match(JSON.stringify(stale.json), /STATE_STALE/);
+    const done = await h.call('xray_retag', { agent_id: 'a', selector: { filter_tags: ['xray:unproven'], path_prefix: 'src/lib' }, op: 'add', tags: ['needs-tests'], mode: 'commit', expect_version: plan.json.tags_version });
+    assert.equal(done.json.changed, 2);
+    const check = await h.call('xray_retag', { agent_id: 'a', selector: { filter_tags: ['needs-tests'] }, op: 'remove', tags: ['needs-tests'] });
+    assert.equal(check.json.matched, 2);
+    const empty = await h.call('xray_retag', { agent_id: 'a', selector: {}, op: 'add', tags: ['x'] });
+    assert.equal(empty.result.isError, true);
+    const ledger = await h.call('xray_ledger', { agent_id: 'a' });
+    assert.deepEqual(ledger.json.entries.map((e: any) => e.verb), ['xray_retag', 'xray_paint']);
+  });
+
   it('without a manifest the xray verbs say how to write one', async () => {
     const bare = writeFixtureRepo(tempDir(), LAYERED_FILES);
     const other = await connect({ workspaceRoot: bare, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() } });
@@ -112,13 +143,14 @@ describe('xray on a layered repository with a layer manifest', function () {
     assert.equal(store[store.findIndex((l) => l.startsWith('export function save')) - 1], '// @xray reviewed');
     assert.equal(store.filter((l) => l === '// @xray reviewed').length, 3);
 
-    const ledger = await h.call('xray_ledger', { agent_id: 'a' });
+    const ledger = await h.call('xray_ledger', { agent_id: 'a', verb: 'xray_apply' });
     assert.equal(ledger.json.total, 2);
-    assert.equal(ledger.json.entries[0].seq, 2, 'newest first');
+    assert.ok(ledger.json.entries[0].seq > ledger.json.entries[1].seq, 'newest first');
     assert.match(ledger.json.entries[0].summary, /annotate_symbol/);
     assert.deepEqual(ledger.json.entries[1].files.sort(), ['src/service/orders.ts', 'src/service/users.ts']);
-    const only = await h.call('xray_ledger', { agent_id: 'a', verb: 'xray_paint' });
-    assert.equal(only.json.total, 0);
+    const all = await h.call('xray_ledger', { agent_id: 'a', limit: 3 });
+    assert.equal(all.json.total, 4);
+    assert.equal(all.json.shown, 3);
   });
 
   it('a read-only server plans an xray_apply but refuses its commit', async () => {
