@@ -7,6 +7,7 @@ import { definePlugin, Type } from '../../core/index.ts';
 import './grammars.ts';
 import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
 import { antibodyCreateVerb } from './verbs/antibody_create.ts';
+import { auditVerb } from './verbs/audit.ts';
 import { antibodyListVerb } from './verbs/antibody_list.ts';
 import { antibodyScanVerb } from './verbs/antibody_scan.ts';
 import { flowSimulateVerb } from './verbs/flow_simulate.ts';
@@ -61,5 +62,6 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(xrayPaintVerb(ctx.options.layers));
     ctx.registerVerb(xrayRetagVerb);
     ctx.registerVerb(xrayLedgerVerb);
+    ctx.registerVerb(auditVerb);
   },
 });
