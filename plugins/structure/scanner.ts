@@ -43,6 +43,8 @@ export interface ScanOutcome {
   files_scanned: number;
   files_total: number;
   files_from_cache: number;
+  /** Worker threads that parsed the uncached files (0: this thread). */
+  parse_workers: number;
 }
 
 /** Runs the rules of `presets` plus the custom rules over every code file in scope, then the graph presets. */
@@ -58,11 +60,13 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
   const raw: RawFinding[] = [];
   let scanned = 0;
   let fromCache = 0;
+  let workers = 0;
   // Built-in rules: from the per-file facts (one parse per file content, shared with twins).
   const withBuiltin = builtin.length ? files.filter((f) => builtin.some((r) => r.languages.includes(f.language!))) : [];
   if (withBuiltin.length) {
     const outcome = await factsOf(graph, withBuiltin.map((f) => ({ path: f.path, language: f.language! })), request.deadline);
     fromCache = outcome.fromCache;
+    workers = outcome.workers;
     for (const f of withBuiltin) {
       const facts = outcome.facts.get(f.path);
       if (!facts) continue;
@@ -129,6 +133,7 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
     files_scanned: scanned,
     files_total: files.length,
     files_from_cache: fromCache,
+    parse_workers: workers,
   };
 }
 
