@@ -48,6 +48,7 @@ export class FactsPool {
   private nextId = 1;
   private pending = new Map<number, { slot: Slot; resolve: (facts: WireFacts[]) => void; reject: (err: Error) => void }>();
   private idle: NodeJS.Timeout | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly size: number) {}
 
@@ -57,6 +58,13 @@ export class FactsPool {
    * (a spent time budget), and the promise resolves once the batches in flight are back.
    */
   run(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[]) => void, more: () => boolean): Promise<void> {
+    // One run at a time: two runs would compete for the same in-flight slots.
+    const run = this.queue.then(() => this.runNow(root, grammars, batches, classNames, classKey, onBatch, more));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private runNow(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[]) => void, more: () => boolean): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     while (this.slots.length < this.size) this.slots.push({ worker: this.spawn(), inFlight: 0, classKey: '' });
