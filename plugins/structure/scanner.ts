@@ -58,7 +58,7 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
   for (const [, n] of g.nodes()) if (n.kind === 'file' && n.language && CODE_LANGUAGES.includes(n.language) && request.inScope(n.path)) files.push(n);
   files.sort((a, b) => a.path.localeCompare(b.path));
   const raw: RawFinding[] = [];
-  let scanned = 0;
+  let scanned = files.length;
   let fromCache = 0;
   let workers = 0;
   // Built-in rules: from the per-file facts (one parse per file content, shared with twins).
@@ -72,7 +72,7 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
       if (!facts) continue;
       for (const rule of builtin) if (rule.languages.includes(f.language!)) raw.push(...(facts.findings[rule.id] ?? []));
     }
-    scanned = outcome.facts.size;
+    scanned = files.length - withBuiltin.length + outcome.facts.size;
   }
   // Custom rules (from the call, the config or an antibody): parsed here, never cached.
   if (request.custom.length) {
@@ -82,6 +82,7 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
       if (request.deadline.spent()) break;
       await request.deadline.pace();
       const applicable = request.custom.filter((r) => r.languages.includes(file.language!));
+      customScanned++;
       if (applicable.length === 0) continue;
       let text: string;
       try {
@@ -90,7 +91,6 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
         continue; // gone since the last ingest: the next ingest drops it
       }
       const live = applicable.filter((r) => !r.needs || r.needs.test(text));
-      customScanned++;
       if (live.length === 0) continue;
       const parsed = await parseFile(file.language!, text);
       if (!parsed) continue;
@@ -100,7 +100,7 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
         parsed.done();
       }
     }
-    if (!withBuiltin.length) scanned = customScanned;
+    scanned = Math.min(scanned, customScanned);
   }
   const fileOf = fileIndexOf(g);
   const symbolsOf = new Map<string, GraphNode[]>();
