@@ -179,7 +179,8 @@ export function definitionShapes(root: Node): DefinitionShape[] {
   }
   close(0);
   cursor.delete();
-  return spans.map((s) => ({ row: s.row, endRow: s.endRow, ...shapeOfTokens(tokens, s.start, Math.min(s.end, s.start + MAX_SHAPE_TOKENS)) }));
+  const shingles = shingleHashes(tokens, count);
+  return spans.map((s) => ({ row: s.row, endRow: s.endRow, ...shapeOfRange(shingles, s.start, Math.min(s.end, s.start + MAX_SHAPE_TOKENS)) }));
 }
 
 /** Punctuation carries no shape. */
@@ -204,13 +205,22 @@ function typeHashesOf(node: Node): Map<number, number> {
   return ids;
 }
 
-/** The shape of tokens[from, to). */
-export function shapeOfTokens(tokens: Int32Array, from: number, to: number): Shape {
-  const set = new Set<number>();
-  for (let i = from; i + SHINGLE <= to; i++) {
+/** The hash of every SHINGLE-token window of the file's token sequence, by start position. */
+function shingleHashes(tokens: Int32Array, count: number): Int32Array {
+  const out = new Int32Array(Math.max(0, count - SHINGLE + 1));
+  for (let i = 0; i < out.length; i++) {
     let h = 0x811c9dc5;
     for (let k = i; k < i + SHINGLE; k++) h = Math.imul(h ^ tokens[k], 0x01000193);
-    set.add(h | 0);
+    out[i] = h;
   }
-  return { shingles: Int32Array.from(set).sort(), tokens: to - from };
+  return out;
+}
+
+/** The shape of tokens[from, to): its windows' hashes, sorted and distinct. */
+function shapeOfRange(shingles: Int32Array, from: number, to: number): Shape {
+  const end = Math.max(from, to - SHINGLE + 1);
+  const sorted = shingles.slice(from, end).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+  return { shingles: sorted.slice(0, n), tokens: to - from };
 }
