@@ -13,6 +13,8 @@ export interface SectionSpec {
   profiles: readonly Profile[];
   /** Needs git history (skipped without it). */
   git?: boolean;
+  /** Least time budget worth starting it with (ms); skipped with less left. */
+  minMs?: number;
   args: (o: AuditOptions) => Record<string, unknown>;
   /** The parts of the result the report keeps. */
   digest: (r: Record<string, any>) => Record<string, unknown>;
@@ -56,6 +58,7 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     name: 'layers',
     verb: 'layers',
+    minMs: 300,
     profiles: ['quick', 'architecture', 'full'],
     args: (o) => ({ ...scoped(o), violation_limit: 10, token_budget: 1500, time_budget_ms: Math.min(o.budgetMs, 20_000) }),
     digest: (r) => ({ units: r.units, layer_count: r.layer_count, cycles: r.cycles, violation_counts: r.violation_counts, violations: top(r.violations, 5).map((v: any) => ({ kind: v.kind, from: v.from, to: v.to, why: v.why })) }),
@@ -70,6 +73,7 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     name: 'xray',
     verb: 'xray_orient',
+    minMs: 300,
     profiles: ['architecture', 'full'],
     args: (o) => ({ ...scoped(o), top_k: 5, token_budget: 1500, time_budget_ms: Math.min(o.budgetMs, 20_000) }),
     digest: (r) => ({ manifest: r.manifest, conforms: r.conforms, violation_counts: r.violation_counts, erosion_candidates: top(r.erosion_candidates, 5).map((c: any) => ({ file: c.file, layer: c.layer, kinds: c.kinds })), missing_required: r.missing_required }),
@@ -78,6 +82,7 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     name: 'scan_all',
     verb: 'scan_all',
+    minMs: 1000,
     profiles: ['quick', 'security', 'full'],
     args: (o) => ({ ...scoped(o), ...(o.presets ? { patterns: [...o.presets] } : {}), severity_min: 0.5, limit_per_pattern: 5, token_budget: 2000, time_budget_ms: Math.min(o.budgetMs, 60_000) }),
     digest: (r) => ({
@@ -102,6 +107,7 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     name: 'panoramic',
     verb: 'panoramic',
+    minMs: 300,
     profiles: ['architecture', 'full'],
     args: (o) => ({ ...scoped(o), top_n: 5 }),
     digest: (r) => ({ files_scored: r.files_scored, riskiest: top(r.files, 5).map((f: any) => ({ file: f.file, risk: f.risk, transitive_dependents: f.transitive_dependents })), ...(r.note ? { note: r.note } : {}) }),
@@ -118,6 +124,7 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     name: 'trust',
     verb: 'trust',
+    minMs: 300,
     profiles: ['architecture', 'full'],
     git: true,
     args: (o) => ({ ...scoped(o, 'node_filter'), top_k: 5 }),
@@ -127,6 +134,7 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     name: 'tremor',
     verb: 'tremor',
+    minMs: 300,
     profiles: ['architecture', 'full'],
     git: true,
     args: (o) => ({ ...scoped(o, 'node_filter'), top_k: 5 }),

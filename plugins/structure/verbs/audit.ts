@@ -65,13 +65,13 @@ export const auditVerb = defineVerb({
         report.skipped.push({ section: spec.name, reason: 'include_git: false' });
         continue;
       }
-      if (deadline.spent()) {
-        report.skipped.push({ section: spec.name, reason: 'time budget spent' });
+      const remaining = Math.floor(deadline.ms - deadline.elapsed());
+      if (deadline.spent() || remaining < (spec.minMs ?? 1)) {
+        report.skipped.push({ section: spec.name, reason: deadline.spent() ? 'time budget spent' : `time budget: ${remaining} ms left, ${spec.verb} needs ≥ ${spec.minMs} ms` });
         continue;
       }
-      const remaining = Math.max(50, Math.floor(deadline.ms - deadline.elapsed()));
       const t = performance.now();
-      const r = await call.invoke(spec.verb, spec.args({ scope: scope.prefix ?? undefined, presets, budgetMs: remaining }));
+      const r = await call.invoke(spec.verb, spec.args({ scope: scope.prefix ?? undefined, presets, budgetMs: Math.max(50, remaining) }));
       if (!r.ok) {
         const missing = r.error.code === 'M1ND_ERR_CALL_UNKNOWN_VERB';
         report.skipped.push({ section: spec.name, reason: missing ? `${spec.verb} is not available in this server` : `${r.error.code}: ${r.error.message}` });
