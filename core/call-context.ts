@@ -1,5 +1,5 @@
 /** What a verb handler receives beside its arguments, and what it may return besides JSON. */
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentRole, CallIdentity } from './identity.ts';
 import type { Logger } from './log.ts';
 import type { SessionStore } from './session.ts';
@@ -29,7 +29,19 @@ export interface CallContext {
   service<T>(name: string): T;
   /** The MCP session id of the connection making the call (undefined for stdio / CLI). */
   connectionId?: string;
+  /**
+   * Calls another verb through the whole pipeline (gates included: a read-only server refuses a
+   * write there too) as this caller, with this call's cancellation; for verbs that compose others.
+   * Nesting is limited to MAX_INVOKE_DEPTH.
+   */
+  invoke(verb: string, args: Record<string, unknown>): Promise<InvokeResult>;
 }
+
+/** What a nested call gave: its result value (envelope removed), or its error body. */
+export type InvokeResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: { code: string; message: string; hint?: string } };
+
+/** How deep verbs may call verbs. */
+export const MAX_INVOKE_DEPTH = 3;
 
 /** What every call of one generation shares (built once per generation). */
 export interface CallEnvironment {
@@ -37,6 +49,8 @@ export interface CallEnvironment {
   settings: Readonly<HostSettings>;
   /** The implementation of a provided service; throws PLUGIN_SERVICE for one nobody provides. */
   lookupService(name: string): unknown;
+  /** Runs a nested tools/call on the same generation. */
+  dispatch(name: string, args: unknown, request: CallRequest): Promise<CallToolResult>;
 }
 
 /** What the transport says about one request. */
@@ -50,6 +64,8 @@ export interface CallRequest {
   connectionId?: string;
   /** Set by transports that authenticate callers (HTTP): the credential's grant and the session's pin. */
   identity?: CallIdentity;
+  /** Nesting depth of a call made by another verb (`invoke`); absent for a client's call. */
+  depth?: number;
 }
 
 /**
@@ -112,6 +128,23 @@ export class PipelineCallContext implements CallContext {
 
   service<T>(name: string): T {
     return this.env.lookupService(name) as T;
+  }
+
+  async invoke(verb: string, args: Record<string, unknown>): Promise<InvokeResult> {
+    const depth = (this.request.depth ?? 0) + 1;
+    if (depth > MAX_INVOKE_DEPTH) return { ok: false, error: { code: 'M1ND_ERR_CALL_INVALID_ARGS', message: `verbs nested deeper than ${MAX_INVOKE_DEPTH} calls` } };
+    const result = await this.env.dispatch(verb, { ...args, agent_id: this.agentId }, { signal: this.signal, identity: this.request.identity, connectionId: this.request.connectionId, depth });
+    const block = result.content?.[0];
+    const text = block && block.type === 'text' ? block.text : '';
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      parsed = { text };
+    }
+    if (result.isError) return { ok: false, error: (parsed.error as { code: string; message: string; hint?: string }) ?? { code: 'M1ND_ERR_CALL_HANDLER', message: text || 'failed' } };
+    delete parsed._m1nd;
+    return { ok: true, value: parsed };
   }
 }
 

@@ -39,6 +39,7 @@ function callCache(gen: Generation): GenerationCallCache {
         if (!entry) throw new M1ndError(ErrorCodes.PLUGIN_SERVICE, `service "${service}" is not provided in this generation`);
         return entry.impl;
       },
+      dispatch: (name, args, request) => dispatchCall(gen, name, args, request),
     };
     perGeneration.set(gen, (cache = { env, loggers: new Map() }));
   }

@@ -7,7 +7,7 @@ export type { PluginDefinition, PluginContext, PluginSource } from './plugin.ts'
 export { defineVerb, effectOf, STAGES, BUILTIN_TIERS } from './verb.ts';
 export type { VerbDefinition, VerbRecord, Effect, Stage, ProofTargets } from './verb.ts';
 export { isToolContent, toolContent } from './call-context.ts';
-export type { CallContext, ClientLogLevel, ToolContent, ToolContentBlock } from './call-context.ts';
+export type { CallContext, ClientLogLevel, InvokeResult, ToolContent, ToolContentBlock } from './call-context.ts';
 export type { ResourceDefinition, ResourceListing, ResourceContent, ReadResult, ResourceRequestContext, PromptDefinition, PromptArgument, PromptMessage, Completer } from './resources.ts';
 export type { CallState, CallRefusal, CallOutcome, Truncation } from './call-state.ts';
 export type { HostHooks, HookName, BootInfo, DoctrineInfo, Workflow } from './hooks.ts';

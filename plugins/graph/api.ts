@@ -52,7 +52,7 @@ export { RELATIONS, RELATION_CODE, symbolNodeId } from './engine/graph.ts';
 export type { CodeGraph, GraphEdge, GraphNode, NodeKind, Relation } from './engine/graph.ts';
 export { tokenize } from './engine/lexical-index.ts';
 export { nearNames } from './engine/node-lookup.ts';
-export { createParser, loadGrammar } from './engine/parsers/tree-sitter.ts';
+export { createParser, grammarPath, loadGrammar } from './engine/parsers/tree-sitter.ts';
 export type { GrammarName } from './engine/parsers/tree-sitter.ts';
 export { dirOf } from './engine/resolve.ts';
 export { nodeLoc } from './engine/stats.ts';

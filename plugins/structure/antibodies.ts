@@ -8,8 +8,9 @@
 import { createHash } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { GraphService, Language } from '../graph/api.ts';
-import { compileQuery } from './code-trees.ts';
-import { fileShapes, jaccard } from './shapes.ts';
+import { compileQuery } from './grammars.ts';
+import { Deadline } from './deadline.ts';
+import { collectShapes, jaccard } from './shapes.ts';
 
 const NAMESPACE = 'antibodies';
 const MAX_ANTIBODIES = 500;
@@ -91,8 +92,7 @@ export async function buildAntibody(graph: GraphService, input: { name: string; 
     if (node.kind !== 'function' && node.kind !== 'method' && node.kind !== 'class') {
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${node.id} is a ${node.kind}: an antibody takes the shape of a function, method or class`, { hint: 'pass the buggy function\'s id as pattern.from_node, or a tree-sitter pattern.query' });
     }
-    const hash = graph.engine.storedFiles([node.path]).get(node.path)?.hash ?? '';
-    const shape = (await fileShapes(graph, node.path, hash, [node])).get(node.id);
+    const shape = (await collectShapes(graph, [node], new Deadline(30_000))).shapes.get(node.id);
     if (!shape) throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `could not read the code of ${node.id}`, { hint: 'ingest again (the file may have changed), then retry' });
     const specificity = Math.min(1, shape.tokens / 150);
     antibody = { ...base, id: '', kind: 'shape', origin: node.id, shingles: [...shape.shingles], tokens: shape.tokens, min_similarity: pattern.min_similarity ?? 0.75, specificity: round(specificity) };

@@ -1,11 +1,12 @@
 /**
- * Syntax trees for the scans: one tree-sitter parser per language (the graph engine's grammars,
- * through its public entry), compiled queries cached per language and source, and the small node
- * helpers the rules share. Trees are deleted by the caller right after use (WASM memory).
+ * Syntax trees for the scans: one tree-sitter parser per language, compiled queries cached per
+ * language and source, and the small node helpers the rules share. Trees are deleted by the caller
+ * right after use (WASM memory). The grammars come from a loader set by the side that runs the
+ * code: the graph engine's (grammars.ts) in the server, a direct one in a facts worker — so a
+ * worker loads neither the host nor the engine.
  */
-import { Query, type Language as TsLanguage, type Node, type Parser, type Tree } from 'web-tree-sitter';
-import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import { createParser, loadGrammar, type GrammarName, type Language } from '../graph/api.ts';
+import { Parser, Query, type Language as TsLanguage, type Node, type Tree } from 'web-tree-sitter';
+import type { GrammarName, Language } from '../graph/api.ts';
 
 export type { Node, Tree };
 
@@ -19,6 +20,9 @@ const GRAMMAR: Partial<Record<Language, GrammarName>> = {
   java: 'java',
 };
 
+/** Grammars the scans use. */
+export const GRAMMAR_NAMES = [...new Set(Object.values(GRAMMAR))] as GrammarName[];
+
 /** Languages the scans parse. */
 export const CODE_LANGUAGES = Object.keys(GRAMMAR) as Language[];
 
@@ -28,13 +32,27 @@ interface LoadedLanguage {
   queries: Map<string, Query>;
 }
 const loaded = new Map<Language, Promise<LoadedLanguage>>();
+let loader: ((grammar: GrammarName) => Promise<TsLanguage>) | null = null;
+
+/** Sets where grammars come from (once per thread). */
+export function setGrammarLoader(load: (grammar: GrammarName) => Promise<TsLanguage>): void {
+  loader ??= load;
+}
+
+/** A query that does not compile: `message` says why. */
+export class QueryError extends Error {}
 
 async function load(language: Language): Promise<LoadedLanguage | null> {
   const grammar = GRAMMAR[language];
   if (!grammar) return null;
   let pending = loaded.get(language);
   if (!pending) {
-    pending = loadGrammar(grammar).then((lang) => ({ language: lang, parser: createParser(lang), queries: new Map() }));
+    if (!loader) throw new Error('no grammar loader set (import grammars.ts in the server)');
+    pending = loader(grammar).then((lang) => {
+      const parser = new Parser();
+      parser.setLanguage(lang);
+      return { language: lang, parser, queries: new Map() };
+    });
     pending.catch(() => loaded.delete(language));
     loaded.set(language, pending);
   }
@@ -58,8 +76,8 @@ export async function parseCode(language: Language, text: string): Promise<Parse
   return { tree, language, query: (source) => compiled(l, language, source), done: () => tree.delete() };
 }
 
-/** Compiles (once) a query for a language; a bad query is M1ND_ERR_CALL_INVALID_ARGS naming the problem. */
-export async function compileQuery(language: Language, source: string): Promise<Query | null> {
+/** Compiles (once) a query for a language; QueryError naming the problem when it does not compile. */
+export async function compiledQuery(language: Language, source: string): Promise<Query | null> {
   const l = await load(language);
   return l ? compiled(l, language, source) : null;
 }
@@ -70,9 +88,7 @@ function compiled(l: LoadedLanguage, language: Language, source: string): Query 
     try {
       q = new Query(l.language, source);
     } catch (error) {
-      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `the tree-sitter query does not compile for ${language}: ${(error as Error).message}`, {
-        hint: 'fix the S-expression (node names of this language\'s grammar, balanced parentheses, @captures), or pass `keywords` instead',
-      });
+      throw new QueryError(`the tree-sitter query does not compile for ${language}: ${(error as Error).message}`);
     }
     if (l.queries.size > 200) l.queries.clear();
     l.queries.set(source, q);

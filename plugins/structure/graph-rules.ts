@@ -33,7 +33,8 @@ export function dependentFiles(g: CodeGraph, i: number, fileOf: Int32Array): num
   return files.size;
 }
 
-function reachedByTest(g: CodeGraph, i: number, fileOf: Int32Array): boolean {
+/** True when a test reaches node `i` (a `tests` edge to it or its file, or a use from a test file). */
+export function reachedByTest(g: CodeGraph, i: number, fileOf: Int32Array): boolean {
   for (const target of [i, fileOf[i]]) {
     if (target < 0) continue;
     for (let k = g.inOffsets[target]; k < g.inOffsets[target + 1]; k++) {

@@ -4,8 +4,10 @@
  * conditions), structural twins, taint paths, and community-based refactor plans.
  */
 import { definePlugin, Type } from '../../core/index.ts';
+import './grammars.ts';
 import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
 import { antibodyCreateVerb } from './verbs/antibody_create.ts';
+import { auditVerb } from './verbs/audit.ts';
 import { antibodyListVerb } from './verbs/antibody_list.ts';
 import { antibodyScanVerb } from './verbs/antibody_scan.ts';
 import { flowSimulateVerb } from './verbs/flow_simulate.ts';
@@ -16,20 +18,30 @@ import { scanVerb } from './verbs/scan.ts';
 import { scanAllVerb } from './verbs/scan_all.ts';
 import { taintTraceVerb } from './verbs/taint_trace.ts';
 import { twinsVerb } from './verbs/twins.ts';
+import { xrayApplyVerb } from './verbs/xray_apply.ts';
+import { xrayGateVerb } from './verbs/xray_gate.ts';
+import { xrayLedgerVerb } from './verbs/xray_ledger.ts';
+import { xrayOrientVerb } from './verbs/xray_orient.ts';
+import { xrayPaintVerb } from './verbs/xray_paint.ts';
+import { xrayRetagVerb } from './verbs/xray_retag.ts';
+import { ManifestSchema, type ManifestInput } from './xray/manifest.ts';
 
 const Options = Type.Object({
   patterns: Type.Array(PatternSpecSchema, { default: [], maxItems: 64, description: 'Team scan patterns (tree-sitter query or keywords), run by scan_all and by name in scan' }),
+  layers: Type.Optional(ManifestSchema),
 });
 
 export interface StructureOptions {
   patterns: PatternSpec[];
+  /** The layer manifest xray uses when the repository has no m1nd.layers.json. */
+  layers?: ManifestInput;
 }
 
 export default definePlugin<StructureOptions>({
   name: 'structure',
   version: '0.1.0',
-  description: 'Structure: layers, pattern scans, twins, taint paths, refactor plans.',
-  requires: ['graph'],
+  description: 'Structure: layers, pattern scans, twins, taint paths, refactor plans, xray layer manifests.',
+  requires: ['graph', 'locks'],
   options: Options,
   apply(ctx) {
     const patterns = ctx.options.patterns ?? [];
@@ -44,5 +56,12 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(antibodyCreateVerb);
     ctx.registerVerb(antibodyListVerb);
     ctx.registerVerb(antibodyScanVerb);
+    ctx.registerVerb(xrayOrientVerb(ctx.options.layers));
+    ctx.registerVerb(xrayGateVerb(ctx.options.layers));
+    ctx.registerVerb(xrayApplyVerb);
+    ctx.registerVerb(xrayPaintVerb(ctx.options.layers));
+    ctx.registerVerb(xrayRetagVerb);
+    ctx.registerVerb(xrayLedgerVerb);
+    ctx.registerVerb(auditVerb);
   },
 });

@@ -1,13 +1,16 @@
 /**
- * Runs scan rules over the files of the graph: each file is parsed once per call and every rule's
- * query runs on its tree; results of the built-in rules are kept per file content hash, so a later
- * scan re-parses only files that changed. Graph validation then places each finding in its
+ * Runs scan rules over the files of the graph: the built-in rules' findings come from each file's
+ * facts (facts-cache.ts: one parse per file content, in worker threads for many files), custom
+ * rules parse the files in scope here. Graph validation then places each finding in its
  * enclosing symbol and weighs it by how many other files depend on that symbol.
  */
 import type { CodeGraph, GraphNode, GraphService, Language } from '../graph/api.ts';
 import { ensureFinal, fileIndexOf } from '../graph/api.ts';
-import { CODE_LANGUAGES, excerpt, linesOf, parseCode, type Node } from './code-trees.ts';
-import { CODE_RULES, type CodeRule, type PresetName, type RuleContext } from './code-rules.ts';
+import { CODE_LANGUAGES } from './code-trees.ts';
+import { CODE_RULES, type CodeRule, type PresetName } from './code-rules.ts';
+import { factsOf } from './facts-cache.ts';
+import { parseFile } from './grammars.ts';
+import { runRuleQuery, type RawFinding } from './file-facts.ts';
 import type { Deadline } from './deadline.ts';
 import { dependentFiles, graphFindings } from './graph-rules.ts';
 
@@ -40,16 +43,9 @@ export interface ScanOutcome {
   files_scanned: number;
   files_total: number;
   files_from_cache: number;
+  /** Worker threads that parsed the uncached files (0: this thread). */
+  parse_workers: number;
 }
-
-type RawFinding = Omit<Finding, 'node' | 'dependents'>;
-const MAX_MATCHES_PER_RULE_FILE = 200;
-const MAX_CACHED_FILES = 20_000;
-
-/** Per file: the content hash and each built-in rule's findings on it. */
-const cache = new Map<string, { root: string; hash: string; byRule: Map<string, RawFinding[]> }>();
-
-const isJs = (l: Language) => l === 'typescript' || l === 'tsx' || l === 'javascript';
 
 /** Runs the rules of `presets` plus the custom rules over every code file in scope, then the graph presets. */
 export async function runScan(graph: GraphService, request: ScanRequest): Promise<ScanOutcome> {
@@ -57,62 +53,54 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
   const g = engine.graph;
   ensureFinal(g);
   const wanted = new Set(request.presets);
-  const rules = CODE_RULES.filter((r) => wanted.has(r.preset));
-  const all = [...rules, ...request.custom];
-  const classNames = new Set<string>();
-  if (wanted.has('dependency_injection')) for (const [, n] of g.nodes()) if (n.kind === 'class') classNames.add(n.label);
+  const builtin = CODE_RULES.filter((r) => wanted.has(r.preset));
   const files: GraphNode[] = [];
   for (const [, n] of g.nodes()) if (n.kind === 'file' && n.language && CODE_LANGUAGES.includes(n.language) && request.inScope(n.path)) files.push(n);
   files.sort((a, b) => a.path.localeCompare(b.path));
-  const hashes = all.length > 0 ? engine.storedFiles() : new Map();
   const raw: RawFinding[] = [];
-  let scanned = 0;
+  let scanned = files.length;
   let fromCache = 0;
-  for (const file of files) {
-    if (all.length === 0) break;
-    if (request.deadline.spent()) break;
-    await request.deadline.pace();
-    const language = file.language!;
-    const applicable = all.filter((r) => r.languages.includes(language));
-    if (applicable.length === 0) {
-      scanned++;
-      continue;
+  let workers = 0;
+  // Built-in rules: from the per-file facts (one parse per file content, shared with twins).
+  const withBuiltin = builtin.length ? files.filter((f) => builtin.some((r) => r.languages.includes(f.language!))) : [];
+  if (withBuiltin.length) {
+    const outcome = await factsOf(graph, withBuiltin.map((f) => ({ path: f.path, language: f.language! })), request.deadline);
+    fromCache = outcome.fromCache;
+    workers = outcome.workers;
+    for (const f of withBuiltin) {
+      const facts = outcome.facts.get(f.path);
+      if (!facts) continue;
+      for (const rule of builtin) if (rule.languages.includes(f.language!)) raw.push(...(facts.findings[rule.id] ?? []));
     }
-    const hash = hashes.get(file.path)?.hash ?? '';
-    let entry = cache.get(file.path);
-    if (!entry || entry.hash !== hash || entry.root !== engine.root) entry = { root: engine.root, hash, byRule: new Map() };
-    const missing = applicable.filter((r) => !entry!.byRule.has(r.id) || request.custom.includes(r));
-    if (missing.length === 0) fromCache++;
-    else {
+    scanned = files.length - withBuiltin.length + outcome.facts.size;
+  }
+  // Custom rules (from the call, the config or an antibody): parsed here, never cached.
+  if (request.custom.length) {
+    const classNames = new Set<string>();
+    let customScanned = 0;
+    for (const file of files) {
+      if (request.deadline.spent()) break;
+      await request.deadline.pace();
+      const applicable = request.custom.filter((r) => r.languages.includes(file.language!));
+      customScanned++;
+      if (applicable.length === 0) continue;
       let text: string;
       try {
         text = engine.readFile(file.path).content;
       } catch {
         continue; // gone since the last ingest: the next ingest drops it
       }
-      if (missing.every((r) => r.needs && !r.needs.test(text))) {
-        for (const rule of missing) entry.byRule.set(rule.id, []);
-        if (hash) cache.set(file.path, entry);
-        for (const rule of applicable) raw.push(...(entry.byRule.get(rule.id) ?? []));
-        scanned++;
-        continue;
-      }
-      const parsed = await parseCode(language, text);
+      const live = applicable.filter((r) => !r.needs || r.needs.test(text));
+      if (live.length === 0) continue;
+      const parsed = await parseFile(file.language!, text);
       if (!parsed) continue;
       try {
-        const ctx: RuleContext = { classNames, text };
-        for (const rule of missing) entry.byRule.set(rule.id, rule.needs && !rule.needs.test(text) ? [] : runRule(rule, parsed.query(rule.query), parsed.tree.rootNode, ctx, file.path));
+        for (const rule of live) raw.push(...runRuleQuery(rule, parsed, { classNames, text }, file.path));
       } finally {
         parsed.done();
       }
-      if (hash) {
-        if (cache.size >= MAX_CACHED_FILES) cache.clear();
-        cache.set(file.path, entry);
-      }
     }
-    for (const rule of applicable) raw.push(...(entry.byRule.get(rule.id) ?? []));
-    for (const rule of request.custom) if (rule.languages.includes(language)) entry.byRule.delete(rule.id);
-    scanned++;
+    scanned = Math.min(scanned, customScanned);
   }
   const fileOf = fileIndexOf(g);
   const symbolsOf = new Map<string, GraphNode[]>();
@@ -145,25 +133,8 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
     files_scanned: scanned,
     files_total: files.length,
     files_from_cache: fromCache,
+    parse_workers: workers,
   };
-}
-
-function runRule(rule: CodeRule, query: ReturnType<NonNullable<Awaited<ReturnType<typeof parseCode>>>['query']>, root: Node, ctx: RuleContext, path: string): RawFinding[] {
-  const out: RawFinding[] = [];
-  const seen = new Set<number>();
-  for (const match of query.matches(root, { matchLimit: 4096 })) {
-    const captures: Record<string, Node> = {};
-    for (const c of match.captures) captures[c.name] ??= c.node;
-    const hit = captures.hit ?? match.captures[0]?.node;
-    if (!hit || seen.has(hit.id)) continue;
-    const verdict = rule.check ? rule.check({ ...captures, hit }, ctx) : true;
-    if (verdict === false) continue;
-    seen.add(hit.id);
-    const refined = typeof verdict === 'object' ? verdict : {};
-    out.push({ pattern: rule.preset, rule: rule.id, file: path, lines: linesOf(hit), severity: refined.severity ?? rule.severity, message: refined.message ?? rule.message, code: excerpt(hit) });
-    if (out.length >= MAX_MATCHES_PER_RULE_FILE) break;
-  }
-  return out;
 }
 
 function validate(g: CodeGraph, symbols: readonly GraphNode[], f: RawFinding, fileOf: Int32Array): Finding {
@@ -180,6 +151,8 @@ function validate(g: CodeGraph, symbols: readonly GraphNode[], f: RawFinding, fi
 function round(x: number): number {
   return Math.round(x * 100) / 100;
 }
+
+const isJs = (l: Language) => l === 'typescript' || l === 'tsx' || l === 'javascript';
 
 /** A custom rule from a tree-sitter query (one language family) or keywords (identifiers in code, not comments or strings). */
 export function customRule(spec: { query?: string; language?: Language; keywords?: readonly string[]; severity?: number; name?: string }): CodeRule[] {

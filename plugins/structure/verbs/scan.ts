@@ -55,6 +55,7 @@ export function scanVerb(configured: readonly PatternSpec[]) {
         files_scanned: outcome.files_scanned,
         files_total: outcome.files_total,
         files_from_cache: outcome.files_from_cache,
+        parse_workers: outcome.parse_workers,
         budget: packed.budget,
         time: deadline.report(`${outcome.files_total - outcome.files_scanned} file(s) not scanned`),
       };

@@ -1,0 +1,48 @@
+/** A facts worker: reads, parses and reads the facts of batches of files (file-facts.ts), off the main thread. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parentPort } from 'node:worker_threads';
+import { Language, Parser } from 'web-tree-sitter';
+import { setGrammarLoader } from './code-trees.ts';
+import { computeFacts } from './file-facts.ts';
+import type { FactsRequest, FactsResponse, WireFacts } from './facts-pool.ts';
+
+let classKey = '';
+let classNames: ReadonlySet<string> = new Set();
+
+let grammars: Record<string, string> = {};
+let runtime: Promise<void> | null = null;
+setGrammarLoader(async (name) => {
+  await (runtime ??= Parser.init());
+  const path = grammars[name];
+  if (!path) throw new Error(`no grammar path for ${name}`);
+  return Language.load(path);
+});
+
+async function handle(req: FactsRequest): Promise<FactsResponse> {
+  grammars = req.grammars;
+  if (req.classNames) {
+    classNames = new Set(req.classNames);
+    classKey = req.classKey;
+  } else if (req.classKey !== classKey) return { type: 'error', id: req.id, message: 'class names out of date', stale: true };
+  const out: WireFacts[] = [];
+  for (const task of req.tasks) {
+    try {
+      const text = readFileSync(join(req.root, task.path), 'utf8');
+      out.push(await computeFacts(task.language, text, task.path, classNames));
+    } catch {
+      out.push(null); // unreadable or gone: the caller skips it
+    }
+  }
+  return { type: 'result', id: req.id, facts: out };
+}
+
+parentPort!.on('message', (req: FactsRequest) => {
+  handle(req).then(
+    (res) => {
+      const transfer = res.type === 'result' ? res.facts.flatMap((f) => (f ? f.defs.map((d) => d.shingles.buffer as ArrayBuffer) : [])) : [];
+      parentPort!.postMessage(res, transfer);
+    },
+    (err: unknown) => parentPort!.postMessage({ type: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) } satisfies FactsResponse),
+  );
+});

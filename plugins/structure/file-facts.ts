@@ -1,0 +1,226 @@
+/**
+ * What the scans and `twins` read from one file, computed from a single parse: every built-in
+ * rule's findings (all of the language's rule queries compiled into one query, so the tree is
+ * walked once, not once per rule) and the normalised shape of every definition (one pre-order walk
+ * of the whole file: a definition's tokens are a contiguous run of the file's token sequence).
+ * Pure: runs in a facts worker (facts-worker.ts) or in-process for a few files.
+ */
+import type { Language } from '../graph/api.ts';
+import { excerpt, linesOf, parseCode, type Node, type ParsedFile } from './code-trees.ts';
+import { CODE_RULES, type CodeRule, type RuleContext } from './code-rules.ts';
+
+/** A finding before graph validation. */
+export interface RawFinding {
+  pattern: string;
+  rule: string;
+  file: string;
+  lines: [number, number];
+  severity: number;
+  message: string;
+  code: string;
+}
+
+/** A normalised AST shape: 5-token shingles of the pre-order node types (names and literals drop out). */
+export interface Shape {
+  /** Sorted distinct shingle hashes. */
+  shingles: Int32Array;
+  tokens: number;
+}
+
+/** One definition node of the file and its shape. */
+export interface DefinitionShape extends Shape {
+  /** 0-based start and end rows. */
+  row: number;
+  endRow: number;
+}
+
+export interface FileFacts {
+  /** Findings per built-in rule id; every built-in rule of the language ran (absent = none). */
+  findings: Record<string, RawFinding[]>;
+  /** Definitions in pre-order. */
+  defs: DefinitionShape[];
+}
+
+export const MAX_MATCHES_PER_RULE_FILE = 200;
+const MAX_SHAPE_TOKENS = 6000;
+
+/** Node types that define something (functions, methods, classes, …) across the parsed grammars. */
+export const DEFINITIONS: ReadonlySet<string> = new Set([
+  'function_declaration', 'function_expression', 'arrow_function', 'method_definition', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'interface_declaration',
+  'function_definition', 'class_definition', 'function_item', 'impl_item', 'struct_item', 'method_declaration', 'constructor_declaration', 'class_body', 'type_declaration',
+]);
+
+/** The built-in rules of a language, in a stable order. */
+export function builtinRules(language: Language): CodeRule[] {
+  return CODE_RULES.filter((r) => r.languages.includes(language));
+}
+
+/** All the language's rule queries as one source, with the rule of each pattern index. */
+const combined = new Map<Language, { source: string; ruleOfPattern: CodeRule[] } | null>();
+
+function combinedRules(parsed: ParsedFile): { query: ReturnType<ParsedFile['query']>; ruleOfPattern: CodeRule[] } | null {
+  let c = combined.get(parsed.language);
+  if (c === undefined) {
+    const rules = builtinRules(parsed.language);
+    const ruleOfPattern: CodeRule[] = [];
+    for (const rule of rules) {
+      const n = parsed.query(rule.query).patternCount();
+      for (let k = 0; k < n; k++) ruleOfPattern.push(rule);
+    }
+    c = rules.length ? { source: rules.map((r) => r.query).join('\n'), ruleOfPattern } : null;
+    combined.set(parsed.language, c);
+  }
+  return c ? { query: parsed.query(c.source), ruleOfPattern: c.ruleOfPattern } : null;
+}
+
+/** Runs one rule's compiled query over a tree (custom rules and antibodies). */
+export function runRuleQuery(rule: CodeRule, parsed: ParsedFile, ctx: RuleContext, path: string): RawFinding[] {
+  const out: RawFinding[] = [];
+  const seen = new Set<number>();
+  for (const match of parsed.query(rule.query).matches(parsed.tree.rootNode, { matchLimit: 4096 })) {
+    if (!accept(rule, match.captures, ctx, path, seen, out)) continue;
+    if (out.length >= MAX_MATCHES_PER_RULE_FILE) break;
+  }
+  return out;
+}
+
+function accept(rule: CodeRule, list: readonly { name: string; node: Node }[], ctx: RuleContext, path: string, seen: Set<number>, out: RawFinding[]): boolean {
+  const captures: Record<string, Node> = {};
+  for (const c of list) captures[c.name] ??= c.node;
+  const hit = captures.hit ?? list[0]?.node;
+  if (!hit || seen.has(hit.id)) return false;
+  const verdict = rule.check ? rule.check({ ...captures, hit }, ctx) : true;
+  if (verdict === false) return false;
+  seen.add(hit.id);
+  const refined = typeof verdict === 'object' ? verdict : {};
+  out.push({ pattern: rule.preset, rule: rule.id, file: path, lines: linesOf(hit), severity: refined.severity ?? rule.severity, message: refined.message ?? rule.message, code: excerpt(hit) });
+  return true;
+}
+
+/** Facts of one file's text; null for a language the scans do not parse. */
+export async function computeFacts(language: Language, text: string, path: string, classNames: ReadonlySet<string>): Promise<FileFacts | null> {
+  const parsed = await parseCode(language, text);
+  if (!parsed) return null;
+  try {
+    const findings: Record<string, RawFinding[]> = {};
+    const c = combinedRules(parsed);
+    const live = c ? new Set(c.ruleOfPattern.filter((r) => !r.needs || r.needs.test(text))) : new Set<CodeRule>();
+    if (c && live.size > 0) {
+      const ctx: RuleContext = { classNames, text };
+      const seen = new Map<CodeRule, Set<number>>();
+      for (const match of c.query.matches(parsed.tree.rootNode, { matchLimit: 4096 })) {
+        const rule = c.ruleOfPattern[match.patternIndex];
+        if (!rule || !live.has(rule)) continue;
+        const out = (findings[rule.id] ??= []);
+        if (out.length >= MAX_MATCHES_PER_RULE_FILE) continue;
+        let s = seen.get(rule);
+        if (!s) seen.set(rule, (s = new Set()));
+        accept(rule, match.captures, ctx, path, s, out);
+      }
+      for (const [id, list] of Object.entries(findings)) if (list.length === 0) delete findings[id];
+    }
+    return { findings, defs: definitionShapes(parsed.tree.rootNode) };
+  } finally {
+    parsed.done();
+  }
+}
+
+/** Every definition's shape from one pre-order walk of the file. */
+export function definitionShapes(root: Node): DefinitionShape[] {
+  const ids = typeHashesOf(root);
+  let tokens = new Int32Array(4096);
+  let count = 0;
+  const open: { depth: number; start: number; row: number; endRow: number; index: number }[] = [];
+  const spans: { start: number; end: number; row: number; endRow: number }[] = [];
+  const close = (depth: number) => {
+    while (open.length && open[open.length - 1].depth >= depth) {
+      const o = open.pop()!;
+      spans[o.index] = { start: o.start, end: count, row: o.row, endRow: o.endRow };
+    }
+  };
+  const cursor = root.walk();
+  let depth = 0;
+  let descend = true;
+  for (;;) {
+    if (descend) {
+      const id = cursor.nodeTypeId;
+      let h = ids.get(id);
+      if (h === undefined) {
+        const type = cursor.nodeType;
+        // Low bit set: a definition type. The hash keeps its other 31 bits.
+        ids.set(id, (h = (typeHashOf(type) & ~1) | (DEFINITIONS.has(type) ? 1 : 0)));
+      }
+      if (h & 1) {
+        open.push({ depth, start: count, row: cursor.startPosition.row, endRow: cursor.endPosition.row, index: spans.length });
+        spans.push({ start: 0, end: 0, row: 0, endRow: 0 });
+      }
+      if (h >>> 1 !== 0) {
+        if (count === tokens.length) {
+          const grown = new Int32Array(tokens.length * 2);
+          grown.set(tokens);
+          tokens = grown;
+        }
+        tokens[count++] = h & ~1;
+      }
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+    }
+    if (cursor.gotoNextSibling()) {
+      close(depth);
+      descend = true;
+      continue;
+    }
+    if (!cursor.gotoParent()) break;
+    depth--;
+    close(depth + 1);
+    descend = false;
+  }
+  close(0);
+  cursor.delete();
+  const shingles = shingleHashes(tokens, count);
+  return spans.map((s) => ({ row: s.row, endRow: s.endRow, ...shapeOfRange(shingles, s.start, Math.min(s.end, s.start + MAX_SHAPE_TOKENS)) }));
+}
+
+/** Punctuation carries no shape. */
+const SKIP = new Set(['(', ')', '{', '}', '[', ']', ',', ';', ':', '.', 'comment', '"', "'", '`', 'string_fragment']);
+
+/** A node type's token hash, even and non-zero; 0 for punctuation (skipped). */
+function typeHashOf(type: string): number {
+  if (SKIP.has(type)) return 0;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < type.length; i++) h = Math.imul(h ^ type.charCodeAt(i), 0x01000193);
+  return h & ~1 || 2;
+}
+
+const SHINGLE = 5;
+/** Per grammar: node type id → hash of its type name (0 = punctuation), so shapes compare across grammars that share names (ts/tsx). */
+const typeHashes = new WeakMap<object, Map<number, number>>();
+
+function typeHashesOf(node: Node): Map<number, number> {
+  const language = node.tree.language as object;
+  let ids = typeHashes.get(language);
+  if (!ids) typeHashes.set(language, (ids = new Map()));
+  return ids;
+}
+
+/** The hash of every SHINGLE-token window of the file's token sequence, by start position. */
+function shingleHashes(tokens: Int32Array, count: number): Int32Array {
+  const out = new Int32Array(Math.max(0, count - SHINGLE + 1));
+  for (let i = 0; i < out.length; i++) {
+    let h = 0x811c9dc5;
+    for (let k = i; k < i + SHINGLE; k++) h = Math.imul(h ^ tokens[k], 0x01000193);
+    out[i] = h;
+  }
+  return out;
+}
+
+/** The shape of tokens[from, to): its windows' hashes, sorted and distinct. */
+function shapeOfRange(shingles: Int32Array, from: number, to: number): Shape {
+  const end = Math.max(from, to - SHINGLE + 1);
+  const sorted = shingles.slice(from, end).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+  return { shingles: sorted.slice(0, n), tokens: to - from };
+}

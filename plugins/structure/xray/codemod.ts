@@ -1,0 +1,129 @@
+/**
+ * xray_apply's deterministic codemods over the files a selector picks: a header tag comment at the
+ * top of each file, or an annotation comment above each symbol of a kind. Idempotent: a file that
+ * already carries the tag (a symbol whose line above already carries the annotation) is unchanged.
+ * Planning reads every file once and fingerprints the plan, so a commit can insist on the plan the
+ * agent saw (expect_version).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ErrorCodes, M1ndError } from '../../../core/index.ts';
+import type { GraphNode, GraphService } from '../../graph/api.ts';
+import { engineCall } from '../../graph/api.ts';
+import { hashBytes } from '../../edit/api.ts';
+import { CODE_LANGUAGES } from '../code-trees.ts';
+
+export interface Transform {
+  kind: 'ensure_header_tag' | 'annotate_symbol';
+  tag?: string;
+  annotation?: string;
+  node_type?: string;
+  position?: 'above';
+}
+
+export interface Selector {
+  path_prefix?: string;
+  extensions?: string[];
+}
+
+export interface PlannedFile {
+  path: string;
+  absolute: string;
+  oldHash: string;
+  content: string;
+  /** Lines inserted (1-based line numbers in the new file) with their text. */
+  inserted: { line: number; text: string }[];
+}
+
+export interface CodemodPlan {
+  version: string;
+  changed: PlannedFile[];
+  unchanged: number;
+  selected: number;
+}
+
+const MAX_FILES = 200;
+
+function comment(language: string): string {
+  return language === 'python' ? '#' : '//';
+}
+
+function checkText(what: string, text: string | undefined): string {
+  const t = (text ?? '').trim();
+  if (!t) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `transform.${what} is required for this kind`, { hint: `pass transform.${what}, e.g. "@layer service"` });
+  if (/[\r\n]/.test(t) || t.includes('*/')) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `transform.${what} must be one line of comment text`, { hint: 'drop line breaks and comment delimiters' });
+  return t;
+}
+
+/** The code files a selector picks, in path order. */
+export function selectFiles(graph: GraphService, selector: Selector): GraphNode[] {
+  const engine = graph.engine;
+  const prefix = selector.path_prefix ? engineCall(() => engine.resolvePath(selector.path_prefix!)).relative.replace(/\/+$/, '') : '';
+  const exts = (selector.extensions ?? []).map((e) => (e.startsWith('.') ? e : `.${e}`));
+  const out: GraphNode[] = [];
+  for (const [, n] of engine.graph.nodes()) {
+    if (n.kind !== 'file' || !n.language || !CODE_LANGUAGES.includes(n.language)) continue;
+    if (prefix && n.path !== prefix && !n.path.startsWith(`${prefix}/`)) continue;
+    if (exts.length && !exts.some((e) => n.path.endsWith(e))) continue;
+    out.push(n);
+  }
+  out.sort((a, b) => a.path.localeCompare(b.path));
+  if (out.length > MAX_FILES) {
+    throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `the selector picks ${out.length} files, more than ${MAX_FILES} in one codemod`, { hint: 'narrow selector.path_prefix or selector.extensions and apply in several runs' });
+  }
+  return out;
+}
+
+/** Plans the transform over the selected files (reads each once). */
+export function planCodemod(graph: GraphService, files: readonly GraphNode[], t: Transform): CodemodPlan {
+  const text = checkText(t.kind === 'ensure_header_tag' ? 'tag' : 'annotation', t.kind === 'ensure_header_tag' ? t.tag : t.annotation);
+  const kind = t.node_type ?? 'function';
+  const changed: PlannedFile[] = [];
+  const fingerprint = createHash('sha1').update(JSON.stringify([t.kind, text, kind]));
+  let unchanged = 0;
+  for (const f of files) {
+    const p = engineCall(() => graph.engine.resolvePath(f.path));
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(p.absolute);
+    } catch {
+      continue; // gone since the last ingest
+    }
+    const oldHash = hashBytes(bytes);
+    fingerprint.update(`${f.path}\0${oldHash}\n`);
+    const eol = bytes.includes('\r\n') ? '\r\n' : '\n';
+    const lines = bytes.toString('utf8').split(/\r?\n/);
+    const line = `${comment(f.language!)} ${text}`;
+    const inserted: { line: number; text: string }[] = [];
+    if (t.kind === 'ensure_header_tag') {
+      if (!lines.slice(0, 10).some((l) => l.includes(text))) {
+        let at = 0;
+        if (lines[0]?.startsWith('#!')) at = 1;
+        if (f.language === 'python' && /^#.*coding[:=]/.test(lines[at] ?? '')) at++;
+        lines.splice(at, 0, line);
+        inserted.push({ line: at + 1, text: line });
+      }
+    } else {
+      const symbols = graph.fileSymbols(f.path).filter((s) => s.kind === kind);
+      // Bottom-up, so earlier insertions do not move later targets.
+      const starts = [...new Set(symbols.map((s) => s.startLine))].sort((a, b) => b - a);
+      for (const start of starts) {
+        const idx = start - 1;
+        if (idx < 0 || idx >= lines.length) continue;
+        if (idx > 0 && lines[idx - 1].includes(text)) continue;
+        const indent = /^\s*/.exec(lines[idx])![0];
+        lines.splice(idx, 0, `${indent}${line}`);
+        inserted.push({ line: start, text: `${indent}${line}` });
+      }
+      // Report in file order, in new-file line numbers.
+      inserted.reverse();
+      inserted.forEach((ins, k) => (ins.line += k));
+    }
+    if (inserted.length === 0) {
+      unchanged++;
+      continue;
+    }
+    changed.push({ path: f.path, absolute: p.absolute, oldHash, content: lines.join(eol), inserted });
+  }
+  return { version: fingerprint.digest('hex').slice(0, 16), changed, unchanged, selected: files.length };
+}
