@@ -40,6 +40,8 @@ export interface QuarantineRecord {
   check: string;
   message: string;
   origin?: string;
+  /** Verbs the plugin declared (`verbs`) or registered before it failed: calls to them name this record. */
+  verbs?: string[];
 }
 
 export interface HostStatus {
