@@ -22,6 +22,14 @@ export interface CallContext {
    * `log` is the server's own log (stderr and every client); this one is for the caller.
    */
   notify(level: ClientLogLevel, data: unknown): Promise<void>;
+  /**
+   * Closes this call's SSE stream (Streamable HTTP with resumability, clients of protocol
+   * 2025-11-25 or later): the client reconnects after the server's retry interval with
+   * Last-Event-ID and receives what was sent since, the result included. For long calls behind
+   * proxies that cut quiet connections. Returns false where the transport cannot resume (stdio,
+   * in memory, older clients), and the stream stays as it is.
+   */
+  closeStream(): boolean;
   log: Logger;
   session: SessionStore;
   settings: Readonly<HostSettings>;
@@ -45,6 +53,8 @@ export interface CallRequest {
   signal?: AbortSignal;
   /** Sends a progress notification; absent when the client did not ask for progress. */
   sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** Closes the request's SSE stream for the client to resume; absent where it cannot resume. */
+  closeStream?: () => void;
   /** Sends a log message to the caller (filtered by its level); absent without an MCP client. */
   sendLog?: (level: ClientLogLevel, logger: string, data: unknown) => Promise<void>;
   connectionId?: string;
@@ -108,6 +118,12 @@ export class PipelineCallContext implements CallContext {
 
   async notify(level: ClientLogLevel, data: unknown): Promise<void> {
     if (this.request.sendLog && !this.aborted) await this.request.sendLog(level, `m1nd/${this.plugin}`, data);
+  }
+
+  closeStream(): boolean {
+    if (!this.request.closeStream || this.aborted) return false;
+    this.request.closeStream();
+    return true;
   }
 
   service<T>(name: string): T {
