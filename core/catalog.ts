@@ -4,7 +4,7 @@
  * compile, so they cannot drift apart.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { TierChoice, TierTable } from './tiers.ts';
+import { advertisesOutputSchemas, type TierChoice, type TierTable } from './tiers.ts';
 import { staticEffect, strongestEffect, type VerbRecord } from './verb.ts';
 import { mustPass } from './validation.ts';
 import { boundInputSchema, isDefaultBound } from './input-bounds.ts';
@@ -166,6 +166,7 @@ export function compileSurface(catalog: Catalog, table: TierTable, tier: string,
   const tools: Tool[] = [];
   const help = new Map<string, HelpEntry>();
   const byFamily: Record<string, number> = {};
+  const withOutput = advertisesOutputSchemas(table, tier);
   for (const r of records) {
     byFamily[r.family] = (byFamily[r.family] ?? 0) + 1;
     const advertisedIn = r.advertised ? [...table.tiers].filter(([, set]) => set.has(r.name)).map(([t]) => t) : [];
@@ -188,7 +189,7 @@ export function compileSurface(catalog: Catalog, table: TierTable, tier: string,
       inputSchema: advertisedInput(r) as Tool['inputSchema'],
       annotations: annotationsFor(r),
     };
-    if (r.output) tool.outputSchema = plainSchema(r.output) as Tool['outputSchema'];
+    if (r.output && withOutput) tool.outputSchema = plainSchema(r.output) as Tool['outputSchema'];
     tools.push(tool);
   }
   return {

@@ -229,6 +229,8 @@ function checkSchema(plugin: string, verb: string, which: string, schema: TSchem
   } catch (error) {
     throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": ${which} schema does not compile: ${(error as Error).message}`);
   }
+  // Parameter names are snake_case; a result's keys are the verb's own business.
+  if (which !== 'input') return;
   for (const key of Object.keys(schema.properties)) {
     if (!VERB_NAME.test(key)) throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": parameter "${key}" must be snake_case`);
   }

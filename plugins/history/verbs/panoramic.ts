@@ -17,6 +17,12 @@ export const panoramicVerb = defineVerb({
     scope: Type.Optional(Type.String({ maxLength: 512, description: 'Path prefix to keep' })),
     top_n: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
   }),
+  output: Type.Object({
+    files: Type.Array(Type.Object({})),
+    note: Type.Optional(Type.String()),
+    weights: Type.Object({ blast: Type.Number(), centrality: Type.Number(), churn: Type.Number() }),
+    files_scored: Type.Number(),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['orient', 'review'],

@@ -18,6 +18,13 @@ export const tremorVerb = defineVerb({
     min_observations: Type.Integer({ minimum: 2, maximum: 1000, default: 3, description: 'Commits a file needs in the window' }),
     sensitivity: Type.Number({ minimum: 0.1, maximum: 10, default: 1, description: 'Multiplies the trend before the threshold' }),
   }),
+  output: Type.Object({
+    window: Type.Object({ from: Type.String(), to: Type.String(), buckets: Type.Number(), bucket_days: Type.Number() }),
+    source: Type.Object({ truncated: Type.Optional(Type.Boolean()), shallow: Type.Optional(Type.Boolean()), warning: Type.Optional(Type.String()), new_commits: Type.Optional(Type.Number()), commits: Type.Number(), head: Type.Union([Type.String(), Type.Null()]), newest: Type.String(), mined: Type.String() }),
+    accelerating_count: Type.Number(),
+    tremors: Type.Array(Type.Object({})),
+    note: Type.String(),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['review', 'plan'],

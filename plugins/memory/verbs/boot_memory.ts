@@ -41,6 +41,7 @@ export const bootMemoryVerb = defineVerb({
     source_refs: Type.Optional(Type.Array(Type.String())),
     tier: Type.Optional(TierParam),
   }),
+  output: Type.Object({ action: Type.String() }),
   tiers: ['full'],
   effect: (args) => (args.action === 'set' || args.action === 'delete' ? 'write' : 'read'),
   maxEffect: 'write',

@@ -23,6 +23,7 @@ export const antibodyCreateVerb = defineVerb({
       }),
     ),
   }),
+  output: Type.Object({ action: Type.String() }),
   tiers: ['full'],
   effect: 'write',
   stages: ['review'],
