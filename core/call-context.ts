@@ -72,6 +72,9 @@ export class PipelineCallContext implements CallContext {
   readonly session: SessionStore;
   readonly connectionId?: string;
   private controller: AbortController | undefined;
+  /** The last progress reported (as given) and sent (placed on the request's one scale). */
+  private lastProgress: { done: number; total?: number; sent: number } | undefined;
+  private progressOffset = 0;
   /** Set when the pipeline stopped the call (timeout), whether or not anyone read the signal. */
   private stopReason: { reason: unknown } | undefined;
 
@@ -112,8 +115,19 @@ export class PipelineCallContext implements CallContext {
     this.controller?.abort(reason);
   }
 
+  /**
+   * One progress per request that only increases, as the spec requires, whoever reports it (a tap
+   * loading the graph, then the handler's own phases): a report that starts a new phase (a lower
+   * count, or the same count of another total) is placed after everything already sent; a repeated count is dropped.
+   */
   async progress(done: number, total?: number, message?: string): Promise<void> {
-    if (this.request.sendProgress && !this.aborted) await this.request.sendProgress(done, total, message);
+    if (!this.request.sendProgress || this.aborted) return;
+    const last = this.lastProgress;
+    if (last && (done < last.done || (done === last.done && total !== last.total))) this.progressOffset = last.sent + 1;
+    const sent = this.progressOffset + done;
+    if (last && sent <= last.sent) return;
+    this.lastProgress = { done, total, sent };
+    await this.request.sendProgress(sent, total === undefined ? undefined : this.progressOffset + total, message);
   }
 
   async notify(level: ClientLogLevel, data: unknown): Promise<void> {
