@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AgentId, definePlugin, defineVerb, minimalArguments, Type } from '../../core/index.ts';
-import { plainSchema } from '../../core/catalog.ts';
+import { advertisedOutput } from '../../core/catalog.ts';
 import { connect, tempDir, type Harness } from '../helpers/mcp.ts';
 import { writeFixtureRepo } from '../helpers/fixture-repo.ts';
 
@@ -23,7 +23,7 @@ describe('output schemas and structured results', function () {
     assert.equal(declaring.length, names.length, 'each declares an output schema');
     for (const verb of declaring) {
       const tool = advertised.get(verb.name);
-      if (tool) assert.deepEqual(tool.outputSchema, plainSchema(verb.output), `${verb.name}: tools/list carries its output schema`);
+      if (tool) assert.deepEqual(tool.outputSchema, advertisedOutput(verb), `${verb.name}: tools/list carries its output schema`);
       // The SDK client validates structuredContent against the advertised schema too (it listed the tools above).
       const { result, json } = await h.call(verb.name, { ...minimalArguments(verb.input), agent_id: 'schema-test' });
       assert.ok(!result.isError, `${verb.name} failed: ${JSON.stringify(json).slice(0, 300)}`);
