@@ -152,6 +152,16 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
     throw new CheckFailed('apply', ErrorCodes.PLUGIN_APPLY, `plugin "${def.name}" threw in apply: ${toM1ndError(error).message}`);
   }
   checkVerbs(def.name, verbs, env.catalog);
+  const declared = declaredVerbs(def);
+  if (declared.length > 0) {
+    // A stale `verbs` list would make a quarantine answer name the wrong verbs: say so while it loads.
+    const registered = new Set(verbs.map((v) => v.name));
+    const undeclared = [...registered].filter((n) => !declared.includes(n));
+    const missing = declared.filter((n) => !registered.has(n));
+    if (undeclared.length + missing.length > 0) {
+      env.log.warn(`plugin "${def.name}": its \`verbs\` list does not match what it registers (not listed: ${undeclared.join(', ') || 'none'}; not registered: ${missing.join(', ') || 'none'})`);
+    }
+  }
   for (const p of def.provides ?? []) {
     if (!services.has(p)) throw new CheckFailed('services', ErrorCodes.PLUGIN_SERVICE, `plugin "${def.name}" declares service "${p}" but did not provide it in apply`);
   }

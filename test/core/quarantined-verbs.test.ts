@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { AgentId, definePlugin, defineVerb, Type } from '../../core/index.ts';
-import { connect } from '../helpers/mcp.ts';
+import { connect, memoryLogger } from '../helpers/mcp.ts';
 
 const echo = (name: string) =>
   defineVerb({ name, description: 'Echoes.', input: Type.Object({ agent_id: AgentId }), effect: 'read', handler: () => ({ ok: true }) });
@@ -75,6 +75,17 @@ describe('calls to verbs of a quarantined plugin', function () {
       assert.match(json.error.message, /another-missing-service/);
       assert.deepEqual(json.error.detail.quarantined, ['silent-failure']);
       assert.match(json.error.hint, /reload/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('are checked against the declared list when the plugin loads: a stale list is logged', async () => {
+    const lines: string[] = [];
+    const stale = definePlugin({ name: 'stale-list', version: '1.0.0', verbs: ['old_name'], apply: (ctx) => ctx.registerVerb(echo('new_name')) });
+    const h = await connect({ plugins: [stale], log: memoryLogger(lines) });
+    try {
+      assert.ok(lines.some((l) => /stale-list.*not listed: new_name; not registered: old_name/.test(l)), lines.join('\n'));
     } finally {
       await h.close();
     }
