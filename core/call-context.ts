@@ -22,6 +22,14 @@ export interface CallContext {
    * `log` is the server's own log (stderr and every client); this one is for the caller.
    */
   notify(level: ClientLogLevel, data: unknown): Promise<void>;
+  /**
+   * Closes this call's SSE stream (Streamable HTTP with resumability, clients of protocol
+   * 2025-11-25 or later): the client reconnects after the server's retry interval with
+   * Last-Event-ID and receives what was sent since, the result included. For long calls behind
+   * proxies that cut quiet connections. Returns false where the transport cannot resume (stdio,
+   * in memory, older clients), and the stream stays as it is.
+   */
+  closeStream(): boolean;
   log: Logger;
   session: SessionStore;
   settings: Readonly<HostSettings>;
@@ -59,6 +67,8 @@ export interface CallRequest {
   signal?: AbortSignal;
   /** Sends a progress notification; absent when the client did not ask for progress. */
   sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** Closes the request's SSE stream for the client to resume; absent where it cannot resume. */
+  closeStream?: () => void;
   /** Sends a log message to the caller (filtered by its level); absent without an MCP client. */
   sendLog?: (level: ClientLogLevel, logger: string, data: unknown) => Promise<void>;
   connectionId?: string;
@@ -78,6 +88,9 @@ export class PipelineCallContext implements CallContext {
   readonly session: SessionStore;
   readonly connectionId?: string;
   private controller: AbortController | undefined;
+  /** The last progress reported (as given) and sent (placed on the request's one scale). */
+  private lastProgress: { done: number; total?: number; sent: number } | undefined;
+  private progressOffset = 0;
   /** Set when the pipeline stopped the call (timeout), whether or not anyone read the signal. */
   private stopReason: { reason: unknown } | undefined;
 
@@ -118,12 +131,29 @@ export class PipelineCallContext implements CallContext {
     this.controller?.abort(reason);
   }
 
+  /**
+   * One progress per request that only increases, as the spec requires, whoever reports it (a tap
+   * loading the graph, then the handler's own phases): a report that starts a new phase (a lower
+   * count, or the same count of another total) is placed after everything already sent; a repeated count is dropped.
+   */
   async progress(done: number, total?: number, message?: string): Promise<void> {
-    if (this.request.sendProgress && !this.aborted) await this.request.sendProgress(done, total, message);
+    if (!this.request.sendProgress || this.aborted) return;
+    const last = this.lastProgress;
+    if (last && (done < last.done || (done === last.done && total !== last.total))) this.progressOffset = last.sent + 1;
+    const sent = this.progressOffset + done;
+    if (last && sent <= last.sent) return;
+    this.lastProgress = { done, total, sent };
+    await this.request.sendProgress(sent, total === undefined ? undefined : this.progressOffset + total, message);
   }
 
   async notify(level: ClientLogLevel, data: unknown): Promise<void> {
     if (this.request.sendLog && !this.aborted) await this.request.sendLog(level, `m1nd/${this.plugin}`, data);
+  }
+
+  closeStream(): boolean {
+    if (!this.request.closeStream || this.aborted) return false;
+    this.request.closeStream();
+    return true;
   }
 
   service<T>(name: string): T {

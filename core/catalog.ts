@@ -4,7 +4,7 @@
  * compile, so they cannot drift apart.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { TierChoice, TierTable } from './tiers.ts';
+import { advertisesOutputSchemas, type TierChoice, type TierTable } from './tiers.ts';
 import { staticEffect, strongestEffect, type VerbRecord } from './verb.ts';
 import { mustPass } from './validation.ts';
 import { boundInputSchema, isDefaultBound } from './input-bounds.ts';
@@ -40,6 +40,8 @@ export interface QuarantineRecord {
   check: string;
   message: string;
   origin?: string;
+  /** Verbs the plugin declared (`verbs`) or registered before it failed: calls to them name this record. */
+  verbs?: string[];
 }
 
 export interface HostStatus {
@@ -141,6 +143,32 @@ function compactEnums(node: unknown): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, compactEnums(v)]));
 }
 
+/**
+ * The output schema as advertised: the top level only (each property's type, unions kept, arrays'
+ * item type when it is a scalar), `required` as declared. It is looser than the declared schema,
+ * so whatever fits the declared one fits it, and it costs half the tokens in tools/list.
+ */
+export function advertisedOutput(verb: Pick<VerbRecord, 'output'>): Record<string, unknown> {
+  const schema = plainSchema(verb.output);
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, shapeOnly(v)])),
+    ...(Array.isArray(schema.required) && schema.required.length > 0 ? { required: schema.required } : {}),
+  };
+}
+
+/** A nested schema reduced to its kind: type (and enum), anyOf of kinds, an array's scalar item type. */
+function shapeOnly(node: Record<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(node.anyOf)) return { anyOf: (node.anyOf as Record<string, unknown>[]).map(shapeOnly) };
+  if (node.type === 'array') {
+    const items = node.items as Record<string, unknown> | undefined;
+    return items && typeof items.type === 'string' && items.type !== 'object' && items.type !== 'array' ? { type: 'array', items: { type: items.type } } : { type: 'array' };
+  }
+  if (typeof node.type !== 'string') return {};
+  return node.enum ? { type: node.type, enum: node.enum } : { type: node.type };
+}
+
 /** The input schema as advertised: parameters with a default are optional to the caller (the host fills them in). */
 function advertisedInput(verb: VerbRecord): Record<string, unknown> {
   const schema = plainSchema(verb.input);
@@ -164,6 +192,7 @@ export function compileSurface(catalog: Catalog, table: TierTable, tier: string,
   const tools: Tool[] = [];
   const help = new Map<string, HelpEntry>();
   const byFamily: Record<string, number> = {};
+  const withOutput = advertisesOutputSchemas(table, tier);
   for (const r of records) {
     byFamily[r.family] = (byFamily[r.family] ?? 0) + 1;
     const advertisedIn = r.advertised ? [...table.tiers].filter(([, set]) => set.has(r.name)).map(([t]) => t) : [];
@@ -186,7 +215,7 @@ export function compileSurface(catalog: Catalog, table: TierTable, tier: string,
       inputSchema: advertisedInput(r) as Tool['inputSchema'],
       annotations: annotationsFor(r),
     };
-    if (r.output) tool.outputSchema = plainSchema(r.output) as Tool['outputSchema'];
+    if (r.output && withOutput) tool.outputSchema = advertisedOutput(r) as Tool['outputSchema'];
     tools.push(tool);
   }
   return {

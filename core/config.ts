@@ -17,6 +17,7 @@ const Curation = Type.Object(
     add: Type.Optional(Type.Array(Type.String())),
     remove: Type.Optional(Type.Array(Type.String())),
     description: Type.Optional(Type.String()),
+    outputSchemas: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -232,13 +232,31 @@ function cancelled(verb: string): M1ndError {
   return new M1ndError(ErrorCodes.CALL_CANCELLED, `${verb} was cancelled by the client`, { hint: 'call it again when needed' });
 }
 
+/** The hint of a verb missing because its plugin is quarantined: fix it, then reload. */
+const QUARANTINE_NEXT = 'fix the plugin (the reason above) and save it under `m1nd dev` (or `serve --watch`) to hot-reload, or restart the server; health and `m1nd list` show every quarantined plugin';
+
 function unknownVerbResult(gen: Generation, name: string): CallToolResult {
+  const quarantined = gen.quarantined();
+  const owner = quarantined.find((q) => q.verbs?.includes(name));
+  if (owner) {
+    const error = new M1ndError(
+      ErrorCodes.CALL_VERB_QUARANTINED,
+      `verb "${name}" belongs to plugin "${owner.plugin}", which is quarantined (${owner.check} check, ${owner.code}): ${owner.message}`,
+      { hint: QUARANTINE_NEXT, plugin: owner.plugin, data: { quarantine: { plugin: owner.plugin, check: owner.check, code: owner.code, origin: owner.origin } } },
+    );
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorBody(error) }) }] };
+  }
   const suggestions = gen.suggest(String(name), 3);
-  const error = new M1ndError(ErrorCodes.CALL_UNKNOWN_VERB, `unknown verb "${name}"${suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''}`, {
+  // A quarantined plugin that never got to register its verbs may own this name: say so.
+  const unnamed = quarantined.filter((q) => !q.verbs);
+  const maybe = unnamed.length > 0 ? `; ${unnamed.length === 1 ? 'plugin' : 'plugins'} ${unnamed.map((q) => `"${q.plugin}"`).join(', ')} quarantined before registering ${unnamed.length === 1 ? 'its' : 'their'} verbs may provide it (${unnamed.map((q) => `${q.plugin}: ${q.message}`).join('; ')})` : '';
+  const error = new M1ndError(ErrorCodes.CALL_UNKNOWN_VERB, `unknown verb "${name}"${suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''}${maybe}`, {
     hint: suggestions.length
       ? `call ${suggestions[0]} (every registered verb is callable, advertised or not), or help({"agent_id":"…","tool_name":"${suggestions[0]}"})`
-      : 'call help({"agent_id":"…","mode":"overview"}) for the verb list',
-    data: { suggestions },
+      : unnamed.length > 0
+        ? `if the verb is one of the quarantined plugins': ${QUARANTINE_NEXT}; otherwise call help({"agent_id":"…","mode":"overview"}) for the verb list`
+        : 'call help({"agent_id":"…","mode":"overview"}) for the verb list',
+    data: { suggestions, ...(unnamed.length > 0 ? { quarantined: unnamed.map((q) => q.plugin) } : {}) },
   });
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorBody(error) }) }] };
 }

@@ -19,6 +19,7 @@ import { IDENTITY_KEY } from './mcp-server.ts';
 import { DEFAULT_HTTP_PORT } from './http-entry.ts';
 
 export { DEFAULT_HTTP_PORT };
+import { SessionEventStore, type EventStoreLimits } from './event-store.ts';
 
 /** Options of `serveHttp`; the token normally comes from M1ND_HTTP_TOKEN, read by the caller. */
 export interface HttpOptions {
@@ -42,6 +43,11 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Path of the MCP endpoint (default /mcp). */
   path?: string;
+  /**
+   * Resumable SSE streams: each session keeps what it sent in a bounded buffer so a client that
+   * reconnects with Last-Event-ID gets what it missed (default on; `false` turns it off).
+   */
+  resumability?: false | (EventStoreLimits & { /** `retry` sent to clients, ms before reconnecting (default 1000). */ retryMs?: number });
   /** Close sessions with no request for this long (default 30 min; 0 keeps them until DELETE). */
   sessionIdleMs?: number;
   log?: Logger;
@@ -58,6 +64,8 @@ export interface HttpServerHandle {
 
 /** Default request body limit (4 MiB), the same bound the SDK applies by default. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How long a client waits before reconnecting a stream the server closed (SSE `retry`). */
+export const DEFAULT_RETRY_MS = 1000;
 const HEALTH_PATH = '/health';
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -94,6 +102,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   /** Last request time per session: SDK clients rarely send DELETE, so idle sessions are swept. */
   const lastSeen = new Map<string, number>();
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const resumability = options.resumability === false ? undefined : (options.resumability ?? {});
   const sweeper =
     idleMs > 0
       ? setInterval(() => {
@@ -127,6 +136,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       allowedHosts: guard!.hosts,
       allowedOrigins: guard!.origins,
       maxRequestBodySize: maxBodyBytes,
+      ...(resumability ? { eventStore: new SessionEventStore(resumability), retryInterval: resumability.retryMs ?? DEFAULT_RETRY_MS } : {}),
     });
     // Set before host.connect, which chains its own onclose after this one.
     transport.onclose = () => {

@@ -79,8 +79,10 @@ export async function loadPlugins(sources: PluginSource[], env: LoadEnvironment)
   const quarantinedProviders = new Map<string, string>();
   for (const source of orderByServices(sources)) {
     const name = source.definition?.name ?? source.fallbackName ?? source.origin ?? '(unnamed)';
+    /** Verb names the plugin declared or registered, so a call to one can say why it is missing. */
+    const verbNames = new Set<string>(declaredVerbs(source.definition));
     try {
-      const plugin = await loadOne(source, names, env, quarantinedProviders);
+      const plugin = await loadOne(source, names, env, quarantinedProviders, verbNames);
       loaded.push(plugin);
       names.add(plugin.name);
     } catch (error) {
@@ -88,6 +90,9 @@ export async function loadPlugins(sources: PluginSource[], env: LoadEnvironment)
         error instanceof CheckFailed
           ? { plugin: name, code: error.code, check: error.check, message: error.message, origin: source.origin }
           : { plugin: name, code: ErrorCodes.PLUGIN_APPLY, check: 'apply', message: toM1ndError(error).message, origin: source.origin };
+      // Names of other plugins' verbs (a duplicate) stay theirs: only names nobody else serves are recorded.
+      const own = [...verbNames].filter((v) => typeof v === 'string' && VERB_NAME.test(v) && !env.catalog.get(v));
+      if (own.length > 0) record.verbs = own;
       quarantined.push(record);
       for (const p of source.definition?.provides ?? []) if (!env.services.has(p)) quarantinedProviders.set(p, name);
       (env.quietQuarantine ? env.log.debug : env.log.error)(`plugin "${name}" quarantined (${record.check}): ${record.message}`, { code: record.code });
@@ -96,7 +101,13 @@ export async function loadPlugins(sources: PluginSource[], env: LoadEnvironment)
   return { loaded, quarantined };
 }
 
-async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnvironment, quarantinedProviders: Map<string, string>): Promise<LoadedPlugin> {
+/** The `verbs` a definition declares, when it is a list of strings (anything else is ignored). */
+function declaredVerbs(def: PluginDefinition<any> | undefined): string[] {
+  const list: unknown = def?.verbs;
+  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+}
+
+async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnvironment, quarantinedProviders: Map<string, string>, verbNames: Set<string>): Promise<LoadedPlugin> {
   if (source.importError !== undefined || !source.definition) {
     const why = source.importError instanceof Error ? source.importError.message : 'module has no default-exported plugin';
     throw new CheckFailed('import', ErrorCodes.PLUGIN_IMPORT, `plugin "${source.fallbackName ?? source.origin}" could not be imported: ${why}`);
@@ -121,6 +132,7 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
     hooks: scratch,
     catalog: env.view,
     registerVerb: (v: VerbDefinition<any>) => {
+      if (typeof v?.name === 'string') verbNames.add(v.name);
       verbs.push({ ...v, plugin: def.name, family, tiers: v.tiers ?? ['full'], advertised: v.advertised ?? true } as VerbRecord);
     },
     provide: (service, impl) => {
@@ -140,6 +152,16 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
     throw new CheckFailed('apply', ErrorCodes.PLUGIN_APPLY, `plugin "${def.name}" threw in apply: ${toM1ndError(error).message}`);
   }
   checkVerbs(def.name, verbs, env.catalog);
+  const declared = declaredVerbs(def);
+  if (declared.length > 0) {
+    // A stale `verbs` list would make a quarantine answer name the wrong verbs: say so while it loads.
+    const registered = new Set(verbs.map((v) => v.name));
+    const undeclared = [...registered].filter((n) => !declared.includes(n));
+    const missing = declared.filter((n) => !registered.has(n));
+    if (undeclared.length + missing.length > 0) {
+      env.log.warn(`plugin "${def.name}": its \`verbs\` list does not match what it registers (not listed: ${undeclared.join(', ') || 'none'}; not registered: ${missing.join(', ') || 'none'})`);
+    }
+  }
   for (const p of def.provides ?? []) {
     if (!services.has(p)) throw new CheckFailed('services', ErrorCodes.PLUGIN_SERVICE, `plugin "${def.name}" declares service "${p}" but did not provide it in apply`);
   }
@@ -217,6 +239,8 @@ function checkSchema(plugin: string, verb: string, which: string, schema: TSchem
   } catch (error) {
     throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": ${which} schema does not compile: ${(error as Error).message}`);
   }
+  // Parameter names are snake_case; a result's keys are the verb's own business.
+  if (which !== 'input') return;
   for (const key of Object.keys(schema.properties)) {
     if (!VERB_NAME.test(key)) throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": parameter "${key}" must be snake_case`);
   }

@@ -98,6 +98,7 @@ export function createMcpServer(host: Host): Server {
           ? undefined
           : (progress, total, message) =>
               extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
+      closeStream: extra.closeSSEStream,
       // On this request's stream, honouring the level this client's session set (logging/setLevel).
       sendLog: (level, logger, data) => (logIgnored(server, level) ? Promise.resolve() : extra.sendNotification({ method: 'notifications/message', params: { level, logger, data } })),
     });

@@ -24,6 +24,12 @@ export interface PluginDefinition<O = Record<string, unknown>> {
   requires?: string[];
   /** Services this plugin provides through `ctx.provide`. */
   provides?: string[];
+  /**
+   * Names of the verbs this plugin registers (optional). When the plugin is quarantined before its
+   * `apply` runs (an import, dependency or options failure), a call to one of them is answered with
+   * the quarantine's reason instead of "unknown verb".
+   */
+  verbs?: readonly string[];
   /** TypeBox schema of this plugin's options (the config's `options[<name>]`). */
   options?: TObject;
   apply(ctx: PluginContext<O>): void | Promise<void>;

@@ -7,6 +7,8 @@ import type { VerbRecord } from './verb.ts';
 export interface TierTable {
   /** Tier name → verbs it advertises (before dropping non-advertised verbs). */
   tiers: Map<string, Set<string>>;
+  /** Tier name → whether its tools/list carries output schemas (curation's `outputSchemas`). */
+  outputSchemas?: Map<string, boolean>;
 }
 
 /** Curation of one tier: start from another tier's set, then add and remove verbs. */
@@ -15,9 +17,20 @@ export interface TierCuration {
   add?: string[];
   remove?: string[];
   description?: string;
+  /** Advertise verbs' output schemas in this tier's tools/list (default: true, false for `essential`). */
+  outputSchemas?: boolean;
 }
 
 export const DEFAULT_TIER = 'essential';
+
+/**
+ * Whether a tier's tools/list carries output schemas. The essential tier is the context-budget
+ * tier (its whole tools/list stays under ~6K tokens), so by default it leaves them out; results
+ * carry structuredContent in every tier, and the full tier advertises every schema.
+ */
+export function advertisesOutputSchemas(table: TierTable, tier: string): boolean {
+  return table.outputSchemas?.get(tier) ?? tier !== DEFAULT_TIER;
+}
 
 /** The tier table the registrations declare: essential, full (⊇ essential) and any named tiers. */
 export function declaredTierTable(records: Iterable<VerbRecord>): TierTable {
@@ -83,10 +96,12 @@ export function curateTiers(
   };
 
   for (const name of Object.keys(curation)) tiers.set(name, resolve(name)!);
+  const outputSchemas = new Map(table.outputSchemas ?? []);
+  for (const [name, c] of Object.entries(curation)) if (typeof c.outputSchemas === 'boolean') outputSchemas.set(name, c.outputSchemas);
   // full stays the union of every tier, so curation can never make a verb unreachable by tier.
   const full = tiers.get('full')!;
   for (const [name, set] of tiers) if (name !== 'full') for (const v of set) full.add(v);
-  return { table: { tiers }, warnings };
+  return { table: { tiers, outputSchemas }, warnings };
 }
 
 export interface TierChoice {

@@ -85,6 +85,18 @@ const tools = [
     },
   }),
   defineVerb({
+    name: 'test_reconnection',
+    description: 'Closes its SSE stream mid-call; the result arrives after the client resumes.',
+    input: NoArgs,
+    effect: 'read',
+    handler: async (_args, ctx) => {
+      // The client reconnects after the retry interval with Last-Event-ID; the result waits in the event store.
+      const closed = ctx.closeStream();
+      await sleep(100);
+      return closed ? 'Reconnection test completed: the stream was closed and resumed' : 'Reconnection test completed (this transport cannot resume, the stream stayed open)';
+    },
+  }),
+  defineVerb({
     name: 'json_schema_2020_12_tool',
     description: 'Tool with JSON Schema 2020-12 features',
     // $schema, $defs and additionalProperties survive into tools/list as written (SEP-1613). The

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import semver from 'semver';
 import { startHost } from '../../core/index.ts';
 import { serveHttp } from '../../core/http.ts';
 import { memoryLogger, tempDir } from '../helpers/mcp.ts';
@@ -46,7 +47,10 @@ export const REQUIRED_SCENARIOS = [
 ];
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** Scenario name → why m1nd is expected to fail it. */
+/**
+ * Scenario name → why m1nd is expected to fail it: a reason, or `{ reason, versions }` when only
+ * suite versions in that semver range are expected to fail it (a harness bug fixed upstream).
+ */
 export const EXPECTED_FAILURES_FILE = path.join(HERE, 'expected-failures.json');
 
 /** pass: clean; fail: an unexpected failure; expected-failure: failed as listed; unexpected-pass: listed but passed (stale list). */
@@ -97,6 +101,19 @@ export interface ConformanceOptions {
   cli?: string;
   /** The Node binary that runs the CLI (the server stays in this process). */
   node?: string;
+  /** Extra arguments for both `list --server` and `server` (e.g. `--spec-version 2025-11-25`). */
+  args?: string[];
+}
+
+/** The version of the conformance package whose CLI entry is `cli`. */
+export function suiteVersion(cli: string): string {
+  for (let dir = path.dirname(cli); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (!fs.existsSync(file)) continue;
+    const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === '@modelcontextprotocol/conformance' && pkg.version) return pkg.version;
+  }
+  throw new Error(`no @modelcontextprotocol/conformance package.json above ${cli}`);
 }
 
 /** Starts a host over serveHttp, runs every server scenario against it, and judges the results. */
@@ -104,15 +121,16 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const started = performance.now();
   const cli = options.cli ?? conformanceCli();
   const node = options.node ?? process.execPath;
-  const expected = readExpectedFailures();
+  const expected = readExpectedFailures(suiteVersion(cli));
+  const extra = options.args ?? [];
   // The built-in plugins plus the suite's fixture resources and prompts, registered as a user plugin would.
   const host = await startHost({ workspaceRoot: tempDir('m1nd-conformance-'), env: {}, log: memoryLogger(), extraSources: [{ definition: fixtures }] });
   const served = await serveHttp(host, { port: 0, log: memoryLogger() });
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-conformance-out-'));
   try {
-    const scenarios = parseScenarioList((await runCli(node, cli, ['list', '--server'], options.timeoutMs)).output);
+    const scenarios = parseScenarioList((await runCli(node, cli, ['list', '--server', ...extra], options.timeoutMs)).output);
     // One CLI process for the whole suite: "all" includes the pending scenarios, judged by the same list.
-    const run = await runCli(node, cli, ['server', '--url', served.url, '--suite', 'all', '-o', outDir], options.timeoutMs);
+    const run = await runCli(node, cli, ['server', '--url', served.url, '--suite', 'all', ...extra, '-o', outDir], options.timeoutMs);
     const checks = readChecks(outDir);
     const results = scenarios.map((scenario) => judge(scenario, checks.get(scenario), expected[scenario]));
     const listProblems = [
@@ -152,9 +170,22 @@ export function formatSummary(report: ConformanceReport): string {
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** The newest conformance suite seen to run (under Node 22); `npm run conformance -- --latest`. */
 export const LATEST_SUITE = '0.1.16';
+/**
+ * The newest prerelease, run by `--latest` too, at the spec version m1nd's SDK negotiates: it has
+ * the upstream fix for server-sse-polling's protocol-version header (conformance PR #366).
+ */
+export const NEXT_SUITE = '0.2.0-alpha.12';
+export const NEXT_SUITE_ARGS = ['--spec-version', '2025-11-25'];
 
-function readExpectedFailures(): Record<string, string> {
-  return JSON.parse(fs.readFileSync(EXPECTED_FAILURES_FILE, 'utf8')) as Record<string, string>;
+/** The expected failures that apply to this suite version (entries scoped by a `versions` range may not). */
+function readExpectedFailures(version: string): Record<string, string> {
+  const raw = JSON.parse(fs.readFileSync(EXPECTED_FAILURES_FILE, 'utf8')) as Record<string, string | { reason: string; versions: string }>;
+  const out: Record<string, string> = {};
+  for (const [scenario, entry] of Object.entries(raw)) {
+    if (typeof entry === 'string') out[scenario] = entry;
+    else if (semver.satisfies(version, entry.versions, { includePrerelease: true })) out[scenario] = `${entry.reason} (suite ${version} is in ${entry.versions})`;
+  }
+  return out;
 }
 
 /** A scenario fails on any FAILURE or WARNING check, as the CLI's own baseline mode judges it. */
@@ -218,6 +249,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     const { node22, packageBin } = await import('./node22.ts');
     const node = await node22();
     runs.push({ label: `@modelcontextprotocol/conformance@${LATEST_SUITE} under Node 22`, options: { node, cli: await packageBin(`@modelcontextprotocol/conformance@${LATEST_SUITE}`, 'conformance') } });
+    runs.push({
+      label: `@modelcontextprotocol/conformance@${NEXT_SUITE} ${NEXT_SUITE_ARGS.join(' ')} under Node 22`,
+      options: { node, cli: await packageBin(`@modelcontextprotocol/conformance@${NEXT_SUITE}`, 'conformance'), args: NEXT_SUITE_ARGS },
+    });
   }
   let ok = true;
   for (const r of runs) {

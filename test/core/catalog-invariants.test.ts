@@ -54,6 +54,11 @@ for (const tier of ['essential', 'full']) {
           assert.equal(t.annotations?.openWorldHint, verb.openWorld ?? false, t.name);
           assert.ok(t.annotations?.title && t.annotations.title.length <= 40, t.name);
         }
+        // Verbs that can replace or drop state with some arguments say so (persist load, ingest replace, deletes).
+        for (const name of ['ingest', 'persist', 'lock_release', 'boot_memory', 'antibody_create']) {
+          const t = tools.find((x) => x.name === name);
+          if (t) assert.equal(t.annotations?.destructiveHint, true, name);
+        }
       });
 
       it('knows every callable verb in help', async () => {

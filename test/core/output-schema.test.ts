@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AgentId, definePlugin, defineVerb, minimalArguments, Type } from '../../core/index.ts';
-import { plainSchema } from '../../core/catalog.ts';
+import { advertisedOutput } from '../../core/catalog.ts';
 import { connect, tempDir, type Harness } from '../helpers/mcp.ts';
 import { writeFixtureRepo } from '../helpers/fixture-repo.ts';
 
@@ -17,13 +17,13 @@ describe('output schemas and structured results', function () {
   it('advertises each declared output schema in tools/list, and returns structuredContent that validates against it and equals the text, for every verb declaring one', async () => {
     const { tools } = await h.client.listTools();
     const advertised = new Map(tools.map((t) => [t.name, t]));
-    const declaring = h.host.current.records().filter((v) => v.output);
-    for (const name of ['health', 'help', 'doctor', 'session_handshake', 'metrics', 'trail_list', 'coverage_session']) {
-      assert.ok(declaring.some((v) => v.name === name), `${name} declares an output schema`);
-    }
+    // Every verb is called in output-schema-verbs.test.ts; here the ones whose minimal call succeeds.
+    const names = ['health', 'help', 'doctor', 'session_handshake', 'metrics', 'trail_list', 'coverage_session'];
+    const declaring = h.host.current.records().filter((v) => v.output && names.includes(v.name));
+    assert.equal(declaring.length, names.length, 'each declares an output schema');
     for (const verb of declaring) {
       const tool = advertised.get(verb.name);
-      if (tool) assert.deepEqual(tool.outputSchema, plainSchema(verb.output), `${verb.name}: tools/list carries its output schema`);
+      if (tool) assert.deepEqual(tool.outputSchema, advertisedOutput(verb), `${verb.name}: tools/list carries its output schema`);
       // The SDK client validates structuredContent against the advertised schema too (it listed the tools above).
       const { result, json } = await h.call(verb.name, { ...minimalArguments(verb.input), agent_id: 'schema-test' });
       assert.ok(!result.isError, `${verb.name} failed: ${JSON.stringify(json).slice(0, 300)}`);
@@ -32,6 +32,25 @@ describe('output schemas and structured results', function () {
       assert.ok(check.Check(result.structuredContent), `${verb.name}: ${JSON.stringify([...check.Errors(result.structuredContent)].slice(0, 3))}`);
       // As a transport sends it (in memory, keys holding undefined are still there; JSON drops them).
       assert.deepEqual(JSON.parse(JSON.stringify(result.structuredContent)), json, `${verb.name}: the text and the structured result say the same`);
+    }
+  });
+
+  it('leaves output schemas out of the essential tier\'s tools/list, unless its curation asks, while results carry structuredContent in every tier', async () => {
+    const essential = await connect({ workspaceRoot: h.workspace, env: { M1ND_TOOL_TIER: 'essential' } });
+    const curated = await connect({ workspaceRoot: h.workspace, env: { M1ND_TOOL_TIER: 'essential' }, config: { tiers: { essential: { outputSchemas: true } } } });
+    try {
+      const lean = (await essential.client.listTools()).tools;
+      assert.ok(lean.length > 10);
+      assert.deepEqual(lean.filter((t) => t.outputSchema).map((t) => t.name), []);
+      const { result } = await essential.call('health', { agent_id: 'schema-test' });
+      assert.ok(result.structuredContent, 'structuredContent without an advertised schema');
+      const rich = (await curated.client.listTools()).tools;
+      assert.equal(rich.filter((t) => t.outputSchema).length, rich.length, 'every essential verb has a schema to advertise');
+      const full = (await h.client.listTools()).tools;
+      assert.ok(full.filter((t) => t.outputSchema).length > 90);
+    } finally {
+      await essential.close();
+      await curated.close();
     }
   });
 

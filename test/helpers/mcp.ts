@@ -5,6 +5,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { TObject } from '@sinclair/typebox';
 import { startHost, type BootOptions, type Host, type PluginDefinition } from '../../core/index.ts';
 import { createLogger } from '../../core/log.ts';
 import { activeStoreUrl } from './backends.ts';
@@ -16,6 +18,23 @@ export interface Harness {
   /** Calls a verb and parses its JSON text (error results included). */
   call(name: string, args?: Record<string, unknown>): Promise<{ result: CallToolResult; json: any }>;
   close(): Promise<void>;
+}
+
+const checkers = new WeakMap<TObject, TypeCheck<TObject>>();
+
+/**
+ * Every call through the harness holds a verb to its output schema: a successful result of a verb
+ * declaring one must carry structuredContent that validates (whatever the test itself asserts).
+ */
+function checkStructured(host: Host, name: string, result: CallToolResult): void {
+  const schema = host.current.get(name)?.output;
+  if (!schema || result.isError) return;
+  if (!result.structuredContent) throw new Error(`${name} declares an output schema but returned no structuredContent`);
+  let check = checkers.get(schema);
+  if (!check) checkers.set(schema, (check = TypeCompiler.Compile(schema)));
+  // As a transport sends it: JSON drops keys holding undefined.
+  const sent = JSON.parse(JSON.stringify(result.structuredContent));
+  if (!check.Check(sent)) throw new Error(`${name}: structuredContent does not fit its output schema: ${JSON.stringify([...check.Errors(sent)].slice(0, 3).map((e) => ({ path: e.path, message: e.message, value: e.value })))}`);
 }
 
 /** A fresh temp directory (an ES-module package scope, like a modern repository), left to the OS to clean. */
@@ -51,6 +70,7 @@ export async function connect(options: BootOptions & { plugins?: PluginDefinitio
     workspace,
     async call(name, args = {}) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      checkStructured(host, name, result);
       const text = result.content?.[0]?.type === 'text' ? result.content[0].text : '';
       let json: any;
       try {

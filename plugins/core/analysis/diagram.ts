@@ -28,6 +28,15 @@ export const diagramVerb = defineVerb({
     direction: StringEnum(['TD', 'LR', 'BT', 'RL'] as const, { default: 'TD' }),
     min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Skip edges resolved below this confidence' }),
   }),
+  output: Type.Object({
+    diagram: Type.String(),
+    nodes: Type.Array(Type.Object({})),
+    edge_count: Type.Number(),
+    elapsed_ms: Type.Number(),
+    resolved_from: Type.Optional(Type.Object({ text: Type.String(), via: Type.String(), alternatives: Type.Optional(Type.Array(Type.Unknown())) })),
+    center: Type.Optional(Type.String()),
+    format: Type.String(),
+  }),
   effect: 'read',
   stages: ['orient', 'handoff'],
   guide: [

@@ -17,6 +17,15 @@ export const driftVerb = defineVerb({
     since: Type.String({ minLength: 1, default: 'last_session', description: 'last_session or a checkpoint name' }),
     include_weight_drift: Type.Boolean({ default: true }),
   }),
+  output: Type.Object({
+    summary: Type.String(),
+    elapsed_ms: Type.Number(),
+    weights: Type.Optional(Type.Object({})),
+    since: Type.String(),
+    baseline: Type.Object({ kind: Type.String(), generation: Type.Number(), at: Type.String() }),
+    current: Type.Object({ generation: Type.Number(), nodes: Type.Number(), edges: Type.Number() }),
+    structure: Type.Object({ relations: Type.Optional(Type.Object({})), nodes: Type.Optional(Type.Array(Type.Unknown())), edges: Type.Optional(Type.Array(Type.Unknown())), files_added: Type.Array(Type.Unknown()), files_removed: Type.Array(Type.Unknown()), files_changed: Type.Array(Type.Unknown()), unchanged_files: Type.Number() }),
+  }),
   effect: 'read',
   stages: ['orient', 'review'],
   guide: [

@@ -16,6 +16,17 @@ export const fingerprintVerb = defineVerb({
     probe_queries: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 10, description: 'Also compare activation responses' })),
     top_k: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
   }),
+  output: Type.Object({
+    elapsed_ms: Type.Number(),
+    truncated: Type.Optional(Type.Boolean()),
+    pairs_scored: Type.Optional(Type.Number()),
+    response_note: Type.Optional(Type.String()),
+    probes: Type.Optional(Type.Array(Type.String())),
+    threshold: Type.Number(),
+    target: Type.Optional(Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) })),
+    matches: Type.Optional(Type.Array(Type.Object({}))),
+    pairs: Type.Optional(Type.Array(Type.Object({}))),
+  }),
   effect: 'read',
   stages: ['review', 'plan'],
   guide: [

@@ -17,6 +17,15 @@ export const learnVerb = defineVerb({
     strength: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.2 }),
     scope: StringEnum(['agent', 'team'] as const, { default: 'agent', description: 'agent: re-ranks only your results; team: every agent\'s' }),
   }),
+  output: Type.Object({
+    query: Type.String(),
+    feedback: Type.String(),
+    nodes: Type.Array(Type.Object({})),
+    edges_strengthened: Type.Number(),
+    scope: Type.String(),
+    persisted: Type.Object({ namespace: Type.String(), revision: Type.Number() }),
+    note: Type.String(),
+  }),
   tiers: ['essential'],
   // Both scopes persist to the store, so both are writes: a read-role credential can give no feedback at all.
   effect: 'write',

@@ -13,6 +13,7 @@ export const globVerb = defineVerb({
     top_k: Type.Integer({ minimum: 1, default: 200 }),
     sort: StringEnum(['path', 'activation'] as const, { default: 'path' }),
   }),
+  output: Type.Object({ pattern: Type.String(), total: Type.Number(), paths: Type.Union([Type.Array(Type.String()), Type.Array(Type.Object({}))]), truncated: Type.Boolean() }),
   tiers: ['essential'],
   effect: 'read',
   stages: ['find'],

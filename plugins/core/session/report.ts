@@ -12,6 +12,16 @@ export const reportVerb = defineVerb({
     agent_id: AgentId,
     max_output_chars: Type.Optional(Type.Integer({ minimum: 200, description: 'Cap on the markdown digest' })),
   }),
+  output: Type.Object({
+    markdown_truncated: Type.Optional(Type.Boolean()),
+    chars_cut: Type.Optional(Type.Number()),
+    agent: Type.String(),
+    session: Type.Object({ first_seen: Type.Union([Type.String(), Type.Null()]), elapsed_s: Type.Number(), queries: Type.Number(), by_verb: Type.Object({}) }),
+    recent_queries: Type.Array(Type.Object({})),
+    graph: Type.Object({ nodes: Type.Number(), edges: Type.Number(), files: Type.Number(), generation: Type.Number(), stale: Type.Boolean() }),
+    hotspots: Type.Array(Type.Object({})),
+    markdown: Type.String(),
+  }),
   effect: 'read',
   stages: ['handoff', 'review'],
   guide: [

@@ -16,6 +16,17 @@ export const documentBindingsVerb = defineVerb({
     top_k: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
     persist: Type.Boolean({ default: false, description: 'Also store the artefact and binding baseline (drift survives restarts; a write)' }),
   }),
+  output: Type.Object({
+    path: Type.String(),
+    producer: Type.String(),
+    total: Type.Number(),
+    bound: Type.Number(),
+    ambiguous: Type.Number(),
+    missing: Type.Number(),
+    baseline_at: Type.Union([Type.String(), Type.Null()]),
+    bindings: Type.Array(Type.Object({})),
+    truncated: Type.Boolean(),
+  }),
   tiers: ['full'],
   // The baseline is kept in memory by a read; storing it is a write (refused on a read-only server).
   effect: (args) => (args.persist ? 'write' : 'read'),

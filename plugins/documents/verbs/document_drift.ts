@@ -19,6 +19,12 @@ export const documentDriftVerb = defineVerb({
     scope: Type.Optional(Type.String({ minLength: 1, description: 'A workspace folder: every document bound before under it ("." for all)' })),
     top_k: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Findings returned' }),
   }),
+  output: Type.Object({
+    documents: Type.Array(Type.Object({})),
+    counts: Type.Object({ stale: Type.Number(), gone: Type.Number(), missing: Type.Number(), ambiguous: Type.Number() }),
+    findings: Type.Array(Type.Unknown()),
+    truncated: Type.Boolean(),
+  }),
   tiers: ['full'],
   effect: 'read',
   next: 'document_bindings',

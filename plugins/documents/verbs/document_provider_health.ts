@@ -6,6 +6,7 @@ export const documentProviderHealthVerb = defineVerb({
   name: 'document_provider_health',
   description: 'Which document converters (Markdown, reStructuredText, text, PDF, HTML, DOCX) are available, and the install command for missing ones.',
   input: Type.Object({ agent_id: AgentId }),
+  output: Type.Object({ providers: Type.Array(Type.Object({})), available: Type.Number(), missing: Type.Array(Type.String()), network: Type.String() }),
   tiers: ['full'],
   effect: 'read',
   next: 'document_resolve',

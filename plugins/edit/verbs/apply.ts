@@ -17,6 +17,7 @@ export const applyVerb = defineVerb({
     description: Type.Optional(Type.String()),
     reingest: Type.Boolean({ default: true }),
   }),
+  output: Type.Object({ written: Type.Array(Type.Object({})), lock_overlaps: Type.Array(Type.Object({})) }),
   tiers: ['essential'],
   effect: 'write',
   stages: ['edit'],

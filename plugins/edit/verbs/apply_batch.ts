@@ -49,6 +49,13 @@ export function applyBatchVerb(settings: VerifySettings) {
     name: 'apply_batch',
     description: 'Write several files, all or none by default (journaled), re-ingest once; optional compile check (verify).',
     input: Input,
+    output: Type.Object({
+      verify: Type.Optional(Type.Object({ ok: Type.Boolean(), runs: Type.Array(Type.Unknown()), note: Type.Optional(Type.String()) })),
+      failed: Type.Optional(Type.Array(Type.Object({}))),
+      written: Type.Array(Type.Object({})),
+      lock_overlaps: Type.Array(Type.Object({})),
+      atomic: Type.Boolean(),
+    }),
     effect: 'write',
     stages: ['edit'],
     timeoutMs: Math.max(settings.timeoutMs + 30_000, 60_000),

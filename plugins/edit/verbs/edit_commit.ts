@@ -15,6 +15,7 @@ export const editCommitVerb = defineVerb({
     confirm: Type.Boolean({ default: false }),
     reingest: Type.Boolean({ default: true }),
   }),
+  output: Type.Object({ written: Type.Array(Type.Object({})), lock_overlaps: Type.Array(Type.Object({})), preview_id: Type.String() }),
   effect: 'write',
   stages: ['edit'],
   proof: (args, ctx) => {

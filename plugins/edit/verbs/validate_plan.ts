@@ -27,6 +27,13 @@ export const validatePlanVerb = defineVerb({
     include_risk_score: Type.Boolean({ default: true }),
     scope: Type.Optional(Type.String({ description: 'Workspace folder: count dependents and tests inside it only' })),
   }),
+  output: Type.Object({
+    risk: Type.Optional(Type.Object({ score: Type.Number(), level: Type.String(), reasons: Type.Array(Type.Unknown()) })),
+    tests_to_run: Type.Optional(Type.Array(Type.String())),
+    actions: Type.Array(Type.Object({})),
+    gaps: Type.Array(Type.Object({})),
+    gap_count: Type.Number(),
+  }),
   tiers: ['essential'],
   effect: 'read',
   stages: ['plan', 'edit'],

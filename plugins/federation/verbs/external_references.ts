@@ -14,6 +14,7 @@ export const externalReferencesVerb = defineVerb({
     scope: Type.Optional(Type.String({ minLength: 1, description: 'Only files under this workspace folder' })),
     top_k: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'References listed' }),
   }),
+  output: Type.Object({ total: Type.Number(), roots: Type.Array(Type.Object({})), references: Type.Array(Type.Object({})), truncated: Type.Boolean(), note: Type.String() }),
   tiers: ['full'],
   effect: 'read',
   handler: async (args, call) => {

@@ -20,6 +20,12 @@ export function federateVerb(settings: Readonly<HostSettings>) {
       incremental: Type.Boolean({ default: false, description: 'Re-parse only changed files of repositories federated before' }),
       top_k: Type.Integer({ minimum: 0, maximum: 500, default: 30, description: 'Cross edges listed (calls first)' }),
     }),
+    output: Type.Object({
+      repos: Type.Array(Type.Object({})),
+      cross_edges: Type.Object({ depends_on: Type.Number(), imports: Type.Number(), calls: Type.Number() }),
+      edges: Type.Array(Type.Object({})),
+      stored: Type.Boolean(),
+    }),
     tiers: ['full'],
     effect: 'write',
     handler: async (args, call) => {

@@ -20,6 +20,12 @@ export const panoramicVerb = defineVerb({
     top_n: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
     runtime_heat: Type.Boolean({ default: false, description: 'Add a heat component from runtime_overlay spans' }),
   }),
+  output: Type.Object({
+    files: Type.Array(Type.Object({})),
+    note: Type.Optional(Type.String()),
+    weights: Type.Object({ blast: Type.Number(), centrality: Type.Number(), churn: Type.Number() }),
+    files_scored: Type.Number(),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['orient', 'review'],

@@ -19,6 +19,13 @@ export const tremorVerb = defineVerb({
     sensitivity: Type.Number({ minimum: 0.1, maximum: 10, default: 1, description: 'Multiplies the trend before the threshold' }),
     include_learn: Type.Boolean({ default: true, description: 'Count learn events (team and own) on a file as observations' }),
   }),
+  output: Type.Object({
+    window: Type.Object({ from: Type.String(), to: Type.String(), buckets: Type.Number(), bucket_days: Type.Number() }),
+    source: Type.Object({ truncated: Type.Optional(Type.Boolean()), shallow: Type.Optional(Type.Boolean()), warning: Type.Optional(Type.String()), new_commits: Type.Optional(Type.Number()), commits: Type.Number(), head: Type.Union([Type.String(), Type.Null()]), newest: Type.String(), mined: Type.String() }),
+    accelerating_count: Type.Number(),
+    tremors: Type.Array(Type.Object({})),
+    note: Type.String(),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['review', 'plan'],

@@ -35,6 +35,13 @@ export function trustVerb(fixPattern: string) {
       risk_cap: Type.Number({ minimum: 1, maximum: 100, default: 3 }),
       include_learn: Type.Boolean({ default: true, description: 'Count learn outcomes (team and own) as events' }),
     }),
+    output: Type.Object({
+      source: Type.Object({ truncated: Type.Optional(Type.Boolean()), shallow: Type.Optional(Type.Boolean()), warning: Type.Optional(Type.String()), new_commits: Type.Optional(Type.Number()), commits: Type.Number(), head: Type.Union([Type.String(), Type.Null()]), newest: Type.String(), mined: Type.String() }),
+      fix_pattern: Type.String(),
+      scored: Type.Number(),
+      files: Type.Array(Type.Object({})),
+      note: Type.String(),
+    }),
     tiers: ['full'],
     effect: 'read',
     stages: ['review', 'plan'],

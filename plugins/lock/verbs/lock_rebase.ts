@@ -10,6 +10,13 @@ export const lockRebaseVerb = defineVerb({
   name: 'lock_rebase',
   description: "Accept the changes: re-capture your lock's baseline from the current graph, keeping the lock.",
   input: Type.Object({ agent_id: AgentId, lock_id: Type.String({ minLength: 1 }) }),
+  output: Type.Object({
+    lock_id: Type.String(),
+    accepted: Type.Object({ nodes_added: Type.Number(), nodes_removed: Type.Number(), nodes_changed: Type.Number(), edges_added: Type.Number(), edges_removed: Type.Number(), edges_reweighted: Type.Number() }),
+    baseline_generation: Type.Number(),
+    previous_baseline_generation: Type.Number(),
+    region: Type.Object({ truncated: Type.Optional(Type.Boolean()), nodes: Type.Number(), edges: Type.Number(), files: Type.Number() }),
+  }),
   tiers: ['full'],
   effect: 'write',
   stages: ['edit', 'review'],

@@ -8,6 +8,7 @@ export const lockReleaseVerb = defineVerb({
   name: 'lock_release',
   description: 'Release one of your locks (its baseline is dropped).',
   input: Type.Object({ agent_id: AgentId, lock_id: Type.String({ minLength: 1 }) }),
+  output: Type.Object({ released: Type.String(), scope: Type.String(), nodes: Type.Number(), still_held: Type.Array(Type.String()) }),
   tiers: ['full'],
   effect: 'destructive',
   stages: ['edit', 'handoff'],

@@ -11,6 +11,7 @@ export function lockWatchVerb(catalog: CatalogView, periodicSeconds: number) {
     name: 'lock_watch',
     description: 'Set when your lock is re-checked: manual, on_ingest, on_learn or periodic. Changes found are listed by lock_diff.',
     input: Type.Object({ agent_id: AgentId, lock_id: Type.String({ minLength: 1 }), strategy: StringEnum(STRATEGIES) }),
+    output: Type.Object({ lock_id: Type.String(), strategy: Type.String(), previous: Type.String(), means: Type.String(), checked_generation: Type.Number() }),
     tiers: ['full'],
     effect: 'write',
     stages: ['edit'],

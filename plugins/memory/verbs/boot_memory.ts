@@ -41,9 +41,10 @@ export const bootMemoryVerb = defineVerb({
     source_refs: Type.Optional(Type.Array(Type.String())),
     tier: Type.Optional(TierParam),
   }),
+  output: Type.Object({ action: Type.String() }),
   tiers: ['full'],
-  effect: (args) => (args.action === 'set' || args.action === 'delete' ? 'write' : 'read'),
-  maxEffect: 'write',
+  effect: (args) => (args.action === 'delete' ? 'destructive' : args.action === 'set' ? 'write' : 'read'),
+  maxEffect: 'destructive',
   stages: ['orient'],
   guide:
     'Boot memory is for a handful of canonical facts (the test command, the release branch, who owns what), not for findings — use memorize for those. ' +

@@ -30,6 +30,13 @@ export const missionEventVerb = defineVerb({
     outcome: Type.Optional(Type.String({ description: 'e.g. success, failure, dead_end' })),
     agent_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   }),
+  output: Type.Object({
+    mission_id: Type.String(),
+    event: Type.String(),
+    evidence_class: Type.String(),
+    refs: Type.Array(Type.String()),
+    budget: Type.Object({ calls: Type.Object({}), tokens: Type.Object({}), minutes: Type.Object({}), exhausted: Type.Union([Type.String(), Type.Null()]) }),
+  }),
   tiers: ['full'],
   effect: 'write',
   stages: ['ground'],

@@ -10,6 +10,12 @@ export const missionNextVerb = defineVerb({
   name: 'mission_next',
   description: 'One recommended next move for a mission, with guardrails, derived from its events, claims and budget.',
   input: Type.Object({ agent_id: AgentId, mission_id: Type.String({ minLength: 1 }), last_event: Type.Optional(MissionEventParam) }),
+  output: Type.Object({
+    warning: Type.Optional(Type.String()),
+    mission_id: Type.String(),
+    next: Type.Object({ verb: Type.String(), arguments: Type.Object({}), why: Type.String(), guardrails: Type.Array(Type.Unknown()) }),
+    budget: Type.Object({ calls: Type.Object({}), tokens: Type.Object({}), minutes: Type.Object({}), exhausted: Type.Union([Type.String(), Type.Null()]) }),
+  }),
   tiers: ['full'],
   effect: 'write',
   stages: ['plan'],

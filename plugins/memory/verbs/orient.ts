@@ -33,6 +33,13 @@ export const orientVerb = defineVerb({
   name: 'orient',
   description: 'Starting packet for a task: top activated nodes, remembered claims about them (fresh first, stale marked), your coverage, one next move.',
   input: Type.Object(TaskPacketParams),
+  output: Type.Object({
+    task: Type.String(),
+    nodes: Type.Array(Type.Object({})),
+    claims: Type.Array(Type.Object({})),
+    coverage: Type.Object({ nodes_seen_before: Type.Number(), claims_seen_before: Type.Number(), claims_relevant: Type.Number(), claims_stale: Type.Number(), nodes_with_claims: Type.Number() }),
+    next: Type.Object({ verb: Type.String(), arguments: Type.Object({}), why: Type.String() }),
+  }),
   tiers: ['essential'],
   effect: 'read',
   stages: ['orient'],

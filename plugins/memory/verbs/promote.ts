@@ -13,6 +13,10 @@ export const promoteVerb = defineVerb({
     claim: Type.String({ minLength: 1, description: 'Claim id' }),
     reason: Type.String({ minLength: 1 }),
   }),
+  output: Type.Object({
+    promoted: Type.String(),
+    origin: Type.Optional(Type.Object({ claim_id: Type.String(), agent_id: Type.String(), workspace: Type.String(), commit: Type.Union([Type.String(), Type.Null()]), promoted_by: Type.String(), promoted_at: Type.String(), reason: Type.String() })),
+  }),
   tiers: ['full'],
   effect: 'write',
   stages: ['handoff'],

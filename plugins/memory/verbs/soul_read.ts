@@ -13,6 +13,7 @@ export function soulReadVerb(configured?: string) {
       soul_path: Type.Optional(Type.String({ minLength: 1 })),
       section: Type.Optional(Type.String({ minLength: 1, description: 'Heading text (case-insensitive; a unique part is enough)' })),
     }),
+    output: Type.Object({ path: Type.String(), text: Type.String(), note: Type.String() }),
     tiers: ['full'],
     effect: 'read',
     stages: ['orient'],

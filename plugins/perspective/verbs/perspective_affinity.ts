@@ -9,6 +9,13 @@ export const perspectiveAffinityVerb = defineVerb({
   name: 'perspective_affinity',
   description: 'Probable but unstated connections of a route target: shared neighbours, similar names, co-location. Each is explained.',
   input: Type.Object({ agent_id: AgentId, perspective_id: PerspectiveId, ...RouteChoice, route_set_version: RouteSetVersion }),
+  output: Type.Object({
+    note: Type.Optional(Type.String()),
+    route_id: Type.String(),
+    target: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
+    candidates: Type.Array(Type.Object({})),
+    weights: Type.Object({ shared: Type.Number(), lexical: Type.Number(), colocated: Type.Number() }),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['ground', 'diagnose'],

@@ -6,6 +6,7 @@ export const perspectiveCloseVerb = defineVerb({
   name: 'perspective_close',
   description: 'Close one of your perspectives and free its memory (branches of it stay open).',
   input: Type.Object({ agent_id: AgentId, perspective_id: PerspectiveId }),
+  output: Type.Object({ closed: Type.String(), name: Type.String(), branches_left_open: Type.Array(Type.String()), open: Type.Number() }),
   tiers: ['full'],
   effect: 'session',
   stages: ['handoff'],

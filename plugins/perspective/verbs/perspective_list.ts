@@ -6,6 +6,11 @@ export const perspectiveListVerb = defineVerb({
   name: 'perspective_list',
   description: 'List your perspectives: focus, depth, route set and whether the graph changed under it.',
   input: Type.Object({ agent_id: AgentId }),
+  output: Type.Object({
+    storage: Type.String(),
+    perspectives: Type.Array(Type.Object({})),
+    usage: Type.Object({ open: Type.Number(), bytes: Type.Number(), limits: Type.Object({}) }),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['orient', 'handoff'],

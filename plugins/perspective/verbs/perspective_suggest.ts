@@ -15,6 +15,13 @@ export const perspectiveSuggestVerb = defineVerb({
   name: 'perspective_suggest',
   description: 'Recommend the next move (follow a route, go back, or start anew) from the routes and your history, with a ready call (a template to fill for start).',
   input: Type.Object({ agent_id: AgentId, perspective_id: PerspectiveId, route_set_version: RouteSetVersion }),
+  output: Type.Object({
+    suggestion: Type.Union([Type.Object({ action: Type.String(), route_id: Type.String(), target: Type.Object({}), why: Type.String(), confidence: Type.Number(), confidence_basis: Type.String(), call: Type.Object({}), call_template: Type.Optional(Type.Unknown()) }), Type.Object({ action: Type.String(), why: Type.String(), confidence: Type.Number(), confidence_basis: Type.String(), call: Type.Object({}), route_id: Type.Optional(Type.Unknown()), target: Type.Optional(Type.Unknown()), call_template: Type.Optional(Type.Unknown()) }), Type.Object({ action: Type.String(), why: Type.String(), confidence: Type.Number(), confidence_basis: Type.String(), call_template: Type.Object({}), route_id: Type.Optional(Type.Unknown()), target: Type.Optional(Type.Unknown()), call: Type.Optional(Type.Unknown()) })]),
+    alternatives: Type.Optional(Type.Array(Type.Object({}))),
+    perspective_id: Type.String(),
+    route_set_version: Type.Number(),
+    history: Type.Object({ habit: Type.Optional(Type.String()), depth: Type.Number(), moves: Type.Number() }),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['find'],

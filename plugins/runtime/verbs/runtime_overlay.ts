@@ -30,6 +30,17 @@ export const runtimeOverlayVerb = defineVerb({
     half_life_hours: Type.Number({ minimum: 0.01, maximum: 24 * 365, default: 168, description: 'Heat halves over this time' }),
     top_k: Type.Integer({ minimum: 1, maximum: 200, default: 15 }),
   }),
+  output: Type.Object({
+    spans: Type.Number(),
+    mapped: Type.Number(),
+    via: Type.Object({}),
+    unmapped: Type.Array(Type.Object({})),
+    nodes_touched: Type.Number(),
+    hot: Type.Array(Type.Object({})),
+    overlay: Type.String(),
+    stored: Type.Boolean(),
+    boosted: Type.Number(),
+  }),
   tiers: ['full'],
   // Adding to the shared workspace overlay is ingesting (write). An agent's own overlay is that
   // agent's state (session): stored on a writable server, kept in session memory on a read-only one.

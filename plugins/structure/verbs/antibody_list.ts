@@ -10,6 +10,7 @@ export const antibodyListVerb = defineVerb({
     agent_id: AgentId,
     include_disabled: Type.Optional(Type.Boolean({ default: false, description: 'List disabled ones too' })),
   }),
+  output: Type.Object({ antibodies: Type.Array(Type.Object({})), total: Type.Number(), disabled: Type.Number() }),
   tiers: ['full'],
   effect: 'read',
   stages: ['review'],

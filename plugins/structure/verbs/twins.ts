@@ -24,6 +24,13 @@ export const twinsVerb = defineVerb({
     token_budget: Type.Optional(Type.Integer({ minimum: 200, maximum: 20_000, default: 4000, description: 'Result size bound' })),
     time_budget_ms: timeBudgetParam(10_000),
   }),
+  output: Type.Object({
+    pairs: Type.Array(Type.Object({})),
+    total: Type.Number(),
+    compared: Type.Object({ symbols: Type.Number(), files: Type.Number(), files_total: Type.Number() }),
+    budget: Type.Object({ requested_tokens: Type.Number(), used_tokens: Type.Number(), kept: Type.Number(), dropped: Type.Number() }),
+    time: Type.Object({ elapsed_ms: Type.Number(), time_budget_ms: Type.Number(), stopped_early: Type.Boolean(), skipped: Type.Optional(Type.String()) }),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['review'],
