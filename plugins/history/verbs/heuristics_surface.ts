@@ -158,7 +158,7 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
       }
 
       // Runtime heat and feedback (shown, not scored).
-      const overlay = loadOverlay(graph, 'workspace', 24);
+      const overlay = loadOverlay({ graph, session: call.session }, 'workspace', 24);
       const heatIds = isFile ? [node.id, ...graph.fileSymbols(file).map((s) => s.id)] : [node.id];
       let heat = 0;
       let spans = 0;
