@@ -55,7 +55,7 @@ for (const tier of ['essential', 'full']) {
           assert.ok(t.annotations?.title && t.annotations.title.length <= 40, t.name);
         }
         // Verbs that can replace or drop state with some arguments say so (persist load, ingest replace, deletes).
-        for (const name of ['ingest', 'persist', 'lock_release', 'boot_memory', 'antibody_create']) {
+        for (const name of ['ingest', 'persist', 'lock_release', 'boot_memory', 'antibody_create', 'apply', 'apply_batch', 'edit_commit', 'xray_apply']) {
           const t = tools.find((x) => x.name === name);
           if (t) assert.equal(t.annotations?.destructiveHint, true, name);
         }

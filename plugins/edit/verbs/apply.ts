@@ -19,7 +19,7 @@ export const applyVerb = defineVerb({
   }),
   output: Type.Object({ written: Type.Array(Type.Object({})), lock_overlaps: Type.Array(Type.Object({})) }),
   tiers: ['essential'],
-  effect: 'write',
+  effect: 'destructive', // overwrites a file's content
   stages: ['edit'],
   next: 'validate_plan',
   proof: (args, ctx) => proofTargets(ctx.service<GraphService>('graph'), ctx, [args.file_path]),

@@ -56,7 +56,7 @@ export function applyBatchVerb(settings: VerifySettings) {
       lock_overlaps: Type.Array(Type.Object({})),
       atomic: Type.Boolean(),
     }),
-    effect: 'write',
+    effect: 'destructive', // overwrites files' content
     stages: ['edit'],
     timeoutMs: Math.max(settings.timeoutMs + 30_000, 60_000),
     proof: (args, ctx) => proofTargets(ctx.service<GraphService>('graph'), ctx, (args.edits ?? []).map((e) => e.file_path)),

@@ -16,7 +16,7 @@ export const editCommitVerb = defineVerb({
     reingest: Type.Boolean({ default: true }),
   }),
   output: Type.Object({ written: Type.Array(Type.Object({})), lock_overlaps: Type.Array(Type.Object({})), preview_id: Type.String() }),
-  effect: 'write',
+  effect: 'destructive', // overwrites a file's content
   stages: ['edit'],
   proof: (args, ctx) => {
     const p = findPreview(ctx.session, ctx.agentId, args.preview_id);

@@ -24,7 +24,7 @@ export const tremorVerb = defineVerb({
     source: Type.Object({ truncated: Type.Optional(Type.Boolean()), shallow: Type.Optional(Type.Boolean()), warning: Type.Optional(Type.String()), new_commits: Type.Optional(Type.Number()), commits: Type.Number(), head: Type.Union([Type.String(), Type.Null()]), newest: Type.String(), mined: Type.String() }),
     accelerating_count: Type.Number(),
     tremors: Type.Array(Type.Object({})),
-    note: Type.String(),
+    learn_events: Type.Number(),
   }),
   tiers: ['full'],
   effect: 'read',

@@ -35,8 +35,8 @@ export const xrayApplyVerb = defineVerb({
     expect_version: Type.Optional(Type.String({ maxLength: 64, description: 'plan_version of the dry run: commit refuses if the plan changed' })),
   }),
   tiers: ['full'],
-  effect: (args) => (args.mode === 'commit' ? 'write' : 'read'),
-  maxEffect: 'write',
+  effect: (args) => (args.mode === 'commit' ? 'destructive' : 'read'), // a commit rewrites files
+  maxEffect: 'destructive',
   stages: ['edit'],
   next: 'xray_ledger',
   timeoutMs: 120_000,

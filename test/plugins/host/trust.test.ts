@@ -254,7 +254,7 @@ describe('doctor runtime and gate checks', function () {
       const gates = (await h.call('doctor', { agent_id: 'a' })).json.findings.find((f: { check: string }) => f.check === 'gates');
       assert.equal(gates.ok, false);
       assert.match(gates.detail, /plugin gate\(s\) gated-only:early run before the built-in gates/);
-      assert.match(gates.detail, /the proof gate is on but no registered verb proves targets, so gated_write are always refused/);
+      assert.match(gates.detail, /the proof gate is on but no registered verb proves targets, so (\w+, )*gated_write are always refused/);
       assert.match(gates.fix, /proving verb/);
     } finally {
       await h.close();
