@@ -58,6 +58,7 @@ export { dirOf } from './engine/resolve.ts';
 export { nodeLoc } from './engine/stats.ts';
 export type { FileRow } from './engine/store.ts';
 export { preciseReport } from './engine/ts-program/precise-pass.ts';
+export { PRUNED_SEGMENTS } from './engine/walk.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';
 export { GRAPH_API_VERSION, asHostError, engineCall } from './service.ts';
 export type { GraphService, ParseErrorsView } from './service.ts';
