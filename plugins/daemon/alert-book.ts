@@ -57,6 +57,8 @@ export class AlertBook {
   constructor(
     private readonly store: () => StateStore,
     private readonly onRaised: (alert: Alert) => void = () => undefined,
+    /** False while there is no store to read (never created by a read). */
+    private readonly readable: () => boolean = () => true,
   ) {}
 
   /** Opens an alert for a condition, or refreshes the open one; returns it and whether it is new. */
@@ -102,6 +104,7 @@ export class AlertBook {
 
   /** Every alert an agent may see, newest first. */
   async all(agentId: string): Promise<Alert[]> {
+    if (!this.readable()) return [];
     const rows = await this.store().list<Alert>(ALERTS_NAMESPACE, 'al_', MAX_ALERTS * 2);
     return rows
       .map((r) => r.value)

@@ -82,12 +82,17 @@ export class AutoIngest {
   private closed = false;
   lastError: string | null = null;
 
-  constructor(private readonly deps: { graph: GraphService; store: () => StateStore; log: Logger }) {
-    this.row = new StateRowFile(deps.store, AUTO_INGEST_NAMESPACE, 'state', emptyState);
+  constructor(private readonly deps: { graph: GraphService; store: () => StateStore; readable: () => boolean; log: Logger }) {
+    this.row = new StateRowFile(deps.store, AUTO_INGEST_NAMESPACE, 'state', emptyState, deps.readable);
   }
 
   state(): Promise<AutoIngestState> {
     return this.row.load();
+  }
+
+  /** False on a read-only server: nothing here may persist or ingest. */
+  get writable(): boolean {
+    return this.deps.graph.writable;
   }
 
   get watching(): boolean {
@@ -100,6 +105,7 @@ export class AutoIngest {
 
   /** Manifest entries (bounded). */
   async manifest(limit = MAX_DOCUMENTS): Promise<ManifestEntry[]> {
+    if (!this.deps.readable()) return [];
     return (await this.deps.store().list<ManifestEntry>(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX, limit)).map((r) => r.value);
   }
 

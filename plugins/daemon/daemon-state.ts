@@ -52,9 +52,12 @@ export class StateRowFile<T> {
     private readonly namespace: string,
     private readonly key: string,
     private readonly empty: () => T,
+    /** False while there is no store to read (a read-only server on a never-ingested workspace must not create one). */
+    private readonly readable: () => boolean = () => true,
   ) {}
 
   async load(): Promise<T> {
+    if (!this.readable()) return this.empty();
     const row = await this.store().get<T>(this.namespace, this.key);
     return row ? { ...this.empty(), ...row.value } : this.empty();
   }

@@ -27,6 +27,8 @@ export interface DaemonDeps {
   memory: () => MemoryService | null;
   alerts: AlertBook;
   store: () => StateStore;
+  /** Whether the store can be read without creating it. */
+  readable: () => boolean;
   log: Logger;
 }
 
@@ -57,12 +59,17 @@ export class Daemon {
   lastError: string | null = null;
 
   constructor(private readonly deps: DaemonDeps) {
-    this.row = new StateRowFile(deps.store, DAEMON_NAMESPACE, 'state', emptyState);
+    this.row = new StateRowFile(deps.store, DAEMON_NAMESPACE, 'state', emptyState, deps.readable);
   }
 
   /** The persisted state. */
   state(): Promise<DaemonState> {
     return this.row.load();
+  }
+
+  /** False on a read-only server: nothing here may persist or ingest. */
+  get writable(): boolean {
+    return this.deps.graph.writable;
   }
 
   /** Whether the watcher runs in this server. */

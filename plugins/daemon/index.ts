@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { definePlugin } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from '../memory/api.ts';
-import type { StateService } from '../state/api.ts';
+import type { StateService, StateStore } from '../state/api.ts';
 import { AlertBook, ALERTS_NAMESPACE, type Alert } from './alert-book.ts';
 import { AutoIngest } from './auto-ingest.ts';
 import { Daemon } from './daemon.ts';
@@ -49,10 +49,12 @@ export default definePlugin({
         else if (a.severity === 'warning') ctx.log.warn(line, data);
         else ctx.log.info(line, data);
       });
-    const alerts = new AlertBook(() => state.team, announce);
-    const daemon = new Daemon({ graph, memory: () => memory, alerts, store: () => state.local, log: ctx.log });
-    const autoIngest = new AutoIngest({ graph, store: () => state.local, log: ctx.log });
-    const rt: DaemonRuntime = { daemon, alerts, autoIngest, writable: graph.writable };
+    // The embedded store exists once something was ingested; reading it must never create it.
+    const readable = (store: StateStore) => () => store.kind === 'postgres' || graph.engine.storeExists();
+    const alerts = new AlertBook(() => state.team, announce, readable(state.team));
+    const daemon = new Daemon({ graph, memory: () => memory, alerts, store: () => state.local, readable: readable(state.local), log: ctx.log });
+    const autoIngest = new AutoIngest({ graph, store: () => state.local, readable: readable(state.local), log: ctx.log });
+    const rt: DaemonRuntime = { daemon, alerts, autoIngest };
     ctx.provide('alerts', alerts);
 
     ctx.registerVerb(daemonStartVerb(rt));

@@ -1,6 +1,6 @@
 /** alerts_ack: acknowledge alerts for the calling agent (others still see them). */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { refuseReadOnly, type DaemonRuntime } from '../runtime.ts';
+import type { DaemonRuntime } from '../runtime.ts';
 
 export function alertsAckVerb(rt: DaemonRuntime) {
   return defineVerb({
@@ -11,9 +11,9 @@ export function alertsAckVerb(rt: DaemonRuntime) {
       alert_ids: Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: 200, description: 'Ids from alerts_list' }),
     }),
     tiers: ['full'],
-    effect: 'session',
+    // It persists (state, manifest, acknowledgements): the read-only gate refuses it before any side effect.
+    effect: 'write',
     handler: async (args, call) => {
-      refuseReadOnly(rt, 'alerts_ack', 'acknowledgements');
       const r = await rt.alerts.ack(call.agentId, args.alert_ids);
       return { acked: r.acked, ...(r.unknown.length ? { unknown: r.unknown, hint: 'ids come from alerts_list (include_acked and include_resolved show every alert you can see)' } : {}) };
     },

@@ -11,7 +11,7 @@ export function autoIngestStopVerb(rt: DaemonRuntime) {
     effect: 'session',
     handler: async () => {
       const before = await rt.autoIngest.state();
-      const state = rt.writable ? await rt.autoIngest.stop() : before;
+      const state = rt.autoIngest.writable ? await rt.autoIngest.stop() : before;
       return { was_active: before.active, active: state.active, counters: state.counters, manifest_entries: (await rt.autoIngest.manifest()).length };
     },
   });

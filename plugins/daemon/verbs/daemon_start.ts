@@ -1,6 +1,6 @@
 /** daemon_start: start (or re-target) the persisted monitoring daemon over folders of the workspace. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { refuseReadOnly, type DaemonRuntime } from '../runtime.ts';
+import type { DaemonRuntime } from '../runtime.ts';
 
 export function daemonStartVerb(rt: DaemonRuntime) {
   return defineVerb({
@@ -12,10 +12,10 @@ export function daemonStartVerb(rt: DaemonRuntime) {
       poll_interval_ms: Type.Integer({ minimum: 50, maximum: 600_000, default: 500, description: 'Quiet time after file events before a background cycle' }),
     }),
     tiers: ['full'],
-    effect: 'session',
+    // It persists (state, manifest, acknowledgements): the read-only gate refuses it before any side effect.
+    effect: 'write',
     next: 'daemon_status',
     handler: async (args, call) => {
-      refuseReadOnly(rt, 'daemon_start', 'the daemon state');
       const paths = rt.daemon.resolveWatchPaths(args.watch_paths);
       const state = await rt.daemon.start(call.agentId, paths, args.poll_interval_ms);
       return {

@@ -27,7 +27,7 @@ export function daemonStatusVerb(rt: DaemonRuntime) {
         ...(last ? { last_cycle: { trigger: last.trigger, processed: last.processed, alerts_raised: last.alerts_raised.length, elapsed_ms: last.elapsed_ms } } : {}),
         ...(rt.daemon.watchError ? { watch_error: rt.daemon.watchError } : {}),
         ...(rt.daemon.lastError ? { last_error: rt.daemon.lastError } : {}),
-        ...(!rt.writable ? { read_only: true } : {}),
+        ...(!rt.daemon.writable ? { read_only: true } : {}),
       };
     },
   });

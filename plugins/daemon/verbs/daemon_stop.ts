@@ -12,7 +12,7 @@ export function daemonStopVerb(rt: DaemonRuntime) {
     handler: async () => {
       const before = await rt.daemon.state();
       // A read-only server never started one: nothing runs and nothing is written.
-      const state = rt.writable ? await rt.daemon.stop() : before;
+      const state = rt.daemon.writable ? await rt.daemon.stop() : before;
       return { was_active: before.active, active: state.active, watching: rt.daemon.watching, ticks: state.ticks, counters: state.counters };
     },
   });
