@@ -96,17 +96,37 @@ describe('daemon: the persisted monitor and its alerts', function () {
     const status = await until(async () => {
       const s = ok(await h2!.call('daemon_status', { agent_id: 'a' }));
       return s.watching ? s : undefined;
-    }, 10000, 'the daemon to resume');
+    }, 30000, 'the daemon to resume');
     assert.equal(status.active, true);
     assert.deepEqual(status.watch_paths, ['docs', 'src']);
 
     // Resumed for real: a deletion is noticed by the watcher, with no tick call.
     fs.rmSync(path.join(ws, 'src/cart.ts'));
-    await until(async () => (ok(await h2!.call('alerts_list', { agent_id: 'a' })).alerts as any[]).find((a) => a.kind === 'file_deleted' && a.path === 'src/cart.ts'), 10000, 'the background cycle');
+    await until(async () => (ok(await h2!.call('alerts_list', { agent_id: 'a' })).alerts as any[]).find((a) => a.kind === 'file_deleted' && a.path === 'src/cart.ts'), 30000, 'the background cycle');
 
     const stopped = ok(await h2.call('daemon_stop', { agent_id: 'a' }));
     assert.equal(stopped.active, false);
     assert.equal(ok(await h2.call('daemon_status', { agent_id: 'a' })).watching, false);
+  });
+
+  it('reports a renamed file as moved (same content), with one file_moved alert and no file_deleted', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('daemon_start', { agent_id: 'a', watch_paths: ['src'], poll_interval_ms: 60000 }));
+    fs.renameSync(path.join(ws, 'src/cart.ts'), path.join(ws, 'src/basket.ts'));
+    // Both events queued by the watcher (the long interval keeps the background cycle away).
+    await until(async () => ok(await h!.call('daemon_status', { agent_id: 'a' })).queue >= 2, 8000, 'the rename events');
+    const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.moved, [{ from: 'src/cart.ts', to: 'src/basket.ts' }]);
+    assert.deepEqual(tick.deleted, []);
+    assert.ok(tick.reingested.includes('src/basket.ts'));
+    const alerts = ok(await h.call('alerts_list', { agent_id: 'a' })).alerts;
+    const moved = alerts.find((a: any) => a.kind === 'file_moved');
+    assert.equal(moved.details.to, 'src/basket.ts');
+    assert.equal(alerts.some((a: any) => a.kind === 'file_deleted'), false);
+    const found = ok(await h.call('seek', { agent_id: 'a', query: 'total' }));
+    assert.ok(JSON.stringify(found).includes('function:src/basket.ts#total'), 'the moved file is in the graph under its new path');
   });
 
   it('re-ingests a changed file in a tick, with the graph watcher off', async () => {
