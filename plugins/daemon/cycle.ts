@@ -50,7 +50,7 @@ export interface CycleDeps {
   memory: MemoryService | null;
   alerts: AlertBook;
   source: string;
-  /** Document links captured when the watcher saw the deletion (before anyone re-ingested). */
+  /** Files the graph knew when the watcher saw them deleted, with the documents linking to them (before anyone re-ingested). */
   linksAtUnlink: Map<string, DocLink[]>;
 }
 
@@ -98,31 +98,30 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
     }
   }
 
-  // 2. What the store recorded (hashes of deleted files; whether a present file is new).
-  let rows = new Map<string, { hash: string }>();
-  try {
-    if (graph.engine.storeExists()) rows = graph.engine.storedFiles();
-  } catch {
-    rows = new Map();
-  }
-  const known = gone.filter((p) => rows.has(p) || deps.linksAtUnlink.has(p) || graph.engine.graph.get(`file:${p}`));
+  // 2. Deleted files the graph knew (or whose links the watcher captured); present files it does not know yet.
+  const inGraph = (p: string) => Boolean(graph.engine.graph.get(`file:${p}`));
+  const known = gone.filter((p) => deps.linksAtUnlink.has(p) || inGraph(p));
   const links = new Map(known.map((p) => [p, deps.linksAtUnlink.get(p) ?? docLinksTo(graph, p)]));
   for (const p of gone) deps.linksAtUnlink.delete(p);
+  const added = present.filter((f) => !inGraph(f.path));
 
-  // 3. A deleted file whose bytes reappear under a new path in the same batch moved there.
-  const addedByHash = new Map<string, string>();
-  for (const f of present) {
-    if (rows.has(f.path)) continue;
-    const hash = await sha1Of(join(root, f.path), f.size);
-    if (hash && !addedByHash.has(hash)) addedByHash.set(hash, f.path);
-  }
+  // 3. A deleted file whose bytes (the store's sha1) reappear under a new path in the same batch moved
+  // there. The store's file rows are read only then: reading them all is the costly part.
   const movedTo = new Map<string, string>();
-  for (const p of known) {
-    const hash = rows.get(p)?.hash;
-    const to = hash ? addedByHash.get(hash) : undefined;
-    if (to) {
-      movedTo.set(p, to);
-      addedByHash.delete(hash!);
+  if (known.length > 0 && added.length > 0 && graph.engine.storeExists()) {
+    const rows = graph.engine.storedFiles(known);
+    const addedByHash = new Map<string, string>();
+    for (const f of added) {
+      const hash = await sha1Of(join(root, f.path), f.size);
+      if (hash && !addedByHash.has(hash)) addedByHash.set(hash, f.path);
+    }
+    for (const p of known) {
+      const hash = rows.get(p)?.hash;
+      const to = hash ? addedByHash.get(hash) : undefined;
+      if (to) {
+        movedTo.set(p, to);
+        addedByHash.delete(hash!);
+      }
     }
   }
 

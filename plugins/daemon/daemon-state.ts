@@ -18,6 +18,8 @@ export interface DaemonState {
   started_at: number | null;
   stopped_at: number | null;
   last_tick_at: number | null;
+  /** When the last poll started: files modified since (less a margin) are re-checked by the next one. */
+  last_poll_at: number | null;
   ticks: number;
   counters: DaemonCounters;
 }
@@ -40,6 +42,7 @@ export function emptyState(): DaemonState {
     started_at: null,
     stopped_at: null,
     last_tick_at: null,
+    last_poll_at: null,
     ticks: 0,
     counters: { reingested: 0, deleted: 0, moved: 0, alerts_raised: 0, failed: 0, overflowed: 0 },
   };

@@ -21,6 +21,8 @@ import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
 export const MAX_QUEUE = 10_000;
 /** Files stat'ed at once by a poll. */
 const STAT_BATCH = 64;
+/** Files modified this long before the last poll started are checked again (mtime granularity, clock steps). */
+const MTIME_MARGIN_MS = 2000;
 
 export interface DaemonDeps {
   graph: GraphService;
@@ -143,9 +145,11 @@ export class Daemon {
     for (const e of this.watcher?.take(options.maxFiles) ?? []) batch.set(e.path, e.kind);
     let polled = 0;
     let leftover = 0;
+    let pollStartedAt: number | null = null;
     if (options.poll) {
-      const found = await this.poll(state.watch_paths, options.signal);
+      const found = await this.poll(state, options.signal);
       polled = found.checked;
+      pollStartedAt = found.startedAt;
       for (const e of found.changed) {
         if (batch.has(e.path)) continue;
         if (batch.size < options.maxFiles) batch.set(e.path, e.kind);
@@ -168,6 +172,8 @@ export class Daemon {
     await this.row.save({
       ...latest,
       last_tick_at: Date.now(),
+      // Polled changes past max_files are found again only if the watermark stays put.
+      last_poll_at: pollStartedAt !== null && leftover === 0 ? pollStartedAt : latest.last_poll_at,
       ticks: latest.ticks + 1,
       counters: {
         reingested: c.reingested + report.reingested.length,
@@ -183,24 +189,30 @@ export class Daemon {
     return out;
   }
 
-  /** Stored file records under the watch paths whose file is gone or differs in size or mtime. */
-  private async poll(watchPaths: readonly string[], signal?: AbortSignal): Promise<{ checked: number; changed: { path: string; kind: ChangeKind }[] }> {
+  /**
+   * The graph's files under the watch paths that are gone, or were modified since the last poll
+   * started (less a margin for clock granularity). Reads the in-memory graph and stats the files 64
+   * at a time; the store's file rows are never read (reading them all holds the event loop). A file
+   * touched without a change costs one hash in the by-path ingest, which then reuses it.
+   */
+  private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: { path: string; kind: ChangeKind }[]; startedAt: number }> {
+    const startedAt = Date.now();
     const { graph } = this.deps;
-    if (!graph.engine.storeExists()) return { checked: 0, changed: [] };
-    const covers = (p: string) => watchPaths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
-    const rows = [...graph.engine.storedFiles().values()].filter((r) => covers(r.path));
+    const since = (state.last_poll_at ?? state.started_at ?? startedAt) - MTIME_MARGIN_MS;
+    const covers = (p: string) => state.watch_paths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
+    const paths = graph.engine.filePaths().filter(covers);
     const changed: { path: string; kind: ChangeKind }[] = [];
-    for (let i = 0; i < rows.length; i += STAT_BATCH) {
+    for (let i = 0; i < paths.length; i += STAT_BATCH) {
       if (signal?.aborted) break;
-      const slice = rows.slice(i, i + STAT_BATCH);
-      const stats = await Promise.all(slice.map((r) => stat(join(graph.engine.root, r.path)).catch(() => null)));
-      slice.forEach((r, k) => {
+      const slice = paths.slice(i, i + STAT_BATCH);
+      const stats = await Promise.all(slice.map((p) => stat(join(graph.engine.root, p)).catch(() => null)));
+      slice.forEach((p, k) => {
         const st = stats[k];
-        if (!st || !st.isFile()) changed.push({ path: r.path, kind: 'unlink' });
-        else if (st.size !== r.size || Math.abs(st.mtimeMs - r.mtimeMs) > 1) changed.push({ path: r.path, kind: 'change' });
+        if (!st || !st.isFile()) changed.push({ path: p, kind: 'unlink' });
+        else if (st.mtimeMs >= since) changed.push({ path: p, kind: 'change' });
       });
     }
-    return { checked: rows.length, changed };
+    return { checked: paths.length, changed, startedAt };
   }
 
   private async startWatcher(state: DaemonState): Promise<void> {
@@ -212,11 +224,11 @@ export class Daemon {
       debounceMs: state.poll_interval_ms,
       maxQueue: MAX_QUEUE,
       onSettled: () => void this.drainInBackground(),
-      // The graph may re-ingest before the next cycle: remember now which documents linked here.
+      // The graph may drop the file (another query's freshness check) before the next cycle:
+      // remember now that it knew the file, and which documents linked to it.
       onUnlink: (rel) => {
-        if (this.linksAtUnlink.size >= MAX_QUEUE) return;
-        const links = docLinksTo(graph, rel);
-        if (links.length) this.linksAtUnlink.set(rel, links);
+        if (this.linksAtUnlink.size >= MAX_QUEUE || !graph.engine.graph.get(`file:${rel}`)) return;
+        this.linksAtUnlink.set(rel, docLinksTo(graph, rel));
       },
     });
     await watcher.start();

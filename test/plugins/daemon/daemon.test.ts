@@ -24,6 +24,9 @@ function workspace(): string {
   const ws = writeFixtureRepo(tempDir('m1nd-daemon-'));
   fs.mkdirSync(path.join(ws, 'docs'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'docs/guide.md'), GUIDE);
+  // A repository's files are older than the server (the daemon's poll re-checks recently modified files).
+  const old = new Date(Date.now() - 3600_000);
+  for (const f of fs.readdirSync(ws, { recursive: true }) as string[]) fs.utimesSync(path.join(ws, f), old, old);
   return ws;
 }
 
