@@ -11,6 +11,8 @@ import type { StateStore } from '../state/api.ts';
 export const ALERTS_NAMESPACE = 'alerts';
 /** Rows kept; past it the oldest resolved (then oldest acknowledged) alerts are dropped. */
 export const MAX_ALERTS = 2000;
+/** New alerts between two size checks (the namespace may exceed MAX_ALERTS by this much). */
+const TRIM_EVERY = 50;
 
 export type AlertSeverity = 'info' | 'warning' | 'error';
 export type AlertKind = 'file_deleted' | 'file_moved' | 'binding_broken' | 'claim_stale' | 'ingest_failed' | 'queue_overflow';
@@ -54,6 +56,7 @@ export function alertId(dedup: string): string {
 
 /** Alerts in one state store; `onRaised` hears of every newly opened alert. */
 export class AlertBook {
+  private added = 0;
   constructor(
     private readonly store: () => StateStore,
     private readonly onRaised: (alert: Alert) => void = () => undefined,
@@ -79,7 +82,8 @@ export class AlertBook {
       if (!put) continue;
       if (opened) {
         this.onRaised(alert);
-        if (!old) await this.trim();
+        // New rows grow the namespace: check its size every TRIM_EVERY of them, not on each.
+        if (!old && ++this.added % TRIM_EVERY === 1) await this.trim();
       }
       return { alert, opened };
     }
