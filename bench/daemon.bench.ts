@@ -51,7 +51,10 @@ export async function run(): Promise<void> {
     const overhead = by.daemon.cpu_pct - by['graph-watch'].cpu_pct;
     console.log(`daemon idle: overhead over the default server ${overhead.toFixed(3)} % of one CPU (target ≤ 1 %); over the bare server ${(by.daemon.cpu_pct - by.bare.cpu_pct).toFixed(3)} %`);
     const b = by.daemon.burst;
-    if (b) console.log(`daemon burst: ${b.files} files rewritten → ${b.reingested} re-ingested by ${b.cycles} background cycles in ${b.drained_ms} ms; event loop delay max ${b.loop_delay_max_ms.toFixed(1)} ms, p99 ${b.loop_delay_p99_ms.toFixed(1)} ms`);
+    if (b) {
+      console.log(`daemon burst: ${b.files} files rewritten → ${b.reingested} re-ingested by ${b.cycles} background cycles in ${b.drained_ms} ms; event loop delay max ${b.loop_delay_max_ms.toFixed(1)} ms, p99 ${b.loop_delay_p99_ms.toFixed(1)} ms`);
+      console.log(`daemon burst baseline: ingest {incremental} of ${b.files} changed files ${b.baseline_ingest_ms} ms; event loop delay max ${b.baseline_loop_delay_max_ms.toFixed(1)} ms, p99 ${b.baseline_loop_delay_p99_ms.toFixed(1)} ms; ratio of maxima ${(b.loop_delay_max_ms / b.baseline_loop_delay_max_ms).toFixed(2)}`);
+    }
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
