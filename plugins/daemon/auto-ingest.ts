@@ -151,6 +151,7 @@ export class AutoIngest {
     const root = this.deps.graph.engine.root;
     const exts = [...this.extensions(state.formats)].map((e) => e.slice(1));
     if (exts.length === 0) return 0;
+    watcher.refreshRules();
     const known = new Map((await this.manifest()).map((m) => [m.path, m]));
     let queued = 0;
     let scanned = 0;
@@ -209,7 +210,8 @@ export class AutoIngest {
         continue;
       }
       const converter = converterFor(path);
-      if (!converter) continue;
+      // A .gitignore written after the event was queued may leave the document out now.
+      if (!converter || queue.excluded(path)) continue;
       const previous = (await store.get<ManifestEntry>(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path))?.value;
       try {
         const doc = await resolveDocument(graph, path);

@@ -49,6 +49,11 @@ export class GitignoreRules {
     return rules;
   }
 
+  /** Forgets the rules read so far (a .gitignore changed). */
+  refresh(): void {
+    this.byDir.clear();
+  }
+
   /** Whether a workspace-relative path (a folder when `dir`) is ignored by git's rules. */
   ignores(rel: string, dir: boolean): boolean {
     const parts = rel.split('/');
@@ -95,6 +100,8 @@ export class TreeWatcher {
       ignored: (path: string, stats?: { isDirectory(): boolean }) => {
         const rel = relative(root, path).split(sep).join('/');
         if (rel === '' || rel.startsWith('..')) return false;
+        // .gitignore files are watched (hidden as they are): a change re-reads the rules.
+        if (posix.basename(rel) === '.gitignore' && !skipped(posix.dirname(rel) === '.' ? '' : posix.dirname(rel))) return false;
         if (skipped(rel)) return true;
         // chokidar asks once without stats (a name check) and again with them.
         return stats ? this.gitignore.ignores(rel, stats.isDirectory()) : false;
@@ -103,6 +110,7 @@ export class TreeWatcher {
     const on = (kind: ChangeKind) => (path: string) => {
       const rel = relative(root, path).split(sep).join('/');
       if (!rel || rel.startsWith('..')) return;
+      if (posix.basename(rel) === '.gitignore') return this.gitignore.refresh();
       if (this.options.accept && !this.options.accept(rel)) return;
       if (kind === 'unlink') this.options.onUnlink?.(rel);
       this.push(rel, kind);
@@ -165,6 +173,11 @@ export class TreeWatcher {
   /** Whether git's rules or the skip list leave a path out. */
   excluded(rel: string): boolean {
     return skipped(rel) || this.gitignore.ignores(rel, false);
+  }
+
+  /** Re-reads the .gitignore files at the next check (before a scan). */
+  refreshRules(): void {
+    this.gitignore.refresh();
   }
 
   /** Stops watching (the queue is dropped: a later start rescans). */

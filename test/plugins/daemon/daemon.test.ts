@@ -238,10 +238,15 @@ describe('auto_ingest: document roots kept ingested', function () {
     const first = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
     assert.deepEqual(first.ingested, ['docs/guide.md']);
 
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'docs/private/\n');
+    fs.mkdirSync(path.join(ws, 'docs/private'));
+    fs.writeFileSync(path.join(ws, 'docs/private/secret.md'), '# Ignored by git\n');
+    fs.mkdirSync(path.join(ws, 'docs/node_modules/pkg'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'docs/node_modules/pkg/README.md'), '# A dependency\n');
     fs.writeFileSync(path.join(ws, 'docs/deploy.md'), '# Zebraquartz deployment\n\nRun the release script.\n');
     fs.writeFileSync(path.join(ws, 'docs/notes.txt'), 'plain notes\n');
     const tick = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
-    assert.deepEqual(tick.ingested, ['docs/deploy.md']);
+    assert.deepEqual(tick.ingested, ['docs/deploy.md'], 'git-ignored and skip-listed folders are left out');
     assert.deepEqual(tick.converted, ['docs/notes.txt']);
     const found = ok(await h.call('seek', { agent_id: 'a', query: 'Zebraquartz deployment' }));
     assert.ok(JSON.stringify(found).includes('docs/deploy.md'), 'the new document is in the graph');
