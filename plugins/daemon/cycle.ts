@@ -24,6 +24,8 @@ export interface DocLink {
 /** Links kept per deleted file, and content read to match a move. */
 const MAX_LINKS = 50;
 const MAX_HASHED_BYTES = 4 * 1024 * 1024;
+/** Changed files re-ingested by path; more go through one incremental ingest of the workspace. */
+const MAX_BY_PATH = 32;
 /** Claims re-checked per slice before yielding the event loop. */
 const CLAIM_SLICE = 100;
 const MAX_CLAIMS_CHECKED = 5000;
@@ -129,7 +131,9 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
   const reingest = [...present.map((f) => f.path), ...gone];
   if (reingest.length && graph.writable && graph.engine.storeExists() && graph.engine.graph.nodeCount > 0) {
     try {
-      const summary = await graph.reingestPaths(reingest, options.signal);
+      // A large batch goes through the engine's incremental ingest (an asynchronous walk, one relink),
+      // which holds the event loop far less than a by-path ingest of as many files.
+      const summary = reingest.length > MAX_BY_PATH ? await graph.engine.ingest({ incremental: true, signal: options.signal }) : await graph.reingestPaths(reingest, options.signal);
       report.generation = summary.generation;
       report.reingested = present.map((f) => f.path);
     } catch (error) {

@@ -19,6 +19,8 @@ import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
 
 /** Paths queued at most (a burst beyond it is found again by the next poll). */
 export const MAX_QUEUE = 10_000;
+/** Files one background cycle hands the engine: each by-path ingest stalls the loop once, so fewer, larger calls stall it less. */
+const BACKGROUND_BATCH = 256;
 /** Files stat'ed at once by a poll. */
 const STAT_BATCH = 64;
 /** Files modified this long before the last poll started are checked again (mtime granularity, clock steps). */
@@ -241,7 +243,7 @@ export class Daemon {
     this.draining = true;
     try {
       for (let rounds = 0; this.watcher && this.watcher.pending > 0 && rounds < 1000; rounds++) {
-        await this.tick({ maxFiles: 64, poll: false, trigger: 'watch' });
+        await this.tick({ maxFiles: BACKGROUND_BATCH, poll: false, trigger: 'watch' });
         await yieldNow();
       }
     } catch (error) {
