@@ -10,6 +10,7 @@ export function alertsAckVerb(rt: DaemonRuntime) {
       agent_id: AgentId,
       alert_ids: Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: 200, description: 'Ids from alerts_list' }),
     }),
+    output: Type.Object({ acked: Type.Array(Type.String()), unknown: Type.Optional(Type.Array(Type.String())), hint: Type.Optional(Type.String()) }),
     tiers: ['full'],
     // It persists (state, manifest, acknowledgements): the read-only gate refuses it before any side effect.
     effect: 'write',

@@ -13,6 +13,11 @@ export function alertsListVerb(rt: DaemonRuntime) {
       severity: Type.Optional(StringEnum(['info', 'warning', 'error'], { description: 'Only this severity and above' })),
       limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
     }),
+    output: Type.Object({
+      total: Type.Number(),
+      alerts: Type.Array(Type.Object({ id: Type.String(), kind: Type.String(), severity: Type.String(), status: Type.String(), source: Type.String(), path: Type.Optional(Type.String()), node: Type.Optional(Type.String()), message: Type.String(), raised_at: Type.String(), last_seen_at: Type.String(), acked: Type.Boolean(), acked_by: Type.Array(Type.Unknown()), resolved_at: Type.Optional(Type.String()), resolution: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) })),
+      truncated: Type.Boolean(),
+    }),
     tiers: ['full'],
     effect: 'read',
     next: 'alerts_ack',

@@ -15,6 +15,7 @@ export function autoIngestStartVerb(rt: DaemonRuntime) {
       formats: Type.Array(StringEnum(FORMATS), { minItems: 1, maxItems: FORMATS.length, default: [...FORMATS], description: 'Converters to use (document_provider_health lists them)' }),
       debounce_ms: Type.Integer({ minimum: 20, maximum: 600_000, default: 200, description: 'Quiet time after file events before the queue drains' }),
     }),
+    output: Type.Object({ active: Type.Boolean(), roots: Type.Array(Type.String()), formats: Type.Array(Type.String()), debounce_ms: Type.Number(), bootstrap_queued: Type.Number(), next: Type.String() }),
     tiers: ['full'],
     // It persists (state, manifest, acknowledgements): the read-only gate refuses it before any side effect.
     effect: 'write',

@@ -7,6 +7,12 @@ export function autoIngestStopVerb(rt: DaemonRuntime) {
     name: 'auto_ingest_stop',
     description: 'Stop the document auto-ingest watchers (it stays stopped across restarts); the manifest is kept.',
     input: Type.Object({ agent_id: AgentId }),
+    output: Type.Object({
+      was_active: Type.Boolean(),
+      active: Type.Boolean(),
+      counters: Type.Object({ scanned: Type.Number(), queued: Type.Number(), ingested: Type.Number(), converted: Type.Number(), unchanged: Type.Number(), pruned: Type.Number(), failed: Type.Number() }),
+      manifest_entries: Type.Number(),
+    }),
     tiers: ['full'],
     effect: 'session',
     handler: async () => {

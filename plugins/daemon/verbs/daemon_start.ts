@@ -11,6 +11,7 @@ export function daemonStartVerb(rt: DaemonRuntime) {
       watch_paths: Type.Array(Type.String({ minLength: 1, description: 'Workspace folder or file' }), { maxItems: 32, default: [], description: 'Folders to watch ([]: the whole workspace)' }),
       poll_interval_ms: Type.Integer({ minimum: 50, maximum: 600_000, default: 500, description: 'Quiet time after file events before a background cycle' }),
     }),
+    output: Type.Object({ active: Type.Boolean(), watching: Type.Boolean(), watch_paths: Type.Array(Type.String()), poll_interval_ms: Type.Number(), started_by: Type.Union([Type.String(), Type.Null()]), next: Type.String() }),
     tiers: ['full'],
     // It persists (state, manifest, acknowledgements): the read-only gate refuses it before any side effect.
     effect: 'write',

@@ -7,6 +7,13 @@ export function daemonStopVerb(rt: DaemonRuntime) {
     name: 'daemon_stop',
     description: 'Stop the monitoring daemon (it stays stopped across restarts); alerts and counters are kept.',
     input: Type.Object({ agent_id: AgentId }),
+    output: Type.Object({
+      was_active: Type.Boolean(),
+      active: Type.Boolean(),
+      watching: Type.Boolean(),
+      ticks: Type.Number(),
+      counters: Type.Object({ reingested: Type.Number(), deleted: Type.Number(), moved: Type.Number(), alerts_raised: Type.Number(), failed: Type.Number(), overflowed: Type.Number() }),
+    }),
     tiers: ['full'],
     effect: 'session',
     handler: async () => {
