@@ -20,7 +20,7 @@ export function autoIngestStatusVerb(rt: DaemonRuntime) {
       ticks: Type.Number(),
       last_tick_at: Type.Union([Type.String(), Type.Null()]),
       counters: Type.Object({ scanned: Type.Number(), queued: Type.Number(), ingested: Type.Number(), converted: Type.Number(), unchanged: Type.Number(), pruned: Type.Number(), failed: Type.Number() }),
-      manifest: Type.Object({ entries: Type.Number(), by_result: Type.Unknown(), recent: Type.Array(Type.Unknown()) }),
+      manifest: Type.Object({ entries: Type.Number(), by_result: Type.Record(Type.String(), Type.Number()), recent: Type.Array(Type.Unknown()) }),
       last_error: Type.Optional(Type.String()),
     }),
     tiers: ['full'],
