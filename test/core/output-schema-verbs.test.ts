@@ -77,6 +77,9 @@ const STEPS: Step[] = [
   { verb: 'document_bindings', args: () => ({ path: 'docs/guide.md' }) },
   { verb: 'document_drift', args: () => ({ path: 'docs/guide.md' }) },
   { verb: 'federate', args: () => ({ repos: [{ name: 'app', path: 'src' }, { name: 'lib', path: 'py' }] }) },
+  { verb: 'federation_view', args: () => ({ view: 'federated' }) },
+  // federate switched this agent to the federated graph: back to the workspace graph for the calls after this one.
+  { verb: 'federation_view', args: () => ({ view: 'workspace' }) },
   { verb: 'timeline', args: () => ({ node: 'src/math.ts' }) },
   { verb: 'predict', args: () => ({ changed_node: 'src/math.ts' }) },
   { verb: 'trace', args: () => ({ error_text: NODE_TRACE }) },
@@ -124,9 +127,6 @@ const STEPS: Step[] = [
   { verb: 'debrief', args: (ids) => ({ delegation_id: ids.delegation, outcome: 'success', touched_paths: ['src/cart.ts'] }) },
   { verb: 'scan', args: () => ({ pattern: 'error_handling' }) },
   { verb: 'antibody_create', args: () => ({ name: 'impure add', pattern: { from_node: ADD } }) },
-  { verb: 'federation_view', args: () => ({ view: 'federated' }) },
-  // Back to the workspace graph: the calls after this one answer from it.
-  { verb: 'federation_view', args: () => ({ view: 'workspace' }) },
   { verb: 'differential', args: () => ({ snapshot_a: 'git:HEAD~1', snapshot_b: 'current' }) },
   { verb: 'epidemic', args: () => ({ infected_nodes: ['src/math.ts'] }) },
   { verb: 'heuristics_surface', args: () => ({ file_path: 'src/math.ts' }) },
@@ -156,7 +156,9 @@ type VerbRecord = ReturnType<Harness['host']['current']['records']>[number];
 
 /** One call through the SDK client (which validates structuredContent against the listed outputSchema and throws on a mismatch), checked against the full TypeBox schema and the text. */
 async function checkedCall(h: Harness, verb: VerbRecord, args: Record<string, unknown>): Promise<any> {
-  const { result, json } = await h.call(verb.name, { ...args, agent_id: 'schema-test' });
+  const { result, json } = await h.call(verb.name, { ...args, agent_id: 'schema-test' }).catch((error: Error) => {
+    throw new Error(`${verb.name}(${JSON.stringify(args).slice(0, 200)}): ${error.message}`);
+  });
   assert.ok(!result.isError, `${verb.name}(${JSON.stringify(args).slice(0, 200)}) failed: ${JSON.stringify(json).slice(0, 400)}`);
   assert.ok(result.structuredContent, `${verb.name} returns structuredContent`);
   const check = TypeCompiler.Compile(verb.output!);

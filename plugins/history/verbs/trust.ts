@@ -40,7 +40,7 @@ export function trustVerb(fixPattern: string) {
       fix_pattern: Type.String(),
       scored: Type.Number(),
       files: Type.Array(Type.Object({})),
-      note: Type.String(),
+      learn_events: Type.Number(),
     }),
     tiers: ['full'],
     effect: 'read',
