@@ -61,6 +61,7 @@ export { preciseReport } from './engine/ts-program/precise-pass.ts';
 export type { FederationViews } from './federated-service.ts';
 export { FederatedEngine, NAMESPACE_SEPARATOR, fileIdOf, namespaceOf } from './federated-view.ts';
 export type { FederationLink, FederationMember, FederationSpec } from './federated-view.ts';
+export { PRUNED_SEGMENTS } from './engine/walk.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';
 export type { LearnedTeamStore, SharedOps, SharedRow } from './learned.ts';
 export { GRAPH_API_VERSION, asHostError, engineCall } from './service.ts';

@@ -7,11 +7,18 @@ import { minimalArguments } from '../../core/index.ts';
 import { advertisedOutput } from '../../core/catalog.ts';
 import { connect, tempDir, type Harness } from '../helpers/mcp.ts';
 import { writeFixtureRepo } from '../helpers/fixture-repo.ts';
+import { pgOrSkip } from '../helpers/pg.ts';
+import pg from 'pg';
 
 /** Built-in verbs with no output schema, and why: their result has no fixed top-level shape. */
 export const WITHOUT_OUTPUT: Record<string, string> = {
   diverge: 'the report is assembled per section asked for (files, coupling changes, anomalies), each present only when requested and found',
+  audit:
+    'its default rendering is Markdown text (content blocks, no JSON object); MCP requires structuredContent on every result of a tool declaring an output schema, and sending the JSON report beside the Markdown would double what token_budget bounds. report_format "json" returns the report as JSON text',
 };
+
+/** Verbs that only work against a team store (PostgreSQL): called in their own test, skipped without one. */
+const TEAM_STORE = new Set(['store_import']);
 
 const ADD = 'function:src/math.ts#add';
 const MUL = 'function:src/math.ts#mul';
@@ -33,6 +40,9 @@ function git(dir: string, args: string[], date: string): void {
 function fixture(): string {
   const dir = writeFixtureRepo(tempDir('m1nd-output-'));
   fs.writeFileSync(path.join(dir, 'AGENTS.md'), '# Doctrine\n\n## Rules\n\n- Keep `add` pure.\n- Run the tests before committing.\n');
+  // A layer manifest for the xray verbs, and a file the daemon steps delete (a file_deleted alert).
+  fs.writeFileSync(path.join(dir, 'm1nd.layers.json'), JSON.stringify({ layers: [{ name: 'app', paths: ['src/cart.ts'] }, { name: 'core', paths: ['src/math.ts', 'src/legacy.ts'] }] }));
+  fs.writeFileSync(path.join(dir, 'src/legacy.ts'), 'export function legacy(): number {\n  return 1;\n}\n');
   git(dir, ['init', '-q', '-b', 'main'], '2024-01-01T12:00:00Z');
   git(dir, ['add', '-A'], '2024-01-01T12:00:00Z');
   git(dir, ['commit', '-q', '-m', 'initial'], '2024-01-01T12:00:00Z');
@@ -67,6 +77,9 @@ const STEPS: Step[] = [
   { verb: 'document_bindings', args: () => ({ path: 'docs/guide.md' }) },
   { verb: 'document_drift', args: () => ({ path: 'docs/guide.md' }) },
   { verb: 'federate', args: () => ({ repos: [{ name: 'app', path: 'src' }, { name: 'lib', path: 'py' }] }) },
+  { verb: 'federation_view', args: () => ({ view: 'federated' }) },
+  // federate switched this agent to the federated graph: back to the workspace graph for the calls after this one.
+  { verb: 'federation_view', args: () => ({ view: 'workspace' }) },
   { verb: 'timeline', args: () => ({ node: 'src/math.ts' }) },
   { verb: 'predict', args: () => ({ changed_node: 'src/math.ts' }) },
   { verb: 'trace', args: () => ({ error_text: NODE_TRACE }) },
@@ -114,13 +127,56 @@ const STEPS: Step[] = [
   { verb: 'debrief', args: (ids) => ({ delegation_id: ids.delegation, outcome: 'success', touched_paths: ['src/cart.ts'] }) },
   { verb: 'scan', args: () => ({ pattern: 'error_handling' }) },
   { verb: 'antibody_create', args: () => ({ name: 'impure add', pattern: { from_node: ADD } }) },
+  { verb: 'differential', args: () => ({ snapshot_a: 'git:HEAD~1', snapshot_b: 'current' }) },
+  { verb: 'epidemic', args: () => ({ infected_nodes: ['src/math.ts'] }) },
+  { verb: 'heuristics_surface', args: () => ({ file_path: 'src/math.ts' }) },
+  { verb: 'xray_orient' },
+  { verb: 'xray_gate', args: () => ({ node: 'src/math.ts', planned_imports: ['src/cart.ts'] }) },
+  { verb: 'xray_paint' },
+  { verb: 'xray_paint', args: () => ({ mode: 'commit' }) },
+  { verb: 'xray_retag', args: () => ({ selector: { path_prefix: 'src' }, op: 'add', tags: ['reviewed'] }), save: (j, ids) => (ids.tags = j.tags_version) },
+  { verb: 'xray_retag', args: (ids) => ({ selector: { path_prefix: 'src' }, op: 'add', tags: ['reviewed'], mode: 'commit', expect_version: ids.tags }) },
+  { verb: 'xray_apply', args: () => ({ selector: { path_prefix: 'py' }, transform: { kind: 'ensure_header_tag', tag: 'owned by the platform team' } }), save: (j, ids) => (ids.plan = j.plan_version) },
+  { verb: 'xray_apply', args: (ids) => ({ selector: { path_prefix: 'py' }, transform: { kind: 'ensure_header_tag', tag: 'owned by the platform team' }, mode: 'commit', expect_version: ids.plan }) },
+  { verb: 'xray_ledger' },
+  { verb: 'auto_ingest_start', args: () => ({ roots: ['docs'] }) },
+  { verb: 'auto_ingest_tick' },
+  { verb: 'auto_ingest_status' },
+  { verb: 'auto_ingest_stop' },
+  // The background cycle waits 10 minutes of quiet: the deletion is seen by the daemon_tick call.
+  { verb: 'daemon_start', args: () => ({ watch_paths: ['src'], poll_interval_ms: 600_000 }) },
+  { verb: 'daemon_tick', args: (ids) => (fs.rmSync(path.join(ids.root, 'src/legacy.ts')), {}), save: (j, ids) => (ids.alert = j.alerts_raised.find((a: any) => a.kind === 'file_deleted')?.id) },
+  { verb: 'daemon_status' },
+  { verb: 'alerts_list', save: (j, ids) => assert.ok(j.alerts.some((a: any) => a.id === ids.alert), 'the file_deleted alert is listed') },
+  { verb: 'alerts_ack', args: (ids) => ({ alert_ids: [ids.alert] }) },
+  { verb: 'daemon_stop' },
 ];
+
+type VerbRecord = ReturnType<Harness['host']['current']['records']>[number];
+
+/** One call through the SDK client (which validates structuredContent against the listed outputSchema and throws on a mismatch), checked against the full TypeBox schema and the text. */
+async function checkedCall(h: Harness, verb: VerbRecord, args: Record<string, unknown>): Promise<any> {
+  const { result, json } = await h.call(verb.name, { ...args, agent_id: 'schema-test' }).catch((error: Error) => {
+    throw new Error(`${verb.name}(${JSON.stringify(args).slice(0, 200)}): ${error.message}`);
+  });
+  assert.ok(!result.isError, `${verb.name}(${JSON.stringify(args).slice(0, 200)}) failed: ${JSON.stringify(json).slice(0, 400)}`);
+  assert.ok(result.structuredContent, `${verb.name} returns structuredContent`);
+  const check = TypeCompiler.Compile(verb.output!);
+  const sent = JSON.parse(JSON.stringify(result.structuredContent));
+  assert.ok(check.Check(sent), `${verb.name}: ${JSON.stringify([...check.Errors(sent)].slice(0, 3))}`);
+  assert.deepEqual(sent, json, `${verb.name}: the text and the structured result say the same`);
+  return json;
+}
 
 describe('output schemas of the built-in verbs', function () {
   this.timeout(300_000);
   let h: Harness;
+  let root: string;
+  let cache: string;
   before(async () => {
-    h = await connect({ workspaceRoot: fixture(), env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir('m1nd-cache-') } });
+    root = fixture();
+    cache = tempDir('m1nd-cache-');
+    h = await connect({ workspaceRoot: root, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: cache } });
   });
   after(() => h?.close());
 
@@ -132,18 +188,11 @@ describe('output schemas of the built-in verbs', function () {
   it('returns structuredContent that fits the advertised schema and says what the text says, from one real call of each verb that declares one', async () => {
     const { tools } = await h.client.listTools();
     const advertised = new Map(tools.map((t) => [t.name, t]));
-    const declaring = h.host.current.records().filter((v) => v.output);
-    const ids: Ids = {};
+    const declaring = h.host.current.records().filter((v) => v.output && !TEAM_STORE.has(v.name));
+    const ids: Ids = { root };
     const called = new Set<string>();
-    const callOne = async (verb: (typeof declaring)[number], args: Record<string, unknown>) => {
-      // The SDK client validates structuredContent against the listed outputSchema on callTool (it throws on a mismatch).
-      const { result, json } = await h.call(verb.name, { ...args, agent_id: 'schema-test' });
-      assert.ok(!result.isError, `${verb.name}(${JSON.stringify(args).slice(0, 200)}) failed: ${JSON.stringify(json).slice(0, 400)}`);
-      assert.ok(result.structuredContent, `${verb.name} returns structuredContent`);
-      const check = TypeCompiler.Compile(verb.output!);
-      const sent = JSON.parse(JSON.stringify(result.structuredContent));
-      assert.ok(check.Check(sent), `${verb.name}: ${JSON.stringify([...check.Errors(sent)].slice(0, 3))}`);
-      assert.deepEqual(sent, json, `${verb.name}: the text and the structured result say the same`);
+    const callOne = async (verb: VerbRecord, args: Record<string, unknown>) => {
+      const json = await checkedCall(h, verb, args);
       called.add(verb.name);
       return json;
     };
@@ -159,5 +208,33 @@ describe('output schemas of the built-in verbs', function () {
       if (!called.has(verb.name) && !verb.name.startsWith('test_')) await callOne(verb, minimalArguments(verb.input));
     }
     assert.equal(called.size, declaring.length, 'every verb declaring an output schema was called');
+  });
+
+  it('returns structuredContent that fits the schema from the team-store verbs, on a server with a team store', async function () {
+    const base = await pgOrSkip(this);
+    const name = `m1nd_schema_${process.pid}_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    // The same workspace and cache as the embedded-store server above: its claims and trails are there to import.
+    const team = await connect({ workspaceRoot: root, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: cache, M1ND_STORE_URL: url.toString() } });
+    try {
+      const { tools } = await team.client.listTools();
+      for (const verbName of TEAM_STORE) {
+        const verb = team.host.current.get(verbName)!;
+        assert.ok(verb?.output, `${verbName} declares an output schema`);
+        assert.deepEqual(tools.find((t) => t.name === verbName)?.outputSchema, advertisedOutput(verb), `${verbName}: tools/list carries its top-level output schema`);
+      }
+      const storeImport = team.host.current.get('store_import')!;
+      const dry = await checkedCall(team, storeImport, { dry_run: true });
+      assert.ok(dry.imported > 0, `the claims and trails of the embedded store are to be copied: ${JSON.stringify(dry.counts)}`);
+      const done = await checkedCall(team, storeImport, { dry_run: false });
+      assert.equal(done.imported, dry.imported, 'the run copies what the dry run counted');
+    } finally {
+      await team.close();
+    }
   });
 });

@@ -12,6 +12,16 @@ export function federationViewVerb(settings: Readonly<HostSettings>) {
       agent_id: AgentId,
       view: StringEnum(['federated', 'workspace'] as const, { description: 'federated: answer across the federated repositories' }),
     }),
+    // view 'workspace' answers { view } alone; the rest describe the federated graph.
+    output: Type.Object({
+      view: Type.String(),
+      restored: Type.Optional(Type.Boolean()),
+      repos: Type.Optional(Type.Array(Type.Object({ name: Type.String(), nodes: Type.Number(), workspace: Type.Boolean() }))),
+      nodes: Type.Optional(Type.Number()),
+      edges: Type.Optional(Type.Number()),
+      cross_edges: Type.Optional(Type.Record(Type.String(), Type.Number())),
+      ids: Type.Optional(Type.String()),
+    }),
     tiers: ['full'],
     effect: 'session',
     handler: async (args, call) => {

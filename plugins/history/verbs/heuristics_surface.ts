@@ -34,6 +34,15 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
       node_id: Type.Optional(Type.String({ maxLength: 1024, description: 'A node id, name or path:line' })),
       file_path: Type.Optional(Type.String({ maxLength: 1024, description: 'A workspace file (when node_id is absent)' })),
     }),
+    output: Type.Object({
+      node: Type.Object({ id: Type.String(), kind: Type.String(), file: Type.String(), lines: Type.Array(Type.Number()) }),
+      risk: Type.Number(),
+      weights: Type.Record(Type.String(), Type.Number()),
+      contributions: Type.Record(Type.String(), Type.Number()),
+      reasons: Type.Array(Type.String()),
+      // Each component: { value, score (null when not scored), source, detail? }.
+      components: Type.Record(Type.String(), Type.Unknown()),
+    }),
     tiers: ['full'],
     effect: 'read',
     stages: ['review', 'plan'],

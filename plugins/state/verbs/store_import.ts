@@ -11,6 +11,7 @@ export function storeImportVerb(state: StateService) {
       agent_id: AgentId,
       dry_run: Type.Boolean({ default: false, description: 'Count what would be copied; write nothing' }),
     }),
+    output: Type.Object({ from: Type.String(), to: Type.String(), dry_run: Type.Boolean(), counts: Type.Record(Type.String(), Type.Unknown()), imported: Type.Number() }),
     tiers: ['full'],
     effect: (args) => (args.dry_run ? 'read' : 'write'),
     maxEffect: 'write',

@@ -34,6 +34,21 @@ export const xrayApplyVerb = defineVerb({
     mode: Type.Optional(StringEnum(['dry_run', 'commit'], { default: 'dry_run', description: 'Plan only, or write' })),
     expect_version: Type.Optional(Type.String({ maxLength: 64, description: 'plan_version of the dry run: commit refuses if the plan changed' })),
   }),
+  // dry_run: files and next; commit: ledger_seq with the write report (written, graph, lock_overlaps), or written [] when nothing changes.
+  output: Type.Object({
+    mode: Type.String(),
+    plan_version: Type.String(),
+    selected: Type.Number(),
+    files_changed: Type.Number(),
+    files_unchanged: Type.Number(),
+    insertions: Type.Number(),
+    files: Type.Optional(Type.Array(Type.Object({ file_path: Type.String(), insertions: Type.Array(Type.Unknown()) }))),
+    next: Type.Optional(Type.String()),
+    ledger_seq: Type.Optional(Type.Number()),
+    written: Type.Optional(Type.Array(Type.Object({ file_path: Type.String(), bytes: Type.Number(), created: Type.Boolean(), old_hash: Type.Union([Type.String(), Type.Null()]), new_hash: Type.String() }))),
+    graph: Type.Optional(Type.Object({ reingested: Type.Optional(Type.Boolean()), generation: Type.Optional(Type.Number()), reingest_ms: Type.Optional(Type.Number()) })),
+    lock_overlaps: Type.Optional(Type.Array(Type.Object({}))),
+  }),
   tiers: ['full'],
   effect: (args) => (args.mode === 'commit' ? 'destructive' : 'read'), // a commit rewrites files
   maxEffect: 'destructive',

@@ -11,6 +11,11 @@ export const xrayLedgerVerb = defineVerb({
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20, description: 'Most entries' })),
     verb: Type.Optional(StringEnum(['xray_apply', 'xray_paint', 'xray_retag'], { description: 'Only this verb\'s entries' })),
   }),
+  output: Type.Object({
+    entries: Type.Array(Type.Object({ seq: Type.Number(), at: Type.String(), verb: Type.String(), agent_id: Type.String(), summary: Type.String(), files: Type.Optional(Type.Array(Type.Unknown())), nodes: Type.Optional(Type.Number()), sample: Type.Optional(Type.Array(Type.Unknown())), version_before: Type.Optional(Type.String()), version_after: Type.Optional(Type.String()) })),
+    total: Type.Number(),
+    shown: Type.Number(),
+  }),
   tiers: ['full'],
   effect: 'read',
   stages: ['review'],

@@ -1,0 +1,65 @@
+/**
+ * Daemon overhead on a 10,000-file tree (100 folders of small TypeScript files, ingested unless DAEMON_INGEST=0): three
+ * servers run at once, each in its own process over its own copy-free view of the same tree — a bare
+ * server (graph watcher off), the default server (the graph's watcher on) and the default server with
+ * the daemon started over the whole workspace — and each reports its CPU time while idle for the same
+ * window (process.cpuUsage; native file events, no polling). Prints each server's CPU % and the
+ * daemon's overhead over the default server (target ≤ 1 % of one CPU), then the event loop's worst
+ * delay while the daemon's background cycles re-ingest a burst of changed files.
+ *
+ *   node --import tsx/esm bench/run.ts daemon     (env: DAEMON_IDLE_S=30 DAEMON_FILES=10000 DAEMON_BURST=200 DAEMON_INGEST=1 DAEMON_ONLY=0)
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function child(root: string, store: string, mode: string, idle: number, ingest: boolean, burst: number): Promise<any> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx/esm', join(here, 'daemon-idle-child.ts'), root, store, mode, String(idle), ingest ? '1' : '0', String(burst)], { cwd: join(here, '..'), maxBuffer: 1 << 20, timeout: 1_800_000 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`${mode}: ${error.message}\n${stderr.slice(-2000)}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+    });
+  });
+}
+
+export async function run(): Promise<void> {
+  const idle = Number(process.env.DAEMON_IDLE_S ?? 30);
+  const files = Number(process.env.DAEMON_FILES ?? 10_000);
+  const burst = Number(process.env.DAEMON_BURST ?? 200);
+  // Ingesting 3 × 10,000 files takes minutes on a shared machine; DAEMON_INGEST=0 measures the watchers over an empty graph.
+  const ingest = process.env.DAEMON_INGEST !== '0';
+  const parent = mkdtempSync(join(tmpdir(), 'm1nd-daemon-bench-'));
+  try {
+    // DAEMON_ONLY=1: the daemon's server alone (burst figures without two other servers competing).
+    const modes = process.env.DAEMON_ONLY === '1' ? ['daemon'] : ['bare', 'graph-watch', 'daemon'];
+    const roots = modes.map((mode) => {
+      const root = join(parent, mode);
+      for (let i = 0; i < files; i++) {
+        const dir = join(root, `pkg${i % 100}`);
+        if (i < 100) mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, `m${Math.floor(i / 100)}.ts`), `import { f${(i + 1) % 100} } from './m${(Math.floor(i / 100) + 1) % 100}.ts';\nexport function f${i % 100}(x: number): number {\n  return x + ${i};\n}\n`);
+      }
+      writeFileSync(join(root, 'package.json'), '{"type":"module","private":true}\n');
+      return { mode, root, store: join(parent, `${mode}-store`) };
+    });
+    console.log(`tree: ${files} files in 100 folders, ${modes.length} cop${modes.length === 1 ? 'y' : 'ies'}${ingest ? ', ingested' : ', not ingested'}; idle window ${idle} s; burst ${ingest ? burst : 0} files`);
+    const results = await Promise.all(roots.map((r) => child(r.root, r.store, r.mode, idle, ingest, r.mode === 'daemon' && ingest ? burst : 0)));
+    const by = Object.fromEntries(results.map((r) => [r.mode, r]));
+    for (const r of results) console.log(`daemon idle: ${r.mode.padEnd(11)} ${r.nodes} nodes, CPU ${r.cpu_ms.toFixed(0)} ms over ${(r.wall_ms / 1000).toFixed(1)} s = ${r.cpu_pct.toFixed(3)} % (setup ${(r.setup_ms / 1000).toFixed(1)} s, RSS ${r.rss_mb} MB)`);
+    const overhead = by.daemon.cpu_pct - (by['graph-watch']?.cpu_pct ?? NaN);
+    if (by.bare) console.log(`daemon idle: overhead over the default server ${overhead.toFixed(3)} % of one CPU (target ≤ 1 %); over the bare server ${(by.daemon.cpu_pct - by.bare.cpu_pct).toFixed(3)} %`);
+    const b = by.daemon.burst;
+    if (b) {
+      console.log(`daemon burst: ${b.files} files rewritten → ${b.reingested} re-ingested by ${b.cycles} background cycles in ${b.drained_ms} ms; event loop delay max ${b.loop_delay_max_ms.toFixed(1)} ms, p99 ${b.loop_delay_p99_ms.toFixed(1)} ms`);
+      console.log(`daemon burst baseline: ingest {incremental} of ${b.files} changed files ${b.baseline_ingest_ms} ms; event loop delay max ${b.baseline_loop_delay_max_ms.toFixed(1)} ms, p99 ${b.baseline_loop_delay_p99_ms.toFixed(1)} ms; ratio of maxima ${(b.loop_delay_max_ms / b.baseline_loop_delay_max_ms).toFixed(2)}`);
+    }
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

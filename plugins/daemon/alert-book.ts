@@ -1,0 +1,153 @@
+/**
+ * Alerts: conditions the daemon (or another plugin) found while no agent was looking — a watched
+ * file deleted or moved, a document link broken, a memory claim turned stale. One row per condition
+ * in the state store (namespace `alerts`, the team store when one is configured, so every server of
+ * the team sees them): the row key is derived from the condition's dedup key, so raising the same
+ * condition again updates the open alert instead of adding one. Acknowledgement is per agent.
+ */
+import { createHash } from 'node:crypto';
+import type { StateStore } from '../state/api.ts';
+
+export const ALERTS_NAMESPACE = 'alerts';
+/** Rows kept; past it the oldest resolved (then oldest acknowledged) alerts are dropped. */
+export const MAX_ALERTS = 2000;
+/** New alerts between two size checks (the namespace may exceed MAX_ALERTS by this much). */
+const TRIM_EVERY = 50;
+
+export type AlertSeverity = 'info' | 'warning' | 'error';
+export type AlertKind = 'file_deleted' | 'file_moved' | 'binding_broken' | 'claim_stale' | 'ingest_failed' | 'queue_overflow';
+
+/** A condition as a raiser describes it. */
+export interface AlertInput {
+  kind: AlertKind;
+  severity: AlertSeverity;
+  /** Who raised it: `daemon`, `auto_ingest`, a plugin name. */
+  source: string;
+  /** Workspace path the alert is about. */
+  path?: string;
+  /** Graph node the alert is about. */
+  node?: string;
+  message: string;
+  /** One condition, one alert: the same key updates the open alert. */
+  dedup: string;
+  /** Only this agent sees it (a private claim's alert); absent: everyone. */
+  audience?: string;
+  details?: Record<string, unknown>;
+}
+
+/** An alert as stored. */
+export interface Alert extends AlertInput {
+  id: string;
+  status: 'open' | 'resolved';
+  raised_at: number;
+  last_seen_at: number;
+  /** Times the condition was reported differently while open. */
+  count: number;
+  resolved_at?: number;
+  resolution?: string;
+  /** agent id → when it acknowledged. */
+  acked_by: Record<string, number>;
+}
+
+/** The row key of a dedup key: short, stable, safe in any store. */
+export function alertId(dedup: string): string {
+  return `al_${createHash('sha1').update(dedup).digest('hex').slice(0, 16)}`;
+}
+
+/** Alerts in one state store; `onRaised` hears of every newly opened alert. */
+export class AlertBook {
+  private added = 0;
+  constructor(
+    private readonly store: () => StateStore,
+    private readonly onRaised: (alert: Alert) => void = () => undefined,
+    /** False while there is no store to read (never created by a read). */
+    private readonly readable: () => boolean = () => true,
+  ) {}
+
+  /** Opens an alert for a condition, or refreshes the open one; returns it and whether it is new. */
+  async raise(input: AlertInput, now = Date.now()): Promise<{ alert: Alert; opened: boolean }> {
+    const id = alertId(input.dedup);
+    const store = this.store();
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
+      const old = row?.value;
+      const opened = !old || old.status !== 'open';
+      // Still open and unchanged: nothing to write (a condition seen every tick costs no store write).
+      if (!opened && old.message === input.message) return { alert: old, opened: false };
+      const alert: Alert = opened
+        ? { ...input, id, status: 'open', raised_at: now, last_seen_at: now, count: 1, acked_by: {} }
+        : { ...old, ...input, id, status: 'open', raised_at: old.raised_at, last_seen_at: now, count: old.count + 1, acked_by: old.acked_by };
+      // Compare-and-swap: two servers seeing the same condition open it once.
+      const put = await store.put(ALERTS_NAMESPACE, id, alert, { ifVersion: row ? row.version : null });
+      if (!put) continue;
+      if (opened) {
+        this.onRaised(alert);
+        // New rows grow the namespace: check its size every TRIM_EVERY of them, not on each.
+        if (!old && ++this.added % TRIM_EVERY === 1) await this.trim();
+      }
+      return { alert, opened };
+    }
+    throw new Error(`alert ${id} kept changing under this server; retry the tick`);
+  }
+
+  /** Resolves the open alert of a condition (it no longer holds); false when none was open. */
+  async resolve(dedup: string, resolution: string, now = Date.now()): Promise<boolean> {
+    const id = alertId(dedup);
+    const store = this.store();
+    const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
+    if (!row || row.value.status !== 'open') return false;
+    const done = await store.put(ALERTS_NAMESPACE, id, { ...row.value, status: 'resolved', resolved_at: now, resolution }, { ifVersion: row.version });
+    return done !== null;
+  }
+
+  /** The open alert of a condition, if any. */
+  async openAlert(dedup: string): Promise<Alert | undefined> {
+    const row = await this.store().get<Alert>(ALERTS_NAMESPACE, alertId(dedup));
+    return row?.value.status === 'open' ? row.value : undefined;
+  }
+
+  /** Every alert an agent may see, newest first. */
+  async all(agentId: string): Promise<Alert[]> {
+    if (!this.readable()) return [];
+    const rows = await this.store().list<Alert>(ALERTS_NAMESPACE, 'al_', MAX_ALERTS * 2);
+    return rows
+      .map((r) => r.value)
+      .filter((a) => !a.audience || a.audience === agentId)
+      .sort((a, b) => b.last_seen_at - a.last_seen_at || a.id.localeCompare(b.id));
+  }
+
+  /** Marks alerts acknowledged by one agent; returns the ids acknowledged and those not found. */
+  async ack(agentId: string, ids: readonly string[], now = Date.now()): Promise<{ acked: string[]; unknown: string[] }> {
+    const store = this.store();
+    const acked: string[] = [];
+    const unknown: string[] = [];
+    for (const id of ids) {
+      let done = false;
+      for (let attempt = 0; attempt < 4 && !done; attempt++) {
+        const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
+        if (!row || (row.value.audience && row.value.audience !== agentId)) break;
+        const put = await store.put(ALERTS_NAMESPACE, id, { ...row.value, acked_by: { ...row.value.acked_by, [agentId]: now } }, { ifVersion: row.version });
+        done = put !== null;
+      }
+      (done ? acked : unknown).push(id);
+    }
+    return { acked, unknown };
+  }
+
+  /** Counts by status, for status verbs. */
+  async counts(agentId: string): Promise<{ open: number; unacked: number; resolved: number }> {
+    const list = await this.all(agentId);
+    const open = list.filter((a) => a.status === 'open');
+    return { open: open.length, unacked: open.filter((a) => !a.acked_by[agentId]).length, resolved: list.length - open.length };
+  }
+
+  /** Keeps the namespace bounded: drops the oldest resolved, then acknowledged, alerts past MAX_ALERTS. */
+  private async trim(): Promise<void> {
+    const store = this.store();
+    const rows = await store.list<Alert>(ALERTS_NAMESPACE, 'al_', MAX_ALERTS * 2);
+    if (rows.length <= MAX_ALERTS) return;
+    const rank = (a: Alert) => (a.status === 'resolved' ? 0 : Object.keys(a.acked_by).length > 0 ? 1 : 2);
+    const victims = rows.map((r) => r.value).sort((a, b) => rank(a) - rank(b) || a.last_seen_at - b.last_seen_at);
+    for (const a of victims.slice(0, rows.length - MAX_ALERTS)) await store.delete(ALERTS_NAMESPACE, a.id);
+  }
+}

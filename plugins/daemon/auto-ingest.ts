@@ -1,0 +1,310 @@
+/**
+ * Document auto-ingest: watchers over document roots for the chosen formats (the documents plugin's
+ * converters), a bootstrap scan that queues every document the manifest does not know at its current
+ * size and mtime, and cycles that drain the queue: a present document is converted to its canonical
+ * Markdown (stored by the documents plugin) and, when the graph parses its format (Markdown), its
+ * nodes and edges are replaced by an incremental ingest of that path; a deleted document's artefact
+ * and graph nodes are pruned. The manifest (path → hash, size, mtime, last result) and the counters
+ * persist in the local state store, so a restarted server resumes and rescans.
+ */
+import { stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { setImmediate as yieldNow } from 'node:timers/promises';
+import fg from 'fast-glob';
+import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
+import { CONVERTERS, DOCUMENTS_NAMESPACE, converterFor, resolveDocument } from '../documents/api.ts';
+import type { GraphService } from '../graph/api.ts';
+import type { StateStore } from '../state/api.ts';
+import { StateRowFile } from './daemon-state.ts';
+import { TreeWatcher, type ChangeKind } from './tree-watcher.ts';
+
+export const AUTO_INGEST_NAMESPACE = 'auto_ingest';
+/** Documents queued or kept in the manifest at most. */
+export const MAX_DOCUMENTS = 20_000;
+const MANIFEST_PREFIX = 'm:';
+/** Graph-parsed document formats (their nodes and edges come from the code graph's ingest). */
+const GRAPH_FORMATS = new Set(['markdown']);
+
+export interface AutoIngestCounters {
+  scanned: number;
+  queued: number;
+  ingested: number;
+  converted: number;
+  unchanged: number;
+  pruned: number;
+  failed: number;
+}
+
+export interface AutoIngestState {
+  active: boolean;
+  roots: string[];
+  formats: string[];
+  debounce_ms: number;
+  started_by: string | null;
+  started_at: number | null;
+  last_tick_at: number | null;
+  ticks: number;
+  counters: AutoIngestCounters;
+}
+
+/** A manifest entry: what was last ingested from a document, and how it went. */
+export interface ManifestEntry {
+  path: string;
+  hash: string | null;
+  size: number;
+  mtimeMs: number;
+  converter: string;
+  result: 'ingested' | 'converted' | 'unchanged' | 'failed';
+  error?: string;
+  at: number;
+}
+
+function emptyState(): AutoIngestState {
+  return { active: false, roots: [], formats: CONVERTERS.map((c) => c.name), debounce_ms: 200, started_by: null, started_at: null, last_tick_at: null, ticks: 0, counters: { scanned: 0, queued: 0, ingested: 0, converted: 0, unchanged: 0, pruned: 0, failed: 0 } };
+}
+
+export interface AutoIngestTick {
+  processed: number;
+  ingested: string[];
+  converted: string[];
+  unchanged: number;
+  pruned: string[];
+  failed: { path: string; error: string }[];
+  remaining: number;
+  generation: number | null;
+}
+
+export class AutoIngest {
+  private watcher: TreeWatcher | null = null;
+  private readonly row: StateRowFile<AutoIngestState>;
+  private chain: Promise<unknown> = Promise.resolve();
+  private draining = false;
+  private closed = false;
+  lastError: string | null = null;
+
+  constructor(private readonly deps: { graph: GraphService; store: () => StateStore; readable: () => boolean; log: Logger }) {
+    this.row = new StateRowFile(deps.store, AUTO_INGEST_NAMESPACE, 'state', emptyState, deps.readable);
+  }
+
+  state(): Promise<AutoIngestState> {
+    return this.row.load();
+  }
+
+  /** False on a read-only server: nothing here may persist or ingest. */
+  get writable(): boolean {
+    return this.deps.graph.writable;
+  }
+
+  get watching(): boolean {
+    return this.watcher !== null;
+  }
+
+  get pending(): number {
+    return this.watcher?.pending ?? 0;
+  }
+
+  /** Manifest entries (bounded). */
+  async manifest(limit = MAX_DOCUMENTS): Promise<ManifestEntry[]> {
+    if (!this.deps.readable()) return [];
+    return (await this.deps.store().list<ManifestEntry>(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX, limit)).map((r) => r.value);
+  }
+
+  /** Starts watchers over document roots (checked workspace paths), scans them and persists the state. */
+  async start(agentId: string, roots: string[], formats: string[], debounceMs: number): Promise<{ state: AutoIngestState; queued: number }> {
+    for (const r of roots) {
+      const info = await stat(join(this.deps.graph.engine.root, r)).catch(() => null);
+      if (!info) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `document root ${r || '.'} does not exist`, { hint: 'pass existing workspace folders in roots' });
+    }
+    const state: AutoIngestState = { ...(await this.state()), active: true, roots, formats, debounce_ms: debounceMs, started_by: agentId, started_at: Date.now() };
+    await this.row.save(state);
+    await this.startWatcher(state);
+    // The scan's queue drains once the watcher's debounce passes (or at auto_ingest_tick).
+    const queued = await this.scan(state);
+    return { state, queued };
+  }
+
+  /** Stops the watchers and persists the state as inactive (the manifest is kept). */
+  async stop(): Promise<AutoIngestState> {
+    await this.closeWatcher();
+    const state = await this.state();
+    const next = { ...state, active: false };
+    if (state.active) await this.row.save(next);
+    return next;
+  }
+
+  /** At server start: an active auto-ingest watches again and rescans what changed while it was down. */
+  async resume(): Promise<boolean> {
+    const state = await this.state();
+    if (!state.active || this.closed || !this.deps.graph.writable) return false;
+    await this.startWatcher(state);
+    await this.scan(state);
+    return true;
+  }
+
+  private extensions(formats: readonly string[]): Set<string> {
+    return new Set(CONVERTERS.filter((c) => formats.includes(c.name)).flatMap((c) => c.extensions));
+  }
+
+  /** Queues the documents under the roots whose size or mtime differ from the manifest, and manifest entries whose file is gone. */
+  async scan(state: AutoIngestState): Promise<number> {
+    const watcher = this.watcher ?? this.queueOnly(state);
+    const root = this.deps.graph.engine.root;
+    const exts = [...this.extensions(state.formats)].map((e) => e.slice(1));
+    if (exts.length === 0) return 0;
+    watcher.refreshRules();
+    const known = new Map((await this.manifest()).map((m) => [m.path, m]));
+    let queued = 0;
+    let scanned = 0;
+    const seen = new Set<string>();
+    for (const r of state.roots) {
+      const pattern = `${r ? `${fg.escapePath(r)}/` : ''}**/*.{${exts.join(',')}}`;
+      const entries = await fg(exts.length === 1 ? pattern.replace(/\{([^,}]*)\}$/, '$1') : pattern, { cwd: root, dot: false, onlyFiles: true, followSymbolicLinks: false, caseSensitiveMatch: false, ignore: ['**/node_modules/**', '**/.git/**', '**/.m1nd/**'] });
+      for (let i = 0; i < entries.length; i++) {
+        const path = entries[i];
+        if (seen.has(path) || watcher.excluded(path)) continue;
+        seen.add(path);
+        scanned++;
+        const info = await stat(join(root, path)).catch(() => null);
+        const m = known.get(path);
+        if (info && m && m.size === info.size && Math.abs(m.mtimeMs - info.mtimeMs) <= 1 && m.result !== 'failed') continue;
+        if (watcher.push(path, 'change')) queued++;
+        if (i % 200 === 199) await yieldNow();
+      }
+    }
+    const covers = (p: string) => state.roots.some((r) => r === '' || p.startsWith(`${r}/`));
+    for (const m of known.values()) if (!seen.has(m.path) && covers(m.path) && watcher.push(m.path, 'unlink')) queued++;
+    const latest = await this.state();
+    await this.row.save({ ...latest, counters: { ...latest.counters, scanned: latest.counters.scanned + scanned, queued: latest.counters.queued + queued } });
+    return queued;
+  }
+
+  /** Drains up to `maxDocs` queued documents now (after a rescan when `rescan`). */
+  tick(maxDocs: number, rescan: boolean, signal?: AbortSignal): Promise<AutoIngestTick> {
+    const run = this.chain.then(() => this.cycle(maxDocs, rescan, signal));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async cycle(maxDocs: number, rescan: boolean, signal?: AbortSignal): Promise<AutoIngestTick> {
+    const state = await this.state();
+    if (state.roots.length === 0) {
+      throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, 'auto-ingest was never started on this workspace', { hint: 'call auto_ingest_start({"agent_id":"…","roots":["docs"]}) first' });
+    }
+    const queue = this.watcher ?? this.queueOnly(state);
+    if (rescan) await this.scan(state);
+    const batch = queue.take(maxDocs);
+    const { graph } = this.deps;
+    const store = this.deps.store();
+    const out: AutoIngestTick = { processed: batch.length, ingested: [], converted: [], unchanged: 0, pruned: [], failed: [], remaining: 0, generation: null };
+    const forGraph: string[] = [];
+    const results: ManifestEntry[] = [];
+    for (const { path, kind } of batch) {
+      if (signal?.aborted) break;
+      const info = kind === 'unlink' ? null : await stat(join(graph.engine.root, path)).catch(() => null);
+      if (!info?.isFile()) {
+        // Gone: its canonical artefact, its manifest entry and (through the ingest) its graph nodes go.
+        if (graph.writable && graph.engine.storeExists()) graph.engine.memory.delete(DOCUMENTS_NAMESPACE, path);
+        await store.delete(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path);
+        if (graph.engine.graph.get(`file:${path}`)) forGraph.push(path);
+        out.pruned.push(path);
+        continue;
+      }
+      const converter = converterFor(path);
+      // A .gitignore written after the event was queued may leave the document out now.
+      if (!converter || queue.excluded(path)) continue;
+      const previous = (await store.get<ManifestEntry>(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path))?.value;
+      try {
+        const doc = await resolveDocument(graph, path);
+        const inGraph = GRAPH_FORMATS.has(converter.name);
+        const same = previous && previous.hash === doc.record.source_hash && previous.result !== 'failed' && (!inGraph || graph.engine.graph.get(`file:${path}`));
+        if (same) out.unchanged++;
+        else if (inGraph) forGraph.push(path);
+        else out.converted.push(path);
+        results.push({ path, hash: doc.record.source_hash, size: info.size, mtimeMs: info.mtimeMs, converter: converter.name, result: same ? 'unchanged' : inGraph ? 'ingested' : 'converted', at: Date.now() });
+      } catch (error) {
+        const message = (error as Error).message;
+        out.failed.push({ path, error: message });
+        results.push({ path, hash: null, size: info.size, mtimeMs: info.mtimeMs, converter: converter.name, result: 'failed', error: message.slice(0, 300), at: Date.now() });
+      }
+      await yieldNow();
+    }
+    if (forGraph.length && graph.writable && graph.engine.storeExists() && graph.engine.graph.nodeCount > 0) {
+      try {
+        out.generation = (await graph.reingestPaths(forGraph, signal)).generation;
+        out.ingested = forGraph.filter((p) => !out.pruned.includes(p));
+      } catch (error) {
+        for (const p of forGraph) out.failed.push({ path: p, error: (error as Error).message });
+        for (const r of results) if (forGraph.includes(r.path)) Object.assign(r, { result: 'failed', error: (error as Error).message.slice(0, 300) });
+      }
+    } else {
+      // No graph yet: the artefacts are stored; the first ingest brings the Markdown into the graph.
+      out.converted.push(...forGraph.filter((p) => !out.pruned.includes(p)));
+    }
+    for (const r of results) await store.put(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + r.path, r);
+    out.remaining = queue.pending;
+    const latest = await this.state();
+    const c = latest.counters;
+    await this.row.save({
+      ...latest,
+      last_tick_at: Date.now(),
+      ticks: latest.ticks + 1,
+      counters: { ...c, ingested: c.ingested + out.ingested.length, converted: c.converted + out.converted.length, unchanged: c.unchanged + out.unchanged, pruned: c.pruned + out.pruned.length, failed: c.failed + out.failed.length },
+    });
+    return out;
+  }
+
+  /** A queue (no watcher) for ticks while auto-ingest is stopped. */
+  private queueOnly(state: AutoIngestState): TreeWatcher {
+    this.idleQueue ??= this.makeWatcher(state, false);
+    return this.idleQueue;
+  }
+  private idleQueue: TreeWatcher | null = null;
+
+  private makeWatcher(state: AutoIngestState, background: boolean): TreeWatcher {
+    const exts = this.extensions(state.formats);
+    return new TreeWatcher({
+      root: this.deps.graph.engine.root,
+      paths: state.roots,
+      accept: (rel) => exts.has(extname(rel).toLowerCase()),
+      debounceMs: state.debounce_ms,
+      maxQueue: MAX_DOCUMENTS,
+      onSettled: background ? () => void this.drainInBackground() : undefined,
+    });
+  }
+
+  private async startWatcher(state: AutoIngestState): Promise<void> {
+    await this.closeWatcher();
+    this.idleQueue = null;
+    const watcher = this.makeWatcher(state, true);
+    await watcher.start();
+    this.watcher = watcher;
+  }
+
+  private async drainInBackground(): Promise<void> {
+    if (this.draining || this.closed) return;
+    this.draining = true;
+    try {
+      for (let rounds = 0; this.watcher && this.watcher.pending > 0 && rounds < 1000; rounds++) {
+        await this.tick(16, false);
+        await yieldNow();
+      }
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      this.deps.log.warn(`auto-ingest: background cycle failed: ${this.lastError}`);
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async closeWatcher(): Promise<void> {
+    const w = this.watcher;
+    this.watcher = null;
+    await w?.close();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.closeWatcher();
+    await this.chain.catch(() => undefined);
+  }
+}

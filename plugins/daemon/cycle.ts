@@ -1,0 +1,202 @@
+/**
+ * One daemon cycle over a batch of changed paths: present files are re-ingested through the graph
+ * service (incremental, by path); deleted files leave the graph and raise `file_deleted` — or
+ * `file_moved` when a file with the same content appeared in the same batch; documents whose links
+ * pointed at a deleted file or its symbols raise `binding_broken`; memory claims citing a touched file
+ * are re-checked and raise `claim_stale` (resolved again once fresh).
+ */
+import { createHash } from 'node:crypto';
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setImmediate as yieldNow } from 'node:timers/promises';
+import type { GraphService } from '../graph/api.ts';
+import type { Claim, MemoryService } from '../memory/api.ts';
+import type { AlertBook, AlertInput } from './alert-book.ts';
+import type { ChangeKind } from './tree-watcher.ts';
+
+/** What the graph knew of a deleted file: documents linking to it or to its symbols. */
+export interface DocLink {
+  doc: string;
+  node: string;
+  target: string;
+}
+
+/** Links kept per deleted file, and content read to match a move. */
+const MAX_LINKS = 50;
+const MAX_HASHED_BYTES = 4 * 1024 * 1024;
+/** Changed files re-ingested by path; more go through one incremental ingest of the workspace. */
+const MAX_BY_PATH = 32;
+/** Claims re-checked per slice before yielding the event loop. */
+const CLAIM_SLICE = 100;
+const MAX_CLAIMS_CHECKED = 5000;
+
+/** Documents (sections and files elsewhere) whose `documents` edges reach this file or its symbols. */
+export function docLinksTo(graph: GraphService, path: string): DocLink[] {
+  const g = graph.engine.graph;
+  const fileId = `file:${path}`;
+  if (!g.get(fileId)) return [];
+  const out: DocLink[] = [];
+  for (const target of [fileId, ...graph.fileSymbols(path).map((n) => n.id)]) {
+    for (const e of g.incoming(target, 'documents')) {
+      const source = g.get(e.source);
+      if (!source || source.path === path) continue;
+      out.push({ doc: source.path, node: source.id, target });
+      if (out.length >= MAX_LINKS) return out;
+    }
+  }
+  return out;
+}
+
+export interface CycleDeps {
+  graph: GraphService;
+  memory: MemoryService | null;
+  alerts: AlertBook;
+  source: string;
+  /** Files the graph knew when the watcher saw them deleted, with the documents linking to them (before anyone re-ingested). */
+  linksAtUnlink: Map<string, DocLink[]>;
+}
+
+export interface CycleReport {
+  processed: number;
+  reingested: string[];
+  deleted: string[];
+  moved: { from: string; to: string }[];
+  alerts_raised: { id: string; kind: string; subject: string }[];
+  alerts_resolved: number;
+  claims_checked: number;
+  generation: number | null;
+  errors: string[];
+}
+
+async function sha1Of(absolute: string, size: number): Promise<string | null> {
+  if (size > MAX_HASHED_BYTES) return null;
+  try {
+    return createHash('sha1').update(await readFile(absolute)).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+/** Runs one cycle over `entries` (workspace-relative paths with their last event). */
+export async function runCycle(deps: CycleDeps, entries: readonly { path: string; kind: ChangeKind }[], options: { checkAllClaims: boolean; signal?: AbortSignal }): Promise<CycleReport> {
+  const { graph, alerts, source } = deps;
+  const root = graph.engine.root;
+  const report: CycleReport = { processed: entries.length, reingested: [], deleted: [], moved: [], alerts_raised: [], alerts_resolved: 0, claims_checked: 0, generation: null, errors: [] };
+  const raise = async (input: Omit<AlertInput, 'source'>) => {
+    const { alert, opened } = await alerts.raise({ ...input, source });
+    if (opened) report.alerts_raised.push({ id: alert.id, kind: alert.kind, subject: alert.path ?? alert.node ?? '' });
+  };
+
+  // 1. Which paths are files now, which are gone (the last event may be stale: stat decides).
+  const present: { path: string; size: number }[] = [];
+  const gone: string[] = [];
+  for (const e of entries) {
+    try {
+      const st = await lstat(join(root, e.path));
+      if (st.isFile()) present.push({ path: e.path, size: st.size });
+      else if (!st.isDirectory()) gone.push(e.path);
+    } catch {
+      gone.push(e.path);
+    }
+  }
+
+  // 2. Deleted files the graph knew (or whose links the watcher captured); present files it does not know yet.
+  const inGraph = (p: string) => Boolean(graph.engine.graph.get(`file:${p}`));
+  const known = gone.filter((p) => deps.linksAtUnlink.has(p) || inGraph(p));
+  const links = new Map(known.map((p) => [p, deps.linksAtUnlink.get(p) ?? docLinksTo(graph, p)]));
+  for (const p of gone) deps.linksAtUnlink.delete(p);
+  const added = present.filter((f) => !inGraph(f.path));
+
+  // 3. A deleted file whose bytes (the store's sha1) reappear under a new path in the same batch moved
+  // there. The store's file rows are read only then: reading them all is the costly part.
+  const movedTo = new Map<string, string>();
+  if (known.length > 0 && added.length > 0 && graph.engine.storeExists()) {
+    const rows = graph.engine.storedFiles(known);
+    const addedByHash = new Map<string, string>();
+    for (const f of added) {
+      const hash = await sha1Of(join(root, f.path), f.size);
+      if (hash && !addedByHash.has(hash)) addedByHash.set(hash, f.path);
+    }
+    for (const p of known) {
+      const hash = rows.get(p)?.hash;
+      const to = hash ? addedByHash.get(hash) : undefined;
+      if (to) {
+        movedTo.set(p, to);
+        addedByHash.delete(hash!);
+      }
+    }
+  }
+
+  // 4. Re-ingest present and deleted paths by path (the engine prunes deleted files' nodes and edges).
+  const reingest = [...present.map((f) => f.path), ...gone];
+  if (reingest.length && graph.writable && graph.engine.storeExists() && graph.engine.graph.nodeCount > 0) {
+    try {
+      // A large batch goes through the engine's incremental ingest (an asynchronous walk, one relink),
+      // which holds the event loop far less than a by-path ingest of as many files.
+      const summary = reingest.length > MAX_BY_PATH ? await graph.engine.ingest({ incremental: true, signal: options.signal }) : await graph.reingestPaths(reingest, options.signal);
+      report.generation = summary.generation;
+      report.reingested = present.map((f) => f.path);
+    } catch (error) {
+      const message = (error as Error).message;
+      report.errors.push(message);
+      await raise({ kind: 'ingest_failed', severity: 'error', path: reingest[0], message: `re-ingesting ${reingest.length} changed file(s) failed: ${message}`, dedup: `ingest_failed:${source}`, details: { paths: reingest.slice(0, 20) } });
+    }
+  }
+
+  // 5. Alerts for deletions, moves and the document links they broke.
+  for (const p of known) {
+    const to = movedTo.get(p);
+    if (to) {
+      report.moved.push({ from: p, to });
+      await raise({ kind: 'file_moved', severity: 'info', path: p, message: `${p} moved to ${to} (same content)`, dedup: `file_moved:${p}`, details: { to } });
+    } else {
+      report.deleted.push(p);
+      await raise({ kind: 'file_deleted', severity: 'warning', path: p, node: `file:${p}`, message: `${p} was deleted; its nodes and edges left the graph`, dedup: `file_deleted:${p}` });
+    }
+    for (const link of links.get(p) ?? []) {
+      await raise({
+        kind: 'binding_broken',
+        severity: 'warning',
+        path: link.doc,
+        node: link.node,
+        message: `${link.doc} links to ${link.target}, which ${to ? `moved to ${to}` : 'was deleted'}`,
+        dedup: `binding_broken:${link.node}->${link.target}`,
+        details: { target: link.target, ...(to ? { moved_to: to } : {}) },
+      });
+    }
+  }
+  for (const f of present) if (await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again')) report.alerts_resolved++;
+
+  // 6. Claims citing a touched file (or every claim, on a full poll): stale raises, fresh resolves.
+  if (deps.memory) {
+    const touched = new Set([...present.map((f) => f.path), ...gone]);
+    const all = await deps.memory.claims.all();
+    const relevant = all.filter((c) => !c.superseded_by && c.evidence.length > 0 && (options.checkAllClaims || c.evidence.some((a) => touched.has(a.path)))).slice(0, MAX_CLAIMS_CHECKED);
+    for (let i = 0; i < relevant.length; i += CLAIM_SLICE) {
+      const slice: Claim[] = relevant.slice(i, i + CLAIM_SLICE);
+      const fresh = deps.memory.freshness(slice);
+      for (const c of slice) {
+        const f = fresh.get(c.id)!;
+        const dedup = `claim_stale:${c.id}`;
+        if (f.state === 'stale') {
+          const what = f.changed.map((x) => `${x.evidence} ${x.what.replace('_', ' ')}`).join('; ');
+          await raise({
+            kind: 'claim_stale',
+            severity: 'warning',
+            path: c.evidence[0].path,
+            node: c.evidence.find((a) => a.node)?.node,
+            message: `claim ${c.id} by ${c.author} is stale: ${what}`,
+            dedup,
+            ...(c.scope === 'agent' ? { audience: c.author } : {}),
+            details: { claim_id: c.id, text: c.text.slice(0, 200), changed: f.changed.slice(0, 10) },
+          });
+        } else if (await alerts.resolve(dedup, 'the claim is fresh again')) {
+          report.alerts_resolved++;
+        }
+      }
+      report.claims_checked += slice.length;
+      await yieldNow();
+    }
+  }
+  return report;
+}

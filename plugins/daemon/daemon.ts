@@ -1,0 +1,269 @@
+/**
+ * The monitoring daemon: a persisted background watcher over folders of the workspace. File events
+ * queue paths (bounded); once they settle, a background cycle re-ingests them and raises alerts
+ * (cycle.ts). `tick` runs one cycle now and also polls what the store recorded against the disk, so
+ * it finds changes no event reported (while the server was down, or before the watcher caught up).
+ * The state is persisted: a server that starts with an active daemon resumes it, polling first.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setImmediate as yieldNow } from 'node:timers/promises';
+import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
+import type { GraphService } from '../graph/api.ts';
+import type { MemoryService } from '../memory/api.ts';
+import type { StateStore } from '../state/api.ts';
+import type { AlertBook } from './alert-book.ts';
+import { runCycle, docLinksTo, type CycleReport, type DocLink } from './cycle.ts';
+import { DAEMON_NAMESPACE, emptyState, StateRowFile, type DaemonState } from './daemon-state.ts';
+import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
+
+/** Paths queued at most (a burst beyond it is found again by the next poll). */
+export const MAX_QUEUE = 10_000;
+/** Files one background cycle hands the engine: each by-path ingest stalls the loop once, so fewer, larger calls stall it less. */
+const BACKGROUND_BATCH = 256;
+/** Files stat'ed at once by a poll. */
+const STAT_BATCH = 64;
+/** Files modified this long before the last poll started are checked again (mtime granularity, clock steps). */
+const MTIME_MARGIN_MS = 2000;
+
+export interface DaemonDeps {
+  graph: GraphService;
+  memory: () => MemoryService | null;
+  alerts: AlertBook;
+  store: () => StateStore;
+  /** Whether the store can be read without creating it. */
+  readable: () => boolean;
+  log: Logger;
+}
+
+export interface TickOptions {
+  maxFiles: number;
+  /** Compare the store's file records with the disk (finds changes no event reported). */
+  poll: boolean;
+  trigger: 'call' | 'watch' | 'resume';
+  signal?: AbortSignal;
+}
+
+export interface TickReport extends CycleReport {
+  trigger: TickOptions['trigger'];
+  polled: number;
+  /** Paths still waiting (queued events, or polled changes past max_files). */
+  remaining: number;
+  elapsed_ms: number;
+}
+
+export class Daemon {
+  private watcher: TreeWatcher | null = null;
+  private readonly row: StateRowFile<DaemonState>;
+  private chain: Promise<unknown> = Promise.resolve();
+  private draining = false;
+  private closed = false;
+  private readonly linksAtUnlink = new Map<string, DocLink[]>();
+  lastReport: TickReport | null = null;
+  lastError: string | null = null;
+
+  constructor(private readonly deps: DaemonDeps) {
+    this.row = new StateRowFile(deps.store, DAEMON_NAMESPACE, 'state', emptyState, deps.readable);
+  }
+
+  /** The persisted state. */
+  state(): Promise<DaemonState> {
+    return this.row.load();
+  }
+
+  /** False on a read-only server: nothing here may persist or ingest. */
+  get writable(): boolean {
+    return this.deps.graph.writable;
+  }
+
+  /** Whether the watcher runs in this server. */
+  get watching(): boolean {
+    return this.watcher !== null;
+  }
+
+  /** Queued paths. */
+  get pending(): number {
+    return this.watcher?.pending ?? 0;
+  }
+
+  get watchError(): string | null {
+    return this.watcher?.lastError ?? null;
+  }
+
+  /** Checks watch paths through the workspace checker; '' is the whole workspace. */
+  resolveWatchPaths(paths: readonly string[]): string[] {
+    if (paths.length === 0) return [''];
+    const out = new Set<string>();
+    for (const p of paths) {
+      const rel = normaliseRel(this.deps.graph.run(() => this.deps.graph.engine.resolvePath(p)).relative);
+      out.add(rel);
+    }
+    return [...out].sort();
+  }
+
+  /** Starts (or re-targets) the daemon and persists it as active. */
+  async start(agentId: string, watchPaths: string[], pollMs: number): Promise<DaemonState> {
+    for (const p of watchPaths) {
+      const info = await stat(join(this.deps.graph.engine.root, p)).catch(() => null);
+      if (!info) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `watch path ${p} does not exist`, { hint: 'pass existing workspace folders in watch_paths, or [] for the whole workspace' });
+    }
+    const state = await this.state();
+    const next: DaemonState = { ...state, active: true, watch_paths: watchPaths, poll_interval_ms: pollMs, started_by: agentId, started_at: Date.now(), stopped_at: null };
+    await this.row.save(next);
+    await this.startWatcher(next);
+    return next;
+  }
+
+  /** Stops the watcher and persists the daemon as inactive (alerts stay). */
+  async stop(): Promise<DaemonState> {
+    await this.closeWatcher();
+    const state = await this.state();
+    const next: DaemonState = { ...state, active: false, stopped_at: Date.now() };
+    if (state.active) await this.row.save(next);
+    return next;
+  }
+
+  /** At server start: a daemon persisted as active starts watching again, after a catch-up poll. */
+  async resume(): Promise<boolean> {
+    const state = await this.state();
+    if (!state.active || this.closed || !this.deps.graph.writable) return false;
+    await this.startWatcher(state);
+    await this.tick({ maxFiles: 1000, poll: true, trigger: 'resume' });
+    this.deps.log.info(`daemon resumed over ${state.watch_paths.map((p) => p || '.').join(', ')}`);
+    return true;
+  }
+
+  /** Runs one cycle now (cycles never overlap: a second caller waits for the first). */
+  tick(options: TickOptions): Promise<TickReport> {
+    const run = this.chain.then(() => this.cycle(options));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async cycle(options: TickOptions): Promise<TickReport> {
+    const started = Date.now();
+    const state = await this.state();
+    const batch = new Map<string, ChangeKind>();
+    for (const e of this.watcher?.take(options.maxFiles) ?? []) batch.set(e.path, e.kind);
+    let polled = 0;
+    let leftover = 0;
+    let pollStartedAt: number | null = null;
+    if (options.poll) {
+      const found = await this.poll(state, options.signal);
+      polled = found.checked;
+      pollStartedAt = found.startedAt;
+      for (const e of found.changed) {
+        if (batch.has(e.path)) continue;
+        if (batch.size < options.maxFiles) batch.set(e.path, e.kind);
+        else leftover++;
+      }
+    }
+    const entries = [...batch].map(([path, kind]) => ({ path, kind }));
+    const report = await runCycle(
+      { graph: this.deps.graph, memory: this.deps.memory(), alerts: this.deps.alerts, source: 'daemon', linksAtUnlink: this.linksAtUnlink },
+      entries,
+      { checkAllClaims: options.poll, signal: options.signal },
+    );
+    const overflowed = this.watcher?.overflowed ?? 0;
+    if (this.watcher) this.watcher.overflowed = 0;
+    if (overflowed > 0) {
+      await this.deps.alerts.raise({ kind: 'queue_overflow', severity: 'warning', source: 'daemon', message: `${overflowed} file events were dropped (queue full at ${MAX_QUEUE}); daemon_tick polls them`, dedup: 'queue_overflow:daemon' });
+    }
+    const latest = await this.state();
+    const c = latest.counters;
+    await this.row.save({
+      ...latest,
+      last_tick_at: Date.now(),
+      // Polled changes past max_files are found again only if the watermark stays put.
+      last_poll_at: pollStartedAt !== null && leftover === 0 ? pollStartedAt : latest.last_poll_at,
+      ticks: latest.ticks + 1,
+      counters: {
+        reingested: c.reingested + report.reingested.length,
+        deleted: c.deleted + report.deleted.length,
+        moved: c.moved + report.moved.length,
+        alerts_raised: c.alerts_raised + report.alerts_raised.length,
+        failed: c.failed + report.errors.length,
+        overflowed: c.overflowed + overflowed,
+      },
+    });
+    const out: TickReport = { trigger: options.trigger, polled, ...report, remaining: this.pending + leftover, elapsed_ms: Date.now() - started };
+    this.lastReport = out;
+    return out;
+  }
+
+  /**
+   * The graph's files under the watch paths that are gone, or were modified since the last poll
+   * started (less a margin for clock granularity). Reads the in-memory graph and stats the files 64
+   * at a time; the store's file rows are never read (reading them all holds the event loop). A file
+   * touched without a change costs one hash in the by-path ingest, which then reuses it.
+   */
+  private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: { path: string; kind: ChangeKind }[]; startedAt: number }> {
+    const startedAt = Date.now();
+    const { graph } = this.deps;
+    const since = (state.last_poll_at ?? state.started_at ?? startedAt) - MTIME_MARGIN_MS;
+    const covers = (p: string) => state.watch_paths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
+    const paths = graph.engine.filePaths().filter(covers);
+    const changed: { path: string; kind: ChangeKind }[] = [];
+    for (let i = 0; i < paths.length; i += STAT_BATCH) {
+      if (signal?.aborted) break;
+      const slice = paths.slice(i, i + STAT_BATCH);
+      const stats = await Promise.all(slice.map((p) => stat(join(graph.engine.root, p)).catch(() => null)));
+      slice.forEach((p, k) => {
+        const st = stats[k];
+        if (!st || !st.isFile()) changed.push({ path: p, kind: 'unlink' });
+        else if (st.mtimeMs >= since) changed.push({ path: p, kind: 'change' });
+      });
+    }
+    return { checked: paths.length, changed, startedAt };
+  }
+
+  private async startWatcher(state: DaemonState): Promise<void> {
+    await this.closeWatcher();
+    const { graph } = this.deps;
+    const watcher = new TreeWatcher({
+      root: graph.engine.root,
+      paths: state.watch_paths,
+      debounceMs: state.poll_interval_ms,
+      maxQueue: MAX_QUEUE,
+      onSettled: () => void this.drainInBackground(),
+      // The graph may drop the file (another query's freshness check) before the next cycle:
+      // remember now that it knew the file, and which documents linked to it.
+      onUnlink: (rel) => {
+        if (this.linksAtUnlink.size >= MAX_QUEUE || !graph.engine.graph.get(`file:${rel}`)) return;
+        this.linksAtUnlink.set(rel, docLinksTo(graph, rel));
+      },
+    });
+    await watcher.start();
+    this.watcher = watcher;
+  }
+
+  /** Background cycles until the queue is empty, one batch at a time. */
+  private async drainInBackground(): Promise<void> {
+    if (this.draining || this.closed) return;
+    this.draining = true;
+    try {
+      for (let rounds = 0; this.watcher && this.watcher.pending > 0 && rounds < 1000; rounds++) {
+        await this.tick({ maxFiles: BACKGROUND_BATCH, poll: false, trigger: 'watch' });
+        await yieldNow();
+      }
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      this.deps.log.warn(`daemon: background cycle failed: ${this.lastError}`);
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async closeWatcher(): Promise<void> {
+    const w = this.watcher;
+    this.watcher = null;
+    await w?.close();
+  }
+
+  /** Server shutdown: the watcher stops, the persisted state stays active so the next server resumes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.closeWatcher();
+    await this.chain.catch(() => undefined);
+  }
+}

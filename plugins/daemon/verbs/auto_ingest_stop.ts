@@ -1,0 +1,24 @@
+/** auto_ingest_stop: stop the document watchers; the manifest is kept. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { DaemonRuntime } from '../runtime.ts';
+
+export function autoIngestStopVerb(rt: DaemonRuntime) {
+  return defineVerb({
+    name: 'auto_ingest_stop',
+    description: 'Stop the document auto-ingest watchers (it stays stopped across restarts); the manifest is kept.',
+    input: Type.Object({ agent_id: AgentId }),
+    output: Type.Object({
+      was_active: Type.Boolean(),
+      active: Type.Boolean(),
+      counters: Type.Object({ scanned: Type.Number(), queued: Type.Number(), ingested: Type.Number(), converted: Type.Number(), unchanged: Type.Number(), pruned: Type.Number(), failed: Type.Number() }),
+      manifest_entries: Type.Number(),
+    }),
+    tiers: ['full'],
+    effect: 'session',
+    handler: async () => {
+      const before = await rt.autoIngest.state();
+      const state = rt.autoIngest.writable ? await rt.autoIngest.stop() : before;
+      return { was_active: before.active, active: state.active, counters: state.counters, manifest_entries: (await rt.autoIngest.manifest()).length };
+    },
+  });
+}

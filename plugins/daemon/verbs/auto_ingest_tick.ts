@@ -1,0 +1,40 @@
+/** auto_ingest_tick: rescan the document roots and drain the queue now. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { DaemonRuntime } from '../runtime.ts';
+
+export function autoIngestTickVerb(rt: DaemonRuntime) {
+  return defineVerb({
+    name: 'auto_ingest_tick',
+    description: 'Rescan the document roots and drain the queue now: changed documents re-converted and re-ingested, deleted ones pruned from the graph and manifest.',
+    input: Type.Object({
+      agent_id: AgentId,
+      max_documents: Type.Integer({ minimum: 1, maximum: 1000, default: 64, description: 'Documents handled this tick (the rest wait)' }),
+    }),
+    output: Type.Object({
+      processed: Type.Number(),
+      ingested: Type.Array(Type.String()),
+      converted: Type.Array(Type.String()),
+      unchanged: Type.Number(),
+      pruned: Type.Array(Type.String()),
+      failed: Type.Array(Type.Object({ path: Type.String(), error: Type.String() })),
+      remaining: Type.Number(),
+      generation: Type.Union([Type.Number(), Type.Null()]),
+    }),
+    tiers: ['full'],
+    effect: 'write',
+    next: 'auto_ingest_status',
+    handler: async (args, call) => {
+      const r = await rt.autoIngest.tick(args.max_documents, true, call.signal);
+      return {
+        processed: r.processed,
+        ingested: r.ingested.slice(0, 100),
+        converted: r.converted.slice(0, 100),
+        unchanged: r.unchanged,
+        pruned: r.pruned.slice(0, 100),
+        failed: r.failed.slice(0, 20),
+        remaining: r.remaining,
+        generation: r.generation,
+      };
+    },
+  });
+}

@@ -1,0 +1,51 @@
+/** daemon_status: the daemon's persisted state, its watcher, queue and counters, and the alert counts. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { DaemonRuntime } from '../runtime.ts';
+
+export function daemonStatusVerb(rt: DaemonRuntime) {
+  return defineVerb({
+    name: 'daemon_status',
+    description: 'Daemon state: active or not, watched paths, queue depth, cycle counters, last cycle and alert counts.',
+    input: Type.Object({ agent_id: AgentId }),
+    output: Type.Object({
+      active: Type.Boolean(),
+      watching: Type.Boolean(),
+      watch_paths: Type.Array(Type.String()),
+      poll_interval_ms: Type.Number(),
+      started_by: Type.Union([Type.String(), Type.Null()]),
+      started_at: Type.Union([Type.String(), Type.Null()]),
+      last_tick_at: Type.Union([Type.String(), Type.Null()]),
+      ticks: Type.Number(),
+      queue: Type.Number(),
+      counters: Type.Object({ reingested: Type.Number(), deleted: Type.Number(), moved: Type.Number(), alerts_raised: Type.Number(), failed: Type.Number(), overflowed: Type.Number() }),
+      alerts: Type.Object({ open: Type.Number(), unacked: Type.Number(), resolved: Type.Number() }),
+      last_cycle: Type.Optional(Type.Object({ trigger: Type.String(), processed: Type.Number(), alerts_raised: Type.Number(), elapsed_ms: Type.Number() })),
+      watch_error: Type.Optional(Type.String()),
+      last_error: Type.Optional(Type.String()),
+      read_only: Type.Optional(Type.Boolean()),
+    }),
+    tiers: ['full'],
+    effect: 'read',
+    handler: async (_args, call) => {
+      const state = await rt.daemon.state();
+      const last = rt.daemon.lastReport;
+      return {
+        active: state.active,
+        watching: rt.daemon.watching,
+        watch_paths: state.watch_paths.map((p) => p || '.'),
+        poll_interval_ms: state.poll_interval_ms,
+        started_by: state.started_by,
+        started_at: state.started_at ? new Date(state.started_at).toISOString() : null,
+        last_tick_at: state.last_tick_at ? new Date(state.last_tick_at).toISOString() : null,
+        ticks: state.ticks,
+        queue: rt.daemon.pending,
+        counters: state.counters,
+        alerts: await rt.alerts.counts(call.agentId),
+        ...(last ? { last_cycle: { trigger: last.trigger, processed: last.processed, alerts_raised: last.alerts_raised.length, elapsed_ms: last.elapsed_ms } } : {}),
+        ...(rt.daemon.watchError ? { watch_error: rt.daemon.watchError } : {}),
+        ...(rt.daemon.lastError ? { last_error: rt.daemon.lastError } : {}),
+        ...(!rt.daemon.writable ? { read_only: true } : {}),
+      };
+    },
+  });
+}

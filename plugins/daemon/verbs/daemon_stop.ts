@@ -1,0 +1,26 @@
+/** daemon_stop: stop the monitoring daemon; alerts and counters are kept. */
+import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import type { DaemonRuntime } from '../runtime.ts';
+
+export function daemonStopVerb(rt: DaemonRuntime) {
+  return defineVerb({
+    name: 'daemon_stop',
+    description: 'Stop the monitoring daemon (it stays stopped across restarts); alerts and counters are kept.',
+    input: Type.Object({ agent_id: AgentId }),
+    output: Type.Object({
+      was_active: Type.Boolean(),
+      active: Type.Boolean(),
+      watching: Type.Boolean(),
+      ticks: Type.Number(),
+      counters: Type.Object({ reingested: Type.Number(), deleted: Type.Number(), moved: Type.Number(), alerts_raised: Type.Number(), failed: Type.Number(), overflowed: Type.Number() }),
+    }),
+    tiers: ['full'],
+    effect: 'session',
+    handler: async () => {
+      const before = await rt.daemon.state();
+      // A read-only server never started one: nothing runs and nothing is written.
+      const state = rt.daemon.writable ? await rt.daemon.stop() : before;
+      return { was_active: before.active, active: state.active, watching: rt.daemon.watching, ticks: state.ticks, counters: state.counters };
+    },
+  });
+}

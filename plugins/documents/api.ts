@@ -1,0 +1,10 @@
+/**
+ * The documents plugin's public entry: its converters (which formats become canonical Markdown) and
+ * the conversion itself, for plugins that ingest documents in the background (the daemon's auto-ingest).
+ */
+export { CONVERTERS, DOCUMENT_EXTENSIONS, converterFor } from './converters.ts';
+export type { Converter } from './converters.ts';
+export { NAMESPACE as DOCUMENTS_NAMESPACE } from './document-book.ts';
+export type { DocumentRecord } from './document-book.ts';
+export { resolveDocument } from './resolve-document.ts';
+export type { ResolvedDocument } from './resolve-document.ts';

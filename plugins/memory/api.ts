@@ -1,0 +1,7 @@
+/**
+ * The memory plugin's public entry: the `memory` service's types (claims anchored to code, their
+ * computed freshness). Consume it with `requires: ['memory']` and `ctx.service<MemoryService>('memory')`.
+ */
+export type { Claim, ClaimKind } from './claims.ts';
+export type { EvidenceAnchor, EvidenceChange, Freshness } from './evidence.ts';
+export type { ClaimView, MemoryService } from './service.ts';

@@ -1,0 +1,273 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Host } from '../../../core/index.ts';
+import { clientSink, createLogger } from '../../../core/log.ts';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+
+const GUIDE = '# Guide\n\nThe cart adds prices with [math](../src/math.ts) and `add`.\n';
+
+/** Waits until `check` returns a truthy value (or fails after `ms`). */
+async function until<T>(check: () => Promise<T | undefined | false>, ms = 8000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function workspace(): string {
+  const ws = writeFixtureRepo(tempDir('m1nd-daemon-'));
+  fs.mkdirSync(path.join(ws, 'docs'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'docs/guide.md'), GUIDE);
+  // A repository's files are older than the server (the daemon's poll re-checks recently modified files).
+  const old = new Date(Date.now() - 3600_000);
+  for (const f of fs.readdirSync(ws, { recursive: true }) as string[]) fs.utimesSync(path.join(ws, f), old, old);
+  return ws;
+}
+
+/** A server on the workspace: full tier, the graph's own watcher off (so only the daemon re-ingests), caches in a temp folder. */
+async function serve(ws: string, env: Record<string, string> = {}): Promise<Harness> {
+  // The server's log reaches clients as the CLI wires it (notifications/message, default threshold warn).
+  let host: Host | undefined;
+  const log = createLogger(clientSink('warn', (level, logger, data, fallback) => host?.broadcastLog(level, logger, data, fallback)));
+  const h = await connect({ workspaceRoot: ws, log, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: path.join(ws, '..', `${path.basename(ws)}-cache`), ...env }, config: { options: { graph: { watch: false, typeCheck: false } } } });
+  host = h.host;
+  return h;
+}
+
+const ok = (r: { result: { isError?: boolean }; json: unknown }) => {
+  assert.notEqual(r.result.isError, true, JSON.stringify(r.json));
+  return r.json as any;
+};
+
+describe('daemon: the persisted monitor and its alerts', function () {
+  this.timeout(120000);
+  let h: Harness | undefined;
+  let h2: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    await h2?.close();
+    h = h2 = undefined;
+  });
+
+  it('raises an alert when a watched file is deleted, pushes it, and survives a restart (alert kept, daemon resumed and watching)', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    const logs: any[] = [];
+    h.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+    const updated: string[] = [];
+    h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await h.client.subscribeResource({ uri: 'm1nd://alerts' });
+
+    const started = ok(await h.call('daemon_start', { agent_id: 'a', watch_paths: ['src', 'docs'], poll_interval_ms: 100 }));
+    assert.deepEqual(started.watch_paths, ['docs', 'src']);
+    assert.equal(started.active, true);
+
+    fs.rmSync(path.join(ws, 'src/math.ts'));
+    const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.deleted, ['src/math.ts']);
+    const kinds = tick.alerts_raised.map((a: any) => `${a.kind} ${a.subject}`);
+    assert.ok(kinds.includes('file_deleted src/math.ts'), kinds.join(', '));
+    assert.ok(kinds.includes('binding_broken docs/guide.md'), `the guide linked to math.ts: ${kinds.join(', ')}`);
+
+    const list = ok(await h.call('alerts_list', { agent_id: 'a' }));
+    const deleted = list.alerts.find((a: any) => a.kind === 'file_deleted');
+    assert.equal(deleted.path, 'src/math.ts');
+    assert.equal(deleted.severity, 'warning');
+    assert.equal(deleted.source, 'daemon');
+    // Pushed: an MCP log line naming the alert, and a resources/updated on the alerts resource.
+    await until(async () => logs.some((l) => l.data?.data?.alert_id === deleted.id), 3000, 'the alert log line');
+    await until(async () => updated.includes('m1nd://alerts'), 3000, 'resources/updated');
+    const resource = await h.client.readResource({ uri: 'm1nd://alerts' });
+    assert.ok(JSON.parse((resource.contents[0] as { text: string }).text).alerts.some((a: any) => a.id === deleted.id));
+
+    // The same condition seen again raises nothing new.
+    const again = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    assert.deepEqual(again.alerts_raised, []);
+
+    await h.close();
+    h = undefined;
+    h2 = await serve(ws);
+    const kept = ok(await h2.call('alerts_list', { agent_id: 'a' }));
+    assert.ok(kept.alerts.some((a: any) => a.id === deleted.id), 'the alert survived the restart');
+    const status = await until(async () => {
+      const s = ok(await h2!.call('daemon_status', { agent_id: 'a' }));
+      return s.watching ? s : undefined;
+    }, 30000, 'the daemon to resume');
+    assert.equal(status.active, true);
+    assert.deepEqual(status.watch_paths, ['docs', 'src']);
+
+    // Resumed for real: a deletion is noticed by the watcher, with no tick call.
+    fs.rmSync(path.join(ws, 'src/cart.ts'));
+    await until(async () => (ok(await h2!.call('alerts_list', { agent_id: 'a' })).alerts as any[]).find((a) => a.kind === 'file_deleted' && a.path === 'src/cart.ts'), 30000, 'the background cycle');
+
+    const stopped = ok(await h2.call('daemon_stop', { agent_id: 'a' }));
+    assert.equal(stopped.active, false);
+    assert.equal(ok(await h2.call('daemon_status', { agent_id: 'a' })).watching, false);
+  });
+
+  it('reports a renamed file as moved (same content), with one file_moved alert and no file_deleted', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('daemon_start', { agent_id: 'a', watch_paths: ['src'], poll_interval_ms: 60000 }));
+    fs.renameSync(path.join(ws, 'src/cart.ts'), path.join(ws, 'src/basket.ts'));
+    // Both events queued by the watcher (the long interval keeps the background cycle away).
+    await until(async () => ok(await h!.call('daemon_status', { agent_id: 'a' })).queue >= 2, 8000, 'the rename events');
+    const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.moved, [{ from: 'src/cart.ts', to: 'src/basket.ts' }]);
+    assert.deepEqual(tick.deleted, []);
+    assert.ok(tick.reingested.includes('src/basket.ts'));
+    const alerts = ok(await h.call('alerts_list', { agent_id: 'a' })).alerts;
+    const moved = alerts.find((a: any) => a.kind === 'file_moved');
+    assert.equal(moved.details.to, 'src/basket.ts');
+    assert.equal(alerts.some((a: any) => a.kind === 'file_deleted'), false);
+    const found = ok(await h.call('seek', { agent_id: 'a', query: 'total' }));
+    assert.ok(JSON.stringify(found).includes('function:src/basket.ts#total'), 'the moved file is in the graph under its new path');
+  });
+
+  it('re-ingests a changed file in a tick, with the graph watcher off', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('daemon_start', { agent_id: 'a', poll_interval_ms: 60000 }));
+    fs.appendFileSync(path.join(ws, 'src/math.ts'), '\nexport function subtractPrices(a: number, b: number): number {\n  return a - b;\n}\n');
+    const before = ok(await h.call('seek', { agent_id: 'a', query: 'subtractPrices' }));
+    assert.ok(!JSON.stringify(before).includes('#subtractPrices'), 'not in the graph before the tick');
+    const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.reingested, ['src/math.ts']);
+    assert.equal(typeof tick.generation, 'number');
+    const after = ok(await h.call('seek', { agent_id: 'a', query: 'subtractPrices' }));
+    assert.ok(JSON.stringify(after).includes('function:src/math.ts#subtractPrices'), JSON.stringify(after).slice(0, 400));
+    const status = ok(await h.call('daemon_status', { agent_id: 'a' }));
+    assert.ok(status.counters.reingested >= 1);
+    assert.ok(status.ticks >= 1);
+  });
+
+  it('raises a stale-claim alert when cited code changes, and resolves it when the code is back', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    const claim = ok(await h.call('memorize', { agent_id: 'a', claims: [{ text: 'add returns the plain sum', evidence: ['function:src/math.ts#add'] }] })).stored[0];
+    ok(await h.call('daemon_start', { agent_id: 'a', poll_interval_ms: 60000 }));
+    const file = path.join(ws, 'src/math.ts');
+    const original = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, original.replace('return a + b;', 'return a + b + 0;'));
+    const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    assert.ok(tick.claims_checked >= 1);
+    const stale = ok(await h.call('alerts_list', { agent_id: 'b' })).alerts.find((a: any) => a.kind === 'claim_stale');
+    assert.ok(stale, 'a claim_stale alert');
+    assert.equal(stale.details.claim_id, claim.id);
+    assert.equal(stale.details.changed[0].what, 'content_changed');
+
+    fs.writeFileSync(file, original);
+    const back = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    assert.ok(back.alerts_resolved >= 1);
+    assert.equal(ok(await h.call('alerts_list', { agent_id: 'b' })).alerts.filter((a: any) => a.kind === 'claim_stale').length, 0);
+    const resolved = ok(await h.call('alerts_list', { agent_id: 'b', include_resolved: true })).alerts.find((a: any) => a.id === stale.id);
+    assert.equal(resolved.status, 'resolved');
+  });
+
+  it('acknowledges alerts per agent: hidden for the one who acked, still listed for the others', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    fs.rmSync(path.join(ws, 'py/retry.py'));
+    ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    const alert = ok(await h.call('alerts_list', { agent_id: 'a' })).alerts.find((a: any) => a.path === 'py/retry.py');
+    assert.ok(alert);
+    const acked = ok(await h.call('alerts_ack', { agent_id: 'a', alert_ids: [alert.id, 'al_nope'] }));
+    assert.deepEqual(acked.acked, [alert.id]);
+    assert.deepEqual(acked.unknown, ['al_nope']);
+    assert.equal(ok(await h.call('alerts_list', { agent_id: 'a' })).alerts.some((a: any) => a.id === alert.id), false);
+    const mine = ok(await h.call('alerts_list', { agent_id: 'a', include_acked: true })).alerts.find((a: any) => a.id === alert.id);
+    assert.equal(mine.acked, true);
+    assert.deepEqual(mine.acked_by, ['a']);
+    const theirs = ok(await h.call('alerts_list', { agent_id: 'b' })).alerts.find((a: any) => a.id === alert.id);
+    assert.equal(theirs.acked, false);
+  });
+
+  it('refuses what persists on a read-only server and still reads', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    fs.rmSync(path.join(ws, 'py/retry.py'));
+    ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    const id = ok(await h.call('alerts_list', { agent_id: 'a' })).alerts[0].id;
+    await h.close();
+    h = undefined;
+    h2 = await serve(ws, { M1ND_READ_ONLY: '1' });
+    for (const [verb, args] of [
+      ['daemon_start', {}],
+      ['auto_ingest_start', { roots: ['docs'] }],
+      ['daemon_tick', {}],
+      ['auto_ingest_tick', {}],
+      ['alerts_ack', { alert_ids: [id] }],
+    ] as const) {
+      const r = await h2.call(verb, { agent_id: 'a', ...args });
+      assert.equal(r.result.isError, true, `${verb} is refused`);
+      assert.match(JSON.stringify(r.json), /READ_ONLY|read-only/i, verb);
+    }
+    assert.equal(ok(await h2.call('daemon_status', { agent_id: 'a' })).active, false);
+    assert.equal(ok(await h2.call('alerts_list', { agent_id: 'a' })).alerts[0].id, id);
+    assert.equal(ok(await h2.call('alerts_list', { agent_id: 'a' })).alerts[0].acked, false);
+  });
+});
+
+describe('auto_ingest: document roots kept ingested', function () {
+  this.timeout(120000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('picks up a new Markdown document and prunes a deleted one, with a manifest', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    const started = ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 60000 }));
+    assert.deepEqual(started.roots, ['docs']);
+    assert.equal(started.bootstrap_queued, 1, 'the existing guide is queued by the bootstrap scan');
+    const first = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(first.ingested, ['docs/guide.md']);
+
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'docs/private/\n');
+    fs.mkdirSync(path.join(ws, 'docs/private'));
+    fs.writeFileSync(path.join(ws, 'docs/private/secret.md'), '# Ignored by git\n');
+    fs.mkdirSync(path.join(ws, 'docs/node_modules/pkg'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'docs/node_modules/pkg/README.md'), '# A dependency\n');
+    fs.writeFileSync(path.join(ws, 'docs/deploy.md'), '# Zebraquartz deployment\n\nRun the release script.\n');
+    fs.writeFileSync(path.join(ws, 'docs/notes.txt'), 'plain notes\n');
+    const tick = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.ingested, ['docs/deploy.md'], 'git-ignored and skip-listed folders are left out');
+    assert.deepEqual(tick.converted, ['docs/notes.txt']);
+    const found = ok(await h.call('seek', { agent_id: 'a', query: 'Zebraquartz deployment' }));
+    assert.ok(JSON.stringify(found).includes('docs/deploy.md'), 'the new document is in the graph');
+    const resolved = ok(await h.call('document_resolve', { agent_id: 'a', path: 'docs/notes.txt' }));
+    assert.equal(resolved.reused, true, 'the text document was converted by auto-ingest');
+
+    const status = ok(await h.call('auto_ingest_status', { agent_id: 'a' }));
+    assert.equal(status.manifest.entries, 3);
+    assert.ok(status.counters.ingested >= 2);
+
+    fs.rmSync(path.join(ws, 'docs/deploy.md'));
+    const pruned = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(pruned.pruned, ['docs/deploy.md']);
+    const gone = ok(await h.call('seek', { agent_id: 'a', query: 'Zebraquartz deployment' }));
+    assert.ok(!JSON.stringify(gone).includes('docs/deploy.md'), 'its nodes left the graph');
+    assert.equal(ok(await h.call('auto_ingest_status', { agent_id: 'a' })).manifest.entries, 2);
+
+    const idle = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.equal(idle.processed, 0, 'nothing changed: nothing to do');
+    const stopped = ok(await h.call('auto_ingest_stop', { agent_id: 'a' }));
+    assert.equal(stopped.active, false);
+    assert.equal(stopped.manifest_entries, 2);
+  });
+});
