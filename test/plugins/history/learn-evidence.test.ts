@@ -4,7 +4,9 @@ import path from 'node:path';
 import { connect, tempDir } from '../../helpers/mcp.ts';
 import { git, write } from './git-fixture.ts';
 
-const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+// One clock for every commit: the 15-day buckets then split them the same way on every run.
+const NOW = Math.floor(Date.now() / 1000) * 1000;
+const ago = (days: number) => new Date(NOW - days * 86_400_000).toISOString();
 
 describe('learn events as evidence for trust and tremor', function () {
   this.timeout(120000);
@@ -14,7 +16,8 @@ describe('learn events as evidence for trust and tremor', function () {
     git(ws, ['init', '-q', '-b', 'main'], ago(89));
     git(ws, ['add', '-A'], ago(89));
     git(ws, ['commit', '-q', '-m', 'init'], ago(89));
-    for (const d of [88, 73, 58, 43, 28, 13]) {
+    // Half a day off the 15-day bucket edges, so each commit falls in one bucket whatever the clock.
+    for (const d of [88.5, 73.5, 58.5, 43.5, 28.5, 13]) {
       for (const f of ['a.ts', 'b.ts']) fs.appendFileSync(path.join(ws, f), `// ${d}\n`);
       git(ws, ['add', '-A'], ago(d));
       git(ws, ['commit', '-q', '-m', `tune ${d}`], ago(d));
