@@ -8,9 +8,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ErrorCodes, M1ndError, type SessionStore } from '../../core/index.ts';
 import type { CodeGraphEngine } from './engine/engine.ts';
-import type { GraphNode } from './engine/graph.ts';
 import { FederatedEngine, NAMESPACE_SEPARATOR, type FederationSpec } from './federated-view.ts';
-import { asHostError, engineCall, type GraphService } from './service.ts';
+import { asHostError, engineCall, fileSymbolsOf, type GraphService } from './service.ts';
 
 const STATE_KEY = 'graph:federated-view';
 const TO_WORKSPACE = 'federation_view({"agent_id":"…","view":"workspace"})';
@@ -125,20 +124,7 @@ function viewService(base: GraphService, engine: FederatedEngine): GraphService 
     fileSymbols(path) {
       const s = split(path);
       if (!s) return [];
-      const g = engine.graph;
-      const out: GraphNode[] = [];
-      const seen = new Set<string>();
-      const walk = (id: string) => {
-        for (const e of g.outgoing(id, 'contains')) {
-          const n = g.get(e.target);
-          if (!n || n.path !== path || seen.has(n.id)) continue;
-          seen.add(n.id);
-          out.push(n);
-          walk(n.id);
-        }
-      };
-      walk(`${s.ns}${NAMESPACE_SEPARATOR}file:${s.rest}`);
-      return out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine || a.id.localeCompare(b.id));
+      return fileSymbolsOf(engine.graph, `${s.ns}${NAMESPACE_SEPARATOR}file:${s.rest}`, path);
     },
     async previewSymbols(path, text) {
       const s = split(path);

@@ -119,20 +119,7 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
       }
     },
     fileSymbols(path) {
-      const g = engine.graph;
-      const out: GraphNode[] = [];
-      const seen = new Set<string>();
-      const walk = (id: string) => {
-        for (const e of g.outgoing(id, 'contains')) {
-          const n = g.get(e.target);
-          if (!n || n.path !== path || seen.has(n.id)) continue;
-          seen.add(n.id);
-          out.push(n);
-          walk(n.id);
-        }
-      };
-      walk(`file:${path}`);
-      return out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine || a.id.localeCompare(b.id));
+      return fileSymbolsOf(engine.graph, `file:${path}`, path);
     },
     async previewSymbols(path, text) {
       const parser = await loadDefaultParser();
@@ -176,4 +163,21 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
     },
   };
   return service;
+}
+
+/** The symbols a file node contains (transitively, same path), in source order. */
+export function fileSymbolsOf(g: CodeGraphEngine['graph'], fileId: string, path: string): GraphNode[] {
+  const out: GraphNode[] = [];
+  const seen = new Set<string>();
+  const walk = (id: string) => {
+    for (const e of g.outgoing(id, 'contains')) {
+      const n = g.get(e.target);
+      if (!n || n.path !== path || seen.has(n.id)) continue;
+      seen.add(n.id);
+      out.push(n);
+      walk(n.id);
+    }
+  };
+  walk(fileId);
+  return out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine || a.id.localeCompare(b.id));
 }
