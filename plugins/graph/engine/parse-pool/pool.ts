@@ -16,6 +16,12 @@ const BATCH_BYTES = 256 * 1024;
 const BATCH_FILES = 24;
 /** Batches queued per worker, so a worker never waits for the main thread between two. */
 const IN_FLIGHT = 2;
+/**
+ * After parsing at least this many files the workers stop at once instead of idling: each holds
+ * ~60 MB after a big parse (the tree-sitter heap grown by the largest files, its own V8 heap), which
+ * the graph build that follows needs more; a big run is rare, and its parse dwarfs a restart.
+ */
+const RELEASE_AFTER_FILES = 500;
 
 /**
  * Parse workers when none are configured: one per core (at most 8). Parsing off the main thread is
@@ -177,7 +183,8 @@ export class ParsePool {
       await this.stop();
       throw err;
     }
-    this.scheduleIdle();
+    if (tasks.length >= RELEASE_AFTER_FILES) void this.stop();
+    else this.scheduleIdle();
     return { outcomes, read, parse };
   }
 
