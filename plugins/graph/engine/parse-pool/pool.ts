@@ -1,8 +1,12 @@
 /**
  * A pool of parse workers (worker_threads): an ingest hands it the files to read and parse, and gets
  * their outcomes back in the same order, so the merged graph is the same as a single-threaded run's.
- * Workers start on first use (from source through tsx, or the built .js) and stop after a quiet
- * half minute, so an idle server holds no grammars in extra threads.
+ * Workers start on first use or when an ingest warms the pool before its walk (from source through
+ * tsx, or the built .js), and stop after a quiet half minute or right after a parse of 500+ files,
+ * so an idle server holds no grammars in extra threads and a big build does not share memory with them.
+ * Outcomes come back in task order, a batch at a time (`onBatch`), so a caller can pass each batch on.
+ * The messages (protocol.ts) are plain data: a `parse` request of tasks, a `result` with one wire
+ * outcome per task; a new kind of per-file fact is a new optional field of the wire outcome.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
