@@ -5,6 +5,7 @@
  *
  *   node bench/ingest-child.mjs <dist dir> <root> <store dir> <parse workers | default> <exclude,…>
  */
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve, join } from 'node:path';
 
@@ -18,12 +19,35 @@ const e = new CodeGraphEngine({
   typeCheck: false,
   ...(workers === 'default' ? {} : { parseWorkers: Number(workers) }),
 });
+/** The main thread's own CPU milliseconds (Linux schedstat; null elsewhere). */
+function mainThreadCpuMs() {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
+}
+const m0 = mainThreadCpuMs();
 const c0 = process.cpuUsage();
 const t0 = performance.now();
 const s = await e.ingest();
 const wallMs = performance.now() - t0;
 const c = process.cpuUsage(c0);
+const m1 = mainThreadCpuMs();
+if (process.env.M1ND_BENCH_THREADS) {
+  // Per-thread CPU (Linux), by thread name, before the workers stop: where the CPU went.
+  const { readdirSync } = await import('node:fs');
+  const threads = {};
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      const ms = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+      threads[`${name}#${tid}`] = Math.round(ms);
+    } catch {}
+  }
+  process.stderr.write(JSON.stringify(threads) + '\n');
+}
 await e.close();
 process.stdout.write(
-  JSON.stringify({ wallMs, cpuMs: (c.user + c.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, files: s.files.parsed, nodes: s.nodes, edges: s.edges, parseWorkers: s.parseWorkers, phases: s.phases }),
+  JSON.stringify({ wallMs, cpuMs: (c.user + c.system) / 1000, mainCpuMs: m0 === null ? null : m1 - m0, peakRssMb: process.resourceUsage().maxRSS / 1024, files: s.files.parsed, nodes: s.nodes, edges: s.edges, parseWorkers: s.parseWorkers, phases: s.phases }),
 );

@@ -6,14 +6,18 @@
  * figure is parsing and building). Prints wall, CPU (every thread), peak RSS, and the ratio
  * single ÷ pool of the median walls (target ≥ 1.6 on 2 cores). `--only pool` runs the pool alone
  * (the 13.7K-file python3 prefix: `--corpus "$(python3 -c 'import sys;print(sys.prefix)')" --only pool --runs 1`).
+ * `--synthetic N` ingests a generated repository of N files instead (bench/synthetic-repo.ts: six
+ * languages, imports and calls between modules), e.g. `--synthetic 50000 --only pool --runs 1`.
+ * Each line also gives the main thread's own CPU and the serial phases (build, commit).
  *
- *   node --import tsx/esm bench/ingest-parallel.bench.ts [--corpus DIR] [--runs N] [--only pool|single]
+ *   node --import tsx/esm bench/ingest-parallel.bench.ts [--corpus DIR | --synthetic N] [--runs N] [--only pool|single]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeSyntheticRepo } from './synthetic-repo.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXCLUDE = ['test/**', 'site-packages/**'];
@@ -21,6 +25,8 @@ const EXCLUDE = ['test/**', 'site-packages/**'];
 interface Run {
   wallMs: number;
   cpuMs: number;
+  mainCpuMs: number | null;
+  phases: Record<string, number>;
   peakRssMb: number;
   files: number;
   nodes: number;
@@ -40,22 +46,29 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+const s = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '?' : (ms / 1000).toFixed(2));
 const line = (label: string, r: Run) =>
-  `ingest-parallel: ${label}: ${(r.wallMs / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU, peak RSS ${r.peakRssMb.toFixed(0)} MB (${r.files} files → ${r.nodes} nodes, ${r.edges} edges; parse workers ${r.parseWorkers})`;
+  `ingest-parallel: ${label}: ${s(r.wallMs)} s wall, ${s(r.cpuMs)} s CPU (main thread ${s(r.mainCpuMs)} s), peak RSS ${r.peakRssMb.toFixed(0)} MB (${r.files} files → ${r.nodes} nodes, ${r.edges} edges; parse workers ${r.parseWorkers}; phases s: read+parse ${s(r.phases.read + r.phases.parse)}, build ${s(r.phases.build)}, commit ${s(r.phases.persist)})`;
 
 /** Runs the benchmark and prints its lines. */
 export async function run(argv: string[] = []): Promise<void> {
   const arg = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const synthetic = arg('--synthetic');
   const source = arg('--corpus') ?? execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
   const runs = Number(arg('--runs') ?? 2);
   const only = arg('--only');
   const work = mkdtempSync(join(os.tmpdir(), 'm1nd-ingest-parallel-'));
   const ws = join(work, 'corpus');
   // The stdlib copy leaves site-packages out (EXCLUDE too); a prefix keeps everything but caches.
-  const prefix = arg('--corpus') !== undefined;
-  cpSync(source, ws, { recursive: true, verbatimSymlinks: true, filter: (p) => !p.includes('__pycache__') && (prefix || !p.includes('site-packages')) });
+  const prefix = arg('--corpus') !== undefined || synthetic !== undefined;
   const exclude = prefix ? [] : EXCLUDE;
-  console.log(`ingest-parallel: corpus ${source} (copied${exclude.length ? `; excluded ${exclude.join(', ')}` : ''}); ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  if (synthetic !== undefined) {
+    const made = writeSyntheticRepo(ws, Number(synthetic));
+    console.log(`ingest-parallel: synthetic repository of ${made.files} files ${JSON.stringify(made.byLanguage)}; ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  } else {
+    cpSync(source, ws, { recursive: true, verbatimSymlinks: true, filter: (p) => !p.includes('__pycache__') && (prefix || !p.includes('site-packages')) });
+    console.log(`ingest-parallel: corpus ${source} (copied${exclude.length ? `; excluded ${exclude.join(', ')}` : ''}); ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  }
   try {
     const single: Run[] = [];
     const pooled: Run[] = [];

@@ -17,6 +17,7 @@ import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse
 import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
+import type { CommitStream } from './store-writer/writer.ts';
 import { checkPaths, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
 export { extractionKey } from './parse-pool/parse-file.ts';
@@ -34,6 +35,11 @@ export interface IngestOptions {
   signal?: AbortSignal;
   /** Parse worker threads (default: the engine's setting, one per core); 0 parses on the main thread. */
   workers?: number;
+  /**
+   * A large run hands its rows to the store's commit worker every this many files while it still
+   * parses (default 64), so the JSON of every extraction is never held on the main thread at once.
+   */
+  commitBatchFiles?: number;
 }
 
 /** What an ingest did. */
@@ -116,6 +122,8 @@ const YIELD_EVERY_MS = SLICE_MS;
 const POOL_MIN_FILES = 48;
 /** Runs reading at least this many files commit through the store's commit worker (smaller commits take a few ms here). */
 const OFF_THREAD_COMMIT_FILES = 48;
+/** Rows handed to the commit worker at a time during the parse (see IngestOptions.commitBatchFiles). */
+const COMMIT_BATCH_FILES = 64;
 
 function aborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new EngineError(EngineErrorCodes.INGEST_ABORTED, 'ingest aborted before commit; the previous graph is unchanged', 'run ingest again when ready');
@@ -133,6 +141,18 @@ export function walkCacheOf(store: GraphStore): WalkCache {
 
 /** Runs one ingest. */
 export async function runIngest(ctx: IngestContext, options: IngestOptions = {}): Promise<IngestOutcome> {
+  // The run's commit stream until it is committed: whatever ends the run before (an abort, an
+  // error) tells the commit worker to forget the rows handed to it.
+  const open: { stream: CommitStream | null } = { stream: null };
+  try {
+    return await ingestRun(ctx, options, open);
+  } catch (err) {
+    open.stream?.drop();
+    throw err;
+  }
+}
+
+async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { stream: CommitStream | null }): Promise<IngestOutcome> {
   const t0 = now();
   const phases = { walk: 0, read: 0, parse: 0, git: 0, persist: 0, build: 0 };
   const progress = options.onProgress ?? (() => {});
@@ -147,6 +167,10 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
   progress(0, 1, 'walk');
   const walkOptions = { root, maxFileBytes: ctx.maxFileBytes, exclude: ctx.exclude, detectLanguage: parser.detectLanguage };
   const rows = store.fileRows();
+  const workers = options.workers ?? ctx.parseWorkers ?? defaultParseWorkers();
+  // A full re-ingest of a large workspace parses in the pool: start its workers now, so their
+  // start-up (parser modules, tree-sitter runtime) overlaps the walk instead of following it.
+  if (!incremental && parser.parallel && workers > 0 && rows.size >= POOL_MIN_FILES) sharedParsePool(workers).warm();
   let entries: WalkEntry[];
   const removes = new Set<string>();
   let skipped: SkippedPath[] = [];
@@ -207,19 +231,22 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     const same = incremental && row !== undefined && ctx.builder.has(e.path);
     return { path: e.path, language: e.language, size: e.size, mtimeMs: e.mtimeMs, sameKey: same ? row.extractionKey : null };
   });
-  // Big runs commit from the worker: start it now so its start-up overlaps the parse.
+  // Big runs commit from the worker: open a stream to it now (its start-up overlaps the parse) and
+  // hand it rows as they come, dropping their JSON here.
   const offThreadCommit = tasks.length >= OFF_THREAD_COMMIT_FILES || removes.size >= OFF_THREAD_COMMIT_FILES * 4;
-  if (offThreadCommit) store.warmCommitWorker();
-  const { outcomes, workers: parseWorkers } = await parseTasks(ctx, tasks, options, phases, (done) => progress(done, tasks.length, 'parse'));
-  let lastYield = now();
-  for (let i = 0; i < toRead.length; i++) {
-    if (now() - lastYield > YIELD_EVERY_MS) {
-      await yieldToLoop();
-      lastYield = now();
-    }
+  const stream = offThreadCommit ? store.openCommitStream() : null;
+  const batchFiles = Math.max(1, options.commitBatchFiles ?? COMMIT_BATCH_FILES);
+  const handOver = (): void => {
+    if (!stream || writes.length === 0) return;
+    const next = writes.slice(stream.sent);
+    stream.send(next);
+    // The commit worker has the JSON now; the extraction (kept for the build) can re-make it if the worker dies.
+    for (const w of next) delete w.json;
+  };
+  // Outcomes arrive in task order (a batch at a time from the pool).
+  const take = (i: number, outcome: ParseOutcome): void => {
     const e = toRead[i];
     const row = rows.get(e.path);
-    const outcome = outcomes[i];
     if (outcome.kind === 'skip') {
       noteSkip(e.path, outcome.reason);
       if (row) removes.add(e.path);
@@ -233,7 +260,11 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
       graphUpserts.push({ path: e.path, language: e.language, extraction: outcome.extraction });
       texts.set(e.path, outcome.text);
     }
-  }
+    if (stream && writes.length - stream.sent >= batchFiles) handOver();
+  };
+  open.stream = stream;
+  const parseWorkers = await parseTasks(ctx, tasks, workers, options, phases, (done) => progress(done, tasks.length, 'parse'), take);
+  handOver();
   progress(toRead.length, toRead.length, 'parse');
   aborted(options.signal);
 
@@ -270,7 +301,7 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
       onProgress: (done: number, total: number) => progress(done, total, 'persist'),
     };
     // A large write goes through the commit worker (SQLite writes off the main thread); an edit's few rows commit here at once.
-    committed = offThreadCommit ? store.commitIngestAsync(write, SLICE_MS) : Promise.resolve().then(() => store.commitIngest(write));
+    committed = offThreadCommit ? store.commitIngestAsync(write, SLICE_MS, stream ?? undefined) : Promise.resolve().then(() => store.commitIngest(write));
     committed = committed.then(
       (r) => {
         phases.persist = now() - t;
@@ -286,6 +317,7 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
     // Handled below (awaited after the build); marked now so a failure during the build is no unhandled rejection.
     committed.catch(() => undefined);
   }
+  stream?.drop(); // a no-op once committed; else (nothing to write) the rows are forgotten
   if (!fullBuild) await committed;
   t = now();
   progress(0, 1, 'build');
@@ -339,18 +371,24 @@ export async function runIngest(ctx: IngestContext, options: IngestOptions = {})
 
 /**
  * Reads and parses the tasks, in the parse workers when the parser can run there and the run is
- * large enough, else on the main thread (yielding between files); outcomes are in task order.
+ * large enough, else on the main thread (yielding between files), handing each outcome to `take`
+ * in task order. When a worker dies mid-run, what was taken stays taken and the main thread parses
+ * the rest. Returns the number of workers that parsed (0: the main thread did).
  */
 async function parseTasks(
   ctx: IngestContext,
   tasks: ParseTask[],
+  workers: number,
   options: IngestOptions,
   phases: IngestSummary['phases'],
   onDone: (done: number) => void,
-): Promise<{ outcomes: ParseOutcome[]; workers: number }> {
-  const workers = options.workers ?? ctx.parseWorkers ?? defaultParseWorkers();
+  take: (i: number, outcome: ParseOutcome) => void,
+): Promise<number> {
+  let taken = 0;
   if (ctx.parser.parallel && workers > 0 && tasks.length >= POOL_MIN_FILES) {
     const t = now();
+    // An error of `take` (the store, the run) is the run's; only the pool's own failures fall back.
+    let takeError: { error: unknown } | null = null;
     try {
       const pool = sharedParsePool(workers);
       const cancelled = (): Error | null => {
@@ -361,23 +399,32 @@ async function parseTasks(
           return err as Error;
         }
       };
-      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, onDone, cancelled);
+      const onBatch = (start: number, batch: ParseOutcome[]): void => {
+        try {
+          for (let j = 0; j < batch.length; j++) take(start + j, batch[j]);
+          taken = start + batch.length;
+        } catch (error) {
+          takeError = { error };
+          throw error;
+        }
+      };
+      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, { onDone, cancelled, onBatch });
       // Wall time of the pooled stage, split by the workers' own shares of reading and parsing.
       const wall = now() - t;
       const share = pooled.read + pooled.parse > 0 ? pooled.read / (pooled.read + pooled.parse) : 0;
       phases.read += wall * share;
       phases.parse += wall * (1 - share);
       aborted(options.signal);
-      return { outcomes: pooled.outcomes, workers: pool.size };
+      return pool.size;
     } catch (err) {
+      if (takeError) throw (takeError as { error: unknown }).error;
       if (err instanceof EngineError) throw err;
-      // A worker died (or could not start): parse in-process instead, from the start.
+      // A worker died (or could not start): the main thread parses what was not taken yet.
     }
   }
   const extractors = new Map<Language, FileExtractor>();
-  const outcomes: ParseOutcome[] = [];
   let lastYield = now();
-  for (let i = 0; i < tasks.length; i++) {
+  for (let i = taken; i < tasks.length; i++) {
     if (now() - lastYield > YIELD_EVERY_MS) {
       await yieldToLoop();
       lastYield = now();
@@ -390,13 +437,13 @@ async function parseTasks(
       try {
         extractors.set(task.language, (extract = await ctx.parser.extractorFor(task.language)));
       } catch {
-        outcomes.push({ kind: 'skip', reason: 'parse_failed' });
+        take(i, { kind: 'skip', reason: 'parse_failed' });
         continue;
       }
     }
-    outcomes.push(parseFile(ctx.root, task, ctx.parser.version, extract, phases));
+    take(i, parseFile(ctx.root, task, ctx.parser.version, extract, phases));
   }
-  return { outcomes, workers: 0 };
+  return 0;
 }
 
 interface SummaryInput {

@@ -20,7 +20,7 @@ import { MemoryTable, type MemoryEntry } from './store-memory.ts';
 import { MetaTable, type StoreMeta } from './store-meta.ts';
 import { PreciseEdgeTable, type PreciseRow } from './store-precise-edges.ts';
 import { openStoreDatabase } from './store-schema.ts';
-import { CommitError, sharedCommitWorker } from './store-writer/writer.ts';
+import { CommitError, sharedCommitWorker, type CommitStream } from './store-writer/writer.ts';
 
 // Re-exported: callers import the store's types from this module.
 export { STORE_SCHEMA_VERSION } from './store-schema.ts';
@@ -131,14 +131,24 @@ export class GraphStore {
    * worker cannot run (nothing was written by it then). Other writers on this connection wait for
    * the worker's transaction through the busy timeout, as they would for another process.
    */
-  async commitIngestAsync(write: IngestWrite, sliceMs = 20): Promise<{ generation: number; previous: number }> {
+  async commitIngestAsync(write: IngestWrite, sliceMs = 20, stream?: CommitStream): Promise<{ generation: number; previous: number }> {
     this.assertOpen();
     try {
-      return await sharedCommitWorker().commit(this.dir, this.busyTimeoutMs, write, sliceMs);
+      return await sharedCommitWorker().commit(this.dir, this.busyTimeoutMs, write, sliceMs, stream);
     } catch (err) {
       if (err instanceof CommitError) throw Object.assign(new Error(err.message), { code: err.code });
       return this.commitIngest(write);
     }
+  }
+
+  /**
+   * Opens a stream of a large ingest's rows to the commit worker (started now, so its start-up
+   * overlaps the parse): the rows sent through it are the leading rows of the write later given to
+   * `commitIngestAsync` with it, which then sends only the rest. Drop it if the ingest stops first.
+   */
+  openCommitStream(): CommitStream {
+    this.assertOpen();
+    return sharedCommitWorker().open();
   }
 
   /** Starts the commit worker ahead of a large ingest's commit (its start-up overlaps the parse). */

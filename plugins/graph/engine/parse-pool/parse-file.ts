@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { FileExtraction, Language } from '../extraction.ts';
 import type { FileExtractor } from '../source-parser.ts';
 import type { FileRow } from '../store.ts';
-import { classifyContent, type SkipReason } from '../walk.ts';
+import { classifyContent } from '../content-class.ts';
+import type { SkipReason } from '../walk.ts';
 
 /** One file to read and parse. */
 export interface ParseTask {

@@ -1,8 +1,12 @@
 /**
  * A pool of parse workers (worker_threads): an ingest hands it the files to read and parse, and gets
  * their outcomes back in the same order, so the merged graph is the same as a single-threaded run's.
- * Workers start on first use (from source through tsx, or the built .js) and stop after a quiet
- * half minute, so an idle server holds no grammars in extra threads.
+ * Workers start on first use or when an ingest warms the pool before its walk (from source through
+ * tsx, or the built .js), and stop after a quiet half minute or right after a parse of 500+ files,
+ * so an idle server holds no grammars in extra threads and a big build does not share memory with them.
+ * Outcomes come back in task order, a batch at a time (`onBatch`), so a caller can pass each batch on.
+ * The messages (protocol.ts) are plain data: a `parse` request of tasks, a `result` with one wire
+ * outcome per task; a new kind of per-file fact is a new optional field of the wire outcome.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -16,6 +20,12 @@ const BATCH_BYTES = 256 * 1024;
 const BATCH_FILES = 24;
 /** Batches queued per worker, so a worker never waits for the main thread between two. */
 const IN_FLIGHT = 2;
+/**
+ * After parsing at least this many files the workers stop at once instead of idling: each holds
+ * ~60 MB after a big parse (the tree-sitter heap grown by the largest files, its own V8 heap), which
+ * the graph build that follows needs more; a big run is rare, and its parse dwarfs a restart.
+ */
+const RELEASE_AFTER_FILES = 500;
 
 /**
  * Parse workers when none are configured: one per core (at most 8). Parsing off the main thread is
@@ -28,11 +38,27 @@ export function defaultParseWorkers(): number {
   return Math.max(1, Math.min(availableParallelism(), 8));
 }
 
-/** Outcomes of a pooled parse, in task order, with the workers' summed read and parse milliseconds. */
+/** What a pooled parse reports: outcomes (unless `onBatch` took them), the workers' summed read and parse milliseconds. */
 export interface PooledParse {
+  /** Outcomes in task order; empty when `onBatch` received them instead. */
   outcomes: ParseOutcome[];
   read: number;
   parse: number;
+}
+
+/** How a caller follows one pooled parse. */
+export interface ParseRunOptions {
+  /** Files finished so far (every finished batch). */
+  onDone?: (done: number) => void;
+  /** Checked after each batch: an error stops the parse with it (the workers are stopped). */
+  cancelled?: () => Error | null;
+  /**
+   * Receives outcomes in task order, one run of consecutive tasks at a time, as soon as every
+   * earlier batch has arrived; the pool then keeps none of them, so an ingest can hand each batch
+   * on (to the store, to the graph) and a big run never holds every extraction's JSON at once.
+   * When a worker dies, what was delivered stays delivered: the caller resumes from there.
+   */
+  onBatch?: (start: number, outcomes: ParseOutcome[]) => void;
 }
 
 interface Slot {
@@ -53,6 +79,8 @@ export class ParsePool {
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private idle: NodeJS.Timeout | null = null;
+  /** Parses under way (0 or 1: the queue runs one at a time); the idle timer never runs during one. */
+  private running = 0;
   /** Runs one parse at a time: batches of two runs would compete for the same in-flight slots. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -61,27 +89,60 @@ export class ParsePool {
   }
 
   /**
-   * Reads and parses `tasks` across the workers; `onDone` reports files finished so far. When
-   * `cancelled` returns an error after a batch, the parse stops with it (the workers are stopped).
+   * Starts the workers now if they are not running (each loads the parser modules and the
+   * tree-sitter runtime at once), so their start-up overlaps what the caller does before its first
+   * parse, e.g. an ingest's walk. They stop after a quiet half minute as usual.
    */
-  parse(root: string, parserVersion: string, tasks: readonly ParseTask[], onDone?: (done: number) => void, cancelled?: () => Error | null): Promise<PooledParse> {
-    const run = this.queue.then(() => this.parseNow(root, parserVersion, tasks, onDone, cancelled));
+  warm(): void {
+    this.ensureWorkers();
+    if (this.running === 0) this.scheduleIdle();
+  }
+
+  /** Reads and parses `tasks` across the workers (see ParseRunOptions for how results come back). */
+  parse(root: string, parserVersion: string, tasks: readonly ParseTask[], options: ParseRunOptions = {}): Promise<PooledParse> {
+    const run = this.queue.then(() => this.parseNow(root, parserVersion, tasks, options));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async parseNow(
+  private async parseNow(root: string, parserVersion: string, tasks: readonly ParseTask[], options: ParseRunOptions): Promise<PooledParse> {
+    const { onDone, cancelled, onBatch } = options;
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    this.running++;
+    try {
+      return await this.parseBatches(root, parserVersion, tasks, onDone, cancelled, onBatch);
+    } finally {
+      this.running--;
+    }
+  }
+
+  private async parseBatches(
     root: string,
     parserVersion: string,
     tasks: readonly ParseTask[],
-    onDone?: (done: number) => void,
-    cancelled?: () => Error | null,
+    onDone: ParseRunOptions['onDone'],
+    cancelled: ParseRunOptions['cancelled'],
+    onBatch: ParseRunOptions['onBatch'],
   ): Promise<PooledParse> {
-    if (this.idle) clearTimeout(this.idle);
-    this.idle = null;
     this.ensureWorkers();
     const batches = batchTasks(tasks);
-    const outcomes: ParseOutcome[] = new Array(tasks.length);
+    const outcomes: ParseOutcome[] = onBatch ? [] : new Array(tasks.length);
+    // Batches that arrived ahead of an earlier one wait here (by batch index) until it comes.
+    const early = new Map<number, ParseOutcome[]>();
+    let delivered = 0;
+    const deliver = (index: number, batch: ParseOutcome[]): void => {
+      if (!onBatch) {
+        for (let i = 0; i < batch.length; i++) outcomes[batches[index].start + i] = batch[i];
+        return;
+      }
+      early.set(index, batch);
+      for (let b = early.get(delivered); b !== undefined; b = early.get(delivered)) {
+        early.delete(delivered);
+        onBatch(batches[delivered].start, b);
+        delivered++;
+      }
+    };
     let read = 0;
     let parse = 0;
     let done = 0;
@@ -97,12 +158,16 @@ export class ParsePool {
         };
         const feed = (slot: Slot): void => {
           while (slot.inFlight < IN_FLIGHT && next < batches.length) {
-            const batch = batches[next++];
+            const index = next++;
             slot.inFlight++;
-            this.send(slot, root, parserVersion, batch.tasks).then((res) => {
+            this.send(slot, root, parserVersion, batches[index].tasks).then((res) => {
               slot.inFlight--;
               if (failed) return;
-              for (let i = 0; i < res.outcomes.length; i++) outcomes[batch.start + i] = fromWire(res.outcomes[i]);
+              try {
+                deliver(index, res.outcomes.map(fromWire));
+              } catch (err) {
+                return rejectAll(err as Error);
+              }
               read += res.read;
               parse += res.parse;
               done += res.outcomes.length;
@@ -118,11 +183,12 @@ export class ParsePool {
         for (const slot of this.slots) feed(slot);
       });
     } catch (err) {
-      // A dead worker leaves the pool unusable for this run; the caller falls back to parsing in-process.
+      // A dead worker leaves the pool unusable for this run; the caller parses the rest in-process.
       await this.stop();
       throw err;
     }
-    this.scheduleIdle();
+    if (tasks.length >= RELEASE_AFTER_FILES) void this.stop();
+    else this.scheduleIdle();
     return { outcomes, read, parse };
   }
 

@@ -9,16 +9,22 @@ import { parseFile, toWire, type WireOutcome } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
 
 const extractors = new Map<Language, FileExtractor>();
+// Loaded at start, not on the first batch: a pool warmed before the walk is ready when files come.
+const parser = loadDefaultParser();
+parser.catch(() => undefined); // a failure surfaces on the first batch
+/** Fault injection for tests: this worker exits after answering that many batches. */
+const exitAfter = Number(process.env.M1ND_TEST_PARSE_WORKER_EXIT_AFTER ?? 0);
+let answered = 0;
 
 async function handle(req: ParseRequest): Promise<ParseResponse> {
-  const parser = await loadDefaultParser();
+  const extractorOf = await parser;
   const times = { read: 0, parse: 0 };
   const outcomes: WireOutcome[] = [];
   for (const task of req.tasks) {
     let extract = extractors.get(task.language);
     if (!extract) {
       try {
-        extractors.set(task.language, (extract = await parser.extractorFor(task.language)));
+        extractors.set(task.language, (extract = await extractorOf.extractorFor(task.language)));
       } catch {
         // As in-process: a grammar that fails to load makes its files parse failures.
         outcomes.push({ kind: 'skip', reason: 'parse_failed' });
@@ -32,7 +38,10 @@ async function handle(req: ParseRequest): Promise<ParseResponse> {
 
 parentPort!.on('message', (req: ParseRequest) => {
   handle(req).then(
-    (res) => parentPort!.postMessage(res),
+    (res) => {
+      parentPort!.postMessage(res);
+      if (exitAfter > 0 && ++answered >= exitAfter) process.exit(70);
+    },
     (err: unknown) => parentPort!.postMessage({ type: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) } satisfies ParseResponse),
   );
 });

@@ -31,6 +31,10 @@ parentPort!.on('message', (req: CommitRequest) => {
     for (const f of req.files) files.push(f);
     return;
   }
+  if (req.type === 'drop') {
+    pending.delete(req.id);
+    return;
+  }
   const files = pending.get(req.id) ?? [];
   pending.delete(req.id);
   let res: CommitResponse;

@@ -6,7 +6,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { spawnEngineWorker } from '../engine-worker.ts';
-import { extractionJson, type IngestWrite, type SerializedFile } from '../store-commit.ts';
+import { extractionJson, type FileWrite, type IngestWrite, type SerializedFile } from '../store-commit.ts';
 import type { CommitRequest, CommitResponse } from './protocol.ts';
 
 const IDLE_MS = 30_000;
@@ -23,6 +23,51 @@ export class CommitError extends Error {
   }
 }
 
+/**
+ * An ingest's rows handed to the worker ahead of its commit, in order, so the main thread can drop
+ * their JSON while the ingest still parses: a big ingest then never holds every extraction's JSON in
+ * two heaps. `commit` with the stream sends only the rows after those already sent. When the worker
+ * dies meanwhile, the stream is broken and the commit falls back to the main thread's connection,
+ * re-serialising the rows from their extractions (the caller keeps those).
+ */
+export class CommitStream {
+  /** Leading rows of the ingest's write already handed over. */
+  sent = 0;
+  /** Messages posted so far. */
+  chunks = 0;
+  broken = false;
+  /** Set once the stream went to `commit` (a later `drop` does nothing). */
+  finished = false;
+
+  constructor(
+    readonly id: number,
+    readonly worker: Worker,
+    private readonly closed: (s: CommitStream) => void,
+  ) {}
+
+  /** Serialises and posts `writes` (the next rows of the ingest's write, in order). */
+  send(writes: readonly FileWrite[]): void {
+    if (this.broken || writes.length === 0) return;
+    postFiles(this.worker, this.id, writes.map((w): SerializedFile => [w.row, extractionJson(w)]));
+    this.sent += writes.length;
+    this.chunks++;
+  }
+
+  /** Tells the worker to forget the rows (the ingest stopped before its commit). */
+  drop(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.closed(this);
+    if (this.broken) return;
+    this.broken = true;
+    this.worker.postMessage({ type: 'drop', id: this.id } satisfies CommitRequest);
+  }
+}
+
+function postFiles(worker: Worker, id: number, files: SerializedFile[]): void {
+  worker.postMessage({ type: 'files', id, files } satisfies CommitRequest);
+}
+
 interface Waiter {
   resolve: (r: { generation: number; previous: number }) => void;
   reject: (err: Error) => void;
@@ -34,6 +79,20 @@ export class CommitWorker {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
   private idle: NodeJS.Timeout | null = null;
+  /** Streams opened on the current worker and not yet committed (broken if it dies). */
+  private readonly streams = new Set<CommitStream>();
+
+  /** Opens a stream of one ingest's rows (starting the worker if needed); finish it with `commit` or `drop`. */
+  open(): CommitStream {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const stream = new CommitStream(this.nextId++, this.ensure(), (s) => {
+      this.streams.delete(s);
+      if (this.streams.size === 0 && this.waiting.size === 0) this.scheduleIdle();
+    });
+    this.streams.add(stream);
+    return stream;
+  }
 
   /** Starts the worker now if it is not running (its start-up then overlaps whatever the caller does next). */
   warm(): void {
@@ -46,24 +105,29 @@ export class CommitWorker {
    * here in slices of `sliceMs`. Rejects with CommitError when SQLite refused (nothing written), or
    * another Error when the worker died (nothing written either: the transaction is the last step).
    */
-  async commit(dir: string, busyTimeoutMs: number, write: IngestWrite, sliceMs: number): Promise<{ generation: number; previous: number }> {
+  async commit(dir: string, busyTimeoutMs: number, write: IngestWrite, sliceMs: number, stream?: CommitStream): Promise<{ generation: number; previous: number }> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
+    if (stream) {
+      stream.finished = true;
+      this.streams.delete(stream);
+      if (stream.broken || stream.worker !== this.worker) throw new Error('the commit worker stopped while rows were streamed to it');
+    }
     const worker = this.ensure();
-    const id = this.nextId++;
+    const id = stream?.id ?? this.nextId++;
     const result = new Promise<{ generation: number; previous: number }>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
     result.catch(() => undefined); // observed below; a worker death before then must not surface as unhandled
     const total = write.upserts.length;
     let chunk: SerializedFile[] = [];
     let chars = 0;
     let sliceStart = performance.now();
-    for (let i = 0; i < total; i++) {
+    for (let i = stream?.sent ?? 0; i < total; i++) {
       const w = write.upserts[i];
       const json = extractionJson(w);
       chunk.push([w.row, json]);
       chars += json?.length ?? 0;
       if (chars >= CHUNK_CHARS) {
-        worker.postMessage({ type: 'files', id, files: chunk } satisfies CommitRequest);
+        postFiles(worker, id, chunk);
         chunk = [];
         chars = 0;
       }
@@ -73,7 +137,7 @@ export class CommitWorker {
         sliceStart = performance.now();
       }
     }
-    if (chunk.length > 0) worker.postMessage({ type: 'files', id, files: chunk } satisfies CommitRequest);
+    if (chunk.length > 0) postFiles(worker, id, chunk);
     worker.postMessage({ type: 'commit', id, dir, busyTimeoutMs, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta } satisfies CommitRequest);
     try {
       return await result;
@@ -103,6 +167,11 @@ export class CommitWorker {
     });
     const fail = (err: Error): void => {
       if (this.worker === worker) this.worker = null;
+      for (const s of this.streams) {
+        if (s.worker !== worker) continue;
+        s.broken = true;
+        this.streams.delete(s);
+      }
       for (const [id, w] of this.waiting) {
         this.waiting.delete(id);
         w.reject(err);
@@ -116,7 +185,8 @@ export class CommitWorker {
 
   private scheduleIdle(): void {
     if (this.idle) clearTimeout(this.idle);
-    this.idle = setTimeout(() => void this.stop(), IDLE_MS);
+    // Never while an ingest streams rows to it (they would be lost; its commit would fall back).
+    this.idle = setTimeout(() => (this.streams.size === 0 ? void this.stop() : this.scheduleIdle()), IDLE_MS);
     this.idle.unref();
   }
 }
