@@ -101,6 +101,8 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   const owners = new WeakMap<Transport, { pin: SessionPin; subject: string }>();
   /** Last request time per session: SDK clients rarely send DELETE, so idle sessions are swept. */
   const lastSeen = new Map<string, number>();
+  /** When each live session finished initialize (plugin routes list the live sessions). */
+  const openedAt = new Map<string, number>();
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const resumability = options.resumability === false ? undefined : (options.resumability ?? {});
   const sweeper =
@@ -122,6 +124,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   // since requests are I/O callbacks and the guard is set in the same turn listen resolves.
   let guard: RequestGuard | undefined;
   let auth: HttpAuthenticator | undefined;
+  let endpointUrl = '';
 
   const openSession = async (grant: AgentGrant): Promise<Transport> => {
     const transport: Transport = new StreamableHTTPServerTransport({
@@ -129,6 +132,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
         lastSeen.set(id, Date.now());
+        openedAt.set(id, Date.now());
         log.debug(`session ${id} opened (${sessions.size} live)`);
       },
       // Defence in depth: the SDK re-checks what the guard already checked.
@@ -144,6 +148,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === transport) {
         sessions.delete(transport.sessionId);
         lastSeen.delete(transport.sessionId);
+        openedAt.delete(transport.sessionId);
         log.debug(`session ${transport.sessionId} closed (${sessions.size} live)`);
       }
     };
@@ -219,6 +224,11 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       const pathname = requestPath(req);
       // RFC 9728: the metadata that tells a client where to get a token is public.
       if (req.method === 'GET' && auth!.metadataPaths().includes(pathname)) return sendJson(res, 200, auth!.metadata());
+      // Plugin routes (a dashboard, …): after the guard, before MCP; loaded only when a route matches.
+      if (pathname !== mcpPath && pathname !== HEALTH_PATH && host.current.routes.size > 0) {
+        const served = await serveRouteIfAny(req, res, pathname);
+        if (served) return;
+      }
       const outcome = await auth!.authenticate(headerValue(req, 'authorization'));
       if (!outcome.ok) {
         log.warn(`refused ${req.method} ${clip(req.url ?? '')}: ${outcome.message}`);
@@ -235,9 +245,26 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
     });
   });
 
+  /** Serves the plugin route matching a request (true), or leaves it to MCP and the 404 (false). */
+  const serveRouteIfAny = async (req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<boolean> => {
+    const found = host.current.routes.match(req.method ?? 'GET', safeDecode(pathname));
+    if (!found) return false;
+    if ('methods' in found) {
+      res.setHeader('Allow', found.methods.join(', '));
+      sendJson(res, 405, { error: { code: ErrorCodes.HTTP_BAD_REQUEST, message: `${req.method} is not served at ${pathname}`, hint: `use ${found.methods.join(' or ')}` } });
+      return true;
+    }
+    const { serveRoute } = await import('./http-route-serve.ts');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const liveSessions = () => [...sessions.keys()].map((id) => ({ session_id: id, connected_at: openedAt.get(id) ?? 0, last_seen_at: lastSeen.get(id) ?? 0 }));
+    await serveRoute({ host, auth: auth!, maxBodyBytes, mcpUrl: endpointUrl, log, readBody, liveSessions }, req, res, found.route, found.params, url);
+    return true;
+  };
+
   const port = await listen(server, options.port ?? DEFAULT_HTTP_PORT, bindHost);
   guard = new RequestGuard(port, bindHost, options.allowedHosts ?? [], options.allowedOrigins ?? []);
   const url = `http://${urlHostFor(bindHost)}:${port}${mcpPath}`;
+  endpointUrl = url;
   auth = new HttpAuthenticator({ token, tokens: options.tokens, oauth: options.oauth }, url);
   log.info(`serving MCP over Streamable HTTP at ${url}${auth.required ? ' (bearer token required)' : ''}${options.allowAgentSwitch ? ' (agent switch allowed)' : ''}`);
 
@@ -367,6 +394,15 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
 function headerValue(req: http.IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A path with %-escapes decoded once; a malformed escape leaves it as sent (it then matches no route). */
+function safeDecode(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
 }
 
 function requestPath(req: http.IncomingMessage): string {
