@@ -9,12 +9,23 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { CHROMIUM, FRESH_TEXT, SHOTS, STALE_TEXT, TOKENS, XSS_TEXT, ensureUiBuilt, ok, scenario, type Scenario } from './browser-fixture.ts';
 
 interface Opened {
   page: Page;
   dialogs: string[];
+  /** The response to the page's first load (its headers carry the CSP). */
+  response: Response | null;
+}
+
+/** Polls `check` from the test (a page-side predicate would need eval, which the page's CSP forbids). */
+async function until(what: string, check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 describe('the dashboard in Chromium (playwright-core) against m1nd serve --http', function () {
@@ -35,6 +46,12 @@ describe('the dashboard in Chromium (playwright-core) against m1nd serve --http'
     fs.mkdirSync(SHOTS, { recursive: true });
   });
 
+  afterEach(async function () {
+    // A failed view leaves its picture behind for whoever reads the failure.
+    const last = opened[opened.length - 1];
+    if (this.currentTest?.state === 'failed' && last) await last.page.screenshot({ path: path.join(SHOTS, `failed-${opened.length}.png`) }).catch(() => undefined);
+  });
+
   after(async () => {
     await browser?.close();
     await s?.close();
@@ -52,13 +69,13 @@ describe('the dashboard in Chromium (playwright-core) against m1nd serve --http'
     // Runs before the page's scripts, outside its CSP: records every policy violation. (Code run in
     // the page is passed as text: the server's tsconfig has no DOM types.)
     await page.addInitScript(`window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));`);
-    await page.goto(s!.served.base + hash);
+    const response = await page.goto(s!.served.base + hash);
     if (token) {
       await page.locator('#token').fill(token);
       await page.locator('#token').press('Enter');
       await page.locator('nav[aria-label="Views"]').waitFor();
     }
-    const o = { page, dialogs };
+    const o = { page, dialogs, response };
     opened.push(o);
     return o;
   }
@@ -127,7 +144,7 @@ describe('the dashboard in Chromium (playwright-core) against m1nd serve --http'
     await shot(page, '2-agents');
 
     await ok(s!.bob, 'seek', { agent_id: 'bob', query: 'retry' });
-    await page.waitForFunction(`Number(document.querySelector('tr[data-agent="bob"] td[data-col="calls"]')?.textContent) > ${before}`, undefined, { timeout: 10_000 });
+    await until(`bob's calls exceed ${before}`, async () => Number(await bobCalls.innerText()) > before);
   });
 
   it('Memory shows claims with scope, author and evidence, the stale one highlighted with what changed, filters, and a new claim live', async () => {
@@ -147,10 +164,11 @@ describe('the dashboard in Chromium (playwright-core) against m1nd serve --http'
     await shot(page, '3-memory');
 
     await page.locator('select[name="state"]').selectOption('stale');
-    await page.waitForFunction(`[...document.querySelectorAll('li.claim')].map((li) => li.dataset.freshness).join() === 'stale'`, undefined, { timeout: 10_000 });
+    const claims = page.locator('li.claim');
+    await until('only the stale claim is listed', async () => (await claims.evaluateAll((els) => els.map((e) => e.getAttribute('data-freshness')))).join() === 'stale');
     await page.locator('select[name="state"]').selectOption('all');
     await page.locator('input[name="q"]').fill('cart prices');
-    await page.waitForFunction(`[...document.querySelectorAll('li.claim')].map((li) => li.dataset.claim).join() === ${JSON.stringify(s!.freshClaimId)}`, undefined, { timeout: 10_000 });
+    await until('the search finds the fresh claim alone', async () => (await claims.evaluateAll((els) => els.map((e) => e.getAttribute('data-claim')))).join() === s!.freshClaimId);
     await page.locator('input[name="q"]').fill('');
 
     const live = 'checkout totals the items through total';
@@ -159,9 +177,8 @@ describe('the dashboard in Chromium (playwright-core) against m1nd serve --http'
   });
 
   it('renders a claim whose text is HTML as text: no img element, no dialog, no CSP violation', async () => {
-    const o = await open(TOKENS.alice);
-    const res = await o.page.goto(s!.served.base + '#/memory');
-    const csp = res!.headers()['content-security-policy'] ?? '';
+    const o = await open(TOKENS.alice, '#/memory');
+    const csp = o.response!.headers()['content-security-policy'] ?? '';
     assert.match(csp, /script-src 'self'/);
     assert.doesNotMatch(csp, /unsafe-inline/);
     const claim = o.page.locator('li.claim .claim-text', { hasText: XSS_TEXT });
@@ -219,6 +236,7 @@ describe('the dashboard in Chromium (playwright-core) against m1nd serve --http'
     // The layout puts the centre node in the middle of the canvas: a click there opens its source.
     await page.locator('.node-list button[data-node="function:src/cart.ts#total"]').click();
     await page.locator('#gr-source figcaption', { hasText: 'src/cart.ts' }).waitFor();
+    await page.locator('.canvas').scrollIntoViewIfNeeded();
     const box = (await page.locator('.canvas').boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await page.locator('#gr-source figcaption', { hasText: 'src/math.ts' }).waitFor();

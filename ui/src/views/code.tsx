@@ -10,8 +10,12 @@ export const FILE_CONTEXT_LINES = 20;
 export function CodePanel({ path, line }: { path: string; line: number | undefined }) {
   const { data, error } = useApi<FileView>(apiPath('file', { path, line, context: FILE_CONTEXT_LINES }), ['graph']);
   const target = useRef<HTMLTableRowElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    target.current?.scrollIntoView({ block: 'center' });
+    // Scrolls the code box only (scrollIntoView would scroll the page too).
+    const row = target.current;
+    const box = scroller.current;
+    if (row && box) box.scrollTop = Math.max(0, row.offsetTop - box.clientHeight / 2 + row.offsetHeight / 2);
   }, [data, line]);
   if (!data) return error ? <ErrorBox error={error} /> : <Loading what={path} />;
   return (
@@ -21,7 +25,7 @@ export function CodePanel({ path, line }: { path: string; line: number | undefin
         {line ? <span class="muted"> line {line}</span> : null}
         {data.language ? <span class="muted"> · {data.language}</span> : null}
       </figcaption>
-      <div class="code-scroll" tabIndex={0}>
+      <div class="code-scroll" ref={scroller} tabIndex={0}>
         <table>
           <tbody>
             {data.lines.map((text, i) => {

@@ -38,8 +38,6 @@ function markStylesheet(): void {
   document.head.append(marker);
 }
 
-const LEVEL: Record<Role, number> = { center: 3, caller: 2, callee: 2, importer: 1, imported: 1, test: 1, other: 0 };
-
 function elements(n: Neighbourhood, overlay: Overlay | undefined): ElementDefinition[] {
   const out: ElementDefinition[] = [];
   const ids = new Set<string>();
@@ -47,11 +45,11 @@ function elements(n: Neighbourhood, overlay: Overlay | undefined): ElementDefini
     if (ids.has(node.id)) continue;
     ids.add(node.id);
     const role = node.id === n.center.id ? 'center' : (node.role ?? 'other');
-    out.push({ group: 'nodes', data: { id: node.id, label: node.label || tail(node.id), role, level: LEVEL[role] ?? 0 } });
+    out.push({ group: 'nodes', data: { id: node.id, label: node.label || tail(node.id), role} });
   }
   if (!ids.has(n.center.id)) {
     ids.add(n.center.id);
-    out.push({ group: 'nodes', data: { id: n.center.id, label: n.center.label || tail(n.center.id), role: 'center', level: 3 } });
+    out.push({ group: 'nodes', data: { id: n.center.id, label: n.center.label || tail(n.center.id), role: 'center' } });
   }
   const edgeKey = (s: string, t: string, r: string) => `${s}\u0000${t}\u0000${r}`;
   const edgeIds = new Set<string>();
@@ -67,7 +65,7 @@ function elements(n: Neighbourhood, overlay: Overlay | undefined): ElementDefini
     for (const [id] of overlay.nodes)
       if (!ids.has(id)) {
         ids.add(id);
-        out.push({ group: 'nodes', data: { id, label: tail(id), role: 'other', level: 0 }, classes: 'added' });
+        out.push({ group: 'nodes', data: { id, label: tail(id), role: 'other' }, classes: 'added' });
       }
     for (const e of overlay.edges) if (ids.has(e.source) && ids.has(e.target)) addEdge(e.source, e.target, e.relation, mark);
     for (const el of out)
@@ -81,6 +79,69 @@ function elements(n: Neighbourhood, overlay: Overlay | undefined): ElementDefini
       }
   }
   return out;
+}
+
+/**
+ * Where each role sits around the centre (degrees, 0 = right, clockwise): callers on the left, callees
+ * on the right, importers and imported files above, tests and the rest below. Reading direction
+ * follows the calls: caller → centre → callee.
+ */
+const SECTORS: Record<Role, [number, number]> = {
+  center: [0, 0],
+  caller: [140, 220],
+  callee: [-40, 40],
+  importer: [225, 265],
+  imported: [275, 315],
+  test: [95, 135],
+  other: [45, 85],
+};
+
+/** A radial layout by role: each role's nodes spread over its sector, on two rings when crowded. */
+function rolePositions(c: Core, centerId: string): Record<string, { x: number; y: number }> {
+  const byRole = new Map<Role, string[]>();
+  c.nodes().forEach((n) => {
+    if (n.id() === centerId) return;
+    const role = (n.data('role') as Role) in SECTORS ? (n.data('role') as Role) : 'other';
+    if (!byRole.has(role)) byRole.set(role, []);
+    byRole.get(role)!.push(n.id());
+  });
+  const out: Record<string, { x: number; y: number }> = { [centerId]: { x: 0, y: 0 } };
+  for (const [role, ids] of byRole) {
+    const [from, to] = SECTORS[role];
+    const span = ((to - from) * Math.PI) / 180;
+    // Room for about 46 px of arc per node, spread over two rings past a dozen.
+    const rings = ids.length > 12 ? 2 : 1;
+    const radius = Math.max(150, (46 * Math.ceil(ids.length / rings)) / span);
+    ids.forEach((id, i) => {
+      const a = ((from + ((i + 0.5) * (to - from)) / ids.length) * Math.PI) / 180;
+      const r = radius + (rings > 1 && i % 2 ? 70 : 0);
+      out[id] = { x: Math.cos(a) * r, y: Math.sin(a) * r };
+    });
+  }
+  return out;
+}
+
+/**
+ * Zooms so every node fits while the centre node sits in the middle of the canvas (a plain fit
+ * centres the bounding box, which moves the centre node off-centre when the sectors fill unevenly).
+ */
+function frameAround(c: Core, centerId: string): void {
+  const center = c.getElementById(centerId);
+  if (center.empty()) {
+    c.fit(undefined, 30);
+    return;
+  }
+  const at = center.position();
+  // Half-widths around the centre, with room for the labels under and beside the nodes.
+  let dx = 40;
+  let dy = 40;
+  c.nodes().forEach((n) => {
+    const p = n.position();
+    dx = Math.max(dx, Math.abs(p.x - at.x) + 50);
+    dy = Math.max(dy, Math.abs(p.y - at.y) + 30);
+  });
+  const zoom = Math.min(1.6, Math.max(0.2, Math.min((c.width() / 2 - 10) / dx, (c.height() / 2 - 10) / dy)));
+  c.viewport({ zoom, pan: { x: c.width() / 2 - at.x * zoom, y: c.height() / 2 - at.y * zoom } });
 }
 
 export function GraphCanvas({
@@ -114,7 +175,6 @@ export function GraphCanvas({
           elements: [],
           minZoom: 0.2,
           maxZoom: 3,
-          wheelSensitivity: 0.3,
           boxSelectionEnabled: false,
           style: [
             { selector: 'node', style: { label: 'data(label)', 'font-size': 11, color: '#111827', 'text-valign': 'bottom', 'text-margin-y': 3, 'text-background-color': '#ffffff', 'text-background-opacity': 0.8, 'text-background-padding': '1px', width: 22, height: 22, 'background-color': ROLE_STYLE.other.color, shape: 'ellipse', 'border-width': 0 } },
@@ -150,7 +210,8 @@ export function GraphCanvas({
       c.elements().remove();
       c.add(elements(neighbourhood, overlay));
     });
-    c.layout({ name: 'concentric', concentric: (node: { data: (k: string) => number }) => node.data('level'), levelWidth: () => 1, minNodeSpacing: 28, animate: false, fit: true, padding: 30 } as never).run();
+    c.layout({ name: 'preset', positions: rolePositions(c, neighbourhood.center.id), animate: false, fit: false } as never).run();
+    frameAround(c, neighbourhood.center.id);
   }, [ready, neighbourhood, overlay]);
 
   useEffect(() => {
