@@ -112,6 +112,8 @@ export interface Scenario {
 /** The fixture workspace, the server and what the two agents did. */
 export async function scenario(): Promise<Scenario> {
   const workspace = writeFixtureRepo(tempDir('m1nd-dash-ws-'), FIXTURE_FILES);
+  // The TypeScript checker's edge upgrade costs most of a cold ingest and nothing here depends on it.
+  fs.writeFileSync(path.join(workspace, 'm1nd.config.mjs'), 'export default { options: { graph: { typeCheck: false } } };\n');
   const served = await serve(workspace, { M1ND_HTTP_TOKENS: JSON.stringify({ [TOKENS.alice]: { agents: ['alice'], role: 'write' }, [TOKENS.bob]: { agents: ['bob'], role: 'write' }, [TOKENS.viewer]: { agents: ['viewer'], role: 'read' } }) });
   let alice: HttpSession | undefined;
   let bob: HttpSession | undefined;

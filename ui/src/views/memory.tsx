@@ -114,6 +114,7 @@ function budgetText(budget: unknown): string {
   if (budget === null || budget === undefined) return '';
   if (typeof budget !== 'object') return String(budget);
   return Object.entries(budget as Record<string, unknown>)
+    .filter(([, v]) => v !== null && v !== undefined && v !== false)
     .map(([k, v]) => {
       if (v && typeof v === 'object') {
         const o = v as Record<string, unknown>;

@@ -3,12 +3,16 @@ import { num } from '../format.ts';
 import type { Overview } from '../types.ts';
 import { Badge, Empty, ErrorBox, Loading, Panel, Stat, Time } from '../ui.tsx';
 
+const isLoaded = (status: string) => status === 'loaded' || status === 'active';
+
 const GRAPH_TONE = { ready: 'ok', loading: 'info', empty: 'warn' } as const;
 
 export function OverviewView({ overview }: { overview: Loaded<Overview> }) {
   const { data, error } = overview;
   if (!data) return error ? <ErrorBox error={error} /> : <Loading what="the overview" />;
   const { server, graph, verbs, store } = data;
+  const loaded = data.plugins.filter((p) => isLoaded(p.status));
+  const trouble = data.plugins.filter((p) => !isLoaded(p.status));
   return (
     <div class="grid overview">
       <ErrorBox error={error} />
@@ -39,29 +43,25 @@ export function OverviewView({ overview }: { overview: Loaded<Overview> }) {
       </Panel>
       <Panel title="Plugins" id="ov-plugins">
         {data.plugins.length ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Plugin</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.plugins.map((p) => (
-                  <tr key={p.name} class={p.status === 'active' || p.status === 'loaded' ? undefined : 'row-warn'}>
-                    <td>{p.name}</td>
-                    <td>{p.version ?? ''}</td>
-                    <td>
-                      <Badge tone={p.status === 'active' || p.status === 'loaded' ? 'ok' : 'warn'}>{p.status}</Badge>
+          <>
+            <p class="muted">
+              {loaded.length} loaded{trouble.length ? `, ${trouble.length} not loaded` : ''}
+            </p>
+            <ul class="chips" aria-label="Plugins">
+              {[...trouble, ...loaded].map((p) => (
+                <li key={p.name} class={isLoaded(p.status) ? undefined : 'chip-warn'}>
+                  <strong>{p.name}</strong> <span class="muted">{p.version ?? ''}</span>
+                  {isLoaded(p.status) ? null : (
+                    <>
+                      {' '}
+                      <Badge tone="warn">{p.status}</Badge>
                       {p.reason ? <span class="reason"> {p.reason}</span> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </>
         ) : (
           <Empty>No plugins reported.</Empty>
         )}
