@@ -369,9 +369,19 @@ describe('dashboard API', function () {
         assert.equal(((await refused.json()) as any).error.code, 'M1ND_ERR_GATE_READ_ONLY');
         const after = ((await (await fetch(`${b}/api/alerts?state=all`)).json()) as any).alerts.find((a: any) => a.id === alerts.alerts[0].id);
         assert.deepEqual(after.acked_by, before);
-      } finally {
+        // A live stream ends when the server shuts down (nothing keeps the process or the socket).
+        const stream = await fetch(`${b}/api/events`);
+        const reader = stream.body!.getReader();
+        await reader.read();
+        const ended = (async () => {
+          for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return true;
+        })();
         await s.close();
         await ro.close();
+        assert.equal(await Promise.race([ended, new Promise((r) => setTimeout(() => r(false), 5000))]), true, 'the SSE stream ended');
+      } finally {
+        await s.close();
+        await ro.close().catch(() => undefined);
       }
     });
   });
