@@ -21,6 +21,8 @@ export function file(ctx: DashboardContext, req: HttpRouteRequest): HttpRouteRes
   const content = ctx.graph.run(() => engine.readFile(resolved.relative));
   if (content.size > MAX_FILE_BYTES) throw httpError(413, ErrorCodes.HTTP_BAD_REQUEST, `${resolved.relative} is ${content.size} bytes, over the ${MAX_FILE_BYTES}-byte view limit`, 'open it in an editor');
   const all = content.content.split(/\r?\n/);
+  // A final newline ends the last line; it does not start another.
+  if (all.length > 1 && all[all.length - 1] === '') all.pop();
   const line = intParam(req.query, 'line', 1, 1, Math.max(1, all.length));
   const context = intParam(req.query, 'context', 40, 0, MAX_LINES / 2);
   const start = Math.max(1, line - context);

@@ -46,10 +46,27 @@ async function graphSection(ctx: DashboardContext) {
   };
 }
 
-/** Ingested files whose size or mtime on disk differs from what the store recorded (or that are gone). */
+/**
+ * Ingested files whose size or mtime on disk differs from what the store recorded (or that are gone).
+ * A count for this graph generation is answered at once and recounted in the background once it is
+ * older than STALE_TTL_MS; a new generation is counted before answering.
+ */
 async function staleFiles(ctx: DashboardContext, generation: number): Promise<number> {
   const key = `${ctx.settings.workspaceRoot}|${generation}`;
-  if (staleCache && staleCache.key === key && Date.now() - staleCache.at < STALE_TTL_MS) return staleCache.count;
+  if (staleCache && staleCache.key === key) {
+    if (Date.now() - staleCache.at >= STALE_TTL_MS && !recounting) {
+      recounting = countStale(ctx, key)
+        .catch(() => undefined)
+        .finally(() => (recounting = undefined));
+    }
+    return staleCache.count;
+  }
+  return countStale(ctx, key);
+}
+
+let recounting: Promise<unknown> | undefined;
+
+async function countStale(ctx: DashboardContext, key: string): Promise<number> {
   const rows = [...ctx.graph.engine.storedFiles().values()];
   const root = ctx.graph.engine.root;
   let count = 0;
