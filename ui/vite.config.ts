@@ -23,5 +23,7 @@ export default defineConfig({
     // Cytoscape (the graph view's chunk, loaded on demand) is ~430 kB minified.
     chunkSizeWarningLimit: 600,
     modulePreload: { polyfill: false },
+    // Rolldown's timing report is noise in the package build's output.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
 });

@@ -6,7 +6,7 @@ export interface Overview {
   graph: { state: 'loading' | 'ready' | 'empty'; nodes: number; edges: number; files: number; last_ingest_at?: string | number | null; stale_files: number };
   verbs: { registered: number; advertised: number };
   plugins: { name: string; version?: string; status: string; reason?: string }[];
-  store: { kind: string; path_or_url_redacted?: string };
+  store: { kind: string; path_or_url_redacted?: string; error?: string };
   recent_errors: { at: string | number; agent?: string; verb: string; code: string; message: string }[];
 }
 
@@ -41,7 +41,7 @@ export interface Claim {
   scope: string;
   author: string;
   created_at: string | number;
-  evidence: { path: string; node_id?: string; line?: number }[];
+  evidence: { path: string; node_id?: string; line?: number | null; end_line?: number | null }[];
   freshness: { state: 'fresh' | 'stale' | 'unknown'; changed: { path: string; what: string }[] };
 }
 
@@ -50,6 +50,7 @@ export interface Mission {
   title: string;
   status: string;
   owner: string;
+  mode?: string;
   budget?: unknown;
   events: { at: string | number; kind: string; text: string }[];
 }
@@ -79,6 +80,7 @@ export interface Alert {
   subject?: string;
   at: string | number;
   acked_by: string[];
+  status?: string;
 }
 
 export interface GraphNode {
@@ -96,6 +98,7 @@ export interface Neighbourhood {
   center: GraphNode;
   nodes: GraphNode[];
   edges: { source: string; target: string; relation: string }[];
+  truncated?: boolean;
 }
 
 export interface FileView {

@@ -124,6 +124,7 @@ function NodeList({ data, selected, onSelect }: { data: Neighbourhood; selected:
   const order = Object.keys(ROLE_STYLE).filter((r) => groups.has(r));
   return (
     <nav class="node-list" aria-label="Nodes in the neighbourhood">
+      {data.truncated ? <p class="notice small">More neighbours exist than shown: the strongest {data.nodes.length} are listed.</p> : null}
       {order.map((role) => (
         <section key={role}>
           <h3>

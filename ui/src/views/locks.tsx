@@ -148,7 +148,15 @@ function AlertsPanel() {
             <tbody>
               {data.alerts.map((a) => (
                 <tr key={a.id} data-alert={a.id}>
-                  <td><Badge tone={SEVERITY_TONE[a.severity] ?? 'info'}>{a.severity}</Badge></td>
+                  <td>
+                    <Badge tone={SEVERITY_TONE[a.severity] ?? 'info'}>{a.severity}</Badge>
+                    {a.status === 'resolved' ? (
+                      <>
+                        {' '}
+                        <Badge tone="muted">resolved</Badge>
+                      </>
+                    ) : null}
+                  </td>
                   <td>
                     <div>{a.message}</div>
                     <span class="muted">

@@ -87,7 +87,7 @@ function ClaimItem({ claim }: { claim: Claim }) {
             <li key={i}>
               <a href={routeHref('graph', { path: e.path, line: e.line ?? undefined, node: e.node_id })}>
                 {e.path}
-                {e.line ? `:${e.line}` : ''}
+                {e.line ? `:${e.line}${e.end_line && e.end_line !== e.line ? `-${e.end_line}` : ''}` : ''}
               </a>
             </li>
           ))}
@@ -116,6 +116,7 @@ function budgetText(budget: unknown): string {
   return Object.entries(budget as Record<string, unknown>)
     .filter(([, v]) => v !== null && v !== undefined && v !== false)
     .map(([k, v]) => {
+      if (v === true) return k;
       if (v && typeof v === 'object') {
         const o = v as Record<string, unknown>;
         const used = o.used ?? o.spent;
@@ -136,6 +137,7 @@ function MissionItem({ mission }: { mission: Mission }) {
         <strong>{mission.title}</strong>
         <Badge tone={mission.status === 'open' || mission.status === 'active' ? 'info' : 'muted'}>{mission.status}</Badge>
         <span>owner {mission.owner}</span>
+        {mission.mode ? <span class="muted">{mission.mode}</span> : null}
       </div>
       {budget ? <div class="muted">budget: {budget}</div> : null}
       <details>

@@ -23,6 +23,7 @@ export function OverviewView({ overview }: { overview: Loaded<Overview> }) {
           <Stat label="Tier" value={server.tier} />
           <Stat label="Mode" value={server.read_only ? <Badge tone="warn">read-only</Badge> : <Badge tone="ok">read-write</Badge>} />
           <Stat label="Store" value={<span>{store.kind}{store.path_or_url_redacted ? <code class="wrap"> {store.path_or_url_redacted}</code> : null}</span>} />
+          {store.error ? <Stat label="Store error" tone="warn" value={store.error} /> : null}
         </dl>
       </Panel>
       <Panel title="Graph" id="ov-graph">
