@@ -64,7 +64,8 @@ export function App() {
 
 function Dashboard() {
   const route = useRoute();
-  const overview = useApi<Overview>('api/overview', ['graph', 'call', 'memory', 'lock', 'alert']);
+  // Recent errors arrive as calls: a slower window keeps a busy team from refetching it constantly.
+  const overview = useApi<Overview>('api/overview', ['graph', 'call', 'memory', 'lock', 'alert'], 2000);
   const [live, setLive] = useState<LiveStatus>(liveStatus());
   const mainRef = useRef<HTMLElement>(null);
 

@@ -9,14 +9,14 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Refetch delay after a live event: a burst of calls makes one request. */
+/** Refetch delay after a live event: the events of one window make one request. */
 export const LIVE_DEBOUNCE_MS = 250;
 
 /**
  * GETs `path` (null: nothing yet), keeps the last answer while a new one loads, and refetches
  * (debounced) when one of `kinds` arrives on the live feed.
  */
-export function useApi<T>(path: string | null, kinds: readonly EventKind[] = []): Loaded<T> {
+export function useApi<T>(path: string | null, kinds: readonly EventKind[] = [], windowMs = LIVE_DEBOUNCE_MS): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [loading, setLoading] = useState(path !== null);
@@ -45,12 +45,16 @@ export function useApi<T>(path: string | null, kinds: readonly EventKind[] = [])
     return () => ctl.abort();
   }, [path, tick]);
 
-  useLive(kinds, reload);
+  useLive(kinds, reload, windowMs);
   return { data, error, loading, reload };
 }
 
-/** Calls `onEvent` (debounced) when an event of one of `kinds` arrives. */
-export function useLive(kinds: readonly EventKind[], onEvent: () => void): void {
+/**
+ * Calls `onEvent` once per `windowMs` after events of one of `kinds` arrive: the first event opens
+ * the window, later ones join it (a steady stream of calls still refreshes, unlike a debounce that
+ * restarts on every event).
+ */
+export function useLive(kinds: readonly EventKind[], onEvent: () => void, windowMs = LIVE_DEBOUNCE_MS): void {
   const latest = useRef(onEvent);
   latest.current = onEvent;
   const key = kinds.join(',');
@@ -59,15 +63,17 @@ export function useLive(kinds: readonly EventKind[], onEvent: () => void): void 
     const wanted = new Set(key.split(','));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = subscribe((e) => {
-      if (!wanted.has(e.kind)) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => latest.current(), LIVE_DEBOUNCE_MS);
+      if (!wanted.has(e.kind) || timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        latest.current();
+      }, windowMs);
     });
     return () => {
       off();
       clearTimeout(timer);
     };
-  }, [key]);
+  }, [key, windowMs]);
 }
 
 /** The value after it stopped changing for `ms`. */
