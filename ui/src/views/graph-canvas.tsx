@@ -92,8 +92,9 @@ const SECTORS: Record<Role, [number, number]> = {
   callee: [-40, 40],
   importer: [225, 265],
   imported: [275, 315],
-  test: [95, 135],
-  other: [45, 85],
+  // Tests and the rest share the lower arc, tests first (left to right from the callers' side).
+  test: [140, 40],
+  other: [140, 40],
 };
 
 /** A radial layout by role: each role's nodes spread over its sector, on two rings when crowded. */
@@ -105,17 +106,24 @@ function rolePositions(c: Core, centerId: string): Record<string, { x: number; y
     if (!byRole.has(role)) byRole.set(role, []);
     byRole.get(role)!.push(n.id());
   });
+  // One group per sector: the rest join the tests below.
+  if (byRole.has('other')) {
+    byRole.set('test', [...(byRole.get('test') ?? []), ...byRole.get('other')!]);
+    byRole.delete('other');
+  }
+  // A wide canvas gets a wide ellipse: the width is used instead of left empty.
+  const stretch = Math.min(2.5, Math.max(1, c.width() / Math.max(1, c.height())));
   const out: Record<string, { x: number; y: number }> = { [centerId]: { x: 0, y: 0 } };
   for (const [role, ids] of byRole) {
     const [from, to] = SECTORS[role];
-    const span = ((to - from) * Math.PI) / 180;
+    const span = (Math.abs(to - from) * Math.PI) / 180;
     // Room for about 46 px of arc per node, spread over two rings past a dozen.
     const rings = ids.length > 12 ? 2 : 1;
-    const radius = Math.max(150, (46 * Math.ceil(ids.length / rings)) / span);
+    const radius = Math.max(110, (46 * Math.ceil(ids.length / rings)) / span);
     ids.forEach((id, i) => {
       const a = ((from + ((i + 0.5) * (to - from)) / ids.length) * Math.PI) / 180;
       const r = radius + (rings > 1 && i % 2 ? 70 : 0);
-      out[id] = { x: Math.cos(a) * r, y: Math.sin(a) * r };
+      out[id] = { x: Math.cos(a) * r * stretch, y: Math.sin(a) * r };
     });
   }
   return out;
