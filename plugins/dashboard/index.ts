@@ -52,7 +52,16 @@ export default definePlugin<{ assetsDir?: string }>({
       version: '0.1.0',
     };
 
+    // A new graph generation (an ingest by a call, the watcher or another server) is a `graph` event.
     let seenGeneration = -1;
+    const checkGeneration = () => {
+      const generation = graph.engine.generation;
+      if (generation === seenGeneration) return;
+      if (seenGeneration !== -1) feed.publish('graph', { kind: 'ingest', id: String(generation) });
+      seenGeneration = generation;
+    };
+    feed.onTick = checkGeneration;
+    ctx.hooks.boot.tap('dashboard', () => void (seenGeneration = graph.engine.generation));
     ctx.hooks.afterCall.tap('dashboard', (call, outcome) => {
       // The dashboard's own reads (routes invoking verbs) are not an agent's activity.
       if (call.ctx.connectionId?.startsWith(ROUTE_CALL_PREFIX)) return;
@@ -71,11 +80,7 @@ export default definePlugin<{ assetsDir?: string }>({
       });
       if (!feed.active) return;
       feed.publish('call', { at: new Date().toISOString(), agent_id: call.ctx.agentId, verb: call.name, ms: Math.round(outcome.elapsedMs * 100) / 100, outcome: kind });
-      const generation = graph.engine.generation;
-      if (generation !== seenGeneration) {
-        if (seenGeneration !== -1) feed.publish('graph', { kind: 'ingest', id: String(generation) });
-        seenGeneration = generation;
-      }
+      checkGeneration();
     });
     // Claims, missions, locks and alerts written by any agent (or another server of a team store).
     const listen = (store: StateStore) =>

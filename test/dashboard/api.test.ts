@@ -276,6 +276,10 @@ describe('dashboard API', function () {
     // A claim stored by an agent is a memory event.
     await alice.call('memorize', { agent_id: 'alice', claims: [{ text: 'mul adds repeatedly', evidence: ['function:src/math.ts#mul'] }] });
     await frames((t) => t.includes('event: memory'));
+    // A re-ingest that changes the graph is a graph event.
+    fs.appendFileSync(path.join(ws, 'src/math.ts'), '\nexport function neg(a: number): number {\n  return -a;\n}\n');
+    await alice.call('ingest', { agent_id: 'alice', path: ws });
+    await frames((t) => /event: graph\ndata: \{"kind":"ingest","id":"\d+"\}/.test(t));
     aborter.abort();
     await until(async () => ((await get('/api/overview')).res.ok ? true : undefined), 1000, 'server still up');
   });
