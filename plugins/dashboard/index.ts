@@ -10,7 +10,7 @@ import type { GraphService } from '../graph/api.ts';
 import type { LockService } from '../lock/api.ts';
 import type { MemoryService } from '../memory/api.ts';
 import type { StateService } from '../state/api.ts';
-import type { DashboardContext } from './context.ts';
+import { SECURITY_HEADERS, type DashboardContext } from './context.ts';
 import { DashboardFeed } from './feed.ts';
 import { CallStats, type Outcome } from './stats.ts';
 
@@ -96,7 +96,7 @@ export default definePlugin<{ assetsDir?: string }>({
 
     /** A GET route whose module loads on its first request. */
     const get = (path: string, handler: (req: HttpRouteRequest, res: import('node:http').ServerResponse) => Promise<HttpRouteResponse | void>, access: 'token' | 'public' = 'token') =>
-      ctx.registerHttpRoute({ method: 'GET', path, access, handler });
+      ctx.registerHttpRoute({ method: 'GET', path, access, handler, headers: SECURITY_HEADERS });
 
     get('/', async () => (await import('./routes/assets.ts')).index(dash), 'public');
     get('/index.html', async () => (await import('./routes/assets.ts')).index(dash), 'public');
@@ -106,7 +106,7 @@ export default definePlugin<{ assetsDir?: string }>({
     get('/api/memory', async (req) => (await import('./routes/memory.ts')).memory(dash, req));
     get('/api/locks', async () => (await import('./routes/locks.ts')).locks(dash));
     get('/api/alerts', async (req) => (await import('./routes/alerts.ts')).alerts(req));
-    ctx.registerHttpRoute({ method: 'POST', path: '/api/alerts/:id/ack', handler: async (req) => (await import('./routes/alerts.ts')).ackAlert(req) });
+    ctx.registerHttpRoute({ method: 'POST', path: '/api/alerts/:id/ack', headers: SECURITY_HEADERS, handler: async (req) => (await import('./routes/alerts.ts')).ackAlert(req) });
     get('/api/graph/search', async (req) => (await import('./routes/graph.ts')).search(dash, req));
     get('/api/graph/neighbourhood', async (req) => (await import('./routes/graph.ts')).neighbourhood(dash, req));
     get('/api/file', async (req) => (await import('./routes/file.ts')).file(dash, req));

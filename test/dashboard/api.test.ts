@@ -305,6 +305,7 @@ describe('dashboard API', function () {
     for (const p of [`/assets/../../${secret}`, `/assets/%2e%2e/%2e%2e/${secret}`, `/assets/..%2f..%2f${secret}`, '/assets/%2fetc%2fpasswd', '/assets/..\\..\\package.json', '/assets/nope.js', '/assets/']) {
       const r = await rawGet(server.port, p);
       assert.ok(r.status === 404, `${p}: ${r.status}`);
+      if (r.headers['content-type']?.startsWith('application/json')) assert.equal(r.headers['content-security-policy'], CSP, p);
       assert.ok(!r.body.includes('secret'), p);
     }
     // A symlink inside the assets folder that points out of it is not followed.
@@ -335,6 +336,7 @@ describe('dashboard API', function () {
       assert.equal(none.status, 401);
       assert.equal(((await none.json()) as any).error.code, 'M1ND_ERR_HTTP_UNAUTHORIZED');
       assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer/);
+      assert.equal(none.headers.get('content-security-policy'), CSP, 'refusals carry the dashboard headers too');
       const wrong = await fetch(`${tbase}/api/agents`, { headers: { Authorization: 'Bearer not-a-token-at-all-xx' } });
       assert.equal(wrong.status, 401);
       const sse = await fetch(`${tbase}/api/events`);
