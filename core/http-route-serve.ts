@@ -39,6 +39,7 @@ export async function serveRoute(
   params: Record<string, string>,
   url: URL,
 ): Promise<void> {
+  for (const [name, value] of Object.entries(route.def.headers ?? {})) res.setHeader(name, value);
   let caller: HttpCaller;
   if ((route.def.access ?? 'token') === 'public') {
     caller = { grant: PUBLIC_GRANT, role: 'read', agentId: DEFAULT_ROUTE_AGENT, authenticated: false };

@@ -28,6 +28,8 @@ export interface HttpRouteDefinition {
   path: string;
   /** `token` (default): needs an accepted bearer token when the server has any. `public`: served without one; must hold no data. */
   access?: 'token' | 'public';
+  /** Headers on every response of this route, refusals (401, 413, errors) included (e.g. a Content-Security-Policy). */
+  headers?: Record<string, string>;
   /** Answers the request: a response to send, or nothing when the handler wrote to `res` itself (a stream). */
   handler(req: HttpRouteRequest, res: ServerResponse): Promise<HttpRouteResponse | void> | HttpRouteResponse | void;
 }

@@ -17,6 +17,7 @@ import { HttpAuthenticator, type OAuthOptions, type TokenSpec } from './http-aut
 import type { AgentGrant, CallIdentity, SessionPin } from './identity.ts';
 import { IDENTITY_KEY } from './mcp-server.ts';
 import { DEFAULT_HTTP_PORT } from './http-entry.ts';
+import { clip, headerValue, isLoopbackAddress, RequestGuard, urlHostFor } from './http-guard.ts';
 
 export { DEFAULT_HTTP_PORT };
 import { SessionEventStore, type EventStoreLimits } from './event-store.ts';
@@ -67,7 +68,6 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** How long a client waits before reconnecting a stream the server closed (SSE `retry`). */
 export const DEFAULT_RETRY_MS = 1000;
 const HEALTH_PATH = '/health';
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 type Transport = StreamableHTTPServerTransport;
 
@@ -287,58 +287,6 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   };
 }
 
-/** Why a request was refused before reaching MCP. */
-interface Refusal {
-  status: 403;
-  code: ErrorCode;
-  rule: string;
-  message: string;
-  hint: string;
-}
-
-/** The Host/Origin allow-lists (DNS-rebinding protection); credentials are HttpAuthenticator's. */
-class RequestGuard {
-  readonly hosts: string[];
-  readonly origins: string[];
-  private readonly hostSet: Set<string>;
-  private readonly originSet: Set<string>;
-
-  constructor(port: number, bindHost: string, extraHosts: string[], extraOrigins: string[]) {
-    const names = [...LOOPBACK_NAMES];
-    // A specific non-loopback bind address is how remote clients name the server.
-    if (!isWildcardAddress(bindHost) && !LOOPBACK_NAMES.includes(urlHostFor(bindHost))) names.push(urlHostFor(bindHost));
-    this.hosts = unique([...names.map((n) => `${n}:${port}`), ...(port === 80 ? names : []), ...extraHosts].map((h) => h.toLowerCase()));
-    const loopbackOrigins = LOOPBACK_NAMES.flatMap((n) => [`http://${n}:${port}`, `https://${n}:${port}`]);
-    this.origins = unique([...loopbackOrigins, ...extraOrigins].map((o) => o.toLowerCase().replace(/\/+$/, '')));
-    this.hostSet = new Set(this.hosts);
-    this.originSet = new Set(this.origins);
-  }
-
-  /** The first rule the request breaks, or undefined when it may proceed. */
-  check(req: http.IncomingMessage): Refusal | undefined {
-    const hostHeader = headerValue(req, 'host');
-    if (hostHeader === undefined || !this.hostSet.has(hostHeader.toLowerCase())) {
-      return {
-        status: 403,
-        code: ErrorCodes.HTTP_FORBIDDEN,
-        rule: 'host',
-        message: `Host header ${JSON.stringify(clip(hostHeader ?? ''))} is not allowed (DNS-rebinding protection)`,
-        hint: `connect through one of ${this.hosts.join(', ')} or add the name to allowedHosts`,
-      };
-    }
-    const origin = headerValue(req, 'origin');
-    if (origin !== undefined && !this.originSet.has(origin.toLowerCase())) {
-      return {
-        status: 403,
-        code: ErrorCodes.HTTP_FORBIDDEN,
-        rule: 'origin',
-        message: `Origin ${JSON.stringify(clip(origin))} is not allowed (DNS-rebinding protection)`,
-        hint: 'browser pages may only call m1nd from a loopback origin on its own port, or one listed in allowedOrigins',
-      };
-    }
-    return undefined;
-  }
-}
 
 /** Reads a request body, stopping as soon as it passes `limit` bytes. */
 async function readBody(req: http.IncomingMessage, limit: number): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
@@ -390,11 +338,6 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(text);
 }
 
-/** A header's value; node keeps the first of repeated singleton headers such as Host. */
-function headerValue(req: http.IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** A path with %-escapes decoded once; a malformed escape leaves it as sent (it then matches no route). */
 function safeDecode(pathname: string): string {
@@ -409,30 +352,4 @@ function requestPath(req: http.IncomingMessage): string {
   const raw = req.url ?? '/';
   const q = raw.indexOf('?');
   return q === -1 ? raw : raw.slice(0, q);
-}
-
-/** Whether an address only accepts connections from this machine. */
-function isLoopbackAddress(address: string): boolean {
-  const a = address.toLowerCase().replace(/^\[|\]$/g, '');
-  return a === 'localhost' || a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(a);
-}
-
-function isWildcardAddress(address: string): boolean {
-  return ['0.0.0.0', '::', '[::]', '::0'].includes(address);
-}
-
-/** How a bind address appears in a URL: wildcards become the loopback name, IPv6 gets brackets. */
-function urlHostFor(bindHost: string): string {
-  if (bindHost === '0.0.0.0') return '127.0.0.1';
-  if (isWildcardAddress(bindHost)) return '[::1]';
-  return bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost;
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
-}
-
-/** Keeps attacker-controlled header values short in messages and logs. */
-function clip(value: string): string {
-  return value.length > 120 ? `${value.slice(0, 120)}…` : value;
 }

@@ -18,6 +18,8 @@ export const FEED_LIMITS = Object.freeze({
   queuedBytes: 1024 * 1024,
   /** A `: ping` comment keeps proxies and the browser from closing a quiet stream. */
   pingMs: 15_000,
+  /** How often `onTick` runs while a client is connected (changes no call reports, e.g. a watcher's re-ingest). */
+  tickMs: 2_000,
 });
 
 /** One SSE client: writes while the socket drains, queues (bounded) while it does not. */
@@ -75,6 +77,9 @@ export class FeedClient {
 export class DashboardFeed {
   readonly clients = new Set<FeedClient>();
   private pinger: NodeJS.Timeout | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  /** Runs every FEED_LIMITS.tickMs while a client is connected (set by the plugin). */
+  onTick: (() => void) | undefined;
   /** Frames sent since start (all clients), and clients dropped for being slow. */
   readonly counters = { published: 0, dropped: 0 };
 
@@ -103,6 +108,8 @@ export class DashboardFeed {
       for (const c of this.clients) c.send(': ping\n\n');
     }, FEED_LIMITS.pingMs);
     this.pinger.unref();
+    this.ticker ??= setInterval(() => this.onTick?.(), FEED_LIMITS.tickMs);
+    this.ticker.unref();
     return client;
   }
 
@@ -114,6 +121,7 @@ export class DashboardFeed {
 
   private stopPing(): void {
     if (this.pinger) clearInterval(this.pinger);
-    this.pinger = undefined;
+    if (this.ticker) clearInterval(this.ticker);
+    this.pinger = this.ticker = undefined;
   }
 }

@@ -10,7 +10,7 @@ import type { GraphService } from '../graph/api.ts';
 import type { LockService } from '../lock/api.ts';
 import type { MemoryService } from '../memory/api.ts';
 import type { StateService } from '../state/api.ts';
-import type { DashboardContext } from './context.ts';
+import { SECURITY_HEADERS, type DashboardContext } from './context.ts';
 import { DashboardFeed } from './feed.ts';
 import { CallStats, type Outcome } from './stats.ts';
 
@@ -52,7 +52,16 @@ export default definePlugin<{ assetsDir?: string }>({
       version: '0.1.0',
     };
 
+    // A new graph generation (an ingest by a call, the watcher or another server) is a `graph` event.
     let seenGeneration = -1;
+    const checkGeneration = () => {
+      const generation = graph.engine.generation;
+      if (generation === seenGeneration) return;
+      if (seenGeneration !== -1) feed.publish('graph', { kind: 'ingest', id: String(generation) });
+      seenGeneration = generation;
+    };
+    feed.onTick = checkGeneration;
+    ctx.hooks.boot.tap('dashboard', () => void (seenGeneration = graph.engine.generation));
     ctx.hooks.afterCall.tap('dashboard', (call, outcome) => {
       // The dashboard's own reads (routes invoking verbs) are not an agent's activity.
       if (call.ctx.connectionId?.startsWith(ROUTE_CALL_PREFIX)) return;
@@ -71,11 +80,7 @@ export default definePlugin<{ assetsDir?: string }>({
       });
       if (!feed.active) return;
       feed.publish('call', { at: new Date().toISOString(), agent_id: call.ctx.agentId, verb: call.name, ms: Math.round(outcome.elapsedMs * 100) / 100, outcome: kind });
-      const generation = graph.engine.generation;
-      if (generation !== seenGeneration) {
-        if (seenGeneration !== -1) feed.publish('graph', { kind: 'ingest', id: String(generation) });
-        seenGeneration = generation;
-      }
+      checkGeneration();
     });
     // Claims, missions, locks and alerts written by any agent (or another server of a team store).
     const listen = (store: StateStore) =>
@@ -91,7 +96,7 @@ export default definePlugin<{ assetsDir?: string }>({
 
     /** A GET route whose module loads on its first request. */
     const get = (path: string, handler: (req: HttpRouteRequest, res: import('node:http').ServerResponse) => Promise<HttpRouteResponse | void>, access: 'token' | 'public' = 'token') =>
-      ctx.registerHttpRoute({ method: 'GET', path, access, handler });
+      ctx.registerHttpRoute({ method: 'GET', path, access, handler, headers: SECURITY_HEADERS });
 
     get('/', async () => (await import('./routes/assets.ts')).index(dash), 'public');
     get('/index.html', async () => (await import('./routes/assets.ts')).index(dash), 'public');
@@ -101,7 +106,7 @@ export default definePlugin<{ assetsDir?: string }>({
     get('/api/memory', async (req) => (await import('./routes/memory.ts')).memory(dash, req));
     get('/api/locks', async () => (await import('./routes/locks.ts')).locks(dash));
     get('/api/alerts', async (req) => (await import('./routes/alerts.ts')).alerts(req));
-    ctx.registerHttpRoute({ method: 'POST', path: '/api/alerts/:id/ack', handler: async (req) => (await import('./routes/alerts.ts')).ackAlert(req) });
+    ctx.registerHttpRoute({ method: 'POST', path: '/api/alerts/:id/ack', headers: SECURITY_HEADERS, handler: async (req) => (await import('./routes/alerts.ts')).ackAlert(req) });
     get('/api/graph/search', async (req) => (await import('./routes/graph.ts')).search(dash, req));
     get('/api/graph/neighbourhood', async (req) => (await import('./routes/graph.ts')).neighbourhood(dash, req));
     get('/api/file', async (req) => (await import('./routes/file.ts')).file(dash, req));

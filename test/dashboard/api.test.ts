@@ -276,6 +276,10 @@ describe('dashboard API', function () {
     // A claim stored by an agent is a memory event.
     await alice.call('memorize', { agent_id: 'alice', claims: [{ text: 'mul adds repeatedly', evidence: ['function:src/math.ts#mul'] }] });
     await frames((t) => t.includes('event: memory'));
+    // A re-ingest that changes the graph is a graph event.
+    fs.appendFileSync(path.join(ws, 'src/math.ts'), '\nexport function neg(a: number): number {\n  return -a;\n}\n');
+    await alice.call('ingest', { agent_id: 'alice', path: ws });
+    await frames((t) => /event: graph\ndata: \{"kind":"ingest","id":"\d+"\}/.test(t));
     aborter.abort();
     await until(async () => ((await get('/api/overview')).res.ok ? true : undefined), 1000, 'server still up');
   });
@@ -301,6 +305,7 @@ describe('dashboard API', function () {
     for (const p of [`/assets/../../${secret}`, `/assets/%2e%2e/%2e%2e/${secret}`, `/assets/..%2f..%2f${secret}`, '/assets/%2fetc%2fpasswd', '/assets/..\\..\\package.json', '/assets/nope.js', '/assets/']) {
       const r = await rawGet(server.port, p);
       assert.ok(r.status === 404, `${p}: ${r.status}`);
+      if (r.headers['content-type']?.startsWith('application/json')) assert.equal(r.headers['content-security-policy'], CSP, p);
       assert.ok(!r.body.includes('secret'), p);
     }
     // A symlink inside the assets folder that points out of it is not followed.
@@ -331,6 +336,7 @@ describe('dashboard API', function () {
       assert.equal(none.status, 401);
       assert.equal(((await none.json()) as any).error.code, 'M1ND_ERR_HTTP_UNAUTHORIZED');
       assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer/);
+      assert.equal(none.headers.get('content-security-policy'), CSP, 'refusals carry the dashboard headers too');
       const wrong = await fetch(`${tbase}/api/agents`, { headers: { Authorization: 'Bearer not-a-token-at-all-xx' } });
       assert.equal(wrong.status, 401);
       const sse = await fetch(`${tbase}/api/events`);
