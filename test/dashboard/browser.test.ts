@@ -260,6 +260,22 @@ describe('the dashboard in Chromium (playwright-core) against m1nd serve --http'
     await shot(page, '6-graph');
   });
 
+  it('is usable from the keyboard: a skip link, the view tabs reached with Tab and opened with Enter, focus always visible', async () => {
+    const { page } = alice;
+    await view(page, 'overview');
+    await page.locator('a.skip').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate<string>('document.activeElement.id'), 'main', 'the skip link moves focus to the content');
+    await page.locator('a.skip').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate<string>('document.activeElement.textContent'), 'Agents');
+    assert.equal(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle'), 'solid', 'the focused tab shows an outline');
+    await page.keyboard.press('Enter');
+    await page.locator('main[data-view="agents"]').waitFor();
+    assert.equal(await page.locator('nav a[aria-current="page"]').innerText(), 'Agents');
+  });
+
   it('never trips the Content-Security-Policy and never opens a dialog in any tab', async () => {
     assert.ok(opened.length >= 3);
     for (const o of opened) {
