@@ -78,8 +78,15 @@ export function stopLive(): void {
   setStatus('off');
 }
 
+const KINDS: readonly EventKind[] = ['call', 'memory', 'lock', 'alert', 'graph'];
+
+function emit(event: LiveEvent): void {
+  for (const l of listeners) l(event);
+}
+
 async function run(signal: AbortSignal): Promise<void> {
   let pause = 1000;
+  let reconnected = false;
   setStatus('connecting');
   while (!signal.aborted) {
     try {
@@ -92,6 +99,8 @@ async function run(signal: AbortSignal): Promise<void> {
       if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
       setStatus('live');
       pause = 1000;
+      // Events sent while the stream was down are lost: every view refetches once.
+      if (reconnected) for (const kind of KINDS) emit({ kind, data: { kind: 'resync' } });
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
@@ -100,12 +109,13 @@ async function run(signal: AbortSignal): Promise<void> {
         buffer += value;
         const { events, rest } = parseFrames(buffer);
         buffer = rest;
-        for (const e of events) for (const l of listeners) l(e);
+        for (const e of events) emit(e);
       }
     } catch {
       if (signal.aborted) return;
     }
     if (signal.aborted) return;
+    reconnected = true;
     setStatus('reconnecting');
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 15000);
