@@ -15,6 +15,7 @@ terminal (pipes and scripts); --json forces JSON, --human forces the readable fo
 export const COMMANDS: [string, string][] = [
   ['serve', 'serve MCP over stdio (the default command) or Streamable HTTP (--http)'],
   ['dev', 'serve with hot reload of plugins, bundles and the config'],
+  ['ui', 'serve over HTTP and print the team dashboard\'s address (opens a browser when there is one)'],
   ['list', 'the verb catalog: family, effect and tiers of every verb, counts per tier'],
   ['call', `call one verb without an MCP host: m1nd call VERB '{"path":"."}'`],
   ['new-plugin', 'scaffold a plugin folder and wire it into m1nd.config.ts'],
@@ -54,6 +55,17 @@ ${COMMON}`,
 Serves like \`m1nd serve\` and watches plugin folders, bundles and the config file: each change
 builds a new generation, swapped in only if it loads cleanly (clients get tools/list_changed).
 Logs at info level on stderr (M1ND_LOG_LEVEL changes it).
+
+${COMMON}`,
+  ui: `Usage: m1nd ui [--port N] [--host ADDR] [--watch] [options]
+Serves the workspace over Streamable HTTP like \`m1nd serve --http\` and prints the team dashboard's
+address on stdout. On a terminal with a desktop it opens the page in the default browser; without
+one it only prints the address. Without --port it takes port 7463, or any free port when that one
+is busy. With M1ND_HTTP_TOKEN(S) set, the page asks for a token and keeps it for the tab only.
+  --port N      HTTP port (0 = any free port)
+  --host ADDR   bind address; a non-loopback address requires M1ND_HTTP_TOKEN(S) or an auth issuer
+  --watch       hot reload (as m1nd dev)
+  --quiet       no start-up line
 
 ${COMMON}`,
   list: `Usage: m1nd list [--tier T] [--json] [options]

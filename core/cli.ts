@@ -90,7 +90,7 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
     }
     const list = (env: string | undefined, fromConfig: string[] | undefined) => [...(fromConfig ?? []), ...(env ? env.split(',').map((x) => x.trim()).filter(Boolean) : [])];
     const { httpAuthOptions } = await import('./http-auth.ts');
-    const server = await serveHttp(host, {
+    const options = {
       port,
       host: (v.host as string | undefined) ?? cfg.host,
       ...httpAuthOptions(process.env, cfg, v['allow-agent-switch'] === true),
@@ -98,9 +98,18 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
       allowedOrigins: list(process.env.M1ND_HTTP_ALLOWED_ORIGINS, cfg.allowedOrigins),
       maxBodyBytes: cfg.maxBodyBytes,
       log,
+    };
+    const server = await serveHttp(host, options).catch(async (error: NodeJS.ErrnoException) => {
+      // `m1nd ui` without --port takes any free port when the default one is busy (another server).
+      if (!v.ui || port !== undefined || error?.code !== 'EADDRINUSE') throw error;
+      return serveHttp(host, { ...options, port: 0 });
     });
     if (!v.quiet) process.stderr.write(banner(host, `at ${server.url}`, watch));
     closers.push(() => server.close());
+    if (v.ui) {
+      const { announceDashboard } = await import('./cli-ui.ts');
+      announceDashboard(host, server.url, Boolean(options.token || options.tokens || options.oauth));
+    }
   } else {
     const transport = new GuardedStdioTransport();
     await host.connect(transport);
@@ -252,6 +261,8 @@ export async function main(argv: string[]): Promise<number> {
         return await serve(v, log, Boolean(v.watch), (h) => (served = h));
       case 'dev':
         return await serve(v, log, true, (h) => (served = h));
+      case 'ui':
+        return await serve({ ...v, http: true, ui: true }, log, Boolean(v.watch), (h) => (served = h));
       case 'list':
         return await list(v, log);
       case 'call':

@@ -9,6 +9,7 @@ import { installBuiltinTaps } from './builtin-taps.ts';
 import { chooseTier, curateTiers, declaredTierTable, type TierChoice, type TierCuration, type TierTable } from './tiers.ts';
 import { suggestNames } from './suggest.ts';
 import { ResourceCatalog } from './resources.ts';
+import { HttpRouteTable } from './http-routes.ts';
 import type { PluginSource } from './plugin.ts';
 import type { HostSettings } from './settings.ts';
 import type { SessionStore } from './session.ts';
@@ -39,6 +40,8 @@ export class Generation implements CatalogView {
   readonly hooks: HostHooks = createHooks();
   readonly catalog = new Catalog();
   readonly resources = new ResourceCatalog();
+  /** HTTP routes plugins registered (served by the HTTP transport only). */
+  readonly routes = new HttpRouteTable();
   readonly services = new Map<string, { plugin: string; impl: unknown }>();
   readonly settings: Readonly<HostSettings>;
   readonly session: SessionStore;
@@ -76,6 +79,7 @@ export class Generation implements CatalogView {
       log: g.log,
       pluginOptions: options.pluginOptions ?? {},
       resources: g.resources,
+      routes: g.routes,
       resourceUpdated: (uri) => options.resourceUpdated?.(uri),
       quietQuarantine: options.candidate,
     });

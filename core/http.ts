@@ -17,6 +17,7 @@ import { HttpAuthenticator, type OAuthOptions, type TokenSpec } from './http-aut
 import type { AgentGrant, CallIdentity, SessionPin } from './identity.ts';
 import { IDENTITY_KEY } from './mcp-server.ts';
 import { DEFAULT_HTTP_PORT } from './http-entry.ts';
+import { clip, headerValue, isLoopbackAddress, RequestGuard, urlHostFor } from './http-guard.ts';
 
 export { DEFAULT_HTTP_PORT };
 import { SessionEventStore, type EventStoreLimits } from './event-store.ts';
@@ -67,7 +68,6 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** How long a client waits before reconnecting a stream the server closed (SSE `retry`). */
 export const DEFAULT_RETRY_MS = 1000;
 const HEALTH_PATH = '/health';
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 type Transport = StreamableHTTPServerTransport;
 
@@ -101,6 +101,8 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   const owners = new WeakMap<Transport, { pin: SessionPin; subject: string }>();
   /** Last request time per session: SDK clients rarely send DELETE, so idle sessions are swept. */
   const lastSeen = new Map<string, number>();
+  /** When each live session finished initialize (plugin routes list the live sessions). */
+  const openedAt = new Map<string, number>();
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const resumability = options.resumability === false ? undefined : (options.resumability ?? {});
   const sweeper =
@@ -122,6 +124,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   // since requests are I/O callbacks and the guard is set in the same turn listen resolves.
   let guard: RequestGuard | undefined;
   let auth: HttpAuthenticator | undefined;
+  let endpointUrl = '';
 
   const openSession = async (grant: AgentGrant): Promise<Transport> => {
     const transport: Transport = new StreamableHTTPServerTransport({
@@ -129,6 +132,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
         lastSeen.set(id, Date.now());
+        openedAt.set(id, Date.now());
         log.debug(`session ${id} opened (${sessions.size} live)`);
       },
       // Defence in depth: the SDK re-checks what the guard already checked.
@@ -144,6 +148,7 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === transport) {
         sessions.delete(transport.sessionId);
         lastSeen.delete(transport.sessionId);
+        openedAt.delete(transport.sessionId);
         log.debug(`session ${transport.sessionId} closed (${sessions.size} live)`);
       }
     };
@@ -219,6 +224,11 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
       const pathname = requestPath(req);
       // RFC 9728: the metadata that tells a client where to get a token is public.
       if (req.method === 'GET' && auth!.metadataPaths().includes(pathname)) return sendJson(res, 200, auth!.metadata());
+      // Plugin routes (a dashboard, …): after the guard, before MCP; loaded only when a route matches.
+      if (pathname !== mcpPath && pathname !== HEALTH_PATH && host.current.routes.size > 0) {
+        const served = await serveRouteIfAny(req, res, pathname);
+        if (served) return;
+      }
       const outcome = await auth!.authenticate(headerValue(req, 'authorization'));
       if (!outcome.ok) {
         log.warn(`refused ${req.method} ${clip(req.url ?? '')}: ${outcome.message}`);
@@ -235,9 +245,26 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
     });
   });
 
+  /** Serves the plugin route matching a request (true), or leaves it to MCP and the 404 (false). */
+  const serveRouteIfAny = async (req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<boolean> => {
+    const found = host.current.routes.match(req.method ?? 'GET', safeDecode(pathname));
+    if (!found) return false;
+    if ('methods' in found) {
+      res.setHeader('Allow', found.methods.join(', '));
+      sendJson(res, 405, { error: { code: ErrorCodes.HTTP_BAD_REQUEST, message: `${req.method} is not served at ${pathname}`, hint: `use ${found.methods.join(' or ')}` } });
+      return true;
+    }
+    const { serveRoute } = await import('./http-route-serve.ts');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const liveSessions = () => [...sessions.keys()].map((id) => ({ session_id: id, connected_at: openedAt.get(id) ?? 0, last_seen_at: lastSeen.get(id) ?? 0 }));
+    await serveRoute({ host, auth: auth!, maxBodyBytes, mcpUrl: endpointUrl, log, readBody, liveSessions }, req, res, found.route, found.params, url);
+    return true;
+  };
+
   const port = await listen(server, options.port ?? DEFAULT_HTTP_PORT, bindHost);
   guard = new RequestGuard(port, bindHost, options.allowedHosts ?? [], options.allowedOrigins ?? []);
   const url = `http://${urlHostFor(bindHost)}:${port}${mcpPath}`;
+  endpointUrl = url;
   auth = new HttpAuthenticator({ token, tokens: options.tokens, oauth: options.oauth }, url);
   log.info(`serving MCP over Streamable HTTP at ${url}${auth.required ? ' (bearer token required)' : ''}${options.allowAgentSwitch ? ' (agent switch allowed)' : ''}`);
 
@@ -260,58 +287,6 @@ export async function serveHttp(host: Host, options: HttpOptions = {}): Promise<
   };
 }
 
-/** Why a request was refused before reaching MCP. */
-interface Refusal {
-  status: 403;
-  code: ErrorCode;
-  rule: string;
-  message: string;
-  hint: string;
-}
-
-/** The Host/Origin allow-lists (DNS-rebinding protection); credentials are HttpAuthenticator's. */
-class RequestGuard {
-  readonly hosts: string[];
-  readonly origins: string[];
-  private readonly hostSet: Set<string>;
-  private readonly originSet: Set<string>;
-
-  constructor(port: number, bindHost: string, extraHosts: string[], extraOrigins: string[]) {
-    const names = [...LOOPBACK_NAMES];
-    // A specific non-loopback bind address is how remote clients name the server.
-    if (!isWildcardAddress(bindHost) && !LOOPBACK_NAMES.includes(urlHostFor(bindHost))) names.push(urlHostFor(bindHost));
-    this.hosts = unique([...names.map((n) => `${n}:${port}`), ...(port === 80 ? names : []), ...extraHosts].map((h) => h.toLowerCase()));
-    const loopbackOrigins = LOOPBACK_NAMES.flatMap((n) => [`http://${n}:${port}`, `https://${n}:${port}`]);
-    this.origins = unique([...loopbackOrigins, ...extraOrigins].map((o) => o.toLowerCase().replace(/\/+$/, '')));
-    this.hostSet = new Set(this.hosts);
-    this.originSet = new Set(this.origins);
-  }
-
-  /** The first rule the request breaks, or undefined when it may proceed. */
-  check(req: http.IncomingMessage): Refusal | undefined {
-    const hostHeader = headerValue(req, 'host');
-    if (hostHeader === undefined || !this.hostSet.has(hostHeader.toLowerCase())) {
-      return {
-        status: 403,
-        code: ErrorCodes.HTTP_FORBIDDEN,
-        rule: 'host',
-        message: `Host header ${JSON.stringify(clip(hostHeader ?? ''))} is not allowed (DNS-rebinding protection)`,
-        hint: `connect through one of ${this.hosts.join(', ')} or add the name to allowedHosts`,
-      };
-    }
-    const origin = headerValue(req, 'origin');
-    if (origin !== undefined && !this.originSet.has(origin.toLowerCase())) {
-      return {
-        status: 403,
-        code: ErrorCodes.HTTP_FORBIDDEN,
-        rule: 'origin',
-        message: `Origin ${JSON.stringify(clip(origin))} is not allowed (DNS-rebinding protection)`,
-        hint: 'browser pages may only call m1nd from a loopback origin on its own port, or one listed in allowedOrigins',
-      };
-    }
-    return undefined;
-  }
-}
 
 /** Reads a request body, stopping as soon as it passes `limit` bytes. */
 async function readBody(req: http.IncomingMessage, limit: number): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
@@ -363,40 +338,18 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(text);
 }
 
-/** A header's value; node keeps the first of repeated singleton headers such as Host. */
-function headerValue(req: http.IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+
+/** A path with %-escapes decoded once; a malformed escape leaves it as sent (it then matches no route). */
+function safeDecode(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
 }
 
 function requestPath(req: http.IncomingMessage): string {
   const raw = req.url ?? '/';
   const q = raw.indexOf('?');
   return q === -1 ? raw : raw.slice(0, q);
-}
-
-/** Whether an address only accepts connections from this machine. */
-function isLoopbackAddress(address: string): boolean {
-  const a = address.toLowerCase().replace(/^\[|\]$/g, '');
-  return a === 'localhost' || a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(a);
-}
-
-function isWildcardAddress(address: string): boolean {
-  return ['0.0.0.0', '::', '[::]', '::0'].includes(address);
-}
-
-/** How a bind address appears in a URL: wildcards become the loopback name, IPv6 gets brackets. */
-function urlHostFor(bindHost: string): string {
-  if (bindHost === '0.0.0.0') return '127.0.0.1';
-  if (isWildcardAddress(bindHost)) return '[::1]';
-  return bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost;
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
-}
-
-/** Keeps attacker-controlled header values short in messages and logs. */
-function clip(value: string): string {
-  return value.length > 120 ? `${value.slice(0, 120)}…` : value;
 }

@@ -41,4 +41,6 @@ export { describeSchema, minimalArguments, minimalCall, mustPass } from './valid
 export { connectInMemory } from './testing.ts';
 export { serveHttp, DEFAULT_HTTP_PORT } from './http-entry.ts';
 export type { HttpOptions, HttpServerHandle } from './http.ts';
+export { ROUTE_CALL_PREFIX, httpError } from './http-routes.ts';
+export type { HttpCaller, HttpMethod, HttpRouteDefinition, HttpRouteRequest, HttpRouteResponse } from './http-routes.ts';
 export type { ConnectInMemoryOptions, InMemoryConnection } from './testing.ts';

@@ -16,6 +16,7 @@ import type { Catalog, CatalogView, QuarantineRecord } from './catalog.ts';
 import type { VerbDefinition, VerbRecord } from './verb.ts';
 import { ResourceCatalog, type PromptDefinition, type ResourceDefinition } from './resources.ts';
 import type { Logger } from './log.ts';
+import type { HttpRouteDefinition, HttpRouteTable } from './http-routes.ts';
 import type { SessionStore } from './session.ts';
 import type { HostSettings } from './settings.ts';
 import { CORE_VERSION } from './version.ts';
@@ -40,6 +41,8 @@ export interface LoadEnvironment {
   /** Per-plugin options from the configuration, keyed by plugin name. */
   pluginOptions: Record<string, unknown>;
   resources: ResourceCatalog;
+  /** HTTP routes plugins serve (core/http-routes.ts). */
+  routes: HttpRouteTable;
   /** Sends resources/updated to the clients subscribed to a URI. */
   resourceUpdated(uri: string): void;
   /** Log quarantines at debug level: the caller reports them itself (a reload's one failure line). */
@@ -122,6 +125,7 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
   const verbs: VerbRecord[] = [];
   const resources: ResourceDefinition[] = [];
   const prompts: PromptDefinition[] = [];
+  const routes: HttpRouteDefinition[] = [];
   const services = new Map<string, unknown>();
   const ctx: PluginContext = {
     name: def.name,
@@ -145,6 +149,7 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
     registerResource: (r) => void resources.push(r),
     registerPrompt: (p) => void prompts.push(p),
     resourceUpdated: (uri) => env.resourceUpdated(uri),
+    registerHttpRoute: (r) => void routes.push(r),
   };
   try {
     await def.apply(ctx);
@@ -166,11 +171,13 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
     if (!services.has(p)) throw new CheckFailed('services', ErrorCodes.PLUGIN_SERVICE, `plugin "${def.name}" declares service "${p}" but did not provide it in apply`);
   }
   checkResources(def.name, resources, prompts, env.resources);
+  checkRoutes(def.name, routes, env.routes);
   // Every check passed: commit taps, verbs, resources, prompts and services.
   commitTaps(def.name, scratch, env.hooks);
   for (const v of verbs) env.catalog.add(env.hooks.registerVerb.call(v));
   for (const r of resources) env.resources.addResource(def.name, r);
   for (const p of prompts) env.resources.addPrompt(def.name, p);
+  for (const r of routes) env.routes.add(def.name, r);
   for (const [k, impl] of services) env.services.set(k, { plugin: def.name, impl });
   return { name: def.name, version: def.version, family, origin: source.origin, requires: [...(def.requires ?? [])] };
 }
@@ -189,6 +196,16 @@ function checkResources(plugin: string, resources: ResourceDefinition[], prompts
     const problem = scratch.promptProblem(plugin, p);
     if (problem) throw new CheckFailed('resources', ErrorCodes.PLUGIN_RESOURCE, problem);
     scratch.addPrompt(plugin, p);
+  }
+}
+
+/** HTTP routes: valid methods and paths, none taken by another plugin, by this one twice, or by the transport. */
+function checkRoutes(plugin: string, routes: HttpRouteDefinition[], table: HttpRouteTable): void {
+  const mine: HttpRouteDefinition[] = [];
+  for (const r of routes) {
+    const problem = table.problem(plugin, r) ?? (mine.some((m) => m.method === r.method && m.path === r.path) ? `plugin "${plugin}" registers HTTP route ${r.method} ${r.path} twice` : undefined);
+    if (problem) throw new CheckFailed('routes', ErrorCodes.PLUGIN_ROUTE, problem);
+    mine.push(r);
   }
 }
 

@@ -10,6 +10,7 @@ import type { HostSettings } from './settings.ts';
 import type { VerbDefinition } from './verb.ts';
 import type { CatalogView } from './catalog.ts';
 import type { PromptDefinition, ResourceDefinition } from './resources.ts';
+import type { HttpRouteDefinition } from './http-routes.ts';
 
 export interface PluginDefinition<O = Record<string, unknown>> {
   /** kebab-case; the folder name for plugins found on disk. */
@@ -59,6 +60,12 @@ export interface PluginContext<O = Record<string, unknown>> {
   registerPrompt(def: PromptDefinition): void;
   /** Tells clients subscribed to this URI that it changed (MCP notifications/resources/updated). */
   resourceUpdated(uri: string): void;
+  /**
+   * Serves an HTTP route on the Streamable HTTP server's port (core/http-routes.ts), after the same
+   * Host/Origin and body checks as /mcp; stdio servers never serve it. Keep the handler's module
+   * behind a dynamic import so nothing heavy loads at start-up.
+   */
+  registerHttpRoute(def: HttpRouteDefinition): void;
 }
 
 /** Identity helper that types a plugin definition. */

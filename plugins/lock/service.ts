@@ -9,6 +9,12 @@ import type { LockRecord } from './book.ts';
 export interface LockRegionView {
   lock_id: string;
   agent_id: string;
+  /** How the region was drawn (`node`, `subgraph`, `query_neighborhood`, `path`). */
+  scope: string;
+  /** Epoch ms the lock was taken. */
+  created_at: number;
+  /** Holds its nodes against other exclusive locks. */
+  exclusive: boolean;
   nodes: { id: string; path: string; lines: [number, number] | null }[];
 }
 
@@ -31,6 +37,9 @@ export function createLockService(current: () => readonly LockRecord[]): LockSer
       return all.map((l) => ({
         lock_id: l.lock_id,
         agent_id: l.agent_id,
+        scope: l.spec.scope,
+        created_at: l.created_at,
+        exclusive: l.exclusive === true,
         nodes: Object.values(l.baseline.nodes).map((n) => ({ id: n.id, path: n.path, lines: n.lines })),
       }));
     },

@@ -5,3 +5,5 @@
 export type { Claim, ClaimKind } from './claims.ts';
 export type { EvidenceAnchor, EvidenceChange, Freshness } from './evidence.ts';
 export type { ClaimView, MemoryService } from './service.ts';
+export { budgetReport, MISSIONS_NAMESPACE } from './missions/book.ts';
+export type { Mission, MissionEvent } from './missions/book.ts';
