@@ -30,7 +30,8 @@ import {
   type GraphNode,
   type GraphService,
 } from '../graph/api.ts';
-import { computeBindings } from './bindings.ts';
+import { bindingResolver } from './bindings.ts';
+import { readMentions, type Mention } from './mentions.ts';
 import { loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
 
 export const GRAPH_NAMESPACE = 'documents.graph';
@@ -43,7 +44,8 @@ const DOC_CHARS = 1000;
 interface DocumentEntry {
   path: string;
   hash: string;
-  markdown: string;
+  /** What the Markdown names (read once per source version). */
+  mentions: Mention[];
   file: GraphNode;
   sections: { node: GraphNode; parent: string | null; startLine: number; endLine: number }[];
 }
@@ -58,7 +60,8 @@ class DocumentNodes {
   private restored = false;
   private appliedTo: CodeGraph | null = null;
   private appliedVersion = -1;
-  private dirty = false;
+  /** Documents added or replaced since the last apply (linked alone while the graph did not change). */
+  private readonly pending = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly graph: GraphService) {}
@@ -67,7 +70,7 @@ class DocumentNodes {
     return this.docs.size;
   }
 
-  /** Adds (or replaces) a document's nodes from its record; remembered in the store when the server may write. */
+  /** Adds (or replaces) a document's nodes from its record (linked before the next call); remembered in the store when the server may write. */
   async put(record: DocumentRecord): Promise<void> {
     this.restore();
     const previous = this.docs.get(record.path);
@@ -83,8 +86,7 @@ class DocumentNodes {
       saveRecord(this.graph, record);
       this.graph.engine.memory.set(GRAPH_NAMESPACE, record.path, { source_hash: record.source_hash } satisfies MemberRow);
     }
-    this.dirty = true;
-    await this.ensure();
+    this.pending.add(record.path);
   }
 
   /** Takes a document's nodes (and their edges) out of the graph. */
@@ -94,9 +96,14 @@ class DocumentNodes {
     if (this.writable()) this.graph.engine.memory.delete(GRAPH_NAMESPACE, path);
     if (!entry) return false;
     this.docs.delete(path);
+    this.pending.delete(path);
+    const g = this.graph.engine.graph;
+    ensureFinal(g);
+    const current = g === this.appliedTo && g.version === this.appliedVersion;
     this.removeNodes(entry);
-    ensureFinal(this.graph.engine.graph);
-    this.appliedVersion = this.graph.engine.graph.version;
+    ensureFinal(g);
+    // Removing our own nodes is no change of the code: the others need no re-link for it.
+    if (current) this.appliedVersion = g.version;
     return true;
   }
 
@@ -119,7 +126,7 @@ class DocumentNodes {
       const record = loadRecord(this.graph, row.key);
       if (record && record.source_hash === row.value.source_hash && !this.docs.has(record.path)) {
         this.docs.set(record.path, entryOf(record));
-        this.dirty = true;
+        this.pending.add(record.path);
       }
     }
   }
@@ -130,14 +137,23 @@ class DocumentNodes {
     await this.graph.fresh();
     const g = this.graph.engine.graph;
     if (g.nodeCount === 0) return;
-    if (!this.dirty && g === this.appliedTo && g.version === this.appliedVersion) return;
-    // Bindings against the graph as it is now (computeBindings refreshes it first).
-    const bound = new Map<string, Awaited<ReturnType<typeof computeBindings>>>();
-    for (const entry of this.docs.values()) bound.set(entry.path, await computeBindings(this.graph, entry.path, entry.markdown));
+    ensureFinal(g);
+    // The graph changed (an edit, a reload): every document is re-linked; else only the new ones.
+    const changed = g !== this.appliedTo || g.version !== this.appliedVersion;
+    if (!changed && this.pending.size === 0) return;
+    const todo = changed ? [...this.docs.values()] : [...this.pending].map((p) => this.docs.get(p)).filter((e) => e !== undefined);
+    const version = g.version;
+    const resolve = await bindingResolver(this.graph);
+    const bound = new Map<string, ReturnType<typeof resolve>>();
+    for (const [k, entry] of todo.entries()) {
+      bound.set(entry.path, resolve(entry.path, entry.mentions));
+      if (k % 50 === 49) await new Promise<void>((r) => setImmediate(r));
+    }
     const now = this.graph.engine.graph;
+    if (now !== g || now.version !== version) return this.apply(); // changed meanwhile: start over on the graph as it is
     ensureFinal(now);
     const code = RELATION_CODE;
-    for (const entry of this.docs.values()) {
+    for (const entry of todo) {
       // Nodes (the same objects each time), then this document's old edges out, then its edges now.
       const fileIdx = now.upsertNode(entry.file);
       const index = new Map<string, number>();
@@ -167,7 +183,7 @@ class DocumentNodes {
     now.finalize();
     this.appliedTo = now;
     this.appliedVersion = now.version;
-    this.dirty = false;
+    this.pending.clear();
   }
 
   private removeNodes(entry: DocumentEntry): void {
@@ -202,7 +218,7 @@ function entryOf(record: DocumentRecord): DocumentEntry {
     if (text) node.doc = text;
     return { node, parent: s.parent ?? null, startLine: s.startLine, endLine: s.endLine };
   });
-  return { path, hash: record.source_hash, markdown, file, sections };
+  return { path, hash: record.source_hash, mentions: readMentions(markdown), file, sections };
 }
 
 /** Whitespace-folded text without Markdown markers, cut at DOC_CHARS. */
