@@ -9,7 +9,8 @@
  * kept in its own store), the composite is rebuilt (in slices that leave the event loop free)
  * whenever a member's graph changes, and the links are recomputed then. File access goes to the
  * member that owns the path, through that member's own path checks: `lib::src/a.ts` is read by
- * the `lib` engine, which refuses `..`, absolute paths and symlink escapes out of its root.
+ * the `lib` engine, which refuses `..`, absolute paths and symlink escapes out of its root; content
+ * search and semantic passages run over every member the same way, paths coming back namespaced.
  * What has no meaning across repositories (ingest, checkpoints, git history) is refused with a
  * hint, never answered from one member alone.
  */

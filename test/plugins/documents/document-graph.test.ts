@@ -34,6 +34,7 @@ describe('documents in the graph: converted PDF, HTML and DOCX as document and s
     write(ws, 'package.json', JSON.stringify({ type: 'module', private: true, scripts: { test: 'mocha' } }, null, 2));
     write(ws, 'docs/cart.pdf', makePdf(['Cart design', 'The checkout calls total() from src/cart.ts.', 'Zephyrine reconciliation happens nightly.']));
     write(ws, 'docs/retry.html', '<html><body><h1>Retries</h1><p>Failures wait <code>backoff</code> seconds in a quokka pattern.</p></body></html>');
+    write(ws, 'manual/setup.rst', 'Setup\n=====\n\nThe platypus bootstrap calls :func:`retry` around flaky steps.\n');
     write(ws, 'docs/math.docx', await makeDocx('Math notes', ['mul() multiplies by repeated calls to add().', 'Both live in src/math.ts.']));
     await serve();
     ok(await h!.call('ingest', { agent_id: 'a', path: ws }));
@@ -91,11 +92,24 @@ describe('documents in the graph: converted PDF, HTML and DOCX as document and s
     assert.ok(!(await documentedBy(h!, 'function:src/cart.ts#total')).some((id) => id.includes('cart.pdf')));
   });
 
+  it('document_bindings with persist puts a document outside the auto-ingest roots in the graph', async () => {
+    const before = ok(await h!.call('seek', { agent_id: 'a', query: 'platypus bootstrap', top_k: 5 }));
+    assert.ok(!JSON.stringify(before.results).includes('manual/setup.rst'), 'not in the graph before');
+    const read = ok(await h!.call('document_bindings', { agent_id: 'a', path: 'manual/setup.rst' }));
+    assert.equal(read.in_graph, undefined, 'a read call adds nothing to the graph');
+    const r = ok(await h!.call('document_bindings', { agent_id: 'a', path: 'manual/setup.rst', persist: true }));
+    assert.equal(r.in_graph, true);
+    const s = ok(await h!.call('seek', { agent_id: 'a', query: 'platypus bootstrap', top_k: 5 }));
+    assert.equal(s.results[0]?.id, 'section:manual/setup.rst#Setup', JSON.stringify(s.results));
+    assert.ok((await documentedBy(h!, 'function:py/retry.py#retry')).includes('section:manual/setup.rst#Setup'));
+  });
+
   it('puts the documents back after a restart, from the store', async () => {
     await h!.close();
     await serve();
     const s = ok(await h!.call('seek', { agent_id: 'a', query: 'wombat sequence', top_k: 5 }));
     assert.equal(s.results[0]?.id, 'section:docs/retry.html#Backoff policy', JSON.stringify(s.results));
     assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
+    assert.ok((await documentedBy(h!, 'function:py/retry.py#retry')).includes('section:manual/setup.rst#Setup'));
   });
 });
