@@ -204,10 +204,17 @@ export class AutoIngest {
       const info = kind === 'unlink' ? null : await stat(join(graph.engine.root, path)).catch(() => null);
       if (!info?.isFile()) {
         // Gone: its canonical artefact, its manifest entry and (through the ingest) its graph nodes go.
+        // A converted document's nodes are the documents plugin's; a Markdown file's leave by the ingest.
+        const dropped = await documentNodes(graph).drop(path);
+        const inGraph = !dropped && graph.engine.graph.get(`file:${path}`) !== null;
+        const stored = graph.engine.storeExists() && graph.engine.memory.get(DOCUMENTS_NAMESPACE, path) !== undefined;
+        if (!dropped && !inGraph && !stored && !(await store.get(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path))) {
+          out.processed--; // pruned already: a watcher event that arrived after the tick that pruned it
+          continue;
+        }
         if (graph.writable && graph.engine.storeExists()) graph.engine.memory.delete(DOCUMENTS_NAMESPACE, path);
         await store.delete(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path);
-        // A converted document's nodes are the documents plugin's; a Markdown file's leave by the ingest.
-        if (!(await documentNodes(graph).drop(path)) && graph.engine.graph.get(`file:${path}`)) forGraph.push(path);
+        if (inGraph) forGraph.push(path);
         out.pruned.push(path);
         continue;
       }

@@ -41,11 +41,11 @@ export async function computeBindings(graph: GraphService, docPath: string, mark
 }
 
 /**
- * A resolver of mentions against the graph as it is now (refreshed once): the name index and the
- * command targets are shared by every document it resolves.
+ * A resolver of mentions against the graph as it is now (refreshed once, unless `refresh: false`):
+ * the name index and the command targets are shared by every document it resolves.
  */
-export async function bindingResolver(graph: GraphService): Promise<(docPath: string, mentions: readonly Mention[]) => Binding[]> {
-  const engine = await graph.requireGraph();
+export async function bindingResolver(graph: GraphService, options: { refresh?: boolean } = {}): Promise<(docPath: string, mentions: readonly Mention[]) => Binding[]> {
+  const engine = options.refresh === false ? graph.engine : await graph.requireGraph();
   const g = engine.graph;
   const names = await symbolIndex(g);
   const scripts = commandTargets(graph);

@@ -7,8 +7,9 @@
  * bindings of bindings.ts: paths, symbols, commands). So seek, impact (the documents naming a
  * symbol), why and the daemon's broken-link alerts see them like Markdown.
  *
- * The nodes are re-applied whenever the graph changed (an edit re-ingested, a reload), before each
- * call: bindings are recomputed against the current graph and the edges replaced. Section text goes
+ * The nodes are re-applied whenever the graph changed (an edit re-ingested, a reload), before the
+ * next call: bindings are recomputed against the graph as it is and the edges replaced (the apply
+ * never refreshes the graph itself; the call that re-ingests leaves the re-link to the next one). Section text goes
  * into the node's `doc` (what seek indexes for it); line ranges are 0..0 because the lines are the
  * artefact's, not the source file's (document_resolve gives the artefact and its heading lines).
  *
@@ -66,12 +67,32 @@ class DocumentNodes {
 
   constructor(private readonly graph: GraphService) {}
 
-  get size(): number {
-    return this.docs.size;
+  /** Adds (or replaces) a document's nodes from its record (linked before the next call); remembered in the store when the server may write. */
+  put(record: DocumentRecord): Promise<void> {
+    return this.serial(() => this.putNow(record));
   }
 
-  /** Adds (or replaces) a document's nodes from its record (linked before the next call); remembered in the store when the server may write. */
-  async put(record: DocumentRecord): Promise<void> {
+  /** Takes a document's nodes (and their edges) out of the graph; false when it had none. */
+  drop(path: string): Promise<boolean> {
+    return this.serial(() => this.dropNow(path));
+  }
+
+  /** Brings the graph up to date with the documents (after the graph changed). */
+  ensure(): Promise<void> {
+    return this.serial(() => this.apply());
+  }
+
+  /** Every mutation of the documents' nodes runs after the previous one (an apply awaits between documents). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn);
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async putNow(record: DocumentRecord): Promise<void> {
     this.restore();
     const previous = this.docs.get(record.path);
     if (previous?.hash === record.source_hash) return;
@@ -80,7 +101,7 @@ class DocumentNodes {
     this.docs.set(record.path, entryOf(record));
     while (this.docs.size > MAX_GRAPH_DOCUMENTS) {
       const [oldest] = this.docs.keys();
-      await this.drop(oldest);
+      await this.dropNow(oldest);
     }
     if (this.writable()) {
       saveRecord(this.graph, record);
@@ -89,8 +110,7 @@ class DocumentNodes {
     this.pending.add(record.path);
   }
 
-  /** Takes a document's nodes (and their edges) out of the graph. */
-  async drop(path: string): Promise<boolean> {
+  private async dropNow(path: string): Promise<boolean> {
     this.restore();
     const entry = this.docs.get(path);
     if (this.writable()) this.graph.engine.memory.delete(GRAPH_NAMESPACE, path);
@@ -105,13 +125,6 @@ class DocumentNodes {
     // Removing our own nodes is no change of the code: the others need no re-link for it.
     if (current) this.appliedVersion = g.version;
     return true;
-  }
-
-  /** Brings the graph up to date with the documents (after the graph changed); calls are serialised. */
-  ensure(): Promise<void> {
-    const run = this.chain.then(() => this.apply());
-    this.chain = run.catch(() => undefined);
-    return run;
   }
 
   private writable(): boolean {
@@ -134,7 +147,7 @@ class DocumentNodes {
   private async apply(): Promise<void> {
     this.restore();
     if (this.docs.size === 0) return;
-    await this.graph.fresh();
+    // The graph as it is: refreshing is the handler's business (a call that re-ingests re-links on the next one).
     const g = this.graph.engine.graph;
     if (g.nodeCount === 0) return;
     ensureFinal(g);
@@ -143,7 +156,7 @@ class DocumentNodes {
     if (!changed && this.pending.size === 0) return;
     const todo = changed ? [...this.docs.values()] : [...this.pending].map((p) => this.docs.get(p)).filter((e) => e !== undefined);
     const version = g.version;
-    const resolve = await bindingResolver(this.graph);
+    const resolve = await bindingResolver(this.graph, { refresh: false });
     const bound = new Map<string, ReturnType<typeof resolve>>();
     for (const [k, entry] of todo.entries()) {
       bound.set(entry.path, resolve(entry.path, entry.mentions));
