@@ -2,8 +2,9 @@
  * Document auto-ingest: watchers over document roots for the chosen formats (the documents plugin's
  * converters), a bootstrap scan that queues every document the manifest does not know at its current
  * size and mtime, and cycles that drain the queue: a present document is converted to its canonical
- * Markdown (stored by the documents plugin) and, when the graph parses its format (Markdown), its
- * nodes and edges are replaced by an incremental ingest of that path; a deleted document's artefact
+ * Markdown (stored by the documents plugin) and its nodes and edges replaced: by an incremental ingest
+ * of that path when the graph parses its format (Markdown), by the documents plugin's document and
+ * section nodes otherwise (PDF, HTML, DOCX, reStructuredText, text); a deleted document's artefact
  * and graph nodes are pruned. The manifest (path → hash, size, mtime, last result) and the counters
  * persist in the local state store, so a restarted server resumes and rescans.
  */
@@ -12,7 +13,7 @@ import { extname, join } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import fg from 'fast-glob';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
-import { CONVERTERS, DOCUMENTS_NAMESPACE, converterFor, resolveDocument } from '../documents/api.ts';
+import { CONVERTERS, DOCUMENTS_NAMESPACE, converterFor, documentNodes, resolveDocument } from '../documents/api.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
 import { StateRowFile } from './daemon-state.ts';
@@ -203,9 +204,17 @@ export class AutoIngest {
       const info = kind === 'unlink' ? null : await stat(join(graph.engine.root, path)).catch(() => null);
       if (!info?.isFile()) {
         // Gone: its canonical artefact, its manifest entry and (through the ingest) its graph nodes go.
+        // A converted document's nodes are the documents plugin's; a Markdown file's leave by the ingest.
+        const dropped = await documentNodes(graph).drop(path);
+        const inGraph = !dropped && graph.engine.graph.get(`file:${path}`) !== null;
+        const stored = graph.engine.storeExists() && graph.engine.memory.get(DOCUMENTS_NAMESPACE, path) !== undefined;
+        if (!dropped && !inGraph && !stored && !(await store.get(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path))) {
+          out.processed--; // pruned already: a watcher event that arrived after the tick that pruned it
+          continue;
+        }
         if (graph.writable && graph.engine.storeExists()) graph.engine.memory.delete(DOCUMENTS_NAMESPACE, path);
         await store.delete(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path);
-        if (graph.engine.graph.get(`file:${path}`)) forGraph.push(path);
+        if (inGraph) forGraph.push(path);
         out.pruned.push(path);
         continue;
       }
@@ -216,11 +225,16 @@ export class AutoIngest {
       try {
         const doc = await resolveDocument(graph, path);
         const inGraph = GRAPH_FORMATS.has(converter.name);
-        const same = previous && previous.hash === doc.record.source_hash && previous.result !== 'failed' && (!inGraph || graph.engine.graph.get(`file:${path}`));
+        // Converted formats enter the graph through the documents plugin (document + section nodes, bindings as edges).
+        const graphed = !inGraph && graph.engine.graph.nodeCount > 0;
+        const same = previous && previous.hash === doc.record.source_hash && previous.result !== 'failed' && (!(inGraph || graphed) || graph.engine.graph.get(`file:${path}`));
         if (same) out.unchanged++;
         else if (inGraph) forGraph.push(path);
-        else out.converted.push(path);
-        results.push({ path, hash: doc.record.source_hash, size: info.size, mtimeMs: info.mtimeMs, converter: converter.name, result: same ? 'unchanged' : inGraph ? 'ingested' : 'converted', at: Date.now() });
+        else if (graphed) {
+          await documentNodes(graph).put(doc.record);
+          out.ingested.push(path);
+        } else out.converted.push(path);
+        results.push({ path, hash: doc.record.source_hash, size: info.size, mtimeMs: info.mtimeMs, converter: converter.name, result: same ? 'unchanged' : inGraph || graphed ? 'ingested' : 'converted', at: Date.now() });
       } catch (error) {
         const message = (error as Error).message;
         out.failed.push({ path, error: message });
@@ -231,7 +245,7 @@ export class AutoIngest {
     if (forGraph.length && graph.writable && graph.engine.storeExists() && graph.engine.graph.nodeCount > 0) {
       try {
         out.generation = (await graph.reingestPaths(forGraph, signal)).generation;
-        out.ingested = forGraph.filter((p) => !out.pruned.includes(p));
+        out.ingested.push(...forGraph.filter((p) => !out.pruned.includes(p)));
       } catch (error) {
         for (const p of forGraph) out.failed.push({ path: p, error: (error as Error).message });
         for (const r of results) if (forGraph.includes(r.path)) Object.assign(r, { result: 'failed', error: (error as Error).message.slice(0, 300) });

@@ -37,45 +37,55 @@ export interface Binding {
 
 /** Every binding of a document's Markdown, strongest first (unresolved prose identifiers dropped). */
 export async function computeBindings(graph: GraphService, docPath: string, markdown: string): Promise<Binding[]> {
-  const engine = await graph.requireGraph();
+  return (await bindingResolver(graph))(docPath, readMentions(markdown));
+}
+
+/**
+ * A resolver of mentions against the graph as it is now (refreshed once, unless `refresh: false`):
+ * the name index and the command targets are shared by every document it resolves.
+ */
+export async function bindingResolver(graph: GraphService, options: { refresh?: boolean } = {}): Promise<(docPath: string, mentions: readonly Mention[]) => Binding[]> {
+  const engine = options.refresh === false ? graph.engine : await graph.requireGraph();
   const g = engine.graph;
   const names = await symbolIndex(g);
-  const byText = new Map<string, Binding>();
-  const docDir = docPath.includes('/') ? docPath.slice(0, docPath.lastIndexOf('/') + 1) : '';
   const scripts = commandTargets(graph);
-  for (const m of readMentions(markdown)) {
-    const key = `${m.kind}:${m.text}`;
-    const seen = byText.get(key);
-    if (seen) {
-      seen.mentions++;
-      continue;
+  return (docPath, mentions) => {
+    const byText = new Map<string, Binding>();
+    const docDir = docPath.includes('/') ? docPath.slice(0, docPath.lastIndexOf('/') + 1) : '';
+    for (const m of mentions) {
+      const key = `${m.kind}:${m.text}`;
+      const seen = byText.get(key);
+      if (seen) {
+        seen.mentions++;
+        continue;
+      }
+      let targets: BindingTarget[] = [];
+      if (m.kind === 'path') {
+        const file = g.get(`file:${m.text}`) ?? g.get(`file:${normalize(docDir + m.text)}`);
+        if (file) targets = [target(file)];
+      } else if (m.kind === 'symbol') {
+        targets = names.lookup(m.text).filter((n) => n.path !== docPath).map(target);
+      } else {
+        targets = scripts(m.text);
+      }
+      // Prose words that only look like code or commands ("make sure") count when they resolve.
+      if (targets.length === 0 && (m.evidence === 'identifier' || m.evidence === 'prose_command')) continue;
+      const count = targets.length;
+      byText.set(key, {
+        text: m.text,
+        kind: m.kind,
+        evidence: m.evidence,
+        status: count === 0 ? 'missing' : count === 1 ? 'bound' : 'ambiguous',
+        score: count === 0 ? 0 : round(STRENGTH[m.evidence] / count),
+        mentions: 1,
+        first_line: m.line,
+        section: m.section,
+        targets: targets.slice(0, MAX_CANDIDATES),
+        ...(count > MAX_CANDIDATES ? { candidates: count } : {}),
+      });
     }
-    let targets: BindingTarget[] = [];
-    if (m.kind === 'path') {
-      const file = g.get(`file:${m.text}`) ?? g.get(`file:${normalize(docDir + m.text)}`);
-      if (file) targets = [target(file)];
-    } else if (m.kind === 'symbol') {
-      targets = names.lookup(m.text).filter((n) => n.path !== docPath).map(target);
-    } else {
-      targets = scripts(m.text);
-    }
-    // Prose words that only look like code or commands ("make sure") count when they resolve.
-    if (targets.length === 0 && (m.evidence === 'identifier' || m.evidence === 'prose_command')) continue;
-    const count = targets.length;
-    byText.set(key, {
-      text: m.text,
-      kind: m.kind,
-      evidence: m.evidence,
-      status: count === 0 ? 'missing' : count === 1 ? 'bound' : 'ambiguous',
-      score: count === 0 ? 0 : round(STRENGTH[m.evidence] / count),
-      mentions: 1,
-      first_line: m.line,
-      section: m.section,
-      targets: targets.slice(0, MAX_CANDIDATES),
-      ...(count > MAX_CANDIDATES ? { candidates: count } : {}),
-    });
-  }
-  return [...byText.values()].sort((a, b) => b.score - a.score || a.first_line - b.first_line);
+    return [...byText.values()].sort((a, b) => b.score - a.score || a.first_line - b.first_line);
+  };
 }
 
 /** A fingerprint of a target's text now (its lines, whitespace folded); null when unreadable. */

@@ -4,7 +4,9 @@
  * bound in the graph, and drift between the two. State lives in the workspace store (document-book.ts).
  */
 import { definePlugin, Type } from '../../core/index.ts';
+import type { GraphService } from '../graph/api.ts';
 import { DEFAULT_LIMITS, setConversionLimits } from './convert/runner.ts';
+import { documentNodes } from './graph-nodes.ts';
 import { documentBindingsVerb } from './verbs/document_bindings.ts';
 import { documentDriftVerb } from './verbs/document_drift.ts';
 import { documentProviderHealthVerb } from './verbs/document_provider_health.ts';
@@ -27,6 +29,16 @@ export default definePlugin<{ convertTimeoutMs: number; convertMaxHeapMb: number
     ctx.registerVerb(documentResolveVerb);
     ctx.registerVerb(documentBindingsVerb);
     ctx.registerVerb(documentDriftVerb);
+    // Converted documents' nodes follow the graph: re-applied (bindings recomputed) after it changed, before each call.
+    const graph = ctx.service<GraphService>('graph');
+    ctx.hooks.beforeCall.tapPromise('documents', async () => {
+      const nodes = documentNodes(graph);
+      try {
+        await nodes.ensure();
+      } catch (error) {
+        ctx.log.warn(`converted documents not re-linked in the graph: ${(error as Error).message}`);
+      }
+    });
     ctx.hooks.workflows.tap('documents', (list) => [
       ...list,
       {

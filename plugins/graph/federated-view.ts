@@ -9,7 +9,8 @@
  * kept in its own store), the composite is rebuilt (in slices that leave the event loop free)
  * whenever a member's graph changes, and the links are recomputed then. File access goes to the
  * member that owns the path, through that member's own path checks: `lib::src/a.ts` is read by
- * the `lib` engine, which refuses `..`, absolute paths and symlink escapes out of its root.
+ * the `lib` engine, which refuses `..`, absolute paths and symlink escapes out of its root; content
+ * search and semantic passages run over every member the same way, paths coming back namespaced.
  * What has no meaning across repositories (ingest, checkpoints, git history) is refused with a
  * hint, never answered from one member alone.
  */
@@ -22,6 +23,8 @@ import { CodeGraph, DEFAULT_WEIGHTS, moduleNodeId, RELATION_CODE, type GraphNode
 import type { IngestSummary } from './engine/ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './engine/lexical-index.ts';
 import { findNodes } from './engine/node-lookup.ts';
+import type { SearchMatch, SearchOptions, SearchResult } from './engine/content-search.ts';
+import { rankPassages, type Passage, type PassageOptions } from './engine/semantic-search.ts';
 import { PageRankCache, type PageRankResult } from './engine/stats.ts';
 import type { WorkspacePath } from './engine/workspace.ts';
 
@@ -251,12 +254,60 @@ export class FederatedEngine extends CodeGraphEngine {
     return { generation: this.builtVersion, stale: false, results: this.index.query(this.composite, query, pr, options) };
   }
 
-  override searchPassages(): never {
-    return unsupported('semantic search');
+  /** Passages: the composite's seek candidates, each line read by the member that owns the file. */
+  override searchPassages(query: string, options: SeekOptions & PassageOptions = {}): Stamped & { results: Passage[] } {
+    const topK = options.topK ?? 20;
+    const candidates = this.seek(query, { ...options, topK: Math.max(30, topK * 3) }).results;
+    const texts = new Map<string, string | null>();
+    const textOf = (path: string) => {
+      if (!texts.has(path)) texts.set(path, this.textOf(path));
+      return texts.get(path)!;
+    };
+    return { generation: this.builtVersion, stale: false, results: rankPassages(query, candidates, textOf, (t) => this.index.idf(t), { topK, contextLines: options.contextLines }) };
   }
 
-  override search(): never {
-    return unsupported('content search');
+  /**
+   * Content search over every member (or the one a `<repo>::` scope names), each member's files read
+   * by its own engine; paths come back as `<repo>::path`. One time budget for the whole scan.
+   */
+  override search(query: string, options: SearchOptions = {}): Stamped & SearchResult {
+    const t0 = performance.now();
+    const budget = options.timeBudgetMs ?? 3000;
+    const maxResults = options.maxResults ?? 50;
+    const out: SearchResult = { matches: [], totalMatches: 0, filesScanned: 0, filesMatched: 0, truncated: false, elapsedMs: 0, timedOut: false };
+    if (options.countOnly) out.counts = [];
+    for (const { member, scope } of this.searchTargets(options.scope)) {
+      if (!member.engine.storeExists()) continue;
+      const left = budget - (performance.now() - t0);
+      if (left <= 0) {
+        out.timedOut = true;
+        break;
+      }
+      const r = member.engine.search(query, { ...options, scope, maxResults: Math.max(0, maxResults - out.matches.length), timeBudgetMs: left });
+      const ns = (path: string) => `${member.name}${NAMESPACE_SEPARATOR}${path}`;
+      out.matches.push(...r.matches.map((m): SearchMatch => ({ ...m, path: ns(m.path) })));
+      out.totalMatches += r.totalMatches;
+      out.filesScanned += r.filesScanned;
+      out.filesMatched += r.filesMatched;
+      out.truncated ||= r.truncated;
+      out.timedOut ||= r.timedOut;
+      if (out.counts && r.counts) out.counts.push(...r.counts.map((c) => ({ ...c, path: ns(c.path) })));
+    }
+    out.matches = out.matches.slice(0, maxResults);
+    out.truncated ||= out.totalMatches > out.matches.length && !options.countOnly;
+    out.elapsedMs = performance.now() - t0;
+    return { generation: this.builtVersion, stale: false, ...out };
+  }
+
+  /** The members a search scope covers: `<repo>::dir` (checked by that member's path guard), `<repo>` alone, a plain path (the workspace's), or all. */
+  private searchTargets(scope: string | undefined): { member: FederationMember; scope: string | undefined }[] {
+    const text = scope?.trim() ?? '';
+    if (text === '' || text === '.') return this.spec.members.map((member) => ({ member, scope: undefined }));
+    const whole = this.spec.members.find((m) => m.name === text || `${m.name}${NAMESPACE_SEPARATOR}` === text);
+    if (whole) return [{ member: whole, scope: undefined }];
+    const { member, rest } = this.memberOf(text);
+    if (rest === '' || rest === '.') return [{ member, scope: undefined }];
+    return [{ member, scope: member.engine.resolvePath(rest).relative }];
   }
 
   override warmSearchCache(): number {

@@ -6,6 +6,7 @@ import type { CallContext } from '../../core/index.ts';
 import type { CodeGraphEngine, GraphService } from '../graph/api.ts';
 import type { Calibration } from './calibration.ts';
 import { HistoryIndex, type SweepRules } from './history-index.ts';
+import type { FederatedHistorySource } from './federated-history.ts';
 import { HISTORY_NAMESPACE, HistoryMiner, type MineReport } from './miner.ts';
 
 /** The history as a verb sees it. */
@@ -17,6 +18,8 @@ export interface HistoryView {
 /** What the history family's verbs share. */
 export interface HistoryService {
   readonly graph: GraphService;
+  /** The workspace's miner and settings, shared with the federated view's merged history (federated-history.ts). */
+  readonly federation: FederatedHistorySource;
   /** Mines new commits (if HEAD moved) and returns the indexed history. */
   current(): Promise<HistoryView>;
   /** Recency half-life for an index: a tenth of its span, between 14 and 180 days. */
@@ -45,6 +48,7 @@ export function createHistoryService(graph: GraphService, settings: HistorySetti
   let localCalibration: Calibration | null = null;
   return {
     graph,
+    federation: { miner, maxCommits: settings.maxCommits, sweep: settings.sweep, writable: graph.writable },
     async current() {
       const mined = await miner.update();
       if (built?.version !== miner.version) {

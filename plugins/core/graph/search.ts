@@ -2,7 +2,7 @@
 import picomatch from 'picomatch';
 import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
 import { asHostError, engineCall } from '../../graph/api.ts';
-import { graphOf, TokenBudget } from '../shared.ts';
+import { queryGraphOf, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 
 export const searchVerb = defineVerb({
@@ -46,7 +46,8 @@ export const searchVerb = defineVerb({
   stages: ['find', 'ground'],
   next: 'view',
   handler: async (args, call) => {
-    const graph = graphOf(call);
+    // The federated view after `federate` (paths `<repo>::path`, each repository read by its own engine), else the workspace.
+    const graph = queryGraphOf(call);
     if (args.auto_ingest && graph.writable) {
       try {
         await graph.engine.ingest({ incremental: true });

@@ -4,6 +4,7 @@ import type { GraphService } from '../../graph/api.ts';
 import { computeBindings } from '../bindings.ts';
 import { isStored } from '../document-book.ts';
 import { recordBaseline } from '../drift.ts';
+import { documentNodes } from '../graph-nodes.ts';
 import { documentPath, resolveDocument } from '../resolve-document.ts';
 
 export const documentBindingsVerb = defineVerb({
@@ -14,7 +15,7 @@ export const documentBindingsVerb = defineVerb({
     path: Type.Optional(Type.String({ minLength: 1, description: 'Workspace path of the document' })),
     node_id: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A graph node; its file is the document' })),
     top_k: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
-    persist: Type.Boolean({ default: false, description: 'Also store the artefact and binding baseline (drift survives restarts; a write)' }),
+    persist: Type.Boolean({ default: false, description: 'Also store the artefact and baseline, and add a converted document to the graph (a write)' }),
   }),
   output: Type.Object({
     path: Type.String(),
@@ -26,6 +27,7 @@ export const documentBindingsVerb = defineVerb({
     baseline_at: Type.Union([Type.String(), Type.Null()]),
     bindings: Type.Array(Type.Object({})),
     truncated: Type.Boolean(),
+    in_graph: Type.Optional(Type.Boolean()),
   }),
   tiers: ['full'],
   // The baseline is kept in memory by a read; storing it is a write (refused on a read-only server).
@@ -37,6 +39,9 @@ export const documentBindingsVerb = defineVerb({
     const doc = await resolveDocument(graph, path, { signal: call.signal, persist: args.persist });
     const bindings = await computeBindings(graph, path, doc.record.markdown);
     const baseline = recordBaseline(graph, doc.record, bindings, args.persist);
+    // A converted document (not parsed by the graph's ingest) enters the graph as document + section nodes.
+    const graphed = args.persist && doc.record.converter !== 'markdown' && graph.engine.graph.nodeCount > 0;
+    if (graphed) await documentNodes(graph).put(doc.record);
     const count = (status: string) => bindings.filter((b) => b.status === status).length;
     return {
       path,
@@ -49,6 +54,7 @@ export const documentBindingsVerb = defineVerb({
       stored: args.persist ? isStored(graph, doc.record) : false,
       bindings: bindings.slice(0, args.top_k),
       truncated: bindings.length > args.top_k,
+      ...(graphed ? { in_graph: true } : {}),
     };
   },
 });

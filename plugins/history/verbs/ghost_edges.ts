@@ -1,5 +1,6 @@
 /** ghost_edges: file pairs that change together in git without any static edge between them. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { fileIdOf } from '../../graph/api.ts';
 import { historyCall, historySource, iso, round3 } from '../call.ts';
 import { pairDamping, windowSeconds } from '../history-index.ts';
 import { fileDeps } from '../predictor.ts';
@@ -33,12 +34,12 @@ export const ghostEdgesVerb = defineVerb({
     '`confidence_ab` = shared commits / commits of a; `weight` is the damped support the ranking uses.',
   ].join('\n'),
   handler: async (args, call) => {
-    const { engine, index, mined } = await historyCall(call);
+    const { engine, index, mined } = await historyCall(call, { view: true });
     const span = windowSeconds(args.depth);
     const from = span === null ? 0 : index.firstAtOrAfter(index.newest - span);
     const g = engine.graph;
     const deps = fileDeps(g);
-    const inGraph = (f: string) => g.get(`file:${f}`) !== null;
+    const inGraph = (f: string) => g.get(fileIdOf(f)) !== null;
     const commitsOf = new Map<string, number>();
     const pairs = new Map<string, { support: number; weight: number; last: number }>();
     let sweeps = 0;

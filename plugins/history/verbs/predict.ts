@@ -1,5 +1,6 @@
 /** predict: what else likely needs changing with a node — git co-change, static dependents, learned feedback. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { fileIdOf } from '../../graph/api.ts';
 import { fileOfNode, historyCall, historySource, round3 } from '../call.ts';
 import { decide } from '../calibration.ts';
 import { fileDeps, learnedPairs, predictFiles, PREDICT_WEIGHTS } from '../predictor.ts';
@@ -35,7 +36,7 @@ export const predictVerb = defineVerb({
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
-    const { history, graph, engine, index, mined } = await historyCall(call);
+    const { history, graph, engine, index, mined, federated } = await historyCall(call, { view: true });
     const { node, file } = fileOfNode(graph, args.changed_node);
     const g = engine.graph;
     const preds = predictFiles(
@@ -43,9 +44,10 @@ export const predictVerb = defineVerb({
       { index, halfLifeSeconds: args.include_velocity ? history.halfLife(index) : undefined, deps: fileDeps(g), learned: learnedPairs(graph) },
       args.top_k * 3,
     )
-      .filter((p) => g.get(`file:${p.file}`) !== null)
+      .filter((p) => g.get(fileIdOf(p.file)) !== null)
       .slice(0, args.top_k);
-    const cal = history.calibration();
+    // Thresholds were replayed on the workspace's history: they say nothing about the federation's.
+    const cal = federated ? null : history.calibration();
     const fh = index.files.get(file);
     return {
       changed: { node: node.id, file, commits: fh?.commits.length ?? 0 },

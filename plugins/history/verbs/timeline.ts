@@ -1,5 +1,6 @@
 /** timeline: a file's git history, renames followed — commits, authors, churn, co-change partners, velocity, stability. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { fileIdOf } from '../../graph/api.ts';
 import { fileDeps } from '../predictor.ts';
 import { fileOfNode, historyCall, historySource, iso, round3 } from '../call.ts';
 import { windowSeconds } from '../history-index.ts';
@@ -48,7 +49,7 @@ export const timelineVerb = defineVerb({
     '- `stability`: share of the window\'s weeks (since the file\'s first commit) without a change.',
   ].join('\n'),
   handler: async (args, call) => {
-    const { graph, engine, index, mined } = await historyCall(call);
+    const { graph, engine, index, mined } = await historyCall(call, { view: true });
     const { node, file } = fileOfNode(graph, args.node);
     const span = windowSeconds(args.depth);
     const fh = index.files.get(file);
@@ -93,7 +94,7 @@ export const timelineVerb = defineVerb({
           confidence: round3(counts.commits ? p.support / counts.commits : 0),
           last_together: iso(p.last),
           static_edge: !!(deps.dependents.get(file)?.has(f) || deps.dependencies.get(file)?.has(f)),
-          ...(engine.graph.get(`file:${f}`) ? {} : { gone: true }),
+          ...(engine.graph.get(fileIdOf(f)) ? {} : { gone: true }),
         }));
     }
     return {

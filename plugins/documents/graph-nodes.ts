@@ -1,0 +1,273 @@
+/**
+ * Converted documents in the code graph. The graph's own ingest parses Markdown only; a PDF, HTML,
+ * DOCX, reStructuredText or text document enters it here, from its canonical Markdown: a `file`
+ * node for the source path, one `section` node per heading (ids as the graph gives Markdown
+ * sections: `section:docs/spec.pdf#Design.Checkout`), `contains` edges (folder → file → sections),
+ * and a `documents` edge from the section holding each bound mention to the code it names (the
+ * bindings of bindings.ts: paths, symbols, commands). So seek, impact (the documents naming a
+ * symbol), why and the daemon's broken-link alerts see them like Markdown.
+ *
+ * The nodes are re-applied whenever the graph changed (an edit re-ingested, a reload), before the
+ * next call: bindings are recomputed against the graph as it is and the edges replaced (the apply
+ * never refreshes the graph itself; the call that re-ingests leaves the re-link to the next one). Section text goes
+ * into the node's `doc` (what seek indexes for it); line ranges are 0..0 because the lines are the
+ * artefact's, not the source file's (document_resolve gives the artefact and its heading lines).
+ *
+ * Which documents are in the graph is remembered in the workspace store (namespace
+ * `documents.graph`, one row per path) by writing calls only, so a restarted server puts them back.
+ */
+import { posix } from 'node:path';
+import {
+  DEFAULT_WEIGHTS,
+  ensureFinal,
+  extractMarkdown,
+  fileNodeId,
+  moduleNodeId,
+  RELATION_CODE,
+  STRUCTURAL_CONTAINS_WEIGHT,
+  symbolNodeId,
+  type CodeGraph,
+  type CodeGraphEngine,
+  type GraphNode,
+  type GraphService,
+} from '../graph/api.ts';
+import { bindingResolver } from './bindings.ts';
+import { readMentions, type Mention } from './mentions.ts';
+import { loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
+
+export const GRAPH_NAMESPACE = 'documents.graph';
+/** Converted documents kept in the graph at most (the oldest leaves first). */
+export const MAX_GRAPH_DOCUMENTS = 500;
+/** Characters of a section's own text kept as its `doc`. */
+const DOC_CHARS = 1000;
+
+/** One document's nodes, made once per source version (the same objects are re-used, so seek re-indexes nothing). */
+interface DocumentEntry {
+  path: string;
+  hash: string;
+  /** What the Markdown names (read once per source version). */
+  mentions: Mention[];
+  file: GraphNode;
+  sections: { node: GraphNode; parent: string | null; startLine: number; endLine: number }[];
+}
+
+/** Stored membership row. */
+interface MemberRow {
+  source_hash: string;
+}
+
+class DocumentNodes {
+  private readonly docs = new Map<string, DocumentEntry>();
+  private restored = false;
+  private appliedTo: CodeGraph | null = null;
+  private appliedVersion = -1;
+  /** Documents added or replaced since the last apply (linked alone while the graph did not change). */
+  private readonly pending = new Set<string>();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly graph: GraphService) {}
+
+  /** Adds (or replaces) a document's nodes from its record (linked before the next call); remembered in the store when the server may write. */
+  put(record: DocumentRecord): Promise<void> {
+    return this.serial(() => this.putNow(record));
+  }
+
+  /** Takes a document's nodes (and their edges) out of the graph; false when it had none. */
+  drop(path: string): Promise<boolean> {
+    return this.serial(() => this.dropNow(path));
+  }
+
+  /** Brings the graph up to date with the documents (after the graph changed). */
+  ensure(): Promise<void> {
+    return this.serial(() => this.apply());
+  }
+
+  /** Every mutation of the documents' nodes runs after the previous one (an apply awaits between documents). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn);
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async putNow(record: DocumentRecord): Promise<void> {
+    this.restore();
+    const previous = this.docs.get(record.path);
+    if (previous?.hash === record.source_hash) return;
+    if (previous) this.removeNodes(previous);
+    this.docs.delete(record.path);
+    this.docs.set(record.path, entryOf(record));
+    while (this.docs.size > MAX_GRAPH_DOCUMENTS) {
+      const [oldest] = this.docs.keys();
+      await this.dropNow(oldest);
+    }
+    if (this.writable()) {
+      saveRecord(this.graph, record);
+      this.graph.engine.memory.set(GRAPH_NAMESPACE, record.path, { source_hash: record.source_hash } satisfies MemberRow);
+    }
+    this.pending.add(record.path);
+  }
+
+  private async dropNow(path: string): Promise<boolean> {
+    this.restore();
+    const entry = this.docs.get(path);
+    if (this.writable()) this.graph.engine.memory.delete(GRAPH_NAMESPACE, path);
+    if (!entry) return false;
+    this.docs.delete(path);
+    this.pending.delete(path);
+    const g = this.graph.engine.graph;
+    ensureFinal(g);
+    const current = g === this.appliedTo && g.version === this.appliedVersion;
+    this.removeNodes(entry);
+    ensureFinal(g);
+    // Removing our own nodes is no change of the code: the others need no re-link for it.
+    if (current) this.appliedVersion = g.version;
+    return true;
+  }
+
+  private writable(): boolean {
+    return this.graph.writable && this.graph.engine.storeExists();
+  }
+
+  /** Puts back the documents a previous process added (their artefacts are stored with them). */
+  private restore(): void {
+    if (this.restored || !this.graph.engine.storeExists()) return;
+    this.restored = true;
+    for (const row of this.graph.engine.memory.list<MemberRow>(GRAPH_NAMESPACE, '', MAX_GRAPH_DOCUMENTS)) {
+      const record = loadRecord(this.graph, row.key);
+      if (record && record.source_hash === row.value.source_hash && !this.docs.has(record.path)) {
+        this.docs.set(record.path, entryOf(record));
+        this.pending.add(record.path);
+      }
+    }
+  }
+
+  private async apply(): Promise<void> {
+    this.restore();
+    if (this.docs.size === 0) return;
+    // The graph as it is: refreshing is the handler's business (a call that re-ingests re-links on the next one).
+    const g = this.graph.engine.graph;
+    if (g.nodeCount === 0) return;
+    ensureFinal(g);
+    // The graph changed (an edit, a reload): every document is re-linked; else only the new ones.
+    const changed = g !== this.appliedTo || g.version !== this.appliedVersion;
+    if (!changed && this.pending.size === 0) return;
+    const todo = changed ? [...this.docs.values()] : [...this.pending].map((p) => this.docs.get(p)).filter((e) => e !== undefined);
+    const version = g.version;
+    const resolve = await bindingResolver(this.graph, { refresh: false });
+    const bound = new Map<string, ReturnType<typeof resolve>>();
+    for (const [k, entry] of todo.entries()) {
+      bound.set(entry.path, resolve(entry.path, entry.mentions));
+      if (k % 50 === 49) await new Promise<void>((r) => setImmediate(r));
+    }
+    const now = this.graph.engine.graph;
+    if (now !== g || now.version !== version) return this.apply(); // changed meanwhile: start over on the graph as it is
+    ensureFinal(now);
+    const code = RELATION_CODE;
+    for (const entry of todo) {
+      // Nodes (the same objects each time), then this document's old edges out, then its edges now.
+      const fileIdx = now.upsertNode(entry.file);
+      const index = new Map<string, number>();
+      for (const s of entry.sections) index.set(s.node.qualifiedName!, now.upsertNode(s.node));
+      const dead: number[] = [];
+      for (const i of [fileIdx, ...index.values()]) now.forEachOut(i, (_t, _w, _r, e) => dead.push(e));
+      now.forEachIn(fileIdx, (src, _w, rel, e) => {
+        if (rel === code.contains && now.node(src)?.kind === 'module') dead.push(e);
+      });
+      for (const e of dead) now.removeEdge(e);
+      const folder = nearestModule(now, posix.dirname(entry.path));
+      if (folder >= 0) now.addEdge(folder, fileIdx, code.contains, STRUCTURAL_CONTAINS_WEIGHT);
+      for (const s of entry.sections) {
+        const parent = s.parent === null ? fileIdx : (index.get(s.parent) ?? fileIdx);
+        now.addEdge(parent, index.get(s.node.qualifiedName!)!, code.contains, DEFAULT_WEIGHTS.contains);
+      }
+      for (const b of bound.get(entry.path) ?? []) {
+        if (b.status !== 'bound') continue;
+        const from = sectionAt(entry, b.first_line);
+        const source = from === null ? fileIdx : index.get(from)!;
+        for (const t of b.targets) {
+          const target = now.indexOf(t.id);
+          if (target >= 0 && target !== source) now.addEdge(source, target, code.documents, DEFAULT_WEIGHTS.documents * Math.min(1, b.score));
+        }
+      }
+    }
+    now.finalize();
+    this.appliedTo = now;
+    this.appliedVersion = now.version;
+    this.pending.clear();
+  }
+
+  private removeNodes(entry: DocumentEntry): void {
+    const g = this.graph.engine.graph;
+    for (const n of [...entry.sections.map((s) => s.node), entry.file]) {
+      const i = g.indexOf(n.id);
+      if (i >= 0 && g.node(i) === n) g.removeNode(i);
+    }
+  }
+}
+
+/** The nodes of a document's canonical Markdown. */
+function entryOf(record: DocumentRecord): DocumentEntry {
+  const { path, markdown } = record;
+  const lines = markdown.split('\n');
+  const extraction = extractMarkdown(path, markdown);
+  const symbols = extraction.symbols.filter((s) => s.kind === 'section');
+  const own = (from: number, to: number) => fold(lines.slice(from, to).join('\n'));
+  const firstHeading = symbols.length ? symbols[0].startLine - 1 : lines.length;
+  const file: GraphNode = { id: fileNodeId(path), kind: 'file', label: posix.basename(path), path, startLine: 1, endLine: Math.max(1, lines.length), language: 'markdown' };
+  const preamble = own(0, firstHeading);
+  if (preamble) file.doc = preamble;
+  const seen = new Map<string, number>();
+  const sections = symbols.map((s, k) => {
+    const n = (seen.get(s.qualifiedName) ?? 0) + 1;
+    seen.set(s.qualifiedName, n);
+    const q = n === 1 ? s.qualifiedName : `${s.qualifiedName}~${n}`;
+    // Its own text: from under its heading to the next heading (a child's text is the child's).
+    const next = k + 1 < symbols.length ? Math.min(symbols[k + 1].startLine - 1, s.endLine) : s.endLine;
+    const node: GraphNode = { id: symbolNodeId('section', path, q), kind: 'section', label: s.name, path, startLine: 0, endLine: 0, language: 'markdown', qualifiedName: q };
+    const text = own(s.startLine, next);
+    if (text) node.doc = text;
+    return { node, parent: s.parent ?? null, startLine: s.startLine, endLine: s.endLine };
+  });
+  return { path, hash: record.source_hash, mentions: readMentions(markdown), file, sections };
+}
+
+/** Whitespace-folded text without Markdown markers, cut at DOC_CHARS. */
+function fold(text: string): string {
+  const t = text
+    .replace(/^```.*$/gm, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*>#|]+/g, ' ')
+    .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return t.length <= DOC_CHARS ? t : `${t.slice(0, DOC_CHARS - 1)}…`;
+}
+
+/** The innermost section holding an artefact line, or null before the first heading. */
+function sectionAt(entry: DocumentEntry, line: number): string | null {
+  let best: DocumentEntry['sections'][number] | null = null;
+  for (const s of entry.sections) if (s.startLine <= line && line <= s.endLine && (!best || s.startLine >= best.startLine)) best = s;
+  return best ? best.node.qualifiedName! : null;
+}
+
+/** The folder node for a directory, or its nearest ancestor the graph has (-1 when none). */
+function nearestModule(g: CodeGraph, dir: string): number {
+  for (let d = dir === '.' ? '' : dir; ; d = posix.dirname(d) === '.' ? '' : posix.dirname(d)) {
+    const i = g.indexOf(moduleNodeId(d));
+    if (i >= 0 || d === '') return i;
+  }
+}
+
+const perEngine = new WeakMap<CodeGraphEngine, DocumentNodes>();
+
+/** The converted documents in a workspace graph. */
+export function documentNodes(graph: GraphService): DocumentNodes {
+  let d = perEngine.get(graph.engine);
+  if (!d) perEngine.set(graph.engine, (d = new DocumentNodes(graph)));
+  return d;
+}
+
+export type { DocumentNodes };

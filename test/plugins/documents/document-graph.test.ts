@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { makeDocx, makePdf } from './document-fixtures.ts';
+
+function write(ws: string, rel: string, data: string | Buffer): void {
+  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+  fs.writeFileSync(path.join(ws, rel), data);
+}
+
+const ok = (r: { json: any }) => {
+  assert.equal(r.json.error, undefined, JSON.stringify(r.json));
+  return r.json;
+};
+
+/** Ids of the nodes that reach `id` in reverse impact. */
+async function documentedBy(h: Harness, id: string): Promise<string[]> {
+  const r = ok(await h.call('impact', { agent_id: 'a', node_id: id, direction: 'reverse', top_k: 100 }));
+  return r.direct.map((d: any) => d.id);
+}
+
+describe('documents in the graph: converted PDF, HTML and DOCX as document and section nodes', function () {
+  this.timeout(180000);
+  let h: Harness | undefined;
+  let ws: string;
+  let cache: string;
+  const serve = async () => (h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: cache } }));
+  before(async () => {
+    ws = writeFixtureRepo(tempDir());
+    cache = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-docgraph-cache-'));
+    write(ws, 'package.json', JSON.stringify({ type: 'module', private: true, scripts: { test: 'mocha' } }, null, 2));
+    write(ws, 'docs/cart.pdf', makePdf(['Cart design', 'The checkout calls total() from src/cart.ts.', 'Zephyrine reconciliation happens nightly.']));
+    write(ws, 'docs/retry.html', '<html><body><h1>Retries</h1><p>Failures wait <code>backoff</code> seconds in a quokka pattern.</p></body></html>');
+    write(ws, 'manual/setup.rst', 'Setup\n=====\n\nThe platypus bootstrap calls :func:`retry` around flaky steps.\n');
+    write(ws, 'docs/math.docx', await makeDocx('Math notes', ['mul() multiplies by repeated calls to add().', 'Both live in src/math.ts.']));
+    await serve();
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws }));
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('an auto_ingest tick puts the converted documents in the graph, with sections seek finds', async () => {
+    ok(await h!.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 60000 }));
+    const tick = ok(await h!.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual([...tick.ingested].sort(), ['docs/cart.pdf', 'docs/guide.md', 'docs/math.docx', 'docs/retry.html'], JSON.stringify(tick));
+    // A phrase that exists only inside the PDF.
+    const s = ok(await h!.call('seek', { agent_id: 'a', query: 'Zephyrine reconciliation', top_k: 5 }));
+    assert.equal(s.results[0]?.id, 'section:docs/cart.pdf#Page 1', JSON.stringify(s.results));
+    const html = ok(await h!.call('seek', { agent_id: 'a', query: 'quokka pattern', top_k: 5 }));
+    assert.equal(html.results[0]?.id, 'section:docs/retry.html#Retries', JSON.stringify(html.results));
+    // The document's node resolves back to its artefact.
+    const resolved = ok(await h!.call('document_resolve', { agent_id: 'a', node_id: 'section:docs/math.docx#Math notes' }));
+    assert.equal(resolved.path, 'docs/math.docx');
+  });
+
+  it('binds sections to the code they name: impact on a function lists the documents that mention it', async () => {
+    assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
+    assert.ok((await documentedBy(h!, 'function:src/cart.ts#total')).includes('section:docs/cart.pdf#Page 1'));
+    assert.ok((await documentedBy(h!, 'file:src/math.ts')).includes('section:docs/math.docx#Math notes'));
+    assert.ok(!(await documentedBy(h!, 'function:src/math.ts#mul')).some((id) => id.includes('cart.pdf')), 'the PDF does not name mul');
+  });
+
+  it('editing a bound function raises drift for the DOCX binding, and the section stays linked to it', async () => {
+    ok(await h!.call('document_bindings', { agent_id: 'a', path: 'docs/math.docx' }));
+    assert.equal(ok(await h!.call('document_drift', { agent_id: 'a', path: 'docs/math.docx' })).counts.stale, 0);
+    const f = path.join(ws, 'src/math.ts');
+    fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('  return out;\n}', '  return out * 1;\n}'));
+    const drift = ok(await h!.call('document_drift', { agent_id: 'a', path: 'docs/math.docx' }));
+    const stale = drift.findings.filter((x: any) => x.kind === 'stale');
+    assert.ok(stale.some((x: any) => x.targets.includes('function:src/math.ts#mul')), JSON.stringify(drift.findings));
+    assert.ok(!stale.some((x: any) => x.targets.includes('function:src/math.ts#add')), 'add was not edited');
+    assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'), 'the edge survives the re-ingest of math.ts');
+  });
+
+  it('re-ingests a rewritten document and prunes a deleted one on the next tick', async () => {
+    write(ws, 'docs/retry.html', '<html><body><h1>Backoff policy</h1><p>Waits grow as a wombat sequence; see <code>retry</code>.</p></body></html>');
+    fs.rmSync(path.join(ws, 'docs/cart.pdf'));
+    const tick = ok(await h!.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.ingested, ['docs/retry.html'], JSON.stringify(tick));
+    assert.deepEqual(tick.pruned, ['docs/cart.pdf']);
+    const gone = ok(await h!.call('seek', { agent_id: 'a', query: 'Zephyrine reconciliation', top_k: 5 }));
+    assert.ok(!JSON.stringify(gone.results).includes('cart.pdf'), JSON.stringify(gone.results));
+    const old = ok(await h!.call('seek', { agent_id: 'a', query: 'quokka', top_k: 5 }));
+    assert.ok(!JSON.stringify(old.results).includes('retry.html'), 'the old section left with the old version');
+    const now = ok(await h!.call('seek', { agent_id: 'a', query: 'wombat sequence', top_k: 5 }));
+    assert.equal(now.results[0]?.id, 'section:docs/retry.html#Backoff policy');
+    assert.ok((await documentedBy(h!, 'function:py/retry.py#retry')).includes('section:docs/retry.html#Backoff policy'));
+    assert.ok(!(await documentedBy(h!, 'function:src/cart.ts#total')).some((id) => id.includes('cart.pdf')));
+  });
+
+  it('document_bindings with persist puts a document outside the auto-ingest roots in the graph', async () => {
+    const before = ok(await h!.call('seek', { agent_id: 'a', query: 'platypus bootstrap', top_k: 5 }));
+    assert.ok(!JSON.stringify(before.results).includes('manual/setup.rst'), 'not in the graph before');
+    const read = ok(await h!.call('document_bindings', { agent_id: 'a', path: 'manual/setup.rst' }));
+    assert.equal(read.in_graph, undefined, 'a read call adds nothing to the graph');
+    const r = ok(await h!.call('document_bindings', { agent_id: 'a', path: 'manual/setup.rst', persist: true }));
+    assert.equal(r.in_graph, true);
+    const s = ok(await h!.call('seek', { agent_id: 'a', query: 'platypus bootstrap', top_k: 5 }));
+    assert.equal(s.results[0]?.id, 'section:manual/setup.rst#Setup', JSON.stringify(s.results));
+    assert.ok((await documentedBy(h!, 'function:py/retry.py#retry')).includes('section:manual/setup.rst#Setup'));
+  });
+
+  it('puts the documents back after a restart, from the store', async () => {
+    await h!.close();
+    await serve();
+    const s = ok(await h!.call('seek', { agent_id: 'a', query: 'wombat sequence', top_k: 5 }));
+    assert.equal(s.results[0]?.id, 'section:docs/retry.html#Backoff policy', JSON.stringify(s.results));
+    assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
+    assert.ok((await documentedBy(h!, 'function:py/retry.py#retry')).includes('section:manual/setup.rst#Setup'));
+  });
+});
