@@ -67,9 +67,9 @@ interface VerbStat {
   samples: Samples;
 }
 
-/** One of an agent's last calls (tokens filled in once counted; null when never counted). */
+/** One of an agent's last calls (tokens filled in once counted; null when never counted); `at` in epoch ms. */
 export interface LastCall {
-  at: string;
+  at: number;
   verb: string;
   ms: number;
   outcome: Outcome;
@@ -127,13 +127,13 @@ export class CallStats {
     }
     verb.calls++;
     verb.samples.add(c.ms);
-    const last: LastCall = { at: new Date(now).toISOString(), verb: c.verb, ms: round(c.ms), outcome: c.outcome, tokens: null };
+    const last: LastCall = { at: now, verb: c.verb, ms: round(c.ms), outcome: c.outcome, tokens: null };
     agent.last.push(last);
     if (agent.last.length > STATS_LIMITS.lastCalls) agent.last.shift();
     if (c.tokens !== undefined) addTokens(agent, verb, last, c.tokens);
     else if (c.countLater && c.text !== undefined) this.countLater({ text: c.text, agent, verb, last });
     if (c.error) {
-      this.errors.push({ at: last.at, agent: c.agentId, verb: c.verb, code: c.error.code, message: c.error.message.slice(0, 300) });
+      this.errors.push({ at: new Date(now).toISOString(), agent: c.agentId, verb: c.verb, code: c.error.code, message: c.error.message.slice(0, 300) });
       if (this.errors.length > STATS_LIMITS.recentErrors) this.errors.shift();
     }
     if (c.connectionId !== undefined) this.seeConnection(c.connectionId, c.agentId, now);
@@ -160,7 +160,7 @@ export class CallStats {
               const q = v.samples.percentiles();
               return { verb, calls: v.calls, p50_ms: q.p50, p99_ms: q.p99, tokens: v.tokens };
             }),
-          last_calls: [...a.last].reverse(),
+          last_calls: [...a.last].reverse().map((l) => ({ ...l, at: new Date(l.at).toISOString() })),
         };
       });
   }
