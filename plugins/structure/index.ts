@@ -7,6 +7,7 @@ import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import { closeFactsStore } from './facts-cache.ts';
 import { FactsWarmer } from './facts-warmer.ts';
+import { keepCapture, shapesToCapture, type LearnCapture } from './learn-capture.ts';
 import './grammars.ts';
 import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
 import { antibodyCreateVerb } from './verbs/antibody_create.ts';
@@ -84,6 +85,20 @@ export default definePlugin<StructureOptions>({
       // Any call may have changed the graph (ingest, or edits a freshness check picked up).
       ctx.hooks.afterCall.tap('structure', () => warmer.poke());
     }
+    // A learn correction: the confirmed nodes' shapes are read before learn runs (the code as
+    // confirmed) and kept once it succeeded (antibody_create pattern.from_learn).
+    const captures = new WeakMap<object, Promise<LearnCapture | null>>();
+    ctx.hooks.beforeCall.tapPromise('structure:learn', async (call) => {
+      if (call.name !== 'learn') return;
+      const args = call.args as { query?: string; feedback?: string; node_ids?: string[] };
+      const capture = shapesToCapture(graph, { agent: call.ctx.agentId, query: args.query ?? '', feedback: args.feedback ?? '', nodeIds: args.node_ids ?? [] }).catch(() => null);
+      captures.set(call, capture);
+      await capture;
+    });
+    ctx.hooks.afterCall.tap('structure:learn', (call, outcome) => {
+      const capture = captures.get(call);
+      if (capture && outcome.kind === 'ok') keepCapture(graph, capture);
+    });
     ctx.hooks.health.tapPromise('structure', async (report) => ({ ...report, structure: { background_facts: { ...warmer.status } } }));
     ctx.hooks.shutdown.tapPromise('structure', async () => {
       await warmer.stop();
