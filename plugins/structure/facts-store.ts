@@ -1,7 +1,9 @@
 /**
  * File facts persisted per file content: a SQLite table the structure plugin owns beside the graph
  * store (`<storeDir>/structure-facts.db`, better-sqlite3, WAL), one row per workspace path with the
- * content hash it was computed from and the facts as a V8-serialised blob (typed arrays stay binary).
+ * content hash it was computed from and the facts as a compact blob (encodeFacts: the findings as
+ * JSON, every definition's rows, token count and shingles as one Int32 run, read back as views of
+ * one buffer per file — no object per shingle, no copy per definition).
  * A new process, or the first call after a restart, reads them instead of parsing. Rows carry the
  * facts version — a hash of the rule set (queries, messages, checks' code), the facts code and the
  * grammar versions — and a table written under another version is emptied on open, so a rule change
@@ -11,7 +13,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
 import Database from 'better-sqlite3';
 import { grammarPath } from '../graph/api.ts';
 import { CODE_RULES } from './code-rules.ts';
@@ -21,7 +22,7 @@ import { computeFacts, definitionShapes, type FileFacts } from './file-facts.ts'
 const require = createRequire(import.meta.url);
 
 /** Raised by hand when the facts' layout changes in a way the code hashes below would not show. */
-const FACTS_FORMAT = 1;
+const FACTS_FORMAT = 2;
 export const FACTS_DB = 'structure-facts.db';
 /** Rows read per statement (a `path IN (…)` list). */
 const READ_CHUNK = 200;
@@ -124,9 +125,9 @@ export class FactsStore {
       for (const row of this.statement(chunk.length).iterate(...chunk.map((w) => w.path)) as Iterable<{ path: string; hash: string; blob: Buffer }>) {
         if (byPath.get(row.path) !== row.hash) continue;
         try {
-          out.set(row.path, deserialize(row.blob) as FileFacts);
+          out.set(row.path, decodeFacts(row.blob));
         } catch {
-          // unreadable (another Node's serialisation): recomputed and rewritten
+          // unreadable: recomputed and rewritten
         }
       }
     }
@@ -140,11 +141,26 @@ export class FactsStore {
     if (!put || rows.length === 0) return;
     try {
       this.db.transaction(() => {
-        for (const r of rows) put.run(r.path, r.hash, serialize(r.facts));
+        for (const r of rows) put.run(r.path, r.hash, encodeFacts(r.facts));
       })();
       this.counters.written += rows.length;
     } catch {
       // busy or full: the facts stay in memory, the next process computes them again
+    }
+  }
+
+  /** Drops the rows of paths not in `keep` (files gone from the graph); the number dropped. */
+  retain(keep: ReadonlySet<string>): number {
+    if (!this.put || !this.db.open) return 0;
+    try {
+      const gone = (this.db.prepare('SELECT path FROM facts').pluck().all() as string[]).filter((p) => !keep.has(p));
+      const del = this.db.prepare('DELETE FROM facts WHERE path = ?');
+      this.db.transaction(() => {
+        for (const p of gone) del.run(p);
+      })();
+      return gone.length;
+    } catch {
+      return 0;
     }
   }
 
@@ -164,4 +180,54 @@ export class FactsStore {
   private statement(n: number): Database.Statement {
     return (this.get[n] ??= this.db.prepare(`SELECT path, hash, blob FROM facts WHERE path IN (${new Array(n).fill('?').join(',')})`));
   }
+}
+
+/**
+ * A file's facts as bytes: [u32 JSON length][findings JSON][pad to 4][i32 defs count, then per
+ * definition row, endRow, tokens, shingle count, shingles…], little-endian.
+ */
+export function encodeFacts(facts: FileFacts): Buffer {
+  const json = Buffer.from(Object.keys(facts.findings).length ? JSON.stringify(facts.findings) : '');
+  const head = 4 + json.length;
+  const pad = (4 - (head % 4)) % 4;
+  let ints = 1;
+  for (const d of facts.defs) ints += 4 + d.shingles.length;
+  const out = Buffer.alloc(head + pad + ints * 4);
+  out.writeUInt32LE(json.length, 0);
+  json.copy(out, 4);
+  const body = new Int32Array(ints);
+  let k = 0;
+  body[k++] = facts.defs.length;
+  for (const d of facts.defs) {
+    body[k++] = d.row;
+    body[k++] = d.endRow;
+    body[k++] = d.tokens;
+    body[k++] = d.shingles.length;
+    body.set(d.shingles, k);
+    k += d.shingles.length;
+  }
+  Buffer.from(body.buffer).copy(out, head + pad);
+  return out;
+}
+
+/** The facts encodeFacts wrote; the shingles are views of one Int32Array per file. */
+export function decodeFacts(blob: Uint8Array): FileFacts {
+  const bytes = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  const jsonLength = bytes.readUInt32LE(0);
+  const findings = jsonLength ? (JSON.parse(bytes.toString('utf8', 4, 4 + jsonLength)) as FileFacts['findings']) : {};
+  const start = 4 + jsonLength + ((4 - ((4 + jsonLength) % 4)) % 4);
+  // One aligned copy of the integer part (the driver's buffer may sit at any offset).
+  const body = new Int32Array(new Uint8Array(bytes.buffer, bytes.byteOffset + start, bytes.byteLength - start).slice().buffer);
+  const defs: FileFacts['defs'] = [];
+  let k = 1;
+  for (let n = body[0]; n > 0; n--) {
+    const row = body[k];
+    const endRow = body[k + 1];
+    const tokens = body[k + 2];
+    const count = body[k + 3];
+    k += 4;
+    defs.push({ row, endRow, tokens, shingles: body.subarray(k, k + count) });
+    k += count;
+  }
+  return { findings, defs };
 }

@@ -10,7 +10,7 @@
 import type { GraphService, Language } from '../graph/api.ts';
 import { CODE_LANGUAGES } from './code-trees.ts';
 import { Deadline } from './deadline.ts';
-import { backgroundSlice, factsOf, verbsComputing } from './facts-cache.ts';
+import { backgroundSlice, factsOf, factsStoreOf, verbsComputing } from './facts-cache.ts';
 
 /** Files per slice: a few worker batches, so a new graph or a verb waits at most one slice. */
 const SLICE_FILES = 96;
@@ -128,6 +128,8 @@ export class FactsWarmer {
       this.status.elapsed_ms = Math.round(performance.now() - started);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    // A whole pass: rows of files no longer in the graph go.
+    factsStoreOf(this.graph)?.retain(new Set(files.map((f) => f.path)));
     this.status.state = 'done';
   }
 }

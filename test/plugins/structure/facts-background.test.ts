@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { FACTS_DB } from '../../../plugins/structure/facts-store.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 
@@ -106,10 +108,11 @@ describe('the background facts job', function () {
       assert.equal(status.parsed + scan.files_parsed, MODULES + 2, `job parsed ${status.parsed}, scan ${scan.files_parsed}: each file once`);
       if (scan.files_parsed > 0) assert.ok(progress.some((m) => /files parsed/.test(m)), JSON.stringify(progress));
 
-      // A changed graph starts a new run, which parses only the changed file.
+      // A changed graph starts a new run, which parses only the changed file and drops the deleted one's row.
       const runs = status.runs;
-      const { writeFileSync } = await import('node:fs');
+      const { writeFileSync, rmSync } = await import('node:fs');
       writeFileSync(`${fresh}/pkg0/mod_0.py`, 'def only():\n    return 1\n');
+      rmSync(`${fresh}/pkg0/mod_1.py`);
       await h.call('ingest', { agent_id: 'bg', path: fresh });
       status = await backgroundStatus(h);
       const again = Date.now() + 120_000;
@@ -119,6 +122,15 @@ describe('the background facts job', function () {
       }
       assert.equal(status.runs, runs + 1);
       assert.equal(status.parsed, 1);
+      assert.equal(status.files, MODULES + 1);
+      const db = new Database(`${fresh}/.m1nd/${FACTS_DB}`, { readonly: true });
+      try {
+        const paths = (db.prepare('SELECT path FROM facts').pluck().all() as string[]).sort();
+        assert.equal(paths.length, MODULES + 1);
+        assert.ok(!paths.includes('pkg0/mod_1.py'));
+      } finally {
+        db.close();
+      }
     } finally {
       await h.close();
     }
