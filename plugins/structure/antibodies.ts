@@ -10,6 +10,7 @@ import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { GraphService, Language } from '../graph/api.ts';
 import { compileQuery } from './grammars.ts';
 import { Deadline } from './deadline.ts';
+import { learnedShape } from './learn-capture.ts';
 import { collectShapes, jaccard } from './shapes.ts';
 
 const NAMESPACE = 'antibodies';
@@ -36,6 +37,8 @@ export interface Antibody {
   language?: Language;
   min_similarity: number;
   specificity: number;
+  /** Taken from a `learn` correction: which one, and whether the shape is the code as it was then. */
+  learned_from?: { at: string; query: string; feedback: string; agent: string; shape_from: 'correction' | 'current_code' };
   created_by: string;
   created_at: string;
 }
@@ -43,6 +46,8 @@ export interface Antibody {
 /** The pattern part of antibody_create. */
 export interface PatternInput {
   from_node?: string;
+  /** A `learn` correction: its query, or "latest". */
+  from_learn?: string;
   query?: string;
   language?: Language;
   min_similarity?: number;
@@ -87,7 +92,10 @@ export async function buildAntibody(graph: GraphService, input: { name: string; 
   const { pattern } = input;
   const base = { name: input.name, description: input.description, severity: input.severity, enabled: true, created_by: input.agentId, created_at: new Date().toISOString() };
   let antibody: Antibody;
-  if (pattern.from_node) {
+  if (pattern.from_learn) {
+    const { shape, learned } = await learnedShape(graph, input.agentId, pattern.from_learn, pattern.from_node);
+    antibody = { ...base, id: '', kind: 'shape', origin: shape.node, shingles: shape.shingles, tokens: shape.tokens, min_similarity: pattern.min_similarity ?? 0.75, specificity: round(Math.min(1, shape.tokens / 150)), learned_from: learned };
+  } else if (pattern.from_node) {
     const node = graph.node(pattern.from_node);
     if (node.kind !== 'function' && node.kind !== 'method' && node.kind !== 'class') {
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${node.id} is a ${node.kind}: an antibody takes the shape of a function, method or class`, { hint: 'pass the buggy function\'s id as pattern.from_node, or a tree-sitter pattern.query' });
@@ -101,7 +109,7 @@ export async function buildAntibody(graph: GraphService, input: { name: string; 
     await compileQuery(language, pattern.query); // throws a coded error naming the problem
     antibody = { ...base, id: '', kind: 'query', query: pattern.query, language, min_similarity: 1, specificity: round(querySpecificity(pattern.query)) };
   } else {
-    throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'an antibody needs pattern.from_node (a buggy function) or pattern.query (a tree-sitter query)', { hint: 'antibody_create({name, pattern: {from_node: "function:src/a.ts#f"}})' });
+    throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'an antibody needs pattern.from_node (a buggy function), pattern.from_learn (a learn correction) or pattern.query (a tree-sitter query)', { hint: 'antibody_create({name, pattern: {from_node: "function:src/a.ts#f"}}) or {from_learn: "latest"}' });
   }
   if (antibody.specificity < MIN_SPECIFICITY) {
     throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `the pattern is too generic (specificity ${antibody.specificity} < ${MIN_SPECIFICITY}): it would match everywhere`, { hint: 'take a larger function, or add node types, fields and #eq?/#match? predicates to the query' });

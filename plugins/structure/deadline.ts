@@ -26,6 +26,8 @@ export class Deadline {
   private readonly start = performance.now();
   private lastYield = this.start;
   private stopped = false;
+  /** Progress for the client (a verb sets it to its call's `progress`): long facts work reports through it. */
+  progress?: (done: number, total: number, message: string) => Promise<void>;
 
   constructor(
     readonly ms: number,

@@ -10,6 +10,7 @@ import { GRAMMAR_NAMES } from './code-trees.ts';
 import type { Deadline } from './deadline.ts';
 import { computeFacts, type FileFacts } from './file-facts.ts';
 import { factsPool, type FactsTask } from './facts-pool.ts';
+import { FactsStore } from './facts-store.ts';
 import './grammars.ts';
 
 let grammarPaths: Record<string, string> | null = null;
@@ -20,7 +21,15 @@ export const POOL_MIN_FILES = 48;
 const BATCH_FILES = 12;
 const MAX_CACHED_FILES = 20_000;
 
-const cache = new Map<string, { root: string; hash: string; facts: FileFacts }>();
+type Memory = Map<string, { hash: string; facts: FileFacts }>;
+/** In-memory facts per engine (one per served workspace and host), by workspace path. */
+const memories = new WeakMap<object, Memory>();
+
+function memoryOf(engine: object): Memory {
+  let m = memories.get(engine);
+  if (!m) memories.set(engine, (m = new Map()));
+  return m;
+}
 /** Class labels per graph version (the dependency-injection rules' context). */
 const classCache = new WeakMap<CodeGraph, { version: number; names: string[]; key: string }>();
 
@@ -44,44 +53,159 @@ function hashText(s: string): string {
 
 export interface FactsOutcome {
   facts: Map<string, FileFacts>;
-  /** Files whose facts came from the cache. */
+  /** Files whose facts came from this process's memory. */
   fromCache: number;
+  /** Files whose facts came from the persisted table (facts-store.ts). */
+  fromStore: number;
+  /** Files parsed for this call. */
+  computed: number;
   /** Files not computed because the time budget ran out. */
   skipped: number;
   /** Worker threads used (0: in-process). */
   workers: number;
 }
 
-/** Facts of `files` (workspace paths with their language): cached, or computed within the deadline. */
-export async function factsOf(graph: GraphService, files: readonly { path: string; language: Language }[], deadline: Deadline, options: { pool?: boolean } = {}): Promise<FactsOutcome> {
-  const engine = graph.engine;
-  const hashes = engine.storedFiles();
-  const facts = new Map<string, FileFacts>();
-  const missing: (FactsTask & { hash: string })[] = [];
-  let fromCache = 0;
-  for (const f of files) {
-    const hash = hashes.get(f.path)?.hash ?? '';
-    const hit = cache.get(f.path);
-    if (hit && hash && hit.hash === hash && hit.root === engine.root) {
-      facts.set(f.path, hit.facts);
-      fromCache++;
-    } else missing.push({ path: f.path, language: f.language, hash });
+type Task = FactsTask & { hash: string; size: number };
+
+/** In the background, a file this large is parsed in a worker even when few are missing (its parse alone would hold the event loop). */
+const BIG_FILE_BYTES = 48 * 1024;
+
+/** Work in progress in this process: verbs computing facts, and the background job's current slice. */
+const activity = { verbs: 0, background: null as Promise<unknown> | null };
+
+/** True while a verb is computing facts (the background job waits for it). */
+export function verbsComputing(): boolean {
+  return activity.verbs > 0;
+}
+
+/** Marks the background job's slice in flight; a verb arriving meanwhile waits for it and reuses what it computed. */
+export function backgroundSlice<T>(work: Promise<T>): Promise<T> {
+  const p = work.finally(() => {
+    if (activity.background === p) activity.background = null;
+  });
+  activity.background = p;
+  return p;
+}
+
+/** Counters of this process (stats for tests and the bench). */
+export const factsCounters = { computed: 0, fromStore: 0, fromCache: 0 };
+
+const stores = new Map<string, FactsStore | null>();
+
+/** The persisted facts of this graph's store (opened once per store directory); null when none can open. */
+export function factsStoreOf(graph: GraphService): FactsStore | null {
+  const dir = graph.engine.storeDir;
+  if (!stores.has(dir)) {
+    const opened = FactsStore.open(dir, graph.writable);
+    // Read-only and nothing written yet: try again on a later call.
+    if (opened || graph.writable) stores.set(dir, opened);
+    return opened;
   }
+  return stores.get(dir) ?? null;
+}
+
+/** Closes the persisted facts table of a store directory (plugin shutdown). */
+export function closeFactsStore(storeDir: string): void {
+  stores.get(storeDir)?.close();
+  stores.delete(storeDir);
+}
+
+/** The files' hashes and those whose facts are in memory; the rest as tasks. */
+function lookUp(engine: GraphService['engine'], files: readonly { path: string; language: Language }[], facts: Map<string, FileFacts>): Task[] {
+  const hashes = engine.storedFiles();
+  const cache = memoryOf(engine);
+  const missing: Task[] = [];
+  for (const f of files) {
+    if (facts.has(f.path)) continue;
+    const row = hashes.get(f.path);
+    const hash = row?.hash ?? '';
+    const hit = cache.get(f.path);
+    if (hit && hash && hit.hash === hash) facts.set(f.path, hit.facts);
+    else missing.push({ path: f.path, language: f.language, hash, size: row?.size ?? 0 });
+  }
+  return missing;
+}
+
+function remember(engine: object, path: string, hash: string, f: FileFacts): void {
+  if (!hash) return;
+  const cache = memoryOf(engine);
+  if (cache.size >= MAX_CACHED_FILES) cache.clear();
+  cache.set(path, { hash, facts: f });
+}
+
+/**
+ * Facts of `files` (workspace paths with their language): from memory, from the persisted table,
+ * or computed within the deadline (persisted when the server is writable). A verb arriving while
+ * the background job computes a slice waits for that slice and takes what it made.
+ */
+export async function factsOf(graph: GraphService, files: readonly { path: string; language: Language }[], deadline: Deadline, options: { pool?: boolean; background?: boolean } = {}): Promise<FactsOutcome> {
+  const engine = graph.engine;
+  const facts = new Map<string, FileFacts>();
+  if (!options.background) activity.verbs++;
+  try {
+    let missing = lookUp(engine, files, facts);
+    if (missing.length && !options.background && activity.background) {
+      await deadline.progress?.(0, missing.length, `structure: waiting for the background facts job's slice (${files.length - missing.length}/${files.length} files ready)`);
+      await activity.background.catch(() => undefined);
+      missing = lookUp(engine, files, facts);
+    }
+    const fromCache = facts.size;
+    // The persisted table: rows whose content hash is the file's.
+    const store = factsStoreOf(graph);
+    let fromStore = 0;
+    if (store && missing.length) {
+      const withHash = missing.filter((m) => m.hash);
+      for (let i = 0; i < withHash.length; i += 100) {
+        if (deadline.spent()) break;
+        const got = store.read(withHash.slice(i, i + 100));
+        for (const [path, f] of got) {
+          facts.set(path, f);
+          remember(engine, path, hashOf(withHash, i, path), f);
+        }
+        fromStore += got.size;
+        await deadline.pace();
+      }
+      if (fromStore) missing = missing.filter((m) => !facts.has(m.path));
+    }
+    const outcome = await compute(graph, missing, facts, deadline, options);
+    factsCounters.fromCache += fromCache;
+    factsCounters.fromStore += fromStore;
+    factsCounters.computed += outcome.computed;
+    return { facts, fromCache, fromStore, ...outcome };
+  } finally {
+    if (!options.background) activity.verbs--;
+  }
+}
+
+function hashOf(list: readonly Task[], from: number, path: string): string {
+  for (let k = from; k < Math.min(list.length, from + 100); k++) if (list[k].path === path) return list[k].hash;
+  return '';
+}
+
+/** Computes the facts of `missing` (workers for many files), keeping and persisting them. */
+async function compute(graph: GraphService, missing: readonly Task[], facts: Map<string, FileFacts>, deadline: Deadline, options: { pool?: boolean; background?: boolean }): Promise<{ computed: number; skipped: number; workers: number }> {
+  const engine = graph.engine;
+  const store = graph.writable ? factsStoreOf(graph) : null;
   const handled = new Set<string>();
-  const keep = (task: { path: string; hash: string }, f: FileFacts | null) => {
+  let pendingRows: { path: string; hash: string; facts: FileFacts }[] = [];
+  const flush = () => {
+    if (store && pendingRows.length) store.write(pendingRows);
+    pendingRows = [];
+  };
+  const keep = (task: Task, f: FileFacts | null) => {
     handled.add(task.path);
     if (!f) return;
     facts.set(task.path, f);
-    if (!task.hash) return;
-    if (cache.size >= MAX_CACHED_FILES) cache.clear();
-    cache.set(task.path, { root: engine.root, hash: task.hash, facts: f });
+    remember(engine, task.path, task.hash, f);
+    if (task.hash) pendingRows.push({ path: task.path, hash: task.hash, facts: f });
   };
   const classes = classNamesOf(engine.graph);
   let computed = 0;
   let workers = 0;
-  if (missing.length >= POOL_MIN_FILES && options.pool !== false) {
+  const usePool = missing.length >= POOL_MIN_FILES || (options.background === true && missing.some((m) => m.size >= BIG_FILE_BYTES));
+  if (usePool && options.pool !== false) {
     const pool = factsPool();
-    const batches: (FactsTask & { hash: string })[][] = [];
+    const batches: Task[][] = [];
     for (let i = 0; i < missing.length; i += BATCH_FILES) batches.push(missing.slice(i, i + BATCH_FILES));
     try {
       await pool.run(
@@ -93,6 +217,8 @@ export async function factsOf(graph: GraphService, files: readonly { path: strin
         (b, list) => {
           for (let k = 0; k < list.length; k++) keep(batches[b][k], list[k]);
           computed += list.length;
+          flush();
+          void deadline.progress?.(computed, missing.length, `structure: ${computed}/${missing.length} files parsed`);
         },
         () => !deadline.spent(),
       );
@@ -116,6 +242,8 @@ export async function factsOf(graph: GraphService, files: readonly { path: strin
     }
     keep(task, await computeFacts(task.language, text, task.path, classes.set));
     computed++;
+    if (pendingRows.length >= 24) flush();
   }
-  return { facts, fromCache, skipped: Math.max(0, missing.length - computed), workers };
+  flush();
+  return { computed, skipped: Math.max(0, missing.length - computed), workers };
 }

@@ -2,10 +2,14 @@
  * Worker threads that compute file facts (file-facts.ts) for many files at once: parsing is most
  * of a cold scan's cost and a large file's parse holds a thread for 100+ ms, so a cold `scan_all`
  * or `twins` hands its files to these workers and the event loop stays free. Workers start on
- * first use (from source through tsx, or the built .js), stop after a quiet half minute, and never
+ * first use (plain JavaScript: the built .js, or from sources a bundle esbuild makes once), stop after a quiet half minute, and never
  * keep the process alive.
  */
-import { availableParallelism } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Language } from '../graph/api.ts';
 import type { FileFacts } from './file-facts.ts';
@@ -64,10 +68,13 @@ export class FactsPool {
     return run;
   }
 
-  private runNow(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[]) => void, more: () => boolean): Promise<void> {
+  private async runNow(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[]) => void, more: () => boolean): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
-    while (this.slots.length < this.size) this.slots.push({ worker: this.spawn(), inFlight: 0, classKey: '' });
+    if (this.slots.length < this.size) {
+      const entry = await workerEntry();
+      while (this.slots.length < this.size) this.slots.push({ worker: this.spawn(entry), inFlight: 0, classKey: '' });
+    }
     let next = 0;
     let inFlight = 0;
     return new Promise<void>((resolve, reject) => {
@@ -117,8 +124,9 @@ export class FactsPool {
     });
   }
 
-  private spawn(): Worker {
-    const worker = spawnWorker(import.meta.url, './facts-worker.ts');
+  private spawn(entry: string): Worker {
+    const worker = new Worker(new URL(entry));
+    worker.unref();
     worker.on('message', (res: FactsResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;
@@ -146,16 +154,48 @@ export class FactsPool {
   }
 }
 
-/** A worker running `relative` next to `base`: from source through tsx (as the host runs), or the built .js; unref'd. */
-function spawnWorker(base: string, relative: string): Worker {
-  const fromSource = new URL(base).pathname.endsWith('.ts');
-  const entry = new URL(fromSource ? relative : relative.replace(/\.ts$/, '.js'), base).href;
-  const code = fromSource
-    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
-    : `import(${JSON.stringify(entry)});`;
-  const worker = new Worker(code, { eval: true });
-  worker.unref();
-  return worker;
+let entry: Promise<string> | null = null;
+
+/**
+ * The worker's entry as plain JavaScript: the built facts-worker.js beside this module, or — run
+ * from sources — facts-worker.ts and what it imports bundled once by esbuild into a temp file
+ * (web-tree-sitter stays an import by absolute URL). A worker started through tsx paid ~0.8 s CPU
+ * each to transform its sources at start; the bundle starts like the built code.
+ */
+function workerEntry(): Promise<string> {
+  return (entry ??= (async () => {
+    const here = new URL(import.meta.url);
+    if (!here.pathname.endsWith('.ts')) return new URL('./facts-worker.js', here).href;
+    // Keyed by the sources it bundles (this folder's modules: name, size, mtime), so a process
+    // whose sources did not change reuses the bundle without loading esbuild.
+    const dir = fileURLToPath(new URL('.', here));
+    const stamp = createHash('sha1');
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts')).sort()) {
+      const st = statSync(join(dir, name));
+      stamp.update(`${name} ${st.size} ${st.mtimeMs}\n`);
+    }
+    const file = join(tmpdir(), `m1nd-facts-worker-${stamp.digest('hex').slice(0, 16)}.mjs`);
+    if (existsSync(file)) return pathToFileURL(file).href;
+    const { build } = await import('esbuild');
+    const treeSitter = import.meta.resolve('web-tree-sitter');
+    const out = await build({
+      entryPoints: [fileURLToPath(new URL('./facts-worker.ts', here))],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+      plugins: [{ name: 'absolute-externals', setup: (b) => b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: treeSitter, external: true })) }],
+    });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, out.outputFiles[0].text);
+    renameSync(temp, file);
+    return pathToFileURL(file).href;
+  })().catch((error: unknown) => {
+    entry = null;
+    throw error;
+  }));
 }
 
 let shared: FactsPool | null = null;

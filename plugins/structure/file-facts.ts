@@ -58,16 +58,34 @@ export function builtinRules(language: Language): CodeRule[] {
 /** All the language's rule queries as one source, with the rule of each pattern index. */
 const combined = new Map<Language, { source: string; ruleOfPattern: CodeRule[] } | null>();
 
+/**
+ * The language's combined rule query, compiled once (query compilation is most of a worker's
+ * start-up: it runs before WASM tier-up). Each pattern's rule comes from where the pattern starts
+ * in the combined source, so the rules' own queries are never compiled one by one.
+ */
 function combinedRules(parsed: ParsedFile): { query: ReturnType<ParsedFile['query']>; ruleOfPattern: CodeRule[] } | null {
   let c = combined.get(parsed.language);
   if (c === undefined) {
     const rules = builtinRules(parsed.language);
-    const ruleOfPattern: CodeRule[] = [];
-    for (const rule of rules) {
-      const n = parsed.query(rule.query).patternCount();
-      for (let k = 0; k < n; k++) ruleOfPattern.push(rule);
+    if (rules.length === 0) c = null;
+    else {
+      const source = rules.map((r) => r.query).join('\n');
+      const starts: number[] = [];
+      let offset = 0;
+      for (const r of rules) {
+        starts.push(offset);
+        offset += Buffer.byteLength(r.query) + 1;
+      }
+      const query = parsed.query(source);
+      const ruleOfPattern: CodeRule[] = [];
+      for (let k = 0, n = query.patternCount(); k < n; k++) {
+        const at = query.startIndexForPattern(k);
+        let i = starts.length - 1;
+        while (i > 0 && starts[i] > at) i--;
+        ruleOfPattern.push(rules[i]);
+      }
+      c = { source, ruleOfPattern };
     }
-    c = rules.length ? { source: rules.map((r) => r.query).join('\n'), ruleOfPattern } : null;
     combined.set(parsed.language, c);
   }
   return c ? { query: parsed.query(c.source), ruleOfPattern: c.ruleOfPattern } : null;

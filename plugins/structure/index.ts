@@ -4,6 +4,10 @@
  * conditions), structural twins, taint paths, and community-based refactor plans.
  */
 import { definePlugin, Type } from '../../core/index.ts';
+import type { GraphService } from '../graph/api.ts';
+import { closeFactsStore } from './facts-cache.ts';
+import { FactsWarmer } from './facts-warmer.ts';
+import { keepCapture, shapesToCapture, type LearnCapture } from './learn-capture.ts';
 import './grammars.ts';
 import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
 import { antibodyCreateVerb } from './verbs/antibody_create.ts';
@@ -29,12 +33,14 @@ import { ManifestSchema, type ManifestInput } from './xray/manifest.ts';
 const Options = Type.Object({
   patterns: Type.Array(PatternSpecSchema, { default: [], maxItems: 64, description: 'Team scan patterns (tree-sitter query or keywords), run by scan_all and by name in scan' }),
   layers: Type.Optional(ManifestSchema),
+  backgroundFacts: Type.Boolean({ default: true, description: 'Compute every code file\'s scan facts and shapes in the background after the graph loads or changes, so the first scan or twins is warm' }),
 });
 
 export interface StructureOptions {
   patterns: PatternSpec[];
   /** The layer manifest xray uses when the repository has no m1nd.layers.json. */
   layers?: ManifestInput;
+  backgroundFacts: boolean;
 }
 
 export default definePlugin<StructureOptions>({
@@ -63,5 +69,40 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(xrayRetagVerb);
     ctx.registerVerb(xrayLedgerVerb);
     ctx.registerVerb(auditVerb);
+
+    const graph = ctx.service<GraphService>('graph');
+    const warmer = new FactsWarmer(graph, (message) => ctx.log.warn(`structure: background facts job failed: ${message}`));
+    if (ctx.options.backgroundFacts !== false) {
+      // After the stored graph loads (the graph plugin starts that on `ready`; a freshness check waits for it).
+      ctx.hooks.ready.tap('structure', () => {
+        setImmediate(() => {
+          graph.fresh().then(
+            () => warmer.poke(),
+            () => undefined, // nothing ingested yet: the ingest call pokes it
+          );
+        }).unref();
+      });
+      // Any call may have changed the graph (ingest, or edits a freshness check picked up).
+      ctx.hooks.afterCall.tap('structure', () => warmer.poke());
+    }
+    // A learn correction: the confirmed nodes' shapes are read before learn runs (the code as
+    // confirmed) and kept once it succeeded (antibody_create pattern.from_learn).
+    const captures = new WeakMap<object, Promise<LearnCapture | null>>();
+    ctx.hooks.beforeCall.tapPromise('structure:learn', async (call) => {
+      if (call.name !== 'learn') return;
+      const args = call.args as { query?: string; feedback?: string; node_ids?: string[] };
+      const capture = shapesToCapture(graph, { agent: call.ctx.agentId, query: args.query ?? '', feedback: args.feedback ?? '', nodeIds: args.node_ids ?? [] }).catch(() => null);
+      captures.set(call, capture);
+      await capture;
+    });
+    ctx.hooks.afterCall.tap('structure:learn', (call, outcome) => {
+      const capture = captures.get(call);
+      if (capture && outcome.kind === 'ok') keepCapture(graph, capture);
+    });
+    ctx.hooks.health.tapPromise('structure', async (report) => ({ ...report, structure: { background_facts: { ...warmer.status } } }));
+    ctx.hooks.shutdown.tapPromise('structure', async () => {
+      await warmer.stop();
+      closeFactsStore(graph.engine.storeDir);
+    });
   },
 });

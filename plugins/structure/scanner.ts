@@ -43,6 +43,10 @@ export interface ScanOutcome {
   files_scanned: number;
   files_total: number;
   files_from_cache: number;
+  /** Files whose facts came from the persisted table (a previous process). */
+  files_from_store: number;
+  /** Files parsed for this scan's built-in rules. */
+  files_parsed: number;
   /** Worker threads that parsed the uncached files (0: this thread). */
   parse_workers: number;
 }
@@ -60,12 +64,16 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
   const raw: RawFinding[] = [];
   let scanned = files.length;
   let fromCache = 0;
+  let fromStore = 0;
+  let parsed = 0;
   let workers = 0;
   // Built-in rules: from the per-file facts (one parse per file content, shared with twins).
   const withBuiltin = builtin.length ? files.filter((f) => builtin.some((r) => r.languages.includes(f.language!))) : [];
   if (withBuiltin.length) {
     const outcome = await factsOf(graph, withBuiltin.map((f) => ({ path: f.path, language: f.language! })), request.deadline);
     fromCache = outcome.fromCache;
+    fromStore = outcome.fromStore;
+    parsed = outcome.computed;
     workers = outcome.workers;
     for (const f of withBuiltin) {
       const facts = outcome.facts.get(f.path);
@@ -133,6 +141,8 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
     files_scanned: scanned,
     files_total: files.length,
     files_from_cache: fromCache,
+    files_from_store: fromStore,
+    files_parsed: parsed,
     parse_workers: workers,
   };
 }

@@ -31,7 +31,7 @@ function rowsOf(defs: readonly DefinitionShape[]): Map<number, DefinitionShape[]
 }
 
 /** Shapes of every symbol given (any files), within the deadline. */
-export async function collectShapes(graph: GraphService, symbols: readonly GraphNode[], deadline: Deadline): Promise<{ shapes: Map<string, Shape>; filesDone: number; filesTotal: number; workers: number }> {
+export async function collectShapes(graph: GraphService, symbols: readonly GraphNode[], deadline: Deadline): Promise<{ shapes: Map<string, Shape>; filesDone: number; filesTotal: number; workers: number; fromStore: number; parsed: number }> {
   const byFile = new Map<string, GraphNode[]>();
   for (const s of symbols) {
     if (!s.language) continue;
@@ -54,7 +54,7 @@ export async function collectShapes(graph: GraphService, symbols: readonly Graph
     }
     if ((filesDone & 63) === 0) await deadline.pace();
   }
-  return { shapes, filesDone, filesTotal: byFile.size, workers: outcome.workers };
+  return { shapes, filesDone, filesTotal: byFile.size, workers: outcome.workers, fromStore: outcome.fromStore, parsed: outcome.computed };
 }
 
 /** Jaccard of two sorted shingle sets. */

@@ -6,7 +6,7 @@ import { CODE_LANGUAGES } from '../code-trees.ts';
 
 export const antibodyCreateVerb = defineVerb({
   name: 'antibody_create',
-  description: 'Stores a known bug pattern — the AST shape of a buggy function, or a tree-sitter query — for antibody_scan; or enables, disables, deletes one.',
+  description: 'Stores a known bug pattern — the AST shape of a buggy function (given, or confirmed by a learn correction), or a tree-sitter query — for antibody_scan; or enables, disables, deletes one.',
   input: Type.Object({
     agent_id: AgentId,
     action: Type.Optional(StringEnum(['create', 'enable', 'disable', 'delete'], { default: 'create', description: 'What to do' })),
@@ -16,7 +16,8 @@ export const antibodyCreateVerb = defineVerb({
     severity: Type.Optional(StringEnum([...SEVERITIES], { default: 'warning' })),
     pattern: Type.Optional(
       Type.Object({
-        from_node: Type.Optional(Type.String({ maxLength: 512, description: 'The buggy function/method/class (its AST shape is the pattern)' })),
+        from_node: Type.Optional(Type.String({ maxLength: 512, description: 'The buggy function/method/class (its AST shape is the pattern); with from_learn, which of the correction\'s nodes' })),
+        from_learn: Type.Optional(Type.String({ maxLength: 1000, description: 'A learn correction (feedback correct/partial) by its query, or "latest": the confirmed node\'s shape as it was then' })),
         query: Type.Optional(Type.String({ maxLength: 4000, description: 'A tree-sitter query; @hit marks the reported node' })),
         language: Type.Optional(StringEnum([...CODE_LANGUAGES], { description: 'Language of the query' })),
         min_similarity: Type.Optional(Type.Number({ minimum: 0.5, maximum: 1, description: 'Shape: least AST similarity of a match (default 0.75)' })),
@@ -29,7 +30,7 @@ export const antibodyCreateVerb = defineVerb({
   maxEffect: 'destructive',
   stages: ['review'],
   next: 'antibody_scan',
-  guide: 'A shape antibody matches functions whose normalised AST (names and literals dropped) is at least min_similarity alike — copies of the bug with renamed variables. Specificity (shape: tokens ÷ 150; query: node tests, fields and predicates ÷ 10, capped at 1) must reach 0.15; a pattern ≥ 90% alike to a stored one, or the same query, is a duplicate and refused.',
+  guide: 'from_learn takes the shape a `learn` correction confirmed (feedback correct/partial), captured when learn ran — so it is the buggy code even after the fix; the newest of your corrections with that query ("latest": any query), else another agent\'s. A shape antibody matches functions whose normalised AST (names and literals dropped) is at least min_similarity alike — copies of the bug with renamed variables. Specificity (shape: tokens ÷ 150; query: node tests, fields and predicates ÷ 10, capped at 1) must reach 0.15; a pattern ≥ 90% alike to a stored one, or the same query, is a duplicate and refused.',
   handler: async (args, call) => {
     const { graph } = await structureCall(call);
     const action = args.action ?? 'create';

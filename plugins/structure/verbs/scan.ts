@@ -54,6 +54,7 @@ export function scanVerb(configured: readonly PatternSpec[]) {
         });
       }
       const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
+      deadline.progress = (done, total, message) => call.progress(done, total, message);
       const scope = scopeFilter(engine, args.scope);
       const outcome = await runScan(graph, { presets: preset ? [preset] : [], custom, inScope: scope.has, severityMin: args.severity_min ?? 0.3, graphValidate: args.graph_validate ?? true, deadline });
       const limited = outcome.findings.slice(0, args.limit ?? 50);
@@ -65,6 +66,8 @@ export function scanVerb(configured: readonly PatternSpec[]) {
         files_scanned: outcome.files_scanned,
         files_total: outcome.files_total,
         files_from_cache: outcome.files_from_cache,
+        files_from_store: outcome.files_from_store,
+        files_parsed: outcome.files_parsed,
         parse_workers: outcome.parse_workers,
         budget: packed.budget,
         time: deadline.report(`${outcome.files_total - outcome.files_scanned} file(s) not scanned`),

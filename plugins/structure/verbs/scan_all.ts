@@ -44,6 +44,7 @@ export function scanAllVerb(configured: readonly PatternSpec[]) {
       const custom = configured.filter((p) => !chosen || chosen.has(p.name)).flatMap(rulesOf);
       const unknown = chosen ? [...chosen].filter((p) => !(PRESETS as readonly string[]).includes(p) && !configured.some((c) => c.name === p)) : [];
       const deadline = new Deadline(args.time_budget_ms ?? 15_000, call.signal);
+      deadline.progress = (done, total, message) => call.progress(done, total, message);
       const scope = scopeFilter(engine, args.scope);
       const outcome = await runScan(graph, { presets, custom, inScope: scope.has, severityMin: args.severity_min ?? 0.3, graphValidate: args.graph_validate ?? true, deadline });
       const groups = new Map<string, Finding[]>();
@@ -71,6 +72,8 @@ export function scanAllVerb(configured: readonly PatternSpec[]) {
         files_scanned: outcome.files_scanned,
         files_total: outcome.files_total,
         files_from_cache: outcome.files_from_cache,
+        files_from_store: outcome.files_from_store,
+        files_parsed: outcome.files_parsed,
         parse_workers: outcome.parse_workers,
         budget: packed.budget,
         time: deadline.report(`${outcome.files_total - outcome.files_scanned} file(s) not scanned`),

@@ -41,11 +41,12 @@ export const twinsVerb = defineVerb({
     const { graph, engine } = await structureCall(call);
     const g = engine.graph;
     const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
+    deadline.progress = (done, total, message) => call.progress(done, total, message);
     const scope = scopeFilter(engine, args.scope);
     const kinds = new Set<string>(args.node_types?.length ? args.node_types : ['function', 'method']);
     const symbols: GraphNode[] = [];
     for (const [, n] of g.nodes()) if (kinds.has(n.kind) && scope.has(n.path) && n.language !== 'markdown' && n.endLine - n.startLine >= 2) symbols.push(n);
-    const { shapes, filesDone, filesTotal, workers } = await collectShapes(graph, symbols, deadline);
+    const { shapes, filesDone, filesTotal, workers, fromStore, parsed } = await collectShapes(graph, symbols, deadline);
     const threshold = args.similarity_threshold ?? 0.8;
     const minTokens = args.min_tokens ?? MIN_TOKENS;
     const pairs: { a: GraphNode; b: GraphNode; similarity: number; ast: number; graph: number | null; tokens: [number, number] }[] = [];
@@ -86,7 +87,7 @@ export const twinsVerb = defineVerb({
     return {
       pairs: kept,
       total: pairs.length,
-      compared: { symbols: shapes.size, files: filesDone, files_total: filesTotal, parse_workers: workers },
+      compared: { symbols: shapes.size, files: filesDone, files_total: filesTotal, parse_workers: workers, files_from_store: fromStore, files_parsed: parsed },
       budget: report,
       time: deadline.report(`${filesTotal - filesDone} file(s) not parsed`),
     };

@@ -101,3 +101,67 @@ describe('antibodies: create from a bug, list, scan for its twin', function () {
     }
   });
 });
+
+// The planted bug: SQL built by concatenation. orders.py has a renamed copy; misc.py is unrelated.
+const LOOKUP = (fn: string, db: string, id: string, cols: string, table: string) => `def ${fn}(${db}, ${id}, ${cols}):
+    columns = ", ".join(${cols})
+    sql = "SELECT " + columns + " FROM ${table} WHERE id = " + str(${id})
+    cursor = ${db}.cursor()
+    cursor.execute(sql)
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    return dict(zip(${cols}, row))
+`;
+const FIXED = `USER_COLUMNS = {"id", "name", "email"}
+
+
+def fetch_user(db, user_id, fields):
+    allowed = [f for f in fields if f in USER_COLUMNS]
+    with db.cursor() as cursor:
+        cursor.execute("SELECT %s FROM users WHERE id = ?" % ", ".join(allowed), (user_id,))
+        return {k: v for k, v in zip(allowed, cursor.fetchone() or [])}
+`;
+
+describe('antibodies from a learn correction', function () {
+  this.timeout(120000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), {
+      'app/users.py': LOOKUP('fetch_user', 'db', 'user_id', 'fields', 'users'),
+      'app/orders.py': LOOKUP('fetch_order', 'conn', 'order_id', 'wanted', 'orders'),
+      'app/misc.py': `def tally(values, limit):\n    total = 0\n    for v in values:\n        if v > limit:\n            total += limit\n        else:\n            total += v\n    return total\n`,
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' }, config: { options: { graph: { watch: false } } } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('without a correction, from_learn says how to give one', async () => {
+    const r = await h.call('antibody_create', { agent_id: 'a', name: 'x', pattern: { from_learn: 'latest' } });
+    assert.equal(r.result.isError, true);
+    assert.match(JSON.stringify(r.json), /STATE_NOT_FOUND[\s\S]*learn\(/);
+  });
+
+  it('the shape confirmed by learn, captured before the fix, finds the planted twin', async () => {
+    const query = 'where is the user lookup sql injection';
+    const learn = await h.call('learn', { agent_id: 'a', query, feedback: 'correct', node_ids: ['function:app/users.py#fetch_user'] });
+    assert.equal(learn.result.isError, undefined, JSON.stringify(learn.json));
+    // The agent fixes the bug; the graph now holds the fixed code.
+    (await import('node:fs')).writeFileSync(`${h.workspace}/app/users.py`, FIXED);
+    await h.call('ingest', { agent_id: 'a', path: h.workspace });
+
+    const r = await h.call('antibody_create', { agent_id: 'a', name: 'SQL built by concatenation', severity: 'critical', pattern: { from_learn: query } });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.equal(r.json.antibody.origin, 'function:app/users.py#fetch_user');
+    assert.deepEqual([r.json.antibody.learned_from.query, r.json.antibody.learned_from.shape_from], [query, 'correction']);
+    const scan = await h.call('antibody_scan', { agent_id: 'a', antibody_ids: [r.json.antibody.id] });
+    assert.deepEqual(scan.json.matches.map((m: any) => m.node), ['function:app/orders.py#fetch_order']);
+
+    // The fixed function's own shape no longer describes the bug: it does not find the twin.
+    const now = await h.call('antibody_create', { agent_id: 'a', name: 'from the fixed code', pattern: { from_node: 'function:app/users.py#fetch_user' } });
+    assert.equal(now.result.isError, undefined, JSON.stringify(now.json));
+    const none = await h.call('antibody_scan', { agent_id: 'a', antibody_ids: [now.json.antibody.id] });
+    assert.deepEqual(none.json.matches.map((m: any) => m.node), []);
+  });
+});

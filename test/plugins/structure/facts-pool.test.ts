@@ -33,7 +33,7 @@ describe('scans and twins over many files parse in worker threads', function () 
   let h: Harness;
   before(async () => {
     const ws = writeFixtureRepo(tempDir(), manyFiles());
-    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() } });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() }, config: { options: { structure: { backgroundFacts: false } } } });
     await h.call('ingest', { agent_id: 'a', path: ws });
   });
   after(() => h?.close());

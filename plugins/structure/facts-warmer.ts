@@ -1,0 +1,135 @@
+/**
+ * The background facts job: once the stored graph is loaded, and after every call that changed it
+ * (an ingest, a watched edit picked up by a freshness check), the facts of every code file the
+ * graph holds are computed ahead of the first scan — in slices through the same facts cache and
+ * worker pool the verbs use (so they land in memory and in the persisted table), yielding between
+ * files, never computing while a verb computes (the verb goes first; a verb arriving mid-slice waits
+ * for that slice and reuses it), and cancelled and restarted when the graph changes again. Memory
+ * stays bounded by the facts cache's own cap: a slice's results are dropped once cached.
+ */
+import type { GraphService, Language } from '../graph/api.ts';
+import { CODE_LANGUAGES } from './code-trees.ts';
+import { Deadline } from './deadline.ts';
+import { backgroundSlice, factsOf, factsStoreOf, verbsComputing } from './facts-cache.ts';
+
+/** Files per slice: a few worker batches, so a new graph or a verb waits at most one slice. */
+const SLICE_FILES = 96;
+/** Quiet time after a change before the job starts (ingests and edits come in bursts). */
+const DEBOUNCE_MS = 250;
+/** A slice's own budget (a stuck worker must not hold the job forever). */
+const SLICE_BUDGET_MS = 120_000;
+
+export interface WarmerStatus {
+  state: 'idle' | 'waiting' | 'running' | 'done' | 'cancelled' | 'failed';
+  /** Code files of the graph the job covers, and how many it has gone through. */
+  files: number;
+  done: number;
+  /** Files it parsed (the others were in memory or persisted already). */
+  parsed: number;
+  elapsed_ms: number;
+  runs: number;
+}
+
+export class FactsWarmer {
+  private seen = '';
+  private timer: NodeJS.Timeout | null = null;
+  private current: { cancelled: boolean; promise: Promise<void> } | null = null;
+  private stopped = false;
+  readonly status: WarmerStatus = { state: 'idle', files: 0, done: 0, parsed: 0, elapsed_ms: 0, runs: 0 };
+
+  constructor(
+    private readonly graph: GraphService,
+    private readonly onError: (message: string) => void = () => undefined,
+  ) {}
+
+  /** Looks at the graph: when it changed since the last run, (re)starts the job after a short quiet time. */
+  poke(): void {
+    if (this.stopped) return;
+    const key = this.graphKey();
+    if (key === null || key === this.seen) return;
+    this.seen = key;
+    if (this.current) this.current.cancelled = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.status.state = 'waiting';
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.start();
+    }, DEBOUNCE_MS);
+    this.timer.unref();
+  }
+
+  /** Resolves when the job in progress (if any) has finished or stopped. */
+  async idle(): Promise<void> {
+    while (this.timer || this.current) {
+      if (this.current) await this.current.promise;
+      else await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS));
+    }
+  }
+
+  /** Stops for good (plugin shutdown). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.current) {
+      this.current.cancelled = true;
+      await this.current.promise;
+    }
+  }
+
+  private graphKey(): string | null {
+    const engine = this.graph.engine;
+    try {
+      const g = engine.graph;
+      if (g.nodeCount === 0) return null;
+      return `${engine.generation}:${g.version}:${g.nodeCount}:${g.edgeCount}`;
+    } catch {
+      return null; // not loaded yet
+    }
+  }
+
+  private async start(): Promise<void> {
+    const previous = this.current;
+    const run = { cancelled: false, promise: Promise.resolve() };
+    this.current = run;
+    run.promise = (async () => {
+      if (previous) await previous.promise;
+      await this.work(run);
+    })()
+      .catch((error: Error) => {
+        this.status.state = 'failed';
+        this.onError(error.message);
+      })
+      .finally(() => {
+        if (this.current === run) this.current = null;
+      });
+    await run.promise;
+  }
+
+  private async work(run: { cancelled: boolean }): Promise<void> {
+    const engine = this.graph.engine;
+    const files: { path: string; language: Language }[] = [];
+    for (const [, n] of engine.graph.nodes()) if (n.kind === 'file' && n.language && CODE_LANGUAGES.includes(n.language)) files.push({ path: n.path, language: n.language });
+    files.sort((a, b) => a.path.localeCompare(b.path));
+    const started = performance.now();
+    Object.assign(this.status, { state: 'running', files: files.length, done: 0, parsed: 0, elapsed_ms: 0 });
+    this.status.runs++;
+    for (let i = 0; i < files.length; i += SLICE_FILES) {
+      // A verb computing facts goes first: it takes what the job made so far and computes the rest.
+      while (verbsComputing() && !run.cancelled) await new Promise((resolve) => setTimeout(resolve, 25));
+      if (run.cancelled || this.stopped) {
+        this.status.state = 'cancelled';
+        return;
+      }
+      const slice = files.slice(i, i + SLICE_FILES);
+      const outcome = await backgroundSlice(factsOf(this.graph, slice, new Deadline(SLICE_BUDGET_MS), { background: true }));
+      this.status.done += slice.length;
+      this.status.parsed += outcome.computed;
+      this.status.elapsed_ms = Math.round(performance.now() - started);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    // A whole pass: rows of files no longer in the graph go.
+    factsStoreOf(this.graph)?.retain(new Set(files.map((f) => f.path)));
+    this.status.state = 'done';
+  }
+}
