@@ -192,9 +192,14 @@ export class AutoIngest {
     }
     const queue = this.watcher ?? this.queueOnly(state);
     if (rescan) await this.scan(state);
-    const batch = queue.take(maxDocs);
     const { graph } = this.deps;
     const store = this.deps.store();
+    // A deletion already handled (found by a rescan before its event arrived) is no work.
+    const batch: { path: string; kind: ChangeKind }[] = [];
+    for (const e of queue.take(maxDocs)) {
+      if (e.kind === 'unlink' && !graph.engine.graph.get(`file:${e.path}`) && !(await store.get(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + e.path))) continue;
+      batch.push(e);
+    }
     const out: AutoIngestTick = { processed: batch.length, ingested: [], converted: [], unchanged: 0, pruned: [], failed: [], remaining: 0, generation: null };
     const forGraph: string[] = [];
     const results: ManifestEntry[] = [];

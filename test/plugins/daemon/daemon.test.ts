@@ -265,7 +265,7 @@ describe('auto_ingest: document roots kept ingested', function () {
     assert.equal(ok(await h.call('auto_ingest_status', { agent_id: 'a' })).manifest.entries, 2);
 
     const idle = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
-    assert.equal(idle.processed, 0, 'nothing changed: nothing to do');
+    assert.equal(idle.processed, 0, 'nothing changed: nothing to do ' + JSON.stringify(idle));
     const stopped = ok(await h.call('auto_ingest_stop', { agent_id: 'a' }));
     assert.equal(stopped.active, false);
     assert.equal(stopped.manifest_entries, 2);
