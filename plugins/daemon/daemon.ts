@@ -13,7 +13,7 @@ import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from '../memory/api.ts';
 import type { StateStore } from '../state/api.ts';
 import type { AlertBook } from './alert-book.ts';
-import { runCycle, docLinksTo, type CycleReport, type DocLink } from './cycle.ts';
+import { runCycle, docLinksTo, filesUnder, type CycleReport, type DocLink } from './cycle.ts';
 import { DAEMON_NAMESPACE, emptyState, StateRowFile, type DaemonState } from './daemon-state.ts';
 import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
 
@@ -229,8 +229,11 @@ export class Daemon {
       // The graph may drop the file (another query's freshness check) before the next cycle:
       // remember now that it knew the file, and which documents linked to it.
       onUnlink: (rel) => {
-        if (this.linksAtUnlink.size >= MAX_QUEUE || !graph.engine.graph.get(`file:${rel}`)) return;
-        this.linksAtUnlink.set(rel, docLinksTo(graph, rel));
+        // A folder stands for the graph's files under it.
+        for (const p of graph.engine.graph.get(`file:${rel}`) ? [rel] : filesUnder(graph, rel)) {
+          if (this.linksAtUnlink.size >= MAX_QUEUE) return;
+          this.linksAtUnlink.set(p, docLinksTo(graph, p));
+        }
       },
     });
     await watcher.start();
