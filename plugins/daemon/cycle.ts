@@ -52,18 +52,7 @@ export function docLinksTo(graph: GraphService, path: string): DocLink[] {
 /** The graph's files under a folder (a folder deleted or moved away: its files went with it). */
 export function filesUnder(graph: GraphService, folder: string): string[] {
   const prefix = `${folder}/`;
-  const paths = graph.engine.filePaths();
-  // Sorted: binary search to the first path under the folder.
-  let lo = 0;
-  let hi = paths.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (paths[mid] < prefix) lo = mid + 1;
-    else hi = mid;
-  }
-  const out: string[] = [];
-  for (let i = lo; i < paths.length && paths[i].startsWith(prefix); i++) out.push(paths[i]);
-  return out;
+  return graph.engine.filePaths().filter((p) => p.startsWith(prefix));
 }
 
 export interface CycleDeps {

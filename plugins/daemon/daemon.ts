@@ -7,15 +7,15 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setImmediate as yieldNow } from 'node:timers/promises';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from '../memory/api.ts';
 import type { StateStore } from '../state/api.ts';
 import type { AlertBook } from './alert-book.ts';
 import { runCycle, docLinksTo, filesUnder, type CycleReport, type DocLink } from './cycle.ts';
-import { DAEMON_NAMESPACE, emptyState, StateRowFile, type DaemonState } from './daemon-state.ts';
+import { DAEMON_NAMESPACE, emptyState, type DaemonState } from './daemon-state.ts';
 import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
+import { WatchedRunner } from './watched-runner.ts';
 
 /** Paths queued at most (a burst beyond it is found again by the next poll). */
 export const MAX_QUEUE = 10_000;
@@ -52,38 +52,17 @@ export interface TickReport extends CycleReport {
   elapsed_ms: number;
 }
 
-export class Daemon {
-  private watcher: TreeWatcher | null = null;
-  private readonly row: StateRowFile<DaemonState>;
-  private chain: Promise<unknown> = Promise.resolve();
-  private draining = false;
-  private closed = false;
+export class Daemon extends WatchedRunner<DaemonState> {
   private readonly linksAtUnlink = new Map<string, DocLink[]>();
   lastReport: TickReport | null = null;
-  lastError: string | null = null;
 
   constructor(private readonly deps: DaemonDeps) {
-    this.row = new StateRowFile(deps.store, DAEMON_NAMESPACE, 'state', emptyState, deps.readable);
+    super(deps, DAEMON_NAMESPACE, emptyState, 'daemon');
   }
 
-  /** The persisted state. */
-  state(): Promise<DaemonState> {
-    return this.row.load();
-  }
-
-  /** False on a read-only server: nothing here may persist or ingest. */
-  get writable(): boolean {
-    return this.deps.graph.writable;
-  }
-
-  /** Whether the watcher runs in this server. */
-  get watching(): boolean {
-    return this.watcher !== null;
-  }
-
-  /** Queued paths. */
-  get pending(): number {
-    return this.watcher?.pending ?? 0;
+  /** What daemon_start and daemon_status both report first. */
+  summary(state: DaemonState): { active: boolean; watching: boolean; watch_paths: string[]; poll_interval_ms: number; started_by: string | null } {
+    return { active: state.active, watching: this.watching, watch_paths: state.watch_paths.map((p) => p || '.'), poll_interval_ms: state.poll_interval_ms, started_by: state.started_by };
   }
 
   get watchError(): string | null {
@@ -115,19 +94,14 @@ export class Daemon {
   }
 
   /** Stops the watcher and persists the daemon as inactive (alerts stay). */
-  async stop(): Promise<DaemonState> {
-    await this.closeWatcher();
-    const state = await this.state();
-    const next: DaemonState = { ...state, active: false, stopped_at: Date.now() };
-    if (state.active) await this.row.save(next);
-    return next;
+  stop(): Promise<DaemonState> {
+    return this.deactivate({ stopped_at: Date.now() });
   }
 
   /** At server start: a daemon persisted as active starts watching again, after a catch-up poll. */
   async resume(): Promise<boolean> {
-    const state = await this.state();
-    if (!state.active || this.closed || !this.deps.graph.writable) return false;
-    await this.startWatcher(state);
+    const state = await this.rewatch();
+    if (!state) return false;
     await this.tick({ maxFiles: 1000, poll: true, trigger: 'resume' });
     this.deps.log.info(`daemon resumed over ${state.watch_paths.map((p) => p || '.').join(', ')}`);
     return true;
@@ -135,9 +109,11 @@ export class Daemon {
 
   /** Runs one cycle now (cycles never overlap: a second caller waits for the first). */
   tick(options: TickOptions): Promise<TickReport> {
-    const run = this.chain.then(() => this.cycle(options));
-    this.chain = run.catch(() => undefined);
-    return run;
+    return this.serial(() => this.cycle(options));
+  }
+
+  protected backgroundCycle(): Promise<TickReport> {
+    return this.tick({ maxFiles: BACKGROUND_BATCH, poll: false, trigger: 'watch' });
   }
 
   private async cycle(options: TickOptions): Promise<TickReport> {
@@ -217,7 +193,7 @@ export class Daemon {
     return { checked: paths.length, changed, startedAt };
   }
 
-  private async startWatcher(state: DaemonState): Promise<void> {
+  protected async startWatcher(state: DaemonState): Promise<void> {
     await this.closeWatcher();
     const { graph } = this.deps;
     const watcher = new TreeWatcher({
@@ -238,35 +214,5 @@ export class Daemon {
     });
     await watcher.start();
     this.watcher = watcher;
-  }
-
-  /** Background cycles until the queue is empty, one batch at a time. */
-  private async drainInBackground(): Promise<void> {
-    if (this.draining || this.closed) return;
-    this.draining = true;
-    try {
-      for (let rounds = 0; this.watcher && this.watcher.pending > 0 && rounds < 1000; rounds++) {
-        await this.tick({ maxFiles: BACKGROUND_BATCH, poll: false, trigger: 'watch' });
-        await yieldNow();
-      }
-    } catch (error) {
-      this.lastError = (error as Error).message;
-      this.deps.log.warn(`daemon: background cycle failed: ${this.lastError}`);
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  private async closeWatcher(): Promise<void> {
-    const w = this.watcher;
-    this.watcher = null;
-    await w?.close();
-  }
-
-  /** Server shutdown: the watcher stops, the persisted state stays active so the next server resumes. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.closeWatcher();
-    await this.chain.catch(() => undefined);
   }
 }
