@@ -1,8 +1,9 @@
 /**
  * The monitoring daemon: a persisted background watcher over folders of the workspace. File events
  * queue paths (bounded); once they settle, a background cycle re-ingests them and raises alerts
- * (cycle.ts). `tick` runs one cycle now and also polls what the store recorded against the disk, so
- * it finds changes no event reported (while the server was down, or before the watcher caught up).
+ * (cycle.ts). `tick` runs one cycle now and also polls: it walks the watched folders and compares
+ * them with the graph's stored files, so it finds what no event reported (files added, changed or
+ * deleted while the server was down, or before the watcher caught up).
  * The state is persisted: a server that starts with an active daemon resumes it, polling first.
  */
 import { stat } from 'node:fs/promises';
@@ -15,14 +16,13 @@ import type { AlertBook } from './alert-book.ts';
 import { runCycle, docLinksTo, filesUnder, type CycleReport, type DocLink } from './cycle.ts';
 import { DAEMON_NAMESPACE, emptyState, type DaemonState } from './daemon-state.ts';
 import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
+import { SLICE_MS, slicer } from './slices.ts';
 import { WatchedRunner } from './watched-runner.ts';
 
 /** Paths queued at most (a burst beyond it is found again by the next poll). */
 export const MAX_QUEUE = 10_000;
 /** Files one background cycle hands the engine: each by-path ingest stalls the loop once, so fewer, larger calls stall it less. */
 const BACKGROUND_BATCH = 256;
-/** Files stat'ed at once by a poll. */
-const STAT_BATCH = 64;
 /** Files modified this long before the last poll started are checked again (mtime granularity, clock steps). */
 const MTIME_MARGIN_MS = 2000;
 
@@ -168,29 +168,33 @@ export class Daemon extends WatchedRunner<DaemonState> {
   }
 
   /**
-   * The graph's files under the watch paths that are gone, or were modified since the last poll
-   * started (less a margin for clock granularity). Reads the in-memory graph and stats the files 64
-   * at a time; the store's file rows are never read (reading them all holds the event loop). A file
-   * touched without a change costs one hash in the by-path ingest, which then reuses it.
+   * What changed on disk under the watch paths since the last poll, found without any event: the
+   * engine's walk (its skip list, .gitignore rules, size limit and languages; asynchronous, in
+   * slices) is compared with the graph's stored file list, the manifest of what was ingested.
+   * Files the walk selects that the graph lacks were added; the graph's files it no longer selects
+   * were deleted (or are now excluded); files modified since the last poll started (less a margin
+   * for clock granularity) changed. A file touched without a change costs one hash in the
+   * re-ingest, which then reuses it.
    */
   private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: { path: string; kind: ChangeKind }[]; startedAt: number }> {
     const startedAt = Date.now();
     const { graph } = this.deps;
     const since = (state.last_poll_at ?? state.started_at ?? startedAt) - MTIME_MARGIN_MS;
     const covers = (p: string) => state.watch_paths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
-    const paths = graph.engine.filePaths().filter(covers);
+    const walked = (await graph.engine.walkFiles(SLICE_MS)).filter((f) => covers(f.path));
     const changed: { path: string; kind: ChangeKind }[] = [];
-    for (let i = 0; i < paths.length; i += STAT_BATCH) {
-      if (signal?.aborted) break;
-      const slice = paths.slice(i, i + STAT_BATCH);
-      const stats = await Promise.all(slice.map((p) => stat(join(graph.engine.root, p)).catch(() => null)));
-      slice.forEach((p, k) => {
-        const st = stats[k];
-        if (!st || !st.isFile()) changed.push({ path: p, kind: 'unlink' });
-        else if (st.mtimeMs >= since) changed.push({ path: p, kind: 'change' });
-      });
+    if (signal?.aborted) return { checked: 0, changed, startedAt };
+    const known = new Set(graph.engine.filePaths().filter(covers));
+    const slice = slicer();
+    const onDisk = new Set<string>();
+    for (const f of walked) {
+      onDisk.add(f.path);
+      if (!known.has(f.path) || f.mtimeMs >= since) changed.push({ path: f.path, kind: 'change' });
+      await slice();
     }
-    return { checked: paths.length, changed, startedAt };
+    let gone = 0;
+    for (const p of known) if (!onDisk.has(p) && ++gone) changed.push({ path: p, kind: 'unlink' });
+    return { checked: walked.length + gone, changed, startedAt };
   }
 
   protected async startWatcher(state: DaemonState): Promise<void> {

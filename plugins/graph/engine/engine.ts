@@ -12,6 +12,7 @@ import type { GitFacts, UnresolvedImport } from './build.ts';
 import { filterSearchPaths, searchContents, type SearchOptions, type SearchResult } from './content-search.ts';
 import { memoryView, type EngineMemory } from './engine-memory.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
+import type { WalkEntry } from './walk.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import { ParsedExtractionCache } from './extraction-cache.ts';
 import type { FileExtraction } from './extraction.ts';
@@ -215,6 +216,15 @@ export class CodeGraphEngine {
   /** The scanned git history (newest first) and the per-file facts derived from it. */
   gitHistory(): { commits: GitCommit[]; facts: GitFacts | null } {
     return { commits: this.loaded.requireStore().gitCommits(), facts: this.loaded.builder.gitFacts };
+  }
+
+  /**
+   * The files an ingest would select now (skip list, .gitignore, excludes, size, languages), listed
+   * without holding the event loop (slices of `sliceMs`); nothing is read or parsed. For catch-up
+   * scans that compare the disk with the graph (files added while nothing watched).
+   */
+  walkFiles(sliceMs = 10): Promise<WalkEntry[]> {
+    return this.loaded.walkFiles(sliceMs);
   }
 
   /** Paths of all files in the graph, sorted. */
