@@ -265,18 +265,18 @@ export class CodeGraphEngine {
     return this.loaded.contents.size;
   }
 
-  /** Builds (or catches up) the seek index in slices that leave the event loop free; await it before `seek`. */
-  prepareSeek(): Promise<void> {
-    return this.loaded.lexical.ensureAsync(this.graph);
+  /** Builds (or catches up) the seek index and PageRank in slices that leave the event loop free; await it before `seek`. */
+  async prepareSeek(): Promise<void> {
+    await this.loaded.lexical.ensureAsync(this.graph);
+    await this.loaded.ranks.getAsync(this.graph);
   }
 
   /**
-   * Builds the seek index (in slices that leave the event loop free) and PageRank now instead of on
+   * Builds the seek index and PageRank now (in slices that leave the event loop free) instead of on
    * the first query that needs them.
    */
-  async warmIndexes(): Promise<void> {
-    await this.loaded.lexical.ensureAsync(this.graph);
-    this.pagerank();
+  warmIndexes(): Promise<void> {
+    return this.prepareSeek();
   }
 
   /** Resolves a user path inside the workspace (refusing `..`, outside absolute paths, symlink escapes). */
