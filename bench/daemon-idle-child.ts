@@ -8,13 +8,30 @@
  *
  *   node --import tsx/esm bench/daemon-idle-child.ts <root> <storeDir> <bare|graph-watch|daemon> <idleSeconds> <ingest 0|1> <burst>
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
 
 const [root, storeDir, mode, idleArg, ingestArg, burstArg] = process.argv.slice(2);
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+/** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
+const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
+/** The longest main-thread CPU stretch between two 1 ms timers until `stop()` (the loop held by this process's own work). */
+function heldCpu(): { stop: () => Promise<number> } {
+  let on = true;
+  let max = 0;
+  const run = (async () => {
+    for (let c = threadMs(); on; ) {
+      await new Promise((r) => setTimeout(r, 1));
+      const now = threadMs();
+      max = Math.max(max, now - c);
+      c = now;
+    }
+  })();
+  return { stop: async () => ((on = false), await run, max) };
+}
 const idleMs = Number(idleArg) * 1000;
 const host = await startHost({
   workspaceRoot: root,
@@ -53,6 +70,7 @@ const burst = Number(burstArg);
 if (mode === 'daemon' && burst > 0) {
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
+  const held = heldCpu();
   const t = performance.now();
   for (let i = 0; i < burst; i++) appendFileSync(join(root, `pkg${i % 100}`, `m${Math.floor(i / 100)}.ts`), `\nexport const touched${i} = ${i};\n`);
   // Until the daemon's background cycles have handled the burst (its counters say so).
@@ -63,6 +81,7 @@ if (mode === 'daemon' && burst > 0) {
     if (performance.now() - t > 600_000) break;
   }
   h.disable();
+  const heldMax = await held.stop();
   const drainedMs = Math.round(performance.now() - t);
   const s = await call('daemon_status');
   // Baseline in the same process: the same number of files changed again, re-ingested by the engine's
@@ -71,9 +90,11 @@ if (mode === 'daemon' && burst > 0) {
   const base = monitorEventLoopDelay({ resolution: 5 });
   for (let i = 0; i < burst; i++) appendFileSync(join(root, `pkg${i % 100}`, `m${Math.floor(i / 100)}.ts`), `\nexport const again${i} = ${i};\n`);
   base.enable();
+  const baseHeld = heldCpu();
   const tb = performance.now();
   await call('ingest', { path: '.', incremental: true });
   base.disable();
+  const baseHeldMax = await baseHeld.stop();
   out.burst = {
     files: burst,
     reingested: s.counters.reingested,
@@ -84,6 +105,8 @@ if (mode === 'daemon' && burst > 0) {
     baseline_ingest_ms: Math.round(performance.now() - tb),
     baseline_loop_delay_max_ms: base.max / 1e6,
     baseline_loop_delay_p99_ms: base.percentile(99) / 1e6,
+    held_cpu_max_ms: heldMax,
+    baseline_held_cpu_max_ms: baseHeldMax,
   };
 }
 console.log(JSON.stringify(out));

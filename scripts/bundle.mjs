@@ -76,7 +76,7 @@ await build({
   splitting: true,
   sourcemap: 'linked',
   // Native, lazily required, or loaded by path at run time: resolved from node_modules when needed.
-  external: ['better-sqlite3', 'pg', 'pg-native', 'gpt-tokenizer', 'typescript', 'web-tree-sitter', '@vscode/tree-sitter-wasm', 'tsx', 'tsx/*', 'esbuild', 'fsevents'],
+  external: ['better-sqlite3', '@parcel/watcher', 'pg', 'pg-native', 'gpt-tokenizer', 'typescript', 'web-tree-sitter', '@vscode/tree-sitter-wasm', 'tsx', 'tsx/*', 'esbuild', 'fsevents'],
   // Bundled CommonJS dependencies call require(): give the ES module one.
   // Every output file (the entry, or a chunk under dist/chunks/) also names dist/ itself, the base of
   // the module URLs kept above.

@@ -16,8 +16,8 @@ import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import { CONVERTERS, DOCUMENTS_NAMESPACE, converterFor, documentNodes, resolveDocument } from '../documents/api.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
-import { StateRowFile } from './daemon-state.ts';
 import { TreeWatcher, type ChangeKind } from './tree-watcher.ts';
+import { WatchedRunner, type RunnerDeps } from './watched-runner.ts';
 
 export const AUTO_INGEST_NAMESPACE = 'auto_ingest';
 /** Documents queued or kept in the manifest at most. */
@@ -25,6 +25,8 @@ export const MAX_DOCUMENTS = 20_000;
 const MANIFEST_PREFIX = 'm:';
 /** Graph-parsed document formats (their nodes and edges come from the code graph's ingest). */
 const GRAPH_FORMATS = new Set(['markdown']);
+/** Documents one background cycle converts. */
+const BACKGROUND_BATCH = 16;
 
 export interface AutoIngestCounters {
   scanned: number;
@@ -75,33 +77,9 @@ export interface AutoIngestTick {
   generation: number | null;
 }
 
-export class AutoIngest {
-  private watcher: TreeWatcher | null = null;
-  private readonly row: StateRowFile<AutoIngestState>;
-  private chain: Promise<unknown> = Promise.resolve();
-  private draining = false;
-  private closed = false;
-  lastError: string | null = null;
-
-  constructor(private readonly deps: { graph: GraphService; store: () => StateStore; readable: () => boolean; log: Logger }) {
-    this.row = new StateRowFile(deps.store, AUTO_INGEST_NAMESPACE, 'state', emptyState, deps.readable);
-  }
-
-  state(): Promise<AutoIngestState> {
-    return this.row.load();
-  }
-
-  /** False on a read-only server: nothing here may persist or ingest. */
-  get writable(): boolean {
-    return this.deps.graph.writable;
-  }
-
-  get watching(): boolean {
-    return this.watcher !== null;
-  }
-
-  get pending(): number {
-    return this.watcher?.pending ?? 0;
+export class AutoIngest extends WatchedRunner<AutoIngestState> {
+  constructor(private readonly deps: RunnerDeps) {
+    super(deps, AUTO_INGEST_NAMESPACE, emptyState, 'auto-ingest');
   }
 
   /** Manifest entries (bounded). */
@@ -125,19 +103,14 @@ export class AutoIngest {
   }
 
   /** Stops the watchers and persists the state as inactive (the manifest is kept). */
-  async stop(): Promise<AutoIngestState> {
-    await this.closeWatcher();
-    const state = await this.state();
-    const next = { ...state, active: false };
-    if (state.active) await this.row.save(next);
-    return next;
+  stop(): Promise<AutoIngestState> {
+    return this.deactivate();
   }
 
   /** At server start: an active auto-ingest watches again and rescans what changed while it was down. */
   async resume(): Promise<boolean> {
-    const state = await this.state();
-    if (!state.active || this.closed || !this.deps.graph.writable) return false;
-    await this.startWatcher(state);
+    const state = await this.rewatch();
+    if (!state) return false;
     await this.scan(state);
     return true;
   }
@@ -181,9 +154,11 @@ export class AutoIngest {
 
   /** Drains up to `maxDocs` queued documents now (after a rescan when `rescan`). */
   tick(maxDocs: number, rescan: boolean, signal?: AbortSignal): Promise<AutoIngestTick> {
-    const run = this.chain.then(() => this.cycle(maxDocs, rescan, signal));
-    this.chain = run.catch(() => undefined);
-    return run;
+    return this.serial(() => this.cycle(maxDocs, rescan, signal));
+  }
+
+  protected backgroundCycle(): Promise<AutoIngestTick> {
+    return this.tick(BACKGROUND_BATCH, false);
   }
 
   private async cycle(maxDocs: number, rescan: boolean, signal?: AbortSignal): Promise<AutoIngestTick> {
@@ -193,9 +168,14 @@ export class AutoIngest {
     }
     const queue = this.watcher ?? this.queueOnly(state);
     if (rescan) await this.scan(state);
-    const batch = queue.take(maxDocs);
     const { graph } = this.deps;
     const store = this.deps.store();
+    // A deletion already handled (found by a rescan before its event arrived) is no work.
+    const batch: { path: string; kind: ChangeKind }[] = [];
+    for (const e of queue.take(maxDocs)) {
+      if (e.kind === 'unlink' && !graph.engine.graph.get(`file:${e.path}`) && !(await store.get(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + e.path))) continue;
+      batch.push(e);
+    }
     const out: AutoIngestTick = { processed: batch.length, ingested: [], converted: [], unchanged: 0, pruned: [], failed: [], remaining: 0, generation: null };
     const forGraph: string[] = [];
     const results: ManifestEntry[] = [];
@@ -286,39 +266,11 @@ export class AutoIngest {
     });
   }
 
-  private async startWatcher(state: AutoIngestState): Promise<void> {
+  protected async startWatcher(state: AutoIngestState): Promise<void> {
     await this.closeWatcher();
     this.idleQueue = null;
     const watcher = this.makeWatcher(state, true);
     await watcher.start();
     this.watcher = watcher;
-  }
-
-  private async drainInBackground(): Promise<void> {
-    if (this.draining || this.closed) return;
-    this.draining = true;
-    try {
-      for (let rounds = 0; this.watcher && this.watcher.pending > 0 && rounds < 1000; rounds++) {
-        await this.tick(16, false);
-        await yieldNow();
-      }
-    } catch (error) {
-      this.lastError = (error as Error).message;
-      this.deps.log.warn(`auto-ingest: background cycle failed: ${this.lastError}`);
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  private async closeWatcher(): Promise<void> {
-    const w = this.watcher;
-    this.watcher = null;
-    await w?.close();
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.closeWatcher();
-    await this.chain.catch(() => undefined);
   }
 }

@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { GraphService } from '../graph/api.ts';
 import type { Claim, MemoryService } from '../memory/api.ts';
 import type { AlertBook, AlertInput } from './alert-book.ts';
+import { slicer } from './slices.ts';
 import type { ChangeKind } from './tree-watcher.ts';
 
 /** What the graph knew of a deleted file: documents linking to it or to its symbols. */
@@ -26,8 +26,10 @@ const MAX_LINKS = 50;
 const MAX_HASHED_BYTES = 4 * 1024 * 1024;
 /** Changed files re-ingested by path; more go through one incremental ingest of the workspace. */
 const MAX_BY_PATH = 32;
-/** Claims re-checked per slice before yielding the event loop. */
-const CLAIM_SLICE = 100;
+/** Claims checked for freshness at once (then the slice timer decides whether to yield). */
+const CLAIM_SLICE = 20;
+/** Files stat'ed at once. */
+const STAT_BATCH = 32;
 const MAX_CLAIMS_CHECKED = 5000;
 
 /** Documents (sections and files elsewhere) whose `documents` edges reach this file or its symbols. */
@@ -45,6 +47,12 @@ export function docLinksTo(graph: GraphService, path: string): DocLink[] {
     }
   }
   return out;
+}
+
+/** The graph's files under a folder (a folder deleted or moved away: its files went with it). */
+export function filesUnder(graph: GraphService, folder: string): string[] {
+  const prefix = `${folder}/`;
+  return graph.engine.filePaths().filter((p) => p.startsWith(prefix));
 }
 
 export interface CycleDeps {
@@ -82,22 +90,33 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
   const { graph, alerts, source } = deps;
   const root = graph.engine.root;
   const report: CycleReport = { processed: entries.length, reingested: [], deleted: [], moved: [], alerts_raised: [], alerts_resolved: 0, claims_checked: 0, generation: null, errors: [] };
+  // Every step below is small; the slice timer yields the event loop every few milliseconds.
+  const slice = slicer();
   const raise = async (input: Omit<AlertInput, 'source'>) => {
     const { alert, opened } = await alerts.raise({ ...input, source });
     if (opened) report.alerts_raised.push({ id: alert.id, kind: alert.kind, subject: alert.path ?? alert.node ?? '' });
+    await slice();
   };
 
-  // 1. Which paths are files now, which are gone (the last event may be stale: stat decides).
+  // 1. Which paths are files now, which are gone (the last event may be stale: stat decides). A
+  // folder deleted or moved away stands for the graph's files under it.
   const present: { path: string; size: number }[] = [];
   const gone: string[] = [];
-  for (const e of entries) {
-    try {
-      const st = await lstat(join(root, e.path));
-      if (st.isFile()) present.push({ path: e.path, size: st.size });
-      else if (!st.isDirectory()) gone.push(e.path);
-    } catch {
-      gone.push(e.path);
-    }
+  const seen = new Set<string>();
+  for (let i = 0; i < entries.length; i += STAT_BATCH) {
+    const batch = entries.slice(i, i + STAT_BATCH);
+    const stats = await Promise.all(batch.map((e) => lstat(join(root, e.path)).catch(() => null)));
+    batch.forEach((e, k) => {
+      const st = stats[k];
+      if (st?.isFile()) present.push({ path: e.path, size: st.size });
+      else if (!st && !graph.engine.graph.get(`file:${e.path}`) && !deps.linksAtUnlink.has(e.path)) {
+        for (const p of filesUnder(graph, e.path)) if (!seen.has(p)) gone.push(p), seen.add(p);
+      } else if (!st?.isDirectory() && !seen.has(e.path)) {
+        gone.push(e.path);
+        seen.add(e.path);
+      }
+    });
+    await slice();
   }
 
   // 2. Deleted files the graph knew (or whose links the watcher captured); present files it does not know yet.
@@ -165,7 +184,10 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       });
     }
   }
-  for (const f of present) if (await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again')) report.alerts_resolved++;
+  for (const f of present) {
+    if (await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again')) report.alerts_resolved++;
+    await slice();
+  }
 
   // 6. Claims citing a touched file (or every claim, on a full poll): stale raises, fresh resolves.
   if (deps.memory) {
@@ -173,9 +195,9 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
     const all = await deps.memory.claims.all();
     const relevant = all.filter((c) => !c.superseded_by && c.evidence.length > 0 && (options.checkAllClaims || c.evidence.some((a) => touched.has(a.path)))).slice(0, MAX_CLAIMS_CHECKED);
     for (let i = 0; i < relevant.length; i += CLAIM_SLICE) {
-      const slice: Claim[] = relevant.slice(i, i + CLAIM_SLICE);
-      const fresh = deps.memory.freshness(slice);
-      for (const c of slice) {
+      const batch: Claim[] = relevant.slice(i, i + CLAIM_SLICE);
+      const fresh = deps.memory.freshness(batch);
+      for (const c of batch) {
         const f = fresh.get(c.id)!;
         const dedup = `claim_stale:${c.id}`;
         if (f.state === 'stale') {
@@ -194,8 +216,8 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
           report.alerts_resolved++;
         }
       }
-      report.claims_checked += slice.length;
-      await yieldNow();
+      report.claims_checked += batch.length;
+      await slice();
     }
   }
   return report;

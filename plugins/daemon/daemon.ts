@@ -1,28 +1,28 @@
 /**
  * The monitoring daemon: a persisted background watcher over folders of the workspace. File events
  * queue paths (bounded); once they settle, a background cycle re-ingests them and raises alerts
- * (cycle.ts). `tick` runs one cycle now and also polls what the store recorded against the disk, so
- * it finds changes no event reported (while the server was down, or before the watcher caught up).
+ * (cycle.ts). `tick` runs one cycle now and also polls: it walks the watched folders and compares
+ * them with the graph's stored files, so it finds what no event reported (files added, changed or
+ * deleted while the server was down, or before the watcher caught up).
  * The state is persisted: a server that starts with an active daemon resumes it, polling first.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setImmediate as yieldNow } from 'node:timers/promises';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from '../memory/api.ts';
 import type { StateStore } from '../state/api.ts';
 import type { AlertBook } from './alert-book.ts';
-import { runCycle, docLinksTo, type CycleReport, type DocLink } from './cycle.ts';
-import { DAEMON_NAMESPACE, emptyState, StateRowFile, type DaemonState } from './daemon-state.ts';
+import { runCycle, docLinksTo, filesUnder, type CycleReport, type DocLink } from './cycle.ts';
+import { DAEMON_NAMESPACE, emptyState, type DaemonState } from './daemon-state.ts';
 import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
+import { SLICE_MS, slicer } from './slices.ts';
+import { WatchedRunner } from './watched-runner.ts';
 
 /** Paths queued at most (a burst beyond it is found again by the next poll). */
 export const MAX_QUEUE = 10_000;
 /** Files one background cycle hands the engine: each by-path ingest stalls the loop once, so fewer, larger calls stall it less. */
 const BACKGROUND_BATCH = 256;
-/** Files stat'ed at once by a poll. */
-const STAT_BATCH = 64;
 /** Files modified this long before the last poll started are checked again (mtime granularity, clock steps). */
 const MTIME_MARGIN_MS = 2000;
 
@@ -52,38 +52,17 @@ export interface TickReport extends CycleReport {
   elapsed_ms: number;
 }
 
-export class Daemon {
-  private watcher: TreeWatcher | null = null;
-  private readonly row: StateRowFile<DaemonState>;
-  private chain: Promise<unknown> = Promise.resolve();
-  private draining = false;
-  private closed = false;
+export class Daemon extends WatchedRunner<DaemonState> {
   private readonly linksAtUnlink = new Map<string, DocLink[]>();
   lastReport: TickReport | null = null;
-  lastError: string | null = null;
 
   constructor(private readonly deps: DaemonDeps) {
-    this.row = new StateRowFile(deps.store, DAEMON_NAMESPACE, 'state', emptyState, deps.readable);
+    super(deps, DAEMON_NAMESPACE, emptyState, 'daemon');
   }
 
-  /** The persisted state. */
-  state(): Promise<DaemonState> {
-    return this.row.load();
-  }
-
-  /** False on a read-only server: nothing here may persist or ingest. */
-  get writable(): boolean {
-    return this.deps.graph.writable;
-  }
-
-  /** Whether the watcher runs in this server. */
-  get watching(): boolean {
-    return this.watcher !== null;
-  }
-
-  /** Queued paths. */
-  get pending(): number {
-    return this.watcher?.pending ?? 0;
+  /** What daemon_start and daemon_status both report first. */
+  summary(state: DaemonState): { active: boolean; watching: boolean; watch_paths: string[]; poll_interval_ms: number; started_by: string | null } {
+    return { active: state.active, watching: this.watching, watch_paths: state.watch_paths.map((p) => p || '.'), poll_interval_ms: state.poll_interval_ms, started_by: state.started_by };
   }
 
   get watchError(): string | null {
@@ -115,19 +94,14 @@ export class Daemon {
   }
 
   /** Stops the watcher and persists the daemon as inactive (alerts stay). */
-  async stop(): Promise<DaemonState> {
-    await this.closeWatcher();
-    const state = await this.state();
-    const next: DaemonState = { ...state, active: false, stopped_at: Date.now() };
-    if (state.active) await this.row.save(next);
-    return next;
+  stop(): Promise<DaemonState> {
+    return this.deactivate({ stopped_at: Date.now() });
   }
 
   /** At server start: a daemon persisted as active starts watching again, after a catch-up poll. */
   async resume(): Promise<boolean> {
-    const state = await this.state();
-    if (!state.active || this.closed || !this.deps.graph.writable) return false;
-    await this.startWatcher(state);
+    const state = await this.rewatch();
+    if (!state) return false;
     await this.tick({ maxFiles: 1000, poll: true, trigger: 'resume' });
     this.deps.log.info(`daemon resumed over ${state.watch_paths.map((p) => p || '.').join(', ')}`);
     return true;
@@ -135,9 +109,11 @@ export class Daemon {
 
   /** Runs one cycle now (cycles never overlap: a second caller waits for the first). */
   tick(options: TickOptions): Promise<TickReport> {
-    const run = this.chain.then(() => this.cycle(options));
-    this.chain = run.catch(() => undefined);
-    return run;
+    return this.serial(() => this.cycle(options));
+  }
+
+  protected backgroundCycle(): Promise<TickReport> {
+    return this.tick({ maxFiles: BACKGROUND_BATCH, poll: false, trigger: 'watch' });
   }
 
   private async cycle(options: TickOptions): Promise<TickReport> {
@@ -192,32 +168,36 @@ export class Daemon {
   }
 
   /**
-   * The graph's files under the watch paths that are gone, or were modified since the last poll
-   * started (less a margin for clock granularity). Reads the in-memory graph and stats the files 64
-   * at a time; the store's file rows are never read (reading them all holds the event loop). A file
-   * touched without a change costs one hash in the by-path ingest, which then reuses it.
+   * What changed on disk under the watch paths since the last poll, found without any event: the
+   * engine's walk (its skip list, .gitignore rules, size limit and languages; asynchronous, in
+   * slices) is compared with the graph's stored file list, the manifest of what was ingested.
+   * Files the walk selects that the graph lacks were added; the graph's files it no longer selects
+   * were deleted (or are now excluded); files modified since the last poll started (less a margin
+   * for clock granularity) changed. A file touched without a change costs one hash in the
+   * re-ingest, which then reuses it.
    */
   private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: { path: string; kind: ChangeKind }[]; startedAt: number }> {
     const startedAt = Date.now();
     const { graph } = this.deps;
     const since = (state.last_poll_at ?? state.started_at ?? startedAt) - MTIME_MARGIN_MS;
     const covers = (p: string) => state.watch_paths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
-    const paths = graph.engine.filePaths().filter(covers);
+    const walked = (await graph.engine.walkFiles(SLICE_MS)).filter((f) => covers(f.path));
     const changed: { path: string; kind: ChangeKind }[] = [];
-    for (let i = 0; i < paths.length; i += STAT_BATCH) {
-      if (signal?.aborted) break;
-      const slice = paths.slice(i, i + STAT_BATCH);
-      const stats = await Promise.all(slice.map((p) => stat(join(graph.engine.root, p)).catch(() => null)));
-      slice.forEach((p, k) => {
-        const st = stats[k];
-        if (!st || !st.isFile()) changed.push({ path: p, kind: 'unlink' });
-        else if (st.mtimeMs >= since) changed.push({ path: p, kind: 'change' });
-      });
+    if (signal?.aborted) return { checked: 0, changed, startedAt };
+    const known = new Set(graph.engine.filePaths().filter(covers));
+    const slice = slicer();
+    const onDisk = new Set<string>();
+    for (const f of walked) {
+      onDisk.add(f.path);
+      if (!known.has(f.path) || f.mtimeMs >= since) changed.push({ path: f.path, kind: 'change' });
+      await slice();
     }
-    return { checked: paths.length, changed, startedAt };
+    let gone = 0;
+    for (const p of known) if (!onDisk.has(p) && ++gone) changed.push({ path: p, kind: 'unlink' });
+    return { checked: walked.length + gone, changed, startedAt };
   }
 
-  private async startWatcher(state: DaemonState): Promise<void> {
+  protected async startWatcher(state: DaemonState): Promise<void> {
     await this.closeWatcher();
     const { graph } = this.deps;
     const watcher = new TreeWatcher({
@@ -229,41 +209,14 @@ export class Daemon {
       // The graph may drop the file (another query's freshness check) before the next cycle:
       // remember now that it knew the file, and which documents linked to it.
       onUnlink: (rel) => {
-        if (this.linksAtUnlink.size >= MAX_QUEUE || !graph.engine.graph.get(`file:${rel}`)) return;
-        this.linksAtUnlink.set(rel, docLinksTo(graph, rel));
+        // A folder stands for the graph's files under it.
+        for (const p of graph.engine.graph.get(`file:${rel}`) ? [rel] : filesUnder(graph, rel)) {
+          if (this.linksAtUnlink.size >= MAX_QUEUE) return;
+          this.linksAtUnlink.set(p, docLinksTo(graph, p));
+        }
       },
     });
     await watcher.start();
     this.watcher = watcher;
-  }
-
-  /** Background cycles until the queue is empty, one batch at a time. */
-  private async drainInBackground(): Promise<void> {
-    if (this.draining || this.closed) return;
-    this.draining = true;
-    try {
-      for (let rounds = 0; this.watcher && this.watcher.pending > 0 && rounds < 1000; rounds++) {
-        await this.tick({ maxFiles: BACKGROUND_BATCH, poll: false, trigger: 'watch' });
-        await yieldNow();
-      }
-    } catch (error) {
-      this.lastError = (error as Error).message;
-      this.deps.log.warn(`daemon: background cycle failed: ${this.lastError}`);
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  private async closeWatcher(): Promise<void> {
-    const w = this.watcher;
-    this.watcher = null;
-    await w?.close();
-  }
-
-  /** Server shutdown: the watcher stops, the persisted state stays active so the next server resumes. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.closeWatcher();
-    await this.chain.catch(() => undefined);
   }
 }

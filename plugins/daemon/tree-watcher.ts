@@ -1,12 +1,22 @@
 /**
- * A chokidar watcher over some folders of the workspace that only queues what changed: a bounded
+ * A native watcher over some folders of the workspace that only queues what changed: a bounded
  * map path → last event, debounced into one `onSettled` call once edits stop. Hidden entries, the
- * graph's skip list (node_modules, vendor, dist, …) and .gitignore'd paths are never watched, so an
+ * graph's skip list (node_modules, vendor, dist, …) and .gitignore'd paths are never queued, so an
  * idle tree costs no CPU beyond the OS's own change notification (no polling).
+ *
+ * @parcel/watcher (inotify, FSEvents, ReadDirectoryChangesW) rather than chokidar: it collects
+ * events on a native thread and hands them over in batches without a stat or a directory listing
+ * per event. A burst of 200 edits held the event loop ~150-250 ms under chokidar (its per-event
+ * lstat and directory re-reads), under 15 ms here (docs/benchmarks.md, "Daemon, round 3").
+ * A folder created or moved in arrives as one event for the folder: its files are listed
+ * asynchronously and queued; a folder deleted or moved away is queued as the folder (the daemon's
+ * cycle expands it to the graph's files under it).
  */
 import { readFileSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { stat } from 'node:fs/promises';
+import { dirname, join, posix, relative, sep } from 'node:path';
+import watcher from '@parcel/watcher';
+import fg from 'fast-glob';
 import ignore, { type Ignore } from 'ignore';
 import { PRUNED_SEGMENTS } from '../graph/api.ts';
 
@@ -73,12 +83,19 @@ export function skipped(rel: string): boolean {
   return rel.split('/').some((seg) => seg.startsWith('.') || PRUNED_SEGMENTS.has(seg));
 }
 
+/** Regexes over watched-root-relative paths the native watcher never descends into (hidden entries but .gitignore files, the skip list). */
+function ignoredPatterns(): RegExp[] {
+  const names = [...PRUNED_SEGMENTS].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return [new RegExp(`(^|/)(${names})(/|$)`), /(^|\/)\.(?!gitignore$)[^/]*(\/|$)/];
+}
+
 /** Watches folders of the workspace and queues changed paths. */
 export class TreeWatcher {
-  private watcher: FSWatcher | null = null;
+  private subscriptions: watcher.AsyncSubscription[] = [];
   private readonly queue = new Map<string, ChangeKind>();
   private timer: NodeJS.Timeout | null = null;
   private readonly gitignore: GitignoreRules;
+  private closed = false;
   /** Events dropped because the queue was full since the last drain (a rescan finds them). */
   overflowed = 0;
   /** The last error the watcher reported. */
@@ -88,42 +105,70 @@ export class TreeWatcher {
     this.gitignore = new GitignoreRules(options.root);
   }
 
-  /** Starts watching; resolves once the initial scan is done. */
+  /** Starts watching; resolves once the native watches are in place. */
   async start(): Promise<void> {
-    if (this.watcher) return;
+    if (this.subscriptions.length > 0) return;
+    this.closed = false;
     const { root } = this.options;
-    const targets = this.options.paths.length === 0 ? [root] : this.options.paths.map((p) => (p === '' || p === '.' ? root : join(root, p)));
-    this.watcher = watch(targets, {
-      ignoreInitial: true,
-      persistent: true,
-      usePolling: false,
-      ignored: (path: string, stats?: { isDirectory(): boolean }) => {
-        const rel = relative(root, path).split(sep).join('/');
-        if (rel === '' || rel.startsWith('..')) return false;
-        // .gitignore files are watched (hidden as they are): a change re-reads the rules.
-        if (posix.basename(rel) === '.gitignore' && !skipped(posix.dirname(rel) === '.' ? '' : posix.dirname(rel))) return false;
-        if (skipped(rel)) return true;
-        // chokidar asks once without stats (a name check) and again with them.
-        return stats ? this.gitignore.ignores(rel, stats.isDirectory()) : false;
-      },
-    });
-    const on = (kind: ChangeKind) => (path: string) => {
-      const rel = relative(root, path).split(sep).join('/');
-      if (!rel || rel.startsWith('..')) return;
-      if (posix.basename(rel) === '.gitignore') return this.gitignore.refresh();
-      if (this.options.accept && !this.options.accept(rel)) return;
-      if (kind === 'unlink') this.options.onUnlink?.(rel);
-      this.push(rel, kind);
-    };
-    this.watcher.on('add', on('change')).on('change', on('change')).on('unlink', on('unlink'));
-    // A folder removed or moved away: chokidar reports its files' unlink events itself.
-    this.watcher.on('error', (error) => {
-      this.lastError = error instanceof Error ? error.message : String(error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.watcher!.once('ready', () => resolve());
-      this.watcher!.once('error', reject);
-    });
+    // The native watcher takes folders: a watched file is watched through its folder (events filtered by `covers`).
+    const dirs = new Set<string>();
+    for (const p of this.options.paths.length === 0 ? [''] : this.options.paths) {
+      const abs = p === '' || p === '.' ? root : join(root, p);
+      const st = await stat(abs).catch(() => null);
+      dirs.add(st && !st.isDirectory() ? dirname(abs) : abs);
+    }
+    // A folder nested in another watched one is covered by it.
+    const roots = [...dirs].filter((d) => ![...dirs].some((o) => o !== d && d.startsWith(o + sep)));
+    try {
+      for (const dir of roots) {
+        const prefix = relative(root, dir).split(sep).join('/');
+        this.subscriptions.push(await watcher.subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: ignoredPatterns() }));
+      }
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  private onEvents(prefix: string, error: Error | null, events: watcher.Event[]): void {
+    if (this.closed) return;
+    if (error) this.lastError = error.message;
+    const { root } = this.options;
+    for (const e of events) {
+      const rel = relative(root, e.path).split(sep).join('/');
+      if (!rel || rel.startsWith('..') || (prefix && rel !== prefix && !rel.startsWith(`${prefix}/`))) continue;
+      if (posix.basename(rel) === '.gitignore') {
+        this.gitignore.refresh();
+        continue;
+      }
+      if (!this.covers(rel) || this.excluded(rel)) continue;
+      if (e.type === 'delete') {
+        this.options.onUnlink?.(rel);
+        this.accepted(rel, 'unlink');
+      } else if (e.type === 'create') {
+        // A folder created or moved in: its files are queued once listed (no event comes for them).
+        void stat(e.path)
+          .then((st) => (st.isDirectory() ? this.queueFolder(rel) : this.accepted(rel, 'change')))
+          .catch(() => undefined);
+      } else {
+        this.accepted(rel, 'change');
+      }
+    }
+  }
+
+  private accepted(rel: string, kind: ChangeKind): void {
+    if (kind === 'change' && this.options.accept && !this.options.accept(rel)) return;
+    if (kind === 'unlink' && this.options.accept && !this.options.accept(rel) && posix.extname(rel) !== '') return;
+    this.push(rel, kind);
+  }
+
+  /** Lists a folder's files (asynchronously, the same exclusions) and queues them. */
+  private async queueFolder(rel: string): Promise<void> {
+    const files = await fg('**', { cwd: join(this.options.root, rel), onlyFiles: true, dot: false, followSymbolicLinks: false, ignore: [...PRUNED_SEGMENTS].map((s) => `**/${s}/**`) }).catch(() => [] as string[]);
+    for (const f of files) {
+      const path = `${rel}/${f}`;
+      if (!this.closed && !this.excluded(path)) this.accepted(path, 'change');
+    }
   }
 
   /** Queues a path (also used by scans); false when the queue is full. */
@@ -182,11 +227,12 @@ export class TreeWatcher {
 
   /** Stops watching (the queue is dropped: a later start rescans). */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const w = this.watcher;
-    this.watcher = null;
-    await w?.close();
+    const subs = this.subscriptions;
+    this.subscriptions = [];
+    await Promise.all(subs.map((s) => s.unsubscribe().catch(() => undefined)));
   }
 }
 

@@ -314,13 +314,13 @@ export class FederatedEngine extends CodeGraphEngine {
     return 0;
   }
 
-  override prepareSeek(): Promise<void> {
-    return this.index.ensureAsync(this.composite);
+  override async prepareSeek(): Promise<void> {
+    await this.index.ensureAsync(this.composite);
+    await this.rankCache.getAsync(this.composite);
   }
 
-  override async warmIndexes(): Promise<void> {
-    await this.index.ensureAsync(this.composite);
-    this.pagerank();
+  override warmIndexes(): Promise<void> {
+    return this.prepareSeek();
   }
 
   /** `<repo>::path` through that member's path checks; a plain path is the workspace's. */

@@ -20,11 +20,7 @@ export function daemonStartVerb(rt: DaemonRuntime) {
       const paths = rt.daemon.resolveWatchPaths(args.watch_paths);
       const state = await rt.daemon.start(call.agentId, paths, args.poll_interval_ms);
       return {
-        active: state.active,
-        watching: rt.daemon.watching,
-        watch_paths: state.watch_paths.map((p) => p || '.'),
-        poll_interval_ms: state.poll_interval_ms,
-        started_by: state.started_by,
+        ...rt.daemon.summary(state),
         next: 'daemon_tick runs a cycle now; alerts_list shows what it raised',
       };
     },

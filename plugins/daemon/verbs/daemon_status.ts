@@ -30,11 +30,7 @@ export function daemonStatusVerb(rt: DaemonRuntime) {
       const state = await rt.daemon.state();
       const last = rt.daemon.lastReport;
       return {
-        active: state.active,
-        watching: rt.daemon.watching,
-        watch_paths: state.watch_paths.map((p) => p || '.'),
-        poll_interval_ms: state.poll_interval_ms,
-        started_by: state.started_by,
+        ...rt.daemon.summary(state),
         started_at: state.started_at ? new Date(state.started_at).toISOString() : null,
         last_tick_at: state.last_tick_at ? new Date(state.last_tick_at).toISOString() : null,
         ticks: state.ticks,

@@ -12,6 +12,7 @@ import type { GitFacts, UnresolvedImport } from './build.ts';
 import { filterSearchPaths, searchContents, type SearchOptions, type SearchResult } from './content-search.ts';
 import { memoryView, type EngineMemory } from './engine-memory.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
+import type { WalkEntry } from './walk.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import { ParsedExtractionCache } from './extraction-cache.ts';
 import type { FileExtraction } from './extraction.ts';
@@ -217,6 +218,15 @@ export class CodeGraphEngine {
     return { commits: this.loaded.requireStore().gitCommits(), facts: this.loaded.builder.gitFacts };
   }
 
+  /**
+   * The files an ingest would select now (skip list, .gitignore, excludes, size, languages), listed
+   * without holding the event loop (slices of `sliceMs`); nothing is read or parsed. For catch-up
+   * scans that compare the disk with the graph (files added while nothing watched).
+   */
+  walkFiles(sliceMs = 10): Promise<WalkEntry[]> {
+    return this.loaded.walkFiles(sliceMs);
+  }
+
   /** Paths of all files in the graph, sorted. */
   filePaths(): string[] {
     return this.loaded.filePaths();
@@ -255,18 +265,18 @@ export class CodeGraphEngine {
     return this.loaded.contents.size;
   }
 
-  /** Builds (or catches up) the seek index in slices that leave the event loop free; await it before `seek`. */
-  prepareSeek(): Promise<void> {
-    return this.loaded.lexical.ensureAsync(this.graph);
+  /** Builds (or catches up) the seek index and PageRank in slices that leave the event loop free; await it before `seek`. */
+  async prepareSeek(): Promise<void> {
+    await this.loaded.lexical.ensureAsync(this.graph);
+    await this.loaded.ranks.getAsync(this.graph);
   }
 
   /**
-   * Builds the seek index (in slices that leave the event loop free) and PageRank now instead of on
+   * Builds the seek index and PageRank now (in slices that leave the event loop free) instead of on
    * the first query that needs them.
    */
-  async warmIndexes(): Promise<void> {
-    await this.loaded.lexical.ensureAsync(this.graph);
-    this.pagerank();
+  warmIndexes(): Promise<void> {
+    return this.prepareSeek();
   }
 
   /** Resolves a user path inside the workspace (refusing `..`, outside absolute paths, symlink escapes). */

@@ -66,3 +66,34 @@ export class LineReader {
     return this.lines;
   }
 }
+
+/**
+ * Sorts strings in code-unit order (as `Array.prototype.sort` without a comparator) as a step
+ * sequence: runs of `run` strings sorted at once, then merged pairwise, yielding every `run`
+ * strings, so a vocabulary of 100K terms (~50 ms in one sort) sorts between other work.
+ */
+export function* sortStrings(items: string[], run = 2048): Generator<void, string[], void> {
+  let a = items;
+  const n = a.length;
+  for (let i = 0; i < n; i += run) {
+    const part = a.slice(i, i + run).sort();
+    for (let k = 0; k < part.length; k++) a[i + k] = part[k];
+    yield;
+  }
+  let b: string[] = new Array<string>(n);
+  let work = 0;
+  for (let width = run; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      for (let k = lo; k < hi; k++) {
+        b[k] = i < mid && (j >= hi || a[i] <= a[j]) ? a[i++] : a[j++];
+        if (++work % run === 0) yield;
+      }
+    }
+    [a, b] = [b, a];
+  }
+  return a;
+}

@@ -165,7 +165,7 @@ export class LexicalIndex {
     this.versions = new Int32Array(graph.nodeCapacity);
     for (let i = 0; i < base.indexed.length; i++) if (base.indexed[i]) this.versions[i] = 1;
     this.delta.clear();
-    this.vocabulary = null;
+    this.vocabulary = base.vocabulary;
   }
 
   /** BM25F: per-field counts, length-normalised per field and weighted, summed into one tf per term. */

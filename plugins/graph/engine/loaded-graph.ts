@@ -9,6 +9,7 @@ import { GraphBuilder, type GraphChange } from './build.ts';
 import type { FileExtraction } from './extraction.ts';
 import { ContentCache } from './content-search.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
+import { walkWorkspaceAsync, type WalkEntry } from './walk.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { LexicalIndex } from './lexical-index.ts';
@@ -200,6 +201,13 @@ export class LoadedGraph {
   private async getParser(): Promise<SourceParser> {
     this.parser ??= await loadDefaultParser();
     return this.parser;
+  }
+
+  /** The files an ingest would select now, by the walk's rules, listed in slices of `sliceMs` (nothing is read or parsed). */
+  async walkFiles(sliceMs: number): Promise<WalkEntry[]> {
+    const parser = await this.getParser();
+    const options = { root: this.options.root, maxFileBytes: this.options.maxFileBytes, exclude: this.options.exclude, detectLanguage: parser.detectLanguage, reportPruned: false };
+    return (await walkWorkspaceAsync(options, sliceMs)).files;
   }
 
   /** Ingests the workspace (full by default; `incremental` re-parses changed files only). */

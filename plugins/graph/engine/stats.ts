@@ -23,6 +23,21 @@ export interface PageRankResult {
  * dangling nodes spread theirs uniformly. Passing the previous result warm-starts the iteration.
  */
 export function computePageRank(graph: CodeGraph, options: PageRankOptions = {}, previous?: PageRankResult): PageRankResult {
+  const steps = pageRankSteps(graph, options, previous);
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/** Node slots visited between two yields of the setup loops. */
+const NODES_PER_YIELD = 16_384;
+
+/**
+ * `computePageRank` as a resumable step sequence: it yields after each iteration and every few
+ * thousand nodes of the setup, so a caller can run it in slices with the event loop free between
+ * them (see PageRankCache.getAsync). The graph must not change between steps.
+ */
+export function* pageRankSteps(graph: CodeGraph, options: PageRankOptions = {}, previous?: PageRankResult): Generator<void, PageRankResult, void> {
   const damping = options.damping ?? 0.85;
   const maxIterations = options.maxIterations ?? 100;
   const tolerance = options.tolerance ?? 1e-5;
@@ -33,6 +48,7 @@ export function computePageRank(graph: CodeGraph, options: PageRankOptions = {},
   for (let i = 0; i < n; i++) if (graph.node(i)) (live[i] = 1), liveCount++;
   const scores = new Float64Array(n);
   if (liveCount === 0) return { scores, iterations: 0, version: graph.version };
+  yield;
 
   const outWeight = new Float64Array(n);
   const { outOffsets, outEdges, edgeWeight, inOffsets, inEdges, edgeSource } = graph;
@@ -40,6 +56,7 @@ export function computePageRank(graph: CodeGraph, options: PageRankOptions = {},
     let s = 0;
     for (let k = outOffsets[i]; k < outOffsets[i + 1]; k++) s += edgeWeight[outEdges[k]];
     outWeight[i] = s;
+    if (i % NODES_PER_YIELD === NODES_PER_YIELD - 1) yield;
   }
   let rank = new Float64Array(n);
   let next = new Float64Array(n);
@@ -52,6 +69,7 @@ export function computePageRank(graph: CodeGraph, options: PageRankOptions = {},
   } else {
     for (let i = 0; i < n; i++) if (live[i]) rank[i] = init;
   }
+  yield;
   let iterations = 0;
   const share = new Float64Array(n);
   for (; iterations < maxIterations; iterations++) {
@@ -79,6 +97,7 @@ export function computePageRank(graph: CodeGraph, options: PageRankOptions = {},
       iterations++;
       break;
     }
+    yield;
   }
   let max = 0;
   for (let i = 0; i < n; i++) if (rank[i] > max) max = rank[i];
@@ -97,6 +116,33 @@ export class PageRankCache {
       this.current = computePageRank(graph, {}, this.current ?? undefined);
     }
     return this.current;
+  }
+
+  /**
+   * `get` without holding the event loop: the iterations run in slices of about `sliceMs`, with a
+   * macrotask between them. A graph that changes meanwhile restarts the computation; a `get`
+   * meanwhile computes at once (and this one then returns its result).
+   */
+  async getAsync(graph: CodeGraph, sliceMs = 10): Promise<PageRankResult> {
+    for (;;) {
+      if (this.current?.version === graph.version && !graph.needsFinalize) return this.current;
+      const version = graph.version;
+      const steps = pageRankSteps(graph, {}, this.current ?? undefined);
+      let t0 = performance.now();
+      let r = steps.next();
+      while (!r.done) {
+        if (performance.now() - t0 >= sliceMs) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (graph.version !== version || this.current?.version === version) break;
+          t0 = performance.now();
+        }
+        r = steps.next();
+      }
+      if (r.done) {
+        this.current = r.value;
+        return r.value;
+      }
+    }
   }
 
   /** Forgets the cached vector (next call computes cold). */

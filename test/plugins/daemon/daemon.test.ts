@@ -112,6 +112,43 @@ describe('daemon: the persisted monitor and its alerts', function () {
     assert.equal(ok(await h2.call('daemon_status', { agent_id: 'a' })).watching, false);
   });
 
+  it('catches up after a restart: files added, changed and deleted while the server was down are re-ingested or raised', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('daemon_start', { agent_id: 'a', watch_paths: [], poll_interval_ms: 100 }));
+    await h.close();
+    h = undefined;
+
+    // While no server runs: one file added (in a new folder), one changed, one deleted; an ignored one added.
+    fs.mkdirSync(path.join(ws, 'src/extra'));
+    fs.writeFileSync(path.join(ws, 'src/extra/zebra.ts'), 'export function zebraCatchUp(n: number): number {\n  return n * 7;\n}\n');
+    fs.appendFileSync(path.join(ws, 'src/math.ts'), '\nexport function quokkaChanged(a: number): number {\n  return a - 1;\n}\n');
+    fs.rmSync(path.join(ws, 'src/cart.ts'));
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'scratch/\n');
+    fs.mkdirSync(path.join(ws, 'scratch'));
+    fs.writeFileSync(path.join(ws, 'scratch/ignored.ts'), 'export function ignoredByGit(): void {}\n');
+
+    h2 = await serve(ws);
+    const resumed = await until(async () => {
+      const s = ok(await h2!.call('daemon_status', { agent_id: 'a' }));
+      return s.last_cycle?.trigger === 'resume' ? s : undefined;
+    }, 30000, 'the resume cycle');
+    assert.equal(resumed.active, true);
+    assert.equal(resumed.counters.reingested, 2, 'the added and the changed file, nothing else');
+    assert.equal(resumed.counters.deleted, 1);
+    const alerts = ok(await h2.call('alerts_list', { agent_id: 'a' })).alerts as any[];
+    assert.ok(alerts.some((a) => a.kind === 'file_deleted' && a.path === 'src/cart.ts'), JSON.stringify(alerts.map((a) => `${a.kind} ${a.path}`)));
+    const added = ok(await h2.call('seek', { agent_id: 'a', query: 'zebraCatchUp' }));
+    assert.equal(added.results[0]?.id, 'function:src/extra/zebra.ts#zebraCatchUp', 'the added file is in the graph');
+    const changed = ok(await h2.call('seek', { agent_id: 'a', query: 'quokkaChanged' }));
+    assert.equal(changed.results[0]?.id, 'function:src/math.ts#quokkaChanged', 'the changed file was re-ingested');
+    const ignored = ok(await h2.call('seek', { agent_id: 'a', query: 'ignoredByGit' }));
+    assert.ok(!JSON.stringify(ignored.results).includes('scratch/'), 'a git-ignored file stays out');
+    const gone = ok(await h2.call('seek', { agent_id: 'a', query: 'Cart' }));
+    assert.ok(!JSON.stringify(gone.results).includes('src/cart.ts'), 'the deleted file left the graph');
+  });
+
   it('reports a renamed file as moved (same content), with one file_moved alert and no file_deleted', async () => {
     const ws = workspace();
     h = await serve(ws);
