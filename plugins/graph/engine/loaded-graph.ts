@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { GraphBuilder, type GraphChange } from './build.ts';
+import { readSnapshotSteps, snapshotView, writeSnapshotSteps, type SnapshotMiss, type SnapshotRead } from './graph-snapshot-store.ts';
+import type { GraphReadView, SnapshotView } from './graph-view.ts';
 import type { FileExtraction } from './extraction.ts';
 import { ContentCache } from './content-search.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
@@ -16,8 +18,10 @@ import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache } from './stats.ts';
 import { GraphStore, type FileRow } from './store.ts';
 import { readStoredFilesSliced, storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
-import { yieldToLoop } from './steps.ts';
+import { runSteps, runStepsSliced, yieldToLoop } from './steps.ts';
+import { programFingerprint, programFingerprintAsync } from './ts-program/fingerprint.ts';
 import { PrecisePass } from './ts-program/precise-pass.ts';
+import type { PreciseEdge } from './ts-program/protocol.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
 
 /** Main-thread time a slice of the stored-graph load may take before it yields to the event loop. */
@@ -36,6 +40,22 @@ export interface LoadedGraphOptions {
   readOnly: boolean;
   typeCheck: boolean;
   parseWorkers?: number;
+  /** Load from and write the store's graph snapshot (default true). */
+  snapshots?: boolean;
+}
+
+/** How the graph got into memory: counters a test or a bench reads. */
+export interface LoadStats {
+  /** Loads answered from the stored snapshot. */
+  snapshotLoads: number;
+  /** Loads that re-linked every stored extraction (no usable snapshot, or a builder was needed). */
+  extractionLoads: number;
+  /** Builder states built because a graph loaded from a snapshot had to change (an ingest, a reload, checker edges). */
+  builderBuilds: number;
+  /** Snapshots written to the store. */
+  snapshotWrites: number;
+  /** Why the last load did not use a snapshot, if it did not. */
+  lastMiss: SnapshotMiss | null;
 }
 
 /** The graph, its indexes and caches, and the store they reflect. */
@@ -43,6 +63,12 @@ export class LoadedGraph {
   private readonly options: LoadedGraphOptions;
   private storeHandle: GraphStore | null = null;
   private currentBuilder: GraphBuilder;
+  /** The graph's read side when it was loaded from a snapshot and no builder state exists yet. */
+  private lazy: SnapshotView | null = null;
+  /** The checker results' version the graph reflects (a snapshot is keyed by it and the generation). */
+  private loadedPreciseVersion = 0;
+  private snapshotQueued = false;
+  readonly loadStats: LoadStats = { snapshotLoads: 0, extractionLoads: 0, builderBuilds: 0, snapshotWrites: 0, lastMiss: null };
   /** Signatures and bodies come from the search cache's file contents (filled at ingest). */
   readonly lexical = new LexicalIndex((path) => this.contents.get(path));
   readonly ranks = new PageRankCache();
@@ -65,14 +91,19 @@ export class LoadedGraph {
       root: options.root,
       canCheck: !options.readOnly && options.typeCheck,
       store: () => this.storeHandle,
-      builder: () => this.currentBuilder,
+      builder: () => this.builder,
+      applyPrecise: (edges, version) => this.applyPrecise(edges, version),
+      ensureBuilder: () => this.mutable().then(() => undefined),
       serialized: (fn) => this.serialized(fn),
     });
   }
 
-  /** The builder of the current graph (replaced by a full ingest or a reload). */
-  get builder(): GraphBuilder {
-    return this.currentBuilder;
+  /**
+   * The read side of the current graph: the builder, or the snapshot's view while the graph was
+   * loaded from a snapshot and nothing has needed the builder's linking state yet.
+   */
+  get builder(): GraphReadView {
+    return this.lazy ?? this.currentBuilder;
   }
 
   /** The store, or null while none is open. */
@@ -113,24 +144,42 @@ export class LoadedGraph {
   private static readonly NOTHING: OpenSummary = { generation: 0, files: 0, nodes: 0, edges: 0, loaded: false, elapsedMs: 0 };
 
   /** `open` in one piece (a reload inside another serialized operation, a checkpoint load). */
-  private openNow(): OpenSummary {
+  private openNow(snapshot = true): OpenSummary {
     const t0 = performance.now();
     if (!this.storeExists()) return LoadedGraph.NOTHING;
     const store = this.requireStore();
+    if (snapshot && this.useSnapshots) {
+      const read = runSteps(readSnapshotSteps(store));
+      if (typeof read !== 'string' && this.fingerprintHolds(read.decoded.fingerprint, programFingerprint)) return this.finishSnapshotOpen(store, read, t0);
+      this.loadStats.lastMiss = typeof read === 'string' ? read : 'fingerprint';
+    }
+    this.loadStats.extractionLoads++;
+    const key = store.snapshotKey();
     const { generation, files } = store.loadAll({ light: true });
     this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
     const builder = this.newBuilder();
     if (files.length > 0) builder.apply(this.openChange(store, files));
-    return this.finishOpen(builder, generation, files.length, t0);
+    return this.finishOpen(builder, generation, key.preciseVersion, files.length, t0);
   }
 
   // A load in slices: the store read and the build yield between slices, and the workspace walk
   // for the checker's fingerprint is asynchronous (computed once, before the synchronous steps).
 
-  private async openSliced(sliceMs: number): Promise<OpenSummary> {
+  private async openSliced(sliceMs: number, snapshot = true): Promise<OpenSummary> {
     const t0 = performance.now();
     if (!this.storeExists()) return LoadedGraph.NOTHING;
     const store = this.requireStore();
+    if (snapshot && this.useSnapshots) {
+      const read = await runStepsSliced(readSnapshotSteps(store), sliceMs);
+      const fingerprint = typeof read === 'string' || read.decoded.fingerprint === null ? null : await programFingerprintAsync(this.options.root);
+      if (typeof read !== 'string' && this.fingerprintHolds(read.decoded.fingerprint, () => fingerprint!)) {
+        await yieldToLoop();
+        return this.finishSnapshotOpen(store, read, t0);
+      }
+      this.loadStats.lastMiss = typeof read === 'string' ? read : 'fingerprint';
+    }
+    this.loadStats.extractionLoads++;
+    const key = store.snapshotKey();
     const { generation, files } = await readStoredFilesSliced(store, sliceMs);
     this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
     const builder = this.newBuilder();
@@ -140,7 +189,32 @@ export class LoadedGraph {
       await yieldToLoop();
       await builder.applyAsync(change, sliceMs);
     }
-    return this.finishOpen(builder, generation, files.length, t0, fingerprint);
+    return this.finishOpen(builder, generation, key.preciseVersion, files.length, t0, fingerprint);
+  }
+
+  private get useSnapshots(): boolean {
+    return this.options.snapshots !== false;
+  }
+
+  /** True when a snapshot's checker edges were validated under the program fingerprint that holds now. */
+  private fingerprintHolds(recorded: string | null, current: (root: string) => string): boolean {
+    return recorded === null || recorded === current(this.options.root);
+  }
+
+  /** Makes a decoded snapshot the current graph (no builder state: it is built when a change needs it). */
+  private finishSnapshotOpen(store: GraphStore, read: SnapshotRead, t0: number): OpenSummary {
+    const view = snapshotView(store, read.decoded);
+    this.currentBuilder = this.newBuilder();
+    this.lazy = view;
+    this.clearDerived();
+    this.loadedRows = new Map(read.decoded.files.map((f) => [f.path, f.extractionKey]));
+    this.loadedGeneration = read.key.generation;
+    this.loadedPreciseVersion = read.key.preciseVersion;
+    this.loadStats.snapshotLoads++;
+    this.loadStats.lastMiss = null;
+    this.precise.restore(undefined, read.decoded.fingerprint ?? undefined);
+    const files = read.decoded.files.length;
+    return { generation: read.key.generation, files, nodes: view.graph.nodeCount, edges: view.graph.edgeCount, loaded: files > 0, elapsedMs: Math.round(performance.now() - t0) };
   }
 
   /** The build of a load: every stored file (partial extractions), git facts and resolver config. */
@@ -155,10 +229,12 @@ export class LoadedGraph {
     };
   }
 
-  private finishOpen(builder: GraphBuilder, generation: number, files: number, t0: number, fingerprint?: string): OpenSummary {
+  private finishOpen(builder: GraphBuilder, generation: number, preciseVersion: number, files: number, t0: number, fingerprint?: string): OpenSummary {
     this.swapBuilder(builder);
     this.loadedGeneration = generation;
+    this.loadedPreciseVersion = preciseVersion;
     this.precise.restore(undefined, fingerprint);
+    if (files > 0) this.queueSnapshot();
     return {
       generation,
       files,
@@ -185,9 +261,72 @@ export class LoadedGraph {
 
   private swapBuilder(builder: GraphBuilder): void {
     this.currentBuilder = builder;
+    this.lazy = null;
+    this.clearDerived();
+  }
+
+  /** Drops what was computed from the previous graph (PageRank, the seek index, sorted paths). */
+  private clearDerived(): void {
     this.ranks.clear();
     this.lexical.reset();
     this.sortedPaths = null;
+  }
+
+  /**
+   * The builder, with its linking state built first when the graph came from a snapshot: the
+   * graph is rebuilt from the store's stored extractions (in slices), as a load without a snapshot does.
+   */
+  private async mutable(): Promise<GraphBuilder> {
+    if (this.lazy) {
+      this.loadStats.builderBuilds++;
+      await this.openSliced(OPEN_SLICE_MS, false);
+    }
+    return this.currentBuilder;
+  }
+
+  /** `mutable` in one piece, for the rare synchronous caller (stored checker edges applied at a snapshot load). */
+  private mutableNow(): GraphBuilder {
+    if (this.lazy) {
+      this.loadStats.builderBuilds++;
+      this.openNow(false);
+    }
+    return this.currentBuilder;
+  }
+
+  /** Checker edges for the graph (from the checker pass or the store); `version`: the checker results' version they were stored under. */
+  private applyPrecise(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>, version?: number): void {
+    if (edges.size > 0) this.mutableNow().applyPrecise(edges);
+    if (version !== undefined) this.loadedPreciseVersion = version;
+    if (edges.size > 0 || version !== undefined) this.queueSnapshot();
+  }
+
+  /**
+   * Writes a snapshot of the current graph after the running operation (in the mutation queue, so
+   * the graph does not change under the encoding), keyed by the generation and checker-results
+   * version it reflects; the store refuses it when it moved on since. Not for a read-only engine.
+   */
+  private queueSnapshot(): void {
+    if (this.options.readOnly || !this.useSnapshots || this.snapshotQueued) return;
+    this.snapshotQueued = true;
+    void this.serialized(async () => {
+      this.snapshotQueued = false;
+      await this.saveSnapshot();
+    }).catch(() => undefined);
+  }
+
+  private async saveSnapshot(): Promise<void> {
+    const store = this.storeHandle;
+    if (!store || this.lazy) return;
+    const key = { generation: this.loadedGeneration, preciseVersion: this.loadedPreciseVersion };
+    const now = store.snapshotKey();
+    if (now.generation !== key.generation || now.preciseVersion !== key.preciseVersion) return;
+    // One already stored for this state is not written again, unless the last load found it unreadable.
+    const stamp = store.snapshotStamp();
+    const unreadable = this.loadStats.lastMiss === 'corrupt' || this.loadStats.lastMiss === 'format';
+    if (!unreadable && stamp && stamp.generation === key.generation && stamp.preciseVersion === key.preciseVersion) return;
+    const fingerprint = (await this.precise.fingerprintFor(store.fileRows().values())) ?? null;
+    const written = await runStepsSliced(writeSnapshotSteps(store, key, this.currentBuilder, (p) => this.loadedRows.get(p), fingerprint), OPEN_SLICE_MS);
+    if (written) this.loadStats.snapshotWrites++;
   }
 
   /** Runs engine mutations one at a time (ingest, reload, checkpoint load). */
@@ -210,8 +349,10 @@ export class LoadedGraph {
   private async ingestNow(options: IngestOptions): Promise<IngestSummary> {
     const store = this.requireStore();
     this.precise.warm();
-    // Diff against what another process may have committed since we loaded.
-    if (this.currentBuilder.graph.nodeCount === 0 && store.generation() > 0) this.openNow();
+    // Diff against what another process may have committed since we loaded; an ingest needs the
+    // builder's linking state, so a graph loaded from a snapshot is rebuilt from extractions first.
+    if (this.builder.graph.nodeCount === 0 && store.generation() > 0) await this.openSliced(OPEN_SLICE_MS, false);
+    else if (this.lazy) await this.mutable();
     else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();
     const parser = await this.getParser();
     const outcome = await runIngest(
@@ -246,6 +387,7 @@ export class LoadedGraph {
     this.loadedGeneration = outcome.summary.generation;
     // Another process committed between our read and our write: fold its files in too.
     if (raced) this.reloadFromStore();
+    this.queueSnapshot();
     return outcome.summary;
   }
 
@@ -275,7 +417,8 @@ export class LoadedGraph {
       const store = this.requireStore();
       let reloaded = false;
       if (store.generation() !== this.loadedGeneration) {
-        if (this.currentBuilder.graph.nodeCount === 0) this.openNow();
+        // A graph loaded from a snapshot loads the newer one (or re-links) rather than building its builder to patch it.
+        if (this.builder.graph.nodeCount === 0 || this.lazy) await this.openSliced(OPEN_SLICE_MS);
         else this.reloadFromStore();
         reloaded = true;
       }
@@ -339,8 +482,9 @@ export class LoadedGraph {
 
   /** Paths of all files in the graph, sorted (cached per graph version). */
   filePaths(): string[] {
-    const g = this.currentBuilder.graph;
-    if (!this.sortedPaths || this.sortedPaths.version !== g.version) this.sortedPaths = { version: g.version, paths: [...this.currentBuilder.filePaths()].sort() };
+    const view = this.builder;
+    const g = view.graph;
+    if (!this.sortedPaths || this.sortedPaths.version !== g.version) this.sortedPaths = { version: g.version, paths: [...view.filePaths()].sort() };
     return this.sortedPaths.paths;
   }
 }
