@@ -27,11 +27,22 @@ export function* readSnapshotSteps(store: GraphStore): Generator<void, SnapshotR
   if (!stamp) return 'none';
   if (stamp.format !== SNAPSHOT_FORMAT) return 'format';
   if (stamp.generation !== key.generation || stamp.preciseVersion !== key.preciseVersion) return 'stale';
-  const stored = store.readSnapshot();
-  if (!stored || stored.generation !== key.generation || stored.preciseVersion !== key.preciseVersion) return 'stale';
-  yield;
+  // Chunk by chunk, a yield point between them. Another writer replacing it meanwhile changes the
+  // stamp (checked after) or, mid-read, mixes chunks (the checksum catches it).
+  const data = new Uint8Array(stamp.bytes);
+  let at = 0;
+  for (let seq = 0; seq < stamp.chunks; seq++) {
+    const chunk = store.snapshotChunk(seq);
+    if (!chunk || at + chunk.length > data.length) return 'corrupt';
+    data.set(chunk, at);
+    at += chunk.length;
+    yield;
+  }
+  if (at !== data.length) return 'corrupt';
+  const after = store.snapshotStamp();
+  if (!after || after.generation !== key.generation || after.preciseVersion !== key.preciseVersion) return 'stale';
   try {
-    return { decoded: yield* decodeSnapshot(stored.data), key };
+    return { decoded: yield* decodeSnapshot(data), key };
   } catch {
     // A checksum, a header or a section that does not add up: the snapshot is not used, never trusted.
     return 'corrupt';
@@ -39,9 +50,10 @@ export function* readSnapshotSteps(store: GraphStore): Generator<void, SnapshotR
 }
 
 /** The graph and read view of a decoded snapshot (git facts and resolver config read from the store on first use). */
-export function snapshotView(store: GraphStore, decoded: DecodedSnapshot): SnapshotView {
+export function* snapshotView(store: GraphStore, decoded: DecodedSnapshot): Generator<void, SnapshotView> {
   const graph = new CodeGraph();
-  graph.restore(decoded.nodes, decoded.edgeSource, decoded.edgeTarget, decoded.edgeRelation, decoded.edgeWeight);
+  yield* graph.restore(decoded.nodes, decoded.edgeSource, decoded.edgeTarget, decoded.edgeRelation, decoded.edgeWeight);
+  yield;
   return new SnapshotView(graph, decoded.files, decoded.unresolved, () => storedGitFacts(store), () => storedResolverConfig(store));
 }
 

@@ -24,7 +24,7 @@ const NO_STRING = 0xffffffff;
 const UTF16_BIT = 0x80000000;
 const NO_LANGUAGE = 255;
 /** Nodes or edges handled between two points where a sliced run may yield. */
-const STEP = 2048;
+const STEP = 1024;
 
 const KINDS: readonly NodeKind[] = ['file', 'module', 'class', 'interface', 'function', 'method', 'type', 'section'];
 const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
@@ -262,6 +262,7 @@ export function* decodeSnapshot(input: Uint8Array): Generator<void, DecodedSnaps
   if (dv.getUint32(0, true) !== MAGIC) throw new SnapshotError('graph snapshot: not a snapshot');
   if (dv.getUint32(4, true) !== SNAPSHOT_FORMAT) throw new SnapshotError('graph snapshot: another format');
   if (dv.getUint32(8, true) !== crc32(data.subarray(12))) throw new SnapshotError('graph snapshot: checksum mismatch');
+  yield;
   const headerLength = dv.getUint32(12, true);
   if (16 + headerLength > data.byteLength) throw new SnapshotError('graph snapshot: truncated header');
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
@@ -278,7 +279,9 @@ export function* decodeSnapshot(input: Uint8Array): Generator<void, DecodedSnaps
   const utf16Offsets = u32('utf16Offsets', header.utf16Strings + 1);
   // One string per table; each entry is a slice of it (V8 shares the characters of long slices).
   const latin1 = buf.toString('latin1', bodyStart + offsets.latin1, bodyStart + offsets.latin1 + header.latin1Bytes);
+  yield;
   const utf16 = buf.toString('utf16le', bodyStart + offsets.utf16, bodyStart + offsets.utf16 + header.utf16Bytes);
+  yield;
   const str = (ref: number): string => {
     if (ref & UTF16_BIT) {
       const i = ref & ~UTF16_BIT;
@@ -319,7 +322,9 @@ export function* decodeSnapshot(input: Uint8Array): Generator<void, DecodedSnaps
   // Edges are copied out (the graph owns growable arrays); endpoints are checked against the nodes.
   const edgeSource = u32('source', m).slice(), edgeTarget = u32('target', m).slice();
   const edgeRelation = u8('relation', m).slice(), edgeWeight = new Float32Array(data.buffer, base + offsets.weight, m).slice();
+  yield;
   for (let e = 0; e < m; e++) if (edgeSource[e] >= n || edgeTarget[e] >= n) throw new SnapshotError('graph snapshot: edge endpoint out of range');
+  yield;
   const filePath = u32('filePath', f), fileKey = u32('fileKey', f), fileLang = u8('fileLang', f);
   const fileErrors = u32('fileErrors', f), fileErrorLine = u32('fileErrorLine', f), filePrecise = u8('filePrecise', f);
   const files: SnapshotFile[] = new Array(f);

@@ -150,7 +150,7 @@ export class LoadedGraph {
     const store = this.requireStore();
     if (snapshot && this.useSnapshots) {
       const read = runSteps(readSnapshotSteps(store));
-      if (typeof read !== 'string' && this.fingerprintHolds(read.decoded.fingerprint, programFingerprint)) return this.finishSnapshotOpen(store, read, t0);
+      if (typeof read !== 'string' && this.fingerprintHolds(read.decoded.fingerprint, programFingerprint)) return this.finishSnapshotOpen(runSteps(snapshotView(store, read.decoded)), read, t0);
       this.loadStats.lastMiss = typeof read === 'string' ? read : 'fingerprint';
     }
     this.loadStats.extractionLoads++;
@@ -173,8 +173,9 @@ export class LoadedGraph {
       const read = await runStepsSliced(readSnapshotSteps(store), sliceMs);
       const fingerprint = typeof read === 'string' || read.decoded.fingerprint === null ? null : await programFingerprintAsync(this.options.root);
       if (typeof read !== 'string' && this.fingerprintHolds(read.decoded.fingerprint, () => fingerprint!)) {
+        const view = await runStepsSliced(snapshotView(store, read.decoded), sliceMs);
         await yieldToLoop();
-        return this.finishSnapshotOpen(store, read, t0);
+        return this.finishSnapshotOpen(view, read, t0);
       }
       this.loadStats.lastMiss = typeof read === 'string' ? read : 'fingerprint';
     }
@@ -202,8 +203,7 @@ export class LoadedGraph {
   }
 
   /** Makes a decoded snapshot the current graph (no builder state: it is built when a change needs it). */
-  private finishSnapshotOpen(store: GraphStore, read: SnapshotRead, t0: number): OpenSummary {
-    const view = snapshotView(store, read.decoded);
+  private finishSnapshotOpen(view: SnapshotView, read: SnapshotRead, t0: number): OpenSummary {
     this.currentBuilder = this.newBuilder();
     this.lazy = view;
     this.clearDerived();

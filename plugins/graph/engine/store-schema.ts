@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS precise_edges (
   path TEXT PRIMARY KEY, hash TEXT NOT NULL, fingerprint TEXT NOT NULL, edges_json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS graph_snapshot (
   id INTEGER PRIMARY KEY CHECK (id = 1), format INTEGER NOT NULL, generation INTEGER NOT NULL,
-  precise_version INTEGER NOT NULL, data BLOB NOT NULL);
+  precise_version INTEGER NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS graph_snapshot_chunks (seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
 `;
 
 /** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout and the schema applied. */

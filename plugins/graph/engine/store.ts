@@ -20,12 +20,12 @@ import { MemoryTable, type MemoryEntry } from './store-memory.ts';
 import { MetaTable, type StoreMeta } from './store-meta.ts';
 import { PreciseEdgeTable, type PreciseRow } from './store-precise-edges.ts';
 import { openStoreDatabase } from './store-schema.ts';
-import { SnapshotTable, type SnapshotKey, type StoredSnapshot } from './store-snapshot.ts';
+import { SnapshotTable, type SnapshotKey, type SnapshotStamp } from './store-snapshot.ts';
 import { CommitError, sharedCommitWorker } from './store-writer/writer.ts';
 
 // Re-exported: callers import the store's types from this module.
 export { STORE_SCHEMA_VERSION } from './store-schema.ts';
-export type { CheckpointInfo, FileRow, FileWrite, GitCommit, IngestWrite, MemoryEntry, PreciseRow, SnapshotKey, StoreMeta, StoredSnapshot };
+export type { CheckpointInfo, FileRow, FileWrite, GitCommit, IngestWrite, MemoryEntry, PreciseRow, SnapshotKey, SnapshotStamp, StoreMeta };
 
 /** Store health and sizes. */
 export interface StoreStatus {
@@ -260,16 +260,16 @@ export class GraphStore {
     return this.snapshots.key();
   }
 
-  /** The stored graph snapshot's format and key (its bytes left unread), or null. */
-  snapshotStamp(): (SnapshotKey & { format: number }) | null {
+  /** The stored graph snapshot's format, key and size (its bytes left unread), or null. */
+  snapshotStamp(): SnapshotStamp | null {
     this.assertOpen();
     return this.snapshots.stamp();
   }
 
-  /** The stored graph snapshot, or null. */
-  readSnapshot(): StoredSnapshot | null {
+  /** One chunk of the stored graph snapshot's bytes (0 ≤ seq < stamp.chunks), or null. */
+  snapshotChunk(seq: number): Buffer | null {
     this.assertOpen();
-    return this.snapshots.read();
+    return this.snapshots.chunk(seq);
   }
 
   /** Stores a graph snapshot built under `key`; false (nothing written) when the store moved on since. */

@@ -150,9 +150,9 @@ describe('the graph snapshot', function () {
 
     // One flipped byte deep in the body (the checksum catches it).
     snapshotRow(root, (db) => {
-      const data = db.prepare('SELECT data FROM graph_snapshot').pluck().get() as Buffer;
+      const { seq, data } = db.prepare('SELECT seq, data FROM graph_snapshot_chunks ORDER BY seq DESC LIMIT 1').get() as { seq: number; data: Buffer };
       data[data.length - 100] ^= 0xff;
-      db.prepare('UPDATE graph_snapshot SET data = ?').run(data);
+      db.prepare('UPDATE graph_snapshot_chunks SET data = ? WHERE seq = ?').run(data, seq);
     });
     const corrupt = engineOn(root, { snapshots: true });
     await corrupt.open();
@@ -167,13 +167,19 @@ describe('the graph snapshot', function () {
     assert.deepEqual(shape(next), expected);
     await next.close();
 
-    // Truncated bytes and another format are ignored too.
-    snapshotRow(root, (db) => db.prepare('UPDATE graph_snapshot SET data = substr(data, 1, 40)').run());
+    // Truncated bytes, a missing chunk and another format are ignored too (each load writes a good one back).
+    snapshotRow(root, (db) => db.prepare('UPDATE graph_snapshot_chunks SET data = substr(data, 1, 40) WHERE seq = 0').run());
     const truncated = engineOn(root);
     await truncated.open();
     assert.equal(truncated.loadStats().lastMiss, 'corrupt');
     assert.deepEqual(shape(truncated), expected);
     await truncated.close();
+    snapshotRow(root, (db) => db.prepare('DELETE FROM graph_snapshot_chunks WHERE seq = 0').run());
+    const missing = engineOn(root);
+    await missing.open();
+    assert.equal(missing.loadStats().lastMiss, 'corrupt');
+    assert.deepEqual(shape(missing), expected);
+    await missing.close();
     snapshotRow(root, (db) => db.prepare('UPDATE graph_snapshot SET format = format + 1').run());
     const format = engineOn(root);
     await format.open();
