@@ -284,6 +284,13 @@ export class LoadedGraph {
     return this.currentBuilder;
   }
 
+  /** An empty builder holding a snapshot-loaded graph's git facts and resolver config (what a full ingest reads of the old graph). */
+  private seededBuilder(view: SnapshotView): GraphBuilder {
+    const seed = this.newBuilder();
+    seed.apply({ upsert: [], remove: [], git: view.gitFacts, config: view.resolverConfig });
+    return seed;
+  }
+
   /** `mutable` in one piece, for the rare synchronous caller (stored checker edges applied at a snapshot load). */
   private mutableNow(): GraphBuilder {
     if (this.lazy) {
@@ -349,17 +356,24 @@ export class LoadedGraph {
   private async ingestNow(options: IngestOptions): Promise<IngestSummary> {
     const store = this.requireStore();
     this.precise.warm();
-    // Diff against what another process may have committed since we loaded; an ingest needs the
-    // builder's linking state, so a graph loaded from a snapshot is rebuilt from extractions first.
-    if (this.builder.graph.nodeCount === 0 && store.generation() > 0) await this.openSliced(OPEN_SLICE_MS, false);
-    else if (this.lazy) await this.mutable();
+    // Diff against what another process may have committed since we loaded. A patch needs the
+    // builder's linking state, so a graph loaded from a snapshot is rebuilt from extractions first;
+    // a full ingest builds a new graph and reads only the git facts and resolver config of the old one.
+    const full = options.paths === undefined && options.incremental !== true;
+    let builder = this.currentBuilder;
+    if (full && this.lazy) builder = this.seededBuilder(this.lazy);
+    else if (this.lazy) builder = await this.mutable();
+    else if (this.builder.graph.nodeCount === 0 && store.generation() > 0) {
+      await this.openSliced(OPEN_SLICE_MS, false);
+      builder = this.currentBuilder;
+    }
     else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();
     const parser = await this.getParser();
     const outcome = await runIngest(
       {
         root: this.options.root,
         store,
-        builder: this.currentBuilder,
+        builder,
         newBuilder: () => this.newBuilder(),
         parser,
         maxFileBytes: this.options.maxFileBytes,

@@ -222,4 +222,26 @@ describe('the graph snapshot', function () {
       await engine.close();
     }
   });
+
+  it('runs a full ingest after a snapshot load without building the old graph’s builder state, and gives the graph a fresh engine builds', async () => {
+    const engine = engineOn(root);
+    try {
+      await engine.open();
+      writeFiles(root, { 'go/client.go': 'package server\n\nfunc Dial() error {\n\treturn listen(80)\n}\n' });
+      await engine.ingest();
+      assert.equal(engine.loadStats().snapshotLoads, 1);
+      assert.equal(engine.loadStats().builderBuilds, 0, 'the full ingest built a new graph; the old one was not re-linked first');
+      assert.ok(engine.getNode('function:go/client.go#Dial'));
+      const fresh = engineOn(root, { snapshots: false });
+      try {
+        await fresh.ingest();
+        assert.deepEqual(shape(engine), shape(fresh));
+        assert.deepEqual(engine.gitHistory().facts, fresh.gitHistory().facts);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await engine.close();
+    }
+  });
 });
