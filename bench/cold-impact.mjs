@@ -10,12 +10,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const [node, runsArg, ...pairs] = process.argv.slice(2);
 const runs = Number(runsArg ?? 5);
 const builds = [];
-for (let i = 0; i + 1 < pairs.length; i += 2) builds.push({ bin: pairs[i], ws: pairs[i + 1], wall: [], cpu: [] });
+for (let i = 0; i + 1 < pairs.length; i += 2) builds.push({ bin: resolve(pairs[i]), ws: resolve(pairs[i + 1]), wall: [], cpu: [] });
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const env = { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: process.env.M1ND_CACHE_DIR ?? mkdtempSync(join(tmpdir(), 'm1nd-cold-cache-')) };
 
