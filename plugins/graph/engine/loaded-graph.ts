@@ -27,6 +27,9 @@ import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
 /** Main-thread time a slice of the stored-graph load may take before it yields to the event loop. */
 export const OPEN_SLICE_MS = 20;
 
+/** Quiet time after a change before its snapshot is written (a burst of edits writes one); `close` writes a pending one at once. */
+export const SNAPSHOT_DELAY_MS = 1500;
+
 /** What the loaded graph needs to know of the engine's settings. */
 export interface LoadedGraphOptions {
   root: string;
@@ -67,7 +70,7 @@ export class LoadedGraph {
   private lazy: SnapshotView | null = null;
   /** The checker results' version the graph reflects (a snapshot is keyed by it and the generation). */
   private loadedPreciseVersion = 0;
-  private snapshotQueued = false;
+  private snapshotTimer: NodeJS.Timeout | null = null;
   readonly loadStats: LoadStats = { snapshotLoads: 0, extractionLoads: 0, builderBuilds: 0, snapshotWrites: 0, lastMiss: null };
   /** Signatures and bodies come from the search cache's file contents (filled at ingest). */
   readonly lexical = new LexicalIndex((path) => this.contents.get(path));
@@ -308,17 +311,24 @@ export class LoadedGraph {
   }
 
   /**
-   * Writes a snapshot of the current graph after the running operation (in the mutation queue, so
-   * the graph does not change under the encoding), keyed by the generation and checker-results
-   * version it reflects; the store refuses it when it moved on since. Not for a read-only engine.
+   * Writes a snapshot of the current graph once changes have been quiet for SNAPSHOT_DELAY_MS (in
+   * the mutation queue, so the graph does not change under the encoding), keyed by the generation
+   * and checker-results version it reflects; the store refuses it when it moved on since. Not for a
+   * read-only engine.
    */
   private queueSnapshot(): void {
-    if (this.options.readOnly || !this.useSnapshots || this.snapshotQueued) return;
-    this.snapshotQueued = true;
-    void this.serialized(async () => {
-      this.snapshotQueued = false;
-      await this.saveSnapshot();
-    }).catch(() => undefined);
+    if (this.options.readOnly || !this.useSnapshots) return;
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = setTimeout(() => this.flushSnapshot(), SNAPSHOT_DELAY_MS);
+    this.snapshotTimer.unref();
+  }
+
+  /** Queues the pending snapshot write now (the delay ran out, or the graph is closing). */
+  private flushSnapshot(): void {
+    if (!this.snapshotTimer) return;
+    clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = null;
+    void this.serialized(() => this.saveSnapshot()).catch(() => undefined);
   }
 
   private async saveSnapshot(): Promise<void> {
@@ -480,6 +490,7 @@ export class LoadedGraph {
   async close(): Promise<void> {
     await this.unwatch();
     await this.precise.stop();
+    this.flushSnapshot();
     await this.queue.catch(() => undefined);
     this.lexical.reset();
     this.storeHandle?.close();

@@ -105,6 +105,9 @@ describe('the stored graph loads in slices after initialize', function () {
   });
 
   it('loads the same graph in slices as in one piece (same nodes and edges as the ingest left)', async () => {
+    // Closing the server writes the snapshot its re-linking load left pending.
+    await h?.close();
+    h = undefined;
     const sliced = new CodeGraphEngine({ root: ws, storeDir: join(ws, '.m1nd'), typeCheck: false, readOnly: true } as ConstructorParameters<typeof CodeGraphEngine>[0]);
     const a = await sliced.open();
     const edgesA = sliced.graph.edgeCount;

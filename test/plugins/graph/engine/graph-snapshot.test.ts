@@ -209,6 +209,7 @@ describe('the graph snapshot', function () {
       });
       await engine.ingest({ incremental: true });
       assert.equal(engine.loadStats().builderBuilds, 1);
+      assert.equal(engine.loadStats().snapshotWrites, 0, 'a snapshot is written after a quiet moment (or at close), not after every ingest');
       assert.ok(engine.getNode('function:src/math.ts#sub'));
 
       const full = engineOn(root, { snapshots: false });
