@@ -8,13 +8,82 @@ import type { GraphBuilder } from './build.ts';
 import { CodeGraph } from './graph.ts';
 import { SNAPSHOT_FORMAT, decodeSnapshot, encodeSnapshot, type DecodedSnapshot } from './graph-snapshot.ts';
 import { SnapshotView } from './graph-view.ts';
+import { runSteps, runStepsSliced, yieldToLoop } from './steps.ts';
 import { storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import type { GraphStore, SnapshotKey } from './store.ts';
+import { programFingerprint, programFingerprintAsync } from './ts-program/fingerprint.ts';
 
 /** A snapshot read from the store, with the key it holds for. */
 export interface SnapshotRead {
   decoded: DecodedSnapshot;
   key: SnapshotKey;
+}
+
+/** How the graph got into memory: counters a test or a bench reads. */
+export interface LoadStats {
+  /** Loads answered from the stored snapshot. */
+  snapshotLoads: number;
+  /** Loads that re-linked every stored extraction (no usable snapshot, or a builder was needed). */
+  extractionLoads: number;
+  /** Builder states built because a graph loaded from a snapshot had to change (an ingest, a reload, checker edges). */
+  builderBuilds: number;
+  /** Snapshots written to the store. */
+  snapshotWrites: number;
+  /** Why the last load did not use a snapshot, if it did not. */
+  lastMiss: SnapshotMiss | null;
+}
+
+/** A usable snapshot made into a graph and its read view. */
+export interface SnapshotLoad {
+  view: SnapshotView;
+  read: SnapshotRead;
+}
+
+/**
+ * The store's snapshot as a graph, in one piece, when it holds (including the program fingerprint
+ * its checker edges were validated under); else why not.
+ */
+export function loadSnapshotNow(store: GraphStore, root: string): SnapshotLoad | SnapshotMiss {
+  const read = runSteps(readSnapshotSteps(store));
+  if (typeof read === 'string') return read;
+  if (read.decoded.fingerprint !== null && read.decoded.fingerprint !== programFingerprint(root)) return 'fingerprint';
+  return { view: runSteps(snapshotView(store, read.decoded)), read };
+}
+
+/** `loadSnapshotNow` in slices of about `sliceMs` (the fingerprint's walk is asynchronous). */
+export async function loadSnapshotSliced(store: GraphStore, root: string, sliceMs: number): Promise<SnapshotLoad | SnapshotMiss> {
+  const read = await runStepsSliced(readSnapshotSteps(store), sliceMs);
+  if (typeof read === 'string') return read;
+  if (read.decoded.fingerprint !== null && read.decoded.fingerprint !== (await programFingerprintAsync(root))) return 'fingerprint';
+  const view = await runStepsSliced(snapshotView(store, read.decoded), sliceMs);
+  await yieldToLoop();
+  return { view, read };
+}
+
+/**
+ * Debounces snapshot writes: `schedule` (re)starts a quiet-time timer whose end hands the write to
+ * `enqueue` (the engine's mutation queue); `flush` hands a pending one over at once (on close).
+ */
+export class SnapshotScheduler {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly enqueue: () => void,
+  ) {}
+
+  schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), this.delayMs);
+    this.timer.unref();
+  }
+
+  flush(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.enqueue();
+  }
 }
 
 /** Why the last read found no usable snapshot (for stats and tests). */

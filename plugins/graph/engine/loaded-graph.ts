@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { GraphBuilder, type GraphChange } from './build.ts';
-import { readSnapshotSteps, snapshotView, writeSnapshotSteps, type SnapshotMiss, type SnapshotRead } from './graph-snapshot-store.ts';
+import { SnapshotScheduler, loadSnapshotNow, loadSnapshotSliced, writeSnapshotSteps, type LoadStats, type SnapshotLoad } from './graph-snapshot-store.ts';
 import type { GraphReadView, SnapshotView } from './graph-view.ts';
 import type { FileExtraction } from './extraction.ts';
 import { ContentCache } from './content-search.ts';
@@ -18,8 +18,7 @@ import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache } from './stats.ts';
 import { GraphStore, type FileRow } from './store.ts';
 import { readStoredFilesSliced, storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
-import { runSteps, runStepsSliced, yieldToLoop } from './steps.ts';
-import { programFingerprint, programFingerprintAsync } from './ts-program/fingerprint.ts';
+import { runStepsSliced, yieldToLoop } from './steps.ts';
 import { PrecisePass } from './ts-program/precise-pass.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
@@ -47,19 +46,7 @@ export interface LoadedGraphOptions {
   snapshots?: boolean;
 }
 
-/** How the graph got into memory: counters a test or a bench reads. */
-export interface LoadStats {
-  /** Loads answered from the stored snapshot. */
-  snapshotLoads: number;
-  /** Loads that re-linked every stored extraction (no usable snapshot, or a builder was needed). */
-  extractionLoads: number;
-  /** Builder states built because a graph loaded from a snapshot had to change (an ingest, a reload, checker edges). */
-  builderBuilds: number;
-  /** Snapshots written to the store. */
-  snapshotWrites: number;
-  /** Why the last load did not use a snapshot, if it did not. */
-  lastMiss: SnapshotMiss | null;
-}
+export type { LoadStats };
 
 /** The graph, its indexes and caches, and the store they reflect. */
 export class LoadedGraph {
@@ -70,7 +57,7 @@ export class LoadedGraph {
   private lazy: SnapshotView | null = null;
   /** The checker results' version the graph reflects (a snapshot is keyed by it and the generation). */
   private loadedPreciseVersion = 0;
-  private snapshotTimer: NodeJS.Timeout | null = null;
+  private readonly snapshots = new SnapshotScheduler(SNAPSHOT_DELAY_MS, () => void this.serialized(() => this.saveSnapshot()).catch(() => undefined));
   readonly loadStats: LoadStats = { snapshotLoads: 0, extractionLoads: 0, builderBuilds: 0, snapshotWrites: 0, lastMiss: null };
   /** Signatures and bodies come from the search cache's file contents (filled at ingest). */
   readonly lexical = new LexicalIndex((path) => this.contents.get(path));
@@ -152,9 +139,9 @@ export class LoadedGraph {
     if (!this.storeExists()) return LoadedGraph.NOTHING;
     const store = this.requireStore();
     if (snapshot && this.useSnapshots) {
-      const read = runSteps(readSnapshotSteps(store));
-      if (typeof read !== 'string' && this.fingerprintHolds(read.decoded.fingerprint, programFingerprint)) return this.finishSnapshotOpen(runSteps(snapshotView(store, read.decoded)), read, t0);
-      this.loadStats.lastMiss = typeof read === 'string' ? read : 'fingerprint';
+      const load = loadSnapshotNow(store, this.options.root);
+      if (typeof load !== 'string') return this.finishSnapshotOpen(load, t0);
+      this.loadStats.lastMiss = load;
     }
     this.loadStats.extractionLoads++;
     const key = store.snapshotKey();
@@ -173,14 +160,9 @@ export class LoadedGraph {
     if (!this.storeExists()) return LoadedGraph.NOTHING;
     const store = this.requireStore();
     if (snapshot && this.useSnapshots) {
-      const read = await runStepsSliced(readSnapshotSteps(store), sliceMs);
-      const fingerprint = typeof read === 'string' || read.decoded.fingerprint === null ? null : await programFingerprintAsync(this.options.root);
-      if (typeof read !== 'string' && this.fingerprintHolds(read.decoded.fingerprint, () => fingerprint!)) {
-        const view = await runStepsSliced(snapshotView(store, read.decoded), sliceMs);
-        await yieldToLoop();
-        return this.finishSnapshotOpen(view, read, t0);
-      }
-      this.loadStats.lastMiss = typeof read === 'string' ? read : 'fingerprint';
+      const load = await loadSnapshotSliced(store, this.options.root, sliceMs);
+      if (typeof load !== 'string') return this.finishSnapshotOpen(load, t0);
+      this.loadStats.lastMiss = load;
     }
     this.loadStats.extractionLoads++;
     const key = store.snapshotKey();
@@ -200,13 +182,8 @@ export class LoadedGraph {
     return this.options.snapshots !== false;
   }
 
-  /** True when a snapshot's checker edges were validated under the program fingerprint that holds now. */
-  private fingerprintHolds(recorded: string | null, current: (root: string) => string): boolean {
-    return recorded === null || recorded === current(this.options.root);
-  }
-
   /** Makes a decoded snapshot the current graph (no builder state: it is built when a change needs it). */
-  private finishSnapshotOpen(view: SnapshotView, read: SnapshotRead, t0: number): OpenSummary {
+  private finishSnapshotOpen({ view, read }: SnapshotLoad, t0: number): OpenSummary {
     this.currentBuilder = this.newBuilder();
     this.lazy = view;
     this.clearDerived();
@@ -317,18 +294,7 @@ export class LoadedGraph {
    * read-only engine.
    */
   private queueSnapshot(): void {
-    if (this.options.readOnly || !this.useSnapshots) return;
-    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
-    this.snapshotTimer = setTimeout(() => this.flushSnapshot(), SNAPSHOT_DELAY_MS);
-    this.snapshotTimer.unref();
-  }
-
-  /** Queues the pending snapshot write now (the delay ran out, or the graph is closing). */
-  private flushSnapshot(): void {
-    if (!this.snapshotTimer) return;
-    clearTimeout(this.snapshotTimer);
-    this.snapshotTimer = null;
-    void this.serialized(() => this.saveSnapshot()).catch(() => undefined);
+    if (!this.options.readOnly && this.useSnapshots) this.snapshots.schedule();
   }
 
   private async saveSnapshot(): Promise<void> {
@@ -490,7 +456,7 @@ export class LoadedGraph {
   async close(): Promise<void> {
     await this.unwatch();
     await this.precise.stop();
-    this.flushSnapshot();
+    this.snapshots.flush();
     await this.queue.catch(() => undefined);
     this.lexical.reset();
     this.storeHandle?.close();
