@@ -4,6 +4,8 @@
  * without the tsx loader (from sources, run it with `--import tsx`).
  *
  *   node --expose-gc [--import tsx] bench/load-child.mjs <engine module> <root> <store dir> <exclude,…>
+ * BENCH_SNAPSHOTS=0 ignores the stored graph snapshot (re-links every stored extraction, as before
+ * snapshots); the output says which load ran (`loadStats`) and the open's main-thread CPU.
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -13,14 +15,19 @@ globalThis.gc?.();
 // Measured before the engine module is imported: the runtime (and the tsx loader, if any) only.
 const baseline = process.memoryUsage().rss;
 const { CodeGraphEngine } = await import(pathToFileURL(resolve(enginePath)).href);
-const e = new CodeGraphEngine({ root, storeDir, exclude: exclude ? exclude.split(',') : [] });
+const snapshots = process.env.BENCH_SNAPSHOTS !== '0';
+const e = new CodeGraphEngine({ root, storeDir, exclude: exclude ? exclude.split(',') : [], snapshots, typeCheck: false });
 const t = performance.now();
+const cpu0 = process.cpuUsage();
 const o = await e.open();
 const openMs = performance.now() - t;
+const cpu = process.cpuUsage(cpu0);
+const openCpuMs = (cpu.user + cpu.system) / 1000;
+const openHeap = process.memoryUsage().heapUsed;
 e.warmSearchCache();
 e.seek('parse header');
 e.search('def __init__');
 globalThis.gc?.();
 const m = process.memoryUsage();
-process.stdout.write(JSON.stringify({ openMs, rss: m.rss, baseline, heapUsed: m.heapUsed, nodes: o.nodes, edges: o.edges }));
+process.stdout.write(JSON.stringify({ openMs, openCpuMs, openHeap, rss: m.rss, baseline, heapUsed: m.heapUsed, heapTotal: m.heapTotal, nodes: o.nodes, edges: o.edges, loadStats: e.loadStats?.() }));
 await e.close();

@@ -7,6 +7,8 @@
  *
  *   node --expose-gc [--import tsx] bench/memory-breakdown.mjs <engine module> <root> <store dir> [exclude,…]
  * The store must hold an ingest of <root> (e.g. the stdlib copy bench/engine.bench.ts makes).
+ * BENCH_SNAPSHOTS=0 ignores the stored graph snapshot (the graph is re-linked from the stored
+ * extractions and the builder's per-file state is built, as before snapshots).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -24,9 +26,13 @@ const mark = (label) => {
 mark('baseline');
 const { CodeGraphEngine } = await import(pathToFileURL(resolve(enginePath)).href);
 mark('engine imported');
-const e = new CodeGraphEngine({ root, storeDir, exclude: exclude.split(',') });
+const snapshots = process.env.BENCH_SNAPSHOTS !== '0';
+const e = new CodeGraphEngine({ root, storeDir, exclude: exclude.split(','), snapshots, typeCheck: false });
+const cpu0 = process.cpuUsage();
 const o = await e.open();
-mark('open (graph built)');
+const cpu = process.cpuUsage(cpu0);
+mark(`open (${e.loadStats?.().snapshotLoads ? 'from the snapshot' : 'graph re-linked'})`);
+console.log(`open: main-thread CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms; load stats ${JSON.stringify(e.loadStats?.())}`);
 e.warmSearchCache();
 mark('search cache warm');
 await e.prepareSeek?.();
@@ -72,7 +78,8 @@ const used = () => {
 const L = e.loaded;
 const b = L.builder;
 const g = b.graph;
-const files = [...b.files.values()];
+// A graph loaded from the snapshot has no builder state: its read view holds only the file table.
+const files = b.files instanceof Map && !L.lazy ? [...b.files.values()] : [];
 let last = used();
 const rows = [];
 const drop = (label, fn) => {
@@ -84,7 +91,8 @@ const drop = (label, fn) => {
 drop('search content cache (file texts)', () => L.contents.clear());
 drop('seek index (postings, vocabulary)', () => L.lexical.reset());
 drop('PageRank cache', () => L.ranks.clear());
-drop('builder: file scopes', () => b.fileScopes.clear());
+if (L.lazy) drop('snapshot view: file table', () => (b.files = null));
+else drop('builder: file scopes', () => b.fileScopes.clear());
 drop('FileState.typeFacts', () => files.forEach((s) => (s.typeFacts = null)));
 drop('FileState.imports', () => files.forEach((s) => (s.imports = null)));
 drop('FileState.members', () => files.forEach((s) => (s.members = null)));
@@ -92,10 +100,10 @@ drop('FileState.symbolParents', () => files.forEach((s) => (s.symbolParents = nu
 drop('FileState.symbols', () => files.forEach((s) => (s.symbols = null)));
 drop('FileState.ownedEdges', () => files.forEach((s) => (s.ownedEdges = null)));
 drop('FileState name/stem/target keys', () => files.forEach((s) => (s.globalNames = s.missStems = s.importTargets = null)));
-drop('builder: FileDependents', () => (b.dependents = null));
-drop('builder: SymbolNames', () => (b.byName = null));
-drop('builder: parents', () => b.parents.clear());
-drop('builder: FileIndex + ModuleTree + files map', () => (b.paths = b.modules = b.files = null));
+if (!L.lazy) drop('builder: FileDependents', () => (b.dependents = null));
+if (!L.lazy) drop('builder: SymbolNames', () => (b.byName = null));
+if (!L.lazy) drop('builder: parents', () => b.parents.clear());
+if (!L.lazy) drop('builder: FileIndex + ModuleTree + files map', () => (b.paths = b.modules = b.files = null));
 drop('loaded rows (path → extraction key)', () => (L.loadedRows = new Map()));
 drop('graph: id → index map', () => (g.byId = null));
 drop('graph: node.doc', () => g.slots.forEach((n) => n && delete n.doc));

@@ -8,6 +8,7 @@ import { FileIndex } from './file-index.ts';
 import type { FileState } from './file-state.ts';
 import type { GitFacts, GraphBuilderOptions, UnresolvedImport } from './graph-change.ts';
 import { CodeGraph, type GraphNode } from './graph.ts';
+import type { SnapshotFile } from './graph-snapshot.ts';
 import { JavaPackages } from './java-packages.ts';
 import type { ParseErrorFile } from './parse-report.ts';
 import { buildFileScope, type FileScope } from './resolve-names.ts';
@@ -124,6 +125,14 @@ export class BuilderTables {
   /** Every file whose parse had errors, in no particular order. */
   *parseErrorFiles(): IterableIterator<ParseErrorFile> {
     for (const st of this.files.values()) if (st.parseErrors > 0) yield { path: st.path, errors: st.parseErrors, firstLine: st.parseErrorLine };
+  }
+  /** Each file's facts as a graph snapshot keeps them (`keyOf`: the extraction key the file was built from). */
+  snapshotFiles(keyOf: (path: string) => string | undefined): SnapshotFile[] {
+    const out: SnapshotFile[] = [];
+    for (const st of this.files.values()) {
+      out.push({ path: st.path, extractionKey: keyOf(st.path) ?? '', language: st.language, parseErrors: st.parseErrors, parseErrorLine: st.parseErrorLine, precise: st.precise !== null });
+    }
+    return out;
   }
   /** Resolved imports of a file (resolved and not). */
   importsOf(path: string): readonly ResolvedImport[] {

@@ -19,7 +19,7 @@ import type { FileExtraction } from './extraction.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import type { IngestOptions, IngestSummary } from './ingest.ts';
 import type { LexicalIndex, SeekHit, SeekOptions } from './lexical-index.ts';
-import { LoadedGraph } from './loaded-graph.ts';
+import { LoadedGraph, type LoadStats } from './loaded-graph.ts';
 import { findNodes, nearNames, symbolAt, type NodeMatch } from './node-lookup.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
@@ -58,6 +58,11 @@ export interface CodeGraphEngineOptions {
   typeCheck?: boolean;
   /** Parse worker threads of an ingest (default one per core; 0 parses on the main thread). */
   parseWorkers?: number;
+  /**
+   * Load the graph from the store's snapshot when it holds, and write one after each change
+   * (default true; false always re-links the stored extractions).
+   */
+  snapshots?: boolean;
 }
 
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -90,6 +95,7 @@ export class CodeGraphEngine {
       readOnly: options.readOnly === true,
       typeCheck: options.typeCheck !== false,
       parseWorkers: options.parseWorkers,
+      snapshots: options.snapshots,
     });
   }
 
@@ -336,6 +342,11 @@ export class CodeGraphEngine {
   /** Deletes a checkpoint. */
   deleteCheckpoint(name: string): boolean {
     return this.loaded.requireStore().deleteCheckpoint(name);
+  }
+
+  /** How the graph got into memory: snapshot loads, re-linked loads, builder states built later, snapshots written. */
+  loadStats(): Readonly<LoadStats> {
+    return { ...this.loaded.loadStats };
   }
 
   /** Store status plus what is loaded in memory. */

@@ -34,6 +34,39 @@ export class CodeGraph {
   inOffsets = new Uint32Array(1);
   inEdges = new Uint32Array(0);
 
+  /**
+   * Fills an empty graph with nodes (indices 0..n-1 in order) and edges (ids 0..m-1) in one go, then
+   * finalizes: what a load from a snapshot does instead of adding them one at a time. A generator
+   * that yields between batches of nodes, so a caller can run it in slices.
+   */
+  *restore(nodes: readonly GraphNode[], source: Uint32Array, target: Uint32Array, relation: Uint8Array, weight: Float32Array): Generator<void, void> {
+    if (this.slots.length > 0 || this.edgeTop > 0) throw new Error('CodeGraph.restore needs an empty graph');
+    for (let i = 0; i < nodes.length; i++) {
+      this.slots.push(nodes[i]);
+      this.byId.set(nodes[i].id, i);
+      if ((i + 1) % 4096 === 0) yield;
+    }
+    yield;
+    this.liveNodes = nodes.length;
+    const m = source.length;
+    const capacity = Math.max(INITIAL_EDGE_CAPACITY, m);
+    this.edgeSource = new Uint32Array(capacity);
+    this.edgeSource.set(source);
+    this.edgeTarget = new Uint32Array(capacity);
+    this.edgeTarget.set(target);
+    this.edgeRelation = new Uint8Array(capacity);
+    this.edgeRelation.set(relation);
+    this.edgeWeight = new Float32Array(capacity);
+    this.edgeWeight.set(weight);
+    this.edgeAlive = new Uint8Array(capacity);
+    this.edgeAlive.fill(1, 0, m);
+    this.edgeTop = m;
+    this.liveEdges = m;
+    this.dirty = true;
+    yield;
+    this.finalize();
+  }
+
   /** Bumped by every `finalize()`; caches (PageRank, indexes) key on it. */
   version = 0;
   private dirty = false;

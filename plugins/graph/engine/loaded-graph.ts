@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { GraphBuilder, type GraphChange } from './build.ts';
+import { SnapshotScheduler, loadSnapshotNow, loadSnapshotSliced, writeSnapshotSteps, type LoadStats, type SnapshotLoad } from './graph-snapshot-store.ts';
+import type { GraphReadView, SnapshotView } from './graph-view.ts';
 import type { FileExtraction } from './extraction.ts';
 import { ContentCache } from './content-search.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
@@ -17,12 +19,16 @@ import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache } from './stats.ts';
 import { GraphStore, type FileRow } from './store.ts';
 import { readStoredFilesSliced, storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
-import { yieldToLoop } from './steps.ts';
+import { runStepsSliced, yieldToLoop } from './steps.ts';
 import { PrecisePass } from './ts-program/precise-pass.ts';
+import type { PreciseEdge } from './ts-program/protocol.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
 
 /** Main-thread time a slice of the stored-graph load may take before it yields to the event loop. */
 export const OPEN_SLICE_MS = 20;
+
+/** Quiet time after a change before its snapshot is written (a burst of edits writes one); `close` writes a pending one at once. */
+export const SNAPSHOT_DELAY_MS = 1500;
 
 /** What the loaded graph needs to know of the engine's settings. */
 export interface LoadedGraphOptions {
@@ -37,13 +43,23 @@ export interface LoadedGraphOptions {
   readOnly: boolean;
   typeCheck: boolean;
   parseWorkers?: number;
+  /** Load from and write the store's graph snapshot (default true). */
+  snapshots?: boolean;
 }
+
+export type { LoadStats };
 
 /** The graph, its indexes and caches, and the store they reflect. */
 export class LoadedGraph {
   private readonly options: LoadedGraphOptions;
   private storeHandle: GraphStore | null = null;
   private currentBuilder: GraphBuilder;
+  /** The graph's read side when it was loaded from a snapshot and no builder state exists yet. */
+  private lazy: SnapshotView | null = null;
+  /** The checker results' version the graph reflects (a snapshot is keyed by it and the generation). */
+  private loadedPreciseVersion = 0;
+  private readonly snapshots = new SnapshotScheduler(SNAPSHOT_DELAY_MS, () => void this.serialized(() => this.saveSnapshot()).catch(() => undefined));
+  readonly loadStats: LoadStats = { snapshotLoads: 0, extractionLoads: 0, builderBuilds: 0, snapshotWrites: 0, lastMiss: null };
   /** Signatures and bodies come from the search cache's file contents (filled at ingest). */
   readonly lexical = new LexicalIndex((path) => this.contents.get(path));
   readonly ranks = new PageRankCache();
@@ -66,14 +82,19 @@ export class LoadedGraph {
       root: options.root,
       canCheck: !options.readOnly && options.typeCheck,
       store: () => this.storeHandle,
-      builder: () => this.currentBuilder,
+      builder: () => this.builder,
+      applyPrecise: (edges, version) => this.applyPrecise(edges, version),
+      ensureBuilder: () => this.mutable().then(() => undefined),
       serialized: (fn) => this.serialized(fn),
     });
   }
 
-  /** The builder of the current graph (replaced by a full ingest or a reload). */
-  get builder(): GraphBuilder {
-    return this.currentBuilder;
+  /**
+   * The read side of the current graph: the builder, or the snapshot's view while the graph was
+   * loaded from a snapshot and nothing has needed the builder's linking state yet.
+   */
+  get builder(): GraphReadView {
+    return this.lazy ?? this.currentBuilder;
   }
 
   /** The store, or null while none is open. */
@@ -114,24 +135,38 @@ export class LoadedGraph {
   private static readonly NOTHING: OpenSummary = { generation: 0, files: 0, nodes: 0, edges: 0, loaded: false, elapsedMs: 0 };
 
   /** `open` in one piece (a reload inside another serialized operation, a checkpoint load). */
-  private openNow(): OpenSummary {
+  private openNow(snapshot = true): OpenSummary {
     const t0 = performance.now();
     if (!this.storeExists()) return LoadedGraph.NOTHING;
     const store = this.requireStore();
+    if (snapshot && this.useSnapshots) {
+      const load = loadSnapshotNow(store, this.options.root);
+      if (typeof load !== 'string') return this.finishSnapshotOpen(load, t0);
+      this.loadStats.lastMiss = load;
+    }
+    this.loadStats.extractionLoads++;
+    const key = store.snapshotKey();
     const { generation, files } = store.loadAll({ light: true });
     this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
     const builder = this.newBuilder();
     if (files.length > 0) builder.apply(this.openChange(store, files));
-    return this.finishOpen(builder, generation, files.length, t0);
+    return this.finishOpen(builder, generation, key.preciseVersion, files.length, t0);
   }
 
   // A load in slices: the store read and the build yield between slices, and the workspace walk
   // for the checker's fingerprint is asynchronous (computed once, before the synchronous steps).
 
-  private async openSliced(sliceMs: number): Promise<OpenSummary> {
+  private async openSliced(sliceMs: number, snapshot = true): Promise<OpenSummary> {
     const t0 = performance.now();
     if (!this.storeExists()) return LoadedGraph.NOTHING;
     const store = this.requireStore();
+    if (snapshot && this.useSnapshots) {
+      const load = await loadSnapshotSliced(store, this.options.root, sliceMs);
+      if (typeof load !== 'string') return this.finishSnapshotOpen(load, t0);
+      this.loadStats.lastMiss = load;
+    }
+    this.loadStats.extractionLoads++;
+    const key = store.snapshotKey();
     const { generation, files } = await readStoredFilesSliced(store, sliceMs);
     this.loadedRows = new Map(files.map(({ row }) => [row.path, row.extractionKey]));
     const builder = this.newBuilder();
@@ -141,7 +176,26 @@ export class LoadedGraph {
       await yieldToLoop();
       await builder.applyAsync(change, sliceMs);
     }
-    return this.finishOpen(builder, generation, files.length, t0, fingerprint);
+    return this.finishOpen(builder, generation, key.preciseVersion, files.length, t0, fingerprint);
+  }
+
+  private get useSnapshots(): boolean {
+    return this.options.snapshots !== false;
+  }
+
+  /** Makes a decoded snapshot the current graph (no builder state: it is built when a change needs it). */
+  private finishSnapshotOpen({ view, read }: SnapshotLoad, t0: number): OpenSummary {
+    this.currentBuilder = this.newBuilder();
+    this.lazy = view;
+    this.clearDerived();
+    this.loadedRows = new Map(read.decoded.files.map((f) => [f.path, f.extractionKey]));
+    this.loadedGeneration = read.key.generation;
+    this.loadedPreciseVersion = read.key.preciseVersion;
+    this.loadStats.snapshotLoads++;
+    this.loadStats.lastMiss = null;
+    this.precise.restore(undefined, read.decoded.fingerprint ?? undefined);
+    const files = read.decoded.files.length;
+    return { generation: read.key.generation, files, nodes: view.graph.nodeCount, edges: view.graph.edgeCount, loaded: files > 0, elapsedMs: Math.round(performance.now() - t0) };
   }
 
   /** The build of a load: every stored file (partial extractions), git facts and resolver config. */
@@ -156,10 +210,12 @@ export class LoadedGraph {
     };
   }
 
-  private finishOpen(builder: GraphBuilder, generation: number, files: number, t0: number, fingerprint?: string): OpenSummary {
+  private finishOpen(builder: GraphBuilder, generation: number, preciseVersion: number, files: number, t0: number, fingerprint?: string): OpenSummary {
     this.swapBuilder(builder);
     this.loadedGeneration = generation;
+    this.loadedPreciseVersion = preciseVersion;
     this.precise.restore(undefined, fingerprint);
+    if (files > 0) this.queueSnapshot();
     return {
       generation,
       files,
@@ -186,9 +242,75 @@ export class LoadedGraph {
 
   private swapBuilder(builder: GraphBuilder): void {
     this.currentBuilder = builder;
+    this.lazy = null;
+    this.clearDerived();
+  }
+
+  /** Drops what was computed from the previous graph (PageRank, the seek index, sorted paths). */
+  private clearDerived(): void {
     this.ranks.clear();
     this.lexical.reset();
     this.sortedPaths = null;
+  }
+
+  /**
+   * The builder, with its linking state built first when the graph came from a snapshot: the
+   * graph is rebuilt from the store's stored extractions (in slices), as a load without a snapshot does.
+   */
+  private async mutable(): Promise<GraphBuilder> {
+    if (this.lazy) {
+      this.loadStats.builderBuilds++;
+      await this.openSliced(OPEN_SLICE_MS, false);
+    }
+    return this.currentBuilder;
+  }
+
+  /** An empty builder holding a snapshot-loaded graph's git facts and resolver config (what a full ingest reads of the old graph). */
+  private seededBuilder(view: SnapshotView): GraphBuilder {
+    const seed = this.newBuilder();
+    seed.apply({ upsert: [], remove: [], git: view.gitFacts, config: view.resolverConfig });
+    return seed;
+  }
+
+  /** `mutable` in one piece, for the rare synchronous caller (stored checker edges applied at a snapshot load). */
+  private mutableNow(): GraphBuilder {
+    if (this.lazy) {
+      this.loadStats.builderBuilds++;
+      this.openNow(false);
+    }
+    return this.currentBuilder;
+  }
+
+  /** Checker edges for the graph (from the checker pass or the store); `version`: the checker results' version they were stored under. */
+  private applyPrecise(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>, version?: number): void {
+    if (edges.size > 0) this.mutableNow().applyPrecise(edges);
+    if (version !== undefined) this.loadedPreciseVersion = version;
+    if (edges.size > 0 || version !== undefined) this.queueSnapshot();
+  }
+
+  /**
+   * Writes a snapshot of the current graph once changes have been quiet for SNAPSHOT_DELAY_MS (in
+   * the mutation queue, so the graph does not change under the encoding), keyed by the generation
+   * and checker-results version it reflects; the store refuses it when it moved on since. Not for a
+   * read-only engine.
+   */
+  private queueSnapshot(): void {
+    if (!this.options.readOnly && this.useSnapshots) this.snapshots.schedule();
+  }
+
+  private async saveSnapshot(): Promise<void> {
+    const store = this.storeHandle;
+    if (!store || this.lazy) return;
+    const key = { generation: this.loadedGeneration, preciseVersion: this.loadedPreciseVersion };
+    const now = store.snapshotKey();
+    if (now.generation !== key.generation || now.preciseVersion !== key.preciseVersion) return;
+    // One already stored for this state is not written again, unless the last load found it unreadable.
+    const stamp = store.snapshotStamp();
+    const unreadable = this.loadStats.lastMiss === 'corrupt' || this.loadStats.lastMiss === 'format';
+    if (!unreadable && stamp && stamp.generation === key.generation && stamp.preciseVersion === key.preciseVersion) return;
+    const fingerprint = (await this.precise.fingerprintFor(store.fileRows().values())) ?? null;
+    const written = await runStepsSliced(writeSnapshotSteps(store, key, this.currentBuilder, (p) => this.loadedRows.get(p), fingerprint), OPEN_SLICE_MS);
+    if (written) this.loadStats.snapshotWrites++;
   }
 
   /** Runs engine mutations one at a time (ingest, reload, checkpoint load). */
@@ -218,15 +340,24 @@ export class LoadedGraph {
   private async ingestNow(options: IngestOptions): Promise<IngestSummary> {
     const store = this.requireStore();
     this.precise.warm();
-    // Diff against what another process may have committed since we loaded.
-    if (this.currentBuilder.graph.nodeCount === 0 && store.generation() > 0) this.openNow();
+    // Diff against what another process may have committed since we loaded. A patch needs the
+    // builder's linking state, so a graph loaded from a snapshot is rebuilt from extractions first;
+    // a full ingest builds a new graph and reads only the git facts and resolver config of the old one.
+    const full = options.paths === undefined && options.incremental !== true;
+    let builder = this.currentBuilder;
+    if (full && this.lazy) builder = this.seededBuilder(this.lazy);
+    else if (this.lazy) builder = await this.mutable();
+    else if (this.builder.graph.nodeCount === 0 && store.generation() > 0) {
+      await this.openSliced(OPEN_SLICE_MS, false);
+      builder = this.currentBuilder;
+    }
     else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();
     const parser = await this.getParser();
     const outcome = await runIngest(
       {
         root: this.options.root,
         store,
-        builder: this.currentBuilder,
+        builder,
         newBuilder: () => this.newBuilder(),
         parser,
         maxFileBytes: this.options.maxFileBytes,
@@ -254,6 +385,7 @@ export class LoadedGraph {
     this.loadedGeneration = outcome.summary.generation;
     // Another process committed between our read and our write: fold its files in too.
     if (raced) this.reloadFromStore();
+    this.queueSnapshot();
     return outcome.summary;
   }
 
@@ -283,7 +415,8 @@ export class LoadedGraph {
       const store = this.requireStore();
       let reloaded = false;
       if (store.generation() !== this.loadedGeneration) {
-        if (this.currentBuilder.graph.nodeCount === 0) this.openNow();
+        // A graph loaded from a snapshot loads the newer one (or re-links) rather than building its builder to patch it.
+        if (this.builder.graph.nodeCount === 0 || this.lazy) await this.openSliced(OPEN_SLICE_MS);
         else this.reloadFromStore();
         reloaded = true;
       }
@@ -331,6 +464,7 @@ export class LoadedGraph {
   async close(): Promise<void> {
     await this.unwatch();
     await this.precise.stop();
+    this.snapshots.flush();
     await this.queue.catch(() => undefined);
     this.lexical.reset();
     this.storeHandle?.close();
@@ -347,8 +481,9 @@ export class LoadedGraph {
 
   /** Paths of all files in the graph, sorted (cached per graph version). */
   filePaths(): string[] {
-    const g = this.currentBuilder.graph;
-    if (!this.sortedPaths || this.sortedPaths.version !== g.version) this.sortedPaths = { version: g.version, paths: [...this.currentBuilder.filePaths()].sort() };
+    const view = this.builder;
+    const g = view.graph;
+    if (!this.sortedPaths || this.sortedPaths.version !== g.version) this.sortedPaths = { version: g.version, paths: [...view.filePaths()].sort() };
     return this.sortedPaths.paths;
   }
 }

@@ -25,6 +25,9 @@ export class PreciseEdgeTable {
         'INSERT INTO precise_edges (path, hash, fingerprint, edges_json) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint, edges_json = excluded.edges_json',
       ),
       deleteOrphans: db.prepare('DELETE FROM precise_edges WHERE path NOT IN (SELECT path FROM files)'),
+      // A graph snapshot records the version it was built under: any change to these rows makes it stale.
+      bumpVersion: db.prepare(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'precise_version'`),
+      version: db.prepare(`SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'precise_version'`).pluck(),
     };
   }
 
@@ -37,12 +40,14 @@ export class PreciseEdgeTable {
     return out;
   }
 
-  /** Stores checker results (one transaction) and drops rows of files no longer ingested. */
-  put(rows: readonly PreciseRow[]): void {
-    this.db
+  /** Stores checker results (one transaction) and drops rows of files no longer ingested; returns the rows' version after it. */
+  put(rows: readonly PreciseRow[]): number {
+    return this.db
       .transaction(() => {
         for (const r of rows) this.stmts.put.run(r.path, r.hash, r.fingerprint, r.edgesJson);
-        this.stmts.deleteOrphans.run();
+        const orphans = this.stmts.deleteOrphans.run().changes;
+        if (rows.length > 0 || orphans > 0) this.stmts.bumpVersion.run();
+        return Number(this.stmts.version.get() ?? 0);
       })
       .immediate();
   }

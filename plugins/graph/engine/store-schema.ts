@@ -30,6 +30,10 @@ CREATE TABLE IF NOT EXISTS memory (
   PRIMARY KEY (namespace, key));
 CREATE TABLE IF NOT EXISTS precise_edges (
   path TEXT PRIMARY KEY, hash TEXT NOT NULL, fingerprint TEXT NOT NULL, edges_json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS graph_snapshot (
+  id INTEGER PRIMARY KEY CHECK (id = 1), format INTEGER NOT NULL, generation INTEGER NOT NULL,
+  precise_version INTEGER NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS graph_snapshot_chunks (seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
 `;
 
 /** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout and the schema applied. */
@@ -47,6 +51,6 @@ export function openStoreDatabase(dir: string, busyTimeoutMs = 10_000): { path: 
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.exec(SCHEMA);
-  db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('generation', '0'), ('schema_version', ?)`).run(String(STORE_SCHEMA_VERSION));
+  db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('generation', '0'), ('precise_version', '0'), ('schema_version', ?)`).run(String(STORE_SCHEMA_VERSION));
   return { path, db };
 }

@@ -20,11 +20,12 @@ import { MemoryTable, type MemoryEntry } from './store-memory.ts';
 import { MetaTable, type StoreMeta } from './store-meta.ts';
 import { PreciseEdgeTable, type PreciseRow } from './store-precise-edges.ts';
 import { openStoreDatabase } from './store-schema.ts';
+import { SnapshotTable, type SnapshotKey, type SnapshotStamp } from './store-snapshot.ts';
 import { CommitError, sharedCommitWorker, type CommitStream } from './store-writer/writer.ts';
 
 // Re-exported: callers import the store's types from this module.
 export { STORE_SCHEMA_VERSION } from './store-schema.ts';
-export type { CheckpointInfo, FileRow, FileWrite, GitCommit, IngestWrite, MemoryEntry, PreciseRow, StoreMeta };
+export type { CheckpointInfo, FileRow, FileWrite, GitCommit, IngestWrite, MemoryEntry, PreciseRow, SnapshotKey, SnapshotStamp, StoreMeta };
 
 /** Store health and sizes. */
 export interface StoreStatus {
@@ -54,6 +55,7 @@ export class GraphStore {
   private readonly checkpoints: CheckpointTable;
   private readonly precise: PreciseEdgeTable;
   private readonly memory: MemoryTable;
+  private readonly snapshots: SnapshotTable;
 
   /** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout. */
   constructor(dir: string, options: { busyTimeoutMs?: number } = {}) {
@@ -68,6 +70,7 @@ export class GraphStore {
     this.checkpoints = new CheckpointTable(db, this.metaTable, this.files);
     this.precise = new PreciseEdgeTable(db);
     this.memory = new MemoryTable(db);
+    this.snapshots = new SnapshotTable(db);
   }
 
   private assertOpen(): void {
@@ -255,10 +258,40 @@ export class GraphStore {
     return this.precise.rows();
   }
 
-  /** Stores checker results (one transaction) and drops rows of files no longer ingested. */
-  putPrecise(rows: readonly PreciseRow[]): void {
+  /** Stores checker results (one transaction) and drops rows of files no longer ingested; returns the checker results' version after it. */
+  putPrecise(rows: readonly PreciseRow[]): number {
     this.assertOpen();
-    this.precise.put(rows);
+    return this.precise.put(rows);
+  }
+
+  /** The store state a graph snapshot is keyed by (generation and checker-results version). */
+  snapshotKey(): SnapshotKey {
+    this.assertOpen();
+    return this.snapshots.key();
+  }
+
+  /** The stored graph snapshot's format, key and size (its bytes left unread), or null. */
+  snapshotStamp(): SnapshotStamp | null {
+    this.assertOpen();
+    return this.snapshots.stamp();
+  }
+
+  /** One chunk of the stored graph snapshot's bytes (0 ≤ seq < stamp.chunks), or null. */
+  snapshotChunk(seq: number): Buffer | null {
+    this.assertOpen();
+    return this.snapshots.chunk(seq);
+  }
+
+  /** Stores a graph snapshot built under `key`; false (nothing written) when the store moved on since. */
+  writeSnapshot(format: number, key: SnapshotKey, data: Uint8Array): boolean {
+    this.assertOpen();
+    return this.snapshots.put(format, key, data);
+  }
+
+  /** Removes the graph snapshot. */
+  dropSnapshot(): void {
+    this.assertOpen();
+    this.snapshots.drop();
   }
 
   /** Runs `fn` in one write transaction (for features writing several memory rows atomically). */

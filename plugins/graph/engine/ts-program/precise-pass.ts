@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GraphBuilder } from '../build.ts';
+import type { GraphReadView } from '../graph-view.ts';
 import type { FileRow, GraphStore, PreciseRow } from '../store.ts';
 import { detectLanguage } from '../parsers/languages.ts';
 import { CheckerClient } from './checker-client.ts';
@@ -27,7 +27,12 @@ export interface PreciseHost {
   /** False for a read-only engine: stored results are used, the checker never runs. */
   readonly canCheck: boolean;
   store(): GraphStore | null;
-  builder(): GraphBuilder;
+  /** The graph's read side (files, languages, which files have checker edges). */
+  builder(): GraphReadView;
+  /** Sets (null: clears) files' checker edges in the graph; `version` is the stored results' version after a put. */
+  applyPrecise(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>, version?: number): void;
+  /** Builds the graph builder's linking state if the graph was loaded without it (a snapshot load). */
+  ensureBuilder(): Promise<void>;
   /** Runs `fn` in the engine's mutation queue. */
   serialized<T>(fn: () => T): Promise<T>;
 }
@@ -122,7 +127,7 @@ export class PrecisePass {
     if (lacking.length === 0) return;
     const apply = this.storedEdges(lacking, knownFingerprint);
     for (const row of lacking) if (!apply.has(row.path) && this.inFlight.get(row.path) !== row.hash) this.dirty.add(row.path);
-    builder.applyPrecise(apply);
+    this.host.applyPrecise(apply);
     this.schedule();
   }
 
@@ -234,7 +239,8 @@ export class PrecisePass {
       this.inFlight = new Map();
       this.lastError = undefined;
       if (this.closed) return;
-      await this.host.serialized(() => {
+      await this.host.serialized(async () => {
+        if (result.files.length > 0) await this.host.ensureBuilder();
         const now = this.host.store()?.fileRows();
         if (!now || this.closed) return;
         const put: PreciseRow[] = [];
@@ -247,8 +253,8 @@ export class PrecisePass {
           apply.set(f.path, f.edges);
         }
         for (const p of result.failed) this.failed.add(p);
-        this.host.store()!.putPrecise(put);
-        this.host.builder().applyPrecise(apply);
+        const version = this.host.store()!.putPrecise(put);
+        this.host.applyPrecise(apply, version);
         this.lastPass = { ...result.stats, checked: check.length };
       });
     }
