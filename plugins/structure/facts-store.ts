@@ -92,7 +92,8 @@ export class FactsStore {
       const db = new Database(file, { readonly: !writable, fileMustExist: !writable });
       db.pragma('busy_timeout = 2000');
       if (writable) {
-        db.pragma('journal_mode = WAL');
+        // A rollback journal, not WAL: a read-only server then opens this file without creating a -wal/-shm beside it.
+        db.pragma('journal_mode = DELETE');
         db.pragma('synchronous = NORMAL');
         db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE IF NOT EXISTS facts (path TEXT PRIMARY KEY, hash TEXT NOT NULL, blob BLOB NOT NULL) WITHOUT ROWID;');
         const stored = (db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined)?.value;

@@ -138,6 +138,8 @@ export class CommitWorker {
       }
     }
     if (chunk.length > 0) postFiles(worker, id, chunk);
+    // Every row is on its way (streamed rows included): say so before the transaction is asked for.
+    if (total > 0 && total % 200 !== 0) write.onProgress?.(total, total);
     worker.postMessage({ type: 'commit', id, dir, busyTimeoutMs, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta } satisfies CommitRequest);
     try {
       return await result;
