@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { GuardedStdioTransport } from './stdio-transport.ts';
 import { startHost, type BootOptions, type PreparedGeneration } from './boot.ts';
 import { clientSink, createLogger, envLogLevel, fanOut, stderrSink, type Logger } from './log.ts';
 import { CORE_VERSION } from './version.ts';
@@ -102,6 +101,8 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
     if (!v.quiet) process.stderr.write(banner(host, `at ${server.url}`, watch));
     closers.push(() => server.close());
   } else {
+    // Imported here: it loads the SDK's message schemas, which `m1nd call` never needs.
+    const { GuardedStdioTransport } = await import('./stdio-transport.ts');
     const transport = new GuardedStdioTransport();
     await host.connect(transport);
     if (!v.quiet) process.stderr.write(banner(host, 'over stdio', watch));
