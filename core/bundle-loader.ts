@@ -15,79 +15,25 @@
  * process compiled, not only the top level. Nothing here can stop a start: any failure of the cache
  * is a compile without it.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
-import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { cacheDir, cacheFileFor, readCacheFile, writeCacheFile } from './cache-file.ts';
+
+/** The bundle's `import()`: bare names resolve from node_modules as from dist/, and the bundle imports nothing relative. */
+const dynamicImport = (specifier: string, options?: ImportCallOptions): Promise<unknown> => import(specifier, options);
 
 /** How the bundle was compiled: with a valid cache, or without (`none`: no file or off; `corrupt`: failed our check; `rejected` by V8). */
 export type BundleLoad = 'cached' | 'none' | 'corrupt' | 'rejected';
 
-const MAGIC = Buffer.from('M1NDCC01');
-const HEADER = MAGIC.length + 20;
-const SUFFIX = '.v8cache';
-/** Cache files kept per bundle name (one per build or Node in use); older ones are removed. */
-const KEEP = 2;
-
 /** The folder for code caches, or null when turned off (`M1ND_CACHE_DIR=off`). */
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
-  const set = env.M1ND_CACHE_DIR;
-  if (set !== undefined && set !== '') return set === 'off' ? null : set;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'm1nd');
-}
+export const codeCacheDir = cacheDir;
 
 /** The cache file of the bundle at `file` under `dir`. */
 export function codeCacheFile(dir: string, file: string): string {
-  const st = statSync(file);
-  const key = createHash('sha1')
-    .update([file, st.size, st.mtimeMs, st.ino, process.version, process.versions.v8, process.arch].join('\0'))
-    .digest('hex')
-    .slice(0, 16);
-  return join(dir, `${basename(file).replace(/\W/g, '_')}-${key}${SUFFIX}`);
-}
-
-/** The cached data stored in `file`, or why there is none usable. */
-function readCache(file: string | null): Buffer | 'none' | 'corrupt' {
-  if (file === null) return 'none';
-  let raw: Buffer;
-  try {
-    raw = readFileSync(file);
-  } catch {
-    return 'none';
-  }
-  if (raw.length <= HEADER || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return 'corrupt';
-  const payload = raw.subarray(HEADER);
-  const sum = createHash('sha1').update(payload).digest();
-  return sum.equals(raw.subarray(MAGIC.length, HEADER)) ? payload : 'corrupt';
-}
-
-/** Writes `data` with its header to `file` through a temporary file; false on any failure. */
-function writeCache(file: string, data: Buffer): boolean {
-  try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.concat([MAGIC, createHash('sha1').update(data).digest(), data]), { mode: 0o600 });
-    renameSync(tmp, file);
-    prune(dirname(file), file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Removes all but the newest KEEP cache files of the same bundle name. */
-function prune(dir: string, keep: string): void {
-  const prefix = basename(keep).replace(/-[0-9a-f]{16}\.v8cache$/, '-');
-  const files = readdirSync(dir)
-    .filter((n) => n.startsWith(prefix) && n.endsWith(SUFFIX))
-    .map((n) => join(dir, n))
-    .filter((f) => f !== keep)
-    .map((f) => ({ f, at: statSync(f).mtimeMs }))
-    .sort((a, b) => b.at - a.at);
-  for (const { f } of files.slice(KEEP - 1)) rmSync(f, { force: true });
+  return cacheFileFor(dir, `${basename(file).replace(/\W/g, '_')}-`, file, '.v8cache');
 }
 
 export interface LoadedBundle {
@@ -115,9 +61,11 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
   } catch {
     cacheFile = null;
   }
-  const cached = readCache(cacheFile);
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __m1ndImportMetaResolve) {${source}\n})`;
-  const options = { filename: file, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER };
+  const cached = readCacheFile(cacheFile);
+  // `$m1ndI` is the bundle's `import()` (scripts/bundle.mjs renames every dynamic import to it): Node 20
+  // loses a vm.Script's import callback when the script comes from a code cache.
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __m1ndImportMetaResolve, $m1ndI) {${source}\n})`;
+  const options = { filename: file };
   let script: vm.Script;
   let load: BundleLoad;
   try {
@@ -132,7 +80,7 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
   const mod = new Module(file);
   mod.filename = file;
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), importMetaResolve);
+  run.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), importMetaResolve, dynamicImport);
   mod.loaded = true;
   let saved = load === 'cached' || cacheFile === null;
   const saveCache = (): boolean => {
@@ -144,7 +92,7 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
     } catch {
       return false;
     }
-    return writeCache(cacheFile, data);
+    return writeCacheFile(cacheFile, data);
   };
   if (!saved && saveAtExit) process.once('exit', saveCache);
   return { exports: mod.exports as Record<string, unknown>, load, cacheFile, saveCache };

@@ -9,6 +9,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { startHost, type BootOptions, type PreparedGeneration } from './boot.ts';
 import { clientSink, createLogger, envLogLevel, fanOut, stderrSink, type Logger } from './log.ts';
 import { CORE_VERSION } from './version.ts';
+import { cacheDir } from './cache-file.ts';
+import { useTokenizerCache } from './tokens.ts';
 import { watchForReload } from './dev.ts';
 import { scaffoldPlugin, wirePlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
@@ -217,6 +219,8 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values: v, positionals } = parsed;
+  // The tokenizer's rank table is kept in the user's cache folder (M1ND_CACHE_DIR; `off` for none).
+  useTokenizerCache(cacheDir(process.env));
   if (v.version) {
     process.stdout.write(`${CORE_VERSION}\n`);
     return 0;

@@ -96,6 +96,32 @@ await build({
   logLevel: 'warning',
 });
 
+// Node 20 drops a vm.Script's dynamic-import callback when the script comes from a code cache ("A
+// dynamic import callback was not specified"), so every real `import(…)` of the bundle calls
+// `$m1ndI(…)` instead, a same-length name (the source map stays exact) that the loader binds to its
+// own `import()`. The calls are found by TypeScript's parser, so `import(` inside a string (code that
+// workers evaluate) is left alone.
+{
+  const ts = (await import('typescript')).default;
+  const code = fs.readFileSync(BUNDLE, 'utf8');
+  const starts = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) starts.push(node.expression.getStart(sourceFile));
+    ts.forEachChild(node, visit);
+  };
+  const sourceFile = ts.createSourceFile(BUNDLE, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  visit(sourceFile);
+  let out = '';
+  let at = 0;
+  for (const start of starts.sort((a, b) => a - b)) {
+    if (code.slice(start, start + 6) !== 'import') throw new Error(`dist/m1nd.cjs: no import keyword at ${start}`);
+    out += `${code.slice(at, start)}$m1ndI`;
+    at = start + 6;
+  }
+  fs.writeFileSync(BUNDLE, out + code.slice(at));
+  if (starts.length === 0) throw new Error('dist/m1nd.cjs: no dynamic import found (the rewrite would be untested)');
+}
+
 // dist/m1nd.js: loads the bundle (through the code cache) and re-exports its value names, listed by
 // loading it once here in a child process without a cache (so the list cannot drift from the source).
 const loader = path.join(DIST, 'core/bundle-loader.js');
