@@ -22,8 +22,33 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { cacheDir, cacheFileFor, readCacheFile, writeCacheFile } from './cache-file.ts';
 
-/** The bundle's `import()`: bare names resolve from node_modules as from dist/, and the bundle imports nothing relative. */
-const dynamicImport = (specifier: string, options?: ImportCallOptions): Promise<unknown> => import(specifier, options);
+const BARE = /^(?![a-z][a-z0-9+.-]*:|\.{0,2}\/)/i;
+
+/**
+ * The bundle's `import()`. A package name is required first, as the bundle's static imports of the
+ * same package are (a CommonJS bundle requires its externals): a package with both builds, such as
+ * web-tree-sitter, must be one instance, or the runtime one import starts is not the one another
+ * module's `Query` uses. A package that cannot be required (ES module only) is imported where
+ * `resolve` (the bundle's `import.meta.resolve`) finds it; a URL is imported as it is.
+ */
+function dynamicImportFor(require: NodeJS.Require, resolve: (specifier: string) => string): (specifier: string, options?: ImportCallOptions) => Promise<unknown> {
+  return async (specifier, options) => {
+    if (BARE.test(specifier) && options === undefined) {
+      let exports: unknown;
+      try {
+        exports = require(specifier);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
+        return import(resolve(specifier));
+      }
+      // A module namespace as `import()` gives it: the CommonJS exports as `default`, and their names.
+      const object = exports !== null && (typeof exports === 'object' || typeof exports === 'function');
+      return object && (exports as { __esModule?: boolean }).__esModule ? exports : { ...(object ? (exports as object) : {}), default: exports };
+    }
+    return import(specifier, options);
+  };
+}
 
 /** How the bundle was compiled: with a valid cache, or without (`none`: no file or off; `corrupt`: failed our check; `rejected` by V8). */
 export type BundleLoad = 'cached' | 'none' | 'corrupt' | 'rejected';
@@ -80,7 +105,8 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
   const mod = new Module(file);
   mod.filename = file;
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), importMetaResolve, dynamicImport);
+  const require = createRequire(file);
+  run.call(mod.exports, mod.exports, require, mod, file, dirname(file), importMetaResolve, dynamicImportFor(require, importMetaResolve));
   mod.loaded = true;
   let saved = load === 'cached' || cacheFile === null;
   const saveCache = (): boolean => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { codeCacheFile, loadBundle } from '../../core/bundle-loader.ts';
 
 /** A small CommonJS "bundle" using what the real one uses: exports, require, a dynamic import (as `$m1ndI`) and import.meta.resolve. */
@@ -75,6 +76,31 @@ describe('the bundle loader (V8 code cache)', function () {
     await works(rejected.exports);
     assert.equal(rejected.saveCache(), true);
     assert.equal(loadBundle(bundle, (s) => s, cache, false).load, 'cached');
+  });
+
+  it('gives a dynamic import of a package the instance its static require has (a dual package is one instance)', async () => {
+    const { dir, cache } = setup();
+    const pkg = path.join(dir, 'node_modules', 'dual');
+    fs.mkdirSync(pkg, { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'dual', exports: { import: './esm.mjs', require: './cjs.cjs' } }));
+    fs.writeFileSync(path.join(pkg, 'cjs.cjs'), 'exports.state = { started: false }; exports.start = () => { exports.state.started = true; };');
+    fs.writeFileSync(path.join(pkg, 'esm.mjs'), 'export const state = { started: false }; export const start = () => { state.started = true; };');
+    const esmOnly = path.join(dir, 'node_modules', 'esm-only');
+    fs.mkdirSync(esmOnly, { recursive: true });
+    fs.writeFileSync(path.join(esmOnly, 'package.json'), JSON.stringify({ name: 'esm-only', type: 'module', exports: { import: './index.js' } }));
+    fs.writeFileSync(path.join(esmOnly, 'index.js'), 'export const kind = "esm";');
+    const bundle = path.join(dir, 'dual-user.cjs');
+    fs.writeFileSync(bundle, `const dual = require('dual');
+exports.run = async () => { const m = await $m1ndI('dual'); m.start(); return dual.state.started; };
+exports.esm = () => $m1ndI('esm-only').then((m) => m.kind);`);
+    for (const round of ['none', 'cached']) {
+      const resolve = (s: string) => (s === 'esm-only' ? pathToFileURL(path.join(esmOnly, 'index.js')).href : s);
+      const loaded = loadBundle(bundle, resolve, cache, false) as { load: string; exports: any; saveCache(): boolean };
+      assert.equal(loaded.load, round);
+      assert.equal(await loaded.exports.run(), true, 'the dynamically imported start() changed the statically required state');
+      assert.equal(await loaded.exports.esm(), 'esm', 'an ES-module-only package is imported');
+      loaded.saveCache();
+    }
   });
 
   it('keys the cache by the bundle file: a rebuilt bundle gets a new cache file', () => {
