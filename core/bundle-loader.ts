@@ -25,28 +25,20 @@ import { cacheDir, cacheFileFor, readCacheFile, writeCacheFile } from './cache-f
 const BARE = /^(?![a-z][a-z0-9+.-]*:|\.{0,2}\/)/i;
 
 /**
- * The bundle's `import()`. A package name is required first, as the bundle's static imports of the
- * same package are (a CommonJS bundle requires its externals): a package with both builds, such as
- * web-tree-sitter, must be one instance, or the runtime one import starts is not the one another
- * module's `Query` uses. A package that cannot be required (ES module only) is imported where
- * `resolve` (the bundle's `import.meta.resolve`) finds it; a URL is imported as it is.
+ * The bundle's `import()`. A package the bundle also imports statically (`required`: the CommonJS
+ * bundle requires those) is required, so a package with both builds, such as web-tree-sitter, is one
+ * instance (or the runtime one `import()` starts is not the one another module's `Query` uses).
+ * Anything else is imported where `resolve` (the bundle's `import.meta.resolve`) finds it.
  */
-function dynamicImportFor(require: NodeJS.Require, resolve: (specifier: string) => string): (specifier: string, options?: ImportCallOptions) => Promise<unknown> {
+function dynamicImportFor(require: NodeJS.Require, resolve: (specifier: string) => string, required: ReadonlySet<string>): (specifier: string, options?: ImportCallOptions) => Promise<unknown> {
   return async (specifier, options) => {
-    if (BARE.test(specifier) && options === undefined) {
-      let exports: unknown;
-      try {
-        exports = require(specifier);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
-        return import(resolve(specifier));
-      }
+    if (required.has(specifier) && options === undefined) {
+      const exports: unknown = require(specifier);
       // A module namespace as `import()` gives it: the CommonJS exports as `default`, and their names.
       const object = exports !== null && (typeof exports === 'object' || typeof exports === 'function');
       return object && (exports as { __esModule?: boolean }).__esModule ? exports : { ...(object ? (exports as object) : {}), default: exports };
     }
-    return import(specifier, options);
+    return import(/^[a-z][a-z0-9+.-]*:/i.test(specifier) ? specifier : resolve(specifier), options);
   };
 }
 
@@ -74,9 +66,10 @@ export interface LoadedBundle {
  * Compiles and runs the CommonJS file at `url` (a file: URL or path) as a module, with the code
  * cache of `cacheDir` (null: none). `importMetaResolve` stands in for `import.meta.resolve` in the
  * bundle (the bundle's sources use it; the caller passes its own). The cache is written at exit when
- * it was not used, unless `saveAtExit` is false.
+ * it was not used, unless `saveAtExit` is false. `required` names the packages the bundle also
+ * imports statically (see dynamicImportFor).
  */
-export function loadBundle(url: string | URL, importMetaResolve: (specifier: string) => string, cacheDir: string | null = codeCacheDir(), saveAtExit = true): LoadedBundle {
+export function loadBundle(url: string | URL, importMetaResolve: (specifier: string) => string, cacheDir: string | null = codeCacheDir(), saveAtExit = true, required: readonly string[] = []): LoadedBundle {
   const file = typeof url === 'string' && !url.startsWith('file:') ? url : fileURLToPath(url);
   // Read as bytes, then decoded: `readFileSync(file, 'utf8')` measured 2× slower here.
   const source = readFileSync(file).toString('utf8');
@@ -106,7 +99,7 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
   mod.filename = file;
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   const require = createRequire(file);
-  run.call(mod.exports, mod.exports, require, mod, file, dirname(file), importMetaResolve, dynamicImportFor(require, importMetaResolve));
+  run.call(mod.exports, mod.exports, require, mod, file, dirname(file), importMetaResolve, dynamicImportFor(require, importMetaResolve, new Set(required)));
   mod.loaded = true;
   let saved = load === 'cached' || cacheFile === null;
   const saveCache = (): boolean => {

@@ -78,7 +78,7 @@ describe('the bundle loader (V8 code cache)', function () {
     assert.equal(loadBundle(bundle, (s) => s, cache, false).load, 'cached');
   });
 
-  it('gives a dynamic import of a package the instance its static require has (a dual package is one instance)', async () => {
+  it('gives a dynamic import of a package the bundle requires the instance its static require has (a dual package is one instance)', async () => {
     const { dir, cache } = setup();
     const pkg = path.join(dir, 'node_modules', 'dual');
     fs.mkdirSync(pkg, { recursive: true });
@@ -95,7 +95,7 @@ exports.run = async () => { const m = await $m1ndI('dual'); m.start(); return du
 exports.esm = () => $m1ndI('esm-only').then((m) => m.kind);`);
     for (const round of ['none', 'cached']) {
       const resolve = (s: string) => (s === 'esm-only' ? pathToFileURL(path.join(esmOnly, 'index.js')).href : s);
-      const loaded = loadBundle(bundle, resolve, cache, false) as { load: string; exports: any; saveCache(): boolean };
+      const loaded = loadBundle(bundle, resolve, cache, false, ['dual']) as { load: string; exports: any; saveCache(): boolean };
       assert.equal(loaded.load, round);
       assert.equal(await loaded.exports.run(), true, 'the dynamically imported start() changed the statically required state');
       assert.equal(await loaded.exports.esm(), 'esm', 'an ES-module-only package is imported');
