@@ -33,10 +33,13 @@ s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
 await s.connect(new StdioServerTransport());
 `;
 
+/** The code cache folder of every m1nd process the bench starts (never the user's ~/.cache/m1nd). */
+const CACHE_DIR = process.env.M1ND_CACHE_DIR ?? path.join(os.tmpdir(), 'm1nd-startup-cache');
+
 async function timeStart(command: string, args: string[], cwd: string): Promise<number> {
   const t = performance.now();
   const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command, args, cwd, env: { PATH: process.env.PATH ?? '' }, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command, args, cwd, env: { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: CACHE_DIR }, stderr: 'ignore' }));
   await client.listTools();
   const ms = performance.now() - t;
   await client.close();
@@ -49,7 +52,7 @@ const cpuOf = new Map<string, number[]>();
 
 /** Wall time of one whole `m1nd ARGS` process (its CPU recorded under `label`); throws when it fails. */
 function timeProcess(args: string[], cwd: string, label = args[1] ?? args[0], bin = BIN): number {
-  const env = { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: process.env.M1ND_CACHE_DIR ?? path.join(os.tmpdir(), 'm1nd-startup-cache') };
+  const env = { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: CACHE_DIR };
   const argv = [process.execPath, bin, ...args];
   const t = performance.now();
   const out = TIME ? spawnSync(TIME, ['-f', 'm1nd-cpu %U %S', ...argv], { cwd, encoding: 'utf8', env }) : spawnSync(argv[0], argv.slice(1), { cwd, encoding: 'utf8', env });
@@ -136,6 +139,7 @@ export async function run(): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       bare.push(await timeStart(process.execPath, [bareFile], ROOT));
       m1nd.push(await timeStart(process.execPath, [BIN, 'serve', '--workspace', ws], ROOT));
+      if (base) baseWall.set('tools/list', [...(baseWall.get('tools/list') ?? []), await timeStart(process.execPath, [base, 'serve', '--workspace', ws], ROOT)]);
       both('health', ['call', 'health'], ws, health);
       both('impact', impactArgs, repo, graphVerb);
       if (corpus) both('impact on the corpus', corpusArgs, corpus, corpusVerb);
@@ -158,6 +162,9 @@ export async function run(): Promise<void> {
     console.log(`startup: m1nd call impact ${corpusNode} from a cold process in ${corpus}: median ${c.toFixed(0)} ms (ratio to the bare server's start ${(c / b).toFixed(2)})`);
   }
   for (const [label, xs] of cpuOf) console.log(`startup: CPU (user + system) of m1nd call ${label}: median ${median(xs).toFixed(0)} ms over ${xs.length} runs`);
+  const baseList = baseWall.get('tools/list');
+  baseWall.delete('tools/list');
+  if (baseList) console.log(`startup: spawn → initialize → tools/list, base build ${base}: median ${median(baseList).toFixed(0)} ms; ratio base/bare = ${(median(baseList) / b).toFixed(2)}; this build ÷ base = ${(m / median(baseList)).toFixed(2)}`);
   for (const [label, xs] of baseWall) {
     const mine = label === 'health' ? h : label === 'impact' ? g : median(corpusVerb);
     console.log(`startup: m1nd call ${label}, base build ${base}: median ${median(xs).toFixed(0)} ms wall; this build ÷ base = ${(mine / median(xs)).toFixed(2)} (wall), ${(median(cpuOf.get(label) ?? [NaN]) / median(cpuOf.get(`${label} (base build)`) ?? [NaN])).toFixed(2)} (CPU)`);

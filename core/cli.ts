@@ -6,10 +6,11 @@
  */
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { GuardedStdioTransport } from './stdio-transport.ts';
 import { startHost, type BootOptions, type PreparedGeneration } from './boot.ts';
 import { clientSink, createLogger, envLogLevel, fanOut, stderrSink, type Logger } from './log.ts';
 import { CORE_VERSION } from './version.ts';
+import { cacheDir } from './cache-file.ts';
+import { useTokenizerCache } from './tokens.ts';
 import { watchForReload } from './dev.ts';
 import { scaffoldPlugin, wirePlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
@@ -111,6 +112,8 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
       announceDashboard(host, server.url, Boolean(options.token || options.tokens || options.oauth));
     }
   } else {
+    // Imported here: it loads the SDK's message schemas, which `m1nd call` never needs.
+    const { GuardedStdioTransport } = await import('./stdio-transport.ts');
     const transport = new GuardedStdioTransport();
     await host.connect(transport);
     if (!v.quiet) process.stderr.write(banner(host, 'over stdio', watch));
@@ -225,6 +228,8 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values: v, positionals } = parsed;
+  // The tokenizer's rank table is kept in the user's cache folder (M1ND_CACHE_DIR; `off` for none).
+  useTokenizerCache(cacheDir(process.env));
   if (v.version) {
     process.stdout.write(`${CORE_VERSION}\n`);
     return 0;

@@ -281,7 +281,7 @@ export function toCallToolResult(result: unknown, text: string, call: Pick<CallS
   const out: CallToolResult = { content: [{ type: 'text', text }] };
   const schema = call.verb.output;
   if (!schema || typeof result !== 'object' || result === null || Array.isArray(result)) return out;
-  if (call.meta.truncation && !checkerFor(schema).Check(result)) {
+  if (call.meta.truncation && !checkerFor(schema, call.name).Check(result)) {
     const error = new M1ndError(ErrorCodes.CALL_RESULT_TOO_LARGE, `${call.name}: the result is over the result token limit (${call.meta.truncation.limit}) and could not be cut to fit its output schema`, {
       hint: 'narrow the call (smaller scope, top_k, depth or token_budget) or raise M1ND_RESULT_TOKEN_LIMIT',
       data: { truncation: call.meta.truncation },

@@ -8,14 +8,19 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { Generation } from './generation.ts';
 import { dispatchCall, type DispatchOptions } from './dispatch.ts';
-import { createMcpServer, deliverLog } from './mcp-server.ts';
-import { ResourceSubscriptions } from './mcp-resources.ts';
+import { ResourceSubscriptions } from './resource-subscriptions.ts';
 import { SessionStore } from './session.ts';
 import { createLogger, stderrSink, type Logger } from './log.ts';
 import type { PluginSource } from './plugin.ts';
 import type { HostSettings } from './settings.ts';
 import type { TierCuration } from './tiers.ts';
 import type { QuarantineRecord } from './catalog.ts';
+
+/**
+ * core/mcp-server.ts (and with it the SDK's server, protocol and schema modules), imported on the first
+ * connection: a host that only runs calls (`m1nd call`) never evaluates them.
+ */
+let mcpServer: typeof import('./mcp-server.ts') | undefined;
 
 /** Everything one generation is built from; re-read on every reload. */
 export interface GenerationInput {
@@ -105,7 +110,7 @@ export class Host {
 
   /** Creates an MCP server for one connection and connects it to the transport. */
   async connect(transport: Transport): Promise<Server> {
-    const server = createMcpServer(this);
+    const server = (mcpServer ??= await import('./mcp-server.ts')).createMcpServer(this);
     this.servers.add(server);
     server.onclose = () => {
       this.servers.delete(server);
@@ -164,7 +169,7 @@ export class Host {
    * session sets one). See deliverLog in core/mcp-server.ts.
    */
   broadcastLog(level: LoggingLevel, logger: string, data: unknown, defaultLevel?: LoggingLevel): void {
-    deliverLog(this.servers, level, logger, data, defaultLevel);
+    if (mcpServer && this.servers.size > 0) mcpServer.deliverLog(this.servers, level, logger, data, defaultLevel);
   }
 
   /** Closes every connection and shuts the current generation down. */

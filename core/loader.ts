@@ -20,6 +20,7 @@ import type { HttpRouteDefinition, HttpRouteTable } from './http-routes.ts';
 import type { SessionStore } from './session.ts';
 import type { HostSettings } from './settings.ts';
 import { CORE_VERSION } from './version.ts';
+import { compilesSurely } from './validation.ts';
 
 const PLUGIN_NAME = /^[a-z][a-z0-9-]*$/;
 const VERB_NAME = /^[a-z][a-z0-9_]*$/;
@@ -251,7 +252,9 @@ function checkSchema(plugin: string, verb: string, which: string, schema: TSchem
   if (!schema || schema.type !== 'object' || typeof schema.properties !== 'object') {
     throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": ${which} schema must be a TypeBox Type.Object`);
   }
-  try {
+  // Compiled on the verb's first call (core/validation.ts checkerFor); at load only when a cheap
+  // walk cannot tell that it compiles, so a broken schema still quarantines its plugin here.
+  if (!compilesSurely(schema)) try {
     TypeCompiler.Compile(schema);
   } catch (error) {
     throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": ${which} schema does not compile: ${(error as Error).message}`);

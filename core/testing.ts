@@ -5,8 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startHost, type BootOptions } from './boot.ts';
 import { createLogger } from './log.ts';
@@ -60,6 +59,8 @@ export async function connectInMemory(plugins: PluginDefinition<any>[], options:
     await host.close();
     throw new Error(`plugin${quarantined.length > 1 ? 's' : ''} quarantined: ${quarantined.map((q) => `${q.plugin} at ${q.check} (${q.code}): ${q.message}`).join('; ')}`);
   }
+  // The SDK's client is imported here, not by the bundle's start-up (this module is part of the public API).
+  const [{ Client }, { InMemoryTransport }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/inMemory.js')]);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await host.connect(serverSide);
   const client = new Client({ name: 'm1nd-plugin-test', version: '0.0.0' });

@@ -8,8 +8,11 @@
  * tokens. `measureText` uses that bound and tokenises only what may exceed a limit.
  */
 import { createRequire } from 'node:module';
+import { deserialize, serialize } from 'node:v8';
+import { cacheFileFor, readCacheFile, writeCacheFile } from './cache-file.ts';
 
 type Count = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+type Ranks = (string | number[])[];
 const require = createRequire(import.meta.url);
 let bpeCount: Count | undefined;
 /** Special-token text (`<|endoftext|>`) in a result is ordinary text to m1nd: counted, never refused. */
@@ -17,7 +20,61 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Loads the tokenizer's tables now, not on the first count that needs them (doctor, benchmarks). */
 export function warmTokenizer(): void {
-  bpeCount ??= (require('gpt-tokenizer') as { countTokens: Count }).countTokens;
+  bpeCount ??= loadCount();
+}
+
+/** The folder of the rank table's cache; null (the default) for none. The CLI sets it (core/cli.ts). */
+let rankCacheDir: string | null = null;
+
+/** Keeps a copy of the tokenizer's rank table in `dir` (core/cache-file.ts), or none with null; takes effect on the next load. */
+export function useTokenizerCache(dir: string | null): void {
+  rankCacheDir = dir;
+}
+
+/** How the rank table was loaded: from the cache folder, or by evaluating gpt-tokenizer's module (then cached), or through the package entry (a failure). */
+export type RankLoad = 'cached' | 'module' | 'package';
+let rankLoad: RankLoad | undefined;
+
+/** How the tokenizer's rank table was loaded (undefined until the first count that needed it). */
+export function tokenizerRankLoad(): RankLoad | undefined {
+  return rankLoad;
+}
+
+/**
+ * gpt-tokenizer's o200k_base counter, built by the package's own `GptEncoding.getEncodingApi` (what
+ * `import { countTokens } from 'gpt-tokenizer'` is) from its rank table. The table is a 2.4 MB
+ * JavaScript module whose compile and evaluation cost ~0.37 s of CPU; a `v8.serialize`d copy in the
+ * cache folder (`useTokenizerCache`; core/cache-file.ts: checksummed, keyed by the module file and
+ * Node) loads in ~0.1 s.
+ * The counts are the package's own: same code, same table. Any failure falls back to the package entry.
+ */
+function loadCount(): Count {
+  try {
+    const module = require.resolve('gpt-tokenizer/bpeRanks/o200k_base');
+    const dir = rankCacheDir;
+    const file = dir === null ? null : cacheFileFor(dir, 'gpt-tokenizer-o200k-', module, '.v8ser');
+    const cached = readCacheFile(file);
+    let ranks: Ranks | undefined;
+    if (typeof cached !== 'string') {
+      try {
+        const value = deserialize(cached) as unknown;
+        if (Array.isArray(value) && value.length > 100_000) ranks = value as Ranks;
+      } catch {
+        ranks = undefined;
+      }
+    }
+    rankLoad = ranks ? 'cached' : 'module';
+    if (!ranks) {
+      ranks = (require(module) as { default: Ranks }).default;
+      if (file !== null) writeCacheFile(file, serialize(ranks));
+    }
+    const table = ranks;
+    const { GptEncoding } = require('gpt-tokenizer/GptEncoding') as { GptEncoding: { getEncodingApi(name: string, ranks: () => Ranks): { countTokens: Count } } };
+    return GptEncoding.getEncodingApi('o200k_base', () => table).countTokens;
+  } catch {
+    rankLoad = 'package';
+    return (require('gpt-tokenizer') as { countTokens: Count }).countTokens;
+  }
 }
 
 /** Whether the tokenizer's tables are loaded (they load on the first count that needs them). */

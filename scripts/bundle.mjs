@@ -1,18 +1,24 @@
 // Second build step (after tsc): bundles the CLI, the public API and every built-in plugin and
-// bundle into one ES module, dist/m1nd.js, which `bin/m1nd.js` runs and `import 'm1nd'` resolves to.
-// One file instead of ~650 modules is what makes start-up close to a bare SDK server's (each ESM
-// module costs a resolve, a read and a link). Dependencies that load on first use, are native or
-// are large data stay external. Each bundled source keeps the `import.meta.url` of its tsc output
-// under dist/, so file lookups relative to a module (package.json, plugin folders, the checker
-// worker, grammars) find the same files as the per-file build.
+// bundle into one CommonJS file, dist/m1nd.cjs, and writes dist/m1nd.js, the ES module that
+// `bin/m1nd.js` runs and `import 'm1nd'` resolves to: it loads the bundle through a V8 code cache
+// (core/bundle-loader.ts) and re-exports its names. One file instead of ~650 modules is what makes
+// start-up close to a bare SDK server's (each ESM module costs a resolve, a read and a link), and the
+// code cache saves most of compiling it. CommonJS because Node 20 can cache the compiled code of a
+// `vm.Script` but not of an ES module. Dependencies that load on first use, are native or are large
+// data stay external. Each bundled source keeps the `import.meta.url` of its tsc output under dist/, so
+// file lookups relative to a module (package.json, plugin folders, the checker worker, grammars) find
+// the same files as the per-file build.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'm1nd.js');
+/** The bundle itself, loaded by OUT. */
+const BUNDLE = path.join(DIST, 'm1nd.cjs');
 /** The subpath module `m1nd/graph` (types: dist/plugins/graph/api.d.ts). */
 const GRAPH_OUT = path.join(DIST, 'graph.js');
 /** The bundle's export holding the graph API namespace (not part of the typed `m1nd` surface). */
@@ -42,11 +48,14 @@ const entry = [
   `import { registerBuiltinModules } from './core/discovery.ts';`,
   ...builtins.map((b, i) => `import * as builtin${i} from './${b}.ts';`),
   `registerBuiltinModules(new Map([`,
-  ...builtins.map((b, i) => `  [new URL('./${b}.js', import.meta.url), builtin${i}],`),
+  ...builtins.map((b, i) => `  [new URL('./${b}.js', __m1ndDistBase), builtin${i}],`),
   `]));`,
 ].join('\n');
 
-/** Rewrites `import.meta.url` in each bundled source to the URL of its tsc output in dist/. */
+/**
+ * Rewrites `import.meta.url` in each bundled source to the URL of its tsc output in dist/, and
+ * `import.meta.resolve` to the one the loader passes in (dist/m1nd.js's: bare names resolve the same).
+ */
 const keepModuleUrls = {
   name: 'keep-module-urls',
   setup(b) {
@@ -54,42 +63,100 @@ const keepModuleUrls = {
       if (!args.path.startsWith(ROOT) || args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const rel = path.relative(ROOT, args.path).replace(/\.ts$/, '.js').split(path.sep).join('/');
       const source = await fs.promises.readFile(args.path, 'utf8');
-      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, __m1ndDistBase).href`), loader: 'ts' };
+      const contents = source
+        .replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, __m1ndDistBase).href`)
+        .replaceAll('import.meta.resolve(', '__m1ndImportMetaResolve(');
+      return { contents, loader: 'ts' };
     });
   },
 };
 
-// Code only reached through a dynamic import() (the HTTP transport behind `serveHttp`, and what it
-// imports: the SDK's Streamable HTTP server, Hono's node adapter, the OAuth verifier, node:http2) goes
-// into chunks under dist/chunks/, loaded on first use: a process that never serves HTTP neither
-// compiles nor evaluates them. Chunks of an earlier build are removed first.
+// Code only reached through a dynamic import() (the HTTP transport behind `serveHttp` and what it
+// imports) is bundled too, but evaluated on first use (esbuild wraps it in a lazy initialiser); with
+// the code cache its compile costs little. Chunks of an earlier (ES module) build are removed.
 fs.rmSync(path.join(DIST, 'chunks'), { recursive: true, force: true });
-await build({
+const bundled = await build({
   stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'm1nd-entry.ts', loader: 'ts' },
   bundle: true,
+  metafile: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
-  outdir: DIST,
-  entryNames: path.basename(OUT, '.js'),
-  chunkNames: 'chunks/[name]-[hash]',
-  splitting: true,
+  outfile: BUNDLE,
   sourcemap: 'linked',
+  // Without comments and indentation the file is 40% smaller and pure ASCII (the comments held the
+  // only non-ASCII characters): read as a one-byte string, it compiles faster; names are kept, and
+  // the source map maps stack traces back to the sources.
+  minifyWhitespace: true,
+  charset: 'ascii',
   // Native, lazily required, or loaded by path at run time: resolved from node_modules when needed.
   external: ['better-sqlite3', '@parcel/watcher', 'pg', 'pg-native', 'gpt-tokenizer', 'typescript', 'web-tree-sitter', '@vscode/tree-sitter-wasm', 'tsx', 'tsx/*', 'esbuild', 'fsevents'],
-  // Bundled CommonJS dependencies call require(): give the ES module one.
-  // Every output file (the entry, or a chunk under dist/chunks/) also names dist/ itself, the base of
-  // the module URLs kept above.
-  banner: {
-    js: [
-      `import { createRequire as __m1ndCreateRequire } from 'node:module';`,
-      `const require = __m1ndCreateRequire(import.meta.url);`,
-      `const __m1ndDistBase = new URL(/\\/chunks\\/[^/]+$/.test(new URL(import.meta.url).pathname) ? '../' : './', import.meta.url).href;`,
-    ].join('\n'),
-  },
+  // Strict, as the ES modules it is made of; and dist/ itself, the base of the module URLs kept above.
+  banner: { js: [`'use strict';`, `const __m1ndDistBase = require('node:url').pathToFileURL(__dirname + '/').href;`].join('\n') },
   plugins: [keepModuleUrls],
   logLevel: 'warning',
 });
+
+// Node 20 drops a vm.Script's dynamic-import callback when the script comes from a code cache ("A
+// dynamic import callback was not specified"), so every real `import(…)` of the bundle calls
+// `$m1ndI(…)` instead, a same-length name (the source map stays exact) that the loader binds to its
+// own `import()`. The calls are found by TypeScript's parser, so `import(` inside a string (code that
+// workers evaluate) is left alone.
+{
+  const ts = (await import('typescript')).default;
+  const code = fs.readFileSync(BUNDLE, 'utf8');
+  const starts = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) starts.push(node.expression.getStart(sourceFile));
+    ts.forEachChild(node, visit);
+  };
+  const sourceFile = ts.createSourceFile(BUNDLE, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  visit(sourceFile);
+  let out = '';
+  let at = 0;
+  for (const start of starts.sort((a, b) => a - b)) {
+    if (code.slice(start, start + 6) !== 'import') throw new Error(`dist/m1nd.cjs: no import keyword at ${start}`);
+    out += `${code.slice(at, start)}$m1ndI`;
+    at = start + 6;
+  }
+  fs.writeFileSync(BUNDLE, out + code.slice(at));
+  if (starts.length === 0) throw new Error('dist/m1nd.cjs: no dynamic import found (the rewrite would be untested)');
+}
+
+// External packages the bundle imports statically (so requires): its dynamic imports of them must
+// require them too, or a package with both builds would be two instances (core/bundle-loader.ts).
+const required = [
+  ...new Set(
+    Object.values(bundled.metafile.inputs)
+      .flatMap((input) => input.imports)
+      .filter((i) => i.external && (i.kind === 'import-statement' || i.kind === 'require-call') && !i.path.startsWith('node:') && !/^[./]/.test(i.path))
+      .map((i) => i.path),
+  ),
+].sort();
+
+// dist/m1nd.js: loads the bundle (through the code cache) and re-exports its value names, listed by
+// loading it once here in a child process without a cache (so the list cannot drift from the source).
+const loader = path.join(DIST, 'core/bundle-loader.js');
+const bundleNames = JSON.parse(
+  execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', `import { loadBundle } from ${JSON.stringify(pathToFileURL(loader).href)}; process.stdout.write(JSON.stringify(Object.keys(loadBundle(${JSON.stringify(BUNDLE)}, import.meta.resolve, null, false).exports))); process.exit(0);`],
+    { encoding: 'utf8', env: { ...process.env, M1ND_CACHE_DIR: 'off' } },
+  ),
+).filter((n) => n !== '__esModule').sort();
+if (!bundleNames.includes('main') || !bundleNames.includes(GRAPH_NAMESPACE)) throw new Error(`dist/m1nd.cjs exports ${bundleNames.length} names, without main or ${GRAPH_NAMESPACE}`);
+fs.writeFileSync(
+  OUT,
+  [
+    '// Generated by scripts/bundle.mjs: the `m1nd` package entry. Loads dist/m1nd.cjs (the CLI, the public API and',
+    '// the built-in plugins, bundled) through a V8 code cache (dist/core/bundle-loader.js) and re-exports its names.',
+    `import { loadBundle } from './core/bundle-loader.js';`,
+    `const { exports: bundle } = loadBundle(new URL('./m1nd.cjs', import.meta.url), import.meta.resolve, undefined, true, ${JSON.stringify(required)});`,
+    `export const { ${bundleNames.join(', ')} } = bundle;`,
+    '',
+  ].join('\n'),
+);
+fs.rmSync(`${OUT}.map`, { force: true });
 
 // dist/graph.js: named re-exports of the graph API namespace. The value names come from esbuild's own
 // view of plugins/graph/api.ts (type-only exports have none), so the list cannot drift from the source.

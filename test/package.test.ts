@@ -79,7 +79,7 @@ async function stdioClient(project: string, command: 'serve' | 'dev'): Promise<{
     command: process.execPath,
     args: [path.join(project, 'node_modules/m1nd/bin/m1nd.js'), command],
     cwd: project,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? project, M1ND_LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? project, M1ND_LOG_LEVEL: 'warn', M1ND_CACHE_DIR: path.join(project, '.m1nd-cache') },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -157,7 +157,7 @@ describe('the m1nd package, packed and installed into a fresh npm init -y projec
   });
 
   it('packs the bin, the compiled bundle, the graph subpath, their types and the docs, and no tests, benches, CI, config or source maps', () => {
-    for (const f of ['package.json', 'README.md', 'bin/m1nd.js', 'dist/m1nd.js', 'dist/graph.js', 'dist/core/index.d.ts', 'dist/plugins/graph/api.d.ts', 'dist/core/fresh-import-hooks.mjs', 'dist/plugins/graph/index.js', 'dist/plugins/graph/engine/ts-program/checker-worker.js', 'dist/bundles/default/index.js']) {
+    for (const f of ['package.json', 'README.md', 'bin/m1nd.js', 'dist/m1nd.js', 'dist/m1nd.cjs', 'dist/core/bundle-loader.js', 'dist/core/cache-file.js', 'dist/graph.js', 'dist/core/index.d.ts', 'dist/plugins/graph/api.d.ts', 'dist/core/fresh-import-hooks.mjs', 'dist/plugins/graph/index.js', 'dist/plugins/graph/engine/ts-program/checker-worker.js', 'dist/bundles/default/index.js']) {
       assert.ok(packed.includes(f), `the tarball has ${f}`);
     }
     const unwanted = packed.filter((f) => /^(test|bench|\.ci|scripts|core|plugins|bundles)\//.test(f) || /^(m1nd\.config\.ts|tsconfig.*\.json|\.mocharc.*)$/.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
@@ -172,7 +172,7 @@ describe('the m1nd package, packed and installed into a fresh npm init -y projec
       same: g.propagate === m.__m1ndGraphApi.propagate,
       main: require.resolve('m1nd'),
     })))`;
-    const out = JSON.parse((await run(process.execPath, ['-e', script], { cwd: project })).stdout);
+    const out = JSON.parse((await run(process.execPath, ['-e', script], { cwd: project, env: { ...process.env, M1ND_CACHE_DIR: path.join(project, '.m1nd-cache') } })).stdout);
     assert.deepEqual(out.api, ['function', 'function', 'function', 'function', 'function']);
     assert.equal(out.version, 1);
     assert.equal(out.same, true, 'm1nd/graph re-exports the bundle instance the host runs');

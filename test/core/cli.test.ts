@@ -216,7 +216,7 @@ describe('m1nd CLI', function () {
     fs.writeFileSync(path.join(ws, 'tier.ts'), `export const tier: string = 'full';\n`);
     fs.writeFileSync(path.join(ws, 'm1nd.config.ts'), `import { defineConfig } from 'm1nd';\nimport { tier } from './tier';\nexport default defineConfig({ tier, gates: { readOnly: __dirname.length > 0 } });\n`);
     const bin = path.join(ws, 'node_modules/m1nd/bin/m1nd.js');
-    const out = await run(process.execPath, [bin, 'call', 'health', '--json'], { cwd: ws, env: { PATH: process.env.PATH ?? '' } });
+    const out = await run(process.execPath, [bin, 'call', 'health', '--json'], { cwd: ws, env: { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: path.join(ws, '.cache') } });
     const health = JSON.parse(out.stdout);
     assert.equal(health.tool_tier.served, 'full');
     assert.equal(health.read_only, true);
