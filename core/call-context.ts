@@ -164,18 +164,27 @@ export class PipelineCallContext implements CallContext {
     const depth = (this.request.depth ?? 0) + 1;
     if (depth > MAX_INVOKE_DEPTH) return { ok: false, error: { code: 'M1ND_ERR_CALL_INVALID_ARGS', message: `verbs nested deeper than ${MAX_INVOKE_DEPTH} calls` } };
     const result = await this.env.dispatch(verb, { ...args, agent_id: this.agentId }, { signal: this.signal, identity: this.request.identity, connectionId: this.request.connectionId, depth });
-    const block = result.content?.[0];
-    const text = block && block.type === 'text' ? block.text : '';
-    let parsed: Record<string, unknown>;
-    try {
-      parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    } catch {
-      parsed = { text };
-    }
-    if (result.isError) return { ok: false, error: (parsed.error as { code: string; message: string; hint?: string }) ?? { code: 'M1ND_ERR_CALL_HANDLER', message: text || 'failed' } };
-    delete parsed._m1nd;
-    return { ok: true, value: parsed };
+    return invokeResult(result);
   }
+}
+
+/** A tools/call result as a nested caller sees it: the value without its envelope, or the error body. */
+export function invokeResult(result: CallToolResult): InvokeResult {
+  if (result.structuredContent && !result.isError) {
+    const { _m1nd: _envelope, ...value } = result.structuredContent as Record<string, unknown>;
+    return { ok: true, value };
+  }
+  const block = result.content?.[0];
+  const text = block && block.type === 'text' ? block.text : '';
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    parsed = { text };
+  }
+  if (result.isError) return { ok: false, error: (parsed.error as { code: string; message: string; hint?: string }) ?? { code: 'M1ND_ERR_CALL_HANDLER', message: text || 'failed' } };
+  delete parsed._m1nd;
+  return { ok: true, value: parsed };
 }
 
 /** MCP log levels, least severe first (RFC 5424 names, as `logging/setLevel` takes them). */

@@ -5,13 +5,12 @@
  * Runs after the transport's Host/Origin guard, like /mcp.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 import type { Host } from './host.ts';
 import type { HttpAuthenticator } from './http-auth.ts';
 import { ROUTE_CALL_PREFIX, statusOfError, type HttpCaller, type HttpRouteDefinition, type HttpRouteRequest, type HttpRouteResponse } from './http-routes.ts';
 import { grantAllows, type AgentGrant } from './identity.ts';
-import type { InvokeResult } from './call-context.ts';
+import { invokeResult, type InvokeResult } from './call-context.ts';
 import type { Logger } from './log.ts';
 
 /** What the transport lends a route. */
@@ -111,25 +110,6 @@ async function invokeAs(host: Host, plugin: string, caller: HttpCaller, verb: st
     signal,
   });
   return invokeResult(result);
-}
-
-/** A tools/call result as a route sees it: the value without its envelope, or the error body. */
-function invokeResult(result: CallToolResult): InvokeResult {
-  if (result.structuredContent && !result.isError) {
-    const { _m1nd: _envelope, ...value } = result.structuredContent as Record<string, unknown>;
-    return { ok: true, value };
-  }
-  const block = result.content?.[0];
-  const text = block && block.type === 'text' ? block.text : '';
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    parsed = { text };
-  }
-  if (result.isError) return { ok: false, error: (parsed.error as { code: string; message: string; hint?: string }) ?? { code: ErrorCodes.CALL_HANDLER, message: text || 'failed' } };
-  delete parsed._m1nd;
-  return { ok: true, value: parsed };
 }
 
 const BASE_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
