@@ -2,6 +2,7 @@
 import { Type, type CallContext } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { GraphNode } from '../graph/api.ts';
+export { nodeRef } from '../graph/api.ts';
 
 /** The graph service of the calling generation. */
 export function graphOf(ctx: CallContext): GraphService {
@@ -21,10 +22,6 @@ export const NodeTypes = Type.Array(Type.Union(NODE_KINDS.map((k) => Type.Litera
 /** `token_budget` parameter: cap on this result's BPE tokens (ranked prefix kept). */
 export const TokenBudget = Type.Integer({ minimum: 1, description: 'Max BPE tokens for the results (ranked prefix kept)' });
 
-/** A node as verbs show it: id, kind, label, where. */
-export function nodeRef(n: GraphNode) {
-  return { id: n.id, kind: n.kind, label: n.label, path: n.path, lines: n.kind === 'module' ? null : [n.startLine, n.endLine] };
-}
 
 /** Cuts text to a character budget at a line boundary, saying how much was cut. */
 export function capChars(text: string, max: number | undefined): { text: string; truncated: boolean; chars_cut: number } {

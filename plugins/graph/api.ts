@@ -65,5 +65,6 @@ export type { FederationLink, FederationMember, FederationSpec } from './federat
 export { PRUNED_SEGMENTS } from './engine/walk.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';
 export type { LearnedTeamStore, SharedOps, SharedRow } from './learned.ts';
+export { nodeRef, NodeRefSchema } from './node-ref.ts';
 export { GRAPH_API_VERSION, asHostError, engineCall } from './service.ts';
 export type { GraphService, ParseErrorsView } from './service.ts';

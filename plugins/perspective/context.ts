@@ -15,6 +15,16 @@ export const RouteChoice = {
   route_id: Type.Optional(Type.String({ description: 'e.g. "R3.1" (or route_index)' })),
   route_index: Type.Optional(Type.Integer({ minimum: 1, description: '1-based position in the route set' })),
 };
+/** Output fields of a page of routes (perspective_start, _follow, _back, _routes). */
+export const RoutePageOut = {
+    next_page: Type.Optional(Type.Number()),
+    routes: Type.Array(Type.Object({})),
+    candidates_beyond_cap: Type.Optional(Type.Number()),
+    route_set_version: Type.Number(),
+    page: Type.Number(),
+    pages: Type.Number(),
+    total_routes: Type.Number(),
+};
 
 export interface PerspectiveCall {
   graph: GraphService;

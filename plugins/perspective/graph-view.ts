@@ -6,6 +6,8 @@ import type { CallContext } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { CodeGraphEngine } from '../graph/api.ts';
 import type { CodeGraph, GraphNode, Relation } from '../graph/api.ts';
+import { nodeRef } from '../graph/api.ts';
+export { nodeRef };
 
 /** The graph's relation names (kept in step with the graph plugin's `Relation` type by the check below). */
 export const RELATION_NAMES = ['contains', 'imports', 'calls', 'references', 'inherits', 'implements', 'tests', 'documents', 'co_changes', 'dispatches'] as const satisfies readonly Relation[];
@@ -19,10 +21,6 @@ export function graphService(call: Pick<CallContext, 'service'>): GraphService {
 }
 
 
-/** A node as the perspective verbs show it. */
-export function nodeRef(n: GraphNode) {
-  return { id: n.id, kind: n.kind, label: n.label, path: n.path, lines: n.kind === 'module' ? null : [n.startLine, n.endLine] };
-}
 
 /** Relation name of an edge (by its id, through the graph's own edge record). */
 export function relationOf(g: CodeGraph, edge: number): Relation {

@@ -1,6 +1,6 @@
 /** fingerprint: nodes that behave equivalently (candidate duplicates), by structural signature. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { COMPARABLE_KINDS, sharedFeatureNames, similarPairs, similarTo, structuralSimilarity, type SimilarPair } from '../../graph/api.ts';
+import { COMPARABLE_KINDS, NodeRefSchema, sharedFeatureNames, similarPairs, similarTo, structuralSimilarity, type SimilarPair } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
@@ -23,7 +23,7 @@ export const fingerprintVerb = defineVerb({
     response_note: Type.Optional(Type.String()),
     probes: Type.Optional(Type.Array(Type.String())),
     threshold: Type.Number(),
-    target: Type.Optional(Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) })),
+    target: Type.Optional(NodeRefSchema),
     matches: Type.Optional(Type.Array(Type.Object({}))),
     pairs: Type.Optional(Type.Array(Type.Object({}))),
   }),

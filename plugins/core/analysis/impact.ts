@@ -1,6 +1,6 @@
 /** impact: what changing one node touches — direct dependents first, then transitive ones by depth, import fan-out counted. */
 import { AgentId, defineVerb, packTextsToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { RELATIONS, type CodeGraph, type GraphNode } from '../../graph/api.ts';
+import { NodeRefSchema, RELATIONS, type CodeGraph, type GraphNode } from '../../graph/api.ts';
 import { confidenceFilter } from '../../graph/api.ts';
 import { groupDependents, type DirectDependent, type TransitiveDependent } from '../../graph/api.ts';
 import { arrow, pathTokens } from '../../graph/api.ts';
@@ -53,7 +53,7 @@ export const impactVerb = defineVerb({
     min_confidence: Type.Optional(Type.Number()),
     direction: Type.String(),
     resolved_from: Type.Optional(Type.Object({ text: Type.String(), via: Type.String(), alternatives: Type.Optional(Type.Array(Type.Unknown())) })),
-    node: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
+    node: NodeRefSchema,
   }),
   tiers: ['essential'],
   effect: 'read',

@@ -1,6 +1,6 @@
 /** type_trace: where a type is used across files (references, subtyping, construction), transitively. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { RELATIONS } from '../../graph/api.ts';
+import { NodeRefSchema, RELATIONS } from '../../graph/api.ts';
 import { pathLine } from '../../graph/api.ts';
 import { CONTAINS } from '../../graph/api.ts';
 import { pathTo, propagate, type Direction, type Seed } from '../../graph/api.ts';
@@ -35,7 +35,7 @@ export const typeTraceVerb = defineVerb({
     files_count: Type.Number(),
     by_use: Type.Object({}),
     resolved_from: Type.Optional(Type.Object({ text: Type.String(), via: Type.String(), alternatives: Type.Optional(Type.Array(Type.Unknown())) })),
-    target: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
+    target: NodeRefSchema,
   }),
   effect: 'read',
   stages: ['plan', 'review'],

@@ -1,6 +1,6 @@
 /** why: how two nodes are connected — the best bounded-hop paths, explained edge by edge. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { RELATIONS } from '../../graph/api.ts';
+import { NodeRefSchema, RELATIONS } from '../../graph/api.ts';
 import { hopSentence, pathLine } from '../../graph/api.ts';
 import { edgeConfidence } from '../../graph/api.ts';
 import { explainPaths } from '../../graph/api.ts';
@@ -25,8 +25,8 @@ export const whyVerb = defineVerb({
     found: Type.Boolean(),
     paths: Type.Array(Type.Object({})),
     resolved_from: Type.Optional(Type.Object({ source: Type.Optional(Type.Object({})), target: Type.Optional(Type.Object({})) })),
-    source: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
-    target: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
+    source: NodeRefSchema,
+    target: NodeRefSchema,
   }),
   tiers: ['essential'],
   effect: 'read',

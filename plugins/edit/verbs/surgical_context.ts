@@ -13,22 +13,25 @@ export const SurgicalParams = {
   token_budget: Type.Integer({ minimum: 200, maximum: 20000, default: 6000, description: 'Max BPE tokens of content' }),
 };
 
+/** Output fields both surgical verbs return. */
+export const SurgicalOut = {
+  file_path: Type.String(),
+  content_hash: Type.String(),
+  total_lines: Type.Number(),
+  lines: Type.Array(Type.Unknown()),
+  content: Type.String(),
+  truncated: Type.Boolean(),
+  symbols: Type.Array(Type.Object({})),
+  focus: Type.Union([Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), lines: Type.Array(Type.Unknown()) }), Type.Null()]),
+  neighbourhood: Type.Object({ callers: Type.Array(Type.Unknown()), callees: Type.Array(Type.Unknown()), importers: Type.Array(Type.Unknown()), tests: Type.Array(Type.Unknown()) }),
+  in_graph: Type.Boolean(),
+};
+
 export const surgicalContextVerb = defineVerb({
   name: 'surgical_context',
   description: "A file's numbered content, symbols with line ranges, and its callers, callees, importers and tests.",
   input: Type.Object(SurgicalParams),
-  output: Type.Object({
-    file_path: Type.String(),
-    content_hash: Type.String(),
-    total_lines: Type.Number(),
-    lines: Type.Array(Type.Unknown()),
-    content: Type.String(),
-    truncated: Type.Boolean(),
-    symbols: Type.Array(Type.Object({})),
-    focus: Type.Union([Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), lines: Type.Array(Type.Unknown()) }), Type.Null()]),
-    neighbourhood: Type.Object({ callers: Type.Array(Type.Unknown()), callees: Type.Array(Type.Unknown()), importers: Type.Array(Type.Unknown()), tests: Type.Array(Type.Unknown()) }),
-    in_graph: Type.Boolean(),
-  }),
+  output: Type.Object(SurgicalOut),
   effect: 'read',
   stages: ['edit', 'ground'],
   next: 'surgical_context_v2',

@@ -4,7 +4,7 @@ import type { GraphService } from '../../graph/api.ts';
 import { connectedExcerpts } from '../excerpts.ts';
 import { recordProof } from '../proofs.ts';
 import { surgicalContext } from '../surgical.ts';
-import { SurgicalParams } from './surgical_context.ts';
+import { SurgicalOut, SurgicalParams } from './surgical_context.ts';
 
 export const surgicalContextV2Verb = defineVerb({
   name: 'surgical_context_v2',
@@ -19,16 +19,7 @@ export const surgicalContextV2Verb = defineVerb({
     connected_budget: Type.Object({ requested_tokens: Type.Number(), used_tokens: Type.Number(), kept: Type.Number(), dropped: Type.Number() }),
     files_connected: Type.Number(),
     proof: Type.Object({ state: Type.String(), file_path: Type.String(), content_hash: Type.String(), note: Type.String() }),
-    file_path: Type.String(),
-    content_hash: Type.String(),
-    total_lines: Type.Number(),
-    lines: Type.Array(Type.Unknown()),
-    content: Type.String(),
-    truncated: Type.Boolean(),
-    symbols: Type.Array(Type.Object({})),
-    focus: Type.Union([Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), lines: Type.Array(Type.Unknown()) }), Type.Null()]),
-    neighbourhood: Type.Object({ callers: Type.Array(Type.Unknown()), callees: Type.Array(Type.Unknown()), importers: Type.Array(Type.Unknown()), tests: Type.Array(Type.Unknown()) }),
-    in_graph: Type.Boolean(),
+    ...SurgicalOut,
   }),
   tiers: ['essential'],
   effect: 'session',

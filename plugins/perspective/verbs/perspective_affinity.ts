@@ -4,6 +4,7 @@ import { AFFINITY_WEIGHTS, affinityOf } from '../affinity.ts';
 import { PerspectiveId, perspectiveGraphCall, RouteChoice, RouteSetVersion } from '../context.ts';
 import { nodeRef } from '../graph-view.ts';
 import { pickRoute } from '../routes.ts';
+import { NodeRefSchema } from '../../graph/api.ts';
 
 export const perspectiveAffinityVerb = defineVerb({
   name: 'perspective_affinity',
@@ -12,7 +13,7 @@ export const perspectiveAffinityVerb = defineVerb({
   output: Type.Object({
     note: Type.Optional(Type.String()),
     route_id: Type.String(),
-    target: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
+    target: NodeRefSchema,
     candidates: Type.Array(Type.Object({})),
     weights: Type.Object({ shared: Type.Number(), lexical: Type.Number(), colocated: Type.Number() }),
   }),

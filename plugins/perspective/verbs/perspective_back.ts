@@ -1,24 +1,19 @@
 /** perspective_back: undoes the last move, restoring the previous checkpoint's focus and routes. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { PerspectiveId, perspectiveGraphCall } from '../context.ts';
+import { perspectiveGraphCall, PerspectiveId, RoutePageOut } from '../context.ts';
 import { refOrMissing } from '../graph-view.ts';
 import { ensureRoutes, routePage } from '../routes.ts';
 import { stepBack } from '../state.ts';
+import { NodeRefSchema } from '../../graph/api.ts';
 
 export const perspectiveBackVerb = defineVerb({
   name: 'perspective_back',
   description: 'Undo the last focus move: back to the previous checkpoint, with fresh routes.',
   input: Type.Object({ agent_id: AgentId, perspective_id: PerspectiveId }),
   output: Type.Object({
-    next_page: Type.Optional(Type.Number()),
-    routes: Type.Array(Type.Object({})),
-    candidates_beyond_cap: Type.Optional(Type.Number()),
-    route_set_version: Type.Number(),
-    page: Type.Number(),
-    pages: Type.Number(),
-    total_routes: Type.Number(),
+    ...RoutePageOut,
     perspective_id: Type.String(),
-    focus: Type.Union([Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }), Type.Object({ id: Type.String(), missing: Type.Boolean() })]),
+    focus: Type.Union([NodeRefSchema, Type.Object({ id: Type.String(), missing: Type.Boolean() })]),
     left: Type.String(),
     depth: Type.Number(),
   }),

@@ -1,24 +1,19 @@
 /** perspective_follow: moves the focus along a route (checkpointing the old one) and recomputes routes. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { PerspectiveId, perspectiveGraphCall, RouteChoice, RouteSetVersion } from '../context.ts';
+import { perspectiveGraphCall, PerspectiveId, RouteChoice, RoutePageOut, RouteSetVersion } from '../context.ts';
 import { nodeRef } from '../graph-view.ts';
 import { ensureRoutes, pickRoute, routePage } from '../routes.ts';
 import { moveFocus } from '../state.ts';
+import { NodeRefSchema } from '../../graph/api.ts';
 
 export const perspectiveFollowVerb = defineVerb({
   name: 'perspective_follow',
   description: 'Move the focus along a route (perspective_back undoes it); returns the new routes.',
   input: Type.Object({ agent_id: AgentId, perspective_id: PerspectiveId, ...RouteChoice, route_set_version: RouteSetVersion }),
   output: Type.Object({
-    next_page: Type.Optional(Type.Number()),
-    routes: Type.Array(Type.Object({})),
-    candidates_beyond_cap: Type.Optional(Type.Number()),
-    route_set_version: Type.Number(),
-    page: Type.Number(),
-    pages: Type.Number(),
-    total_routes: Type.Number(),
+    ...RoutePageOut,
     perspective_id: Type.String(),
-    focus: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
+    focus: NodeRefSchema,
     from: Type.String(),
     depth: Type.Number(),
   }),

@@ -3,6 +3,7 @@ import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/
 import { PerspectiveId, perspectiveGraphCall, RouteChoice, RouteSetVersion } from '../context.ts';
 import { nodeRef } from '../graph-view.ts';
 import { pickRoute } from '../routes.ts';
+import { NodeRefSchema } from '../../graph/api.ts';
 
 const MAX_LINES = 30;
 const MAX_CHARS = 2400;
@@ -16,7 +17,7 @@ export const perspectivePeekVerb = defineVerb({
     contents: Type.Optional(Type.Array(Type.String())),
     doc: Type.Optional(Type.String()),
     route_id: Type.String(),
-    target: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
+    target: NodeRefSchema,
     excerpt: Type.Optional(Type.String()),
     lines: Type.Optional(Type.Array(Type.Number())),
     truncated: Type.Optional(Type.Boolean()),

@@ -1,8 +1,9 @@
 /** perspective_routes: a page of the ranked next hops from a perspective's focus. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { PerspectiveId, perspectiveGraphCall } from '../context.ts';
+import { perspectiveGraphCall, PerspectiveId, RoutePageOut } from '../context.ts';
 import { refOrMissing } from '../graph-view.ts';
 import { currentRouteSet, ensureRoutes, routePage } from '../routes.ts';
+import { NodeRefSchema } from '../../graph/api.ts';
 
 export const perspectiveRoutesVerb = defineVerb({
   name: 'perspective_routes',
@@ -17,15 +18,9 @@ export const perspectiveRoutesVerb = defineVerb({
   output: Type.Object({
     note: Type.Optional(Type.String()),
     refreshed: Type.Boolean(),
-    next_page: Type.Optional(Type.Number()),
-    routes: Type.Array(Type.Object({})),
-    candidates_beyond_cap: Type.Optional(Type.Number()),
-    route_set_version: Type.Number(),
-    page: Type.Number(),
-    pages: Type.Number(),
-    total_routes: Type.Number(),
+    ...RoutePageOut,
     perspective_id: Type.String(),
-    focus: Type.Union([Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }), Type.Object({ id: Type.String(), missing: Type.Boolean() })]),
+    focus: Type.Union([NodeRefSchema, Type.Object({ id: Type.String(), missing: Type.Boolean() })]),
   }),
   tiers: ['full'],
   effect: 'session',

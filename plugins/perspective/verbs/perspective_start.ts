@@ -1,10 +1,11 @@
 /** perspective_start: opens an agent-owned navigation perspective on a node found by query or anchor. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import type { GraphNode } from '../../graph/api.ts';
-import { perspectiveGraphCall } from '../context.ts';
+import { perspectiveGraphCall, RoutePageOut } from '../context.ts';
 import { nodeRef, round } from '../graph-view.ts';
 import { ensureRoutes, ROUTE_WEIGHTS, routePage } from '../routes.ts';
 import { Lens, newPerspective } from '../state.ts';
+import { NodeRefSchema } from '../../graph/api.ts';
 
 export const perspectiveStartVerb = defineVerb({
   name: 'perspective_start',
@@ -18,16 +19,10 @@ export const perspectiveStartVerb = defineVerb({
   output: Type.Object({
     note: Type.Optional(Type.String()),
     persisted: Type.Boolean(),
-    next_page: Type.Optional(Type.Number()),
-    routes: Type.Array(Type.Object({})),
-    candidates_beyond_cap: Type.Optional(Type.Number()),
-    route_set_version: Type.Number(),
-    page: Type.Number(),
-    pages: Type.Number(),
-    total_routes: Type.Number(),
+    ...RoutePageOut,
     alternatives: Type.Optional(Type.Array(Type.Object({}))),
     perspective_id: Type.String(),
-    focus: Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), path: Type.String(), lines: Type.Union([Type.Array(Type.Unknown()), Type.Null()]) }),
+    focus: NodeRefSchema,
     seeded_by: Type.String(),
   }),
   tiers: ['full'],
