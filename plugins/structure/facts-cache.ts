@@ -184,6 +184,7 @@ function hashOf(list: readonly Task[], from: number, path: string): string {
 
 /** Computes the facts of `missing` (workers for many files), keeping and persisting them. */
 async function compute(graph: GraphService, missing: readonly Task[], facts: Map<string, FileFacts>, deadline: Deadline, options: { pool?: boolean; background?: boolean }): Promise<{ computed: number; skipped: number; workers: number }> {
+  if (missing.length === 0) return { computed: 0, skipped: 0, workers: 0 }; // (the class names below walk every node)
   const engine = graph.engine;
   const store = graph.writable ? factsStoreOf(graph) : null;
   const handled = new Set<string>();
