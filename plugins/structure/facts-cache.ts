@@ -92,7 +92,7 @@ export function backgroundSlice<T>(work: Promise<T>): Promise<T> {
   return p;
 }
 
-/** Counters of this process (stats for tests and the bench). */
+/** Files whose facts this process parsed, read from the persisted table or found in memory, since it started (`health` shows them). */
 export const factsCounters = { computed: 0, fromStore: 0, fromCache: 0 };
 
 const stores = new Map<string, FactsStore | null>();
