@@ -36,18 +36,18 @@ function memoryOf(engine: object): Memory {
   return m;
 }
 /** Class labels per graph version (the dependency-injection rules' context). */
-const classCache = new WeakMap<CodeGraph, { version: number; names: string[]; key: string }>();
+const classCache = new WeakMap<CodeGraph, { version: number; names: string[]; set: ReadonlySet<string>; key: string }>();
 
-function classNamesOf(g: CodeGraph): { names: string[]; set: Set<string>; key: string } {
+function classNamesOf(g: CodeGraph): { names: string[]; set: ReadonlySet<string>; key: string } {
   let c = classCache.get(g);
   if (!c || c.version !== g.version) {
-    const names = new Set<string>();
-    for (const [, n] of g.nodes()) if (n.kind === 'class') names.add(n.label);
-    c = { version: g.version, names: [...names].sort(), key: '' };
-    c.key = `${names.size}:${hashText(c.names.join('\n'))}`;
+    const set = new Set<string>();
+    for (const [, n] of g.nodes()) if (n.kind === 'class') set.add(n.label);
+    const names = [...set].sort();
+    c = { version: g.version, names, set, key: `${set.size}:${hashText(names.join('\n'))}` };
     classCache.set(g, c);
   }
-  return { names: c.names, set: new Set(c.names), key: c.key };
+  return c;
 }
 
 function hashText(s: string): string {
