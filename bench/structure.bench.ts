@@ -23,7 +23,8 @@
  *   node --import tsx bench/structure.bench.ts [--corpus DIR] [--store DIR] [--only layers,scan_all,twins,taint_trace]
  */
 import { execFileSync } from 'node:child_process';
-import { warmTokenizer } from '../core/tokens.ts';
+import { cacheDir } from '../core/cache-file.ts';
+import { useTokenizerCache, warmTokenizer } from '../core/tokens.ts';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startHost } from '../core/index.ts';
@@ -143,6 +144,8 @@ export async function run(): Promise<void> {
 
 /** A host over the stored graph (no watcher, tier full), with the background facts job on or off. */
 async function serveStoredGraph(root: string, storeDir: string, exclude: string[], backgroundFacts: boolean) {
+  // As `m1nd serve` does (core/cli.ts): the tokenizer's rank table from the cache folder (M1ND_CACHE_DIR).
+  useTokenizerCache(cacheDir(process.env));
   const host = await startHost({
     workspaceRoot: root,
     config: { options: { graph: { watch: false, exclude }, structure: { backgroundFacts } } },
