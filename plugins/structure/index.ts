@@ -5,7 +5,7 @@
  */
 import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
-import { closeFactsStore } from './facts-cache.ts';
+import { closeFactsStore, factsCounters } from './facts-cache.ts';
 import { FactsWarmer } from './facts-warmer.ts';
 import { keepCapture, shapesToCapture, type LearnCapture } from './learn-capture.ts';
 import './grammars.ts';
@@ -99,7 +99,7 @@ export default definePlugin<StructureOptions>({
       const capture = captures.get(call);
       if (capture && outcome.kind === 'ok') keepCapture(graph, capture);
     });
-    ctx.hooks.health.tapPromise('structure', async (report) => ({ ...report, structure: { background_facts: { ...warmer.status } } }));
+    ctx.hooks.health.tapPromise('structure', async (report) => ({ ...report, structure: { background_facts: { ...warmer.status }, facts: { parsed: factsCounters.computed, from_store: factsCounters.fromStore, from_cache: factsCounters.fromCache } } }));
     ctx.hooks.shutdown.tapPromise('structure', async () => {
       await warmer.stop();
       closeFactsStore(graph.engine.storeDir);

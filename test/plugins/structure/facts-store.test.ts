@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { FACTS_DB, factsVersion } from '../../../plugins/structure/facts-store.ts';
+import { FACTS_DB, StoredFacts, decodeFacts, encodeFacts, factsVersion } from '../../../plugins/structure/facts-store.ts';
+import type { FileFacts } from '../../../plugins/structure/file-facts.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 
@@ -106,6 +107,44 @@ describe('structure facts persisted per file content', function () {
       assert.ok(twins.total >= 11, `${twins.total} pairs`);
       const health = await second.call('health', { agent_id: 'b' });
       assert.equal(health.structure.background_facts.parsed, 0, JSON.stringify(health.structure));
+      assert.equal(health.structure.facts.parsed, 0, 'the process parsed no file for its facts');
+      assert.equal(health.structure.facts.from_store, 13);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('facts the background job persisted after an ingest: a new server process answers scan_all and twins without parsing a file', async () => {
+    const ws = writeFixtureRepo(tempDir(), repo(10));
+    const cache = tempDir();
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: cache }, config: { options: { graph: { watch: false } } } });
+    let before: any;
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      let job: any;
+      for (let i = 0; i < 600; i++) {
+        job = (await h.call('health', { agent_id: 'a' })).json.structure.background_facts;
+        if (job.state === 'done' && job.files === 11) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.deepEqual([job.state, job.files], ['done', 11], JSON.stringify(job));
+      before = (await h.call('scan_all', { agent_id: 'a', patterns: ['error_handling'], limit_per_pattern: 200, token_budget: 20000 })).json;
+      assert.equal(before.files_parsed, 0, 'the job made every file\'s facts');
+    } finally {
+      await h.close();
+    }
+    const second = await serve(ws, cache);
+    try {
+      const scan = await second.call('scan_all', { agent_id: 'b', patterns: ['error_handling'], limit_per_pattern: 200, token_budget: 20000 });
+      assert.deepEqual([scan.files_parsed, scan.files_from_store], [0, 11]);
+      const key = (f: any) => `${f.file}:${f.lines.join('-')}:${f.rule}`;
+      assert.deepEqual(scan.findings.error_handling.map(key).sort(), before.findings.error_handling.map(key).sort());
+      assert.equal(scan.findings.error_handling.filter((f: any) => f.file.startsWith('py/')).length, 10, 'one swallowed OSError per Python module');
+      const twins = await second.call('twins', { agent_id: 'b', top_k: 200, token_budget: 20000 });
+      assert.equal(twins.compared.files_parsed, 0);
+      assert.ok(twins.total >= 9, `${twins.total} pairs`);
+      const health = await second.call('health', { agent_id: 'b' });
+      assert.deepEqual([health.structure.facts.parsed, health.structure.facts.from_store], [0, 11], JSON.stringify(health.structure));
     } finally {
       await second.close();
     }
@@ -165,5 +204,36 @@ describe('structure facts persisted per file content', function () {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe('stored facts rows', () => {
+  const facts: FileFacts = {
+    findings: { 'py-swallowed': [{ pattern: 'error_handling', rule: 'py-swallowed', file: 'a.py', lines: [3, 4], severity: 0.6, message: 'swallowed', code: 'except OSError:\n    pass' }] },
+    defs: [
+      { row: 0, endRow: 9, tokens: 40, shingles: Int32Array.from([-5, 3, 17]) },
+      { row: 2, endRow: 4, tokens: 9, shingles: Int32Array.from([3]) },
+    ],
+  };
+  const plain = (f: FileFacts) => ({ findings: f.findings, defs: f.defs.map((d) => ({ ...d, shingles: [...d.shingles] })) });
+
+  it('decode each half on first use to what was encoded, in either order, from a buffer at any offset', () => {
+    const bytes = encodeFacts(facts);
+    const shifted = new Uint8Array(bytes.length + 3);
+    shifted.set(bytes, 3);
+    const atOffset = shifted.subarray(3);
+    assert.deepEqual(plain(decodeFacts(atOffset)), plain(facts));
+    const defsFirst = new StoredFacts(atOffset);
+    assert.deepEqual(defsFirst.defs.map((d) => [...d.shingles]), [[-5, 3, 17], [3]]);
+    assert.deepEqual(plain(defsFirst), plain(facts));
+    const findingsFirst = new StoredFacts(bytes);
+    assert.equal(findingsFirst.findings['py-swallowed'][0].lines[1], 4);
+    assert.deepEqual(plain(findingsFirst), plain(facts));
+    assert.equal(findingsFirst.findings, findingsFirst.findings, 'decoded once');
+  });
+
+  it('read a row with no findings and no definitions as empty', () => {
+    const empty = new StoredFacts(encodeFacts({ findings: {}, defs: [] }));
+    assert.deepEqual([Object.keys(empty.findings), empty.defs], [[], []]);
   });
 });
