@@ -243,6 +243,11 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     // The commit worker has the JSON now; the extraction (kept for the build) can re-make it if the worker dies.
     for (const w of next) delete w.json;
   };
+  // A full build makes its graph while the parse runs: each parsed file's nodes are added as it
+  // arrives (the main thread is mostly idle while the workers parse), so only the linking is left
+  // after the parse. The new builder is swapped in only after the commit; a failure drops it.
+  const fullBuild = !incremental || ctx.builder.graph.nodeCount === 0;
+  const fresh = fullBuild ? ctx.newBuilder() : null;
   // Outcomes arrive in task order (a batch at a time from the pool).
   const take = (i: number, outcome: ParseOutcome): void => {
     const e = toRead[i];
@@ -257,7 +262,9 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     } else {
       const stored = store.hasExtraction(outcome.row.extractionKey);
       writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
-      graphUpserts.push({ path: e.path, language: e.language, extraction: outcome.extraction });
+      const input: FileInput = { path: e.path, language: e.language, extraction: outcome.extraction };
+      graphUpserts.push(input);
+      fresh?.stage([input]);
       texts.set(e.path, outcome.text);
     }
     if (stream && writes.length - stream.sent >= batchFiles) handOver();
@@ -290,7 +297,6 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   t = now();
   const configJson = JSON.stringify(config);
   const storeChanged = writes.length > 0 || removes.size > 0 || commits !== undefined || !incremental || configJson !== meta.resolverConfig;
-  const fullBuild = !incremental || ctx.builder.graph.nodeCount === 0;
   let committed: Promise<{ generation: number; previous: number }> = Promise.resolve({ generation: meta.generation, previous: meta.generation });
   if (storeChanged) {
     const write = {
@@ -324,8 +330,8 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   let builder = ctx.builder;
   let rebuilt = false;
   let relinked: number;
-  if (fullBuild) {
-    builder = ctx.newBuilder();
+  if (fresh) {
+    builder = fresh;
     rebuilt = true;
     try {
       relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, SLICE_MS)).resolvedFiles;
