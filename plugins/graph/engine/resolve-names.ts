@@ -211,7 +211,7 @@ function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables,
   for (const i of tables.named(callee)) {
     const n = tables.node(i);
     // Overloads (`Foo.load#2`) are one method here; the overload choice picks among them later.
-    if (n.kind !== 'method' || /#\d+$/.test(n.qualifiedName ?? '')) continue;
+    if (n.kind !== 'method' || (n.qualifiedName?.includes('#') && /#\d+$/.test(n.qualifiedName))) continue;
     methods++;
     lastMethod = i;
     if (n.path === scope.path) {
