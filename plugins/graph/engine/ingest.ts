@@ -1,7 +1,8 @@
 /**
  * One ingest run: walk (or check the given paths), compare with the stored files (size + mtime,
  * then content hash), read and parse what changed, scan git history when HEAD moved, commit
- * everything in one store transaction, and only then build or patch the graph. A failure or abort
+ * everything in one store transaction, and build (full runs: a new graph whose nodes are made as the
+ * parse delivers files) or patch the graph, swapping it in only after the commit. A failure or abort
  * before the commit leaves both the store and the in-memory graph as they were.
  */
 import type { FileInput, GitFacts, GraphBuilder } from './build.ts';
