@@ -26,6 +26,8 @@ interface Run {
   wallMs: number;
   cpuMs: number;
   mainCpuMs: number | null;
+  /** The main thread's CPU after the parse (the serial tail: linking, waiting for the commit). */
+  tailMainCpuMs: number | null;
   phases: Record<string, number>;
   peakRssMb: number;
   files: number;
@@ -48,7 +50,7 @@ function median(xs: number[]): number {
 
 const s = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '?' : (ms / 1000).toFixed(2));
 const line = (label: string, r: Run) =>
-  `ingest-parallel: ${label}: ${s(r.wallMs)} s wall, ${s(r.cpuMs)} s CPU (main thread ${s(r.mainCpuMs)} s), peak RSS ${r.peakRssMb.toFixed(0)} MB (${r.files} files → ${r.nodes} nodes, ${r.edges} edges; parse workers ${r.parseWorkers}; phases s: read+parse ${s(r.phases.read + r.phases.parse)}, build ${s(r.phases.build)}, commit ${s(r.phases.persist)})`;
+  `ingest-parallel: ${label}: ${s(r.wallMs)} s wall, ${s(r.cpuMs)} s CPU (main thread ${s(r.mainCpuMs)} s, of which after the parse ${s(r.tailMainCpuMs)} s), peak RSS ${r.peakRssMb.toFixed(0)} MB (${r.files} files → ${r.nodes} nodes, ${r.edges} edges; parse workers ${r.parseWorkers}; phases s: read+parse ${s(r.phases.read + r.phases.parse)}, build ${s(r.phases.build)}, commit ${s(r.phases.persist)})`;
 
 /** Runs the benchmark and prints its lines. */
 export async function run(argv: string[] = []): Promise<void> {

@@ -13,7 +13,7 @@ import { pathStems } from './file-index.ts';
 import { emptyExtraction, type FileState } from './file-state.ts';
 import { upsertFileNodes, type FileNodeContext } from './file-symbol-nodes.ts';
 import { applyGitFacts } from './git-edges.ts';
-import type { ApplyReport, GraphChange } from './graph-change.ts';
+import type { ApplyReport, FileInput, GraphChange } from './graph-change.ts';
 import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './link-file.ts';
 import { ModuleTree } from './module-tree.ts';
 import { ResolveCache, dirOf, resolveImport, type PathIndex } from './resolve.ts';
@@ -24,12 +24,27 @@ import type { PreciseEdge } from './ts-program/protocol.ts';
 // The builder's input and output types live in graph-change.ts; re-exported so importers of the builder keep one import.
 export type { ApplyReport, FileInput, GitFacts, GraphBuilderOptions, GraphChange, UnresolvedImport } from './graph-change.ts';
 
+/** What `GraphBuilder.stage` did ahead of the apply that links the files. */
+interface StagedUpserts {
+  /** Live nodes before the first staged file. */
+  before: number;
+  /** True when the builder was empty before the first staged file (the apply links every file). */
+  firstBuild: boolean;
+  inputs: Set<FileInput>;
+  added: number;
+  affected: Set<string>;
+  changedNames: Set<string>;
+  pathsChanged: string[];
+}
+
 /** Builds and patches a CodeGraph from file extractions. */
 export class GraphBuilder extends BuilderTables implements LinkContext, PathIndex {
   private readonly dependents = new FileDependents();
   private readonly modules = new ModuleTree();
   private gitEdges: number[] = [];
   private cache = new ResolveCache();
+  /** Files whose nodes `stage` added ahead of the apply that links them. */
+  private staged: StagedUpserts | null = null;
 
   // --- mutation -------------------------------------------------------------------------------
 
@@ -47,16 +62,33 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     return runStepsSliced(this.applySteps(change), sliceMs);
   }
 
+  /**
+   * Adds the nodes of files now and leaves their linking to the next `apply`/`applyAsync`, which
+   * must list the same inputs (the same objects) in its `upsert` and remove nothing. A full ingest
+   * stages each file as the parse delivers it, so only the linking is left once the parse ends.
+   */
+  stage(inputs: readonly FileInput[]): void {
+    const st = (this.staged ??= { before: this.graph.nodeCount, firstBuild: this.files.size === 0, inputs: new Set(), added: 0, affected: new Set(), changedNames: new Set(), pathsChanged: [] });
+    for (const input of inputs) {
+      if (st.inputs.has(input)) continue;
+      st.inputs.add(input);
+      st.added += this.upsertOne(input, st.affected, st.changedNames, st.pathsChanged);
+    }
+  }
+
   /** The work of `apply`, yielding after each file of each pass (the points where a slice may end). */
   private *applySteps(change: GraphChange): Generator<void, ApplyReport> {
     const g = this.graph;
-    const before = g.nodeCount;
-    let added = 0;
-    const affected = new Set<string>();
-    const changedNames = new Set<string>();
-    const pathsChanged: string[] = [];
+    const staged = this.staged;
+    this.staged = null;
+    if (staged && change.remove.length > 0) throw new Error('GraphBuilder: a change after stage() must not remove files');
+    const before = staged?.before ?? g.nodeCount;
+    let added = staged?.added ?? 0;
+    const affected = staged?.affected ?? new Set<string>();
+    const changedNames = staged?.changedNames ?? new Set<string>();
+    const pathsChanged: string[] = staged?.pathsChanged ?? [];
     // The first build links every file; computing what it "affects" would only cost time.
-    let allAffected = this.files.size === 0;
+    let allAffected = staged?.firstBuild ?? this.files.size === 0;
     this.cache = new ResolveCache();
 
     if (change.config && JSON.stringify(change.config) !== JSON.stringify(this.config)) {
@@ -83,17 +115,8 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     }
 
     for (const input of change.upsert) {
-      const prev = this.files.get(input.path);
-      if (!prev) pathsChanged.push(input.path);
-      const { state, nodesAdded, namesChanged } = upsertFileNodes(this.fileNodeContext(), input, prev, affected);
-      this.files.set(input.path, state);
-      added += nodesAdded;
-      for (const n of namesChanged) changedNames.add(n);
-      // Files that resolved a name into this one and lost it are found through their edges into
-      // removed nodes; files that missed a name it now defines, through their name dependencies.
-      // Go package scope is not name-tracked, so a changed Go file re-links its package.
-      if (namesChanged.length && input.language === 'go') for (const f of this.filesInDir(dirOf(input.path))) affected.add(f);
-      affected.add(state.path);
+      if (staged?.inputs.has(input)) continue;
+      added += this.upsertOne(input, affected, changedNames, pathsChanged);
       yield;
     }
 
@@ -132,6 +155,21 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     if (g.edgeCapacity > 4096 && g.edgeCount < g.edgeCapacity / 2) this.compact();
     else g.finalize();
     return { resolvedFiles: relinked, nodesAdded: added, nodesRemoved: before + added - g.nodeCount };
+  }
+
+  /** Creates or updates one file's nodes and state, noting what it affects; returns the nodes added. */
+  private upsertOne(input: FileInput, affected: Set<string>, changedNames: Set<string>, pathsChanged: string[]): number {
+    const prev = this.files.get(input.path);
+    if (!prev) pathsChanged.push(input.path);
+    const { state, nodesAdded, namesChanged } = upsertFileNodes(this.fileNodeContext(), input, prev, affected);
+    this.files.set(input.path, state);
+    for (const n of namesChanged) changedNames.add(n);
+    // Files that resolved a name into this one and lost it are found through their edges into
+    // removed nodes; files that missed a name it now defines, through their name dependencies.
+    // Go package scope is not name-tracked, so a changed Go file re-links its package.
+    if (namesChanged.length && input.language === 'go') for (const f of this.filesInDir(dirOf(input.path))) affected.add(f);
+    affected.add(state.path);
+    return nodesAdded;
   }
 
   /**

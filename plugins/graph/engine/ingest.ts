@@ -1,7 +1,8 @@
 /**
  * One ingest run: walk (or check the given paths), compare with the stored files (size + mtime,
  * then content hash), read and parse what changed, scan git history when HEAD moved, commit
- * everything in one store transaction, and only then build or patch the graph. A failure or abort
+ * everything in one store transaction, and build (full runs: a new graph whose nodes are made as the
+ * parse delivers files) or patch the graph, swapping it in only after the commit. A failure or abort
  * before the commit leaves both the store and the in-memory graph as they were.
  */
 import type { FileInput, GitFacts, GraphBuilder } from './build.ts';
@@ -243,6 +244,11 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     // The commit worker has the JSON now; the extraction (kept for the build) can re-make it if the worker dies.
     for (const w of next) delete w.json;
   };
+  // A full build makes its graph while the parse runs: each parsed file's nodes are added as it
+  // arrives (the main thread is mostly idle while the workers parse), so only the linking is left
+  // after the parse. The new builder is swapped in only after the commit; a failure drops it.
+  const fullBuild = !incremental || ctx.builder.graph.nodeCount === 0;
+  const fresh = fullBuild ? ctx.newBuilder() : null;
   // Outcomes arrive in task order (a batch at a time from the pool).
   const take = (i: number, outcome: ParseOutcome): void => {
     const e = toRead[i];
@@ -257,7 +263,9 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     } else {
       const stored = store.hasExtraction(outcome.row.extractionKey);
       writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
-      graphUpserts.push({ path: e.path, language: e.language, extraction: outcome.extraction });
+      const input: FileInput = { path: e.path, language: e.language, extraction: outcome.extraction };
+      graphUpserts.push(input);
+      fresh?.stage([input]);
       texts.set(e.path, outcome.text);
     }
     if (stream && writes.length - stream.sent >= batchFiles) handOver();
@@ -290,7 +298,6 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   t = now();
   const configJson = JSON.stringify(config);
   const storeChanged = writes.length > 0 || removes.size > 0 || commits !== undefined || !incremental || configJson !== meta.resolverConfig;
-  const fullBuild = !incremental || ctx.builder.graph.nodeCount === 0;
   let committed: Promise<{ generation: number; previous: number }> = Promise.resolve({ generation: meta.generation, previous: meta.generation });
   if (storeChanged) {
     const write = {
@@ -324,8 +331,8 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   let builder = ctx.builder;
   let rebuilt = false;
   let relinked: number;
-  if (fullBuild) {
-    builder = ctx.newBuilder();
+  if (fresh) {
+    builder = fresh;
     rebuilt = true;
     try {
       relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, SLICE_MS)).resolvedFiles;

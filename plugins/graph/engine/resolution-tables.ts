@@ -63,13 +63,24 @@ const chains = new Map<string, string[]>();
 /** `A.b.c` → [`A.b.c`, `A.b`, `A`] (memoised: the same callers recur for every call they make). */
 export function lexicalChain(caller: string | null): string[] {
   if (!caller) return [];
+  // A file's calls come grouped by caller: the last answer is the usual one (no hashing).
+  if (caller === lastCaller) return lastChain;
   let out = chains.get(caller);
-  if (out) return out;
+  if (out) return rememberChain(caller, out);
   out = [];
   for (let q = caller; q; q = q.slice(0, Math.max(0, q.lastIndexOf('.')))) out.push(q);
   if (chains.size > 50_000) chains.clear();
   chains.set(caller, out);
-  return out;
+  return rememberChain(caller, out);
+}
+
+let lastCaller: string | null = null;
+let lastChain: string[] = [];
+
+function rememberChain(caller: string, chain: string[]): string[] {
+  lastCaller = caller;
+  lastChain = chain;
+  return chain;
 }
 
 /** True when the node's kind is one of `kinds`. */

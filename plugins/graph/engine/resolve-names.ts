@@ -22,8 +22,23 @@ export type { Dependencies, NameResolution, SymbolTables } from './resolution-ta
 
 const SELF_RECEIVERS = new Set(['self', 'this', 'cls', 'Self', 'me']);
 
+/**
+ * Contexts by dependency list: a file's link resolves all its calls with one scope, one set of
+ * tables and one dependency list, so its receivers share one context instead of six new closures
+ * per call. Weak, so a finished link (or a replaced builder) is not kept alive by the cache.
+ */
+const contexts = new WeakMap<Dependencies, ReceiverContext>();
+
 /** The evaluator's view of this module's rules. */
 function receiverContext(scope: FileScope, tables: SymbolTables, deps: Dependencies): ReceiverContext {
+  const known = contexts.get(deps);
+  if (known !== undefined && known.scope === scope && known.tables === tables) return known;
+  const ctx = newReceiverContext(scope, tables, deps);
+  contexts.set(deps, ctx);
+  return ctx;
+}
+
+function newReceiverContext(scope: FileScope, tables: SymbolTables, deps: Dependencies): ReceiverContext {
   return {
     scope,
     tables,
@@ -196,7 +211,7 @@ function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables,
   for (const i of tables.named(callee)) {
     const n = tables.node(i);
     // Overloads (`Foo.load#2`) are one method here; the overload choice picks among them later.
-    if (n.kind !== 'method' || /#\d+$/.test(n.qualifiedName ?? '')) continue;
+    if (n.kind !== 'method' || (n.qualifiedName?.includes('#') && /#\d+$/.test(n.qualifiedName))) continue;
     methods++;
     lastMethod = i;
     if (n.path === scope.path) {
