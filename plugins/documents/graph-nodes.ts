@@ -10,7 +10,8 @@
  * The nodes are re-applied whenever the graph changed (an edit re-ingested, a reload), before the
  * next call: bindings are recomputed against the graph as it is and the edges replaced (the apply
  * never refreshes the graph itself; the call that re-ingests leaves the re-link to the next one). Section text goes
- * into the node's `doc` (what seek indexes for it); line ranges are 0..0 because the lines are the
+ * into the node's `doc` (shown, its first 1,000 characters) and `text` (indexed by seek whole, up to
+ * 32K characters, never shown); line ranges are 0..0 because the lines are the
  * artefact's, not the source file's (document_resolve gives the artefact and its heading lines).
  *
  * Which documents are in the graph is remembered in the workspace store (namespace
@@ -38,8 +39,10 @@ import { loadRecord, saveRecord, type DocumentRecord } from './document-book.ts'
 export const GRAPH_NAMESPACE = 'documents.graph';
 /** Converted documents kept in the graph at most (the oldest leaves first). */
 export const MAX_GRAPH_DOCUMENTS = 500;
-/** Characters of a section's own text kept as its `doc`. */
+/** Characters of a section's own text kept as its `doc` (what verbs show). */
 const DOC_CHARS = 1000;
+/** Characters of a section's own text indexed for seek (its node's `text`, never shown): a term deep in a long section is found. */
+export const INDEXED_TEXT_CHARS = 32_768;
 
 /** One document's nodes, made once per source version (the same objects are re-used, so seek re-indexes nothing). */
 interface DocumentEntry {
@@ -218,7 +221,7 @@ function entryOf(record: DocumentRecord): DocumentEntry {
   const firstHeading = symbols.length ? symbols[0].startLine - 1 : lines.length;
   const file: GraphNode = { id: fileNodeId(path), kind: 'file', label: posix.basename(path), path, startLine: 1, endLine: Math.max(1, lines.length), language: 'markdown' };
   const preamble = own(0, firstHeading);
-  if (preamble) file.doc = preamble;
+  if (preamble) Object.assign(file, textFields(preamble));
   const seen = new Map<string, number>();
   const sections = symbols.map((s, k) => {
     const n = (seen.get(s.qualifiedName) ?? 0) + 1;
@@ -228,22 +231,27 @@ function entryOf(record: DocumentRecord): DocumentEntry {
     const next = k + 1 < symbols.length ? Math.min(symbols[k + 1].startLine - 1, s.endLine) : s.endLine;
     const node: GraphNode = { id: symbolNodeId('section', path, q), kind: 'section', label: s.name, path, startLine: 0, endLine: 0, language: 'markdown', qualifiedName: q };
     const text = own(s.startLine, next);
-    if (text) node.doc = text;
+    if (text) Object.assign(node, textFields(text));
     return { node, parent: s.parent ?? null, startLine: s.startLine, endLine: s.endLine };
   });
   return { path, hash: record.source_hash, mentions: readMentions(markdown), file, sections };
 }
 
-/** Whitespace-folded text without Markdown markers, cut at DOC_CHARS. */
+/** A node's shown `doc` (cut at DOC_CHARS) and its indexed `text` (cut at INDEXED_TEXT_CHARS). */
+function textFields(text: string): { doc: string; text: string } {
+  const cut = (max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+  return { doc: cut(DOC_CHARS), text: cut(INDEXED_TEXT_CHARS) };
+}
+
+/** Whitespace-folded text without Markdown markers. */
 function fold(text: string): string {
-  const t = text
+  return text
     .replace(/^```.*$/gm, ' ')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[`*>#|]+/g, ' ')
     .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
-  return t.length <= DOC_CHARS ? t : `${t.slice(0, DOC_CHARS - 1)}…`;
 }
 
 /** The innermost section holding an artefact line, or null before the first heading. */

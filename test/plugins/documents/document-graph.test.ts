@@ -104,9 +104,22 @@ describe('documents in the graph: converted PDF, HTML and DOCX as document and s
     assert.ok((await documentedBy(h!, 'function:py/retry.py#retry')).includes('section:manual/setup.rst#Setup'));
   });
 
+  it('indexes a long section whole: a term 3,000 characters deep is found, the shown doc stays short', async () => {
+    const filler = 'The ledger keeps every entry balanced across the quarterly books. '.repeat(45);
+    write(ws, 'notes/ledger.txt', `Ledger rules\n\n${filler}\nThe kinkajou threshold closes the books.\n`);
+    ok(await h!.call('document_bindings', { agent_id: 'a', path: 'notes/ledger.txt', persist: true }));
+    const s = ok(await h!.call('seek', { agent_id: 'a', query: 'kinkajou threshold', top_k: 5 }));
+    const hit = s.results[0];
+    assert.match(hit?.id ?? '', /^(section|file):notes\/ledger\.txt/, JSON.stringify(s.results));
+    assert.ok((hit.doc ?? '').length <= 1000, `doc of ${hit.doc?.length} characters`);
+    assert.ok(!(hit.doc ?? '').includes('kinkajou'), 'the term is past the shown doc');
+  });
+
   it('puts the documents back after a restart, from the store', async () => {
     await h!.close();
     await serve();
+    const deep = ok(await h!.call('seek', { agent_id: 'a', query: 'kinkajou threshold', top_k: 5 }));
+    assert.match(deep.results[0]?.id ?? '', /notes\/ledger\.txt/, JSON.stringify(deep.results));
     const s = ok(await h!.call('seek', { agent_id: 'a', query: 'wombat sequence', top_k: 5 }));
     assert.equal(s.results[0]?.id, 'section:docs/retry.html#Backoff policy', JSON.stringify(s.results));
     assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
