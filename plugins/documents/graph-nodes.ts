@@ -7,10 +7,13 @@
  * bindings of bindings.ts: paths, symbols, commands). So seek, impact (the documents naming a
  * symbol), why and the daemon's broken-link alerts see them like Markdown.
  *
- * The nodes are re-applied whenever the graph changed (an edit re-ingested, a reload), before the
- * next call: bindings are recomputed against the graph as it is and the edges replaced (the apply
- * never refreshes the graph itself; the call that re-ingests leaves the re-link to the next one). Section text goes
- * into the node's `doc` (what seek indexes for it); line ranges are 0..0 because the lines are the
+ * After the graph changed (an edit re-ingested, a reload), before the next call, bindings are
+ * recomputed against the graph as it is, and a document's nodes and edges are rewritten only when
+ * they differ from what it should have (its content changed, a bound target went or a mention binds
+ * anew); the others are left alone, and the graph needs no new CSR when none was rewritten (the
+ * apply never refreshes the graph itself; the call that re-ingests leaves the re-link to the next one). Section text goes
+ * into the node's `doc` (shown, its first 1,000 characters) and `text` (indexed by seek whole, up to
+ * 32K characters, never shown); line ranges are 0..0 because the lines are the
  * artefact's, not the source file's (document_resolve gives the artefact and its heading lines).
  *
  * Which documents are in the graph is remembered in the workspace store (namespace
@@ -31,15 +34,17 @@ import {
   type GraphNode,
   type GraphService,
 } from '../graph/api.ts';
-import { bindingResolver } from './bindings.ts';
+import { bindingResolver, type Binding } from './bindings.ts';
 import { readMentions, type Mention } from './mentions.ts';
 import { loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
 
 export const GRAPH_NAMESPACE = 'documents.graph';
 /** Converted documents kept in the graph at most (the oldest leaves first). */
 export const MAX_GRAPH_DOCUMENTS = 500;
-/** Characters of a section's own text kept as its `doc`. */
+/** Characters of a section's own text kept as its `doc` (what verbs show). */
 const DOC_CHARS = 1000;
+/** Characters of a section's own text indexed for seek (its node's `text`, never shown): a term deep in a long section is found. */
+export const INDEXED_TEXT_CHARS = 32_768;
 
 /** One document's nodes, made once per source version (the same objects are re-used, so seek re-indexes nothing). */
 interface DocumentEntry {
@@ -151,7 +156,7 @@ class DocumentNodes {
     const g = this.graph.engine.graph;
     if (g.nodeCount === 0) return;
     ensureFinal(g);
-    // The graph changed (an edit, a reload): every document is re-linked; else only the new ones.
+    // The graph changed (an edit, a reload): every document's links are checked; else only the new ones.
     const changed = g !== this.appliedTo || g.version !== this.appliedVersion;
     if (!changed && this.pending.size === 0) return;
     const todo = changed ? [...this.docs.values()] : [...this.pending].map((p) => this.docs.get(p)).filter((e) => e !== undefined);
@@ -165,38 +170,45 @@ class DocumentNodes {
     const now = this.graph.engine.graph;
     if (now !== g || now.version !== version) return this.apply(); // changed meanwhile: start over on the graph as it is
     ensureFinal(now);
-    const code = RELATION_CODE;
+    // Only a document whose own nodes or wanted edges differ from the graph's is rewritten: one whose
+    // content changed (new node objects), whose bound targets changed (re-parsed, gone, or another
+    // symbol now bound), or whose folder node changed. The others keep their edges, and the graph
+    // needs no new CSR when none was rewritten.
+    let rewritten = 0;
     for (const entry of todo) {
-      // Nodes (the same objects each time), then this document's old edges out, then its edges now.
-      const fileIdx = now.upsertNode(entry.file);
-      const index = new Map<string, number>();
-      for (const s of entry.sections) index.set(s.node.qualifiedName!, now.upsertNode(s.node));
-      const dead: number[] = [];
-      for (const i of [fileIdx, ...index.values()]) now.forEachOut(i, (_t, _w, _r, e) => dead.push(e));
-      now.forEachIn(fileIdx, (src, _w, rel, e) => {
-        if (rel === code.contains && now.node(src)?.kind === 'module') dead.push(e);
-      });
-      for (const e of dead) now.removeEdge(e);
-      const folder = nearestModule(now, posix.dirname(entry.path));
-      if (folder >= 0) now.addEdge(folder, fileIdx, code.contains, STRUCTURAL_CONTAINS_WEIGHT);
-      for (const s of entry.sections) {
-        const parent = s.parent === null ? fileIdx : (index.get(s.parent) ?? fileIdx);
-        now.addEdge(parent, index.get(s.node.qualifiedName!)!, code.contains, DEFAULT_WEIGHTS.contains);
-      }
-      for (const b of bound.get(entry.path) ?? []) {
-        if (b.status !== 'bound') continue;
-        const from = sectionAt(entry, b.first_line);
-        const source = from === null ? fileIdx : index.get(from)!;
-        for (const t of b.targets) {
-          const target = now.indexOf(t.id);
-          if (target >= 0 && target !== source) now.addEdge(source, target, code.documents, DEFAULT_WEIGHTS.documents * Math.min(1, b.score));
-        }
-      }
+      const want = wantedEdges(now, entry, bound.get(entry.path) ?? []);
+      if (!this.pending.has(entry.path) && want !== null && sameEdges(now, entry, want)) continue;
+      this.relink(now, entry, bound.get(entry.path) ?? []);
+      rewritten++;
     }
-    now.finalize();
+    this.relinked += rewritten;
+    if (rewritten > 0) now.finalize();
     this.appliedTo = now;
     this.appliedVersion = now.version;
     this.pending.clear();
+  }
+
+  /** Documents rewritten in the graph since this process started (the others' links were found intact). */
+  relinked = 0;
+
+  /** Converted documents in the graph now. */
+  get size(): number {
+    return this.docs.size;
+  }
+
+  /** Puts a document's nodes in the graph (the same objects each time) and replaces its edges. */
+  private relink(now: CodeGraph, entry: DocumentEntry, bindings: readonly Binding[]): void {
+    const code = RELATION_CODE;
+    const fileIdx = now.upsertNode(entry.file);
+    const index = new Map<string, number>();
+    for (const s of entry.sections) index.set(s.node.qualifiedName!, now.upsertNode(s.node));
+    const dead: number[] = [];
+    for (const i of [fileIdx, ...index.values()]) now.forEachOut(i, (_t, _w, _r, e) => dead.push(e));
+    now.forEachIn(fileIdx, (src, _w, rel, e) => {
+      if (rel === code.contains && now.node(src)?.kind === 'module') dead.push(e);
+    });
+    for (const e of dead) now.removeEdge(e);
+    for (const [s, t, r, w] of edgesOf(now, entry, bindings, fileIdx, index)) now.addEdge(s, t, r, w);
   }
 
   private removeNodes(entry: DocumentEntry): void {
@@ -218,7 +230,7 @@ function entryOf(record: DocumentRecord): DocumentEntry {
   const firstHeading = symbols.length ? symbols[0].startLine - 1 : lines.length;
   const file: GraphNode = { id: fileNodeId(path), kind: 'file', label: posix.basename(path), path, startLine: 1, endLine: Math.max(1, lines.length), language: 'markdown' };
   const preamble = own(0, firstHeading);
-  if (preamble) file.doc = preamble;
+  if (preamble) Object.assign(file, textFields(preamble));
   const seen = new Map<string, number>();
   const sections = symbols.map((s, k) => {
     const n = (seen.get(s.qualifiedName) ?? 0) + 1;
@@ -228,22 +240,27 @@ function entryOf(record: DocumentRecord): DocumentEntry {
     const next = k + 1 < symbols.length ? Math.min(symbols[k + 1].startLine - 1, s.endLine) : s.endLine;
     const node: GraphNode = { id: symbolNodeId('section', path, q), kind: 'section', label: s.name, path, startLine: 0, endLine: 0, language: 'markdown', qualifiedName: q };
     const text = own(s.startLine, next);
-    if (text) node.doc = text;
+    if (text) Object.assign(node, textFields(text));
     return { node, parent: s.parent ?? null, startLine: s.startLine, endLine: s.endLine };
   });
   return { path, hash: record.source_hash, mentions: readMentions(markdown), file, sections };
 }
 
-/** Whitespace-folded text without Markdown markers, cut at DOC_CHARS. */
+/** A node's shown `doc` (cut at DOC_CHARS) and its indexed `text` (cut at INDEXED_TEXT_CHARS). */
+function textFields(text: string): { doc: string; text: string } {
+  const cut = (max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+  return { doc: cut(DOC_CHARS), text: cut(INDEXED_TEXT_CHARS) };
+}
+
+/** Whitespace-folded text without Markdown markers. */
 function fold(text: string): string {
-  const t = text
+  return text
     .replace(/^```.*$/gm, ' ')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[`*>#|]+/g, ' ')
     .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
-  return t.length <= DOC_CHARS ? t : `${t.slice(0, DOC_CHARS - 1)}…`;
 }
 
 /** The innermost section holding an artefact line, or null before the first heading. */
@@ -251,6 +268,69 @@ function sectionAt(entry: DocumentEntry, line: number): string | null {
   let best: DocumentEntry['sections'][number] | null = null;
   for (const s of entry.sections) if (s.startLine <= line && line <= s.endLine && (!best || s.startLine >= best.startLine)) best = s;
   return best ? best.node.qualifiedName! : null;
+}
+
+/** One edge: source index, target index, relation code, weight. */
+type Edge = [number, number, number, number];
+
+/** The edges a document's nodes should have: folder → file, parent → section, section → each bound target. */
+function edgesOf(g: CodeGraph, entry: DocumentEntry, bindings: readonly Binding[], fileIdx: number, index: ReadonlyMap<string, number>): Edge[] {
+  const code = RELATION_CODE;
+  const out: Edge[] = [];
+  const folder = nearestModule(g, posix.dirname(entry.path));
+  if (folder >= 0) out.push([folder, fileIdx, code.contains, STRUCTURAL_CONTAINS_WEIGHT]);
+  for (const s of entry.sections) {
+    const parent = s.parent === null ? fileIdx : (index.get(s.parent) ?? fileIdx);
+    out.push([parent, index.get(s.node.qualifiedName!)!, code.contains, DEFAULT_WEIGHTS.contains]);
+  }
+  for (const b of bindings) {
+    if (b.status !== 'bound') continue;
+    const from = sectionAt(entry, b.first_line);
+    const source = from === null ? fileIdx : index.get(from)!;
+    for (const t of b.targets) {
+      const target = g.indexOf(t.id);
+      if (target >= 0 && target !== source) out.push([source, target, code.documents, DEFAULT_WEIGHTS.documents * Math.min(1, b.score)]);
+    }
+  }
+  return out;
+}
+
+/** The edges a document should have in the graph as it is, or null when one of its nodes is not there (as this very object). */
+function wantedEdges(g: CodeGraph, entry: DocumentEntry, bindings: readonly Binding[]): Edge[] | null {
+  const at = (n: GraphNode) => {
+    const i = g.indexOf(n.id);
+    return i >= 0 && g.node(i) === n ? i : -1;
+  };
+  const fileIdx = at(entry.file);
+  if (fileIdx < 0) return null;
+  const index = new Map<string, number>();
+  for (const s of entry.sections) {
+    const i = at(s.node);
+    if (i < 0) return null;
+    index.set(s.node.qualifiedName!, i);
+  }
+  return edgesOf(g, entry, bindings, fileIdx, index);
+}
+
+/** True when the graph holds exactly these edges out of the document's nodes (and its folder edge in). */
+function sameEdges(g: CodeGraph, entry: DocumentEntry, want: readonly Edge[]): boolean {
+  const key = (s: number, t: number, r: number, w: number) => `${s}>${t}:${r}:${Math.fround(w)}`;
+  const wanted = new Map<string, number>();
+  for (const [s, t, r, w] of want) wanted.set(key(s, t, r, w), (wanted.get(key(s, t, r, w)) ?? 0) + 1);
+  let missing = want.length;
+  let extra = false;
+  const take = (k: string) => {
+    const c = wanted.get(k) ?? 0;
+    if (c === 0) extra = true;
+    else (wanted.set(k, c - 1), missing--);
+  };
+  const fileIdx = g.indexOf(entry.file.id);
+  // Another document rewritten just before may have left removed edges in the CSR: only live ones count.
+  for (const i of [fileIdx, ...entry.sections.map((s) => g.indexOf(s.node.id))]) g.forEachOut(i, (t, w, r, e) => g.isEdgeAlive(e) && take(key(i, t, r, w)));
+  g.forEachIn(fileIdx, (src, w, r, e) => {
+    if (g.isEdgeAlive(e) && r === RELATION_CODE.contains && g.node(src)?.kind === 'module') take(key(src, fileIdx, r, w));
+  });
+  return !extra && missing === 0;
 }
 
 /** The folder node for a directory, or its nearest ancestor the graph has (-1 when none). */

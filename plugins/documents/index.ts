@@ -15,16 +15,17 @@ import { documentResolveVerb } from './verbs/document_resolve.ts';
 const Options = Type.Object({
   convertTimeoutMs: Type.Integer({ minimum: 100, default: DEFAULT_LIMITS.timeoutMs, description: 'Time a PDF/HTML/DOCX conversion may take (its worker thread is stopped past it)' }),
   convertMaxHeapMb: Type.Integer({ minimum: 64, default: DEFAULT_LIMITS.maxHeapMb, description: 'Heap of a conversion worker thread' }),
+  convertWorkerIdleMs: Type.Integer({ minimum: 0, default: DEFAULT_LIMITS.idleMs, description: 'Time an idle conversion worker is kept for the next document before it is stopped' }),
 });
 
-export default definePlugin<{ convertTimeoutMs: number; convertMaxHeapMb: number }>({
+export default definePlugin<{ convertTimeoutMs: number; convertMaxHeapMb: number; convertWorkerIdleMs: number }>({
   name: 'documents',
   version: '0.1.0',
   description: 'Universal documents: converters, canonical Markdown, document-to-code bindings and drift.',
   requires: ['graph'],
   options: Options,
   apply(ctx) {
-    setConversionLimits({ timeoutMs: ctx.options.convertTimeoutMs, maxHeapMb: ctx.options.convertMaxHeapMb });
+    setConversionLimits({ timeoutMs: ctx.options.convertTimeoutMs, maxHeapMb: ctx.options.convertMaxHeapMb, idleMs: ctx.options.convertWorkerIdleMs });
     ctx.registerVerb(documentProviderHealthVerb);
     ctx.registerVerb(documentResolveVerb);
     ctx.registerVerb(documentBindingsVerb);

@@ -26,7 +26,8 @@ export interface CrossEdge {
 
 /** Cross edges computed at most. */
 export const MAX_CROSS_EDGES = 20_000;
-const SLICE = 500;
+/** Main-thread milliseconds of work between two yields (the view recomputes these edges in the background). */
+const SLICE_MS = 4;
 
 function exportedByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
   const g = engine.graph;
@@ -63,11 +64,16 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
         add({ source: `${a.name}::file:${dep.file}`, target: `${b.name}::file:${bManifest}`, relation: 'depends_on', evidence: `${a.name}::${dep.file}:${dep.line}` });
       }
       const exported = exportedByLabel(b.engine);
+      await new Promise((r) => setImmediate(r));
       const g = a.engine.graph;
+      let t0 = performance.now();
       for (let i = 0; i < g.nodeCapacity; i++) {
-        if (i % SLICE === SLICE - 1) await new Promise((r) => setImmediate(r));
         const file = g.node(i);
         if (!file || file.kind !== 'file') continue;
+        if (performance.now() - t0 >= SLICE_MS) {
+          await new Promise((r) => setImmediate(r));
+          t0 = performance.now();
+        }
         const x = a.engine.fileExtraction(file.path);
         if (!x) continue;
         const named = new Map<string, GraphNode[]>();

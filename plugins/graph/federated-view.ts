@@ -54,10 +54,28 @@ export interface FederationSpec {
 
 /** Weight of a manifest dependency edge (grouping evidence, weaker than an import of a symbol). */
 const DEPENDS_ON_WEIGHT = 0.6;
-/** Nodes or edges copied between yields to the event loop. */
-const SLICE = 1000;
+/**
+ * Main-thread time the view's build (copy, seek index, PageRank) takes before it yields to the event
+ * loop: it is background work, so other calls wait a few milliseconds at most.
+ */
+export const BUILD_SLICE_MS = 4;
+/** Items copied between two looks at the clock. */
+const CHECK_EVERY = 64;
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Yields when the current slice has run BUILD_SLICE_MS (`due` is cheap: it reads the clock every CHECK_EVERY items). */
+class Slicer {
+  private started = performance.now();
+  private count = 0;
+  due(): boolean {
+    return ++this.count % CHECK_EVERY === 0 && performance.now() - this.started >= BUILD_SLICE_MS;
+  }
+  async yield(): Promise<void> {
+    await yieldNow();
+    this.started = performance.now();
+  }
+}
 
 function unsupported(what: string): never {
   throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, `${what} is not available on the federated view`, {
@@ -152,12 +170,12 @@ export class FederatedEngine extends CodeGraphEngine {
     const links = await this.spec.link(members);
     const g = new CodeGraph();
     const maps: Int32Array[] = [];
-    let work = 0;
+    const slicer = new Slicer();
     for (const m of members) {
       const src = m.engine.graph;
       const map = new Int32Array(src.nodeCapacity).fill(-1);
       for (let i = 0; i < src.nodeCapacity; i++) {
-        if (++work % SLICE === 0) await yieldNow();
+        if (slicer.due()) await slicer.yield();
         const n = src.node(i);
         if (n) map[i] = g.upsertNode({ ...n, id: `${m.name}${NAMESPACE_SEPARATOR}${n.id}`, path: `${m.name}${NAMESPACE_SEPARATOR}${n.path}` });
       }
@@ -167,7 +185,7 @@ export class FederatedEngine extends CodeGraphEngine {
       const src = m.engine.graph;
       const map = maps[k];
       for (let e = 0; e < src.edgeCapacity; e++) {
-        if (++work % SLICE === 0) await yieldNow();
+        if (slicer.due()) await slicer.yield();
         if (!src.isEdgeAlive(e)) continue;
         const s = map[src.edgeSource[e]];
         const t = map[src.edgeTarget[e]];
@@ -182,6 +200,7 @@ export class FederatedEngine extends CodeGraphEngine {
       return i >= 0 || l.relation !== 'depends_on' || ns === null ? i : g.indexOf(`${ns}${NAMESPACE_SEPARATOR}${moduleNodeId('.')}`);
     };
     for (const l of links) {
+      if (slicer.due()) await slicer.yield();
       const s = endpoint(l.source, l);
       const t = endpoint(l.target, l);
       if (s < 0 || t < 0) continue;
@@ -315,8 +334,8 @@ export class FederatedEngine extends CodeGraphEngine {
   }
 
   override async prepareSeek(): Promise<void> {
-    await this.index.ensureAsync(this.composite);
-    await this.rankCache.getAsync(this.composite);
+    await this.index.ensureAsync(this.composite, BUILD_SLICE_MS);
+    await this.rankCache.getAsync(this.composite, BUILD_SLICE_MS);
   }
 
   override warmIndexes(): Promise<void> {

@@ -1,6 +1,6 @@
 /** What every history verb does first: a non-empty graph, and the history mined up to HEAD. */
 import { ErrorCodes, M1ndError, type CallContext } from '../../core/index.ts';
-import { FederatedEngine, type CodeGraphEngine, type GraphNode, type GraphService } from '../graph/api.ts';
+import { FederatedEngine, NAMESPACE_SEPARATOR, namespaceOf, type CodeGraphEngine, type GraphNode, type GraphService } from '../graph/api.ts';
 import { federatedHistory } from './federated-history.ts';
 import type { HistoryIndex } from './history-index.ts';
 import type { MineReport } from './miner.ts';
@@ -61,6 +61,29 @@ export function historySource(mined: MineReport, index: HistoryIndex) {
 export function fileOfNode(graph: GraphService, text: string): { node: GraphNode; file: string } {
   const node = graph.node(text);
   return { node, file: node.path };
+}
+
+/** Verbs that answer from the federated view's merged history (the way on for a sibling's id). */
+const FEDERATED_HISTORY_VERBS = 'timeline, predict and ghost_edges';
+
+/**
+ * A node id, path or path prefix as the workspace graph names it, for the history verbs that read
+ * the workspace's own graph and git only. After `federate`, `<repo>::x` of the served workspace's
+ * own repository is `x` (answered from that repository); a sibling repository's `<repo>::x` is
+ * refused, naming the verbs that answer across the federation and how to ask that repository itself.
+ * Text without a federation namespace is returned as given.
+ */
+export function workspaceArg(graph: GraphService, verb: string, text: string): string {
+  const ns = namespaceOf(text);
+  const members = graph.federation.current?.members;
+  const member = ns === null ? undefined : members?.find((m) => m.name === ns);
+  if (!member) return text;
+  const rest = text.slice(ns!.length + NAMESPACE_SEPARATOR.length);
+  if (member.own) return rest;
+  throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, `${verb} reads the workspace's own graph and git history only; "${text}" is in the federated repository ${member.name} (${member.engine.root})`, {
+    hint: `ask ${FEDERATED_HISTORY_VERBS} about it (they answer across the federation), or run m1nd in ${member.engine.root} and call ${verb} there with "${rest}"`,
+    data: { repo: member.name, root: member.engine.root, id: rest },
+  });
 }
 
 /** Unix seconds as an ISO date-time (seconds precision). */

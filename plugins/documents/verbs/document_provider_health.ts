@@ -1,16 +1,19 @@
 /** document_provider_health: which document converters this server can use, and how to add the missing ones. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { conversionWorkers } from '../convert/runner.ts';
 import { CONVERTERS, probePackage } from '../converters.ts';
+import { documentNodes } from '../graph-nodes.ts';
+import type { GraphService } from '../../graph/api.ts';
 
 export const documentProviderHealthVerb = defineVerb({
   name: 'document_provider_health',
   description: 'Which document converters (Markdown, reStructuredText, text, PDF, HTML, DOCX) are available, and the install command for missing ones.',
   input: Type.Object({ agent_id: AgentId }),
-  output: Type.Object({ providers: Type.Array(Type.Object({})), available: Type.Number(), missing: Type.Array(Type.String()), network: Type.String() }),
+  output: Type.Object({ providers: Type.Array(Type.Object({})), available: Type.Number(), missing: Type.Array(Type.String()), network: Type.String(), workers: Type.Object({}), graph: Type.Object({}) }),
   tiers: ['full'],
   effect: 'read',
   next: 'document_resolve',
-  handler: async () => {
+  handler: async (_args, call) => {
     const providers = CONVERTERS.map((c) => {
       if (!c.package) return { name: c.name, extensions: c.extensions, available: true, builtin: true };
       const probe = probePackage(c.package);
@@ -25,6 +28,13 @@ export const documentProviderHealthVerb = defineVerb({
       };
     });
     const missing = providers.filter((p) => !p.available).map((p) => p.name);
-    return { providers, available: providers.length - missing.length, missing, network: 'never: converters run locally on workspace files' };
+    // Conversion worker threads of this process: running now, started, conversions, and how many of those reused a warm worker.
+    return { providers, available: providers.length - missing.length, missing, network: 'never: converters run locally on workspace files', workers: conversionWorkers(), graph: graphState(call.service<GraphService>('graph')) };
   },
 });
+
+/** Converted documents in the graph, and how many times one was rewritten there (its content or bound targets changed). */
+function graphState(graph: GraphService): { documents: number; relinked: number } {
+  const nodes = documentNodes(graph);
+  return { documents: nodes.size, relinked: nodes.relinked };
+}

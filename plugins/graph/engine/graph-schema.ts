@@ -66,6 +66,8 @@ export interface GraphNode {
   qualifiedName?: string;
   exported?: boolean;
   doc?: string;
+  /** Text indexed for seek but never shown (a converted document's whole section, bounded by its producer); not persisted. */
+  text?: string;
   /** TS overloads merged into this function/method: each signature's text. */
   signatures?: string[];
   /** Files only: unix seconds of the last commit touching the file (when the workspace is a git repo). */

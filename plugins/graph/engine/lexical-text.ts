@@ -183,6 +183,8 @@ export const MAX_BODY_TERMS = 40;
 const MAX_BODY_TF = 3;
 /** Doc tokens kept per node. */
 const MAX_DOC_TOKENS = 80;
+/** Characters of a node's index-only `text` tokenised (every distinct term of it is kept). */
+const MAX_TEXT_CHARS = 65_536;
 /** Lines of a symbol read for its body (long bodies: the start says what it does). */
 const MAX_BODY_LINES = 200;
 /** Characters of a symbol's first lines searched for its signature. */
@@ -243,6 +245,9 @@ export function nodeFields(n: GraphNode, lines: readonly string[] | null): NodeF
     count(f.path, pathTerms(n.path));
   }
   if (n.doc) count(f.doc, analyze(n.doc).slice(0, MAX_DOC_TOKENS));
+  if (n.text) {
+    for (const t of analyze(n.text.length > MAX_TEXT_CHARS ? n.text.slice(0, MAX_TEXT_CHARS) : n.text)) f.body.set(t, Math.min(MAX_BODY_TF, (f.body.get(t) ?? 0) + 1));
+  }
   if (lines && n.kind !== 'file' && n.kind !== 'module') {
     const { signature, bodyFrom, bodyTo, bodyHead } = symbolSource(lines, n);
     const own = new Set(f.name.keys());

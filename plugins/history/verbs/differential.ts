@@ -1,7 +1,7 @@
 /** differential: diffs two graph snapshots (the live graph, persist checkpoints, or git refs), optionally narrowed by a question or focus nodes. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import { DEPENDENCY_RELATIONS, RELATION_CODE, tokenize, type CodeGraphEngine, type GraphService } from '../../graph/api.ts';
-import { round3 } from '../call.ts';
+import { round3, workspaceArg } from '../call.ts';
 import { requireRepo } from '../git.ts';
 import { historyOf } from '../service.ts';
 import { checkpointSnapshot, currentSnapshot, edgeParts, gitSnapshot, type Snapshot, type SnapNode } from '../snapshots.ts';
@@ -61,7 +61,7 @@ export const differentialVerb = defineVerb({
     const b = await takeSnapshot(engine, args.snapshot_b, signal, precise);
     const bMs = performance.now() - t0 - aMs;
 
-    const focusFiles = focusOf(graph, engine, args.focus_nodes);
+    const focusFiles = focusOf(graph, engine, args.focus_nodes.map((n) => workspaceArg(graph, 'differential', n)));
     const words = args.question ? [...new Set(tokenize(args.question))].filter((w) => w.length >= 3) : [];
     const keepPath = (p: string) => !focusFiles || focusFiles.has(p);
     const keepId = (id: string, path: string) => keepPath(path) && (words.length === 0 || words.some((w) => id.toLowerCase().includes(w)));

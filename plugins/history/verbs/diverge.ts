@@ -1,7 +1,7 @@
 /** diverge: structural drift between a baseline (git ref or date) and now (or a second ref): files and symbols added, removed, changed; coupling changes; anomalies. */
 import { readFile } from 'node:fs/promises';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { historySource, round3 } from '../call.ts';
+import { historySource, round3, workspaceArg } from '../call.ts';
 import { requireRepo, resolveRef, runGit } from '../git.ts';
 import { historyOf } from '../service.ts';
 import { diffSymbols, type PreviewSymbol } from '../symbol-diff.ts';
@@ -32,6 +32,7 @@ export const divergeVerb = defineVerb({
   handler: async (args, call) => {
     const history = historyOf(call);
     const engine = await history.graph.requireGraph();
+    if (args.scope) args.scope = workspaceArg(history.graph, 'diverge', args.scope);
     const root = engine.root;
     requireRepo(root);
     const base = await baselineCommit(root, args.baseline);

@@ -1,6 +1,6 @@
 /** epidemic: which files linked to known-buggy ones most likely hide further bugs (expected-value SIR over the file graph), with paths and R0. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { round3 } from '../call.ts';
+import { round3, workspaceArg } from '../call.ts';
 import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defects.ts';
 import { COUPLING, calibrateFromFixes, fileGraph, infectionPath, runSir, type Calibration } from '../epidemic-model.ts';
 import type { HistoryIndex } from '../history-index.ts';
@@ -59,7 +59,7 @@ export function epidemicVerb(fixPattern: string) {
       const engine = await graph.requireGraph();
       const fg = await fileGraph(engine.graph);
       const fileSlot = (text: string, what: string) => {
-        const node = graph.node(text);
+        const node = graph.node(workspaceArg(graph, 'epidemic', text));
         const s = fg.slot.get(node.path);
         if (s === undefined) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${what} "${text}" is a directory, not a file or symbol`, { hint: 'name files or symbols (e.g. "src/a.ts" or "function:src/a.ts#f")' });
         return s;

@@ -2,7 +2,7 @@
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import { DEPENDENCY_RELATIONS, RELATION_CODE, fileIndexOf, type CodeGraph, type GraphNode } from '../../graph/api.ts';
 import { decayed, loadOverlay } from '../../runtime/api.ts';
-import { iso, round3 } from '../call.ts';
+import { iso, round3, workspaceArg } from '../call.ts';
 import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defects.ts';
 import type { HistoryIndex } from '../history-index.ts';
 import { fileDeps } from '../predictor.ts';
@@ -61,6 +61,8 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
       const graph = history.graph;
       const engine = await graph.requireGraph();
       const g = engine.graph;
+      if (args.node_id) args.node_id = workspaceArg(history.graph, 'heuristics_surface', args.node_id);
+      if (args.file_path) args.file_path = workspaceArg(history.graph, 'heuristics_surface', args.file_path);
       const text = args.node_id ?? args.file_path;
       if (!text) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'give node_id or file_path', { hint: 'e.g. {"file_path":"src/a.ts"} or {"node_id":"function:src/a.ts#f"}' });
       const node = args.node_id ? graph.node(args.node_id) : g.get(`file:${engine.resolvePath(args.file_path!).relative}`) ?? graph.node(args.file_path!);

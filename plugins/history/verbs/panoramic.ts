@@ -1,7 +1,7 @@
 /** panoramic: per-file risk from blast radius (transitive dependents), centrality (PageRank) and git churn, every component shown. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import { fileIndexOf } from '../../graph/api.ts';
-import { round3 } from '../call.ts';
+import { round3, workspaceArg } from '../call.ts';
 import type { HistoryIndex } from '../history-index.ts';
 import { fileDeps } from '../predictor.ts';
 import { historyOf } from '../service.ts';
@@ -40,6 +40,7 @@ export const panoramicVerb = defineVerb({
   handler: async (args, call) => {
     const history = historyOf(call);
     const engine = await history.graph.requireGraph();
+    if (args.scope) args.scope = workspaceArg(history.graph, 'panoramic', args.scope);
     const g = engine.graph;
     const pr = engine.pagerank().scores;
     let index: HistoryIndex | null = null;

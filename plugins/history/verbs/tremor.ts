@@ -1,6 +1,6 @@
 /** tremor: files whose change frequency is accelerating, from git commit times, with the trend and its confidence. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { historyCall, historySource, iso, round3 } from '../call.ts';
+import { historyCall, historySource, iso, round3, workspaceArg } from '../call.ts';
 import { defectAnchor, learnEvents } from '../defects.ts';
 import { windowSeconds } from '../history-index.ts';
 import { BUCKETS, bucketOf, trendOf } from '../trend.ts';
@@ -39,6 +39,7 @@ export const tremorVerb = defineVerb({
   ].join('\n'),
   handler: async (args, call) => {
     const { graph, index, mined } = await historyCall(call);
+    if (args.node_filter) args.node_filter = workspaceArg(graph, 'tremor', args.node_filter);
     const learn = args.include_learn ? learnEvents(graph, args.agent_id) : [];
     const end = defectAnchor(index, learn);
     const span = windowSeconds(args.window) ?? Math.max(1, end - index.oldest);

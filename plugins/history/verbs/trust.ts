@@ -1,6 +1,6 @@
 /** trust: per-file trust from defect history — fix commits in git, recency-weighted, with the evidence. */
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import { historyCall, historySource, iso, round3 } from '../call.ts';
+import { historyCall, historySource, iso, round3, workspaceArg } from '../call.ts';
 import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defects.ts';
 
 /** Subjects that mark a defect fix: fix/bug/hotfix/regression/crash/revert words, or a linked issue ("closes #12"). */
@@ -54,6 +54,7 @@ export function trustVerb(fixPattern: string) {
     ].join('\n'),
     handler: async (args, call) => {
       const { engine, graph, index, mined } = await historyCall(call);
+      if (args.node_filter) args.node_filter = workspaceArg(graph, 'trust', args.node_filter);
       const halfLife = args.decay_half_life_days * 86_400;
       const learn = args.include_learn ? learnEvents(graph, args.agent_id) : [];
       const learnOf = eventsByFile(learn);

@@ -64,4 +64,27 @@ describe('document conversion in a worker thread', function () {
     const small = (await h.call('document_resolve', { agent_id: 'a', path: 'docs/small.md' })).json;
     assert.deepEqual(small.headings.map((x: any) => x.text), ['Small']);
   });
+
+  it('converts a batch in one warm worker, and stops it once idle', async () => {
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-conv-')) }, config: { bundles: ['default'], options: { documents: { convertWorkerIdleMs: 500 } } } });
+    const workers = async () => (await h!.call('document_provider_health', { agent_id: 'a' })).json.workers;
+    const before = await workers();
+    assert.equal(before.running, 0, 'the new limits stopped idle workers');
+    for (let i = 0; i < 4; i++) fs.writeFileSync(path.join(ws, `docs/page${i}.html`), `<html><body><h1>Page ${i}</h1><p>Numbat note ${i}.</p></body></html>`);
+    for (let i = 0; i < 4; i++) {
+      const r: any = (await h!.call('document_resolve', { agent_id: 'a', path: `docs/page${i}.html` })).json;
+      assert.deepEqual(r.headings.map((x: any) => x.text), [`Page ${i}`], JSON.stringify(r));
+    }
+    const during = await workers();
+    assert.equal(during.conversions - before.conversions, 4);
+    assert.equal(during.started - before.started, 1, JSON.stringify({ before, during }));
+    assert.equal(during.reused - before.reused, 3);
+    assert.equal(during.running, 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await workers()).running, 0, 'stopped after 500 ms idle');
+    // The next document starts a worker again.
+    const again: any = (await h!.call('document_resolve', { agent_id: 'a', path: 'docs/big.html', max_chars: 0 })).json;
+    assert.equal(again.converter, 'html');
+    assert.equal((await workers()).started - during.started, 1);
+  });
 });

@@ -76,6 +76,38 @@ describe('documents in the graph: converted PDF, HTML and DOCX as document and s
     assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'), 'the edge survives the re-ingest of math.ts');
   });
 
+  it('rewrites a document\'s links only when its bound targets changed: not for an edit elsewhere or inside a bound function, yes when a name binds again', async () => {
+    const state = async () => ok(await h!.call('document_provider_health', { agent_id: 'a' })).graph;
+    const r0 = await state();
+    assert.equal(r0.documents, 3, JSON.stringify(r0)); // the PDF, the HTML page and the DOCX (guide.md is the graph's own)
+    write(ws, 'src/extra.ts', 'export function quasarUnused(): number {\n  return 1;\n}\n');
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const r1 = await state();
+    assert.equal(r1.relinked - r0.relinked, 0, 'no document names src/extra.ts');
+    assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'), 'the links kept');
+    // An edit inside a bound function keeps its node and the edges into it: nothing to rewrite.
+    const f = path.join(ws, 'src/cart.ts');
+    const original = fs.readFileSync(f, 'utf8');
+    fs.writeFileSync(f, original.replace(/\n}\n/, '\n  // edited\n}\n'));
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const r2 = await state();
+    assert.equal(r2.relinked - r1.relinked, 0, 'the links into total() are intact');
+    assert.ok((await documentedBy(h!, 'function:src/cart.ts#total')).includes('section:docs/cart.pdf#Page 1'), 'the PDF still documents total');
+    // Renaming the bound function: its edge left with its node, and total() binds nothing now.
+    fs.writeFileSync(f, original.replace('function total(', 'function grandTotal('));
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const r3 = await state();
+    assert.equal(r3.relinked - r2.relinked, 0, 'nothing left to change');
+    assert.ok(!(await documentedBy(h!, 'function:src/cart.ts#grandTotal')).some((id) => id.includes('cart.pdf')), 'total() does not name grandTotal');
+    assert.ok((await documentedBy(h!, 'file:src/cart.ts')).includes('section:docs/cart.pdf#Page 1'), 'the path binding stays');
+    // Back to total(): the PDF binds it again, so the PDF alone is rewritten.
+    fs.writeFileSync(f, original);
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    assert.equal((await state()).relinked - r3.relinked, 1, 'the PDF');
+    assert.ok((await documentedBy(h!, 'function:src/cart.ts#total')).includes('section:docs/cart.pdf#Page 1'), 'linked again');
+    assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
+  });
+
   it('re-ingests a rewritten document and prunes a deleted one on the next tick', async () => {
     write(ws, 'docs/retry.html', '<html><body><h1>Backoff policy</h1><p>Waits grow as a wombat sequence; see <code>retry</code>.</p></body></html>');
     fs.rmSync(path.join(ws, 'docs/cart.pdf'));
@@ -104,9 +136,22 @@ describe('documents in the graph: converted PDF, HTML and DOCX as document and s
     assert.ok((await documentedBy(h!, 'function:py/retry.py#retry')).includes('section:manual/setup.rst#Setup'));
   });
 
+  it('indexes a long section whole: a term 3,000 characters deep is found, the shown doc stays short', async () => {
+    const filler = 'The ledger keeps every entry balanced across the quarterly books. '.repeat(45);
+    write(ws, 'notes/ledger.txt', `Ledger rules\n\n${filler}\nThe kinkajou threshold closes the books.\n`);
+    ok(await h!.call('document_bindings', { agent_id: 'a', path: 'notes/ledger.txt', persist: true }));
+    const s = ok(await h!.call('seek', { agent_id: 'a', query: 'kinkajou threshold', top_k: 5 }));
+    const hit = s.results[0];
+    assert.match(hit?.id ?? '', /^(section|file):notes\/ledger\.txt/, JSON.stringify(s.results));
+    assert.ok((hit.doc ?? '').length <= 1000, `doc of ${hit.doc?.length} characters`);
+    assert.ok(!(hit.doc ?? '').includes('kinkajou'), 'the term is past the shown doc');
+  });
+
   it('puts the documents back after a restart, from the store', async () => {
     await h!.close();
     await serve();
+    const deep = ok(await h!.call('seek', { agent_id: 'a', query: 'kinkajou threshold', top_k: 5 }));
+    assert.match(deep.results[0]?.id ?? '', /notes\/ledger\.txt/, JSON.stringify(deep.results));
     const s = ok(await h!.call('seek', { agent_id: 'a', query: 'wombat sequence', top_k: 5 }));
     assert.equal(s.results[0]?.id, 'section:docs/retry.html#Backoff policy', JSON.stringify(s.results));
     assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));

@@ -107,4 +107,31 @@ describe('the federated view: search, passages and history across repositories',
     const pairs = g.ghost_edges.map((e: any) => `${e.a}|${e.b}`);
     assert.ok(pairs.includes('app::src/main.ts|app::src/util.ts'), JSON.stringify(g));
   });
+
+  it('the workspace-only history verbs answer an id of the own repository and refuse a sibling\'s, naming the next move', async () => {
+    const own = (await h!.call('heuristics_surface', { agent_id: 'a', node_id: 'app::function:src/main.ts#main' })).json;
+    assert.equal(own.error, undefined, JSON.stringify(own));
+    assert.equal(own.node.id, 'function:src/main.ts#main');
+    const refusals = [
+      ['heuristics_surface', { node_id: 'lib::function:ledgerlib/parse.py#parse_ledger' }],
+      ['epidemic', { infected_nodes: ['lib::ledgerlib/parse.py'] }],
+      ['differential', { snapshot_a: 'current', snapshot_b: 'current', focus_nodes: ['lib::ledgerlib/parse.py'] }],
+      ['tremor', { node_filter: 'lib::ledgerlib/' }],
+      ['trust', { node_filter: 'lib::ledgerlib/' }],
+      ['panoramic', { scope: 'lib::ledgerlib' }],
+    ] as const;
+    for (const [verb, args] of refusals) {
+      const r = (await h!.call(verb, { agent_id: 'a', ...args })).json;
+      assert.equal(r.error?.code, 'M1ND_ERR_GRAPH_UNSUPPORTED_PARAM', `${verb}: ${JSON.stringify(r)}`);
+      assert.match(r.error.message, /federated repository lib/);
+      assert.match(r.error.hint, /timeline, predict and ghost_edges/);
+      assert.ok(r.error.hint.includes(lib), r.error.hint);
+    }
+    const epidemic = (await h!.call('epidemic', { agent_id: 'a', infected_nodes: ['app::src/main.ts'] })).json;
+    assert.equal(epidemic.error, undefined, JSON.stringify(epidemic));
+    assert.deepEqual(epidemic.seeds.map((x: any) => x.file), ['src/main.ts']);
+    const trust = (await h!.call('trust', { agent_id: 'a', node_filter: 'app::src/', min_history: 1 })).json;
+    assert.equal(trust.error, undefined, JSON.stringify(trust));
+    assert.ok(trust.files.every((f: any) => String(f.file ?? f.path).startsWith('src/')), JSON.stringify(trust.files));
+  });
 });
