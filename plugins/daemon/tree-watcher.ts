@@ -12,13 +12,11 @@
  * asynchronously and queued; a folder deleted or moved away is queued as the folder (the daemon's
  * cycle expands it to the graph's files under it).
  */
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import watcher from '@parcel/watcher';
 import fg from 'fast-glob';
-import ignore, { type Ignore } from 'ignore';
-import { PRUNED_SEGMENTS } from '../graph/api.ts';
+import { GitignoreRules, PRUNED_SEGMENTS, skipped, watcherIgnorePatterns } from '../graph/api.ts';
 
 /** What happened to a path since the last drain. */
 export type ChangeKind = 'change' | 'unlink';
@@ -37,56 +35,6 @@ export interface TreeWatcherOptions {
   onSettled?: () => void;
   /** A path was removed: lets the owner snapshot what the graph knows of it before anyone re-ingests. */
   onUnlink?: (rel: string) => void;
-}
-
-/** .gitignore rules of the workspace, folder by folder, read on first use. */
-export class GitignoreRules {
-  private readonly byDir = new Map<string, Ignore | null>();
-  constructor(private readonly root: string) {}
-
-  private rulesOf(dir: string): Ignore | null {
-    if (this.byDir.has(dir)) return this.byDir.get(dir)!;
-    let text = '';
-    for (const file of dir === '' ? [join('.git', 'info', 'exclude'), '.gitignore'] : [join(dir, '.gitignore')]) {
-      try {
-        text += readFileSync(join(this.root, file), 'utf8') + '\n';
-      } catch {
-        // no rules at this level
-      }
-    }
-    const rules = text.trim() ? ignore().add(text) : null;
-    this.byDir.set(dir, rules);
-    return rules;
-  }
-
-  /** Forgets the rules read so far (a .gitignore changed). */
-  refresh(): void {
-    this.byDir.clear();
-  }
-
-  /** Whether a workspace-relative path (a folder when `dir`) is ignored by git's rules. */
-  ignores(rel: string, dir: boolean): boolean {
-    const parts = rel.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const base = parts.slice(0, i).join('/');
-      const rules = this.rulesOf(base);
-      if (!rules) continue;
-      const sub = parts.slice(i).join('/') + (dir ? '/' : '');
-      if (rules.ignores(sub)) return true;
-    }
-    return false;
-  }
-}
-
-/** Whether a workspace-relative path is on the skip list (hidden, dependencies, build output). */
-export function skipped(rel: string): boolean {
-  return rel.split('/').some((seg) => seg.startsWith('.') || PRUNED_SEGMENTS.has(seg));
-}
-
-/** Regexes over watched-root-relative paths the native watcher never descends into (hidden entries but .gitignore files, the skip list). */
-function ignoredPatterns(): RegExp[] {
-  const names = [...PRUNED_SEGMENTS].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  return [new RegExp(`(^|/)(${names})(/|$)`), /(^|\/)\.(?!gitignore$)[^/]*(\/|$)/];
 }
 
 /** Watches folders of the workspace and queues changed paths. */
@@ -122,7 +70,7 @@ export class TreeWatcher {
     try {
       for (const dir of roots) {
         const prefix = relative(root, dir).split(sep).join('/');
-        this.subscriptions.push(await watcher.subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: ignoredPatterns() }));
+        this.subscriptions.push(await watcher.subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: watcherIgnorePatterns() }));
       }
     } catch (error) {
       await this.close();

@@ -30,6 +30,9 @@ export function fileRowFrom(r: RawFileRow): FileRow {
   return { path: r[0], hash: r[1], size: r[2], mtimeMs: r[3], language: r[4] as Language, loc: r[5], parseErrors: r[6], extractionKey: r[7] };
 }
 
+/** Paths looked up per statement by `rowsOf`. */
+const ROWS_PER_LOOKUP = 500;
+
 /** Queries of the `files` and `extractions` tables. */
 export class FileTable {
   private readonly stmts;
@@ -39,6 +42,8 @@ export class FileTable {
   constructor(db: Database.Database) {
     this.stmts = {
       rows: db.prepare(`SELECT ${FILE_COLUMNS} FROM files`).raw(),
+      // Some paths in one statement (a JSON array of them): one call, not one per path.
+      rowsOf: db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE path IN (SELECT value FROM json_each(?))`).raw(),
       rowsWithJson: db.prepare(`SELECT ${FILE_COLUMNS.split(', ').map((c) => `f.${c}`).join(', ')}, e.json FROM files f JOIN extractions e ON e.key = f.extraction_key`).raw(),
       extractionByKey: db.prepare('SELECT json FROM extractions WHERE key = ?').pluck(),
       hasExtraction: db.prepare('SELECT 1 FROM extractions WHERE key = ?').pluck(),
@@ -75,6 +80,29 @@ export class FileTable {
       this.cached = { version, rows: out };
     }
     return new Map(this.cached.rows);
+  }
+
+  /**
+   * The stored rows of some paths (those stored), by path: one indexed lookup each, so an edit's
+   * re-ingest of a few hundred files never reads every row (~20-50 ms on 2,000 files once the
+   * cache above is stale, i.e. after every commit). Served from that cache while it is current.
+   */
+  rowsOf(paths: Iterable<string>): Map<string, FileRow> {
+    const out = new Map<string, FileRow>();
+    const version = this.cached && `${this.stmts.dataVersion.get() as number}:${this.stmts.ownChanges.get() as number}`;
+    if (this.cached && this.cached.version === version) {
+      for (const path of paths) {
+        const row = this.cached.rows.get(path);
+        if (row) out.set(path, row);
+      }
+      return out;
+    }
+    const list = [...new Set(paths)];
+    // A few hundred paths per statement keeps each call (and its JSON) small.
+    for (let i = 0; i < list.length; i += ROWS_PER_LOOKUP) {
+      for (const r of this.stmts.rowsOf.iterate(JSON.stringify(list.slice(i, i + ROWS_PER_LOOKUP))) as IterableIterator<RawFileRow>) out.set(r[0], Object.freeze(fileRowFrom(r)));
+    }
+    return out;
   }
 
   /** Every stored file with its extraction (the caller provides the read transaction); `light` as in GraphStore.loadAll. */
