@@ -425,9 +425,10 @@ export class LoadedGraph {
         await this.watcher.settled();
         const dirty = this.watcher.drain();
         try {
-          // A directory came or went: only a walk knows its files.
-          if (dirty.dirs.length > 0) await this.ingestNow({ incremental: true });
-          else await this.ingestNow({ paths: dirty.files });
+          // A directory came or went: only a walk knows its files. The watcher's edits are re-ingested
+          // in background slices: other requests wait no more than a few ms behind them.
+          if (dirty.dirs.length > 0) await this.ingestNow({ incremental: true, sliceMs: BACKGROUND_SLICE_MS });
+          else await this.ingestNow({ paths: dirty.files, sliceMs: BACKGROUND_SLICE_MS });
           reingested.push(...dirty.files);
         } catch (err) {
           this.watcher.restore(dirty);
