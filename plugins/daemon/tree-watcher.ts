@@ -16,7 +16,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import watcher from '@parcel/watcher';
 import fg from 'fast-glob';
-import { GitignoreRules, PRUNED_SEGMENTS, skipped, watcherIgnorePatterns } from '../graph/api.ts';
+import { eachSliced, GitignoreRules, PRUNED_SEGMENTS, skipped, watcherIgnorePatterns } from '../graph/api.ts';
 
 /** What happened to a path since the last drain. */
 export type ChangeKind = 'change' | 'unlink';
@@ -42,6 +42,7 @@ export class TreeWatcher {
   private subscriptions: watcher.AsyncSubscription[] = [];
   private readonly queue = new Map<string, ChangeKind>();
   private timer: NodeJS.Timeout | null = null;
+  private handling: Promise<void> = Promise.resolve();
   private readonly gitignore: GitignoreRules;
   private closed = false;
   /** Events dropped because the queue was full since the last drain (a rescan finds them). */
@@ -81,26 +82,34 @@ export class TreeWatcher {
   private onEvents(prefix: string, error: Error | null, events: watcher.Event[]): void {
     if (this.closed) return;
     if (error) this.lastError = error.message;
+    // Batches in order, each in slices: a checkout's thousands of events never hold the loop at once.
+    this.handling = this.handling
+      .then(() => eachSliced(events, (e) => this.onEvent(prefix, e)))
+      .catch((err: unknown) => {
+        this.lastError = err instanceof Error ? err.message : String(err);
+      });
+  }
+
+  private onEvent(prefix: string, e: watcher.Event): void {
+    if (this.closed) return;
     const { root } = this.options;
-    for (const e of events) {
-      const rel = relative(root, e.path).split(sep).join('/');
-      if (!rel || rel.startsWith('..') || (prefix && rel !== prefix && !rel.startsWith(`${prefix}/`))) continue;
-      if (posix.basename(rel) === '.gitignore') {
-        this.gitignore.refresh();
-        continue;
-      }
-      if (!this.covers(rel) || this.excluded(rel)) continue;
-      if (e.type === 'delete') {
-        this.options.onUnlink?.(rel);
-        this.accepted(rel, 'unlink');
-      } else if (e.type === 'create') {
-        // A folder created or moved in: its files are queued once listed (no event comes for them).
-        void stat(e.path)
-          .then((st) => (st.isDirectory() ? this.queueFolder(rel) : this.accepted(rel, 'change')))
-          .catch(() => undefined);
-      } else {
-        this.accepted(rel, 'change');
-      }
+    const rel = relative(root, e.path).split(sep).join('/');
+    if (!rel || rel.startsWith('..') || (prefix && rel !== prefix && !rel.startsWith(`${prefix}/`))) return;
+    if (posix.basename(rel) === '.gitignore') {
+      this.gitignore.refresh();
+      return;
+    }
+    if (!this.covers(rel) || this.excluded(rel)) return;
+    if (e.type === 'delete') {
+      this.options.onUnlink?.(rel);
+      this.accepted(rel, 'unlink');
+    } else if (e.type === 'create') {
+      // A folder created or moved in: its files are queued once listed (no event comes for them).
+      void stat(e.path)
+        .then((st) => (st.isDirectory() ? this.queueFolder(rel) : this.accepted(rel, 'change')))
+        .catch(() => undefined);
+    } else {
+      this.accepted(rel, 'change');
     }
   }
 

@@ -61,3 +61,22 @@ export function watcherIgnorePatterns(): RegExp[] {
   const names = [...PRUNED_SEGMENTS].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   return [new RegExp(`(^|/)(${names})(/|$)`), /(^|\/)\.(?!gitignore$)[^/]*(\/|$)/];
 }
+
+/** Events of a native watcher's batch handled between two looks at the slice clock. */
+const EVENTS_PER_CHECK = 32;
+
+/**
+ * Calls `fn` on each item, giving the event loop back every `sliceMs` of work: a native watcher's
+ * batch can hold thousands of events (a checkout, an unpacked archive), each matched against the
+ * ignore rules (whose files are read on first use).
+ */
+export async function eachSliced<T>(items: readonly T[], fn: (item: T) => void, sliceMs = 5): Promise<void> {
+  let t0 = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % EVENTS_PER_CHECK === 0 && performance.now() - t0 >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      t0 = performance.now();
+    }
+    fn(items[i]);
+  }
+}

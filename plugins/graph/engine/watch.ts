@@ -14,7 +14,7 @@
 import { stat } from 'node:fs/promises';
 import { posix, relative, sep } from 'node:path';
 import watcher from '@parcel/watcher';
-import { GitignoreRules, skipped, watcherIgnorePatterns } from './watch-rules.ts';
+import { eachSliced, GitignoreRules, skipped, watcherIgnorePatterns } from './watch-rules.ts';
 
 /** Watcher settings. */
 export interface WatchOptions {
@@ -39,8 +39,9 @@ export class WorkspaceWatcher {
   private subscription: watcher.AsyncSubscription | null = null;
   private readonly files = new Set<string>();
   private readonly dirs = new Set<string>();
-  /** Created paths being stat'ed (file or folder?). */
+  /** Event batches being handled and created paths being stat'ed (file or folder?). */
   private readonly checking = new Set<Promise<void>>();
+  private handling: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private readonly gitignore: GitignoreRules;
   private closed = false;
@@ -66,20 +67,31 @@ export class WorkspaceWatcher {
   private onEvents(error: Error | null, events: watcher.Event[]): void {
     if (this.closed) return;
     if (error) this.lastError = error.message;
-    for (const e of events) {
-      const rel = relative(this.root, e.path).split(sep).join('/');
-      if (!rel || rel.startsWith('..')) continue;
-      if (posix.basename(rel) === '.gitignore') {
-        // What is ignored changed: a walk finds files that came in or went out.
-        this.gitignore.refresh();
-        this.mark(this.dirs, posix.dirname(rel) === '.' ? '' : posix.dirname(rel));
-        continue;
-      }
-      if (skipped(rel) || this.gitignore.ignores(rel, false)) continue;
-      if (e.type === 'update') this.mark(this.files, rel);
-      else if (e.type === 'delete') this.mark(this.options.isFile?.(rel) !== false ? this.files : this.dirs, rel);
-      else this.created(rel, e.path);
+    // Batches are handled in order, each in slices (counted as pending until done).
+    const done: Promise<void> = this.handling
+      .then(() => eachSliced(events, (e) => this.onEvent(e)))
+      .catch((err: unknown) => {
+        this.lastError = err instanceof Error ? err.message : String(err);
+      })
+      .finally(() => this.checking.delete(done));
+    this.checking.add(done);
+    this.handling = done;
+  }
+
+  private onEvent(e: watcher.Event): void {
+    if (this.closed) return;
+    const rel = relative(this.root, e.path).split(sep).join('/');
+    if (!rel || rel.startsWith('..')) return;
+    if (posix.basename(rel) === '.gitignore') {
+      // What is ignored changed: a walk finds files that came in or went out.
+      this.gitignore.refresh();
+      this.mark(this.dirs, posix.dirname(rel) === '.' ? '' : posix.dirname(rel));
+      return;
     }
+    if (skipped(rel) || this.gitignore.ignores(rel, false)) return;
+    if (e.type === 'update') this.mark(this.files, rel);
+    else if (e.type === 'delete') this.mark(this.options.isFile?.(rel) !== false ? this.files : this.dirs, rel);
+    else this.created(rel, e.path);
   }
 
   /** A created path: a file is dirty, a folder (created or moved in) needs a walk. */
@@ -112,12 +124,12 @@ export class WorkspaceWatcher {
     this.timer.unref();
   }
 
-  /** Number of dirty paths waiting (created paths still being checked count). */
+  /** Number of dirty paths waiting (event batches being handled and created paths being checked count). */
   get pending(): number {
     return this.files.size + this.dirs.size + this.checking.size;
   }
 
-  /** Resolves once every created path seen so far is classified (file or folder). */
+  /** Resolves once every event seen so far is handled and every created path classified (file or folder). */
   async settled(): Promise<void> {
     while (this.checking.size > 0) await Promise.all([...this.checking]);
   }
