@@ -172,8 +172,9 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   progress(0, 1, 'walk');
   const walkOptions = { root, maxFileBytes: ctx.maxFileBytes, exclude: ctx.exclude, detectLanguage: parser.detectLanguage };
   const sliceMs = options.sliceMs ?? SLICE_MS;
-  // Files named by the caller are looked up one by one: reading every row costs 20-50 ms on 2,000 files.
-  const rows = pathsMode ? store.fileRowsOf(new Set(options.paths)) : store.fileRows();
+  // Files named by the caller are looked up (one statement): reading every row costs 3-50 ms on 2,000 files.
+  // A walk compares with every row, read in pages between yields.
+  const rows = pathsMode ? store.fileRowsOf(new Set(options.paths)) : await store.fileRowsSliced(sliceMs);
   const workers = options.workers ?? ctx.parseWorkers ?? defaultParseWorkers();
   // A full re-ingest of a large workspace parses in the pool: start its workers now, so their
   // start-up (parser modules, tree-sitter runtime) overlaps the walk instead of following it.

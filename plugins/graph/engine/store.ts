@@ -100,6 +100,12 @@ export class GraphStore {
     return this.files.rows();
   }
 
+  /** `fileRows()` read in pages, yielding between them every `sliceMs` (see FileTable.rowsSliced). */
+  fileRowsSliced(sliceMs: number): Promise<Map<string, FileRow>> {
+    this.assertOpen();
+    return this.files.rowsSliced(sliceMs);
+  }
+
   /** The stored rows of some paths (those stored), by path: indexed lookups, not a read of every row. */
   fileRowsOf(paths: Iterable<string>): Map<string, FileRow> {
     this.assertOpen();
