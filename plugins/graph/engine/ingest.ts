@@ -18,7 +18,7 @@ import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
 import type { CommitStream } from './store-writer/writer.ts';
-import { checkPaths, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
+import { checkPathsAsync, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
 export { extractionKey } from './parse-pool/parse-file.ts';
 
@@ -189,7 +189,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     if (reason !== 'unsupported') skipped.push({ path, reason });
   };
   if (pathsMode) {
-    const check = checkPaths(walkOptions, [...new Set(options.paths)]);
+    const check = await checkPathsAsync(walkOptions, [...new Set(options.paths)]);
     entries = check.files;
     for (const g of check.gone) {
       if (rows.has(g.path)) removes.add(g.path);
