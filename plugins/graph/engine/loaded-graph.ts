@@ -308,7 +308,7 @@ export class LoadedGraph {
     const stamp = store.snapshotStamp();
     const unreadable = this.loadStats.lastMiss === 'corrupt' || this.loadStats.lastMiss === 'format';
     if (!unreadable && stamp && stamp.generation === key.generation && stamp.preciseVersion === key.preciseVersion) return;
-    const fingerprint = (await this.precise.fingerprintFor(store.fileRows().values())) ?? null;
+    const fingerprint = (await this.precise.fingerprintFor((await store.fileRowsSliced(BACKGROUND_SLICE_MS)).values())) ?? null;
     const written = await runStepsSliced(writeSnapshotSteps(store, key, this.currentBuilder, (p) => this.loadedRows.get(p), fingerprint), BACKGROUND_SLICE_MS);
     if (written) this.loadStats.snapshotWrites++;
   }
