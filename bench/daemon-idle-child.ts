@@ -8,7 +8,8 @@
  *
  *   node --import tsx/esm bench/daemon-idle-child.ts <root> <storeDir> <bare|graph-watch|daemon> <idleSeconds> <ingest 0|1> <burst>
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
@@ -18,24 +19,61 @@ const [root, storeDir, mode, idleArg, ingestArg, burstArg] = process.argv.slice(
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 /** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
 const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
-/** The longest main-thread CPU stretch between two 1 ms timers until `stop()` (the loop held by this process's own work). */
-function heldCpu(): { stop: () => Promise<number> } {
+/**
+ * DAEMON_PROF=<dir>: a CPU profile of the daemon's burst and of the baseline ingest
+ * (`burst.cpuprofile`, `baseline.cpuprofile`), to find which code holds the loop.
+ */
+async function profiler(name: string): Promise<{ stop: () => Promise<void> }> {
+  const dir = process.env.DAEMON_PROF;
+  if (!dir) return { stop: async () => {} };
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+/**
+ * The longest main-thread CPU stretch between two 1 ms timers until `stop()` (the loop held by this
+ * process's own work). With DAEMON_PROF, stretches over 5 ms are also written to `<name>.gaps.json`
+ * (monotonic µs, the CPU profile's clock) so a profile's samples can be cut to them.
+ */
+function heldCpu(name: string): { stop: () => Promise<number> } {
   let on = true;
   let max = 0;
+  const gaps: { start: number; end: number; cpu: number }[] = [];
+  const us = (): number => Number(process.hrtime.bigint() / 1000n);
   const run = (async () => {
-    for (let c = threadMs(); on; ) {
+    for (let c = threadMs(), w = us(); on; ) {
       await new Promise((r) => setTimeout(r, 1));
       const now = threadMs();
+      const wNow = us();
       max = Math.max(max, now - c);
+      if (now - c > 5) gaps.push({ start: w, end: wNow, cpu: now - c });
       c = now;
+      w = wNow;
     }
   })();
-  return { stop: async () => ((on = false), await run, max) };
+  return {
+    stop: async () => {
+      on = false;
+      await run;
+      if (process.env.DAEMON_PROF) writeFileSync(join(process.env.DAEMON_PROF, `${name}.gaps.json`), JSON.stringify(gaps));
+      return max;
+    },
+  };
 }
 const idleMs = Number(idleArg) * 1000;
 const host = await startHost({
   workspaceRoot: root,
-  config: { options: { graph: { watch: mode !== 'bare', typeCheck: false } } },
+  // DAEMON_FACTS=0: the structure plugin's background facts job off (its stretches apart from the daemon's and the engine's).
+  config: { options: { graph: { watch: mode !== 'bare', typeCheck: false }, structure: { backgroundFacts: process.env.DAEMON_FACTS !== '0' } } },
   env: { M1ND_STORE_DIR: storeDir, M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: join(storeDir, 'cache') },
   log: createLogger(() => {}),
 });
@@ -70,7 +108,8 @@ const burst = Number(burstArg);
 if (mode === 'daemon' && burst > 0) {
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
-  const held = heldCpu();
+  const prof = await profiler('burst');
+  const held = heldCpu('burst');
   const t = performance.now();
   for (let i = 0; i < burst; i++) appendFileSync(join(root, `pkg${i % 100}`, `m${Math.floor(i / 100)}.ts`), `\nexport const touched${i} = ${i};\n`);
   // Until the daemon's background cycles have handled the burst (its counters say so).
@@ -82,6 +121,7 @@ if (mode === 'daemon' && burst > 0) {
   }
   h.disable();
   const heldMax = await held.stop();
+  await prof.stop();
   const drainedMs = Math.round(performance.now() - t);
   const s = await call('daemon_status');
   // Baseline in the same process: the same number of files changed again, re-ingested by the engine's
@@ -90,12 +130,34 @@ if (mode === 'daemon' && burst > 0) {
   const base = monitorEventLoopDelay({ resolution: 5 });
   for (let i = 0; i < burst; i++) appendFileSync(join(root, `pkg${i % 100}`, `m${Math.floor(i / 100)}.ts`), `\nexport const again${i} = ${i};\n`);
   base.enable();
-  const baseHeld = heldCpu();
+  const baseProf = await profiler('baseline');
+  const baseHeld = heldCpu('baseline');
   const tb = performance.now();
   await call('ingest', { path: '.', incremental: true });
   base.disable();
   const baseHeldMax = await baseHeld.stop();
+  await baseProf.stop();
+  // The graph's own watcher path: as many files changed again, marked dirty by the graph's watcher
+  // (no daemon), re-ingested by the freshness check of the next query.
+  for (let i = 0; i < burst; i++) appendFileSync(join(root, `pkg${i % 100}`, `m${Math.floor(i / 100)}.ts`), `\nexport const watched${i} = ${i};\n`);
+  const watchProf = await profiler('watcher');
+  const watchHeld = heldCpu('watcher');
+  const watchLoop = monitorEventLoopDelay({ resolution: 5 });
+  watchLoop.enable();
+  const tw = performance.now();
+  for (let i = 0; i < 100 && !(await call('health')).graph?.stale; i++) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 300)); // the rest of the burst's events
+  const tq = performance.now();
+  await call('seek', { query: `watched${burst - 1}` });
+  const watchQueryMs = Math.round(performance.now() - tq);
+  watchLoop.disable();
+  const watchHeldMax = await watchHeld.stop();
+  await watchProf.stop();
   out.burst = {
+    watcher_query_ms: watchQueryMs,
+    watcher_wall_ms: Math.round(performance.now() - tw),
+    watcher_loop_delay_max_ms: watchLoop.max / 1e6,
+    watcher_held_cpu_max_ms: watchHeldMax,
     files: burst,
     reingested: s.counters.reingested,
     drained_ms: drainedMs,

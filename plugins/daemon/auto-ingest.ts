@@ -16,6 +16,7 @@ import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import { CONVERTERS, DOCUMENTS_NAMESPACE, converterFor, documentNodes, resolveDocument } from '../documents/api.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
+import { SLICE_MS } from './slices.ts';
 import { TreeWatcher, type ChangeKind } from './tree-watcher.ts';
 import { WatchedRunner, type RunnerDeps } from './watched-runner.ts';
 
@@ -224,7 +225,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     }
     if (forGraph.length && graph.writable && graph.engine.storeExists() && graph.engine.graph.nodeCount > 0) {
       try {
-        out.generation = (await graph.reingestPaths(forGraph, signal)).generation;
+        out.generation = (await graph.engine.ingest({ paths: forGraph, signal, sliceMs: SLICE_MS })).generation;
         out.ingested.push(...forGraph.filter((p) => !out.pruned.includes(p)));
       } catch (error) {
         for (const p of forGraph) out.failed.push({ path: p, error: (error as Error).message });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { GraphService } from '../graph/api.ts';
 import type { Claim, MemoryService } from '../memory/api.ts';
 import type { AlertBook, AlertInput } from './alert-book.ts';
-import { slicer } from './slices.ts';
+import { SLICE_MS, slicer } from './slices.ts';
 import type { ChangeKind } from './tree-watcher.ts';
 
 /** What the graph knew of a deleted file: documents linking to it or to its symbols. */
@@ -152,7 +152,9 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
     try {
       // A large batch goes through the engine's incremental ingest (an asynchronous walk, one relink),
       // which holds the event loop far less than a by-path ingest of as many files.
-      const summary = reingest.length > MAX_BY_PATH ? await graph.engine.ingest({ incremental: true, signal: options.signal }) : await graph.reingestPaths(reingest, options.signal);
+      // Background work: the engine yields every SLICE_MS (a few ms), not its default 20 ms.
+      const slices = { signal: options.signal, sliceMs: SLICE_MS };
+      const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices } : { paths: reingest, ...slices });
       report.generation = summary.generation;
       report.reingested = present.map((f) => f.path);
     } catch (error) {

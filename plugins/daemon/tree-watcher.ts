@@ -12,13 +12,11 @@
  * asynchronously and queued; a folder deleted or moved away is queued as the folder (the daemon's
  * cycle expands it to the graph's files under it).
  */
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import watcher from '@parcel/watcher';
 import fg from 'fast-glob';
-import ignore, { type Ignore } from 'ignore';
-import { PRUNED_SEGMENTS } from '../graph/api.ts';
+import { eachSliced, GitignoreRules, PRUNED_SEGMENTS, skipped, watcherIgnorePatterns } from '../graph/api.ts';
 
 /** What happened to a path since the last drain. */
 export type ChangeKind = 'change' | 'unlink';
@@ -39,61 +37,12 @@ export interface TreeWatcherOptions {
   onUnlink?: (rel: string) => void;
 }
 
-/** .gitignore rules of the workspace, folder by folder, read on first use. */
-export class GitignoreRules {
-  private readonly byDir = new Map<string, Ignore | null>();
-  constructor(private readonly root: string) {}
-
-  private rulesOf(dir: string): Ignore | null {
-    if (this.byDir.has(dir)) return this.byDir.get(dir)!;
-    let text = '';
-    for (const file of dir === '' ? [join('.git', 'info', 'exclude'), '.gitignore'] : [join(dir, '.gitignore')]) {
-      try {
-        text += readFileSync(join(this.root, file), 'utf8') + '\n';
-      } catch {
-        // no rules at this level
-      }
-    }
-    const rules = text.trim() ? ignore().add(text) : null;
-    this.byDir.set(dir, rules);
-    return rules;
-  }
-
-  /** Forgets the rules read so far (a .gitignore changed). */
-  refresh(): void {
-    this.byDir.clear();
-  }
-
-  /** Whether a workspace-relative path (a folder when `dir`) is ignored by git's rules. */
-  ignores(rel: string, dir: boolean): boolean {
-    const parts = rel.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const base = parts.slice(0, i).join('/');
-      const rules = this.rulesOf(base);
-      if (!rules) continue;
-      const sub = parts.slice(i).join('/') + (dir ? '/' : '');
-      if (rules.ignores(sub)) return true;
-    }
-    return false;
-  }
-}
-
-/** Whether a workspace-relative path is on the skip list (hidden, dependencies, build output). */
-export function skipped(rel: string): boolean {
-  return rel.split('/').some((seg) => seg.startsWith('.') || PRUNED_SEGMENTS.has(seg));
-}
-
-/** Regexes over watched-root-relative paths the native watcher never descends into (hidden entries but .gitignore files, the skip list). */
-function ignoredPatterns(): RegExp[] {
-  const names = [...PRUNED_SEGMENTS].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  return [new RegExp(`(^|/)(${names})(/|$)`), /(^|\/)\.(?!gitignore$)[^/]*(\/|$)/];
-}
-
 /** Watches folders of the workspace and queues changed paths. */
 export class TreeWatcher {
   private subscriptions: watcher.AsyncSubscription[] = [];
   private readonly queue = new Map<string, ChangeKind>();
   private timer: NodeJS.Timeout | null = null;
+  private handling: Promise<void> = Promise.resolve();
   private readonly gitignore: GitignoreRules;
   private closed = false;
   /** Events dropped because the queue was full since the last drain (a rescan finds them). */
@@ -122,7 +71,7 @@ export class TreeWatcher {
     try {
       for (const dir of roots) {
         const prefix = relative(root, dir).split(sep).join('/');
-        this.subscriptions.push(await watcher.subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: ignoredPatterns() }));
+        this.subscriptions.push(await watcher.subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: watcherIgnorePatterns() }));
       }
     } catch (error) {
       await this.close();
@@ -133,26 +82,34 @@ export class TreeWatcher {
   private onEvents(prefix: string, error: Error | null, events: watcher.Event[]): void {
     if (this.closed) return;
     if (error) this.lastError = error.message;
+    // Batches in order, each in slices: a checkout's thousands of events never hold the loop at once.
+    this.handling = this.handling
+      .then(() => eachSliced(events, (e) => this.onEvent(prefix, e)))
+      .catch((err: unknown) => {
+        this.lastError = err instanceof Error ? err.message : String(err);
+      });
+  }
+
+  private onEvent(prefix: string, e: watcher.Event): void {
+    if (this.closed) return;
     const { root } = this.options;
-    for (const e of events) {
-      const rel = relative(root, e.path).split(sep).join('/');
-      if (!rel || rel.startsWith('..') || (prefix && rel !== prefix && !rel.startsWith(`${prefix}/`))) continue;
-      if (posix.basename(rel) === '.gitignore') {
-        this.gitignore.refresh();
-        continue;
-      }
-      if (!this.covers(rel) || this.excluded(rel)) continue;
-      if (e.type === 'delete') {
-        this.options.onUnlink?.(rel);
-        this.accepted(rel, 'unlink');
-      } else if (e.type === 'create') {
-        // A folder created or moved in: its files are queued once listed (no event comes for them).
-        void stat(e.path)
-          .then((st) => (st.isDirectory() ? this.queueFolder(rel) : this.accepted(rel, 'change')))
-          .catch(() => undefined);
-      } else {
-        this.accepted(rel, 'change');
-      }
+    const rel = relative(root, e.path).split(sep).join('/');
+    if (!rel || rel.startsWith('..') || (prefix && rel !== prefix && !rel.startsWith(`${prefix}/`))) return;
+    if (posix.basename(rel) === '.gitignore') {
+      this.gitignore.refresh();
+      return;
+    }
+    if (!this.covers(rel) || this.excluded(rel)) return;
+    if (e.type === 'delete') {
+      this.options.onUnlink?.(rel);
+      this.accepted(rel, 'unlink');
+    } else if (e.type === 'create') {
+      // A folder created or moved in: its files are queued once listed (no event comes for them).
+      void stat(e.path)
+        .then((st) => (st.isDirectory() ? this.queueFolder(rel) : this.accepted(rel, 'change')))
+        .catch(() => undefined);
+    } else {
+      this.accepted(rel, 'change');
     }
   }
 

@@ -58,6 +58,7 @@ export type { GrammarName } from './engine/parsers/tree-sitter.ts';
 export { dirOf } from './engine/resolve.ts';
 export { nodeLoc } from './engine/stats.ts';
 export type { FileRow } from './engine/store.ts';
+export { GitignoreRules, eachSliced, skipped, watcherIgnorePatterns } from './engine/watch-rules.ts';
 export { preciseReport } from './engine/ts-program/precise-pass.ts';
 export type { FederationViews } from './federated-service.ts';
 export { FederatedEngine, NAMESPACE_SEPARATOR, fileIdOf, namespaceOf } from './federated-view.ts';

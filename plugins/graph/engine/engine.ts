@@ -316,8 +316,9 @@ export class CodeGraphEngine {
 
   /** What the store recorded per ingested file (hash, size, mtime, loc), all or only `paths`. */
   storedFiles(paths?: readonly string[]): Map<string, FileRow> {
-    const rows = this.loaded.requireStore().fileRows();
-    if (!paths) return rows;
+    const store = this.loaded.requireStore();
+    if (!paths) return store.fileRows();
+    const rows = store.fileRowsOf(paths);
     return new Map(paths.flatMap((p) => (rows.has(p) ? [[p, rows.get(p)!] as const] : [])));
   }
 

@@ -19,7 +19,7 @@ import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
 import type { CommitStream } from './store-writer/writer.ts';
-import { checkPaths, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
+import { checkPathsAsync, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
 export { extractionKey } from './parse-pool/parse-file.ts';
 
@@ -41,6 +41,11 @@ export interface IngestOptions {
    * parses (default 64), so the JSON of every extraction is never held on the main thread at once.
    */
   commitBatchFiles?: number;
+  /**
+   * Main-thread work between two yields to the event loop (default 20 ms); background callers (the
+   * daemon) pass a few ms, so a request arriving meanwhile waits no longer than that.
+   */
+  sliceMs?: number;
 }
 
 /** What an ingest did. */
@@ -167,7 +172,10 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   let t = now();
   progress(0, 1, 'walk');
   const walkOptions = { root, maxFileBytes: ctx.maxFileBytes, exclude: ctx.exclude, detectLanguage: parser.detectLanguage };
-  const rows = store.fileRows();
+  const sliceMs = options.sliceMs ?? SLICE_MS;
+  // Files named by the caller are looked up (one statement): reading every row costs 3-50 ms on 2,000 files.
+  // A walk compares with every row, read in pages between yields.
+  const rows = pathsMode ? store.fileRowsOf(new Set(options.paths)) : await store.fileRowsSliced(sliceMs);
   const workers = options.workers ?? ctx.parseWorkers ?? defaultParseWorkers();
   // A full re-ingest of a large workspace parses in the pool: start its workers now, so their
   // start-up (parser modules, tree-sitter runtime) overlaps the walk instead of following it.
@@ -182,7 +190,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     if (reason !== 'unsupported') skipped.push({ path, reason });
   };
   if (pathsMode) {
-    const check = checkPaths(walkOptions, [...new Set(options.paths)]);
+    const check = await checkPathsAsync(walkOptions, [...new Set(options.paths)]);
     entries = check.files;
     for (const g of check.gone) {
       if (rows.has(g.path)) removes.add(g.path);
@@ -193,7 +201,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     // Every walk records the tree's directories; an incremental one reuses that when none changed.
     const cache = walkCacheOf(store);
     if (!incremental) cache.clear();
-    const walk = await walkWorkspaceAsync({ ...walkOptions, reportPruned: !incremental }, SLICE_MS, cache);
+    const walk = await walkWorkspaceAsync({ ...walkOptions, reportPruned: !incremental }, sliceMs, cache);
     entries = walk.files;
     skipped = walk.skipped;
     Object.assign(skippedByReason, walk.skippedByReason);
@@ -308,7 +316,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
       onProgress: (done: number, total: number) => progress(done, total, 'persist'),
     };
     // A large write goes through the commit worker (SQLite writes off the main thread); an edit's few rows commit here at once.
-    committed = offThreadCommit ? store.commitIngestAsync(write, SLICE_MS, stream ?? undefined) : Promise.resolve().then(() => store.commitIngest(write));
+    committed = offThreadCommit ? store.commitIngestAsync(write, sliceMs, stream ?? undefined) : Promise.resolve().then(() => store.commitIngest(write));
     committed = committed.then(
       (r) => {
         phases.persist = now() - t;
@@ -335,14 +343,14 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     builder = fresh;
     rebuilt = true;
     try {
-      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, SLICE_MS)).resolvedFiles;
+      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, sliceMs)).resolvedFiles;
     } finally {
       // A build error still waits for the commit, so no write is left running behind the failure.
       await committed.catch(() => undefined);
     }
   } else {
     // In place: a patch that fits in one slice (an edit's re-ingest) never yields, so nothing sees it half done.
-    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }, SLICE_MS)).resolvedFiles;
+    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }, sliceMs)).resolvedFiles;
   }
   phases.build = now() - t;
   const { generation, previous: previousGeneration } = await committed;
@@ -432,7 +440,7 @@ async function parseTasks(
   const extractors = new Map<Language, FileExtractor>();
   let lastYield = now();
   for (let i = taken; i < tasks.length; i++) {
-    if (now() - lastYield > YIELD_EVERY_MS) {
+    if (now() - lastYield > (options.sliceMs ?? YIELD_EVERY_MS)) {
       await yieldToLoop();
       lastYield = now();
       aborted(options.signal);
@@ -472,17 +480,23 @@ interface SummaryInput {
 
 function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
   const g = builder.graph;
-  const imports = { resolved: 0, unresolved: 0, external: 0, notFound: 0 };
-  for (const path of builder.filePaths()) {
-    for (const imp of builder.importsOf(path)) {
-      if (imp.unresolved === undefined) imports.resolved++;
-      else {
-        imports.unresolved++;
-        if (imp.unresolved === 'external') imports.external++;
-        else imports.notFound++;
+  // Counted when read (the ingest verb's output), like the per-kind counts below: the count visits
+  // every file's imports (~5-20 ms on 2,000 files), which a watcher's or the daemon's re-ingest never reads.
+  const countImports = (): IngestSummary['imports'] => {
+    const imports = { resolved: 0, unresolved: 0, external: 0, notFound: 0 };
+    for (const path of builder.filePaths()) {
+      for (const imp of builder.importsOf(path)) {
+        if (imp.unresolved === undefined) imports.resolved++;
+        else {
+          imports.unresolved++;
+          if (imp.unresolved === 'external') imports.external++;
+          else imports.notFound++;
+        }
       }
     }
-  }
+    return imports;
+  };
+  let imports: IngestSummary['imports'] | undefined;
   const round = (x: number): number => Math.round(x * 10) / 10;
   // The per-kind and per-relation counts scan the whole graph (~10 ms on 70K nodes and 200K edges):
   // computed when read (the ingest verb's output), not for every watcher or edit re-ingest of a file.
@@ -510,7 +524,9 @@ function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
     get edgesByRelation() {
       return (byRelation ??= g.edgeCountsByRelation());
     },
-    imports,
+    get imports() {
+      return (imports ??= countImports());
+    },
     parseErrors: summarizeParseErrors(builder.parseErrorFiles()),
     git: s.git,
     relinkedFiles: s.relinked,

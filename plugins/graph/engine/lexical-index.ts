@@ -23,6 +23,9 @@ const MAX_PREFIX_EXPANSIONS = 12;
 const SYNONYM_WEIGHT = 0.5;
 export { FLAG_TEST } from './lexical-build.ts';
 
+/** Nodes re-indexed between two looks at the slice clock (`syncSliced`). */
+const SYNC_CHUNK = 16;
+
 /** The seek index over one CodeGraph. */
 export class LexicalIndex {
   /**
@@ -116,8 +119,9 @@ export class LexicalIndex {
   async ensureAsync(graph: CodeGraph, sliceMs = 20): Promise<void> {
     for (;;) {
       if (this.builtFor === graph) {
-        if (this.syncedVersion !== graph.version) this.sync(graph);
-        return;
+        if (this.syncedVersion !== graph.version) await this.syncSliced(graph, sliceMs);
+        if (this.builtFor !== graph || this.syncedVersion === graph.version) return;
+        continue; // the graph changed during a yield: sync again
       }
       // Not started, or the graph changed since it started: (re)start from the current graph.
       if (this.building?.graph !== graph || this.building.version !== graph.version) this.startBuild(graph);
@@ -194,6 +198,28 @@ export class LexicalIndex {
       if (n) this.addNode(i, n, reader);
     }
     if (this.stalePostings > 50_000 && this.stalePostings > this.totalPostings / 3) this.rebuild(graph);
+  }
+
+  /**
+   * `sync` in slices of about `sliceMs`: re-indexing the nodes of a burst of re-ingested files (a few
+   * hundred files, thousands of nodes) tokenises each one, ~10-40 ms in one piece. Returns early,
+   * unsynced, when the graph changed or the index was reset during a yield (the caller looks again).
+   */
+  private async syncSliced(graph: CodeGraph, sliceMs: number): Promise<void> {
+    const version = graph.version;
+    this.ensureCapacity(graph.nodeCapacity);
+    const changed: number[] = [];
+    for (let i = 0; i < graph.nodeCapacity; i++) if (this.indexed[i] !== graph.node(i)) changed.push(i);
+    let t0 = performance.now();
+    for (let k = 0; k < changed.length; k += SYNC_CHUNK) {
+      if (k > 0 && performance.now() - t0 >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (graph.version !== version || this.builtFor !== graph) return;
+        t0 = performance.now();
+      }
+      this.update(graph, changed.slice(k, k + SYNC_CHUNK));
+    }
+    this.syncedVersion = version;
   }
 
   /** Re-indexes whatever differs between the graph and the index (O(nodes), no tokenising of unchanged nodes). */

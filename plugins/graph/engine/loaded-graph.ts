@@ -19,7 +19,7 @@ import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { PageRankCache } from './stats.ts';
 import { GraphStore, type FileRow } from './store.ts';
 import { readStoredFilesSliced, storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
-import { runStepsSliced, yieldToLoop } from './steps.ts';
+import { BACKGROUND_SLICE_MS, runStepsSliced, yieldToLoop } from './steps.ts';
 import { PrecisePass } from './ts-program/precise-pass.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
@@ -257,10 +257,10 @@ export class LoadedGraph {
    * The builder, with its linking state built first when the graph came from a snapshot: the
    * graph is rebuilt from the store's stored extractions (in slices), as a load without a snapshot does.
    */
-  private async mutable(): Promise<GraphBuilder> {
+  private async mutable(sliceMs = OPEN_SLICE_MS): Promise<GraphBuilder> {
     if (this.lazy) {
       this.loadStats.builderBuilds++;
-      await this.openSliced(OPEN_SLICE_MS, false);
+      await this.openSliced(sliceMs, false);
     }
     return this.currentBuilder;
   }
@@ -308,8 +308,8 @@ export class LoadedGraph {
     const stamp = store.snapshotStamp();
     const unreadable = this.loadStats.lastMiss === 'corrupt' || this.loadStats.lastMiss === 'format';
     if (!unreadable && stamp && stamp.generation === key.generation && stamp.preciseVersion === key.preciseVersion) return;
-    const fingerprint = (await this.precise.fingerprintFor(store.fileRows().values())) ?? null;
-    const written = await runStepsSliced(writeSnapshotSteps(store, key, this.currentBuilder, (p) => this.loadedRows.get(p), fingerprint), OPEN_SLICE_MS);
+    const fingerprint = (await this.precise.fingerprintFor((await store.fileRowsSliced(BACKGROUND_SLICE_MS)).values())) ?? null;
+    const written = await runStepsSliced(writeSnapshotSteps(store, key, this.currentBuilder, (p) => this.loadedRows.get(p), fingerprint), BACKGROUND_SLICE_MS);
     if (written) this.loadStats.snapshotWrites++;
   }
 
@@ -346,9 +346,9 @@ export class LoadedGraph {
     const full = options.paths === undefined && options.incremental !== true;
     let builder = this.currentBuilder;
     if (full && this.lazy) builder = this.seededBuilder(this.lazy);
-    else if (this.lazy) builder = await this.mutable();
+    else if (this.lazy) builder = await this.mutable(options.sliceMs);
     else if (this.builder.graph.nodeCount === 0 && store.generation() > 0) {
-      await this.openSliced(OPEN_SLICE_MS, false);
+      await this.openSliced(options.sliceMs ?? OPEN_SLICE_MS, false);
       builder = this.currentBuilder;
     }
     else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();
@@ -422,11 +422,13 @@ export class LoadedGraph {
       }
       const reingested: string[] = [];
       if (this.watcher && this.watcher.pending > 0) {
+        await this.watcher.settled();
         const dirty = this.watcher.drain();
         try {
-          // A directory came or went: only a walk knows its files.
-          if (dirty.dirs.length > 0) await this.ingestNow({ incremental: true });
-          else await this.ingestNow({ paths: dirty.files });
+          // A directory came or went: only a walk knows its files. The watcher's edits are re-ingested
+          // in background slices: other requests wait no more than a few ms behind them.
+          if (dirty.dirs.length > 0) await this.ingestNow({ incremental: true, sliceMs: BACKGROUND_SLICE_MS });
+          else await this.ingestNow({ paths: dirty.files, sliceMs: BACKGROUND_SLICE_MS });
           reingested.push(...dirty.files);
         } catch (err) {
           this.watcher.restore(dirty);
@@ -449,7 +451,7 @@ export class LoadedGraph {
   /** Starts a watcher that marks edited files dirty for the next `ensureFresh()`. */
   async watch(options: WatchOptions = {}): Promise<void> {
     if (this.watcher) return;
-    this.watcher = new WorkspaceWatcher(this.options.root, options);
+    this.watcher = new WorkspaceWatcher(this.options.root, { isFile: (rel) => this.loadedRows.has(rel), ...options });
     await this.watcher.start();
   }
 

@@ -4,6 +4,12 @@
  * event loop back between them, so no single stretch holds the main thread for long.
  */
 
+/**
+ * Main-thread work between two yields for background work nobody is waiting on (a snapshot write,
+ * a watcher's or the daemon's re-ingest): a request that arrives meanwhile waits at most about this.
+ */
+export const BACKGROUND_SLICE_MS = 5;
+
 /** Runs a step generator to the end in one go. */
 export function runSteps<T>(steps: Generator<void, T>): T {
   for (;;) {

@@ -21,6 +21,7 @@ export class PreciseEdgeTable {
     this.db = db;
     this.stmts = {
       rows: db.prepare('SELECT path, hash, fingerprint, edges_json FROM precise_edges').raw(),
+      rowsOf: db.prepare('SELECT path, hash, fingerprint, edges_json FROM precise_edges WHERE path IN (SELECT value FROM json_each(?))').raw(),
       put: db.prepare(
         'INSERT INTO precise_edges (path, hash, fingerprint, edges_json) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint, edges_json = excluded.edges_json',
       ),
@@ -36,6 +37,18 @@ export class PreciseEdgeTable {
     const out = new Map<string, PreciseRow>();
     for (const [path, hash, fingerprint, edgesJson] of this.stmts.rows.iterate() as IterableIterator<[string, string, string, string]>) {
       out.set(path, { path, hash, fingerprint, edgesJson });
+    }
+    return out;
+  }
+
+  /** The stored checker results of some paths (those stored), by path: one indexed lookup each. */
+  rowsOf(paths: Iterable<string>): Map<string, PreciseRow> {
+    const out = new Map<string, PreciseRow>();
+    const list = [...new Set(paths)];
+    for (let i = 0; i < list.length; i += 500) {
+      for (const [path, hash, fingerprint, edgesJson] of this.stmts.rowsOf.iterate(JSON.stringify(list.slice(i, i + 500))) as IterableIterator<[string, string, string, string]>) {
+        out.set(path, { path, hash, fingerprint, edgesJson });
+      }
     }
     return out;
   }

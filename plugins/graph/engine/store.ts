@@ -100,6 +100,18 @@ export class GraphStore {
     return this.files.rows();
   }
 
+  /** `fileRows()` read in pages, yielding between them every `sliceMs` (see FileTable.rowsSliced). */
+  fileRowsSliced(sliceMs: number): Promise<Map<string, FileRow>> {
+    this.assertOpen();
+    return this.files.rowsSliced(sliceMs);
+  }
+
+  /** The stored rows of some paths (those stored), by path: indexed lookups, not a read of every row. */
+  fileRowsOf(paths: Iterable<string>): Map<string, FileRow> {
+    this.assertOpen();
+    return this.files.rowsOf(paths);
+  }
+
   /**
    * Every stored file with its extraction, read in one consistent snapshot. With `light`, calls,
    * references and doc links are left out of each extraction (they are the bulk of the memory;
@@ -256,6 +268,11 @@ export class GraphStore {
   /** Every stored checker result, by path. */
   preciseRows(): Map<string, PreciseRow> {
     return this.precise.rows();
+  }
+
+  /** The stored checker results of some paths (those stored), by path. */
+  preciseRowsOf(paths: Iterable<string>): Map<string, PreciseRow> {
+    return this.precise.rowsOf(paths);
   }
 
   /** Stores checker results (one transaction) and drops rows of files no longer ingested; returns the checker results' version after it. */

@@ -6,7 +6,8 @@
  */
 import fg from 'fast-glob';
 import ignore, { type Ignore } from 'ignore';
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { join, posix } from 'node:path';
 import type { Language } from './extraction.ts';
@@ -233,8 +234,22 @@ export interface PathCheck {
 /** Directory names the walk never enters (the watcher ignores the same ones). */
 export const PRUNED_SEGMENTS: ReadonlySet<string> = new Set([...ALWAYS_PRUNED.filter((d) => d !== '.*'), ...VENDORED_DIRS, ...BUILD_DIRS]);
 
-/** Applies the walk's rules to individual workspace-relative file paths, without walking. */
-export function checkPaths(options: WalkOptions, paths: readonly string[]): PathCheck {
+/**
+ * `checkPaths` with the paths' lstat calls made asynchronously, 32 at a time (a watcher's burst of
+ * 200 paths spent 10-30 ms of main-thread time in synchronous lstat calls).
+ */
+export async function checkPathsAsync(options: WalkOptions, paths: readonly string[]): Promise<PathCheck> {
+  const stats = new Map<string, Stats | null>();
+  for (let i = 0; i < paths.length; i += 32) {
+    const batch = paths.slice(i, i + 32);
+    const found = await Promise.all(batch.map((p) => lstat(join(options.root, p)).catch(() => null)));
+    batch.forEach((p, k) => stats.set(p, found[k]));
+  }
+  return checkPaths(options, paths, (p) => stats.get(p) ?? null);
+}
+
+/** Applies the walk's rules to individual workspace-relative file paths, without walking (`statOf`: the paths' lstat, when already made). */
+export function checkPaths(options: WalkOptions, paths: readonly string[], statOf?: (path: string) => Stats | null): PathCheck {
   const { root } = options;
   const files: WalkEntry[] = [];
   const gone: PathCheck['gone'] = [];
@@ -263,10 +278,11 @@ export function checkPaths(options: WalkOptions, paths: readonly string[]): Path
       if (excluded && excluded(path)) return 'excluded';
       let st;
       try {
-        st = lstatSync(join(root, path));
+        st = statOf ? statOf(path) : lstatSync(join(root, path));
       } catch {
         return 'deleted';
       }
+      if (!st) return 'deleted';
       if (st.isSymbolicLink()) return 'symlink';
       if (!st.isFile()) return 'unsupported';
       if (chainFor(path).ignores(path, false)) return 'gitignored';

@@ -1,11 +1,20 @@
 /**
- * A chokidar watcher that only marks paths dirty. The engine drains the dirty set in
- * `ensureFresh()` before answering a query, so a query never runs on a graph it knows to be stale;
- * the debounced callback lets a host re-ingest in the background once edits settle.
+ * A native watcher that only marks paths dirty. The engine drains the dirty set in `ensureFresh()`
+ * before answering a query, so a query never runs on a graph it knows to be stale; the debounced
+ * callback lets a host re-ingest in the background once edits settle.
+ *
+ * @parcel/watcher (inotify, FSEvents, ReadDirectoryChangesW), like the daemon's watcher: events are
+ * collected on a native thread and handed over in batches, with no stat or folder listing per event
+ * on the main thread (chokidar's per-event lstat held the loop ~70-300 ms for a burst of 200 edits;
+ * docs/benchmarks.md, "Daemon and view build, round 3"). Hidden entries and the skip list are never
+ * watched; paths git ignores are never marked. A deleted path the graph knows as a file is a file;
+ * any other deleted path may have been a folder, and a created folder's files come with no event of
+ * their own: both are marked as folders, which the engine turns into a walk.
  */
-import { watch, type FSWatcher } from 'chokidar';
-import { relative, sep } from 'node:path';
-import { PRUNED_SEGMENTS } from './walk.ts';
+import { stat } from 'node:fs/promises';
+import { posix, relative, sep } from 'node:path';
+import watcher from '@parcel/watcher';
+import { eachSliced, GitignoreRules, skipped, watcherIgnorePatterns } from './watch-rules.ts';
 
 /** Watcher settings. */
 export interface WatchOptions {
@@ -13,8 +22,8 @@ export interface WatchOptions {
   debounceMs?: number;
   /** Called once edits settle, with the number of dirty paths. */
   onSettled?: (pending: number) => void;
-  /** Poll instead of native events (network file systems, some containers). */
-  usePolling?: boolean;
+  /** Whether the graph holds this workspace-relative path as a file (a deleted one is then a file, not a folder). */
+  isFile?: (rel: string) => boolean;
 }
 
 /** Dirty paths collected since the last drain. */
@@ -25,58 +34,84 @@ export interface DirtySet {
   dirs: string[];
 }
 
-
 /** Watches a workspace and accumulates dirty paths. */
 export class WorkspaceWatcher {
-  private watcher: FSWatcher | null = null;
+  private subscription: watcher.AsyncSubscription | null = null;
   private readonly files = new Set<string>();
   private readonly dirs = new Set<string>();
+  /** Event batches being handled and created paths being stat'ed (file or folder?). */
+  private readonly checking = new Set<Promise<void>>();
+  private handling: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
+  private readonly gitignore: GitignoreRules;
+  private closed = false;
   /** The last error the file watcher reported, if any. */
   lastError: string | null = null;
 
   constructor(
     private readonly root: string,
     private readonly options: WatchOptions = {},
-  ) {}
+  ) {
+    this.gitignore = new GitignoreRules(root);
+  }
 
-  /** Starts watching; resolves once the initial scan is done (events before that are not reported). */
+  /** Starts watching; resolves once the native watch is in place (events before that are not reported). */
   async start(): Promise<void> {
-    if (this.watcher) return;
-    const root = this.root;
-    this.watcher = watch(root, {
-      ignoreInitial: true,
-      persistent: true,
-      usePolling: this.options.usePolling ?? false,
-      ignored: (path: string) => {
-        const rel = relative(root, path);
-        if (rel === '') return false;
-        // Hidden entries and always-pruned directories are never ingested, so never watched.
-        return rel.split(sep).some((seg) => seg.startsWith('.') || PRUNED_SEGMENTS.has(seg));
-      },
-    });
-    const mark = (kind: 'file' | 'dir') => (path: string) => {
-      const rel = relative(root, path).split(sep).join('/');
-      if (!rel || rel.startsWith('..')) return;
-      (kind === 'file' ? this.files : this.dirs).add(rel);
-      this.schedule();
-    };
-    // A directory renamed or moved arrives as unlinkDir/addDir; its files are found by a walk.
-    this.watcher
-      .on('add', mark('file'))
-      .on('change', mark('file'))
-      .on('unlink', mark('file'))
-      .on('unlinkDir', mark('dir'))
-      .on('addDir', mark('dir'));
+    if (this.subscription) return;
+    this.closed = false;
     // After start-up, a watcher error (e.g. the inotify limit on a huge tree) must not crash the
     // server: it is kept for status, and queries keep working off the store generation.
-    this.watcher.on('error', (error) => {
-      this.lastError = error instanceof Error ? error.message : String(error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.watcher!.once('ready', () => resolve());
-      this.watcher!.once('error', reject);
-    });
+    this.subscription = await watcher.subscribe(this.root, (error, events) => this.onEvents(error, events), { ignore: watcherIgnorePatterns() });
+  }
+
+  private onEvents(error: Error | null, events: watcher.Event[]): void {
+    if (this.closed) return;
+    if (error) this.lastError = error.message;
+    // Batches are handled in order, each in slices (counted as pending until done).
+    const done: Promise<void> = this.handling
+      .then(() => eachSliced(events, (e) => this.onEvent(e)))
+      .catch((err: unknown) => {
+        this.lastError = err instanceof Error ? err.message : String(err);
+      })
+      .finally(() => this.checking.delete(done));
+    this.checking.add(done);
+    this.handling = done;
+  }
+
+  private onEvent(e: watcher.Event): void {
+    if (this.closed) return;
+    const rel = relative(this.root, e.path).split(sep).join('/');
+    if (!rel || rel.startsWith('..')) return;
+    if (posix.basename(rel) === '.gitignore') {
+      // What is ignored changed: a walk finds files that came in or went out.
+      this.gitignore.refresh();
+      this.mark(this.dirs, posix.dirname(rel) === '.' ? '' : posix.dirname(rel));
+      return;
+    }
+    if (skipped(rel) || this.gitignore.ignores(rel, false)) return;
+    if (e.type === 'update') this.mark(this.files, rel);
+    else if (e.type === 'delete') this.mark(this.options.isFile?.(rel) !== false ? this.files : this.dirs, rel);
+    else this.created(rel, e.path);
+  }
+
+  /** A created path: a file is dirty, a folder (created or moved in) needs a walk. */
+  private created(rel: string, absolute: string): void {
+    const check: Promise<void> = stat(absolute)
+      .then(
+        (st) => {
+          if (this.closed) return;
+          if (!st.isDirectory()) this.mark(this.files, rel);
+          else if (!this.gitignore.ignores(rel, true)) this.mark(this.dirs, rel);
+        },
+        () => (this.closed ? undefined : this.mark(this.files, rel)), // gone again: a removed path is handled as one
+      )
+      .finally(() => this.checking.delete(check));
+    this.checking.add(check);
+  }
+
+  private mark(set: Set<string>, rel: string): void {
+    set.add(rel);
+    this.schedule();
   }
 
   private schedule(): void {
@@ -89,9 +124,14 @@ export class WorkspaceWatcher {
     this.timer.unref();
   }
 
-  /** Number of dirty paths waiting. */
+  /** Number of dirty paths waiting (event batches being handled and created paths being checked count). */
   get pending(): number {
-    return this.files.size + this.dirs.size;
+    return this.files.size + this.dirs.size + this.checking.size;
+  }
+
+  /** Resolves once every event seen so far is handled and every created path classified (file or folder). */
+  async settled(): Promise<void> {
+    while (this.checking.size > 0) await Promise.all([...this.checking]);
   }
 
   /** Returns and clears the dirty paths. */
@@ -110,10 +150,11 @@ export class WorkspaceWatcher {
 
   /** Stops watching. */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const w = this.watcher;
-    this.watcher = null;
-    await w?.close();
+    const s = this.subscription;
+    this.subscription = null;
+    await s?.unsubscribe().catch(() => undefined);
   }
 }

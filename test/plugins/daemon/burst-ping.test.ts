@@ -46,8 +46,14 @@ describe('daemon: a burst of edits never blocks the server for long', function (
   it('answers pings within a few slices while its background cycle re-ingests 200 rewritten files', async () => {
     const ws = tempDir('m1nd-daemon-burst-');
     writeTree(ws);
-    // The graph's own watcher is off: only the daemon reacts to the burst.
-    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: join(ws, '..', `${ws.split('/').pop()}-cache`) }, config: { options: { graph: { watch: false, typeCheck: false } } } });
+    // The graph's own watcher is off: only the daemon reacts to the burst. So is the structure
+    // plugin's background facts job, which the re-ingest restarts: its own stretches (a rule query
+    // compiled on the main thread, a facts write transaction) are that plugin's to slice.
+    h = await connect({
+      workspaceRoot: ws,
+      env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: join(ws, '..', `${ws.split('/').pop()}-cache`) },
+      config: { options: { graph: { watch: false, typeCheck: false }, structure: { backgroundFacts: false } } },
+    });
     const call = async (verb: string, args: Record<string, unknown> = {}) => {
       const r = await h!.call(verb, { agent_id: 'a', ...args });
       assert.notEqual(r.result.isError, true, JSON.stringify(r.json));
@@ -79,9 +85,10 @@ describe('daemon: a burst of edits never blocks the server for long', function (
     const worst = Math.max(...held);
     console.log(`      burst: ${held.length} pings, worst ${worst.toFixed(1)} ms of main-thread work`);
     // Main-thread CPU, not wall time (a loaded machine deschedules the thread). Before the watcher
-    // moved off chokidar and the cycle was sliced, this measured 19-40 ms; now 11-14 ms, and up to
-    // ~26 ms once the engine's own work (the graph snapshot's write, the first patch's rebuild) runs in
-    // its ~20 ms slices during the burst. The bound is the project's line: no stretch over 50 ms.
-    assert.ok(worst < 50, `a ping waited on ${worst.toFixed(1)} ms of main-thread work (${held.length} pings: p50 ${held.sort((a, b) => a - b)[held.length >> 1].toFixed(1)} ms)`);
+    // moved off chokidar and the cycle was sliced, this measured 19-40 ms; with the engine's re-ingest
+    // in 20 ms slices up to ~26 ms; now that the daemon's re-ingest and the snapshot write yield every
+    // 5 ms and no step reads every stored row at once, 9.6-14.6 ms (a ping's own round trip included)
+    // at load average 20-29. The bound leaves about twice that for a loaded machine.
+    assert.ok(worst < 25, `a ping waited on ${worst.toFixed(1)} ms of main-thread work (${held.length} pings: p50 ${held.sort((a, b) => a - b)[held.length >> 1].toFixed(1)} ms)`);
   });
 });

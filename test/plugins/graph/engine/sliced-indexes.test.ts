@@ -64,4 +64,24 @@ describe('sliced seek index and PageRank', () => {
     assert.deepEqual(fresh.expand('ite'), lx.expand('ite'));
     assert.deepEqual(fresh.stats(), lx.stats());
   });
+
+  it('re-indexes a burst of changed nodes in slices, with the same answers as re-indexing at once', async () => {
+    const g = graphOf(3000);
+    const lx = new LexicalIndex();
+    await lx.ensureAsync(g, 50);
+    const once = new LexicalIndex();
+    once.rebuild(g);
+    // A re-ingest of many files: 1,500 nodes get new objects, with new docs.
+    for (let i = 0; i < 1500; i++) g.upsertNode({ ...g.node(i)!, doc: `Reworked item ${i} for ledger ${i % 13}.` });
+    g.finalize();
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    await lx.ensureAsync(g, 0.5);
+    clearInterval(ticker);
+    once.sync(g);
+    assert.ok(ticks > 0, 'other callbacks ran while the index re-indexed');
+    const q = (x: LexicalIndex) => x.query(g, 'reworked ledger item', null, { topK: 10 }).map((h) => [h.id, h.score]);
+    assert.deepEqual(q(lx), q(once));
+    assert.ok(lx.query(g, 'ledger', null, { topK: 1 }).length === 1);
+  });
 });

@@ -1,0 +1,82 @@
+/**
+ * What a native file watcher over the workspace leaves out, shared by the graph's own watcher
+ * (watch.ts) and the daemon's (plugins/daemon/tree-watcher.ts): hidden entries and the skip list
+ * (node_modules, vendor, dist, …) as patterns the native watcher never descends into, and git's
+ * ignore rules (.gitignore files, .git/info/exclude) read folder by folder on first use.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { PRUNED_SEGMENTS } from './walk.ts';
+
+/** .gitignore rules of the workspace, folder by folder, read on first use. */
+export class GitignoreRules {
+  private readonly byDir = new Map<string, Ignore | null>();
+  constructor(private readonly root: string) {}
+
+  private rulesOf(dir: string): Ignore | null {
+    if (this.byDir.has(dir)) return this.byDir.get(dir)!;
+    let text = '';
+    for (const file of dir === '' ? [join('.git', 'info', 'exclude'), '.gitignore'] : [join(dir, '.gitignore')]) {
+      try {
+        text += readFileSync(join(this.root, file), 'utf8') + '\n';
+      } catch {
+        // no rules at this level
+      }
+    }
+    const rules = text.trim() ? ignore().add(text) : null;
+    this.byDir.set(dir, rules);
+    return rules;
+  }
+
+  /** Forgets the rules read so far (a .gitignore changed). */
+  refresh(): void {
+    this.byDir.clear();
+  }
+
+  /** Whether a workspace-relative path (a folder when `dir`) is ignored by git's rules. */
+  ignores(rel: string, dir: boolean): boolean {
+    const parts = rel.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const base = parts.slice(0, i).join('/');
+      const rules = this.rulesOf(base);
+      if (!rules) continue;
+      const sub = parts.slice(i).join('/') + (dir ? '/' : '');
+      if (rules.ignores(sub)) return true;
+    }
+    return false;
+  }
+}
+
+/** Whether a workspace-relative path is on the skip list (hidden, dependencies, build output). */
+export function skipped(rel: string): boolean {
+  return rel.split('/').some((seg) => seg.startsWith('.') || PRUNED_SEGMENTS.has(seg));
+}
+
+/**
+ * Regexes over watched-root-relative paths a native watcher never descends into: the skip list, and
+ * hidden entries except .gitignore files (a changed .gitignore changes what is ignored).
+ */
+export function watcherIgnorePatterns(): RegExp[] {
+  const names = [...PRUNED_SEGMENTS].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return [new RegExp(`(^|/)(${names})(/|$)`), /(^|\/)\.(?!gitignore$)[^/]*(\/|$)/];
+}
+
+/** Events of a native watcher's batch handled between two looks at the slice clock. */
+const EVENTS_PER_CHECK = 32;
+
+/**
+ * Calls `fn` on each item, giving the event loop back every `sliceMs` of work: a native watcher's
+ * batch can hold thousands of events (a checkout, an unpacked archive), each matched against the
+ * ignore rules (whose files are read on first use).
+ */
+export async function eachSliced<T>(items: readonly T[], fn: (item: T) => void, sliceMs = 5): Promise<void> {
+  let t0 = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % EVENTS_PER_CHECK === 0 && performance.now() - t0 >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      t0 = performance.now();
+    }
+    fn(items[i]);
+  }
+}
