@@ -92,13 +92,18 @@ export interface IngestContext {
   gitMaxCommits: number;
   /** Parse worker threads when the run does not say (default one per core; 0: main thread only). */
   parseWorkers?: number;
+  /**
+   * Takes each parsed file's text as it arrives (the engine's bounded search cache), so a big run
+   * never holds every text at once; without it the texts come back in `IngestOutcome.texts`.
+   */
+  keepText?: (path: string, text: string) => void;
 }
 
 /** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */
 export interface IngestOutcome {
   builder: GraphBuilder;
   summary: IngestSummary;
-  /** Texts of files parsed in this run. */
+  /** Texts of files parsed in this run (empty when the context's `keepText` took them). */
   texts: Map<string, string>;
   /** Paths whose content changed or that were removed. */
   changed: string[];
@@ -258,7 +263,8 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
       const stored = store.hasExtraction(outcome.row.extractionKey);
       writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
       graphUpserts.push({ path: e.path, language: e.language, extraction: outcome.extraction });
-      texts.set(e.path, outcome.text);
+      if (ctx.keepText) ctx.keepText(e.path, outcome.text);
+      else texts.set(e.path, outcome.text);
     }
     if (stream && writes.length - stream.sent >= batchFiles) handOver();
   };

@@ -353,6 +353,8 @@ export class LoadedGraph {
     }
     else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();
     const parser = await this.getParser();
+    // Texts go to the bounded search cache as they are read; a full run replaces every one.
+    if (full) this.contents.clear();
     const outcome = await runIngest(
       {
         root: this.options.root,
@@ -364,11 +366,11 @@ export class LoadedGraph {
         exclude: this.options.exclude,
         gitMaxCommits: this.options.gitMaxCommits,
         parseWorkers: this.options.parseWorkers,
+        keepText: (path, text) => this.contents.put(path, text),
       },
       options,
     );
     if (outcome.rebuilt) {
-      this.contents.clear();
       this.swapBuilder(outcome.builder);
       this.loadedRows = new Map(outcome.rows.map((r) => [r.path, r.extractionKey]));
     } else {
@@ -379,7 +381,6 @@ export class LoadedGraph {
       this.contents.drop(path);
     }
     for (const row of outcome.rows) this.loadedRows.set(row.path, row.extractionKey);
-    for (const [path, text] of outcome.texts) this.contents.put(path, text);
     this.precise.afterIngest([...outcome.rows.map((r) => r.path), ...outcome.removed], outcome.rebuilt);
     const raced = outcome.previousGeneration !== this.loadedGeneration;
     this.loadedGeneration = outcome.summary.generation;
