@@ -13,7 +13,7 @@ import { pathStems } from './file-index.ts';
 import { emptyExtraction, type FileState } from './file-state.ts';
 import { upsertFileNodes, type FileNodeContext } from './file-symbol-nodes.ts';
 import { applyGitFacts } from './git-edges.ts';
-import type { ApplyReport, GraphChange } from './graph-change.ts';
+import type { ApplyReport, FileInput, GraphChange } from './graph-change.ts';
 import { linkFile, linkInheritance, type LinkContext, type LinkedFile } from './link-file.ts';
 import { ModuleTree } from './module-tree.ts';
 import { ResolveCache, dirOf, resolveImport, type PathIndex } from './resolve.ts';
@@ -87,6 +87,7 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
       if (!prev) pathsChanged.push(input.path);
       const { state, nodesAdded, namesChanged } = upsertFileNodes(this.fileNodeContext(), input, prev, affected);
       this.files.set(input.path, state);
+      if (change.release) (input as { extraction: FileInput['extraction'] | null }).extraction = null;
       added += nodesAdded;
       for (const n of namesChanged) changedNames.add(n);
       // Files that resolved a name into this one and lost it are found through their edges into

@@ -35,6 +35,12 @@ export interface GraphChange {
   git?: GitFacts | null;
   /** New resolver settings; undefined keeps the current ones (a change re-resolves every file). */
   config?: ResolverConfig;
+  /**
+   * The caller hands the inputs over: the builder drops each input's `extraction` reference once
+   * its file state holds it, so a builder that re-loads extractions frees each one as soon as its
+   * file is linked rather than when the caller lets go of the whole batch.
+   */
+  release?: boolean;
 }
 
 /** What one `apply` did. */

@@ -334,14 +334,14 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     builder = ctx.newBuilder();
     rebuilt = true;
     try {
-      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, SLICE_MS)).resolvedFiles;
+      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config, release: true }, SLICE_MS)).resolvedFiles;
     } finally {
       // A build error still waits for the commit, so no write is left running behind the failure.
       await committed.catch(() => undefined);
     }
   } else {
     // In place: a patch that fits in one slice (an edit's re-ingest) never yields, so nothing sees it half done.
-    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }, SLICE_MS)).resolvedFiles;
+    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config, release: true }, SLICE_MS)).resolvedFiles;
   }
   phases.build = now() - t;
   const { generation, previous: previousGeneration } = await committed;
