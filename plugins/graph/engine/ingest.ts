@@ -17,6 +17,7 @@ import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse
 import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
+import { lightExtraction } from './store-files.ts';
 import type { CommitStream } from './store-writer/writer.ts';
 import { checkPaths, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
@@ -262,7 +263,10 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     } else {
       const stored = store.hasExtraction(outcome.row.extractionKey);
       writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
-      graphUpserts.push({ path: e.path, language: e.language, extraction: outcome.extraction });
+      // A big run hands the build a light copy (calls, references, doc links left out): the build
+      // links each file from its stored extraction once the commit has it, so the run never holds
+      // every full extraction at once (the full one is dropped as soon as the store has it staged).
+      graphUpserts.push(stream ? { path: e.path, language: e.language, extraction: lightExtraction(outcome.extraction), partial: true, key: outcome.row.extractionKey } : { path: e.path, language: e.language, extraction: outcome.extraction });
       if (ctx.keepText) ctx.keepText(e.path, outcome.text);
       else texts.set(e.path, outcome.text);
     }
@@ -334,7 +338,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     builder = ctx.newBuilder();
     rebuilt = true;
     try {
-      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config, release: true }, SLICE_MS)).resolvedFiles;
+      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config, release: true, linkAfter: committed }, SLICE_MS)).resolvedFiles;
     } finally {
       // A build error still waits for the commit, so no write is left running behind the failure.
       await committed.catch(() => undefined);

@@ -114,8 +114,8 @@ export abstract class LoadedGraphBase {
   /** A builder that drops extractions once linked and re-reads them from the store when needed. */
   protected newBuilder(): GraphBuilder {
     return new GraphBuilder({
-      loadExtraction: (path) => {
-        const key = this.loadedRows.get(path);
+      loadExtraction: (path, current) => {
+        const key = current ?? this.loadedRows.get(path);
         return key && this.storeHandle ? this.storeHandle.extraction(key, path) : null;
       },
     });
