@@ -39,15 +39,16 @@ export async function run(argv: string[]): Promise<void> {
       const node = graph.node(i);
       if (node && (node.kind === 'function' || node.kind === 'class' || node.kind === 'method')) picked.push({ id: node.id, label: node.label });
     }
+    // Impact first: it needs no index, so its figures come even when the seek index build is too slow.
+    const impact: number[] = [];
+    for (const p of picked) impact.push(await call('impact', { node_id: p.id, direction: 'reverse' }));
+    console.log(`big-repo: impact p50 ${pct(impact, 50).toFixed(2)} / p99 ${pct(impact, 99).toFixed(2)} ms over ${impact.length} (target p50 ≤ 10, p99 ≤ 50 ms)`);
     const first = await call('seek', { query: picked[0].label });
     const seek: number[] = [];
     for (const p of picked) seek.push(await call('seek', { query: p.label.replace(/_/g, ' ') }));
-    const impact: number[] = [];
-    for (const p of picked) impact.push(await call('impact', { node_id: p.id, direction: 'reverse' }));
+    console.log(`big-repo: seek first ${first.toFixed(0)} ms (builds the index), then p50 ${pct(seek, 50).toFixed(2)} / p99 ${pct(seek, 99).toFixed(2)} ms over ${seek.length} (target p50 ≤ 20 ms)`);
     globalThis.gc?.();
     const after = process.memoryUsage();
-    console.log(`big-repo: seek first ${first.toFixed(0)} ms (builds the index), then p50 ${pct(seek, 50).toFixed(2)} / p99 ${pct(seek, 99).toFixed(2)} ms over ${seek.length} (target p50 ≤ 20 ms)`);
-    console.log(`big-repo: impact p50 ${pct(impact, 50).toFixed(2)} / p99 ${pct(impact, 99).toFixed(2)} ms over ${impact.length} (target p50 ≤ 10, p99 ≤ 50 ms)`);
     console.log(`big-repo: RSS after the queries ${mb(after.rss)} MB, heap ${mb(after.heapUsed)} MB; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   } finally {
     await host.close();
