@@ -13,10 +13,10 @@ export function pct(xs: number[], p: number): number {
  * tier full), and `call`, which runs a verb through the whole pipeline, returns its milliseconds and
  * throws on an error result. The graph is loaded before this returns.
  */
-export async function serveStoredGraph(root: string, storeDir: string, exclude: string[]) {
+export async function serveStoredGraph(root: string, storeDir: string, exclude: string[], graphOptions: Record<string, unknown> = {}) {
   const host = await startHost({
     workspaceRoot: root,
-    config: { options: { graph: { watch: false, exclude } } },
+    config: { options: { graph: { watch: false, exclude, ...graphOptions } } },
     env: { M1ND_STORE_DIR: storeDir, M1ND_TOOL_TIER: 'full' },
     log: createLogger(() => {}),
   });

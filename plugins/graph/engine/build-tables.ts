@@ -24,7 +24,7 @@ export class BuilderTables {
   protected readonly parents = new Map<number, number[]>();
   protected git: GitFacts | null = null;
   protected config: ResolverConfig = emptyResolverConfig();
-  protected readonly loadExtraction: ((path: string) => FileExtraction | null) | null;
+  protected readonly loadExtraction: ((path: string, key?: string) => FileExtraction | null) | null;
   protected readonly fileScopes = new Map<string, FileScope>();
   protected readonly javaPackages = new JavaPackages();
 

@@ -45,6 +45,10 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
   private cache = new ResolveCache();
   /** Files whose nodes `stage` added ahead of the apply that links them. */
   private staged: StagedUpserts | null = null;
+  /** Extraction keys of this apply's inputs (their stored rows may not be current yet). */
+  private readonly keys = new Map<string, string>();
+  /** What the current apply's linking waits for (GraphChange.linkAfter), until it has waited. */
+  private linkGate: Promise<unknown> | null = null;
 
   // --- mutation -------------------------------------------------------------------------------
 
@@ -77,7 +81,7 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
   }
 
   /** The work of `apply`, yielding after each file of each pass (the points where a slice may end). */
-  private *applySteps(change: GraphChange): Generator<void, ApplyReport> {
+  private *applySteps(change: GraphChange): Generator<void | Promise<unknown>, ApplyReport> {
     const g = this.graph;
     const staged = this.staged;
     this.staged = null;
@@ -90,6 +94,7 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     // The first build links every file; computing what it "affects" would only cost time.
     let allAffected = staged?.firstBuild ?? this.files.size === 0;
     this.cache = new ResolveCache();
+    this.keys.clear();
 
     if (change.config && JSON.stringify(change.config) !== JSON.stringify(this.config)) {
       this.config = change.config;
@@ -115,8 +120,9 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     }
 
     for (const input of change.upsert) {
-      if (staged?.inputs.has(input)) continue;
-      added += this.upsertOne(input, affected, changedNames, pathsChanged);
+      if (!staged?.inputs.has(input)) added += this.upsertOne(input, affected, changedNames, pathsChanged);
+      if (change.release) (input as { extraction: FileInput['extraction'] | null }).extraction = null;
+      if (input.key !== undefined) this.keys.set(input.path, input.key);
       yield;
     }
 
@@ -137,6 +143,7 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     let relinked = 0;
     const done = new Set<string>();
     let wave = targets;
+    this.linkGate = change.linkAfter ?? null;
     for (let round = 0; wave.length > 0 && round < 5; round++) {
       for (const p of wave) done.add(p);
       relinked += wave.length;
@@ -146,6 +153,8 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
       wave = [...next].sort();
     }
 
+    this.keys.clear();
+    this.linkGate = null;
     if (change.git !== undefined || pathsChanged.length > 0) {
       if (change.git !== undefined) this.git = change.git;
       this.gitEdges = applyGitFacts(this.graph, this.files, this.git, this.gitEdges);
@@ -208,7 +217,7 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
   }
 
   /** The work of `relink`, yielding after each file of each pass. */
-  private *relinkSteps(paths: readonly string[]): Generator<void, Set<string>> {
+  private *relinkSteps(paths: readonly string[]): Generator<void | Promise<unknown>, Set<string>> {
     const states = paths.map((p) => this.files.get(p)!);
     for (const st of states) {
       // Files whose extraction was dropped after their last link: load them back.
@@ -249,10 +258,16 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     for (const [idx, before] of parentsBefore) {
       if ((this.parents.get(idx) ?? []).join(',') !== before) changed.add(this.node(idx).label);
     }
+    if (this.linkGate) {
+      // Partial inputs' full extractions are loaded from the store below: wait until it has them.
+      const gate = this.linkGate;
+      this.linkGate = null;
+      yield gate;
+    }
     for (let i = 0; i < states.length; i++) {
       const st = states[i];
       if (st.partial) {
-        st.extraction = this.loadExtraction?.(st.path) ?? st.extraction;
+        st.extraction = this.loadExtraction?.(st.path, this.keys.get(st.path)) ?? st.extraction;
         st.partial = false;
       }
       linkFile(this, st, scopes[i]);

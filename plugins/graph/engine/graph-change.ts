@@ -19,6 +19,8 @@ export interface FileInput {
   partial?: boolean;
   /** The checker pass's edges for this content, when known (TS/JS); they replace name-resolved calls. */
   precise?: readonly PreciseEdge[] | null;
+  /** Key of the stored extraction (a partial input's full extraction is loaded by it when the store's rows are not current yet). */
+  key?: string;
 }
 
 /** Per-file git facts and co-change pairs (weights already in (0,1]). */
@@ -35,6 +37,17 @@ export interface GraphChange {
   git?: GitFacts | null;
   /** New resolver settings; undefined keeps the current ones (a change re-resolves every file). */
   config?: ResolverConfig;
+  /**
+   * The caller hands the inputs over: the builder drops each input's `extraction` reference once
+   * its file state holds it, so a builder that re-loads extractions frees each one as soon as its
+   * file is linked rather than when the caller lets go of the whole batch.
+   */
+  release?: boolean;
+  /**
+   * Linking (the pass that loads partial inputs' full extractions) waits for this, e.g. the commit
+   * that stores them; only `applyAsync` can wait (`apply` throws when given one).
+   */
+  linkAfter?: Promise<unknown>;
 }
 
 /** What one `apply` did. */
@@ -60,5 +73,5 @@ export interface GraphBuilderOptions {
    * Re-loads a file's extraction when it must be re-linked. When given, extractions are dropped
    * from memory once linked (the graph keeps what queries need); without it they are retained.
    */
-  loadExtraction?: (path: string) => FileExtraction | null;
+  loadExtraction?: (path: string, key?: string) => FileExtraction | null;
 }

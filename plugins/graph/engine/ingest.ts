@@ -18,6 +18,7 @@ import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse
 import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor, SourceParser } from './source-parser.ts';
 import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
+import { lightExtraction } from './store-files.ts';
 import type { CommitStream } from './store-writer/writer.ts';
 import { checkPathsAsync, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
@@ -98,13 +99,18 @@ export interface IngestContext {
   gitMaxCommits: number;
   /** Parse worker threads when the run does not say (default one per core; 0: main thread only). */
   parseWorkers?: number;
+  /**
+   * Takes each parsed file's text as it arrives (the engine's bounded search cache), so a big run
+   * never holds every text at once; without it the texts come back in `IngestOutcome.texts`.
+   */
+  keepText?: (path: string, text: string) => void;
 }
 
 /** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */
 export interface IngestOutcome {
   builder: GraphBuilder;
   summary: IngestSummary;
-  /** Texts of files parsed in this run. */
+  /** Texts of files parsed in this run (empty when the context's `keepText` took them). */
   texts: Map<string, string>;
   /** Paths whose content changed or that were removed. */
   changed: string[];
@@ -271,10 +277,14 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     } else {
       const stored = store.hasExtraction(outcome.row.extractionKey);
       writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
-      const input: FileInput = { path: e.path, language: e.language, extraction: outcome.extraction };
+      // A big run hands the build a light copy (calls, references, doc links left out): the build
+      // links each file from its stored extraction once the commit has it, so the run never holds
+      // every full extraction at once (the full one is dropped as soon as the store has it staged).
+      const input: FileInput = stream ? { path: e.path, language: e.language, extraction: lightExtraction(outcome.extraction), partial: true, key: outcome.row.extractionKey } : { path: e.path, language: e.language, extraction: outcome.extraction };
       graphUpserts.push(input);
       fresh?.stage([input]);
-      texts.set(e.path, outcome.text);
+      if (ctx.keepText) ctx.keepText(e.path, outcome.text);
+      else texts.set(e.path, outcome.text);
     }
     if (stream && writes.length - stream.sent >= batchFiles) handOver();
   };
@@ -343,14 +353,14 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     builder = fresh;
     rebuilt = true;
     try {
-      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config }, sliceMs)).resolvedFiles;
+      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config, release: true, linkAfter: committed }, sliceMs)).resolvedFiles;
     } finally {
       // A build error still waits for the commit, so no write is left running behind the failure.
       await committed.catch(() => undefined);
     }
   } else {
     // In place: a patch that fits in one slice (an edit's re-ingest) never yields, so nothing sees it half done.
-    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config }, sliceMs)).resolvedFiles;
+    relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config, release: true }, sliceMs)).resolvedFiles;
   }
   phases.build = now() - t;
   const { generation, previous: previousGeneration } = await committed;

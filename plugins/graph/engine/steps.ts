@@ -10,11 +10,12 @@
  */
 export const BACKGROUND_SLICE_MS = 5;
 
-/** Runs a step generator to the end in one go. */
-export function runSteps<T>(steps: Generator<void, T>): T {
+/** Runs a step generator to the end in one go (one that yields a promise to wait for must run sliced). */
+export function runSteps<T>(steps: Generator<void | Promise<unknown>, T>): T {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
+    if (r.value) throw new Error('a step waits for a promise: run it with runStepsSliced');
   }
 }
 
@@ -26,14 +27,22 @@ export function yieldToLoop(): Promise<void> {
 /**
  * Runs a step generator in slices of about `sliceMs` of main-thread time (a slice overruns by at
  * most one step), yielding a macrotask between slices. Work that finishes within the first slice
- * never yields.
+ * never yields. A step that yields a promise waits for it (its rejection ends the run).
  */
-export async function runStepsSliced<T>(steps: Generator<void, T>, sliceMs: number): Promise<T> {
+export async function runStepsSliced<T>(steps: Generator<void | Promise<unknown>, T>, sliceMs: number): Promise<T> {
   let sliceStart = performance.now();
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    if (performance.now() - sliceStart >= sliceMs) {
+    if (r.value) {
+      try {
+        await r.value;
+      } catch (err) {
+        steps.return(undefined as T);
+        throw err;
+      }
+      sliceStart = performance.now();
+    } else if (performance.now() - sliceStart >= sliceMs) {
       await yieldToLoop();
       sliceStart = performance.now();
     }

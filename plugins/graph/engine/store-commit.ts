@@ -8,6 +8,7 @@ import type { FileExtraction } from './extraction.ts';
 import { FileTable, type FileRow } from './store-files.ts';
 import { GitCommitTable, type GitCommit } from './store-git-commits.ts';
 import { MetaTable, type StoreMeta } from './store-meta.ts';
+import type { StageTable } from './store-stage.ts';
 
 /** A file to write: its row, and its extraction unless a row with that key is already stored. */
 export interface FileWrite {
@@ -15,6 +16,11 @@ export interface FileWrite {
   extraction: FileExtraction | null;
   /** `extraction` as JSON when it is already serialised (a parse worker sends it so). */
   json?: string;
+  /**
+   * Set once the commit worker staged this row in the store (store-stage.ts): its extraction and
+   * JSON are dropped then, and a commit on the main connection takes the row from the stage.
+   */
+  staged?: boolean;
 }
 
 /** Everything one ingest writes, committed together. */
@@ -52,12 +58,21 @@ export function extractionJson(w: FileWrite): string | null {
   return w.json ?? (w.extraction ? JSON.stringify(w.extraction) : null);
 }
 
-/** Writes one ingest in one IMMEDIATE transaction; returns the new generation and the one it replaced. */
-export function commitSerialized(t: CommitTables, write: SerializedIngest, onProgress?: (done: number, total: number) => void): { generation: number; previous: number } {
+/**
+ * Writes one ingest in one IMMEDIATE transaction; returns the new generation and the one it replaced.
+ * `staged`: the run's rows staged on this connection (the commit worker's), written before `write.files`.
+ */
+export function commitSerialized(
+  t: CommitTables,
+  write: SerializedIngest,
+  onProgress?: (done: number, total: number) => void,
+  staged?: { table: StageTable; run: string },
+): { generation: number; previous: number } {
   const total = write.files.length + write.removes.length;
   const run = t.db.transaction(() => {
     let done = 0;
     let wroteExtraction = false;
+    if (staged) wroteExtraction = staged.table.write(staged.run).extractions > 0;
     for (const [row, json] of write.files) {
       t.files.putJson(row, json);
       if (json !== null) wroteExtraction = true;

@@ -197,6 +197,13 @@ export function lightenExtraction(extraction: FileExtraction): void {
   if (extraction.bindings) extraction.bindings = fieldBindings(extraction);
 }
 
+/** A light copy of an extraction (as `lightenExtraction` leaves it), sharing its symbols, imports and inherits. */
+export function lightExtraction(extraction: FileExtraction): FileExtraction {
+  const copy = { ...extraction };
+  lightenExtraction(copy);
+  return copy;
+}
+
 /** The bindings of an extraction that belong to its classes (fields), the only ones read before linking. */
 function fieldBindings(extraction: FileExtraction): FileExtraction['bindings'] {
   const classes = new Set(extraction.symbols.filter((s) => s.kind === 'class' || s.kind === 'interface' || s.kind === 'type').map((s) => s.qualifiedName));

@@ -34,6 +34,10 @@ CREATE TABLE IF NOT EXISTS graph_snapshot (
   id INTEGER PRIMARY KEY CHECK (id = 1), format INTEGER NOT NULL, generation INTEGER NOT NULL,
   precise_version INTEGER NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS graph_snapshot_chunks (seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS ingest_stage (
+  run TEXT NOT NULL, seq INTEGER NOT NULL, path TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL, language TEXT NOT NULL, loc INTEGER NOT NULL, parse_errors INTEGER NOT NULL,
+  extraction_key TEXT NOT NULL, json TEXT, created_at INTEGER NOT NULL, PRIMARY KEY (run, seq));
 `;
 
 /** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout and the schema applied. */

@@ -21,6 +21,7 @@ import { MetaTable, type StoreMeta } from './store-meta.ts';
 import { PreciseEdgeTable, type PreciseRow } from './store-precise-edges.ts';
 import { openStoreDatabase } from './store-schema.ts';
 import { SnapshotTable, type SnapshotKey, type SnapshotStamp } from './store-snapshot.ts';
+import { StageTable } from './store-stage.ts';
 import { CommitError, sharedCommitWorker, type CommitStream } from './store-writer/writer.ts';
 
 // Re-exported: callers import the store's types from this module.
@@ -56,6 +57,8 @@ export class GraphStore {
   private readonly precise: PreciseEdgeTable;
   private readonly memory: MemoryTable;
   private readonly snapshots: SnapshotTable;
+  /** Rows a stopped commit worker staged (created when a fallback commit needs them). */
+  private stage: StageTable | null = null;
 
   /** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout. */
   constructor(dir: string, options: { busyTimeoutMs?: number } = {}) {
@@ -132,19 +135,25 @@ export class GraphStore {
     return this.files.hasExtraction(key);
   }
 
-  /** Commits one ingest atomically on this connection; returns the new generation and the one it replaced. */
-  commitIngest(write: IngestWrite): { generation: number; previous: number } {
+  /**
+   * Commits one ingest atomically on this connection; returns the new generation and the one it
+   * replaced. `stageRun`: rows the commit worker staged before it stopped (rows marked `staged`
+   * come from there).
+   */
+  commitIngest(write: IngestWrite, stageRun?: string): { generation: number; previous: number } {
     const db = this.conn;
-    const files = write.upserts.map((w): [FileWrite['row'], string | null] => [w.row, extractionJson(w)]);
-    return commitSerialized({ db, files: this.files, git: this.git, meta: this.metaTable }, { files, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta }, write.onProgress);
+    const files = write.upserts.filter((w) => !w.staged).map((w): [FileWrite['row'], string | null] => [w.row, extractionJson(w)]);
+    const staged = stageRun !== undefined ? { table: (this.stage ??= new StageTable(db)), run: stageRun } : undefined;
+    return commitSerialized({ db, files: this.files, git: this.git, meta: this.metaTable }, { files, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta }, write.onProgress, staged);
   }
 
   /**
    * Commits one ingest atomically from the commit worker's own connection (store-writer/), so the
    * event loop stays free while SQLite writes: extractions are serialised here in slices of
-   * `sliceMs`, the worker writes them in one transaction. Falls back to `commitIngest` when the
-   * worker cannot run (nothing was written by it then). Other writers on this connection wait for
-   * the worker's transaction through the busy timeout, as they would for another process.
+   * `sliceMs`, the worker stages them in the store as they come and writes them in one transaction.
+   * Falls back to `commitIngest` when the worker cannot run (its transaction did not happen then;
+   * what it staged is taken from the stage). Other writers on this connection wait for the worker's
+   * transaction through the busy timeout, as they would for another process.
    */
   async commitIngestAsync(write: IngestWrite, sliceMs = 20, stream?: CommitStream): Promise<{ generation: number; previous: number }> {
     this.assertOpen();
@@ -152,7 +161,7 @@ export class GraphStore {
       return await sharedCommitWorker().commit(this.dir, this.busyTimeoutMs, write, sliceMs, stream);
     } catch (err) {
       if (err instanceof CommitError) throw Object.assign(new Error(err.message), { code: err.code });
-      return this.commitIngest(write);
+      return this.commitIngest(write, (err as { stageRun?: string }).stageRun ?? stream?.run);
     }
   }
 
@@ -163,7 +172,7 @@ export class GraphStore {
    */
   openCommitStream(): CommitStream {
     this.assertOpen();
-    return sharedCommitWorker().open();
+    return sharedCommitWorker().open(this.dir, this.busyTimeoutMs);
   }
 
   /** Starts the commit worker ahead of a large ingest's commit (its start-up overlaps the parse). */

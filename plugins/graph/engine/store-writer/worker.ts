@@ -1,8 +1,10 @@
 /**
  * The commit worker: holds its own connection to a store and writes an ingest's rows, sent in
  * chunks, in one IMMEDIATE transaction when the commit message arrives, so the main thread's event
- * loop stays free while SQLite writes. Nothing is written before the commit message; a store
- * connection is kept per directory until the worker stops.
+ * loop stays free while SQLite writes. Rows that arrive before the commit are staged in a temp table
+ * of that connection (store-stage.ts: not in this heap, not in the store); nothing reaches the
+ * store's tables before the commit message. A store connection is kept per directory until the
+ * worker stops.
  */
 import { parentPort } from 'node:worker_threads';
 import { commitSerialized, type CommitTables, type SerializedFile } from '../store-commit.ts';
@@ -10,39 +12,63 @@ import { FileTable } from '../store-files.ts';
 import { GitCommitTable } from '../store-git-commits.ts';
 import { MetaTable } from '../store-meta.ts';
 import { openStoreDatabase } from '../store-schema.ts';
+import { StageTable } from '../store-stage.ts';
 import type { CommitRequest, CommitResponse } from './protocol.ts';
 
-const connections = new Map<string, CommitTables>();
-const pending = new Map<number, SerializedFile[]>();
+type Connection = CommitTables & { stage: StageTable };
 
-function tablesOf(dir: string, busyTimeoutMs: number): CommitTables {
+const connections = new Map<string, Connection>();
+/** Why staging a run's rows failed: its commit reports it (nothing of it was written then). */
+const failed = new Map<number, Error>();
+
+function tablesOf(dir: string, busyTimeoutMs: number): Connection {
   let t = connections.get(dir);
   if (!t) {
     const { db } = openStoreDatabase(dir, busyTimeoutMs);
-    connections.set(dir, (t = { db, files: new FileTable(db), git: new GitCommitTable(db), meta: new MetaTable(db) }));
+    connections.set(dir, (t = { db, files: new FileTable(db), git: new GitCommitTable(db), meta: new MetaTable(db), stage: new StageTable(db) }));
   }
   return t;
 }
 
+const errorOf = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
 parentPort!.on('message', (req: CommitRequest) => {
   if (req.type === 'files') {
-    let files = pending.get(req.id);
-    if (!files) pending.set(req.id, (files = []));
-    for (const f of req.files) files.push(f);
+    // Staged in the store at once: the worker's heap holds one message's rows at most.
+    if (failed.has(req.id)) return;
+    try {
+      tablesOf(req.dir, req.busyTimeoutMs).stage.add(req.run, req.seq, req.files);
+      parentPort!.postMessage({ type: 'staged', id: req.id, upTo: req.seq + req.files.length } satisfies CommitResponse);
+    } catch (err) {
+      failed.set(req.id, errorOf(err));
+    }
     return;
   }
   if (req.type === 'drop') {
-    pending.delete(req.id);
+    failed.delete(req.id);
+    try {
+      tablesOf(req.dir, req.busyTimeoutMs).stage.drop(req.run);
+    } catch {
+      // Left for a later commit to delete as stale.
+    }
     return;
   }
-  const files = pending.get(req.id) ?? [];
-  pending.delete(req.id);
   let res: CommitResponse;
+  const t = tablesOf(req.dir, req.busyTimeoutMs);
   try {
-    const { generation, previous } = commitSerialized(tablesOf(req.dir, req.busyTimeoutMs), { files, removes: req.removes, gitCommits: req.gitCommits, meta: req.meta });
+    const error = failed.get(req.id);
+    if (error) throw error;
+    const { generation, previous } = commitSerialized(t, { files: [], removes: req.removes, gitCommits: req.gitCommits, meta: req.meta }, undefined, { table: t.stage, run: req.run });
     res = { type: 'done', id: req.id, generation, previous };
   } catch (err) {
-    res = { type: 'error', id: req.id, message: err instanceof Error ? err.message : String(err), code: (err as { code?: string }).code };
+    res = { type: 'error', id: req.id, message: errorOf(err).message, code: (err as { code?: string }).code };
+    try {
+      t.stage.drop(req.run);
+    } catch {
+      // Left for a later commit to delete as stale.
+    }
+  } finally {
+    failed.delete(req.id);
   }
   parentPort!.postMessage(res);
 });

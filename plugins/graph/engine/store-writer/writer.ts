@@ -25,10 +25,11 @@ export class CommitError extends Error {
 
 /**
  * An ingest's rows handed to the worker ahead of its commit, in order, so the main thread can drop
- * their JSON while the ingest still parses: a big ingest then never holds every extraction's JSON in
- * two heaps. `commit` with the stream sends only the rows after those already sent. When the worker
- * dies meanwhile, the stream is broken and the commit falls back to the main thread's connection,
- * re-serialising the rows from their extractions (the caller keeps those).
+ * their JSON while the ingest still parses. The worker stages each chunk in the store and says so;
+ * the rows of a staged chunk then drop their extraction and JSON (`FileWrite.staged`), so a big
+ * ingest holds only the chunks in flight. `commit` with the stream sends only the rows after those
+ * already sent. When the worker dies meanwhile, the stream is broken and the commit falls back to
+ * the main thread's connection: staged rows come from the stage, the others from their data.
  */
 export class CommitStream {
   /** Leading rows of the ingest's write already handed over. */
@@ -38,19 +39,45 @@ export class CommitStream {
   broken = false;
   /** Set once the stream went to `commit` (a later `drop` does nothing). */
   finished = false;
+  /** The stage run its rows go to (unique per process and stream). */
+  readonly run: string;
+  /** Chunks posted and not yet staged, oldest first. */
+  private readonly inFlight: { upTo: number; writes: readonly FileWrite[] }[] = [];
 
   constructor(
     readonly id: number,
     readonly worker: Worker,
+    /** The store the rows go to. */
+    readonly dir: string,
+    readonly busyTimeoutMs: number,
     private readonly closed: (s: CommitStream) => void,
-  ) {}
+  ) {
+    this.run = runName(id);
+  }
 
   /** Serialises and posts `writes` (the next rows of the ingest's write, in order). */
   send(writes: readonly FileWrite[]): void {
     if (this.broken || writes.length === 0) return;
-    postFiles(this.worker, this.id, writes.map((w): SerializedFile => [w.row, extractionJson(w)]));
+    postFiles(this.worker, this.target(), this.sent, writes.map((w): SerializedFile => [w.row, extractionJson(w)]));
     this.sent += writes.length;
+    this.inFlight.push({ upTo: this.sent, writes });
     this.chunks++;
+  }
+
+  /** The worker staged the rows before `upTo`: they drop their data (the stage has it). */
+  onStaged(upTo: number): void {
+    while (this.inFlight.length > 0 && this.inFlight[0].upTo <= upTo) {
+      for (const w of this.inFlight.shift()!.writes) {
+        w.staged = true;
+        w.extraction = null;
+        delete w.json;
+      }
+    }
+  }
+
+  /** Where this stream's rows go, for the worker. */
+  target(): Target {
+    return { id: this.id, run: this.run, dir: this.dir, busyTimeoutMs: this.busyTimeoutMs };
   }
 
   /** Tells the worker to forget the rows (the ingest stopped before its commit). */
@@ -60,12 +87,25 @@ export class CommitStream {
     this.closed(this);
     if (this.broken) return;
     this.broken = true;
-    this.worker.postMessage({ type: 'drop', id: this.id } satisfies CommitRequest);
+    this.worker.postMessage({ type: 'drop', ...this.target() } satisfies CommitRequest);
   }
 }
 
-function postFiles(worker: Worker, id: number, files: SerializedFile[]): void {
-  worker.postMessage({ type: 'files', id, files } satisfies CommitRequest);
+interface Target {
+  id: number;
+  run: string;
+  dir: string;
+  busyTimeoutMs: number;
+}
+
+let runs = 0;
+/** A stage run name no other process or stream of this one uses. */
+function runName(id: number): string {
+  return `${process.pid}-${Date.now().toString(36)}-${id}-${++runs}`;
+}
+
+function postFiles(worker: Worker, to: Target, seq: number, files: SerializedFile[]): void {
+  worker.postMessage({ type: 'files', ...to, seq, files } satisfies CommitRequest);
 }
 
 interface Waiter {
@@ -82,11 +122,11 @@ export class CommitWorker {
   /** Streams opened on the current worker and not yet committed (broken if it dies). */
   private readonly streams = new Set<CommitStream>();
 
-  /** Opens a stream of one ingest's rows (starting the worker if needed); finish it with `commit` or `drop`. */
-  open(): CommitStream {
+  /** Opens a stream of one ingest's rows to the store in `dir` (starting the worker if needed); finish it with `commit` or `drop`. */
+  open(dir: string, busyTimeoutMs: number): CommitStream {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
-    const stream = new CommitStream(this.nextId++, this.ensure(), (s) => {
+    const stream = new CommitStream(this.nextId++, this.ensure(), dir, busyTimeoutMs, (s) => {
       this.streams.delete(s);
       if (this.streams.size === 0 && this.waiting.size === 0) this.scheduleIdle();
     });
@@ -115,6 +155,8 @@ export class CommitWorker {
     }
     const worker = this.ensure();
     const id = stream?.id ?? this.nextId++;
+    const to: Target = stream?.target() ?? { id, run: runName(id), dir, busyTimeoutMs };
+    let seq = stream?.sent ?? 0;
     const result = new Promise<{ generation: number; previous: number }>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
     result.catch(() => undefined); // observed below; a worker death before then must not surface as unhandled
     const total = write.upserts.length;
@@ -127,7 +169,8 @@ export class CommitWorker {
       chunk.push([w.row, json]);
       chars += json?.length ?? 0;
       if (chars >= CHUNK_CHARS) {
-        postFiles(worker, id, chunk);
+        postFiles(worker, to, seq, chunk);
+        seq += chunk.length;
         chunk = [];
         chars = 0;
       }
@@ -137,12 +180,16 @@ export class CommitWorker {
         sliceStart = performance.now();
       }
     }
-    if (chunk.length > 0) postFiles(worker, id, chunk);
+    if (chunk.length > 0) postFiles(worker, to, seq, chunk);
     // Every row is on its way (streamed rows included): say so before the transaction is asked for.
     if (total > 0 && total % 200 !== 0) write.onProgress?.(total, total);
-    worker.postMessage({ type: 'commit', id, dir, busyTimeoutMs, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta } satisfies CommitRequest);
+    worker.postMessage({ type: 'commit', ...to, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta } satisfies CommitRequest);
     try {
       return await result;
+    } catch (err) {
+      // The stage run whose rows a fallback commit on the main connection takes over.
+      if (!(err instanceof CommitError)) throw Object.assign(err as Error, { stageRun: to.run });
+      throw err;
     } finally {
       this.scheduleIdle();
     }
@@ -161,6 +208,10 @@ export class CommitWorker {
     if (this.worker) return this.worker;
     const worker = spawnEngineWorker(import.meta.url, './worker.ts');
     worker.on('message', (res: CommitResponse) => {
+      if (res.type === 'staged') {
+        for (const s of this.streams) if (s.id === res.id && s.worker === worker) s.onStaged(res.upTo);
+        return;
+      }
       const w = this.waiting.get(res.id);
       if (!w) return;
       this.waiting.delete(res.id);

@@ -75,4 +75,51 @@ describe('the store commit worker', function () {
     assert.equal(store.fileRows().get('pkg/m3.py')?.hash, 'c3');
     assert.equal(store.fileRows().has('pkg/m299.py'), false);
   });
+
+  it('stages streamed rows in the store, so each row drops its extraction and JSON once staged, and a dead worker loses none', async () => {
+    const ws = writes(120, 'd');
+    const stream = store.openCommitStream();
+    stream.send(ws.slice(0, 60));
+    stream.send(ws.slice(60, 100));
+    const staged = (): number => ws.filter((w) => w.staged).length;
+    for (let i = 0; i < 200 && staged() < 100; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(staged(), 100, 'the first 100 rows were staged');
+    assert.ok(ws.slice(0, 100).every((w) => w.extraction === null && w.json === undefined), 'staged rows hold no data');
+    assert.ok(ws.slice(100).every((w) => !w.staged && w.extraction !== null), 'the rest keep theirs');
+    const db = new Database(store.path, { readonly: true });
+    try {
+      assert.equal(db.prepare('SELECT COUNT(*) FROM ingest_stage WHERE run = ?').pluck().get(stream.run), 100);
+      assert.equal(db.prepare("SELECT COUNT(*) FROM files WHERE hash LIKE 'd%'").pluck().get(), 0, 'nothing staged is a file row before the commit');
+      // The worker dies before the commit: the main connection commits the staged rows and the rest.
+      await sharedCommitWorker().stop();
+      const r = await store.commitIngestAsync({ upserts: ws, removes: [], meta: {} }, 5, stream);
+      assert.equal(r.generation, r.previous + 1);
+      for (const i of [0, 7, 99, 100, 119]) assert.equal(store.extraction(`python:v:d${i}`, `pkg/m${i}.py`)?.symbols[0].name, `f_d_${i}`);
+      assert.equal(store.fileRows().get('pkg/m42.py')?.hash, 'd42');
+      assert.equal(db.prepare('SELECT COUNT(*) FROM ingest_stage').pluck().get(), 0, 'the stage is emptied by the commit');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('deletes the staged rows of a stream dropped before its commit', async () => {
+    const ws = writes(30, 'e');
+    const stream = store.openCommitStream();
+    stream.send(ws);
+    for (let i = 0; i < 200 && !ws.every((w) => w.staged); i++) await new Promise((r) => setTimeout(r, 25));
+    const db = new Database(store.path, { readonly: true });
+    try {
+      assert.equal(db.prepare('SELECT COUNT(*) FROM ingest_stage WHERE run = ?').pluck().get(stream.run), 30);
+      stream.drop();
+      let left = -1;
+      for (let i = 0; i < 200 && left !== 0; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        left = db.prepare('SELECT COUNT(*) FROM ingest_stage').pluck().get() as number;
+      }
+      assert.equal(left, 0);
+      assert.equal(store.fileRows().has('pkg/m0.py') && store.fileRows().get('pkg/m0.py')!.hash.startsWith('e'), false);
+    } finally {
+      db.close();
+    }
+  });
 });

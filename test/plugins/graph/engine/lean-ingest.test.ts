@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { writeSyntheticRepo } from '../../../../bench/synthetic-repo.ts';
+import { GraphBuilder } from '../../../../plugins/graph/engine/build.ts';
+import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
+import type { CodeGraph } from '../../../../plugins/graph/engine/graph.ts';
+import { storedGitFacts, storedResolverConfig } from '../../../../plugins/graph/engine/stored-graph-inputs.ts';
+import { GraphStore } from '../../../../plugins/graph/engine/store.ts';
+import { CommitStream, sharedCommitWorker } from '../../../../plugins/graph/engine/store-writer/writer.ts';
+import type { FileWrite } from '../../../../plugins/graph/engine/store-commit.ts';
+import { removeWorkspace, writeWorkspace } from './helpers.ts';
+
+function graphOf(g: CodeGraph): { nodes: string[]; edges: string[] } {
+  const nodes = [...g.nodes()].map(([, n]) => `${n.id} ${n.kind} ${n.startLine}-${n.endLine}`).sort();
+  const edges: string[] = [];
+  for (let e = 0; e < g.edgeCapacity; e++) {
+    const ed = g.edge(e);
+    if (ed) edges.push(`${ed.source} -${ed.relation}-> ${ed.target}`);
+  }
+  return { nodes, edges: edges.sort() };
+}
+
+describe('a big ingest that never holds every extraction', function () {
+  this.timeout(240_000);
+  let root: string;
+
+  before(() => {
+    root = writeWorkspace({}, 'm1nd-lean-ingest-');
+    // 120 modules in six languages with imports, calls and inheritance between them: past the
+    // 48 files from which an ingest streams its rows and builds from light extractions.
+    writeSyntheticRepo(root, 120);
+  });
+  after(async () => {
+    await sharedCommitWorker().stop();
+    removeWorkspace(root);
+  });
+
+  it('builds from light extractions, links each file from the store after the commit, and gives the graph full extractions give', async () => {
+    const storeDir = join(root, '.store');
+    const engine = new CodeGraphEngine({ root, storeDir, typeCheck: false, gitMaxCommits: 0, parseWorkers: 0 });
+    // Every row handed to the commit worker drops its data once staged (no full extraction is kept for the build).
+    const sent: FileWrite[] = [];
+    const original = CommitStream.prototype.send;
+    CommitStream.prototype.send = function (this: CommitStream, writes) {
+      sent.push(...writes);
+      return original.call(this, writes);
+    };
+    let lean: ReturnType<typeof graphOf>;
+    try {
+      const s = await engine.ingest();
+      assert.ok(s.files.parsed >= 100, `${s.files.parsed} files`);
+      assert.ok(s.edgesByRelation.calls > 100 && s.edgesByRelation.imports > 50, JSON.stringify(s.edgesByRelation));
+      lean = graphOf(engine.graph);
+    } finally {
+      CommitStream.prototype.send = original;
+      await engine.close();
+    }
+    assert.ok(sent.length >= 100, `${sent.length} rows streamed`);
+    assert.ok(sent.some((w) => w.staged), 'rows were staged and dropped their data');
+    // The same files built at once from their full stored extractions, as a builder that keeps them.
+    const store = new GraphStore(storeDir);
+    try {
+      const { files } = store.loadAll();
+      const builder = new GraphBuilder();
+      builder.apply({ upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction })), remove: [], git: storedGitFacts(store), config: storedResolverConfig(store) });
+      assert.deepEqual(lean, graphOf(builder.graph));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('refuses a synchronous apply that would have to wait for its commit', () => {
+    const builder = new GraphBuilder({ loadExtraction: () => null });
+    const extraction = { path: 'a.py', language: 'python' as const, loc: 1, symbols: [], imports: [], calls: [], inherits: [], references: [], docLinks: [], parseErrors: 0 };
+    assert.throws(() => builder.apply({ upsert: [{ path: 'a.py', language: 'python', extraction }], remove: [], linkAfter: Promise.resolve() }), /runStepsSliced/);
+  });
+});
