@@ -5,7 +5,10 @@
  * - over InMemoryTransport in this process, m1nd from the TypeScript sources (through tsx), so the
  *   client and both servers share one SDK and the difference is m1nd's pipeline alone (the compiled
  *   bundle carries its own copy of the SDK; with two copies in one process the figure measures that);
- * - over stdio: `m1nd serve` (dist/) with the echo verb as a plugin, versus a bare SDK server script.
+ * - over stdio: `m1nd serve` (dist/) with the echo verb as a plugin, versus a bare SDK server script,
+ *   and the same served from the TypeScript sources (`M1ND_FROM_SOURCE=1`), which tells the bundle's
+ *   cost from the pipeline's. Besides wall medians, each server's main-thread CPU per call (Linux:
+ *   /proc/<pid>/task/<pid>/schedstat) is printed as a ratio: on a shared machine it is steadier than wall time.
  * Prints medians and their ratios.
  */
 import fs from 'node:fs';
@@ -77,14 +80,14 @@ s.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: '
 await s.connect(new StdioServerTransport());
 `;
 
-/** A workspace whose config loads the echo verb as a plain-JavaScript plugin importing the bundle. */
-function echoWorkspace(): string {
+/** A workspace whose config loads the echo verb as a plain-JavaScript plugin importing the bundle (or the sources). */
+function echoWorkspace(api = BUNDLE): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-dispatch-'));
   fs.mkdirSync(path.join(ws, 'plugins/bench-echo'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'm1nd.config.mjs'), `export default { plugins: { dirs: ['./plugins'] } };\n`);
   fs.writeFileSync(
     path.join(ws, 'plugins/bench-echo/index.mjs'),
-    `import { definePlugin, defineVerb, Type, AgentId } from ${JSON.stringify(pathToFileURL(BUNDLE).href)};
+    `import { definePlugin, defineVerb, Type, AgentId } from ${JSON.stringify(pathToFileURL(api).href)};
 export default definePlugin({ name: 'bench-echo', version: '1.0.0', apply(ctx) {
   ctx.registerVerb(defineVerb({ name: 'echo', description: 'Echo text back.', input: Type.Object({ agent_id: AgentId, text: Type.String() }), tiers: ['essential'], effect: 'read', handler: (a) => ({ echo: a.text }) }));
 } });
@@ -93,10 +96,21 @@ export default definePlugin({ name: 'bench-echo', version: '1.0.0', apply(ctx) {
   return ws;
 }
 
-async function stdioClient(args: string[], cwd: string): Promise<Client> {
+async function stdioClient(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ client: Client; pid: number | null }> {
   const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, env: { PATH: process.env.PATH ?? '' }, stderr: 'ignore' }));
-  return client;
+  const cache: Record<string, string> = process.env.M1ND_CACHE_DIR ? { M1ND_CACHE_DIR: process.env.M1ND_CACHE_DIR } : {};
+  const transport = new StdioClientTransport({ command: process.execPath, args, cwd, env: { PATH: process.env.PATH ?? '', ...cache, ...env }, stderr: 'ignore' });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
+}
+
+/** A process's main-thread CPU so far, in ms (null where /proc is not there). */
+function mainThreadCpuMs(pid: number | null): number | null {
+  try {
+    return pid === null ? null : Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 function median(xs: number[]): number {
@@ -139,15 +153,40 @@ export async function run(): Promise<void> {
   const bareFile = path.join(ROOT, 'bench', `.bare-echo-${process.pid}.mjs`);
   fs.writeFileSync(bareFile, BARE_STDIO);
   const ws = echoWorkspace();
+  const wsSources = echoWorkspace(path.join(ROOT, 'core/index.ts'));
+  const bin = path.join(ROOT, 'bin/m1nd.js');
   try {
-    const stdio = [await stdioClient([bareFile], ROOT), await stdioClient([path.join(ROOT, 'bin/m1nd.js'), 'serve', '--workspace', ws], ws)];
-    const [sb, sm] = await interleave(stdio, STDIO_ROUNDS, PER_ROUND);
-    console.log(`dispatch over stdio: bare SDK server script median ${us(median(sb))} µs/call, m1nd serve (dist/) median ${us(median(sm))} µs/call over ${sb.length} calls each`);
-    console.log(`dispatch over stdio: ratio m1nd/bare = ${(median(sm) / median(sb)).toFixed(2)} (overhead ${us(median(sm) - median(sb))} µs/call)`);
-    for (const c of stdio) await c.close();
+    const servers = [
+      await stdioClient([bareFile], ROOT),
+      await stdioClient([bin, 'serve', '--workspace', ws], ws),
+      await stdioClient([bin, 'serve', '--workspace', wsSources], wsSources, { M1ND_FROM_SOURCE: '1' }),
+    ];
+    const clients = servers.map((s) => s.client);
+    // Warm-up as interleave does, then the measured rounds with each server's main-thread CPU around them.
+    for (const c of clients) await timeCalls(c, 200);
+    const cpu = servers.map(() => 0);
+    const times = servers.map(() => [] as number[]);
+    for (let r = 0; r < STDIO_ROUNDS; r++) {
+      for (const [i, s] of servers.entries()) {
+        const before = mainThreadCpuMs(s.pid);
+        times[i].push(...(await timeCalls(s.client, PER_ROUND)));
+        const after = mainThreadCpuMs(s.pid);
+        cpu[i] += before === null || after === null ? NaN : after - before;
+      }
+    }
+    const [sb, sm, ss] = times.map(median);
+    const n = STDIO_ROUNDS * PER_ROUND;
+    console.log(`dispatch over stdio: bare SDK server script median ${us(sb)} µs/call, m1nd serve (dist/) median ${us(sm)} µs/call, from sources median ${us(ss)} µs/call over ${n} calls each`);
+    console.log(`dispatch over stdio: ratio m1nd/bare = ${(sm / sb).toFixed(2)} (overhead ${us(sm - sb)} µs/call); from sources ${(ss / sb).toFixed(2)} (overhead ${us(ss - sb)} µs/call)`);
+    if (cpu.every(Number.isFinite)) {
+      const [cb, cm, cs] = cpu.map((ms) => ms / n);
+      console.log(`dispatch over stdio: server main-thread CPU per call bare ${us(cb)} µs, dist ${us(cm)} µs, sources ${us(cs)} µs; ratio dist/bare = ${(cm / cb).toFixed(2)}, sources/bare = ${(cs / cb).toFixed(2)}`);
+    }
+    for (const c of clients) await c.close();
   } finally {
     fs.rmSync(bareFile, { force: true });
     fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(wsSources, { recursive: true, force: true });
   }
 }
 

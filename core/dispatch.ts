@@ -136,32 +136,37 @@ async function runPipeline(gen: Generation, call: CallState): Promise<CallToolRe
 
 /**
  * Runs the pipeline against the call's deadline and the client's cancellation, so a tap or handler
- * that never settles is reported (naming the stage it hung in), never left hanging. One promise and
- * one timer per call; a call still running after LISTEN_AFTER_MS also listens to the client's
- * cancellation. The race is one plain object; the timer callbacks and the pipeline's completion are
- * module functions, so a short call makes one closure (the promise executor).
+ * that never settles is reported (naming the stage it hung in), never left hanging. One promise per
+ * call and no timer of its own: every call in flight is on one watch list that a shared watchdog
+ * (one interval, running only while calls are in flight) checks every WATCH_TICK_MS. A call still
+ * running after LISTEN_AFTER_MS also listens to the client's cancellation. A timer per call (armed,
+ * then cleared when the call ends) cost more than the rest of a trivial call's pipeline.
  */
 function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation): Promise<CallToolResult> {
   if (clientSignal?.aborted) return Promise.reject(cancelled(call.name));
-  const race = { settled: false, timer: undefined, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal } as CallRace;
+  const race: CallRace = { settled: false, listening: false, ms, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal, onAbort: undefined };
   const settled = new Promise<CallToolResult>((resolve, reject) => {
     race.resolve = resolve;
     race.reject = reject;
   });
-  race.timer = ms > LISTEN_AFTER_MS ? setTimeout(onFirstTick, LISTEN_AFTER_MS, race, ms) : setTimeout(onDeadline, ms, race, ms);
+  watched.add(race);
+  watchdog ??= setInterval(watchTick, WATCH_TICK_MS);
   void runRace(gen, race);
   return settled;
 }
 
 interface CallRace {
   settled: boolean;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether it listens to the client's cancellation yet. */
+  listening: boolean;
+  /** Its deadline, in ms after `call.startedAt`. */
+  ms: number;
   resolve: ((result: CallToolResult) => void) | undefined;
   reject: ((error: unknown) => void) | undefined;
   call: CallState;
   ctx: PipelineCallContext;
   signal: AbortSignal | undefined;
-  onAbort?: () => void;
+  onAbort: (() => void) | undefined;
 }
 
 /**
@@ -171,24 +176,39 @@ interface CallRace {
  * sends no response to a cancelled request.
  */
 const LISTEN_AFTER_MS = 20;
+/** How often the watchdog looks at the calls in flight: a deadline is reported at most this late. */
+const WATCH_TICK_MS = 10;
+/** The calls in flight (every generation's), in the order they started. */
+const watched = new Set<CallRace>();
+let watchdog: ReturnType<typeof setInterval> | undefined;
 
-function onFirstTick(race: CallRace, ms: number): void {
-  if (race.settled) return;
-  const signal = race.signal;
-  if (signal?.aborted) return onClientAbort(race);
-  if (signal) {
-    const onAbort = (): void => onClientAbort(race);
-    race.onAbort = onAbort;
-    signal.addEventListener('abort', onAbort, { once: true });
+function watchTick(): void {
+  if (watched.size === 0) {
+    clearInterval(watchdog);
+    watchdog = undefined;
+    return;
   }
-  race.timer = setTimeout(onDeadline, ms - LISTEN_AFTER_MS, race, ms);
+  const now = performance.now();
+  for (const race of watched) {
+    const age = now - race.call.startedAt;
+    if (age >= race.ms) onDeadline(race);
+    else if (!race.listening && age >= LISTEN_AFTER_MS) listen(race);
+  }
+}
+
+function listen(race: CallRace): void {
+  race.listening = true;
+  const signal = race.signal;
+  if (!signal) return;
+  if (signal.aborted) return onClientAbort(race);
+  const onAbort = (): void => onClientAbort(race);
+  race.onAbort = onAbort;
+  signal.addEventListener('abort', onAbort, { once: true });
 }
 
 /** The client cancelled. */
 function onClientAbort(race: CallRace): void {
-  if (race.settled) return;
-  race.settled = true;
-  clearTimeout(race.timer);
+  if (!settle(race)) return;
   race.ctx.stop(race.signal?.reason);
   race.reject!(cancelled(race.call.name));
 }
@@ -204,23 +224,21 @@ async function runRace(gen: Generation, race: CallRace): Promise<void> {
   if (settle(race)) race.resolve!(result);
 }
 
-/** Marks the race settled by the pipeline; false when the deadline or the client settled it first. */
+/** Marks the race settled and off the watch list; false when it was settled already (deadline, client, pipeline). */
 function settle(race: CallRace): boolean {
   if (race.settled) return false;
   race.settled = true;
-  clearTimeout(race.timer);
+  watched.delete(race);
   if (race.onAbort) race.signal!.removeEventListener('abort', race.onAbort);
   return true;
 }
 
-function onDeadline(race: CallRace, ms: number): void {
-  if (race.settled) return;
-  race.settled = true;
-  if (race.onAbort) race.signal!.removeEventListener('abort', race.onAbort);
+function onDeadline(race: CallRace): void {
+  if (!settle(race)) return;
   const call = race.call;
   const stage = call.meta.stage === 'handler' || !call.meta.stage ? '' : ` (stuck in the ${call.meta.stage} hook)`;
   race.reject!(
-    new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${ms} ms and was stopped${stage}`, {
+    new M1ndError(ErrorCodes.CALL_TIMEOUT, `${call.name} did not finish within ${race.ms} ms and was stopped${stage}`, {
       hint: 'narrow the call (smaller scope, top_k or depth) or raise M1ND_HANDLER_TIMEOUT_MS',
       data: { stage: call.meta.stage },
     }),

@@ -104,7 +104,7 @@ export class Host {
   }
 
   /** Runs a tools/call on the current generation (which stays alive until the call ends). */
-  async call(name: string, args: unknown, options?: DispatchOptions): Promise<CallToolResult> {
+  call(name: string, args: unknown, options?: DispatchOptions): Promise<CallToolResult> {
     return dispatchCall(this.current, name, args, options);
   }
 

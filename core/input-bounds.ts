@@ -47,6 +47,7 @@ export function refuseUnboundedCall(name: unknown, args: unknown, maxArgumentByt
   if (typeof name === 'string' && name.length > MAX_TOOL_NAME_CHARS) {
     return refusal(`tool name ${quotePrefix(name)} is ${name.length} characters, over the ${MAX_TOOL_NAME_CHARS} accepted`, 'call a verb by its name: help({"agent_id":"…","mode":"overview"}) lists them', { limit: MAX_TOOL_NAME_CHARS });
   }
+  if (flatWithin(args, maxArgumentBytes)) return undefined;
   // An explicit stack: 10,000-deep input must not overflow the call stack of a recursive walk.
   const stack: { value: unknown; depth: number }[] = [{ value: args, depth: 0 }];
   let bytes = 0;
@@ -71,6 +72,24 @@ export function refuseUnboundedCall(name: unknown, args: unknown, maxArgumentByt
     }
   }
   return undefined;
+}
+
+/**
+ * The common case without allocating: a plain object of strings, numbers, booleans and nulls whose
+ * size (counted as the walk below counts it) is within the cap. False sends it to the walk.
+ */
+function flatWithin(args: unknown, maxArgumentBytes: number): boolean {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return false;
+  let bytes = 2;
+  for (const k in args) {
+    if (!Object.hasOwn(args, k)) return false;
+    const v = (args as Record<string, unknown>)[k];
+    if (typeof v === 'string') bytes += k.length + 3 + v.length + 2;
+    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) bytes += k.length + 3 + 5;
+    else if (v !== undefined) return false;
+    else bytes += k.length + 3;
+  }
+  return bytes <= maxArgumentBytes;
 }
 
 /** Whether a parameter is a workspace path: by name (file, files, path, scope, …_path), unless its schema says `workspacePath: false`. */

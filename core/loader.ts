@@ -310,21 +310,30 @@ function commitTaps(plugin: string, scratch: HostHooks, real: HostHooks): void {
         if (!e.message.includes(`[${hookName}]`)) e.message = `${e.message} [${plugin}:${hookName}]`;
         return e;
       };
+      // Fixed arity (every hook passes at most two arguments): no rest array per call; a promise tap's
+      // errors are stamped on its own promise, without an async wrapper's extra promise and ticks.
+      const fn = tap.fn;
       if (tap.type === 'sync') {
-        target.tap(options, (...args: unknown[]) => {
+        target.tap(options, (a: unknown, b: unknown) => {
           try {
-            return tap.fn(...args);
+            return fn(a, b);
           } catch (error) {
             throw stamp(error);
           }
         });
       } else if (tap.type === 'promise') {
-        target.tapPromise(options, async (...args: unknown[]) => {
+        const rethrow = (error: unknown) => {
+          throw stamp(error);
+        };
+        target.tapPromise(options, (a: unknown, b: unknown) => {
+          let promise: Promise<unknown>;
           try {
-            return await tap.fn(...args);
+            promise = fn(a, b);
           } catch (error) {
-            throw stamp(error);
+            return Promise.reject(stamp(error));
           }
+          // A tap that returned a plain value (tolerated by the async wrapper this replaced) still works.
+          return promise instanceof Promise ? promise.then(undefined, rethrow) : Promise.resolve(promise);
         });
       } else {
         target.tapAsync(options, tap.fn);

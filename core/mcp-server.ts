@@ -86,7 +86,7 @@ export function createMcpServer(host: Host): Server {
     if (host.servers.size > 1) return callOrigin.run(server, () => callTool(request, extra));
     return callTool(request, extra);
   });
-  const callTool = async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
+  const callTool = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
     const token = request.params._meta?.progressToken;
     return host.call(request.params.name, request.params.arguments, {
       signal: extra.signal,

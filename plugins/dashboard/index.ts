@@ -14,6 +14,10 @@ import { SECURITY_HEADERS, type DashboardContext } from './context.ts';
 import { DashboardFeed } from './feed.ts';
 import { CallStats, type Outcome } from './stats.ts';
 
+const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'error'];
+/** Epoch ms at `performance.now()` 0: a call's end in epoch ms from its performance-clock start and elapsed time. */
+const CLOCK_ORIGIN = performance.timeOrigin;
+
 const Options = Type.Object({
   assetsDir: Type.Optional(Type.String({ maxLength: 4096, description: 'Folder of the built browser app (default: dist/ui of the m1nd package)' })),
 });
@@ -63,23 +67,26 @@ export default definePlugin<{ assetsDir?: string }>({
     feed.onTick = checkGeneration;
     ctx.hooks.boot.tap('dashboard', () => void (seenGeneration = graph.engine.generation));
     ctx.hooks.afterCall.tap('dashboard', (call, outcome) => {
+      const connectionId = call.ctx.connectionId;
       // The dashboard's own reads (routes invoking verbs) are not an agent's activity.
-      if (call.ctx.connectionId?.startsWith(ROUTE_CALL_PREFIX)) return;
-      const kind: Outcome = outcome.kind === 'ok' ? 'ok' : outcome.kind === 'refused' ? 'refused' : 'error';
-      stats.record({
-        agentId: call.ctx.agentId,
-        verb: call.name,
-        ms: outcome.elapsedMs,
-        outcome: kind,
-        tokens: call.meta.resultTokens,
-        text: resultText(call),
+      if (connectionId !== undefined && connectionId.startsWith(ROUTE_CALL_PREFIX)) return;
+      const kind = outcome.kind === 'ok' ? 0 : outcome.kind === 'refused' ? 1 : 2;
+      // When it ended, from the pipeline's own clock: no clock read, no object per call (the ring folds later).
+      const at = CLOCK_ORIGIN + call.startedAt + outcome.elapsedMs;
+      stats.add(
+        call.ctx.agentId,
+        call.name,
+        outcome.elapsedMs,
+        kind,
+        at,
+        call.meta.resultTokens,
         // Counting tokens costs CPU: only for calls over HTTP, where a dashboard can be looking.
-        countLater: call.ctx.connectionId !== undefined,
-        connectionId: call.ctx.connectionId,
-        ...(outcome.kind === 'ok' ? {} : { error: { code: outcome.error.code, message: outcome.error.message } }),
-      });
+        connectionId !== undefined ? resultText(call) : undefined,
+        connectionId,
+        outcome.kind === 'ok' ? undefined : { code: outcome.error.code, message: outcome.error.message },
+      );
       if (!feed.active) return;
-      feed.publish('call', { at: new Date().toISOString(), agent_id: call.ctx.agentId, verb: call.name, ms: Math.round(outcome.elapsedMs * 100) / 100, outcome: kind });
+      feed.publish('call', { at: new Date(at).toISOString(), agent_id: call.ctx.agentId, verb: call.name, ms: Math.round(outcome.elapsedMs * 100) / 100, outcome: OUTCOMES[kind] });
       checkGeneration();
     });
     // Claims, missions, locks and alerts written by any agent (or another server of a team store).

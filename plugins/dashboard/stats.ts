@@ -2,7 +2,9 @@
  * Per-agent call statistics for the dashboard, fed by an `afterCall` tap: calls per verb, latency
  * p50/p99 over a bounded window, tokens returned, refusals, errors, the last calls, recent errors
  * and the MCP connections seen. Everything is bounded (agents, verbs per agent, samples, last calls),
- * so a long-running server's memory stays flat. Recording is O(1); percentiles are computed on read.
+ * so a long-running server's memory stays flat. Recording a call writes a few slots of a fixed ring
+ * (no allocation, no clock read: every call pays it); the ring is folded into the per-agent
+ * statistics when it fills and before any read. Percentiles are computed on read.
  * Tokens are the result's BPE count: taken from result shaping when it counted them, otherwise
  * counted later off the call path (HTTP calls only, where a dashboard can look), never characters/4.
  */
@@ -30,6 +32,8 @@ export interface CallRecord {
   verb: string;
   ms: number;
   outcome: Outcome;
+  /** When it ended, epoch ms (default: now). */
+  at?: number;
   /** Tokens of the result when result shaping counted them. */
   tokens?: number;
   /** The result text as sent, to count later when `tokens` is absent and `countLater` is set. */
@@ -103,6 +107,11 @@ interface PendingCount {
   last: LastCall;
 }
 
+/** Calls recorded before a fold (the ring's size). */
+const RING = 256;
+const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'error'];
+const OUTCOME_CODE: Readonly<Record<Outcome, number>> = { ok: 0, refused: 1, error: 2 };
+
 /** The statistics of one server (shared by every generation's tap through the plugin's closure). */
 export class CallStats {
   private readonly agents = new Map<string, AgentStat>();
@@ -111,37 +120,97 @@ export class CallStats {
   private readonly pending: PendingCount[] = [];
   private counting = false;
   readonly startedAt = Date.now();
+  // The ring of calls not folded yet, one array per field (strings are held by reference).
+  private readonly ringAgent: string[] = new Array<string>(RING).fill('');
+  private readonly ringVerb: string[] = new Array<string>(RING).fill('');
+  private readonly ringMs = new Float64Array(RING);
+  private readonly ringAt = new Float64Array(RING);
+  /** -1: not counted by result shaping. */
+  private readonly ringTokens = new Float64Array(RING);
+  private readonly ringOutcome = new Uint8Array(RING);
+  private readonly ringText: (string | undefined)[] = new Array<string | undefined>(RING).fill(undefined);
+  private readonly ringConnection: (string | undefined)[] = new Array<string | undefined>(RING).fill(undefined);
+  private readonly ringError: ({ code: string; message: string } | undefined)[] = new Array<{ code: string; message: string } | undefined>(RING).fill(undefined);
+  /** Calls in the ring, and how many of them hold a result text to count later. */
+  private ringSize = 0;
+  private ringTexts = 0;
 
-  record(c: CallRecord): { last: LastCall } {
-    const now = Date.now();
-    const agent = this.agentFor(c.agentId, now);
+  /** Records one finished call (the object form of `add`). */
+  record(c: CallRecord): void {
+    this.add(c.agentId, c.verb, c.ms, OUTCOME_CODE[c.outcome], c.at ?? Date.now(), c.tokens, c.countLater ? c.text : undefined, c.connectionId, c.error);
+  }
+
+  /**
+   * Records one finished call: O(1), allocation-free (the tap calls it on every call). `outcome` is 0
+   * ok, 1 refused, 2 error; `at` epoch ms; `text` the result as sent, counted later (off the call path)
+   * when result shaping did not count its tokens (pass it only where a dashboard can be looking).
+   */
+  add(agentId: string, verb: string, ms: number, outcome: number, at: number, tokens: number | undefined, text: string | undefined, connectionId: string | undefined, error: { code: string; message: string } | undefined): void {
+    const i = this.ringSize;
+    this.ringAgent[i] = agentId;
+    this.ringVerb[i] = verb;
+    this.ringMs[i] = ms;
+    this.ringAt[i] = at;
+    this.ringOutcome[i] = outcome;
+    this.ringTokens[i] = tokens ?? -1;
+    this.ringConnection[i] = connectionId;
+    this.ringError[i] = error;
+    if (tokens === undefined && text !== undefined) {
+      this.ringText[i] = text;
+      this.ringTexts++;
+    }
+    this.ringSize = i + 1;
+    // Full, or holding as many texts as may wait for a count: fold (amortised O(1) per call).
+    if (this.ringSize === RING || this.ringTexts >= STATS_LIMITS.pendingCounts) this.fold();
+  }
+
+  /** Folds the calls recorded since the last fold into the statistics (before every read). */
+  fold(): void {
+    const n = this.ringSize;
+    this.ringSize = 0;
+    this.ringTexts = 0;
+    for (let i = 0; i < n; i++) {
+      const text = this.ringText[i];
+      const tokens = this.ringTokens[i];
+      this.fold1(this.ringAgent[i], this.ringVerb[i], this.ringMs[i], this.ringAt[i], OUTCOMES[this.ringOutcome[i]], tokens < 0 ? undefined : tokens, text, this.ringConnection[i], this.ringError[i]);
+      // Drop the references: the ring must not keep results or names alive.
+      this.ringText[i] = undefined;
+      this.ringError[i] = undefined;
+      this.ringConnection[i] = undefined;
+      this.ringAgent[i] = '';
+      this.ringVerb[i] = '';
+    }
+  }
+
+  private fold1(agentId: string, verbName: string, ms: number, now: number, outcome: Outcome, tokens: number | undefined, text: string | undefined, connectionId: string | undefined, error: { code: string; message: string } | undefined): void {
+    const agent = this.agentFor(agentId, now);
     agent.calls++;
     agent.lastAt = now;
-    if (c.outcome === 'refused') agent.refusals++;
-    if (c.outcome === 'error') agent.errors++;
-    agent.samples.add(c.ms);
-    let verb = agent.byVerb.get(c.verb);
+    if (outcome === 'refused') agent.refusals++;
+    if (outcome === 'error') agent.errors++;
+    agent.samples.add(ms);
+    let verb = agent.byVerb.get(verbName);
     if (!verb) {
       if (agent.byVerb.size >= STATS_LIMITS.verbsPerAgent) agent.byVerb.delete(leastCalled(agent.byVerb));
-      agent.byVerb.set(c.verb, (verb = { calls: 0, tokens: 0, samples: new Samples(STATS_LIMITS.verbSamples) }));
+      agent.byVerb.set(verbName, (verb = { calls: 0, tokens: 0, samples: new Samples(STATS_LIMITS.verbSamples) }));
     }
     verb.calls++;
-    verb.samples.add(c.ms);
-    const last: LastCall = { at: now, verb: c.verb, ms: round(c.ms), outcome: c.outcome, tokens: null };
+    verb.samples.add(ms);
+    const last: LastCall = { at: now, verb: verbName, ms: round(ms), outcome, tokens: null };
     agent.last.push(last);
     if (agent.last.length > STATS_LIMITS.lastCalls) agent.last.shift();
-    if (c.tokens !== undefined) addTokens(agent, verb, last, c.tokens);
-    else if (c.countLater && c.text !== undefined) this.countLater({ text: c.text, agent, verb, last });
-    if (c.error) {
-      this.errors.push({ at: new Date(now).toISOString(), agent: c.agentId, verb: c.verb, code: c.error.code, message: c.error.message.slice(0, 300) });
+    if (tokens !== undefined) addTokens(agent, verb, last, tokens);
+    else if (text !== undefined) this.countLater({ text, agent, verb, last });
+    if (error) {
+      this.errors.push({ at: new Date(now).toISOString(), agent: agentId, verb: verbName, code: error.code, message: error.message.slice(0, 300) });
       if (this.errors.length > STATS_LIMITS.recentErrors) this.errors.shift();
     }
-    if (c.connectionId !== undefined) this.seeConnection(c.connectionId, c.agentId, now);
-    return { last };
+    if (connectionId !== undefined) this.seeConnection(connectionId, agentId, now);
   }
 
   /** Every agent's statistics, most recently active first. */
   agentsView() {
+    this.fold();
     return [...this.agents.values()]
       .sort((a, b) => b.lastAt - a.lastAt)
       .map((a) => {
@@ -167,11 +236,13 @@ export class CallStats {
 
   /** The MCP connections seen making calls, most recent first. */
   connectionsView(): Connection[] {
+    this.fold();
     return [...this.connections.values()].sort((a, b) => b.lastAt - a.lastAt);
   }
 
   /** The latest failed or refused calls, newest first. */
   recentErrors(limit = 20) {
+    this.fold();
     return this.errors.slice(-limit).reverse();
   }
 
@@ -224,6 +295,7 @@ export class CallStats {
 
   /** Resolves once every queued result is counted (tests, benchmarks). */
   async settled(): Promise<void> {
+    this.fold();
     while (this.counting) await new Promise((r) => setImmediate(r));
   }
 }

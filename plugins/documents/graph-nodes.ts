@@ -69,6 +69,8 @@ class DocumentNodes {
   /** Documents added or replaced since the last apply (linked alone while the graph did not change). */
   private readonly pending = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
+  /** Mutations and applies queued on the chain and not finished. */
+  private queued = 0;
 
   constructor(private readonly graph: GraphService) {}
 
@@ -87,13 +89,25 @@ class DocumentNodes {
     return this.serial(() => this.apply());
   }
 
+  /**
+   * Whether `ensure()` would find nothing to do: the stored documents were restored, nothing is queued,
+   * and there are no documents or the graph is the final one they were linked to with none pending.
+   * Synchronous and allocation-free: the before-call tap asks it on every call.
+   */
+  upToDate(): boolean {
+    if (!this.restored || this.queued > 0) return false;
+    if (this.docs.size === 0) return true;
+    if (this.pending.size > 0) return false;
+    const g = this.graph.engine.graph;
+    return g === this.appliedTo && g.version === this.appliedVersion && !g.needsFinalize;
+  }
+
   /** Every mutation of the documents' nodes runs after the previous one (an apply awaits between documents). */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
+    this.queued++;
     const run = this.chain.then(fn);
-    this.chain = run.then(
-      () => undefined,
-      () => undefined,
-    );
+    const done = () => void this.queued--;
+    this.chain = run.then(done, done);
     return run;
   }
 

@@ -32,13 +32,15 @@ export default definePlugin<{ convertTimeoutMs: number; convertMaxHeapMb: number
     ctx.registerVerb(documentDriftVerb);
     // Converted documents' nodes follow the graph: re-applied (bindings recomputed) after it changed, before each call.
     const graph = ctx.service<GraphService>('graph');
-    ctx.hooks.beforeCall.tapPromise('documents', async () => {
+    // A callback tap: a call finding the documents linked to the graph as it is passes synchronously.
+    const warn = (error: Error) => ctx.log.warn(`converted documents not re-linked in the graph: ${error.message}`);
+    ctx.hooks.beforeCall.tapAsync('documents', (_call, done) => {
       const nodes = documentNodes(graph);
-      try {
-        await nodes.ensure();
-      } catch (error) {
-        ctx.log.warn(`converted documents not re-linked in the graph: ${(error as Error).message}`);
-      }
+      if (nodes.upToDate()) return done();
+      nodes.ensure().then(() => done(), (error: Error) => {
+        warn(error);
+        done();
+      });
     });
     ctx.hooks.workflows.tap('documents', (list) => [
       ...list,

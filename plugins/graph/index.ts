@@ -3,7 +3,7 @@
  * once the server is up (never re-ingesting; graph verbs arriving first wait for it), watches the workspace so edited files are re-ingested
  * before the next query, reports the graph in health, and closes the store at shutdown.
  */
-import { definePlugin, Type } from '../../core/index.ts';
+import { definePlugin, Type, type CallState } from '../../core/index.ts';
 import { CodeGraphEngine } from './engine/engine.ts';
 import { createGraphService } from './service.ts';
 import { workspacePathGate } from './workspace-paths-gate.ts';
@@ -87,17 +87,21 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     });
     // Plugins that consume the graph service: their verbs wait for the load, with progress.
     let consumers: Set<string> | undefined;
-    ctx.hooks.beforeCall.tapPromise('graph', async (call) => {
+    // A callback tap: a call arriving after the load (every call but the first few) passes synchronously.
+    ctx.hooks.beforeCall.tapAsync('graph', (call, done) => {
       const pending = loading;
-      if (!pending) return;
+      if (!pending) return done();
       consumers ??= new Set(['graph', ...ctx.catalog.plugins().filter((p) => p.requires.includes('graph')).map((p) => p.name)]);
-      if (!consumers.has(call.verb.plugin)) return;
+      if (!consumers.has(call.verb.plugin)) return done();
+      waitForLoad(call, pending).then(() => done(), done);
+    });
+    const waitForLoad = async (call: CallState, pending: Promise<unknown>) => {
       await call.ctx.progress(0, 1, 'graph: loading the stored graph');
       await pending;
       await call.ctx.progress(1, 1, 'graph: stored graph loaded');
-    });
+    };
     // Reads by an agent on the federated view check `<repo>::path` inside that repository's root.
-    ctx.hooks.gate.tapPromise('graph:workspace-paths', workspacePathGate((call) => (call.effect === 'read' ? service.federation.serviceFor(call.ctx.agentId) : service).engine));
+    ctx.hooks.gate.tap('graph:workspace-paths', workspacePathGate((call) => (call.effect === 'read' ? service.federation.serviceFor(call.ctx.agentId) : service).engine));
     ctx.hooks.afterCall.tap('graph', (call, outcome) => {
       if (call.name === 'ingest' && outcome.kind === 'ok') {
         lastIngest = new Date().toISOString();

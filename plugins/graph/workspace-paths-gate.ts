@@ -15,10 +15,12 @@ const paramsOf = new WeakMap<TSchema, ReturnType<typeof pathParameters>>();
  * agent on the federated view, the root of the repository its `<repo>::` prefix names.
  */
 export function workspacePathGate(engineFor: Pick<CodeGraphEngine, 'resolvePath'> | ((call: CallState) => Pick<CodeGraphEngine, 'resolvePath'>)) {
-  return async (call: CallState): Promise<CallRefusal | undefined> => {
-    const engine = typeof engineFor === 'function' ? engineFor(call) : engineFor;
+  // Synchronous (the resolver is): a gate tap with no promise per call; a verb without path parameters returns at once.
+  return (call: CallState): CallRefusal | undefined => {
     let params = paramsOf.get(call.verb.input);
     if (!params) paramsOf.set(call.verb.input, (params = pathParameters(call.verb.input)));
+    if (params.length === 0) return undefined;
+    const engine = typeof engineFor === 'function' ? engineFor(call) : engineFor;
     for (const p of params) {
       const value = (call.args as Record<string, unknown>)[p.name];
       const values = p.list ? (Array.isArray(value) ? value : []) : [value];

@@ -31,7 +31,11 @@ export interface WarmerStatus {
 }
 
 export class FactsWarmer {
-  private seen = '';
+  /** The graph the last (re)start saw: generation, version, node and edge counts (numbers, so a poke allocates nothing). */
+  private seenGeneration = -1;
+  private seenVersion = -1;
+  private seenNodes = -1;
+  private seenEdges = -1;
   private timer: NodeJS.Timeout | null = null;
   private current: { cancelled: boolean; promise: Promise<void> } | null = null;
   private stopped = false;
@@ -42,12 +46,9 @@ export class FactsWarmer {
     private readonly onError: (message: string) => void = () => undefined,
   ) {}
 
-  /** Looks at the graph: when it changed since the last run, (re)starts the job after a short quiet time. */
+  /** Looks at the graph: when it changed since the last run, (re)starts the job after a short quiet time. O(1), no allocation when it did not (every call pokes). */
   poke(): void {
-    if (this.stopped) return;
-    const key = this.graphKey();
-    if (key === null || key === this.seen) return;
-    this.seen = key;
+    if (this.stopped || !this.changed()) return;
     if (this.current) this.current.cancelled = true;
     if (this.timer) clearTimeout(this.timer);
     this.status.state = 'waiting';
@@ -77,15 +78,26 @@ export class FactsWarmer {
     }
   }
 
-  private graphKey(): string | null {
+  /** Whether the graph is loaded, not empty and not the one seen last; remembers it when it changed. */
+  private changed(): boolean {
     const engine = this.graph.engine;
+    let g: { nodeCount: number; edgeCount: number; version: number };
     try {
-      const g = engine.graph;
-      if (g.nodeCount === 0) return null;
-      return `${engine.generation}:${g.version}:${g.nodeCount}:${g.edgeCount}`;
+      g = engine.graph;
     } catch {
-      return null; // not loaded yet
+      return false; // not loaded yet
     }
+    const nodes = g.nodeCount;
+    if (nodes === 0) return false;
+    const generation = engine.generation;
+    const version = g.version;
+    const edges = g.edgeCount;
+    if (generation === this.seenGeneration && version === this.seenVersion && nodes === this.seenNodes && edges === this.seenEdges) return false;
+    this.seenGeneration = generation;
+    this.seenVersion = version;
+    this.seenNodes = nodes;
+    this.seenEdges = edges;
+    return true;
   }
 
   private async start(): Promise<void> {

@@ -88,14 +88,16 @@ export default definePlugin<StructureOptions>({
     // A learn correction: the confirmed nodes' shapes are read before learn runs (the code as
     // confirmed) and kept once it succeeded (antibody_create pattern.from_learn).
     const captures = new WeakMap<object, Promise<LearnCapture | null>>();
-    ctx.hooks.beforeCall.tapPromise('structure:learn', async (call) => {
-      if (call.name !== 'learn') return;
+    // A callback tap: every call but `learn` passes synchronously.
+    ctx.hooks.beforeCall.tapAsync('structure:learn', (call, done) => {
+      if (call.name !== 'learn') return done();
       const args = call.args as { query?: string; feedback?: string; node_ids?: string[] };
       const capture = shapesToCapture(graph, { agent: call.ctx.agentId, query: args.query ?? '', feedback: args.feedback ?? '', nodeIds: args.node_ids ?? [] }).catch(() => null);
       captures.set(call, capture);
-      await capture;
+      capture.then(() => done());
     });
     ctx.hooks.afterCall.tap('structure:learn', (call, outcome) => {
+      if (call.name !== 'learn') return;
       const capture = captures.get(call);
       if (capture && outcome.kind === 'ok') keepCapture(graph, capture);
     });
