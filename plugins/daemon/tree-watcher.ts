@@ -14,11 +14,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
-import watcher from '@parcel/watcher';
+import type * as ParcelWatcher from '@parcel/watcher';
 import fg from 'fast-glob';
 import ignore, { type Ignore } from 'ignore';
 import { PRUNED_SEGMENTS } from '../graph/api.ts';
+
+// The native watcher is required when a tree is first watched, not at start (~25 ms of module loading).
+const requireModule = createRequire(import.meta.url);
+let parcel: typeof ParcelWatcher | undefined;
+const watcher = (): typeof ParcelWatcher => (parcel ??= requireModule('@parcel/watcher') as typeof ParcelWatcher);
 
 /** What happened to a path since the last drain. */
 export type ChangeKind = 'change' | 'unlink';
@@ -91,7 +97,7 @@ function ignoredPatterns(): RegExp[] {
 
 /** Watches folders of the workspace and queues changed paths. */
 export class TreeWatcher {
-  private subscriptions: watcher.AsyncSubscription[] = [];
+  private subscriptions: ParcelWatcher.AsyncSubscription[] = [];
   private readonly queue = new Map<string, ChangeKind>();
   private timer: NodeJS.Timeout | null = null;
   private readonly gitignore: GitignoreRules;
@@ -122,7 +128,7 @@ export class TreeWatcher {
     try {
       for (const dir of roots) {
         const prefix = relative(root, dir).split(sep).join('/');
-        this.subscriptions.push(await watcher.subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: ignoredPatterns() }));
+        this.subscriptions.push(await watcher().subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: ignoredPatterns() }));
       }
     } catch (error) {
       await this.close();
@@ -130,7 +136,7 @@ export class TreeWatcher {
     }
   }
 
-  private onEvents(prefix: string, error: Error | null, events: watcher.Event[]): void {
+  private onEvents(prefix: string, error: Error | null, events: ParcelWatcher.Event[]): void {
     if (this.closed) return;
     if (error) this.lastError = error.message;
     const { root } = this.options;

@@ -53,7 +53,7 @@ export type { CodeGraph, GraphEdge, GraphNode, NodeKind, Relation } from './engi
 export { tokenize } from './engine/lexical-index.ts';
 export { nearNames } from './engine/node-lookup.ts';
 export { extractMarkdown } from './engine/parsers/markdown.ts';
-export { createParser, grammarPath, loadGrammar } from './engine/parsers/tree-sitter.ts';
+export { createParser, grammarPath, loadGrammar, treeSitterRuntime } from './engine/parsers/tree-sitter.ts';
 export type { GrammarName } from './engine/parsers/tree-sitter.ts';
 export { dirOf } from './engine/resolve.ts';
 export { nodeLoc } from './engine/stats.ts';

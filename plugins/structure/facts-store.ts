@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { grammarPath } from '../graph/api.ts';
 import { CODE_RULES } from './code-rules.ts';
 import { GRAMMAR_NAMES } from './code-trees.ts';
@@ -89,7 +89,7 @@ export class FactsStore {
     try {
       if (!writable) statSync(file);
       else mkdirSync(storeDir, { recursive: true });
-      const db = new Database(file, { readonly: !writable, fileMustExist: !writable });
+      const db = new (require('better-sqlite3') as typeof Database)(file, { readonly: !writable, fileMustExist: !writable });
       db.pragma('busy_timeout = 2000');
       if (writable) {
         // A rollback journal, not WAL: a read-only server then opens this file without creating a -wal/-shm beside it.
