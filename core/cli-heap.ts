@@ -11,9 +11,25 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
+/** Process-wide (the bundle and dist/core/bundle-loader.js each have their own copy of this module). */
+const LEAN = Symbol.for('m1nd.leanHeap');
+const marks = globalThis as { [LEAN]?: boolean };
+
 /** Stops the young generation's growth (see above) unless `M1ND_LEAN_HEAP=0`; true when applied. */
 export function leanServerHeap(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.M1ND_LEAN_HEAP === '0') return false;
   setFlagsFromString('--semi-space-growth-factor=1');
+  marks[LEAN] = true;
   return true;
+}
+
+/**
+ * Puts V8's default back (a factor of 2). V8 stamps a code cache with a hash of the flags that differ
+ * from their defaults and rejects it in a process whose flags differ: the bundle's cache, written at
+ * exit (core/bundle-loader.ts), must be made with the flags a fresh process loads it with.
+ */
+export function restoreDefaultHeap(): void {
+  if (!marks[LEAN]) return;
+  setFlagsFromString('--semi-space-growth-factor=2');
+  marks[LEAN] = false;
 }
