@@ -165,6 +165,8 @@ function countingWorker(): CountingWorker | null {
     const cached = readCacheFile(file);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
+      // Not the parent's flags: `--input-type=module` would evaluate this CommonJS source as a module.
+      execArgv: [],
       workerData: { rankModule, encodingModule: require.resolve('gpt-tokenizer/GptEncoding'), cached: typeof cached === 'string' ? null : cached, writeCache: file !== null },
     });
     const state: CountingWorker = { worker, waiting: new Map(), next: 0 };
