@@ -190,15 +190,18 @@ async function main(): Promise<void> {
   const mb = (x: number): string => fmt(x / 1024 / 1024, 0);
   // Three fresh processes per mode, interleaved (RSS after an allocation burst varies by a few MB
   // with what the young generation touched last): the median, with the range.
+  // Each as `m1nd serve` runs (its heap setting, core/cli-heap.ts), and dist/ also with V8's default
+  // heap (M1ND_LEAN_HEAP=0) as the same-run baseline of that setting.
   const modes = [
-    ['from sources through tsx', ['--import', 'tsx'], join(repo, 'plugins/graph/engine/engine.ts')],
-    ['from the built dist/', [], distEngine],
+    ['from sources through tsx', ['--import', 'tsx'], join(repo, 'plugins/graph/engine/engine.ts'), '1'],
+    ['from the built dist/', [], distEngine, '1'],
+    ["from the built dist/ with V8's default heap (M1ND_LEAN_HEAP=0)", [], distEngine, '0'],
   ] as const;
   type ChildResult = { openMs: number; rss: number; baseline: number; heapUsed: number; nodes: number; edges: number };
   const results = new Map<string, ChildResult[]>(modes.map(([label]) => [label, []]));
   for (let run = 0; run < 3; run++) {
-    for (const [label, nodeArgs, engineModule] of modes) {
-      const out = spawnSync(process.execPath, ['--expose-gc', ...nodeArgs, child, engineModule, root, storeDir, EXCLUDE.join(',')], { cwd: repo, encoding: 'utf8' });
+    for (const [label, nodeArgs, engineModule, lean] of modes) {
+      const out = spawnSync(process.execPath, ['--expose-gc', ...nodeArgs, child, engineModule, root, storeDir, EXCLUDE.join(',')], { cwd: repo, encoding: 'utf8', env: { ...process.env, M1ND_LEAN_HEAP: lean } });
       if (out.status !== 0) console.log(`fresh-process load ${label} failed: ${out.stderr}`);
       else results.get(label)!.push(JSON.parse(out.stdout) as ChildResult);
     }

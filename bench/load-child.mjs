@@ -6,6 +6,7 @@
  *   node --expose-gc [--import tsx] bench/load-child.mjs <engine module> <root> <store dir> <exclude,…>
  * BENCH_SNAPSHOTS=0 ignores the stored graph snapshot (re-links every stored extraction, as before
  * snapshots); the output says which load ran (`loadStats`) and the open's main-thread CPU.
+ * M1ND_LEAN_HEAP=0: without the server's heap setting (core/cli-heap.ts), as `m1nd serve` with it.
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -14,6 +15,9 @@ const [enginePath, root, storeDir, exclude] = process.argv.slice(2);
 globalThis.gc?.();
 // Measured before the engine module is imported: the runtime (and the tsx loader, if any) only.
 const baseline = process.memoryUsage().rss;
+// The process as `m1nd serve` runs it: its heap setting (core/cli-heap.ts) from the same build as the engine.
+const { leanServerHeap } = await import(pathToFileURL(resolve(enginePath, `../../../../core/cli-heap.${enginePath.endsWith('.ts') ? 'ts' : 'js'}`)).href);
+const lean = process.env.M1ND_LEAN_HEAP !== '0' && leanServerHeap();
 const { CodeGraphEngine } = await import(pathToFileURL(resolve(enginePath)).href);
 const snapshots = process.env.BENCH_SNAPSHOTS !== '0';
 const e = new CodeGraphEngine({ root, storeDir, exclude: exclude ? exclude.split(',') : [], snapshots, typeCheck: false });
@@ -29,5 +33,5 @@ e.seek('parse header');
 e.search('def __init__');
 globalThis.gc?.();
 const m = process.memoryUsage();
-process.stdout.write(JSON.stringify({ openMs, openCpuMs, openHeap, rss: m.rss, baseline, heapUsed: m.heapUsed, heapTotal: m.heapTotal, nodes: o.nodes, edges: o.edges, loadStats: e.loadStats?.() }));
+process.stdout.write(JSON.stringify({ lean, openMs, openCpuMs, openHeap, rss: m.rss, baseline, heapUsed: m.heapUsed, heapTotal: m.heapTotal, nodes: o.nodes, edges: o.edges, loadStats: e.loadStats?.() }));
 await e.close();

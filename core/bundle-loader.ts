@@ -21,6 +21,7 @@ import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { cacheDir, cacheFileFor, readCacheFile, writeCacheFile } from './cache-file.ts';
+import { restoreDefaultHeap } from './cli-heap.ts';
 
 const BARE = /^(?![a-z][a-z0-9+.-]*:|\.{0,2}\/)/i;
 
@@ -107,6 +108,8 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
     saved = true;
     let data: Buffer;
     try {
+      // A server's heap flag (core/cli-heap.ts) would stamp the cache with flags a fresh process does not have.
+      restoreDefaultHeap();
       data = script.createCachedData();
     } catch {
       return false;

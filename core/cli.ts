@@ -12,6 +12,7 @@ import { CORE_VERSION } from './version.ts';
 import { cacheDir } from './cache-file.ts';
 import { useTokenizerCache } from './tokens.ts';
 import { watchForReload } from './dev.ts';
+import { leanServerHeap } from './cli-heap.ts';
 import { scaffoldPlugin, wirePlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
 import { HELP } from './cli-help.ts';
@@ -71,6 +72,8 @@ export function banner(host: Host, transport: string, watching: boolean): string
 }
 
 async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) => void): Promise<number> {
+  // A server lives long: keep its young generation small (core/cli-heap.ts). One-shot commands keep V8's default.
+  leanServerHeap();
   const host = await startHost(bootOptions(v, log, watch));
   onHost(host);
   const closers: (() => Promise<void>)[] = [];

@@ -14,9 +14,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { dirname, join, posix, relative, sep } from 'node:path';
-import watcher from '@parcel/watcher';
+import type * as ParcelWatcher from '@parcel/watcher';
 import fg from 'fast-glob';
-import { eachSliced, GitignoreRules, PRUNED_SEGMENTS, skipped, watcherIgnorePatterns } from '../graph/api.ts';
+import { eachSliced, GitignoreRules, nativeWatcher, PRUNED_SEGMENTS, skipped, watcherIgnorePatterns } from '../graph/api.ts';
 
 /** What happened to a path since the last drain. */
 export type ChangeKind = 'change' | 'unlink';
@@ -39,7 +39,7 @@ export interface TreeWatcherOptions {
 
 /** Watches folders of the workspace and queues changed paths. */
 export class TreeWatcher {
-  private subscriptions: watcher.AsyncSubscription[] = [];
+  private subscriptions: ParcelWatcher.AsyncSubscription[] = [];
   private readonly queue = new Map<string, ChangeKind>();
   private timer: NodeJS.Timeout | null = null;
   private handling: Promise<void> = Promise.resolve();
@@ -71,7 +71,7 @@ export class TreeWatcher {
     try {
       for (const dir of roots) {
         const prefix = relative(root, dir).split(sep).join('/');
-        this.subscriptions.push(await watcher.subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: watcherIgnorePatterns() }));
+        this.subscriptions.push(await nativeWatcher().subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: watcherIgnorePatterns() }));
       }
     } catch (error) {
       await this.close();
@@ -79,7 +79,7 @@ export class TreeWatcher {
     }
   }
 
-  private onEvents(prefix: string, error: Error | null, events: watcher.Event[]): void {
+  private onEvents(prefix: string, error: Error | null, events: ParcelWatcher.Event[]): void {
     if (this.closed) return;
     if (error) this.lastError = error.message;
     // Batches in order, each in slices: a checkout's thousands of events never hold the loop at once.
@@ -90,7 +90,7 @@ export class TreeWatcher {
       });
   }
 
-  private onEvent(prefix: string, e: watcher.Event): void {
+  private onEvent(prefix: string, e: ParcelWatcher.Event): void {
     if (this.closed) return;
     const { root } = this.options;
     const rel = relative(root, e.path).split(sep).join('/');

@@ -8,7 +8,7 @@
  * Tokens are the result's BPE count: taken from result shaping when it counted them, otherwise
  * counted later off the call path (HTTP calls only, where a dashboard can look), never characters/4.
  */
-import { countTokens } from '../../core/index.ts';
+import { countTokens, countTokensAsync, tokenizerLoaded } from '../../core/index.ts';
 
 /** Bounds of the statistics (a server with more agents or verbs keeps the most recent). */
 export const STATS_LIMITS = Object.freeze({
@@ -284,6 +284,18 @@ export class CallStats {
   }
 
   private drain(): void {
+    // Until this thread has the tokenizer's tables (a verb's own count loads them), results are
+    // counted one at a time in the counting worker: loading them here would hold the loop ~0.3–0.5 s.
+    if (!tokenizerLoaded()) {
+      const p = this.pending.shift()!;
+      void countTokensAsync(p.text)
+        .then((tokens) => addTokens(p.agent, p.verb, p.last, tokens))
+        .finally(() => {
+          if (this.pending.length > 0) setImmediate(() => this.drain());
+          else this.counting = false;
+        });
+      return;
+    }
     const until = performance.now() + 8;
     while (this.pending.length > 0 && performance.now() < until) {
       const p = this.pending.shift()!;

@@ -164,11 +164,12 @@ class DocumentNodes {
   }
 
   private async apply(): Promise<void> {
-    this.restore();
-    if (this.docs.size === 0) return;
     // The graph as it is: refreshing is the handler's business (a call that re-ingests re-links on the next one).
     const g = this.graph.engine.graph;
+    // Nothing to link into an empty (or not yet loaded) graph, so the store is not opened for it.
     if (g.nodeCount === 0) return;
+    this.restore();
+    if (this.docs.size === 0) return;
     ensureFinal(g);
     // The graph changed (an edit, a reload): every document's links are checked; else only the new ones.
     const changed = g !== this.appliedTo || g.version !== this.appliedVersion;

@@ -53,12 +53,12 @@ export type { CodeGraph, GraphEdge, GraphNode, NodeKind, Relation } from './engi
 export { tokenize } from './engine/lexical-index.ts';
 export { nearNames } from './engine/node-lookup.ts';
 export { extractMarkdown } from './engine/parsers/markdown.ts';
-export { createParser, grammarPath, loadGrammar } from './engine/parsers/tree-sitter.ts';
+export { createParser, grammarPath, loadGrammar, treeSitterRuntime } from './engine/parsers/tree-sitter.ts';
 export type { GrammarName } from './engine/parsers/tree-sitter.ts';
 export { dirOf } from './engine/resolve.ts';
 export { nodeLoc } from './engine/stats.ts';
 export type { FileRow } from './engine/store.ts';
-export { GitignoreRules, eachSliced, skipped, watcherIgnorePatterns } from './engine/watch-rules.ts';
+export { GitignoreRules, eachSliced, nativeWatcher, skipped, watcherIgnorePatterns } from './engine/watch-rules.ts';
 export { preciseReport } from './engine/ts-program/precise-pass.ts';
 export type { FederationViews } from './federated-service.ts';
 export { FederatedEngine, NAMESPACE_SEPARATOR, fileIdOf, namespaceOf } from './federated-view.ts';

@@ -5,7 +5,7 @@
  * code: the graph engine's (grammars.ts) in the server, a direct one in a facts worker — so a
  * worker loads neither the host nor the engine.
  */
-import { Parser, Query, type Language as TsLanguage, type Node, type Tree } from 'web-tree-sitter';
+import type { Language as TsLanguage, Node, Parser, Query, Tree } from 'web-tree-sitter';
 import type { GrammarName, Language } from '../graph/api.ts';
 
 export type { Node, Tree };
@@ -33,10 +33,14 @@ interface LoadedLanguage {
 }
 const loaded = new Map<Language, Promise<LoadedLanguage>>();
 let loader: ((grammar: GrammarName) => Promise<TsLanguage>) | null = null;
+/** The web-tree-sitter classes of the instance the loader's grammars belong to (web-tree-sitter is not imported here, so nothing loads it at start). */
+type Runtime = () => { Parser: typeof Parser; Query: typeof Query };
+let runtime: Runtime | null = null;
 
-/** Sets where grammars come from (once per thread). */
-export function setGrammarLoader(load: (grammar: GrammarName) => Promise<TsLanguage>): void {
+/** Sets where grammars come from and the web-tree-sitter classes that work with them (once per thread). */
+export function setGrammarLoader(load: (grammar: GrammarName) => Promise<TsLanguage>, classes: Runtime): void {
   loader ??= load;
+  runtime ??= classes;
 }
 
 /** A query that does not compile: `message` says why. */
@@ -49,7 +53,7 @@ async function load(language: Language): Promise<LoadedLanguage | null> {
   if (!pending) {
     if (!loader) throw new Error('no grammar loader set (import grammars.ts in the server)');
     pending = loader(grammar).then((lang) => {
-      const parser = new Parser();
+      const parser = new (runtime!().Parser)();
       parser.setLanguage(lang);
       return { language: lang, parser, queries: new Map() };
     });
@@ -86,7 +90,7 @@ function compiled(l: LoadedLanguage, language: Language, source: string): Query 
   let q = l.queries.get(source);
   if (!q) {
     try {
-      q = new Query(l.language, source);
+      q = new (runtime!().Query)(l.language, source);
     } catch (error) {
       throw new QueryError(`the tree-sitter query does not compile for ${language}: ${(error as Error).message}`);
     }

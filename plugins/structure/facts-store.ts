@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { grammarPath } from '../graph/api.ts';
 import { CODE_RULES } from './code-rules.ts';
 import { GRAMMAR_NAMES } from './code-trees.ts';
@@ -91,7 +91,7 @@ export class FactsStore {
     try {
       if (!writable) statSync(file);
       else mkdirSync(storeDir, { recursive: true });
-      const db = new Database(file, { readonly: !writable, fileMustExist: !writable });
+      const db = new (require('better-sqlite3') as typeof Database)(file, { readonly: !writable, fileMustExist: !writable });
       db.pragma('busy_timeout = 2000');
       // Reads through a memory map: a scan reads most rows, and without it every row's overflow
       // pages go through SQLite's small page cache (a read of the stdlib's 1,786 rows cost ~5× the CPU).

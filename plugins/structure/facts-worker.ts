@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { Language, Parser } from 'web-tree-sitter';
+import { Language, Parser, Query } from 'web-tree-sitter';
 import { setGrammarLoader } from './code-trees.ts';
 import { computeFacts } from './file-facts.ts';
 import type { FactsRequest, FactsResponse, WireFacts } from './facts-pool.ts';
@@ -17,7 +17,7 @@ setGrammarLoader(async (name) => {
   const path = grammars[name];
   if (!path) throw new Error(`no grammar path for ${name}`);
   return Language.load(path);
-});
+}, () => ({ Parser, Query }));
 
 async function handle(req: FactsRequest): Promise<FactsResponse> {
   grammars = req.grammars;

@@ -4,10 +4,10 @@
  */
 import type { Query } from 'web-tree-sitter';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import { loadGrammar, type Language } from '../graph/api.ts';
+import { loadGrammar, treeSitterRuntime, type Language } from '../graph/api.ts';
 import { compiledQuery, parseCode, QueryError, setGrammarLoader, type ParsedFile } from './code-trees.ts';
 
-setGrammarLoader(loadGrammar);
+setGrammarLoader(loadGrammar, treeSitterRuntime);
 
 function coded(error: unknown): unknown {
   return error instanceof QueryError

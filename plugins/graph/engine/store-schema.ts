@@ -2,9 +2,20 @@
  * The store's on-disk layout: the SQLite schema and how the database file is opened (WAL, busy
  * timeout, durability), kept apart from the tables' queries so the layout is read in one place.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+
+// better-sqlite3 (a native addon and a dozen modules, ~15–30 ms) is required on the first open, not
+// when the engine is imported: a process that opens no store (`m1nd call health`) never loads it.
+const requireModule = createRequire(import.meta.url);
+let sqlite: typeof Database | undefined;
+
+/** The better-sqlite3 constructor, required on first use. */
+export function sqliteDatabase(): typeof Database {
+  return (sqlite ??= requireModule('better-sqlite3') as typeof Database);
+}
 
 /** Bumped when the stored layout or the meaning of stored extractions changes. */
 export const STORE_SCHEMA_VERSION = 1;
@@ -48,7 +59,7 @@ export function openStoreDatabase(dir: string, busyTimeoutMs = 10_000): { path: 
     writeFileSync(join(dir, '.gitignore'), '*\n');
   }
   const path = join(dir, 'm1nd.db');
-  const db = new Database(path, { timeout: busyTimeoutMs });
+  const db = new (sqliteDatabase())(path, { timeout: busyTimeoutMs });
   db.pragma('journal_mode = WAL');
   // FULL by default: memory-table writes are user data and survive power loss. Ingest commits
   // switch to NORMAL (see GraphStore.commitIngest): still atomic and crash-safe, without the fsync wait.

@@ -5,9 +5,18 @@
  * ignore rules (.gitignore files, .git/info/exclude) read folder by folder on first use.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type * as ParcelWatcher from '@parcel/watcher';
 import ignore, { type Ignore } from 'ignore';
 import { PRUNED_SEGMENTS } from './walk.ts';
+
+const requireModule = createRequire(import.meta.url);
+let parcel: typeof ParcelWatcher | undefined;
+/** The native watcher (@parcel/watcher), required when a tree is first watched, not at start (~25 ms of module loading). */
+export function nativeWatcher(): typeof ParcelWatcher {
+  return (parcel ??= requireModule('@parcel/watcher') as typeof ParcelWatcher);
+}
 
 /** .gitignore rules of the workspace, folder by folder, read on first use. */
 export class GitignoreRules {

@@ -13,8 +13,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { posix, relative, sep } from 'node:path';
-import watcher from '@parcel/watcher';
-import { eachSliced, GitignoreRules, skipped, watcherIgnorePatterns } from './watch-rules.ts';
+import type * as ParcelWatcher from '@parcel/watcher';
+import { eachSliced, GitignoreRules, nativeWatcher, skipped, watcherIgnorePatterns } from './watch-rules.ts';
 
 /** Watcher settings. */
 export interface WatchOptions {
@@ -36,7 +36,7 @@ export interface DirtySet {
 
 /** Watches a workspace and accumulates dirty paths. */
 export class WorkspaceWatcher {
-  private subscription: watcher.AsyncSubscription | null = null;
+  private subscription: ParcelWatcher.AsyncSubscription | null = null;
   private readonly files = new Set<string>();
   private readonly dirs = new Set<string>();
   /** Event batches being handled and created paths being stat'ed (file or folder?). */
@@ -61,10 +61,10 @@ export class WorkspaceWatcher {
     this.closed = false;
     // After start-up, a watcher error (e.g. the inotify limit on a huge tree) must not crash the
     // server: it is kept for status, and queries keep working off the store generation.
-    this.subscription = await watcher.subscribe(this.root, (error, events) => this.onEvents(error, events), { ignore: watcherIgnorePatterns() });
+    this.subscription = await nativeWatcher().subscribe(this.root, (error, events) => this.onEvents(error, events), { ignore: watcherIgnorePatterns() });
   }
 
-  private onEvents(error: Error | null, events: watcher.Event[]): void {
+  private onEvents(error: Error | null, events: ParcelWatcher.Event[]): void {
     if (this.closed) return;
     if (error) this.lastError = error.message;
     // Batches are handled in order, each in slices (counted as pending until done).
@@ -78,7 +78,7 @@ export class WorkspaceWatcher {
     this.handling = done;
   }
 
-  private onEvent(e: watcher.Event): void {
+  private onEvent(e: ParcelWatcher.Event): void {
     if (this.closed) return;
     const rel = relative(this.root, e.path).split(sep).join('/');
     if (!rel || rel.startsWith('..')) return;

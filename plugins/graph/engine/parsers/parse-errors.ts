@@ -3,7 +3,8 @@
  * mis-parse: error recovery turns `if (x) {` in a class body into a method named `if`, or wraps a whole
  * region in an ERROR node whose children are guesses. Built only for trees that report errors.
  */
-import { Query, type Language as Grammar, type Node, type Parser, type Tree } from 'web-tree-sitter';
+import type { Language as Grammar, Node, Parser, Query, Tree } from 'web-tree-sitter';
+import { treeSitterRuntime } from './tree-sitter.ts';
 
 /** Disjoint, sorted [start, end) byte ranges. */
 type Spans = { start: number[]; end: number[] };
@@ -77,7 +78,7 @@ export class ErrorRegions {
 
 /** Compiles the query that finds a grammar's ERROR and MISSING nodes. */
 export function errorQuery(grammar: Grammar): Query {
-  return new Query(grammar, '(ERROR) @error (MISSING) @missing');
+  return new (treeSitterRuntime().Query)(grammar, '(ERROR) @error (MISSING) @missing');
 }
 
 /** The error regions of a tree's root, or null for a clean parse (which costs nothing more). */

@@ -31,18 +31,18 @@
  * A language may offer `repair`, an offset-preserving rewrite of syntax its grammar lacks, tried once on
  * files that do not parse cleanly.
  */
-import { Query, type Language as Grammar, type QueryCapture } from 'web-tree-sitter';
+import type { Language as Grammar, QueryCapture } from 'web-tree-sitter';
 import type { FileExtraction } from '../extraction.ts';
 import { FileCaptures, ROLES, type Role } from './capture-collector.ts';
 import { finishExtraction } from './capture-resolution.ts';
 import { errorQuery, parseWithRepair } from './parse-errors.ts';
 import type { Extractor, QueryLanguageSpec } from './query-spec.ts';
-import { createParser } from './tree-sitter.ts';
+import { createParser, treeSitterRuntime } from './tree-sitter.ts';
 
 /** Builds the extractor of a language from its loaded grammar; compiles its query and keeps one parser. */
 export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar): Extractor {
   const parser = createParser(grammar);
-  const query = new Query(grammar, spec.query);
+  const query = new (treeSitterRuntime().Query)(grammar, spec.query);
   // Run only on trees that report errors, so clean files pay nothing for the count.
   const errors = errorQuery(grammar);
   // A pattern's role is fixed, so it is read from its capture names once.

@@ -52,10 +52,19 @@ export function loadGrammar(name: GrammarName): Promise<Language> {
   return pending;
 }
 
+/**
+ * The web-tree-sitter module the grammars were loaded with (so the runtime is started): its classes
+ * (`Query`, `Parser`) are the ones that work with those grammars. Modules that construct them take them
+ * from here rather than importing web-tree-sitter, so nothing loads it at start.
+ */
+export function treeSitterRuntime(): typeof import('web-tree-sitter') {
+  if (!lib) throw new Error('the tree-sitter runtime is not started (load a grammar first)');
+  return lib;
+}
+
 /** A new parser bound to a loaded grammar (so the runtime is loaded); callers keep and reuse it across files. */
 export function createParser(language: Language): Parser {
-  if (!lib) throw new Error('createParser: the tree-sitter runtime is not started (load a grammar first)');
-  const parser = new lib.Parser();
+  const parser = new (treeSitterRuntime().Parser)();
   parser.setLanguage(language);
   return parser;
 }
