@@ -150,8 +150,12 @@ export class CommitWorker {
     this.idle = null;
     if (stream) {
       stream.finished = true;
-      this.streams.delete(stream);
-      if (stream.broken || stream.worker !== this.worker) throw new Error('the commit worker stopped while rows were streamed to it');
+      // The stream stays registered until the commit settles: the worker's acks of the last chunks
+      // (which arrive before its commit result) still let their rows drop their data.
+      if (stream.broken || stream.worker !== this.worker) {
+        this.streams.delete(stream);
+        throw new Error('the commit worker stopped while rows were streamed to it');
+      }
     }
     const worker = this.ensure();
     const id = stream?.id ?? this.nextId++;
@@ -191,6 +195,7 @@ export class CommitWorker {
       if (!(err instanceof CommitError)) throw Object.assign(err as Error, { stageRun: to.run });
       throw err;
     } finally {
+      if (stream) this.streams.delete(stream);
       this.scheduleIdle();
     }
   }
