@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExtractedSymbol, FileExtraction, Language } from '../../../../plugins/graph/engine/extraction.ts';
+import type { CodeGraph } from '../../../../plugins/graph/engine/graph.ts';
 
 /** A FileExtraction with defaults for every list. */
 export function extraction(path: string, language: Language, parts: Partial<Omit<FileExtraction, 'path' | 'language'>> = {}): FileExtraction {
@@ -55,4 +56,15 @@ export function git(root: string, ...args: string[]): string {
       HOME: root,
     },
   });
+}
+
+/** A graph as sorted lines (nodes with their kind and lines, edges by relation), to compare two graphs. */
+export function graphLines(g: CodeGraph): { nodes: string[]; edges: string[] } {
+  const nodes = [...g.nodes()].map(([, n]) => `${n.id} ${n.kind} ${n.startLine}-${n.endLine}`).sort();
+  const edges: string[] = [];
+  for (let e = 0; e < g.edgeCapacity; e++) {
+    const ed = g.edge(e);
+    if (ed) edges.push(`${ed.source} -${ed.relation}-> ${ed.target}`);
+  }
+  return { nodes, edges: edges.sort() };
 }

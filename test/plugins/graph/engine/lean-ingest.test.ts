@@ -3,22 +3,11 @@ import { join } from 'node:path';
 import { writeSyntheticRepo } from '../../../../bench/synthetic-repo.ts';
 import { GraphBuilder } from '../../../../plugins/graph/engine/build.ts';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
-import type { CodeGraph } from '../../../../plugins/graph/engine/graph.ts';
 import { storedGitFacts, storedResolverConfig } from '../../../../plugins/graph/engine/stored-graph-inputs.ts';
 import { GraphStore } from '../../../../plugins/graph/engine/store.ts';
 import { CommitStream, sharedCommitWorker } from '../../../../plugins/graph/engine/store-writer/writer.ts';
 import type { FileWrite } from '../../../../plugins/graph/engine/store-commit.ts';
-import { removeWorkspace, writeWorkspace } from './helpers.ts';
-
-function graphOf(g: CodeGraph): { nodes: string[]; edges: string[] } {
-  const nodes = [...g.nodes()].map(([, n]) => `${n.id} ${n.kind} ${n.startLine}-${n.endLine}`).sort();
-  const edges: string[] = [];
-  for (let e = 0; e < g.edgeCapacity; e++) {
-    const ed = g.edge(e);
-    if (ed) edges.push(`${ed.source} -${ed.relation}-> ${ed.target}`);
-  }
-  return { nodes, edges: edges.sort() };
-}
+import { graphLines, removeWorkspace, writeWorkspace } from './helpers.ts';
 
 describe('a big ingest that never holds every extraction', function () {
   this.timeout(240_000);
@@ -45,12 +34,12 @@ describe('a big ingest that never holds every extraction', function () {
       sent.push(...writes);
       return original.call(this, writes);
     };
-    let lean: ReturnType<typeof graphOf>;
+    let lean: ReturnType<typeof graphLines>;
     try {
       const s = await engine.ingest();
       assert.ok(s.files.parsed >= 100, `${s.files.parsed} files`);
       assert.ok(s.edgesByRelation.calls > 100 && s.edgesByRelation.imports > 50, JSON.stringify(s.edgesByRelation));
-      lean = graphOf(engine.graph);
+      lean = graphLines(engine.graph);
     } finally {
       CommitStream.prototype.send = original;
       await engine.close();
@@ -63,7 +52,7 @@ describe('a big ingest that never holds every extraction', function () {
       const { files } = store.loadAll();
       const builder = new GraphBuilder();
       builder.apply({ upsert: files.map(({ row, extraction }) => ({ path: row.path, language: row.language, extraction })), remove: [], git: storedGitFacts(store), config: storedResolverConfig(store) });
-      assert.deepEqual(lean, graphOf(builder.graph));
+      assert.deepEqual(lean, graphLines(builder.graph));
     } finally {
       store.close();
     }

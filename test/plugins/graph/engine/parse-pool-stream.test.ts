@@ -5,23 +5,11 @@ import type { IngestOptions, IngestSummary } from '../../../../plugins/graph/eng
 import { sharedParsePool } from '../../../../plugins/graph/engine/parse-pool/pool.ts';
 import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parser.ts';
 import { CommitStream, sharedCommitWorker } from '../../../../plugins/graph/engine/store-writer/writer.ts';
-import { removeWorkspace, writeWorkspace } from './helpers.ts';
+import { graphLines, removeWorkspace, writeWorkspace } from './helpers.ts';
 
-interface Graph {
-  nodes: string[];
-  edges: string[];
-}
+type Graph = ReturnType<typeof graphLines>;
 
-function graphOf(engine: CodeGraphEngine): Graph {
-  const g = engine.graph;
-  const nodes = [...g.nodes()].map(([, n]) => `${n.id} ${n.kind} ${n.startLine}-${n.endLine}`).sort();
-  const edges: string[] = [];
-  for (let e = 0; e < g.edgeCapacity; e++) {
-    const ed = g.edge(e);
-    if (ed) edges.push(`${ed.source} -${ed.relation}-> ${ed.target}`);
-  }
-  return { nodes, edges: edges.sort() };
-}
+const graphOf = (engine: CodeGraphEngine): Graph => graphLines(engine.graph);
 
 interface Run {
   summary: IngestSummary;
