@@ -72,9 +72,6 @@ export interface FactsOutcome {
 
 type Task = FactsTask & { hash: string; size: number };
 
-/** In the background, a file this large is parsed in a worker even when few are missing (its parse alone would hold the event loop). */
-const BIG_FILE_BYTES = 48 * 1024;
-
 /** Work in progress in this process: verbs computing facts, and the background job's current slice. */
 const activity = { verbs: 0, background: null as Promise<unknown> | null };
 
@@ -208,7 +205,9 @@ async function compute(graph: GraphService, missing: readonly Task[], facts: Map
   const classes = classNamesOf(engine.graph);
   let computed = 0;
   let workers = 0;
-  const usePool = missing.length >= POOL_MIN_FILES || (options.background === true && missing.some((m) => m.size >= BIG_FILE_BYTES));
+  // The background job always computes in a worker: in-process, a few files still cost the rule
+  // query's first compile (~60 ms of main-thread CPU in one piece) and each file's parse.
+  const usePool = missing.length >= POOL_MIN_FILES || options.background === true;
   if (usePool && options.pool !== false) {
     const pool = factsPool();
     const batches: Task[][] = [];
