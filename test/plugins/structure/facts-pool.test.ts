@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { pythonModule } from './python-module.ts';
 
 /** 60 Python modules, each with a swallowed exception at line 5 and one of two copy-pasted functions. */
 function manyFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 60; i++) {
-    files[`pkg/mod${String(i).padStart(2, '0')}.py`] = `def load_${i}(path):
-    try:
-        return open(path).read()
-    except OSError:
-        pass
-
-
-def merge_${i}(left, right, key):
-    out = {}
-    for item in left:
-        out[item[key]] = item
-    for item in right:
-        if item[key] not in out:
-            out[item[key]] = item
-        else:
-            out[item[key]].update(item)
-    return sorted(out.values(), key=lambda x: x[key])
-`;
+    files[`pkg/mod${String(i).padStart(2, '0')}.py`] = pythonModule(i);
   }
   return files;
 }

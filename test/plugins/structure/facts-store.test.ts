@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FACTS_DB, StoredFacts, decodeFacts, encodeFacts, factsVersion } from '../../../plugins/structure/facts-store.ts';
 import type { FileFacts } from '../../../plugins/structure/file-facts.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { pythonModule } from './python-module.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/m1nd.js');
@@ -17,24 +18,7 @@ const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..
 function repo(n: number): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < n; i++) {
-    files[`py/mod${String(i).padStart(3, '0')}.py`] = `def load_${i}(path):
-    try:
-        return open(path).read()
-    except OSError:
-        pass
-
-
-def merge_${i}(left, right, key):
-    out = {}
-    for item in left:
-        out[item[key]] = item
-    for item in right:
-        if item[key] not in out:
-            out[item[key]] = item
-        else:
-            out[item[key]].update(item)
-    return sorted(out.values(), key=lambda x: x[key])
-`;
+    files[`py/mod${String(i).padStart(3, '0')}.py`] = pythonModule(i);
   }
   files['src/a.ts'] = `export function parse(text: string): unknown {
   try {
