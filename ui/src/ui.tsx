@@ -55,3 +55,30 @@ export function Stat({ label, value, tone }: { label: string; value: ComponentCh
     </div>
   );
 }
+
+/** A labelled drop-down. `options` are values shown as themselves, or [value, text] pairs. */
+export function Choice<T extends string>(props: {
+  label: string;
+  value: T;
+  options: readonly (T | readonly [T, string])[];
+  onChange: (value: T) => void;
+  name?: string;
+  inline?: boolean;
+}) {
+  const { label, value, options, onChange, name, inline } = props;
+  return (
+    <label class={inline ? 'inline' : undefined}>
+      {label}
+      <select name={name} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value as T)}>
+        {options.map((o) => {
+          const [v, text] = typeof o === 'string' ? [o, o] : (o as readonly [T, string]);
+          return (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
+    </label>
+  );
+}

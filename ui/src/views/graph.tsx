@@ -3,7 +3,7 @@ import { api, apiPath, ApiError } from '../api.ts';
 import { routeHref, useApi, useDebounced } from '../hooks.ts';
 import { tail } from '../format.ts';
 import type { GraphNode, ImpactResult, Neighbourhood, WhyResult } from '../types.ts';
-import { Empty, ErrorBox, Loading, Panel } from '../ui.tsx';
+import { Choice, Empty, ErrorBox, Loading, Panel } from '../ui.tsx';
 import { CodePanel } from './code.tsx';
 import { GraphCanvas, ROLE_STYLE, type Overlay } from './graph-canvas.tsx';
 
@@ -195,16 +195,7 @@ function Actions({
         </button>
       ) : null}
       <span class="group">
-        <label>
-          depth{' '}
-          <select value={depth} onChange={(e) => setDepth(Number((e.target as HTMLSelectElement).value))}>
-            {[1, 2, 3, 4, 5].map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="depth " value={String(depth)} options={['1', '2', '3', '4', '5']} onChange={(v) => setDepth(Number(v))} />
         <button type="button" onClick={() => run('impact')} disabled={!!busy}>
           {busy === 'impact' ? 'Running impact…' : 'Impact'}
         </button>

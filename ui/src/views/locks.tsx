@@ -3,7 +3,7 @@ import { api, apiPath, ApiError } from '../api.ts';
 import { ServerInfo } from '../context.ts';
 import { useApi } from '../hooks.ts';
 import type { Alert, Lock } from '../types.ts';
-import { Badge, Empty, ErrorBox, Loading, Panel, Time } from '../ui.tsx';
+import { Badge, Choice, Empty, ErrorBox, Loading, Panel, Time } from '../ui.tsx';
 
 const SEVERITY_TONE: Record<string, string> = { error: 'bad', warning: 'warn', info: 'info' };
 
@@ -115,13 +115,7 @@ function AlertsPanel() {
       title="Alerts"
       id="lk-alerts"
       actions={
-        <label class="inline">
-          Show
-          <select value={which} onChange={(e) => setWhich((e.target as HTMLSelectElement).value as 'open' | 'all')}>
-            <option value="open">open</option>
-            <option value="all">all</option>
-          </select>
-        </label>
+        <Choice inline label="Show" value={which} options={['open', 'all'] as const} onChange={setWhich} />
       }
     >
       <ErrorBox error={error ?? ackError} />

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { apiPath } from '../api.ts';
 import { routeHref, useApi, useDebounced } from '../hooks.ts';
 import type { Claim, Memory, Mission } from '../types.ts';
-import { Badge, Empty, ErrorBox, Loading, Panel, Time } from '../ui.tsx';
+import { Badge, Choice, Empty, ErrorBox, Loading, Panel, Time } from '../ui.tsx';
 
 const FRESH_TONE = { fresh: 'ok', stale: 'bad', unknown: 'info' } as const;
 
@@ -20,23 +20,8 @@ export function MemoryView() {
             Search
             <input type="search" name="q" value={q} placeholder="text, path, author…" maxLength={200} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />
           </label>
-          <label>
-            Scope
-            <select name="scope" value={scope} onChange={(e) => setScope((e.target as HTMLSelectElement).value)}>
-              <option value="">all</option>
-              <option value="agent">agent</option>
-              <option value="project">project</option>
-              <option value="team">team</option>
-            </select>
-          </label>
-          <label>
-            Freshness
-            <select name="state" value={state} onChange={(e) => setState((e.target as HTMLSelectElement).value)}>
-              <option value="all">all</option>
-              <option value="fresh">fresh</option>
-              <option value="stale">stale</option>
-            </select>
-          </label>
+          <Choice label="Scope" name="scope" value={scope} options={[['', 'all'], 'agent', 'project', 'team']} onChange={setScope} />
+          <Choice label="Freshness" name="state" value={state} options={['all', 'fresh', 'stale']} onChange={setState} />
           <span class="muted" role="status">
             {loading ? 'loading…' : data ? `${data.claims.length} claim${data.claims.length === 1 ? '' : 's'}` : ''}
           </span>
