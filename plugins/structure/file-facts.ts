@@ -176,15 +176,31 @@ export async function computeFacts(language: Language, text: string, path: strin
   const parsed = await parseCode(language, text);
   if (!parsed) return null;
   try {
-    return { findings: findingsOf(parsed, text, path, classNames), defs: definitionShapes(parsed.tree.rootNode) };
+    return { findings: findingsOf(parsed, text, path, classNames), defs: definitionShapes(parsed.tree.rootNode, parsed.language) };
   } finally {
     parsed.done();
   }
 }
 
+/**
+ * Python definitions are statements: outside every definition, the walk enters only the nodes that
+ * hold statements (a module-level expression, import or table holds no definition; a definition's
+ * shape uses only windows inside it, so skipping what lies outside every definition changes none).
+ */
+const PY_STATEMENT_HOLDERS: ReadonlySet<string> = new Set([
+  'module', 'block', 'decorated_definition', 'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'try_statement', 'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'match_statement', 'case_clause', 'ERROR',
+]);
+const holders = new WeakMap<object, Map<number, boolean>>();
+
 /** Every definition's shape from one pre-order walk of the file. */
-export function definitionShapes(root: Node): DefinitionShape[] {
+export function definitionShapes(root: Node, language?: Language): DefinitionShape[] {
   const ids = typeHashesOf(root);
+  let holds: Map<number, boolean> | null = null;
+  if (language === 'python') {
+    const grammar = root.tree.language as object;
+    holds = holders.get(grammar) ?? null;
+    if (!holds) holders.set(grammar, (holds = new Map()));
+  }
   let tokens = new Int32Array(4096);
   let count = 0;
   const open: { depth: number; start: number; row: number; endRow: number; index: number }[] = [];
@@ -219,7 +235,13 @@ export function definitionShapes(root: Node): DefinitionShape[] {
         }
         tokens[count++] = h & ~1;
       }
-      if (cursor.gotoFirstChild()) {
+      let enter = true;
+      if (holds && open.length === 0) {
+        let e = holds.get(id);
+        if (e === undefined) holds.set(id, (e = PY_STATEMENT_HOLDERS.has(cursor.nodeType)));
+        enter = e;
+      }
+      if (enter && cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
