@@ -36,20 +36,31 @@ export function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs:
   }
   const seen = new Set<number>();
   const pairs: { a: number; b: number; ast: number }[] = [];
+  // Each band's bucket key as one number (53 bits of two hashes of its rows), then the symbols
+  // sorted by key: a bucket is a run of equal keys, in index order — no string or array per symbol.
+  const keys = new Float64Array(n);
+  const order = new Uint32Array(n);
   for (let band = 0; band < BANDS; band++) {
-    const buckets = new Map<string, number[]>();
     for (let i = 0; i < n; i++) {
-      let key = '';
-      for (let r = 0; r < ROWS; r++) key += `${minhash[i * HASHES + band * ROWS + r]},`;
-      const list = buckets.get(key);
-      if (!list) buckets.set(key, [i]);
-      else if (list.length < MAX_BUCKET) list.push(i);
+      let h1 = 0x811c9dc5;
+      let h2 = 0x01000193;
+      for (let r = 0; r < ROWS; r++) {
+        const v = minhash[i * HASHES + band * ROWS + r];
+        h1 = mix(h1 ^ v, SEEDS[r]);
+        h2 = mix(h2 + v, SEEDS[HASHES - 1 - r]);
+      }
+      keys[i] = (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+      order[i] = i;
     }
-    for (const list of buckets.values()) {
-      for (let x = 0; x < list.length; x++) {
-        for (let y = x + 1; y < list.length; y++) {
-          const a = list[x];
-          const b = list[y];
+    order.sort((a, b) => keys[a] - keys[b] || a - b);
+    for (let start = 0; start < n; ) {
+      let end = start + 1;
+      while (end < n && keys[order[end]] === keys[order[start]]) end++;
+      const size = Math.min(end - start, MAX_BUCKET);
+      for (let x = start; x < start + size; x++) {
+        for (let y = x + 1; y < start + size; y++) {
+          const a = order[x];
+          const b = order[y];
           const key = a * n + b;
           if (seen.has(key)) continue;
           seen.add(key);
@@ -57,6 +68,7 @@ export function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs:
           if (ast >= threshold) pairs.push({ a, b, ast });
         }
       }
+      start = end;
     }
   }
   pairs.sort((p, q) => q.ast - p.ast || p.a - q.a || p.b - q.b);
