@@ -30,6 +30,13 @@ export interface CodeRule {
   message: string;
   /** Text the file must contain for the query to possibly match (skips the tree walk otherwise). */
   needs?: RegExp;
+  /**
+   * Where a match can be, so the query runs on a few nodes instead of walking the whole tree: every
+   * match of the pattern has its root node (of a type in `roots`) as the nearest such ancestor of
+   * the token at some match of `at` (a global regex over the file text). Extra `at` matches cost a
+   * little and find nothing the whole-tree query would not; a missing one loses a finding.
+   */
+  anchor?: { at: RegExp; roots: readonly string[] };
   check?: (captures: Record<string, Node>, ctx: RuleContext) => Verdict;
 }
 
@@ -52,6 +59,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'error_handling',
     languages: JS,
     needs: /\bcatch\b/,
+    anchor: { at: /\bcatch\b/g, roots: ['catch_clause'] },
     query: '(catch_clause body: (statement_block) @body) @hit',
     severity: 0.7,
     message: 'catch block swallows the error',
@@ -66,6 +74,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'error_handling',
     languages: PY,
     needs: /\bexcept\b/,
+    anchor: { at: /\bexcept\b/g, roots: ['except_clause'] },
     query: '(except_clause) @hit',
     severity: 0.7,
     message: 'except clause swallows the error',
@@ -85,6 +94,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'resource_cleanup',
     languages: PY,
     needs: /\bopen\s*\(/,
+    anchor: { at: /\bopen\s*\(/g, roots: ['call'] },
     query: '(call function: (identifier) @fn (#eq? @fn "open")) @hit',
     severity: 0.6,
     message: 'file opened outside a with block: not closed if an error is raised',
@@ -95,6 +105,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'resource_cleanup',
     languages: JS,
     needs: /\.(?:openSync|createReadStream|createWriteStream|createServer|connect)\s*\(/,
+    anchor: { at: /\.(?:openSync|createReadStream|createWriteStream|createServer|connect)\s*\(/g, roots: ['call_expression'] },
     query: '(call_expression function: (member_expression property: (property_identifier) @p (#match? @p "^(openSync|createReadStream|createWriteStream|createServer|connect)$"))) @hit',
     severity: 0.5,
     message: 'handle opened here is never closed in this function',
@@ -109,6 +120,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'resource_cleanup',
     languages: JS,
     needs: /\bsetInterval\b/,
+    anchor: { at: /\bsetInterval\b/g, roots: ['expression_statement'] },
     query: '(expression_statement (call_expression function: (identifier) @f (#eq? @f "setInterval"))) @hit',
     severity: 0.5,
     message: 'setInterval handle discarded: the timer can never be cleared',
@@ -119,6 +131,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'state_mutation',
     languages: PY,
     needs: /\bglobal\s/,
+    anchor: { at: /\bglobal\s/g, roots: ['global_statement'] },
     query: '(global_statement) @hit',
     severity: 0.6,
     message: 'function rebinds module-level state (global)',
@@ -147,6 +160,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'concurrency',
     languages: JS,
     needs: /\.forEach\s*\(\s*async\b/,
+    anchor: { at: /\.forEach\s*\(\s*async\b/g, roots: ['call_expression'] },
     query: '(call_expression function: (member_expression property: (property_identifier) @p (#eq? @p "forEach")) arguments: (arguments [(arrow_function) (function_expression)] @cb)) @hit',
     severity: 0.7,
     message: 'forEach does not await async callbacks: the iterations run concurrently and errors escape',
@@ -157,6 +171,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'concurrency',
     languages: PY,
     needs: /\b(?:create_task|ensure_future)\b/,
+    anchor: { at: /\b(?:create_task|ensure_future)\b/g, roots: ['expression_statement'] },
     query: '(expression_statement (call function: (attribute attribute: (identifier) @a (#match? @a "^(create_task|ensure_future)$"))) @hit)',
     severity: 0.6,
     message: 'task reference discarded: the event loop keeps only a weak reference, so it may be collected mid-run',
@@ -166,6 +181,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'concurrency',
     languages: PY,
     needs: /\bThread\s*\(/,
+    anchor: { at: /\bThread\s*\(/g, roots: ['call'] },
     query: '(call function: [(attribute attribute: (identifier) @t) (identifier) @t] (#eq? @t "Thread")) @hit',
     severity: 0.4,
     message: 'thread started without a join in this file',
@@ -177,6 +193,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'auth_boundary',
     languages: JS,
     needs: /\.(?:get|post|put|patch|delete|all)\s*\(\s*['\"`]/,
+    anchor: { at: /\.(?:get|post|put|patch|delete|all)\s*\(\s*['\"`]/g, roots: ['call_expression'] },
     query: '(call_expression function: (member_expression object: (identifier) @owner property: (property_identifier) @method (#match? @method "^(get|post|put|patch|delete|all)$")) arguments: (arguments . [(string) (template_string)] @route)) @hit',
     severity: 0.7,
     message: 'HTTP route with no authentication middleware',
@@ -193,6 +210,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'auth_boundary',
     languages: PY,
     needs: /@\w+(?:\.\w+)*\.(?:route|get|post|put|patch|delete|api_route)\s*\(/,
+    anchor: { at: /@\w+(?:\.\w+)*\.(?:route|get|post|put|patch|delete|api_route)\s*\(/g, roots: ['decorated_definition'] },
     query: '(decorated_definition definition: (function_definition) @fn) @hit',
     severity: 0.7,
     message: 'HTTP route with no authentication decorator',
@@ -212,6 +230,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'dependency_injection',
     languages: JS,
     needs: /\bclass\b[\s\S]*\bnew\s+[A-Z]/,
+    anchor: { at: /\bnew\s+[A-Z]/g, roots: ['new_expression'] },
     query: '(new_expression constructor: (identifier) @cls (#match? @cls "^[A-Z]")) @hit',
     severity: 0.4,
     message: 'class builds its own collaborator instead of receiving it',
@@ -222,6 +241,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     preset: 'dependency_injection',
     languages: PY,
     needs: /\bclass\s/,
+    anchor: { at: /\b[A-Z]\w*\s*\(/g, roots: ['call'] },
     query: '(call function: (identifier) @cls (#match? @cls "^[A-Z]")) @hit',
     severity: 0.4,
     message: 'class builds its own collaborator instead of receiving it',

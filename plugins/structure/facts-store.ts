@@ -17,12 +17,12 @@ import type Database from 'better-sqlite3';
 import { grammarPath } from '../graph/api.ts';
 import { CODE_RULES } from './code-rules.ts';
 import { GRAMMAR_NAMES } from './code-trees.ts';
-import { computeFacts, definitionShapes, type FileFacts } from './file-facts.ts';
+import { computeFacts, definitionShapes, findingsOf, type FileFacts } from './file-facts.ts';
 
 const require = createRequire(import.meta.url);
 
 /** Raised by hand when the facts' layout changes in a way the code hashes below would not show. */
-const FACTS_FORMAT = 2;
+const FACTS_FORMAT = 3;
 export const FACTS_DB = 'structure-facts.db';
 /** Rows read per statement (a `path IN (…)` list). */
 const READ_CHUNK = 200;
@@ -36,8 +36,8 @@ export function factsVersion(): string {
   if (version) return version;
   const h = createHash('sha1');
   h.update(`format ${FACTS_FORMAT}\n`);
-  for (const r of CODE_RULES) h.update(`${r.id}\0${r.preset}\0${r.languages.join(',')}\0${r.query}\0${r.severity}\0${r.message}\0${r.needs?.source ?? ''}\0${r.check?.toString() ?? ''}\n`);
-  h.update(computeFacts.toString()).update(definitionShapes.toString());
+  for (const r of CODE_RULES) h.update(`${r.id}\0${r.preset}\0${r.languages.join(',')}\0${r.query}\0${r.severity}\0${r.message}\0${r.needs?.source ?? ''}\0${r.anchor ? `${r.anchor.at.source} ${r.anchor.roots.join(',')}` : ''}\0${r.check?.toString() ?? ''}\n`);
+  h.update(computeFacts.toString()).update(findingsOf.toString()).update(definitionShapes.toString());
   h.update(`web-tree-sitter ${packageVersion('web-tree-sitter')}\n`);
   for (const name of GRAMMAR_NAMES) {
     let size = -1;

@@ -55,18 +55,18 @@ export function builtinRules(language: Language): CodeRule[] {
   return CODE_RULES.filter((r) => r.languages.includes(language));
 }
 
-/** All the language's rule queries as one source, with the rule of each pattern index. */
+/** The language's rules without an anchor, their queries as one source, with the rule of each pattern index. */
 const combined = new Map<Language, { source: string; ruleOfPattern: CodeRule[] } | null>();
 
 /**
- * The language's combined rule query, compiled once (query compilation is most of a worker's
- * start-up: it runs before WASM tier-up). Each pattern's rule comes from where the pattern starts
- * in the combined source, so the rules' own queries are never compiled one by one.
+ * The combined query of the language's rules that have no anchor (those walk the whole tree),
+ * compiled once. Each pattern's rule comes from where the pattern starts in the combined source,
+ * so the rules' own queries are never compiled one by one.
  */
 function combinedRules(parsed: ParsedFile): { query: ReturnType<ParsedFile['query']>; ruleOfPattern: CodeRule[] } | null {
   let c = combined.get(parsed.language);
   if (c === undefined) {
-    const rules = builtinRules(parsed.language);
+    const rules = builtinRules(parsed.language).filter((r) => !r.anchor);
     if (rules.length === 0) c = null;
     else {
       const source = rules.map((r) => r.query).join('\n');
@@ -89,6 +89,39 @@ function combinedRules(parsed: ParsedFile): { query: ReturnType<ParsedFile['quer
     combined.set(parsed.language, c);
   }
   return c ? { query: parsed.query(c.source), ruleOfPattern: c.ruleOfPattern } : null;
+}
+
+const rootSets = new WeakMap<CodeRule, ReadonlySet<string>>();
+
+/**
+ * An anchored rule's findings: its query runs only on the nearest `roots`-typed ancestor of each
+ * anchor match (maxStartDepth 0: patterns rooted at that node), not over the whole tree — a walk of
+ * every node costs about a third of the parse, an anchored rule a few calls per candidate.
+ */
+function runAnchored(rule: CodeRule, parsed: ParsedFile, text: string, ctx: RuleContext, path: string, out: RawFinding[]): void {
+  const anchor = rule.anchor!;
+  let roots = rootSets.get(rule);
+  if (!roots) rootSets.set(rule, (roots = new Set(anchor.roots)));
+  const query = parsed.query(rule.query);
+  const root = parsed.tree.rootNode;
+  const tried = new Set<number>();
+  const seen = new Set<number>();
+  const found: { at: number; end: number; f: RawFinding }[] = [];
+  const into: RawFinding[] = [];
+  for (const m of text.matchAll(anchor.at)) {
+    let n = root.descendantForIndex(m.index, m.index + 1);
+    while (n && !roots.has(n.type)) n = n.parent;
+    if (!n || tried.has(n.id)) continue;
+    tried.add(n.id);
+    for (const match of query.matches(n, { maxStartDepth: 0, matchLimit: 4096 })) {
+      if (!accept(rule, match.captures, ctx, path, seen, into)) continue;
+      found.push({ at: n.startIndex, end: n.endIndex, f: into[into.length - 1] });
+    }
+    if (found.length >= MAX_MATCHES_PER_RULE_FILE) break;
+  }
+  // In the whole-tree query's order: pre-order of the pattern's root node.
+  found.sort((a, b) => a.at - b.at || b.end - a.end);
+  for (const x of found.slice(0, MAX_MATCHES_PER_RULE_FILE)) out.push(x.f);
 }
 
 /** Runs one rule's compiled query over a tree (custom rules and antibodies). */
@@ -115,37 +148,59 @@ function accept(rule: CodeRule, list: readonly { name: string; node: Node }[], c
   return true;
 }
 
+/** Every built-in rule's findings in a parsed file (rules whose `needs` is absent from the text skip). */
+export function findingsOf(parsed: ParsedFile, text: string, path: string, classNames: ReadonlySet<string>): Record<string, RawFinding[]> {
+  const findings: Record<string, RawFinding[]> = {};
+  const live = builtinRules(parsed.language).filter((r) => !r.needs || r.needs.test(text));
+  const ctx: RuleContext = { classNames, text };
+  if (live.some((r) => !r.anchor)) {
+    const c = combinedRules(parsed)!;
+    const seen = new Map<CodeRule, Set<number>>();
+    for (const match of c.query.matches(parsed.tree.rootNode, { matchLimit: 4096 })) {
+      const rule = c.ruleOfPattern[match.patternIndex];
+      if (!rule || !live.includes(rule)) continue;
+      const out = (findings[rule.id] ??= []);
+      if (out.length >= MAX_MATCHES_PER_RULE_FILE) continue;
+      let s = seen.get(rule);
+      if (!s) seen.set(rule, (s = new Set()));
+      accept(rule, match.captures, ctx, path, s, out);
+    }
+  }
+  for (const rule of live) if (rule.anchor) runAnchored(rule, parsed, text, ctx, path, (findings[rule.id] ??= []));
+  for (const [id, list] of Object.entries(findings)) if (list.length === 0) delete findings[id];
+  return findings;
+}
+
 /** Facts of one file's text; null for a language the scans do not parse. */
 export async function computeFacts(language: Language, text: string, path: string, classNames: ReadonlySet<string>): Promise<FileFacts | null> {
   const parsed = await parseCode(language, text);
   if (!parsed) return null;
   try {
-    const findings: Record<string, RawFinding[]> = {};
-    const c = combinedRules(parsed);
-    const live = c ? new Set(c.ruleOfPattern.filter((r) => !r.needs || r.needs.test(text))) : new Set<CodeRule>();
-    if (c && live.size > 0) {
-      const ctx: RuleContext = { classNames, text };
-      const seen = new Map<CodeRule, Set<number>>();
-      for (const match of c.query.matches(parsed.tree.rootNode, { matchLimit: 4096 })) {
-        const rule = c.ruleOfPattern[match.patternIndex];
-        if (!rule || !live.has(rule)) continue;
-        const out = (findings[rule.id] ??= []);
-        if (out.length >= MAX_MATCHES_PER_RULE_FILE) continue;
-        let s = seen.get(rule);
-        if (!s) seen.set(rule, (s = new Set()));
-        accept(rule, match.captures, ctx, path, s, out);
-      }
-      for (const [id, list] of Object.entries(findings)) if (list.length === 0) delete findings[id];
-    }
-    return { findings, defs: definitionShapes(parsed.tree.rootNode) };
+    return { findings: findingsOf(parsed, text, path, classNames), defs: definitionShapes(parsed.tree.rootNode, parsed.language) };
   } finally {
     parsed.done();
   }
 }
 
+/**
+ * Python definitions are statements: outside every definition, the walk enters only the nodes that
+ * hold statements (a module-level expression, import or table holds no definition; a definition's
+ * shape uses only windows inside it, so skipping what lies outside every definition changes none).
+ */
+const PY_STATEMENT_HOLDERS: ReadonlySet<string> = new Set([
+  'module', 'block', 'decorated_definition', 'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'try_statement', 'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'match_statement', 'case_clause', 'ERROR',
+]);
+const holders = new WeakMap<object, Map<number, boolean>>();
+
 /** Every definition's shape from one pre-order walk of the file. */
-export function definitionShapes(root: Node): DefinitionShape[] {
+export function definitionShapes(root: Node, language?: Language): DefinitionShape[] {
   const ids = typeHashesOf(root);
+  let holds: Map<number, boolean> | null = null;
+  if (language === 'python') {
+    const grammar = root.tree.language as object;
+    holds = holders.get(grammar) ?? null;
+    if (!holds) holders.set(grammar, (holds = new Map()));
+  }
   let tokens = new Int32Array(4096);
   let count = 0;
   const open: { depth: number; start: number; row: number; endRow: number; index: number }[] = [];
@@ -180,7 +235,13 @@ export function definitionShapes(root: Node): DefinitionShape[] {
         }
         tokens[count++] = h & ~1;
       }
-      if (cursor.gotoFirstChild()) {
+      let enter = true;
+      if (holds && open.length === 0) {
+        let e = holds.get(id);
+        if (e === undefined) holds.set(id, (e = PY_STATEMENT_HOLDERS.has(cursor.nodeType)));
+        enter = e;
+      }
+      if (enter && cursor.gotoFirstChild()) {
         depth++;
         continue;
       }

@@ -50,7 +50,7 @@ export async function collectShapes(graph: GraphService, symbols: readonly Graph
     const byRow = rowsOf(facts.defs);
     for (const s of list) {
       const d = definitionOf(byRow, s);
-      if (d) shapes.set(s.id, { shingles: d.shingles, tokens: d.tokens });
+      if (d) shapes.set(s.id, d); // a DefinitionShape is a Shape: no copy per symbol
     }
     if ((filesDone & 63) === 0) await deadline.pace();
   }

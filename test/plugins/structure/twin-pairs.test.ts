@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { jaccard, type Shape } from '../../../plugins/structure/shapes.ts';
+import { twinPairs } from '../../../plugins/structure/twin-pairs.ts';
+
+/** A deterministic pseudo-random sorted distinct set of `size` shingles. */
+function shape(seed: number, size: number): Shape {
+  const out = new Set<number>();
+  let x = seed * 2654435761;
+  while (out.size < size) {
+    x = Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x6b43a9b5;
+    out.add(x | 0);
+  }
+  return { shingles: Int32Array.from(out).sort(), tokens: size + 4 };
+}
+
+/** `base` with its last `changed` shingles replaced. */
+function variant(base: Shape, changed: number, seed: number): Shape {
+  const kept = Array.from(base.shingles.slice(0, base.shingles.length - changed));
+  const extra = Array.from(shape(seed, changed).shingles);
+  return { shingles: Int32Array.from(new Set([...kept, ...extra])).sort(), tokens: base.tokens };
+}
+
+describe('twinPairs (MinHash/LSH candidates, exact Jaccard)', () => {
+  it('finds every planted near-copy once, scores it exactly, and nothing below the threshold', () => {
+    const shapes: Shape[] = [];
+    const planted: [number, number][] = [];
+    for (let i = 0; i < 300; i++) shapes.push(shape(i + 1, 40 + (i % 50)));
+    // 40 near-copies (1-3 shingles of ~60 changed: Jaccard ≥ 0.9) and 20 copies of one boilerplate shape.
+    for (let i = 0; i < 40; i++) {
+      const base = i * 7;
+      shapes.push(variant(shapes[base], 1 + (i % 3), 10_000 + i));
+      planted.push([base, shapes.length - 1]);
+    }
+    const boiler = shape(99_999, 60);
+    for (let i = 0; i < 20; i++) shapes.push(boiler);
+    const pairs = twinPairs(shapes, 0.8, 20_000);
+    const key = (a: number, b: number) => `${a},${b}`;
+    const got = new Set(pairs.map((p) => key(p.a, p.b)));
+    assert.equal(got.size, pairs.length, 'no pair twice');
+    for (const [a, b] of planted) assert.ok(got.has(key(a, b)), `planted pair ${a},${b} found`);
+    for (const p of pairs) {
+      assert.ok(p.a < p.b);
+      assert.equal(p.ast, jaccard(shapes[p.a].shingles, shapes[p.b].shingles));
+      assert.ok(p.ast >= 0.8);
+    }
+    // The 20 identical boilerplate shapes: all 190 pairs (one bucket, under the bucket cap).
+    const boilerPairs = pairs.filter((p) => p.a >= 340 && p.b >= 340);
+    assert.equal(boilerPairs.length, 190);
+    // Best first.
+    for (let i = 1; i < pairs.length; i++) assert.ok(pairs[i - 1].ast >= pairs[i].ast);
+  });
+});
