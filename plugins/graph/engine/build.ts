@@ -10,7 +10,7 @@ import { BuilderTables } from './build-tables.ts';
 import type { Language } from './extraction.ts';
 import { FileDependents } from './file-dependents.ts';
 import { pathStems } from './file-index.ts';
-import { emptyExtraction, type FileState } from './file-state.ts';
+import { emptyExtraction, linkOnlyExtraction, type FileState } from './file-state.ts';
 import { upsertFileNodes, type FileNodeContext } from './file-symbol-nodes.ts';
 import { applyGitFacts } from './git-edges.ts';
 import type { ApplyReport, FileInput, GraphChange } from './graph-change.ts';
@@ -77,6 +77,12 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
       if (st.inputs.has(input)) continue;
       st.inputs.add(input);
       st.added += this.upsertOne(input, st.affected, st.changedNames, st.pathsChanged);
+      if (input.partial) {
+        // Its links need only imports and inherits until the full extraction is loaded back.
+        const slim = linkOnlyExtraction(input.extraction);
+        this.files.get(input.path)!.extraction = slim;
+        input.extraction = slim;
+      }
     }
   }
 

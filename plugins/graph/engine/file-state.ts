@@ -29,3 +29,13 @@ export interface FileState extends LinkedFile {
 export function emptyExtraction(path: string, language: Language): FileExtraction {
   return { path, language, loc: 0, symbols: [], imports: [], calls: [], inherits: [], references: [], docLinks: [], parseErrors: 0 };
 }
+
+/**
+ * What a partial file's state keeps of its light extraction once its nodes are made: the imports
+ * and inherits its link passes resolve before the full extraction is loaded back. Symbols, fields
+ * and the rest were copied into nodes and type facts; keeping them would hold every symbol object
+ * of a big workspace through the build.
+ */
+export function linkOnlyExtraction(extraction: FileExtraction): FileExtraction {
+  return { path: extraction.path, language: extraction.language, loc: extraction.loc, symbols: [], imports: extraction.imports, calls: [], inherits: extraction.inherits, references: [], docLinks: [], parseErrors: extraction.parseErrors };
+}

@@ -5,6 +5,7 @@
  */
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
 import { walkWorkspaceAsync, type WalkEntry } from './walk.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
@@ -51,6 +52,8 @@ export class LoadedGraph extends LoadedGraphBase {
     const parser = await this.getParser();
     // Texts go to the bounded search cache as they are read; a full run replaces every one.
     if (full) this.contents.clear();
+    // A full run builds a whole new graph beside the loaded one: V8 is told to mark before its garbage doubles the heap.
+    const releaseHeap = full ? boundHeapGrowth() : null;
     const outcome = await runIngest(
       {
         root: this.options.root,
@@ -65,7 +68,7 @@ export class LoadedGraph extends LoadedGraphBase {
         keepText: (path, text) => this.contents.put(path, text),
       },
       options,
-    );
+    ).finally(() => releaseHeap?.());
     if (outcome.rebuilt) {
       this.swapBuilder(outcome.builder);
       this.loadedRows = new Map(outcome.rows.map((r) => [r.path, r.extractionKey]));

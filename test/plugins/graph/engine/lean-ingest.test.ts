@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeSyntheticRepo } from '../../../../bench/synthetic-repo.ts';
 import { GraphBuilder } from '../../../../plugins/graph/engine/build.ts';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
+import { heapGrowthHolders } from '../../../../plugins/graph/engine/heap-growth.ts';
 import { storedGitFacts, storedResolverConfig } from '../../../../plugins/graph/engine/stored-graph-inputs.ts';
 import { GraphStore } from '../../../../plugins/graph/engine/store.ts';
 import { CommitStream, sharedCommitWorker } from '../../../../plugins/graph/engine/store-writer/writer.ts';
@@ -34,14 +35,31 @@ describe('a big ingest that never holds every extraction', function () {
       sent.push(...writes);
       return original.call(this, writes);
     };
+    // Staged files keep only what their links read before the full extraction is loaded back.
+    let staged = 0;
+    let slim = 0;
+    const originalStage = GraphBuilder.prototype.stage;
+    GraphBuilder.prototype.stage = function (this: GraphBuilder, inputs) {
+      originalStage.call(this, inputs);
+      for (const input of inputs) {
+        staged++;
+        if (input.partial && input.extraction.symbols.length === 0 && input.extraction.bindings === undefined) slim++;
+      }
+    };
+    // The full build runs under the heap growth bound, released when the ingest ends.
+    const holdersDuringBuild: number[] = [];
     let lean: ReturnType<typeof graphLines>;
     try {
-      const s = await engine.ingest();
+      const s = await engine.ingest({ onProgress: (_d, _t, phase) => void (phase === 'build' && holdersDuringBuild.push(heapGrowthHolders())) });
+      assert.ok(holdersDuringBuild.length > 0 && holdersDuringBuild.every((h) => h === 1), JSON.stringify(holdersDuringBuild));
+      assert.equal(heapGrowthHolders(), 0);
+      assert.ok(staged >= 100 && slim === staged, `${slim} of ${staged} staged files slimmed`);
       assert.ok(s.files.parsed >= 100, `${s.files.parsed} files`);
       assert.ok(s.edgesByRelation.calls > 100 && s.edgesByRelation.imports > 50, JSON.stringify(s.edgesByRelation));
       lean = graphLines(engine.graph);
     } finally {
       CommitStream.prototype.send = original;
+      GraphBuilder.prototype.stage = originalStage;
       await engine.close();
     }
     assert.ok(sent.length >= 100, `${sent.length} rows streamed`);
