@@ -142,8 +142,9 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     if (!stream || writes.length === 0) return;
     const next = writes.slice(stream.sent);
     stream.send(next);
-    // The commit worker has the JSON now; the extraction (kept for the build) can re-make it if the worker dies.
-    for (const w of next) delete w.json;
+    // The commit worker has the JSON now; the extraction can re-make it if the worker dies. A write
+    // with no extraction object keeps its JSON until the worker staged it (the stream drops it then).
+    for (const w of next) if (w.extraction) delete w.json;
   };
   // A full build makes its graph while the parse runs: each parsed file's nodes are added as it
   // arrives (the main thread is mostly idle while the workers parse), so only the linking is left
@@ -163,11 +164,16 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
       reused++;
     } else {
       const stored = store.hasExtraction(outcome.row.extractionKey);
-      writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
+      // A worker's outcome with a light copy keeps the whole extraction as JSON only (never parsed
+      // here): the write holds that JSON until the commit worker staged it.
+      const wholeAsJson = outcome.light !== undefined && outcome.json !== undefined;
+      writes.push({ row: outcome.row, extraction: stored || wholeAsJson ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
       // A big run hands the build a light copy (calls, references, doc links left out): the build
       // links each file from its stored extraction once the commit has it, so the run never holds
       // every full extraction at once (the full one is dropped as soon as the store has it staged).
-      const input: FileInput = stream ? { path: e.path, language: e.language, extraction: lightExtraction(outcome.extraction), partial: true, key: outcome.row.extractionKey } : { path: e.path, language: e.language, extraction: outcome.extraction };
+      const input: FileInput = stream
+        ? { path: e.path, language: e.language, extraction: outcome.light ?? lightExtraction(outcome.extraction), partial: true, key: outcome.row.extractionKey }
+        : { path: e.path, language: e.language, extraction: outcome.extraction };
       graphUpserts.push(input);
       fresh?.stage([input]);
       if (ctx.keepText) ctx.keepText(e.path, outcome.text);
@@ -176,7 +182,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     if (stream && writes.length - stream.sent >= batchFiles) handOver();
   };
   open.stream = stream;
-  const parseWorkers = await parseTasks(ctx, tasks, workers, options, phases, (done) => progress(done, tasks.length, 'parse'), take);
+  const parseWorkers = await parseTasks(ctx, tasks, workers, options, phases, (done) => progress(done, tasks.length, 'parse'), take, stream !== null);
   handOver();
   progress(toRead.length, toRead.length, 'parse');
   aborted(options.signal);
