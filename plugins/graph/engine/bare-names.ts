@@ -25,6 +25,28 @@ export function reexportKey(path: string): string {
   return `\0reexports:${path}`;
 }
 
+/** An import's names read once: local name → original name and position of its last binding, and the last `*`. */
+interface ImportedNames {
+  byLocal: Map<string, { orig: string; at: number }>;
+  lastStar: number;
+}
+
+/** Each import's names parsed (`a as b`) once per names list: re-export following reads them for every name it looks up. */
+const parsedNames = new WeakMap<readonly string[], ImportedNames>();
+
+function importedNamesOf(names: readonly string[]): ImportedNames {
+  let parsed = parsedNames.get(names);
+  if (parsed) return parsed;
+  parsed = { byLocal: new Map(), lastStar: -1 };
+  for (let at = 0; at < names.length; at++) {
+    const raw = names[at];
+    if (raw === '*') parsed.lastStar = at;
+    else parsed.byLocal.set(raw.replace(/^.*\s+as\s+/, '').trim(), { orig: raw.replace(/\s+as\s+.*$/, '').trim(), at });
+  }
+  parsedNames.set(names, parsed);
+  return parsed;
+}
+
 /**
  * Symbols named `name` that files export, following re-exports (`from .x import y` in a package
  * `__init__.py`, `export { y } from './x'`) up to three files deep.
@@ -37,11 +59,11 @@ export function exportedFrom(files: readonly string[], name: string, tables: Sym
     deps.push(reexportKey(f));
     for (const imp of tables.importsOf(f)) {
       if (imp.targets.length === 0) continue;
-      let orig: string | null = null;
-      for (const raw of imp.names) {
-        if (raw === '*' && out.length === 0) orig = name;
-        else if (raw.replace(/^.*\s+as\s+/, '').trim() === name) orig = raw.replace(/\s+as\s+.*$/, '').trim();
-      }
+      // The last of the import's names that binds `name` (a `*` binds every name while nothing was found yet).
+      const parsed = importedNamesOf(imp.names);
+      const named = parsed.byLocal.get(name);
+      const star = out.length === 0 ? parsed.lastStar : -1;
+      const orig = named !== undefined && named.at > star ? named.orig : star >= 0 ? name : null;
       if (orig === null) continue;
       const sub = imp.submodules?.get(orig);
       if (sub) continue; // a module, not a callable

@@ -5,141 +5,28 @@
  * parse delivers files) or patch the graph, swapping it in only after the commit. A failure or abort
  * before the commit leaves both the store and the in-memory graph as they were.
  */
-import type { FileInput, GitFacts, GraphBuilder } from './build.ts';
+import type { FileInput, GitFacts } from './build.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
-import type { Language } from './extraction.ts';
 import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history.ts';
-import type { NodeKind, Relation } from './graph.ts';
-import { readResolverConfig } from './resolver-config.ts';
-import { yieldToLoop } from './steps.ts';
-import type { ResolverConfig } from './resolve.ts';
-import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
-import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse-file.ts';
+import { aborted, parseTasks, POOL_MIN_FILES, SLICE_MS } from './ingest-parse.ts';
+import { summarize } from './ingest-summary.ts';
+import type { IngestContext, IngestOptions, IngestOutcome } from './ingest-types.ts';
+import type { ParseOutcome, ParseTask } from './parse-pool/parse-file.ts';
 import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
-import type { FileExtractor, SourceParser } from './source-parser.ts';
-import type { FileRow, FileWrite, GitCommit, GraphStore } from './store.ts';
+import { readResolverConfig } from './resolver-config.ts';
+import type { ResolverConfig } from './resolve.ts';
+import type { FileWrite, GitCommit, GraphStore } from './store.ts';
 import { lightExtraction } from './store-files.ts';
 import type { CommitStream } from './store-writer/writer.ts';
 import { checkPathsAsync, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
 export { extractionKey } from './parse-pool/parse-file.ts';
+export type { IngestContext, IngestOptions, IngestOutcome, IngestPhase, IngestSummary } from './ingest-types.ts';
 
-/** Ingest phases reported to the progress callback. */
-export type IngestPhase = 'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build';
-
-/** Options of one ingest. */
-export interface IngestOptions {
-  /** Re-parse only files whose size/mtime and then content hash changed (default false: re-parse all). */
-  incremental?: boolean;
-  /** Only look at these workspace-relative files (implies incremental; deleted ones are removed). */
-  paths?: readonly string[];
-  onProgress?: (done: number, total: number, phase: IngestPhase) => void;
-  signal?: AbortSignal;
-  /** Parse worker threads (default: the engine's setting, one per core); 0 parses on the main thread. */
-  workers?: number;
-  /**
-   * A large run hands its rows to the store's commit worker every this many files while it still
-   * parses (default 64), so the JSON of every extraction is never held on the main thread at once.
-   */
-  commitBatchFiles?: number;
-  /**
-   * Main-thread work between two yields to the event loop (default 20 ms); background callers (the
-   * daemon) pass a few ms, so a request arriving meanwhile waits no longer than that.
-   */
-  sliceMs?: number;
-}
-
-/** What an ingest did. */
-export interface IngestSummary {
-  mode: 'full' | 'incremental' | 'paths';
-  generation: number;
-  files: {
-    /** Files that qualified for the graph. */
-    scanned: number;
-    /** Files read and parsed. */
-    parsed: number;
-    /** Files read whose content hash matched the stored one (no parse). */
-    reused: number;
-    /** Files skipped by size + mtime without reading. */
-    unchanged: number;
-    removed: number;
-    skipped: number;
-  };
-  /** Skipped files and directories (capped; `unsupported` files are only counted). */
-  skipped: SkippedPath[];
-  skippedTruncated: boolean;
-  skippedByReason: Partial<Record<SkipReason, number>>;
-  nodes: number;
-  nodesByKind: Record<NodeKind, number>;
-  edges: number;
-  edgesByRelation: Record<Relation, number>;
-  imports: { resolved: number; unresolved: number; external: number; notFound: number };
-  /** Files whose parse had errors: totals and the worst few, with the line of their first error. */
-  parseErrors: ParseErrorReport;
-  git: { scanned: boolean; commits: number; head: string | null } | null;
-  /** Files whose edges were rebuilt by the graph patch (incremental) or all files (full). */
-  relinkedFiles: number;
-  /** Worker threads that read and parsed the files (0: the main thread did). */
-  parseWorkers: number;
-  elapsedMs: number;
-  phases: Record<'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build', number>;
-}
-
-/** What the engine hands an ingest run. */
-export interface IngestContext {
-  root: string;
-  store: GraphStore;
-  /** The current graph builder (patched in place by incremental runs; replaced by full runs). */
-  builder: GraphBuilder;
-  /** Makes an empty builder for a full run (the engine wires its extraction loader in). */
-  newBuilder: () => GraphBuilder;
-  parser: SourceParser;
-  maxFileBytes: number;
-  exclude: readonly string[];
-  gitMaxCommits: number;
-  /** Parse worker threads when the run does not say (default one per core; 0: main thread only). */
-  parseWorkers?: number;
-  /**
-   * Takes each parsed file's text as it arrives (the engine's bounded search cache), so a big run
-   * never holds every text at once; without it the texts come back in `IngestOutcome.texts`.
-   */
-  keepText?: (path: string, text: string) => void;
-}
-
-/** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */
-export interface IngestOutcome {
-  builder: GraphBuilder;
-  summary: IngestSummary;
-  /** Texts of files parsed in this run (empty when the context's `keepText` took them). */
-  texts: Map<string, string>;
-  /** Paths whose content changed or that were removed. */
-  changed: string[];
-  removed: string[];
-  /** True when the builder was replaced (callers rebuild their indexes). */
-  rebuilt: boolean;
-  /** Rows written by this run (new keys for changed files). */
-  rows: FileRow[];
-  /** Generation the store had just before this run committed (differs from the loaded one when another process wrote meanwhile). */
-  previousGeneration: number;
-}
-
-const MAX_SKIP_LIST = 200;
-/** Main-thread work between two yields to the event loop (a slice may overrun by one file's step). */
-const SLICE_MS = 20;
-const YIELD_EVERY_MS = SLICE_MS;
-/**
- * Fewer files than this parse on the main thread: a watcher's or an agent's re-ingest of a few
- * files is faster there than a round trip through the workers (or their start-up when idle).
- */
-const POOL_MIN_FILES = 48;
 /** Runs reading at least this many files commit through the store's commit worker (smaller commits take a few ms here). */
 const OFF_THREAD_COMMIT_FILES = 48;
 /** Rows handed to the commit worker at a time during the parse (see IngestOptions.commitBatchFiles). */
 const COMMIT_BATCH_FILES = 64;
-
-function aborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new EngineError(EngineErrorCodes.INGEST_ABORTED, 'ingest aborted before commit; the previous graph is unchanged', 'run ingest again when ready');
-}
 
 const now = (): number => performance.now();
 
@@ -255,8 +142,9 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     if (!stream || writes.length === 0) return;
     const next = writes.slice(stream.sent);
     stream.send(next);
-    // The commit worker has the JSON now; the extraction (kept for the build) can re-make it if the worker dies.
-    for (const w of next) delete w.json;
+    // The commit worker has the JSON now; the extraction can re-make it if the worker dies. A write
+    // with no extraction object keeps its JSON until the worker staged it (the stream drops it then).
+    for (const w of next) if (w.extraction) delete w.json;
   };
   // A full build makes its graph while the parse runs: each parsed file's nodes are added as it
   // arrives (the main thread is mostly idle while the workers parse), so only the linking is left
@@ -276,11 +164,16 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
       reused++;
     } else {
       const stored = store.hasExtraction(outcome.row.extractionKey);
-      writes.push({ row: outcome.row, extraction: stored ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
+      // A worker's outcome with a light copy keeps the whole extraction as JSON only (never parsed
+      // here): the write holds that JSON until the commit worker staged it.
+      const wholeAsJson = outcome.light !== undefined && outcome.json !== undefined;
+      writes.push({ row: outcome.row, extraction: stored || wholeAsJson ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
       // A big run hands the build a light copy (calls, references, doc links left out): the build
       // links each file from its stored extraction once the commit has it, so the run never holds
       // every full extraction at once (the full one is dropped as soon as the store has it staged).
-      const input: FileInput = stream ? { path: e.path, language: e.language, extraction: lightExtraction(outcome.extraction), partial: true, key: outcome.row.extractionKey } : { path: e.path, language: e.language, extraction: outcome.extraction };
+      const input: FileInput = stream
+        ? { path: e.path, language: e.language, extraction: outcome.light ?? lightExtraction(outcome.extraction), partial: true, key: outcome.row.extractionKey }
+        : { path: e.path, language: e.language, extraction: outcome.extraction };
       graphUpserts.push(input);
       fresh?.stage([input]);
       if (ctx.keepText) ctx.keepText(e.path, outcome.text);
@@ -289,7 +182,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     if (stream && writes.length - stream.sent >= batchFiles) handOver();
   };
   open.stream = stream;
-  const parseWorkers = await parseTasks(ctx, tasks, workers, options, phases, (done) => progress(done, tasks.length, 'parse'), take);
+  const parseWorkers = await parseTasks(ctx, tasks, workers, options, phases, (done) => progress(done, tasks.length, 'parse'), take, stream !== null);
   handOver();
   progress(toRead.length, toRead.length, 'parse');
   aborted(options.signal);
@@ -391,157 +284,5 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     rebuilt,
     rows: writes.map((w) => w.row),
     previousGeneration,
-  };
-}
-
-/**
- * Reads and parses the tasks, in the parse workers when the parser can run there and the run is
- * large enough, else on the main thread (yielding between files), handing each outcome to `take`
- * in task order. When a worker dies mid-run, what was taken stays taken and the main thread parses
- * the rest. Returns the number of workers that parsed (0: the main thread did).
- */
-async function parseTasks(
-  ctx: IngestContext,
-  tasks: ParseTask[],
-  workers: number,
-  options: IngestOptions,
-  phases: IngestSummary['phases'],
-  onDone: (done: number) => void,
-  take: (i: number, outcome: ParseOutcome) => void,
-): Promise<number> {
-  let taken = 0;
-  if (ctx.parser.parallel && workers > 0 && tasks.length >= POOL_MIN_FILES) {
-    const t = now();
-    // An error of `take` (the store, the run) is the run's; only the pool's own failures fall back.
-    let takeError: { error: unknown } | null = null;
-    try {
-      const pool = sharedParsePool(workers);
-      const cancelled = (): Error | null => {
-        try {
-          aborted(options.signal);
-          return null;
-        } catch (err) {
-          return err as Error;
-        }
-      };
-      const onBatch = (start: number, batch: ParseOutcome[]): void => {
-        try {
-          for (let j = 0; j < batch.length; j++) take(start + j, batch[j]);
-          taken = start + batch.length;
-        } catch (error) {
-          takeError = { error };
-          throw error;
-        }
-      };
-      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, { onDone, cancelled, onBatch });
-      // Wall time of the pooled stage, split by the workers' own shares of reading and parsing.
-      const wall = now() - t;
-      const share = pooled.read + pooled.parse > 0 ? pooled.read / (pooled.read + pooled.parse) : 0;
-      phases.read += wall * share;
-      phases.parse += wall * (1 - share);
-      aborted(options.signal);
-      return pool.size;
-    } catch (err) {
-      if (takeError) throw (takeError as { error: unknown }).error;
-      if (err instanceof EngineError) throw err;
-      // A worker died (or could not start): the main thread parses what was not taken yet.
-    }
-  }
-  const extractors = new Map<Language, FileExtractor>();
-  let lastYield = now();
-  for (let i = taken; i < tasks.length; i++) {
-    if (now() - lastYield > (options.sliceMs ?? YIELD_EVERY_MS)) {
-      await yieldToLoop();
-      lastYield = now();
-      aborted(options.signal);
-    }
-    if (i % 50 === 0) onDone(i);
-    const task = tasks[i];
-    let extract = extractors.get(task.language);
-    if (!extract) {
-      try {
-        extractors.set(task.language, (extract = await ctx.parser.extractorFor(task.language)));
-      } catch {
-        take(i, { kind: 'skip', reason: 'parse_failed' });
-        continue;
-      }
-    }
-    take(i, parseFile(ctx.root, task, ctx.parser.version, extract, phases));
-  }
-  return 0;
-}
-
-interface SummaryInput {
-  mode: IngestSummary['mode'];
-  generation: number;
-  scanned: number;
-  parsed: number;
-  reused: number;
-  unchanged: number;
-  removed: number;
-  skipped: SkippedPath[];
-  skippedByReason: Partial<Record<SkipReason, number>>;
-  git: IngestSummary['git'];
-  relinked: number;
-  parseWorkers: number;
-  elapsedMs: number;
-  phases: IngestSummary['phases'];
-}
-
-function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary {
-  const g = builder.graph;
-  // Counted when read (the ingest verb's output), like the per-kind counts below: the count visits
-  // every file's imports (~5-20 ms on 2,000 files), which a watcher's or the daemon's re-ingest never reads.
-  const countImports = (): IngestSummary['imports'] => {
-    const imports = { resolved: 0, unresolved: 0, external: 0, notFound: 0 };
-    for (const path of builder.filePaths()) {
-      for (const imp of builder.importsOf(path)) {
-        if (imp.unresolved === undefined) imports.resolved++;
-        else {
-          imports.unresolved++;
-          if (imp.unresolved === 'external') imports.external++;
-          else imports.notFound++;
-        }
-      }
-    }
-    return imports;
-  };
-  let imports: IngestSummary['imports'] | undefined;
-  const round = (x: number): number => Math.round(x * 10) / 10;
-  // The per-kind and per-relation counts scan the whole graph (~10 ms on 70K nodes and 200K edges):
-  // computed when read (the ingest verb's output), not for every watcher or edit re-ingest of a file.
-  let byKind: IngestSummary['nodesByKind'] | undefined;
-  let byRelation: IngestSummary['edgesByRelation'] | undefined;
-  return {
-    mode: s.mode,
-    generation: s.generation,
-    files: {
-      scanned: s.scanned,
-      parsed: s.parsed,
-      reused: s.reused,
-      unchanged: s.unchanged,
-      removed: s.removed,
-      skipped: Object.entries(s.skippedByReason).reduce((a, [k, v]) => a + (k === 'unsupported' ? 0 : v ?? 0), 0),
-    },
-    skipped: s.skipped.slice(0, MAX_SKIP_LIST),
-    skippedTruncated: s.skipped.length > MAX_SKIP_LIST,
-    skippedByReason: s.skippedByReason,
-    nodes: g.nodeCount,
-    get nodesByKind() {
-      return (byKind ??= g.nodeCountsByKind());
-    },
-    edges: g.edgeCount,
-    get edgesByRelation() {
-      return (byRelation ??= g.edgeCountsByRelation());
-    },
-    get imports() {
-      return (imports ??= countImports());
-    },
-    parseErrors: summarizeParseErrors(builder.parseErrorFiles()),
-    git: s.git,
-    relinkedFiles: s.relinked,
-    parseWorkers: s.parseWorkers,
-    elapsedMs: round(s.elapsedMs),
-    phases: Object.fromEntries(Object.entries(s.phases).map(([k, v]) => [k, round(v)])) as IngestSummary['phases'],
   };
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { FileExtraction, Language } from '../extraction.ts';
 import type { FileExtractor } from '../source-parser.ts';
 import type { FileRow } from '../store.ts';
+import { lightExtraction } from '../store-files.ts';
 import { classifyContent } from '../content-class.ts';
 import type { SkipReason } from '../walk.ts';
 
@@ -26,21 +27,48 @@ export interface ParseTask {
 export type ParseOutcome =
   | { kind: 'skip'; reason: SkipReason }
   | { kind: 'same' }
-  | { kind: 'parsed'; row: FileRow; extraction: FileExtraction; text: string; /** The extraction as JSON, when it came so from a worker (the store writes it as is). */ json?: string };
+  | {
+      kind: 'parsed';
+      row: FileRow;
+      /** The whole extraction (parsed from `json` on first read when the outcome came with `light`). */
+      extraction: FileExtraction;
+      text: string;
+      /** The extraction as JSON, when it came so from a worker (the store writes it as is). */
+      json?: string;
+      /** Its light copy (store-files.ts `lightExtraction`), when the parse was asked for one: all a streamed build reads before linking. */
+      light?: FileExtraction;
+    };
 
-/** A parse outcome as a worker sends it: the extraction as JSON (one string clones far cheaper than an object tree). */
-export type WireOutcome = Exclude<ParseOutcome, { kind: 'parsed' }> | { kind: 'parsed'; row: FileRow; json: string; text: string };
+/**
+ * A parse outcome as a worker sends it: the extraction as JSON (one string clones far cheaper than
+ * an object tree) and, when asked, its light copy as JSON too, so the main thread of a streamed
+ * ingest parses only the light part (the store takes the whole JSON as is).
+ */
+export type WireOutcome = Exclude<ParseOutcome, { kind: 'parsed' }> | { kind: 'parsed'; row: FileRow; json: string; text: string; light?: string };
 
-/** The wire form of an outcome (in the worker). */
-export function toWire(o: ParseOutcome): WireOutcome {
-  return o.kind === 'parsed' ? { kind: 'parsed', row: o.row, json: JSON.stringify(o.extraction), text: o.text } : o;
+/** The wire form of an outcome (in the worker); `light` adds the light copy's JSON. */
+export function toWire(o: ParseOutcome, light = false): WireOutcome {
+  if (o.kind !== 'parsed') return o;
+  const json = JSON.stringify(o.extraction);
+  return light ? { kind: 'parsed', row: o.row, json, text: o.text, light: JSON.stringify(lightExtraction(o.extraction)) } : { kind: 'parsed', row: o.row, json, text: o.text };
 }
 
-/** An outcome back from its wire form (on the main thread). */
+/** An outcome back from its wire form (on the main thread); with a light copy, the whole extraction is parsed only if read. */
 export function fromWire(o: WireOutcome): ParseOutcome {
   if (o.kind !== 'parsed') return o;
-  const extraction = JSON.parse(o.json) as FileExtraction;
-  return { kind: 'parsed', row: o.row, extraction, text: o.text, json: o.json };
+  const json = o.json;
+  if (o.light === undefined) return { kind: 'parsed', row: o.row, extraction: JSON.parse(json) as FileExtraction, text: o.text, json };
+  let whole: FileExtraction | undefined;
+  return {
+    kind: 'parsed',
+    row: o.row,
+    text: o.text,
+    json,
+    light: JSON.parse(o.light) as FileExtraction,
+    get extraction(): FileExtraction {
+      return (whole ??= JSON.parse(json) as FileExtraction);
+    },
+  };
 }
 
 /** Milliseconds spent reading (with hashing) and parsing, added to by `parseFile`. */

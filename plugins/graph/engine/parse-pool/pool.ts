@@ -59,6 +59,8 @@ export interface ParseRunOptions {
    * When a worker dies, what was delivered stays delivered: the caller resumes from there.
    */
   onBatch?: (start: number, outcomes: ParseOutcome[]) => void;
+  /** Outcomes carry the light copy of their extraction (`ParseOutcome.light`); the whole one is parsed only when read. */
+  light?: boolean;
 }
 
 interface Slot {
@@ -106,12 +108,11 @@ export class ParsePool {
   }
 
   private async parseNow(root: string, parserVersion: string, tasks: readonly ParseTask[], options: ParseRunOptions): Promise<PooledParse> {
-    const { onDone, cancelled, onBatch } = options;
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     this.running++;
     try {
-      return await this.parseBatches(root, parserVersion, tasks, onDone, cancelled, onBatch);
+      return await this.parseBatches(root, parserVersion, tasks, options);
     } finally {
       this.running--;
     }
@@ -121,10 +122,9 @@ export class ParsePool {
     root: string,
     parserVersion: string,
     tasks: readonly ParseTask[],
-    onDone: ParseRunOptions['onDone'],
-    cancelled: ParseRunOptions['cancelled'],
-    onBatch: ParseRunOptions['onBatch'],
+    options: ParseRunOptions,
   ): Promise<PooledParse> {
+    const { onDone, cancelled, onBatch, light = false } = options;
     this.ensureWorkers();
     const batches = batchTasks(tasks);
     const outcomes: ParseOutcome[] = onBatch ? [] : new Array(tasks.length);
@@ -160,7 +160,7 @@ export class ParsePool {
           while (slot.inFlight < IN_FLIGHT && next < batches.length) {
             const index = next++;
             slot.inFlight++;
-            this.send(slot, root, parserVersion, batches[index].tasks).then((res) => {
+            this.send(slot, root, parserVersion, batches[index].tasks, light).then((res) => {
               slot.inFlight--;
               if (failed) return;
               try {
@@ -201,11 +201,11 @@ export class ParsePool {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
-  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[]): Promise<Extract<ParseResponse, { type: 'result' }>> {
+  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[], light: boolean): Promise<Extract<ParseResponse, { type: 'result' }>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { slot, resolve, reject });
-      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks } satisfies ParseRequest);
+      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks, ...(light ? { light } : {}) } satisfies ParseRequest);
     });
   }
 

@@ -8,6 +8,8 @@ export interface ParseRequest {
   root: string;
   parserVersion: string;
   tasks: ParseTask[];
+  /** Send each extraction's light copy too (a streamed ingest's build reads only that before linking). */
+  light?: boolean;
 }
 
 /** A batch's outcomes, in the order of its tasks, with the worker's read and parse milliseconds. */

@@ -31,7 +31,7 @@ async function handle(req: ParseRequest): Promise<ParseResponse> {
         continue;
       }
     }
-    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times)));
+    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times), req.light === true));
   }
   return { type: 'result', id: req.id, outcomes, read: times.read, parse: times.parse };
 }

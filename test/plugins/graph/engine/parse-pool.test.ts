@@ -6,6 +6,7 @@ import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
 import type { IngestSummary } from '../../../../plugins/graph/engine/ingest.ts';
 import { ParsePool } from '../../../../plugins/graph/engine/parse-pool/pool.ts';
 import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parser.ts';
+import { lightExtraction } from '../../../../plugins/graph/engine/store-files.ts';
 import { FIXTURE_FILES } from './fixture-repo.ts';
 import { removeWorkspace, writeWorkspace } from './helpers.ts';
 
@@ -116,6 +117,32 @@ describe('ingest through parse workers', function () {
       assert.equal(a.outcomes.length, 60);
       assert.deepEqual(a.outcomes.map((o) => (o.kind === 'parsed' ? o.row.path : o.kind)), Array.from({ length: 60 }, (_, i) => `pkg/mod_${i}.py`));
       assert.deepEqual(b.outcomes.map((o) => (o.kind === 'parsed' ? o.extraction.symbols.map((x) => x.qualifiedName).join(',') : o.kind === 'skip' ? o.reason : o.kind)), ['Thing7,Thing7.run,helper_7', 'unreadable']);
+    } finally {
+      await pool.stop();
+    }
+  });
+
+  it('hands a streamed run light copies, parsing the whole extraction only when it is read', async () => {
+    const pool = new ParsePool(1);
+    const version = (await loadDefaultParser()).version;
+    const tasks = Array.from({ length: 30 }, (_, i) => ({ path: `pkg/mod_${i}.py`, language: 'python' as const, size: 200, mtimeMs: 0, sameKey: null }));
+    try {
+      const light = await pool.parse(root, version, tasks, { light: true });
+      const whole = await pool.parse(root, version, tasks);
+      assert.equal(light.outcomes.length, 30);
+      for (let i = 0; i < 30; i++) {
+        const l = light.outcomes[i];
+        const w = whole.outcomes[i];
+        assert.ok(l.kind === 'parsed' && w.kind === 'parsed');
+        assert.equal(w.light, undefined, 'no light copy unless asked');
+        assert.ok(l.light, 'a light copy when asked');
+        // Lazy: the whole extraction is a getter over the JSON the store writes as is.
+        assert.equal(typeof Object.getOwnPropertyDescriptor(l, 'extraction')?.get, 'function');
+        assert.deepEqual(l.light, JSON.parse(JSON.stringify(lightExtraction(w.extraction))));
+        assert.deepEqual(l.extraction, w.extraction);
+        assert.equal(l.json, w.json);
+        if (i > 0) assert.ok(w.extraction.calls.length > 0 && l.light.calls.length === 0, 'the light copy leaves calls out');
+      }
     } finally {
       await pool.stop();
     }

@@ -1,0 +1,105 @@
+/**
+ * The read-and-parse step of an ingest: in the parse workers when the parser can run there and the
+ * run is large enough, else on the main thread in slices; outcomes go to the run in task order.
+ */
+import { EngineError, EngineErrorCodes } from './errors.ts';
+import type { Language } from './extraction.ts';
+import type { IngestContext, IngestOptions, IngestSummary } from './ingest-types.ts';
+import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse-file.ts';
+import { sharedParsePool } from './parse-pool/pool.ts';
+import type { FileExtractor } from './source-parser.ts';
+import { yieldToLoop } from './steps.ts';
+
+/** Main-thread work between two yields to the event loop (a slice may overrun by one file's step). */
+export const SLICE_MS = 20;
+/**
+ * Fewer files than this parse on the main thread: a watcher's or an agent's re-ingest of a few
+ * files is faster there than a round trip through the workers (or their start-up when idle).
+ */
+export const POOL_MIN_FILES = 48;
+
+const now = (): number => performance.now();
+
+/** Throws the ingest's abort error when the run's signal fired. */
+export function aborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new EngineError(EngineErrorCodes.INGEST_ABORTED, 'ingest aborted before commit; the previous graph is unchanged', 'run ingest again when ready');
+}
+
+/**
+ * Reads and parses the tasks, in the parse workers when the parser can run there and the run is
+ * large enough, else on the main thread (yielding between files), handing each outcome to `take`
+ * in task order. When a worker dies mid-run, what was taken stays taken and the main thread parses
+ * the rest. Returns the number of workers that parsed (0: the main thread did).
+ */
+export async function parseTasks(
+  ctx: IngestContext,
+  tasks: ParseTask[],
+  workers: number,
+  options: IngestOptions,
+  phases: IngestSummary['phases'],
+  onDone: (done: number) => void,
+  take: (i: number, outcome: ParseOutcome) => void,
+  /** Ask the workers for light copies (a streamed run's build reads only those before linking). */
+  light = false,
+): Promise<number> {
+  let taken = 0;
+  if (ctx.parser.parallel && workers > 0 && tasks.length >= POOL_MIN_FILES) {
+    const t = now();
+    // An error of `take` (the store, the run) is the run's; only the pool's own failures fall back.
+    let takeError: { error: unknown } | null = null;
+    try {
+      const pool = sharedParsePool(workers);
+      const cancelled = (): Error | null => {
+        try {
+          aborted(options.signal);
+          return null;
+        } catch (err) {
+          return err as Error;
+        }
+      };
+      const onBatch = (start: number, batch: ParseOutcome[]): void => {
+        try {
+          for (let j = 0; j < batch.length; j++) take(start + j, batch[j]);
+          taken = start + batch.length;
+        } catch (error) {
+          takeError = { error };
+          throw error;
+        }
+      };
+      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, { onDone, cancelled, onBatch, light });
+      // Wall time of the pooled stage, split by the workers' own shares of reading and parsing.
+      const wall = now() - t;
+      const share = pooled.read + pooled.parse > 0 ? pooled.read / (pooled.read + pooled.parse) : 0;
+      phases.read += wall * share;
+      phases.parse += wall * (1 - share);
+      aborted(options.signal);
+      return pool.size;
+    } catch (err) {
+      if (takeError) throw (takeError as { error: unknown }).error;
+      if (err instanceof EngineError) throw err;
+      // A worker died (or could not start): the main thread parses what was not taken yet.
+    }
+  }
+  const extractors = new Map<Language, FileExtractor>();
+  let lastYield = now();
+  for (let i = taken; i < tasks.length; i++) {
+    if (now() - lastYield > (options.sliceMs ?? SLICE_MS)) {
+      await yieldToLoop();
+      lastYield = now();
+      aborted(options.signal);
+    }
+    if (i % 50 === 0) onDone(i);
+    const task = tasks[i];
+    let extract = extractors.get(task.language);
+    if (!extract) {
+      try {
+        extractors.set(task.language, (extract = await ctx.parser.extractorFor(task.language)));
+      } catch {
+        take(i, { kind: 'skip', reason: 'parse_failed' });
+        continue;
+      }
+    }
+    take(i, parseFile(ctx.root, task, ctx.parser.version, extract, phases));
+  }
+  return 0;
+}

@@ -1,0 +1,106 @@
+/** The shapes of an ingest run: its options, what the engine hands it, and what it reports. */
+import type { GraphBuilder } from './build.ts';
+import type { NodeKind, Relation } from './graph.ts';
+import type { ParseErrorReport } from './parse-report.ts';
+import type { SourceParser } from './source-parser.ts';
+import type { FileRow, GraphStore } from './store.ts';
+import type { SkipReason, SkippedPath } from './walk.ts';
+
+/** Ingest phases reported to the progress callback. */
+export type IngestPhase = 'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build';
+
+/** Options of one ingest. */
+export interface IngestOptions {
+  /** Re-parse only files whose size/mtime and then content hash changed (default false: re-parse all). */
+  incremental?: boolean;
+  /** Only look at these workspace-relative files (implies incremental; deleted ones are removed). */
+  paths?: readonly string[];
+  onProgress?: (done: number, total: number, phase: IngestPhase) => void;
+  signal?: AbortSignal;
+  /** Parse worker threads (default: the engine's setting, one per core); 0 parses on the main thread. */
+  workers?: number;
+  /**
+   * A large run hands its rows to the store's commit worker every this many files while it still
+   * parses (default 64), so the JSON of every extraction is never held on the main thread at once.
+   */
+  commitBatchFiles?: number;
+  /**
+   * Main-thread work between two yields to the event loop (default 20 ms); background callers (the
+   * daemon) pass a few ms, so a request arriving meanwhile waits no longer than that.
+   */
+  sliceMs?: number;
+}
+
+/** What an ingest did. */
+export interface IngestSummary {
+  mode: 'full' | 'incremental' | 'paths';
+  generation: number;
+  files: {
+    /** Files that qualified for the graph. */
+    scanned: number;
+    /** Files read and parsed. */
+    parsed: number;
+    /** Files read whose content hash matched the stored one (no parse). */
+    reused: number;
+    /** Files skipped by size + mtime without reading. */
+    unchanged: number;
+    removed: number;
+    skipped: number;
+  };
+  /** Skipped files and directories (capped; `unsupported` files are only counted). */
+  skipped: SkippedPath[];
+  skippedTruncated: boolean;
+  skippedByReason: Partial<Record<SkipReason, number>>;
+  nodes: number;
+  nodesByKind: Record<NodeKind, number>;
+  edges: number;
+  edgesByRelation: Record<Relation, number>;
+  imports: { resolved: number; unresolved: number; external: number; notFound: number };
+  /** Files whose parse had errors: totals and the worst few, with the line of their first error. */
+  parseErrors: ParseErrorReport;
+  git: { scanned: boolean; commits: number; head: string | null } | null;
+  /** Files whose edges were rebuilt by the graph patch (incremental) or all files (full). */
+  relinkedFiles: number;
+  /** Worker threads that read and parsed the files (0: the main thread did). */
+  parseWorkers: number;
+  elapsedMs: number;
+  phases: Record<'walk' | 'read' | 'parse' | 'git' | 'persist' | 'build', number>;
+}
+
+/** What the engine hands an ingest run. */
+export interface IngestContext {
+  root: string;
+  store: GraphStore;
+  /** The current graph builder (patched in place by incremental runs; replaced by full runs). */
+  builder: GraphBuilder;
+  /** Makes an empty builder for a full run (the engine wires its extraction loader in). */
+  newBuilder: () => GraphBuilder;
+  parser: SourceParser;
+  maxFileBytes: number;
+  exclude: readonly string[];
+  gitMaxCommits: number;
+  /** Parse worker threads when the run does not say (default one per core; 0: main thread only). */
+  parseWorkers?: number;
+  /**
+   * Takes each parsed file's text as it arrives (the engine's bounded search cache), so a big run
+   * never holds every text at once; without it the texts come back in `IngestOutcome.texts`.
+   */
+  keepText?: (path: string, text: string) => void;
+}
+
+/** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */
+export interface IngestOutcome {
+  builder: GraphBuilder;
+  summary: IngestSummary;
+  /** Texts of files parsed in this run (empty when the context's `keepText` took them). */
+  texts: Map<string, string>;
+  /** Paths whose content changed or that were removed. */
+  changed: string[];
+  removed: string[];
+  /** True when the builder was replaced (callers rebuild their indexes). */
+  rebuilt: boolean;
+  /** Rows written by this run (new keys for changed files). */
+  rows: FileRow[];
+  /** Generation the store had just before this run committed (differs from the loaded one when another process wrote meanwhile). */
+  previousGeneration: number;
+}
