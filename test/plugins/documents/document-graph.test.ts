@@ -108,6 +108,35 @@ describe('documents in the graph: converted PDF, HTML and DOCX as document and s
     assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
   });
 
+  it('resolves again only the documents naming a changed file\'s symbols or path', async () => {
+    const state = async () => ok(await h!.call('document_provider_health', { agent_id: 'a' })).graph;
+    const s0 = await state();
+    assert.equal(s0.documents, 3, JSON.stringify(s0));
+    // A new file whose names no document mentions: no document is resolved again.
+    write(ws, 'src/unnamed.ts', 'export function nebulaNobodyNames(): number {\n  return 2;\n}\n');
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const s1 = await state();
+    assert.equal(s1.resolved - s0.resolved, 0, JSON.stringify({ s0, s1 }));
+    // An edit of py/retry.py (backoff, retry): the HTML page names backoff, the others nothing there.
+    const retry = path.join(ws, 'py/retry.py');
+    fs.writeFileSync(retry, fs.readFileSync(retry, 'utf8') + '\n\ndef jitter():\n    return 0\n');
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const s2 = await state();
+    assert.equal(s2.resolved - s1.resolved, 1, 'the HTML page alone');
+    assert.ok((await documentedBy(h!, 'function:py/retry.py#backoff')).includes('section:docs/retry.html#Retries'), 'its link kept');
+    // An edit of src/math.ts (mul, add): the DOCX alone.
+    const math = path.join(ws, 'src/math.ts');
+    fs.writeFileSync(math, fs.readFileSync(math, 'utf8') + '\nexport const unit = 1;\n');
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const s3 = await state();
+    assert.equal(s3.resolved - s2.resolved, 1, 'the DOCX alone');
+    assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
+    // The new file deleted again: still no document.
+    fs.rmSync(path.join(ws, 'src/unnamed.ts'));
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    assert.equal((await state()).resolved - s3.resolved, 0, 'no document named src/unnamed.ts');
+  });
+
   it('re-ingests a rewritten document and prunes a deleted one on the next tick', async () => {
     write(ws, 'docs/retry.html', '<html><body><h1>Backoff policy</h1><p>Waits grow as a wombat sequence; see <code>retry</code>.</p></body></html>');
     fs.rmSync(path.join(ws, 'docs/cart.pdf'));
