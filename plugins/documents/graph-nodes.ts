@@ -225,7 +225,8 @@ class DocumentNodes {
   /**
    * The documents whose bindings a change of the graph since the last apply may change: those naming
    * a changed node's name or path (node slots compared with the last apply's, by object: an ingest
-   * replaces a changed file's nodes and leaves the others' objects alone). All of them when the
+   * replaces a changed file's nodes and leaves the others' objects alone; a node re-parsed with the
+   * same id, kind, names and path changes no binding). All of them when the
    * graph was replaced or a folder node changed (a document's folder edge follows the nearest one).
    */
   private async affectedBy(g: CodeGraph): Promise<Set<string>> {
@@ -238,6 +239,8 @@ class DocumentNodes {
       const before = seen[i] ?? null;
       const after = i < g.nodeCapacity ? g.node(i) : null;
       if (before === after) continue;
+      // Re-parsed as the same symbol (an edit inside it): bindings name ids, and the edges into it hold.
+      if (before && after && sameIdentity(before, after)) continue;
       for (const n of [before, after]) {
         if (!n) continue;
         if (n.kind === 'module') return all();
@@ -366,6 +369,11 @@ function mentionKeys(docPath: string, mentions: readonly Mention[]): Set<string>
     }
   }
   return keys;
+}
+
+/** Whether two node objects bind the same (bindings.ts reads a node's id, kind, label, qualified name and path). */
+function sameIdentity(a: GraphNode, b: GraphNode): boolean {
+  return a.id === b.id && a.kind === b.kind && a.label === b.label && a.qualifiedName === b.qualifiedName && a.path === b.path;
 }
 
 /** The keys of `mentionKeys` a node answers to: its label (symbols), its path (files). */
