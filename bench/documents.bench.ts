@@ -10,11 +10,12 @@
  * and PageRank) and a warm one, against a `seek` on the workspace graph in the same host, with the
  * event loop's longest stall while the view builds.
  *
- *   node --import tsx bench/run.ts documents
+ *   node --import tsx bench/run.ts documents      (DOCS_VIEW_ONLY=1: no single ingests; DOCS_PROF=<dir>: CPU profiles + stretches)
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
@@ -45,20 +46,42 @@ async function serve(root: string, env: Record<string, string> = {}): Promise<Ho
  * Main-thread CPU between two 1 ms timers while `work` runs: what held the event loop was this
  * process's own work (a loaded machine also deschedules the thread, which wall-clock stalls count).
  */
-async function held<T>(work: () => Promise<T>): Promise<{ result: T; max: number; over10: number; top: string[] }> {
+async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result: T; max: number; over10: number; top: string[] }> {
   let running = true;
   const stretches: number[] = [];
+  // DOCS_PROF=<dir>: a CPU profile of the work (`<name>.cpuprofile`) and its stretches over 5 ms
+  // (`<name>.gaps.json`, monotonic µs, the profile's clock) to cut it with.
+  const dir = name ? process.env.DOCS_PROF : undefined;
+  const gaps: { start: number; end: number; cpu: number }[] = [];
+  const us = (): number => Number(process.hrtime.bigint() / 1000n);
+  let session: Session | null = null;
+  if (dir) {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
   const pinger = (async () => {
-    for (let c = threadMs(); running; ) {
+    for (let c = threadMs(), w = us(); running; ) {
       await new Promise((r) => setTimeout(r, 1));
       const now = threadMs();
+      const wNow = us();
       stretches.push(now - c);
+      if (now - c > 5) gaps.push({ start: w, end: wNow, cpu: now - c });
       c = now;
+      w = wNow;
     }
   })();
   const result = await work();
   running = false;
   await pinger;
+  if (session && dir) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(join(dir, `${name}.gaps.json`), JSON.stringify(gaps));
+    session.disconnect();
+  }
   stretches.sort((a, b) => b - a);
   return { result, max: stretches[0] ?? 0, over10: stretches.filter((s) => s > 10).length, top: stretches.slice(0, 3).map((s) => s.toFixed(1)) };
 }
@@ -83,26 +106,30 @@ export async function run(): Promise<void> {
   copy(join(parent, 'b2'), second, appManifest);
   console.log(`halves: ${first.length} + ${second.length} top-level entries of ${stdlib}`);
   try {
-    const hostA = await serve(join(parent, 'a'));
     // Best of two full ingests: the first one in a process also pays the parsers' start-up.
+    // DOCS_VIEW_ONLY=1 skips them (the view build's figures alone): the ratio line then reads 0.
     const best = async (h: Host) => [await timed(h, 'ingest', { path: '.' }), await timed(h, 'ingest', { path: '.' })].sort((x, y) => x.ms - y.ms)[0];
-    const singleA = await best(hostA);
-    await hostA.close();
-    const hostB = await serve(join(parent, 'b'));
-    const singleB = await best(hostB);
-    await hostB.close();
+    const single = async (root: string) => {
+      if (process.env.DOCS_VIEW_ONLY === '1') return { ms: 0, json: {} as any };
+      const host = await serve(root);
+      const r = await best(host);
+      await host.close();
+      return r;
+    };
+    const singleA = await single(join(parent, 'a'));
+    const singleB = await single(join(parent, 'b'));
     // The federating workspace is a fresh copy of the second half, so nothing is reused.
     const hostF = await serve(join(parent, 'b2'), { M1ND_ALLOW_ROOTS: parent });
     const own = await timed(hostF, 'ingest', { path: '.' });
     const query = { query: 'parse an email header', top_k: 10 };
     // The workspace graph's first seek (its seek index and PageRank built by the engine's own slices,
     // before federate starts the view's build) is the same-run baseline for the view's build.
-    const plainHeld = await held(() => timed(hostF, 'seek', { ...query, agent_id: 'other' }));
+    const plainHeld = await held(() => timed(hostF, 'seek', { ...query, agent_id: 'other' }), 'plain');
     const plain = plainHeld.result;
     const fed = await timed(hostF, 'federate', { repos: [{ name: 'b', path: '.' }, { name: 'a', path: join(parent, 'a') }], top_k: 0 });
     const lag = monitorEventLoopDelay({ resolution: 5 });
     lag.enable();
-    const viewHeld = await held(() => timed(hostF, 'seek', query));
+    const viewHeld = await held(() => timed(hostF, 'seek', query), 'view');
     const viewFirst = viewHeld.result;
     lag.disable();
     const heldMax = viewHeld.max;

@@ -45,6 +45,8 @@ export const MAX_GRAPH_DOCUMENTS = 500;
 const DOC_CHARS = 1000;
 /** Characters of a section's own text indexed for seek (its node's `text`, never shown): a term deep in a long section is found. */
 export const INDEXED_TEXT_CHARS = 32_768;
+/** Main-thread time between yields while documents are re-linked (background work before a call). */
+const RELINK_SLICE_MS = 4;
 
 /** One document's nodes, made once per source version (the same objects are re-used, so seek re-indexes nothing). */
 interface DocumentEntry {
@@ -52,6 +54,10 @@ interface DocumentEntry {
   hash: string;
   /** What the Markdown names (read once per source version). */
   mentions: Mention[];
+  /** What its bindings depend on (`mentionKeys`): a graph change touching none of them leaves them as they were. */
+  keys: Set<string>;
+  /** Its bindings against the graph of the last apply. */
+  bound: Binding[] | null;
   file: GraphNode;
   sections: { node: GraphNode; parent: string | null; startLine: number; endLine: number }[];
 }
@@ -171,16 +177,26 @@ class DocumentNodes {
     this.restore();
     if (this.docs.size === 0) return;
     ensureFinal(g);
-    // The graph changed (an edit, a reload): every document's links are checked; else only the new ones.
+    const version = g.version;
+    // The graph changed (an edit, a reload): only documents naming what changed are resolved again
+    // (all of them after a reload or a folder change), plus the new ones.
     const changed = g !== this.appliedTo || g.version !== this.appliedVersion;
     if (!changed && this.pending.size === 0) return;
-    const todo = changed ? [...this.docs.values()] : [...this.pending].map((p) => this.docs.get(p)).filter((e) => e !== undefined);
-    const version = g.version;
-    const resolve = await bindingResolver(this.graph, { refresh: false });
-    const bound = new Map<string, ReturnType<typeof resolve>>();
-    for (const [k, entry] of todo.entries()) {
-      bound.set(entry.path, resolve(entry.path, entry.mentions));
-      if (k % 50 === 49) await new Promise<void>((r) => setImmediate(r));
+    const affected = changed ? await this.affectedBy(g) : new Set<string>();
+    if (this.graph.engine.graph !== g || g.version !== version) return this.apply(); // changed meanwhile: start over
+    const todo = [...this.docs.values()].filter((e) => affected.has(e.path) || this.pending.has(e.path) || e.bound === null);
+    const bound = new Map<string, Binding[]>();
+    if (todo.length > 0) {
+      const resolve = await bindingResolver(this.graph, { refresh: false });
+      let t0 = performance.now();
+      for (const entry of todo) {
+        bound.set(entry.path, resolve(entry.path, entry.mentions));
+        this.resolved++;
+        if (performance.now() - t0 >= RELINK_SLICE_MS) {
+          await new Promise<void>((r) => setImmediate(r));
+          t0 = performance.now();
+        }
+      }
     }
     const now = this.graph.engine.graph;
     if (now !== g || now.version !== version) return this.apply(); // changed meanwhile: start over on the graph as it is
@@ -191,9 +207,11 @@ class DocumentNodes {
     // needs no new CSR when none was rewritten.
     let rewritten = 0;
     for (const entry of todo) {
-      const want = wantedEdges(now, entry, bound.get(entry.path) ?? []);
+      const bindings = bound.get(entry.path) ?? [];
+      entry.bound = bindings;
+      const want = wantedEdges(now, entry, bindings);
       if (!this.pending.has(entry.path) && want !== null && sameEdges(now, entry, want)) continue;
-      this.relink(now, entry, bound.get(entry.path) ?? []);
+      this.relink(now, entry, bindings);
       rewritten++;
     }
     this.relinked += rewritten;
@@ -201,7 +219,74 @@ class DocumentNodes {
     this.appliedTo = now;
     this.appliedVersion = now.version;
     this.pending.clear();
+    await this.remember(now);
   }
+
+  /**
+   * The documents whose bindings a change of the graph since the last apply may change: those naming
+   * a changed node's name or path (node slots compared with the last apply's, by object: an ingest
+   * replaces a changed file's nodes and leaves the others' objects alone; a node re-parsed with the
+   * same id, kind, names and path changes no binding). All of them when the
+   * graph was replaced or a folder node changed (a document's folder edge follows the nearest one).
+   */
+  private async affectedBy(g: CodeGraph): Promise<Set<string>> {
+    const all = () => new Set(this.docs.keys());
+    if (g !== this.appliedTo || this.seen === null) return all();
+    const seen = this.seen;
+    const keys = new Set<string>();
+    let t0 = performance.now();
+    for (let i = 0; i < Math.max(g.nodeCapacity, seen.length); i++) {
+      const before = seen[i] ?? null;
+      const after = i < g.nodeCapacity ? g.node(i) : null;
+      if (before === after) continue;
+      // Re-parsed as the same symbol (an edit inside it): bindings name ids, and the edges into it hold.
+      if (before && after && sameIdentity(before, after)) continue;
+      for (const n of [before, after]) {
+        if (!n) continue;
+        if (n.kind === 'module') return all();
+        nodeKeys(n, keys);
+      }
+      if ((i & 1023) === 0 && performance.now() - t0 >= RELINK_SLICE_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        if (g.version !== this.graph.engine.graph.version) return all(); // the caller starts over
+        t0 = performance.now();
+      }
+    }
+    const out = new Set<string>();
+    if (keys.size === 0) return out;
+    for (const [path, entry] of this.docs) {
+      for (const k of entry.keys) {
+        if (keys.has(k)) {
+          out.add(path);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Keeps the node objects of every slot, to find what the next change touched. */
+  private async remember(g: CodeGraph): Promise<void> {
+    const n = g.nodeCapacity;
+    const seen: (GraphNode | null)[] = this.seen && this.seen.length === n ? this.seen : new Array(n);
+    let t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      seen[i] = g.node(i);
+      if ((i & 4095) === 0 && performance.now() - t0 >= RELINK_SLICE_MS) {
+        this.seen = null; // half-filled: the next change re-resolves all rather than trust it
+        await new Promise<void>((r) => setImmediate(r));
+        if (g !== this.graph.engine.graph || g.version !== this.appliedVersion) return;
+        t0 = performance.now();
+      }
+    }
+    this.seen = seen;
+  }
+
+  /** The graph's node objects by slot at the last apply (null: unknown, every document is resolved again). */
+  private seen: (GraphNode | null)[] | null = null;
+
+  /** Documents whose bindings were resolved again since this process started (those naming what changed). */
+  resolved = 0;
 
   /** Documents rewritten in the graph since this process started (the others' links were found intact). */
   relinked = 0;
@@ -258,7 +343,52 @@ function entryOf(record: DocumentRecord): DocumentEntry {
     if (text) Object.assign(node, textFields(text));
     return { node, parent: s.parent ?? null, startLine: s.startLine, endLine: s.endLine };
   });
-  return { path, hash: record.source_hash, mentions: readMentions(markdown), file, sections };
+  const mentions = readMentions(markdown);
+  return { path, hash: record.source_hash, mentions, keys: mentionKeys(path, mentions), bound: null, file, sections };
+}
+
+/**
+ * What a document's bindings depend on in the graph (bindings.ts): a symbol mention the nodes
+ * labelled with its last name (`label:`), a path mention the file it names from the root or the
+ * document's folder (`path:`), a command the manifest, Makefile or script file it may run.
+ */
+function mentionKeys(docPath: string, mentions: readonly Mention[]): Set<string> {
+  const keys = new Set<string>();
+  const docDir = docPath.includes('/') ? docPath.slice(0, docPath.lastIndexOf('/') + 1) : '';
+  for (const m of mentions) {
+    if (m.kind === 'symbol') {
+      const dotted = m.text.replace(/\(\)$/, '').replace(/::|#/g, '.');
+      keys.add(`label:${dotted.slice(dotted.lastIndexOf('.') + 1)}`);
+    } else if (m.kind === 'path') {
+      keys.add(`path:${m.text}`);
+      keys.add(`path:${normalizePath(docDir + m.text)}`);
+    } else {
+      keys.add('path:package.json');
+      keys.add('path:Makefile');
+      for (const word of m.text.split(/\s+/).slice(0, 3)) keys.add(`path:${normalizePath(word)}`);
+    }
+  }
+  return keys;
+}
+
+/** Whether two node objects bind the same (bindings.ts reads a node's id, kind, label, qualified name and path). */
+function sameIdentity(a: GraphNode, b: GraphNode): boolean {
+  return a.id === b.id && a.kind === b.kind && a.label === b.label && a.qualifiedName === b.qualifiedName && a.path === b.path;
+}
+
+/** The keys of `mentionKeys` a node answers to: its label (symbols), its path (files). */
+function nodeKeys(n: GraphNode, into: Set<string>): void {
+  if (n.kind === 'file') into.add(`path:${n.path}`);
+  else if (n.kind !== 'section') into.add(`label:${n.label}`);
+}
+
+function normalizePath(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '..') out.pop();
+    else if (part !== '.' && part !== '') out.push(part);
+  }
+  return out.join('/');
 }
 
 /** A node's shown `doc` (cut at DOC_CHARS) and its indexed `text` (cut at INDEXED_TEXT_CHARS). */

@@ -191,8 +191,14 @@ async function compute(graph: GraphService, missing: readonly Task[], facts: Map
   const store = graph.writable ? factsStoreOf(graph) : null;
   const handled = new Set<string>();
   let pendingRows: { path: string; hash: string; facts: FileFacts }[] = [];
+  // The background job writes in short transactions between yields (in order, one after the other); a verb at once.
+  let writing: Promise<void> = Promise.resolve();
   const flush = () => {
-    if (store && pendingRows.length) store.write(pendingRows);
+    if (store && pendingRows.length) {
+      const rows = pendingRows;
+      if (options.background) writing = writing.then(() => store.writeSliced(rows));
+      else store.write(rows);
+    }
     pendingRows = [];
   };
   const keep = (task: Task, f: FileFacts | null) => {
@@ -250,5 +256,6 @@ async function compute(graph: GraphService, missing: readonly Task[], facts: Map
     if (pendingRows.length >= FLUSH_ROWS) flush();
   }
   flush();
+  await writing;
   return { computed, skipped: Math.max(0, missing.length - computed), workers };
 }

@@ -33,8 +33,11 @@ export const documentProviderHealthVerb = defineVerb({
   },
 });
 
-/** Converted documents in the graph, and how many times one was rewritten there (its content or bound targets changed). */
-function graphState(graph: GraphService): { documents: number; relinked: number } {
+/**
+ * Converted documents in the graph, how many times one was rewritten there (its content or bound
+ * targets changed), and how many times one's bindings were resolved again (it named what a change touched).
+ */
+function graphState(graph: GraphService): { documents: number; relinked: number; resolved: number } {
   const nodes = documentNodes(graph);
-  return { documents: nodes.size, relinked: nodes.relinked };
+  return { documents: nodes.size, relinked: nodes.relinked, resolved: nodes.resolved };
 }

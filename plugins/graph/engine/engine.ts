@@ -25,6 +25,7 @@ import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import type { SourceParser } from './source-parser.ts';
 import { nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
+import { BACKGROUND_SLICE_MS } from './steps.ts';
 import type { CheckpointInfo, FileRow, GitCommit, StoreStatus } from './store.ts';
 import type { PreciseStatus } from './ts-program/precise-pass.ts';
 import type { WatchOptions } from './watch.ts';
@@ -273,8 +274,10 @@ export class CodeGraphEngine {
 
   /** Builds (or catches up) the seek index and PageRank in slices that leave the event loop free; await it before `seek`. */
   async prepareSeek(): Promise<void> {
-    await this.loaded.lexical.ensureAsync(this.graph);
-    await this.loaded.ranks.getAsync(this.graph);
+    // Catching up after a change (a burst re-ingested: thousands of nodes to re-index, a PageRank to
+    // redo) is work other requests should not wait behind: background-sized slices.
+    await this.loaded.lexical.ensureAsync(this.graph, BACKGROUND_SLICE_MS);
+    await this.loaded.ranks.getAsync(this.graph, BACKGROUND_SLICE_MS);
   }
 
   /**

@@ -133,5 +133,5 @@ export function* snapshotView(store: GraphStore, decoded: DecodedSnapshot): Gene
 export function* writeSnapshotSteps(store: GraphStore, key: SnapshotKey, builder: GraphBuilder, keyOf: (path: string) => string | undefined, fingerprint: string | null): Generator<void, boolean> {
   const data = yield* encodeSnapshot(builder.graph, { files: builder.snapshotFiles(keyOf), unresolved: builder.unresolvedImports(), fingerprint });
   yield;
-  return store.writeSnapshot(SNAPSHOT_FORMAT, key, data);
+  return yield* store.writeSnapshotSteps(SNAPSHOT_FORMAT, key, data);
 }

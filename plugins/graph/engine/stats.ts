@@ -34,7 +34,7 @@ const NODES_PER_YIELD = 16_384;
 
 /**
  * `computePageRank` as a resumable step sequence: it yields after each iteration and every few
- * thousand nodes of the setup, so a caller can run it in slices with the event loop free between
+ * thousand nodes of the setup and of each iteration, so a caller can run it in slices with the event loop free between
  * them (see PageRankCache.getAsync). The graph must not change between steps.
  */
 export function* pageRankSteps(graph: CodeGraph, options: PageRankOptions = {}, previous?: PageRankResult): Generator<void, PageRankResult, void> {
@@ -78,6 +78,7 @@ export function* pageRankSteps(graph: CodeGraph, options: PageRankOptions = {}, 
       // Rank each node passes per unit of out-weight (no division in the edge loop).
       if (outWeight[i] > 0) share[i] = rank[i] / outWeight[i];
       else if (live[i]) dangling += rank[i];
+      if (i % NODES_PER_YIELD === NODES_PER_YIELD - 1) yield;
     }
     const base = (1 - damping) / liveCount + (damping * dangling) / liveCount;
     let delta = 0;
@@ -91,6 +92,8 @@ export function* pageRankSteps(graph: CodeGraph, options: PageRankOptions = {}, 
       const v = base + damping * s;
       next[i] = v;
       delta += Math.abs(v - rank[i]);
+      // An iteration over a big graph is itself many ms: a caller's slice can end inside it.
+      if (i % NODES_PER_YIELD === NODES_PER_YIELD - 1) yield;
     }
     [rank, next] = [next, rank];
     if (delta < tolerance) {

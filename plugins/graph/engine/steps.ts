@@ -10,6 +10,42 @@
  */
 export const BACKGROUND_SLICE_MS = 5;
 
+/**
+ * The current turn of the event loop's background work: when the first background slice of a turn
+ * began (-1: none yet). Every background slicer of the process shares it, so two of them running in
+ * the same turn (the graph's and the daemon's watcher handling one batch, a re-ingest and a snapshot
+ * write) hold the loop for one budget together, not one each. A 0 ms timer, due at the next timers
+ * phase, ends the turn.
+ */
+let turnStart = -1;
+
+function turnElapsed(): number {
+  const now = performance.now();
+  if (turnStart < 0) {
+    turnStart = now;
+    setTimeout(() => {
+      turnStart = -1;
+    }, 0).unref();
+  }
+  return now - turnStart;
+}
+
+/**
+ * Whether background work has held this turn of the event loop for `sliceMs` already (its own work
+ * and every other background slicer's): it should then `await backgroundYield()`.
+ */
+export function backgroundTurnSpent(sliceMs = BACKGROUND_SLICE_MS): boolean {
+  return turnElapsed() >= sliceMs;
+}
+
+/**
+ * Gives the event loop back until the next turn (the timers phase: after requests, I/O and the
+ * other phases had their go), where the background budget starts afresh.
+ */
+export function backgroundYield(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Runs a step generator to the end in one go (one that yields a promise to wait for must run sliced). */
 export function runSteps<T>(steps: Generator<void | Promise<unknown>, T>): T {
   for (;;) {
@@ -27,9 +63,12 @@ export function yieldToLoop(): Promise<void> {
 /**
  * Runs a step generator in slices of about `sliceMs` of main-thread time (a slice overruns by at
  * most one step), yielding a macrotask between slices. Work that finishes within the first slice
- * never yields. A step that yields a promise waits for it (its rejection ends the run).
+ * never yields. A step that yields a promise waits for it (its rejection ends the run). Background
+ * work (`sliceMs` ≤ BACKGROUND_SLICE_MS) shares one budget per turn of the event loop with every
+ * other background slicer (backgroundTurnSpent).
  */
 export async function runStepsSliced<T>(steps: Generator<void | Promise<unknown>, T>, sliceMs: number): Promise<T> {
+  if (sliceMs <= BACKGROUND_SLICE_MS) return runStepsBackground(steps, sliceMs);
   let sliceStart = performance.now();
   for (;;) {
     const r = steps.next();
@@ -45,6 +84,23 @@ export async function runStepsSliced<T>(steps: Generator<void | Promise<unknown>
     } else if (performance.now() - sliceStart >= sliceMs) {
       await yieldToLoop();
       sliceStart = performance.now();
+    }
+  }
+}
+
+/** `runStepsSliced` for background work: the slice budget is the turn's, shared (see turnStart). */
+async function runStepsBackground<T>(steps: Generator<void | Promise<unknown>, T>, sliceMs: number): Promise<T> {
+  for (;;) {
+    if (backgroundTurnSpent(sliceMs)) await backgroundYield();
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (r.value) {
+      try {
+        await r.value;
+      } catch (err) {
+        steps.return(undefined as T);
+        throw err;
+      }
     }
   }
 }

@@ -5,11 +5,20 @@
  * the bytes are rows of at most CHUNK_BYTES, so a load reads them a chunk at a time between yields
  * (a multi-megabyte blob read at once holds the thread for tens of milliseconds). A load uses it only
  * while the key still holds; a write lands only if the key still holds when it commits.
+ *
+ * A write stages its chunks one short transaction each, between yields, in a range of chunk numbers
+ * of its own (`meta.snapshot_chunk_base` names the range the stored snapshot's chunk 0 is at), then
+ * swaps the range in and drops the other ranges in one short IMMEDIATE transaction: the writing
+ * server never holds the event loop for the whole snapshot's inserts at once (one transaction of
+ * every chunk was ~20–120 ms), and a reader never sees a half-written one.
  */
+import { randomInt } from 'node:crypto';
 import type Database from 'better-sqlite3';
 
 /** Bytes per stored chunk. */
 export const CHUNK_BYTES = 256 * 1024;
+/** Chunk numbers per range (a snapshot has far fewer chunks: 2^20 × 256 KB). */
+const RANGE = 2 ** 20;
 
 /** The state a snapshot was built from: the store's generation and its checker results' version. */
 export interface SnapshotKey {
@@ -34,7 +43,11 @@ export class SnapshotTable {
     this.stmts = {
       key: db.prepare(`SELECT (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation') AS generation, (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'precise_version') AS preciseVersion`),
       stamp: db.prepare('SELECT format, generation, precise_version AS preciseVersion, bytes, chunks FROM graph_snapshot WHERE id = 1'),
-      chunk: db.prepare('SELECT data FROM graph_snapshot_chunks WHERE seq = ?').pluck(),
+      chunk: db.prepare(`SELECT data FROM graph_snapshot_chunks WHERE seq = COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'snapshot_chunk_base'), 0) + ?`).pluck(),
+      base: db.prepare(`SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'snapshot_chunk_base'`).pluck(),
+      setBase: db.prepare(`INSERT INTO meta (key, value) VALUES ('snapshot_chunk_base', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
+      dropOthers: db.prepare('DELETE FROM graph_snapshot_chunks WHERE seq < ? OR seq >= ?'),
+      dropRange: db.prepare('DELETE FROM graph_snapshot_chunks WHERE seq >= ? AND seq < ?'),
       put: db.prepare(
         'INSERT INTO graph_snapshot (id, format, generation, precise_version, bytes, chunks) VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET format = excluded.format, generation = excluded.generation, precise_version = excluded.precise_version, bytes = excluded.bytes, chunks = excluded.chunks',
       ),
@@ -56,27 +69,65 @@ export class SnapshotTable {
     return row ? { format: row.format, generation: Number(row.generation), preciseVersion: Number(row.preciseVersion), bytes: Number(row.bytes), chunks: Number(row.chunks) } : null;
   }
 
-  /** One chunk of the stored snapshot's bytes, or null when missing. */
+  /** One chunk (0 ≤ seq < chunks) of the stored snapshot's bytes, or null when missing. */
   chunk(seq: number): Buffer | null {
     return (this.stmts.chunk.get(seq) as Buffer | undefined) ?? null;
   }
 
   /**
-   * Stores a snapshot built under `key`, in one IMMEDIATE transaction that first checks the key
-   * still holds (another writer may have committed since the graph was built); false when it did not.
+   * Stores a snapshot built under `key`; false when the key no longer held at the swap (another
+   * writer committed since the graph was built). Runs `putSteps` to the end.
    */
   put(format: number, key: SnapshotKey, data: Uint8Array): boolean {
-    return this.db
-      .transaction(() => {
-        const now = this.key();
-        if (now.generation !== key.generation || now.preciseVersion !== key.preciseVersion) return false;
-        this.stmts.dropChunks.run();
-        let seq = 0;
-        for (let at = 0; at < data.length; at += CHUNK_BYTES) this.stmts.putChunk.run(seq++, data.subarray(at, Math.min(data.length, at + CHUNK_BYTES)));
-        this.stmts.put.run(format, key.generation, key.preciseVersion, data.length, seq);
-        return true;
-      })
-      .immediate();
+    const steps = this.putSteps(format, key, data);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * `put` as steps: each chunk inserted in its own transaction into a fresh range (a yield point
+   * after each), then one IMMEDIATE transaction that checks the key still holds, points the stamp
+   * and the base at the new range and deletes every other range (an earlier snapshot, a write that
+   * was interrupted). When the key moved on, the staged range is deleted and nothing changes.
+   */
+  *putSteps(format: number, key: SnapshotKey, data: Uint8Array): Generator<void, boolean> {
+    const current = Number(this.stmts.base.get() ?? 0);
+    let base = RANGE * randomInt(1, 2 ** 30);
+    if (base === current) base += RANGE;
+    const end = base + RANGE;
+    let seq = 0;
+    try {
+      for (let at = 0; at < data.length; at += CHUNK_BYTES) {
+        if (seq > 0 && this.key().generation !== key.generation) {
+          this.db.transaction(() => this.stmts.dropRange.run(base, end))();
+          return false; // moved on meanwhile: no point staging the rest
+        }
+        this.stmts.putChunk.run(base + seq++, data.subarray(at, Math.min(data.length, at + CHUNK_BYTES)));
+        yield;
+      }
+      return this.db
+        .transaction(() => {
+          const now = this.key();
+          if (now.generation !== key.generation || now.preciseVersion !== key.preciseVersion) {
+            this.stmts.dropRange.run(base, end);
+            return false;
+          }
+          this.stmts.dropOthers.run(base, end);
+          this.stmts.setBase.run(String(base));
+          this.stmts.put.run(format, key.generation, key.preciseVersion, data.length, seq);
+          return true;
+        })
+        .immediate();
+    } catch (err) {
+      try {
+        this.db.transaction(() => this.stmts.dropRange.run(base, end))();
+      } catch {
+        // the store is gone or busy: the next successful write drops the staged range
+      }
+      throw err;
+    }
   }
 
   /** Removes the snapshot (loads rebuild from extractions until the next one is written). */

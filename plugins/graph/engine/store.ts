@@ -314,6 +314,12 @@ export class GraphStore {
     return this.snapshots.put(format, key, data);
   }
 
+  /** `writeSnapshot` as steps: a chunk per transaction with a yield point after each, then the swap (SnapshotTable.putSteps). */
+  *writeSnapshotSteps(format: number, key: SnapshotKey, data: Uint8Array): Generator<void, boolean> {
+    this.assertOpen();
+    return yield* this.snapshots.putSteps(format, key, data);
+  }
+
   /** Removes the graph snapshot. */
   dropSnapshot(): void {
     this.assertOpen();

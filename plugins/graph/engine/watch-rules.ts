@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as ParcelWatcher from '@parcel/watcher';
 import ignore, { type Ignore } from 'ignore';
+import { BACKGROUND_SLICE_MS, backgroundTurnSpent, backgroundYield } from './steps.ts';
 import { PRUNED_SEGMENTS } from './walk.ts';
 
 const requireModule = createRequire(import.meta.url);
@@ -71,21 +72,16 @@ export function watcherIgnorePatterns(): RegExp[] {
   return [new RegExp(`(^|/)(${names})(/|$)`), /(^|\/)\.(?!gitignore$)[^/]*(\/|$)/];
 }
 
-/** Events of a native watcher's batch handled between two looks at the slice clock. */
-const EVENTS_PER_CHECK = 32;
-
 /**
- * Calls `fn` on each item, giving the event loop back every `sliceMs` of work: a native watcher's
- * batch can hold thousands of events (a checkout, an unpacked archive), each matched against the
- * ignore rules (whose files are read on first use).
+ * Calls `fn` on each item, giving the event loop back once background work has had `sliceMs` of this
+ * turn: a native watcher's batch can hold thousands of events (a checkout, an unpacked archive), each
+ * matched against the ignore rules (whose files are read on first use, a synchronous read per
+ * folder). The budget is shared with every background slicer (steps.ts), so the graph's and the
+ * daemon's watchers handling the same batch in one turn hold it for one budget together.
  */
-export async function eachSliced<T>(items: readonly T[], fn: (item: T) => void, sliceMs = 5): Promise<void> {
-  let t0 = performance.now();
+export async function eachSliced<T>(items: readonly T[], fn: (item: T) => void, sliceMs = BACKGROUND_SLICE_MS): Promise<void> {
   for (let i = 0; i < items.length; i++) {
-    if (i > 0 && i % EVENTS_PER_CHECK === 0 && performance.now() - t0 >= sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      t0 = performance.now();
-    }
+    if (backgroundTurnSpent(sliceMs)) await backgroundYield();
     fn(items[i]);
   }
 }

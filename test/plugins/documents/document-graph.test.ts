@@ -108,6 +108,43 @@ describe('documents in the graph: converted PDF, HTML and DOCX as document and s
     assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
   });
 
+  it('resolves again only the documents naming a name or path that came or went', async () => {
+    const state = async () => ok(await h!.call('document_provider_health', { agent_id: 'a' })).graph;
+    const s0 = await state();
+    assert.equal(s0.documents, 3, JSON.stringify(s0));
+    // A new file whose names no document mentions: no document is resolved again.
+    write(ws, 'src/unnamed.ts', 'export function nebulaNobodyNames(): number {\n  return 2;\n}\n');
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const s1 = await state();
+    assert.equal(s1.resolved - s0.resolved, 0, JSON.stringify({ s0, s1 }));
+    // Edits inside py/retry.py's backoff (which the HTML page names) and a new function beside it in
+    // src/math.ts (whose path and mul/add the DOCX names): the same names and paths, nothing to resolve.
+    const retry = path.join(ws, 'py/retry.py');
+    const retryText = fs.readFileSync(retry, 'utf8');
+    fs.writeFileSync(retry, retryText.replace('def backoff(attempt):\n', 'def backoff(attempt):\n    # edited\n'));
+    const math = path.join(ws, 'src/math.ts');
+    fs.writeFileSync(math, fs.readFileSync(math, 'utf8') + '\nexport function cube(x: number): number {\n  return x * x * x;\n}\n');
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const s2 = await state();
+    assert.equal(s2.resolved - s1.resolved, 0, 'no name or path came or went that a document names');
+    assert.ok((await documentedBy(h!, 'function:py/retry.py#backoff')).includes('section:docs/retry.html#Retries'), 'the link into the edited function kept');
+    assert.ok((await documentedBy(h!, 'function:src/math.ts#mul')).includes('section:docs/math.docx#Math notes'));
+    // A second backoff elsewhere: the HTML page alone is resolved again, and its mention is ambiguous now (no link).
+    write(ws, 'src/backoff.ts', 'export function backoff(n: number): number {\n  return n * 2;\n}\n');
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    const s3 = await state();
+    assert.equal(s3.resolved - s2.resolved, 1, 'the HTML page alone');
+    assert.ok(!(await documentedBy(h!, 'function:py/retry.py#backoff')).includes('section:docs/retry.html#Retries'), 'an ambiguous mention links nothing');
+    // Gone again: the HTML page alone, bound again.
+    fs.rmSync(path.join(ws, 'src/backoff.ts'));
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+    assert.equal((await state()).resolved - s3.resolved, 1, 'the HTML page alone');
+    assert.ok((await documentedBy(h!, 'function:py/retry.py#backoff')).includes('section:docs/retry.html#Retries'), 'linked again');
+    fs.writeFileSync(retry, retryText);
+    fs.rmSync(path.join(ws, 'src/unnamed.ts'));
+    ok(await h!.call('ingest', { agent_id: 'a', path: ws, incremental: true }));
+  });
+
   it('re-ingests a rewritten document and prunes a deleted one on the next tick', async () => {
     write(ws, 'docs/retry.html', '<html><body><h1>Backoff policy</h1><p>Waits grow as a wombat sequence; see <code>retry</code>.</p></body></html>');
     fs.rmSync(path.join(ws, 'docs/cart.pdf'));

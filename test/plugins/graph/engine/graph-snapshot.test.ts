@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
+import { CHUNK_BYTES, SnapshotTable } from '../../../../plugins/graph/engine/store-snapshot.ts';
 import { FIXTURE_FILES } from '../../../helpers/fixture-repo.ts';
 import { git, removeWorkspace, writeFiles, writeWorkspace } from './helpers.ts';
 
@@ -168,13 +169,13 @@ describe('the graph snapshot', function () {
     await next.close();
 
     // Truncated bytes, a missing chunk and another format are ignored too (each load writes a good one back).
-    snapshotRow(root, (db) => db.prepare('UPDATE graph_snapshot_chunks SET data = substr(data, 1, 40) WHERE seq = 0').run());
+    snapshotRow(root, (db) => db.prepare('UPDATE graph_snapshot_chunks SET data = substr(data, 1, 40) WHERE seq = (SELECT MIN(seq) FROM graph_snapshot_chunks)').run());
     const truncated = engineOn(root);
     await truncated.open();
     assert.equal(truncated.loadStats().lastMiss, 'corrupt');
     assert.deepEqual(shape(truncated), expected);
     await truncated.close();
-    snapshotRow(root, (db) => db.prepare('DELETE FROM graph_snapshot_chunks WHERE seq = 0').run());
+    snapshotRow(root, (db) => db.prepare('DELETE FROM graph_snapshot_chunks WHERE seq = (SELECT MIN(seq) FROM graph_snapshot_chunks)').run());
     const missing = engineOn(root);
     await missing.open();
     assert.equal(missing.loadStats().lastMiss, 'corrupt');
@@ -244,5 +245,48 @@ describe('the graph snapshot', function () {
     } finally {
       await engine.close();
     }
+  });
+
+  it('writes a snapshot a chunk per step into a range of its own, swapped in at the end: readers see the old one until then', () => {
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE graph_snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), format INTEGER NOT NULL, generation INTEGER NOT NULL, precise_version INTEGER NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL);
+      CREATE TABLE graph_snapshot_chunks (seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
+      INSERT INTO meta (key, value) VALUES ('generation', '1'), ('precise_version', '0');`);
+    const table = new SnapshotTable(db);
+    const bytes = (n: number, fill: number) => new Uint8Array(n).fill(fill);
+    const read = () => {
+      const stamp = table.stamp()!;
+      const parts: Buffer[] = [];
+      for (let k = 0; k < stamp.chunks; k++) parts.push(table.chunk(k)!);
+      return Buffer.concat(parts);
+    };
+    const a = bytes(CHUNK_BYTES * 2 + 10, 1);
+    assert.equal(table.put(1, { generation: 1, preciseVersion: 0 }, a), true);
+    assert.deepEqual(read(), Buffer.from(a));
+    // A write interrupted earlier left chunks in another range: the next write drops them.
+    db.prepare('INSERT INTO graph_snapshot_chunks (seq, data) VALUES (?, ?)').run(7 * 2 ** 20 + 3, Buffer.from('junk'));
+    const b = bytes(CHUNK_BYTES * 3 + 5, 2);
+    const steps = table.putSteps(1, { generation: 1, preciseVersion: 0 }, b);
+    let yields = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) {
+      yields++;
+      assert.deepEqual(read(), Buffer.from(a), 'the stored snapshot is the old one while the new one is staged');
+    }
+    assert.equal(r.value, true);
+    assert.equal(yields, 4, 'a yield point after each chunk inserted');
+    assert.deepEqual(read(), Buffer.from(b));
+    assert.equal((db.prepare('SELECT count(*) AS n FROM graph_snapshot_chunks').get() as { n: number }).n, 4, 'only the new range is left');
+    // The store moved on while staging: nothing changes, the staged chunks go.
+    const c = table.putSteps(1, { generation: 1, preciseVersion: 0 }, bytes(CHUNK_BYTES * 2, 3));
+    c.next();
+    db.prepare("UPDATE meta SET value = '2' WHERE key = 'generation'").run();
+    let rc = c.next();
+    while (!rc.done) rc = c.next();
+    assert.equal(rc.value, false);
+    assert.deepEqual(read(), Buffer.from(b));
+    assert.equal((db.prepare('SELECT count(*) AS n FROM graph_snapshot_chunks').get() as { n: number }).n, 4);
+    db.close();
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * A pinger for "background work never holds the event loop for long" tests: pings the in-process
+ * server every 2 ms and records the main-thread CPU each ping waited on (Linux schedstat; wall time
+ * elsewhere), so a loaded machine that deschedules the thread does not count as the server's work.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Harness } from './mcp.ts';
+
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+/** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
+export const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
+
+/** Pings until `done()` says stop; the main-thread CPU (ms) between consecutive answers. */
+export async function pingWhile(h: Harness, done: () => boolean): Promise<number[]> {
+  const held: number[] = [];
+  let cpu = threadMs();
+  while (!done()) {
+    await new Promise((r) => setTimeout(r, 2));
+    await h.client.ping();
+    const now = threadMs();
+    held.push(now - cpu);
+    cpu = now;
+  }
+  return held;
+}
+
+/** Pings while `work` runs; its result and the held times. */
+export async function pingDuring<T>(h: Harness, work: () => Promise<T>): Promise<{ result: T; held: number[] }> {
+  let done = false;
+  const pings = pingWhile(h, () => done);
+  try {
+    const result = await work();
+    return { result, held: await (done = true, pings) };
+  } finally {
+    done = true;
+    await pings.catch(() => undefined);
+  }
+}
+
+/** "N pings, worst X ms, p50 Y ms" for a message. */
+export function describeHeld(held: readonly number[]): string {
+  const sorted = [...held].sort((a, b) => a - b);
+  return `${held.length} pings, worst ${(sorted.at(-1) ?? 0).toFixed(1)} ms, p50 ${(sorted[sorted.length >> 1] ?? 0).toFixed(1)} ms of main-thread work`;
+}
