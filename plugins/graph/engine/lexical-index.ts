@@ -9,12 +9,14 @@
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeFields } from './lexical-text.ts';
 import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
-import { buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
+import { baseTermId, buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
+import { readIndexFile, slotLayoutHash, writeIndexFile, type IndexFileOptions } from './lexical-persist.ts';
 import { analyzeQuery, scoreCandidates, type SeekHit, type SeekOptions } from './seek-scoring.ts';
 
 export { tokenize } from './lexical-text.ts';
 export type { SeekHit, SeekOptions } from './seek-scoring.ts';
 export type { TextSource } from './lexical-buffers.ts';
+export type { IndexFileOptions } from './lexical-persist.ts';
 
 /** BM25 saturation constant. */
 export const K1 = 1.2;
@@ -33,7 +35,7 @@ export class LexicalIndex {
    * one array each of node and pseudo tf; a posting counts while its node's version is 1 (the
    * build's). Nodes indexed later go to `delta`.
    */
-  private termIds = new Map<string, number>();
+  private base: Pick<BaseIndex, 'vocabulary' | 'vocabIds'> = { vocabulary: [], vocabIds: new Uint32Array(0) };
   private offsets: Uint32Array = new Uint32Array(1);
   private baseNodes: Int32Array = new Int32Array(0);
   private baseTf: Float32Array = new Float32Array(0);
@@ -57,10 +59,20 @@ export class LexicalIndex {
   private builtFor: CodeGraph | null = null;
   private syncedVersion = -1;
   /** A sliced full build under way (ensureAsync), with the graph version it reads. */
-  private building: { graph: CodeGraph; version: number; steps: Generator<void, BaseIndex, void> } | null = null;
+  private building: { graph: CodeGraph; version: number; steps: Generator<void, Built, void> } | null = null;
+  /** Full builds read from the index file / written to it (tests and benches read these). */
+  readonly fileStats = { loads: 0, builds: 0, writes: 0 };
+  /** The last index file write under way (tests await it). */
+  fileWrite: Promise<void> | null = null;
 
-  /** `textOf` gives file contents for signature and body fields; without it only names, docs and paths are indexed. */
-  constructor(private readonly textOf: TextSource | null = null) {}
+  /**
+   * `textOf` gives file contents for signature and body fields; without it only names, docs and
+   * paths are indexed. With `file`, a full build is read from and written to an index file.
+   */
+  constructor(
+    private readonly textOf: TextSource | null = null,
+    private readonly file: IndexFileOptions | null = null,
+  ) {}
 
   /** Live documents (nodes) in the index. */
   get liveDocs(): number {
@@ -79,9 +91,13 @@ export class LexicalIndex {
         this.building = null;
         let r = build.steps.next();
         while (!r.done) r = build.steps.next();
-        this.install(graph, r.value);
+        this.installBuilt(graph, r.value);
       } else {
-        this.rebuild(graph);
+        this.reset();
+        const steps = this.fullBuild(graph, true);
+        let r = steps.next();
+        while (!r.done) r = steps.next();
+        this.installBuilt(graph, r.value);
       }
     } else if (this.syncedVersion !== graph.version) {
       this.sync(graph);
@@ -93,7 +109,7 @@ export class LexicalIndex {
     this.building = null;
     this.builtFor = null;
     this.syncedVersion = -1;
-    this.termIds = new Map();
+    this.base = { vocabulary: [], vocabIds: new Uint32Array(0) };
     this.offsets = new Uint32Array(1);
     this.baseNodes = new Int32Array(0);
     this.baseTf = new Float32Array(0);
@@ -102,13 +118,50 @@ export class LexicalIndex {
     this.vocabulary = null;
   }
 
-  /** Indexes every live node of the graph from scratch, at once. */
+  /** Indexes every live node of the graph from scratch, at once (never from the index file). */
   rebuild(graph: CodeGraph): void {
     this.reset();
-    const steps = buildBaseIndex(graph, this.textOf, this.averages);
+    const steps = this.fullBuild(graph, false);
     let r = steps.next();
     while (!r.done) r = steps.next();
-    this.install(graph, r.value);
+    this.installBuilt(graph, r.value);
+  }
+
+  /** The index file's build when it holds for this graph, else a new build (and the key to write it under). */
+  private *fullBuild(graph: CodeGraph, useFile: boolean): Generator<void, Built, void> {
+    const key = this.file?.key() ?? null;
+    if (useFile && key !== null) {
+      const loaded = yield* readIndexFile(this.file!.path(), key, graph);
+      if (loaded) return { base: { ...loaded, version: graph.version }, key: null };
+    }
+    return { base: yield* buildBaseIndex(graph, this.textOf, this.averages), key };
+  }
+
+  private installBuilt(graph: CodeGraph, built: Built): void {
+    this.install(graph, built.base);
+    if (built.base.indexed === null) this.fileStats.loads++;
+    else this.fileStats.builds++;
+    if (built.key !== null && this.file!.writable()) {
+      const counts = built.base.postingCounts.slice();
+      const flags = built.base.flags.slice();
+      this.fileWrite = this.writeFile(graph, built.key, { ...built.base, postingCounts: counts, flags }).catch(() => undefined);
+    }
+  }
+
+  /** Writes a full build to the index file, unless the graph or the store moves on first (the file would not hold). */
+  private async writeFile(graph: CodeGraph, key: string, base: BaseIndex): Promise<void> {
+    const hashing = slotLayoutHash(graph);
+    let r = hashing.next();
+    for (let t0 = performance.now(); !r.done; r = hashing.next()) {
+      if (performance.now() - t0 > 5) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        t0 = performance.now();
+      }
+      if (graph.version !== base.version) return;
+    }
+    if (graph.version !== base.version || this.file!.key() !== key) return;
+    await writeIndexFile(this.file!.path(), key, r.value, base, graph.nodeCapacity);
+    this.fileStats.writes++;
   }
 
   /**
@@ -131,7 +184,7 @@ export class LexicalIndex {
         const r = build.steps.next();
         if (r.done) {
           this.building = null;
-          this.install(graph, r.value);
+          this.installBuilt(graph, r.value);
           return;
         }
       } while (performance.now() - t0 < sliceMs);
@@ -148,26 +201,27 @@ export class LexicalIndex {
 
   private startBuild(graph: CodeGraph): void {
     this.reset();
-    this.building = { graph, version: graph.version, steps: buildBaseIndex(graph, this.textOf, this.averages) };
+    this.building = { graph, version: graph.version, steps: this.fullBuild(graph, true) };
   }
 
   private install(graph: CodeGraph, base: BaseIndex): void {
     this.builtFor = graph;
     this.syncedVersion = base.version;
-    this.termIds = base.termIds;
+    this.base = { vocabulary: base.vocabulary, vocabIds: base.vocabIds };
     this.offsets = base.offsets;
     this.baseNodes = base.nodes;
     this.baseTf = base.tf;
     this.postingCounts = base.postingCounts;
     this.flags = base.flags;
-    this.indexed = base.indexed;
+    // Loaded from the index file: built for exactly this graph's nodes (the file is keyed by their layout).
+    this.indexed = base.indexed ?? Array.from({ length: graph.nodeCapacity }, (_, i) => graph.node(i));
     this.averages = base.averages;
     this.live = base.live;
     this.stalePostings = 0;
     this.totalPostings = base.offsets[base.offsets.length - 1];
     // A node's base postings count while its version is 1: re-indexing bumps it and orphans them.
     this.versions = new Int32Array(graph.nodeCapacity);
-    for (let i = 0; i < base.indexed.length; i++) if (base.indexed[i]) this.versions[i] = 1;
+    for (let i = 0; i < this.indexed.length; i++) if (this.indexed[i]) this.versions[i] = 1;
     this.delta.clear();
     this.vocabulary = base.vocabulary;
   }
@@ -254,7 +308,7 @@ export class LexicalIndex {
       let p = this.delta.get(t);
       if (!p) {
         this.delta.set(t, (p = new Postings()));
-        if (!this.termIds.has(t)) this.vocabulary = null;
+        if (baseTermId(this.base, t) < 0) this.vocabulary = null;
       }
       p.push(i, tf, version);
       postings++;
@@ -275,14 +329,14 @@ export class LexicalIndex {
   }
 
   private sortedVocabulary(): string[] {
-    if (!this.vocabulary) this.vocabulary = [...new Set([...this.termIds.keys(), ...this.delta.keys()])].sort();
+    if (!this.vocabulary) this.vocabulary = [...new Set([...this.base.vocabulary, ...this.delta.keys()])].sort();
     return this.vocabulary;
   }
 
   /** Number of postings of a term (live and stale: an approximation of document frequency). */
   documentFrequency(term: string): number {
-    const id = this.termIds.get(term);
-    return (id === undefined ? 0 : this.offsets[id + 1] - this.offsets[id]) + (this.delta.get(term)?.length ?? 0);
+    const id = baseTermId(this.base, term);
+    return (id < 0 ? 0 : this.offsets[id + 1] - this.offsets[id]) + (this.delta.get(term)?.length ?? 0);
   }
 
   /** BM25 inverse document frequency of a term (0 when absent). */
@@ -360,8 +414,8 @@ export class LexicalIndex {
       score[node] += (idf * tf * (K1 + 1)) / (tf + K1);
       masks[node] |= flag;
     };
-    const id = this.termIds.get(term);
-    if (id !== undefined) {
+    const id = baseTermId(this.base, term);
+    if (id >= 0) {
       const nodes = this.baseNodes;
       const tfs = this.baseTf;
       for (let k = this.offsets[id], end = this.offsets[id + 1]; k < end; k++) {
@@ -377,6 +431,12 @@ export class LexicalIndex {
   stats(): { tokens: number; postings: number; stalePostings: number; documents: number } {
     return { tokens: this.sortedVocabulary().length, postings: this.totalPostings, stalePostings: this.stalePostings, documents: this.live };
   }
+}
+
+/** A full build and, when it was built rather than read from the index file, the key to write it under. */
+interface Built {
+  base: BaseIndex;
+  key: string | null;
 }
 
 /** Re-exported for callers that filter by kind. */
