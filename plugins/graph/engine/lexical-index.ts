@@ -11,7 +11,8 @@ import { FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeF
 import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
 import { baseTermId, buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
 import { readIndexFile, slotLayoutHash, writeIndexFile, type IndexFileOptions } from './lexical-persist.ts';
-import { analyzeQuery, scoreCandidates, type SeekHit, type SeekOptions } from './seek-scoring.ts';
+import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
+import { runQuery, type Source } from './lexical-query.ts';
 
 export { tokenize } from './lexical-text.ts';
 export type { SeekHit, SeekOptions } from './seek-scoring.ts';
@@ -381,55 +382,35 @@ export class LexicalIndex {
       this.scratch = new Float64Array(graph.nodeCapacity);
       this.masks = new Uint32Array(graph.nodeCapacity);
     }
-    const touched: number[] = [];
+    const sources: Source[] = [];
+    const add = (term: string, bit: number, idf: number): void => {
+      if (idf <= 0) return;
+      const id = baseTermId(this.base, term);
+      const start = id >= 0 ? this.offsets[id] : 0;
+      const end = id >= 0 ? this.offsets[id + 1] : 0;
+      const delta = this.delta.get(term) ?? null;
+      if (end > start || delta) sources.push({ bit, idf, start, end, delta });
+    };
     q.terms.forEach((term, bit) => {
       if (q.idf[bit] === 0 && !term.expand && term.synonyms.length === 0) return;
-      this.accumulate(term.term, bit, q.idf[bit], touched);
+      add(term.term, bit, q.idf[bit]);
       // Prefixes reach what stemming does not (`conn` → `connect`), at a fraction of the weight.
       if (term.expand) {
-        for (const t of this.expand(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length), touched);
+        for (const t of this.expand(term.term)) add(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length));
         // ...and abbreviations reach the long word (`func`, `param`, `config` for function, parameters, configuration).
-        for (const t of this.abbreviations(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length), touched);
+        for (const t of this.abbreviations(term.term)) add(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length));
       }
       // Synonyms count for the word they stand in for, at half weight.
-      for (const t of term.synonyms) this.accumulate(t, bit, this.idf(t) * SYNONYM_WEIGHT, touched);
+      for (const t of term.synonyms) add(t, bit, this.idf(t) * SYNONYM_WEIGHT);
     });
-    const hits = scoreCandidates(graph, q, touched, this.scratch, this.masks, this.flags, pagerank, options, K1);
-    for (const node of touched) {
-      this.scratch[node] = 0;
-      this.masks[node] = 0;
-    }
-    return hits;
-  }
-
-  /** Adds one term's BM25 contribution (idf × saturated pseudo tf) to every live node it occurs in. */
-  private accumulate(term: string, bit: number, idf: number, touched: number[]): void {
-    if (idf <= 0) return;
-    const score = this.scratch;
-    const masks = this.masks;
-    const versions = this.versions;
-    const flag = 1 << bit;
-    const add = (node: number, tf: number): void => {
-      if (score[node] === 0 && masks[node] === 0) touched.push(node);
-      score[node] += (idf * tf * (K1 + 1)) / (tf + K1);
-      masks[node] |= flag;
-    };
-    const id = baseTermId(this.base, term);
-    if (id >= 0) {
-      const nodes = this.baseNodes;
-      const tfs = this.baseTf;
-      for (let k = this.offsets[id], end = this.offsets[id + 1]; k < end; k++) {
-        const node = nodes[k];
-        if (versions[node] === 1) add(node, tfs[k]);
-      }
-    }
-    const d = this.delta.get(term);
-    if (d) for (let k = 0; k < d.length; k++) if (d.versions[k] === versions[d.nodes[k]]) add(d.nodes[k], d.tf[k]);
+    const state = { baseNodes: this.baseNodes, baseTf: this.baseTf, versions: this.versions, flags: this.flags, scratch: this.scratch, masks: this.masks };
+    return runQuery(graph, state, sources, q, pagerank, options, K1);
   }
 
   /** Index size facts. */
-  stats(): { tokens: number; postings: number; stalePostings: number; documents: number } {
-    return { tokens: this.sortedVocabulary().length, postings: this.totalPostings, stalePostings: this.stalePostings, documents: this.live };
+  stats(): { tokens: number; postings: number; stalePostings: number; documents: number; builds: number; fileLoads: number; fileWrites: number } {
+    const { builds, loads, writes } = this.fileStats;
+    return { tokens: this.sortedVocabulary().length, postings: this.totalPostings, stalePostings: this.stalePostings, documents: this.live, builds, fileLoads: loads, fileWrites: writes };
   }
 }
 

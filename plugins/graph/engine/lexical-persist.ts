@@ -54,14 +54,20 @@ export function* slotLayoutHash(graph: CodeGraph): Generator<void, string, void>
   const n = graph.nodeCapacity;
   for (let i = 0; i < n; i++) {
     const node = graph.node(i);
-    const s = node ? `${node.id}\u0001${node.startLine}\u0001${node.endLine}\u0002` : '\u0003';
-    for (let k = 0; k < s.length; k++) {
-      const c = s.charCodeAt(k);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
+    if (node) {
+      const id = node.id;
+      for (let k = 0; k < id.length; k++) {
+        const c = id.charCodeAt(k);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul(b ^ c, 0x5bd1e995);
+      }
+      a = Math.imul(a ^ node.startLine, 0x01000193);
+      b = Math.imul(b ^ (node.endLine + 0x10000), 0x5bd1e995);
       b ^= b >>> 15;
+    } else {
+      a = Math.imul(a ^ 0xffff, 0x01000193);
     }
-    if (i % 8192 === 8191) yield;
+    if (i % 16_384 === 16_383) yield;
   }
   return `${n}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
 }

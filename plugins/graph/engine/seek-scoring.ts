@@ -146,6 +146,7 @@ export function scoreCandidates(
   pagerank: Float64Array | null,
   options: SeekOptions,
   k1: number,
+  kept?: { threshold: number },
 ): SeekHit[] {
   const topK = options.topK ?? 20;
   const minScore = options.minScore ?? 0.05;
@@ -192,6 +193,8 @@ export function scoreCandidates(
     if (heap.length < topK) heapPush(heap, c, worse);
     else if (worse(heap[0], c)) heapReplaceTop(heap, c, worse);
   }
+  // What a node not scored here would have to beat to enter the results.
+  if (kept) kept.threshold = heap.length >= topK ? heap[0].final : minScore;
   const round = (x: number): number => Math.round(x * 1e4) / 1e4;
   heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
   return heap.map((r) => {
@@ -212,6 +215,34 @@ export function scoreCandidates(
     if (n.doc) hit.doc = n.doc;
     return hit;
   });
+}
+
+/**
+ * The highest final score a node can reach with matched-term bits within `bits` and a BM25 sum of at
+ * most `sum` (whatever its kind, test flag and centrality): `scoreCandidates`'s formula at its maximum.
+ */
+export function scoreBound(q: SeekQuery, bits: number, sum: number, k1: number): number {
+  const nameSat = (FIELDS.name.weight * (k1 + 1)) / (FIELDS.name.weight + k1);
+  let ideal = 0;
+  let idfMass = 0;
+  let covered = 0;
+  let wholeHit = false;
+  q.terms.forEach((t, i) => {
+    if (t.whole) {
+      if ((bits & (1 << i)) !== 0) wholeHit = true;
+      return;
+    }
+    ideal += q.idf[i] * nameSat;
+    idfMass += q.idf[i];
+    if ((bits & (1 << i)) !== 0) covered += q.idf[i];
+  });
+  if (ideal === 0) ideal = 1;
+  const coverage = idfMass > 0 ? covered / idfMass : wholeHit ? 1 : 0;
+  let text = (1 - Math.exp((-1.6 * sum) / ideal)) * (0.5 + 0.5 * coverage);
+  if (wholeHit) text = Math.min(1, text * 1.25 + 0.1);
+  // The largest kind prior (a function; ×1.4 in a test file when the query asks for tests); centrality's factor is ≤ 1.
+  const prior = q.wantsTests ? 1.4 : 1;
+  return Math.min(1, text * prior);
 }
 
 /** Min-heap push (the root is the worst kept candidate). */
