@@ -158,10 +158,10 @@ export class LexicalIndex {
         await new Promise<void>((resolve) => setImmediate(resolve));
         t0 = performance.now();
       }
-      if (graph.version !== base.version) return;
+      if (graph.version !== base.version || this.builtFor !== graph) return;
     }
-    if (graph.version !== base.version || this.file!.key() !== key) return;
-    await writeIndexFile(this.file!.path(), key, r.value, base, graph.nodeCapacity);
+    if (graph.version !== base.version || this.builtFor !== graph || this.file!.key() !== key) return;
+    await writeIndexFile(this.file!.path(), key, r.value, base, graph.nodeCapacity, () => this.builtFor === graph);
     this.fileStats.writes++;
   }
 

@@ -4,7 +4,7 @@
  * nodes against well under a second to read). The file is keyed by the store generation the graph
  * reflects and a hash of the graph's node slots (id and line range of each, in slot order): it is
  * used only for exactly the graph it was built over, and ignored (rebuilt, then rewritten) when
- * missing, stale, of another format or malformed. Reading is a step sequence (lexical-build.ts) so
+ * missing, stale, of another format, failing its CRC-32 or malformed. Reading is a step sequence (lexical-build.ts) so
  * it runs in slices like a build.
  *
  * Layout: "M1NDSEEK", u32 header length, JSON header, padding to 4 bytes; then offsets (u32 ×
@@ -13,6 +13,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import type { CodeGraph } from './graph.ts';
 import type { BaseIndex } from './lexical-build.ts';
 import type { FieldName } from './lexical-text.ts';
@@ -45,6 +46,8 @@ interface Header {
   live: number;
   averages: Record<FieldName, number>;
   vocabBytes: number;
+  /** CRC-32 of everything after the header. */
+  crc: number;
 }
 
 /** A hash of the graph's node slots (id and line range, in slot order): an index file holds for one layout only. */
@@ -103,6 +106,12 @@ export function* readIndexFile(path: string, key: string, graph: CodeGraph): Gen
       yield;
       readSync(fd, data, at, Math.min(READ_CHUNK, size - at), at);
     }
+    let crc = 0;
+    for (let at = body; at < size; at += READ_CHUNK) {
+      crc = crc32(data.subarray(at, Math.min(size, at + READ_CHUNK)), crc);
+      yield;
+    }
+    if (crc !== h.crc) return null;
     const hash = yield* slotLayoutHash(graph);
     if (hash !== h.hash) return null;
     return yield* decode(data, body, h);
@@ -116,7 +125,7 @@ export function* readIndexFile(path: string, key: string, graph: CodeGraph): Gen
 function parseHeader(text: string): Header | null {
   try {
     const h = JSON.parse(text) as Header;
-    const ints = [h.format, h.capacity, h.terms, h.postings, h.live, h.vocabBytes];
+    const ints = [h.format, h.capacity, h.terms, h.postings, h.live, h.vocabBytes, h.crc];
     return ints.every((x) => Number.isInteger(x) && x >= 0) && typeof h.key === 'string' && typeof h.hash === 'string' && h.averages ? h : null;
   } catch {
     return null;
@@ -170,9 +179,10 @@ function* decode(data: Buffer, body: number, h: Header): Generator<void, BaseInd
 
 /**
  * Writes a full build for `key` and the slot layout `hash` (written to a temporary file, then
- * renamed over the old one: a reader never sees half a file). Yields the event loop between pieces.
+ * renamed over the old one: a reader never sees half a file). Yields the event loop between pieces;
+ * gives up when `wanted()` turns false meanwhile.
  */
-export async function writeIndexFile(path: string, key: string, hash: string, base: BaseIndex, capacity: number): Promise<void> {
+export async function writeIndexFile(path: string, key: string, hash: string, base: BaseIndex, capacity: number, wanted: () => boolean = () => true): Promise<void> {
   const vocab: Buffer[] = [];
   let vocabBytes = 0;
   for (let k = 0; k < base.vocabulary.length; k += 32_768) {
@@ -182,17 +192,25 @@ export async function writeIndexFile(path: string, key: string, hash: string, ba
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   const terms = base.vocabulary.length;
+  const bytes = (a: ArrayBufferView, length: number, size: number): Buffer => Buffer.from(a.buffer, a.byteOffset, length * size);
+  const counts = base.postingCounts.length >= capacity ? base.postingCounts : grow(base.postingCounts, capacity);
+  const flags = base.flags.length >= capacity ? base.flags : growBytes(base.flags, capacity);
   const postings = base.offsets[terms];
-  const header: Header = { format: INDEX_FILE_FORMAT, key, hash, capacity, terms, postings, live: base.live, averages: base.averages, vocabBytes };
+  const arrays = [bytes(base.offsets, terms + 1, 4), bytes(base.vocabIds, terms, 4), bytes(base.nodes, postings, 4), bytes(base.tf, postings, 4), bytes(counts, capacity, 4), bytes(flags, capacity, 1), ...vocab];
+  let crc = 0;
+  for (const part of arrays) {
+    for (let at = 0; at < part.length; at += READ_CHUNK) crc = crc32(part.subarray(at, Math.min(part.length, at + READ_CHUNK)), crc);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  // The index was dropped meanwhile (the engine closed, the graph was replaced): nothing to write.
+  if (!wanted()) return;
+  const header: Header = { format: INDEX_FILE_FORMAT, key, hash, capacity, terms, postings, live: base.live, averages: base.averages, vocabBytes, crc };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const head = Buffer.alloc(align4(12 + json.length));
   head.write(MAGIC, 0, 'latin1');
   head.writeUInt32LE(json.length, 8);
   json.copy(head, 12);
-  const bytes = (a: ArrayBufferView, length: number, size: number): Buffer => Buffer.from(a.buffer, a.byteOffset, length * size);
-  const counts = base.postingCounts.length >= capacity ? base.postingCounts : grow(base.postingCounts, capacity);
-  const flags = base.flags.length >= capacity ? base.flags : growBytes(base.flags, capacity);
-  const parts = [head, bytes(base.offsets, terms + 1, 4), bytes(base.vocabIds, terms, 4), bytes(base.nodes, postings, 4), bytes(base.tf, postings, 4), bytes(counts, capacity, 4), bytes(flags, capacity, 1), ...vocab];
+  const parts = [head, ...arrays];
   const tmp = `${path}.${process.pid}.tmp`;
   const fh = await open(tmp, 'w');
   try {

@@ -34,12 +34,12 @@ export interface QueryState {
   masks: Uint32Array;
 }
 
-/** A source this long is looked up per candidate instead of scanned, when rarer sources give the candidates. */
-const LONG_SOURCE = 4096;
+/** A source longer than `longSource` is looked up per candidate instead of scanned, when rarer sources give the candidates (tests set it to Infinity for the full pass). */
+export const queryTuning = { longSource: 4096 };
 
 /** Ranks the nodes the sources reach (see the file comment). */
 export function runQuery(graph: CodeGraph, s: QueryState, sources: readonly Source[], q: SeekQuery, pagerank: Float64Array | null, options: SeekOptions, k1: number): SeekHit[] {
-  const long = sources.map((src) => src.delta === null && src.end - src.start > LONG_SOURCE);
+  const long = sources.map((src) => src.delta === null && src.end - src.start > queryTuning.longSource);
   const touched: number[] = [];
   if (long.some(Boolean) && !long.every(Boolean)) {
     for (let i = 0; i < sources.length; i++) if (!long[i]) scan(s, sources[i], k1, touched);
