@@ -12,7 +12,7 @@ import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
 import { baseTermId, buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
 import { readIndexFile, slotLayoutHash, writeIndexFile, type IndexFileOptions } from './lexical-persist.ts';
 import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
-import { runQuery, type Source } from './lexical-query.ts';
+import { runQuery, Touched, type Source } from './lexical-query.ts';
 
 export { tokenize } from './lexical-text.ts';
 export type { SeekHit, SeekOptions } from './seek-scoring.ts';
@@ -56,6 +56,7 @@ export class LexicalIndex {
   private vocabulary: string[] | null = null;
   private scratch = new Float64Array(0);
   private masks = new Uint32Array(0);
+  private readonly touched = new Touched();
   /** The graph the index was built for, and the graph version it last caught up with. */
   private builtFor: CodeGraph | null = null;
   private syncedVersion = -1;
@@ -403,7 +404,7 @@ export class LexicalIndex {
       // Synonyms count for the word they stand in for, at half weight.
       for (const t of term.synonyms) add(t, bit, this.idf(t) * SYNONYM_WEIGHT);
     });
-    const state = { baseNodes: this.baseNodes, baseTf: this.baseTf, versions: this.versions, flags: this.flags, scratch: this.scratch, masks: this.masks };
+    const state = { baseNodes: this.baseNodes, baseTf: this.baseTf, versions: this.versions, flags: this.flags, scratch: this.scratch, masks: this.masks, touched: this.touched };
     return runQuery(graph, state, sources, q, pagerank, options, K1);
   }
 

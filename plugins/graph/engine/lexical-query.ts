@@ -32,6 +32,22 @@ export interface QueryState {
   flags: Uint8Array;
   scratch: Float64Array;
   masks: Uint32Array;
+  /** Nodes with a sum, in a buffer of the graph's node capacity (no array growing per query: on a big heap, allocation is what costs). */
+  touched: Touched;
+}
+
+/** A reusable list of node indexes. */
+export class Touched {
+  list = new Int32Array(0);
+  length = 0;
+  /** Empties the list, making room for `capacity` nodes. */
+  reset(capacity: number): void {
+    if (this.list.length < capacity) this.list = new Int32Array(capacity);
+    this.length = 0;
+  }
+  push(node: number): void {
+    this.list[this.length++] = node;
+  }
 }
 
 /** A source longer than `longSource` is looked up per candidate instead of scanned, when rarer sources give the candidates (tests set it to Infinity for the full pass). */
@@ -40,17 +56,18 @@ export const queryTuning = { longSource: 4096 };
 /** Ranks the nodes the sources reach (see the file comment). */
 export function runQuery(graph: CodeGraph, s: QueryState, sources: readonly Source[], q: SeekQuery, pagerank: Float64Array | null, options: SeekOptions, k1: number): SeekHit[] {
   const long = sources.map((src) => src.delta === null && src.end - src.start > queryTuning.longSource);
-  const touched: number[] = [];
+  const touched = s.touched;
+  touched.reset(graph.nodeCapacity);
   if (long.some(Boolean) && !long.every(Boolean)) {
     for (let i = 0; i < sources.length; i++) if (!long[i]) scan(s, sources[i], k1, touched);
-    const candidates = touched.slice();
+    const candidates = touched.list.slice(0, touched.length);
     let longPostings = 0;
     for (let i = 0; i < sources.length; i++) if (long[i]) longPostings += sources[i].end - sources[i].start;
     // Looking every candidate up must cost less than scanning the long lists.
     if (candidates.length * 20 < longPostings) {
       // Re-sum in source order, so every candidate's sum is bit-for-bit the full pass's.
       clear(s, touched);
-      touched.length = 0;
+      touched.reset(graph.nodeCapacity);
       let bits = 0;
       let bound = 0;
       for (let i = 0; i < sources.length; i++) {
@@ -63,30 +80,31 @@ export function runQuery(graph: CodeGraph, s: QueryState, sources: readonly Sour
         }
       }
       const kept = { threshold: 0 };
-      const hits = scoreCandidates(graph, q, touched, s.scratch, s.masks, s.flags, pagerank, options, k1, kept);
+      const hits = scoreCandidates(graph, q, touched.list, touched.length, s.scratch, s.masks, s.flags, pagerank, options, k1, kept);
       clear(s, touched);
       if (scoreBound(q, bits, bound, k1) < kept.threshold) return hits;
-      touched.length = 0;
+      touched.reset(graph.nodeCapacity);
     } else {
       clear(s, touched);
-      touched.length = 0;
+      touched.reset(graph.nodeCapacity);
     }
   }
   for (const src of sources) scan(s, src, k1, touched);
-  const hits = scoreCandidates(graph, q, touched, s.scratch, s.masks, s.flags, pagerank, options, k1);
+  const hits = scoreCandidates(graph, q, touched.list, touched.length, s.scratch, s.masks, s.flags, pagerank, options, k1);
   clear(s, touched);
   return hits;
 }
 
-function clear(s: QueryState, touched: readonly number[]): void {
-  for (const node of touched) {
-    s.scratch[node] = 0;
-    s.masks[node] = 0;
+function clear(s: QueryState, touched: Touched): void {
+  const { list, length } = touched;
+  for (let i = 0; i < length; i++) {
+    s.scratch[list[i]] = 0;
+    s.masks[list[i]] = 0;
   }
 }
 
 /** Adds a source's BM25 contribution (idf × saturated pseudo tf) to every live node it lists. */
-function scan(s: QueryState, src: Source, k1: number, touched: number[]): void {
+function scan(s: QueryState, src: Source, k1: number, touched: Touched): void {
   const { scratch: score, masks, versions, baseNodes: nodes, baseTf: tfs } = s;
   const flag = 1 << src.bit;
   const idf = src.idf;
@@ -111,7 +129,7 @@ function scan(s: QueryState, src: Source, k1: number, touched: number[]): void {
 }
 
 /** Adds a base-only source's contribution to the candidates it lists (binary search in its node-ordered range). */
-function lookUp(s: QueryState, src: Source, k1: number, candidates: readonly number[], touched: number[]): void {
+function lookUp(s: QueryState, src: Source, k1: number, candidates: Int32Array, touched: Touched): void {
   const { scratch: score, masks, versions, baseNodes: nodes, baseTf: tfs } = s;
   const flag = 1 << src.bit;
   const idf = src.idf;
