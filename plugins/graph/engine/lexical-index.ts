@@ -10,7 +10,7 @@ import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeFields } from './lexical-text.ts';
 import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
 import { baseTermId, buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
-import { readIndexFile, slotLayoutHash, writeIndexFile, type IndexFileOptions } from './lexical-persist.ts';
+import { readIndexFile, saveIndexFile, type IndexFileOptions } from './lexical-persist.ts';
 import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
 import { runQuery, Touched, type Source } from './lexical-query.ts';
 
@@ -146,24 +146,13 @@ export class LexicalIndex {
     if (built.key !== null && this.file!.writable()) {
       const counts = built.base.postingCounts.slice();
       const flags = built.base.flags.slice();
-      this.fileWrite = this.writeFile(graph, built.key, { ...built.base, postingCounts: counts, flags }).catch(() => undefined);
+      // Written only while it still holds: the graph unchanged and this index still built for it.
+      const holds = (): boolean => graph.version === built.base.version && this.builtFor === graph;
+      this.fileWrite = saveIndexFile(this.file!, graph, built.key, { ...built.base, postingCounts: counts, flags }, holds).then(
+        (written) => void (written && this.fileStats.writes++),
+        () => undefined,
+      );
     }
-  }
-
-  /** Writes a full build to the index file, unless the graph or the store moves on first (the file would not hold). */
-  private async writeFile(graph: CodeGraph, key: string, base: BaseIndex): Promise<void> {
-    const hashing = slotLayoutHash(graph);
-    let r = hashing.next();
-    for (let t0 = performance.now(); !r.done; r = hashing.next()) {
-      if (performance.now() - t0 > 5) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        t0 = performance.now();
-      }
-      if (graph.version !== base.version || this.builtFor !== graph) return;
-    }
-    if (graph.version !== base.version || this.builtFor !== graph || this.file!.key() !== key) return;
-    await writeIndexFile(this.file!.path(), key, r.value, base, graph.nodeCapacity, () => this.builtFor === graph);
-    this.fileStats.writes++;
   }
 
   /**

@@ -182,7 +182,7 @@ function* decode(data: Buffer, body: number, h: Header): Generator<void, BaseInd
  * renamed over the old one: a reader never sees half a file). Yields the event loop between pieces;
  * gives up when `wanted()` turns false meanwhile.
  */
-export async function writeIndexFile(path: string, key: string, hash: string, base: BaseIndex, capacity: number, wanted: () => boolean = () => true): Promise<void> {
+export async function writeIndexFile(path: string, key: string, hash: string, base: BaseIndex, capacity: number, wanted: () => boolean = () => true): Promise<boolean> {
   const vocab: Buffer[] = [];
   let vocabBytes = 0;
   for (let k = 0; k < base.vocabulary.length; k += 32_768) {
@@ -203,7 +203,7 @@ export async function writeIndexFile(path: string, key: string, hash: string, ba
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   // The index was dropped meanwhile (the engine closed, the graph was replaced): nothing to write.
-  if (!wanted()) return;
+  if (!wanted()) return false;
   const header: Header = { format: INDEX_FILE_FORMAT, key, hash, capacity, terms, postings, live: base.live, averages: base.averages, vocabBytes, crc };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const head = Buffer.alloc(align4(12 + json.length));
@@ -222,6 +222,26 @@ export async function writeIndexFile(path: string, key: string, hash: string, ba
   }
   await fh.close();
   await rename(tmp, path);
+  return true;
+}
+
+/**
+ * Writes a full build of `graph` for `key` once the graph's slot-layout hash is computed (in slices
+ * of ~5 ms), unless `holds()` turns false or the store moves to another key meanwhile (the file would
+ * not hold). True when written.
+ */
+export async function saveIndexFile(file: IndexFileOptions, graph: CodeGraph, key: string, base: BaseIndex, holds: () => boolean): Promise<boolean> {
+  const hashing = slotLayoutHash(graph);
+  let r = hashing.next();
+  for (let t0 = performance.now(); !r.done; r = hashing.next()) {
+    if (performance.now() - t0 > 5) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      t0 = performance.now();
+    }
+    if (!holds()) return false;
+  }
+  if (!holds() || file.key() !== key) return false;
+  return writeIndexFile(file.path(), key, r.value, base, graph.nodeCapacity, holds);
 }
 
 function grow(a: Int32Array, n: number): Int32Array {
