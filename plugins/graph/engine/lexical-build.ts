@@ -21,9 +21,13 @@ const NODES_PER_STEP = 8;
 /** Node row groups packed between two yields. */
 const PACK_NODES_PER_STEP = 512;
 
-/** Postings of a full build, CSR-packed: term id → [offsets[id], offsets[id+1]) into nodes and tf. */
+/**
+ * Postings of a full build, CSR-packed: term id → [offsets[id], offsets[id+1]) into nodes and tf.
+ * Terms are found by binary search in the sorted vocabulary (`vocabIds[k]` is the id of
+ * `vocabulary[k]`): no Map of every term is kept (hundreds of thousands on a big graph), and a
+ * persisted index (lexical-persist.ts) loads without building one.
+ */
 export interface BaseIndex {
-  termIds: Map<string, number>;
   offsets: Uint32Array;
   nodes: Int32Array;
   tf: Float32Array;
@@ -31,16 +35,33 @@ export interface BaseIndex {
   postingCounts: Int32Array;
   /** FLAG_* bits per node slot. */
   flags: Uint8Array;
-  /** The node object each slot was indexed from (null for empty slots). */
-  indexed: (GraphNode | null)[];
+  /** The node object each slot was indexed from (null for empty slots); null when loaded from a file (the graph's nodes then). */
+  indexed: (GraphNode | null)[] | null;
   /** Mean length per field over the nodes that have it. */
   averages: Record<FieldName, number>;
   /** Live documents. */
   live: number;
   /** Graph version the build read. */
   version: number;
-  /** Every term, sorted (prefix expansion searches it). */
+  /** Every term, sorted (term lookup and prefix expansion search it). */
   vocabulary: string[];
+  /** Term id of each vocabulary entry. */
+  vocabIds: Uint32Array;
+}
+
+/** Term id of `term` in a base index's sorted vocabulary, or -1. */
+export function baseTermId(base: Pick<BaseIndex, 'vocabulary' | 'vocabIds'>, term: string): number {
+  const vocab = base.vocabulary;
+  let lo = 0;
+  let hi = vocab.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = vocab[mid];
+    if (v < term) lo = mid + 1;
+    else if (v > term) hi = mid - 1;
+    else return base.vocabIds[mid];
+  }
+  return -1;
 }
 
 /**
@@ -152,5 +173,10 @@ export function* buildBaseIndex(graph: CodeGraph, textOf: TextSource | null, def
     if (w % 16_384 === 0) yield;
   }
   const vocabulary = yield* sortStrings(words);
-  return { termIds, offsets, nodes, tf, postingCounts, flags, indexed, averages, live, version, vocabulary };
+  const vocabIds = new Uint32Array(vocabulary.length);
+  for (let k = 0; k < vocabulary.length; k++) {
+    vocabIds[k] = termIds.get(vocabulary[k])!;
+    if (k % 16_384 === 16_383) yield;
+  }
+  return { offsets, nodes, tf, postingCounts, flags, indexed, averages, live, version, vocabulary, vocabIds };
 }

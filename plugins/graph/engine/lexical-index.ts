@@ -9,12 +9,15 @@
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeFields } from './lexical-text.ts';
 import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
-import { buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
-import { analyzeQuery, scoreCandidates, type SeekHit, type SeekOptions } from './seek-scoring.ts';
+import { baseTermId, buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
+import { readIndexFile, saveIndexFile, type IndexFileOptions } from './lexical-persist.ts';
+import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
+import { runQuery, Touched, type Source } from './lexical-query.ts';
 
 export { tokenize } from './lexical-text.ts';
 export type { SeekHit, SeekOptions } from './seek-scoring.ts';
 export type { TextSource } from './lexical-buffers.ts';
+export type { IndexFileOptions } from './lexical-persist.ts';
 
 /** BM25 saturation constant. */
 export const K1 = 1.2;
@@ -33,7 +36,7 @@ export class LexicalIndex {
    * one array each of node and pseudo tf; a posting counts while its node's version is 1 (the
    * build's). Nodes indexed later go to `delta`.
    */
-  private termIds = new Map<string, number>();
+  private base: Pick<BaseIndex, 'vocabulary' | 'vocabIds'> = { vocabulary: [], vocabIds: new Uint32Array(0) };
   private offsets: Uint32Array = new Uint32Array(1);
   private baseNodes: Int32Array = new Int32Array(0);
   private baseTf: Float32Array = new Float32Array(0);
@@ -53,14 +56,25 @@ export class LexicalIndex {
   private vocabulary: string[] | null = null;
   private scratch = new Float64Array(0);
   private masks = new Uint32Array(0);
+  private readonly touched = new Touched();
   /** The graph the index was built for, and the graph version it last caught up with. */
   private builtFor: CodeGraph | null = null;
   private syncedVersion = -1;
   /** A sliced full build under way (ensureAsync), with the graph version it reads. */
-  private building: { graph: CodeGraph; version: number; steps: Generator<void, BaseIndex, void> } | null = null;
+  private building: { graph: CodeGraph; version: number; steps: Generator<void, Built, void> } | null = null;
+  /** Full builds read from the index file / written to it (tests and benches read these). */
+  readonly fileStats = { loads: 0, builds: 0, writes: 0 };
+  /** The last index file write under way (tests await it). */
+  fileWrite: Promise<void> | null = null;
 
-  /** `textOf` gives file contents for signature and body fields; without it only names, docs and paths are indexed. */
-  constructor(private readonly textOf: TextSource | null = null) {}
+  /**
+   * `textOf` gives file contents for signature and body fields; without it only names, docs and
+   * paths are indexed. With `file`, a full build is read from and written to an index file.
+   */
+  constructor(
+    private readonly textOf: TextSource | null = null,
+    private readonly file: IndexFileOptions | null = null,
+  ) {}
 
   /** Live documents (nodes) in the index. */
   get liveDocs(): number {
@@ -79,9 +93,13 @@ export class LexicalIndex {
         this.building = null;
         let r = build.steps.next();
         while (!r.done) r = build.steps.next();
-        this.install(graph, r.value);
+        this.installBuilt(graph, r.value);
       } else {
-        this.rebuild(graph);
+        this.reset();
+        const steps = this.fullBuild(graph, true);
+        let r = steps.next();
+        while (!r.done) r = steps.next();
+        this.installBuilt(graph, r.value);
       }
     } else if (this.syncedVersion !== graph.version) {
       this.sync(graph);
@@ -93,7 +111,7 @@ export class LexicalIndex {
     this.building = null;
     this.builtFor = null;
     this.syncedVersion = -1;
-    this.termIds = new Map();
+    this.base = { vocabulary: [], vocabIds: new Uint32Array(0) };
     this.offsets = new Uint32Array(1);
     this.baseNodes = new Int32Array(0);
     this.baseTf = new Float32Array(0);
@@ -102,13 +120,39 @@ export class LexicalIndex {
     this.vocabulary = null;
   }
 
-  /** Indexes every live node of the graph from scratch, at once. */
+  /** Indexes every live node of the graph from scratch, at once (never from the index file). */
   rebuild(graph: CodeGraph): void {
     this.reset();
-    const steps = buildBaseIndex(graph, this.textOf, this.averages);
+    const steps = this.fullBuild(graph, false);
     let r = steps.next();
     while (!r.done) r = steps.next();
-    this.install(graph, r.value);
+    this.installBuilt(graph, r.value);
+  }
+
+  /** The index file's build when it holds for this graph, else a new build (and the key to write it under). */
+  private *fullBuild(graph: CodeGraph, useFile: boolean): Generator<void, Built, void> {
+    const key = this.file?.key() ?? null;
+    if (useFile && key !== null) {
+      const loaded = yield* readIndexFile(this.file!.path(), key, graph);
+      if (loaded) return { base: { ...loaded, version: graph.version }, key: null };
+    }
+    return { base: yield* buildBaseIndex(graph, this.textOf, this.averages), key };
+  }
+
+  private installBuilt(graph: CodeGraph, built: Built): void {
+    this.install(graph, built.base);
+    if (built.base.indexed === null) this.fileStats.loads++;
+    else this.fileStats.builds++;
+    if (built.key !== null && this.file!.writable()) {
+      const counts = built.base.postingCounts.slice();
+      const flags = built.base.flags.slice();
+      // Written only while it still holds: the graph unchanged and this index still built for it.
+      const holds = (): boolean => graph.version === built.base.version && this.builtFor === graph;
+      this.fileWrite = saveIndexFile(this.file!, graph, built.key, { ...built.base, postingCounts: counts, flags }, holds).then(
+        (written) => void (written && this.fileStats.writes++),
+        () => undefined,
+      );
+    }
   }
 
   /**
@@ -131,7 +175,7 @@ export class LexicalIndex {
         const r = build.steps.next();
         if (r.done) {
           this.building = null;
-          this.install(graph, r.value);
+          this.installBuilt(graph, r.value);
           return;
         }
       } while (performance.now() - t0 < sliceMs);
@@ -148,26 +192,27 @@ export class LexicalIndex {
 
   private startBuild(graph: CodeGraph): void {
     this.reset();
-    this.building = { graph, version: graph.version, steps: buildBaseIndex(graph, this.textOf, this.averages) };
+    this.building = { graph, version: graph.version, steps: this.fullBuild(graph, true) };
   }
 
   private install(graph: CodeGraph, base: BaseIndex): void {
     this.builtFor = graph;
     this.syncedVersion = base.version;
-    this.termIds = base.termIds;
+    this.base = { vocabulary: base.vocabulary, vocabIds: base.vocabIds };
     this.offsets = base.offsets;
     this.baseNodes = base.nodes;
     this.baseTf = base.tf;
     this.postingCounts = base.postingCounts;
     this.flags = base.flags;
-    this.indexed = base.indexed;
+    // Loaded from the index file: built for exactly this graph's nodes (the file is keyed by their layout).
+    this.indexed = base.indexed ?? Array.from({ length: graph.nodeCapacity }, (_, i) => graph.node(i));
     this.averages = base.averages;
     this.live = base.live;
     this.stalePostings = 0;
     this.totalPostings = base.offsets[base.offsets.length - 1];
     // A node's base postings count while its version is 1: re-indexing bumps it and orphans them.
     this.versions = new Int32Array(graph.nodeCapacity);
-    for (let i = 0; i < base.indexed.length; i++) if (base.indexed[i]) this.versions[i] = 1;
+    for (let i = 0; i < this.indexed.length; i++) if (this.indexed[i]) this.versions[i] = 1;
     this.delta.clear();
     this.vocabulary = base.vocabulary;
   }
@@ -254,7 +299,7 @@ export class LexicalIndex {
       let p = this.delta.get(t);
       if (!p) {
         this.delta.set(t, (p = new Postings()));
-        if (!this.termIds.has(t)) this.vocabulary = null;
+        if (baseTermId(this.base, t) < 0) this.vocabulary = null;
       }
       p.push(i, tf, version);
       postings++;
@@ -275,14 +320,14 @@ export class LexicalIndex {
   }
 
   private sortedVocabulary(): string[] {
-    if (!this.vocabulary) this.vocabulary = [...new Set([...this.termIds.keys(), ...this.delta.keys()])].sort();
+    if (!this.vocabulary) this.vocabulary = [...new Set([...this.base.vocabulary, ...this.delta.keys()])].sort();
     return this.vocabulary;
   }
 
   /** Number of postings of a term (live and stale: an approximation of document frequency). */
   documentFrequency(term: string): number {
-    const id = this.termIds.get(term);
-    return (id === undefined ? 0 : this.offsets[id + 1] - this.offsets[id]) + (this.delta.get(term)?.length ?? 0);
+    const id = baseTermId(this.base, term);
+    return (id < 0 ? 0 : this.offsets[id + 1] - this.offsets[id]) + (this.delta.get(term)?.length ?? 0);
   }
 
   /** BM25 inverse document frequency of a term (0 when absent). */
@@ -327,56 +372,42 @@ export class LexicalIndex {
       this.scratch = new Float64Array(graph.nodeCapacity);
       this.masks = new Uint32Array(graph.nodeCapacity);
     }
-    const touched: number[] = [];
+    const sources: Source[] = [];
+    const add = (term: string, bit: number, idf: number): void => {
+      if (idf <= 0) return;
+      const id = baseTermId(this.base, term);
+      const start = id >= 0 ? this.offsets[id] : 0;
+      const end = id >= 0 ? this.offsets[id + 1] : 0;
+      const delta = this.delta.get(term) ?? null;
+      if (end > start || delta) sources.push({ bit, idf, start, end, delta });
+    };
     q.terms.forEach((term, bit) => {
       if (q.idf[bit] === 0 && !term.expand && term.synonyms.length === 0) return;
-      this.accumulate(term.term, bit, q.idf[bit], touched);
+      add(term.term, bit, q.idf[bit]);
       // Prefixes reach what stemming does not (`conn` → `connect`), at a fraction of the weight.
       if (term.expand) {
-        for (const t of this.expand(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length), touched);
+        for (const t of this.expand(term.term)) add(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length));
         // ...and abbreviations reach the long word (`func`, `param`, `config` for function, parameters, configuration).
-        for (const t of this.abbreviations(term.term)) this.accumulate(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length), touched);
+        for (const t of this.abbreviations(term.term)) add(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length));
       }
       // Synonyms count for the word they stand in for, at half weight.
-      for (const t of term.synonyms) this.accumulate(t, bit, this.idf(t) * SYNONYM_WEIGHT, touched);
+      for (const t of term.synonyms) add(t, bit, this.idf(t) * SYNONYM_WEIGHT);
     });
-    const hits = scoreCandidates(graph, q, touched, this.scratch, this.masks, this.flags, pagerank, options, K1);
-    for (const node of touched) {
-      this.scratch[node] = 0;
-      this.masks[node] = 0;
-    }
-    return hits;
-  }
-
-  /** Adds one term's BM25 contribution (idf × saturated pseudo tf) to every live node it occurs in. */
-  private accumulate(term: string, bit: number, idf: number, touched: number[]): void {
-    if (idf <= 0) return;
-    const score = this.scratch;
-    const masks = this.masks;
-    const versions = this.versions;
-    const flag = 1 << bit;
-    const add = (node: number, tf: number): void => {
-      if (score[node] === 0 && masks[node] === 0) touched.push(node);
-      score[node] += (idf * tf * (K1 + 1)) / (tf + K1);
-      masks[node] |= flag;
-    };
-    const id = this.termIds.get(term);
-    if (id !== undefined) {
-      const nodes = this.baseNodes;
-      const tfs = this.baseTf;
-      for (let k = this.offsets[id], end = this.offsets[id + 1]; k < end; k++) {
-        const node = nodes[k];
-        if (versions[node] === 1) add(node, tfs[k]);
-      }
-    }
-    const d = this.delta.get(term);
-    if (d) for (let k = 0; k < d.length; k++) if (d.versions[k] === versions[d.nodes[k]]) add(d.nodes[k], d.tf[k]);
+    const state = { baseNodes: this.baseNodes, baseTf: this.baseTf, versions: this.versions, flags: this.flags, scratch: this.scratch, masks: this.masks, touched: this.touched };
+    return runQuery(graph, state, sources, q, pagerank, options, K1);
   }
 
   /** Index size facts. */
-  stats(): { tokens: number; postings: number; stalePostings: number; documents: number } {
-    return { tokens: this.sortedVocabulary().length, postings: this.totalPostings, stalePostings: this.stalePostings, documents: this.live };
+  stats(): { tokens: number; postings: number; stalePostings: number; documents: number; builds: number; fileLoads: number; fileWrites: number } {
+    const { builds, loads, writes } = this.fileStats;
+    return { tokens: this.sortedVocabulary().length, postings: this.totalPostings, stalePostings: this.stalePostings, documents: this.live, builds, fileLoads: loads, fileWrites: writes };
   }
+}
+
+/** A full build and, when it was built rather than read from the index file, the key to write it under. */
+interface Built {
+  base: BaseIndex;
+  key: string | null;
 }
 
 /** Re-exported for callers that filter by kind. */

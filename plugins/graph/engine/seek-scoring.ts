@@ -132,20 +132,22 @@ interface Scored {
 }
 
 /**
- * Scores BM25F sums into ranked hits. `touched` lists the nodes with a sum; `sums` and `masks` hold
+ * Scores BM25F sums into ranked hits. `touched` lists the nodes with a sum (its first `count`); `sums` and `masks` hold
  * each one's sum and matched-term bits. Only the best `topK` are kept (a bounded heap: a common
  * word touches tens of thousands of nodes, and sorting them all would dominate the query).
  */
 export function scoreCandidates(
   graph: CodeGraph,
   q: SeekQuery,
-  touched: readonly number[],
+  touched: Int32Array,
+  count: number,
   sums: Float64Array,
   masks: Uint32Array,
   flags: Uint8Array,
   pagerank: Float64Array | null,
   options: SeekOptions,
   k1: number,
+  kept?: { threshold: number },
 ): SeekHit[] {
   const topK = options.topK ?? 20;
   const minScore = options.minScore ?? 0.05;
@@ -167,19 +169,27 @@ export function scoreCandidates(
   const rerank = options.graphRerank ?? true;
   const heap: Scored[] = [];
   const worse = (a: Scored, b: Scored): boolean => a.final < b.final || (a.final === b.final && graph.node(a.node)!.id > graph.node(b.node)!.id);
-  for (const node of touched) {
-    const n = graph.node(node);
-    if (!n) continue;
-    if (kinds && !kinds.has(n.kind)) continue;
-    if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
+  // The largest kind prior (a function; ×1.4 in a test file when the query asks for tests); centrality's factor is ≤ 1.
+  const priorMax = q.wantsTests ? 1.4 : 1;
+  const wholeFlag = wholeBit >= 0 ? 1 << wholeBit : 0;
+  for (let t = 0; t < count; t++) {
+    const node = touched[t];
     const mask = masks[node];
     // idf-weighted coverage: matching the rare words of the query matters more than the common ones.
     let covered = 0;
     for (let m = mask & contentBits; m !== 0; m &= m - 1) covered += q.idf[31 - Math.clz32(m & -m)];
-    const wholeHit = wholeBit >= 0 && (mask & (1 << wholeBit)) !== 0;
+    const wholeHit = (mask & wholeFlag) !== 0;
     const coverage = idfMass > 0 ? covered / idfMass : wholeHit ? 1 : 0;
     // 1 − e^(−1.6·x): monotonic (strong matches keep their order instead of tying at 1), 0.8 at the ideal.
     let text = (1 - Math.exp((-1.6 * sums[node]) / ideal)) * (0.5 + 0.5 * coverage);
+    // The most this node can score (whatever its kind and centrality): below the worst kept, it cannot enter.
+    // (1e-9 above it: the centrality factor 0.85 + 0.15·c can round a hair above 1.)
+    const bound = Math.min(1, (wholeHit ? Math.min(1, text * 1.25 + 0.1) : text) * priorMax) * (1 + 1e-9);
+    if (bound < minScore || (heap.length >= topK && bound < heap[0].final)) continue;
+    const n = graph.node(node);
+    if (!n) continue;
+    if (kinds && !kinds.has(n.kind)) continue;
+    if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
     if (wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
     const prior = kindPrior(n.kind, (flags[node] & 1) !== 0, q);
     const lexical = text * prior;
@@ -192,6 +202,8 @@ export function scoreCandidates(
     if (heap.length < topK) heapPush(heap, c, worse);
     else if (worse(heap[0], c)) heapReplaceTop(heap, c, worse);
   }
+  // What a node not scored here would have to beat to enter the results.
+  if (kept) kept.threshold = heap.length >= topK ? heap[0].final : minScore;
   const round = (x: number): number => Math.round(x * 1e4) / 1e4;
   heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
   return heap.map((r) => {
@@ -212,6 +224,34 @@ export function scoreCandidates(
     if (n.doc) hit.doc = n.doc;
     return hit;
   });
+}
+
+/**
+ * The highest final score a node can reach with matched-term bits within `bits` and a BM25 sum of at
+ * most `sum` (whatever its kind, test flag and centrality): `scoreCandidates`'s formula at its maximum.
+ */
+export function scoreBound(q: SeekQuery, bits: number, sum: number, k1: number): number {
+  const nameSat = (FIELDS.name.weight * (k1 + 1)) / (FIELDS.name.weight + k1);
+  let ideal = 0;
+  let idfMass = 0;
+  let covered = 0;
+  let wholeHit = false;
+  q.terms.forEach((t, i) => {
+    if (t.whole) {
+      if ((bits & (1 << i)) !== 0) wholeHit = true;
+      return;
+    }
+    ideal += q.idf[i] * nameSat;
+    idfMass += q.idf[i];
+    if ((bits & (1 << i)) !== 0) covered += q.idf[i];
+  });
+  if (ideal === 0) ideal = 1;
+  const coverage = idfMass > 0 ? covered / idfMass : wholeHit ? 1 : 0;
+  let text = (1 - Math.exp((-1.6 * sum) / ideal)) * (0.5 + 0.5 * coverage);
+  if (wholeHit) text = Math.min(1, text * 1.25 + 0.1);
+  // The largest kind prior (a function; ×1.4 in a test file when the query asks for tests); centrality's factor is ≤ 1.
+  const prior = q.wantsTests ? 1.4 : 1;
+  return Math.min(1, text * prior) * (1 + 1e-9);
 }
 
 /** Min-heap push (the root is the worst kept candidate). */
