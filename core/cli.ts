@@ -13,6 +13,7 @@ import { cacheDir } from './cache-file.ts';
 import { useTokenizerCache } from './tokens.ts';
 import { watchForReload } from './dev.ts';
 import { leanServerHeap } from './cli-heap.ts';
+import { bootCheckpoint } from './bundle-loader.ts';
 import { scaffoldPlugin, wirePlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
 import { HELP } from './cli-help.ts';
@@ -75,6 +76,7 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
   // A server lives long: keep its young generation small (core/cli-heap.ts). One-shot commands keep V8's default.
   leanServerHeap();
   const host = await startHost(bootOptions(v, log, watch));
+  bootCheckpoint();
   onHost(host);
   const closers: (() => Promise<void>)[] = [];
   if (watch) {
@@ -140,6 +142,7 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
 
 async function list(v: Values, log: Logger): Promise<number> {
   const host = await startHost(bootOptions(v, log));
+  bootCheckpoint();
   const gen = host.current;
   const surface = gen.surface();
   const tiers = [...gen.tierTable().tiers.keys()];
@@ -175,6 +178,7 @@ async function call(v: Values, positionals: string[], log: Logger): Promise<numb
   }
   args.agent_id ??= 'cli';
   const host: Host = await startHost(bootOptions(v, log));
+  bootCheckpoint();
   // The progress bar is for a person watching a terminal; a log file or pipe gets no \r-redrawn lines.
   const result = await host.call(verb, args, { sendProgress: process.stderr.isTTY ? progressBar() : undefined });
   const human = humanOutput(v, process.stdout.isTTY);
