@@ -76,7 +76,6 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
   // A server lives long: keep its young generation small (core/cli-heap.ts). One-shot commands keep V8's default.
   leanServerHeap();
   const host = await startHost(bootOptions(v, log, watch));
-  bootCheckpoint();
   onHost(host);
   const closers: (() => Promise<void>)[] = [];
   if (watch) {
@@ -137,6 +136,8 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+  // The code cache (when this process writes it) once the transport is up: it holds the MCP server's start too.
+  bootCheckpoint();
   return -1;
 }
 
