@@ -22,19 +22,9 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { cacheDir, cacheFileFor, readCacheFile, writeCacheFile } from './cache-file.ts';
 import { reapplyLeanHeap, restoreDefaultHeap } from './cli-heap.ts';
+import { setBootCheckpoint } from './boot-checkpoint.ts';
 
 const BARE = /^(?![a-z][a-z0-9+.-]*:|\.{0,2}\/)/i;
-
-/** Process-wide: the bundle's copy of core/cli.ts reaches the loader's save through it. */
-const BOOTED = Symbol.for('m1nd.bundleBooted');
-const checkpoints = globalThis as { [BOOTED]?: () => boolean };
-
-/** Writes the bundle's code cache now if this process is to write one (called once start-up is done); false otherwise. */
-export function bootCheckpoint(): boolean {
-  const save = checkpoints[BOOTED];
-  checkpoints[BOOTED] = undefined;
-  return save ? save() : false;
-}
 
 /**
  * The bundle's `import()`. A package the bundle also imports statically (`required`: the CommonJS
@@ -131,10 +121,10 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
   };
   if (!saved && saveAtExit) {
     process.once('exit', saveCache);
-    // The CLI calls this once its host is up (core/cli.ts `bootCheckpoint`): the cache then holds what
+    // The CLI calls this once its host is up (core/boot-checkpoint.ts, called by core/cli.ts): the cache then holds what
     // every start runs, not also what the first command did after (an ingest's parser and builder
     // code: 2.4 MB instead of ~1.9 MB, deserialised by every later start).
-    checkpoints[BOOTED] = saveCache;
+    setBootCheckpoint(saveCache);
   }
   return { exports: mod.exports as Record<string, unknown>, load, cacheFile, saveCache };
 }

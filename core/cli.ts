@@ -13,7 +13,7 @@ import { cacheDir } from './cache-file.ts';
 import { useTokenizerCache } from './tokens.ts';
 import { watchForReload } from './dev.ts';
 import { leanServerHeap } from './cli-heap.ts';
-import { bootCheckpoint } from './bundle-loader.ts';
+import { bootCheckpoint } from './boot-checkpoint.ts';
 import { scaffoldPlugin, wirePlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
 import { HELP } from './cli-help.ts';
