@@ -124,9 +124,12 @@ export async function run(): Promise<void> {
   const corpusNode = process.env.BENCH_GRAPH_NODE;
   const impactArgs = ['call', 'impact', `{"node_id":"step${REPO_FILES - 1}"}`];
   const corpusArgs = ['call', 'impact', JSON.stringify({ node_id: corpusNode })];
+  // The base build gets its own empty workspace: a build whose health creates the store would
+  // otherwise hand the other an existing (empty) store to open.
+  const baseWs = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-startup-base-'));
   const both = (label: string, args: string[], cwd: string, into: number[]) => {
     into.push(timeProcess(args, cwd, label));
-    if (base) baseWall.set(label, [...(baseWall.get(label) ?? []), timeProcess(args, cwd, `${label} (base build)`, base)]);
+    if (base) baseWall.set(label, [...(baseWall.get(label) ?? []), timeProcess(args, cwd === ws ? baseWs : cwd, `${label} (base build)`, base)]);
   };
   try {
     writeRepo(repo, REPO_FILES);
@@ -135,11 +138,12 @@ export async function run(): Promise<void> {
     // One untimed run of each, so the OS file cache is warm for every measured one.
     await timeStart(process.execPath, [bareFile], ROOT);
     timeProcess(['call', 'health'], ws);
+    if (base) timeProcess(['call', 'health'], baseWs, 'health (base build)', base);
     cpuOf.clear();
     for (let i = 0; i < RUNS; i++) {
       bare.push(await timeStart(process.execPath, [bareFile], ROOT));
       m1nd.push(await timeStart(process.execPath, [BIN, 'serve', '--workspace', ws], ROOT));
-      if (base) baseWall.set('tools/list', [...(baseWall.get('tools/list') ?? []), await timeStart(process.execPath, [base, 'serve', '--workspace', ws], ROOT)]);
+      if (base) baseWall.set('tools/list', [...(baseWall.get('tools/list') ?? []), await timeStart(process.execPath, [base, 'serve', '--workspace', baseWs], ROOT)]);
       both('health', ['call', 'health'], ws, health);
       both('impact', impactArgs, repo, graphVerb);
       if (corpus) both('impact on the corpus', corpusArgs, corpus, corpusVerb);
@@ -147,6 +151,7 @@ export async function run(): Promise<void> {
   } finally {
     fs.rmSync(bareFile, { force: true });
     fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(baseWs, { recursive: true, force: true });
     fs.rmSync(repo, { recursive: true, force: true });
   }
   const b = median(bare);

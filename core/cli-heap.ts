@@ -24,12 +24,19 @@ export function leanServerHeap(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * Puts V8's default back (a factor of 2). V8 stamps a code cache with a hash of the flags that differ
+ * Puts V8's default back (a factor of 2); true when the server's setting was on. V8 stamps a code cache with a hash of the flags that differ
  * from their defaults and rejects it in a process whose flags differ: the bundle's cache, written at
  * exit (core/bundle-loader.ts), must be made with the flags a fresh process loads it with.
  */
-export function restoreDefaultHeap(): void {
-  if (!marks[LEAN]) return;
+export function restoreDefaultHeap(): boolean {
+  if (!marks[LEAN]) return false;
   setFlagsFromString('--semi-space-growth-factor=2');
   marks[LEAN] = false;
+  return true;
+}
+
+/** Puts the server's setting back after `restoreDefaultHeap` returned true (a cache written while the server runs). */
+export function reapplyLeanHeap(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
+  marks[LEAN] = true;
 }

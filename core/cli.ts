@@ -13,6 +13,7 @@ import { cacheDir } from './cache-file.ts';
 import { useTokenizerCache } from './tokens.ts';
 import { watchForReload } from './dev.ts';
 import { leanServerHeap } from './cli-heap.ts';
+import { bootCheckpoint } from './boot-checkpoint.ts';
 import { scaffoldPlugin, wirePlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
 import { HELP } from './cli-help.ts';
@@ -135,11 +136,14 @@ async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) =
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+  // The code cache (when this process writes it) once the transport is up: it holds the MCP server's start too.
+  bootCheckpoint();
   return -1;
 }
 
 async function list(v: Values, log: Logger): Promise<number> {
   const host = await startHost(bootOptions(v, log));
+  bootCheckpoint();
   const gen = host.current;
   const surface = gen.surface();
   const tiers = [...gen.tierTable().tiers.keys()];
@@ -175,6 +179,7 @@ async function call(v: Values, positionals: string[], log: Logger): Promise<numb
   }
   args.agent_id ??= 'cli';
   const host: Host = await startHost(bootOptions(v, log));
+  bootCheckpoint();
   // The progress bar is for a person watching a terminal; a log file or pipe gets no \r-redrawn lines.
   const result = await host.call(verb, args, { sendProgress: process.stderr.isTTY ? progressBar() : undefined });
   const human = humanOutput(v, process.stdout.isTTY);

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { deserialize, serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { cacheFileFor, readCacheFile, writeCacheFile } from './cache-file.ts';
+import { buildRankTable, deserializeRankTable, serializeRankTable, tableCounter, type RankTable } from './token-table.ts';
 
 type Count = (text: string, options: { disallowedSpecial: Set<string> }) => number;
 type Ranks = (string | number[])[];
@@ -32,8 +33,12 @@ export function useTokenizerCache(dir: string | null): void {
   rankCacheDir = dir;
 }
 
-/** How the rank table was loaded: from the cache folder, or by evaluating gpt-tokenizer's module (then cached), or through the package entry (a failure). */
-export type RankLoad = 'cached' | 'module' | 'package';
+/**
+ * How the tokenizer was loaded: the rank table of core/token-table.ts from the cache folder (`table`),
+ * the package's rank list from the cache folder (`cached`) or from gpt-tokenizer's module (`module`;
+ * both then cache it and the table), or through the package entry (a failure).
+ */
+export type RankLoad = 'table' | 'cached' | 'module' | 'package';
 let rankLoad: RankLoad | undefined;
 
 /** How the tokenizer's rank table was loaded (undefined until the first count that needed it). */
@@ -53,6 +58,14 @@ function loadCount(): Count {
   try {
     const module = require.resolve('gpt-tokenizer/bpeRanks/o200k_base');
     const dir = rankCacheDir;
+    // The package's counter over a rank table kept in the cache folder (core/token-table.ts): no 200K-entry Map to build.
+    const tableFile = dir === null ? null : cacheFileFor(dir, 'gpt-tokenizer-table-o200k-', module, '.bin');
+    const stored = readCacheFile(tableFile);
+    const table = typeof stored === 'string' ? null : deserializeRankTable(stored);
+    if (table) {
+      rankLoad = 'table';
+      return tableCount(table);
+    }
     const file = dir === null ? null : cacheFileFor(dir, 'gpt-tokenizer-o200k-', module, '.v8ser');
     const cached = readCacheFile(file);
     let ranks: Ranks | undefined;
@@ -69,13 +82,24 @@ function loadCount(): Count {
       ranks = (require(module) as { default: Ranks }).default;
       if (file !== null) writeCacheFile(file, serialize(ranks));
     }
-    const table = ranks;
+    const list = ranks;
+    if (tableFile !== null) {
+      // Built once (~0.2 s), then read in a few ms by every later process.
+      const built = buildRankTable(list);
+      if (built && writeCacheFile(tableFile, serializeRankTable(built))) return tableCount(built);
+    }
     const { GptEncoding } = require('gpt-tokenizer/GptEncoding') as { GptEncoding: { getEncodingApi(name: string, ranks: () => Ranks): { countTokens: Count } } };
-    return GptEncoding.getEncodingApi('o200k_base', () => table).countTokens;
+    return GptEncoding.getEncodingApi('o200k_base', () => list).countTokens;
   } catch {
     rankLoad = 'package';
     return (require('gpt-tokenizer') as { countTokens: Count }).countTokens;
   }
+}
+
+/** The `Count` of a rank table (options are always AS_TEXT here: special-token text counted as text). */
+function tableCount(table: RankTable): Count {
+  const count = tableCounter(table);
+  return (text) => count(text);
 }
 
 /** Whether the tokenizer's tables are loaded (they load on the first count that needs them). */

@@ -198,6 +198,22 @@ describe('the m1nd package, packed and installed into a fresh npm init -y projec
     }
   });
 
+  it('answers `m1nd call` from the installed bin: health, ingest, and an impact whose entries are counted in tokens (the rank table cached, then read)', async () => {
+    const bin = path.join(project, 'node_modules/m1nd/bin/m1nd.js');
+    const cache = path.join(project, '.m1nd-call-cache');
+    const call = async (...args: string[]) => JSON.parse((await run(process.execPath, [bin, 'call', ...args, '--json'], { cwd: project, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? project, M1ND_CACHE_DIR: cache }, maxBuffer: 16 * 1024 * 1024 })).stdout);
+    assert.equal((await call('health')).status, 'ok');
+    assert.ok((await call('ingest', '{"path":"."}')).nodes >= 3);
+    // A 100-token budget the entries' bytes exceed: they are tokenised (listed_tokens says so).
+    const args = JSON.stringify({ node_id: 'parse', token_budget: 100 });
+    const first = await call('impact', args);
+    assert.ok(first.listed_tokens > 0 && first.listed_tokens <= 100, JSON.stringify(first).slice(0, 400));
+    assert.equal(fs.readdirSync(cache).filter((n) => n.startsWith('gpt-tokenizer-table-o200k-')).length, 1, 'the rank table was cached');
+    const second = await call('impact', args);
+    assert.equal(second.listed_tokens, first.listed_tokens, 'the same count from the cached table');
+    assert.deepEqual(second.direct, first.direct);
+  });
+
   it('hot-reloads an edited plugin under m1nd dev: tools/list_changed, then the new description and behaviour', async () => {
     const { client, stderr } = await stdioClient(project, 'dev');
     try {

@@ -132,6 +132,10 @@ export class FederatedEngine extends CodeGraphEngine {
     return this.workspace.storeExists();
   }
 
+  override storeCreated(): boolean {
+    return this.workspace.storeCreated();
+  }
+
   override async ingest(): Promise<IngestSummary> {
     return unsupported('ingest');
   }

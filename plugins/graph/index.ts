@@ -109,11 +109,13 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       }
     });
     ctx.hooks.health.tapPromise('graph', async (report) => {
-      if (!engine.storeExists()) {
-        return { ...report, graph: { loaded: false, node_count: 0, edge_count: 0, store_dir: engine.storeDir, store: 'absent', next: 'ingest with a writable server (this one is read-only)' } };
-      }
       // Status reports the loaded graph (trust modes advise ingest on an empty one): wait for the load.
       if (loading) await loading;
+      // No store yet (never ingested): nothing to open, and health creates nothing.
+      if (!engine.storeCreated()) {
+        const next = writable ? `ingest({"agent_id":"…","path":"${engine.root}"})` : 'ingest with a writable server (this one is read-only)';
+        return { ...report, graph: { loaded: false, node_count: 0, edge_count: 0, store_dir: engine.storeDir, store: 'absent', next } };
+      }
       const s = engine.status();
       return {
         ...report,

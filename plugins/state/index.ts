@@ -31,7 +31,7 @@ export default definePlugin<{ readCacheRows: number }>({
   options: Options,
   apply(ctx) {
     const graph = ctx.service<GraphService>('graph');
-    const local = new SqliteStateStore(() => graph.engine.memory, ctx.settings.storeDir);
+    const local = new SqliteStateStore(() => graph.engine.memory, ctx.settings.storeDir, () => graph.engine.storeCreated());
     const url = ctx.settings.storeUrl;
     const team = url
       ? new PgStateStore({ url, tls: ctx.settings.storeTls, log: ctx.log, repository: () => repositoryIdentity(ctx.settings.workspaceRoot, ctx.settings.repositoryId), cacheRows: ctx.options.readCacheRows })

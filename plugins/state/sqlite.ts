@@ -25,6 +25,8 @@ export class SqliteStateStore implements StateStore {
   constructor(
     private readonly memory: () => Memory,
     private readonly location: string,
+    /** Whether the store file exists yet (health does not create it: the first write does). */
+    private readonly created: () => boolean = () => true,
   ) {}
 
   private row<T>(namespace: string, key: string): StateRow<T> | undefined {
@@ -36,11 +38,13 @@ export class SqliteStateStore implements StateStore {
     for (const l of this.listeners) l({ namespace, key, op, remote: false });
   }
 
+  // Reads of a store not created yet find nothing, and do not create it (a health check reads state).
   async get<T = unknown>(namespace: string, key: string): Promise<StateRow<T> | undefined> {
-    return this.row<T>(namespace, key);
+    return this.created() ? this.row<T>(namespace, key) : undefined;
   }
 
   async list<T = unknown>(namespace: string, prefix = '', limit = 1000): Promise<StateRow<T>[]> {
+    if (!this.created()) return [];
     return this.memory()
       .list<T>(namespace, prefix, limit)
       .map((e) => ({ namespace, key: e.key, value: e.value, version: e.updatedAt, updatedAt: e.updatedAt }));
@@ -144,6 +148,8 @@ export class SqliteStateStore implements StateStore {
 
   async status(): Promise<StoreStatus> {
     const t = performance.now();
+    // Not created yet (a workspace never written to): nothing to ping, and a health check creates nothing.
+    if (!this.created()) return { kind: 'sqlite', location: this.location, schema_version: null, known_schema_version: null, connected: true, round_trip_ms: null, created: false };
     try {
       this.memory().stamp('state.ping');
       return { kind: 'sqlite', location: this.location, schema_version: null, known_schema_version: null, connected: true, round_trip_ms: round(performance.now() - t) };

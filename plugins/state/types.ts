@@ -48,6 +48,8 @@ export interface StoreStatus {
   known_schema_version: number | null;
   connected: boolean;
   round_trip_ms: number | null;
+  /** SQLite: false while the store file does not exist yet (the first write creates it). */
+  created?: boolean;
   repository?: string;
   /** The read cache (PostgreSQL): rows it may hold, reads served from memory and from the database since start. */
   read_cache?: { max_rows: number; hits: number; misses: number; feed_live: boolean };

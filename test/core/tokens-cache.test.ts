@@ -30,23 +30,34 @@ function countIn(cache: string): { load: string; ours: number[]; theirs: number[
 describe('tokenizer rank table cache', function () {
   this.timeout(240_000);
 
-  it('counts exactly as gpt-tokenizer from the module, from the cache, and after a corrupt cache', () => {
+  it('counts exactly as gpt-tokenizer from the module, from the rank table, from the cached rank list, and after corrupt caches', () => {
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-tokens-cache-'));
     const first = countIn(cache);
     assert.equal(first.load, 'module');
     assert.deepEqual(first.ours, first.theirs, 'counts equal gpt-tokenizer o200k_base');
-    const files = fs.readdirSync(cache).filter((n) => n.startsWith('gpt-tokenizer-o200k-'));
-    assert.equal(files.length, 1, 'the table was cached');
+    const list = fs.readdirSync(cache).filter((n) => n.startsWith('gpt-tokenizer-o200k-'));
+    const tables = fs.readdirSync(cache).filter((n) => n.startsWith('gpt-tokenizer-table-o200k-'));
+    assert.equal(list.length, 1, 'the rank list was cached');
+    assert.equal(tables.length, 1, 'the rank table was cached');
     const second = countIn(cache);
-    assert.equal(second.load, 'cached');
+    assert.equal(second.load, 'table', 'a later process reads the rank table (core/token-table.ts)');
     assert.deepEqual(second.ours, first.ours);
-    const file = path.join(cache, files[0]);
-    const bytes = fs.readFileSync(file);
-    bytes[bytes.length - 100] ^= 0x55;
-    fs.writeFileSync(file, bytes);
+    const corrupt = (name: string) => {
+      const file = path.join(cache, name);
+      const bytes = fs.readFileSync(file);
+      bytes[bytes.length - 100] ^= 0x55;
+      fs.writeFileSync(file, bytes);
+    };
+    corrupt(tables[0]);
     const third = countIn(cache);
-    assert.equal(third.load, 'module', 'a corrupt cache is ignored');
+    assert.equal(third.load, 'cached', 'a corrupt table is ignored: the cached rank list is read');
     assert.deepEqual(third.ours, first.ours);
-    assert.equal(countIn(cache).load, 'cached', 'and rewritten');
+    assert.equal(countIn(cache).load, 'table', 'and the table rewritten');
+    corrupt(tables[0]);
+    corrupt(list[0]);
+    const fifth = countIn(cache);
+    assert.equal(fifth.load, 'module', 'both corrupt: the module');
+    assert.deepEqual(fifth.ours, first.ours);
+    assert.equal(countIn(cache).load, 'table', 'and both rewritten');
   });
 });

@@ -112,6 +112,11 @@ export class CodeGraphEngine {
     return this.loaded.storeExists();
   }
 
+  /** Whether the store is open or its file exists (false for a workspace never ingested). */
+  storeCreated(): boolean {
+    return this.loaded.storeCreated();
+  }
+
   /** Ingests the workspace (full by default; `incremental` re-parses changed files only). */
   async ingest(options: IngestOptions = {}): Promise<IngestSummary> {
     return this.loaded.ingest(options);

@@ -161,7 +161,8 @@ export abstract class LoadedGraphBase {
 
   protected async openSliced(sliceMs: number, snapshot = true): Promise<OpenSummary> {
     const t0 = performance.now();
-    if (!this.storeExists()) return LoadedGraphBase.NOTHING;
+    // No store file yet: an empty graph, and the store is created by the first write (not by a load or health).
+    if (!this.storeCreated()) return LoadedGraphBase.NOTHING;
     const store = this.requireStore();
     if (snapshot && this.useSnapshots) {
       const load = await loadSnapshotSliced(store, this.options.root, sliceMs);
@@ -231,7 +232,12 @@ export abstract class LoadedGraphBase {
 
   /** False only for a read-only engine whose store was never created (nothing may create it). */
   storeExists(): boolean {
-    return this.storeHandle !== null || !this.options.readOnly || existsSync(join(this.options.storeDir, 'm1nd.db'));
+    return this.storeHandle !== null || !this.options.readOnly || this.storeCreated();
+  }
+
+  /** Whether the store is open or its file exists (a workspace never ingested has none: nothing to load). */
+  storeCreated(): boolean {
+    return this.storeHandle !== null || existsSync(join(this.options.storeDir, 'm1nd.db'));
   }
 
   /** The store, opened on first use; throws STORE_CLOSED when a read-only engine has none to open. */
