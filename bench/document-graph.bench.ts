@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
+import { type Host, timedCall as call } from './bench-host.ts';
 
-type Host = Awaited<ReturnType<typeof startHost>>;
 
 const CODE: Record<string, string> = {
   'src/cart.ts': "import { add } from './math.ts';\n\nexport function total(prices: number[]): number {\n  let sum = 0;\n  for (const p of prices) sum = add(sum, p);\n  return sum;\n}\n",
@@ -38,15 +38,6 @@ function workspace(docs: Record<string, string>): string {
     writeFileSync(join(root, rel), text);
   }
   return root;
-}
-
-async function call(host: Host, verb: string, args: Record<string, unknown> = {}): Promise<{ ms: number; json: any }> {
-  const t = performance.now();
-  const r = await host.call(verb, { agent_id: 'bench', ...args });
-  const ms = performance.now() - t;
-  const text = (r.content as { text: string }[])[0].text;
-  if (r.isError) throw new Error(`${verb} failed: ${text}`);
-  return { ms, json: JSON.parse(text) };
 }
 
 /** Ingests the code, then times the auto-ingest tick that takes in every document. */

@@ -20,23 +20,13 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
+import { type Host, timedCall as timed } from './bench-host.ts';
 
 const SKIP = new Set(['site-packages', '__pycache__', 'test', 'idlelib', 'tkinter', 'lib2to3', 'ensurepip']);
-
-type Host = Awaited<ReturnType<typeof startHost>>;
 
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 /** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
 const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
-
-async function timed(host: Host, verb: string, args: Record<string, unknown>): Promise<{ ms: number; json: any }> {
-  const t = performance.now();
-  const r = await host.call(verb, { agent_id: 'bench', ...args });
-  const ms = performance.now() - t;
-  const text = (r.content as { text: string }[])[0].text;
-  if (r.isError) throw new Error(`${verb} failed: ${text}`);
-  return { ms, json: JSON.parse(text) };
-}
 
 async function serve(root: string, env: Record<string, string> = {}): Promise<Host> {
   return startHost({ workspaceRoot: root, config: { options: { graph: { watch: false } } }, env: { M1ND_TOOL_TIER: 'full', ...env }, log: createLogger(() => {}) });

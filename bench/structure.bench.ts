@@ -27,14 +27,12 @@ import { cacheDir } from '../core/cache-file.ts';
 import { useTokenizerCache, warmTokenizer } from '../core/tokens.ts';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHost } from '../core/index.ts';
-import { createLogger } from '../core/log.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
 import { createParser, loadGrammar } from '../plugins/graph/engine/parsers/tree-sitter.ts';
 import type { GraphService } from '../plugins/graph/service.ts';
-import { pct } from './bench-host.ts';
+import { pct, serveStoredGraph } from './bench-host.ts';
 
 const EXCLUDE = ['site-packages/**'];
 const fmt = (x: number): string => x.toFixed(0);
@@ -64,7 +62,7 @@ export async function run(): Promise<void> {
     if (phaseArg >= 0) return await phase(argv[phaseArg + 1], root, storeDir);
     rmSync(join(storeDir, 'structure-facts.db'), { force: true });
     rmSync(join(storeDir, 'structure-facts.db-wal'), { force: true });
-    const { host, call } = await serveStoredGraph(root, storeDir, EXCLUDE, false);
+    const { host, call } = await serveWithFacts(root, storeDir, EXCLUDE, false);
     try {
       const service = host.current.services.get('graph')!.impl as GraphService;
       const g = service.engine.graph;
@@ -143,24 +141,10 @@ export async function run(): Promise<void> {
 }
 
 /** A host over the stored graph (no watcher, tier full), with the background facts job on or off. */
-async function serveStoredGraph(root: string, storeDir: string, exclude: string[], backgroundFacts: boolean) {
+function serveWithFacts(root: string, storeDir: string, exclude: string[], backgroundFacts: boolean) {
   // As `m1nd serve` does (core/cli.ts): the tokenizer's rank table from the cache folder (M1ND_CACHE_DIR).
   useTokenizerCache(cacheDir(process.env));
-  const host = await startHost({
-    workspaceRoot: root,
-    config: { options: { graph: { watch: false, exclude }, structure: { backgroundFacts } } },
-    env: { M1ND_STORE_DIR: storeDir, M1ND_TOOL_TIER: 'full' },
-    log: createLogger(() => {}),
-  });
-  const call = async (verb: string, args: Record<string, unknown>): Promise<number> => {
-    const t = performance.now();
-    const r = await host.call(verb, { agent_id: 'bench', ...args });
-    const ms = performance.now() - t;
-    if (r.isError) throw new Error(`${verb} failed: ${(r.content as { text: string }[])[0].text}`);
-    return ms;
-  };
-  await call('health', {});
-  return { host, call };
+  return serveStoredGraph(root, storeDir, exclude, {}, { structure: { backgroundFacts } });
 }
 
 /** The first scan_all and twins of a new process: over persisted facts, or after the background job. */
@@ -169,7 +153,7 @@ async function phase(name: string, root: string, storeDir: string): Promise<void
     rmSync(join(storeDir, 'structure-facts.db'), { force: true });
     rmSync(join(storeDir, 'structure-facts.db-wal'), { force: true });
   }
-  const { host, call } = await serveStoredGraph(root, storeDir, EXCLUDE, name === 'background');
+  const { host, call } = await serveWithFacts(root, storeDir, EXCLUDE, name === 'background');
   if (name === 'persisted-loaded') {
     await call('metrics', { top_k: 1 });
     await call('seek', { query: 'parse a header', top_k: 1 });

@@ -3,7 +3,8 @@
  * server every 2 ms and records the main-thread CPU each ping waited on (Linux schedstat; wall time
  * elsewhere), so a loaded machine that deschedules the thread does not count as the server's work.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Harness } from './mcp.ts';
 
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
@@ -41,4 +42,17 @@ export async function pingDuring<T>(h: Harness, work: () => Promise<T>): Promise
 export function describeHeld(held: readonly number[]): string {
   const sorted = [...held].sort((a, b) => a - b);
   return `${held.length} pings, worst ${(sorted.at(-1) ?? 0).toFixed(1)} ms, p50 ${(sorted[sorted.length >> 1] ?? 0).toFixed(1)} ms of main-thread work`;
+}
+
+/**
+ * `files` TypeScript files in 40 folders (`pkg<i % 40>/m<i / 40>.ts`) that import each other: the
+ * daemon bench's tree, for burst tests that rewrite many of them.
+ */
+export function writeImportTree(root: string, files: number): void {
+  for (let i = 0; i < files; i++) {
+    const dir = join(root, `pkg${i % 40}`);
+    if (i < 40) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `m${Math.floor(i / 40)}.ts`), `import { f${(i + 1) % 40} } from './m${(Math.floor(i / 40) + 1) % 20}.ts';\nexport function f${i % 40}(x: number): number {\n  return x + ${i};\n}\n`);
+  }
+  writeFileSync(join(root, 'package.json'), '{"type":"module","private":true}\n');
 }

@@ -1,40 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { pingWhile, writeImportTree } from '../../helpers/ping.ts';
 
 const FILES = 800;
 const BURST = 200;
-
-const schedstat = `/proc/self/task/${process.pid}/schedstat`;
-/** Milliseconds the main thread spent on a CPU (Linux), else wall time: a descheduled thread did not hold its loop. */
-const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
-
-/** TypeScript files in 40 folders that import each other (the daemon bench's tree, smaller). */
-function writeTree(root: string): void {
-  for (let i = 0; i < FILES; i++) {
-    const dir = join(root, `pkg${i % 40}`);
-    if (i < 40) mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `m${Math.floor(i / 40)}.ts`), `import { f${(i + 1) % 40} } from './m${(Math.floor(i / 40) + 1) % 20}.ts';\nexport function f${i % 40}(x: number): number {\n  return x + ${i};\n}\n`);
-  }
-  writeFileSync(join(root, 'package.json'), '{"type":"module","private":true}\n');
-}
-
-/** Pings the server every few ms until `done()`; returns the main-thread CPU each ping waited on. */
-function pingWhile(h: Harness, done: () => boolean): Promise<number[]> {
-  return (async () => {
-    const held: number[] = [];
-    let cpu = threadMs();
-    while (!done()) {
-      await new Promise((r) => setTimeout(r, 2));
-      await h.client.ping();
-      const now = threadMs();
-      held.push(now - cpu);
-      cpu = now;
-    }
-    return held;
-  })();
-}
 
 describe('daemon: a burst of edits never blocks the server for long', function () {
   this.timeout(300_000);
@@ -45,7 +16,7 @@ describe('daemon: a burst of edits never blocks the server for long', function (
 
   it('answers pings within a few slices while its background cycle re-ingests 200 rewritten files', async () => {
     const ws = tempDir('m1nd-daemon-burst-');
-    writeTree(ws);
+    writeImportTree(ws, FILES);
     // The graph's own watcher is off: only the daemon reacts to the burst. So is the structure
     // plugin's background facts job, which the re-ingest restarts: its own stretches (a rule query
     // compiled on the main thread, a facts write transaction) are that plugin's to slice.

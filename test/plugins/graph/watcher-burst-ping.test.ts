@@ -1,21 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { describeHeld, pingDuring, pingWhile } from '../../helpers/ping.ts';
+import { describeHeld, pingDuring, pingWhile, writeImportTree } from '../../helpers/ping.ts';
 
 const FILES = 800;
 const BURST = 200;
-
-/** TypeScript files in 40 folders that import each other (the daemon bench's tree, smaller). */
-function writeTree(root: string): void {
-  for (let i = 0; i < FILES; i++) {
-    const dir = join(root, `pkg${i % 40}`);
-    if (i < 40) mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `m${Math.floor(i / 40)}.ts`), `import { f${(i + 1) % 40} } from './m${(Math.floor(i / 40) + 1) % 20}.ts';\nexport function f${i % 40}(x: number): number {\n  return x + ${i};\n}\n`);
-  }
-  writeFileSync(join(root, 'package.json'), '{"type":"module","private":true}\n');
-}
 
 describe('the graph watcher: a burst of edits and the next query never block the server for long', function () {
   this.timeout(300_000);
@@ -26,7 +16,7 @@ describe('the graph watcher: a burst of edits and the next query never block the
 
   it('answers pings within a few ms while the watcher marks 200 edits and the next seek re-ingests them, re-indexes and re-ranks', async () => {
     const ws = tempDir('m1nd-watch-burst-');
-    writeTree(ws);
+    writeImportTree(ws, FILES);
     // The structure plugin's background facts job stays on: the re-ingest restarts it, and its
     // table write shares the background budget too.
     h = await connect({
