@@ -1,10 +1,11 @@
 /**
  * A big repository's graph in a new process: how long the host takes to load the stored graph, the
  * RSS it then holds, and `seek` and `impact` latency on it through the whole pipeline. Run after an
- * ingest into `<store dir>` (e.g. `bench/ingest-parallel.bench.ts --synthetic 50000 --keep DIR`, or
- * any store a full ingest wrote). Each line gives p50 / p99 over N queries (seeded, so every run asks
- * the same ones). The first `seek` reads `<store dir>/seek-index.bin` when an earlier process wrote
- * it (delete it to measure the build).
+ * ingest into `<store dir>`, e.g. `bench/ingest-parallel.bench.ts --synthetic 50000 --only pool
+ * --runs 1 --keep DIR`, then `<root>` = DIR/corpus and `<store dir>` = DIR/store (or any store a full
+ * ingest wrote). Each line gives p50 / p99 over N queries (seeded, so every run asks the same ones).
+ * The first `seek` reads `<store dir>/seek-index.bin` when an earlier process wrote it (delete it to
+ * measure the build).
  *
  *   node --expose-gc --import tsx/esm bench/big-repo.bench.ts <root> <store dir> [queries, default 50]
  */

@@ -8,12 +8,13 @@
  * (the 13.7K-file python3 prefix: `--corpus "$(python3 -c 'import sys;print(sys.prefix)')" --only pool --runs 1`).
  * `--synthetic N` ingests a generated repository of N files instead (bench/synthetic-repo.ts: six
  * languages, imports and calls between modules), e.g. `--synthetic 50000 --only pool --runs 1`.
- * Each line also gives the main thread's own CPU and the serial phases (build, commit).
+ * Each line also gives the main thread's own CPU and the serial phases (build, commit). `--keep DIR`
+ * leaves the corpus and the last run's store in DIR (for bench/big-repo.bench.ts).
  *
- *   node --import tsx/esm bench/ingest-parallel.bench.ts [--corpus DIR | --synthetic N] [--runs N] [--only pool|single]
+ *   node --import tsx/esm bench/ingest-parallel.bench.ts [--corpus DIR | --synthetic N] [--runs N] [--only pool|single] [--keep DIR]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +60,11 @@ export async function run(argv: string[] = []): Promise<void> {
   const source = arg('--corpus') ?? execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
   const runs = Number(arg('--runs') ?? 2);
   const only = arg('--only');
-  const work = mkdtempSync(join(os.tmpdir(), 'm1nd-ingest-parallel-'));
+  // --keep DIR: work in DIR (empty or new) and leave the corpus (DIR/corpus) and the last run's store
+  // (DIR/store) there, for bench/big-repo.bench.ts.
+  const keep = arg('--keep');
+  if (keep !== undefined && existsSync(keep) && readdirSync(keep).length) throw new Error(`--keep ${keep}: the folder is not empty`);
+  const work = keep !== undefined ? (mkdirSync(keep, { recursive: true }), resolve(keep)) : mkdtempSync(join(os.tmpdir(), 'm1nd-ingest-parallel-'));
   const ws = join(work, 'corpus');
   // The stdlib copy leaves site-packages out (EXCLUDE too); a prefix keeps everything but caches.
   const prefix = arg('--corpus') !== undefined || synthetic !== undefined;
@@ -92,7 +97,8 @@ export async function run(argv: string[] = []): Promise<void> {
       console.log(`ingest-parallel: ratio single ÷ pool (median wall) = ${ratio.toFixed(2)} (target ≥ 1.6 on 2 cores; CPU single ${(median(single.map((r) => r.cpuMs)) / 1000).toFixed(1)} s, pool ${(median(pooled.map((r) => r.cpuMs)) / 1000).toFixed(1)} s); load average now ${os.loadavg()[0].toFixed(1)}`);
     }
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (keep === undefined) rmSync(work, { recursive: true, force: true });
+    else console.log(`ingest-parallel: kept the corpus in ${join(work, 'corpus')} and the last run's store in ${join(work, 'store')}`);
   }
 }
 
