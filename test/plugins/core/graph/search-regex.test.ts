@@ -44,7 +44,7 @@ describe('search regex on a linear-time engine', function () {
     await host?.close();
   });
 
-  it('answers (a+)+$ over a line of 40 a\'s within its deadline while another session\'s pings keep p99 under 100 ms', async () => {
+  it('answers (a+)+$ over a line of 40 a\'s within its deadline while another session\'s pings keep p95 under 100 ms', async () => {
     // Warm: the first call loads file contents into the search cache and JIT-compiles the engine.
     await a.client.callTool({ name: 'search', arguments: { agent_id: 'a', query: '(a+)+$', mode: 'regex', top_k: 10 } });
     let searching = true;
@@ -81,10 +81,15 @@ describe('search regex on a linear-time engine', function () {
     // Only "footer aaa" ends in a's: the 40 a's are followed by '!'.
     assert.deepEqual(found.matches.map((m: any) => [m.path, m.line, m.column]), [['src/evil.py', 3, 10]]);
     assert.ok(slowest < 3000, `the slowest search took ${slowest.toFixed(0)} ms, past its 3,000 ms budget`);
-    const p99 = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
+    const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
     assert.ok(pings.length >= 5, `only ${pings.length} pings (${pings.map(Math.round)}) during ${results.length} searches`);
     // Under 100 ms above what the same pings cost with no search running (on an idle machine: under ~100 ms).
-    assert.ok(p99(pings) < p99(idle) + 100, `ping p99 ${p99(pings).toFixed(1)} ms during searches vs ${p99(idle).toFixed(1)} ms idle (${pings.length} pings, ${results.length} searches, slowest ${slowest.toFixed(0)} ms)`);
+    // p95, not p99: ~60 pings make p99 the single worst one, and in the full suite's process one major
+    // GC of the whole mocha heap (264 ms in one CI run) can land there. A backtracking engine would
+    // hold every search's turn for seconds, so it fails this and the bound on the worst ping below.
+    const why = `${pings.length} pings, ${results.length} searches, slowest ${slowest.toFixed(0)} ms`;
+    assert.ok(pct(pings, 0.95) < pct(idle, 0.95) + 100, `ping p95 ${pct(pings, 0.95).toFixed(1)} ms during searches vs ${pct(idle, 0.95).toFixed(1)} ms idle (${why})`);
+    assert.ok(Math.max(...pings) < 1000, `a ping waited ${Math.max(...pings).toFixed(0)} ms during searches (${why})`);
   });
 
   it('refuses backreferences and lookaround with a coded error that names the alternative', async () => {
