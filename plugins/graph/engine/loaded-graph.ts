@@ -162,12 +162,17 @@ export class LoadedGraph extends LoadedGraphBase {
     await w?.close();
   }
 
-  /** Stops the watcher and the checker pass, waits for queued mutations, and closes the store. */
+  /**
+   * Stops the watcher and the checker pass, waits for queued mutations and for the seek index file
+   * being written (a CLI process that built the index exits right after its call: without the wait,
+   * the next process would build it again), and closes the store.
+   */
   async close(): Promise<void> {
     await this.unwatch();
     await this.precise.stop();
     this.snapshots.flush();
     await this.queue.catch(() => undefined);
+    await this.lexical.fileWrite?.catch(() => undefined);
     this.lexical.reset();
     this.storeHandle?.close();
     this.storeHandle = null;
