@@ -170,6 +170,10 @@ export class ParsePool {
               }
               read += res.read;
               parse += res.parse;
+              if (process.env.M1ND_DEBUG_INGEST) {
+                const w = slot as Slot & { peak?: number };
+                if (res.heap + res.wasm > (w.peak ?? 0) + 8e6) process.stderr.write(`DEBUG worker ${this.slots.indexOf(slot)} heap ${(res.heap / 1048576).toFixed(0)} MB wasm ${(res.wasm / 1048576).toFixed(0)} MB at ${done}\n`), (w.peak = res.heap + res.wasm);
+              }
               done += res.outcomes.length;
               onDone?.(done);
               const stop = cancelled?.();
