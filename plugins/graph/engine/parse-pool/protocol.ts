@@ -10,6 +10,8 @@ export interface ParseRequest {
   tasks: ParseTask[];
   /** Send each extraction's light copy too (a streamed ingest's build reads only that before linking). */
   light?: boolean;
+  /** Send '' for each file's text (the ingest keeps none). */
+  noText?: boolean;
 }
 
 /**

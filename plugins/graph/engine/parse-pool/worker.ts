@@ -33,7 +33,7 @@ async function handle(req: ParseRequest): Promise<ParseResponse> {
         continue;
       }
     }
-    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times), req.light === true));
+    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times), req.light === true, req.noText !== true));
   }
   return { type: 'result', id: req.id, outcomes, read: times.read, parse: times.parse, heap: getHeapStatistics().total_physical_size, wasm: wasmMemoryBytes() };
 }
