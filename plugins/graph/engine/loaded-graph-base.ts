@@ -17,7 +17,6 @@ import { LexicalIndex } from './lexical-index.ts';
 import type { SourceParser } from './source-parser.ts';
 import { PageRankCache } from './stats.ts';
 import { GraphStore, type FileRow } from './store.ts';
-import { boundHeapGrowth } from './heap-growth.ts';
 import { readStoredFilesSliced, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import { BACKGROUND_SLICE_MS, runStepsSliced, yieldToLoop } from './steps.ts';
 import { PrecisePass } from './ts-program/precise-pass.ts';
@@ -319,9 +318,7 @@ export abstract class LoadedGraphBase {
     const unreadable = this.loadStats.lastMiss === 'corrupt' || this.loadStats.lastMiss === 'format';
     if (!unreadable && stamp && stamp.generation === key.generation && stamp.preciseVersion === key.preciseVersion) return;
     const fingerprint = (await this.precise.fingerprintFor((await store.fileRowsSliced(BACKGROUND_SLICE_MS)).values())) ?? null;
-    // Encoding a big graph makes as much garbage as the graph holds: V8 marks before it doubles the heap.
-    const releaseHeap = boundHeapGrowth();
-    const written = await runStepsSliced(writeSnapshotSteps(store, key, this.currentBuilder, (p) => this.loadedRows.get(p), fingerprint), BACKGROUND_SLICE_MS).finally(releaseHeap);
+    const written = await runStepsSliced(writeSnapshotSteps(store, key, this.currentBuilder, (p) => this.loadedRows.get(p), fingerprint), BACKGROUND_SLICE_MS);
     if (written) this.loadStats.snapshotWrites++;
   }
 
