@@ -190,7 +190,6 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   open.stream = stream;
   const parseWorkers = await parseTasks(ctx, tasks, workers, options, phases, (done) => progress(done, tasks.length, 'parse'), take, { light: stream !== null, text: keepTexts });
   handOver();
-  if (process.env.M1ND_DEBUG_INGEST && stream) process.stderr.write(`DEBUG stream peak pending ${(stream.peakPendingChars / 1048576).toFixed(1)} M chars, now ${(stream.pendingChars / 1048576).toFixed(1)}, chunks ${stream.chunks}\n`);
   progress(toRead.length, toRead.length, 'parse');
   aborted(options.signal);
 

@@ -9,7 +9,7 @@
  * outcome per task; a new kind of per-file fact is a new optional field of the wire outcome.
  */
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { spawnEngineWorker } from '../engine-worker.ts';
 import { fromWire, type ParseOutcome, type ParseTask } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
@@ -52,6 +52,10 @@ export interface PooledParse {
   outcomes: ParseOutcome[];
   read: number;
   parse: number;
+  /** The most V8 heap (committed bytes) any worker reported after a batch. */
+  workerHeap: number;
+  /** The most tree-sitter linear memory (bytes) any worker reported (it never shrinks within a worker). */
+  workerWasm: number;
 }
 
 /** How a caller follows one pooled parse. */
@@ -155,6 +159,8 @@ export class ParsePool {
     };
     let read = 0;
     let parse = 0;
+    let workerHeap = 0;
+    let workerWasm = 0;
     let done = 0;
     let next = 0;
     try {
@@ -180,10 +186,8 @@ export class ParsePool {
               }
               read += res.read;
               parse += res.parse;
-              if (process.env.M1ND_DEBUG_INGEST) {
-                const w = slot as Slot & { peak?: number };
-                if (res.heap + res.wasm > (w.peak ?? 0) + 8e6) process.stderr.write(`DEBUG worker ${this.slots.indexOf(slot)} heap ${(res.heap / 1048576).toFixed(0)} MB wasm ${(res.wasm / 1048576).toFixed(0)} MB at ${done}\n`), (w.peak = res.heap + res.wasm);
-              }
+              if (res.heap > workerHeap) workerHeap = res.heap;
+              if (res.wasm > workerWasm) workerWasm = res.wasm;
               done += res.outcomes.length;
               onDone?.(done);
               const stop = cancelled?.();
@@ -203,7 +207,12 @@ export class ParsePool {
     }
     if (tasks.length >= RELEASE_AFTER_FILES) void this.stop();
     else this.scheduleIdle();
-    return { outcomes, read, parse };
+    return { outcomes, read, parse, workerHeap, workerWasm };
+  }
+
+  /** The resource limits the running workers were started with (for tests). */
+  workerLimits(): ResourceLimits[] {
+    return this.slots.map((s) => s.worker.resourceLimits ?? {});
   }
 
   /** Stops every worker (pending batches reject). */
