@@ -27,6 +27,16 @@ function mainThreadCpuMs() {
     return null;
   }
 }
+// Peak RSS and main-isolate heap (MB) by phase, sampled every 20 ms and at each progress call; 'close' is the engine's close.
+let phase = 'start';
+const peaks = {};
+const sample = () => {
+  const m = process.memoryUsage();
+  const p = (peaks[phase] ??= { rss: 0, heap: 0 });
+  p.rss = Math.max(p.rss, Math.round(m.rss / 1048576));
+  p.heap = Math.max(p.heap, Math.round(m.heapUsed / 1048576));
+};
+const sampler = setInterval(sample, 20);
 const m0 = mainThreadCpuMs();
 const c0 = process.cpuUsage();
 const t0 = performance.now();
@@ -34,8 +44,10 @@ const t0 = performance.now();
 // progress call) to the end of the ingest, i.e. what is left on the critical path after the parse.
 let tailStart = null;
 const s = await e.ingest({
-  onProgress: (_done, _total, phase) => {
-    if (tailStart === null && (phase === 'git' || phase === 'build' || phase === 'persist')) tailStart = mainThreadCpuMs();
+  onProgress: (_done, _total, ph) => {
+    sample();
+    phase = ph;
+    if (tailStart === null && (ph === 'git' || ph === 'build' || ph === 'persist')) tailStart = mainThreadCpuMs();
   },
 });
 const wallMs = performance.now() - t0;
@@ -54,7 +66,12 @@ if (process.env.M1ND_BENCH_THREADS) {
   }
   process.stderr.write(JSON.stringify(threads) + '\n');
 }
+// Peak RSS of the ingest alone; the one printed as peakRssMb also covers close (which writes the graph snapshot).
+const ingestPeakRssMb = process.resourceUsage().maxRSS / 1024;
+phase = 'close';
 await e.close();
+sample();
+clearInterval(sampler);
 process.stdout.write(
-  JSON.stringify({ wallMs, cpuMs: (c.user + c.system) / 1000, mainCpuMs: m0 === null ? null : m1 - m0, tailMainCpuMs: tailStart === null || m1 === null ? null : m1 - tailStart, peakRssMb: process.resourceUsage().maxRSS / 1024, files: s.files.parsed, nodes: s.nodes, edges: s.edges, parseWorkers: s.parseWorkers, phases: s.phases }),
+  JSON.stringify({ wallMs, cpuMs: (c.user + c.system) / 1000, mainCpuMs: m0 === null ? null : m1 - m0, tailMainCpuMs: tailStart === null || m1 === null ? null : m1 - tailStart, peakRssMb: process.resourceUsage().maxRSS / 1024, ingestPeakRssMb, peaks, files: s.files.parsed, nodes: s.nodes, edges: s.edges, parseWorkers: s.parseWorkers, phases: s.phases }),
 );

@@ -39,9 +39,10 @@ export async function parseTasks(
   phases: IngestSummary['phases'],
   onDone: (done: number) => void,
   take: (i: number, outcome: ParseOutcome) => void,
-  /** Ask the workers for light copies (a streamed run's build reads only those before linking). */
-  light = false,
+  /** Ask the workers for light copies (a streamed run's build reads only those before linking), and for texts (else outcomes carry ''). */
+  ask: { light: boolean; text: boolean } = { light: false, text: true },
 ): Promise<number> {
+  const { light, text } = ask;
   let taken = 0;
   if (ctx.parser.parallel && workers > 0 && tasks.length >= POOL_MIN_FILES) {
     const t = now();
@@ -66,7 +67,7 @@ export async function parseTasks(
           throw error;
         }
       };
-      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, { onDone, cancelled, onBatch, light });
+      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, { onDone, cancelled, onBatch, light, text });
       // Wall time of the pooled stage, split by the workers' own shares of reading and parsing.
       const wall = now() - t;
       const share = pooled.read + pooled.parse > 0 ? pooled.read / (pooled.read + pooled.parse) : 0;

@@ -86,6 +86,12 @@ export interface IngestContext {
    * never holds every text at once; without it the texts come back in `IngestOutcome.texts`.
    */
   keepText?: (path: string, text: string) => void;
+  /**
+   * Characters `keepText` can hold. A full run whose files total more bytes keeps no text at all:
+   * the cache would hold an arbitrary first part of the workspace, and the workers then send no text
+   * (a search reads files from disk on a miss, as it does for what did not fit).
+   */
+  keepTextChars?: number;
 }
 
 /** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */

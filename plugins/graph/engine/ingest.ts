@@ -128,6 +128,10 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     }
     toRead.push(e);
   }
+  let taskBytes = 0;
+  for (const e of toRead) taskBytes += e.size;
+  // A full run's texts go to the search cache only when they all fit (see IngestContext.keepTextChars).
+  const keepTexts = incremental || ctx.keepTextChars === undefined || taskBytes <= ctx.keepTextChars;
   const tasks: ParseTask[] = toRead.map((e) => {
     const row = rows.get(e.path);
     const same = incremental && row !== undefined && ctx.builder.has(e.path);
@@ -176,13 +180,15 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
         : { path: e.path, language: e.language, extraction: outcome.extraction };
       graphUpserts.push(input);
       fresh?.stage([input]);
-      if (ctx.keepText) ctx.keepText(e.path, outcome.text);
+      if (!keepTexts) {
+        // Nothing kept (the workers sent no text).
+      } else if (ctx.keepText) ctx.keepText(e.path, outcome.text);
       else texts.set(e.path, outcome.text);
     }
     if (stream && writes.length - stream.sent >= batchFiles) handOver();
   };
   open.stream = stream;
-  const parseWorkers = await parseTasks(ctx, tasks, workers, options, phases, (done) => progress(done, tasks.length, 'parse'), take, stream !== null);
+  const parseWorkers = await parseTasks(ctx, tasks, workers, options, phases, (done) => progress(done, tasks.length, 'parse'), take, { light: stream !== null, text: keepTexts });
   handOver();
   progress(toRead.length, toRead.length, 'parse');
   aborted(options.signal);

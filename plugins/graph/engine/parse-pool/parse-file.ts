@@ -46,11 +46,12 @@ export type ParseOutcome =
  */
 export type WireOutcome = Exclude<ParseOutcome, { kind: 'parsed' }> | { kind: 'parsed'; row: FileRow; json: string; text: string; light?: string };
 
-/** The wire form of an outcome (in the worker); `light` adds the light copy's JSON. */
-export function toWire(o: ParseOutcome, light = false): WireOutcome {
+/** The wire form of an outcome (in the worker); `light` adds the light copy's JSON; `text` false sends '' for the text. */
+export function toWire(o: ParseOutcome, light = false, text = true): WireOutcome {
   if (o.kind !== 'parsed') return o;
   const json = JSON.stringify(o.extraction);
-  return light ? { kind: 'parsed', row: o.row, json, text: o.text, light: JSON.stringify(lightExtraction(o.extraction)) } : { kind: 'parsed', row: o.row, json, text: o.text };
+  const t = text ? o.text : '';
+  return light ? { kind: 'parsed', row: o.row, json, text: t, light: JSON.stringify(lightExtraction(o.extraction)) } : { kind: 'parsed', row: o.row, json, text: t };
 }
 
 /** An outcome back from its wire form (on the main thread); with a light copy, the whole extraction is parsed only if read. */

@@ -9,7 +9,7 @@
  * outcome per task; a new kind of per-file fact is a new optional field of the wire outcome.
  */
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { spawnEngineWorker } from '../engine-worker.ts';
 import { fromWire, type ParseOutcome, type ParseTask } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
@@ -28,6 +28,14 @@ const IN_FLIGHT = 2;
 const RELEASE_AFTER_FILES = 500;
 
 /**
+ * Each worker's young generation (MB). A worker's garbage is per file (query matches, capture nodes,
+ * the hand-over's JSON) and dies young; V8's default young generation is several times that, and
+ * its semi-spaces stay committed. On 1,500 prefix files two workers peaked 35–60 MB lower in RSS
+ * with 8 MB and no measurable CPU cost (4 MB: no lower; 16 MB: between); docs/benchmarks.md.
+ */
+const WORKER_YOUNG_MB = 8;
+
+/**
  * Parse workers when none are configured: one per core (at most 8). Parsing off the main thread is
  * what keeps the server answering during an ingest (a large file's parse holds a thread for 100+ ms,
  * which no slicing can split); on 2 cores the pooled ingest costs more CPU in all than a
@@ -44,6 +52,10 @@ export interface PooledParse {
   outcomes: ParseOutcome[];
   read: number;
   parse: number;
+  /** The most V8 heap (committed bytes) any worker reported after a batch. */
+  workerHeap: number;
+  /** The most tree-sitter linear memory (bytes) any worker reported (it never shrinks within a worker). */
+  workerWasm: number;
 }
 
 /** How a caller follows one pooled parse. */
@@ -61,6 +73,8 @@ export interface ParseRunOptions {
   onBatch?: (start: number, outcomes: ParseOutcome[]) => void;
   /** Outcomes carry the light copy of their extraction (`ParseOutcome.light`); the whole one is parsed only when read. */
   light?: boolean;
+  /** Outcomes carry the file's text (default true); false sends '' instead (the caller keeps no text). */
+  text?: boolean;
 }
 
 interface Slot {
@@ -124,7 +138,7 @@ export class ParsePool {
     tasks: readonly ParseTask[],
     options: ParseRunOptions,
   ): Promise<PooledParse> {
-    const { onDone, cancelled, onBatch, light = false } = options;
+    const { onDone, cancelled, onBatch, light = false, text = true } = options;
     this.ensureWorkers();
     const batches = batchTasks(tasks);
     const outcomes: ParseOutcome[] = onBatch ? [] : new Array(tasks.length);
@@ -145,6 +159,8 @@ export class ParsePool {
     };
     let read = 0;
     let parse = 0;
+    let workerHeap = 0;
+    let workerWasm = 0;
     let done = 0;
     let next = 0;
     try {
@@ -160,7 +176,7 @@ export class ParsePool {
           while (slot.inFlight < IN_FLIGHT && next < batches.length) {
             const index = next++;
             slot.inFlight++;
-            this.send(slot, root, parserVersion, batches[index].tasks, light).then((res) => {
+            this.send(slot, root, parserVersion, batches[index].tasks, light, text).then((res) => {
               slot.inFlight--;
               if (failed) return;
               try {
@@ -170,6 +186,8 @@ export class ParsePool {
               }
               read += res.read;
               parse += res.parse;
+              if (res.heap > workerHeap) workerHeap = res.heap;
+              if (res.wasm > workerWasm) workerWasm = res.wasm;
               done += res.outcomes.length;
               onDone?.(done);
               const stop = cancelled?.();
@@ -189,7 +207,12 @@ export class ParsePool {
     }
     if (tasks.length >= RELEASE_AFTER_FILES) void this.stop();
     else this.scheduleIdle();
-    return { outcomes, read, parse };
+    return { outcomes, read, parse, workerHeap, workerWasm };
+  }
+
+  /** The resource limits the running workers were started with (for tests). */
+  workerLimits(): ResourceLimits[] {
+    return this.slots.map((s) => s.worker.resourceLimits ?? {});
   }
 
   /** Stops every worker (pending batches reject). */
@@ -201,11 +224,11 @@ export class ParsePool {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
-  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[], light: boolean): Promise<Extract<ParseResponse, { type: 'result' }>> {
+  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[], light: boolean, text: boolean): Promise<Extract<ParseResponse, { type: 'result' }>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { slot, resolve, reject });
-      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks, ...(light ? { light } : {}) } satisfies ParseRequest);
+      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks, ...(light ? { light } : {}), ...(text ? {} : { noText: true }) } satisfies ParseRequest);
     });
   }
 
@@ -214,7 +237,7 @@ export class ParsePool {
   }
 
   private spawn(): Worker {
-    const worker = spawnEngineWorker(import.meta.url, './worker.ts');
+    const worker = spawnEngineWorker(import.meta.url, './worker.ts', { maxYoungGenerationSizeMb: WORKER_YOUNG_MB });
     worker.on('message', (res: ParseResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;

@@ -10,9 +10,14 @@ export interface ParseRequest {
   tasks: ParseTask[];
   /** Send each extraction's light copy too (a streamed ingest's build reads only that before linking). */
   light?: boolean;
+  /** Send '' for each file's text (the ingest keeps none). */
+  noText?: boolean;
 }
 
-/** A batch's outcomes, in the order of its tasks, with the worker's read and parse milliseconds. */
+/**
+ * A batch's outcomes, in the order of its tasks, with the worker's read and parse milliseconds and
+ * its memory after the batch (bytes: V8 heap committed, tree-sitter's linear memory).
+ */
 export type ParseResponse =
-  | { type: 'result'; id: number; outcomes: WireOutcome[]; read: number; parse: number }
+  | { type: 'result'; id: number; outcomes: WireOutcome[]; read: number; parse: number; heap: number; wasm: number }
   | { type: 'error'; id: number; message: string };

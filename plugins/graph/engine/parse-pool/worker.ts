@@ -2,8 +2,10 @@
  * A parse worker: loads the default tree-sitter parsers once (each grammar on first use) and answers
  * batches of files with their rows and extractions.
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { Language } from '../extraction.ts';
+import { wasmMemoryBytes } from '../parsers/tree-sitter.ts';
 import { loadDefaultParser, type FileExtractor } from '../source-parser.ts';
 import { parseFile, toWire, type WireOutcome } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
@@ -31,9 +33,9 @@ async function handle(req: ParseRequest): Promise<ParseResponse> {
         continue;
       }
     }
-    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times), req.light === true));
+    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times), req.light === true, req.noText !== true));
   }
-  return { type: 'result', id: req.id, outcomes, read: times.read, parse: times.parse };
+  return { type: 'result', id: req.id, outcomes, read: times.read, parse: times.parse, heap: getHeapStatistics().total_physical_size, wasm: wasmMemoryBytes() };
 }
 
 parentPort!.on('message', (req: ParseRequest) => {

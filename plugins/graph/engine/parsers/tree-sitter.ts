@@ -15,6 +15,11 @@ const require = createRequire(import.meta.url);
 
 let runtime: Promise<void> | undefined;
 let lib: typeof import('web-tree-sitter') | undefined;
+/**
+ * The options object handed to the runtime's start: emscripten uses it as its module object and keeps
+ * its current memory views on it (`HEAP8` is replaced each time the linear memory grows).
+ */
+const moduleObject: { HEAP8?: Int8Array } = {};
 const grammars = new Map<GrammarName, Promise<Language>>();
 
 /** Starts the WASM runtime once; later calls return the same promise. */
@@ -23,13 +28,21 @@ export function initTreeSitter(): Promise<void> {
   runtime ??= import('web-tree-sitter')
     .then((m) => {
       lib = m;
-      return m.Parser.init();
+      return m.Parser.init(moduleObject as EmscriptenModule);
     })
     .catch((error: unknown) => {
       runtime = undefined;
       throw error;
     });
   return runtime;
+}
+
+/**
+ * Bytes of the tree-sitter runtime's linear memory (0 before it started). WebAssembly memory only
+ * grows: one large file's parse leaves its high-water mark for the life of the thread.
+ */
+export function wasmMemoryBytes(): number {
+  return moduleObject.HEAP8?.byteLength ?? 0;
 }
 
 /** Absolute path of a grammar's `.wasm` file inside @vscode/tree-sitter-wasm. */

@@ -41,8 +41,12 @@ export class CommitStream {
   finished = false;
   /** The stage run its rows go to (unique per process and stream). */
   readonly run: string;
+  /** Characters of extraction JSON posted and not yet staged (the worker's queue and this heap hold them). */
+  pendingChars = 0;
+  /** The most `pendingChars` reached during the stream. */
+  peakPendingChars = 0;
   /** Chunks posted and not yet staged, oldest first. */
-  private readonly inFlight: { upTo: number; writes: readonly FileWrite[] }[] = [];
+  private readonly inFlight: { upTo: number; writes: readonly FileWrite[]; chars: number }[] = [];
 
   constructor(
     readonly id: number,
@@ -58,16 +62,26 @@ export class CommitStream {
   /** Serialises and posts `writes` (the next rows of the ingest's write, in order). */
   send(writes: readonly FileWrite[]): void {
     if (this.broken || writes.length === 0) return;
-    postFiles(this.worker, this.target(), this.sent, writes.map((w): SerializedFile => [w.row, extractionJson(w)]));
+    let chars = 0;
+    const files = writes.map((w): SerializedFile => {
+      const json = extractionJson(w);
+      chars += json?.length ?? 0;
+      return [w.row, json];
+    });
+    postFiles(this.worker, this.target(), this.sent, files);
     this.sent += writes.length;
-    this.inFlight.push({ upTo: this.sent, writes });
+    this.inFlight.push({ upTo: this.sent, writes, chars });
     this.chunks++;
+    this.pendingChars += chars;
+    if (this.pendingChars > this.peakPendingChars) this.peakPendingChars = this.pendingChars;
   }
 
   /** The worker staged the rows before `upTo`: they drop their data (the stage has it). */
   onStaged(upTo: number): void {
     while (this.inFlight.length > 0 && this.inFlight[0].upTo <= upTo) {
-      for (const w of this.inFlight.shift()!.writes) {
+      const chunk = this.inFlight.shift()!;
+      this.pendingChars -= chunk.chars;
+      for (const w of chunk.writes) {
         w.staged = true;
         w.extraction = null;
         delete w.json;

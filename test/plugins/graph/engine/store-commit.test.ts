@@ -78,6 +78,7 @@ describe('the store commit worker', function () {
 
   it('stages streamed rows in the store, so each row drops its extraction and JSON once staged, and a dead worker loses none', async () => {
     const ws = writes(120, 'd');
+    const posted = ws.slice(0, 100).reduce((n, w) => n + (w.json ?? JSON.stringify(w.extraction)).length, 0);
     const stream = store.openCommitStream();
     stream.send(ws.slice(0, 60));
     stream.send(ws.slice(60, 100));
@@ -86,6 +87,9 @@ describe('the store commit worker', function () {
     assert.equal(staged(), 100, 'the first 100 rows were staged');
     assert.ok(ws.slice(0, 100).every((w) => w.extraction === null && w.json === undefined), 'staged rows hold no data');
     assert.ok(ws.slice(100).every((w) => !w.staged && w.extraction !== null), 'the rest keep theirs');
+    // What was posted and not yet staged is counted: nothing once both chunks are staged, both at the peak.
+    assert.equal(stream.pendingChars, 0);
+    assert.equal(stream.peakPendingChars, posted, 'both chunks were posted before the worker staged either');
     const db = new Database(store.path, { readonly: true });
     try {
       assert.equal(db.prepare('SELECT COUNT(*) FROM ingest_stage WHERE run = ?').pluck().get(stream.run), 100);
