@@ -4,11 +4,14 @@
  * stop words dropped and Porter stems on both sides; the postings and queries are IndexedPostings'
  * (lexical-postings.ts), scoring is in seek-scoring.ts. This file decides when and where a full build
  * runs: lazily, for the graph first queried; read from the index file beside the store when it holds
- * for the graph (lexical-persist.ts); else, for a big graph, in a worker thread (lexical-offthread.ts)
+ * for the graph (lexical-persist.ts); else, for a big graph, in a child process (lexical-offthread.ts)
  * with the main thread's loop free, or in slices on the main thread. After a full build the file is
  * written; after incremental changes it is rebuilt in the background once the changes settle, so a
  * new process reads it instead of building.
  */
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { CodeGraph, NodeKind } from './graph.ts';
 import type { TextSource } from './lexical-buffers.ts';
 import { buildBaseIndex, type BaseIndex } from './lexical-build.ts';
@@ -44,6 +47,8 @@ interface Built {
   bytes?: Buffer;
 }
 
+let scratchCount = 0;
+
 const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The seek index over one CodeGraph. */
@@ -72,7 +77,7 @@ export class LexicalIndex extends IndexedPostings {
   /**
    * `textOf` gives file contents for signature and body fields; without it only names, docs and
    * paths are indexed. With `file`, a full build is read from and written to an index file; with
-   * `offThread`, big graphs are built in a worker reading the files under its root.
+   * `offThread`, big graphs are built in a child process reading the files under its root.
    */
   constructor(
     textOf: TextSource | null = null,
@@ -159,6 +164,15 @@ export class LexicalIndex extends IndexedPostings {
       ? this.writeBytes(built.bytes, holds)
       : saveIndexFile(this.file!, graph, key, { ...base, postingCounts: base.postingCounts.slice(), flags: base.flags.slice() }, holds);
     this.fileWrite = writing.then(written, () => undefined);
+  }
+
+  /**
+   * Where a build process leaves its bytes: beside the index file when it may be written (a build
+   * process killed midway leaves a temporary file the next write removes), else the system's temp folder.
+   */
+  private scratchPath(): string {
+    const n = ++scratchCount;
+    return this.file?.writable() && existsSync(dirname(this.file.path())) ? `${this.file.path()}.${process.pid}-${n}.tmp` : join(tmpdir(), `m1nd-seek-index-${process.pid}-${n}.tmp`);
   }
 
   private async writeBytes(bytes: Buffer, holds: () => boolean): Promise<boolean> {
@@ -251,7 +265,7 @@ export class LexicalIndex extends IndexedPostings {
     }
     let built;
     try {
-      built = await buildOffThread(graph, this.offThread!.root(), key ?? '', this.averages, sliceMs, wanted, signal);
+      built = await buildOffThread(graph, this.offThread!.root(), key ?? '', this.averages, sliceMs, wanted, signal, this.scratchPath());
     } catch {
       this.workerFailed = true; // no worker here (or it failed): later builds run on the main thread
       return;
@@ -326,7 +340,7 @@ export class LexicalIndex extends IndexedPostings {
   private async rebuildInBackground(graph: CodeGraph, key: string, wanted: () => boolean, signal: AbortSignal): Promise<void> {
     let built: Built | null = null;
     if (this.offThread && !this.workerFailed) {
-      const job = buildOffThread(graph, this.offThread.root(), key, this.averages, 10, wanted, signal);
+      const job = buildOffThread(graph, this.offThread.root(), key, this.averages, 10, wanted, signal, this.scratchPath());
       const worker = await job.catch(() => null);
       if (worker) built = { base: worker.base, from: 'worker', key, bytes: worker.bytes };
     } else {

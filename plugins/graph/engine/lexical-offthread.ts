@@ -1,11 +1,13 @@
 /**
- * Builds the seek index in a worker thread (lexical-worker.ts): the main thread only copies its node
- * slots over in chunks and, at the end, decodes the returned index bytes, both in slices of about
- * `sliceMs`. A build of 270K nodes (~16 s of CPU) then costs the main thread well under a second, the
- * event loop stays free, and the file texts the build reads stay in the worker, which exits after it.
+ * Builds the seek index in a child process (lexical-worker.ts): the main thread only copies its node
+ * slots over in chunks and, at the end, reads back and decodes the index bytes the child wrote, both
+ * in slices of about `sliceMs`. A build of 270K nodes (~16 s of CPU) then costs the main thread well
+ * under a second, the event loop stays free, and neither the file texts the build reads nor its
+ * working memory stay in this process.
  */
-import type { Worker } from 'node:worker_threads';
-import { spawnEngineWorker } from './engine-worker.ts';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { CodeGraph, GraphNode } from './graph.ts';
 import type { BaseIndex } from './lexical-build.ts';
 import { decodeIndexBytes } from './lexical-persist.ts';
@@ -15,7 +17,7 @@ import type { FieldName } from './lexical-text.ts';
 /** Node slots copied per message. */
 const CHUNK = 2048;
 
-/** A build handed back by the worker: the index and the index file's bytes (to write as they are). */
+/** A build handed back by the child: the index and the index file's bytes (to write as they are). */
 export interface OffThreadBuild {
   base: BaseIndex;
   bytes: Buffer;
@@ -33,9 +35,17 @@ function slim(n: GraphNode): GraphNode {
 
 const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The build process, from source through the TypeScript loader the host runs under (tsx), or the built .js. */
+function forkBuilder(): ChildProcess {
+  const fromSource = new URL(import.meta.url).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
+  const entry = fileURLToPath(new URL(fromSource ? './lexical-worker.ts' : './lexical-worker.js', import.meta.url));
+  return fork(entry, [], { execArgv: fromSource ? ['--import', import.meta.resolve('tsx/esm')] : [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+
 /**
- * A full build of `graph` made in a worker, keyed by `key`; null when the graph changed meanwhile
- * (the caller starts again) or `wanted()` turned false. Throws when the worker fails.
+ * A full build of `graph` made in a child process, keyed by `key`, its bytes passed through the scratch
+ * file `scratch` (removed after); null when the graph changed meanwhile (the caller starts again),
+ * `wanted()` turned false or `signal` aborted. Throws when the child fails.
  */
 export async function buildOffThread(
   graph: CodeGraph,
@@ -44,22 +54,23 @@ export async function buildOffThread(
   averages: Readonly<Record<FieldName, number>>,
   sliceMs: number,
   wanted: () => boolean,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  scratch: string,
 ): Promise<OffThreadBuild | null> {
   const version = graph.version;
   const capacity = graph.nodeCapacity;
-  const worker = spawnEngineWorker(import.meta.url, './lexical-worker.ts');
+  const child = forkBuilder();
   try {
     const answer = new Promise<BuildResponse | null>((resolve, reject) => {
-      worker.once('message', resolve);
-      // Aborted (the index was reset, the engine closes): the worker is stopped below.
+      child.once('message', (m) => resolve(m as BuildResponse));
+      child.once('error', reject);
+      child.once('exit', (code, sig) => reject(new Error(`the seek index build process exited (${code ?? sig})`)));
+      // Aborted (the index was reset, the engine closes): the child is stopped below.
       signal?.addEventListener('abort', () => resolve(null), { once: true });
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the seek index worker exited (${code})`)));
     });
     answer.catch(() => undefined);
-    const send = (req: BuildRequest): void => worker.postMessage(req);
-    send({ type: 'start', root, key, version, capacity, averages: { ...averages } });
+    const send = (req: BuildRequest): void => void child.send(req);
+    send({ type: 'start', root, key, out: scratch, version, capacity, averages: { ...averages } });
     let t0 = performance.now();
     for (let from = 0; from < capacity; from += CHUNK) {
       if (performance.now() - t0 >= sliceMs) {
@@ -77,9 +88,9 @@ export async function buildOffThread(
     send({ type: 'end' });
     const res = await answer;
     if (res === null) return null;
-    if (res.type === 'error') throw new Error(`the seek index worker failed: ${res.message}`);
+    if (res.type === 'error') throw new Error(`the seek index build failed: ${res.message}`);
     if (graph.version !== version || !wanted()) return null;
-    const bytes = Buffer.from(res.bytes);
+    const bytes = await readFile(scratch);
     const decoding = decodeIndexBytes(bytes, capacity);
     t0 = performance.now();
     let r = decoding.next();
@@ -90,15 +101,12 @@ export async function buildOffThread(
         t0 = performance.now();
       }
     }
-    if (!r.value) throw new Error('the seek index worker returned a malformed index');
+    if (!r.value) throw new Error('the seek index build process returned a malformed index');
     return { base: { ...r.value, version }, bytes };
   } finally {
-    void stop(worker);
+    child.removeAllListeners('exit');
+    child.on('error', () => undefined);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await rm(scratch, { force: true });
   }
-}
-
-function stop(worker: Worker): Promise<number> {
-  worker.removeAllListeners('exit');
-  worker.on('error', () => undefined);
-  return worker.terminate();
 }

@@ -1,4 +1,4 @@
-/** Messages between the main thread and the seek index's build worker (lexical-worker.ts). */
+/** Messages between the main thread and the seek index's build process (lexical-worker.ts). */
 import type { GraphNode } from './graph.ts';
 import type { FieldName } from './lexical-text.ts';
 
@@ -10,6 +10,8 @@ export type BuildRequest =
       root: string;
       /** The key the file is written under (the store generation). */
       key: string;
+      /** Scratch file the index file's bytes are written to. */
+      out: string;
       version: number;
       capacity: number;
       /** Field length means used where a field is absent from every node. */
@@ -18,5 +20,5 @@ export type BuildRequest =
   | { type: 'nodes'; from: number; nodes: (GraphNode | null)[] }
   | { type: 'end' };
 
-/** Worker → main thread: the index file's bytes (transferred) and the slot-layout hash, or why it failed. */
-export type BuildResponse = { type: 'done'; bytes: ArrayBuffer; hash: string } | { type: 'error'; message: string };
+/** Build process → main thread: the scratch file is written (and the slot-layout hash), or why it failed. */
+export type BuildResponse = { type: 'done'; hash: string } | { type: 'error'; message: string };

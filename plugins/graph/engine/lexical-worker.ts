@@ -1,13 +1,14 @@
 /**
- * The seek index's full build in a worker thread (lexical-offthread.ts starts it): the main thread
- * sends its node slots in chunks, the worker tokenises every node, reading each file's text from disk
+ * The seek index's full build in a child process (lexical-offthread.ts forks it): the main thread
+ * sends its node slots in chunks, the child tokenises every node, reading each file's text from disk
  * itself (one file at a time: no text is kept, and the main thread's search cache is not filled),
- * packs the postings and hands back the bytes of the index file (lexical-persist.ts), transferred,
- * not copied. The main thread decodes them in slices, installs them and writes the file.
+ * packs the postings and writes the index file's bytes (lexical-persist.ts) to the scratch file it
+ * was given. The main thread reads them back, decodes them in slices, installs them and writes the
+ * index file. A process rather than a worker thread: the build's memory (hundreds of MB at 270K
+ * nodes) goes back to the system when it exits, where a thread's malloc arena would keep it resident.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parentPort } from 'node:worker_threads';
 import type { GraphNode } from './graph.ts';
 import { buildBaseIndex, type NodeSlots } from './lexical-build.ts';
 import { encodeIndexFile, slotLayoutHash } from './lexical-persist.ts';
@@ -38,19 +39,13 @@ function build(start: Start): BuildResponse {
   slots = [];
   base.indexed = null;
   const parts = runToEnd(encodeIndexFile(start.key, hash, base, start.capacity));
-  let length = 0;
-  for (const p of parts) length += p.length;
-  // One transferable buffer holding exactly the file's bytes.
-  const bytes = new Uint8Array(new ArrayBuffer(length));
-  let at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.length;
-  }
-  return { type: 'done', bytes: bytes.buffer, hash };
+  writeFileSync(start.out, Buffer.concat(parts));
+  return { type: 'done', hash };
 }
 
-parentPort!.on('message', (req: BuildRequest) => {
+// The parent is gone (it exited or was killed): nothing will read the build.
+process.on('disconnect', () => process.exit(0));
+process.on('message', (req: BuildRequest) => {
   if (req.type === 'start') {
     request = req;
     slots = new Array<GraphNode | null>(req.capacity).fill(null);
@@ -64,7 +59,6 @@ parentPort!.on('message', (req: BuildRequest) => {
       res = { type: 'error', message: (err as Error).message ?? String(err) };
     }
     request = null;
-    if (res.type === 'done') parentPort!.postMessage(res, [res.bytes]);
-    else parentPort!.postMessage(res);
+    process.send!(res, () => process.exit(0));
   }
 });

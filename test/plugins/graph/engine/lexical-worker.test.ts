@@ -67,7 +67,7 @@ const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex');
 type Lexical = { fileWrite: Promise<void> | null; rebuild(g: unknown): void };
 const lexicalOf = (e: CodeGraphEngine): Lexical => (e as unknown as { loaded: { lexical: Lexical } }).loaded.lexical;
 
-describe('the seek index built in a worker thread', function () {
+describe('the seek index built in a child process', function () {
   this.timeout(600_000);
   let root: string;
   const engines: CodeGraphEngine[] = [];
