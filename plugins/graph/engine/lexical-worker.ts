@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { GraphNode } from './graph.ts';
 import { buildBaseIndex, type NodeSlots } from './lexical-build.ts';
 import { encodeIndexFile, slotLayoutHash } from './lexical-persist.ts';
-import type { BuildRequest, BuildResponse } from './lexical-protocol.ts';
+import { nodeOfTuple, type BuildRequest, type BuildResponse, type NodeTuple } from './lexical-protocol.ts';
 
 type Start = Extract<BuildRequest, { type: 'start' }>;
 
@@ -50,7 +50,11 @@ process.on('message', (req: BuildRequest) => {
     request = req;
     slots = new Array<GraphNode | null>(req.capacity).fill(null);
   } else if (req.type === 'nodes') {
-    for (let k = 0; k < req.nodes.length; k++) slots[req.from + k] = req.nodes[k];
+    const nodes = JSON.parse(req.json) as (NodeTuple | null)[];
+    for (let k = 0; k < nodes.length; k++) {
+      const t = nodes[k];
+      slots[req.from + k] = t ? nodeOfTuple(t) : null;
+    }
   } else if (request) {
     let res: BuildResponse;
     try {
