@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<void> {
     const lx = lexical();
     const warmCpu = threadCpuMs() - sinceLoad;
     const warmProcess = process.cpuUsage(processSinceLoad);
-    const how = lx.fileLoads ? "read from the store's index file" : lx.workerBuilds ? 'built in a worker' : 'built on the main thread';
+    const how = lx.fileLoads ? "read from the store's index file" : lx.workerBuilds ? 'built in a child process' : 'built on the main thread';
     console.log(
       `big-repo: first seek ${first.toFixed(0)} ms wall, ${firstCpu.toFixed(0)} ms main-thread CPU during the call; since the load ${warmCpu.toFixed(0)} ms main-thread CPU (impact calls included), ${((warmProcess.user + warmProcess.system) / 1000).toFixed(0)} ms process CPU: index ${how} (${lx.documents} documents, ${lx.postings} postings, ${lx.tokens} terms)`,
     );
