@@ -28,12 +28,12 @@ export { K1 } from './lexical-postings.ts';
 
 /** Nodes re-indexed between two looks at the slice clock (`syncSliced`). */
 const SYNC_CHUNK = 16;
-/** Graphs with at least this many node slots are built in a worker (below, starting one costs more than the build). */
+/** Graphs with at least this many node slots are built in a build process (below, starting one costs more than the build). */
 export const WORKER_MIN_NODES = 4096;
 /** Quiet time after the last incremental change before the index file is rebuilt, plus 1 ms per 10 nodes. */
 const REWRITE_DELAY_MS = 1000;
 
-/** Building in a worker thread: the workspace root its files are read from. */
+/** Building in a separate process (the build process, lexical-worker.ts): the workspace root its files are read from. */
 export interface OffThreadOptions {
   root(): string;
 }
@@ -43,7 +43,7 @@ interface Built {
   base: BaseIndex;
   from: 'file' | 'build' | 'worker';
   key: string | null;
-  /** A worker's build: the index file's bytes, written as they are. */
+  /** The build process's build: the index file's bytes, written as they are. */
   bytes?: Buffer;
 }
 
@@ -58,9 +58,9 @@ export class LexicalIndex extends IndexedPostings {
   private syncedVersion = -1;
   /** A sliced full build on the main thread under way (ensureAsync), with the graph version it reads. */
   private building: { graph: CodeGraph; version: number; steps: Generator<void, Built, void> } | null = null;
-  /** A background full build under way (the file, else a worker), shared by the callers awaiting it. */
+  /** A background full build under way (the file, else the build process), shared by the callers awaiting it. */
   private background: { graph: CodeGraph; version: number; done: Promise<void>; abort: AbortController } | null = null;
-  /** A worker failed to start or build: later builds run on the main thread. */
+  /** The build process failed to start or build: later builds run on the main thread. */
   private workerFailed = false;
   private rewriteTimer: NodeJS.Timeout | null = null;
   /** A rewrite under way (reset aborts it). */
@@ -69,7 +69,7 @@ export class LexicalIndex extends IndexedPostings {
   private fileKey: string | null = null;
   /** Bumped by `reset()`: work started before it is no longer wanted. */
   private epoch = 0;
-  /** Full builds read from the index file / built (on the main thread or in a worker) / written to it; rewrites after incremental changes. */
+  /** Full builds read from the index file / built (on the main thread, or in the build process: `workerBuilds`) / written to it; rewrites after incremental changes. */
   readonly fileStats = { loads: 0, builds: 0, workerBuilds: 0, writes: 0, rewrites: 0 };
   /** The last index file write under way (close() awaits it). */
   fileWrite: Promise<void> | null = null;
@@ -140,7 +140,7 @@ export class LexicalIndex extends IndexedPostings {
 
   private installBuilt(graph: CodeGraph, built: Built): void {
     const { base } = built;
-    // The live index patches its counts and flags: a worker's arrays are views on the bytes still to be written.
+    // The live index patches its counts and flags: the build process's arrays are views on the bytes still to be written.
     this.install(graph, built.bytes ? { ...base, postingCounts: base.postingCounts.slice(), flags: base.flags.slice() } : base);
     this.builtFor = graph;
     this.syncedVersion = base.version;
@@ -183,7 +183,7 @@ export class LexicalIndex extends IndexedPostings {
 
   /**
    * Brings the index up to date like `ensure`, but without holding the event loop: a missing index
-   * is read from the file or built in a worker (big graphs), else built in slices of about
+   * is read from the file or built in the build process (big graphs), else built in slices of about
    * `sliceMs`. Callers awaiting the same build share it; a query arriving meanwhile builds at once.
    */
   async ensureAsync(graph: CodeGraph, sliceMs = 20): Promise<void> {
@@ -198,7 +198,7 @@ export class LexicalIndex extends IndexedPostings {
         await job.done;
         // Reset meanwhile (the graph was replaced, the engine closed): nobody wants this graph's index.
         if (this.builtFor !== graph && job.abort.signal.aborted) return;
-        continue; // built, or the graph changed meanwhile, or no worker: look again
+        continue; // built, or the graph changed meanwhile, or no build process: look again
       }
       // Not started, or the graph changed since it started: (re)start from the current graph.
       if (this.building?.graph !== graph || this.building.version !== graph.version) this.startBuild(graph);
@@ -227,7 +227,7 @@ export class LexicalIndex extends IndexedPostings {
     this.building = { graph, version: graph.version, steps: this.fullBuild(graph, true) };
   }
 
-  /** Starts (or joins) the background build of this graph version: the file in slices, else a worker. */
+  /** Starts (or joins) the background build of this graph version: the file in slices, else the build process. */
   private buildInBackground(graph: CodeGraph, sliceMs: number): NonNullable<LexicalIndex['background']> {
     const running = this.background;
     if (running?.graph === graph && running.version === graph.version) return running;
@@ -267,7 +267,7 @@ export class LexicalIndex extends IndexedPostings {
     try {
       built = await buildOffThread(graph, this.offThread!.root(), key ?? '', this.averages, sliceMs, wanted, signal, this.scratchPath());
     } catch {
-      this.workerFailed = true; // no worker here (or it failed): later builds run on the main thread
+      this.workerFailed = true; // no build process here (or it failed): later builds run on the main thread
       return;
     }
     if (built && wanted()) this.installBuilt(graph, { base: built.base, from: 'worker', key, bytes: built.bytes });
@@ -306,7 +306,7 @@ export class LexicalIndex extends IndexedPostings {
 
   /**
    * After incremental changes, once they settle: a full build of the current graph in the background
-   * (a worker when available), installed when the graph has not changed meanwhile (stale postings
+   * (the build process when available), installed when the graph has not changed meanwhile (stale postings
    * dropped) and written to the index file, so the next process reads it instead of building.
    */
   private scheduleRewrite(graph: CodeGraph): void {
