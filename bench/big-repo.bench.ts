@@ -45,10 +45,16 @@ export async function run(argv: string[]): Promise<void> {
       const node = graph.node(i);
       if (node && (node.kind === 'function' || node.kind === 'class' || node.kind === 'method')) picked.push({ id: node.id, label: node.label });
     }
+    // From here on the server warms its indexes in the background (the seek index: read from its file,
+    // or built in a worker; PageRank in slices): the main thread's CPU until the first seek answers.
+    const sinceLoad = threadCpuMs();
+    const processSinceLoad = process.cpuUsage();
     // Impact first: it needs no index, so its figures come even when the seek index build is too slow.
     const impact: number[] = [];
     for (const p of picked) impact.push(await call('impact', { node_id: p.id, direction: 'reverse' }));
-    console.log(`big-repo: impact p50 ${pct(impact, 50).toFixed(2)} / p99 ${pct(impact, 99).toFixed(2)} ms over ${impact.length} (target p50 ≤ 10, p99 ≤ 50 ms)`);
+    console.log(
+      `big-repo: impact first ${impact[0].toFixed(1)} ms, then p50 ${pct(impact.slice(1), 50).toFixed(2)} / p99 ${pct(impact.slice(1), 99).toFixed(2)} ms over ${impact.length - 1} (target p50 ≤ 10, p99 ≤ 50 ms)`,
+    );
     // The seek index: read from the store's index file when a process before this one built it (a new
     // process's first seek then reads it in slices), else built here. Main-thread CPU beside the wall time.
     const lexical = () => (host.current.services.get('graph')!.impl as GraphService).engine.status().lexical;
@@ -56,8 +62,11 @@ export async function run(argv: string[]): Promise<void> {
     const first = await call('seek', { query: picked[0].label });
     const firstCpu = threadCpuMs() - mainCpu0;
     const lx = lexical();
+    const warmCpu = threadCpuMs() - sinceLoad;
+    const warmProcess = process.cpuUsage(processSinceLoad);
+    const how = lx.fileLoads ? "read from the store's index file" : lx.workerBuilds ? 'built in a child process' : 'built on the main thread';
     console.log(
-      `big-repo: first seek ${first.toFixed(0)} ms wall, ${firstCpu.toFixed(0)} ms main-thread CPU: index ${lx.fileLoads ? 'read from the store\'s index file' : 'built'} (${lx.documents} documents, ${lx.postings} postings, ${lx.tokens} terms)`,
+      `big-repo: first seek ${first.toFixed(0)} ms wall, ${firstCpu.toFixed(0)} ms main-thread CPU during the call; since the load ${warmCpu.toFixed(0)} ms main-thread CPU (impact calls included), ${((warmProcess.user + warmProcess.system) / 1000).toFixed(0)} ms process CPU: index ${how} (${lx.documents} documents, ${lx.postings} postings, ${lx.tokens} terms)`,
     );
     const seek: number[] = [];
     const seekCpu: number[] = [];

@@ -36,10 +36,10 @@ export { CAUSAL_PROFILE, DEPENDENCY_RELATIONS, IMPACT_PROFILE, RELATION_PHRASE, 
 export { lexicalSeeds } from './algorithms/seed-index.ts';
 export { COMPARABLE_KINDS, sharedFeatureNames, signatures, similarPairs, similarTo, structuralSimilarity } from './algorithms/signatures.ts';
 export type { SimilarPair } from './algorithms/signatures.ts';
-export { diffDigests, digestGraph, fileDigest } from './algorithms/summary.ts';
+export { captureGraph, diffDigests, digestGraph, fileDigest } from './algorithms/summary.ts';
 export { symbolIndex } from './algorithms/symbol-index.ts';
 export type { SymbolIndex } from './algorithms/symbol-index.ts';
-export type { FileDigest, GraphDigest } from './algorithms/summary.ts';
+export type { FileDigest, GraphCapture, GraphDigest } from './algorithms/summary.ts';
 export { temporalProfile, temporalScore } from './algorithms/temporal.ts';
 export type { BoostEntry, BoostOverlay } from './boosts.ts';
 export { CodeGraphEngine } from './engine/engine.ts';

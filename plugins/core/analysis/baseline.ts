@@ -6,7 +6,7 @@
  * baseline (the engine keeps no history of earlier generations to recover it from).
  */
 import type { CodeGraphEngine } from '../../graph/api.ts';
-import { digestGraph, type GraphDigest } from '../../graph/api.ts';
+import { captureGraph, digestGraph, type GraphCapture, type GraphDigest } from '../../graph/api.ts';
 import type { GraphService } from '../../graph/api.ts';
 
 export interface SessionBaseline {
@@ -15,16 +15,35 @@ export interface SessionBaseline {
   capturedAt: number;
 }
 
-const baselines = new WeakMap<CodeGraphEngine, SessionBaseline>();
+/**
+ * What was captured at the first call: the graph's digest inputs (node references and edge arrays,
+ * copied in ~10 ms), digested only when `drift` asks. Digesting at once cost the first analysis
+ * call of a session 1.5 s of CPU on a 270K-node graph.
+ */
+interface Captured {
+  capture: GraphCapture | null;
+  generation: number;
+  baseline: SessionBaseline | null;
+  learned: SessionBaseline['learned'];
+}
 
-/** Captures the baseline if this server has not yet (cheap after the first call). */
+const baselines = new WeakMap<CodeGraphEngine, Captured>();
+
+/** Captures the baseline if this server has not yet (cheap after the first call, and cheap on it). */
 export function noteSessionBaseline(graph: GraphService): void {
   if (baselines.has(graph.engine)) return;
   const engine = graph.engine;
-  baselines.set(engine, { digest: digestGraph(engine.graph, engine.generation), learned: graph.learned.snapshot(), capturedAt: Date.now() });
+  baselines.set(engine, { capture: captureGraph(engine.graph), generation: engine.generation, baseline: null, learned: graph.learned.snapshot() });
 }
 
-/** The baseline captured for this engine, if any. */
+/** The baseline captured for this engine, if any (digested on the first ask). */
 export function sessionBaseline(graph: GraphService): SessionBaseline | undefined {
-  return baselines.get(graph.engine);
+  const c = baselines.get(graph.engine);
+  if (!c) return undefined;
+  if (!c.baseline) {
+    const capture = c.capture!;
+    c.baseline = { digest: digestGraph(capture, c.generation), learned: c.learned, capturedAt: capture.at };
+    c.capture = null;
+  }
+  return c.baseline;
 }

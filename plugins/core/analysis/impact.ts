@@ -67,7 +67,8 @@ export const impactVerb = defineVerb({
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
-    const { engine, g } = await openGraph(call);
+    // Impact ranks nothing: no PageRank on its path (its first call on a big graph would compute it).
+    const { engine, g } = await openGraph(call, { rank: false });
     const origin = resolveNodeArg(engine, args.node_id, 'node_id');
     const direction = WALK[args.direction];
     const p = propagate(g, [{ index: origin.index, signal: 1 }], {

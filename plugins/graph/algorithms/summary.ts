@@ -4,7 +4,7 @@
  * edges leaving its nodes; plus edge counts and weight totals per relation. Two digests diff into
  * files added / removed / changed, and per changed file the symbols added, removed and moved.
  */
-import { RELATIONS, type CodeGraph, type Relation } from '../engine/graph.ts';
+import { RELATIONS, type CodeGraph, type GraphNode, type Relation } from '../engine/graph.ts';
 import { ensureFinal } from './graph-facts.ts';
 
 export interface FileDigest {
@@ -33,12 +33,59 @@ function strHash(s: string): number {
   return h | 0;
 }
 
-/** Digest of the graph as it is now. O(nodes + edges). */
-export function digestGraph(g: CodeGraph, generation: number): GraphDigest {
+/** What a digest reads of a graph: its node slots and edge arrays (a CodeGraph, or a GraphCapture of one). */
+export interface DigestSource {
+  readonly nodeCapacity: number;
+  readonly nodeCount: number;
+  readonly edgeCapacity: number;
+  readonly edgeCount: number;
+  node(index: number): GraphNode | null;
+  readonly edgeSource: Uint32Array;
+  readonly edgeTarget: Uint32Array;
+  readonly edgeRelation: Uint8Array;
+  readonly edgeWeight: Float32Array;
+  readonly edgeAlive: Uint8Array;
+}
+
+/** A graph's digest inputs copied at one moment: node objects are replaced, never changed, so their references are kept. */
+export type GraphCapture = DigestSource & { at: number };
+
+/**
+ * Copies what a digest of the graph reads (the node slot references and the edge arrays: ~10 ms and
+ * ~14 bytes an edge at 800K edges), so the digest can be computed later, or never, and still describe
+ * the graph as it was now.
+ */
+export function captureGraph(g: CodeGraph): GraphCapture {
   ensureFinal(g);
+  const slots = new Array<GraphNode | null>(g.nodeCapacity);
+  for (let i = 0; i < slots.length; i++) slots[i] = g.node(i);
+  const m = g.edgeCapacity;
+  return {
+    at: Date.now(),
+    nodeCapacity: slots.length,
+    nodeCount: g.nodeCount,
+    edgeCapacity: m,
+    edgeCount: g.edgeCount,
+    node: (i) => slots[i] ?? null,
+    edgeSource: g.edgeSource.slice(0, m),
+    edgeTarget: g.edgeTarget.slice(0, m),
+    edgeRelation: g.edgeRelation.slice(0, m),
+    edgeWeight: g.edgeWeight.slice(0, m),
+    edgeAlive: g.edgeAlive.slice(0, m),
+  };
+}
+
+/** Digest of the graph as it is now (or as it was when captured). O(nodes + edges). */
+export function digestGraph(source: CodeGraph | GraphCapture, generation: number): GraphDigest {
+  let at = Date.now();
+  if ('at' in source) at = source.at;
+  else ensureFinal(source);
+  const g: DigestSource = source;
   const idHash = new Int32Array(g.nodeCapacity);
   const byPath = new Map<string, { loc: number; syms: [string, number, number][]; edgeHash: number; edgeCount: number }>();
-  for (const [i, n] of g.nodes()) {
+  for (let i = 0; i < g.nodeCapacity; i++) {
+    const n = g.node(i);
+    if (!n) continue;
     idHash[i] = strHash(n.id);
     if (n.kind === 'module') continue;
     let f = byPath.get(n.path);
@@ -61,7 +108,7 @@ export function digestGraph(g: CodeGraph, generation: number): GraphDigest {
   }
   const files = new Map<string, FileDigest>();
   for (const [path, f] of byPath) files.set(path, fileDigest(f.loc, f.syms, f.edgeHash, f.edgeCount));
-  return { at: Date.now(), generation, nodes: g.nodeCount, edges: g.edgeCount, byRelation, files };
+  return { at, generation, nodes: g.nodeCount, edges: g.edgeCount, byRelation, files };
 }
 
 /** A file digest from its parts (used for digests rebuilt from stored extractions). */

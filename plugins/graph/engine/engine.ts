@@ -281,8 +281,8 @@ export class CodeGraphEngine {
   async prepareSeek(): Promise<void> {
     // Catching up after a change (a burst re-ingested: thousands of nodes to re-index, a PageRank to
     // redo) is work other requests should not wait behind: background-sized slices.
-    await this.loaded.lexical.ensureAsync(this.graph, BACKGROUND_SLICE_MS);
-    await this.loaded.ranks.getAsync(this.graph, BACKGROUND_SLICE_MS);
+    // Both at once: a big graph's index is built in a worker, PageRank in slices meanwhile.
+    await Promise.all([this.loaded.lexical.ensureAsync(this.graph, BACKGROUND_SLICE_MS), this.loaded.ranks.getAsync(this.graph, BACKGROUND_SLICE_MS)]);
   }
 
   /**

@@ -3,7 +3,7 @@
  * yields every few nodes (tokenising) and every few thousand rows (packing), so the index can be
  * built in slices between other work on the event loop, or run to the end at once.
  */
-import type { CodeGraph, GraphNode } from './graph.ts';
+import type { GraphNode } from './graph.ts';
 import { IntRows, LineReader, sortStrings, type TextSource } from './lexical-buffers.ts';
 import { clearTextMemos, FIELDS, isTestNode, nodeFields, type FieldName } from './lexical-text.ts';
 
@@ -49,6 +49,13 @@ export interface BaseIndex {
   vocabIds: Uint32Array;
 }
 
+/** What a build reads of a graph: its node slots (CodeGraph, or a worker's copy of the nodes). */
+export interface NodeSlots {
+  readonly version: number;
+  readonly nodeCapacity: number;
+  node(index: number): GraphNode | null;
+}
+
 /** Term id of `term` in a base index's sorted vocabulary, or -1. */
 export function baseTermId(base: Pick<BaseIndex, 'vocabulary' | 'vocabIds'>, term: string): number {
   const vocab = base.vocabulary;
@@ -68,7 +75,7 @@ export function baseTermId(base: Pick<BaseIndex, 'vocabulary' | 'vocabIds'>, ter
  * Indexes every live node of the graph; yields between slices of work and returns the packed index.
  * The caller must not let the graph change between slices (it restarts when it does).
  */
-export function* buildBaseIndex(graph: CodeGraph, textOf: TextSource | null, defaults: Readonly<Record<FieldName, number>>): Generator<void, BaseIndex, void> {
+export function* buildBaseIndex(graph: NodeSlots, textOf: TextSource | null, defaults: Readonly<Record<FieldName, number>>): Generator<void, BaseIndex, void> {
   const version = graph.version;
   const n = graph.nodeCapacity;
   const F = FIELD_NAMES.length;

@@ -1,84 +1,90 @@
 /**
  * The lexical index behind `seek`: BM25F over per-node fields (identifier parts and the whole
  * identifier, qualified name, signature, doc comment, body tokens, path; see lexical-text.ts), with
- * stop words dropped and Porter stems on both sides. Scoring (kind priors, coverage, PageRank) is in
- * seek-scoring.ts. Postings are global and append-only; a node whose indexed text changes gets a new
- * version and its old postings are skipped at query time, so an incremental ingest re-indexes only
- * the nodes of changed files. The index rebuilds itself when stale postings dominate.
+ * stop words dropped and Porter stems on both sides; the postings and queries are IndexedPostings'
+ * (lexical-postings.ts), scoring is in seek-scoring.ts. This file decides when and where a full build
+ * runs: lazily, for the graph first queried; read from the index file beside the store when it holds
+ * for the graph (lexical-persist.ts); else, for a big graph, in a child process (lexical-offthread.ts)
+ * with the main thread's loop free, or in slices on the main thread. After a full build the file is
+ * written; after incremental changes it is rebuilt in the background once the changes settle, so a
+ * new process reads it instead of building.
  */
-import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
-import { FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeFields } from './lexical-text.ts';
-import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
-import { baseTermId, buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
-import { readIndexFile, saveIndexFile, type IndexFileOptions } from './lexical-persist.ts';
-import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
-import { runQuery, Touched, type Source } from './lexical-query.ts';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { CodeGraph, NodeKind } from './graph.ts';
+import type { TextSource } from './lexical-buffers.ts';
+import { buildBaseIndex, type BaseIndex } from './lexical-build.ts';
+import { buildOffThread } from './lexical-offthread.ts';
+import { readIndexFile, saveIndexFile, writeFileAtomic, type IndexFileOptions } from './lexical-persist.ts';
+import { IndexedPostings } from './lexical-postings.ts';
 
 export { tokenize } from './lexical-text.ts';
 export type { SeekHit, SeekOptions } from './seek-scoring.ts';
 export type { TextSource } from './lexical-buffers.ts';
 export type { IndexFileOptions } from './lexical-persist.ts';
-
-/** BM25 saturation constant. */
-export const K1 = 1.2;
-const MAX_PREFIX_EXPANSIONS = 12;
-/** A synonym's share of its own idf when it stands in for a query word. */
-const SYNONYM_WEIGHT = 0.5;
 export { FLAG_TEST } from './lexical-build.ts';
+export { K1 } from './lexical-postings.ts';
 
 /** Nodes re-indexed between two looks at the slice clock (`syncSliced`). */
 const SYNC_CHUNK = 16;
+/** Graphs with at least this many node slots are built in a build process (below, starting one costs more than the build). */
+export const WORKER_MIN_NODES = 4096;
+/** Quiet time after the last incremental change before the index file is rebuilt, plus 1 ms per 10 nodes. */
+const REWRITE_DELAY_MS = 1000;
+
+/** Building in a separate process (the build process, lexical-worker.ts): the workspace root its files are read from. */
+export interface OffThreadOptions {
+  root(): string;
+}
+
+/** A full build, where it came from, and the store key it holds for. */
+interface Built {
+  base: BaseIndex;
+  from: 'file' | 'build' | 'worker';
+  key: string | null;
+  /** The build process's build: the index file's bytes, written as they are. */
+  bytes?: Buffer;
+}
+
+let scratchCount = 0;
+
+const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The seek index over one CodeGraph. */
-export class LexicalIndex {
-  /**
-   * Postings from the last full build, CSR-packed: term id → [offsets[id], offsets[id+1]) into
-   * one array each of node and pseudo tf; a posting counts while its node's version is 1 (the
-   * build's). Nodes indexed later go to `delta`.
-   */
-  private base: Pick<BaseIndex, 'vocabulary' | 'vocabIds'> = { vocabulary: [], vocabIds: new Uint32Array(0) };
-  private offsets: Uint32Array = new Uint32Array(1);
-  private baseNodes: Int32Array = new Int32Array(0);
-  private baseTf: Float32Array = new Float32Array(0);
-  private readonly delta = new Map<string, Postings>();
-  private versions: Int32Array = new Int32Array(0);
-  /** Postings each node slot holds now (to count stale ones on removal). */
-  private postingCounts: Int32Array = new Int32Array(0);
-  /** FLAG_* bits per node slot. */
-  flags: Uint8Array = new Uint8Array(0);
-  /** What each node slot was indexed from (to detect changes cheaply). */
-  private indexed: (GraphNode | null)[] = [];
-  /** Mean length per field over the nodes that have it, from the last full build. */
-  private averages: Record<FieldName, number> = { name: 2, qualified: 2, signature: 4, doc: 12, body: 30, path: 4 };
-  private live = 0;
-  private totalPostings = 0;
-  private stalePostings = 0;
-  private vocabulary: string[] | null = null;
-  private scratch = new Float64Array(0);
-  private masks = new Uint32Array(0);
-  private readonly touched = new Touched();
+export class LexicalIndex extends IndexedPostings {
   /** The graph the index was built for, and the graph version it last caught up with. */
   private builtFor: CodeGraph | null = null;
   private syncedVersion = -1;
-  /** A sliced full build under way (ensureAsync), with the graph version it reads. */
+  /** A sliced full build on the main thread under way (ensureAsync), with the graph version it reads. */
   private building: { graph: CodeGraph; version: number; steps: Generator<void, Built, void> } | null = null;
-  /** Full builds read from the index file / written to it (tests and benches read these). */
-  readonly fileStats = { loads: 0, builds: 0, writes: 0 };
-  /** The last index file write under way (tests await it). */
+  /** A background full build under way (the file, else the build process), shared by the callers awaiting it. */
+  private background: { graph: CodeGraph; version: number; done: Promise<void>; abort: AbortController } | null = null;
+  /** The build process failed to start or build: later builds run on the main thread. */
+  private workerFailed = false;
+  private rewriteTimer: NodeJS.Timeout | null = null;
+  /** A rewrite under way (reset aborts it). */
+  private rewriting: AbortController | null = null;
+  /** The store key of the index file this index last read or wrote (no rewrite while it is current). */
+  private fileKey: string | null = null;
+  /** Bumped by `reset()`: work started before it is no longer wanted. */
+  private epoch = 0;
+  /** Full builds read from the index file / built (on the main thread, or in the build process: `workerBuilds`) / written to it; rewrites after incremental changes. */
+  readonly fileStats = { loads: 0, builds: 0, workerBuilds: 0, writes: 0, rewrites: 0 };
+  /** The last index file write under way (close() awaits it). */
   fileWrite: Promise<void> | null = null;
 
   /**
    * `textOf` gives file contents for signature and body fields; without it only names, docs and
-   * paths are indexed. With `file`, a full build is read from and written to an index file.
+   * paths are indexed. With `file`, a full build is read from and written to an index file; with
+   * `offThread`, big graphs are built in a child process reading the files under its root.
    */
   constructor(
-    private readonly textOf: TextSource | null = null,
+    textOf: TextSource | null = null,
     private readonly file: IndexFileOptions | null = null,
-  ) {}
-
-  /** Live documents (nodes) in the index. */
-  get liveDocs(): number {
-    return this.live;
+    private readonly offThread: OffThreadOptions | null = null,
+  ) {
+    super(textOf);
   }
 
   /**
@@ -91,15 +97,10 @@ export class LexicalIndex {
       if (build?.graph === graph && build.version === graph.version) {
         // A sliced build is under way: finish it now.
         this.building = null;
-        let r = build.steps.next();
-        while (!r.done) r = build.steps.next();
-        this.installBuilt(graph, r.value);
+        this.installBuilt(graph, runToEnd(build.steps));
       } else {
         this.reset();
-        const steps = this.fullBuild(graph, true);
-        let r = steps.next();
-        while (!r.done) r = steps.next();
-        this.installBuilt(graph, r.value);
+        this.installBuilt(graph, runToEnd(this.fullBuild(graph, true)));
       }
     } else if (this.syncedVersion !== graph.version) {
       this.sync(graph);
@@ -108,25 +109,23 @@ export class LexicalIndex {
 
   /** Drops everything (the next query rebuilds); releases the graph it was built for. */
   reset(): void {
+    this.epoch++;
     this.building = null;
+    this.background?.abort.abort();
+    this.background = null;
+    if (this.rewriteTimer) clearTimeout(this.rewriteTimer);
+    this.rewriteTimer = null;
+    this.rewriting?.abort();
+    this.rewriting = null;
     this.builtFor = null;
     this.syncedVersion = -1;
-    this.base = { vocabulary: [], vocabIds: new Uint32Array(0) };
-    this.offsets = new Uint32Array(1);
-    this.baseNodes = new Int32Array(0);
-    this.baseTf = new Float32Array(0);
-    this.delta.clear();
-    this.indexed = [];
-    this.vocabulary = null;
+    this.clearPostings();
   }
 
   /** Indexes every live node of the graph from scratch, at once (never from the index file). */
   rebuild(graph: CodeGraph): void {
     this.reset();
-    const steps = this.fullBuild(graph, false);
-    let r = steps.next();
-    while (!r.done) r = steps.next();
-    this.installBuilt(graph, r.value);
+    this.installBuilt(graph, runToEnd(this.fullBuild(graph, false)));
   }
 
   /** The index file's build when it holds for this graph, else a new build (and the key to write it under). */
@@ -134,31 +133,58 @@ export class LexicalIndex {
     const key = this.file?.key() ?? null;
     if (useFile && key !== null) {
       const loaded = yield* readIndexFile(this.file!.path(), key, graph);
-      if (loaded) return { base: { ...loaded, version: graph.version }, key: null };
+      if (loaded) return { base: { ...loaded, version: graph.version }, from: 'file', key };
     }
-    return { base: yield* buildBaseIndex(graph, this.textOf, this.averages), key };
+    return { base: yield* buildBaseIndex(graph, this.textOf, this.averages), from: 'build', key };
   }
 
   private installBuilt(graph: CodeGraph, built: Built): void {
-    this.install(graph, built.base);
-    if (built.base.indexed === null) this.fileStats.loads++;
-    else this.fileStats.builds++;
-    if (built.key !== null && this.file!.writable()) {
-      const counts = built.base.postingCounts.slice();
-      const flags = built.base.flags.slice();
-      // Written only while it still holds: the graph unchanged and this index still built for it.
-      const holds = (): boolean => graph.version === built.base.version && this.builtFor === graph;
-      this.fileWrite = saveIndexFile(this.file!, graph, built.key, { ...built.base, postingCounts: counts, flags }, holds).then(
-        (written) => void (written && this.fileStats.writes++),
-        () => undefined,
-      );
+    const { base } = built;
+    // The live index patches its counts and flags: the build process's arrays are views on the bytes still to be written.
+    this.install(graph, built.bytes ? { ...base, postingCounts: base.postingCounts.slice(), flags: base.flags.slice() } : base);
+    this.builtFor = graph;
+    this.syncedVersion = base.version;
+    if (built.from === 'file') {
+      this.fileStats.loads++;
+      this.fileKey = built.key;
+      return;
     }
+    this.fileStats.builds++;
+    if (built.from === 'worker') this.fileStats.workerBuilds++;
+    const key = built.key;
+    if (key === null || !this.file!.writable()) return;
+    // Written only while it still holds: the graph unchanged and this index still built for it.
+    const holds = (): boolean => graph.version === base.version && this.builtFor === graph && this.file!.key() === key;
+    const written = (ok: boolean): void => {
+      if (!ok) return;
+      this.fileStats.writes++;
+      this.fileKey = key;
+    };
+    const writing = built.bytes
+      ? this.writeBytes(built.bytes, holds)
+      : saveIndexFile(this.file!, graph, key, { ...base, postingCounts: base.postingCounts.slice(), flags: base.flags.slice() }, holds);
+    this.fileWrite = writing.then(written, () => undefined);
   }
 
   /**
-   * Brings the index up to date like `ensure`, but builds a missing index in slices of about
-   * `sliceMs` with the event loop free in between (a stdlib-sized build takes ~1 s of CPU). Callers
-   * awaiting the same build share it; a query arriving meanwhile finishes it at once.
+   * Where a build process leaves its bytes: beside the index file when it may be written (a build
+   * process killed midway leaves a temporary file the next write removes), else the system's temp folder.
+   */
+  private scratchPath(): string {
+    const n = ++scratchCount;
+    return this.file?.writable() && existsSync(dirname(this.file.path())) ? `${this.file.path()}.${process.pid}-${n}.tmp` : join(tmpdir(), `m1nd-seek-index-${process.pid}-${n}.tmp`);
+  }
+
+  private async writeBytes(bytes: Buffer, holds: () => boolean): Promise<boolean> {
+    if (!holds()) return false;
+    await writeFileAtomic(this.file!.path(), [bytes]);
+    return true;
+  }
+
+  /**
+   * Brings the index up to date like `ensure`, but without holding the event loop: a missing index
+   * is read from the file or built in the build process (big graphs), else built in slices of about
+   * `sliceMs`. Callers awaiting the same build share it; a query arriving meanwhile builds at once.
    */
   async ensureAsync(graph: CodeGraph, sliceMs = 20): Promise<void> {
     for (;;) {
@@ -166,6 +192,13 @@ export class LexicalIndex {
         if (this.syncedVersion !== graph.version) await this.syncSliced(graph, sliceMs);
         if (this.builtFor !== graph || this.syncedVersion === graph.version) return;
         continue; // the graph changed during a yield: sync again
+      }
+      if (this.offThread && !this.workerFailed && graph.nodeCapacity >= WORKER_MIN_NODES) {
+        const job = this.buildInBackground(graph, sliceMs);
+        await job.done;
+        // Reset meanwhile (the graph was replaced, the engine closed): nobody wants this graph's index.
+        if (this.builtFor !== graph && job.abort.signal.aborted) return;
+        continue; // built, or the graph changed meanwhile, or no build process: look again
       }
       // Not started, or the graph changed since it started: (re)start from the current graph.
       if (this.building?.graph !== graph || this.building.version !== graph.version) this.startBuild(graph);
@@ -179,15 +212,14 @@ export class LexicalIndex {
           return;
         }
       } while (performance.now() - t0 < sliceMs);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      // Reset meanwhile (the graph was replaced): nobody wants this graph's index any more.
+      await turn();
       if (this.builtFor !== graph && this.building === null) return;
     }
   }
 
-  /** True while a sliced build is under way. */
+  /** True while a full build is under way (sliced or in the background). */
   get buildInProgress(): boolean {
-    return this.building !== null;
+    return this.building !== null || this.background !== null;
   }
 
   private startBuild(graph: CodeGraph): void {
@@ -195,54 +227,50 @@ export class LexicalIndex {
     this.building = { graph, version: graph.version, steps: this.fullBuild(graph, true) };
   }
 
-  private install(graph: CodeGraph, base: BaseIndex): void {
-    this.builtFor = graph;
-    this.syncedVersion = base.version;
-    this.base = { vocabulary: base.vocabulary, vocabIds: base.vocabIds };
-    this.offsets = base.offsets;
-    this.baseNodes = base.nodes;
-    this.baseTf = base.tf;
-    this.postingCounts = base.postingCounts;
-    this.flags = base.flags;
-    // Loaded from the index file: built for exactly this graph's nodes (the file is keyed by their layout).
-    this.indexed = base.indexed ?? Array.from({ length: graph.nodeCapacity }, (_, i) => graph.node(i));
-    this.averages = base.averages;
-    this.live = base.live;
-    this.stalePostings = 0;
-    this.totalPostings = base.offsets[base.offsets.length - 1];
-    // A node's base postings count while its version is 1: re-indexing bumps it and orphans them.
-    this.versions = new Int32Array(graph.nodeCapacity);
-    for (let i = 0; i < this.indexed.length; i++) if (this.indexed[i]) this.versions[i] = 1;
-    this.delta.clear();
-    this.vocabulary = base.vocabulary;
+  /** Starts (or joins) the background build of this graph version: the file in slices, else the build process. */
+  private buildInBackground(graph: CodeGraph, sliceMs: number): NonNullable<LexicalIndex['background']> {
+    const running = this.background;
+    if (running?.graph === graph && running.version === graph.version) return running;
+    this.reset();
+    const job = { graph, version: graph.version, done: Promise.resolve(), abort: new AbortController() };
+    this.background = job;
+    const wanted = (): boolean => this.background === job && graph.version === job.version;
+    job.done = this.readOrBuildOffThread(graph, sliceMs, wanted, job.abort.signal).finally(() => {
+      if (this.background === job) this.background = null;
+    });
+    return job;
   }
 
-  /** BM25F: per-field counts, length-normalised per field and weighted, summed into one tf per term. */
-  private pseudoFrequencies(fields: NodeFields): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const f of FIELD_NAMES) {
-      const m = fields[f];
-      if (m.size === 0) continue;
-      const { weight, b } = FIELDS[f];
-      const norm = 1 - b + (b * fieldLength(m)) / this.averages[f];
-      for (const [t, c] of m) out.set(t, (out.get(t) ?? 0) + (weight * c) / norm);
+  private async readOrBuildOffThread(graph: CodeGraph, sliceMs: number, wanted: () => boolean, signal: AbortSignal): Promise<void> {
+    const version = graph.version;
+    const key = this.file?.key() ?? null;
+    if (key !== null) {
+      const reading = readIndexFile(this.file!.path(), key, graph);
+      try {
+        let t0 = performance.now();
+        let r = reading.next();
+        for (; !r.done; r = reading.next()) {
+          if (performance.now() - t0 < sliceMs) continue;
+          await turn();
+          if (!wanted()) return;
+          t0 = performance.now();
+        }
+        if (r.value) {
+          this.installBuilt(graph, { base: { ...r.value, version }, from: 'file', key });
+          return;
+        }
+      } finally {
+        reading.return(null); // closes the file when abandoned midway
+      }
     }
-    return out;
-  }
-
-  /** Re-indexes the given node slots (changed, added or emptied). */
-  update(graph: CodeGraph, slots: Iterable<number>): void {
-    this.ensureCapacity(graph.nodeCapacity);
-    const reader = new LineReader(this.textOf);
-    for (const i of slots) {
-      const n = graph.node(i);
-      if (this.indexed[i] === n) continue;
-      // A re-parsed file gives new node objects even when a symbol's text did not change; its body
-      // may have, so every changed slot is re-indexed (only nodes of changed files get here).
-      if (this.indexed[i]) this.removeNode(i);
-      if (n) this.addNode(i, n, reader);
+    let built;
+    try {
+      built = await buildOffThread(graph, this.offThread!.root(), key ?? '', this.averages, sliceMs, wanted, signal, this.scratchPath());
+    } catch {
+      this.workerFailed = true; // no build process here (or it failed): later builds run on the main thread
+      return;
     }
-    if (this.stalePostings > 50_000 && this.stalePostings > this.totalPostings / 3) this.rebuild(graph);
+    if (built && wanted()) this.installBuilt(graph, { base: built.base, from: 'worker', key, bytes: built.bytes });
   }
 
   /**
@@ -252,162 +280,97 @@ export class LexicalIndex {
    */
   private async syncSliced(graph: CodeGraph, sliceMs: number): Promise<void> {
     const version = graph.version;
-    this.ensureCapacity(graph.nodeCapacity);
-    const changed: number[] = [];
-    for (let i = 0; i < graph.nodeCapacity; i++) if (this.indexed[i] !== graph.node(i)) changed.push(i);
+    const changed = this.changedSlots(graph);
     let t0 = performance.now();
     for (let k = 0; k < changed.length; k += SYNC_CHUNK) {
       if (k > 0 && performance.now() - t0 >= sliceMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await turn();
         if (graph.version !== version || this.builtFor !== graph) return;
         t0 = performance.now();
       }
       this.update(graph, changed.slice(k, k + SYNC_CHUNK));
     }
     this.syncedVersion = version;
+    if (changed.length) this.scheduleRewrite(graph);
   }
 
   /** Re-indexes whatever differs between the graph and the index (O(nodes), no tokenising of unchanged nodes). */
   sync(graph: CodeGraph): void {
     this.syncedVersion = graph.version;
-    this.ensureCapacity(graph.nodeCapacity);
-    const changed: number[] = [];
-    for (let i = 0; i < graph.nodeCapacity; i++) if (this.indexed[i] !== graph.node(i)) changed.push(i);
-    if (changed.length) this.update(graph, changed);
-  }
-
-  private ensureCapacity(n: number): void {
-    if (this.versions.length < n) {
-      const cap = Math.max(n, this.versions.length * 2);
-      const v = new Int32Array(cap);
-      v.set(this.versions);
-      const c = new Int32Array(cap);
-      c.set(this.postingCounts);
-      const f = new Uint8Array(cap);
-      f.set(this.flags);
-      this.versions = v;
-      this.postingCounts = c;
-      this.flags = f;
+    const changed = this.changedSlots(graph);
+    if (changed.length) {
+      this.update(graph, changed);
+      this.scheduleRewrite(graph);
     }
-    while (this.indexed.length < n) this.indexed.push(null);
   }
 
-  private addNode(i: number, n: GraphNode, reader: LineReader): void {
-    const version = ++this.versions[i];
-    let postings = 0;
-    for (const [t, tf] of this.pseudoFrequencies(nodeFields(n, reader.of(n.path)))) {
-      let p = this.delta.get(t);
-      if (!p) {
-        this.delta.set(t, (p = new Postings()));
-        if (baseTermId(this.base, t) < 0) this.vocabulary = null;
+  /**
+   * After incremental changes, once they settle: a full build of the current graph in the background
+   * (the build process when available), installed when the graph has not changed meanwhile (stale postings
+   * dropped) and written to the index file, so the next process reads it instead of building.
+   */
+  private scheduleRewrite(graph: CodeGraph): void {
+    if (!this.file?.writable() || this.file.key() === null) return;
+    if (this.rewriteTimer) clearTimeout(this.rewriteTimer);
+    const epoch = this.epoch;
+    this.rewriteTimer = setTimeout(
+      () => {
+        this.rewriteTimer = null;
+        if (this.epoch === epoch) void this.rewrite(graph).catch(() => undefined);
+      },
+      REWRITE_DELAY_MS + graph.nodeCount / 10,
+    );
+    this.rewriteTimer.unref();
+  }
+
+  private async rewrite(graph: CodeGraph): Promise<void> {
+    const key = this.file!.key();
+    if (key === null || key === this.fileKey || this.builtFor !== graph || this.background || this.building || this.rewriting) return;
+    const version = graph.version;
+    const epoch = this.epoch;
+    const wanted = (): boolean => this.epoch === epoch && this.builtFor === graph && graph.version === version && this.file!.key() === key;
+    const abort = (this.rewriting = new AbortController());
+    try {
+      await this.rebuildInBackground(graph, key, wanted, abort.signal);
+    } finally {
+      if (this.rewriting === abort) this.rewriting = null;
+    }
+  }
+
+  private async rebuildInBackground(graph: CodeGraph, key: string, wanted: () => boolean, signal: AbortSignal): Promise<void> {
+    let built: Built | null = null;
+    if (this.offThread && !this.workerFailed) {
+      const job = buildOffThread(graph, this.offThread.root(), key, this.averages, 10, wanted, signal, this.scratchPath());
+      const worker = await job.catch(() => null);
+      if (worker) built = { base: worker.base, from: 'worker', key, bytes: worker.bytes };
+    } else {
+      const steps = buildBaseIndex(graph, this.textOf, this.averages);
+      let t0 = performance.now();
+      let r = steps.next();
+      for (; !r.done; r = steps.next()) {
+        if (performance.now() - t0 < 10) continue;
+        await turn();
+        if (!wanted()) return;
+        t0 = performance.now();
       }
-      p.push(i, tf, version);
-      postings++;
+      built = { base: r.value, from: 'build', key };
     }
-    this.totalPostings += postings;
-    this.postingCounts[i] = postings;
-    this.flags[i] = isTestNode(n) ? FLAG_TEST : 0;
-    this.indexed[i] = n;
-    this.live++;
+    if (!built || !wanted()) return;
+    this.installBuilt(graph, built);
+    this.fileStats.rewrites++;
   }
 
-  private removeNode(i: number): void {
-    this.stalePostings += this.postingCounts[i];
-    this.postingCounts[i] = 0;
-    this.versions[i]++; // orphan the old postings
-    this.live--;
-    this.indexed[i] = null;
-  }
-
-  private sortedVocabulary(): string[] {
-    if (!this.vocabulary) this.vocabulary = [...new Set([...this.base.vocabulary, ...this.delta.keys()])].sort();
-    return this.vocabulary;
-  }
-
-  /** Number of postings of a term (live and stale: an approximation of document frequency). */
-  documentFrequency(term: string): number {
-    const id = baseTermId(this.base, term);
-    return (id < 0 ? 0 : this.offsets[id + 1] - this.offsets[id]) + (this.delta.get(term)?.length ?? 0);
-  }
-
-  /** BM25 inverse document frequency of a term (0 when absent). */
-  idf(term: string): number {
-    const df = this.documentFrequency(term);
-    return df === 0 ? 0 : Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
-  }
-
-  /** Vocabulary terms starting with `prefix` (not equal to it), shortest first, capped. */
-  expand(prefix: string): string[] {
-    const vocab = this.sortedVocabulary();
-    let lo = 0;
-    let hi = vocab.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (vocab[mid] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: string[] = [];
-    for (let k = lo; k < vocab.length && vocab[k].startsWith(prefix); k++) if (vocab[k] !== prefix) out.push(vocab[k]);
-    out.sort((a, b) => a.length - b.length);
-    return out.slice(0, MAX_PREFIX_EXPANSIONS);
-  }
-
-  /** Vocabulary terms of ≥ 4 letters that are proper prefixes of a term of ≥ 6 (its abbreviations). */
-  abbreviations(term: string): string[] {
-    const out: string[] = [];
-    if (term.length < 6) return out;
-    for (let len = 4; len < term.length - 1; len++) {
-      const p = term.slice(0, len);
-      if (this.documentFrequency(p) > 0) out.push(p);
-    }
-    return out;
-  }
-
-  /** Ranks nodes for a free-text query. `pagerank` is indexed by node (max-normalised). */
-  query(graph: CodeGraph, text: string, pagerank: Float64Array | null, options: SeekOptions = {}): SeekHit[] {
-    this.ensure(graph);
-    const q = analyzeQuery(text, this);
-    if (q.terms.length === 0 || this.live === 0) return [];
-    if (this.scratch.length < graph.nodeCapacity) {
-      this.scratch = new Float64Array(graph.nodeCapacity);
-      this.masks = new Uint32Array(graph.nodeCapacity);
-    }
-    const sources: Source[] = [];
-    const add = (term: string, bit: number, idf: number): void => {
-      if (idf <= 0) return;
-      const id = baseTermId(this.base, term);
-      const start = id >= 0 ? this.offsets[id] : 0;
-      const end = id >= 0 ? this.offsets[id + 1] : 0;
-      const delta = this.delta.get(term) ?? null;
-      if (end > start || delta) sources.push({ bit, idf, start, end, delta });
-    };
-    q.terms.forEach((term, bit) => {
-      if (q.idf[bit] === 0 && !term.expand && term.synonyms.length === 0) return;
-      add(term.term, bit, q.idf[bit]);
-      // Prefixes reach what stemming does not (`conn` → `connect`), at a fraction of the weight.
-      if (term.expand) {
-        for (const t of this.expand(term.term)) add(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length));
-        // ...and abbreviations reach the long word (`func`, `param`, `config` for function, parameters, configuration).
-        for (const t of this.abbreviations(term.term)) add(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length));
-      }
-      // Synonyms count for the word they stand in for, at half weight.
-      for (const t of term.synonyms) add(t, bit, this.idf(t) * SYNONYM_WEIGHT);
-    });
-    const state = { baseNodes: this.baseNodes, baseTf: this.baseTf, versions: this.versions, flags: this.flags, scratch: this.scratch, masks: this.masks, touched: this.touched };
-    return runQuery(graph, state, sources, q, pagerank, options, K1);
-  }
-
-  /** Index size facts. */
-  stats(): { tokens: number; postings: number; stalePostings: number; documents: number; builds: number; fileLoads: number; fileWrites: number } {
-    const { builds, loads, writes } = this.fileStats;
-    return { tokens: this.sortedVocabulary().length, postings: this.totalPostings, stalePostings: this.stalePostings, documents: this.live, builds, fileLoads: loads, fileWrites: writes };
+  /** Index size facts and what the index file did. */
+  stats(): { tokens: number; postings: number; stalePostings: number; documents: number; builds: number; workerBuilds: number; fileLoads: number; fileWrites: number; rewrites: number } {
+    const { builds, workerBuilds, loads, writes, rewrites } = this.fileStats;
+    return { ...this.sizes(), builds, workerBuilds, fileLoads: loads, fileWrites: writes, rewrites };
   }
 }
 
-/** A full build and, when it was built rather than read from the index file, the key to write it under. */
-interface Built {
-  base: BaseIndex;
-  key: string | null;
+function runToEnd<T>(steps: Generator<void, T, void>): T {
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
 }
 
 /** Re-exported for callers that filter by kind. */

@@ -12,10 +12,11 @@
  * (i32 × capacity), flags (u8 × capacity), the sorted vocabulary ('\n'-terminated UTF-8).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import type { CodeGraph } from './graph.ts';
-import type { BaseIndex } from './lexical-build.ts';
+import type { BaseIndex, NodeSlots } from './lexical-build.ts';
 import type { FieldName } from './lexical-text.ts';
 
 const MAGIC = 'M1NDSEEK';
@@ -51,7 +52,7 @@ interface Header {
 }
 
 /** A hash of the graph's node slots (id and line range, in slot order): an index file holds for one layout only. */
-export function* slotLayoutHash(graph: CodeGraph): Generator<void, string, void> {
+export function* slotLayoutHash(graph: NodeSlots): Generator<void, string, void> {
   let a = 0x811c9dc5;
   let b = 0x9e3779b9;
   const n = graph.nodeCapacity;
@@ -81,7 +82,7 @@ const align4 = (x: number): number => (x + 3) & ~3;
  * The index stored at `path` when it was built for `key` and this graph's slot layout, else null.
  * Reads in chunks and checks every array bound before trusting it.
  */
-export function* readIndexFile(path: string, key: string, graph: CodeGraph): Generator<void, BaseIndex | null, void> {
+export function* readIndexFile(path: string, key: string, graph: NodeSlots): Generator<void, BaseIndex | null, void> {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -94,14 +95,10 @@ export function* readIndexFile(path: string, key: string, graph: CodeGraph): Gen
     if (size < 12) return null;
     data = Buffer.allocUnsafe(size);
     // The header first: a stale file is refused before the rest is read.
-    if (readSync(fd, data, 0, Math.min(size, 64 << 10), 0) < 12 || data.toString('latin1', 0, 8) !== MAGIC) return null;
-    const headerLen = data.readUInt32LE(8);
-    if (12 + headerLen > Math.min(size, 64 << 10)) return null;
-    const h = parseHeader(data.toString('utf8', 12, 12 + headerLen));
-    if (!h || h.format !== INDEX_FILE_FORMAT || h.key !== key || h.capacity !== graph.nodeCapacity) return null;
-    const body = align4(12 + headerLen);
-    const expected = body + 4 * (h.terms + 1) + 4 * h.terms + 8 * h.postings + 4 * h.capacity + h.capacity + h.vocabBytes;
-    if (size !== expected) return null;
+    if (readSync(fd, data, 0, Math.min(size, 64 << 10), 0) < 12) return null;
+    const layout = headerOf(data, Math.min(size, 64 << 10), size);
+    if (!layout || layout.h.key !== key || layout.h.capacity !== graph.nodeCapacity) return null;
+    const { h, body } = layout;
     for (let at = 64 << 10; at < size; at += READ_CHUNK) {
       yield;
       readSync(fd, data, at, Math.min(READ_CHUNK, size - at), at);
@@ -122,6 +119,30 @@ export function* readIndexFile(path: string, key: string, graph: CodeGraph): Gen
   }
 }
 
+/** The header and where the body starts, when the first `available` bytes hold a header of this format for a file of `size` bytes. */
+function headerOf(data: Buffer, available: number, size: number): { h: Header; body: number } | null {
+  if (available < 12 || data.toString('latin1', 0, 8) !== MAGIC) return null;
+  const headerLen = data.readUInt32LE(8);
+  if (12 + headerLen > available) return null;
+  const h = parseHeader(data.toString('utf8', 12, 12 + headerLen));
+  if (!h || h.format !== INDEX_FILE_FORMAT) return null;
+  const body = align4(12 + headerLen);
+  const expected = body + 4 * (h.terms + 1) + 4 * h.terms + 8 * h.postings + 4 * h.capacity + h.capacity + h.vocabBytes;
+  return size === expected ? { h, body } : null;
+}
+
+/**
+ * A full build from the bytes `encodeIndexFile` made for this process (a build process's, handed
+ * over): arrays are views on `data`; the header, sizes and term offsets are checked as for a file,
+ * the CRC is not, nor (`trusted`) every posting's node and the vocabulary's order (~6M and 200K
+ * checks at 270K nodes: they guard against a damaged file, and these bytes were just made).
+ */
+export function* decodeIndexBytes(data: Buffer, capacity: number, trusted = false): Generator<void, BaseIndex | null, void> {
+  const layout = headerOf(data, data.length, data.length);
+  if (!layout || layout.h.capacity !== capacity) return null;
+  return yield* decode(data, layout.body, layout.h, trusted);
+}
+
 function parseHeader(text: string): Header | null {
   try {
     const h = JSON.parse(text) as Header;
@@ -133,7 +154,7 @@ function parseHeader(text: string): Header | null {
 }
 
 /** Typed-array views over the file's bytes (no copy), bounds-checked, and the vocabulary decoded. */
-function* decode(data: Buffer, body: number, h: Header): Generator<void, BaseIndex | null, void> {
+function* decode(data: Buffer, body: number, h: Header, trusted = false): Generator<void, BaseIndex | null, void> {
   const ab = data.buffer;
   let at = data.byteOffset + body;
   const view = <T>(make: (buf: ArrayBufferLike, offset: number, length: number) => T, bytes: number, length: number): T => {
@@ -153,7 +174,7 @@ function* decode(data: Buffer, body: number, h: Header): Generator<void, BaseInd
     if (offsets[t + 1] < offsets[t] || vocabIds[t] >= h.terms) return null;
     if (t % STEP === STEP - 1) yield;
   }
-  for (let k = 0; k < h.postings; k++) {
+  for (let k = 0; k < (trusted ? 0 : h.postings); k++) {
     if (nodes[k] < 0 || nodes[k] >= h.capacity) return null;
     if (k % (4 * STEP) === 4 * STEP - 1) yield;
   }
@@ -170,7 +191,7 @@ function* decode(data: Buffer, body: number, h: Header): Generator<void, BaseInd
     yield;
   }
   if (vocabulary.length !== h.terms) return null;
-  for (let k = 1; k < vocabulary.length; k++) {
+  for (let k = 1; k < (trusted ? 0 : vocabulary.length); k++) {
     if (!(vocabulary[k - 1] < vocabulary[k])) return null;
     if (k % STEP === 0) yield;
   }
@@ -178,18 +199,18 @@ function* decode(data: Buffer, body: number, h: Header): Generator<void, BaseInd
 }
 
 /**
- * Writes a full build for `key` and the slot layout `hash` (written to a temporary file, then
- * renamed over the old one: a reader never sees half a file). Yields the event loop between pieces;
- * gives up when `wanted()` turns false meanwhile.
+ * The file's bytes for a full build keyed by `key` and the slot layout `hash`: header, arrays and
+ * vocabulary, as parts to write in order. A step sequence (yields between pieces) so the main thread
+ * can encode in slices; a worker runs it to the end at once.
  */
-export async function writeIndexFile(path: string, key: string, hash: string, base: BaseIndex, capacity: number, wanted: () => boolean = () => true): Promise<boolean> {
+export function* encodeIndexFile(key: string, hash: string, base: BaseIndex, capacity: number): Generator<void, Buffer[], void> {
   const vocab: Buffer[] = [];
   let vocabBytes = 0;
   for (let k = 0; k < base.vocabulary.length; k += 32_768) {
     const piece = Buffer.from(`${base.vocabulary.slice(k, k + 32_768).join('\n')}\n`, 'utf8');
     vocab.push(piece);
     vocabBytes += piece.length;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    yield;
   }
   const terms = base.vocabulary.length;
   const bytes = (a: ArrayBufferView, length: number, size: number): Buffer => Buffer.from(a.buffer, a.byteOffset, length * size);
@@ -200,21 +221,30 @@ export async function writeIndexFile(path: string, key: string, hash: string, ba
   let crc = 0;
   for (const part of arrays) {
     for (let at = 0; at < part.length; at += READ_CHUNK) crc = crc32(part.subarray(at, Math.min(part.length, at + READ_CHUNK)), crc);
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    yield;
   }
-  // The index was dropped meanwhile (the engine closed, the graph was replaced): nothing to write.
-  if (!wanted()) return false;
   const header: Header = { format: INDEX_FILE_FORMAT, key, hash, capacity, terms, postings, live: base.live, averages: base.averages, vocabBytes, crc };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const head = Buffer.alloc(align4(12 + json.length));
   head.write(MAGIC, 0, 'latin1');
   head.writeUInt32LE(json.length, 8);
   json.copy(head, 12);
-  const parts = [head, ...arrays];
-  const tmp = `${path}.${process.pid}.tmp`;
+  return [head, ...arrays];
+}
+
+/**
+ * Writes `parts` to `path` so that a reader, or a process killed at any point, sees the old file or
+ * the new one whole, never a mix or a truncated file: a temporary file beside it (named by process
+ * and thread), flushed to disk, then renamed over the old one. Leftover temporary files of writers
+ * that died are removed.
+ */
+export async function writeFileAtomic(path: string, parts: readonly Buffer[]): Promise<void> {
+  await removeOrphanTemporaries(path);
+  const tmp = `${path}.${process.pid}-${threadId}.tmp`;
   const fh = await open(tmp, 'w');
   try {
-    await fh.writev(parts);
+    await fh.writev(parts as Buffer[]);
+    await fh.sync();
   } catch (err) {
     await fh.close();
     await rm(tmp, { force: true });
@@ -222,6 +252,45 @@ export async function writeIndexFile(path: string, key: string, hash: string, ba
   }
   await fh.close();
   await rename(tmp, path);
+}
+
+/** Removes `<path>.<pid>-<thread>.tmp` files whose process is gone (a writer killed mid-write). */
+async function removeOrphanTemporaries(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = name.startsWith(prefix) ? /^(\d+)(?:-\d+)?\.tmp$/.exec(name.slice(prefix.length)) : null;
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
+    await rm(join(dir, name), { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Writes a full build for `key` and the slot layout `hash` (see writeFileAtomic). Yields the event
+ * loop between pieces; gives up when `wanted()` turns false meanwhile.
+ */
+export async function writeIndexFile(path: string, key: string, hash: string, base: BaseIndex, capacity: number, wanted: () => boolean = () => true): Promise<boolean> {
+  const encoding = encodeIndexFile(key, hash, base, capacity);
+  let r = encoding.next();
+  for (; !r.done; r = encoding.next()) await new Promise<void>((resolve) => setImmediate(resolve));
+  // The index was dropped meanwhile (the engine closed, the graph was replaced): nothing to write.
+  if (!wanted()) return false;
+  await writeFileAtomic(path, r.value);
   return true;
 }
 
@@ -230,7 +299,7 @@ export async function writeIndexFile(path: string, key: string, hash: string, ba
  * of ~5 ms), unless `holds()` turns false or the store moves to another key meanwhile (the file would
  * not hold). True when written.
  */
-export async function saveIndexFile(file: IndexFileOptions, graph: CodeGraph, key: string, base: BaseIndex, holds: () => boolean): Promise<boolean> {
+export async function saveIndexFile(file: IndexFileOptions, graph: NodeSlots, key: string, base: BaseIndex, holds: () => boolean): Promise<boolean> {
   const hashing = slotLayoutHash(graph);
   let r = hashing.next();
   for (let t0 = performance.now(); !r.done; r = hashing.next()) {

@@ -60,11 +60,16 @@ export abstract class LoadedGraphBase {
   protected readonly snapshots = new SnapshotScheduler(SNAPSHOT_DELAY_MS, () => void this.serialized(() => this.saveSnapshot()).catch(() => undefined));
   readonly loadStats: LoadStats = { snapshotLoads: 0, extractionLoads: 0, builderBuilds: 0, snapshotWrites: 0, lastMiss: null };
   /** Signatures and bodies come from the search cache's file contents (filled at ingest). */
-  readonly lexical = new LexicalIndex((path) => this.contents.get(path), {
-    path: () => join(this.options.storeDir, 'seek-index.bin'),
-    key: () => (this.storeHandle ? String(this.loadedGeneration) : null),
-    writable: () => !this.options.readOnly,
-  });
+  readonly lexical = new LexicalIndex(
+    (path) => this.contents.get(path),
+    {
+      path: () => join(this.options.storeDir, 'seek-index.bin'),
+      key: () => (this.storeHandle ? String(this.loadedGeneration) : null),
+      writable: () => !this.options.readOnly,
+    },
+    // Big graphs are built in a worker that reads the files itself.
+    { root: () => this.options.root },
+  );
   readonly ranks = new PageRankCache();
   readonly contents: ContentCache;
   readonly precise: PrecisePass;
