@@ -74,12 +74,7 @@ export async function runStepsSliced<T>(steps: Generator<void | Promise<unknown>
     const r = steps.next();
     if (r.done) return r.value;
     if (r.value) {
-      try {
-        await r.value;
-      } catch (err) {
-        steps.return(undefined as T);
-        throw err;
-      }
+      await awaitStep(steps, r.value);
       sliceStart = performance.now();
     } else if (performance.now() - sliceStart >= sliceMs) {
       await yieldToLoop();
@@ -94,13 +89,16 @@ async function runStepsBackground<T>(steps: Generator<void | Promise<unknown>, T
     if (backgroundTurnSpent(sliceMs)) await backgroundYield();
     const r = steps.next();
     if (r.done) return r.value;
-    if (r.value) {
-      try {
-        await r.value;
-      } catch (err) {
-        steps.return(undefined as T);
-        throw err;
-      }
-    }
+    if (r.value) await awaitStep(steps, r.value);
+  }
+}
+
+/** Waits for the promise a step yielded; its rejection closes the generator (its `finally` blocks run) and ends the run. */
+async function awaitStep<T>(steps: Generator<void | Promise<unknown>, T>, wait: Promise<unknown>): Promise<void> {
+  try {
+    await wait;
+  } catch (err) {
+    steps.return(undefined as T);
+    throw err;
   }
 }
