@@ -13,6 +13,7 @@ import { baseTermId, buildBaseIndex, FIELD_NAMES, FLAG_TEST, type BaseIndex } fr
 import { readIndexFile, saveIndexFile, type IndexFileOptions } from './lexical-persist.ts';
 import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
 import { runQuery, Touched, type Source } from './lexical-query.ts';
+import { SliceClock } from './steps.ts';
 
 export { tokenize } from './lexical-text.ts';
 export type { SeekHit, SeekOptions } from './seek-scoring.ts';
@@ -170,7 +171,7 @@ export class LexicalIndex {
       // Not started, or the graph changed since it started: (re)start from the current graph.
       if (this.building?.graph !== graph || this.building.version !== graph.version) this.startBuild(graph);
       const build = this.building!;
-      const t0 = performance.now();
+      const clock = new SliceClock(sliceMs);
       do {
         const r = build.steps.next();
         if (r.done) {
@@ -178,8 +179,8 @@ export class LexicalIndex {
           this.installBuilt(graph, r.value);
           return;
         }
-      } while (performance.now() - t0 < sliceMs);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      } while (!clock.spent());
+      await clock.yield();
       // Reset meanwhile (the graph was replaced): nobody wants this graph's index any more.
       if (this.builtFor !== graph && this.building === null) return;
     }
@@ -255,12 +256,11 @@ export class LexicalIndex {
     this.ensureCapacity(graph.nodeCapacity);
     const changed: number[] = [];
     for (let i = 0; i < graph.nodeCapacity; i++) if (this.indexed[i] !== graph.node(i)) changed.push(i);
-    let t0 = performance.now();
+    const clock = new SliceClock(sliceMs);
     for (let k = 0; k < changed.length; k += SYNC_CHUNK) {
-      if (k > 0 && performance.now() - t0 >= sliceMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+      if (k > 0 && clock.spent()) {
+        await clock.yield();
         if (graph.version !== version || this.builtFor !== graph) return;
-        t0 = performance.now();
       }
       this.update(graph, changed.slice(k, k + SYNC_CHUNK));
     }

@@ -3,6 +3,7 @@
  * vector after an incremental change), degrees, and lines of code per node.
  */
 import type { CodeGraph } from './graph.ts';
+import { SliceClock } from './steps.ts';
 
 /** PageRank settings (defaults: damping 0.85, 100 iterations at most, L1 tolerance 1e-5: ranks only order results). */
 export interface PageRankOptions {
@@ -122,8 +123,8 @@ export class PageRankCache {
   }
 
   /**
-   * `get` without holding the event loop: the iterations run in slices of about `sliceMs`, with a
-   * macrotask between them. A graph that changes meanwhile restarts the computation; a `get`
+   * `get` without holding the event loop: the iterations run in slices of about `sliceMs` (a
+   * background budget, ≤ BACKGROUND_SLICE_MS, shared with the turn's other background work; SliceClock). A graph that changes meanwhile restarts the computation; a `get`
    * meanwhile computes at once (and this one then returns its result).
    */
   async getAsync(graph: CodeGraph, sliceMs = 10): Promise<PageRankResult> {
@@ -131,13 +132,12 @@ export class PageRankCache {
       if (this.current?.version === graph.version && !graph.needsFinalize) return this.current;
       const version = graph.version;
       const steps = pageRankSteps(graph, {}, this.current ?? undefined);
-      let t0 = performance.now();
+      const clock = new SliceClock(sliceMs);
       let r = steps.next();
       while (!r.done) {
-        if (performance.now() - t0 >= sliceMs) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
+        if (clock.spent()) {
+          await clock.yield();
           if (graph.version !== version || this.current?.version === version) break;
-          t0 = performance.now();
         }
         r = steps.next();
       }

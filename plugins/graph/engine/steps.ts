@@ -46,6 +46,30 @@ export function backgroundYield(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/**
+ * The clock of one sliced run: a background budget (`sliceMs` ≤ BACKGROUND_SLICE_MS) is the turn's,
+ * shared with every other background slicer, and yields to the next timers phase; a longer one is the
+ * run's own and yields one macrotask. `spent()` says when to `yield()`.
+ */
+export class SliceClock {
+  private start = performance.now();
+  private readonly background: boolean;
+
+  constructor(private readonly sliceMs: number) {
+    this.background = sliceMs <= BACKGROUND_SLICE_MS;
+    if (this.background) turnElapsed();
+  }
+
+  spent(): boolean {
+    return this.background ? backgroundTurnSpent(this.sliceMs) : performance.now() - this.start >= this.sliceMs;
+  }
+
+  async yield(): Promise<void> {
+    await (this.background ? backgroundYield() : yieldToLoop());
+    this.start = performance.now();
+  }
+}
+
 /** Runs a step generator to the end in one go (one that yields a promise to wait for must run sliced). */
 export function runSteps<T>(steps: Generator<void | Promise<unknown>, T>): T {
   for (;;) {
