@@ -15,8 +15,11 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
+import { leanServerHeap } from '../core/cli-heap.ts';
 
 const [root, storeDir, mode, idleArg, ingestArg, burstArg] = process.argv.slice(2);
+// The heap as `m1nd serve` sets it (core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default young generation).
+const leanHeap = leanServerHeap();
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 /** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
 const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
@@ -117,7 +120,7 @@ const t0 = performance.now();
 await new Promise((r) => setTimeout(r, idleMs));
 const cpu = process.cpuUsage(cpu0);
 const wallMs = performance.now() - t0;
-const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6) };
+const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap };
 const burst = Number(burstArg);
 if (mode === 'daemon' && burst > 0) {
   const h = monitorEventLoopDelay({ resolution: 5 });

@@ -40,10 +40,17 @@ export function backgroundTurnSpent(sliceMs = BACKGROUND_SLICE_MS): boolean {
 
 /**
  * Gives the event loop back until the next turn (the timers phase: after requests, I/O and the
- * other phases had their go), where the background budget starts afresh.
+ * other phases had their go), where the background budget starts afresh from the moment it resumes.
  */
 export function backgroundYield(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  // The new turn's budget starts when the work resumes: work done after the yield and before the
+  // next budget check (a finalize between two sliced runs) counts.
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      turnElapsed();
+      resolve();
+    }, 0),
+  );
 }
 
 /**
