@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
 import { leanServerHeap } from '../core/cli-heap.ts';
@@ -115,12 +115,19 @@ for (let i = 0; i < 90; i++) {
   if ((c.user + c.system) / 1000 / 2000 < 0.02) break;
 }
 const setupMs = performance.now() - setupStart;
+// Garbage collections during the idle window (count and pause time): what idle CPU is made of.
+const idleGc = { count: 0, ms: 0 };
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) (idleGc.count++, (idleGc.ms += e.duration));
+});
+gcObserver.observe({ entryTypes: ['gc'] });
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 await new Promise((r) => setTimeout(r, idleMs));
 const cpu = process.cpuUsage(cpu0);
+gcObserver.disconnect();
 const wallMs = performance.now() - t0;
-const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap };
+const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap, idle_gc: idleGc };
 const burst = Number(burstArg);
 if (mode === 'daemon' && burst > 0) {
   const h = monitorEventLoopDelay({ resolution: 5 });
