@@ -8,7 +8,7 @@
  *
  *   node --import tsx/esm bench/daemon-idle-child.ts <root> <storeDir> <bare|graph-watch|daemon> <idleSeconds> <ingest 0|1> <burst>
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -121,13 +121,36 @@ const gcObserver = new PerformanceObserver((list) => {
   for (const e of list.getEntries()) (idleGc.count++, (idleGc.ms += e.duration));
 });
 gcObserver.observe({ entryTypes: ['gc'] });
+/** CPU ticks (user + system, 1/100 s) of each thread of this process by name (Linux; empty elsewhere). */
+function threadTicks(): Map<string, number> {
+  const out = new Map<string, number>();
+  const dir = `/proc/${process.pid}/task`;
+  if (!existsSync(dir)) return out;
+  for (const tid of readdirSync(dir)) {
+    try {
+      const stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + Number(f[11]) + Number(f[12]));
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+const ticks0 = threadTicks();
+// DAEMON_PROF: a profile of the idle window too (`idle.cpuprofile`; the profiler's own sampling costs CPU).
+const idleProf = await profiler('idle');
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 await new Promise((r) => setTimeout(r, idleMs));
 const cpu = process.cpuUsage(cpu0);
 gcObserver.disconnect();
+await idleProf.stop();
+// Which threads the idle CPU went to (main thread, workers, libuv pool, V8 helpers, the watcher's).
+const idleThreads = Object.fromEntries([...threadTicks()].map(([k, v]) => [k, (v - (ticks0.get(k) ?? 0)) * 10]).filter(([, v]) => (v as number) > 0));
 const wallMs = performance.now() - t0;
-const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap, idle_gc: idleGc };
+const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap, idle_gc: idleGc, idle_threads_ms: idleThreads };
 const burst = Number(burstArg);
 if (mode === 'daemon' && burst > 0) {
   const h = monitorEventLoopDelay({ resolution: 5 });
