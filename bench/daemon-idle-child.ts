@@ -8,15 +8,18 @@
  *
  *   node --import tsx/esm bench/daemon-idle-child.ts <root> <storeDir> <bare|graph-watch|daemon> <idleSeconds> <ingest 0|1> <burst>
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
+import { leanServerHeap } from '../core/cli-heap.ts';
 
 const [root, storeDir, mode, idleArg, ingestArg, burstArg] = process.argv.slice(2);
+// The heap as `m1nd serve` sets it (core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default young generation).
+const leanHeap = leanServerHeap();
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 /** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
 const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
@@ -112,12 +115,42 @@ for (let i = 0; i < 90; i++) {
   if ((c.user + c.system) / 1000 / 2000 < 0.02) break;
 }
 const setupMs = performance.now() - setupStart;
+// Garbage collections during the idle window (count and pause time): what idle CPU is made of.
+const idleGc = { count: 0, ms: 0 };
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) (idleGc.count++, (idleGc.ms += e.duration));
+});
+gcObserver.observe({ entryTypes: ['gc'] });
+/** CPU ticks (user + system, 1/100 s) of each thread of this process by name (Linux; empty elsewhere). */
+function threadTicks(): Map<string, number> {
+  const out = new Map<string, number>();
+  const dir = `/proc/${process.pid}/task`;
+  if (!existsSync(dir)) return out;
+  for (const tid of readdirSync(dir)) {
+    try {
+      const stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + Number(f[11]) + Number(f[12]));
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+const ticks0 = threadTicks();
+// DAEMON_PROF: a profile of the idle window too (`idle.cpuprofile`; the profiler's own sampling costs CPU).
+const idleProf = await profiler('idle');
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 await new Promise((r) => setTimeout(r, idleMs));
 const cpu = process.cpuUsage(cpu0);
+gcObserver.disconnect();
+await idleProf.stop();
+// Which threads the idle CPU went to (main thread, workers, libuv pool, V8 helpers, the watcher's).
+const idleThreads = Object.fromEntries([...threadTicks()].map(([k, v]) => [k, (v - (ticks0.get(k) ?? 0)) * 10]).filter(([, v]) => (v as number) > 0));
 const wallMs = performance.now() - t0;
-const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6) };
+const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap, idle_gc: idleGc, idle_threads_ms: idleThreads };
 const burst = Number(burstArg);
 if (mode === 'daemon' && burst > 0) {
   const h = monitorEventLoopDelay({ resolution: 5 });

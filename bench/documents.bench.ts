@@ -10,7 +10,8 @@
  * and PageRank) and a warm one, against a `seek` on the workspace graph in the same host, with the
  * event loop's longest stall while the view builds.
  *
- *   node --import tsx bench/run.ts documents      (DOCS_VIEW_ONLY=1: no single ingests; DOCS_PROF=<dir>: CPU profiles + stretches)
+ *   node --import tsx bench/run.ts documents      (DOCS_VIEW_ONLY=1: no single ingests; DOCS_PROF=<dir>: CPU profiles + stretches;
+ *   the heap as `m1nd serve` sets it, core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default young generation)
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
+import { leanServerHeap } from '../core/cli-heap.ts';
 import { type Host, timedCall as timed } from './bench-host.ts';
 
 const SKIP = new Set(['site-packages', '__pycache__', 'test', 'idlelib', 'tkinter', 'lib2to3', 'ensurepip']);
@@ -78,6 +80,9 @@ async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result:
 
 /** Runs the benchmark and prints one line per measure. */
 export async function run(): Promise<void> {
+  // The young generation as `m1nd serve` keeps it (its scavenges are what pause the loop between slices).
+  const lean = leanServerHeap();
+  console.log(`heap: ${lean ? 'as `m1nd serve` (young generation kept at 2 × 1 MB)' : "V8's default (M1ND_LEAN_HEAP=0)"}`);
   const stdlib = execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
   const entries = readdirSync(stdlib).filter((e) => !SKIP.has(e) && !e.startsWith('.')).sort();
   const half = Math.ceil(entries.length / 2);

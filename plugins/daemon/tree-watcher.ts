@@ -84,6 +84,7 @@ export class TreeWatcher {
     if (error) this.lastError = error.message;
     // Batches in order, each in slices: a checkout's thousands of events never hold the loop at once.
     this.handling = this.handling
+      .then(() => this.gitignore.prefetch(events.map((e) => e.path)))
       .then(() => eachSliced(events, (e) => this.onEvent(prefix, e)))
       .catch((err: unknown) => {
         this.lastError = err instanceof Error ? err.message : String(err);

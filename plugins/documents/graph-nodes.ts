@@ -19,48 +19,18 @@
  * Which documents are in the graph is remembered in the workspace store (namespace
  * `documents.graph`, one row per path) by writing calls only, so a restarted server puts them back.
  */
-import { posix } from 'node:path';
-import {
-  DEFAULT_WEIGHTS,
-  ensureFinal,
-  extractMarkdown,
-  fileNodeId,
-  moduleNodeId,
-  RELATION_CODE,
-  STRUCTURAL_CONTAINS_WEIGHT,
-  symbolNodeId,
-  type CodeGraph,
-  type CodeGraphEngine,
-  type GraphNode,
-  type GraphService,
-} from '../graph/api.ts';
+import { ensureFinal, RELATION_CODE, SliceClock, type CodeGraph, type CodeGraphEngine, type GraphNode, type GraphService } from '../graph/api.ts';
 import { bindingResolver, type Binding } from './bindings.ts';
-import { readMentions, type Mention } from './mentions.ts';
 import { loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
+import { edgesOf, sameEdges, wantedEdges } from './document-edges.ts';
+import { entryOf, nodeKeys, sameIdentity, type DocumentEntry } from './document-entry.ts';
 
 export const GRAPH_NAMESPACE = 'documents.graph';
 /** Converted documents kept in the graph at most (the oldest leaves first). */
 export const MAX_GRAPH_DOCUMENTS = 500;
-/** Characters of a section's own text kept as its `doc` (what verbs show). */
-const DOC_CHARS = 1000;
-/** Characters of a section's own text indexed for seek (its node's `text`, never shown): a term deep in a long section is found. */
-export const INDEXED_TEXT_CHARS = 32_768;
-/** Main-thread time between yields while documents are re-linked (background work before a call). */
+export { INDEXED_TEXT_CHARS } from './document-entry.ts';
+/** Main-thread time between yields while documents are re-linked (background work before a call; the turn's shared budget, SliceClock). */
 const RELINK_SLICE_MS = 4;
-
-/** One document's nodes, made once per source version (the same objects are re-used, so seek re-indexes nothing). */
-interface DocumentEntry {
-  path: string;
-  hash: string;
-  /** What the Markdown names (read once per source version). */
-  mentions: Mention[];
-  /** What its bindings depend on (`mentionKeys`): a graph change touching none of them leaves them as they were. */
-  keys: Set<string>;
-  /** Its bindings against the graph of the last apply. */
-  bound: Binding[] | null;
-  file: GraphNode;
-  sections: { node: GraphNode; parent: string | null; startLine: number; endLine: number }[];
-}
 
 /** Stored membership row. */
 interface MemberRow {
@@ -188,14 +158,11 @@ class DocumentNodes {
     const bound = new Map<string, Binding[]>();
     if (todo.length > 0) {
       const resolve = await bindingResolver(this.graph, { refresh: false });
-      let t0 = performance.now();
+      const clock = new SliceClock(RELINK_SLICE_MS);
       for (const entry of todo) {
         bound.set(entry.path, resolve(entry.path, entry.mentions));
         this.resolved++;
-        if (performance.now() - t0 >= RELINK_SLICE_MS) {
-          await new Promise<void>((r) => setImmediate(r));
-          t0 = performance.now();
-        }
+        if (clock.spent()) await clock.yield();
       }
     }
     const now = this.graph.engine.graph;
@@ -234,7 +201,7 @@ class DocumentNodes {
     if (g !== this.appliedTo || this.seen === null) return all();
     const seen = this.seen;
     const keys = new Set<string>();
-    let t0 = performance.now();
+    const clock = new SliceClock(RELINK_SLICE_MS);
     for (let i = 0; i < Math.max(g.nodeCapacity, seen.length); i++) {
       const before = seen[i] ?? null;
       const after = i < g.nodeCapacity ? g.node(i) : null;
@@ -246,10 +213,9 @@ class DocumentNodes {
         if (n.kind === 'module') return all();
         nodeKeys(n, keys);
       }
-      if ((i & 1023) === 0 && performance.now() - t0 >= RELINK_SLICE_MS) {
-        await new Promise<void>((r) => setImmediate(r));
+      if ((i & 1023) === 0 && clock.spent()) {
+        await clock.yield();
         if (g.version !== this.graph.engine.graph.version) return all(); // the caller starts over
-        t0 = performance.now();
       }
     }
     const out = new Set<string>();
@@ -269,14 +235,13 @@ class DocumentNodes {
   private async remember(g: CodeGraph): Promise<void> {
     const n = g.nodeCapacity;
     const seen: (GraphNode | null)[] = this.seen && this.seen.length === n ? this.seen : new Array(n);
-    let t0 = performance.now();
+    const clock = new SliceClock(RELINK_SLICE_MS);
     for (let i = 0; i < n; i++) {
       seen[i] = g.node(i);
-      if ((i & 4095) === 0 && performance.now() - t0 >= RELINK_SLICE_MS) {
+      if ((i & 4095) === 0 && clock.spent()) {
         this.seen = null; // half-filled: the next change re-resolves all rather than trust it
-        await new Promise<void>((r) => setImmediate(r));
+        await clock.yield();
         if (g !== this.graph.engine.graph || g.version !== this.appliedVersion) return;
-        t0 = performance.now();
       }
     }
     this.seen = seen;
@@ -317,172 +282,6 @@ class DocumentNodes {
       const i = g.indexOf(n.id);
       if (i >= 0 && g.node(i) === n) g.removeNode(i);
     }
-  }
-}
-
-/** The nodes of a document's canonical Markdown. */
-function entryOf(record: DocumentRecord): DocumentEntry {
-  const { path, markdown } = record;
-  const lines = markdown.split('\n');
-  const extraction = extractMarkdown(path, markdown);
-  const symbols = extraction.symbols.filter((s) => s.kind === 'section');
-  const own = (from: number, to: number) => fold(lines.slice(from, to).join('\n'));
-  const firstHeading = symbols.length ? symbols[0].startLine - 1 : lines.length;
-  const file: GraphNode = { id: fileNodeId(path), kind: 'file', label: posix.basename(path), path, startLine: 1, endLine: Math.max(1, lines.length), language: 'markdown' };
-  const preamble = own(0, firstHeading);
-  if (preamble) Object.assign(file, textFields(preamble));
-  const seen = new Map<string, number>();
-  const sections = symbols.map((s, k) => {
-    const n = (seen.get(s.qualifiedName) ?? 0) + 1;
-    seen.set(s.qualifiedName, n);
-    const q = n === 1 ? s.qualifiedName : `${s.qualifiedName}~${n}`;
-    // Its own text: from under its heading to the next heading (a child's text is the child's).
-    const next = k + 1 < symbols.length ? Math.min(symbols[k + 1].startLine - 1, s.endLine) : s.endLine;
-    const node: GraphNode = { id: symbolNodeId('section', path, q), kind: 'section', label: s.name, path, startLine: 0, endLine: 0, language: 'markdown', qualifiedName: q };
-    const text = own(s.startLine, next);
-    if (text) Object.assign(node, textFields(text));
-    return { node, parent: s.parent ?? null, startLine: s.startLine, endLine: s.endLine };
-  });
-  const mentions = readMentions(markdown);
-  return { path, hash: record.source_hash, mentions, keys: mentionKeys(path, mentions), bound: null, file, sections };
-}
-
-/**
- * What a document's bindings depend on in the graph (bindings.ts): a symbol mention the nodes
- * labelled with its last name (`label:`), a path mention the file it names from the root or the
- * document's folder (`path:`), a command the manifest, Makefile or script file it may run.
- */
-function mentionKeys(docPath: string, mentions: readonly Mention[]): Set<string> {
-  const keys = new Set<string>();
-  const docDir = docPath.includes('/') ? docPath.slice(0, docPath.lastIndexOf('/') + 1) : '';
-  for (const m of mentions) {
-    if (m.kind === 'symbol') {
-      const dotted = m.text.replace(/\(\)$/, '').replace(/::|#/g, '.');
-      keys.add(`label:${dotted.slice(dotted.lastIndexOf('.') + 1)}`);
-    } else if (m.kind === 'path') {
-      keys.add(`path:${m.text}`);
-      keys.add(`path:${normalizePath(docDir + m.text)}`);
-    } else {
-      keys.add('path:package.json');
-      keys.add('path:Makefile');
-      for (const word of m.text.split(/\s+/).slice(0, 3)) keys.add(`path:${normalizePath(word)}`);
-    }
-  }
-  return keys;
-}
-
-/** Whether two node objects bind the same (bindings.ts reads a node's id, kind, label, qualified name and path). */
-function sameIdentity(a: GraphNode, b: GraphNode): boolean {
-  return a.id === b.id && a.kind === b.kind && a.label === b.label && a.qualifiedName === b.qualifiedName && a.path === b.path;
-}
-
-/** The keys of `mentionKeys` a node answers to: its label (symbols), its path (files). */
-function nodeKeys(n: GraphNode, into: Set<string>): void {
-  if (n.kind === 'file') into.add(`path:${n.path}`);
-  else if (n.kind !== 'section') into.add(`label:${n.label}`);
-}
-
-function normalizePath(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '..') out.pop();
-    else if (part !== '.' && part !== '') out.push(part);
-  }
-  return out.join('/');
-}
-
-/** A node's shown `doc` (cut at DOC_CHARS) and its indexed `text` (cut at INDEXED_TEXT_CHARS). */
-function textFields(text: string): { doc: string; text: string } {
-  const cut = (max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
-  return { doc: cut(DOC_CHARS), text: cut(INDEXED_TEXT_CHARS) };
-}
-
-/** Whitespace-folded text without Markdown markers. */
-function fold(text: string): string {
-  return text
-    .replace(/^```.*$/gm, ' ')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[`*>#|]+/g, ' ')
-    .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** The innermost section holding an artefact line, or null before the first heading. */
-function sectionAt(entry: DocumentEntry, line: number): string | null {
-  let best: DocumentEntry['sections'][number] | null = null;
-  for (const s of entry.sections) if (s.startLine <= line && line <= s.endLine && (!best || s.startLine >= best.startLine)) best = s;
-  return best ? best.node.qualifiedName! : null;
-}
-
-/** One edge: source index, target index, relation code, weight. */
-type Edge = [number, number, number, number];
-
-/** The edges a document's nodes should have: folder → file, parent → section, section → each bound target. */
-function edgesOf(g: CodeGraph, entry: DocumentEntry, bindings: readonly Binding[], fileIdx: number, index: ReadonlyMap<string, number>): Edge[] {
-  const code = RELATION_CODE;
-  const out: Edge[] = [];
-  const folder = nearestModule(g, posix.dirname(entry.path));
-  if (folder >= 0) out.push([folder, fileIdx, code.contains, STRUCTURAL_CONTAINS_WEIGHT]);
-  for (const s of entry.sections) {
-    const parent = s.parent === null ? fileIdx : (index.get(s.parent) ?? fileIdx);
-    out.push([parent, index.get(s.node.qualifiedName!)!, code.contains, DEFAULT_WEIGHTS.contains]);
-  }
-  for (const b of bindings) {
-    if (b.status !== 'bound') continue;
-    const from = sectionAt(entry, b.first_line);
-    const source = from === null ? fileIdx : index.get(from)!;
-    for (const t of b.targets) {
-      const target = g.indexOf(t.id);
-      if (target >= 0 && target !== source) out.push([source, target, code.documents, DEFAULT_WEIGHTS.documents * Math.min(1, b.score)]);
-    }
-  }
-  return out;
-}
-
-/** The edges a document should have in the graph as it is, or null when one of its nodes is not there (as this very object). */
-function wantedEdges(g: CodeGraph, entry: DocumentEntry, bindings: readonly Binding[]): Edge[] | null {
-  const at = (n: GraphNode) => {
-    const i = g.indexOf(n.id);
-    return i >= 0 && g.node(i) === n ? i : -1;
-  };
-  const fileIdx = at(entry.file);
-  if (fileIdx < 0) return null;
-  const index = new Map<string, number>();
-  for (const s of entry.sections) {
-    const i = at(s.node);
-    if (i < 0) return null;
-    index.set(s.node.qualifiedName!, i);
-  }
-  return edgesOf(g, entry, bindings, fileIdx, index);
-}
-
-/** True when the graph holds exactly these edges out of the document's nodes (and its folder edge in). */
-function sameEdges(g: CodeGraph, entry: DocumentEntry, want: readonly Edge[]): boolean {
-  const key = (s: number, t: number, r: number, w: number) => `${s}>${t}:${r}:${Math.fround(w)}`;
-  const wanted = new Map<string, number>();
-  for (const [s, t, r, w] of want) wanted.set(key(s, t, r, w), (wanted.get(key(s, t, r, w)) ?? 0) + 1);
-  let missing = want.length;
-  let extra = false;
-  const take = (k: string) => {
-    const c = wanted.get(k) ?? 0;
-    if (c === 0) extra = true;
-    else (wanted.set(k, c - 1), missing--);
-  };
-  const fileIdx = g.indexOf(entry.file.id);
-  // Another document rewritten just before may have left removed edges in the CSR: only live ones count.
-  for (const i of [fileIdx, ...entry.sections.map((s) => g.indexOf(s.node.id))]) g.forEachOut(i, (t, w, r, e) => g.isEdgeAlive(e) && take(key(i, t, r, w)));
-  g.forEachIn(fileIdx, (src, w, r, e) => {
-    if (g.isEdgeAlive(e) && r === RELATION_CODE.contains && g.node(src)?.kind === 'module') take(key(src, fileIdx, r, w));
-  });
-  return !extra && missing === 0;
-}
-
-/** The folder node for a directory, or its nearest ancestor the graph has (-1 when none). */
-function nearestModule(g: CodeGraph, dir: string): number {
-  for (let d = dir === '.' ? '' : dir; ; d = posix.dirname(d) === '.' ? '' : posix.dirname(d)) {
-    const i = g.indexOf(moduleNodeId(d));
-    if (i >= 0 || d === '') return i;
   }
 }
 

@@ -6,7 +6,7 @@
  * segment, as Go writes `lib.Parse`), a `calls` edge from A's calling symbol to B's symbol.
  * Ids are namespaced `<repo>::<node id>`.
  */
-import type { CodeGraphEngine, GraphNode } from '../graph/api.ts';
+import { SliceClock, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
 import type { RepoManifest } from './manifests.ts';
 
 export interface FederatedRepo {
@@ -66,14 +66,11 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
       const exported = exportedByLabel(b.engine);
       await new Promise((r) => setImmediate(r));
       const g = a.engine.graph;
-      let t0 = performance.now();
+      const clock = new SliceClock(SLICE_MS);
       for (let i = 0; i < g.nodeCapacity; i++) {
         const file = g.node(i);
         if (!file || file.kind !== 'file') continue;
-        if (performance.now() - t0 >= SLICE_MS) {
-          await new Promise((r) => setImmediate(r));
-          t0 = performance.now();
-        }
+        if (clock.spent()) await clock.yield();
         const x = a.engine.fileExtraction(file.path);
         if (!x) continue;
         const named = new Map<string, GraphNode[]>();

@@ -19,63 +19,20 @@ import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import { CodeGraphEngine, type FileContent, type FreshnessReport, type NodeMatch, type OpenSummary, type Stamped } from './engine/engine.ts';
 import { EngineError, EngineErrorCodes } from './engine/errors.ts';
 import type { FileExtraction } from './engine/extraction.ts';
-import { CodeGraph, DEFAULT_WEIGHTS, moduleNodeId, RELATION_CODE, type GraphNode, type NodeKind, type Relation } from './engine/graph.ts';
+import { CodeGraph, type GraphNode, type NodeKind } from './engine/graph.ts';
 import type { IngestSummary } from './engine/ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './engine/lexical-index.ts';
 import { findNodes } from './engine/node-lookup.ts';
-import type { SearchMatch, SearchOptions, SearchResult } from './engine/content-search.ts';
+import type { SearchOptions, SearchResult } from './engine/content-search.ts';
 import { rankPassages, type Passage, type PassageOptions } from './engine/semantic-search.ts';
 import { PageRankCache, type PageRankResult } from './engine/stats.ts';
 import type { WorkspacePath } from './engine/workspace.ts';
+import { BUILD_SLICE_MS, buildComposite } from './federated-view-build.ts';
+import { NAMESPACE_SEPARATOR, type FederationLink, type FederationMember, type FederationSpec } from './federated-view-names.ts';
+import { searchMembers, type SearchTarget } from './federated-view-search.ts';
 
-/** Separates a member's name from its ids and paths. */
-export const NAMESPACE_SEPARATOR = '::';
-
-/** One repository of the view. */
-export interface FederationMember {
-  name: string;
-  engine: CodeGraphEngine;
-  /** True for the served workspace (its engine is the graph service's, refreshed and watched there). */
-  own: boolean;
-}
-
-/** A cross-repository link between namespaced ids. `depends_on` (manifest → manifest, or root module → root module when the graph has no manifest node) becomes an `imports` edge. */
-export interface FederationLink {
-  source: string;
-  target: string;
-  relation: 'depends_on' | 'imports' | 'calls';
-}
-
-/** What the view is made of: its members and how to link them (recomputed when a member changes). */
-export interface FederationSpec {
-  members: FederationMember[];
-  link(members: readonly FederationMember[]): Promise<FederationLink[]>;
-}
-
-/** Weight of a manifest dependency edge (grouping evidence, weaker than an import of a symbol). */
-const DEPENDS_ON_WEIGHT = 0.6;
-/**
- * Main-thread time the view's build (copy, seek index, PageRank) takes before it yields to the event
- * loop: it is background work, so other calls wait a few milliseconds at most.
- */
-export const BUILD_SLICE_MS = 4;
-/** Items copied between two looks at the clock. */
-const CHECK_EVERY = 64;
-
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Yields when the current slice has run BUILD_SLICE_MS (`due` is cheap: it reads the clock every CHECK_EVERY items). */
-class Slicer {
-  private started = performance.now();
-  private count = 0;
-  due(): boolean {
-    return ++this.count % CHECK_EVERY === 0 && performance.now() - this.started >= BUILD_SLICE_MS;
-  }
-  async yield(): Promise<void> {
-    await yieldNow();
-    this.started = performance.now();
-  }
-}
+export { BUILD_SLICE_MS } from './federated-view-build.ts';
+export { NAMESPACE_SEPARATOR, fileIdOf, namespaceOf, type FederationLink, type FederationMember, type FederationSpec } from './federated-view-names.ts';
 
 function unsupported(what: string): never {
   throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, `${what} is not available on the federated view`, {
@@ -170,51 +127,9 @@ export class FederatedEngine extends CodeGraphEngine {
   }
 
   private async rebuild(key: string): Promise<void> {
-    const members = this.spec.members;
-    const links = await this.spec.link(members);
-    const g = new CodeGraph();
-    const maps: Int32Array[] = [];
-    const slicer = new Slicer();
-    for (const m of members) {
-      const src = m.engine.graph;
-      const map = new Int32Array(src.nodeCapacity).fill(-1);
-      for (let i = 0; i < src.nodeCapacity; i++) {
-        if (slicer.due()) await slicer.yield();
-        const n = src.node(i);
-        if (n) map[i] = g.upsertNode({ ...n, id: `${m.name}${NAMESPACE_SEPARATOR}${n.id}`, path: `${m.name}${NAMESPACE_SEPARATOR}${n.path}` });
-      }
-      maps.push(map);
-    }
-    for (const [k, m] of members.entries()) {
-      const src = m.engine.graph;
-      const map = maps[k];
-      for (let e = 0; e < src.edgeCapacity; e++) {
-        if (slicer.due()) await slicer.yield();
-        if (!src.isEdgeAlive(e)) continue;
-        const s = map[src.edgeSource[e]];
-        const t = map[src.edgeTarget[e]];
-        if (s >= 0 && t >= 0) g.addEdge(s, t, src.edgeRelation[e], src.edgeWeight[e]);
-      }
-    }
-    const counts = { depends_on: 0, imports: 0, calls: 0 };
-    // A manifest the graph does not parse (package.json, go.mod, …) stands for its repository: its root module.
-    const endpoint = (id: string, l: FederationLink) => {
-      const i = g.indexOf(id);
-      const ns = namespaceOf(id);
-      return i >= 0 || l.relation !== 'depends_on' || ns === null ? i : g.indexOf(`${ns}${NAMESPACE_SEPARATOR}${moduleNodeId('.')}`);
-    };
-    for (const l of links) {
-      if (slicer.due()) await slicer.yield();
-      const s = endpoint(l.source, l);
-      const t = endpoint(l.target, l);
-      if (s < 0 || t < 0) continue;
-      const relation: Relation = l.relation === 'depends_on' ? 'imports' : l.relation;
-      g.addEdge(s, t, RELATION_CODE[relation], l.relation === 'depends_on' ? DEPENDS_ON_WEIGHT : DEFAULT_WEIGHTS[relation]);
-      counts[l.relation]++;
-    }
-    await yieldNow();
-    g.finalize();
-    this.composite = g;
+    const links = await this.spec.link(this.spec.members);
+    const { graph, counts } = await buildComposite(this.spec.members, links);
+    this.composite = graph;
     this.linkCount = counts;
     this.builtKey = key;
     this.builtVersion++;
@@ -294,36 +209,11 @@ export class FederatedEngine extends CodeGraphEngine {
    * by its own engine; paths come back as `<repo>::path`. One time budget for the whole scan.
    */
   override search(query: string, options: SearchOptions = {}): Stamped & SearchResult {
-    const t0 = performance.now();
-    const budget = options.timeBudgetMs ?? 3000;
-    const maxResults = options.maxResults ?? 50;
-    const out: SearchResult = { matches: [], totalMatches: 0, filesScanned: 0, filesMatched: 0, truncated: false, elapsedMs: 0, timedOut: false };
-    if (options.countOnly) out.counts = [];
-    for (const { member, scope } of this.searchTargets(options.scope)) {
-      if (!member.engine.storeExists()) continue;
-      const left = budget - (performance.now() - t0);
-      if (left <= 0) {
-        out.timedOut = true;
-        break;
-      }
-      const r = member.engine.search(query, { ...options, scope, maxResults: Math.max(0, maxResults - out.matches.length), timeBudgetMs: left });
-      const ns = (path: string) => `${member.name}${NAMESPACE_SEPARATOR}${path}`;
-      out.matches.push(...r.matches.map((m): SearchMatch => ({ ...m, path: ns(m.path) })));
-      out.totalMatches += r.totalMatches;
-      out.filesScanned += r.filesScanned;
-      out.filesMatched += r.filesMatched;
-      out.truncated ||= r.truncated;
-      out.timedOut ||= r.timedOut;
-      if (out.counts && r.counts) out.counts.push(...r.counts.map((c) => ({ ...c, path: ns(c.path) })));
-    }
-    out.matches = out.matches.slice(0, maxResults);
-    out.truncated ||= out.totalMatches > out.matches.length && !options.countOnly;
-    out.elapsedMs = performance.now() - t0;
-    return { generation: this.builtVersion, stale: false, ...out };
+    return { generation: this.builtVersion, stale: false, ...searchMembers(this.searchTargets(options.scope), query, options) };
   }
 
   /** The members a search scope covers: `<repo>::dir` (checked by that member's path guard), `<repo>` alone, a plain path (the workspace's), or all. */
-  private searchTargets(scope: string | undefined): { member: FederationMember; scope: string | undefined }[] {
+  private searchTargets(scope: string | undefined): SearchTarget[] {
     const text = scope?.trim() ?? '';
     if (text === '' || text === '.') return this.spec.members.map((member) => ({ member, scope: undefined }));
     const whole = this.spec.members.find((m) => m.name === text || `${m.name}${NAMESPACE_SEPARATOR}` === text);
@@ -430,18 +320,6 @@ export class FederatedEngine extends CodeGraphEngine {
       return null;
     }
   }
-}
-
-/** The repository name an id or path is namespaced with (`lib` of `lib::src/a.ts`), or null. */
-export function namespaceOf(text: string): string | null {
-  const at = text.indexOf(NAMESPACE_SEPARATOR);
-  return at > 0 ? text.slice(0, at) : null;
-}
-
-/** The file node id of a path, in the workspace graph (`file:src/a.ts`) or the federated view (`lib::file:src/a.ts` for `lib::src/a.ts`). */
-export function fileIdOf(path: string): string {
-  const ns = namespaceOf(path);
-  return ns === null ? `file:${path}` : `${ns}${NAMESPACE_SEPARATOR}file:${path.slice(ns.length + NAMESPACE_SEPARATOR.length)}`;
 }
 
 export type { GraphNode };

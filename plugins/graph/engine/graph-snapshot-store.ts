@@ -6,7 +6,8 @@
  */
 import type { GraphBuilder } from './build.ts';
 import { CodeGraph } from './graph.ts';
-import { SNAPSHOT_FORMAT, decodeSnapshot, encodeSnapshot, type DecodedSnapshot } from './graph-snapshot.ts';
+import { SNAPSHOT_FORMAT, decodeSnapshot, type DecodedSnapshot } from './graph-snapshot.ts';
+import { encodeSnapshot } from './graph-snapshot-encode.ts';
 import { SnapshotView } from './graph-view.ts';
 import { runSteps, runStepsSliced, yieldToLoop } from './steps.ts';
 import { storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';

@@ -10,35 +10,34 @@
  * header (JSON: counts, languages, the checker fingerprint, unresolved imports), then the sections
  * named in `layout`, each 8-byte aligned. A bad magic, format or checksum, or sections that do not
  * fit, throw SnapshotError: the caller ignores the snapshot and rebuilds the graph from extractions.
+ * The encoder is graph-snapshot-encode.ts.
  */
 import { crc32 } from 'node:zlib';
 import type { Language } from './extraction.ts';
 import type { UnresolvedImport } from './graph-change.ts';
-import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
+import type { GraphNode, NodeKind } from './graph.ts';
 
 /** Bumped whenever the layout or the meaning of a field changes; other formats are ignored. */
 export const SNAPSHOT_FORMAT = 1;
 
-const MAGIC = 0x5347314d; // 'M1GS' little-endian
-const NO_STRING = 0xffffffff;
-const UTF16_BIT = 0x80000000;
-const NO_LANGUAGE = 255;
-/** Nodes or edges handled between two points where a sliced run may yield. */
-const STEP = 1024;
+export const MAGIC = 0x5347314d; // 'M1GS' little-endian
+export const NO_STRING = 0xffffffff;
+export const UTF16_BIT = 0x80000000;
+export const NO_LANGUAGE = 255;
 
-const KINDS: readonly NodeKind[] = ['file', 'module', 'class', 'interface', 'function', 'method', 'type', 'section'];
-const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
+export const KINDS: readonly NodeKind[] = ['file', 'module', 'class', 'interface', 'function', 'method', 'type', 'section'];
+export const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
 
 // Node flags: which optional fields a node has, and the booleans' values.
-const F_QUALIFIED = 1;
-const F_EXPORTED = 2;
-const F_EXPORTED_TRUE = 4;
-const F_DOC = 8;
-const F_SIGNATURES = 16;
-const F_LAST_COMMIT = 32;
-const F_COMMIT_COUNT = 64;
-const F_IS_TEST = 128;
-const F_IS_TEST_TRUE = 256;
+export const F_QUALIFIED = 1;
+export const F_EXPORTED = 2;
+export const F_EXPORTED_TRUE = 4;
+export const F_DOC = 8;
+export const F_SIGNATURES = 16;
+export const F_LAST_COMMIT = 32;
+export const F_COMMIT_COUNT = 64;
+export const F_IS_TEST = 128;
+export const F_IS_TEST_TRUE = 256;
 
 /** One file of the graph as a query-only load needs it (the builder's per-file state is not stored). */
 export interface SnapshotFile {
@@ -72,7 +71,7 @@ export interface DecodedSnapshot extends SnapshotFacts {
 /** A snapshot that cannot be read (corrupt, truncated, another format). */
 export class SnapshotError extends Error {}
 
-interface Header {
+export interface Header {
   nodes: number;
   edges: number;
   files: number;
@@ -85,7 +84,7 @@ interface Header {
   unresolved: UnresolvedImport[];
 }
 
-type SectionName = keyof ReturnType<typeof sectionSizes>;
+export type SectionName = keyof ReturnType<typeof sectionSizes>;
 
 /** Byte size of every section for the header's counts. */
 function sectionSizes(h: Header) {
@@ -101,10 +100,10 @@ function sectionSizes(h: Header) {
   };
 }
 
-const align8 = (x: number): number => (x + 7) & ~7;
+export const align8 = (x: number): number => (x + 7) & ~7;
 
 /** Offsets of the sections from the body's start, and the body's size. */
-function layout(h: Header): { offsets: Record<SectionName, number>; size: number } {
+export function layout(h: Header): { offsets: Record<SectionName, number>; size: number } {
   const sizes = sectionSizes(h);
   const offsets = {} as Record<SectionName, number>;
   let at = 0;
@@ -115,142 +114,42 @@ function layout(h: Header): { offsets: Record<SectionName, number>; size: number
   return { offsets, size: at };
 }
 
-/** Interns strings into the two tables; a reference is the index, with the top bit for UTF-16. */
-class StringTables {
-  private readonly ids = new Map<string, number>();
-  readonly latin1: string[] = [];
-  readonly utf16: string[] = [];
+/** Nodes decoded per step. */
+const DECODE_NODES_PER_STEP = 512;
 
-  ref(s: string): number {
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      // eslint-disable-next-line no-control-regex
-      if (/[^\u0000-\u00ff]/.test(s)) id = UTF16_BIT | (this.utf16.push(s) - 1);
-      else id = this.latin1.push(s) - 1;
-      this.ids.set(s, id);
-    }
-    return id;
-  }
+/** A snapshot's node columns, as typed views over its bytes. */
+interface NodeColumnsIn {
+  kind: Uint8Array;
+  lang: Uint8Array;
+  flags: Uint16Array;
+  start: Uint32Array;
+  end: Uint32Array;
+  id: Uint32Array;
+  label: Uint32Array;
+  path: Uint32Array;
+  qualified: Uint32Array;
+  doc: Uint32Array;
+  signatures: Uint32Array;
+  lastCommit: Float64Array;
+  commitCount: Uint32Array;
 }
 
-/**
- * Encodes the live nodes and edges of a finalized graph (empty slots and dead edges dropped, indices
- * renumbered densely) with the facts; yields between batches so a caller can run it in slices.
- */
-export function* encodeSnapshot(graph: CodeGraph, facts: SnapshotFacts): Generator<void, Uint8Array> {
-  const strings = new StringTables();
-  const languages: string[] = [];
-  const langCode = (l: string | null): number => {
-    if (l === null) return NO_LANGUAGE;
-    let i = languages.indexOf(l);
-    if (i < 0) i = languages.push(l) - 1;
-    return i;
-  };
-  // Node columns, in the order of live slots.
-  const remap = new Uint32Array(graph.nodeCapacity).fill(NO_STRING);
-  const n = graph.nodeCount;
-  const kind = new Uint8Array(n), lang = new Uint8Array(n), flags = new Uint16Array(n);
-  const start = new Uint32Array(n), end = new Uint32Array(n);
-  const id = new Uint32Array(n), label = new Uint32Array(n), path = new Uint32Array(n);
-  const qualified = new Uint32Array(n).fill(NO_STRING), doc = new Uint32Array(n).fill(NO_STRING), signatures = new Uint32Array(n).fill(NO_STRING);
-  const lastCommit = new Float64Array(n), commitCount = new Uint32Array(n);
-  let w = 0;
-  for (let i = 0; i < graph.nodeCapacity; i++) {
-    const node = graph.node(i);
-    if (!node) continue;
-    remap[i] = w;
-    kind[w] = KIND_CODE.get(node.kind) ?? 0;
-    lang[w] = langCode(node.language);
-    start[w] = node.startLine;
-    end[w] = node.endLine;
-    id[w] = strings.ref(node.id);
-    label[w] = strings.ref(node.label);
-    path[w] = strings.ref(node.path);
-    let fl = 0;
-    if (node.qualifiedName !== undefined) (fl |= F_QUALIFIED), (qualified[w] = strings.ref(node.qualifiedName));
-    if (node.exported !== undefined) fl |= F_EXPORTED | (node.exported ? F_EXPORTED_TRUE : 0);
-    if (node.doc !== undefined) (fl |= F_DOC), (doc[w] = strings.ref(node.doc));
-    if (node.signatures !== undefined) (fl |= F_SIGNATURES), (signatures[w] = strings.ref(JSON.stringify(node.signatures)));
-    if (node.lastCommitAt !== undefined) (fl |= F_LAST_COMMIT), (lastCommit[w] = node.lastCommitAt);
-    if (node.commitCount !== undefined) (fl |= F_COMMIT_COUNT), (commitCount[w] = node.commitCount);
-    if (node.isTest !== undefined) fl |= F_IS_TEST | (node.isTest ? F_IS_TEST_TRUE : 0);
-    flags[w] = fl;
-    w++;
-    if (w % STEP === 0) yield;
+/** Decodes nodes [from, to) into `nodes`. */
+function decodeNodes(c: NodeColumnsIn, str: (ref: number) => string, language: (code: number) => Language | null, nodes: GraphNode[], from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const fl = c.flags[i];
+    const k = KINDS[c.kind[i]];
+    if (k === undefined) throw new SnapshotError('graph snapshot: bad node kind');
+    const node: GraphNode = { id: str(c.id[i]), kind: k, label: str(c.label[i]), path: str(c.path[i]), startLine: c.start[i], endLine: c.end[i], language: language(c.lang[i]) };
+    if (fl & F_QUALIFIED) node.qualifiedName = str(c.qualified[i]);
+    if (fl & F_IS_TEST) node.isTest = (fl & F_IS_TEST_TRUE) !== 0;
+    if (fl & F_EXPORTED) node.exported = (fl & F_EXPORTED_TRUE) !== 0;
+    if (fl & F_DOC) node.doc = str(c.doc[i]);
+    if (fl & F_SIGNATURES) node.signatures = JSON.parse(str(c.signatures[i])) as string[];
+    if (fl & F_LAST_COMMIT) node.lastCommitAt = c.lastCommit[i];
+    if (fl & F_COMMIT_COUNT) node.commitCount = c.commitCount[i];
+    nodes[i] = node;
   }
-  if (w !== n) throw new Error(`graph snapshot: ${w} live slots for ${n} live nodes`);
-  // Live edges, endpoints renumbered.
-  const m = graph.edgeCount;
-  const source = new Uint32Array(m), target = new Uint32Array(m), relation = new Uint8Array(m), weight = new Float32Array(m);
-  let k = 0;
-  for (let e = 0; e < graph.edgeCapacity; e++) {
-    if (!graph.isEdgeAlive(e)) continue;
-    source[k] = remap[graph.edgeSource[e]];
-    target[k] = remap[graph.edgeTarget[e]];
-    relation[k] = graph.edgeRelation[e];
-    weight[k] = graph.edgeWeight[e];
-    k++;
-    if (k % (4 * STEP) === 0) yield;
-  }
-  if (k !== m) throw new Error(`graph snapshot: ${k} live edge slots for ${m} live edges`);
-  const f = facts.files.length;
-  const filePath = new Uint32Array(f), fileKey = new Uint32Array(f), fileLang = new Uint8Array(f);
-  const fileErrors = new Uint32Array(f), fileErrorLine = new Uint32Array(f), filePrecise = new Uint8Array(f);
-  facts.files.forEach((file, i) => {
-    filePath[i] = strings.ref(file.path);
-    fileKey[i] = strings.ref(file.extractionKey);
-    fileLang[i] = langCode(file.language);
-    fileErrors[i] = file.parseErrors;
-    fileErrorLine[i] = file.parseErrorLine;
-    filePrecise[i] = file.precise ? 1 : 0;
-  });
-  yield;
-  // String tables: offsets in bytes into each table.
-  const latin1Offsets = new Uint32Array(strings.latin1.length + 1);
-  let at = 0;
-  strings.latin1.forEach((s, i) => {
-    latin1Offsets[i] = at;
-    at += s.length;
-  });
-  latin1Offsets[strings.latin1.length] = at;
-  const latin1 = Buffer.from(strings.latin1.join(''), 'latin1');
-  const utf16Offsets = new Uint32Array(strings.utf16.length + 1);
-  at = 0;
-  strings.utf16.forEach((s, i) => {
-    utf16Offsets[i] = at;
-    at += 2 * s.length;
-  });
-  utf16Offsets[strings.utf16.length] = at;
-  const utf16 = Buffer.from(strings.utf16.join(''), 'utf16le');
-  yield;
-
-  const header: Header = {
-    nodes: n, edges: m, files: f,
-    latin1Strings: strings.latin1.length, utf16Strings: strings.utf16.length,
-    latin1Bytes: latin1.length, utf16Bytes: utf16.length,
-    languages, fingerprint: facts.fingerprint, unresolved: facts.unresolved,
-  };
-  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
-  const bodyStart = align8(16 + headerBytes.length);
-  const { offsets, size } = layout(header);
-  const out = new Uint8Array(bodyStart + size);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(0, MAGIC, true);
-  dv.setUint32(4, SNAPSHOT_FORMAT, true);
-  dv.setUint32(12, headerBytes.length, true);
-  out.set(headerBytes, 16);
-  const sections: Record<SectionName, ArrayBufferView> = {
-    kind, lang, flags, start, end, id, label, path, qualified, doc, signatures, lastCommit, commitCount,
-    source, target, relation, weight,
-    filePath, fileKey, fileLang, fileErrors, fileErrorLine, filePrecise,
-    latin1Offsets, utf16Offsets, latin1, utf16,
-  };
-  for (const name of Object.keys(sections) as SectionName[]) {
-    const v = sections[name];
-    out.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), bodyStart + offsets[name]);
-  }
-  dv.setUint32(8, crc32(out.subarray(12)), true);
-  return out;
 }
 
 /** Decodes a snapshot (checking magic, format and checksum); yields between batches of nodes. */
@@ -304,20 +203,11 @@ export function* decodeSnapshot(input: Uint8Array): Generator<void, DecodedSnaps
   const qualified = u32('qualified', n), doc = u32('doc', n), signatures = u32('signatures', n);
   const lastCommit = new Float64Array(data.buffer, base + offsets.lastCommit, n), commitCount = u32('commitCount', n);
   const nodes: GraphNode[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const fl = flags[i];
-    const k = KINDS[kind[i]];
-    if (k === undefined) throw new SnapshotError('graph snapshot: bad node kind');
-    const node: GraphNode = { id: str(id[i]), kind: k, label: str(label[i]), path: str(path[i]), startLine: start[i], endLine: end[i], language: language(lang[i]) };
-    if (fl & F_QUALIFIED) node.qualifiedName = str(qualified[i]);
-    if (fl & F_IS_TEST) node.isTest = (fl & F_IS_TEST_TRUE) !== 0;
-    if (fl & F_EXPORTED) node.exported = (fl & F_EXPORTED_TRUE) !== 0;
-    if (fl & F_DOC) node.doc = str(doc[i]);
-    if (fl & F_SIGNATURES) node.signatures = JSON.parse(str(signatures[i])) as string[];
-    if (fl & F_LAST_COMMIT) node.lastCommitAt = lastCommit[i];
-    if (fl & F_COMMIT_COUNT) node.commitCount = commitCount[i];
-    nodes[i] = node;
-    if ((i + 1) % STEP === 0) yield;
+  const cols: NodeColumnsIn = { kind, lang, flags, start, end, id, label, path, qualified, doc, signatures, lastCommit, commitCount };
+  // A range per step, in a plain function: V8 never optimises a long loop inside a generator body.
+  for (let from = 0; from < n; from += DECODE_NODES_PER_STEP) {
+    decodeNodes(cols, str, language, nodes, from, Math.min(n, from + DECODE_NODES_PER_STEP));
+    yield;
   }
   // Edges are copied out (the graph owns growable arrays); endpoints are checked against the nodes.
   const edgeSource = u32('source', m).slice(), edgeTarget = u32('target', m).slice();

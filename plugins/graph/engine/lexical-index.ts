@@ -18,6 +18,7 @@ import { buildBaseIndex, type BaseIndex } from './lexical-build.ts';
 import { buildOffThread } from './lexical-offthread.ts';
 import { readIndexFile, saveIndexFile, writeFileAtomic, type IndexFileOptions } from './lexical-persist.ts';
 import { IndexedPostings } from './lexical-postings.ts';
+import { BACKGROUND_SLICE_MS, SliceClock } from './steps.ts';
 
 export { tokenize } from './lexical-text.ts';
 export type { SeekHit, SeekOptions } from './seek-scoring.ts';
@@ -49,7 +50,6 @@ interface Built {
 
 let scratchCount = 0;
 
-const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The seek index over one CodeGraph. */
 export class LexicalIndex extends IndexedPostings {
@@ -203,7 +203,7 @@ export class LexicalIndex extends IndexedPostings {
       // Not started, or the graph changed since it started: (re)start from the current graph.
       if (this.building?.graph !== graph || this.building.version !== graph.version) this.startBuild(graph);
       const build = this.building!;
-      const t0 = performance.now();
+      const clock = new SliceClock(sliceMs);
       do {
         const r = build.steps.next();
         if (r.done) {
@@ -211,8 +211,9 @@ export class LexicalIndex extends IndexedPostings {
           this.installBuilt(graph, r.value);
           return;
         }
-      } while (performance.now() - t0 < sliceMs);
-      await turn();
+      } while (!clock.spent());
+      await clock.yield();
+      // Reset meanwhile (the graph was replaced): nobody wants this graph's index any more.
       if (this.builtFor !== graph && this.building === null) return;
     }
   }
@@ -247,13 +248,12 @@ export class LexicalIndex extends IndexedPostings {
     if (key !== null) {
       const reading = readIndexFile(this.file!.path(), key, graph);
       try {
-        let t0 = performance.now();
+        const clock = new SliceClock(sliceMs);
         let r = reading.next();
         for (; !r.done; r = reading.next()) {
-          if (performance.now() - t0 < sliceMs) continue;
-          await turn();
+          if (!clock.spent()) continue;
+          await clock.yield();
           if (!wanted()) return;
-          t0 = performance.now();
         }
         if (r.value) {
           this.installBuilt(graph, { base: { ...r.value, version }, from: 'file', key });
@@ -281,12 +281,11 @@ export class LexicalIndex extends IndexedPostings {
   private async syncSliced(graph: CodeGraph, sliceMs: number): Promise<void> {
     const version = graph.version;
     const changed = this.changedSlots(graph);
-    let t0 = performance.now();
+    const clock = new SliceClock(sliceMs);
     for (let k = 0; k < changed.length; k += SYNC_CHUNK) {
-      if (k > 0 && performance.now() - t0 >= sliceMs) {
-        await turn();
+      if (k > 0 && clock.spent()) {
+        await clock.yield();
         if (graph.version !== version || this.builtFor !== graph) return;
-        t0 = performance.now();
       }
       this.update(graph, changed.slice(k, k + SYNC_CHUNK));
     }
@@ -345,13 +344,12 @@ export class LexicalIndex extends IndexedPostings {
       if (worker) built = { base: worker.base, from: 'worker', key, bytes: worker.bytes };
     } else {
       const steps = buildBaseIndex(graph, this.textOf, this.averages);
-      let t0 = performance.now();
+      const clock = new SliceClock(BACKGROUND_SLICE_MS);
       let r = steps.next();
       for (; !r.done; r = steps.next()) {
-        if (performance.now() - t0 < 10) continue;
-        await turn();
+        if (!clock.spent()) continue;
+        await clock.yield();
         if (!wanted()) return;
-        t0 = performance.now();
       }
       built = { base: r.value, from: 'build', key };
     }

@@ -40,10 +40,41 @@ export function backgroundTurnSpent(sliceMs = BACKGROUND_SLICE_MS): boolean {
 
 /**
  * Gives the event loop back until the next turn (the timers phase: after requests, I/O and the
- * other phases had their go), where the background budget starts afresh.
+ * other phases had their go), where the background budget starts afresh from the moment it resumes.
  */
 export function backgroundYield(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  // The new turn's budget starts when the work resumes: work done after the yield and before the
+  // next budget check (a finalize between two sliced runs) counts.
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      turnElapsed();
+      resolve();
+    }, 0),
+  );
+}
+
+/**
+ * The clock of one sliced run: a background budget (`sliceMs` ≤ BACKGROUND_SLICE_MS) is the turn's,
+ * shared with every other background slicer, and yields to the next timers phase; a longer one is the
+ * run's own and yields one macrotask. `spent()` says when to `yield()`.
+ */
+export class SliceClock {
+  private start = performance.now();
+  private readonly background: boolean;
+
+  constructor(private readonly sliceMs: number) {
+    this.background = sliceMs <= BACKGROUND_SLICE_MS;
+    if (this.background) turnElapsed();
+  }
+
+  spent(): boolean {
+    return this.background ? backgroundTurnSpent(this.sliceMs) : performance.now() - this.start >= this.sliceMs;
+  }
+
+  async yield(): Promise<void> {
+    await (this.background ? backgroundYield() : yieldToLoop());
+    this.start = performance.now();
+  }
 }
 
 /** Runs a step generator to the end in one go (one that yields a promise to wait for must run sliced). */
@@ -74,12 +105,7 @@ export async function runStepsSliced<T>(steps: Generator<void | Promise<unknown>
     const r = steps.next();
     if (r.done) return r.value;
     if (r.value) {
-      try {
-        await r.value;
-      } catch (err) {
-        steps.return(undefined as T);
-        throw err;
-      }
+      await awaitStep(steps, r.value);
       sliceStart = performance.now();
     } else if (performance.now() - sliceStart >= sliceMs) {
       await yieldToLoop();
@@ -94,13 +120,16 @@ async function runStepsBackground<T>(steps: Generator<void | Promise<unknown>, T
     if (backgroundTurnSpent(sliceMs)) await backgroundYield();
     const r = steps.next();
     if (r.done) return r.value;
-    if (r.value) {
-      try {
-        await r.value;
-      } catch (err) {
-        steps.return(undefined as T);
-        throw err;
-      }
-    }
+    if (r.value) await awaitStep(steps, r.value);
+  }
+}
+
+/** Waits for the promise a step yielded; its rejection closes the generator (its `finally` blocks run) and ends the run. */
+async function awaitStep<T>(steps: Generator<void | Promise<unknown>, T>, wait: Promise<unknown>): Promise<void> {
+  try {
+    await wait;
+  } catch (err) {
+    steps.return(undefined as T);
+    throw err;
   }
 }

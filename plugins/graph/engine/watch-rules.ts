@@ -5,8 +5,9 @@
  * ignore rules (.gitignore files, .git/info/exclude) read folder by folder on first use.
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type * as ParcelWatcher from '@parcel/watcher';
 import ignore, { type Ignore } from 'ignore';
 import { BACKGROUND_SLICE_MS, backgroundTurnSpent, backgroundYield } from './steps.ts';
@@ -19,7 +20,15 @@ export function nativeWatcher(): typeof ParcelWatcher {
   return (parcel ??= requireModule('@parcel/watcher') as typeof ParcelWatcher);
 }
 
-/** .gitignore rules of the workspace, folder by folder, read on first use. */
+/** Events of one batch whose folders' ignore files are read ahead asynchronously (GitignoreRules.prefetch). */
+const PREFETCH_MAX = 4096;
+
+/** The ignore files of a workspace-relative folder ('' is the root: .git/info/exclude too). */
+function ignoreFilesOf(dir: string): string[] {
+  return dir === '' ? [join('.git', 'info', 'exclude'), '.gitignore'] : [join(dir, '.gitignore')];
+}
+
+/** .gitignore rules of the workspace, folder by folder, read on first use (or ahead, `prefetch`). */
 export class GitignoreRules {
   private readonly byDir = new Map<string, Ignore | null>();
   constructor(private readonly root: string) {}
@@ -27,7 +36,7 @@ export class GitignoreRules {
   private rulesOf(dir: string): Ignore | null {
     if (this.byDir.has(dir)) return this.byDir.get(dir)!;
     let text = '';
-    for (const file of dir === '' ? [join('.git', 'info', 'exclude'), '.gitignore'] : [join(dir, '.gitignore')]) {
+    for (const file of ignoreFilesOf(dir)) {
       try {
         text += readFileSync(join(this.root, file), 'utf8') + '\n';
       } catch {
@@ -42,6 +51,40 @@ export class GitignoreRules {
   /** Forgets the rules read so far (a .gitignore changed). */
   refresh(): void {
     this.byDir.clear();
+    this.epoch++;
+  }
+
+  private epoch = 0;
+
+  /**
+   * Reads, asynchronously and 32 files at a time, the rules of every folder on the way to these
+   * absolute paths not read yet, so `ignores` then reads no file on the main thread (a burst over 100
+   * folders read 100 missing .gitignore files synchronously, each a thrown ENOENT). A batch larger
+   * than PREFETCH_MAX events is left to the on-demand reads (its folders are mostly known by then).
+   */
+  async prefetch(absolutePaths: readonly string[]): Promise<void> {
+    if (absolutePaths.length > PREFETCH_MAX) return;
+    const dirs = new Set<string>();
+    for (const p of absolutePaths) {
+      const rel = relative(this.root, p).split(sep).join('/');
+      if (!rel || rel.startsWith('..')) continue;
+      const parts = rel.split('/');
+      for (let i = 0; i < parts.length; i++) {
+        const d = parts.slice(0, i).join('/');
+        if (!this.byDir.has(d)) dirs.add(d);
+      }
+    }
+    const list = [...dirs];
+    const epoch = this.epoch;
+    for (let i = 0; i < list.length; i += 32) {
+      const batch = list.slice(i, i + 32);
+      // A file that cannot be read holds no rules (as on demand): this never rejects.
+      const texts = await Promise.all(batch.map((d) => Promise.all(ignoreFilesOf(d).map((f) => readFile(join(this.root, f), 'utf8').then((t) => t + '\n', () => ''))).then((t) => t.join(''))));
+      if (epoch !== this.epoch) return; // a .gitignore changed meanwhile: read on demand again
+      batch.forEach((d, k) => {
+        if (!this.byDir.has(d)) this.byDir.set(d, texts[k].trim() ? ignore().add(texts[k]) : null);
+      });
+    }
   }
 
   /** Whether a workspace-relative path (a folder when `dir`) is ignored by git's rules. */

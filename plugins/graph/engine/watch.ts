@@ -69,6 +69,7 @@ export class WorkspaceWatcher {
     if (error) this.lastError = error.message;
     // Batches are handled in order, each in slices (counted as pending until done).
     const done: Promise<void> = this.handling
+      .then(() => this.gitignore.prefetch(events.map((e) => e.path)))
       .then(() => eachSliced(events, (e) => this.onEvent(e)))
       .catch((err: unknown) => {
         this.lastError = err instanceof Error ? err.message : String(err);

@@ -1,0 +1,78 @@
+/**
+ * The federated view's composite graph, built in slices: every member's nodes copied under
+ * `<repo>::` ids and paths, every member edge kept, and the cross-repository links added as edges.
+ * Background work (it runs before the first call on a new or changed federation): it yields by the
+ * turn's shared budget (SliceClock), so other calls wait a few milliseconds at most.
+ */
+import { CodeGraph, DEFAULT_WEIGHTS, moduleNodeId, RELATION_CODE, type Relation } from './engine/graph.ts';
+import { SliceClock } from './engine/steps.ts';
+import { NAMESPACE_SEPARATOR, namespaceOf, type FederationLink, type FederationMember } from './federated-view-names.ts';
+
+/** Weight of a manifest dependency edge (grouping evidence, weaker than an import of a symbol). */
+const DEPENDS_ON_WEIGHT = 0.6;
+/**
+ * Main-thread time the view's build (copy, seek index, PageRank) takes before it yields to the event
+ * loop: background work, under the turn's shared budget.
+ */
+export const BUILD_SLICE_MS = 4;
+/** Items copied between two looks at the clock. */
+const CHECK_EVERY = 64;
+
+/** Yields when the turn's budget is spent (`due` is cheap: it reads the clock every CHECK_EVERY items). */
+class Slicer {
+  private readonly clock = new SliceClock(BUILD_SLICE_MS);
+  private count = 0;
+  due(): boolean {
+    return ++this.count % CHECK_EVERY === 0 && this.clock.spent();
+  }
+  yield(): Promise<void> {
+    return this.clock.yield();
+  }
+}
+
+/** The composite graph of `members` with `links`, finalized, and the cross edges added by relation. */
+export async function buildComposite(members: readonly FederationMember[], links: readonly FederationLink[]): Promise<{ graph: CodeGraph; counts: Record<FederationLink['relation'], number> }> {
+  const g = new CodeGraph();
+  const maps: Int32Array[] = [];
+  const slicer = new Slicer();
+  for (const m of members) {
+    const src = m.engine.graph;
+    const map = new Int32Array(src.nodeCapacity).fill(-1);
+    for (let i = 0; i < src.nodeCapacity; i++) {
+      if (slicer.due()) await slicer.yield();
+      const n = src.node(i);
+      if (n) map[i] = g.upsertNode({ ...n, id: `${m.name}${NAMESPACE_SEPARATOR}${n.id}`, path: `${m.name}${NAMESPACE_SEPARATOR}${n.path}` });
+    }
+    maps.push(map);
+  }
+  for (const [k, m] of members.entries()) {
+    const src = m.engine.graph;
+    const map = maps[k];
+    for (let e = 0; e < src.edgeCapacity; e++) {
+      if (slicer.due()) await slicer.yield();
+      if (!src.isEdgeAlive(e)) continue;
+      const s = map[src.edgeSource[e]];
+      const t = map[src.edgeTarget[e]];
+      if (s >= 0 && t >= 0) g.addEdge(s, t, src.edgeRelation[e], src.edgeWeight[e]);
+    }
+  }
+  const counts = { depends_on: 0, imports: 0, calls: 0 };
+  // A manifest the graph does not parse (package.json, go.mod, …) stands for its repository: its root module.
+  const endpoint = (id: string, l: FederationLink) => {
+    const i = g.indexOf(id);
+    const ns = namespaceOf(id);
+    return i >= 0 || l.relation !== 'depends_on' || ns === null ? i : g.indexOf(`${ns}${NAMESPACE_SEPARATOR}${moduleNodeId('.')}`);
+  };
+  for (const l of links) {
+    if (slicer.due()) await slicer.yield();
+    const s = endpoint(l.source, l);
+    const t = endpoint(l.target, l);
+    if (s < 0 || t < 0) continue;
+    const relation: Relation = l.relation === 'depends_on' ? 'imports' : l.relation;
+    g.addEdge(s, t, RELATION_CODE[relation], l.relation === 'depends_on' ? DEPENDS_ON_WEIGHT : DEFAULT_WEIGHTS[relation]);
+    counts[l.relation]++;
+  }
+  await slicer.yield();
+  g.finalize();
+  return { graph: g, counts };
+}
