@@ -35,10 +35,10 @@ function memoryOf(engine: object): Memory {
   if (!m) memories.set(engine, (m = new Map()));
   return m;
 }
-/** Class labels per graph version (the dependency-injection rules' context). */
+/** Class labels per graph version (the dependency-injection rules' context), cached per graph version. */
 const classCache = new WeakMap<CodeGraph, { version: number; names: string[]; set: ReadonlySet<string>; key: string }>();
 
-function classNamesOf(g: CodeGraph): { names: string[]; set: ReadonlySet<string>; key: string } {
+export function classNamesOf(g: CodeGraph): { names: string[]; set: ReadonlySet<string>; key: string } {
   let c = classCache.get(g);
   if (!c || c.version !== g.version) {
     const set = new Set<string>();
@@ -89,8 +89,8 @@ export function backgroundSlice<T>(work: Promise<T>): Promise<T> {
   return p;
 }
 
-/** Files whose facts this process parsed, read from the persisted table or found in memory, since it started (`health` shows them). */
-export const factsCounters = { computed: 0, fromStore: 0, fromCache: 0 };
+/** Files whose facts this process parsed, read from the persisted table or found in memory, and whose findings a scan read from the ingest's parse, since it started (`health` shows them). */
+export const factsCounters = { computed: 0, fromStore: 0, fromCache: 0, fromIngest: 0 };
 
 const stores = new Map<string, FactsStore | null>();
 

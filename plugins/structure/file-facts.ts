@@ -18,6 +18,12 @@ export interface RawFinding {
   severity: number;
   message: string;
   code: string;
+  /**
+   * Set only by findings computed with class names deferred (`deferredClasses`): the class name the
+   * rule's check asked about, which the reader looks up in the graph's classes (the finding stands
+   * only when it is one).
+   */
+  needsClass?: string;
 }
 
 /** A normalised AST shape: 5-token shingles of the pre-order node types (names and literals drop out). */
@@ -140,12 +146,37 @@ function accept(rule: CodeRule, list: readonly { name: string; node: Node }[], c
   for (const c of list) captures[c.name] ??= c.node;
   const hit = captures.hit ?? list[0]?.node;
   if (!hit || seen.has(hit.id)) return false;
+  const deferred = ctx.classNames instanceof DeferredClasses ? ctx.classNames : null;
+  deferred?.reset();
   const verdict = rule.check ? rule.check({ ...captures, hit }, ctx) : true;
   if (verdict === false) return false;
   seen.add(hit.id);
   const refined = typeof verdict === 'object' ? verdict : {};
-  out.push({ pattern: rule.preset, rule: rule.id, file: path, lines: linesOf(hit), severity: refined.severity ?? rule.severity, message: refined.message ?? rule.message, code: excerpt(hit) });
+  const finding: RawFinding = { pattern: rule.preset, rule: rule.id, file: path, lines: linesOf(hit), severity: refined.severity ?? rule.severity, message: refined.message ?? rule.message, code: excerpt(hit) };
+  if (deferred?.asked !== undefined) finding.needsClass = deferred.asked;
+  out.push(finding);
   return true;
+}
+
+/**
+ * Class names not known yet (an ingest's parse, before the graph exists): every name counts as a
+ * class, and the one a check asked about is kept on its finding (`needsClass`) for the reader to
+ * look up. A check that asks about two names in one finding makes `ambiguous` true (the reader
+ * then cannot decide from one name, and computes the file's facts itself).
+ */
+export class DeferredClasses extends Set<string> {
+  asked: string | undefined;
+  ambiguous = false;
+
+  reset(): void {
+    this.asked = undefined;
+  }
+
+  override has(name: string): boolean {
+    if (this.asked !== undefined && this.asked !== name) this.ambiguous = true;
+    this.asked = name;
+    return true;
+  }
 }
 
 /** Every built-in rule's findings in a parsed file (rules whose `needs` is absent from the text skip). */

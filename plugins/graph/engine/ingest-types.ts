@@ -1,6 +1,7 @@
 /** The shapes of an ingest run: its options, what the engine hands it, and what it reports. */
 import type { GraphBuilder } from './build.ts';
 import type { NodeKind, Relation } from './graph.ts';
+import type { ParseExtensionRegistry } from './parse-extensions.ts';
 import type { ParseErrorReport } from './parse-report.ts';
 import type { SourceParser } from './source-parser.ts';
 import type { FileRow, GraphStore } from './store.ts';
@@ -86,6 +87,8 @@ export interface IngestContext {
    * never holds every text at once; without it the texts come back in `IngestOutcome.texts`.
    */
   keepText?: (path: string, text: string) => void;
+  /** Parse extensions to run on each parsed tree, whose rows the commit writes (parse-extensions.ts). */
+  extensions?: ParseExtensionRegistry;
 }
 
 /** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */

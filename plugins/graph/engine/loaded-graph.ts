@@ -66,6 +66,7 @@ export class LoadedGraph extends LoadedGraphBase {
         gitMaxCommits: this.options.gitMaxCommits,
         parseWorkers: this.options.parseWorkers,
         keepText: (path, text) => this.contents.put(path, text),
+        extensions: this.options.extensions,
       },
       options,
     ).finally(() => releaseHeap?.());

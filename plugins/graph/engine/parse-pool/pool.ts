@@ -11,6 +11,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnEngineWorker } from '../engine-worker.ts';
+import type { ParseExtensionSpec } from '../parse-extensions.ts';
 import { fromWire, type ParseOutcome, type ParseTask } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
 
@@ -61,6 +62,8 @@ export interface ParseRunOptions {
   onBatch?: (start: number, outcomes: ParseOutcome[]) => void;
   /** Outcomes carry the light copy of their extraction (`ParseOutcome.light`); the whole one is parsed only when read. */
   light?: boolean;
+  /** Parse extensions to run on each tree (parse-extensions.ts). */
+  extensions?: ParseExtensionSpec[];
 }
 
 interface Slot {
@@ -124,7 +127,7 @@ export class ParsePool {
     tasks: readonly ParseTask[],
     options: ParseRunOptions,
   ): Promise<PooledParse> {
-    const { onDone, cancelled, onBatch, light = false } = options;
+    const { onDone, cancelled, onBatch, light = false, extensions } = options;
     this.ensureWorkers();
     const batches = batchTasks(tasks);
     const outcomes: ParseOutcome[] = onBatch ? [] : new Array(tasks.length);
@@ -160,7 +163,7 @@ export class ParsePool {
           while (slot.inFlight < IN_FLIGHT && next < batches.length) {
             const index = next++;
             slot.inFlight++;
-            this.send(slot, root, parserVersion, batches[index].tasks, light).then((res) => {
+            this.send(slot, root, parserVersion, batches[index].tasks, light, extensions).then((res) => {
               slot.inFlight--;
               if (failed) return;
               try {
@@ -201,11 +204,11 @@ export class ParsePool {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
-  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[], light: boolean): Promise<Extract<ParseResponse, { type: 'result' }>> {
+  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[], light: boolean, extensions?: ParseExtensionSpec[]): Promise<Extract<ParseResponse, { type: 'result' }>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { slot, resolve, reject });
-      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks, ...(light ? { light } : {}) } satisfies ParseRequest);
+      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks, ...(light ? { light } : {}), ...(extensions?.length ? { extensions } : {}) } satisfies ParseRequest);
     });
   }
 

@@ -1,4 +1,5 @@
 /** Messages between the ingest and its parse workers. */
+import type { ParseExtensionSpec } from '../parse-extensions.ts';
 import type { ParseTask, WireOutcome } from './parse-file.ts';
 
 /** Parse a batch of files of one workspace. */
@@ -10,6 +11,8 @@ export interface ParseRequest {
   tasks: ParseTask[];
   /** Send each extraction's light copy too (a streamed ingest's build reads only that before linking). */
   light?: boolean;
+  /** Parse extensions to run on each tree (parse-extensions.ts). */
+  extensions?: ParseExtensionSpec[];
 }
 
 /** A batch's outcomes, in the order of its tasks, with the worker's read and parse milliseconds. */
