@@ -7,9 +7,10 @@
  * The dependency-injection rules ask whether a name is one of the workspace's classes, which is
  * not known during the parse: their findings are kept with the name asked (`needsClass`) and the
  * reader keeps those naming a class of the graph. A file whose outcome would depend on more than
- * that (a rule at its match cap with such findings, a check asking about two names) stores nothing,
- * as does a tree parsed from another text than the file's (a byte-order mark or a syntax repair):
- * the scan then computes that file's facts itself.
+ * that (a rule at its match cap with such findings, a check asking about two names) stores nothing:
+ * the scan then computes that file's facts itself. When the ingest's tree is of another text than
+ * the file's (a byte-order mark stripped, a syntax repair), the file is parsed again as the scan
+ * would parse it.
  */
 import type { ParseExtensionInput } from '../graph/api.ts';
 import { DeferredClasses, findingsOf, MAX_MATCHES_PER_RULE_FILE, type RawFinding } from './file-facts.ts';
@@ -20,10 +21,15 @@ export interface StoredFindings {
 }
 
 export default function findingsExtension(input: ParseExtensionInput): StoredFindings | null {
-  if (input.source !== input.text) return null;
+  const own = input.source === input.text ? null : input.parse(input.text);
   const classes = new DeferredClasses();
-  const parsed = { tree: input.tree, language: input.language, query: input.query, done: () => undefined };
-  const findings = findingsOf(parsed, input.text, input.path, classes);
+  const parsed = { tree: own ?? input.tree, language: input.language, query: input.query, done: () => undefined };
+  let findings: ReturnType<typeof findingsOf>;
+  try {
+    findings = findingsOf(parsed, input.text, input.path, classes);
+  } finally {
+    own?.delete();
+  }
   if (classes.ambiguous) return null;
   const f: StoredFindings['f'] = {};
   for (const [rule, list] of Object.entries(findings)) {

@@ -13,9 +13,9 @@
  * An extension that throws or runs over its per-file budget loses that file's result (reported by
  * `parseExtensionReport()`); the parse and the graph never depend on it.
  */
-import type { Language as Grammar, Query, Tree } from 'web-tree-sitter';
+import type { Language as Grammar, Parser, Query, Tree } from 'web-tree-sitter';
 import type { Language } from './extraction.ts';
-import { treeSitterRuntime } from './parsers/tree-sitter.ts';
+import { createParser, treeSitterRuntime } from './parsers/tree-sitter.ts';
 
 /** What a plugin registers. */
 export interface ParseExtensionSpec {
@@ -47,6 +47,11 @@ export interface ParseExtensionInput {
   path: string;
   /** A query compiled for the tree's grammar (cached per grammar and source). */
   query(source: string): Query;
+  /**
+   * Parses another text with the tree's grammar (e.g. `text` when it differs from `source`); the
+   * caller deletes the returned tree.
+   */
+  parse(text: string): Tree;
 }
 
 /** The default export of an extension module. */
@@ -84,6 +89,15 @@ function loadModule(url: string): Promise<ParseExtensionFn> {
 const warmed = new Set<string>();
 
 const queries = new WeakMap<Grammar, Map<string, Query>>();
+const parsers = new WeakMap<Grammar, Parser>();
+
+function parseWith(grammar: Grammar, text: string): Tree {
+  let parser = parsers.get(grammar);
+  if (!parser) parsers.set(grammar, (parser = createParser(grammar)));
+  const tree = parser.parse(text);
+  if (!tree) throw new Error('tree-sitter gave no tree');
+  return tree;
+}
 
 function compiled(grammar: Grammar, source: string): Query {
   let byGrammar = queries.get(grammar);
@@ -123,7 +137,7 @@ export class ExtensionRunner {
   /** Runs every extension of the language on one tree; never throws. */
   run(tree: Tree, source: string, text: string, language: Language, path: string): ExtensionResult[] {
     const out: ExtensionResult[] = [];
-    const input: ParseExtensionInput = { tree, source, text, language, path, query: (q) => compiled(tree.language, q) };
+    const input: ParseExtensionInput = { tree, source, text, language, path, query: (q) => compiled(tree.language, q), parse: (t) => parseWith(tree.language, t) };
     for (const { spec, fn, error } of this.loaded) {
       if (spec.languages && !spec.languages.includes(language)) continue;
       if (!fn) {

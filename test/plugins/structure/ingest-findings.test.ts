@@ -61,7 +61,7 @@ function repo(): Record<string, string> {
   }
   files['py/store.py'] = 'class Store:\n    def size(self):\n        return 1\n';
   files['src/store.ts'] = 'export class Store {\n  size(): number {\n    return 1;\n  }\n}\n';
-  // A byte-order mark: the ingest's tree is of the text without it, so this file's findings are computed by the scan itself.
+  // A byte-order mark: the ingest's tree is of the text without it, so the extension parses the file as read.
   files['py/bom.py'] = '\ufeffdef f(path):\n    try:\n        return open(path)\n    except:\n        pass\n';
   return files;
 }
@@ -97,15 +97,14 @@ describe('scan findings computed by the ingest\'s parse (structure\'s parse exte
   it('scan_all right after the ingest reads the ingest\'s findings and starts no facts worker', async () => {
     const r = await h.call('scan_all', { agent_id: 'a', ...BIG });
     assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
-    // Every code file but the one with a byte-order mark (computed in-process: fewer files than a pool needs).
     assert.equal(r.json.files_total, 63);
-    assert.equal(r.json.files_from_ingest, 62);
-    assert.equal(r.json.files_parsed, 1);
+    assert.equal(r.json.files_from_ingest, 63);
+    assert.equal(r.json.files_parsed, 0);
     assert.equal(r.json.parse_workers, 0, 'no facts worker started');
     const health = (await h.call('health', { agent_id: 'a' })).json.structure;
-    assert.equal(health.facts.parsed, 1);
+    assert.equal(health.facts.parsed, 0);
     assert.equal(health.ingest_findings.files, 63);
-    assert.equal(health.ingest_findings.stored, 62);
+    assert.equal(health.ingest_findings.stored, 63);
     assert.equal(health.ingest_findings.failed, 0);
     const found = await codeFindings(h);
     const at = (rule: string) => found.filter((f) => f.rule === rule).length;
@@ -137,7 +136,7 @@ describe('scan findings computed by the ingest\'s parse (structure\'s parse exte
     assert.equal(ing.result.isError, undefined, JSON.stringify(ing.json));
     const r = await h.call('scan_all', { agent_id: 'a', ...BIG });
     assert.equal(r.json.files_total, 62);
-    assert.equal(r.json.files_from_ingest, 61);
+    assert.equal(r.json.files_from_ingest, 62);
     const found = await codeFindings(h);
     assert.deepEqual(found.filter((f) => f.file === 'py/mod_0.py').map((f) => `${f.rule}:${f.lines[0]}`), ['py.swallowed_except:4']);
     assert.equal(found.filter((f) => f.file === 'src/mod_1.ts').length, 0);
