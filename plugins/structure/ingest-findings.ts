@@ -5,7 +5,7 @@
  * computes the facts of the others itself (facts-cache.ts).
  */
 import { createHash } from 'node:crypto';
-import type { GraphService, Language } from '../graph/api.ts';
+import type { GraphService, Language, ParseExtensionSpec } from '../graph/api.ts';
 import { CODE_RULES } from './code-rules.ts';
 import { factsVersion } from './facts-store.ts';
 import type { RawFinding } from './file-facts.ts';
@@ -25,11 +25,16 @@ export function findingsVersion(): string {
   return createHash('sha1').update(`${FORMAT}\n${factsVersion()}\n${findingsExtension.toString()}`).digest('hex').slice(0, 16);
 }
 
-/** Registers the findings extension with the graph engine: ingests from now on compute them in their parse. */
-export function registerFindingsExtension(graph: GraphService): void {
+/** The findings extension as the graph engine registers it. */
+export function findingsExtensionSpec(): ParseExtensionSpec {
   const here = new URL(import.meta.url);
   const module = new URL(here.pathname.endsWith('.ts') ? './findings-extension.ts' : './findings-extension.js', here).href;
-  graph.registerParseExtension({ key: FINDINGS_KEY, version: findingsVersion(), module, languages: LANGUAGES, budgetMs: BUDGET_MS });
+  return { key: FINDINGS_KEY, version: findingsVersion(), module, languages: LANGUAGES, budgetMs: BUDGET_MS };
+}
+
+/** Registers the findings extension with the graph engine: ingests from now on compute them in their parse. */
+export function registerFindingsExtension(graph: GraphService): void {
+  graph.registerParseExtension(findingsExtensionSpec());
 }
 
 /**
