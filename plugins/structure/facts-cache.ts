@@ -80,6 +80,19 @@ export function verbsComputing(): boolean {
   return activity.verbs > 0;
 }
 
+/**
+ * Runs a verb's work as facts activity: the background job starts no new slice meanwhile (a scan
+ * answered from the ingest's findings computes no facts, yet shares the cores with the job's workers).
+ */
+export async function asVerbWork<T>(work: () => Promise<T>): Promise<T> {
+  activity.verbs++;
+  try {
+    return await work();
+  } finally {
+    activity.verbs--;
+  }
+}
+
 /** Marks the background job's slice in flight; a verb arriving meanwhile waits for it and reuses what it computed. */
 export function backgroundSlice<T>(work: Promise<T>): Promise<T> {
   const p = work.finally(() => {

@@ -24,6 +24,12 @@ export interface RawFinding {
    * only when it is one).
    */
   needsClass?: string;
+  /**
+   * Set only on an anchored rule's findings computed with class names deferred, which are kept
+   * uncapped in the order the anchors found them: [anchor ordinal, root start, root end], what
+   * `capAnchored` needs to cap and order them as a run with the class names would have.
+   */
+  order?: [number, number, number];
 }
 
 /** A normalised AST shape: 5-token shingles of the pre-order node types (names and literals drop out). */
@@ -114,6 +120,8 @@ function runAnchored(rule: CodeRule, parsed: ParsedFile, text: string, ctx: Rule
   const seen = new Set<number>();
   const found: { at: number; end: number; f: RawFinding }[] = [];
   const into: RawFinding[] = [];
+  const deferred = ctx.classNames instanceof DeferredClasses ? ctx.classNames : null;
+  let ordinal = 0;
   for (const m of text.matchAll(anchor.at)) {
     let n = root.descendantForIndex(m.index, m.index + 1);
     while (n && !roots.has(n.type)) n = n.parent;
@@ -122,12 +130,43 @@ function runAnchored(rule: CodeRule, parsed: ParsedFile, text: string, ctx: Rule
     for (const match of query.matches(n, { maxStartDepth: 0, matchLimit: 4096 })) {
       if (!accept(rule, match.captures, ctx, path, seen, into)) continue;
       found.push({ at: n.startIndex, end: n.endIndex, f: into[into.length - 1] });
+      if (deferred) into[into.length - 1].order = [ordinal, n.startIndex, n.endIndex];
     }
-    if (found.length >= MAX_MATCHES_PER_RULE_FILE) break;
+    ordinal++;
+    if (deferred) {
+      // Which findings stand is known only with the class names: all are kept (within a bound) for capAnchored.
+      if (found.length >= DEFERRED_CAP) {
+        deferred.ambiguous = true;
+        break;
+      }
+    } else if (found.length >= MAX_MATCHES_PER_RULE_FILE) break;
+  }
+  if (deferred) {
+    for (const x of found) out.push(x.f);
+    return;
   }
   // In the whole-tree query's order: pre-order of the pattern's root node.
   found.sort((a, b) => a.at - b.at || b.end - a.end);
   for (const x of found.slice(0, MAX_MATCHES_PER_RULE_FILE)) out.push(x.f);
+}
+
+/** Findings an anchored rule keeps at most per file when class names are deferred (beyond: the file is left to the scan). */
+const DEFERRED_CAP = 20 * MAX_MATCHES_PER_RULE_FILE;
+
+/**
+ * An anchored rule's deferred findings (with `order`), those `keep` accepts, capped and ordered as
+ * `runAnchored` does with the class names known: anchors are taken in order until the accepted
+ * findings reach the cap, then sorted in the whole-tree query's order and cut to the cap.
+ */
+export function capAnchored(list: readonly RawFinding[], keep: (f: RawFinding) => boolean): RawFinding[] {
+  const found: RawFinding[] = [];
+  for (let i = 0; i < list.length; ) {
+    const ordinal = list[i].order![0];
+    for (; i < list.length && list[i].order![0] === ordinal; i++) if (keep(list[i])) found.push(list[i]);
+    if (found.length >= MAX_MATCHES_PER_RULE_FILE) break;
+  }
+  found.sort((a, b) => a.order![1] - b.order![1] || b.order![2] - a.order![2]);
+  return found.slice(0, MAX_MATCHES_PER_RULE_FILE);
 }
 
 /** Runs one rule's compiled query over a tree (custom rules and antibodies). */

@@ -13,7 +13,7 @@
  * would parse it.
  */
 import type { ParseExtensionInput } from '../graph/api.ts';
-import { DeferredClasses, findingsOf, MAX_MATCHES_PER_RULE_FILE, type RawFinding } from './file-facts.ts';
+import { capAnchored, DeferredClasses, findingsOf, MAX_MATCHES_PER_RULE_FILE, type RawFinding } from './file-facts.ts';
 
 /** What is stored per file: findings by rule id, each without its `file` (the row's path). */
 export interface StoredFindings {
@@ -32,9 +32,13 @@ export default function findingsExtension(input: ParseExtensionInput): StoredFin
   }
   if (classes.ambiguous) return null;
   const f: StoredFindings['f'] = {};
-  for (const [rule, list] of Object.entries(findings)) {
-    if (list.length >= MAX_MATCHES_PER_RULE_FILE && list.some((x) => x.needsClass !== undefined)) return null;
-    f[rule] = list.map(({ file: _file, ...rest }) => rest);
+  for (const [rule, all] of Object.entries(findings)) {
+    // Anchored rules come uncapped, in anchor order: a rule whose findings need no class is capped here, the others by the reader.
+    const anchored = all.length > 0 && all[0].order !== undefined;
+    const byClass = all.some((x) => x.needsClass !== undefined);
+    if (!anchored && byClass && all.length >= MAX_MATCHES_PER_RULE_FILE) return null; // a whole-tree rule's cap would depend on the classes
+    const list = anchored && !byClass ? capAnchored(all, () => true) : all;
+    f[rule] = list.map(({ file: _file, order, ...rest }) => (anchored && byClass ? { ...rest, order } : rest));
   }
   return { f };
 }

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { GraphService, Language, ParseExtensionSpec } from '../graph/api.ts';
 import { CODE_RULES } from './code-rules.ts';
 import { factsVersion } from './facts-store.ts';
-import type { RawFinding } from './file-facts.ts';
+import { capAnchored, type RawFinding } from './file-facts.ts';
 import findingsExtension, { type StoredFindings } from './findings-extension.ts';
 
 export const FINDINGS_KEY = 'structure.findings';
@@ -52,13 +52,11 @@ export function ingestFindings(graph: GraphService, files: readonly { path: stri
   }
   for (const [path, data] of stored) {
     const byRule: Record<string, RawFinding[]> = {};
-    for (const [rule, list] of Object.entries(data.f)) {
-      const kept: RawFinding[] = [];
-      for (const x of list) {
-        if (x.needsClass !== undefined && !classNames.has(x.needsClass)) continue;
-        kept.push({ pattern: x.pattern, rule: x.rule, file: path, lines: x.lines, severity: x.severity, message: x.message, code: x.code });
-      }
-      if (kept.length) byRule[rule] = kept;
+    for (const [rule, stored] of Object.entries(data.f)) {
+      const keep = (x: Omit<RawFinding, 'file'>) => x.needsClass === undefined || classNames.has(x.needsClass);
+      // An anchored rule's findings that depend on the classes come uncapped, in anchor order.
+      const list = stored.length > 0 && stored[0].order !== undefined ? capAnchored(stored as RawFinding[], keep) : stored.filter(keep);
+      if (list.length) byRule[rule] = list.map((x) => ({ pattern: x.pattern, rule: x.rule, file: path, lines: x.lines, severity: x.severity, message: x.message, code: x.code }));
     }
     out.set(path, byRule);
   }

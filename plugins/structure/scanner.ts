@@ -8,7 +8,7 @@ import type { CodeGraph, GraphNode, GraphService, Language } from '../graph/api.
 import { ensureFinal, fileIndexOf } from '../graph/api.ts';
 import { CODE_LANGUAGES } from './code-trees.ts';
 import { CODE_RULES, type CodeRule, type PresetName } from './code-rules.ts';
-import { classNamesOf, factsCounters, factsOf } from './facts-cache.ts';
+import { asVerbWork, classNamesOf, factsCounters, factsOf } from './facts-cache.ts';
 import { ingestFindings } from './ingest-findings.ts';
 import { parseFile } from './grammars.ts';
 import { runRuleQuery, type RawFinding } from './file-facts.ts';
@@ -54,8 +54,12 @@ export interface ScanOutcome {
   parse_workers: number;
 }
 
-/** Runs the rules of `presets` plus the custom rules over every code file in scope, then the graph presets. */
-export async function runScan(graph: GraphService, request: ScanRequest): Promise<ScanOutcome> {
+/** Runs the rules of `presets` plus the custom rules over every code file in scope, then the graph presets (the background facts job pauses meanwhile). */
+export function runScan(graph: GraphService, request: ScanRequest): Promise<ScanOutcome> {
+  return asVerbWork(() => scan(graph, request));
+}
+
+async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutcome> {
   const engine = graph.engine;
   const g = engine.graph;
   ensureFinal(g);

@@ -63,17 +63,21 @@ function repo(): Record<string, string> {
   files['src/store.ts'] = 'export class Store {\n  size(): number {\n    return 1;\n  }\n}\n';
   // A byte-order mark: the ingest's tree is of the text without it, so the extension parses the file as read.
   files['py/bom.py'] = '\ufeffdef f(path):\n    try:\n        return open(path)\n    except:\n        pass\n';
+  // More candidates than a rule keeps per file (200) before the class names sort them out: 300, 150 of them workspace classes.
+  files['big/many.py'] = `from py.store import Store\nclass Many:\n    def run(self):\n${'        Unknown()\n        Store()\n'.repeat(150)}`;
+  // 260 findings that stand: the rule's cap keeps the first 200.
+  files['big/capped.py'] = `from py.store import Store\nclass Capped:\n    def run(self):\n${'        Store()\n'.repeat(260)}`;
   return files;
 }
 
 const BIG = { severity_min: 0, limit_per_pattern: 200, token_budget: 20_000, time_budget_ms: 60_000 };
 const CODE_PRESETS = ['error_handling', 'resource_cleanup', 'state_mutation', 'concurrency', 'auth_boundary', 'dependency_injection'];
 
-/** Every code-rule finding, one scan_all per preset (each listing whole within the token budget), in a stable order. */
-async function codeFindings(h: Harness): Promise<any[]> {
+/** Every code-rule finding under some paths, one scan_all per path and preset (each listing whole within the token budget), in a stable order. */
+async function codeFindings(h: Harness, scopes = ['py', 'src']): Promise<any[]> {
   const out: any[] = [];
-  for (const preset of CODE_PRESETS) {
-    const r = await h.call('scan_all', { agent_id: 'a', patterns: [preset], ...BIG });
+  for (const scope of scopes) for (const preset of CODE_PRESETS) {
+    const r = await h.call('scan_all', { agent_id: 'a', patterns: [preset], scope, ...BIG });
     assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
     assert.equal(r.json.budget.dropped, 0, `${preset}: the whole listing fits`);
     out.push(...(Object.values(r.json.findings) as any[][]).flat().filter((f) => !f.rule.startsWith('graph.')));
@@ -97,14 +101,14 @@ describe('scan findings computed by the ingest\'s parse (structure\'s parse exte
   it('scan_all right after the ingest reads the ingest\'s findings and starts no facts worker', async () => {
     const r = await h.call('scan_all', { agent_id: 'a', ...BIG });
     assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
-    assert.equal(r.json.files_total, 63);
-    assert.equal(r.json.files_from_ingest, 63);
+    assert.equal(r.json.files_total, 65);
+    assert.equal(r.json.files_from_ingest, 65);
     assert.equal(r.json.files_parsed, 0);
     assert.equal(r.json.parse_workers, 0, 'no facts worker started');
     const health = (await h.call('health', { agent_id: 'a' })).json.structure;
     assert.equal(health.facts.parsed, 0);
-    assert.equal(health.ingest_findings.files, 63);
-    assert.equal(health.ingest_findings.stored, 63);
+    assert.equal(health.ingest_findings.files, 65);
+    assert.equal(health.ingest_findings.stored, 65);
     assert.equal(health.ingest_findings.failed, 0);
     const found = await codeFindings(h);
     const at = (rule: string) => found.filter((f) => f.rule === rule).length;
@@ -112,6 +116,10 @@ describe('scan findings computed by the ingest\'s parse (structure\'s parse exte
     assert.equal(at('py.hardwired_dependency'), 30, 'Store() is a workspace class, Unknown() is not');
     assert.equal(at('js.hardwired_dependency'), 30, 'new Store() counts, new Map() does not');
     assert.equal(at('js.route_without_auth'), 30);
+    const big = await codeFindings(h, ['big/many.py', 'big/capped.py']);
+    assert.equal(big.filter((f) => f.file === 'big/many.py').length, 150, 'the 150 workspace-class calls, uncapped');
+    assert.equal(big.filter((f) => f.file === 'big/capped.py').length, 200, 'the cap');
+    assert.deepEqual(big.filter((f) => f.file === 'big/capped.py').slice(0, 2).map((f) => f.lines[0]), [4, 5]);
   });
 
   it('finds exactly what the scan computes on demand (a server with the extension off, same files)', async () => {
@@ -121,9 +129,11 @@ describe('scan findings computed by the ingest\'s parse (structure\'s parse exte
       await other.call('ingest', { agent_id: 'b', path: ws });
       const r = await other.call('scan_all', { agent_id: 'b', ...BIG });
       assert.equal(r.json.files_from_ingest, 0);
-      assert.equal(r.json.files_parsed, 63);
+      assert.equal(r.json.files_parsed, 65);
       assert.ok(mine.length > 300, String(mine.length));
       assert.deepEqual(mine, await codeFindings(other));
+      const scopes = ['big/many.py', 'big/capped.py'];
+      assert.deepEqual(await codeFindings(h, scopes), await codeFindings(other, scopes));
     } finally {
       await other.close();
     }
@@ -135,8 +145,8 @@ describe('scan findings computed by the ingest\'s parse (structure\'s parse exte
     const ing = await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
     assert.equal(ing.result.isError, undefined, JSON.stringify(ing.json));
     const r = await h.call('scan_all', { agent_id: 'a', ...BIG });
-    assert.equal(r.json.files_total, 62);
-    assert.equal(r.json.files_from_ingest, 62);
+    assert.equal(r.json.files_total, 64);
+    assert.equal(r.json.files_from_ingest, 64);
     const found = await codeFindings(h);
     assert.deepEqual(found.filter((f) => f.file === 'py/mod_0.py').map((f) => `${f.rule}:${f.lines[0]}`), ['py.swallowed_except:4']);
     assert.equal(found.filter((f) => f.file === 'src/mod_1.ts').length, 0);
