@@ -151,33 +151,26 @@ export class CodeGraphEngine {
 
   // --- parse extensions (parse-extensions.ts) ---------------------------------------------------
 
-  /**
-   * Registers work on each parsed file's syntax tree, done inside the ingest's parse (see
-   * parse-extensions.ts); it runs from the next ingest on (a full ingest runs it on every file).
-   */
+  /** Registers work on each parsed file's tree inside the ingest's parse; it runs from the next ingest on. */
   registerParseExtension(spec: ParseExtensionSpec): void {
     this.extensions.register(spec);
   }
 
-  /**
-   * The outputs of a registered parse extension, by path, for files whose stored content hash is
-   * the one the output was made from, under the registered version (`paths`: only these files).
-   */
+  /** A registered extension's outputs by path, for files whose stored hash is the one each was made from, under the registered version. */
   extensionData<T = unknown>(key: string, paths?: readonly string[]): Map<string, T> {
     const version = this.extensions.version(key);
-    const store = this.loaded.store;
     const out = new Map<string, T>();
-    if (version === null || store === null) return out;
-    for (const [path, json] of store.extensionRows(key, version, paths)) out.set(path, JSON.parse(json) as T);
+    const store = version === null ? null : this.loaded.store;
+    if (store) for (const [path, json] of store.extensionRows(key, version!, paths)) out.set(path, JSON.parse(json) as T);
     return out;
   }
 
-  /** Called after each ingest of this process that wrote or removed parse extension rows; returns the unsubscribe. */
+  /** Called after each ingest of this process that wrote or removed extension rows; returns the unsubscribe. */
   onExtensionData(listener: (change: ExtensionChange) => void): () => void {
     return this.extensions.onChange(listener);
   }
 
-  /** What each parse extension did in this process's last ingest that ran it (files, ms, over budget, failures). */
+  /** What each parse extension did in this process's last ingest that ran it. */
   parseExtensionReport(): Record<string, ExtensionReport> {
     return this.extensions.report;
   }
