@@ -19,6 +19,13 @@
  *                and a `seek` first), i.e. the facts' own first-call cost;
  *   background — a new process, the facts table removed: the background facts job runs to the end
  *                (its CPU and wall time), then the first scan_all / twins.
+ * Then the findings the ingest computes itself (structure's parse extension, ingest-findings.ts):
+ *   ingest-off / ingest-on — a new process, the facts table removed, a full `ingest` through the
+ *                host with the parse extension off then on (same run: the ingest's wall, CPU and
+ *                main-thread cost of the extension); after ingest-on, at once (the background facts
+ *                job just started) the first scan_all, then twins;
+ *   after-ingest-new — a new process over that store, the facts table removed, background job off:
+ *                the first scan_all reads only the ingest's findings.
  *
  *   node --import tsx bench/structure.bench.ts [--corpus DIR] [--store DIR] [--only layers,scan_all,twins,taint_trace]
  */
@@ -130,7 +137,7 @@ export async function run(): Promise<void> {
     } finally {
       await host.close();
       if (wants('scan_all') || wants('twins')) {
-        for (const p of ['persisted', 'persisted-loaded', 'background']) {
+        for (const p of ['persisted', 'persisted-loaded', 'background', 'ingest-off', 'ingest-on', 'ingest-off', 'ingest-on', 'after-ingest-new']) {
           process.stdout.write(execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--corpus', root, '--store', storeDir, '--phase', p], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
         }
       }
@@ -140,20 +147,66 @@ export async function run(): Promise<void> {
   }
 }
 
-/** A host over the stored graph (no watcher, tier full), with the background facts job on or off. */
-function serveWithFacts(root: string, storeDir: string, exclude: string[], backgroundFacts: boolean) {
+/** A host over the stored graph (no watcher, tier full), with the background facts job on or off (and the ingest's findings). */
+function serveWithFacts(root: string, storeDir: string, exclude: string[], backgroundFacts: boolean, ingestFindings = true) {
   // As `m1nd serve` does (core/cli.ts): the tokenizer's rank table from the cache folder (M1ND_CACHE_DIR).
   useTokenizerCache(cacheDir(process.env));
-  return serveStoredGraph(root, storeDir, exclude, {}, { structure: { backgroundFacts } });
+  return serveStoredGraph(root, storeDir, exclude, {}, { structure: { backgroundFacts, ingestFindings } });
+}
+
+/** The JSON of a verb's answer. */
+async function answer(host: Awaited<ReturnType<typeof serveWithFacts>>['host'], verb: string, args: Record<string, unknown>): Promise<{ ms: number; json: any }> {
+  const t = performance.now();
+  const r = await host.call(verb, { agent_id: 'bench', ...args });
+  const ms = performance.now() - t;
+  if (r.isError) throw new Error(`${verb} failed: ${(r.content as { text: string }[])[0].text}`);
+  return { ms, json: JSON.parse((r.content as { text: string }[])[0].text) };
+}
+
+/** A full ingest through the host with the findings extension on or off; with it on, the first scan_all and twins right after. */
+async function ingestPhase(root: string, storeDir: string, findings: boolean): Promise<void> {
+  rmSync(join(storeDir, 'structure-facts.db'), { force: true });
+  rmSync(join(storeDir, 'structure-facts.db-wal'), { force: true });
+  const { host } = await serveWithFacts(root, storeDir, EXCLUDE, true, findings);
+  try {
+    await answer(host, 'metrics', { top_k: 1 }); // the stored graph loaded: the ingest's own cost below
+    const c0 = process.cpuUsage();
+    const m0 = mainMs();
+    const ing = await answer(host, 'ingest', { path: root, wait_precise: false });
+    const c = process.cpuUsage(c0);
+    const rep = findings ? (await answer(host, 'health', {})).json.structure.ingest_findings : null;
+    console.log(`structure: ingest, findings extension ${findings ? 'on ' : 'off'}: ${fmt(ing.ms)} ms wall, cpu ${fmt((c.user + c.system) / 1000)} ms (all threads), main thread ${fmt(mainMs() - m0)} ms, ${ing.json.files?.parsed ?? '?'} files parsed${rep ? `; extension ${rep.files} files, ${rep.stored} stored, ${fmt(rep.ms)} ms in the workers, ${rep.overBudget} over budget, ${rep.failed} failed` : ''}  (target ingest ≤ 6000)`);
+    if (!findings) return;
+    for (const verb of ['scan_all', 'twins']) {
+      const c1 = process.cpuUsage();
+      const m1 = mainMs();
+      const r = await answer(host, verb, { time_budget_ms: 100_000 });
+      const cv = process.cpuUsage(c1);
+      const from = verb === 'scan_all' ? `from ingest ${r.json.files_from_ingest}, parsed ${r.json.files_parsed}, workers ${r.json.parse_workers}` : `parsed ${r.json.compared?.files_parsed}, from store ${r.json.compared?.files_from_store}`;
+      console.log(`structure: ${verb.padEnd(9)} first call right after ingest: ${fmt(r.ms)} ms wall, cpu ${fmt((cv.user + cv.system) / 1000)} ms, main thread ${fmt(mainMs() - m1)} ms, ${from}  (target ≤ ${verb === 'twins' ? 3000 : 2000})`);
+    }
+  } finally {
+    await host.close();
+  }
 }
 
 /** The first scan_all and twins of a new process: over persisted facts, or after the background job. */
 async function phase(name: string, root: string, storeDir: string): Promise<void> {
-  if (name === 'background') {
+  if (name === 'ingest-on' || name === 'ingest-off') return ingestPhase(root, storeDir, name === 'ingest-on');
+  if (name === 'background' || name === 'after-ingest-new') {
     rmSync(join(storeDir, 'structure-facts.db'), { force: true });
     rmSync(join(storeDir, 'structure-facts.db-wal'), { force: true });
   }
   const { host, call } = await serveWithFacts(root, storeDir, EXCLUDE, name === 'background');
+  if (name === 'after-ingest-new') {
+    const c1 = process.cpuUsage();
+    const m1 = mainMs();
+    const r = await answer(host, 'scan_all', { time_budget_ms: 100_000 });
+    const c = process.cpuUsage(c1);
+    console.log(`structure: scan_all  first call, new process after an ingest (no facts table): ${fmt(r.ms)} ms wall, cpu ${fmt((c.user + c.system) / 1000)} ms, main thread ${fmt(mainMs() - m1)} ms, from ingest ${r.json.files_from_ingest}, parsed ${r.json.files_parsed}  (target ≤ 2000)`);
+    await host.close();
+    return;
+  }
   if (name === 'persisted-loaded') {
     await call('metrics', { top_k: 1 });
     await call('seek', { query: 'parse a header', top_k: 1 });

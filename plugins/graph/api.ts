@@ -52,6 +52,7 @@ export { DEFAULT_WEIGHTS, RELATIONS, RELATION_CODE, STRUCTURAL_CONTAINS_WEIGHT, 
 export type { CodeGraph, GraphEdge, GraphNode, NodeKind, Relation } from './engine/graph.ts';
 export { tokenize } from './engine/lexical-index.ts';
 export { nearNames } from './engine/node-lookup.ts';
+export type { ExtensionChange, ExtensionReport, ParseExtensionFn, ParseExtensionInput, ParseExtensionSpec } from './engine/parse-extensions.ts';
 export { extractMarkdown } from './engine/parsers/markdown.ts';
 export { createParser, grammarPath, loadGrammar, treeSitterRuntime } from './engine/parsers/tree-sitter.ts';
 export type { GrammarName } from './engine/parsers/tree-sitter.ts';

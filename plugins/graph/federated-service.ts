@@ -87,6 +87,7 @@ function viewService(base: GraphService, engine: FederatedEngine): GraphService 
     writable: false,
     boosts: base.boosts,
     learned: base.learned,
+    registerParseExtension: (spec) => base.registerParseExtension(spec),
     get federation() {
       return base.federation;
     },

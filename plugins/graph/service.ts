@@ -10,6 +10,7 @@ import { EngineError } from './engine/errors.ts';
 import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
 import type { GraphNode } from './engine/graph.ts';
 import type { IngestSummary } from './engine/ingest.ts';
+import type { ParseExtensionSpec } from './engine/parse-extensions.ts';
 import { loadDefaultParser } from './engine/source-parser.ts';
 import { FederationViews } from './federated-service.ts';
 import { LearnedWeights } from './learned.ts';
@@ -54,6 +55,12 @@ export interface GraphService {
   fileSymbols(path: string): GraphNode[];
   /** The symbol nodes (id, kind, lines) `text` would give file `path`, parsed without touching the graph; null for a language the graph does not parse. */
   previewSymbols(path: string, text: string): Promise<{ id: string; kind: string; startLine: number; endLine: number }[] | null>;
+  /**
+   * Registers work on each file's syntax tree inside the ingest's parse (engine/parse-extensions.ts):
+   * a module URL whose default export gets (tree, source, text, language, path) and returns JSON;
+   * read back with `engine.extensionData(key, paths?)`, changes with `engine.onExtensionData`.
+   */
+  registerParseExtension(spec: ParseExtensionSpec): void;
   /** The federation this service can serve (federated-view.ts) and each agent's choice of view: `federation.serviceFor(agentId)` is the graph that agent's read verbs query. */
   readonly federation: FederationViews;
 }
@@ -95,6 +102,7 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
     },
     apiVersion: GRAPH_API_VERSION,
     engine,
+    registerParseExtension: (spec) => engine.registerParseExtension(spec),
     writable,
     boosts: new BoostBook(session),
     learned: new LearnedWeights(engine, writable),

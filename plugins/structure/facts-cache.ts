@@ -35,10 +35,10 @@ function memoryOf(engine: object): Memory {
   if (!m) memories.set(engine, (m = new Map()));
   return m;
 }
-/** Class labels per graph version (the dependency-injection rules' context). */
+/** Class labels per graph version (the dependency-injection rules' context), cached per graph version. */
 const classCache = new WeakMap<CodeGraph, { version: number; names: string[]; set: ReadonlySet<string>; key: string }>();
 
-function classNamesOf(g: CodeGraph): { names: string[]; set: ReadonlySet<string>; key: string } {
+export function classNamesOf(g: CodeGraph): { names: string[]; set: ReadonlySet<string>; key: string } {
   let c = classCache.get(g);
   if (!c || c.version !== g.version) {
     const set = new Set<string>();
@@ -80,6 +80,19 @@ export function verbsComputing(): boolean {
   return activity.verbs > 0;
 }
 
+/**
+ * Runs a verb's work as facts activity: the background job starts no new slice meanwhile (a scan
+ * answered from the ingest's findings computes no facts, yet shares the cores with the job's workers).
+ */
+export async function asVerbWork<T>(work: () => Promise<T>): Promise<T> {
+  activity.verbs++;
+  try {
+    return await work();
+  } finally {
+    activity.verbs--;
+  }
+}
+
 /** Marks the background job's slice in flight; a verb arriving meanwhile waits for it and reuses what it computed. */
 export function backgroundSlice<T>(work: Promise<T>): Promise<T> {
   const p = work.finally(() => {
@@ -89,8 +102,8 @@ export function backgroundSlice<T>(work: Promise<T>): Promise<T> {
   return p;
 }
 
-/** Files whose facts this process parsed, read from the persisted table or found in memory, since it started (`health` shows them). */
-export const factsCounters = { computed: 0, fromStore: 0, fromCache: 0 };
+/** Files whose facts this process parsed, read from the persisted table or found in memory, and whose findings a scan read from the ingest's parse, since it started (`health` shows them). */
+export const factsCounters = { computed: 0, fromStore: 0, fromCache: 0, fromIngest: 0 };
 
 const stores = new Map<string, FactsStore | null>();
 

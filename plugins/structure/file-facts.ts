@@ -18,6 +18,18 @@ export interface RawFinding {
   severity: number;
   message: string;
   code: string;
+  /**
+   * Set only by findings computed with class names deferred (`deferredClasses`): the class name the
+   * rule's check asked about, which the reader looks up in the graph's classes (the finding stands
+   * only when it is one).
+   */
+  needsClass?: string;
+  /**
+   * Set only on an anchored rule's findings computed with class names deferred, which are kept
+   * uncapped in the order the anchors found them: [anchor ordinal, root start, root end], what
+   * `capAnchored` needs to cap and order them as a run with the class names would have.
+   */
+  order?: [number, number, number];
 }
 
 /** A normalised AST shape: 5-token shingles of the pre-order node types (names and literals drop out). */
@@ -108,6 +120,8 @@ function runAnchored(rule: CodeRule, parsed: ParsedFile, text: string, ctx: Rule
   const seen = new Set<number>();
   const found: { at: number; end: number; f: RawFinding }[] = [];
   const into: RawFinding[] = [];
+  const deferred = ctx.classNames instanceof DeferredClasses ? ctx.classNames : null;
+  let ordinal = 0;
   for (const m of text.matchAll(anchor.at)) {
     let n = root.descendantForIndex(m.index, m.index + 1);
     while (n && !roots.has(n.type)) n = n.parent;
@@ -116,12 +130,43 @@ function runAnchored(rule: CodeRule, parsed: ParsedFile, text: string, ctx: Rule
     for (const match of query.matches(n, { maxStartDepth: 0, matchLimit: 4096 })) {
       if (!accept(rule, match.captures, ctx, path, seen, into)) continue;
       found.push({ at: n.startIndex, end: n.endIndex, f: into[into.length - 1] });
+      if (deferred) into[into.length - 1].order = [ordinal, n.startIndex, n.endIndex];
     }
-    if (found.length >= MAX_MATCHES_PER_RULE_FILE) break;
+    ordinal++;
+    if (deferred) {
+      // Which findings stand is known only with the class names: all are kept (within a bound) for capAnchored.
+      if (found.length >= DEFERRED_CAP) {
+        deferred.ambiguous = true;
+        break;
+      }
+    } else if (found.length >= MAX_MATCHES_PER_RULE_FILE) break;
+  }
+  if (deferred) {
+    for (const x of found) out.push(x.f);
+    return;
   }
   // In the whole-tree query's order: pre-order of the pattern's root node.
   found.sort((a, b) => a.at - b.at || b.end - a.end);
   for (const x of found.slice(0, MAX_MATCHES_PER_RULE_FILE)) out.push(x.f);
+}
+
+/** Findings an anchored rule keeps at most per file when class names are deferred (beyond: the file is left to the scan). */
+const DEFERRED_CAP = 20 * MAX_MATCHES_PER_RULE_FILE;
+
+/**
+ * An anchored rule's deferred findings (with `order`), those `keep` accepts, capped and ordered as
+ * `runAnchored` does with the class names known: anchors are taken in order until the accepted
+ * findings reach the cap, then sorted in the whole-tree query's order and cut to the cap.
+ */
+export function capAnchored(list: readonly RawFinding[], keep: (f: RawFinding) => boolean): RawFinding[] {
+  const found: RawFinding[] = [];
+  for (let i = 0; i < list.length; ) {
+    const ordinal = list[i].order![0];
+    for (; i < list.length && list[i].order![0] === ordinal; i++) if (keep(list[i])) found.push(list[i]);
+    if (found.length >= MAX_MATCHES_PER_RULE_FILE) break;
+  }
+  found.sort((a, b) => a.order![1] - b.order![1] || b.order![2] - a.order![2]);
+  return found.slice(0, MAX_MATCHES_PER_RULE_FILE);
 }
 
 /** Runs one rule's compiled query over a tree (custom rules and antibodies). */
@@ -140,12 +185,37 @@ function accept(rule: CodeRule, list: readonly { name: string; node: Node }[], c
   for (const c of list) captures[c.name] ??= c.node;
   const hit = captures.hit ?? list[0]?.node;
   if (!hit || seen.has(hit.id)) return false;
+  const deferred = ctx.classNames instanceof DeferredClasses ? ctx.classNames : null;
+  deferred?.reset();
   const verdict = rule.check ? rule.check({ ...captures, hit }, ctx) : true;
   if (verdict === false) return false;
   seen.add(hit.id);
   const refined = typeof verdict === 'object' ? verdict : {};
-  out.push({ pattern: rule.preset, rule: rule.id, file: path, lines: linesOf(hit), severity: refined.severity ?? rule.severity, message: refined.message ?? rule.message, code: excerpt(hit) });
+  const finding: RawFinding = { pattern: rule.preset, rule: rule.id, file: path, lines: linesOf(hit), severity: refined.severity ?? rule.severity, message: refined.message ?? rule.message, code: excerpt(hit) };
+  if (deferred?.asked !== undefined) finding.needsClass = deferred.asked;
+  out.push(finding);
   return true;
+}
+
+/**
+ * Class names not known yet (an ingest's parse, before the graph exists): every name counts as a
+ * class, and the one a check asked about is kept on its finding (`needsClass`) for the reader to
+ * look up. A check that asks about two names in one finding makes `ambiguous` true (the reader
+ * then cannot decide from one name, and computes the file's facts itself).
+ */
+export class DeferredClasses extends Set<string> {
+  asked: string | undefined;
+  ambiguous = false;
+
+  reset(): void {
+    this.asked = undefined;
+  }
+
+  override has(name: string): boolean {
+    if (this.asked !== undefined && this.asked !== name) this.ambiguous = true;
+    this.asked = name;
+    return true;
+  }
 }
 
 /** Every built-in rule's findings in a parsed file (rules whose `needs` is absent from the text skip). */

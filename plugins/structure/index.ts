@@ -7,6 +7,7 @@ import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import { closeFactsStore, factsCounters } from './facts-cache.ts';
 import { FactsWarmer } from './facts-warmer.ts';
+import { FINDINGS_KEY, registerFindingsExtension } from './ingest-findings.ts';
 import { keepCapture, shapesToCapture, type LearnCapture } from './learn-capture.ts';
 import './grammars.ts';
 import { PatternSpecSchema, type PatternSpec } from './scan-params.ts';
@@ -34,6 +35,7 @@ const Options = Type.Object({
   patterns: Type.Array(PatternSpecSchema, { default: [], maxItems: 64, description: 'Team scan patterns (tree-sitter query or keywords), run by scan_all and by name in scan' }),
   layers: Type.Optional(ManifestSchema),
   backgroundFacts: Type.Boolean({ default: true, description: 'Compute every code file\'s scan facts and shapes in the background after the graph loads or changes, so the first scan or twins is warm' }),
+  ingestFindings: Type.Boolean({ default: true, description: 'Compute the built-in scan rules\' findings inside the ingest\'s parse (a parse extension), so a scan right after an ingest parses nothing' }),
 });
 
 export interface StructureOptions {
@@ -41,6 +43,7 @@ export interface StructureOptions {
   /** The layer manifest xray uses when the repository has no m1nd.layers.json. */
   layers?: ManifestInput;
   backgroundFacts: boolean;
+  ingestFindings: boolean;
 }
 
 export default definePlugin<StructureOptions>({
@@ -71,6 +74,7 @@ export default definePlugin<StructureOptions>({
     ctx.registerVerb(auditVerb);
 
     const graph = ctx.service<GraphService>('graph');
+    if (ctx.options.ingestFindings !== false) registerFindingsExtension(graph);
     const warmer = new FactsWarmer(graph, (message) => ctx.log.warn(`structure: background facts job failed: ${message}`));
     if (ctx.options.backgroundFacts !== false) {
       // After the stored graph loads (the graph plugin starts that on `ready`; a freshness check waits for it).
@@ -101,7 +105,7 @@ export default definePlugin<StructureOptions>({
       const capture = captures.get(call);
       if (capture && outcome.kind === 'ok') keepCapture(graph, capture);
     });
-    ctx.hooks.health.tapPromise('structure', async (report) => ({ ...report, structure: { background_facts: { ...warmer.status }, facts: { parsed: factsCounters.computed, from_store: factsCounters.fromStore, from_cache: factsCounters.fromCache } } }));
+    ctx.hooks.health.tapPromise('structure', async (report) => ({ ...report, structure: { background_facts: { ...warmer.status }, facts: { parsed: factsCounters.computed, from_store: factsCounters.fromStore, from_cache: factsCounters.fromCache, from_ingest: factsCounters.fromIngest }, ingest_findings: graph.engine.parseExtensionReport()[FINDINGS_KEY] ?? null } }));
     ctx.hooks.shutdown.tapPromise('structure', async () => {
       await warmer.stop();
       closeFactsStore(graph.engine.storeDir);

@@ -8,7 +8,8 @@ import type { CodeGraph, GraphNode, GraphService, Language } from '../graph/api.
 import { ensureFinal, fileIndexOf } from '../graph/api.ts';
 import { CODE_LANGUAGES } from './code-trees.ts';
 import { CODE_RULES, type CodeRule, type PresetName } from './code-rules.ts';
-import { factsOf } from './facts-cache.ts';
+import { asVerbWork, classNamesOf, factsCounters, factsOf } from './facts-cache.ts';
+import { ingestFindings } from './ingest-findings.ts';
 import { parseFile } from './grammars.ts';
 import { runRuleQuery, type RawFinding } from './file-facts.ts';
 import type { Deadline } from './deadline.ts';
@@ -45,14 +46,20 @@ export interface ScanOutcome {
   files_from_cache: number;
   /** Files whose facts came from the persisted table (a previous process). */
   files_from_store: number;
+  /** Files whose built-in findings came from the ingest's parse (ingest-findings.ts). */
+  files_from_ingest: number;
   /** Files parsed for this scan's built-in rules. */
   files_parsed: number;
   /** Worker threads that parsed the uncached files (0: this thread). */
   parse_workers: number;
 }
 
-/** Runs the rules of `presets` plus the custom rules over every code file in scope, then the graph presets. */
-export async function runScan(graph: GraphService, request: ScanRequest): Promise<ScanOutcome> {
+/** Runs the rules of `presets` plus the custom rules over every code file in scope, then the graph presets (the background facts job pauses meanwhile). */
+export function runScan(graph: GraphService, request: ScanRequest): Promise<ScanOutcome> {
+  return asVerbWork(() => scan(graph, request));
+}
+
+async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutcome> {
   const engine = graph.engine;
   const g = engine.graph;
   ensureFinal(g);
@@ -67,20 +74,26 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
   let fromStore = 0;
   let parsed = 0;
   let workers = 0;
+  let fromIngest = 0;
   // Built-in rules: from the per-file facts (one parse per file content, shared with twins).
   const withBuiltin = builtin.length ? files.filter((f) => builtin.some((r) => r.languages.includes(f.language!))) : [];
   if (withBuiltin.length) {
-    const outcome = await factsOf(graph, withBuiltin.map((f) => ({ path: f.path, language: f.language! })), request.deadline);
-    fromCache = outcome.fromCache;
-    fromStore = outcome.fromStore;
-    parsed = outcome.computed;
-    workers = outcome.workers;
+    // The ingest's own findings first; facts (memory, persisted, or parsed) for the rest.
+    const fromParse = ingestFindings(graph, withBuiltin, classNamesOf(g).set);
+    const rest = withBuiltin.filter((f) => !fromParse.has(f.path));
+    const outcome = rest.length ? await factsOf(graph, rest.map((f) => ({ path: f.path, language: f.language! })), request.deadline) : null;
+    fromIngest = fromParse.size;
+    factsCounters.fromIngest += fromIngest;
+    fromCache = outcome?.fromCache ?? 0;
+    fromStore = outcome?.fromStore ?? 0;
+    parsed = outcome?.computed ?? 0;
+    workers = outcome?.workers ?? 0;
     for (const f of withBuiltin) {
-      const facts = outcome.facts.get(f.path);
-      if (!facts) continue;
-      for (const rule of builtin) if (rule.languages.includes(f.language!)) raw.push(...(facts.findings[rule.id] ?? []));
+      const findings = fromParse.get(f.path) ?? outcome?.facts.get(f.path)?.findings;
+      if (!findings) continue;
+      for (const rule of builtin) if (rule.languages.includes(f.language!)) raw.push(...(findings[rule.id] ?? []));
     }
-    scanned = files.length - withBuiltin.length + outcome.facts.size;
+    scanned = files.length - withBuiltin.length + fromParse.size + (outcome?.facts.size ?? 0);
   }
   // Custom rules (from the call, the config or an antibody): parsed here, never cached.
   if (request.custom.length) {
@@ -142,6 +155,7 @@ export async function runScan(graph: GraphService, request: ScanRequest): Promis
     files_total: files.length,
     files_from_cache: fromCache,
     files_from_store: fromStore,
+    files_from_ingest: fromIngest,
     files_parsed: parsed,
     parse_workers: workers,
   };

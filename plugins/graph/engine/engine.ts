@@ -21,6 +21,7 @@ import type { IngestOptions, IngestSummary } from './ingest.ts';
 import type { LexicalIndex, SeekHit, SeekOptions } from './lexical-index.ts';
 import { LoadedGraph, type LoadStats } from './loaded-graph.ts';
 import { findNodes, nearNames, symbolAt, type NodeMatch } from './node-lookup.ts';
+import { ParseExtensionRegistry, type ExtensionChange, type ExtensionReport, type ParseExtensionSpec } from './parse-extensions.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import type { SourceParser } from './source-parser.ts';
@@ -77,6 +78,8 @@ export class CodeGraphEngine {
   readonly storeDir: string;
   private readonly rootReal: string;
   private readonly loaded: LoadedGraph;
+  /** Parse extensions run by this engine's ingests. */
+  private readonly extensions = new ParseExtensionRegistry();
   /** Recently read extractions by key, for verbs that read source sites. */
   private readonly parsedExtractions = new ParsedExtractionCache(PARSED_EXTRACTIONS_KEPT);
 
@@ -97,6 +100,7 @@ export class CodeGraphEngine {
       typeCheck: options.typeCheck !== false,
       parseWorkers: options.parseWorkers,
       snapshots: options.snapshots,
+      extensions: this.extensions,
     });
   }
 
@@ -143,6 +147,32 @@ export class CodeGraphEngine {
   /** Stops the watcher and closes the store. */
   async close(): Promise<void> {
     return this.loaded.close();
+  }
+
+  // --- parse extensions (parse-extensions.ts) ---------------------------------------------------
+
+  /** Registers work on each parsed file's tree inside the ingest's parse; it runs from the next ingest on. */
+  registerParseExtension(spec: ParseExtensionSpec): void {
+    this.extensions.register(spec);
+  }
+
+  /** A registered extension's outputs by path, for files whose stored hash is the one each was made from, under the registered version. */
+  extensionData<T = unknown>(key: string, paths?: readonly string[]): Map<string, T> {
+    const version = this.extensions.version(key);
+    const out = new Map<string, T>();
+    const store = version === null ? null : this.loaded.store;
+    if (store) for (const [path, json] of store.extensionRows(key, version!, paths)) out.set(path, JSON.parse(json) as T);
+    return out;
+  }
+
+  /** Called after each ingest of this process that wrote or removed extension rows; returns the unsubscribe. */
+  onExtensionData(listener: (change: ExtensionChange) => void): () => void {
+    return this.extensions.onChange(listener);
+  }
+
+  /** What each parse extension did in this process's last ingest that ran it. */
+  parseExtensionReport(): Record<string, ExtensionReport> {
+    return this.extensions.report;
   }
 
   // --- graph access ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { Language } from './extraction.ts';
 import type { IngestContext, IngestOptions, IngestSummary } from './ingest-types.ts';
+import { ExtensionRunner } from './parse-extensions.ts';
 import { parseFile, type ParseOutcome, type ParseTask } from './parse-pool/parse-file.ts';
 import { sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor } from './source-parser.ts';
@@ -44,6 +45,8 @@ export async function parseTasks(
 ): Promise<number> {
   const { light, text } = ask;
   let taken = 0;
+  // Parse extensions run on the default parsers' trees only (an injected parser makes none).
+  const extensions = ctx.parser.parallel ? (ctx.extensions?.list() ?? []) : [];
   if (ctx.parser.parallel && workers > 0 && tasks.length >= POOL_MIN_FILES) {
     const t = now();
     // An error of `take` (the store, the run) is the run's; only the pool's own failures fall back.
@@ -67,7 +70,7 @@ export async function parseTasks(
           throw error;
         }
       };
-      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, { onDone, cancelled, onBatch, light, text });
+      const pooled = await pool.parse(ctx.root, ctx.parser.version, tasks, { onDone, cancelled, onBatch, light, text, extensions });
       // Wall time of the pooled stage, split by the workers' own shares of reading and parsing.
       const wall = now() - t;
       const share = pooled.read + pooled.parse > 0 ? pooled.read / (pooled.read + pooled.parse) : 0;
@@ -82,6 +85,7 @@ export async function parseTasks(
     }
   }
   const extractors = new Map<Language, FileExtractor>();
+  const runner = extensions.length > 0 && taken < tasks.length ? await ExtensionRunner.load(extensions) : null;
   let lastYield = now();
   for (let i = taken; i < tasks.length; i++) {
     if (now() - lastYield > (options.sliceMs ?? SLICE_MS)) {
@@ -100,7 +104,7 @@ export async function parseTasks(
         continue;
       }
     }
-    take(i, parseFile(ctx.root, task, ctx.parser.version, extract, phases));
+    take(i, parseFile(ctx.root, task, ctx.parser.version, extract, phases, runner));
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 /** The shapes of an ingest run: its options, what the engine hands it, and what it reports. */
 import type { GraphBuilder } from './build.ts';
 import type { NodeKind, Relation } from './graph.ts';
+import type { ParseExtensionRegistry } from './parse-extensions.ts';
 import type { ParseErrorReport } from './parse-report.ts';
 import type { SourceParser } from './source-parser.ts';
 import type { FileRow, GraphStore } from './store.ts';
@@ -92,6 +93,8 @@ export interface IngestContext {
    * (a search reads files from disk on a miss, as it does for what did not fit).
    */
   keepTextChars?: number;
+  /** Parse extensions to run on each parsed tree, whose rows the commit writes (parse-extensions.ts). */
+  extensions?: ParseExtensionRegistry;
 }
 
 /** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */

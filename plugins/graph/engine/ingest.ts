@@ -11,6 +11,7 @@ import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history
 import { aborted, parseTasks, POOL_MIN_FILES, SLICE_MS } from './ingest-parse.ts';
 import { summarize } from './ingest-summary.ts';
 import type { IngestContext, IngestOptions, IngestOutcome } from './ingest-types.ts';
+import type { ExtensionReport, ExtensionRow } from './parse-extensions.ts';
 import type { ParseOutcome, ParseTask } from './parse-pool/parse-file.ts';
 import { defaultParseWorkers, sharedParsePool } from './parse-pool/pool.ts';
 import { readResolverConfig } from './resolver-config.ts';
@@ -115,6 +116,8 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
 
   // 3. Read, hash, parse what changed.
   const writes: FileWrite[] = [];
+  const extensionRows: ExtensionRow[] = [];
+  const extensionReport: Record<string, ExtensionReport> = {};
   const graphUpserts: FileInput[] = [];
   const texts = new Map<string, string>();
   let unchanged = 0;
@@ -179,6 +182,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
         ? { path: e.path, language: e.language, extraction: outcome.light ?? lightExtraction(outcome.extraction), partial: true, key: outcome.row.extractionKey }
         : { path: e.path, language: e.language, extraction: outcome.extraction };
       graphUpserts.push(input);
+      if (outcome.ext) ctx.extensions?.collect(extensionReport, e.path, outcome.row.hash, outcome.ext, extensionRows);
       fresh?.stage([input]);
       if (!keepTexts) {
         // Nothing kept (the workers sent no text).
@@ -221,6 +225,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
       upserts: writes,
       removes: [...removes],
       gitCommits: commits,
+      extensions: extensionRows,
       meta: { root, parserVersion: parser.version, gitHead: head, resolverConfig: configJson },
       onProgress: (done: number, total: number) => progress(done, total, 'persist'),
     };
@@ -263,6 +268,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   }
   phases.build = now() - t;
   const { generation, previous: previousGeneration } = await committed;
+  if (storeChanged) ctx.extensions?.committed(extensionReport, extensionRows, [...removes]);
   progress(1, 1, 'build');
 
   const summary = summarize(builder, {

@@ -16,6 +16,7 @@ import { EngineError, EngineErrorCodes } from './errors.ts';
 import { LexicalIndex } from './lexical-index.ts';
 import type { SourceParser } from './source-parser.ts';
 import { PageRankCache } from './stats.ts';
+import type { ParseExtensionRegistry } from './parse-extensions.ts';
 import { GraphStore, type FileRow } from './store.ts';
 import { readStoredFilesSliced, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import { BACKGROUND_SLICE_MS, runStepsSliced, yieldToLoop } from './steps.ts';
@@ -44,6 +45,8 @@ export interface LoadedGraphOptions {
   parseWorkers?: number;
   /** Load from and write the store's graph snapshot (default true). */
   snapshots?: boolean;
+  /** Parse extensions run by ingests (parse-extensions.ts). */
+  extensions?: ParseExtensionRegistry;
 }
 
 export type { LoadStats };

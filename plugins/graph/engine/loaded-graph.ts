@@ -67,6 +67,7 @@ export class LoadedGraph extends LoadedGraphBase {
         parseWorkers: this.options.parseWorkers,
         keepText: (path, text) => this.contents.put(path, text),
         keepTextChars: this.contents.maxBytes,
+        extensions: this.options.extensions,
       },
       options,
     ).finally(() => releaseHeap?.());

@@ -7,10 +7,11 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Tree } from 'web-tree-sitter';
 import type { FileExtraction, Language } from './extraction.ts';
 
-/** Extracts one file synchronously. */
-export type FileExtractor = (path: string, source: string) => FileExtraction;
+/** Extracts one file synchronously; `onTree` (parse extensions) sees the tree and the text it was parsed from, if one was made. */
+export type FileExtractor = (path: string, source: string, onTree?: (tree: Tree, source: string) => void) => FileExtraction;
 
 /** What the engine needs from the parsers. */
 export interface SourceParser {

@@ -5,9 +5,11 @@
  */
 import type Database from 'better-sqlite3';
 import type { FileExtraction } from './extraction.ts';
+import type { ExtensionRow } from './parse-extensions.ts';
 import { FileTable, type FileRow } from './store-files.ts';
 import { GitCommitTable, type GitCommit } from './store-git-commits.ts';
 import { MetaTable, type StoreMeta } from './store-meta.ts';
+import { writeExtensionRows } from './store-parse-extensions.ts';
 import type { StageTable } from './store-stage.ts';
 
 /** A file to write: its row, and its extraction unless a row with that key is already stored. */
@@ -30,6 +32,8 @@ export interface IngestWrite {
   /** Replace the stored git history (undefined keeps it). */
   gitCommits?: readonly GitCommit[] | null;
   meta: Partial<Pick<StoreMeta, 'root' | 'parserVersion' | 'gitHead' | 'resolverConfig'>>;
+  /** Parse extensions' rows of the parsed files (parse-extensions.ts). */
+  extensions?: readonly ExtensionRow[];
   /** Called as rows are written (inside the transaction; the main-thread commit only). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -43,6 +47,7 @@ export interface SerializedIngest {
   removes: readonly string[];
   gitCommits?: readonly GitCommit[] | null;
   meta: IngestWrite['meta'];
+  extensions?: readonly ExtensionRow[];
 }
 
 /** The tables a commit writes, prepared once per connection. */
@@ -82,6 +87,7 @@ export function commitSerialized(
       t.files.delete(path);
       if (++done % 200 === 0) onProgress?.(done, total);
     }
+    writeExtensionRows(t.db, write.extensions ?? [], write.removes);
     if (write.gitCommits !== undefined) t.git.replace(write.gitCommits ?? []);
     if (write.removes.length > 0 || wroteExtraction) t.files.gcExtractions();
     const meta = write.meta;

@@ -49,6 +49,8 @@ CREATE TABLE IF NOT EXISTS ingest_stage (
   run TEXT NOT NULL, seq INTEGER NOT NULL, path TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL, language TEXT NOT NULL, loc INTEGER NOT NULL, parse_errors INTEGER NOT NULL,
   extraction_key TEXT NOT NULL, json TEXT, created_at INTEGER NOT NULL, PRIMARY KEY (run, seq));
+CREATE TABLE IF NOT EXISTS parse_extensions (
+  key TEXT NOT NULL, path TEXT NOT NULL, hash TEXT NOT NULL, version TEXT NOT NULL, json TEXT, PRIMARY KEY (key, path));
 `;
 
 /** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout and the schema applied. */

@@ -18,6 +18,7 @@ import { FileTable, type FileRow } from './store-files.ts';
 import { GitCommitTable, type GitCommit } from './store-git-commits.ts';
 import { MemoryTable, type MemoryEntry } from './store-memory.ts';
 import { MetaTable, type StoreMeta } from './store-meta.ts';
+import { readExtensionRows } from './store-parse-extensions.ts';
 import { PreciseEdgeTable, type PreciseRow } from './store-precise-edges.ts';
 import { openStoreDatabase } from './store-schema.ts';
 import { SnapshotTable, type SnapshotKey, type SnapshotStamp } from './store-snapshot.ts';
@@ -130,6 +131,11 @@ export class GraphStore {
     return this.files.extraction(key, path);
   }
 
+  /** A parse extension's stored outputs (JSON) for the files' current content, by path (store-parse-extensions.ts). */
+  extensionRows(key: string, version: string, paths?: readonly string[]): Map<string, string> {
+    return readExtensionRows(this.conn, key, version, paths);
+  }
+
   /** True when an extraction with this key is stored. */
   hasExtraction(key: string): boolean {
     return this.files.hasExtraction(key);
@@ -144,7 +150,7 @@ export class GraphStore {
     const db = this.conn;
     const files = write.upserts.filter((w) => !w.staged).map((w): [FileWrite['row'], string | null] => [w.row, extractionJson(w)]);
     const staged = stageRun !== undefined ? { table: (this.stage ??= new StageTable(db)), run: stageRun } : undefined;
-    return commitSerialized({ db, files: this.files, git: this.git, meta: this.metaTable }, { files, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta }, write.onProgress, staged);
+    return commitSerialized({ db, files: this.files, git: this.git, meta: this.metaTable }, { files, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta, extensions: write.extensions }, write.onProgress, staged);
   }
 
   /**

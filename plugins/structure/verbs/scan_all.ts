@@ -73,6 +73,7 @@ export function scanAllVerb(configured: readonly PatternSpec[]) {
         files_total: outcome.files_total,
         files_from_cache: outcome.files_from_cache,
         files_from_store: outcome.files_from_store,
+        files_from_ingest: outcome.files_from_ingest,
         files_parsed: outcome.files_parsed,
         parse_workers: outcome.parse_workers,
         budget: packed.budget,

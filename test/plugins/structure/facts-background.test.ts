@@ -31,6 +31,7 @@ async function backgroundStatus(h: Harness): Promise<any> {
   return (await h.call('health', { agent_id: 'bg' })).json.structure.background_facts;
 }
 
+// The scans read the background job's facts here: the ingest's own findings (ingest-findings.test.ts) are off.
 describe('the background facts job', function () {
   this.timeout(400_000);
   let ws: string;
@@ -39,7 +40,7 @@ describe('the background facts job', function () {
   });
 
   it('after an ingest computes every code file\'s facts without holding the event loop; the first scan_all then parses nothing', async () => {
-    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() }, config: { options: { graph: { watch: false, typeCheck: false } } } });
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() }, config: { options: { structure: { ingestFindings: false }, graph: { watch: false, typeCheck: false } } } });
     try {
       await h.call('health', { agent_id: 'bg' });
       await h.call('ingest', { agent_id: 'bg', path: ws });
@@ -81,7 +82,7 @@ describe('the background facts job', function () {
 
   it('a scan arriving while the job runs reuses its work: no file is parsed twice, and the job restarts after a re-ingest', async () => {
     const fresh = writeFixtureRepo(tempDir(), repo());
-    const h = await connect({ workspaceRoot: fresh, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() }, config: { options: { graph: { watch: false, typeCheck: false } } } });
+    const h = await connect({ workspaceRoot: fresh, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() }, config: { options: { structure: { ingestFindings: false }, graph: { watch: false, typeCheck: false } } } });
     try {
       await h.call('ingest', { agent_id: 'bg', path: fresh });
       // Let the job start, then scan mid-way.

@@ -51,7 +51,8 @@ async function serve(workspace: string, cache: string): Promise<{ call(name: str
   };
 }
 
-const NO_BACKGROUND = { options: { structure: { backgroundFacts: false } } };
+// The scans' own facts path: the ingest's findings (ingest-findings.test.ts) off, so every scan reads or computes facts.
+const NO_BACKGROUND = { options: { structure: { backgroundFacts: false, ingestFindings: false } } };
 
 describe('structure facts persisted per file content', function () {
   this.timeout(240_000);
@@ -101,7 +102,7 @@ describe('structure facts persisted per file content', function () {
   it('facts the background job persisted after an ingest: a new server process answers scan_all and twins without parsing a file', async () => {
     const ws = writeFixtureRepo(tempDir(), repo(10));
     const cache = tempDir();
-    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: cache }, config: { options: { graph: { watch: false } } } });
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: cache }, config: { options: { structure: { ingestFindings: false }, graph: { watch: false } } } });
     let before: any;
     try {
       await h.call('ingest', { agent_id: 'a', path: ws });
@@ -170,7 +171,7 @@ describe('structure facts persisted per file content', function () {
   it('an edited file is parsed again, the others come from the table', async () => {
     const ws = writeFixtureRepo(tempDir(), repo(5));
     const env = { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() };
-    let h: Harness = await connect({ workspaceRoot: ws, env, config: { options: { structure: { backgroundFacts: false }, graph: { watch: false } } } });
+    let h: Harness = await connect({ workspaceRoot: ws, env, config: { options: { structure: { backgroundFacts: false, ingestFindings: false }, graph: { watch: false } } } });
     try {
       await h.call('ingest', { agent_id: 'a', path: ws });
       await h.call('scan_all', { agent_id: 'a', patterns: ['error_handling'] });
@@ -179,7 +180,7 @@ describe('structure facts persisted per file content', function () {
     }
     const file = path.join(ws, 'py/mod002.py');
     (await import('node:fs')).writeFileSync(file, `${readFileSync(file, 'utf8')}\n\ndef extra():\n    try:\n        pass\n    except Exception:\n        pass\n`);
-    h = await connect({ workspaceRoot: ws, env, config: { options: { structure: { backgroundFacts: false }, graph: { watch: false } } } });
+    h = await connect({ workspaceRoot: ws, env, config: { options: { structure: { backgroundFacts: false, ingestFindings: false }, graph: { watch: false } } } });
     try {
       await h.call('ingest', { agent_id: 'a', path: ws });
       const r = (await h.call('scan_all', { agent_id: 'a', patterns: ['error_handling'], limit_per_pattern: 200 })).json;

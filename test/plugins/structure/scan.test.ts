@@ -170,10 +170,11 @@ describe('scan and scan_all over planted TypeScript and Python cases', function 
     assert.match(JSON.stringify(bad.json), /does not compile/);
   });
 
-  it('a second scan_all answers from the per-file cache, and an unknown pattern names the presets', async () => {
+  it('a second scan_all parses nothing (the ingest\'s findings or the per-file cache), and an unknown pattern names the presets', async () => {
     await h.call('scan_all', { agent_id: 'a' });
     const again = await h.call('scan_all', { agent_id: 'a' });
-    assert.equal(again.json.files_from_cache, again.json.files_total);
+    assert.equal(again.json.files_from_cache + again.json.files_from_ingest, again.json.files_total);
+    assert.equal(again.json.files_parsed, 0);
     const bad = await h.call('scan', { agent_id: 'a', pattern: 'nonsense' });
     assert.equal(bad.result.isError, true);
     assert.match(JSON.stringify(bad.json), /error_handling/);

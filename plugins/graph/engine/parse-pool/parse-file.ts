@@ -5,12 +5,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Tree } from 'web-tree-sitter';
 import type { FileExtraction, Language } from '../extraction.ts';
 import type { FileExtractor } from '../source-parser.ts';
 import type { FileRow } from '../store.ts';
 import { lightExtraction } from '../store-files.ts';
 import { classifyContent } from '../content-class.ts';
 import type { SkipReason } from '../walk.ts';
+import type { ExtensionResult, ExtensionRunner } from '../parse-extensions.ts';
 
 /** One file to read and parse. */
 export interface ParseTask {
@@ -37,6 +39,8 @@ export type ParseOutcome =
       json?: string;
       /** Its light copy (store-files.ts `lightExtraction`), when the parse was asked for one: all a streamed build reads before linking. */
       light?: FileExtraction;
+      /** Parse extensions' results (parse-extensions.ts), when any ran. */
+      ext?: ExtensionResult[];
     };
 
 /**
@@ -44,27 +48,30 @@ export type ParseOutcome =
  * an object tree) and, when asked, its light copy as JSON too, so the main thread of a streamed
  * ingest parses only the light part (the store takes the whole JSON as is).
  */
-export type WireOutcome = Exclude<ParseOutcome, { kind: 'parsed' }> | { kind: 'parsed'; row: FileRow; json: string; text: string; light?: string };
+export type WireOutcome = Exclude<ParseOutcome, { kind: 'parsed' }> | { kind: 'parsed'; row: FileRow; json: string; text: string; light?: string; ext?: ExtensionResult[] };
 
 /** The wire form of an outcome (in the worker); `light` adds the light copy's JSON; `text` false sends '' for the text. */
 export function toWire(o: ParseOutcome, light = false, text = true): WireOutcome {
   if (o.kind !== 'parsed') return o;
   const json = JSON.stringify(o.extraction);
   const t = text ? o.text : '';
-  return light ? { kind: 'parsed', row: o.row, json, text: t, light: JSON.stringify(lightExtraction(o.extraction)) } : { kind: 'parsed', row: o.row, json, text: t };
+  const ext = o.ext ? { ext: o.ext } : {};
+  return light ? { kind: 'parsed', row: o.row, json, text: t, light: JSON.stringify(lightExtraction(o.extraction)), ...ext } : { kind: 'parsed', row: o.row, json, text: t, ...ext };
 }
 
 /** An outcome back from its wire form (on the main thread); with a light copy, the whole extraction is parsed only if read. */
 export function fromWire(o: WireOutcome): ParseOutcome {
   if (o.kind !== 'parsed') return o;
   const json = o.json;
-  if (o.light === undefined) return { kind: 'parsed', row: o.row, extraction: JSON.parse(json) as FileExtraction, text: o.text, json };
+  const ext = o.ext ? { ext: o.ext } : {};
+  if (o.light === undefined) return { kind: 'parsed', row: o.row, extraction: JSON.parse(json) as FileExtraction, text: o.text, json, ...ext };
   let whole: FileExtraction | undefined;
   return {
     kind: 'parsed',
     row: o.row,
     text: o.text,
     json,
+    ...ext,
     light: JSON.parse(o.light) as FileExtraction,
     get extraction(): FileExtraction {
       return (whole ??= JSON.parse(json) as FileExtraction);
@@ -83,8 +90,8 @@ export function extractionKey(language: Language, parserVersion: string, hash: s
   return `${language}:${parserVersion}:${hash}`;
 }
 
-/** Reads one file, hashes it, and parses it unless its content is unchanged or disqualified. */
-export function parseFile(root: string, task: ParseTask, parserVersion: string, extract: FileExtractor, times: ParseTimes): ParseOutcome {
+/** Reads one file, hashes it, and parses it unless its content is unchanged or disqualified; `extensions` run on its tree. */
+export function parseFile(root: string, task: ParseTask, parserVersion: string, extract: FileExtractor, times: ParseTimes, extensions?: ExtensionRunner | null): ParseOutcome {
   let t = performance.now();
   let bytes: Buffer;
   try {
@@ -106,7 +113,9 @@ export function parseFile(root: string, task: ParseTask, parserVersion: string, 
   if (reason) return { kind: 'skip', reason };
   t = performance.now();
   try {
-    const extraction = extract(task.path, text);
+    let ext: ExtensionResult[] | undefined;
+    const onTree = extensions?.wants(task.language) ? (tree: Tree, source: string) => void (ext = extensions.run(tree, source, text, task.language, task.path)) : undefined;
+    const extraction = extract(task.path, text, onTree);
     extraction.path = task.path;
     const row: FileRow = {
       path: task.path,
@@ -118,7 +127,7 @@ export function parseFile(root: string, task: ParseTask, parserVersion: string, 
       parseErrors: extraction.parseErrors,
       extractionKey: key,
     };
-    return { kind: 'parsed', row, extraction, text };
+    return ext ? { kind: 'parsed', row, extraction, text, ext } : { kind: 'parsed', row, extraction, text };
   } catch {
     return { kind: 'skip', reason: 'parse_failed' };
   } finally {

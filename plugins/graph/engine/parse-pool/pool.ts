@@ -11,6 +11,7 @@
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { spawnEngineWorker } from '../engine-worker.ts';
+import type { ParseExtensionSpec } from '../parse-extensions.ts';
 import { fromWire, type ParseOutcome, type ParseTask } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
 
@@ -75,6 +76,8 @@ export interface ParseRunOptions {
   light?: boolean;
   /** Outcomes carry the file's text (default true); false sends '' instead (the caller keeps no text). */
   text?: boolean;
+  /** Parse extensions to run on each tree (parse-extensions.ts). */
+  extensions?: ParseExtensionSpec[];
 }
 
 interface Slot {
@@ -138,7 +141,7 @@ export class ParsePool {
     tasks: readonly ParseTask[],
     options: ParseRunOptions,
   ): Promise<PooledParse> {
-    const { onDone, cancelled, onBatch, light = false, text = true } = options;
+    const { onDone, cancelled, onBatch, light = false, text = true, extensions } = options;
     this.ensureWorkers();
     const batches = batchTasks(tasks);
     const outcomes: ParseOutcome[] = onBatch ? [] : new Array(tasks.length);
@@ -176,7 +179,7 @@ export class ParsePool {
           while (slot.inFlight < IN_FLIGHT && next < batches.length) {
             const index = next++;
             slot.inFlight++;
-            this.send(slot, root, parserVersion, batches[index].tasks, light, text).then((res) => {
+            this.send(slot, root, parserVersion, batches[index].tasks, light, text, extensions).then((res) => {
               slot.inFlight--;
               if (failed) return;
               try {
@@ -224,11 +227,11 @@ export class ParsePool {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
-  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[], light: boolean, text: boolean): Promise<Extract<ParseResponse, { type: 'result' }>> {
+  private send(slot: Slot, root: string, parserVersion: string, tasks: ParseTask[], light: boolean, text: boolean, extensions?: ParseExtensionSpec[]): Promise<Extract<ParseResponse, { type: 'result' }>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { slot, resolve, reject });
-      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks, ...(light ? { light } : {}), ...(text ? {} : { noText: true }) } satisfies ParseRequest);
+      slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks, ...(light ? { light } : {}), ...(text ? {} : { noText: true }), ...(extensions?.length ? { extensions } : {}) } satisfies ParseRequest);
     });
   }
 

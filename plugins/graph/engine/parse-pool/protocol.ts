@@ -1,4 +1,5 @@
 /** Messages between the ingest and its parse workers. */
+import type { ParseExtensionSpec } from '../parse-extensions.ts';
 import type { ParseTask, WireOutcome } from './parse-file.ts';
 
 /** Parse a batch of files of one workspace. */
@@ -12,6 +13,8 @@ export interface ParseRequest {
   light?: boolean;
   /** Send '' for each file's text (the ingest keeps none). */
   noText?: boolean;
+  /** Parse extensions to run on each tree (parse-extensions.ts). */
+  extensions?: ParseExtensionSpec[];
 }
 
 /**

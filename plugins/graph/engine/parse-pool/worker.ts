@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Language } from '../extraction.ts';
 import { wasmMemoryBytes } from '../parsers/tree-sitter.ts';
 import { loadDefaultParser, type FileExtractor } from '../source-parser.ts';
+import { ExtensionRunner } from '../parse-extensions.ts';
 import { parseFile, toWire, type WireOutcome } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
 
@@ -18,9 +19,17 @@ parser.catch(() => undefined); // a failure surfaces on the first batch
 const exitAfter = Number(process.env.M1ND_TEST_PARSE_WORKER_EXIT_AFTER ?? 0);
 let answered = 0;
 
+let runners: { key: string; runner: Promise<ExtensionRunner> } | null = null;
+function runnerOf(specs: NonNullable<ParseRequest['extensions']>): Promise<ExtensionRunner> {
+  const key = JSON.stringify(specs);
+  if (runners?.key !== key) runners = { key, runner: ExtensionRunner.load(specs) };
+  return runners.runner;
+}
+
 async function handle(req: ParseRequest): Promise<ParseResponse> {
   const extractorOf = await parser;
   const times = { read: 0, parse: 0 };
+  const runner = req.extensions?.length ? await runnerOf(req.extensions) : null;
   const outcomes: WireOutcome[] = [];
   for (const task of req.tasks) {
     let extract = extractors.get(task.language);
@@ -33,7 +42,7 @@ async function handle(req: ParseRequest): Promise<ParseResponse> {
         continue;
       }
     }
-    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times), req.light === true, req.noText !== true));
+    outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times, runner), req.light === true, req.noText !== true));
   }
   return { type: 'result', id: req.id, outcomes, read: times.read, parse: times.parse, heap: getHeapStatistics().total_physical_size, wasm: wasmMemoryBytes() };
 }

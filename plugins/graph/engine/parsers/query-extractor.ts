@@ -31,7 +31,7 @@
  * A language may offer `repair`, an offset-preserving rewrite of syntax its grammar lacks, tried once on
  * files that do not parse cleanly.
  */
-import type { Language as Grammar, QueryCapture } from 'web-tree-sitter';
+import type { Language as Grammar, QueryCapture, Tree } from 'web-tree-sitter';
 import type { FileExtraction } from '../extraction.ts';
 import { FileCaptures, ROLES, type Role } from './capture-collector.ts';
 import { finishExtraction } from './capture-resolution.ts';
@@ -60,7 +60,7 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
     return role;
   };
 
-  return (path: string, rawSource: string): FileExtraction => {
+  return (path: string, rawSource: string, onTree?: (tree: Tree, source: string) => void): FileExtraction => {
     // A byte-order mark would shift every offset by one; tree-sitter does not skip it.
     const original = rawSource.charCodeAt(0) === 0xfeff ? rawSource.slice(1) : rawSource;
     const { tree, source, regions } = parseWithRepair(parser, errors, original, spec.repair, path);
@@ -74,6 +74,7 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
         if (role !== null) file.take(role, captures);
       }
       const extraction = finishExtraction(file, path);
+      onTree?.(tree, source);
       // The language's last word reads the file as written, not as repaired for the grammar.
       return spec.finish ? spec.finish(extraction, original) : extraction;
     } finally {

@@ -1,6 +1,6 @@
 /** The contract between the shared query engine and each tree-sitter language: what a language spec provides. */
 import type { ExtractedImport, FileExtraction, Language, SymbolKind } from '../extraction.ts';
-import type { Node } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import type { DocCommentRules } from './doc-text.ts';
 
 /** What a declaration or a non-symbol scope (Rust impl, module, namespace) is. */
@@ -58,4 +58,5 @@ export interface QueryLanguageSpec {
 }
 
 /** Turns one file's source into its extraction; synchronous, reusable across files. */
-export type Extractor = (path: string, source: string) => FileExtraction;
+/** `onTree` (parse extensions) sees the tree and the text it was parsed from, before the tree is freed. */
+export type Extractor = (path: string, source: string, onTree?: (tree: Tree, source: string) => void) => FileExtraction;

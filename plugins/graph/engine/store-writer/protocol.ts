@@ -9,7 +9,7 @@ import type { SerializedFile, SerializedIngest } from '../store-commit.ts';
 export type CommitRequest =
   | { type: 'files'; id: number; run: string; seq: number; dir: string; busyTimeoutMs: number; files: SerializedFile[] }
   | { type: 'drop'; id: number; run: string; dir: string; busyTimeoutMs: number }
-  | { type: 'commit'; id: number; run: string; dir: string; busyTimeoutMs: number; removes: SerializedIngest['removes']; gitCommits?: SerializedIngest['gitCommits']; meta: SerializedIngest['meta'] };
+  | { type: 'commit'; id: number; run: string; dir: string; busyTimeoutMs: number; removes: SerializedIngest['removes']; gitCommits?: SerializedIngest['gitCommits']; meta: SerializedIngest['meta']; extensions?: SerializedIngest['extensions'] };
 
 /**
  * From the worker: rows of commit `id` before sequence number `upTo` are staged in the store (the

@@ -58,7 +58,7 @@ parentPort!.on('message', (req: CommitRequest) => {
   try {
     const error = failed.get(req.id);
     if (error) throw error;
-    const { generation, previous } = commitSerialized(t, { files: [], removes: req.removes, gitCommits: req.gitCommits, meta: req.meta }, undefined, { table: t.stage, run: req.run });
+    const { generation, previous } = commitSerialized(t, { files: [], removes: req.removes, gitCommits: req.gitCommits, meta: req.meta, extensions: req.extensions }, undefined, { table: t.stage, run: req.run });
     res = { type: 'done', id: req.id, generation, previous };
   } catch (err) {
     res = { type: 'error', id: req.id, message: errorOf(err).message, code: (err as { code?: string }).code };

@@ -201,7 +201,7 @@ export class CommitWorker {
     if (chunk.length > 0) postFiles(worker, to, seq, chunk);
     // Every row is on its way (streamed rows included): say so before the transaction is asked for.
     if (total > 0 && total % 200 !== 0) write.onProgress?.(total, total);
-    worker.postMessage({ type: 'commit', ...to, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta } satisfies CommitRequest);
+    worker.postMessage({ type: 'commit', ...to, removes: write.removes, gitCommits: write.gitCommits, meta: write.meta, extensions: write.extensions } satisfies CommitRequest);
     try {
       return await result;
     } catch (err) {
