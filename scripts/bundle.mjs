@@ -158,6 +158,42 @@ fs.writeFileSync(
 );
 fs.rmSync(`${OUT}.map`, { force: true });
 
+// The built-in plugins' verb schemas are checked here, once, by the loader itself: the installed CLI
+// skips the walk that tells whether each schema compiles for plugins compiled into the bundle
+// (core/discovery.ts `builtin`; it was ~10% of a `m1nd call`'s start). A child process loads the
+// bundle with that skip turned off and starts a host over every built-in plugin in an empty
+// workspace; any quarantine fails the build.
+{
+  const workspace = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'm1nd-bundle-check-'));
+  try {
+    const quarantined = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          [
+            `globalThis[Symbol.for('m1nd.checkBuiltinSchemas')] = true;`,
+            `import { loadBundle } from ${JSON.stringify(pathToFileURL(loader).href)};`,
+            `const { startHost } = loadBundle(${JSON.stringify(BUNDLE)}, import.meta.resolve, null, false).exports;`,
+            `const host = await startHost({ workspaceRoot: ${JSON.stringify(workspace)}, noConfig: true, freshImports: false });`,
+            `const verbs = host.current.surface().counts.registry;`,
+            `process.stdout.write(JSON.stringify({ verbs, quarantined: host.current.quarantined() }));`,
+            `await host.close();`,
+            `process.exit(0);`,
+          ].join('\n'),
+        ],
+        { encoding: 'utf8', cwd: workspace, env: { ...process.env, M1ND_CACHE_DIR: 'off', M1ND_WORKSPACE: workspace } },
+      ),
+    );
+    if (quarantined.quarantined.length > 0 || quarantined.verbs === 0) {
+      throw new Error(`dist/m1nd.cjs: built-in plugins failed their load checks: ${JSON.stringify(quarantined)}`);
+    }
+  } finally {
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
 // dist/graph.js: named re-exports of the graph API namespace. The value names come from esbuild's own
 // view of plugins/graph/api.ts (type-only exports have none), so the list cannot drift from the source.
 const names = await valueExports('plugins/graph/api.ts');
