@@ -8,9 +8,14 @@
  * Each whole process's CPU (user + system, from /usr/bin/time when installed) is printed beside its wall
  * time: on a loaded machine the wall time is mostly waiting for a core.
  *
+ * `node -e 0` runs interleaved too: `call health` is also printed as a ratio to it (Node's own start).
+ *
  * Options (environment): BENCH_RUNS (7), BENCH_REPO_FILES (400); BENCH_GRAPH_REPO=DIR and
  * BENCH_GRAPH_NODE=ID time `impact` on that repository too (ingested first: e.g. nitro); BENCH_BASE_BIN=
- * another build's bin/m1nd.js runs the same processes with it, interleaved (a same-run before/after).
+ * another build's bin/m1nd.js runs the same processes with it, interleaved (a same-run before/after);
+ * BENCH_VALGRIND=1 also counts the instructions of one `call health` and one `node -e 0` (and of the base
+ * build's `call health`) under valgrind's cachegrind: ~20 s each, but a figure the machine's load does
+ * not change (wall and CPU times on a shared 2-core machine vary by ±30%).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -60,6 +65,28 @@ function timeProcess(args: string[], cwd: string, label = args[1] ?? args[0], bi
   if (out.status !== 0) throw new Error(`m1nd ${args.join(' ')} failed (${out.status}): ${out.stderr}${out.stdout.slice(0, 400)}`);
   const cpu = /m1nd-cpu ([\d.]+) ([\d.]+)/.exec(out.stderr);
   if (cpu) cpuOf.set(label, [...(cpuOf.get(label) ?? []), (Number(cpu[1]) + Number(cpu[2])) * 1000]);
+  return ms;
+}
+
+/** Instructions executed by one whole process (all threads; valgrind cachegrind's `I refs`), or NaN when it cannot run. */
+function instructions(argv: string[], cwd: string): number {
+  const out = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--cachegrind-out-file=/dev/null', ...argv], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: CACHE_DIR },
+  });
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(out.stderr ?? '');
+  return out.status === 0 && refs ? Number(refs[1].replaceAll(',', '')) : NaN;
+}
+
+/** Wall time of one `node -e 0` (its CPU recorded under `node -e 0`): Node's own start and exit. */
+function timeNode(cwd: string): number {
+  const argv = [process.execPath, '-e', '0'];
+  const t = performance.now();
+  const out = TIME ? spawnSync(TIME, ['-f', 'm1nd-cpu %U %S', ...argv], { cwd, encoding: 'utf8' }) : spawnSync(argv[0], argv.slice(1), { cwd, encoding: 'utf8' });
+  const ms = performance.now() - t;
+  const cpu = /m1nd-cpu ([\d.]+) ([\d.]+)/.exec(out.stderr ?? '');
+  if (cpu) cpuOf.set('node -e 0', [...(cpuOf.get('node -e 0') ?? []), (Number(cpu[1]) + Number(cpu[2])) * 1000]);
   return ms;
 }
 
@@ -114,6 +141,7 @@ export async function run(): Promise<void> {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-startup-'));
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-startup-repo-'));
   const bare: number[] = [];
+  const nodeOnly: number[] = [];
   const m1nd: number[] = [];
   const health: number[] = [];
   const graphVerb: number[] = [];
@@ -142,6 +170,7 @@ export async function run(): Promise<void> {
     cpuOf.clear();
     for (let i = 0; i < RUNS; i++) {
       bare.push(await timeStart(process.execPath, [bareFile], ROOT));
+      nodeOnly.push(timeNode(ws));
       m1nd.push(await timeStart(process.execPath, [BIN, 'serve', '--workspace', ws], ROOT));
       if (base) baseWall.set('tools/list', [...(baseWall.get('tools/list') ?? []), await timeStart(process.execPath, [base, 'serve', '--workspace', baseWs], ROOT)]);
       both('health', ['call', 'health'], ws, health);
@@ -160,12 +189,30 @@ export async function run(): Promise<void> {
   const g = median(graphVerb);
   console.log(`startup: spawn → initialize → tools/list: bare SDK server median ${b.toFixed(0)} ms, m1nd (all built-in plugins, from dist/) median ${m.toFixed(0)} ms over ${RUNS} runs each`);
   console.log(`startup: ratio m1nd/bare = ${(m / b).toFixed(2)}`);
-  console.log(`startup: m1nd call health (empty workspace, whole process) median ${h.toFixed(0)} ms (ratio to the bare server's start ${(h / b).toFixed(2)})`);
+  const n = median(nodeOnly);
+  console.log(`startup: m1nd call health (empty workspace, whole process) median ${h.toFixed(0)} ms (ratio to the bare server's start ${(h / b).toFixed(2)}; \`node -e 0\` median ${n.toFixed(0)} ms, ratio ${(h / n).toFixed(2)})`);
   console.log(`startup: m1nd call impact from a cold process, ${REPO_FILES}-file repository with its graph stored: median ${g.toFixed(0)} ms (ratio to the bare server's start ${(g / b).toFixed(2)})`);
   if (corpus) {
     const c = median(corpusVerb);
     console.log(`startup: m1nd call impact ${corpusNode} from a cold process in ${corpus}: median ${c.toFixed(0)} ms (ratio to the bare server's start ${(c / b).toFixed(2)})`);
   }
+  if (process.env.BENCH_VALGRIND === '1') {
+    const ws2 = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-startup-vg-'));
+    try {
+      const node0 = instructions([process.execPath, '-e', '0'], ws2);
+      const mine = instructions([process.execPath, BIN, 'call', 'health'], ws2);
+      const line = `startup: instructions (valgrind): node -e 0 ${(node0 / 1e6).toFixed(0)}M; m1nd call health ${(mine / 1e6).toFixed(0)}M (${(mine / node0).toFixed(2)}× node -e 0; ${((mine - node0) / 1e6).toFixed(0)}M above it)`;
+      if (base) {
+        const theirs = instructions([process.execPath, base, 'call', 'health'], fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-startup-vgb-')));
+        console.log(`${line}; base build ${(theirs / 1e6).toFixed(0)}M (${((theirs - node0) / 1e6).toFixed(0)}M above it; this build's part ÷ base's ${((mine - node0) / (theirs - node0)).toFixed(2)})`);
+      } else console.log(line);
+    } finally {
+      fs.rmSync(ws2, { recursive: true, force: true });
+    }
+  }
+  const cpuNode = cpuOf.get('node -e 0');
+  cpuOf.delete('node -e 0');
+  if (cpuNode) console.log(`startup: CPU (user + system) of node -e 0: median ${median(cpuNode).toFixed(0)} ms over ${cpuNode.length} runs; m1nd call health ÷ node -e 0 = ${(median(cpuOf.get('health') ?? [NaN]) / median(cpuNode)).toFixed(2)}`);
   for (const [label, xs] of cpuOf) console.log(`startup: CPU (user + system) of m1nd call ${label}: median ${median(xs).toFixed(0)} ms over ${xs.length} runs`);
   const baseList = baseWall.get('tools/list');
   baseWall.delete('tools/list');

@@ -189,7 +189,7 @@ export function compileSurface(catalog: Catalog, table: TierTable, tier: string,
   const members = table.tiers.get(tier) ?? new Set<string>();
   const records = catalog.all();
   const advertised = new Set<string>();
-  const tools: Tool[] = [];
+  const shown: VerbRecord[] = [];
   const help = new Map<string, HelpEntry>();
   const byFamily: Record<string, number> = {};
   const withOutput = advertisesOutputSchemas(table, tier);
@@ -209,19 +209,26 @@ export function compileSurface(catalog: Catalog, table: TierTable, tier: string,
     });
     if (!now) continue;
     advertised.add(r.name);
-    const tool: Tool = {
-      name: r.name,
-      description: r.description,
-      inputSchema: advertisedInput(r) as Tool['inputSchema'],
-      annotations: annotationsFor(r),
-    };
-    if (r.output && withOutput) tool.outputSchema = advertisedOutput(r) as Tool['outputSchema'];
-    tools.push(tool);
+    shown.push(r);
   }
+  // The advertised schemas (plain JSON copies of every advertised verb's schemas) are made when
+  // tools/list first asks: `m1nd call health` and the counts never need them.
+  let tools: Tool[] | undefined;
   return {
     tier,
     readOnly,
-    tools,
+    get tools(): Tool[] {
+      return (tools ??= shown.map((r) => {
+        const tool: Tool = {
+          name: r.name,
+          description: r.description,
+          inputSchema: advertisedInput(r) as Tool['inputSchema'],
+          annotations: annotationsFor(r),
+        };
+        if (r.output && withOutput) tool.outputSchema = advertisedOutput(r) as Tool['outputSchema'];
+        return tool;
+      }));
+    },
     advertised,
     dispatch: new Map(records.map((r) => [r.name, r])),
     help,

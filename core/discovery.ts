@@ -1,5 +1,5 @@
 /**
- * Finds plugins on disk (fast-glob over plugin folders: one `index.ts` per sub-folder) and in npm packages,
+ * Finds plugins on disk (one `index.ts` per sub-folder of a plugin folder) and in npm packages,
  * and imports them. Each generation imports through its own module namespace (fresh-import-hooks),
  * so an edited plugin (and every file it imports) is read fresh on reload instead of served from the
  * module cache. TypeScript files are loaded through tsx, registered on the first one found.
@@ -8,21 +8,45 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import fg from 'fast-glob';
 import { register as registerHooks } from 'node:module';
 import type { PluginDefinition, PluginSource } from './plugin.ts';
 
-const ENTRY_GLOB = '*/index.{ts,mts,js,mjs}';
+/** Entry file names of a plugin folder, in the order that picks one when several exist (sorted by name). */
+const ENTRY_NAMES = ['index.js', 'index.mjs', 'index.mts', 'index.ts'];
 
-/** Plugin entry files under each folder, sorted by path (one plugin per sub-folder). */
+/** A file (following symbolic links), not a folder or a broken link. */
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await fs.promises.stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Plugin entry files under each folder, sorted by path: one per sub-folder (not hidden ones), the
+ * first of `ENTRY_NAMES` it holds. A directory read and a stat or more per sub-folder: a glob library's
+ * walker cost ~10 ms of every start for this.
+ */
 export async function findPluginEntries(dirs: string[]): Promise<string[]> {
   const found: string[] = [];
   for (const dir of dirs) {
-    const entries = await fg(ENTRY_GLOB, { cwd: dir, absolute: true, onlyFiles: true, followSymbolicLinks: true });
-    // One entry per folder even if both index.ts and index.js exist (the .ts source wins).
-    const byFolder = new Map<string, string>();
-    for (const e of entries.sort()) if (!byFolder.has(path.dirname(e))) byFolder.set(path.dirname(e), e);
-    found.push(...byFolder.values());
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(dir);
+    } catch {
+      continue; // a missing folder holds no plugin (the config's warning names it)
+    }
+    const entries = await Promise.all(
+      names
+        .filter((name) => !name.startsWith('.'))
+        .map(async (name) => {
+          const folder = path.resolve(dir, name);
+          for (const entry of ENTRY_NAMES) if (await isFile(path.join(folder, entry))) return path.join(folder, entry);
+          return undefined;
+        }),
+    );
+    for (const e of entries) if (e !== undefined) found.push(e);
   }
   return found.sort();
 }
@@ -63,6 +87,17 @@ const builtinModules = new Map<string, Record<string, unknown>>();
 /** Called by the bundled build: imports of these files return the bundled modules (one copy of the core). */
 export function registerBuiltinModules(modules: Map<URL, Record<string, unknown>>): void {
   for (const [url, mod] of modules) builtinModules.set(fileURLToPath(url), mod);
+}
+
+/**
+ * Set by the bundle build's own check (scripts/bundle.mjs): the built-in plugins load with every
+ * schema check, so a schema that does not compile fails the build instead of being trusted.
+ */
+const CHECK_BUILTIN_SCHEMAS = Symbol.for('m1nd.checkBuiltinSchemas');
+
+/** Whether bundled plugins' verb schemas count as checked (always, except in the build's check). */
+function builtinSchemasChecked(): boolean {
+  return (globalThis as { [CHECK_BUILTIN_SCHEMAS]?: boolean })[CHECK_BUILTIN_SCHEMAS] !== true;
 }
 
 let freshHooksRegistered = false;
@@ -114,7 +149,8 @@ export async function importPlugins(files: string[], importer: (file: string) =>
     const fallbackName = path.basename(path.dirname(file));
     try {
       const definition = pickDefinition(await importer(file));
-      out.push(definition ? { definition, origin: file } : { origin: file, fallbackName, importError: new Error('no default export of definePlugin(...)') });
+      const builtin = builtinModules.has(file) && builtinSchemasChecked();
+      out.push(definition ? { definition, origin: file, ...(builtin ? { builtin } : {}) } : { origin: file, fallbackName, importError: new Error('no default export of definePlugin(...)') });
     } catch (importError) {
       out.push({ origin: file, fallbackName, importError });
     }

@@ -157,7 +157,7 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
   } catch (error) {
     throw new CheckFailed('apply', ErrorCodes.PLUGIN_APPLY, `plugin "${def.name}" threw in apply: ${toM1ndError(error).message}`);
   }
-  checkVerbs(def.name, verbs, env.catalog);
+  checkVerbs(def.name, verbs, env.catalog, source.builtin === true);
   const declared = declaredVerbs(def);
   if (declared.length > 0) {
     // A stale `verbs` list would make a quarantine answer name the wrong verbs: say so while it loads.
@@ -248,13 +248,15 @@ function checkOptions(def: PluginDefinition<any>, raw: unknown): Record<string, 
   return value as Record<string, unknown>;
 }
 
-function checkSchema(plugin: string, verb: string, which: string, schema: TSchema | undefined): void {
+function checkSchema(plugin: string, verb: string, which: string, schema: TSchema | undefined, builtin: boolean): void {
   if (!schema || schema.type !== 'object' || typeof schema.properties !== 'object') {
     throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": ${which} schema must be a TypeBox Type.Object`);
   }
   // Compiled on the verb's first call (core/validation.ts checkerFor); at load only when a cheap
-  // walk cannot tell that it compiles, so a broken schema still quarantines its plugin here.
-  if (!compilesSurely(schema)) try {
+  // walk cannot tell that it compiles, so a broken schema still quarantines its plugin here. A
+  // built-in plugin's schemas were checked by the bundle's build (the walk was ~10% of `m1nd call`'s
+  // start); one that failed anyway would fail its verb's first call with VERB_SCHEMA.
+  if (!builtin && !compilesSurely(schema)) try {
     TypeCompiler.Compile(schema);
   } catch (error) {
     throw new CheckFailed('schema', ErrorCodes.VERB_SCHEMA, `verb "${verb}" of plugin "${plugin}": ${which} schema does not compile: ${(error as Error).message}`);
@@ -266,7 +268,7 @@ function checkSchema(plugin: string, verb: string, which: string, schema: TSchem
   }
 }
 
-function checkVerbs(plugin: string, verbs: VerbRecord[], catalog: Catalog): void {
+function checkVerbs(plugin: string, verbs: VerbRecord[], catalog: Catalog, builtin: boolean): void {
   const seen = new Set<string>();
   for (const v of verbs) {
     if (typeof v.name !== 'string' || !VERB_NAME.test(v.name)) {
@@ -281,8 +283,8 @@ function checkVerbs(plugin: string, verbs: VerbRecord[], catalog: Catalog): void
     if (typeof v.description !== 'string' || v.description.trim() === '') {
       throw new CheckFailed('verbs', ErrorCodes.VERB_SCHEMA, `verb "${v.name}" of plugin "${plugin}" needs a description`);
     }
-    checkSchema(plugin, v.name, 'input', v.input);
-    if (v.output) checkSchema(plugin, v.name, 'output', v.output);
+    checkSchema(plugin, v.name, 'input', v.input, builtin);
+    if (v.output) checkSchema(plugin, v.name, 'output', v.output, builtin);
   }
 }
 

@@ -82,6 +82,11 @@ export interface PluginSource {
   importError?: unknown;
   /** Name to report when the module could not be read (folder name). */
   fallbackName?: string;
+  /**
+   * Set for a plugin compiled into m1nd's bundle, whose verb schemas the build checked
+   * (scripts/bundle.mjs): the loader then skips the walk that tells whether each schema compiles.
+   */
+  builtin?: boolean;
 }
 
 export type { TSchema };

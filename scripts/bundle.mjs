@@ -63,13 +63,44 @@ const keepModuleUrls = {
       if (!args.path.startsWith(ROOT) || args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const rel = path.relative(ROOT, args.path).replace(/\.ts$/, '.js').split(path.sep).join('/');
       const source = await fs.promises.readFile(args.path, 'utf8');
-      const contents = source
+      const contents = lazyDefaultImports(source, args.path)
         .replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, __m1ndDistBase).href`)
         .replaceAll('import.meta.resolve(', '__m1ndImportMetaResolve(');
       return { contents, loader: 'ts' };
     });
   },
 };
+
+/**
+ * CommonJS packages that the start never calls but whose evaluation cost it a few ms each (fast-glob
+ * calls os.cpus() at load, semver compiles ~40 regular expressions, picomatch and ignore theirs): in
+ * the bundle, `import x from 'pkg'` becomes a stand-in that requires the package on its first use
+ * (esbuild bundles a `require()` as a call of the package's lazy wrapper, at that place). The stand-in
+ * is a function proxy: calls, `new` and property reads reach the package's default export. Sources
+ * run from TypeScript (tests, `M1ND_FROM_SOURCE`) import them as written.
+ */
+const LAZY_PACKAGES = ['fast-glob', 'semver', 'picomatch', 'ignore'];
+const LAZY_IMPORT = new RegExp(`^import (\\w+)(?:, \\{([^}]*)\\})? from '(${LAZY_PACKAGES.join('|')})';$`, 'gm');
+
+function lazyDefaultImports(source, file) {
+  return source.replace(LAZY_IMPORT, (line, name, named, pkg) => {
+    const types = (named ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+    // A value import besides the default would still evaluate the package at start: leave the line.
+    if (!types.every((t) => t.startsWith('type '))) return line;
+    const typeLine = types.length > 0 ? ` import type { ${types.map((t) => t.slice(5)).join(', ')} } from '${pkg}';` : '';
+    // One line, as the import was: the source map's lines stay right.
+    return `const ${name} = __m1ndLazyDefault(() => require('${pkg}'));${typeLine}`;
+  });
+}
+
+/**
+ * Node built-in modules the start does not use (child processes, zlib, workers, HTTP): each
+ * `x = require("node:…")` of the bundle (what esbuild makes of a named import, used only as `x.name`)
+ * becomes `x = $m1ndLz("node:…")`, the same length (the source map stays exact), an object that
+ * requires the module on its first property read. Loading child_process alone loads net, dgram and
+ * the stream family.
+ */
+const LAZY_BUILTINS = ['node:child_process', 'node:zlib', 'node:worker_threads', 'node:http', 'node:timers/promises', 'node:async_hooks'];
 
 // Code only reached through a dynamic import() (the HTTP transport behind `serveHttp` and what it
 // imports) is bundled too, but evaluated on first use (esbuild wraps it in a lazy initialiser); with
@@ -92,7 +123,16 @@ const bundled = await build({
   // Native, lazily required, or loaded by path at run time: resolved from node_modules when needed.
   external: ['better-sqlite3', '@parcel/watcher', 'pg', 'pg-native', 'gpt-tokenizer', 'typescript', 'web-tree-sitter', '@vscode/tree-sitter-wasm', 'tsx', 'tsx/*', 'esbuild', 'fsevents'],
   // Strict, as the ES modules it is made of; and dist/ itself, the base of the module URLs kept above.
-  banner: { js: [`'use strict';`, `const __m1ndDistBase = require('node:url').pathToFileURL(__dirname + '/').href;`].join('\n') },
+  banner: {
+    js: [
+      `'use strict';`,
+      `const __m1ndDistBase = require('node:url').pathToFileURL(__dirname + '/').href;`,
+      // See LAZY_PACKAGES: a package's default export, required on first use.
+      `const __m1ndLazyDefault = (load) => { let m; const get = () => { if (m === undefined) { const x = load(); m = x && x.__esModule ? x.default : x; } return m; }; return new Proxy(function () {}, { apply: (_, self, args) => Reflect.apply(get(), self, args), construct: (_, args, target) => Reflect.construct(get(), args), get: (_, key) => { const v = get()[key]; return v; }, has: (_, key) => key in get(), set: (_, key, value) => Reflect.set(get(), key, value) }); };`,
+      // See LAZY_BUILTINS: a built-in module, required on the first property read.
+      `const $m1ndLz = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key], has: (_, key) => key in (m ??= require(id)) }); };`,
+    ].join('\n'),
+  },
   plugins: [keepModuleUrls],
   logLevel: 'warning',
 });
@@ -123,6 +163,19 @@ const bundled = await build({
   if (starts.length === 0) throw new Error('dist/m1nd.cjs: no dynamic import found (the rewrite would be untested)');
 }
 
+// Built-in modules the start does not need, required on first use (see LAZY_BUILTINS).
+{
+  const code = fs.readFileSync(BUNDLE, 'utf8');
+  let count = 0;
+  const out = code.replace(/([\w$]+)=require\(("node:[a-z_/]+")\)/g, (all, name, id) => {
+    if (!LAZY_BUILTINS.includes(JSON.parse(id)) || !name.startsWith('import_')) return all;
+    count++;
+    return `${name}=$m1ndLz(${id})`;
+  });
+  if (count === 0) throw new Error('dist/m1nd.cjs: no built-in module import to defer (the rewrite would be untested)');
+  fs.writeFileSync(BUNDLE, out);
+}
+
 // External packages the bundle imports statically (so requires): its dynamic imports of them must
 // require them too, or a package with both builds would be two instances (core/bundle-loader.ts).
 const required = [
@@ -145,18 +198,72 @@ const bundleNames = JSON.parse(
   ),
 ).filter((n) => n !== '__esModule').sort();
 if (!bundleNames.includes('main') || !bundleNames.includes(GRAPH_NAMESPACE)) throw new Error(`dist/m1nd.cjs exports ${bundleNames.length} names, without main or ${GRAPH_NAMESPACE}`);
-fs.writeFileSync(
-  OUT,
-  [
-    '// Generated by scripts/bundle.mjs: the `m1nd` package entry. Loads dist/m1nd.cjs (the CLI, the public API and',
-    '// the built-in plugins, bundled) through a V8 code cache (dist/core/bundle-loader.js) and re-exports its names.',
-    `import { loadBundle } from './core/bundle-loader.js';`,
-    `const { exports: bundle } = loadBundle(new URL('./m1nd.cjs', import.meta.url), import.meta.resolve, undefined, true, ${JSON.stringify(required)});`,
-    `export const { ${bundleNames.join(', ')} } = bundle;`,
-    '',
-  ].join('\n'),
-);
+// The loader (core/bundle-loader.ts and the three small modules it imports) is compiled into this
+// file rather than imported from dist/core/: one ES module for Node's loader to resolve, read and
+// compile at every start instead of five.
+await build({
+  stdin: {
+    contents: [
+      `import { loadBundle } from './core/bundle-loader.ts';`,
+      `const { exports: bundle } = loadBundle(new URL('./m1nd.cjs', import.meta.url), import.meta.resolve, undefined, true, ${JSON.stringify(required)});`,
+      `export const { ${bundleNames.join(', ')} } = bundle;`,
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'm1nd-package-entry.ts',
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: OUT,
+  banner: {
+    js: [
+      '// Generated by scripts/bundle.mjs: the `m1nd` package entry. Loads dist/m1nd.cjs (the CLI, the public API and',
+      '// the built-in plugins, bundled) through a V8 code cache (core/bundle-loader.ts, compiled in) and re-exports its names.',
+    ].join('\n'),
+  },
+  // The loader's own `import(specifier, options)` is meant to stay a runtime import.
+  logOverride: { 'unsupported-dynamic-import': 'silent' },
+  logLevel: 'warning',
+});
 fs.rmSync(`${OUT}.map`, { force: true });
+
+// The built-in plugins' verb schemas are checked here, once, by the loader itself: the installed CLI
+// skips the walk that tells whether each schema compiles for plugins compiled into the bundle
+// (core/discovery.ts `builtin`; it was ~10% of a `m1nd call`'s start). A child process loads the
+// bundle with that skip turned off and starts a host over every built-in plugin in an empty
+// workspace; any quarantine fails the build.
+{
+  const workspace = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'm1nd-bundle-check-'));
+  try {
+    const quarantined = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          [
+            `globalThis[Symbol.for('m1nd.checkBuiltinSchemas')] = true;`,
+            `import { loadBundle } from ${JSON.stringify(pathToFileURL(loader).href)};`,
+            `const { startHost } = loadBundle(${JSON.stringify(BUNDLE)}, import.meta.resolve, null, false).exports;`,
+            `const host = await startHost({ workspaceRoot: ${JSON.stringify(workspace)}, noConfig: true, freshImports: false });`,
+            `const verbs = host.current.surface().counts.registry;`,
+            `process.stdout.write(JSON.stringify({ verbs, quarantined: host.current.quarantined() }));`,
+            `await host.close();`,
+            `process.exit(0);`,
+          ].join('\n'),
+        ],
+        { encoding: 'utf8', cwd: workspace, env: { ...process.env, M1ND_CACHE_DIR: 'off', M1ND_WORKSPACE: workspace } },
+      ),
+    );
+    if (quarantined.quarantined.length > 0 || quarantined.verbs === 0) {
+      throw new Error(`dist/m1nd.cjs: built-in plugins failed their load checks: ${JSON.stringify(quarantined)}`);
+    }
+  } finally {
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+}
 
 // dist/graph.js: named re-exports of the graph API namespace. The value names come from esbuild's own
 // view of plugins/graph/api.ts (type-only exports have none), so the list cannot drift from the source.
