@@ -17,7 +17,7 @@ describe('scans and twins over many files parse in worker threads', function () 
   let h: Harness;
   before(async () => {
     const ws = writeFixtureRepo(tempDir(), manyFiles());
-    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() }, config: { options: { structure: { backgroundFacts: false } } } });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() }, config: { options: { structure: { backgroundFacts: false, ingestFindings: false } } } });
     await h.call('ingest', { agent_id: 'a', path: ws });
   });
   after(() => h?.close());
