@@ -29,8 +29,17 @@ export { K1 } from './lexical-postings.ts';
 
 /** Nodes re-indexed between two looks at the slice clock (`syncSliced`). */
 const SYNC_CHUNK = 16;
-/** Graphs with at least this many node slots are built in a build process (below, starting one costs more than the build). */
-export const WORKER_MIN_NODES = 4096;
+/**
+ * Graphs with at least this many node slots are built in a build process, and their index file is
+ * rebuilt there after incremental changes; `M1ND_SEEK_PROCESS_NODES` overrides it. Below, the build
+ * runs in slices on the main thread: starting the process is one synchronous fork of the whole server
+ * (26–31 ms of main-thread CPU measured at ~14K nodes, more in a bigger process), longer than any
+ * slice, while a sliced build of that size costs ~1 s of main-thread CPU spread over many turns.
+ */
+export function buildProcessMinNodes(): number {
+  const v = Number(process.env.M1ND_SEEK_PROCESS_NODES);
+  return Number.isInteger(v) && v > 0 ? v : 100_000;
+}
 /** Quiet time after the last incremental change before the index file is rebuilt, plus 1 ms per 10 nodes. */
 const REWRITE_DELAY_MS = 1000;
 
@@ -193,7 +202,7 @@ export class LexicalIndex extends IndexedPostings {
         if (this.builtFor !== graph || this.syncedVersion === graph.version) return;
         continue; // the graph changed during a yield: sync again
       }
-      if (this.offThread && !this.workerFailed && graph.nodeCapacity >= WORKER_MIN_NODES) {
+      if (this.offThread && !this.workerFailed && graph.nodeCapacity >= buildProcessMinNodes()) {
         const job = this.buildInBackground(graph, sliceMs);
         await job.done;
         // Reset meanwhile (the graph was replaced, the engine closed): nobody wants this graph's index.
@@ -309,7 +318,8 @@ export class LexicalIndex extends IndexedPostings {
    * dropped) and written to the index file, so the next process reads it instead of building.
    */
   private scheduleRewrite(graph: CodeGraph): void {
-    if (!this.file?.writable() || this.file.key() === null) return;
+    // A graph built on the main thread in a new process is cheaper than rebuilding here after every change.
+    if (!this.file?.writable() || this.file.key() === null || graph.nodeCapacity < buildProcessMinNodes()) return;
     if (this.rewriteTimer) clearTimeout(this.rewriteTimer);
     const epoch = this.epoch;
     this.rewriteTimer = setTimeout(

@@ -15,7 +15,7 @@ import type { BuildRequest, BuildResponse, NodeTuple } from './lexical-protocol.
 import type { FieldName } from './lexical-text.ts';
 
 /** Node slots copied per message. */
-const CHUNK = 2048;
+const CHUNK = 512;
 
 /** A build handed back by the child: the index and the index file's bytes (to write as they are). */
 export interface OffThreadBuild {

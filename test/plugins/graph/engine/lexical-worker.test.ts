@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
-import { WORKER_MIN_NODES } from '../../../../plugins/graph/engine/lexical-index.ts';
+import { buildProcessMinNodes } from '../../../../plugins/graph/engine/lexical-index.ts';
 import type { GraphService } from '../../../../plugins/graph/service.ts';
 import { connect, type Harness } from '../../../helpers/mcp.ts';
 import { describeHeld, pingDuring } from '../../../helpers/ping.ts';
@@ -79,17 +79,23 @@ describe('the seek index built in a child process', function () {
     return e;
   };
 
+  const previous = process.env.M1ND_SEEK_PROCESS_NODES;
   before(async () => {
+    process.env.M1ND_SEEK_PROCESS_NODES = '4096'; // this fixture's graph counts as big
     root = writeWorkspace(generatedRepo(), 'm1nd-seek-worker-');
     const e = new CodeGraphEngine({ root, gitMaxCommits: 0, typeCheck: false, parseWorkers: 0 });
     await e.ingest();
-    assert.ok(e.graph.nodeCapacity >= WORKER_MIN_NODES, `${e.graph.nodeCapacity} node slots: too few for a worker build`);
+    assert.ok(e.graph.nodeCapacity >= buildProcessMinNodes(), `${e.graph.nodeCapacity} node slots: too few for a worker build`);
     await e.close();
   });
   afterEach(async () => {
     for (const e of engines.splice(0)) await e.close();
   });
-  after(() => removeWorkspace(root));
+  after(() => {
+    if (previous === undefined) delete process.env.M1ND_SEEK_PROCESS_NODES;
+    else process.env.M1ND_SEEK_PROCESS_NODES = previous;
+    removeWorkspace(root);
+  });
 
   it('builds a big graph off the main thread, answering 100 queries exactly as a build on the main thread, and a new engine reads the file it wrote', async () => {
     rmSync(indexFile(), { force: true });
