@@ -11,7 +11,7 @@ import type { CodeGraph } from './graph.ts';
 import {
   F_COMMIT_COUNT, F_DOC, F_EXPORTED, F_EXPORTED_TRUE, F_IS_TEST, F_IS_TEST_TRUE, F_LAST_COMMIT, F_QUALIFIED, F_SIGNATURES,
   KIND_CODE, MAGIC, NO_LANGUAGE, NO_STRING, SNAPSHOT_FORMAT, UTF16_BIT, align8, layout,
-  type Header, type SectionName, type SnapshotFacts,
+  type Header, type NodeColumnsIn, type SectionName, type SnapshotFacts,
 } from './graph-snapshot.ts';
 
 /** Node slots encoded per step (a node interns up to six strings: ~1–3 µs each). */
@@ -43,22 +43,9 @@ class StringTables {
   }
 }
 
-/** The node columns, in the order of live slots. */
-interface NodeColumns {
+/** The node columns, in the order of live slots, and each live slot's position among them. */
+interface NodeColumns extends NodeColumnsIn {
   remap: Uint32Array;
-  kind: Uint8Array;
-  lang: Uint8Array;
-  flags: Uint16Array;
-  start: Uint32Array;
-  end: Uint32Array;
-  id: Uint32Array;
-  label: Uint32Array;
-  path: Uint32Array;
-  qualified: Uint32Array;
-  doc: Uint32Array;
-  signatures: Uint32Array;
-  lastCommit: Float64Array;
-  commitCount: Uint32Array;
 }
 
 function nodeColumns(capacity: number, n: number): NodeColumns {

@@ -117,8 +117,8 @@ export function layout(h: Header): { offsets: Record<SectionName, number>; size:
 /** Nodes decoded per step. */
 const DECODE_NODES_PER_STEP = 512;
 
-/** A snapshot's node columns, as typed views over its bytes. */
-interface NodeColumnsIn {
+/** A snapshot's node columns, as typed views over its bytes (the encoder adds the slot remap). */
+export interface NodeColumnsIn {
   kind: Uint8Array;
   lang: Uint8Array;
   flags: Uint16Array;

@@ -29,6 +29,16 @@ export { K1 } from './lexical-postings.ts';
 
 /** Nodes re-indexed between two looks at the slice clock (`syncSliced`). */
 const SYNC_CHUNK = 16;
+/** Runs a step generator in the clock's slices while `wanted()` holds between them; null once it no longer does. */
+async function drainWhile<T>(steps: Generator<unknown, T>, clock: SliceClock, wanted: () => boolean): Promise<{ value: T } | null> {
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) return { value: r.value };
+    if (!clock.spent()) continue;
+    await clock.yield();
+    if (!wanted()) return null;
+  }
+}
+
 /**
  * Graphs with at least this many node slots are built in a build process, and their index file is
  * rebuilt there after incremental changes; `M1ND_SEEK_PROCESS_NODES` overrides it. Below, the build
@@ -257,15 +267,10 @@ export class LexicalIndex extends IndexedPostings {
     if (key !== null) {
       const reading = readIndexFile(this.file!.path(), key, graph);
       try {
-        const clock = new SliceClock(sliceMs);
-        let r = reading.next();
-        for (; !r.done; r = reading.next()) {
-          if (!clock.spent()) continue;
-          await clock.yield();
-          if (!wanted()) return;
-        }
-        if (r.value) {
-          this.installBuilt(graph, { base: { ...r.value, version }, from: 'file', key });
+        const read = await drainWhile(reading, new SliceClock(sliceMs), wanted);
+        if (!read) return;
+        if (read.value) {
+          this.installBuilt(graph, { base: { ...read.value, version }, from: 'file', key });
           return;
         }
       } finally {
@@ -353,15 +358,9 @@ export class LexicalIndex extends IndexedPostings {
       const worker = await job.catch(() => null);
       if (worker) built = { base: worker.base, from: 'worker', key, bytes: worker.bytes };
     } else {
-      const steps = buildBaseIndex(graph, this.textOf, this.averages);
-      const clock = new SliceClock(BACKGROUND_SLICE_MS);
-      let r = steps.next();
-      for (; !r.done; r = steps.next()) {
-        if (!clock.spent()) continue;
-        await clock.yield();
-        if (!wanted()) return;
-      }
-      built = { base: r.value, from: 'build', key };
+      const build = await drainWhile(buildBaseIndex(graph, this.textOf, this.averages), new SliceClock(BACKGROUND_SLICE_MS), wanted);
+      if (!build) return;
+      built = { base: build.value, from: 'build', key };
     }
     if (!built || !wanted()) return;
     this.installBuilt(graph, built);
