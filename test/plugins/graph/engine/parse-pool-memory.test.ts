@@ -4,7 +4,7 @@ import { ParsePool } from '../../../../plugins/graph/engine/parse-pool/pool.ts';
 import type { ParseOutcome, ParseTask } from '../../../../plugins/graph/engine/parse-pool/parse-file.ts';
 import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parser.ts';
 import { FIXTURE_FILES } from './fixture-repo.ts';
-import { removeWorkspace, writeWorkspace } from './helpers.ts';
+import { graphLines, removeWorkspace, writeWorkspace } from './helpers.ts';
 
 /** 70 Python modules importing and calling each other, plus the multi-language fixture (a pooled run: ≥ 48 files). */
 function files(): Record<string, string> {
@@ -22,17 +22,6 @@ function files(): Record<string, string> {
     ].join('\n');
   }
   return out;
-}
-
-function graphOf(engine: CodeGraphEngine): { nodes: string[]; edges: string[] } {
-  const g = engine.graph;
-  const nodes = [...g.nodes()].map(([, n]) => `${n.id} ${n.kind} ${n.startLine}-${n.endLine}`).sort();
-  const edges: string[] = [];
-  for (let e = 0; e < g.edgeCapacity; e++) {
-    const ed = g.edge(e);
-    if (ed) edges.push(`${ed.source} -${ed.relation}-> ${ed.target}`);
-  }
-  return { nodes, edges: edges.sort() };
 }
 
 describe('parse pool memory', () => {
@@ -108,7 +97,7 @@ describe('parse pool memory', () => {
       assert.equal(tight.summary.parseWorkers, 2);
       assert.ok(roomy.engine.status().searchCacheChars > 10_000, 'a run that fits keeps its texts');
       assert.equal(tight.engine.status().searchCacheChars, 0, 'a run that does not fit keeps none');
-      assert.deepEqual(graphOf(tight.engine), graphOf(roomy.engine));
+      assert.deepEqual(graphLines(tight.engine.graph), graphLines(roomy.engine.graph));
       const hit = tight.engine.search('marker_42');
       assert.deepEqual(
         hit.matches.map((m) => m.path),
