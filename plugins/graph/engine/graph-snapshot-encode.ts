@@ -29,22 +29,30 @@ const FILES_PER_STEP = 512;
 /** Strings of a table written to the buffer per step. */
 const STRINGS_PER_STEP = 2048;
 
-/** Interns strings into the two tables; a reference is the index, with the top bit for UTF-16. */
+/**
+ * The two string tables; a reference is the index, with the top bit for UTF-16. Strings that repeat
+ * (labels, paths) are interned through a map; strings unique to their node (ids, qualified names,
+ * docs, signatures, extraction keys) are appended as they come: a lookup of each would cost a map
+ * entry per string (on the python3 prefix, ~800K entries and their rehash garbage, ~100 MB of heap
+ * at the write) to save the rare duplicate's bytes. The decoder reads either the same way.
+ */
 class StringTables {
   private ids: Map<string, number> | null = new Map<string, number>();
   readonly latin1: string[] = [];
   readonly utf16: string[] = [];
 
+  /** A reference to `s`, shared with every other interned copy of it. */
   ref(s: string): number {
     const ids = this.ids!;
     let id = ids.get(s);
-    if (id === undefined) {
-      // eslint-disable-next-line no-control-regex
-      if (/[^\u0000-\u00ff]/.test(s)) id = UTF16_BIT | (this.utf16.push(s) - 1);
-      else id = this.latin1.push(s) - 1;
-      ids.set(s, id);
-    }
+    if (id === undefined) ids.set(s, (id = this.add(s)));
     return id;
+  }
+
+  /** A new entry for `s` (for a string that seldom repeats). */
+  add(s: string): number {
+    // eslint-disable-next-line no-control-regex
+    return /[^\u0000-\u00ff]/.test(s) ? UTF16_BIT | (this.utf16.push(s) - 1) : this.latin1.push(s) - 1;
   }
 
   /** Drops the lookup once every reference is made (the tables stay). */
@@ -79,14 +87,14 @@ function encodeNodes(graph: CodeGraph, c: NodeColumns, strings: StringTables, la
     c.lang[w] = langCode(node.language);
     c.start[w] = node.startLine;
     c.end[w] = node.endLine;
-    c.id[w] = strings.ref(node.id);
+    c.id[w] = strings.add(node.id);
     c.label[w] = strings.ref(node.label);
     c.path[w] = strings.ref(node.path);
     let fl = 0;
-    if (node.qualifiedName !== undefined) (fl |= F_QUALIFIED), (c.qualified[w] = strings.ref(node.qualifiedName));
+    if (node.qualifiedName !== undefined) (fl |= F_QUALIFIED), (c.qualified[w] = strings.add(node.qualifiedName));
     if (node.exported !== undefined) fl |= F_EXPORTED | (node.exported ? F_EXPORTED_TRUE : 0);
-    if (node.doc !== undefined) (fl |= F_DOC), (c.doc[w] = strings.ref(node.doc));
-    if (node.signatures !== undefined) (fl |= F_SIGNATURES), (c.signatures[w] = strings.ref(JSON.stringify(node.signatures)));
+    if (node.doc !== undefined) (fl |= F_DOC), (c.doc[w] = strings.add(node.doc));
+    if (node.signatures !== undefined) (fl |= F_SIGNATURES), (c.signatures[w] = strings.add(JSON.stringify(node.signatures)));
     if (node.lastCommitAt !== undefined) (fl |= F_LAST_COMMIT), (c.lastCommit[w] = node.lastCommitAt);
     if (node.commitCount !== undefined) (fl |= F_COMMIT_COUNT), (c.commitCount[w] = node.commitCount);
     if (node.isTest !== undefined) fl |= F_IS_TEST | (node.isTest ? F_IS_TEST_TRUE : 0);
@@ -162,7 +170,7 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     for (let i = from; i < Math.min(f, from + FILES_PER_STEP); i++) {
       const file = facts.files[i];
       filePath[i] = strings.ref(file.path);
-      fileKey[i] = strings.ref(file.extractionKey);
+      fileKey[i] = strings.add(file.extractionKey);
       fileLang[i] = langCode(file.language);
       fileErrors[i] = file.parseErrors;
       fileErrorLine[i] = file.parseErrorLine;

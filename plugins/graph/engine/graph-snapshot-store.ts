@@ -9,6 +9,7 @@ import { CodeGraph } from './graph.ts';
 import { SNAPSHOT_FORMAT, decodeSnapshot, type DecodedSnapshot } from './graph-snapshot.ts';
 import { encodeSnapshotChunks } from './graph-snapshot-encode.ts';
 import { SnapshotView } from './graph-view.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { runSteps, runStepsSliced, yieldToLoop } from './steps.ts';
 import { storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import type { GraphStore, SnapshotKey } from './store.ts';
@@ -134,6 +135,13 @@ export function* snapshotView(store: GraphStore, decoded: DecodedSnapshot): Gene
  */
 export function* writeSnapshotSteps(store: GraphStore, key: SnapshotKey, builder: GraphBuilder, keyOf: (path: string) => string | undefined, fingerprint: string | null): Generator<void, boolean> {
   // Encoded a chunk at a time, each stored as it comes: the whole snapshot is never in memory at once.
-  const chunks = encodeSnapshotChunks(builder.graph, { files: builder.snapshotFiles(keyOf), unresolved: builder.unresolvedImports(), fingerprint }, CHUNK_BYTES);
-  return yield* store.writeSnapshotSteps(SNAPSHOT_FORMAT, key, chunks);
+  // The encode's tables are heap: the bound on the heap's growth (heap-growth.ts) makes V8 collect
+  // the build's garbage before growing past it (the write follows a full ingest, and runs at close).
+  const release = boundHeapGrowth();
+  try {
+    const chunks = encodeSnapshotChunks(builder.graph, { files: builder.snapshotFiles(keyOf), unresolved: builder.unresolvedImports(), fingerprint }, CHUNK_BYTES);
+    return yield* store.writeSnapshotSteps(SNAPSHOT_FORMAT, key, chunks);
+  } finally {
+    release();
+  }
 }
