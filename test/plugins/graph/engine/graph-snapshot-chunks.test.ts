@@ -5,11 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CodeGraph, type GraphNode } from '../../../../plugins/graph/engine/graph.ts';
-import { chunksOf, type SnapshotChunk } from '../../../../plugins/graph/engine/graph-snapshot-chunks.ts';
+import type { GraphBuilder } from '../../../../plugins/graph/engine/build.ts';
+import { chunksOf, type ChunkStep, type SnapshotChunk, type SnapshotSize } from '../../../../plugins/graph/engine/graph-snapshot-chunks.ts';
 import { encodeSnapshotChunks } from '../../../../plugins/graph/engine/graph-snapshot-encode.ts';
+import { writeSnapshotSteps } from '../../../../plugins/graph/engine/graph-snapshot-store.ts';
 import { decodeSnapshot, type SnapshotFacts } from '../../../../plugins/graph/engine/graph-snapshot.ts';
+import { heapGrowthHolders } from '../../../../plugins/graph/engine/heap-growth.ts';
 import { runSteps } from '../../../../plugins/graph/engine/steps.ts';
-import { SnapshotTable } from '../../../../plugins/graph/engine/store-snapshot.ts';
+import { SnapshotTable, type SnapshotKey } from '../../../../plugins/graph/engine/store-snapshot.ts';
+import type { GraphStore } from '../../../../plugins/graph/engine/store.ts';
 
 /** A graph with every optional node field, UTF-16 strings (a surrogate pair too), empty slots and dead edges. */
 function sampleGraph(files: number): CodeGraph {
@@ -105,6 +109,24 @@ describe('the graph snapshot written a chunk at a time', function () {
     assert.ok(whole.length > 2 * 128 * 1024, 'several chunks of the store’s size');
     assert.equal(table.put(1, { generation: 1, preciseVersion: 0 }, encodeSnapshotChunks(g, facts(300), 128 * 1024)), true);
     assert.ok(readStored(table).equals(whole));
+    db.close();
+  });
+
+  it('holds the heap growth bound while a snapshot is encoded and written, and releases it after', () => {
+    const db = snapshotDb(':memory:');
+    const table = new SnapshotTable(db);
+    const g = sampleGraph(300);
+    const builder = { graph: g, snapshotFiles: () => facts(300).files, unresolvedImports: () => facts(300).unresolved } as unknown as GraphBuilder;
+    const store = { writeSnapshotSteps: (format: number, key: SnapshotKey, data: Iterator<ChunkStep, SnapshotSize>) => table.putSteps(format, key, data) } as unknown as GraphStore;
+    const before = heapGrowthHolders();
+    const steps = writeSnapshotSteps(store, { generation: 1, preciseVersion: 0 }, builder, () => 'k', null);
+    let held = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) if (heapGrowthHolders() === before + 1) held++;
+    assert.equal(r.value, true);
+    assert.ok(held > 3, `held at ${held} steps`);
+    assert.equal(heapGrowthHolders(), before, 'released');
+    assert.ok(readStored(table).equals(encode(g, 300, 128 * 1024).bytes));
     db.close();
   });
 
