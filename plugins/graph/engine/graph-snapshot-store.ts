@@ -135,8 +135,9 @@ export function* snapshotView(store: GraphStore, decoded: DecodedSnapshot): Gene
  */
 export function* writeSnapshotSteps(store: GraphStore, key: SnapshotKey, builder: GraphBuilder, keyOf: (path: string) => string | undefined, fingerprint: string | null): Generator<void, boolean> {
   // Encoded a chunk at a time, each stored as it comes: the whole snapshot is never in memory at once.
-  // The encode's tables are heap: the bound on the heap's growth (heap-growth.ts) makes V8 collect
-  // the build's garbage before growing past it (the write follows a full ingest, and runs at close).
+  // The encode's tables are heap: the bound on the heap's growth (heap-growth.ts) is held so that the
+  // limits V8 recomputes after each GC of the write keep the heap near its live size (the write follows
+  // a full ingest, whose bound is released by then). It takes effect from the write's first GC on.
   const release = boundHeapGrowth();
   try {
     const chunks = encodeSnapshotChunks(builder.graph, { files: builder.snapshotFiles(keyOf), unresolved: builder.unresolvedImports(), fingerprint }, CHUNK_BYTES);
