@@ -32,9 +32,9 @@ const STRINGS_PER_STEP = 2048;
 /**
  * The two string tables; a reference is the index, with the top bit for UTF-16. Strings that repeat
  * (labels, paths) are interned through a map; strings unique to their node (ids, qualified names,
- * docs, signatures, extraction keys) are appended as they come: a lookup of each would cost a map
- * entry per string (on the python3 prefix, ~800K entries and their rehash garbage, ~100 MB of heap
- * at the write) to save the rare duplicate's bytes. The decoder reads either the same way.
+ * docs, signatures, extraction keys) are appended as they come: a lookup of each costs a map
+ * entry per string and its rehash garbage (a synthetic 270K-node graph: 25 MB less peak heap without
+ * them) to save the rare duplicate's bytes (the python3 prefix's snapshot came out byte-identical). The decoder reads either the same way.
  */
 class StringTables {
   private ids: Map<string, number> | null = new Map<string, number>();
