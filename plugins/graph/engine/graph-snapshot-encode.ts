@@ -2,12 +2,18 @@
  * The graph snapshot's encoder (the format is graph-snapshot.ts's). Background work (the snapshot is
  * written after an ingest, while calls are served), so it runs as steps of a few hundred microseconds:
  * the per-node, per-edge and per-file loops live in plain functions called on ranges (a long loop
- * inside a generator body is never optimised by V8, and ran 10–20× slower), the string tables are
- * written straight into the one output buffer a batch at a time (no joined copy of every string),
- * and the checksum is computed a megabyte at a time.
+ * inside a generator body is never optimised by V8, and ran 10–20× slower).
+ *
+ * The bytes are never held whole: a first pass interns the strings and fills the node and file
+ * columns (what the header's counts and the string tables' sizes need), then the layout is emitted in
+ * order through one reused chunk buffer, each full chunk handed to the caller (the store inserts it)
+ * before the buffer is refilled. Edges go from the graph's own arrays to the chunks, renumbered on
+ * the way. The checksum runs over the chunks as they go; chunk 0, which holds it, is kept (one chunk)
+ * and handed over last. On the python3 prefix this took the ~170 MB of a whole-snapshot buffer and
+ * its edge copies off the write at close.
  */
-import { crc32 } from 'node:zlib';
 import type { CodeGraph } from './graph.ts';
+import { ChunkWriter, type ChunkStep, type SnapshotSize } from './graph-snapshot-chunks.ts';
 import {
   F_COMMIT_COUNT, F_DOC, F_EXPORTED, F_EXPORTED_TRUE, F_IS_TEST, F_IS_TEST_TRUE, F_LAST_COMMIT, F_QUALIFIED, F_SIGNATURES,
   KIND_CODE, MAGIC, NO_LANGUAGE, NO_STRING, SNAPSHOT_FORMAT, UTF16_BIT, align8, layout,
@@ -22,24 +28,36 @@ const EDGES_PER_STEP = 32_768;
 const FILES_PER_STEP = 512;
 /** Strings of a table written to the buffer per step. */
 const STRINGS_PER_STEP = 2048;
-/** Bytes checksummed per step. */
-const CRC_BYTES_PER_STEP = 1 << 20;
 
-/** Interns strings into the two tables; a reference is the index, with the top bit for UTF-16. */
+/**
+ * The two string tables; a reference is the index, with the top bit for UTF-16. Strings that repeat
+ * (labels, paths) are interned through a map; strings unique to their node (ids, qualified names,
+ * docs, signatures, extraction keys) are appended as they come: a lookup of each costs a map
+ * entry per string and its rehash garbage (a synthetic 270K-node graph: 25 MB less peak heap without
+ * them) to save the rare duplicate's bytes (the python3 prefix's snapshot came out byte-identical). The decoder reads either the same way.
+ */
 class StringTables {
-  private readonly ids = new Map<string, number>();
+  private ids: Map<string, number> | null = new Map<string, number>();
   readonly latin1: string[] = [];
   readonly utf16: string[] = [];
 
+  /** A reference to `s`, shared with every other interned copy of it. */
   ref(s: string): number {
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      // eslint-disable-next-line no-control-regex
-      if (/[^\u0000-\u00ff]/.test(s)) id = UTF16_BIT | (this.utf16.push(s) - 1);
-      else id = this.latin1.push(s) - 1;
-      this.ids.set(s, id);
-    }
+    const ids = this.ids!;
+    let id = ids.get(s);
+    if (id === undefined) ids.set(s, (id = this.add(s)));
     return id;
+  }
+
+  /** A new entry for `s` (for a string that seldom repeats). */
+  add(s: string): number {
+    // eslint-disable-next-line no-control-regex
+    return /[^\u0000-\u00ff]/.test(s) ? UTF16_BIT | (this.utf16.push(s) - 1) : this.latin1.push(s) - 1;
+  }
+
+  /** Drops the lookup once every reference is made (the tables stay). */
+  seal(): void {
+    this.ids = null;
   }
 }
 
@@ -69,14 +87,14 @@ function encodeNodes(graph: CodeGraph, c: NodeColumns, strings: StringTables, la
     c.lang[w] = langCode(node.language);
     c.start[w] = node.startLine;
     c.end[w] = node.endLine;
-    c.id[w] = strings.ref(node.id);
+    c.id[w] = strings.add(node.id);
     c.label[w] = strings.ref(node.label);
     c.path[w] = strings.ref(node.path);
     let fl = 0;
-    if (node.qualifiedName !== undefined) (fl |= F_QUALIFIED), (c.qualified[w] = strings.ref(node.qualifiedName));
+    if (node.qualifiedName !== undefined) (fl |= F_QUALIFIED), (c.qualified[w] = strings.add(node.qualifiedName));
     if (node.exported !== undefined) fl |= F_EXPORTED | (node.exported ? F_EXPORTED_TRUE : 0);
-    if (node.doc !== undefined) (fl |= F_DOC), (c.doc[w] = strings.ref(node.doc));
-    if (node.signatures !== undefined) (fl |= F_SIGNATURES), (c.signatures[w] = strings.ref(JSON.stringify(node.signatures)));
+    if (node.doc !== undefined) (fl |= F_DOC), (c.doc[w] = strings.add(node.doc));
+    if (node.signatures !== undefined) (fl |= F_SIGNATURES), (c.signatures[w] = strings.add(JSON.stringify(node.signatures)));
     if (node.lastCommitAt !== undefined) (fl |= F_LAST_COMMIT), (c.lastCommit[w] = node.lastCommitAt);
     if (node.commitCount !== undefined) (fl |= F_COMMIT_COUNT), (c.commitCount[w] = node.commitCount);
     if (node.isTest !== undefined) fl |= F_IS_TEST | (node.isTest ? F_IS_TEST_TRUE : 0);
@@ -86,17 +104,10 @@ function encodeNodes(graph: CodeGraph, c: NodeColumns, strings: StringTables, la
   return w;
 }
 
-/** The live edges of slots [from, to), endpoints renumbered, from row `k` on; returns the next row. */
-function copyEdges(graph: CodeGraph, remap: Uint32Array, out: { source: Uint32Array; target: Uint32Array; relation: Uint8Array; weight: Float32Array }, from: number, to: number, k: number): number {
-  const { edgeSource, edgeTarget, edgeRelation, edgeWeight, edgeAlive } = graph;
-  for (let e = from; e < to; e++) {
-    if (!edgeAlive[e]) continue;
-    out.source[k] = remap[edgeSource[e]];
-    out.target[k] = remap[edgeTarget[e]];
-    out.relation[k] = edgeRelation[e];
-    out.weight[k] = edgeWeight[e];
-    k++;
-  }
+/** Live edges counted in slots [from, to) (a check of the graph's count). */
+function liveEdges(alive: Uint8Array, from: number, to: number): number {
+  let k = 0;
+  for (let e = from; e < to; e++) if (alive[e]) k++;
   return k;
 }
 
@@ -109,11 +120,25 @@ function stringOffsets(table: readonly string[], offsets: Uint32Array, unit: num
   return at;
 }
 
+
+/** Writes the next `room` live edges' renumbered endpoints (`of`: edgeSource or edgeTarget) into `out` from `at`, scanning from slot `e`; returns the next slot. */
+function putEndpoints(of: Uint32Array, alive: Uint8Array, remap: Uint32Array, out: Uint32Array, at: number, room: number, e: number): number {
+  for (const end = at + room; at < end; e++) if (alive[e]) out[at++] = remap[of[e]];
+  return e;
+}
+
+/** `putEndpoints` for a per-edge value copied as is (relation bytes, weights). */
+function putValues(of: Uint8Array | Float32Array, alive: Uint8Array, out: Uint8Array | Float32Array, at: number, room: number, e: number): number {
+  for (const end = at + room; at < end; e++) if (alive[e]) out[at++] = of[e];
+  return e;
+}
+
 /**
  * Encodes the live nodes and edges of a finalized graph (empty slots and dead edges dropped, indices
- * renumbered densely) with the facts; yields between batches so a caller can run it in slices.
+ * renumbered densely) with the facts, as chunks of `chunkBytes` (see the top of this file): yields a
+ * chunk to store (a view valid until the next step) or nothing (a pause); returns the size.
  */
-export function* encodeSnapshot(graph: CodeGraph, facts: SnapshotFacts): Generator<void, Uint8Array> {
+export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, chunkBytes: number): Generator<ChunkStep, SnapshotSize> {
   const strings = new StringTables();
   const languages: string[] = [];
   const langCode = (l: string | null): number => {
@@ -132,10 +157,9 @@ export function* encodeSnapshot(graph: CodeGraph, facts: SnapshotFacts): Generat
   }
   if (w !== n) throw new Error(`graph snapshot: ${w} live slots for ${n} live nodes`);
   const m = graph.edgeCount;
-  const edges = { source: new Uint32Array(m), target: new Uint32Array(m), relation: new Uint8Array(m), weight: new Float32Array(m) };
   let k = 0;
-  for (let e = 0; e < graph.edgeCapacity; e += EDGES_PER_STEP) {
-    k = copyEdges(graph, cols.remap, edges, e, Math.min(graph.edgeCapacity, e + EDGES_PER_STEP), k);
+  for (let e = 0; e < graph.edgeCapacity; e += EDGES_PER_STEP * 8) {
+    k += liveEdges(graph.edgeAlive, e, Math.min(graph.edgeCapacity, e + EDGES_PER_STEP * 8));
     yield;
   }
   if (k !== m) throw new Error(`graph snapshot: ${k} live edge slots for ${m} live edges`);
@@ -146,7 +170,7 @@ export function* encodeSnapshot(graph: CodeGraph, facts: SnapshotFacts): Generat
     for (let i = from; i < Math.min(f, from + FILES_PER_STEP); i++) {
       const file = facts.files[i];
       filePath[i] = strings.ref(file.path);
-      fileKey[i] = strings.ref(file.extractionKey);
+      fileKey[i] = strings.add(file.extractionKey);
       fileLang[i] = langCode(file.language);
       fileErrors[i] = file.parseErrors;
       fileErrorLine[i] = file.parseErrorLine;
@@ -154,6 +178,7 @@ export function* encodeSnapshot(graph: CodeGraph, facts: SnapshotFacts): Generat
     }
     yield;
   }
+  strings.seal();
   // String tables: byte offsets into each table.
   const { latin1: l1, utf16: u16 } = strings;
   const latin1Offsets = new Uint32Array(l1.length + 1);
@@ -177,44 +202,52 @@ export function* encodeSnapshot(graph: CodeGraph, facts: SnapshotFacts): Generat
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const bodyStart = align8(16 + headerBytes.length);
   const { offsets, size } = layout(header);
-  // Zero-filled (the alignment padding is checksummed, so it must be deterministic).
-  const out = Buffer.alloc(bodyStart + size);
-  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  dv.setUint32(0, MAGIC, true);
-  dv.setUint32(4, SNAPSHOT_FORMAT, true);
-  dv.setUint32(12, headerBytes.length, true);
-  out.set(headerBytes, 16);
-  yield;
-  const sections: Partial<Record<SectionName, ArrayBufferView>> = {
-    kind: cols.kind, lang: cols.lang, flags: cols.flags, start: cols.start, end: cols.end, id: cols.id, label: cols.label, path: cols.path,
-    qualified: cols.qualified, doc: cols.doc, signatures: cols.signatures, lastCommit: cols.lastCommit, commitCount: cols.commitCount,
-    source: edges.source, target: edges.target, relation: edges.relation, weight: edges.weight,
-    filePath, fileKey, fileLang, fileErrors, fileErrorLine, filePrecise,
-    latin1Offsets, utf16Offsets,
+  const out = new ChunkWriter(chunkBytes);
+  const head = new DataView(new ArrayBuffer(16));
+  head.setUint32(0, MAGIC, true);
+  head.setUint32(4, SNAPSHOT_FORMAT, true);
+  head.setUint32(12, headerBytes.length, true);
+  yield* out.view(head);
+  yield* out.bytes(headerBytes);
+  yield* out.padTo8();
+
+  const { edgeSource, edgeTarget, edgeRelation, edgeWeight, edgeAlive } = graph;
+  const endpoints = (of: Uint32Array) => {
+    let e = 0;
+    return out.elements(4, m, (at, room) => void (e = putEndpoints(of, edgeAlive, cols.remap, out.u32, at, room, e)));
   };
-  for (const name of Object.keys(sections) as SectionName[]) {
-    const v = sections[name]!;
-    out.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), bodyStart + offsets[name]);
-    if (v.byteLength >= 1 << 16) yield;
-  }
-  yield;
-  // The strings, a batch at a time, straight into their sections.
-  yield* writeStrings(out, l1, latin1Offsets, bodyStart + offsets.latin1, 'latin1');
-  yield* writeStrings(out, u16, utf16Offsets, bodyStart + offsets.utf16, 'utf16le');
-  let crc = 0;
-  for (let at = 12; at < out.length; at += CRC_BYTES_PER_STEP) {
-    crc = crc32(out.subarray(at, Math.min(out.length, at + CRC_BYTES_PER_STEP)), crc);
+  const values = (width: 1 | 4, of: Uint8Array | Float32Array, into: Uint8Array | Float32Array) => {
+    let e = 0;
+    return out.elements(width, m, (at, room) => void (e = putValues(of, edgeAlive, into, at, room, e)));
+  };
+  const sections: Record<SectionName, () => Generator<ChunkStep, void>> = {
+    kind: () => out.view(cols.kind), lang: () => out.view(cols.lang), flags: () => out.view(cols.flags),
+    start: () => out.view(cols.start), end: () => out.view(cols.end),
+    id: () => out.view(cols.id), label: () => out.view(cols.label), path: () => out.view(cols.path),
+    qualified: () => out.view(cols.qualified), doc: () => out.view(cols.doc), signatures: () => out.view(cols.signatures),
+    lastCommit: () => out.view(cols.lastCommit), commitCount: () => out.view(cols.commitCount),
+    source: () => endpoints(edgeSource), target: () => endpoints(edgeTarget),
+    relation: () => values(1, edgeRelation, out.u8), weight: () => values(4, edgeWeight, out.f32),
+    filePath: () => out.view(filePath), fileKey: () => out.view(fileKey), fileLang: () => out.view(fileLang),
+    fileErrors: () => out.view(fileErrors), fileErrorLine: () => out.view(fileErrorLine), filePrecise: () => out.view(filePrecise),
+    latin1Offsets: () => out.view(latin1Offsets), utf16Offsets: () => out.view(utf16Offsets),
+    latin1: () => writeStrings(out, l1, 'latin1'), utf16: () => writeStrings(out, u16, 'utf16le'),
+  };
+  // In the layout's order, each section where the layout puts it, padded to 8 bytes.
+  for (const name of Object.keys(offsets) as SectionName[]) {
+    if (out.position !== bodyStart + offsets[name]) throw new Error(`graph snapshot: section ${name} at ${out.position}, laid out at ${bodyStart + offsets[name]}`);
+    yield* sections[name]();
+    yield* out.padTo8();
     yield;
   }
-  dv.setUint32(8, crc, true);
-  return out;
+  if (out.position !== bodyStart + size) throw new Error(`graph snapshot: ${out.position} bytes written for ${bodyStart + size} laid out`);
+  return yield* out.finish();
 }
 
-/** Writes a string table's entries at `base` + their offsets, STRINGS_PER_STEP per step (one joined batch each). */
-function* writeStrings(out: Buffer, table: readonly string[], offsets: Uint32Array, base: number, encoding: 'latin1' | 'utf16le'): Generator<void, void> {
+/** Writes a string table's entries in order, STRINGS_PER_STEP joined per batch. */
+function* writeStrings(out: ChunkWriter, table: readonly string[], encoding: 'latin1' | 'utf16le'): Generator<ChunkStep, void> {
   for (let i = 0; i < table.length; i += STRINGS_PER_STEP) {
-    const to = Math.min(table.length, i + STRINGS_PER_STEP);
-    out.write(table.slice(i, to).join(''), base + offsets[i], offsets[to] - offsets[i], encoding);
+    yield* out.text(table.slice(i, Math.min(table.length, i + STRINGS_PER_STEP)).join(''), encoding);
     yield;
   }
 }

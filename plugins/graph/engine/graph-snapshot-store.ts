@@ -7,11 +7,13 @@
 import type { GraphBuilder } from './build.ts';
 import { CodeGraph } from './graph.ts';
 import { SNAPSHOT_FORMAT, decodeSnapshot, type DecodedSnapshot } from './graph-snapshot.ts';
-import { encodeSnapshot } from './graph-snapshot-encode.ts';
+import { encodeSnapshotChunks } from './graph-snapshot-encode.ts';
 import { SnapshotView } from './graph-view.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { runSteps, runStepsSliced, yieldToLoop } from './steps.ts';
 import { storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import type { GraphStore, SnapshotKey } from './store.ts';
+import { CHUNK_BYTES } from './store-snapshot.ts';
 import { programFingerprint, programFingerprintAsync } from './ts-program/fingerprint.ts';
 
 /** A snapshot read from the store, with the key it holds for. */
@@ -132,7 +134,15 @@ export function* snapshotView(store: GraphStore, decoded: DecodedSnapshot): Gene
  * each file was built from) and stores it under `key`; false when the store moved on meanwhile.
  */
 export function* writeSnapshotSteps(store: GraphStore, key: SnapshotKey, builder: GraphBuilder, keyOf: (path: string) => string | undefined, fingerprint: string | null): Generator<void, boolean> {
-  const data = yield* encodeSnapshot(builder.graph, { files: builder.snapshotFiles(keyOf), unresolved: builder.unresolvedImports(), fingerprint });
-  yield;
-  return yield* store.writeSnapshotSteps(SNAPSHOT_FORMAT, key, data);
+  // Encoded a chunk at a time, each stored as it comes: the whole snapshot is never in memory at once.
+  // The encode's tables are heap: the bound on the heap's growth (heap-growth.ts) is held so that the
+  // limits V8 recomputes after each GC of the write keep the heap near its live size (the write follows
+  // a full ingest, whose bound is released by then). It takes effect from the write's first GC on.
+  const release = boundHeapGrowth();
+  try {
+    const chunks = encodeSnapshotChunks(builder.graph, { files: builder.snapshotFiles(keyOf), unresolved: builder.unresolvedImports(), fingerprint }, CHUNK_BYTES);
+    return yield* store.writeSnapshotSteps(SNAPSHOT_FORMAT, key, chunks);
+  } finally {
+    release();
+  }
 }

@@ -14,6 +14,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { chunksOf, type ChunkStep, type SnapshotSize } from './graph-snapshot-chunks.ts';
 
 /** Bytes per stored chunk (a chunk's insert is one background step: 256 KB took 3–4 ms of CPU under load). */
 export const CHUNK_BYTES = 128 * 1024;
@@ -78,7 +79,7 @@ export class SnapshotTable {
    * Stores a snapshot built under `key`; false when the key no longer held at the swap (another
    * writer committed since the graph was built). Runs `putSteps` to the end.
    */
-  put(format: number, key: SnapshotKey, data: Uint8Array): boolean {
+  put(format: number, key: SnapshotKey, data: Uint8Array | Iterator<ChunkStep, SnapshotSize>): boolean {
     const steps = this.putSteps(format, key, data);
     for (;;) {
       const r = steps.next();
@@ -87,32 +88,45 @@ export class SnapshotTable {
   }
 
   /**
-   * `put` as steps: each chunk inserted in its own transaction into a fresh range (a yield point
-   * after each), then one IMMEDIATE transaction that checks the key still holds, points the stamp
-   * and the base at the new range and deletes every other range (an earlier snapshot, a write that
-   * was interrupted). When the key moved on, the staged range is deleted and nothing changes.
+   * `put` as steps: each chunk (a whole blob cut in CHUNK_BYTES, or the chunks an encoder hands out
+   * in any order, chunk 0 last; graph-snapshot-chunks.ts) inserted in its own transaction into a
+   * fresh range (a yield point after each, and at each pause of the encoder), then one IMMEDIATE
+   * transaction that checks the key still holds, points the stamp and the base at the new range and
+   * deletes every other range (an earlier snapshot, a write that was interrupted). When the key moved
+   * on, or the encoder throws, the staged range is deleted and nothing changes.
    */
-  *putSteps(format: number, key: SnapshotKey, data: Uint8Array): Generator<void, boolean> {
+  *putSteps(format: number, key: SnapshotKey, data: Uint8Array | Iterator<ChunkStep, SnapshotSize>): Generator<void, boolean> {
+    const chunks = data instanceof Uint8Array ? chunksOf(data, CHUNK_BYTES) : data;
     const current = Number(this.stmts.base.get() ?? 0);
     let base = RANGE * randomInt(1, 2 ** 30);
     if (base === current) base += RANGE;
     const end = base + RANGE;
-    let seq = 0;
     try {
-      for (let at = 0; at < data.length; at += CHUNK_BYTES) {
-        if (seq > 0 && this.key().generation !== key.generation) {
-          this.db.transaction(() => this.stmts.dropRange.run(base, end))();
-          return false; // moved on meanwhile: no point staging the rest
+      let size: SnapshotSize;
+      for (;;) {
+        const step = chunks.next();
+        if (step.done) {
+          size = step.value;
+          break;
         }
-        // A staged chunk needs no fsync of its own: the swap's commit (the connection's synchronous
-        // setting, FULL) syncs the log with every frame before it, and a crash before the swap leaves
-        // a range the next write drops. The fsync per chunk blocked the thread for its disk wait.
-        const sync = this.db.pragma('synchronous', { simple: true }) as number;
-        this.db.pragma('synchronous = NORMAL');
-        try {
-          this.stmts.putChunk.run(base + seq++, data.subarray(at, Math.min(data.length, at + CHUNK_BYTES)));
-        } finally {
-          this.db.pragma(`synchronous = ${sync}`);
+        const chunk = step.value;
+        if (chunk) {
+          if (this.key().generation !== key.generation) {
+            this.db.transaction(() => this.stmts.dropRange.run(base, end))();
+            return false; // moved on meanwhile: no point staging the rest
+          }
+          if (chunk.seq >= RANGE) throw new Error(`graph snapshot: chunk ${chunk.seq} past the range`);
+          // A staged chunk needs no fsync of its own: the swap's commit (the connection's synchronous
+          // setting, FULL) syncs the log with every frame before it, and a crash before the swap leaves
+          // a range the next write drops. The fsync per chunk blocked the thread for its disk wait.
+          const sync = this.db.pragma('synchronous', { simple: true }) as number;
+          this.db.pragma('synchronous = NORMAL');
+          try {
+            // The bytes are copied into the row here (the encoder reuses its buffer for the next chunk).
+            this.stmts.putChunk.run(base + chunk.seq, chunk.data);
+          } finally {
+            this.db.pragma(`synchronous = ${sync}`);
+          }
         }
         yield;
       }
@@ -125,7 +139,7 @@ export class SnapshotTable {
           }
           this.stmts.dropOthers.run(base, end);
           this.stmts.setBase.run(String(base));
-          this.stmts.put.run(format, key.generation, key.preciseVersion, data.length, seq);
+          this.stmts.put.run(format, key.generation, key.preciseVersion, size.bytes, size.chunks);
           return true;
         })
         .immediate();

@@ -12,6 +12,7 @@ import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { FileExtraction } from './extraction.ts';
+import type { ChunkStep, SnapshotSize } from './graph-snapshot-chunks.ts';
 import { CheckpointTable, type CheckpointInfo } from './store-checkpoints.ts';
 import { commitSerialized, extractionJson, type FileWrite, type IngestWrite } from './store-commit.ts';
 import { FileTable, type FileRow } from './store-files.ts';
@@ -315,13 +316,13 @@ export class GraphStore {
   }
 
   /** Stores a graph snapshot built under `key`; false (nothing written) when the store moved on since. */
-  writeSnapshot(format: number, key: SnapshotKey, data: Uint8Array): boolean {
+  writeSnapshot(format: number, key: SnapshotKey, data: Uint8Array | Iterator<ChunkStep, SnapshotSize>): boolean {
     this.assertOpen();
     return this.snapshots.put(format, key, data);
   }
 
   /** `writeSnapshot` as steps: a chunk per transaction with a yield point after each, then the swap (SnapshotTable.putSteps). */
-  *writeSnapshotSteps(format: number, key: SnapshotKey, data: Uint8Array): Generator<void, boolean> {
+  *writeSnapshotSteps(format: number, key: SnapshotKey, data: Uint8Array | Iterator<ChunkStep, SnapshotSize>): Generator<void, boolean> {
     this.assertOpen();
     return yield* this.snapshots.putSteps(format, key, data);
   }

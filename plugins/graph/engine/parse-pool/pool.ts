@@ -29,12 +29,17 @@ const IN_FLIGHT = 2;
 const RELEASE_AFTER_FILES = 500;
 
 /**
- * Each worker's young generation (MB). A worker's garbage is per file (query matches, capture nodes,
- * the hand-over's JSON) and dies young; V8's default young generation is several times that, and
- * its semi-spaces stay committed. On 1,500 prefix files two workers peaked 35–60 MB lower in RSS
- * with 8 MB and no measurable CPU cost (4 MB: no lower; 16 MB: between); docs/benchmarks.md.
+ * The workers' young generation (MB) for a big parse. A worker's garbage is per file (query matches,
+ * capture nodes, the hand-over's JSON) and dies young; V8's default young generation is several
+ * times that, and its semi-spaces stay committed. On 1,500 python3-prefix files two workers peaked
+ * 35–60 MB lower in RSS with 8 MB (4 MB: no lower; 16 MB: between). On the stdlib (~20 MB of
+ * sources) it cost 8–10 % of wall and CPU for no lower peak, so it applies only to a parse of at
+ * least YOUNG_CAP_MIN_BYTES, where the parse's RSS is what the ingest's peak is made of; smaller
+ * parses run with V8's default. docs/benchmarks.md.
  */
-const WORKER_YOUNG_MB = 8;
+export const WORKER_YOUNG_MB = 8;
+/** Declared bytes of a parse's files from which its workers run with WORKER_YOUNG_MB (the search cache's default budget: what a big full ingest exceeds). */
+export const YOUNG_CAP_MIN_BYTES = 64 << 20;
 
 /**
  * Parse workers when none are configured: one per core (at most 8). Parsing off the main thread is
@@ -83,6 +88,8 @@ export interface ParseRunOptions {
 interface Slot {
   worker: Worker;
   inFlight: number;
+  /** The young generation cap the worker was started with (MB), or undefined for V8's default. */
+  youngMb: number | undefined;
 }
 
 interface Pending {
@@ -113,7 +120,7 @@ export class ParsePool {
    * parse, e.g. an ingest's walk. They stop after a quiet half minute as usual.
    */
   warm(): void {
-    this.ensureWorkers();
+    this.ensureWorkers(undefined);
     if (this.running === 0) this.scheduleIdle();
   }
 
@@ -142,7 +149,11 @@ export class ParsePool {
     options: ParseRunOptions,
   ): Promise<PooledParse> {
     const { onDone, cancelled, onBatch, light = false, text = true, extensions } = options;
-    this.ensureWorkers();
+    // Workers started for another class of parse (capped young generation or not) are restarted: a
+    // big parse dwarfs a restart, and a small one after a big one should not keep the cap's cost.
+    const youngMb = youngGenerationFor(tasks);
+    if (this.slots.some((s) => s.youngMb !== youngMb)) await this.stop();
+    this.ensureWorkers(youngMb);
     const batches = batchTasks(tasks);
     const outcomes: ParseOutcome[] = onBatch ? [] : new Array(tasks.length);
     // Batches that arrived ahead of an earlier one wait here (by batch index) until it comes.
@@ -235,12 +246,12 @@ export class ParsePool {
     });
   }
 
-  private ensureWorkers(): void {
-    while (this.slots.length < this.size) this.slots.push({ worker: this.spawn(), inFlight: 0 });
+  private ensureWorkers(youngMb: number | undefined): void {
+    while (this.slots.length < this.size) this.slots.push({ worker: this.spawn(youngMb), inFlight: 0, youngMb });
   }
 
-  private spawn(): Worker {
-    const worker = spawnEngineWorker(import.meta.url, './worker.ts', { maxYoungGenerationSizeMb: WORKER_YOUNG_MB });
+  private spawn(youngMb: number | undefined): Worker {
+    const worker = spawnEngineWorker(import.meta.url, './worker.ts', youngMb === undefined ? undefined : { maxYoungGenerationSizeMb: youngMb });
     worker.on('message', (res: ParseResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;
@@ -269,6 +280,13 @@ export class ParsePool {
 }
 
 /** Consecutive runs of tasks, each closed at BATCH_BYTES or BATCH_FILES. */
+/** The young generation cap for a parse of `tasks`: WORKER_YOUNG_MB for a big one (by declared bytes), else none. */
+export function youngGenerationFor(tasks: readonly ParseTask[]): number | undefined {
+  let bytes = 0;
+  for (const t of tasks) bytes += t.size;
+  return bytes >= YOUNG_CAP_MIN_BYTES ? WORKER_YOUNG_MB : undefined;
+}
+
 function batchTasks(tasks: readonly ParseTask[]): { start: number; tasks: ParseTask[] }[] {
   const out: { start: number; tasks: ParseTask[] }[] = [];
   let cur: ParseTask[] = [];

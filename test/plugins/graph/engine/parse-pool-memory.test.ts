@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
-import { ParsePool } from '../../../../plugins/graph/engine/parse-pool/pool.ts';
+import { ParsePool, WORKER_YOUNG_MB, YOUNG_CAP_MIN_BYTES, youngGenerationFor } from '../../../../plugins/graph/engine/parse-pool/pool.ts';
 import type { ParseOutcome, ParseTask } from '../../../../plugins/graph/engine/parse-pool/parse-file.ts';
 import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parser.ts';
 import { FIXTURE_FILES } from './fixture-repo.ts';
@@ -35,22 +35,36 @@ describe('parse pool memory', () => {
     for (const d of dirs) removeWorkspace(d);
   });
 
-  it('starts its workers with an 8 MB young generation and reports their memory after each batch', async () => {
+  it('starts its workers with an 8 MB young generation for a big parse only (by declared bytes), restarting them between the two kinds, and reports their memory after each batch', async () => {
     const parser = await loadDefaultParser();
     const pool = new ParsePool(2);
     try {
-      const tasks: ParseTask[] = Object.keys(files())
-        .filter((p) => p.endsWith('.py'))
-        .sort()
-        .map((path) => ({ path, language: 'python', size: 200, mtimeMs: 0, sameKey: null }));
-      const run = await pool.parse(root, parser.version, tasks);
+      const tasks = (size: number): ParseTask[] =>
+        Object.keys(files())
+          .filter((p) => p.endsWith('.py'))
+          .sort()
+          .map((path) => ({ path, language: 'python', size, mtimeMs: 0, sameKey: null }));
+      const small = tasks(200);
+      const big = tasks(Math.ceil(YOUNG_CAP_MIN_BYTES / small.length));
+      assert.equal(youngGenerationFor(small), undefined);
+      assert.equal(youngGenerationFor(big), WORKER_YOUNG_MB);
+      assert.equal(youngGenerationFor(big.slice(1)), undefined, 'just under the threshold');
+      const young = () => pool.workerLimits().map((l) => l.maxYoungGenerationSizeMb);
+      const first = await pool.parse(root, parser.version, small);
+      const defaults = young();
+      assert.equal(defaults.length, 2);
+      assert.ok(defaults.every((mb) => mb !== WORKER_YOUNG_MB), `a small parse keeps V8's default (${defaults})`);
+      const run = await pool.parse(root, parser.version, big);
+      assert.deepEqual(young(), [WORKER_YOUNG_MB, WORKER_YOUNG_MB]);
       assert.deepEqual(
-        pool.workerLimits().map((l) => l.maxYoungGenerationSizeMb),
-        [8, 8],
+        run.outcomes.map((o) => o.kind),
+        first.outcomes.map((o) => o.kind),
       );
       assert.ok(run.workerHeap > 1 << 20 && run.workerHeap < 256 << 20, `worker heap ${run.workerHeap}`);
       // tree-sitter's runtime starts with 32 MB of linear memory; small files never grow it.
       assert.equal(run.workerWasm, 32 << 20);
+      await pool.parse(root, parser.version, small);
+      assert.deepEqual(young(), defaults, 'a small parse after a big one runs uncapped again');
     } finally {
       await pool.stop();
     }

@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { CodeGraph, type GraphNode } from '../../../../plugins/graph/engine/graph.ts';
+import type { GraphBuilder } from '../../../../plugins/graph/engine/build.ts';
+import { chunksOf, type ChunkStep, type SnapshotChunk, type SnapshotSize } from '../../../../plugins/graph/engine/graph-snapshot-chunks.ts';
+import { encodeSnapshotChunks } from '../../../../plugins/graph/engine/graph-snapshot-encode.ts';
+import { writeSnapshotSteps } from '../../../../plugins/graph/engine/graph-snapshot-store.ts';
+import { decodeSnapshot, type SnapshotFacts } from '../../../../plugins/graph/engine/graph-snapshot.ts';
+import { heapGrowthHolders } from '../../../../plugins/graph/engine/heap-growth.ts';
+import { runSteps } from '../../../../plugins/graph/engine/steps.ts';
+import { SnapshotTable, type SnapshotKey } from '../../../../plugins/graph/engine/store-snapshot.ts';
+import type { GraphStore } from '../../../../plugins/graph/engine/store.ts';
+
+/** A graph with every optional node field, UTF-16 strings (a surrogate pair too), empty slots and dead edges. */
+function sampleGraph(files: number): CodeGraph {
+  const g = new CodeGraph();
+  for (let f = 0; f < files; f++) {
+    const path = `pkg/m${f}.py`;
+    const file = g.upsertNode({ id: `file::${path}`, kind: 'file', label: `m${f}.py`, path, startLine: 1, endLine: 40 + f, language: 'python', lastCommitAt: 1_700_000_000 + f, commitCount: f % 7, isTest: f % 5 === 0 });
+    let prev = file;
+    for (let s = 0; s < 12; s++) {
+      const name = s % 4 === 0 ? `naïve_${s}` : s % 4 === 1 ? `数据_${f}_${s}` : s % 4 === 2 ? `emoji_😀_${s}` : `plain_${s}`;
+      const node: GraphNode = { id: `${path}::${name}`, kind: s % 3 === 0 ? 'class' : 'function', label: name, path, startLine: s + 1, endLine: s + 2, language: 'python', qualifiedName: `m${f}.${name}` };
+      if (s % 2 === 0) node.doc = `Doc of ${name}: ${'x'.repeat(s * 17)}`;
+      if (s % 5 === 0) node.exported = s % 10 === 0;
+      if (s === 7) node.signatures = [`def ${name}(a)`, `def ${name}(a, b) → ok`];
+      const i = g.upsertNode(node);
+      g.addEdge(file, i, 0, 1);
+      g.addEdge(prev, i, 2, 0.25 + s / 100);
+      prev = i;
+    }
+  }
+  // Empty slots and dead edges: the snapshot renumbers densely.
+  g.removeNode(g.indexOf('pkg/m1.py::plain_3'));
+  g.removeEdge(3);
+  g.removeEdge(17);
+  g.finalize();
+  return g;
+}
+
+const facts = (files: number): SnapshotFacts => ({
+  files: Array.from({ length: files }, (_, f) => ({ path: `pkg/m${f}.py`, extractionKey: `key-${f}-é`, language: 'python' as const, parseErrors: f % 3, parseErrorLine: f, precise: f % 2 === 0 })),
+  unresolved: [{ from: 'pkg/m0.py', specifier: 'missing' } as never],
+  fingerprint: null,
+});
+
+/** Runs the encoder to the end and assembles its chunks by number (copies: the encoder reuses its buffer). */
+function encode(g: CodeGraph, files: number, chunkBytes: number): { bytes: Buffer; order: number[] } {
+  const steps = encodeSnapshotChunks(g, facts(files), chunkBytes);
+  const chunks = new Map<number, Buffer>();
+  const order: number[] = [];
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) {
+      assert.equal(chunks.size, r.value.chunks);
+      const bytes = Buffer.concat([...Array(r.value.chunks).keys()].map((k) => chunks.get(k)!));
+      assert.equal(bytes.length, r.value.bytes);
+      return { bytes, order };
+    }
+    const c: SnapshotChunk | undefined = r.value;
+    if (!c) continue;
+    assert.ok(!chunks.has(c.seq), `chunk ${c.seq} handed out once`);
+    if (c.seq > 0) assert.equal(c.data.length <= chunkBytes, true);
+    chunks.set(c.seq, Buffer.from(c.data));
+    order.push(c.seq);
+  }
+}
+
+/** Live nodes in slot order and live edges with endpoints as ids: what a snapshot must give back. */
+function shape(g: CodeGraph) {
+  const nodes = [...g.nodes()].map(([, n]) => n);
+  const edges: string[] = [];
+  for (let e = 0; e < g.edgeCapacity; e++) {
+    const edge = g.edge(e);
+    if (edge) edges.push(`${edge.source}>${edge.target}:${edge.relation}:${edge.weight}`);
+  }
+  return { nodes, edges };
+}
+
+describe('the graph snapshot written a chunk at a time', function () {
+  it('gives the same bytes whatever the chunk size, handing chunk 0 (the checksum) out last, and decodes to the same graph', () => {
+    const g = sampleGraph(40);
+    const big = encode(g, 40, 128 * 1024);
+    assert.deepEqual(big.order, [0], 'a small graph is one chunk');
+    for (const size of [64, 72, 1000, 4096]) {
+      const small = encode(g, 40, size);
+      assert.ok(small.order.length > 3, `${size}-byte chunks: several`);
+      assert.equal(small.order.at(-1), 0, 'chunk 0 last');
+      assert.ok(small.bytes.equals(big.bytes), `${size}-byte chunks give the same bytes`);
+    }
+    const decoded = runSteps(decodeSnapshot(new Uint8Array(big.bytes)));
+    const back = new CodeGraph();
+    runSteps(back.restore(decoded.nodes, decoded.edgeSource, decoded.edgeTarget, decoded.edgeRelation, decoded.edgeWeight));
+    const want = shape(g);
+    assert.deepEqual(shape(back), want);
+    assert.equal(want.nodes.length, 40 * 13 - 1);
+    assert.ok(want.nodes.some((n) => n.label.includes('😀')) && want.nodes.some((n) => n.signatures?.length === 2));
+    assert.deepEqual(decoded.files, facts(40).files);
+  });
+
+  it('stores the chunks as they come (a copy of each), and a read gives back the encoded bytes', () => {
+    const db = snapshotDb(':memory:');
+    const table = new SnapshotTable(db);
+    const g = sampleGraph(300);
+    const whole = encode(g, 300, 128 * 1024).bytes;
+    assert.ok(whole.length > 2 * 128 * 1024, 'several chunks of the store’s size');
+    assert.equal(table.put(1, { generation: 1, preciseVersion: 0 }, encodeSnapshotChunks(g, facts(300), 128 * 1024)), true);
+    assert.ok(readStored(table).equals(whole));
+    db.close();
+  });
+
+  it('holds the heap growth bound while a snapshot is encoded and written, and releases it after', () => {
+    const db = snapshotDb(':memory:');
+    const table = new SnapshotTable(db);
+    const g = sampleGraph(300);
+    const builder = { graph: g, snapshotFiles: () => facts(300).files, unresolvedImports: () => facts(300).unresolved } as unknown as GraphBuilder;
+    const store = { writeSnapshotSteps: (format: number, key: SnapshotKey, data: Iterator<ChunkStep, SnapshotSize>) => table.putSteps(format, key, data) } as unknown as GraphStore;
+    const before = heapGrowthHolders();
+    const steps = writeSnapshotSteps(store, { generation: 1, preciseVersion: 0 }, builder, () => 'k', null);
+    let held = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) if (heapGrowthHolders() === before + 1) held++;
+    assert.equal(r.value, true);
+    assert.ok(held > 3, `held at ${held} steps`);
+    assert.equal(heapGrowthHolders(), before, 'released');
+    assert.ok(readStored(table).equals(encode(g, 300, 128 * 1024).bytes));
+    db.close();
+  });
+
+  it('leaves the stored snapshot whole when the encoder fails mid-write, and drops what it staged', () => {
+    const db = snapshotDb(':memory:');
+    const table = new SnapshotTable(db);
+    const old = new Uint8Array(300_000).fill(5);
+    assert.equal(table.put(1, { generation: 1, preciseVersion: 0 }, old), true);
+    function* failing(): Generator<SnapshotChunk | undefined, never> {
+      const whole = chunksOf(new Uint8Array(128 * 1024 * 3).fill(6), 128 * 1024);
+      yield whole.next().value as SnapshotChunk;
+      yield whole.next().value as SnapshotChunk;
+      throw new Error('encoder failed');
+    }
+    assert.throws(() => table.put(1, { generation: 1, preciseVersion: 0 }, failing()), /encoder failed/);
+    assert.ok(readStored(table).equals(Buffer.from(old)));
+    assert.equal(count(db), 3, 'only the old snapshot’s chunks are left');
+    db.close();
+  });
+
+  it('leaves the stored snapshot whole when the writing process is killed mid-write; the next write drops the leftovers', async function () {
+    const dir = mkdtempSync(join(tmpdir(), 'm1nd-snapshot-kill-'));
+    try {
+      const file = join(dir, 'store.db');
+      const db = snapshotDb(file);
+      const table = new SnapshotTable(db);
+      const old = new Uint8Array(400_000).map((_, i) => i % 251);
+      assert.equal(table.put(1, { generation: 1, preciseVersion: 0 }, old), true);
+      db.close();
+      // A child stages a few chunks of a bigger snapshot, says so, and waits to be killed.
+      const child = spawn(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', CHILD.replace('$FILE', JSON.stringify(file))], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => d.toString().includes('staged') && resolve());
+        child.on('exit', (code) => reject(new Error(`child exited ${code} before staging`)));
+      });
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const after = new Database(file);
+      const t2 = new SnapshotTable(after);
+      assert.ok(count(after) > 4, 'the killed write left staged chunks behind');
+      assert.ok(readStored(t2).equals(Buffer.from(old)), 'the stored snapshot is the old one, whole');
+      const next = new Uint8Array(200_000).fill(9);
+      assert.equal(t2.put(1, { generation: 1, preciseVersion: 0 }, next), true);
+      assert.ok(readStored(t2).equals(Buffer.from(next)));
+      assert.equal(count(after), 2, 'the next write dropped the leftovers');
+      after.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const CHILD = `
+import Database from 'better-sqlite3';
+import { SnapshotTable } from ${JSON.stringify(new URL('../../../../plugins/graph/engine/store-snapshot.ts', import.meta.url).href)};
+const db = new Database($FILE);
+db.pragma('journal_mode = WAL');
+const table = new SnapshotTable(db);
+function* chunks() {
+  for (let seq = 1; seq <= 4; seq++) yield { seq, data: new Uint8Array(128 * 1024).fill(seq) };
+  process.stdout.write('staged\\n');
+  for (;;) yield undefined;
+}
+const steps = table.putSteps(1, { generation: 1, preciseVersion: 0 }, chunks());
+for (let i = 0; i < 5; i++) steps.next();
+setInterval(() => steps.next(), 5);
+`;
+
+function snapshotDb(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS graph_snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), format INTEGER NOT NULL, generation INTEGER NOT NULL, precise_version INTEGER NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS graph_snapshot_chunks (seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
+    INSERT OR IGNORE INTO meta (key, value) VALUES ('generation', '1'), ('precise_version', '0');`);
+  return db;
+}
+
+function readStored(table: SnapshotTable): Buffer {
+  const stamp = table.stamp()!;
+  const parts: Buffer[] = [];
+  for (let k = 0; k < stamp.chunks; k++) parts.push(table.chunk(k)!);
+  const out = Buffer.concat(parts);
+  assert.equal(out.length, stamp.bytes);
+  return out;
+}
+
+function count(db: Database.Database): number {
+  return (db.prepare('SELECT count(*) AS n FROM graph_snapshot_chunks').get() as { n: number }).n;
+}
