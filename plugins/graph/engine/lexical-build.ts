@@ -16,12 +16,13 @@ export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 const FIELD_BITS = 3;
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 /**
- * Nodes tokenised between two yields: a symbol's fields take ~10-50 µs, but a file node's whole
- * text (or a collection on a loaded machine) can take milliseconds, and 64 nodes measured 50-85 ms.
+ * Nodes tokenised between two yields: a symbol's fields take ~5-20 µs once its words are known, but
+ * the first nodes of a build meet most words for the first time (each stemmed), and a node with a
+ * long text or body takes milliseconds: 8 nodes measured up to ~10 ms of CPU in the view's build.
  */
-const NODES_PER_STEP = 8;
-/** Node row groups packed between two yields. */
-const PACK_NODES_PER_STEP = 512;
+const NODES_PER_STEP = 2;
+/** Nodes whose rows are packed between two yields (512 measured 4-6 ms under load). */
+const PACK_NODES_PER_STEP = 128;
 
 /**
  * Postings of a full build, CSR-packed: term id → [offsets[id], offsets[id+1]) into nodes and tf.
