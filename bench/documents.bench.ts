@@ -63,7 +63,7 @@ async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result:
       const wNow = us();
       stretches.push(now - c);
       if (now - c > 5) gaps.push({ start: w, end: wNow, cpu: now - c });
-      // DOCS_TRACE=1: each stretch over 8 ms with the time it ended, to line up with `node --trace-gc`'s (ms since start).
+      // DOCS_TRACE=1: each stretch over 8 ms with its wall interval (performance.now, the clock of the GC lines below).
       if (trace && now - c > 8) console.log(`[stretch] ${name ?? ''} from ${(performance.now() - (wNow - w) / 1000).toFixed(0)} to ${performance.now().toFixed(0)} ms: ${(now - c).toFixed(1)} ms CPU`);
       c = now;
       w = wNow;
