@@ -20,6 +20,8 @@ const DOC = 3;
 const BODY = 4;
 const PATH = 5;
 const FIELD_COUNT = 6;
+/** Distinct words remembered by one build before the table starts afresh (bounds its memory on huge graphs). */
+const MAX_WORDS = 300_000;
 
 function grown(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
   if (need <= a.length) return a;
@@ -131,7 +133,10 @@ export class FieldScanner {
   private topTerms = new Int32Array(MAX_BODY_TERMS);
   private topCounts = new Int32Array(MAX_BODY_TERMS);
 
-  constructor(private readonly textOf: ((path: string) => string | null) | null) {}
+  constructor(
+    private readonly textOf: ((path: string) => string | null) | null,
+    private readonly maxWords = MAX_WORDS,
+  ) {}
 
   /** The term number of a term string (numbered when new). */
   termNumber(term: string): number {
@@ -167,6 +172,13 @@ export class FieldScanner {
         }
       }
       slot = (slot + 1) & mask;
+    }
+    if (this.wordKeys.length >= this.maxWords) {
+      // Bounded like the analyzer's memo: forget the words met (their terms keep their numbers).
+      this.table.fill(-1);
+      this.wordKeys.length = 0;
+      this.wordTermCount = 0;
+      slot = h & mask;
     }
     const w = this.wordKeys.length;
     // A copy, not a slice: a slice of a file's text would keep the whole text alive.

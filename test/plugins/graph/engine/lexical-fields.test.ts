@@ -54,6 +54,8 @@ describe('FieldScanner (the seek index full build’s fields)', function () {
     for (let f = 0; f < 40; f++) files.set(`pkg${f % 4}/mod_${f}.${['py', 'ts', 'go', 'md'][f % 4]}`, text(rnd, 50 + Math.floor(rnd() * 3000)));
     const paths = [...files.keys()];
     const scanner = new FieldScanner((p) => files.get(p) ?? null);
+    // A table that starts afresh every 50 words (what a huge graph's build does past its bound) gives the same fields.
+    const forgetful = new FieldScanner((p) => files.get(p) ?? null, 50);
     for (let i = 0; i < 3000; i++) {
       const path = paths[Math.floor(i / 75) % paths.length];
       const kind = kinds[Math.floor(rnd() * kinds.length)];
@@ -70,7 +72,9 @@ describe('FieldScanner (the seek index full build’s fields)', function () {
         doc: rnd() < 0.5 ? text(rnd, Math.floor(rnd() * 200)) : undefined,
         text: rnd() < 0.2 ? text(rnd, Math.floor(rnd() * 500)) : undefined,
       };
-      assert.deepEqual(scanned(scanner, node), reference(node, files.get(path)!), `node ${i} (${kind})`);
+      const expected = reference(node, files.get(path)!);
+      assert.deepEqual(scanned(scanner, node), expected, `node ${i} (${kind})`);
+      assert.deepEqual(scanned(forgetful, node), expected, `node ${i} (${kind}), bounded word table`);
     }
   });
 
