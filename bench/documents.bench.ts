@@ -10,7 +10,7 @@
  * and PageRank) and a warm one, against a `seek` on the workspace graph in the same host, with the
  * event loop's longest stall while the view builds.
  *
- *   node --import tsx bench/run.ts documents      (DOCS_VIEW_ONLY=1: no single ingests; DOCS_PROF=<dir>: CPU profiles + stretches;
+ *   node --import tsx bench/run.ts documents      (DOCS_VIEW_ONLY=1: no single ingests; DOCS_PROF=<dir>: CPU profiles + stretches; DOCS_TRACE=1: stretches over 8 ms and GCs over 2 ms;
  *   the heap as `m1nd serve` sets it, core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default young generation)
  */
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
 import { leanServerHeap } from '../core/cli-heap.ts';
@@ -44,6 +45,7 @@ async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result:
   // DOCS_PROF=<dir>: a CPU profile of the work (`<name>.cpuprofile`) and its stretches over 5 ms
   // (`<name>.gaps.json`, monotonic µs, the profile's clock) to cut it with.
   const dir = name ? process.env.DOCS_PROF : undefined;
+  const trace = process.env.DOCS_TRACE === '1';
   const gaps: { start: number; end: number; cpu: number }[] = [];
   const us = (): number => Number(process.hrtime.bigint() / 1000n);
   let session: Session | null = null;
@@ -61,12 +63,20 @@ async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result:
       const wNow = us();
       stretches.push(now - c);
       if (now - c > 5) gaps.push({ start: w, end: wNow, cpu: now - c });
+      // DOCS_TRACE=1: each stretch over 8 ms with its wall interval (performance.now, the clock of the GC lines below).
+      if (trace && now - c > 8) console.log(`[stretch] ${name ?? ''} from ${(performance.now() - (wNow - w) / 1000).toFixed(0)} to ${performance.now().toFixed(0)} ms: ${(now - c).toFixed(1)} ms CPU`);
       c = now;
       w = wNow;
     }
   })();
+  // DOCS_TRACE=1 also lists the GCs over 2 ms (same clock as the stretches): 1 scavenge, 4 mark-compact, 8 incremental marking.
+  const gcs = trace ? new PerformanceObserver((l) => l.getEntries().forEach((x) => x.duration > 2 && console.log(`[gc] ${name ?? ''} kind ${(x as unknown as { detail?: { kind?: number } }).detail?.kind} at ${x.startTime.toFixed(0)} ms: ${x.duration.toFixed(1)} ms wall`))) : null;
+  gcs?.observe({ entryTypes: ['gc'] });
+  if (trace) console.log(`[stretch] ${name ?? ''} starts at ${performance.now().toFixed(0)} ms; young generation ${youngMb()}`);
   const result = await work();
   running = false;
+  gcs?.disconnect();
+  if (trace) console.log(`[stretch] ${name ?? ''} ends at ${performance.now().toFixed(0)} ms; young generation ${youngMb()}`);
   await pinger;
   if (session && dir) {
     const { profile } = await session.post('Profiler.stop');
@@ -76,6 +86,12 @@ async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result:
   }
   stretches.sort((a, b) => b - a);
   return { result, max: stretches[0] ?? 0, over10: stretches.filter((s) => s > 10).length, top: stretches.slice(0, 3).map((s) => s.toFixed(1)) };
+}
+
+/** The young generation's committed size (the semi-spaces), for the DOCS_TRACE lines. */
+function youngMb(): string {
+  const s = getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
+  return s ? `${(s.space_size / 2 ** 20).toFixed(1)} MB` : '?';
 }
 
 /** Runs the benchmark and prints one line per measure. */

@@ -144,6 +144,19 @@ export function synonymsOf(term: string): readonly string[] {
   return synonymIndex.get(term) ?? [];
 }
 
+/** Content terms of one word of letters and digits, not memoised (the full build keeps its own table: lexical-fields.ts). */
+export function termsOfWord(word: string): string[] {
+  const out: string[] = [];
+  for (const t of tokenize(word)) if (!STOP_WORDS.has(t)) out.push(stem(t));
+  return out;
+}
+
+/** Whether a term is a keyword or builtin type name (dropped from signatures and code bodies). */
+export function isCodeNoise(term: string): boolean {
+  noiseStems ??= new Set([...CODE_NOISE].map(stem));
+  return noiseStems.has(term);
+}
+
 /** Content terms of free text: split, stop words dropped, stemmed; `dropCodeNoise` also drops keywords. */
 export function analyze(text: string, dropCodeNoise = false): string[] {
   noiseStems ??= new Set([...CODE_NOISE].map(stem));
@@ -180,15 +193,17 @@ export type NodeFields = Record<FieldName, Map<string, number>>;
 /** Distinct body terms kept per symbol (the most frequent): bounds index memory on big graphs. */
 export const MAX_BODY_TERMS = 40;
 /** A body term counts at most this often (a loop repeating `buf` is not about buffers thrice over). */
-const MAX_BODY_TF = 3;
+export const MAX_BODY_TF = 3;
 /** Doc tokens kept per node. */
-const MAX_DOC_TOKENS = 80;
+export const MAX_DOC_TOKENS = 80;
 /** Characters of a node's index-only `text` tokenised (every distinct term of it is kept). */
-const MAX_TEXT_CHARS = 65_536;
+export const MAX_TEXT_CHARS = 65_536;
 /** Lines of a symbol read for its body (long bodies: the start says what it does). */
-const MAX_BODY_LINES = 200;
+export const MAX_BODY_LINES = 200;
 /** Characters of a symbol's first lines searched for its signature. */
-const MAX_SIGNATURE_CHARS = 400;
+export const MAX_SIGNATURE_CHARS = 400;
+/** Where a symbol's signature ends on one of its lines: `{` (C-like), `:` at a line end (Python), or `=>`. */
+export const SIGNATURE_END = /\{|:\s*(#.*)?$|=>/;
 
 function count(into: Map<string, number>, terms: Iterable<string>): void {
   for (const t of terms) into.set(t, (into.get(t) ?? 0) + 1);
@@ -219,7 +234,7 @@ export function symbolSource(lines: readonly string[], node: GraphNode): { signa
   let k = first;
   for (; k < last && head.length < MAX_SIGNATURE_CHARS; k++) {
     const line = lines[k];
-    const open = line.search(/\{|:\s*(#.*)?$|=>/);
+    const open = line.search(SIGNATURE_END);
     if (open >= 0) return { signature: head + line.slice(0, open), bodyFrom: k + 1, bodyTo: last, bodyHead: line.slice(open) };
     head += `${line}\n`;
   }
