@@ -73,7 +73,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   const workers = options.workers ?? ctx.parseWorkers ?? defaultParseWorkers();
   // A full re-ingest of a large workspace parses in the pool: start its workers now, so their
   // start-up (parser modules, tree-sitter runtime) overlaps the walk instead of following it.
-  if (!incremental && parser.parallel && workers > 0 && rows.size >= POOL_MIN_FILES) sharedParsePool(workers).warm();
+  if (!incremental && parser.parallel && workers > 0 && rows.size >= POOL_MIN_FILES) sharedParsePool(workers, ctx.workerNice).warm();
   let entries: WalkEntry[];
   const removes = new Set<string>();
   let skipped: SkippedPath[] = [];
