@@ -31,6 +31,8 @@ function tablesOf(dir: string, busyTimeoutMs: number): Connection {
 }
 
 const errorOf = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+/** Fault injection for tests: the worker holds each commit this long before its transaction. */
+const commitDelayMs = Number(process.env.M1ND_TEST_COMMIT_DELAY_MS ?? 0);
 
 parentPort!.on('message', (req: CommitRequest) => {
   if (req.type === 'files') {
@@ -54,6 +56,7 @@ parentPort!.on('message', (req: CommitRequest) => {
     return;
   }
   let res: CommitResponse;
+  if (commitDelayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, commitDelayMs);
   const t = tablesOf(req.dir, req.busyTimeoutMs);
   try {
     const error = failed.get(req.id);
