@@ -3,13 +3,13 @@
  * wall time, process CPU (every thread, the parse workers included), peak RSS and the graph's size
  * as JSON. Used by bench/ingest-parallel.bench.ts.
  *
- *   node bench/ingest-child.mjs <dist dir> <root> <store dir> <parse workers | default> <exclude,…>
+ *   node bench/ingest-child.mjs <dist dir> <root> <store dir> <parse workers | default> <exclude,…> [worker nice | default]
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve, join } from 'node:path';
 
-const [dist, root, storeDir, workers, exclude] = process.argv.slice(2);
+const [dist, root, storeDir, workers, exclude, nice = 'default'] = process.argv.slice(2);
 const { CodeGraphEngine } = await import(pathToFileURL(join(resolve(dist), 'graph.js')).href);
 const e = new CodeGraphEngine({
   root,
@@ -18,11 +18,12 @@ const e = new CodeGraphEngine({
   gitMaxCommits: 0,
   typeCheck: false,
   ...(workers === 'default' ? {} : { parseWorkers: Number(workers) }),
+  ...(nice === 'default' ? {} : { workerNice: Number(nice) }),
 });
-/** The main thread's own CPU milliseconds (Linux schedstat; null elsewhere). */
-function mainThreadCpuMs() {
+/** The main thread's own CPU milliseconds (Linux schedstat; null elsewhere); field 1: its milliseconds runnable but waiting for a core. */
+function mainThreadCpuMs(field = 0) {
   try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[field]) / 1e6;
   } catch {
     return null;
   }
@@ -38,21 +39,24 @@ const sample = () => {
 };
 const sampler = setInterval(sample, 20);
 const m0 = mainThreadCpuMs();
+const w0 = mainThreadCpuMs(1);
 const c0 = process.cpuUsage();
 const t0 = performance.now();
 // The serial part: the main thread's CPU from the end of the parse (the first 'git' or 'build'
 // progress call) to the end of the ingest, i.e. what is left on the critical path after the parse.
 let tailStart = null;
+let tailWaitStart = null;
 const s = await e.ingest({
   onProgress: (_done, _total, ph) => {
     sample();
     phase = ph;
-    if (tailStart === null && (ph === 'git' || ph === 'build' || ph === 'persist')) tailStart = mainThreadCpuMs();
+    if (tailStart === null && (ph === 'git' || ph === 'build' || ph === 'persist')) (tailStart = mainThreadCpuMs()), (tailWaitStart = mainThreadCpuMs(1));
   },
 });
 const wallMs = performance.now() - t0;
 const c = process.cpuUsage(c0);
 const m1 = mainThreadCpuMs();
+const w1 = mainThreadCpuMs(1);
 if (process.env.M1ND_BENCH_THREADS) {
   // Per-thread CPU (Linux), by thread name, before the workers stop: where the CPU went.
   const { readdirSync } = await import('node:fs');
@@ -73,5 +77,5 @@ await e.close();
 sample();
 clearInterval(sampler);
 process.stdout.write(
-  JSON.stringify({ wallMs, cpuMs: (c.user + c.system) / 1000, mainCpuMs: m0 === null ? null : m1 - m0, tailMainCpuMs: tailStart === null || m1 === null ? null : m1 - tailStart, peakRssMb: process.resourceUsage().maxRSS / 1024, ingestPeakRssMb, peaks, files: s.files.parsed, nodes: s.nodes, edges: s.edges, parseWorkers: s.parseWorkers, phases: s.phases }),
+  JSON.stringify({ wallMs, cpuMs: (c.user + c.system) / 1000, mainCpuMs: m0 === null ? null : m1 - m0, tailMainCpuMs: tailStart === null || m1 === null ? null : m1 - tailStart, mainWaitMs: w0 === null ? null : w1 - w0, tailMainWaitMs: tailWaitStart === null || w1 === null ? null : w1 - tailWaitStart, peakRssMb: process.resourceUsage().maxRSS / 1024, ingestPeakRssMb, peaks, files: s.files.parsed, nodes: s.nodes, edges: s.edges, parseWorkers: s.parseWorkers, phases: s.phases }),
 );

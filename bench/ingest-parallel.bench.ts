@@ -9,9 +9,11 @@
  * `--synthetic N` ingests a generated repository of N files instead (bench/synthetic-repo.ts: six
  * languages, imports and calls between modules), e.g. `--synthetic 50000 --only pool --runs 1`.
  * Each line also gives the main thread's own CPU and the serial phases (build, commit). `--keep DIR`
- * leaves the corpus and the last run's store in DIR (for bench/big-repo.bench.ts).
+ * leaves the corpus and the last run's store in DIR (for bench/big-repo.bench.ts). `--nice 0,10`
+ * runs the pool once per listed worker nice (graph option `workerNice`) in each round, alternated,
+ * and prints single ÷ pool for each.
  *
- *   node --import tsx/esm bench/ingest-parallel.bench.ts [--corpus DIR | --synthetic N] [--runs N] [--only pool|single] [--keep DIR]
+ *   node --import tsx/esm bench/ingest-parallel.bench.ts [--corpus DIR | --synthetic N] [--runs N] [--only pool|single] [--keep DIR] [--nice A,B]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -29,6 +31,9 @@ interface Run {
   mainCpuMs: number | null;
   /** The main thread's CPU after the parse (the serial tail: linking, waiting for the commit). */
   tailMainCpuMs: number | null;
+  /** The main thread's time runnable but waiting for a core (whole ingest; after the parse). */
+  mainWaitMs: number | null;
+  tailMainWaitMs: number | null;
   phases: Record<string, number>;
   peakRssMb: number;
   files: number;
@@ -37,9 +42,9 @@ interface Run {
   parseWorkers: number;
 }
 
-function ingestOnce(ws: string, store: string, workers: string, exclude: string[]): Run {
+function ingestOnce(ws: string, store: string, workers: string, exclude: string[], nice = 'default'): Run {
   rmSync(store, { recursive: true, force: true });
-  const out = spawnSync(process.execPath, [join(ROOT, 'bench/ingest-child.mjs'), join(ROOT, 'dist'), ws, store, workers, exclude.join(',')], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const out = spawnSync(process.execPath, [join(ROOT, 'bench/ingest-child.mjs'), join(ROOT, 'dist'), ws, store, workers, exclude.join(','), nice], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (out.status !== 0) throw new Error(`ingest child failed (${out.status}): ${out.stderr.slice(0, 2000)}`);
   return JSON.parse(out.stdout) as Run;
 }
@@ -51,7 +56,7 @@ function median(xs: number[]): number {
 
 const s = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '?' : (ms / 1000).toFixed(2));
 const line = (label: string, r: Run) =>
-  `ingest-parallel: ${label}: ${s(r.wallMs)} s wall, ${s(r.cpuMs)} s CPU (main thread ${s(r.mainCpuMs)} s, of which after the parse ${s(r.tailMainCpuMs)} s), peak RSS ${r.peakRssMb.toFixed(0)} MB (${r.files} files → ${r.nodes} nodes, ${r.edges} edges; parse workers ${r.parseWorkers}; phases s: read+parse ${s(r.phases.read + r.phases.parse)}, build ${s(r.phases.build)}, commit ${s(r.phases.persist)})`;
+  `ingest-parallel: ${label}: ${s(r.wallMs)} s wall, ${s(r.cpuMs)} s CPU (main thread ${s(r.mainCpuMs)} s, of which after the parse ${s(r.tailMainCpuMs)} s; waiting for a core ${s(r.mainWaitMs)} s, after the parse ${s(r.tailMainWaitMs)} s), peak RSS ${r.peakRssMb.toFixed(0)} MB (${r.files} files → ${r.nodes} nodes, ${r.edges} edges; parse workers ${r.parseWorkers}; phases s: read+parse ${s(r.phases.read + r.phases.parse)}, build ${s(r.phases.build)}, commit ${s(r.phases.persist)})`;
 
 /** Runs the benchmark and prints its lines. */
 export async function run(argv: string[] = []): Promise<void> {
@@ -78,11 +83,16 @@ export async function run(argv: string[] = []): Promise<void> {
   }
   try {
     const single: Run[] = [];
-    const pooled: Run[] = [];
+    // One series of pool runs per worker nice asked for ('default': the engine's default).
+    const nices = (arg('--nice') ?? 'default').split(',');
+    const pools = new Map<string, Run[]>(nices.map((n) => [n, []]));
+    const pooled = pools.get(nices[0])!;
     for (let i = 0; i < runs; i++) {
       if (only !== 'single') {
-        pooled.push(ingestOnce(ws, join(work, 'store'), 'default', exclude));
-        console.log(line(`pool, run ${i + 1}`, pooled.at(-1)!));
+        for (const nice of nices) {
+          pools.get(nice)!.push(ingestOnce(ws, join(work, 'store'), 'default', exclude, nice));
+          console.log(line(`pool${nice === 'default' ? '' : ` (worker nice ${nice})`}, run ${i + 1}`, pools.get(nice)!.at(-1)!));
+        }
       }
       if (only !== 'pool') {
         single.push(ingestOnce(ws, join(work, 'store'), '0', exclude));
@@ -93,8 +103,11 @@ export async function run(argv: string[] = []): Promise<void> {
       const a = single[0];
       const b = pooled[0];
       if (a.nodes !== b.nodes || a.edges !== b.edges) throw new Error(`graphs differ: ${a.nodes}/${a.edges} vs ${b.nodes}/${b.edges}`);
-      const ratio = median(single.map((r) => r.wallMs)) / median(pooled.map((r) => r.wallMs));
-      console.log(`ingest-parallel: ratio single ÷ pool (median wall) = ${ratio.toFixed(2)} (target ≥ 1.6 on 2 cores; CPU single ${(median(single.map((r) => r.cpuMs)) / 1000).toFixed(1)} s, pool ${(median(pooled.map((r) => r.cpuMs)) / 1000).toFixed(1)} s); load average now ${os.loadavg()[0].toFixed(1)}`);
+      for (const [nice, runsOf] of pools) {
+        const ratio = median(single.map((r) => r.wallMs)) / median(runsOf.map((r) => r.wallMs));
+        const label = nice === 'default' ? 'pool' : `pool (worker nice ${nice})`;
+        console.log(`ingest-parallel: ratio single ÷ ${label} (median wall) = ${ratio.toFixed(2)} (target ≥ 1.6 on 2 cores; CPU single ${(median(single.map((r) => r.cpuMs)) / 1000).toFixed(1)} s, pool ${(median(runsOf.map((r) => r.cpuMs)) / 1000).toFixed(1)} s); load average now ${os.loadavg()[0].toFixed(1)}`);
+      }
     }
   } finally {
     if (keep === undefined) rmSync(work, { recursive: true, force: true });

@@ -6,7 +6,9 @@
  * idle and during the ingest, the ingest's wall time, and the server's peak RSS — once with the
  * parse workers off (single-threaded: the baseline, same run) and once with the default pool.
  *
- *   node --import tsx/esm bench/run.ts ingest-ping      (or: bench/ingest-ping.bench.ts [--corpus DIR] [--only pool])
+ * `--nice 0,10` runs the pool once per listed worker nice (graph option `workerNice`).
+ *
+ *   node --import tsx/esm bench/run.ts ingest-ping      (or: bench/ingest-ping.bench.ts [--corpus DIR] [--only pool] [--nice A,B])
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,10 +57,12 @@ async function connect(url: string): Promise<Client> {
  * pings that would have been due meanwhile too: they are recorded as L − 10, L − 20, … ms (the
  * usual correction for coordinated omission), so a held server loop weighs by how long it held.
  */
-function pinger(client: Client, serverPid: number): { stop: () => Promise<number[]>; held: number[] } {
+function pinger(client: Client, serverPid: number): { stop: () => Promise<number[]>; held: number[]; waited: number[] } {
   const latencies: number[] = [];
   const held: number[] = [];
+  const waited: number[] = [];
   let cpu = mainThreadMs(serverPid);
+  let queued = mainThreadWaitMs(serverPid);
   let stopped = false;
   let resets = 0;
   const loop = (async () => {
@@ -80,12 +84,16 @@ function pinger(client: Client, serverPid: number): { stop: () => Promise<number
       const c = mainThreadMs(serverPid);
       held.push(c - cpu);
       cpu = c;
+      const w = mainThreadWaitMs(serverPid);
+      waited.push(w - queued);
+      queued = w;
       for (let missed = took - PING_EVERY_MS; missed > PING_EVERY_MS; missed -= PING_EVERY_MS) latencies.push(missed);
       next = Math.max(sent + PING_EVERY_MS, performance.now());
     }
   })();
   return {
     held,
+    waited,
     stop: async () => {
       stopped = true;
       await loop;
@@ -103,6 +111,18 @@ function pinger(client: Client, serverPid: number): { stop: () => Promise<number
 function mainThreadMs(pid: number): number {
   try {
     return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Milliseconds the server's main thread has waited for a CPU while runnable so far (schedstat's
+ * second field): between two ping answers, how long a ping waited for a core rather than for work.
+ */
+function mainThreadWaitMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
   } catch {
     return NaN;
   }
@@ -127,8 +147,8 @@ interface ModeResult {
   workers: number;
 }
 
-async function measure(label: string, ws: string, storeDir: string, parseWorkers: number | undefined): Promise<ModeResult> {
-  const options = { graph: { watch: false, typeCheck: false, exclude: EXCLUDE, ...(parseWorkers === undefined ? {} : { parseWorkers }) } };
+async function measure(label: string, ws: string, storeDir: string, parseWorkers: number | undefined, workerNice?: number): Promise<ModeResult> {
+  const options = { graph: { watch: false, typeCheck: false, exclude: EXCLUDE, ...(parseWorkers === undefined ? {} : { parseWorkers }), ...(workerNice === undefined ? {} : { workerNice }) } };
   writeFileSync(join(ws, 'm1nd.config.mjs'), `export default ${JSON.stringify({ options })};\n`);
   const { child, url } = await startServer(ws, storeDir);
   const fmt = (xs: number[]): string => `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length} samples)`;
@@ -157,6 +177,10 @@ async function measure(label: string, ws: string, storeDir: string, parseWorkers
     if (heldMs.length > 0) {
       console.log(`ingest-ping: ${label}: server main-thread CPU between two ping answers during the ingest: p50 ${pct(heldMs, 50).toFixed(1)} ms, p99 ${pct(heldMs, 99).toFixed(1)} ms, max ${Math.max(...heldMs).toFixed(0)} ms (the longest the loop was held, machine load aside)`);
     }
+    const waitedMs = during.waited.filter((x) => Number.isFinite(x));
+    if (waitedMs.length > 0) {
+      console.log(`ingest-ping: ${label}: server main thread waiting for a core between two ping answers during the ingest: p50 ${pct(waitedMs, 50).toFixed(1)} ms, p99 ${pct(waitedMs, 99).toFixed(1)} ms, max ${Math.max(...waitedMs).toFixed(0)} ms, ${(waitedMs.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s in all`);
+    }
     await worker.close();
     await probe.close();
     return { ingestMs, files: s.files.parsed, nodes: s.nodes, edges: s.edges, workers: s.parseWorkers };
@@ -179,10 +203,14 @@ export async function run(argv: string[] = []): Promise<void> {
   try {
     const only = onlyArg >= 0 ? argv[onlyArg + 1] : null;
     const single = only === 'pool' ? null : await measure('single-thread (parseWorkers 0, baseline)', ws, join(work, 'store-single'), 0);
-    const pooled = only === 'single' ? null : await measure('parse pool (default: one worker per core)', ws, join(work, 'store-pool'), undefined);
-    if (single && pooled) {
+    const niceArg = argv.indexOf('--nice');
+    const nices = niceArg >= 0 ? argv[niceArg + 1].split(',').map(Number) : [undefined];
+    for (const nice of only === 'single' ? [] : nices) {
+      const label = `parse pool (default: one worker per core${nice === undefined ? '' : `, worker nice ${nice}`})`;
+      const pooled = await measure(label, ws, join(work, `store-pool-${nice ?? 'default'}`), undefined, nice);
+      if (!single) continue;
       if (single.nodes !== pooled.nodes || single.edges !== pooled.edges) throw new Error(`graphs differ: ${single.nodes}/${single.edges} vs ${pooled.nodes}/${pooled.edges}`);
-      console.log(`ingest-ping: single-thread ÷ pool ingest time ${(single.ingestMs / pooled.ingestMs).toFixed(2)} (${pooled.workers} workers)`);
+      console.log(`ingest-ping: single-thread ÷ ${label} ingest time ${(single.ingestMs / pooled.ingestMs).toFixed(2)} (${pooled.workers} workers)`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

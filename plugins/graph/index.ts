@@ -16,9 +16,10 @@ const Options = Type.Object({
   gitMaxCommits: Type.Integer({ minimum: 0, default: 2000 }),
   typeCheck: Type.Boolean({ default: true, description: 'Upgrade TS/JS call edges with the TypeScript checker (in a worker thread)' }),
   parseWorkers: Type.Optional(Type.Integer({ minimum: 0, description: 'Parse worker threads of an ingest (default one per core; 0: the main thread, yielding between files)' })),
+  workerNice: Type.Integer({ minimum: 0, maximum: 19, default: 10, description: 'How much lower the parse workers run than the main thread (Linux nice, per thread; 0: the same)' }),
 });
 
-export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number; typeCheck: boolean; parseWorkers?: number }>({
+export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number; typeCheck: boolean; parseWorkers?: number; workerNice: number }>({
   name: 'graph',
   version: '0.1.0',
   description: 'The code graph of the workspace (ingest, store, lookups, seek, search).',
@@ -33,6 +34,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
       gitMaxCommits: ctx.options.gitMaxCommits,
       typeCheck: ctx.options.typeCheck,
       parseWorkers: ctx.options.parseWorkers,
+      workerNice: ctx.options.workerNice,
       readOnly: ctx.settings.readOnly,
     });
     // Read-only servers never write the store: no watcher-driven re-ingest there.

@@ -7,7 +7,7 @@
  * that a new file may satisfy. A full build is the same code path with every file affected.
  */
 import { BuilderTables } from './build-tables.ts';
-import type { Language } from './extraction.ts';
+import type { FileExtraction, Language } from './extraction.ts';
 import { FileDependents } from './file-dependents.ts';
 import { pathStems } from './file-index.ts';
 import { emptyExtraction, linkOnlyExtraction, type FileState } from './file-state.ts';
@@ -49,6 +49,8 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
   private readonly keys = new Map<string, string>();
   /** What the current apply's linking waits for (GraphChange.linkAfter), until it has waited. */
   private linkGate: Promise<unknown> | null = null;
+  /** The current apply's loader of partial inputs (GraphChange.loadExtraction), if it has one. */
+  private linkLoader: ((path: string, key?: string) => FileExtraction | null) | null = null;
 
   // --- mutation -------------------------------------------------------------------------------
 
@@ -150,6 +152,7 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     const done = new Set<string>();
     let wave = targets;
     this.linkGate = change.linkAfter ?? null;
+    this.linkLoader = change.loadExtraction ?? null;
     for (let round = 0; wave.length > 0 && round < 5; round++) {
       for (const p of wave) done.add(p);
       relinked += wave.length;
@@ -161,6 +164,7 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
 
     this.keys.clear();
     this.linkGate = null;
+    this.linkLoader = null;
     if (change.git !== undefined || pathsChanged.length > 0) {
       if (change.git !== undefined) this.git = change.git;
       this.gitEdges = applyGitFacts(this.graph, this.files, this.git, this.gitEdges);
@@ -273,7 +277,8 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     for (let i = 0; i < states.length; i++) {
       const st = states[i];
       if (st.partial) {
-        st.extraction = this.loadExtraction?.(st.path, this.keys.get(st.path)) ?? st.extraction;
+        const load = this.linkLoader ?? this.loadExtraction;
+        st.extraction = load?.(st.path, this.keys.get(st.path)) ?? st.extraction;
         st.partial = false;
       }
       linkFile(this, st, scopes[i]);

@@ -5,16 +5,31 @@
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
+/** How an engine worker runs. */
+export interface EngineWorkerOptions {
+  /**
+   * Lowers the worker thread's scheduling priority by this much (Linux nice is per thread: the
+   * worker sets its own, before it loads anything; capped at 19; 0 or less: the starting thread's
+   * priority). On a machine with few cores the main thread, which answers other sessions and runs
+   * an ingest's serial steps, then gets a core first. Where the system refuses, nothing changes.
+   */
+  nice?: number;
+}
+
 /**
  * A worker running `relative` (a `.ts` path, e.g. './worker.ts') resolved against `base` (the
  * caller's import.meta.url); unref'd, so an idle worker never keeps the process alive.
  */
-export function spawnEngineWorker(base: string, relative: string, resourceLimits?: ResourceLimits): Worker {
+export function spawnEngineWorker(base: string, relative: string, resourceLimits?: ResourceLimits, options: EngineWorkerOptions = {}): Worker {
   const fromSource = new URL(base).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
   const entry = new URL(fromSource ? relative : relative.replace(/\.ts$/, '.js'), base).href;
+  const nice = Math.min(19, Math.max(0, Math.floor(options.nice ?? 0)));
+  // setpriority(PRIO_PROCESS, 0) changes the calling thread only on Linux; elsewhere it would
+  // change the whole process, so other systems keep the priority as it is.
+  const lower = nice > 0 && process.platform === 'linux' ? `try { const os = require('node:os'); os.setPriority(0, Math.min(19, os.getPriority(0) + ${nice})); } catch {}\n` : '';
   const code = fromSource
-    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
-    : `import(${JSON.stringify(entry)});`;
+    ? `${lower}import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
+    : `${lower}import(${JSON.stringify(entry)});`;
   const worker = new Worker(code, { eval: true, ...(resourceLimits ? { resourceLimits } : {}) });
   worker.unref();
   return worker;

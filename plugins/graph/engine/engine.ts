@@ -60,6 +60,8 @@ export interface CodeGraphEngineOptions {
   typeCheck?: boolean;
   /** Parse worker threads of an ingest (default one per core; 0 parses on the main thread). */
   parseWorkers?: number;
+  /** How much lower the parse workers' threads run than the main thread (Linux nice; default 10, 0: the same). */
+  workerNice?: number;
   /**
    * Load the graph from the store's snapshot when it holds, and write one after each change
    * (default true; false always re-links the stored extractions).
@@ -99,6 +101,7 @@ export class CodeGraphEngine {
       readOnly: options.readOnly === true,
       typeCheck: options.typeCheck !== false,
       parseWorkers: options.parseWorkers,
+      workerNice: options.workerNice,
       snapshots: options.snapshots,
       extensions: this.extensions,
     });

@@ -48,6 +48,11 @@ export interface GraphChange {
    * that stores them; only `applyAsync` can wait (`apply` throws when given one).
    */
   linkAfter?: Promise<unknown>;
+  /**
+   * Loads partial inputs' full extractions for this apply instead of the builder's own loader, e.g.
+   * from the rows an ingest staged in the store before its commit (so linking overlaps the commit).
+   */
+  loadExtraction?: (path: string, key?: string) => FileExtraction | null;
 }
 
 /** What one `apply` did. */

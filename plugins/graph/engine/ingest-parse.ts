@@ -52,7 +52,7 @@ export async function parseTasks(
     // An error of `take` (the store, the run) is the run's; only the pool's own failures fall back.
     let takeError: { error: unknown } | null = null;
     try {
-      const pool = sharedParsePool(workers);
+      const pool = sharedParsePool(workers, ctx.workerNice);
       const cancelled = (): Error | null => {
         try {
           aborted(options.signal);

@@ -82,6 +82,8 @@ export interface IngestContext {
   gitMaxCommits: number;
   /** Parse worker threads when the run does not say (default one per core; 0: main thread only). */
   parseWorkers?: number;
+  /** How much lower the parse workers' threads run than the main thread (Linux nice; default 10, 0: the same). */
+  workerNice?: number;
   /**
    * Takes each parsed file's text as it arrives (the engine's bounded search cache), so a big run
    * never holds every text at once; without it the texts come back in `IngestOutcome.texts`.

@@ -7,6 +7,7 @@
  */
 import type { FileInput, GitFacts } from './build.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
+import type { FileExtraction } from './extraction.ts';
 import { findGitDir, gitFactsFrom, readGitHead, scanGitLog } from './git-history.ts';
 import { aborted, parseTasks, POOL_MIN_FILES, SLICE_MS } from './ingest-parse.ts';
 import { summarize } from './ingest-summary.ts';
@@ -37,6 +38,24 @@ export function walkCacheOf(store: GraphStore): WalkCache {
   let cache = walkCaches.get(store);
   if (!cache) walkCaches.set(store, (cache = new WalkCache()));
   return cache;
+}
+
+/**
+ * What a full streamed run's link needs to start before the commit: a promise that every one of
+ * the `rows` is staged (false when the stream broke first) and a loader that reads an extraction
+ * from the store's tables, else from the stage (row `seqOf(path)` of the stream's run). A commit
+ * moves rows from the stage to the tables in one transaction, so a lookup that misses both raced
+ * with it, and the tables have the row: they are read once more.
+ */
+function linkFromStage(store: GraphStore, stream: CommitStream, rows: number, seqOf: ReadonlyMap<string, number>): { staged: Promise<boolean>; load: (path: string, key?: string) => FileExtraction | null } {
+  return {
+    staged: stream.whenStaged(rows),
+    load: (path, key) => {
+      if (key === undefined) return null;
+      const seq = seqOf.get(path);
+      return store.extraction(key, path) ?? (seq !== undefined ? store.stagedExtraction(stream.run, seq, path) : null) ?? store.extraction(key, path);
+    },
+  };
 }
 
 /** Runs one ingest. */
@@ -73,7 +92,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   const workers = options.workers ?? ctx.parseWorkers ?? defaultParseWorkers();
   // A full re-ingest of a large workspace parses in the pool: start its workers now, so their
   // start-up (parser modules, tree-sitter runtime) overlaps the walk instead of following it.
-  if (!incremental && parser.parallel && workers > 0 && rows.size >= POOL_MIN_FILES) sharedParsePool(workers).warm();
+  if (!incremental && parser.parallel && workers > 0 && rows.size >= POOL_MIN_FILES) sharedParsePool(workers, ctx.workerNice).warm();
   let entries: WalkEntry[];
   const removes = new Set<string>();
   let skipped: SkippedPath[] = [];
@@ -158,6 +177,8 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   // after the parse. The new builder is swapped in only after the commit; a failure drops it.
   const fullBuild = !incremental || ctx.builder.graph.nodeCount === 0;
   const fresh = fullBuild ? ctx.newBuilder() : null;
+  // Each streamed file's row number in the write (its seq in the commit worker's stage run).
+  const seqOf = new Map<string, number>();
   // Outcomes arrive in task order (a batch at a time from the pool).
   const take = (i: number, outcome: ParseOutcome): void => {
     const e = toRead[i];
@@ -175,6 +196,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
       // here): the write holds that JSON until the commit worker staged it.
       const wholeAsJson = outcome.light !== undefined && outcome.json !== undefined;
       writes.push({ row: outcome.row, extraction: stored || wholeAsJson ? null : outcome.extraction, ...(outcome.json !== undefined && !stored ? { json: outcome.json } : {}) });
+      if (stream) seqOf.set(e.path, writes.length - 1);
       // A big run hands the build a light copy (calls, references, doc links left out): the build
       // links each file from its stored extraction once the commit has it, so the run never holds
       // every full extraction at once (the full one is dropped as soon as the store has it staged).
@@ -256,8 +278,13 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   if (fresh) {
     builder = fresh;
     rebuilt = true;
+    // A streamed run links from the rows the commit worker staged as soon as every row is staged,
+    // while its commit transaction runs (the link reads the stage until the commit moves the rows to
+    // the store's tables, then the tables); when the stream broke, after the commit.
+    const early = stream && storeChanged ? linkFromStage(store, stream, writes.length, seqOf) : null;
+    const linkAfter = early ? early.staged.then((ok) => (ok ? undefined : committed)) : committed;
     try {
-      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config, release: true, linkAfter: committed }, sliceMs)).resolvedFiles;
+      relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [], git: facts ?? ctx.builder.gitFacts, config, release: true, linkAfter, ...(early ? { loadExtraction: early.load } : {}) }, sliceMs)).resolvedFiles;
     } finally {
       // A build error still waits for the commit, so no write is left running behind the failure.
       await committed.catch(() => undefined);

@@ -43,6 +43,7 @@ export interface LoadedGraphOptions {
   readOnly: boolean;
   typeCheck: boolean;
   parseWorkers?: number;
+  workerNice?: number;
   /** Load from and write the store's graph snapshot (default true). */
   snapshots?: boolean;
   /** Parse extensions run by ingests (parse-extensions.ts). */

@@ -65,6 +65,7 @@ export class LoadedGraph extends LoadedGraphBase {
         exclude: this.options.exclude,
         gitMaxCommits: this.options.gitMaxCommits,
         parseWorkers: this.options.parseWorkers,
+        workerNice: this.options.workerNice,
         keepText: (path, text) => this.contents.put(path, text),
         keepTextChars: this.contents.maxBytes,
         extensions: this.options.extensions,

@@ -31,6 +31,7 @@ export class StageTable {
       ),
       counts: db.prepare('SELECT COUNT(*), COUNT(json) FROM ingest_stage WHERE run = ?').raw(),
       drop: db.prepare('DELETE FROM ingest_stage WHERE run = ?'),
+      json: db.prepare('SELECT json FROM ingest_stage WHERE run = ? AND seq = ?').pluck(),
       stale: db.prepare('DELETE FROM ingest_stage WHERE created_at < ?'),
     };
   }
@@ -62,6 +63,11 @@ export class StageTable {
     }
     this.stmts.stale.run(Date.now() - STALE_MS);
     return { files, extractions };
+  }
+
+  /** The extraction JSON staged as row `seq` of `run` (null: none staged there, or its key was stored already). */
+  json(run: string, seq: number): string | null {
+    return (this.stmts.json.get(run, seq) as string | null | undefined) ?? null;
   }
 
   /** Deletes a run's staged rows (the ingest stopped before its commit). */

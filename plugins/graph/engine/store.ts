@@ -132,6 +132,20 @@ export class GraphStore {
     return this.files.extraction(key, path);
   }
 
+  /**
+   * The extraction staged as row `seq` of an ingest's stage run, before its commit (the commit
+   * worker stages rows in short transactions of their own; the commit moves them): null when that
+   * row has none (its key was stored already) or the run is committed or dropped.
+   */
+  stagedExtraction(run: string, seq: number, path: string): FileExtraction | null {
+    this.assertOpen();
+    const json = (this.stage ??= new StageTable(this.conn)).json(run, seq);
+    if (json === null) return null;
+    const ex = JSON.parse(json) as FileExtraction;
+    ex.path = path;
+    return ex;
+  }
+
   /** A parse extension's stored outputs (JSON) for the files' current content, by path (store-parse-extensions.ts). */
   extensionRows(key: string, version: string, paths?: readonly string[]): Map<string, string> {
     return readExtensionRows(this.conn, key, version, paths);

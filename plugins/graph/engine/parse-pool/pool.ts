@@ -42,6 +42,14 @@ export const WORKER_YOUNG_MB = 8;
 export const YOUNG_CAP_MIN_BYTES = 64 << 20;
 
 /**
+ * How much lower than the main thread the parse workers run (Linux nice, per thread; 0: the same).
+ * On 2 cores two workers and the main thread compete for the cores: niced workers leave the main
+ * thread a core whenever it has work (a ping of another session, staging the parsed files' nodes,
+ * the link after the parse) and still get every cycle it does not use; docs/benchmarks.md.
+ */
+export const DEFAULT_WORKER_NICE = 10;
+
+/**
  * Parse workers when none are configured: one per core (at most 8). Parsing off the main thread is
  * what keeps the server answering during an ingest (a large file's parse holds a thread for 100+ ms,
  * which no slicing can split); on 2 cores the pooled ingest costs more CPU in all than a
@@ -90,6 +98,8 @@ interface Slot {
   inFlight: number;
   /** The young generation cap the worker was started with (MB), or undefined for V8's default. */
   youngMb: number | undefined;
+  /** The worker's thread id (Linux), once its first answer told it. */
+  tid?: number;
 }
 
 interface Pending {
@@ -101,6 +111,8 @@ interface Pending {
 /** A fixed-size set of parse workers. */
 export class ParsePool {
   readonly size: number;
+  /** How much the workers lower their own priority (see DEFAULT_WORKER_NICE). */
+  readonly nice: number;
   private slots: Slot[] = [];
   private nextId = 1;
   private pending = new Map<number, Pending>();
@@ -110,8 +122,9 @@ export class ParsePool {
   /** Runs one parse at a time: batches of two runs would compete for the same in-flight slots. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(size: number) {
+  constructor(size: number, nice: number = DEFAULT_WORKER_NICE) {
     this.size = Math.max(1, Math.floor(size));
+    this.nice = niceOf(nice);
   }
 
   /**
@@ -192,6 +205,7 @@ export class ParsePool {
             slot.inFlight++;
             this.send(slot, root, parserVersion, batches[index].tasks, light, text, extensions).then((res) => {
               slot.inFlight--;
+              if (res.tid !== undefined) slot.tid = res.tid;
               if (failed) return;
               try {
                 deliver(index, res.outcomes.map(fromWire));
@@ -229,6 +243,11 @@ export class ParsePool {
     return this.slots.map((s) => s.worker.resourceLimits ?? {});
   }
 
+  /** The running workers' thread ids (Linux; those that answered a batch yet). */
+  workerThreads(): number[] {
+    return this.slots.flatMap((s) => (s.tid === undefined ? [] : [s.tid]));
+  }
+
   /** Stops every worker (pending batches reject). */
   async stop(): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
@@ -251,7 +270,7 @@ export class ParsePool {
   }
 
   private spawn(youngMb: number | undefined): Worker {
-    const worker = spawnEngineWorker(import.meta.url, './worker.ts', youngMb === undefined ? undefined : { maxYoungGenerationSizeMb: youngMb });
+    const worker = spawnEngineWorker(import.meta.url, './worker.ts', youngMb === undefined ? undefined : { maxYoungGenerationSizeMb: youngMb }, { nice: this.nice });
     worker.on('message', (res: ParseResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;
@@ -308,8 +327,13 @@ function batchTasks(tasks: readonly ParseTask[]): { start: number; tasks: ParseT
 
 let shared: ParsePool | null = null;
 
-/** The process's parse pool of `size` workers (a pool of another size is replaced; its workers stop when idle). */
-export function sharedParsePool(size: number): ParsePool {
-  if (!shared || shared.size !== Math.max(1, Math.floor(size))) shared = new ParsePool(size);
+const niceOf = (nice: number): number => Math.min(19, Math.max(0, Math.floor(nice)));
+
+/**
+ * The process's parse pool of `size` workers at `nice` (a pool of another size or nice is replaced;
+ * its workers stop when idle).
+ */
+export function sharedParsePool(size: number, nice: number = DEFAULT_WORKER_NICE): ParsePool {
+  if (!shared || shared.size !== Math.max(1, Math.floor(size)) || shared.nice !== niceOf(nice)) shared = new ParsePool(size, nice);
   return shared;
 }

@@ -19,8 +19,9 @@ export interface ParseRequest {
 
 /**
  * A batch's outcomes, in the order of its tasks, with the worker's read and parse milliseconds and
- * its memory after the batch (bytes: V8 heap committed, tree-sitter's linear memory).
+ * its memory after the batch (bytes: V8 heap committed, tree-sitter's linear memory) and its thread
+ * id (Linux: /proc/thread-self), which the pool keeps to check the thread's priority.
  */
 export type ParseResponse =
-  | { type: 'result'; id: number; outcomes: WireOutcome[]; read: number; parse: number; heap: number; wasm: number }
+  | { type: 'result'; id: number; outcomes: WireOutcome[]; read: number; parse: number; heap: number; wasm: number; tid?: number }
   | { type: 'error'; id: number; message: string };

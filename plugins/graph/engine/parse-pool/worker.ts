@@ -2,6 +2,7 @@
  * A parse worker: loads the default tree-sitter parsers once (each grammar on first use) and answers
  * batches of files with their rows and extractions.
  */
+import { readlinkSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { Language } from '../extraction.ts';
@@ -18,6 +19,14 @@ parser.catch(() => undefined); // a failure surfaces on the first batch
 /** Fault injection for tests: this worker exits after answering that many batches. */
 const exitAfter = Number(process.env.M1ND_TEST_PARSE_WORKER_EXIT_AFTER ?? 0);
 let answered = 0;
+/** This thread's id (Linux), so the pool can read its priority; undefined elsewhere. */
+const tid = ((): number | undefined => {
+  try {
+    return Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    return undefined;
+  }
+})();
 
 let runners: { key: string; runner: Promise<ExtensionRunner> } | null = null;
 function runnerOf(specs: NonNullable<ParseRequest['extensions']>): Promise<ExtensionRunner> {
@@ -44,7 +53,7 @@ async function handle(req: ParseRequest): Promise<ParseResponse> {
     }
     outcomes.push(toWire(parseFile(req.root, task, req.parserVersion, extract, times, runner), req.light === true, req.noText !== true));
   }
-  return { type: 'result', id: req.id, outcomes, read: times.read, parse: times.parse, heap: getHeapStatistics().total_physical_size, wasm: wasmMemoryBytes() };
+  return { type: 'result', id: req.id, outcomes, read: times.read, parse: times.parse, heap: getHeapStatistics().total_physical_size, wasm: wasmMemoryBytes(), ...(tid !== undefined ? { tid } : {}) };
 }
 
 parentPort!.on('message', (req: ParseRequest) => {

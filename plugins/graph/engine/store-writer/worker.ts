@@ -1,10 +1,11 @@
 /**
  * The commit worker: holds its own connection to a store and writes an ingest's rows, sent in
  * chunks, in one IMMEDIATE transaction when the commit message arrives, so the main thread's event
- * loop stays free while SQLite writes. Rows that arrive before the commit are staged in a temp table
- * of that connection (store-stage.ts: not in this heap, not in the store); nothing reaches the
- * store's tables before the commit message. A store connection is kept per directory until the
- * worker stops.
+ * loop stays free while SQLite writes. Rows that arrive before the commit are staged in the store's
+ * `ingest_stage` table (store-stage.ts: not in this heap; each chunk a short transaction of its own,
+ * acknowledged with `staged`, so the ingest can read them back by row number before its commit);
+ * nothing reaches the files and extractions tables before the commit message. A store connection is
+ * kept per directory until the worker stops.
  */
 import { parentPort } from 'node:worker_threads';
 import { commitSerialized, type CommitTables, type SerializedFile } from '../store-commit.ts';
@@ -31,6 +32,8 @@ function tablesOf(dir: string, busyTimeoutMs: number): Connection {
 }
 
 const errorOf = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+/** Fault injection for tests: the worker holds each commit this long before its transaction. */
+const commitDelayMs = Number(process.env.M1ND_TEST_COMMIT_DELAY_MS ?? 0);
 
 parentPort!.on('message', (req: CommitRequest) => {
   if (req.type === 'files') {
@@ -54,6 +57,7 @@ parentPort!.on('message', (req: CommitRequest) => {
     return;
   }
   let res: CommitResponse;
+  if (commitDelayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, commitDelayMs);
   const t = tablesOf(req.dir, req.busyTimeoutMs);
   try {
     const error = failed.get(req.id);

@@ -47,6 +47,10 @@ export class CommitStream {
   peakPendingChars = 0;
   /** Chunks posted and not yet staged, oldest first. */
   private readonly inFlight: { upTo: number; writes: readonly FileWrite[]; chars: number }[] = [];
+  /** Leading rows the worker has staged (the stream's and those its commit posted). */
+  stagedUpTo = 0;
+  /** Callers of `whenStaged`: true once `upTo` rows are staged, false if the stream breaks first. */
+  private stagedWaiters: { upTo: number; resolve: (staged: boolean) => void }[] = [];
 
   constructor(
     readonly id: number,
@@ -78,6 +82,12 @@ export class CommitStream {
 
   /** The worker staged the rows before `upTo`: they drop their data (the stage has it). */
   onStaged(upTo: number): void {
+    if (upTo > this.stagedUpTo) this.stagedUpTo = upTo;
+    if (this.stagedWaiters.length > 0) {
+      const ready = this.stagedWaiters.filter((w) => w.upTo <= this.stagedUpTo);
+      this.stagedWaiters = this.stagedWaiters.filter((w) => w.upTo > this.stagedUpTo);
+      for (const w of ready) w.resolve(true);
+    }
     while (this.inFlight.length > 0 && this.inFlight[0].upTo <= upTo) {
       const chunk = this.inFlight.shift()!;
       this.pendingChars -= chunk.chars;
@@ -87,6 +97,25 @@ export class CommitStream {
         delete w.json;
       }
     }
+  }
+
+  /**
+   * Resolves true once the worker has staged the first `upTo` rows (a reader of the store can then
+   * find them with `GraphStore.stagedExtraction` until the commit moves them), or false when the
+   * stream breaks or is dropped first (then only the commit's outcome says where they are).
+   */
+  whenStaged(upTo: number): Promise<boolean> {
+    if (this.stagedUpTo >= upTo) return Promise.resolve(true);
+    if (this.broken) return Promise.resolve(false);
+    return new Promise((resolve) => this.stagedWaiters.push({ upTo, resolve }));
+  }
+
+  /** The worker stopped: rows not staged yet never will be. */
+  markBroken(): void {
+    this.broken = true;
+    const waiters = this.stagedWaiters;
+    this.stagedWaiters = [];
+    for (const w of waiters) w.resolve(false);
   }
 
   /** Where this stream's rows go, for the worker. */
@@ -100,7 +129,7 @@ export class CommitStream {
     this.finished = true;
     this.closed(this);
     if (this.broken) return;
-    this.broken = true;
+    this.markBroken();
     this.worker.postMessage({ type: 'drop', ...this.target() } satisfies CommitRequest);
   }
 }
@@ -241,7 +270,7 @@ export class CommitWorker {
       if (this.worker === worker) this.worker = null;
       for (const s of this.streams) {
         if (s.worker !== worker) continue;
-        s.broken = true;
+        s.markBroken();
         this.streams.delete(s);
       }
       for (const [id, w] of this.waiting) {
