@@ -13,6 +13,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { registrationModule } from './lazy-verbs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
@@ -61,15 +62,38 @@ const keepModuleUrls = {
   setup(b) {
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
       if (!args.path.startsWith(ROOT) || args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const rel = path.relative(ROOT, args.path).replace(/\.ts$/, '.js').split(path.sep).join('/');
-      const source = await fs.promises.readFile(args.path, 'utf8');
-      const contents = lazyDefaultImports(source, args.path)
-        .replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, __m1ndDistBase).href`)
-        .replaceAll('import.meta.resolve(', '__m1ndImportMetaResolve(');
-      return { contents, loader: 'ts' };
+      const source = args.suffix === REGISTRATION ? (await registration(args.path)).contents : await fs.promises.readFile(args.path, 'utf8');
+      return { contents: moduleSource(source, args.path), loader: 'ts' };
+    });
+    // Verb files seen by their plugin's index.ts: the registration module (scripts/lazy-verbs.mjs); the
+    // file itself is reached by the registration's `load`, a dynamic import, and so evaluated on first call.
+    b.onResolve({ filter: /\.ts$/ }, async (args) => {
+      if (args.kind !== 'import-statement' || args.namespace !== 'file' || !/[\\/]plugins[\\/].*[\\/]index\.ts$/.test(args.importer)) return undefined;
+      const file = path.resolve(args.resolveDir, args.path);
+      if (!file.startsWith(path.join(ROOT, 'plugins') + path.sep) || path.basename(file) === 'index.ts') return undefined;
+      return (await registration(file)) ? { path: file, suffix: REGISTRATION } : undefined;
     });
   },
 };
+
+/** The suffix that marks a verb file's registration module (a second module of the same file). */
+const REGISTRATION = '?m1nd-registration';
+
+/** A bundled source as it runs from dist/: its module URL kept (see keepModuleUrls), deferred packages. */
+function moduleSource(source, file) {
+  const rel = path.relative(ROOT, file).replace(/\.ts$/, '.js').split(path.sep).join('/');
+  return lazyDefaultImports(source, file)
+    .replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, __m1ndDistBase).href`)
+    .replaceAll('import.meta.resolve(', '__m1ndImportMetaResolve(');
+}
+
+const ts = (await import('typescript')).default;
+const registrations = new Map();
+/** The registration module of a verb file (scripts/lazy-verbs.mjs), or null; one parse per file. */
+function registration(file) {
+  if (!registrations.has(file)) registrations.set(file, fs.promises.readFile(file, 'utf8').then((source) => registrationModule(ts, source, file)));
+  return registrations.get(file);
+}
 
 /**
  * CommonJS packages that the start never calls but whose evaluation cost it a few ms each (fast-glob
@@ -143,7 +167,6 @@ const bundled = await build({
 // own `import()`. The calls are found by TypeScript's parser, so `import(` inside a string (code that
 // workers evaluate) is left alone.
 {
-  const ts = (await import('typescript')).default;
   const code = fs.readFileSync(BUNDLE, 'utf8');
   const starts = [];
   const visit = (node) => {
