@@ -62,11 +62,12 @@ const keepModuleUrls = {
   setup(b) {
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
       if (!args.path.startsWith(ROOT) || args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const source = args.suffix === REGISTRATION ? (await registration(args.path)).contents : await fs.promises.readFile(args.path, 'utf8');
+      const source = args.suffix === REGISTRATION ? await registrationSource(args.path) : await fs.promises.readFile(args.path, 'utf8');
       return { contents: moduleSource(source, args.path), loader: 'ts' };
     });
     // Verb files seen by their plugin's index.ts: the registration module (scripts/lazy-verbs.mjs); the
     // file itself is reached by the registration's `load`, a dynamic import, and so evaluated on first call.
+    b.onResolve({ filter: /\.ts\?m1nd-registration$/ }, (args) => ({ path: path.resolve(args.resolveDir, args.path.slice(0, -REGISTRATION.length)), suffix: REGISTRATION }));
     b.onResolve({ filter: /\.ts$/ }, async (args) => {
       if (args.kind !== 'import-statement' || args.namespace !== 'file' || !/[\\/]plugins[\\/].*[\\/]index\.ts$/.test(args.importer)) return undefined;
       const file = path.resolve(args.resolveDir, args.path);
@@ -78,6 +79,21 @@ const keepModuleUrls = {
 
 /** The suffix that marks a verb file's registration module (a second module of the same file). */
 const REGISTRATION = '?m1nd-registration';
+
+/**
+ * A registration module's source. What it imports from another verb file (a shared parameter schema)
+ * comes from that file's registration module when it keeps those names, so the other file's handler
+ * stays lazy too.
+ */
+async function registrationSource(file) {
+  const made = await registration(file);
+  let contents = made.contents;
+  for (const { line, specifier, names } of made.imports) {
+    const other = await registration(path.resolve(path.dirname(file), specifier));
+    if (other && names.every((n) => other.exports.includes(n))) contents = contents.replace(line, line.replace(`${specifier}'`, `${specifier}${REGISTRATION}'`).replace(`${specifier}"`, `${specifier}${REGISTRATION}"`));
+  }
+  return contents;
+}
 
 /** A bundled source as it runs from dist/: its module URL kept (see keepModuleUrls), deferred packages. */
 function moduleSource(source, file) {
@@ -160,6 +176,15 @@ const bundled = await build({
   plugins: [keepModuleUrls],
   logLevel: 'warning',
 });
+
+// The verb files whose handler module loads on first call (scripts/lazy-verbs.mjs), for the tests and
+// the curious: test/core/lazy-start.test.ts checks that `call health` evaluates none of them but health's.
+{
+  const lazy = [];
+  for (const [file, made] of registrations) if (await made) lazy.push(path.relative(ROOT, file).split(path.sep).join('/'));
+  if (lazy.length === 0) throw new Error('dist/m1nd.cjs: no verb file was made lazy (the registration rewrite would be untested)');
+  fs.writeFileSync(path.join(DIST, 'lazy-verbs.json'), `${JSON.stringify(lazy.sort(), null, 1)}\n`);
+}
 
 // Node 20 drops a vm.Script's dynamic-import callback when the script comes from a code cache ("A
 // dynamic import callback was not specified"), so every real `import(…)` of the bundle calls

@@ -74,6 +74,10 @@ export function registrationModule(ts, source, file) {
   }
 
   const out = [];
+  /** Exported value names the registration keeps (another verb file's registration may import them). */
+  const exports = [];
+  /** Imports of other project files: the line as written here, the specifier and the names. */
+  const imports = [];
   for (const [i, st] of statements.entries()) {
     if (!needed.has(i)) continue;
     if (ts.isImportDeclaration(st)) {
@@ -86,9 +90,13 @@ export function registrationModule(ts, source, file) {
         const kept = bindings.elements.filter((e) => !e.isTypeOnly && names.has(e.name.text)).map((e) => e.getText(sf));
         if (kept.length > 0) parts.push(`{ ${kept.join(', ')} }`);
       }
-      if (parts.length > 0) out.push(`import ${parts.join(', ')} from ${st.moduleSpecifier.getText(sf)};`);
+      if (parts.length === 0) continue;
+      const line = `import ${parts.join(', ')} from ${st.moduleSpecifier.getText(sf)};`;
+      out.push(line);
+      if (st.moduleSpecifier.text.startsWith('.')) imports.push({ line, specifier: st.moduleSpecifier.text, names: [clause.name?.text, ...(bindings && ts.isNamedImports(bindings) ? bindings.elements.filter((e) => names.has(e.name.text)).map((e) => (e.propertyName ?? e.name).text) : ['*'])].filter(Boolean) });
       continue;
     }
+    if (st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) for (const [name, at] of declared) if (at === i) exports.push(name);
     const handler = verbs.get(i);
     if (!handler) {
       out.push(st.getText(sf));
@@ -102,7 +110,7 @@ export function registrationModule(ts, source, file) {
     const load = `load: () => import(${JSON.stringify(`./${path.basename(file)}`)}).then((m) => ${made})`;
     out.push(text.slice(0, at) + load + text.slice(at + handler.getText(sf).length));
   }
-  return { contents: `${out.join('\n')}\n`, verbs: [...verbs.keys()].map((i) => verbName(ts, statements[i])) };
+  return { contents: `${out.join('\n')}\n`, exports, imports, verbs: [...verbs.keys()].map((i) => verbName(ts, statements[i])) };
 }
 
 function verbName(ts, st) {
