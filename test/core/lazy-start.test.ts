@@ -93,7 +93,11 @@ describe('the installed start defers what call health does not use (dist/)', fun
     // output into a copy; its bundle then records each lazily initialised module (esbuild's `__esm`
     // helper) as it is declared and as it runs; lazy-verbs.json lists the verb files the build made lazy.
     const copy = tempDir();
-    fs.cpSync(path.join(ROOT, 'dist'), path.join(copy, 'dist'), { recursive: true, filter: (f) => !/m1nd\.c?js|\.map$/.test(path.basename(f)) && !f.includes(`${path.sep}ui`) });
+    fs.cpSync(path.join(ROOT, 'dist'), path.join(copy, 'dist'), {
+      recursive: true,
+      // tsc's output only: no bundle, source maps or the dashboard's build.
+      filter: (f) => !/^m1nd\.c?js|\.map$/.test(path.basename(f)) && path.relative(path.join(ROOT, 'dist'), f).split(path.sep)[0] !== 'ui',
+    });
     fs.writeFileSync(path.join(copy, 'package.json'), fs.readFileSync(path.join(ROOT, 'package.json')));
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
     const built = await run(process.execPath, [path.join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, env: { ...process.env, M1ND_BUNDLE_DIST: path.join(copy, 'dist'), M1ND_BUILD_LAZY_VERBS: '1' } });
