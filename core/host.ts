@@ -189,7 +189,7 @@ async function retire(gen: Generation): Promise<void> {
 /** Verbs added, removed and changed (description, schema, tiers or effect) between two generations. */
 export function diffCatalogs(a: Generation, b: Generation): { added: string[]; removed: string[]; changed: string[] } {
   const sig = (g: Generation) =>
-    new Map(g.records().map((r) => [r.name, JSON.stringify([r.description, r.input, r.output, r.tiers, String(r.effect), r.advertised, String(r.handler)])]));
+    new Map(g.records().map((r) => [r.name, JSON.stringify([r.description, r.input, r.output, r.tiers, String(r.effect), r.advertised, String(r.load ?? r.handler)])]));
   const sa = sig(a);
   const sb = sig(b);
   return {

@@ -5,7 +5,7 @@
 export { definePlugin } from './plugin.ts';
 export type { PluginDefinition, PluginContext, PluginSource } from './plugin.ts';
 export { defineVerb, effectOf, STAGES, BUILTIN_TIERS } from './verb.ts';
-export type { VerbDefinition, VerbRecord, Effect, Stage, ProofTargets } from './verb.ts';
+export type { VerbDefinition, VerbRecord, VerbHandler, LoadedHandler, Effect, Stage, ProofTargets } from './verb.ts';
 export { isToolContent, toolContent } from './call-context.ts';
 export type { CallContext, ClientLogLevel, InvokeResult, ToolContent, ToolContentBlock } from './call-context.ts';
 export type { ResourceDefinition, ResourceListing, ResourceContent, ReadResult, ResourceRequestContext, PromptDefinition, PromptArgument, PromptMessage, Completer } from './resources.ts';

@@ -13,7 +13,7 @@ import { createHooks, type HostHooks, type HookName } from './hooks.ts';
 import { ErrorCodes, M1ndError, toM1ndError, type ErrorCode } from './errors.ts';
 import type { PluginContext, PluginDefinition, PluginSource } from './plugin.ts';
 import type { Catalog, CatalogView, QuarantineRecord } from './catalog.ts';
-import type { VerbDefinition, VerbRecord } from './verb.ts';
+import { isLazyHandler, lazyHandler, type VerbDefinition, type VerbRecord } from './verb.ts';
 import { ResourceCatalog, type PromptDefinition, type ResourceDefinition } from './resources.ts';
 import type { Logger } from './log.ts';
 import type { HttpRouteDefinition, HttpRouteTable } from './http-routes.ts';
@@ -138,7 +138,9 @@ async function loadOne(source: PluginSource, names: Set<string>, env: LoadEnviro
     catalog: env.view,
     registerVerb: (v: VerbDefinition<any>) => {
       if (typeof v?.name === 'string') verbNames.add(v.name);
-      verbs.push({ ...v, plugin: def.name, family, tiers: v.tiers ?? ['full'], advertised: v.advertised ?? true } as VerbRecord);
+      // A lazily loaded verb gets a stand-in handler that imports its module on the first call.
+      const handler = typeof v?.load === 'function' && v.handler === undefined && typeof v.name === 'string' ? lazyHandler(v.name, v.load) : v?.handler;
+      verbs.push({ ...v, handler, plugin: def.name, family, tiers: v.tiers ?? ['full'], advertised: v.advertised ?? true } as VerbRecord);
     },
     provide: (service, impl) => {
       if (!(def.provides ?? []).includes(service)) {
@@ -279,7 +281,10 @@ function checkVerbs(plugin: string, verbs: VerbRecord[], catalog: Catalog, built
       throw new CheckFailed('verbs', ErrorCodes.VERB_DUPLICATE, `verb "${v.name}" is registered by plugin "${owner}" and again by plugin "${plugin}"; rename one`);
     }
     seen.add(v.name);
-    if (typeof v.handler !== 'function') throw new CheckFailed('verbs', ErrorCodes.VERB_SCHEMA, `verb "${v.name}" of plugin "${plugin}" has no handler`);
+    if (v.load !== undefined && (typeof v.load !== 'function' || !isLazyHandler(v.handler))) {
+      throw new CheckFailed('verbs', ErrorCodes.VERB_SCHEMA, `verb "${v.name}" of plugin "${plugin}" gives both \`handler\` and \`load\`, or a \`load\` that is not a function; give one of them`);
+    }
+    if (typeof v.handler !== 'function') throw new CheckFailed('verbs', ErrorCodes.VERB_SCHEMA, `verb "${v.name}" of plugin "${plugin}" has no handler (give \`handler\`, or \`load\` to import it on the first call)`);
     if (typeof v.description !== 'string' || v.description.trim() === '') {
       throw new CheckFailed('verbs', ErrorCodes.VERB_SCHEMA, `verb "${v.name}" of plugin "${plugin}" needs a description`);
     }

@@ -4,6 +4,7 @@
  */
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { CallContext } from './call-context.ts';
+import { ErrorCodes, M1ndError } from './errors.ts';
 
 /** What a call does to the world: decides the read-only gate and the MCP annotations. */
 export type Effect = 'read' | 'session' | 'write' | 'destructive';
@@ -55,11 +56,27 @@ export interface VerbDefinition<S extends TObject = TObject> {
   next?: string | ((args: Static<S>, result: unknown) => string | undefined);
   /** Per-verb handler timeout in ms (default: the host's). */
   timeoutMs?: number;
-  handler: (args: Static<S>, ctx: CallContext) => unknown | Promise<unknown>;
+  /** Runs a call. Give either this or `load`. */
+  handler?: VerbHandler<Static<S>>;
+  /**
+   * Imports the handler on the verb's first call instead of at start (give either this or `handler`),
+   * e.g. `load: () => import('./x.run.ts')`. It resolves to the handler, or to an object (a module, a
+   * verb definition) whose `handler` or `default` is the handler. Gates, validation and `proof` run
+   * before it; a module that fails to load fails the call with M1ND_ERR_VERB_LOAD.
+   */
+  load?: () => Promise<LoadedHandler<Static<S>>>;
 }
+
+/** A verb's handler. */
+export type VerbHandler<A = any> = (args: A, ctx: CallContext) => unknown | Promise<unknown>;
+
+/** What a verb's `load` resolves to: the handler, or a module or definition holding it as `handler` or `default`. */
+export type LoadedHandler<A = any> = VerbHandler<A> | { handler?: VerbHandler<A>; default?: VerbHandler<A> | { handler?: VerbHandler<A> } };
 
 /** A verb definition as registered, stamped with its plugin and family. */
 export interface VerbRecord extends VerbDefinition {
+  /** Always set on a record: a lazily loaded verb's is a stand-in that loads `load` on its first call. */
+  handler: VerbHandler;
   plugin: string;
   family: string;
   tiers: string[];
@@ -92,3 +109,59 @@ export function strongestEffect(verb: Pick<VerbRecord, 'effect' | 'maxEffect'>):
 }
 
 export type { TSchema };
+
+/** The handler `load` resolved to, or undefined when it holds none. */
+export function handlerOf(loaded: unknown): VerbHandler | undefined {
+  if (typeof loaded === 'function') return loaded as VerbHandler;
+  if (!loaded || typeof loaded !== 'object') return undefined;
+  const { handler, default: fallback } = loaded as { handler?: unknown; default?: unknown };
+  if (typeof handler === 'function') return handler as VerbHandler;
+  if (typeof fallback === 'function') return fallback as VerbHandler;
+  if (fallback && typeof fallback === 'object' && typeof (fallback as { handler?: unknown }).handler === 'function') return (fallback as { handler: VerbHandler }).handler;
+  return undefined;
+}
+
+/**
+ * The handler a lazily loaded verb is registered with: its first call imports `load` (once; a
+ * failed import is retried on the next call) and every call then runs the loaded handler directly.
+ */
+export function lazyHandler(verb: string, load: () => Promise<unknown>): VerbHandler {
+  let loaded: VerbHandler | undefined;
+  let pending: Promise<VerbHandler> | undefined;
+  const first = async (args: unknown, ctx: CallContext) => {
+    pending ??= load().then(
+      (module) => {
+        const handler = handlerOf(module);
+        if (!handler) throw new M1ndError(ErrorCodes.VERB_LOAD, `verb "${verb}": its handler module (${moduleOf(load)}) has no \`handler\` or default export`, { hint: HINT });
+        return handler;
+      },
+      (error: unknown) => {
+        throw new M1ndError(ErrorCodes.VERB_LOAD, `verb "${verb}": its handler module (${moduleOf(load)}) failed to load: ${(error as Error)?.message ?? String(error)}`, { hint: HINT, cause: error });
+      },
+    );
+    try {
+      loaded = await pending;
+    } catch (error) {
+      pending = undefined;
+      throw error;
+    }
+    return loaded(args, ctx);
+  };
+  const standIn: VerbHandler = (args, ctx) => (loaded ? loaded(args, ctx) : first(args, ctx));
+  standIns.add(standIn);
+  return standIn;
+}
+
+const standIns = new WeakSet<VerbHandler>();
+
+/** True for the stand-in `lazyHandler` made (the verb was registered with `load`). */
+export function isLazyHandler(handler: unknown): boolean {
+  return typeof handler === 'function' && standIns.has(handler as VerbHandler);
+}
+
+const HINT = 'the other verbs still work; fix the module (see `health` and the server log), then reload the plugin or restart the server';
+
+/** The module a `load` function imports, as written in it (`import('./x.run.ts')`), or "its load function". */
+function moduleOf(load: () => Promise<unknown>): string {
+  return /import\(\s*(['"`])([^'"`]+)\1/.exec(String(load))?.[2] ?? 'its load function';
+}

@@ -87,4 +87,83 @@ describe('the installed start defers what call health does not use (dist/)', fun
     assert.ok(ingest.cpus > 0, 'fast-glob was never evaluated by an ingest');
     assert.ok(ingest.builtins.includes('child_process'));
   });
+
+  it('evaluates no built-in verb handler module for call health but its own, and the module of a verb on its first call', async () => {
+    // The lazy build (M1ND_BUILD_LAZY_VERBS=1, off by default: scripts/bundle.mjs) made from dist/'s tsc
+    // output into a copy; its bundle then records each lazily initialised module (esbuild's `__esm`
+    // helper) as it is declared and as it runs; lazy-verbs.json lists the verb files the build made lazy.
+    const copy = tempDir();
+    fs.cpSync(path.join(ROOT, 'dist'), path.join(copy, 'dist'), {
+      recursive: true,
+      // tsc's output only: no bundle, source maps or the dashboard's build.
+      filter: (f) => !/^m1nd\.c?js|\.map$/.test(path.basename(f)) && path.relative(path.join(ROOT, 'dist'), f).split(path.sep)[0] !== 'ui',
+    });
+    fs.writeFileSync(path.join(copy, 'package.json'), fs.readFileSync(path.join(ROOT, 'package.json')));
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    const built = await run(process.execPath, [path.join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, env: { ...process.env, M1ND_BUNDLE_DIST: path.join(copy, 'dist'), M1ND_BUILD_LAZY_VERBS: '1' } });
+    assert.equal(built.code, 0, built.stderr);
+    const lazy: string[] = JSON.parse(fs.readFileSync(path.join(copy, 'dist/lazy-verbs.json'), 'utf8'));
+    assert.ok(lazy.length >= 100, `only ${lazy.length} verb files were made lazy`);
+    const bundleFile = path.join(copy, 'dist/m1nd.cjs');
+    const code = fs.readFileSync(bundleFile, 'utf8');
+    const helper = 'var __esm=(fn,res,err)=>function __init(){';
+    assert.ok(code.includes(helper), "esbuild's lazy-initialiser helper changed shape: update this probe");
+    fs.writeFileSync(
+      bundleFile,
+      code.replace(helper, 'globalThis.__m1ndDeclared=[];globalThis.__m1ndRan=[];var __esm=(fn,res,err)=>(globalThis.__m1ndDeclared.push(__getOwnPropNames(fn)[0]),function __init(){if(fn)globalThis.__m1ndRan.push(__getOwnPropNames(fn)[0]);') + ')',
+    );
+    // The closing parenthesis of the arrow's body: after the helper's own closing `};`.
+    const patched = fs.readFileSync(bundleFile, 'utf8');
+    const at = patched.indexOf('}};', patched.indexOf('globalThis.__m1ndDeclared=[]'));
+    fs.writeFileSync(bundleFile, `${patched.slice(0, at)}}});${patched.slice(at + 3, -1)}`);
+    const ws = tempDir();
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src', 'a.ts'), 'export function a(): number {\n  return 1;\n}\n');
+    const probe = path.join(ws, 'probe.mjs');
+    fs.writeFileSync(
+      probe,
+      `import fs from 'node:fs';
+const bundle = await import(process.env.ENTRY);
+const report = [];
+const quiet = process.stdout.write.bind(process.stdout);
+for (const argv of JSON.parse(process.env.CALLS)) {
+  let text = '';
+  process.stdout.write = (chunk) => ((text += chunk), true);
+  const code = await bundle.main(argv);
+  process.stdout.write = quiet;
+  report.push({ verb: argv[1], code, text: text.slice(0, 2000), ran: [...globalThis.__m1ndRan] });
+}
+fs.writeFileSync(process.env.REPORT, JSON.stringify({ declared: globalThis.__m1ndDeclared, report }));
+process.exit(0);
+`,
+    );
+    const reportFile = path.join(ws, 'report.json');
+    const out = await run(process.execPath, [probe], {
+      cwd: ws,
+      env: {
+        PATH: process.env.PATH ?? '',
+        M1ND_CACHE_DIR: 'off',
+        ENTRY: pathToFileURL(path.join(copy, 'dist/m1nd.js')).href,
+        REPORT: reportFile,
+        CALLS: JSON.stringify([
+          ['call', 'health', '--workspace', ws],
+          ['call', 'boot_memory', '{"action":"status"}', '--workspace', ws],
+        ]),
+      },
+    });
+    assert.equal(out.code, 0, out.stderr);
+    const { declared, report } = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as { declared: string[]; report: { verb: string; code: number; text: string; ran: string[] }[] };
+    const [health, boot] = report;
+    assert.equal(health.code, 0, health.text);
+    assert.equal(boot.code, 0, boot.text);
+    // Every lazy verb file is a lazily initialised module of the bundle (nothing imports it at start)...
+    const undeclared = lazy.filter((f) => !declared.includes(f));
+    assert.deepEqual(undeclared, [], 'verb files evaluated with the start code (imported statically by start-up code)');
+    // ...and call health ran none but its own.
+    const ranByHealth = lazy.filter((f) => health.ran.includes(f));
+    assert.deepEqual(ranByHealth, ['plugins/host/verbs/health.ts']);
+    // A verb's module runs on its first call.
+    assert.ok(boot.ran.includes('plugins/memory/verbs/boot_memory.ts'), 'boot_memory.ts was not evaluated by its call');
+    assert.match(boot.text, /"keys": 0/);
+  });
 });
