@@ -13,18 +13,9 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { registrationModule } from './lazy-verbs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The output folder: dist/, or M1ND_BUNDLE_DIST (a copy of dist/ with tsc's output, for tests). */
-const DIST = process.env.M1ND_BUNDLE_DIST ? path.resolve(process.env.M1ND_BUNDLE_DIST) : path.join(ROOT, 'dist');
-/**
- * M1ND_BUILD_LAZY_VERBS=1: built-in verbs' handler modules evaluated on their first call
- * (scripts/lazy-verbs.mjs). Off by default: measured, it made `call health` 3-4% more instructions,
- * not fewer (esbuild's lazy initialisers around ~500 modules cost more than the handler modules saved;
- * docs/benchmarks.md, branch `lazyverbs`).
- */
-const LAZY_VERBS = process.env.M1ND_BUILD_LAZY_VERBS === '1';
+const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'm1nd.js');
 /** The bundle itself, loaded by OUT. */
 const BUNDLE = path.join(DIST, 'm1nd.cjs');
@@ -70,54 +61,15 @@ const keepModuleUrls = {
   setup(b) {
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
       if (!args.path.startsWith(ROOT) || args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const source = args.suffix === REGISTRATION ? await registrationSource(args.path) : await fs.promises.readFile(args.path, 'utf8');
-      return { contents: moduleSource(source, args.path), loader: 'ts' };
-    });
-    // Verb files seen by their plugin's index.ts: the registration module (scripts/lazy-verbs.mjs); the
-    // file itself is reached by the registration's `load`, a dynamic import, and so evaluated on first call.
-    b.onResolve({ filter: /\.ts\?m1nd-registration$/ }, (args) => ({ path: path.resolve(args.resolveDir, args.path.slice(0, -REGISTRATION.length)), suffix: REGISTRATION }));
-    b.onResolve({ filter: /\.ts$/ }, async (args) => {
-      if (args.kind !== 'import-statement' || args.namespace !== 'file' || !/[\\/]plugins[\\/].*[\\/]index\.ts$/.test(args.importer)) return undefined;
-      const file = path.resolve(args.resolveDir, args.path);
-      if (!file.startsWith(path.join(ROOT, 'plugins') + path.sep) || path.basename(file) === 'index.ts') return undefined;
-      return LAZY_VERBS && (await registration(file)) ? { path: file, suffix: REGISTRATION } : undefined;
+      const rel = path.relative(ROOT, args.path).replace(/\.ts$/, '.js').split(path.sep).join('/');
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      const contents = lazyDefaultImports(source, args.path)
+        .replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, __m1ndDistBase).href`)
+        .replaceAll('import.meta.resolve(', '__m1ndImportMetaResolve(');
+      return { contents, loader: 'ts' };
     });
   },
 };
-
-/** The suffix that marks a verb file's registration module (a second module of the same file). */
-const REGISTRATION = '?m1nd-registration';
-
-/**
- * A registration module's source. What it imports from another verb file (a shared parameter schema)
- * comes from that file's registration module when it keeps those names, so the other file's handler
- * stays lazy too.
- */
-async function registrationSource(file) {
-  const made = await registration(file);
-  let contents = made.contents;
-  for (const { line, specifier, names } of made.imports) {
-    const other = await registration(path.resolve(path.dirname(file), specifier));
-    if (other && names.every((n) => other.exports.includes(n))) contents = contents.replace(line, line.replace(`${specifier}'`, `${specifier}${REGISTRATION}'`).replace(`${specifier}"`, `${specifier}${REGISTRATION}"`));
-  }
-  return contents;
-}
-
-/** A bundled source as it runs from dist/: its module URL kept (see keepModuleUrls), deferred packages. */
-function moduleSource(source, file) {
-  const rel = path.relative(ROOT, file).replace(/\.ts$/, '.js').split(path.sep).join('/');
-  return lazyDefaultImports(source, file)
-    .replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, __m1ndDistBase).href`)
-    .replaceAll('import.meta.resolve(', '__m1ndImportMetaResolve(');
-}
-
-const ts = (await import('typescript')).default;
-const registrations = new Map();
-/** The registration module of a verb file (scripts/lazy-verbs.mjs), or null; one parse per file. */
-function registration(file) {
-  if (!registrations.has(file)) registrations.set(file, fs.promises.readFile(file, 'utf8').then((source) => registrationModule(ts, source, file)));
-  return registrations.get(file);
-}
 
 /**
  * CommonJS packages that the start never calls but whose evaluation cost it a few ms each (fast-glob
@@ -185,21 +137,13 @@ const bundled = await build({
   logLevel: 'warning',
 });
 
-// The verb files whose handler module loads on first call (scripts/lazy-verbs.mjs), for the tests and
-// the curious: test/core/lazy-start.test.ts checks that `call health` evaluates none of them but health's.
-{
-  const lazy = [];
-  for (const [file, made] of registrations) if (await made) lazy.push(path.relative(ROOT, file).split(path.sep).join('/'));
-  if (LAZY_VERBS && lazy.length === 0) throw new Error('dist/m1nd.cjs: no verb file was made lazy (the registration rewrite would be untested)');
-  fs.writeFileSync(path.join(DIST, 'lazy-verbs.json'), `${JSON.stringify(lazy.sort(), null, 1)}\n`);
-}
-
 // Node 20 drops a vm.Script's dynamic-import callback when the script comes from a code cache ("A
 // dynamic import callback was not specified"), so every real `import(…)` of the bundle calls
 // `$m1ndI(…)` instead, a same-length name (the source map stays exact) that the loader binds to its
 // own `import()`. The calls are found by TypeScript's parser, so `import(` inside a string (code that
 // workers evaluate) is left alone.
 {
+  const ts = (await import('typescript')).default;
   const code = fs.readFileSync(BUNDLE, 'utf8');
   const starts = [];
   const visit = (node) => {
