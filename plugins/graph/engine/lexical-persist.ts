@@ -18,14 +18,26 @@ import { threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import type { BaseIndex, NodeSlots } from './lexical-build.ts';
 import type { FieldName } from './lexical-text.ts';
+import { BACKGROUND_SLICE_MS, SliceClock } from './steps.ts';
 
 const MAGIC = 'M1NDSEEK';
 /** Bumped whenever the layout or what the index holds changes (tokenising, fields, weights). */
 export const INDEX_FILE_FORMAT = 1;
-/** Bytes read between two yields. */
-const READ_CHUNK = 4 << 20;
-/** Array entries checked, node slots hashed or terms decoded between two yields. */
-const STEP = 65_536;
+/**
+ * Steps are small: the caller groups them into slices of its own budget (~5 ms), so a step bigger
+ * than that budget is what holds the loop. Measured with the VM in its slow state (everything ~5x
+ * slower): reading 1.2 MB 7 ms, decoding a 221 KB vocabulary in one piece 7-16 ms, which with a
+ * scavenge in the same turn held the loop over 50 ms.
+ */
+/** Bytes read or checksummed between two yields. */
+const READ_CHUNK = 1 << 20;
+/** Array entries or vocabulary terms checked between two yields. */
+const STEP = 16_384;
+/** Node slots hashed between two yields (each may materialise a node). */
+const HASH_STEP = 2_048;
+/** Vocabulary bytes decoded (or terms encoded) between two yields. */
+const VOCAB_PIECE_BYTES = 32 << 10;
+const VOCAB_PIECE_TERMS = 4_096;
 
 /** Where a LexicalIndex keeps its full build, and what the current graph is keyed by. */
 export interface IndexFileOptions {
@@ -71,7 +83,7 @@ export function* slotLayoutHash(graph: NodeSlots): Generator<void, string, void>
     } else {
       a = Math.imul(a ^ 0xffff, 0x01000193);
     }
-    if (i % 16_384 === 16_383) yield;
+    if (i % HASH_STEP === HASH_STEP - 1) yield;
   }
   return `${n}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
 }
@@ -176,13 +188,13 @@ function* decode(data: Buffer, body: number, h: Header, trusted = false): Genera
   }
   for (let k = 0; k < (trusted ? 0 : h.postings); k++) {
     if (nodes[k] < 0 || nodes[k] >= h.capacity) return null;
-    if (k % (4 * STEP) === 4 * STEP - 1) yield;
+    if (k % (8 * STEP) === 8 * STEP - 1) yield;
   }
   // The vocabulary in pieces cut at line ends (terms are ASCII letters and digits).
   const vocabulary: string[] = [];
   const end = vocabStart + h.vocabBytes;
   for (let from = vocabStart; from < end; ) {
-    let to = data.indexOf(10, Math.min(end - 1, from + 256 * 1024));
+    let to = data.indexOf(10, Math.min(end - 1, from + VOCAB_PIECE_BYTES));
     if (to < 0 || to >= end) return null;
     to++;
     const lines = data.toString('utf8', from, to - 1).split('\n');
@@ -206,8 +218,8 @@ function* decode(data: Buffer, body: number, h: Header, trusted = false): Genera
 export function* encodeIndexFile(key: string, hash: string, base: BaseIndex, capacity: number): Generator<void, Buffer[], void> {
   const vocab: Buffer[] = [];
   let vocabBytes = 0;
-  for (let k = 0; k < base.vocabulary.length; k += 32_768) {
-    const piece = Buffer.from(`${base.vocabulary.slice(k, k + 32_768).join('\n')}\n`, 'utf8');
+  for (let k = 0; k < base.vocabulary.length; k += VOCAB_PIECE_TERMS) {
+    const piece = Buffer.from(`${base.vocabulary.slice(k, k + VOCAB_PIECE_TERMS).join('\n')}\n`, 'utf8');
     vocab.push(piece);
     vocabBytes += piece.length;
     yield;
@@ -286,8 +298,9 @@ function processAlive(pid: number): boolean {
  */
 export async function writeIndexFile(path: string, key: string, hash: string, base: BaseIndex, capacity: number, wanted: () => boolean = () => true): Promise<boolean> {
   const encoding = encodeIndexFile(key, hash, base, capacity);
+  const clock = new SliceClock(BACKGROUND_SLICE_MS);
   let r = encoding.next();
-  for (; !r.done; r = encoding.next()) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (; !r.done; r = encoding.next()) if (clock.spent()) await clock.yield();
   // The index was dropped meanwhile (the engine closed, the graph was replaced): nothing to write.
   if (!wanted()) return false;
   await writeFileAtomic(path, r.value);
@@ -300,13 +313,13 @@ export async function writeIndexFile(path: string, key: string, hash: string, ba
  * not hold). True when written.
  */
 export async function saveIndexFile(file: IndexFileOptions, graph: NodeSlots, key: string, base: BaseIndex, holds: () => boolean): Promise<boolean> {
+  // Background work sharing the turn's budget, from the next turn: the build it writes was installed in this one.
+  const clock = new SliceClock(BACKGROUND_SLICE_MS);
+  await clock.yield();
   const hashing = slotLayoutHash(graph);
   let r = hashing.next();
-  for (let t0 = performance.now(); !r.done; r = hashing.next()) {
-    if (performance.now() - t0 > 5) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      t0 = performance.now();
-    }
+  for (; !r.done; r = hashing.next()) {
+    if (clock.spent()) await clock.yield();
     if (!holds()) return false;
   }
   if (!holds() || file.key() !== key) return false;
