@@ -4,22 +4,21 @@
  * written by other processes, watcher-reported edits), and answers lookups, seek, search and safe
  * file reads. A pure library: no MCP, no knowledge of the host.
  *
- * This class is the public face; the graph's lifecycle lives in LoadedGraph (loaded-graph.ts) and
- * each query in the module named after it.
+ * This class is the public face; the graph's lifecycle lives in LoadedGraph (loaded-graph.ts), the
+ * store's checkpoints, stored rows and status in EnginePersistence (engine-persistence.ts), and each
+ * query in the module named after it.
  */
 import { join, resolve } from 'node:path';
 import type { GitFacts, UnresolvedImport } from './build.ts';
 import { filterSearchPaths, searchContents, type SearchOptions, type SearchResult } from './content-search.ts';
-import { memoryView, type EngineMemory } from './engine-memory.ts';
+import { EnginePersistence } from './engine-persistence.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
 import type { WalkEntry } from './walk.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
-import { ParsedExtractionCache } from './extraction-cache.ts';
-import type { FileExtraction } from './extraction.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import type { IngestOptions, IngestSummary } from './ingest.ts';
-import type { LexicalIndex, SeekHit, SeekOptions } from './lexical-index.ts';
-import { LoadedGraph, type LoadStats } from './loaded-graph.ts';
+import type { SeekHit, SeekOptions } from './lexical-index.ts';
+import { LoadedGraph } from './loaded-graph.ts';
 import { findNodes, nearNames, symbolAt, type NodeMatch } from './node-lookup.ts';
 import { ParseExtensionRegistry, type ExtensionChange, type ExtensionReport, type ParseExtensionSpec } from './parse-extensions.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
@@ -27,7 +26,7 @@ import { rankPassages, type Passage, type PassageOptions } from './semantic-sear
 import type { SourceParser } from './source-parser.ts';
 import { nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
 import { BACKGROUND_SLICE_MS } from './steps.ts';
-import type { CheckpointInfo, FileRow, GitCommit, StoreStatus } from './store.ts';
+import type { GitCommit } from './store.ts';
 import type { PreciseStatus } from './ts-program/precise-pass.ts';
 import type { WatchOptions } from './watch.ts';
 import { readWorkspaceFile, type FileContent } from './workspace-file.ts';
@@ -71,40 +70,40 @@ export interface CodeGraphEngineOptions {
 
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
-/** Parsed extractions `fileExtraction` keeps (LRU). */
-const PARSED_EXTRACTIONS_KEPT = 256;
-
 /** The code graph engine of one workspace. */
-export class CodeGraphEngine {
+export class CodeGraphEngine extends EnginePersistence {
   readonly root: string;
   readonly storeDir: string;
   private readonly rootReal: string;
-  private readonly loaded: LoadedGraph;
   /** Parse extensions run by this engine's ingests. */
-  private readonly extensions = new ParseExtensionRegistry();
-  /** Recently read extractions by key, for verbs that read source sites. */
-  private readonly parsedExtractions = new ParsedExtractionCache(PARSED_EXTRACTIONS_KEPT);
+  private readonly extensions: ParseExtensionRegistry;
 
   constructor(options: CodeGraphEngineOptions) {
-    this.root = resolve(options.root);
-    this.rootReal = realRoot(this.root);
-    this.storeDir = resolve(options.storeDir ?? join(this.root, '.m1nd'));
-    this.loaded = new LoadedGraph({
-      root: this.root,
-      storeDir: this.storeDir,
-      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-      exclude: options.exclude ?? [],
-      gitMaxCommits: options.gitMaxCommits ?? 2000,
-      searchCacheChars: options.searchCacheChars ?? 64 * 1024 * 1024,
-      parser: options.parser ?? null,
-      busyTimeoutMs: options.busyTimeoutMs,
-      readOnly: options.readOnly === true,
-      typeCheck: options.typeCheck !== false,
-      parseWorkers: options.parseWorkers,
-      workerNice: options.workerNice,
-      snapshots: options.snapshots,
-      extensions: this.extensions,
-    });
+    const root = resolve(options.root);
+    const storeDir = resolve(options.storeDir ?? join(root, '.m1nd'));
+    const extensions = new ParseExtensionRegistry();
+    super(
+      new LoadedGraph({
+        root,
+        storeDir,
+        maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+        exclude: options.exclude ?? [],
+        gitMaxCommits: options.gitMaxCommits ?? 2000,
+        searchCacheChars: options.searchCacheChars ?? 64 * 1024 * 1024,
+        parser: options.parser ?? null,
+        busyTimeoutMs: options.busyTimeoutMs,
+        readOnly: options.readOnly === true,
+        typeCheck: options.typeCheck !== false,
+        parseWorkers: options.parseWorkers,
+        workerNice: options.workerNice,
+        snapshots: options.snapshots,
+        extensions,
+      }),
+    );
+    this.root = root;
+    this.rootReal = realRoot(root);
+    this.storeDir = storeDir;
+    this.extensions = extensions;
   }
 
   // --- lifecycle -------------------------------------------------------------------------------
@@ -334,79 +333,5 @@ export class CodeGraphEngine {
   /** Reads a workspace file as UTF-8 through the path guard. */
   readFile(userPath: string): FileContent {
     return readWorkspaceFile(this.root, this.rootReal, userPath);
-  }
-
-  // --- persistence -----------------------------------------------------------------------------
-
-  /** Flushes the store (every ingest already committed; this folds the WAL into the database). */
-  save(): StoreStatus {
-    const store = this.loaded.requireStore();
-    store.flush();
-    return store.status();
-  }
-
-  /** Saves the current graph's files state under a name. */
-  checkpoint(name: string): CheckpointInfo {
-    return this.loaded.requireStore().checkpoint(name);
-  }
-
-  /** Makes a checkpoint current (a new generation) and reloads the graph from it. */
-  async loadCheckpoint(name: string): Promise<OpenSummary> {
-    return this.loaded.loadCheckpoint(name);
-  }
-
-  /** What the store recorded per ingested file (hash, size, mtime, loc), all or only `paths`. */
-  storedFiles(paths?: readonly string[]): Map<string, FileRow> {
-    const store = this.loaded.requireStore();
-    if (!paths) return store.fileRows();
-    const rows = store.fileRowsOf(paths);
-    return new Map(paths.flatMap((p) => (rows.has(p) ? [[p, rows.get(p)!] as const] : [])));
-  }
-
-  /** The file rows a named checkpoint saved, or null when there is none. */
-  checkpointFiles(name: string): { info: CheckpointInfo; files: Map<string, FileRow> } | null {
-    return this.loaded.requireStore().checkpointFiles(name);
-  }
-
-  /** The extraction the in-memory graph was built from for a file (read from the store), or null. */
-  fileExtraction(path: string): FileExtraction | null {
-    const key = this.loaded.rows.get(path);
-    const store = this.loaded.store;
-    if (!key || !store) return null;
-    return this.parsedExtractions.get(key, path, () => store.extraction(key, path));
-  }
-
-  /** A stored extraction by its key (from a file row), or null. */
-  storedExtraction(key: string, path: string): FileExtraction | null {
-    return this.loaded.requireStore().extraction(key, path);
-  }
-
-  /** Deletes a checkpoint. */
-  deleteCheckpoint(name: string): boolean {
-    return this.loaded.requireStore().deleteCheckpoint(name);
-  }
-
-  /** How the graph got into memory: snapshot loads, re-linked loads, builder states built later, snapshots written. */
-  loadStats(): Readonly<LoadStats> {
-    return { ...this.loaded.loadStats };
-  }
-
-  /** Store status plus what is loaded in memory. */
-  status(): StoreStatus & { loadedGeneration: number; nodes: number; edges: number; stale: boolean; searchCacheChars: number; lexical: ReturnType<LexicalIndex['stats']> } {
-    const store = this.loaded.requireStore();
-    return {
-      ...store.status(),
-      loadedGeneration: this.loaded.generation,
-      nodes: this.graph.nodeCount,
-      edges: this.graph.edgeCount,
-      stale: this.loaded.stamp().stale || store.generation() !== this.loaded.generation,
-      searchCacheChars: this.loaded.contents.size,
-      lexical: this.loaded.lexical.stats(),
-    };
-  }
-
-  /** Generic per-namespace memory tables in the same store (for other features). */
-  get memory(): EngineMemory {
-    return memoryView(this.loaded.requireStore());
   }
 }
