@@ -3,5 +3,5 @@
  * persist through). Consume it with `requires: ['state']` and `ctx.service<StateService>('state')`.
  */
 export { repositoryIdentity, normaliseRemote } from './identity.ts';
-export { redactUrl } from './postgres.ts';
+export { redactUrl } from './postgres-connection.ts';
 export type { StateChange, StateOps, StateRow, StateService, StateStore, StoreStatus, WriteCondition } from './types.ts';

@@ -6,10 +6,10 @@
  * STORE_UNAVAILABLE and a retry hint, and nothing else of the server is affected.
  */
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import { CHANNEL, KNOWN_VERSION, migrate } from './migrations.ts';
+import { isConnectionError, pgLib, redactUrl } from './postgres-connection.ts';
 import { ReadCache } from './read-cache.ts';
 import { round } from './sqlite.ts';
 import type { StateChange, StateOps, StateRow, StateStore, StoreStatus, WriteCondition } from './types.ts';
@@ -25,36 +25,10 @@ export interface PgStoreOptions {
   cacheRows?: number;
 }
 
-/** The URL without credentials or query (what may be shown or logged). */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
-  } catch {
-    return 'postgres://(unparsable url)';
-  }
-}
-
-// node-postgres is required when a team store is configured, not at every process's start (its
-// evaluation costs tens of ms).
-const require = createRequire(import.meta.url);
-let pgModule: typeof pg | undefined;
-function pgLib(): typeof pg {
-  pgModule ??= require('pg') as typeof pg;
-  return pgModule;
-}
-
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 type Queryable = Pick<pg.PoolClient, 'query'>;
 type Raw = { key: string; value: unknown; version: string; updated_at: string };
-
-/** True for errors that mean "the database is not reachable" (as opposed to a bad statement). */
-function isConnectionError(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  if (typeof e?.code === 'string' && (e.code.startsWith('08') || e.code.startsWith('57P') || /^E[A-Z]+$/.test(e.code))) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Query read timeout|connect ECONN/i.test(e?.message ?? '');
-}
 
 export class PgStateStore implements StateStore {
   readonly kind = 'postgres' as const;
