@@ -3,6 +3,7 @@
  * files read. The builder keeps them after a file's extraction is dropped, and re-links the files
  * that read them when they change.
  */
+import { createHash } from 'node:crypto';
 import type { FileExtraction } from './extraction.ts';
 
 /** Return types and fields of a file's symbols, kept after its extraction is dropped. */
@@ -17,7 +18,10 @@ export interface TypeFacts {
   properties: Set<string>;
   /** Local names the file imports (re-exports are followed through them). */
   imported: string[];
-  /** Changes when the facts or the file's imports (which the facts' names resolve through) change. */
+  /**
+   * Changes when the facts or the file's imports (which the facts' names resolve through) change: a
+   * SHA-1 of their JSON (the JSON itself, kept per file, held ~10 MB on the python3 prefix).
+   */
   signature: string;
 }
 
@@ -45,10 +49,11 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
   }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
-  const signature =
+  const json =
     returns.size || fields.size || params.size || properties.size
       ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties]])
       : JSON.stringify(imports);
+  const signature = createHash('sha1').update(json).digest('base64');
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
   return { returns, fields, params, properties, imported, signature };
 }
