@@ -166,6 +166,8 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     this.keys.clear();
     this.linkGate = null;
     this.linkLoader = null;
+    // The link's scopes (one per linked file) are a cache: queries re-make the few they read.
+    this.fileScopes.clear();
     if (change.git !== undefined || pathsChanged.length > 0) {
       if (change.git !== undefined) this.git = change.git;
       this.gitEdges = applyGitFacts(this.graph, this.files, this.git, this.gitEdges);

@@ -100,14 +100,22 @@ describe('the graph builder kept lean', () => {
     assert.notEqual(a.signature, otherImport.signature);
   });
 
-  it('re-links a caller whose receiver type reads a return type an edit changed', () => {
+  it('makes one link scope per file, shared with the tables, and re-links a caller whose receiver type reads a return type an edit changed', () => {
     const lib = (ret: string) => extraction('lib.py', 'python', { symbols: [sym('function', 'make', 1, 2, { returnType: ret }), sym('class', 'A', 3, 6), sym('method', 'go', 4, 5, { parent: 'A' }), sym('class', 'B', 7, 10), sym('method', 'go', 8, 9, { parent: 'B' })] });
     const user = extraction('user.py', 'python', {
       symbols: [sym('function', 'run', 1, 3)],
       imports: [{ specifier: 'lib', line: 1, names: ['make'] }],
       calls: [{ caller: 'run', callee: 'go', receiver: 'make()', line: 2 }],
     });
-    const b = build([lib('A'), user]);
+    // The receiver's type is read in lib.py's scope: the one its own link made (one scope per file).
+    const b = new GraphBuilder();
+    const made: string[] = [];
+    const own = b as unknown as { scopeOf(st: FileState): unknown; fileScopes: Map<string, unknown> };
+    const scopeOf = own.scopeOf.bind(b);
+    own.scopeOf = (st) => (made.push(st.path), scopeOf(st));
+    b.apply({ upsert: [input(lib('A')), input(user)], remove: [], config: { goModules: [] } });
+    assert.deepEqual(made.sort(), ['lib.py', 'user.py']);
+    assert.equal(own.fileScopes.size, 0, 'the cache is emptied once the build is done');
     assert.ok(edges(b, 'calls').includes('function:user.py#run -> method:lib.py#A.go'), edges(b, 'calls').join('\n'));
     b.apply({ upsert: [input(lib('B'))], remove: [] });
     const calls = edges(b, 'calls');
@@ -154,7 +162,7 @@ describe('the graph builder kept lean', () => {
     assert.deepEqual([...deps.dependentsOfName('other')], []);
   });
 
-  it('shares the link scopes with the tables and gives a full build the graph an incremental relink of every file gives', () => {
+  it('gives a full build the graph an incremental relink of every file gives', () => {
     const base = extraction('pkg/base.py', 'python', { symbols: [sym('class', 'Base', 1, 4), sym('method', 'greet', 2, 3, { parent: 'Base' })] });
     const mid = extraction('pkg/mid.py', 'python', {
       symbols: [sym('class', 'Mid', 3, 6)],
@@ -174,8 +182,6 @@ describe('the graph builder kept lean', () => {
     const javaB = extraction('src/p/B.java', 'java', { symbols: [sym('class', 'B', 1, 5), sym('method', 'b', 2, 3, { parent: 'B' })] });
     const files = [base, mid, user, ts, tsUtil, go, goH, java, javaB];
     const full = build(files);
-    const scopes = (full as unknown as { fileScopes: Map<string, unknown> }).fileScopes;
-    assert.equal(scopes.size, files.length, 'every linked file left its scope in the cache');
     assert.ok(edges(full, 'calls').includes('function:pkg/user.py#run -> method:pkg/base.py#Base.greet'), edges(full, 'calls').join('\n'));
     // The same files added one at a time (each apply tracks parents and import targets for later waves).
     const stepwise = new GraphBuilder();
