@@ -30,7 +30,7 @@ const OFF_THREAD_COMMIT_FILES = 48;
 /** Rows handed to the commit worker at a time during the parse (see IngestOptions.commitBatchFiles). */
 const COMMIT_BATCH_FILES = 64;
 /** After committing this many files the commit worker stops at once (its memory goes to the build); it restarts on demand. */
-const RELEASE_COMMIT_WORKER_FILES = 500;
+const RELEASE_COMMIT_WORKER_FILES = 5000;
 
 const now = (): number => performance.now();
 
@@ -258,7 +258,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     committed = committed.then(
       (r) => {
         phases.persist = now() - t;
-        if (offThreadCommit && writes.length >= RELEASE_COMMIT_WORKER_FILES) sharedCommitWorker().release();
+        if (offThreadCommit && writes.length >= (options.releaseCommitWorkerFiles ?? RELEASE_COMMIT_WORKER_FILES)) sharedCommitWorker().release();
         return r;
       },
       (err: unknown) => {

@@ -16,20 +16,20 @@ describe('the commit worker after a big ingest', function () {
     for (const r of roots) removeWorkspace(r);
   });
 
-  it('keeps running after a commit of fewer than 500 files (it idles out later)', async () => {
+  it('keeps running after a commit under the release size (it idles out later)', async () => {
     const root = writeWorkspace({}, 'm1nd-commit-release-');
     roots.push(root);
     writeSyntheticRepo(root, 80);
     const engine = new CodeGraphEngine({ root, storeDir: join(root, '.store'), typeCheck: false, gitMaxCommits: 0, parseWorkers: 0 });
     try {
-      await engine.ingest();
+      await engine.ingest({ releaseCommitWorkerFiles: 500 });
       assert.equal(workerRunning(), true);
     } finally {
       await engine.close();
     }
   });
 
-  it('stops at once after a commit of 500 files or more, restarts for the next big write, and the graph and store are whole', async () => {
+  it('stops at once after a commit of the release size (here 500 files) or more, restarts for the next big write, and the graph and store are whole', async () => {
     const root = writeWorkspace({}, 'm1nd-commit-release-');
     roots.push(root);
     writeSyntheticRepo(root, 520);
@@ -37,12 +37,12 @@ describe('the commit worker after a big ingest', function () {
     const engine = new CodeGraphEngine({ root, storeDir, typeCheck: false, gitMaxCommits: 0, parseWorkers: 0 });
     let second: ReturnType<typeof graphLines>;
     try {
-      const s = await engine.ingest();
+      const s = await engine.ingest({ releaseCommitWorkerFiles: 500 });
       assert.ok(s.files.parsed >= 500, `${s.files.parsed} files`);
       assert.equal(workerRunning(), false, 'the worker was stopped after the commit');
       // A second full ingest streams through a new worker.
       writeFiles(root, { 'extra/added.py': 'def added():\n    return 1\n' });
-      const again = await engine.ingest({ incremental: false });
+      const again = await engine.ingest({ incremental: false, releaseCommitWorkerFiles: 500 });
       assert.equal(again.files.parsed, s.files.parsed + 1);
       assert.equal(workerRunning(), false);
       assert.ok(engine.graph.get('function:extra/added.py#added'));
