@@ -156,7 +156,8 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     for (let round = 0; wave.length > 0 && round < 5; round++) {
       for (const p of wave) done.add(p);
       relinked += wave.length;
-      const changedClasses = yield* this.relinkSteps(wave);
+      // Once every file is linked there is no next wave: what changed need not be tracked.
+      const changedClasses = yield* this.relinkSteps(wave, done.size < this.files.size);
       const next = new Set<string>();
       for (const label of changedClasses) for (const f of this.dependents.dependentsOfName(label)) if (!done.has(f) && this.files.has(f)) next.add(f);
       wave = [...next].sort();
@@ -165,6 +166,8 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     this.keys.clear();
     this.linkGate = null;
     this.linkLoader = null;
+    // The link's scopes (one per linked file) are a cache: queries re-make the few they read.
+    this.fileScopes.clear();
     if (change.git !== undefined || pathsChanged.length > 0) {
       if (change.git !== undefined) this.git = change.git;
       this.gitEdges = applyGitFacts(this.graph, this.files, this.git, this.gitEdges);
@@ -226,8 +229,12 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     return runSteps(this.relinkSteps(paths));
   }
 
-  /** The work of `relink`, yielding after each file of each pass. */
-  private *relinkSteps(paths: readonly string[]): Generator<void | Promise<unknown>, Set<string>> {
+  /**
+   * The work of `relink`, yielding after each file of each pass. With `track` false the classes
+   * whose parents changed are not collected (a wave that links every file has no next wave; on the
+   * python3 prefix the parents' and import targets' strings before the link were ~270K entries).
+   */
+  private *relinkSteps(paths: readonly string[], track = true): Generator<void | Promise<unknown>, Set<string>> {
     const states = paths.map((p) => this.files.get(p)!);
     for (const st of states) {
       // Files whose extraction was dropped after their last link: load them back.
@@ -237,14 +244,14 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
       }
     }
     const parentsBefore = new Map<number, string>();
-    for (const st of states) for (const idx of st.symbols.values()) parentsBefore.set(idx, (this.parents.get(idx) ?? []).join(','));
+    if (track) for (const st of states) for (const idx of st.symbols.values()) parentsBefore.set(idx, (this.parents.get(idx) ?? []).join(','));
     for (const st of states) {
       this.dropOwnedEdges(st);
       yield;
     }
     // Imports first (they depend only on the file set), then inheritance (member lookup through
     // parents needs it), then everything else.
-    const targetsBefore = states.map((st) => st.importTargets.join('\n'));
+    const targetsBefore = track ? states.map((st) => st.importTargets.join('\n')) : [];
     for (const st of states) {
       this.resolveImports(st);
       yield;
@@ -253,7 +260,10 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     this.javaPackages.clear();
     const scopes: FileScope[] = [];
     for (const st of states) {
-      scopes.push(this.scopeOf(st));
+      // Shared with the tables' scope cache, which other files' receiver lookups fill during the link.
+      const scope = this.scopeOf(st);
+      this.fileScopes.set(st.path, scope);
+      scopes.push(scope);
       yield;
     }
     for (let i = 0; i < states.length; i++) {
@@ -262,9 +272,11 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     }
     const changed = new Set<string>();
     // Files that follow re-exports through a file whose imports now resolve elsewhere re-link too.
-    states.forEach((st, i) => {
-      if (st.importTargets.join('\n') !== targetsBefore[i]) changed.add(reexportKey(st.path));
-    });
+    if (track) {
+      states.forEach((st, i) => {
+        if (st.importTargets.join('\n') !== targetsBefore[i]) changed.add(reexportKey(st.path));
+      });
+    }
     for (const [idx, before] of parentsBefore) {
       if ((this.parents.get(idx) ?? []).join(',') !== before) changed.add(this.node(idx).label);
     }
@@ -354,9 +366,10 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
   }
   /** Records a resolved parent of a class-like node. */
   addParent(child: number, parent: number): void {
-    let p = this.parents.get(child);
-    if (!p) this.parents.set(child, (p = []));
-    if (!p.includes(parent)) p.push(parent);
+    const p = this.parents.get(child);
+    // Made with its entry (an empty array's first push reserves 17 slots).
+    if (!p) this.parents.set(child, [parent]);
+    else if (!p.includes(parent)) p.push(parent);
   }
   /** Records the names a file's resolution depended on. */
   noteDependencies(file: LinkedFile, names: Dependencies): void {

@@ -7,34 +7,57 @@ import type { FileState } from './file-state.ts';
 import type { Dependencies } from './resolve-names.ts';
 import { specifierStems } from './file-index.ts';
 
-function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
-  let s = m.get(k);
-  if (!s) m.set(k, (s = new Set()));
-  s.add(v);
+/**
+ * The files under one key: the path itself while there is one (most names are looked up by one
+ * file), a set from the second on. A set of one path costs ~150 bytes, the string nothing more: on
+ * the python3 prefix the name index held ~112K sets (~25 MB).
+ */
+type Members = string | Set<string>;
+
+/** Adds `v` under `k`; false when it was there. */
+function addTo(m: Map<string, Members>, k: string, v: string): boolean {
+  const cur = m.get(k);
+  if (cur === undefined) m.set(k, v);
+  else if (typeof cur === 'string') {
+    if (cur === v) return false;
+    m.set(k, new Set([cur, v]));
+  } else {
+    if (cur.has(v)) return false;
+    cur.add(v);
+  }
+  return true;
 }
 
-function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
-  const s = m.get(k);
-  if (s && s.delete(v) && s.size === 0) m.delete(k);
+function removeFrom(m: Map<string, Members>, k: string, v: string): void {
+  const cur = m.get(k);
+  if (cur === undefined) return;
+  if (typeof cur === 'string') {
+    if (cur === v) m.delete(k);
+  } else if (cur.delete(v) && cur.size === 0) m.delete(k);
+}
+
+function membersOf(m: Map<string, Members>, k: string): Iterable<string> {
+  const cur = m.get(k);
+  return cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur;
 }
 
 /** Files that depend on a file, a name or a missed stem, kept in step with each file's own keys. */
 export class FileDependents {
-  private readonly importers = new Map<string, Set<string>>();
-  private readonly byName = new Map<string, Set<string>>();
-  private readonly byMissStem = new Map<string, Set<string>>();
+  private readonly importers = new Map<string, Members>();
+  private readonly byName = new Map<string, Members>();
+  private readonly byMissStem = new Map<string, Members>();
 
   /** Files whose imports resolve to `path`. */
   importersOf(path: string): Iterable<string> {
-    return this.importers.get(path) ?? [];
+    return membersOf(this.importers, path);
   }
   /** Files whose resolution looked up `name`. */
   dependentsOfName(name: string): Iterable<string> {
-    return this.byName.get(name) ?? [];
+    return membersOf(this.byName, name);
   }
   /** Files with an unresolved import or link of this basename stem. */
   missing(stem: string): Iterable<string> {
-    return this.byMissStem.get(stem) ?? [];
+    return membersOf(this.byMissStem, stem);
   }
 
   /** Unregisters a file's keys (before it re-links or goes away) and clears them on its state. */
@@ -63,14 +86,8 @@ export class FileDependents {
 
   /** Registers the names a file's resolution depended on. */
   recordNames(st: FileState, names: Dependencies): void {
-    for (const name of names) {
-      // The shared index doubles as the per-file dedupe (an array per file is lighter than a Set).
-      let files = this.byName.get(name);
-      if (!files) this.byName.set(name, (files = new Set()));
-      if (files.has(st.path)) continue;
-      files.add(st.path);
-      st.globalNames.push(name);
-    }
+    // The shared index doubles as the per-file dedupe (an array per file is lighter than a Set).
+    for (const name of names) if (addTo(this.byName, name, st.path)) st.globalNames.push(name);
   }
 
   /** Registers a stem whose appearance may resolve something in the file. */

@@ -58,7 +58,6 @@ export function upsertFileNodes(
   // Deduplicate qualified names (conditional definitions) with a stable ~N suffix.
   const seen = new Map<string, number>();
   const wanted = new Map<string, { sym: ExtractedSymbol; q: string }>();
-  const symbolParents = new Map<string, string | undefined>();
   for (const sym of extraction.symbols) {
     if (!SYMBOL_KINDS.has(sym.kind)) continue;
     const n = (seen.get(sym.qualifiedName) ?? 0) + 1;
@@ -67,7 +66,6 @@ export function upsertFileNodes(
     const id = symbolNodeId(sym.kind as NodeKind, path, q);
     if (wanted.has(id)) continue;
     wanted.set(id, { sym, q });
-    symbolParents.set(q, sym.parent);
   }
   const namesChanged: string[] = [];
   const symbols = new Map<string, number>();
@@ -113,6 +111,7 @@ export function upsertFileNodes(
       ctx.indexSymbol(idx);
     }
   }
+  const symbolParents = parentColumn(wanted, symbols);
   const state: FileState = prev ?? {
     path,
     language,
@@ -144,4 +143,24 @@ export function upsertFileNodes(
   state.symbolParents = symbolParents;
   state.typeFacts = typeFacts;
   return { state, nodesAdded, namesChanged };
+}
+
+/**
+ * Each symbol's enclosing symbol (looked up by its raw qualified name, so the first of duplicates) as
+ * a node index, -1 for the file, in the order of `symbols`. Two wanted entries share a qualified
+ * name only when a name already ends like a dedupe suffix (`a~2`): the later one's parent wins, as
+ * it wins the symbol table's entry.
+ */
+function parentColumn(wanted: ReadonlyMap<string, { sym: ExtractedSymbol; q: string }>, symbols: ReadonlyMap<string, number>): Int32Array {
+  const out = new Int32Array(symbols.size);
+  const parentOf = (p: string | undefined): number => (p !== undefined ? (symbols.get(p) ?? -1) : -1);
+  let at = 0;
+  if (wanted.size === symbols.size) {
+    for (const { sym } of wanted.values()) out[at++] = parentOf(sym.parent);
+    return out;
+  }
+  const byQ = new Map<string, string | undefined>();
+  for (const { sym, q } of wanted.values()) byQ.set(q, sym.parent);
+  for (const q of symbols.keys()) out[at++] = parentOf(byQ.get(q));
+  return out;
 }

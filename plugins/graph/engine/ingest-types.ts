@@ -26,6 +26,12 @@ export interface IngestOptions {
    */
   commitBatchFiles?: number;
   /**
+   * After committing at least this many files through the commit worker, stop it at once (default
+   * 5,000: the python3 prefix's 13.7K files are, the stdlib's ~1K are not, so repeated stdlib-sized
+   * ingests keep their worker instead of starting one during each parse).
+   */
+  releaseCommitWorkerFiles?: number;
+  /**
    * Main-thread work between two yields to the event loop (default 20 ms); background callers (the
    * daemon) pass a few ms, so a request arriving meanwhile waits no longer than that.
    */

@@ -19,7 +19,7 @@ import { readResolverConfig } from './resolver-config.ts';
 import type { ResolverConfig } from './resolve.ts';
 import type { FileWrite, GitCommit, GraphStore } from './store.ts';
 import { lightExtraction } from './store-files.ts';
-import type { CommitStream } from './store-writer/writer.ts';
+import { sharedCommitWorker, type CommitStream } from './store-writer/writer.ts';
 import { checkPathsAsync, walkWorkspaceAsync, WalkCache, type SkipReason, type SkippedPath, type WalkEntry } from './walk.ts';
 
 export { extractionKey } from './parse-pool/parse-file.ts';
@@ -29,6 +29,8 @@ export type { IngestContext, IngestOptions, IngestOutcome, IngestPhase, IngestSu
 const OFF_THREAD_COMMIT_FILES = 48;
 /** Rows handed to the commit worker at a time during the parse (see IngestOptions.commitBatchFiles). */
 const COMMIT_BATCH_FILES = 64;
+/** After committing this many files the commit worker stops at once (its memory goes to the build); it restarts on demand. */
+const RELEASE_COMMIT_WORKER_FILES = 5000;
 
 const now = (): number => performance.now();
 
@@ -256,6 +258,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     committed = committed.then(
       (r) => {
         phases.persist = now() - t;
+        if (offThreadCommit && writes.length >= (options.releaseCommitWorkerFiles ?? RELEASE_COMMIT_WORKER_FILES)) sharedCommitWorker().release();
         return r;
       },
       (err: unknown) => {

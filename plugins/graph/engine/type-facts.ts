@@ -3,25 +3,38 @@
  * files read. The builder keeps them after a file's extraction is dropped, and re-links the files
  * that read them when they change.
  */
+import { createHash } from 'node:crypto';
 import type { FileExtraction } from './extraction.ts';
 
 /** Return types and fields of a file's symbols, kept after its extraction is dropped. */
 export interface TypeFacts {
   /** qualifiedName → declared result type. */
-  returns: Map<string, string>;
+  returns: ReadonlyMap<string, string>;
   /** class qualifiedName → field name → declared type and/or value. */
-  fields: Map<string, Map<string, { type?: string; value?: string }>>;
+  fields: ReadonlyMap<string, ReadonlyMap<string, { type?: string; value?: string }>>;
   /** qualifiedName → declared parameter types (Java methods and constructors, for overloads). */
-  params: Map<string, string[]>;
+  params: ReadonlyMap<string, string[]>;
   /** qualifiedNames of Python `@property` getters (accesses of them are calls). */
-  properties: Set<string>;
+  properties: ReadonlySet<string>;
   /** Local names the file imports (re-exports are followed through them). */
   imported: string[];
-  /** Changes when the facts or the file's imports (which the facts' names resolve through) change. */
+  /**
+   * Changes when the facts or the file's imports (which the facts' names resolve through) change: a
+   * SHA-1 of their JSON (the JSON itself, kept per file, held ~10 MB on the python3 prefix).
+   */
   signature: string;
 }
 
 const CLASS_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type']);
+
+/**
+ * The empty collections every file without such facts shares (~150 bytes each otherwise: four per
+ * file, most of them empty). Never written to: type facts are read only once made.
+ */
+const NO_STRINGS: Map<string, string> = new Map();
+const NO_PARAMS: Map<string, string[]> = new Map();
+const NO_FIELDS: Map<string, Map<string, { type?: string; value?: string }>> = new Map();
+const NO_NAMES: Set<string> = new Set();
 
 /** The type facts of an extraction (fields: bindings whose scope is a class-like symbol of the file). */
 export function typeFactsOf(extraction: FileExtraction): TypeFacts {
@@ -45,12 +58,20 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
   }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
-  const signature =
+  const json =
     returns.size || fields.size || params.size || properties.size
       ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties]])
       : JSON.stringify(imports);
+  const signature = createHash('sha1').update(json).digest('base64');
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
-  return { returns, fields, params, properties, imported, signature };
+  return {
+    returns: returns.size ? returns : NO_STRINGS,
+    fields: fields.size ? fields : NO_FIELDS,
+    params: params.size ? params : NO_PARAMS,
+    properties: properties.size ? properties : NO_NAMES,
+    imported,
+    signature,
+  };
 }
 
 /** Names whose resolution elsewhere may read these facts: owners of return types and fields, properties, and imported names. */

@@ -243,6 +243,14 @@ export class CommitWorker {
     }
   }
 
+  /**
+   * Stops the worker now unless a stream or a commit is open (else it idles out as usual): after a
+   * big ingest's commit its heap and SQLite cache are memory the graph build that follows needs.
+   */
+  release(): void {
+    if (this.streams.size === 0 && this.waiting.size === 0) void this.stop();
+  }
+
   /** Stops the worker (a commit in flight rejects). */
   async stop(): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
