@@ -38,6 +38,28 @@ export interface ColdOutcome {
   unfinished: number;
 }
 
+/** The symbols whose lexical sketch has an LSH partner of the same kind with sketch Jaccard ≥ SKETCH_THRESHOLD. */
+export async function pickCandidates(byFile: Iterable<readonly GraphNode[]>, sketches: ReadonlyMap<string, Shape>, pace: () => Promise<void>): Promise<Set<string>> {
+  const byKind = new Map<string, GraphNode[]>();
+  for (const list of byFile) {
+    for (const s of list) {
+      if (!sketches.has(s.id)) continue;
+      const l = byKind.get(s.kind);
+      if (l) l.push(s);
+      else byKind.set(s.kind, [s]);
+    }
+  }
+  const candidates = new Set<string>();
+  for (const nodes of byKind.values()) {
+    for (const p of twinPairs(nodes.map((s) => sketches.get(s.id)!), SKETCH_THRESHOLD, Number.MAX_SAFE_INTEGER, SKETCH_ROWS)) {
+      candidates.add(nodes[p.a].id);
+      candidates.add(nodes[p.b].id);
+    }
+    await pace();
+  }
+  return candidates;
+}
+
 function rangesOf(list: readonly GraphNode[]): number[] {
   const out: number[] = [];
   for (const s of list) out.push(s.startLine, s.endLine);
@@ -68,23 +90,7 @@ export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string
   });
   await deadline.pace();
   // 2. Candidates: a sketch partner of the same kind (twins compares a kind with itself only).
-  const byKind = new Map<string, GraphNode[]>();
-  for (const list of byFile.values()) {
-    for (const s of list) {
-      if (!sketches.has(s.id)) continue;
-      const l = byKind.get(s.kind);
-      if (l) l.push(s);
-      else byKind.set(s.kind, [s]);
-    }
-  }
-  const candidates = new Set<string>();
-  for (const nodes of byKind.values()) {
-    for (const p of twinPairs(nodes.map((s) => sketches.get(s.id)!), SKETCH_THRESHOLD, Number.MAX_SAFE_INTEGER, SKETCH_ROWS)) {
-      candidates.add(nodes[p.a].id);
-      candidates.add(nodes[p.b].id);
-    }
-    await deadline.pace();
-  }
+  const candidates = await pickCandidates(byFile.values(), sketches, () => deadline.pace());
   // 3. The candidates' AST shapes, for the files without facts.
   const shapeTasks: FactsTask[] = [];
   const wanted = new Map<string, GraphNode[]>();
