@@ -6,7 +6,7 @@
  * and the CPU of each step in-process on one thread (sketches, candidate pick, candidates' shapes
  * with Python files parsed on the candidates' ranges) against the full facts and a bare parse.
  *
- *   node --import tsx bench/structure-twins-recall.ts [--corpus DIR]... [--store DIR] (default: the python3 stdlib, site-packages excluded)
+ *   node --import tsx bench/structure-twins-recall.ts [--corpus DIR]... [--store DIR] [--threshold 0.6] (default: the python3 stdlib, site-packages excluded)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
 import type { GraphNode } from '../plugins/graph/api.ts';
 import { CODE_LANGUAGES, parseCode } from '../plugins/structure/code-trees.ts';
 import { SKETCH_MIN_TOKENS, shapesJob, sketchJob, unpackDefinitions, unpackSketches } from '../plugins/structure/cold-shapes-work.ts';
-import { pickCandidates } from '../plugins/structure/cold-shapes.ts';
+import { pickCandidates, SKETCH_THRESHOLD } from '../plugins/structure/cold-shapes.ts';
 import { classNamesOf } from '../plugins/structure/facts-cache.ts';
 import { computeFacts, type Shape } from '../plugins/structure/file-facts.ts';
 import '../plugins/structure/grammars.ts';
@@ -71,7 +71,7 @@ async function compare(root: string, store: string | null): Promise<void> {
     }
     const sketchMs = cpu() - t;
     t = cpu();
-    const candidates = await pickCandidates(byFile.values(), sketches, noop);
+    const candidates = await pickCandidates(byFile.values(), sketches, noop, threshold);
     const pickMs = cpu() - t;
     t = cpu();
     const cold = new Map<string, Shape>();
@@ -114,6 +114,8 @@ async function compare(root: string, store: string | null): Promise<void> {
 }
 
 const argv = process.argv.slice(2);
+const thresholdArg = argv.indexOf('--threshold');
+const threshold = thresholdArg >= 0 ? Number(argv[thresholdArg + 1]) : SKETCH_THRESHOLD;
 const corpora: string[] = [];
 for (let i = 0; i < argv.length; i++) if (argv[i] === '--corpus') corpora.push(argv[++i]);
 if (corpora.length === 0) corpora.push(execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim());

@@ -10,7 +10,7 @@ import type { Language } from '../graph/api.ts';
 import { parseCode, type TextRange } from './code-trees.ts';
 import { definitionShapes, type DefinitionShape, type Shape } from './file-facts.ts';
 import { lexicalShapes, packShapes, unpackShapes } from './lexical-shapes.ts';
-import { HASHES } from './minhash.ts';
+import { HASHES, oneHashSignature } from './minhash.ts';
 
 /** Sketches of fewer lexical tokens are not compared (a one-liner looks like every other). */
 export const SKETCH_MIN_TOKENS = 15;
@@ -30,13 +30,13 @@ function pairsOf(flat: readonly number[] = []): [number, number][] {
 
 const EMPTY = new Int32Array(0);
 
-/** Lexical sketches of each task's ranges (a sketch under SKETCH_MIN_TOKENS keeps its token count only). */
+/** Lexical sketches of each task's ranges with one-permutation signatures (a sketch under SKETCH_MIN_TOKENS keeps its token count only). */
 export function sketchJob(tasks: readonly RangedTask[], texts: readonly (string | null)[]): Int32Array {
   return packShapes(
     tasks.map((t, k) => {
       const text = texts[k];
       if (text === null) return null;
-      return lexicalShapes(t.language, text, pairsOf(t.ranges), SKETCH_MIN_TOKENS).map((s) => (s.minhash ? s : { tokens: s.tokens, shingles: EMPTY }));
+      return lexicalShapes(t.language, text, pairsOf(t.ranges)).map((s) => (s.tokens >= SKETCH_MIN_TOKENS ? { ...s, minhash: oneHashSignature(s.shingles) } : { tokens: s.tokens, shingles: EMPTY }));
     }),
   );
 }

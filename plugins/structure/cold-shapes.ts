@@ -39,7 +39,7 @@ export interface ColdOutcome {
 }
 
 /** The symbols whose lexical sketch has an LSH partner of the same kind with sketch Jaccard ≥ SKETCH_THRESHOLD. */
-export async function pickCandidates(byFile: Iterable<readonly GraphNode[]>, sketches: ReadonlyMap<string, Shape>, pace: () => Promise<void>): Promise<Set<string>> {
+export async function pickCandidates(byFile: Iterable<readonly GraphNode[]>, sketches: ReadonlyMap<string, Shape>, pace: () => Promise<void>, threshold = SKETCH_THRESHOLD): Promise<Set<string>> {
   const byKind = new Map<string, GraphNode[]>();
   for (const list of byFile) {
     for (const s of list) {
@@ -51,7 +51,7 @@ export async function pickCandidates(byFile: Iterable<readonly GraphNode[]>, ske
   }
   const candidates = new Set<string>();
   for (const nodes of byKind.values()) {
-    for (const p of twinPairs(nodes.map((s) => sketches.get(s.id)!), SKETCH_THRESHOLD, Number.MAX_SAFE_INTEGER, SKETCH_ROWS)) {
+    for (const p of await twinPairs(nodes.map((s) => sketches.get(s.id)!), threshold, Number.MAX_SAFE_INTEGER, { rows: SKETCH_ROWS, pace })) {
       candidates.add(nodes[p.a].id);
       candidates.add(nodes[p.b].id);
     }

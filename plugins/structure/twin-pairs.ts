@@ -12,12 +12,19 @@ const ROWS = HASHES / BANDS;
 const MAX_BUCKET = 60;
 
 /** Pairs of indices into `shapes` whose shingle Jaccard is at least `threshold`, best first. */
-export function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs: number, rows = ROWS, estimate = false): { a: number; b: number; ast: number }[] {
+export async function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs: number, options: { rows?: number; pace?: () => Promise<void> } = {}): Promise<{ a: number; b: number; ast: number }[]> {
   const n = shapes.length;
+  const rows = options.rows ?? ROWS;
+  const pace = options.pace;
+  // Yields (pace) between bands and every few thousand pairs looked at: a large set's LSH takes longer than one turn.
+  let looked = 0;
   const bands = HASHES / rows;
   // Signatures made with the shapes (the facts workers) are used as they are.
   const minhash = new Int32Array(n * HASHES);
-  for (let i = 0; i < n; i++) minhash.set(shapes[i].minhash ?? minhashOf(shapes[i].shingles), i * HASHES);
+  for (let i = 0; i < n; i++) {
+    minhash.set(shapes[i].minhash ?? minhashOf(shapes[i].shingles), i * HASHES);
+    if (pace && (i & 2047) === 2047) await pace();
+  }
   const pairs: { a: number; b: number; ast: number }[] = [];
   // Each band's bucket key as one number (53 bits of two hashes of its rows), then the symbols
   // sorted by key: a bucket is a run of equal keys, in index order — no string or array per symbol.
@@ -54,13 +61,6 @@ export function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs:
           const a = order[x];
           const b = order[y];
           if (band > 0 && scoredBefore(a, b, band)) continue;
-          if (estimate) {
-            // The share of equal signature slots estimates the Jaccard (no shingles needed).
-            let same = 0;
-            for (let h = 0; h < HASHES; h++) if (minhash[a * HASHES + h] === minhash[b * HASHES + h]) same++;
-            if (same >= threshold * HASHES) pairs.push({ a, b, ast: same / HASHES });
-            continue;
-          }
           const sa = shapes[a].shingles;
           const sb = shapes[b].shingles;
           // Jaccard ≤ smaller ÷ larger set: a pair of very different sizes needs no merge.
@@ -70,7 +70,12 @@ export function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs:
         }
       }
       start = end;
+      if (pace && (looked += size * size) > 200_000) {
+        looked = 0;
+        await pace();
+      }
     }
+    await pace?.();
   }
   pairs.sort((p, q) => q.ast - p.ast || p.a - q.a || p.b - q.b);
   return pairs.slice(0, maxPairs);
@@ -98,7 +103,7 @@ export async function scoreTwins(g: CodeGraph, symbols: readonly GraphNode[], sh
     const list: Shape[] = nodes.map((s) => shapes.get(s.id)!);
     // The AST score must carry most of the threshold on its own: the graph part adds at most 0.2.
     let scored = 0;
-    for (const p of twinPairs(list, Math.max(0.3, threshold - 0.2), 20_000)) {
+    for (const p of await twinPairs(list, Math.max(0.3, threshold - 0.2), 20_000, { pace })) {
       if ((++scored & 511) === 0) await pace();
       const a = nodes[p.a];
       const b = nodes[p.b];
