@@ -36,7 +36,7 @@ export const twinsVerb = defineVerb({
   stages: ['review'],
   next: 'view',
   guide:
-    'similarity = 0.8 × AST Jaccard (5-token shingles of the normalised tree: names and literal values drop out, operators stay) + 0.2 × graph-signature similarity (same calls/references), or the AST score alone when the graph has no features for the pair. Pairs are only compared when MinHash/LSH puts them in a shared bucket, so this scales past pairwise. Kinds compare with their own kind only. A cold call (no scan facts for most files yet) first sketches every symbol from its text (lexical MinHash, no parse) and parses only the candidates with a sketch partner (`compared.files_sketched`, `candidates`); its pairs are those of the full comparison but for a few percent of the weakest.',
+    'similarity = 0.8 × AST Jaccard (5-token shingles of the normalised tree: names and literal values drop out, operators stay) + 0.2 × graph-signature similarity (same calls/references), or the AST score alone when the graph has no features for the pair. Pairs are only compared when MinHash/LSH puts them in a shared bucket, so this scales past pairwise. Kinds compare with their own kind only. A cold call (no scan facts for most files yet) first sketches every symbol from its text (lexical MinHash, no parse) and parses only the candidates with a sketch partner (`compared.files_sketched`, `candidates`); on the stdlib it returned 0.97 of the full comparison\'s pairs (all of the best 500).',
   handler: async (args, call) => {
     const { graph, engine } = await structureCall(call);
     const g = engine.graph;
