@@ -7,7 +7,7 @@
 import type { GraphNode, GraphService, Language } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
 import { coldShapes } from './cold-shapes.ts';
-import { factsOf, POOL_MIN_FILES } from './facts-cache.ts';
+import { asVerbWork, factsOf, POOL_MIN_FILES } from './facts-cache.ts';
 import type { DefinitionShape, Shape } from './file-facts.ts';
 
 export type { Shape };
@@ -81,7 +81,8 @@ export async function collectShapes(graph: GraphService, symbols: readonly Graph
     }
   }
   if (coldCall) {
-    const cold = await coldShapes(graph, byFile, new Set(missing.map((m) => m.path)), shapes, deadline);
+    // As verb work: the background facts job starts no slice meanwhile (its workers would be the same).
+    const cold = await asVerbWork(() => coldShapes(graph, byFile, new Set(missing.map((m) => m.path)), shapes, deadline));
     return { shapes, filesDone: byFile.size - cold.unfinished, filesTotal: byFile.size, workers: cold.workers, fromStore: known.fromStore, parsed: cold.parsed, cold: { sketched: cold.sketched, candidates: cold.candidates } };
   }
   return { shapes, filesDone, filesTotal: byFile.size, workers: outcome.workers, fromStore: known.fromStore, parsed: outcome.computed };
