@@ -18,7 +18,6 @@ export interface FileTokens {
   count: number;
   /** lineStart[i] = index of the first token on 0-based line i or later; length = lines + 1. */
   lineStart: Int32Array;
-  tokens?: Int32Array;
 }
 
 const SHINGLE = 5;
@@ -318,7 +317,7 @@ export function lexFile(language: Language, text: string): FileTokens {
     for (let m = k; m < k + SHINGLE; m++) h = Math.imul(h ^ t[m], 0x01000193);
     shingles[k] = h;
   }
-  return { shingles, count, lineStart: Int32Array.from(lineStarts), tokens: t.subarray(0, count) };
+  return { shingles, count, lineStart: Int32Array.from(lineStarts) };
 }
 
 /** The shape of a symbol on 1-based lines [startLine, endLine] of a lexed file. */
