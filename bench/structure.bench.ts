@@ -25,7 +25,11 @@
  *                main-thread cost of the extension); after ingest-on, at once (the background facts
  *                job just started) the first scan_all, then twins;
  *   after-ingest-new — a new process over that store, the facts table removed, background job off:
- *                the first scan_all reads only the ingest's findings.
+ *                the first scan_all reads only the ingest's findings;
+ *   twins-cold — a new process, the facts table removed, background job off: the first call is
+ *                twins (a truly cold twins: no facts or shapes anywhere; it sketches every file and
+ *                parses only the candidates' files, cold-shapes.ts).
+ * `--phases a,b` runs only those phases after the main run.
  *
  *   node --import tsx bench/structure.bench.ts [--corpus DIR] [--store DIR] [--only layers,scan_all,twins,taint_trace]
  */
@@ -137,7 +141,9 @@ export async function run(): Promise<void> {
     } finally {
       await host.close();
       if (wants('scan_all') || wants('twins')) {
-        for (const p of ['persisted', 'persisted-loaded', 'background', 'ingest-off', 'ingest-on', 'ingest-off', 'ingest-on', 'after-ingest-new']) {
+        const phasesArg = argv.indexOf('--phases');
+        const phases = phasesArg >= 0 ? argv[phasesArg + 1].split(',').filter(Boolean) : ['persisted', 'persisted-loaded', 'background', 'twins-cold', 'ingest-off', 'ingest-on', 'ingest-off', 'ingest-on', 'after-ingest-new'];
+        for (const p of phases) {
           process.stdout.write(execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--corpus', root, '--store', storeDir, '--phase', p], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
         }
       }
@@ -182,7 +188,7 @@ async function ingestPhase(root: string, storeDir: string, findings: boolean): P
       const m1 = mainMs();
       const r = await answer(host, verb, { time_budget_ms: 100_000 });
       const cv = process.cpuUsage(c1);
-      const from = verb === 'scan_all' ? `from ingest ${r.json.files_from_ingest}, parsed ${r.json.files_parsed}, workers ${r.json.parse_workers}` : `parsed ${r.json.compared?.files_parsed}, from store ${r.json.compared?.files_from_store}`;
+      const from = verb === 'scan_all' ? `from ingest ${r.json.files_from_ingest}, parsed ${r.json.files_parsed}, workers ${r.json.parse_workers}` : `sketched ${r.json.compared?.files_sketched ?? 0}, candidates ${r.json.compared?.candidates ?? '-'}, parsed ${r.json.compared?.files_parsed}, from store ${r.json.compared?.files_from_store}, ${r.json.total} pairs`;
       console.log(`structure: ${verb.padEnd(9)} first call right after ingest: ${fmt(r.ms)} ms wall, cpu ${fmt((cv.user + cv.system) / 1000)} ms, main thread ${fmt(mainMs() - m1)} ms, ${from}  (target ≤ ${verb === 'twins' ? 3000 : 2000})`);
     }
   } finally {
@@ -193,7 +199,7 @@ async function ingestPhase(root: string, storeDir: string, findings: boolean): P
 /** The first scan_all and twins of a new process: over persisted facts, or after the background job. */
 async function phase(name: string, root: string, storeDir: string): Promise<void> {
   if (name === 'ingest-on' || name === 'ingest-off') return ingestPhase(root, storeDir, name === 'ingest-on');
-  if (name === 'background' || name === 'after-ingest-new') {
+  if (name === 'background' || name === 'after-ingest-new' || name === 'twins-cold') {
     rmSync(join(storeDir, 'structure-facts.db'), { force: true });
     rmSync(join(storeDir, 'structure-facts.db-wal'), { force: true });
   }
@@ -204,6 +210,17 @@ async function phase(name: string, root: string, storeDir: string): Promise<void
     const r = await answer(host, 'scan_all', { time_budget_ms: 100_000 });
     const c = process.cpuUsage(c1);
     console.log(`structure: scan_all  first call, new process after an ingest (no facts table): ${fmt(r.ms)} ms wall, cpu ${fmt((c.user + c.system) / 1000)} ms, main thread ${fmt(mainMs() - m1)} ms, from ingest ${r.json.files_from_ingest}, parsed ${r.json.files_parsed}  (target ≤ 2000)`);
+    await host.close();
+    return;
+  }
+  if (name === 'twins-cold') {
+    // A truly cold twins: a new process, no facts table, no background job, no scan before it.
+    const c1 = process.cpuUsage();
+    const m1 = mainMs();
+    const r = await answer(host, 'twins', { time_budget_ms: 100_000 });
+    const c = process.cpuUsage(c1);
+    const x = r.json.compared;
+    console.log(`structure: twins     first call, new process, no facts anywhere (truly cold): ${fmt(r.ms)} ms wall, cpu ${fmt((c.user + c.system) / 1000)} ms, main thread ${fmt(mainMs() - m1)} ms, sketched ${x.files_sketched} of ${x.files_total} files, ${x.candidates} candidates, ${x.files_parsed} files parsed in ${x.parse_workers} workers, ${r.json.total} pairs  (target ≤ 3000)`);
     await host.close();
     return;
   }

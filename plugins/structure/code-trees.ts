@@ -71,11 +71,19 @@ export interface ParsedFile {
   done(): void;
 }
 
-/** Parses `text` as `language`; null for a language the scans do not parse. */
-export async function parseCode(language: Language, text: string): Promise<ParsedFile | null> {
+/** A byte range of the text to parse alone (tree-sitter's included ranges: the rest is skipped). */
+export interface TextRange {
+  startIndex: number;
+  endIndex: number;
+  startPosition: { row: number; column: number };
+  endPosition: { row: number; column: number };
+}
+
+/** Parses `text` as `language` (only `ranges` when given); null for a language the scans do not parse. */
+export async function parseCode(language: Language, text: string, ranges?: TextRange[]): Promise<ParsedFile | null> {
   const l = await load(language);
   if (!l) return null;
-  const tree = l.parser.parse(text);
+  const tree = ranges ? l.parser.parse(text, null, { includedRanges: ranges }) : l.parser.parse(text);
   if (!tree) return null;
   return { tree, language, query: (source) => compiled(l, language, source), done: () => tree.delete() };
 }

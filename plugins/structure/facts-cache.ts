@@ -8,6 +8,7 @@
 import { grammarPath, type CodeGraph, type GrammarName, type GraphService, type Language } from '../graph/api.ts';
 import { GRAMMAR_NAMES } from './code-trees.ts';
 import type { Deadline } from './deadline.ts';
+import { shapesJob, sketchJob } from './cold-shapes-work.ts';
 import { computeFacts, type FileFacts } from './file-facts.ts';
 import { factsPool, type FactsTask } from './facts-pool.ts';
 import { FactsStore } from './facts-store.ts';
@@ -68,6 +69,8 @@ export interface FactsOutcome {
   skipped: number;
   /** Worker threads used (0: in-process). */
   workers: number;
+  /** With `lookupOnly`: the files whose facts are nowhere yet (nothing computed). */
+  missing?: { path: string; language: Language }[];
 }
 
 type Task = FactsTask & { hash: string; size: number };
@@ -153,7 +156,7 @@ function remember(engine: object, path: string, hash: string, f: FileFacts): voi
  * or computed within the deadline (persisted when the server is writable). A verb arriving while
  * the background job computes a slice waits for that slice and takes what it made.
  */
-export async function factsOf(graph: GraphService, files: readonly { path: string; language: Language }[], deadline: Deadline, options: { pool?: boolean; background?: boolean } = {}): Promise<FactsOutcome> {
+export async function factsOf(graph: GraphService, files: readonly { path: string; language: Language }[], deadline: Deadline, options: { pool?: boolean; background?: boolean; lookupOnly?: boolean } = {}): Promise<FactsOutcome> {
   const engine = graph.engine;
   const facts = new Map<string, FileFacts>();
   if (!options.background) activity.verbs++;
@@ -182,6 +185,11 @@ export async function factsOf(graph: GraphService, files: readonly { path: strin
       }
       if (fromStore) missing = missing.filter((m) => !facts.has(m.path));
     }
+    if (options.lookupOnly) {
+      factsCounters.fromCache += fromCache;
+      factsCounters.fromStore += fromStore;
+      return { facts, fromCache, fromStore, computed: 0, skipped: 0, workers: 0, missing: missing.map(({ path, language }) => ({ path, language })) };
+    }
     const outcome = await compute(graph, missing, facts, deadline, options);
     factsCounters.fromCache += fromCache;
     factsCounters.fromStore += fromStore;
@@ -190,6 +198,49 @@ export async function factsOf(graph: GraphService, files: readonly { path: strin
   } finally {
     if (!options.background) activity.verbs--;
   }
+}
+
+/**
+ * Runs a `sketch` or `shapes` job (cold-shapes-work.ts) over `tasks`: across the facts workers in
+ * batches of `batchFiles` when there are many, else (or when a worker fails) in-process batch by
+ * batch; `onBatch` gets each batch's tasks and packed result. Stops feeding when the deadline is
+ * spent. Returns the worker threads used (0: in-process).
+ */
+export async function runJob(graph: GraphService, job: 'sketch' | 'shapes', tasks: readonly FactsTask[], batchFiles: number, deadline: Deadline, onBatch: (tasks: readonly FactsTask[], packed: Int32Array) => void): Promise<number> {
+  const engine = graph.engine;
+  const batches: FactsTask[][] = [];
+  for (let i = 0; i < tasks.length; i += batchFiles) batches.push(tasks.slice(i, i + batchFiles));
+  const done = new Set<number>();
+  let workers = 0;
+  if (tasks.length >= POOL_MIN_FILES) {
+    const pool = factsPool();
+    const classes = classNamesOf(engine.graph);
+    try {
+      await pool.run(engine.root, GRAMMAR_PATHS(), batches, classes.names, classes.key, (b, _facts, packed) => {
+        done.add(b);
+        if (packed) onBatch(batches[b], packed);
+      }, () => !deadline.spent(), job);
+      workers = pool.size;
+    } catch {
+      await pool.stop(); // what is left is computed in-process below
+    }
+  }
+  // In-process one file at a time (a file's parse is the longest piece the event loop waits for).
+  for (let b = 0; b < batches.length; b++) {
+    if (done.has(b)) continue;
+    for (const task of batches[b]) {
+      if (deadline.spent()) return workers;
+      await deadline.pace();
+      let text: string | null = null;
+      try {
+        text = engine.readFile(task.path).content;
+      } catch {
+        // gone since the last ingest: the next ingest drops it
+      }
+      onBatch([task], job === 'sketch' ? sketchJob([task], [text]) : await shapesJob([task], [text]));
+    }
+  }
+  return workers;
 }
 
 function hashOf(list: readonly Task[], from: number, path: string): string {

@@ -18,7 +18,14 @@ import type { FileFacts } from './file-facts.ts';
 export interface FactsTask {
   path: string;
   language: Language;
+  /** Jobs `sketch` and `shapes`: the symbols' 1-based line ranges, flat (start, end, start, end, …). */
+  ranges?: number[];
 }
+/**
+ * What a worker computes per file: `facts` (file-facts.ts), `sketch` (lexical MinHash sketches of the
+ * ranges, cold-shapes.ts) or `shapes` (the AST shapes of the definitions in the ranges, parsing only those).
+ */
+export type FactsJob = 'facts' | 'sketch' | 'shapes';
 export type WireFacts = FileFacts | null;
 export interface FactsRequest {
   id: number;
@@ -29,8 +36,16 @@ export interface FactsRequest {
   classKey: string;
   /** Grammar name → .wasm path (the worker loads grammars itself, without the engine). */
   grammars: Record<string, string>;
+  /** Default `facts`. */
+  job?: FactsJob;
 }
-export type FactsResponse = { type: 'result'; id: number; facts: WireFacts[] } | { type: 'error'; id: number; message: string; stale?: boolean };
+/** `facts` for the job `facts`; `packed` (one transferred array for the whole batch) for the others. */
+export type FactsResponse = { type: 'result'; id: number; facts: WireFacts[]; packed?: Int32Array } | { type: 'error'; id: number; message: string; stale?: boolean };
+/** A batch's result as it lands. */
+export interface BatchResult {
+  facts: WireFacts[];
+  packed?: Int32Array;
+}
 
 const IDLE_MS = 30_000;
 const IN_FLIGHT = 2;
@@ -50,7 +65,7 @@ interface Slot {
 export class FactsPool {
   private slots: Slot[] = [];
   private nextId = 1;
-  private pending = new Map<number, { slot: Slot; resolve: (facts: WireFacts[]) => void; reject: (err: Error) => void }>();
+  private pending = new Map<number, { slot: Slot; resolve: (res: BatchResult) => void; reject: (err: Error) => void }>();
   private idle: NodeJS.Timeout | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -61,14 +76,14 @@ export class FactsPool {
    * lands (in any order). `more()` is asked before each new batch is sent: false stops feeding
    * (a spent time budget), and the promise resolves once the batches in flight are back.
    */
-  run(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[]) => void, more: () => boolean): Promise<void> {
+  run(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[], packed?: Int32Array) => void, more: () => boolean, job: FactsJob = 'facts'): Promise<void> {
     // One run at a time: two runs would compete for the same in-flight slots.
-    const run = this.queue.then(() => this.runNow(root, grammars, batches, classNames, classKey, onBatch, more));
+    const run = this.queue.then(() => this.runNow(root, grammars, batches, classNames, classKey, onBatch, more, job));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async runNow(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[]) => void, more: () => boolean): Promise<void> {
+  private async runNow(root: string, grammars: Record<string, string>, batches: FactsTask[][], classNames: readonly string[], classKey: string, onBatch: (batch: number, facts: WireFacts[], packed?: Int32Array) => void, more: () => boolean, job: FactsJob): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     if (this.slots.length < this.size) {
@@ -86,12 +101,12 @@ export class FactsPool {
           inFlight++;
           const sendNames = slot.classKey !== classKey;
           slot.classKey = classKey;
-          this.send(slot, { id: 0, root, grammars, tasks: batches[b], classKey, ...(sendNames ? { classNames: [...classNames] } : {}) }).then(
-            (facts) => {
+          this.send(slot, { id: 0, root, grammars, tasks: batches[b], classKey, ...(sendNames ? { classNames: [...classNames] } : {}), ...(job !== 'facts' ? { job } : {}) }).then(
+            (res) => {
               slot.inFlight--;
               inFlight--;
               if (failed) return;
-              onBatch(b, facts);
+              onBatch(b, res.facts, res.packed);
               feed(slot);
               if (inFlight === 0) resolve();
             },
@@ -116,7 +131,7 @@ export class FactsPool {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
-  private send(slot: Slot, req: FactsRequest): Promise<WireFacts[]> {
+  private send(slot: Slot, req: FactsRequest): Promise<BatchResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { slot, resolve, reject });
@@ -132,7 +147,7 @@ export class FactsPool {
       if (!p) return;
       this.pending.delete(res.id);
       if (res.type === 'error') p.reject(new Error(res.message));
-      else p.resolve(res.facts);
+      else p.resolve({ facts: res.facts, packed: res.packed });
     });
     const fail = (err: Error): void => {
       this.slots = this.slots.filter((s) => s.worker !== worker);

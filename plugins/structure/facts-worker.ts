@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { Language, Parser, Query } from 'web-tree-sitter';
 import { setGrammarLoader } from './code-trees.ts';
+import { shapesJob, sketchJob } from './cold-shapes-work.ts';
 import { computeFacts } from './file-facts.ts';
 import type { FactsRequest, FactsResponse, WireFacts } from './facts-pool.ts';
 
@@ -25,6 +26,17 @@ async function handle(req: FactsRequest): Promise<FactsResponse> {
     classNames = new Set(req.classNames);
     classKey = req.classKey;
   } else if (req.classKey !== classKey) return { type: 'error', id: req.id, message: 'class names out of date', stale: true };
+  if (req.job === 'sketch' || req.job === 'shapes') {
+    const texts = req.tasks.map((task) => {
+      try {
+        return readFileSync(join(req.root, task.path), 'utf8');
+      } catch {
+        return null; // unreadable or gone: the caller skips it
+      }
+    });
+    const packed = req.job === 'sketch' ? sketchJob(req.tasks, texts) : await shapesJob(req.tasks, texts);
+    return { type: 'result', id: req.id, facts: [], packed };
+  }
   const out: WireFacts[] = [];
   for (const task of req.tasks) {
     try {
@@ -40,7 +52,7 @@ async function handle(req: FactsRequest): Promise<FactsResponse> {
 parentPort!.on('message', (req: FactsRequest) => {
   handle(req).then(
     (res) => {
-      const transfer = res.type === 'result' ? res.facts.flatMap((f) => (f ? f.defs.map((d) => d.shingles.buffer as ArrayBuffer) : [])) : [];
+      const transfer = res.type !== 'result' ? [] : res.packed ? [res.packed.buffer as ArrayBuffer] : res.facts.flatMap((f) => (f ? f.defs.map((d) => d.shingles.buffer as ArrayBuffer) : []));
       parentPort!.postMessage(res, transfer);
     },
     (err: unknown) => parentPort!.postMessage({ type: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) } satisfies FactsResponse),

@@ -37,6 +37,8 @@ export interface Shape {
   /** Sorted distinct shingle hashes. */
   shingles: Int32Array;
   tokens: number;
+  /** Its MinHash signature (minhash.ts), when whoever made the shape computed it. */
+  minhash?: Int32Array;
 }
 
 /** One definition node of the file and its shape. */

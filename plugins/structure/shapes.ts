@@ -6,7 +6,8 @@
  */
 import type { GraphNode, GraphService, Language } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
-import { factsOf } from './facts-cache.ts';
+import { coldShapes } from './cold-shapes.ts';
+import { asVerbWork, factsOf, POOL_MIN_FILES } from './facts-cache.ts';
 import type { DefinitionShape, Shape } from './file-facts.ts';
 
 export type { Shape };
@@ -30,8 +31,34 @@ function rowsOf(defs: readonly DefinitionShape[]): Map<number, DefinitionShape[]
   return out;
 }
 
-/** Shapes of every symbol given (any files), within the deadline. */
-export async function collectShapes(graph: GraphService, symbols: readonly GraphNode[], deadline: Deadline): Promise<{ shapes: Map<string, Shape>; filesDone: number; filesTotal: number; workers: number; fromStore: number; parsed: number }> {
+/** The shapes of `list` (symbols of one file) among the file's definitions, into `into`. */
+export function definitionShapesOf(defs: readonly DefinitionShape[], list: readonly GraphNode[], into: Map<string, Shape>): void {
+  const byRow = rowsOf(defs);
+  for (const s of list) {
+    const d = definitionOf(byRow, s);
+    if (d) into.set(s.id, d); // a DefinitionShape is a Shape: no copy per symbol
+  }
+}
+
+/** What `collectShapes` did. */
+export interface ShapesOutcome {
+  shapes: Map<string, Shape>;
+  filesDone: number;
+  filesTotal: number;
+  workers: number;
+  fromStore: number;
+  /** Files parsed (for their facts, or for their candidates' shapes on a cold call). */
+  parsed: number;
+  /** A cold call (cold-shapes.ts): files sketched and candidate symbols; absent otherwise. */
+  cold?: { sketched: number; candidates: number };
+}
+
+/**
+ * Shapes of every symbol given (any files), within the deadline: the missing files' facts are
+ * computed. With `cold` (twins), when many files have no facts yet (at least the pool's threshold),
+ * only the candidate symbols' shapes are made instead (cold-shapes.ts).
+ */
+export async function collectShapes(graph: GraphService, symbols: readonly GraphNode[], deadline: Deadline, options: { cold?: boolean } = {}): Promise<ShapesOutcome> {
   const byFile = new Map<string, GraphNode[]>();
   for (const s of symbols) {
     if (!s.language) continue;
@@ -40,21 +67,25 @@ export async function collectShapes(graph: GraphService, symbols: readonly Graph
     else byFile.set(s.path, [s]);
   }
   const files = [...byFile].map(([path, list]) => ({ path, language: list[0].language as Language }));
-  const outcome = await factsOf(graph, files, deadline);
+  const known = await factsOf(graph, files, deadline, { lookupOnly: true });
+  const missing = known.missing ?? [];
+  const coldCall = options.cold === true && missing.length >= POOL_MIN_FILES;
+  const outcome = coldCall ? known : await factsOf(graph, missing, deadline);
   const shapes = new Map<string, Shape>();
   let filesDone = 0;
-  for (const [path, list] of byFile) {
-    const facts = outcome.facts.get(path);
-    if (!facts) continue;
-    filesDone++;
-    const byRow = rowsOf(facts.defs);
-    for (const s of list) {
-      const d = definitionOf(byRow, s);
-      if (d) shapes.set(s.id, d); // a DefinitionShape is a Shape: no copy per symbol
+  for (const facts of [known.facts, coldCall ? null : outcome.facts]) {
+    for (const [path, f] of facts ?? []) {
+      filesDone++;
+      definitionShapesOf(f.defs, byFile.get(path)!, shapes);
+      if ((filesDone & 63) === 0) await deadline.pace();
     }
-    if ((filesDone & 63) === 0) await deadline.pace();
   }
-  return { shapes, filesDone, filesTotal: byFile.size, workers: outcome.workers, fromStore: outcome.fromStore, parsed: outcome.computed };
+  if (coldCall) {
+    // As verb work: the background facts job starts no slice meanwhile (its workers would be the same).
+    const cold = await asVerbWork(() => coldShapes(graph, byFile, new Set(missing.map((m) => m.path)), shapes, deadline));
+    return { shapes, filesDone: byFile.size - cold.unfinished, filesTotal: byFile.size, workers: cold.workers, fromStore: known.fromStore, parsed: cold.parsed, cold: { sketched: cold.sketched, candidates: cold.candidates } };
+  }
+  return { shapes, filesDone, filesTotal: byFile.size, workers: outcome.workers, fromStore: known.fromStore, parsed: outcome.computed };
 }
 
 /** Jaccard of two sorted shingle sets. */

@@ -3,56 +3,47 @@
  * LSH banding (pairs sharing a band bucket are candidates; an oversized bucket is cut, it only holds
  * boilerplate). Candidates are then scored with the exact Jaccard of their shingles.
  */
+import { structuralSimilarity, type CodeGraph, type GraphNode } from '../graph/api.ts';
+import { HASHES, minhashOf, mix, SEEDS } from './minhash.ts';
 import { jaccard, type Shape } from './shapes.ts';
 
-const HASHES = 32;
 const BANDS = 8;
 const ROWS = HASHES / BANDS;
 const MAX_BUCKET = 60;
 
-function mix(x: number, seed: number): number {
-  let h = (x ^ seed) | 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) | 0;
-}
-
-const SEEDS = Array.from({ length: HASHES }, (_, i) => mix(i + 1, 0x9e3779b9));
-
 /** Pairs of indices into `shapes` whose shingle Jaccard is at least `threshold`, best first. */
-export function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs: number): { a: number; b: number; ast: number }[] {
+export async function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs: number, options: { rows?: number; pace?: () => Promise<void> } = {}): Promise<{ a: number; b: number; ast: number }[]> {
   const n = shapes.length;
+  const rows = options.rows ?? ROWS;
+  const pace = options.pace;
+  // Yields (pace) between bands and every few thousand pairs looked at: a large set's LSH takes longer than one turn.
+  let looked = 0;
+  const bands = HASHES / rows;
+  // Signatures made with the shapes (the facts workers) are used as they are.
   const minhash = new Int32Array(n * HASHES);
   for (let i = 0; i < n; i++) {
-    const s = shapes[i].shingles;
-    for (let h = 0; h < HASHES; h++) {
-      let min = 0x7fffffff;
-      for (let k = 0; k < s.length; k++) {
-        const v = mix(s[k], SEEDS[h]);
-        if (v < min) min = v;
-      }
-      minhash[i * HASHES + h] = min;
-    }
+    minhash.set(shapes[i].minhash ?? minhashOf(shapes[i].shingles), i * HASHES);
+    if (pace && (i & 2047) === 2047) await pace();
   }
   const pairs: { a: number; b: number; ast: number }[] = [];
   // Each band's bucket key as one number (53 bits of two hashes of its rows), then the symbols
   // sorted by key: a bucket is a run of equal keys, in index order — no string or array per symbol.
   // A pair already scored in an earlier band (same key there, both among its bucket's first
   // MAX_BUCKET) is skipped by looking at those bands, not through a set of every pair.
-  const keys = new Float64Array(n * BANDS);
-  const rank = new Uint16Array(n * BANDS);
+  const keys = new Float64Array(n * bands);
+  const rank = new Uint16Array(n * bands);
   const order = new Uint32Array(n);
   const scoredBefore = (a: number, b: number, band: number): boolean => {
     for (let e = 0; e < band; e++) if (keys[e * n + a] === keys[e * n + b] && rank[e * n + a] < MAX_BUCKET && rank[e * n + b] < MAX_BUCKET) return true;
     return false;
   };
-  for (let band = 0; band < BANDS; band++) {
+  for (let band = 0; band < bands; band++) {
     const base = band * n;
     for (let i = 0; i < n; i++) {
       let h1 = 0x811c9dc5;
       let h2 = 0x01000193;
-      for (let r = 0; r < ROWS; r++) {
-        const v = minhash[i * HASHES + band * ROWS + r];
+      for (let r = 0; r < rows; r++) {
+        const v = minhash[i * HASHES + band * rows + r];
         h1 = mix(h1 ^ v, SEEDS[r]);
         h2 = mix(h2 + v, SEEDS[HASHES - 1 - r]);
       }
@@ -79,8 +70,51 @@ export function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs:
         }
       }
       start = end;
+      if (pace && (looked += size * size) > 200_000) {
+        looked = 0;
+        await pace();
+      }
     }
+    await pace?.();
   }
   pairs.sort((p, q) => q.ast - p.ast || p.a - q.a || p.b - q.b);
   return pairs.slice(0, maxPairs);
+}
+
+/** A scored twin pair: `ast` the shape Jaccard, `graph` the graph-signature similarity (null: no features). */
+export interface TwinPair {
+  a: GraphNode;
+  b: GraphNode;
+  similarity: number;
+  ast: number;
+  graph: number | null;
+  tokens: [number, number];
+}
+
+/**
+ * The twin pairs among `symbols` (each kind with its own kind only): shapes of at least `minTokens`
+ * tokens, LSH candidates scored by shape Jaccard, then 0.8 × shape + 0.2 × graph signature when
+ * the graph has features for the pair; those at or over `threshold`, best first.
+ */
+export async function scoreTwins(g: CodeGraph, symbols: readonly GraphNode[], shapes: ReadonlyMap<string, Shape>, kinds: ReadonlySet<string>, threshold: number, minTokens: number, pace: () => Promise<void>): Promise<TwinPair[]> {
+  const pairs: TwinPair[] = [];
+  for (const kind of kinds) {
+    const nodes = symbols.filter((s) => s.kind === kind && (shapes.get(s.id)?.tokens ?? 0) >= minTokens);
+    const list: Shape[] = nodes.map((s) => shapes.get(s.id)!);
+    // The AST score must carry most of the threshold on its own: the graph part adds at most 0.2.
+    let scored = 0;
+    for (const p of await twinPairs(list, Math.max(0.3, threshold - 0.2), 20_000, { pace })) {
+      if ((++scored & 511) === 0) await pace();
+      const a = nodes[p.a];
+      const b = nodes[p.b];
+      const s = structuralSimilarity(g, g.indexOf(a.id), g.indexOf(b.id));
+      const hasGraph = s.jaccard > 0 || s.shared > 0;
+      const similarity = hasGraph ? 0.8 * p.ast + 0.2 * s.similarity : p.ast;
+      if (similarity < threshold) continue;
+      pairs.push({ a, b, similarity, ast: p.ast, graph: hasGraph ? s.similarity : null, tokens: [list[p.a].tokens, list[p.b].tokens] });
+    }
+    await pace();
+  }
+  pairs.sort((x, y) => y.similarity - x.similarity || x.a.id.localeCompare(y.a.id));
+  return pairs;
 }

@@ -1,11 +1,11 @@
 /** twins: structurally near-identical functions and classes — normalised AST shape plus graph signature, found by LSH. */
 import { AgentId, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { sharedFeatureNames, structuralSimilarity, type GraphNode } from '../../graph/api.ts';
+import { sharedFeatureNames, type GraphNode } from '../../graph/api.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
-import { collectShapes, type Shape } from '../shapes.ts';
-import { twinPairs } from '../twin-pairs.ts';
+import { collectShapes } from '../shapes.ts';
+import { scoreTwins, type TwinPair } from '../twin-pairs.ts';
 
 /** Shapes smaller than this are one-liners: they would all look alike. */
 const MIN_TOKENS = 30;
@@ -36,7 +36,7 @@ export const twinsVerb = defineVerb({
   stages: ['review'],
   next: 'view',
   guide:
-    'similarity = 0.8 × AST Jaccard (5-token shingles of the normalised tree: names and literal values drop out, operators stay) + 0.2 × graph-signature similarity (same calls/references), or the AST score alone when the graph has no features for the pair. Pairs are only compared when MinHash/LSH puts them in a shared bucket, so this scales past pairwise. Kinds compare with their own kind only.',
+    'similarity = 0.8 × AST Jaccard (5-token shingles of the normalised tree: names and literal values drop out, operators stay) + 0.2 × graph-signature similarity (same calls/references), or the AST score alone when the graph has no features for the pair. Pairs are only compared when MinHash/LSH puts them in a shared bucket, so this scales past pairwise. Kinds compare with their own kind only. A cold call (no scan facts for most files yet) first sketches every symbol from its text (lexical MinHash, no parse) and parses only the candidates with a sketch partner (`compared.files_sketched`, `candidates`); on the stdlib it returned 0.97 of the full comparison\'s pairs (all of the best 500).',
   handler: async (args, call) => {
     const { graph, engine } = await structureCall(call);
     const g = engine.graph;
@@ -46,32 +46,12 @@ export const twinsVerb = defineVerb({
     const kinds = new Set<string>(args.node_types?.length ? args.node_types : ['function', 'method']);
     const symbols: GraphNode[] = [];
     for (const [, n] of g.nodes()) if (kinds.has(n.kind) && scope.has(n.path) && n.language !== 'markdown' && n.endLine - n.startLine >= 2) symbols.push(n);
-    const { shapes, filesDone, filesTotal, workers, fromStore, parsed } = await collectShapes(graph, symbols, deadline);
+    const { shapes, filesDone, filesTotal, workers, fromStore, parsed, cold } = await collectShapes(graph, symbols, deadline, { cold: true });
     const threshold = args.similarity_threshold ?? 0.8;
     const minTokens = args.min_tokens ?? MIN_TOKENS;
-    const pairs: { a: GraphNode; b: GraphNode; similarity: number; ast: number; graph: number | null; tokens: [number, number] }[] = [];
-    for (const kind of kinds) {
-      const nodes = symbols.filter((s) => s.kind === kind && (shapes.get(s.id)?.tokens ?? 0) >= minTokens);
-      const list: Shape[] = nodes.map((s) => shapes.get(s.id)!);
-      // The AST score must carry most of the threshold on its own: the graph part adds at most 0.2.
-      let scored = 0;
-      for (const p of twinPairs(list, Math.max(0.3, threshold - 0.2), 20_000)) {
-        if ((++scored & 511) === 0) await deadline.pace();
-        const a = nodes[p.a];
-        const b = nodes[p.b];
-        const ia = g.indexOf(a.id);
-        const ib = g.indexOf(b.id);
-        const s = structuralSimilarity(g, ia, ib);
-        const hasGraph = s.jaccard > 0 || s.shared > 0;
-        const similarity = hasGraph ? 0.8 * p.ast + 0.2 * s.similarity : p.ast;
-        if (similarity < threshold) continue;
-        pairs.push({ a, b, similarity, ast: p.ast, graph: hasGraph ? s.similarity : null, tokens: [list[p.a].tokens, list[p.b].tokens] });
-      }
-      await deadline.pace();
-    }
-    pairs.sort((x, y) => y.similarity - x.similarity || x.a.id.localeCompare(y.a.id));
+    const pairs = await scoreTwins(g, symbols, shapes, kinds, threshold, minTokens, () => deadline.pace());
     // Reasons only for the pairs returned: naming shared features costs a look at both neighbourhoods.
-    const reasonOf = (p: (typeof pairs)[number]) => {
+    const reasonOf = (p: TwinPair) => {
       const shared = p.graph !== null ? sharedFeatureNames(g, g.indexOf(p.a.id), g.indexOf(p.b.id), 4) : [];
       return `AST shape ${Math.round(p.ast * 100)}% alike (${p.tokens[0]} vs ${p.tokens[1]} tokens)${p.graph !== null ? `; graph signature ${Math.round(p.graph * 100)}%${shared.length ? `: both ${shared.join(', ')}` : ''}` : ''}`;
     };
@@ -87,7 +67,7 @@ export const twinsVerb = defineVerb({
     return {
       pairs: kept,
       total: pairs.length,
-      compared: { symbols: shapes.size, files: filesDone, files_total: filesTotal, parse_workers: workers, files_from_store: fromStore, files_parsed: parsed },
+      compared: { symbols: shapes.size, files: filesDone, files_total: filesTotal, parse_workers: workers, files_from_store: fromStore, files_parsed: parsed, ...(cold ? { files_sketched: cold.sketched, candidates: cold.candidates } : {}) },
       budget: report,
       time: deadline.report(`${filesTotal - filesDone} file(s) not parsed`),
     };

@@ -21,7 +21,7 @@ function variant(base: Shape, changed: number, seed: number): Shape {
 }
 
 describe('twinPairs (MinHash/LSH candidates, exact Jaccard)', () => {
-  it('finds every planted near-copy once, scores it exactly, and nothing below the threshold', () => {
+  it('finds every planted near-copy once, scores it exactly, and nothing below the threshold', async () => {
     const shapes: Shape[] = [];
     const planted: [number, number][] = [];
     for (let i = 0; i < 300; i++) shapes.push(shape(i + 1, 40 + (i % 50)));
@@ -33,7 +33,7 @@ describe('twinPairs (MinHash/LSH candidates, exact Jaccard)', () => {
     }
     const boiler = shape(99_999, 60);
     for (let i = 0; i < 20; i++) shapes.push(boiler);
-    const pairs = twinPairs(shapes, 0.8, 20_000);
+    const pairs = await twinPairs(shapes, 0.8, 20_000);
     const key = (a: number, b: number) => `${a},${b}`;
     const got = new Set(pairs.map((p) => key(p.a, p.b)));
     assert.equal(got.size, pairs.length, 'no pair twice');
