@@ -4,10 +4,35 @@
 // through tsx instead (what the tests do, so they exercise the current sources).
 import { existsSync } from 'node:fs';
 
+/** Options of core/cli.ts that take a value (the word after them is not the command). */
+const VALUED = new Set(['--config', '--workspace', '--tier', '--port', '--host', '--dir']);
+
+/** The command `main` will run: the first positional argument, else `serve` (a bare `m1nd`), `help` or `version`. */
+function command(argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return argv[i + 1] ?? 'serve';
+    if (VALUED.has(a)) i++;
+    else if (a === '--help' || a === '-h' || a === '--version' || a === '-v') return 'help';
+    else if (!a.startsWith('-')) return a;
+  }
+  return 'serve';
+}
+
+const argv = process.argv.slice(2);
+// A server keeps its young generation at its initial 2 × 1 MB from here (V8 would double it while the
+// code loads, and never give it back); `serve` then grows it to its set size and holds it there
+// (core/cli-heap.ts, which reads this state). Other commands keep V8's default. M1ND_LEAN_HEAP=0: V8's default.
+if (['serve', 'dev', 'ui'].includes(command(argv)) && process.env.M1ND_LEAN_HEAP !== '0') {
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--semi-space-growth-factor=1');
+  globalThis[Symbol.for('m1nd.youngGeneration')] = { factor: 1 };
+}
+
 const compiled = new URL('../dist/m1nd.js', import.meta.url);
 if (process.env.M1ND_FROM_SOURCE !== '1' && existsSync(compiled)) {
   const { main } = await import(compiled.href);
-  const code = await main(process.argv.slice(2));
+  const code = await main(argv);
   if (code >= 0) process.exit(code);
 } else {
   // Heavy dependencies are imported before the TypeScript loader is registered: loaded then, their
