@@ -23,11 +23,9 @@ const argv = process.argv.slice(2);
 // A server keeps its young generation at its initial 2 × 1 MB from here (V8 would double it while the
 // code loads, and never give it back); `serve` then grows it to its set size and holds it there
 // (core/cli-heap.ts, which reads this state). Other commands keep V8's default. M1ND_LEAN_HEAP=0: V8's default.
-if (['serve', 'dev', 'ui'].includes(command(argv)) && process.env.M1ND_LEAN_HEAP !== '0') {
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1');
-  globalThis[Symbol.for('m1nd.youngGeneration')] = { factor: 1 };
-}
+const hold = ['serve', 'dev', 'ui'].includes(command(argv)) && process.env.M1ND_LEAN_HEAP !== '0' ? (await import('node:v8')).setFlagsFromString : null;
+hold?.('--semi-space-growth-factor=1');
+if (hold) globalThis[Symbol.for('m1nd.youngGeneration')] = { factor: 1 };
 
 const compiled = new URL('../dist/m1nd.js', import.meta.url);
 if (process.env.M1ND_FROM_SOURCE !== '1' && existsSync(compiled)) {
@@ -50,5 +48,7 @@ if (process.env.M1ND_FROM_SOURCE !== '1' && existsSync(compiled)) {
   ]);
   const { register } = await import('tsx/esm/api');
   register();
+  // The loader's thread is a new isolate, whose set-up put V8's default factor back for the whole process.
+  hold?.('--semi-space-growth-factor=1');
   await import('../core/main.ts');
 }

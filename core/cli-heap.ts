@@ -40,8 +40,8 @@ interface HeapState {
   factor?: number;
   /** The semi-space size the server holds (MB), once `leanServerHeap` applied it. */
   targetMb?: number;
-  /** Watches the growth until the target (disconnected once reached). */
-  observer?: PerformanceObserver;
+  /** The semi-space size workers start with (MB), once `leanServerHeap` set it. */
+  workerMb?: number;
 }
 const STATE = Symbol.for('m1nd.youngGeneration');
 const slot = globalThis as { [STATE]?: HeapState };
@@ -69,36 +69,54 @@ export function serverSemiSpaceMb(env: NodeJS.ProcessEnv = process.env): number 
 }
 
 /**
- * The server's young generation (called by `serve` once the host is up): lets it grow to
- * `serverSemiSpaceMb`'s size and holds it there; with `M1ND_LEAN_HEAP=0`,
- * V8's default. True when the server's setting applies.
+ * A worker's young generation from its start (MB), under a server's setting: V8 reads the growth
+ * factor for every isolate, so a worker started while the server holds its own could not grow; it
+ * starts at V8's maximum instead (`--min-semi-space-size`, read when an isolate is made; a worker's
+ * `resourceLimits.maxYoungGenerationSizeMb` still caps it), the size a busy worker reaches by default.
+ */
+export const WORKER_SEMI_SPACE_MB = 16;
+
+/**
+ * Puts the factor that the server's policy wants now: V8's default while the young generation is
+ * under its target, 1 once it is there. Run after every collection (a `gc` observer) and whenever a
+ * worker starts: making an isolate resets a factor under 2 to 2 for the whole process (V8's heap
+ * set-up does), so a worker's start would let the server's young generation grow again.
+ */
+function enforce(): void {
+  const s = state();
+  if (s.targetMb === undefined) return;
+  const want = newSpace().semiMb >= s.targetMb ? 1 : DEFAULT_FACTOR;
+  // Set even when unchanged: a worker's start may have reset it behind this state's back.
+  setFactor(want);
+}
+
+/** Set once per process (the observer and the worker hook outlive a changed setting, which `enforce` reads). */
+let watching = false;
+
+/**
+ * The server's young generation (called by `serve` once the host is up): grows it to
+ * `serverSemiSpaceMb`'s size and holds it there; with `M1ND_LEAN_HEAP=0`, V8's default. True when
+ * the server's setting applies.
  */
 export function leanServerHeap(env: NodeJS.ProcessEnv = process.env): boolean {
   const target = serverSemiSpaceMb(env);
   const s = state();
-  s.observer?.disconnect();
-  s.observer = undefined;
   if (target === null) {
-    if (s.factor !== undefined && s.factor !== DEFAULT_FACTOR) setFactor(DEFAULT_FACTOR);
     s.targetMb = undefined;
+    if (s.factor !== undefined && s.factor !== DEFAULT_FACTOR) setFactor(DEFAULT_FACTOR);
     return false;
   }
   s.targetMb = target;
-  if (newSpace().semiMb >= target) {
-    setFactor(1);
-    return true;
+  setFlagsFromString(`--min-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
+  s.workerMb = WORKER_SEMI_SPACE_MB;
+  enforce();
+  if (!watching) {
+    watching = true;
+    // The observer runs on a later turn than the collection it reports: a turn that keeps more than
+    // the new size alive can double it once more before the factor is back to 1 (health reports the size reached).
+    new PerformanceObserver(enforce).observe({ entryTypes: ['gc'] });
+    process.on('worker', (worker) => worker.once('online', enforce));
   }
-  setFactor(DEFAULT_FACTOR);
-  // The observer runs after the collection that grew it (on a later turn): one more doubling is possible
-  // if a single turn keeps more than the new size alive; `youngGeneration()` reports the size reached.
-  const observer = new PerformanceObserver(() => {
-    if (newSpace().semiMb < target) return;
-    setFactor(1);
-    observer.disconnect();
-    if (s.observer === observer) s.observer = undefined;
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  s.observer = observer;
   return true;
 }
 
@@ -128,12 +146,15 @@ export function youngGeneration(): YoungGeneration {
  * with V8's defaults rejects (see the file comment).
  */
 export function underDefaultHeapFlags<T>(work: () => T): T {
-  const factor = state().factor;
-  if (factor === undefined || factor === DEFAULT_FACTOR) return work();
-  setFactor(DEFAULT_FACTOR);
+  const { factor, workerMb } = state();
+  const lean = factor !== undefined && factor !== DEFAULT_FACTOR;
+  if (!lean && workerMb === undefined) return work();
+  if (lean) setFactor(DEFAULT_FACTOR);
+  if (workerMb !== undefined) setFlagsFromString('--min-semi-space-size=0');
   try {
     return work();
   } finally {
-    setFactor(factor);
+    if (workerMb !== undefined) setFlagsFromString(`--min-semi-space-size=${workerMb}`);
+    if (lean) setFactor(factor);
   }
 }

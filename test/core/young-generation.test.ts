@@ -1,0 +1,146 @@
+/**
+ * The server's young generation (core/cli-heap.ts): `m1nd serve` holds it at 2 × 1 MB while its code
+ * loads, then grows it to its set size and holds it there; `m1nd call` keeps V8's default; the
+ * bundle's code cache, compiled and written under V8's default flags, is accepted by both.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { YoungGeneration } from '../../core/index.ts';
+import { tempDir } from '../helpers/mcp.ts';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin/m1nd.js');
+
+/** Starts `m1nd <args>` over stdio, calls health, and returns its young_generation. */
+async function servedYoung(args: string[], env: Record<string, string>): Promise<YoungGeneration> {
+  const client = new Client({ name: 'young-generation-test', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'ignore' }));
+  try {
+    const result = await client.callTool({ name: 'health', arguments: { agent_id: 'young-test' } });
+    return JSON.parse((result.content as { text: string }[])[0].text).young_generation;
+  } finally {
+    await client.close();
+  }
+}
+
+async function calledYoung(cwd: string, env: Record<string, string>): Promise<YoungGeneration> {
+  const { stdout } = await run(process.execPath, [BIN, 'call', 'health', '--json'], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+  return JSON.parse(stdout).young_generation;
+}
+
+/**
+ * A child process that starts as a server does (the state bin/m1nd.js sets for a server command),
+ * applies the server's policy, starts a worker, then keeps ~100 MB alive over many turns (each turn's objects survive
+ * their scavenges, which is what makes V8 grow the young generation); prints youngGeneration() before and after.
+ */
+async function grown(env: Record<string, string>, holdFirst = true): Promise<{ before: YoungGeneration; after: YoungGeneration; workerMb: number }> {
+  const heap = path.join(ROOT, 'core/cli-heap.ts');
+  const script = [
+    holdFirst ? `(await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1'); globalThis[Symbol.for('m1nd.youngGeneration')] = { factor: 1 };` : '',
+    `const { leanServerHeap, youngGeneration } = await import(${JSON.stringify(heap)});`,
+    `leanServerHeap();`,
+    `const before = youngGeneration();`,
+    // A worker's start resets V8's growth factor for the whole process; the worker reports its own young generation.
+    `const { Worker } = await import('node:worker_threads');`,
+    `const worker = new Worker("const s = (await import('node:v8')).getHeapSpaceStatistics().find((x) => x.space_name === 'new_space'); (await import('node:worker_threads')).parentPort.postMessage(Math.round((s.space_used_size + s.space_available_size) / 2 ** 20));", { eval: true });`,
+    `const workerMb = new Promise((r) => worker.once('message', r));`,
+    `const kept = [];`,
+    `for (let turn = 0; turn < 400; turn++) {`,
+    `  for (let i = 0; i < 4000; i++) kept.push({ turn, i, s: 'x' + i });`,
+    `  await new Promise((r) => setImmediate(r));`,
+    `}`,
+    `process.stdout.write(JSON.stringify({ before, after: youngGeneration(), workerMb: await workerMb, kept: kept.length }));`,
+  ].join('\n');
+  const { stdout } = await run(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
+  return JSON.parse(stdout);
+}
+
+describe('the server young generation', function () {
+  this.timeout(600_000);
+
+  it('grows to its set size under allocation and stays there; V8 alone grows it to 2 × 16 MB', async () => {
+    const server = await grown({});
+    assert.equal(server.before.policy, 'server');
+    assert.ok(server.before.semi_space_mb <= 4, JSON.stringify(server.before));
+    assert.equal(server.after.target_mb, 4);
+    assert.equal(server.after.semi_space_mb, 4, JSON.stringify(server.after));
+    assert.equal(server.workerMb, 16, 'a worker started under the server setting begins at V8 maximum, since it cannot grow');
+    const two = await grown({ M1ND_SEMI_SPACE_MB: '2' });
+    assert.equal(two.after.semi_space_mb, 2, JSON.stringify(two.after));
+    const one = await grown({ M1ND_SEMI_SPACE_MB: '1' });
+    // This process grew to 2 MB while tsx loaded, before the policy applied: held where it was.
+    assert.equal(one.after.semi_space_mb, one.before.semi_space_mb, JSON.stringify(one));
+    const v8Default = await grown({ M1ND_LEAN_HEAP: '0' }, false);
+    assert.equal(v8Default.after.policy, 'default');
+    assert.equal(v8Default.after.semi_space_mb, 16, `the same allocation grows V8's default to its maximum: ${JSON.stringify(v8Default.after)}`);
+  });
+
+  it('serves from sources with the server young generation; `m1nd call` keeps V8 default', async () => {
+    const ws = tempDir();
+    const env = { M1ND_FROM_SOURCE: '1', M1ND_CACHE_DIR: 'off' };
+    const served = await servedYoung(['serve', '--workspace', ws], env);
+    assert.equal(served.policy, 'server');
+    assert.equal(served.target_mb, 4);
+    assert.ok(served.semi_space_mb <= 4, JSON.stringify(served));
+    // Options before the command, and a bare `m1nd`, are servers too.
+    assert.equal((await servedYoung(['--workspace', ws, '--tier', 'full'], env)).policy, 'server');
+    assert.equal((await servedYoung(['--workspace', ws], { ...env, M1ND_LEAN_HEAP: '0' })).policy, 'default');
+    const called = await calledYoung(ws, env);
+    assert.equal(called.policy, 'default');
+    assert.equal(called.target_mb, null);
+  });
+
+  describe('from dist/ through the code cache', () => {
+    let cache: string;
+    let ws: string;
+    const cacheFile = (): string => {
+      const files = fs.readdirSync(cache).filter((n) => n.startsWith('m1nd_cjs-') && n.endsWith('.v8cache'));
+      assert.equal(files.length, 1, files.join(', '));
+      return path.join(cache, files[0]);
+    };
+
+    before(async () => {
+      if (!fs.existsSync(path.join(ROOT, 'dist/m1nd.cjs'))) await run('npm', ['run', 'build'], { cwd: ROOT });
+      cache = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-young-cache-'));
+      ws = tempDir();
+    });
+
+    it('serves with the server young generation, and a cache made by a server is accepted by `m1nd call` and the next server (and back)', async () => {
+      const env = { M1ND_CACHE_DIR: cache };
+      const served = await servedYoung(['serve', '--workspace', ws], env);
+      assert.equal(served.policy, 'server');
+      assert.ok(served.semi_space_mb <= 4, JSON.stringify(served));
+      const file = cacheFile();
+      const written = fs.statSync(file).mtimeMs;
+      // A cache V8 rejects (other flags) is rewritten once the host is up: the same file, untouched, was accepted.
+      assert.equal((await calledYoung(ws, env)).policy, 'default');
+      assert.equal(fs.statSync(file).mtimeMs, written, '`m1nd call` accepted the server-made cache');
+      assert.equal((await servedYoung(['serve', '--workspace', ws], env)).policy, 'server');
+      assert.equal(fs.statSync(file).mtimeMs, written, 'the next server accepted it');
+      // And the other way: a cache made by `m1nd call`, loaded by a server.
+      fs.rmSync(file);
+      await calledYoung(ws, env);
+      const byCall = cacheFile();
+      const callWritten = fs.statSync(byCall).mtimeMs;
+      assert.equal((await servedYoung(['serve', '--workspace', ws], env)).policy, 'server');
+      assert.equal(fs.statSync(byCall).mtimeMs, callWritten, 'a server accepted the cache `m1nd call` made');
+    });
+
+    it('rewrites a cache made under other V8 flags (so the checks above can fail)', async () => {
+      fs.rmSync(cacheFile());
+      // Made by a process whose V8 flags differ from the defaults: rejected by the next server, and replaced.
+      await run(process.execPath, ['--no-lazy-feedback-allocation', BIN, 'call', 'health'], { cwd: ws, env: { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: cache } });
+      const foreignWritten = fs.statSync(cacheFile()).mtimeMs;
+      await servedYoung(['serve', '--workspace', ws], { M1ND_CACHE_DIR: cache });
+      assert.ok(fs.statSync(cacheFile()).mtimeMs > foreignWritten, 'the cache made under other flags was rewritten');
+    });
+  });
+});
