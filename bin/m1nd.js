@@ -20,19 +20,20 @@ function command(argv) {
 }
 
 const argv = process.argv.slice(2);
-// A server keeps its young generation at its initial 2 × 1 MB from here (V8 would double it while the
-// code loads, and never give it back); `serve` then grows it to its set size and holds it there
-// (core/cli-heap.ts, which reads this state). Other commands keep V8's default. M1ND_LEAN_HEAP=0: V8's default.
-const hold = ['serve', 'dev', 'ui'].includes(command(argv)) && process.env.M1ND_LEAN_HEAP !== '0' ? (await import('node:v8')).setFlagsFromString : null;
-hold?.('--semi-space-growth-factor=1');
-if (hold) globalThis[Symbol.for('m1nd.youngGeneration')] = { factor: 1 };
-
 const compiled = new URL('../dist/m1nd.js', import.meta.url);
 if (process.env.M1ND_FROM_SOURCE !== '1' && existsSync(compiled)) {
+  // A server's young generation is set once its host is up (core/cli-heap.ts): the bundle's load grows
+  // it to 2 × 4 MB, the server's size (held from here at 2 × 1 MB, the start cost 6% more instructions).
   const { main } = await import(compiled.href);
   const code = await main(argv);
   if (code >= 0) process.exit(code);
 } else {
+  // From sources, a server keeps its young generation at its initial 2 × 1 MB from here (the TypeScript
+  // loader would grow it to V8's maximum, 2 × 16 MB, and V8 never gives it back); `serve` then grows it to
+  // its set size and holds it there (core/cli-heap.ts, which reads this state). M1ND_LEAN_HEAP=0: V8's default.
+  const hold = ['serve', 'dev', 'ui'].includes(command(argv)) && process.env.M1ND_LEAN_HEAP !== '0' ? (await import('node:v8')).setFlagsFromString : null;
+  hold?.('--semi-space-growth-factor=1');
+  if (hold) globalThis[Symbol.for('m1nd.youngGeneration')] = { factor: 1 };
   // Heavy dependencies are imported before the TypeScript loader is registered: loaded then, their
   // hundreds of files skip the loader's per-module hooks.
   await Promise.all([

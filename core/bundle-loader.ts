@@ -89,7 +89,7 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
   let script: vm.Script;
   let load: BundleLoad;
   try {
-    // A server holds its young generation from its first line (core/cli-heap.ts): the cache is checked against V8's default flags, as `m1nd call` makes it.
+    // Checked against V8's default flags, as `m1nd call` makes the cache, whatever heap setting this process has by now (core/cli-heap.ts).
     script = underDefaultHeapFlags(() => new vm.Script(wrapped, { ...options, cachedData: typeof cached === 'string' ? undefined : cached }));
     load = typeof cached === 'string' ? cached : script.cachedDataRejected ? 'rejected' : 'cached';
   } catch (error) {

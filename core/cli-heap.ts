@@ -8,12 +8,16 @@
  * The semi-space maximum is fixed when V8 starts (`--max-semi-space-size`; `setFlagsFromString` of it
  * has no effect later, and Node has no way to pass it from inside the process). The growth factor
  * (`--semi-space-growth-factor`) is read each time the young generation would grow, so it can be set
- * while the process runs (set on the command line, V8 raises a factor under 2 back to 2). So:
- * - `bin/m1nd.js` holds the young generation at its initial 2 × 1 MB (factor 1) from its first line
- *   when the command is a server (serve, dev, ui, or none): the bundle's load and the host's start
- *   keep almost everything they make, and a larger young generation would only copy it more times;
- * - `serve` then lets it grow (factor 2) up to `SERVER_SEMI_SPACE_MB` and holds it there (a `gc`
- *   performance observer sees the size after each collection and puts the factor back to 1).
+ * while the process runs (set on the command line, V8 raises a factor under 2 back to 2; so does the
+ * set-up of every new isolate, i.e. every worker's start, for the whole process). So:
+ * - `serve`, once its host is up, lets the young generation grow (factor 2) to `SERVER_SEMI_SPACE_MB`
+ *   and holds it there: a `gc` performance observer and each worker's `online` event put the factor
+ *   back to 1 once the size is reached. From `dist/`, the bundle's load itself grows it to 2 × 4 MB
+ *   (holding it at 2 × 1 MB from bin/m1nd.js's first line cost the start 6% more instructions: the
+ *   load's short-lived objects copied); from sources, bin/m1nd.js holds it at 2 × 1 MB from its first
+ *   line, or the TypeScript loader would grow it to 2 × 16 MB;
+ * - workers started after that begin with 16 MB semi-spaces (`WORKER_SEMI_SPACE_MB`): under the held
+ *   factor they could not grow.
  * `m1nd call`, `list` and library use keep V8's default. `M1ND_LEAN_HEAP=0` keeps V8's default in the
  * server too; `M1ND_SEMI_SPACE_MB` (1, 2, 4, 8 or 16) sets the size the server grows to.
  *
