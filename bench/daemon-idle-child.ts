@@ -6,7 +6,7 @@
  * daemon's background cycles re-ingest them, and the same for the engine's own incremental ingest of
  * as many changed files (the baseline).
  *
- *   node --import ./bench/server-heap.mjs --import tsx/esm bench/daemon-idle-child.ts <root> <storeDir> <bare|graph-watch|daemon> <idleSeconds> <ingest 0|1> <burst>
+ *   node --import tsx/esm --import ./bench/server-heap.mjs bench/daemon-idle-child.ts <root> <storeDir> <bare|graph-watch|daemon> <idleSeconds> <ingest 0|1> <burst>
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';

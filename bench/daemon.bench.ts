@@ -20,7 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 function child(root: string, store: string, mode: string, idle: number, ingest: boolean, burst: number): Promise<any> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', join(here, 'server-heap.mjs'), '--import', 'tsx/esm', join(here, 'daemon-idle-child.ts'), root, store, mode, String(idle), ingest ? '1' : '0', String(burst)], { cwd: join(here, '..'), maxBuffer: 1 << 20, timeout: 1_800_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx/esm', '--import', join(here, 'server-heap.mjs'), join(here, 'daemon-idle-child.ts'), root, store, mode, String(idle), ingest ? '1' : '0', String(burst)], { cwd: join(here, '..'), maxBuffer: 1 << 20, timeout: 1_800_000 }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`${mode}: ${error.message}\n${stderr.slice(-2000)}`));
       resolve(JSON.parse(stdout.trim().split('\n').pop()!));
     });

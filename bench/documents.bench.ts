@@ -112,7 +112,7 @@ function youngMb(): string {
  * young generation from its first line): this process's own has grown while the bench's modules loaded.
  */
 async function inServerHeap(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', fileURLToPath(new URL('./server-heap.mjs', import.meta.url)), '--import', 'tsx', fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, DOCS_CHILD: '1' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', fileURLToPath(new URL('./server-heap.mjs', import.meta.url)), fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, DOCS_CHILD: '1' } });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`documents bench child exited with ${code}`);
 }

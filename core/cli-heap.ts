@@ -119,7 +119,12 @@ export function leanServerHeap(env: NodeJS.ProcessEnv = process.env): boolean {
     // The observer runs on a later turn than the collection it reports: a turn that keeps more than
     // the new size alive can double it once more before the factor is back to 1 (health reports the size reached).
     new PerformanceObserver(enforce).observe({ entryTypes: ['gc'] });
-    process.on('worker', (worker) => worker.once('online', enforce));
+    // The new isolate is set up on the worker's thread, before its 'online' event reaches this one: in between,
+    // a scavenge of this thread that decides to grow doubles it once (health then reports more than the target).
+    process.on('worker', (worker) => {
+      enforce();
+      worker.once('online', enforce);
+    });
   }
   return true;
 }
