@@ -12,7 +12,7 @@
  *
  *   node --import tsx bench/run.ts documents      (DOCS_VIEW_ONLY=1: no single ingests; DOCS_PROF=<dir>: CPU profiles + stretches; DOCS_TRACE=1: stretches over 8 ms and GCs over 2 ms;
  *   run in a child process with the young generation of `m1nd serve`, core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default,
- *   M1ND_SEMI_SPACE_MB=<n>: the server's size set to n MB)
+ *   M1ND_SEMI_SPACE_MB=<n>: held at n MB)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -123,7 +123,7 @@ export async function run(): Promise<void> {
   // The young generation as `m1nd serve` keeps it (its scavenges are what pause the loop between slices).
   leanServerHeap();
   const young = youngGeneration();
-  console.log(`heap: ${young.policy === 'server' ? `as \`m1nd serve\` (young generation grown to 2 × ${young.target_mb} MB, then held)` : "V8's default (M1ND_LEAN_HEAP=0)"}; now 2 × ${young.semi_space_mb} MB`);
+  console.log(`heap: as \`m1nd serve\`: ${young.policy}${young.target_mb ? ` (grown to 2 × ${young.target_mb} MB, then held)` : ''}; now 2 × ${young.semi_space_mb} MB`);
   const stdlib = execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
   const entries = readdirSync(stdlib).filter((e) => !SKIP.has(e) && !e.startsWith('.')).sort();
   const half = Math.ceil(entries.length / 2);

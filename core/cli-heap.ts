@@ -10,16 +10,16 @@
  * (`--semi-space-growth-factor`) is read each time the young generation would grow, so it can be set
  * while the process runs (set on the command line, V8 raises a factor under 2 back to 2; so does the
  * set-up of every new isolate, i.e. every worker's start, for the whole process). So:
- * - `serve`, once its host is up, lets the young generation grow (factor 2) to `SERVER_SEMI_SPACE_MB`
- *   and holds it there: a `gc` performance observer and each worker's `online` event put the factor
- *   back to 1 once the size is reached. From `dist/`, the bundle's load itself grows it to 2 × 4 MB
- *   (holding it at 2 × 1 MB from bin/m1nd.js's first line cost the start 6% more instructions: the
- *   load's short-lived objects copied); from sources, bin/m1nd.js holds it at 2 × 1 MB from its first
- *   line, or the TypeScript loader would grow it to 2 × 16 MB;
- * - workers started after that begin with 16 MB semi-spaces (`WORKER_SEMI_SPACE_MB`): under the held
- *   factor they could not grow.
- * `m1nd call`, `list` and library use keep V8's default. `M1ND_LEAN_HEAP=0` keeps V8's default in the
- * server too; `M1ND_SEMI_SPACE_MB` (1, 2, 4, 8 or 16) sets the size the server grows to.
+ * - by default `serve`, once its host is up, sets the factor to 1 (from `dist/` the bundle's load has
+ *   grown the young generation to 2 × 4 MB by then; from sources bin/m1nd.js holds it at 2 × 1 MB from
+ *   its first line, or the TypeScript loader would grow it to 2 × 16 MB). The next worker's start (parse
+ *   pool, tokenizer, checker) puts V8's default back;
+ * - `M1ND_SEMI_SPACE_MB=<n>` (1, 2, 4, 8 or 16; 4 advised) grows it to n MB and holds it there across
+ *   worker starts: a `gc` performance observer and each worker's `worker` and `online` events put the
+ *   factor back to 1 once the size is reached, and workers begin with 16 MB semi-spaces
+ *   (`WORKER_SEMI_SPACE_MB`) since under the held factor they could not grow. Not the default: on the
+ *   daemon bench it doubled idle CPU (docs/benchmarks.md, branch `younggen`);
+ * - `M1ND_LEAN_HEAP=0` keeps V8's default in the server too. `m1nd call`, `list` and library use keep it.
  *
  * V8 stamps a code cache with a hash of the flags that differ from their defaults and rejects a cache
  * made under other flags: the bundle's cache is compiled and written under V8's default factor
@@ -64,12 +64,12 @@ function newSpace(): { semiMb: number; committedMb: number } {
   return { semiMb: Math.round((s.space_used_size + s.space_available_size) / 2 ** 20), committedMb: Math.round((s.space_size / 2 ** 20) * 10) / 10 };
 }
 
-/** The semi-space size a server holds (MB): `M1ND_SEMI_SPACE_MB`, else SERVER_SEMI_SPACE_MB; null for V8's default (`M1ND_LEAN_HEAP=0`). */
+/** The semi-space size a server holds (MB) when `M1ND_SEMI_SPACE_MB` sets one (1, 2, 4, 8 or 16; SERVER_SEMI_SPACE_MB is the advised one), else null. */
 export function serverSemiSpaceMb(env: NodeJS.ProcessEnv = process.env): number | null {
   if (env.M1ND_LEAN_HEAP === '0') return null;
   const mb = Number(env.M1ND_SEMI_SPACE_MB);
   // Sizes V8 reaches by doubling from 1 MB, up to its 16 MB maximum.
-  return [1, 2, 4, 8, 16].includes(mb) ? mb : SERVER_SEMI_SPACE_MB;
+  return [1, 2, 4, 8, 16].includes(mb) ? mb : null;
 }
 
 /**
@@ -105,10 +105,16 @@ let watching = false;
 export function leanServerHeap(env: NodeJS.ProcessEnv = process.env): boolean {
   const target = serverSemiSpaceMb(env);
   const s = state();
-  if (target === null) {
+  if (env.M1ND_LEAN_HEAP === '0') {
     s.targetMb = undefined;
     if (s.factor !== undefined && s.factor !== DEFAULT_FACTOR) setFactor(DEFAULT_FACTOR);
     return false;
+  }
+  if (target === null) {
+    // The default: growth stopped once, here; the next worker's start puts V8's default back (see the file comment).
+    s.targetMb = undefined;
+    setFactor(1);
+    return true;
   }
   s.targetMb = target;
   setFlagsFromString(`--min-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
@@ -131,9 +137,12 @@ export function leanServerHeap(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** What `health` reports of the young generation: the policy, its target and the size now. */
 export interface YoungGeneration {
-  /** `server`: grown to `target_mb` then held; `held`: at its initial size (a server starting); `default`: V8's own. */
-  policy: 'server' | 'held' | 'default';
-  /** The semi-space size the server holds (MB), null under V8's default. */
+  /**
+   * `held`: grown to `target_mb` and held there, across worker starts (`M1ND_SEMI_SPACE_MB`); `lean`: growth
+   * stopped when the server started, until a worker's start (the default); `default`: V8's own.
+   */
+  policy: 'held' | 'lean' | 'default';
+  /** The semi-space size held (MB), null unless `held`. */
   target_mb: number | null;
   /** One semi-space's capacity now (MB). */
   semi_space_mb: number;
@@ -145,7 +154,7 @@ export interface YoungGeneration {
 export function youngGeneration(): YoungGeneration {
   const s = state();
   const { semiMb, committedMb } = newSpace();
-  const policy = s.targetMb !== undefined ? 'server' : s.factor === 1 ? 'held' : 'default';
+  const policy = s.targetMb !== undefined ? 'held' : s.factor === 1 ? 'lean' : 'default';
   return { policy, target_mb: s.targetMb ?? null, semi_space_mb: semiMb, committed_mb: committedMb };
 }
 

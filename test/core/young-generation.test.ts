@@ -1,7 +1,8 @@
 /**
- * The server's young generation (core/cli-heap.ts): `m1nd serve` holds it at 2 × 1 MB while its code
- * loads, then grows it to its set size and holds it there; `m1nd call` keeps V8's default; the
- * bundle's code cache, compiled and written under V8's default flags, is accepted by both.
+ * The server's young generation (core/cli-heap.ts): `m1nd serve` stops its growth once its host is up
+ * (from sources, from bin/m1nd.js's first line), or with M1ND_SEMI_SPACE_MB grows it to that size and
+ * holds it there across worker starts; `m1nd call` keeps V8's default; the bundle's code cache,
+ * compiled and written under V8's default flags, is accepted by both.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -66,32 +67,37 @@ async function grown(env: Record<string, string>, holdFirst = true): Promise<{ b
 describe('the server young generation', function () {
   this.timeout(600_000);
 
-  it('grows to its set size under allocation and stays there; V8 alone grows it to 2 × 16 MB', async () => {
-    const server = await grown({});
-    assert.equal(server.before.policy, 'server');
+  it('held: grows to its set size under allocation and stays there across a worker start; V8 alone grows it to 2 × 16 MB', async () => {
+    const server = await grown({ M1ND_SEMI_SPACE_MB: '4' });
+    assert.equal(server.before.policy, 'held');
     assert.ok(server.before.semi_space_mb <= 4, JSON.stringify(server.before));
     assert.equal(server.after.target_mb, 4);
     assert.equal(server.after.semi_space_mb, 4, JSON.stringify(server.after));
-    assert.equal(server.workerMb, 16, 'a worker started under the server setting begins at V8 maximum, since it cannot grow');
+    assert.equal(server.workerMb, 16, 'a worker started under the held setting begins at V8 maximum, since it cannot grow');
     const two = await grown({ M1ND_SEMI_SPACE_MB: '2' });
     assert.equal(two.after.semi_space_mb, 2, JSON.stringify(two.after));
-    const one = await grown({ M1ND_SEMI_SPACE_MB: '1' });
-    // This process grew to 2 MB while tsx loaded, before the policy applied: held where it was.
-    assert.equal(one.after.semi_space_mb, one.before.semi_space_mb, JSON.stringify(one));
     const v8Default = await grown({ M1ND_LEAN_HEAP: '0' }, false);
     assert.equal(v8Default.after.policy, 'default');
     assert.equal(v8Default.after.semi_space_mb, 16, `the same allocation grows V8's default to its maximum: ${JSON.stringify(v8Default.after)}`);
+    // The default setting stops the growth once; a worker's start puts V8's default back (why `held` exists).
+    const lean = await grown({});
+    assert.equal(lean.after.policy, 'lean');
+    assert.equal(lean.after.target_mb, null);
   });
 
   it('serves from sources with the server young generation; `m1nd call` keeps V8 default', async () => {
     const ws = tempDir();
     const env = { M1ND_FROM_SOURCE: '1', M1ND_CACHE_DIR: 'off' };
     const served = await servedYoung(['serve', '--workspace', ws], env);
-    assert.equal(served.policy, 'server');
-    assert.equal(served.target_mb, 4);
+    assert.equal(served.policy, 'lean');
+    // Held from bin/m1nd.js's first line: tsx alone grows it to 16 MB.
     assert.ok(served.semi_space_mb <= 4, JSON.stringify(served));
+    const held = await servedYoung(['serve', '--workspace', ws], { ...env, M1ND_SEMI_SPACE_MB: '4' });
+    assert.equal(held.policy, 'held');
+    assert.equal(held.target_mb, 4);
+    assert.ok(held.semi_space_mb <= 4, JSON.stringify(held));
     // Options before the command, and a bare `m1nd`, are servers too.
-    assert.equal((await servedYoung(['--workspace', ws, '--tier', 'full'], env)).policy, 'server');
+    assert.equal((await servedYoung(['--workspace', ws, '--tier', 'full'], env)).policy, 'lean');
     assert.equal((await servedYoung(['--workspace', ws], { ...env, M1ND_LEAN_HEAP: '0' })).policy, 'default');
     const called = await calledYoung(ws, env);
     assert.equal(called.policy, 'default');
@@ -114,23 +120,28 @@ describe('the server young generation', function () {
     });
 
     it('serves with the server young generation, and a cache made by a server is accepted by `m1nd call` and the next server (and back)', async () => {
-      const env = { M1ND_CACHE_DIR: cache };
+      // Held: the server's flags (growth factor, workers' semi-space) differ from V8's defaults when the cache is written.
+      const env = { M1ND_CACHE_DIR: cache, M1ND_SEMI_SPACE_MB: '4' };
       const served = await servedYoung(['serve', '--workspace', ws], env);
-      assert.equal(served.policy, 'server');
+      assert.equal(served.policy, 'held');
       assert.ok(served.semi_space_mb <= 4, JSON.stringify(served));
+      // The default setting: the bundle's load grew it to 4 MB at most.
+      const lean = await servedYoung(['serve', '--workspace', ws], { M1ND_CACHE_DIR: cache });
+      assert.equal(lean.policy, 'lean');
+      assert.ok(lean.semi_space_mb <= 4, JSON.stringify(lean));
       const file = cacheFile();
       const written = fs.statSync(file).mtimeMs;
       // A cache V8 rejects (other flags) is rewritten once the host is up: the same file, untouched, was accepted.
       assert.equal((await calledYoung(ws, env)).policy, 'default');
       assert.equal(fs.statSync(file).mtimeMs, written, '`m1nd call` accepted the server-made cache');
-      assert.equal((await servedYoung(['serve', '--workspace', ws], env)).policy, 'server');
+      assert.equal((await servedYoung(['serve', '--workspace', ws], env)).policy, 'held');
       assert.equal(fs.statSync(file).mtimeMs, written, 'the next server accepted it');
       // And the other way: a cache made by `m1nd call`, loaded by a server.
       fs.rmSync(file);
       await calledYoung(ws, env);
       const byCall = cacheFile();
       const callWritten = fs.statSync(byCall).mtimeMs;
-      assert.equal((await servedYoung(['serve', '--workspace', ws], env)).policy, 'server');
+      assert.equal((await servedYoung(['serve', '--workspace', ws], env)).policy, 'held');
       assert.equal(fs.statSync(byCall).mtimeMs, callWritten, 'a server accepted the cache `m1nd call` made');
     });
 
@@ -139,7 +150,7 @@ describe('the server young generation', function () {
       // Made by a process whose V8 flags differ from the defaults: rejected by the next server, and replaced.
       await run(process.execPath, ['--no-lazy-feedback-allocation', BIN, 'call', 'health'], { cwd: ws, env: { PATH: process.env.PATH ?? '', M1ND_CACHE_DIR: cache } });
       const foreignWritten = fs.statSync(cacheFile()).mtimeMs;
-      await servedYoung(['serve', '--workspace', ws], { M1ND_CACHE_DIR: cache });
+      await servedYoung(['serve', '--workspace', ws], { M1ND_CACHE_DIR: cache, M1ND_SEMI_SPACE_MB: '4' });
       assert.ok(fs.statSync(cacheFile()).mtimeMs > foreignWritten, 'the cache made under other flags was rewritten');
     });
   });
