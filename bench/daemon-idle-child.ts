@@ -6,7 +6,7 @@
  * daemon's background cycles re-ingest them, and the same for the engine's own incremental ingest of
  * as many changed files (the baseline).
  *
- *   node --import tsx/esm bench/daemon-idle-child.ts <root> <storeDir> <bare|graph-watch|daemon> <idleSeconds> <ingest 0|1> <burst>
+ *   node --import tsx/esm --import ./bench/server-heap.mjs bench/daemon-idle-child.ts <root> <storeDir> <bare|graph-watch|daemon> <idleSeconds> <ingest 0|1> <burst>
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
-import { leanServerHeap } from '../core/cli-heap.ts';
+import { leanServerHeap, youngGeneration } from '../core/cli-heap.ts';
 
 const [root, storeDir, mode, idleArg, ingestArg, burstArg] = process.argv.slice(2);
-// The heap as `m1nd serve` sets it (core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default young generation).
+// The heap as `m1nd serve` sets it (held from the first line by bench/server-heap.mjs, then grown to its size and held: core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default).
 const leanHeap = leanServerHeap();
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 /** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
@@ -150,7 +150,7 @@ await idleProf.stop();
 // Which threads the idle CPU went to (main thread, workers, libuv pool, V8 helpers, the watcher's).
 const idleThreads = Object.fromEntries([...threadTicks()].map(([k, v]) => [k, (v - (ticks0.get(k) ?? 0)) * 10]).filter(([, v]) => (v as number) > 0));
 const wallMs = performance.now() - t0;
-const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap, idle_gc: idleGc, idle_threads_ms: idleThreads };
+const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap, young_generation: youngGeneration(), idle_gc: idleGc, idle_threads_ms: idleThreads };
 const burst = Number(burstArg);
 if (mode === 'daemon' && burst > 0) {
   const h = monitorEventLoopDelay({ resolution: 5 });

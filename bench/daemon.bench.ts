@@ -20,7 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 function child(root: string, store: string, mode: string, idle: number, ingest: boolean, burst: number): Promise<any> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx/esm', join(here, 'daemon-idle-child.ts'), root, store, mode, String(idle), ingest ? '1' : '0', String(burst)], { cwd: join(here, '..'), maxBuffer: 1 << 20, timeout: 1_800_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx/esm', '--import', join(here, 'server-heap.mjs'), join(here, 'daemon-idle-child.ts'), root, store, mode, String(idle), ingest ? '1' : '0', String(burst)], { cwd: join(here, '..'), maxBuffer: 1 << 20, timeout: 1_800_000 }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`${mode}: ${error.message}\n${stderr.slice(-2000)}`));
       resolve(JSON.parse(stdout.trim().split('\n').pop()!));
     });
@@ -50,7 +50,7 @@ export async function run(): Promise<void> {
     console.log(`tree: ${files} files in 100 folders, ${modes.length} cop${modes.length === 1 ? 'y' : 'ies'}${ingest ? ', ingested' : ', not ingested'}; idle window ${idle} s; burst ${ingest ? burst : 0} files`);
     const results = await Promise.all(roots.map((r) => child(r.root, r.store, r.mode, idle, ingest, r.mode === 'daemon' && ingest ? burst : 0)));
     const by = Object.fromEntries(results.map((r) => [r.mode, r]));
-    for (const r of results) console.log(`daemon idle: ${r.mode.padEnd(11)} ${r.nodes} nodes (heap ${r.lean_heap ? "as `m1nd serve`" : "V8 default"}), CPU ${r.cpu_ms.toFixed(0)} ms over ${(r.wall_ms / 1000).toFixed(1)} s = ${r.cpu_pct.toFixed(3)} % (setup ${(r.setup_ms / 1000).toFixed(1)} s, RSS ${r.rss_mb} MB; ${r.idle_gc.count} GCs, ${r.idle_gc.ms.toFixed(0)} ms; CPU ms by thread ${JSON.stringify(r.idle_threads_ms)})`);
+    for (const r of results) console.log(`daemon idle: ${r.mode.padEnd(11)} ${r.nodes} nodes (heap ${r.lean_heap ? `as \`m1nd serve\`, young generation 2 × ${r.young_generation.semi_space_mb} MB` : "V8 default"}), CPU ${r.cpu_ms.toFixed(0)} ms over ${(r.wall_ms / 1000).toFixed(1)} s = ${r.cpu_pct.toFixed(3)} % (setup ${(r.setup_ms / 1000).toFixed(1)} s, RSS ${r.rss_mb} MB; ${r.idle_gc.count} GCs, ${r.idle_gc.ms.toFixed(0)} ms; CPU ms by thread ${JSON.stringify(r.idle_threads_ms)})`);
     const overhead = by.daemon.cpu_pct - (by['graph-watch']?.cpu_pct ?? NaN);
     if (by.bare) console.log(`daemon idle: overhead over the default server ${overhead.toFixed(3)} % of one CPU (target ≤ 1 %); over the bare server ${(by.daemon.cpu_pct - by.bare.cpu_pct).toFixed(3)} %`);
     const b = by.daemon.burst;

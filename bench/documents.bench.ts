@@ -11,18 +11,20 @@
  * event loop's longest stall while the view builds.
  *
  *   node --import tsx bench/run.ts documents      (DOCS_VIEW_ONLY=1: no single ingests; DOCS_PROF=<dir>: CPU profiles + stretches; DOCS_TRACE=1: stretches over 8 ms and GCs over 2 ms;
- *   the heap as `m1nd serve` sets it, core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default young generation)
+ *   run in a child process with the young generation of `m1nd serve`, core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default,
+ *   M1ND_SEMI_SPACE_MB=<n>: held at n MB)
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { startHost } from '../core/index.ts';
 import { createLogger } from '../core/log.ts';
-import { leanServerHeap } from '../core/cli-heap.ts';
+import { leanServerHeap, youngGeneration } from '../core/cli-heap.ts';
 import { type Host, timedCall as timed } from './bench-host.ts';
 
 const SKIP = new Set(['site-packages', '__pycache__', 'test', 'idlelib', 'tkinter', 'lib2to3', 'ensurepip']);
@@ -39,7 +41,7 @@ async function serve(root: string, env: Record<string, string> = {}): Promise<Ho
  * Main-thread CPU between two 1 ms timers while `work` runs: what held the event loop was this
  * process's own work (a loaded machine also deschedules the thread, which wall-clock stalls count).
  */
-async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result: T; max: number; over10: number; top: string[] }> {
+async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result: T; max: number; over10: number; top: string[]; gc: string }> {
   let running = true;
   const stretches: number[] = [];
   // DOCS_PROF=<dir>: a CPU profile of the work (`<name>.cpuprofile`) and its stretches over 5 ms
@@ -70,12 +72,21 @@ async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result:
     }
   })();
   // DOCS_TRACE=1 also lists the GCs over 2 ms (same clock as the stretches): 1 scavenge, 4 mark-compact, 8 incremental marking.
-  const gcs = trace ? new PerformanceObserver((l) => l.getEntries().forEach((x) => x.duration > 2 && console.log(`[gc] ${name ?? ''} kind ${(x as unknown as { detail?: { kind?: number } }).detail?.kind} at ${x.startTime.toFixed(0)} ms: ${x.duration.toFixed(1)} ms wall`))) : null;
-  gcs?.observe({ entryTypes: ['gc'] });
+  // Every GC's wall time by kind (scavenges, the rest), for the summary line.
+  const scavenges: number[] = [];
+  const others: number[] = [];
+  const gcs = new PerformanceObserver((l) =>
+    l.getEntries().forEach((x) => {
+      const kind = (x as unknown as { detail?: { kind?: number } }).detail?.kind;
+      (kind === 1 ? scavenges : others).push(x.duration);
+      if (trace && x.duration > 2) console.log(`[gc] ${name ?? ''} kind ${kind} at ${x.startTime.toFixed(0)} ms: ${x.duration.toFixed(1)} ms wall`);
+    }),
+  );
+  gcs.observe({ entryTypes: ['gc'] });
   if (trace) console.log(`[stretch] ${name ?? ''} starts at ${performance.now().toFixed(0)} ms; young generation ${youngMb()}`);
   const result = await work();
   running = false;
-  gcs?.disconnect();
+  gcs.disconnect();
   if (trace) console.log(`[stretch] ${name ?? ''} ends at ${performance.now().toFixed(0)} ms; young generation ${youngMb()}`);
   await pinger;
   if (session && dir) {
@@ -85,7 +96,9 @@ async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result:
     session.disconnect();
   }
   stretches.sort((a, b) => b - a);
-  return { result, max: stretches[0] ?? 0, over10: stretches.filter((s) => s > 10).length, top: stretches.slice(0, 3).map((s) => s.toFixed(1)) };
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  const gc = `${scavenges.length} scavenges (${sum(scavenges).toFixed(0)} ms wall, longest ${Math.max(0, ...scavenges).toFixed(1)} ms), ${others.length} other GCs (${sum(others).toFixed(0)} ms, longest ${Math.max(0, ...others).toFixed(1)} ms)`;
+  return { result, max: stretches[0] ?? 0, over10: stretches.filter((s) => s > 10).length, top: stretches.slice(0, 3).map((s) => s.toFixed(1)), gc };
 }
 
 /** The young generation's committed size (the semi-spaces), for the DOCS_TRACE lines. */
@@ -94,11 +107,23 @@ function youngMb(): string {
   return s ? `${(s.space_size / 2 ** 20).toFixed(1)} MB` : '?';
 }
 
+/**
+ * Runs the benchmark in a child process started as `m1nd serve` starts (bench/server-heap.mjs holds the
+ * young generation from its first line): this process's own has grown while the bench's modules loaded.
+ */
+async function inServerHeap(): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', fileURLToPath(new URL('./server-heap.mjs', import.meta.url)), fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, DOCS_CHILD: '1' } });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`documents bench child exited with ${code}`);
+}
+
 /** Runs the benchmark and prints one line per measure. */
 export async function run(): Promise<void> {
+  if (process.env.DOCS_CHILD !== '1') return inServerHeap();
   // The young generation as `m1nd serve` keeps it (its scavenges are what pause the loop between slices).
-  const lean = leanServerHeap();
-  console.log(`heap: ${lean ? 'as `m1nd serve` (young generation kept at 2 × 1 MB)' : "V8's default (M1ND_LEAN_HEAP=0)"}`);
+  leanServerHeap();
+  const young = youngGeneration();
+  console.log(`heap: as \`m1nd serve\`: ${young.policy}${young.target_mb ? ` (grown to 2 × ${young.target_mb} MB, then held)` : ''}; now 2 × ${young.semi_space_mb} MB`);
   const stdlib = execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
   const entries = readdirSync(stdlib).filter((e) => !SKIP.has(e) && !e.startsWith('.')).sort();
   const half = Math.ceil(entries.length / 2);
@@ -153,6 +178,7 @@ export async function run(): Promise<void> {
     console.log(`federate: own ingest ${(own.ms / 1000).toFixed(2)} s + federate ${(fed.ms / 1000).toFixed(2)} s = ${(total / 1000).toFixed(2)} s; ratio federate/sum ${(total / sum).toFixed(2)} (target ≤ 1.2)`);
     console.log(`view: first seek ${viewFirst.ms.toFixed(0)} ms (builds the namespaced graph; longest event-loop stall ${(lag.max / 1e6).toFixed(0)} ms wall, ${heldMax.toFixed(0)} ms of main-thread CPU), warm seek ${viewWarm.ms.toFixed(1)} ms vs workspace seek ${plainWarm.ms.toFixed(1)} ms (first ${plain.ms.toFixed(0)} ms); top hits ${viewWarm.json.results.slice(0, 3).map((r: any) => r.id).join(', ')}`);
     console.log(`main-thread stretches over 10 ms: view build ${viewHeld.over10} (top ${viewHeld.top.join(', ')} ms), workspace graph's first seek ${plainHeld.over10} (top ${plainHeld.top.join(', ')} ms)`);
+    console.log(`GCs: view build ${viewHeld.gc}; workspace graph's first seek ${plainHeld.gc}; young generation now 2 × ${youngGeneration().semi_space_mb} MB`);
     console.log(`federated: ${fed.json.repos.map((r: any) => `${r.name} ${r.nodes} nodes`).join(', ')}; cross edges ${JSON.stringify(fed.json.cross_edges)}`);
   } finally {
     rmSync(parent, { recursive: true, force: true });

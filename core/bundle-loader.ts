@@ -21,7 +21,7 @@ import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { cacheDir, cacheFileFor, readCacheFile, writeCacheFile } from './cache-file.ts';
-import { reapplyLeanHeap, restoreDefaultHeap } from './cli-heap.ts';
+import { underDefaultHeapFlags } from './cli-heap.ts';
 import { setBootCheckpoint } from './boot-checkpoint.ts';
 
 const BARE = /^(?![a-z][a-z0-9+.-]*:|\.{0,2}\/)/i;
@@ -89,7 +89,8 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
   let script: vm.Script;
   let load: BundleLoad;
   try {
-    script = new vm.Script(wrapped, { ...options, cachedData: typeof cached === 'string' ? undefined : cached });
+    // Checked against V8's default flags, as `m1nd call` makes the cache, whatever heap setting this process has by now (core/cli-heap.ts).
+    script = underDefaultHeapFlags(() => new vm.Script(wrapped, { ...options, cachedData: typeof cached === 'string' ? undefined : cached }));
     load = typeof cached === 'string' ? cached : script.cachedDataRejected ? 'rejected' : 'cached';
   } catch (error) {
     // Data V8 could not use at all: compile without it (a syntax error throws again here).
@@ -108,14 +109,11 @@ export function loadBundle(url: string | URL, importMetaResolve: (specifier: str
     if (saved || cacheFile === null) return false;
     saved = true;
     let data: Buffer;
-    // A server's heap flag (core/cli-heap.ts) would stamp the cache with flags a fresh process does not have.
-    const lean = restoreDefaultHeap();
     try {
-      data = script.createCachedData();
+      // Stamped with V8's default flags whatever the server's heap setting (core/cli-heap.ts): one cache for every command.
+      data = underDefaultHeapFlags(() => script.createCachedData());
     } catch {
       return false;
-    } finally {
-      if (lean) reapplyLeanHeap();
     }
     return writeCacheFile(cacheFile, data);
   };

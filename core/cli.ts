@@ -73,9 +73,9 @@ export function banner(host: Host, transport: string, watching: boolean): string
 }
 
 async function serve(v: Values, log: Logger, watch: boolean, onHost: (h: Host) => void): Promise<number> {
-  // A server lives long: keep its young generation small (core/cli-heap.ts). One-shot commands keep V8's default.
-  leanServerHeap();
   const host = await startHost(bootOptions(v, log, watch));
+  // A server lives long: its young generation, held at 2 × 1 MB while the code loaded (bin/m1nd.js), grows to its set size and stays there (core/cli-heap.ts).
+  leanServerHeap();
   onHost(host);
   const closers: (() => Promise<void>)[] = [];
   if (watch) {

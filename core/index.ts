@@ -37,6 +37,8 @@ export type { BootOptions, PreparedGeneration } from './boot.ts';
 export { defineConfig, defineBundle } from './config.ts';
 export type { M1ndConfig, BundleDefinition } from './config.ts';
 export { CORE_VERSION, NODE_ENGINE, SERVER_NAME } from './version.ts';
+export { youngGeneration } from './cli-heap.ts';
+export type { YoungGeneration } from './cli-heap.ts';
 export { describeSchema, minimalArguments, minimalCall, mustPass } from './validation.ts';
 export { connectInMemory } from './testing.ts';
 export { serveHttp, DEFAULT_HTTP_PORT } from './http-entry.ts';

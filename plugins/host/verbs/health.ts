@@ -1,6 +1,6 @@
 /** health: server status, the live surface counts and the tool-surface contract. */
 import { Type } from '@sinclair/typebox';
-import { AgentId, CORE_VERSION, defineVerb, StringEnum, type CatalogView, type PluginContext } from '../../../core/index.ts';
+import { AgentId, CORE_VERSION, defineVerb, StringEnum, youngGeneration, type CatalogView, type PluginContext } from '../../../core/index.ts';
 import { serverStatus, toolSurfaceContract } from '../contract.ts';
 import { graphState } from '../assessment.ts';
 
@@ -45,6 +45,8 @@ export function healthVerb(ctx: PluginContext, catalog: CatalogView) {
           calls: agents.reduce((n, a) => n + a.queryCount, 0),
         },
         memory_rss_bytes: process.memoryUsage().rss,
+        // The young generation's policy and size (a server holds it small: core/cli-heap.ts).
+        young_generation: youngGeneration(),
         graph: graphState(report),
         ...Object.fromEntries(Object.entries(report).filter(([k]) => k !== 'graph')),
         tool_surface_contract: contract,
