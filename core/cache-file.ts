@@ -9,7 +9,7 @@
  * cryptographic hash: `node:crypto` costs every start ~4% of its instructions to load (18 modules and
  * OpenSSL's set-up), and nothing else a start runs needs it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -62,12 +62,30 @@ function header(data: Uint8Array): Buffer {
   return out;
 }
 
-/** The payload stored in `file`, or why there is none usable (`none`: no file; `corrupt`: failed the check). */
-export function readCacheFile(file: string | null): Buffer | 'none' | 'corrupt' {
+/**
+ * The payload stored in `file`, or why there is none usable (`none`: no file; `corrupt`: failed the
+ * check). `scratch`, when the file fits in it, is read into and the payload is a view of it: memory the
+ * process has touched already costs no new page faults (a fresh 2 MB buffer is ~500 on a start that has
+ * ~7,000; on this project's VM a fault costs tens of µs).
+ */
+export function readCacheFile(file: string | null, scratch?: Buffer): Buffer | 'none' | 'corrupt' {
   if (file === null) return 'none';
   let raw: Buffer;
   try {
-    raw = readFileSync(file);
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      raw = scratch !== undefined && size <= scratch.length ? scratch.subarray(0, size) : Buffer.allocUnsafe(size);
+      let at = 0;
+      while (at < size) {
+        const n = readSync(fd, raw, at, size - at, at);
+        if (n === 0) break;
+        at += n;
+      }
+      raw = raw.subarray(0, at);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return 'none';
   }
