@@ -10,6 +10,7 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BUNDLE_HEAD } from '../../core/bundle-loader.ts';
 import { tempDir } from '../helpers/mcp.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -55,6 +56,12 @@ describe('the installed start defers what call health does not use (dist/)', fun
     if (!fs.existsSync(path.join(ROOT, 'dist/m1nd.cjs'))) {
       await new Promise<void>((resolve, reject) => execFile('npm', ['run', 'build'], { cwd: ROOT }, (e) => (e ? reject(e) : resolve())));
     }
+  });
+
+  it('writes the bundle as ASCII, already wrapped in the loader\'s function (no 3 MB concatenation or UTF-8 decode at start)', () => {
+    const bytes = fs.readFileSync(path.join(ROOT, 'dist/m1nd.cjs'));
+    assert.equal(bytes.subarray(0, BUNDLE_HEAD.length).toString('latin1'), BUNDLE_HEAD);
+    assert.equal(bytes.findIndex((b) => b > 0x7f), -1, 'a non-ASCII byte: the loader decodes the bundle as Latin-1');
   });
 
   it('evaluates no deferred package and loads no deferred built-in for call health, and loads them when a verb needs them', async () => {
