@@ -8,7 +8,7 @@
  * The cache file sits in the user's cache folder (`M1ND_CACHE_DIR`, else `$XDG_CACHE_HOME/m1nd` or
  * `~/.cache/m1nd`; `M1ND_CACHE_DIR=off` for none; created 0700, since V8 runs the code a cache file
  * holds), named by a hash of the bundle file (size, mtime, inode) and of Node, V8 and the
- * architecture. Its payload is checked against a SHA-1 in its header before V8 sees it (V8 only
+ * architecture. Its payload is checked against a CRC-32 in its header before V8 sees it (V8 only
  * checks that it was made by the same build and flags: `cachedDataRejected`). A missing, corrupt,
  * foreign or rejected cache is ignored: the bundle is compiled without it, and the cache is written
  * (atomically: a temporary file renamed) when the process exits, so it holds every function the
@@ -44,6 +44,15 @@ function dynamicImportFor(require: NodeJS.Require, resolve: (specifier: string) 
   };
 }
 
+/**
+ * What a bundle is compiled inside: a function of the CommonJS module arguments, the bundle's
+ * `import.meta.resolve` and `$m1ndI`, its `import()` (scripts/bundle.mjs renames every dynamic import to
+ * it: Node 20 loses a vm.Script's import callback when the script comes from a code cache). The build
+ * writes dist/m1nd.cjs already wrapped (esbuild's banner and footer, so the source map stays right).
+ */
+export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname, __m1ndImportMetaResolve, $m1ndI) {';
+export const BUNDLE_TAIL = '\n})';
+
 /** How the bundle was compiled: with a valid cache, or without (`none`: no file or off; `corrupt`: failed our check; `rejected` by V8). */
 export type BundleLoad = 'cached' | 'none' | 'corrupt' | 'rejected';
 
@@ -73,18 +82,23 @@ export interface LoadedBundle {
  */
 export function loadBundle(url: string | URL, importMetaResolve: (specifier: string) => string, cacheDir: string | null = codeCacheDir(), saveAtExit = true, required: readonly string[] = []): LoadedBundle {
   const file = typeof url === 'string' && !url.startsWith('file:') ? url : fileURLToPath(url);
-  // Read as bytes, then decoded: `readFileSync(file, 'utf8')` measured 2× slower here.
-  const source = readFileSync(file).toString('utf8');
+  // Read as bytes, then decoded as Latin-1: the build writes the bundle in ASCII (scripts/bundle.mjs
+  // checks it), so this is the same text, and Node makes a string this long an external one-byte
+  // string with one copy, where UTF-8 decoding scans it (~6M instructions at every start).
+  const bytes = readFileSync(file);
+  const source = bytes.toString('latin1');
   let cacheFile: string | null = null;
   try {
     cacheFile = cacheDir === null ? null : codeCacheFile(cacheDir, file);
   } catch {
     cacheFile = null;
   }
-  const cached = readCacheFile(cacheFile);
-  // `$m1ndI` is the bundle's `import()` (scripts/bundle.mjs renames every dynamic import to it): Node 20
-  // loses a vm.Script's import callback when the script comes from a code cache.
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __m1ndImportMetaResolve, $m1ndI) {${source}\n})`;
+  // The bundle's bytes are copied into `source`: the code cache is read into the same memory.
+  const cached = readCacheFile(cacheFile, bytes);
+  // A bundle the build wrote wrapped (starting with BUNDLE_HEAD, BUNDLE_TAIL before its source-map comment) is compiled as it is: the text V8
+  // compiles is then the external string itself, not a concatenation V8 flattens into a second copy
+  // of 3 MB (~700 page faults at every start).
+  const wrapped = source.startsWith(BUNDLE_HEAD) ? source : `${BUNDLE_HEAD}${source}${BUNDLE_TAIL}`;
   const options = { filename: file };
   let script: vm.Script;
   let load: BundleLoad;

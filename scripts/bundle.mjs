@@ -82,7 +82,23 @@ const keepModuleUrls = {
 const LAZY_PACKAGES = ['fast-glob', 'semver', 'picomatch', 'ignore'];
 const LAZY_IMPORT = new RegExp(`^import (\\w+)(?:, \\{([^}]*)\\})? from '(${LAZY_PACKAGES.join('|')})';$`, 'gm');
 
+/**
+ * Packages whose named imports are functions the start never calls (chokidar's `watch`: evaluating
+ * chokidar at start loads readdirp and Node's stream family): `import { f, type T } from 'pkg'` becomes
+ * `const f = (...a) => require('pkg').f(...a)`, the package required on the first call.
+ */
+const LAZY_FUNCTION_PACKAGES = ['chokidar'];
+const LAZY_FUNCTION_IMPORT = new RegExp(`^import \\{([^}]*)\\} from '(${LAZY_FUNCTION_PACKAGES.join('|')})';$`, 'gm');
+
 function lazyDefaultImports(source, file) {
+  source = source.replace(LAZY_FUNCTION_IMPORT, (line, named, pkg) => {
+    const names = named.split(',').map((x) => x.trim()).filter(Boolean);
+    const values = names.filter((n) => !n.startsWith('type ') && /^\w+$/.test(n));
+    const types = names.filter((n) => n.startsWith('type ')).map((t) => t.slice(5));
+    if (values.length + types.length !== names.length) return line;
+    // One line, as the import was: the source map's lines stay right.
+    return [...values.map((v) => `const ${v} = (...args) => require('${pkg}').${v}(...args);`), types.length > 0 ? `import type { ${types.join(', ')} } from '${pkg}';` : ''].join(' ');
+  });
   return source.replace(LAZY_IMPORT, (line, name, named, pkg) => {
     const types = (named ?? '').split(',').map((x) => x.trim()).filter(Boolean);
     // A value import besides the default would still evaluate the package at start: leave the line.
@@ -100,12 +116,16 @@ function lazyDefaultImports(source, file) {
  * requires the module on its first property read. Loading child_process alone loads net, dgram and
  * the stream family.
  */
-const LAZY_BUILTINS = ['node:child_process', 'node:zlib', 'node:worker_threads', 'node:http', 'node:timers/promises', 'node:async_hooks'];
+const LAZY_BUILTINS = ['node:child_process', 'node:zlib', 'node:worker_threads', 'node:http', 'node:timers/promises', 'node:async_hooks', 'node:crypto', 'node:readline', 'node:perf_hooks', 'node:v8', 'node:stream/promises', 'node:fs/promises', 'node:stream', 'node:string_decoder', 'node:util/types'];
 
 // Code only reached through a dynamic import() (the HTTP transport behind `serveHttp` and what it
 // imports) is bundled too, but evaluated on first use (esbuild wraps it in a lazy initialiser); with
 // the code cache its compile costs little. Chunks of an earlier (ES module) build are removed.
 fs.rmSync(path.join(DIST, 'chunks'), { recursive: true, force: true });
+// The bundle is written wrapped in the function the loader compiles it as (core/bundle-loader.ts
+// BUNDLE_HEAD/BUNDLE_TAIL, from tsc's output): the loader then compiles the file's text as it is, with
+// no concatenation for V8 to flatten into a second 3 MB copy at every start.
+const { BUNDLE_HEAD, BUNDLE_TAIL } = await import(pathToFileURL(path.join(DIST, 'core/bundle-loader.js')).href);
 const bundled = await build({
   stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'm1nd-entry.ts', loader: 'ts' },
   bundle: true,
@@ -125,7 +145,7 @@ const bundled = await build({
   // Strict, as the ES modules it is made of; and dist/ itself, the base of the module URLs kept above.
   banner: {
     js: [
-      `'use strict';`,
+      `${BUNDLE_HEAD}'use strict';`,
       `const __m1ndDistBase = require('node:url').pathToFileURL(__dirname + '/').href;`,
       // See LAZY_PACKAGES: a package's default export, required on first use.
       `const __m1ndLazyDefault = (load) => { let m; const get = () => { if (m === undefined) { const x = load(); m = x && x.__esModule ? x.default : x; } return m; }; return new Proxy(function () {}, { apply: (_, self, args) => Reflect.apply(get(), self, args), construct: (_, args, target) => Reflect.construct(get(), args), get: (_, key) => { const v = get()[key]; return v; }, has: (_, key) => key in get(), set: (_, key, value) => Reflect.set(get(), key, value) }); };`,
@@ -133,6 +153,7 @@ const bundled = await build({
       `const $m1ndLz = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key], has: (_, key) => key in (m ??= require(id)) }); };`,
     ].join('\n'),
   },
+  footer: { js: BUNDLE_TAIL.replace(/^\n/, '') },
   plugins: [keepModuleUrls],
   logLevel: 'warning',
 });
@@ -167,13 +188,21 @@ const bundled = await build({
 {
   const code = fs.readFileSync(BUNDLE, 'utf8');
   let count = 0;
-  const out = code.replace(/([\w$]+)=require\(("node:[a-z_/]+")\)/g, (all, name, id) => {
+  const out = code.replace(/([\w$]+)=require\(("node:[a-z0-9_/]+")\)/g, (all, name, id) => {
     if (!LAZY_BUILTINS.includes(JSON.parse(id)) || !name.startsWith('import_')) return all;
     count++;
     return `${name}=$m1ndLz(${id})`;
   });
   if (count === 0) throw new Error('dist/m1nd.cjs: no built-in module import to defer (the rewrite would be untested)');
   fs.writeFileSync(BUNDLE, out);
+}
+
+// core/bundle-loader.ts decodes the bundle as Latin-1 (one copy into an external string, no UTF-8
+// scan): that is only the same text if every byte is ASCII, which esbuild's `charset: 'ascii'` makes so.
+{
+  const bytes = fs.readFileSync(BUNDLE);
+  const at = bytes.findIndex((b) => b > 0x7f);
+  if (at >= 0) throw new Error(`dist/m1nd.cjs: a non-ASCII byte at ${at} (the loader decodes the bundle as Latin-1)`);
 }
 
 // External packages the bundle imports statically (so requires): its dynamic imports of them must

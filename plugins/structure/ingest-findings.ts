@@ -25,11 +25,23 @@ export function findingsVersion(): string {
   return createHash('sha1').update(`${FORMAT}\n${factsVersion()}\n${findingsExtension.toString()}`).digest('hex').slice(0, 16);
 }
 
-/** The findings extension as the graph engine registers it. */
+/**
+ * The findings extension as the graph engine registers it. Its version is a getter, hashed on the
+ * engine's first need (an ingest, a read of stored findings): a process that never does either — a
+ * `m1nd call health` — never hashes the rule set, stats the grammars or loads `node:crypto`.
+ */
 export function findingsExtensionSpec(): ParseExtensionSpec {
   const here = new URL(import.meta.url);
   const module = new URL(here.pathname.endsWith('.ts') ? './findings-extension.ts' : './findings-extension.js', here).href;
-  return { key: FINDINGS_KEY, version: findingsVersion(), module, languages: LANGUAGES, budgetMs: BUDGET_MS };
+  return {
+    key: FINDINGS_KEY,
+    get version() {
+      return findingsVersion();
+    },
+    module,
+    languages: LANGUAGES,
+    budgetMs: BUDGET_MS,
+  };
 }
 
 /** Registers the findings extension with the graph engine: ingests from now on compute them in their parse. */

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { codeCacheFile, loadBundle } from '../../core/bundle-loader.ts';
+import { BUNDLE_HEAD, BUNDLE_TAIL, codeCacheFile, loadBundle } from '../../core/bundle-loader.ts';
+import { readCacheFile } from '../../core/cache-file.ts';
 
 /** A small CommonJS "bundle" using what the real one uses: exports, require, a dynamic import (as `$m1ndI`) and import.meta.resolve. */
 const SOURCE = `'use strict';
@@ -101,6 +102,43 @@ exports.esm = () => $m1ndI('esm-only').then((m) => m.kind);`);
       assert.equal(await loaded.exports.esm(), 'esm', 'an ES-module-only package is imported');
       loaded.saveCache();
     }
+  });
+
+  it('compiles a bundle the build wrote wrapped as it is, with and without a cache (line numbers are the file\'s)', async () => {
+    const { bundle, cache } = setup();
+    // As scripts/bundle.mjs writes it: the head on the first line, the tail before the source-map comment.
+    fs.writeFileSync(bundle, `${BUNDLE_HEAD}${SOURCE}exports.line = () => new Error('x').stack.split('\\n')[1];${BUNDLE_TAIL}\n//# sourceMappingURL=bundle.cjs.map\n`);
+    const first = loadBundle(bundle, (s) => s, cache, false);
+    assert.equal(first.load, 'none');
+    await works(first.exports);
+    // Not wrapped twice (the inner function would never run: works() above would fail); frames carry the file's own lines.
+    assert.match(first.exports.line(), /bundle\.cjs:7:/);
+    assert.equal(first.saveCache(), true);
+    const second = loadBundle(bundle, (s) => s, cache, false);
+    assert.equal(second.load, 'cached');
+    await works(second.exports);
+    assert.match(second.exports.line(), /bundle\.cjs:7:/);
+  });
+
+  it('reads a cache file into the scratch buffer it fits in, and into a new one otherwise; the check holds either way', () => {
+    const { bundle, cache } = setup();
+    loadBundle(bundle, (s) => s, cache, false).saveCache();
+    const file = codeCacheFile(cache, bundle);
+    const size = fs.statSync(file).size;
+    const scratch = Buffer.alloc(size + 100, 0xaa);
+    const into = readCacheFile(file, scratch);
+    assert.ok(Buffer.isBuffer(into));
+    assert.equal(into.buffer, scratch.buffer, 'a view of the scratch buffer');
+    const fresh = readCacheFile(file, Buffer.alloc(size - 1));
+    assert.ok(Buffer.isBuffer(fresh));
+    assert.notEqual(fresh.buffer, scratch.buffer);
+    assert.deepEqual(fresh, into);
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length - 1] ^= 1;
+    fs.writeFileSync(file, bytes);
+    assert.equal(readCacheFile(file, scratch), 'corrupt');
+    fs.writeFileSync(file, bytes.subarray(0, bytes.length - 5));
+    assert.equal(readCacheFile(file, scratch), 'corrupt', 'a truncated file');
   });
 
   it('keys the cache by the bundle file: a rebuilt bundle gets a new cache file', () => {

@@ -21,7 +21,10 @@ import { createParser, treeSitterRuntime } from './parsers/tree-sitter.ts';
 export interface ParseExtensionSpec {
   /** Unique name (`plugin.what`). */
   key: string;
-  /** Bumped whenever the output may change: stored rows of another version are never served. */
+  /**
+   * Bumped whenever the output may change: stored rows of another version are never served. May be a
+   * getter: it is then read on first need (an ingest, a read of stored rows), once, not at `register`.
+   */
   version: string;
   /** URL (file:) of the module whose default export is a `ParseExtensionFn`. */
   module: string;
@@ -198,8 +201,28 @@ export class ParseExtensionRegistry {
   /** Registers (or replaces, by key) an extension; it runs from the next ingest on. */
   register(spec: ParseExtensionSpec): void {
     if (!/^[\w.:-]{1,64}$/.test(spec.key)) throw new Error(`parse extension key "${spec.key}": use 1-64 letters, digits, . _ : -`);
-    if (!spec.version) throw new Error(`parse extension ${spec.key}: a version is required`);
-    this.specs.set(spec.key, { ...spec });
+    const lazy = Object.getOwnPropertyDescriptor(spec, 'version')?.get;
+    if (!lazy) {
+      if (!spec.version) throw new Error(`parse extension ${spec.key}: a version is required`);
+      this.specs.set(spec.key, { ...spec });
+      return;
+    }
+    // A version made on first need (hashing a rule set at start costs every process that never ingests).
+    const { version: _, ...rest } = Object.getOwnPropertyDescriptors(spec);
+    let version: string | undefined;
+    const copy = Object.defineProperties({}, rest) as ParseExtensionSpec;
+    Object.defineProperty(copy, 'version', {
+      enumerable: true,
+      get: () => {
+        if (version === undefined) {
+          const v = lazy.call(spec) as unknown;
+          if (typeof v !== 'string' || !v) throw new Error(`parse extension ${spec.key}: a version is required`);
+          version = v;
+        }
+        return version;
+      },
+    });
+    this.specs.set(spec.key, copy);
   }
 
   list(): ParseExtensionSpec[] {

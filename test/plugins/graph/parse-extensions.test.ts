@@ -28,6 +28,9 @@ const FILES: Record<string, string> = {
   'notes.md': '# Notes\n',
 };
 
+/** How often the engine read `user.calls`'s version (a getter), and how often before the first ingest. */
+const versionReads = { n: 0, beforeIngest: -1 };
+
 /** A user plugin: registers the extensions through the graph service and reads them back in a verb. */
 function userPlugin(dir: string, changes: ExtensionChange[]) {
   return definePlugin({
@@ -37,7 +40,14 @@ function userPlugin(dir: string, changes: ExtensionChange[]) {
     apply(ctx) {
       const graph = ctx.service<GraphService>('graph');
       const url = (name: string) => pathToFileURL(join(dir, name)).href;
-      graph.registerParseExtension({ key: 'user.calls', version: '1', module: url('calls.mjs') });
+      graph.registerParseExtension({
+        key: 'user.calls',
+        get version() {
+          versionReads.n++;
+          return '1';
+        },
+        module: url('calls.mjs'),
+      });
       graph.registerParseExtension({ key: 'user.slow', version: '1', module: url('slow.mjs'), languages: ['python'], budgetMs: 5 });
       graph.registerParseExtension({ key: 'user.throws', version: '1', module: url('throws.mjs'), languages: ['typescript'] });
       graph.registerParseExtension({ key: 'user.missing', version: '1', module: url('nope.mjs'), languages: ['typescript'] });
@@ -75,11 +85,20 @@ describe('parse extensions: a user plugin\'s work on each parsed tree', function
     for (const [name, text] of Object.entries(MODULES)) writeFileSync(join(dir, name), text);
     ws = writeFixtureRepo(tempDir(), FILES);
     h = await connect({ workspaceRoot: ws, plugins: [userPlugin(dir, changes)], env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() }, config: { options: { structure: { backgroundFacts: false }, graph: { watch: false, typeCheck: false } } } });
+    await h.call('health', { agent_id: 'a' });
+    versionReads.beforeIngest = versionReads.n;
     const ing = await h.call('ingest', { agent_id: 'a', path: ws });
     assert.equal(ing.result.isError, undefined, JSON.stringify(ing.json));
     ingested = ing.json;
   });
   after(() => h?.close());
+
+  it('reads a version given as a getter on first need (the ingest), once, not at registration', async () => {
+    assert.equal(versionReads.beforeIngest, 0, 'the version was read before any ingest');
+    const out = await h.call('call_counts', { agent_id: 'a', paths: ['a.py'] });
+    assert.equal(out.json.calls['a.py'].calls, 2, JSON.stringify(out.json));
+    assert.equal(versionReads.n, 1);
+  });
 
   it('stores each code file\'s output from its own tree and serves it by path', async () => {
     const r = await h.call('call_counts', { agent_id: 'a' });
