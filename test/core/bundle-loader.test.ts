@@ -112,12 +112,12 @@ exports.esm = () => $m1ndI('esm-only').then((m) => m.kind);`);
     assert.equal(first.load, 'none');
     await works(first.exports);
     // Not wrapped twice (the inner function would never run: works() above would fail); frames carry the file's own lines.
-    assert.match(first.exports.line(), /bundle\.cjs:7:/);
+    assert.match((first.exports.line as () => string)(), /bundle\.cjs:7:/);
     assert.equal(first.saveCache(), true);
     const second = loadBundle(bundle, (s) => s, cache, false);
     assert.equal(second.load, 'cached');
     await works(second.exports);
-    assert.match(second.exports.line(), /bundle\.cjs:7:/);
+    assert.match((second.exports.line as () => string)(), /bundle\.cjs:7:/);
   });
 
   it('reads a cache file into the scratch buffer it fits in, and into a new one otherwise; the check holds either way', () => {
