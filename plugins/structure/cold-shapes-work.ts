@@ -8,7 +8,7 @@
  */
 import type { Language } from '../graph/api.ts';
 import { parseCode, type TextRange } from './code-trees.ts';
-import { definitionShapes, type DefinitionShape, type Shape } from './file-facts.ts';
+import { definitionShapes, definitionsSize, readDefinitions, writeDefinitions, type DefinitionShape, type Shape } from './file-facts.ts';
 import { lexicalShapes, packShapes, unpackShapes } from './lexical-shapes.ts';
 import { HASHES, oneHashSignature } from './minhash.ts';
 
@@ -97,20 +97,13 @@ function packDefinitions(files: readonly (readonly DefinitionShape[] | null)[]):
   let size = 0;
   for (const list of files) {
     size++;
-    for (const d of list ?? []) size += 4 + d.shingles.length;
+    size += definitionsSize(list ?? []);
   }
   const out = new Int32Array(size);
   let at = 0;
   for (const list of files) {
     out[at++] = list ? list.length : -1;
-    for (const d of list ?? []) {
-      out[at++] = d.row;
-      out[at++] = d.endRow;
-      out[at++] = d.tokens;
-      out[at++] = d.shingles.length;
-      out.set(d.shingles, at);
-      at += d.shingles.length;
-    }
+    at = writeDefinitions(out, at, list ?? []);
   }
   return out;
 }
@@ -125,14 +118,7 @@ export function unpackDefinitions(packed: Int32Array): (DefinitionShape[] | null
       continue;
     }
     const list: DefinitionShape[] = [];
-    for (let k = 0; k < count; k++) {
-      const row = packed[at++];
-      const endRow = packed[at++];
-      const tokens = packed[at++];
-      const n = packed[at++];
-      list.push({ row, endRow, tokens, shingles: packed.subarray(at, at + n) });
-      at += n;
-    }
+    at = readDefinitions(packed, at, count, list);
     files.push(list);
   }
   return files;

@@ -17,7 +17,7 @@ import type Database from 'better-sqlite3';
 import { backgroundTurnSpent, backgroundYield, grammarPath } from '../graph/api.ts';
 import { CODE_RULES } from './code-rules.ts';
 import { GRAMMAR_NAMES } from './code-trees.ts';
-import { computeFacts, definitionShapes, findingsOf, type FileFacts } from './file-facts.ts';
+import { computeFacts, definitionShapes, findingsOf, definitionsSize, readDefinitions, writeDefinitions, type FileFacts } from './file-facts.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -225,22 +225,14 @@ export function encodeFacts(facts: FileFacts): Buffer {
   const json = Buffer.from(Object.keys(facts.findings).length ? JSON.stringify(facts.findings) : '');
   const head = 4 + json.length;
   const pad = (4 - (head % 4)) % 4;
-  let ints = 1;
-  for (const d of facts.defs) ints += 4 + d.shingles.length;
+  const ints = 1 + definitionsSize(facts.defs);
   const out = Buffer.alloc(head + pad + ints * 4);
   out.writeUInt32LE(json.length, 0);
   json.copy(out, 4);
   const body = new Int32Array(ints);
   let k = 0;
   body[k++] = facts.defs.length;
-  for (const d of facts.defs) {
-    body[k++] = d.row;
-    body[k++] = d.endRow;
-    body[k++] = d.tokens;
-    body[k++] = d.shingles.length;
-    body.set(d.shingles, k);
-    k += d.shingles.length;
-  }
+  k = writeDefinitions(body, k, facts.defs);
   Buffer.from(body.buffer).copy(out, head + pad);
   return out;
 }
@@ -300,15 +292,6 @@ function decodeDefs(blob: Uint8Array): FileFacts['defs'] {
   // One aligned copy of the integer part (the driver's buffer may sit at any offset).
   const body = new Int32Array(new Uint8Array(bytes.buffer, bytes.byteOffset + start, bytes.byteLength - start).slice().buffer);
   const defs: FileFacts['defs'] = [];
-  let k = 1;
-  for (let n = body[0]; n > 0; n--) {
-    const row = body[k];
-    const endRow = body[k + 1];
-    const tokens = body[k + 2];
-    const count = body[k + 3];
-    k += 4;
-    defs.push({ row, endRow, tokens, shingles: body.subarray(k, k + count) });
-    k += count;
-  }
+  readDefinitions(body, 1, Math.max(0, body[0]), defs);
   return defs;
 }

@@ -48,6 +48,39 @@ export interface DefinitionShape extends Shape {
   endRow: number;
 }
 
+/** Int32 slots `definitions` take when written by `writeDefinitions`. */
+export function definitionsSize(defs: readonly DefinitionShape[]): number {
+  let size = 0;
+  for (const d of defs) size += 4 + d.shingles.length;
+  return size;
+}
+
+/** Writes `defs` into `out` from `at` as [row, end row, tokens, shingle count, shingles…] each; returns the next position. */
+export function writeDefinitions(out: Int32Array, at: number, defs: readonly DefinitionShape[]): number {
+  for (const d of defs) {
+    out[at++] = d.row;
+    out[at++] = d.endRow;
+    out[at++] = d.tokens;
+    out[at++] = d.shingles.length;
+    out.set(d.shingles, at);
+    at += d.shingles.length;
+  }
+  return at;
+}
+
+/** Reads `count` definitions `writeDefinitions` wrote from `at` (shingles as views of `data`) into `into`; returns the next position. */
+export function readDefinitions(data: Int32Array, at: number, count: number, into: DefinitionShape[]): number {
+  for (let k = 0; k < count; k++) {
+    const row = data[at++];
+    const endRow = data[at++];
+    const tokens = data[at++];
+    const n = data[at++];
+    into.push({ row, endRow, tokens, shingles: data.subarray(at, at + n) });
+    at += n;
+  }
+  return at;
+}
+
 export interface FileFacts {
   /** Findings per built-in rule id; every built-in rule of the language ran (absent = none). */
   findings: Record<string, RawFinding[]>;
