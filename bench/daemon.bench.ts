@@ -5,9 +5,12 @@
  * the daemon started over the whole workspace — and each reports its CPU time while idle for the same
  * window (process.cpuUsage; native file events, no polling). Prints each server's CPU % and the
  * daemon's overhead over the default server (target ≤ 1 % of one CPU), then the event loop's worst
- * delay while the daemon's background cycles re-ingest a burst of changed files.
+ * delay while the daemon's background cycles re-ingest a burst of changed files. The window is also
+ * reported in 10 s segments: V8's memory reducer collects each heap a few times, seconds apart, once
+ * the set-up's allocations stop (a one-off of every Node process after work), so the first segments
+ * hold that settling and the second half of the window the steady state ("settled").
  *
- *   node --import tsx/esm bench/run.ts daemon     (env: DAEMON_IDLE_S=30 DAEMON_FILES=10000 DAEMON_BURST=200 DAEMON_INGEST=1 DAEMON_ONLY=0;
+ *   node --import tsx/esm bench/run.ts daemon     (env: DAEMON_IDLE_S=60 DAEMON_FILES=10000 DAEMON_BURST=200 DAEMON_INGEST=1 DAEMON_ONLY=0;
  *   DAEMON_FACTS=0 turns the structure plugin's background facts job off; DAEMON_PROF=<dir> writes CPU profiles of the bursts)
  */
 import { execFile } from 'node:child_process';
@@ -27,8 +30,16 @@ function child(root: string, store: string, mode: string, idle: number, ingest: 
   });
 }
 
+/** CPU % over the second half of the idle window's segments (the first ones hold V8's memory-reducing collections after the set-up). */
+function settledPct(r: { idle_segments: { s: number; cpu_ms: number }[] }): number {
+  const seg = r.idle_segments;
+  const tail = seg.slice(Math.floor(seg.length / 2));
+  const ms = (tail.at(-1)?.s ?? 0) - (seg[Math.floor(seg.length / 2) - 1]?.s ?? 0);
+  return (tail.reduce((a, x) => a + x.cpu_ms, 0) / (ms * 1000)) * 100;
+}
+
 export async function run(): Promise<void> {
-  const idle = Number(process.env.DAEMON_IDLE_S ?? 30);
+  const idle = Number(process.env.DAEMON_IDLE_S ?? 60);
   const files = Number(process.env.DAEMON_FILES ?? 10_000);
   const burst = Number(process.env.DAEMON_BURST ?? 200);
   // Ingesting 3 × 10,000 files takes minutes on a shared machine; DAEMON_INGEST=0 measures the watchers over an empty graph.
@@ -51,8 +62,9 @@ export async function run(): Promise<void> {
     const results = await Promise.all(roots.map((r) => child(r.root, r.store, r.mode, idle, ingest, r.mode === 'daemon' && ingest ? burst : 0)));
     const by = Object.fromEntries(results.map((r) => [r.mode, r]));
     for (const r of results) console.log(`daemon idle: ${r.mode.padEnd(11)} ${r.nodes} nodes (heap ${r.lean_heap ? `as \`m1nd serve\`, young generation 2 × ${r.young_generation.semi_space_mb} MB` : "V8 default"}), CPU ${r.cpu_ms.toFixed(0)} ms over ${(r.wall_ms / 1000).toFixed(1)} s = ${r.cpu_pct.toFixed(3)} % (setup ${(r.setup_ms / 1000).toFixed(1)} s, RSS ${r.rss_mb} MB; ${r.idle_gc.count} GCs, ${r.idle_gc.ms.toFixed(0)} ms; CPU ms by thread ${JSON.stringify(r.idle_threads_ms)})`);
+    for (const r of results) console.log(`daemon idle: ${r.mode.padEnd(11)} CPU ms by ${r.idle_segments.length > 1 ? '10 s segment' : 'segment'} ${r.idle_segments.map((x: { cpu_ms: number; gcs: number }) => `${x.cpu_ms}${x.gcs ? ` (${x.gcs} GC)` : ''}`).join(', ')}; settled (second half of the window) ${settledPct(r).toFixed(3)} %`);
     const overhead = by.daemon.cpu_pct - (by['graph-watch']?.cpu_pct ?? NaN);
-    if (by.bare) console.log(`daemon idle: overhead over the default server ${overhead.toFixed(3)} % of one CPU (target ≤ 1 %); over the bare server ${(by.daemon.cpu_pct - by.bare.cpu_pct).toFixed(3)} %`);
+    if (by.bare) console.log(`daemon idle: overhead over the default server ${overhead.toFixed(3)} % of one CPU (target ≤ 1 %); over the bare server ${(by.daemon.cpu_pct - by.bare.cpu_pct).toFixed(3)} %; settled ${(settledPct(by.daemon) - settledPct(by['graph-watch'])).toFixed(3)} / ${(settledPct(by.daemon) - settledPct(by.bare)).toFixed(3)} %`);
     const b = by.daemon.burst;
     if (b) {
       console.log(`daemon burst: ${b.files} files rewritten → ${b.reingested} re-ingested by ${b.cycles} background cycles in ${b.drained_ms} ms; event loop delay max ${b.loop_delay_max_ms.toFixed(1)} ms, p99 ${b.loop_delay_p99_ms.toFixed(1)} ms`);

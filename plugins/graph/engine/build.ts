@@ -175,7 +175,7 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
 
     // Reclaim dead edge slots when they dominate, so traversal arrays stay dense.
     if (g.edgeCapacity > 4096 && g.edgeCount < g.edgeCapacity / 2) this.compact();
-    else g.finalize();
+    else yield* g.finalizeSteps();
     return { resolvedFiles: relinked, nodesAdded: added, nodesRemoved: before + added - g.nodeCount };
   }
 

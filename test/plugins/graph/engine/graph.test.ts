@@ -33,6 +33,42 @@ describe('CodeGraph', () => {
     assert.deepEqual(g.outgoing('a', 'imports'), [{ source: 'a', target: 'c', relation: 'imports', weight: g.edgeWeight[1] }]);
   });
 
+  it('builds the same adjacency in steps as in one go, and keeps the previous one until the last step', () => {
+    const make = (): CodeGraph => {
+      const g = new CodeGraph();
+      for (let i = 0; i < 3000; i++) g.upsertNode(node(`n${i}`));
+      for (let e = 0; e < 40_000; e++) g.addEdge((e * 7) % 3000, (e * 13 + 1) % 3000, RELATION_CODE.calls, 1);
+      for (let e = 0; e < 40_000; e += 5) g.removeEdge(e);
+      return g;
+    };
+    const whole = make();
+    whole.finalize();
+    const stepped = make();
+    const steps = stepped.finalizeSteps();
+    let yields = 0;
+    while (!steps.next().done) {
+      yields++;
+      assert.equal(stepped.needsFinalize, true, 'the new adjacency appears only at the last step');
+    }
+    assert.ok(yields >= 4, `40,000 edge slots in ${yields} steps`);
+    assert.equal(stepped.needsFinalize, false);
+    assert.deepEqual([stepped.outOffsets, stepped.outEdges, stepped.inOffsets, stepped.inEdges], [whole.outOffsets, whole.outEdges, whole.inOffsets, whole.inEdges]);
+  });
+
+  it('builds the adjacency again when the graph changes between two steps', () => {
+    const g = new CodeGraph();
+    for (let i = 0; i < 100; i++) g.upsertNode(node(`n${i}`));
+    for (let e = 0; e < 20_000; e++) g.addEdge(e % 100, (e + 1) % 100, RELATION_CODE.calls, 1);
+    const steps = g.finalizeSteps();
+    steps.next();
+    const late = g.addEdge(5, 50, RELATION_CODE.imports, 1);
+    while (!steps.next().done);
+    const out: number[] = [];
+    g.forEachOut(5, (_t, _w, _r, edge) => out.push(edge));
+    assert.ok(out.includes(late), 'the edge added between two steps is in the adjacency');
+    assert.equal(g.edgeCount, 20_001);
+  });
+
   it('keeps a node index when the same id is upserted again', () => {
     const g = new CodeGraph();
     const a = g.upsertNode(node('a'));
