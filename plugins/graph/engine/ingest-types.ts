@@ -32,7 +32,7 @@ export interface IngestOptions {
    */
   releaseCommitWorkerFiles?: number;
   /**
-   * Main-thread work between two yields to the event loop (default 20 ms); background callers (the
+   * Main-thread work between two yields to the event loop (default 8 ms); background callers (the
    * daemon) pass a few ms, so a request arriving meanwhile waits no longer than that.
    */
   sliceMs?: number;

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
+import { SLICE_MS } from '../../../../plugins/graph/engine/ingest-parse.ts';
 import { connect, tempDir, type Harness } from '../../../helpers/mcp.ts';
 
 const MODULES = 400;
@@ -82,5 +83,38 @@ describe('ingest and the event loop', function () {
     const worst = Math.max(...held);
     assert.ok(whole > 120, `the fixture must be heavy enough to tell: its graph built in ${whole.toFixed(0)} ms`);
     assert.ok(worst < Math.min(whole / 2, 250), `a ping waited on ${worst.toFixed(0)} ms of main-thread work (p50 latency ${latencies.sort((a, b) => a - b)[latencies.length >> 1].toFixed(0)} ms); the whole build takes ${whole.toFixed(0)} ms`);
+  });
+
+  it('holds the main thread about one slice at a time: at most one stretch between two ping answers over 20 ms of CPU', async () => {
+    // The ingest's slices (SLICE_MS) bound what a ping waits on, a GC pause or one file's step aside.
+    // 20 ms slices gave 2–6 stretches over 20 ms here (the longest 27–34 ms); 8 ms slices none (the
+    // longest 10.6–18.5 ms). One stretch over is allowed for a GC pause landing on a slice.
+    assert.ok(SLICE_MS <= 10, `the ingest's slice is ${SLICE_MS} ms`);
+    const root = tempDir('m1nd-ingest-slices-');
+    writeRepo(root);
+    const hs = await connect({ workspaceRoot: root, config: { options: { graph: { watch: false, typeCheck: false, parseWorkers: 2 } } } });
+    try {
+      await hs.call('health', { agent_id: 'slices' });
+      let stopped = false;
+      const held: number[] = [];
+      const pinging = (async () => {
+        let cpu = threadMs();
+        while (!stopped) {
+          await new Promise((r) => setTimeout(r, 5));
+          await hs.client.ping();
+          const now = threadMs();
+          held.push(now - cpu);
+          cpu = now;
+        }
+      })();
+      const res = await hs.client.callTool({ name: 'ingest', arguments: { agent_id: 'slices', path: root, wait_precise: false } }, undefined, { timeout: 280_000 });
+      stopped = true;
+      await pinging;
+      assert.equal(JSON.parse((res.content as { type: string; text: string }[])[0].text).files.parsed, MODULES);
+      const over = held.filter((ms) => ms > 20).sort((a, b) => b - a);
+      assert.ok(over.length <= 1, `${over.length} of ${held.length} stretches over 20 ms of main-thread CPU: ${over.map((ms) => ms.toFixed(1)).join(', ')} ms`);
+    } finally {
+      await hs.close();
+    }
   });
 });
