@@ -11,11 +11,17 @@ const BANDS = 8;
 const ROWS = HASHES / BANDS;
 const MAX_BUCKET = 60;
 
-/** Pairs of indices into `shapes` whose shingle Jaccard is at least `threshold`, best first. */
-export async function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs: number, options: { rows?: number; pace?: () => Promise<void> } = {}): Promise<{ a: number; b: number; ast: number }[]> {
+/**
+ * Pairs of indices into `shapes` whose shingle Jaccard is at least `threshold`, best first.
+ * `covered` (one byte per shape): instead of returning pairs, sets both ends of each pair found and
+ * skips the Jaccard of a pair whose ends are both set already (it could only set them again) — the
+ * same set of covered shapes for less work, when only who has a partner matters.
+ */
+export async function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs: number, options: { rows?: number; pace?: () => Promise<void>; covered?: Uint8Array } = {}): Promise<{ a: number; b: number; ast: number }[]> {
   const n = shapes.length;
   const rows = options.rows ?? ROWS;
   const pace = options.pace;
+  const covered = options.covered;
   // Yields (pace) between bands and every few thousand pairs looked at: a large set's LSH takes longer than one turn.
   let looked = 0;
   const bands = HASHES / rows;
@@ -60,13 +66,16 @@ export async function twinPairs(shapes: readonly Shape[], threshold: number, max
         for (let y = x + 1; y < start + size; y++) {
           const a = order[x];
           const b = order[y];
+          if (covered && covered[a] && covered[b]) continue;
           if (band > 0 && scoredBefore(a, b, band)) continue;
           const sa = shapes[a].shingles;
           const sb = shapes[b].shingles;
           // Jaccard ≤ smaller ÷ larger set: a pair of very different sizes needs no merge.
           if (Math.min(sa.length, sb.length) < threshold * Math.max(sa.length, sb.length) - 1e-9) continue;
           const ast = jaccard(sa, sb);
-          if (ast >= threshold) pairs.push({ a, b, ast });
+          if (ast < threshold) continue;
+          if (covered) covered[a] = covered[b] = 1;
+          else pairs.push({ a, b, ast });
         }
       }
       start = end;
