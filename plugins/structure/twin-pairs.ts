@@ -33,12 +33,17 @@ export async function twinPairs(shapes: readonly Shape[], threshold: number, max
   }
   const pairs: { a: number; b: number; ast: number }[] = [];
   // Each band's bucket key as one number (53 bits of two hashes of its rows), then the symbols
-  // sorted by key: a bucket is a run of equal keys, in index order — no string or array per symbol.
+  // grouped by key (a counting sort over the buckets in order of first appearance, not a comparison
+  // sort): a bucket is a run of equal keys, in index order — no string or array per symbol. The
+  // order buckets are visited in does not change the result (pairs are sorted at the end).
   // A pair already scored in an earlier band (same key there, both among its bucket's first
   // MAX_BUCKET) is skipped by looking at those bands, not through a set of every pair.
   const keys = new Float64Array(n * bands);
   const rank = new Uint16Array(n * bands);
   const order = new Uint32Array(n);
+  const bucketOf = new Uint32Array(n);
+  const next = new Uint32Array(n + 1);
+  const bucketIds = new Map<number, number>();
   const scoredBefore = (a: number, b: number, band: number): boolean => {
     for (let e = 0; e < band; e++) if (keys[e * n + a] === keys[e * n + b] && rank[e * n + a] < MAX_BUCKET && rank[e * n + b] < MAX_BUCKET) return true;
     return false;
@@ -53,10 +58,19 @@ export async function twinPairs(shapes: readonly Shape[], threshold: number, max
         h1 = mix(h1 ^ v, SEEDS[r]);
         h2 = mix(h2 + v, SEEDS[HASHES - 1 - r]);
       }
-      keys[base + i] = (h1 >>> 0) * 0x200000 + (h2 >>> 11);
-      order[i] = i;
+      const key = (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+      keys[base + i] = key;
+      let id = bucketIds.get(key);
+      if (id === undefined) bucketIds.set(key, (id = bucketIds.size));
+      bucketOf[i] = id;
     }
-    order.sort((a, b) => keys[base + a] - keys[base + b] || a - b);
+    // Counting sort: `next` holds each bucket's first slot in `order`, then fills it in index order.
+    const buckets = bucketIds.size;
+    bucketIds.clear();
+    next.fill(0, 0, buckets + 1);
+    for (let i = 0; i < n; i++) next[bucketOf[i] + 1]++;
+    for (let b = 0; b < buckets; b++) next[b + 1] += next[b];
+    for (let i = 0; i < n; i++) order[next[bucketOf[i]]++] = i;
     for (let start = 0; start < n; ) {
       let end = start + 1;
       while (end < n && keys[base + order[end]] === keys[base + order[start]]) end++;
