@@ -51,10 +51,9 @@ export async function pickCandidates(byFile: Iterable<readonly GraphNode[]>, ske
   }
   const candidates = new Set<string>();
   for (const nodes of byKind.values()) {
-    for (const p of await twinPairs(nodes.map((s) => sketches.get(s.id)!), threshold, Number.MAX_SAFE_INTEGER, { rows: SKETCH_ROWS, pace })) {
-      candidates.add(nodes[p.a].id);
-      candidates.add(nodes[p.b].id);
-    }
+    const covered = new Uint8Array(nodes.length);
+    await twinPairs(nodes.map((s) => sketches.get(s.id)!), threshold, Number.MAX_SAFE_INTEGER, { rows: SKETCH_ROWS, pace, covered });
+    for (let i = 0; i < nodes.length; i++) if (covered[i]) candidates.add(nodes[i].id);
     await pace();
   }
   return candidates;

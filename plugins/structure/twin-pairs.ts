@@ -11,11 +11,17 @@ const BANDS = 8;
 const ROWS = HASHES / BANDS;
 const MAX_BUCKET = 60;
 
-/** Pairs of indices into `shapes` whose shingle Jaccard is at least `threshold`, best first. */
-export async function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs: number, options: { rows?: number; pace?: () => Promise<void> } = {}): Promise<{ a: number; b: number; ast: number }[]> {
+/**
+ * Pairs of indices into `shapes` whose shingle Jaccard is at least `threshold`, best first.
+ * `covered` (one byte per shape): instead of returning pairs, sets both ends of each pair found and
+ * skips the Jaccard of a pair whose ends are both set already (it could only set them again) — the
+ * same set of covered shapes for less work, when only who has a partner matters.
+ */
+export async function twinPairs(shapes: readonly Shape[], threshold: number, maxPairs: number, options: { rows?: number; pace?: () => Promise<void>; covered?: Uint8Array } = {}): Promise<{ a: number; b: number; ast: number }[]> {
   const n = shapes.length;
   const rows = options.rows ?? ROWS;
   const pace = options.pace;
+  const covered = options.covered;
   // Yields (pace) between bands and every few thousand pairs looked at: a large set's LSH takes longer than one turn.
   let looked = 0;
   const bands = HASHES / rows;
@@ -27,12 +33,17 @@ export async function twinPairs(shapes: readonly Shape[], threshold: number, max
   }
   const pairs: { a: number; b: number; ast: number }[] = [];
   // Each band's bucket key as one number (53 bits of two hashes of its rows), then the symbols
-  // sorted by key: a bucket is a run of equal keys, in index order — no string or array per symbol.
+  // grouped by key (a counting sort over the buckets in order of first appearance, not a comparison
+  // sort): a bucket is a run of equal keys, in index order — no string or array per symbol. The
+  // order buckets are visited in does not change the result (pairs are sorted at the end).
   // A pair already scored in an earlier band (same key there, both among its bucket's first
   // MAX_BUCKET) is skipped by looking at those bands, not through a set of every pair.
   const keys = new Float64Array(n * bands);
   const rank = new Uint16Array(n * bands);
   const order = new Uint32Array(n);
+  const bucketOf = new Uint32Array(n);
+  const next = new Uint32Array(n + 1);
+  const bucketIds = new Map<number, number>();
   const scoredBefore = (a: number, b: number, band: number): boolean => {
     for (let e = 0; e < band; e++) if (keys[e * n + a] === keys[e * n + b] && rank[e * n + a] < MAX_BUCKET && rank[e * n + b] < MAX_BUCKET) return true;
     return false;
@@ -47,10 +58,19 @@ export async function twinPairs(shapes: readonly Shape[], threshold: number, max
         h1 = mix(h1 ^ v, SEEDS[r]);
         h2 = mix(h2 + v, SEEDS[HASHES - 1 - r]);
       }
-      keys[base + i] = (h1 >>> 0) * 0x200000 + (h2 >>> 11);
-      order[i] = i;
+      const key = (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+      keys[base + i] = key;
+      let id = bucketIds.get(key);
+      if (id === undefined) bucketIds.set(key, (id = bucketIds.size));
+      bucketOf[i] = id;
     }
-    order.sort((a, b) => keys[base + a] - keys[base + b] || a - b);
+    // Counting sort: `next` holds each bucket's first slot in `order`, then fills it in index order.
+    const buckets = bucketIds.size;
+    bucketIds.clear();
+    next.fill(0, 0, buckets + 1);
+    for (let i = 0; i < n; i++) next[bucketOf[i] + 1]++;
+    for (let b = 0; b < buckets; b++) next[b + 1] += next[b];
+    for (let i = 0; i < n; i++) order[next[bucketOf[i]]++] = i;
     for (let start = 0; start < n; ) {
       let end = start + 1;
       while (end < n && keys[base + order[end]] === keys[base + order[start]]) end++;
@@ -60,13 +80,16 @@ export async function twinPairs(shapes: readonly Shape[], threshold: number, max
         for (let y = x + 1; y < start + size; y++) {
           const a = order[x];
           const b = order[y];
+          if (covered && covered[a] && covered[b]) continue;
           if (band > 0 && scoredBefore(a, b, band)) continue;
           const sa = shapes[a].shingles;
           const sb = shapes[b].shingles;
           // Jaccard ≤ smaller ÷ larger set: a pair of very different sizes needs no merge.
           if (Math.min(sa.length, sb.length) < threshold * Math.max(sa.length, sb.length) - 1e-9) continue;
           const ast = jaccard(sa, sb);
-          if (ast >= threshold) pairs.push({ a, b, ast });
+          if (ast < threshold) continue;
+          if (covered) covered[a] = covered[b] = 1;
+          else pairs.push({ a, b, ast });
         }
       }
       start = end;

@@ -49,4 +49,22 @@ describe('twinPairs (MinHash/LSH candidates, exact Jaccard)', () => {
     // Best first.
     for (let i = 1; i < pairs.length; i++) assert.ok(pairs[i - 1].ast >= pairs[i].ast);
   });
+
+  it('with `covered`, marks exactly the shapes that have a partner in the pair list, and returns no pairs', async () => {
+    const shapes: Shape[] = [];
+    for (let i = 0; i < 300; i++) shapes.push(shape(i + 1, 40 + (i % 50)));
+    // Chains and cliques of near-copies: most of their pairs join shapes already marked.
+    for (let i = 0; i < 60; i++) shapes.push(variant(shapes[(i * 5) % 300], 1 + (i % 4), 20_000 + i));
+    for (let i = 0; i < 30; i++) shapes.push(variant(shapes[shapes.length - 1], 1, 30_000 + i));
+    const boiler = shape(77_777, 50);
+    for (let i = 0; i < 25; i++) shapes.push(boiler);
+    for (const [threshold, rows] of [[0.6, 4], [0.8, undefined]] as const) {
+      const want = new Uint8Array(shapes.length);
+      for (const p of await twinPairs(shapes, threshold, Number.MAX_SAFE_INTEGER, { rows })) want[p.a] = want[p.b] = 1;
+      const covered = new Uint8Array(shapes.length);
+      assert.deepEqual(await twinPairs(shapes, threshold, Number.MAX_SAFE_INTEGER, { rows, covered }), []);
+      assert.ok(want.reduce((n, x) => n + x, 0) > 100, 'the fixture has many shapes with a partner');
+      assert.deepEqual(covered, want);
+    }
+  });
 });
