@@ -121,24 +121,26 @@ const gcObserver = new PerformanceObserver((list) => {
   for (const e of list.getEntries()) (idleGc.count++, (idleGc.ms += e.duration));
 });
 gcObserver.observe({ entryTypes: ['gc'] });
-/** CPU ticks (user + system, 1/100 s) of each thread of this process by name (Linux; empty elsewhere). */
-function threadTicks(): Map<string, number> {
+/**
+ * CPU time (ns, schedstat's first field) of each thread of this process by thread id (Linux; empty
+ * elsewhere). Node names every thread `node`, so threads are told apart by id: the main thread's is the
+ * process id; the others are V8's platform threads (concurrent marking and sweeping), libuv's pool and
+ * the workers (parse pool, store writer, facts pool, each with its own heap and garbage collector).
+ */
+function threadNs(): Map<string, number> {
   const out = new Map<string, number>();
   const dir = `/proc/${process.pid}/task`;
   if (!existsSync(dir)) return out;
   for (const tid of readdirSync(dir)) {
     try {
-      const stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(name, (out.get(name) ?? 0) + Number(f[11]) + Number(f[12]));
+      out.set(tid, Number(readFileSync(`${dir}/${tid}/schedstat`, 'utf8').split(' ')[0]));
     } catch {
       // the thread ended
     }
   }
   return out;
 }
-const ticks0 = threadTicks();
+const threads0 = threadNs();
 // DAEMON_PROF: a profile of the idle window too (`idle.cpuprofile`; the profiler's own sampling costs CPU).
 const idleProf = await profiler('idle');
 const cpu0 = process.cpuUsage();
@@ -160,7 +162,16 @@ const cpu = process.cpuUsage(cpu0);
 gcObserver.disconnect();
 await idleProf.stop();
 // Which threads the idle CPU went to (main thread, workers, libuv pool, V8 helpers, the watcher's).
-const idleThreads = Object.fromEntries([...threadTicks()].map(([k, v]) => [k, (v - (ticks0.get(k) ?? 0)) * 10]).filter(([, v]) => (v as number) > 0));
+// Threads that ended during the window are not counted (their last figures are gone).
+const idleThreads = { main: 0, others: 0, others_running: 0 };
+for (const [tid, ns] of threadNs()) {
+  const ms = (ns - (threads0.get(tid) ?? 0)) / 1e6;
+  if (tid === String(process.pid)) idleThreads.main = Math.round(ms * 10) / 10;
+  else if (ms > 0.5) {
+    idleThreads.others = Math.round((idleThreads.others + ms) * 10) / 10;
+    idleThreads.others_running++;
+  }
+}
 const wallMs = performance.now() - t0;
 const out: Record<string, unknown> = { mode, nodes: health.graph?.node_count ?? 0, setup_ms: Math.round(setupMs), wall_ms: Math.round(wallMs), cpu_ms: (cpu.user + cpu.system) / 1000, cpu_pct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, rss_mb: Math.round(process.memoryUsage().rss / 1e6), lean_heap: leanHeap, young_generation: youngGeneration(), idle_gc: idleGc, idle_threads_ms: idleThreads, idle_segments: segments };
 const burst = Number(burstArg);

@@ -110,6 +110,12 @@ export function leanServerHeap(env: NodeJS.ProcessEnv = process.env): boolean {
     if (s.factor !== undefined && s.factor !== DEFAULT_FACTOR) setFactor(DEFAULT_FACTOR);
     return false;
   }
+  // Workers without V8's memory reducer. V8 reads the flag when an isolate's heap is set up, so this
+  // server's own heap keeps its reducer; the workers started from now on have none. A reducer runs major
+  // collections ~8 s after its isolate goes quiet: in the server's idle workers (parse pool, store writer,
+  // facts pool, all stopped after 30 s idle) that was all of a daemon's idle CPU, 50–160 ms per 10 s
+  // (docs/benchmarks.md, branch `idle19`). The flag is not part of V8's code-cache flag hash.
+  setFlagsFromString('--no-memory-reducer');
   if (target === null) {
     // The default: growth stopped once, here; the next worker's start puts V8's default back (see the file comment).
     s.targetMb = undefined;
