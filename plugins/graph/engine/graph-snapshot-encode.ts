@@ -111,13 +111,19 @@ function liveEdges(alive: Uint8Array, from: number, to: number): number {
   return k;
 }
 
-/** Byte offsets of strings [from, to) of a table (`unit` bytes per character), from `at` on; returns the end. */
-function stringOffsets(table: readonly string[], offsets: Uint32Array, unit: number, from: number, to: number, at: number): number {
-  for (let i = from; i < to; i++) {
-    offsets[i] = at;
-    at += unit * table[i].length;
-  }
+/** `at` plus the bytes of strings [from, to) of a table (`unit` bytes per character). */
+function tableBytes(table: readonly string[], unit: number, from: number, to: number, at: number): number {
+  for (let i = from; i < to; i++) at += unit * table[i].length;
   return at;
+}
+
+/** Writes `room` byte offsets into `out` from `at`, for strings `i` on of a table (the one past the last: its size); returns the next string and offset. */
+function putOffsets(table: readonly string[], unit: number, out: Uint32Array, at: number, room: number, i: number, offset: number): [number, number] {
+  for (const end = at + room; at < end; at++) {
+    out[at] = offset;
+    if (i < table.length) offset += unit * table[i++].length;
+  }
+  return [i, offset];
 }
 
 
@@ -179,18 +185,16 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     yield;
   }
   strings.seal();
-  // String tables: byte offsets into each table.
+  // String tables: their byte sizes now (for the header); each entry's byte offset is made as its
+  // section is written (an offsets array held through the write was 4 bytes a string: ~4 MB on the
+  // python3 prefix, allocated at the close's peak).
   const { latin1: l1, utf16: u16 } = strings;
-  const latin1Offsets = new Uint32Array(l1.length + 1);
-  const utf16Offsets = new Uint32Array(u16.length + 1);
   let latin1Bytes = 0;
   for (let i = 0; i < l1.length; i += STRINGS_PER_STEP * 8) {
-    latin1Bytes = stringOffsets(l1, latin1Offsets, 1, i, Math.min(l1.length, i + STRINGS_PER_STEP * 8), latin1Bytes);
+    latin1Bytes = tableBytes(l1, 1, i, Math.min(l1.length, i + STRINGS_PER_STEP * 8), latin1Bytes);
     yield;
   }
-  latin1Offsets[l1.length] = latin1Bytes;
-  const utf16Bytes = stringOffsets(u16, utf16Offsets, 2, 0, u16.length, 0);
-  utf16Offsets[u16.length] = utf16Bytes;
+  const utf16Bytes = tableBytes(u16, 2, 0, u16.length, 0);
   yield;
 
   const header: Header = {
@@ -199,16 +203,21 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     latin1Bytes, utf16Bytes,
     languages, fingerprint: facts.fingerprint, unresolved: facts.unresolved,
   };
-  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
-  const bodyStart = align8(16 + headerBytes.length);
   const { offsets, size } = layout(header);
   const out = new ChunkWriter(chunkBytes);
+  // The header's JSON (the unresolved imports: 2.6 MB on the python3 prefix) is written from the string
+  // itself when it is ASCII (one byte a character), without a buffer of its bytes beside it.
+  let json: string | null = JSON.stringify(header);
+  const headerLength = Buffer.byteLength(json, 'utf8');
+  const bodyStart = align8(16 + headerLength);
   const head = new DataView(new ArrayBuffer(16));
   head.setUint32(0, MAGIC, true);
   head.setUint32(4, SNAPSHOT_FORMAT, true);
-  head.setUint32(12, headerBytes.length, true);
+  head.setUint32(12, headerLength, true);
   yield* out.view(head);
-  yield* out.bytes(headerBytes);
+  if (headerLength === json.length) yield* out.text(json, 'latin1');
+  else yield* out.bytes(Buffer.from(json, 'utf8'));
+  json = null;
   yield* out.padTo8();
 
   const { edgeSource, edgeTarget, edgeRelation, edgeWeight, edgeAlive } = graph;
@@ -220,17 +229,28 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     let e = 0;
     return out.elements(width, m, (at, room) => void (e = putValues(of, edgeAlive, into, at, room, e)));
   };
+  // A node column is dropped once written (the layout puts them first: ~14 MB on the python3 prefix,
+  // outside the heap, not held through the edges and string tables); the slot remap stays for the edges.
+  const column = <K extends keyof NodeColumnsIn>(name: K) =>
+    function* (): Generator<ChunkStep, void> {
+      yield* out.view(cols[name]);
+      cols[name] = new (cols[name].constructor as new (length: number) => NodeColumns[K])(0);
+    };
+  const tableOffsets = (table: readonly string[], unit: 1 | 2) => {
+    let i = 0, offset = 0;
+    return out.elements(4, table.length + 1, (at, room) => void ([i, offset] = putOffsets(table, unit, out.u32, at, room, i, offset)));
+  };
   const sections: Record<SectionName, () => Generator<ChunkStep, void>> = {
-    kind: () => out.view(cols.kind), lang: () => out.view(cols.lang), flags: () => out.view(cols.flags),
-    start: () => out.view(cols.start), end: () => out.view(cols.end),
-    id: () => out.view(cols.id), label: () => out.view(cols.label), path: () => out.view(cols.path),
-    qualified: () => out.view(cols.qualified), doc: () => out.view(cols.doc), signatures: () => out.view(cols.signatures),
-    lastCommit: () => out.view(cols.lastCommit), commitCount: () => out.view(cols.commitCount),
+    kind: column('kind'), lang: column('lang'), flags: column('flags'),
+    start: column('start'), end: column('end'),
+    id: column('id'), label: column('label'), path: column('path'),
+    qualified: column('qualified'), doc: column('doc'), signatures: column('signatures'),
+    lastCommit: column('lastCommit'), commitCount: column('commitCount'),
     source: () => endpoints(edgeSource), target: () => endpoints(edgeTarget),
     relation: () => values(1, edgeRelation, out.u8), weight: () => values(4, edgeWeight, out.f32),
     filePath: () => out.view(filePath), fileKey: () => out.view(fileKey), fileLang: () => out.view(fileLang),
     fileErrors: () => out.view(fileErrors), fileErrorLine: () => out.view(fileErrorLine), filePrecise: () => out.view(filePrecise),
-    latin1Offsets: () => out.view(latin1Offsets), utf16Offsets: () => out.view(utf16Offsets),
+    latin1Offsets: () => tableOffsets(l1, 1), utf16Offsets: () => tableOffsets(u16, 2),
     latin1: () => writeStrings(out, l1, 'latin1'), utf16: () => writeStrings(out, u16, 'utf16le'),
   };
   // In the layout's order, each section where the layout puts it, padded to 8 bytes.

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CodeGraph, type GraphNode } from '../../../../plugins/graph/engine/graph.ts';
@@ -99,6 +101,27 @@ describe('the graph snapshot written a chunk at a time', function () {
     assert.equal(want.nodes.length, 40 * 13 - 1);
     assert.ok(want.nodes.some((n) => n.label.includes('😀')) && want.nodes.some((n) => n.signatures?.length === 2));
     assert.deepEqual(decoded.files, facts(40).files);
+  });
+
+  it('drops the node columns once written and holds no header bytes or string offsets: the last chunks are made with only the slot remap held outside the heap', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const outside = (): number => (gc(), gc(), process.memoryUsage().arrayBuffers);
+    const files = 6000;
+    const g = sampleGraph(files);
+    const f = facts(files);
+    // A header of ~1.5 MB (the python3 prefix's unresolved imports made one of 2.6 MB).
+    f.unresolved = Array.from({ length: 30_000 }, (_, i) => ({ from: `pkg/m${i % files}.py`, specifier: `missing.module_${i}` }) as never);
+    const base = outside();
+    const steps = encodeSnapshotChunks(g, f, 64 * 1024);
+    let held = 0;
+    for (let r = steps.next(); !r.done; r = steps.next()) if (r.value?.seq === 0) held = outside() - base;
+    // Node columns: 1 + 1 + 2 + 4 × 8 + 8 + 4 bytes a node (48). What stays: the remap (4 bytes a slot),
+    // the file columns and two chunks. The old code held the columns, the header's bytes and the string
+    // tables' offsets too (7.0 MB here, 0.55 MB now).
+    const columns = 48 * g.nodeCount;
+    assert.ok(columns > 3_500_000, `columns ${columns} bytes`);
+    assert.ok(held < 4 * g.nodeCapacity + columns / 8, `${held} bytes outside the heap at the last chunk (columns ${columns}, remap ${4 * g.nodeCapacity})`);
   });
 
   it('stores the chunks as they come (a copy of each), and a read gives back the encoded bytes', () => {
