@@ -4,13 +4,18 @@ import { join } from 'node:path';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
 import { removeWorkspace, writeFiles, writeWorkspace } from './helpers.ts';
 
-/** Waits until the engine's watcher has marked something dirty (a query's result says stale). */
+/**
+ * Waits until the engine's watcher has marked something dirty (a query's result says stale), then a
+ * little longer: the native watcher may report one write as a create and, in a later batch, an update;
+ * an update that lands after `ensureFresh()` drained the set marks the file again for the next one.
+ */
 async function untilStale(engine: CodeGraphEngine): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!engine.seek('anything').stale) {
     if (Date.now() > deadline) throw new Error('the watcher reported nothing within 10 s');
     await new Promise((r) => setTimeout(r, 20));
   }
+  await new Promise((r) => setTimeout(r, 150));
 }
 
 const files = (engine: CodeGraphEngine): string[] => [...engine.filePaths()];
