@@ -260,7 +260,7 @@ export class CodeGraph {
   }
 
   /**
-   * `finalize()` as steps of FINALIZE_STEP edge slots or nodes, for patches run in slices (the CSR of
+   * `finalize()` in steps of 8,192 edge slots or nodes (FINALIZE_STEP_MASK), for patches run in slices (the CSR of
    * a 10,000-file graph takes ~7 ms in one go). The new adjacency is installed by the last step; until
    * then traversals see the previous one, as between any mutation and its finalize. A mutation between
    * two steps (another writer) makes the last step build it again in one go.

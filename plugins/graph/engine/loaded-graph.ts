@@ -11,7 +11,7 @@ import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
 import { LoadedGraphBase, OPEN_SLICE_MS } from './loaded-graph-base.ts';
-import { BACKGROUND_SLICE_MS, backgroundTurnSpent, backgroundYield } from './steps.ts';
+import { BACKGROUND_SLICE_MS, SliceClock } from './steps.ts';
 
 export { OPEN_SLICE_MS, SNAPSHOT_DELAY_MS, type LoadedGraphOptions, type LoadStats } from './loaded-graph-base.ts';
 
@@ -88,8 +88,10 @@ export class LoadedGraph extends LoadedGraphBase {
     // Another process committed between our read and our write: fold its files in too.
     if (raced) this.reloadFromStore();
     // A background re-ingest's patch ends its slice: the checker's bookkeeping (reading the touched
-    // files' rows, restoring their stored results) waits for the next turn, as the patch's own steps do.
-    if (options.sliceMs !== undefined && options.sliceMs <= BACKGROUND_SLICE_MS && backgroundTurnSpent(options.sliceMs)) await backgroundYield();
+    // files' rows, restoring their stored results) waits for the next turn when the turn's shared
+    // background budget is spent (a foreground ingest's clock starts here: it never yields).
+    const clock = new SliceClock(options.sliceMs ?? OPEN_SLICE_MS);
+    if (clock.spent()) await clock.yield();
     this.precise.afterIngest([...outcome.rows.map((r) => r.path), ...outcome.removed], outcome.rebuilt);
     this.queueSnapshot();
     return outcome.summary;

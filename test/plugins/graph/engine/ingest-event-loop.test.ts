@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
 import { SLICE_MS } from '../../../../plugins/graph/engine/ingest-parse.ts';
 import { connect, tempDir, type Harness } from '../../../helpers/mcp.ts';
+import { pingDuring } from '../../../helpers/ping.ts';
 
 const MODULES = 400;
 
@@ -95,21 +96,7 @@ describe('ingest and the event loop', function () {
     const hs = await connect({ workspaceRoot: root, config: { options: { graph: { watch: false, typeCheck: false, parseWorkers: 2 } } } });
     try {
       await hs.call('health', { agent_id: 'slices' });
-      let stopped = false;
-      const held: number[] = [];
-      const pinging = (async () => {
-        let cpu = threadMs();
-        while (!stopped) {
-          await new Promise((r) => setTimeout(r, 5));
-          await hs.client.ping();
-          const now = threadMs();
-          held.push(now - cpu);
-          cpu = now;
-        }
-      })();
-      const res = await hs.client.callTool({ name: 'ingest', arguments: { agent_id: 'slices', path: root, wait_precise: false } }, undefined, { timeout: 280_000 });
-      stopped = true;
-      await pinging;
+      const { result: res, held } = await pingDuring(hs, () => hs.client.callTool({ name: 'ingest', arguments: { agent_id: 'slices', path: root, wait_precise: false } }, undefined, { timeout: 280_000 }));
       assert.equal(JSON.parse((res.content as { type: string; text: string }[])[0].text).files.parsed, MODULES);
       const over = held.filter((ms) => ms > 20).sort((a, b) => b - a);
       assert.ok(over.length <= 1, `${over.length} of ${held.length} stretches over 20 ms of main-thread CPU: ${over.map((ms) => ms.toFixed(1)).join(', ')} ms`);
