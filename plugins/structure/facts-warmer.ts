@@ -7,10 +7,10 @@
  * for that slice and reuses it), and cancelled and restarted when the graph changes again. Memory
  * stays bounded by the facts cache's own cap: a slice's results are dropped once cached.
  */
-import type { GraphService, Language } from '../graph/api.ts';
+import { BACKGROUND_SLICE_MS, SliceClock, type GraphService, type Language } from '../graph/api.ts';
 import { CODE_LANGUAGES } from './code-trees.ts';
 import { Deadline } from './deadline.ts';
-import { backgroundSlice, factsOf, factsStoreOf, verbsComputing } from './facts-cache.ts';
+import { backgroundSlice, factsOf, factsStoreOf, verbsComputing, warmClassNames } from './facts-cache.ts';
 
 /** Files per slice: a few worker batches, so a new graph or a verb waits at most one slice. */
 const SLICE_FILES = 96;
@@ -118,11 +118,38 @@ export class FactsWarmer {
     await run.promise;
   }
 
-  private async work(run: { cancelled: boolean }): Promise<void> {
-    const engine = this.graph.engine;
+  /**
+   * The graph's code files, in path order, read in background slices (all of a big graph's nodes in
+   * one go, plus a locale-aware sort, held the loop ~30 ms when the job started); null when cancelled.
+   */
+  private async codeFiles(run: { cancelled: boolean }): Promise<{ path: string; language: Language }[] | null> {
+    const g = this.graph.engine.graph;
     const files: { path: string; language: Language }[] = [];
-    for (const [, n] of engine.graph.nodes()) if (n.kind === 'file' && n.language && CODE_LANGUAGES.includes(n.language)) files.push({ path: n.path, language: n.language });
-    files.sort((a, b) => a.path.localeCompare(b.path));
+    const clock = new SliceClock(BACKGROUND_SLICE_MS);
+    let k = 0;
+    for (const [, n] of g.nodes()) {
+      if (n.kind === 'file' && n.language && CODE_LANGUAGES.includes(n.language)) files.push({ path: n.path, language: n.language });
+      if ((++k & 1023) === 0 && clock.spent()) {
+        await clock.yield();
+        if (run.cancelled || this.stopped) return null;
+      }
+    }
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    await clock.yield();
+    // The class names the first slice needs, and the persisted table opened, each in turns of their own.
+    await warmClassNames(g);
+    await clock.yield();
+    factsStoreOf(this.graph);
+    await clock.yield();
+    return run.cancelled || this.stopped ? null : files;
+  }
+
+  private async work(run: { cancelled: boolean }): Promise<void> {
+    const files = await this.codeFiles(run);
+    if (!files) {
+      this.status.state = 'cancelled';
+      return;
+    }
     const started = performance.now();
     Object.assign(this.status, { state: 'running', files: files.length, done: 0, parsed: 0, elapsed_ms: 0 });
     this.status.runs++;
