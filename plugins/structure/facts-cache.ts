@@ -57,24 +57,30 @@ function cacheClassNames(g: CodeGraph, set: Set<string>): { version: number; nam
 }
 
 /**
- * `classNamesOf` made ahead in background slices (a read of every node holds the loop ~5-15 ms on a
- * stdlib-sized graph): the background facts job's first slice then finds it cached. Gives up when the
- * graph changes meanwhile (the next `classNamesOf` reads it again).
+ * `classNamesOf` made ahead, a thousand nodes between two `pace()`s (background slices by default; a
+ * read of every node holds the loop ~5-25 ms on a stdlib-sized graph): the background facts job's
+ * first slice, or a scan, then finds it cached. Gives up when the graph changes meanwhile (the next
+ * `classNamesOf` reads it again).
  */
-export async function warmClassNames(g: CodeGraph): Promise<void> {
+export async function warmClassNames(g: CodeGraph, pace: () => Promise<void> = backgroundPace()): Promise<void> {
   const version = g.version;
   if (classCache.get(g)?.version === version) return;
   const set = new Set<string>();
-  const clock = new SliceClock(BACKGROUND_SLICE_MS);
   let k = 0;
   for (const [, n] of g.nodes()) {
     if (n.kind === 'class') set.add(n.label);
-    if ((++k & 1023) === 0 && clock.spent()) {
-      await clock.yield();
+    if ((++k & 1023) === 0) {
+      await pace();
       if (g.version !== version) return;
     }
   }
   cacheClassNames(g, set);
+}
+
+/** A pace for background work: yields when the turn's shared background budget is spent. */
+function backgroundPace(): () => Promise<void> {
+  const clock = new SliceClock(BACKGROUND_SLICE_MS);
+  return () => (clock.spent() ? clock.yield() : Promise.resolve());
 }
 
 function hashText(s: string): string {
