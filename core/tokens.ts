@@ -289,6 +289,32 @@ export function packToTokenBudget<T>(
   budget: number,
   cost: (item: T) => number = countValueTokens,
 ): { kept: T[]; report: BudgetReport } {
+  const steps = packSteps(items, budget, cost);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `packToTokenBudget` giving the event loop its turn through `pace` between items: counting a budget
+ * of thousands of tokens exactly is tens of ms of BPE (a `scan_all` page of 5,000 tokens: ~45 ms).
+ */
+export async function packToTokenBudgetPaced<T>(
+  items: readonly T[],
+  budget: number,
+  pace: () => Promise<void>,
+  cost: (item: T) => number = countValueTokens,
+): Promise<{ kept: T[]; report: BudgetReport }> {
+  const steps = packSteps(items, budget, cost);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await pace();
+  }
+}
+
+function* packSteps<T>(items: readonly T[], budget: number, cost: (item: T) => number): Generator<void, { kept: T[]; report: BudgetReport }, void> {
   const kept: T[] = [];
   let used = 0;
   for (const item of items) {
@@ -296,6 +322,7 @@ export function packToTokenBudget<T>(
     if (kept.length > 0 && used + c > budget) break;
     kept.push(item);
     used += c;
+    yield;
   }
   return { kept, report: { requested_tokens: budget, used_tokens: used, kept: kept.length, dropped: items.length - kept.length } };
 }

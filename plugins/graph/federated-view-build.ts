@@ -25,6 +25,10 @@ class Slicer {
   due(): boolean {
     return ++this.count % CHECK_EVERY === 0 && this.clock.spent();
   }
+  /** The turn's budget is spent (for steps that are each many items). */
+  spent(): boolean {
+    return this.clock.spent();
+  }
   yield(): Promise<void> {
     return this.clock.yield();
   }
@@ -72,7 +76,7 @@ export async function buildComposite(members: readonly FederationMember[], links
     g.addEdge(s, t, RELATION_CODE[relation], l.relation === 'depends_on' ? DEPENDS_ON_WEIGHT : DEFAULT_WEIGHTS[relation]);
     counts[l.relation]++;
   }
-  await slicer.yield();
-  g.finalize();
+  // The CSR in steps too (~3 ms in one go for two stdlib halves): nothing else writes to `g` meanwhile.
+  for (const _ of g.finalizeSteps()) if (slicer.spent()) await slicer.yield();
   return { graph: g, counts };
 }

@@ -5,7 +5,7 @@
  * until the call's time budget is spent. One parse feeds both the scans and the shapes, so a
  * `twins` after a `scan_all` (or the reverse) parses nothing.
  */
-import { grammarPath, type CodeGraph, type GrammarName, type GraphService, type Language } from '../graph/api.ts';
+import { BACKGROUND_SLICE_MS, grammarPath, SliceClock, type CodeGraph, type GrammarName, type GraphService, type Language } from '../graph/api.ts';
 import { GRAMMAR_NAMES } from './code-trees.ts';
 import type { Deadline } from './deadline.ts';
 import { shapesJob, sketchJob } from './cold-shapes-work.ts';
@@ -44,11 +44,43 @@ export function classNamesOf(g: CodeGraph): { names: string[]; set: ReadonlySet<
   if (!c || c.version !== g.version) {
     const set = new Set<string>();
     for (const [, n] of g.nodes()) if (n.kind === 'class') set.add(n.label);
-    const names = [...set].sort();
-    c = { version: g.version, names, set, key: `${set.size}:${hashText(names.join('\n'))}` };
-    classCache.set(g, c);
+    c = cacheClassNames(g, set);
   }
   return c;
+}
+
+function cacheClassNames(g: CodeGraph, set: Set<string>): { version: number; names: string[]; set: ReadonlySet<string>; key: string } {
+  const names = [...set].sort();
+  const c = { version: g.version, names, set, key: `${set.size}:${hashText(names.join('\n'))}` };
+  classCache.set(g, c);
+  return c;
+}
+
+/**
+ * `classNamesOf` made ahead, a thousand nodes between two `pace()`s (background slices by default; a
+ * read of every node holds the loop ~5-25 ms on a stdlib-sized graph): the background facts job's
+ * first slice, or a scan, then finds it cached. Gives up when the graph changes meanwhile (the next
+ * `classNamesOf` reads it again).
+ */
+export async function warmClassNames(g: CodeGraph, pace: () => Promise<void> = backgroundPace()): Promise<void> {
+  const version = g.version;
+  if (classCache.get(g)?.version === version) return;
+  const set = new Set<string>();
+  let k = 0;
+  for (const [, n] of g.nodes()) {
+    if (n.kind === 'class') set.add(n.label);
+    if ((++k & 1023) === 0) {
+      await pace();
+      if (g.version !== version) return;
+    }
+  }
+  cacheClassNames(g, set);
+}
+
+/** A pace for background work: yields when the turn's shared background budget is spent. */
+function backgroundPace(): () => Promise<void> {
+  const clock = new SliceClock(BACKGROUND_SLICE_MS);
+  return () => (clock.spent() ? clock.yield() : Promise.resolve());
 }
 
 function hashText(s: string): string {

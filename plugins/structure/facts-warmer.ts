@@ -7,10 +7,10 @@
  * for that slice and reuses it), and cancelled and restarted when the graph changes again. Memory
  * stays bounded by the facts cache's own cap: a slice's results are dropped once cached.
  */
-import type { GraphService, Language } from '../graph/api.ts';
+import { BACKGROUND_SLICE_MS, backgroundYield, SliceClock, type CodeGraph, type GraphService, type Language } from '../graph/api.ts';
 import { CODE_LANGUAGES } from './code-trees.ts';
 import { Deadline } from './deadline.ts';
-import { backgroundSlice, factsOf, factsStoreOf, verbsComputing } from './facts-cache.ts';
+import { backgroundSlice, factsOf, factsStoreOf, verbsComputing, warmClassNames } from './facts-cache.ts';
 
 /** Files per slice: a few worker batches, so a new graph or a verb waits at most one slice. */
 const SLICE_FILES = 96;
@@ -118,11 +118,26 @@ export class FactsWarmer {
     await run.promise;
   }
 
+  /** The job's start: the code files, then the class names and the persisted table, each in background slices or turns of their own; null when cancelled. */
+  private async codeFiles(run: { cancelled: boolean }): Promise<{ path: string; language: Language }[] | null> {
+    const g = this.graph.engine.graph;
+    const gone = () => run.cancelled || this.stopped;
+    const files = await codeFilesOf(g, gone);
+    if (!files) return null;
+    await backgroundYield();
+    await warmClassNames(g);
+    await backgroundYield();
+    factsStoreOf(this.graph);
+    await backgroundYield();
+    return gone() ? null : files;
+  }
+
   private async work(run: { cancelled: boolean }): Promise<void> {
-    const engine = this.graph.engine;
-    const files: { path: string; language: Language }[] = [];
-    for (const [, n] of engine.graph.nodes()) if (n.kind === 'file' && n.language && CODE_LANGUAGES.includes(n.language)) files.push({ path: n.path, language: n.language });
-    files.sort((a, b) => a.path.localeCompare(b.path));
+    const files = await this.codeFiles(run);
+    if (!files) {
+      this.status.state = 'cancelled';
+      return;
+    }
     const started = performance.now();
     Object.assign(this.status, { state: 'running', files: files.length, done: 0, parsed: 0, elapsed_ms: 0 });
     this.status.runs++;
@@ -144,4 +159,23 @@ export class FactsWarmer {
     factsStoreOf(this.graph)?.retain(new Set(files.map((f) => f.path)));
     this.status.state = 'done';
   }
+}
+
+/**
+ * The graph's code files in path order (code-unit order), read in background slices: all of a big
+ * graph's nodes in one go plus a locale-aware sort held the loop ~30 ms when the job started on a
+ * 10,000-node graph. Null when `cancelled()` turns true between slices.
+ */
+export async function codeFilesOf(g: CodeGraph, cancelled: () => boolean): Promise<{ path: string; language: Language }[] | null> {
+  const files: { path: string; language: Language }[] = [];
+  const clock = new SliceClock(BACKGROUND_SLICE_MS);
+  let k = 0;
+  for (const [, n] of g.nodes()) {
+    if (n.kind === 'file' && n.language && CODE_LANGUAGES.includes(n.language)) files.push({ path: n.path, language: n.language });
+    if ((++k & 1023) === 0 && clock.spent()) {
+      await clock.yield();
+      if (cancelled()) return null;
+    }
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -53,12 +53,15 @@ export function reachedByTest(g: CodeGraph, i: number, fileOf: Int32Array): bool
 const weigh = (base: number, dependents: number) => Math.min(0.9, base + 0.1 * Math.log2(1 + dependents));
 
 /** Findings of the graph presets among `presets`, for symbols whose path is in scope. */
-export function graphFindings(g: CodeGraph, presets: ReadonlySet<PresetName>, inScope: (path: string) => boolean): GraphFinding[] {
+export async function graphFindings(g: CodeGraph, presets: ReadonlySet<PresetName>, inScope: (path: string) => boolean, pace: () => Promise<void>): Promise<GraphFinding[]> {
   if (!presets.has('api_surface') && !presets.has('test_coverage')) return [];
   ensureFinal(g);
   const fileOf = fileIndexOf(g);
   const out: GraphFinding[] = [];
+  let k = 0;
   for (const [i, n] of g.nodes()) {
+    // Each symbol walks its dependents and the tests reaching it: a stdlib-sized graph is ~60 ms in all.
+    if ((++k & 255) === 0) await pace();
     if (!SYMBOLS.has(n.kind) || !inScope(n.path)) continue;
     const file = fileOf[i] >= 0 ? g.node(fileOf[i]) : null;
     if (!file || file.isTest || file.language === 'markdown') continue;

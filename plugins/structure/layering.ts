@@ -215,6 +215,7 @@ async function inferLayers(ug: UnitGraph, options: LayeringOptions, deadline: De
     await deadline.pace();
   }
   const utility = pickUtility(ug, fanIn);
+  await deadline.pace();
   // Longest chain below each unit over the DAG left once upward arcs and utility targets are set aside.
   const level = new Int32Array(n).fill(-1);
   const remaining = new Int32Array(n);

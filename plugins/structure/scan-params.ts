@@ -1,5 +1,5 @@
 /** What `scan` and `scan_all` share: custom patterns (from the call or the config) and the result shape. */
-import { packToTokenBudget, StringEnum, Type, type BudgetReport } from '../../core/index.ts';
+import { packToTokenBudgetPaced, StringEnum, Type, type BudgetReport } from '../../core/index.ts';
 import type { Language } from '../graph/api.ts';
 import { CODE_LANGUAGES } from './code-trees.ts';
 import type { CodeRule } from './code-rules.ts';
@@ -29,7 +29,7 @@ export function rulesOf(spec: PatternSpec): CodeRule[] {
 }
 
 /** Findings packed into a token budget, with the counts an agent needs to ask for more. */
-export function packFindings(findings: readonly Finding[], tokenBudget: number): { findings: Finding[]; budget: BudgetReport } {
-  const { kept, report } = packToTokenBudget(findings, tokenBudget);
+export async function packFindings(findings: readonly Finding[], tokenBudget: number, pace: () => Promise<void>): Promise<{ findings: Finding[]; budget: BudgetReport }> {
+  const { kept, report } = await packToTokenBudgetPaced(findings, tokenBudget, pace);
   return { findings: kept, budget: report };
 }

@@ -8,7 +8,7 @@ import type { CodeGraph, GraphNode, GraphService, Language } from '../graph/api.
 import { ensureFinal, fileIndexOf } from '../graph/api.ts';
 import { CODE_LANGUAGES } from './code-trees.ts';
 import { CODE_RULES, type CodeRule, type PresetName } from './code-rules.ts';
-import { asVerbWork, classNamesOf, factsCounters, factsOf } from './facts-cache.ts';
+import { asVerbWork, classNamesOf, factsCounters, factsOf, warmClassNames } from './facts-cache.ts';
 import { ingestFindings } from './ingest-findings.ts';
 import { parseFile } from './grammars.ts';
 import { runRuleQuery, type RawFinding } from './file-facts.ts';
@@ -67,7 +67,7 @@ async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutc
   const builtin = CODE_RULES.filter((r) => wanted.has(r.preset));
   const files: GraphNode[] = [];
   for (const [, n] of g.nodes()) if (n.kind === 'file' && n.language && CODE_LANGUAGES.includes(n.language) && request.inScope(n.path)) files.push(n);
-  files.sort((a, b) => a.path.localeCompare(b.path));
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)); // work order only: the findings are sorted at the end
   const raw: RawFinding[] = [];
   let scanned = files.length;
   let fromCache = 0;
@@ -79,6 +79,7 @@ async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutc
   const withBuiltin = builtin.length ? files.filter((f) => builtin.some((r) => r.languages.includes(f.language!))) : [];
   if (withBuiltin.length) {
     // The ingest's own findings first; facts (memory, persisted, or parsed) for the rest.
+    await warmClassNames(g, () => request.deadline.pace());
     const fromParse = ingestFindings(graph, withBuiltin, classNamesOf(g).set);
     const rest = withBuiltin.filter((f) => !fromParse.has(f.path));
     const outcome = rest.length ? await factsOf(graph, rest.map((f) => ({ path: f.path, language: f.language! })), request.deadline) : null;
@@ -127,7 +128,7 @@ async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutc
   const symbolsOf = new Map<string, GraphNode[]>();
   const findings: Finding[] = [];
   for (let k = 0; k < raw.length; k++) {
-    if ((k & 255) === 0) await request.deadline.pace();
+    if ((k & 31) === 0) await request.deadline.pace(); // a finding of a new file reads that file's symbols and their edges
     const f = raw[k];
     if (!request.graphValidate) findings.push(f);
     else {
@@ -137,7 +138,10 @@ async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutc
     }
   }
   const lines = new Map<string, string[]>();
-  for (const gf of graphFindings(g, wanted, request.inScope)) {
+  const fromGraph = await graphFindings(g, wanted, request.inScope, () => request.deadline.pace());
+  for (let k = 0; k < fromGraph.length; k++) {
+    const gf = fromGraph[k];
+    if ((k & 63) === 0) await request.deadline.pace(); // a finding's file is read for its line
     let text = lines.get(gf.node.path);
     if (!text) {
       try {

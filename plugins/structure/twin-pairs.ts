@@ -3,7 +3,7 @@
  * LSH banding (pairs sharing a band bucket are candidates; an oversized bucket is cut, it only holds
  * boilerplate). Candidates are then scored with the exact Jaccard of their shingles.
  */
-import { structuralSimilarity, type CodeGraph, type GraphNode } from '../graph/api.ts';
+import { structuralSimilarity, warmSignatures, type CodeGraph, type GraphNode } from '../graph/api.ts';
 import { HASHES, minhashOf, mix, SEEDS } from './minhash.ts';
 import { jaccard, type Shape } from './shapes.ts';
 
@@ -22,14 +22,14 @@ export async function twinPairs(shapes: readonly Shape[], threshold: number, max
   const rows = options.rows ?? ROWS;
   const pace = options.pace;
   const covered = options.covered;
-  // Yields (pace) between bands and every few thousand pairs looked at: a large set's LSH takes longer than one turn.
+  // Yields (pace) between bands and every ~20,000 pair looks (a Jaccard each at most): a large set's LSH takes longer than one turn.
   let looked = 0;
   const bands = HASHES / rows;
   // Signatures made with the shapes (the facts workers) are used as they are.
   const minhash = new Int32Array(n * HASHES);
   for (let i = 0; i < n; i++) {
     minhash.set(shapes[i].minhash ?? minhashOf(shapes[i].shingles), i * HASHES);
-    if (pace && (i & 2047) === 2047) await pace();
+    if (pace && (i & 255) === 255) await pace(); // a signature of a long shape is tens of µs
   }
   const pairs: { a: number; b: number; ast: number }[] = [];
   // Each band's bucket key as one number (53 bits of two hashes of its rows), then the symbols
@@ -93,7 +93,7 @@ export async function twinPairs(shapes: readonly Shape[], threshold: number, max
         }
       }
       start = end;
-      if (pace && (looked += size * size) > 200_000) {
+      if (pace && (looked += size * size) > 20_000) {
         looked = 0;
         await pace();
       }
@@ -121,6 +121,7 @@ export interface TwinPair {
  */
 export async function scoreTwins(g: CodeGraph, symbols: readonly GraphNode[], shapes: ReadonlyMap<string, Shape>, kinds: ReadonlySet<string>, threshold: number, minTokens: number, pace: () => Promise<void>): Promise<TwinPair[]> {
   const pairs: TwinPair[] = [];
+  await warmSignatures(g, pace); // the graph part of the score: every comparable node's features, made paced
   for (const kind of kinds) {
     const nodes = symbols.filter((s) => s.kind === kind && (shapes.get(s.id)?.tokens ?? 0) >= minTokens);
     const list: Shape[] = nodes.map((s) => shapes.get(s.id)!);

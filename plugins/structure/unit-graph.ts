@@ -46,7 +46,9 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
   const units: string[] = [];
   const byName = new Map<string, number>();
   const size: number[] = [];
+  let k = 0;
   for (const [i, n] of g.nodes()) {
+    if ((++k & 2047) === 0) await deadline.pace();
     if (n.kind !== 'file' || n.language === null || n.language === 'markdown') continue;
     if (!options.inScope(n.path) || (options.excludeTests && n.isTest)) continue;
     const name = options.granularity === 'file' ? n.path : dirOf(n.path) || '.';
@@ -61,6 +63,7 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
   }
   const unitOf = new Int32Array(g.nodeCapacity).fill(-1);
   for (let i = 0; i < g.nodeCapacity; i++) {
+    if ((i & 8191) === 8191) await deadline.pace();
     const f = fileOf[i];
     if (f < 0) continue;
     const u = unitOfFile.get(f);
@@ -72,7 +75,7 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
   const out: Map<number, number>[] = units.map(() => new Map());
   const examples = new Map<string, LinkExample[]>();
   for (let e = 0; e < g.edgeCapacity; e++) {
-    if ((e & 0xffff) === 0) await deadline.pace();
+    if ((e & 0xfff) === 0) await deadline.pace(); // a dependency edge costs a confidence, map updates and a key: 65,536 held the loop ~40 ms
     if (!g.edgeAlive[e] || !DEPENDENCY[g.edgeRelation[e]]) continue;
     const a = unitOf[g.edgeSource[e]];
     const b = unitOf[g.edgeTarget[e]];

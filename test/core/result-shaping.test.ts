@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from '../helpers/mcp.ts';
 import { recorderPlugin } from '../fixtures/plugins/recorder/index.ts';
-import { countTokens, packToTokenBudget } from '../../core/index.ts';
+import { countTokens, packToTokenBudget, packToTokenBudgetPaced } from '../../core/index.ts';
 
 describe('result token limit', function () {
   it('cuts an oversized result under the limit as counted by the tokenizer, keeping valid JSON and the output schema', async () => {
@@ -131,5 +131,15 @@ describe('packToTokenBudget', function () {
     const { kept, report } = packToTokenBudget([{ text: 'a long sentence '.repeat(50) }, { text: 'b' }], 5);
     assert.equal(kept.length, 1);
     assert.equal(report.dropped, 1);
+  });
+
+  it('packs the same when paced, giving the caller a turn between items', async () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({ rank: i, label: `node ${i} in the graph` }));
+    let turns = 0;
+    const paced = await packToTokenBudgetPaced(items, 100, async () => {
+      turns++;
+    });
+    assert.deepEqual(paced, packToTokenBudget(items, 100));
+    assert.equal(turns, paced.report.kept);
   });
 });

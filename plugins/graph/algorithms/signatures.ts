@@ -48,32 +48,72 @@ export function signatures(g: CodeGraph): SignatureCache {
   ensureFinal(g);
   const hit = caches.get(g);
   if (hit && hit.version === g.version) return hit;
-  const kinds = kindCodes(g);
-  const comparable = new Uint8Array(256);
-  for (const k of COMPARABLE_KINDS) comparable[KIND_CODE[k]] = 1;
-  const labelHash = new Map<string, number>();
-  const features: (Int32Array | null)[] = new Array(g.nodeCapacity).fill(null);
-  const buf: number[] = [];
-  for (let i = 0; i < g.nodeCapacity; i++) {
-    if (!comparable[kinds[i]] || i + 1 >= g.outOffsets.length) continue;
-    buf.length = 0;
-    for (let k = g.outOffsets[i]; k < g.outOffsets[i + 1]; k++) {
-      const e = g.outEdges[k];
-      const r = g.edgeRelation[e];
-      if (!FEATURE_RELATIONS[r]) continue;
-      const t = g.edgeTarget[e];
-      const node = g.node(t)!;
-      let h = labelHash.get(node.label);
-      if (h === undefined) labelHash.set(node.label, (h = strHash(node.label, 0)));
-      buf.push(mix(h, r * 31 + kinds[t] + 1));
-    }
-    if (buf.length === 0) continue;
-    const f = Int32Array.from(new Set(buf)).sort();
-    features[i] = f;
+  const build = new FeatureBuild(g);
+  build.fill(0, g.nodeCapacity);
+  return build.done();
+}
+
+/**
+ * `signatures` made ahead, a few thousand nodes between two `pace()`s (in one go a stdlib-sized graph
+ * holds the loop ~40-90 ms): the caller's next `signatures` or `structuralSimilarity` finds them
+ * cached. Gives up when the graph changes meanwhile.
+ */
+export async function warmSignatures(g: CodeGraph, pace: () => Promise<void>): Promise<void> {
+  ensureFinal(g);
+  if (caches.get(g)?.version === g.version) return;
+  const version = g.version;
+  const build = new FeatureBuild(g);
+  for (let from = 0; from < g.nodeCapacity; from += WARM_NODES_PER_STEP) {
+    build.fill(from, Math.min(g.nodeCapacity, from + WARM_NODES_PER_STEP));
+    await pace();
+    if (g.version !== version) return;
   }
-  const c: SignatureCache = { version: g.version, features };
-  caches.set(g, c);
-  return c;
+  build.done();
+}
+
+/** Nodes read between two paces of `warmSignatures`. */
+const WARM_NODES_PER_STEP = 2_048;
+
+/** The features of a graph's nodes, a range at a time (a plain loop per range: V8 optimises it). */
+class FeatureBuild {
+  private readonly kinds: Uint8Array;
+  private readonly comparable = new Uint8Array(256);
+  private readonly labelHash = new Map<string, number>();
+  private readonly features: (Int32Array | null)[];
+  private readonly buf: number[] = [];
+
+  constructor(private readonly g: CodeGraph) {
+    this.kinds = kindCodes(g);
+    for (const k of COMPARABLE_KINDS) this.comparable[KIND_CODE[k]] = 1;
+    this.features = new Array(g.nodeCapacity).fill(null);
+  }
+
+  fill(from: number, to: number): void {
+    const { g, kinds, comparable, labelHash, features, buf } = this;
+    for (let i = from; i < to; i++) {
+      if (!comparable[kinds[i]] || i + 1 >= g.outOffsets.length) continue;
+      buf.length = 0;
+      for (let k = g.outOffsets[i]; k < g.outOffsets[i + 1]; k++) {
+        const e = g.outEdges[k];
+        const r = g.edgeRelation[e];
+        if (!FEATURE_RELATIONS[r]) continue;
+        const t = g.edgeTarget[e];
+        const node = g.node(t)!;
+        let h = labelHash.get(node.label);
+        if (h === undefined) labelHash.set(node.label, (h = strHash(node.label, 0)));
+        buf.push(mix(h, r * 31 + kinds[t] + 1));
+      }
+      if (buf.length === 0) continue;
+      features[i] = Int32Array.from(new Set(buf)).sort();
+    }
+  }
+
+  /** Caches and returns the features made. */
+  done(): SignatureCache {
+    const c: SignatureCache = { version: this.g.version, features: this.features };
+    caches.set(this.g, c);
+    return c;
+  }
 }
 
 function jaccard(a: Int32Array, b: Int32Array): { j: number; shared: number } {

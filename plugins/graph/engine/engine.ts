@@ -25,7 +25,7 @@ import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import type { SourceParser } from './source-parser.ts';
 import { nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
-import { BACKGROUND_SLICE_MS } from './steps.ts';
+import { BACKGROUND_SLICE_MS, backgroundRanThisTurn, backgroundYield } from './steps.ts';
 import type { GitCommit } from './store.ts';
 import type { PreciseStatus } from './ts-program/precise-pass.ts';
 import type { WatchOptions } from './watch.ts';
@@ -315,6 +315,8 @@ export class CodeGraphEngine extends EnginePersistence {
     // redo) is work other requests should not wait behind: background-sized slices.
     // Both at once: a big graph's index is built in a worker, PageRank in slices meanwhile.
     await Promise.all([this.loaded.lexical.ensureAsync(this.graph, BACKGROUND_SLICE_MS), this.loaded.ranks.getAsync(this.graph, BACKGROUND_SLICE_MS)]);
+    // The query that follows starts in a turn of its own, not after the last slice of the build.
+    if (backgroundRanThisTurn()) await backgroundYield();
   }
 
   /**

@@ -39,6 +39,15 @@ export function backgroundTurnSpent(sliceMs = BACKGROUND_SLICE_MS): boolean {
 }
 
 /**
+ * Whether background slices have run in this turn of the event loop. A caller that awaited background
+ * work and now starts foreground work (a query once its index is ready) yields first when they have, so
+ * the two are not one stretch of the loop.
+ */
+export function backgroundRanThisTurn(): boolean {
+  return turnStart >= 0;
+}
+
+/**
  * Gives the event loop back until the next turn (the timers phase: after requests, I/O and the
  * other phases had their go), where the background budget starts afresh from the moment it resumes.
  */

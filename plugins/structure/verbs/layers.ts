@@ -1,5 +1,5 @@
 /** layers: architectural layers inferred from the dependency topology, utility units, and violations. */
-import { AgentId, defineVerb, packToTokenBudget, StringEnum, Type, type CallContext } from '../../../core/index.ts';
+import { AgentId, defineVerb, packToTokenBudgetPaced, StringEnum, Type, type CallContext } from '../../../core/index.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { layerName, layeringOf, unitsOfLayer, type Layering } from '../layering.ts';
@@ -64,7 +64,7 @@ export const layersVerb = defineVerb({
     const violations = args.include_violations === false ? [] : layering.violations.slice(0, args.violation_limit ?? 100);
     const counts = { cycle: 0, upward: 0, skip: 0 };
     for (const v of layering.violations) counts[v.kind]++;
-    const { kept, report } = packToTokenBudget(violations, Math.max(200, (args.token_budget ?? 3000) - 600));
+    const { kept, report } = await packToTokenBudgetPaced(violations, Math.max(200, (args.token_budget ?? 3000) - 600), () => deadline.pace());
     return {
       units: ug.units.length,
       unit: ug.granularity,

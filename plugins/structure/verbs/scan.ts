@@ -58,7 +58,7 @@ export function scanVerb(configured: readonly PatternSpec[]) {
       const scope = scopeFilter(engine, args.scope);
       const outcome = await runScan(graph, { presets: preset ? [preset] : [], custom, inScope: scope.has, severityMin: args.severity_min ?? 0.3, graphValidate: args.graph_validate ?? true, deadline });
       const limited = outcome.findings.slice(0, args.limit ?? 50);
-      const packed = packFindings(limited, args.token_budget ?? 4000);
+      const packed = await packFindings(limited, args.token_budget ?? 4000, () => deadline.pace());
       return {
         pattern: args.pattern,
         total: outcome.findings.length,

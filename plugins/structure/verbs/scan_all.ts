@@ -62,7 +62,7 @@ export function scanAllVerb(configured: readonly PatternSpec[]) {
         }
         if (!any) break;
       }
-      const packed = packFindings(interleaved, (args.token_budget ?? 5000) - 300);
+      const packed = await packFindings(interleaved, (args.token_budget ?? 5000) - 300, () => deadline.pace());
       const byPattern: Record<string, Finding[]> = {};
       for (const f of packed.findings) (byPattern[f.pattern] ??= []).push(f);
       return {

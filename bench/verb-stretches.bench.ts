@@ -1,0 +1,92 @@
+/**
+ * "No call holds the event loop for long" (issue 11 §2), verb by verb: on the Python standard
+ * library's stored graph, through a real host, each verb's first and second call with a 1 ms timer
+ * beside it; prints the call's wall time and the longest stretches of main-thread CPU between two
+ * ticks (Linux schedstat: a loaded machine's descheduling is not counted). The background facts job
+ * is off, so the stretches are the verbs' own. `--store DIR` reuses (or keeps) an ingested store;
+ * `--verbs a,b` picks the verbs; `--prof DIR` writes a CPU profile and the stretches over 20 ms
+ * (`verbs.cpuprofile`, `verbs.gaps.json`, monotonic µs) to cut it with.
+ *
+ *   node --import tsx/esm bench/verb-stretches.bench.ts [--store DIR] [--verbs seek,scan_all,layers,twins,taint_trace] [--prof DIR]
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cacheDir } from '../core/cache-file.ts';
+import { useTokenizerCache } from '../core/tokens.ts';
+import { CodeGraphEngine } from '../plugins/graph/engine/engine.ts';
+import { serveStoredGraph } from './bench-host.ts';
+
+const EXCLUDE = ['site-packages/**'];
+const ARGS: Record<string, Record<string, unknown>> = {
+  seek: { query: 'parse an email header' },
+  scan_all: { time_budget_ms: 100_000 },
+  twins: { time_budget_ms: 100_000 },
+  layers: {},
+  taint_trace: {},
+};
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+const threadMs = (): number => (existsSync(schedstat) ? Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : performance.now());
+const us = (): number => Number(process.hrtime.bigint() / 1000n);
+
+export async function run(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const opt = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const root = execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
+  const store = opt('--store') ?? mkdtempSync(join(tmpdir(), 'm1nd-stretch-bench-'));
+  if (!existsSync(join(store, 'm1nd.db'))) {
+    const engine = new CodeGraphEngine({ root, storeDir: store, exclude: EXCLUDE });
+    await engine.open();
+    await engine.ingest();
+    await engine.close();
+  }
+  useTokenizerCache(cacheDir(process.env)); // as `m1nd serve` does
+  const verbs = (opt('--verbs') ?? Object.keys(ARGS).join(',')).split(',');
+  const { host, call } = await serveStoredGraph(root, store, EXCLUDE, {}, { structure: { backgroundFacts: false } });
+  await call('metrics', { top_k: 1 }); // the graph loaded
+  const prof = opt('--prof');
+  const session = new Session();
+  if (prof) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 250 });
+    await session.post('Profiler.start');
+  }
+  const gaps: { start: number; end: number; cpu: number; verb: string }[] = [];
+  console.log(`verb stretches: ${root}, store ${store}; background facts job off`);
+  for (const round of [1, 2]) {
+    for (const verb of verbs) {
+      let running = true;
+      const stretches: number[] = [];
+      const ticker = (async () => {
+        for (let c = threadMs(), w = us(); running; ) {
+          await new Promise((r) => setTimeout(r, 1));
+          const now = threadMs();
+          const wNow = us();
+          stretches.push(now - c);
+          if (now - c > 20) gaps.push({ start: w, end: wNow, cpu: now - c, verb: `${verb}#${round}` });
+          c = now;
+          w = wNow;
+        }
+      })();
+      const ms = await call(verb, ARGS[verb] ?? {});
+      running = false;
+      await ticker;
+      stretches.sort((a, b) => b - a);
+      console.log(`verb stretches: ${verb} call ${round}: ${ms.toFixed(0)} ms wall; longest main-thread stretches ${stretches.slice(0, 3).map((x) => x.toFixed(1)).join(', ')} ms; ${stretches.filter((x) => x > 20).length} over 20 ms, ${stretches.filter((x) => x > 50).length} over 50 ms (target: none over ~50)`);
+    }
+  }
+  if (prof) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(prof, 'verbs.cpuprofile'), JSON.stringify(profile));
+    writeFileSync(join(prof, 'verbs.gaps.json'), JSON.stringify(gaps));
+  }
+  await host.close();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run();
+  process.exit(0);
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { CodeGraph } from '../../../plugins/graph/engine/graph.ts';
+import { classNamesOf, warmClassNames } from '../../../plugins/structure/facts-cache.ts';
+import { codeFilesOf } from '../../../plugins/structure/facts-warmer.ts';
+
+/** A graph of `files` Python files, each with a class and two functions (a big workspace's node count). */
+function bigGraph(files: number): CodeGraph {
+  const g = new CodeGraph();
+  for (let i = 0; i < files; i++) {
+    const path = `pkg${i % 97}/mod_${(i * 7919) % files}.py`;
+    g.upsertNode({ id: `file:${path}`, kind: 'file', label: path.split('/')[1], path, startLine: 1, endLine: 40, language: 'python' });
+    g.upsertNode({ id: `class:${path}#C${i % 500}`, kind: 'class', label: `C${i % 500}`, path, startLine: 1, endLine: 20, language: 'python' });
+    for (const f of ['load', 'save']) g.upsertNode({ id: `function:${path}#${f}`, kind: 'function', label: f, path, startLine: 21, endLine: 30, language: 'python' });
+  }
+  g.upsertNode({ id: 'file:README.md', kind: 'file', label: 'README.md', path: 'README.md', startLine: 1, endLine: 3, language: 'markdown' });
+  g.finalize();
+  return g;
+}
+
+/** Runs `work` with a 1 ms ticker beside it: its result and the turns the loop gave the ticker meanwhile. */
+async function ticked<T>(work: () => Promise<T>): Promise<{ result: T; ticks: number }> {
+  let running = true;
+  let ticks = 0;
+  const ticker = (async () => {
+    while (running) {
+      await new Promise((r) => setTimeout(r, 1));
+      ticks++;
+    }
+  })();
+  const result = await work();
+  running = false;
+  await ticker;
+  return { result, ticks };
+}
+
+describe("the background facts job's start", () => {
+  const g = bigGraph(40_000);
+
+  it('gathers the code files in path order in background slices, the loop turning between them', async () => {
+    const { result, ticks } = await ticked(() => codeFilesOf(g, () => false));
+    const expected = [...g.nodes()].map(([, n]) => n).filter((n) => n.kind === 'file' && n.language === 'python').map((n) => n.path).sort();
+    assert.deepEqual(result?.map((f) => f.path), expected);
+    assert.ok(result!.every((f) => f.language === 'python'));
+    // 160,001 nodes in slices of ~5 ms: the ticker runs between them (one pass in one go gives it 0 or 1 turns).
+    assert.ok(ticks >= 3, `the loop turned ${ticks} times`);
+  });
+
+  it('stops between slices once cancelled', async () => {
+    let calls = 0;
+    assert.equal(await codeFilesOf(g, () => ++calls > 0), null);
+  });
+
+  it('makes the class names ahead in slices, the same as the call-time read', async () => {
+    const { ticks } = await ticked(() => warmClassNames(g));
+    assert.ok(ticks >= 2, `the loop turned ${ticks} times`);
+    const warmed = classNamesOf(g);
+    const labels = new Set<string>();
+    for (const [, n] of g.nodes()) if (n.kind === 'class') labels.add(n.label);
+    assert.deepEqual(warmed.names, [...labels].sort());
+    assert.equal(warmed.names.length, 500);
+  });
+});
