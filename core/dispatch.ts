@@ -8,7 +8,8 @@ import { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 import type { Generation } from './generation.ts';
 import { PipelineCallContext, isToolContent, type CallEnvironment, type CallRequest } from './call-context.ts';
 import type { Logger } from './log.ts';
-import type { CallState } from './call-state.ts';
+import type { CallRefusal, CallState } from './call-state.ts';
+import { runBail, runSeries, runWaterfall } from './hook-run.ts';
 import { effectOf } from './verb.ts';
 import { UNKNOWN_AGENT } from './session.ts';
 import { envelopeOf } from './builtin-taps.ts';
@@ -93,45 +94,69 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
   }
 }
 
-/** Gates, before-call taps, handler, shaping and envelope; `call.meta.stage` says where it is. */
-async function runPipeline(gen: Generation, call: CallState): Promise<CallToolResult> {
-  call.meta.stage = 'gate';
-  const refusal = await gen.hooks.gate.promise(call);
-  if (refusal) {
-    gen.hooks.afterCall.call(call, { kind: 'refused', elapsedMs: performance.now() - call.startedAt, error: refusal.error });
-    return errorResult(refusal.error, call, gen);
-  }
-  call.meta.stage = 'beforeCall';
-  await gen.hooks.beforeCall.promise(call);
-  call.meta.stage = 'handler';
-  const raw = await call.verb.handler(call.args as never, call.ctx);
-  const next = typeof call.verb.next === 'function' ? call.verb.next(call.args as never, raw) : call.verb.next;
-  if (next) call.meta.nextVerb = next;
-  if (isToolContent(raw)) {
-    // Content blocks go out as the handler made them: JSON shaping and the envelope are for JSON results.
+/** Whether a value is a promise or another thenable (awaited); anything else is used as it is, with no microtask. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * Gates, before-call taps, handler, shaping and envelope; `call.meta.stage` says where it is. Settles
+ * the race with the result, or with the error thrown (unless the deadline or the client settled it
+ * first). A stage that answers synchronously (every built-in tap, most plugin taps, a synchronous
+ * handler) is not awaited: a trivial call runs through without a microtask of its own.
+ */
+async function runPipeline(gen: Generation, race: CallRace): Promise<void> {
+  const call = race.call;
+  try {
+    call.meta.stage = 'gate';
+    let refusal = runBail<CallRefusal>(gen.hooks.gate, call);
+    if (isThenable(refusal)) refusal = await refusal;
+    if (refusal) {
+      gen.hooks.afterCall.call(call, { kind: 'refused', elapsedMs: performance.now() - call.startedAt, error: refusal.error });
+      return finish(race, errorResult(refusal.error, call, gen));
+    }
+    call.meta.stage = 'beforeCall';
+    const before = runSeries(gen.hooks.beforeCall, call);
+    if (isThenable(before)) await before;
+    call.meta.stage = 'handler';
+    let raw: unknown = call.verb.handler(call.args as never, call.ctx);
+    if (isThenable(raw)) raw = await raw;
+    const next = typeof call.verb.next === 'function' ? call.verb.next(call.args as never, raw) : call.verb.next;
+    if (next) call.meta.nextVerb = next;
+    if (isToolContent(raw)) {
+      // Content blocks go out as the handler made them: JSON shaping and the envelope are for JSON results.
+      gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
+      return finish(race, { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) });
+    }
+    const value = raw === undefined ? { ok: true } : raw;
+    const limit = gen.settings.resultTokenLimit;
+    let result: unknown;
+    let text: string;
+    // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
+    // limit); an overflow the envelope caused is kept free on the next shaping round.
+    for (let round = 0; ; round++) {
+      call.meta.stage = 'shapeResult';
+      let shaped: unknown = runWaterfall(gen.hooks.shapeResult, value, call);
+      if (isThenable(shaped)) shaped = await shaped;
+      call.meta.stage = 'decorateResult';
+      result = gen.hooks.decorateResult.call(shaped, call);
+      const spliced = call.meta.sent;
+      text = spliced && spliced.value === result ? spliced.text : serialise(result);
+      const sent = measureText(text, limit);
+      if (withinLimit(sent, limit) || round === 2) break;
+      call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
+      call.meta.sent = undefined;
+    }
     gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
-    return { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
+    finish(race, toCallToolResult(result, text, call));
+  } catch (error) {
+    if (settle(race)) race.reject!(error);
   }
-  const value = raw === undefined ? { ok: true } : raw;
-  const limit = gen.settings.resultTokenLimit;
-  let result: unknown;
-  let text: string;
-  // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
-  // limit); an overflow the envelope caused is kept free on the next shaping round.
-  for (let round = 0; ; round++) {
-    call.meta.stage = 'shapeResult';
-    const shaped = await gen.hooks.shapeResult.promise(value, call);
-    call.meta.stage = 'decorateResult';
-    result = gen.hooks.decorateResult.call(shaped, call);
-    const spliced = call.meta.sent;
-    text = spliced && spliced.value === result ? spliced.text : serialise(result);
-    const sent = measureText(text, limit);
-    if (withinLimit(sent, limit) || round === 2) break;
-    call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
-    call.meta.sent = undefined;
-  }
-  gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
-  return toCallToolResult(result, text, call);
+}
+
+/** Settles the race with the pipeline's result, unless the deadline or the client settled it already. */
+function finish(race: CallRace, result: CallToolResult): void {
+  if (settle(race)) race.resolve!(result);
 }
 
 /**
@@ -144,14 +169,16 @@ async function runPipeline(gen: Generation, call: CallState): Promise<CallToolRe
  */
 function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation): Promise<CallToolResult> {
   if (clientSignal?.aborted) return Promise.reject(cancelled(call.name));
-  const race: CallRace = { settled: false, listening: false, ms, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal, onAbort: undefined };
+  const race: CallRace = { settled: false, listening: false, ms, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal, onAbort: undefined, prev: watchedLast, next: undefined };
   const settled = new Promise<CallToolResult>((resolve, reject) => {
     race.resolve = resolve;
     race.reject = reject;
   });
-  watched.add(race);
+  if (watchedLast) watchedLast.next = race;
+  else watchedFirst = race;
+  watchedLast = race;
   watchdog ??= setInterval(watchTick, WATCH_TICK_MS);
-  void runRace(gen, race);
+  void runPipeline(gen, race);
   return settled;
 }
 
@@ -167,6 +194,9 @@ interface CallRace {
   ctx: PipelineCallContext;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** Its neighbours on the watch list (a list, not a Set: no hash per call to add and delete). */
+  prev: CallRace | undefined;
+  next: CallRace | undefined;
 }
 
 /**
@@ -178,18 +208,21 @@ interface CallRace {
 const LISTEN_AFTER_MS = 20;
 /** How often the watchdog looks at the calls in flight: a deadline is reported at most this late. */
 const WATCH_TICK_MS = 10;
-/** The calls in flight (every generation's), in the order they started. */
-const watched = new Set<CallRace>();
+/** The calls in flight (every generation's), in the order they started: a doubly linked list. */
+let watchedFirst: CallRace | undefined;
+let watchedLast: CallRace | undefined;
 let watchdog: ReturnType<typeof setInterval> | undefined;
 
 function watchTick(): void {
-  if (watched.size === 0) {
+  if (!watchedFirst) {
     clearInterval(watchdog);
     watchdog = undefined;
     return;
   }
   const now = performance.now();
-  for (const race of watched) {
+  // A race settled here leaves the list; its `next` is read first.
+  for (let race: CallRace | undefined = watchedFirst, next: CallRace | undefined; race; race = next) {
+    next = race.next;
     const age = now - race.call.startedAt;
     if (age >= race.ms) onDeadline(race);
     else if (!race.listening && age >= LISTEN_AFTER_MS) listen(race);
@@ -213,22 +246,15 @@ function onClientAbort(race: CallRace): void {
   race.reject!(cancelled(race.call.name));
 }
 
-async function runRace(gen: Generation, race: CallRace): Promise<void> {
-  let result: CallToolResult;
-  try {
-    result = await runPipeline(gen, race.call);
-  } catch (error) {
-    if (settle(race)) race.reject!(error);
-    return;
-  }
-  if (settle(race)) race.resolve!(result);
-}
-
 /** Marks the race settled and off the watch list; false when it was settled already (deadline, client, pipeline). */
 function settle(race: CallRace): boolean {
   if (race.settled) return false;
   race.settled = true;
-  watched.delete(race);
+  if (race.prev) race.prev.next = race.next;
+  else watchedFirst = race.next;
+  if (race.next) race.next.prev = race.prev;
+  else watchedLast = race.prev;
+  race.prev = race.next = undefined;
   if (race.onAbort) race.signal!.removeEventListener('abort', race.onAbort);
   return true;
 }
