@@ -114,12 +114,13 @@ async function forkSide(kind: 'bare' | 'm1nd'): Promise<{ child: ChildProcess; b
 }
 
 /** The same interleaving with each side in its own process: each heap collects only its own garbage. */
-async function interleaveProcesses(rounds: number, perRound: number): Promise<{ times: number[][]; cpuUs: number[]; scavenges: number[]; youngBytes: number[] }> {
+async function interleaveProcesses(rounds: number, perRound: number): Promise<{ times: number[][]; cpuUs: number[]; mainUs: number[]; scavenges: number[]; youngBytes: number[] }> {
   const sides = [await forkSide('bare'), await forkSide('m1nd')];
   try {
     for (const s of sides) await s.block(WARMUP);
     const times = sides.map(() => [] as number[]);
     const cpuUs = sides.map(() => 0);
+    const mainUs = sides.map(() => 0);
     const scavenges = sides.map(() => 0);
     const youngBytes = sides.map(() => 0);
     for (let r = 0; r < rounds; r++) {
@@ -127,11 +128,12 @@ async function interleaveProcesses(rounds: number, perRound: number): Promise<{ 
         const b = await s.block(perRound);
         times[i].push(...b.times);
         cpuUs[i] += b.cpuUs;
+        mainUs[i] += b.mainUs;
         scavenges[i] += b.scavenges;
         youngBytes[i] += b.youngBytes;
       }
     }
-    return { times, cpuUs, scavenges, youngBytes };
+    return { times, cpuUs, mainUs, scavenges, youngBytes };
   } finally {
     for (const s of sides) s.child.send({ calls: 0 });
   }
@@ -140,12 +142,12 @@ async function interleaveProcesses(rounds: number, perRound: number): Promise<{ 
 const us = (ms: number) => (ms * 1000).toFixed(1);
 
 /** Prints the in-memory figures of one method: wall medians, their ratio, process CPU per call and its ratio. */
-function report(method: string, [bare, m1nd]: number[][], [cpuBare, cpuM1nd]: number[], n: number, gcs?: { scavenges: number[]; youngBytes: number[] }): void {
+function report(method: string, [bare, m1nd]: number[][], [cpuBare, cpuM1nd]: number[], n: number, gcs?: { mainUs: number[]; scavenges: number[]; youngBytes: number[] }): void {
   const mb = median(bare);
   const ms = median(m1nd);
   console.log(`dispatch (${method}): bare SDK server median ${us(mb)} µs/call, m1nd full pipeline from sources (tsx) median ${us(ms)} µs/call over ${n} calls each (InMemoryTransport)`);
   const gc = gcs
-    ? `; young-generation bytes allocated per call bare ${(gcs.youngBytes[0] / n).toFixed(0)}, m1nd ${(gcs.youngBytes[1] / n).toFixed(0)}; scavenges per 10,000 calls bare ${((gcs.scavenges[0] * 10000) / n).toFixed(0)}, m1nd ${((gcs.scavenges[1] * 10000) / n).toFixed(0)}`
+    ? `; main thread bare ${(gcs.mainUs[0] / n).toFixed(1)} µs, m1nd ${(gcs.mainUs[1] / n).toFixed(1)} µs (ratio ${(gcs.mainUs[1] / gcs.mainUs[0]).toFixed(2)}); young-generation bytes allocated per call bare ${(gcs.youngBytes[0] / n).toFixed(0)}, m1nd ${(gcs.youngBytes[1] / n).toFixed(0)}; scavenges per 10,000 calls bare ${((gcs.scavenges[0] * 10000) / n).toFixed(0)}, m1nd ${((gcs.scavenges[1] * 10000) / n).toFixed(0)}`
     : '';
   console.log(`dispatch (${method}): process CPU per call bare ${(cpuBare / n).toFixed(1)} µs, m1nd ${(cpuM1nd / n).toFixed(1)} µs${gc}`);
   console.log(`dispatch (${method}): ratio m1nd/bare = ${(ms / mb).toFixed(2)} from sources (overhead ${us(ms - mb)} µs/call); CPU ratio ${(cpuM1nd / cpuBare).toFixed(2)}`);
