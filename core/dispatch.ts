@@ -84,7 +84,11 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
   const call: CallState = { name, verb, args, effect, ctx, tier: gen.tierChoice().tier, startedAt, meta: {} };
   gen.inFlight++;
   try {
-    return await withDeadline(call, ctx, options.signal, verb.timeoutMs ?? gen.settings.handlerTimeoutMs, gen);
+    if (options.signal?.aborted) throw cancelled(name);
+    // A pipeline whose stages all answer synchronously ends here: no deadline to watch, no promise.
+    const done = runFrom(gen, call, Step.Gate, undefined);
+    if (!(done instanceof Waiting)) return done;
+    return await withDeadline(call, ctx, options.signal, verb.timeoutMs ?? gen.settings.handlerTimeoutMs, gen, done);
   } catch (thrown) {
     const error = toM1ndError(thrown, verb.plugin);
     gen.hooks.afterCall.call(call, { kind: 'failed', elapsedMs: performance.now() - startedAt, error });
@@ -99,56 +103,95 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** Where a pipeline that had to wait resumes, with the value it waited for. */
+const enum Step {
+  Gate,
+  AfterGate,
+  AfterBeforeCall,
+  AfterHandler,
+  AfterShape,
+}
+
+/** A pipeline waiting at a stage that answered with a promise: resumed at `step` with its value. */
+class Waiting {
+  constructor(
+    readonly step: Step,
+    readonly pending: PromiseLike<unknown>,
+    /** The handler's result and the shaping round, once the pipeline is shaping. */
+    readonly value: unknown = undefined,
+    readonly round = 0,
+  ) {}
+}
+
 /**
- * Gates, before-call taps, handler, shaping and envelope; `call.meta.stage` says where it is. Settles
- * the race with the result, or with the error thrown (unless the deadline or the client settled it
- * first). A stage that answers synchronously (every built-in tap, most plugin taps, a synchronous
- * handler) is not awaited: a trivial call runs through without a microtask of its own.
+ * Gates, before-call taps, handler, shaping and envelope, from `step` on (`input`: what the stage
+ * before it gave); `call.meta.stage` says where it is. Runs synchronously as long as the stages
+ * answer synchronously (every built-in tap, most plugin taps, a synchronous handler) and returns the
+ * result; at the first stage that answers with a promise it returns where to resume (Waiting).
  */
-async function runPipeline(gen: Generation, race: CallRace): Promise<void> {
-  const call = race.call;
-  try {
+function runFrom(gen: Generation, call: CallState, step: Step, input: unknown, value?: unknown, round = 0): CallToolResult | Waiting {
+  if (step <= Step.Gate) {
     call.meta.stage = 'gate';
-    let refusal = runBail<CallRefusal>(gen.hooks.gate, call);
-    if (isThenable(refusal)) refusal = await refusal;
+    input = runBail<CallRefusal>(gen.hooks.gate, call);
+    if (isThenable(input)) return new Waiting(Step.AfterGate, input);
+  }
+  if (step <= Step.AfterGate) {
+    const refusal = input as CallRefusal | undefined;
     if (refusal) {
       gen.hooks.afterCall.call(call, { kind: 'refused', elapsedMs: performance.now() - call.startedAt, error: refusal.error });
-      return finish(race, errorResult(refusal.error, call, gen));
+      return errorResult(refusal.error, call, gen);
     }
     call.meta.stage = 'beforeCall';
     const before = runSeries(gen.hooks.beforeCall, call);
-    if (isThenable(before)) await before;
+    if (isThenable(before)) return new Waiting(Step.AfterBeforeCall, before);
+  }
+  if (step <= Step.AfterBeforeCall) {
     call.meta.stage = 'handler';
-    let raw: unknown = call.verb.handler(call.args as never, call.ctx);
-    if (isThenable(raw)) raw = await raw;
+    input = call.verb.handler(call.args as never, call.ctx);
+    if (isThenable(input)) return new Waiting(Step.AfterHandler, input);
+  }
+  if (step <= Step.AfterHandler) {
+    const raw = input;
     const next = typeof call.verb.next === 'function' ? call.verb.next(call.args as never, raw) : call.verb.next;
     if (next) call.meta.nextVerb = next;
     if (isToolContent(raw)) {
       // Content blocks go out as the handler made them: JSON shaping and the envelope are for JSON results.
       gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
-      return finish(race, { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) });
+      return { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
     }
-    const value = raw === undefined ? { ok: true } : raw;
-    const limit = gen.settings.resultTokenLimit;
-    let result: unknown;
-    let text: string;
-    // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
-    // limit); an overflow the envelope caused is kept free on the next shaping round.
-    for (let round = 0; ; round++) {
-      call.meta.stage = 'shapeResult';
-      let shaped: unknown = runWaterfall(gen.hooks.shapeResult, value, call);
-      if (isThenable(shaped)) shaped = await shaped;
-      call.meta.stage = 'decorateResult';
-      result = gen.hooks.decorateResult.call(shaped, call);
-      const spliced = call.meta.sent;
-      text = spliced && spliced.value === result ? spliced.text : serialise(result);
-      const sent = measureText(text, limit);
-      if (withinLimit(sent, limit) || round === 2) break;
-      call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
-      call.meta.sent = undefined;
+    value = raw === undefined ? { ok: true } : raw;
+    round = 0;
+    call.meta.stage = 'shapeResult';
+    input = runWaterfall(gen.hooks.shapeResult, value, call);
+    if (isThenable(input)) return new Waiting(Step.AfterShape, input, value, round);
+  }
+  // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
+  // limit); an overflow the envelope caused is kept free on the next shaping round.
+  for (const limit = gen.settings.resultTokenLimit; ; ) {
+    call.meta.stage = 'decorateResult';
+    const result = gen.hooks.decorateResult.call(input, call);
+    const spliced = call.meta.sent;
+    const text = spliced && spliced.value === result ? spliced.text : serialise(result);
+    const sent = measureText(text, limit);
+    if (withinLimit(sent, limit) || round === 2) {
+      gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
+      return toCallToolResult(result, text, call);
     }
-    gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
-    finish(race, toCallToolResult(result, text, call));
+    call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
+    call.meta.sent = undefined;
+    round++;
+    call.meta.stage = 'shapeResult';
+    input = runWaterfall(gen.hooks.shapeResult, value, call);
+    if (isThenable(input)) return new Waiting(Step.AfterShape, input, value, round);
+  }
+}
+
+/** Resumes a waiting pipeline until it ends, and settles the race with its result or its error (unless the deadline or the client settled it first). */
+async function resume(gen: Generation, race: CallRace, waiting: Waiting): Promise<void> {
+  try {
+    let r: CallToolResult | Waiting = waiting;
+    while (r instanceof Waiting) r = runFrom(gen, race.call, r.step, await r.pending, r.value, r.round);
+    finish(race, r);
   } catch (error) {
     if (settle(race)) race.reject!(error);
   }
@@ -160,15 +203,15 @@ function finish(race: CallRace, result: CallToolResult): void {
 }
 
 /**
- * Runs the pipeline against the call's deadline and the client's cancellation, so a tap or handler
- * that never settles is reported (naming the stage it hung in), never left hanging. One promise per
- * call and no timer of its own: every call in flight is on one watch list that a shared watchdog
+ * Runs the rest of a pipeline that had to wait (a pipeline that ran through synchronously needs no
+ * watch) against the call's deadline and the client's cancellation, so a tap or handler that never
+ * settles is reported (naming the stage it hung in), never left hanging. One promise per call and no
+ * timer of its own: every call in flight is on one watch list that a shared watchdog
  * (one interval, running only while calls are in flight) checks every WATCH_TICK_MS. A call still
  * running after LISTEN_AFTER_MS also listens to the client's cancellation. A timer per call (armed,
  * then cleared when the call ends) cost more than the rest of a trivial call's pipeline.
  */
-function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation): Promise<CallToolResult> {
-  if (clientSignal?.aborted) return Promise.reject(cancelled(call.name));
+function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation, waiting: Waiting): Promise<CallToolResult> {
   const race: CallRace = { settled: false, listening: false, ms, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal, onAbort: undefined, prev: watchedLast, next: undefined };
   const settled = new Promise<CallToolResult>((resolve, reject) => {
     race.resolve = resolve;
@@ -178,7 +221,7 @@ function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: A
   else watchedFirst = race;
   watchedLast = race;
   watchdog ??= setInterval(watchTick, WATCH_TICK_MS);
-  void runPipeline(gen, race);
+  void resume(gen, race, waiting);
   return settled;
 }
 
