@@ -2,9 +2,11 @@
  * Dispatch overhead: m1nd's full pipeline (lookup, gates, validation, taps, token count, envelope)
  * versus a bare SDK Server answering the same trivial verb, with a real Client, interleaved in the
  * same run:
- * - over InMemoryTransport in this process, m1nd from the TypeScript sources (through tsx), so the
- *   client and both servers share one SDK and the difference is m1nd's pipeline alone (the compiled
- *   bundle carries its own copy of the SDK; with two copies in one process the figure measures that);
+ * - over InMemoryTransport, m1nd from the TypeScript sources (through tsx), so both servers run the
+ *   same SDK and the difference is m1nd's pipeline alone (the compiled bundle carries its own copy of
+ *   the SDK). Two methods, in the same run: both servers in this process (one heap: each side's
+ *   blocks pay scavenges of the other's garbage), and each server with its client in a process of
+ *   its own (bench/dispatch-child.ts), the blocks alternated over IPC the same way;
  * - over stdio: `m1nd serve` (dist/) with the echo verb as a plugin, versus a bare SDK server script,
  *   and the same served from the TypeScript sources (`M1ND_FROM_SOURCE=1`), which tells the bundle's
  *   cost from the pipeline's. Besides wall medians, each server's main-thread CPU per call (Linux:
@@ -15,61 +17,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fork, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import * as sources from '../core/index.ts';
-import { tempDir } from '../test/helpers/mcp.ts';
+import { bareClient, m1ndClient, timeCalls } from './dispatch-servers.ts';
+import type { ChildBlock } from './dispatch-child.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(ROOT, 'dist/m1nd.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 200);
 const STDIO_ROUNDS = Number(process.env.BENCH_STDIO_ROUNDS ?? 10);
-
-async function bareClient(): Promise<Client> {
-  const server = new Server({ name: 'bare', version: '0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { agent_id: { type: 'string' }, text: { type: 'string' } } } }],
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => ({
-    content: [{ type: 'text', text: JSON.stringify({ echo: (req.params.arguments as { text: string }).text }) }],
-  }));
-  const [c, s] = InMemoryTransport.createLinkedPair();
-  await server.connect(s);
-  const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(c);
-  return client;
-}
-
-/** A host serving the echo verb, connected to a client in memory. */
-async function m1ndClient(api: typeof sources): Promise<Client> {
-  const echo = api.definePlugin({
-    name: 'bench-echo',
-    version: '1.0.0',
-    apply(ctx) {
-      ctx.registerVerb(
-        api.defineVerb({
-          name: 'echo',
-          description: 'Echo text back.',
-          input: api.Type.Object({ agent_id: api.AgentId, text: api.Type.String() }),
-          tiers: ['essential'],
-          effect: 'read',
-          handler: (a) => ({ echo: a.text }),
-        }),
-      );
-    },
-  });
-  const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
-  const host = await api.startHost({ workspaceRoot: tempDir(), env: {}, noConfig: true, extraSources: [{ definition: echo }], log: silent });
-  const [c, s] = InMemoryTransport.createLinkedPair();
-  await host.connect(s);
-  const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(c);
-  return client;
-}
+/**
+ * Warm-up calls of a server in a process of its own. Its code is optimised on its own calls only
+ * (in one process the bare server's SDK paths also warm on m1nd's calls): the per-call CPU settles
+ * after ~3,000 calls, not 200.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
 
 const BARE_STDIO = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -118,37 +82,90 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-async function timeCalls(client: Client, n: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    const r = await client.callTool({ name: 'echo', arguments: { agent_id: 'bench', text: `hello ${i}` } });
-    out.push(performance.now() - t);
-    if (r.isError) throw new Error(`echo failed: ${JSON.stringify(r.content)}`);
-  }
-  return out;
-}
-
-/** Interleaves rounds of calls on each client; returns the per-call times of each. */
-async function interleave(clients: Client[], rounds: number, perRound: number): Promise<number[][]> {
+/** Interleaves rounds of calls on each client; returns the per-call times and process CPU (µs) of each. */
+async function interleave(clients: Client[], rounds: number, perRound: number): Promise<{ times: number[][]; cpuUs: number[] }> {
   for (const c of clients) await timeCalls(c, 200);
   const times = clients.map(() => [] as number[]);
-  for (let r = 0; r < rounds; r++) for (const [i, c] of clients.entries()) times[i].push(...(await timeCalls(c, perRound)));
-  return times;
+  const cpuUs = clients.map(() => 0);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, c] of clients.entries()) {
+      const cpu0 = process.cpuUsage();
+      times[i].push(...(await timeCalls(c, perRound)));
+      const cpu = process.cpuUsage(cpu0);
+      cpuUs[i] += cpu.user + cpu.system;
+    }
+  }
+  return { times, cpuUs };
+}
+
+/** A child process serving one side in memory (bench/dispatch-child.ts), ready for blocks of calls. */
+async function forkSide(kind: 'bare' | 'm1nd'): Promise<{ child: ChildProcess; block(calls: number): Promise<ChildBlock> }> {
+  const child = fork(fileURLToPath(new URL('./dispatch-child.ts', import.meta.url)), [kind], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`dispatch child ${kind} exited (${code}) before it was ready`)));
+  });
+  const block = (calls: number) =>
+    new Promise<ChildBlock>((resolve) => {
+      child.once('message', (m) => resolve(m as ChildBlock));
+      child.send({ calls });
+    });
+  return { child, block };
+}
+
+/** The same interleaving with each side in its own process: each heap collects only its own garbage. */
+async function interleaveProcesses(rounds: number, perRound: number): Promise<{ times: number[][]; cpuUs: number[]; mainUs: number[]; scavenges: number[]; youngBytes: number[] }> {
+  const sides = [await forkSide('bare'), await forkSide('m1nd')];
+  try {
+    for (const s of sides) await s.block(WARMUP);
+    const times = sides.map(() => [] as number[]);
+    const cpuUs = sides.map(() => 0);
+    const mainUs = sides.map(() => 0);
+    const scavenges = sides.map(() => 0);
+    const youngBytes = sides.map(() => 0);
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, s] of sides.entries()) {
+        const b = await s.block(perRound);
+        times[i].push(...b.times);
+        cpuUs[i] += b.cpuUs;
+        mainUs[i] += b.mainUs;
+        scavenges[i] += b.scavenges;
+        youngBytes[i] += b.youngBytes;
+      }
+    }
+    return { times, cpuUs, mainUs, scavenges, youngBytes };
+  } finally {
+    for (const s of sides) s.child.send({ calls: 0 });
+  }
 }
 
 const us = (ms: number) => (ms * 1000).toFixed(1);
 
+/** Prints the in-memory figures of one method: wall medians, their ratio, process CPU per call and its ratio. */
+function report(method: string, [bare, m1nd]: number[][], [cpuBare, cpuM1nd]: number[], n: number, gcs?: { mainUs: number[]; scavenges: number[]; youngBytes: number[] }): void {
+  const mb = median(bare);
+  const ms = median(m1nd);
+  console.log(`dispatch (${method}): bare SDK server median ${us(mb)} µs/call, m1nd full pipeline from sources (tsx) median ${us(ms)} µs/call over ${n} calls each (InMemoryTransport)`);
+  const gc = gcs
+    ? `; main thread bare ${(gcs.mainUs[0] / n).toFixed(1)} µs, m1nd ${(gcs.mainUs[1] / n).toFixed(1)} µs (ratio ${(gcs.mainUs[1] / gcs.mainUs[0]).toFixed(2)}); young-generation bytes allocated per call bare ${(gcs.youngBytes[0] / n).toFixed(0)}, m1nd ${(gcs.youngBytes[1] / n).toFixed(0)}; scavenges per 10,000 calls bare ${((gcs.scavenges[0] * 10000) / n).toFixed(0)}, m1nd ${((gcs.scavenges[1] * 10000) / n).toFixed(0)}`
+    : '';
+  console.log(`dispatch (${method}): process CPU per call bare ${(cpuBare / n).toFixed(1)} µs, m1nd ${(cpuM1nd / n).toFixed(1)} µs${gc}`);
+  console.log(`dispatch (${method}): ratio m1nd/bare = ${(ms / mb).toFixed(2)} from sources (overhead ${us(ms - mb)} µs/call); CPU ratio ${(cpuM1nd / cpuBare).toFixed(2)}`);
+}
+
 /** Runs the benchmark and prints one line per measure. */
 export async function run(): Promise<void> {
-  const clients = [await bareClient(), await m1ndClient(sources)];
-  const [bare, fromSources] = await interleave(clients, ROUNDS, PER_ROUND);
-  const mb = median(bare);
-  const ms = median(fromSources);
-  console.log(`dispatch: bare SDK server median ${us(mb)} µs/call, m1nd full pipeline from sources (tsx) median ${us(ms)} µs/call over ${bare.length} calls each (InMemoryTransport)`);
-  console.log(`dispatch: ratio m1nd/bare = ${(ms / mb).toFixed(2)} from sources (overhead ${us(ms - mb)} µs/call)`);
+  // Old method: both servers and their clients in this process, one heap (each side pays scavenges of the other's garbage).
+  const clients = [await bareClient(), await m1ndClient()];
+  const one = await interleave(clients, ROUNDS, PER_ROUND);
   for (const c of clients) await c.close();
+  const n = ROUNDS * PER_ROUND;
+  report('one process', one.times, one.cpuUs, n);
+  // New method: each server and its client in a process of its own, the same rounds alternated over IPC.
+  const own = await interleaveProcesses(ROUNDS, PER_ROUND);
+  report('a process each', own.times, own.cpuUs, n, own);
 
+  if (STDIO_ROUNDS === 0) return;
   if (!fs.existsSync(BUNDLE)) return console.log('dispatch over stdio: skipped (no dist/m1nd.js; run npm run build)');
   const bareFile = path.join(ROOT, 'bench', `.bare-echo-${process.pid}.mjs`);
   fs.writeFileSync(bareFile, BARE_STDIO);

@@ -8,7 +8,8 @@ import { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 import type { Generation } from './generation.ts';
 import { PipelineCallContext, isToolContent, type CallEnvironment, type CallRequest } from './call-context.ts';
 import type { Logger } from './log.ts';
-import type { CallState } from './call-state.ts';
+import type { CallRefusal, CallState } from './call-state.ts';
+import { runBail, runSeries, runWaterfall } from './hook-run.ts';
 import { effectOf } from './verb.ts';
 import { UNKNOWN_AGENT } from './session.ts';
 import { envelopeOf } from './builtin-taps.ts';
@@ -83,7 +84,11 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
   const call: CallState = { name, verb, args, effect, ctx, tier: gen.tierChoice().tier, startedAt, meta: {} };
   gen.inFlight++;
   try {
-    return await withDeadline(call, ctx, options.signal, verb.timeoutMs ?? gen.settings.handlerTimeoutMs, gen);
+    if (options.signal?.aborted) throw cancelled(name);
+    // A pipeline whose stages all answer synchronously ends here: no deadline to watch, no promise.
+    const done = runFrom(gen, call, Step.Gate, undefined);
+    if (!(done instanceof Waiting)) return done;
+    return await withDeadline(call, ctx, options.signal, verb.timeoutMs ?? gen.settings.handlerTimeoutMs, gen, done);
   } catch (thrown) {
     const error = toM1ndError(thrown, verb.plugin);
     gen.hooks.afterCall.call(call, { kind: 'failed', elapsedMs: performance.now() - startedAt, error });
@@ -93,65 +98,130 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
   }
 }
 
-/** Gates, before-call taps, handler, shaping and envelope; `call.meta.stage` says where it is. */
-async function runPipeline(gen: Generation, call: CallState): Promise<CallToolResult> {
-  call.meta.stage = 'gate';
-  const refusal = await gen.hooks.gate.promise(call);
-  if (refusal) {
-    gen.hooks.afterCall.call(call, { kind: 'refused', elapsedMs: performance.now() - call.startedAt, error: refusal.error });
-    return errorResult(refusal.error, call, gen);
-  }
-  call.meta.stage = 'beforeCall';
-  await gen.hooks.beforeCall.promise(call);
-  call.meta.stage = 'handler';
-  const raw = await call.verb.handler(call.args as never, call.ctx);
-  const next = typeof call.verb.next === 'function' ? call.verb.next(call.args as never, raw) : call.verb.next;
-  if (next) call.meta.nextVerb = next;
-  if (isToolContent(raw)) {
-    // Content blocks go out as the handler made them: JSON shaping and the envelope are for JSON results.
-    gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
-    return { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
-  }
-  const value = raw === undefined ? { ok: true } : raw;
-  const limit = gen.settings.resultTokenLimit;
-  let result: unknown;
-  let text: string;
-  // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
-  // limit); an overflow the envelope caused is kept free on the next shaping round.
-  for (let round = 0; ; round++) {
-    call.meta.stage = 'shapeResult';
-    const shaped = await gen.hooks.shapeResult.promise(value, call);
-    call.meta.stage = 'decorateResult';
-    result = gen.hooks.decorateResult.call(shaped, call);
-    const spliced = call.meta.sent;
-    text = spliced && spliced.value === result ? spliced.text : serialise(result);
-    const sent = measureText(text, limit);
-    if (withinLimit(sent, limit) || round === 2) break;
-    call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
-    call.meta.sent = undefined;
-  }
-  gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
-  return toCallToolResult(result, text, call);
+/** Whether a value is a promise or another thenable (awaited); anything else is used as it is, with no microtask. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** Where a pipeline that had to wait resumes, with the value it waited for. */
+const enum Step {
+  Gate,
+  AfterGate,
+  AfterBeforeCall,
+  AfterHandler,
+  AfterShape,
+}
+
+/** A pipeline waiting at a stage that answered with a promise: resumed at `step` with its value. */
+class Waiting {
+  constructor(
+    readonly step: Step,
+    readonly pending: PromiseLike<unknown>,
+    /** The handler's result and the shaping round, once the pipeline is shaping. */
+    readonly value: unknown = undefined,
+    readonly round = 0,
+  ) {}
 }
 
 /**
- * Runs the pipeline against the call's deadline and the client's cancellation, so a tap or handler
- * that never settles is reported (naming the stage it hung in), never left hanging. One promise per
- * call and no timer of its own: every call in flight is on one watch list that a shared watchdog
+ * Gates, before-call taps, handler, shaping and envelope, from `step` on (`input`: what the stage
+ * before it gave); `call.meta.stage` says where it is. Runs synchronously as long as the stages
+ * answer synchronously (every built-in tap, most plugin taps, a synchronous handler) and returns the
+ * result; at the first stage that answers with a promise it returns where to resume (Waiting).
+ */
+function runFrom(gen: Generation, call: CallState, step: Step, input: unknown, value?: unknown, round = 0): CallToolResult | Waiting {
+  if (step <= Step.Gate) {
+    call.meta.stage = 'gate';
+    input = runBail<CallRefusal>(gen.hooks.gate, call);
+    if (isThenable(input)) return new Waiting(Step.AfterGate, input);
+  }
+  if (step <= Step.AfterGate) {
+    const refusal = input as CallRefusal | undefined;
+    if (refusal) {
+      gen.hooks.afterCall.call(call, { kind: 'refused', elapsedMs: performance.now() - call.startedAt, error: refusal.error });
+      return errorResult(refusal.error, call, gen);
+    }
+    call.meta.stage = 'beforeCall';
+    const before = runSeries(gen.hooks.beforeCall, call);
+    if (isThenable(before)) return new Waiting(Step.AfterBeforeCall, before);
+  }
+  if (step <= Step.AfterBeforeCall) {
+    call.meta.stage = 'handler';
+    input = call.verb.handler(call.args as never, call.ctx);
+    if (isThenable(input)) return new Waiting(Step.AfterHandler, input);
+  }
+  if (step <= Step.AfterHandler) {
+    const raw = input;
+    const next = typeof call.verb.next === 'function' ? call.verb.next(call.args as never, raw) : call.verb.next;
+    if (next) call.meta.nextVerb = next;
+    if (isToolContent(raw)) {
+      // Content blocks go out as the handler made them: JSON shaping and the envelope are for JSON results.
+      gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
+      return { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
+    }
+    value = raw === undefined ? { ok: true } : raw;
+    round = 0;
+    call.meta.stage = 'shapeResult';
+    input = runWaterfall(gen.hooks.shapeResult, value, call);
+    if (isThenable(input)) return new Waiting(Step.AfterShape, input, value, round);
+  }
+  // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
+  // limit); an overflow the envelope caused is kept free on the next shaping round.
+  for (const limit = gen.settings.resultTokenLimit; ; ) {
+    call.meta.stage = 'decorateResult';
+    const result = gen.hooks.decorateResult.call(input, call);
+    const spliced = call.meta.sent;
+    const text = spliced && spliced.value === result ? spliced.text : serialise(result);
+    const sent = measureText(text, limit);
+    if (withinLimit(sent, limit) || round === 2) {
+      gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
+      return toCallToolResult(result, text, call);
+    }
+    call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
+    call.meta.sent = undefined;
+    round++;
+    call.meta.stage = 'shapeResult';
+    input = runWaterfall(gen.hooks.shapeResult, value, call);
+    if (isThenable(input)) return new Waiting(Step.AfterShape, input, value, round);
+  }
+}
+
+/** Resumes a waiting pipeline until it ends, and settles the race with its result or its error (unless the deadline or the client settled it first). */
+async function resume(gen: Generation, race: CallRace, waiting: Waiting): Promise<void> {
+  try {
+    let r: CallToolResult | Waiting = waiting;
+    while (r instanceof Waiting) r = runFrom(gen, race.call, r.step, await r.pending, r.value, r.round);
+    finish(race, r);
+  } catch (error) {
+    if (settle(race)) race.reject!(error);
+  }
+}
+
+/** Settles the race with the pipeline's result, unless the deadline or the client settled it already. */
+function finish(race: CallRace, result: CallToolResult): void {
+  if (settle(race)) race.resolve!(result);
+}
+
+/**
+ * Runs the rest of a pipeline that had to wait (a pipeline that ran through synchronously needs no
+ * watch) against the call's deadline and the client's cancellation, so a tap or handler that never
+ * settles is reported (naming the stage it hung in), never left hanging. One promise per call and no
+ * timer of its own: every call in flight is on one watch list that a shared watchdog
  * (one interval, running only while calls are in flight) checks every WATCH_TICK_MS. A call still
  * running after LISTEN_AFTER_MS also listens to the client's cancellation. A timer per call (armed,
  * then cleared when the call ends) cost more than the rest of a trivial call's pipeline.
  */
-function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation): Promise<CallToolResult> {
-  if (clientSignal?.aborted) return Promise.reject(cancelled(call.name));
-  const race: CallRace = { settled: false, listening: false, ms, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal, onAbort: undefined };
+function withDeadline(call: CallState, ctx: PipelineCallContext, clientSignal: AbortSignal | undefined, ms: number, gen: Generation, waiting: Waiting): Promise<CallToolResult> {
+  const race: CallRace = { settled: false, listening: false, ms, resolve: undefined, reject: undefined, call, ctx, signal: clientSignal, onAbort: undefined, prev: watchedLast, next: undefined };
   const settled = new Promise<CallToolResult>((resolve, reject) => {
     race.resolve = resolve;
     race.reject = reject;
   });
-  watched.add(race);
+  if (watchedLast) watchedLast.next = race;
+  else watchedFirst = race;
+  watchedLast = race;
   watchdog ??= setInterval(watchTick, WATCH_TICK_MS);
-  void runRace(gen, race);
+  void resume(gen, race, waiting);
   return settled;
 }
 
@@ -167,6 +237,9 @@ interface CallRace {
   ctx: PipelineCallContext;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** Its neighbours on the watch list (a list, not a Set: no hash per call to add and delete). */
+  prev: CallRace | undefined;
+  next: CallRace | undefined;
 }
 
 /**
@@ -178,18 +251,21 @@ interface CallRace {
 const LISTEN_AFTER_MS = 20;
 /** How often the watchdog looks at the calls in flight: a deadline is reported at most this late. */
 const WATCH_TICK_MS = 10;
-/** The calls in flight (every generation's), in the order they started. */
-const watched = new Set<CallRace>();
+/** The calls in flight (every generation's), in the order they started: a doubly linked list. */
+let watchedFirst: CallRace | undefined;
+let watchedLast: CallRace | undefined;
 let watchdog: ReturnType<typeof setInterval> | undefined;
 
 function watchTick(): void {
-  if (watched.size === 0) {
+  if (!watchedFirst) {
     clearInterval(watchdog);
     watchdog = undefined;
     return;
   }
   const now = performance.now();
-  for (const race of watched) {
+  // A race settled here leaves the list; its `next` is read first.
+  for (let race: CallRace | undefined = watchedFirst, next: CallRace | undefined; race; race = next) {
+    next = race.next;
     const age = now - race.call.startedAt;
     if (age >= race.ms) onDeadline(race);
     else if (!race.listening && age >= LISTEN_AFTER_MS) listen(race);
@@ -213,22 +289,15 @@ function onClientAbort(race: CallRace): void {
   race.reject!(cancelled(race.call.name));
 }
 
-async function runRace(gen: Generation, race: CallRace): Promise<void> {
-  let result: CallToolResult;
-  try {
-    result = await runPipeline(gen, race.call);
-  } catch (error) {
-    if (settle(race)) race.reject!(error);
-    return;
-  }
-  if (settle(race)) race.resolve!(result);
-}
-
 /** Marks the race settled and off the watch list; false when it was settled already (deadline, client, pipeline). */
 function settle(race: CallRace): boolean {
   if (race.settled) return false;
   race.settled = true;
-  watched.delete(race);
+  if (race.prev) race.prev.next = race.next;
+  else watchedFirst = race.next;
+  if (race.next) race.next.prev = race.prev;
+  else watchedLast = race.prev;
+  race.prev = race.next = undefined;
   if (race.onAbort) race.signal!.removeEventListener('abort', race.onAbort);
   return true;
 }

@@ -31,6 +31,7 @@ import { installResourceHandlers, RESOURCE_CAPABILITIES } from './mcp-resources.
 import { CORE_VERSION, SERVER_NAME } from './version.ts';
 import type { Host } from './host.ts';
 import type { CallIdentity } from './identity.ts';
+import type { CallRequest, ClientLogLevel } from './call-context.ts';
 
 /** Where the HTTP transport puts a request's CallIdentity in the SDK's AuthInfo.extra. */
 export const IDENTITY_KEY = 'm1ndIdentity';
@@ -86,24 +87,52 @@ export function createMcpServer(host: Host): Server {
     if (host.servers.size > 1) return callOrigin.run(server, () => callTool(request, extra));
     return callTool(request, extra);
   });
-  const callTool = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
-    const token = request.params._meta?.progressToken;
-    return host.call(request.params.name, request.params.arguments, {
-      signal: extra.signal,
-      connectionId: extra.sessionId,
-      // The HTTP transport authenticates each request and attaches the grant and the session's pin.
-      identity: extra.authInfo?.extra?.[IDENTITY_KEY] as CallIdentity | undefined,
-      sendProgress:
-        token === undefined
-          ? undefined
-          : (progress, total, message) =>
-              extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
-      closeStream: extra.closeSSEStream,
-      // On this request's stream, honouring the level this client's session set (logging/setLevel).
-      sendLog: (level, logger, data) => (logIgnored(server, level) ? Promise.resolve() : extra.sendNotification({ method: 'notifications/message', params: { level, logger, data } })),
-    });
-  };
+  const callTool = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) =>
+    host.call(request.params.name, request.params.arguments, new McpCallRequest(server, extra, request.params._meta?.progressToken));
   return server;
+}
+
+/**
+ * What the pipeline needs of one tools/call request, read from the SDK's `extra` when asked: its
+ * methods live on the prototype, so a call makes one object and no closures.
+ */
+class McpCallRequest implements CallRequest {
+  constructor(
+    private readonly server: Server,
+    private readonly extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+    private readonly progressToken: string | number | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.extra.signal;
+  }
+
+  get connectionId(): string | undefined {
+    return this.extra.sessionId;
+  }
+
+  /** The HTTP transport authenticates each request and attaches the grant and the session's pin. */
+  get identity(): CallIdentity | undefined {
+    return this.extra.authInfo?.extra?.[IDENTITY_KEY] as CallIdentity | undefined;
+  }
+
+  /** Present only when the client asked for progress (a progress token). */
+  get sendProgress(): CallRequest['sendProgress'] {
+    return this.progressToken === undefined ? undefined : this.progress;
+  }
+
+  get closeStream(): (() => void) | undefined {
+    return this.extra.closeSSEStream;
+  }
+
+  private progress(this: McpCallRequest, progress: number, total?: number, message?: string): Promise<void> {
+    return this.extra.sendNotification({ method: 'notifications/progress', params: { progressToken: this.progressToken!, progress, total, message } });
+  }
+
+  /** On this request's stream, honouring the level this client's session set (logging/setLevel). */
+  sendLog(level: ClientLogLevel, logger: string, data: unknown): Promise<void> {
+    return logIgnored(this.server, level) ? Promise.resolve() : this.extra.sendNotification({ method: 'notifications/message', params: { level, logger, data } });
+  }
 }
 
 /**

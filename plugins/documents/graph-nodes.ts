@@ -66,12 +66,17 @@ class DocumentNodes {
   }
 
   /**
-   * Whether `ensure()` would find nothing to do: the stored documents were restored, nothing is queued,
-   * and there are no documents or the graph is the final one they were linked to with none pending.
+   * Whether `ensure()` would find nothing to do: nothing is queued, and the graph is empty (apply
+   * links nothing into it), or the stored documents were restored and there are none or the graph is
+   * the final one they were linked to with none pending.
    * Synchronous and allocation-free: the before-call tap asks it on every call.
    */
   upToDate(): boolean {
-    if (!this.restored || this.queued > 0) return false;
+    if (this.queued > 0) return false;
+    // As apply: nothing to link into an empty (or not yet loaded) graph. Without this, every call in a
+    // workspace never ingested queued an apply (a promise chain and closures) that returned at once.
+    if (this.graph.engine.graph.nodeCount === 0) return true;
+    if (!this.restored) return false;
     if (this.docs.size === 0) return true;
     if (this.pending.size > 0) return false;
     const g = this.graph.engine.graph;
