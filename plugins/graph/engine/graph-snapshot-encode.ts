@@ -4,20 +4,21 @@
  * the per-node, per-edge and per-file loops live in plain functions called on ranges (a long loop
  * inside a generator body is never optimised by V8, and ran 10–20× slower).
  *
- * The bytes are never held whole: a first pass interns the strings and fills the node and file
- * columns (what the header's counts and the string tables' sizes need), then the layout is emitted in
- * order through one reused chunk buffer, each full chunk handed to the caller (the store inserts it)
- * before the buffer is refilled. Edges go from the graph's own arrays to the chunks, renumbered on
+ * The bytes are never held whole: a first pass interns the strings and fills the file columns (what
+ * the header's counts and the string tables' sizes need), keeping per node only its row and a byte of
+ * string classes; then the layout is emitted in order through one reused chunk buffer, each full
+ * chunk handed to the caller (the store inserts it) before the buffer is refilled. The node columns
+ * are made from the nodes into the chunks as they are written. Edges go from the graph's own arrays to the chunks, renumbered on
  * the way. The checksum runs over the chunks as they go; chunk 0, which holds it, is kept (one chunk)
  * and handed over last. On the python3 prefix this took the ~170 MB of a whole-snapshot buffer and
  * its edge copies off the write at close.
  */
-import type { CodeGraph } from './graph.ts';
+import type { CodeGraph, GraphNode } from './graph.ts';
 import { ChunkWriter, type ChunkStep, type SnapshotSize } from './graph-snapshot-chunks.ts';
 import {
   F_COMMIT_COUNT, F_DOC, F_EXPORTED, F_EXPORTED_TRUE, F_IS_TEST, F_IS_TEST_TRUE, F_LAST_COMMIT, F_QUALIFIED, F_SIGNATURES,
   KIND_CODE, MAGIC, NO_LANGUAGE, NO_STRING, SNAPSHOT_FORMAT, UTF16_BIT, align8, layout,
-  type Header, type NodeColumnsIn, type SectionName, type SnapshotFacts,
+  type Header, type SectionName, type SnapshotFacts,
 } from './graph-snapshot.ts';
 
 /** Node slots encoded per step (a node interns up to six strings: ~1–3 µs each). */
@@ -55,53 +56,114 @@ class StringTables {
     return /[^\u0000-\u00ff]/.test(s) ? UTF16_BIT | (this.utf16.push(s) - 1) : this.latin1.push(s) - 1;
   }
 
+  /** The shared strings' references (until `seal`). */
+  get lookup(): Map<string, number> {
+    return this.ids!;
+  }
+
   /** Drops the lookup once every reference is made (the tables stay). */
   seal(): void {
     this.ids = null;
   }
 }
 
-/** The node columns, in the order of live slots, and each live slot's position among them. */
-interface NodeColumns extends NodeColumnsIn {
+/** A live node's string classes, one byte a node (what the second pass needs to remake the string references). */
+const C_ID_UTF16 = 1;
+const C_QUALIFIED_UTF16 = 2;
+const C_DOC_UTF16 = 4;
+const C_SIGNATURES_UTF16 = 8;
+
+/** The first pass's record: each live slot's row, each row's string classes. */
+interface NodeRows {
   remap: Uint32Array;
+  classes: Uint8Array;
 }
 
-function nodeColumns(capacity: number, n: number): NodeColumns {
-  return {
-    remap: new Uint32Array(capacity).fill(NO_STRING),
-    kind: new Uint8Array(n), lang: new Uint8Array(n), flags: new Uint16Array(n),
-    start: new Uint32Array(n), end: new Uint32Array(n),
-    id: new Uint32Array(n), label: new Uint32Array(n), path: new Uint32Array(n),
-    qualified: new Uint32Array(n).fill(NO_STRING), doc: new Uint32Array(n).fill(NO_STRING), signatures: new Uint32Array(n).fill(NO_STRING),
-    lastCommit: new Float64Array(n), commitCount: new Uint32Array(n),
-  };
-}
-
-/** Encodes node slots [from, to) into the columns from row `w` on; returns the next row. */
-function encodeNodes(graph: CodeGraph, c: NodeColumns, strings: StringTables, langCode: (l: string | null) => number, from: number, to: number, w: number): number {
+/** Interns the strings of node slots [from, to) from row `w` on (in the order id, label, path, qualified, doc, signatures); returns the next row. */
+function internNodes(graph: CodeGraph, rows: NodeRows, strings: StringTables, langCode: (l: string | null) => number, from: number, to: number, w: number): number {
   for (let i = from; i < to; i++) {
     const node = graph.node(i);
     if (!node) continue;
-    c.remap[i] = w;
-    c.kind[w] = KIND_CODE.get(node.kind) ?? 0;
-    c.lang[w] = langCode(node.language);
-    c.start[w] = node.startLine;
-    c.end[w] = node.endLine;
-    c.id[w] = strings.add(node.id);
-    c.label[w] = strings.ref(node.label);
-    c.path[w] = strings.ref(node.path);
-    let fl = 0;
-    if (node.qualifiedName !== undefined) (fl |= F_QUALIFIED), (c.qualified[w] = strings.add(node.qualifiedName));
-    if (node.exported !== undefined) fl |= F_EXPORTED | (node.exported ? F_EXPORTED_TRUE : 0);
-    if (node.doc !== undefined) (fl |= F_DOC), (c.doc[w] = strings.add(node.doc));
-    if (node.signatures !== undefined) (fl |= F_SIGNATURES), (c.signatures[w] = strings.add(JSON.stringify(node.signatures)));
-    if (node.lastCommitAt !== undefined) (fl |= F_LAST_COMMIT), (c.lastCommit[w] = node.lastCommitAt);
-    if (node.commitCount !== undefined) (fl |= F_COMMIT_COUNT), (c.commitCount[w] = node.commitCount);
-    if (node.isTest !== undefined) fl |= F_IS_TEST | (node.isTest ? F_IS_TEST_TRUE : 0);
-    c.flags[w] = fl;
+    rows.remap[i] = w;
+    langCode(node.language);
+    let c = strings.add(node.id) < 0 ? C_ID_UTF16 : 0;
+    strings.ref(node.label);
+    strings.ref(node.path);
+    if (node.qualifiedName !== undefined && strings.add(node.qualifiedName) < 0) c |= C_QUALIFIED_UTF16;
+    if (node.doc !== undefined && strings.add(node.doc) < 0) c |= C_DOC_UTF16;
+    if (node.signatures !== undefined && strings.add(JSON.stringify(node.signatures)) < 0) c |= C_SIGNATURES_UTF16;
+    rows.classes[w] = c;
     w++;
   }
   return w;
+}
+
+/** A node's flags column value (which optional fields it has). */
+function nodeFlags(node: GraphNode): number {
+  let fl = 0;
+  if (node.qualifiedName !== undefined) fl |= F_QUALIFIED;
+  if (node.exported !== undefined) fl |= F_EXPORTED | (node.exported ? F_EXPORTED_TRUE : 0);
+  if (node.doc !== undefined) fl |= F_DOC;
+  if (node.signatures !== undefined) fl |= F_SIGNATURES;
+  if (node.lastCommitAt !== undefined) fl |= F_LAST_COMMIT;
+  if (node.commitCount !== undefined) fl |= F_COMMIT_COUNT;
+  if (node.isTest !== undefined) fl |= F_IS_TEST | (node.isTest ? F_IS_TEST_TRUE : 0);
+  return fl;
+}
+
+/** Writes `room` live nodes' `value` into `out` from `at`, scanning from slot `i`; returns the next slot. */
+function putNodeValues(graph: CodeGraph, value: (node: GraphNode) => number, out: Uint8Array | Uint16Array | Uint32Array | Float64Array, at: number, room: number, i: number): number {
+  for (const end = at + room; at < end; i++) {
+    const node = graph.node(i);
+    if (node) out[at++] = value(node);
+  }
+  return i;
+}
+
+/** Which string reference a replay writes (numbered in the order the first pass interned them). */
+type Ref = 0 | 1 | 2 | 3 | 4 | 5;
+const REF_ID = 0, REF_LABEL = 1, REF_PATH = 2, REF_QUALIFIED = 3, REF_DOC = 4;
+
+/**
+ * A replay of the first pass's string references, row by row, without the strings' tables being
+ * searched again: an appended string's reference is its table's running count (its class recorded
+ * in the first pass), a shared one (label, path) is looked up, and advances its table's count when
+ * the lookup gives the count itself (its first use).
+ */
+interface Replay {
+  slot: number;
+  row: number;
+  latin1: number;
+  utf16: number;
+}
+
+/** The next reference of an appended string of class `utf16`, advancing the replay's counts. */
+function appended(r: Replay, utf16: boolean): number {
+  return utf16 ? (UTF16_BIT | r.utf16++) >>> 0 : r.latin1++;
+}
+
+/** A shared string's reference (from the lookup), advancing the replay's count on its first use. */
+function shared(r: Replay, ref: number): number {
+  if (ref < 0) {
+    if ((ref & ~UTF16_BIT) === r.utf16) r.utf16++;
+  } else if (ref === r.latin1) r.latin1++;
+  return ref >>> 0;
+}
+
+/** Writes the next `room` live nodes' reference `which` into `out` from `at` (NO_STRING when absent); advances the replay. */
+function putRefs(graph: CodeGraph, classes: Uint8Array, lookup: Map<string, number>, which: Ref, r: Replay, out: Uint32Array, at: number, room: number): void {
+  for (const end = at + room; at < end; r.slot++) {
+    const node = graph.node(r.slot);
+    if (!node) continue;
+    const c = classes[r.row++];
+    const id = appended(r, (c & C_ID_UTF16) !== 0);
+    const label = shared(r, lookup.get(node.label)!);
+    const path = shared(r, lookup.get(node.path)!);
+    const qualified = node.qualifiedName !== undefined ? appended(r, (c & C_QUALIFIED_UTF16) !== 0) : NO_STRING;
+    const doc = node.doc !== undefined ? appended(r, (c & C_DOC_UTF16) !== 0) : NO_STRING;
+    const signatures = node.signatures !== undefined ? appended(r, (c & C_SIGNATURES_UTF16) !== 0) : NO_STRING;
+    out[at++] = which === REF_ID ? id : which === REF_LABEL ? label : which === REF_PATH ? path : which === REF_QUALIFIED ? qualified : which === REF_DOC ? doc : signatures;
+  }
 }
 
 /** Live edges counted in slots [from, to) (a check of the graph's count). */
@@ -154,11 +216,11 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     return i;
   };
   const n = graph.nodeCount;
-  const cols = nodeColumns(graph.nodeCapacity, n);
+  const rows: NodeRows = { remap: new Uint32Array(graph.nodeCapacity).fill(NO_STRING), classes: new Uint8Array(n) };
   yield;
   let w = 0;
   for (let i = 0; i < graph.nodeCapacity; i += NODE_SLOTS_PER_STEP) {
-    w = encodeNodes(graph, cols, strings, langCode, i, Math.min(graph.nodeCapacity, i + NODE_SLOTS_PER_STEP), w);
+    w = internNodes(graph, rows, strings, langCode, i, Math.min(graph.nodeCapacity, i + NODE_SLOTS_PER_STEP), w);
     yield;
   }
   if (w !== n) throw new Error(`graph snapshot: ${w} live slots for ${n} live nodes`);
@@ -184,7 +246,6 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     }
     yield;
   }
-  strings.seal();
   // String tables: their byte sizes now (for the header); each entry's byte offset is made as its
   // section is written (an offsets array held through the write was 4 bytes a string: ~4 MB on the
   // python3 prefix, allocated at the close's peak).
@@ -223,29 +284,37 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
   const { edgeSource, edgeTarget, edgeRelation, edgeWeight, edgeAlive } = graph;
   const endpoints = (of: Uint32Array) => {
     let e = 0;
-    return out.elements(4, m, (at, room) => void (e = putEndpoints(of, edgeAlive, cols.remap, out.u32, at, room, e)));
+    return out.elements(4, m, (at, room) => void (e = putEndpoints(of, edgeAlive, rows.remap, out.u32, at, room, e)));
   };
   const values = (width: 1 | 4, of: Uint8Array | Float32Array, into: Uint8Array | Float32Array) => {
     let e = 0;
     return out.elements(width, m, (at, room) => void (e = putValues(of, edgeAlive, into, at, room, e)));
   };
-  // A node column is dropped once written (the layout puts them first: ~14 MB on the python3 prefix,
-  // outside the heap, not held through the edges and string tables); the slot remap stays for the edges.
-  const column = <K extends keyof NodeColumnsIn>(name: K) =>
-    function* (): Generator<ChunkStep, void> {
-      yield* out.view(cols[name]);
-      cols[name] = new (cols[name].constructor as new (length: number) => NodeColumns[K])(0);
-    };
+  // The node columns are made from the nodes as each is written (columns made in the first pass and
+  // held to the write were 48 bytes a node outside the heap: ~13 MB on the python3 prefix, at the
+  // close's peak). The fixed fields are read again; the string references are replayed.
+  const column = (width: 1 | 2 | 4 | 8, into: Uint8Array | Uint16Array | Uint32Array | Float64Array, value: (node: GraphNode) => number) => {
+    let i = 0;
+    return out.elements(width, n, (at, room) => void (i = putNodeValues(graph, value, into, at, room, i)));
+  };
+  const refs = (which: Ref) => {
+    const r: Replay = { slot: 0, row: 0, latin1: 0, utf16: 0 };
+    const lookup = strings.lookup;
+    return out.elements(4, n, (at, room) => putRefs(graph, rows.classes, lookup, which, r, out.u32, at, room));
+  };
   const tableOffsets = (table: readonly string[], unit: 1 | 2) => {
     let i = 0, offset = 0;
     return out.elements(4, table.length + 1, (at, room) => void ([i, offset] = putOffsets(table, unit, out.u32, at, room, i, offset)));
   };
   const sections: Record<SectionName, () => Generator<ChunkStep, void>> = {
-    kind: column('kind'), lang: column('lang'), flags: column('flags'),
-    start: column('start'), end: column('end'),
-    id: column('id'), label: column('label'), path: column('path'),
-    qualified: column('qualified'), doc: column('doc'), signatures: column('signatures'),
-    lastCommit: column('lastCommit'), commitCount: column('commitCount'),
+    kind: () => column(1, out.u8, (node) => KIND_CODE.get(node.kind) ?? 0),
+    lang: () => column(1, out.u8, (node) => langCode(node.language)),
+    flags: () => column(2, out.u16, nodeFlags),
+    start: () => column(4, out.u32, (node) => node.startLine), end: () => column(4, out.u32, (node) => node.endLine),
+    id: () => refs(REF_ID), label: () => refs(REF_LABEL), path: () => refs(REF_PATH),
+    qualified: () => refs(REF_QUALIFIED), doc: () => refs(REF_DOC), signatures: () => refs(5),
+    lastCommit: () => column(8, out.f64, (node) => node.lastCommitAt ?? 0),
+    commitCount: () => column(4, out.u32, (node) => node.commitCount ?? 0),
     source: () => endpoints(edgeSource), target: () => endpoints(edgeTarget),
     relation: () => values(1, edgeRelation, out.u8), weight: () => values(4, edgeWeight, out.f32),
     filePath: () => out.view(filePath), fileKey: () => out.view(fileKey), fileLang: () => out.view(fileLang),
@@ -257,6 +326,7 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
   for (const name of Object.keys(offsets) as SectionName[]) {
     if (out.position !== bodyStart + offsets[name]) throw new Error(`graph snapshot: section ${name} at ${out.position}, laid out at ${bodyStart + offsets[name]}`);
     yield* sections[name]();
+    if (name === 'signatures') strings.seal();
     yield* out.padTo8();
     yield;
   }
