@@ -14,6 +14,9 @@
  * its edge copies off the write at close.
  */
 import type { CodeGraph, GraphNode } from './graph.ts';
+import {
+  REF_DOC, REF_ID, REF_LABEL, REF_PATH, REF_QUALIFIED, REF_SIGNATURES, StringCounts, collectEntries, internNode, putRefs, replay, type Ref,
+} from './graph-snapshot-strings.ts';
 import { ChunkWriter, type ChunkStep, type SnapshotSize } from './graph-snapshot-chunks.ts';
 import {
   F_COMMIT_COUNT, F_DOC, F_EXPORTED, F_EXPORTED_TRUE, F_IS_TEST, F_IS_TEST_TRUE, F_LAST_COMMIT, F_QUALIFIED, F_SIGNATURES,
@@ -30,70 +33,20 @@ const FILES_PER_STEP = 512;
 /** Strings of a table written to the buffer per step. */
 const STRINGS_PER_STEP = 2048;
 
-/**
- * The two string tables; a reference is the index, with the top bit for UTF-16. Strings that repeat
- * (labels, paths) are interned through a map; strings unique to their node (ids, qualified names,
- * docs, signatures, extraction keys) are appended as they come: a lookup of each costs a map
- * entry per string and its rehash garbage (a synthetic 270K-node graph: 25 MB less peak heap without
- * them) to save the rare duplicate's bytes (the python3 prefix's snapshot came out byte-identical). The decoder reads either the same way.
- */
-class StringTables {
-  private ids: Map<string, number> | null = new Map<string, number>();
-  readonly latin1: string[] = [];
-  readonly utf16: string[] = [];
-
-  /** A reference to `s`, shared with every other interned copy of it. */
-  ref(s: string): number {
-    const ids = this.ids!;
-    let id = ids.get(s);
-    if (id === undefined) ids.set(s, (id = this.add(s)));
-    return id;
-  }
-
-  /** A new entry for `s` (for a string that seldom repeats). */
-  add(s: string): number {
-    // eslint-disable-next-line no-control-regex
-    return /[^\u0000-\u00ff]/.test(s) ? UTF16_BIT | (this.utf16.push(s) - 1) : this.latin1.push(s) - 1;
-  }
-
-  /** The shared strings' references (until `seal`). */
-  get lookup(): Map<string, number> {
-    return this.ids!;
-  }
-
-  /** Drops the lookup once every reference is made (the tables stay). */
-  seal(): void {
-    this.ids = null;
-  }
-}
-
-/** A live node's string classes, one byte a node (what the second pass needs to remake the string references). */
-const C_ID_UTF16 = 1;
-const C_QUALIFIED_UTF16 = 2;
-const C_DOC_UTF16 = 4;
-const C_SIGNATURES_UTF16 = 8;
-
 /** The first pass's record: each live slot's row, each row's string classes. */
 interface NodeRows {
   remap: Uint32Array;
   classes: Uint8Array;
 }
 
-/** Interns the strings of node slots [from, to) from row `w` on (in the order id, label, path, qualified, doc, signatures); returns the next row. */
-function internNodes(graph: CodeGraph, rows: NodeRows, strings: StringTables, langCode: (l: string | null) => number, from: number, to: number, w: number): number {
+/** Interns the strings of node slots [from, to) from row `w` on; returns the next row. */
+function internNodes(graph: CodeGraph, rows: NodeRows, strings: StringCounts, langCode: (l: string | null) => number, from: number, to: number, w: number): number {
   for (let i = from; i < to; i++) {
     const node = graph.node(i);
     if (!node) continue;
     rows.remap[i] = w;
     langCode(node.language);
-    let c = strings.add(node.id) < 0 ? C_ID_UTF16 : 0;
-    strings.ref(node.label);
-    strings.ref(node.path);
-    if (node.qualifiedName !== undefined && strings.add(node.qualifiedName) < 0) c |= C_QUALIFIED_UTF16;
-    if (node.doc !== undefined && strings.add(node.doc) < 0) c |= C_DOC_UTF16;
-    if (node.signatures !== undefined && strings.add(JSON.stringify(node.signatures)) < 0) c |= C_SIGNATURES_UTF16;
-    rows.classes[w] = c;
-    w++;
+    rows.classes[w++] = internNode(strings, node);
   }
   return w;
 }
@@ -120,74 +73,12 @@ function putNodeValues(graph: CodeGraph, value: (node: GraphNode) => number, out
   return i;
 }
 
-/** Which string reference a replay writes (numbered in the order the first pass interned them). */
-type Ref = 0 | 1 | 2 | 3 | 4 | 5;
-const REF_ID = 0, REF_LABEL = 1, REF_PATH = 2, REF_QUALIFIED = 3, REF_DOC = 4;
-
-/**
- * A replay of the first pass's string references, row by row, without the strings' tables being
- * searched again: an appended string's reference is its table's running count (its class recorded
- * in the first pass), a shared one (label, path) is looked up, and advances its table's count when
- * the lookup gives the count itself (its first use).
- */
-interface Replay {
-  slot: number;
-  row: number;
-  latin1: number;
-  utf16: number;
-}
-
-/** The next reference of an appended string of class `utf16`, advancing the replay's counts. */
-function appended(r: Replay, utf16: boolean): number {
-  return utf16 ? (UTF16_BIT | r.utf16++) >>> 0 : r.latin1++;
-}
-
-/** A shared string's reference (from the lookup), advancing the replay's count on its first use. */
-function shared(r: Replay, ref: number): number {
-  if (ref < 0) {
-    if ((ref & ~UTF16_BIT) === r.utf16) r.utf16++;
-  } else if (ref === r.latin1) r.latin1++;
-  return ref >>> 0;
-}
-
-/** Writes the next `room` live nodes' reference `which` into `out` from `at` (NO_STRING when absent); advances the replay. */
-function putRefs(graph: CodeGraph, classes: Uint8Array, lookup: Map<string, number>, which: Ref, r: Replay, out: Uint32Array, at: number, room: number): void {
-  for (const end = at + room; at < end; r.slot++) {
-    const node = graph.node(r.slot);
-    if (!node) continue;
-    const c = classes[r.row++];
-    const id = appended(r, (c & C_ID_UTF16) !== 0);
-    const label = shared(r, lookup.get(node.label)!);
-    const path = shared(r, lookup.get(node.path)!);
-    const qualified = node.qualifiedName !== undefined ? appended(r, (c & C_QUALIFIED_UTF16) !== 0) : NO_STRING;
-    const doc = node.doc !== undefined ? appended(r, (c & C_DOC_UTF16) !== 0) : NO_STRING;
-    const signatures = node.signatures !== undefined ? appended(r, (c & C_SIGNATURES_UTF16) !== 0) : NO_STRING;
-    out[at++] = which === REF_ID ? id : which === REF_LABEL ? label : which === REF_PATH ? path : which === REF_QUALIFIED ? qualified : which === REF_DOC ? doc : signatures;
-  }
-}
-
 /** Live edges counted in slots [from, to) (a check of the graph's count). */
 function liveEdges(alive: Uint8Array, from: number, to: number): number {
   let k = 0;
   for (let e = from; e < to; e++) if (alive[e]) k++;
   return k;
 }
-
-/** `at` plus the bytes of strings [from, to) of a table (`unit` bytes per character). */
-function tableBytes(table: readonly string[], unit: number, from: number, to: number, at: number): number {
-  for (let i = from; i < to; i++) at += unit * table[i].length;
-  return at;
-}
-
-/** Writes `room` byte offsets into `out` from `at`, for strings `i` on of a table (the one past the last: its size); returns the next string and offset. */
-function putOffsets(table: readonly string[], unit: number, out: Uint32Array, at: number, room: number, i: number, offset: number): [number, number] {
-  for (const end = at + room; at < end; at++) {
-    out[at] = offset;
-    if (i < table.length) offset += unit * table[i++].length;
-  }
-  return [i, offset];
-}
-
 
 /** Writes the next `room` live edges' renumbered endpoints (`of`: edgeSource or edgeTarget) into `out` from `at`, scanning from slot `e`; returns the next slot. */
 function putEndpoints(of: Uint32Array, alive: Uint8Array, remap: Uint32Array, out: Uint32Array, at: number, room: number, e: number): number {
@@ -207,7 +98,7 @@ function putValues(of: Uint8Array | Float32Array, alive: Uint8Array, out: Uint8A
  * chunk to store (a view valid until the next step) or nothing (a pause); returns the size.
  */
 export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, chunkBytes: number): Generator<ChunkStep, SnapshotSize> {
-  const strings = new StringTables();
+  const strings = new StringCounts();
   const languages: string[] = [];
   const langCode = (l: string | null): number => {
     if (l === null) return NO_LANGUAGE;
@@ -232,13 +123,14 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
   }
   if (k !== m) throw new Error(`graph snapshot: ${k} live edge slots for ${m} live edges`);
   const f = facts.files.length;
-  const filePath = new Uint32Array(f), fileKey = new Uint32Array(f), fileLang = new Uint8Array(f);
+  const filePath = new Uint32Array(f), fileKey = new Uint32Array(f), fileLang = new Uint8Array(f), fileWide = new Uint8Array(f);
   const fileErrors = new Uint32Array(f), fileErrorLine = new Uint32Array(f), filePrecise = new Uint8Array(f);
   for (let from = 0; from < f; from += FILES_PER_STEP) {
     for (let i = from; i < Math.min(f, from + FILES_PER_STEP); i++) {
       const file = facts.files[i];
       filePath[i] = strings.ref(file.path);
       fileKey[i] = strings.add(file.extractionKey);
+      fileWide[i] = fileKey[i] >= UTF16_BIT ? 1 : 0;
       fileLang[i] = langCode(file.language);
       fileErrors[i] = file.parseErrors;
       fileErrorLine[i] = file.parseErrorLine;
@@ -246,21 +138,12 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     }
     yield;
   }
-  // String tables: their byte sizes now (for the header); each entry's byte offset is made as its
-  // section is written (an offsets array held through the write was 4 bytes a string: ~4 MB on the
-  // python3 prefix, allocated at the close's peak).
-  const { latin1: l1, utf16: u16 } = strings;
-  let latin1Bytes = 0;
-  for (let i = 0; i < l1.length; i += STRINGS_PER_STEP * 8) {
-    latin1Bytes = tableBytes(l1, 1, i, Math.min(l1.length, i + STRINGS_PER_STEP * 8), latin1Bytes);
-    yield;
-  }
-  const utf16Bytes = tableBytes(u16, 2, 0, u16.length, 0);
+  const { latin1, utf16, latin1Bytes, utf16Bytes } = strings;
   yield;
 
   const header: Header = {
     nodes: n, edges: m, files: f,
-    latin1Strings: l1.length, utf16Strings: u16.length,
+    latin1Strings: latin1, utf16Strings: utf16,
     latin1Bytes, utf16Bytes,
     languages, fingerprint: facts.fingerprint, unresolved: facts.unresolved,
   };
@@ -298,13 +181,37 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     return out.elements(width, n, (at, room) => void (i = putNodeValues(graph, value, into, at, room, i)));
   };
   const refs = (which: Ref) => {
-    const r: Replay = { slot: 0, row: 0, latin1: 0, utf16: 0 };
+    const r = replay();
     const lookup = strings.lookup;
     return out.elements(4, n, (at, room) => putRefs(graph, rows.classes, lookup, which, r, out.u32, at, room));
   };
-  const tableOffsets = (table: readonly string[], unit: 1 | 2) => {
-    let i = 0, offset = 0;
-    return out.elements(4, table.length + 1, (at, room) => void ([i, offset] = putOffsets(table, unit, out.u32, at, room, i, offset)));
+  // The string tables' offsets and text, replayed from the nodes and files in batches (each entry's
+  // byte offset made as its section is written).
+  const batches = (wideTable: boolean) => {
+    const r = replay(), lookup = strings.lookup, batch: string[] = [];
+    return (max: number): string[] => {
+      batch.length = 0;
+      collectEntries(graph, rows.classes, fileWide, facts.files, lookup, wideTable, r, batch, max);
+      return batch;
+    };
+  };
+  const tableOffsets = (wideTable: boolean, count: number) => {
+    const next = batches(wideTable), unit = wideTable ? 2 : 1;
+    let batch: string[] = [], k = 0, offset = 0;
+    return out.elements(4, count + 1, (at, room) => {
+      for (const end = at + room; at < end; at++) {
+        out.u32[at] = offset;
+        if (k === batch.length) (batch = next(STRINGS_PER_STEP)), (k = 0);
+        if (k < batch.length) offset += unit * batch[k++].length;
+      }
+    });
+  };
+  const tableText = function* (wideTable: boolean): Generator<ChunkStep, void> {
+    const next = batches(wideTable);
+    for (let batch = next(STRINGS_PER_STEP); batch.length > 0; batch = next(STRINGS_PER_STEP)) {
+      yield* out.text(batch.join(''), wideTable ? 'utf16le' : 'latin1');
+      yield;
+    }
   };
   const sections: Record<SectionName, () => Generator<ChunkStep, void>> = {
     kind: () => column(1, out.u8, (node) => KIND_CODE.get(node.kind) ?? 0),
@@ -312,32 +219,24 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     flags: () => column(2, out.u16, nodeFlags),
     start: () => column(4, out.u32, (node) => node.startLine), end: () => column(4, out.u32, (node) => node.endLine),
     id: () => refs(REF_ID), label: () => refs(REF_LABEL), path: () => refs(REF_PATH),
-    qualified: () => refs(REF_QUALIFIED), doc: () => refs(REF_DOC), signatures: () => refs(5),
+    qualified: () => refs(REF_QUALIFIED), doc: () => refs(REF_DOC), signatures: () => refs(REF_SIGNATURES),
     lastCommit: () => column(8, out.f64, (node) => node.lastCommitAt ?? 0),
     commitCount: () => column(4, out.u32, (node) => node.commitCount ?? 0),
     source: () => endpoints(edgeSource), target: () => endpoints(edgeTarget),
     relation: () => values(1, edgeRelation, out.u8), weight: () => values(4, edgeWeight, out.f32),
     filePath: () => out.view(filePath), fileKey: () => out.view(fileKey), fileLang: () => out.view(fileLang),
     fileErrors: () => out.view(fileErrors), fileErrorLine: () => out.view(fileErrorLine), filePrecise: () => out.view(filePrecise),
-    latin1Offsets: () => tableOffsets(l1, 1), utf16Offsets: () => tableOffsets(u16, 2),
-    latin1: () => writeStrings(out, l1, 'latin1'), utf16: () => writeStrings(out, u16, 'utf16le'),
+    latin1Offsets: () => tableOffsets(false, latin1), utf16Offsets: () => tableOffsets(true, utf16),
+    latin1: () => tableText(false), utf16: () => tableText(true),
   };
   // In the layout's order, each section where the layout puts it, padded to 8 bytes.
   for (const name of Object.keys(offsets) as SectionName[]) {
     if (out.position !== bodyStart + offsets[name]) throw new Error(`graph snapshot: section ${name} at ${out.position}, laid out at ${bodyStart + offsets[name]}`);
     yield* sections[name]();
-    if (name === 'signatures') strings.seal();
     yield* out.padTo8();
     yield;
   }
+  strings.seal();
   if (out.position !== bodyStart + size) throw new Error(`graph snapshot: ${out.position} bytes written for ${bodyStart + size} laid out`);
   return yield* out.finish();
-}
-
-/** Writes a string table's entries in order, STRINGS_PER_STEP joined per batch. */
-function* writeStrings(out: ChunkWriter, table: readonly string[], encoding: 'latin1' | 'utf16le'): Generator<ChunkStep, void> {
-  for (let i = 0; i < table.length; i += STRINGS_PER_STEP) {
-    yield* out.text(table.slice(i, Math.min(table.length, i + STRINGS_PER_STEP)).join(''), encoding);
-    yield;
-  }
 }
