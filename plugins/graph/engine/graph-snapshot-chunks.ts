@@ -29,8 +29,10 @@ export class ChunkWriter {
   private readonly buf: Buffer;
   /** Element views over the buffer (sections are 8-byte aligned and the chunk size a multiple of 8, so elements never straddle chunks). */
   readonly u8: Uint8Array;
+  readonly u16: Uint16Array;
   readonly u32: Uint32Array;
   readonly f32: Float32Array;
+  readonly f64: Float64Array;
   private fill = 0;
   private seq = 0;
   private flushed = 0;
@@ -42,8 +44,10 @@ export class ChunkWriter {
     const ab = new ArrayBuffer(chunkBytes);
     this.buf = Buffer.from(ab);
     this.u8 = new Uint8Array(ab);
+    this.u16 = new Uint16Array(ab);
     this.u32 = new Uint32Array(ab);
     this.f32 = new Float32Array(ab);
+    this.f64 = new Float64Array(ab);
   }
 
   /** Bytes emitted so far (flushed and buffered). */
@@ -99,9 +103,9 @@ export class ChunkWriter {
 
   /**
    * Appends `count` elements of `width` bytes made by `put(at, room)`, which writes exactly `room`
-   * elements into the matching view (u8 or u32/f32) from element index `at` on.
+   * elements into the matching view (u8, u16, u32/f32 or f64) from element index `at` on.
    */
-  *elements(width: 1 | 4, count: number, put: (at: number, room: number) => void): Generator<ChunkStep, void> {
+  *elements(width: 1 | 2 | 4 | 8, count: number, put: (at: number, room: number) => void): Generator<ChunkStep, void> {
     if (this.fill % width !== 0) throw new Error('graph snapshot: a misaligned section');
     for (let left = count; left > 0; ) {
       const room = Math.min(left, (this.chunkBytes - this.fill) / width);

@@ -4,20 +4,24 @@
  * the per-node, per-edge and per-file loops live in plain functions called on ranges (a long loop
  * inside a generator body is never optimised by V8, and ran 10–20× slower).
  *
- * The bytes are never held whole: a first pass interns the strings and fills the node and file
- * columns (what the header's counts and the string tables' sizes need), then the layout is emitted in
- * order through one reused chunk buffer, each full chunk handed to the caller (the store inserts it)
- * before the buffer is refilled. Edges go from the graph's own arrays to the chunks, renumbered on
+ * The bytes are never held whole: a first pass interns the strings and fills the file columns (what
+ * the header's counts and the string tables' sizes need), keeping per node only its row and a byte of
+ * string classes; then the layout is emitted in order through one reused chunk buffer, each full
+ * chunk handed to the caller (the store inserts it) before the buffer is refilled. The node columns
+ * are made from the nodes into the chunks as they are written. Edges go from the graph's own arrays to the chunks, renumbered on
  * the way. The checksum runs over the chunks as they go; chunk 0, which holds it, is kept (one chunk)
  * and handed over last. On the python3 prefix this took the ~170 MB of a whole-snapshot buffer and
  * its edge copies off the write at close.
  */
-import type { CodeGraph } from './graph.ts';
+import type { CodeGraph, GraphNode } from './graph.ts';
+import {
+  REF_DOC, REF_ID, REF_LABEL, REF_PATH, REF_QUALIFIED, REF_SIGNATURES, StringCounts, collectEntries, internNode, putRefs, replay, type Ref,
+} from './graph-snapshot-strings.ts';
 import { ChunkWriter, type ChunkStep, type SnapshotSize } from './graph-snapshot-chunks.ts';
 import {
   F_COMMIT_COUNT, F_DOC, F_EXPORTED, F_EXPORTED_TRUE, F_IS_TEST, F_IS_TEST_TRUE, F_LAST_COMMIT, F_QUALIFIED, F_SIGNATURES,
   KIND_CODE, MAGIC, NO_LANGUAGE, NO_STRING, SNAPSHOT_FORMAT, UTF16_BIT, align8, layout,
-  type Header, type NodeColumnsIn, type SectionName, type SnapshotFacts,
+  type Header, type SectionName, type SnapshotFacts,
 } from './graph-snapshot.ts';
 
 /** Node slots encoded per step (a node interns up to six strings: ~1–3 µs each). */
@@ -29,79 +33,44 @@ const FILES_PER_STEP = 512;
 /** Strings of a table written to the buffer per step. */
 const STRINGS_PER_STEP = 2048;
 
-/**
- * The two string tables; a reference is the index, with the top bit for UTF-16. Strings that repeat
- * (labels, paths) are interned through a map; strings unique to their node (ids, qualified names,
- * docs, signatures, extraction keys) are appended as they come: a lookup of each costs a map
- * entry per string and its rehash garbage (a synthetic 270K-node graph: 25 MB less peak heap without
- * them) to save the rare duplicate's bytes (the python3 prefix's snapshot came out byte-identical). The decoder reads either the same way.
- */
-class StringTables {
-  private ids: Map<string, number> | null = new Map<string, number>();
-  readonly latin1: string[] = [];
-  readonly utf16: string[] = [];
-
-  /** A reference to `s`, shared with every other interned copy of it. */
-  ref(s: string): number {
-    const ids = this.ids!;
-    let id = ids.get(s);
-    if (id === undefined) ids.set(s, (id = this.add(s)));
-    return id;
-  }
-
-  /** A new entry for `s` (for a string that seldom repeats). */
-  add(s: string): number {
-    // eslint-disable-next-line no-control-regex
-    return /[^\u0000-\u00ff]/.test(s) ? UTF16_BIT | (this.utf16.push(s) - 1) : this.latin1.push(s) - 1;
-  }
-
-  /** Drops the lookup once every reference is made (the tables stay). */
-  seal(): void {
-    this.ids = null;
-  }
-}
-
-/** The node columns, in the order of live slots, and each live slot's position among them. */
-interface NodeColumns extends NodeColumnsIn {
+/** The first pass's record: each live slot's row, each row's string classes. */
+interface NodeRows {
   remap: Uint32Array;
+  classes: Uint8Array;
 }
 
-function nodeColumns(capacity: number, n: number): NodeColumns {
-  return {
-    remap: new Uint32Array(capacity).fill(NO_STRING),
-    kind: new Uint8Array(n), lang: new Uint8Array(n), flags: new Uint16Array(n),
-    start: new Uint32Array(n), end: new Uint32Array(n),
-    id: new Uint32Array(n), label: new Uint32Array(n), path: new Uint32Array(n),
-    qualified: new Uint32Array(n).fill(NO_STRING), doc: new Uint32Array(n).fill(NO_STRING), signatures: new Uint32Array(n).fill(NO_STRING),
-    lastCommit: new Float64Array(n), commitCount: new Uint32Array(n),
-  };
-}
-
-/** Encodes node slots [from, to) into the columns from row `w` on; returns the next row. */
-function encodeNodes(graph: CodeGraph, c: NodeColumns, strings: StringTables, langCode: (l: string | null) => number, from: number, to: number, w: number): number {
+/** Interns the strings of node slots [from, to) from row `w` on; returns the next row. */
+function internNodes(graph: CodeGraph, rows: NodeRows, strings: StringCounts, langCode: (l: string | null) => number, from: number, to: number, w: number): number {
   for (let i = from; i < to; i++) {
     const node = graph.node(i);
     if (!node) continue;
-    c.remap[i] = w;
-    c.kind[w] = KIND_CODE.get(node.kind) ?? 0;
-    c.lang[w] = langCode(node.language);
-    c.start[w] = node.startLine;
-    c.end[w] = node.endLine;
-    c.id[w] = strings.add(node.id);
-    c.label[w] = strings.ref(node.label);
-    c.path[w] = strings.ref(node.path);
-    let fl = 0;
-    if (node.qualifiedName !== undefined) (fl |= F_QUALIFIED), (c.qualified[w] = strings.add(node.qualifiedName));
-    if (node.exported !== undefined) fl |= F_EXPORTED | (node.exported ? F_EXPORTED_TRUE : 0);
-    if (node.doc !== undefined) (fl |= F_DOC), (c.doc[w] = strings.add(node.doc));
-    if (node.signatures !== undefined) (fl |= F_SIGNATURES), (c.signatures[w] = strings.add(JSON.stringify(node.signatures)));
-    if (node.lastCommitAt !== undefined) (fl |= F_LAST_COMMIT), (c.lastCommit[w] = node.lastCommitAt);
-    if (node.commitCount !== undefined) (fl |= F_COMMIT_COUNT), (c.commitCount[w] = node.commitCount);
-    if (node.isTest !== undefined) fl |= F_IS_TEST | (node.isTest ? F_IS_TEST_TRUE : 0);
-    c.flags[w] = fl;
-    w++;
+    rows.remap[i] = w;
+    langCode(node.language);
+    rows.classes[w++] = internNode(strings, node);
   }
   return w;
+}
+
+/** A node's flags column value (which optional fields it has). */
+function nodeFlags(node: GraphNode): number {
+  let fl = 0;
+  if (node.qualifiedName !== undefined) fl |= F_QUALIFIED;
+  if (node.exported !== undefined) fl |= F_EXPORTED | (node.exported ? F_EXPORTED_TRUE : 0);
+  if (node.doc !== undefined) fl |= F_DOC;
+  if (node.signatures !== undefined) fl |= F_SIGNATURES;
+  if (node.lastCommitAt !== undefined) fl |= F_LAST_COMMIT;
+  if (node.commitCount !== undefined) fl |= F_COMMIT_COUNT;
+  if (node.isTest !== undefined) fl |= F_IS_TEST | (node.isTest ? F_IS_TEST_TRUE : 0);
+  return fl;
+}
+
+/** Writes `room` live nodes' `value` into `out` from `at`, scanning from slot `i`; returns the next slot. */
+function putNodeValues(graph: CodeGraph, value: (node: GraphNode) => number, out: Uint8Array | Uint16Array | Uint32Array | Float64Array, at: number, room: number, i: number): number {
+  for (const end = at + room; at < end; i++) {
+    const node = graph.node(i);
+    if (node) out[at++] = value(node);
+  }
+  return i;
 }
 
 /** Live edges counted in slots [from, to) (a check of the graph's count). */
@@ -110,22 +79,6 @@ function liveEdges(alive: Uint8Array, from: number, to: number): number {
   for (let e = from; e < to; e++) if (alive[e]) k++;
   return k;
 }
-
-/** `at` plus the bytes of strings [from, to) of a table (`unit` bytes per character). */
-function tableBytes(table: readonly string[], unit: number, from: number, to: number, at: number): number {
-  for (let i = from; i < to; i++) at += unit * table[i].length;
-  return at;
-}
-
-/** Writes `room` byte offsets into `out` from `at`, for strings `i` on of a table (the one past the last: its size); returns the next string and offset. */
-function putOffsets(table: readonly string[], unit: number, out: Uint32Array, at: number, room: number, i: number, offset: number): [number, number] {
-  for (const end = at + room; at < end; at++) {
-    out[at] = offset;
-    if (i < table.length) offset += unit * table[i++].length;
-  }
-  return [i, offset];
-}
-
 
 /** Writes the next `room` live edges' renumbered endpoints (`of`: edgeSource or edgeTarget) into `out` from `at`, scanning from slot `e`; returns the next slot. */
 function putEndpoints(of: Uint32Array, alive: Uint8Array, remap: Uint32Array, out: Uint32Array, at: number, room: number, e: number): number {
@@ -145,7 +98,7 @@ function putValues(of: Uint8Array | Float32Array, alive: Uint8Array, out: Uint8A
  * chunk to store (a view valid until the next step) or nothing (a pause); returns the size.
  */
 export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, chunkBytes: number): Generator<ChunkStep, SnapshotSize> {
-  const strings = new StringTables();
+  const strings = new StringCounts();
   const languages: string[] = [];
   const langCode = (l: string | null): number => {
     if (l === null) return NO_LANGUAGE;
@@ -154,11 +107,11 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     return i;
   };
   const n = graph.nodeCount;
-  const cols = nodeColumns(graph.nodeCapacity, n);
+  const rows: NodeRows = { remap: new Uint32Array(graph.nodeCapacity).fill(NO_STRING), classes: new Uint8Array(n) };
   yield;
   let w = 0;
   for (let i = 0; i < graph.nodeCapacity; i += NODE_SLOTS_PER_STEP) {
-    w = encodeNodes(graph, cols, strings, langCode, i, Math.min(graph.nodeCapacity, i + NODE_SLOTS_PER_STEP), w);
+    w = internNodes(graph, rows, strings, langCode, i, Math.min(graph.nodeCapacity, i + NODE_SLOTS_PER_STEP), w);
     yield;
   }
   if (w !== n) throw new Error(`graph snapshot: ${w} live slots for ${n} live nodes`);
@@ -170,13 +123,14 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
   }
   if (k !== m) throw new Error(`graph snapshot: ${k} live edge slots for ${m} live edges`);
   const f = facts.files.length;
-  const filePath = new Uint32Array(f), fileKey = new Uint32Array(f), fileLang = new Uint8Array(f);
+  const filePath = new Uint32Array(f), fileKey = new Uint32Array(f), fileLang = new Uint8Array(f), fileWide = new Uint8Array(f);
   const fileErrors = new Uint32Array(f), fileErrorLine = new Uint32Array(f), filePrecise = new Uint8Array(f);
   for (let from = 0; from < f; from += FILES_PER_STEP) {
     for (let i = from; i < Math.min(f, from + FILES_PER_STEP); i++) {
       const file = facts.files[i];
       filePath[i] = strings.ref(file.path);
       fileKey[i] = strings.add(file.extractionKey);
+      fileWide[i] = fileKey[i] >= UTF16_BIT ? 1 : 0;
       fileLang[i] = langCode(file.language);
       fileErrors[i] = file.parseErrors;
       fileErrorLine[i] = file.parseErrorLine;
@@ -184,22 +138,12 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     }
     yield;
   }
-  strings.seal();
-  // String tables: their byte sizes now (for the header); each entry's byte offset is made as its
-  // section is written (an offsets array held through the write was 4 bytes a string: ~4 MB on the
-  // python3 prefix, allocated at the close's peak).
-  const { latin1: l1, utf16: u16 } = strings;
-  let latin1Bytes = 0;
-  for (let i = 0; i < l1.length; i += STRINGS_PER_STEP * 8) {
-    latin1Bytes = tableBytes(l1, 1, i, Math.min(l1.length, i + STRINGS_PER_STEP * 8), latin1Bytes);
-    yield;
-  }
-  const utf16Bytes = tableBytes(u16, 2, 0, u16.length, 0);
+  const { latin1, utf16, latin1Bytes, utf16Bytes } = strings;
   yield;
 
   const header: Header = {
     nodes: n, edges: m, files: f,
-    latin1Strings: l1.length, utf16Strings: u16.length,
+    latin1Strings: latin1, utf16Strings: utf16,
     latin1Bytes, utf16Bytes,
     languages, fingerprint: facts.fingerprint, unresolved: facts.unresolved,
   };
@@ -223,35 +167,67 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
   const { edgeSource, edgeTarget, edgeRelation, edgeWeight, edgeAlive } = graph;
   const endpoints = (of: Uint32Array) => {
     let e = 0;
-    return out.elements(4, m, (at, room) => void (e = putEndpoints(of, edgeAlive, cols.remap, out.u32, at, room, e)));
+    return out.elements(4, m, (at, room) => void (e = putEndpoints(of, edgeAlive, rows.remap, out.u32, at, room, e)));
   };
   const values = (width: 1 | 4, of: Uint8Array | Float32Array, into: Uint8Array | Float32Array) => {
     let e = 0;
     return out.elements(width, m, (at, room) => void (e = putValues(of, edgeAlive, into, at, room, e)));
   };
-  // A node column is dropped once written (the layout puts them first: ~14 MB on the python3 prefix,
-  // outside the heap, not held through the edges and string tables); the slot remap stays for the edges.
-  const column = <K extends keyof NodeColumnsIn>(name: K) =>
-    function* (): Generator<ChunkStep, void> {
-      yield* out.view(cols[name]);
-      cols[name] = new (cols[name].constructor as new (length: number) => NodeColumns[K])(0);
+  // The node columns are made from the nodes as each is written (columns made in the first pass and
+  // held to the write were 48 bytes a node outside the heap: ~13 MB on the python3 prefix, at the
+  // close's peak). The fixed fields are read again; the string references are replayed.
+  const column = (width: 1 | 2 | 4 | 8, into: Uint8Array | Uint16Array | Uint32Array | Float64Array, value: (node: GraphNode) => number) => {
+    let i = 0;
+    return out.elements(width, n, (at, room) => void (i = putNodeValues(graph, value, into, at, room, i)));
+  };
+  const refs = (which: Ref) => {
+    const r = replay();
+    const lookup = strings.lookup;
+    return out.elements(4, n, (at, room) => putRefs(graph, rows.classes, lookup, which, r, out.u32, at, room));
+  };
+  // The string tables' offsets and text, replayed from the nodes and files in batches (each entry's
+  // byte offset made as its section is written).
+  const batches = (wideTable: boolean) => {
+    const r = replay(), lookup = strings.lookup, batch: string[] = [];
+    return (max: number): string[] => {
+      batch.length = 0;
+      collectEntries(graph, rows.classes, fileWide, facts.files, lookup, wideTable, r, batch, max);
+      return batch;
     };
-  const tableOffsets = (table: readonly string[], unit: 1 | 2) => {
-    let i = 0, offset = 0;
-    return out.elements(4, table.length + 1, (at, room) => void ([i, offset] = putOffsets(table, unit, out.u32, at, room, i, offset)));
+  };
+  const tableOffsets = (wideTable: boolean, count: number) => {
+    const next = batches(wideTable), unit = wideTable ? 2 : 1;
+    let batch: string[] = [], k = 0, offset = 0;
+    return out.elements(4, count + 1, (at, room) => {
+      for (const end = at + room; at < end; at++) {
+        out.u32[at] = offset;
+        if (k === batch.length) (batch = next(STRINGS_PER_STEP)), (k = 0);
+        if (k < batch.length) offset += unit * batch[k++].length;
+      }
+    });
+  };
+  const tableText = function* (wideTable: boolean): Generator<ChunkStep, void> {
+    const next = batches(wideTable);
+    for (let batch = next(STRINGS_PER_STEP); batch.length > 0; batch = next(STRINGS_PER_STEP)) {
+      yield* out.text(batch.join(''), wideTable ? 'utf16le' : 'latin1');
+      yield;
+    }
   };
   const sections: Record<SectionName, () => Generator<ChunkStep, void>> = {
-    kind: column('kind'), lang: column('lang'), flags: column('flags'),
-    start: column('start'), end: column('end'),
-    id: column('id'), label: column('label'), path: column('path'),
-    qualified: column('qualified'), doc: column('doc'), signatures: column('signatures'),
-    lastCommit: column('lastCommit'), commitCount: column('commitCount'),
+    kind: () => column(1, out.u8, (node) => KIND_CODE.get(node.kind) ?? 0),
+    lang: () => column(1, out.u8, (node) => langCode(node.language)),
+    flags: () => column(2, out.u16, nodeFlags),
+    start: () => column(4, out.u32, (node) => node.startLine), end: () => column(4, out.u32, (node) => node.endLine),
+    id: () => refs(REF_ID), label: () => refs(REF_LABEL), path: () => refs(REF_PATH),
+    qualified: () => refs(REF_QUALIFIED), doc: () => refs(REF_DOC), signatures: () => refs(REF_SIGNATURES),
+    lastCommit: () => column(8, out.f64, (node) => node.lastCommitAt ?? 0),
+    commitCount: () => column(4, out.u32, (node) => node.commitCount ?? 0),
     source: () => endpoints(edgeSource), target: () => endpoints(edgeTarget),
     relation: () => values(1, edgeRelation, out.u8), weight: () => values(4, edgeWeight, out.f32),
     filePath: () => out.view(filePath), fileKey: () => out.view(fileKey), fileLang: () => out.view(fileLang),
     fileErrors: () => out.view(fileErrors), fileErrorLine: () => out.view(fileErrorLine), filePrecise: () => out.view(filePrecise),
-    latin1Offsets: () => tableOffsets(l1, 1), utf16Offsets: () => tableOffsets(u16, 2),
-    latin1: () => writeStrings(out, l1, 'latin1'), utf16: () => writeStrings(out, u16, 'utf16le'),
+    latin1Offsets: () => tableOffsets(false, latin1), utf16Offsets: () => tableOffsets(true, utf16),
+    latin1: () => tableText(false), utf16: () => tableText(true),
   };
   // In the layout's order, each section where the layout puts it, padded to 8 bytes.
   for (const name of Object.keys(offsets) as SectionName[]) {
@@ -260,14 +236,7 @@ export function* encodeSnapshotChunks(graph: CodeGraph, facts: SnapshotFacts, ch
     yield* out.padTo8();
     yield;
   }
+  strings.seal();
   if (out.position !== bodyStart + size) throw new Error(`graph snapshot: ${out.position} bytes written for ${bodyStart + size} laid out`);
   return yield* out.finish();
-}
-
-/** Writes a string table's entries in order, STRINGS_PER_STEP joined per batch. */
-function* writeStrings(out: ChunkWriter, table: readonly string[], encoding: 'latin1' | 'utf16le'): Generator<ChunkStep, void> {
-  for (let i = 0; i < table.length; i += STRINGS_PER_STEP) {
-    yield* out.text(table.slice(i, Math.min(table.length, i + STRINGS_PER_STEP)).join(''), encoding);
-    yield;
-  }
 }
