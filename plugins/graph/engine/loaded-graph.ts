@@ -88,13 +88,11 @@ export class LoadedGraph extends LoadedGraphBase {
     // Another process committed between our read and our write: fold its files in too.
     if (raced) this.reloadFromStore();
     // A background re-ingest's patch ends its slice: the checker's bookkeeping (reading the touched
-    // files' rows, then restoring their stored results) waits for the next turn when the turn's shared
-    // background budget is spent, at each of its two steps (a foreground ingest's clock starts here: it never yields).
+    // files' rows, restoring their stored results) waits for the next turn when the turn's shared
+    // background budget is spent (a foreground ingest's clock starts here: it never yields).
     const clock = new SliceClock(options.sliceMs ?? OPEN_SLICE_MS);
     if (clock.spent()) await clock.yield();
-    const restore = this.precise.afterIngest([...outcome.rows.map((r) => r.path), ...outcome.removed], outcome.rebuilt);
-    if (restore && clock.spent()) await clock.yield();
-    restore?.();
+    this.precise.afterIngest([...outcome.rows.map((r) => r.path), ...outcome.removed], outcome.rebuilt);
     this.queueSnapshot();
     return outcome.summary;
   }
