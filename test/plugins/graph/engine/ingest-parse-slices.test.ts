@@ -1,0 +1,86 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseTasks, SLICE_MS } from '../../../../plugins/graph/engine/ingest-parse.ts';
+import type { IngestContext, IngestSummary } from '../../../../plugins/graph/engine/ingest-types.ts';
+import type { ParseOutcome, ParseTask } from '../../../../plugins/graph/engine/parse-pool/parse-file.ts';
+import { sharedParsePool } from '../../../../plugins/graph/engine/parse-pool/pool.ts';
+import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parser.ts';
+import { tempDir } from '../../../helpers/mcp.ts';
+
+const FILES = 120;
+
+function writeFiles(root: string): ParseTask[] {
+  mkdirSync(join(root, 'src'), { recursive: true });
+  const tasks: ParseTask[] = [];
+  for (let i = 0; i < FILES; i++) {
+    const text = `export function f${i}(x: number): number {\n  return x + ${i};\n}\n`;
+    writeFileSync(join(root, 'src', `m${i}.ts`), text);
+    tasks.push({ path: `src/m${i}.ts`, language: 'typescript', size: text.length, mtimeMs: 0, sameKey: null });
+  }
+  return tasks;
+}
+
+const phases = (): IngestSummary['phases'] => ({ walk: 0, read: 0, parse: 0, git: 0, persist: 0, build: 0 });
+
+/** Busy for `ms` of wall time (a file's staging that costs something). */
+function busy(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+describe('parseTasks through the parse pool', function () {
+  this.timeout(120_000);
+  let root: string;
+  let tasks: ParseTask[];
+  let ctx: IngestContext;
+
+  before(async () => {
+    root = tempDir('m1nd-parse-slices-');
+    tasks = writeFiles(root);
+    ctx = { root, parser: await loadDefaultParser(), workerNice: 0 } as unknown as IngestContext;
+  });
+  after(async () => {
+    await sharedParsePool(2, 0).stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('takes the outcomes in task order and in slices: never a whole batch of costly files in one loop turn', async () => {
+    // A turn counter the event loop advances between macrotasks.
+    let turn = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const order: number[] = [];
+    const perTurn = new Map<number, number>();
+    try {
+      const workers = await parseTasks(ctx, tasks, 2, {}, phases(), () => {}, (i: number, outcome: ParseOutcome) => {
+        assert.equal(outcome.kind, 'parsed');
+        busy(1);
+        order.push(i);
+        perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+      });
+      assert.equal(workers, 2, 'the pool parsed');
+    } finally {
+      ticking = false;
+    }
+    assert.deepEqual(order, tasks.map((_, i) => i));
+    // A pool batch is 24 files: taken at once, one turn would hold 24 ms of staging here.
+    const most = Math.max(...perTurn.values());
+    assert.ok(most <= SLICE_MS + 2, `${most} files of 1 ms taken in one loop turn (slice ${SLICE_MS} ms)`);
+  });
+
+  it('stops the run on the first error of take and reports that error', async () => {
+    let taken = 0;
+    await assert.rejects(
+      parseTasks(ctx, tasks, 2, {}, phases(), () => {}, () => {
+        if (++taken === 30) throw new Error('the store refused');
+      }),
+      /the store refused/,
+    );
+    assert.equal(taken, 30, 'nothing taken after the error');
+  });
+});
