@@ -111,6 +111,9 @@ export class SnapshotTable {
         }
         const chunk = step.value;
         if (chunk) {
+          // The insert in a step of its own, not after the encoder's work on the chunk (the view
+          // stays valid: the encoder does not resume until the insert is done).
+          yield;
           if (this.key().generation !== key.generation) {
             this.db.transaction(() => this.stmts.dropRange.run(base, end))();
             return false; // moved on meanwhile: no point staging the rest
