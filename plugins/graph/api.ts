@@ -23,7 +23,7 @@ export { confidenceFilter, edgeConfidence } from './algorithms/confidence.ts';
 export { groupDependents } from './algorithms/dependents.ts';
 export type { DirectDependent, TransitiveDependent } from './algorithms/dependents.ts';
 export { arrow, hopSentence, pathLine, pathTokens } from './algorithms/explain.ts';
-export { CONTAINS, KIND_CODE, containerOf, degreeOrder, ensureFinal, fileIndexOf, kindCodes, relationCounts } from './algorithms/graph-facts.ts';
+export { CONTAINS, KIND_CODE, containerOf, degreeOrder, ensureFinal, fileIndexOf, kindCodes, relationCounts, warmFileIndex } from './algorithms/graph-facts.ts';
 export { MaxHeap } from './algorithms/heap.ts';
 export { fileRisks } from './algorithms/hotspots.ts';
 export { explainPaths } from './algorithms/paths.ts';

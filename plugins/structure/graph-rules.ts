@@ -3,7 +3,7 @@
  * symbols other files use, without documentation) and `test_coverage` (exported or depended-on
  * symbols that no test reaches: no `tests` edge to them or their file, no use from a test file).
  */
-import { DEPENDENCY_RELATIONS, RELATION_CODE, ensureFinal, fileIndexOf, type CodeGraph, type GraphNode } from '../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_CODE, ensureFinal, fileIndexOf, warmFileIndex, type CodeGraph, type GraphNode } from '../graph/api.ts';
 import type { PresetName } from './code-rules.ts';
 
 const USE = new Uint8Array(32);
@@ -56,6 +56,7 @@ const weigh = (base: number, dependents: number) => Math.min(0.9, base + 0.1 * M
 export async function graphFindings(g: CodeGraph, presets: ReadonlySet<PresetName>, inScope: (path: string) => boolean, pace: () => Promise<void>): Promise<GraphFinding[]> {
   if (!presets.has('api_surface') && !presets.has('test_coverage')) return [];
   ensureFinal(g);
+  await warmFileIndex(g, pace);
   const fileOf = fileIndexOf(g);
   const out: GraphFinding[] = [];
   let k = 0;

@@ -5,7 +5,7 @@
  * enclosing symbol and weighs it by how many other files depend on that symbol.
  */
 import type { CodeGraph, GraphNode, GraphService, Language } from '../graph/api.ts';
-import { ensureFinal, fileIndexOf } from '../graph/api.ts';
+import { ensureFinal, fileIndexOf, warmFileIndex } from '../graph/api.ts';
 import { CODE_LANGUAGES } from './code-trees.ts';
 import { CODE_RULES, type CodeRule, type PresetName } from './code-rules.ts';
 import { asVerbWork, classNamesOf, factsCounters, factsOf, warmClassNames } from './facts-cache.ts';
@@ -124,6 +124,7 @@ async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutc
     }
     scanned = Math.min(scanned, customScanned);
   }
+  await warmFileIndex(g, () => request.deadline.pace());
   const fileOf = fileIndexOf(g);
   const symbolsOf = new Map<string, GraphNode[]>();
   const findings: Finding[] = [];

@@ -3,7 +3,7 @@
  * an arc A → B when code in A imports, calls, references, inherits or implements code in B, weighed
  * by how many such symbol-level links there are (each counted at its resolution confidence).
  */
-import { DEPENDENCY_RELATIONS, RELATION_CODE, dirOf, edgeConfidence, ensureFinal, fileIndexOf, type CodeGraph } from '../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_CODE, dirOf, edgeConfidence, ensureFinal, fileIndexOf, warmFileIndex, type CodeGraph } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
 
 /** Links resolved below this confidence (name guesses) do not make a dependency. */
@@ -41,6 +41,7 @@ export interface UnitGraphOptions {
 /** Builds the unit graph of the files in scope (markdown and other prose excluded). */
 export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, deadline: Deadline): Promise<UnitGraph> {
   ensureFinal(g);
+  await warmFileIndex(g, () => deadline.pace());
   const fileOf = fileIndexOf(g);
   const unitOfFile = new Map<number, number>();
   const units: string[] = [];

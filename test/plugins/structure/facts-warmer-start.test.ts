@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { fileIndexOf, warmFileIndex } from '../../../plugins/graph/api.ts';
 import { CodeGraph } from '../../../plugins/graph/engine/graph.ts';
 import { classNamesOf, warmClassNames } from '../../../plugins/structure/facts-cache.ts';
 import { codeFilesOf } from '../../../plugins/structure/facts-warmer.ts';
@@ -58,5 +59,27 @@ describe("the background facts job's start", () => {
     for (const [, n] of g.nodes()) if (n.kind === 'class') labels.add(n.label);
     assert.deepEqual(warmed.names, [...labels].sort());
     assert.equal(warmed.names.length, 500);
+  });
+
+  it("makes each node's file index ahead between paces, the same as the call-time one, and leaves a changed graph's to the call", async () => {
+    const paced = bigGraph(40_000);
+    let paces = 0;
+    await warmFileIndex(paced, async () => void paces++);
+    assert.ok(paces >= 19, `${paces} paces over 160,001 nodes`);
+    const warmed = fileIndexOf(paced);
+    const fresh = bigGraph(40_000);
+    assert.deepEqual([...warmed], [...fileIndexOf(fresh)]);
+    const file = paced.indexOf('file:README.md');
+    assert.equal(warmed[file], file, 'a file is its own file');
+    assert.equal(warmed[paced.indexOf(`class:${paced.node(0)!.path}#C0`)], 0);
+
+    // The graph changes during the warm: nothing is cached for the old version, the call makes the new one.
+    const changing = bigGraph(4_000);
+    await warmFileIndex(changing, async () => {
+      if (changing.indexOf('file:new.py') < 0) changing.upsertNode({ id: 'file:new.py', kind: 'file', label: 'new.py', path: 'new.py', startLine: 1, endLine: 1, language: 'python' });
+    });
+    const after = fileIndexOf(changing);
+    assert.equal(after.length, changing.nodeCapacity);
+    assert.equal(after[changing.indexOf('file:new.py')], changing.indexOf('file:new.py'));
   });
 });
