@@ -77,7 +77,7 @@ export async function collectShapes(graph: GraphService, symbols: readonly Graph
     for (const [path, f] of facts ?? []) {
       filesDone++;
       definitionShapesOf(f.defs, byFile.get(path)!, shapes);
-      if ((filesDone & 63) === 0) await deadline.pace();
+      await deadline.pace(); // a file's shapes can take a few ms (the stdlib's largest test files)
     }
   }
   if (coldCall) {
