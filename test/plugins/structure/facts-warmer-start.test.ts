@@ -57,8 +57,17 @@ describe("the background facts job's start", () => {
     const warmed = classNamesOf(g);
     const labels = new Set<string>();
     for (const [, n] of g.nodes()) if (n.kind === 'class') labels.add(n.label);
-    assert.deepEqual(warmed.names, [...labels].sort());
+    assert.deepEqual([...warmed.names].sort(), [...labels].sort());
     assert.equal(warmed.names.length, 500);
+    // The key (what tells a facts worker its names are current) depends on the set, not on the order.
+    const reversed = new CodeGraph();
+    const other = new CodeGraph();
+    const classes = [...g.nodes()].map(([, n]) => n).filter((n) => n.kind === 'class');
+    for (const n of [...classes].reverse()) reversed.upsertNode(n);
+    for (const n of classes) other.upsertNode(n);
+    other.upsertNode({ ...classes[0], id: 'class:x#Cx', label: 'Cx' });
+    assert.equal(classNamesOf(reversed).key, warmed.key);
+    assert.notEqual(classNamesOf(other).key, warmed.key);
   });
 
   it("makes each node's file index ahead between paces, the same as the call-time one, and leaves a changed graph's to the call", async () => {
