@@ -5,7 +5,7 @@
  * until the call's time budget is spent. One parse feeds both the scans and the shapes, so a
  * `twins` after a `scan_all` (or the reverse) parses nothing.
  */
-import { BACKGROUND_SLICE_MS, grammarPath, SliceClock, type CodeGraph, type GrammarName, type GraphService, type Language } from '../graph/api.ts';
+import { BACKGROUND_SLICE_MS, grammarPath, slicePace, type CodeGraph, type GrammarName, type GraphService, type Language } from '../graph/api.ts';
 import { GRAMMAR_NAMES } from './code-trees.ts';
 import type { Deadline } from './deadline.ts';
 import { shapesJob, sketchJob } from './cold-shapes-work.ts';
@@ -85,7 +85,7 @@ function cacheClassNames(g: CodeGraph, names: ClassNames): { version: number; na
  * first slice, or a scan, then finds it cached. Gives up when the graph changes meanwhile (the next
  * `classNamesOf` reads it again).
  */
-export async function warmClassNames(g: CodeGraph, pace: () => Promise<void> = backgroundPace()): Promise<void> {
+export async function warmClassNames(g: CodeGraph, pace: () => Promise<void> = slicePace(BACKGROUND_SLICE_MS)): Promise<void> {
   const version = g.version;
   if (classCache.get(g)?.version === version) return;
   const names = new ClassNames();
@@ -98,12 +98,6 @@ export async function warmClassNames(g: CodeGraph, pace: () => Promise<void> = b
     }
   }
   cacheClassNames(g, names);
-}
-
-/** A pace for background work: yields when the turn's shared background budget is spent. */
-function backgroundPace(): () => Promise<void> {
-  const clock = new SliceClock(BACKGROUND_SLICE_MS);
-  return () => (clock.spent() ? clock.yield() : Promise.resolve());
 }
 
 export interface FactsOutcome {

@@ -6,7 +6,7 @@ import { DEPENDENCY_RELATIONS } from '../../graph/api.ts';
 import { nodeRef, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';
-import { activateQuery, bridgingNodes, DIMENSIONS, explainActivation, type ActivatedNode, type Dimension } from './query-activation.ts';
+import { activationReady, activateQuery, bridgingNodes, DIMENSIONS, explainActivation, type ActivatedNode, type Dimension } from './query-activation.ts';
 
 export const activateVerb = defineVerb({
   name: 'activate',
@@ -57,6 +57,7 @@ export const activateVerb = defineVerb({
     if (dims.length === 0) {
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'dimensions is empty: nothing to score on', { hint: `pass some of ${DIMENSIONS.join(', ')} (or omit it for all four)` });
     }
+    await activationReady(engine);
     const outcome = activateQuery(graph, engine, {
       query: args.query,
       agentId: call.agentId,

@@ -8,7 +8,7 @@ import { STRUCTURAL_PROFILE } from '../../graph/api.ts';
 import { NodeTypes } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3, type ResolvedNode } from './graph-call.ts';
-import { activateQuery, DIMENSIONS } from './query-activation.ts';
+import { activationReady, activateQuery, DIMENSIONS } from './query-activation.ts';
 
 const DOT_RANKDIR = { TD: 'TB', LR: 'LR', BT: 'BT', RL: 'RL' } as const;
 
@@ -58,6 +58,7 @@ export const diagramVerb = defineVerb({
         center = resolveNodeArg(engine, args.center, 'center');
       } catch (error) {
         if (!(error instanceof M1ndError) || error.code !== ErrorCodes.GRAPH_NODE_NOT_FOUND) throw error;
+        await activationReady(engine);
         const best = activateQuery(graph, engine, { query: args.center, agentId: call.agentId, dimensions: DIMENSIONS, topK: 1, xlr: true, ghostEdges: true }).results[0];
         if (!best) throw error;
         center = { node: best.node, index: best.index, resolvedFrom: { text: args.center, via: 'activate' } };

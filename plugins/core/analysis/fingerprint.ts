@@ -5,6 +5,7 @@ import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
 import { cosine, MIN_RESPONSE_DIMENSIONS, probeResponses } from './probe-response.ts';
+import { activationReady } from './query-activation.ts';
 
 export const fingerprintVerb = defineVerb({
   name: 'fingerprint',
@@ -49,6 +50,7 @@ export const fingerprintVerb = defineVerb({
     const probes = args.probe_queries ?? [];
     let responseNote: string | undefined;
     if (probes.length) {
+      await activationReady(engine);
       const probed = probeResponses(graph, engine, probes, call.agentId, target?.index);
       const useResponse = probed.dimensions >= MIN_RESPONSE_DIMENSIONS;
       if (!useResponse) {

@@ -5,7 +5,7 @@ import { containerOf } from '../../graph/api.ts';
 import { nodeRef, NodeTypes } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';
-import { activateQuery, DIMENSIONS, explainActivation, type ActivatedNode } from './query-activation.ts';
+import { activationReady, activateQuery, DIMENSIONS, explainActivation, type ActivatedNode } from './query-activation.ts';
 
 /** Above this many characters a span's tokens are estimated from a sample instead of counted. */
 const EXACT_CHARS = 60_000;
@@ -48,6 +48,7 @@ export const focusVerb = defineVerb({
   handler: async (args, call) => {
     const t0 = performance.now();
     const { graph, engine, g } = await openGraph(call);
+    await activationReady(engine);
     const outcome = activateQuery(graph, engine, {
       query: args.goal,
       agentId: call.agentId,

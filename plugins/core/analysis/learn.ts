@@ -4,7 +4,7 @@ import { RELATION_CODE } from '../../graph/api.ts';
 import { CONTAINS } from '../../graph/api.ts';
 import { agentNamespace, LEARNED_NAMESPACE } from '../../graph/api.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
-import { activateQuery, DIMENSIONS, type ActivationOutcome } from './query-activation.ts';
+import { activationReady, activateQuery, DIMENSIONS, type ActivationOutcome } from './query-activation.ts';
 
 export const learnVerb = defineVerb({
   name: 'learn',
@@ -49,6 +49,7 @@ export const learnVerb = defineVerb({
       const k = o.ranked.findIndex((r) => r.index === index);
       return k < 0 ? null : k + 1;
     };
+    await activationReady(engine);
     const probe = () => activateQuery(graph, engine, { query: args.query, agentId: call.agentId, dimensions: DIMENSIONS, topK: 50, xlr: true, ghostEdges: true, boosts: false });
     const before = probe();
     // Edges among the given nodes and their direct members, containment excluded.

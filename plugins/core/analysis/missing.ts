@@ -11,7 +11,7 @@ import { DEPENDENCY_RELATIONS, RELATION_PHRASE } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';
-import { activateQuery, bridgingNodes, DIMENSIONS } from './query-activation.ts';
+import { activationReady, activateQuery, bridgingNodes, DIMENSIONS } from './query-activation.ts';
 
 const MAX_GROUPS = 40;
 const MAX_SIBLINGS = 300;
@@ -56,6 +56,7 @@ export const missingVerb = defineVerb({
   handler: async (args, call) => {
     const t0 = performance.now();
     const { graph, engine, g } = await openGraph(call);
+    await activationReady(engine);
     const outcome = activateQuery(graph, engine, { query: args.query, agentId: call.agentId, dimensions: DIMENSIONS, topK: 50, xlr: true, ghostEdges: true });
     const top = outcome.ranked[0]?.score ?? 0;
     const activated = outcome.ranked.filter((r) => top > 0 && r.score / top >= args.min_sibling_activation);

@@ -3,7 +3,7 @@ import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';
-import { activateQuery, DIMENSIONS } from './query-activation.ts';
+import { activationReady, activateQuery, DIMENSIONS } from './query-activation.ts';
 
 /** Boosts come from warmup's own source, so a new warmup replaces the last one and nothing else. */
 export const WARMUP_SOURCE = 'warmup';
@@ -36,6 +36,7 @@ export const warmupVerb = defineVerb({
   handler: async (args, call) => {
     const t0 = performance.now();
     const { graph, engine } = await openGraph(call);
+    await activationReady(engine);
     const outcome = activateQuery(graph, engine, {
       query: args.task_description,
       agentId: call.agentId,

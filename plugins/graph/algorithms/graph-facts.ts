@@ -44,8 +44,12 @@ function cacheOf(g: CodeGraph): FactCache {
 export function kindCodes(g: CodeGraph): Uint8Array {
   const c = cacheOf(g);
   if (!c.kind) {
-    const k = new Uint8Array(g.nodeCapacity).fill(NO_KIND);
-    for (const [i, n] of g.nodes()) k[i] = KIND_CODE[n.kind];
+    const top = g.nodeCapacity;
+    const k = new Uint8Array(top).fill(NO_KIND);
+    for (let i = 0; i < top; i++) {
+      const n = g.node(i);
+      if (n) k[i] = KIND_CODE[n.kind];
+    }
     c.kind = k;
   }
   return c.kind;
@@ -145,14 +149,28 @@ export function components(g: CodeGraph): Int32Array {
 export function degreeOrder(g: CodeGraph): { order: Int32Array; rank: Int32Array } {
   const c = cacheOf(g);
   if (!c.degreeOrder) {
+    // A counting sort on degree, filled in index order (so ties stay by index): linear, where a
+    // comparison sort of a stdlib graph's live nodes held the loop ~25-45 ms.
     const n = g.nodeCapacity;
-    const live: number[] = [];
-    for (let i = 0; i < n; i++) if (g.node(i)) live.push(i);
-    const deg = (i: number) => g.inDegree(i) + g.outDegree(i);
-    live.sort((a, b) => deg(a) - deg(b) || a - b);
-    const order = Int32Array.from(live);
+    const deg = new Int32Array(n).fill(-1);
+    let max = 0;
+    for (let i = 0; i < n; i++) {
+      if (!g.node(i)) continue;
+      const d = g.inDegree(i) + g.outDegree(i);
+      deg[i] = d;
+      if (d > max) max = d;
+    }
+    const start = new Int32Array(max + 2);
+    for (let i = 0; i < n; i++) if (deg[i] >= 0) start[deg[i] + 1]++;
+    for (let d = 1; d < start.length; d++) start[d] += start[d - 1];
+    const order = new Int32Array(start[max + 1]);
     const rank = new Int32Array(n).fill(-1);
-    order.forEach((v, i) => (rank[v] = i));
+    for (let i = 0; i < n; i++) {
+      if (deg[i] < 0) continue;
+      const at = start[deg[i]]++;
+      order[at] = i;
+      rank[i] = at;
+    }
     c.degreeOrder = { order, rank };
   }
   return c.degreeOrder;

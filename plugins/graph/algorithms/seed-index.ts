@@ -12,6 +12,7 @@
 import type { CodeGraph, GraphNode } from '../engine/graph.ts';
 import { tokenize } from '../engine/lexical-index.ts';
 import { MaxHeap } from './heap.ts';
+import { sortSteps } from './sort-steps.ts';
 
 const FIELD = { name: 3, fullName: 3, parent: 1, dir: 1, path: 0.4, doc: 1 } as const;
 const K1 = 1.2;
@@ -110,6 +111,15 @@ function sum(m: Map<string, number>): number {
 }
 
 function build(g: CodeGraph): Index {
+  const steps = buildSteps(g);
+  for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+}
+
+/** Nodes, or postings lists, between two steps of the build (a whole stdlib-sized build is ~0.7 s; each step well under a millisecond). */
+const NODES_PER_STEP = 256;
+const TERMS_PER_STEP = 256;
+
+function* buildSteps(g: CodeGraph): Generator<void, Index> {
   const ix = new Index();
   const n = g.nodeCapacity;
   ix.snapshot = new Array(n).fill(null);
@@ -117,7 +127,10 @@ function build(g: CodeGraph): Index {
   ix.nodeTerms = new Array(n).fill(null);
   ix.lengths = new Float32Array(n);
   const lists = new Map<string, { nodes: number[]; tf: number[] }>();
-  for (const [i, node] of g.nodes()) {
+  for (let i = 0; i < n; i++) {
+    if ((i & (NODES_PER_STEP - 1)) === NODES_PER_STEP - 1) yield;
+    const node = g.node(i);
+    if (!node) continue;
     const t = terms(node);
     ix.snapshot[i] = node;
     ix.nodeTerms[i] = t;
@@ -133,7 +146,9 @@ function build(g: CodeGraph): Index {
     }
   }
   const avgdl = ix.totalLength / Math.max(1, ix.live);
+  let done = 0;
   for (const [term, l] of lists) {
+    if (++done % TERMS_PER_STEP === 0) yield;
     const m = l.nodes.length;
     const p: Postings = { nodes: new Int32Array(m), tf: new Float32Array(m), gen: new Uint32Array(m) };
     if (m === 1) {
@@ -146,9 +161,9 @@ function build(g: CodeGraph): Index {
         const tf = l.tf[k];
         strength[k] = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * ix.lengths[l.nodes[k]]) / avgdl));
       }
-      const order = new Int32Array(m);
+      const order: number[] = new Array(m);
       for (let k = 0; k < m; k++) order[k] = k;
-      order.sort((a, b) => strength[b] - strength[a] || l.nodes[a] - l.nodes[b]);
+      yield* sortSteps(order, (a, b) => strength[b] - strength[a] || l.nodes[a] - l.nodes[b]);
       for (let k = 0; k < m; k++) {
         p.nodes[k] = l.nodes[order[k]];
         p.tf[k] = l.tf[order[k]];
@@ -158,7 +173,8 @@ function build(g: CodeGraph): Index {
     ix.df.set(term, m);
     ix.mainSize += m;
   }
-  ix.vocab = [...lists.keys()].sort();
+  yield;
+  ix.vocab = yield* sortSteps([...lists.keys()], (a, b) => (a < b ? -1 : a > b ? 1 : 0));
   ix.version = g.version;
   return ix;
 }
@@ -221,6 +237,25 @@ function indexFor(g: CodeGraph): Index {
     indexes.set(g, ix);
   }
   return ix;
+}
+
+/**
+ * Builds the seed index ahead, a step between two `pace()`s, when the graph has none yet (a first activation on the stdlib's graph held the loop ~0.9 s building
+ * it); a later `lexicalSeeds` of the same version finds it. Gives up when the graph changes meanwhile.
+ */
+export async function warmSeedIndex(g: CodeGraph, pace: () => Promise<void>): Promise<void> {
+  if (g.needsFinalize) g.finalize();
+  if (indexes.has(g)) return; // current, or patched on the next read (a change's nodes only)
+  const version = g.version;
+  const steps = buildSteps(g);
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (g.version !== version) return;
+    if (r.done) {
+      indexes.set(g, r.value);
+      return;
+    }
+    await pace();
+  }
 }
 
 /** Vocabulary words that start with `prefix` (shortest first), from the sorted vocabulary. */

@@ -86,6 +86,12 @@ export class SliceClock {
   }
 }
 
+/** A pace for sliced work: resolves at once until the slice is spent, then yields (see SliceClock). */
+export function slicePace(sliceMs: number): () => Promise<void> {
+  const clock = new SliceClock(sliceMs);
+  return () => (clock.spent() ? clock.yield() : Promise.resolve());
+}
+
 /** Runs a step generator to the end in one go (one that yields a promise to wait for must run sliced). */
 export function runSteps<T>(steps: Generator<void | Promise<unknown>, T>): T {
   for (;;) {
