@@ -5,7 +5,7 @@
  * precision of what `predict` answers.
  */
 import type { CodeGraph, GraphService } from '../graph/api.ts';
-import { DEPENDENCY_RELATIONS, RELATION_CODE, fileIndexOf } from '../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_CODE, fileIndexOf, warmFileIndex } from '../graph/api.ts';
 import type { HistoryIndex } from './history-index.ts';
 
 /** Weights of the three signals (they sum to 1). */
@@ -38,7 +38,42 @@ const depCache = new WeakMap<CodeGraph, { version: number; deps: FileDeps }>();
 export function fileDeps(g: CodeGraph): FileDeps {
   const hit = depCache.get(g);
   if (hit && hit.version === g.version) return hit.deps;
-  const fileOf = fileIndexOf(g);
+  const version = g.version;
+  const steps = fileDepsSteps(g, fileIndexOf(g));
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) {
+      depCache.set(g, { version, deps: r.value });
+      return r.value;
+    }
+  }
+}
+
+/**
+ * Makes `fileDeps` ahead, a step of edges between two `pace()`s (one pass over a stdlib graph's
+ * edges held the loop ~30 ms); gives up when the graph changes meanwhile.
+ */
+export async function warmFileDeps(g: CodeGraph, pace: () => Promise<void>): Promise<void> {
+  if (g.needsFinalize) g.finalize();
+  const hit = depCache.get(g);
+  if (hit && hit.version === g.version) return;
+  const version = g.version;
+  await warmFileIndex(g, pace);
+  if (g.version !== version) return;
+  const steps = fileDepsSteps(g, fileIndexOf(g));
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (g.version !== version) return;
+    if (r.done) {
+      depCache.set(g, { version, deps: r.value });
+      return;
+    }
+    await pace();
+  }
+}
+
+/** Edges looked at between two steps. */
+const EDGES_PER_STEP = 16_384;
+
+function* fileDepsSteps(g: CodeGraph, fileOf: Int32Array): Generator<void, FileDeps> {
   const dep = new Uint8Array(64);
   for (const r of DEPENDENCY_RELATIONS) dep[RELATION_CODE[r]] = 1;
   const deps: FileDeps = { dependents: new Map(), dependencies: new Map() };
@@ -48,6 +83,7 @@ export function fileDeps(g: CodeGraph): FileDeps {
     s.add(v);
   };
   for (let e = 0; e < g.edgeCapacity; e++) {
+    if ((e & (EDGES_PER_STEP - 1)) === EDGES_PER_STEP - 1) yield;
     if (!g.edgeAlive[e] || !dep[g.edgeRelation[e]]) continue;
     const fs = fileOf[g.edgeSource[e]];
     const ft = fileOf[g.edgeTarget[e]];
@@ -57,7 +93,6 @@ export function fileDeps(g: CodeGraph): FileDeps {
     add(deps.dependents, b, a);
     add(deps.dependencies, a, b);
   }
-  depCache.set(g, { version: g.version, deps });
   return deps;
 }
 

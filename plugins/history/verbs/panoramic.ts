@@ -1,15 +1,14 @@
 /** panoramic: per-file risk from blast radius (transitive dependents), centrality (PageRank) and git churn, every component shown. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { fileIndexOf } from '../../graph/api.ts';
+import { fileIndexOf, slicePace } from '../../graph/api.ts';
 import { round3, workspaceArg } from '../call.ts';
 import type { HistoryIndex } from '../history-index.ts';
-import { fileDeps } from '../predictor.ts';
+import { fileDeps, warmFileDeps, type FileDeps } from '../predictor.ts';
 import { historyOf } from '../service.ts';
 
 const WEIGHTS = { blast: 0.45, centrality: 0.3, churn: 0.25 } as const;
 /** Weight of the runtime heat component when asked for. */
 const HEAT_WEIGHT = 0.25;
-const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
 
 export const panoramicVerb = defineVerb({
   name: 'panoramic',
@@ -49,26 +48,23 @@ export const panoramicVerb = defineVerb({
     } catch (error) {
       if ((error as M1ndError).code !== ErrorCodes.HISTORY_NO_GIT) throw error;
     }
+    // Whole-graph passes, paced in 8 ms slices so other sessions' calls run between them.
+    const pace = slicePace(8);
+    await warmFileDeps(g, pace);
     const deps = fileDeps(g);
     const fileOf = fileIndexOf(g);
     let maxPr = 0;
     const best = new Map<string, number>();
-    for (const [i, n] of g.nodes()) {
-      if (fileOf[i] < 0 || n.kind === 'module') continue;
+    for (let i = 0; i < g.nodeCapacity; i++) {
+      if ((i & 4095) === 4095) await pace();
+      const n = g.node(i);
+      if (!n || fileOf[i] < 0 || n.kind === 'module') continue;
       const v = pr[i] ?? 0;
       if (v > maxPr) maxPr = v;
       if (v > (best.get(n.path) ?? -1)) best.set(n.path, v);
     }
     const files = engine.filePaths().filter((f) => !args.scope || f.startsWith(args.scope));
-    const blast = new Map<string, number>();
-    let k = 0;
-    for (const f of files) {
-      const seen = new Set<string>([f]);
-      const stack = [f];
-      while (stack.length) for (const d of deps.dependents.get(stack.pop()!) ?? []) if (!seen.has(d)) (seen.add(d), stack.push(d));
-      blast.set(f, seen.size - 1);
-      if (++k % 200 === 0) await yieldTurn();
-    }
+    const blast = await transitiveDependents(deps, files, pace);
     let maxBlast = 0;
     for (const v of blast.values()) if (v > maxBlast) maxBlast = v;
     const commitsOf = (f: string) => index?.files.get(f)?.commits.filter((ci) => !index!.commits[ci].sweep).length ?? 0;
@@ -109,3 +105,55 @@ export const panoramicVerb = defineVerb({
     };
   },
 });
+
+/**
+ * Each file's count of transitive dependents: a walk per file over the dependents adjacency with
+ * files numbered and an epoch-stamped seen array (no per-file string sets), paced between files.
+ */
+async function transitiveDependents(deps: FileDeps, files: string[], pace: () => Promise<void>): Promise<Map<string, number>> {
+  const id = new Map<string, number>();
+  const number = (f: string): number => {
+    let k = id.get(f);
+    if (k === undefined) id.set(f, (k = id.size));
+    return k;
+  };
+  for (const f of files) number(f);
+  for (const [f, ds] of deps.dependents) {
+    number(f);
+    for (const d of ds) number(d);
+  }
+  const n = id.size;
+  const offsets = new Int32Array(n + 1);
+  for (const [f, ds] of deps.dependents) offsets[id.get(f)! + 1] = ds.size;
+  for (let k = 0; k < n; k++) offsets[k + 1] += offsets[k];
+  const targets = new Int32Array(offsets[n]);
+  for (const [f, ds] of deps.dependents) {
+    let at = offsets[id.get(f)!];
+    for (const d of ds) targets[at++] = id.get(d)!;
+  }
+  const seenAt = new Int32Array(n);
+  const stack = new Int32Array(n);
+  const out = new Map<string, number>();
+  let epoch = 0;
+  for (const f of files) {
+    await pace();
+    const start = id.get(f)!;
+    epoch++;
+    seenAt[start] = epoch;
+    let top = 0;
+    let reached = 0;
+    stack[top++] = start;
+    while (top > 0) {
+      const u = stack[--top];
+      for (let k = offsets[u]; k < offsets[u + 1]; k++) {
+        const v = targets[k];
+        if (seenAt[v] === epoch) continue;
+        seenAt[v] = epoch;
+        reached++;
+        stack[top++] = v;
+      }
+    }
+    out.set(f, reached);
+  }
+  return out;
+}
