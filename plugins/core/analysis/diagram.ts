@@ -81,9 +81,20 @@ export const diagramVerb = defineVerb({
         if (v === center.index || ((!types || types.has(n.kind)) && inScope(n))) chosen.push(v);
       }
     } else {
-      const all: number[] = [];
-      for (const [i, n] of g.nodes()) if ((!types || types.has(n.kind)) && inScope(n) && (types || n.kind !== 'module')) all.push(i);
-      chosen = all.sort((a, b) => (pr[b] ?? 0) - (pr[a] ?? 0) || a - b).slice(0, args.max_nodes);
+      // The max_nodes best by PageRank (ties by index), kept in order as the nodes go by: a sort of
+      // every node held the loop ~40 ms on the stdlib's graph.
+      chosen = [];
+      const k = args.max_nodes;
+      for (let i = 0; i < g.nodeCapacity; i++) {
+        const n = g.node(i);
+        if (!n || (types ? !types.has(n.kind) : n.kind === 'module') || !inScope(n)) continue;
+        const v = pr[i] ?? 0;
+        if (chosen.length === k && v <= (pr[chosen[k - 1]] ?? 0)) continue;
+        let at = chosen.length;
+        while (at > 0 && (pr[chosen[at - 1]] ?? 0) < v) at--;
+        chosen.splice(at, 0, i);
+        if (chosen.length > k) chosen.pop();
+      }
     }
     if (chosen.length === 0) {
       throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `nothing to draw${scope ? ` under "${scope}"` : ''}${types ? ` of kinds ${[...types].join(', ')}` : ''}`, { hint: 'widen scope or node_types, or pass a center' });

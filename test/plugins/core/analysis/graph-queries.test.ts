@@ -168,6 +168,17 @@ describe('graph query verbs on a repository with known answers', function () {
     assert.match(dot.diagram, /-> n\d \[label="inherits"\]/);
   });
 
+  it('diagram without a center draws the most central nodes, best first, and a smaller max_nodes keeps the same head', async () => {
+    const all = (await h.call('diagram', { agent_id: 'q', max_nodes: 200, show_pagerank: true })).json;
+    const pr = [...all.diagram.matchAll(/\bpr ([\d.]+)"\]/g)].map((m: RegExpMatchArray) => Number(m[1]));
+    assert.equal(pr.length, all.nodes.length);
+    assert.ok(all.nodes.length > 5);
+    for (let k = 1; k < pr.length; k++) assert.ok(pr[k] <= pr[k - 1], `pagerank order at ${k}: ${pr[k - 1]} then ${pr[k]}`);
+    assert.ok(!all.nodes.some((n: { id: string }) => n.id.startsWith('module:')), 'modules are left out unless node_types asks');
+    const head = (await h.call('diagram', { agent_id: 'q', max_nodes: 4 })).json;
+    assert.deepEqual(head.nodes.map((n: { id: string }) => n.id), all.nodes.slice(0, 4).map((n: { id: string }) => n.id));
+  });
+
   it('focus picks the chain functions within the token budget and says what it left out', async () => {
     const { json } = await h.call('focus', { agent_id: 'q', goal: 'chain', token_budget: 60 });
     assert.ok(json.used_tokens <= 60);
