@@ -4,7 +4,8 @@
  * beside it; prints the call's wall time and the longest stretches of main-thread CPU between two
  * ticks (Linux schedstat: a loaded machine's descheduling is not counted). The background facts job
  * is off, so the stretches are the verbs' own. `--store DIR` reuses (or keeps) an ingested store;
- * `--verbs a,b` picks the verbs; `--prof DIR` writes a CPU profile and the stretches over 20 ms
+ * `--verbs a,b` picks the verbs (`all`: every verb in ARGS; default the five of issue 11's first
+ * measure); `--prof DIR` writes a CPU profile and the stretches over 20 ms
  * (`verbs.cpuprofile`, `verbs.gaps.json`, monotonic µs) to cut it with.
  *
  *   node --import tsx/esm bench/verb-stretches.bench.ts [--store DIR] [--verbs seek,scan_all,layers,twins,taint_trace] [--prof DIR]
@@ -26,7 +27,22 @@ const ARGS: Record<string, Record<string, unknown>> = {
   twins: { time_budget_ms: 100_000 },
   layers: {},
   taint_trace: {},
+  // Heavier whole-graph verbs (pick them with --verbs).
+  audit: { time_budget_ms: 100_000 },
+  refactor_plan: {},
+  flow_simulate: {},
+  panoramic: {},
+  antibody_scan: {},
+  metrics: {},
+  cross_verify: {},
+  health: {},
+  diagram: {},
+  missing: { query: 'email header parsing' },
+  activate: { query: 'decode a quoted-printable email body' },
+  hypothesize: { claim: 'file:email/parser.py depends on file:email/feedparser.py' },
 };
+/** The verbs run when --verbs is not given. */
+const DEFAULT_VERBS = ['seek', 'scan_all', 'twins', 'layers', 'taint_trace'];
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 const threadMs = (): number => (existsSync(schedstat) ? Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : performance.now());
 const us = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -43,7 +59,8 @@ export async function run(): Promise<void> {
     await engine.close();
   }
   useTokenizerCache(cacheDir(process.env)); // as `m1nd serve` does
-  const verbs = (opt('--verbs') ?? Object.keys(ARGS).join(',')).split(',');
+  const picked = opt('--verbs');
+  const verbs = picked === 'all' ? Object.keys(ARGS) : (picked ?? DEFAULT_VERBS.join(',')).split(',');
   const { host, call } = await serveStoredGraph(root, store, EXCLUDE, {}, { structure: { backgroundFacts: false } });
   await call('metrics', { top_k: 1 }); // the graph loaded
   const prof = opt('--prof');

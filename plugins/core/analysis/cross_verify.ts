@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import { slicePace } from '../../graph/api.ts';
 import { diskFacts, storedFiles } from '../session/stored-files.ts';
 import { openGraph, round3 } from './graph-call.ts';
 
@@ -59,9 +60,15 @@ export const crossVerifyVerb = defineVerb({
     let staleCount = 0;
     // Files whose stored row was compared with the disk (hash/loc); 0 when the rows could not be read.
     let compared = 0;
-    for (const p of paths) {
+    // Files read and hashed between paces (8 ms slices): a stdlib-sized workspace read in one loop
+    // held the event loop ~230 ms.
+    const readDisk = checks.has('hash') || checks.has('loc');
+    const pace = slicePace(8);
+    for (let k = 0; k < paths.length; k++) {
+      await pace();
+      const p = paths[k];
       const issues: string[] = [];
-      if (checks.has('hash') || checks.has('loc')) {
+      if (readDisk) {
         const disk = diskFacts(engine.root, p);
         const row = stored?.files.get(p);
         if (!disk) {

@@ -44,14 +44,24 @@ export function storedExtractions(engine: CodeGraphEngine, rows: readonly Pick<S
   return out;
 }
 
-/** sha1 (hex) and line count of a workspace file on disk, or null when it is gone. */
-export function diskFacts(root: string, relPath: string): { hash: string; loc: number; size: number } | null {
+/** sha1 (hex), line count and size of a workspace file on disk, or null when it is gone. */
+export function diskFacts(root: string, relPath: string): DiskFacts | null {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path.join(root, relPath));
   } catch {
     return null;
   }
+  return factsOf(bytes);
+}
+
+export interface DiskFacts {
+  hash: string;
+  loc: number;
+  size: number;
+}
+
+function factsOf(bytes: Buffer): DiskFacts {
   let loc = bytes.length === 0 ? 0 : 1;
   for (let i = bytes.indexOf(10); i >= 0 && i < bytes.length - 1; i = bytes.indexOf(10, i + 1)) loc++;
   return { hash: createHash('sha1').update(bytes).digest('hex'), loc, size: bytes.length };
