@@ -30,7 +30,7 @@ export { explainPaths } from './algorithms/paths.ts';
 export type { FoundPath, PathOptions, PathSearch } from './algorithms/paths.ts';
 export { pathTo, positionOf, propagate, reservePropagation } from './algorithms/propagation.ts';
 export type { Direction, Hop, Propagation, PropagationOptions, Seed } from './algorithms/propagation.ts';
-export { baselineReach, simulateRemoval } from './algorithms/reachability.ts';
+export { baselineReach, simulateRemoval, simulateRemovalPaced } from './algorithms/reachability.ts';
 export type { RelationProfile } from './algorithms/relations.ts';
 export { CAUSAL_PROFILE, DEPENDENCY_RELATIONS, IMPACT_PROFILE, RELATION_PHRASE, STRUCTURAL_PROFILE, TYPE_USAGE_PROFILE, without } from './algorithms/relations.ts';
 export { lexicalSeeds, warmSeedIndex } from './algorithms/seed-index.ts';

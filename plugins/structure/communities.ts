@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { UndirectedGraph as UndirectedGraphType } from 'graphology';
-import { DEPENDENCY_RELATIONS, RELATION_CODE, edgeConfidence, ensureFinal, fileIndexOf, type CodeGraph } from '../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_CODE, edgeConfidence, ensureFinal, fileIndexOf, warmFileIndex, type CodeGraph } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
 
 // graphology and its Louvain are required on the first split, not at start (evaluating them costs
@@ -57,23 +57,35 @@ function seeded(seed: number): () => number {
 /** Splits the region (`inScope` paths) into Louvain communities of files, or of symbols for a one-file region. */
 export async function splitRegion(g: CodeGraph, inScope: (path: string) => boolean, deadline: Deadline): Promise<RegionSplit> {
   ensureFinal(g);
+  const pace = () => deadline.pace();
+  await warmFileIndex(g, pace);
   const fileOf = fileIndexOf(g);
   const files = new Set<number>();
-  for (const [i, n] of g.nodes()) if (n.kind === 'file' && n.language !== 'markdown' && n.language !== null && inScope(n.path) && !n.isTest) files.add(i);
+  const top = g.nodeCapacity;
+  for (let i = 0; i < top; i++) {
+    if ((i & 4095) === 4095) await pace();
+    const n = g.node(i);
+    if (n?.kind === 'file' && n.language !== 'markdown' && n.language !== null && inScope(n.path) && !n.isTest) files.add(i);
+  }
   const level = files.size <= 1 ? 'symbol' : 'file';
   // unit of each graph node: its file (file level) or itself (symbol level, symbols of the one file)
-  const unitOf = new Int32Array(g.nodeCapacity).fill(-1);
-  for (const [i, n] of g.nodes()) {
+  const unitOf = new Int32Array(top).fill(-1);
+  for (let i = 0; i < top; i++) {
+    if ((i & 4095) === 4095) await pace();
+    const n = g.node(i);
+    if (!n) continue;
     if (level === 'file') {
       if (fileOf[i] >= 0 && files.has(fileOf[i])) unitOf[i] = fileOf[i];
     } else if (SYMBOL_KINDS.has(n.kind) && files.has(fileOf[i])) unitOf[i] = i;
   }
-  const { UndirectedGraph, louvain } = graphLibs();
+  await pace();
+  const { UndirectedGraph, louvain } = graphLibs(); // ~20 ms the first time: a stretch of its own
+  await pace();
   const ug = new UndirectedGraph({ allowSelfLoops: false });
   for (let i = 0; i < g.nodeCapacity; i++) if (unitOf[i] === i) ug.addNode(String(i));
   const directed = new Map<string, number>();
   for (let e = 0; e < g.edgeCapacity; e++) {
-    if ((e & 0xffff) === 0) await deadline.pace();
+    if ((e & 1023) === 0) await pace();
     if (!g.edgeAlive[e]) continue;
     const rel = g.edgeRelation[e];
     const containsMember = level === 'symbol' && rel === RELATION_CODE.contains;

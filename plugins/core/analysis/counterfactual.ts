@@ -4,7 +4,7 @@ import { confidenceFilter, edgeConfidence } from '../../graph/api.ts';
 import { pathTokens } from '../../graph/api.ts';
 import { KIND_CODE, kindCodes } from '../../graph/api.ts';
 import { pathTo, propagate } from '../../graph/api.ts';
-import { simulateRemoval } from '../../graph/api.ts';
+import { simulateRemovalPaced, slicePace } from '../../graph/api.ts';
 import { IMPACT_PROFILE } from '../../graph/api.ts';
 import { RELATIONS } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
@@ -51,7 +51,8 @@ export const counterfactualVerb = defineVerb({
     const t0 = performance.now();
     const { engine, g } = await openGraph(call);
     const given = [...new Map(args.node_ids.map((id) => resolveNodeArg(engine, id, 'node_ids[]')).map((r) => [r.index, r])).values()];
-    const sim = simulateRemoval(g, given.map((r) => r.index));
+    const pace = slicePace(8);
+    const sim = await simulateRemovalPaced(g, given.map((r) => r.index), pace);
     const pr = engine.pagerank().scores;
     const kinds = kindCodes(g);
     const notModule = (i: number) => kinds[i] !== KIND_CODE.module;
@@ -92,7 +93,8 @@ export const counterfactualVerb = defineVerb({
     }
     let synergy: { together: number; separately: number; ratio: number | null } | undefined;
     if (args.include_cascade && given.length >= 2 && given.length <= 5) {
-      const alone = given.reduce((sum, r) => sum + simulateRemoval(g, [r.index]).orphaned.filter(notModule).length, 0);
+      let alone = 0;
+      for (const r of given) alone += (await simulateRemovalPaced(g, [r.index], pace)).orphaned.filter(notModule).length;
       const together = sim.orphaned.filter(notModule).length;
       synergy = { together, separately: alone, ratio: alone > 0 ? round3(together / alone) : null };
     }

@@ -7,6 +7,7 @@
  */
 import { RELATION_CODE, type CodeGraph } from '../engine/graph.ts';
 import { edgeConfidence } from './confidence.ts';
+import { runSteps } from '../engine/steps.ts';
 import { CONTAINS, descendants, ensureFinal, KIND_CODE, kindCodes } from './graph-facts.ts';
 
 const USE = new Uint8Array(16);
@@ -32,21 +33,33 @@ const cache = new WeakMap<CodeGraph, ReachCache>();
 /** Entry points (1 = nobody uses it) and what they reach on the intact graph; cached per graph version. */
 export function baselineReach(g: CodeGraph): ReachCache {
   ensureFinal(g);
+  return runSteps(baselineSteps(g));
+}
+
+/** Elements (edges looked at, nodes walked) between two steps: each step well under a millisecond. */
+const PER_STEP = 16_384;
+
+function* baselineSteps(g: CodeGraph): Generator<void, ReachCache> {
   const hit = cache.get(g);
   if (hit && hit.version === g.version) return hit;
+  const version = g.version;
   const n = g.nodeCapacity;
   const kinds = kindCodes(g);
   const used = new Uint8Array(n);
-  for (let e = 0; e < g.edgeCapacity; e++) if (g.edgeAlive[e] && isUseEdge(g, kinds, e)) used[g.edgeTarget[e]] = 1;
+  for (let e = 0; e < g.edgeCapacity; e++) {
+    if ((e & (PER_STEP - 1)) === PER_STEP - 1) yield;
+    if (g.edgeAlive[e] && isUseEdge(g, kinds, e)) used[g.edgeTarget[e]] = 1;
+  }
   const entries = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (!used[i] && g.node(i)) entries[i] = 1;
-  const { seen, count } = walk(g, kinds, entries, null);
-  const c = { version: g.version, entries, reach: seen, reachCount: count };
+  yield;
+  const { seen, count } = yield* walkSteps(g, kinds, entries, null);
+  const c = { version, entries, reach: seen, reachCount: count };
   cache.set(g, c);
   return c;
 }
 
-function walk(g: CodeGraph, kinds: Uint8Array, entries: Uint8Array, mask: Uint8Array | null): { seen: Uint8Array; count: number } {
+function* walkSteps(g: CodeGraph, kinds: Uint8Array, entries: Uint8Array, mask: Uint8Array | null): Generator<void, { seen: Uint8Array; count: number }> {
   const n = g.nodeCapacity;
   const seen = new Uint8Array(n);
   const queue = new Int32Array(n);
@@ -61,6 +74,7 @@ function walk(g: CodeGraph, kinds: Uint8Array, entries: Uint8Array, mask: Uint8A
   const { outOffsets, outEdges, edgeTarget } = g;
   const limit = outOffsets.length - 1;
   while (head < tail) {
+    if ((head & (PER_STEP - 1)) === PER_STEP - 1) yield;
     const u = queue[head++];
     if (u >= limit) continue;
     for (let k = outOffsets[u]; k < outOffsets[u + 1]; k++) {
@@ -89,7 +103,31 @@ export interface RemovalSimulation {
 
 /** Simulates removing nodes (and their contents) and reports what breaks and what becomes unreachable. */
 export function simulateRemoval(g: CodeGraph, nodes: readonly number[]): RemovalSimulation {
-  const base = baselineReach(g);
+  ensureFinal(g);
+  return runSteps(removalSteps(g, nodes));
+}
+
+/**
+ * `simulateRemoval` run between `pace()`s (walks of a stdlib-sized graph held the loop 30-60 ms per
+ * removal). The graph changing meanwhile starts it again on the new version (node indices are only
+ * valid within one); after three such restarts it finishes in one go.
+ */
+export async function simulateRemovalPaced(g: CodeGraph, nodes: readonly number[], pace: () => Promise<void>): Promise<RemovalSimulation> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    ensureFinal(g);
+    const version = g.version;
+    const steps = removalSteps(g, nodes);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) return r.value;
+      await pace();
+      if (g.version !== version || g.needsFinalize) break;
+    }
+  }
+  return simulateRemoval(g, nodes);
+}
+
+function* removalSteps(g: CodeGraph, nodes: readonly number[]): Generator<void, RemovalSimulation> {
+  const base = yield* baselineSteps(g);
   const kinds = kindCodes(g);
   const n = g.nodeCapacity;
   const mask = new Uint8Array(n);
@@ -111,7 +149,9 @@ export function simulateRemoval(g: CodeGraph, nodes: readonly number[]): Removal
   const tests = RELATION_CODE.tests;
   const documents = RELATION_CODE.documents;
   const candidates = new Set<number>();
+  let looked = 0;
   for (const r of removed) {
+    if ((++looked & 1023) === 0) yield;
     if (r + 1 >= g.inOffsets.length) continue;
     for (let k = g.inOffsets[r]; k < g.inOffsets[r + 1]; k++) {
       const e = g.inEdges[k];
@@ -142,7 +182,8 @@ export function simulateRemoval(g: CodeGraph, nodes: readonly number[]): Removal
     }
     if (users > 0 && users === fromRemoved) directOrphans.push(c);
   }
-  const after = walk(g, kinds, base.entries, mask);
+  yield;
+  const after = yield* walkSteps(g, kinds, base.entries, mask);
   const orphaned: number[] = [];
   for (let i = 0; i < n; i++) if (base.reach[i] && !after.seen[i] && !mask[i]) orphaned.push(i);
   return { removed, broken, directOrphans, orphaned, reachableBefore: base.reachCount, reachableAfter: after.count };

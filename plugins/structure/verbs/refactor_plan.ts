@@ -1,6 +1,6 @@
 /** refactor_plan: Louvain communities of a region, their bridge edges as the interface, the counterfactual risk of extracting each, ranked. */
 import { AgentId, defineVerb, packToTokenBudget, Type } from '../../../core/index.ts';
-import { fileIndexOf, simulateRemoval } from '../../graph/api.ts';
+import { fileIndexOf, simulateRemovalPaced } from '../../graph/api.ts';
 import { structureCall } from '../call.ts';
 import { splitRegion } from '../communities.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
@@ -46,8 +46,7 @@ export const refactorPlanVerb = defineVerb({
     const candidates = split.communities.length > 1 ? split.communities.filter((c) => c.units.length >= minSize) : [];
     for (const c of candidates) {
       if (deadline.spent()) break;
-      await deadline.pace();
-      const sim = simulateRemoval(g, c.units);
+      const sim = await simulateRemovalPaced(g, c.units, () => deadline.pace());
       const brokenFiles = new Set(sim.broken.map((b) => fileOf[b.node]).filter((f) => f >= 0));
       const risk = Math.min(1, sim.broken.length / (sim.broken.length + 2 * c.units.length + 5));
       const cohesion = c.internal + c.cut === 0 ? 0 : c.internal / (c.internal + c.cut);
