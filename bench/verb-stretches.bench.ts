@@ -40,6 +40,25 @@ const ARGS: Record<string, Record<string, unknown>> = {
   missing: { query: 'email header parsing' },
   activate: { query: 'decode a quoted-printable email body' },
   hypothesize: { claim: 'file:email/parser.py depends on file:email/feedparser.py' },
+  impact: { node_id: 'file:email/message.py' },
+  why: { source: 'file:email/parser.py', target: 'file:email/message.py' },
+  counterfactual: { node_ids: ['file:email/feedparser.py'], include_cascade: true },
+  epidemic: { infected_nodes: ['file:email/message.py'] },
+  focus: { goal: 'how a MIME message is parsed into parts' },
+  search: { query: 'def parse' },
+  glob: { pattern: '**/*.py' },
+  orient: { task: 'fix header folding in the email package' },
+  north: { task: 'fix header folding in the email package' },
+  view: { file_path: 'email/message.py' },
+  surgical_context: { file_path: 'email/feedparser.py' },
+  batch_view: { files: ['email/message.py', 'email/parser.py', 'email/feedparser.py'] },
+  heuristics_surface: { node_id: 'file:email/message.py' },
+  fingerprint: {},
+  doctor: {},
+  report: {},
+  resonate: { query: 'header folding' },
+  external_references: {},
+  am_i_stale: {},
 };
 /** The verbs run when --verbs is not given. */
 const DEFAULT_VERBS = ['seek', 'scan_all', 'twins', 'layers', 'taint_trace'];
@@ -88,7 +107,15 @@ export async function run(): Promise<void> {
           w = wNow;
         }
       })();
-      const ms = await call(verb, ARGS[verb] ?? {});
+      let ms: number;
+      try {
+        ms = await call(verb, ARGS[verb] ?? {});
+      } catch (error) {
+        running = false;
+        await ticker;
+        console.log(`verb stretches: ${verb} call ${round}: ${(error as Error).message.slice(0, 300)}`);
+        continue;
+      }
       running = false;
       await ticker;
       stretches.sort((a, b) => b - a);

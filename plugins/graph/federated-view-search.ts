@@ -10,9 +10,10 @@ export type SearchTarget = { member: FederationMember; scope: string | undefined
 
 /**
  * Content search over `targets` (searchTargets of the view), each member's files read by its own
- * engine; paths come back as `<repo>::path`. One time budget for the whole scan.
+ * engine, as steps of one file each; paths come back as `<repo>::path`. One time budget for the
+ * whole scan.
  */
-export function searchMembers(targets: readonly SearchTarget[], query: string, options: SearchOptions = {}): SearchResult {
+export function* searchMembers(targets: readonly SearchTarget[], query: string, options: SearchOptions = {}): Generator<void, SearchResult> {
   const t0 = performance.now();
   const budget = options.timeBudgetMs ?? 3000;
   const maxResults = options.maxResults ?? 50;
@@ -25,7 +26,7 @@ export function searchMembers(targets: readonly SearchTarget[], query: string, o
       out.timedOut = true;
       break;
     }
-    const r = member.engine.search(query, { ...options, scope, maxResults: Math.max(0, maxResults - out.matches.length), timeBudgetMs: left });
+    const r = yield* member.engine.searchSteps(query, { ...options, scope, maxResults: Math.max(0, maxResults - out.matches.length), timeBudgetMs: left });
     const ns = (path: string) => `${member.name}${NAMESPACE_SEPARATOR}${path}`;
     out.matches.push(...r.matches.map((m): SearchMatch => ({ ...m, path: ns(m.path) })));
     out.totalMatches += r.totalMatches;

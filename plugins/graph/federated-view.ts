@@ -209,8 +209,8 @@ export class FederatedEngine extends CodeGraphEngine {
    * Content search over every member (or the one a `<repo>::` scope names), each member's files read
    * by its own engine; paths come back as `<repo>::path`. One time budget for the whole scan.
    */
-  override search(query: string, options: SearchOptions = {}): Stamped & SearchResult {
-    return { generation: this.builtVersion, stale: false, ...searchMembers(this.searchTargets(options.scope), query, options) };
+  override *searchSteps(query: string, options: SearchOptions = {}): Generator<void, Stamped & SearchResult> {
+    return { generation: this.builtVersion, stale: false, ...(yield* searchMembers(this.searchTargets(options.scope), query, options)) };
   }
 
   /** The members a search scope covers: `<repo>::dir` (checked by that member's path guard), `<repo>` alone, a plain path (the workspace's), or all. */

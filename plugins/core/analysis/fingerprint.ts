@@ -1,6 +1,6 @@
 /** fingerprint: nodes that behave equivalently (candidate duplicates), by structural signature. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { COMPARABLE_KINDS, NodeRefSchema, sharedFeatureNames, similarPairs, similarTo, structuralSimilarity, type SimilarPair } from '../../graph/api.ts';
+import { COMPARABLE_KINDS, NodeRefSchema, sharedFeatureNames, similarPairsPaced, similarTo, slicePace, structuralSimilarity, type SimilarPair } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
@@ -88,7 +88,7 @@ export const fingerprintVerb = defineVerb({
     } else if (target) {
       pairs = similarTo(g, target.index, threshold, args.top_k);
     } else {
-      const found = similarPairs(g, threshold, { limit: args.top_k });
+      const found = await similarPairsPaced(g, threshold, { limit: args.top_k }, slicePace(8));
       pairs = found.pairs;
       scored = found.candidates;
       truncated = found.truncated;

@@ -1,7 +1,7 @@
 /** search: grep over file contents (literal / regex), or semantic: the best-matching lines of seek's candidates. */
 import picomatch from 'picomatch';
 import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { asHostError, engineCall } from '../../graph/api.ts';
+import { asHostError, slicePace } from '../../graph/api.ts';
 import { queryGraphOf, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 
@@ -69,19 +69,23 @@ export const searchVerb = defineVerb({
       recordVisit(call, engine.root, { files: [...new Set(kept.map((r) => r.path))] });
       return { query: args.query, mode: 'semantic', results: kept, ...(packed ? { budget: packed.report } : {}), generation: found.generation, stale: found.stale };
     }
-    const found = engineCall(() =>
-      engine.search(args.query, {
-        mode: args.mode === 'regex' ? 'regex' : 'literal',
-        caseSensitive: args.case_sensitive,
-        contextLines: args.context_lines,
-        filenamePattern: args.filename_pattern,
-        scope: args.scope,
-        invert: args.invert,
-        countOnly: args.count_only,
-        multiline: args.multiline,
-        maxResults: args.top_k,
-      }),
-    );
+    const options = {
+      mode: args.mode === 'regex' ? ('regex' as const) : ('literal' as const),
+      caseSensitive: args.case_sensitive,
+      contextLines: args.context_lines,
+      filenamePattern: args.filename_pattern,
+      scope: args.scope,
+      invert: args.invert,
+      countOnly: args.count_only,
+      multiline: args.multiline,
+      maxResults: args.top_k,
+    };
+    let found;
+    try {
+      found = await engine.searchPaced(args.query, options, slicePace(8)); // a file per step, 8 ms slices
+    } catch (error) {
+      throw asHostError(error);
+    }
     if (args.count_only) {
       return { query: args.query, mode: args.mode, total_matches: found.totalMatches, files_scanned: found.filesScanned, files_matched: found.filesMatched, counts: found.counts ?? [], ...(found.timedOut ? { timed_out: true } : {}) };
     }

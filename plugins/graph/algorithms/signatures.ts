@@ -7,6 +7,7 @@
  */
 import { RELATION_CODE, RELATIONS, type CodeGraph } from '../engine/graph.ts';
 import { CONTAINS, ensureFinal, KIND_CODE, kindCodes } from './graph-facts.ts';
+import { runSteps } from '../engine/steps.ts';
 
 const FEATURE_RELATIONS = new Uint8Array(16);
 for (const r of ['calls', 'references', 'imports', 'inherits', 'implements'] as const) FEATURE_RELATIONS[RELATION_CODE[r]] = 1;
@@ -198,11 +199,47 @@ export function similarTo(g: CodeGraph, target: number, threshold: number, limit
  * Pairs of similar nodes over the graph (or over `restrictTo`), found by MinHash/LSH candidates
  * and scored exactly; `maxPairs` bounds the candidates scored.
  */
-export function similarPairs(
-  g: CodeGraph,
-  threshold: number,
-  options: { limit: number; minFeatures?: number; restrictTo?: readonly number[]; maxCandidates?: number },
-): { pairs: SimilarPair[]; candidates: number; truncated: boolean } {
+export function similarPairs(g: CodeGraph, threshold: number, options: PairOptions): PairsFound {
+  return runSteps(pairSteps(g, threshold, options));
+}
+
+export interface PairOptions {
+  limit: number;
+  minFeatures?: number;
+  restrictTo?: readonly number[];
+  maxCandidates?: number;
+}
+
+export interface PairsFound {
+  pairs: SimilarPair[];
+  candidates: number;
+  truncated: boolean;
+}
+
+/**
+ * `similarPairs` between `pace()`s: the features warmed first, then the bands' bucketing and the
+ * candidate comparisons in steps (the whole run held the loop 350-500 ms on the stdlib's graph).
+ * A graph changed meanwhile starts it again; after three changes it finishes in one go.
+ */
+export async function similarPairsPaced(g: CodeGraph, threshold: number, options: PairOptions, pace: () => Promise<void>): Promise<PairsFound> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await warmSignatures(g, pace);
+    ensureFinal(g);
+    const version = g.version;
+    const steps = pairSteps(g, threshold, options);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) return r.value;
+      await pace();
+      if (g.version !== version || g.needsFinalize) break;
+    }
+  }
+  return similarPairs(g, threshold, options);
+}
+
+/** Nodes bucketed, or candidate pairs compared, between two steps of `pairSteps`. */
+const PAIR_WORK_PER_STEP = 1_024;
+
+function* pairSteps(g: CodeGraph, threshold: number, options: PairOptions): Generator<void, PairsFound> {
   const c = signatures(g);
   const minFeatures = options.minFeatures ?? 2;
   const maxCandidates = options.maxCandidates ?? 200_000;
@@ -232,7 +269,9 @@ export function similarPairs(
   const kinds = kindCodes(g);
   for (let band = 0; band < BANDS && !truncated; band++) {
     const buckets = new Map<number, number[]>();
+    let work = 0;
     for (const i of nodes) {
+      if (++work % PAIR_WORK_PER_STEP === 0) yield;
       const f = c.features[i];
       if (!f || f.length < minFeatures) continue;
       sig(i);
@@ -246,6 +285,7 @@ export function similarPairs(
       if (bucket.length < 2 || bucket.length > MAX_BUCKET) continue;
       for (let x = 0; x < bucket.length && !truncated; x++) {
         for (let y = x + 1; y < bucket.length; y++) {
+          if (++work % PAIR_WORK_PER_STEP === 0) yield;
           const a = Math.min(bucket[x], bucket[y]);
           const b = Math.max(bucket[x], bucket[y]);
           const key = a * g.nodeCapacity + b;

@@ -10,7 +10,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { GitFacts, UnresolvedImport } from './build.ts';
-import { filterSearchPaths, searchContents, type SearchOptions, type SearchResult } from './content-search.ts';
+import { filterSearchPaths, searchSteps, type SearchOptions, type SearchResult } from './content-search.ts';
 import { EnginePersistence } from './engine-persistence.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
 import type { WalkEntry } from './walk.ts';
@@ -25,7 +25,7 @@ import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import type { SourceParser } from './source-parser.ts';
 import { nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
-import { BACKGROUND_SLICE_MS, backgroundRanThisTurn, backgroundYield } from './steps.ts';
+import { BACKGROUND_SLICE_MS, backgroundRanThisTurn, backgroundYield, runSteps } from './steps.ts';
 import type { GitCommit } from './store.ts';
 import type { PreciseStatus } from './ts-program/precise-pass.ts';
 import type { WatchOptions } from './watch.ts';
@@ -299,8 +299,23 @@ export class CodeGraphEngine extends EnginePersistence {
 
   /** grep-like search over the contents of ingested files. */
   search(query: string, options: SearchOptions = {}): Stamped & SearchResult {
+    return runSteps(this.searchSteps(query, options));
+  }
+
+  /** `search` between `pace()`s, a file per step (so a whole-workspace scan never holds the event loop). */
+  async searchPaced(query: string, options: SearchOptions, pace: () => Promise<void>): Promise<Stamped & SearchResult> {
+    const steps = this.searchSteps(query, options);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) return r.value;
+      await pace();
+    }
+  }
+
+  /** `search` as steps of one file each (a federated view searches its members' steps in turn). */
+  *searchSteps(query: string, options: SearchOptions = {}): Generator<void, Stamped & SearchResult> {
     const paths = filterSearchPaths(this.filePaths(), options);
-    return { ...this.loaded.stamp(), ...searchContents(paths, this.loaded.contents, query, options) };
+    const stamp = this.loaded.stamp();
+    return { ...stamp, ...(yield* searchSteps(paths, this.loaded.contents, query, options)) };
   }
 
   /** Loads every ingested file's text into the search cache (optional; the first search does it lazily). */

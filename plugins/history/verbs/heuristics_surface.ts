@@ -1,11 +1,11 @@
 /** heuristics_surface: why a node or file is considered risky or important — every component with its value and source. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { DEPENDENCY_RELATIONS, RELATION_CODE, fileIndexOf, type CodeGraph, type GraphNode } from '../../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_CODE, fileIndexOf, slicePace, type CodeGraph, type GraphNode } from '../../graph/api.ts';
 import { decayed, loadOverlay } from '../../runtime/api.ts';
 import { iso, round3, workspaceArg } from '../call.ts';
 import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defects.ts';
 import type { HistoryIndex } from '../history-index.ts';
-import { fileDeps } from '../predictor.ts';
+import { fileDeps, warmFileDeps } from '../predictor.ts';
 import { historyOf } from '../service.ts';
 import { BUCKETS, bucketOf, trendOf } from '../trend.ts';
 
@@ -71,6 +71,9 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
       const isFile = node.kind === 'file';
       const fileCount = Math.max(2, engine.filePaths().length);
 
+      // The whole-graph facts read below, made ahead in 8 ms slices.
+      const pace = slicePace(8);
+      await warmFileDeps(g, pace);
       const components: Record<string, Component> = {};
       // Blast radius from real reachability.
       if (isFile) {
@@ -93,12 +96,18 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
       const fileOf = fileIndexOf(g);
       let own = 0;
       if (isFile) {
-        for (const [i, n] of g.nodes()) if (n.kind !== 'module' && fileOf[i] >= 0 && n.path === file && (pr[i] ?? 0) > own) own = pr[i] ?? 0;
+        for (let i = 0; i < g.nodeCapacity; i++) {
+          if ((i & 4095) === 4095) await pace();
+          const n = g.node(i);
+          if (n && n.kind !== 'module' && fileOf[i] >= 0 && n.path === file && (pr[i] ?? 0) > own) own = pr[i] ?? 0;
+        }
       } else own = pr[g.indexOf(node.id)] ?? 0;
       let below = 0;
       let total = 0;
-      for (const [i, n] of g.nodes()) {
-        if (n.kind === 'module') continue;
+      for (let i = 0; i < g.nodeCapacity; i++) {
+        if ((i & 4095) === 4095) await pace();
+        const n = g.node(i);
+        if (!n || n.kind === 'module') continue;
         total++;
         if ((pr[i] ?? 0) < own) below++;
       }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { signatures, warmSignatures } from '../../../../plugins/graph/algorithms/signatures.ts';
+import { signatures, similarPairs, similarPairsPaced, warmSignatures } from '../../../../plugins/graph/algorithms/signatures.ts';
 import { CodeGraph, RELATION_CODE } from '../../../../plugins/graph/engine/graph.ts';
 
 /** Functions calling and referencing each other by a few shared labels: 6,000 comparable nodes over several steps. */
@@ -29,5 +29,18 @@ describe('warmSignatures', () => {
     assert.ok(direct.filter(Boolean).length > 5_000);
     for (let i = 0; i < direct.length; i++) assert.deepEqual(warmed.features[i], direct[i], `node ${i}`);
     assert.equal(signatures(g), warmed, 'cached for the graph version');
+  });
+});
+
+describe('similarPairsPaced', () => {
+  it('finds the pairs similarPairs finds, pacing between steps', async () => {
+    const expected = similarPairs(graph(), 0.3, { limit: 200 });
+    assert.ok(expected.pairs.length > 20 && expected.candidates > 2_000, `${expected.pairs.length} pairs of ${expected.candidates}`);
+    let paces = 0;
+    const got = await similarPairsPaced(graph(), 0.3, { limit: 200 }, async () => {
+      paces++;
+    });
+    assert.deepEqual(got, expected);
+    assert.ok(paces >= 5, `paced ${paces} times`);
   });
 });

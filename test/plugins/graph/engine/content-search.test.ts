@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ContentCache, filterSearchPaths, searchContents } from '../../../../plugins/graph/engine/content-search.ts';
+import { ContentCache, filterSearchPaths, searchContents, searchSteps } from '../../../../plugins/graph/engine/content-search.ts';
 import { removeWorkspace, writeWorkspace } from './helpers.ts';
 
 describe('searchContents', () => {
@@ -15,6 +15,17 @@ describe('searchContents', () => {
     cache = new ContentCache(root, 1 << 20);
   });
   after(() => removeWorkspace(root));
+
+  it('runs as steps of one file each, with the same answer as searchContents', () => {
+    const steps = searchSteps(paths, cache, 'alpha', { contextLines: 1 });
+    let yields = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) yields++;
+    assert.equal(yields, paths.length - 1, 'a step between two files');
+    const { elapsedMs: _a, ...got } = r.value;
+    const { elapsedMs: _b, ...expected } = searchContents(paths, cache, 'alpha', { contextLines: 1 });
+    assert.deepEqual(got, expected);
+  });
 
   it('finds literal matches case-insensitively by default, with line, column and context', () => {
     const r = searchContents(paths, cache, 'alpha', { contextLines: 1 });
