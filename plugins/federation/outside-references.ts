@@ -7,7 +7,7 @@
  */
 import fg from 'fast-glob';
 import { posix } from 'node:path';
-import type { GraphService } from '../graph/api.ts';
+import type { FileExtraction, GraphService } from '../graph/api.ts';
 import { slicePace } from '../graph/api.ts';
 
 export interface OutsideReference {
@@ -32,29 +32,49 @@ export function outside(file: string, spec: string): string | null {
   return joined === '..' || joined.startsWith('../') ? joined : null;
 }
 
+/** Per engine: each file's outside references with the key of the extraction they were read from. */
+const byEngine = new WeakMap<object, Map<string, { key: string; refs: OutsideReference[] }>>();
+
+/** A file's relative imports and document links that leave the root. */
+function fileReferences(file: string, x: FileExtraction): OutsideReference[] {
+  const refs: OutsideReference[] = [];
+  for (const imp of x.imports) {
+    const target = outside(file, imp.specifier);
+    if (target) refs.push({ file, line: imp.line, kind: 'import', text: imp.specifier, target });
+  }
+  for (const link of x.docLinks) {
+    if (link.kind === 'code_symbol') continue;
+    const target = outside(file, link.target);
+    if (target) refs.push({ file, line: link.line, kind: 'doc_link', text: link.target, target });
+  }
+  return refs;
+}
+
 /** Every outside reference of the ingested files and the workspace's manifests under `scope` (a workspace folder, '' for all), in file order. */
 export async function outsideReferences(graph: GraphService, limit: number, scope = ''): Promise<OutsideReference[]> {
   const inScope = (file: string) => scope === '' || file === scope || file.startsWith(`${scope}/`);
   const engine = await graph.requireGraph();
   const g = engine.graph;
   const out: OutsideReference[] = [];
-  // Each file's stored extraction is read and decoded (~0.1-1 ms): paced by time, in 8 ms slices.
+  // A file's references are read from its stored extraction (decoded, ~0.1-1 ms a file) once per
+  // extraction: kept per path with the extraction's key, so later calls decode only changed files.
+  let known = byEngine.get(engine);
+  if (!known) byEngine.set(engine, (known = new Map()));
   const pace = slicePace(8);
   for (let i = 0; i < g.nodeCapacity && out.length < limit; i++) {
     const n = g.node(i);
     if (!n || n.kind !== 'file' || !inScope(n.path)) continue;
-    await pace();
-    const x = engine.fileExtraction(n.path);
-    if (!x) continue;
-    for (const imp of x.imports) {
-      const target = outside(n.path, imp.specifier);
-      if (target) out.push({ file: n.path, line: imp.line, kind: 'import', text: imp.specifier, target });
+    const key = engine.fileExtractionKey(n.path);
+    if (key === null) continue;
+    let refs = known.get(n.path);
+    if (refs?.key !== key) {
+      await pace();
+      const x = engine.fileExtraction(n.path);
+      if (!x) continue;
+      refs = { key, refs: fileReferences(n.path, x) };
+      known.set(n.path, refs);
     }
-    for (const link of x.docLinks) {
-      if (link.kind === 'code_symbol') continue;
-      const target = outside(n.path, link.target);
-      if (target) out.push({ file: n.path, line: link.line, kind: 'doc_link', text: link.target, target });
-    }
+    out.push(...refs.refs);
   }
   const root = engine.resolvePath('.').absolute;
   const manifests = await fg(MANIFESTS, { cwd: root, ignore: SKIP, onlyFiles: true, followSymbolicLinks: false, deep: 8 });

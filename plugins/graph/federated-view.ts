@@ -257,6 +257,11 @@ export class FederatedEngine extends CodeGraphEngine {
     return split ? split.member.engine.fileExtraction(split.rest) : null;
   }
 
+  override fileExtractionKey(path: string): string | null {
+    const split = this.split(path);
+    return split ? split.member.engine.fileExtractionKey(split.rest) : null;
+  }
+
   // --- persistence: the members' stores are written by their own ingests -----------------------
 
   override save(): never {

@@ -61,6 +61,11 @@ export abstract class EnginePersistence {
     return this.parsedExtractions.get(key, path, () => store.extraction(key, path));
   }
 
+  /** The key of the extraction the in-memory graph was built from for a file (held in memory: no store read), or null. */
+  fileExtractionKey(path: string): string | null {
+    return this.loaded.rows.get(path) ?? null;
+  }
+
   /** A stored extraction by its key (from a file row), or null. */
   storedExtraction(key: string, path: string): FileExtraction | null {
     return this.loaded.requireStore().extraction(key, path);

@@ -14,10 +14,11 @@ function write(root: string, files: Record<string, string>): void {
 describe('external_references', function () {
   this.timeout(120000);
   let h: Harness;
+  let app: string;
   before(async () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-ext-'));
     write(parent, { 'lib/src/index.ts': 'export function parse(s: string) { return s.trim(); }\n' });
-    const app = path.join(parent, 'app');
+    app = path.join(parent, 'app');
     write(app, {
       'package.json': JSON.stringify({ type: 'module', private: true, dependencies: { lib: 'file:../lib', chalk: '^5.0.0' } }, null, 2),
       'tsconfig.json': JSON.stringify({ extends: '../tsconfig.base.json', compilerOptions: {} }, null, 2),
@@ -54,5 +55,18 @@ describe('external_references', function () {
   it('keeps to the files under scope', async () => {
     const r = (await h.call('external_references', { agent_id: 'a', scope: 'docs' })).json;
     assert.deepEqual(r.references.map((x: any) => x.file), ['docs/guide.md']);
+  });
+
+  it('sees the new and removed references of a changed file once re-ingested (references are kept per extraction)', async () => {
+    const before = (await h.call('external_references', { agent_id: 'a' })).json;
+    assert.equal(before.total, 5);
+    write(app, { 'src/helper.ts': "import { x } from '../../shared/x.ts';\nexport function helper() { return ' x ' + x; }\n" });
+    write(app, { 'docs/guide.md': '# Guide\n\nSee [the helper](../src/helper.ts).\n' });
+    await h.call('ingest', { agent_id: 'a', path: app, incremental: true });
+    const after = (await h.call('external_references', { agent_id: 'a' })).json;
+    const seen = after.references.map((x: any) => `${x.kind} ${x.file}:${x.line} ${x.target}`);
+    assert.ok(seen.includes('import src/helper.ts:1 ../shared/x.ts'), JSON.stringify(seen));
+    assert.ok(!seen.some((x: string) => x.startsWith('doc_link docs/guide.md')), JSON.stringify(seen));
+    assert.equal(after.total, 5);
   });
 });
