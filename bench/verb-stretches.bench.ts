@@ -59,6 +59,8 @@ const ARGS: Record<string, Record<string, unknown>> = {
   resonate: { query: 'header folding' },
   external_references: {},
   am_i_stale: {},
+  drift: { since: 'last_session' },
+  layer_inspect: { level: 0 },
 };
 /** The verbs run when --verbs is not given. */
 const DEFAULT_VERBS = ['seek', 'scan_all', 'twins', 'layers', 'taint_trace'];

@@ -36,7 +36,7 @@ export { CAUSAL_PROFILE, DEPENDENCY_RELATIONS, IMPACT_PROFILE, RELATION_PHRASE, 
 export { lexicalSeeds, warmSeedIndex } from './algorithms/seed-index.ts';
 export { COMPARABLE_KINDS, sharedFeatureNames, signatures, similarPairs, similarPairsPaced, similarTo, structuralSimilarity, warmSignatures } from './algorithms/signatures.ts';
 export type { SimilarPair } from './algorithms/signatures.ts';
-export { captureGraph, diffDigests, digestGraph, fileDigest } from './algorithms/summary.ts';
+export { captureGraph, diffDigests, digestGraph, digestGraphPaced, fileDigest } from './algorithms/summary.ts';
 export { symbolIndex } from './algorithms/symbol-index.ts';
 export type { SymbolIndex } from './algorithms/symbol-index.ts';
 export type { FileDigest, GraphCapture, GraphDigest } from './algorithms/summary.ts';

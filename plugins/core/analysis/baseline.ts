@@ -6,7 +6,7 @@
  * baseline (the engine keeps no history of earlier generations to recover it from).
  */
 import type { CodeGraphEngine } from '../../graph/api.ts';
-import { captureGraph, digestGraph, type GraphCapture, type GraphDigest } from '../../graph/api.ts';
+import { captureGraph, digestGraphPaced, type GraphCapture, type GraphDigest } from '../../graph/api.ts';
 import type { GraphService } from '../../graph/api.ts';
 
 export interface SessionBaseline {
@@ -36,13 +36,14 @@ export function noteSessionBaseline(graph: GraphService): void {
   baselines.set(engine, { capture: captureGraph(engine.graph), generation: engine.generation, baseline: null, learned: graph.learned.snapshot() });
 }
 
-/** The baseline captured for this engine, if any (digested on the first ask). */
-export function sessionBaseline(graph: GraphService): SessionBaseline | undefined {
+/** The baseline captured for this engine, if any (digested on the first ask, between `pace()`s). */
+export async function sessionBaseline(graph: GraphService, pace: () => Promise<void>): Promise<SessionBaseline | undefined> {
   const c = baselines.get(graph.engine);
   if (!c) return undefined;
   if (!c.baseline) {
     const capture = c.capture!;
-    c.baseline = { digest: digestGraph(capture, c.generation), learned: c.learned, capturedAt: capture.at };
+    const digest = await digestGraphPaced(capture, c.generation, pace);
+    c.baseline ??= { digest, learned: c.learned, capturedAt: capture.at };
     c.capture = null;
   }
   return c.baseline;

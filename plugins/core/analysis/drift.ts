@@ -1,7 +1,7 @@
 /** drift: how the graph's structure and learned weights changed since a baseline (this session's start, or a checkpoint). */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import { RELATIONS, symbolNodeId, type Relation } from '../../graph/api.ts';
-import { diffDigests, digestGraph, fileDigest, type FileDigest } from '../../graph/api.ts';
+import { diffDigests, digestGraphPaced, fileDigest, slicePace, type FileDigest } from '../../graph/api.ts';
 import { checkpointFiles, storedExtractions, storedFiles } from '../session/stored-files.ts';
 import { sessionBaseline } from './baseline.ts';
 import { openGraph, round3 } from './graph-call.ts';
@@ -35,11 +35,12 @@ export const driftVerb = defineVerb({
   handler: async (args, call) => {
     const t0 = performance.now();
     const { graph, engine, g } = await openGraph(call);
-    const current = digestGraph(g, engine.generation);
+    const pace = slicePace(8);
+    const current = await digestGraphPaced(g, engine.generation, pace);
     let baseline: { kind: string; generation: number; at: number; files: Map<string, FileDigest>; byRelation?: typeof current.byRelation; nodes?: number; edges?: number };
     let learnedBefore: ReturnType<GraphService['learned']['snapshot']> | null;
     if (args.since === 'last_session') {
-      const b = sessionBaseline(graph);
+      const b = await sessionBaseline(graph, pace);
       if (!b) throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, 'no session baseline was captured', { hint: 'call drift again' });
       baseline = { kind: 'session_start', generation: b.digest.generation, at: b.capturedAt, files: b.digest.files, byRelation: b.digest.byRelation, nodes: b.digest.nodes, edges: b.digest.edges };
       learnedBefore = b.learned;

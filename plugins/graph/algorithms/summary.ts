@@ -5,6 +5,7 @@
  * files added / removed / changed, and per changed file the symbols added, removed and moved.
  */
 import { RELATIONS, type CodeGraph, type GraphNode, type Relation } from '../engine/graph.ts';
+import { runSteps } from '../engine/steps.ts';
 import { ensureFinal } from './graph-facts.ts';
 
 export interface FileDigest {
@@ -77,13 +78,33 @@ export function captureGraph(g: CodeGraph): GraphCapture {
 
 /** Digest of the graph as it is now (or as it was when captured). O(nodes + edges). */
 export function digestGraph(source: CodeGraph | GraphCapture, generation: number): GraphDigest {
-  let at = Date.now();
-  if ('at' in source) at = source.at;
-  else ensureFinal(source);
+  if (!('at' in source)) ensureFinal(source);
+  return runSteps(digestSteps(source, generation));
+}
+
+/**
+ * `digestGraph` between `pace()`s (a stdlib-sized graph's digest is ~100-300 ms in one piece; a
+ * 270K-node one ~1.5 s). A live graph is captured first (~10 ms), so the digest describes one moment
+ * however the graph changes meanwhile.
+ */
+export async function digestGraphPaced(source: CodeGraph | GraphCapture, generation: number, pace: () => Promise<void>): Promise<GraphDigest> {
+  const steps = digestSteps('at' in source ? source : captureGraph(source), generation);
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) return r.value;
+    await pace();
+  }
+}
+
+/** Nodes, edges or files between two steps of a digest. */
+const DIGEST_PER_STEP = 8_192;
+
+function* digestSteps(source: CodeGraph | GraphCapture, generation: number): Generator<void, GraphDigest> {
+  const at = 'at' in source ? source.at : Date.now();
   const g: DigestSource = source;
   const idHash = new Int32Array(g.nodeCapacity);
   const byPath = new Map<string, { loc: number; syms: [string, number, number][]; edgeHash: number; edgeCount: number }>();
   for (let i = 0; i < g.nodeCapacity; i++) {
+    if ((i & (DIGEST_PER_STEP - 1)) === DIGEST_PER_STEP - 1) yield;
     const n = g.node(i);
     if (!n) continue;
     idHash[i] = strHash(n.id);
@@ -95,6 +116,7 @@ export function digestGraph(source: CodeGraph | GraphCapture, generation: number
   }
   const byRelation = Object.fromEntries(RELATIONS.map((r) => [r, { count: 0, weight: 0 }])) as GraphDigest['byRelation'];
   for (let e = 0; e < g.edgeCapacity; e++) {
+    if ((e & (DIGEST_PER_STEP - 1)) === DIGEST_PER_STEP - 1) yield;
     if (!g.edgeAlive[e]) continue;
     const rel = RELATIONS[g.edgeRelation[e]];
     byRelation[rel].count++;
@@ -107,7 +129,11 @@ export function digestGraph(source: CodeGraph | GraphCapture, generation: number
     f.edgeCount++;
   }
   const files = new Map<string, FileDigest>();
-  for (const [path, f] of byPath) files.set(path, fileDigest(f.loc, f.syms, f.edgeHash, f.edgeCount));
+  let made = 0;
+  for (const [path, f] of byPath) {
+    if (++made % 256 === 0) yield; // each file's symbols sorted by id
+    files.set(path, fileDigest(f.loc, f.syms, f.edgeHash, f.edgeCount));
+  }
   return { at, generation, nodes: g.nodeCount, edges: g.edgeCount, byRelation, files };
 }
 
