@@ -5,35 +5,59 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { Harness } from './mcp.ts';
 
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 /** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
 export const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
 
-/** Pings until `done()` says stop; the main-thread CPU (ms) between consecutive answers. */
-export async function pingWhile(h: Harness, done: () => boolean): Promise<number[]> {
+/** Pings until `done()` says stop; the main-thread CPU (ms) between consecutive answers (and each span's wall start and end into `spans`). */
+export async function pingWhile(h: Harness, done: () => boolean, spans?: [start: number, end: number][]): Promise<number[]> {
   const held: number[] = [];
   let cpu = threadMs();
+  let wall = performance.now();
   while (!done()) {
     await new Promise((r) => setTimeout(r, 2));
     await h.client.ping();
     const now = threadMs();
     held.push(now - cpu);
     cpu = now;
+    const end = performance.now();
+    spans?.push([wall, end]);
+    wall = end;
   }
   return held;
 }
 
 /** Pings while `work` runs; its result and the held times. */
 export async function pingDuring<T>(h: Harness, work: () => Promise<T>): Promise<{ result: T; held: number[] }> {
+  const { result, held } = await pingDuringGc(h, work);
+  return { result, held };
+}
+
+/**
+ * `pingDuring`, and for each held time the V8 garbage-collection pauses inside it (ms, from the `gc`
+ * performance entries): what the server's own code held is `held[i] - gc[i]`.
+ */
+export async function pingDuringGc<T>(h: Harness, work: () => Promise<T>): Promise<{ result: T; held: number[]; gc: number[] }> {
+  const pauses: [number, number][] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) pauses.push([e.startTime, e.startTime + e.duration]);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const spans: [number, number][] = [];
   let done = false;
-  const pings = pingWhile(h, () => done);
+  const pings = pingWhile(h, () => done, spans);
   try {
     const result = await work();
-    return { result, held: await (done = true, pings) };
+    const held = await ((done = true), pings);
+    await new Promise((r) => setTimeout(r, 20)); // the observer's last batch
+    const gc = spans.map(([a, b]) => pauses.reduce((sum, [s, e]) => sum + Math.max(0, Math.min(b, e) - Math.max(a, s)), 0));
+    return { result, held, gc };
   } finally {
     done = true;
+    observer.disconnect();
     await pings.catch(() => undefined);
   }
 }

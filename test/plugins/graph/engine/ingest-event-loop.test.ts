@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
 import { SLICE_MS } from '../../../../plugins/graph/engine/ingest-parse.ts';
 import { connect, tempDir, type Harness } from '../../../helpers/mcp.ts';
-import { pingDuring } from '../../../helpers/ping.ts';
+import { pingDuringGc } from '../../../helpers/ping.ts';
 
 const MODULES = 400;
 
@@ -89,17 +89,23 @@ describe('ingest and the event loop', function () {
   it('holds the main thread about one slice at a time: at most one stretch between two ping answers over 20 ms of CPU', async () => {
     // The ingest's slices (SLICE_MS) bound what a ping waits on, a GC pause or one file's step aside.
     // 20 ms slices gave 2–6 stretches over 20 ms here (the longest 27–34 ms); 8 ms slices none (the
-    // longest 10.6–18.5 ms). One stretch over is allowed for a GC pause landing on a slice.
+    // longest 10.6–18.5 ms). GC pauses inside a stretch are not the ingest's
+    // slicing and are taken out; one stretch over is still allowed (a pause the gc entries miss).
     assert.ok(SLICE_MS <= 10, `the ingest's slice is ${SLICE_MS} ms`);
     const root = tempDir('m1nd-ingest-slices-');
     writeRepo(root);
     const hs = await connect({ workspaceRoot: root, config: { options: { graph: { watch: false, typeCheck: false, parseWorkers: 2 } } } });
     try {
       await hs.call('health', { agent_id: 'slices' });
-      const { result: res, held } = await pingDuring(hs, () => hs.client.callTool({ name: 'ingest', arguments: { agent_id: 'slices', path: root, wait_precise: false } }, undefined, { timeout: 280_000 }));
+      const { result: res, held, gc } = await pingDuringGc(hs, () => hs.client.callTool({ name: 'ingest', arguments: { agent_id: 'slices', path: root, wait_precise: false } }, undefined, { timeout: 280_000 }));
       assert.equal(JSON.parse((res.content as { type: string; text: string }[])[0].text).files.parsed, MODULES);
-      const over = held.filter((ms) => ms > 20).sort((a, b) => b - a);
-      assert.ok(over.length <= 1, `${over.length} of ${held.length} stretches over 20 ms of main-thread CPU: ${over.map((ms) => ms.toFixed(1)).join(', ')} ms`);
+      // The code's own share of each stretch: V8's GC pauses inside it taken out (after a thousand
+      // tests in one process, a major GC's pause alone reached 20-30 ms on CI).
+      const over = held
+        .map((ms, i) => ({ ms, own: ms - gc[i] }))
+        .filter((x) => x.own > 20)
+        .sort((a, b) => b.own - a.own);
+      assert.ok(over.length <= 1, `${over.length} of ${held.length} stretches over 20 ms of main-thread CPU besides GC: ${over.map((x) => `${x.own.toFixed(1)} (${x.ms.toFixed(1)} with GC)`).join(', ')} ms`);
     } finally {
       await hs.close();
     }
