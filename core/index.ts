@@ -15,7 +15,7 @@ export { GATE_STAGES } from './hooks.ts';
 export { BUILTIN_GATE_TAPS } from './builtin-taps.ts';
 export { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 export type { ErrorCode } from './errors.ts';
-export { countTokens, countTokensAsync, countValueTokens, packTextsToTokenBudget, packToTokenBudget, packToTokenBudgetPaced, tokenizerLoaded } from './tokens.ts';
+export { countTokens, countTokensAsync, countValueTokens, packTextsToTokenBudget, packToTokenBudget, packToTokenBudgetPaced, tokenizerLoaded, tokenizerReady } from './tokens.ts';
 export { writeFileAtomic, stageFile, commitStaged, discardStaged, syncDir, writeDurable, TEMP_MARKER } from './atomic-file.ts';
 export type { StagedFile } from './atomic-file.ts';
 export type { BudgetReport, TextBudgetReport } from './tokens.ts';

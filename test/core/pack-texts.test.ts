@@ -45,4 +45,19 @@ describe('packTextsToTokenBudget (bytes first, tokens only when bytes cannot set
     assert.equal(out.b.used_tokens, 2);
     assert.equal(out.b.kept, 2);
   });
+
+  it('tokenizerReady loads the tables in a turn of its own, after work already queued, and then packing counts with them (fresh process)', () => {
+    const script = `
+      import { packToTokenBudgetPaced, tokenizerLoaded, tokenizerReady } from './core/tokens.ts';
+      let seenByQueued;
+      setImmediate(() => (seenByQueued = tokenizerLoaded()));
+      const ready = tokenizerReady();
+      const inCallerTurn = tokenizerLoaded();
+      await ready;
+      const after = tokenizerLoaded();
+      const packed = await packToTokenBudgetPaced(['alpha', 'beta'], 10, async () => {}, (s) => s.length);
+      console.log(JSON.stringify({ inCallerTurn, seenByQueued, after, kept: packed.report.kept }));`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
+    assert.deepEqual(out, { inCallerTurn: false, seenByQueued: false, after: true, kept: 2 });
+  });
 });

@@ -1,5 +1,5 @@
 /** focus: for a goal and a token budget, the minimal set of code worth loading, and what was left out. */
-import { AgentId, countTokens, defineVerb, Type } from '../../../core/index.ts';
+import { AgentId, countTokens, defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
 import type { GraphNode } from '../../graph/api.ts';
 import { containerOf, yieldToLoop } from '../../graph/api.ts';
 import { nodeRef, NodeTypes } from '../shared.ts';
@@ -59,7 +59,9 @@ export const focusVerb = defineVerb({
       scope: args.scope,
       kinds: args.node_types.length ? args.node_types : undefined,
     });
-    await yieldToLoop(); // the spans' files are read and their tokens counted in a stretch of their own
+    // The spans' files are read and their tokens counted in a stretch of their own (the tokenizer's first load in another).
+    await tokenizerReady();
+    await yieldToLoop();
     const top = outcome.results[0]?.score ?? 0;
     const texts = new Map<string, string[] | null>();
     const linesOf = (path: string): string[] | null => {
