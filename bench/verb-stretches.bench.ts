@@ -94,34 +94,47 @@ export async function run(): Promise<void> {
   }
   const gaps: { start: number; end: number; cpu: number; verb: string }[] = [];
   console.log(`verb stretches: ${root}, store ${store}; background facts job off`);
-  for (const round of [1, 2]) {
-    for (const verb of verbs) {
-      let running = true;
-      const stretches: number[] = [];
-      const ticker = (async () => {
-        for (let c = threadMs(), w = us(); running; ) {
-          await new Promise((r) => setTimeout(r, 1));
-          const now = threadMs();
-          const wNow = us();
-          stretches.push(now - c);
-          if (now - c > 20) gaps.push({ start: w, end: wNow, cpu: now - c, verb: `${verb}#${round}` });
-          c = now;
-          w = wNow;
-        }
-      })();
-      let ms: number;
-      try {
-        ms = await call(verb, ARGS[verb] ?? {});
-      } catch (error) {
-        running = false;
-        await ticker;
-        console.log(`verb stretches: ${verb} call ${round}: ${(error as Error).message.slice(0, 300)}`);
-        continue;
+  /** Calls `verb` with a 1 ms timer beside it: the wall time and the main-thread stretches between ticks, longest first. */
+  const measure = async (verb: string, label: string): Promise<{ ms: number; stretches: number[] } | Error> => {
+    let running = true;
+    const stretches: number[] = [];
+    const ticker = (async () => {
+      for (let c = threadMs(), w = us(); running; ) {
+        await new Promise((r) => setTimeout(r, 1));
+        const now = threadMs();
+        const wNow = us();
+        stretches.push(now - c);
+        if (now - c > 20) gaps.push({ start: w, end: wNow, cpu: now - c, verb: label });
+        c = now;
+        w = wNow;
       }
+    })();
+    try {
+      const ms = await call(verb, ARGS[verb] ?? {});
+      return { ms, stretches: stretches.sort((a, b) => b - a) };
+    } catch (error) {
+      return error as Error;
+    } finally {
       running = false;
       await ticker;
-      stretches.sort((a, b) => b - a);
-      console.log(`verb stretches: ${verb} call ${round}: ${ms.toFixed(0)} ms wall; longest main-thread stretches ${stretches.slice(0, 3).map((x) => x.toFixed(1)).join(', ')} ms; ${stretches.filter((x) => x > 20).length} over 20 ms, ${stretches.filter((x) => x > 50).length} over 50 ms (target: none over ~50)`);
+    }
+  };
+  // The baseline, same run and same timer: a trivial verb's longest stretch (the measure's floor).
+  let floor = 0;
+  for (let k = 0; k < 5; k++) {
+    const r = await measure('health', 'health');
+    if (!(r instanceof Error)) floor = Math.max(floor, r.stretches[0] ?? 0);
+  }
+  console.log(`verb stretches: baseline, health × 5: longest main-thread stretch ${floor.toFixed(1)} ms`);
+  for (const round of [1, 2]) {
+    for (const verb of verbs) {
+      const r = await measure(verb, `${verb}#${round}`);
+      if (r instanceof Error) {
+        console.log(`verb stretches: ${verb} call ${round}: ${r.message.slice(0, 300)}`);
+        continue;
+      }
+      const { ms, stretches } = r;
+      console.log(`verb stretches: ${verb} call ${round}: ${ms.toFixed(0)} ms wall; longest main-thread stretches ${stretches.slice(0, 3).map((x) => x.toFixed(1)).join(', ')} ms (${((stretches[0] ?? 0) / Math.max(floor, 1)).toFixed(1)}× the baseline's); ${stretches.filter((x) => x > 20).length} over 20 ms, ${stretches.filter((x) => x > 50).length} over 50 ms (target: none over ~50)`);
     }
   }
   if (prof) {
