@@ -82,8 +82,9 @@ export function validationGate(call: CallState): CallRefusal | undefined {
 export function resultTokenLimit(settings: Readonly<HostSettings>) {
   return (result: unknown, call: CallState): unknown => {
     const limit = settings.resultTokenLimit;
-    const text = serialise(result);
-    const bytes = utf8Bytes(text);
+    const pre = call.meta.serialised?.value === result ? call.meta.serialised : undefined;
+    const text = pre ? pre.text : serialise(result);
+    const bytes = pre ? pre.bytes : utf8Bytes(text);
     let shaped: Shaped;
     if (!settings.envelope || !isPlainObject(result)) shaped = shapeToTokenLimit(result, limit, text);
     else if (call.meta.reserveTokens === undefined && bytes + envelopeParts(call, settings).draftBytes <= limit) shaped = { value: result, text, bytes };

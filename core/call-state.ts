@@ -31,6 +31,8 @@ export interface CallState {
     resultTokens?: number;
     /** Tokens kept under the limit for the envelope: its measured draft, raised by any overflow the dispatcher measured. */
     reserveTokens?: number;
+    /** The handler's result serialised before shaping (only while the tokenizer is not loaded), reused by the shaping. */
+    serialised?: { value: unknown; text: string; bytes: number };
     /** The shaped result and its text (serialised once). */
     shaped?: { value: unknown; text: string };
     /** The final result and its text as sent, when the envelope could splice it without serialising the result again. */

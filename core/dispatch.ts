@@ -16,7 +16,7 @@ import { envelopeOf } from './builtin-taps.ts';
 import { bindAgent, type BoundAgent, type CallIdentity } from './identity.ts';
 import { refuseUnboundedCall } from './input-bounds.ts';
 import { serialise } from './shaping.ts';
-import { measureText, withinLimit } from './tokens.ts';
+import { measureText, tokenizerLoaded, tokenizerReady, utf8Bytes, withinLimit } from './tokens.ts';
 import { checkerFor } from './validation.ts';
 
 /** What the transport says about one request (its abort signal, progress sender, session id). */
@@ -103,12 +103,16 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** More than the envelope's draft ever adds to a result (a few hundred bytes): a result within the limit by this much is never counted. */
+const ENVELOPE_BYTES = 1024;
+
 /** Where a pipeline that had to wait resumes, with the value it waited for. */
 const enum Step {
   Gate,
   AfterGate,
   AfterBeforeCall,
   AfterHandler,
+  Shape,
   AfterShape,
 }
 
@@ -160,6 +164,18 @@ function runFrom(gen: Generation, call: CallState, step: Step, input: unknown, v
       return { content: [...raw.content], ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
     }
     value = raw === undefined ? { ok: true } : raw;
+    if (step === Step.AfterHandler && !tokenizerLoaded()) {
+      // After an async handler (`step` says the pipeline resumed there), a process's first result
+      // that may need counting loads the tokenizer's table (20-35 ms from the cache folder) in an
+      // event-loop turn of its own, not inside the handler's last stretch. The text made to tell is
+      // the one shaping then uses (call.meta.serialised). A synchronous pipeline is left as it is.
+      const text = serialise(value);
+      const bytes = utf8Bytes(text);
+      call.meta.serialised = { value, text, bytes };
+      if (bytes + ENVELOPE_BYTES > gen.settings.resultTokenLimit) return new Waiting(Step.Shape, tokenizerReady(), value);
+    }
+  }
+  if (step <= Step.Shape) {
     round = 0;
     call.meta.stage = 'shapeResult';
     input = runWaterfall(gen.hooks.shapeResult, value, call);

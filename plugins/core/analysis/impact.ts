@@ -1,10 +1,10 @@
 /** impact: what changing one node touches — direct dependents first, then transitive ones by depth, import fan-out counted. */
-import { AgentId, defineVerb, packTextsToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, packTextsToTokenBudget, StringEnum, tokenizerLoaded, tokenizerReady, Type } from '../../../core/index.ts';
 import { NodeRefSchema, RELATIONS, type CodeGraph, type GraphNode } from '../../graph/api.ts';
 import { confidenceFilter } from '../../graph/api.ts';
 import { groupDependents, type DirectDependent, type TransitiveDependent } from '../../graph/api.ts';
 import { arrow, pathTokens } from '../../graph/api.ts';
-import { fileIndexOf } from '../../graph/api.ts';
+import { fileIndexOf, slicePace, warmFileIndex } from '../../graph/api.ts';
 import { pathTo, propagate, type Direction, type Propagation } from '../../graph/api.ts';
 import { IMPACT_PROFILE } from '../../graph/api.ts';
 import { dirOf } from '../../graph/api.ts';
@@ -69,6 +69,10 @@ export const impactVerb = defineVerb({
     const t0 = performance.now();
     // Impact ranks nothing: no PageRank on its path (its first call on a big graph would compute it).
     const { engine, g } = await openGraph(call, { rank: false });
+    // The node → file index (a whole-graph pass the first time) made between paces; source lines
+    // read a row at a time; the tokenizer's first load in a turn of its own.
+    const pace = slicePace(8);
+    await warmFileIndex(g, pace);
     const origin = resolveNodeArg(engine, args.node_id, 'node_id');
     const direction = WALK[args.direction];
     const p = propagate(g, [{ index: origin.index, signal: 1 }], {
@@ -84,7 +88,11 @@ export const impactVerb = defineVerb({
     const full = args.detail === 'full';
     const sites = new EdgeSites(engine);
     // Source lines cost a stored-extraction read per file: only for the entries that can be listed.
-    const directRows = (full ? groups.direct : groups.direct.slice(0, args.top_k)).map((d) => directRow(g, origin.node, d, sites, args.direction === 'both'));
+    const directRows: ReturnType<typeof directRow>[] = [];
+    for (const d of full ? groups.direct : groups.direct.slice(0, args.top_k)) {
+      await pace();
+      directRows.push(directRow(g, origin.node, d, sites, args.direction === 'both'));
+    }
     const chains = args.include_causal_chains;
     // In summary, containers/parts of dependents are counted, not listed: their dependents carry the news.
     // Listed by depth (nearest first), strongest first within a depth (propagation order; the sort is stable).
@@ -99,6 +107,7 @@ export const impactVerb = defineVerb({
     if (!full) {
       const ranked = [...directRows.map((r) => ({ direct: true, r })), ...transitiveRows.map((r) => ({ direct: false, r }))].slice(0, args.top_k);
       // Tokenised only when the entries' bytes exceed the budget (a token is at least one byte).
+      if (!tokenizerLoaded() && ranked.reduce((n, x) => n + Buffer.byteLength(JSON.stringify(x.r)), 0) > args.token_budget) await tokenizerReady();
       const packed = packTextsToTokenBudget(ranked, args.token_budget, (x) => JSON.stringify(x.r));
       directShown = packed.kept.filter((x) => x.direct).map((x) => x.r as (typeof directRows)[number]);
       transitiveShown = packed.kept.filter((x) => !x.direct).map((x) => x.r as (typeof transitiveRows)[number]);
