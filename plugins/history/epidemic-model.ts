@@ -7,7 +7,7 @@
  * recovers at rate γ. Deterministic (probabilities, no sampling).
  */
 import type { CodeGraph } from '../graph/api.ts';
-import { RELATIONS, fileIndexOf } from '../graph/api.ts';
+import { RELATIONS, fileIndexOf, slicePace, warmFileIndex } from '../graph/api.ts';
 
 /** How readily a bug travels along one relation (documented in the verb's guide). */
 export const COUPLING: Readonly<Record<string, number>> = {
@@ -49,12 +49,17 @@ export async function fileGraph(g: CodeGraph): Promise<FileGraph> {
   const hit = cache.get(g);
   if (hit && hit.version === g.version) return hit;
   const version = g.version;
+  // Whole-graph passes between 8 ms paces (the node → file index included).
+  const pace = slicePace(8);
+  await warmFileIndex(g, pace);
   const fileOf = fileIndexOf(g);
   const paths: string[] = [];
   const slot = new Map<string, number>();
   const slotOfNode = new Int32Array(g.nodeCapacity).fill(-1);
-  for (const [i, n] of g.nodes()) {
-    if (n.kind === 'module' || fileOf[i] < 0) continue;
+  for (let i = 0; i < g.nodeCapacity; i++) {
+    if ((i & 4095) === 4095) await pace();
+    const n = g.node(i);
+    if (!n || n.kind === 'module' || fileOf[i] < 0) continue;
     const file = g.node(fileOf[i])!.path;
     let s = slot.get(file);
     if (s === undefined) {
@@ -67,7 +72,7 @@ export async function fileGraph(g: CodeGraph): Promise<FileGraph> {
   const coupling = RELATIONS.map((r) => COUPLING[r] ?? 0);
   const best = new Map<number, { tau: number; rel: number }>();
   for (let e = 0; e < g.edgeCapacity; e++) {
-    if (e % 50_000 === 49_999) await yieldTurn();
+    if ((e & 4095) === 4095) await pace();
     if (!g.edgeAlive[e]) continue;
     const a = slotOfNode[g.edgeSource[e]];
     const b = slotOfNode[g.edgeTarget[e]];
@@ -138,7 +143,7 @@ export async function runSir(fg: FileGraph, seeds: Map<number, number>, immune: 
   let stopped: SirResult['stopped'] = 'iterations';
   let firstGeneration = 0;
   let step = 0;
-  let work = 0;
+  const pace = slicePace(8); // a step is at most one pass over the file links: paced between steps
   for (; step < o.iterations; step++) {
     const touched: number[] = [];
     // Relation tags: "calls" = u calls v (spread to a dependency), "calls<" = v calls u (to a dependent).
@@ -156,7 +161,6 @@ export async function runSir(fg: FileGraph, seeds: Map<number, number>, immune: 
           strongestRel[v] = toDependents ? `${l.relation}<` : l.relation;
         }
       }
-      work += links.length;
     };
     for (const u of active) {
       if (o.direction !== 'backward') spread(u, fg.dependents[u], true);
@@ -195,10 +199,7 @@ export async function runSir(fg: FileGraph, seeds: Map<number, number>, immune: 
       step++;
       break;
     }
-    if (work > 200_000) {
-      work = 0;
-      await yieldTurn();
-    }
+    await pace();
   }
   return { ever, parent, parentRelation, iterations: step, stopped, firstGeneration };
 }

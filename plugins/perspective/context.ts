@@ -50,5 +50,6 @@ export async function perspectiveCall(call: CallContext): Promise<PerspectiveCal
 export async function perspectiveGraphCall(call: CallContext): Promise<PerspectiveCall & { engine: CodeGraphEngine }> {
   const graph = graphService(call);
   const engine = await graph.requireGraph();
+  await engine.prepareSeek(); // routes and starts seek: the index loaded in background slices, never at once by a seek
   return { graph, engine, book: new PerspectiveBook(graph, call.session), agentId: call.agentId, boosts: boostView(graph, call.agentId) };
 }

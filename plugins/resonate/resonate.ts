@@ -54,7 +54,10 @@ export const resonateVerb = defineVerb({
     const g = engine.graph;
     const seeds = new Set<string>();
     if (args.node_id !== undefined) seeds.add(strictNode(engine, args.node_id).id);
-    if (args.query !== undefined) for (const h of engine.seek(args.query, { topK: QUERY_SEEDS, minScore: 0.1 }).results) seeds.add(h.id);
+    if (args.query !== undefined) {
+      await engine.prepareSeek(); // the seek index loaded or built in background slices, not at once by this seek
+      for (const h of engine.seek(args.query, { topK: QUERY_SEEDS, minScore: 0.1 }).results) seeds.add(h.id);
+    }
     if (seeds.size === 0) {
       throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `nothing in the graph matches "${args.query}"`, { hint: 'rephrase the query, or pass node_id' });
     }

@@ -67,6 +67,7 @@ export const lockCreateVerb = defineVerb({
       }
       if (args.query !== undefined) {
         spec.query = args.query;
+        await engine.prepareSeek();
         const hits = engine.seek(args.query, { topK: QUERY_SEEDS, minScore: 0.2 }).results.map((h) => h.id);
         spec.seeds = [...new Set([...spec.seeds, ...hits])];
         if (spec.seeds.length === 0) throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `nothing in the graph matches "${args.query}"`, { hint: 'rephrase the query, or pass root_nodes' });

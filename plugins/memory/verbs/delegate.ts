@@ -1,6 +1,6 @@
 /** delegate: a hand-off packet for a sub-agent — anchors, memory slice, dependents, headers, proving calls, unknowns, success criteria. */
 import { randomBytes } from 'node:crypto';
-import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
 import { memoryCall } from '../call.ts';
 import { DELEGATIONS_NAMESPACE, type DelegationRecord } from '../delegations.ts';
 import { activate, relevantClaims, type ActivatedNode } from '../orientation.ts';
@@ -53,6 +53,7 @@ export const delegateVerb = defineVerb({
         unresolved.push(s);
       }
     }
+    if (!args.scope?.seeds?.length) await engine.prepareSeek(); // the seek index from background slices
     if (!args.scope?.seeds?.length) anchors = activate(engine, args.task, Math.min(8, maxNodes), args.scope?.paths?.length === 1 ? args.scope.paths[0] : undefined);
     const editable = args.scope?.paths?.length ? args.scope.paths.map((p) => graph.run(() => engine.resolvePath(p)).relative) : [...new Set(anchors.map((a) => a.path))];
     const dependents = new Map<string, string>();
@@ -89,6 +90,7 @@ export const delegateVerb = defineVerb({
     ];
     const headers = { staleness: { claims_stale: stale.length, claims_fresh: claims.length - stale.length, graph_generation: engine.generation }, coverage: { anchors: anchors.length, anchors_with_memory: anchors.filter((a) => claims.some((c) => c.claim.evidence.some((e) => e.node === a.id || e.path === a.path))).length } };
     const fixed = { delegation_id: id, task: args.task, editable, headers, prove, unknowns, success_criteria: success };
+    await tokenizerReady(); // the packet is counted in tokens: a first load of the tables in a turn of its own
     const { packed, budget } = packSections(
       fixed,
       {

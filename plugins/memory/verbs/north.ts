@@ -1,5 +1,5 @@
 /** north: the one-shot pre-orientation packet — trust, task focus, dated memory, sufficiency, one next move, unknowns. */
-import { defineVerb, Type } from '../../../core/index.ts';
+import { defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
 import type { StateService } from '../../state/api.ts';
 import { memoryCall } from '../call.ts';
 import { coverageOf } from '../coverage.ts';
@@ -45,6 +45,7 @@ export const northVerb = defineVerb({
       };
     }
     const status = engine.status();
+    await engine.prepareSeek(); // the seek index from background slices, not built at once by activate's seek
     const nodes = activate(engine, args.task, args.top_k ?? 8, args.scope);
     const scopes = scopesOfTier(args.tier);
     const claims = relevantClaims(memory, await memory.claims.visible(call.agentId, scopes), args.task, nodes);
@@ -69,6 +70,7 @@ export const northVerb = defineVerb({
       next: move,
       unknowns,
     };
+    await tokenizerReady(); // the packet is counted in tokens: a first load of the tables in a turn of its own
     const { packed, budget } = packSections(
       fixed,
       {

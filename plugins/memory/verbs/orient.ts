@@ -1,5 +1,5 @@
 /** orient: a starting packet for a task — activated nodes, relevant claims (fresh first), coverage, one next move. */
-import { defineVerb, Type } from '../../../core/index.ts';
+import { defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
 import { memoryCall } from '../call.ts';
 import { coverageOf } from '../coverage.ts';
 import { activate, relevantClaims, type ActivatedNode, type RankedClaim } from '../orientation.ts';
@@ -50,11 +50,13 @@ export const orientVerb = defineVerb({
   handler: async (args, call) => {
     const { memory, graph } = await memoryCall(call);
     const engine = await graph.requireGraph();
+    await engine.prepareSeek(); // the seek index from background slices, not built at once by activate's seek
     const nodes = activate(engine, args.task, args.top_k ?? 8, args.scope);
     const claims = relevantClaims(memory, await memory.claims.visible(call.agentId, scopesOfTier(args.tier)), args.task, nodes);
     const covered = coverageOf(call.session, call.agentId);
     const move = nextMove(call.agentId, nodes, claims, covered.nodes);
     const fixed = { task: args.task, next: move };
+    await tokenizerReady(); // the packet is counted in tokens: a first load of the tables in a turn of its own
     const { packed, budget } = packSections(
       fixed,
       {
