@@ -58,7 +58,7 @@ export { createParser, grammarPath, loadGrammar, treeSitterRuntime } from './eng
 export type { GrammarName } from './engine/parsers/tree-sitter.ts';
 export { dirOf } from './engine/resolve.ts';
 export { nodeLoc } from './engine/stats.ts';
-export { BACKGROUND_SLICE_MS, SliceClock, backgroundTurnSpent, backgroundYield, slicePace, yieldToLoop } from './engine/steps.ts';
+export { BACKGROUND_SLICE_MS, SliceClock, backgroundTurnSpent, backgroundYield, runStepsPaced, slicePace, yieldToLoop } from './engine/steps.ts';
 export type { FileRow } from './engine/store.ts';
 export { GitignoreRules, eachSliced, nativeWatcher, skipped, watcherIgnorePatterns } from './engine/watch-rules.ts';
 export { preciseReport } from './engine/ts-program/precise-pass.ts';

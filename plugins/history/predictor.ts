@@ -5,7 +5,7 @@
  * precision of what `predict` answers.
  */
 import type { CodeGraph, GraphService } from '../graph/api.ts';
-import { DEPENDENCY_RELATIONS, RELATION_CODE, fileIndexOf, warmFileIndex } from '../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_CODE, fileIndexOf, runStepsPaced, warmFileIndex } from '../graph/api.ts';
 import type { HistoryIndex } from './history-index.ts';
 
 /** Weights of the three signals (they sum to 1). */
@@ -59,15 +59,8 @@ export async function warmFileDeps(g: CodeGraph, pace: () => Promise<void>): Pro
   const version = g.version;
   await warmFileIndex(g, pace);
   if (g.version !== version) return;
-  const steps = fileDepsSteps(g, fileIndexOf(g));
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (g.version !== version) return;
-    if (r.done) {
-      depCache.set(g, { version, deps: r.value });
-      return;
-    }
-    await pace();
-  }
+  const deps = await runStepsPaced(fileDepsSteps(g, fileIndexOf(g)), pace, () => g.version !== version);
+  if (deps && g.version === version) depCache.set(g, { version, deps });
 }
 
 /** Edges looked at between two steps. */

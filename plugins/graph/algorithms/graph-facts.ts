@@ -4,6 +4,7 @@
  * Everything here is derived from the public CodeGraph API and recomputed lazily after a change.
  */
 import { RELATION_CODE, type CodeGraph, type NodeKind, type Relation } from '../engine/graph.ts';
+import { runStepsPaced } from '../engine/steps.ts';
 
 /** Node kinds by code (the order of the `kindCode` array). */
 export const KIND_ORDER: readonly NodeKind[] = ['file', 'module', 'class', 'interface', 'function', 'method', 'type', 'section'];
@@ -79,15 +80,9 @@ export function fileIndexOf(g: CodeGraph): Int32Array {
 export async function warmFileIndex(g: CodeGraph, pace: () => Promise<void>): Promise<void> {
   const c = cacheOf(g);
   if (c.fileOf) return;
-  const steps = fileIndexSteps(g);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (g.version !== c.version) return; // changed meanwhile: `fileIndexOf` makes it for the new version
-    if (r.done) {
-      c.fileOf = r.value;
-      return;
-    }
-    await pace();
-  }
+  // A graph changed meanwhile: `fileIndexOf` makes it for the new version.
+  const fileOf = await runStepsPaced(fileIndexSteps(g), pace, () => g.version !== c.version);
+  if (fileOf && g.version === c.version) c.fileOf = fileOf;
 }
 
 function* fileIndexSteps(g: CodeGraph): Generator<void, Int32Array> {

@@ -7,7 +7,7 @@
  */
 import { RELATION_CODE, type CodeGraph } from '../engine/graph.ts';
 import { edgeConfidence } from './confidence.ts';
-import { runSteps } from '../engine/steps.ts';
+import { runSteps, runStepsPaced } from '../engine/steps.ts';
 import { CONTAINS, descendants, ensureFinal, KIND_CODE, kindCodes } from './graph-facts.ts';
 
 const USE = new Uint8Array(16);
@@ -116,12 +116,8 @@ export async function simulateRemovalPaced(g: CodeGraph, nodes: readonly number[
   for (let attempt = 0; attempt < 3; attempt++) {
     ensureFinal(g);
     const version = g.version;
-    const steps = removalSteps(g, nodes);
-    for (let r = steps.next(); ; r = steps.next()) {
-      if (r.done) return r.value;
-      await pace();
-      if (g.version !== version || g.needsFinalize) break;
-    }
+    const sim = await runStepsPaced(removalSteps(g, nodes), pace, () => g.version !== version || g.needsFinalize);
+    if (sim) return sim;
   }
   return simulateRemoval(g, nodes);
 }

@@ -12,6 +12,7 @@
 import type { CodeGraph, GraphNode } from '../engine/graph.ts';
 import { tokenize } from '../engine/lexical-index.ts';
 import { MaxHeap } from './heap.ts';
+import { runStepsPaced } from '../engine/steps.ts';
 import { sortSteps } from './sort-steps.ts';
 
 const FIELD = { name: 3, fullName: 3, parent: 1, dir: 1, path: 0.4, doc: 1 } as const;
@@ -247,15 +248,8 @@ export async function warmSeedIndex(g: CodeGraph, pace: () => Promise<void>): Pr
   if (g.needsFinalize) g.finalize();
   if (indexes.has(g)) return; // current, or patched on the next read (a change's nodes only)
   const version = g.version;
-  const steps = buildSteps(g);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (g.version !== version) return;
-    if (r.done) {
-      indexes.set(g, r.value);
-      return;
-    }
-    await pace();
-  }
+  const ix = await runStepsPaced(buildSteps(g), pace, () => g.version !== version);
+  if (ix && g.version === version) indexes.set(g, ix);
 }
 
 /** Vocabulary words that start with `prefix` (shortest first), from the sorted vocabulary. */

@@ -7,7 +7,7 @@
  */
 import { RELATION_CODE, RELATIONS, type CodeGraph } from '../engine/graph.ts';
 import { CONTAINS, ensureFinal, KIND_CODE, kindCodes } from './graph-facts.ts';
-import { runSteps } from '../engine/steps.ts';
+import { runSteps, runStepsPaced } from '../engine/steps.ts';
 
 const FEATURE_RELATIONS = new Uint8Array(16);
 for (const r of ['calls', 'references', 'imports', 'inherits', 'implements'] as const) FEATURE_RELATIONS[RELATION_CODE[r]] = 1;
@@ -226,12 +226,8 @@ export async function similarPairsPaced(g: CodeGraph, threshold: number, options
     await warmSignatures(g, pace);
     ensureFinal(g);
     const version = g.version;
-    const steps = pairSteps(g, threshold, options);
-    for (let r = steps.next(); ; r = steps.next()) {
-      if (r.done) return r.value;
-      await pace();
-      if (g.version !== version || g.needsFinalize) break;
-    }
+    const found = await runStepsPaced(pairSteps(g, threshold, options), pace, () => g.version !== version || g.needsFinalize);
+    if (found) return found;
   }
   return similarPairs(g, threshold, options);
 }

@@ -5,7 +5,7 @@
  * files added / removed / changed, and per changed file the symbols added, removed and moved.
  */
 import { RELATIONS, type CodeGraph, type GraphNode, type Relation } from '../engine/graph.ts';
-import { runSteps } from '../engine/steps.ts';
+import { runSteps, runStepsPaced } from '../engine/steps.ts';
 import { ensureFinal } from './graph-facts.ts';
 
 export interface FileDigest {
@@ -88,11 +88,7 @@ export function digestGraph(source: CodeGraph | GraphCapture, generation: number
  * however the graph changes meanwhile.
  */
 export async function digestGraphPaced(source: CodeGraph | GraphCapture, generation: number, pace: () => Promise<void>): Promise<GraphDigest> {
-  const steps = digestSteps('at' in source ? source : captureGraph(source), generation);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (r.done) return r.value;
-    await pace();
-  }
+  return (await runStepsPaced(digestSteps('at' in source ? source : captureGraph(source), generation), pace))!;
 }
 
 /** Nodes, edges or files between two steps of a digest. */

@@ -25,7 +25,7 @@ import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import type { SourceParser } from './source-parser.ts';
 import { nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
-import { BACKGROUND_SLICE_MS, backgroundRanThisTurn, backgroundYield, runSteps } from './steps.ts';
+import { BACKGROUND_SLICE_MS, backgroundRanThisTurn, backgroundYield, runSteps, runStepsPaced } from './steps.ts';
 import type { GitCommit } from './store.ts';
 import type { PreciseStatus } from './ts-program/precise-pass.ts';
 import type { WatchOptions } from './watch.ts';
@@ -304,11 +304,7 @@ export class CodeGraphEngine extends EnginePersistence {
 
   /** `search` between `pace()`s, a file per step (so a whole-workspace scan never holds the event loop). */
   async searchPaced(query: string, options: SearchOptions, pace: () => Promise<void>): Promise<Stamped & SearchResult> {
-    const steps = this.searchSteps(query, options);
-    for (let r = steps.next(); ; r = steps.next()) {
-      if (r.done) return r.value;
-      await pace();
-    }
+    return (await runStepsPaced(this.searchSteps(query, options), pace))!;
   }
 
   /** `search` as steps of one file each (a federated view searches its members' steps in turn). */

@@ -92,6 +92,18 @@ export function slicePace(sliceMs: number): () => Promise<void> {
   return () => (clock.spent() ? clock.yield() : Promise.resolve());
 }
 
+/**
+ * Runs a step generator to its end with `pace()` between steps; undefined when `stop()` says so after
+ * a pace (the graph changed meanwhile, typically).
+ */
+export async function runStepsPaced<T>(steps: Generator<void, T>, pace: () => Promise<void>, stop?: () => boolean): Promise<T | undefined> {
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) return r.value;
+    await pace();
+    if (stop?.()) return undefined;
+  }
+}
+
 /** Runs a step generator to the end in one go (one that yields a promise to wait for must run sliced). */
 export function runSteps<T>(steps: Generator<void | Promise<unknown>, T>): T {
   for (;;) {
