@@ -182,8 +182,9 @@ export class LoadedGraph extends LoadedGraphBase {
     await this.queue.catch(() => undefined);
     await this.lexical.fileWrite?.catch(() => undefined);
     this.lexical.reset();
-    this.storeHandle?.close();
+    const store = this.storeHandle;
     this.storeHandle = null;
+    await store?.close();
   }
 
   /** The generation, staleness and checker coverage a query result is stamped with. */

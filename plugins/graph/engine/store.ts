@@ -352,11 +352,16 @@ export class GraphStore {
     return this.conn.transaction(fn).immediate();
   }
 
-  /** Closes the connection. */
-  close(): void {
+  /**
+   * Closes the connection at once; the promise settles (never rejects) when the commit worker has
+   * closed its own connection to this store too (after a dropped ingest's clean-up), so the
+   * store's files can then be moved or removed.
+   */
+  close(): Promise<void> {
     if (this.db) {
       this.db.close();
       this.db = null;
     }
+    return sharedCommitWorker().forget(this.dir);
   }
 }

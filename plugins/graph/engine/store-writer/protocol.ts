@@ -9,7 +9,9 @@ import type { SerializedFile, SerializedIngest } from '../store-commit.ts';
 export type CommitRequest =
   | { type: 'files'; id: number; run: string; seq: number; dir: string; busyTimeoutMs: number; files: SerializedFile[] }
   | { type: 'drop'; id: number; run: string; dir: string; busyTimeoutMs: number }
-  | { type: 'commit'; id: number; run: string; dir: string; busyTimeoutMs: number; removes: SerializedIngest['removes']; gitCommits?: SerializedIngest['gitCommits']; meta: SerializedIngest['meta']; extensions?: SerializedIngest['extensions'] };
+  | { type: 'commit'; id: number; run: string; dir: string; busyTimeoutMs: number; removes: SerializedIngest['removes']; gitCommits?: SerializedIngest['gitCommits']; meta: SerializedIngest['meta']; extensions?: SerializedIngest['extensions'] }
+  /** The store in `dir` was closed: the worker closes its connection to it (answered with `closed`). */
+  | { type: 'close'; id: number; dir: string };
 
 /**
  * From the worker: rows of commit `id` before sequence number `upTo` are staged in the store (the
@@ -18,4 +20,5 @@ export type CommitRequest =
 export type CommitResponse =
   | { type: 'staged'; id: number; upTo: number }
   | { type: 'done'; id: number; generation: number; previous: number }
-  | { type: 'error'; id: number; message: string; code?: string };
+  | { type: 'error'; id: number; message: string; code?: string }
+  | { type: 'closed'; id: number };

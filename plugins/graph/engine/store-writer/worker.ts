@@ -5,7 +5,7 @@
  * `ingest_stage` table (store-stage.ts: not in this heap; each chunk a short transaction of its own,
  * acknowledged with `staged`, so the ingest can read them back by row number before its commit);
  * nothing reaches the files and extractions tables before the commit message. A store connection is
- * kept per directory until the worker stops.
+ * kept per directory until the store is closed (`close`) or the worker stops.
  */
 import { parentPort } from 'node:worker_threads';
 import { commitSerialized, type CommitTables, type SerializedFile } from '../store-commit.ts';
@@ -45,6 +45,19 @@ parentPort!.on('message', (req: CommitRequest) => {
     } catch (err) {
       failed.set(req.id, errorOf(err));
     }
+    return;
+  }
+  if (req.type === 'close') {
+    // After everything sent before it (a dropped run's clean-up included): the store's owner
+    // closed it and waits for this so no connection of the process holds its files afterwards.
+    const t = connections.get(req.dir);
+    connections.delete(req.dir);
+    try {
+      t?.db.close();
+    } catch {
+      // Closing a connection does not fail in a way the owner could act on.
+    }
+    parentPort!.postMessage({ type: 'closed', id: req.id } satisfies CommitResponse);
     return;
   }
   if (req.type === 'drop') {

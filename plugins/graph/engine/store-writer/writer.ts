@@ -161,6 +161,8 @@ export class CommitWorker {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
+  /** `forget` calls waiting for the worker to close a store's connection. */
+  private readonly closing = new Map<number, () => void>();
   private idle: NodeJS.Timeout | null = null;
   /** Streams opened on the current worker and not yet committed (broken if it dies). */
   private readonly streams = new Set<CommitStream>();
@@ -251,6 +253,20 @@ export class CommitWorker {
     if (this.streams.size === 0 && this.waiting.size === 0) void this.stop();
   }
 
+  /**
+   * Resolves once the worker has closed its connection to the store in `dir` (after whatever was
+   * sent to it before, such as a dropped stream's clean-up), so the process holds none of the
+   * store's files afterwards. At once when no worker runs.
+   */
+  forget(dir: string): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return Promise.resolve();
+    const id = this.nextId++;
+    const done = new Promise<void>((resolve) => this.closing.set(id, resolve));
+    worker.postMessage({ type: 'close', id, dir } satisfies CommitRequest);
+    return done;
+  }
+
   /** Stops the worker (a commit in flight rejects). */
   async stop(): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
@@ -266,6 +282,11 @@ export class CommitWorker {
     worker.on('message', (res: CommitResponse) => {
       if (res.type === 'staged') {
         for (const s of this.streams) if (s.id === res.id && s.worker === worker) s.onStaged(res.upTo);
+        return;
+      }
+      if (res.type === 'closed') {
+        this.closing.get(res.id)?.();
+        this.closing.delete(res.id);
         return;
       }
       const w = this.waiting.get(res.id);
@@ -284,6 +305,11 @@ export class CommitWorker {
       for (const [id, w] of this.waiting) {
         this.waiting.delete(id);
         w.reject(err);
+      }
+      // A stopped worker holds no connection.
+      for (const [id, resolve] of this.closing) {
+        this.closing.delete(id);
+        resolve();
       }
     };
     worker.on('error', fail);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
@@ -172,5 +172,12 @@ describe('ingest through parse workers', function () {
     } finally {
       await engine.close();
     }
+    // No connection of the process is left on the store once close() resolved (the commit
+    // worker's, opened for the dropped run's clean-up, included): SQLite removes the WAL and
+    // shared-memory files when the last connection closes, and nothing reopens them later.
+    const leftovers = (): string[] => readdirSync(`${root}/.store-aborted`).filter((f) => f.endsWith('-wal') || f.endsWith('-shm'));
+    assert.deepEqual(leftovers(), []);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(leftovers(), [], 'no connection was opened after close');
   });
 });
