@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { FileExtraction, Language } from './extraction.ts';
+import { SliceClock } from './steps.ts';
 
 /** One ingested file as stored (without its extraction). */
 export interface FileRow {
@@ -120,17 +121,16 @@ export class FileTable {
     const before = version();
     if (this.cached?.version === before) return new Map(this.cached.rows);
     const out = new Map<string, FileRow>();
-    let t0 = performance.now();
+    // A background read (the daemon's or a watcher's re-ingest, a snapshot's fingerprint) shares the
+    // turn's budget with the other background work of the process (steps.ts).
+    const clock = new SliceClock(sliceMs);
     let last = '';
     for (;;) {
       const page = this.stmts.rowsAfter.all(last) as RawFileRow[];
       for (const r of page) out.set(r[0], Object.freeze(fileRowFrom(r)));
       if (page.length < ROWS_PER_PAGE) break;
       last = page[page.length - 1][0];
-      if (performance.now() - t0 >= sliceMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        t0 = performance.now();
-      }
+      if (clock.spent()) await clock.yield();
     }
     if (version() === before) this.cached = { version: before, rows: out };
     return new Map(out);
