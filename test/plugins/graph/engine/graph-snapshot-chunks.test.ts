@@ -143,10 +143,12 @@ describe('the graph snapshot written a chunk at a time', function () {
     for (let r = steps.next(); !r.done; r = steps.next(), k++) if (k % 32 === 0) most = Math.max(most, heap() - base);
     // Table entries: id, qualified name and the doc or signatures of most nodes (~3.5 a node). As arrays of
     // strings (8 bytes an entry, grown by copies) with each signature's JSON, the heap held 5.4 MB more
-    // here at the most; held now (3.1 MB; up to 3.9 MB in a full test run, other tests' garbage): the shared strings' map (labels and paths) and a replay's batch.
+    // here at the most; held now (3.1 MB; up to 4.8 MB in a full run of the engine's tests: code and
+    // feedback of functions first optimised here count too): the shared strings' map (labels and
+    // paths) and a replay's batch. The bound (5.7 MB) sits between those and the tables' 8.5 MB.
     const entries = 3.5 * g.nodeCount;
     assert.ok(k > 200, `${k} steps`);
-    assert.ok(most < 16 * entries, `${most} bytes more on the heap at the most (${entries} entries)`);
+    assert.ok(most < 21 * entries, `${most} bytes more on the heap at the most (${entries} entries)`);
   });
 
   it('stores the chunks as they come (a copy of each), and a read gives back the encoded bytes', () => {
