@@ -138,17 +138,21 @@ export async function importConfigFile(file: string): Promise<Record<string, unk
   // a read-only folder falls back to the temp folder (then only m1nd's own files and Node built-ins resolve).
   const name = `.${path.basename(file)}.${process.pid}-${Date.now()}-${++sequence}.mjs`;
   let out = path.join(dir, name);
+  let privateDir: string | null = null;
   try {
-    fs.writeFileSync(out, code);
+    fs.writeFileSync(out, code, { flag: 'wx' });
   } catch {
-    out = path.join(os.tmpdir(), name);
-    fs.writeFileSync(out, code);
+    // A directory of its own (mkdtemp: 0700, an unpredictable name): code m1nd is about to import
+    // never sits at a name in the shared temp folder that another local user could have claimed.
+    privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-config-'));
+    out = path.join(privateDir, name);
+    fs.writeFileSync(out, code, { flag: 'wx' });
   }
   try {
     return (await import(pathToFileURL(out).href)) as Record<string, unknown>;
   } catch (error) {
     throw importError(file, error);
   } finally {
-    fs.rmSync(out, { force: true });
+    fs.rmSync(privateDir ?? out, { recursive: true, force: true });
   }
 }

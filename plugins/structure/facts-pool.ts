@@ -6,7 +6,7 @@
  * keep the process alive.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -172,6 +172,31 @@ export class FactsPool {
 let entry: Promise<string> | null = null;
 
 /**
+ * Where the bundle is kept between processes: a directory of this user's in the temp folder, used
+ * only when it is a real directory (not a symlink) owned by this user that nobody else can write
+ * to; otherwise a fresh private one for this process. The bundle is code this process imports, so
+ * it must not come from a name another local user could have created first.
+ */
+export function bundleDir(): string {
+  const uid = process.getuid?.();
+  if (uid !== undefined) {
+    const dir = join(tmpdir(), `m1nd-bundles-${uid}`);
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch {
+      // Already there: checked below.
+    }
+    try {
+      const st = lstatSync(dir);
+      if (st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0) return dir;
+    } catch {
+      // Not usable: a private one below.
+    }
+  }
+  return mkdtempSync(join(tmpdir(), 'm1nd-bundles-'));
+}
+
+/**
  * The worker's entry as plain JavaScript: the built facts-worker.js beside this module, or — run
  * from sources — facts-worker.ts and what it imports bundled once by esbuild into a temp file
  * (web-tree-sitter stays an import by absolute URL). A worker started through tsx paid ~0.8 s CPU
@@ -189,7 +214,7 @@ function workerEntry(): Promise<string> {
       const st = statSync(join(dir, name));
       stamp.update(`${name} ${st.size} ${st.mtimeMs}\n`);
     }
-    const file = join(tmpdir(), `m1nd-facts-worker-${stamp.digest('hex').slice(0, 16)}.mjs`);
+    const file = join(bundleDir(), `facts-worker-${stamp.digest('hex').slice(0, 16)}.mjs`);
     if (existsSync(file)) return pathToFileURL(file).href;
     const { build } = await import('esbuild');
     const treeSitter = import.meta.resolve('web-tree-sitter');

@@ -9,7 +9,7 @@
  * written; after incremental changes it is rebuilt in the background once the changes settle, so a
  * new process reads it instead of building.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CodeGraph, NodeKind } from './graph.ts';
@@ -68,6 +68,21 @@ interface Built {
 }
 
 let scratchCount = 0;
+
+let scratchDir: string | null = null;
+/**
+ * A directory only this user can enter (mkdtemp: 0700, a fresh name), made on first use and removed
+ * at exit: a build's bytes never go to a predictable name in the shared temp folder, where another
+ * local user could have put a symlink to a file of ours for the build process to overwrite.
+ */
+function privateScratchDir(): string {
+  if (!scratchDir) {
+    const dir = mkdtempSync(join(tmpdir(), 'm1nd-seek-'));
+    scratchDir = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return scratchDir;
+}
 
 
 /** The seek index over one CodeGraph. */
@@ -191,7 +206,7 @@ export class LexicalIndex extends IndexedPostings {
    */
   private scratchPath(): string {
     const n = ++scratchCount;
-    return this.file?.writable() && existsSync(dirname(this.file.path())) ? `${this.file.path()}.${process.pid}-${n}.tmp` : join(tmpdir(), `m1nd-seek-index-${process.pid}-${n}.tmp`);
+    return this.file?.writable() && existsSync(dirname(this.file.path())) ? `${this.file.path()}.${process.pid}-${n}.tmp` : join(privateScratchDir(), `seek-index-${n}.tmp`);
   }
 
   private async writeBytes(bytes: Buffer, holds: () => boolean): Promise<boolean> {
