@@ -124,7 +124,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const expected = readExpectedFailures(suiteVersion(cli));
   const extra = options.args ?? [];
   // The built-in plugins plus the suite's fixture resources and prompts, registered as a user plugin would.
-  const host = await startHost({ workspaceRoot: tempDir('m1nd-conformance-'), env: {}, log: memoryLogger(), extraSources: [{ definition: fixtures }] });
+  const workspace = tempDir('m1nd-conformance-');
+  const host = await startHost({ workspaceRoot: workspace, env: {}, log: memoryLogger(), extraSources: [{ definition: fixtures }] });
   const served = await serveHttp(host, { port: 0, log: memoryLogger() });
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-conformance-out-'));
   try {
@@ -144,6 +145,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     await served.close();
     await host.close();
     fs.rmSync(outDir, { recursive: true, force: true });
+    fs.rmSync(workspace, { recursive: true, force: true });
   }
 }
 
