@@ -1,4 +1,7 @@
 /** Runs every benchmark under bench/ (or those named on the command line), one after another. */
+// First: every temp directory the benchmarks (and the servers they spawn) make goes under one
+// directory of this run, removed at exit, as in the tests.
+import '../test/helpers/run-tmpdir.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Loaded before the specs (.mocharc.json `node-option`): every temporary directory of a test run —
+ * Loaded before the specs (.mocharc.json `node-option`) and by bench/run.ts: every temporary directory of a run —
  * the helpers' workspaces, stores and caches, and those of the servers and children the tests
  * spawn (they inherit TMPDIR) — goes under one directory of this run, removed when the run's
  * process exits. Without it each run left hundreds of directories in the system's temp folder.
