@@ -107,8 +107,9 @@ export const impactVerb = defineVerb({
     if (!full) {
       const ranked = [...directRows.map((r) => ({ direct: true, r })), ...transitiveRows.map((r) => ({ direct: false, r }))].slice(0, args.top_k);
       // Tokenised only when the entries' bytes exceed the budget (a token is at least one byte).
-      if (!tokenizerLoaded() && ranked.reduce((n, x) => n + Buffer.byteLength(JSON.stringify(x.r)), 0) > args.token_budget) await tokenizerReady();
-      const packed = packTextsToTokenBudget(ranked, args.token_budget, (x) => JSON.stringify(x.r));
+      const texts = new Map(ranked.map((x) => [x, JSON.stringify(x.r)]));
+      if (!tokenizerLoaded() && [...texts.values()].reduce((n, t) => n + Buffer.byteLength(t), 0) > args.token_budget) await tokenizerReady();
+      const packed = packTextsToTokenBudget(ranked, args.token_budget, (x) => texts.get(x)!);
       directShown = packed.kept.filter((x) => x.direct).map((x) => x.r as (typeof directRows)[number]);
       transitiveShown = packed.kept.filter((x) => !x.direct).map((x) => x.r as (typeof transitiveRows)[number]);
       budget = packed.report;
