@@ -26,15 +26,60 @@ export function warmTokenizer(): void {
 }
 
 /**
- * Loads the tokenizer's tables in an event-loop turn of their own (20-35 ms from the cache folder),
- * for async code about to count: the load then never adds to the stretch of the work around it.
- * Resolves at once when they are loaded.
+ * Loads the tokenizer's tables for async code about to count, without holding the event loop for
+ * long: in an event-loop turn of its own, from the cache folder's rank table (20-35 ms); with no
+ * table there (a first run, or no cache folder), the table is built in a worker thread (~0.5 s of
+ * CPU off this thread; core/token-table-worker.ts), then cached, and only its bytes are read here.
+ * A verb that will count later can start it early without awaiting. Resolves at once when loaded.
  */
-export async function tokenizerReady(): Promise<void> {
+export function tokenizerReady(): Promise<void> {
+  if (bpeCount) return Promise.resolve();
+  return (loading ??= loadAsync().finally(() => (loading = null)));
+}
+
+let loading: Promise<void> | null = null;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+async function loadAsync(): Promise<void> {
+  await nextTurn();
   if (bpeCount) return;
-  await new Promise((resolve) => setImmediate(resolve));
-  warmTokenizer();
-  await new Promise((resolve) => setImmediate(resolve));
+  const module = require.resolve('gpt-tokenizer/bpeRanks/o200k_base');
+  const tableFile = rankCacheDir === null ? null : cacheFileFor(rankCacheDir, 'gpt-tokenizer-table-o200k-', module, '.bin');
+  const cached = cachedTable(tableFile);
+  if (!cached) {
+    const built = await buildTableOffThread(tableFile);
+    const table = built && !bpeCount ? deserializeRankTable(built) : null;
+    if (table) {
+      rankLoad = 'worker';
+      bpeCount = tableCount(table);
+    }
+    await nextTurn();
+  }
+  bpeCount ??= cached ?? loadCount(); // a table the worker could not build: the package's counter, here
+  await nextTurn();
+}
+
+/** The rank table built in a worker thread and cached there in `file` (its serialised bytes), or null when that failed. */
+function buildTableOffThread(file: string | null): Promise<Uint8Array | null> {
+  return new Promise((resolve) => {
+    try {
+      const fromSource = new URL(import.meta.url).pathname.endsWith('.ts');
+      const entry = new URL(fromSource ? './token-table-worker.ts' : './token-table-worker.js', import.meta.url).href;
+      const code = fromSource
+        ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
+        : `import(${JSON.stringify(entry)});`;
+      const worker = new Worker(code, { eval: true, execArgv: [], workerData: { file } });
+      worker.unref();
+      worker.once('message', (m: { table?: Uint8Array | null }) => {
+        resolve(m.table ?? null);
+        void worker.terminate();
+      });
+      worker.once('error', () => resolve(null));
+      worker.once('exit', () => resolve(null));
+    } catch {
+      resolve(null);
+    }
+  });
 }
 
 /** The folder of the rank table's cache; null (the default) for none. The CLI sets it (core/cli.ts). */
@@ -48,9 +93,10 @@ export function useTokenizerCache(dir: string | null): void {
 /**
  * How the tokenizer was loaded: the rank table of core/token-table.ts from the cache folder (`table`),
  * the package's rank list from the cache folder (`cached`) or from gpt-tokenizer's module (`module`;
- * both then cache it and the table), or through the package entry (a failure).
+ * both then cache it and the table), built in a worker thread (`worker`: `tokenizerReady` with no
+ * table cached; then cached), or through the package entry (a failure).
  */
-export type RankLoad = 'table' | 'cached' | 'module' | 'package';
+export type RankLoad = 'table' | 'cached' | 'module' | 'package' | 'worker';
 let rankLoad: RankLoad | undefined;
 
 /** How the tokenizer's rank table was loaded (undefined until the first count that needed it). */
@@ -72,12 +118,8 @@ function loadCount(): Count {
     const dir = rankCacheDir;
     // The package's counter over a rank table kept in the cache folder (core/token-table.ts): no 200K-entry Map to build.
     const tableFile = dir === null ? null : cacheFileFor(dir, 'gpt-tokenizer-table-o200k-', module, '.bin');
-    const stored = readCacheFile(tableFile);
-    const table = typeof stored === 'string' ? null : deserializeRankTable(stored);
-    if (table) {
-      rankLoad = 'table';
-      return tableCount(table);
-    }
+    const table = cachedTable(tableFile);
+    if (table) return table;
     const file = dir === null ? null : cacheFileFor(dir, 'gpt-tokenizer-o200k-', module, '.v8ser');
     const cached = readCacheFile(file);
     let ranks: Ranks | undefined;
@@ -106,6 +148,15 @@ function loadCount(): Count {
     rankLoad = 'package';
     return (require('gpt-tokenizer') as { countTokens: Count }).countTokens;
   }
+}
+
+/** The counter over the cache folder's rank table, when it holds a sound one. */
+function cachedTable(tableFile: string | null): Count | null {
+  const stored = readCacheFile(tableFile);
+  const table = typeof stored === 'string' ? null : deserializeRankTable(stored);
+  if (!table) return null;
+  rankLoad = 'table';
+  return tableCount(table);
 }
 
 /** The `Count` of a rank table (options are always AS_TEXT here: special-token text counted as text). */
