@@ -63,6 +63,14 @@ async function load(language: Language): Promise<LoadedLanguage | null> {
   return pending;
 }
 
+/**
+ * Starts loading a language's grammar, without waiting (a facts worker sketching for a cold `twins`
+ * loads the grammar its `shapes` job will parse with meanwhile, not after).
+ */
+export function preloadGrammar(language: Language): void {
+  load(language).catch(() => undefined); // a failure shows again, and is handled, where the grammar is used
+}
+
 /** A parsed file; `done()` frees the tree. */
 export interface ParsedFile {
   tree: Tree;

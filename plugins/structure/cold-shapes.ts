@@ -17,7 +17,7 @@ import { runJob } from './facts-cache.ts';
 import type { FactsTask } from './facts-pool.ts';
 import type { Shape } from './file-facts.ts';
 import { definitionShapesOf } from './shapes.ts';
-import { twinPairs } from './twin-pairs.ts';
+import { LshIndex } from './lsh-index.ts';
 
 /** Least lexical-sketch Jaccard that makes a symbol a candidate. */
 export const SKETCH_THRESHOLD = 0.6;
@@ -38,25 +38,45 @@ export interface ColdOutcome {
   unfinished: number;
 }
 
-/** The symbols whose lexical sketch has an LSH partner of the same kind with sketch Jaccard ≥ SKETCH_THRESHOLD. */
-export async function pickCandidates(byFile: Iterable<readonly GraphNode[]>, sketches: ReadonlyMap<string, Shape>, pace: () => Promise<void>, threshold = SKETCH_THRESHOLD): Promise<Set<string>> {
-  const byKind = new Map<string, GraphNode[]>();
-  for (const list of byFile) {
-    for (const s of list) {
-      if (!sketches.has(s.id)) continue;
-      const l = byKind.get(s.kind);
-      if (l) l.push(s);
-      else byKind.set(s.kind, [s]);
+/** Pair looks (a Jaccard each at most) between two paces of the candidate pick. */
+const LOOKS_PER_PACE = 2_000;
+
+/** Candidate pick from the sketches in a fixed order: files in `byFile` order, each file's symbols in order; a kind pairs with its own kind only. */
+class CandidatePick {
+  private readonly byKind = new Map<string, { index: LshIndex; ids: string[] }>();
+  private looks = 0;
+
+  constructor(private readonly threshold: number) {}
+
+  /** Adds one file's sketched symbols (those with a sketch), pacing as the looks add up. */
+  async addFile(symbols: readonly GraphNode[], sketches: readonly (Shape | undefined)[], pace: () => Promise<void>): Promise<void> {
+    for (let i = 0; i < symbols.length; i++) {
+      const sketch = sketches[i];
+      if (!sketch) continue;
+      let kind = this.byKind.get(symbols[i].kind);
+      if (!kind) this.byKind.set(symbols[i].kind, (kind = { index: new LshIndex(this.threshold, { rows: SKETCH_ROWS, pairs: false }), ids: [] }));
+      const { index, looks } = kind.index.add(sketch);
+      kind.ids[index] = symbols[i].id;
+      if ((this.looks += looks + 1) >= LOOKS_PER_PACE) {
+        this.looks = 0;
+        await pace();
+      }
     }
   }
-  const candidates = new Set<string>();
-  for (const nodes of byKind.values()) {
-    const covered = new Uint8Array(nodes.length);
-    await twinPairs(nodes.map((s) => sketches.get(s.id)!), threshold, Number.MAX_SAFE_INTEGER, { rows: SKETCH_ROWS, pace, covered });
-    for (let i = 0; i < nodes.length; i++) if (covered[i]) candidates.add(nodes[i].id);
-    await pace();
+
+  /** The ids of the symbols with a partner. */
+  done(): Set<string> {
+    const out = new Set<string>();
+    for (const { index, ids } of this.byKind.values()) for (let i = 0; i < ids.length; i++) if (index.covered(i)) out.add(ids[i]);
+    return out;
   }
-  return candidates;
+}
+
+/** The symbols whose lexical sketch has an LSH partner of the same kind with sketch Jaccard ≥ SKETCH_THRESHOLD. */
+export async function pickCandidates(byFile: Iterable<readonly GraphNode[]>, sketches: ReadonlyMap<string, Shape>, pace: () => Promise<void>, threshold = SKETCH_THRESHOLD): Promise<Set<string>> {
+  const pick = new CandidatePick(threshold);
+  for (const list of byFile) await pick.addFile(list, list.map((s) => sketches.get(s.id)), pace);
+  return pick.done();
 }
 
 function rangesOf(list: readonly GraphNode[]): number[] {
@@ -67,30 +87,45 @@ function rangesOf(list: readonly GraphNode[]): number[] {
 
 /**
  * Shapes of the candidate symbols of the `missing` files into `shapes` (which holds the shapes of
- * the other files' symbols already). `byFile`: every compared symbol by file.
+ * the other files' symbols already). `byFile`: every compared symbol by file. `onFile`, when given,
+ * is called for every file of `byFile`, in that order, as soon as its shapes are all in (while the
+ * workers parse the files after it).
  */
-export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string, GraphNode[]>, missing: ReadonlySet<string>, shapes: Map<string, Shape>, deadline: Deadline): Promise<ColdOutcome> {
-  // 1. Sketches of every compared symbol (those with a known shape too: they may pair with a missing one).
+export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string, GraphNode[]>, missing: ReadonlySet<string>, shapes: Map<string, Shape>, deadline: Deadline, onFile?: (list: readonly GraphNode[], shapes: ReadonlyMap<string, Shape>) => Promise<void>): Promise<ColdOutcome> {
+  // 1. Sketches of every compared symbol (those with a known shape too: they may pair with a missing
+  // one), 2. picked as they land (the main thread is idle meanwhile), in task order: a file's
+  // sketches wait for those of the files before it, so the pick never depends on which batch came first.
   const tasks: FactsTask[] = [];
   for (const [path, list] of byFile) tasks.push({ path, language: list[0].language as Language, ranges: rangesOf(list) });
-  const sketches = new Map<string, Shape>();
-  const sketchedFiles = new Set<string>();
+  const order = new Map(tasks.map((t, k) => [t, k]));
+  const landed: ((Shape | undefined)[] | null | undefined)[] = new Array(tasks.length);
+  const pick = new CandidatePick(SKETCH_THRESHOLD);
+  let next = 0;
   let sketched = 0;
+  let picking: Promise<void> = Promise.resolve();
+  const drain = async (skipMissing: boolean) => {
+    while (next < tasks.length && (landed[next] !== undefined || skipMissing)) {
+      const k = next++;
+      const sketches = landed[k];
+      landed[k] = null; // done with (the views on the batch's buffer go with it)
+      if (sketches) await pick.addFile(byFile.get(tasks[k].path)!, sketches, () => deadline.pace());
+    }
+  };
   const sketchWorkers = await runJob(graph, 'sketch', tasks, SKETCH_BATCH_FILES, deadline, (batch, packed) => {
     const files = unpackSketches(packed);
     for (let k = 0; k < batch.length; k++) {
       const list = files[k];
-      sketchedFiles.add(batch[k].path);
-      if (!list) continue;
-      sketched++;
       const symbols = byFile.get(batch[k].path)!;
-      for (let i = 0; i < symbols.length && i < list.length; i++) if (list[i].tokens >= SKETCH_MIN_TOKENS) sketches.set(symbols[i].id, list[i]);
+      if (list) sketched++;
+      landed[order.get(batch[k])!] = symbols.map((_, i) => (list && i < list.length && list[i].tokens >= SKETCH_MIN_TOKENS ? list[i] : undefined));
     }
+    picking = picking.then(() => drain(false));
   });
-  await deadline.pace();
-  // 2. Candidates: a sketch partner of the same kind (twins compares a kind with itself only).
-  const candidates = await pickCandidates(byFile.values(), sketches, () => deadline.pace());
-  // 3. The candidates' AST shapes, for the files without facts.
+  const sketchedFiles = new Set(tasks.filter((_, k) => landed[k] !== undefined).map((t) => t.path));
+  picking = picking.then(() => drain(true)); // the files left by the deadline are skipped
+  await picking;
+  const candidates = pick.done();
+  // 3. The candidates' AST shapes, for the files without facts; `onFile` gets every file, in order, once its shapes are in.
   const shapeTasks: FactsTask[] = [];
   const wanted = new Map<string, GraphNode[]>();
   for (const path of missing) {
@@ -101,15 +136,29 @@ export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string
   }
   let parsed = 0;
   const parsedFiles = new Set<string>();
+  const files = [...byFile];
+  let nextFile = 0;
+  let feeding: Promise<void> = Promise.resolve();
+  const feed = async (skipMissing: boolean) => {
+    while (onFile && nextFile < files.length) {
+      const [path, list] = files[nextFile];
+      if (!skipMissing && wanted.has(path) && !parsedFiles.has(path)) return;
+      nextFile++;
+      await onFile(list, shapes);
+    }
+  };
   const shapeWorkers = await runJob(graph, 'shapes', shapeTasks, SHAPES_BATCH_FILES, deadline, (batch, packed) => {
-    const files = unpackDefinitions(packed);
+    const defsOf = unpackDefinitions(packed);
     for (let k = 0; k < batch.length; k++) {
       parsed++;
       parsedFiles.add(batch[k].path);
-      const defs = files[k];
+      const defs = defsOf[k];
       if (defs) definitionShapesOf(defs, wanted.get(batch[k].path)!, shapes);
     }
+    feeding = feeding.then(() => feed(false));
   });
+  feeding = feeding.then(() => feed(true)); // files left by the deadline: without their candidates' shapes
+  await feeding;
   let unfinished = 0;
   for (const path of missing) if (!sketchedFiles.has(path) || (wanted.has(path) && !parsedFiles.has(path))) unfinished++;
   return { sketched, candidates: candidates.size, parsed, workers: Math.max(sketchWorkers, shapeWorkers), unfinished };

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { Language, Parser, Query } from 'web-tree-sitter';
-import { setGrammarLoader } from './code-trees.ts';
+import { preloadGrammar, setGrammarLoader } from './code-trees.ts';
 import { shapesJob, sketchJob } from './cold-shapes-work.ts';
 import { computeFacts } from './file-facts.ts';
 import type { FactsRequest, FactsResponse, WireFacts } from './facts-pool.ts';
@@ -27,6 +27,8 @@ async function handle(req: FactsRequest): Promise<FactsResponse> {
     classKey = req.classKey;
   } else if (req.classKey !== classKey) return { type: 'error', id: req.id, message: 'class names out of date', stale: true };
   if (req.job === 'sketch' || req.job === 'shapes') {
+    // Sketches come before a cold twins' `shapes` job: its grammars load meanwhile.
+    if (req.job === 'sketch') for (const language of new Set(req.tasks.map((t) => t.language))) preloadGrammar(language);
     const texts = req.tasks.map((task) => {
       try {
         return readFileSync(join(req.root, task.path), 'utf8');

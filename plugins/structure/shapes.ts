@@ -56,9 +56,11 @@ export interface ShapesOutcome {
 /**
  * Shapes of every symbol given (any files), within the deadline: the missing files' facts are
  * computed. With `cold` (twins), when many files have no facts yet (at least the pool's threshold),
- * only the candidate symbols' shapes are made instead (cold-shapes.ts).
+ * only the candidate symbols' shapes are made instead (cold-shapes.ts), and `onFile` is called with
+ * each file's symbols, in a fixed order, as soon as that file's shapes are in (the outcome's `cold`
+ * says it was; otherwise it is not called).
  */
-export async function collectShapes(graph: GraphService, symbols: readonly GraphNode[], deadline: Deadline, options: { cold?: boolean } = {}): Promise<ShapesOutcome> {
+export async function collectShapes(graph: GraphService, symbols: readonly GraphNode[], deadline: Deadline, options: { cold?: boolean; onFile?: (list: readonly GraphNode[], shapes: ReadonlyMap<string, Shape>) => Promise<void> } = {}): Promise<ShapesOutcome> {
   const byFile = new Map<string, GraphNode[]>();
   for (const s of symbols) {
     if (!s.language) continue;
@@ -82,7 +84,7 @@ export async function collectShapes(graph: GraphService, symbols: readonly Graph
   }
   if (coldCall) {
     // As verb work: the background facts job starts no slice meanwhile (its workers would be the same).
-    const cold = await asVerbWork(() => coldShapes(graph, byFile, new Set(missing.map((m) => m.path)), shapes, deadline));
+    const cold = await asVerbWork(() => coldShapes(graph, byFile, new Set(missing.map((m) => m.path)), shapes, deadline, options.onFile));
     return { shapes, filesDone: byFile.size - cold.unfinished, filesTotal: byFile.size, workers: cold.workers, fromStore: known.fromStore, parsed: cold.parsed, cold: { sketched: cold.sketched, candidates: cold.candidates } };
   }
   return { shapes, filesDone, filesTotal: byFile.size, workers: outcome.workers, fromStore: known.fromStore, parsed: outcome.computed };

@@ -1,11 +1,11 @@
 /** twins: structurally near-identical functions and classes — normalised AST shape plus graph signature, found by LSH. */
-import { AgentId, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { sharedFeatureNames, type GraphNode } from '../../graph/api.ts';
+import { AgentId, defineVerb, packToTokenBudgetPaced, StringEnum, tokenizerReady, Type } from '../../../core/index.ts';
+import { sharedFeatureNames, warmSignatures, type GraphNode } from '../../graph/api.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
 import { collectShapes } from '../shapes.ts';
-import { scoreTwins, type TwinPair } from '../twin-pairs.ts';
+import { TwinScorer, type TwinPair } from '../twin-pairs.ts';
 
 /** Shapes smaller than this are one-liners: they would all look alike. */
 const MIN_TOKENS = 30;
@@ -38,6 +38,7 @@ export const twinsVerb = defineVerb({
   guide:
     'similarity = 0.8 × AST Jaccard (5-token shingles of the normalised tree: names and literal values drop out, operators stay) + 0.2 × graph-signature similarity (same calls/references), or the AST score alone when the graph has no features for the pair. Pairs are only compared when MinHash/LSH puts them in a shared bucket, so this scales past pairwise. Kinds compare with their own kind only. A cold call (no scan facts for most files yet) first sketches every symbol from its text (lexical MinHash, no parse) and parses only the candidates with a sketch partner (`compared.files_sketched`, `candidates`); on the stdlib it returned 0.97 of the full comparison\'s pairs (all of the best 500).',
   handler: async (args, call) => {
+    void tokenizerReady(); // the result is packed to a token budget: a first load of the tables off this thread meanwhile
     const { graph, engine } = await structureCall(call);
     const g = engine.graph;
     const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
@@ -51,10 +52,15 @@ export const twinsVerb = defineVerb({
       if (n && kinds.has(n.kind) && scope.has(n.path) && n.language !== 'markdown' && n.endLine - n.startLine >= 2) symbols.push(n);
       if ((i & 4095) === 4095) await deadline.pace();
     }
-    const { shapes, filesDone, filesTotal, workers, fromStore, parsed, cold } = await collectShapes(graph, symbols, deadline, { cold: true });
-    const threshold = args.similarity_threshold ?? 0.8;
-    const minTokens = args.min_tokens ?? MIN_TOKENS;
-    const pairs = await scoreTwins(g, symbols, shapes, kinds, threshold, minTokens, () => deadline.pace());
+    // The graph part of the score, made while the shapes are computed (mostly in the facts workers).
+    const pace = () => deadline.pace();
+    const warming = warmSignatures(g, pace);
+    // A cold call scores each file's symbols as their shapes land (the workers parse on meanwhile); otherwise all at the end.
+    const scorer = new TwinScorer(g, kinds, args.similarity_threshold ?? 0.8, args.min_tokens ?? MIN_TOKENS);
+    const { shapes, filesDone, filesTotal, workers, fromStore, parsed, cold } = await collectShapes(graph, symbols, deadline, { cold: true, onFile: (list, known) => scorer.add(list, known, pace) });
+    if (!cold) await scorer.add(symbols, shapes, pace);
+    await warming;
+    const pairs = await scorer.finish(pace);
     // Reasons only for the pairs returned: naming shared features costs a look at both neighbourhoods.
     const reasonOf = (p: TwinPair) => {
       const shared = p.graph !== null ? sharedFeatureNames(g, g.indexOf(p.a.id), g.indexOf(p.b.id), 4) : [];
@@ -68,7 +74,7 @@ export const twinsVerb = defineVerb({
       graph: p.graph === null ? null : Math.round(p.graph * 1000) / 1000,
       reason: reasonOf(p),
     }));
-    const { kept, report } = packToTokenBudget(rows, args.token_budget ?? 4000);
+    const { kept, report } = await packToTokenBudgetPaced(rows, args.token_budget ?? 4000, pace);
     return {
       pairs: kept,
       total: pairs.length,

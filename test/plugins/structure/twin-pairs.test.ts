@@ -68,3 +68,32 @@ describe('twinPairs (MinHash/LSH candidates, exact Jaccard)', () => {
     }
   });
 });
+
+describe('LshIndex (shapes added one at a time)', () => {
+  it('over thousands of shapes (its bucket table grows several times) finds every exact copy, only true pairs, and marks the same ends in cover mode', async () => {
+    const { LshIndex } = await import('../../../plugins/structure/lsh-index.ts');
+    const shapes: Shape[] = [];
+    for (let i = 0; i < 4000; i++) shapes.push(shape(i + 1, 20 + (i % 40)));
+    const copies: [number, number][] = [];
+    for (let i = 0; i < 50; i++) {
+      shapes.push({ shingles: shapes[i * 37].shingles.slice(), tokens: shapes[i * 37].tokens });
+      copies.push([i * 37, shapes.length - 1]);
+    }
+    const pairs = new LshIndex(0.7, { rows: 4, pairs: true });
+    const cover = new LshIndex(0.7, { rows: 4, pairs: false });
+    for (const s of shapes) {
+      pairs.add(s);
+      cover.add(s);
+    }
+    const found = new Set(pairs.pairs().map((p) => `${p.a},${p.b}`));
+    for (const [a, b] of copies) assert.ok(found.has(`${a},${b}`), `copy ${a},${b}`);
+    const ends = new Uint8Array(shapes.length);
+    for (const p of pairs.pairs()) {
+      assert.ok(p.a < p.b);
+      assert.equal(p.ast, jaccard(shapes[p.a].shingles, shapes[p.b].shingles));
+      assert.ok(p.ast >= 0.7);
+      ends[p.a] = ends[p.b] = 1;
+    }
+    for (let i = 0; i < shapes.length; i++) assert.equal(cover.covered(i), ends[i] === 1, `shape ${i}`);
+  });
+});
