@@ -29,7 +29,8 @@
  *   twins-cold — a new process, the facts table removed, background job off: the first call is
  *                twins (a truly cold twins: no facts or shapes anywhere; it sketches every file and
  *                parses only the candidates' files, cold-shapes.ts).
- * `--phases a,b` runs only those phases after the main run.
+ * `--phases a,b` runs only those phases after the main run. (The same truly cold twins from the built
+ * `dist/`, with each thread's CPU: bench/twins-cold-child.mjs.)
  *
  *   node --import tsx bench/structure.bench.ts [--corpus DIR] [--store DIR] [--only layers,scan_all,twins,taint_trace]
  */
