@@ -44,7 +44,8 @@ describe('document conversion in a worker thread', function () {
     assert.equal(r.converter, 'html', JSON.stringify(r));
     assert.ok(r.markdown_chars > 100_000);
     console.log(`      conversion ${Math.round(took)} ms, ${latencies.length} pings, max ${Math.max(...latencies).toFixed(1)} ms`);
-    assert.ok(took > 1000, `the conversion took ${took} ms: too quick to show anything`);
+    // Long enough for the pings to show anything (it took 1-3 s on these machines, once 990 ms).
+    assert.ok(took > 500, `the conversion took ${took} ms: too quick to show anything`);
     assert.ok(latencies.length >= 10, `${latencies.length} pings answered during ${Math.round(took)} ms`);
     latencies.sort((a, b) => a - b);
     const p95 = latencies[Math.floor(latencies.length * 0.95)];
