@@ -79,6 +79,27 @@ export async function pickCandidates(byFile: Iterable<readonly GraphNode[]>, ske
   return pick.done();
 }
 
+/**
+ * Steps run one after another as callbacks that cannot wait queue them (a batch landing); `done()`
+ * waits for the last and rethrows the first failure. A failure is held, never left as a rejection
+ * nobody handles until `done()` (which would stop the process), and the steps after it are skipped.
+ */
+function inOrder(): { queue(step: () => Promise<void>): void; done(): Promise<void> } {
+  let tail: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | null = null;
+  return {
+    queue(step) {
+      tail = tail.then(() => (failure ? undefined : step())).catch((error: unknown) => {
+        failure ??= { error };
+      });
+    },
+    async done() {
+      await tail;
+      if (failure) throw failure.error;
+    },
+  };
+}
+
 function rangesOf(list: readonly GraphNode[]): number[] {
   const out: number[] = [];
   for (const s of list) out.push(s.startLine, s.endLine);
@@ -102,7 +123,7 @@ export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string
   const pick = new CandidatePick(SKETCH_THRESHOLD);
   let next = 0;
   let sketched = 0;
-  let picking: Promise<void> = Promise.resolve();
+  const picking = inOrder();
   const drain = async (skipMissing: boolean) => {
     while (next < tasks.length && (landed[next] !== undefined || skipMissing)) {
       const k = next++;
@@ -119,11 +140,11 @@ export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string
       if (list) sketched++;
       landed[order.get(batch[k])!] = symbols.map((_, i) => (list && i < list.length && list[i].tokens >= SKETCH_MIN_TOKENS ? list[i] : undefined));
     }
-    picking = picking.then(() => drain(false));
+    picking.queue(() => drain(false));
   });
   const sketchedFiles = new Set(tasks.filter((_, k) => landed[k] !== undefined).map((t) => t.path));
-  picking = picking.then(() => drain(true)); // the files left by the deadline are skipped
-  await picking;
+  picking.queue(() => drain(true)); // the files left by the deadline are skipped
+  await picking.done();
   const candidates = pick.done();
   // 3. The candidates' AST shapes, for the files without facts; `onFile` gets every file, in order, once its shapes are in.
   const shapeTasks: FactsTask[] = [];
@@ -138,7 +159,7 @@ export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string
   const parsedFiles = new Set<string>();
   const files = [...byFile];
   let nextFile = 0;
-  let feeding: Promise<void> = Promise.resolve();
+  const feeding = inOrder();
   const feed = async (skipMissing: boolean) => {
     while (onFile && nextFile < files.length) {
       const [path, list] = files[nextFile];
@@ -155,10 +176,10 @@ export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string
       const defs = defsOf[k];
       if (defs) definitionShapesOf(defs, wanted.get(batch[k].path)!, shapes);
     }
-    feeding = feeding.then(() => feed(false));
+    feeding.queue(() => feed(false));
   });
-  feeding = feeding.then(() => feed(true)); // files left by the deadline: without their candidates' shapes
-  await feeding;
+  feeding.queue(() => feed(true)); // files left by the deadline: without their candidates' shapes
+  await feeding.done();
   let unfinished = 0;
   for (const path of missing) if (!sketchedFiles.has(path) || (wanted.has(path) && !parsedFiles.has(path))) unfinished++;
   return { sketched, candidates: candidates.size, parsed, workers: Math.max(sketchWorkers, shapeWorkers), unfinished };

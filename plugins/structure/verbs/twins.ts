@@ -55,6 +55,7 @@ export const twinsVerb = defineVerb({
     // The graph part of the score, made while the shapes are computed (mostly in the facts workers).
     const pace = () => deadline.pace();
     const warming = warmSignatures(g, pace);
+    warming.catch(() => undefined); // awaited below; until then a failure is not an unhandled rejection
     // A cold call scores each file's symbols as their shapes land (the workers parse on meanwhile); otherwise all at the end.
     const scorer = new TwinScorer(g, kinds, args.similarity_threshold ?? 0.8, args.min_tokens ?? MIN_TOKENS);
     const { shapes, filesDone, filesTotal, workers, fromStore, parsed, cold } = await collectShapes(graph, symbols, deadline, { cold: true, onFile: (list, known) => scorer.add(list, known, pace) });
