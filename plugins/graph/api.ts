@@ -54,7 +54,7 @@ export { tokenize } from './engine/lexical-index.ts';
 export { nearNames } from './engine/node-lookup.ts';
 export type { ExtensionChange, ExtensionReport, ParseExtensionFn, ParseExtensionInput, ParseExtensionSpec } from './engine/parse-extensions.ts';
 export { extractMarkdown } from './engine/parsers/markdown.ts';
-export { createParser, grammarPath, loadGrammar, treeSitterRuntime } from './engine/parsers/tree-sitter.ts';
+export { createParser, grammarPath, loadGrammar, treeSitterModule, treeSitterRuntime } from './engine/parsers/tree-sitter.ts';
 export type { GrammarName } from './engine/parsers/tree-sitter.ts';
 export { dirOf } from './engine/resolve.ts';
 export { nodeLoc } from './engine/stats.ts';

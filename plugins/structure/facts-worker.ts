@@ -1,3 +1,4 @@
+/// <reference types="emscripten" preserve="true" />
 /** A facts worker: reads, parses and reads the facts of batches of files (file-facts.ts), off the main thread. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { Language, Parser, Query } from 'web-tree-sitter';
 import { preloadGrammar, setGrammarLoader } from './code-trees.ts';
 import { shapesJob, sketchJob } from './cold-shapes-work.ts';
 import { computeFacts } from './file-facts.ts';
+import { useRuntimeModule } from './tree-walk.ts';
 import type { FactsRequest, FactsResponse, WireFacts } from './facts-pool.ts';
 
 let classKey = '';
@@ -13,8 +15,11 @@ let classNames: ReadonlySet<string> = new Set();
 
 let grammars: Record<string, string> = {};
 let runtime: Promise<void> | null = null;
+/** Emscripten's module object for the runtime: the shape walks read its exports (tree-walk.ts). */
+const moduleObject = {};
+useRuntimeModule(moduleObject);
 setGrammarLoader(async (name) => {
-  await (runtime ??= Parser.init());
+  await (runtime ??= Parser.init(moduleObject as EmscriptenModule));
   const path = grammars[name];
   if (!path) throw new Error(`no grammar path for ${name}`);
   return Language.load(path);

@@ -8,6 +8,7 @@
 import type { Language } from '../graph/api.ts';
 import { excerpt, linesOf, parseCode, type Node, type ParsedFile } from './code-trees.ts';
 import { CODE_RULES, type CodeRule, type RuleContext } from './code-rules.ts';
+import { walkTree } from './tree-walk.ts';
 
 /** A finding before graph validation. */
 export interface RawFinding {
@@ -316,53 +317,56 @@ export function definitionShapes(root: Node, language?: Language): DefinitionSha
       spans[o.index] = { start: o.start, end: count, row: o.row, endRow: o.endRow };
     }
   };
-  const cursor = root.walk();
-  let depth = 0;
-  let descend = true;
-  for (;;) {
-    if (descend) {
-      const id = cursor.nodeTypeId;
-      let h = ids.get(id);
-      if (h === undefined) {
-        const type = cursor.nodeType;
-        // Low bit set: a definition type. The hash keeps its other 31 bits.
-        ids.set(id, (h = (typeHashOf(type) & ~1) | (DEFINITIONS.has(type) ? 1 : 0)));
-      }
-      if (h & 1) {
-        open.push({ depth, start: count, row: cursor.startPosition.row, endRow: cursor.endPosition.row, index: spans.length });
-        spans.push({ start: 0, end: 0, row: 0, endRow: 0 });
-      }
-      if (h >>> 1 !== 0) {
-        if (count === tokens.length) {
-          const grown = new Int32Array(tokens.length * 2);
-          grown.set(tokens);
-          tokens = grown;
+  const cursor = walkTree(root);
+  try {
+    let depth = 0;
+    let descend = true;
+    for (;;) {
+      if (descend) {
+        const id = cursor.typeId();
+        let h = ids.get(id);
+        if (h === undefined) {
+          const type = cursor.typeName(id);
+          // Low bit set: a definition type. The hash keeps its other 31 bits.
+          ids.set(id, (h = (typeHashOf(type) & ~1) | (DEFINITIONS.has(type) ? 1 : 0)));
         }
-        tokens[count++] = h & ~1;
+        if (h & 1) {
+          open.push({ depth, start: count, row: cursor.startRow(), endRow: cursor.endRow(), index: spans.length });
+          spans.push({ start: 0, end: 0, row: 0, endRow: 0 });
+        }
+        if (h >>> 1 !== 0) {
+          if (count === tokens.length) {
+            const grown = new Int32Array(tokens.length * 2);
+            grown.set(tokens);
+            tokens = grown;
+          }
+          tokens[count++] = h & ~1;
+        }
+        let enter = true;
+        if (holds && open.length === 0) {
+          let e = holds.get(id);
+          if (e === undefined) holds.set(id, (e = PY_STATEMENT_HOLDERS.has(cursor.typeName(id))));
+          enter = e;
+        }
+        if (enter && cursor.gotoFirstChild()) {
+          depth++;
+          continue;
+        }
       }
-      let enter = true;
-      if (holds && open.length === 0) {
-        let e = holds.get(id);
-        if (e === undefined) holds.set(id, (e = PY_STATEMENT_HOLDERS.has(cursor.nodeType)));
-        enter = e;
-      }
-      if (enter && cursor.gotoFirstChild()) {
-        depth++;
+      if (cursor.gotoNextSibling()) {
+        close(depth);
+        descend = true;
         continue;
       }
+      if (!cursor.gotoParent()) break;
+      depth--;
+      close(depth + 1);
+      descend = false;
     }
-    if (cursor.gotoNextSibling()) {
-      close(depth);
-      descend = true;
-      continue;
-    }
-    if (!cursor.gotoParent()) break;
-    depth--;
-    close(depth + 1);
-    descend = false;
+  } finally {
+    cursor.done(); // before any other use of the runtime
   }
   close(0);
-  cursor.delete();
   const shingles = shingleHashes(tokens, count);
   return spans.map((s) => ({ row: s.row, endRow: s.endRow, ...shapeOfRange(shingles, s.start, Math.min(s.end, s.start + MAX_SHAPE_TOKENS)) }));
 }

@@ -4,10 +4,12 @@
  */
 import type { Query } from 'web-tree-sitter';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import { loadGrammar, treeSitterRuntime, type Language } from '../graph/api.ts';
+import { loadGrammar, treeSitterModule, treeSitterRuntime, type Language } from '../graph/api.ts';
 import { compiledQuery, parseCode, QueryError, setGrammarLoader, type ParsedFile } from './code-trees.ts';
+import { useRuntimeModule } from './tree-walk.ts';
 
 setGrammarLoader(loadGrammar, treeSitterRuntime);
+useRuntimeModule(treeSitterModule());
 
 function coded(error: unknown): unknown {
   return error instanceof QueryError

@@ -45,6 +45,14 @@ export function wasmMemoryBytes(): number {
   return moduleObject.HEAP8?.byteLength ?? 0;
 }
 
+/**
+ * The runtime's module object (its exports and memory views once started), for readers that call the
+ * runtime's cursor functions directly (the structure plugin's shape walk).
+ */
+export function treeSitterModule(): object {
+  return moduleObject;
+}
+
 /** Absolute path of a grammar's `.wasm` file inside @vscode/tree-sitter-wasm. */
 export function grammarPath(name: GrammarName): string {
   return require.resolve(`@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`);
