@@ -19,6 +19,11 @@ const Options = Type.Object({
   workerNice: Type.Integer({ minimum: 0, maximum: 19, default: 10, description: 'How much lower the parse workers run than the main thread (Linux nice, per thread; 0: the same)' }),
 });
 
+/** A quiet moment for the index warm-up: this long without a call in flight. */
+const QUIET_MS = 250;
+/** The warm-up waits for a quiet moment at most this long (an agent calling without pause). */
+const MAX_WARM_DEFER_MS = 20_000;
+
 export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: string[]; gitMaxCommits: number; typeCheck: boolean; parseWorkers?: number; workerNice: number }>({
   name: 'graph',
   version: '0.1.0',
@@ -45,12 +50,28 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     let closed = false;
     let watching = false;
     let watchError: string | null = null;
-    // The seek index and PageRank build on first use (~0.3 s on 25K nodes): build them off the call path.
-    const warmSoon = () =>
-      setImmediate(() => {
+    // The seek index and PageRank build on first use (~0.3 s on 25K nodes): build them off the call
+    // path, in a quiet moment — no call in flight for QUIET_MS — so that the calls right after a load
+    // (an agent's first few) do not share the cores with them (a verb that needs them builds them itself).
+    const active = new Set<CallState>();
+    let lastActivity = 0;
+    ctx.hooks.beforeCall.tap('graph:activity', (call) => {
+      active.add(call);
+      lastActivity = performance.now();
+    });
+    const warmSoon = () => {
+      const asked = performance.now();
+      const tick = () => {
         if (closed) return;
+        const now = performance.now();
+        if ((active.size > 0 || now - lastActivity < QUIET_MS) && now - asked < MAX_WARM_DEFER_MS) {
+          setTimeout(tick, QUIET_MS).unref();
+          return;
+        }
         engine.warmIndexes().catch((error: Error) => ctx.log.debug(`index warm-up skipped: ${error.message}`));
-      }).unref();
+      };
+      setImmediate(tick).unref();
+    };
 
     // The stored graph loads in the background once a client is initialized (the `ready` hook):
     // initialize and tools/list never wait for it; a verb that needs the graph waits (beforeCall, below), and the
@@ -105,6 +126,7 @@ export default definePlugin<{ watch: boolean; maxFileBytes: number; exclude: str
     // Reads by an agent on the federated view check `<repo>::path` inside that repository's root.
     ctx.hooks.gate.tap('graph:workspace-paths', workspacePathGate((call) => (call.effect === 'read' ? service.federation.serviceFor(call.ctx.agentId) : service).engine));
     ctx.hooks.afterCall.tap('graph', (call, outcome) => {
+      if (active.delete(call)) lastActivity = performance.now();
       if (call.name === 'ingest' && outcome.kind === 'ok') {
         lastIngest = new Date().toISOString();
         warmSoon();
