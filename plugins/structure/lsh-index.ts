@@ -13,7 +13,7 @@
  * where everyone has a partner).
  */
 import { HASHES, minhashOf, mix, SEEDS } from './minhash.ts';
-import { jaccard, type Shape } from './shapes.ts';
+import { jaccardAtLeast, type Shape } from './shapes.ts';
 
 /** Members of a bucket that are compared (a larger bucket holds boilerplate). */
 const MAX_BUCKET = 60;
@@ -23,6 +23,11 @@ export interface LshPair {
   a: number;
   b: number;
   ast: number;
+}
+
+/** A table slot's hash of a key. */
+function slotHash(hi: number, lo: number, code: number): number {
+  return Math.imul(hi ^ Math.imul(lo, 0x9e3779b1) ^ Math.imul(code, 0x85ebca6b), 0x27d4eb2f) >>> 0;
 }
 
 /** Growable Int32Array. */
@@ -46,11 +51,8 @@ export class LshIndex {
   private shapes: Shape[] = [];
   private cover = new Uint8Array(0);
   private count = 0;
-  // The table: per slot the key's high and low parts, its band + 1 (0: empty), its bucket.
-  private tHi = new Int32Array(1 << 14);
-  private tLo = new Int32Array(1 << 14);
-  private tCode = new Int32Array(1 << 14);
-  private tBucket = new Int32Array(1 << 14);
+  /** The table, four words a slot (one cache line per probe): the key's high and low parts, its band + 1 (0: empty), its bucket. */
+  private table = new Int32Array(4 << 14);
   private buckets = 0;
   private bucketSize = new Int32Array(1024);
   /** Last member added to each bucket; a member's slot (index × bands + band) chains to the one before. */
@@ -106,7 +108,7 @@ export class LshIndex {
         const b = this.shapes[j].shingles;
         // Jaccard ≤ smaller ÷ larger set: a pair of very different sizes needs no merge.
         if (Math.min(a.length, b.length) < this.threshold * Math.max(a.length, b.length) - 1e-9) continue;
-        const ast = jaccard(a, b);
+        const ast = jaccardAtLeast(a, b, this.threshold); // −1 when under it
         if (ast < this.threshold) continue;
         if (pairs) this.found.push({ a: j, b: i, ast });
         if (!this.cover[i]) this.markCovered(i, band); // its buckets of the bands before this one
@@ -152,13 +154,14 @@ export class LshIndex {
 
   /** The bucket of a key (made on first sight). */
   private bucketFor(hi: number, lo: number, code: number): number {
-    const mask = this.tCode.length - 1;
-    let at = (Math.imul(hi ^ Math.imul(lo, 0x9e3779b1) ^ Math.imul(code, 0x85ebca6b), 0x27d4eb2f) >>> 0) & mask;
+    const table = this.table;
+    const mask = (table.length >> 2) - 1;
+    let at = (slotHash(hi, lo, code) & mask) << 2;
     for (;;) {
-      const c = this.tCode[at];
+      const c = table[at + 2];
       if (c === 0) break;
-      if (c === code && this.tHi[at] === hi && this.tLo[at] === lo) return this.tBucket[at];
-      at = (at + 1) & mask;
+      if (c === code && table[at] === hi && table[at + 1] === lo) return table[at + 3];
+      at = (at + 4) & (table.length - 1);
     }
     const bucket = this.buckets++;
     if (bucket >= this.bucketSize.length) {
@@ -166,31 +169,29 @@ export class LshIndex {
       this.bucketLast = grown(this.bucketLast, this.bucketLast.length * 2);
       this.bucketOpen = grown(this.bucketOpen, this.bucketOpen.length * 2);
     }
-    this.tHi[at] = hi;
-    this.tLo[at] = lo;
-    this.tCode[at] = code;
-    this.tBucket[at] = bucket;
-    if (this.buckets * 2 > this.tCode.length) this.rehash();
+    table[at] = hi;
+    table[at + 1] = lo;
+    table[at + 2] = code;
+    table[at + 3] = bucket;
+    if (this.buckets * 2 > table.length >> 2) this.rehash();
     return bucket;
   }
 
   private rehash(): void {
-    const { tHi, tLo, tCode, tBucket } = this;
-    const size = tCode.length * 2;
-    this.tHi = new Int32Array(size);
-    this.tLo = new Int32Array(size);
-    this.tCode = new Int32Array(size);
-    this.tBucket = new Int32Array(size);
-    const mask = size - 1;
-    for (let k = 0; k < tCode.length; k++) {
-      if (tCode[k] === 0) continue;
-      let at = (Math.imul(tHi[k] ^ Math.imul(tLo[k], 0x9e3779b1) ^ Math.imul(tCode[k], 0x85ebca6b), 0x27d4eb2f) >>> 0) & mask;
-      while (this.tCode[at] !== 0) at = (at + 1) & mask;
-      this.tHi[at] = tHi[k];
-      this.tLo[at] = tLo[k];
-      this.tCode[at] = tCode[k];
-      this.tBucket[at] = tBucket[k];
+    const old = this.table;
+    const table = new Int32Array(old.length * 2);
+    const mask = (table.length >> 2) - 1;
+    for (let k = 0; k < old.length; k += 4) {
+      const code = old[k + 2];
+      if (code === 0) continue;
+      let at = (slotHash(old[k], old[k + 1], code) & mask) << 2;
+      while (table[at + 2] !== 0) at = (at + 4) & (table.length - 1);
+      table[at] = old[k];
+      table[at + 1] = old[k + 1];
+      table[at + 2] = code;
+      table[at + 3] = old[k + 3];
     }
+    this.table = table;
   }
 
   private grow(n: number): void {

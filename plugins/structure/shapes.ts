@@ -106,3 +106,39 @@ export function jaccard(a: Int32Array, b: Int32Array): number {
   const union = a.length + b.length - both;
   return union === 0 ? 0 : both / union;
 }
+
+/**
+ * Jaccard of two sorted shingle sets when it is at least `least`, else −1, read only as far as it
+ * takes to know: J ≥ t exactly when the shared count is ≥ t(|a| + |b|)/(1 + t), so the merge stops
+ * once either set has more unmatched members than that allows (most compared pairs of an LSH bucket
+ * fall short early). The bound is lowered by 1e-6 so a pair at the threshold is never cut.
+ */
+export function jaccardAtLeast(a: Int32Array, b: Int32Array, least: number): number {
+  const need = (least * (a.length + b.length)) / (1 + least) - 1e-6;
+  const spareA = a.length - need;
+  const spareB = b.length - need;
+  let i = 0;
+  let j = 0;
+  let both = 0;
+  let missA = 0;
+  let missB = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x === y) {
+      both++;
+      i++;
+      j++;
+    } else if (x < y) {
+      i++;
+      if (++missA > spareA) return -1;
+    } else {
+      j++;
+      if (++missB > spareB) return -1;
+    }
+  }
+  if (missA + a.length - i > spareA || missB + b.length - j > spareB) return -1;
+  const union = a.length + b.length - both;
+  const exact = union === 0 ? 0 : both / union;
+  return exact >= least ? exact : -1;
+}

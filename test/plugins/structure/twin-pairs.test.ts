@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { jaccard, type Shape } from '../../../plugins/structure/shapes.ts';
+import { jaccard, jaccardAtLeast, type Shape } from '../../../plugins/structure/shapes.ts';
 import { twinPairs } from '../../../plugins/structure/twin-pairs.ts';
 
 /** A deterministic pseudo-random sorted distinct set of `size` shingles. */
@@ -95,5 +95,33 @@ describe('LshIndex (shapes added one at a time)', () => {
       ends[p.a] = ends[p.b] = 1;
     }
     for (let i = 0; i < shapes.length; i++) assert.equal(cover.covered(i), ends[i] === 1, `shape ${i}`);
+  });
+
+  it('reads a Jaccard under a threshold as −1 and one at or over it exactly, pairs right at the threshold included', () => {
+    let over = 0;
+    let under = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const a = shape(seed, 5 + (seed % 97));
+      // Variants that share from all to none of a's shingles, plus sizes that put the Jaccard exactly on a threshold.
+      const b = variant(a, seed % (a.shingles.length + 1), seed + 10_000);
+      for (const t of [0.3, 0.5, 0.6, 0.8, 1]) {
+        const exact = jaccard(a.shingles, b.shingles);
+        const read = jaccardAtLeast(a.shingles, b.shingles, t);
+        if (exact >= t) {
+          assert.equal(read, exact, `seed ${seed}, t ${t}`);
+          over++;
+        } else {
+          assert.equal(read, -1, `seed ${seed}, t ${t}`);
+          under++;
+        }
+      }
+    }
+    // Exactly on the threshold: 3 shared of 5 in the union is 0.6; 4 of 5 is 0.8.
+    const x = Int32Array.from([1, 2, 3, 4]);
+    assert.equal(jaccardAtLeast(x, Int32Array.from([1, 2, 3, 5]), 0.6), 0.6);
+    assert.equal(jaccardAtLeast(x, Int32Array.from([1, 2, 3, 4, 5]), 0.8), 0.8);
+    assert.equal(jaccardAtLeast(x, Int32Array.from([1, 2, 6, 7]), 0.6), -1);
+    assert.equal(jaccardAtLeast(new Int32Array(0), new Int32Array(0), 0.5), -1, 'two empty sets: 0');
+    assert.ok(over > 100 && under > 100, `${over} over, ${under} under`);
   });
 });
