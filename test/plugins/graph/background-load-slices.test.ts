@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { CodeGraphEngine } from '../../../plugins/graph/engine/engine.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 
-const MODULES = 300;
+const MODULES = 450;
 
 /** Python modules in packages of 20; module i imports and calls helper_{i-1}, so helper_k's only direct caller is mod_{k+1}. */
 function writeRepo(root: string): void {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import '../../../plugins/structure/grammars.ts';
 import { parseCode, type Tree } from '../../../plugins/structure/code-trees.ts';
 import { walkTree } from '../../../plugins/structure/tree-walk.ts';
-import type { Language } from '../../../plugins/graph/api.ts';
+import { treeSitterModule, type Language } from '../../../plugins/graph/api.ts';
 
 /** Every node in walk order: type id, type name, start and end rows (read at every node: a row read must leave the cursor where it was). */
 function visit(tree: Tree, publicCursor: boolean): { kind: string; nodes: string[] } {
@@ -69,5 +69,13 @@ describe('the syntax-tree walk', () => {
     } finally {
       parsed.done();
     }
+  });
+
+  it('finds the runtime from a second copy of the engine\'s loader (a hot reload loads its modules again)', async () => {
+    const url = new URL('../../../plugins/graph/engine/parsers/tree-sitter.ts', import.meta.url).href;
+    const copy = (await import(`${url}?copy=${Date.now()}`)) as { treeSitterModule(): object; wasmMemoryBytes(): number };
+    assert.notEqual(copy.treeSitterModule, treeSitterModule, 'a second module instance');
+    assert.equal(copy.treeSitterModule(), treeSitterModule(), 'one module object per thread');
+    assert.ok(copy.wasmMemoryBytes() > 0, 'the copy sees the started runtime\'s memory');
   });
 });

@@ -17,9 +17,12 @@ let runtime: Promise<void> | undefined;
 let lib: typeof import('web-tree-sitter') | undefined;
 /**
  * The options object handed to the runtime's start: emscripten uses it as its module object and keeps
- * its current memory views on it (`HEAP8` is replaced each time the linear memory grows).
+ * its current memory views on it (`HEAP8` is replaced each time the linear memory grows). One per
+ * thread, like the runtime: this file loaded again (a plugin's hot reload re-imports its modules) finds
+ * the runtime started already, and its start fills only the object of the first start — so every copy
+ * shares that one.
  */
-const moduleObject: { HEAP8?: Int8Array } = {};
+const moduleObject = ((globalThis as Record<symbol, unknown>)[Symbol.for('m1nd.tree-sitter.module')] ??= {}) as { HEAP8?: Int8Array };
 const grammars = new Map<GrammarName, Promise<Language>>();
 
 /** Starts the WASM runtime once; later calls return the same promise. */
