@@ -3,15 +3,22 @@ import { startHost } from '../../../core/index.ts';
 import { connect, memoryLogger, tempDir } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 
+/** A fixture repository ingested by one server, closed: the next server finds its stored graph. */
+async function ingestedFixture(): Promise<{ ws: string; nodes: number }> {
+  const ws = writeFixtureRepo(tempDir());
+  const writer = await connect({ workspaceRoot: ws });
+  const ingested = (await writer.call('ingest', { agent_id: 'w', path: '.' })).json as { nodes: number };
+  await writer.close();
+  return { ws, nodes: ingested.nodes };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 describe('the stored graph loads in the background', function () {
   this.timeout(60000);
 
   it('is not loaded at start-up; the first graph verb waits for it, with progress, and answers from it', async () => {
-    const ws = writeFixtureRepo(tempDir());
-    const writer = await connect({ workspaceRoot: ws });
-    await writer.call('ingest', { agent_id: 'w', path: '.' });
-    await writer.close();
-
+    const { ws } = await ingestedFixture();
     const host = await startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() });
     try {
       // Nothing has asked for the graph yet: the engine holds no node.
@@ -35,11 +42,7 @@ describe('the stored graph loads in the background', function () {
   });
 
   it('lets verbs that do not use the graph answer without progress, and health report the loaded graph', async () => {
-    const ws = writeFixtureRepo(tempDir());
-    const writer = await connect({ workspaceRoot: ws });
-    const ingested = (await writer.call('ingest', { agent_id: 'w', path: '.' })).json;
-    await writer.close();
-
+    const { ws, nodes } = await ingestedFixture();
     const host = await startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() });
     try {
       const progress: string[] = [];
@@ -47,7 +50,37 @@ describe('the stored graph loads in the background', function () {
       const health = JSON.parse(result.content[0].type === 'text' ? result.content[0].text : '{}');
       assert.deepEqual(progress, [], 'health is a host verb: no graph progress');
       assert.equal(health.graph.loaded, true);
-      assert.equal(health.graph.node_count, ingested.nodes);
+      assert.equal(health.graph.node_count, nodes);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('warms the indexes in a quiet moment after the load: only once no call has run for a while, then does start', async () => {
+    const { ws } = await ingestedFixture();
+    const host = await startHost({ workspaceRoot: ws, env: {}, log: memoryLogger() });
+    try {
+      const engine = (host.current.services.get('graph')?.impl as { engine: { warmIndexes(): Promise<void> } }).engine;
+      const warm = engine.warmIndexes.bind(engine);
+      let warmedAt = 0;
+      engine.warmIndexes = () => {
+        warmedAt = performance.now();
+        return warm();
+      };
+      // An agent's first calls, one after another with short pauses (the load happens under the first).
+      let lastEnd = 0;
+      for (let i = 0; i < 8; i++) {
+        const r = i % 2 ? await host.call('health', { agent_id: 'a' }) : await host.call('impact', { agent_id: 'a', node_id: 'function:src/math.ts#add', direction: 'reverse' });
+        assert.equal(r.isError, undefined, JSON.stringify(r.content));
+        lastEnd = performance.now();
+        assert.equal(warmedAt, 0, `the warm-up started while the agent was calling (call ${i})`);
+        await sleep(100);
+      }
+      for (let waited = 0; warmedAt === 0 && waited < 5000; waited += 50) await sleep(50);
+      assert.ok(warmedAt > 0, 'the warm-up never started');
+      assert.ok(warmedAt - lastEnd >= 240, `started ${Math.round(warmedAt - lastEnd)} ms after the last call`);
+      const seek = await host.call('seek', { agent_id: 'a', query: 'add numbers' });
+      assert.equal(seek.isError, undefined);
     } finally {
       await host.close();
     }
