@@ -90,21 +90,9 @@ export async function collectShapes(graph: GraphService, symbols: readonly Graph
   return { shapes, filesDone, filesTotal: byFile.size, workers: outcome.workers, fromStore: known.fromStore, parsed: outcome.computed };
 }
 
-/** Jaccard of two sorted shingle sets. */
+/** Jaccard of two sorted shingle sets (`jaccardAtLeast` with no threshold: the whole merge). */
 export function jaccard(a: Int32Array, b: Int32Array): number {
-  let i = 0;
-  let j = 0;
-  let both = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      both++;
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  const union = a.length + b.length - both;
-  return union === 0 ? 0 : both / union;
+  return jaccardAtLeast(a, b, 0);
 }
 
 /**

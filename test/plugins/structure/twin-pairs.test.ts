@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { jaccard, jaccardAtLeast, type Shape } from '../../../plugins/structure/shapes.ts';
+import { jaccardAtLeast, type Shape } from '../../../plugins/structure/shapes.ts';
+
+/** The reference Jaccard, from sets (independent of the merges under test). */
+function jaccard(a: Int32Array, b: Int32Array): number {
+  const inA = new Set(a);
+  let both = 0;
+  for (const x of b) if (inA.has(x)) both++;
+  const union = a.length + b.length - both;
+  return union === 0 ? 0 : both / union;
+}
 import { twinPairs } from '../../../plugins/structure/twin-pairs.ts';
 
 /** A deterministic pseudo-random sorted distinct set of `size` shingles. */
