@@ -34,7 +34,7 @@ export { baselineReach, simulateRemoval, simulateRemovalPaced } from './algorith
 export type { RelationProfile } from './algorithms/relations.ts';
 export { CAUSAL_PROFILE, DEPENDENCY_RELATIONS, IMPACT_PROFILE, RELATION_PHRASE, STRUCTURAL_PROFILE, TYPE_USAGE_PROFILE, without } from './algorithms/relations.ts';
 export { lexicalSeeds, warmSeedIndex } from './algorithms/seed-index.ts';
-export { COMPARABLE_KINDS, sharedFeatureNames, signatures, similarPairs, similarPairsPaced, similarTo, structuralSimilarity, warmSignatures } from './algorithms/signatures.ts';
+export { COMPARABLE_KINDS, featureCount, featuresOf, sharedFeatureNames, signatures, similarPairs, similarPairsPaced, similarTo, structuralSimilarity, warmSignatures } from './algorithms/signatures.ts';
 export type { SimilarPair } from './algorithms/signatures.ts';
 export { captureGraph, diffDigests, digestGraph, digestGraphPaced, fileDigest } from './algorithms/summary.ts';
 export { symbolIndex } from './algorithms/symbol-index.ts';

@@ -5,7 +5,7 @@
  * leaves on it. Two nodes respond alike when the same seeds reach them with the same strength.
  */
 import type { CodeGraphEngine } from '../../graph/api.ts';
-import { COMPARABLE_KINDS, signatures } from '../../graph/api.ts';
+import { COMPARABLE_KINDS, featureCount, signatures } from '../../graph/api.ts';
 import { propagate, type PropagationOptions } from '../../graph/api.ts';
 import { STRUCTURAL_PROFILE, without } from '../../graph/api.ts';
 import type { GraphService } from '../../graph/api.ts';
@@ -34,8 +34,8 @@ export interface ProbeResponses {
 /** Activation responses of comparable nodes to the probes, one dimension per (probe, seed). */
 export function probeResponses(graph: GraphService, engine: CodeGraphEngine, probes: readonly string[], agentId: string, include?: number): ProbeResponses {
   const g = engine.graph;
-  const features = signatures(g).features;
-  const enough = (i: number): boolean => (features[i]?.length ?? 0) >= MIN_SIGNATURE_FEATURES;
+  const features = signatures(g);
+  const enough = (i: number): boolean => featureCount(features, i) >= MIN_SIGNATURE_FEATURES;
   const nodes = new Set<number>();
   const seeds: { index: number; signal: number }[] = [];
   for (const q of probes) {

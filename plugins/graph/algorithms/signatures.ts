@@ -16,9 +16,15 @@ FEATURE_RELATIONS[CONTAINS] = 1;
 /** Kinds that can be compared (files and modules are containers, sections are prose). */
 export const COMPARABLE_KINDS = ['function', 'method', 'class', 'interface', 'type'] as const;
 
-interface SignatureCache {
+/**
+ * The features of every node in one table (no array per node: a stdlib-sized graph has ~50,000
+ * comparable nodes, and as many small arrays would live through every young-generation collection).
+ */
+export interface SignatureCache {
   version: number;
-  features: (Int32Array | null)[];
+  /** Node i's features are `values[offsets[i], offsets[i + 1])`, sorted and distinct (none: not comparable, or no feature). */
+  offsets: Int32Array;
+  values: Int32Array;
   /** feature → nodes having it (built on first single-target query). */
   inverted?: Map<number, number[]>;
   minhash?: Int32Array;
@@ -30,6 +36,18 @@ const HASHES = 24;
 const BANDS = 6;
 const ROWS = HASHES / BANDS;
 const MAX_BUCKET = 64;
+
+/** Node i's features (a view of the table), or null when it has none. */
+export function featuresOf(c: SignatureCache, i: number): Int32Array | null {
+  const from = c.offsets[i];
+  const to = c.offsets[i + 1];
+  return to > from ? c.values.subarray(from, to) : null;
+}
+
+/** How many features node i has. */
+export function featureCount(c: SignatureCache, i: number): number {
+  return c.offsets[i + 1] - c.offsets[i];
+}
 
 function strHash(s: string, seed: number): number {
   let h = seed ^ 0x811c9dc5;
@@ -75,26 +93,37 @@ export async function warmSignatures(g: CodeGraph, pace: () => Promise<void>): P
 /** Nodes read between two paces of `warmSignatures`. */
 const WARM_NODES_PER_STEP = 2_048;
 
-/** The features of a graph's nodes, a range at a time (a plain loop per range: V8 optimises it). */
+/** The features of a graph's nodes, a range at a time in node order (a plain loop per range: V8 optimises it). */
 class FeatureBuild {
   private readonly kinds: Uint8Array;
   private readonly comparable = new Uint8Array(256);
   private readonly labelHash = new Map<string, number>();
-  private readonly features: (Int32Array | null)[];
-  private readonly buf: number[] = [];
+  private readonly offsets: Int32Array;
+  private values: Int32Array;
+  private size = 0;
+  /** The next node to fill: ranges come in order. */
+  private next = 0;
+  private buf = new Int32Array(256);
 
   constructor(private readonly g: CodeGraph) {
     this.kinds = kindCodes(g);
     for (const k of COMPARABLE_KINDS) this.comparable[KIND_CODE[k]] = 1;
-    this.features = new Array(g.nodeCapacity).fill(null);
+    this.offsets = new Int32Array(g.nodeCapacity + 1);
+    this.values = new Int32Array(Math.max(1024, g.nodeCapacity * 2));
   }
 
   fill(from: number, to: number): void {
-    const { g, kinds, comparable, labelHash, features, buf } = this;
+    if (from !== this.next) throw new Error(`signature features filled out of order (${from}, expected ${this.next})`);
+    const { g, kinds, comparable, labelHash, offsets } = this;
     for (let i = from; i < to; i++) {
+      offsets[i] = this.size;
       if (!comparable[kinds[i]] || i + 1 >= g.outOffsets.length) continue;
-      buf.length = 0;
-      for (let k = g.outOffsets[i]; k < g.outOffsets[i + 1]; k++) {
+      const first = g.outOffsets[i];
+      const last = g.outOffsets[i + 1];
+      if (this.buf.length < last - first) this.buf = new Int32Array(2 * (last - first));
+      const buf = this.buf;
+      let n = 0;
+      for (let k = first; k < last; k++) {
         const e = g.outEdges[k];
         const r = g.edgeRelation[e];
         if (!FEATURE_RELATIONS[r]) continue;
@@ -102,35 +131,47 @@ class FeatureBuild {
         const node = g.node(t)!;
         let h = labelHash.get(node.label);
         if (h === undefined) labelHash.set(node.label, (h = strHash(node.label, 0)));
-        buf.push(mix(h, r * 31 + kinds[t] + 1));
+        buf[n++] = mix(h, r * 31 + kinds[t] + 1);
       }
-      if (buf.length === 0) continue;
-      features[i] = Int32Array.from(new Set(buf)).sort();
+      if (n === 0) continue;
+      const sorted = buf.subarray(0, n).sort();
+      if (this.values.length < this.size + n) {
+        const grown = new Int32Array(Math.max(this.values.length * 2, this.size + n));
+        grown.set(this.values.subarray(0, this.size));
+        this.values = grown;
+      }
+      const values = this.values;
+      for (let k = 0; k < n; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) values[this.size++] = sorted[k];
     }
+    this.next = to;
   }
 
   /** Caches and returns the features made. */
   done(): SignatureCache {
-    const c: SignatureCache = { version: this.g.version, features: this.features };
+    this.offsets[this.g.nodeCapacity] = this.size;
+    const c: SignatureCache = { version: this.g.version, offsets: this.offsets, values: this.values.slice(0, this.size) };
     caches.set(this.g, c);
     return c;
   }
 }
 
-function jaccard(a: Int32Array, b: Int32Array): { j: number; shared: number } {
-  let i = 0;
-  let k = 0;
+/** Features shared by nodes a and b (both sorted runs of the table). */
+function sharedFeatures(c: SignatureCache, a: number, b: number): number {
+  const v = c.values;
+  let i = c.offsets[a];
+  const iEnd = c.offsets[a + 1];
+  let k = c.offsets[b];
+  const kEnd = c.offsets[b + 1];
   let shared = 0;
-  while (i < a.length && k < b.length) {
-    if (a[i] === b[k]) {
+  while (i < iEnd && k < kEnd) {
+    if (v[i] === v[k]) {
       shared++;
       i++;
       k++;
-    } else if (a[i] < b[k]) i++;
+    } else if (v[i] < v[k]) i++;
     else k++;
   }
-  const union = a.length + b.length - shared;
-  return { j: union === 0 ? 0 : shared / union, shared };
+  return shared;
 }
 
 function loc(g: CodeGraph, i: number): number {
@@ -142,10 +183,12 @@ function loc(g: CodeGraph, i: number): number {
 export function structuralSimilarity(g: CodeGraph, a: number, b: number): { similarity: number; jaccard: number; shared: number; sizeRatio: number } {
   const c = signatures(g);
   const kinds = kindCodes(g);
-  const fa = c.features[a];
-  const fb = c.features[b];
-  if (!fa || !fb || kinds[a] !== kinds[b]) return { similarity: 0, jaccard: 0, shared: 0, sizeRatio: 0 };
-  const { j, shared } = jaccard(fa, fb);
+  const na = featureCount(c, a);
+  const nb = featureCount(c, b);
+  if (na === 0 || nb === 0 || kinds[a] !== kinds[b]) return { similarity: 0, jaccard: 0, shared: 0, sizeRatio: 0 };
+  const shared = sharedFeatures(c, a, b);
+  const union = na + nb - shared;
+  const j = union === 0 ? 0 : shared / union;
   const la = loc(g, a);
   const lb = loc(g, b);
   const sizeRatio = Math.min(la, lb) / Math.max(la, lb);
@@ -164,18 +207,18 @@ export interface SimilarPair {
 /** Nodes similar to `target` at or above `threshold`, best first (candidates share ≥ 1 feature). */
 export function similarTo(g: CodeGraph, target: number, threshold: number, limit: number, minFeatures = 2): SimilarPair[] {
   const c = signatures(g);
-  const f = c.features[target];
+  const f = featuresOf(c, target);
   if (!f || f.length < minFeatures) return [];
   if (!c.inverted) {
     const inv = new Map<number, number[]>();
-    c.features.forEach((fs, i) => {
-      if (!fs) return;
-      for (const x of fs) {
+    for (let i = 0; i + 1 < c.offsets.length; i++) {
+      for (let k = c.offsets[i]; k < c.offsets[i + 1]; k++) {
+        const x = c.values[k];
         let list = inv.get(x);
         if (!list) inv.set(x, (list = []));
         list.push(i);
       }
-    });
+    }
     c.inverted = inv;
   }
   const counts = new Map<number, number>();
@@ -188,7 +231,7 @@ export function similarTo(g: CodeGraph, target: number, threshold: number, limit
   const need = Math.max(1, Math.ceil(Math.max(0, (threshold - 0.2) / 0.8) * f.length - 1e-9));
   const out: SimilarPair[] = [];
   for (const [i, shared] of counts) {
-    if (shared < need || (c.features[i]?.length ?? 0) < minFeatures) continue;
+    if (shared < need || featureCount(c, i) < minFeatures) continue;
     const s = structuralSimilarity(g, target, i);
     if (s.similarity >= threshold) out.push({ a: target, b: i, ...s });
   }
@@ -239,7 +282,12 @@ function* pairSteps(g: CodeGraph, threshold: number, options: PairOptions): Gene
   const c = signatures(g);
   const minFeatures = options.minFeatures ?? 2;
   const maxCandidates = options.maxCandidates ?? 200_000;
-  const nodes = options.restrictTo ?? c.features.map((f, i) => (f && f.length >= minFeatures ? i : -1)).filter((i) => i >= 0);
+  let nodes = options.restrictTo;
+  if (!nodes) {
+    const all: number[] = [];
+    for (let i = 0; i + 1 < c.offsets.length; i++) if (featureCount(c, i) > 0 && featureCount(c, i) >= minFeatures) all.push(i);
+    nodes = all;
+  }
   c.minhash ??= new Int32Array(g.nodeCapacity * HASHES);
   c.hashed ??= new Uint8Array(g.nodeCapacity);
   const mh = c.minhash;
@@ -247,12 +295,13 @@ function* pairSteps(g: CodeGraph, threshold: number, options: PairOptions): Gene
   const sig = (i: number): void => {
     if (computed[i]) return;
     computed[i] = 1;
-    const f = c.features[i]!;
+    const from = c.offsets[i];
+    const to = c.offsets[i + 1];
     for (let h = 0; h < HASHES; h++) {
       let m = 0x7fffffff;
       const seed = 0x9e3779b9 * (h + 1);
-      for (const x of f) {
-        const v = mix(x, seed) & 0x7fffffff;
+      for (let k = from; k < to; k++) {
+        const v = mix(c.values[k], seed) & 0x7fffffff;
         if (v < m) m = v;
       }
       mh[i * HASHES + h] = m;
@@ -268,8 +317,8 @@ function* pairSteps(g: CodeGraph, threshold: number, options: PairOptions): Gene
     let work = 0;
     for (const i of nodes) {
       if (++work % PAIR_WORK_PER_STEP === 0) yield;
-      const f = c.features[i];
-      if (!f || f.length < minFeatures) continue;
+      const n = featureCount(c, i);
+      if (n === 0 || n < minFeatures) continue;
       sig(i);
       let key = band * 7919 + kinds[i];
       for (let r = 0; r < ROWS; r++) key = mix(key, mh[i * HASHES + band * ROWS + r]);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { signatures, similarPairs, similarPairsPaced, warmSignatures } from '../../../../plugins/graph/algorithms/signatures.ts';
+import { featuresOf, signatures, similarPairs, similarPairsPaced, warmSignatures } from '../../../../plugins/graph/algorithms/signatures.ts';
 import { CodeGraph, RELATION_CODE } from '../../../../plugins/graph/engine/graph.ts';
 
 /** Functions calling and referencing each other by a few shared labels: 6,000 comparable nodes over several steps. */
@@ -17,7 +17,8 @@ function graph(): CodeGraph {
 
 describe('warmSignatures', () => {
   it('makes the same features as signatures, paced between steps, and caches them', async () => {
-    const direct = signatures(graph()).features;
+    const plain = graph();
+    const direct = signatures(plain);
     const g = graph();
     let paces = 0;
     await warmSignatures(g, async () => {
@@ -25,9 +26,23 @@ describe('warmSignatures', () => {
     });
     assert.ok(paces >= 2, `paced ${paces} times`);
     const warmed = signatures(g);
-    assert.equal(warmed.features.length, direct.length);
-    assert.ok(direct.filter(Boolean).length > 5_000);
-    for (let i = 0; i < direct.length; i++) assert.deepEqual(warmed.features[i], direct[i], `node ${i}`);
+    let withFeatures = 0;
+    for (let i = 0; i < g.nodeCapacity; i++) {
+      const f = featuresOf(warmed, i);
+      assert.deepEqual(f && Array.from(f), featuresOf(direct, i) && Array.from(featuresOf(direct, i)!), `node ${i}`);
+      if (!f) continue;
+      withFeatures++;
+      // Sorted and distinct: one feature per (relation, target kind, target label) the node has.
+      for (let k = 1; k < f.length; k++) assert.ok(f[k - 1] < f[k], `node ${i} sorted, distinct`);
+      const distinct = new Set<string>();
+      for (let k = plain.outOffsets[i]; k < plain.outOffsets[i + 1]; k++) {
+        const e = plain.outEdges[k];
+        const t = plain.node(plain.edgeTarget[e])!;
+        distinct.add(`${plain.edgeRelation[e]} ${t.kind} ${t.label}`);
+      }
+      assert.equal(f.length, distinct.size, `node ${i}: one feature per distinct relation and target`);
+    }
+    assert.ok(withFeatures > 5_000);
     assert.equal(signatures(g), warmed, 'cached for the graph version');
   });
 });
