@@ -4,7 +4,7 @@
  * (the shingles base64), to weigh what moving the shapes into the ingest would cost.
  */
 import type { ParseExtensionInput } from '../plugins/graph/api.ts';
-import { definitionShapes } from '../plugins/structure/file-facts.ts';
+import { definitionShapes } from '../plugins/structure/definition-shapes.ts';
 
 export default function shapesExtension(input: ParseExtensionInput): { d: [number, number, number, string][] } {
   const defs = definitionShapes(input.tree.rootNode, input.language);

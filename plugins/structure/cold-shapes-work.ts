@@ -8,9 +8,9 @@
  */
 import type { Language } from '../graph/api.ts';
 import { parseCode, type TextRange } from './code-trees.ts';
-import { definitionShapes, definitionsSize, readDefinitions, writeDefinitions, type DefinitionShape, type Shape } from './file-facts.ts';
-import { lexicalShapes, packShapes, unpackShapes } from './lexical-shapes.ts';
-import { HASHES, oneHashSignature } from './minhash.ts';
+import { readDefinitions, writeDefinitionShapes, type DefinitionShape, type Shape } from './definition-shapes.ts';
+import { IntSink } from './int-sink.ts';
+import { lexFile, unpackShapes, writeSketches } from './lexical-shapes.ts';
 
 /** Sketches of fewer lexical tokens are not compared (a one-liner looks like every other). */
 export const SKETCH_MIN_TOKENS = 15;
@@ -28,22 +28,20 @@ function pairsOf(flat: readonly number[] = []): [number, number][] {
   return out;
 }
 
-const EMPTY = new Int32Array(0);
-
-/** Lexical sketches of each task's ranges with one-permutation signatures (a sketch under SKETCH_MIN_TOKENS keeps its token count only). */
-export function sketchJob(tasks: readonly RangedTask[], texts: readonly (string | null)[]): Int32Array {
-  return packShapes(
-    tasks.map((t, k) => {
-      const text = texts[k];
-      if (text === null) return null;
-      return lexicalShapes(t.language, text, pairsOf(t.ranges)).map((s) => (s.tokens >= SKETCH_MIN_TOKENS ? { ...s, minhash: oneHashSignature(s.shingles) } : { tokens: s.tokens, shingles: EMPTY }));
-    }),
-  );
+/** Lexical sketches of each task's ranges (its file's UTF-8 bytes, or text) with one-permutation signatures (a sketch under SKETCH_MIN_TOKENS keeps its token count only); packed (`unpackSketches`). */
+export function sketchJob(tasks: readonly RangedTask[], texts: readonly (Uint8Array | string | null)[]): Int32Array {
+  const out = new IntSink();
+  for (let k = 0; k < tasks.length; k++) {
+    const text = texts[k];
+    if (text === null) out.push(-1);
+    else writeSketches(lexFile(tasks[k].language, text), tasks[k].ranges ?? [], SKETCH_MIN_TOKENS, out);
+  }
+  return out.done();
 }
 
 /** The sketches `sketchJob` packed, per file in task order (null: unreadable). */
 export function unpackSketches(packed: Int32Array): (Shape[] | null)[] {
-  return unpackShapes(packed, HASHES);
+  return unpackShapes(packed);
 }
 
 /** Python ranges to parse: each from its first line's first non-blank character to the end of its last line, nested and touching ones merged. */
@@ -67,45 +65,25 @@ function includedRanges(text: string, lines: readonly [number, number][]): TextR
   });
 }
 
-/** The definitions' AST shapes of each task, parsing a Python file on its ranges only; packed (`unpackDefinitions`). */
+/** The definitions' AST shapes of each task, parsing a Python file on its ranges only; packed (`unpackDefinitions`): per file −1 (unreadable) or `writeDefinitionShapes`' count and definitions. */
 export async function shapesJob(tasks: readonly RangedTask[], texts: readonly (string | null)[]): Promise<Int32Array> {
-  const files: (DefinitionShape[] | null)[] = [];
+  const out = new IntSink();
   for (let k = 0; k < tasks.length; k++) {
     const text = texts[k];
     const t = tasks[k];
-    if (text === null) {
-      files.push(null);
-      continue;
-    }
-    const ranges = t.language === 'python' && t.ranges?.length ? includedRanges(text, pairsOf(t.ranges)) : undefined;
-    const parsed = await parseCode(t.language, text, ranges);
+    const ranges = text !== null && t.language === 'python' && t.ranges?.length ? includedRanges(text, pairsOf(t.ranges)) : undefined;
+    const parsed = text === null ? null : await parseCode(t.language, text, ranges);
     if (!parsed) {
-      files.push(null);
+      out.push(-1);
       continue;
     }
     try {
-      files.push(definitionShapes(parsed.tree.rootNode, parsed.language));
+      writeDefinitionShapes(parsed.tree.rootNode, parsed.language, out);
     } finally {
       parsed.done();
     }
   }
-  return packDefinitions(files);
-}
-
-/** Per file −1 (none) or its definition count, then per definition row, end row, tokens, shingle count and the shingles. */
-function packDefinitions(files: readonly (readonly DefinitionShape[] | null)[]): Int32Array {
-  let size = 0;
-  for (const list of files) {
-    size++;
-    size += definitionsSize(list ?? []);
-  }
-  const out = new Int32Array(size);
-  let at = 0;
-  for (const list of files) {
-    out[at++] = list ? list.length : -1;
-    at = writeDefinitions(out, at, list ?? []);
-  }
-  return out;
+  return out.done();
 }
 
 /** The definitions `shapesJob` packed, as views of its buffer. */

@@ -11,11 +11,12 @@
  * `twins` then compares the candidates' AST shapes as it compares the full set's.
  */
 import type { GraphNode, GraphService, Language } from '../graph/api.ts';
-import { SKETCH_MIN_TOKENS, unpackDefinitions, unpackSketches } from './cold-shapes-work.ts';
+import { unpackDefinitions } from './cold-shapes-work.ts';
+import { SketchReader } from './lexical-shapes.ts';
 import type { Deadline } from './deadline.ts';
 import { runJob } from './facts-cache.ts';
 import type { FactsTask } from './facts-pool.ts';
-import type { Shape } from './file-facts.ts';
+import type { Shape } from './definition-shapes.ts';
 import { definitionShapesOf } from './shapes.ts';
 import { LshIndex } from './lsh-index.ts';
 
@@ -46,22 +47,41 @@ class CandidatePick {
   private readonly byKind = new Map<string, { index: LshIndex; ids: string[] }>();
   private looks = 0;
 
-  constructor(private readonly threshold: number) {}
+  /** `expected`: symbols of each kind that may be added (sizes the indexes). */
+  constructor(
+    private readonly threshold: number,
+    private readonly expected: ReadonlyMap<string, number> = new Map(),
+  ) {}
 
   /** Adds one file's sketched symbols (those with a sketch), pacing as the looks add up. */
   async addFile(symbols: readonly GraphNode[], sketches: readonly (Shape | undefined)[], pace: () => Promise<void>): Promise<void> {
     for (let i = 0; i < symbols.length; i++) {
       const sketch = sketches[i];
-      if (!sketch) continue;
-      let kind = this.byKind.get(symbols[i].kind);
-      if (!kind) this.byKind.set(symbols[i].kind, (kind = { index: new LshIndex(this.threshold, { rows: SKETCH_ROWS, pairs: false }), ids: [] }));
-      const { index, looks } = kind.index.add(sketch);
-      kind.ids[index] = symbols[i].id;
-      if ((this.looks += looks + 1) >= LOOKS_PER_PACE) {
-        this.looks = 0;
-        await pace();
-      }
+      if (sketch && this.added(symbols[i], this.kind(symbols[i]).index.add(sketch))) await pace();
     }
+  }
+
+  /** `addFile` from a worker batch's packed sketches (the file's record after its count: `readSketches`), with no object per sketch. */
+  async addPacked(symbols: readonly GraphNode[], packed: Int32Array, at: number, pace: () => Promise<void>): Promise<void> {
+    const sketch = new SketchReader(packed, at);
+    for (let i = 0; i < symbols.length; i++) {
+      sketch.next();
+      if (sketch.signed && this.added(symbols[i], this.kind(symbols[i]).index.addRun(packed, sketch.shinglesAt, sketch.length, packed, sketch.shinglesAt + sketch.length))) await pace();
+    }
+  }
+
+  private kind(symbol: GraphNode): { index: LshIndex; ids: string[] } {
+    let kind = this.byKind.get(symbol.kind);
+    if (!kind) this.byKind.set(symbol.kind, (kind = { index: new LshIndex(this.threshold, { rows: SKETCH_ROWS, pairs: false, expected: this.expected.get(symbol.kind) }), ids: [] }));
+    return kind;
+  }
+
+  /** Records the symbol at its index; true when the looks since the last pace call for one. */
+  private added(symbol: GraphNode, { index, looks }: { index: number; looks: number }): boolean {
+    this.byKind.get(symbol.kind)!.ids[index] = symbol.id;
+    if ((this.looks += looks + 1) < LOOKS_PER_PACE) return false;
+    this.looks = 0;
+    return true;
   }
 
   /** The ids of the symbols with a partner. */
@@ -119,8 +139,11 @@ export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string
   const tasks: FactsTask[] = [];
   for (const [path, list] of byFile) tasks.push({ path, language: list[0].language as Language, ranges: rangesOf(list) });
   const order = new Map(tasks.map((t, k) => [t, k]));
-  const landed: ((Shape | undefined)[] | null | undefined)[] = new Array(tasks.length);
-  const pick = new CandidatePick(SKETCH_THRESHOLD);
+  /** Per task: its file's sketches in a batch's packed array (after the count), null once picked or unreadable, undefined until landed. */
+  const landed: ({ packed: Int32Array; at: number } | null | undefined)[] = new Array(tasks.length);
+  const kinds = new Map<string, number>();
+  for (const list of byFile.values()) for (const s of list) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
+  const pick = new CandidatePick(SKETCH_THRESHOLD, kinds);
   let next = 0;
   let sketched = 0;
   const picking = inOrder();
@@ -129,16 +152,22 @@ export async function coldShapes(graph: GraphService, byFile: ReadonlyMap<string
       const k = next++;
       const sketches = landed[k];
       landed[k] = null; // done with (the views on the batch's buffer go with it)
-      if (sketches) await pick.addFile(byFile.get(tasks[k].path)!, sketches, () => deadline.pace());
+      if (sketches) await pick.addPacked(byFile.get(tasks[k].path)!, sketches.packed, sketches.at, () => deadline.pace());
     }
   };
   const sketchWorkers = await runJob(graph, 'sketch', tasks, SKETCH_BATCH_FILES, deadline, (batch, packed) => {
-    const files = unpackSketches(packed);
+    let at = 0;
     for (let k = 0; k < batch.length; k++) {
-      const list = files[k];
-      const symbols = byFile.get(batch[k].path)!;
-      if (list) sketched++;
-      landed[order.get(batch[k])!] = symbols.map((_, i) => (list && i < list.length && list[i].tokens >= SKETCH_MIN_TOKENS ? list[i] : undefined));
+      const count = packed[at++];
+      if (count < 0) {
+        landed[order.get(batch[k])!] = null; // unreadable: nothing to pick from
+        continue;
+      }
+      sketched++;
+      landed[order.get(batch[k])!] = { packed, at };
+      const past = new SketchReader(packed, at);
+      for (let i = 0; i < count; i++) past.next();
+      at = past.at;
     }
     picking.queue(() => drain(false));
   });

@@ -17,7 +17,8 @@ import type Database from 'better-sqlite3';
 import { backgroundTurnSpent, backgroundYield, grammarPath } from '../graph/api.ts';
 import { CODE_RULES } from './code-rules.ts';
 import { GRAMMAR_NAMES } from './code-trees.ts';
-import { computeFacts, definitionShapes, findingsOf, definitionsSize, readDefinitions, writeDefinitions, type FileFacts } from './file-facts.ts';
+import { definitionShapes, definitionsSize, readDefinitions, writeDefinitions, writeDefinitionShapes } from './definition-shapes.ts';
+import { computeFacts, findingsOf, type FileFacts } from './file-facts.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -39,7 +40,7 @@ export function factsVersion(): string {
   const h = createHash('sha1');
   h.update(`format ${FACTS_FORMAT}\n`);
   for (const r of CODE_RULES) h.update(`${r.id}\0${r.preset}\0${r.languages.join(',')}\0${r.query}\0${r.severity}\0${r.message}\0${r.needs?.source ?? ''}\0${r.anchor ? `${r.anchor.at.source} ${r.anchor.roots.join(',')}` : ''}\0${r.check?.toString() ?? ''}\n`);
-  h.update(computeFacts.toString()).update(findingsOf.toString()).update(definitionShapes.toString());
+  h.update(computeFacts.toString()).update(findingsOf.toString()).update(definitionShapes.toString()).update(writeDefinitionShapes.toString());
   h.update(`web-tree-sitter ${packageVersion('web-tree-sitter')}\n`);
   for (const name of GRAMMAR_NAMES) {
     let size = -1;

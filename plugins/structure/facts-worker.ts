@@ -34,14 +34,16 @@ async function handle(req: FactsRequest): Promise<FactsResponse> {
   if (req.job === 'sketch' || req.job === 'shapes') {
     // Sketches come before a cold twins' `shapes` job: its grammars load meanwhile.
     if (req.job === 'sketch') for (const language of new Set(req.tasks.map((t) => t.language))) preloadGrammar(language);
+    // The sketch's lexer reads the bytes (no decode); the parser reads text.
+    const encoding = req.job === 'sketch' ? null : 'utf8';
     const texts = req.tasks.map((task) => {
       try {
-        return readFileSync(join(req.root, task.path), 'utf8');
+        return readFileSync(join(req.root, task.path), encoding);
       } catch {
         return null; // unreadable or gone: the caller skips it
       }
     });
-    const packed = req.job === 'sketch' ? sketchJob(req.tasks, texts) : await shapesJob(req.tasks, texts);
+    const packed = req.job === 'sketch' ? sketchJob(req.tasks, texts) : await shapesJob(req.tasks, texts as (string | null)[]);
     return { type: 'result', id: req.id, facts: [], packed };
   }
   const out: WireFacts[] = [];
@@ -59,7 +61,8 @@ async function handle(req: FactsRequest): Promise<FactsResponse> {
 parentPort!.on('message', (req: FactsRequest) => {
   handle(req).then(
     (res) => {
-      const transfer = res.type !== 'result' ? [] : res.packed ? [res.packed.buffer as ArrayBuffer] : res.facts.flatMap((f) => (f ? f.defs.map((d) => d.shingles.buffer as ArrayBuffer) : []));
+      // A file's definitions share one buffer: each buffer once in the list (a repeat fails the post).
+      const transfer = res.type !== 'result' ? [] : res.packed ? [res.packed.buffer as ArrayBuffer] : [...new Set(res.facts.flatMap((f) => (f ? f.defs.map((d) => d.shingles.buffer as ArrayBuffer) : [])))];
       parentPort!.postMessage(res, transfer);
     },
     (err: unknown) => parentPort!.postMessage({ type: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) } satisfies FactsResponse),

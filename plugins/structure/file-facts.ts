@@ -8,7 +8,7 @@
 import type { Language } from '../graph/api.ts';
 import { excerpt, linesOf, parseCode, type Node, type ParsedFile } from './code-trees.ts';
 import { CODE_RULES, type CodeRule, type RuleContext } from './code-rules.ts';
-import { walkTree } from './tree-walk.ts';
+import { definitionShapes, type DefinitionShape } from './definition-shapes.ts';
 
 /** A finding before graph validation. */
 export interface RawFinding {
@@ -33,55 +33,6 @@ export interface RawFinding {
   order?: [number, number, number];
 }
 
-/** A normalised AST shape: 5-token shingles of the pre-order node types (names and literals drop out). */
-export interface Shape {
-  /** Sorted distinct shingle hashes. */
-  shingles: Int32Array;
-  tokens: number;
-  /** Its MinHash signature (minhash.ts), when whoever made the shape computed it. */
-  minhash?: Int32Array;
-}
-
-/** One definition node of the file and its shape. */
-export interface DefinitionShape extends Shape {
-  /** 0-based start and end rows. */
-  row: number;
-  endRow: number;
-}
-
-/** Int32 slots `definitions` take when written by `writeDefinitions`. */
-export function definitionsSize(defs: readonly DefinitionShape[]): number {
-  let size = 0;
-  for (const d of defs) size += 4 + d.shingles.length;
-  return size;
-}
-
-/** Writes `defs` into `out` from `at` as [row, end row, tokens, shingle count, shingles…] each; returns the next position. */
-export function writeDefinitions(out: Int32Array, at: number, defs: readonly DefinitionShape[]): number {
-  for (const d of defs) {
-    out[at++] = d.row;
-    out[at++] = d.endRow;
-    out[at++] = d.tokens;
-    out[at++] = d.shingles.length;
-    out.set(d.shingles, at);
-    at += d.shingles.length;
-  }
-  return at;
-}
-
-/** Reads `count` definitions `writeDefinitions` wrote from `at` (shingles as views of `data`) into `into`; returns the next position. */
-export function readDefinitions(data: Int32Array, at: number, count: number, into: DefinitionShape[]): number {
-  for (let k = 0; k < count; k++) {
-    const row = data[at++];
-    const endRow = data[at++];
-    const tokens = data[at++];
-    const n = data[at++];
-    into.push({ row, endRow, tokens, shingles: data.subarray(at, at + n) });
-    at += n;
-  }
-  return at;
-}
-
 export interface FileFacts {
   /** Findings per built-in rule id; every built-in rule of the language ran (absent = none). */
   findings: Record<string, RawFinding[]>;
@@ -90,14 +41,6 @@ export interface FileFacts {
 }
 
 export const MAX_MATCHES_PER_RULE_FILE = 200;
-const MAX_SHAPE_TOKENS = 6000;
-
-/** Node types that define something (functions, methods, classes, …) across the parsed grammars. */
-export const DEFINITIONS: ReadonlySet<string> = new Set([
-  'function_declaration', 'function_expression', 'arrow_function', 'method_definition', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'interface_declaration',
-  'function_definition', 'class_definition', 'function_item', 'impl_item', 'struct_item', 'method_declaration', 'constructor_declaration', 'class_body', 'type_declaration',
-]);
-
 /** The built-in rules of a language, in a stable order. */
 export function builtinRules(language: Language): CodeRule[] {
   return CODE_RULES.filter((r) => r.languages.includes(language));
@@ -286,129 +229,4 @@ export async function computeFacts(language: Language, text: string, path: strin
   } finally {
     parsed.done();
   }
-}
-
-/**
- * Python definitions are statements: outside every definition, the walk enters only the nodes that
- * hold statements (a module-level expression, import or table holds no definition; a definition's
- * shape uses only windows inside it, so skipping what lies outside every definition changes none).
- */
-const PY_STATEMENT_HOLDERS: ReadonlySet<string> = new Set([
-  'module', 'block', 'decorated_definition', 'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'try_statement', 'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'match_statement', 'case_clause', 'ERROR',
-]);
-const holders = new WeakMap<object, Map<number, boolean>>();
-
-/** Every definition's shape from one pre-order walk of the file. */
-export function definitionShapes(root: Node, language?: Language): DefinitionShape[] {
-  const ids = typeHashesOf(root);
-  let holds: Map<number, boolean> | null = null;
-  if (language === 'python') {
-    const grammar = root.tree.language as object;
-    holds = holders.get(grammar) ?? null;
-    if (!holds) holders.set(grammar, (holds = new Map()));
-  }
-  let tokens = new Int32Array(4096);
-  let count = 0;
-  const open: { depth: number; start: number; row: number; endRow: number; index: number }[] = [];
-  const spans: { start: number; end: number; row: number; endRow: number }[] = [];
-  const close = (depth: number) => {
-    while (open.length && open[open.length - 1].depth >= depth) {
-      const o = open.pop()!;
-      spans[o.index] = { start: o.start, end: count, row: o.row, endRow: o.endRow };
-    }
-  };
-  const cursor = walkTree(root);
-  try {
-    let depth = 0;
-    let descend = true;
-    for (;;) {
-      if (descend) {
-        const id = cursor.typeId();
-        let h = ids.get(id);
-        if (h === undefined) {
-          const type = cursor.typeName(id);
-          // Low bit set: a definition type. The hash keeps its other 31 bits.
-          ids.set(id, (h = (typeHashOf(type) & ~1) | (DEFINITIONS.has(type) ? 1 : 0)));
-        }
-        if (h & 1) {
-          open.push({ depth, start: count, row: cursor.startRow(), endRow: cursor.endRow(), index: spans.length });
-          spans.push({ start: 0, end: 0, row: 0, endRow: 0 });
-        }
-        if (h >>> 1 !== 0) {
-          if (count === tokens.length) {
-            const grown = new Int32Array(tokens.length * 2);
-            grown.set(tokens);
-            tokens = grown;
-          }
-          tokens[count++] = h & ~1;
-        }
-        let enter = true;
-        if (holds && open.length === 0) {
-          let e = holds.get(id);
-          if (e === undefined) holds.set(id, (e = PY_STATEMENT_HOLDERS.has(cursor.typeName(id))));
-          enter = e;
-        }
-        if (enter && cursor.gotoFirstChild()) {
-          depth++;
-          continue;
-        }
-      }
-      if (cursor.gotoNextSibling()) {
-        close(depth);
-        descend = true;
-        continue;
-      }
-      if (!cursor.gotoParent()) break;
-      depth--;
-      close(depth + 1);
-      descend = false;
-    }
-  } finally {
-    cursor.done(); // before any other use of the runtime
-  }
-  close(0);
-  const shingles = shingleHashes(tokens, count);
-  return spans.map((s) => ({ row: s.row, endRow: s.endRow, ...shapeOfRange(shingles, s.start, Math.min(s.end, s.start + MAX_SHAPE_TOKENS)) }));
-}
-
-/** Punctuation carries no shape. */
-const SKIP = new Set(['(', ')', '{', '}', '[', ']', ',', ';', ':', '.', 'comment', '"', "'", '`', 'string_fragment']);
-
-/** A node type's token hash, even and non-zero; 0 for punctuation (skipped). */
-function typeHashOf(type: string): number {
-  if (SKIP.has(type)) return 0;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < type.length; i++) h = Math.imul(h ^ type.charCodeAt(i), 0x01000193);
-  return h & ~1 || 2;
-}
-
-const SHINGLE = 5;
-/** Per grammar: node type id → hash of its type name (0 = punctuation), so shapes compare across grammars that share names (ts/tsx). */
-const typeHashes = new WeakMap<object, Map<number, number>>();
-
-function typeHashesOf(node: Node): Map<number, number> {
-  const language = node.tree.language as object;
-  let ids = typeHashes.get(language);
-  if (!ids) typeHashes.set(language, (ids = new Map()));
-  return ids;
-}
-
-/** The hash of every SHINGLE-token window of the file's token sequence, by start position. */
-function shingleHashes(tokens: Int32Array, count: number): Int32Array {
-  const out = new Int32Array(Math.max(0, count - SHINGLE + 1));
-  for (let i = 0; i < out.length; i++) {
-    let h = 0x811c9dc5;
-    for (let k = i; k < i + SHINGLE; k++) h = Math.imul(h ^ tokens[k], 0x01000193);
-    out[i] = h;
-  }
-  return out;
-}
-
-/** The shape of tokens[from, to): its windows' hashes, sorted and distinct. */
-function shapeOfRange(shingles: Int32Array, from: number, to: number): Shape {
-  const end = Math.max(from, to - SHINGLE + 1);
-  const sorted = shingles.slice(from, end).sort();
-  let n = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
-  return { shingles: sorted.slice(0, n), tokens: to - from };
 }

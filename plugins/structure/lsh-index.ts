@@ -13,7 +13,7 @@
  * where everyone has a partner).
  */
 import { HASHES, minhashOf, mix, SEEDS } from './minhash.ts';
-import { jaccardAtLeast, type Shape } from './shapes.ts';
+import { jaccardOfRuns, type Shape } from './shapes.ts';
 
 /** Members of a bucket that are compared (a larger bucket holds boilerplate). */
 const MAX_BUCKET = 60;
@@ -48,7 +48,17 @@ export class LshIndex {
   private readonly rows: number;
   private readonly keepPairs: boolean;
   private readonly found: LshPair[] = [];
-  private shapes: Shape[] = [];
+  /**
+   * The added shapes' shingle sets, without keeping a Shape or a view object per shape (tens of
+   * thousands of small objects live through every young-generation collection of a cold `twins`):
+   * per shape, the array its set lies in (an index into `arrays`: one entry per array met in a row,
+   * so a worker batch's shapes share one), where it starts and how long it is.
+   */
+  private readonly arrays: Int32Array[] = [];
+  private lastArray: Int32Array | null = null;
+  private arrayOf = new Int32Array(0);
+  private startOf = new Int32Array(0);
+  private lengthOf = new Int32Array(0);
   private cover = new Uint8Array(0);
   private count = 0;
   /** The table, four words a slot (one cache line per probe): the key's high and low parts, its band + 1 (0: empty), its bucket. */
@@ -63,29 +73,72 @@ export class LshIndex {
   /** Per (index, band): its bucket, or −1 when past the bucket's cut. */
   private bucketOf = new Int32Array(0);
 
-  /** `rows`: signature values per band (HASHES / rows bands); `pairs`: keep the pairs found (else only who has a partner). */
+  /**
+   * `rows`: signature values per band (HASHES / rows bands); `pairs`: keep the pairs found (else only
+   * who has a partner); `expected`: shapes likely to be added (the tables start at that size instead
+   * of growing to it, rehashing on the way).
+   */
   constructor(
     readonly threshold: number,
-    options: { rows: number; pairs: boolean },
+    options: { rows: number; pairs: boolean; expected?: number },
   ) {
     this.rows = options.rows;
     this.bands = HASHES / options.rows;
     this.keepPairs = options.pairs;
+    const expected = Math.min(options.expected ?? 0, 1 << 20);
+    if (expected > 1024) {
+      const keys = expected * this.bands;
+      let slots = 1 << 14;
+      while (slots < keys * 2) slots *= 2;
+      this.table = new Int32Array(4 * slots);
+      this.bucketSize = new Int32Array(keys);
+      this.bucketLast = new Int32Array(keys);
+      this.bucketOpen = new Int32Array(keys);
+      this.grow(expected);
+    }
   }
 
   /** Adds a shape; returns its index and the pair looks it cost (for pacing). Its signature is the shape's own when it has one. */
   add(shape: Shape): { index: number; looks: number } {
+    const a = shape.shingles;
+    const signature = shape.minhash ?? minhashOf(a);
+    const words = a.buffer.byteLength >> 2;
+    const last = this.lastArray;
+    // Shapes of one batch share their buffer: one whole-buffer array for them all.
+    const whole = last && last.buffer === a.buffer && last.byteOffset === 0 && last.length === words ? last : new Int32Array(a.buffer, 0, words);
+    return this.addRun(whole, a.byteOffset >> 2, a.length, signature, 0);
+  }
+
+  /**
+   * Adds the shape whose sorted, distinct shingles are `values[from, from + length)` and whose
+   * signature is `signature[at, at + HASHES)` (both may lie in a worker batch's packed array: no view
+   * or object is made per shape). Returns its index and the pair looks it cost.
+   */
+  addRun(values: Int32Array, from: number, length: number, signature: Int32Array, at: number): { index: number; looks: number } {
+    if (signature.byteOffset !== 0) {
+      at += signature.byteOffset >> 2;
+      signature = new Int32Array(signature.buffer, 0, signature.buffer.byteLength >> 2);
+    }
     const i = this.count++;
     this.grow(this.count);
-    this.shapes.push(shape);
-    const signature = shape.minhash ?? minhashOf(shape.shingles);
+    if (values !== this.lastArray) {
+      this.lastArray = values;
+      this.arrays.push(values);
+    }
+    const aArray = this.arrays.length - 1;
+    const aValues = values;
+    const aFrom = from;
+    const aLength = length;
+    this.arrayOf[i] = aArray;
+    this.startOf[i] = aFrom;
+    this.lengthOf[i] = aLength;
     const bands = this.bands;
     let looks = 0;
     for (let band = 0; band < bands; band++) {
       let h1 = 0x811c9dc5;
       let h2 = 0x01000193;
       for (let r = 0; r < this.rows; r++) {
-        const v = signature[band * this.rows + r];
+        const v = signature[at + band * this.rows + r];
         h1 = mix(h1 ^ v, SEEDS[r]);
         h2 = mix(h2 + v, SEEDS[HASHES - 1 - r]);
       }
@@ -104,11 +157,10 @@ export class LshIndex {
         looks++;
         if (!pairs && this.cover[i] && this.cover[j]) continue;
         if (band > 0 && this.metBefore(i, j, band)) continue;
-        const a = shape.shingles;
-        const b = this.shapes[j].shingles;
+        const bLength = this.lengthOf[j];
         // Jaccard ≤ smaller ÷ larger set: a pair of very different sizes needs no merge.
-        if (Math.min(a.length, b.length) < this.threshold * Math.max(a.length, b.length) - 1e-9) continue;
-        const ast = jaccardAtLeast(a, b, this.threshold); // −1 when under it
+        if (Math.min(aLength, bLength) < this.threshold * Math.max(aLength, bLength) - 1e-9) continue;
+        const ast = jaccardOfRuns(aValues, aFrom, aLength, this.arrays[this.arrayOf[j]], this.startOf[j], bLength, this.threshold); // −1 when under it
         if (ast < this.threshold) continue;
         if (pairs) this.found.push({ a: j, b: i, ast });
         if (!this.cover[i]) this.markCovered(i, band); // its buckets of the bands before this one
@@ -196,9 +248,12 @@ export class LshIndex {
 
   private grow(n: number): void {
     if (n <= this.cover.length) return;
-    const size = Math.max(1024, this.cover.length * 2);
+    const size = Math.max(1024, this.cover.length * 2, n);
     this.chain = grown(this.chain, size * this.bands);
     this.bucketOf = grown(this.bucketOf, size * this.bands);
+    this.arrayOf = grown(this.arrayOf, size);
+    this.startOf = grown(this.startOf, size);
+    this.lengthOf = grown(this.lengthOf, size);
     const cover = new Uint8Array(size);
     cover.set(this.cover);
     this.cover = cover;

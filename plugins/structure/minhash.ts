@@ -36,23 +36,29 @@ const EMPTY_BIN = 0x7fffffff;
  * signatures and slot agreement still estimates the Jaccard. ~HASHES times cheaper than `minhashOf`.
  */
 export function oneHashSignature(shingles: Int32Array): Int32Array {
-  const out = new Int32Array(HASHES).fill(EMPTY_BIN);
+  const out = new Int32Array(HASHES);
+  oneHashSignatureInto(shingles, 0, shingles.length, out, 0);
+  return out;
+}
+
+/** `oneHashSignature` of values[from, to), written to out[at, at + HASHES). */
+export function oneHashSignatureInto(values: Int32Array, from: number, to: number, out: Int32Array, at: number): void {
+  out.fill(EMPTY_BIN, at, at + HASHES);
   const seed = SEEDS[0];
-  for (let k = 0; k < shingles.length; k++) {
-    const h = mix(shingles[k], seed);
-    const bin = h >>> 27;
+  for (let k = from; k < to; k++) {
+    const h = mix(values[k], seed);
+    const bin = at + (h >>> 27);
     const v = h & 0x07ffffff;
     if (v < out[bin]) out[bin] = v;
   }
   for (let i = 0; i < HASHES; i++) {
-    if (out[i] !== EMPTY_BIN) continue;
+    if (out[at + i] !== EMPTY_BIN) continue;
     for (let d = 1; d < HASHES; d++) {
-      const v = out[(i + d) % HASHES];
+      const v = out[at + ((i + d) % HASHES)];
       if (v !== EMPTY_BIN && v < 0x08000000) {
-        out[i] = mix(v, d) | 0x08000000; // marked borrowed: never equal to a bin's own value
+        out[at + i] = mix(v, d) | 0x08000000; // marked borrowed: never equal to a bin's own value
         break;
       }
     }
   }
-  return out;
 }

@@ -8,7 +8,7 @@ import type { GraphNode, GraphService, Language } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
 import { coldShapes } from './cold-shapes.ts';
 import { asVerbWork, factsOf, POOL_MIN_FILES } from './facts-cache.ts';
-import type { DefinitionShape, Shape } from './file-facts.ts';
+import type { DefinitionShape, Shape } from './definition-shapes.ts';
 
 export type { Shape };
 
@@ -102,15 +102,22 @@ export function jaccard(a: Int32Array, b: Int32Array): number {
  * fall short early). The bound is lowered by 1e-6 so a pair at the threshold is never cut.
  */
 export function jaccardAtLeast(a: Int32Array, b: Int32Array, least: number): number {
-  const need = (least * (a.length + b.length)) / (1 + least) - 1e-6;
-  const spareA = a.length - need;
-  const spareB = b.length - need;
-  let i = 0;
-  let j = 0;
+  return jaccardOfRuns(a, 0, a.length, b, 0, b.length, least);
+}
+
+/** `jaccardAtLeast` of the sets a[aFrom, aFrom + aLength) and b[bFrom, bFrom + bLength) (sets kept in shared arrays). */
+export function jaccardOfRuns(a: Int32Array, aFrom: number, aLength: number, b: Int32Array, bFrom: number, bLength: number, least: number): number {
+  const need = (least * (aLength + bLength)) / (1 + least) - 1e-6;
+  const spareA = aLength - need;
+  const spareB = bLength - need;
+  const aEnd = aFrom + aLength;
+  const bEnd = bFrom + bLength;
+  let i = aFrom;
+  let j = bFrom;
   let both = 0;
   let missA = 0;
   let missB = 0;
-  while (i < a.length && j < b.length) {
+  while (i < aEnd && j < bEnd) {
     const x = a[i];
     const y = b[j];
     if (x === y) {
@@ -125,8 +132,8 @@ export function jaccardAtLeast(a: Int32Array, b: Int32Array, least: number): num
       if (++missB > spareB) return -1;
     }
   }
-  if (missA + a.length - i > spareA || missB + b.length - j > spareB) return -1;
-  const union = a.length + b.length - both;
+  if (missA + aEnd - i > spareA || missB + bEnd - j > spareB) return -1;
+  const union = aLength + bLength - both;
   const exact = union === 0 ? 0 : both / union;
   return exact >= least ? exact : -1;
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { lexFile, lexicalShapes, packShapes, rangeShape, unpackShapes } from '../../../plugins/structure/lexical-shapes.ts';
+import { sketchJob, unpackSketches } from '../../../plugins/structure/cold-shapes-work.ts';
+import { lexFile, lexicalShapes, rangeShape } from '../../../plugins/structure/lexical-shapes.ts';
+import { oneHashSignature } from '../../../plugins/structure/minhash.ts';
 import { jaccard } from '../../../plugins/structure/shapes.ts';
 
 const PY_A = `def retry_fetch(url, attempts):
@@ -58,6 +60,21 @@ describe('lexical shapes (twins without a parse)', () => {
     assert.equal(py.count, 13);
   });
 
+  it('lexes UTF-8 bytes as the decoded text: a non-ASCII name is one name, a non-ASCII literal one literal, a BOM one name', () => {
+    const same = (language: 'python' | 'typescript' | 'rust', text: string, ascii: string) => {
+      const a = lexFile(language, new TextEncoder().encode(text));
+      const b = lexFile(language, ascii);
+      assert.equal(a.count, b.count, text);
+      assert.deepEqual(Array.from(a.shingles), Array.from(b.shingles), text);
+      assert.deepEqual(Array.from(a.lineStart), Array.from(b.lineStart), text);
+    };
+    same('python', 'def naïve(café, x):\n    return f"{café} ü" + \'日本\' + 1\n', 'def naive(cafe, x):\n    return f"{cafe} u" + \'ab\' + 1\n');
+    same('typescript', '\uFEFFconst é = `ü ${ä(1)}`; // ö\nlet s = "ß" / 2;\n', 'xconst e = `u ${a(1)}`; // o\nlet s = "s" / 2;\n');
+    same('rust', "fn f<'a>(x: &'a str) -> char { let c = 'é'; 'ü' }\n", "fn f<'a>(x: &'a str) -> char { let c = 'e'; 'u' }\n");
+    // A keyword is one by its bytes only: a longer or non-ASCII look-alike is a name.
+    assert.notDeepEqual(Array.from(lexFile('python', 'class A:\n    pass\n').shingles), Array.from(lexFile('python', 'classé A:\n    pass\n').shingles));
+  });
+
   it('takes a symbol\'s tokens by its lines: a nested range is part of its parent\'s', () => {
     const file = lexFile('python', 'class A:\n    def f(self):\n        return 1\n\n    def g(self, x):\n        return x + 1\n');
     const whole = rangeShape(file, 1, 6);
@@ -67,14 +84,26 @@ describe('lexical shapes (twins without a parse)', () => {
     assert.equal(rangeShape(file, 40, 50).tokens, 0);
   });
 
-  it('packs a batch\'s shapes into one array and reads them back alike (unreadable files, signatures or none)', () => {
-    const a = lexicalShapes('python', PY_A, [[1, 9], [3, 4]], 20);
-    const b = lexicalShapes('python', PY_B, [[1, 8]]);
-    const back = unpackShapes(packShapes([a, null, b, []]), 32);
+  it('packs a batch\'s sketches into one array that reads back as each symbol\'s shape and signature (unreadable files, short symbols)', () => {
+    const bytes = new TextEncoder().encode(PY_A);
+    const packed = sketchJob(
+      [
+        { path: 'a.py', language: 'python', ranges: [1, 9, 3, 4] },
+        { path: 'gone.py', language: 'python', ranges: [1, 2] },
+        { path: 'b.py', language: 'python', ranges: [1, 8] },
+        { path: 'c.py', language: 'python', ranges: [] },
+      ],
+      [bytes, null, PY_B, ''],
+    );
+    const back = unpackSketches(packed);
     const plain = (list: any[] | null) => list && list.map((s) => ({ tokens: s.tokens, shingles: Array.from(s.shingles), minhash: s.minhash && Array.from(s.minhash) }));
-    assert.deepEqual(back.map(plain), [a, null, b, []].map(plain));
+    const expected = (text: string, ranges: [number, number][]) =>
+      lexicalShapes('python', text, ranges).map((s) => (s.tokens >= 15 ? { ...s, minhash: oneHashSignature(s.shingles) } : { tokens: s.tokens, shingles: new Int32Array(0) }));
+    assert.deepEqual(back.map(plain), [expected(PY_A, [[1, 9], [3, 4]]), null, expected(PY_B, [[1, 8]]), []].map(plain));
     assert.equal(back[0]![0].minhash!.length, 32);
-    assert.equal(back[0]![1].minhash, undefined, 'a shape under the least tokens has no signature');
+    assert.ok(back[0]![1].tokens > 0 && back[0]![1].tokens < 15);
+    assert.equal(back[0]![1].minhash, undefined, 'a sketch under the least tokens has no signature');
+    assert.equal(back[0]![1].shingles.length, 0, 'nor shingles');
   });
 });
 

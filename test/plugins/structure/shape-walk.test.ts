@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import '../../../plugins/structure/grammars.ts';
 import { parseCode } from '../../../plugins/structure/code-trees.ts';
-import { definitionShapes } from '../../../plugins/structure/file-facts.ts';
+import { definitionShapes } from '../../../plugins/structure/definition-shapes.ts';
 
 const PY = `"""Module docstring."""
 import os
