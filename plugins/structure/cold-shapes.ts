@@ -61,7 +61,7 @@ class CandidatePick {
     }
   }
 
-  /** `addFile` from a worker batch's packed sketches (the file's record after its count: `readSketches`), with no object per sketch. */
+  /** `addFile` from a worker batch's packed sketches (the file's record after its count, read with `SketchReader`), with no object per sketch. */
   async addPacked(symbols: readonly GraphNode[], packed: Int32Array, at: number, pace: () => Promise<void>): Promise<void> {
     const sketch = new SketchReader(packed, at);
     for (let i = 0; i < symbols.length; i++) {

@@ -125,13 +125,9 @@ export class LshIndex {
       this.lastArray = values;
       this.arrays.push(values);
     }
-    const aArray = this.arrays.length - 1;
-    const aValues = values;
-    const aFrom = from;
-    const aLength = length;
-    this.arrayOf[i] = aArray;
-    this.startOf[i] = aFrom;
-    this.lengthOf[i] = aLength;
+    this.arrayOf[i] = this.arrays.length - 1;
+    this.startOf[i] = from;
+    this.lengthOf[i] = length;
     const bands = this.bands;
     let looks = 0;
     for (let band = 0; band < bands; band++) {
@@ -159,8 +155,8 @@ export class LshIndex {
         if (band > 0 && this.metBefore(i, j, band)) continue;
         const bLength = this.lengthOf[j];
         // Jaccard ≤ smaller ÷ larger set: a pair of very different sizes needs no merge.
-        if (Math.min(aLength, bLength) < this.threshold * Math.max(aLength, bLength) - 1e-9) continue;
-        const ast = jaccardOfRuns(aValues, aFrom, aLength, this.arrays[this.arrayOf[j]], this.startOf[j], bLength, this.threshold); // −1 when under it
+        if (Math.min(length, bLength) < this.threshold * Math.max(length, bLength) - 1e-9) continue;
+        const ast = jaccardOfRuns(values, from, length, this.arrays[this.arrayOf[j]], this.startOf[j], bLength, this.threshold); // −1 when under it
         if (ast < this.threshold) continue;
         if (pairs) this.found.push({ a: j, b: i, ast });
         if (!this.cover[i]) this.markCovered(i, band); // its buckets of the bands before this one
