@@ -10,7 +10,8 @@ import type { Language } from '../graph/api.ts';
 import { parseCode, type TextRange } from './code-trees.ts';
 import { readDefinitions, writeDefinitionShapes, type DefinitionShape, type Shape } from './definition-shapes.ts';
 import { IntSink } from './int-sink.ts';
-import { lexFile, unpackShapes, writeSketches } from './lexical-shapes.ts';
+import { unpackShapes, writeSketches } from './lexical-shapes.ts';
+import { lexFile } from './lexer.ts';
 
 /** Sketches of fewer lexical tokens are not compared (a one-liner looks like every other). */
 export const SKETCH_MIN_TOKENS = 15;

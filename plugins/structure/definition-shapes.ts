@@ -8,6 +8,7 @@
 import type { Language } from '../graph/api.ts';
 import type { Node } from './code-trees.ts';
 import { IntSink } from './int-sink.ts';
+import { distinct, SHINGLE, sortDistinct, windowHashes } from './shingles.ts';
 import { walkTree } from './tree-walk.ts';
 
 /** A normalised AST shape: 5-token shingles of the pre-order node types (names and literals drop out). */
@@ -28,7 +29,6 @@ export interface DefinitionShape extends Shape {
 
 /** A definition's shape reads at most this many tokens (a huge class costs no more than this). */
 const MAX_SHAPE_TOKENS = 6000;
-const SHINGLE = 5;
 
 /** Node types that define something (functions, methods, classes, …) across the parsed grammars. */
 export const DEFINITIONS: ReadonlySet<string> = new Set([
@@ -94,8 +94,7 @@ function typeTablesOf(root: Node): TypeTables {
 
 // Scratch arrays reused from file to file (a worker walks one file at a time).
 let tokenScratch = new Int32Array(1 << 14);
-let shingleScratch = new Int32Array(1 << 14);
-let sortScratch = new Int32Array(MAX_SHAPE_TOKENS);
+let shingleScratch: Int32Array = new Int32Array(1 << 14);
 
 /** Every definition's shape, as views of one array of the file's own. */
 export function definitionShapes(root: Node, language?: Language): DefinitionShape[] {
@@ -173,33 +172,20 @@ export function writeDefinitionShapes(root: Node, language: Language | undefined
     openDepth.pop();
     spans[openSpan.pop()! + 1] = count;
   }
-  // The hash of every SHINGLE-token window, by start position.
-  const windows = Math.max(0, count - SHINGLE + 1);
-  if (shingleScratch.length < windows) shingleScratch = new Int32Array(windows);
-  const shingles = shingleScratch;
-  for (let i = 0; i < windows; i++) {
-    let h = 0x811c9dc5;
-    for (let k = i; k < i + SHINGLE; k++) h = Math.imul(h ^ tokens[k], 0x01000193);
-    shingles[i] = h;
-  }
+  const shingles = (shingleScratch = windowHashes(tokens, count, shingleScratch));
   out.push(spans.length >> 2);
   for (let s = 0; s < spans.length; s += 4) {
     // A definition's windows: those inside its first MAX_SHAPE_TOKENS tokens, sorted and distinct.
     const from = spans[s];
     const to = Math.min(spans[s + 1], from + MAX_SHAPE_TOKENS);
-    const length = Math.max(0, to - SHINGLE + 1 - from);
-    const sorted = sortScratch.subarray(0, length);
-    sorted.set(shingles.subarray(from, from + length));
-    sorted.sort();
-    let n = 0;
-    for (let i = 0; i < length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+    const n = sortDistinct(shingles, from, Math.max(0, to - SHINGLE + 1 - from));
     out.reserve(4 + n);
     const data = out.data;
     data[out.at++] = spans[s + 2];
     data[out.at++] = spans[s + 3];
     data[out.at++] = to - from;
     data[out.at++] = n;
-    data.set(sorted.subarray(0, n), out.at);
+    data.set(distinct.subarray(0, n), out.at);
     out.at += n;
   }
 }

@@ -11,7 +11,8 @@
  * unit ≥ 128 did, so the tokens are those of the decoded text.
  */
 import type { Language } from '../graph/api.ts';
-import { CLASS, CLIKE, DEDENT, FNV_OFFSET, FNV_PRIME, ID, INDENT, LINE, NAME_PART, NAME_START, NUM, OP_PREFIX, OPERATOR, PY, STR, STRING_PREFIX, VALUE_END } from './lexer-tables.ts';
+import { SHINGLE, windowHashes } from './shingles.ts';
+import { CLASS, CLIKE, DEDENT, FNV_PRIME, ID, INDENT, LINE, NAME_PART, NAME_START, NUM, OP_PREFIX, OPERATOR, PY, STR, STRING_PREFIX, VALUE_END } from './lexer-tables.ts';
 
 /** A file's tokens: one hash per token, and the index of the first token of every line. */
 export interface FileTokens {
@@ -22,7 +23,6 @@ export interface FileTokens {
   lineStart: Int32Array;
 }
 
-export const SHINGLE = 5;
 
 const enum Ch {
   Tab = 9,
@@ -213,13 +213,7 @@ class Lex {
   result(): FileTokens {
     this.lines[this.lineCount++] = this.count;
     const count = this.count;
-    const t = this.tokens;
-    const shingles = new Int32Array(Math.max(0, count - SHINGLE + 1));
-    for (let k = 0; k < shingles.length; k++) {
-      let h = FNV_OFFSET;
-      for (let m = k; m < k + SHINGLE; m++) h = Math.imul(h ^ t[m], FNV_PRIME);
-      shingles[k] = h;
-    }
+    const shingles = windowHashes(this.tokens, count, new Int32Array(Math.max(0, count - SHINGLE + 1)));
     return { shingles, count, lineStart: this.lines.slice(0, this.lineCount) };
   }
 }

@@ -7,23 +7,20 @@
  */
 import type { Language } from '../graph/api.ts';
 import type { Shape } from './definition-shapes.ts';
-import { lexFile, SHINGLE, type FileTokens } from './lexer.ts';
+import { lexFile, type FileTokens } from './lexer.ts';
+import { distinct, SHINGLE, sortDistinct } from './shingles.ts';
 import type { IntSink } from './int-sink.ts';
 import { HASHES, minhashOf, oneHashSignatureInto } from './minhash.ts';
-
-export { lexFile, type FileTokens } from './lexer.ts';
 
 /** A symbol's shape reads at most this many tokens (a huge class costs no more than this). */
 const MAX_SHAPE_TOKENS = 6000;
 
-/** Shingles a symbol's shape sorts at once: a bounded scratch array, shared. */
-let scratch = new Int32Array(MAX_SHAPE_TOKENS);
 /** The token count of the symbol `sortedShingles` read last. */
 let tokensRead = 0;
 
 /**
  * The distinct shingles of a symbol on 1-based lines [startLine, endLine] of a lexed file, sorted,
- * in `scratch[0, n)`; returns n and sets `tokensRead` (the symbol's token count, at most MAX_SHAPE_TOKENS).
+ * in `distinct[0, n)`; returns n and sets `tokensRead` (the symbol's token count, at most MAX_SHAPE_TOKENS).
  */
 function sortedShingles(file: FileTokens, startLine: number, endLine: number): number {
   const lines = file.lineStart.length - 1;
@@ -31,19 +28,13 @@ function sortedShingles(file: FileTokens, startLine: number, endLine: number): n
   const to = Math.min(file.lineStart[Math.min(Math.max(0, endLine), lines)], from + MAX_SHAPE_TOKENS);
   const end = Math.min(Math.max(from, to - SHINGLE + 1), file.shingles.length);
   tokensRead = Math.max(0, to - from);
-  const length = Math.max(0, end - from);
-  if (scratch.length < length) scratch = new Int32Array(length);
-  scratch.set(file.shingles.subarray(from, from + length));
-  const sorted = scratch.subarray(0, length).sort();
-  let k = 0;
-  for (let i = 0; i < length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[k++] = sorted[i];
-  return k;
+  return sortDistinct(file.shingles, from, Math.max(0, end - from));
 }
 
 /** The shape of a symbol on 1-based lines [startLine, endLine] of a lexed file. */
 export function rangeShape(file: FileTokens, startLine: number, endLine: number): Shape {
   const n = sortedShingles(file, startLine, endLine);
-  return { shingles: scratch.slice(0, n), tokens: tokensRead };
+  return { shingles: distinct.slice(0, n), tokens: tokensRead };
 }
 
 /** Shapes of a file's symbols (1-based line ranges, in the order given); `minTokens`: those of at least that many tokens also get their MinHash signature. */
@@ -78,7 +69,7 @@ export function writeSketches(file: FileTokens, ranges: readonly number[], minTo
     data[out.at++] = tokensRead;
     data[out.at++] = n;
     data[out.at++] = 1;
-    data.set(scratch.subarray(0, n), out.at);
+    data.set(distinct.subarray(0, n), out.at);
     oneHashSignatureInto(data, out.at, out.at + n, data, out.at + n);
     out.at += n + HASHES;
   }

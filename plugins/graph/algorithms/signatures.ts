@@ -285,7 +285,7 @@ function* pairSteps(g: CodeGraph, threshold: number, options: PairOptions): Gene
   let nodes = options.restrictTo;
   if (!nodes) {
     const all: number[] = [];
-    for (let i = 0; i + 1 < c.offsets.length; i++) if (featureCount(c, i) > 0 && featureCount(c, i) >= minFeatures) all.push(i);
+    for (let i = 0; i + 1 < c.offsets.length; i++) if (featureCount(c, i) >= Math.max(1, minFeatures)) all.push(i);
     nodes = all;
   }
   c.minhash ??= new Int32Array(g.nodeCapacity * HASHES);
@@ -317,8 +317,7 @@ function* pairSteps(g: CodeGraph, threshold: number, options: PairOptions): Gene
     let work = 0;
     for (const i of nodes) {
       if (++work % PAIR_WORK_PER_STEP === 0) yield;
-      const n = featureCount(c, i);
-      if (n === 0 || n < minFeatures) continue;
+      if (featureCount(c, i) < Math.max(1, minFeatures)) continue;
       sig(i);
       let key = band * 7919 + kinds[i];
       for (let r = 0; r < ROWS; r++) key = mix(key, mh[i * HASHES + band * ROWS + r]);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { sketchJob, unpackSketches } from '../../../plugins/structure/cold-shapes-work.ts';
-import { lexFile, lexicalShapes, rangeShape } from '../../../plugins/structure/lexical-shapes.ts';
+import { lexicalShapes, rangeShape } from '../../../plugins/structure/lexical-shapes.ts';
+import { lexFile } from '../../../plugins/structure/lexer.ts';
 import { oneHashSignature } from '../../../plugins/structure/minhash.ts';
 import { jaccard } from '../../../plugins/structure/shapes.ts';
 
