@@ -135,6 +135,7 @@ export class FactsPool {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { slot, resolve, reject });
+      slot.worker.ref();
       slot.worker.postMessage({ ...req, id });
     });
   }
@@ -148,14 +149,17 @@ export class FactsPool {
       if ((error as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
       worker = new Worker(new URL(entry), { execArgv: [] });
     }
-    worker.unref();
     worker.on('message', (res: FactsResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;
       this.pending.delete(res.id);
       if (res.type === 'error') p.reject(new Error(res.message));
       else p.resolve({ facts: res.facts, packed: res.packed });
+      if (![...this.pending.values()].some((q) => q.slot.worker === worker)) worker.unref();
     });
+    // Referenced only while it has a batch (`send`): an idle worker never keeps the process alive.
+    // After the 'message' listener: adding one references the worker again.
+    worker.unref();
     const fail = (err: Error): void => {
       this.slots = this.slots.filter((s) => s.worker !== worker);
       for (const [id, p] of this.pending) {
@@ -177,16 +181,17 @@ export class FactsPool {
 }
 
 /**
- * The process's flags without its module loaders (`--import`, `--require`, `--loader`): the worker's
- * entry is plain JavaScript, and a worker inheriting `--import tsx` (tests, benchmarks, a host run
- * from sources) loaded tsx first, 0.1–0.3 s before its first batch.
+ * The process's flags without its module loaders (`--import`, `--require`, `--loader`) and without
+ * what names the process's own entry (`--eval`/`--print` and their code, `--input-type`, which a
+ * worker refuses at load): the worker's entry is plain JavaScript, and a worker inheriting `--import
+ * tsx` (tests, benchmarks, a host run from sources) loaded tsx first, 0.1–0.3 s before its first batch.
  */
 export function withoutLoaders(execArgv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
     const flag = execArgv[i];
-    if (/^(--import|--require|-r|--loader|--experimental-loader)$/.test(flag)) i++; // and its value
-    else if (!/^(--import|--require|--loader|--experimental-loader)=/.test(flag)) out.push(flag);
+    if (/^(--import|--require|-r|--loader|--experimental-loader|--eval|-e|--print|-p|--input-type)$/.test(flag)) i++; // and its value
+    else if (!/^(--import|--require|--loader|--experimental-loader|--eval|--print|--input-type)=/.test(flag)) out.push(flag);
   }
   return out;
 }

@@ -18,7 +18,9 @@ export interface EngineWorkerOptions {
 
 /**
  * A worker running `relative` (a `.ts` path, e.g. './worker.ts') resolved against `base` (the
- * caller's import.meta.url); unref'd, so an idle worker never keeps the process alive.
+ * caller's import.meta.url). The caller references it while it has work and unreferences it when
+ * idle, so that an idle worker never keeps the process alive — after adding its 'message' listener:
+ * adding one references a worker again (Node 20), which kept processes up until the idle timeout.
  */
 export function spawnEngineWorker(base: string, relative: string, resourceLimits?: ResourceLimits, options: EngineWorkerOptions = {}): Worker {
   const fromSource = new URL(base).pathname.endsWith('.ts'); // a host may add a ?query for hot reload
@@ -30,7 +32,5 @@ export function spawnEngineWorker(base: string, relative: string, resourceLimits
   const code = fromSource
     ? `${lower}import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`
     : `${lower}import(${JSON.stringify(entry)});`;
-  const worker = new Worker(code, { eval: true, ...(resourceLimits ? { resourceLimits } : {}) });
-  worker.unref();
-  return worker;
+  return new Worker(code, { eval: true, ...(resourceLimits ? { resourceLimits } : {}) });
 }

@@ -20,6 +20,11 @@ describe('facts worker flags', function () {
     assert.deepEqual(withoutLoaders(['--import', 'tsx', '--enable-source-maps', '--import=./x.mjs', '-r', 'a.cjs', '--loader=y', '--experimental-loader', 'z', '--conditions=dev']), ['--enable-source-maps', '--conditions=dev']);
   });
 
+  it('drops the entry flags a worker refuses: --input-type, --eval/-e and --print/-p with their code', () => {
+    assert.deepEqual(withoutLoaders(['--input-type=module', '-e', 'run()', '--max-semi-space-size=8']), ['--max-semi-space-size=8']);
+    assert.deepEqual(withoutLoaders(['--input-type', 'module', '--eval', 'x', '-p', 'y', '--print=z', '--enable-source-maps']), ['--enable-source-maps']);
+  });
+
   it('a process run with a V8 flag still sketches in worker threads', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'm1nd-facts-flags-'));
     writeFileSync(path.join(root, 'a.py'), 'def f(x):\n    y = x + 1\n    for i in range(y):\n        print(i, x, y)\n    return y * 2\n');

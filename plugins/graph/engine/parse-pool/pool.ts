@@ -263,6 +263,7 @@ export class ParsePool {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { slot, resolve, reject });
+      slot.worker.ref();
       slot.worker.postMessage({ type: 'parse', id, root, parserVersion, tasks, ...(light ? { light } : {}), ...(text ? {} : { noText: true }), ...(extensions?.length ? { extensions } : {}) } satisfies ParseRequest);
     });
   }
@@ -279,7 +280,9 @@ export class ParsePool {
       this.pending.delete(res.id);
       if (res.type === 'error') p.reject(new Error(res.message));
       else p.resolve(res);
+      if (![...this.pending.values()].some((q) => q.slot.worker === worker)) worker.unref();
     });
+    worker.unref(); // referenced only while it has a batch (see spawnEngineWorker)
     const fail = (err: Error): void => {
       this.slots = this.slots.filter((s) => s.worker !== worker);
       for (const [id, p] of this.pending) {

@@ -174,8 +174,10 @@ export class CommitWorker {
     const stream = new CommitStream(this.nextId++, this.ensure(), dir, busyTimeoutMs, (s) => {
       this.streams.delete(s);
       if (this.streams.size === 0 && this.waiting.size === 0) this.scheduleIdle();
+      else this.holdWhileBusy();
     });
     this.streams.add(stream);
+    this.holdWhileBusy();
     return stream;
   }
 
@@ -207,6 +209,7 @@ export class CommitWorker {
     const to: Target = stream?.target() ?? { id, run: runName(id), dir, busyTimeoutMs };
     let seq = stream?.sent ?? 0;
     const result = new Promise<{ generation: number; previous: number }>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    this.holdWhileBusy();
     result.catch(() => undefined); // observed below; a worker death before then must not surface as unhandled
     const total = write.upserts.length;
     let chunk: SerializedFile[] = [];
@@ -263,6 +266,7 @@ export class CommitWorker {
     if (!worker) return Promise.resolve();
     const id = this.nextId++;
     const done = new Promise<void>((resolve) => this.closing.set(id, resolve));
+    this.holdWhileBusy();
     worker.postMessage({ type: 'close', id, dir } satisfies CommitRequest);
     return done;
   }
@@ -287,6 +291,7 @@ export class CommitWorker {
       if (res.type === 'closed') {
         this.closing.get(res.id)?.();
         this.closing.delete(res.id);
+        this.holdWhileBusy();
         return;
       }
       const w = this.waiting.get(res.id);
@@ -294,6 +299,7 @@ export class CommitWorker {
       this.waiting.delete(res.id);
       if (res.type === 'error') w.reject(new CommitError(res.message, res.code));
       else w.resolve({ generation: res.generation, previous: res.previous });
+      this.holdWhileBusy();
     });
     const fail = (err: Error): void => {
       if (this.worker === worker) this.worker = null;
@@ -315,10 +321,19 @@ export class CommitWorker {
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`commit worker exited (${code})`)));
     this.worker = worker;
+    this.holdWhileBusy(); // after the 'message' listener, which references it again
     return worker;
   }
 
+  /** References the worker while a stream, a commit or a close is open, so that the process waits for them; unreferences it otherwise. */
+  private holdWhileBusy(): void {
+    if (!this.worker) return;
+    if (this.streams.size + this.waiting.size + this.closing.size > 0) this.worker.ref();
+    else this.worker.unref();
+  }
+
   private scheduleIdle(): void {
+    this.holdWhileBusy();
     if (this.idle) clearTimeout(this.idle);
     // Never while an ingest streams rows to it (they would be lost; its commit would fall back).
     this.idle = setTimeout(() => (this.streams.size === 0 ? void this.stop() : this.scheduleIdle()), IDLE_MS);

@@ -44,6 +44,7 @@ export class CheckerClient {
     const id = this.nextId++;
     return new Promise<CheckResponse>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      worker.ref();
       worker.postMessage({ ...req, id });
     });
   }
@@ -72,15 +73,18 @@ ${tsx}.then(() => import(${url('compiler-cache')})).then((m) => { m.loadCompiler
     // A bound on the checker's heap: past it the worker dies, the pass reports `failed` files and
     // last_error, and the graph keeps name-resolved calls (the server itself is unaffected).
     const worker = new Worker(code, { eval: true, workerData, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
-    worker.unref();
     worker.on('message', (res: CheckResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;
       this.pending.delete(res.id);
       if (res.type === 'error') p.reject(new Error(res.message));
       else p.resolve(res);
-      if (this.pending.size === 0) this.scheduleIdle();
+      if (this.pending.size === 0) {
+        worker.unref();
+        this.scheduleIdle();
+      }
     });
+    worker.unref(); // referenced only while a pass is pending; after the 'message' listener, which references it again
     const fail = (err: Error): void => {
       this.worker = null;
       for (const p of this.pending.values()) p.reject(err);
