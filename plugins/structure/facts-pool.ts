@@ -38,6 +38,8 @@ export interface FactsRequest {
   grammars: Record<string, string>;
   /** Default `facts`. */
   job?: FactsJob;
+  /** `sketch`: also make the parser hot (parser-warm-up.ts); sent to one worker. */
+  warmParser?: boolean;
 }
 /** `facts` for the job `facts`; `packed` (one transferred array for the whole batch) for the others. */
 export type FactsResponse = { type: 'result'; id: number; facts: WireFacts[]; packed?: Int32Array } | { type: 'error'; id: number; message: string; stale?: boolean };
@@ -101,7 +103,7 @@ export class FactsPool {
           inFlight++;
           const sendNames = slot.classKey !== classKey;
           slot.classKey = classKey;
-          this.send(slot, { id: 0, root, grammars, tasks: batches[b], classKey, ...(sendNames ? { classNames: [...classNames] } : {}), ...(job !== 'facts' ? { job } : {}) }).then(
+          this.send(slot, { id: 0, root, grammars, tasks: batches[b], classKey, ...(sendNames ? { classNames: [...classNames] } : {}), ...(job !== 'facts' ? { job } : {}), ...(job === 'sketch' && slot === this.slots[0] ? { warmParser: true } : {}) }).then(
             (res) => {
               slot.inFlight--;
               inFlight--;

@@ -7,6 +7,7 @@ import { Language, Parser, Query } from 'web-tree-sitter';
 import { preloadGrammar, setGrammarLoader } from './code-trees.ts';
 import { shapesJob, sketchJob } from './cold-shapes-work.ts';
 import { computeFacts } from './file-facts.ts';
+import { warmParser } from './parser-warm-up.ts';
 import { useRuntimeModule } from './tree-walk.ts';
 import type { FactsRequest, FactsResponse, WireFacts } from './facts-pool.ts';
 
@@ -32,8 +33,14 @@ async function handle(req: FactsRequest): Promise<FactsResponse> {
     classKey = req.classKey;
   } else if (req.classKey !== classKey) return { type: 'error', id: req.id, message: 'class names out of date', stale: true };
   if (req.job === 'sketch' || req.job === 'shapes') {
-    // Sketches come before a cold twins' `shapes` job: its grammars load meanwhile.
-    if (req.job === 'sketch') for (const language of new Set(req.tasks.map((t) => t.language))) preloadGrammar(language);
+    // Sketches come before a cold twins' `shapes` job: its grammars load meanwhile, and in one worker
+    // its parser gets hot (the optimised WebAssembly is shared by the process's workers).
+    if (req.job === 'sketch') {
+      for (const language of new Set(req.tasks.map((t) => t.language))) {
+        if (req.warmParser) void warmParser(language).catch(() => undefined); // a failure shows again, and is handled, where the grammar is used
+        else preloadGrammar(language);
+      }
+    }
     // The sketch's lexer reads the bytes (no decode); the parser reads text.
     const encoding = req.job === 'sketch' ? null : 'utf8';
     const texts = req.tasks.map((task) => {
