@@ -73,5 +73,4 @@ export async function warmParser(language: Language): Promise<void> {
   warmed.add(language);
   const parsed = await parseCode(language, parserSample(language));
   parsed?.done();
-  if (process.env.TL) console.error('WARMED', performance.timeOrigin + performance.now());
 }
