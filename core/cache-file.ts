@@ -54,6 +54,11 @@ export function nameHash(text: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
+/** `data` behind the header `readCacheFile` checks (what `writeCacheFile` writes; also the tokenizer's table shipped in dist/). */
+export function withHeader(data: Uint8Array): Buffer {
+  return Buffer.concat([header(data), data]);
+}
+
 function header(data: Uint8Array): Buffer {
   const out = Buffer.alloc(HEADER);
   MAGIC.copy(out, 0);
@@ -103,7 +108,7 @@ export function writeCacheFile(file: string, data: Uint8Array, keep = 2): boolea
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.concat([header(data), data]), { mode: 0o600 });
+    writeFileSync(tmp, withHeader(data), { mode: 0o600 });
     renameSync(tmp, file);
     const prefix = basename(file).replace(/[0-9a-f]{16}(\.[a-z0-9]+)$/, '');
     const suffix = /(\.[a-z0-9]+)$/.exec(file)?.[1] ?? '';

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { deserialize, serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { cacheFileFor, readCacheFile, writeCacheFile } from './cache-file.ts';
-import { buildRankTable, deserializeRankTable, serializeRankTable, tableCounter, type RankTable } from './token-table.ts';
+import { buildRankTable, deserializeRankTable, serializeRankTable, shippedTable, tableCounter, type RankTable } from './token-table.ts';
 
 type Count = (text: string, options: { disallowedSpecial: Set<string> }) => number;
 type Ranks = (string | number[])[];
@@ -102,12 +102,12 @@ export function forgetTokenizer(): void {
 }
 
 /**
- * How the tokenizer was loaded: the rank table of core/token-table.ts from the cache folder (`table`),
- * the package's rank list from the cache folder (`cached`) or from gpt-tokenizer's module (`module`;
+ * How the tokenizer was loaded: the rank table of core/token-table.ts from the cache folder (`table`)
+ * or from the one the build wrote into dist/ for the installed gpt-tokenizer (`shipped`), the package's rank list from the cache folder (`cached`) or from gpt-tokenizer's module (`module`;
  * both then cache it and the table), built in a worker thread (`worker`: `tokenizerReady` with no
  * table cached; then cached), or through the package entry (a failure).
  */
-export type RankLoad = 'table' | 'cached' | 'module' | 'package' | 'worker';
+export type RankLoad = 'table' | 'shipped' | 'cached' | 'module' | 'package' | 'worker';
 let rankLoad: RankLoad | undefined;
 
 /** How the tokenizer's rank table was loaded (undefined until the first count that needed it). */
@@ -161,13 +161,18 @@ function loadCount(): Count {
   }
 }
 
-/** The counter over the cache folder's rank table, when it holds a sound one. */
+/** The counter over the cache folder's rank table when it holds a sound one, else over the one the build shipped (core/token-table.ts `shippedTable`). */
 function cachedTable(tableFile: string | null): Count | null {
   const stored = readCacheFile(tableFile);
   const table = typeof stored === 'string' ? null : deserializeRankTable(stored);
-  if (!table) return null;
-  rankLoad = 'table';
-  return tableCount(table);
+  if (table) {
+    rankLoad = 'table';
+    return tableCount(table);
+  }
+  const shipped = shippedTable();
+  if (!shipped) return null;
+  rankLoad = 'shipped';
+  return tableCount(shipped);
 }
 
 /** The `Count` of a rank table (options are always AS_TEXT here: special-token text counted as text). */

@@ -198,7 +198,7 @@ describe('the m1nd package, packed and installed into a fresh npm init -y projec
     }
   });
 
-  it('answers `m1nd call` from the installed bin: health, ingest, and an impact whose entries are counted in tokens (the rank table cached, then read)', async () => {
+  it('answers `m1nd call` from the installed bin: health, ingest, and an impact whose entries are counted in tokens (with the rank table the package ships: nothing built or cached)', async () => {
     const bin = path.join(project, 'node_modules/m1nd/bin/m1nd.js');
     const cache = path.join(project, '.m1nd-call-cache');
     const call = async (...args: string[]) => JSON.parse((await run(process.execPath, [bin, 'call', ...args, '--json'], { cwd: project, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? project, M1ND_CACHE_DIR: cache }, maxBuffer: 16 * 1024 * 1024 })).stdout);
@@ -208,9 +208,10 @@ describe('the m1nd package, packed and installed into a fresh npm init -y projec
     const args = JSON.stringify({ node_id: 'parse', token_budget: 100 });
     const first = await call('impact', args);
     assert.ok(first.listed_tokens > 0 && first.listed_tokens <= 100, JSON.stringify(first).slice(0, 400));
-    assert.equal(fs.readdirSync(cache).filter((n) => n.startsWith('gpt-tokenizer-table-o200k-')).length, 1, 'the rank table was cached');
+    assert.ok(fs.readdirSync(path.join(project, 'node_modules/m1nd/dist/core')).some((n) => /^o200k-table-.+\.bin$/.test(n)), 'the package ships the rank table');
+    assert.deepEqual(fs.existsSync(cache) ? fs.readdirSync(cache).filter((n) => n.startsWith('gpt-tokenizer-')) : [], [], 'no rank list or table built and cached: the shipped table was read');
     const second = await call('impact', args);
-    assert.equal(second.listed_tokens, first.listed_tokens, 'the same count from the cached table');
+    assert.equal(second.listed_tokens, first.listed_tokens, 'the same count in the next process');
     assert.deepEqual(second.direct, first.direct);
   });
 
