@@ -103,9 +103,10 @@ export function forgetTokenizer(): void {
 
 /**
  * How the tokenizer was loaded: the rank table of core/token-table.ts from the cache folder (`table`)
- * or from the one the build wrote into dist/ for the installed gpt-tokenizer (`shipped`), the package's rank list from the cache folder (`cached`) or from gpt-tokenizer's module (`module`;
- * both then cache it and the table), built in a worker thread (`worker`: `tokenizerReady` with no
- * table cached; then cached), or through the package entry (a failure).
+ * or from the one the build wrote into dist/ for the installed gpt-tokenizer (`shipped`), the
+ * package's rank list from the cache folder (`cached`) or from gpt-tokenizer's module (`module`; both
+ * then cache it and the table), built in a worker thread (`worker`: `tokenizerReady` with no table
+ * cached; then cached), or through the package entry (a failure).
  */
 export type RankLoad = 'table' | 'shipped' | 'cached' | 'module' | 'package' | 'worker';
 let rankLoad: RankLoad | undefined;

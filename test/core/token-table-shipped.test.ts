@@ -46,7 +46,7 @@ describe('the tokenizer rank table shipped in dist/', function () {
     if (!fs.existsSync(path.join(ROOT, 'dist/core', `o200k-table-${VERSION}.bin`))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-shipped-cache-'));
     const script = `
-      import { countTokens, tokenizerReady, useTokenizerCache, tokenizerRankLoad } from './dist/core/tokens.js';
+      import { countTokens, useTokenizerCache, tokenizerRankLoad } from './dist/core/tokens.js';
       useTokenizerCache(${JSON.stringify(cache)});
       const corpus = ${JSON.stringify(CORPUS)};
       const sync = corpus.map((t) => countTokens(t));
