@@ -9,6 +9,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { importConfigFile } from './config-import.ts';
 import { ErrorCodes, M1ndError } from './errors.ts';
+import { MIN_RESULT_TOKEN_LIMIT } from './settings.ts';
 import type { TierCuration } from './tiers.ts';
 
 const Curation = Type.Object(
@@ -45,7 +46,7 @@ export const ConfigSchema = Type.Object(
         {
           readOnly: Type.Optional(Type.Boolean()),
           proofGate: Type.Optional(Type.Boolean()),
-          resultTokenLimit: Type.Optional(Type.Integer({ minimum: 100 })),
+          resultTokenLimit: Type.Optional(Type.Integer({ minimum: MIN_RESULT_TOKEN_LIMIT })),
           handlerTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
           envelope: Type.Optional(Type.Boolean()),
         },

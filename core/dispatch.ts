@@ -105,6 +105,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /** More than the envelope's draft ever adds to a result (a few hundred bytes): a result within the limit by this much is never counted. */
 const ENVELOPE_BYTES = 1024;
+/** Shaping rounds after the first, each with the last overflow kept free, before a result goes out as it is. */
+const MAX_SHAPE_ROUNDS = 5;
+/** Tokens kept free beyond an overflow: the envelope's numbers may gain a digit or two on the next round. */
+const ENVELOPE_SLACK_TOKENS = 3;
 
 /** Where a pipeline that had to wait resumes, with the value it waited for. */
 const enum Step {
@@ -182,18 +186,19 @@ function runFrom(gen: Generation, call: CallState, step: Step, input: unknown, v
     if (isThenable(input)) return new Waiting(Step.AfterShape, input, value, round);
   }
   // The limit applies to the text as sent: measured (tokenised only when its bytes exceed the
-  // limit); an overflow the envelope caused is kept free on the next shaping round.
+  // limit); an overflow the envelope caused is kept free on the next shaping round, with a few
+  // tokens more: the envelope's numbers (elapsed_ms, result_tokens, chars_cut) change between rounds.
   for (const limit = gen.settings.resultTokenLimit; ; ) {
     call.meta.stage = 'decorateResult';
     const result = gen.hooks.decorateResult.call(input, call);
     const spliced = call.meta.sent;
     const text = spliced && spliced.value === result ? spliced.text : serialise(result);
     const sent = measureText(text, limit);
-    if (withinLimit(sent, limit) || round === 2) {
+    if (withinLimit(sent, limit) || round === MAX_SHAPE_ROUNDS) {
       gen.hooks.afterCall.call(call, { kind: 'ok', elapsedMs: performance.now() - call.startedAt });
       return toCallToolResult(result, text, call);
     }
-    call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + 1;
+    call.meta.reserveTokens = (call.meta.reserveTokens ?? 0) + (sent.tokens! - limit) + ENVELOPE_SLACK_TOKENS;
     call.meta.sent = undefined;
     round++;
     call.meta.stage = 'shapeResult';

@@ -4,6 +4,9 @@
  */
 import path from 'node:path';
 
+/** The smallest result token limit (env or config): a cut result's envelope alone is ~80 tokens. */
+export const MIN_RESULT_TOKEN_LIMIT = 100;
+
 export interface HostSettings {
   /** The tier asked for (env, config or flag), as given; undefined when nobody asked. */
   requestedTier?: string;
@@ -53,10 +56,10 @@ export function envFlag(value: string | undefined): boolean | undefined {
   return !(v === '' || v === '0' || v === 'false');
 }
 
-function envInt(value: string | undefined, name: string): number | undefined {
+function envInt(value: string | undefined, name: string, min = 1): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -74,7 +77,7 @@ export function applyEnv(base: HostSettings, env: Record<string, string | undefi
   s.readOnly = envFlag(env.M1ND_READ_ONLY) ?? s.readOnly;
   s.proofGate = envFlag(env.M1ND_PROOF_GATE) ?? s.proofGate;
   s.envelope = envFlag(env.M1ND_RESPONSE_ENVELOPE) ?? s.envelope;
-  s.resultTokenLimit = envInt(env.M1ND_RESULT_TOKEN_LIMIT, 'M1ND_RESULT_TOKEN_LIMIT') ?? s.resultTokenLimit;
+  s.resultTokenLimit = envInt(env.M1ND_RESULT_TOKEN_LIMIT, 'M1ND_RESULT_TOKEN_LIMIT', MIN_RESULT_TOKEN_LIMIT) ?? s.resultTokenLimit;
   s.handlerTimeoutMs = envInt(env.M1ND_HANDLER_TIMEOUT_MS, 'M1ND_HANDLER_TIMEOUT_MS') ?? s.handlerTimeoutMs;
   s.maxArgumentBytes = envInt(env.M1ND_MAX_ARGUMENT_BYTES, 'M1ND_MAX_ARGUMENT_BYTES') ?? s.maxArgumentBytes;
   // A path-delimited list (":" on POSIX, ";" on Windows), added to the config's roots.

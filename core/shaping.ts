@@ -11,6 +11,8 @@ import { countTokens, measureText, utf8Bytes } from './tokens.ts';
 import type { Truncation } from './call-state.ts';
 
 const STRING_MARK = ' …[cut]';
+/** Strings shorter than this are never cut (ids, paths, names): longer ones are cut, the longest first, once no array can lose more. */
+const MIN_CUT_STRING = 32;
 
 interface Found<T> {
   path: string;
@@ -26,7 +28,7 @@ function walk(value: unknown, path: string, arrays: Found<unknown[]>[], strings:
     value.forEach((v, i) => walk(v, `${path}[${i}]`, arrays, strings, value, i));
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k, arrays, strings, value as Record<string, unknown>, k);
-  } else if (typeof value === 'string' && holder !== undefined && value.length > 200) {
+  } else if (typeof value === 'string' && holder !== undefined && value.length > MIN_CUT_STRING) {
     strings.push({ path, holder, key: key!, value, size: value.length });
   }
 }
@@ -72,7 +74,7 @@ export function shapeToTokenLimit(value: unknown, limit: number, text = serialis
     } else {
       const str = strings.sort((a, b) => b.size - a.size)[0];
       if (!str) break;
-      const keep = Math.max(0, Math.floor(str.value.length * ratio));
+      const keep = prefixLength(str.value, Math.floor(str.value.length * ratio));
       (str.holder as Record<string | number, unknown>)[str.key] = str.value.slice(0, keep) + STRING_MARK;
       const prev = cuts.get(str.path);
       cuts.set(str.path, { path: str.path, chars_cut: str.value.length - keep + (prev?.chars_cut ?? 0) });
@@ -88,9 +90,16 @@ function cutString(value: string, limit: number, original: number): Shaped {
   let tokens = original;
   let out = value;
   while (tokens > limit && text.length > 0) {
-    text = text.slice(0, Math.floor(text.length * (limit / tokens) * 0.95));
+    text = text.slice(0, prefixLength(text, Math.floor(text.length * (limit / tokens) * 0.95)));
     out = text + STRING_MARK;
     tokens = countTokens(out);
   }
   return { value: out, text: out, bytes: utf8Bytes(out), tokens, truncation: { original_tokens: original, limit, cuts: [{ path: '$', chars_cut: value.length - text.length }] } };
+}
+
+/** `n` (at least 0), one less when the prefix would end between the halves of a surrogate pair. */
+function prefixLength(text: string, n: number): number {
+  if (n <= 0) return 0;
+  const last = text.charCodeAt(n - 1);
+  return last >= 0xd800 && last <= 0xdbff ? n - 1 : n;
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { connect } from '../helpers/mcp.ts';
 import { recorderPlugin } from '../fixtures/plugins/recorder/index.ts';
 import { countTokens, packToTokenBudget, packToTokenBudgetPaced } from '../../core/index.ts';
+import { applyEnv, defaultSettings } from '../../core/settings.ts';
 
 describe('result token limit', function () {
   it('cuts an oversized result under the limit as counted by the tokenizer, keeping valid JSON and the output schema', async () => {
@@ -83,6 +84,32 @@ describe('result token limit', function () {
     } finally {
       await h.close();
     }
+  });
+
+  it('keeps every cut text within the limit, whatever the script, including short strings dense in tokens', async () => {
+    // Strings of at most 200 characters were never cut: 40 emoji-heavy words (~180 tokens) went out over a limit of 100.
+    for (const limit of [100, 150]) {
+      const h = await connect({ env: { M1ND_RESULT_TOKEN_LIMIT: String(limit) }, plugins: [recorderPlugin().plugin] });
+      try {
+        for (const unit of ['<|endoftext|> ', 'word ', 'fn(x) => x * 2; ', 'é中😀 ']) {
+          for (let repeat = 10; repeat < 90; repeat += 7) {
+            const { result, json } = await h.call('rec_read', { agent_id: 'a', note: unit.repeat(repeat) });
+            const text = (result.content[0] as { text: string }).text;
+            const sent = countTokens(text);
+            assert.ok(sent <= limit, `${JSON.stringify(unit)} × ${repeat} sent ${sent} tokens over a limit of ${limit}`);
+            assert.ok(!/\\ud[89ab]/i.test(text), 'no string cut between the halves of a surrogate pair');
+            if (json._m1nd.truncated) assert.match(json.note, /…\[cut\]$/);
+          }
+        }
+      } finally {
+        await h.close();
+      }
+    }
+  });
+
+  it('refuses a limit under 100 tokens from the environment, as the config does, naming the minimum', () => {
+    assert.throws(() => applyEnv(defaultSettings('/tmp'), { M1ND_RESULT_TOKEN_LIMIT: '60' }), /M1ND_RESULT_TOKEN_LIMIT must be an integer of at least 100, got "60"/);
+    assert.equal(applyEnv(defaultSettings('/tmp'), { M1ND_RESULT_TOKEN_LIMIT: '100' }).resultTokenLimit, 100);
   });
 });
 
