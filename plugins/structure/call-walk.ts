@@ -12,8 +12,11 @@ export interface Reached {
   order: number[];
 }
 
-/** Breadth-first along calls and dispatches from `entry`; nodes for which `stopAt` holds are reached but not expanded. */
-export function walkCalls(g: CodeGraph, entry: number, maxDepth: number, minProbability: number, stopAt: (node: number) => boolean): Reached {
+/**
+ * Breadth-first along calls and dispatches from `entry`; nodes for which `stopAt` holds are reached
+ * but not expanded; `firstHop`, when given, keeps only the entry's edges to the targets it accepts.
+ */
+export function walkCalls(g: CodeGraph, entry: number, maxDepth: number, minProbability: number, stopAt: (node: number) => boolean, firstHop?: (target: number) => boolean): Reached {
   const prev = new Int32Array(g.nodeCapacity).fill(-2);
   const prob = new Float64Array(g.nodeCapacity);
   const depth = new Map<number, number>([[entry, 0]]);
@@ -28,7 +31,7 @@ export function walkCalls(g: CodeGraph, entry: number, maxDepth: number, minProb
       const e = g.outEdges[k];
       if (!g.edgeAlive[e] || !FOLLOW[g.edgeRelation[e]]) continue;
       const w = g.edgeTarget[e];
-      if (prev[w] !== -2) continue;
+      if (prev[w] !== -2 || (firstHop && v === entry && !firstHop(w))) continue;
       const p = prob[v] * edgeConfidence(g, e);
       if (p < minProbability) continue;
       prev[w] = v;

@@ -20,8 +20,11 @@ const SINKS: Record<Exclude<TaintType, 'user_input'>, RegExp> = {
 /** Untrusted input read by the code itself. */
 const SOURCE = /\breq(?:uest)?\.(?:body|query|params|headers|cookies|files)\b|\bprocess\.argv\b|\bprocess\.env\b|\bprompt\s*\(|\breadline\b|\brequest\.(?:args|form|json|values|data|GET|POST)\b|\bsys\.argv\b|\bos\.environ\b|(?<![.\w])input\s*\(/;
 
-/** A call to a validator/sanitiser/auth check, or a definition of one. */
-const BOUNDARY_CALL = /(?<!\b(?:def|function|fn|func)\s+)\b(?:\w*(?:[vV]alidat|[sS]anitiz|[sS]anitis|[eE]scape|[qQ]uote|[aA]llow[lL]ist|[wW]hite[lL]ist|[aA]uthori[sz]|[aA]uthenticat|[vV]erify|[aA]ssert[A-Z_]|[cC]heck[A-Z_]|[pP]arse(?:Int|Float))\w*)\s*\(|\bshlex\.quote\s*\(|\b\w+\.(?:parse|safeParse)\s*\(|\brequire[A-Z]\w*\s*\(|\bencodeURIComponent\s*\(|\bhtml\.escape\s*\(|\bpath\.basename\s*\(/;
+/**
+ * A call to a validator/sanitiser/auth check, or a definition of one. `check_output`/`check_call`
+ * are subprocess's sinks, not checks.
+ */
+const BOUNDARY_CALL = /(?<!\b(?:def|function|fn|func)\s+)\b(?!check_(?:output|call)\b)(?:\w*(?:[vV]alidat|[sS]anitiz|[sS]anitis|[eE]scape|[qQ]uote|[aA]llow[lL]ist|[wW]hite[lL]ist|[aA]uthori[sz]|[aA]uthenticat|[vV]erify|[aA]ssert[A-Z_]|[cC]heck[A-Z_]|[pP]arse(?:Int|Float))\w*)\s*\(|\bshlex\.quote\s*\(|\b\w+\.(?:parse|safeParse)\s*\(|\brequire[A-Z]\w*\s*\(|\bencodeURIComponent\s*\(|\bhtml\.escape\s*\(|\bpath\.basename\s*\(/;
 const BOUNDARY_DEF = /(?:function|def|const|let|var|fn)\s+\w*(?:[vV]alidat|[sS]anitiz|[sS]anitis|[eE]scape|[aA]uthori[sz]|[aA]uthenticat|[vV]erify)\w*/;
 
 /** Code with line comments, block comments and docstring-only lines removed (strings stay: SQL lives in them). */
@@ -38,6 +41,53 @@ export interface CodeFacts {
   sinks: Exclude<TaintType, 'user_input'>[];
   /** The first boundary call or definition found, as written. */
   boundary: string | null;
+  /**
+   * The function validates what it is given, whatever its name: its definition names it so, or its
+   * code raises/throws under a condition and returns one of its parameters (`clean(name)` that
+   * raises unless `name.isalnum()` and returns it). A function calling it is a boundary.
+   */
+  validator: boolean;
+}
+
+/** A raise/throw under an `if` (the statement on the same line or the next, braces or not). */
+const CONDITIONAL_RAISE = /\bif\b[^\n]*(?:\n\s*)?\{?\s*(?:raise|throw)\b/;
+
+/** The parameter names of a definition whose text starts at `code` (self/this and rest markers dropped). */
+export function parameterNames(code: string): string[] {
+  const open = code.indexOf('(');
+  if (open < 0 || open > 200) return [];
+  let depth = 0;
+  let end = open;
+  for (; end < code.length && end < open + 1000; end++) {
+    const c = code[end];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if ((c === ')' || c === ']' || c === '}') && --depth === 0) break;
+  }
+  const names: string[] = [];
+  let nest = 0;
+  let start = open + 1;
+  const take = (part: string) => {
+    const m = /^\s*(?:\.\.\.|\*{1,2})?\s*(?:(?:public|private|protected|readonly)\s+)*([A-Za-z_$][\w$]*)/.exec(part);
+    if (m && m[1] !== 'self' && m[1] !== 'cls' && m[1] !== 'this') names.push(m[1]);
+  };
+  for (let k = open + 1; k < end; k++) {
+    const c = code[k];
+    if (c === '(' || c === '[' || c === '{' || c === '<') nest++;
+    else if (c === ')' || c === ']' || c === '}' || c === '>') nest--;
+    else if (c === ',' && nest === 0) {
+      take(code.slice(start, k));
+      start = k + 1;
+    }
+  }
+  take(code.slice(start, end));
+  return names;
+}
+
+/** Whether a function's code guards a parameter: a conditional raise/throw, and a parameter returned (as is or transformed). */
+function guardsInput(code: string): boolean {
+  if (!CONDITIONAL_RAISE.test(code)) return false;
+  const params = parameterNames(code);
+  return params.length > 0 && new RegExp(`\\breturn\\s+(?:${params.map((p) => p.replace(/\$/g, '\\$')).join('|')})\\b`).test(code);
 }
 
 /** Sources, sinks and boundaries in one function's code; `extraBoundaries` are caller-given names. */
@@ -46,7 +96,7 @@ export function codeFacts(code: string, extraBoundaries: RegExp | null): CodeFac
   const firstLine = code.split('\n', 1)[0];
   const call = code.match(BOUNDARY_CALL) ?? (extraBoundaries ? code.match(extraBoundaries) : null);
   const def = BOUNDARY_DEF.test(firstLine) ? firstLine.trim().slice(0, 80) : null;
-  return { source: SOURCE.test(code), sinks, boundary: def ?? (call ? call[0].replace(/\s*\($/, '(') : null) };
+  return { source: SOURCE.test(code), sinks, boundary: def ?? (call ? call[0].replace(/\s*\($/, '(') : null), validator: def !== null || guardsInput(code) };
 }
 
 /** The sink types a taint type looks for. */

@@ -1,14 +1,15 @@
 /**
- * Taint paths: from each entry function, a breadth-first walk along calls (and interface
- * dispatches) to functions whose code reaches a sink. Walked twice: once freely, once stopping at
- * boundary functions (their code validates, sanitises or checks auth). A sink reached on the
- * stopped walk is a leak — there is a path with no boundary on it; a sink reached only on the free
- * walk is guarded, and the first boundary on its path is named.
+ * Taint paths: from each entry (a function, or a file's top-level statement such as an inline
+ * request handler), a breadth-first walk along calls (and interface dispatches) to functions whose
+ * code reaches a sink. Walked twice: once freely, once stopping at boundary functions (their code
+ * validates, sanitises or checks auth, or calls a function that validates its input). A sink
+ * reached on the stopped walk is a leak — there is a path with no boundary on it; a sink reached
+ * only on the free walk is guarded, and the first boundary on its path is named.
  */
-import { ensureFinal, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
+import { ensureFinal, RELATION_CODE, type CodeGraph, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
 import { callPath, walkCalls } from './call-walk.ts';
 import type { Deadline } from './deadline.ts';
-import { FunctionCode } from './function-code.ts';
+import { FunctionCode, type Segment } from './function-code.ts';
 import { codeFacts, type CodeFacts, type TaintType } from './taint-kinds.ts';
 
 export interface Leak {
@@ -27,42 +28,89 @@ export interface Guarded {
   boundary_code: string;
 }
 
+/** Where a trace starts: a function or method node, or one top-level statement of a file node (`path:line`). */
+export interface TaintEntry {
+  node: GraphNode;
+  /** The statement, for a file node's entry. */
+  segment?: Segment<CodeFacts>;
+}
+
+/** How an entry is named in results: its node id, or `path:line` for a file's statement. */
+export function entryLabel(e: TaintEntry): string {
+  return e.segment ? `${e.node.path}:${e.segment.startLine}` : e.node.id;
+}
+
+/** The classifier of a trace (one cache per boundary pattern set). */
+function codeOf(engine: CodeGraphEngine, extraBoundaries: RegExp | null): FunctionCode<CodeFacts> {
+  return new FunctionCode<CodeFacts>(engine, `taint ${extraBoundaries?.source ?? ''}`, (code) => codeFacts(code, extraBoundaries));
+}
+
+/** The simple name a call to node `t` is written with (`pkg/a.py#Cls.run` → `run`). */
+function calledName(t: GraphNode): string {
+  const hash = t.id.lastIndexOf('#');
+  const q = hash >= 0 ? t.id.slice(hash + 1).replace(/~\d+$/, '') : t.id;
+  return q.slice(q.lastIndexOf('.') + 1);
+}
+
+/** The entry's statement calls target `t` by name (a file node's call edges are the whole file's). */
+function calledIn(segmentCode: string, t: GraphNode): boolean {
+  const name = calledName(t);
+  return name !== '' && new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`).test(segmentCode);
+}
+
 /** Leaks and guarded sinks from each entry, for sinks of `sinkTypes`, within the deadline. */
 export async function traceTaint(
   engine: CodeGraphEngine,
-  entries: readonly GraphNode[],
+  entries: readonly TaintEntry[],
   options: { sinkTypes: readonly Exclude<TaintType, 'user_input'>[]; maxDepth: number; minProbability: number; extraBoundaries: RegExp | null; deadline: Deadline },
 ): Promise<{ leaks: Leak[]; guarded: Guarded[]; entriesDone: number }> {
   const g = engine.graph;
   ensureFinal(g);
-  const facts = new FunctionCode<CodeFacts>(engine, `taint ${options.extraBoundaries?.source ?? ''}`, (code) => codeFacts(code, options.extraBoundaries));
+  const facts = codeOf(engine, options.extraBoundaries);
   const leaks: Leak[] = [];
   const guarded: Guarded[] = [];
   let entriesDone = 0;
-  const sinkOf = (i: number) => (facts.of(i)?.sinks ?? []).filter((s) => options.sinkTypes.includes(s));
+  const sinksIn = (f: CodeFacts | null | undefined) => (f?.sinks ?? []).filter((s) => options.sinkTypes.includes(s));
+  // A function is a boundary when its own code is one, or when it calls a function that validates its input.
+  const boundaryCode = new Map<number, string | null>();
+  const boundaryOf = (v: number): string | null => {
+    let b = boundaryCode.get(v);
+    if (b === undefined) {
+      b = facts.of(v)?.boundary ?? validatorCalled(g, v, facts, () => true);
+      boundaryCode.set(v, b);
+    }
+    return b;
+  };
   for (const entry of entries) {
     if (options.deadline.spent()) break;
     await options.deadline.pace();
-    const e = g.indexOf(entry.id);
+    const e = g.indexOf(entry.node.id);
     if (e < 0) continue;
-    const stopped = walkCalls(g, e, options.maxDepth, options.minProbability, (v) => facts.of(v)?.boundary != null);
+    const label = entryLabel(entry);
+    const seg = entry.segment;
+    const segCode = seg ? segmentText(facts, entry.node, seg) : '';
+    const firstHop = seg ? (t: number) => calledIn(segCode, g.node(t)!) : undefined;
+    // The entry's own facts: its statement's for a file's, else its node's.
+    const entryBoundary = seg ? (seg.facts.boundary ?? validatorCalled(g, e, facts, (t) => calledIn(segCode, g.node(t)!))) : boundaryOf(e);
+    const isBoundary = (v: number) => (v === e ? entryBoundary !== null : boundaryOf(v) !== null);
+    const sinkOf = (v: number) => sinksIn(v === e && seg ? seg.facts : facts.of(v));
+    const pathOf = (r: ReturnType<typeof walkCalls>, v: number) => [label, ...callPath(g, r, v).slice(1)];
+    const stopped = walkCalls(g, e, options.maxDepth, options.minProbability, isBoundary, firstHop);
     const leaked = new Set<number>();
     for (const v of stopped.order) {
       const sinks = sinkOf(v);
-      if (sinks.length === 0 || facts.of(v)?.boundary) continue;
+      if (sinks.length === 0 || isBoundary(v)) continue;
       leaked.add(v);
-      leaks.push({ entry: entry.id, sink: g.node(v)!.id, sink_types: sinks, path: callPath(g, stopped, v), probability: Math.round(stopped.prob[v] * 1000) / 1000 });
+      leaks.push({ entry: label, sink: v === e ? label : g.node(v)!.id, sink_types: sinks, path: pathOf(stopped, v), probability: Math.round(stopped.prob[v] * 1000) / 1000 });
     }
-    const free = walkCalls(g, e, options.maxDepth, options.minProbability, () => false);
+    const free = walkCalls(g, e, options.maxDepth, options.minProbability, () => false, firstHop);
     for (const v of free.order) {
       const sinks = sinkOf(v);
       if (sinks.length === 0 || leaked.has(v)) continue;
-      let boundary = v;
-      for (const x of [...callPath(g, free, v)].map((id) => g.indexOf(id))) if (facts.of(x)?.boundary) {
-        boundary = x;
-        break;
-      }
-      guarded.push({ entry: entry.id, sink: g.node(v)!.id, sink_types: sinks, boundary: g.node(boundary)!.id, boundary_code: facts.of(boundary)?.boundary ?? '' });
+      const chain: number[] = [];
+      for (let x = v; x >= 0; x = free.prev[x]) chain.push(x);
+      const boundary = chain.reverse().find(isBoundary) ?? v;
+      guarded.push({ entry: label, sink: v === e ? label : g.node(v)!.id, sink_types: sinks, boundary: boundary === e ? label : g.node(boundary)!.id, boundary_code: (boundary === e ? entryBoundary : boundaryOf(boundary)) ?? '' });
     }
     entriesDone++;
   }
@@ -70,9 +118,24 @@ export async function traceTaint(
   return { leaks, guarded, entriesDone };
 }
 
+/** The code of a file's statement (comments removed), as its facts were computed from. */
+function segmentText(facts: FunctionCode<CodeFacts>, file: GraphNode, seg: Segment<CodeFacts>): string {
+  return facts.text(file.path, seg.startLine, seg.endLine);
+}
+
+/** `callee(` for the first function `v` calls (among those `include` keeps) that validates its input; null when none. */
+function validatorCalled(g: CodeGraph, v: number, facts: FunctionCode<CodeFacts>, include: (t: number) => boolean): string | null {
+  let found: string | null = null;
+  g.forEachOut(v, (t, _w, relation, edge) => {
+    if (found !== null || relation !== RELATION_CODE.calls || !g.isEdgeAlive(edge) || t === v || !include(t)) return;
+    if (facts.of(t)?.validator) found = `${calledName(g.node(t)!)}(`;
+  });
+  return found;
+}
+
 /** Functions in scope whose own code reads untrusted input (request fields, argv, env, input()). */
 export async function findEntries(engine: CodeGraphEngine, inScope: (path: string) => boolean, deadline: Deadline, limit: number): Promise<GraphNode[]> {
-  const facts = new FunctionCode<CodeFacts>(engine, 'taint ', (code) => codeFacts(code, null));
+  const facts = codeOf(engine, null);
   const out: GraphNode[] = [];
   for (const [i, n] of engine.graph.nodes()) {
     if ((n.kind !== 'function' && n.kind !== 'method') || !inScope(n.path) || deadline.spent()) continue;
@@ -81,4 +144,35 @@ export async function findEntries(engine: CodeGraphEngine, inScope: (path: strin
     if (out.length >= limit) break;
   }
   return out;
+}
+
+/**
+ * Taint entries in scope: functions whose own code reads untrusted input, then files' top-level
+ * statements that do (inline handlers, script code), up to `limit` in all.
+ */
+export async function findTaintEntries(engine: CodeGraphEngine, inScope: (path: string) => boolean, deadline: Deadline, limit: number, extraBoundaries: RegExp | null): Promise<TaintEntry[]> {
+  const out: TaintEntry[] = (await findEntries(engine, inScope, deadline, limit)).map((node) => ({ node }));
+  const facts = codeOf(engine, extraBoundaries);
+  for (const [i, n] of engine.graph.nodes()) {
+    if (out.length >= limit || deadline.spent()) break;
+    if (n.kind !== 'file' || !inScope(n.path)) continue;
+    if ((i & 63) === 0) await deadline.pace();
+    for (const segment of facts.segments(i)) if (segment.facts.source && out.length < limit) out.push({ node: n, segment });
+  }
+  return out;
+}
+
+/**
+ * The entry a caller named: a function or method as is; a file node named with a line (`path:line`)
+ * stands for its top-level statement at that line, when there is one.
+ */
+export function entryFor(engine: CodeGraphEngine, node: GraphNode, ref: string, extraBoundaries: RegExp | null): TaintEntry {
+  const line = node.kind === 'file' ? /:(\d+)$/.exec(ref) : null;
+  if (!line) return { node };
+  const i = engine.graph.indexOf(node.id);
+  const at = Number(line[1]);
+  const segment = codeOf(engine, extraBoundaries)
+    .segments(i)
+    .find((s) => s.startLine <= at && at <= s.endLine);
+  return segment ? { node, segment } : { node };
 }
