@@ -36,7 +36,12 @@ export interface CodeRule {
    * the token at some match of `at` (a global regex over the file text). Extra `at` matches cost a
    * little and find nothing the whole-tree query would not; a missing one loses a finding.
    */
-  anchor?: { at: RegExp; roots: readonly string[] };
+  anchor?: {
+    at: RegExp;
+    roots: readonly string[];
+    /** Keeps an `at` match worth the tree work (a text test: the call names something this file declares async). */
+    keep?: (match: RegExpMatchArray, text: string) => boolean;
+  };
   check?: (captures: Record<string, Node>, ctx: RuleContext) => Verdict;
 }
 
@@ -50,6 +55,24 @@ const ROUTE_OWNER = /^(app|router|server|api|routes?|r)$/i;
 
 const significant = (n: Node) => n.namedChildren.filter((c) => c !== null && c.type !== 'comment') as Node[];
 const isConsoleOnly = (stmts: Node[]) => stmts.length > 0 && stmts.every((s) => s.type === 'expression_statement' && /^console\.\w+\(/.test(s.text));
+/** Names a JavaScript/TypeScript file declares async: `async function f`, `f = async`, `f: async`, `async f(` (a method). */
+const JS_ASYNC = /async\s+function\s*\*?\s*([\w$]+)|(?<![\w$.])([\w$]+)\s*[=:]\s*async\b|\basync\s+([\w$]+)\s*[(<]/g;
+/** Names a Python file declares `async def`. */
+const PY_ASYNC = /\basync\s+def\s+(\w+)/g;
+let lastAsync: { text: string; pattern: RegExp; names: Set<string> } | null = null;
+/** The async names of a file (the last file's kept: its anchors and checks ask again and again). */
+function asyncNames(text: string, pattern: RegExp): Set<string> {
+  if (lastAsync?.text === text && lastAsync.pattern === pattern) return lastAsync.names;
+  const names = new Set<string>();
+  for (const m of text.matchAll(pattern)) names.add(m[1] ?? m[2] ?? m[3]);
+  lastAsync = { text, pattern, names };
+  return names;
+}
+/** Whether an anchor's call text (`save(`, `this.save (`, `self.refresh(`) names something the file declares async, or `fetch`. */
+function callsAsync(call: string, text: string, pattern: RegExp): boolean {
+  const name = /([\w$]+)\s*\($/.exec(call)?.[1] ?? '';
+  return (name === 'fetch' && pattern === JS_ASYNC) || asyncNames(text, pattern).has(name);
+}
 const returned = (n: Node) => n.parent?.type === 'return_statement' || n.parent?.parent?.type === 'return_statement';
 
 export const CODE_RULES: readonly CodeRule[] = [
@@ -165,6 +188,29 @@ export const CODE_RULES: readonly CodeRule[] = [
     severity: 0.7,
     message: 'forEach does not await async callbacks: the iterations run concurrently and errors escape',
     check: ({ cb }) => cb.text.startsWith('async'),
+  },
+  {
+    id: 'js.floating_promise',
+    preset: 'concurrency',
+    languages: JS,
+    needs: /\basync\b|\bfetch\s*\(/,
+    // Statements that begin with a call (`save(x);`, `this.flush();`) of a function this file declares async.
+    anchor: { at: /(?<=^[ \t]*)(?:this\.)?[\w$]+\s*\(/gm, roots: ['expression_statement'], keep: (m, text) => callsAsync(m[0], text, JS_ASYNC) },
+    query: '(expression_statement (call_expression function: [(identifier) @f (member_expression object: (this) property: (property_identifier) @f)]) @hit)',
+    severity: 0.6,
+    message: 'promise neither awaited, returned nor caught: its rejection goes unhandled and its work runs unordered',
+    check: ({ f, hit }, ctx) => ancestor(hit, JS_FUNCTIONS) !== null && (f.text === 'fetch' || asyncNames(ctx.text, JS_ASYNC).has(f.text)),
+  },
+  {
+    id: 'py.coroutine_not_awaited',
+    preset: 'concurrency',
+    languages: PY,
+    needs: /\basync\s+def\b/,
+    anchor: { at: /(?<=^[ \t]*)(?:(?:self|cls)\.)?\w+\s*\(/gm, roots: ['expression_statement'], keep: (m, text) => callsAsync(m[0], text, PY_ASYNC) },
+    query: '(expression_statement (call function: [(identifier) @f (attribute object: (identifier) @o attribute: (identifier) @f)]) @hit)',
+    severity: 0.7,
+    message: 'coroutine called without await: it never runs (Python warns "was never awaited")',
+    check: ({ f, o, hit }, ctx) => (o === undefined || o.text === 'self' || o.text === 'cls') && ancestor(hit, PY_FUNCTIONS) !== null && asyncNames(ctx.text, PY_ASYNC).has(f.text),
   },
   {
     id: 'py.task_discarded',

@@ -39,7 +39,7 @@ export function factsVersion(): string {
   if (version) return version;
   const h = createHash('sha1');
   h.update(`format ${FACTS_FORMAT}\n`);
-  for (const r of CODE_RULES) h.update(`${r.id}\0${r.preset}\0${r.languages.join(',')}\0${r.query}\0${r.severity}\0${r.message}\0${r.needs?.source ?? ''}\0${r.anchor ? `${r.anchor.at.source} ${r.anchor.roots.join(',')}` : ''}\0${r.check?.toString() ?? ''}\n`);
+  for (const r of CODE_RULES) h.update(`${r.id}\0${r.preset}\0${r.languages.join(',')}\0${r.query}\0${r.severity}\0${r.message}\0${r.needs?.source ?? ''}\0${r.anchor ? `${r.anchor.at.source} ${r.anchor.roots.join(',')} ${r.anchor.keep?.toString() ?? ''}` : ''}\0${r.check?.toString() ?? ''}\n`);
   h.update(computeFacts.toString()).update(findingsOf.toString()).update(definitionShapes.toString()).update(writeDefinitionShapes.toString());
   h.update(`web-tree-sitter ${packageVersion('web-tree-sitter')}\n`);
   for (const name of GRAMMAR_NAMES) {

@@ -102,6 +102,7 @@ function runAnchored(rule: CodeRule, parsed: ParsedFile, text: string, ctx: Rule
   const deferred = ctx.classNames instanceof DeferredClasses ? ctx.classNames : null;
   let ordinal = 0;
   for (const m of text.matchAll(anchor.at)) {
+    if (anchor.keep && !anchor.keep(m, text)) continue;
     let n = root.descendantForIndex(m.index, m.index + 1);
     while (n && !roots.has(n.type)) n = n.parent;
     if (!n || tried.has(n.id)) continue;

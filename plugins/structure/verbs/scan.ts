@@ -41,7 +41,7 @@ export function scanVerb(configured: readonly PatternSpec[]) {
     stages: ['review'],
     next: 'view',
     guide:
-      'Presets: error_handling (swallowed catch/except), resource_cleanup (open outside with, handles never closed, discarded timers), api_surface (exported symbols used elsewhere, undocumented), state_mutation (global / module-level writes from functions), concurrency (async forEach, discarded tasks, unjoined threads), auth_boundary (routes with no auth middleware/decorator), test_coverage (depended-on symbols no test reaches), dependency_injection (a class constructing a workspace class). ' +
+      'Presets: error_handling (swallowed catch/except), resource_cleanup (open outside with, handles never closed, discarded timers), api_surface (exported symbols used elsewhere, undocumented), state_mutation (global / module-level writes from functions), concurrency (async forEach, floating promises, un-awaited coroutines, discarded tasks, unjoined threads), auth_boundary (routes with no auth middleware/decorator), test_coverage (depended-on symbols no test reaches), dependency_injection (a class constructing a workspace class). ' +
       'Custom: pattern "custom" with `query` (tree-sitter S-expression in `language`) or `keywords`. Results per file are cached by content hash; `time.stopped_early` says the scan ran out of time (narrow `scope`).',
     handler: async (args, call) => {
       const { graph, engine } = await structureCall(call);

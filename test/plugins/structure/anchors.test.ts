@@ -26,7 +26,12 @@ class Store:
             g.read()
         return open("z")
 
+    async def refresh(self):
+        pass
+
     async def go(self, loop):
+        self.refresh()
+        await self.refresh()
         asyncio.create_task(self.bump())
         t = asyncio.ensure_future(self.bump())
         print(loop.create_task(self.bump()))
@@ -69,7 +74,11 @@ export class Service {
     try { run(); } catch { console.log('x'); }
     hits++;
     promise.catch((err) => { try { a(); } catch (inner) {} });
+    this.save();
+    fetch('/ping');
+    void this.save();
   }
+  async save(): Promise<void> {}
 }
 app.get('/health', (req, res) => res.send('ok'));
 router.post(\`/items\`, auth, (req, res) => res.send('ok'));

@@ -103,6 +103,39 @@ def strict(text):
         raise
 `,
   // lines: 8 open outside with (not 13), 18 global, 23 discarded task, 29-30 swallowed except (not 36-37)
+  'src/tasks.ts': `export async function save(name: string): Promise<void> {
+  await Promise.resolve(name);
+}
+
+export function fireAndForget(name: string): void {
+  save(name);
+  void save(name);
+  save(name).catch(() => undefined);
+}
+
+export async function inOrder(name: string): Promise<void> {
+  await save(name);
+  fetch('/ping');
+  return save(name);
+}
+
+save('top-level');
+`,
+  // lines: 6 floating save (not 7 void, 8 caught), 13 floating fetch; 17 is top-level script code (not flagged)
+  'py/tasks.py': `async def refresh(key):
+    return key
+
+
+def refresh_sync(key):
+    return key
+
+
+async def handler(key):
+    refresh(key)
+    await refresh(key)
+    refresh_sync(key)
+`,
+  // lines: 10 coroutine never awaited (not 11 awaited, 12 a plain function)
 };
 
 const lines = (findings: any[], rule: string) => findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.lines[0]}`).sort();
@@ -138,7 +171,16 @@ describe('scan and scan_all over planted TypeScript and Python cases', function 
     assert.deepEqual(lines(all, 'js.module_state_write'), ['src/jobs.ts:14']);
     assert.deepEqual(lines(all, 'js.async_foreach'), ['src/jobs.ts:6']);
     assert.deepEqual(lines(all, 'py.task_discarded'), ['py/store.py:23']);
-    assert.equal(r.json.counts.concurrency, 2);
+    assert.equal(r.json.counts.concurrency, 5);
+  });
+
+  it('concurrency finds promises left floating and coroutines never awaited, not those awaited, voided, caught or returned', async () => {
+    const r = await h.call('scan', { agent_id: 'a', pattern: 'concurrency', severity_min: 0 });
+    assert.deepEqual(lines(r.json.findings, 'js.floating_promise'), ['src/tasks.ts:13', 'src/tasks.ts:6']);
+    assert.deepEqual(lines(r.json.findings, 'py.coroutine_not_awaited'), ['py/tasks.py:10']);
+    const f = r.json.findings.find((x: any) => x.rule === 'js.floating_promise' && x.lines[0] === 6);
+    assert.equal(f.code, 'save(name)');
+    assert.equal(f.node, 'function:src/tasks.ts#fireAndForget');
   });
 
   it('auth_boundary flags the route without auth middleware and not the guarded one or the comment', async () => {
