@@ -3,10 +3,12 @@
  * a package B publishes: a `depends_on` edge between the manifests; for every import in A of B's
  * package (the name, or a subpath `name/x`, `name.x`, `name::x`), `imports` edges to the B symbols it
  * names; and for every call in A of an imported name (or through the module's alias / last path
- * segment, as Go writes `lib.Parse`), a `calls` edge from A's calling symbol to B's symbol.
+ * segment, as Go writes `lib.Parse`), a `calls` edge from A's calling symbol to B's symbol; a call
+ * through a receiver whose static type is a class imported from B (`const c = new Cart(); c.total()`,
+ * a parameter `c: Cart`) reaches that class's member.
  * Ids are namespaced `<repo>::<node id>`.
  */
-import { SliceClock, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
+import { SliceClock, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
 import type { RepoManifest } from './manifests.ts';
 
 export interface FederatedRepo {
@@ -43,6 +45,67 @@ function exportedByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
   return out;
 }
 
+/** B's class members by class name and member name (`method:src/a.ts#Cart.total` → Cart → total). */
+function membersByClass(engine: CodeGraphEngine): Map<string, Map<string, GraphNode[]>> {
+  const out = new Map<string, Map<string, GraphNode[]>>();
+  const g = engine.graph;
+  for (let i = 0; i < g.nodeCapacity; i++) {
+    const n = g.node(i);
+    if (!n || (n.kind !== 'method' && n.kind !== 'function')) continue;
+    const q = n.id.slice(n.id.indexOf('#') + 1).replace(/~\d+$/, '');
+    const dot = q.lastIndexOf('.');
+    if (dot <= 0) continue;
+    const cls = q.slice(q.lastIndexOf('.', dot - 1) + 1, dot);
+    const byName = out.get(cls) ?? new Map<string, GraphNode[]>();
+    byName.set(q.slice(dot + 1), [...(byName.get(q.slice(dot + 1)) ?? []), n]);
+    out.set(cls, byName);
+  }
+  return out;
+}
+
+/** A binding typed by a class imported from the other repository: its scope, name, line span and class. */
+interface TypedName {
+  scope: string | null;
+  name: string;
+  line: number;
+  endLine?: number;
+  cls: string;
+}
+
+/**
+ * The file's names whose static type is a class it imports from the other repository: declared
+ * (`c: Cart`, `cart: libx.Cart | null`) or constructed (`new Cart()`, Python `Cart()`).
+ */
+function receiverTypes(bindings: readonly ExtractedBinding[], named: ReadonlyMap<string, GraphNode[]>, modules: ReadonlySet<string>): TypedName[] {
+  const out: TypedName[] = [];
+  const imported = (dotted: string | undefined): string | null => {
+    if (!dotted) return null;
+    const parts = dotted.split('.');
+    const cls = parts[parts.length - 1];
+    if (parts.length > 2 || (parts.length === 2 && !modules.has(parts[0]))) return null;
+    return parts.length === 2 || named.get(cls)?.some((n) => n.kind === 'class' || n.kind === 'interface') ? cls : null;
+  };
+  for (const b of bindings) {
+    if (b.source === 'range') continue;
+    const declared = b.type ? /^(?:readonly\s+)?([\w$]+(?:\.[\w$]+)?)\s*(?:<[^>]*>)?\s*(?:\|\s*(?:null|undefined|None)\s*)?$/.exec(b.type)?.[1] : undefined;
+    const built = b.value ? /^(?:new\s+|await\s+)?([\w$]+(?:\.[\w$]+)?)\s*(?:<[^>]*>)?\s*\(/.exec(b.value) : null;
+    const cls = imported(declared) ?? (built && (b.value!.startsWith('new ') || /^[A-Z]/.test(built[1].split('.').pop()!)) ? imported(built[1]) : null);
+    if (cls) out.push({ scope: b.scope, name: b.name, line: b.line, endLine: b.endLine, cls });
+  }
+  return out;
+}
+
+/** The other repository's members a call through a typed receiver reaches (`c.total()` with `c: Cart`): the innermost binding in scope wins. */
+function membersCalled(typed: readonly TypedName[], c: ExtractedCall, members: ReadonlyMap<string, ReadonlyMap<string, GraphNode[]>>): GraphNode[] {
+  let best: TypedName | undefined;
+  for (const t of typed) {
+    if (t.name !== c.receiver || t.line > c.line || (t.endLine !== undefined && c.line > t.endLine)) continue;
+    if (t.scope !== c.caller && t.scope !== null) continue;
+    if (!best || (best.scope === null && t.scope !== null) || t.line > best.line) best = t;
+  }
+  return best ? (members.get(best.cls)?.get(c.callee) ?? []) : [];
+}
+
 /** The cross edges between the repositories, in a stable order. */
 export async function crossEdges(repos: readonly FederatedRepo[]): Promise<CrossEdge[]> {
   const edges: CrossEdge[] = [];
@@ -64,6 +127,7 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
         add({ source: `${a.name}::file:${dep.file}`, target: `${b.name}::file:${bManifest}`, relation: 'depends_on', evidence: `${a.name}::${dep.file}:${dep.line}` });
       }
       const exported = exportedByLabel(b.engine);
+      const members = membersByClass(b.engine);
       await new Promise((r) => setImmediate(r));
       const g = a.engine.graph;
       const clock = new SliceClock(SLICE_MS);
@@ -86,9 +150,10 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
           }
         }
         if (named.size === 0 && modules.size === 0) continue;
+        const typed = receiverTypes(x.bindings ?? [], named, modules);
         for (const c of x.calls) {
           const viaModule = c.receiver !== undefined && modules.has(c.receiver);
-          const targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : [];
+          const targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : membersCalled(typed, c, members);
           if (targets.length === 0) continue;
           const caller = a.engine.symbolAt(file.path, c.line) ?? file;
           for (const t of targets) add({ source: `${a.name}::${caller.id}`, target: `${b.name}::${t.id}`, relation: 'calls', evidence: `${a.name}::${file.path}:${c.line}` });

@@ -45,7 +45,7 @@ export type { BoostEntry, BoostOverlay } from './boosts.ts';
 export { CodeGraphEngine } from './engine/engine.ts';
 export type { CodeGraphEngineOptions, FreshnessReport, NodeMatch } from './engine/engine.ts';
 export type { EngineMemory } from './engine/engine-memory.ts';
-export type { FileExtraction, Language } from './engine/extraction.ts';
+export type { ExtractedBinding, ExtractedCall, FileExtraction, Language } from './engine/extraction.ts';
 export { findGitDir, readGitHead } from './engine/git-history.ts';
 export type { IngestSummary } from './engine/ingest.ts';
 export { DEFAULT_WEIGHTS, RELATIONS, RELATION_CODE, STRUCTURAL_CONTAINS_WEIGHT, fileNodeId, moduleNodeId, symbolNodeId } from './engine/graph.ts';

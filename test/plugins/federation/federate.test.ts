@@ -64,6 +64,51 @@ describe('federate', function () {
     assert.ok(fs.existsSync(path.join(app, '.m1nd', 'federation', 'lib')));
   });
 
+  it("reaches the library's methods through receivers typed by its classes (constructed, declared, Python), not through untyped ones", async () => {
+    const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-')));
+    const lib = path.join(parent, 'lib');
+    const app = path.join(parent, 'app');
+    write(lib, {
+      'package.json': JSON.stringify({ name: '@acme/lib', version: '1.0.0' }),
+      'src/index.ts': 'export class Cart {\n  total(items: number[]): number {\n    return items.length;\n  }\n  clear(): void {}\n}\n',
+      'pyproject.toml': '[project]\nname = "acmelib"\nversion = "1.0"\n',
+      'acmelib/__init__.py': 'class Ledger:\n    def post(self, amount):\n        return amount\n',
+    });
+    write(app, {
+      'package.json': JSON.stringify({ name: 'app', private: true, dependencies: { '@acme/lib': 'file:../lib' } }),
+      'pyproject.toml': '[project]\nname = "app"\nversion = "1.0"\ndependencies = ["acmelib>=1.0"]\n',
+      'src/main.ts': [
+        "import { Cart } from '@acme/lib';",
+        '',
+        'export function checkout(items: number[]): number {',
+        '  const cart = new Cart();',
+        '  return cart.total(items);',
+        '}',
+        '',
+        'export function reset(cart: Cart): void {',
+        '  cart.clear();',
+        '}',
+        '',
+        'export function other(thing: { clear(): void }): void {',
+        '  thing.clear();',
+        '}',
+        '',
+      ].join('\n'),
+      'app/book.py': 'from acmelib import Ledger\n\n\ndef record(amount):\n    ledger = Ledger()\n    return ledger.post(amount)\n',
+    });
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: lib }], top_k: 50 })).json;
+    const calls = r.edges.filter((e: any) => e.relation === 'calls').map((e: any) => `${e.source} -> ${e.target}`).sort();
+    assert.deepEqual(calls, [
+      'app::function:app/book.py#record -> lib::class:acmelib/__init__.py#Ledger',
+      'app::function:app/book.py#record -> lib::method:acmelib/__init__.py#Ledger.post',
+      'app::function:src/main.ts#checkout -> lib::class:src/index.ts#Cart',
+      'app::function:src/main.ts#checkout -> lib::method:src/index.ts#Cart.total',
+      'app::function:src/main.ts#reset -> lib::method:src/index.ts#Cart.clear',
+    ]);
+  });
+
   it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {
     const { parent, lib, app } = twoRepos();
     h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });
