@@ -56,10 +56,15 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy): P
     const last = dotted.slice(dotted.lastIndexOf('.') + 1);
     let nodes: readonly GraphNode[] = symbols.labelled(last);
     if (file) nodes = nodes.filter((n) => n.path === file);
-    const qualified = namespace ? `${namespace.replace(/::|#/g, '.')}.${dotted}` : dotted;
+    const qualified = namespace ? `${namespace.replace(/::|#|\//g, '.')}.${dotted}` : dotted;
     if (qualified !== last) {
-      const q = nodes.filter((n) => n.qualifiedName === qualified || n.qualifiedName?.endsWith(`.${qualified}`) || (namespace && n.qualifiedName === dotted));
-      if (q.length || !namespace) nodes = q;
+      // Either side may carry more of the path: a node `Cart.checkout` and a namespace `app.cart.Cart`
+      // (Python and Java instrumentations name the module), or the reverse. The longest match wins.
+      const within = (a: string, b: string) => a === b || a.endsWith(`.${b}`);
+      const q = nodes.filter((n) => n.qualifiedName !== undefined && (within(n.qualifiedName, qualified) || within(qualified, n.qualifiedName) || (namespace !== undefined && n.qualifiedName === dotted)));
+      const longest = Math.max(0, ...q.map((n) => n.qualifiedName!.length));
+      const best = q.filter((n) => n.qualifiedName!.length === longest || within(n.qualifiedName!, qualified));
+      if (best.length || !namespace) nodes = best;
     }
     return nodes;
   };
@@ -74,6 +79,7 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy): P
         if (file && span.function) {
           const nodes = byName(span.function, span.namespace, file);
           if (nodes.length === 1) return { node: nodes[0], via: 'code_function_in_file' };
+          if (nodes.length > 1) return { node: null, reason: `code.function ${span.function} names ${nodes.length} symbols in ${file}; add code.namespace or code.lineno` };
         }
         if (span.function) {
           const nodes = byName(span.function, span.namespace);

@@ -104,3 +104,28 @@ describe('runtime_overlay', function () {
     }
   });
 });
+
+describe('runtime_overlay with code.namespace as Python and Java instrumentations write it', function () {
+  this.timeout(120000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), {
+      'pkg/client.py': 'class Client:\n    def send(self, request):\n        return request\n\n\nclass AsyncClient:\n    async def send(self, request):\n        return request\n',
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('picks the method the module-qualified namespace names, with or without the file, and says when only the line could tell', async () => {
+    const spans = [
+      span('Client.send', 4, [str('code.function', 'send'), str('code.namespace', 'pkg.client.Client'), str('code.filepath', '/opt/venv/lib/python3.12/site-packages/pkg/client.py')]),
+      span('send', 6, [str('code.function', 'send'), str('code.namespace', 'pkg.client.AsyncClient')]),
+      span('send', 2, [str('code.function', 'send'), str('code.filepath', 'pkg/client.py')]),
+    ];
+    const r = (await h.call('runtime_overlay', { agent_id: 'a', spans: [JSON.parse(exportLine('svc', spans))], scope: 'agent' })).json;
+    assert.equal(r.mapped, 2, JSON.stringify(r));
+    assert.deepEqual(r.hot.map((x: any) => x.id).sort(), ['method:pkg/client.py#AsyncClient.send', 'method:pkg/client.py#Client.send']);
+    assert.deepEqual(r.unmapped, [{ reason: 'code.function send names 2 symbols in pkg/client.py; add code.namespace or code.lineno', count: 1 }]);
+  });
+});
