@@ -86,11 +86,13 @@ describe('ingest and the event loop', function () {
     assert.ok(worst < Math.min(whole / 2, 250), `a ping waited on ${worst.toFixed(0)} ms of main-thread work (p50 latency ${latencies.sort((a, b) => a - b)[latencies.length >> 1].toFixed(0)} ms); the whole build takes ${whole.toFixed(0)} ms`);
   });
 
-  it('holds the main thread about one slice at a time: at most one stretch between two ping answers over 20 ms of CPU', async () => {
+  it('holds the main thread about one slice at a time: at most two stretches between two ping answers over 20 ms of CPU, none over 50 ms', async () => {
     // The ingest's slices (SLICE_MS) bound what a ping waits on, a GC pause or one file's step aside.
     // 20 ms slices gave 2–6 stretches over 20 ms here (the longest 27–34 ms); 8 ms slices none (the
     // longest 10.6–18.5 ms). GC pauses inside a stretch are not the ingest's
-    // slicing and are taken out; one stretch over is still allowed (a pause the gc entries miss).
+    // slicing and are taken out; two stretches over are still allowed (pauses the gc entries miss:
+    // after ~900 tests in one process, CI saw 2 of 214 at 27.5 and 21.0 ms, twice in ~14 runs),
+    // none over 50 ms (an unsliced build of this graph is over 120 ms).
     assert.ok(SLICE_MS <= 10, `the ingest's slice is ${SLICE_MS} ms`);
     const root = tempDir('m1nd-ingest-slices-');
     writeRepo(root);
@@ -105,7 +107,9 @@ describe('ingest and the event loop', function () {
         .map((ms, i) => ({ ms, own: ms - gc[i] }))
         .filter((x) => x.own > 20)
         .sort((a, b) => b.own - a.own);
-      assert.ok(over.length <= 1, `${over.length} of ${held.length} stretches over 20 ms of main-thread CPU besides GC: ${over.map((x) => `${x.own.toFixed(1)} (${x.ms.toFixed(1)} with GC)`).join(', ')} ms`);
+      const list = over.map((x) => `${x.own.toFixed(1)} (${x.ms.toFixed(1)} with GC)`).join(', ');
+      assert.ok(over.length <= 2, `${over.length} of ${held.length} stretches over 20 ms of main-thread CPU besides GC: ${list} ms`);
+      assert.ok(over.every((x) => x.own <= 50), `a stretch over 50 ms of main-thread CPU besides GC: ${list} ms`);
     } finally {
       await hs.close();
     }
