@@ -86,17 +86,24 @@ export interface GraphEdge {
   weight: number;
 }
 
+/*
+ * Ids are joined, not concatenated: `a + b` (and a template literal) makes V8 keep a tree of
+ * concatenated-string objects (up to three per symbol id, 32 bytes each) that every garbage
+ * collection traces and every Map lookup walks; `join` makes one flat string. On the python3 prefix
+ * (270K nodes) the ids were ~800K such objects, 24 MB of a 261 MB heap.
+ */
+
 /** Id of a file node. */
 export function fileNodeId(path: string): string {
-  return `file:${path}`;
+  return ['file:', path].join('');
 }
 
 /** Id of a module (directory) node; the workspace root is '.'. */
 export function moduleNodeId(dir: string): string {
-  return `module:${dir === '' ? '.' : dir}`;
+  return ['module:', dir === '' ? '.' : dir].join('');
 }
 
 /** Id of a symbol node: `<kind>:<relpath>#<qualifiedName>`. */
 export function symbolNodeId(kind: NodeKind, path: string, qualifiedName: string): string {
-  return `${kind}:${path}#${qualifiedName}`;
+  return [kind, ':', path, '#', qualifiedName].join('');
 }
