@@ -73,6 +73,22 @@ function callsAsync(call: string, text: string, pattern: RegExp): boolean {
   const name = /([\w$]+)\s*\($/.exec(call)?.[1] ?? '';
   return (name === 'fetch' && pattern === JS_ASYNC) || asyncNames(text, pattern).has(name);
 }
+/**
+ * A construction the object keeps as a collaborator: `this.x = new X()` or a field initializer
+ * `private x = new X()` (not `x ?? new X()`, which lets a caller inject one; not a value built to be
+ * returned, thrown or passed on).
+ */
+const heldByJsObject = (n: Node) => {
+  const p = n.parent;
+  if (!p) return false;
+  if (p.type === 'public_field_definition' || p.type === 'field_definition') return true;
+  return p.type === 'assignment_expression' && p.childForFieldName('right')?.id === n.id && /^this\.[\w$#]+$/.test(p.childForFieldName('left')?.text ?? '');
+};
+/** Python's `self.x = X(…)` (not `self.x = x or X()`, not a value returned, raised or passed on). */
+const heldByPyObject = (n: Node) => {
+  const p = n.parent;
+  return p?.type === 'assignment' && p.childForFieldName('right')?.id === n.id && /^self\.\w+$/.test(p.childForFieldName('left')?.text ?? '');
+};
 const returned = (n: Node) => n.parent?.type === 'return_statement' || n.parent?.parent?.type === 'return_statement';
 
 export const CODE_RULES: readonly CodeRule[] = [
@@ -280,7 +296,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     query: '(new_expression constructor: (identifier) @cls (#match? @cls "^[A-Z]")) @hit',
     severity: 0.4,
     message: 'class builds its own collaborator instead of receiving it',
-    check: ({ hit, cls }, ctx) => ctx.classNames.has(cls.text) && ancestor(hit, JS_CLASSES) !== null && !/Error$/.test(cls.text),
+    check: ({ hit, cls }, ctx) => heldByJsObject(hit) && ancestor(hit, JS_CLASSES) !== null && !/(Error|Exception)$/.test(cls.text) && ctx.classNames.has(cls.text),
   },
   {
     id: 'py.hardwired_dependency',
@@ -291,6 +307,6 @@ export const CODE_RULES: readonly CodeRule[] = [
     query: '(call function: (identifier) @cls (#match? @cls "^[A-Z]")) @hit',
     severity: 0.4,
     message: 'class builds its own collaborator instead of receiving it',
-    check: ({ hit, cls }, ctx) => ctx.classNames.has(cls.text) && ancestor(hit, new Set(['class_definition'])) !== null && ancestor(hit, PY_FUNCTIONS) !== null && !/(Error|Exception)$/.test(cls.text),
+    check: ({ hit, cls }, ctx) => heldByPyObject(hit) && ancestor(hit, new Set(['class_definition'])) !== null && ancestor(hit, PY_FUNCTIONS) !== null && !/(Error|Exception|Warning)$/.test(cls.text) && ctx.classNames.has(cls.text),
   },
 ];

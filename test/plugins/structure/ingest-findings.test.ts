@@ -64,9 +64,9 @@ function repo(): Record<string, string> {
   // A byte-order mark: the ingest's tree is of the text without it, so the extension parses the file as read.
   files['py/bom.py'] = '\ufeffdef f(path):\n    try:\n        return open(path)\n    except:\n        pass\n';
   // More candidates than a rule keeps per file (200) before the class names sort them out: 300, 150 of them workspace classes.
-  files['big/many.py'] = `from py.store import Store\nclass Many:\n    def run(self):\n${'        Unknown()\n        Store()\n'.repeat(150)}`;
+  files['big/many.py'] = `from py.store import Store\nclass Many:\n    def run(self):\n${'        self.a = Unknown()\n        self.b = Store()\n'.repeat(150)}`;
   // 260 findings that stand: the rule's cap keeps the first 200.
-  files['big/capped.py'] = `from py.store import Store\nclass Capped:\n    def run(self):\n${'        Store()\n'.repeat(260)}`;
+  files['big/capped.py'] = `from py.store import Store\nclass Capped:\n    def run(self):\n${'        self.s = Store()\n'.repeat(260)}`;
   return files;
 }
 

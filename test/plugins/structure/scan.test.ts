@@ -136,6 +136,39 @@ async def handler(key):
     refresh_sync(key)
 `,
   // lines: 10 coroutine never awaited (not 11 awaited, 12 a plain function)
+  'py/client.py': `class Transport:
+    pass
+
+
+class ClientError(Exception):
+    pass
+
+
+class Client:
+    def __init__(self, transport=None):
+        self.fixed = Transport()
+        self.transport = transport or Transport()
+
+    def copy(self):
+        return Client()
+
+    def fail(self):
+        raise ClientError()
+`,
+  // lines: 11 a held, hard-wired collaborator (not 12 injectable, 15 a value returned, 18 an error raised)
+  'src/holder.ts': `import { Store } from './store-class.ts';
+export class Holder {
+  private store: Store;
+  constructor(store?: Store) {
+    this.store = new Store();
+    this.store = store ?? new Store();
+  }
+  copy(): Store {
+    return new Store();
+  }
+}
+`,
+  // lines: 5 a held, hard-wired collaborator (not 6 injectable, 9 a value returned)
 };
 
 const lines = (findings: any[], rule: string) => findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.lines[0]}`).sort();
@@ -190,7 +223,8 @@ describe('scan and scan_all over planted TypeScript and Python cases', function 
 
   it('dependency_injection finds the class building a workspace class, and test_coverage the exported code no test reaches', async () => {
     const di = await h.call('scan', { agent_id: 'a', pattern: 'dependency_injection', severity_min: 0 });
-    assert.deepEqual(lines(di.json.findings, 'js.hardwired_dependency'), ['src/service.ts:3']);
+    assert.deepEqual(lines(di.json.findings, 'js.hardwired_dependency'), ['src/holder.ts:5', 'src/service.ts:3']);
+    assert.deepEqual(lines(di.json.findings, 'py.hardwired_dependency'), ['py/client.py:11'], 'not the injectable default, the returned copy or the raised error');
     const tc = await h.call('scan', { agent_id: 'a', pattern: 'test_coverage', severity_min: 0, limit: 200 });
     const untested = tc.json.findings.map((f: any) => f.node);
     assert.ok(untested.includes('function:src/jobs.ts#runAll'), JSON.stringify(untested));
