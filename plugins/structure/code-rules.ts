@@ -89,6 +89,8 @@ const heldByPyObject = (n: Node) => {
   const p = n.parent;
   return p?.type === 'assignment' && p.childForFieldName('right')?.id === n.id && /^self\.\w+$/.test(p.childForFieldName('left')?.text ?? '');
 };
+/** A comment among `nodes` that says something (not a tool's pragma: `# pragma: no cover`, `# noqa`, `// eslint-disable…`). */
+const explains = (nodes: readonly (Node | null)[]) => nodes.some((c) => c?.type === 'comment' && !/^(?:#|\/\/|\/\*)\s*(?:pragma\b|noqa\b|type:|eslint-|istanbul\b|c8\b|@ts-)/.test(c.text));
 const returned = (n: Node) => n.parent?.type === 'return_statement' || n.parent?.parent?.type === 'return_statement';
 
 export const CODE_RULES: readonly CodeRule[] = [
@@ -104,7 +106,8 @@ export const CODE_RULES: readonly CodeRule[] = [
     message: 'catch block swallows the error',
     check: ({ body }) => {
       const stmts = significant(body);
-      if (stmts.length === 0) return true;
+      // An empty block that says why (`catch { /* optional: absent on old runtimes */ }`) is a decision, not an oversight.
+      if (stmts.length === 0) return explains(body.namedChildren) ? { severity: 0.3, message: 'catch block swallows the error (a comment says why)' } : true;
       return isConsoleOnly(stmts) ? { severity: 0.5, message: 'catch block only logs the error and carries on' } : false;
     },
   },
@@ -123,7 +126,16 @@ export const CODE_RULES: readonly CodeRule[] = [
       const stmts = significant(block);
       const bare = hit.namedChildren.filter((c) => c !== null && c.type !== 'block' && c.type !== 'comment').length === 0;
       const empty = stmts.every((s) => s.type === 'pass_statement' || (s.type === 'expression_statement' && s.text === '...'));
-      if (empty) return bare ? { message: 'bare except swallows every error, KeyboardInterrupt included', severity: 0.8 } : true;
+      if (empty) {
+        if (bare) return { message: 'bare except swallows every error, KeyboardInterrupt included', severity: 0.8 };
+        // `except ImportError: pass` around an optional import, `except KeyError: pass`: an expected,
+        // named error ignored on purpose is the language's idiom; `except Exception: pass` hides anything.
+        const caught = hit.namedChildren.filter((c) => c !== null && c.type !== 'block' && c.type !== 'comment').map((c) => c!.text).join(' ');
+        const broad = /\b(?:Exception|BaseException)\b/.test(caught);
+        const explained = explains([...hit.namedChildren, ...block.namedChildren]);
+        if (broad) return explained ? { severity: 0.5, message: 'except Exception swallows every error (a comment says why)' } : { severity: 0.7, message: 'except Exception swallows every error' };
+        return { severity: 0.3, message: `except ${caught.replace(/\s+as\s+\w+$/, '')} swallows the error: fine when it is expected, else handle or log it` };
+      }
       return bare ? { message: 'bare except catches every error, KeyboardInterrupt and SystemExit included', severity: 0.5 } : false;
     },
   },

@@ -169,6 +169,31 @@ export class Holder {
 }
 `,
   // lines: 5 a held, hard-wired collaborator (not 6 injectable, 9 a value returned)
+  'py/errors.py': `import json
+
+
+def optional():
+    try:
+        import yaml
+    except ImportError:
+        pass
+
+
+def hide(text):
+    try:
+        return json.loads(text)
+    except Exception:
+        pass
+
+
+def explained(text):
+    try:
+        return json.loads(text)
+    except Exception:
+        # a malformed cache entry is rebuilt by the caller
+        pass
+`,
+  // lines: 7 a named, expected error ignored (low), 14 every error hidden (high), 21 the same, explained (medium)
 };
 
 const lines = (findings: any[], rule: string) => findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.lines[0]}`).sort();
@@ -187,7 +212,10 @@ describe('scan and scan_all over planted TypeScript and Python cases', function 
     const r = await h.call('scan', { agent_id: 'a', pattern: 'error_handling' });
     assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
     assert.deepEqual(lines(r.json.findings, 'js.swallowed_catch'), ['src/jobs.ts:11']);
-    assert.deepEqual(lines(r.json.findings, 'py.swallowed_except'), ['py/store.py:29']);
+    assert.deepEqual(lines(r.json.findings, 'py.swallowed_except'), ['py/errors.py:14', 'py/errors.py:21', 'py/errors.py:7', 'py/store.py:29']);
+    const severity = (at: string) => r.json.findings.find((x: any) => `${x.file}:${x.lines[0]}` === at)?.severity;
+    assert.ok(severity('py/errors.py:14') > severity('py/errors.py:21') && severity('py/errors.py:21') > severity('py/errors.py:7'), 'except Exception: pass above the same explained, above except ImportError: pass');
+    assert.equal(severity('py/store.py:29'), severity('py/errors.py:7'), 'except ValueError: pass is a named, expected error too');
     const f = r.json.findings.find((x: any) => x.rule === 'js.swallowed_catch');
     assert.deepEqual(f.lines, [11, 13]);
     assert.match(f.code, /^catch \(error\) \{/);
