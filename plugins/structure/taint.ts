@@ -147,19 +147,26 @@ export async function findEntries(engine: CodeGraphEngine, inScope: (path: strin
 }
 
 /**
- * Taint entries in scope: functions whose own code reads untrusted input, then files' top-level
- * statements that do (inline handlers, script code), up to `limit` in all.
+ * Taint entries in scope, in graph order (a file, then its symbols): functions whose own code reads
+ * untrusted input and files' top-level statements that do (inline handlers, script code), at most
+ * `limit`; `capped` when there were more.
  */
-export async function findTaintEntries(engine: CodeGraphEngine, inScope: (path: string) => boolean, deadline: Deadline, limit: number, extraBoundaries: RegExp | null): Promise<TaintEntry[]> {
-  const out: TaintEntry[] = (await findEntries(engine, inScope, deadline, limit)).map((node) => ({ node }));
+export async function findTaintEntries(engine: CodeGraphEngine, inScope: (path: string) => boolean, deadline: Deadline, limit: number, extraBoundaries: RegExp | null): Promise<{ entries: TaintEntry[]; capped: boolean }> {
   const facts = codeOf(engine, extraBoundaries);
+  const out: TaintEntry[] = [];
+  let capped = false;
   for (const [i, n] of engine.graph.nodes()) {
-    if (out.length >= limit || deadline.spent()) break;
-    if (n.kind !== 'file' || !inScope(n.path)) continue;
-    if ((i & 63) === 0) await deadline.pace();
-    for (const segment of facts.segments(i)) if (segment.facts.source && out.length < limit) out.push({ node: n, segment });
+    if (deadline.spent()) break;
+    if ((n.kind !== 'function' && n.kind !== 'method' && n.kind !== 'file') || !inScope(n.path)) continue;
+    if ((i & 255) === 0) await deadline.pace();
+    const found: TaintEntry[] = n.kind === 'file' ? facts.segments(i).filter((s) => s.facts.source).map((segment) => ({ node: n, segment })) : facts.of(i)?.source ? [{ node: n }] : [];
+    for (const e of found) {
+      if (out.length === limit) capped = true;
+      else out.push(e);
+    }
+    if (capped) break;
   }
-  return out;
+  return { entries: out, capped };
 }
 
 /**

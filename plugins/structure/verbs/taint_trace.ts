@@ -28,6 +28,7 @@ export const taintTraceVerb = defineVerb({
     entries: Type.Array(Type.String()),
     entry_count: Type.Number(),
     entries_detected: Type.Boolean(),
+    entries_capped: Type.Optional(Type.String()),
     leaks: Type.Array(Type.Object({})),
     leak_count: Type.Number(),
     guarded: Type.Array(Type.Object({})),
@@ -48,7 +49,8 @@ export const taintTraceVerb = defineVerb({
     const scope = scopeFilter(engine, args.scope);
     const taint = (args.taint_type ?? 'user_input') as TaintType;
     const extra = args.boundary_patterns?.length ? new RegExp(`\\b(?:${args.boundary_patterns.map((p) => p.replace(/[.$]/g, (c) => `\\${c}`)).join('|')})\\s*\\(`) : null;
-    const entries: TaintEntry[] = args.entry_nodes?.length ? args.entry_nodes.map((e) => entryFor(engine, graph.node(e), e, extra)) : await findTaintEntries(engine, scope.has, deadline, MAX_AUTO_ENTRIES, extra);
+    const detected = args.entry_nodes?.length ? null : await findTaintEntries(engine, scope.has, deadline, MAX_AUTO_ENTRIES, extra);
+    const entries: TaintEntry[] = detected ? detected.entries : args.entry_nodes!.map((e) => entryFor(engine, graph.node(e), e, extra));
     const { leaks, guarded, entriesDone } = await traceTaint(engine, entries, { sinkTypes: sinkTypesOf(taint), maxDepth: args.max_depth ?? 15, minProbability: args.min_probability ?? 0.01, extraBoundaries: extra, deadline });
     const missing = (types: string[]) => `no ${types.map((t) => (t === 'command' || t === 'code' ? 'sanitisation/allow-listing' : t === 'sql' ? 'parameterisation/escaping' : t === 'html' ? 'escaping' : 'validation')).filter((x, i, a) => a.indexOf(x) === i).join(' or ')} and no auth check between entry and sink`;
     const rows = leaks.slice(0, args.top_k ?? 20).map((l) => ({ ...l, missing: missing(l.sink_types) }));
@@ -58,6 +60,7 @@ export const taintTraceVerb = defineVerb({
       entries: entries.slice(0, 20).map(entryLabel),
       entry_count: entries.length,
       entries_detected: !args.entry_nodes?.length,
+      ...(detected?.capped ? { entries_capped: `more than ${MAX_AUTO_ENTRIES} entry points read untrusted input: the first ${MAX_AUTO_ENTRIES} in graph order are traced; narrow \`scope\` or give \`entry_nodes\`` } : {}),
       leaks: kept,
       leak_count: leaks.length,
       guarded: guarded.slice(0, 10),
