@@ -8,7 +8,7 @@
  */
 import { dirOf, MaxHeap, type CodeGraph } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
-import { buildUnitGraph, type Granularity, type LinkExample, type UnitGraph } from './unit-graph.ts';
+import { buildUnitGraph, type Granularity, type LinkExample, type TypeOnlyImports, type UnitGraph } from './unit-graph.ts';
 
 export interface Violation {
   kind: 'cycle' | 'upward' | 'skip';
@@ -44,6 +44,8 @@ export interface LayeringOptions {
   granularity: Granularity;
   inScope: (path: string) => boolean;
   excludeTests: boolean;
+  /** Type-only imports per file (unit-graph.ts): arcs resting on them alone order nothing. */
+  typeOnlyImports?: TypeOnlyImports;
   maxLayers: number;
   minUnitsPerLayer: number;
 }

@@ -2,8 +2,11 @@
  * The dependency graph the layer and xray analyses work on: one unit per file (or per directory),
  * an arc A → B when code in A imports, calls, references, inherits or implements code in B, weighed
  * by how many such symbol-level links there are (each counted at its resolution confidence).
+ * An arc whose only imports are for the type checker (`import type`, `if TYPE_CHECKING:`) and that
+ * has no call, inheritance or run-time import is set aside: it is the kind of edge developers write
+ * to break a run-time cycle, and it neither orders layers nor closes cycles.
  */
-import { DEPENDENCY_RELATIONS, RELATION_CODE, dirOf, edgeConfidence, ensureFinal, fileIndexOf, warmFileIndex, type CodeGraph } from '../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_CODE, dirOf, edgeConfidence, ensureFinal, fileIndexOf, warmFileIndex, type CodeGraph, type CodeGraphEngine } from '../graph/api.ts';
 import type { Deadline } from './deadline.ts';
 
 /** Links resolved below this confidence (name guesses) do not make a dependency. */
@@ -30,13 +33,64 @@ export interface UnitGraph {
   examples: Map<string, LinkExample[]>;
   /** Number of graph nodes per unit (files count their symbols). */
   size: number[];
+  /** Arcs set aside as type-only (see the file comment). */
+  typeOnlyArcs: number;
+}
+
+/**
+ * What a file imports for the type checker only (nothing of it at run time): the names, and the
+ * modules by their last path segment (`._models`, `./a`, `httpx`); null when it has no such import.
+ */
+export interface TypeOnlyNames {
+  names: ReadonlySet<string>;
+  modules: ReadonlySet<string>;
+}
+export type TypeOnlyImports = (path: string) => TypeOnlyNames | null;
+
+/** The last segment of a module specifier (`..pkg.mod` → `mod`, `./util.js` → `util`). */
+const moduleStem = (specifier: string) => specifier.replace(/\.(?:[cm]?[jt]sx?)$/, '').split(/[./\\:]+/).filter(Boolean).pop() ?? '';
+
+/** A file's module name as imports name it: its basename without extension, its folder's for `__init__.py`/`index.*`. */
+export function fileStem(path: string): string {
+  const parts = path.split('/');
+  const base = parts[parts.length - 1].replace(/\.[^.]+$/, '');
+  return (base === '__init__' || base === 'index' || base === 'mod') && parts.length > 1 ? parts[parts.length - 2] : base;
+}
+
+/** `TypeOnlyImports` from the engine's stored extractions (read once per file and call). */
+export function typeOnlyImportsOf(engine: CodeGraphEngine): TypeOnlyImports {
+  const seen = new Map<string, TypeOnlyNames | null>();
+  const declared = (name: string) => name.split(/\s+as\s+/)[0];
+  return (path) => {
+    let found = seen.get(path);
+    if (found === undefined) {
+      const imports = engine.fileExtraction(path)?.imports ?? [];
+      found = null;
+      if (imports.some((i) => i.typeOnly)) {
+        const runtime = imports.filter((i) => !i.typeOnly);
+        const typed = imports.filter((i) => i.typeOnly);
+        const runtimeNames = new Set(runtime.flatMap((i) => i.names.map(declared)));
+        const runtimeModules = new Set([...runtime.map((i) => moduleStem(i.specifier)), ...runtimeNames]);
+        const names = new Set(typed.flatMap((i) => i.names.map(declared)).filter((n) => !runtimeNames.has(n)));
+        const modules = new Set([...typed.map((i) => moduleStem(i.specifier)), ...names].filter((m) => m !== '' && !runtimeModules.has(m)));
+        found = { names, modules };
+      }
+      seen.set(path, found);
+    }
+    return found;
+  };
 }
 
 export interface UnitGraphOptions {
   granularity: Granularity;
   inScope: (path: string) => boolean;
   excludeTests: boolean;
+  /** Type-only imports per file: arcs resting on them alone are set aside (none when absent). */
+  typeOnlyImports?: TypeOnlyImports;
 }
+
+const RUNTIME = new Uint8Array(32);
+for (const r of ['calls', 'inherits', 'implements', 'dispatches', 'imports'] as const) RUNTIME[RELATION_CODE[r]] = 1;
 
 /** Builds the unit graph of the files in scope (markdown and other prose excluded). */
 export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, deadline: Deadline): Promise<UnitGraph> {
@@ -75,6 +129,9 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
   }
   const out: Map<number, number>[] = units.map(() => new Map());
   const examples = new Map<string, LinkExample[]>();
+  // Per arc (a × units + b): 1 = some run-time link, 2 = some type-only import.
+  const evidence = new Map<number, number>();
+  const typeOnly = options.typeOnlyImports;
   for (let e = 0; e < g.edgeCapacity; e++) {
     if ((e & 0xfff) === 0) await deadline.pace(); // a dependency edge costs a confidence, map updates and a key: 65,536 held the loop ~40 ms
     if (!g.edgeAlive[e] || !DEPENDENCY[g.edgeRelation[e]]) continue;
@@ -83,6 +140,17 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
     if (a < 0 || b < 0 || a === b) continue;
     const confidence = edgeConfidence(g, e);
     if (confidence < MIN_CONFIDENCE) continue;
+    if (typeOnly && RUNTIME[g.edgeRelation[e]]) {
+      let kind = 1;
+      if (g.edgeRelation[e] === RELATION_CODE.imports) {
+        const source = g.node(g.edgeSource[e]);
+        const only = source?.kind === 'file' ? typeOnly(source.path) : null;
+        const target = only ? g.node(g.edgeTarget[e]) : null;
+        if (target && (target.kind === 'file' ? only!.modules.has(fileStem(target.path)) : only!.names.has(target.label))) kind = 2;
+      }
+      const arc = a * units.length + b;
+      evidence.set(arc, (evidence.get(arc) ?? 0) | kind);
+    }
     out[a].set(b, (out[a].get(b) ?? 0) + confidence);
     const key = `${a} ${b}`;
     const list = examples.get(key) ?? [];
@@ -92,5 +160,14 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
       examples.set(key, list);
     }
   }
-  return { granularity: options.granularity, units, out, examples, size };
+  let typeOnlyArcs = 0;
+  for (const [arc, kinds] of evidence) {
+    if (kinds !== 2) continue;
+    const a = Math.floor(arc / units.length);
+    const b = arc % units.length;
+    out[a].delete(b);
+    examples.delete(`${a} ${b}`);
+    typeOnlyArcs++;
+  }
+  return { granularity: options.granularity, units, out, examples, size, typeOnlyArcs };
 }

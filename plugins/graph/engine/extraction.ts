@@ -54,6 +54,12 @@ export interface ExtractedImport {
   /** Imported names; '*' for a wildcard; empty for a bare module import. */
   names: string[];
   /**
+   * Types only, never at run time: TypeScript `import type …` / `export type … from` (or every name
+   * marked `type`), Python imports under `if TYPE_CHECKING:`. A dependency that exists for the type
+   * checker alone (what such imports are written for: breaking an import cycle).
+   */
+  typeOnly?: true;
+  /**
    * Local name bound to the whole module, when the source gives one: `import numpy as np` → 'np',
    * Go `f "fmt"` → 'f', TS `import * as ns from 'x'` → 'ns'. Absent for imports of names.
    */

@@ -4,6 +4,7 @@ import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { layerName, layeringOf, unitsOfLayer, type Layering } from '../layering.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
+import { typeOnlyImportsOf } from '../unit-graph.ts';
 
 /** Parameters `layers` and `layer_inspect` share. */
 export const LayerParams = {
@@ -22,7 +23,7 @@ export async function layeringFor(call: CallContext, args: { scope?: string; max
   const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
   const scope = scopeFilter(engine, args.scope);
   const granularity = args.node_types?.[0] === 'module' ? 'module' : 'file';
-  const options = { granularity, inScope: scope.has, excludeTests: args.exclude_tests ?? false, maxLayers: args.max_layers ?? 8, minUnitsPerLayer: args.min_nodes_per_layer ?? 2 } as const;
+  const options = { granularity, inScope: scope.has, excludeTests: args.exclude_tests ?? false, typeOnlyImports: typeOnlyImportsOf(engine), maxLayers: args.max_layers ?? 8, minUnitsPerLayer: args.min_nodes_per_layer ?? 2 } as const;
   return { layering: await layeringOf(engine.graph, options, scope.prefix ?? '', deadline), deadline };
 }
 
@@ -44,6 +45,7 @@ export const layersVerb = defineVerb({
     cycles: Type.Number(),
     violation_counts: Type.Object({ cycle: Type.Number(), upward: Type.Number(), skip: Type.Number() }),
     violations: Type.Array(Type.Object({})),
+    type_only_dependencies: Type.Optional(Type.Number()),
     budget: Type.Object({ requested_tokens: Type.Number(), used_tokens: Type.Number(), kept: Type.Number(), dropped: Type.Number() }),
     time: Type.Object({ elapsed_ms: Type.Number(), time_budget_ms: Type.Number(), stopped_early: Type.Boolean(), skipped: Type.Optional(Type.String()) }),
   }),
@@ -74,6 +76,8 @@ export const layersVerb = defineVerb({
       cycles: layering.cycles.length,
       violation_counts: counts,
       violations: kept,
+      // Arcs resting on type-only imports alone (`import type`, `if TYPE_CHECKING:`): set aside.
+      ...(ug.typeOnlyArcs > 0 ? { type_only_dependencies: ug.typeOnlyArcs } : {}),
       budget: report,
       time: deadline.report('layers were computed; only the listing was cut'),
     };

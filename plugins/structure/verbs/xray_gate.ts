@@ -3,6 +3,7 @@ import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/
 import { dirOf, engineCall, type CodeGraphEngine, type GraphService } from '../../graph/api.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
+import { typeOnlyImportsOf } from '../unit-graph.ts';
 import { conformance } from '../xray/conformance.ts';
 import { judge, layerOf, loadManifest, type ManifestInput } from '../xray/manifest.ts';
 import { ManifestParams } from './xray_orient.ts';
@@ -77,7 +78,7 @@ export function xrayGateVerb(configured: ManifestInput | undefined) {
       const node = graph.node(args.node);
       const file = node.path;
       const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
-      const c = await conformance(engine.graph, manifest, () => true, '', deadline);
+      const c = await conformance(engine.graph, manifest, () => true, '', deadline, typeOnlyImportsOf(engine));
       const li = layerOf(manifest, file);
       const reasons: { import: string; source: 'planned' | 'existing' | 'cycle'; kind: string; why: string }[] = [];
       for (const text of args.planned_imports ?? []) {

@@ -3,6 +3,7 @@ import { AgentId, defineVerb, packToTokenBudget, Type } from '../../../core/inde
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
+import { typeOnlyImportsOf } from '../unit-graph.ts';
 import { conformance, erosionCandidates } from '../xray/conformance.ts';
 import { loadManifest, ManifestSchema, type ManifestInput } from '../xray/manifest.ts';
 
@@ -49,7 +50,7 @@ export function xrayOrientVerb(configured: ManifestInput | undefined) {
       const manifest = loadManifest(engine, args, configured);
       const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
       const scope = scopeFilter(engine, args.scope);
-      const c = await conformance(engine.graph, manifest, scope.has, scope.prefix ?? '', deadline);
+      const c = await conformance(engine.graph, manifest, scope.has, scope.prefix ?? '', deadline, typeOnlyImportsOf(engine));
       const names = [...manifest.layers.map((l) => l.name), '(unmapped)'];
       const topK = args.top_k ?? 20;
       const files = names.map(() => 0);

@@ -5,6 +5,7 @@ import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { reachedByTest } from '../graph-rules.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
+import { typeOnlyImportsOf } from '../unit-graph.ts';
 import { conformance } from '../xray/conformance.ts';
 import { allTags, appendLedger, setTags, tagsVersion } from '../xray/ledger.ts';
 import { loadManifest, type ManifestInput } from '../xray/manifest.ts';
@@ -50,7 +51,7 @@ export function xrayPaintVerb(configured: ManifestInput | undefined) {
       const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
       const scope = scopeFilter(engine, args.scope);
       const g = engine.graph;
-      const c = await conformance(g, manifest, scope.has, scope.prefix ?? '', deadline);
+      const c = await conformance(g, manifest, scope.has, scope.prefix ?? '', deadline, typeOnlyImportsOf(engine));
       const eroded = new Set(c.violations.map((v) => v.from));
       for (const cycle of c.cycles) if (cycle.layers.length > 1) for (const m of cycle.members) eroded.add(m);
       const fileOf = fileIndexOf(g);

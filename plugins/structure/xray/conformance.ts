@@ -8,7 +8,7 @@ import picomatch from 'picomatch';
 import type { CodeGraph } from '../../graph/api.ts';
 import type { Deadline } from '../deadline.ts';
 import { stronglyConnected } from '../layering.ts';
-import { buildUnitGraph, type LinkExample, type UnitGraph } from '../unit-graph.ts';
+import { buildUnitGraph, type LinkExample, type TypeOnlyImports, type UnitGraph } from '../unit-graph.ts';
 import { judge, layerOf, type Manifest, type Verdict } from './manifest.ts';
 
 export interface JudgedArc {
@@ -41,18 +41,18 @@ const round = (x: number) => Math.round(x * 100) / 100;
 const cache = new WeakMap<CodeGraph, { version: number; key: string; result: Conformance }>();
 
 /** Checks the files in scope (`scopeKey` names the scope) against the manifest; cached per graph version, manifest and scope. */
-export async function conformance(g: CodeGraph, m: Manifest, inScope: (path: string) => boolean, scopeKey: string, deadline: Deadline): Promise<Conformance> {
+export async function conformance(g: CodeGraph, m: Manifest, inScope: (path: string) => boolean, scopeKey: string, deadline: Deadline, typeOnlyImports?: TypeOnlyImports): Promise<Conformance> {
   const key = `${scopeKey}\n${m.key}`;
   const hit = cache.get(g);
   if (hit && hit.version === g.version && hit.key === key) return hit.result;
   const version = g.version;
-  const result = await compute(g, m, inScope, deadline);
+  const result = await compute(g, m, inScope, deadline, typeOnlyImports);
   if (!deadline.spent()) cache.set(g, { version, key, result });
   return result;
 }
 
-async function compute(g: CodeGraph, m: Manifest, inScope: (path: string) => boolean, deadline: Deadline): Promise<Conformance> {
-  const units = await buildUnitGraph(g, { granularity: 'file', inScope, excludeTests: false }, deadline);
+async function compute(g: CodeGraph, m: Manifest, inScope: (path: string) => boolean, deadline: Deadline, typeOnlyImports?: TypeOnlyImports): Promise<Conformance> {
+  const units = await buildUnitGraph(g, { granularity: 'file', inScope, excludeTests: false, typeOnlyImports }, deadline);
   const n = units.units.length;
   const L = m.layers.length;
   const layer = new Int32Array(n);

@@ -55,3 +55,42 @@ describe('layers and layer_inspect on a layered repository', function () {
     assert.match(JSON.stringify(r.json), /PATH_ESCAPE/);
   });
 });
+
+describe('layers and xray over type-only imports', function () {
+  this.timeout(60000);
+  let h: Harness;
+  const FILES: Record<string, string> = {
+    // app → store at run time; store → app for a type only (import type): no cycle, no upward arc.
+    'src/app.ts': "import { save } from './store.ts';\n\nexport interface Order {\n  id: string;\n}\n\nexport function place(o: Order): void {\n  save(o);\n}\n",
+    'src/store.ts': "import type { Order } from './app.ts';\n\nexport function save(o: Order): string {\n  return o.id;\n}\n",
+    // The same in Python: `if TYPE_CHECKING:` in the lower module.
+    'pkg/__init__.py': '',
+    'pkg/service.py': 'from .repo import fetch\n\n\nclass Thing:\n    pass\n\n\ndef run():\n    return fetch(Thing())\n',
+    'pkg/repo.py': 'from __future__ import annotations\n\nimport typing\n\nif typing.TYPE_CHECKING:\n    from .service import Thing\n\n\ndef fetch(thing: Thing) -> Thing:\n    return thing\n',
+    // A real cycle stays one: each imports the other at run time.
+    'src/ping.ts': "import { pong } from './pong.ts';\nexport function ping(n: number): number {\n  return n > 0 ? pong(n - 1) : 0;\n}\n",
+    'src/pong.ts': "import { ping } from './ping.ts';\nexport function pong(n: number): number {\n  return n > 0 ? ping(n - 1) : 1;\n}\n",
+    'm1nd.layers.json': JSON.stringify({ layers: [{ name: 'top', paths: ['src/app.ts', 'pkg/service.py'] }, { name: 'bottom', paths: ['src/store.ts', 'pkg/repo.py'] }], layer_order: ['top', 'bottom'] }),
+  };
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), FILES);
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('sets aside dependencies that exist for the type checker only: no cycle or upward arc from them, the real cycle kept', async () => {
+    const r = (await h.call('layers', { agent_id: 'a', min_nodes_per_layer: 1 })).json;
+    const cycles = r.violations.filter((v: any) => v.kind === 'cycle').map((v: any) => v.members);
+    assert.deepEqual(cycles, [['src/ping.ts', 'src/pong.ts']], JSON.stringify(r.violations));
+    assert.ok(!r.violations.some((v: any) => v.kind === 'upward' && ['src/store.ts', 'pkg/repo.py'].includes(v.from)), JSON.stringify(r.violations));
+    assert.equal(r.type_only_dependencies, 2);
+    const levelOf = (unit: string) => r.layers.find((l: any) => l.top.includes(unit))?.level;
+    assert.ok(levelOf('src/app.ts') > levelOf('src/store.ts') && levelOf('pkg/service.py') > levelOf('pkg/repo.py'), JSON.stringify(r.layers));
+  });
+
+  it('xray_orient finds the lower layer conforming although it imports the upper one for types', async () => {
+    const r = (await h.call('xray_orient', { agent_id: 'a' })).json;
+    assert.equal(r.violation_counts.upward, 0, JSON.stringify(r.violations));
+  });
+});

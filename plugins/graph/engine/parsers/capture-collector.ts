@@ -50,6 +50,22 @@ export const DOTTED = /^[\p{ID_Start}_][\p{ID_Continue}.]*$/u;
  * An `@call.access` name that is an attribute read or write, not the callee of a call (those come
  * from the call patterns) nor a dunder (protocol machinery, not a property).
  */
+/** The condition of Python's `if TYPE_CHECKING:` (`typing.` or an alias qualifying it, `not` excluded). */
+const TYPE_CHECKING = /^(?:[\w]+\.)?TYPE_CHECKING$/;
+
+/** Whether an import statement sits in the body of an `if TYPE_CHECKING:` (Python; its `else` runs at run time). */
+function underTypeChecking(node: Node): boolean {
+  for (let child: Node = node, p = node.parent; p; child = p, p = p.parent) {
+    if (p.type === 'if_statement') {
+      const condition = p.childForFieldName('condition');
+      const body = p.childForFieldName('consequence');
+      return condition !== null && body !== null && body.id === child.id && TYPE_CHECKING.test(condition.text.trim());
+    }
+    if (p.type === 'function_definition' || p.type === 'class_definition') return false;
+  }
+  return false;
+}
+
 function isPlainAccess(name: Node): boolean {
   const attr = name.parent;
   const up = attr?.parent;
@@ -247,7 +263,11 @@ export class FileCaptures {
       const before = this.imports.length;
       if (c.name === 'import.stmt') this.spec.parseImport(this.text(node), line, this.imports);
       else if (c.name === 'import.spec') this.imports.push({ specifier: this.text(node), line, names: [] });
-      for (let i = before; i < this.imports.length; i++) this.importPos[i] = node.startIndex;
+      const typeOnly = c.name === 'import.stmt' && underTypeChecking(node);
+      for (let i = before; i < this.imports.length; i++) {
+        this.importPos[i] = node.startIndex;
+        if (typeOnly) this.imports[i].typeOnly = true;
+      }
     }
   }
 

@@ -137,6 +137,7 @@ export function parseTsImport(statement: string, line: number, out: ExtractedImp
   const quoted = from ?? QUOTED.exec(text);
   if (quoted === null) return;
   const specifier = quoted[2];
+  const typeKeyword = /^\s*(?:import|export)\s+type\s+(?=[{*\w])(?!from\b)/.test(text);
   const clause = text
     .slice(0, quoted.index)
     .replace(/^\s*(?:import|export)\s+/, '')
@@ -163,6 +164,9 @@ export function parseTsImport(statement: string, line: number, out: ExtractedImp
       if (star[1] !== undefined && /^\s*import\b/.test(text)) entry.alias = star[1];
     }
     if (braces !== null) {
+      // `import { type A, type B } from` (and nothing else): types only, like `import type`.
+      const parts = braces[1].split(',').filter((p) => p.trim() !== '');
+      if (outside.trim() === '' && parts.length > 0 && parts.every((p) => /^\s*type\s+\S/.test(p))) entry.typeOnly = true;
       for (const part of braces[1].split(',')) {
         const words = part.trim().replace(/^type\s+(?=\S)/, '').split(/\s+/);
         const name = words[0].replace(/^(['"])(.*)\1$/, '$2');
@@ -171,6 +175,7 @@ export function parseTsImport(statement: string, line: number, out: ExtractedImp
       }
     }
   }
+  if (typeKeyword) entry.typeOnly = true;
   out.push(entry);
 }
 

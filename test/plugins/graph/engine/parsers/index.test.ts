@@ -61,3 +61,18 @@ describe('parser entry point', function () {
     assert.ok(x.symbols.some((s) => s.qualifiedName === 'ok'));
   });
 });
+
+describe('type-only imports', function () {
+  before(() => initParsers());
+
+  it('marks TypeScript imports that bring types only: import type, export type … from, every specifier typed', async () => {
+    const ex = await (await extractorFor('typescript'))('a.ts', "import type { A } from './a';\nimport { type B, type C } from './b';\nimport { type D, E } from './d';\nexport type { F } from './f';\nimport G from './g';\n");
+    assert.deepEqual(ex.imports.map((i) => [i.specifier, i.typeOnly === true]), [['./a', true], ['./b', true], ['./d', false], ['./f', true], ['./g', false]]);
+  });
+
+  it('marks Python imports under if TYPE_CHECKING: (typing. or bare), not those in its else branch or elsewhere', async () => {
+    const src = 'import typing\nfrom typing import TYPE_CHECKING\nfrom .b import Run\nif typing.TYPE_CHECKING:\n    from ._models import Request\nelse:\n    from .c import C\nif TYPE_CHECKING:\n    import json\n\ndef f():\n    from .d import D\n';
+    const ex = await (await extractorFor('python'))('a.py', src);
+    assert.deepEqual(ex.imports.map((i) => [i.specifier, i.typeOnly === true]), [['typing', false], ['typing', false], ['.b', false], ['._models', true], ['.c', false], ['json', true], ['.d', false]]);
+  });
+});

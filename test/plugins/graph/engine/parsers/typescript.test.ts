@@ -77,7 +77,7 @@ describe('TypeScript extractor', function () {
   it('reports imports, re-exports, require() and import() with their names', function () {
     assert.deepEqual(x.imports, [
       { specifier: 'node:fs/promises', line: 1, names: ['readFile'] },
-      { specifier: './graph.ts', line: 2, names: ['Graph'] },
+      { specifier: './graph.ts', line: 2, names: ['Graph'], typeOnly: true },
       { specifier: 'node:path', line: 3, names: ['*'], alias: 'path' },
       { specifier: 'web-tree-sitter', line: 4, names: ['default as Parser', 'Query as Q'] },
       { specifier: './helper.ts', line: 5, names: ['helper'] },
