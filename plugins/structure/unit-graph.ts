@@ -64,7 +64,7 @@ export function typeOnlyImportsOf(engine: CodeGraphEngine): TypeOnlyImports {
   return (path) => {
     let found = seen.get(path);
     if (found === undefined) {
-      const imports = engine.fileExtraction(path)?.imports ?? [];
+      const imports = engine.hasTypeOnlyImports(path) ? (engine.fileExtraction(path)?.imports ?? []) : [];
       found = null;
       if (imports.some((i) => i.typeOnly)) {
         const runtime = imports.filter((i) => !i.typeOnly);
@@ -129,8 +129,10 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
   }
   const out: Map<number, number>[] = units.map(() => new Map());
   const examples = new Map<string, LinkExample[]>();
-  // Per arc (a × units + b): 1 = some run-time link, 2 = some type-only import.
-  const evidence = new Map<number, number>();
+  // Per arc (a × units + b): 1 = a call, inheritance or dispatch (run time for sure); else the
+  // import edges to judge once all are seen (reading a file's imports only for such arcs).
+  const strong = new Set<number>();
+  const importsOf = new Map<number, number[]>();
   const typeOnly = options.typeOnlyImports;
   for (let e = 0; e < g.edgeCapacity; e++) {
     if ((e & 0xfff) === 0) await deadline.pace(); // a dependency edge costs a confidence, map updates and a key: 65,536 held the loop ~40 ms
@@ -141,15 +143,13 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
     const confidence = edgeConfidence(g, e);
     if (confidence < MIN_CONFIDENCE) continue;
     if (typeOnly && RUNTIME[g.edgeRelation[e]]) {
-      let kind = 1;
-      if (g.edgeRelation[e] === RELATION_CODE.imports) {
-        const source = g.node(g.edgeSource[e]);
-        const only = source?.kind === 'file' ? typeOnly(source.path) : null;
-        const target = only ? g.node(g.edgeTarget[e]) : null;
-        if (target && (target.kind === 'file' ? only!.modules.has(fileStem(target.path)) : only!.names.has(target.label))) kind = 2;
-      }
       const arc = a * units.length + b;
-      evidence.set(arc, (evidence.get(arc) ?? 0) | kind);
+      if (g.edgeRelation[e] !== RELATION_CODE.imports) strong.add(arc);
+      else if (!strong.has(arc)) {
+        const list = importsOf.get(arc);
+        if (list) list.push(e);
+        else importsOf.set(arc, [e]);
+      }
     }
     out[a].set(b, (out[a].get(b) ?? 0) + confidence);
     const key = `${a} ${b}`;
@@ -161,8 +161,19 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
     }
   }
   let typeOnlyArcs = 0;
-  for (const [arc, kinds] of evidence) {
-    if (kinds !== 2) continue;
+  // An import edge is type-only when its file imports the target (a name, or a module by its last
+  // segment) for the type checker only.
+  const typeOnlyEdge = (e: number): boolean => {
+    const source = g.node(g.edgeSource[e]);
+    const only = source?.kind === 'file' ? typeOnly!(source.path) : null;
+    const target = only ? g.node(g.edgeTarget[e]) : null;
+    return target !== null && target !== undefined && (target.kind === 'file' ? only!.modules.has(fileStem(target.path)) : only!.names.has(target.label));
+  };
+  let judged = 0;
+  for (const [arc, edges] of importsOf) {
+    if (strong.has(arc)) continue;
+    if ((++judged & 63) === 0) await deadline.pace();
+    if (!edges.every(typeOnlyEdge)) continue;
     const a = Math.floor(arc / units.length);
     const b = arc % units.length;
     out[a].delete(b);

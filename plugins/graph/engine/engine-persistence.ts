@@ -61,6 +61,13 @@ export abstract class EnginePersistence {
     return this.parsedExtractions.get(key, path, () => store.extraction(key, path));
   }
 
+  /** Whether the file's extraction has an import for types only (`typeOnly`), asked of the store without parsing it; false when unknown. */
+  hasTypeOnlyImports(path: string): boolean {
+    const key = this.loaded.rows.get(path);
+    const store = this.loaded.store;
+    return key !== undefined && store !== null && store !== undefined && store.extractionHasTypeOnly(key);
+  }
+
   /** The key of the extraction the in-memory graph was built from for a file (held in memory: no store read), or null. */
   fileExtractionKey(path: string): string | null {
     return this.loaded.rows.get(path) ?? null;

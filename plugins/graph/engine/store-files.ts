@@ -50,6 +50,7 @@ export class FileTable {
       rowsOf: db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE path IN (SELECT value FROM json_each(?))`).raw(),
       rowsWithJson: db.prepare(`SELECT ${FILE_COLUMNS.split(', ').map((c) => `f.${c}`).join(', ')}, e.json FROM files f JOIN extractions e ON e.key = f.extraction_key`).raw(),
       extractionByKey: db.prepare('SELECT json FROM extractions WHERE key = ?').pluck(),
+      extractionHasTypeOnly: db.prepare(`SELECT instr(json, '"typeOnly":true') > 0 FROM extractions WHERE key = ?`).pluck(),
       hasExtraction: db.prepare('SELECT 1 FROM extractions WHERE key = ?').pluck(),
       putExtraction: db.prepare('INSERT OR IGNORE INTO extractions (key, json) VALUES (?, ?)'),
       put: db.prepare(
@@ -156,6 +157,11 @@ export class FileTable {
     const ex = JSON.parse(json) as FileExtraction;
     ex.path = path;
     return ex;
+  }
+
+  /** Whether the stored extraction under a key has a type-only import (searched by SQLite in its JSON text: nothing parsed or copied). */
+  extractionHasTypeOnly(key: string): boolean {
+    return this.stmts.extractionHasTypeOnly.get(key) === 1;
   }
 
   /** True when an extraction with this key is stored. */

@@ -132,6 +132,11 @@ export class GraphStore {
     return this.files.extraction(key, path);
   }
 
+  /** Whether the stored extraction under a key has a type-only import (nothing parsed). */
+  extractionHasTypeOnly(key: string): boolean {
+    return this.files.extractionHasTypeOnly(key);
+  }
+
   /**
    * The extraction staged as row `seq` of an ingest's stage run, before its commit (the commit
    * worker stages rows in short transactions of their own; the commit moves them): null when that
