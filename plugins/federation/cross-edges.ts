@@ -45,19 +45,20 @@ function exportedByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
   return out;
 }
 
-/** B's class members by class name and member name (`method:src/a.ts#Cart.total` → Cart → total). */
+/** B's class members by class name and member name (qualified `Cart.total` → Cart → total). */
 function membersByClass(engine: CodeGraphEngine): Map<string, Map<string, GraphNode[]>> {
   const out = new Map<string, Map<string, GraphNode[]>>();
   const g = engine.graph;
   for (let i = 0; i < g.nodeCapacity; i++) {
     const n = g.node(i);
-    if (!n || (n.kind !== 'method' && n.kind !== 'function')) continue;
-    const q = n.id.slice(n.id.indexOf('#') + 1).replace(/~\d+$/, '');
-    const dot = q.lastIndexOf('.');
-    if (dot <= 0) continue;
-    const cls = q.slice(q.lastIndexOf('.', dot - 1) + 1, dot);
+    if (!n || (n.kind !== 'method' && n.kind !== 'function') || !n.qualifiedName) continue;
+    const owners = n.qualifiedName.replace(/~\d+$/, '').split('.');
+    if (owners.length < 2) continue;
+    const cls = owners[owners.length - 2];
     const byName = out.get(cls) ?? new Map<string, GraphNode[]>();
-    byName.set(q.slice(dot + 1), [...(byName.get(q.slice(dot + 1)) ?? []), n]);
+    const list = byName.get(n.label);
+    if (list) list.push(n);
+    else byName.set(n.label, [n]);
     out.set(cls, byName);
   }
   return out;

@@ -10,6 +10,8 @@ export interface Segment<T> {
   /** 1-based, inclusive. */
   startLine: number;
   endLine: number;
+  /** Its code, comments removed: what the facts were read from. */
+  code: string;
   facts: T;
 }
 
@@ -55,11 +57,6 @@ export class FunctionCode<T> {
     return lines;
   }
 
-  /** Lines `start`–`end` (1-based, inclusive) of a file, comments removed. */
-  text(path: string, start: number, end: number): string {
-    return codeOnly(this.lines(path).slice(start - 1, end).join('\n'));
-  }
-
   /**
    * The top-level statements of file node `i` (the code outside its functions and classes: inline
    * handlers such as `app.get('/x', (req, res) => …)`, a script's `if __name__ == "__main__":`),
@@ -85,7 +82,9 @@ export class FunctionCode<T> {
       const close = (end: number) => {
         if (start < 0) return;
         while (end > start && code[end - 1].trim() === '') end--;
-        if (end > start) out.push({ startLine: start + 1, endLine: end, facts: this.classify(code.slice(start, end).join('\n'), lines) });
+        if (end <= start) return;
+        const text = code.slice(start, end).join('\n');
+        out.push({ startLine: start + 1, endLine: end, code: text, facts: this.classify(text, lines) });
       };
       for (let k = 0; k < code.length; k++) {
         if (inside[k + 1]) {

@@ -45,17 +45,9 @@ function codeOf(engine: CodeGraphEngine, extraBoundaries: RegExp | null): Functi
   return new FunctionCode<CodeFacts>(engine, `taint ${extraBoundaries?.source ?? ''}`, (code) => codeFacts(code, extraBoundaries));
 }
 
-/** The simple name a call to node `t` is written with (`pkg/a.py#Cls.run` → `run`). */
-function calledName(t: GraphNode): string {
-  const hash = t.id.lastIndexOf('#');
-  const q = hash >= 0 ? t.id.slice(hash + 1).replace(/~\d+$/, '') : t.id;
-  return q.slice(q.lastIndexOf('.') + 1);
-}
-
-/** The entry's statement calls target `t` by name (a file node's call edges are the whole file's). */
+/** The entry's statement calls target `t` by its name (a file node's call edges are the whole file's). */
 function calledIn(segmentCode: string, t: GraphNode): boolean {
-  const name = calledName(t);
-  return name !== '' && new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`).test(segmentCode);
+  return t.label !== '' && new RegExp(`(?<![\\w$])${t.label.replace(/\$/g, '\\$')}\\s*\\(`).test(segmentCode);
 }
 
 /** Leaks and guarded sinks from each entry, for sinks of `sinkTypes`, within the deadline. */
@@ -88,7 +80,7 @@ export async function traceTaint(
     if (e < 0) continue;
     const label = entryLabel(entry);
     const seg = entry.segment;
-    const segCode = seg ? segmentText(facts, entry.node, seg) : '';
+    const segCode = seg?.code ?? '';
     const firstHop = seg ? (t: number) => calledIn(segCode, g.node(t)!) : undefined;
     // The entry's own facts: its statement's for a file's, else its node's.
     const entryBoundary = seg ? (seg.facts.boundary ?? validatorCalled(g, e, facts, (t) => calledIn(segCode, g.node(t)!))) : boundaryOf(e);
@@ -118,17 +110,12 @@ export async function traceTaint(
   return { leaks, guarded, entriesDone };
 }
 
-/** The code of a file's statement (comments removed), as its facts were computed from. */
-function segmentText(facts: FunctionCode<CodeFacts>, file: GraphNode, seg: Segment<CodeFacts>): string {
-  return facts.text(file.path, seg.startLine, seg.endLine);
-}
-
 /** `callee(` for the first function `v` calls (among those `include` keeps) that validates its input; null when none. */
 function validatorCalled(g: CodeGraph, v: number, facts: FunctionCode<CodeFacts>, include: (t: number) => boolean): string | null {
   let found: string | null = null;
   g.forEachOut(v, (t, _w, relation, edge) => {
     if (found !== null || relation !== RELATION_CODE.calls || !g.isEdgeAlive(edge) || t === v || !include(t)) return;
-    if (facts.of(t)?.validator) found = `${calledName(g.node(t)!)}(`;
+    if (facts.of(t)?.validator) found = `${g.node(t)!.label}(`;
   });
   return found;
 }
