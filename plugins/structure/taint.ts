@@ -126,7 +126,7 @@ export async function findEntries(engine: CodeGraphEngine, inScope: (path: strin
   const out: GraphNode[] = [];
   for (const [i, n] of engine.graph.nodes()) {
     if ((n.kind !== 'function' && n.kind !== 'method') || !inScope(n.path) || deadline.spent()) continue;
-    if ((i & 255) === 0) await deadline.pace();
+    await deadline.pace(); // a time check: yields only once the slice is spent (a node may read its file)
     if (facts.of(i)?.source) out.push(n);
     if (out.length >= limit) break;
   }
@@ -145,7 +145,7 @@ export async function findTaintEntries(engine: CodeGraphEngine, inScope: (path: 
   for (const [i, n] of engine.graph.nodes()) {
     if (deadline.spent()) break;
     if ((n.kind !== 'function' && n.kind !== 'method' && n.kind !== 'file') || !inScope(n.path)) continue;
-    if ((i & 255) === 0) await deadline.pace();
+    await deadline.pace(); // a time check: yields only once the slice is spent (a node may read its file)
     const found: TaintEntry[] = n.kind === 'file' ? facts.segments(i).filter((s) => s.facts.source).map((segment) => ({ node: n, segment })) : facts.of(i)?.source ? [{ node: n }] : [];
     for (const e of found) {
       if (out.length === limit) capped = true;

@@ -1,5 +1,5 @@
 /** taint_trace: paths from entry points to sinks with no validation, sanitisation or auth boundary on them. */
-import { AgentId, defineVerb, packToTokenBudget, StringEnum, Type, type CallContext } from '../../../core/index.ts';
+import { AgentId, defineVerb, packToTokenBudgetPaced, StringEnum, Type, type CallContext } from '../../../core/index.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { NamePattern, ScopeParam, scopeFilter } from '../scope.ts';
@@ -54,7 +54,7 @@ export const taintTraceVerb = defineVerb({
     const { leaks, guarded, entriesDone } = await traceTaint(engine, entries, { sinkTypes: sinkTypesOf(taint), maxDepth: args.max_depth ?? 15, minProbability: args.min_probability ?? 0.01, extraBoundaries: extra, deadline });
     const missing = (types: string[]) => `no ${types.map((t) => (t === 'command' || t === 'code' ? 'sanitisation/allow-listing' : t === 'sql' ? 'parameterisation/escaping' : t === 'html' ? 'escaping' : 'validation')).filter((x, i, a) => a.indexOf(x) === i).join(' or ')} and no auth check between entry and sink`;
     const rows = leaks.slice(0, args.top_k ?? 20).map((l) => ({ ...l, missing: missing(l.sink_types) }));
-    const { kept, report } = packToTokenBudget(rows, Math.max(200, (args.token_budget ?? 3000) - 500));
+    const { kept, report } = await packToTokenBudgetPaced(rows, Math.max(200, (args.token_budget ?? 3000) - 500), () => deadline.pace());
     return {
       taint_type: taint,
       entries: entries.slice(0, 20).map(entryLabel),

@@ -1,5 +1,5 @@
 /** xray_orient: the module dependency matrix checked against the team's layer manifest, with violations, cycles and erosion candidates. */
-import { AgentId, defineVerb, packToTokenBudget, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, packToTokenBudgetPaced, Type } from '../../../core/index.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
@@ -58,7 +58,7 @@ export function xrayOrientVerb(configured: ManifestInput | undefined) {
       const counts = { forbidden: 0, upward: 0, skip: 0 } as Record<string, number>;
       for (const v of c.violations) counts[v.kind]++;
       const candidates = erosionCandidates(c, manifest);
-      const { kept, report } = packToTokenBudget(c.violations.slice(0, topK), args.token_budget ?? 3000);
+      const { kept, report } = await packToTokenBudgetPaced(c.violations.slice(0, topK), args.token_budget ?? 3000, () => deadline.pace());
       return {
         manifest: manifest.source,
         layers: manifest.layers.map((l, i) => ({ name: l.name, rank: i + 1, paths: l.globs, files: files[i] })),
