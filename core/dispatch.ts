@@ -110,11 +110,17 @@ const MAX_SHAPE_ROUNDS = 5;
 /** Tokens kept free beyond an overflow: the envelope's numbers may gain a digit or two on the next round. */
 const ENVELOPE_SLACK_TOKENS = 3;
 
+/** Whether a verb takes a `token_budget` (its handler counts tokens to pack its result). */
+function countsTokens(verb: CallState['verb']): boolean {
+  return Object.hasOwn(verb.input.properties, 'token_budget');
+}
+
 /** Where a pipeline that had to wait resumes, with the value it waited for. */
 const enum Step {
   Gate,
   AfterGate,
   AfterBeforeCall,
+  Handler,
   AfterHandler,
   Shape,
   AfterShape,
@@ -153,7 +159,13 @@ function runFrom(gen: Generation, call: CallState, step: Step, input: unknown, v
     const before = runSeries(gen.hooks.beforeCall, call);
     if (isThenable(before)) return new Waiting(Step.AfterBeforeCall, before);
   }
-  if (step <= Step.AfterBeforeCall) {
+  if (step <= Step.AfterBeforeCall && !tokenizerLoaded() && countsTokens(call.verb)) {
+    // A verb that packs its result to a `token_budget` counts inside its handler: a process's first
+    // such call loads the tokenizer's table (a few ms from dist/ or the cache folder; built in a worker
+    // thread with neither) in event-loop turns of its own first, never inside the handler's stretch.
+    return new Waiting(Step.Handler, tokenizerReady());
+  }
+  if (step <= Step.Handler) {
     call.meta.stage = 'handler';
     input = call.verb.handler(call.args as never, call.ctx);
     if (isThenable(input)) return new Waiting(Step.AfterHandler, input);

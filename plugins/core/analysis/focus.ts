@@ -1,5 +1,5 @@
 /** focus: for a goal and a token budget, the minimal set of code worth loading, and what was left out. */
-import { AgentId, countTokens, defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
+import { AgentId, countTokens, defineVerb, Type } from '../../../core/index.ts';
 import type { GraphNode } from '../../graph/api.ts';
 import { containerOf, yieldToLoop } from '../../graph/api.ts';
 import { nodeRef, NodeTypes } from '../shared.ts';
@@ -59,8 +59,7 @@ export const focusVerb = defineVerb({
       scope: args.scope,
       kinds: args.node_types.length ? args.node_types : undefined,
     });
-    // The spans' files are read and their tokens counted in a stretch of their own (the tokenizer's first load in another).
-    await tokenizerReady();
+    // The spans' files are read and their tokens counted in a stretch of their own (the dispatcher loaded the tokenizer before the handler).
     await yieldToLoop();
     const top = outcome.results[0]?.score ?? 0;
     const texts = new Map<string, string[] | null>();

@@ -1,5 +1,5 @@
 /** impact: what changing one node touches — direct dependents first, then transitive ones by depth, import fan-out counted. */
-import { AgentId, defineVerb, packTextsToTokenBudget, StringEnum, tokenizerLoaded, tokenizerReady, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, packTextsToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
 import { NodeRefSchema, RELATIONS, type CodeGraph, type GraphNode } from '../../graph/api.ts';
 import { confidenceFilter } from '../../graph/api.ts';
 import { groupDependents, type DirectDependent, type TransitiveDependent } from '../../graph/api.ts';
@@ -106,9 +106,8 @@ export const impactVerb = defineVerb({
     let budget: { used_tokens?: number } | undefined;
     if (!full) {
       const ranked = [...directRows.map((r) => ({ direct: true, r })), ...transitiveRows.map((r) => ({ direct: false, r }))].slice(0, args.top_k);
-      // Tokenised only when the entries' bytes exceed the budget (a token is at least one byte).
+      // Tokenised only when the entries' bytes exceed the budget (a token is at least one byte); the dispatcher loaded the tokenizer before the handler.
       const texts = new Map(ranked.map((x) => [x, JSON.stringify(x.r)]));
-      if (!tokenizerLoaded() && [...texts.values()].reduce((n, t) => n + Buffer.byteLength(t), 0) > args.token_budget) await tokenizerReady();
       const packed = packTextsToTokenBudget(ranked, args.token_budget, (x) => texts.get(x)!);
       directShown = packed.kept.filter((x) => x.direct).map((x) => x.r as (typeof directRows)[number]);
       transitiveShown = packed.kept.filter((x) => !x.direct).map((x) => x.r as (typeof transitiveRows)[number]);

@@ -1,5 +1,5 @@
 /** twins: structurally near-identical functions and classes — normalised AST shape plus graph signature, found by LSH. */
-import { AgentId, defineVerb, packToTokenBudgetPaced, StringEnum, tokenizerReady, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, packToTokenBudgetPaced, StringEnum, Type } from '../../../core/index.ts';
 import { sharedFeatureNames, warmSignatures, type GraphNode } from '../../graph/api.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
@@ -38,7 +38,6 @@ export const twinsVerb = defineVerb({
   guide:
     'similarity = 0.8 × AST Jaccard (5-token shingles of the normalised tree: names and literal values drop out, operators stay) + 0.2 × graph-signature similarity (same calls/references), or the AST score alone when the graph has no features for the pair. Pairs are only compared when MinHash/LSH puts them in a shared bucket, so this scales past pairwise. Kinds compare with their own kind only. A cold call (no scan facts for most files yet) first sketches every symbol from its text (lexical MinHash, no parse) and parses only the candidates with a sketch partner (`compared.files_sketched`, `candidates`); on the stdlib it returned 0.97 of the full comparison\'s pairs (all of the best 500).',
   handler: async (args, call) => {
-    void tokenizerReady(); // the result is packed to a token budget: a first load of the tables off this thread meanwhile
     const { graph, engine } = await structureCall(call);
     const g = engine.graph;
     const deadline = new Deadline(args.time_budget_ms ?? 10_000, call.signal);
