@@ -39,10 +39,43 @@ function moduleNames(lines: readonly string[]): Map<string, boolean> {
 
 const namesCache = new WeakMap<readonly string[], Map<string, boolean>>();
 
-/** State writes and locks in one function's code, given its file's lines. */
-export function flowFacts(code: string, fileLines: readonly string[], extraLocks: RegExp | null): FlowFacts {
+const JS_FILE = /\.(?:[cm]?[jt]sx?)$/;
+const AWAIT = /\bawait\b/g;
+
+/**
+ * Whether code on one thread can lose an update of `name` here: a read of it before an `await` and a
+ * write that completes after it (`const n = hits.get(k); await save(); hits.set(k, n + 1)`,
+ * `total += await f()`, `if (!cache[k]) cache[k] = await load(k)`). Between awaits an event loop's
+ * code runs to completion, so a write with no such await cannot interleave with another flow's.
+ */
+function interleaved(body: string, n: string, writes: readonly RegExp[]): boolean {
+  const awaits = [...body.matchAll(AWAIT)].map((m) => m.index);
+  if (awaits.length === 0) return false;
+  // A read: any mention that is not the target of a plain assignment (`x = …`, `x[k] = …`).
+  const reads = [...body.matchAll(new RegExp(`(?<![\\w.$])${n}(?![\\w$])(?!\\s*=(?!=)|\\[[^\\]\\n]+\\]\\s*=(?!=))`, 'g'))].map((m) => m.index);
+  const writeEnds: number[] = [];
+  for (const w of writes) {
+    for (const m of body.matchAll(new RegExp(w.source, 'g'))) {
+      const end = body.indexOf('\n', m.index);
+      writeEnds.push(end < 0 ? body.length : end);
+    }
+  }
+  return awaits.some((a) => reads.some((r) => r < a) && writeEnds.some((e) => e > a));
+}
+
+/**
+ * State writes and locks in one function's code, given its file's lines and path. In JavaScript and
+ * TypeScript, and in a Python `async def`, flows share one thread: a write counts only when an
+ * `await` can split it from a read of the same state (`interleaved`); elsewhere (threads) every
+ * write counts.
+ */
+export function flowFacts(code: string, fileLines: readonly string[], path: string, extraLocks: RegExp | null): FlowFacts {
   let names = namesCache.get(fileLines);
   if (!names) namesCache.set(fileLines, (names = moduleNames(fileLines)));
+  // A Python definition's own line (after any decorators): `async def` runs on an event loop.
+  const js = JS_FILE.test(path);
+  const pyDef = js ? null : /^[ \t]*(async[ \t]+)?def\s/m.exec(code);
+  const oneThread = js || (pyDef !== null && pyDef[1] !== undefined);
   const body = code.split('\n').slice(1).join('\n'); // the definition line declares, it does not write
   const writes: string[] = [];
   for (const [name, rebindable] of names) {
@@ -51,9 +84,11 @@ export function flowFacts(code: string, fileLines: readonly string[], extraLocks
     const mutate = new RegExp(`(?<![\\w.$])${n}(?:\\.(?:set|push|pop|shift|unshift|splice|delete|clear|add|append|extend|update|remove|setdefault|insert)\\s*\\(|\\[[^\\]\\n]+\\]\\s*(?:[+\\-*/]?=)(?!=))|\\bdel\\s+${n}\\[`);
     const rebind = new RegExp(`(?<![\\w.$])${n}\\s*(?:[+\\-*/]?=(?!=)|\\+\\+|--)`);
     // Python rebinds a module name only under `global`; otherwise it is a local.
-    const pyRebind = /\bdef\s/.test(code.split('\n', 1)[0]) ? new RegExp(`\\bglobal\\s+[\\w,\\s]*\\b${n}\\b`).test(body) && rebind.test(body) : rebindable && rebind.test(body);
+    const pyRebind = pyDef !== null ? new RegExp(`\\bglobal\\s+[\\w,\\s]*\\b${n}\\b`).test(body) && rebind.test(body) : rebindable && rebind.test(body);
     const localShadow = new RegExp(`\\b(?:let|const|var)\\s+${n}\\b`).test(body);
-    if (!localShadow && (mutate.test(body) || pyRebind)) writes.push(name);
+    if (localShadow || !(mutate.test(body) || pyRebind)) continue;
+    if (oneThread && !interleaved(body, n, pyRebind ? [mutate, rebind] : [mutate])) continue;
+    writes.push(name);
   }
   return { writes, locked: LOCKED.test(code) || (extraLocks?.test(code) ?? false) };
 }
@@ -79,7 +114,7 @@ export async function simulateFlows(
   options: { maxDepth: number; particles: number; threshold: number; maxSteps: number; extraLocks: RegExp | null; readOnly: RegExp | null; deadline: Deadline },
 ): Promise<{ turbulence: Turbulence[]; valves: Valve[]; steps: number; entriesDone: number }> {
   const g = engine.graph;
-  const facts = new FunctionCode<FlowFacts>(engine, `flow ${options.extraLocks?.source ?? ''}`, (code, lines) => flowFacts(code, lines, options.extraLocks));
+  const facts = new FunctionCode<FlowFacts>(engine, `flow ${options.extraLocks?.source ?? ''}`, (code, lines, path) => flowFacts(code, lines, path, options.extraLocks));
   const states = new Map<string, { writers: Set<string>; entries: Set<string>; paths: string[][] }>();
   const valves: Valve[] = [];
   let steps = 0;

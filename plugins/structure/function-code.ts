@@ -30,7 +30,7 @@ export class FunctionCode<T> {
   constructor(
     private readonly engine: CodeGraphEngine,
     key: string,
-    private readonly classify: (code: string, fileLines: readonly string[]) => T,
+    private readonly classify: (code: string, fileLines: readonly string[], path: string) => T,
   ) {
     const g = engine.graph;
     let perGraph = caches.get(g);
@@ -84,7 +84,7 @@ export class FunctionCode<T> {
         while (end > start && code[end - 1].trim() === '') end--;
         if (end <= start) return;
         const text = code.slice(start, end).join('\n');
-        out.push({ startLine: start + 1, endLine: end, code: text, facts: this.classify(text, lines) });
+        out.push({ startLine: start + 1, endLine: end, code: text, facts: this.classify(text, lines, n.path) });
       };
       for (let k = 0; k < code.length; k++) {
         if (inside[k + 1]) {
@@ -108,7 +108,7 @@ export class FunctionCode<T> {
     const n = this.engine.graph.node(i);
     if (!n || !CODE_KINDS.has(n.kind)) return null;
     const lines = this.lines(n.path);
-    const facts = this.classify(codeOnly(lines.slice(n.startLine - 1, n.endLine).join('\n')), lines);
+    const facts = this.classify(codeOnly(lines.slice(n.startLine - 1, n.endLine).join('\n')), lines, n.path);
     this.facts.set(i, facts);
     return facts;
   }

@@ -43,7 +43,7 @@ export const flowSimulateVerb = defineVerb({
   stages: ['diagnose'],
   next: 'view',
   guide:
-    'State = a module-level name of a file (let/var, a const container mutated in place, a Python global rebound under `global` or mutated), written in a function\'s code. A function whose code takes a lock (with lock, acquire(), runExclusive, navigator.locks, synchronized, .lock(), or `lock_patterns`) is a valve: the walk stops there. score = min(1, 0.25 × entries × num_particles): with the default 2 particles one handler alone racing with itself scores 0.5.',
+    'State = a module-level name of a file (let/var, a const container mutated in place, a Python global rebound under `global` or mutated), written in a function\'s code. In JS/TS and a Python `async def` (one thread) a write counts only when an `await` splits it from a read of the same state; elsewhere every unlocked write counts. A function whose code takes a lock (with lock, acquire(), runExclusive, navigator.locks, synchronized, .lock(), or `lock_patterns`) is a valve: the walk stops there. score = min(1, 0.25 × entries × num_particles): with the default 2 particles one handler alone racing with itself scores 0.5.',
   handler: async (args, call) => {
     const { graph, engine } = await structureCall(call);
     const deadline = new Deadline(args.time_budget_ms ?? 5_000, call.signal);

@@ -2,21 +2,34 @@ import assert from 'node:assert/strict';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 
-// Two handlers reach `record`, which mutates the module-level `hits` map with no lock; `safeRecord`
-// does the same under a lock; `config` is only read.
+// Two handlers reach `record`, which reads the module-level `hits` map, awaits, then writes it back
+// with no lock (a lost update on one event loop); `total += 1` and the synchronous `bump` run to
+// completion between awaits (no race in JavaScript); `safeRecord` does the read-await-write under a
+// lock; `config` is only read.
 const FILES: Record<string, string> = {
   'src/stats.ts': `const hits = new Map<string, number>();
 const config = { limit: 10 };
 let total = 0;
+let count = 0;
 
-export function record(key: string): void {
-  hits.set(key, (hits.get(key) ?? 0) + 1);
+async function flush(key: string): Promise<void> {}
+
+export async function record(key: string): Promise<void> {
+  const seen = hits.get(key) ?? 0;
+  await flush(key);
+  hits.set(key, seen + 1);
   total += 1;
 }
 
-export async function safeRecord(key: string, mutex: { runExclusive(fn: () => void): Promise<void> }): Promise<void> {
-  await mutex.runExclusive(() => {
-    hits.set(key, (hits.get(key) ?? 0) + 1);
+export function bump(): void {
+  count++;
+}
+
+export async function safeRecord(key: string, mutex: { runExclusive(fn: () => Promise<void>): Promise<void> }): Promise<void> {
+  await mutex.runExclusive(async () => {
+    const seen = hits.get(key) ?? 0;
+    await flush(key);
+    hits.set(key, seen + 1);
   });
 }
 
@@ -24,15 +37,17 @@ export function limit(): number {
   return config.limit;
 }
 `,
-  'src/handlers.ts': `import { record, safeRecord, limit } from './stats.ts';
+  'src/handlers.ts': `import { bump, record, safeRecord, limit } from './stats.ts';
 
-export function getPage(req: any, res: any): void {
-  record(req.params.page);
+export async function getPage(req: any, res: any): Promise<void> {
+  bump();
+  await record(req.params.page);
   res.send(limit());
 }
 
-export function postForm(req: any, res: any): void {
-  record(req.body.form);
+export async function postForm(req: any, res: any): Promise<void> {
+  bump();
+  await record(req.body.form);
   res.send('ok');
 }
 
@@ -40,6 +55,39 @@ export async function postSafe(req: any, res: any, mutex: any): Promise<void> {
   await safeRecord(req.body.id, mutex);
   res.send(limit());
 }
+`,
+  // Threads (a sync Flask view) race on any unlocked write; coroutines only across an await.
+  'app/views.py': `import threading
+
+visits = {}
+last_user = None
+sessions = {}
+lock = threading.Lock()
+
+
+def count_visit(request):
+    page = request.args.get("page")
+    visits[page] = visits.get(page, 0) + 1
+    return "ok"
+
+
+async def remember(request):
+    global last_user
+    last_user = request.args.get("user")
+    return "ok"
+
+
+async def open_session(request):
+    sid = request.args.get("sid")
+    if sid not in sessions:
+        sessions[sid] = await request.json()
+    return "ok"
+
+
+def locked_visit(request):
+    with lock:
+        visits[request.args.get("page")] = 1
+    return "ok"
 `,
 };
 
@@ -56,9 +104,9 @@ describe('flow_simulate on handlers sharing module state', function () {
   it('reports the unlocked writes reached from both handlers as turbulence, with their paths, and the locked one as a valve', async () => {
     const r = await h.call('flow_simulate', { agent_id: 'a' });
     assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
-    assert.deepEqual(r.json.entries.sort(), ['function:src/handlers.ts#getPage', 'function:src/handlers.ts#postForm', 'function:src/handlers.ts#postSafe']);
+    for (const e of ['function:src/handlers.ts#getPage', 'function:src/handlers.ts#postForm', 'function:src/handlers.ts#postSafe']) assert.ok(r.json.entries.includes(e), e);
     const states = r.json.turbulence.map((t: any) => t.state).sort();
-    assert.deepEqual(states, ['src/stats.ts::hits', 'src/stats.ts::total']);
+    assert.deepEqual(states, ['app/views.py::sessions', 'app/views.py::visits', 'src/stats.ts::hits']);
     const hits = r.json.turbulence.find((t: any) => t.state === 'src/stats.ts::hits');
     assert.deepEqual(hits.writers, ['function:src/stats.ts#record']);
     assert.deepEqual(hits.entries, ['function:src/handlers.ts#getPage', 'function:src/handlers.ts#postForm']);
@@ -69,13 +117,27 @@ describe('flow_simulate on handlers sharing module state', function () {
 
   it('one entry alone races with itself only when run as more than one particle', async () => {
     const two = await h.call('flow_simulate', { agent_id: 'a', entry_nodes: ['function:src/handlers.ts#getPage'] });
-    assert.equal(two.json.turbulence_count, 2);
+    assert.equal(two.json.turbulence_count, 1);
     const one = await h.call('flow_simulate', { agent_id: 'a', entry_nodes: ['function:src/handlers.ts#getPage'], num_particles: 1 });
     assert.equal(one.json.turbulence_count, 0);
   });
 
+  it('on one event loop counts only a write an await splits from its read: not a synchronous write, not a write after the await with no read before it', async () => {
+    const r = await h.call('flow_simulate', { agent_id: 'a', entry_nodes: ['function:src/handlers.ts#getPage', 'function:src/handlers.ts#postForm'] });
+    assert.deepEqual(r.json.turbulence.map((t: any) => t.state), ['src/stats.ts::hits']);
+  });
+
+  it('in Python counts any unlocked write of a sync function (threads), and in an async def only a read-await-write (check-then-act across an await)', async () => {
+    const r = await h.call('flow_simulate', { agent_id: 'a', entry_nodes: ['function:app/views.py#count_visit', 'function:app/views.py#remember', 'function:app/views.py#open_session', 'function:app/views.py#locked_visit'] });
+    const states = Object.fromEntries(r.json.turbulence.map((t: any) => [t.state, t.writers]));
+    assert.deepEqual(Object.keys(states).sort(), ['app/views.py::sessions', 'app/views.py::visits']);
+    assert.deepEqual(states['app/views.py::visits'], ['function:app/views.py#count_visit']);
+    assert.deepEqual(states['app/views.py::sessions'], ['function:app/views.py#open_session']);
+    assert.ok(r.json.valves.some((v: any) => v.state === 'app/views.py::visits' && v.lock_at === 'function:app/views.py#locked_visit'));
+  });
+
   it('read_only_patterns exempt a state name', async () => {
-    const r = await h.call('flow_simulate', { agent_id: 'a', read_only_patterns: ['total'] });
+    const r = await h.call('flow_simulate', { agent_id: 'a', read_only_patterns: ['visits', 'sessions'] });
     assert.deepEqual(r.json.turbulence.map((t: any) => t.state), ['src/stats.ts::hits']);
   });
 });
