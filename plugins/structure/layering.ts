@@ -22,6 +22,8 @@ export interface Violation {
   members?: string[];
   weight: number;
   via?: LinkExample[];
+  /** For a skip: the unit in a layer between that `from` also uses and that depends on `to`. */
+  bypasses?: string;
   why: string;
 }
 
@@ -275,12 +277,38 @@ async function inferLayers(ug: UnitGraph, options: LayeringOptions, deadline: De
     const weight = ug.out[a].get(b)!;
     violations.push({ kind: 'upward', severity: 0.7, from: name(a), to: name(b), from_layer: layer[a], to_layer: layer[b], weight: round(weight), via: ug.examples.get(key), why: `closes a cycle: ${name(b)} already depends on ${name(a)} (directly or through others) more strongly` });
   }
+  // A skip bypasses a layer that mediates: `a` uses code two or more layers down in `b` while it also
+  // uses `m`, in a layer between, whose code uses `b` (a handler calling the store beside the service
+  // that wraps it). Longest-path levels put most arcs more than one layer down; those that bypass
+  // nothing are how a relaxed layering works, and a package's re-exports (imports only) mediate nothing.
+  // Users of each unit's code, and how many sit in the layer just above it: a unit most of whose
+  // users are there is wrapped by that layer; one used from every layer (a value type, a shared
+  // helper) is not, and reaching it from far above bypasses nothing.
+  const users = new Array<number>(n).fill(0);
+  const adjacentUsers = new Array<number>(n).fill(0);
+  for (let a = 0; a < n; a++) {
+    if (layer[a] < 0) continue;
+    for (const [b] of ug.out[a]) {
+      if (layer[b] < 0 || layer[b] >= layer[a] || !ug.uses(a, b)) continue;
+      users[b]++;
+      if (layer[a] === layer[b] + 1) adjacentUsers[b]++;
+    }
+  }
   for (let a = 0; a < n; a++) {
     if (layer[a] < 0) continue;
     for (const [b, weight] of ug.out[a]) {
       if (layer[b] < 0 || upward.has(`${a} ${b}`)) continue;
       const gap = layer[a] - layer[b];
-      if (gap >= 2) violations.push({ kind: 'skip', severity: Math.min(0.5, 0.2 + 0.05 * (gap - 2)), from: name(a), to: name(b), from_layer: layer[a], to_layer: layer[b], weight: round(weight), via: ug.examples.get(`${a} ${b}`), why: `skips ${gap - 1} layer(s)` });
+      if (gap < 2 || !ug.uses(a, b)) continue;
+      const others = users[b] - 1;
+      if (others < 1 || 2 * adjacentUsers[b] < others) continue;
+      let bypassed = -1;
+      for (const [m] of ug.out[a]) {
+        if (m === b || layer[m] <= layer[b] || layer[m] >= layer[a] || !ug.uses(a, m) || !ug.uses(m, b) || upward.has(`${a} ${m}`)) continue;
+        if (bypassed < 0 || layer[m] > layer[bypassed]) bypassed = m;
+      }
+      if (bypassed < 0) continue;
+      violations.push({ kind: 'skip', severity: Math.min(0.5, 0.2 + 0.05 * (gap - 2)), from: name(a), to: name(b), from_layer: layer[a], to_layer: layer[b], weight: round(weight), via: ug.examples.get(`${a} ${b}`), bypasses: name(bypassed), why: `skips ${gap - 1} layer(s), past ${name(bypassed)}, which it also uses and which depends on ${name(b)}` });
     }
   }
   violations.sort((x, y) => y.severity - x.severity || y.weight - x.weight || x.from.localeCompare(y.from));

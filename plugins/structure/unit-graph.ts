@@ -35,6 +35,8 @@ export interface UnitGraph {
   size: number[];
   /** Arcs set aside as type-only (see the file comment). */
   typeOnlyArcs: number;
+  /** Whether arc a → b rests on more than imports (a call, reference, inheritance): A uses B's code, not only names it (a package's re-exports). */
+  uses(a: number, b: number): boolean;
 }
 
 /**
@@ -132,6 +134,7 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
   // Per arc (a × units + b): 1 = a call, inheritance or dispatch (run time for sure); else the
   // import edges to judge once all are seen (reading a file's imports only for such arcs).
   const strong = new Set<number>();
+  const used = new Set<number>();
   const importsOf = new Map<number, number[]>();
   const typeOnly = options.typeOnlyImports;
   for (let e = 0; e < g.edgeCapacity; e++) {
@@ -142,6 +145,7 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
     if (a < 0 || b < 0 || a === b) continue;
     const confidence = edgeConfidence(g, e);
     if (confidence < MIN_CONFIDENCE) continue;
+    if (g.edgeRelation[e] !== RELATION_CODE.imports) used.add(a * units.length + b);
     if (typeOnly && RUNTIME[g.edgeRelation[e]]) {
       const arc = a * units.length + b;
       if (g.edgeRelation[e] !== RELATION_CODE.imports) strong.add(arc);
@@ -180,5 +184,6 @@ export async function buildUnitGraph(g: CodeGraph, options: UnitGraphOptions, de
     examples.delete(`${a} ${b}`);
     typeOnlyArcs++;
   }
-  return { granularity: options.granularity, units, out, examples, size, typeOnlyArcs };
+  const n = units.length;
+  return { granularity: options.granularity, units, out, examples, size, typeOnlyArcs, uses: (a, b) => used.has(a * n + b) };
 }

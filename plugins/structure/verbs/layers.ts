@@ -54,7 +54,7 @@ export const layersVerb = defineVerb({
   stages: ['orient'],
   next: 'layer_inspect',
   guide:
-    'Layer 0 depends on nothing in scope; a unit sits one layer above the highest unit it depends on. Inside a cycle, the lightest arcs that close it are the `upward` violations (fix those to break it). `skip` violations jump two or more layers down (low severity). Utility units (many dependents across directories, at most one dependency) are listed apart and never count as violations.',
+    'Layer 0 depends on nothing in scope; a unit sits one layer above the highest unit it depends on. Inside a cycle, the lightest arcs that close it are the `upward` violations (fix those to break it). `skip` violations (low severity) use code two or more layers down past a unit that wraps it (`bypasses`: a unit between that the caller also uses, whose code uses the target, and most of the target\'s users sit just above it). Utility units (many dependents across directories, at most one dependency) are listed apart and never count as violations.',
   handler: async (args, call) => {
     const { layering, deadline } = await layeringFor(call, args);
     const ug = layering.graph;

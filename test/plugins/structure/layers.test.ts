@@ -94,3 +94,33 @@ describe('layers and xray over type-only imports', function () {
     assert.equal(r.violation_counts.upward, 0, JSON.stringify(r.violations));
   });
 });
+
+describe('layers’ skip violations', function () {
+  this.timeout(60000);
+  let h: Harness;
+  // route → service → repo → db. `admin` uses the service and also calls the repo the service wraps
+  // (a bypass); `health` calls db directly and nothing in between (a long arc that bypasses nothing).
+  const FILES: Record<string, string> = {
+    'src/db.ts': 'export function query(sql: string): string[] {\n  return [sql];\n}\n',
+    'src/repo.ts': "import { query } from './db.ts';\nexport function findUser(id: string): string[] {\n  return query('select ' + id);\n}\n",
+    'src/service.ts': "import { findUser } from './repo.ts';\nexport function profile(id: string): string {\n  return findUser(id).join();\n}\n",
+    'src/route.ts': "import { profile } from './service.ts';\nexport function get(id: string): string {\n  return profile(id);\n}\n",
+    'src/admin.ts': "import { get } from './route.ts';\nimport { profile } from './service.ts';\nimport { findUser } from './repo.ts';\nexport function audit(id: string): string {\n  return get(id) + profile(id) + findUser(id).length;\n}\n",
+    'src/health.ts': "import { get } from './route.ts';\nimport { query } from './db.ts';\nexport function ping(): number {\n  return get('x').length + query('select 1').length;\n}\n",
+  };
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), FILES);
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('reports an arc that bypasses a layer the caller also uses, naming it, and not a long arc that bypasses nothing', async () => {
+    const r = (await h.call('layers', { agent_id: 'a', min_nodes_per_layer: 1 })).json;
+    const skips = r.violations.filter((v: any) => v.kind === 'skip');
+    assert.ok(skips.some((v: any) => v.from === 'src/admin.ts' && v.to === 'src/repo.ts' && v.bypasses === 'src/service.ts'), JSON.stringify(skips));
+    assert.ok(!skips.some((v: any) => v.from === 'src/health.ts'), 'health → db has no mediator it also uses');
+    assert.ok(skips.some((v: any) => v.from === 'src/admin.ts' && v.to === 'src/service.ts' && v.bypasses === 'src/route.ts'), 'admin → service passes route, which admin uses and which wraps service');
+    assert.equal(skips.length, 2, JSON.stringify(skips));
+  });
+});
