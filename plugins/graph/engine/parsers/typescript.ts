@@ -2,7 +2,8 @@
  * TypeScript, TSX and JavaScript extraction (tree-sitter-typescript / -tsx / -javascript from
  * @vscode/tree-sitter-wasm 0.3.1). TS and TSX share one query; JavaScript names a few nodes differently.
  * Functions assigned to `const`/`let`/`var` and class fields holding arrow functions count as functions
- * and methods. JSX elements with a capitalised name count as calls to that component.
+ * and methods. JSX elements with a capitalised name count as calls to that component. `f.call(…)`,
+ * `f.apply(…)` and `this.m.bind(this)` count as calls of `f` / `m` (a bound method is how it is called).
  * A default import is the name 'default'; `import * as ns` is names ['*'] with alias 'ns'.
  */
 import type { ExtractedImport, Language } from '../extraction.ts';
@@ -25,6 +26,8 @@ const SHARED_QUERY = String.raw`
 
 (call_expression function: (identifier) @call.name)
 (call_expression function: (member_expression object: (_) @call.recv property: (_) @call.name))
+(call_expression function: (member_expression object: (member_expression object: (_) @call.recv property: (_) @call.name) property: (property_identifier) @_invoke (#match? @_invoke "^(call|apply|bind)$")))
+(call_expression function: (member_expression object: (identifier) @call.name property: (property_identifier) @_invoke (#match? @_invoke "^(call|apply|bind)$")))
 (new_expression constructor: (identifier) @call.name)
 (new_expression constructor: (member_expression object: (_) @call.recv property: (_) @call.name))
 

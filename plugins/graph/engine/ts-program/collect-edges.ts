@@ -28,7 +28,7 @@ export interface CollectContext {
   accessors: ReadonlySet<string>;
 }
 
-// `.bind`, `.call`, `.apply` on a function pass the function on; other member accesses use it as a receiver.
+// `.bind`, `.call`, `.apply` on a function invoke it (called) or pass it on; other member accesses use it as a receiver.
 const PASS_ON = new Set(['bind', 'call', 'apply']);
 
 /** Collects a source file's edges. */
@@ -156,7 +156,7 @@ export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdg
     let valueNode: TS.Node = id;
     const p = id.parent;
     if ((ts.isPropertyAccessExpression(p) && p.name === id) || (ts.isQualifiedName(p) && p.right === id)) valueNode = p;
-    else if (ts.isPropertyAccessExpression(p) && p.expression === id) return;
+    else if (ts.isPropertyAccessExpression(p) && p.expression === id && !PASS_ON.has(p.name.text)) return;
     else if ((p as TS.NamedDeclaration).name === id) return; // a declaration's own name, an attribute name
     else if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isExportAssignment(p)) return;
     else if (ts.isShorthandPropertyAssignment(p)) {
@@ -181,12 +181,15 @@ export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdg
     if (ts.isBinaryExpression(vp) && vp.left === valueNode && vp.operatorToken.kind === ts.SyntaxKind.EqualsToken) return;
     if (ts.isTypeOfExpression(vp) || ts.isDeleteExpression(vp)) return;
     if (!isCandidate(id) || !passesValueOn(valueNode)) return;
+    // `f.call(…)`, `f.apply(…)` run f; `this.m.bind(this)` makes the function m is called through
+    // (TypeScript's call hierarchy lists all three as incoming calls of m).
+    const invoked = ts.isPropertyAccessExpression(vp) && vp.expression === valueNode && isCallee(vp);
     const decls = symbolDecls(id);
     // Only functions, methods and classes are "used as values"; a variable holding data is not.
     for (const d of decls) {
       // `this.visit.bind(this)` on an abstract `visit` hands on whichever override the instance has.
-      if (valueNode !== id) emitDispatch(id, valueNode as TS.Expression, d, 'references');
-      if (emit(id, targetOf(d), 'references')) return;
+      if (valueNode !== id) emitDispatch(id, valueNode as TS.Expression, d, invoked ? 'dispatches' : 'references');
+      if (emit(id, targetOf(d), invoked ? 'calls' : 'references')) return;
     }
   };
 

@@ -1,12 +1,13 @@
 /**
  * The program-input fingerprint: what every checker result depends on besides source text (the
- * TypeScript version, the checker version, and every tsconfig/jsconfig of the workspace). Computed
+ * TypeScript version, the checker version and code, and every tsconfig/jsconfig of the workspace). Computed
  * without loading the compiler, so the engine can validate stored results on the main thread.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { CHECKER_VERSION } from './protocol.ts';
 
@@ -39,8 +40,34 @@ export async function programFingerprintAsync(root: string): Promise<string> {
   return fingerprintOf(root, files);
 }
 
+let checkerCode: string | undefined;
+
+/**
+ * Hash of the checker's own code (this folder's modules, as the process runs them: sources or
+ * dist/): a change to what it emits re-checks stored results even when CHECKER_VERSION was not bumped.
+ */
+function checkerCodeHash(): string {
+  if (checkerCode !== undefined) return checkerCode;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const h = createHash('sha1');
+  let names: string[] = [];
+  try {
+    names = readdirSync(here).filter((n) => /\.[cm]?[jt]s$/.test(n) && !n.endsWith('.d.ts')).sort();
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    try {
+      h.update(name).update(readFileSync(join(here, name)));
+    } catch {
+      // an unreadable module counts as its name only
+    }
+  }
+  return (checkerCode = h.digest('hex').slice(0, 16));
+}
+
 function fingerprintOf(root: string, configs: readonly string[]): string {
-  const h = createHash('sha1').update(`${TS_VERSION}:${CHECKER_VERSION}`);
+  const h = createHash('sha1').update(`${TS_VERSION}:${CHECKER_VERSION}:${checkerCodeHash()}`);
   for (const rel of configs) {
     h.update(`\0${rel}\0`);
     try {

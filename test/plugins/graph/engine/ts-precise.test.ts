@@ -72,6 +72,16 @@ export class Task {
   abort(): void {}
 }
 
+export class Transformer {
+  readonly #table = { a: this.visitA.bind(this) };
+  visitA(n: number): number {
+    return n;
+  }
+  run(n: number): number {
+    return this.#table.a(n);
+  }
+}
+
 export class Clock {
   constructor(private start = 0) {}
   get now(): number {
@@ -85,6 +95,10 @@ export class Clock {
 
 export function getPath(p: string): string {
   return p;
+}
+
+export function joinPath(a: string, b: string): string {
+  return a + b;
 }
 
 export default function defaultHandler(): number {
@@ -104,7 +118,7 @@ export function jwt() {
 }
 `,
   'src/app.ts': `import { serveStatic as baseServeStatic, getPath } from './index';
-import defaultHandler from './serve-static';
+import defaultHandler, { joinPath } from './serve-static';
 import * as A from './auth';
 import { auth } from './auth';
 import type { Context, Service } from './request';
@@ -134,6 +148,10 @@ export function tick() {
 export function guarded(c: Context) {
   const auth = A.jwt();
   return auth(c);
+}
+
+export function viaCall() {
+  return joinPath.call(null, 'a', 'b') + joinPath.apply(null, ['c', 'd']);
 }
 
 export function direct(c: Context) {
@@ -220,6 +238,11 @@ describe('TS/JS call resolution by the type checker', function () {
     const d = await dependents(h, 'function:src/serve-static.ts#getPath');
     assert.deepEqual(d.references, ['function:src/app.ts#handle']);
     assert.equal(d.calls, undefined);
+  });
+
+  it('records f.call(…), f.apply(…) and this.m.bind(this) as calls of the function, as TypeScript\'s call hierarchy does', async () => {
+    assert.deepEqual((await dependents(h, 'function:src/serve-static.ts#joinPath')).calls, ['function:src/app.ts#viaCall']);
+    assert.deepEqual((await dependents(h, 'method:src/router.ts#Transformer.visitA')).calls, ['class:src/router.ts#Transformer']);
   });
 
   it('links no builtin method call to a workspace method of the same name, and no shadowed name to the import it shadows', async () => {
