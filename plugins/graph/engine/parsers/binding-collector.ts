@@ -27,6 +27,28 @@ const SCOPE_ENDS = new Set([
   'constructor_declaration', 'class_declaration', 'class_definition', 'class_body', 'impl_item', 'source_file', 'program', 'module',
 ]);
 
+/** Python builtins whose result holds the elements of their one argument (`list(reversed(children))`). */
+const PY_ELEMENT_KEEPING = new Set(['list', 'tuple', 'sorted', 'reversed', 'iter', 'set', 'frozenset']);
+
+/**
+ * The expression whose elements a Python value holds: the argument of `list(x)`, `sorted(x)`,
+ * `reversed(x)`… (nested), so the resolver sees `x`'s element type in `for c in self.children`;
+ * the node itself otherwise. (`call` is Python's node type; other grammars name theirs differently.)
+ */
+function elementKeeping(node: Node): Node {
+  for (let depth = 0; depth < 4 && node.type === 'call'; depth++) {
+    const fn = node.childForFieldName('function');
+    const args = node.childForFieldName('arguments');
+    if (fn?.type !== 'identifier' || !PY_ELEMENT_KEEPING.has(fn.text) || args?.type !== 'argument_list') break;
+    // One positional argument; keywords (`sorted(xs, key=…, reverse=True)`) do not change the elements.
+    const [arg, ...rest] = args.namedChildren;
+    if (!arg || arg.type === 'keyword_argument' || arg.type === 'list_splat' || arg.type === 'dictionary_splat' || arg.type === 'generator_expression') break;
+    if (rest.some((r) => r?.type !== 'keyword_argument' && r?.type !== 'comment')) break;
+    node = arg;
+  }
+  return node;
+}
+
 /** Last row of the closure (a node of one of `closures`) enclosing a node below the nearest declaration, or undefined. */
 function closureEndRow(node: Node, closures: ReadonlySet<string>): number | undefined {
   let p = node.parent;
@@ -76,7 +98,7 @@ export class BindingCollector {
           type = typeText(this.text(c.node)) || undefined;
           break;
         case 'bind.value':
-          value = valueText(this.text(c.node)) || undefined;
+          value = valueText(this.text(elementKeeping(c.node))) || undefined;
           break;
         case 'bind.owner':
           owner = c.node.startIndex;

@@ -192,3 +192,63 @@ describe('Python call resolution through scopes, imports and receiver types', fu
     assert.deepEqual(await callersOf(h, 'method:app/models.py#Base.create'), ['method:app/models.py#Child.build']);
   });
 });
+
+describe('Python element types through list(), sorted(), reversed(), tuple()', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const CHAIN: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/chain.py': `import typing
+
+
+class Decoder:
+    def decode(self, data):
+        return data
+
+    def flush(self):
+        return b""
+
+
+class Other:
+    def decode(self, data):
+        return data
+
+    def flush(self):
+        return b""
+
+
+class Chain:
+    def __init__(self, children: typing.Sequence[Decoder]) -> None:
+        self.children = list(reversed(children))
+
+    def decode(self, data):
+        for child in self.children:
+            data = child.decode(data)
+        return data
+
+    def flush(self):
+        ordered = tuple(sorted(self.children, key=id))
+        out = b""
+        for c in ordered:
+            out += c.flush()
+        return out
+`,
+  };
+
+  before(async () => {
+    h = await ingestedRepo(CHAIN);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('types a loop variable over a field built with list(reversed(xs)) from the parameter’s element type, and never another class’s same-named method', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/chain.py#Decoder.decode'), ['method:app/chain.py#Chain.decode']);
+    assert.deepEqual(await callersOf(h, 'method:app/chain.py#Other.decode'), []);
+  });
+
+  it('keeps the element type through tuple(sorted(xs, key=…)) into a local', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/chain.py#Decoder.flush'), ['method:app/chain.py#Chain.flush']);
+    assert.deepEqual(await callersOf(h, 'method:app/chain.py#Other.flush'), []);
+  });
+});
