@@ -63,15 +63,18 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
   if (cond) return conditionalValue(ctx, cond[1], cond[2], at);
   const chain = parseChain(text);
   if (!chain) return null;
-  let v: TypeValue | null = chain.typeHead !== undefined ? typeFromText(ctx, chain.typeHead, at, -1, 1) : evalHead(ctx, chain.head, at);
-  if (v && chain.typeHead !== undefined) return v; // `[]*Route{}` is already the collection
   const steps = chain.steps;
+  // Java `state().x()`: a bare call is a method of the enclosing class (implicit `this`), inherited
+  // ones too — never a field or local of that name (`attributes().put()` beside a field `attributes`).
+  const javaBareCall = chain.typeHead === undefined && at.scope.language === 'java' && steps[0]?.op === 'call';
+  let v: TypeValue | null = chain.typeHead !== undefined ? typeFromText(ctx, chain.typeHead, at, -1, 1) : javaBareCall ? null : evalHead(ctx, chain.head, at);
+  if (v && chain.typeHead !== undefined) return v; // `[]*Route{}` is already the collection
   let first = 0;
-  if (!v && at.scope.language === 'java' && steps[0]?.op === 'call') {
-    // Java `state().x()`: a bare call is a method of the enclosing class (implicit `this`), inherited ones too.
+  if (javaBareCall) {
     const cls = ctx.enclosingClass(at.scope.path, at.caller, at.scope);
     if (cls >= 0) v = methodResult(ctx, { kind: 'instance', node: cls, conf: 1 }, chain.head, at);
-    first = 1;
+    if (v) first = 1;
+    else v = evalHead(ctx, chain.head, at); // a statically imported function: its call step follows
   }
   for (let i = first; i < steps.length && v; i++) {
     const step = steps[i];

@@ -102,6 +102,23 @@ final class Util {
   static void check(Object o) {}
 }
 `,
+  // A field and a method share a name: `spare()` is the method (a Pump), never the field (an Engine).
+  'src/main/java/app/Garage.java': `package app;
+
+public class Garage {
+  private Engine spare = null;
+  private Pump pump;
+
+  Pump spare() {
+    if (pump == null) pump = new Pump();
+    return pump;
+  }
+
+  void fill() {
+    spare().start();
+  }
+}
+`,
   'src/main/java/app/Wrapper.java': `package app;
 
 final class Wrapper {}
@@ -225,7 +242,13 @@ describe('Java call resolution by declared type', function () {
     assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Pump.java#Pump.start'), [
       'method:src/main/java/app/Car.java#Car.drive',
       'method:src/main/java/app/Car.java#Car.prime',
+      'method:src/main/java/app/Garage.java#Garage.fill',
     ]);
+  });
+
+  it('takes a bare call name() for the method, not a field of the same name', async () => {
+    assert.ok((await callersOf(h, 'method:src/main/java/app/Pump.java#Pump.start')).includes('method:src/main/java/app/Garage.java#Garage.fill'));
+    assert.ok(!(await callersOf(h, 'method:src/main/java/app/Engine.java#Engine.start')).includes('method:src/main/java/app/Garage.java#Garage.fill'));
   });
 
   it('resolves a static import to the member of the imported class, and a package-private class from the same package in another source root', async () => {
