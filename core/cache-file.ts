@@ -10,6 +10,7 @@
  * OpenSSL's set-up), and nothing else a start runs needs it.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -94,6 +95,23 @@ export function readCacheFile(file: string | null, scratch?: Buffer): Buffer | '
   } catch {
     return 'none';
   }
+  return checkedPayload(raw);
+}
+
+/** `readCacheFile` with the read off this thread (the header and checksum are checked here). */
+export async function readCacheFileAsync(file: string | null): Promise<Buffer | 'none' | 'corrupt'> {
+  if (file === null) return 'none';
+  let raw: Buffer;
+  try {
+    raw = await readFile(file);
+  } catch {
+    return 'none';
+  }
+  return checkedPayload(raw);
+}
+
+/** A cache file's payload when its header and checksum hold, else 'corrupt'. */
+function checkedPayload(raw: Buffer): Buffer | 'corrupt' {
   if (raw.length <= HEADER || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return 'corrupt';
   const payload = raw.subarray(HEADER);
   if (raw.readUInt32LE(MAGIC.length) !== payload.length) return 'corrupt';

@@ -204,6 +204,22 @@ function shippedTableDir(): string {
   return fileURLToPath(new URL('.', import.meta.url));
 }
 
+/** Where the build ships the table for the installed gpt-tokenizer, or null when the package cannot be read. */
+export function shippedTablePath(dir = shippedTableDir()): string | null {
+  try {
+    return join(dir, shippedTableName());
+  } catch {
+    return null;
+  }
+}
+
+/** Loads the modules `tableCounter` uses (the first load of gpt-tokenizer's core costs ~10 ms: a turn of its own for async callers). */
+export function loadCounterModules(): void {
+  require('gpt-tokenizer/cjs/BytePairEncodingCore');
+  require('gpt-tokenizer/cjs/modelParams');
+  require('gpt-tokenizer/cjs/utfUtil');
+}
+
 /** The table shipped for the installed gpt-tokenizer in `dir`, or null (none built, another version's, or damaged). */
 export function shippedTable(dir = shippedTableDir()): RankTable | null {
   let name: string;
