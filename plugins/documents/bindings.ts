@@ -6,7 +6,7 @@
  * candidates, so an ambiguous name scores lower than a unique one.
  */
 import { createHash } from 'node:crypto';
-import { symbolIndex, type CodeGraph, type GraphNode, type GraphService } from '../graph/api.ts';
+import { symbolIndex, type CodeGraph, type GraphNode, type GraphService, type SymbolIndex } from '../graph/api.ts';
 import { readMentions, type Evidence, type Mention } from './mentions.ts';
 
 const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
@@ -64,7 +64,7 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
         const file = g.get(`file:${m.text}`) ?? g.get(`file:${normalize(docDir + m.text)}`);
         if (file) targets = [target(file)];
       } else if (m.kind === 'symbol') {
-        targets = names.lookup(m.text).filter((n) => n.path !== docPath).map(target);
+        targets = symbolTargets(names, m.text, docPath);
       } else {
         targets = scripts(m.text);
       }
@@ -86,6 +86,29 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
     }
     return [...byText.values()].sort((a, b) => b.score - a.score || a.first_line - b.first_line);
   };
+}
+
+/**
+ * The nodes a written symbol names: by its name or qualified name; else, for `pkg.Name` (`httpx.AsyncClient`,
+ * a package's public name for a class defined in `httpx/_client.py`), by the rest of the name among
+ * nodes under a folder or file the leading segments name.
+ */
+function symbolTargets(names: SymbolIndex, text: string, docPath: string): BindingTarget[] {
+  const direct = names.lookup(text).filter((n) => n.path !== docPath);
+  if (direct.length > 0) return direct.map(target);
+  const parts = text.replace(/\(\)$/, '').split(/::|#|\./);
+  for (let k = 1; k < parts.length; k++) {
+    const prefix = parts.slice(0, k);
+    const under = (n: GraphNode): boolean => {
+      const segments = n.path.replace(/\.[^./]+$/, '').split('/');
+      // The leading names, in order, as consecutive path segments (`httpx` → `httpx/_client.py`; `a.b` → `src/a/b.py`).
+      for (let s = 0; s + prefix.length <= segments.length; s++) if (prefix.every((p, j) => segments[s + j] === p)) return true;
+      return false;
+    };
+    const found = names.lookup(parts.slice(k).join('.')).filter((n) => n.path !== docPath && under(n));
+    if (found.length > 0) return found.map(target);
+  }
+  return [];
 }
 
 /** A fingerprint of a target's text now (its lines, whitespace folded); null when unreadable. */

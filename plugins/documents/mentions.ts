@@ -26,6 +26,17 @@ const CODE_SPAN = /(`+)([^`]+?)\1(?!`)/g;
 const FILE_EXT = /\.(?:[cm]?[jt]sx?|py|rs|go|java|kt|rb|c|h|cc|cpp|hpp|cs|php|swift|md|json|ya?ml|toml|ini|cfg|txt|sh|html|css|sql|proto|xml|gradle)$/i;
 const PATH_TOKEN = /(?<![\w/.-])(?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.[A-Za-z]{1,5}(?![\w/])/g;
 const SYMBOL = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+/** A code span that is a call with arguments (`AsyncClient.send(request, ...)`, `httpx.get(url)`): its callee. */
+const SYMBOL_CALL = /^([A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)$/;
+/** Keywords of the languages m1nd reads: a code span of one names syntax, not a symbol. */
+const KEYWORDS = new Set([
+  'async', 'await', 'def', 'class', 'return', 'yield', 'import', 'from', 'lambda', 'with', 'as', 'pass', 'raise', 'try', 'except',
+  'finally', 'global', 'nonlocal', 'None', 'True', 'False', 'self', 'cls', 'null', 'undefined', 'true', 'false', 'this', 'super',
+  'const', 'let', 'var', 'function', 'new', 'typeof', 'instanceof', 'void', 'static', 'public', 'private', 'protected', 'interface',
+  'extends', 'implements', 'export', 'default', 'throw', 'throws', 'catch', 'func', 'go', 'defer', 'chan', 'struct', 'impl', 'fn',
+  'mut', 'pub', 'match', 'enum', 'trait', 'type', 'nil', 'if', 'else', 'elif', 'for', 'while', 'break', 'continue', 'in', 'is', 'not',
+  'and', 'or', 'del', 'assert', 'switch', 'case', 'do', 'goto', 'package', 'final', 'abstract', 'synchronized',
+]);
 const CALL_TOKEN = /(?<![\w.$])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)\(\)/g;
 const IDENT_TOKEN = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?![\w$(/-])/g;
 const PROSE_COMMAND = /\b(?:npm|yarn|pnpm|bun) (?:run [\w:.-]+|test|start|build)\b|\bmake [\w.-]+\b(?= |$|[.,;])/g;
@@ -72,7 +83,13 @@ export function readMentions(markdown: string): Mention[] {
       const text = body.trim();
       if (COMMAND.test(text) && /\s/.test(text)) push(text, 'command', 'code_span');
       else if (FILE_EXT.test(text) && !/\s/.test(text)) push(normalizePath(text), 'path', 'code_span');
-      else if (SYMBOL.test(text)) push(text.replace(/\(\)$/, ''), 'symbol', 'code_span');
+      else if (SYMBOL.test(text)) {
+        if (!KEYWORDS.has(text)) push(text.replace(/\(\)$/, ''), 'symbol', 'code_span');
+      } else {
+        // A call with arguments names its callee when that is code-shaped (`len(x)` names a builtin, not the workspace).
+        const callee = SYMBOL_CALL.exec(text)?.[1];
+        if (callee && (/[.:#]/.test(callee) || codeShaped(callee))) push(callee, 'symbol', 'code_span');
+      }
       return ' '.repeat(ticks.length * 2 + body.length);
     });
     // Converters escape Markdown punctuation in prose (add\(\), snake\_case); read it unescaped.

@@ -27,6 +27,7 @@ describe('documents: converters, bindings and drift', function () {
       '<html><head><style>.x{}</style><script>var ghostFunction = 1;</script></head><body><h1>Retries</h1><p>Failures wait <code>backoff</code> seconds; see <code>py/retry.py</code>.</p><p>The removed helper <code>jitterDelay</code> is gone.</p></body></html>',
     );
     write(ws, 'docs/math.docx', await makeDocx('Math notes', ['mul() multiplies by repeated calls to add().', 'Both live in src/math.ts.']));
+    write(ws, 'docs/api.md', '# API\n\nUse `async` code; `len(items)` is Python\'s. Call `py.retry.backoff(attempt, cap=30)`; `retry.jitter_delay(2)` was removed.\n');
     write(ws, 'docs/guide.rst', 'Guide\n=====\n\nUse :func:`retry` around flaky calls.\n\nSetup\n-----\n\nExample::\n\n    $ npm run build\n');
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
     await h.call('ingest', { agent_id: 'a', path: ws });
@@ -79,6 +80,14 @@ describe('documents: converters, bindings and drift', function () {
     const rst = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/guide.rst', top_k: 50 })).json;
     assert.equal(rst.bindings.find((b: any) => b.text === 'retry').targets[0].id, 'function:py/retry.py#retry');
     assert.match(rst.bindings.find((b: any) => b.text === 'npm run build').targets[0].detail, /script build/);
+  });
+
+  it('binds a code span that calls with arguments to its callee, a package-qualified name under its folder, and skips keywords and builtins', async () => {
+    const r = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/api.md' })).json;
+    const by = Object.fromEntries(r.bindings.map((b: any) => [b.text, b]));
+    assert.deepEqual(Object.keys(by).sort(), ['py.retry.backoff', 'retry.jitter_delay'], JSON.stringify(r.bindings));
+    assert.deepEqual([by['py.retry.backoff'].status, by['py.retry.backoff'].targets.map((t: any) => t.id)], ['bound', [BACKOFF]]);
+    assert.equal(by['retry.jitter_delay'].status, 'missing');
   });
 
   it('flags a name the code no longer has as missing', async () => {

@@ -29,6 +29,17 @@ describe('document mentions', () => {
   });
 });
 
+describe('document mentions in code spans that call or name syntax', () => {
+  it('reads a call with arguments as its callee when code-shaped or dotted, and no keyword or plain builtin', () => {
+    const m = readMentions('Use `AsyncClient.send(request, ...)`, `httpx.get(url, timeout=f(2))`, `parse_config(path)`, `len(x)`, `async` and `await`.');
+    assert.deepEqual(m.map((x) => [x.kind, x.text, x.evidence]), [
+      ['symbol', 'AsyncClient.send', 'code_span'],
+      ['symbol', 'httpx.get', 'code_span'],
+      ['symbol', 'parse_config', 'code_span'],
+    ]);
+  });
+});
+
 describe('reStructuredText to Markdown', () => {
   it('turns adorned titles into levels by first use, roles and literals into code spans, and :: blocks into fences', () => {
     const md = rstToMarkdown('=====\nGuide\n=====\n\nIntro\n-----\n\nCall :func:`retry` or ``backoff(2)``.\n\nExample::\n\n    $ npm test\n\nDone\n----\n');
