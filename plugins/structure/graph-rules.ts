@@ -1,6 +1,6 @@
 /**
  * The scan presets that are graph conditions rather than code shapes: `api_surface` (exported
- * symbols other files use, without documentation) and `test_coverage` (exported or depended-on
+ * symbols other files use, without documentation: no doc comment and no guide section naming them) and `test_coverage` (exported or depended-on
  * symbols that no test reaches: no `tests` edge to them or their file, no use from a test file).
  */
 import { DEPENDENCY_RELATIONS, RELATION_CODE, ensureFinal, fileIndexOf, warmFileIndex, type CodeGraph, type GraphNode } from '../graph/api.ts';
@@ -50,6 +50,21 @@ export function reachedByTest(g: CodeGraph, i: number, fileOf: Int32Array): bool
   return false;
 }
 
+const DOCUMENTS = RELATION_CODE.documents;
+/** Release notes name symbols to say they changed, not to document them. */
+const RELEASE_NOTES = /(?:^|\/)(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES)[^/]*$/i;
+
+/** True when a Markdown section documents node `i` (a `documents` edge from a guide or API page, not from release notes). */
+export function documentedInDocs(g: CodeGraph, i: number): boolean {
+  for (let k = g.inOffsets[i]; k < g.inOffsets[i + 1]; k++) {
+    const e = g.inEdges[k];
+    if (!g.edgeAlive[e] || g.edgeRelation[e] !== DOCUMENTS) continue;
+    const from = g.node(g.edgeSource[e]);
+    if (from && !RELEASE_NOTES.test(from.path)) return true;
+  }
+  return false;
+}
+
 const weigh = (base: number, dependents: number) => Math.min(0.9, base + 0.1 * Math.log2(1 + dependents));
 
 /** Findings of the graph presets among `presets`, for symbols whose path is in scope. */
@@ -67,7 +82,7 @@ export async function graphFindings(g: CodeGraph, presets: ReadonlySet<PresetNam
     const file = fileOf[i] >= 0 ? g.node(fileOf[i]) : null;
     if (!file || file.isTest || file.language === 'markdown') continue;
     const dependents = dependentFiles(g, i, fileOf);
-    if (presets.has('api_surface') && n.exported && !n.doc && dependents > 0) {
+    if (presets.has('api_surface') && n.exported && !n.doc && dependents > 0 && !documentedInDocs(g, i)) {
       out.push({ preset: 'api_surface', rule: 'graph.undocumented_export', node: n, dependents, severity: weigh(0.3, dependents), message: `exported ${n.kind} \`${n.label}\` is used from ${dependents} other file(s) but has no documentation` });
     }
     if (presets.has('test_coverage') && (n.exported || dependents > 0) && n.kind !== 'type' && n.kind !== 'interface' && !reachedByTest(g, i, fileOf)) {

@@ -237,9 +237,17 @@ export function resolveTypeName(name: string, from: string | null, scope: FileSc
   return resolveBareName(last, from, scope, tables, TYPE_KINDS, deps);
 }
 
+/** Whether `names` (a package path as written: `httpx`, `pkg.sub`) are consecutive folders, or folders and file stem, of `path`. */
+function underNames(path: string, names: readonly string[]): boolean {
+  const segments = path.replace(/\.[^./]+$/, '').split('/');
+  for (let s = 0; s + names.length <= segments.length; s++) if (names.every((p, j) => segments[s + j] === p)) return true;
+  return false;
+}
+
 /**
- * Resolves a symbol named in prose (`CodeGraph.finalize`, `seek()`, `crate::a::b`) to nodes:
- * a qualifier narrows candidates by qualified name or file stem; unique → 1, up to 3 → 0.5 each.
+ * Resolves a symbol named in prose (`CodeGraph.finalize`, `seek()`, `crate::a::b`, `httpx.Client`) to
+ * nodes: a qualifier narrows candidates by qualified name, file stem or the folders it spells (a
+ * package's public name for a class defined in `httpx/_client.py`); unique → 1, up to 3 → 0.5 each.
  */
 export function resolveMention(text: string, tables: SymbolTables, deps: Dependencies): NameResolution {
   const clean = text.replace(/\(.*\)$/, '').replace(/[`'"]/g, '').trim();
@@ -254,7 +262,7 @@ export function resolveMention(text: string, tables: SymbolTables, deps: Depende
       const n = tables.node(i);
       const q = n.qualifiedName ?? '';
       const stem = posix.basename(n.path).replace(/\.[^.]+$/, '');
-      return q.endsWith(`${qual}.${name}`) || q === `${qual}.${name}` || stem === parts[parts.length - 1];
+      return q.endsWith(`${qual}.${name}`) || q === `${qual}.${name}` || stem === parts[parts.length - 1] || underNames(n.path, parts);
     });
   }
   if (cands.length === 0) return NONE;

@@ -156,6 +156,9 @@ class Client:
         raise ClientError()
 `,
   // lines: 11 a held, hard-wired collaborator (not 12 injectable, 15 a value returned, 18 an error raised)
+  // A guide documents Store; release notes naming requireAuth document nothing.
+  'docs/guide.md': '# Guide\n\nThe `Store` class keeps sizes.\n',
+  'CHANGELOG.md': '# Changelog\n\n- Fixed `requireAuth` for empty headers.\n',
   'src/holder.ts': `import { Store } from './store-class.ts';
 export class Holder {
   private store: Store;
@@ -258,6 +261,13 @@ describe('scan and scan_all over planted TypeScript and Python cases', function 
     assert.ok(untested.includes('function:src/jobs.ts#runAll'), JSON.stringify(untested));
     assert.ok(!untested.includes('function:src/auth.ts#requireAuth'), 'a test file calls it');
     assert.ok(!untested.some((n: string) => n.includes('tests/')), 'tests are not asked to be tested');
+  });
+
+  it('api_surface flags an exported symbol other files use with no doc comment and no guide naming it, not one a guide documents, and release notes document nothing', async () => {
+    const r = await h.call('scan', { agent_id: 'a', pattern: 'api_surface', severity_min: 0, limit: 200 });
+    const flagged = r.json.findings.map((f: any) => f.node);
+    assert.ok(flagged.includes('function:src/auth.ts#requireAuth'), JSON.stringify(flagged));
+    assert.ok(!flagged.includes('class:src/store-class.ts#Store'), 'docs/guide.md documents Store');
   });
 
   it('a custom keyword pattern matches identifiers in code, not in comments or strings', async () => {

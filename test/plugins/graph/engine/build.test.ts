@@ -63,6 +63,9 @@ const readme = extraction('README.md', 'markdown', {
     { section: 'Intro.Setup', target: 'Foo.bar', kind: 'code_symbol', line: 4 },
     { section: 'Intro.Setup', target: 'pkg', kind: 'code_path', line: 4 },
     { section: 'Intro', target: 'https://example.com', kind: 'link', line: 2 },
+    // A package's public name for a function defined in pkg/util.py; another package's is nothing here.
+    { section: 'Intro', target: 'pkg.helper', kind: 'code_symbol', line: 2 },
+    { section: 'Intro', target: 'other.helper', kind: 'code_symbol', line: 2 },
   ],
 });
 const all = [pyBase, pyUtil, pyA, pyInit, pyTest, readme];
@@ -131,6 +134,7 @@ describe('GraphBuilder', () => {
     assert.deepEqual(edges(b, 'tests'), ['file:tests/test_a.py -tests-> file:pkg/a.py @0.70', 'file:tests/test_a.py -tests-> function:pkg/a.py#main @0.70']);
     assert.deepEqual(edges(b, 'documents'), [
       'section:README.md#Intro -documents-> file:pkg/a.py @0.50',
+      'section:README.md#Intro -documents-> function:pkg/util.py#helper @0.50',
       'section:README.md#Intro.Setup -documents-> method:pkg/a.py#Foo.bar @0.50',
       'section:README.md#Intro.Setup -documents-> module:pkg @0.50',
     ]);
