@@ -16,7 +16,24 @@ export type TypeValue =
   | { kind: 'module'; files: string[]; conf: number }
   | { kind: 'collection'; element: TypeValue | null; conf: number }
   | { kind: 'wrapper'; inner: TypeValue | null; conf: number }
+  /** One of several workspace instances (`FileField | DataField`, `Union[A, B]`): a member call may run any of theirs. */
+  | { kind: 'union'; members: (TypeValue & { kind: 'instance' })[]; conf: number }
   | { kind: 'external'; conf: number };
+
+/** Most members a union keeps (beyond, it says too little to link a call). */
+export const MAX_UNION = 4;
+
+/** The value of several alternatives: one when they agree, a union of their workspace instances, else null. */
+export function unionOf(values: readonly (TypeValue | null)[], conf: number): TypeValue | null {
+  const members: (TypeValue & { kind: 'instance' })[] = [];
+  for (const v of values) {
+    const list = v?.kind === 'union' ? v.members : v?.kind === 'instance' ? [v] : [];
+    for (const m of list) if (!members.some((x) => x.node === m.node)) members.push(m);
+  }
+  if (members.length === 0) return values.length > 0 && values.every((v) => v?.kind === 'external') ? { kind: 'external', conf } : null;
+  if (members.length === 1) return { ...members[0], conf: Math.min(conf, members[0].conf) };
+  return members.length <= MAX_UNION ? { kind: 'union', members, conf } : null;
+}
 
 /** Bindings of one file by scope ('' = module level) and name, in source order. */
 export type BindingIndex = Map<string, Map<string, ExtractedBinding[]>>;
@@ -85,6 +102,8 @@ export interface ParsedType {
   args: ParsedType[];
   /** Go/Java/TS/Rust slice, array, map or channel: the element (map value) type. */
   element?: ParsedType;
+  /** A union of several types (`A | B`, `Union[A, B]`): its alternatives (name '' then). */
+  union?: ParsedType[];
 }
 
 /** Parses a type as written in any of the languages into name + arguments; null when it is not a plain type. */
@@ -92,7 +111,12 @@ export function parseType(raw: string, language: Language): ParsedType | null {
   let t = raw.trim().replace(/^["']|["']$/g, '');
   // Optional markers and unions with nothing: `Foo | None`, `Foo | undefined`, `?Foo`, `Foo?`.
   t = t.replace(/\s*\|\s*(None|null|undefined)\b/g, '').replace(/^(None|null|undefined)\s*\|\s*/, '');
-  if (splitTop(t.replace(/\|/g, ',')).length > 1 && !/^[^|]*[<[(]/.test(t)) return null; // a union of several types
+  const alternatives = splitTop(t.replace(/\|/g, ','));
+  if (alternatives.length > 1 && !/^[^|]*[<[(]/.test(t)) {
+    // A union of several plain types (`FileField | DataField`): each alternative, when every one parses.
+    const union = alternatives.map((a) => parseType(a, language));
+    return union.length <= MAX_UNION && union.every((u) => u !== null) ? { name: '', args: [], union: union as ParsedType[] } : null;
+  }
   t = t.replace(/^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|\*+|\?|mut\s+|dyn\s+|impl\s+|const\s+|final\s+|readonly\s+)+/, '').replace(/[?!]$/, '').trim();
   if (language === 'go') {
     if (t.startsWith('(')) {
@@ -153,6 +177,7 @@ export type NameLookup = (name: string) => TypeValue | null;
 /** The value a parsed type describes, with `lookup` resolving plain names. */
 export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number): TypeValue | null {
   if (!t) return null;
+  if (t.union) return unionOf(t.union.map((u) => typeValue(u, lookup, conf)), conf);
   if (t.element) return { kind: 'collection', element: typeValue(t.element, lookup, conf), conf };
   const last = t.name.slice(t.name.lastIndexOf('.') + 1);
   if (t.args.length && (COLLECTIONS.has(last) || MAPPINGS.has(last))) {
@@ -160,6 +185,7 @@ export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number
     return { kind: 'collection', element: typeValue(arg, lookup, conf), conf };
   }
   if (t.args.length && TRANSPARENT.has(last)) return typeValue(t.args[0], lookup, conf);
+  if (t.args.length > 1 && last === 'Union') return unionOf(t.args.map((u) => typeValue(u, lookup, conf)), conf);
   if (t.args.length && WRAPPERS.has(last)) return { kind: 'wrapper', inner: typeValue(t.args[0], lookup, conf), conf };
   if (DYNAMIC_TYPES.has(t.name)) return null;
   if (EXTERNAL_TYPES.has(t.name) || COLLECTIONS.has(t.name) || MAPPINGS.has(t.name)) return { kind: 'external', conf };

@@ -156,6 +156,12 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
         const hits = exportedFrom(type.files, callee, tables, CALLABLE_KINDS, deps);
         return hits.length ? found(hits, hits.length === 1 ? type.conf : 0.5) : NONE;
       }
+      case 'union': {
+        // One of several classes: the call may run the member of each that has it.
+        const targets: number[] = [];
+        for (const m of type.members) for (const t of member(m.node, callee, tables, 1, deps).targets) if (!targets.includes(t)) targets.push(t);
+        return targets.length ? { targets, confidence: Math.min(1, type.conf) * (targets.length === 1 ? 1 : 0.9) } : NONE;
+      }
       default:
         return NONE; // builtin, external, a collection or a function object
     }

@@ -7,7 +7,7 @@
 import type { ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
-import { bindingAt, builtinMethodResult, elementOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, type ParsedType, type TypeValue } from './receiver-types.ts';
+import { bindingAt, builtinMethodResult, elementOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
 
 /** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
@@ -115,7 +115,8 @@ function conditionalValue(ctx: ReceiverContext, a: string, b: string, at: Positi
   const vb = b.trim() === 'None' ? null : evalText(ctx, b, next);
   if (a.trim() === 'None') return vb;
   if (b.trim() === 'None') return va;
-  if (va?.kind === 'instance' && vb?.kind === 'instance' && va.node === vb.node) return { ...va, conf: Math.min(va.conf, vb.conf) };
+  // Both branches workspace instances: the one class, or either of the two (`A() if c else B()`).
+  if ((va?.kind === 'instance' || va?.kind === 'union') && (vb?.kind === 'instance' || vb?.kind === 'union')) return unionOf([va, vb], Math.min(va.conf, vb.conf));
   return null;
 }
 
@@ -240,6 +241,8 @@ function returnOf(ctx: ReceiverContext, fn: number, conf: number): TypeValue | n
 function memberValue(ctx: ReceiverContext, v: TypeValue, name: string, at: Position): TypeValue | null {
   const tables = ctx.tables;
   switch (v.kind) {
+    case 'union':
+      return unionOf(v.members.map((m) => memberValue(ctx, m, name, at)), v.conf);
     case 'module': {
       ctx.deps.push(name);
       const hits = ctx.exported(v.files, name, VALUE_KINDS);
@@ -284,6 +287,8 @@ function methodResult(ctx: ReceiverContext, v: TypeValue, name: string, at: Posi
   const builtin = builtinMethodResult(v, name);
   if (builtin !== undefined) return builtin;
   switch (v.kind) {
+    case 'union':
+      return unionOf(v.members.map((m) => methodResult(ctx, m, name, at)), v.conf);
     case 'instance':
     case 'class': {
       const m = ctx.memberOf(v.node, name);

@@ -252,3 +252,72 @@ class Chain:
     assert.deepEqual(await callersOf(h, 'method:app/chain.py#Other.flush'), []);
   });
 });
+
+describe('Python receivers typed as a union of workspace classes', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const FIELDS: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/fields.py': `import typing
+
+
+class DataField:
+    def render(self):
+        return b""
+
+
+class FileField:
+    def render(self):
+        return b""
+
+    def size(self):
+        return 0
+
+
+class Unrelated:
+    def render(self):
+        return b""
+
+
+class Form:
+    def __init__(self, items):
+        self.fields = list(self._iter_fields(items))
+
+    def _iter_fields(self, items) -> typing.Iterator[FileField | DataField]:
+        for item in items:
+            yield DataField() if item else FileField()
+
+    def body(self):
+        for field in self.fields:
+            yield field.render()
+
+
+def pick(flag) -> typing.Union[DataField, FileField, None]:
+    return None
+
+
+def sizes(field: DataField | FileField, flag):
+    chosen = DataField() if flag else FileField()
+    chosen.render()
+    return field.size()
+
+
+def first():
+    return pick(True).render()
+`,
+  };
+
+  before(async () => {
+    h = await ingestedRepo(FIELDS);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('links a member call on A | B, Union[A, B, None] and A() if c else B() to the member of each class that has it, and never another class’s', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/fields.py#DataField.render'), ['function:app/fields.py#first', 'function:app/fields.py#sizes', 'method:app/fields.py#Form.body']);
+    assert.deepEqual(await callersOf(h, 'method:app/fields.py#FileField.render'), ['function:app/fields.py#first', 'function:app/fields.py#sizes', 'method:app/fields.py#Form.body']);
+    assert.deepEqual(await callersOf(h, 'method:app/fields.py#FileField.size'), ['function:app/fields.py#sizes'], 'only the class that has the member');
+    assert.deepEqual(await callersOf(h, 'method:app/fields.py#Unrelated.render'), []);
+  });
+});
