@@ -180,6 +180,11 @@ function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Pos
     const parts = name.split('.');
     const last = parts[parts.length - 1];
     if (parts.length > 1) {
+      if (scope.language === 'java') {
+        // A fully qualified name (`org.jsoup.nodes.Element`, written beside an imported `org.w3c.dom.Element`).
+        const fq = javaQualifiedType(ctx, parts, conf);
+        if (fq) return fq;
+      }
       const files = scope.moduleAliases.get(parts.slice(0, -1).join('.')) ?? scope.moduleAliases.get(parts[0]);
       if (!files && scope.language === 'java' && !scope.externalNames.has(parts[0])) return nestedType(ctx, parts, at, conf);
       if (!files) return scope.externalNames.has(parts[0]) ? { kind: 'external', conf } : null;
@@ -209,6 +214,32 @@ function sentValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): Typ
 }
 
 /** Java `Token.StartTag`: the outer type by name, then its nested types (declared in the outer one's file). */
+/**
+ * A Java type named with its package (`org.jsoup.nodes.Element`, `a.b.Outer.Inner`): the workspace
+ * class declared in `org/jsoup/nodes/Element.java` (Java keeps a package in its folder), then nested
+ * members; null when no workspace file is there.
+ */
+function javaQualifiedType(ctx: ReceiverContext, parts: readonly string[], conf: number): TypeValue | null {
+  for (let k = parts.length - 1; k >= 1; k--) {
+    const file = `${parts.slice(0, k).join('/')}/${parts[k]}.java`;
+    ctx.deps.push(parts[k]);
+    const top = ctx.tables.named(parts[k]).find((i) => {
+      const n = ctx.tables.node(i);
+      return TYPE_NODE_KINDS.has(n.kind) && (n.path === file || n.path.endsWith(`/${file}`)) && (n.qualifiedName ?? n.label) === parts[k];
+    });
+    if (top === undefined) continue;
+    let node = top;
+    for (const inner of parts.slice(k + 1)) {
+      ctx.deps.push(inner);
+      const n = ctx.tables.node(node);
+      node = ctx.tables.memberIn(n.path, n.qualifiedName ?? n.label, inner);
+      if (node < 0 || !TYPE_NODE_KINDS.has(ctx.tables.node(node).kind)) return null;
+    }
+    return { kind: 'class', node, conf };
+  }
+  return null;
+}
+
 function nestedType(ctx: ReceiverContext, parts: readonly string[], at: Position, conf: number): TypeValue | null {
   ctx.deps.push(parts[0]);
   const r = ctx.lookup(parts[0], at.caller, at.scope, TYPE_NODE_KINDS);

@@ -119,6 +119,34 @@ public class Garage {
   }
 }
 `,
+  // A parameter typed by its fully qualified name beside an imported class of the same simple name.
+  'src/main/java/org/acme/model/Node.java': `package org.acme.model;
+
+public class Node {
+  public String name() {
+    return "";
+  }
+}
+`,
+  'src/main/java/org/acme/model/Label.java': `package org.acme.model;
+
+public class Label {
+  public String name() {
+    return "";
+  }
+}
+`,
+  'src/main/java/app/Exporter.java': `package app;
+
+import org.w3c.dom.Node;
+
+class Exporter {
+  String export(org.acme.model.Node source, Node target) {
+    target.getNodeName();
+    return source.name();
+  }
+}
+`,
   'src/main/java/app/Wrapper.java': `package app;
 
 final class Wrapper {}
@@ -244,6 +272,11 @@ describe('Java call resolution by declared type', function () {
       'method:src/main/java/app/Car.java#Car.prime',
       'method:src/main/java/app/Garage.java#Garage.fill',
     ]);
+  });
+
+  it('types a parameter written with its package (org.acme.model.Node) as the workspace class, though an import from org.w3c names another Node', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/org/acme/model/Node.java#Node.name'), ['method:src/main/java/app/Exporter.java#Exporter.export']);
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/org/acme/model/Label.java#Label.name'), []);
   });
 
   it('takes a bare call name() for the method, not a field of the same name', async () => {
