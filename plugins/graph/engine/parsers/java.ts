@@ -64,6 +64,8 @@ export const JAVA_QUERY = String.raw`
 (catch_formal_parameter name: (identifier) @bind.param)
 (field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.field))
 (enhanced_for_statement type: (_) @bind.type name: (identifier) @bind.local)
+(resource type: (_) @bind.type name: (identifier) @bind.local)
+(resource name: (identifier) @bind.local value: (_) @bind.value)
 (method_declaration type: (_) @bind.returns) @bind.owner
 
 (block_comment) @comment

@@ -147,6 +147,30 @@ class Exporter {
   }
 }
 `,
+  // try-with-resources binds its resource; Cursor.advance shares the name.
+  'src/main/java/app/Reader.java': `package app;
+
+class Reader implements AutoCloseable {
+  void advance() {}
+  public void close() {}
+}
+`,
+  'src/main/java/app/Cursor.java': `package app;
+
+class Cursor {
+  void advance() {}
+}
+`,
+  'src/main/java/app/Loader.java': `package app;
+
+class Loader {
+  void load() throws Exception {
+    try (Reader reader = new Reader()) {
+      reader.advance();
+    }
+  }
+}
+`,
   'src/main/java/app/Wrapper.java': `package app;
 
 final class Wrapper {}
@@ -277,6 +301,11 @@ describe('Java call resolution by declared type', function () {
   it('types a parameter written with its package (org.acme.model.Node) as the workspace class, though an import from org.w3c names another Node', async () => {
     assert.deepEqual(await callersOf(h, 'method:src/main/java/org/acme/model/Node.java#Node.name'), ['method:src/main/java/app/Exporter.java#Exporter.export']);
     assert.deepEqual(await callersOf(h, 'method:src/main/java/org/acme/model/Label.java#Label.name'), []);
+  });
+
+  it('types a try-with-resources variable by its declared type', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Reader.java#Reader.advance'), ['method:src/main/java/app/Loader.java#Loader.load']);
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Cursor.java#Cursor.advance'), []);
   });
 
   it('takes a bare call name() for the method, not a field of the same name', async () => {
