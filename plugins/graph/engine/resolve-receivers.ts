@@ -43,8 +43,14 @@ const INFERRED = 0.9;
 
 /** The type of a receiver text written at `caller`/`line` in the context's file, or null when unknown. */
 export function receiverType(ctx: ReceiverContext, text: string, caller: string | null, line: number): TypeValue | null {
-  return evalText(ctx, valueText(text), { scope: ctx.scope, caller, line, depth: 0 });
+  const at: Position = { scope: ctx.scope, caller, line, depth: 0 };
+  // A Java cast `((Attributes) value).get()`: the receiver is what it is cast to.
+  const cast = ctx.scope.language === 'java' ? JAVA_CAST.exec(text.trim()) : null;
+  if (cast) return typeFromText(ctx, cast[1], at, -1, 1);
+  return evalText(ctx, valueText(text), at);
 }
+
+const JAVA_CAST = /^\(\s*\(\s*([A-Za-z_$][\w$.]*(?:<[^()]*>)?(?:\[\])*)\s*\)\s*[^()]+\)$/;
 
 /** The binding a name refers to at a position: innermost scope first; class bodies only in Java. */
 export function findBinding(ctx: ReceiverContext, scope: FileScope, name: string, caller: string | null, line: number): ExtractedBinding | undefined {

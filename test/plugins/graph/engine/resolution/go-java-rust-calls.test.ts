@@ -169,6 +169,10 @@ class Loader {
       reader.advance();
     }
   }
+
+  void cast(Object value) {
+    ((Reader) value).advance();
+  }
 }
 `,
   'src/main/java/app/Wrapper.java': `package app;
@@ -303,8 +307,8 @@ describe('Java call resolution by declared type', function () {
     assert.deepEqual(await callersOf(h, 'method:src/main/java/org/acme/model/Label.java#Label.name'), []);
   });
 
-  it('types a try-with-resources variable by its declared type', async () => {
-    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Reader.java#Reader.advance'), ['method:src/main/java/app/Loader.java#Loader.load']);
+  it('types a try-with-resources variable by its declared type, and a cast receiver by the cast', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Reader.java#Reader.advance'), ['method:src/main/java/app/Loader.java#Loader.cast', 'method:src/main/java/app/Loader.java#Loader.load']);
     assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Cursor.java#Cursor.advance'), []);
   });
 
