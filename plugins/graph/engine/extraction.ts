@@ -125,8 +125,11 @@ export interface ExtractedBinding {
    * after the closure's first line up to this one.
    */
   endLine?: number;
-  /** `range`: the name takes an element of `value` (`for x in xs`, `for _, r := range rs`). */
-  source: 'assign' | 'param' | 'field' | 'range' | 'with';
+  /**
+   * `range`: the name takes an element of `value` (`for x in xs`, `for _, r := range rs`). `tparam`:
+   * a type parameter with an upper bound (Java `<T extends Node>`: `type` is the bound), a type, not a value.
+   */
+  source: 'assign' | 'param' | 'field' | 'range' | 'with' | 'tparam';
 }
 
 export interface ExtractedDocLink {

@@ -201,6 +201,13 @@ function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Pos
     }
     if (scope.externalNames.has(last)) return { kind: 'external', conf };
     ctx.deps.push(last);
+    // A type parameter with a bound (`<T extends Node>`): what the code may call on a T is the bound's.
+    const tparam = findBinding(ctx, scope, last, at.caller, at.line);
+    if (tparam?.source === 'tparam') {
+      const bound = tparam.type && at.depth < MAX_DEPTH ? typeFromText(ctx, tparam.type, { ...at, depth: at.depth + 1 }, selfClass, conf) : null;
+      // The lookup answers for a type name: the bound's class (its instances are what a T holds).
+      return bound?.kind === 'instance' ? { kind: 'class', node: bound.node, conf: bound.conf } : bound?.kind === 'external' ? bound : null;
+    }
     const r = ctx.lookup(last, at.caller, scope, TYPE_NODE_KINDS);
     return r.targets.length === 1 ? { kind: 'class', node: r.targets[0], conf: Math.min(conf, r.confidence) } : null;
   };

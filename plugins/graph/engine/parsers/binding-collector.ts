@@ -66,6 +66,7 @@ const BIND_SOURCES: Record<string, ExtractedBinding['source']> = {
   'bind.selffield': 'field',
   'bind.with': 'with',
   'bind.range': 'range',
+  'bind.tparam': 'tparam',
 };
 
 /** Collects one file's bindings and return types. */

@@ -65,6 +65,7 @@ export const JAVA_QUERY = String.raw`
 (field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.field))
 (enhanced_for_statement type: (_) @bind.type name: (identifier) @bind.local)
 (resource type: (_) @bind.type name: (identifier) @bind.local)
+(type_parameter (type_identifier) @bind.tparam (type_bound . (_) @bind.type))
 (resource name: (identifier) @bind.local value: (_) @bind.value)
 (method_declaration type: (_) @bind.returns) @bind.owner
 

@@ -159,6 +159,30 @@ class Reader implements AutoCloseable {
 
 class Cursor {
   void advance() {}
+  void detach() {}
+}
+`,
+  // Type parameters with bounds: a T holds a Part.
+  'src/main/java/app/Part.java': `package app;
+
+class Part {
+  void detach() {}
+}
+`,
+  'src/main/java/app/Parts.java': `package app;
+
+import java.util.ArrayList;
+
+class Parts<T extends Part> extends ArrayList<T> {
+  void detachAll() {
+    for (T p : this) {
+      p.detach();
+    }
+  }
+
+  <U extends Part> void one(U u) {
+    u.detach();
+  }
 }
 `,
   'src/main/java/app/Loader.java': `package app;
@@ -310,6 +334,11 @@ describe('Java call resolution by declared type', function () {
   it('types a try-with-resources variable by its declared type, and a cast receiver by the cast', async () => {
     assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Reader.java#Reader.advance'), ['method:src/main/java/app/Loader.java#Loader.cast', 'method:src/main/java/app/Loader.java#Loader.load']);
     assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Cursor.java#Cursor.advance'), []);
+  });
+
+  it('types a variable of a bounded type parameter (class <T extends Part>, method <U extends Part>) as the bound', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Part.java#Part.detach'), ['method:src/main/java/app/Parts.java#Parts.detachAll', 'method:src/main/java/app/Parts.java#Parts.one']);
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/app/Cursor.java#Cursor.detach'), []);
   });
 
   it('takes a bare call name() for the method, not a field of the same name', async () => {
