@@ -206,6 +206,7 @@ export function scoreCandidates(
   if (kept) kept.threshold = heap.length >= topK ? heap[0].final : minScore;
   const round = (x: number): number => Math.round(x * 1e4) / 1e4;
   heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  membersBeforeTheirType(graph, heap, q);
   return heap.map((r) => {
     const n = graph.node(r.node)!;
     const hit: SeekHit = {
@@ -224,6 +225,39 @@ export function scoreCandidates(
     if (n.doc) hit.doc = n.doc;
     return hit;
   });
+}
+
+const TYPE_KINDS = new Set(['class', 'interface', 'type']);
+/** Members that build the type rather than do its work (a Java constructor is named as its class). */
+const CONSTRUCTORS = new Set(['constructor', '__init__', '__new__', 'new']);
+
+/**
+ * A type never outranks its own member among the hits unless the query names the type: a class
+ * matches by its name and doc, its method by the code doing the work (`FileMigrationProvider` vs
+ * `FileMigrationProvider.getMigrations` for "where are migration files read"), so the member goes
+ * first and the type right after it (its score just below the member's). `ranked` is best first.
+ */
+function membersBeforeTheirType(graph: CodeGraph, ranked: Scored[], q: SeekQuery): void {
+  const wholeBit = q.terms.findIndex((t) => t.whole);
+  const moved = new Set<number>();
+  for (let i = 0; i < ranked.length; i++) {
+    const t = graph.node(ranked[i].node);
+    if (!t || !TYPE_KINDS.has(t.kind) || moved.has(ranked[i].node)) continue;
+    if (wholeBit >= 0 && (ranked[i].mask & (1 << wholeBit)) !== 0 && wholeTerm(t.label) === q.whole) continue; // the query names it
+    const prefix = `${t.qualifiedName ?? t.label}.`;
+    let member = -1;
+    for (let j = i + 1; j < ranked.length && member < 0; j++) {
+      const m = graph.node(ranked[j].node);
+      if (m && m.path === t.path && (m.kind === 'method' || m.kind === 'function') && (m.qualifiedName ?? '').startsWith(prefix) && !CONSTRUCTORS.has(m.label) && m.label !== t.label) member = j;
+    }
+    if (member < 0) continue;
+    const type = ranked[i];
+    moved.add(type.node);
+    ranked.splice(i, 1);
+    // The member moved up one place; the type goes right after it, scored a thousandth below it (listings round to 3 places).
+    ranked.splice(member, 0, { ...type, final: Math.max(0, ranked[member - 1].final - 1e-3) });
+    i--; // the hit now at i has not been looked at
+  }
 }
 
 /**

@@ -74,6 +74,21 @@ function writeRetrievalRepo(root: string): string {
       '}',
       '',
     ].join('\n'),
+    // A class named for the question and its method doing the work (the class's own text is its name and doc).
+    'src/migrations.ts': [
+      "import { readdir } from 'node:fs/promises';",
+      '',
+      '/** Reads migration files from a folder and imports them. */',
+      'export class FolderMigrationProvider {',
+      '  constructor(private folder: string) {}',
+      '',
+      '  async getAll(): Promise<unknown[]> {',
+      '    const files = await readdir(this.folder);',
+      '    return Promise.all(files.map((file) => import(`${this.folder}/${file}`)));',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
     'net/headers.py': ['def parse_header_line(line):', '    """Split one raw header line into its name and value."""', '    name, _, value = line.partition(":")', '    return name.strip(), value.strip()', ''].join('\n'),
     'docs/retries.md': ['# Retrying failed requests', '', 'Failed requests are retried with a growing delay; the retry count is an option.', ''].join('\n'),
     'test/retry.test.ts': [
@@ -124,6 +139,15 @@ describe('seek finds the function doing the work', function () {
     }
     const section = hits.findIndex((x) => x.kind === 'section' && x.path === 'docs/retries.md');
     assert.ok(section > fn, `the Markdown section (at ${section}) ranks below the function`);
+  });
+
+  it('lists a method doing the work above its own class, unless the query names the class', async () => {
+    const hits = await seek('where are migration files in a folder read and imported');
+    const method = rank(hits, 'method:src/migrations.ts#FolderMigrationProvider.getAll');
+    const cls = rank(hits, 'class:src/migrations.ts#FolderMigrationProvider');
+    assert.equal(method, 0, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    assert.ok(cls > method, `the class (at ${cls}) comes after its method`);
+    assert.equal((await seek('FolderMigrationProvider'))[0]?.id, 'class:src/migrations.ts#FolderMigrationProvider');
   });
 
   it('drops stop words: "is", "with", "the" match nothing, not even isEmpty or withLock', async () => {
