@@ -222,13 +222,9 @@ export function loadCounterModules(): void {
 
 /** The table shipped for the installed gpt-tokenizer in `dir`, or null (none built, another version's, or damaged). */
 export function shippedTable(dir = shippedTableDir()): RankTable | null {
-  let name: string;
-  try {
-    name = shippedTableName();
-  } catch {
-    return null;
-  }
-  const stored = readCacheFile(join(dir, name));
+  const file = shippedTablePath(dir);
+  if (file === null) return null;
+  const stored = readCacheFile(file);
   return typeof stored === 'string' ? null : deserializeRankTable(stored);
 }
 

@@ -62,17 +62,15 @@ async function loadAsync(): Promise<void> {
     bpeCount = count;
     return;
   }
-  const cached = cachedTable(tableFile);
-  if (!cached) {
-    const built = await buildTableOffThread(tableFile);
-    const table = built && !bpeCount ? deserializeRankTable(built) : null;
-    if (table) {
-      rankLoad = 'worker';
-      bpeCount = tableCount(table);
-    }
-    await nextTurn();
+  // Neither table (a first run from sources, or a damaged cache): built in a worker thread, then cached.
+  const built = await buildTableOffThread(tableFile);
+  const table = built && !bpeCount ? deserializeRankTable(built) : null;
+  if (table) {
+    rankLoad = 'worker';
+    bpeCount = tableCount(table);
   }
-  bpeCount ??= cached ?? loadCount(); // a table the worker could not build: the package's counter, here
+  await nextTurn();
+  bpeCount ??= loadCount(); // a table the worker could not build: the package's counter, here
   await nextTurn();
 }
 

@@ -6,7 +6,7 @@
  * candidates, so an ambiguous name scores lower than a unique one.
  */
 import { createHash } from 'node:crypto';
-import { symbolIndex, type CodeGraph, type GraphNode, type GraphService, type SymbolIndex } from '../graph/api.ts';
+import { symbolIndex, underNames, type CodeGraph, type GraphNode, type GraphService, type SymbolIndex } from '../graph/api.ts';
 import { readMentions, type Evidence, type Mention } from './mentions.ts';
 
 const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
@@ -98,14 +98,9 @@ function symbolTargets(names: SymbolIndex, text: string, docPath: string): Bindi
   if (direct.length > 0) return direct.map(target);
   const parts = text.replace(/\(\)$/, '').split(/::|#|\./);
   for (let k = 1; k < parts.length; k++) {
+    // The leading names, in order, as consecutive path segments (`httpx` → `httpx/_client.py`; `a.b` → `src/a/b.py`).
     const prefix = parts.slice(0, k);
-    const under = (n: GraphNode): boolean => {
-      const segments = n.path.replace(/\.[^./]+$/, '').split('/');
-      // The leading names, in order, as consecutive path segments (`httpx` → `httpx/_client.py`; `a.b` → `src/a/b.py`).
-      for (let s = 0; s + prefix.length <= segments.length; s++) if (prefix.every((p, j) => segments[s + j] === p)) return true;
-      return false;
-    };
-    const found = names.lookup(parts.slice(k).join('.')).filter((n) => n.path !== docPath && under(n));
+    const found = names.lookup(parts.slice(k).join('.')).filter((n) => n.path !== docPath && underNames(n.path, prefix));
     if (found.length > 0) return found.map(target);
   }
   return [];

@@ -47,6 +47,7 @@ export type { CodeGraphEngineOptions, FreshnessReport, NodeMatch } from './engin
 export type { EngineMemory } from './engine/engine-memory.ts';
 export type { ExtractedBinding, ExtractedCall, FileExtraction, Language } from './engine/extraction.ts';
 export { findGitDir, readGitHead } from './engine/git-history.ts';
+export { underNames } from './engine/resolve-names.ts';
 export type { IngestSummary } from './engine/ingest.ts';
 export { DEFAULT_WEIGHTS, RELATIONS, RELATION_CODE, STRUCTURAL_CONTAINS_WEIGHT, fileNodeId, moduleNodeId, symbolNodeId } from './engine/graph.ts';
 export type { CodeGraph, GraphEdge, GraphNode, NodeKind, Relation } from './engine/graph.ts';

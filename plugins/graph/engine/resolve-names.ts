@@ -244,7 +244,7 @@ export function resolveTypeName(name: string, from: string | null, scope: FileSc
 }
 
 /** Whether `names` (a package path as written: `httpx`, `pkg.sub`) are consecutive folders, or folders and file stem, of `path`. */
-function underNames(path: string, names: readonly string[]): boolean {
+export function underNames(path: string, names: readonly string[]): boolean {
   const segments = path.replace(/\.[^./]+$/, '').split('/');
   for (let s = 0; s + names.length <= segments.length; s++) if (names.every((p, j) => segments[s + j] === p)) return true;
   return false;

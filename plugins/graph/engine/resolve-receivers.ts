@@ -226,7 +226,6 @@ function sentValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): Typ
   return typeFromParsed(ctx, t.args[1], at, -1, 1);
 }
 
-/** Java `Token.StartTag`: the outer type by name, then its nested types (declared in the outer one's file). */
 /**
  * A Java type named with its package (`org.jsoup.nodes.Element`, `a.b.Outer.Inner`): the workspace
  * class declared in `org/jsoup/nodes/Element.java` (Java keeps a package in its folder), then nested
@@ -241,30 +240,31 @@ function javaQualifiedType(ctx: ReceiverContext, parts: readonly string[], conf:
       return TYPE_NODE_KINDS.has(n.kind) && (n.path === file || n.path.endsWith(`/${file}`)) && (n.qualifiedName ?? n.label) === parts[k];
     });
     if (top === undefined) continue;
-    let node = top;
-    for (const inner of parts.slice(k + 1)) {
-      ctx.deps.push(inner);
-      const n = ctx.tables.node(node);
-      node = ctx.tables.memberIn(n.path, n.qualifiedName ?? n.label, inner);
-      if (node < 0 || !TYPE_NODE_KINDS.has(ctx.tables.node(node).kind)) return null;
-    }
-    return { kind: 'class', node, conf };
+    const node = innerType(ctx, top, parts.slice(k + 1));
+    return node < 0 ? null : { kind: 'class', node, conf };
   }
   return null;
 }
 
+/** Java `Token.StartTag`: the outer type by name, then its nested types (declared in the outer one's file). */
 function nestedType(ctx: ReceiverContext, parts: readonly string[], at: Position, conf: number): TypeValue | null {
   ctx.deps.push(parts[0]);
   const r = ctx.lookup(parts[0], at.caller, at.scope, TYPE_NODE_KINDS);
   if (r.targets.length !== 1) return null;
-  let node = r.targets[0];
-  for (const inner of parts.slice(1)) {
-    ctx.deps.push(inner);
+  const node = innerType(ctx, r.targets[0], parts.slice(1));
+  return node < 0 ? null : { kind: 'class', node, conf: Math.min(conf, r.confidence) };
+}
+
+/** The type nested in `outer` by the names `inner` (`Outer.A.B`: A in Outer, then B in A), or −1. */
+function innerType(ctx: ReceiverContext, outer: number, inner: readonly string[]): number {
+  let node = outer;
+  for (const name of inner) {
+    ctx.deps.push(name);
     const n = ctx.tables.node(node);
-    node = ctx.tables.memberIn(n.path, n.qualifiedName ?? n.label, inner);
-    if (node < 0 || !TYPE_NODE_KINDS.has(ctx.tables.node(node).kind)) return null;
+    node = ctx.tables.memberIn(n.path, n.qualifiedName ?? n.label, name);
+    if (node < 0 || !TYPE_NODE_KINDS.has(ctx.tables.node(node).kind)) return -1;
   }
-  return { kind: 'class', node, conf: Math.min(conf, r.confidence) };
+  return node;
 }
 
 /** The declared result of a function or method node, read in the file that declares it. */
