@@ -42,7 +42,7 @@ function manyFiles(): Record<string, string> {
   return files;
 }
 
-describe('taint_trace and layers on 500 files, beside a pinging client', function () {
+describe('taint_trace, layers and flow_simulate on 500 files, beside a pinging client', function () {
   this.timeout(180_000);
   let h: Harness;
   before(async () => {
@@ -74,6 +74,16 @@ describe('taint_trace and layers on 500 files, beside a pinging client', functio
     assert.equal(r.violation_counts.cycle, 0, JSON.stringify(r.violations.slice(0, 2)));
     assert.equal(r.type_only_dependencies, 500);
     assert.ok(Math.max(...own(held, gc)) < 50, describeHeld(held));
+  });
+
+  it('simulates flows from 100 given entries (100 files read) without holding the event loop over 50 ms, and bounds entry_nodes', async () => {
+    const entries = Array.from({ length: 100 }, (_, i) => `function:web/routes${i}.ts#size${i}`);
+    const { result, held, gc } = await pingDuringGc(h, () => h.call('flow_simulate', { agent_id: 'a', entry_nodes: entries }));
+    assert.equal(result.result.isError, undefined, JSON.stringify(result.json).slice(0, 300));
+    assert.equal(result.json.entry_count, 100, JSON.stringify(result.json).slice(0, 300));
+    assert.ok(Math.max(...own(held, gc)) < 50, describeHeld(held));
+    const many = await h.call('flow_simulate', { agent_id: 'a', entry_nodes: Array.from({ length: 101 }, (_, i) => `function:web/routes${i}.ts#size${i}`) });
+    assert.equal(many.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
   });
 
   it('takes entry points only as graph references, bounded: a path outside the workspace is refused, 51 entries too', async () => {
