@@ -148,8 +148,11 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
       case 'instance':
       case 'class': {
         const m = member(type.node, callee, tables, Math.min(1, type.conf), deps);
-        // An interface that does not list the method (Go method sets, embedded interfaces): by name, as unknown.
-        return m.targets.length || tables.node(type.node).kind !== 'interface' ? m : unknownReceiver(callee, scope, tables, deps);
+        if (m.targets.length || tables.node(type.node).kind !== 'interface') return m;
+        // A Go interface (its methods are no nodes): the call runs whichever type's method the value
+        // holds — the workspace's only method of that name, or none of them (never the same file's guess).
+        // Another language's interface that does not list it (an ancestor outside the workspace): by name, as unknown.
+        return unknownReceiver(callee, scope, tables, deps, scope.language === 'go');
       }
       case 'module': {
         deps.push(callee);
@@ -206,8 +209,9 @@ function shadowedCall(b: ExtractedBinding, call: ExtractedCall, scope: FileScope
 /**
  * `obj.method()` with an unknown receiver type: link only a method name that is unique (in the
  * file 0.5, in the workspace 0.4), and never one that builtin or standard types also have.
+ * `dispatch`: the receiver is an interface value, so the file's own method is no likelier than another's.
  */
-function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
+function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables, deps: Dependencies, dispatch = false): NameResolution {
   if (isBuiltinMethod(scope.language, callee) || (callee.startsWith('__') && callee.endsWith('__'))) return NONE;
   deps.push(callee);
   let methods = 0;
@@ -225,7 +229,7 @@ function unknownReceiver(callee: string, scope: FileScope, tables: SymbolTables,
       lastLocal = i;
     }
   }
-  if (locals === 1) return { targets: [lastLocal], confidence: 0.5 };
+  if (locals === 1 && !dispatch) return { targets: [lastLocal], confidence: 0.5 };
   if (methods === 1) return { targets: [lastMethod], confidence: 0.4 };
   return NONE;
 }

@@ -80,6 +80,40 @@ func Use() {
 	}
 }
 `,
+  // Calls on interface values: \`Kind\` has two implementations (one in this file), \`Only\` one.
+  'value.go': `package mux
+
+type Value interface {
+	Kind() string
+	Only() bool
+}
+
+type Flag struct {
+	Value Value
+}
+
+type textValue struct{}
+
+func (t textValue) Kind() string { return "text" }
+
+func Describe(f *Flag) string {
+	if o, ok := f.Value.(interface{ Only() bool }); ok && o.Only() {
+		return ""
+	}
+	if v, ok := f.Value.(Value); ok {
+		return v.Kind()
+	}
+	return f.Value.Kind()
+}
+`,
+  'count.go': `package mux
+
+type countValue int
+
+func (c *countValue) Kind() string { return "count" }
+
+func (c *countValue) Only() bool { return true }
+`,
 };
 
 const JAVA: Record<string, string> = {
@@ -298,6 +332,12 @@ describe('Go call resolution by receiver type', function () {
   it('types range over a []*Route struct field and a []*Route literal, and methods declared in another file of the package', async () => {
     assert.deepEqual(await callersOf(h, 'method:route.go#Route.Match'), ['function:handler.go#Use', 'method:mux.go#Router.Match']);
     assert.deepEqual(await callersOf(h, 'method:mux.go#Router.Match'), []);
+  });
+
+  it('links a call on an interface value to the only method of that name, never to the same file\'s guess among several', async () => {
+    assert.deepEqual(await callersOf(h, 'method:value.go#textValue.Kind'), []);
+    assert.deepEqual(await callersOf(h, 'method:count.go#countValue.Kind'), []);
+    assert.deepEqual(await callersOf(h, 'method:count.go#countValue.Only'), ['function:value.go#Describe']);
   });
 
   it('does not take a conversion (http.HandlerFunc(f), HandlerFunc(f)) for a call', async () => {
