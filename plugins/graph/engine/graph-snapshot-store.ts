@@ -6,7 +6,8 @@
  */
 import type { GraphBuilder } from './build.ts';
 import { CodeGraph } from './graph.ts';
-import { SNAPSHOT_FORMAT, decodeSnapshot, type DecodedSnapshot } from './graph-snapshot.ts';
+import { decodeSnapshot, type DecodedSnapshot } from './graph-snapshot.ts';
+import { snapshotStampFormat } from './linker-revision.ts';
 import { encodeSnapshotChunks } from './graph-snapshot-encode.ts';
 import { SnapshotView } from './graph-view.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
@@ -97,7 +98,7 @@ export function* readSnapshotSteps(store: GraphStore): Generator<void, SnapshotR
   const key = store.snapshotKey();
   const stamp = store.snapshotStamp();
   if (!stamp) return 'none';
-  if (stamp.format !== SNAPSHOT_FORMAT) return 'format';
+  if (stamp.format !== snapshotStampFormat()) return 'format'; // another layout, or linked by other code
   if (stamp.generation !== key.generation || stamp.preciseVersion !== key.preciseVersion) return 'stale';
   // Chunk by chunk, a yield point between them. Another writer replacing it meanwhile changes the
   // stamp (checked after) or, mid-read, mixes chunks (the checksum catches it).
@@ -141,7 +142,7 @@ export function* writeSnapshotSteps(store: GraphStore, key: SnapshotKey, builder
   const release = boundHeapGrowth();
   try {
     const chunks = encodeSnapshotChunks(builder.graph, { files: builder.snapshotFiles(keyOf), unresolved: builder.unresolvedImports(), fingerprint }, CHUNK_BYTES);
-    return yield* store.writeSnapshotSteps(SNAPSHOT_FORMAT, key, chunks);
+    return yield* store.writeSnapshotSteps(snapshotStampFormat(), key, chunks);
   } finally {
     release();
   }

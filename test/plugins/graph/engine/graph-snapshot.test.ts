@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
+import { SNAPSHOT_FORMAT } from '../../../../plugins/graph/engine/graph-snapshot.ts';
 import { CHUNK_BYTES, SnapshotTable } from '../../../../plugins/graph/engine/store-snapshot.ts';
 import { FIXTURE_FILES } from '../../../helpers/fixture-repo.ts';
 import { git, removeWorkspace, writeFiles, writeWorkspace } from './helpers.ts';
@@ -187,6 +188,19 @@ describe('the graph snapshot', function () {
     assert.equal(format.loadStats().lastMiss, 'format');
     assert.deepEqual(shape(format), expected);
     await format.close();
+
+    // A snapshot stamped with the bare layout number (as code linking by other rules wrote it) is re-linked, not served.
+    snapshotRow(root, (db) => db.prepare('UPDATE graph_snapshot SET format = ?').run(SNAPSHOT_FORMAT));
+    const older = engineOn(root);
+    await older.open();
+    assert.equal(older.loadStats().lastMiss, 'format');
+    assert.equal(older.loadStats().snapshotLoads, 0);
+    assert.deepEqual(shape(older), expected);
+    await older.close();
+    const restamped = engineOn(root);
+    await restamped.open();
+    assert.equal(restamped.loadStats().snapshotLoads, 1, 'the re-link wrote a snapshot stamped by this code');
+    await restamped.close();
   });
 
   it('answers queries without building the builder state, and builds it for an incremental ingest that then matches a full ingest', async () => {
