@@ -4,10 +4,11 @@
  * that take a lock (valves); a function it reaches that writes module-level state is a write with no
  * synchronisation on the way. State written from concurrent flows is turbulence.
  */
-import type { CodeGraphEngine, GraphNode } from '../graph/api.ts';
+import type { CodeGraphEngine } from '../graph/api.ts';
 import { callPath, walkCalls } from './call-walk.ts';
 import type { Deadline } from './deadline.ts';
 import { FunctionCode } from './function-code.ts';
+import { calledIn, entryLabel, type TaintEntry } from './taint.ts';
 
 const LOCKED = /\bwith\s+(?:self\.)?\w*(?:[lL]ock|[mM]utex|[sS]em|[cC]ond)\w*|\basync\s+with\s+(?:self\.)?\w*[lL]ock\w*|\.acquire\s*\(|\brunExclusive\s*\(|\bnavigator\.locks\b|\bsynchronized\b|\.lock\s*\(\s*\)/;
 const JS_MODULE = /^(?:export\s+)?(let|var|const)\s+([A-Za-z_$][\w$]*)/;
@@ -107,10 +108,14 @@ export interface Valve {
   lock_at: string;
 }
 
-/** Turbulence points and valves from the entries' call walks. */
+/**
+ * Turbulence points and valves from the entries' call walks. An entry is a function, or a file's
+ * top-level statement (an inline handler): then its own writes and lock are the statement's, and its
+ * first hops the calls the statement makes (a file's call edges are the whole file's).
+ */
 export async function simulateFlows(
   engine: CodeGraphEngine,
-  entries: readonly GraphNode[],
+  entries: readonly TaintEntry[],
   options: { maxDepth: number; particles: number; threshold: number; maxSteps: number; extraLocks: RegExp | null; readOnly: RegExp | null; deadline: Deadline },
 ): Promise<{ turbulence: Turbulence[]; valves: Valve[]; steps: number; entriesDone: number }> {
   const g = engine.graph;
@@ -122,32 +127,39 @@ export async function simulateFlows(
   for (const entry of entries) {
     if (options.deadline.spent() || steps >= options.maxSteps) break;
     await options.deadline.pace();
-    const e = g.indexOf(entry.id);
+    const e = g.indexOf(entry.node.id);
     if (e < 0) continue;
-    const reached = walkCalls(g, e, options.maxDepth, 0, (v) => facts.of(v)?.locked === true);
+    const label = entryLabel(entry);
+    // A statement's facts under this classifier: the file's segment that starts where the entry's does.
+    const seg = entry.segment ? facts.segments(e).find((s) => s.startLine === entry.segment!.startLine) : undefined;
+    if (entry.segment && !seg) continue;
+    const factsOf = (v: number): FlowFacts | null => (v === e && seg ? seg.facts : facts.of(v));
+    const nameOf = (v: number): string => (v === e ? label : g.node(v)!.id);
+    const firstHop = seg ? (t: number) => calledIn(seg.code, g.node(t)!) : undefined;
+    const reached = walkCalls(g, e, options.maxDepth, 0, (v) => factsOf(v)?.locked === true, firstHop);
     steps += reached.order.length;
     for (const v of reached.order) {
-      const f = facts.of(v);
+      const f = factsOf(v);
       if (!f || f.writes.length === 0) continue;
       const node = g.node(v)!;
       for (const name of f.writes) {
         if (options.readOnly?.test(name)) continue;
         const key = `${node.path}::${name}`;
         if (f.locked) {
-          valves.push({ state: key, entry: entry.id, lock_at: node.id });
+          valves.push({ state: key, entry: label, lock_at: nameOf(v) });
           continue;
         }
         const s = states.get(key) ?? { writers: new Set(), entries: new Set(), paths: [] };
-        s.writers.add(node.id);
-        if (!s.entries.has(entry.id)) s.paths.push(callPath(g, reached, v));
-        s.entries.add(entry.id);
+        s.writers.add(nameOf(v));
+        if (!s.entries.has(label)) s.paths.push([label, ...callPath(g, reached, v).slice(1)]);
+        s.entries.add(label);
         states.set(key, s);
       }
     }
     // A locked function stops the walk: what it writes, and what lies beyond it, is behind the valve.
     for (const v of reached.order) {
-      const f = facts.of(v);
-      if (f?.locked && f.writes.length === 0) valves.push({ state: '(calls beyond)', entry: entry.id, lock_at: g.node(v)!.id });
+      const f = factsOf(v);
+      if (f?.locked && f.writes.length === 0) valves.push({ state: '(calls beyond)', entry: label, lock_at: nameOf(v) });
     }
     entriesDone++;
   }

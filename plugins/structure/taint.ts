@@ -46,7 +46,7 @@ function codeOf(engine: CodeGraphEngine, extraBoundaries: RegExp | null): Functi
 }
 
 /** The entry's statement calls target `t` by its name (a file node's call edges are the whole file's). */
-function calledIn(segmentCode: string, t: GraphNode): boolean {
+export function calledIn(segmentCode: string, t: GraphNode): boolean {
   return t.label !== '' && new RegExp(`(?<![\\w$])${t.label.replace(/\$/g, '\\$')}\\s*\\(`).test(segmentCode);
 }
 
@@ -118,19 +118,6 @@ function validatorCalled(g: CodeGraph, v: number, facts: FunctionCode<CodeFacts>
     if (facts.of(t)?.validator) found = `${g.node(t)!.label}(`;
   });
   return found;
-}
-
-/** Functions in scope whose own code reads untrusted input (request fields, argv, env, input()). */
-export async function findEntries(engine: CodeGraphEngine, inScope: (path: string) => boolean, deadline: Deadline, limit: number): Promise<GraphNode[]> {
-  const facts = codeOf(engine, null);
-  const out: GraphNode[] = [];
-  for (const [i, n] of engine.graph.nodes()) {
-    if ((n.kind !== 'function' && n.kind !== 'method') || !inScope(n.path) || deadline.spent()) continue;
-    await deadline.pace(); // a time check: yields only once the slice is spent (a node may read its file)
-    if (facts.of(i)?.source) out.push(n);
-    if (out.length >= limit) break;
-  }
-  return out;
 }
 
 /**

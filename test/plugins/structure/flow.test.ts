@@ -141,3 +141,70 @@ describe('flow_simulate on handlers sharing module state', function () {
     assert.deepEqual(r.json.turbulence.map((t: any) => t.state), ['src/stats.ts::hits']);
   });
 });
+
+// Inline Express handlers (top-level statements, not functions): the first does a read-await-write of
+// \`visits\` itself; the second reaches \`fill\`, whose check-then-act on \`cache\` spans an await; the
+// third only reads.
+const INLINE: Record<string, string> = {
+  'src/server.js': `const express = require('express');
+const app = express();
+let visits = 0;
+const cache = {};
+
+async function load(key) {
+  return key;
+}
+
+app.get('/count', async (req, res) => {
+  const n = visits;
+  await load(req.query.page);
+  visits = n + 1;
+  res.send(String(n));
+});
+
+app.get('/cached', async (req, res) => {
+  await fill(req.query.key);
+  res.send('ok');
+});
+
+app.get('/peek', (req, res) => {
+  res.send(String(visits + Object.keys(cache).length + req.query.n));
+});
+
+async function fill(key) {
+  if (!cache[key]) cache[key] = await load(key);
+}
+
+app.listen(3000);
+`,
+};
+
+describe('flow_simulate from inline handlers (a file\'s top-level statements)', function () {
+  this.timeout(60000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), INLINE);
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('detects the statements reading the request as entries (path:line) and reports what they and the functions they call write across an await', async () => {
+    const r = await h.call('flow_simulate', { agent_id: 'a' });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.deepEqual(r.json.entries, ['src/server.js:10', 'src/server.js:17', 'src/server.js:22']);
+    const byState = Object.fromEntries(r.json.turbulence.map((t: any) => [t.state, t]));
+    assert.deepEqual(Object.keys(byState).sort(), ['src/server.js::cache', 'src/server.js::visits']);
+    assert.deepEqual(byState['src/server.js::visits'].writers, ['src/server.js:10']);
+    assert.deepEqual(byState['src/server.js::visits'].entries, ['src/server.js:10']);
+    assert.deepEqual(byState['src/server.js::cache'].writers, ['function:src/server.js#fill']);
+    assert.deepEqual(byState['src/server.js::cache'].paths, [['src/server.js:17', 'function:src/server.js#fill']]);
+  });
+
+  it('takes a statement named path:line as an entry, and walks only the calls that statement makes', async () => {
+    const r = await h.call('flow_simulate', { agent_id: 'a', entry_nodes: ['src/server.js:22'] });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.deepEqual(r.json.entries, ['src/server.js:22']);
+    assert.equal(r.json.turbulence_count, 0);
+  });
+});
