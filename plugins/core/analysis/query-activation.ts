@@ -17,7 +17,7 @@
  */
 import type { CodeGraphEngine } from '../../graph/api.ts';
 import type { CodeGraph, GraphNode, NodeKind } from '../../graph/api.ts';
-import { tokenize } from '../../graph/api.ts';
+import { membersBeforeTheirTypes, queryNames, tokenize } from '../../graph/api.ts';
 import { pathLine } from '../../graph/api.ts';
 import { degreeOrder, fileIndexOf, KIND_CODE, kindCodes, relationCounts } from '../../graph/api.ts';
 import { MaxHeap } from '../../graph/api.ts';
@@ -309,6 +309,16 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
       };
     })
     .sort((a, b) => b.score - a.score || (a.node.id < b.node.id ? -1 : 1));
+  // As in seek: a type goes behind its own best member unless the query names it (spreading from its
+  // members' matches would otherwise lift the class above the method doing the work).
+  membersBeforeTheirTypes(
+    g,
+    ranked,
+    (r) => r.index,
+    (_r, type) => queryNames(req.query, type.label),
+    (r) => r.score,
+    (r, score) => ({ ...r, score }),
+  );
   const candidates = Int32Array.from(list);
   let byIndex: Map<number, number> | null = null;
   const scoreOf = (i: number): number => {

@@ -3,7 +3,7 @@
  * test intent), idf-weighted coverage, kind priors, and the PageRank blend. docs/graph-model.md
  * ("Seek and search") gives the formula.
  */
-import type { CodeGraph, NodeKind } from './graph.ts';
+import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { FIELDS, stem, STOP_WORDS, synonymsOf, tokenize, wholeTerm } from './lexical-text.ts';
 
 /** Query options for seek. */
@@ -231,32 +231,61 @@ const TYPE_KINDS = new Set(['class', 'interface', 'type']);
 /** Members that build the type rather than do its work (a Java constructor is named as its class). */
 const CONSTRUCTORS = new Set(['constructor', '__init__', '__new__', 'new']);
 
-/**
- * A type never outranks its own member among the hits unless the query names the type: a class
- * matches by its name and doc, its method by the code doing the work (`FileMigrationProvider` vs
- * `FileMigrationProvider.getMigrations` for "where are migration files read"), so the member goes
- * first and the type right after it (its score just below the member's). `ranked` is best first.
- */
+/** Seek's pass: a type the query does not name goes right after its own best-ranked member. */
 function membersBeforeTheirType(graph: CodeGraph, ranked: Scored[], q: SeekQuery): void {
   const wholeBit = q.terms.findIndex((t) => t.whole);
+  membersBeforeTheirTypes(
+    graph,
+    ranked,
+    (r) => r.node,
+    (r, t) => wholeBit >= 0 && (r.mask & (1 << wholeBit)) !== 0 && wholeTerm(t.label) === q.whole,
+    (r) => r.final,
+    (r, final) => ({ ...r, final }),
+  );
+}
+
+/** Whether a query names `label` as a whole (1–3 content words spelling it: `basic auth` names `BasicAuth`), as seek's whole-identifier term does. */
+export function queryNames(query: string, label: string): boolean {
+  const words = tokenize(query).filter((w) => !STOP_WORDS.has(w));
+  const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
+  return whole !== '' && wholeTerm(label) === whole;
+}
+
+/**
+ * A type never outranks its own member among ranked hits unless the query names the type: a class
+ * matches by its name and doc (or, spreading along edges, by the members that reach it), its method by
+ * the code doing the work (`FileMigrationProvider` vs `FileMigrationProvider.getMigrations` for
+ * "where are migration files read"). So the type's best-ranked member takes the type's place and
+ * score (the type's match is evidence for its members), and the type follows it, scored a thousandth
+ * below (listings round to 3 places). `ranked` is best first and is reordered in place; `named` says
+ * the query names the type; `withScore` gives an entry with another score.
+ */
+export function membersBeforeTheirTypes<T>(
+  graph: CodeGraph,
+  ranked: T[],
+  nodeOf: (r: T) => number,
+  named: (r: T, type: GraphNode) => boolean,
+  scoreOf: (r: T) => number,
+  withScore: (r: T, score: number) => T,
+): void {
   const moved = new Set<number>();
   for (let i = 0; i < ranked.length; i++) {
-    const t = graph.node(ranked[i].node);
-    if (!t || !TYPE_KINDS.has(t.kind) || moved.has(ranked[i].node)) continue;
-    if (wholeBit >= 0 && (ranked[i].mask & (1 << wholeBit)) !== 0 && wholeTerm(t.label) === q.whole) continue; // the query names it
+    const t = graph.node(nodeOf(ranked[i]));
+    if (!t || !TYPE_KINDS.has(t.kind) || moved.has(nodeOf(ranked[i]))) continue;
+    if (named(ranked[i], t)) continue;
     const prefix = `${t.qualifiedName ?? t.label}.`;
     let member = -1;
     for (let j = i + 1; j < ranked.length && member < 0; j++) {
-      const m = graph.node(ranked[j].node);
+      const m = graph.node(nodeOf(ranked[j]));
       if (m && m.path === t.path && (m.kind === 'method' || m.kind === 'function') && (m.qualifiedName ?? '').startsWith(prefix) && !CONSTRUCTORS.has(m.label) && m.label !== t.label) member = j;
     }
     if (member < 0) continue;
     const type = ranked[i];
-    moved.add(type.node);
-    ranked.splice(i, 1);
-    // The member moved up one place; the type goes right after it, scored a thousandth below it (listings round to 3 places).
-    ranked.splice(member, 0, { ...type, final: Math.max(0, ranked[member - 1].final - 1e-3) });
-    i--; // the hit now at i has not been looked at
+    moved.add(nodeOf(type));
+    const score = scoreOf(type);
+    const [m] = ranked.splice(member, 1);
+    ranked.splice(i, 1, withScore(m, score), withScore(type, Math.max(0, score - 1e-3)));
+    i--; // the hit now at i (the member) is looked at again: it may itself be a type with members
   }
 }
 

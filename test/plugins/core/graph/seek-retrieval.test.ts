@@ -150,6 +150,17 @@ describe('seek finds the function doing the work', function () {
     assert.equal((await seek('FolderMigrationProvider'))[0]?.id, 'class:src/migrations.ts#FolderMigrationProvider');
   });
 
+  it('activate, spreading from the matches, also lists the method in its class\'s place with the class right after it, unless the query names the class', async () => {
+    const activate = async (query: string) => (await h.call('activate', { agent_id: 'a', query })).json.results as { id: string; score: number }[];
+    const hits = await activate('where are migration files in a folder read and imported');
+    const method = rank(hits as Hit[], 'method:src/migrations.ts#FolderMigrationProvider.getAll');
+    const cls = rank(hits as Hit[], 'class:src/migrations.ts#FolderMigrationProvider');
+    assert.equal(method, 0, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    assert.equal(cls, 1, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    assert.ok(hits[0].score >= hits[1].score && hits[1].score >= (hits[2]?.score ?? 0), 'scores stay in rank order');
+    assert.equal((await activate('FolderMigrationProvider'))[0]?.id, 'class:src/migrations.ts#FolderMigrationProvider');
+  });
+
   it('drops stop words: "is", "with", "the" match nothing, not even isEmpty or withLock', async () => {
     assert.deepEqual(await seek('is with the'), []);
     const hits = await seek('where is the delay');
