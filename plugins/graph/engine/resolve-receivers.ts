@@ -92,7 +92,7 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
         } else v = memberValue(ctx, v, step.name, at);
         break;
       case 'call':
-        v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v.kind === 'function' ? returnOf(ctx, v.node, v.conf) : v.kind === 'external' ? v : null;
+        v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v.kind === 'function' ? returnOf(ctx, v.node, v.conf) : v.kind === 'external' ? v : v.kind === 'instance' ? callOf(ctx, v.node, v.conf) : null;
         break;
       case 'literal':
         v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v;
@@ -109,6 +109,12 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
     }
   }
   return v;
+}
+
+/** Calling an instance (`factory(app)`): what its class's `__call__` returns (a Protocol's call signature, a callable object). */
+function callOf(ctx: ReceiverContext, cls: number, conf: number): TypeValue | null {
+  const m = ctx.memberOf(cls, '__call__');
+  return m >= 0 ? returnOf(ctx, m, conf) : null;
 }
 
 // `A if cond else B` (brackets and strings already elided, so neither branch hides an `if`).

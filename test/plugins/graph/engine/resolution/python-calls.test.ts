@@ -321,3 +321,67 @@ def first():
     assert.deepEqual(await callersOf(h, 'method:app/fields.py#Unrelated.render'), []);
   });
 });
+
+describe('Python calls on what calling an object returns', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  // A fixture typed by a Protocol with __call__ (declared only for the type checker), and a callable object.
+  const FACTORY: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/client.py': `import httpx
+
+
+class Client:
+    def get(self, url) -> httpx.Response:
+        return httpx.get(url)
+
+
+class Maker:
+    def __call__(self, base) -> Client:
+        return Client()
+`,
+    'app/request.py': `class Request:
+    def json(self):
+        return {}
+`,
+    'tests/types.py': `from typing import TYPE_CHECKING, Protocol
+
+from app.client import Client
+
+if TYPE_CHECKING:
+
+    class ClientFactory(Protocol):
+        def __call__(self, base: str = "") -> Client: ...
+else:
+
+    class ClientFactory:
+        pass
+`,
+    'tests/test_app.py': `from app.client import Maker
+from tests.types import ClientFactory
+
+
+def test_get(client_factory: ClientFactory) -> None:
+    client = client_factory("x")
+    response = client.get("/")
+    response.json()
+
+
+def test_maker() -> None:
+    make = Maker()
+    make("y").get("/")
+`,
+  };
+
+  before(async () => {
+    h = await ingestedRepo(FACTORY);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('types the result of calling a Protocol-typed parameter or a callable object by its __call__, and takes json() on the outside library\'s response for no workspace method', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/client.py#Client.get'), ['function:tests/test_app.py#test_get', 'function:tests/test_app.py#test_maker']);
+    assert.deepEqual(await callersOf(h, 'method:app/request.py#Request.json'), []);
+  });
+});
