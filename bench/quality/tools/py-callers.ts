@@ -2,7 +2,10 @@
  * Ground truth for Python callers: pyright's language server (the npm `pyright` package) over stdio.
  * Declarations come from its documentSymbol answer (module functions, class methods; nested
  * functions are callers only); callers from callHierarchy/incomingCalls, the enclosing function or
- * method of each call, or the file for module-level code.
+ * method of each call, or the file for module-level code. pyright's incoming calls also list
+ * references that are no call (`callbacks = {"on_end": self.on_end}`, `self.app = self.not_found`):
+ * like the other languages' truth, only call sites count (a reference followed by `(`), except for a
+ * property, whose every read runs it.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
@@ -93,6 +96,30 @@ function pythonFiles(root: string, scope: string): string[] {
 }
 
 /** Computes the callers of every module function and class method under `scope` ('' for all). */
+const fileLines = new Map<string, string[]>();
+/** A file's lines by URI (read once). */
+function linesOf(uri: string): string[] {
+  let lines = fileLines.get(uri);
+  if (!lines) fileLines.set(uri, (lines = fs.readFileSync(fileURLToPath(uri), 'utf8').split('\n')));
+  return lines;
+}
+
+/** Whether the reference ending at `end` is called: the next code after it (spaces, line breaks) is `(`. */
+function calledAt(lines: readonly string[], end: Position): boolean {
+  for (let l = end.line, c = end.character; l < lines.length && l <= end.line + 3; l++, c = 0) {
+    const rest = lines[l].slice(c).trimStart();
+    if (rest === '' || rest === '\\') continue;
+    return rest.startsWith('(');
+  }
+  return false;
+}
+
+/** Whether a method symbol is a property (its decorators, between the symbol's start and its name, say so). */
+function isProperty(lines: readonly string[], s: DocumentSymbol): boolean {
+  const head = lines.slice(s.range.start.line, s.selectionRange.start.line + 1).join('\n');
+  return /@(?:\w+\.)*(?:property|cached_property)\b|@\w+\.(?:setter|getter|deleter)\b/.test(head);
+}
+
 export async function pyCallers(root: string, scope: string): Promise<TruthDeclaration[]> {
   fs.writeFileSync(path.join(root, 'pyrightconfig.json'), JSON.stringify({ include: ['.'], typeCheckingMode: 'basic' }));
   const proc = spawn(process.execPath, [path.join(PYRIGHT_DIR, 'langserver.index.js'), '--stdio'], { cwd: root });
@@ -110,7 +137,9 @@ export async function pyCallers(root: string, scope: string): Promise<TruthDecla
     const out: TruthDeclaration[] = [];
     for (const file of pythonFiles(root, scope)) {
       const uri = pathToFileURL(file).href;
-      lsp.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: fs.readFileSync(file, 'utf8') } });
+      const text = fs.readFileSync(file, 'utf8');
+      const lines = text.split('\n');
+      lsp.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text } });
       const symbols = (await lsp.request<DocumentSymbol[] | null>('textDocument/documentSymbol', { textDocument: { uri } })) ?? [];
       const targets: { name: string; kind: 'function' | 'method'; s: DocumentSymbol }[] = [];
       for (const s of symbols) {
@@ -122,8 +151,10 @@ export async function pyCallers(root: string, scope: string): Promise<TruthDecla
         const items = (await lsp.request<CallItem[] | null>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position })) ?? [];
         const callers = new Map<string, TruthCaller>();
         if (items.length) {
-          const incoming = (await lsp.request<{ from: CallItem }[] | null>('callHierarchy/incomingCalls', { item: items[0] })) ?? [];
-          for (const { from } of incoming) {
+          const incoming = (await lsp.request<{ from: CallItem; fromRanges: { start: Position; end: Position }[] }[] | null>('callHierarchy/incomingCalls', { item: items[0] })) ?? [];
+          const property = isProperty(lines, t.s);
+          for (const { from, fromRanges } of incoming) {
+            if (!property && !fromRanges.some((r) => calledAt(linesOf(from.uri), r.end))) continue; // a method value, not a call
             const isFile = from.kind === KIND.module || from.kind === KIND.file;
             const caller: TruthCaller = isFile ? { path: rel(from.uri), name: null, line: 0 } : { path: rel(from.uri), name: from.name, line: from.selectionRange.start.line + 1 };
             callers.set(`${caller.path}:${caller.line}`, caller);
