@@ -67,6 +67,7 @@ const BIND_SOURCES: Record<string, ExtractedBinding['source']> = {
   'bind.with': 'with',
   'bind.range': 'range',
   'bind.tparam': 'tparam',
+  'bind.narrow': 'assign',
 };
 
 /** Collects one file's bindings and return types. */
@@ -92,11 +93,17 @@ export class BindingCollector {
     let value: string | undefined;
     let owner = -1;
     let returns: string | undefined;
+    /** Last row of the block a narrowing holds in (`if isinstance(x, Foo):`); none after an `assert isinstance`. */
+    let blockEnd: number | undefined;
     const names: { node: Node; source: ExtractedBinding['source']; ofSelf: boolean }[] = [];
     for (const c of captures) {
       switch (c.name) {
         case 'bind.type':
-          type = typeText(this.text(c.node)) || undefined;
+          // `isinstance(x, (A, B))`: one of the classes.
+          type = (c.node.type === 'tuple' ? c.node.namedChildren.map((t) => typeText(this.text(t!))).join(' | ') : typeText(this.text(c.node))) || undefined;
+          break;
+        case 'bind.block':
+          blockEnd = c.node.endPosition.row;
           break;
         case 'bind.value':
           value = valueText(this.text(elementKeeping(c.node))) || undefined;
@@ -120,7 +127,8 @@ export class BindingCollector {
       if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls'))) continue;
       const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
       const closures = this.closures;
-      const endRow = n.ofSelf || closures === undefined ? undefined : closureEndRow(n.node, closures);
+      // A narrowing (`if isinstance(x, Foo):`) holds in its block only; a closure's names in the closure.
+      const endRow = blockEnd !== undefined ? blockEnd : n.ofSelf || closures === undefined ? undefined : closureEndRow(n.node, closures);
       if (endRow !== undefined) b.endRow = endRow;
       if (type !== undefined) b.type = type;
       if (value !== undefined) b.value = value;

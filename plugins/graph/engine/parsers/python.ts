@@ -51,6 +51,9 @@ export const PYTHON_QUERY = String.raw`
 (with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
 (except_clause value: (as_pattern [(identifier) (attribute)] @bind.type alias: (as_pattern_target (identifier) @bind.local)))
 (function_definition return_type: (type) @bind.returns) @bind.owner
+(if_statement condition: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) consequence: (block) @bind.block (#eq? @_isinstance "isinstance"))
+(elif_clause condition: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) consequence: (block) @bind.block (#eq? @_isinstance "isinstance"))
+(assert_statement . (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) (#eq? @_isinstance "isinstance"))
 `;
 
 /** Python 3.12 (PEP 695): `type X = ...` statements are type symbols; type parameters are not references. */

@@ -21,6 +21,7 @@
  * - `@bind.<local|param|field|selffield|with|range>`: a bound name, with `@bind.type` (declared type) and/or
  *   `@bind.value` (value, or the collection a `range` name iterates); `selffield` is `self.x`/`this.x`,
  *   a field of the enclosing method's class. `@bind.owner` + `@bind.returns`: a declaration's result type.
+ *   `@bind.narrow` + `@bind.type`: a name narrowed to a type (`isinstance(x, Foo)`), in `@bind.block` only when given.
  * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
  *
  * A tree with parse errors yields no fact taken from its broken parts (parse-errors.ts): a declaration

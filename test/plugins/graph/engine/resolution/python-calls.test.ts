@@ -385,3 +385,66 @@ def test_maker() -> None:
     assert.deepEqual(await callersOf(h, 'method:app/request.py#Request.json'), []);
   });
 });
+
+describe('Python isinstance narrowing', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const NARROW: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/parts.py': `class Upload:
+    async def read(self):
+        return b""
+
+    def extra(self):
+        return 0
+
+
+class Field:
+    def text(self):
+        return ""
+
+
+class Other:
+    def read(self):
+        return b""
+
+    def extra(self):
+        return 0
+
+    def text(self):
+        return ""
+`,
+    'app/handlers.py': `from app.parts import Field, Other, Upload
+
+
+async def handle(items, request):
+    for key, value in items:
+        if isinstance(value, Upload):
+            await value.read()
+        elif isinstance(value, Field):
+            value.text()
+    value.extra()
+
+
+def check(kwargs):
+    part = kwargs.get("part")
+    assert isinstance(part, (Field, Upload))
+    return part.text()
+`,
+  };
+
+  before(async () => {
+    h = await ingestedRepo(NARROW);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('types a name by isinstance in the if/elif block it guards and after an assert (a tuple of classes as their union), and not past the block', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/parts.py#Upload.read'), ['function:app/handlers.py#handle']);
+    assert.deepEqual(await callersOf(h, 'method:app/parts.py#Field.text'), ['function:app/handlers.py#check', 'function:app/handlers.py#handle']);
+    assert.deepEqual(await callersOf(h, 'method:app/parts.py#Other.read'), []);
+    assert.deepEqual(await callersOf(h, 'method:app/parts.py#Upload.extra'), [], 'past the if block the name is not narrowed');
+    assert.deepEqual(await callersOf(h, 'method:app/parts.py#Other.text'), []);
+  });
+});
