@@ -23,6 +23,7 @@ const NOTES: Record<BenchRepo['language'], string[]> = {
   python: [
     'pyright resolves receivers by inferred types; a call on a receiver whose type it cannot infer (an unannotated parameter, a value from an untyped library) is missing from the truth.',
     'A call through a base-class-typed receiver counts for the base method, not the overrides.',
+    'Only call sites count: pyright\'s incoming calls also list method values (a callback dict, `self.app = self.not_found`), which are dropped; every read of a property counts.',
   ],
   go: [
     'Static callees from go/types: a call through an interface value counts for the interface method, which is not a declaration here, not for its implementations.',
