@@ -95,6 +95,11 @@ export class BuilderTables {
     const n = this.node(classIndex);
     return this.files.get(n.path)?.typeFacts.fields.get(n.qualifiedName ?? '')?.get(name);
   }
+  /** Each base a class-like node extends, as a dotted name. */
+  basesOf(classIndex: number): readonly string[] {
+    const n = this.node(classIndex);
+    return this.files.get(n.path)?.typeFacts.bases.get(n.qualifiedName ?? '') ?? [];
+  }
   /** Lookups of a file (imports resolved in its last link), cached until the next relink. */
   scopeOfFile(path: string): FileScope | undefined {
     let scope = this.fileScopes.get(path);

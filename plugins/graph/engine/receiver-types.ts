@@ -75,6 +75,10 @@ const COLLECTIONS = new Set([
   'Vec', 'VecDeque', 'BTreeSet', 'HashSet', 'IntoIter', 'Iter', 'Slice',
 ]);
 const MAPPINGS = new Set(['dict', 'Dict', 'Mapping', 'MutableMapping', 'DefaultDict', 'OrderedDict', 'Map', 'HashMap', 'TreeMap', 'LinkedHashMap', 'BTreeMap', 'Record', 'ReadonlyMap', 'ConcurrentHashMap']);
+/** Whether a type name is a collection or mapping whose elements the receiver rules can follow (`ArrayList`, `Mapping`). */
+export function isContainerTypeName(name: string): boolean {
+  return COLLECTIONS.has(name) || MAPPINGS.has(name);
+}
 const TRANSPARENT = new Set(['Optional', 'Final', 'ClassVar', 'Annotated', 'Box', 'Rc', 'Arc', 'Ref', 'RefMut', 'Cow', 'Pin', 'MutexGuard', 'Readonly', 'Awaitable', 'Coroutine', 'Type', 'type']);
 const WRAPPERS = new Set(['Option', 'Result', 'Optional', 'Promise', 'Future', 'CompletableFuture', 'Mutex', 'RwLock', 'RefCell', 'Cell', 'AtomicReference', 'WeakReference']);
 /** Methods that take a wrapped value out (`opt.unwrap()`, `opt.get()`, `lock.lock()`). */

@@ -27,6 +27,8 @@ export interface SymbolTables {
   isProperty(index: number): boolean;
   /** A field the class-like node itself declares (`self.x = ...`, struct field), not inherited ones. */
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined;
+  /** Each base a class-like node extends, as a dotted name (`httpx.Client`, `ArrayList`). */
+  basesOf(classIndex: number): readonly string[];
   /** The lookups of a file (to read a type written there), without its local bindings. */
   scopeOfFile(path: string): FileScope | undefined;
   /** Resolved imports of a file (to follow re-exports). */

@@ -119,7 +119,14 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
   if (SELF_RECEIVERS.has(recv)) {
     const cls = ownerClass(scope.path, call.caller, scope, tables, deps);
     const m = cls >= 0 ? member(cls, callee, tables, 1, deps) : NONE;
-    return m.targets.length ? m : unknownReceiver(callee, scope, tables, deps);
+    if (m.targets.length) return m;
+    // `self.app(…)` with a field `app` (`self.app = endpoint`): the callable the field holds, never a same-named method
+    // elsewhere (Java's `this.x()` is always a method).
+    if (cls >= 0 && scope.language !== 'java' && hasField(cls, callee, tables, deps)) {
+      const held = receiverType(receiverContext(scope, tables, deps), `${recv}.${callee}`, call.caller, call.line);
+      return held && (held.kind === 'function' || held.kind === 'class') ? { targets: [held.node], confidence: Math.min(1, held.conf) } : NONE;
+    }
+    return unknownReceiver(callee, scope, tables, deps);
   }
   if (recv === 'super' || recv.startsWith('super(') || recv === 'base') {
     const cls = ownerClass(scope.path, call.caller, scope, tables, deps);
@@ -197,6 +204,14 @@ export function resolveAccess(call: ExtractedCall, scope: FileScope, tables: Sym
     if (type?.kind === 'instance') r = member(type.node, name, tables, Math.min(1, type.conf), deps);
   }
   return r.targets.length === 1 && tables.isProperty(r.targets[0]) ? r : NONE;
+}
+
+/** Whether a class or a workspace ancestor declares or assigns a field `name`. */
+function hasField(cls: number, name: string, tables: SymbolTables, deps: Dependencies, seen: number[] = []): boolean {
+  if (seen.includes(cls) || seen.length > 4) return false;
+  seen.push(cls);
+  deps.push(tables.node(cls).label);
+  return tables.fieldOf(cls, name) !== undefined || tables.parentsOf(cls).some((p) => hasField(p, name, tables, deps, seen));
 }
 
 /** A bare call of a local binding: the function it aliases (`f = helper; f()`), else nothing. */

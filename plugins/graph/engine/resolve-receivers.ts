@@ -7,7 +7,7 @@
 import type { ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
-import { bindingAt, builtinMethodResult, elementOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
+import { bindingAt, builtinMethodResult, elementOf, isContainerTypeName, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
 
 /** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
@@ -109,6 +109,25 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
     }
   }
   return v;
+}
+
+/**
+ * Whether a class or one of its workspace ancestors extends a class imported from outside the
+ * workspace (`class TestClient(httpx.Client)`): a member it lacks here is that base's
+ * (`client.cookies`), of an outside type — not a workspace method to guess by name. A collection or
+ * mapping base (`extends ArrayList<Node>`) is not counted: its element accessors give workspace values.
+ */
+function outsideBase(ctx: ReceiverContext, cls: number, seen: number[] = []): boolean {
+  if (seen.includes(cls) || seen.length > 4) return false;
+  seen.push(cls);
+  const tables = ctx.tables;
+  const bases = tables.basesOf(cls);
+  if (bases.length) {
+    ctx.deps.push(tables.node(cls).label);
+    const scope = tables.scopeOfFile(tables.node(cls).path);
+    if (scope && bases.some((b) => scope.externalNames.has(b.split('.')[0]) && !isContainerTypeName(b.slice(b.lastIndexOf('.') + 1)))) return true;
+  }
+  return tables.parentsOf(cls).some((p) => outsideBase(ctx, p, seen));
 }
 
 /** Calling an instance (`factory(app)`): what its class's `__call__` returns (a Protocol's call signature, a callable object). */
@@ -306,7 +325,7 @@ function memberValue(ctx: ReceiverContext, v: TypeValue, name: string, at: Posit
       const field = fieldValue(ctx, v.node, name, at);
       if (field) return field;
       const m = ctx.memberOf(v.node, name);
-      if (m < 0) return null;
+      if (m < 0) return outsideBase(ctx, v.node) ? { kind: 'external', conf: v.conf } : null;
       if (CLASS_LIKE.has(tables.node(m).kind)) return { kind: 'class', node: m, conf: v.conf };
       // A Python method read without a call is a property: its value is what it returns.
       return v.kind === 'instance' && tables.node(m).language === 'python' ? returnOf(ctx, m, v.conf) : null;
@@ -342,7 +361,7 @@ function methodResult(ctx: ReceiverContext, v: TypeValue, name: string, at: Posi
     case 'instance':
     case 'class': {
       const m = ctx.memberOf(v.node, name);
-      if (m < 0) return null;
+      if (m < 0) return outsideBase(ctx, v.node) ? { kind: 'external', conf: v.conf } : null;
       return CLASS_LIKE.has(ctx.tables.node(m).kind) ? { kind: 'instance', node: m, conf: v.conf } : returnOf(ctx, m, v.conf);
     }
     case 'module': {

@@ -16,6 +16,8 @@ export interface TypeFacts {
   params: ReadonlyMap<string, string[]>;
   /** qualifiedNames of Python `@property` getters (accesses of them are calls). */
   properties: ReadonlySet<string>;
+  /** class qualifiedName → each base it extends, as a dotted name (`httpx.Client`, `ArrayList`). */
+  bases: ReadonlyMap<string, readonly string[]>;
   /** Local names the file imports (re-exports are followed through them). */
   imported: string[];
   /**
@@ -35,6 +37,7 @@ const NO_STRINGS: Map<string, string> = new Map();
 const NO_PARAMS: Map<string, string[]> = new Map();
 const NO_FIELDS: Map<string, Map<string, { type?: string; value?: string }>> = new Map();
 const NO_NAMES: Set<string> = new Set();
+const NO_BASES: Map<string, string[]> = new Map();
 
 /** The type facts of an extraction (fields: bindings whose scope is a class-like symbol of the file). */
 export function typeFactsOf(extraction: FileExtraction): TypeFacts {
@@ -57,10 +60,18 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     // A declared type wins over an inferred value; the first declaration wins over later ones.
     if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
   }
+  const bases = new Map<string, string[]>();
+  for (const inh of extraction.inherits) {
+    if (inh.kind !== 'extends') continue;
+    const name = inh.qualifier ? `${inh.qualifier}.${inh.parent}` : inh.parent;
+    const list = bases.get(inh.child);
+    if (!list) bases.set(inh.child, [name]);
+    else if (!list.includes(name)) list.push(name);
+  }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
   const json =
-    returns.size || fields.size || params.size || properties.size
-      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties]])
+    returns.size || fields.size || params.size || properties.size || bases.size
+      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases]])
       : JSON.stringify(imports);
   const signature = createHash('sha1').update(json).digest('base64');
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
@@ -69,14 +80,15 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     fields: fields.size ? fields : NO_FIELDS,
     params: params.size ? params : NO_PARAMS,
     properties: properties.size ? properties : NO_NAMES,
+    bases: bases.size ? bases : NO_BASES,
     imported,
     signature,
   };
 }
 
-/** Names whose resolution elsewhere may read these facts: owners of return types and fields, properties, and imported names. */
+/** Names whose resolution elsewhere may read these facts: owners of return types, fields and bases, properties, and imported names. */
 export function typeFactNames(facts: TypeFacts): string[] {
   // `Foo.load#2` is found by the name `load`.
   const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1).replace(/#\d+$/, '');
-  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...facts.imported];
+  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.imported];
 }

@@ -448,3 +448,65 @@ def check(kwargs):
     assert.deepEqual(await callersOf(h, 'method:app/parts.py#Other.text'), []);
   });
 });
+
+describe('Python members a workspace class does not define', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const OUTSIDE: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/client.py': `import httpx
+
+
+class Client(httpx.Client):
+    def fetch(self, url):
+        return url
+
+
+class Jar:
+    def delete(self, name):
+        return name
+`,
+    'app/router.py': `def not_found(scope):
+    return None
+
+
+class Router:
+    def app(self, scope):
+        return scope
+
+
+class Route:
+    def __init__(self, endpoint):
+        self.app = endpoint
+        self.fallback = not_found
+
+    def handle(self, scope):
+        self.fallback(scope)
+        return self.app(scope)
+`,
+    'app/use.py': `from app.client import Client
+
+
+def clear(client: Client) -> None:
+    client.cookies.delete("session")
+    client.fetch("/")
+`,
+  };
+
+  before(async () => {
+    h = await ingestedRepo(OUTSIDE);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('takes a member missing from a class with an outside base for that base\'s, not a same-named workspace method', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/client.py#Client.fetch'), ['function:app/use.py#clear']);
+    assert.deepEqual(await callersOf(h, 'method:app/client.py#Jar.delete'), []);
+  });
+
+  it('calls what a field holds for self.field(…), never a same-named method of another class', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/router.py#Router.app'), []);
+    assert.deepEqual(await callersOf(h, 'function:app/router.py#not_found'), ['method:app/router.py#Route.handle']);
+  });
+});
