@@ -148,6 +148,9 @@ export function predictedKey(n: GraphNode, truth: readonly TruthCaller[], counts
     const cls = truth.filter((c) => c.name !== null && c.path === n.path && bareName(c.name) === owner && c.line <= n.startLine).sort((a, b) => b.line - a.line)[0];
     if (cls) return callerKey(cls);
   }
+  // A function named by the variable holding it (`const res = function action() {…}`: m1nd's `res`, the checker's `action`).
+  const same = n.kind === 'function' ? truth.find((c) => c.name !== null && c.path === n.path && c.line === n.startLine) : undefined;
+  if (same) return callerKey(same);
   const inner = truth.find((c) => c.name !== null && c.path === n.path && n.startLine < c.line && c.line <= n.endLine);
   if (inner && (n.kind === 'function' || n.kind === 'method')) {
     counts.enclosing++;
