@@ -18,6 +18,8 @@ export type TypeValue =
   | { kind: 'wrapper'; inner: TypeValue | null; conf: number }
   /** One of several workspace instances (`FileField | DataField`, `Union[A, B]`): a member call may run any of theirs. */
   | { kind: 'union'; members: (TypeValue & { kind: 'instance' })[]; conf: number }
+  /** A value typed only by what calling it gives (Python `Callable[[A], R]`, `Callable[..., R]`). */
+  | { kind: 'callable'; result: TypeValue | null; conf: number }
   | { kind: 'external'; conf: number };
 
 /** Most members a union keeps (beyond, it says too little to link a call). */
@@ -189,6 +191,7 @@ export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number
     return { kind: 'collection', element: typeValue(arg, lookup, conf), conf };
   }
   if (t.args.length && TRANSPARENT.has(last)) return typeValue(t.args[0], lookup, conf);
+  if (t.args.length === 2 && last === 'Callable') return { kind: 'callable', result: typeValue(t.args[1], lookup, conf), conf };
   if (t.args.length > 1 && last === 'Union') return unionOf(t.args.map((u) => typeValue(u, lookup, conf)), conf);
   if (t.args.length && WRAPPERS.has(last)) return { kind: 'wrapper', inner: typeValue(t.args[0], lookup, conf), conf };
   if (DYNAMIC_TYPES.has(t.name)) return null;

@@ -92,7 +92,7 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
         } else v = memberValue(ctx, v, step.name, at);
         break;
       case 'call':
-        v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v.kind === 'function' ? returnOf(ctx, v.node, v.conf) : v.kind === 'external' ? v : v.kind === 'instance' ? callOf(ctx, v.node, v.conf) : null;
+        v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v.kind === 'function' ? returnOf(ctx, v.node, v.conf) : v.kind === 'external' ? v : v.kind === 'instance' ? callOf(ctx, v.node, v.conf) : v.kind === 'callable' ? v.result : null;
         break;
       case 'literal':
         v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v;

@@ -357,7 +357,9 @@ else:
     class ClientFactory:
         pass
 `,
-    'tests/test_app.py': `from app.client import Maker
+    'tests/test_app.py': `from typing import Callable
+
+from app.client import Client, Maker
 from tests.types import ClientFactory
 
 
@@ -370,6 +372,10 @@ def test_get(client_factory: ClientFactory) -> None:
 def test_maker() -> None:
     make = Maker()
     make("y").get("/")
+
+
+def test_callable(factory: Callable[..., Client]) -> None:
+    factory().get("/")
 `,
   };
 
@@ -380,8 +386,8 @@ def test_maker() -> None:
     await h?.close();
   });
 
-  it('types the result of calling a Protocol-typed parameter or a callable object by its __call__, and takes json() on the outside library\'s response for no workspace method', async () => {
-    assert.deepEqual(await callersOf(h, 'method:app/client.py#Client.get'), ['function:tests/test_app.py#test_get', 'function:tests/test_app.py#test_maker']);
+  it('types the result of calling a Protocol-typed parameter or a callable object by its __call__, and a Callable[..., R] parameter as R, and takes json() on the outside library\'s response for no workspace method', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/client.py#Client.get'), ['function:tests/test_app.py#test_callable', 'function:tests/test_app.py#test_get', 'function:tests/test_app.py#test_maker']);
     assert.deepEqual(await callersOf(h, 'method:app/request.py#Request.json'), []);
   });
 });
