@@ -108,6 +108,12 @@ export class BindingCollector {
         case 'bind.value':
           value = valueText(this.text(elementKeeping(c.node))) || undefined;
           break;
+        case 'bind.mapvalues': {
+          // `for k, v in d.items()`: `v` ranges over `d`'s values.
+          const of = valueText(this.text(c.node));
+          value = of ? `${of}.values()` : undefined;
+          break;
+        }
         case 'bind.owner':
           owner = c.node.startIndex;
           break;

@@ -47,6 +47,7 @@ export const PYTHON_QUERY = String.raw`
 (dictionary_splat_pattern (identifier) @bind.param)
 (for_statement left: (identifier) @bind.range right: (_) @bind.value)
 (for_statement left: (pattern_list (identifier) @bind.local))
+(for_statement left: (pattern_list (identifier) . (identifier) @bind.range .) right: (call function: (attribute object: (_) @bind.mapvalues attribute: (identifier) @_items)) (#eq? @_items "items"))
 (for_statement left: (tuple_pattern (identifier) @bind.local))
 (with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
 (except_clause value: (as_pattern [(identifier) (attribute)] @bind.type alias: (as_pattern_target (identifier) @bind.local)))

@@ -392,7 +392,7 @@ def test_callable(factory: Callable[..., Client]) -> None:
   });
 });
 
-describe('Python isinstance narrowing', function () {
+describe('Python isinstance narrowing and mapping items', function () {
   this.timeout(60_000);
   let h: Harness;
   const NARROW: Record<string, string> = {
@@ -436,6 +436,11 @@ def check(kwargs):
     part = kwargs.get("part")
     assert isinstance(part, (Field, Upload))
     return part.text()
+
+
+def texts(fields: dict[str, Field]):
+    for name, field in fields.items():
+        field.text()
 `,
   };
 
@@ -446,9 +451,9 @@ def check(kwargs):
     await h?.close();
   });
 
-  it('types a name by isinstance in the if/elif block it guards and after an assert (a tuple of classes as their union), and not past the block', async () => {
+  it('types a name by isinstance in the if/elif block it guards and after an assert (a tuple of classes as their union), and not past the block; for k, v in d.items() gives v the mapping\'s value type', async () => {
     assert.deepEqual(await callersOf(h, 'method:app/parts.py#Upload.read'), ['function:app/handlers.py#handle']);
-    assert.deepEqual(await callersOf(h, 'method:app/parts.py#Field.text'), ['function:app/handlers.py#check', 'function:app/handlers.py#handle']);
+    assert.deepEqual(await callersOf(h, 'method:app/parts.py#Field.text'), ['function:app/handlers.py#check', 'function:app/handlers.py#handle', 'function:app/handlers.py#texts']);
     assert.deepEqual(await callersOf(h, 'method:app/parts.py#Other.read'), []);
     assert.deepEqual(await callersOf(h, 'method:app/parts.py#Upload.extra'), [], 'past the if block the name is not narrowed');
     assert.deepEqual(await callersOf(h, 'method:app/parts.py#Other.text'), []);
