@@ -18,6 +18,8 @@ export type TypeValue =
   | { kind: 'wrapper'; inner: TypeValue | null; conf: number }
   /** One of several workspace instances (`FileField | DataField`, `Union[A, B]`): a member call may run any of theirs. */
   | { kind: 'union'; members: (TypeValue & { kind: 'instance' })[]; conf: number }
+  /** A fixed-length tuple (`tuple[Pattern, str, dict[str, Convertor]]`): `a, b, c = f()` takes its items by position. */
+  | { kind: 'tuple'; items: (TypeValue | null)[]; conf: number }
   /** A value typed only by what calling it gives (Python `Callable[[A], R]`, `Callable[..., R]`). */
   | { kind: 'callable'; result: TypeValue | null; conf: number }
   | { kind: 'external'; conf: number };
@@ -186,6 +188,10 @@ export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number
   if (t.union) return unionOf(t.union.map((u) => typeValue(u, lookup, conf)), conf);
   if (t.element) return { kind: 'collection', element: typeValue(t.element, lookup, conf), conf };
   const last = t.name.slice(t.name.lastIndexOf('.') + 1);
+  // `tuple[A, B]` (not `tuple[A, ...]`, whose `...` parses as a nameless type).
+  if ((last === 'tuple' || last === 'Tuple') && t.args.length >= 2 && t.args.every((a) => a.name !== '' || a.union !== undefined || a.element !== undefined)) {
+    return { kind: 'tuple', items: t.args.map((a) => typeValue(a, lookup, conf)), conf };
+  }
   if (t.args.length && (COLLECTIONS.has(last) || MAPPINGS.has(last))) {
     const arg = MAPPINGS.has(last) ? t.args[t.args.length - 1] : t.args[0];
     return { kind: 'collection', element: typeValue(arg, lookup, conf), conf };
@@ -201,8 +207,8 @@ export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number
   return found?.kind === 'external' ? found : null;
 }
 
-/** One step of a chain: `.name` (member), `()` call, `[]` index, `{}` literal, `.(T)` Go assertion. */
-export type ChainStep = { op: 'member'; name: string } | { op: 'call' } | { op: 'index' } | { op: 'literal' } | { op: 'assert'; type: string } | { op: 'unwrap' };
+/** One step of a chain: `.name` (member), `()` call, `[]` index, `{}` literal, `.(T)` Go assertion, `[#k]` the k-th item an unpacking takes. */
+export type ChainStep = { op: 'member'; name: string } | { op: 'call' } | { op: 'index' } | { op: 'literal' } | { op: 'assert'; type: string } | { op: 'unwrap' } | { op: 'nth'; k: number };
 
 /** A receiver or value text split into its head and steps; null when it is not a plain chain. */
 export interface Chain {
@@ -235,6 +241,9 @@ export function parseChain(text: string): Chain | null {
     } else if (t.startsWith('[]')) {
       steps.push({ op: 'index' });
       t = t.slice(2);
+    } else if ((s = /^\[#(\d+)\]/.exec(t))) {
+      steps.push({ op: 'nth', k: Number(s[1]) });
+      t = t.slice(s[0].length);
     } else if (t.startsWith('{}')) {
       steps.push({ op: 'literal' });
       t = t.slice(2);
@@ -268,8 +277,14 @@ export function parseChain(text: string): Chain | null {
 export function elementOf(v: TypeValue | null): TypeValue | null {
   if (!v) return null;
   if (v.kind === 'collection') return v.element;
+  if (v.kind === 'tuple') return unionOf(v.items, v.conf);
   if (v.kind === 'external') return v;
   return null;
+}
+
+/** The k-th item an unpacking (`a, b = v`) takes: a tuple's item at k, a collection's element. */
+export function nthOf(v: TypeValue | null, k: number): TypeValue | null {
+  return v?.kind === 'tuple' ? (v.items[k] ?? null) : elementOf(v);
 }
 
 /** What a method call on a collection or wrapper gives, when it is one of the known shapes. */

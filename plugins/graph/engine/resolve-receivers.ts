@@ -7,7 +7,7 @@
 import type { ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
-import { bindingAt, builtinMethodResult, elementOf, isContainerTypeName, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
+import { bindingAt, builtinMethodResult, elementOf, isContainerTypeName, nthOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
 
 /** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
@@ -99,6 +99,9 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
         break;
       case 'index':
         v = elementOf(v);
+        break;
+      case 'nth':
+        v = nthOf(v, step.k);
         break;
       case 'unwrap':
         v = v.kind === 'wrapper' ? v.inner : v;

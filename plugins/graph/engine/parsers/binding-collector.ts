@@ -68,7 +68,17 @@ const BIND_SOURCES: Record<string, ExtractedBinding['source']> = {
   'bind.range': 'range',
   'bind.tparam': 'tparam',
   'bind.narrow': 'assign',
+  'bind.unpack': 'assign',
+  'bind.selfunpack': 'field',
 };
+
+/** `a, b = v` / `self.a, self.b = v`: the position of a target among the unpacked names, or -1. */
+function unpackIndex(node: Node): number {
+  const target = node.parent?.type === 'attribute' ? node.parent : node;
+  const list = target.parent;
+  if (!list || (list.type !== 'pattern_list' && list.type !== 'tuple_pattern')) return -1;
+  return list.namedChildren.findIndex((c) => c?.id === target.id);
+}
 
 /** Collects one file's bindings and return types. */
 export class BindingCollector {
@@ -95,7 +105,7 @@ export class BindingCollector {
     let returns: string | undefined;
     /** Last row of the block a narrowing holds in (`if isinstance(x, Foo):`); none after an `assert isinstance`. */
     let blockEnd: number | undefined;
-    const names: { node: Node; source: ExtractedBinding['source']; ofSelf: boolean }[] = [];
+    const names: { node: Node; source: ExtractedBinding['source']; ofSelf: boolean; unpack: boolean }[] = [];
     for (const c of captures) {
       switch (c.name) {
         case 'bind.type':
@@ -122,7 +132,7 @@ export class BindingCollector {
           break;
         default: {
           const source = BIND_SOURCES[c.name];
-          if (source !== undefined) names.push({ node: c.node, source, ofSelf: c.name === 'bind.selffield' });
+          if (source !== undefined) names.push({ node: c.node, source, ofSelf: c.name === 'bind.selffield' || c.name === 'bind.selfunpack', unpack: c.name === 'bind.unpack' || c.name === 'bind.selfunpack' });
         }
       }
     }
@@ -137,7 +147,12 @@ export class BindingCollector {
       const endRow = blockEnd !== undefined ? blockEnd : n.ofSelf || closures === undefined ? undefined : closureEndRow(n.node, closures);
       if (endRow !== undefined) b.endRow = endRow;
       if (type !== undefined) b.type = type;
-      if (value !== undefined) b.value = value;
+      if (value !== undefined) {
+        // An unpacking target takes the value's item at its position (`[#k]`, read by the receiver rules).
+        const k = n.unpack ? unpackIndex(n.node) : -1;
+        if (!n.unpack) b.value = value;
+        else if (k >= 0) b.value = `${value}[#${k}]`;
+      }
       this.pending.push(b);
     }
   }

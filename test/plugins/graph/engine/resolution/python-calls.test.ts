@@ -521,3 +521,54 @@ def clear(client: Client) -> None:
     assert.deepEqual(await callersOf(h, 'function:app/router.py#not_found'), ['method:app/router.py#Route.handle']);
   });
 });
+
+describe('Python unpacking by position', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const UNPACK: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/routes.py': `class Route:
+    def match(self):
+        return True
+
+
+class Tail:
+    def match(self):
+        return False
+
+
+def split(text) -> tuple[Route, Tail]:
+    return Route(), Tail()
+
+
+def use(text):
+    route, tail = split(text)
+    route.match()
+
+
+class Holder:
+    def __init__(self, text):
+        self.route, self.tail = split(text)
+
+    def go(self):
+        return self.tail.match()
+
+
+def each(routes: list[Route]):
+    for i, r in enumerate(routes):
+        r.match()
+`,
+  };
+
+  before(async () => {
+    h = await ingestedRepo(UNPACK);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('gives a, b = f() (locals or self fields) the items of f\'s tuple return type by position, and for i, x in enumerate(xs) the element', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/routes.py#Route.match'), ['function:app/routes.py#each', 'function:app/routes.py#use']);
+    assert.deepEqual(await callersOf(h, 'method:app/routes.py#Tail.match'), ['method:app/routes.py#Holder.go']);
+  });
+});
