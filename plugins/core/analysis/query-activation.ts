@@ -309,13 +309,13 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
       };
     })
     .sort((a, b) => b.score - a.score || (a.node.id < b.node.id ? -1 : 1));
-  // As in seek: a type goes behind its own best member unless the query names it (spreading from its
-  // members' matches would otherwise lift the class above the method doing the work).
+  // As in seek: a type (a constructor) goes behind its class's best method unless the query names it
+  // (asks about construction): spreading from its members' matches would otherwise lift it above the work.
   membersBeforeTheirTypes(
     g,
     ranked,
     (r) => r.index,
-    (_r, type) => queryNames(req.query, type.label),
+    (_r, node) => queryNames(req.query, node),
     (r) => r.score,
     (r, score) => ({ ...r, score }),
   );

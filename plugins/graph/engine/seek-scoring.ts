@@ -231,53 +231,68 @@ const TYPE_KINDS = new Set(['class', 'interface', 'type']);
 /** Members that build the type rather than do its work (a Java constructor is named as its class). */
 const CONSTRUCTORS = new Set(['constructor', '__init__', '__new__', 'new']);
 
-/** Seek's pass: a type the query does not name goes right after its own best-ranked member. */
+/** Query words that ask how an object is made: a constructor may then outrank the methods of its class. */
+const CONSTRUCTION = new Set(['init', 'initialize', 'initialise', 'initialization', 'initialisation', 'initializer', 'construct', 'constructs', 'constructed', 'constructor', 'constructors', 'instantiate', 'instantiated', 'instantiation', 'create', 'creates', 'created', 'creating', 'new']);
+
+/** Seek's pass: a type the query does not name, or a constructor it does not ask about, goes right after its class's best-ranked method. */
 function membersBeforeTheirType(graph: CodeGraph, ranked: Scored[], q: SeekQuery): void {
   const wholeBit = q.terms.findIndex((t) => t.whole);
+  const construction = q.terms.some((t) => CONSTRUCTION.has(t.word));
   membersBeforeTheirTypes(
     graph,
     ranked,
     (r) => r.node,
-    (r, t) => wholeBit >= 0 && (r.mask & (1 << wholeBit)) !== 0 && wholeTerm(t.label) === q.whole,
+    (r, t) => (TYPE_KINDS.has(t.kind) ? wholeBit >= 0 && (r.mask & (1 << wholeBit)) !== 0 && wholeTerm(t.label) === q.whole : construction),
     (r) => r.final,
     (r, final) => ({ ...r, final }),
   );
 }
 
-/** Whether a query names `label` as a whole (1–3 content words spelling it: `basic auth` names `BasicAuth`), as seek's whole-identifier term does. */
-export function queryNames(query: string, label: string): boolean {
+/**
+ * Whether a query names a node the way `membersBeforeTheirTypes` asks: a type as a whole (1–3
+ * content words spelling it: `basic auth` names `BasicAuth`, as seek's whole-identifier term does), a
+ * constructor by asking how an object is made (`init`, `create`, `constructor`, `new`, …).
+ */
+export function queryNames(query: string, node: Pick<GraphNode, 'kind' | 'label'>): boolean {
   const words = tokenize(query).filter((w) => !STOP_WORDS.has(w));
+  if (!TYPE_KINDS.has(node.kind)) return words.some((w) => CONSTRUCTION.has(w));
   const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
-  return whole !== '' && wholeTerm(label) === whole;
+  return whole !== '' && wholeTerm(node.label) === whole;
 }
 
 /**
- * A type never outranks its own member among ranked hits unless the query names the type: a class
- * matches by its name and doc (or, spreading along edges, by the members that reach it), its method by
- * the code doing the work (`FileMigrationProvider` vs `FileMigrationProvider.getMigrations` for
- * "where are migration files read"). So the type's best-ranked member takes the type's place and
- * score (the type's match is evidence for its members), and the type follows it, scored a thousandth
- * below (listings round to 3 places). `ranked` is best first and is reordered in place; `named` says
- * the query names the type; `withScore` gives an entry with another score.
+ * A type never outranks its own method among ranked hits unless the query names the type, nor a
+ * constructor another method of its class unless the query asks how objects are made: a class
+ * matches by its name and doc (or, spreading along edges, by the members that reach it), a
+ * constructor by the settings it stores, and the method by the code doing the work
+ * (`FileMigrationProvider` vs `FileMigrationProvider.getMigrations` for "where are migration files
+ * read"; `CORSMiddleware.__init__` vs `is_allowed_origin`). So the best-ranked such method takes the
+ * type's (constructor's) place and score — its match is evidence for the class — and the type follows
+ * it, scored a thousandth below (listings round to 3 places). `ranked` is best first and is reordered
+ * in place; `named` says the query names the type or asks about construction; `withScore` gives an
+ * entry with another score.
  */
 export function membersBeforeTheirTypes<T>(
   graph: CodeGraph,
   ranked: T[],
   nodeOf: (r: T) => number,
-  named: (r: T, type: GraphNode) => boolean,
+  named: (r: T, node: GraphNode) => boolean,
   scoreOf: (r: T) => number,
   withScore: (r: T, score: number) => T,
 ): void {
   const moved = new Set<number>();
   for (let i = 0; i < ranked.length; i++) {
     const t = graph.node(nodeOf(ranked[i]));
-    if (!t || !TYPE_KINDS.has(t.kind) || moved.has(nodeOf(ranked[i]))) continue;
-    if (named(ranked[i], t)) continue;
-    const prefix = `${t.qualifiedName ?? t.label}.`;
+    if (!t || moved.has(nodeOf(ranked[i]))) continue;
+    const q = t.qualifiedName ?? t.label;
+    // The class whose methods may go first: the type itself, or a constructor's class.
+    const owner = TYPE_KINDS.has(t.kind) ? q : isConstructor(t) ? q.slice(0, q.lastIndexOf('.')) : '';
+    if (owner === '' || named(ranked[i], t)) continue;
+    const prefix = `${owner}.`;
     let member = -1;
     for (let j = i + 1; j < ranked.length && member < 0; j++) {
       const m = graph.node(nodeOf(ranked[j]));
-      if (m && m.path === t.path && (m.kind === 'method' || m.kind === 'function') && (m.qualifiedName ?? '').startsWith(prefix) && !CONSTRUCTORS.has(m.label) && m.label !== t.label) member = j;
+      if (m && m.path === t.path && (m.kind === 'method' || m.kind === 'function') && (m.qualifiedName ?? '').startsWith(prefix) && !(m.qualifiedName ?? '').slice(prefix.length).includes('.') && !isConstructor(m)) member = j;
     }
     if (member < 0) continue;
     const type = ranked[i];
@@ -287,6 +302,14 @@ export function membersBeforeTheirTypes<T>(
     ranked.splice(i, 1, withScore(m, score), withScore(type, Math.max(0, score - 1e-3)));
     i--; // the hit now at i (the member) is looked at again: it may itself be a type with members
   }
+}
+
+/** A constructor: `constructor`, `__init__`, `__new__`, `new`, or a Java one (named as its class, `Foo.Foo`). */
+function isConstructor(n: GraphNode): boolean {
+  if (n.kind !== 'method') return false;
+  if (CONSTRUCTORS.has(n.label)) return true;
+  const q = (n.qualifiedName ?? '').replace(/#\d+$/, '').split('.');
+  return q.length >= 2 && q[q.length - 1] === q[q.length - 2];
 }
 
 /**

@@ -89,6 +89,20 @@ function writeRetrievalRepo(root: string): string {
       '}',
       '',
     ].join('\n'),
+    // A constructor storing the settings the question names, and the method doing the check.
+    'net/origins.py': [
+      'class OriginPolicy:',
+      '    def __init__(self, allowed_origins=(), allow_origin_regex=None, allow_all_origins=False):',
+      '        self.allowed_origins = allowed_origins',
+      '        self.allow_origin_regex = allow_origin_regex',
+      '        self.allow_all_origins = allow_all_origins or "*" in allowed_origins',
+      '',
+      '    def check(self, origin):',
+      '        if self.allow_all_origins:',
+      '            return True',
+      '        return origin in self.allowed_origins',
+      '',
+    ].join('\n'),
     'net/headers.py': ['def parse_header_line(line):', '    """Split one raw header line into its name and value."""', '    name, _, value = line.partition(":")', '    return name.strip(), value.strip()', ''].join('\n'),
     'docs/retries.md': ['# Retrying failed requests', '', 'Failed requests are retried with a growing delay; the retry count is an option.', ''].join('\n'),
     'test/retry.test.ts': [
@@ -148,6 +162,15 @@ describe('seek finds the function doing the work', function () {
     assert.equal(method, 0, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
     assert.ok(cls > method, `the class (at ${cls}) comes after its method`);
     assert.equal((await seek('FolderMigrationProvider'))[0]?.id, 'class:src/migrations.ts#FolderMigrationProvider');
+  });
+
+  it('lists a method of a class above its constructor, unless the query asks how objects are made', async () => {
+    const hits = await seek('is this origin allowed by the allowed origins');
+    const method = rank(hits, 'method:net/origins.py#OriginPolicy.check');
+    const init = rank(hits, 'method:net/origins.py#OriginPolicy.__init__');
+    assert.ok(method >= 0 && init > method, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    const made = await seek('initialize the allowed origins');
+    assert.ok(rank(made, 'method:net/origins.py#OriginPolicy.__init__') < rank(made, 'method:net/origins.py#OriginPolicy.check'), JSON.stringify(made.slice(0, 4).map((x) => [x.id, x.score])));
   });
 
   it('activate, spreading from the matches, also lists the method in its class\'s place with the class right after it, unless the query names the class', async () => {
