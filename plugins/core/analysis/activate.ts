@@ -41,9 +41,9 @@ export const activateVerb = defineVerb({
   stages: ['find', 'orient', 'diagnose'],
   next: 'view',
   guide: [
-    'Seeds come from the lexical index (names, docs, paths), exact ids or paths, and words taught with `learn`. Each result carries the dimensions it scored on:',
+    'Seeds come from `seek`\'s ranking (names, signatures, docs, bodies, paths; the function doing the work before types and tests), exact ids or paths, and words taught with `learn`. Each result carries the dimensions it scored on:',
     '- `structural`: best-first propagation over every relation in both directions (hubs damped), plus a bonus where several activated neighbours converge;',
-    '- `semantic`: the node\'s own lexical match;',
+    '- `semantic`: the node\'s own seek score, relative to the best hit;',
     '- `temporal`: git recency and churn of its file (unavailable without git history);',
     '- `causal`: dependency edges only, forward, backward at 0.7.',
     '',

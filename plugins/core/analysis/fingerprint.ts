@@ -50,7 +50,7 @@ export const fingerprintVerb = defineVerb({
     const probes = args.probe_queries ?? [];
     let responseNote: string | undefined;
     if (probes.length) {
-      await activationReady(engine);
+      await activationReady(engine, 'names');
       const probed = probeResponses(graph, engine, probes, call.agentId, target?.index);
       const useResponse = probed.dimensions >= MIN_RESPONSE_DIMENSIONS;
       if (!useResponse) {

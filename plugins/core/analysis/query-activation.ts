@@ -1,7 +1,9 @@
 /**
  * Spreading activation for a free-text query, shared by activate, warmup, missing, focus and
- * fingerprint probes. Seeds come from a bounded lexical index (names, docs, paths; see
- * seed-index.ts), exact ids/paths and words the agents taught with `learn`; four dimensions then
+ * fingerprint probes. Seeds come from seek's ranking (BM25F over names, signatures, docs, bodies
+ * and paths, with its kind priors: the function doing the work first, tests behind; fingerprint
+ * probes use the bounded name/doc/path index of seed-index.ts instead), exact ids/paths and words the
+ * agents taught with `learn`; four dimensions then
  * score every node the seeds reach:
  *
  * - structural: best-first propagation over every relation, both directions, hub-damped, plus a
@@ -48,6 +50,12 @@ export interface ActivationRequest {
   seedLimit?: number;
   /** Apply the agent's warmup/trail boosts (default true). */
   boosts?: boolean;
+  /**
+   * Where lexical seeds come from: `seek`'s ranking (default: the code doing the work), or `names`,
+   * the bounded name/doc/path index (fingerprint probes: the concepts a probe names, not every body
+   * that uses its words — a compared node would otherwise seed its own response).
+   */
+  seedFrom?: 'seek' | 'names';
   /** Named boost overlays to add (e.g. `runtime_heat`), applied only when listed. */
   overlays?: readonly string[];
 }
@@ -131,17 +139,18 @@ const dense = new DenseScores();
 const topHeap = new MaxHeap();
 
 /**
- * What `activateQuery` reads, made ahead between yields to the event loop (8 ms slices): the lexical
- * seed index (a first activation on the stdlib's graph otherwise built it in one ~0.9 s stretch),
- * each node's file, the per-version facts (kinds, degree order, relation counts) and propagation's
- * scratch arrays (a few ms each).
+ * What `activateQuery` reads, made ahead between yields to the event loop: the seek index and
+ * PageRank (`prepareSeek`: built off the main thread or in background slices) or, for `names` seeds,
+ * the seed index (8 ms slices), each node's file, the per-version facts (kinds, degree order,
+ * relation counts) and propagation's scratch arrays (a few ms each).
  * Verbs await it before their first `activateQuery`; cheap once made.
  */
-export async function activationReady(engine: CodeGraphEngine): Promise<void> {
+export async function activationReady(engine: CodeGraphEngine, seedFrom: 'seek' | 'names' = 'seek'): Promise<void> {
   const g = engine.graph;
   const t0 = performance.now();
   const pace = slicePace(8);
-  await warmSeedIndex(g, pace);
+  if (seedFrom === 'names') await warmSeedIndex(g, pace);
+  else await engine.prepareSeek();
   await warmFileIndex(g, pace);
   for (const fact of [kindCodes, degreeOrder, relationCounts, reservePropagation]) {
     await pace();
@@ -176,10 +185,23 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
     lexical.push({ index: i, signal: 1 });
     matched.set(i, [q]);
   }
-  for (const h of lexicalSeeds(g, req.query, Math.max(seedLimit, 60))) {
-    if (matched.has(h.index)) continue;
-    lexical.push({ index: h.index, signal: h.score });
-    matched.set(h.index, h.matched);
+  if (req.seedFrom === 'names') {
+    for (const h of lexicalSeeds(g, req.query, Math.max(seedLimit, 60))) {
+      if (matched.has(h.index)) continue;
+      lexical.push({ index: h.index, signal: h.score });
+      matched.set(h.index, h.matched);
+    }
+  } else {
+    // seek's ranking (names, signatures, docs, bodies, paths; kind priors, tests behind), each signal
+    // relative to the best hit: one text-relevance engine for both verbs.
+    const hits = engine.seek(req.query, { topK: Math.max(seedLimit, 60), minScore: 0 }).results;
+    const top = hits[0]?.score ?? 0;
+    for (const h of hits) {
+      const i = g.indexOf(h.id);
+      if (i < 0 || matched.has(i) || top <= 0) continue;
+      lexical.push({ index: i, signal: h.score / top });
+      matched.set(i, h.matched);
+    }
   }
   for (const s of lexical) {
     M[s.index] = s.signal;

@@ -184,6 +184,12 @@ describe('seek finds the function doing the work', function () {
     assert.equal((await activate('FolderMigrationProvider'))[0]?.id, 'class:src/migrations.ts#FolderMigrationProvider');
   });
 
+  it('activate seeds from seek\'s ranking: a function found only by the code in its body is a seed and the first result', async () => {
+    const r = (await h.call('activate', { agent_id: 'a', query: 'readdir of the folder' })).json;
+    assert.equal(r.seeds[0], 'method:src/migrations.ts#FolderMigrationProvider.getAll', JSON.stringify(r.seeds));
+    assert.equal(r.results[0].id, 'method:src/migrations.ts#FolderMigrationProvider.getAll', JSON.stringify(r.results.slice(0, 3).map((x: { id: string }) => x.id)));
+  });
+
   it('drops stop words: "is", "with", "the" match nothing, not even isEmpty or withLock', async () => {
     assert.deepEqual(await seek('is with the'), []);
     const hits = await seek('where is the delay');
