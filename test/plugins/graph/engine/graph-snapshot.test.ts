@@ -304,3 +304,13 @@ describe('the graph snapshot', function () {
     db.close();
   });
 });
+
+describe('the snapshot stamp of built and source code', () => {
+  it('is the same hash whether the build script or the running sources compute it, so dist/ and its sources share a store', async () => {
+    const { linkerRevision } = await import('../../../../plugins/graph/engine/linker-revision.ts');
+    const script = (await import(new URL('../../../../scripts/linker-revision.mjs', import.meta.url).href)) as { linkerRevision(dir: string): string };
+    const dir = new URL('../../../../plugins/graph/engine/', import.meta.url).pathname;
+    assert.match(linkerRevision(dir), /^[0-9a-f]{10}$/);
+    assert.equal(script.linkerRevision(dir), linkerRevision(dir));
+  });
+});
