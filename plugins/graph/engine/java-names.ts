@@ -9,6 +9,23 @@ import type { FileScope } from './file-scope.ts';
 import { member } from './member-lookup.ts';
 import { CLASS_LIKE, NONE, lexicalChain, type Dependencies, type NameResolution, type SymbolTables } from './resolution-tables.ts';
 
+/**
+ * java.lang's types: every Java file sees them without an import, so a simple name of one that no
+ * workspace type answers (a class of that name in the package or imported wins) is the JDK's —
+ * `Class<?> c; c.getName()`, `Integer.parseInt(s)` — never a same-named workspace method to guess.
+ */
+export const JAVA_LANG: ReadonlySet<string> = new Set([
+  'Object', 'String', 'Class', 'Integer', 'Long', 'Short', 'Byte', 'Double', 'Float', 'Boolean', 'Character', 'Number',
+  'Math', 'StrictMath', 'System', 'Thread', 'ThreadLocal', 'Runtime', 'StringBuilder', 'StringBuffer', 'Enum', 'Record',
+  'Iterable', 'Comparable', 'Runnable', 'CharSequence', 'AutoCloseable', 'Cloneable', 'Appendable', 'Readable', 'Void',
+  'ClassLoader', 'Process', 'ProcessBuilder', 'Module', 'Package', 'StackTraceElement', 'Throwable', 'Exception', 'Error',
+  'RuntimeException', 'IllegalArgumentException', 'IllegalStateException', 'NullPointerException', 'UnsupportedOperationException',
+  'IndexOutOfBoundsException', 'ArrayIndexOutOfBoundsException', 'StringIndexOutOfBoundsException', 'ArithmeticException',
+  'ClassCastException', 'NumberFormatException', 'CloneNotSupportedException', 'InterruptedException', 'ReflectiveOperationException',
+  'NoSuchFieldException', 'NoSuchMethodException', 'ClassNotFoundException', 'InstantiationException', 'IllegalAccessException',
+  'SecurityException', 'AssertionError', 'OutOfMemoryError', 'StackOverflowError', 'LinkageError', 'NegativeArraySizeException',
+]);
+
 /** Members `name` of the classes named like the Java files (`Util.check` in `Util.java`). */
 export function staticMembers(files: readonly string[], name: string, tables: SymbolTables, kinds: ReadonlySet<NodeKind>): number[] {
   const out: number[] = [];

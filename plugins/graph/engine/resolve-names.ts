@@ -86,7 +86,8 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
     const declared = /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u.test(name) ? findBinding(ctx, scope, name, call.caller, call.line)?.type : undefined;
     if (declared) return declared;
     const t = receiverType(ctx, text, call.caller, call.line);
-    return t && (t.kind === 'instance' || t.kind === 'class') ? tables.node(t.node).label : undefined;
+    if (t && (t.kind === 'instance' || t.kind === 'class')) return tables.node(t.node).label;
+    return callResultType(ctx, text, call.caller, call.line);
   };
   if (!call.receiver && (call.callee === 'this' || call.callee === 'super')) {
     // `this(…)`/`super(…)` in a constructor: a constructor of the class or of its superclass.
@@ -100,6 +101,33 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
     return pickConstructor(cls, call, scope.path, argType, tables, deps);
   }
   return pickOverloads(resolveByName(call, scope, tables, deps), call, scope.path, argType, tables, deps);
+}
+
+/** Result types of JDK methods common enough to type an argument by (`value.toString()`, `n.intValue()`), whatever the receiver. */
+const JDK_RESULTS: Readonly<Record<string, string>> = {
+  toString: 'String', name: 'String', getName: 'String', getSimpleName: 'String', toLowerCase: 'String', toUpperCase: 'String',
+  trim: 'String', strip: 'String', substring: 'String', valueOf: 'String', toExternalForm: 'String', getMessage: 'String',
+  byteValue: 'byte', shortValue: 'short', intValue: 'int', longValue: 'long', floatValue: 'float', doubleValue: 'double',
+  booleanValue: 'boolean', charValue: 'char', length: 'int', size: 'int', hashCode: 'int', ordinal: 'int',
+  equals: 'boolean', isEmpty: 'boolean', contains: 'boolean', startsWith: 'boolean', endsWith: 'boolean',
+};
+
+/**
+ * The static type (as written) of a Java call used as an argument, `recv.m(…)`: the declared result
+ * of the workspace method it runs (`primitive.getAsNumber()` → `Number`), else that of a common JDK
+ * method of that name (`value.toString()` → `String`); `String.valueOf(x)` is a `String`.
+ */
+function callResultType(ctx: ReceiverContext, text: string, caller: string | null, line: number): string | undefined {
+  const m = /^(.*)\.([\p{ID_Start}_$][\p{ID_Continue}$]*)\([^()]*\)$/u.exec(text);
+  if (!m) return undefined;
+  const recv = receiverType(ctx, m[1], caller, line);
+  if (recv && (recv.kind === 'instance' || recv.kind === 'class')) {
+    const method = ctx.memberOf(recv.node, m[2]);
+    const declared = method >= 0 ? ctx.tables.returnTypeOf(method) : undefined;
+    if (declared) return declared;
+    if (method >= 0) return undefined; // a workspace method with no declared result here: do not guess
+  }
+  return JDK_RESULTS[m[2]];
 }
 
 /** Resolves a call by its name, receiver and scope (overloads not yet told apart). */

@@ -8,6 +8,7 @@ import type { ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
 import { bindingAt, builtinMethodResult, elementOf, isContainerTypeName, nthOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
+import { JAVA_LANG } from './java-names.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
 
 /** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
@@ -173,6 +174,7 @@ function evalHead(ctx: ReceiverContext, name: string, at: Position): TypeValue |
   if (mod) return { kind: 'module', files: mod, conf: 1 };
   if (scope.externalNames.has(name)) return { kind: 'external', conf: 1 };
   const r = ctx.lookup(name, at.caller, scope, VALUE_KINDS);
+  if (r.targets.length === 0 && scope.language === 'java' && JAVA_LANG.has(name)) return { kind: 'external', conf: 1 }; // `Integer.parseInt(…)`
   if (r.targets.length !== 1) return null;
   return symbolValue(tables, r.targets[0], r.confidence);
 }
@@ -237,6 +239,7 @@ function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Pos
       return bound?.kind === 'instance' ? { kind: 'class', node: bound.node, conf: bound.conf } : bound?.kind === 'external' ? bound : null;
     }
     const r = ctx.lookup(last, at.caller, scope, TYPE_NODE_KINDS);
+    if (r.targets.length === 0 && scope.language === 'java' && parts.length === 1 && JAVA_LANG.has(last)) return { kind: 'external', conf }; // `Class<?> c`
     return r.targets.length === 1 ? { kind: 'class', node: r.targets[0], conf: Math.min(conf, r.confidence) } : null;
   };
   return typeValue(parsed, lookup, conf);

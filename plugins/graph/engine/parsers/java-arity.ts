@@ -63,6 +63,7 @@ function argShape(a: Node, text: (n: Node) => string): string {
   if (lit) return `:${lit}`;
   if (INTEGER_LITERALS.has(a.type)) return /[lL]$/.test(text(a)) ? ':long' : ':int';
   if (a.type === 'identifier') return text(a);
+  if (a.type === 'class_literal') return ':Class'; // `LocalDate.class`
   // `this`, `this.state`, `state()`, `x.y()`: typed at resolution from bindings, fields and return types.
   if (EXPRESSIONS.has(a.type)) {
     const t = fold(text(a));
@@ -71,6 +72,17 @@ function argShape(a: Node, text: (n: Node) => string): string {
   if (a.type === 'object_creation_expression' || a.type === 'cast_expression') {
     const t = a.childForFieldName('type');
     return t ? `:${baseType(text(t))}` : '';
+  }
+  if (a.type === 'parenthesized_expression' && a.namedChildren.length === 1 && a.namedChildren[0]) return argShape(a.namedChildren[0], text);
+  // `v == null ? null : v.toString()`: the branch that is not `null` (both alike, else unknown).
+  if (a.type === 'ternary_expression') {
+    const yes = a.childForFieldName('consequence');
+    const no = a.childForFieldName('alternative');
+    if (!yes || !no) return '';
+    if (yes.type === 'null_literal') return argShape(no, text);
+    if (no.type === 'null_literal') return argShape(yes, text);
+    const [x, y] = [argShape(yes, text), argShape(no, text)];
+    return x === y ? x : '';
   }
   return '';
 }

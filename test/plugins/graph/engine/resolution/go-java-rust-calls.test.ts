@@ -407,3 +407,79 @@ describe('Rust call resolution by receiver type', function () {
     assert.deepEqual(await callersOf(h, 'method:src/store.rs#Item.add'), ['function:src/app.rs#touch_all']);
   });
 });
+
+describe('Java overloads typed by call results, and java.lang receivers', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  // `Writer.value` has four overloads of one parameter; each call below can run exactly one.
+  const JAVA_ARGS: Record<string, string> = {
+    'src/main/java/json/Writer.java': `package json;
+
+public class Writer {
+  public Writer value(String s) { return this; }
+  public Writer value(boolean b) { return this; }
+  public Writer value(long n) { return this; }
+  public Writer value(Number n) { return this; }
+}
+`,
+    'src/main/java/json/Primitive.java': `package json;
+
+public class Primitive {
+  public Number getAsNumber() { return 1; }
+  public boolean getAsBoolean() { return true; }
+}
+`,
+    'src/main/java/json/Names.java': `package json;
+
+public class Names {
+  static String getName(String s) { return s; }
+  static int parseInt(String s, int from) { return 0; }
+
+  public Adapter adapter(Class<?> type) { return null; }
+  public Adapter adapter(Token type) { return null; }
+}
+`,
+    'src/main/java/json/Token.java': `package json;
+
+public class Token {}
+`,
+    'src/main/java/json/Adapter.java': `package json;
+
+public class Adapter {}
+`,
+    'src/main/java/json/Write.java': `package json;
+
+public class Write {
+  void number(Writer out, Primitive p) { out.value(p.getAsNumber()); }
+  void flag(Writer out, Primitive p) { out.value(p.getAsBoolean()); }
+  void text(Writer out, Object o) { out.value(o == null ? null : o.toString()); }
+  void count(Writer out, Integer n) { out.value(n.longValue()); }
+  String kind(Class<?> type) { return type.getName(); }
+  int number(String s) { return Integer.parseInt(s); }
+  Adapter lookup(Names names) { return names.adapter(String.class); }
+}
+`,
+  };
+
+  before(async () => {
+    h = await ingestedRepo(JAVA_ARGS);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('picks the overload by a workspace method\'s declared result, a JDK method\'s (toString, longValue), the non-null branch of a ternary and a class literal', async () => {
+    const W = 'method:src/main/java/json/Writer.java#Writer';
+    assert.deepEqual(await callersOf(h, `${W}.value`), ['method:src/main/java/json/Write.java#Write.text']);
+    assert.deepEqual(await callersOf(h, `${W}.value#2`), ['method:src/main/java/json/Write.java#Write.flag']);
+    assert.deepEqual(await callersOf(h, `${W}.value#3`), ['method:src/main/java/json/Write.java#Write.count']);
+    assert.deepEqual(await callersOf(h, `${W}.value#4`), ['method:src/main/java/json/Write.java#Write.number']);
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/json/Names.java#Names.adapter'), ['method:src/main/java/json/Write.java#Write.lookup']);
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/json/Names.java#Names.adapter#2'), []);
+  });
+
+  it('takes Class<?> and Integer for java.lang\'s, never a same-named workspace method', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/json/Names.java#Names.getName'), []);
+    assert.deepEqual(await callersOf(h, 'method:src/main/java/json/Names.java#Names.parseInt'), []);
+  });
+});
