@@ -191,7 +191,7 @@ export function scoreCandidates(
     if (kinds && !kinds.has(n.kind)) continue;
     if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
     if (wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
-    const prior = kindPrior(n.kind, (flags[node] & 1) !== 0, q);
+    const prior = kindPrior(n.kind, (flags[node] & 1) !== 0, q) * (n.kind === 'method' && declaredOnly(graph, n) ? INTERFACE_MEMBER : 1);
     const lexical = text * prior;
     const pr = pagerank ? (pagerank[node] ?? 0) : 0;
     // log-compress: PageRank is heavy-tailed; it separates near-ties and never lifts a weak match far.
@@ -228,6 +228,15 @@ export function scoreCandidates(
 }
 
 const TYPE_KINDS = new Set(['class', 'interface', 'type']);
+/** The prior of an interface's method, as of an interface: the words of a contract, the work done by its implementations. */
+const INTERFACE_MEMBER = 0.65;
+
+/** Whether a method is a member of an interface (TS/Java): a signature its implementations fulfil. */
+function declaredOnly(graph: CodeGraph, n: GraphNode): boolean {
+  const q = n.qualifiedName ?? '';
+  const dot = q.lastIndexOf('.');
+  return dot > 0 && graph.get(`interface:${n.path}#${q.slice(0, dot)}`) !== null;
+}
 /** Members that build the type rather than do its work (a Java constructor is named as its class). */
 const CONSTRUCTORS = new Set(['constructor', '__init__', '__new__', 'new']);
 

@@ -89,6 +89,24 @@ function writeRetrievalRepo(root: string): string {
       '}',
       '',
     ].join('\n'),
+    // An interface method documented for the question, and the class method doing it.
+    'src/store.ts': [
+      'export interface RecordStore {',
+      '  /** Persists one record. */',
+      '  persistRecord(record: string): Promise<void>;',
+      '}',
+      '',
+      'export class FileRecordStore implements RecordStore {',
+      '  async persistRecord(record: string): Promise<void> {',
+      '    await writeTemp(record);',
+      '    await renameOver(record);',
+      '  }',
+      '}',
+      '',
+      'async function writeTemp(_r: string): Promise<void> {}',
+      'async function renameOver(_r: string): Promise<void> {}',
+      '',
+    ].join('\n'),
     // A constructor storing the settings the question names, and the method doing the check.
     'net/origins.py': [
       'class OriginPolicy:',
@@ -162,6 +180,13 @@ describe('seek finds the function doing the work', function () {
     assert.equal(method, 0, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
     assert.ok(cls > method, `the class (at ${cls}) comes after its method`);
     assert.equal((await seek('FolderMigrationProvider'))[0]?.id, 'class:src/migrations.ts#FolderMigrationProvider');
+  });
+
+  it('lists the class method doing the work above the interface method that only declares it', async () => {
+    const hits = await seek('where is a record persisted');
+    const impl = rank(hits, 'method:src/store.ts#FileRecordStore.persistRecord');
+    const decl = rank(hits, 'method:src/store.ts#RecordStore.persistRecord');
+    assert.ok(impl >= 0 && (decl < 0 || decl > impl), JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
   });
 
   it('lists a method of a class above its constructor, unless the query asks how objects are made', async () => {
