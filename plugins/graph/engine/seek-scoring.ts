@@ -1,6 +1,6 @@
 /**
- * From BM25F sums to seek scores: query analysis (content terms, the whole identifier, question and
- * test intent), idf-weighted coverage, kind priors, and the PageRank blend. docs/graph-model.md
+ * From BM25F sums to seek scores: query analysis (content terms, the whole identifier, test
+ * intent), idf-weighted coverage, kind priors, and the PageRank blend. docs/graph-model.md
  * ("Seek and search") gives the formula.
  */
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
@@ -62,13 +62,10 @@ export interface SeekQuery {
   idf: number[];
   /** The whole-identifier term, when the query is short enough to be one. */
   whole: string;
-  /** The query asks where/how/what: docs and types step back behind functions. */
-  question: boolean;
   /** The query asks for tests ("test", "spec"): test code comes first. */
   wantsTests: boolean;
 }
 
-const QUESTION = /^\s*(where|how|what|which|who|why|when|find|show)\b|\?\s*$/i;
 const TEST_WORDS = /\b(tests?|testing|tested|specs?|unittests?|fixtures?)\b/i;
 /** Bits in a 32-bit mask per node; the whole-identifier term takes one. */
 const MAX_TERMS = 31;
@@ -88,16 +85,17 @@ export function analyzeQuery(text: string, index: { idf(term: string): number })
   // Short queries may name an identifier (`parse header`, `retryRequest`): match it whole too.
   const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
   if (whole && !seen.has(whole)) terms.push({ term: whole, word: words.join(''), expand: false, whole: true, synonyms: [] });
-  return { terms, idf: terms.map((t) => index.idf(t.term)), whole, question: QUESTION.test(text), wantsTests: TEST_WORDS.test(text) };
+  return { terms, idf: terms.map((t) => index.idf(t.term)), whole, wantsTests: TEST_WORDS.test(text) };
 }
 
 /**
  * How much a kind of hit is worth before its text is compared: the function doing the work first;
  * classes just behind; types and interfaces (the words without the work) further; Markdown sections
- * behind code for questions; files and directories only as a fallback. Code in test files steps
+ * behind code, however the query is phrased ("where is X parsed" or "parse X"); files and directories
+ * only as a fallback. Code in test files steps
  * back unless the query asks for tests, and then comes first.
  */
-export function kindPrior(kind: NodeKind, isTest: boolean, q: Pick<SeekQuery, 'question' | 'wantsTests'>): number {
+export function kindPrior(kind: NodeKind, isTest: boolean, q: Pick<SeekQuery, 'wantsTests'>): number {
   let p: number;
   switch (kind) {
     case 'function':
@@ -112,7 +110,7 @@ export function kindPrior(kind: NodeKind, isTest: boolean, q: Pick<SeekQuery, 'q
       p = 0.65;
       break;
     case 'section':
-      p = q.question ? 0.5 : 0.75;
+      p = 0.5;
       break;
     default:
       p = 0.55;

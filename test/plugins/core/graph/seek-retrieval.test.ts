@@ -182,6 +182,13 @@ describe('seek finds the function doing the work', function () {
     assert.equal((await seek('FolderMigrationProvider'))[0]?.id, 'class:src/migrations.ts#FolderMigrationProvider');
   });
 
+  it('keeps the Markdown section behind the function for an imperative query too', async () => {
+    const hits = await seek('retry failed requests with a growing delay');
+    const fn = rank(hits, 'function:src/http/retry.ts#retryRequest');
+    const section = hits.findIndex((r) => r.kind === 'section');
+    assert.ok(fn >= 0 && (section < 0 || section > fn), JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+  });
+
   it('lists the class method doing the work above the interface method that only declares it', async () => {
     const hits = await seek('where is a record persisted');
     const impl = rank(hits, 'method:src/store.ts#FileRecordStore.persistRecord');
