@@ -9,7 +9,7 @@ import { exportedFrom, resolveBareName } from './bare-names.ts';
 import { isBuiltinMethod } from './builtin-names.ts';
 import type { ExtractedBinding, ExtractedCall } from './extraction.ts';
 import type { FileScope } from './file-scope.ts';
-import { inheritedMember } from './java-names.ts';
+import { inheritedMember, JAVA_LANG } from './java-names.ts';
 import { enclosingClass, member, memberOf } from './member-lookup.ts';
 import { CALLABLE_KINDS, CLASS_LIKE, MAX_AMBIGUOUS, NONE, TYPE_KINDS, found, lexicalChain, type Dependencies, type NameResolution, type SymbolTables } from './resolution-tables.ts';
 import { pickConstructor, pickOverloads, type ArgTypeOf } from './resolve-overloads.ts';
@@ -106,7 +106,7 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
 /** Result types of JDK methods common enough to type an argument by (`value.toString()`, `n.intValue()`), whatever the receiver. */
 const JDK_RESULTS: Readonly<Record<string, string>> = {
   toString: 'String', name: 'String', getName: 'String', getSimpleName: 'String', toLowerCase: 'String', toUpperCase: 'String',
-  trim: 'String', strip: 'String', substring: 'String', valueOf: 'String', toExternalForm: 'String', getMessage: 'String',
+  trim: 'String', strip: 'String', substring: 'String', toExternalForm: 'String', getMessage: 'String',
   byteValue: 'byte', shortValue: 'short', intValue: 'int', longValue: 'long', floatValue: 'float', doubleValue: 'double',
   booleanValue: 'boolean', charValue: 'char', length: 'int', size: 'int', hashCode: 'int', ordinal: 'int',
   equals: 'boolean', isEmpty: 'boolean', contains: 'boolean', startsWith: 'boolean', endsWith: 'boolean',
@@ -115,11 +115,12 @@ const JDK_RESULTS: Readonly<Record<string, string>> = {
 /**
  * The static type (as written) of a Java call used as an argument, `recv.m(…)`: the declared result
  * of the workspace method it runs (`primitive.getAsNumber()` → `Number`), else that of a common JDK
- * method of that name (`value.toString()` → `String`); `String.valueOf(x)` is a `String`.
+ * method of that name (`value.toString()` → `String`); `Integer.valueOf(s)` is an `Integer`.
  */
 function callResultType(ctx: ReceiverContext, text: string, caller: string | null, line: number): string | undefined {
   const m = /^(.*)\.([\p{ID_Start}_$][\p{ID_Continue}$]*)\([^()]*\)$/u.exec(text);
   if (!m) return undefined;
+  if (m[2] === 'valueOf' && JAVA_LANG.has(m[1])) return m[1];
   const recv = receiverType(ctx, m[1], caller, line);
   if (recv && (recv.kind === 'instance' || recv.kind === 'class')) {
     const method = ctx.memberOf(recv.node, m[2]);

@@ -7,8 +7,9 @@
 import type { ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
-import { bindingAt, builtinMethodResult, elementOf, isContainerTypeName, nthOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
+import { bindingAt, builtinMethodResult, elementOf, nthOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
 import { JAVA_LANG } from './java-names.ts';
+import { innerType, javaQualifiedType, outsideBase, submodule } from './receiver-lookups.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
 
 /** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
@@ -113,25 +114,6 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
     }
   }
   return v;
-}
-
-/**
- * Whether a class or one of its workspace ancestors extends a class imported from outside the
- * workspace (`class TestClient(httpx.Client)`): a member it lacks here is that base's
- * (`client.cookies`), of an outside type — not a workspace method to guess by name. A collection or
- * mapping base (`extends ArrayList<Node>`) is not counted: its element accessors give workspace values.
- */
-function outsideBase(ctx: ReceiverContext, cls: number, seen: number[] = []): boolean {
-  if (seen.includes(cls) || seen.length > 4) return false;
-  seen.push(cls);
-  const tables = ctx.tables;
-  const bases = tables.basesOf(cls);
-  if (bases.length) {
-    ctx.deps.push(tables.node(cls).label);
-    const scope = tables.scopeOfFile(tables.node(cls).path);
-    if (scope && bases.some((b) => scope.externalNames.has(b.split('.')[0]) && !isContainerTypeName(b.slice(b.lastIndexOf('.') + 1)))) return true;
-  }
-  return tables.parentsOf(cls).some((p) => outsideBase(ctx, p, seen));
 }
 
 /** Calling an instance (`factory(app)`): what its class's `__call__` returns (a Protocol's call signature, a callable object). */
@@ -257,26 +239,6 @@ function sentValue(ctx: ReceiverContext, b: ExtractedBinding, at: Position): Typ
   return typeFromParsed(ctx, t.args[1], at, -1, 1);
 }
 
-/**
- * A Java type named with its package (`org.jsoup.nodes.Element`, `a.b.Outer.Inner`): the workspace
- * class declared in `org/jsoup/nodes/Element.java` (Java keeps a package in its folder), then nested
- * members; null when no workspace file is there.
- */
-function javaQualifiedType(ctx: ReceiverContext, parts: readonly string[], conf: number): TypeValue | null {
-  for (let k = parts.length - 1; k >= 1; k--) {
-    const file = `${parts.slice(0, k).join('/')}/${parts[k]}.java`;
-    ctx.deps.push(parts[k]);
-    const top = ctx.tables.named(parts[k]).find((i) => {
-      const n = ctx.tables.node(i);
-      return TYPE_NODE_KINDS.has(n.kind) && (n.path === file || n.path.endsWith(`/${file}`)) && (n.qualifiedName ?? n.label) === parts[k];
-    });
-    if (top === undefined) continue;
-    const node = innerType(ctx, top, parts.slice(k + 1));
-    return node < 0 ? null : { kind: 'class', node, conf };
-  }
-  return null;
-}
-
 /** Java `Token.StartTag`: the outer type by name, then its nested types (declared in the outer one's file). */
 function nestedType(ctx: ReceiverContext, parts: readonly string[], at: Position, conf: number): TypeValue | null {
   ctx.deps.push(parts[0]);
@@ -284,18 +246,6 @@ function nestedType(ctx: ReceiverContext, parts: readonly string[], at: Position
   if (r.targets.length !== 1) return null;
   const node = innerType(ctx, r.targets[0], parts.slice(1));
   return node < 0 ? null : { kind: 'class', node, conf: Math.min(conf, r.confidence) };
-}
-
-/** The type nested in `outer` by the names `inner` (`Outer.A.B`: A in Outer, then B in A), or −1. */
-function innerType(ctx: ReceiverContext, outer: number, inner: readonly string[]): number {
-  let node = outer;
-  for (const name of inner) {
-    ctx.deps.push(name);
-    const n = ctx.tables.node(node);
-    node = ctx.tables.memberIn(n.path, n.qualifiedName ?? n.label, name);
-    if (node < 0 || !TYPE_NODE_KINDS.has(ctx.tables.node(node).kind)) return -1;
-  }
-  return node;
 }
 
 /** The declared result of a function or method node, read in the file that declares it. */
@@ -341,20 +291,6 @@ function memberValue(ctx: ReceiverContext, v: TypeValue, name: string, at: Posit
     default:
       return null;
   }
-}
-
-/** `pkg/name.py` or `pkg/name/__init__.py` beside a package's `__init__.py`, if ingested. */
-function submodule(tables: SymbolTables, files: readonly string[], name: string): string | null {
-  for (const f of files) {
-    if (!/(^|\/)__init__\.pyi?$/.test(f)) continue;
-    const dir = f.slice(0, f.lastIndexOf('/') + 1);
-    const here = tables.filesInDir(dir.replace(/\/$/, ''));
-    for (const cand of [`${dir}${name}.py`, `${dir}${name}.pyi`]) if (here.includes(cand)) return cand;
-    const pkg = tables.filesInDir(`${dir}${name}`);
-    const init = pkg.find((p) => /\/__init__\.pyi?$/.test(p));
-    if (init) return init;
-  }
-  return null;
 }
 
 /** `v.name()`: what the method call gives. */
