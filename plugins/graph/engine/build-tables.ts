@@ -100,6 +100,10 @@ export class BuilderTables {
     const n = this.node(classIndex);
     return this.files.get(n.path)?.typeFacts.bases.get(n.qualifiedName ?? '') ?? [];
   }
+  /** The type a module-level alias of a file stands for, as written. */
+  aliasOf(path: string, name: string): string | undefined {
+    return this.files.get(path)?.typeFacts.aliases.get(name);
+  }
   /** Lookups of a file (imports resolved in its last link), cached until the next relink. */
   scopeOfFile(path: string): FileScope | undefined {
     let scope = this.fileScopes.get(path);

@@ -128,8 +128,9 @@ export interface ExtractedBinding {
   /**
    * `range`: the name takes an element of `value` (`for x in xs`, `for _, r := range rs`). `tparam`:
    * a type parameter with an upper bound (Java `<T extends Node>`: `type` is the bound), a type, not a value.
+   * `alias`: a module-level type alias (Python `Endpoint = Callable[[Request], Awaitable[Response]]`: `type` is its text).
    */
-  source: 'assign' | 'param' | 'field' | 'range' | 'with' | 'tparam';
+  source: 'assign' | 'param' | 'field' | 'range' | 'with' | 'tparam' | 'alias';
 }
 
 export interface ExtractedDocLink {

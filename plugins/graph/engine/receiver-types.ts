@@ -204,7 +204,8 @@ export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number
   if (EXTERNAL_TYPES.has(t.name) || COLLECTIONS.has(t.name) || MAPPINGS.has(t.name)) return { kind: 'external', conf };
   const found = t.name ? lookup(t.name) : null;
   if (found?.kind === 'class') return { kind: 'instance', node: found.node, conf: Math.min(conf, found.conf) };
-  return found?.kind === 'external' ? found : null;
+  // Anything else a lookup answers is already a value's type: external, or what a type alias stands for.
+  return found ?? null;
 }
 
 /** One step of a chain: `.name` (member), `()` call, `[]` index, `{}` literal, `.(T)` Go assertion, `[#k]` the k-th item an unpacking takes. */

@@ -29,6 +29,8 @@ export interface SymbolTables {
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined;
   /** Each base a class-like node extends, as a dotted name (`httpx.Client`, `ArrayList`). */
   basesOf(classIndex: number): readonly string[];
+  /** The type a module-level alias of a file stands for, as written, if the file declares one of that name. */
+  aliasOf(path: string, name: string): string | undefined;
   /** The lookups of a file (to read a type written there), without its local bindings. */
   scopeOfFile(path: string): FileScope | undefined;
   /** Resolved imports of a file (to follow re-exports). */

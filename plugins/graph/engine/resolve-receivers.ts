@@ -187,6 +187,24 @@ function typeFromText(ctx: ReceiverContext, text: string, at: Position, selfClas
   return typeFromParsed(ctx, parseType(text, at.scope.language), at, selfClass, conf);
 }
 
+/**
+ * A Python type alias (`Endpoint = Callable[[Request], Awaitable[Response]]`) declared in the file or
+ * in the module a name is imported from: the type it stands for, read in the declaring file.
+ */
+function aliasValue(ctx: ReceiverContext, name: string, at: Position, conf: number): TypeValue | null {
+  const tables = ctx.tables;
+  const scope = at.scope;
+  const original = scope.importedOriginals.get(name) ?? name;
+  for (const file of [scope.path, ...(scope.importedNames.get(name) ?? [])]) {
+    const text = tables.aliasOf(file, file === scope.path ? name : original);
+    if (text === undefined) continue;
+    const there = file === scope.path ? scope : tables.scopeOfFile(file);
+    if (!there) return null;
+    return typeFromText(ctx, text, { scope: { ...there, bindings: new Map() }, caller: null, line: Number.MAX_SAFE_INTEGER, depth: at.depth + 1 }, -1, conf);
+  }
+  return null;
+}
+
 /** A parsed type written in a file (at a position). */
 function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Position, selfClass: number, conf: number): TypeValue | null {
   const scope = at.scope;
@@ -222,6 +240,7 @@ function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Pos
     }
     const r = ctx.lookup(last, at.caller, scope, TYPE_NODE_KINDS);
     if (r.targets.length === 0 && scope.language === 'java' && parts.length === 1 && JAVA_LANG.has(last)) return { kind: 'external', conf }; // `Class<?> c`
+    if (r.targets.length === 0 && scope.language === 'python' && at.depth < MAX_DEPTH) return aliasValue(ctx, last, at, conf);
     return r.targets.length === 1 ? { kind: 'class', node: r.targets[0], conf: Math.min(conf, r.confidence) } : null;
   };
   return typeValue(parsed, lookup, conf);

@@ -16,6 +16,8 @@ export interface TypeFacts {
   params: ReadonlyMap<string, string[]>;
   /** qualifiedNames of Python `@property` getters (accesses of them are calls). */
   properties: ReadonlySet<string>;
+  /** Module-level type aliases: name → the type they stand for, as written (`Callable[[Request], Awaitable[Response]]`). */
+  aliases: ReadonlyMap<string, string>;
   /** class qualifiedName → each base it extends, as a dotted name (`httpx.Client`, `ArrayList`). */
   bases: ReadonlyMap<string, readonly string[]>;
   /** Local names the file imports (re-exports are followed through them). */
@@ -60,6 +62,8 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     // A declared type wins over an inferred value; the first declaration wins over later ones.
     if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
   }
+  const aliases = new Map<string, string>();
+  for (const b of extraction.bindings ?? []) if (b.source === 'alias' && b.scope === null && b.type && !aliases.has(b.name)) aliases.set(b.name, b.type);
   const bases = new Map<string, string[]>();
   for (const inh of extraction.inherits) {
     if (inh.kind !== 'extends') continue;
@@ -70,8 +74,8 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
   const json =
-    returns.size || fields.size || params.size || properties.size || bases.size
-      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases]])
+    returns.size || fields.size || params.size || properties.size || bases.size || aliases.size
+      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases]])
       : JSON.stringify(imports);
   const signature = createHash('sha1').update(json).digest('base64');
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
@@ -81,14 +85,15 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     params: params.size ? params : NO_PARAMS,
     properties: properties.size ? properties : NO_NAMES,
     bases: bases.size ? bases : NO_BASES,
+    aliases: aliases.size ? aliases : NO_STRINGS,
     imported,
     signature,
   };
 }
 
-/** Names whose resolution elsewhere may read these facts: owners of return types, fields and bases, properties, and imported names. */
+/** Names whose resolution elsewhere may read these facts: owners of return types, fields and bases, properties, type aliases, and imported names. */
 export function typeFactNames(facts: TypeFacts): string[] {
   // `Foo.load#2` is found by the name `load`.
   const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1).replace(/#\d+$/, '');
-  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.imported];
+  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.aliases.keys(), ...facts.imported];
 }

@@ -70,6 +70,7 @@ const BIND_SOURCES: Record<string, ExtractedBinding['source']> = {
   'bind.narrow': 'assign',
   'bind.unpack': 'assign',
   'bind.selfunpack': 'field',
+  'bind.alias': 'alias',
 };
 
 /** `a, b = v` / `self.a, self.b = v`: the position of a target among the unpacked names, or -1. */

@@ -56,6 +56,7 @@ export const PYTHON_QUERY = String.raw`
 (with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
 (except_clause value: (as_pattern [(identifier) (attribute)] @bind.type alias: (as_pattern_target (identifier) @bind.local)))
 (function_definition return_type: (type) @bind.returns) @bind.owner
+(module (expression_statement (assignment left: (identifier) @bind.alias right: (subscript) @bind.type)))
 (if_statement condition: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) consequence: (block) @bind.block (#eq? @_isinstance "isinstance"))
 (elif_clause condition: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) consequence: (block) @bind.block (#eq? @_isinstance "isinstance"))
 (assert_statement . (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) (#eq? @_isinstance "isinstance"))

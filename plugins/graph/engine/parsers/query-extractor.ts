@@ -23,6 +23,7 @@
  *   a field of the enclosing method's class. `@bind.owner` + `@bind.returns`: a declaration's result type.
  *   `@bind.narrow` + `@bind.type`: a name narrowed to a type (`isinstance(x, Foo)`), in `@bind.block` only when given.
  *   `@bind.mapvalues`: a mapping whose values a `range` name takes (`for k, v in d.items()`).
+ *   `@bind.alias` + `@bind.type`: a module-level type alias (`Endpoint = Callable[[Request], Response]`).
  * Captures whose names start with `_` only serve predicates (`#eq?`) and are ignored.
  *
  * A tree with parse errors yields no fact taken from its broken parts (parse-errors.ts): a declaration

@@ -572,3 +572,50 @@ def each(routes: list[Route]):
     assert.deepEqual(await callersOf(h, 'method:app/routes.py#Tail.match'), ['method:app/routes.py#Holder.go']);
   });
 });
+
+describe('Python type aliases', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const ALIAS: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/http.py': `import typing
+
+
+class Response:
+    def send(self):
+        return None
+
+
+class Other:
+    def send(self):
+        return None
+
+
+Endpoint = typing.Callable[[str], typing.Awaitable[Response]]
+Maybe = typing.Optional[Response]
+`,
+    'app/middleware.py': `from app.http import Endpoint, Maybe
+
+
+async def dispatch(request, call_next: Endpoint):
+    response = await call_next(request)
+    response.send()
+
+
+def finish(r: Maybe):
+    r.send()
+`,
+  };
+
+  before(async () => {
+    h = await ingestedRepo(ALIAS);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('reads a parameter typed by a module-level alias (imported or not) as the type the alias stands for', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/http.py#Response.send'), ['function:app/middleware.py#dispatch', 'function:app/middleware.py#finish']);
+    assert.deepEqual(await callersOf(h, 'method:app/http.py#Other.send'), []);
+  });
+});
