@@ -193,13 +193,14 @@ export class FileTable {
 
 /**
  * Drops what a file's links need but nothing reads before it is linked (calls, references, doc
- * links, non-field bindings): the builder re-reads the whole extraction when it links the file.
+ * links, bindings other than fields and type aliases): the builder re-reads the whole extraction
+ * when it links the file.
  */
 export function lightenExtraction(extraction: FileExtraction): void {
   extraction.calls = [];
   extraction.references = [];
   extraction.docLinks = [];
-  // Only class fields are read before a file is linked (receiver types of other files).
+  // Only class fields and type aliases are read before a file is linked (receiver types of other files).
   if (extraction.bindings) extraction.bindings = fieldBindings(extraction);
 }
 
@@ -210,8 +211,8 @@ export function lightExtraction(extraction: FileExtraction): FileExtraction {
   return copy;
 }
 
-/** The bindings of an extraction that belong to its classes (fields), the only ones read before linking. */
+/** The bindings of an extraction that belong to its classes (fields) and its type aliases: the only ones read before linking (type facts). */
 function fieldBindings(extraction: FileExtraction): FileExtraction['bindings'] {
   const classes = new Set(extraction.symbols.filter((s) => s.kind === 'class' || s.kind === 'interface' || s.kind === 'type').map((s) => s.qualifiedName));
-  return extraction.bindings!.filter((b) => b.scope !== null && classes.has(b.scope));
+  return extraction.bindings!.filter((b) => b.source === 'alias' || (b.scope !== null && classes.has(b.scope)));
 }

@@ -7,6 +7,7 @@ import type { FileState } from '../../../../plugins/graph/engine/file-state.ts';
 import type { GraphNode } from '../../../../plugins/graph/engine/graph.ts';
 import { FileDependents } from '../../../../plugins/graph/engine/file-dependents.ts';
 import { SymbolNames } from '../../../../plugins/graph/engine/symbol-names.ts';
+import { lightExtraction } from '../../../../plugins/graph/engine/store-files.ts';
 import { typeFactsOf } from '../../../../plugins/graph/engine/type-facts.ts';
 import { extraction, sym } from './helpers.ts';
 
@@ -98,6 +99,21 @@ describe('the graph builder kept lean', () => {
     assert.equal(a.signature, same.signature);
     assert.notEqual(a.signature, otherType.signature);
     assert.notEqual(a.signature, otherImport.signature);
+  });
+
+  it('keeps type aliases and class fields in the light extraction a streamed build reads before linking, so the type facts are the same', () => {
+    const full = extraction('a.py', 'python', {
+      symbols: [sym('class', 'A', 1, 3), sym('function', 'f', 4, 6)],
+      bindings: [
+        { scope: null, name: 'Endpoint', line: 7, source: 'alias', type: 'Callable[[str], A]' },
+        { scope: 'A', name: 'x', line: 2, source: 'field', type: 'int' },
+        { scope: 'f', name: 'y', line: 5, source: 'assign', value: 'A()' },
+      ],
+    });
+    const light = lightExtraction(full);
+    assert.deepEqual(light.bindings?.map((b) => b.name), ['Endpoint', 'x']);
+    assert.deepEqual([...typeFactsOf(light).aliases], [['Endpoint', 'Callable[[str], A]']]);
+    assert.equal(typeFactsOf(light).signature, typeFactsOf(full).signature);
   });
 
   it('makes one link scope per file, shared with the tables, and re-links a caller whose receiver type reads a return type an edit changed', () => {
