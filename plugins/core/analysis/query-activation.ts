@@ -333,11 +333,12 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
     .sort((a, b) => b.score - a.score || (a.node.id < b.node.id ? -1 : 1));
   // As in seek: a type (a constructor) goes behind its class's best method unless the query names it
   // (asks about construction): spreading from its members' matches would otherwise lift it above the work.
+  const named = queryNames(req.query);
   membersBeforeTheirTypes(
     g,
     ranked,
     (r) => r.index,
-    (_r, node) => queryNames(req.query, node),
+    (_r, node) => named(node),
     (r) => r.score,
     (r, score) => ({ ...r, score }),
   );

@@ -7,31 +7,17 @@
  * beside it from the sources (scripts/linker-revision.mjs), so `dist/` and the sources it was built
  * from stamp alike and share a store.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SNAPSHOT_FORMAT } from './graph-snapshot.ts';
+import { hashModules } from './module-hash.ts';
 
 let stamp: number | undefined;
 
 /** The hash of a folder's TypeScript modules (not declarations), by sorted name: as scripts/linker-revision.mjs computes it. */
 export function linkerRevision(dir: string): string {
-  const h = createHash('sha1');
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.d.ts')).sort();
-  } catch {
-    names = [];
-  }
-  for (const name of names) {
-    try {
-      h.update(name).update(readFileSync(join(dir, name)));
-    } catch {
-      // an unreadable module counts as its name only
-    }
-  }
-  return h.digest('hex').slice(0, 10);
+  return hashModules(dir, (n) => n.endsWith('.ts') && !n.endsWith('.d.ts'), 10);
 }
 
 /** The revision built code carries (linker-revision.json beside it), else that of the sources beside this module. */

@@ -52,3 +52,10 @@ export function member(classIdx: number, name: string, tables: SymbolTables, con
   }
   return m < 0 ? NONE : { targets: [m], confidence };
 }
+
+/** Whether `test` holds for a class-like node or one of its workspace ancestors (at most five classes; cycles cut). */
+export function classOrAncestor(cls: number, tables: SymbolTables, test: (cls: number) => boolean, seen: number[] = []): boolean {
+  if (seen.includes(cls) || seen.length > 4) return false;
+  seen.push(cls);
+  return test(cls) || tables.parentsOf(cls).some((p) => classOrAncestor(p, tables, test, seen));
+}

@@ -3,6 +3,7 @@
  * by its qualified name or nested path, a Python package's submodule file, and whether a class
  * extends one imported from outside the workspace.
  */
+import { classOrAncestor } from './member-lookup.ts';
 import { isContainerTypeName, TYPE_NODE_KINDS, type TypeValue } from './receiver-types.ts';
 import type { SymbolTables } from './resolve-names.ts';
 import type { ReceiverContext } from './resolve-receivers.ts';
@@ -13,17 +14,15 @@ import type { ReceiverContext } from './resolve-receivers.ts';
  * (`client.cookies`), of an outside type — not a workspace method to guess by name. A collection or
  * mapping base (`extends ArrayList<Node>`) is not counted: its element accessors give workspace values.
  */
-export function outsideBase(ctx: ReceiverContext, cls: number, seen: number[] = []): boolean {
-  if (seen.includes(cls) || seen.length > 4) return false;
-  seen.push(cls);
+export function outsideBase(ctx: ReceiverContext, cls: number): boolean {
   const tables = ctx.tables;
-  const bases = tables.basesOf(cls);
-  if (bases.length) {
-    ctx.deps.push(tables.node(cls).label);
-    const scope = tables.scopeOfFile(tables.node(cls).path);
-    if (scope && bases.some((b) => scope.externalNames.has(b.split('.')[0]) && !isContainerTypeName(b.slice(b.lastIndexOf('.') + 1)))) return true;
-  }
-  return tables.parentsOf(cls).some((p) => outsideBase(ctx, p, seen));
+  return classOrAncestor(cls, tables, (c) => {
+    const bases = tables.basesOf(c);
+    if (!bases.length) return false;
+    ctx.deps.push(tables.node(c).label);
+    const scope = tables.scopeOfFile(tables.node(c).path);
+    return scope !== undefined && bases.some((b) => scope.externalNames.has(b.split('.')[0]) && !isContainerTypeName(b.slice(b.lastIndexOf('.') + 1)));
+  });
 }
 
 /**

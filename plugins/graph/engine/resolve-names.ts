@@ -10,7 +10,7 @@ import { isBuiltinMethod } from './builtin-names.ts';
 import type { ExtractedBinding, ExtractedCall } from './extraction.ts';
 import type { FileScope } from './file-scope.ts';
 import { inheritedMember, JAVA_LANG } from './java-names.ts';
-import { enclosingClass, member, memberOf } from './member-lookup.ts';
+import { classOrAncestor, enclosingClass, member, memberOf } from './member-lookup.ts';
 import { CALLABLE_KINDS, CLASS_LIKE, MAX_AMBIGUOUS, NONE, TYPE_KINDS, found, lexicalChain, type Dependencies, type NameResolution, type SymbolTables } from './resolution-tables.ts';
 import { pickConstructor, pickOverloads, type ArgTypeOf } from './resolve-overloads.ts';
 import { findBinding, receiverType, type ReceiverContext } from './resolve-receivers.ts';
@@ -236,11 +236,11 @@ export function resolveAccess(call: ExtractedCall, scope: FileScope, tables: Sym
 }
 
 /** Whether a class or a workspace ancestor declares or assigns a field `name`. */
-function hasField(cls: number, name: string, tables: SymbolTables, deps: Dependencies, seen: number[] = []): boolean {
-  if (seen.includes(cls) || seen.length > 4) return false;
-  seen.push(cls);
-  deps.push(tables.node(cls).label);
-  return tables.fieldOf(cls, name) !== undefined || tables.parentsOf(cls).some((p) => hasField(p, name, tables, deps, seen));
+function hasField(cls: number, name: string, tables: SymbolTables, deps: Dependencies): boolean {
+  return classOrAncestor(cls, tables, (c) => {
+    deps.push(tables.node(c).label);
+    return tables.fieldOf(c, name) !== undefined;
+  });
 }
 
 /** A bare call of a local binding: the function it aliases (`f = helper; f()`), else nothing. */

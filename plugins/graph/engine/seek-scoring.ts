@@ -258,13 +258,14 @@ function membersBeforeTheirType(graph: CodeGraph, ranked: Scored[], q: SeekQuery
 /**
  * Whether a query names a node the way `membersBeforeTheirTypes` asks: a type as a whole (1–3
  * content words spelling it: `basic auth` names `BasicAuth`, as seek's whole-identifier term does), a
- * constructor by asking how an object is made (`init`, `create`, `constructor`, `new`, …).
+ * constructor by asking how an object is made (`init`, `create`, `constructor`, `new`, …). The query
+ * is read once; the predicate answers per node.
  */
-export function queryNames(query: string, node: Pick<GraphNode, 'kind' | 'label'>): boolean {
+export function queryNames(query: string): (node: Pick<GraphNode, 'kind' | 'label'>) => boolean {
   const words = tokenize(query).filter((w) => !STOP_WORDS.has(w));
-  if (!TYPE_KINDS.has(node.kind)) return words.some((w) => CONSTRUCTION.has(w));
   const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
-  return whole !== '' && wholeTerm(node.label) === whole;
+  const construction = words.some((w) => CONSTRUCTION.has(w));
+  return (node) => (TYPE_KINDS.has(node.kind) ? whole !== '' && wholeTerm(node.label) === whole : construction);
 }
 
 /**

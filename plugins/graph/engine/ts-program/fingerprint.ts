@@ -4,11 +4,12 @@
  * without loading the compiler, so the engine can validate stored results on the main thread.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
+import { hashModules } from '../module-hash.ts';
 import { CHECKER_VERSION } from './protocol.ts';
 
 /** Config file names that define a program. */
@@ -47,23 +48,8 @@ let checkerCode: string | undefined;
  * dist/): a change to what it emits re-checks stored results even when CHECKER_VERSION was not bumped.
  */
 function checkerCodeHash(): string {
-  if (checkerCode !== undefined) return checkerCode;
-  const here = dirname(fileURLToPath(import.meta.url));
-  const h = createHash('sha1');
-  let names: string[] = [];
-  try {
-    names = readdirSync(here).filter((n) => /\.[cm]?[jt]s$/.test(n) && !n.endsWith('.d.ts')).sort();
-  } catch {
-    names = [];
-  }
-  for (const name of names) {
-    try {
-      h.update(name).update(readFileSync(join(here, name)));
-    } catch {
-      // an unreadable module counts as its name only
-    }
-  }
-  return (checkerCode = h.digest('hex').slice(0, 16));
+  checkerCode ??= hashModules(dirname(fileURLToPath(import.meta.url)), (n) => /\.[cm]?[jt]s$/.test(n) && !n.endsWith('.d.ts'), 16);
+  return checkerCode;
 }
 
 function fingerprintOf(root: string, configs: readonly string[]): string {
