@@ -30,13 +30,28 @@ const SCOPE_ENDS = new Set([
 /** Python builtins whose result holds the elements of their one argument (`list(reversed(children))`). */
 const PY_ELEMENT_KEEPING = new Set(['list', 'tuple', 'sorted', 'reversed', 'iter', 'set', 'frozenset']);
 
+/** Python builtins that make an empty container when called with no argument (`x or list()`). */
+const PY_EMPTY_CALLS = new Set(['list', 'tuple', 'set', 'frozenset', 'dict']);
+
 /**
  * The expression whose elements a Python value holds: the argument of `list(x)`, `sorted(x)`,
- * `reversed(x)`… (nested), so the resolver sees `x`'s element type in `for c in self.children`;
- * the node itself otherwise. (`call` is Python's node type; other grammars name theirs differently.)
+ * `reversed(x)`… (nested), so the resolver sees `x`'s element type in `for c in self.children`; the
+ * side that is not an empty default in `x or []` and `[] if x is None else list(x)`; the node itself
+ * otherwise. (`call`, `boolean_operator` and `conditional_expression` are Python's node types; other
+ * grammars name theirs differently.)
  */
 function elementKeeping(node: Node): Node {
-  for (let depth = 0; depth < 4 && node.type === 'call'; depth++) {
+  for (let depth = 0; depth < 6; depth++) {
+    if (node.type === 'boolean_operator' || node.type === 'conditional_expression') {
+      // `A or B`; `A if cond else B` (children A, cond, B).
+      const or = node.type === 'boolean_operator';
+      if (or && node.childForFieldName('operator')?.type !== 'or') break;
+      const [a, b] = or ? [node.childForFieldName('left'), node.childForFieldName('right')] : [node.namedChildren[0], node.namedChildren[2]];
+      if (!a || !b || (!emptyDefault(a) && !emptyDefault(b))) break;
+      node = emptyDefault(b) ? a : b;
+      continue;
+    }
+    if (node.type !== 'call') break;
     const fn = node.childForFieldName('function');
     const args = node.childForFieldName('arguments');
     if (fn?.type !== 'identifier' || !PY_ELEMENT_KEEPING.has(fn.text) || args?.type !== 'argument_list') break;
@@ -47,6 +62,15 @@ function elementKeeping(node: Node): Node {
     node = arg;
   }
   return node;
+}
+
+/** A Python empty default: `None`, `[]`, `{}`, `()`, `list()`, `dict()`, …. */
+function emptyDefault(node: Node): boolean {
+  if (node.type === 'none') return true;
+  if (node.type === 'list' || node.type === 'dictionary' || node.type === 'tuple') return node.namedChildCount === 0;
+  if (node.type !== 'call') return false;
+  const fn = node.childForFieldName('function');
+  return fn?.type === 'identifier' && PY_EMPTY_CALLS.has(fn.text) && node.childForFieldName('arguments')?.namedChildCount === 0;
 }
 
 /** Last row of the closure (a node of one of `closures`) enclosing a node below the nearest declaration, or undefined. */
