@@ -55,7 +55,7 @@ const JAVA_METHODS = words(`
   iterator stream forEach map filter collect reduce findFirst findAny anyMatch allMatch noneMatch sorted distinct
   orElse orElseGet orElseThrow isPresent ifPresent of ofNullable
   equals hashCode toString compareTo length charAt substring indexOf lastIndexOf startsWith endsWith trim split
-  replace replaceAll format toLowerCase toUpperCase matches getClass valueOf append insert reverse
+  replace replaceAll format toLowerCase toUpperCase matches getClass clone valueOf append insert reverse
   close read write flush println print printf next hasNext keySet values entrySet getKey getValue
   start join interrupt run call submit shutdown wait notify notifyAll
 `);

@@ -85,6 +85,10 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
     const name = text.startsWith('this.') ? text.slice(5) : text;
     const declared = /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u.test(name) ? findBinding(ctx, scope, name, call.caller, call.line)?.type : undefined;
     if (declared) return declared;
+    // `values[i]` of an array declared `long[] values`: a `long`.
+    const element = /^([\p{ID_Start}_$][\p{ID_Continue}$]*)\[[^[\]]*\]$/u.exec(name);
+    const array = element ? findBinding(ctx, scope, element[1], call.caller, call.line)?.type?.trim() : undefined;
+    if (array?.endsWith('[]')) return array.slice(0, -2).trim();
     const t = receiverType(ctx, text, call.caller, call.line);
     if (t && (t.kind === 'instance' || t.kind === 'class')) return tables.node(t.node).label;
     return callResultType(ctx, text, call.caller, call.line);
@@ -109,7 +113,7 @@ const JDK_RESULTS: Readonly<Record<string, string>> = {
   trim: 'String', strip: 'String', substring: 'String', toExternalForm: 'String', getMessage: 'String',
   byteValue: 'byte', shortValue: 'short', intValue: 'int', longValue: 'long', floatValue: 'float', doubleValue: 'double',
   booleanValue: 'boolean', charValue: 'char', length: 'int', size: 'int', hashCode: 'int', ordinal: 'int',
-  equals: 'boolean', isEmpty: 'boolean', contains: 'boolean', startsWith: 'boolean', endsWith: 'boolean',
+  getClass: 'Class', equals: 'boolean', isEmpty: 'boolean', contains: 'boolean', startsWith: 'boolean', endsWith: 'boolean',
 };
 
 /**

@@ -17,19 +17,23 @@ const MAX_LINKED = 3;
 const CLASS_LIKE: ReadonlySet<string> = new Set(['class', 'interface', 'type']);
 const MAX_DEPTH = 4;
 
-// Java widening and boxing among the types a literal can have: which parameter types accept each.
-const ACCEPTS: Readonly<Record<string, readonly string[]>> = {
-  String: ['String', 'CharSequence', 'Object', 'Comparable'],
-  char: ['char', 'int', 'long', 'float', 'double', 'Character', 'Object'],
-  int: ['int', 'long', 'float', 'double', 'Integer', 'Number', 'Object'],
-  long: ['long', 'float', 'double', 'Long', 'Number', 'Object'],
-  double: ['double', 'Double', 'Number', 'Object'],
-  boolean: ['boolean', 'Boolean', 'Object'],
+// Java's primitive types, in the order widening goes (JLS 5.1.2): a narrower one widens to any wider one
+// (not byte/short to char, nor char to short); each boxes to its wrapper (JLS 5.1.7).
+const WIDENS_TO: Readonly<Record<string, readonly string[]>> = {
+  byte: ['short', 'int', 'long', 'float', 'double'],
+  short: ['int', 'long', 'float', 'double'],
+  char: ['int', 'long', 'float', 'double'],
+  int: ['long', 'float', 'double'],
+  long: ['float', 'double'],
+  float: ['double'],
+  double: [],
+  boolean: [],
 };
-const PLAIN_TYPES: ReadonlySet<string> = new Set([
-  'String', 'CharSequence', 'char', 'int', 'long', 'float', 'double', 'boolean', 'byte', 'short',
-  'Character', 'Integer', 'Long', 'Double', 'Float', 'Boolean', 'Byte', 'Short', 'Number',
-]);
+const BOXES_TO: Readonly<Record<string, string>> = {
+  byte: 'Byte', short: 'Short', char: 'Character', int: 'Integer', long: 'Long', float: 'Float', double: 'Double', boolean: 'Boolean',
+};
+const UNBOXES_TO: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(BOXES_TO).map(([p, b]) => [b, p]));
+const PLAIN_TYPES: ReadonlySet<string> = new Set(['String', 'CharSequence', 'Number', ...Object.keys(BOXES_TO), ...Object.values(BOXES_TO)]);
 
 const FINAL_TYPES: ReadonlySet<string> = new Set([...PLAIN_TYPES].filter((t) => t !== 'CharSequence' && t !== 'Number'));
 
@@ -172,24 +176,55 @@ function sameClassNearer(c: number, prev: number, at: CallSite, tables: SymbolTa
   return Math.abs(a.startLine - at.line) < Math.abs(b.startLine - at.line);
 }
 
-/** 2 per exact type match, 1 per argument of a subtype; -1 when a plainly typed argument cannot be passed to its parameter. */
+/**
+ * How well arguments of known static types fit a parameter list, or -1 when one plainly cannot be
+ * passed. Java's phases first (JLS 15.12.2): a list the arguments fit without boxing or unboxing beats
+ * any that needs them (+1000). Then 20 per exact type, 10 per argument of a subtype, a primitive
+ * widened less a step per type it passes: the nearest primitive is the most specific (`int` picks
+ * `long` over `float` over `double`). Arguments of unknown type count for every list.
+ */
 function typeScore(params: readonly string[], types: readonly (string | undefined)[], supers: (type: string) => ReadonlySet<string>): number {
   let score = 0;
+  let boxed = false;
   for (let i = 0; i < types.length; i++) {
     const a = types[i];
     if (a === undefined) continue;
     const p = baseTypeOf(params[Math.min(i, params.length - 1)] ?? '');
-    if (p === a) score += 2;
-    else if (PLAIN_TYPES.has(p) && ACCEPTS[a] !== undefined && !ACCEPTS[a].includes(p)) return -1;
-    // A class of ours is never a String, a primitive or a boxed one (all final); a one-letter name may be a type variable.
+    if (p === a) {
+      score += 20;
+      continue;
+    }
+    const widens = WIDENS_TO[a];
+    if (widens !== undefined) {
+      // A primitive argument: widened to a primitive, or boxed (then widened as a reference: `Integer` to `Number`).
+      const steps = widens.indexOf(p);
+      if (steps >= 0) score += 10 - steps - 1;
+      else if (p === BOXES_TO[a] || p === 'Object' || p === 'Comparable' || (p === 'Number' && a !== 'boolean' && a !== 'char')) boxed = true;
+      else if (PLAIN_TYPES.has(p) || WIDENS_TO[p] !== undefined || JDK_TYPES.has(p)) return -1;
+      else boxed = true; // a type variable, or an interface the wrapper implements
+      continue;
+    }
+    const unboxed = UNBOXES_TO[a];
+    if (unboxed !== undefined && WIDENS_TO[p] !== undefined) {
+      // A wrapper passed to a primitive: unboxed, then widened.
+      if (p !== unboxed && !WIDENS_TO[unboxed].includes(p)) return -1;
+      boxed = true;
+      continue;
+    }
+    if (WIDENS_TO[p] !== undefined) return -1; // a reference type is no primitive
+    if (p === 'Object' && a.length > 1) score += 10;
+    // A class of ours is never a String or a wrapper (all final); a one-letter name may be a type variable.
     else if (FINAL_TYPES.has(p) && !PLAIN_TYPES.has(a) && a.length > 1) return -1;
-    else if (supers(a).has(p)) score += 1;
+    else if (supers(a).has(p)) score += 10;
     else if (JDK_SUPERTYPES[a] !== undefined && JDK_TYPES.has(p)) return -1; // `Set` is no `Iterator`
   }
-  return score;
+  return score + (boxed ? 0 : 1000);
 }
 
-/** Common JDK types and their supertypes, for arguments of collection and text types. */
+const CLOSEABLE = ['Closeable', 'AutoCloseable'];
+const READER = ['Readable', ...CLOSEABLE];
+const WRITER = ['Appendable', 'Flushable', ...CLOSEABLE];
+/** Common JDK types and all their supertypes but `Object`, for arguments of collection, text, I/O and wrapper types. */
 const JDK_SUPERTYPES: Readonly<Record<string, readonly string[]>> = {
   Collection: ['Iterable'],
   List: ['Collection', 'Iterable'],
@@ -208,6 +243,11 @@ const JDK_SUPERTYPES: Readonly<Record<string, readonly string[]>> = {
   TreeMap: ['SortedMap', 'Map'],
   Iterator: [],
   StringBuilder: ['CharSequence', 'Appendable'],
+  String: ['CharSequence', 'Comparable'],
+  ...Object.fromEntries(['Byte', 'Short', 'Integer', 'Long', 'Float', 'Double'].map((t) => [t, ['Number', 'Comparable']])),
+  Character: ['Comparable'],
+  Class: ['Type', 'GenericDeclaration', 'AnnotatedElement'],
+  Boolean: ['Comparable'],
 };
 const JDK_TYPES: ReadonlySet<string> = new Set([...Object.keys(JDK_SUPERTYPES), ...Object.values(JDK_SUPERTYPES).flat()]);
 

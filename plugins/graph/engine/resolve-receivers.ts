@@ -48,11 +48,24 @@ export function receiverType(ctx: ReceiverContext, text: string, caller: string 
   const at: Position = { scope: ctx.scope, caller, line, depth: 0 };
   // A Java cast `((Attributes) value).get()`: the receiver is what it is cast to.
   const cast = ctx.scope.language === 'java' ? JAVA_CAST.exec(text.trim()) : null;
-  if (cast) return typeFromText(ctx, cast[1], at, -1, 1);
+  if (cast && balanced(cast[2])) return typeFromText(ctx, cast[1], at, -1, 1);
   return evalText(ctx, valueText(text), at);
 }
 
-const JAVA_CAST = /^\(\s*\(\s*([A-Za-z_$][\w$.]*(?:<[^()]*>)?(?:\[\])*)\s*\)\s*[^()]+\)$/;
+const JAVA_CAST = /^\(\s*\(\s*([A-Za-z_$][\w$.]*(?:<[^()]*>)?(?:\[\])*)\s*\)\s*(.+)\)$/s;
+
+/** Whether an expression's parentheses pair up (`popStack()`, not `a) + (b`). */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** Java's `getClass()` is `Object`'s final method: whatever the receiver, a `Class` (the JDK's). */
+const JAVA_GET_CLASS = 'getClass';
 
 /** The binding a name refers to at a position: innermost scope first; class bodies only in Java. */
 export function findBinding(ctx: ReceiverContext, scope: FileScope, name: string, caller: string | null, line: number): ExtractedBinding | undefined {
@@ -75,6 +88,8 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
   // Java `state().x()`: a bare call is a method of the enclosing class (implicit `this`), inherited
   // ones too — never a field or local of that name (`attributes().put()` beside a field `attributes`).
   const javaBareCall = chain.typeHead === undefined && at.scope.language === 'java' && steps[0]?.op === 'call';
+  // `x.getClass()…`: the JDK's from there on, whatever `x` is.
+  if (at.scope.language === 'java' && ((javaBareCall && chain.head === JAVA_GET_CLASS) || steps.some((s, i) => s.op === 'member' && s.name === JAVA_GET_CLASS && steps[i + 1]?.op === 'call'))) return { kind: 'external', conf: 1 };
   let v: TypeValue | null = chain.typeHead !== undefined ? typeFromText(ctx, chain.typeHead, at, -1, 1) : javaBareCall ? null : evalHead(ctx, chain.head, at);
   if (v && chain.typeHead !== undefined) return v; // `[]*Route{}` is already the collection
   let first = 0;
@@ -88,7 +103,8 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
     const step = steps[i];
     switch (step.op) {
       case 'member':
-        if (steps[i + 1]?.op === 'call') {
+        if (at.scope.language === 'java' && step.name === 'this' && v.kind === 'class') v = { kind: 'instance', node: v.node, conf: v.conf }; // `Outer.this`
+        else if (steps[i + 1]?.op === 'call') {
           v = methodResult(ctx, v, step.name, at);
           i++;
         } else v = memberValue(ctx, v, step.name, at);

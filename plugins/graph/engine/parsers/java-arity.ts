@@ -6,7 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 
 const CALLS: ReadonlySet<string> = new Set(['method_invocation', 'object_creation_expression', 'explicit_constructor_invocation']);
-const EXPRESSIONS: ReadonlySet<string> = new Set(['this', 'field_access', 'method_invocation']);
+const EXPRESSIONS: ReadonlySet<string> = new Set(['this', 'field_access', 'method_invocation', 'array_access']);
 const COMMENTS: ReadonlySet<string> = new Set(['line_comment', 'block_comment']);
 
 /** Literal node types → their Java static type. */
@@ -59,12 +59,13 @@ export function javaArgs(nameNode: Node, text: (n: Node) => string): string[] | 
 }
 
 function argShape(a: Node, text: (n: Node) => string): string {
+  if (a.type === 'decimal_floating_point_literal' && /[fF]$/.test(text(a))) return ':float';
   const lit = LITERAL_TYPES[a.type];
   if (lit) return `:${lit}`;
   if (INTEGER_LITERALS.has(a.type)) return /[lL]$/.test(text(a)) ? ':long' : ':int';
   if (a.type === 'identifier') return text(a);
   if (a.type === 'class_literal') return ':Class'; // `LocalDate.class`
-  // `this`, `this.state`, `state()`, `x.y()`: typed at resolution from bindings, fields and return types.
+  // `this`, `this.state`, `state()`, `x.y()`, `xs[i]`: typed at resolution from bindings, fields and return types.
   if (EXPRESSIONS.has(a.type)) {
     const t = fold(text(a));
     return t.length <= 80 && !t.startsWith(':') ? t : '';

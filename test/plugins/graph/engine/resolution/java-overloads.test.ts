@@ -76,6 +76,48 @@ enum State {
     abstract void run();
 }
 `,
+  [`${DIR}/Writer.java`]: `package com.ex;
+
+public class Writer {
+    public Writer value(String value) { return this; }
+    public Writer value(boolean value) { return this; }
+    public Writer value(Boolean value) { return this; }
+    public Writer value(float value) { return this; }
+    public Writer value(double value) { return this; }
+    public Writer value(long value) { return this; }
+    public Writer value(Number value) { return this; }
+
+    void ints(Number n) { value(n.intValue()); value(7); value('c'); }
+    void bytes(Number n) { value(n.byteValue()); }
+    void floats() { value(1.5f); }
+    void doubles(Number n) { value(2.5); value(n.doubleValue()); }
+    void flags(Boolean flag) { value(true); value(flag); }
+    void wrappers(String s) { value(Integer.valueOf(s)); }
+    void text(Object o) { value(o.toString()); }
+    void kind(Class<?> c) {}
+    void kind(Named n) {}
+    void classes(Object o) { kind(o.getClass()); }
+    void elements(long[] values, int i) { value(values[i]); }
+}
+`,
+  [`${DIR}/Named.java`]: `package com.ex;
+
+public class Named {
+    public String getName() { return ""; }
+}
+`,
+  [`${DIR}/Tree.java`]: `package com.ex;
+
+public class Tree {
+    void clear() {}
+    Object top() { return null; }
+    class Keys { void clear() { Tree.this.clear(); } }
+    <K> String describe(K key) { return key.getClass().getName() + getClass().getName(); }
+    void peek() { ((Tree) top()).clear(); }
+    Object copy(int[] a) { return a.clone(); }
+    Object clone() { return this; }
+}
+`,
   [`${DIR}/App.java`]: `package com.ex;
 
 import java.io.File;
@@ -144,6 +186,25 @@ describe('Java overloads: calls linked by arity and argument types', function ()
   it('links a helper of an enum constant body from that body, not from its twin in another constant', async () => {
     assert.deepEqual(await callersOf(h, M('State', 'State.step')), [M('State', 'State.run')]);
     assert.deepEqual(await callersOf(h, M('State', 'State.step#2')), [M('State', 'State.run#2')]);
+  });
+
+  it('passes a primitive (a literal, a JDK result, an array element) to the nearest widening before any boxing, and a wrapper to its supertype before unboxing (JLS 15.12.2)', async () => {
+    const W = (q: string): string => M('Writer', q);
+    assert.deepEqual(await callersOf(h, W('Writer.value')), [W('Writer.text')]);
+    assert.deepEqual(await callersOf(h, W('Writer.value#2')), [W('Writer.flags')]);
+    assert.deepEqual(await callersOf(h, W('Writer.value#3')), [W('Writer.flags')]);
+    assert.deepEqual(await callersOf(h, W('Writer.value#4')), [W('Writer.floats')]);
+    assert.deepEqual(await callersOf(h, W('Writer.value#5')), [W('Writer.doubles')]);
+    assert.deepEqual(await callersOf(h, W('Writer.value#6')), [W('Writer.bytes'), W('Writer.elements'), W('Writer.ints')]);
+    assert.deepEqual(await callersOf(h, W('Writer.value#7')), [W('Writer.wrappers')]);
+  });
+
+  it('types a qualified this (Outer.this) and a cast of a call, and knows getClass() and clone() belong to the JDK', async () => {
+    assert.deepEqual(await callersOf(h, M('Tree', 'Tree.clear')), [M('Tree', 'Tree.Keys.clear'), M('Tree', 'Tree.peek')]);
+    assert.deepEqual(await callersOf(h, M('Named', 'Named.getName')), []);
+    assert.deepEqual(await callersOf(h, M('Tree', 'Tree.clone')), []);
+    assert.deepEqual(await callersOf(h, M('Writer', 'Writer.kind')), [M('Writer', 'Writer.classes')]);
+    assert.deepEqual(await callersOf(h, M('Writer', 'Writer.kind#2')), []);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
