@@ -148,6 +148,13 @@ export function predictedKey(n: GraphNode, truth: readonly TruthCaller[], counts
     const cls = truth.filter((c) => c.name !== null && c.path === n.path && bareName(c.name) === owner && c.line <= n.startLine).sort((a, b) => b.line - a.line)[0];
     if (cls) return callerKey(cls);
   }
+  // pyright's call hierarchy reports code in a Python class body (decorators, class attributes) as
+  // the function the class is defined in, or the module: m1nd's class caller is that caller.
+  if (n.kind === 'class' && n.path.endsWith('.py')) {
+    const outer = (n.qualifiedName ?? '').split('.').slice(-2, -1)[0];
+    const fn = outer ? truth.filter((c) => c.name !== null && c.path === n.path && bareName(c.name) === outer && c.line <= n.startLine).sort((a, b) => b.line - a.line)[0] : truth.find((c) => c.name === null && c.path === n.path);
+    if (fn) return callerKey(fn);
+  }
   // A function named by the variable holding it (`const res = function action() {…}`: m1nd's `res`, the checker's `action`).
   const same = n.kind === 'function' ? truth.find((c) => c.name !== null && c.path === n.path && c.line === n.startLine) : undefined;
   if (same) return callerKey(same);

@@ -121,7 +121,9 @@ function isProperty(lines: readonly string[], s: DocumentSymbol): boolean {
 }
 
 export async function pyCallers(root: string, scope: string): Promise<TruthDeclaration[]> {
-  fs.writeFileSync(path.join(root, 'pyrightconfig.json'), JSON.stringify({ include: ['.'], typeCheckingMode: 'basic' }));
+  // A src layout (`src/<package>`): the tests import the package from there, as an installed copy would be.
+  const extraPaths = fs.existsSync(path.join(root, 'src')) ? ['src'] : [];
+  fs.writeFileSync(path.join(root, 'pyrightconfig.json'), JSON.stringify({ include: ['.'], typeCheckingMode: 'basic', extraPaths }));
   const proc = spawn(process.execPath, [path.join(PYRIGHT_DIR, 'langserver.index.js'), '--stdio'], { cwd: root });
   const lsp = new LspClient(proc);
   const rootUri = pathToFileURL(root).href;

@@ -126,6 +126,19 @@ describe('quality bench scoring', () => {
     assert.equal(counts.enclosing, 1);
   });
 
+  it('matches a Python class caller (decorators in its body) to the function it is defined in, or its module', () => {
+    const node = (qualifiedName: string, startLine: number, endLine: number): GraphNode =>
+      ({ id: `class:t.py#${qualifiedName}`, kind: 'class', label: qualifiedName.split('.').pop()!, qualifiedName, path: 't.py', startLine, endLine, language: 'python' }) as GraphNode;
+    const truth = [
+      { path: 't.py', name: 'test_one', line: 10 },
+      { path: 't.py', name: 'Suite.test_two', line: 30 },
+      { path: 't.py', name: null, line: 0 },
+    ];
+    assert.equal(predictedKey(node('test_one.S', 12, 16), truth), 't.py:10');
+    assert.equal(predictedKey(node('Suite.test_two.S', 32, 36), truth), 't.py:30');
+    assert.equal(predictedKey(node('Top', 50, 60), truth), 't.py:0');
+  });
+
   it('counts direct callers, and direct plus reachable dispatch callers, apart from siblings', () => {
     const truth = [
       { path: 'a.ts', name: 'direct', line: 1 },
