@@ -137,9 +137,7 @@ function choose(cands: readonly number[], args: readonly string[], argType: ArgT
     if (!spread && params.length === args.length) fixed.push(c);
     else if (spread && args.length >= params.length - 1) varargs.push(c);
   }
-  // Java tries fixed arity before varargs (JLS 15.12.2).
-  const fitting = fixed.length ? fixed : varargs;
-  if (fitting.length < 2) return fitting;
+  if (fixed.length + varargs.length < 2) return fixed.length ? fixed : varargs;
   const types = args.map((a) => (a.startsWith(':') ? a.slice(1) : a === '' ? undefined : argTypeOf(argType(a))));
   const known = new Map<string, ReadonlySet<string>>();
   const supers = (type: string): ReadonlySet<string> => {
@@ -147,17 +145,25 @@ function choose(cands: readonly number[], args: readonly string[], argType: ArgT
     if (!out) known.set(type, (out = supertypes(type, tables, deps)));
     return out;
   };
-  let best: number[] = [];
-  let bestScore = -1;
-  for (const c of fitting) {
-    const score = typeScore(tables.paramsOf(c) ?? [], types, supers);
-    if (score < 0) continue;
-    if (score > bestScore) {
-      best = [c];
-      bestScore = score;
-    } else if (score === bestScore) best.push(c);
-  }
-  return best.length ? best : fitting;
+  const best = (list: readonly number[]): number[] => {
+    let out: number[] = [];
+    let bestScore = -1;
+    for (const c of list) {
+      const score = typeScore(tables.paramsOf(c) ?? [], types, supers);
+      if (score < 0) continue;
+      if (score > bestScore) {
+        out = [c];
+        bestScore = score;
+      } else if (score === bestScore) out.push(c);
+    }
+    return out;
+  };
+  // Java tries fixed arity before varargs (JLS 15.12.2): varargs only when no fixed-arity overload can take the arguments.
+  const typed = best(fixed);
+  if (typed.length) return typed;
+  const spread = best(varargs);
+  if (spread.length) return spread;
+  return fixed.length ? fixed : varargs;
 }
 
 /** Where a call is. */
@@ -189,7 +195,9 @@ function typeScore(params: readonly string[], types: readonly (string | undefine
   for (let i = 0; i < types.length; i++) {
     const a = types[i];
     if (a === undefined) continue;
-    const p = baseTypeOf(params[Math.min(i, params.length - 1)] ?? '');
+    const param = params[Math.min(i, params.length - 1)] ?? '';
+    // A varargs parameter takes an array of its type, or its elements one by one.
+    const p = param.endsWith('...') && !a.endsWith('[]') ? baseType(param.slice(0, -3)) : baseTypeOf(param);
     if (p === a) {
       score += 20;
       continue;
@@ -213,6 +221,8 @@ function typeScore(params: readonly string[], types: readonly (string | undefine
     }
     if (WIDENS_TO[p] !== undefined) return -1; // a reference type is no primitive
     if (p === 'Object' && a.length > 1) score += 10;
+    // A final JDK class (`String`, a wrapper) is nothing but itself and its supertypes.
+    else if (FINAL_TYPES.has(a) && p.length > 1 && !supers(a).has(p)) return -1;
     // A class of ours is never a String or a wrapper (all final); a one-letter name may be a type variable.
     else if (FINAL_TYPES.has(p) && !PLAIN_TYPES.has(a) && a.length > 1) return -1;
     else if (supers(a).has(p)) score += 10;
@@ -222,6 +232,7 @@ function typeScore(params: readonly string[], types: readonly (string | undefine
 }
 
 const CLOSEABLE = ['Closeable', 'AutoCloseable'];
+const CONSTANT = ['Serializable', 'Constable', 'ConstantDesc'];
 const READER = ['Readable', ...CLOSEABLE];
 const WRITER = ['Appendable', 'Flushable', ...CLOSEABLE];
 /** Common JDK types and all their supertypes but `Object`, for arguments of collection, text, I/O and wrapper types. */
@@ -242,14 +253,15 @@ const JDK_SUPERTYPES: Readonly<Record<string, readonly string[]>> = {
   LinkedHashMap: ['HashMap', 'Map'],
   TreeMap: ['SortedMap', 'Map'],
   Iterator: [],
-  StringBuilder: ['CharSequence', 'Appendable'],
+  StringBuilder: ['CharSequence', 'Appendable', 'Comparable'],
   String: ['CharSequence', 'Comparable'],
   ...Object.fromEntries(['Byte', 'Short', 'Integer', 'Long', 'Float', 'Double'].map((t) => [t, ['Number', 'Comparable']])),
   Character: ['Comparable'],
   Class: ['Type', 'GenericDeclaration', 'AnnotatedElement'],
   Boolean: ['Comparable'],
 };
-const JDK_TYPES: ReadonlySet<string> = new Set([...Object.keys(JDK_SUPERTYPES), ...Object.values(JDK_SUPERTYPES).flat()]);
+// The marker interfaces many JDK classes implement are left out: a list above that omits one says nothing.
+const JDK_TYPES: ReadonlySet<string> = new Set([...Object.keys(JDK_SUPERTYPES), ...Object.values(JDK_SUPERTYPES).flat()].filter((t) => !CONSTANT.includes(t)));
 
 /** Supertype names of a type: from the JDK table, or the ancestors of workspace classes of that name. */
 function supertypes(type: string, tables: SymbolTables, deps: Dependencies): ReadonlySet<string> {

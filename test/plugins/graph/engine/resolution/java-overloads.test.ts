@@ -98,6 +98,9 @@ public class Writer {
     void kind(Named n) {}
     void classes(Object o) { kind(o.getClass()); }
     void elements(long[] values, int i) { value(values[i]); }
+    void emit(Named block, boolean flag) {}
+    void emit(String format, Object... args) {}
+    void emits(String name) { emit("$L", name); }
 }
 `,
   [`${DIR}/Named.java`]: `package com.ex;
@@ -205,6 +208,11 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('Tree', 'Tree.clone')), []);
     assert.deepEqual(await callersOf(h, M('Writer', 'Writer.kind')), [M('Writer', 'Writer.classes')]);
     assert.deepEqual(await callersOf(h, M('Writer', 'Writer.kind#2')), []);
+  });
+
+  it('takes a varargs overload when no fixed-arity one can take the arguments (a String is never a class of ours)', async () => {
+    assert.deepEqual(await callersOf(h, M('Writer', 'Writer.emit')), []);
+    assert.deepEqual(await callersOf(h, M('Writer', 'Writer.emit#2')), [M('Writer', 'Writer.emits')]);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
