@@ -252,6 +252,14 @@ describe('seek finds the function doing the work', function () {
     assert.ok(own.score > viaSynonym.score, `the word itself (${own.score}) scores above its synonym (${viaSynonym.score})`);
   });
 
+  it('reads the abbreviations code uses for the words a question spells out (min for minimum, msg for message)', async () => {
+    fs.writeFileSync(path.join(ws, 'src/bounds.ts'), 'export function clampTo(x: number, lo: number, hi: number): number {\n  const min = lo;\n  const max = hi;\n  return x < min ? min : x > max ? max : x;\n}\n');
+    await h.call('ingest', { agent_id: 'a', path: '.', incremental: true });
+    const hits = await seek('between the minimum and the maximum');
+    assert.equal(hits[0]?.id, 'function:src/bounds.ts#clampTo', JSON.stringify(hits.map((x) => x.id)));
+    assert.deepEqual([...hits[0].why.matched].sort(), ['maximum', 'minimum']);
+  });
+
   it('indexes body tokens: a word only in the body finds the function, and an edit to the body is seen after ingest', async () => {
     assert.equal((await seek('exponential backoff'))[0]?.id, 'function:src/http/retry.ts#retryRequest');
     assert.deepEqual(await seek('jitter'), []);
