@@ -222,7 +222,7 @@ export class BindingCollector {
       if (prev !== undefined) {
         prev.type ??= b.type;
         prev.value ??= b.value;
-        if (b.source === 'range') prev.source = 'range';
+        if (b.source === 'range' || b.source === 'alias') prev.source = b.source;
         continue;
       }
       const binding: ExtractedBinding = { scope, name: b.name, line, source: b.source };

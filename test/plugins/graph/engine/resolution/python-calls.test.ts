@@ -617,6 +617,8 @@ class Other:
 
 Endpoint = typing.Callable[[str], typing.Awaitable[Response]]
 Maybe = typing.Optional[Response]
+R = typing.TypeVar("R", bound=Response)
+Later = typing.TypeVar("Later", bound="Response")
 `,
     'app/middleware.py': `from app.http import Endpoint, Maybe
 
@@ -629,6 +631,23 @@ async def dispatch(request, call_next: Endpoint):
 def finish(r: Maybe):
     r.send()
 `,
+    'app/generic.py': `import typing
+
+from app.http import Later, R
+
+
+def resend(r: R) -> R:
+    r.send()
+    return r
+
+
+class Box(typing.Generic[Later]):
+    def __init__(self, item: Later) -> None:
+        self.item = item
+
+    def flush(self) -> None:
+        self.item.send()
+`,
   };
 
   before(async () => {
@@ -638,8 +657,8 @@ def finish(r: Maybe):
     await h?.close();
   });
 
-  it('reads a parameter typed by a module-level alias (imported or not) as the type the alias stands for', async () => {
-    assert.deepEqual(await callersOf(h, 'method:app/http.py#Response.send'), ['function:app/middleware.py#dispatch', 'function:app/middleware.py#finish']);
+  it('reads a parameter typed by a module-level alias (imported or not) as the type the alias stands for, and a bound TypeVar as its bound', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/http.py#Response.send'), ['function:app/generic.py#resend', 'function:app/middleware.py#dispatch', 'function:app/middleware.py#finish', 'method:app/generic.py#Box.flush']);
     assert.deepEqual(await callersOf(h, 'method:app/http.py#Other.send'), []);
   });
 });
