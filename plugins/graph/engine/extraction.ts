@@ -80,6 +80,11 @@ export interface ExtractedCall {
    */
   args?: string[];
   /**
+   * Java, a call without a receiver inside an anonymous class body (`new Iter<T>() { … nextNode() … }`):
+   * the type the body extends or implements, as written (last segment); the call may name its member.
+   */
+  within?: string;
+  /**
    * An attribute read or write without a call (`recv.name`, Python; one per caller, receiver and
    * name): a call only when it resolves to a property of the receiver's known type.
    */

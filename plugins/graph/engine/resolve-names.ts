@@ -141,6 +141,14 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
   const recv = call.receiver?.trim();
   if (!recv) {
     if (scope.language === 'java') {
+      // In an anonymous class body: a method of the body itself (nested under the enclosing method, beside
+      // the caller), else a member of the type it extends.
+      const sibling = call.within && call.caller ? tables.symbolIn(scope.path, `${call.caller.slice(0, call.caller.lastIndexOf('.') + 1)}${callee}`) : -1;
+      const base = call.within && sibling < 0 ? receiverType(receiverContext(scope, tables, deps), call.within, call.caller, call.line) : null;
+      if (base?.kind === 'class') {
+        const own = member(base.node, callee, tables, 1, deps);
+        if (own.targets.length) return own;
+      }
       const m = inheritedMember(callee, call.caller, scope, tables, deps);
       if (m.targets.length) return m;
     }

@@ -21,6 +21,7 @@ export interface PendingCall {
   callee: string;
   receiver?: string;
   args?: string[];
+  within?: string;
   access?: boolean;
 }
 
@@ -200,6 +201,10 @@ export class FileCaptures {
     const call: PendingCall = { pos, row: nameNode.startPosition.row, callee };
     const args = this.spec.args?.(nameNode, (n) => this.text(n));
     if (args !== undefined) call.args = args;
+    if (recvStart < 0) {
+      const within = this.spec.within?.(nameNode, (n) => this.text(n));
+      if (within !== undefined) call.within = within;
+    }
     if (recvStart >= 0) {
       let receiver = receiverText(this.source, recvStart, pos);
       if (receiver.endsWith('…')) {

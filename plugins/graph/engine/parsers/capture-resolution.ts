@@ -92,6 +92,7 @@ function resolveCalls(f: FileCaptures): ExtractedCall[] {
     const call: ExtractedCall = { caller: at(c.pos), callee: c.callee, line: c.row + 1 };
     if (c.receiver !== undefined) call.receiver = c.receiver;
     if (c.args !== undefined) call.args = c.args;
+    if (c.within !== undefined) call.within = c.within;
     if (c.access) {
       const key = `${call.caller}\0${c.receiver}\0${c.callee}`;
       if (accessed.has(key)) continue;

@@ -88,6 +88,23 @@ function argShape(a: Node, text: (n: Node) => string): string {
   return '';
 }
 
+/**
+ * The type an anonymous class body around a call (by its name node) extends or implements:
+ * `new LinkedTreeMapIterator<Entry<K, V>>() { … nextNode() … }` → `LinkedTreeMapIterator`. Undefined
+ * inside a named class or an enum constant's body first, or when the call is the creation itself.
+ */
+export function javaWithin(nameNode: Node, text: (n: Node) => string): string | undefined {
+  let p = nameNode.parent;
+  for (let up = 0; p && up < 64; up++, p = p.parent) {
+    if (p.type !== 'class_body') continue;
+    const owner = p.parent;
+    if (owner?.type !== 'object_creation_expression') return undefined;
+    const t = owner.childForFieldName('type');
+    return t ? baseType(text(t)) : undefined;
+  }
+  return undefined;
+}
+
 /** `java.util.List<String>` → `List`; `int[]` stays `int[]`. */
 export function baseType(type: string): string {
   const noArgs = fold(type).replace(/<.*>/, '');

@@ -10,7 +10,7 @@
  * - In a qualified type `java.io.Closeable` only the last name (`Closeable`) is a reference.
  */
 import type { ExtractedImport } from '../extraction.ts';
-import { javaArgs, javaParams } from './java-arity.ts';
+import { javaArgs, javaParams, javaWithin } from './java-arity.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
 
 /** The Java query. */
@@ -115,4 +115,5 @@ export const javaSpec: QueryLanguageSpec = {
   closureTypes: new Set(['lambda_expression']),
   params: javaParams,
   args: javaArgs,
+  within: javaWithin,
 };

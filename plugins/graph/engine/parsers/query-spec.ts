@@ -51,6 +51,8 @@ export interface QueryLanguageSpec {
   params?(decl: Node, text: (n: Node) => string): string[] | undefined;
   /** Argument shapes of the call whose callee name node is given (see ExtractedCall.args). */
   args?(nameNode: Node, text: (n: Node) => string): string[] | undefined;
+  /** The type an anonymous class body around a call extends or implements, whose members a bare call there may name (Java). */
+  within?(nameNode: Node, text: (n: Node) => string): string | undefined;
   /** Last word on a finished extraction (Python merges `@overload` stubs into their implementation). */
   refine?(extraction: FileExtraction, source: string): void;
   /** Language-specific rewriting of the finished extraction (TS: overload sets merged). */

@@ -119,6 +119,15 @@ public class Tree {
     void peek() { ((Tree) top()).clear(); }
     Object copy(int[] a) { return a.clone(); }
     Object clone() { return this; }
+    Iter<String> iterator() { return new Iter<String>() { String next() { return nextNode(); } }; }
+    Iter<String> own() { return new Iter<String>() { String next() { return nextNode(); } String nextNode() { return ""; } }; }
+}
+`,
+  [`${DIR}/Iter.java`]: `package com.ex;
+
+public abstract class Iter<T> {
+    T nextNode() { return null; }
+    abstract T next();
 }
 `,
   [`${DIR}/App.java`]: `package com.ex;
@@ -213,6 +222,11 @@ describe('Java overloads: calls linked by arity and argument types', function ()
   it('takes a varargs overload when no fixed-arity one can take the arguments (a String is never a class of ours)', async () => {
     assert.deepEqual(await callersOf(h, M('Writer', 'Writer.emit')), []);
     assert.deepEqual(await callersOf(h, M('Writer', 'Writer.emit#2')), [M('Writer', 'Writer.emits')]);
+  });
+
+  it('links a bare call in an anonymous class body to the method of the type it extends, unless the body defines it', async () => {
+    assert.deepEqual(await callersOf(h, M('Iter', 'Iter.nextNode')), [`function:${DIR}/Tree.java#Tree.iterator.next`]);
+    assert.deepEqual(await callersOf(h, `function:${DIR}/Tree.java#Tree.own.nextNode`), [`function:${DIR}/Tree.java#Tree.own.next`]);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
