@@ -6,7 +6,7 @@ import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { Language } from './extraction.ts';
 import type { IngestContext, IngestOptions, IngestSummary } from './ingest-types.ts';
 import { ExtensionRunner } from './parse-extensions.ts';
-import { fromWire, parseFile, type ParseOutcome, type ParseTask, type WireOutcome } from './parse-pool/parse-file.ts';
+import { failureMessage, fromWire, parseFile, type ParseOutcome, type ParseTask, type WireOutcome } from './parse-pool/parse-file.ts';
 import { sharedParsePool } from './parse-pool/pool.ts';
 import type { FileExtractor } from './source-parser.ts';
 import { yieldToLoop } from './steps.ts';
@@ -131,8 +131,8 @@ export async function parseTasks(
     if (!extract) {
       try {
         extractors.set(task.language, (extract = await ctx.parser.extractorFor(task.language)));
-      } catch {
-        take(i, { kind: 'skip', reason: 'parse_failed' });
+      } catch (e) {
+        take(i, { kind: 'skip', reason: 'parse_failed', error: failureMessage(e, task.language) });
         continue;
       }
     }

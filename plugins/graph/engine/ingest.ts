@@ -101,9 +101,9 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
   let skipped: SkippedPath[] = [];
   const skippedByReason: Partial<Record<SkipReason, number>> = {};
   let config: ResolverConfig = ctx.builder.resolverConfig;
-  const noteSkip = (path: string, reason: SkipReason): void => {
+  const noteSkip = (path: string, reason: SkipReason, error?: string): void => {
     skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1;
-    if (reason !== 'unsupported') skipped.push({ path, reason });
+    if (reason !== 'unsupported') skipped.push(error === undefined ? { path, reason } : { path, reason, error });
   };
   if (pathsMode) {
     const check = await checkPathsAsync(walkOptions, [...new Set(options.paths)]);
@@ -194,7 +194,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     const e = toRead[i];
     const row = rows.get(e.path);
     if (outcome.kind === 'skip') {
-      noteSkip(e.path, outcome.reason);
+      noteSkip(e.path, outcome.reason, outcome.error);
       if (row) removes.add(e.path);
     } else if (outcome.kind === 'same') {
       // Touched but identical: remember the new size/mtime so the next run skips it without reading.

@@ -36,6 +36,8 @@ export type SkipReason =
 export interface SkippedPath {
   path: string;
   reason: SkipReason;
+  /** Why a parse failed (`parse_failed` only). */
+  error?: string;
 }
 
 /** A file the walk selected for ingest. */

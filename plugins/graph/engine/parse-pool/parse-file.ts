@@ -27,7 +27,8 @@ export interface ParseTask {
 
 /** What became of one file. */
 export type ParseOutcome =
-  | { kind: 'skip'; reason: SkipReason }
+  /** `error`: why a parse failed (the extractor's or the grammar loader's message), for the ingest summary. */
+  | { kind: 'skip'; reason: SkipReason; error?: string }
   | { kind: 'same' }
   | {
       kind: 'parsed';
@@ -128,9 +129,19 @@ export function parseFile(root: string, task: ParseTask, parserVersion: string, 
       extractionKey: key,
     };
     return ext ? { kind: 'parsed', row, extraction, text, ext } : { kind: 'parsed', row, extraction, text };
-  } catch {
-    return { kind: 'skip', reason: 'parse_failed' };
+  } catch (e) {
+    return { kind: 'skip', reason: 'parse_failed', error: failureMessage(e) };
   } finally {
     times.parse += performance.now() - t;
   }
+}
+
+/** Characters of an error message a skipped file keeps. */
+const MAX_ERROR_CHARS = 200;
+
+/** A parse failure's message, bounded, for the ingest summary (`grammar` names a grammar that did not load). */
+export function failureMessage(e: unknown, grammar?: string): string {
+  const message = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim() || (e instanceof Error ? e.name : 'unknown error');
+  const text = grammar ? `the ${grammar} grammar did not load: ${message}` : message;
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
 }

@@ -9,7 +9,7 @@ import type { Language } from '../extraction.ts';
 import { wasmMemoryBytes } from '../parsers/tree-sitter.ts';
 import { loadDefaultParser, type FileExtractor } from '../source-parser.ts';
 import { ExtensionRunner } from '../parse-extensions.ts';
-import { parseFile, toWire, type WireOutcome } from './parse-file.ts';
+import { failureMessage, parseFile, toWire, type WireOutcome } from './parse-file.ts';
 import type { ParseRequest, ParseResponse } from './protocol.ts';
 
 const extractors = new Map<Language, FileExtractor>();
@@ -45,9 +45,9 @@ async function handle(req: ParseRequest): Promise<ParseResponse> {
     if (!extract) {
       try {
         extractors.set(task.language, (extract = await extractorOf.extractorFor(task.language)));
-      } catch {
+      } catch (e) {
         // As in-process: a grammar that fails to load makes its files parse failures.
-        outcomes.push({ kind: 'skip', reason: 'parse_failed' });
+        outcomes.push({ kind: 'skip', reason: 'parse_failed', error: failureMessage(e, task.language) });
         continue;
       }
     }

@@ -211,6 +211,32 @@ describe('CodeGraphEngine incremental ingest and persistence', function () {
     await other.close();
   });
 
+  it('says why a file failed to parse: the extractor\'s message, or the grammar that did not load', async () => {
+    const failing: SourceParser = {
+      version: 'failing',
+      detectLanguage: (p) => (p.endsWith('.py') ? 'python' : p.endsWith('.go') ? 'go' : null),
+      extractorFor: async (language) => {
+        if (language === 'go') throw new Error('no wasm here');
+        return (path: string) => {
+          throw new Error(`unexpected token in ${path}`);
+        };
+      },
+    };
+    const dir = writeWorkspace({ 'a.py': 'x = 1\n', 'b.go': 'package b\n' });
+    const broken = new CodeGraphEngine({ root: dir, parser: failing });
+    try {
+      await broken.open();
+      const s = await broken.ingest();
+      assert.equal(s.skippedByReason.parse_failed, 2);
+      const byPath = Object.fromEntries(s.skipped.map((x) => [x.path, x]));
+      assert.deepEqual(byPath['a.py'], { path: 'a.py', reason: 'parse_failed', error: 'unexpected token in a.py' });
+      assert.deepEqual(byPath['b.go'], { path: 'b.go', reason: 'parse_failed', error: 'the go grammar did not load: no wasm here' });
+    } finally {
+      await broken.close();
+      removeWorkspace(dir);
+    }
+  });
+
   it('saves checkpoints and loads them back as a new generation', async () => {
     const cp = engine.checkpoint('before-edit');
     assert.equal(cp.files, 15);
