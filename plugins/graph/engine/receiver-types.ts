@@ -129,9 +129,10 @@ export function parseType(raw: string, language: Language): ParsedType | null {
   if (language === 'go') {
     if (t.startsWith('(')) {
       // Multiple results: the first one; named results `(r *Route, err error)` keep their type.
-      const first = splitTop(t.slice(1, -1))[0] ?? '';
-      const parts = first.trim().split(/\s+/);
-      return parseType(parts.length > 1 ? parts.slice(1).join(' ') : parts[0], language);
+      // (`(*Cache[K, V], error)`: the brackets' comma and space belong to the type, not to a name.)
+      const first = (splitTop(t.slice(1, -1))[0] ?? '').trim();
+      const named = /^[A-Za-z_]\w*\s+(\S.*)$/.exec(first);
+      return parseType(named ? named[1] : first, language);
     }
     const slice = /^\[[^\]]*\](.+)$/.exec(t);
     if (slice) return { name: '', args: [], element: parseType(slice[1], language) ?? undefined };

@@ -116,7 +116,8 @@ function evalText(ctx: ReceiverContext, text: string, at: Position): TypeValue |
         v = v.kind === 'class' ? { kind: 'instance', node: v.node, conf: v.conf } : v;
         break;
       case 'index':
-        v = elementOf(v);
+        // Go `New[K, V](…)`: a generic function or type instantiated, then called (the brackets are elided with their contents).
+        v = at.scope.language === 'go' && (v.kind === 'function' || v.kind === 'class') && steps[i + 1]?.op === 'call' ? v : elementOf(v);
         break;
       case 'nth':
         v = nthOf(v, step.k);

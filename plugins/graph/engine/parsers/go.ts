@@ -3,6 +3,8 @@
  * - `func (r *Foo) Bar()` gives method `Foo.Bar` with parent `Foo` (which may be declared in another file).
  * - Interface types are `interface`; every other named type (struct, alias, func type...) is `type`.
  * - Embedded struct fields and embedded interfaces are reported as `extends`.
+ * - A generic function called with explicit type arguments is a call: `New[K, V](a, b)`, and `New[T](x)`,
+ *   which the grammar reads as a conversion (a conversion of a generic type resolves to the type: no call).
  * - Imports: specifier is the import path; names are ['*'] for a dot import, else empty; a named import
  *   records its alias (`_` is dropped).
  */
@@ -29,6 +31,8 @@ export const GO_QUERY = String.raw`
 
 (call_expression function: (identifier) @call.name)
 (call_expression function: (selector_expression operand: (_) @call.recv field: (field_identifier) @call.name))
+(type_conversion_expression type: (generic_type type: (type_identifier) @call.name))
+(type_conversion_expression type: (generic_type type: (qualified_type package: (package_identifier) @call.recv name: (type_identifier) @call.name)))
 
 (type_spec type: (struct_type (field_declaration_list (field_declaration !name type: (_) @inherit.extends)))) @inherit.owner
 (type_spec type: (interface_type (type_elem . [(type_identifier) (qualified_type)] @inherit.extends .))) @inherit.owner

@@ -483,3 +483,57 @@ public class Write {
     assert.deepEqual(await callersOf(h, 'method:src/main/java/json/Names.java#Names.parseInt'), []);
   });
 });
+
+describe('Go generics', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  const GENERIC: Record<string, string> = {
+    'go.mod': 'module example.com/cache\n\ngo 1.19\n',
+    'cache.go': `package cache
+
+type Cache[K comparable, V any] struct{ items map[K]V }
+
+func New[K comparable, V any](size int) (*Cache[K, V], error) { return &Cache[K, V]{}, nil }
+
+func NewWith[K comparable, V any](size int, onEvict func(K, V), ttl int) *Cache[K, V] { return &Cache[K, V]{} }
+
+func Ints(size int) (*Cache[int, int], error) { return nil, nil }
+
+func (c *Cache[K, V]) Add(key K, value V) bool { return true }
+
+type Other struct{}
+
+func (o *Other) Add(key int, value int) bool { return false }
+`,
+    'cache_test.go': `package cache
+
+func one() {
+	l, _ := New[int, int](8)
+	l.Add(1, 2)
+}
+
+func three() {
+	l := NewWith[string, string](8, nil, 0)
+	l.Add("a", "b")
+}
+
+func plain() {
+	l, _ := Ints(8)
+	l.Add(1, 2)
+}
+`,
+  };
+  before(async () => {
+    h = await ingestedRepo(GENERIC);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('links an explicitly instantiated call (New[int, int](8), one argument or several) and types its result, a generic pointer in a result list included', async () => {
+    assert.deepEqual(await callersOf(h, 'function:cache.go#New'), ['function:cache_test.go#one']);
+    assert.deepEqual(await callersOf(h, 'function:cache.go#NewWith'), ['function:cache_test.go#three']);
+    assert.deepEqual(await callersOf(h, 'method:cache.go#Cache.Add'), ['function:cache_test.go#one', 'function:cache_test.go#plain', 'function:cache_test.go#three']);
+    assert.deepEqual(await callersOf(h, 'method:cache.go#Other.Add'), []);
+  });
+});
