@@ -2,7 +2,7 @@
  * Ground truth for TypeScript callers: the TypeScript LanguageService call hierarchy
  * (prepareCallHierarchy + provideCallHierarchyIncomingCalls) over the repository's own tsconfig.
  * Declarations are functions (declarations and `const f = () =>` / function expressions bound to a
- * name) and class methods with a body (overload signatures, abstract and interface members are not
+ * `const` name; the call hierarchy answers nothing for one held by `let`/`var`) and class methods with a body (overload signatures, abstract and interface members are not
  * declarations of their own); callers are the enclosing named declaration the checker reports, or the
  * file for top-level code. A caller reached only through another member the checker relates
  * (find-references shares a root member) is `dispatch`; it is `reachable` when the member its call
@@ -62,7 +62,8 @@ function declarationsOf(sf: ts.SourceFile): Found[] {
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionDeclaration(node) && node.name && node.body) {
       out.push({ name: node.name.text, kind: 'function', nameNode: node.name, decl: node });
-    } else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
+    } else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)) && (ts.getCombinedNodeFlags(node) & ts.NodeFlags.Const) !== 0) {
+      // Only `const`: the call hierarchy has no items for a function held by `let`/`var` (it could be reassigned), so their callers are unknown here.
       out.push({ name: node.name.text, kind: 'function', nameNode: node.name, decl: node });
     } else if (ts.isMethodDeclaration(node) && node.body && (ts.isClassDeclaration(node.parent) || ts.isClassExpression(node.parent))) {
       const n = node.name;
@@ -177,9 +178,12 @@ export function tsCallers(root: string, scope: string): TruthDeclaration[] {
   const program = service.getProgram()!;
   const checker = program.getTypeChecker();
   const rel = (f: string): string => path.relative(root, f).split(path.sep).join('/');
-  const inScope = (f: string): boolean => !f.endsWith('.d.ts') && (scope === '' || rel(f).startsWith(scope + '/'));
+  const inScope = (f: string): boolean => !f.endsWith('.d.ts') && !rel(f).startsWith('..') && !rel(f).split('/').includes('node_modules') && (scope === '' || rel(f).startsWith(scope + '/'));
+  // Every source file of the program, not only the config's list: a tsconfig may name just the entry
+  // points (`"files": ["src/index.ts"]`) and reach the rest through imports.
+  const programFiles = new Set([...files, ...program.getSourceFiles().map((sf) => sf.fileName)]);
   const out: TruthDeclaration[] = [];
-  for (const file of files.filter(inScope).sort()) {
+  for (const file of [...programFiles].filter(inScope).sort()) {
     const sf = program.getSourceFile(file);
     if (!sf) continue;
     for (const d of declarationsOf(sf)) {
