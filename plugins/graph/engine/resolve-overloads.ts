@@ -220,6 +220,8 @@ function typeScore(params: readonly string[], types: readonly (string | undefine
       continue;
     }
     if (WIDENS_TO[p] !== undefined) return -1; // a reference type is no primitive
+    // An array is only an array, an `Object`, `Cloneable`, `Serializable` or a type variable.
+    if (a.endsWith('[]') && !p.endsWith('[]') && p.length > 1 && p !== 'Object' && p !== 'Cloneable' && p !== 'Serializable') return -1;
     if (p === 'Object' && a.length > 1) score += 10;
     // A final JDK class (`String`, a wrapper) is nothing but itself and its supertypes.
     else if (FINAL_TYPES.has(a) && p.length > 1 && !supers(a).has(p)) return -1;

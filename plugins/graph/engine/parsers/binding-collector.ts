@@ -137,6 +137,12 @@ export class BindingCollector {
           // `isinstance(x, (A, B))`: one of the classes.
           type = (c.node.type === 'tuple' ? c.node.namedChildren.map((t) => typeText(this.text(t!))).join(' | ') : typeText(this.text(c.node))) || undefined;
           break;
+        case 'bind.elementtype': {
+          // Java `Foo... names`: the parameter holds an array of the type written.
+          const t = typeText(this.text(c.node));
+          type = t ? `${t}[]` : undefined;
+          break;
+        }
         case 'bind.block':
           blockEnd = c.node.endPosition.row;
           break;

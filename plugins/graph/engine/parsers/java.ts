@@ -61,6 +61,7 @@ export const JAVA_QUERY = String.raw`
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @bind.local value: (_) @bind.value))
 (formal_parameter type: (_) @bind.type name: (identifier) @bind.param)
 (spread_parameter (variable_declarator name: (identifier) @bind.param))
+(spread_parameter [(type_identifier) (generic_type) (scoped_type_identifier) (integral_type) (floating_point_type) (boolean_type) (array_type)] @bind.elementtype (variable_declarator name: (identifier) @bind.param))
 (catch_formal_parameter name: (identifier) @bind.param)
 (field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.field))
 (enhanced_for_statement type: (_) @bind.type name: (identifier) @bind.local)

@@ -101,6 +101,9 @@ public class Writer {
     void emit(Named block, boolean flag) {}
     void emit(String format, Object... args) {}
     void emits(String name) { emit("$L", name); }
+    void addAll(Named... items) {}
+    void addAll(Iterable<Named> items) {}
+    void spreadAll(Named... xs) { addAll(xs); for (Named n : xs) { n.getName(); } }
 }
 `,
   [`${DIR}/Named.java`]: `package com.ex;
@@ -213,7 +216,7 @@ describe('Java overloads: calls linked by arity and argument types', function ()
 
   it('types a qualified this (Outer.this) and a cast of a call, and knows getClass() and clone() belong to the JDK', async () => {
     assert.deepEqual(await callersOf(h, M('Tree', 'Tree.clear')), [M('Tree', 'Tree.Keys.clear'), M('Tree', 'Tree.peek')]);
-    assert.deepEqual(await callersOf(h, M('Named', 'Named.getName')), []);
+    assert.deepEqual(await callersOf(h, M('Named', 'Named.getName')), [M('Writer', 'Writer.spreadAll')]); // only the varargs loop's
     assert.deepEqual(await callersOf(h, M('Tree', 'Tree.clone')), []);
     assert.deepEqual(await callersOf(h, M('Writer', 'Writer.kind')), [M('Writer', 'Writer.classes')]);
     assert.deepEqual(await callersOf(h, M('Writer', 'Writer.kind#2')), []);
@@ -227,6 +230,11 @@ describe('Java overloads: calls linked by arity and argument types', function ()
   it('links a bare call in an anonymous class body to the method of the type it extends, unless the body defines it', async () => {
     assert.deepEqual(await callersOf(h, M('Iter', 'Iter.nextNode')), [`function:${DIR}/Tree.java#Tree.iterator.next`]);
     assert.deepEqual(await callersOf(h, `function:${DIR}/Tree.java#Tree.own.nextNode`), [`function:${DIR}/Tree.java#Tree.own.next`]);
+  });
+
+  it('types a varargs parameter as an array: passed on to the varargs overload (an array is no Iterable), its loop variable an element', async () => {
+    assert.deepEqual(await callersOf(h, M('Writer', 'Writer.addAll')), [M('Writer', 'Writer.spreadAll')]);
+    assert.deepEqual(await callersOf(h, M('Writer', 'Writer.addAll#2')), []);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
