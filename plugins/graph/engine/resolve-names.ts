@@ -14,6 +14,7 @@ import { classOrAncestor, enclosingClass, member, memberOf } from './member-look
 import { CALLABLE_KINDS, CLASS_LIKE, MAX_AMBIGUOUS, NONE, TYPE_KINDS, found, lexicalChain, type Dependencies, type NameResolution, type SymbolTables } from './resolution-tables.ts';
 import { pickConstructor, pickOverloads, type ArgTypeOf } from './resolve-overloads.ts';
 import { findBinding, receiverType, type ReceiverContext } from './resolve-receivers.ts';
+import { outsideBase } from './receiver-lookups.ts';
 
 export { buildFileScope, withBindings, type FileScope } from './file-scope.ts';
 // The rules live in resolution-tables.ts, bare-names.ts, member-lookup.ts, java-names.ts and global-names.ts; their shared names stay importable from here.
@@ -104,7 +105,7 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
     deps.push(tables.node(cls).label);
     return pickConstructor(cls, call, scope.path, argType, tables, deps);
   }
-  return pickOverloads(resolveByName(call, scope, tables, deps), call, scope.path, argType, tables, deps);
+  return pickOverloads(resolveByName(call, scope, tables, deps), call, scope.path, argType, tables, deps, (cls) => outsideBase(receiverContext(scope, tables, deps), cls));
 }
 
 /** Result types of JDK methods common enough to type an argument by (`value.toString()`, `n.intValue()`), whatever the receiver. */

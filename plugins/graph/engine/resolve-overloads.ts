@@ -38,7 +38,7 @@ const PLAIN_TYPES: ReadonlySet<string> = new Set(['String', 'CharSequence', 'Num
 const FINAL_TYPES: ReadonlySet<string> = new Set([...PLAIN_TYPES].filter((t) => t !== 'CharSequence' && t !== 'Number'));
 
 /** Narrows a Java call's targets to the overloads its arguments fit; other answers pass through. */
-export function pickOverloads(r: NameResolution, call: ExtractedCall, path: string, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies): NameResolution {
+export function pickOverloads(r: NameResolution, call: ExtractedCall, path: string, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies, outside?: (cls: number) => boolean): NameResolution {
   const args = call.args;
   if (args === undefined || r.targets.length === 0) return r;
   const out: number[] = [];
@@ -55,7 +55,10 @@ export function pickOverloads(r: NameResolution, call: ExtractedCall, path: stri
       continue;
     }
     const fit = choose(cands, args, argType, tables, deps, { path, line: call.line });
-    // Nothing fits (a parameter list we misread, an inherited or implicit constructor): keep the name's answer.
+    // Nothing fits: a method the class inherits from a base outside the workspace (`peek()` beside our
+    // `peek(char[])` in a subclass of a library reader) is that base's; otherwise (a parameter list we
+    // misread, an implicit constructor) keep the name's answer.
+    if (fit.length === 0 && n.kind === 'method' && outside !== undefined && ownerIsOutside(t, tables, outside)) continue;
     if (fit.length === 0) out.push(t);
     else {
       ambiguous ||= fit.length > 1;
@@ -64,6 +67,15 @@ export function pickOverloads(r: NameResolution, call: ExtractedCall, path: stri
   }
   const targets = out.slice(0, MAX_LINKED);
   return { targets, confidence: ambiguous ? r.confidence * AMBIGUOUS_OVERLOAD : r.confidence };
+}
+
+/** Whether the class declaring a method extends a class outside the workspace. */
+function ownerIsOutside(method: number, tables: SymbolTables, outside: (cls: number) => boolean): boolean {
+  const n = tables.node(method);
+  const q = n.qualifiedName ?? n.label;
+  const cut = q.lastIndexOf('.');
+  const owner = cut > 0 ? tables.symbolIn(n.path, q.slice(0, cut)) : -1;
+  return owner >= 0 && outside(owner);
 }
 
 /** The constructors a class declares (`Foo.Foo`, `Foo.Foo#2`, …). */

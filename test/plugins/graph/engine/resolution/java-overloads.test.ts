@@ -126,6 +126,16 @@ public class Tree {
     Iter<String> own() { return new Iter<String>() { String next() { return nextNode(); } String nextNode() { return ""; } }; }
 }
 `,
+  [`${DIR}/LineReader.java`]: `package com.ex;
+
+import org.lib.io.BufferedSource;
+
+public class LineReader extends BufferedSource {
+    int peek(char[] buf) { return 0; }
+    int readLine() { return peek(); }
+    int both() { return peek(new char[1]); }
+}
+`,
   [`${DIR}/Iter.java`]: `package com.ex;
 
 public abstract class Iter<T> {
@@ -235,6 +245,10 @@ describe('Java overloads: calls linked by arity and argument types', function ()
   it('types a varargs parameter as an array: passed on to the varargs overload (an array is no Iterable), its loop variable an element', async () => {
     assert.deepEqual(await callersOf(h, M('Writer', 'Writer.addAll')), [M('Writer', 'Writer.spreadAll')]);
     assert.deepEqual(await callersOf(h, M('Writer', 'Writer.addAll#2')), []);
+  });
+
+  it('takes a call no overload fits, in a class extending an outside one, for the outside base\'s method', async () => {
+    assert.deepEqual(await callersOf(h, M('LineReader', 'LineReader.peek')), [M('LineReader', 'LineReader.both')]);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
