@@ -3,7 +3,7 @@
  * per-file scopes — what linking looks names up in and what queries read. GraphBuilder (build.ts)
  * adds the mutations.
  */
-import type { FileExtraction } from './extraction.ts';
+import type { ExtractedBinding, FileExtraction } from './extraction.ts';
 import { FileIndex } from './file-index.ts';
 import type { FileState } from './file-state.ts';
 import type { GitFacts, GraphBuilderOptions, UnresolvedImport } from './graph-change.ts';
@@ -76,6 +76,10 @@ export class BuilderTables {
   }
 
   /** Declared result type of a function or method node. */
+  inferredReturnOf(index: number): readonly ExtractedBinding[] | undefined {
+    const n = this.node(index);
+    return this.files.get(n.path)?.typeFacts.inferred.get(n.qualifiedName ?? '');
+  }
   returnTypeOf(index: number): string | undefined {
     const n = this.node(index);
     return this.files.get(n.path)?.typeFacts.returns.get(n.qualifiedName ?? '');

@@ -91,6 +91,9 @@ export interface ExtractedCall {
   access?: boolean;
 }
 
+/** The name of the bindings that record what a function returns (`return x`, Python): no identifier can spell it. */
+export const RETURN_BINDING = '<return>';
+
 export interface ExtractedInherit {
   /** qualifiedName of the subclass / implementing type. */
   child: string;

@@ -197,6 +197,12 @@ export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number
     const arg = MAPPINGS.has(last) ? t.args[t.args.length - 1] : t.args[0];
     return { kind: 'collection', element: typeValue(arg, lookup, conf), conf };
   }
+  if (t.args.length && (last === 'type' || last === 'Type')) {
+    // `type[Foo]`: the class itself (calling it makes a Foo); `type[A | B]`: calling it makes an A or a B.
+    const v = typeValue(t.args[0], lookup, conf);
+    if (v?.kind === 'instance') return { kind: 'class', node: v.node, conf: v.conf };
+    return v?.kind === 'union' ? { kind: 'callable', result: v, conf } : v;
+  }
   if (t.args.length && TRANSPARENT.has(last)) return typeValue(t.args[0], lookup, conf);
   if (t.args.length === 2 && last === 'Callable') return { kind: 'callable', result: typeValue(t.args[1], lookup, conf), conf };
   if (t.args.length > 1 && last === 'Union') return unionOf(t.args.map((u) => typeValue(u, lookup, conf)), conf);

@@ -4,6 +4,7 @@
  * chains of a caller, top-level names of files).
  */
 import type { GraphNode, NodeKind } from './graph.ts';
+import type { ExtractedBinding } from './extraction.ts';
 import type { FileScope } from './file-scope.ts';
 import type { ResolvedImport } from './resolve.ts';
 
@@ -21,6 +22,8 @@ export interface SymbolTables {
   parentsOf(index: number): readonly number[];
   /** Declared result type of a function or method node, as written. */
   returnTypeOf(index: number): string | undefined;
+  /** What an unannotated function's result is inferred from: its `return` bindings and the locals they read (type-facts.ts). */
+  inferredReturnOf(index: number): readonly ExtractedBinding[] | undefined;
   /** Declared parameter types of a method or constructor node (Java), for choosing among overloads. */
   paramsOf(index: number): readonly string[] | undefined;
   /** True for a property getter (Python `@property`): reading the attribute calls it. */

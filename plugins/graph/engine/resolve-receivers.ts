@@ -4,13 +4,14 @@
  * and declared return types of workspace classes and functions, and the file's imports. Every look
  * into another file records the names it read in `deps` (incremental invalidation).
  */
-import type { ExtractedBinding } from './extraction.ts';
+import { RETURN_BINDING, type ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
 import { bindingAt, builtinMethodResult, elementOf, nthOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
 import { JAVA_LANG } from './java-names.ts';
 import { innerType, javaQualifiedType, outsideBase, submodule } from './receiver-lookups.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
+import { withBindings } from './file-scope.ts';
 
 /** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
 export interface ReceiverContext {
@@ -158,8 +159,9 @@ function evalHead(ctx: ReceiverContext, name: string, at: Position): TypeValue |
   const { tables, scope } = { tables: ctx.tables, scope: at.scope };
   if (SELF_VALUES.has(name) || SELF_CLASSES.has(name)) {
     const cls = ctx.enclosingClass(scope.path, at.caller, scope);
-    if (cls < 0) return null;
-    return { kind: SELF_CLASSES.has(name) ? 'class' : 'instance', node: cls, conf: 1 };
+    if (cls >= 0) return { kind: SELF_CLASSES.has(name) ? 'class' : 'instance', node: cls, conf: 1 };
+    if (SELF_VALUES.has(name)) return null;
+    // `cls` outside a class is a plain name (`def make(cls: type[Foo])`).
   }
   const b = findBinding(ctx, scope, name, at.caller, at.line);
   if (b) return bindingValue(ctx, b, at);
@@ -290,12 +292,45 @@ function returnOf(ctx: ReceiverContext, fn: number, conf: number): TypeValue | n
   const node = tables.node(fn);
   ctx.deps.push(node.label);
   const text = tables.returnTypeOf(fn);
-  if (!text) return null;
+  if (!text) return inferredReturn(ctx, fn, conf);
   const scope = tables.scopeOfFile(node.path);
   if (!scope) return null;
   const q = node.qualifiedName ?? node.label;
   const owner = ctx.enclosingClass(node.path, q.includes('.') ? q : null, scope);
   return typeFromText(ctx, text, { scope, caller: q, line: node.startLine, depth: MAX_DEPTH - 1 }, owner, conf * INFERRED);
+}
+
+/** Functions whose result is being inferred (resolution is synchronous): a recursive or deep chain stops. */
+const inferring: number[] = [];
+const MAX_INFERRING = 3;
+
+/**
+ * What an unannotated Python function gives (`def connect(app, cls): p = cls(app); return p`): the
+ * values of its `return` statements, read in the function with its locals, as pyright infers them;
+ * several that agree, or a union of their classes. Null when a value is unknown or the chain is deep.
+ */
+function inferredReturn(ctx: ReceiverContext, fn: number, conf: number): TypeValue | null {
+  const tables = ctx.tables;
+  const bindings = tables.inferredReturnOf(fn);
+  if (!bindings?.length || inferring.length >= MAX_INFERRING || inferring.includes(fn)) return null;
+  const node = tables.node(fn);
+  const file = tables.scopeOfFile(node.path);
+  if (!file) return null;
+  const scope = withBindings(file, bindings);
+  const q = node.qualifiedName ?? node.label;
+  inferring.push(fn);
+  try {
+    const values: (TypeValue | null)[] = [];
+    for (const b of bindings) {
+      if (b.name !== RETURN_BINDING || b.value === undefined) continue;
+      values.push(evalText({ ...ctx, scope }, b.value, { scope, caller: q, line: b.line, depth: 2 }));
+    }
+    if (values.length === 0 || values.some((v) => v === null)) return null;
+    const v = values.length === 1 ? values[0] : unionOf(values, conf);
+    return v === null ? null : { ...v, conf: Math.min(v.conf, conf) * INFERRED };
+  } finally {
+    inferring.pop();
+  }
 }
 
 /** `v.name` without a call: a field of an instance, a symbol of a module, a nested class. */

@@ -3,6 +3,7 @@
  * extraction, which is content-addressed so unchanged files and checkpoints share rows.
  */
 import type Database from 'better-sqlite3';
+import { returnBindings } from './type-facts.ts';
 import type { FileExtraction, Language } from './extraction.ts';
 import { SliceClock } from './steps.ts';
 
@@ -214,5 +215,7 @@ export function lightExtraction(extraction: FileExtraction): FileExtraction {
 /** The bindings of an extraction that belong to its classes (fields) and its type aliases: the only ones read before linking (type facts). */
 function fieldBindings(extraction: FileExtraction): FileExtraction['bindings'] {
   const classes = new Set(extraction.symbols.filter((s) => s.kind === 'class' || s.kind === 'interface' || s.kind === 'type').map((s) => s.qualifiedName));
-  return extraction.bindings!.filter((b) => b.source === 'alias' || (b.scope !== null && classes.has(b.scope)));
+  // And what an unannotated function's result is inferred from (type-facts.ts).
+  const inferred = new Set([...returnBindings(extraction).values()].flat());
+  return extraction.bindings!.filter((b) => b.source === 'alias' || (b.scope !== null && classes.has(b.scope)) || inferred.has(b));
 }

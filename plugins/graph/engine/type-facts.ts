@@ -4,7 +4,7 @@
  * that read them when they change.
  */
 import { createHash } from 'node:crypto';
-import type { FileExtraction } from './extraction.ts';
+import { RETURN_BINDING, type ExtractedBinding, type FileExtraction } from './extraction.ts';
 
 /** Return types and fields of a file's symbols, kept after its extraction is dropped. */
 export interface TypeFacts {
@@ -20,6 +20,11 @@ export interface TypeFacts {
   aliases: ReadonlyMap<string, string>;
   /** class qualifiedName → each base it extends, as a dotted name (`httpx.Client`, `ArrayList`). */
   bases: ReadonlyMap<string, readonly string[]>;
+  /**
+   * qualifiedName of a function with no declared result → its `return` bindings and the locals they
+   * read (Python): what the function gives, inferred where it is called.
+   */
+  inferred: ReadonlyMap<string, readonly ExtractedBinding[]>;
   /** Local names the file imports (re-exports are followed through them). */
   imported: string[];
   /**
@@ -40,6 +45,45 @@ const NO_PARAMS: Map<string, string[]> = new Map();
 const NO_FIELDS: Map<string, Map<string, { type?: string; value?: string }>> = new Map();
 const NO_NAMES: Set<string> = new Set();
 const NO_BASES: Map<string, string[]> = new Map();
+const NO_INFERRED: Map<string, ExtractedBinding[]> = new Map();
+/** Locals kept per function for its inferred result (the return values and what they read, a few steps deep). */
+const MAX_INFERRED_BINDINGS = 12;
+
+/**
+ * The bindings an unannotated function's result is inferred from: its `return` bindings and the
+ * locals and parameters their values start with, followed a few steps (`p = make(cls)` then `return p`
+ * keeps `p` and `cls`). Functions with a declared result keep none.
+ */
+export function returnBindings(extraction: FileExtraction): Map<string, ExtractedBinding[]> {
+  const out = new Map<string, ExtractedBinding[]>();
+  const bindings = extraction.bindings ?? [];
+  if (!bindings.some((b) => b.name === RETURN_BINDING)) return out;
+  const declared = new Set(extraction.symbols.filter((s) => s.returnType).map((s) => s.qualifiedName));
+  const byScope = new Map<string, ExtractedBinding[]>();
+  for (const b of bindings) {
+    if (b.scope === null) continue;
+    const list = byScope.get(b.scope);
+    if (list) list.push(b);
+    else byScope.set(b.scope, [b]);
+  }
+  for (const [scope, list] of byScope) {
+    if (declared.has(scope)) continue;
+    const kept = list.filter((b) => b.name === RETURN_BINDING).slice(0, 4);
+    if (kept.length === 0) continue;
+    const wanted = kept.map((b) => b.value ?? '');
+    for (let i = 0; i < wanted.length && kept.length < MAX_INFERRED_BINDINGS; i++) {
+      const head = /^(?:await\s+)?([A-Za-z_]\w*)/.exec(wanted[i])?.[1];
+      if (!head) continue;
+      for (const b of list) {
+        if (b.name !== head || kept.includes(b) || kept.length >= MAX_INFERRED_BINDINGS) continue;
+        kept.push(b);
+        if (b.value) wanted.push(b.value);
+      }
+    }
+    out.set(scope, kept);
+  }
+  return out;
+}
 
 /** The type facts of an extraction (fields: bindings whose scope is a class-like symbol of the file). */
 export function typeFactsOf(extraction: FileExtraction): TypeFacts {
@@ -62,6 +106,7 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     // A declared type wins over an inferred value; the first declaration wins over later ones.
     if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
   }
+  const inferred = returnBindings(extraction);
   const aliases = new Map<string, string>();
   for (const b of extraction.bindings ?? []) if (b.source === 'alias' && b.scope === null && b.type && !aliases.has(b.name)) aliases.set(b.name, b.type);
   const bases = new Map<string, string[]>();
@@ -74,8 +119,8 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
   const json =
-    returns.size || fields.size || params.size || properties.size || bases.size || aliases.size
-      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases]])
+    returns.size || fields.size || params.size || properties.size || bases.size || aliases.size || inferred.size
+      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases], [...inferred]])
       : JSON.stringify(imports);
   const signature = createHash('sha1').update(json).digest('base64');
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
@@ -86,6 +131,7 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     properties: properties.size ? properties : NO_NAMES,
     bases: bases.size ? bases : NO_BASES,
     aliases: aliases.size ? aliases : NO_STRINGS,
+    inferred: inferred.size ? inferred : NO_INFERRED,
     imported,
     signature,
   };
@@ -95,5 +141,5 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
 export function typeFactNames(facts: TypeFacts): string[] {
   // `Foo.load#2` is found by the name `load`.
   const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1).replace(/#\d+$/, '');
-  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.aliases.keys(), ...facts.imported];
+  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.aliases.keys(), ...[...facts.inferred.keys()].map(last), ...facts.imported];
 }

@@ -4,7 +4,7 @@
  * query-extractor.ts), resolved to their scopes once the file's declarations are nested.
  */
 import type { Node, QueryCapture } from 'web-tree-sitter';
-import type { ExtractedBinding, ExtractedSymbol } from '../extraction.ts';
+import { RETURN_BINDING, type ExtractedBinding, type ExtractedSymbol } from '../extraction.ts';
 import { typeText, valueText } from './binding-text.ts';
 import { enclosing, type Entry } from './nesting.ts';
 
@@ -161,6 +161,12 @@ export class BindingCollector {
         case 'bind.returns':
           returns = typeText(this.text(c.node)) || undefined;
           break;
+        case 'bind.retval': {
+          // `return x`: what an unannotated function gives, read as a binding named RETURN_BINDING in its scope.
+          const v = valueText(this.text(elementKeeping(c.node)));
+          if (v && v !== 'None') this.pending.push({ pos: c.node.startIndex, row: c.node.startPosition.row, name: RETURN_BINDING, source: 'assign', ofSelf: false, value: v });
+          break;
+        }
         default: {
           const source = BIND_SOURCES[c.name];
           if (source !== undefined) names.push({ node: c.node, source, ofSelf: c.name === 'bind.selffield' || c.name === 'bind.selfunpack', unpack: c.name === 'bind.unpack' || c.name === 'bind.selfunpack' });
@@ -171,7 +177,8 @@ export class BindingCollector {
     for (const n of names) {
       const name = this.ident(n.node);
       // `self`/`this` receivers are resolved to the enclosing class without a binding.
-      if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls'))) continue;
+      // (A typed one is kept: `def make(cls: type[Foo])` outside a class.)
+      if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls') && type === undefined)) continue;
       const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
       const closures = this.closures;
       // A narrowing (`if isinstance(x, Foo):`) holds in its block only; a closure's names in the closure.
@@ -229,6 +236,8 @@ export class BindingCollector {
         prev.type ??= b.type;
         prev.value ??= b.value;
         if (b.source === 'range' || b.source === 'alias') prev.source = b.source;
+        // `X: TypeAlias = "type[A | B]"`: the alias stands for its value, not for `TypeAlias`.
+        if (b.source === 'alias' && b.type !== undefined) prev.type = b.type;
         continue;
       }
       const binding: ExtractedBinding = { scope, name: b.name, line, source: b.source };

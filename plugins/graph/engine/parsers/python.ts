@@ -56,7 +56,9 @@ export const PYTHON_QUERY = String.raw`
 (with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
 (except_clause value: (as_pattern [(identifier) (attribute)] @bind.type alias: (as_pattern_target (identifier) @bind.local)))
 (function_definition return_type: (type) @bind.returns) @bind.owner
+(return_statement (_) @bind.retval)
 (module (expression_statement (assignment left: (identifier) @bind.alias right: (subscript) @bind.type)))
+(assignment left: (identifier) @bind.alias type: (type [(identifier) (attribute attribute: (identifier))] @_typealias) right: (_) @bind.type (#match? @_typealias "(^|[.])TypeAlias$"))
 (module (expression_statement (assignment left: (identifier) @bind.alias right: (call function: [(identifier) (attribute attribute: (identifier))] @_typevar arguments: (argument_list (keyword_argument name: (identifier) @_bound value: (_) @bind.type))) (#match? @_typevar "(^|[.])TypeVar$") (#eq? @_bound "bound"))))
 (if_statement condition: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) consequence: (block) @bind.block (#eq? @_isinstance "isinstance"))
 (elif_clause condition: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) consequence: (block) @bind.block (#eq? @_isinstance "isinstance"))

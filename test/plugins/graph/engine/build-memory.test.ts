@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { GraphBuilder, type FileInput } from '../../../../plugins/graph/engine/build.ts';
-import type { FileExtraction } from '../../../../plugins/graph/engine/extraction.ts';
+import { RETURN_BINDING, type FileExtraction } from '../../../../plugins/graph/engine/extraction.ts';
 import type { FileState } from '../../../../plugins/graph/engine/file-state.ts';
 import type { GraphNode } from '../../../../plugins/graph/engine/graph.ts';
 import { FileDependents } from '../../../../plugins/graph/engine/file-dependents.ts';
@@ -113,6 +113,24 @@ describe('the graph builder kept lean', () => {
     const light = lightExtraction(full);
     assert.deepEqual(light.bindings?.map((b) => b.name), ['Endpoint', 'x']);
     assert.deepEqual([...typeFactsOf(light).aliases], [['Endpoint', 'Callable[[str], A]']]);
+    assert.equal(typeFactsOf(light).signature, typeFactsOf(full).signature);
+  });
+
+  it('keeps what an unannotated function returns, and the locals its return reads, in the light extraction and the type facts', () => {
+    const full = extraction('a.py', 'python', {
+      symbols: [sym('class', 'A', 1, 3), sym('function', 'make', 4, 8), sym('function', 'typed', 9, 10, { returnType: 'A' })],
+      bindings: [
+        { scope: 'make', name: 'kind', line: 4, source: 'param', type: 'type[A]' },
+        { scope: 'make', name: 'other', line: 5, source: 'assign', value: 'A()' },
+        { scope: 'make', name: 'p', line: 6, source: 'assign', value: 'kind()' },
+        { scope: 'make', name: RETURN_BINDING, line: 7, source: 'assign', value: 'p' },
+        { scope: 'typed', name: RETURN_BINDING, line: 10, source: 'assign', value: 'A()' },
+      ],
+    });
+    const light = lightExtraction(full);
+    assert.deepEqual(light.bindings?.map((b) => b.name), ['kind', 'p', RETURN_BINDING]);
+    assert.deepEqual([...typeFactsOf(light).inferred.keys()], ['make']);
+    assert.deepEqual(typeFactsOf(light).inferred.get('make')?.map((b) => b.name), [RETURN_BINDING, 'p', 'kind']);
     assert.equal(typeFactsOf(light).signature, typeFactsOf(full).signature);
   });
 

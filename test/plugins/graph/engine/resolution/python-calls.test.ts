@@ -662,3 +662,78 @@ class Box(typing.Generic[Later]):
     assert.deepEqual(await callersOf(h, 'method:app/http.py#Other.send'), []);
   });
 });
+
+describe('Python results of unannotated functions', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const FILES: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/proto.py': `class H11:
+    def data_received(self, data):
+        return None
+
+
+class Tools:
+    def data_received(self, data):
+        return None
+
+
+class Other:
+    def data_received(self, data):
+        return None
+`,
+    'tests/__init__.py': '',
+    'tests/helpers.py': `from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.proto import H11, Tools
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    Protocol: TypeAlias = "type[Tools | H11]"
+
+
+def connect(protocol_cls: Protocol):
+    protocol = protocol_cls()
+    return protocol
+
+
+def plain():
+    p = H11()
+    return p
+
+
+def make(cls: type[Tools]):
+    return cls()
+`,
+    'tests/test_http.py': `from tests.helpers import connect, make, plain
+
+
+def test_connect(protocol_cls):
+    protocol = connect(protocol_cls)
+    protocol.data_received(b"GET")
+
+
+def test_plain():
+    plain().data_received(b"GET")
+
+
+def test_make():
+    make(None).data_received(b"GET")
+`,
+  };
+  before(async () => {
+    h = await ingestedRepo(FILES);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('types a call of an unannotated function by what it returns (its locals, a TypeAlias under TYPE_CHECKING, type[A | B], a typed cls)', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/proto.py#H11.data_received'), ['function:tests/test_http.py#test_connect', 'function:tests/test_http.py#test_plain']);
+    assert.deepEqual(await callersOf(h, 'method:app/proto.py#Tools.data_received'), ['function:tests/test_http.py#test_connect', 'function:tests/test_http.py#test_make']);
+    assert.deepEqual(await callersOf(h, 'method:app/proto.py#Other.data_received'), []);
+  });
+});
