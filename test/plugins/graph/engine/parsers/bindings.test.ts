@@ -38,6 +38,7 @@ describe('Extraction of bindings and return types', function () {
       'Car.drive w range - self.wheels -',
       'Car.drive fh with - open() -',
       'Car.drive route assign - self.engine.start().route() -',
+      'Car.drive <return> assign - self -',
     ]);
     assert.equal(returns(x)['Car.drive'], '"Car"');
   });
