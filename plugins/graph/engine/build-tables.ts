@@ -80,6 +80,10 @@ export class BuilderTables {
     const n = this.node(index);
     return this.files.get(n.path)?.typeFacts.inferred.get(n.qualifiedName ?? '');
   }
+  isPrivate(index: number): boolean {
+    const n = this.node(index);
+    return this.files.get(n.path)?.typeFacts.privates.has(n.qualifiedName ?? '') ?? false;
+  }
   returnTypeOf(index: number): string | undefined {
     const n = this.node(index);
     return this.files.get(n.path)?.typeFacts.returns.get(n.qualifiedName ?? '');

@@ -39,6 +39,8 @@ export interface ExtractedSymbol {
   overloads?: number[];
   /** Java methods and constructors: declared parameter types as written; a varargs one ends in `...`. */
   params?: string[];
+  /** A Java method or constructor declared `private` (not inherited: never an overload a subclass's call reaches). */
+  private?: boolean;
   /** TS overload sets merged into this symbol: the text of each signature (without the implementation). */
   signatures?: string[];
   /** A Python `@property` getter: reading or assigning the attribute calls it. */

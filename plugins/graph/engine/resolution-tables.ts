@@ -22,6 +22,8 @@ export interface SymbolTables {
   parentsOf(index: number): readonly number[];
   /** Declared result type of a function or method node, as written. */
   returnTypeOf(index: number): string | undefined;
+  /** Whether a method is declared private (Java): not inherited. */
+  isPrivate(index: number): boolean;
   /** What an unannotated function's result is inferred from: its `return` bindings and the locals they read (type-facts.ts). */
   inferredReturnOf(index: number): readonly ExtractedBinding[] | undefined;
   /** Declared parameter types of a method or constructor node (Java), for choosing among overloads. */

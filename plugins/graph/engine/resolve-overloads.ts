@@ -119,7 +119,9 @@ function overloadsFrom(method: number, tables: SymbolTables, deps: Dependencies)
     seen.push(cls);
     const c = tables.node(cls);
     if (depth > 0) deps.push(c.label);
-    out.push(...family(c.path, c.qualifiedName ?? c.label, name, tables));
+    // A superclass's private methods are not inherited.
+    const own = family(c.path, c.qualifiedName ?? c.label, name, tables);
+    out.push(...(depth > 0 ? own.filter((m) => !tables.isPrivate(m)) : own));
     for (const p of tables.parentsOf(cls)) walk(p, depth + 1);
   };
   walk(owner, 0);

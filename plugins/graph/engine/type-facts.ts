@@ -16,6 +16,8 @@ export interface TypeFacts {
   params: ReadonlyMap<string, string[]>;
   /** qualifiedNames of Python `@property` getters (accesses of them are calls). */
   properties: ReadonlySet<string>;
+  /** qualifiedNames of Java methods declared `private`. */
+  privates: ReadonlySet<string>;
   /** Module-level type aliases: name → the type they stand for, as written (`Callable[[Request], Awaitable[Response]]`). */
   aliases: ReadonlyMap<string, string>;
   /** class qualifiedName → each base it extends, as a dotted name (`httpx.Client`, `ArrayList`). */
@@ -91,7 +93,9 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   const params = new Map<string, string[]>();
   const classes = new Set<string>();
   const properties = new Set<string>();
+  const privates = new Set<string>();
   for (const s of extraction.symbols) {
+    if (s.private) privates.add(s.qualifiedName);
     if (s.returnType) returns.set(s.qualifiedName, s.returnType);
     if (s.params) params.set(s.qualifiedName, s.params);
     if (s.property) properties.add(s.qualifiedName);
@@ -120,7 +124,7 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
   const json =
     returns.size || fields.size || params.size || properties.size || bases.size || aliases.size || inferred.size
-      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases], [...inferred]])
+      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases], [...inferred], [...privates]])
       : JSON.stringify(imports);
   const signature = createHash('sha1').update(json).digest('base64');
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
@@ -129,6 +133,7 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     fields: fields.size ? fields : NO_FIELDS,
     params: params.size ? params : NO_PARAMS,
     properties: properties.size ? properties : NO_NAMES,
+    privates: privates.size ? privates : NO_NAMES,
     bases: bases.size ? bases : NO_BASES,
     aliases: aliases.size ? aliases : NO_STRINGS,
     inferred: inferred.size ? inferred : NO_INFERRED,

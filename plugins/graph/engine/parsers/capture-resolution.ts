@@ -74,7 +74,11 @@ function symbolOf(f: FileCaptures, e: Entry, outer: Entry | undefined, parent: s
   const doc = docs === 'docstring' ? f.docstrings.get(e.start) : docAbove(f.source, f.lines, f.comments, anchor, docs);
   if (doc !== undefined) symbol.doc = doc;
   symbol.exported = e.exported;
-  if (e.params !== undefined) symbol.params = e.params;
+  if (e.params !== undefined) {
+    symbol.params = e.params;
+    // Java: a private method is no overload a subclass's call can reach.
+    if (f.privates.has(e.start)) symbol.private = true;
+  }
   const returns = f.binds.returnTypes.get(e.start);
   if (returns !== undefined) symbol.returnType = returns;
   return symbol;

@@ -56,6 +56,10 @@ export const JAVA_QUERY = String.raw`
   (constructor_declaration (modifiers "public"))
   (compact_constructor_declaration (modifiers "public"))
 ] @export.public
+[
+  (method_declaration (modifiers "private"))
+  (constructor_declaration (modifiers "private"))
+] @export.private
 
 (local_variable_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.local))
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @bind.local value: (_) @bind.value))

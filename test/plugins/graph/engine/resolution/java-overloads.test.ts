@@ -136,6 +136,21 @@ public class LineReader extends BufferedSource {
     int both() { return peek(new char[1]); }
 }
 `,
+  [`${DIR}/Stack.java`]: `package com.ex;
+
+public class Stack {
+    private void push(int top) {}
+    void grow() { push(1); }
+}
+`,
+  [`${DIR}/TreeStack.java`]: `package com.ex;
+
+public class TreeStack extends Stack {
+    private void push(Object top) {}
+    void add(Object unknown) { push(unknown.hashCode() > 0 ? unknown : null); push(compute()); }
+    Object compute() { return null; }
+}
+`,
   [`${DIR}/Iter.java`]: `package com.ex;
 
 public abstract class Iter<T> {
@@ -249,6 +264,11 @@ describe('Java overloads: calls linked by arity and argument types', function ()
 
   it('takes a call no overload fits, in a class extending an outside one, for the outside base\'s method', async () => {
     assert.deepEqual(await callersOf(h, M('LineReader', 'LineReader.peek')), [M('LineReader', 'LineReader.both')]);
+  });
+
+  it('never offers a superclass\'s private method as an overload of a subclass\'s call', async () => {
+    assert.deepEqual(await callersOf(h, M('Stack', 'Stack.push')), [M('Stack', 'Stack.grow')]);
+    assert.deepEqual(await callersOf(h, M('TreeStack', 'TreeStack.push')), [M('TreeStack', 'TreeStack.add')]);
   });
 
   it('prefers a fixed-arity overload to a varargs one, which takes any other count', async () => {
