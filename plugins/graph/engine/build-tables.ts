@@ -75,38 +75,45 @@ export class BuilderTables {
     return p ? p.filter((i) => this.graph.node(i) !== null) : [];
   }
 
-  /** Declared result type of a function or method node. */
+  /** The type facts of a node's file and the node's qualified name in them. */
+  private factsOf(index: number): { facts: FileState['typeFacts'] | undefined; q: string } {
+    const n = this.node(index);
+    return { facts: this.files.get(n.path)?.typeFacts, q: n.qualifiedName ?? '' };
+  }
+  /** What an unannotated function's result is inferred from (its return bindings and the locals they read). */
   inferredReturnOf(index: number): readonly ExtractedBinding[] | undefined {
-    const n = this.node(index);
-    return this.files.get(n.path)?.typeFacts.inferred.get(n.qualifiedName ?? '');
+    const { facts, q } = this.factsOf(index);
+    return facts?.inferred.get(q);
   }
+  /** True for a Java method declared private. */
   isPrivate(index: number): boolean {
-    const n = this.node(index);
-    return this.files.get(n.path)?.typeFacts.privates.has(n.qualifiedName ?? '') ?? false;
+    const { facts, q } = this.factsOf(index);
+    return facts?.privates.has(q) ?? false;
   }
+  /** Declared result type of a function or method node. */
   returnTypeOf(index: number): string | undefined {
-    const n = this.node(index);
-    return this.files.get(n.path)?.typeFacts.returns.get(n.qualifiedName ?? '');
+    const { facts, q } = this.factsOf(index);
+    return facts?.returns.get(q);
   }
   /** Declared parameter types of a Java method or constructor node. */
   paramsOf(index: number): readonly string[] | undefined {
-    const n = this.node(index);
-    return this.files.get(n.path)?.typeFacts.params.get(n.qualifiedName ?? '');
+    const { facts, q } = this.factsOf(index);
+    return facts?.params.get(q);
   }
   /** True for a Python `@property` getter node. */
   isProperty(index: number): boolean {
-    const n = this.node(index);
-    return this.files.get(n.path)?.typeFacts.properties.has(n.qualifiedName ?? '') ?? false;
+    const { facts, q } = this.factsOf(index);
+    return facts?.properties.has(q) ?? false;
   }
   /** A field a class-like node declares. */
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined {
-    const n = this.node(classIndex);
-    return this.files.get(n.path)?.typeFacts.fields.get(n.qualifiedName ?? '')?.get(name);
+    const { facts, q } = this.factsOf(classIndex);
+    return facts?.fields.get(q)?.get(name);
   }
   /** Each base a class-like node extends, as a dotted name. */
   basesOf(classIndex: number): readonly string[] {
-    const n = this.node(classIndex);
-    return this.files.get(n.path)?.typeFacts.bases.get(n.qualifiedName ?? '') ?? [];
+    const { facts, q } = this.factsOf(classIndex);
+    return facts?.bases.get(q) ?? [];
   }
   /** The type a module-level alias of a file stands for, as written. */
   aliasOf(path: string, name: string): string | undefined {
