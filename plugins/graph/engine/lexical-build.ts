@@ -10,6 +10,8 @@ import { clearTextMemos, FIELDS, isTestNode, type FieldName } from './lexical-te
 
 /** Flag bit per node: the node lives in a test file. */
 export const FLAG_TEST = 1;
+/** Flag bit per node: a function or method whose body only reads or sets a value (isAccessorBody). */
+export const FLAG_ACCESSOR = 2;
 
 export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 /** Field index in the low bits of a packed row, term id above. */
@@ -215,7 +217,7 @@ export function* buildBaseIndex(graph: NodeSlots, textOf: TextSource | null, def
     const node = graph.node(i);
     if (node) {
       rows.index(i, node);
-      flags[i] = isTestNode(node) ? FLAG_TEST : 0;
+      flags[i] = (isTestNode(node) ? FLAG_TEST : 0) | (rows.scanner.accessor ? FLAG_ACCESSOR : 0);
       indexed[i] = node;
       live++;
     }

@@ -9,7 +9,7 @@
 import type { CodeGraph, GraphNode } from './graph.ts';
 import { FIELDS, fieldLength, isTestNode, nodeFields, type FieldName, type NodeFields } from './lexical-text.ts';
 import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
-import { baseTermId, FIELD_NAMES, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
+import { baseTermId, FIELD_NAMES, FLAG_ACCESSOR, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
 import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
 import { runQuery, Touched, type Source } from './lexical-query.ts';
 
@@ -148,7 +148,8 @@ export abstract class IndexedPostings {
   private addNode(i: number, n: GraphNode, reader: LineReader): void {
     const version = ++this.versions[i];
     let postings = 0;
-    for (const [t, tf] of this.pseudoFrequencies(nodeFields(n, reader.of(n.path)))) {
+    const fields = nodeFields(n, reader.of(n.path));
+    for (const [t, tf] of this.pseudoFrequencies(fields)) {
       let p = this.delta.get(t);
       if (!p) {
         this.delta.set(t, (p = new Postings()));
@@ -159,7 +160,7 @@ export abstract class IndexedPostings {
     }
     this.totalPostings += postings;
     this.postingCounts[i] = postings;
-    this.flags[i] = isTestNode(n) ? FLAG_TEST : 0;
+    this.flags[i] = (isTestNode(n) ? FLAG_TEST : 0) | (fields.accessor ? FLAG_ACCESSOR : 0);
     this.indexed[i] = n;
     this.live++;
   }

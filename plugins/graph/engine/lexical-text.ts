@@ -213,8 +213,8 @@ export const FIELDS = {
 /** A field name. */
 export type FieldName = keyof typeof FIELDS;
 
-/** Per-field term counts of one node. */
-export type NodeFields = Record<FieldName, Map<string, number>>;
+/** A node's index fields, and whether its body is an accessor's (isAccessorBody). */
+export type NodeFields = Record<FieldName, Map<string, number>> & { accessor: boolean };
 
 /** Distinct body terms kept per symbol (the most frequent): bounds index memory on big graphs. */
 export const MAX_BODY_TERMS = 40;
@@ -268,9 +268,25 @@ export function symbolSource(lines: readonly string[], node: GraphNode): { signa
   return { signature: lines[first], bodyFrom: first + 1, bodyTo: last, bodyHead: '' };
 }
 
+/** A call in source text: a name or `)`/`]` right before `(` (`f(`, `a.b(`, `g()(`, `new Foo(`). */
+const CALL = /[\w$)\]]\(/;
+/** Lines after the signature's line an accessor's body may take (a setter of two fields and its `}`). */
+const ACCESSOR_LINES = 3;
+
+/**
+ * Whether a function's body only reads or sets values: at most three lines after its signature's
+ * line and no call in it (`getTrim() { return trim; }`, `def name(self): return self._name`, a
+ * setter of two fields). Such a function names a thing without doing the work, so seek ranks it
+ * behind code that does (a delegating one-liner calls the code that does, and is not one).
+ * `bodyFrom` is the 0-based line after the signature's line (symbolSource); `body` gives the body's text.
+ */
+export function isAccessorBody(node: Pick<GraphNode, 'kind' | 'endLine'>, bodyFrom: number, body: () => string): boolean {
+  return (node.kind === 'function' || node.kind === 'method') && node.endLine - bodyFrom <= ACCESSOR_LINES && !CALL.test(body());
+}
+
 /** The fields a node is indexed under. `lines` is its file's text split into lines, when available. */
 export function nodeFields(n: GraphNode, lines: readonly string[] | null): NodeFields {
-  const f: NodeFields = { name: new Map(), qualified: new Map(), signature: new Map(), doc: new Map(), body: new Map(), path: new Map() };
+  const f: NodeFields = { name: new Map(), qualified: new Map(), signature: new Map(), doc: new Map(), body: new Map(), path: new Map(), accessor: false };
   const slash = n.path.lastIndexOf('/');
   const dir = slash > 0 ? n.path.slice(0, slash) : '';
   const name = n.kind === 'file' ? n.label.replace(/\.[^.]+$/, '') : n.label;
@@ -299,6 +315,7 @@ export function nodeFields(n: GraphNode, lines: readonly string[] | null): NodeF
       const counts = new Map<string, number>();
       count(counts, analyze(bodyHead, noise));
       for (let k = bodyFrom; k < bodyTo; k++) count(counts, analyze(lines[k], noise));
+      f.accessor = isAccessorBody(n, bodyFrom, () => [bodyHead, ...lines.slice(bodyFrom, bodyTo)].join('\n'));
       const top = counts.size > MAX_BODY_TERMS ? [...counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_BODY_TERMS) : counts;
       for (const [t, c] of top) f.body.set(t, Math.min(MAX_BODY_TF, c));
     }

@@ -4,6 +4,7 @@
  * ("Seek and search") gives the formula.
  */
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
+import { FLAG_ACCESSOR, FLAG_TEST } from './lexical-build.ts';
 import { FIELDS, stem, STOP_WORDS, synonymsOf, tokenize, wholeTerm } from './lexical-text.ts';
 
 /** Query options for seek. */
@@ -189,7 +190,7 @@ export function scoreCandidates(
     if (kinds && !kinds.has(n.kind)) continue;
     if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
     if (wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
-    const prior = kindPrior(n.kind, (flags[node] & 1) !== 0, q) * (n.kind === 'method' && declaredOnly(graph, n) ? INTERFACE_MEMBER : 1);
+    const prior = kindPrior(n.kind, (flags[node] & FLAG_TEST) !== 0, q) * (n.kind === 'method' && declaredOnly(graph, n) ? INTERFACE_MEMBER : 1) * ((flags[node] & FLAG_ACCESSOR) !== 0 ? ACCESSOR : 1);
     const lexical = text * prior;
     const pr = pagerank ? (pagerank[node] ?? 0) : 0;
     // log-compress: PageRank is heavy-tailed; it separates near-ties and never lifts a weak match far.
@@ -226,6 +227,8 @@ export function scoreCandidates(
 }
 
 const TYPE_KINDS = new Set(['class', 'interface', 'type']);
+/** The prior of an accessor (a body that only reads or sets a value): it names the thing, the code using it does the work. */
+const ACCESSOR = 0.7;
 /** The prior of an interface's method, as of an interface: the words of a contract, the work done by its implementations. */
 const INTERFACE_MEMBER = 0.65;
 

@@ -121,6 +121,42 @@ function writeRetrievalRepo(root: string): string {
       '        return origin in self.allowed_origins',
       '',
     ].join('\n'),
+    // Accessors documented with the question's words, and the method doing the work (no doc, private).
+    'src/main/java/csvkit/Format.java': [
+      'package csvkit;',
+      '',
+      'public class Format {',
+      '  private String nullString;',
+      '',
+      '  /** Gets the string converted to and from null values. */',
+      '  public String getNullString() {',
+      '    return nullString;',
+      '  }',
+      '',
+      '  /** Sets the string converted to and from null values. */',
+      '  public Format setNullString(String nullString) {',
+      '    this.nullString = nullString;',
+      '    return this;',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+    'src/main/java/csvkit/Parser.java': [
+      'package csvkit;',
+      '',
+      'class Parser {',
+      '  private final Format format = new Format();',
+      '',
+      '  private String handleNull(String value) {',
+      '    final String nullString = format.getNullString();',
+      '    if (value.equals(nullString)) {',
+      '      return null;',
+      '    }',
+      '    return value.trim();',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
     'net/headers.py': ['def parse_header_line(line):', '    """Split one raw header line into its name and value."""', '    name, _, value = line.partition(":")', '    return name.strip(), value.strip()', ''].join('\n'),
     'docs/retries.md': ['# Retrying failed requests', '', 'Failed requests are retried with a growing delay; the retry count is an option.', ''].join('\n'),
     'test/retry.test.ts': [
@@ -194,6 +230,17 @@ describe('seek finds the function doing the work', function () {
     const impl = rank(hits, 'method:src/store.ts#FileRecordStore.persistRecord');
     const decl = rank(hits, 'method:src/store.ts#RecordStore.persistRecord');
     assert.ok(impl >= 0 && (decl < 0 || decl > impl), JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+  });
+
+  it('lists the method doing the work above accessors whose body only reads or sets a value, however well documented', async () => {
+    const hits = await seek('replace a value equal to the null string with null');
+    const work = rank(hits, 'method:src/main/java/csvkit/Parser.java#Parser.handleNull');
+    assert.equal(work, 0, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    for (const accessor of ['method:src/main/java/csvkit/Format.java#Format.getNullString', 'method:src/main/java/csvkit/Format.java#Format.setNullString']) {
+      assert.ok(rank(hits, accessor) > work, `${accessor} at ${rank(hits, accessor)}`);
+    }
+    // Named outright, an accessor is still the answer.
+    assert.equal((await seek('getNullString'))[0]?.id, 'method:src/main/java/csvkit/Format.java#Format.getNullString');
   });
 
   it('lists a method of a class above its constructor, unless the query asks how objects are made', async () => {

@@ -9,15 +9,16 @@ import { removeWorkspace, writeWorkspace } from './helpers.ts';
 
 const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 
-/** The scanner's fields as nodeFields' shape: per field, [term, count] in order. */
+/** The scanner's fields as nodeFields' shape: per field, [term, count] in order; then whether the body is an accessor's. */
 function scanned(scanner: FieldScanner, node: GraphNode): [string, number][][] {
   scanner.scanNode(node);
-  return scanner.fields.map((f) => Array.from({ length: f.length }, (_, k) => [scanner.termStrings[f.terms[k]], f.counts[k]] as [string, number]));
+  const fields = scanner.fields.map((f) => Array.from({ length: f.length }, (_, k) => [scanner.termStrings[f.terms[k]], f.counts[k]] as [string, number]));
+  return [...fields, [['accessor', Number(scanner.accessor)]]];
 }
 
 function reference(node: GraphNode, text: string | null): [string, number][][] {
   const f = nodeFields(node, text === null ? null : text.split('\n'));
-  return FIELD_NAMES.map((name) => [...f[name]]);
+  return [...FIELD_NAMES.map((name) => [...f[name]]), [['accessor', Number(f.accessor)]]];
 }
 
 /** A deterministic generator (mulberry32). */
@@ -56,6 +57,7 @@ describe('FieldScanner (the seek index full build’s fields)', function () {
     const scanner = new FieldScanner((p) => files.get(p) ?? null);
     // A table that starts afresh every 50 words (what a huge graph's build does past its bound) gives the same fields.
     const forgetful = new FieldScanner((p) => files.get(p) ?? null, 50);
+    let accessors = 0;
     for (let i = 0; i < 3000; i++) {
       const path = paths[Math.floor(i / 75) % paths.length];
       const kind = kinds[Math.floor(rnd() * kinds.length)];
@@ -66,7 +68,8 @@ describe('FieldScanner (the seek index full build’s fields)', function () {
         label: kind === 'file' ? `${text(rnd, 1).trim()}.py` : text(rnd, 1 + Math.floor(rnd() * 2)).trim(),
         path,
         startLine,
-        endLine: startLine + Math.floor(rnd() * 400),
+        // Some spans short enough for an accessor's body (isAccessorBody), most long.
+        endLine: startLine + Math.floor(rnd() * (rnd() < 0.3 ? 5 : 400)),
         language: 'python',
         qualifiedName: rnd() < 0.7 ? `${text(rnd, 2).replace(/\s/g, '')}.${text(rnd, 1).trim()}` : undefined,
         doc: rnd() < 0.5 ? text(rnd, Math.floor(rnd() * 200)) : undefined,
@@ -75,7 +78,9 @@ describe('FieldScanner (the seek index full build’s fields)', function () {
       const expected = reference(node, files.get(path)!);
       assert.deepEqual(scanned(scanner, node), expected, `node ${i} (${kind})`);
       assert.deepEqual(scanned(forgetful, node), expected, `node ${i} (${kind}), bounded word table`);
+      accessors += expected[expected.length - 1][0][1];
     }
+    assert.ok(accessors > 10, `${accessors} accessor bodies among the random nodes`);
   });
 
   it('gives nodeFields’ fields for every node of an ingested Python, TypeScript, Go and Markdown repository', async () => {
@@ -107,6 +112,10 @@ describe('FieldScanner (the seek index full build’s fields)', function () {
         checked++;
       }
       assert.ok(checked > 150, `${checked} nodes`);
+      // The Go one-liner only computes; the TypeScript and Python bodies call.
+      assert.equal(nodeFields(e.graph.get('function:go/retry3.go#BackoffDelay3')!, read('go/retry3.go')!.split('\n')).accessor, true);
+      assert.equal(nodeFields(e.graph.get('function:web/invoice3.ts#renderInvoice3')!, read('web/invoice3.ts')!.split('\n')).accessor, false);
+      assert.equal(nodeFields(e.graph.get('method:svc/ledger_3.py#Ledger3.reconcile')!, read('svc/ledger_3.py')!.split('\n')).accessor, false);
     } finally {
       await e.close();
       removeWorkspace(root);
