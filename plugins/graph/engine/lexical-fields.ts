@@ -10,7 +10,7 @@
  * exactly (test/plugins/graph/engine/lexical-fields.test.ts compares them on every node).
  */
 import type { GraphNode } from './graph.ts';
-import { isAccessorBody, isCodeNoise, MAX_BODY_LINES, MAX_BODY_TERMS, MAX_BODY_TF, MAX_DOC_TOKENS, MAX_SIGNATURE_CHARS, MAX_TEXT_CHARS, SIGNATURE_END, termsOfWord, wholeTerm } from './lexical-text.ts';
+import { isAccessorBody, isCodeNoise, phrasalCompound, MAX_BODY_LINES, MAX_BODY_TERMS, MAX_BODY_TF, MAX_DOC_TOKENS, MAX_SIGNATURE_CHARS, MAX_TEXT_CHARS, SIGNATURE_END, termsOfWord, wholeTerm } from './lexical-text.ts';
 
 /** Field numbers, in FIELDS' order (lexical-text.ts): name, qualified, signature, doc, body, path. */
 const NAME = 0;
@@ -283,7 +283,15 @@ export class FieldScanner {
       const pathEnd = ext >= 0 && ext < path.length - 1 && path.indexOf('/', ext) < 0 ? ext : path.length;
       this.count(f[PATH], path, 0, pathEnd);
     }
-    if (n.doc) this.count(f[DOC], n.doc, 0, n.doc.length, false, MAX_DOC_TOKENS);
+    if (n.doc) {
+      const count = this.scan(n.doc, 0, n.doc.length, false, MAX_DOC_TOKENS);
+      for (let k = 0; k < count; k++) f[DOC].add(this.tokens[k], Infinity);
+      // Phrasal verbs as the one word a query joins them into (nodeFields).
+      for (let k = 0; k + 1 < count; k++) {
+        const compound = phrasalCompound(this.termStrings[this.tokens[k]], this.termStrings[this.tokens[k + 1]]);
+        if (compound) f[DOC].add(this.termNumber(compound), Infinity);
+      }
+    }
     if (n.text) this.count(f[BODY], n.text, 0, Math.min(n.text.length, MAX_TEXT_CHARS), false, Infinity, MAX_BODY_TF);
     if (isFile || !this.textOf) return;
     const file = this.file;

@@ -105,7 +105,7 @@ function wordTerms(word: string): string[] {
 const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['wait', 'delay', 'sleep', 'backoff'],
   ['compute', 'calculate', 'calc'],
-  ['find', 'search', 'lookup', 'locate'],
+  ['find', 'search', 'lookup', 'locate', 'get'],
   ['check', 'validate', 'verify', 'ensure'],
   ['create', 'make', 'build', 'construct'],
   ['remove', 'delete', 'drop'],
@@ -155,6 +155,44 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['destination', 'dst', 'dest'],
   ['source', 'src'],
 ];
+
+/**
+ * Phrasal verbs code spells as one word ("look up" → lookup, "clean up" → cleanup, "shut down" →
+ * shutdown), keyed by the stems of the verb and its particle. "up to the latest" stays two words.
+ */
+const PHRASAL: ReadonlyMap<string, string> = new Map(
+  [
+    ['look', 'up', 'lookup'],
+    ['set', 'up', 'setup'],
+    ['clean', 'up', 'cleanup'],
+    ['tear', 'down', 'teardown'],
+    ['shut', 'down', 'shutdown'],
+    ['start', 'up', 'startup'],
+    ['log', 'out', 'logout'],
+    ['sign', 'up', 'signup'],
+    ['sign', 'out', 'signout'],
+    ['back', 'up', 'backup'],
+    ['roll', 'back', 'rollback'],
+  ].map(([verb, particle, compound]) => [`${stem(verb)} ${stem(particle)}`, compound]),
+);
+
+/** The one word code uses for a phrasal verb given as the stems of its two words (`look`, `up` → lookup), if any. */
+export function phrasalCompound(verbStem: string, particleStem: string): string | undefined {
+  return PHRASAL.get(`${verbStem} ${particleStem}`);
+}
+
+/** A query's words with each phrasal verb ("looks up", "cleaned up") joined into the word code uses for it. */
+export function phrasalCompounds(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const compound = i + 1 < words.length ? phrasalCompound(stem(words[i]), stem(words[i + 1])) : undefined;
+    if (compound) {
+      out.push(compound);
+      i++;
+    } else out.push(words[i]);
+  }
+  return out;
+}
 
 let synonymIndex: Map<string, string[]> | null = null;
 
@@ -301,7 +339,15 @@ export function nodeFields(n: GraphNode, lines: readonly string[] | null): NodeF
     if (dot > 0) count(f.qualified, analyze(q.slice(0, dot)));
     count(f.path, pathTerms(n.path));
   }
-  if (n.doc) count(f.doc, analyze(n.doc).slice(0, MAX_DOC_TOKENS));
+  if (n.doc) {
+    // A doc's phrasal verbs ("looks up a key") also count as the word a query joins them into (lookup).
+    const doc = analyze(n.doc).slice(0, MAX_DOC_TOKENS);
+    count(f.doc, doc);
+    for (let k = 0; k + 1 < doc.length; k++) {
+      const compound = phrasalCompound(doc[k], doc[k + 1]);
+      if (compound) f.doc.set(compound, (f.doc.get(compound) ?? 0) + 1);
+    }
+  }
   if (n.text) {
     for (const t of analyze(n.text.length > MAX_TEXT_CHARS ? n.text.slice(0, MAX_TEXT_CHARS) : n.text)) f.body.set(t, Math.min(MAX_BODY_TF, (f.body.get(t) ?? 0) + 1));
   }

@@ -5,7 +5,7 @@
  */
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { FLAG_ACCESSOR, FLAG_TEST } from './lexical-build.ts';
-import { FIELDS, stem, STOP_WORDS, synonymsOf, tokenize, wholeTerm } from './lexical-text.ts';
+import { FIELDS, phrasalCompounds, stem, STOP_WORDS, synonymsOf, tokenize, wholeTerm } from './lexical-text.ts';
 
 /** Query options for seek. */
 export interface SeekOptions {
@@ -74,7 +74,7 @@ const LEXICAL_SHARE = 0.85;
 
 /** Splits a query into terms (stop words dropped, stemmed), with their idf and the query's intent. */
 export function analyzeQuery(text: string, index: { idf(term: string): number }): SeekQuery {
-  const words = tokenize(text).filter((w) => !STOP_WORDS.has(w));
+  const words = phrasalCompounds(tokenize(text)).filter((w) => !STOP_WORDS.has(w));
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   for (const word of words) {

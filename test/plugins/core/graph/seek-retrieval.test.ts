@@ -157,6 +157,27 @@ function writeRetrievalRepo(root: string): string {
       '}',
       '',
     ].join('\n'),
+    // "Look up" is spelled get, find or lookup in code; the competitor shares every other word.
+    'src/codecs.ts': [
+      'const codecs = new Map<string, (text: string) => string>();',
+      '',
+      'export function registerCodec(name: string, codec: (text: string) => string): void {',
+      '  if (codecs.has(name)) throw new Error(`codec ${name} registered twice`);',
+      '  codecs.set(name, codec);',
+      '}',
+      '',
+      'export function getCodec(name: string): (text: string) => string {',
+      '  const codec = codecs.get(name);',
+      '  if (!codec) throw new Error(`no codec ${name}`);',
+      '  return codec;',
+      '}',
+      '',
+      '/** Looks up the alias table of a charset. */',
+      'export function charsetAliases(label: string): string[] {',
+      "  return label.split('+').map((part) => part.trim());",
+      '}',
+      '',
+    ].join('\n'),
     'net/headers.py': ['def parse_header_line(line):', '    """Split one raw header line into its name and value."""', '    name, _, value = line.partition(":")', '    return name.strip(), value.strip()', ''].join('\n'),
     'docs/retries.md': ['# Retrying failed requests', '', 'Failed requests are retried with a growing delay; the retry count is an option.', ''].join('\n'),
     'test/retry.test.ts': [
@@ -241,6 +262,15 @@ describe('seek finds the function doing the work', function () {
     }
     // Named outright, an accessor is still the answer.
     assert.equal((await seek('getNullString'))[0]?.id, 'method:src/main/java/csvkit/Format.java#Format.getNullString');
+  });
+
+  it('reads a phrasal verb as the one word code uses ("look up" as lookup, found in get, find and a doc\'s "looks up")', async () => {
+    const hits = await seek('where is a codec looked up by its name');
+    assert.equal(hits[0]?.id, 'function:src/codecs.ts#getCodec', JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    assert.ok(rank(hits, 'function:src/codecs.ts#registerCodec') > 0);
+    const aliases = await seek('lookup charset aliases');
+    assert.equal(aliases[0]?.id, 'function:src/codecs.ts#charsetAliases');
+    assert.ok(aliases[0].why.matched.includes('lookup'), JSON.stringify(aliases[0].why));
   });
 
   it('lists a method of a class above its constructor, unless the query asks how objects are made', async () => {

@@ -32,7 +32,7 @@ function random(seed: number): () => number {
   };
 }
 
-const WORDS = ['parse', 'HTTPRequest', 'retry_delay', 'is', 'the', 'self', 'return', 'backoffDelay2', 'x', 'v2', 'ledger', 'Reconciliation', 'found', 'callable', 'isDraftable', 'über', 'naïve', 'a_very_long_identifier_name', 'def', 'function', 'const', '42', 'parsing', 'parsed', 'Errors'];
+const WORDS = ['parse', 'looks', 'up', 'shut', 'down', 'HTTPRequest', 'retry_delay', 'is', 'the', 'self', 'return', 'backoffDelay2', 'x', 'v2', 'ledger', 'Reconciliation', 'found', 'callable', 'isDraftable', 'über', 'naïve', 'a_very_long_identifier_name', 'def', 'function', 'const', '42', 'parsing', 'parsed', 'Errors'];
 const SEPS = [' ', '.', '(', ')', ':', '{', '}', '=>', '\n', '\t', '_', '-', '/', '# ', ', ', ' = ', '\r\n', '…'];
 
 function text(rnd: () => number, words: number): string {
