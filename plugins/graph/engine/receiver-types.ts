@@ -24,19 +24,29 @@ export type TypeValue =
   | { kind: 'callable'; result: TypeValue | null; conf: number }
   | { kind: 'external'; conf: number };
 
-/** Most members a union keeps (beyond, it says too little to link a call). */
+/** Most members a union inferred from several alternatives keeps (beyond, it says too little to link a call). */
 export const MAX_UNION = 4;
+/**
+ * Most members of a union the code declares (`Protocols = Union[A, B, C, D, E]`, `x: A | B | C | D | E`):
+ * the programmer named each, and a type checker links a call on it to every member.
+ */
+export const MAX_DECLARED_UNION = 12;
 
-/** The value of several alternatives: one when they agree, a union of their workspace instances, else null. */
-export function unionOf(values: readonly (TypeValue | null)[], conf: number): TypeValue | null {
+/**
+ * The value of several alternatives: one when they agree, a union of their workspace instances (at
+ * most `max` members, and never fewer than a union among them already holds), else null.
+ */
+export function unionOf(values: readonly (TypeValue | null)[], conf: number, max = MAX_UNION): TypeValue | null {
   const members: (TypeValue & { kind: 'instance' })[] = [];
+  let limit = max;
   for (const v of values) {
     const list = v?.kind === 'union' ? v.members : v?.kind === 'instance' ? [v] : [];
+    if (v?.kind === 'union') limit = Math.max(limit, v.members.length);
     for (const m of list) if (!members.some((x) => x.node === m.node)) members.push(m);
   }
   if (members.length === 0) return values.length > 0 && values.every((v) => v?.kind === 'external') ? { kind: 'external', conf } : null;
   if (members.length === 1) return { ...members[0], conf: Math.min(conf, members[0].conf) };
-  return members.length <= MAX_UNION ? { kind: 'union', members, conf } : null;
+  return members.length <= limit ? { kind: 'union', members, conf } : null;
 }
 
 /** Bindings of one file by scope ('' = module level) and name, in source order. */
@@ -123,7 +133,7 @@ export function parseType(raw: string, language: Language): ParsedType | null {
   if (alternatives.length > 1 && !/^[^|]*[<[(]/.test(t)) {
     // A union of several plain types (`FileField | DataField`): each alternative, when every one parses.
     const union = alternatives.map((a) => parseType(a, language));
-    return union.length <= MAX_UNION && union.every((u) => u !== null) ? { name: '', args: [], union: union as ParsedType[] } : null;
+    return union.length <= MAX_DECLARED_UNION && union.every((u) => u !== null) ? { name: '', args: [], union: union as ParsedType[] } : null;
   }
   t = t.replace(/^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|\*+|\?|mut\s+|dyn\s+|impl\s+|const\s+|final\s+|readonly\s+)+/, '').replace(/[?!]$/, '').trim();
   if (language === 'go') {
@@ -186,7 +196,7 @@ export type NameLookup = (name: string) => TypeValue | null;
 /** The value a parsed type describes, with `lookup` resolving plain names. */
 export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number): TypeValue | null {
   if (!t) return null;
-  if (t.union) return unionOf(t.union.map((u) => typeValue(u, lookup, conf)), conf);
+  if (t.union) return unionOf(t.union.map((u) => typeValue(u, lookup, conf)), conf, MAX_DECLARED_UNION);
   if (t.element) return { kind: 'collection', element: typeValue(t.element, lookup, conf), conf };
   const last = t.name.slice(t.name.lastIndexOf('.') + 1);
   // `tuple[A, B]` (not `tuple[A, ...]`, whose `...` parses as a nameless type).
@@ -205,7 +215,7 @@ export function typeValue(t: ParsedType | null, lookup: NameLookup, conf: number
   }
   if (t.args.length && TRANSPARENT.has(last)) return typeValue(t.args[0], lookup, conf);
   if (t.args.length === 2 && last === 'Callable') return { kind: 'callable', result: typeValue(t.args[1], lookup, conf), conf };
-  if (t.args.length > 1 && last === 'Union') return unionOf(t.args.map((u) => typeValue(u, lookup, conf)), conf);
+  if (t.args.length > 1 && last === 'Union') return unionOf(t.args.map((u) => typeValue(u, lookup, conf)), conf, MAX_DECLARED_UNION);
   if (t.args.length && WRAPPERS.has(last)) return { kind: 'wrapper', inner: typeValue(t.args[0], lookup, conf), conf };
   if (DYNAMIC_TYPES.has(t.name)) return null;
   if (EXTERNAL_TYPES.has(t.name) || COLLECTIONS.has(t.name) || MAPPINGS.has(t.name)) return { kind: 'external', conf };

@@ -128,8 +128,13 @@ export class BindingCollector {
     let value: string | undefined;
     let owner = -1;
     let returns: string | undefined;
-    /** Last row of the block a narrowing holds in (`if isinstance(x, Foo):`); none after an `assert isinstance`. */
+    /**
+     * Last row of the block a narrowing holds in: the `if isinstance(x, Foo):` block, or the block
+     * holding an `if not isinstance(x, Foo): raise` guard (after it); none after an `assert isinstance`.
+     */
     let blockEnd: number | undefined;
+    /** The row a comprehension's targets are bound at: the one before the comprehension. */
+    let fromRow: number | undefined;
     const names: { node: Node; source: ExtractedBinding['source']; ofSelf: boolean; unpack: boolean }[] = [];
     for (const c of captures) {
       switch (c.name) {
@@ -137,6 +142,12 @@ export class BindingCollector {
           // `isinstance(x, (A, B))`: one of the classes.
           type = (c.node.type === 'tuple' ? c.node.namedChildren.map((t) => typeText(this.text(t!))).join(' | ') : typeText(this.text(c.node))) || undefined;
           break;
+        case 'bind.classtype': {
+          // `issubclass(c, Foo)`: `c` is the class itself (`type[Foo]`; of a tuple, `type[A | B]`).
+          const t = c.node.type === 'tuple' ? c.node.namedChildren.map((x) => typeText(this.text(x!))).join(' | ') : typeText(this.text(c.node));
+          type = t ? `type[${t}]` : undefined;
+          break;
+        }
         case 'bind.elementtype': {
           // Java `Foo... names`: the parameter holds an array of the type written.
           const t = typeText(this.text(c.node));
@@ -146,6 +157,14 @@ export class BindingCollector {
         case 'bind.block':
           blockEnd = c.node.endPosition.row;
           break;
+        case 'bind.comprehension': {
+          // A comprehension's clause: its targets are seen in the comprehension only, from its first line
+          // (the element before the clause reads them).
+          const comprehension = c.node.parent ?? c.node;
+          blockEnd = comprehension.endPosition.row;
+          fromRow = comprehension.startPosition.row - 1;
+          break;
+        }
         case 'bind.value':
           value = valueText(this.text(elementKeeping(c.node))) || undefined;
           break;
@@ -179,7 +198,7 @@ export class BindingCollector {
       // `self`/`this` receivers are resolved to the enclosing class without a binding.
       // (A typed one is kept: `def make(cls: type[Foo])` outside a class.)
       if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls') && type === undefined)) continue;
-      const b: PendingBinding = { pos: n.node.startIndex, row: n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
+      const b: PendingBinding = { pos: n.node.startIndex, row: fromRow ?? n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
       const closures = this.closures;
       // A narrowing (`if isinstance(x, Foo):`) holds in its block only; a closure's names in the closure.
       const endRow = blockEnd !== undefined ? blockEnd : n.ofSelf || closures === undefined ? undefined : closureEndRow(n.node, closures);
@@ -230,7 +249,8 @@ export class BindingCollector {
         if (scope === null) continue;
       }
       const line = b.row + 1;
-      const key = `${scope}\0${b.name}\0${line}`;
+      // Bindings seen over different lines (a comprehension's target beside a parameter of that name) stay apart.
+      const key = `${scope}\0${b.name}\0${line}\0${b.endRow ?? ''}`;
       const prev = byKey.get(key);
       if (prev !== undefined) {
         prev.type ??= b.type;

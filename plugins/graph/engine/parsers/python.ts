@@ -7,6 +7,33 @@ import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
 import { applyRenames, groupByPlainName, mergePythonProperties } from './py-properties.ts';
 import { repairPython } from './py-repair.ts';
 
+/** `for a, b in zip(xs, ys)` (a loop or a comprehension's clause): the k-th target ranges over the k-th argument. */
+function zipTargets(clause: string, wrap: string): string {
+  const patterns: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    const skip = '(_) . '.repeat(k);
+    const pattern = `(${clause} left: (pattern_list . ${skip}(identifier) @bind.range) right: (call function: (identifier) @_zip arguments: (argument_list . ${skip}(_) @bind.value)) (#eq? @_zip "zip"))`;
+    patterns.push(wrap ? wrap.replace('%', pattern) : pattern);
+  }
+  return patterns.join('\n');
+}
+
+/**
+ * A comprehension's loop targets (`[f.name for f in fields]`, `{k: v for k, v in d.items()}`),
+ * bound like a `for` loop's but seen only inside the comprehension, from its first line
+ * (`bind.comprehension` is the clause; the element before it reads the targets).
+ */
+function comprehensionTargets(): string {
+  return [
+    '(for_in_clause left: (identifier) @bind.range right: (_) @bind.value) @bind.comprehension',
+    '(for_in_clause left: (pattern_list (identifier) @bind.local)) @bind.comprehension',
+    '(for_in_clause left: (tuple_pattern (identifier) @bind.local)) @bind.comprehension',
+    '(for_in_clause left: (pattern_list (identifier) . (identifier) @bind.range .) right: (call function: (attribute object: (_) @bind.mapvalues attribute: (identifier) @_items)) (#eq? @_items "items")) @bind.comprehension',
+    '(for_in_clause left: (pattern_list (identifier) . (identifier) @bind.range .) right: (call function: (identifier) @_enumerate arguments: (argument_list . (_) @bind.value)) (#eq? @_enumerate "enumerate")) @bind.comprehension',
+    zipTargets('for_in_clause', '% @bind.comprehension'),
+  ].join('\n');
+}
+
 /** The Python query: one pattern per fact, captures named as query-extractor.ts describes. */
 export const PYTHON_QUERY = String.raw`
 (class_definition name: (identifier) @def.name) @def.class
@@ -53,16 +80,23 @@ export const PYTHON_QUERY = String.raw`
 (for_statement left: (pattern_list (identifier) . (identifier) @bind.range .) right: (call function: (attribute object: (_) @bind.mapvalues attribute: (identifier) @_items)) (#eq? @_items "items"))
 (for_statement left: (pattern_list (identifier) . (identifier) @bind.range .) right: (call function: (identifier) @_enumerate arguments: (argument_list . (_) @bind.value)) (#eq? @_enumerate "enumerate"))
 (for_statement left: (tuple_pattern (identifier) @bind.local))
+${zipTargets('for_statement', '')}
 (with_item value: (as_pattern (_) @bind.value alias: (as_pattern_target (identifier) @bind.with)))
 (except_clause value: (as_pattern [(identifier) (attribute)] @bind.type alias: (as_pattern_target (identifier) @bind.local)))
 (function_definition return_type: (type) @bind.returns) @bind.owner
 (return_statement (_) @bind.retval)
 (module (expression_statement (assignment left: (identifier) @bind.alias right: (subscript) @bind.type)))
+(module (if_statement consequence: (block (expression_statement (assignment left: (identifier) @bind.alias right: (subscript) @bind.type)))))
 (assignment left: (identifier) @bind.alias type: (type [(identifier) (attribute attribute: (identifier))] @_typealias) right: (_) @bind.type (#match? @_typealias "(^|[.])TypeAlias$"))
 (module (expression_statement (assignment left: (identifier) @bind.alias right: (call function: [(identifier) (attribute attribute: (identifier))] @_typevar arguments: (argument_list (keyword_argument name: (identifier) @_bound value: (_) @bind.type))) (#match? @_typevar "(^|[.])TypeVar$") (#eq? @_bound "bound"))))
 (if_statement condition: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) consequence: (block) @bind.block (#eq? @_isinstance "isinstance"))
 (elif_clause condition: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) consequence: (block) @bind.block (#eq? @_isinstance "isinstance"))
 (assert_statement . (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .)) (#eq? @_isinstance "isinstance"))
+${comprehensionTargets()}
+(block (if_statement condition: (not_operator argument: (call function: (identifier) @_isinstance arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.type .))) consequence: (block [(raise_statement) (return_statement) (continue_statement) (break_statement)] .)) (#eq? @_isinstance "isinstance")) @bind.block
+(if_statement condition: (call function: (identifier) @_issubclass arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.classtype .)) consequence: (block) @bind.block (#eq? @_issubclass "issubclass"))
+(elif_clause condition: (call function: (identifier) @_issubclass arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.classtype .)) consequence: (block) @bind.block (#eq? @_issubclass "issubclass"))
+(block (if_statement condition: (not_operator argument: (call function: (identifier) @_issubclass arguments: (argument_list . (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @bind.classtype .))) consequence: (block [(raise_statement) (return_statement) (continue_statement) (break_statement)] .)) (#eq? @_issubclass "issubclass")) @bind.block
 `;
 
 /** Python 3.12 (PEP 695): `type X = ...` statements are type symbols; type parameters are not references. */

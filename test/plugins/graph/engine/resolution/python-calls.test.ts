@@ -737,3 +737,126 @@ def test_make():
     assert.deepEqual(await callersOf(h, 'method:app/proto.py#Other.data_received'), []);
   });
 });
+
+describe('Python receivers typed by guards, comprehensions and declared unions', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const FILES: Record<string, string> = {
+    'app/__init__.py': '',
+    'app/fields.py': `class Field:
+    def deserialize(self, value):
+        return value
+
+
+class Other:
+    def deserialize(self, value):
+        return value
+
+
+class A:
+    def shutdown(self):
+        return None
+
+
+class B(A):
+    def shutdown(self):
+        return None
+
+
+class C(A):
+    def shutdown(self):
+        return None
+
+
+class D(A):
+    def shutdown(self):
+        return None
+
+
+class E(A):
+    def shutdown(self):
+        return None
+`,
+    'app/resolve.py': `from app.fields import Field
+
+
+def resolve_field(cls_or_instance):
+    if isinstance(cls_or_instance, type):
+        if not issubclass(cls_or_instance, Field):
+            raise ValueError("not a field class")
+        return cls_or_instance()
+    if not isinstance(cls_or_instance, Field):
+        raise ValueError("not a field")
+    return cls_or_instance
+
+
+def guarded(value):
+    value.deserialize(1)
+    if not isinstance(value, Field):
+        return None
+    return value.deserialize(2)
+`,
+    'app/use.py': `from typing import TYPE_CHECKING, Union
+
+from app.fields import Field
+from app.resolve import resolve_field
+
+if TYPE_CHECKING:
+    from app.fields import A, B, C, D, E
+
+    Conn = Union[A, B, C, D, E]
+
+
+def inner(spec):
+    return resolve_field(spec).deserialize(0)
+
+
+def each(fields: list[Field], values):
+    return [f.deserialize(v) for f, v in zip(fields, values)]
+
+
+def lazily(fields: list[Field]):
+    return sum(
+        f.deserialize(0)
+        for f in fields
+    )
+
+
+def close_all(conns: set[Conn]):
+    for conn in conns:
+        conn.shutdown()
+
+
+def leaked(fields: list[Field], f):
+    names = [f for f in fields]
+    return f.deserialize(0)
+`,
+  };
+  before(async () => {
+    h = await ingestedRepo(FILES);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('narrows a name after an `if not isinstance(x, T): raise` guard and an issubclass one, also in the return an unannotated helper is typed by', async () => {
+    assert.deepEqual(await callersOf(h, 'method:app/fields.py#Field.deserialize'), [
+      'function:app/resolve.py#guarded',
+      'function:app/use.py#each',
+      'function:app/use.py#inner',
+      'function:app/use.py#lazily',
+    ]);
+    assert.deepEqual(await callersOf(h, 'method:app/fields.py#Other.deserialize'), []);
+  });
+
+  it('types a comprehension\'s targets inside it only (zip pairs each with its argument; a generator over several lines)', async () => {
+    // `leaked` reads its parameter f after a comprehension that bound another f: not a Field there.
+    const callers = await callersOf(h, 'method:app/fields.py#Field.deserialize');
+    assert.ok(callers.includes('function:app/use.py#each') && callers.includes('function:app/use.py#lazily'), JSON.stringify(callers));
+    assert.ok(!callers.includes('function:app/use.py#leaked'), JSON.stringify(callers));
+  });
+
+  it('links a call on a declared union of five classes (an alias under TYPE_CHECKING) to each member', async () => {
+    for (const cls of ['A', 'B', 'C', 'D', 'E']) assert.deepEqual(await callersOf(h, `method:app/fields.py#${cls}.shutdown`), ['function:app/use.py#close_all'], cls);
+  });
+});
