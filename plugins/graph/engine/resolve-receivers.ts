@@ -322,8 +322,11 @@ function inferredReturn(ctx: ReceiverContext, fn: number, conf: number): TypeVal
   try {
     const values: (TypeValue | null)[] = [];
     for (const b of bindings) {
-      if (b.name !== RETURN_BINDING || b.value === undefined) continue;
-      values.push(evalText({ ...ctx, scope }, b.value, { scope, caller: q, line: b.line, depth: 2 }));
+      if (b.name !== RETURN_BINDING) continue;
+      const at = { scope, caller: q, line: b.line, depth: 2 };
+      // `return cast(Foo, x)`: the type the cast asserts.
+      if (b.type !== undefined) values.push(typeFromText({ ...ctx, scope }, b.type, at, -1, conf));
+      else if (b.value !== undefined) values.push(evalText({ ...ctx, scope }, b.value, at));
     }
     if (values.length === 0 || values.some((v) => v === null)) return null;
     const v = values.length === 1 ? values[0] : unionOf(values, conf);

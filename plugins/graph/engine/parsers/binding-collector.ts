@@ -64,6 +64,26 @@ function elementKeeping(node: Node): Node {
   return node;
 }
 
+/** Modules a Python `cast` is called through (`typing.cast`, `import typing as t; t.cast`). */
+const CAST_MODULES: ReadonlySet<string> = new Set(['typing', 't', 'typ', 'typing_extensions', 'te']);
+
+/**
+ * The type a Python `cast(T, x)` (`typing.cast`, `t.cast("T", x)`) asserts, as written (quotes
+ * dropped); undefined for any other node.
+ */
+function castType(node: Node): string | undefined {
+  if (node.type !== 'call') return undefined;
+  const fn = node.childForFieldName('function');
+  const isCast =
+    fn?.type === 'identifier'
+      ? fn.text === 'cast'
+      : fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'cast' && CAST_MODULES.has(fn.childForFieldName('object')?.text ?? '');
+  if (!isCast) return undefined;
+  const first = node.childForFieldName('arguments')?.namedChildren[0];
+  if (!first || first.type === 'keyword_argument') return undefined;
+  return typeText(first.text.replace(/^(['"])([^]*)\1$/, '$2')) || undefined;
+}
+
 /** A Python empty default: `None`, `[]`, `{}`, `()`, `list()`, `dict()`, …. */
 function emptyDefault(node: Node): boolean {
   if (node.type === 'none') return true;
@@ -133,6 +153,8 @@ export class BindingCollector {
      * holding an `if not isinstance(x, Foo): raise` guard (after it); none after an `assert isinstance`.
      */
     let blockEnd: number | undefined;
+    /** The type a `cast(T, x)` value asserts (an annotation, when there is one, wins). */
+    let cast: string | undefined;
     /** The row a comprehension's targets are bound at: the one before the comprehension. */
     let fromRow: number | undefined;
     const names: { node: Node; source: ExtractedBinding['source']; ofSelf: boolean; unpack: boolean }[] = [];
@@ -166,7 +188,9 @@ export class BindingCollector {
           break;
         }
         case 'bind.value':
-          value = valueText(this.text(elementKeeping(c.node))) || undefined;
+          // `x = cast(Foo, y)`: `x` is what the cast asserts.
+          cast = castType(c.node);
+          if (cast === undefined) value = valueText(this.text(elementKeeping(c.node))) || undefined;
           break;
         case 'bind.mapvalues': {
           // `for k, v in d.items()`: `v` ranges over `d`'s values.
@@ -182,8 +206,11 @@ export class BindingCollector {
           break;
         case 'bind.retval': {
           // `return x`: what an unannotated function gives, read as a binding named RETURN_BINDING in its scope.
-          const v = valueText(this.text(elementKeeping(c.node)));
-          if (v && v !== 'None') this.pending.push({ pos: c.node.startIndex, row: c.node.startPosition.row, name: RETURN_BINDING, source: 'assign', ofSelf: false, value: v });
+          const returned = castType(c.node);
+          const v = returned === undefined ? valueText(this.text(elementKeeping(c.node))) : '';
+          const pending = { pos: c.node.startIndex, row: c.node.startPosition.row, name: RETURN_BINDING, source: 'assign' as const, ofSelf: false };
+          if (returned !== undefined) this.pending.push({ ...pending, type: returned });
+          else if (v && v !== 'None') this.pending.push({ ...pending, value: v });
           break;
         }
         default: {
@@ -193,6 +220,7 @@ export class BindingCollector {
       }
     }
     if (owner >= 0 && returns !== undefined) this.returnTypes.set(owner, returns);
+    if (type === undefined && cast !== undefined) type = cast;
     for (const n of names) {
       const name = this.ident(n.node);
       // `self`/`this` receivers are resolved to the enclosing class without a binding.

@@ -796,6 +796,24 @@ def guarded(value):
         return None
     return value.deserialize(2)
 `,
+    'app/casts.py': `import typing as t
+from typing import cast
+
+from app.fields import Field
+
+
+def by_cast(obj):
+    field = t.cast("Field", obj.field)
+    return field.deserialize(3)
+
+
+def as_field(obj):
+    return cast(Field, obj)
+
+
+def via_helper(obj):
+    return as_field(obj).deserialize(4)
+`,
     'app/use.py': `from typing import TYPE_CHECKING, Union
 
 from app.fields import Field
@@ -841,6 +859,8 @@ def leaked(fields: list[Field], f):
 
   it('narrows a name after an `if not isinstance(x, T): raise` guard and an issubclass one, also in the return an unannotated helper is typed by', async () => {
     assert.deepEqual(await callersOf(h, 'method:app/fields.py#Field.deserialize'), [
+      'function:app/casts.py#by_cast',
+      'function:app/casts.py#via_helper',
       'function:app/resolve.py#guarded',
       'function:app/use.py#each',
       'function:app/use.py#inner',
@@ -854,6 +874,11 @@ def leaked(fields: list[Field], f):
     const callers = await callersOf(h, 'method:app/fields.py#Field.deserialize');
     assert.ok(callers.includes('function:app/use.py#each') && callers.includes('function:app/use.py#lazily'), JSON.stringify(callers));
     assert.ok(!callers.includes('function:app/use.py#leaked'), JSON.stringify(callers));
+  });
+
+  it('types typing.cast(T, x) (t.cast("T", x), a bare cast) as T, in an assignment and in an unannotated function\'s return', async () => {
+    const callers = await callersOf(h, 'method:app/fields.py#Field.deserialize');
+    assert.ok(callers.includes('function:app/casts.py#by_cast') && callers.includes('function:app/casts.py#via_helper'), JSON.stringify(callers));
   });
 
   it('links a call on a declared union of five classes (an alias under TYPE_CHECKING) to each member', async () => {
