@@ -106,7 +106,9 @@ interface PythonHit {
 function finishPython(base: ResolvedImport, modulePath: string | null, packageDir: string | null, partial: boolean, dots: number, files: PathIndex): ResolvedImport {
   const submodules = new Map<string, string>();
   if (packageDir !== null) {
-    for (const name of base.names) {
+    for (const raw of base.names) {
+      // `from pkg import mod as alias`: the submodule under its own name (file-scope.ts binds the alias).
+      const name = raw.replace(/\s+as\s+.*$/, '').trim();
       if (name === '*' || !/^[A-Za-z_]\w*$/.test(name)) continue;
       const sub = probePythonModule(joinRel(packageDir, name), files);
       if (sub) submodules.set(name, sub);

@@ -64,6 +64,23 @@ function elementKeeping(node: Node): Node {
   return node;
 }
 
+/** A PEP 484 type comment: `# type: T` (`# type: ignore[…]` is none). */
+const TYPE_COMMENT = /^#\s*type:\s*(?!ignore\b)(\S[^#]*?)\s*(?:#.*)?$/;
+
+/**
+ * A PEP 484 type comment on an assignment's line (`self.fields = {}  # type: dict[str, Field]`):
+ * the comment right after the statement holding the target, on the row it ends on.
+ */
+function typeComment(target: Node): string | undefined {
+  let stmt: Node | null = target.parent;
+  for (let k = 0; k < 3 && stmt && stmt.type !== 'expression_statement'; k++) stmt = stmt.parent;
+  if (stmt?.type !== 'expression_statement') return undefined;
+  const next = stmt.nextSibling;
+  if (next?.type !== 'comment' || next.startPosition.row !== stmt.endPosition.row) return undefined;
+  const m = TYPE_COMMENT.exec(next.text);
+  return m ? typeText(m[1]) || undefined : undefined;
+}
+
 /** Modules a Python `cast` is called through (`typing.cast`, `import typing as t; t.cast`). */
 const CAST_MODULES: ReadonlySet<string> = new Set(['typing', 't', 'typ', 'typing_extensions', 'te']);
 
@@ -135,6 +152,8 @@ export class BindingCollector {
     private readonly closures: ReadonlySet<string> | undefined,
     private readonly text: (node: Node) => string,
     private readonly ident: (node: Node) => string,
+    /** The file holds a `# type:` comment somewhere (PEP 484 type comments are looked for only then). */
+    private readonly typeComments = false,
   ) {}
 
   /** Number of bindings taken so far. */
@@ -153,6 +172,8 @@ export class BindingCollector {
      * holding an `if not isinstance(x, Foo): raise` guard (after it); none after an `assert isinstance`.
      */
     let blockEnd: number | undefined;
+    /** The name a parameter's default reads (`field=field`), when the default is a bare name. */
+    let captured: string | undefined;
     /** The type a `cast(T, x)` value asserts (an annotation, when there is one, wins). */
     let cast: string | undefined;
     /** The row a comprehension's targets are bound at: the one before the comprehension. */
@@ -176,6 +197,10 @@ export class BindingCollector {
           type = t ? `${t}[]` : undefined;
           break;
         }
+        case 'bind.default':
+          // `def getter(val, field=field)`: the default captures the enclosing scope's `field` (below).
+          if (c.node.type === 'identifier') captured = c.node.text;
+          break;
         case 'bind.block':
           blockEnd = c.node.endPosition.row;
           break;
@@ -226,12 +251,18 @@ export class BindingCollector {
       // `self`/`this` receivers are resolved to the enclosing class without a binding.
       // (A typed one is kept: `def make(cls: type[Foo])` outside a class.)
       if (name === '' || name === '_' || (n.source === 'param' && (name === 'self' || name === 'cls') && type === undefined)) continue;
+      // `field=field` (a closure pinning a loop variable): the name keeps the enclosing scope's value, so no binding shadows it.
+      if (n.source === 'param' && captured === name && type === undefined) continue;
       const b: PendingBinding = { pos: n.node.startIndex, row: fromRow ?? n.node.startPosition.row, name, source: n.source, ofSelf: n.ofSelf };
       const closures = this.closures;
       // A narrowing (`if isinstance(x, Foo):`) holds in its block only; a closure's names in the closure.
       const endRow = blockEnd !== undefined ? blockEnd : n.ofSelf || closures === undefined ? undefined : closureEndRow(n.node, closures);
       if (endRow !== undefined) b.endRow = endRow;
       if (type !== undefined) b.type = type;
+      else if (this.typeComments && value !== undefined && (n.source === 'assign' || n.source === 'field')) {
+        const commented = typeComment(n.node);
+        if (commented !== undefined) b.type = commented;
+      }
       if (value !== undefined) {
         // An unpacking target takes the value's item at its position (`[#k]`, read by the receiver rules).
         const k = n.unpack ? unpackIndex(n.node) : -1;

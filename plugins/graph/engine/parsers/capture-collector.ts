@@ -103,7 +103,8 @@ export class FileCaptures {
     readonly regions: ErrorRegions | null,
   ) {
     this.lines = indexLines(source);
-    this.binds = new BindingCollector(spec.closureTypes, (n) => this.text(n), (n) => this.ident(n));
+    // Python type comments (`# type: T`) are looked for only in a file that has one.
+    this.binds = new BindingCollector(spec.closureTypes, (n) => this.text(n), (n) => this.ident(n), source.includes('# type:'));
   }
 
   /** Reads one match's captures into the findings of its role. */

@@ -71,7 +71,7 @@ export const PYTHON_QUERY = String.raw`
 (named_expression name: (identifier) @bind.local value: (_) @bind.value)
 (parameters (identifier) @bind.param)
 (typed_parameter . (identifier) @bind.param type: (type) @bind.type)
-(default_parameter name: (identifier) @bind.param)
+(default_parameter name: (identifier) @bind.param value: (_) @bind.default)
 (typed_default_parameter name: (identifier) @bind.param type: (type) @bind.type)
 (list_splat_pattern (identifier) @bind.param)
 (dictionary_splat_pattern (identifier) @bind.param)
@@ -125,7 +125,8 @@ export function parsePythonImport(statement: string, line: number, out: Extracte
   const text = statement.replace(/#[^\n]*/g, ' ').replace(/\\\r?\n/g, ' ').replace(/[()]/g, ' ');
   const from = FROM_IMPORT.exec(text);
   if (from !== null) {
-    const names = splitList(from[2]).map(([name]) => name);
+    // `from m import A as B` binds B: kept as 'A as B', as the other languages' import names are.
+    const names = splitList(from[2]).map(([name, alias]) => (alias !== undefined && alias !== name ? `${name} as ${alias}` : name));
     out.push({ specifier: from[1], line, names });
     return;
   }

@@ -77,7 +77,7 @@ describe('Python extractor', function () {
     assert.deepEqual(x.imports, [
       { specifier: 'os.path', line: 2, names: [] },
       { specifier: 'numpy', line: 3, names: [], alias: 'np' },
-      { specifier: '..pkg.mod', line: 4, names: ['Reader', 'Writer'] },
+      { specifier: '..pkg.mod', line: 4, names: ['Reader as R', 'Writer'] },
       { specifier: '.', line: 6, names: ['sibling'] },
       { specifier: '.sub', line: 7, names: ['*'] },
     ]);

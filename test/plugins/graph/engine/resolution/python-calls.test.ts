@@ -814,6 +814,24 @@ def as_field(obj):
 def via_helper(obj):
     return as_field(obj).deserialize(4)
 `,
+    'app/older.py': `from app import fields as app_fields
+from app.resolve import resolve_field as resolve_one
+
+
+class Registry:
+    def __init__(self):
+        self.by_name = {}  # type: dict[str, app_fields.Field]
+        self.spare = None  # type: ignore
+
+    def load_all(self, data):
+        for name, field_obj in self.by_name.items():
+            def getter(val, field_obj=field_obj):
+                return field_obj.deserialize(val)
+            getter(data)
+
+    def first(self, spec):
+        return resolve_one(spec).deserialize(5)
+`,
     'app/use.py': `from typing import TYPE_CHECKING, Union
 
 from app.fields import Field
@@ -861,10 +879,12 @@ def leaked(fields: list[Field], f):
     assert.deepEqual(await callersOf(h, 'method:app/fields.py#Field.deserialize'), [
       'function:app/casts.py#by_cast',
       'function:app/casts.py#via_helper',
+      'function:app/older.py#Registry.load_all.getter',
       'function:app/resolve.py#guarded',
       'function:app/use.py#each',
       'function:app/use.py#inner',
       'function:app/use.py#lazily',
+      'method:app/older.py#Registry.first',
     ]);
     assert.deepEqual(await callersOf(h, 'method:app/fields.py#Other.deserialize'), []);
   });
@@ -879,6 +899,12 @@ def leaked(fields: list[Field], f):
   it('types typing.cast(T, x) (t.cast("T", x), a bare cast) as T, in an assignment and in an unannotated function\'s return', async () => {
     const callers = await callersOf(h, 'method:app/fields.py#Field.deserialize');
     assert.ok(callers.includes('function:app/casts.py#by_cast') && callers.includes('function:app/casts.py#via_helper'), JSON.stringify(callers));
+  });
+
+  it('reads a PEP 484 type comment, a submodule or function imported under another name (`from app import fields as f`), and a closure\'s `x=x` default as the enclosing x', async () => {
+    const callers = await callersOf(h, 'method:app/fields.py#Field.deserialize');
+    for (const c of ['function:app/older.py#Registry.load_all.getter', 'method:app/older.py#Registry.first']) assert.ok(callers.includes(c), `${c} in ${JSON.stringify(callers)}`);
+    assert.deepEqual(await callersOf(h, 'function:app/resolve.py#resolve_field'), ['function:app/use.py#inner', 'method:app/older.py#Registry.first']);
   });
 
   it('links a call on a declared union of five classes (an alias under TYPE_CHECKING) to each member', async () => {
