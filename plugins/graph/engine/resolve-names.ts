@@ -118,6 +118,22 @@ const JDK_RESULTS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Results of JDK methods whose result depends on the receiver's class (`atomicInteger.get()` is an
+ * `int`, `list.get(i)` is not), keyed `Class.method`, read when the receiver is a variable declared
+ * with that class.
+ */
+const JDK_TYPED_RESULTS: Readonly<Record<string, string>> = {
+  'AtomicInteger.get': 'int', 'AtomicInteger.intValue': 'int', 'AtomicInteger.incrementAndGet': 'int', 'AtomicInteger.getAndIncrement': 'int',
+  'AtomicInteger.decrementAndGet': 'int', 'AtomicInteger.getAndDecrement': 'int', 'AtomicInteger.addAndGet': 'int', 'AtomicInteger.getAndAdd': 'int',
+  'AtomicLong.get': 'long', 'AtomicLong.longValue': 'long', 'AtomicLong.incrementAndGet': 'long', 'AtomicLong.getAndIncrement': 'long',
+  'AtomicLong.decrementAndGet': 'long', 'AtomicLong.getAndDecrement': 'long', 'AtomicLong.addAndGet': 'long', 'AtomicLong.getAndAdd': 'long',
+  'AtomicBoolean.get': 'boolean', 'AtomicIntegerArray.get': 'int', 'AtomicLongArray.get': 'long',
+  'BigDecimal.toPlainString': 'String', 'BigInteger.bitLength': 'int', 'Character.charValue': 'char',
+  'StringBuilder.charAt': 'char', 'String.charAt': 'char', 'CharSequence.charAt': 'char', 'String.indexOf': 'int', 'String.lastIndexOf': 'int',
+  'Optional.isPresent': 'boolean', 'Iterator.hasNext': 'boolean', 'Matcher.matches': 'boolean', 'Matcher.find': 'boolean', 'Matcher.group': 'String',
+};
+
+/**
  * The static type (as written) of a Java call used as an argument, `recv.m(…)`: the declared result
  * of the workspace method it runs (`primitive.getAsNumber()` → `Number`), else that of a common JDK
  * method of that name (`value.toString()` → `String`); `Integer.valueOf(s)` is an `Integer`.
@@ -132,6 +148,12 @@ function callResultType(ctx: ReceiverContext, text: string, caller: string | nul
     const declared = method >= 0 ? ctx.tables.returnTypeOf(method) : undefined;
     if (declared) return declared;
     if (method >= 0) return undefined; // a workspace method with no declared result here: do not guess
+  }
+  // A variable declared with a JDK class whose method's result depends on it (`AtomicInteger value; value.get()`).
+  if (recv?.kind !== 'instance' && recv?.kind !== 'class' && /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u.test(m[1])) {
+    const declared = findBinding(ctx, ctx.scope, m[1], caller, line)?.type?.replace(/<.*$/s, '').replace(/^.*\./, '').trim();
+    const typed = declared ? JDK_TYPED_RESULTS[`${declared}.${m[2]}`] : undefined;
+    if (typed) return typed;
   }
   return JDK_RESULTS[m[2]];
 }

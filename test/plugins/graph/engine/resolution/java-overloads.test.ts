@@ -98,6 +98,7 @@ public class Writer {
     void kind(Named n) {}
     void classes(Object o) { kind(o.getClass()); }
     void elements(long[] values, int i) { value(values[i]); }
+    void atomics(java.util.concurrent.atomic.AtomicInteger count, java.util.concurrent.atomic.AtomicBoolean done) { value(count.get()); value(done.get()); }
     void emit(Named block, boolean flag) {}
     void emit(String format, Object... args) {}
     void emits(String name) { emit("$L", name); }
@@ -228,14 +229,16 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('State', 'State.step#2')), [M('State', 'State.run#2')]);
   });
 
-  it('passes a primitive (a literal, a JDK result, an array element) to the nearest widening before any boxing, and a wrapper to its supertype before unboxing (JLS 15.12.2)', async () => {
+  it('passes a primitive (a literal, a JDK result — atomicInteger.get() too —, an array element) to the nearest widening before any boxing, and a wrapper to its supertype before unboxing (JLS 15.12.2)', async () => {
     const W = (q: string): string => M('Writer', q);
     assert.deepEqual(await callersOf(h, W('Writer.value')), [W('Writer.text')]);
-    assert.deepEqual(await callersOf(h, W('Writer.value#2')), [W('Writer.flags')]);
+    assert.deepEqual(await callersOf(h, W('Writer.value#2')), [W('Writer.atomics'), W('Writer.flags')]);
     assert.deepEqual(await callersOf(h, W('Writer.value#3')), [W('Writer.flags')]);
     assert.deepEqual(await callersOf(h, W('Writer.value#4')), [W('Writer.floats')]);
     assert.deepEqual(await callersOf(h, W('Writer.value#5')), [W('Writer.doubles')]);
-    assert.deepEqual(await callersOf(h, W('Writer.value#6')), [W('Writer.bytes'), W('Writer.elements'), W('Writer.ints')]);
+    assert.deepEqual(await callersOf(h, W('Writer.value#6')), [W('Writer.atomics'), W('Writer.bytes'), W('Writer.elements'), W('Writer.ints')]);
+    // A JDK method whose result depends on its class: AtomicInteger.get() an int, AtomicBoolean.get() a boolean.
+    for (const other of ['Writer.value', 'Writer.value#3', 'Writer.value#4', 'Writer.value#5', 'Writer.value#7']) assert.ok(!(await callersOf(h, W(other))).includes(W('Writer.atomics')), other);
     assert.deepEqual(await callersOf(h, W('Writer.value#7')), [W('Writer.wrappers')]);
   });
 
