@@ -156,6 +156,11 @@ export class BindingCollector {
     private readonly typeComments = false,
   ) {}
 
+  /** A type as written, or a tuple of them as their union (`isinstance(x, (A, B))`: one of the classes). */
+  private classesText(node: Node): string {
+    return node.type === 'tuple' ? node.namedChildren.map((t) => typeText(this.text(t!))).join(' | ') : typeText(this.text(node));
+  }
+
   /** Number of bindings taken so far. */
   get size(): number {
     return this.pending.length;
@@ -182,12 +187,11 @@ export class BindingCollector {
     for (const c of captures) {
       switch (c.name) {
         case 'bind.type':
-          // `isinstance(x, (A, B))`: one of the classes.
-          type = (c.node.type === 'tuple' ? c.node.namedChildren.map((t) => typeText(this.text(t!))).join(' | ') : typeText(this.text(c.node))) || undefined;
+          type = this.classesText(c.node) || undefined;
           break;
         case 'bind.classtype': {
           // `issubclass(c, Foo)`: `c` is the class itself (`type[Foo]`; of a tuple, `type[A | B]`).
-          const t = c.node.type === 'tuple' ? c.node.namedChildren.map((x) => typeText(this.text(x!))).join(' | ') : typeText(this.text(c.node));
+          const t = this.classesText(c.node);
           type = t ? `type[${t}]` : undefined;
           break;
         }
@@ -231,11 +235,15 @@ export class BindingCollector {
           break;
         case 'bind.retval': {
           // `return x`: what an unannotated function gives, read as a binding named RETURN_BINDING in its scope.
+          // `return cast(Foo, x)`: typed by the cast.
           const returned = castType(c.node);
-          const v = returned === undefined ? valueText(this.text(elementKeeping(c.node))) : '';
           const pending = { pos: c.node.startIndex, row: c.node.startPosition.row, name: RETURN_BINDING, source: 'assign' as const, ofSelf: false };
-          if (returned !== undefined) this.pending.push({ ...pending, type: returned });
-          else if (v && v !== 'None') this.pending.push({ ...pending, value: v });
+          if (returned !== undefined) {
+            this.pending.push({ ...pending, type: returned });
+            break;
+          }
+          const v = valueText(this.text(elementKeeping(c.node)));
+          if (v && v !== 'None') this.pending.push({ ...pending, value: v });
           break;
         }
         default: {

@@ -104,7 +104,7 @@ export class FileCaptures {
   ) {
     this.lines = indexLines(source);
     // Python type comments (`# type: T`) are looked for only in a file that has one.
-    this.binds = new BindingCollector(spec.closureTypes, (n) => this.text(n), (n) => this.ident(n), source.includes('# type:'));
+    this.binds = new BindingCollector(spec.closureTypes, (n) => this.text(n), (n) => this.ident(n), spec.language === 'python' && source.includes('# type:'));
   }
 
   /** Reads one match's captures into the findings of its role. */
