@@ -9,7 +9,8 @@ import { exportedFrom, resolveBareName } from './bare-names.ts';
 import { isBuiltinMethod } from './builtin-names.ts';
 import type { ExtractedBinding, ExtractedCall } from './extraction.ts';
 import type { FileScope } from './file-scope.ts';
-import { inheritedMember, JAVA_LANG } from './java-names.ts';
+import { javaArgumentType } from './java-arguments.ts';
+import { inheritedMember } from './java-names.ts';
 import { classOrAncestor, enclosingClass, member, memberOf } from './member-lookup.ts';
 import { CALLABLE_KINDS, CLASS_LIKE, MAX_AMBIGUOUS, NONE, TYPE_KINDS, found, lexicalChain, type Dependencies, type NameResolution, type SymbolTables } from './resolution-tables.ts';
 import { pickConstructor, pickOverloads, type ArgTypeOf } from './resolve-overloads.ts';
@@ -81,19 +82,7 @@ function receiverHead(recv: string): string {
 /** Resolves a call to function/method/class nodes, adding to `deps` the names the answer depended on. */
 export function resolveCall(call: ExtractedCall, scope: FileScope, tables: SymbolTables, deps: Dependencies): NameResolution {
   if (scope.language !== 'java' || call.args === undefined) return resolveByName(call, scope, tables, deps);
-  const argType: ArgTypeOf = (text) => {
-    const ctx = receiverContext(scope, tables, deps);
-    const name = text.startsWith('this.') ? text.slice(5) : text;
-    const declared = /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u.test(name) ? findBinding(ctx, scope, name, call.caller, call.line)?.type : undefined;
-    if (declared) return declared;
-    // `values[i]` of an array declared `long[] values`: a `long`.
-    const element = /^([\p{ID_Start}_$][\p{ID_Continue}$]*)\[[^[\]]*\]$/u.exec(name);
-    const array = element ? findBinding(ctx, scope, element[1], call.caller, call.line)?.type?.trim() : undefined;
-    if (array?.endsWith('[]')) return array.slice(0, -2).trim();
-    const t = receiverType(ctx, text, call.caller, call.line);
-    if (t && (t.kind === 'instance' || t.kind === 'class')) return tables.node(t.node).label;
-    return callResultType(ctx, text, call.caller, call.line);
-  };
+  const argType: ArgTypeOf = (text) => javaArgumentType(receiverContext(scope, tables, deps), text, call.caller, call.line);
   if (!call.receiver && (call.callee === 'this' || call.callee === 'super')) {
     // `this(…)`/`super(…)` in a constructor: a constructor of the class or of its superclass.
     let cls = ownerClass(scope.path, call.caller, scope, tables, deps);
@@ -106,56 +95,6 @@ export function resolveCall(call: ExtractedCall, scope: FileScope, tables: Symbo
     return pickConstructor(cls, call, scope.path, argType, tables, deps);
   }
   return pickOverloads(resolveByName(call, scope, tables, deps), call, scope.path, argType, tables, deps, (cls) => outsideBase(receiverContext(scope, tables, deps), cls));
-}
-
-/** Result types of JDK methods common enough to type an argument by (`value.toString()`, `n.intValue()`), whatever the receiver. */
-const JDK_RESULTS: Readonly<Record<string, string>> = {
-  toString: 'String', name: 'String', getName: 'String', getSimpleName: 'String', toLowerCase: 'String', toUpperCase: 'String',
-  trim: 'String', strip: 'String', substring: 'String', toExternalForm: 'String', getMessage: 'String',
-  byteValue: 'byte', shortValue: 'short', intValue: 'int', longValue: 'long', floatValue: 'float', doubleValue: 'double',
-  booleanValue: 'boolean', charValue: 'char', length: 'int', size: 'int', hashCode: 'int', ordinal: 'int',
-  getClass: 'Class', equals: 'boolean', isEmpty: 'boolean', contains: 'boolean', startsWith: 'boolean', endsWith: 'boolean',
-};
-
-/**
- * Results of JDK methods whose result depends on the receiver's class (`atomicInteger.get()` is an
- * `int`, `list.get(i)` is not), keyed `Class.method`, read when the receiver is a variable declared
- * with that class.
- */
-const JDK_TYPED_RESULTS: Readonly<Record<string, string>> = {
-  'AtomicInteger.get': 'int', 'AtomicInteger.intValue': 'int', 'AtomicInteger.incrementAndGet': 'int', 'AtomicInteger.getAndIncrement': 'int',
-  'AtomicInteger.decrementAndGet': 'int', 'AtomicInteger.getAndDecrement': 'int', 'AtomicInteger.addAndGet': 'int', 'AtomicInteger.getAndAdd': 'int',
-  'AtomicLong.get': 'long', 'AtomicLong.longValue': 'long', 'AtomicLong.incrementAndGet': 'long', 'AtomicLong.getAndIncrement': 'long',
-  'AtomicLong.decrementAndGet': 'long', 'AtomicLong.getAndDecrement': 'long', 'AtomicLong.addAndGet': 'long', 'AtomicLong.getAndAdd': 'long',
-  'AtomicBoolean.get': 'boolean', 'AtomicIntegerArray.get': 'int', 'AtomicLongArray.get': 'long',
-  'BigDecimal.toPlainString': 'String', 'BigInteger.bitLength': 'int', 'Character.charValue': 'char',
-  'StringBuilder.charAt': 'char', 'String.charAt': 'char', 'CharSequence.charAt': 'char', 'String.indexOf': 'int', 'String.lastIndexOf': 'int',
-  'Optional.isPresent': 'boolean', 'Iterator.hasNext': 'boolean', 'Matcher.matches': 'boolean', 'Matcher.find': 'boolean', 'Matcher.group': 'String',
-};
-
-/**
- * The static type (as written) of a Java call used as an argument, `recv.m(…)`: the declared result
- * of the workspace method it runs (`primitive.getAsNumber()` → `Number`), else that of a common JDK
- * method of that name (`value.toString()` → `String`); `Integer.valueOf(s)` is an `Integer`.
- */
-function callResultType(ctx: ReceiverContext, text: string, caller: string | null, line: number): string | undefined {
-  const m = /^(.*)\.([\p{ID_Start}_$][\p{ID_Continue}$]*)\([^()]*\)$/u.exec(text);
-  if (!m) return undefined;
-  if (m[2] === 'valueOf' && JAVA_LANG.has(m[1])) return m[1];
-  const recv = receiverType(ctx, m[1], caller, line);
-  if (recv && (recv.kind === 'instance' || recv.kind === 'class')) {
-    const method = ctx.memberOf(recv.node, m[2]);
-    const declared = method >= 0 ? ctx.tables.returnTypeOf(method) : undefined;
-    if (declared) return declared;
-    if (method >= 0) return undefined; // a workspace method with no declared result here: do not guess
-  }
-  // A variable declared with a JDK class whose method's result depends on it (`AtomicInteger value; value.get()`).
-  if (recv?.kind !== 'instance' && recv?.kind !== 'class' && /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u.test(m[1])) {
-    const declared = findBinding(ctx, ctx.scope, m[1], caller, line)?.type?.replace(/<.*$/s, '').replace(/^.*\./, '').trim();
-    const typed = declared ? JDK_TYPED_RESULTS[`${declared}.${m[2]}`] : undefined;
-    if (typed) return typed;
-  }
-  return JDK_RESULTS[m[2]];
 }
 
 /** Resolves a call by its name, receiver and scope (overloads not yet told apart). */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { Harness } from '../../../../helpers/mcp.ts';
-import { callersOf, ingestedRepo } from './callers.ts';
+import { callersOf, callersOf as callersOfAll, ingestedRepo } from './callers.ts';
 
 const DIR = 'src/main/java/com/ex';
 
@@ -99,12 +99,28 @@ public class Writer {
     void classes(Object o) { kind(o.getClass()); }
     void elements(long[] values, int i) { value(values[i]); }
     void atomics(java.util.concurrent.atomic.AtomicInteger count, java.util.concurrent.atomic.AtomicBoolean done) { value(count.get()); value(done.get()); }
+    void constants(Consts c) { value(Consts.NAME); value(Consts.FLAG); value(c.rate); value(Consts.INHERITED); }
+    void jdkStatics() { value(System.lineSeparator()); value(Long.parseLong("1")); }
     void emit(Named block, boolean flag) {}
     void emit(String format, Object... args) {}
     void emits(String name) { emit("$L", name); }
     void addAll(Named... items) {}
     void addAll(Iterable<Named> items) {}
     void spreadAll(Named... xs) { addAll(xs); for (Named n : xs) { n.getName(); } }
+}
+`,
+  [`${DIR}/Consts.java`]: `package com.ex;
+
+public class Consts extends BaseConsts {
+    static final String NAME = "n";
+    static final Boolean FLAG = Boolean.TRUE;
+    final double rate = 0.5;
+}
+`,
+  [`${DIR}/BaseConsts.java`]: `package com.ex;
+
+public class BaseConsts {
+    static final float INHERITED = 1f;
 }
 `,
   [`${DIR}/Named.java`]: `package com.ex;
@@ -231,6 +247,8 @@ describe('Java overloads: calls linked by arity and argument types', function ()
 
   it('passes a primitive (a literal, a JDK result — atomicInteger.get() too —, an array element) to the nearest widening before any boxing, and a wrapper to its supertype before unboxing (JLS 15.12.2)', async () => {
     const W = (q: string): string => M('Writer', q);
+    // The next test's callers (field reads, JDK statics) left out here.
+    const callersOf = async (h: Harness, id: string) => (await callersOfAll(h, id)).filter((c) => c !== W('Writer.constants') && c !== W('Writer.jdkStatics'));
     assert.deepEqual(await callersOf(h, W('Writer.value')), [W('Writer.text')]);
     assert.deepEqual(await callersOf(h, W('Writer.value#2')), [W('Writer.atomics'), W('Writer.flags')]);
     assert.deepEqual(await callersOf(h, W('Writer.value#3')), [W('Writer.flags')]);
@@ -240,6 +258,18 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     // A JDK method whose result depends on its class: AtomicInteger.get() an int, AtomicBoolean.get() a boolean.
     for (const other of ['Writer.value', 'Writer.value#3', 'Writer.value#4', 'Writer.value#5', 'Writer.value#7']) assert.ok(!(await callersOf(h, W(other))).includes(W('Writer.atomics')), other);
     assert.deepEqual(await callersOf(h, W('Writer.value#7')), [W('Writer.wrappers')]);
+  });
+
+  it('types a field read of another class (a static constant, an instance field, an inherited one) and a common JDK static call by their declared types', async () => {
+    const W = (q: string): string => M('Writer', q);
+    const callers = async (q: string) => (await callersOf(h, W(q))).filter((c) => c === W('Writer.constants') || c === W('Writer.jdkStatics'));
+    assert.deepEqual(await callers('Writer.value'), [W('Writer.constants'), W('Writer.jdkStatics')]); // String: Consts.NAME, System.lineSeparator()
+    assert.deepEqual(await callers('Writer.value#2'), []);
+    assert.deepEqual(await callers('Writer.value#3'), [W('Writer.constants')]); // Boolean
+    assert.deepEqual(await callers('Writer.value#4'), [W('Writer.constants')]); // float, inherited
+    assert.deepEqual(await callers('Writer.value#5'), [W('Writer.constants')]); // double, instance field
+    assert.deepEqual(await callers('Writer.value#6'), [W('Writer.jdkStatics')]); // Long.parseLong(s)
+    assert.deepEqual(await callers('Writer.value#7'), []);
   });
 
   it('types a qualified this (Outer.this) and a cast of a call, and knows getClass() and clone() belong to the JDK', async () => {
