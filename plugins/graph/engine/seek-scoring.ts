@@ -65,6 +65,11 @@ export interface SeekQuery {
   whole: string;
   /** The query asks for tests ("test", "spec"): test code comes first. */
   wantsTests: boolean;
+  /**
+   * The query starts with an action ("parse a header", "look up a key"): that word's stem and its
+   * synonyms; a function or method whose name starts with one of them is what the query asks for.
+   */
+  lead: readonly string[];
 }
 
 const TEST_WORDS = /\b(tests?|testing|tested|specs?|unittests?|fixtures?)\b/i;
@@ -74,7 +79,8 @@ const LEXICAL_SHARE = 0.85;
 
 /** Splits a query into terms (stop words dropped, stemmed), with their idf and the query's intent. */
 export function analyzeQuery(text: string, index: { idf(term: string): number }): SeekQuery {
-  const words = phrasalCompounds(tokenize(text)).filter((w) => !STOP_WORDS.has(w));
+  const tokens = phrasalCompounds(tokenize(text));
+  const words = tokens.filter((w) => !STOP_WORDS.has(w));
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   for (const word of words) {
@@ -86,7 +92,31 @@ export function analyzeQuery(text: string, index: { idf(term: string): number })
   // Short queries may name an identifier (`parse header`, `retryRequest`): match it whole too.
   const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
   if (whole && !seen.has(whole)) terms.push({ term: whole, word: words.join(''), expand: false, whole: true, synonyms: [] });
-  return { terms, idf: terms.map((t) => index.idf(t.term)), whole, wantsTests: TEST_WORDS.test(text) };
+  const first = tokens.length >= 2 && !STOP_WORDS.has(tokens[0]) && !/^\d/.test(tokens[0]) ? stem(tokens[0]) : '';
+  const lead = first ? [first, ...synonymsOf(first)] : [];
+  return { terms, idf: terms.map((t) => index.idf(t.term)), whole, wantsTests: TEST_WORDS.test(text), lead };
+}
+
+/**
+ * The prior of a function or method whose name starts with the query's leading action (`parse a
+ * header` → `parseHeader`, not `HeaderParser.reset`): code is named verb first.
+ */
+const LEAD_ACTION = 1.15;
+
+/** The largest prior a node can get for `q` (a function; ×1.4 in a test file when the query asks for tests; the leading action). */
+function largestPrior(q: Pick<SeekQuery, 'wantsTests' | 'lead'>): number {
+  return (q.wantsTests ? 1.4 : 1) * (q.lead.length ? LEAD_ACTION : 1);
+}
+
+/** Whether a function's or method's name starts with one of `lead`'s stems (memoised per label in `memo`). */
+function startsWithLead(label: string, lead: readonly string[], memo: Map<string, boolean>): boolean {
+  let hit = memo.get(label);
+  if (hit === undefined) {
+    const head = tokenize(label.replace(/^.*\./, ''))[0];
+    hit = head !== undefined && lead.includes(stem(head));
+    memo.set(label, hit);
+  }
+  return hit;
 }
 
 /**
@@ -168,8 +198,9 @@ export function scoreCandidates(
   const rerank = options.graphRerank ?? true;
   const heap: Scored[] = [];
   const worse = (a: Scored, b: Scored): boolean => a.final < b.final || (a.final === b.final && graph.node(a.node)!.id > graph.node(b.node)!.id);
-  // The largest kind prior (a function; ×1.4 in a test file when the query asks for tests); centrality's factor is ≤ 1.
-  const priorMax = q.wantsTests ? 1.4 : 1;
+  // The largest prior; centrality's factor is ≤ 1.
+  const priorMax = largestPrior(q);
+  const leads = new Map<string, boolean>();
   const wholeFlag = wholeBit >= 0 ? 1 << wholeBit : 0;
   for (let t = 0; t < count; t++) {
     const node = touched[t];
@@ -190,7 +221,12 @@ export function scoreCandidates(
     if (kinds && !kinds.has(n.kind)) continue;
     if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
     if (wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
-    const prior = kindPrior(n.kind, (flags[node] & FLAG_TEST) !== 0, q) * (n.kind === 'method' && declaredOnly(graph, n) ? INTERFACE_MEMBER : 1) * ((flags[node] & FLAG_ACCESSOR) !== 0 ? ACCESSOR : 1);
+    const callable = n.kind === 'function' || n.kind === 'method';
+    const prior =
+      kindPrior(n.kind, (flags[node] & FLAG_TEST) !== 0, q) *
+      (n.kind === 'method' && declaredOnly(graph, n) ? INTERFACE_MEMBER : 1) *
+      ((flags[node] & FLAG_ACCESSOR) !== 0 ? ACCESSOR : 1) *
+      (callable && q.lead.length && startsWithLead(n.label, q.lead, leads) ? LEAD_ACTION : 1);
     const lexical = text * prior;
     const pr = pagerank ? (pagerank[node] ?? 0) : 0;
     // log-compress: PageRank is heavy-tailed; it separates near-ties and never lifts a weak match far.
@@ -346,9 +382,8 @@ export function scoreBound(q: SeekQuery, bits: number, sum: number, k1: number):
   const coverage = idfMass > 0 ? covered / idfMass : wholeHit ? 1 : 0;
   let text = (1 - Math.exp((-1.6 * sum) / ideal)) * (0.5 + 0.5 * coverage);
   if (wholeHit) text = Math.min(1, text * 1.25 + 0.1);
-  // The largest kind prior (a function; ×1.4 in a test file when the query asks for tests); centrality's factor is ≤ 1.
-  const prior = q.wantsTests ? 1.4 : 1;
-  return Math.min(1, text * prior) * (1 + 1e-9);
+  // The largest prior; centrality's factor is ≤ 1.
+  return Math.min(1, text * largestPrior(q)) * (1 + 1e-9);
 }
 
 /** Min-heap push (the root is the worst kept candidate). */

@@ -158,6 +158,26 @@ function writeRetrievalRepo(root: string): string {
       '',
     ].join('\n'),
     // "Look up" is spelled get, find or lookup in code; the competitor shares every other word.
+    'src/dates.ts': [
+      'export class Iso8601 {',
+      '  /** Writes a date as ISO 8601 text with its zone. */',
+      '  static format(value: Date, offset: string): string {',
+      '    return value.toISOString() + offset;',
+      '  }',
+      '',
+      '  /**',
+      '   * Reads ISO 8601 text into a date: the date part, the time part and the time zone,',
+      '   * a time zone given as Z or as an offset; ISO 8601 text without a time zone is a date in the local time zone.',
+      '   */',
+      '  static parse(text: string): Date {',
+      '    const [datePart, timePart] = text.split("T");',
+      '    const zone = timePart?.endsWith("Z") ? "Z" : timePart?.slice(-6);',
+      '    const date = new Date(`${datePart}T${timePart ?? "00:00"}`);',
+      '    if (zone && zone !== "Z") date.setMinutes(date.getMinutes() - Number(zone.slice(1, 3)) * 60);',
+      '    return date;',
+      '  }',
+      '}',
+    ].join('\n'),
     'src/codecs.ts': [
       'const codecs = new Map<string, (text: string) => string>();',
       '',
@@ -271,6 +291,14 @@ describe('seek finds the function doing the work', function () {
     const aliases = await seek('lookup charset aliases');
     assert.equal(aliases[0]?.id, 'function:src/codecs.ts#charsetAliases');
     assert.ok(aliases[0].why.matched.includes('lookup'), JSON.stringify(aliases[0].why));
+  });
+
+  it('lists the function named for the query\'s leading action above one whose text shares more of its other words', async () => {
+    const hits = await seek('format a date as ISO 8601 text in a time zone');
+    assert.equal(hits[0]?.id, 'method:src/dates.ts#Iso8601.format', JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    assert.ok(rank(hits, 'method:src/dates.ts#Iso8601.parse') > 0);
+    // A question, not an action, gives no such lead: "how" starts it.
+    assert.equal((await seek('how is ISO 8601 text with a time zone read into a date'))[0]?.id, 'method:src/dates.ts#Iso8601.parse');
   });
 
   it('lists a method of a class above its constructor, unless the query asks how objects are made', async () => {
