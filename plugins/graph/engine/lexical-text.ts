@@ -7,14 +7,25 @@ import { stemmer } from 'stemmer';
 import type { GraphNode } from './graph.ts';
 import { isTestFile } from './test-files.ts';
 
-/** Splits identifiers, paths and prose into lowercase tokens: `parseHTTPRequest_v2` → parse, http, request, v2. */
-export function tokenize(text: string): string[] {
+/**
+ * Splits identifiers, paths and prose into lowercase tokens: `parseHTTPRequest_v2` → parse, http,
+ * request, v2. With `halves`, a word with a number on its end is also its two halves (`ISO8601Utils`
+ * → iso8601, iso, 8601, utils), so prose that spells them apart ("ISO 8601", "UTF-8", "SHA-256")
+ * meets the name (the seek index and its queries).
+ */
+export function tokenize(text: string, halves = false): string[] {
   const out: string[] = [];
   for (const word of text.split(/[^A-Za-z0-9]+/)) {
     if (!word) continue;
     const parts = word.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+/g);
     if (!parts) continue;
-    for (const p of parts) if (p.length >= 2 || /\d/.test(p)) out.push(p.toLowerCase());
+    for (const p of parts) {
+      if (p.length < 2 && !/\d/.test(p)) continue;
+      const lower = p.toLowerCase();
+      out.push(lower);
+      const split = halves ? /^([a-z]{2,})(\d+)$/.exec(lower) : null;
+      if (split) out.push(split[1], split[2]);
+    }
   }
   return out;
 }
@@ -92,7 +103,7 @@ function wordTerms(word: string): string[] {
   if (!terms) {
     if (wordMemo.size > 200_000) wordMemo.clear();
     terms = [];
-    for (const t of tokenize(word)) if (!STOP_WORDS.has(t)) terms.push(stem(t));
+    for (const t of tokenize(word, true)) if (!STOP_WORDS.has(t)) terms.push(stem(t));
     wordMemo.set(detached(word), terms);
   }
   return terms;
@@ -211,7 +222,7 @@ export function synonymsOf(term: string): readonly string[] {
 /** Content terms of one word of letters and digits, not memoised (the full build keeps its own table: lexical-fields.ts). */
 export function termsOfWord(word: string): string[] {
   const out: string[] = [];
-  for (const t of tokenize(word)) if (!STOP_WORDS.has(t)) out.push(stem(t));
+  for (const t of tokenize(word, true)) if (!STOP_WORDS.has(t)) out.push(stem(t));
   return out;
 }
 

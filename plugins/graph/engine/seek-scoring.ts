@@ -81,9 +81,11 @@ const LEXICAL_SHARE = 0.85;
 export function analyzeQuery(text: string, index: { idf(term: string): number }): SeekQuery {
   const tokens = phrasalCompounds(tokenize(text));
   const words = tokens.filter((w) => !STOP_WORDS.has(w));
+  // Index terms: a word's halves too (`utf8` → utf8, utf, 8), as the index holds them.
+  const termWords = phrasalCompounds(tokenize(text, true)).filter((w) => !STOP_WORDS.has(w));
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
-  for (const word of words) {
+  for (const word of termWords) {
     const term = stem(word);
     if (seen.has(term) || terms.length >= MAX_TERMS - 1) continue;
     seen.add(term);
@@ -93,9 +95,13 @@ export function analyzeQuery(text: string, index: { idf(term: string): number })
   const whole = words.length >= 1 && words.length <= 3 ? wholeTerm(words.join('')) : '';
   if (whole && !seen.has(whole)) terms.push({ term: whole, word: words.join(''), expand: false, whole: true, synonyms: [] });
   const first = tokens.length >= 2 && !STOP_WORDS.has(tokens[0]) && !/^\d/.test(tokens[0]) ? stem(tokens[0]) : '';
-  const lead = first ? [first, ...synonymsOf(first)] : [];
+  // "check whether …" asks for a predicate too: `isAllowed`, `has_key`, `canDraft`.
+  const lead = first ? [first, ...synonymsOf(first), ...(first === 'check' ? PREDICATE_HEADS : [])] : [];
   return { terms, idf: terms.map((t) => index.idf(t.term)), whole, wantsTests: TEST_WORDS.test(text), lead };
 }
+
+/** First words of predicates' names: what "check whether …" leads to besides check and its synonyms. */
+const PREDICATE_HEADS = ['is', 'has', 'can'].map(stem);
 
 /**
  * The prior of a function or method whose name starts with the query's leading action (`parse a

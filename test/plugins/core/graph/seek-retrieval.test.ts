@@ -157,7 +157,16 @@ function writeRetrievalRepo(root: string): string {
       '}',
       '',
     ].join('\n'),
-    // "Look up" is spelled get, find or lookup in code; the competitor shares every other word.
+    'src/text.ts': [
+      'export function utf8Decode(bytes: Uint8Array): string {',
+      '  return new TextDecoder().decode(bytes);',
+      '}',
+      '',
+      '/** Decodes the bytes of a single-byte charset into a string. */',
+      'export function decodeLatin1(bytes: Uint8Array): string {',
+      '  return String.fromCharCode(...bytes);',
+      '}',
+    ].join('\n'),
     'src/dates.ts': [
       'export class Iso8601 {',
       '  /** Writes a date as ISO 8601 text with its zone. */',
@@ -176,8 +185,14 @@ function writeRetrievalRepo(root: string): string {
       '    if (zone && zone !== "Z") date.setMinutes(date.getMinutes() - Number(zone.slice(1, 3)) * 60);',
       '    return date;',
       '  }',
+      '',
+      '  /** True for ISO 8601 text. */',
+      '  static isIso8601(value: string): boolean {',
+      '    return /^\\d{4}-\\d{2}-\\d{2}/.test(value);',
+      '  }',
       '}',
     ].join('\n'),
+    // "Look up" is spelled get, find or lookup in code; the competitor shares every other word.
     'src/codecs.ts': [
       'const codecs = new Map<string, (text: string) => string>();',
       '',
@@ -222,7 +237,7 @@ function writeRetrievalRepo(root: string): string {
   return root;
 }
 
-type Hit = { id: string; kind: string; path: string; lines: [number, number]; score: number; why: { matched: string[] } };
+type Hit = { id: string; kind: string; path: string; lines: [number, number]; score: number; why: { matched: string[]; prior: number } };
 
 describe('seek finds the function doing the work', function () {
   this.timeout(30000);
@@ -297,8 +312,23 @@ describe('seek finds the function doing the work', function () {
     const hits = await seek('format a date as ISO 8601 text in a time zone');
     assert.equal(hits[0]?.id, 'method:src/dates.ts#Iso8601.format', JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
     assert.ok(rank(hits, 'method:src/dates.ts#Iso8601.parse') > 0);
+    // "check whether" leads to a predicate's name too (is…, has…, can…).
+    const check = await seek('check whether text is ISO 8601');
+    assert.equal(check[0]?.id, 'method:src/dates.ts#Iso8601.isIso8601', JSON.stringify(check.slice(0, 4).map((x) => [x.id, x.score])));
+    const priorOf = (hits: Hit[], id: string) => hits.find((x) => x.id === id)?.why.prior;
+    assert.equal(priorOf(check, 'method:src/dates.ts#Iso8601.isIso8601'), 1.15);
+    assert.equal(priorOf(check, 'method:src/dates.ts#Iso8601.parse'), 1);
+    assert.equal(priorOf(hits, 'method:src/dates.ts#Iso8601.format'), 1.15);
     // A question, not an action, gives no such lead: "how" starts it.
-    assert.equal((await seek('how is ISO 8601 text with a time zone read into a date'))[0]?.id, 'method:src/dates.ts#Iso8601.parse');
+    const question = await seek('how is ISO 8601 text with a time zone read into a date');
+    assert.equal(question[0]?.id, 'method:src/dates.ts#Iso8601.parse', JSON.stringify(question.slice(0, 4).map((x) => [x.id, x.score])));
+  });
+
+  it('meets a name with a number on its end when the query spells its halves apart ("UTF-8")', async () => {
+    const hits = await seek('UTF-8 decoding of bytes');
+    assert.equal(hits[0]?.id, 'function:src/text.ts#utf8Decode', JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    assert.ok(hits[0].why.matched.includes('utf'), JSON.stringify(hits[0].why));
+    assert.equal((await seek('utf8Decode'))[0]?.id, 'function:src/text.ts#utf8Decode'); // named whole, still first
   });
 
   it('lists a method of a class above its constructor, unless the query asks how objects are made', async () => {
