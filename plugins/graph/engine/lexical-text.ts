@@ -17,7 +17,8 @@ export function tokenize(text: string, halves = false): string[] {
   const out: string[] = [];
   for (const word of text.split(/[^A-Za-z0-9]+/)) {
     if (!word) continue;
-    const parts = word.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+/g);
+    // `IPv6` before the acronym rule, which would leave `I` | `Pv6`.
+    const parts = word.match(/[A-Z]{2,}[a-z]\d+|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+/g);
     if (!parts) continue;
     for (const p of parts) {
       if (p.length < 2 && !/\d/.test(p)) continue;

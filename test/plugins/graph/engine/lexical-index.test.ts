@@ -8,6 +8,17 @@ describe('LexicalIndex', () => {
   it('splits camelCase, snake_case, acronyms and paths into tokens', () => {
     assert.deepEqual(tokenize('parseHTTPRequest_v2'), ['parse', 'http', 'request', 'v2']);
     assert.deepEqual(tokenize('src/graph-engine/lexical_index.ts'), ['src', 'graph', 'engine', 'lexical', 'index', 'ts']);
+    // An acronym with a version letter keeps its first letter (IPv6, not Pv6).
+    assert.deepEqual(tokenize('IPv6Address'), ['ipv6', 'address']);
+    assert.deepEqual(tokenize('parseIPv4'), ['parse', 'ipv4']);
+    assert.deepEqual(tokenize('HTTPServer'), ['http', 'server']);
+  });
+
+  it('gives the seek index a word ending in a number with its halves too, and nothing else', () => {
+    assert.deepEqual(tokenize('ISO8601Utils', true), ['iso8601', 'iso', '8601', 'utils']);
+    assert.deepEqual(tokenize('utf8Decode', true), ['utf8', 'utf', '8', 'decode']);
+    assert.deepEqual(tokenize('utf8Decode'), ['utf8', 'decode']);
+    assert.deepEqual(tokenize('v2 h2', true), ['v2', 'h2']); // one letter: no halves
   });
 
   function build() {
