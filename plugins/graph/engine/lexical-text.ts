@@ -331,7 +331,36 @@ const ACCESSOR_LINES = 3;
  * `bodyFrom` is the 0-based line after the signature's line (symbolSource); `body` gives the body's text.
  */
 export function isAccessorBody(node: Pick<GraphNode, 'kind' | 'endLine'>, bodyFrom: number, body: () => string): boolean {
-  return (node.kind === 'function' || node.kind === 'method') && node.endLine - bodyFrom <= ACCESSOR_LINES && !CALL.test(body());
+  if (node.kind !== 'function' && node.kind !== 'method') return false;
+  const lines = node.endLine - bodyFrom;
+  if (lines > STUB_LINES) return false;
+  const text = body();
+  return (lines <= ACCESSOR_LINES && !CALL.test(text)) || (STUB_HINT.test(text) && isStubBody(text));
+}
+
+/** Lines after the signature's line a stub's body may take (a long docstring and its `raise`). */
+const STUB_LINES = 60;
+/** What every stub body holds (a cheap test before the docstrings and comments are stripped). */
+const STUB_HINT = /NotImplemented|UnsupportedOperation|not\s+implemented|\bpass\b|\.\.\./i;
+/** The one statement of a stub: `pass`, `...`, `raise NotImplementedError`, `throw new UnsupportedOperationException(…)`, `throw new Error("not implemented")`. */
+const STUB =
+  /^(?:pass|\.\.\.|raise\s+NotImplementedError\b(?:\s*\([^()]*\))?|throw\s+new\s+(?:UnsupportedOperationException|NotImplementedException|NotImplementedError)\s*\([^()]*\)\s*;?|throw\s+new\s+Error\(\s*['"`][^'"`\n]*not\s+implemented[^'"`\n]*['"`]\s*\)\s*;?)$/i;
+
+/**
+ * Whether a body does nothing but stand for an implementation elsewhere: past its docstring and
+ * comments, one `pass`, `...` or "not implemented" raise/throw (an abstract method, a protocol's
+ * member, an `@overload`). Like an accessor, it names the work without doing it.
+ */
+function isStubBody(text: string): boolean {
+  const code = text
+    .replace(/^\s*(?::|=>|\{)/, '')
+    .replace(/("""|''')[\s\S]*?\1/g, '')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|\s)(?:#|\/\/)[^\n]*/g, '$1')
+    .replace(/^\s*(['"]).*\1\s*$/gm, '')
+    .replace(/[{}]/g, ' ')
+    .trim();
+  return STUB.test(code);
 }
 
 /** The fields a node is indexed under. `lines` is its file's text split into lines, when available. */

@@ -167,6 +167,26 @@ function writeRetrievalRepo(root: string): string {
       '  return String.fromCharCode(...bytes);',
       '}',
     ].join('\n'),
+    'net/transport.py': [
+      'class BaseTransport:',
+      '    def handle_request(self, request):',
+      '        """',
+      '        Send a single HTTP request and return a response.',
+      '',
+      '        Subclasses send the request over a connection of their own.',
+      '        """',
+      '        raise NotImplementedError(',
+      '            "handle_request must be implemented"',
+      '        )',
+      '',
+      '',
+      'class SocketTransport(BaseTransport):',
+      '    def handle_request(self, request):',
+      '        """Sends the request over a pooled connection and reads the response."""',
+      '        conn = self.pool.connect(request.host)',
+      '        conn.write(request.encode())',
+      '        return conn.read_response()',
+    ].join('\n'),
     'src/dates.ts': [
       'export class Iso8601 {',
       '  /** Writes a date as ISO 8601 text with its zone. */',
@@ -329,6 +349,14 @@ describe('seek finds the function doing the work', function () {
     assert.equal(hits[0]?.id, 'function:src/text.ts#utf8Decode', JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
     assert.ok(hits[0].why.matched.includes('utf'), JSON.stringify(hits[0].why));
     assert.equal((await seek('utf8Decode'))[0]?.id, 'function:src/text.ts#utf8Decode'); // named whole, still first
+  });
+
+  it('lists an implementation above the stub it overrides (a docstring and raise NotImplementedError), however well documented', async () => {
+    const hits = await seek('send a request and read the response');
+    const impl = rank(hits, 'method:net/transport.py#SocketTransport.handle_request');
+    const stub = rank(hits, 'method:net/transport.py#BaseTransport.handle_request');
+    assert.ok(impl >= 0 && stub > impl, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    assert.equal(hits[stub].why.prior, 0.7);
   });
 
   it('lists a method of a class above its constructor, unless the query asks how objects are made', async () => {

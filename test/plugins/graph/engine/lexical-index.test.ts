@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { GraphBuilder } from '../../../../plugins/graph/engine/build.ts';
 import { LexicalIndex, tokenize } from '../../../../plugins/graph/engine/lexical-index.ts';
 import { computePageRank } from '../../../../plugins/graph/engine/stats.ts';
+import { isAccessorBody } from '../../../../plugins/graph/engine/lexical-text.ts';
 import { extraction, sym } from './helpers.ts';
 
 describe('LexicalIndex', () => {
@@ -12,6 +13,17 @@ describe('LexicalIndex', () => {
     assert.deepEqual(tokenize('IPv6Address'), ['ipv6', 'address']);
     assert.deepEqual(tokenize('parseIPv4'), ['parse', 'ipv4']);
     assert.deepEqual(tokenize('HTTPServer'), ['http', 'server']);
+  });
+
+  it('marks stubs (past a docstring or comment: pass, ..., a "not implemented" raise or throw) with accessors as bodies that do no work', () => {
+    const body = (text: string) => isAccessorBody({ kind: 'method', endLine: 10 + text.split('\n').length - 1 }, 10, () => text);
+    assert.ok(body(':\n    """Send a request.\n\n    Long docstring.\n    """\n    x = 1\n    y = 2\n    raise NotImplementedError(\n        "must be implemented"\n    )  # pragma: no cover') === false, 'statements before the raise: work');
+    assert.ok(body(':\n    """Send a request.\n\n    Long docstring.\n\n    More.\n    """\n    raise NotImplementedError(\n        "must be implemented"\n    )  # pragma: no cover'));
+    assert.ok(body(': ...'));
+    assert.ok(body('{\n    // subclasses decide\n    throw new UnsupportedOperationException("nope");\n  }'));
+    assert.ok(body('{\n    throw new Error("not implemented");\n  }'));
+    assert.ok(!body('{\n    throw new Error("bad input");\n  }'));
+    assert.ok(!body(':\n    """Doc."""\n    if not self.ok:\n        raise NotImplementedError\n    return self.go()'));
   });
 
   it('gives the seek index a word ending in a number with its halves too, and nothing else', () => {
