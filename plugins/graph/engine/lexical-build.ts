@@ -10,7 +10,7 @@ import { clearTextMemos, FIELDS, isTestNode, type FieldName } from './lexical-te
 
 /** Flag bit per node: the node lives in a test file. */
 export const FLAG_TEST = 1;
-/** Flag bit per node: a function or method whose body only reads or sets a value (isAccessorBody). */
+/** Flag bit per node: a function or method whose body does no work — an accessor or a stub (isAccessorOrStub). */
 export const FLAG_ACCESSOR = 2;
 
 export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];

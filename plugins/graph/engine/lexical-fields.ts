@@ -10,7 +10,7 @@
  * exactly (test/plugins/graph/engine/lexical-fields.test.ts compares them on every node).
  */
 import type { GraphNode } from './graph.ts';
-import { isAccessorBody, isCodeNoise, phrasalCompound, MAX_BODY_LINES, MAX_BODY_TERMS, MAX_BODY_TF, MAX_DOC_TOKENS, MAX_SIGNATURE_CHARS, MAX_TEXT_CHARS, SIGNATURE_END, termsOfWord, wholeTerm } from './lexical-text.ts';
+import { isAccessorOrStub, isCodeNoise, phrasalCompound, MAX_BODY_LINES, MAX_BODY_TERMS, MAX_BODY_TF, MAX_DOC_TOKENS, MAX_SIGNATURE_CHARS, MAX_TEXT_CHARS, SIGNATURE_END, termsOfWord, wholeTerm } from './lexical-text.ts';
 
 /** Field numbers, in FIELDS' order (lexical-text.ts): name, qualified, signature, doc, body, path. */
 const NAME = 0;
@@ -127,7 +127,7 @@ export class FieldScanner {
   /** Term numbers of the last scan. */
   private tokens = new Int32Array(1024);
   private readonly file = new FileLines();
-  /** Whether the last `scanNode`'s body is an accessor's (isAccessorBody). */
+  /** Whether the last `scanNode`'s body does no work: an accessor's or a stub's (isAccessorOrStub). */
   accessor = false;
   /** The fields of the last `scanNode`, in FIELDS' order. */
   readonly fields: FieldTerms[] = Array.from({ length: FIELD_COUNT }, () => new FieldTerms());
@@ -334,7 +334,7 @@ export class FieldScanner {
     counts.clear();
     this.count(counts, bodyHead, 0, bodyHead.length, noise);
     if (bodyFrom < last) this.count(counts, text, file.starts[bodyFrom], file.end(last - 1), noise);
-    this.accessor = isAccessorBody(n, bodyFrom, () => (bodyFrom < last ? `${bodyHead}\n${text.slice(file.starts[bodyFrom], file.end(last - 1))}` : bodyHead));
+    this.accessor = isAccessorOrStub(n, bodyFrom, () => (bodyFrom < last ? `${bodyHead}\n${text.slice(file.starts[bodyFrom], file.end(last - 1))}` : bodyHead));
     if (counts.length <= MAX_BODY_TERMS) {
       for (let k = 0; k < counts.length; k++) f[BODY].set(counts.terms[k], Math.min(MAX_BODY_TF, counts.counts[k]));
       return;

@@ -263,7 +263,7 @@ export const FIELDS = {
 /** A field name. */
 export type FieldName = keyof typeof FIELDS;
 
-/** A node's index fields, and whether its body is an accessor's (isAccessorBody). */
+/** A node's index fields, and whether its body does no work: an accessor's or a stub's (isAccessorOrStub). */
 export type NodeFields = Record<FieldName, Map<string, number>> & { accessor: boolean };
 
 /** Distinct body terms kept per symbol (the most frequent): bounds index memory on big graphs. */
@@ -324,13 +324,14 @@ const CALL = /[\w$)\]]\(/;
 const ACCESSOR_LINES = 3;
 
 /**
- * Whether a function's body only reads or sets values: at most three lines after its signature's
- * line and no call in it (`getTrim() { return trim; }`, `def name(self): return self._name`, a
- * setter of two fields). Such a function names a thing without doing the work, so seek ranks it
- * behind code that does (a delegating one-liner calls the code that does, and is not one).
+ * Whether a function's body does no work: an accessor — it only reads or sets values, at most three
+ * lines after its signature's line and no call in it (`getTrim() { return trim; }`, `def name(self):
+ * return self._name`, a setter of two fields) — or a stub (isStubBody). Such a function names a thing
+ * without doing the work, so seek ranks it behind code that does (a delegating one-liner calls the
+ * code that does, and is neither).
  * `bodyFrom` is the 0-based line after the signature's line (symbolSource); `body` gives the body's text.
  */
-export function isAccessorBody(node: Pick<GraphNode, 'kind' | 'endLine'>, bodyFrom: number, body: () => string): boolean {
+export function isAccessorOrStub(node: Pick<GraphNode, 'kind' | 'endLine'>, bodyFrom: number, body: () => string): boolean {
   if (node.kind !== 'function' && node.kind !== 'method') return false;
   const lines = node.endLine - bodyFrom;
   if (lines > STUB_LINES) return false;
@@ -402,7 +403,7 @@ export function nodeFields(n: GraphNode, lines: readonly string[] | null): NodeF
       const counts = new Map<string, number>();
       count(counts, analyze(bodyHead, noise));
       for (let k = bodyFrom; k < bodyTo; k++) count(counts, analyze(lines[k], noise));
-      f.accessor = isAccessorBody(n, bodyFrom, () => [bodyHead, ...lines.slice(bodyFrom, bodyTo)].join('\n'));
+      f.accessor = isAccessorOrStub(n, bodyFrom, () => [bodyHead, ...lines.slice(bodyFrom, bodyTo)].join('\n'));
       const top = counts.size > MAX_BODY_TERMS ? [...counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_BODY_TERMS) : counts;
       for (const [t, c] of top) f.body.set(t, Math.min(MAX_BODY_TF, c));
     }

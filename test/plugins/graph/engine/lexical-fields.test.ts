@@ -68,7 +68,7 @@ describe('FieldScanner (the seek index full build’s fields)', function () {
         label: kind === 'file' ? `${text(rnd, 1).trim()}.py` : text(rnd, 1 + Math.floor(rnd() * 2)).trim(),
         path,
         startLine,
-        // Some spans short enough for an accessor's body (isAccessorBody), most long.
+        // Some spans short enough for an accessor's body (isAccessorOrStub), most long.
         endLine: startLine + Math.floor(rnd() * (rnd() < 0.3 ? 5 : 400)),
         language: 'python',
         qualifiedName: rnd() < 0.7 ? `${text(rnd, 2).replace(/\s/g, '')}.${text(rnd, 1).trim()}` : undefined,

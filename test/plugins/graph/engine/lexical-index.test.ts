@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { GraphBuilder } from '../../../../plugins/graph/engine/build.ts';
 import { LexicalIndex, tokenize } from '../../../../plugins/graph/engine/lexical-index.ts';
 import { computePageRank } from '../../../../plugins/graph/engine/stats.ts';
-import { isAccessorBody } from '../../../../plugins/graph/engine/lexical-text.ts';
+import { isAccessorOrStub } from '../../../../plugins/graph/engine/lexical-text.ts';
 import { extraction, sym } from './helpers.ts';
 
 describe('LexicalIndex', () => {
@@ -16,7 +16,7 @@ describe('LexicalIndex', () => {
   });
 
   it('marks stubs (past a docstring or comment: pass, ..., a "not implemented" raise or throw) with accessors as bodies that do no work', () => {
-    const body = (text: string) => isAccessorBody({ kind: 'method', endLine: 10 + text.split('\n').length - 1 }, 10, () => text);
+    const body = (text: string) => isAccessorOrStub({ kind: 'method', endLine: 10 + text.split('\n').length - 1 }, 10, () => text);
     assert.ok(body(':\n    """Send a request.\n\n    Long docstring.\n    """\n    x = 1\n    y = 2\n    raise NotImplementedError(\n        "must be implemented"\n    )  # pragma: no cover') === false, 'statements before the raise: work');
     assert.ok(body(':\n    """Send a request.\n\n    Long docstring.\n\n    More.\n    """\n    raise NotImplementedError(\n        "must be implemented"\n    )  # pragma: no cover'));
     assert.ok(body(': ...'));
