@@ -10,7 +10,7 @@
  * exactly (test/plugins/graph/engine/lexical-fields.test.ts compares them on every node).
  */
 import type { GraphNode } from './graph.ts';
-import { isAccessorOrStub, isCodeNoise, phrasalCompound, MAX_BODY_LINES, MAX_BODY_TERMS, MAX_BODY_TF, MAX_DOC_TOKENS, MAX_SIGNATURE_CHARS, MAX_TEXT_CHARS, SIGNATURE_END, termsOfWord, wholeTerm } from './lexical-text.ts';
+import { isAccessorOrStub, isCodeNoise, namedWithClass, phrasalCompound, MAX_BODY_LINES, MAX_BODY_TERMS, MAX_BODY_TF, MAX_DOC_TOKENS, MAX_SIGNATURE_CHARS, MAX_TEXT_CHARS, SIGNATURE_END, termsOfWord, wholeTerm } from './lexical-text.ts';
 
 /** Field numbers, in FIELDS' order (lexical-text.ts): name, qualified, signature, doc, body, path. */
 const NAME = 0;
@@ -267,6 +267,7 @@ export class FieldScanner {
       if (dot >= 0 && dot < label.length - 1) nameEnd = dot;
     }
     this.count(f[NAME], label, 0, nameEnd);
+    const nameTerms = f[NAME].length;
     const whole = wholeTerm(nameEnd === label.length ? label : label.slice(0, nameEnd));
     if (whole) {
       const t = this.termNumber(whole);
@@ -278,6 +279,10 @@ export class FieldScanner {
       const q = n.qualifiedName ?? '';
       const dot = q.lastIndexOf('.');
       if (dot > 0) this.count(f[QUALIFIED], q, 0, dot);
+      if (dot > 0 && namedWithClass(n, nameTerms)) {
+        const k = this.scan(q, q.lastIndexOf('.', dot - 1) + 1, dot, false, Infinity);
+        for (let i = 0; i < k; i++) if (!f[NAME].has(this.tokens[i])) f[NAME].set(this.tokens[i], 1);
+      }
       // The path without its extension (a last `.` with no `/` after it).
       const ext = path.lastIndexOf('.');
       const pathEnd = ext >= 0 && ext < path.length - 1 && path.indexOf('/', ext) < 0 ? ext : path.length;

@@ -364,13 +364,27 @@ function isStubBody(text: string): boolean {
   return STUB.test(code);
 }
 
+/** Constructors: named by their class already (Java), or boilerplate that stands for the class rather than an action on it. */
+const CONSTRUCTOR_NAMES = new Set(['constructor', '__init__', '__new__']);
+
+/**
+ * A method whose name is one word takes its class's name into its name field: the class is the
+ * verb's object (`Entities.escape` escapes entities, `GZipDecoder.decode` decodes gzip,
+ * `Range.__call__` checks a range): each of the class's terms the name lacks, once. Constructors
+ * are left out (they would stand in for the class).
+ */
+export function namedWithClass(n: GraphNode, nameTerms: number): boolean {
+  return n.kind === 'method' && nameTerms === 1 && !CONSTRUCTOR_NAMES.has(n.label);
+}
+
 /** The fields a node is indexed under. `lines` is its file's text split into lines, when available. */
 export function nodeFields(n: GraphNode, lines: readonly string[] | null): NodeFields {
   const f: NodeFields = { name: new Map(), qualified: new Map(), signature: new Map(), doc: new Map(), body: new Map(), path: new Map(), accessor: false };
   const slash = n.path.lastIndexOf('/');
   const dir = slash > 0 ? n.path.slice(0, slash) : '';
   const name = n.kind === 'file' ? n.label.replace(/\.[^.]+$/, '') : n.label;
-  count(f.name, analyze(name));
+  const nameTerms = analyze(name);
+  count(f.name, nameTerms);
   const whole = wholeTerm(name);
   if (whole) f.name.set(whole, Math.max(1, f.name.get(whole) ?? 0));
   if (n.kind === 'file' || n.kind === 'module') {
@@ -379,6 +393,7 @@ export function nodeFields(n: GraphNode, lines: readonly string[] | null): NodeF
     const q = n.qualifiedName ?? '';
     const dot = q.lastIndexOf('.');
     if (dot > 0) count(f.qualified, analyze(q.slice(0, dot)));
+    if (dot > 0 && namedWithClass(n, new Set(nameTerms).size)) for (const t of analyze(q.slice(q.lastIndexOf('.', dot - 1) + 1, dot))) if (!f.name.has(t)) f.name.set(t, 1);
     count(f.path, pathTerms(n.path));
   }
   if (n.doc) {

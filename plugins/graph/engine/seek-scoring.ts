@@ -156,6 +156,9 @@ export function kindPrior(kind: NodeKind, isTest: boolean, q: Pick<SeekQuery, 'w
   return p;
 }
 
+/** Kinds whose prior steps back for words, not for their own name (kindPrior). */
+const NAMED_AS_CALLABLE: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'type']);
+
 /** One scored candidate. */
 interface Scored {
   node: number;
@@ -226,10 +229,12 @@ export function scoreCandidates(
     if (!n) continue;
     if (kinds && !kinds.has(n.kind)) continue;
     if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
-    if (wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
+    const named = wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole;
+    if (named) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
     const callable = n.kind === 'function' || n.kind === 'method';
+    // A class or type the query names is weighed as a function: what is asked for by name comes first.
     const prior =
-      kindPrior(n.kind, (flags[node] & FLAG_TEST) !== 0, q) *
+      kindPrior(named && NAMED_AS_CALLABLE.has(n.kind) ? 'function' : n.kind, (flags[node] & FLAG_TEST) !== 0, q) *
       (n.kind === 'method' && declaredOnly(graph, n) ? INTERFACE_MEMBER : 1) *
       ((flags[node] & FLAG_ACCESSOR) !== 0 ? ACCESSOR : 1) *
       (callable && q.lead.length && startsWithLead(n.label, q.lead, leads) ? LEAD_ACTION : 1);

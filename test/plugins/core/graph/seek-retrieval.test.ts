@@ -233,6 +233,27 @@ function writeRetrievalRepo(root: string): string {
       '}',
       '',
     ].join('\n'),
+    // One-word methods whose class names their object, beside competitors that share the query's words in their own names and docs.
+    'net/content.py': [
+      'class GzipDecoder:',
+      '    def decode(self, data):',
+      '        return self.inflater.inflate(data)',
+      '',
+      '',
+      'class IntegerConvertor:',
+      '    def convert(self, value):',
+      '        return int(value)',
+      '',
+      '    def to_string(self, value):',
+      '        assert value >= 0, "negative integers are not supported"',
+      '        return str(value)',
+      '',
+      '',
+      'def read_content(body):',
+      '    """Reads a body\'s content, decoding compressed content with the right decoder."""',
+      '    return body.decoder.decode(body.stream.read())',
+      '',
+    ].join('\n'),
     'net/headers.py': ['def parse_header_line(line):', '    """Split one raw header line into its name and value."""', '    name, _, value = line.partition(":")', '    return name.strip(), value.strip()', ''].join('\n'),
     'docs/retries.md': ['# Retrying failed requests', '', 'Failed requests are retried with a growing delay; the retry count is an option.', ''].join('\n'),
     'test/retry.test.ts': [
@@ -357,6 +378,15 @@ describe('seek finds the function doing the work', function () {
     const stub = rank(hits, 'method:net/transport.py#BaseTransport.handle_request');
     assert.ok(impl >= 0 && stub > impl, JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
     assert.equal(hits[stub].why.prior, 0.7);
+  });
+
+  it('reads a one-word method\'s class as its object: GzipDecoder.decode for "decode gzip content", IntegerConvertor.convert for "convert an integer …"', async () => {
+    const hits = await seek('decode gzip compressed content');
+    assert.equal(hits[0]?.id, 'method:net/content.py#GzipDecoder.decode', JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
+    const ints = await seek('convert an integer path parameter from its string form');
+    assert.equal(ints[0]?.id, 'method:net/content.py#IntegerConvertor.convert', JSON.stringify(ints.slice(0, 4).map((x) => [x.id, x.score])));
+    // The class still comes first when the query names it alone.
+    assert.equal((await seek('GzipDecoder'))[0]?.id, 'class:net/content.py#GzipDecoder');
   });
 
   it('lists a method of a class above its constructor, unless the query asks how objects are made', async () => {
