@@ -40,6 +40,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'a an and are as at be been being by can could did do does doing done for from had has have how if in into is it its ' +
     'of on or our should so such than that the their them then there these they this those to was we were what when where ' +
     'which while who whom why will with would you your not no me my i about via also just any some all each ' +
+    'over through upon onto whose ' +
     'code logic implemented implementation happen happens work works'
   ).split(' '),
 );

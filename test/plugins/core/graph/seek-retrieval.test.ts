@@ -249,6 +249,16 @@ function writeRetrievalRepo(root: string): string {
       '        return str(value)',
       '',
       '',
+      'class Stream:',
+      '    def iter_chunks(self):',
+      '        """Yields the bytes received over the connection, chunk after chunk."""',
+      '        yield from self.chunks',
+      '',
+      '    def iter_lines(self):',
+      '        for line in self.text.splitlines():',
+      '            yield line',
+      '',
+      '',
       'def read_content(body):',
       '    """Reads a body\'s content, decoding compressed content with the right decoder."""',
       '    return body.decoder.decode(body.stream.read())',
@@ -415,11 +425,15 @@ describe('seek finds the function doing the work', function () {
     assert.equal(r.results[0].id, 'method:src/migrations.ts#FolderMigrationProvider.getAll', JSON.stringify(r.results.slice(0, 3).map((x: { id: string }) => x.id)));
   });
 
-  it('drops stop words: "is", "with", "the" match nothing, not even isEmpty or withLock', async () => {
+  it('drops stop words: "is", "with", "the", "over" match nothing, not even isEmpty or withLock', async () => {
     assert.deepEqual(await seek('is with the'), []);
     const hits = await seek('where is the delay');
     assert.ok(!hits.some((x) => x.id.endsWith('#isEmpty') || x.id.endsWith('#withLock')), JSON.stringify(hits.map((x) => x.id)));
     assert.ok(hits.every((x) => x.why.matched.every((w) => w === 'delay')), JSON.stringify(hits.map((x) => x.why.matched)));
+    // Filler prepositions too: "iterate over" is iterate (the chunk reader's doc says "over the connection").
+    const lines = await seek('iterate over the stream line by line');
+    assert.equal(lines[0]?.id, 'method:net/content.py#Stream.iter_lines', JSON.stringify(lines.slice(0, 4).map((x) => [x.id, x.why.matched])));
+    assert.ok(lines.every((x) => !x.why.matched.includes('over')), JSON.stringify(lines.map((x) => x.why.matched)));
   });
 
   it('matches camelCase and snake_case parts and stemmed forms', async () => {
