@@ -20,8 +20,14 @@ export function tokenize(text: string, halves = false): string[] {
     // `IPv6` before the acronym rule, which would leave `I` | `Pv6`.
     const parts = word.match(/[A-Z]{2,}[a-z]\d+|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+/g);
     if (!parts) continue;
-    for (const p of parts) {
-      if (p.length < 2 && !/\d/.test(p)) continue;
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k];
+      if (p.length < 2 && !/\d/.test(p)) {
+        // A lone capital before a capitalised word is a prefix of it, not a word: `GZip` → gzip (and zip), `XPath` → xpath.
+        const next = parts[k + 1];
+        if (/[A-Z]/.test(p) && next !== undefined && /^[A-Z][a-z]/.test(next)) out.push((p + next).toLowerCase());
+        continue;
+      }
       const lower = p.toLowerCase();
       out.push(lower);
       const split = halves ? /^([a-z]{2,})(\d+)$/.exec(lower) : null;

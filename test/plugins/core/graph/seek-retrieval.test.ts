@@ -235,6 +235,11 @@ function writeRetrievalRepo(root: string): string {
     ].join('\n'),
     // One-word methods whose class names their object, beside competitors that share the query's words in their own names and docs.
     'net/content.py': [
+      'class GZipReader:',
+      '    def read(self, data):',
+      '        return self.inflater.inflate(data)',
+      '',
+      '',
       'class GzipDecoder:',
       '    def decode(self, data):',
       '        return self.inflater.inflate(data)',
@@ -395,6 +400,10 @@ describe('seek finds the function doing the work', function () {
     assert.equal(hits[0]?.id, 'method:net/content.py#GzipDecoder.decode', JSON.stringify(hits.slice(0, 4).map((x) => [x.id, x.score])));
     const ints = await seek('convert an integer path parameter from its string form');
     assert.equal(ints[0]?.id, 'method:net/content.py#IntegerConvertor.convert', JSON.stringify(ints.slice(0, 4).map((x) => [x.id, x.score])));
+    // `GZip` spelled with two capitals is still gzip.
+    const gz = await seek('read gzip data');
+    assert.equal(gz[0]?.id, 'method:net/content.py#GZipReader.read', JSON.stringify(gz.slice(0, 4).map((x) => [x.id, x.why.matched])));
+    assert.ok(gz[0].why.matched.includes('gzip'), JSON.stringify(gz[0].why));
     // The class still comes first when the query names it alone.
     assert.equal((await seek('GzipDecoder'))[0]?.id, 'class:net/content.py#GzipDecoder');
   });

@@ -13,6 +13,10 @@ describe('LexicalIndex', () => {
     assert.deepEqual(tokenize('IPv6Address'), ['ipv6', 'address']);
     assert.deepEqual(tokenize('parseIPv4'), ['parse', 'ipv4']);
     assert.deepEqual(tokenize('HTTPServer'), ['http', 'server']);
+    // A lone capital before a capitalised word prefixes it: GZip is gzip (and zip), never a dropped "g".
+    assert.deepEqual(tokenize('GZipDecoder'), ['gzip', 'zip', 'decoder']);
+    assert.deepEqual(tokenize('XPathEvaluator'), ['xpath', 'path', 'evaluator']);
+    assert.deepEqual(tokenize('getX'), ['get']);
   });
 
   it('marks stubs (past a docstring or comment: pass, ..., a "not implemented" raise or throw) with accessors as bodies that do no work', () => {
