@@ -10,7 +10,8 @@
  * exactly (test/plugins/graph/engine/lexical-fields.test.ts compares them on every node).
  */
 import type { GraphNode } from './graph.ts';
-import { isAccessorOrStub, isCodeNoise, namedWithClass, phrasalCompound, MAX_BODY_LINES, MAX_BODY_TERMS, MAX_BODY_TF, MAX_DOC_TOKENS, MAX_SIGNATURE_CHARS, MAX_TEXT_CHARS, SIGNATURE_END, termsOfWord, wholeTerm } from './lexical-text.ts';
+import { isAccessorOrStub, namedWithClass, MAX_BODY_LINES, MAX_BODY_TERMS, MAX_BODY_TF, MAX_DOC_TOKENS, MAX_SIGNATURE_CHARS, MAX_TEXT_CHARS, SIGNATURE_END } from './lexical-text.ts';
+import { isCodeNoise, phrasalCompound, termsOfWord, wholeTerm } from './lexical-words.ts';
 
 /** Field numbers, in FIELDS' order (lexical-text.ts): name, qualified, signature, doc, body, path. */
 const NAME = 0;

@@ -20,7 +20,7 @@ import { readIndexFile, saveIndexFile, writeFileAtomic, type IndexFileOptions } 
 import { IndexedPostings } from './lexical-postings.ts';
 import { BACKGROUND_SLICE_MS, SliceClock } from './steps.ts';
 
-export { tokenize } from './lexical-text.ts';
+export { tokenize } from './lexical-words.ts';
 export type { SeekHit, SeekOptions } from './seek-scoring.ts';
 export type { TextSource } from './lexical-buffers.ts';
 export type { IndexFileOptions } from './lexical-persist.ts';

@@ -5,7 +5,8 @@
  */
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import { FLAG_ACCESSOR, FLAG_TEST } from './lexical-build.ts';
-import { FIELDS, phrasalCompounds, stem, STOP_WORDS, synonymsOf, tokenize, wholeTerm } from './lexical-text.ts';
+import { FIELDS } from './lexical-text.ts';
+import { phrasalCompounds, stem, STOP_WORDS, synonymsOf, tokenize, wholeTerm } from './lexical-words.ts';
 
 /** Query options for seek. */
 export interface SeekOptions {

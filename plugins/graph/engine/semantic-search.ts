@@ -6,7 +6,7 @@
  * that can differ from seek's (a candidate whose best single line holds little of the query falls).
  */
 import type { SeekHit } from './seek-scoring.ts';
-import { analyze, STOP_WORDS, stem, synonymsOf, tokenize } from './lexical-text.ts';
+import { analyze, STOP_WORDS, stem, synonymsOf, tokenize } from './lexical-words.ts';
 
 /** One passage: the best line of a seek candidate, with context. */
 export interface Passage {
