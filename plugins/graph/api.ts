@@ -52,7 +52,7 @@ export type { IngestSummary } from './engine/ingest.ts';
 export { DEFAULT_WEIGHTS, RELATIONS, RELATION_CODE, STRUCTURAL_CONTAINS_WEIGHT, fileNodeId, moduleNodeId, symbolNodeId } from './engine/graph.ts';
 export type { CodeGraph, GraphEdge, GraphNode, NodeKind, Relation } from './engine/graph.ts';
 export { tokenize } from './engine/lexical-index.ts';
-export { membersBeforeTheirTypes, queryNames } from './engine/seek-scoring.ts';
+export { membersBeforeTheirTypes, queryNames } from './engine/seek-members.ts';
 export { nearNames } from './engine/node-lookup.ts';
 export type { ExtensionChange, ExtensionReport, ParseExtensionFn, ParseExtensionInput, ParseExtensionSpec } from './engine/parse-extensions.ts';
 export { extractMarkdown } from './engine/parsers/markdown.ts';

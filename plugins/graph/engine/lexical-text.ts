@@ -5,6 +5,7 @@
  */
 import type { GraphNode } from './graph.ts';
 import { analyze, clearWordMemos, detached, phrasalCompound, wholeTerm } from './lexical-words.ts';
+import { CONSTRUCTORS } from './seek-members.ts';
 import { isTestFile } from './test-files.ts';
 
 /** Index fields with their weight (how much a match there says) and length normalisation `b`. */
@@ -121,17 +122,15 @@ function isStubBody(text: string): boolean {
   return STUB.test(code);
 }
 
-/** Constructors: named by their class already (Java), or boilerplate that stands for the class rather than an action on it. */
-const CONSTRUCTOR_NAMES = new Set(['constructor', '__init__', '__new__']);
-
 /**
  * A method whose name is one word takes its class's name into its name field: the class is the
  * verb's object (`Entities.escape` escapes entities, `GZipDecoder.decode` decodes gzip,
  * `Range.__call__` checks a range): each of the class's terms the name lacks, once. Constructors
- * are left out (they would stand in for the class).
+ * (`constructor`, `__init__`, `__new__`, `new`) are left out: they would stand in for the class (a
+ * Java one is named as its class already).
  */
 export function namedWithClass(n: GraphNode, nameTerms: number): boolean {
-  return n.kind === 'method' && nameTerms === 1 && !CONSTRUCTOR_NAMES.has(n.label);
+  return n.kind === 'method' && nameTerms === 1 && !CONSTRUCTORS.has(n.label);
 }
 
 /** The fields a node is indexed under. `lines` is its file's text split into lines, when available. */
