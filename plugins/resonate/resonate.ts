@@ -4,10 +4,8 @@
  * place in the graph), each score explained.
  */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../core/index.ts';
-import type { GraphService } from '../graph/api.ts';
-import type { CodeGraphEngine } from '../graph/api.ts';
-import type { GraphNode } from '../graph/api.ts';
-import { dominantModes, type SymmetricGraph } from './spectrum.ts';
+import { RELATION_CODE, runStepsPaced, slicePace, type CodeGraphEngine, type GraphNode, type GraphService } from '../graph/api.ts';
+import { dominantModeSteps, type SymmetricGraph } from './spectrum.ts';
 
 /** Hops around the seeds, and the most nodes analysed (nearest first). */
 const RADIUS = 2;
@@ -16,6 +14,9 @@ const MAX_NODES = 300;
 const MODES = 6;
 /** Query matches used as seeds. */
 const QUERY_SEEDS = 5;
+
+/** Main-thread time the analysis takes before it gives the event loop back (other calls wait at most about this). */
+const SLICE_MS = 8;
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -85,26 +86,31 @@ export const resonateVerb = defineVerb({
       }
       frontier = next;
     }
-    const sym: SymmetricGraph = { n: order.length, neighbours: order.map(() => []) };
-    const weights = new Map<string, number>();
+    const n = order.length;
+    const pace = slicePace(SLICE_MS);
+    const sym: SymmetricGraph = { n, neighbours: order.map(() => []) };
+    // Pairs of local indices as one number (a < b): a · n + b.
+    const weights = new Map<number, number>();
     let edgeCount = 0;
     for (const i of order) {
       g.forEachOut(i, (t, w) => {
         const a = local.get(i)!;
         const b = local.get(t);
         if (b === undefined || a === b) return;
-        const key = a < b ? `${a},${b}` : `${b},${a}`;
+        const key = a < b ? a * n + b : b * n + a;
         weights.set(key, (weights.get(key) ?? 0) + w);
         edgeCount++;
       });
     }
     for (const [key, w] of weights) {
-      const [a, b] = key.split(',').map(Number);
+      const a = Math.floor(key / n);
+      const b = key - a * n;
       sym.neighbours[a].push([b, w]);
       sym.neighbours[b].push([a, w]);
     }
+    await pace();
 
-    const modes = dominantModes(sym, MODES);
+    const modes = (await runStepsPaced(dominantModeSteps(sym, MODES), pace))!;
     const node = (k: number): GraphNode => g.node(order[k])!;
     const shownModes = modes.slice(0, 4).map((m, idx) => {
       const loadings = [...m.vector].map((v, k) => ({ k, v })).filter((x) => Math.abs(x.v) > 1e-6);
@@ -126,25 +132,44 @@ export const resonateVerb = defineVerb({
 
     // Pairs: cosine over modes 2+ (eigenvalue-weighted); with fewer modes, over all of them.
     const used = modes.length > 2 ? modes.slice(1) : modes;
-    const embed = Array.from({ length: sym.n }, (_, k) => used.map((m) => Math.max(0, m.eigenvalue) * m.vector[k]));
-    const norms = embed.map((e) => Math.sqrt(e.reduce((s, x) => s + x * x, 0)));
+    const dims = used.length;
+    // Node k's eigenvalue-weighted loadings at embed[k·dims …].
+    const embed = new Float64Array(n * dims);
+    const norms = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      let s = 0;
+      for (let d = 0; d < dims; d++) {
+        const x = Math.max(0, used[d].eigenvalue) * used[d].vector[k];
+        embed[k * dims + d] = x;
+        s += x * x;
+      }
+      norms[k] = Math.sqrt(s);
+    }
     // A container and its content load alike trivially (the one edge is most of their structure): left out.
-    const nested = new Set<string>();
+    const nested = new Set<number>();
     for (const i of order) {
-      g.forEachOut(i, (t, _w, _r, e) => {
-        if (local.has(t) && g.edge(e)!.relation === 'contains') nested.add(`${Math.min(local.get(i)!, local.get(t)!)},${Math.max(local.get(i)!, local.get(t)!)}`);
+      g.forEachOut(i, (t, _w, relation) => {
+        const b = local.get(t);
+        if (b === undefined || relation !== RELATION_CODE.contains) return;
+        const a = local.get(i)!;
+        nested.add(a < b ? a * n + b : b * n + a);
       });
     }
     const pairs: { a: number; b: number; cos: number }[] = [];
-    for (let a = 0; a < sym.n; a++) {
+    for (let a = 0; a < n; a++) {
+      await pace();
       if (norms[a] < 1e-9) continue;
-      for (let b = a + 1; b < sym.n; b++) {
-        if (norms[b] < 1e-9 || nested.has(`${a},${b}`)) continue;
-        const cos = embed[a].reduce((s, x, i) => s + x * embed[b][i], 0) / (norms[a] * norms[b]);
+      for (let b = a + 1; b < n; b++) {
+        if (norms[b] < 1e-9 || nested.has(a * n + b)) continue;
+        let s = 0;
+        for (let d = 0; d < dims; d++) s += embed[a * dims + d] * embed[b * dims + d];
+        const cos = s / (norms[a] * norms[b]);
         if (cos > 0.5) pairs.push({ a, b, cos });
       }
     }
-    pairs.sort((x, y) => y.cos - x.cos || node(x.a).id.localeCompare(node(y.a).id));
+    // Cosines equal to 1e-9 are ties (floating-point noise must not pick among them): then by ids.
+    const tie = (x: number) => Math.round(x * 1e9);
+    pairs.sort((x, y) => tie(y.cos) - tie(x.cos) || node(x.a).id.localeCompare(node(y.a).id) || node(x.b).id.localeCompare(node(y.b).id));
     const neighbourSet = (k: number) => new Set(sym.neighbours[k].map(([j]) => j));
     const shownPairs = pairs.slice(0, args.top_k).map(({ a, b, cos }) => {
       const na = neighbourSet(a);

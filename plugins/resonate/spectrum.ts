@@ -1,7 +1,9 @@
 /**
  * The dominant structural modes of a small weighted graph: the top eigenvectors of its normalised
  * adjacency D^-1/2 A D^-1/2, found by subspace (block power) iteration with re-orthonormalisation.
- * Deterministic: the start vectors come from a seeded generator.
+ * Deterministic: the start vectors come from a seeded generator. The matrix is held as CSR typed
+ * arrays with the normalisation folded into its values, and the iteration is a step generator (one
+ * step per iteration) so a caller can run it in slices that leave the event loop free.
  */
 
 /** A symmetric weighted graph on nodes 0..n-1, as adjacency lists. */
@@ -17,6 +19,14 @@ export interface Mode {
   vector: Float64Array;
 }
 
+/** The normalised adjacency M = D^-1/2 A D^-1/2 in compressed sparse rows. */
+interface NormalisedAdjacency {
+  n: number;
+  offsets: Int32Array;
+  cols: Int32Array;
+  values: Float64Array;
+}
+
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -28,12 +38,35 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-/** y = M x for the normalised adjacency M. */
-function multiply(g: SymmetricGraph, inv: Float64Array, x: Float64Array, y: Float64Array): void {
-  for (let i = 0; i < g.n; i++) {
+function normalised(g: SymmetricGraph): NormalisedAdjacency {
+  const n = g.n;
+  const inv = new Float64Array(n);
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    let d = 0;
+    for (const [, w] of g.neighbours[i]) d += w;
+    inv[i] = d > 0 ? 1 / Math.sqrt(d) : 0;
+    offsets[i + 1] = offsets[i] + g.neighbours[i].length;
+  }
+  const cols = new Int32Array(offsets[n]);
+  const values = new Float64Array(offsets[n]);
+  for (let i = 0; i < n; i++) {
+    let k = offsets[i];
+    for (const [j, w] of g.neighbours[i]) {
+      cols[k] = j;
+      values[k++] = inv[i] * w * inv[j];
+    }
+  }
+  return { n, offsets, cols, values };
+}
+
+/** y = M x. */
+function multiply(m: NormalisedAdjacency, x: Float64Array, y: Float64Array): void {
+  const { n, offsets, cols, values } = m;
+  for (let i = 0; i < n; i++) {
     let s = 0;
-    for (const [j, w] of g.neighbours[i]) s += w * inv[j] * x[j];
-    y[i] = inv[i] * s;
+    for (let k = offsets[i]; k < offsets[i + 1]; k++) s += values[k] * x[cols[k]];
+    y[i] = s;
   }
 }
 
@@ -61,16 +94,12 @@ function orthonormalise(vs: Float64Array[], rand: () => number): void {
   }
 }
 
-/** The `m` modes with the largest eigenvalues, largest first. */
-export function dominantModes(g: SymmetricGraph, m: number, iterations = 300): Mode[] {
+/** The `m` modes with the largest eigenvalues, largest first, as steps: one iteration per step. */
+export function* dominantModeSteps(g: SymmetricGraph, m: number, iterations = 300): Generator<void, Mode[]> {
   const n = g.n;
   m = Math.min(m, n);
   if (m === 0) return [];
-  const inv = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const d = g.neighbours[i].reduce((s, [, w]) => s + w, 0);
-    inv[i] = d > 0 ? 1 / Math.sqrt(d) : 0;
-  }
+  const matrix = normalised(g);
   const rand = mulberry32(0x5eed);
   const vs = Array.from({ length: m }, () => Float64Array.from({ length: n }, () => rand() - 0.5));
   orthonormalise(vs, rand);
@@ -80,7 +109,7 @@ export function dominantModes(g: SymmetricGraph, m: number, iterations = 300): M
   for (let it = 0; it < iterations; it++) {
     let moved = 0;
     for (const v of vs) {
-      multiply(g, inv, v, tmp);
+      multiply(matrix, v, tmp);
       for (let i = 0; i < n; i++) {
         const next = (tmp[i] + v[i]) / 2;
         moved = Math.max(moved, Math.abs(next - v[i]));
@@ -89,9 +118,10 @@ export function dominantModes(g: SymmetricGraph, m: number, iterations = 300): M
     }
     orthonormalise(vs, rand);
     if (moved < 1e-9) break;
+    yield;
   }
   const modes = vs.map((v) => {
-    multiply(g, inv, v, tmp);
+    multiply(matrix, v, tmp);
     const eigenvalue = dot(v, tmp);
     // Fix the sign so the largest loading is positive (stable output; the eigenvalue does not depend on it).
     let big = 0;
@@ -100,4 +130,13 @@ export function dominantModes(g: SymmetricGraph, m: number, iterations = 300): M
     return { eigenvalue, vector: v };
   });
   return modes.sort((a, b) => b.eigenvalue - a.eigenvalue);
+}
+
+/** The `m` modes with the largest eigenvalues, largest first, in one go. */
+export function dominantModes(g: SymmetricGraph, m: number, iterations = 300): Mode[] {
+  const steps = dominantModeSteps(g, m, iterations);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
 }

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { pingDuring } from '../../helpers/ping.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 
 describe('resonate (back-compat)', function () {
@@ -84,5 +87,40 @@ describe('resonate analysis', function () {
     assert.match(none.json.error.hint, /activate/);
     const unknown = await h.call('resonate', { agent_id: 'a', node_id: 'function:src/math.ts#nope' });
     assert.equal(unknown.json.error.code, 'M1ND_ERR_GRAPH_NODE_NOT_FOUND');
+  });
+});
+
+describe('resonate on a dense neighbourhood', function () {
+  this.timeout(120000);
+  let h: Harness;
+  before(async () => {
+    // 30 modules × 10 functions, each calling four functions of other modules: a module's two-hop neighbourhood
+    // (the modules it imports and is imported by, their functions) holds the 300 nodes resonate analyses at most.
+    const ws = tempDir();
+    const name = (m: number, i: number) => `f${m}_${i}`;
+    for (let m = 0; m < 30; m++) {
+      const calls = (i: number) => [1, 7, 13, 19].map((d) => [(m + d + i) % 30, (i * 3 + d) % 10] as const);
+      const imports = new Map<number, Set<string>>();
+      for (let i = 0; i < 10; i++) for (const [t, j] of calls(i)) if (t !== m) imports.set(t, (imports.get(t) ?? new Set()).add(name(t, j)));
+      const lines = [...imports].map(([t, names]) => `import { ${[...names].join(', ')} } from './m${t}.ts';`);
+      for (let i = 0; i < 10; i++) {
+        const body = calls(i).filter(([t]) => t !== m).map(([t, j]) => `${name(t, j)}(x)`);
+        lines.push(`export function ${name(m, i)}(x: number): number {`, `  return x${body.length ? ` + ${body.join(' + ')}` : ''};`, '}');
+      }
+      fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+      fs.writeFileSync(path.join(ws, 'src', `m${m}.ts`), lines.join('\n') + '\n');
+    }
+    h = await connect({ workspaceRoot: ws });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('analyses 300 nodes in slices: no ping waits on more than 50 ms of main-thread work, and the answer is whole', async () => {
+    await h.call('resonate', { agent_id: 'a', node_id: 'file:src/m0.ts' }); // warm: graph, index, compiled code
+    const { result, held } = await pingDuring(h, () => h.call('resonate', { agent_id: 'a', node_id: 'file:src/m0.ts' }));
+    assert.equal(result.json.subgraph.nodes, 300, JSON.stringify(result.json.subgraph));
+    assert.equal(result.json.modes.length, 4);
+    assert.ok(result.json.pairs.length > 0);
+    assert.ok(Math.max(...held) < 50, `longest main-thread stretch ${Math.max(...held).toFixed(1)} ms`);
   });
 });
