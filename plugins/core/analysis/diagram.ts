@@ -55,7 +55,7 @@ export const diagramVerb = defineVerb({
     let chosen: number[];
     if (args.center) {
       try {
-        center = resolveNodeArg(engine, args.center, 'center');
+        center = await resolveNodeArg(engine, args.center, 'center');
       } catch (error) {
         if (!(error instanceof M1ndError) || error.code !== ErrorCodes.GRAPH_NODE_NOT_FOUND) throw error;
         await activationReady(engine);

@@ -37,7 +37,7 @@ export const fingerprintVerb = defineVerb({
   handler: async (args, call) => {
     const t0 = performance.now();
     const { graph, engine, g } = await openGraph(call);
-    const target = args.target_node ? resolveNodeArg(engine, args.target_node, 'target_node') : undefined;
+    const target = args.target_node ? await resolveNodeArg(engine, args.target_node, 'target_node') : undefined;
     if (target && !(COMPARABLE_KINDS as readonly string[]).includes(target.node.kind)) {
       throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, `fingerprint compares ${COMPARABLE_KINDS.join(', ')} nodes; ${target.node.id} is a ${target.node.kind}`, {
         hint: 'pass a symbol inside it (view or seek lists them), or omit target_node to search the whole graph',

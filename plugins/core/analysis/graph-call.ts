@@ -46,11 +46,16 @@ export interface ResolvedNode {
   resolvedFrom?: { text: string; via: string; alternatives?: string[] };
 }
 
-/** Resolves a node argument, or throws GRAPH_NODE_NOT_FOUND naming close matches. */
-export function resolveNodeArg(engine: CodeGraphEngine, text: string, param: string, kinds?: readonly NodeKind[]): ResolvedNode {
+/**
+ * Resolves a node argument, or throws GRAPH_NODE_NOT_FOUND naming close matches. An exact id answers
+ * at once; anything else waits for the seek index (read or built in background slices, never in one
+ * piece by this call) before matching names.
+ */
+export async function resolveNodeArg(engine: CodeGraphEngine, text: string, param: string, kinds?: readonly NodeKind[]): Promise<ResolvedNode> {
+  const exact = engine.graph.get(text);
+  if (exact && (!kinds || kinds.includes(exact.kind))) return { node: exact, index: engine.graph.indexOf(exact.id) };
+  await engine.prepareSeek();
   const g = engine.graph;
-  const exact = g.get(text);
-  if (exact && (!kinds || kinds.includes(exact.kind))) return { node: exact, index: g.indexOf(exact.id) };
   const matches = engine.findNodes(text, { limit: 3, kinds });
   const best = matches[0];
   if (best && best.via !== 'seek') {

@@ -73,7 +73,7 @@ export const impactVerb = defineVerb({
     // read a row at a time; the tokenizer's first load in a turn of its own.
     const pace = slicePace(8);
     await warmFileIndex(g, pace);
-    const origin = resolveNodeArg(engine, args.node_id, 'node_id');
+    const origin = await resolveNodeArg(engine, args.node_id, 'node_id');
     const direction = WALK[args.direction];
     const p = propagate(g, [{ index: origin.index, signal: 1 }], {
       direction,

@@ -48,11 +48,13 @@ export const typeTraceVerb = defineVerb({
     const t0 = performance.now();
     const { engine, g } = await openGraph(call);
     let target: ResolvedNode;
+    const exact = g.get(args.target);
     try {
-      target = resolveNodeArg(engine, args.target, 'target', ['class', 'interface', 'type']);
+      // An exact id is the target whatever its kind; a name resolves to a type first.
+      target = exact ? { node: exact, index: g.indexOf(exact.id) } : await resolveNodeArg(engine, args.target, 'target', ['class', 'interface', 'type']);
     } catch (error) {
       if (!(error instanceof M1ndError) || error.code !== ErrorCodes.GRAPH_NODE_NOT_FOUND) throw error;
-      target = resolveNodeArg(engine, args.target, 'target');
+      target = await resolveNodeArg(engine, args.target, 'target');
     }
     const seeds: Seed[] = [{ index: target.index, signal: 1 }];
     const members = new Set<number>([target.index]);

@@ -41,8 +41,8 @@ export const whyVerb = defineVerb({
   handler: async (args, call) => {
     const t0 = performance.now();
     const { engine, g } = await openGraph(call);
-    const from = resolveNodeArg(engine, args.source, 'source');
-    const to = resolveNodeArg(engine, args.target, 'target');
+    const from = await resolveNodeArg(engine, args.source, 'source');
+    const to = await resolveNodeArg(engine, args.target, 'target');
     const found = explainPaths(g, from.index, to.index, { maxHops: args.max_hops, k: 3, minConfidence: args.min_confidence });
     const paths = found.paths.map((p) => {
       const confidences = p.hops.map((h) => edgeConfidence(g, h.edge));
