@@ -61,6 +61,20 @@ const ARGS: Record<string, Record<string, unknown>> = {
   am_i_stale: {},
   drift: { since: 'last_session' },
   layer_inspect: { level: 0 },
+  // More read verbs that walk the graph (stop 47's sweep).
+  predict: { changed_node: 'file:email/message.py' },
+  trace: { error_text: 'Traceback (most recent call last):\n  File "email/feedparser.py", line 200, in _parsegen\n  File "email/message.py", line 300, in get_payload\nKeyError: x' },
+  validate_plan: { actions: [{ action_type: 'modify', file_path: 'email/message.py' }, { action_type: 'modify', file_path: 'email/feedparser.py' }] },
+  type_trace: { target: 'file:email/message.py' },
+  xray_orient: {},
+  xray_paint: {},
+  perspective_start: { query: 'how a MIME message is parsed into parts' },
+  scan: { pattern: 'error_handling' },
+  warmup: { task_description: 'fix header folding in the email package' },
+  coverage_session: {},
+  document_bindings: {},
+  lock_create: { scope: 'subgraph', root_nodes: ['file:email/message.py'], radius: 2 },
+  ghost_edges: {},
 };
 /** The verbs run when --verbs is not given. */
 const DEFAULT_VERBS = ['seek', 'scan_all', 'twins', 'layers', 'taint_trace'];

@@ -6,8 +6,12 @@
  * also its file and class.
  */
 import { createHash } from 'node:crypto';
-import type { CodeGraphEngine } from '../graph/api.ts';
-import type { GraphNode } from '../graph/api.ts';
+import { RELATIONS, slicePace, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
+
+/** Main-thread time a capture takes before it gives the event loop back (a region reads hundreds of files). */
+const SLICE_MS = 8;
+/** Captures started again when the graph moves to a new generation mid-way (then the last one is finished as is). */
+const RESTARTS = 3;
 
 /** One node as captured. */
 export interface NodeFact {
@@ -35,9 +39,22 @@ function sha(text: string): string {
   return createHash('sha1').update(text).digest('hex').slice(0, 16);
 }
 
-/** Captures a snapshot of the given nodes on the current graph, reading their files once each. */
-export function snapshot(engine: CodeGraphEngine, ids: readonly string[], truncated = false): Snapshot {
+/**
+ * Captures a snapshot of the given nodes on the current graph, reading their files once each, in
+ * slices that leave the event loop free. A graph that moves to a new generation meanwhile (a
+ * watcher's re-ingest) starts the capture again, so one snapshot is of one generation.
+ */
+export async function snapshot(engine: CodeGraphEngine, ids: readonly string[], truncated = false, pace: () => Promise<void> = slicePace(SLICE_MS)): Promise<Snapshot> {
+  for (let attempt = 0; ; attempt++) {
+    const taken = await capture(engine, ids, truncated, pace, attempt < RESTARTS);
+    if (taken) return taken;
+  }
+}
+
+/** One capture; null when the graph moved meanwhile and `restartable`. */
+async function capture(engine: CodeGraphEngine, ids: readonly string[], truncated: boolean, pace: () => Promise<void>, restartable: boolean): Promise<Snapshot | null> {
   const g = engine.graph;
+  const generation = engine.generation;
   const inRegion = new Set(ids);
   const texts = new Map<string, string[] | null>();
   const files: Record<string, string> = {};
@@ -58,15 +75,20 @@ export function snapshot(engine: CodeGraphEngine, ids: readonly string[], trunca
   const nodes: Record<string, NodeFact> = {};
   const edges: Record<string, number> = {};
   for (const id of ids) {
+    await pace();
+    if (engine.generation !== generation || engine.graph !== g) {
+      if (restartable) return null;
+    }
     const n = g.get(id);
     if (!n) continue;
     const i = g.indexOf(id);
     const children: GraphNode[] = [];
-    g.forEachOut(i, (t, w, _r, e) => {
+    g.forEachOut(i, (t, w, code) => {
       const other = g.node(t)!;
-      const relation = g.edge(e)!.relation;
-      if (inRegion.has(other.id)) edges[`${id}\t${relation}\t${other.id}`] = Math.round(w * 1000) / 1000;
-      if (relation === 'contains' && inRegion.has(other.id) && other.path === n.path && other.kind !== 'file') children.push(other);
+      if (!inRegion.has(other.id)) return;
+      const relation = RELATIONS[code];
+      edges[`${id}\t${relation}\t${other.id}`] = Math.round(w * 1000) / 1000;
+      if (relation === 'contains' && other.path === n.path && other.kind !== 'file') children.push(other);
     });
     const hasLines = n.kind !== 'module';
     nodes[id] = {
@@ -78,14 +100,18 @@ export function snapshot(engine: CodeGraphEngine, ids: readonly string[], trunca
       hash: hasLines ? ownTextHash(linesOf(n.path), n, children) : null,
     };
   }
-  return { generation: engine.generation, nodes, edges, files, truncated };
+  return { generation, nodes, edges, files, truncated };
 }
 
 function ownTextHash(lines: string[] | null, n: GraphNode, children: GraphNode[]): string {
   if (!lines) return 'missing';
+  const last = Math.min(n.endLine, lines.length);
+  // Lines of children in the region (marked once each, not tested per line against every child).
+  const covered = new Uint8Array(Math.max(0, last - n.startLine + 1));
+  for (const c of children) for (let k = Math.max(c.startLine, n.startLine); k <= Math.min(c.endLine, last); k++) covered[k - n.startLine] = 1;
   const out: string[] = [];
-  for (let k = n.startLine; k <= Math.min(n.endLine, lines.length); k++) {
-    if (children.some((c) => c.startLine <= k && k <= c.endLine)) continue;
+  for (let k = n.startLine; k <= last; k++) {
+    if (covered[k - n.startLine]) continue;
     // Blank lines and trailing spaces carry no meaning: a blank line added between two functions is no change to the file.
     const line = lines[k - 1].trimEnd();
     if (line !== '') out.push(line);
@@ -120,8 +146,15 @@ function edgeOf(key: string, weight: number) {
   return { source, relation, target, weight };
 }
 
-/** Diffs two snapshots of one region; `stillInGraph` tells a deleted node from one that left the region. */
-export function diffSnapshots(before: Snapshot, after: Snapshot, stillInGraph: (id: string) => boolean): RegionDiff {
+/** Entries compared between two looks at the pace. */
+const DIFF_CHECK_EVERY = 256;
+
+/**
+ * Diffs two snapshots of one region; `stillInGraph` tells a deleted node from one that left the
+ * region. Paced (`pace` is awaited every few hundred entries): a region holds thousands of edges.
+ */
+export async function diffSnapshots(before: Snapshot, after: Snapshot, stillInGraph: (id: string) => boolean, pace: () => Promise<void> = slicePace(SLICE_MS)): Promise<RegionDiff> {
+  let seen = 0;
   const d: RegionDiff = {
     nodes: { added: [], removed: [], changed: [], moved: [] },
     edges: { added: [], removed: [], reweighted: [] },
@@ -131,6 +164,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, stillInGraph: (
     changed: false,
   };
   for (const [id, now] of Object.entries(after.nodes)) {
+    if (++seen % DIFF_CHECK_EVERY === 0) await pace();
     const was = before.nodes[id];
     if (!was) {
       d.nodes.added.push(now);
@@ -145,14 +179,19 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, stillInGraph: (
     else d.unchanged_nodes++;
   }
   for (const [id, was] of Object.entries(before.nodes)) {
+    if (++seen % DIFF_CHECK_EVERY === 0) await pace();
     if (!after.nodes[id]) d.nodes.removed.push({ ...was, reason: stillInGraph(id) ? 'left_region' : 'deleted' });
   }
   for (const [key, w] of Object.entries(after.edges)) {
+    if (++seen % DIFF_CHECK_EVERY === 0) await pace();
     const was = before.edges[key];
     if (was === undefined) d.edges.added.push(edgeOf(key, w));
     else if (Math.abs(was - w) > 1e-3) d.edges.reweighted.push({ ...edgeOf(key, w), was });
   }
-  for (const [key, w] of Object.entries(before.edges)) if (after.edges[key] === undefined) d.edges.removed.push(edgeOf(key, w));
+  for (const [key, w] of Object.entries(before.edges)) {
+    if (++seen % DIFF_CHECK_EVERY === 0) await pace();
+    if (after.edges[key] === undefined) d.edges.removed.push(edgeOf(key, w));
+  }
 
   const touched = new Map<string, { nodes: string[]; lines: [number, number][] }>();
   const touch = (n: { id: string; path: string; lines: [number, number] | null; kind: string }) => {

@@ -160,10 +160,10 @@ export class LockBook {
   }
 
   /** Other agents' locks sharing nodes with a region: who, which lock, how much, where. */
-  async overlaps(agentId: string, nodes: readonly string[], except?: string) {
+  async overlaps(agentId: string, nodes: readonly string[], except?: string, locks?: readonly LockRecord[]) {
     const mine = new Set(nodes);
     const out = [];
-    for (const other of await this.all()) {
+    for (const other of locks ?? (await this.all())) {
       if (other.agent_id === agentId || other.lock_id === except) continue;
       const shared = Object.keys(other.baseline.nodes).filter((id) => mine.has(id));
       if (shared.length === 0) continue;

@@ -5,7 +5,7 @@
  * timer in each running server; `manual` only when its owner calls lock_diff. A re-check never
  * moves the baseline: it records an event that lock_diff shows, until lock_rebase accepts it.
  */
-import type { CodeGraphEngine } from '../graph/api.ts';
+import { slicePace, type CodeGraphEngine } from '../graph/api.ts';
 import { diffCounts, diffSnapshots, snapshot } from './baseline.ts';
 import { MAX_EVENTS, type LockBook, type LockRecord, type Strategy, type WatchEvent } from './book.ts';
 import { captureRegion } from './region.ts';
@@ -26,11 +26,16 @@ export function strategyMeaning(strategy: Strategy, periodicSeconds: number, lea
   }
 }
 
-/** The current diff of a lock against its baseline. */
-export function diffLock(engine: CodeGraphEngine, lock: LockRecord) {
+/** Main-thread time a re-check takes before it gives the event loop back (a region reads hundreds of files). */
+const SLICE_MS = 8;
+
+/** The current diff of a lock against its baseline, captured and compared in slices. */
+export async function diffLock(engine: CodeGraphEngine, lock: LockRecord) {
+  const pace = slicePace(SLICE_MS);
   const region = captureRegion(engine, lock.spec);
-  const now = snapshot(engine, region.nodes, region.truncated);
-  const diff = diffSnapshots(lock.baseline, now, (id) => engine.graph.indexOf(id) >= 0);
+  const now = await snapshot(engine, region.nodes, region.truncated, pace);
+  const diff = await diffSnapshots(lock.baseline, now, (id) => engine.graph.indexOf(id) >= 0, pace);
+  await pace();
   return { region, now, diff };
 }
 
@@ -39,7 +44,7 @@ export async function recheck(engine: CodeGraphEngine, book: LockBook, trigger: 
   let changed = 0;
   for (const lock of await book.all()) {
     if (!wants(lock)) continue;
-    const { diff } = diffLock(engine, lock);
+    const { diff } = await diffLock(engine, lock);
     const counts = diffCounts(diff);
     const last = lock.events[lock.events.length - 1];
     const moved = lock.checked_generation !== engine.generation;

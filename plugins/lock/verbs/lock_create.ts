@@ -87,7 +87,7 @@ export const lockCreateVerb = defineVerb({
     const book = new LockBook(call.service<StateService>('state').team);
     await book.checkRoom(call.agentId);
     const region = captureRegion(engine, spec);
-    const baseline = snapshot(engine, region.nodes, region.truncated);
+    const baseline = await snapshot(engine, region.nodes, region.truncated);
     const lock: LockRecord = {
       lock_id: book.newId(),
       agent_id: call.agentId,
@@ -101,7 +101,8 @@ export const lockCreateVerb = defineVerb({
     };
     if (lock.exclusive) await book.saveExclusive(lock);
     else await book.save(lock);
-    const overlaps = await book.overlaps(call.agentId, region.nodes, lock.lock_id);
+    // Other agents' locks as read by checkRoom a moment ago (each holds its baseline: not read twice).
+    const overlaps = await book.overlaps(call.agentId, region.nodes, lock.lock_id, book.latest);
     return {
       lock_id: lock.lock_id,
       scope: spec.scope,

@@ -34,7 +34,7 @@ export const lockDiffVerb = defineVerb({
     const engine = await graph.requireGraph();
     const book = new LockBook(call.service<StateService>('state').team);
     const lock = await book.owned(call.agentId, args.lock_id);
-    const { region, diff } = diffLock(engine, lock);
+    const { region, diff } = await diffLock(engine, lock);
     const first = diff.nodes.changed[0] ?? diff.nodes.added[0];
     const overlaps = await book.overlaps(call.agentId, region.nodes, lock.lock_id);
     return {

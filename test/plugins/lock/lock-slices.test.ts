@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { pingDuring } from '../../helpers/ping.ts';
+
+describe('lock baselines of a large region', function () {
+  this.timeout(180000);
+  let h: Harness;
+  before(async () => {
+    // 80 modules × 20 functions, each calling four functions of other modules: a module's two-hop
+    // region (its functions, what they call, the modules importing it and theirs) spans ~1,700 nodes in 80 files.
+    const ws = tempDir();
+    const name = (m: number, i: number) => `f${m}_${i}`;
+    fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+    for (let m = 0; m < 80; m++) {
+      const calls = (i: number) => [1, 7, 13, 19].map((d) => [(m + d * (i + 1)) % 80, (i * 3 + d) % 20] as const).filter(([t]) => t !== m);
+      const imports = new Map<number, Set<string>>();
+      for (let i = 0; i < 20; i++) for (const [t, j] of calls(i)) imports.set(t, (imports.get(t) ?? new Set()).add(name(t, j)));
+      const lines = [...imports].map(([t, names]) => `import { ${[...names].join(', ')} } from './m${t}.ts';`);
+      for (let i = 0; i < 20; i++) {
+        const body = calls(i).map(([t, j]) => `${name(t, j)}(x)`);
+        lines.push(`/** Step ${i} of module ${m}. */`, `export function ${name(m, i)}(x: number): number {`, `  const y = x * ${i + 1};`, `  return y${body.length ? ` + ${body.join(' + ')}` : ''};`, '}', '');
+      }
+      fs.writeFileSync(path.join(ws, 'src', `m${m}.ts`), lines.join('\n'));
+    }
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('captures and diffs the baseline in slices: no ping waits on more than 50 ms of main-thread work, and the baseline is whole', async () => {
+    const warm = await h.call('lock_create', { agent_id: 'a', scope: 'subgraph', root_nodes: ['file:src/m0.ts'], radius: 2 });
+    await h.call('lock_release', { agent_id: 'a', lock_id: warm.json.lock_id });
+    const created = await pingDuring(h, () => h.call('lock_create', { agent_id: 'a', scope: 'subgraph', root_nodes: ['file:src/m0.ts'], radius: 2 }));
+    const { region, lock_id } = created.result.json;
+    assert.ok(region.nodes > 1000 && region.files.length === 80, JSON.stringify({ nodes: region.nodes, files: region.files.length }));
+    assert.ok(Math.max(...created.held) < 50, `lock_create: longest main-thread stretch ${Math.max(...created.held).toFixed(1)} ms`);
+    const diffed = await pingDuring(h, () => h.call('lock_diff', { agent_id: 'a', lock_id }));
+    assert.equal(diffed.result.json.changed, false);
+    assert.ok(Math.max(...diffed.held) < 50, `lock_diff: longest main-thread stretch ${Math.max(...diffed.held).toFixed(1)} ms`);
+  });
+});
