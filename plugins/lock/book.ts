@@ -1,6 +1,8 @@
 /**
  * Where locks live: the state store (namespace `locks`, one row per lock keyed by its id; the team
- * store when one is set, so locks are seen across machines). Every agent and server sees every
+ * store when one is set, so locks are seen across machines). A lock's row holds its region (node ids,
+ * paths and lines: what overlap checks read); its baseline (hashes, edges, file hashes: ~1 MB for a
+ * region of 1,500 nodes) is a row of `locks.baselines` under the same key, read only to diff. Every agent and server sees every
  * lock, but only the owning agent may diff, rebase, watch or release one.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +15,8 @@ import { rechecksSettled } from './rechecks.ts';
 export const NAMESPACE = 'locks';
 /** Nodes held by exclusive locks. */
 export const HOLDS = 'locks.nodes';
+/** Baselines of locks, keyed by lock id. */
+export const BASELINES = 'locks.baselines';
 /** Locks one agent may hold. */
 export const MAX_LOCKS_PER_AGENT = 32;
 /** Watch events kept per lock (newest last). */
@@ -30,13 +34,40 @@ export interface WatchEvent {
   files: string[];
 }
 
+/** A node of a lock's region, as overlap checks read it. */
+export interface HeldNode {
+  id: string;
+  path: string;
+  lines: [number, number] | null;
+}
+
+/** A lock's region as captured by its baseline. */
+export interface HeldRegion {
+  generation: number;
+  truncated: boolean;
+  nodes: HeldNode[];
+}
+
+/** The region a baseline captured. */
+export function heldRegion(s: Snapshot): HeldRegion {
+  return { generation: s.generation, truncated: s.truncated, nodes: Object.values(s.nodes).map((n) => ({ id: n.id, path: n.path, lines: n.lines })) };
+}
+
+/** A lock as read: one stored before baselines had their own rows carries its baseline inline, and its region is made from it. */
+export function normalizedLock(r: LockRecord): LockRecord {
+  if (!r.region && r.baseline) r.region = heldRegion(r.baseline);
+  return r;
+}
+
 /** A lock as stored. */
 export interface LockRecord {
   lock_id: string;
   agent_id: string;
   spec: RegionSpec;
   strategy: Strategy;
-  baseline: Snapshot;
+  region: HeldRegion;
+  /** Only in locks stored by an older version (moved to `locks.baselines` on their next save). */
+  baseline?: Snapshot;
   /** Graph generation the watch last re-checked. */
   checked_generation: number;
   events: WatchEvent[];
@@ -70,7 +101,7 @@ export class LockBook {
   async all(): Promise<LockRecord[]> {
     const rows = await this.store.list<LockRecord>(NAMESPACE, 'lock_', 100_000);
     for (const r of rows) this.versions.set(r.key, r.version);
-    this.latest = rows.map((r) => r.value).sort(byAge);
+    this.latest = rows.map((r) => normalizedLock(r.value)).sort(byAge);
     return this.latest;
   }
 
@@ -84,7 +115,7 @@ export class LockBook {
     await rechecksSettled(this.store);
     const row = await this.store.get<LockRecord>(NAMESPACE, lockId);
     if (row) this.versions.set(lockId, row.version);
-    const lock = row?.value;
+    const lock = row ? normalizedLock(row.value) : undefined;
     if (!lock) {
       const mine = (await this.held(agentId)).map((l) => l.lock_id);
       throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no lock "${lockId}" on this workspace (released, or never created)`, {
@@ -117,9 +148,31 @@ export class LockBook {
   }
 
   /** Stores a lock: a new one only if its id is free, a read one only if nobody changed it since (STATE_CONFLICT). */
-  async save(lock: LockRecord): Promise<void> {
-    const row = await this.store.put(NAMESPACE, lock.lock_id, lock, { ifVersion: this.versions.get(lock.lock_id) ?? null });
+  /** The lock's baseline (its own row; inline in a lock stored by an older version). */
+  async baseline(lock: LockRecord): Promise<Snapshot> {
+    if (lock.baseline) return lock.baseline;
+    const row = await this.store.get<Snapshot>(BASELINES, lock.lock_id);
+    if (!row) {
+      throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `lock "${lock.lock_id}" has no baseline in the store (written by a server that stopped mid-way?)`, {
+        hint: `capture it again: lock_rebase({"agent_id":"${lock.agent_id}","lock_id":"${lock.lock_id}"})`,
+      });
+    }
+    return row.value;
+  }
+
+  /** Saves the lock (compare-and-swap on the version read), and `baseline` with it when given (or an inline one moved to its row). */
+  async save(lock: LockRecord, baseline?: Snapshot): Promise<void> {
+    const { baseline: inline, ...record } = lock;
+    const base = baseline ?? inline;
+    const row = base
+      ? await this.store.transaction(async (tx) => {
+          const written = await tx.put(NAMESPACE, lock.lock_id, record, { ifVersion: this.versions.get(lock.lock_id) ?? null });
+          if (written) await tx.put(BASELINES, lock.lock_id, base);
+          return written;
+        })
+      : await this.store.put(NAMESPACE, lock.lock_id, record, { ifVersion: this.versions.get(lock.lock_id) ?? null });
     if (!row) throw conflict(`lock "${lock.lock_id}" was changed or released by another call meanwhile; nothing was written`, { lock_id: lock.lock_id });
+    delete lock.baseline;
     this.versions.set(lock.lock_id, row.version);
   }
 
@@ -127,9 +180,9 @@ export class LockBook {
    * Stores a new exclusive lock and holds each of its nodes, in one transaction: a node another
    * exclusive lock holds (on any server sharing the store) refuses the whole lock, writing nothing.
    */
-  async saveExclusive(lock: LockRecord): Promise<void> {
+  async saveExclusive(lock: LockRecord, baseline: Snapshot): Promise<void> {
     // In one order everywhere, so two servers holding overlapping regions never deadlock.
-    const nodes = Object.keys(lock.baseline.nodes).sort();
+    const nodes = lock.region.nodes.map((n) => n.id).sort();
     const written = await this.store.transaction(async (tx) => {
       for (const id of nodes) {
         if (await tx.put<NodeHold>(HOLDS, id, { lock_id: lock.lock_id, agent_id: lock.agent_id }, { ifVersion: null })) continue;
@@ -139,7 +192,9 @@ export class LockBook {
           data: { node: id, holder },
         });
       }
-      return tx.put(NAMESPACE, lock.lock_id, lock, { ifVersion: null });
+      const written = await tx.put(NAMESPACE, lock.lock_id, lock, { ifVersion: null });
+      if (written) await tx.put(BASELINES, lock.lock_id, baseline);
+      return written;
     });
     if (!written) throw conflict(`lock id "${lock.lock_id}" is taken; nothing was written`, { lock_id: lock.lock_id });
     this.versions.set(lock.lock_id, written.version);
@@ -149,12 +204,13 @@ export class LockBook {
   async remove(lock: LockRecord): Promise<void> {
     await this.store.transaction(async (tx) => {
       if (lock.exclusive) {
-        for (const id of Object.keys(lock.baseline.nodes)) {
+        for (const { id } of lock.region.nodes) {
           const hold = await tx.get<NodeHold>(HOLDS, id);
           if (hold?.value.lock_id === lock.lock_id) await tx.delete(HOLDS, id, { ifVersion: hold.version });
         }
       }
       await tx.delete(NAMESPACE, lock.lock_id);
+      await tx.delete(BASELINES, lock.lock_id);
     });
     this.versions.delete(lock.lock_id);
   }
@@ -165,15 +221,15 @@ export class LockBook {
     const out = [];
     for (const other of locks ?? (await this.all())) {
       if (other.agent_id === agentId || other.lock_id === except) continue;
-      const shared = Object.keys(other.baseline.nodes).filter((id) => mine.has(id));
+      const shared = other.region.nodes.filter((n) => mine.has(n.id));
       if (shared.length === 0) continue;
       out.push({
         lock_id: other.lock_id,
         agent_id: other.agent_id,
         scope: other.spec.scope,
         shared_nodes: shared.length,
-        sample: shared.slice(0, 5),
-        files: [...new Set(shared.map((id) => other.baseline.nodes[id].path))].slice(0, 10),
+        sample: shared.slice(0, 5).map((n) => n.id),
+        files: [...new Set(shared.map((n) => n.path))].slice(0, 10),
         since: new Date(other.created_at).toISOString(),
         ...(other.exclusive ? { exclusive: true } : {}),
       });

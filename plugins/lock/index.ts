@@ -6,7 +6,7 @@
 import { definePlugin, Type } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateService } from '../state/api.ts';
-import { LockBook, NAMESPACE, type LockRecord } from './book.ts';
+import { LockBook, NAMESPACE, normalizedLock, type LockRecord } from './book.ts';
 import { trackRecheck } from './rechecks.ts';
 import { recheck } from './watch.ts';
 import { createLockService } from './service.ts';
@@ -42,7 +42,7 @@ export default definePlugin<{ periodicSeconds: number }>({
     // latest locks are kept here, re-read whenever any server changes one (its change feed).
     const current =
       store.kind === 'sqlite'
-        ? () => graph.engine.memory.list<LockRecord>(NAMESPACE, 'lock_', 100_000).map((r) => r.value)
+        ? () => graph.engine.memory.list<LockRecord>(NAMESPACE, 'lock_', 100_000).map((r) => normalizedLock(r.value))
         : () => book.latest;
     ctx.provide('locks', createLockService(current));
     if (store.kind !== 'sqlite') {

@@ -40,7 +40,7 @@ export function createLockService(current: () => readonly LockRecord[]): LockSer
         scope: l.spec.scope,
         created_at: l.created_at,
         exclusive: l.exclusive === true,
-        nodes: Object.values(l.baseline.nodes).map((n) => ({ id: n.id, path: n.path, lines: n.lines })),
+        nodes: l.region.nodes,
       }));
     },
   };

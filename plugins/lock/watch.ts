@@ -30,11 +30,12 @@ export function strategyMeaning(strategy: Strategy, periodicSeconds: number, lea
 const SLICE_MS = 8;
 
 /** The current diff of a lock against its baseline, captured and compared in slices. */
-export async function diffLock(engine: CodeGraphEngine, lock: LockRecord) {
+export async function diffLock(engine: CodeGraphEngine, book: LockBook, lock: LockRecord) {
+  const before = await book.baseline(lock);
   const pace = slicePace(SLICE_MS);
   const region = captureRegion(engine, lock.spec);
   const now = await snapshot(engine, region.nodes, region.truncated, pace);
-  const diff = await diffSnapshots(lock.baseline, now, (id) => engine.graph.indexOf(id) >= 0, pace);
+  const diff = await diffSnapshots(before, now, (id) => engine.graph.indexOf(id) >= 0, pace);
   await pace();
   return { region, now, diff };
 }
@@ -44,7 +45,7 @@ export async function recheck(engine: CodeGraphEngine, book: LockBook, trigger: 
   let changed = 0;
   for (const lock of await book.all()) {
     if (!wants(lock)) continue;
-    const { diff } = await diffLock(engine, lock);
+    const { diff } = await diffLock(engine, book, lock);
     const counts = diffCounts(diff);
     const last = lock.events[lock.events.length - 1];
     const moved = lock.checked_generation !== engine.generation;

@@ -1,7 +1,7 @@
 /** lock_create: pins a region of the graph and captures its baseline; reports other agents' overlapping locks. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { snapshot } from '../baseline.ts';
-import { LockBook, type LockRecord } from '../book.ts';
+import { heldRegion, LockBook, type LockRecord } from '../book.ts';
 import { graphService } from '../graph-view.ts';
 import { captureRegion, DEFAULT_RADIUS, pathThrough, SCOPES, type RegionSpec } from '../region.ts';
 import type { StateService } from '../../state/api.ts';
@@ -93,14 +93,14 @@ export const lockCreateVerb = defineVerb({
       agent_id: call.agentId,
       spec,
       strategy: 'manual',
-      baseline,
+      region: heldRegion(baseline),
       checked_generation: engine.generation,
       events: [],
       created_at: Date.now(),
       ...(args.exclusive ? { exclusive: true } : {}),
     };
-    if (lock.exclusive) await book.saveExclusive(lock);
-    else await book.save(lock);
+    if (lock.exclusive) await book.saveExclusive(lock, baseline);
+    else await book.save(lock, baseline);
     // Other agents' locks as read by checkRoom a moment ago (each holds its baseline: not read twice).
     const overlaps = await book.overlaps(call.agentId, region.nodes, lock.lock_id, book.latest);
     return {

@@ -34,13 +34,13 @@ export const lockDiffVerb = defineVerb({
     const engine = await graph.requireGraph();
     const book = new LockBook(call.service<StateService>('state').team);
     const lock = await book.owned(call.agentId, args.lock_id);
-    const { region, diff } = await diffLock(engine, lock);
+    const { region, diff } = await diffLock(engine, book, lock);
     const first = diff.nodes.changed[0] ?? diff.nodes.added[0];
     const overlaps = await book.overlaps(call.agentId, region.nodes, lock.lock_id);
     return {
       lock_id: lock.lock_id,
       changed: diff.changed,
-      baseline_generation: lock.baseline.generation,
+      baseline_generation: lock.region.generation,
       generation: engine.generation,
       nodes: diff.nodes,
       edges: diff.edges,

@@ -1,7 +1,7 @@
 /** lock_rebase: accepts what changed — re-captures the lock's baseline from the current graph. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { diffCounts } from '../baseline.ts';
-import { LockBook } from '../book.ts';
+import { heldRegion, LockBook } from '../book.ts';
 import { graphService } from '../graph-view.ts';
 import { diffLock } from '../watch.ts';
 import type { StateService } from '../../state/api.ts';
@@ -25,13 +25,13 @@ export const lockRebaseVerb = defineVerb({
     const engine = await graph.requireGraph();
     const book = new LockBook(call.service<StateService>('state').team);
     const lock = await book.owned(call.agentId, args.lock_id);
-    const { region, now, diff } = await diffLock(engine, lock);
-    const previous = lock.baseline.generation;
-    lock.baseline = now;
+    const { region, now, diff } = await diffLock(engine, book, lock);
+    const previous = lock.region.generation;
+    lock.region = heldRegion(now);
     lock.checked_generation = engine.generation;
     lock.events = [];
     lock.rebased_at = Date.now();
-    await book.save(lock);
+    await book.save(lock, now);
     return {
       lock_id: lock.lock_id,
       accepted: diffCounts(diff),

@@ -18,6 +18,6 @@ export const lockReleaseVerb = defineVerb({
     const book = new LockBook(call.service<StateService>('state').team);
     const lock = await book.owned(call.agentId, args.lock_id);
     await book.remove(lock);
-    return { released: lock.lock_id, scope: lock.spec.scope, nodes: Object.keys(lock.baseline.nodes).length, still_held: (await book.held(call.agentId)).map((l) => l.lock_id) };
+    return { released: lock.lock_id, scope: lock.spec.scope, nodes: lock.region.nodes.length, still_held: (await book.held(call.agentId)).map((l) => l.lock_id) };
   },
 });

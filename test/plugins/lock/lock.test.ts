@@ -4,6 +4,7 @@ import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { describeBackends } from '../../helpers/backends.ts';
+import type { StateService } from '../../../plugins/state/api.ts';
 
 const TOTAL = 'function:src/cart.ts#total';
 const ADD = 'function:src/math.ts#add';
@@ -59,6 +60,35 @@ describeBackends('lock verbs on a fixture repository', function () {
     const rebased = (await h.call('lock_rebase', { agent_id: 'a', lock_id: lock.lock_id })).json;
     assert.equal(rebased.accepted.nodes_changed, 1);
     assert.equal((await h.call('lock_diff', { agent_id: 'a', lock_id: lock.lock_id })).json.changed, false, 'rebase accepts the change');
+  });
+
+  it('stores a lock\'s region in its row and its baseline apart (overlap checks never read baselines); a lock stored with its baseline inline still diffs, and moves it on its next save', async () => {
+    const team = (h.host.current.services.get('state')!.impl as StateService).team;
+    const lock = (await h.call('lock_create', { agent_id: 'a', scope: 'subgraph', root_nodes: [TOTAL], radius: 1 })).json;
+    const row = (await team.get<Record<string, any>>('locks', lock.lock_id))!.value;
+    assert.equal(row.baseline, undefined, 'no baseline in the lock row');
+    assert.equal(row.region.nodes.length, 6);
+    assert.ok(row.region.nodes.every((n: { id: string; path: string }) => n.id && n.path));
+    const baseline = (await team.get<Record<string, any>>('locks.baselines', lock.lock_id))!.value;
+    assert.equal(Object.keys(baseline.nodes).length, 6);
+    assert.ok(Object.keys(baseline.edges).length > 0);
+
+    // The shape an older version stored: the baseline inside the row, no region, no baseline row.
+    const { region: _region, ...legacy } = row;
+    await team.put('locks', lock.lock_id, { ...legacy, baseline });
+    await team.delete('locks.baselines', lock.lock_id);
+    edit(ws, 'src/math.ts', 'return a + b;', 'return b + a;');
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const diff = (await h.call('lock_diff', { agent_id: 'a', lock_id: lock.lock_id })).json;
+    assert.deepEqual(diff.nodes.changed.map((n: { id: string }) => n.id), [ADD]);
+    const other = (await h.call('lock_create', { agent_id: 'b', scope: 'node', root_nodes: [ADD] })).json;
+    assert.equal(other.overlaps[0]?.lock_id, lock.lock_id, 'the legacy lock\'s region is read for overlaps');
+    await h.call('lock_rebase', { agent_id: 'a', lock_id: lock.lock_id });
+    const moved = (await team.get<Record<string, any>>('locks', lock.lock_id))!.value;
+    assert.equal(moved.baseline, undefined, 'the rebase moved the baseline to its own row');
+    assert.equal((await h.call('lock_diff', { agent_id: 'a', lock_id: lock.lock_id })).json.changed, false);
+    await h.call('lock_release', { agent_id: 'a', lock_id: lock.lock_id });
+    assert.equal(await team.get('locks.baselines', lock.lock_id), undefined, 'released with its baseline');
   });
 
   it('reports nodes and edges added and removed inside the region, with files and lines', async () => {
