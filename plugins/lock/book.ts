@@ -2,8 +2,8 @@
  * Where locks live: the state store (namespace `locks`, one row per lock keyed by its id; the team
  * store when one is set, so locks are seen across machines). A lock's row holds its region (node ids,
  * paths and lines: what overlap checks read); its baseline (hashes, edges, file hashes: ~1 MB for a
- * region of 1,500 nodes) is a row of `locks.baselines` under the same key, read only to diff. Every agent and server sees every
- * lock, but only the owning agent may diff, rebase, watch or release one.
+ * region of 1,500 nodes) is a row of `locks.baselines` under the same key, read only to diff. Every
+ * agent and server sees every lock, but only the owning agent may diff, rebase, watch or release one.
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
@@ -147,7 +147,6 @@ export class LockBook {
     return `lock_${randomBytes(4).toString('hex')}`;
   }
 
-  /** Stores a lock: a new one only if its id is free, a read one only if nobody changed it since (STATE_CONFLICT). */
   /** The lock's baseline (its own row; inline in a lock stored by an older version). */
   async baseline(lock: LockRecord): Promise<Snapshot> {
     if (lock.baseline) return lock.baseline;
@@ -160,7 +159,10 @@ export class LockBook {
     return row.value;
   }
 
-  /** Saves the lock (compare-and-swap on the version read), and `baseline` with it when given (or an inline one moved to its row). */
+  /**
+   * Stores a lock: a new one only if its id is free, a read one only if nobody changed it since
+   * (STATE_CONFLICT); with `baseline` (or a baseline still inline, moved to its row) in one transaction.
+   */
   async save(lock: LockRecord, baseline?: Snapshot): Promise<void> {
     const { baseline: inline, ...record } = lock;
     const base = baseline ?? inline;
