@@ -2,7 +2,7 @@
 import { ErrorCodes, M1ndError, type CallContext } from '../../../core/index.ts';
 import type { CodeGraphEngine } from '../../graph/api.ts';
 import type { CodeGraph, GraphNode, NodeKind } from '../../graph/api.ts';
-import { nearNames } from '../../graph/api.ts';
+import { nearNames, yieldToLoop } from '../../graph/api.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { graphOf, queryGraphOf } from '../shared.ts';
 import { noteSessionBaseline } from './baseline.ts';
@@ -18,8 +18,9 @@ export interface OpenGraph {
  * when the agent chose it (read verbs), the workspace's with `workspace: true` (verbs that write).
  */
 export async function openGraph(call: CallContext, options: { workspace?: boolean; rank?: boolean } = {}): Promise<OpenGraph> {
-  // The baseline is the workspace's (drift compares sessions of the served workspace).
-  noteSessionBaseline(graphOf(call));
+  // The baseline is the workspace's (drift compares sessions of the served workspace). Its capture
+  // is a stretch of its own: the verb's work starts after other requests had their turn.
+  if (noteSessionBaseline(graphOf(call))) await yieldToLoop();
   const graph = options.workspace ? graphOf(call) : queryGraphOf(call);
   const engine = await graph.requireGraph();
   const g = engine.graph;
@@ -33,7 +34,7 @@ export async function openGraph(call: CallContext, options: { workspace?: boolea
 /** The graph service for a session verb: baseline noted and refreshed, but an empty graph is fine. */
 export async function openSessionGraph(call: CallContext): Promise<OpenGraph> {
   const graph = graphOf(call);
-  noteSessionBaseline(graph);
+  if (noteSessionBaseline(graph)) await yieldToLoop();
   await graph.fresh();
   return { graph, engine: graph.engine, g: graph.engine.graph };
 }
