@@ -76,9 +76,7 @@ async function capture(engine: CodeGraphEngine, ids: readonly string[], truncate
   const edges: Record<string, number> = {};
   for (const id of ids) {
     await pace();
-    if (engine.generation !== generation || engine.graph !== g) {
-      if (restartable) return null;
-    }
+    if (restartable && (engine.generation !== generation || engine.graph !== g)) return null;
     const n = g.get(id);
     if (!n) continue;
     const i = g.indexOf(id);

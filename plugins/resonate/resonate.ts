@@ -89,7 +89,8 @@ export const resonateVerb = defineVerb({
     const n = order.length;
     const pace = slicePace(SLICE_MS);
     const sym: SymmetricGraph = { n, neighbours: order.map(() => []) };
-    // Pairs of local indices as one number (a < b): a · n + b.
+    // A pair of local indices as one number: min · n + max.
+    const pairKey = (a: number, b: number) => (a < b ? a * n + b : b * n + a);
     const weights = new Map<number, number>();
     let edgeCount = 0;
     for (const i of order) {
@@ -97,7 +98,7 @@ export const resonateVerb = defineVerb({
         const a = local.get(i)!;
         const b = local.get(t);
         if (b === undefined || a === b) return;
-        const key = a < b ? a * n + b : b * n + a;
+        const key = pairKey(a, b);
         weights.set(key, (weights.get(key) ?? 0) + w);
         edgeCount++;
       });
@@ -151,8 +152,7 @@ export const resonateVerb = defineVerb({
       g.forEachOut(i, (t, _w, relation) => {
         const b = local.get(t);
         if (b === undefined || relation !== RELATION_CODE.contains) return;
-        const a = local.get(i)!;
-        nested.add(a < b ? a * n + b : b * n + a);
+        nested.add(pairKey(local.get(i)!, b));
       });
     }
     const pairs: { a: number; b: number; cos: number }[] = [];
@@ -160,7 +160,7 @@ export const resonateVerb = defineVerb({
       await pace();
       if (norms[a] < 1e-9) continue;
       for (let b = a + 1; b < n; b++) {
-        if (norms[b] < 1e-9 || nested.has(a * n + b)) continue;
+        if (norms[b] < 1e-9 || nested.has(pairKey(a, b))) continue;
         let s = 0;
         for (let d = 0; d < dims; d++) s += embed[a * dims + d] * embed[b * dims + d];
         const cos = s / (norms[a] * norms[b]);

@@ -131,12 +131,3 @@ export function* dominantModeSteps(g: SymmetricGraph, m: number, iterations = 30
   });
   return modes.sort((a, b) => b.eigenvalue - a.eigenvalue);
 }
-
-/** The `m` modes with the largest eigenvalues, largest first, in one go. */
-export function dominantModes(g: SymmetricGraph, m: number, iterations = 300): Mode[] {
-  const steps = dominantModeSteps(g, m, iterations);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}

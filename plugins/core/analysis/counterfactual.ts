@@ -9,7 +9,7 @@ import { IMPACT_PROFILE } from '../../graph/api.ts';
 import { RELATIONS } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
-import { openGraph, resolveNodeArg, round3, type ResolvedNode } from './graph-call.ts';
+import { openGraph, resolveNodeArgs, round3 } from './graph-call.ts';
 import { IMPACT_DECAY, IMPACT_THRESHOLD } from './impact.ts';
 
 export const counterfactualVerb = defineVerb({
@@ -50,9 +50,7 @@ export const counterfactualVerb = defineVerb({
   handler: async (args, call) => {
     const t0 = performance.now();
     const { engine, g } = await openGraph(call);
-    const resolved: ResolvedNode[] = [];
-    for (const id of args.node_ids) resolved.push(await resolveNodeArg(engine, id, 'node_ids[]'));
-    const given = [...new Map(resolved.map((r) => [r.index, r])).values()];
+    const given = await resolveNodeArgs(engine, args.node_ids, 'node_ids[]');
     const pace = slicePace(8);
     const sim = await simulateRemovalPaced(g, given.map((r) => r.index), pace);
     const pr = engine.pagerank().scores;

@@ -77,6 +77,16 @@ export async function resolveNodeArg(engine: CodeGraphEngine, text: string, para
   });
 }
 
+/** Resolves a list of node arguments (as resolveNodeArg), each node once, in the order first given. */
+export async function resolveNodeArgs(engine: CodeGraphEngine, texts: readonly string[], param: string): Promise<ResolvedNode[]> {
+  const resolved = new Map<number, ResolvedNode>();
+  for (const text of texts) {
+    const r = await resolveNodeArg(engine, text, param);
+    resolved.set(r.index, r);
+  }
+  return [...resolved.values()];
+}
+
 /** Rounds a score for output (3 decimals). */
 export function round3(x: number): number {
   return Math.round(x * 1000) / 1000;

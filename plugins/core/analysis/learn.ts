@@ -3,7 +3,7 @@ import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '..
 import { RELATION_CODE } from '../../graph/api.ts';
 import { CONTAINS } from '../../graph/api.ts';
 import { agentNamespace, LEARNED_NAMESPACE } from '../../graph/api.ts';
-import { openGraph, resolveNodeArg, round3, type ResolvedNode } from './graph-call.ts';
+import { openGraph, resolveNodeArgs, round3 } from './graph-call.ts';
 import { activationReady, activateQuery, DIMENSIONS, type ActivationOutcome } from './query-activation.ts';
 
 export const learnVerb = defineVerb({
@@ -43,9 +43,7 @@ export const learnVerb = defineVerb({
     if (!graph.writable) {
       throw new M1ndError(ErrorCodes.GATE_READ_ONLY, 'learn writes the store, and this server is read-only', { hint: 'ask for a writable server; queries still read what was learned' });
     }
-    const resolved: ResolvedNode[] = [];
-    for (const id of args.node_ids) resolved.push(await resolveNodeArg(engine, id, 'node_ids[]'));
-    const nodes = [...new Map(resolved.map((r) => [r.index, r])).values()];
+    const nodes = await resolveNodeArgs(engine, args.node_ids, 'node_ids[]');
     const rankIn = (o: ActivationOutcome, index: number): number | null => {
       const k = o.ranked.findIndex((r) => r.index === index);
       return k < 0 ? null : k + 1;

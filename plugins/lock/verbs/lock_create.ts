@@ -101,7 +101,7 @@ export const lockCreateVerb = defineVerb({
     };
     if (lock.exclusive) await book.saveExclusive(lock, baseline);
     else await book.save(lock, baseline);
-    // Other agents' locks as read by checkRoom a moment ago (each holds its baseline: not read twice).
+    // Other agents' locks as read by checkRoom a moment ago (not read again).
     const overlaps = await book.overlaps(call.agentId, region.nodes, lock.lock_id, book.latest);
     return {
       lock_id: lock.lock_id,

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
+import { writeCallMesh } from '../../helpers/call-mesh.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { pingDuring } from '../../helpers/ping.ts';
 
@@ -11,19 +10,7 @@ describe('lock baselines of a large region', function () {
     // 80 modules × 20 functions, each calling four functions of other modules: a module's two-hop
     // region (its functions, what they call, the modules importing it and theirs) spans ~1,700 nodes in 80 files.
     const ws = tempDir();
-    const name = (m: number, i: number) => `f${m}_${i}`;
-    fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
-    for (let m = 0; m < 80; m++) {
-      const calls = (i: number) => [1, 7, 13, 19].map((d) => [(m + d * (i + 1)) % 80, (i * 3 + d) % 20] as const).filter(([t]) => t !== m);
-      const imports = new Map<number, Set<string>>();
-      for (let i = 0; i < 20; i++) for (const [t, j] of calls(i)) imports.set(t, (imports.get(t) ?? new Set()).add(name(t, j)));
-      const lines = [...imports].map(([t, names]) => `import { ${[...names].join(', ')} } from './m${t}.ts';`);
-      for (let i = 0; i < 20; i++) {
-        const body = calls(i).map(([t, j]) => `${name(t, j)}(x)`);
-        lines.push(`/** Step ${i} of module ${m}. */`, `export function ${name(m, i)}(x: number): number {`, `  const y = x * ${i + 1};`, `  return y${body.length ? ` + ${body.join(' + ')}` : ''};`, '}', '');
-      }
-      fs.writeFileSync(path.join(ws, 'src', `m${m}.ts`), lines.join('\n'));
-    }
+    writeCallMesh(ws, { modules: 80, functions: 20, documented: true, calls: (m, i) => [1, 7, 13, 19].map((d) => [(m + d * (i + 1)) % 80, (i * 3 + d) % 20] as const) });
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
     await h.call('ingest', { agent_id: 'a', path: ws });
   });

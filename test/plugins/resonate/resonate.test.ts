@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
+import { writeCallMesh } from '../../helpers/call-mesh.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { pingDuring } from '../../helpers/ping.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
@@ -97,19 +96,7 @@ describe('resonate on a dense neighbourhood', function () {
     // 30 modules × 10 functions, each calling four functions of other modules: a module's two-hop neighbourhood
     // (the modules it imports and is imported by, their functions) holds the 300 nodes resonate analyses at most.
     const ws = tempDir();
-    const name = (m: number, i: number) => `f${m}_${i}`;
-    for (let m = 0; m < 30; m++) {
-      const calls = (i: number) => [1, 7, 13, 19].map((d) => [(m + d + i) % 30, (i * 3 + d) % 10] as const);
-      const imports = new Map<number, Set<string>>();
-      for (let i = 0; i < 10; i++) for (const [t, j] of calls(i)) if (t !== m) imports.set(t, (imports.get(t) ?? new Set()).add(name(t, j)));
-      const lines = [...imports].map(([t, names]) => `import { ${[...names].join(', ')} } from './m${t}.ts';`);
-      for (let i = 0; i < 10; i++) {
-        const body = calls(i).filter(([t]) => t !== m).map(([t, j]) => `${name(t, j)}(x)`);
-        lines.push(`export function ${name(m, i)}(x: number): number {`, `  return x${body.length ? ` + ${body.join(' + ')}` : ''};`, '}');
-      }
-      fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
-      fs.writeFileSync(path.join(ws, 'src', `m${m}.ts`), lines.join('\n') + '\n');
-    }
+    writeCallMesh(ws, { modules: 30, functions: 10, calls: (m, i) => [1, 7, 13, 19].map((d) => [(m + d + i) % 30, (i * 3 + d) % 10] as const) });
     h = await connect({ workspaceRoot: ws });
     await h.call('ingest', { agent_id: 'a', path: ws });
   });
