@@ -22,6 +22,7 @@ import { rankQuestions, ripgrepVersion, summarize, type Question } from './retri
 import { addConfusion, precisionRecall, type Confusion } from './scoring.ts';
 import type { TruthFile } from './truth-format.ts';
 import { writeTruth } from './truth.ts';
+import { scoreTypos, type TypoScore } from './typos.ts';
 
 const AGENT = 'quality-bench';
 
@@ -53,6 +54,8 @@ async function connectTo(root: string) {
 }
 
 const f3 = (x: number): string => x.toFixed(3);
+/** Typo'd names asked per form and repository (bench/quality/typos.ts). */
+const TYPOS_PER_FORM = 40;
 const pct = (x: number): string => x.toFixed(2);
 
 /** Runs the benchmark over every repository whose mirror is present. */
@@ -75,6 +78,8 @@ export async function run(): Promise<void> {
   const callerRows: string[] = [];
   const retrievalRows: string[] = [];
   const byLanguage = new Map<string, Record<string, Confusion>>();
+  const typoRows: string[] = [];
+  const typoTotals = new Map<string, TypoScore>();
   for (const r of repos.filter((x) => !missing.includes(x))) {
     const truth = JSON.parse(fs.readFileSync(path.join(QUALITY_DIR, 'truth', `${r.id}.json`), 'utf8')) as TruthFile;
     if (truth.commit !== r.commit) throw new Error(`truth/${r.id}.json is for ${truth.commit}, repos.json says ${r.commit}: regenerate it (--recompute-truth)`);
@@ -94,6 +99,14 @@ export async function run(): Promise<void> {
       const t2 = performance.now();
       const retrieval = await rankQuestions(h.call, engine, root, questions, rg !== null);
       const retrievalMs = performance.now() - t2;
+      const t3 = performance.now();
+      const typos = await scoreTypos(h.call, engine, TYPOS_PER_FORM, 17);
+      const typosMs = performance.now() - t3;
+      for (const s of typos.scores) {
+        const all = typoTotals.get(s.form) ?? { form: s.form, asked: 0, hit1: 0, hit3: 0 };
+        typoTotals.set(s.form, { form: s.form, asked: all.asked + s.asked, hit1: all.hit1 + s.hit1, hit3: all.hit3 + s.hit3 });
+      }
+      typoRows.push(`| ${r.id} | ${typos.scores.map((s) => `${s.asked ? pct(s.hit1 / s.asked) : '—'} / ${s.asked ? pct(s.hit3 / s.asked) : '—'} (${s.asked})`).join(' | ')} |`);
       const lang = byLanguage.get(r.language) ?? {};
       byLanguage.set(r.language, lang);
       for (const s of callers.scores) lang[s.kind] = addConfusion(lang[s.kind] ?? { tp: 0, fp: 0, fn: 0 }, s.confusion);
@@ -111,9 +124,10 @@ export async function run(): Promise<void> {
         ingest: { ms: Math.round(ingestMs), summary: summaryOf(ingest.json) },
         callers: { ms: Math.round(callersMs), fallbacksToGraph: callers.fallbacks, verbGraphDisagreements: callers.verbGraphDisagreements, byKind: callers.scores.map((s) => ({ ...s, ...precisionRecall(s.confusion) })), misses: callers.misses },
         retrieval: { ms: Math.round(retrievalMs), summaries, perQuestion: retrieval.perQuestion },
+        typos: { ms: Math.round(typosMs), scores: typos.scores, misses: typos.misses },
       });
       const parseErrors = (ingest.json as any)?.parseErrors;
-      console.log(`quality ${r.id}: ingest ${(ingestMs / 1000).toFixed(1)} s (${parseErrors ? `${Array.isArray(parseErrors.files) ? parseErrors.files.length : parseErrors.files} files with parse errors` : 'parse errors not reported'}), callers ${(callersMs / 1000).toFixed(1)} s (${sample.length} declarations; impact and the graph's call in-edges differ on ${callers.verbGraphDisagreements}, verb errors ${callers.fallbacks}), retrieval ${(retrievalMs / 1000).toFixed(1)} s (${questions.length} questions)`);
+      console.log(`quality ${r.id}: ingest ${(ingestMs / 1000).toFixed(1)} s (${parseErrors ? `${Array.isArray(parseErrors.files) ? parseErrors.files.length : parseErrors.files} files with parse errors` : 'parse errors not reported'}), callers ${(callersMs / 1000).toFixed(1)} s (${sample.length} declarations; impact and the graph's call in-edges differ on ${callers.verbGraphDisagreements}, verb errors ${callers.fallbacks}), retrieval ${(retrievalMs / 1000).toFixed(1)} s (${questions.length} questions), typos ${(typosMs / 1000).toFixed(1)} s`);
     } finally {
       await h.close();
       fs.rmSync(root, { recursive: true, force: true });
@@ -136,6 +150,11 @@ export async function run(): Promise<void> {
   console.log('| repo | ranker | questions | symbol | file |');
   console.log('|---|---|---|---|---|');
   for (const row of retrievalRows) console.log(row);
+  console.log(`\nDid-you-mean after one typo (impact's GRAPH_NODE_NOT_FOUND suggestions): hit@1 / hit@3 (asked), ${TYPOS_PER_FORM} sampled per form`);
+  console.log('| repo | name | path#name | file |');
+  console.log('|---|---|---|---|');
+  for (const row of typoRows) console.log(row);
+  console.log(`| all | ${[...typoTotals.values()].map((s) => `${pct(s.hit1 / Math.max(1, s.asked))} / ${pct(s.hit3 / Math.max(1, s.asked))} (${s.asked})`).join(' | ')} |`);
   const out = process.env.M1ND_QUALITY_OUT ?? path.join(QUALITY_DIR, 'results.json');
   fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), baseline: rg ?? 'plain JS scan', samplePerKind: Number.isFinite(perKind) ? perKind : 'all', results }, null, 1) + '\n');
   console.log(`\nquality: results written to ${out}`);
