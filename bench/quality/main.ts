@@ -5,7 +5,7 @@
  * (2) retrieval of questions/<id>.json with seek and activate against a ripgrep baseline.
  * Prints a table and writes the results as JSON (bench/quality/results.json, or M1ND_QUALITY_OUT).
  *
- *   npm run bench:quality [-- --recompute-truth] [-- --only kysely,httpx] [-- --sample 150]
+ *   npm run bench:quality [-- --recompute-truth] [-- --only kysely,httpx] [-- --sample 150] [-- --typo-seed 17]
  * Callees are every function and method outside test files (callers are counted anywhere).
  */
 import fs from 'node:fs';
@@ -100,7 +100,7 @@ export async function run(): Promise<void> {
       const retrieval = await rankQuestions(h.call, engine, root, questions, rg !== null);
       const retrievalMs = performance.now() - t2;
       const t3 = performance.now();
-      const typos = await scoreTypos(h.call, engine, TYPOS_PER_FORM, 17);
+      const typos = await scoreTypos(h.call, engine, TYPOS_PER_FORM, Number(option('--typo-seed') ?? 17));
       const typosMs = performance.now() - t3;
       for (const s of typos.scores) {
         const all = typoTotals.get(s.form) ?? { form: s.form, asked: 0, hit1: 0, hit3: 0 };

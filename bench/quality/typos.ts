@@ -7,8 +7,9 @@
  * - `name`: the bare name of a function or class, `Class.name` for a method;
  * - `path#name`: the file and the qualified name, the slip in the last segment;
  * - `file`: the file's path, the slip in its base name.
- * A suggestion is right when it is the sampled node (for `name`, any node of that exact qualified
- * name: two files may declare the same one).
+ * A suggestion is right when it is the sampled node or one of its overloads (ids ending `#2`, `#3`…:
+ * a name cannot tell them apart); for `name`, any node of that exact qualified name (two files may
+ * declare the same one).
  */
 import type { CodeGraphEngine } from '../../plugins/graph/engine/engine.ts';
 import type { GraphNode } from '../../plugins/graph/api.ts';
@@ -42,6 +43,9 @@ export function typo(word: string, rand: () => number): string {
       return at + 1 < word.length ? word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2) : word.slice(0, at); // swapped
   }
 }
+
+/** An id without its overload suffix. */
+const family = (id: string): string => id.replace(/#\d+$/, '');
 
 function suggestionsOf(json: unknown): string[] | null {
   const list = (json as { error?: { detail?: { suggestions?: unknown } } })?.error?.detail?.suggestions;
@@ -82,7 +86,7 @@ export async function scoreTypos(call: CallVerb, engine: CodeGraphEngine, perFor
     let got: string[];
     if (r.isError) got = suggestionsOf(r.json) ?? [];
     else got = [String((r.json as { node?: { id?: string } })?.node?.id ?? '')]; // resolved without a suggestion (a name, not a typo, after all)
-    const score = scores.find((s) => s.form === form)!;
+    const score = scores.find((x) => x.form === form)!;
     score.asked++;
     const rank = got.findIndex(right);
     if (rank === 0) score.hit1++;
@@ -97,8 +101,8 @@ export async function scoreTypos(call: CallVerb, engine: CodeGraphEngine, perFor
     if (last === null) continue;
     const typoQ = dot >= 0 ? `${q.slice(0, dot + 1)}${last}` : last;
     const bare = n.kind === 'method' ? typoQ : last;
-    await ask('name', bare, (id) => qualified.get(q)?.has(id) ?? false, n.id);
-    await ask('path#name', `${n.path}#${typoQ}`, (id) => id === n.id, n.id);
+    await ask('name', bare, (id) => family(id) === family(n.id) || (qualified.get(q)?.has(id) ?? false), n.id);
+    await ask('path#name', `${n.path}#${typoQ}`, (id) => family(id) === family(n.id), n.id);
   }
   for (const f of seededSample(files, perForm, seed + 1)) {
     const base = f.label.replace(/\.[^.]*$/, '');

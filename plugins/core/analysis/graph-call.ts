@@ -2,7 +2,7 @@
 import { ErrorCodes, M1ndError, type CallContext } from '../../../core/index.ts';
 import type { CodeGraphEngine } from '../../graph/api.ts';
 import type { CodeGraph, GraphNode, NodeKind } from '../../graph/api.ts';
-import { nearNames, yieldToLoop } from '../../graph/api.ts';
+import { didYouMeanPaced, slicePace, yieldToLoop } from '../../graph/api.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { graphOf, queryGraphOf } from '../shared.ts';
 import { noteSessionBaseline } from './baseline.ts';
@@ -63,12 +63,8 @@ export async function resolveNodeArg(engine: CodeGraphEngine, text: string, para
     const alternatives = matches.slice(1).map((m) => m.node.id);
     return { node: best.node, index: g.indexOf(best.node.id), resolvedFrom: { text, via: best.via, ...(alternatives.length ? { alternatives } : {}) } };
   }
-  const lexical = (best ? matches : engine.findNodes(text, { limit: 3 })).map((m) => m.node.id);
-  // Typos (`Totl`) match nothing lexically: labels a small edit distance away. For a path (`a/fle.go:12`)
-  // the file a typo away says more than words the path shares with other nodes, so it comes first.
-  const pathLike = /[/#]|:\d+(:\d+)?$/.test(text);
-  const typos = pathLike || lexical.length === 0 ? nearNames(g, text, 3) : [];
-  const near = [...new Set(pathLike ? [...typos, ...lexical] : [...lexical, ...typos])].slice(0, 3);
+  const lexical = (best || !kinds ? matches : engine.findNodes(text, { limit: 3 })).map((m) => m.node.id);
+  const near = await didYouMeanPaced(g, text, lexical, 3, slicePace(8), kinds);
   throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `${param} "${text}" matches no node${kinds ? ` of kind ${kinds.join('/')}` : ''}`, {
     hint: near.length
       ? `did you mean ${near.map((x) => `"${x}"`).join(', ')}? Call again with ${param}: "${near[0]}" (an id, \`path:line\` or \`path#Name\`)`

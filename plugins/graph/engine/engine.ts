@@ -19,7 +19,8 @@ import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import type { IngestOptions, IngestSummary } from './ingest.ts';
 import type { SeekHit, SeekOptions } from './lexical-index.ts';
 import { LoadedGraph } from './loaded-graph.ts';
-import { findNodes, nearNames, symbolAt, type NodeMatch } from './node-lookup.ts';
+import { findNodes, symbolAt, type NodeMatch } from './node-lookup.ts';
+import { didYouMean } from './near-names.ts';
 import { ParseExtensionRegistry, type ExtensionChange, type ExtensionReport, type ParseExtensionSpec } from './parse-extensions.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
@@ -210,7 +211,7 @@ export class CodeGraphEngine extends EnginePersistence {
     const n = this.getNode(id);
     if (n) return n;
     const lexical = this.findNodes(id, { limit: 3 }).map((m) => m.node.id);
-    const near = lexical.length ? lexical : nearNames(this.graph, id, 3);
+    const near = didYouMean(this.graph, id, lexical, 3);
     throw new EngineError(
       EngineErrorCodes.GRAPH_NODE_NOT_FOUND,
       `no node with id "${id}"`,

@@ -55,7 +55,7 @@ export function findNodes(g: CodeGraph, text: string, options: { limit?: number;
   for (const [i, n] of g.nodes()) {
     if (!ok(n)) continue;
     if (n.label === q || (n.kind === 'file' && n.path.endsWith(`/${pathLike}`))) exact.push({ node: n, score: 0.9 + 0.1 * (pr[i] ?? 0), via: 'label' });
-    else if (n.label.toLowerCase() === lower) folded.push({ node: n, score: 0.8 + 0.1 * (pr[i] ?? 0), via: 'label' });
+    else if (n.label.length === lower.length && n.label.toLowerCase() === lower) folded.push({ node: n, score: 0.8 + 0.1 * (pr[i] ?? 0), via: 'label' });
     else if (qualifiedSuffix && n.qualifiedName && (n.qualifiedName === qualifiedSuffix || n.qualifiedName.endsWith(`.${qualifiedSuffix}`))) {
       qualified.push({ node: n, score: 0.85 + 0.1 * (pr[i] ?? 0), via: 'qualified_name' });
     }
@@ -117,45 +117,4 @@ export function symbolByPathAndName(g: CodeGraph, text: string): GraphNode | nul
     if (n) return n;
   }
   return null;
-}
-
-/** Labels of symbols within a small edit distance of `text` (typos), closest first: ids, at most `limit`. */
-export function nearNames(g: CodeGraph, text: string, limit: number): string[] {
-  // `dir/fle.go:12` → `fle.go` (a file label); `pkg/a.py#Cart.totl` → `cart.totl` and `totl` (a symbol label).
-  const tail = text.trim().toLowerCase().replace(/:\d+(:\d+)?$/, '').replace(/^.*[#/]/, '');
-  const wants = [...new Set([tail, tail.replace(/^.*\./, '')])].filter((w) => w.length >= 3);
-  if (wants.length === 0) return [];
-  const found: { id: string; d: number }[] = [];
-  for (const [, n] of g.nodes()) {
-    if (n.kind === 'module') continue;
-    const label = n.label.toLowerCase();
-    let best = Infinity;
-    for (const want of wants) {
-      const maxDistance = want.length <= 5 ? 1 : 2;
-      if (Math.abs(label.length - want.length) > maxDistance) continue;
-      const d = editDistance(label, want, maxDistance);
-      if (d <= maxDistance && d < best) best = d;
-    }
-    if (best < Infinity) found.push({ id: n.id, d: best });
-  }
-  return found
-    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
-    .slice(0, limit)
-    .map((f) => f.id);
-}
-
-/** Levenshtein distance, stopping early once every cell of a row exceeds `cap` (returns cap + 1). */
-function editDistance(a: string, b: string, cap: number): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (cur[j] < rowMin) rowMin = cur[j];
-    }
-    if (rowMin > cap) return cap + 1;
-    prev = cur;
-  }
-  return prev[b.length];
 }

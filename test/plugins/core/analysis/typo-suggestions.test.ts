@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import type { Harness } from '../../../helpers/mcp.ts';
+import { ingestedFixture } from './analysis-fixture.ts';
+
+/**
+ * Names an agent mistypes, in files whose ids sort so that an answer ordered by id alone (or by the
+ * words a typo still shares with other names) would put another node first.
+ */
+const FILES: Record<string, string> = {
+  'a/parser.py': `class HeaderParser:
+    def parsestr(self, text):
+        return text
+
+
+class Parser:
+    def parsestr(self, text):
+        return text.strip()
+
+
+def load(path):
+    return open(path).read()
+`,
+  'a/headers.py': `class Message:
+    def headers(self):
+        return []
+
+    def header_items(self):
+        return self.headers()
+`,
+  'z/parser.py': `def parse_line(line):
+    return line.split()
+`,
+  'a/spec.py': `class FieldSpec:
+    class Builder:
+        def build(self):
+            return FieldSpec()
+
+    def builder(self):
+        return FieldSpec.Builder()
+`,
+};
+
+async function suggestions(h: Harness, nodeId: string): Promise<string[]> {
+  const res = await h.call('impact', { agent_id: 'q', node_id: nodeId });
+  assert.equal(res.result.isError, true, `${nodeId} should match no node`);
+  assert.equal(res.json.error.code, 'M1ND_ERR_GRAPH_NODE_NOT_FOUND');
+  return res.json.error.detail.suggestions;
+}
+
+describe('did-you-mean after a typo in a node argument', function () {
+  this.timeout(60000);
+  let h: Harness;
+  before(async () => {
+    h = await ingestedFixture({ files: FILES });
+  });
+  after(() => h.close());
+
+  it('names the mistyped class first, before members sharing a word with it', async () => {
+    const got = await suggestions(h, 'HeaderParsr');
+    assert.equal(got[0], 'class:a/parser.py#HeaderParser');
+  });
+
+  it('puts the method of the class and file the argument named first', async () => {
+    assert.equal((await suggestions(h, 'a/parser.py#Parser.parsestrr'))[0], 'method:a/parser.py#Parser.parsestr');
+    assert.equal((await suggestions(h, 'Parser.parsestrr'))[0], 'method:a/parser.py#Parser.parsestr', 'the qualified name matched whole beats its last segment');
+  });
+
+  it('counts two swapped letters as one slip, even in a short name', async () => {
+    assert.equal((await suggestions(h, 'laod'))[0], 'function:a/parser.py#load');
+  });
+
+  it('prefers the file in the directory the path named', async () => {
+    assert.equal((await suggestions(h, 'z/parsr.py'))[0], 'file:z/parser.py');
+    assert.equal((await suggestions(h, 'a/parsr.py'))[0], 'file:a/parser.py');
+  });
+
+  it('breaks a tie between names differing in case by the case typed', async () => {
+    assert.equal((await suggestions(h, 'FieldSpec.buildr'))[0], 'method:a/spec.py#FieldSpec.builder');
+    assert.equal((await suggestions(h, 'FieldSpec.Buildr'))[0], 'class:a/spec.py#FieldSpec.Builder');
+  });
+
+  it('keeps the words first for free text (no typo to correct there)', async () => {
+    assert.equal((await suggestions(h, 'split a line'))[0], 'function:z/parser.py#parse_line');
+  });
+});

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { boundedEdits } from '../../../../plugins/graph/engine/near-names.ts';
+
+/** Optimal string alignment distance, the whole matrix (the reference). */
+function osa(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+describe('boundedEdits (the did-you-mean distance)', () => {
+  it('agrees with the full optimal-string-alignment distance up to its cap, on random words', () => {
+    let s = 7;
+    const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const word = (n: number) => Array.from({ length: n }, () => 'abcd'[Math.floor(rand() * 4)]).join('');
+    for (let k = 0; k < 3000; k++) {
+      const a = word(1 + Math.floor(rand() * 14));
+      const b = rand() < 0.5 ? word(1 + Math.floor(rand() * 14)) : a.slice(0, Math.floor(rand() * a.length)) + word(Math.floor(rand() * 3)) + a.slice(Math.floor(rand() * a.length));
+      const cap = 1 + Math.floor(rand() * 3);
+      const want = osa(a, b);
+      assert.equal(boundedEdits(a, b, cap, false), want <= cap ? want : cap + 1, `${a} → ${b}, cap ${cap}`);
+    }
+  });
+
+  it('counts a swap of neighbours as one edit and ignores ASCII case when folded', () => {
+    assert.equal(boundedEdits('laod', 'load', 1), 1);
+    assert.equal(boundedEdits('HeaderParser', 'headerparsr', 2), 1);
+    assert.equal(boundedEdits('Builder', 'buildr', 2, false), 2);
+    assert.equal(boundedEdits('builder', 'buildr', 2, false), 1);
+    assert.equal(boundedEdits('abcdefgh', 'ab', 2), 3, 'more than the cap: cap + 1');
+  });
+});
