@@ -26,7 +26,7 @@ export function readFileBytes(graph: GraphService, userPath: string): FileBytes 
   try {
     bytes = readFileSync(p.absolute);
   } catch {
-    throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `no file "${p.relative}" in ${graph.engine.root}`, { hint: 'list files with glob or seek, then pass one of their paths' });
+    throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `no file "${p.relative}" in ${graph.engine.root}`, { hint: graph.engine.missingFileHint(userPath) });
   }
   return { path: p.relative, absolute: p.absolute, bytes, text: bytes.toString('utf8'), hash: hashBytes(bytes) };
 }

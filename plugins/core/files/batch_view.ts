@@ -61,7 +61,8 @@ export const batchViewVerb = defineVerb({
           : undefined;
         return { file_path: p, total_lines: lines.length, ...(outline ? { outline } : {}), content: numberLines(shown, 1), truncated: shown.length < lines.length };
       } catch (error) {
-        return { file_path: p, error: (error as Error).message };
+        const hint = (error as { hint?: string }).hint;
+        return { file_path: p, error: (error as Error).message, ...(hint ? { hint } : {}) };
       }
     });
     const { kept, report } = packToTokenBudget(items, args.token_budget, (i) => countTokens(JSON.stringify(i)));

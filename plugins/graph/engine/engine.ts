@@ -20,7 +20,7 @@ import type { IngestOptions, IngestSummary } from './ingest.ts';
 import type { SeekHit, SeekOptions } from './lexical-index.ts';
 import { LoadedGraph } from './loaded-graph.ts';
 import { findNodes, symbolAt, type NodeMatch } from './node-lookup.ts';
-import { didYouMean } from './near-names.ts';
+import { didYouMean, nearNames } from './near-names.ts';
 import { ParseExtensionRegistry, type ExtensionChange, type ExtensionReport, type ParseExtensionSpec } from './parse-extensions.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
@@ -344,8 +344,19 @@ export class CodeGraphEngine extends EnginePersistence {
     return resolveWorkspacePath(this.root, userPath, this.rootReal);
   }
 
-  /** Reads a workspace file as UTF-8 through the path guard. */
+  /** Reads a workspace file as UTF-8 through the path guard; a missing one is refused naming the graph's files a few edits away. */
   readFile(userPath: string): FileContent {
-    return readWorkspaceFile(this.root, this.rootReal, userPath);
+    try {
+      return readWorkspaceFile(this.root, this.rootReal, userPath);
+    } catch (error) {
+      if (!(error instanceof EngineError) || error.code !== EngineErrorCodes.PATH_NOT_FOUND) throw error;
+      throw new EngineError(error.code, error.message, this.missingFileHint(userPath));
+    }
+  }
+
+  /** What to tell an agent whose path names no file: the graph's files a few edits away, else how to list them. */
+  missingFileHint(userPath: string): string {
+    const near = nearNames(this.graph, userPath, 3, ['file']).map((id) => `"${this.graph.get(id)!.path}"`);
+    return near.length ? `did you mean ${near.join(', ')}? Pass one of these paths (or list files with glob or seek)` : 'list files with glob or seek, then pass one of their paths';
   }
 }

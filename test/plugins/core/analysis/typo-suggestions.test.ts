@@ -82,4 +82,19 @@ describe('did-you-mean after a typo in a node argument', function () {
   it('keeps the words first for free text (no typo to correct there)', async () => {
     assert.equal((await suggestions(h, 'split a line'))[0], 'function:z/parser.py#parse_line');
   });
+
+  it('names the file a mistyped path meant in view, surgical_context and batch_view', async () => {
+    for (const [verb, args] of [
+      ['view', { file_path: 'z/parsr.py' }],
+      ['surgical_context', { file_path: 'z/parsr.py' }],
+    ] as const) {
+      const res = await h.call(verb, { agent_id: 'q', ...args });
+      assert.equal(res.json.error.code, 'M1ND_ERR_PATH_NOT_FOUND', verb);
+      assert.match(res.json.error.hint, /^did you mean "z\/parser\.py"/, verb);
+    }
+    const batch = (await h.call('batch_view', { agent_id: 'q', files: ['z/parsr.py'] })).json;
+    assert.match(batch.files[0].error, /no file "z\/parsr\.py"/);
+    assert.match(batch.files[0].hint, /^did you mean "z\/parser\.py"/);
+    assert.deepEqual(batch.graph, { in_graph: false, reingested: false, note: 'no such file' }, 'nothing to ingest for a path with no file: no ingest, no claim about its language');
+  });
 });
