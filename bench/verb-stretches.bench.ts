@@ -71,6 +71,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   perspective_start: { query: 'how a MIME message is parsed into parts' },
   scan: { pattern: 'error_handling' },
   warmup: { task_description: 'fix header folding in the email package' },
+  learn: { query: 'header folding', feedback: 'correct', node_ids: ['file:email/_header_value_parser.py'] },
   coverage_session: {},
   document_bindings: {},
   lock_create: { scope: 'subgraph', root_nodes: ['file:email/message.py'], radius: 2 },

@@ -58,7 +58,7 @@ export const activateVerb = defineVerb({
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'dimensions is empty: nothing to score on', { hint: `pass some of ${DIMENSIONS.join(', ')} (or omit it for all four)` });
     }
     await activationReady(engine);
-    const outcome = activateQuery(graph, engine, {
+    const outcome = await activateQuery(graph, engine, {
       query: args.query,
       agentId: call.agentId,
       dimensions: dims,

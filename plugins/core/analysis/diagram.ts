@@ -59,7 +59,7 @@ export const diagramVerb = defineVerb({
       } catch (error) {
         if (!(error instanceof M1ndError) || error.code !== ErrorCodes.GRAPH_NODE_NOT_FOUND) throw error;
         await activationReady(engine);
-        const best = activateQuery(graph, engine, { query: args.center, agentId: call.agentId, dimensions: DIMENSIONS, topK: 1, xlr: true, ghostEdges: true }).results[0];
+        const best = (await activateQuery(graph, engine, { query: args.center, agentId: call.agentId, dimensions: DIMENSIONS, topK: 1, xlr: true, ghostEdges: true })).results[0];
         if (!best) throw error;
         center = { node: best.node, index: best.index, resolvedFrom: { text: args.center, via: 'activate' } };
       }

@@ -51,7 +51,7 @@ export const fingerprintVerb = defineVerb({
     let responseNote: string | undefined;
     if (probes.length) {
       await activationReady(engine, 'names');
-      const probed = probeResponses(graph, engine, probes, call.agentId, target?.index);
+      const probed = await probeResponses(graph, engine, probes, call.agentId, target?.index);
       const useResponse = probed.dimensions >= MIN_RESPONSE_DIMENSIONS;
       if (!useResponse) {
         responseNote = `the probes found ${probed.dimensions} seed(s); a response needs at least ${MIN_RESPONSE_DIMENSIONS} dimensions to mean anything, so similarity is structural only (add probes that name more of the code)`;

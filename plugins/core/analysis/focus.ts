@@ -49,7 +49,7 @@ export const focusVerb = defineVerb({
     const t0 = performance.now();
     const { graph, engine, g } = await openGraph(call);
     await activationReady(engine);
-    const outcome = activateQuery(graph, engine, {
+    const outcome = await activateQuery(graph, engine, {
       query: args.goal,
       agentId: call.agentId,
       dimensions: DIMENSIONS,

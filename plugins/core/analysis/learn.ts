@@ -50,7 +50,7 @@ export const learnVerb = defineVerb({
     };
     await activationReady(engine);
     const probe = () => activateQuery(graph, engine, { query: args.query, agentId: call.agentId, dimensions: DIMENSIONS, topK: 50, xlr: true, ghostEdges: true, boosts: false });
-    const before = probe();
+    const before = await probe();
     // Edges among the given nodes and their direct members, containment excluded.
     const members = new Set<number>();
     for (const n of nodes) {
@@ -88,7 +88,7 @@ export const learnVerb = defineVerb({
       if (error instanceof M1ndError) throw error; // the team store's own coded errors (unavailable, conflict)
       throw new M1ndError(ErrorCodes.GATE_READ_ONLY, `learn could not persist: ${error instanceof Error ? error.message : String(error)}`, { hint: 'retry; if the store is read-only, use a writable server' });
     }
-    const after = probe();
+    const after = await probe();
     return {
       query: args.query,
       feedback: args.feedback,

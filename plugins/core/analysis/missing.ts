@@ -57,7 +57,7 @@ export const missingVerb = defineVerb({
     const t0 = performance.now();
     const { graph, engine, g } = await openGraph(call);
     await activationReady(engine);
-    const outcome = activateQuery(graph, engine, { query: args.query, agentId: call.agentId, dimensions: DIMENSIONS, topK: 50, xlr: true, ghostEdges: true });
+    const outcome = await activateQuery(graph, engine, { query: args.query, agentId: call.agentId, dimensions: DIMENSIONS, topK: 50, xlr: true, ghostEdges: true });
     const top = outcome.ranked[0]?.score ?? 0;
     const activated = outcome.ranked.filter((r) => top > 0 && r.score / top >= args.min_sibling_activation);
     const act = (i: number) => (top > 0 ? Math.min(1, outcome.scoreOf(i) / top) : 0);

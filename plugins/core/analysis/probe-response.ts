@@ -32,14 +32,14 @@ export interface ProbeResponses {
 }
 
 /** Activation responses of comparable nodes to the probes, one dimension per (probe, seed). */
-export function probeResponses(graph: GraphService, engine: CodeGraphEngine, probes: readonly string[], agentId: string, include?: number): ProbeResponses {
+export async function probeResponses(graph: GraphService, engine: CodeGraphEngine, probes: readonly string[], agentId: string, include?: number): Promise<ProbeResponses> {
   const g = engine.graph;
   const features = signatures(g);
   const enough = (i: number): boolean => featureCount(features, i) >= MIN_SIGNATURE_FEATURES;
   const nodes = new Set<number>();
   const seeds: { index: number; signal: number }[] = [];
   for (const q of probes) {
-    const o = activateQuery(graph, engine, { query: q, agentId, dimensions: ['structural', 'causal'], topK: PROBE_TOP, xlr: false, ghostEdges: false, boosts: false, kinds: [...COMPARABLE_KINDS], seedFrom: 'names' });
+    const o = await activateQuery(graph, engine, { query: q, agentId, dimensions: ['structural', 'causal'], topK: PROBE_TOP, xlr: false, ghostEdges: false, boosts: false, kinds: [...COMPARABLE_KINDS], seedFrom: 'names' });
     for (const r of o.ranked) if (enough(r.index)) nodes.add(r.index);
     const strongest = [...o.seeds].sort((a, b) => b.signal - a.signal || a.index - b.index).slice(0, SEEDS_PER_PROBE);
     for (const s of strongest) seeds.push({ index: s.index, signal: s.signal });

@@ -135,7 +135,8 @@ class DenseScores {
     }
   }
 }
-const dense = new DenseScores();
+/** Score arrays not in use by an activation (one is taken per call: calls may overlap at their paces). */
+const spareScores: DenseScores[] = [];
 const topHeap = new MaxHeap();
 
 /**
@@ -160,8 +161,41 @@ export async function activationReady(engine: CodeGraphEngine, seedFrom: 'seek' 
   if (performance.now() - t0 > 2) await yieldToLoop();
 }
 
-/** Runs the activation pipeline (see the module comment). */
-export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req: ActivationRequest): ActivationOutcome {
+/**
+ * Runs the activation pipeline (see the module comment), yielding to the event loop between its
+ * phases (seeds, structural spread, hub cancelling, causal spreads, merge) once `pace` says a slice
+ * is spent: a first call in a new process runs each phase before V8 has compiled it.
+ */
+export async function activateQuery(graph: GraphService, engine: CodeGraphEngine, req: ActivationRequest, pace: () => Promise<void> = slicePace(8)): Promise<ActivationOutcome> {
+  const dense = spareScores.pop() ?? new DenseScores();
+  try {
+    // A graph that moves to a new generation during a pace (a watcher's re-ingest) starts the run
+    // again on the new one; the last attempt runs in one piece, so one outcome is of one graph.
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= MAX_ATTEMPTS;
+      const generation = engine.generation;
+      const g = engine.graph;
+      const paced = last
+        ? () => Promise.resolve()
+        : async () => {
+            await pace();
+            if (engine.generation !== generation || engine.graph !== g) throw GRAPH_MOVED;
+          };
+      try {
+        return await activateWith(dense, graph, engine, req, paced);
+      } catch (error) {
+        if (error !== GRAPH_MOVED) throw error;
+      }
+    }
+  } finally {
+    if (spareScores.length < 2) spareScores.push(dense);
+  }
+}
+
+const MAX_ATTEMPTS = 3;
+const GRAPH_MOVED = Symbol('graph moved');
+
+async function activateWith(dense: DenseScores, graph: GraphService, engine: CodeGraphEngine, req: ActivationRequest, pace: () => Promise<void>): Promise<ActivationOutcome> {
   const g = engine.graph;
   const n = g.nodeCapacity;
   dense.begin(n);
@@ -207,6 +241,7 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
     M[s.index] = s.signal;
     dense.add(s.index);
   }
+  await pace();
   const seeds = lexical.slice(0, seedLimit);
   const own = new Map(seeds.map((s) => [s.index, s.signal]));
   for (const [id, a] of graph.learned.associated(words, req.agentId)) {
@@ -238,8 +273,10 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
     }
     if (use.structural) {
       addConvergence(g, structural, S, relations);
+      await pace();
       if (req.xlr) xlr = cancelHubs(g, structural, seeds, own, opts, S);
     }
+    await pace();
   }
 
   // Causal: forward along dependencies, backward at 0.7 (a seed counts what reaches it from others).
@@ -253,6 +290,7 @@ export function activateQuery(graph: GraphService, engine: CodeGraphEngine, req:
         if (sig > C[v]) C[v] = sig;
         dense.add(v);
       }
+      await pace();
     }
   }
   for (const s of seeds) dense.add(s.index);

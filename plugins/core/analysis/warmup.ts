@@ -37,7 +37,7 @@ export const warmupVerb = defineVerb({
     const t0 = performance.now();
     const { graph, engine } = await openGraph(call);
     await activationReady(engine);
-    const outcome = activateQuery(graph, engine, {
+    const outcome = await activateQuery(graph, engine, {
       query: args.task_description,
       agentId: call.agentId,
       dimensions: DIMENSIONS,
