@@ -151,8 +151,8 @@ export async function run(): Promise<void> {
   console.log('|---|---|---|---|---|');
   for (const row of retrievalRows) console.log(row);
   console.log(`\nDid-you-mean after one typo (impact's GRAPH_NODE_NOT_FOUND suggestions): hit@1 / hit@3 (asked), ${TYPOS_PER_FORM} sampled per form`);
-  console.log('| repo | name | path#name | file |');
-  console.log('|---|---|---|---|');
+  console.log('| repo | name | path#name | file | seek (the name as a query: top 3) |');
+  console.log('|---|---|---|---|---|');
   for (const row of typoRows) console.log(row);
   console.log(`| all | ${[...typoTotals.values()].map((s) => `${pct(s.hit1 / Math.max(1, s.asked))} / ${pct(s.hit3 / Math.max(1, s.asked))} (${s.asked})`).join(' | ')} |`);
   const out = process.env.M1ND_QUALITY_OUT ?? path.join(QUALITY_DIR, 'results.json');

@@ -6,7 +6,8 @@
  * the first letter, never into another existing name), asked in three forms:
  * - `name`: the bare name of a function or class, `Class.name` for a method;
  * - `path#name`: the file and the qualified name, the slip in the last segment;
- * - `file`: the file's path, the slip in its base name.
+ * - `file`: the file's path, the slip in its base name;
+ * - `seek`: the `name` form as a `seek` query (a search for the name as mistyped).
  * A suggestion is right when it is the sampled node or one of its overloads (ids ending `#2`, `#3`…:
  * a name cannot tell them apart); for `name`, any node of that exact qualified name (two files may
  * declare the same one).
@@ -17,7 +18,7 @@ import { isTestPath } from './callers.ts';
 import { seededRandom, seededSample } from './scoring.ts';
 import type { CallVerb } from './callers.ts';
 
-export type TypoForm = 'name' | 'path#name' | 'file';
+export type TypoForm = 'name' | 'path#name' | 'file' | 'seek';
 export interface TypoScore {
   form: TypoForm;
   asked: number;
@@ -82,10 +83,15 @@ export async function scoreTypos(call: CallVerb, engine: CodeGraphEngine, perFor
   const scores: TypoScore[] = [];
   const misses: unknown[] = [];
   const ask = async (form: TypoForm, text: string, right: (id: string) => boolean, want: string) => {
-    const r = await call('impact', { node_id: text, direction: 'reverse', max_depth: 1 });
     let got: string[];
-    if (r.isError) got = suggestionsOf(r.json) ?? [];
-    else got = [String((r.json as { node?: { id?: string } })?.node?.id ?? '')]; // resolved without a suggestion (a name, not a typo, after all)
+    if (form === 'seek') {
+      const r = await call('seek', { query: text, top_k: 3 });
+      got = r.isError ? [] : ((r.json as { results?: { id: string }[] }).results ?? []).map((x) => x.id);
+    } else {
+      const r = await call('impact', { node_id: text, direction: 'reverse', max_depth: 1 });
+      if (r.isError) got = suggestionsOf(r.json) ?? [];
+      else got = [String((r.json as { node?: { id?: string } })?.node?.id ?? '')]; // resolved without a suggestion (a name, not a typo, after all)
+    }
     const score = scores.find((x) => x.form === form)!;
     score.asked++;
     const rank = got.findIndex(right);
@@ -93,7 +99,7 @@ export async function scoreTypos(call: CallVerb, engine: CodeGraphEngine, perFor
     if (rank >= 0 && rank < 3) score.hit3++;
     else misses.push({ form, text, want, got: got.slice(0, 3) });
   };
-  for (const form of ['name', 'path#name', 'file'] as const) scores.push({ form, asked: 0, hit1: 0, hit3: 0 });
+  for (const form of ['name', 'path#name', 'file', 'seek'] as const) scores.push({ form, asked: 0, hit1: 0, hit3: 0 });
   for (const n of seededSample(symbols, perForm, seed)) {
     const q = n.qualifiedName!;
     const dot = q.lastIndexOf('.');
@@ -103,6 +109,7 @@ export async function scoreTypos(call: CallVerb, engine: CodeGraphEngine, perFor
     const bare = n.kind === 'method' ? typoQ : last;
     await ask('name', bare, (id) => family(id) === family(n.id) || (qualified.get(q)?.has(id) ?? false), n.id);
     await ask('path#name', `${n.path}#${typoQ}`, (id) => family(id) === family(n.id), n.id);
+    await ask('seek', bare, (id) => family(id) === family(n.id) || (qualified.get(q)?.has(id) ?? false), n.id);
   }
   for (const f of seededSample(files, perForm, seed + 1)) {
     const base = f.label.replace(/\.[^.]*$/, '');

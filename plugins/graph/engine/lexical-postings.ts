@@ -12,12 +12,16 @@ import { LineReader, Postings, type TextSource } from './lexical-buffers.ts';
 import { baseTermId, FIELD_NAMES, FLAG_ACCESSOR, FLAG_TEST, type BaseIndex } from './lexical-build.ts';
 import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
 import { runQuery, Touched, type Source } from './lexical-query.ts';
+import { boundedEdits } from './near-names.ts';
 
 /** BM25 saturation constant. */
 export const K1 = 1.2;
 const MAX_PREFIX_EXPANSIONS = 12;
 /** A synonym's share of its own idf when it stands in for a query word. */
 const SYNONYM_WEIGHT = 0.5;
+/** A word the index has never seen stands for the index's words a slip away from it (`clinet` → client), at this weight. */
+const CORRECTION_WEIGHT = 0.8;
+const MAX_CORRECTIONS = 3;
 
 /** The postings of one graph's nodes: a full build's, patched node by node. */
 export abstract class IndexedPostings {
@@ -206,6 +210,35 @@ export abstract class IndexedPostings {
     return out.slice(0, MAX_PREFIX_EXPANSIONS);
   }
 
+  /**
+   * Vocabulary terms a slip away from a term of ≥ 5 letters the index has never seen (`clinet` →
+   * client, `asyncclinet` → asyncclient): one edit up to 8 letters, two beyond (a swap of neighbours
+   * is one), the first letter the same (where slips are rarest, and it keeps the scan to one stretch
+   * of the sorted vocabulary). Nearest first, then the commoner; at most MAX_CORRECTIONS.
+   */
+  corrections(term: string): string[] {
+    if (term.length < 5) return [];
+    const cap = term.length <= 8 ? 1 : 2;
+    const vocab = this.sortedVocabulary();
+    const first = term[0];
+    let lo = 0;
+    let hi = vocab.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (vocab[mid] < first) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: { term: string; edits: number; df: number }[] = [];
+    for (let k = lo; k < vocab.length && vocab[k][0] === first; k++) {
+      const t = vocab[k];
+      if (Math.abs(t.length - term.length) > cap) continue;
+      const edits = boundedEdits(t, term, cap, false);
+      if (edits <= cap) found.push({ term: t, edits, df: this.documentFrequency(t) });
+    }
+    found.sort((a, b) => a.edits - b.edits || b.df - a.df || (a.term < b.term ? -1 : 1));
+    return found.slice(0, MAX_CORRECTIONS).map((f) => f.term);
+  }
+
   /** Vocabulary terms of ≥ 4 letters that are proper prefixes of a term of ≥ 6 (its abbreviations). */
   abbreviations(term: string): string[] {
     const out: string[] = [];
@@ -236,6 +269,16 @@ export abstract class IndexedPostings {
       if (end > start || delta) sources.push({ bit, idf, start, end, delta });
     };
     q.terms.forEach((term, bit) => {
+      if (q.idf[bit] === 0) {
+        // A slip (`HTTPTrasnport`): the word counts as its corrections do, in coverage too.
+        const fixes = this.corrections(term.term);
+        for (const t of fixes) {
+          const idf = this.idf(t) * CORRECTION_WEIGHT;
+          add(t, bit, idf);
+          if (idf > q.idf[bit]) q.idf[bit] = idf;
+        }
+        if (fixes.length) return;
+      }
       if (q.idf[bit] === 0 && !term.expand && term.synonyms.length === 0) return;
       add(term.term, bit, q.idf[bit]);
       // Prefixes reach what stemming does not (`conn` → `connect`), at a fraction of the weight.

@@ -457,6 +457,14 @@ describe('seek finds the function doing the work', function () {
     assert.equal((await seek('how is a route found'))[0]?.id, 'function:src/events.ts#findRoute');
   });
 
+  it('reads a word it has never seen as the indexed words a slip away ("retryReqeust", "hedaer line"), and leaves known words alone', async () => {
+    assert.equal((await seek('retyrRequest'))[0]?.id, 'function:src/http/retry.ts#retryRequest');
+    assert.equal((await seek('hedaer line'))[0]?.id, 'function:net/headers.py#parse_header_line');
+    assert.equal((await seek('findRoutte'))[0]?.id, 'function:src/events.ts#findRoute');
+    // A word of four letters is left as it is: too many words are one slip from it.
+    assert.equal((await seek('xyzw')).length, 0);
+  });
+
   it('matches words programmers use for one another ("wait" finds sleep and backoff), below the word itself', async () => {
     // No code says "wait"; the backoff loop and `sleep` do what it asks.
     const hits = await seek('how long to wait', { node_types: ['function'] });
