@@ -139,6 +139,13 @@ describe('core verbs on a fixture repository', function () {
     assert.equal(ranked.paths.at(-1).path, 'tests/cart.test.ts', 'a test nobody depends on ranks last');
   });
 
+  it('glob reads a pattern anchored with "/" or spelled with the workspace path as workspace-relative, and says so when nothing matches', async () => {
+    for (const pattern of ['/src/*.ts', `${ws}/src/*.ts`, './src/*.ts']) assert.deepEqual((await h.call('glob', { agent_id: 'a', pattern })).json.paths, ['src/cart.ts', 'src/math.ts'], pattern);
+    const none = (await h.call('glob', { agent_id: 'a', pattern: 'lib/**/*.rs' })).json;
+    assert.equal(none.total, 0);
+    assert.match(none.note, /no file of the graph \(\d+ files\) matches "lib\/\*\*\/\*\.rs"; patterns are relative to the workspace root/);
+  });
+
   it('metrics reports LOC, degrees and PageRank, sorted as asked', async () => {
     const { json } = await h.call('metrics', { agent_id: 'a', node_types: ['function', 'method'], sort: 'in_degree_desc', top_k: 50 });
     const degrees = json.nodes.map((n: { in_degree: number }) => n.in_degree);
