@@ -47,8 +47,9 @@ function wantedOf(text: string, keepCase = false): Wanted | null {
     .replace(/^\.\//, '');
   if (!keepCase) t = t.toLowerCase();
   if (!t) return null;
+  // `path#Name`; a `#` right after a dot starts a private name (`Driver.#connect`), not a name after a path.
   const hash = t.indexOf('#');
-  if (hash >= 0) {
+  if (hash >= 0 && t[hash - 1] !== '.') {
     const name = t.slice(hash + 1);
     const dot = name.lastIndexOf('.');
     return { path: t.slice(0, hash) || null, name: name || null, last: dot > 0 ? name.slice(dot + 1) : null, base: null };

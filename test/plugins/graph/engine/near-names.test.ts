@@ -34,3 +34,18 @@ describe('boundedEdits (the did-you-mean distance)', () => {
     assert.equal(boundedEdits('abcdefgh', 'ab', 2), 3, 'more than the cap: cap + 1');
   });
 });
+
+describe('nearNames (did-you-mean over the graph)', () => {
+  it('reads `Class.#name` as a private member, not as a path and a name', async () => {
+    const { CodeGraph } = await import('../../../../plugins/graph/engine/graph.ts');
+    const { nearNames } = await import('../../../../plugins/graph/engine/near-names.ts');
+    const g = new CodeGraph();
+    const node = (id: string, kind: string, label: string, path: string, qualifiedName?: string) => ({ id, kind, label, path, startLine: 1, endLine: 2, language: 'typescript', ...(qualifiedName ? { qualifiedName } : {}) }) as never;
+    g.upsertNode(node('file:src/driver.ts', 'file', 'driver.ts', 'src/driver.ts'));
+    g.upsertNode(node('class:src/driver.ts#Driver', 'class', 'Driver', 'src/driver.ts', 'Driver'));
+    g.upsertNode(node('method:src/driver.ts#Driver.#acquire', 'method', '#acquire', 'src/driver.ts', 'Driver.#acquire'));
+    g.upsertNode(node('method:src/pool.ts#Pool.acquire', 'method', 'acquire', 'src/pool.ts', 'Pool.acquire'));
+    assert.equal(nearNames(g, 'Driver.#acqiure', 3)[0], 'method:src/driver.ts#Driver.#acquire');
+    assert.equal(nearNames(g, 'src/driver.ts#Driver.#acqiure', 3)[0], 'method:src/driver.ts#Driver.#acquire');
+  });
+});
