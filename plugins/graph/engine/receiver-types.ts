@@ -238,6 +238,9 @@ export interface Chain {
   steps: ChainStep[];
 }
 
+/** A Python conditional value `a if c else b`: its two branches (the condition dropped). */
+export const PY_CONDITIONAL = /^(.+?)\s*\bif\b.+?\belse\b\s*(.+)$/;
+
 const CHAIN_HEAD = /^(?:await\s+|new\s+|yield\s+|&|\*|!)*([\p{ID_Start}_$][\p{ID_Continue}$]*)/u;
 
 /** Splits an elided value (`r.NewRoute().Methods()`, `Foo::new()`, `&Foo{}`, `new a.B<C>()`) into steps. */

@@ -7,7 +7,7 @@
 import { RETURN_BINDING, type ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
-import { bindingAt, builtinMethodResult, elementOf, nthOf, parseChain, parseType, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
+import { bindingAt, builtinMethodResult, elementOf, nthOf, parseChain, parseType, PY_CONDITIONAL, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
 import { JAVA_LANG } from './java-names.ts';
 import { innerType, javaQualifiedType, outsideBase, submodule } from './receiver-lookups.ts';
 import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
@@ -141,7 +141,6 @@ function callOf(ctx: ReceiverContext, cls: number, conf: number): TypeValue | nu
 }
 
 // `A if cond else B` (brackets and strings already elided, so neither branch hides an `if`).
-const PY_CONDITIONAL = /^(.+?)\s*\bif\b.+?\belse\b\s*(.+)$/;
 
 /** `A if c else B`: the type both branches agree on (a `None` branch counts as an Optional). */
 function conditionalValue(ctx: ReceiverContext, a: string, b: string, at: Position): TypeValue | null {

@@ -5,6 +5,19 @@
  */
 import { createHash } from 'node:crypto';
 import { RETURN_BINDING, type ExtractedBinding, type FileExtraction } from './extraction.ts';
+import { parseChain, PY_CONDITIONAL } from './receiver-types.ts';
+
+/**
+ * Whether a `return` binding can give a type where the result is inferred (resolve-receivers.ts
+ * `inferredReturn`): a cast's type, a plain chain (`p`, `cls(app)`, `self.make()`), a conditional.
+ * A literal or an operator (`0`, `"x"`, `[]`, `a + b`) cannot, and one such return makes the whole
+ * inference unknown: such a function keeps nothing.
+ */
+function typable(b: ExtractedBinding): boolean | null {
+  if (b.type !== undefined) return true;
+  if (b.value === undefined) return null; // not read
+  return PY_CONDITIONAL.test(b.value) || parseChain(b.value) !== null;
+}
 
 /** Return types and fields of a file's symbols, kept after its extraction is dropped. */
 export interface TypeFacts {
@@ -71,7 +84,8 @@ export function returnBindings(extraction: FileExtraction): Map<string, Extracte
   for (const [scope, list] of byScope) {
     if (declared.has(scope)) continue;
     const kept = list.filter((b) => b.name === RETURN_BINDING).slice(0, 4);
-    if (kept.length === 0) continue;
+    const read = kept.map(typable).filter((t) => t !== null);
+    if (read.length === 0 || read.includes(false)) continue; // its result could not be inferred: nothing to keep
     const wanted = kept.map((b) => b.value ?? '');
     for (let i = 0; i < wanted.length && kept.length < MAX_INFERRED_BINDINGS; i++) {
       const head = /^(?:await\s+)?([A-Za-z_]\w*)/.exec(wanted[i])?.[1];

@@ -134,6 +134,23 @@ describe('the graph builder kept lean', () => {
     assert.equal(typeFactsOf(light).signature, typeFactsOf(full).signature);
   });
 
+  it('keeps nothing for a function one of whose returns is a literal or an operator (its result cannot be inferred)', () => {
+    const full = extraction('a.py', 'python', {
+      symbols: [sym('class', 'A', 1, 3), sym('function', 'make', 4, 8), sym('function', 'pick', 9, 12), sym('function', 'count', 13, 14)],
+      bindings: [
+        { scope: 'make', name: 'p', line: 5, source: 'assign', value: 'A()' },
+        { scope: 'make', name: RETURN_BINDING, line: 6, source: 'assign', value: 'p' },
+        { scope: 'make', name: RETURN_BINDING, line: 7, source: 'assign', value: '0' },
+        { scope: 'pick', name: RETURN_BINDING, line: 10, source: 'assign', value: 'A() if ok else B()' },
+        { scope: 'pick', name: RETURN_BINDING, line: 11, source: 'assign', value: 'cast', type: 'A' },
+        { scope: 'count', name: RETURN_BINDING, line: 14, source: 'assign', value: 'a + b' },
+      ],
+    });
+    const facts = typeFactsOf(lightExtraction(full));
+    assert.deepEqual([...facts.inferred.keys()], ['pick'], 'make returns 0 on one path and count an operator: neither result has a type');
+    assert.deepEqual(lightExtraction(full).bindings?.map((b) => b.scope), ['pick', 'pick'], 'their locals are not kept either');
+  });
+
   it('makes one link scope per file, shared with the tables, and re-links a caller whose receiver type reads a return type an edit changed', () => {
     const lib = (ret: string) => extraction('lib.py', 'python', { symbols: [sym('function', 'make', 1, 2, { returnType: ret }), sym('class', 'A', 3, 6), sym('method', 'go', 4, 5, { parent: 'A' }), sym('class', 'B', 7, 10), sym('method', 'go', 8, 9, { parent: 'B' })] });
     const user = extraction('user.py', 'python', {
