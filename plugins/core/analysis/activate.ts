@@ -6,7 +6,8 @@ import { DEPENDENCY_RELATIONS } from '../../graph/api.ts';
 import { nodeRef, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';
-import { activationReady, activateQuery, bridgingNodes, DIMENSIONS, explainActivation, type ActivatedNode, type Dimension } from './query-activation.ts';
+import { activationReady, activateQuery, DIMENSIONS, type ActivatedNode, type Dimension } from './query-activation.ts';
+import { bridgingNodes, explainActivation } from './activation-results.ts';
 
 export const activateVerb = defineVerb({
   name: 'activate',

@@ -5,7 +5,8 @@ import { containerOf, yieldToLoop } from '../../graph/api.ts';
 import { nodeRef, NodeTypes } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';
-import { activationReady, activateQuery, DIMENSIONS, explainActivation, type ActivatedNode } from './query-activation.ts';
+import { activationReady, activateQuery, DIMENSIONS, type ActivatedNode } from './query-activation.ts';
+import { explainActivation } from './activation-results.ts';
 
 /** Above this many characters a span's tokens are estimated from a sample instead of counted. */
 const EXACT_CHARS = 60_000;

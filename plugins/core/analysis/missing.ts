@@ -11,7 +11,8 @@ import { DEPENDENCY_RELATIONS, RELATION_PHRASE } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, round3 } from './graph-call.ts';
-import { activationReady, activateQuery, bridgingNodes, DIMENSIONS } from './query-activation.ts';
+import { activationReady, activateQuery, DIMENSIONS } from './query-activation.ts';
+import { bridgingNodes } from './activation-results.ts';
 
 const MAX_GROUPS = 40;
 const MAX_SIBLINGS = 300;

@@ -20,10 +20,9 @@
 import type { CodeGraphEngine } from '../../graph/api.ts';
 import type { CodeGraph, GraphNode, NodeKind } from '../../graph/api.ts';
 import { membersBeforeTheirTypes, queryNames, tokenize } from '../../graph/api.ts';
-import { pathLine } from '../../graph/api.ts';
-import { degreeOrder, fileIndexOf, KIND_CODE, kindCodes, relationCounts } from '../../graph/api.ts';
+import { degreeOrder, fileIndexOf, kindCodes, relationCounts } from '../../graph/api.ts';
 import { MaxHeap } from '../../graph/api.ts';
-import { pathTo, propagate, reservePropagation, type Propagation, type PropagationOptions, type Seed } from '../../graph/api.ts';
+import { propagate, reservePropagation, type Propagation, type PropagationOptions, type Seed } from '../../graph/api.ts';
 import { CAUSAL_PROFILE, STRUCTURAL_PROFILE, without } from '../../graph/api.ts';
 import { lexicalSeeds, slicePace, warmFileIndex, warmSeedIndex, yieldToLoop } from '../../graph/api.ts';
 import { temporalProfile, temporalScore } from '../../graph/api.ts';
@@ -387,47 +386,4 @@ async function activateWith(dense: DenseScores, graph: GraphService, engine: Cod
     return byIndex.get(i) ?? 0;
   };
   return { results: ranked.slice(0, req.topK), ranked, scoreOf, candidates: candidates.length, words, seeds, structural, dimensionsUsed: used, unavailable, xlr, truncated };
-}
-
-/** Why a result is there: the words it matched, or its best path from a seed. */
-export function explainActivation(g: CodeGraph, outcome: ActivationOutcome, r: ActivatedNode): string {
-  const parts: string[] = [];
-  if (r.matched.length) parts.push(`matches ${r.matched.join(', ')}`);
-  if (outcome.structural && !r.seed) {
-    const hops = pathTo(outcome.structural, r.index);
-    if (hops.length) parts.push(pathLine(g, hops));
-  }
-  if (r.learned !== 1) parts.push(`learned ×${r.learned.toFixed(2)}`);
-  if (r.boost) parts.push(`boost +${r.boost.toFixed(2)}`);
-  return parts.join('; ') || 'activated';
-}
-
-/**
- * Nodes outside the results that connect several of them (the reference's "structural holes"):
- * at least two neighbours among the results, ranked by the summed score of those neighbours.
- */
-export function bridgingNodes(g: CodeGraph, results: readonly ActivatedNode[], limit: number): { index: number; neighbours: number[]; support: number }[] {
-  const inResults = new Map(results.map((r) => [r.index, r.score]));
-  const tally = new Map<number, { neighbours: Set<number>; support: number }>();
-  const kinds = kindCodes(g);
-  const visit = (from: number, to: number): void => {
-    if (inResults.has(to) || kinds[to] === KIND_CODE.module) return;
-    let t = tally.get(to);
-    if (!t) tally.set(to, (t = { neighbours: new Set(), support: 0 }));
-    if (!t.neighbours.has(from)) {
-      t.neighbours.add(from);
-      t.support += inResults.get(from)!;
-    }
-  };
-  for (const r of results) {
-    const v = r.index;
-    if (v + 1 >= g.outOffsets.length) continue;
-    for (let j = g.outOffsets[v]; j < g.outOffsets[v + 1]; j++) visit(v, g.edgeTarget[g.outEdges[j]]);
-    for (let j = g.inOffsets[v]; j < g.inOffsets[v + 1]; j++) visit(v, g.edgeSource[g.inEdges[j]]);
-  }
-  return [...tally]
-    .filter(([, t]) => t.neighbours.size >= 2)
-    .map(([index, t]) => ({ index, neighbours: [...t.neighbours], support: t.support }))
-    .sort((a, b) => b.support - a.support || a.index - b.index)
-    .slice(0, limit);
 }

@@ -23,6 +23,18 @@ const SYNONYM_WEIGHT = 0.5;
 const CORRECTION_WEIGHT = 0.8;
 const MAX_CORRECTIONS = 3;
 
+/** The first index of a sorted list whose entry is not below `value`. */
+function lowerBound(sorted: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The postings of one graph's nodes: a full build's, patched node by node. */
 export abstract class IndexedPostings {
   /**
@@ -197,13 +209,7 @@ export abstract class IndexedPostings {
   /** Vocabulary terms starting with `prefix` (not equal to it), shortest first, capped. */
   expand(prefix: string): string[] {
     const vocab = this.sortedVocabulary();
-    let lo = 0;
-    let hi = vocab.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (vocab[mid] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(vocab, prefix);
     const out: string[] = [];
     for (let k = lo; k < vocab.length && vocab[k].startsWith(prefix); k++) if (vocab[k] !== prefix) out.push(vocab[k]);
     out.sort((a, b) => a.length - b.length);
@@ -221,13 +227,7 @@ export abstract class IndexedPostings {
     const cap = term.length <= 8 ? 1 : 2;
     const vocab = this.sortedVocabulary();
     const first = term[0];
-    let lo = 0;
-    let hi = vocab.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (vocab[mid] < first) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(vocab, first);
     const found: { term: string; edits: number; df: number }[] = [];
     for (let k = lo; k < vocab.length && vocab[k][0] === first; k++) {
       const t = vocab[k];
@@ -269,8 +269,10 @@ export abstract class IndexedPostings {
       if (end > start || delta) sources.push({ bit, idf, start, end, delta });
     };
     q.terms.forEach((term, bit) => {
-      if (q.idf[bit] === 0) {
-        // A slip (`HTTPTrasnport`): the word counts as its corrections do, in coverage too.
+      // A slip (`HTTPTrasnport`): the word counts as its corrections do, in coverage too. Not the start of
+      // known words, nor a one-word query's whole identifier (`handle` is its word's: `handl`, not `handler`).
+      const oneWord = term.whole && q.terms.some((t) => !t.whole && t.word === term.word);
+      if (q.idf[bit] === 0 && !oneWord && (!term.expand || this.expand(term.term).length === 0)) {
         const fixes = this.corrections(term.term);
         for (const t of fixes) {
           const idf = this.idf(t) * CORRECTION_WEIGHT;
