@@ -272,7 +272,8 @@ export abstract class IndexedPostings {
       // A slip (`HTTPTrasnport`): the word counts as its corrections do, in coverage too. Not the start of
       // known words, nor a one-word query's whole identifier (`handle` is its word's: `handl`, not `handler`).
       const oneWord = term.whole && q.terms.some((t) => !t.whole && t.word === term.word);
-      if (q.idf[bit] === 0 && !oneWord && (!term.expand || this.expand(term.term).length === 0)) {
+      const expansions = term.expand ? this.expand(term.term) : [];
+      if (q.idf[bit] === 0 && !oneWord && expansions.length === 0) {
         const fixes = this.corrections(term.term);
         for (const t of fixes) {
           const idf = this.idf(t) * CORRECTION_WEIGHT;
@@ -285,7 +286,7 @@ export abstract class IndexedPostings {
       add(term.term, bit, q.idf[bit]);
       // Prefixes reach what stemming does not (`conn` → `connect`), at a fraction of the weight.
       if (term.expand) {
-        for (const t of this.expand(term.term)) add(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length));
+        for (const t of expansions) add(t, bit, this.idf(t) * 0.4 * (term.term.length / t.length));
         // ...and abbreviations reach the long word (`func`, `param`, `config` for function, parameters, configuration).
         for (const t of this.abbreviations(term.term)) add(t, bit, this.idf(t) * 0.4 * (t.length / term.term.length));
       }

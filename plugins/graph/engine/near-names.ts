@@ -13,6 +13,7 @@
  * on a 100,000-node graph.
  */
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
+import { isTestNode } from './lexical-text.ts';
 import { runSteps, runStepsPaced } from './steps.ts';
 
 /** Nodes compared between two steps of the scan (a pace may yield there). */
@@ -24,7 +25,6 @@ function allowedEdits(length: number): number {
 }
 
 const KIND_ORDER: Partial<Record<NodeKind, number>> = { class: 0, interface: 0, type: 0, function: 0, file: 0, method: 1 };
-const TEST_PATH = /(^|\/)(tests?|__tests__|spec)\/|(^|\/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$/i;
 
 /** What the argument names, lower-cased: a path and/or a (possibly qualified) name. */
 interface Wanted {
@@ -160,11 +160,11 @@ function* nearNamesSteps(g: CodeGraph, text: string, limit: number, kinds?: read
     if (n.kind === 'file') {
       if (dir !== null && pathIs(n.path.slice(0, Math.max(0, n.path.length - n.label.length - 1)), dir)) place = 0;
     } else if (want.path !== null && pathIs(n.path, want.path)) place = 0;
-    found.push({ node: n, place, edits, caseEdits: Math.min(editsTo(n, asTyped, false), edits + 3), kind: KIND_ORDER[n.kind] ?? 2, test: TEST_PATH.test(n.path) ? 1 : 0 });
+    found.push({ node: n, place, edits, caseEdits: Math.min(editsTo(n, asTyped, false), edits + 3), kind: KIND_ORDER[n.kind] ?? 2, test: isTestNode(n) ? 1 : 0 });
   }
   found.sort((a, b) => a.place - b.place || a.edits - b.edits || a.caseEdits - b.caseEdits || a.kind - b.kind || a.test - b.test || (a.node.id < b.node.id ? -1 : a.node.id > b.node.id ? 1 : 0));
   // Past the best, one edit more at most: `ratio` → `atoi` three edits away says nothing useful.
-  const worst = found.length ? Math.min(...found.filter((c) => c.place === found[0].place).map((c) => c.edits)) + 1 : 0;
+  const worst = found.length ? found[0].edits + 1 : 0; // sorted: the first is the best of its place
   return found.filter((c) => c.edits <= worst).slice(0, limit).map((c) => c.node.id);
 }
 

@@ -49,3 +49,23 @@ describe('nearNames (did-you-mean over the graph)', () => {
     assert.equal(nearNames(g, 'src/driver.ts#Driver.#acqiure', 3)[0], 'method:src/driver.ts#Driver.#acquire');
   });
 });
+
+describe('didYouMeanPaced (the did-you-mean scan a request handler runs)', () => {
+  it('gives the event loop a turn every few thousand nodes and answers as the one-piece scan does', async () => {
+    const { CodeGraph } = await import('../../../../plugins/graph/engine/graph.ts');
+    const { didYouMeanPaced, nearNames } = await import('../../../../plugins/graph/engine/near-names.ts');
+    const g = new CodeGraph();
+    for (let i = 0; i < 20_000; i++) {
+      const name = `handler${i}`;
+      g.upsertNode({ id: `function:src/h${i % 50}.ts#${name}`, kind: 'function', label: name, path: `src/h${i % 50}.ts`, startLine: 1, endLine: 2, language: 'typescript', qualifiedName: name } as never);
+    }
+    let paces = 0;
+    const got = await didYouMeanPaced(g, 'hanlder123', [], 3, async () => {
+      paces++;
+      await new Promise((r) => setImmediate(r));
+    });
+    assert.ok(paces >= 4, `a pace between steps of the scan: ${paces}`);
+    assert.deepEqual(got, nearNames(g, 'hanlder123', 3));
+    assert.equal(got[0], 'function:src/h23.ts#handler123');
+  });
+});
