@@ -248,8 +248,20 @@ export class FederatedEngine extends CodeGraphEngine {
 
   override readFile(userPath: string): FileContent {
     const { member, rest } = this.memberOf(userPath);
-    const f = member.engine.readFile(rest);
-    return { ...f, path: `${member.name}${NAMESPACE_SEPARATOR}${f.path}` };
+    try {
+      const f = member.engine.readFile(rest);
+      return { ...f, path: `${member.name}${NAMESPACE_SEPARATOR}${f.path}` };
+    } catch (error) {
+      // The member's hint names its own paths; the view's take the `<repo>::` prefix.
+      if (!(error instanceof EngineError) || error.code !== EngineErrorCodes.PATH_NOT_FOUND) throw error;
+      throw new EngineError(error.code, error.message, this.missingFileHint(userPath));
+    }
+  }
+
+  /** The member's files near the path's rest, as `<repo>::path`. */
+  override nearFilePaths(userPath: string, limit = 3): string[] {
+    const { member, rest } = this.memberOf(userPath);
+    return member.engine.nearFilePaths(rest, limit).map((path) => `${member.name}${NAMESPACE_SEPARATOR}${path}`);
   }
 
   override fileExtraction(path: string): FileExtraction | null {

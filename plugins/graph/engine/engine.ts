@@ -354,9 +354,14 @@ export class CodeGraphEngine extends EnginePersistence {
     }
   }
 
+  /** The paths of the graph's files a few edits away from `userPath` (nearest first, at most `limit`), as a file argument takes them. */
+  nearFilePaths(userPath: string, limit = 3): string[] {
+    return nearNames(this.graph, userPath, limit, ['file']).map((id) => this.graph.get(id)!.path);
+  }
+
   /** What to tell an agent whose path names no file: the graph's files a few edits away, else how to list them. */
   missingFileHint(userPath: string): string {
-    const near = nearNames(this.graph, userPath, 3, ['file']).map((id) => `"${this.graph.get(id)!.path}"`);
+    const near = this.nearFilePaths(userPath).map((path) => `"${path}"`);
     return near.length ? `did you mean ${near.join(', ')}? Pass one of these paths (or list files with glob or seek)` : 'list files with glob or seek, then pass one of their paths';
   }
 }

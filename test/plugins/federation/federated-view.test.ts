@@ -93,6 +93,12 @@ describe('the federated view (graph verbs after federate)', function () {
     assert.ok(v.symbols.some((s: any) => s.id === 'lib::function:src/index.ts#parseLedger'), JSON.stringify(v.symbols));
     const out = (await h!.call('view', { agent_id: 'a', file_path: 'lib::../app/src/main.ts' })).json;
     assert.equal(out.error.code, 'M1ND_ERR_PATH_ESCAPE', JSON.stringify(out));
+    // A slip in the path: the files suggested are the view's (`<repo>::path`), so passing one back works.
+    const slip = (await h!.call('view', { agent_id: 'a', file_path: 'lib::src/indx.ts' })).json;
+    assert.equal(slip.error.code, 'M1ND_ERR_PATH_NOT_FOUND', JSON.stringify(slip));
+    assert.match(slip.error.hint, /did you mean "lib::src\/index\.ts"/, JSON.stringify(slip));
+    const own = (await h!.call('view', { agent_id: 'a', file_path: 'src/mian.ts' })).json;
+    assert.match(own.error.hint, /did you mean "app::src\/main\.ts"/, JSON.stringify(own));
   });
 
   it('follows an edit of the app: the view is rebuilt and the cross edges recomputed', async () => {
