@@ -56,4 +56,38 @@ describe('tokenizerReady with no rank table cached', function () {
     assert.equal(r.load, 'worker');
     assert.deepEqual(r.ours, r.theirs);
   });
+
+  it('loads the counter\'s modules each in an event-loop turn of its own, for a table built off-thread and for a cached one', () => {
+    // Each first top-level require of gpt-tokenizer's counter modules is stamped with the loop turn it ran in (a
+    // setImmediate chain counts turns); in one turn they held the loop ~60 ms in a server from sources.
+    const cache = mkdtempSync(path.join(tmpdir(), 'm1nd-tokens-turns-'));
+    const turns = () => {
+      const script = `
+        import Module from 'node:module';
+        import { tokenizerReady, useTokenizerCache, tokenizerRankLoad } from './core/tokens.ts';
+        useTokenizerCache(${JSON.stringify(cache)});
+        let turn = 0, running = true;
+        const tick = () => { turn++; if (running) setImmediate(tick); };
+        setImmediate(tick);
+        const seen = [];
+        let depth = 0;
+        const load = Module._load;
+        Module._load = function (request, ...rest) {
+          const top = depth === 0 && /^gpt-tokenizer\\/cjs\\/(BytePairEncodingCore|modelParams|utfUtil)$/.test(request);
+          if (top && !seen.some((s) => s.request === request)) seen.push({ request, turn });
+          depth++;
+          try { return load.call(this, request, ...rest); } finally { depth--; }
+        };
+        await tokenizerReady();
+        running = false;
+        console.log(JSON.stringify({ load: tokenizerRankLoad(), seen }));`;
+      return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as { load: string; seen: { request: string; turn: number }[] };
+    };
+    for (const expected of ['worker', 'table']) {
+      const r = turns();
+      assert.equal(r.load, expected);
+      assert.equal(r.seen.length, 3, JSON.stringify(r));
+      assert.equal(new Set(r.seen.map((x) => x.turn)).size, 3, `each module in a turn of its own: ${JSON.stringify(r)}`);
+    }
+  });
 });
