@@ -37,6 +37,21 @@ const PLAIN_TYPES: ReadonlySet<string> = new Set(['String', 'CharSequence', 'Num
 
 const FINAL_TYPES: ReadonlySet<string> = new Set([...PLAIN_TYPES].filter((t) => t !== 'CharSequence' && t !== 'Number'));
 
+/** The type an argument that is a lambda or a method reference has (`:->` from the parser): any functional interface. */
+export const FUNCTIONAL_ARG = '->';
+
+/**
+ * JDK types no lambda or method reference converts to: classes, and interfaces with more than one
+ * abstract method (`Iterable`, `Comparable`, `Runnable`, `Closeable`, `Readable`, `Flushable` are
+ * functional, so not here).
+ */
+const NOT_FUNCTIONAL: ReadonlySet<string> = new Set([
+  'Object', 'String', 'CharSequence', 'Number', 'StringBuilder', 'StringBuffer', 'Class', 'Type', 'Appendable', 'Enum', 'Thread',
+  'Collection', 'List', 'Set', 'SortedSet', 'NavigableSet', 'Queue', 'Deque', 'Map', 'SortedMap', 'NavigableMap', 'Iterator', 'ListIterator',
+  'ArrayList', 'LinkedList', 'ArrayDeque', 'HashSet', 'LinkedHashSet', 'TreeSet', 'HashMap', 'LinkedHashMap', 'TreeMap', 'Optional',
+  'File', 'Path', 'URL', 'URI', 'Charset', 'InputStream', 'OutputStream', 'Reader', 'Writer', 'BigDecimal', 'BigInteger', 'Pattern', 'Matcher',
+]);
+
 /** Narrows a Java call's targets to the overloads its arguments fit; other answers pass through. */
 export function pickOverloads(r: NameResolution, call: ExtractedCall, path: string, argType: ArgTypeOf, tables: SymbolTables, deps: Dependencies, outside?: (cls: number) => boolean): NameResolution {
   const args = call.args;
@@ -159,11 +174,19 @@ function choose(cands: readonly number[], args: readonly string[], argType: ArgT
     if (!out) known.set(type, (out = supertypes(type, tables, deps)));
     return out;
   };
+  const takesLambda = (type: string): boolean => {
+    if (type.length === 1) return true; // a type variable
+    if (WIDENS_TO[type] !== undefined || type.endsWith('[]') || NOT_FUNCTIONAL.has(type)) return false;
+    // A class of the workspace (an enum, a record, an abstract class) is no interface; unknown types may be.
+    deps.push(type);
+    const named = tables.named(type).map((i) => tables.node(i).kind);
+    return !(named.includes('class') && !named.includes('interface'));
+  };
   const best = (list: readonly number[]): number[] => {
     let out: number[] = [];
     let bestScore = -1;
     for (const c of list) {
-      const score = typeScore(tables.paramsOf(c) ?? [], types, supers);
+      const score = typeScore(tables.paramsOf(c) ?? [], types, supers, takesLambda);
       if (score < 0) continue;
       if (score > bestScore) {
         out = [c];
@@ -198,12 +221,12 @@ function sameClassNearer(c: number, prev: number, at: CallSite, tables: SymbolTa
 
 /**
  * How well arguments of known static types fit a parameter list, or -1 when one plainly cannot be
- * passed. Java's phases first (JLS 15.12.2): a list the arguments fit without boxing or unboxing beats
+ * passed (a lambda or method reference to anything but a possible functional interface). Java's phases first (JLS 15.12.2): a list the arguments fit without boxing or unboxing beats
  * any that needs them (+1000). Then 20 per exact type, 10 per argument of a subtype, a primitive
  * widened less a step per type it passes: the nearest primitive is the most specific (`int` picks
  * `long` over `float` over `double`). Arguments of unknown type count for every list.
  */
-function typeScore(params: readonly string[], types: readonly (string | undefined)[], supers: (type: string) => ReadonlySet<string>): number {
+function typeScore(params: readonly string[], types: readonly (string | undefined)[], supers: (type: string) => ReadonlySet<string>, takesLambda: (type: string) => boolean): number {
   let score = 0;
   let boxed = false;
   for (let i = 0; i < types.length; i++) {
@@ -212,6 +235,11 @@ function typeScore(params: readonly string[], types: readonly (string | undefine
     const param = params[Math.min(i, params.length - 1)] ?? '';
     // A varargs parameter takes an array of its type, or its elements one by one.
     const p = param.endsWith('...') && !a.endsWith('[]') ? baseType(param.slice(0, -3)) : baseTypeOf(param);
+    if (a === FUNCTIONAL_ARG) {
+      // A lambda or method reference converts to a functional interface only (JLS 15.27.3, 15.13.2).
+      if (!takesLambda(p)) return -1;
+      continue;
+    }
     if (p === a) {
       score += 20;
       continue;

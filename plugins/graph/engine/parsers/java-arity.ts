@@ -65,6 +65,8 @@ function argShape(a: Node, text: (n: Node) => string): string {
   if (INTEGER_LITERALS.has(a.type)) return /[lL]$/.test(text(a)) ? ':long' : ':int';
   if (a.type === 'identifier') return text(a);
   if (a.type === 'class_literal') return ':Class'; // `LocalDate.class`
+  // A lambda or a method reference: only a functional interface can take it (resolve-overloads.ts FUNCTIONAL_ARG).
+  if (a.type === 'lambda_expression' || a.type === 'method_reference') return ':->';
   // `this`, `this.state`, `state()`, `x.y()`, `xs[i]`: typed at resolution from bindings, fields and return types.
   if (EXPRESSIONS.has(a.type)) {
     const t = fold(text(a));

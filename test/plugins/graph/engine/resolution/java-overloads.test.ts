@@ -32,6 +32,25 @@ public class Loader {
     static void emit(char[] chars) {}
 }
 `,
+  [`${DIR}/Opener.java`]: `package com.ex;
+
+import java.io.File;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+public class Opener {
+    public static String open(File file, String charset) { return open(file.toPath(), charset); }
+    public static String open(Path path, String charset) { return open(() -> path.toString(), charset); }
+    public static String open(URL url, String charset) { return open(url::toString, charset); }
+    public static String open(Settings settings, String charset) { return ""; }
+    private static String open(Supplier<String> source, String charset) { return source.get(); }
+}
+`,
+  [`${DIR}/Settings.java`]: `package com.ex;
+
+public class Settings {}
+`,
   [`${DIR}/Base.java`]: `package com.ex;
 
 public class Base {
@@ -221,6 +240,13 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#2')), [M('App', 'App.two')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#3')), [M('App', 'App.three')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.load#4')), [M('App', 'App.ambiguous'), M('App', 'App.number'), M('App', 'App.typedParam')]);
+  });
+
+  it('passes a lambda or a method reference only to an overload whose parameter may be a functional interface (no JDK class, no class of ours)', async () => {
+    // Five overloads of one arity: `file.toPath()` is a Path; the lambda and `url::toString` can only be the Supplier.
+    assert.deepEqual(await callersOf(h, M('Opener', 'Opener.open#5')), [M('Opener', 'Opener.open#2'), M('Opener', 'Opener.open#3')]);
+    assert.deepEqual(await callersOf(h, M('Opener', 'Opener.open#2')), [M('Opener', 'Opener.open')]);
+    for (const other of ['Opener.open', 'Opener.open#3', 'Opener.open#4']) assert.deepEqual(await callersOf(h, M('Opener', other)), [], other);
   });
 
   it('types this, fields and method results passed as arguments', async () => {
