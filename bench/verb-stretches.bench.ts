@@ -80,8 +80,10 @@ const ARGS: Record<string, Record<string, unknown>> = {
   'impact?typo': { node_id: 'email/mesage.py' },
   'why?typo': { source: 'email/parser.py#Parser.parsestr', target: 'HeaderParsr' },
   'type_trace?typo': { target: 'BytesFeedParsr' },
+  // seek with a mistyped identifier: the near names lead (a paced scan over every label).
+  'seek?typo': { query: 'HeaderParsr.parsestr' },
 };
-/** `verb?case` names a second argument set for `verb`; such a case is expected to fail (an error path). */
+/** `verb?case` names a second argument set for `verb` (an error path or a slip; an error there is expected). */
 const verbOf = (key: string): string => key.split('?')[0];
 /** The verbs run when --verbs is not given. */
 const DEFAULT_VERBS = ['seek', 'scan_all', 'twins', 'layers', 'taint_trace'];

@@ -173,6 +173,11 @@ export function nearNames(g: CodeGraph, text: string, limit: number, kinds?: rea
   return runSteps(nearNamesSteps(g, text, limit, kinds));
 }
 
+/** `nearNames` with the scan in steps, `pace()` between them (a request handler's pace). */
+export async function nearNamesPaced(g: CodeGraph, text: string, limit: number, pace: () => Promise<void>, kinds?: readonly NodeKind[]): Promise<string[]> {
+  return (await runStepsPaced(nearNamesSteps(g, text, limit, kinds), pace)) ?? [];
+}
+
 function merged(text: string, typos: readonly string[], lexical: readonly string[], limit: number): string[] {
   const word = isWord(text);
   return [...new Set(word ? [...typos, ...lexical] : [...lexical, ...typos])].slice(0, limit);

@@ -97,4 +97,21 @@ describe('did-you-mean after a typo in a node argument', function () {
     assert.match(batch.files[0].hint, /^did you mean "z\/parser\.py"/);
     assert.deepEqual(batch.graph, { in_graph: false, reingested: false, note: 'no such file' }, 'nothing to ingest for a path with no file: no ingest, no claim about its language');
   });
+
+  it('leads seek with the names a mistyped identifier meant, and leaves names spelt right and free text to the words', async () => {
+    const seek = async (query: string, extra: object = {}) => (await h.call('seek', { agent_id: 'q', query, top_k: 5, ...extra })).json.results as { id: string; why: Record<string, unknown> }[];
+    const slip = await seek('HeaderParsr.parsestr');
+    assert.equal(slip[0].id, 'method:a/parser.py#HeaderParser.parsestr', JSON.stringify(slip));
+    assert.equal(slip[0].why.near_name, true);
+    assert.equal((await seek('FieldSpec.buildr'))[0].id, 'method:a/spec.py#FieldSpec.builder');
+    assert.equal((await seek('header_itmes'))[0].id, 'method:a/headers.py#Message.header_items');
+    // The kinds and the scope asked for hold for the near names too.
+    assert.ok(!(await seek('HeaderParsr', { node_types: ['function'] })).some((r) => r.id === 'class:a/parser.py#HeaderParser'));
+    assert.ok(!(await seek('HeaderParsr', { scope: 'z' })).some((r) => r.id === 'class:a/parser.py#HeaderParser'));
+    // Spelt right: the words' own ranking, unmarked; free text and a lone lower-case word are no identifiers.
+    const right = await seek('HeaderParser');
+    assert.equal(right[0].id, 'class:a/parser.py#HeaderParser');
+    assert.equal(right[0].why.near_name, undefined);
+    for (const q of ['split a line', 'parsr']) assert.ok((await seek(q)).every((r) => r.why.near_name === undefined), q);
+  });
 });
