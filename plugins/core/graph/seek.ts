@@ -33,7 +33,7 @@ export const seekVerb = defineVerb({
   stages: ['find', 'orient'],
   next: 'view',
   guide:
-    'A query that is one code identifier no node bears (`HeaderParsr.parsestr`, `parse_hedaer`: a dot, `#`, an underscore, a camelCase hump or a leading capital, no spaces) reads as a slip: the symbols whose name is a few edits away come first, marked `why.near_name`, then the words\' matches. A name spelt right, free text and a lone lower-case word are ranked by their words only.',
+    'A query that is one code identifier (`HeaderParsr.parsestr`, `parse_hedaer`: a dot, `#`, an underscore, a camelCase hump or a leading capital, no spaces) reads as a name: unless the first result bears it, the symbols that bear it or a name a few edits away (a slip) come first, marked `why.near_name`, then the words\' matches. Free text and a lone lower-case word are ranked by their words only.',
   handler: async (args, call) => {
     if (args.tier === 'medulla' || args.tier === 'all-brains') {
       throw new M1ndError(ErrorCodes.GRAPH_UNSUPPORTED_PARAM, `tier "${args.tier}" needs a shared cross-project store, which this server does not have`, {
@@ -104,8 +104,9 @@ const looksLikeIdentifier = (q: string): boolean => q.length >= 4 && IDENTIFIER.
 
 /**
  * An identifier that names no node is most likely a slip of the keyboard: the nodes whose name is a
- * few edits away (the did-you-mean scan of node arguments) lead the results, marked `why.near_name`;
- * the words' matches follow. Skipped when the first result already bears that name.
+ * few edits away (the did-you-mean scan of node arguments; those bearing it exactly first) lead the
+ * results, marked `why.near_name`; the words' matches follow. Skipped when the first result already
+ * bears that name.
  */
 async function withSlipsFirst(engine: CodeGraphEngine, query: string, results: SeekResult[], topK: number, kinds: readonly NodeKind[] | undefined, scope: string | undefined): Promise<SeekResult[]> {
   const q = query.trim();
