@@ -52,6 +52,14 @@ const JDK_STATIC_RESULTS: Readonly<Record<string, string>> = {
   'Objects.nonNull': 'boolean', 'Arrays.toString': 'String', 'Arrays.deepToString': 'String', 'Arrays.equals': 'boolean',
   'Arrays.hashCode': 'int', 'Math.sqrt': 'double', 'Math.pow': 'double', 'Math.floor': 'double', 'Math.ceil': 'double',
   'Math.random': 'double', 'Math.log': 'double', 'Math.exp': 'double', 'Thread.currentThread': 'Thread',
+  // Common factories of collections, paths, streams and optionals.
+  'Arrays.asList': 'List', 'List.of': 'List', 'List.copyOf': 'List', 'Set.of': 'Set', 'Set.copyOf': 'Set', 'Map.of': 'Map', 'Map.copyOf': 'Map',
+  'Collections.emptyList': 'List', 'Collections.singletonList': 'List', 'Collections.unmodifiableList': 'List', 'Collections.emptySet': 'Set',
+  'Collections.singleton': 'Set', 'Collections.unmodifiableSet': 'Set', 'Collections.emptyMap': 'Map', 'Collections.singletonMap': 'Map',
+  'Collections.unmodifiableMap': 'Map', 'Paths.get': 'Path', 'Path.of': 'Path', 'Files.newInputStream': 'InputStream',
+  'Files.newOutputStream': 'OutputStream', 'Files.newBufferedReader': 'BufferedReader', 'Files.newBufferedWriter': 'BufferedWriter',
+  'Files.readAllBytes': 'byte[]', 'Files.readString': 'String', 'Stream.of': 'Stream', 'Optional.of': 'Optional', 'Optional.ofNullable': 'Optional',
+  'Optional.empty': 'Optional', 'Charset.forName': 'Charset', 'Pattern.compile': 'Pattern',
 };
 
 /** The static type (as written) of argument `text` of a call at `caller`/`line`, or undefined. */

@@ -197,6 +197,7 @@ public abstract class Iter<T> {
   [`${DIR}/App.java`]: `package com.ex;
 
 import java.io.File;
+import java.util.Arrays;
 
 public class App {
     private String label;
@@ -207,6 +208,7 @@ public class App {
     void result() { Loader.check(build(1)); }
     void nested(Token.StartTag tag) { tag.label(); }
     void subtypes(java.util.Set<String> names, Child child) { Loader.join(names, ","); Loader.emit(child); }
+    void factory() { Loader.join(Arrays.asList("a", "b"), ","); }
     void one() { Loader.load("a"); }
     void two() { Loader.load("a", "utf8"); }
     void three(File f) { Loader.load(f, "x", 3); }
@@ -254,8 +256,8 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.check#2')), []);
   });
 
-  it('prefers the overload whose parameter is a supertype of the argument (JDK collections, workspace classes)', async () => {
-    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.join')), [M('App', 'App.subtypes')]);
+  it('prefers the overload whose parameter is a supertype of the argument (JDK collections, a JDK factory\'s result, workspace classes)', async () => {
+    assert.deepEqual(await callersOf(h, M('Loader', 'Loader.join')), [M('App', 'App.factory'), M('App', 'App.subtypes')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.join#2')), []);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit')), [M('App', 'App.subtypes')]);
     assert.deepEqual(await callersOf(h, M('Loader', 'Loader.emit#2')), []);
