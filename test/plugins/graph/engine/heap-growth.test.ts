@@ -44,7 +44,8 @@ describe('the heap growth bound of a full build', function () {
     assert.equal(out.status, 0, out.stderr);
     const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { liveMb: number; percent: number; released?: number });
     const steps = lines.slice(0, 3);
-    for (const s of steps) assert.equal(s.percent, growingPercentFor(s.liveMb * 1048576), JSON.stringify(lines));
+    // The child's live heap is read in whole MB a moment after the observer read it in bytes: a percent apart at most.
+    for (const s of steps) assert.ok(Math.abs(s.percent - growingPercentFor(s.liveMb * 1048576)) <= 1, JSON.stringify(lines));
     assert.equal(steps[0].percent, 25, JSON.stringify(lines));
     assert.ok(steps[1].percent < 25 && steps[1].percent > 10, JSON.stringify(lines));
     assert.equal(steps[2].percent, 10, JSON.stringify(lines));
