@@ -16,7 +16,7 @@ const JDK_RESULTS: Readonly<Record<string, string>> = {
   trim: 'String', strip: 'String', substring: 'String', toExternalForm: 'String', getMessage: 'String',
   byteValue: 'byte', shortValue: 'short', intValue: 'int', longValue: 'long', floatValue: 'float', doubleValue: 'double',
   booleanValue: 'boolean', charValue: 'char', length: 'int', size: 'int', hashCode: 'int', ordinal: 'int',
-  toPath: 'Path', toFile: 'File', toURI: 'URI', toCharArray: 'char[]', getBytes: 'byte[]',
+  toPath: 'Path', toFile: 'File', toURI: 'URI', toCharArray: 'char[]', getBytes: 'byte[]', getDeclaringClass: 'Class', getEnclosingClass: 'Class',
   getClass: 'Class', equals: 'boolean', isEmpty: 'boolean', contains: 'boolean', startsWith: 'boolean', endsWith: 'boolean',
 };
 

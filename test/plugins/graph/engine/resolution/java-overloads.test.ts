@@ -45,6 +45,8 @@ public class Opener {
     public static String open(URL url, String charset) { return open(url::toString, charset); }
     public static String open(Settings settings, String charset) { return ""; }
     private static String open(Supplier<String> source, String charset) { return source.get(); }
+    static String named(Class<?> type) { return type.getName(); }
+    static String named(Settings settings) { return ""; }
 }
 `,
   [`${DIR}/Settings.java`]: `package com.ex;
@@ -209,6 +211,7 @@ public class App {
     void nested(Token.StartTag tag) { tag.label(); }
     void subtypes(java.util.Set<String> names, Child child) { Loader.join(names, ","); Loader.emit(child); }
     void factory() { Loader.join(Arrays.asList("a", "b"), ","); }
+    void declaring(Thread.State state) { Opener.named(state.getDeclaringClass()); }
     void one() { Loader.load("a"); }
     void two() { Loader.load("a", "utf8"); }
     void three(File f) { Loader.load(f, "x", 3); }
@@ -249,6 +252,9 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('Opener', 'Opener.open#5')), [M('Opener', 'Opener.open#2'), M('Opener', 'Opener.open#3')]);
     assert.deepEqual(await callersOf(h, M('Opener', 'Opener.open#2')), [M('Opener', 'Opener.open')]);
     for (const other of ['Opener.open', 'Opener.open#3', 'Opener.open#4']) assert.deepEqual(await callersOf(h, M('Opener', other)), [], other);
+    // `getDeclaringClass()` is a `Class` whatever its receiver (an enum constant, a member).
+    assert.deepEqual(await callersOf(h, M('Opener', 'Opener.named')), [M('App', 'App.declaring')]);
+    assert.deepEqual(await callersOf(h, M('Opener', 'Opener.named#2')), []);
   });
 
   it('types this, fields and method results passed as arguments', async () => {
