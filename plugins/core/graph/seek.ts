@@ -1,6 +1,6 @@
 /** seek: purpose-oriented search (BM25F over names, signatures, docs, bodies, paths; kind priors), re-ranked by graph centrality. */
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { nearNamesPaced, slicePace, yieldToLoop, type CodeGraphEngine, type NodeKind } from '../../graph/api.ts';
+import { inScope, nearNamesPaced, scopePrefix, slicePace, yieldToLoop, type CodeGraphEngine, type NodeKind } from '../../graph/api.ts';
 import { NodeTypes, queryGraphOf, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 
@@ -119,10 +119,10 @@ async function withSlipsFirst(engine: CodeGraphEngine, query: string, results: S
   if (results.length > 0 && named(results[0].id)) return results;
   // The scan (~18 ms over 74K nodes) in 8 ms slices, the first in a turn of its own (after the query's).
   await yieldToLoop();
-  const under = scope ? scope.replace(/^\.\/+/, '').replace(/\/+$/, '') : '';
+  const under = scopePrefix(scope);
   const near = (await nearNamesPaced(engine.graph, q, 3, slicePace(8), kinds)).filter((id) => {
     const n = engine.graph.get(id)!;
-    return n.kind !== 'file' && (!under || n.path === under || n.path.startsWith(`${under}/`));
+    return n.kind !== 'file' && inScope(n.path, under);
   });
   if (near.length === 0) return results;
   const top = results[0]?.score ?? 0;

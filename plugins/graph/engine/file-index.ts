@@ -4,16 +4,11 @@
  */
 import { posix } from 'node:path';
 import { dirOf } from './resolve.ts';
+import { lowerBound } from './sorted-strings.ts';
 
 function insertSorted(list: string[], value: string): void {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo] !== value) list.splice(lo, 0, value);
+  const at = lowerBound(list, value);
+  if (list[at] !== value) list.splice(at, 0, value);
 }
 
 function removeSorted(map: Map<string, string[]>, key: string, value: string): void {

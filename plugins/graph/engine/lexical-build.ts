@@ -7,6 +7,7 @@ import type { GraphNode } from './graph.ts';
 import { IntRows, sortStrings, type TextSource } from './lexical-buffers.ts';
 import { FieldScanner } from './lexical-fields.ts';
 import { clearTextMemos, FIELDS, isTestNode, type FieldName } from './lexical-text.ts';
+import { lowerBound } from './sorted-strings.ts';
 
 /** Flag bit per node: the node lives in a test file. */
 export const FLAG_TEST = 1;
@@ -63,17 +64,8 @@ export interface NodeSlots {
 
 /** Term id of `term` in a base index's sorted vocabulary, or -1. */
 export function baseTermId(base: Pick<BaseIndex, 'vocabulary' | 'vocabIds'>, term: string): number {
-  const vocab = base.vocabulary;
-  let lo = 0;
-  let hi = vocab.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = vocab[mid];
-    if (v < term) lo = mid + 1;
-    else if (v > term) hi = mid - 1;
-    else return base.vocabIds[mid];
-  }
-  return -1;
+  const at = lowerBound(base.vocabulary, term);
+  return base.vocabulary[at] === term ? base.vocabIds[at] : -1;
 }
 
 /** Pass 1's state: the rows of every node indexed so far, and the build's term ids. */

@@ -13,6 +13,7 @@ import { baseTermId, FIELD_NAMES, FLAG_ACCESSOR, FLAG_TEST, type BaseIndex } fro
 import { analyzeQuery, type SeekHit, type SeekOptions } from './seek-scoring.ts';
 import { runQuery, Touched, type Source } from './lexical-query.ts';
 import { boundedEdits } from './near-names.ts';
+import { lowerBound } from './sorted-strings.ts';
 
 /** BM25 saturation constant. */
 export const K1 = 1.2;
@@ -22,18 +23,6 @@ const SYNONYM_WEIGHT = 0.5;
 /** A word the index has never seen stands for the index's words a slip away from it (`clinet` → client), at this weight. */
 const CORRECTION_WEIGHT = 0.8;
 const MAX_CORRECTIONS = 3;
-
-/** The first index of a sorted list whose entry is not below `value`. */
-function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** The postings of one graph's nodes: a full build's, patched node by node. */
 export abstract class IndexedPostings {

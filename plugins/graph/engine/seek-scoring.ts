@@ -23,6 +23,16 @@ export interface SeekOptions {
   graphRerank?: boolean;
 }
 
+/** A seek or activation `scope` as the path prefix it compares: no leading `./`, no trailing `/` ('' for none). */
+export function scopePrefix(scope: string | undefined): string {
+  return scope ? scope.replace(/^\.\/+/, '').replace(/\/+$/, '') : '';
+}
+
+/** Whether `path` is the `scopePrefix` `prefix` or under it ('' takes every path). */
+export function inScope(path: string, prefix: string): boolean {
+  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+}
+
 /** One seek hit with its score breakdown. */
 export interface SeekHit {
   id: string;
@@ -192,7 +202,7 @@ export function scoreCandidates(
   const topK = options.topK ?? 20;
   const minScore = options.minScore ?? 0.05;
   const kinds = options.kinds && options.kinds.length ? new Set(options.kinds) : null;
-  const scope = options.scope ? options.scope.replace(/^\.\/+/, '').replace(/\/+$/, '') : '';
+  const scope = scopePrefix(options.scope);
   // The ideal: every content term matched once in the name. A score of 1 means "named for the query".
   const nameSat = (FIELDS.name.weight * (k1 + 1)) / (FIELDS.name.weight + k1);
   let ideal = 0;
@@ -230,7 +240,7 @@ export function scoreCandidates(
     const n = graph.node(node);
     if (!n) continue;
     if (kinds && !kinds.has(n.kind)) continue;
-    if (scope && n.path !== scope && !n.path.startsWith(`${scope}/`)) continue;
+    if (!inScope(n.path, scope)) continue;
     const named = wholeHit && wholeTerm(n.label.replace(/\.[^.]+$/, '')) === q.whole;
     if (named) text = Math.min(1, text * 1.25 + 0.1); // the query names this node
     const callable = n.kind === 'function' || n.kind === 'method';
