@@ -17,6 +17,23 @@ export function sqliteDatabase(): typeof Database {
   return (sqlite ??= requireModule('better-sqlite3') as typeof Database);
 }
 
+/**
+ * better-sqlite3 loads its native binary on the first `new Database`, so a package whose install
+ * script never ran (npm 12 runs a dependency's install script only once approved) fails there with
+ * a list of a dozen paths. This names the cause and the command that fixes it; other errors pass.
+ */
+export function explainSqliteLoadError(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/Could not locate the bindings file|better_sqlite3\.node|NODE_MODULE_VERSION/.test(message)) return error;
+  const first = message.split('\n')[0].replace(/\s*Tried:\s*$/, '');
+  return new Error(
+    `the SQLite store cannot open: better-sqlite3's native binary is missing or built for another Node (${first}). ` +
+      'Its install script provides it: run `npm rebuild better-sqlite3` where m1nd is installed ' +
+      '(npm 12 runs it only when approved: `npm install-scripts approve better-sqlite3`, then rebuild).',
+    { cause: error },
+  );
+}
+
 /** Bumped when the stored layout or the meaning of stored extractions changes. */
 export const STORE_SCHEMA_VERSION = 1;
 
@@ -61,7 +78,12 @@ export function openStoreDatabase(dir: string, busyTimeoutMs = 10_000): { path: 
     writeFileSync(join(dir, '.gitignore'), '*\n');
   }
   const path = join(dir, 'm1nd.db');
-  const db = new (sqliteDatabase())(path, { timeout: busyTimeoutMs });
+  let db: Database.Database;
+  try {
+    db = new (sqliteDatabase())(path, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw explainSqliteLoadError(error);
+  }
   db.pragma('journal_mode = WAL');
   // FULL by default: memory-table writes are user data and survive power loss. Ingest commits
   // switch to NORMAL (see GraphStore.commitIngest): still atomic and crash-safe, without the fsync wait.

@@ -1,0 +1,38 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { explainSqliteLoadError, openStoreDatabase } from '../../../../plugins/graph/engine/store-schema.ts';
+
+describe('opening the SQLite store', () => {
+  it('names the missing native binary and the command that restores it, instead of a list of paths', () => {
+    // The text better-sqlite3's `bindings` loader throws when the install script never ran.
+    const raw = new Error('Could not locate the bindings file. Tried:\n → /x/node_modules/better-sqlite3/build/better_sqlite3.node\n → /x/node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    const explained = explainSqliteLoadError(raw) as Error;
+    assert.notEqual(explained, raw);
+    assert.match(explained.message, /native binary is missing/);
+    assert.match(explained.message, /npm rebuild better-sqlite3/);
+    assert.match(explained.message, /npm install-scripts approve better-sqlite3/);
+    assert.doesNotMatch(explained.message, /Release/, 'the tried paths are left in the cause');
+    assert.equal(explained.cause, raw);
+    const abi = new Error("The module '/x/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 127.");
+    assert.match((explainSqliteLoadError(abi) as Error).message, /built for another Node/);
+  });
+
+  it('lets every other error through unchanged', () => {
+    const other = new Error('SQLITE_CANTOPEN: unable to open database file');
+    assert.equal(explainSqliteLoadError(other), other);
+  });
+
+  it('still opens a store in WAL mode with the schema applied', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'm1nd-schema-'));
+    try {
+      const { db } = openStoreDatabase(join(dir, '.m1nd'));
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+      assert.ok(db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get());
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
