@@ -25,6 +25,7 @@ export async function renderVerbDocs(): Promise<string> {
       '',
       `${surface.counts.registry} verbs registered by the default bundle; advertised per tier: ${tiers.map((t) => `${t} ${gen.surfaceFor(t).counts.advertised}`).join(', ')}.`,
       'Every verb is callable in every tier; a tier only decides what `tools/list` shows. `help` documents each verb at run time.',
+      'Workspace paths (`path`, `file_path`, `scope`, …) are read one way by every verb: `src`, `./src/` and the workspace\'s own absolute path to `src` are the same; a `scope` keeps that path and what is under it (`src` keeps `src/a.ts`, not `src2/a.ts`), and `.` is the whole workspace. A path leaving the workspace is refused.',
       '',
     ];
     const families = new Map<string, typeof records>();

@@ -50,9 +50,8 @@ function fileReferences(file: string, x: FileExtraction): OutsideReference[] {
   return refs;
 }
 
-/** Every outside reference of the ingested files and the workspace's manifests under `scope` (a workspace folder, '' for all), in file order. */
-export async function outsideReferences(graph: GraphService, limit: number, scope = ''): Promise<OutsideReference[]> {
-  const inScope = (file: string) => scope === '' || file === scope || file.startsWith(`${scope}/`);
+/** Every outside reference of the ingested files and the workspace's manifests in scope (`inScope`: all by default), in file order. */
+export async function outsideReferences(graph: GraphService, limit: number, inScope: (file: string) => boolean = () => true): Promise<OutsideReference[]> {
   const engine = await graph.requireGraph();
   const g = engine.graph;
   const out: OutsideReference[] = [];

@@ -53,7 +53,8 @@ export { DEFAULT_WEIGHTS, RELATIONS, RELATION_CODE, STRUCTURAL_CONTAINS_WEIGHT, 
 export type { CodeGraph, GraphEdge, GraphNode, NodeKind, Relation } from './engine/graph.ts';
 export { tokenize } from './engine/lexical-index.ts';
 export { membersBeforeTheirTypes, queryNames } from './engine/seek-members.ts';
-export { inScope, scopePrefix } from './engine/seek-scoring.ts';
+export { pathScope } from './path-scope.ts';
+export type { PathScope } from './path-scope.ts';
 export { didYouMean, didYouMeanPaced, nearNames, nearNamesPaced } from './engine/near-names.ts';
 export type { ExtensionChange, ExtensionReport, ParseExtensionFn, ParseExtensionInput, ParseExtensionSpec } from './engine/parse-extensions.ts';
 export { extractMarkdown } from './engine/parsers/markdown.ts';

@@ -1,7 +1,7 @@
 /** The `scope` parameter of the structure verbs: a workspace path prefix, checked by the workspace guard. */
 import { Type } from '../../core/index.ts';
 import type { CodeGraphEngine } from '../graph/api.ts';
-import { engineCall } from '../graph/api.ts';
+import { engineCall, pathScope } from '../graph/api.ts';
 
 /** A function or state name given as a pattern (never a path). */
 export const NamePattern = Type.String({ maxLength: 80, pattern: '^[A-Za-z_$][\\w$.]*$' });
@@ -9,10 +9,8 @@ export const NamePattern = Type.String({ maxLength: 80, pattern: '^[A-Za-z_$][\\
 /** Schema of `scope`. */
 export const ScopeParam = Type.Optional(Type.String({ maxLength: 1024, workspacePath: true, description: 'Only under this workspace path' }));
 
-/** A predicate over workspace-relative paths; `scope` goes through the workspace checker (no escape). */
+/** A predicate over workspace-relative paths; `scope` read as every verb reads it (graph API `pathScope`: the workspace checker, no escape). */
 export function scopeFilter(engine: CodeGraphEngine, scope: string | undefined): { prefix: string | null; has: (path: string) => boolean } {
-  if (!scope || scope === '.' || scope === './') return { prefix: null, has: () => true };
-  const prefix = engineCall(() => engine.resolvePath(scope)).relative.replace(/\/+$/, '');
-  if (prefix === '') return { prefix: null, has: () => true };
-  return { prefix, has: (path) => path === prefix || path.startsWith(`${prefix}/`) };
+  const s = engineCall(() => pathScope(engine, scope));
+  return { prefix: s.prefix ?? null, has: s.has };
 }

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { slicePace } from '../../graph/api.ts';
+import { pathScope, slicePace } from '../../graph/api.ts';
 import { diskFacts, storedFiles } from '../session/stored-files.ts';
 import { openGraph, round3 } from './graph-call.ts';
 
@@ -53,8 +53,8 @@ export const crossVerifyVerb = defineVerb({
     }
     const { graph, engine, g } = await openGraph(call);
     const checks = new Set<Check>(args.check.length ? args.check : CHECKS);
-    const scope = args.scope?.replace(/^\.\/+/, '').replace(/\/+$/, '');
-    const paths = engine.filePaths().filter((p) => !scope || p === scope || p.startsWith(`${scope}/`));
+    const scope = pathScope(engine, args.scope);
+    const paths = engine.filePaths().filter(scope.has);
     const stored = checks.has('hash') || checks.has('loc') ? storedFiles(engine) : undefined;
     const stale: { path: string; issues: string[] }[] = [];
     let staleCount = 0;
@@ -91,7 +91,7 @@ export const crossVerifyVerb = defineVerb({
     if (checks.has('evidence_freshness')) {
       const feedback: { id: string; status: string; lines?: [number, number] }[] = [];
       for (const [id, entry] of graph.learned.nodes()) {
-        if (scope && !(entry.path === scope || entry.path.startsWith(`${scope}/`))) continue;
+        if (!scope.has(entry.path)) continue;
         const now = g.get(id);
         if (!now) feedback.push({ id, status: 'vanished' });
         else if (now.startLine !== entry.lines[0] || now.endLine !== entry.lines[1]) feedback.push({ id, status: 'moved', lines: [now.startLine, now.endLine] });

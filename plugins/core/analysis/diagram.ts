@@ -2,7 +2,7 @@
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { RELATIONS, type CodeGraph, type GraphNode } from '../../graph/api.ts';
 import { KIND_CODE, kindCodes } from '../../graph/api.ts';
-import { propagate } from '../../graph/api.ts';
+import { pathScope, propagate } from '../../graph/api.ts';
 import { confidenceFilter, edgeConfidence } from '../../graph/api.ts';
 import { STRUCTURAL_PROFILE } from '../../graph/api.ts';
 import { NodeTypes } from '../shared.ts';
@@ -48,8 +48,8 @@ export const diagramVerb = defineVerb({
     const { graph, engine, g } = await openGraph(call);
     const kinds = kindCodes(g);
     const pr = engine.pagerank().scores;
-    const scope = args.scope?.replace(/^\.\/+/, '').replace(/\/+$/, '');
-    const inScope = (n: GraphNode) => !scope || n.path === scope || n.path.startsWith(`${scope}/`);
+    const scope = pathScope(engine, args.scope);
+    const inScope = (n: GraphNode) => scope.has(n.path);
     const types = args.node_types?.length ? new Set<string>(args.node_types) : null;
     let center: ResolvedNode | undefined;
     let chosen: number[];
@@ -97,7 +97,7 @@ export const diagramVerb = defineVerb({
       }
     }
     if (chosen.length === 0) {
-      throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `nothing to draw${scope ? ` under "${scope}"` : ''}${types ? ` of kinds ${[...types].join(', ')}` : ''}`, { hint: 'widen scope or node_types, or pass a center' });
+      throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `nothing to draw${scope.prefix ? ` under "${scope.prefix}"` : ''}${types ? ` of kinds ${[...types].join(', ')}` : ''}`, { hint: 'widen scope or node_types, or pass a center' });
     }
     const drawModules = center !== undefined && kinds[center.index] === KIND_CODE.module;
     const edges = edgesAmong(g, chosen, drawModules, args.min_confidence);
@@ -123,7 +123,7 @@ export const diagramVerb = defineVerb({
             '}',
           ].join('\n');
     const elapsedMs = performance.now() - t0;
-    recordVisit(call, engine.root, { nodes: chosen.map((v) => g.node(v)!), query: { subject: center?.node.id ?? scope ?? 'graph', results: chosen.length, elapsedMs } });
+    recordVisit(call, engine.root, { nodes: chosen.map((v) => g.node(v)!), query: { subject: center?.node.id ?? scope.prefix ?? 'graph', results: chosen.length, elapsedMs } });
     return {
       format: args.format,
       ...(center ? { center: center.node.id } : {}),

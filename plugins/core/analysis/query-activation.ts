@@ -19,7 +19,7 @@
  */
 import type { CodeGraphEngine } from '../../graph/api.ts';
 import type { CodeGraph, GraphNode, NodeKind } from '../../graph/api.ts';
-import { inScope, membersBeforeTheirTypes, queryNames, scopePrefix, tokenize } from '../../graph/api.ts';
+import { membersBeforeTheirTypes, pathScope, queryNames, tokenize } from '../../graph/api.ts';
 import { degreeOrder, fileIndexOf, kindCodes, relationCounts } from '../../graph/api.ts';
 import { MaxHeap } from '../../graph/api.ts';
 import { propagate, reservePropagation, type Propagation, type PropagationOptions, type Seed } from '../../graph/api.ts';
@@ -299,7 +299,7 @@ async function activateWith(dense: DenseScores, graph: GraphService, engine: Cod
   const boosts = req.boosts === false ? new Map<string, number>() : graph.boosts.map(req.agentId, req.overlays);
   const weightSum = used.reduce((sum, d) => sum + DIMENSION_WEIGHT[d], 0);
   const learnedFactor = graph.learned.scorer(words, req.agentId);
-  const scope = scopePrefix(req.scope);
+  const scope = pathScope(engine, req.scope);
   const kinds = req.kinds?.length ? new Set(req.kinds) : null;
   const minScore = req.minScore ?? 0;
   const list = dense.list;
@@ -342,7 +342,7 @@ async function activateWith(dense: DenseScores, graph: GraphService, engine: Cod
     scores[k] = score;
     if (score <= 0 || score < minScore) continue;
     if (kinds && !kinds.has(node.kind)) continue;
-    if (!inScope(node.path, scope)) continue;
+    if (!scope.has(node.path)) continue;
     if (topHeap.size < keep) topHeap.push(-score, k);
     else if (-topHeap.peekKey() < score) {
       topHeap.pop();

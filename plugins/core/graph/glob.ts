@@ -1,6 +1,7 @@
 /** glob: file paths in the graph matching a glob, by path or by centrality. */
 import picomatch from 'picomatch';
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
+import { pathScope } from '../../graph/api.ts';
 import { graphOf } from '../shared.ts';
 
 export const globVerb = defineVerb({
@@ -27,11 +28,11 @@ export const globVerb = defineVerb({
       const t = text.startsWith(root) ? text.slice(root.length) : text;
       return t.replace(/^(\.\/|\/)+/, '');
     };
-    const scope = args.scope === undefined ? undefined : relative(args.scope).replace(/\/+$/, '');
+    const scope = pathScope(engine, args.scope);
     const pattern = relative(args.pattern);
     // A bare pattern like `*.py` matches basenames anywhere, as in .gitignore.
     const isMatch = picomatch(pattern, { dot: false, basename: !pattern.includes('/') });
-    let paths = engine.filePaths().filter((p) => (!scope || p === scope || p.startsWith(`${scope}/`)) && isMatch(p));
+    let paths = engine.filePaths().filter((p) => scope.has(p) && isMatch(p));
     const total = paths.length;
     const g = engine.graph;
     const pr = args.sort === 'activation' ? engine.pagerank().scores : null;
@@ -43,7 +44,7 @@ export const globVerb = defineVerb({
       total,
       paths: args.sort === 'activation' ? shown.map((p) => ({ path: p, pagerank: Number(rank(p).toFixed(6)) })) : shown,
       truncated: total > shown.length,
-      ...(total === 0 ? { note: `no file of the graph (${engine.filePaths().length} files) matches ${JSON.stringify(pattern)}${scope ? ` under ${JSON.stringify(scope)}` : ''}; patterns are relative to the workspace root, and a pattern without "/" matches base names anywhere` } : {}),
+      ...(total === 0 ? { note: `no file of the graph (${engine.filePaths().length} files) matches ${JSON.stringify(pattern)}${scope.prefix ? ` under ${JSON.stringify(scope.prefix)}` : ''}; patterns are relative to the workspace root, and a pattern without "/" matches base names anywhere` } : {}),
     };
   },
 });

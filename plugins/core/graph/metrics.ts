@@ -1,6 +1,6 @@
 /** metrics: LOC, degrees and PageRank per file, function or other node kind. */
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import { nodeLoc } from '../../graph/api.ts';
+import { nodeLoc, pathScope } from '../../graph/api.ts';
 import { graphOf, NodeTypes } from '../shared.ts';
 
 const SORTS = ['loc_desc', 'loc_asc', 'pagerank_desc', 'degree_desc', 'in_degree_desc', 'out_degree_desc', 'name'] as const;
@@ -31,12 +31,12 @@ export const metricsVerb = defineVerb({
     const g = engine.graph;
     const pr = engine.pagerank().scores;
     const kinds = new Set(args.node_types.length ? args.node_types : ['file']);
-    const scope = args.scope?.replace(/^\.\//, '').replace(/\/+$/, '');
+    const scope = pathScope(engine, args.scope);
     const rows: { id: string; kind: string; label: string; path: string; loc: number; in_degree: number; out_degree: number; pagerank: number }[] = [];
     let totalLoc = 0;
     for (const [i, n] of g.nodes()) {
       if (!kinds.has(n.kind)) continue;
-      if (scope && !(n.path === scope || n.path.startsWith(`${scope}/`))) continue;
+      if (!scope.has(n.path)) continue;
       const loc = nodeLoc(g, i);
       totalLoc += loc;
       rows.push({ id: n.id, kind: n.kind, label: n.label, path: n.path, loc, in_degree: g.inDegree(i), out_degree: g.outDegree(i), pagerank: Number((pr[i] ?? 0).toFixed(6)) });

@@ -1,7 +1,7 @@
 /** search: grep over file contents (literal / regex), or semantic: the best-matching lines of seek's candidates. */
 import picomatch from 'picomatch';
 import { AgentId, countTokens, defineVerb, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { asHostError, slicePace } from '../../graph/api.ts';
+import { asHostError, pathScope, slicePace } from '../../graph/api.ts';
 import { queryGraphOf, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 
@@ -56,10 +56,11 @@ export const searchVerb = defineVerb({
       }
     }
     const engine = await graph.requireGraph();
+    const scope = pathScope(engine, args.scope).prefix;
     if (args.mode === 'semantic') {
       // Passages, not seek's list: the line of each candidate that holds most of the query, with context.
       await engine.prepareSeek();
-      const found = engine.searchPassages(args.query, { topK: args.filename_pattern ? args.top_k * 3 : args.top_k, scope: args.scope, minScore: 0.05, contextLines: args.context_lines });
+      const found = engine.searchPassages(args.query, { topK: args.filename_pattern ? args.top_k * 3 : args.top_k, scope, minScore: 0.05, contextLines: args.context_lines });
       const results = found.results
         .filter((p) => !args.filename_pattern || matchesGlob(p.path, args.filename_pattern))
         .slice(0, args.top_k)
@@ -74,7 +75,7 @@ export const searchVerb = defineVerb({
       caseSensitive: args.case_sensitive,
       contextLines: args.context_lines,
       filenamePattern: args.filename_pattern,
-      scope: args.scope,
+      scope,
       invert: args.invert,
       countOnly: args.count_only,
       multiline: args.multiline,

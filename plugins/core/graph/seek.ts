@@ -1,6 +1,6 @@
 /** seek: purpose-oriented search (BM25F over names, signatures, docs, bodies, paths; kind priors), re-ranked by graph centrality. */
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, StringEnum, Type } from '../../../core/index.ts';
-import { inScope, nearNamesPaced, scopePrefix, slicePace, yieldToLoop, type CodeGraphEngine, type NodeKind } from '../../graph/api.ts';
+import { nearNamesPaced, pathScope, slicePace, yieldToLoop, type CodeGraphEngine, type NodeKind, type PathScope } from '../../graph/api.ts';
 import { NodeTypes, queryGraphOf, TokenBudget } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 
@@ -43,11 +43,12 @@ export const seekVerb = defineVerb({
     const graph = queryGraphOf(call);
     const engine = await graph.requireGraph();
     await engine.prepareSeek();
+    const scope = pathScope(engine, args.scope);
     // This agent's activation boosts (warmup, trail_resume) re-rank lexical hits; they never add non-matches.
     const boosts = graph.boosts.map(call.agentId, args.runtime_heat ? ['runtime_heat'] : []);
     const found = engine.seek(args.query, {
       topK: boosts.size ? args.top_k * 3 : args.top_k,
-      scope: args.scope,
+      scope: scope.prefix,
       kinds: args.node_types.length ? args.node_types : undefined,
       minScore: boosts.size ? 0 : args.min_score,
       graphRerank: args.graph_rerank,
@@ -70,7 +71,7 @@ export const seekVerb = defineVerb({
       .filter((r) => r.score >= args.min_score)
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
       .slice(0, args.top_k);
-    results = await withSlipsFirst(engine, args.query, results, args.top_k, args.node_types.length ? args.node_types : undefined, args.scope);
+    results = await withSlipsFirst(engine, args.query, results, args.top_k, args.node_types.length ? args.node_types : undefined, scope);
     const packed = args.token_budget ? packToTokenBudget(results, args.token_budget, (r) => countTokens(JSON.stringify(r))) : undefined;
     const shown = (packed ? packed.kept : results).map((r) => engine.getNode(r.id)).filter((n) => n !== null);
     recordVisit(call, engine.root, { nodes: shown });
@@ -108,7 +109,7 @@ const looksLikeIdentifier = (q: string): boolean => q.length >= 4 && IDENTIFIER.
  * results, marked `why.near_name`; the words' matches follow. Skipped when the first result already
  * bears that name.
  */
-async function withSlipsFirst(engine: CodeGraphEngine, query: string, results: SeekResult[], topK: number, kinds: readonly NodeKind[] | undefined, scope: string | undefined): Promise<SeekResult[]> {
+async function withSlipsFirst(engine: CodeGraphEngine, query: string, results: SeekResult[], topK: number, kinds: readonly NodeKind[] | undefined, scope: PathScope): Promise<SeekResult[]> {
   const q = query.trim();
   if (!looksLikeIdentifier(q)) return results;
   const folded = q.toLowerCase();
@@ -119,10 +120,9 @@ async function withSlipsFirst(engine: CodeGraphEngine, query: string, results: S
   if (results.length > 0 && named(results[0].id)) return results;
   // The scan (~18 ms over 74K nodes) in 8 ms slices, the first in a turn of its own (after the query's).
   await yieldToLoop();
-  const under = scopePrefix(scope);
   const near = (await nearNamesPaced(engine.graph, q, 3, slicePace(8), kinds)).filter((id) => {
     const n = engine.graph.get(id)!;
-    return n.kind !== 'file' && inScope(n.path, under);
+    return n.kind !== 'file' && scope.has(n.path);
   });
   if (near.length === 0) return results;
   const top = results[0]?.score ?? 0;

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
-import { engineCall } from '../../graph/api.ts';
+import { engineCall, pathScope } from '../../graph/api.ts';
 import { blastRadius } from '../blast-radius.ts';
 
 const ACTIONS = ['modify', 'create', 'delete'] as const;
@@ -42,8 +42,8 @@ export const validatePlanVerb = defineVerb({
     const graph = call.service<GraphService>('graph');
     await graph.requireGraph();
     const g = graph.engine.graph;
-    const scope = args.scope === undefined ? null : engineCall(() => graph.engine.resolvePath(args.scope!)).relative;
-    const inScope = (f: string) => scope === null || scope === '' || f === scope || f.startsWith(`${scope}/`);
+    const scope = args.scope === undefined ? null : engineCall(() => pathScope(graph.engine, args.scope));
+    const inScope = (f: string) => scope === null || scope.has(f);
     const planned = new Map<string, string>();
     for (const a of args.actions) planned.set(engineCall(() => graph.engine.resolvePath(a.file_path)).relative, a.action_type);
     const gaps = new Map<string, Set<string>>();

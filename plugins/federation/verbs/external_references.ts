@@ -1,6 +1,6 @@
 /** external_references: references in workspace files to paths outside the workspace root, grouped by the outside folder. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/api.ts';
+import { pathScope, type GraphService } from '../../graph/api.ts';
 import { outsideReferences } from '../outside-references.ts';
 
 /** References gathered per call at most (the answer lists top_k of them). */
@@ -19,8 +19,8 @@ export const externalReferencesVerb = defineVerb({
   effect: 'read',
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
-    const scope = args.scope ? graph.run(() => graph.engine.resolvePath(args.scope!)).relative : '';
-    const refs = await outsideReferences(graph, MAX_REFERENCES, scope);
+    const scope = graph.run(() => pathScope(graph.engine, args.scope));
+    const refs = await outsideReferences(graph, MAX_REFERENCES, scope.has);
     // The outside folder a reference lands in: the path up to its first segment below the `..` climb.
     const rootOf = (target: string) => {
       const parts = target.split('/');

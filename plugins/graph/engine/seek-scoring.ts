@@ -25,7 +25,7 @@ export interface SeekOptions {
 
 /** A seek or activation `scope` as the path prefix it compares: no leading `./`, no trailing `/` ('' for none). */
 export function scopePrefix(scope: string | undefined): string {
-  return scope ? scope.replace(/^\.\/+/, '').replace(/\/+$/, '') : '';
+  return scope ? scope.replace(/^\.\/+/, '').replace(/\/+$/, '').replace(/^\.$/, '') : '';
 }
 
 /** Whether `path` is the `scopePrefix` `prefix` or under it ('' takes every path). */

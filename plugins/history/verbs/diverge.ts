@@ -1,6 +1,7 @@
 /** diverge: structural drift between a baseline (git ref or date) and now (or a second ref): files and symbols added, removed, changed; coupling changes; anomalies. */
 import { readFile } from 'node:fs/promises';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
+import { pathScope } from '../../graph/api.ts';
 import { historySource, round3, workspaceArg } from '../call.ts';
 import { requireRepo, resolveRef, runGit } from '../git.ts';
 import { historyOf } from '../service.ts';
@@ -16,7 +17,7 @@ export const divergeVerb = defineVerb({
     agent_id: AgentId,
     baseline: Type.String({ minLength: 1, maxLength: 256, description: 'Git ref (branch, tag, hash, HEAD~5) or a date YYYY-MM-DD' }),
     head: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Compare up to this ref instead of the working tree' })),
-    scope: Type.Optional(Type.String({ maxLength: 512, description: 'Path prefix to keep' })),
+    scope: Type.Optional(Type.String({ maxLength: 512, description: 'Only under this workspace path' })),
     include_coupling_changes: Type.Boolean({ default: true }),
     include_anomalies: Type.Boolean({ default: true }),
     max_files: Type.Integer({ minimum: 1, maximum: 2000, default: 200, description: 'Changed files parsed for symbols' }),
@@ -32,7 +33,7 @@ export const divergeVerb = defineVerb({
   handler: async (args, call) => {
     const history = historyOf(call);
     const engine = await history.graph.requireGraph();
-    if (args.scope) args.scope = workspaceArg(history.graph, 'diverge', args.scope);
+    const scope = pathScope(engine, args.scope ? workspaceArg(history.graph, 'diverge', args.scope) : undefined);
     const root = engine.root;
     requireRepo(root);
     const base = await baselineCommit(root, args.baseline);
@@ -40,7 +41,7 @@ export const divergeVerb = defineVerb({
     const range = head ? [base, head] : [base];
     const diff = await runGit(root, ['diff', '--name-status', '-M', '-z', '--relative', ...range, '--', '.'], { maxBytes: 16 * 1024 * 1024 });
     if (diff.code !== 0) throw new Error(`git diff failed: ${diff.stderr.trim().slice(0, 300)}`);
-    const entries = parseNameStatus(diff.stdout).filter((e) => !args.scope || e.path.startsWith(args.scope) || (e.from ?? '').startsWith(args.scope));
+    const entries = parseNameStatus(diff.stdout).filter((e) => scope.has(e.path) || (e.from !== undefined && scope.has(e.from)));
     const files = { added: [] as string[], removed: [] as string[], modified: [] as string[], renamed: [] as { from: string; to: string }[] };
     const symbols = { added: [] as string[], removed: [] as string[], changed: [] as string[] };
     const touchedSymbols = new Set<string>();

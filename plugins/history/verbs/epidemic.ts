@@ -1,5 +1,6 @@
 /** epidemic: which files linked to known-buggy ones most likely hide further bugs (expected-value SIR over the file graph), with paths and R0. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
+import { pathScope } from '../../graph/api.ts';
 import { round3, workspaceArg } from '../call.ts';
 import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defects.ts';
 import { COUPLING, calibrateFromFixes, fileGraph, infectionPath, runSir, type Calibration } from '../epidemic-model.ts';
@@ -25,7 +26,7 @@ export function epidemicVerb(fixPattern: string) {
       direction: StringEnum(['both', 'forward', 'backward'] as const, { default: 'both', description: 'forward: to dependents (callers, importers); backward: to dependencies' }),
       top_k: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
       auto_calibrate: Type.Boolean({ default: true, description: 'Derive β from how often fixes followed along links in git history' }),
-      scope: Type.String({ default: 'all', maxLength: 512, description: 'all, or a path prefix of the files reported' }),
+      scope: Type.String({ default: 'all', maxLength: 512, description: 'all, or a workspace path: report the files under it' }),
       min_probability: Type.Number({ minimum: 0, maximum: 1, default: 0.001 }),
       seed_from_fixes: Type.Boolean({ default: false, description: `Also seed the ${MAX_FIX_SEEDS} files with the highest defect density (fix commits, learn outcomes), at that density` }),
     }),
@@ -116,7 +117,7 @@ export function epidemicVerb(fixPattern: string) {
       }
 
       const sir = await runSir(fg, seeds, immune, { beta, gamma: args.recovery_rate, iterations: args.iterations, direction: args.direction });
-      const inScope = (p: string) => args.scope === 'all' || p.startsWith(args.scope);
+      const inScope = args.scope === 'all' ? () => true : pathScope(engine, args.scope).has;
       const rows: { file: string; probability: number; path: string[] }[] = [];
       for (let v = 0; v < fg.paths.length; v++) {
         if (seeds.has(v) || immune.has(v) || sir.ever[v] < args.min_probability || sir.ever[v] <= 0 || !inScope(fg.paths[v])) continue;

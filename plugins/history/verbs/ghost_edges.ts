@@ -1,6 +1,6 @@
 /** ghost_edges: file pairs that change together in git without any static edge between them. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { fileIdOf } from '../../graph/api.ts';
+import { fileIdOf, pathScope } from '../../graph/api.ts';
 import { historyCall, historySource, iso, round3 } from '../call.ts';
 import { pairDamping, windowSeconds } from '../history-index.ts';
 import { fileDeps } from '../predictor.ts';
@@ -11,7 +11,7 @@ export const ghostEdgesVerb = defineVerb({
   input: Type.Object({
     agent_id: AgentId,
     depth: Type.String({ default: '30d', maxLength: 16, description: 'Window: 7d, 30d, 90d, 1y or all (ends at the newest commit)' }),
-    scope: Type.Optional(Type.String({ maxLength: 512, description: 'Path prefix: keep pairs with a file under it' })),
+    scope: Type.Optional(Type.String({ maxLength: 512, description: 'Keep pairs with a file under this workspace path' })),
     top_k: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
     min_support: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'Shared commits a pair needs' }),
   }),
@@ -67,13 +67,13 @@ export const ghostEdgesVerb = defineVerb({
       }
     }
     const linked = (a: string, b: string) => !!(deps.dependents.get(a)?.has(b) || deps.dependencies.get(a)?.has(b));
-    const scope = args.scope?.replace(/^\.\//, '');
+    const scope = args.scope === undefined ? null : pathScope(engine, args.scope);
     const rows = [];
     let staticPairs = 0;
     for (const [key, p] of pairs) {
       if (p.support < args.min_support) continue;
       const [a, b] = key.split('\0');
-      if (scope && !a.startsWith(scope) && !b.startsWith(scope)) continue;
+      if (scope && !scope.has(a) && !scope.has(b)) continue;
       if (linked(a, b)) {
         staticPairs++;
         continue;

@@ -1,6 +1,6 @@
 /** panoramic: per-file risk from blast radius (transitive dependents), centrality (PageRank) and git churn, every component shown. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { fileIndexOf, slicePace } from '../../graph/api.ts';
+import { fileIndexOf, pathScope, slicePace } from '../../graph/api.ts';
 import { round3, workspaceArg } from '../call.ts';
 import type { HistoryIndex } from '../history-index.ts';
 import { fileDeps, warmFileDeps, type FileDeps } from '../predictor.ts';
@@ -15,7 +15,7 @@ export const panoramicVerb = defineVerb({
   description: 'Per-file risk: blast radius (transitive dependents), centrality (PageRank) and git churn, each component shown.',
   input: Type.Object({
     agent_id: AgentId,
-    scope: Type.Optional(Type.String({ maxLength: 512, description: 'Path prefix to keep' })),
+    scope: Type.Optional(Type.String({ maxLength: 512, description: 'Only under this workspace path' })),
     top_n: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
     runtime_heat: Type.Boolean({ default: false, description: 'Add a heat component from runtime_overlay spans' }),
   }),
@@ -39,7 +39,7 @@ export const panoramicVerb = defineVerb({
   handler: async (args, call) => {
     const history = historyOf(call);
     const engine = await history.graph.requireGraph();
-    if (args.scope) args.scope = workspaceArg(history.graph, 'panoramic', args.scope);
+    const scope = pathScope(engine, args.scope ? workspaceArg(history.graph, 'panoramic', args.scope) : undefined);
     const g = engine.graph;
     const pr = engine.pagerank().scores;
     let index: HistoryIndex | null = null;
@@ -63,7 +63,7 @@ export const panoramicVerb = defineVerb({
       if (v > maxPr) maxPr = v;
       if (v > (best.get(n.path) ?? -1)) best.set(n.path, v);
     }
-    const files = engine.filePaths().filter((f) => !args.scope || f.startsWith(args.scope));
+    const files = engine.filePaths().filter(scope.has);
     const blast = await transitiveDependents(deps, files, pace);
     let maxBlast = 0;
     for (const v of blast.values()) if (v > maxBlast) maxBlast = v;

@@ -45,7 +45,7 @@ describe('panoramic blast radius', function () {
   });
 
   it('keeps the walk over all files when scope narrows the rows', async () => {
-    const r = await h.call('panoramic', { agent_id: 'a', scope: 'src/d' });
+    const r = await h.call('panoramic', { agent_id: 'a', scope: 'src/d.ts' });
     assert.deepEqual(r.json.files.map((x: any) => [x.file, x.transitive_dependents]), [['src/d.ts', 1]]);
   });
 });
