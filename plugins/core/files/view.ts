@@ -25,6 +25,7 @@ export const viewVerb = defineVerb({
     lines: Type.Array(Type.Number()),
     content: Type.String(),
     truncated: Type.Boolean(),
+    note: Type.Optional(Type.String()),
   }),
   tiers: ['essential'],
   effect: 'read',
@@ -57,6 +58,8 @@ export const viewVerb = defineVerb({
       ...(last < all.length ? { next_offset: last } : {}),
       symbols,
       graph: graph_sync,
+      // A window past the end reads nothing: say so, and where the file's lines are.
+      ...(window.length === 0 && args.offset > 0 ? { note: `offset ${args.offset} is past the end of the file (${all.length} lines): pass an offset below ${all.length}` } : {}),
     };
   },
 });

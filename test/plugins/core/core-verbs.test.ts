@@ -105,6 +105,14 @@ describe('core verbs on a fixture repository', function () {
     assert.match(json.content, /^3│\/\*\* Totals/);
     assert.equal(json.next_offset, 6);
     assert.ok(json.symbols.some((s: { id: string }) => s.id === 'function:src/cart.ts#total'));
+    assert.equal(json.note, undefined);
+  });
+
+  it('view past the end of a file says so and where its lines are, instead of an empty window alone', async () => {
+    const { json } = await h.call('view', { agent_id: 'a', file_path: 'src/cart.ts', offset: 5000, limit: 10 });
+    assert.equal(json.content, '');
+    assert.deepEqual(json.lines, []);
+    assert.match(json.note, new RegExp(`offset 5000 is past the end of the file \\(${json.total_lines} lines\\): pass an offset below ${json.total_lines}`));
   });
 
   it('refuses paths that leave the workspace: .., absolute outside, and symlinks that escape', async () => {
