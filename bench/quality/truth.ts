@@ -1,7 +1,8 @@
 /**
  * Regenerates the ground truth of the quality benchmark (bench/quality/truth/<id>.json) with each
- * language's own tooling: the TypeScript LanguageService, pyright (LSP call hierarchy), go/types, javac.
- * Needs the repositories' mirrors (see repos.ts) and, for Go, a Go toolchain on PATH.
+ * language's own tooling: the TypeScript LanguageService, pyright (LSP call hierarchy), go/types, javac,
+ * rustc's save-analysis. Needs the repositories' mirrors (see repos.ts) and, for Go, a Go toolchain on
+ * PATH; for Rust, rustc 1.63–1.67 (Debian bookworm's `rustc`; M1ND_TRUTH_RUSTC names another).
  *
  *   node --import tsx/esm bench/quality/truth.ts [id ...]
  */
@@ -12,6 +13,7 @@ import type { TruthDeclaration, TruthFile } from './truth-format.ts';
 import { goCallers, goTool } from './tools/go-callers.ts';
 import { javaCallers, javaTool } from './tools/java-callers.ts';
 import { pyCallers, pyTool } from './tools/py-callers.ts';
+import { rsCallers, rsTool } from './tools/rs-callers.ts';
 import { tsCallers, tsTool } from './tools/ts-callers.ts';
 
 const NOTES: Record<BenchRepo['language'], string[]> = {
@@ -33,6 +35,11 @@ const NOTES: Record<BenchRepo['language'], string[]> = {
     'Static callees from javac attribution: a call through an interface or abstract method counts for that method (no body: not a declaration here), not for the overrides; a call on a subclass receiver to an inherited method counts for the base declaration.',
     'Caller of code in a field initializer or initializer block: the class. Constructors are callers, not declarations. Optional dependencies absent from the extraction (re2j) leave a few calls unresolved.',
   ],
+  rust: [
+    'Static callees from rustc (save-analysis of src/lib.rs compiled as a test crate with the default features): every reference to a function or method of the crate is a call site (a function passed as a value counts too).',
+    'A call resolved to a trait method counts for that method when it has a body and, as a reachable dispatch caller, for each implementation of it in the crate (rustc does not record which one a site runs). Implementations of another crate\'s trait (Display::fmt, Iterator::next, FromStr::from_str) are not declarations: their calls resolve to that crate.',
+    'Files rustc does not compile on x86_64 (another target\'s SIMD module) are left out of the extraction. Callers inside macro bodies are where rustc puts the reference.',
+  ],
 };
 
 /** Ground truth for one extracted repository. */
@@ -41,6 +48,7 @@ async function computeTruth(r: BenchRepo, root: string): Promise<{ tool: string;
   if (r.language === 'python') return { tool: await pyTool(), declarations: await pyCallers(root, r.truthScope) };
   if (r.language === 'go') return { tool: goTool(), declarations: goCallers(root) };
   if (r.language === 'java') return { tool: javaTool(), declarations: javaCallers(root, r.truthScope) };
+  if (r.language === 'rust') return { tool: rsTool(), declarations: await rsCallers(root) };
   throw new Error(`no ground-truth tool for ${r.language}`);
 }
 
