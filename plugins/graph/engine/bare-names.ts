@@ -11,9 +11,16 @@ import { fromGlobal, globalFallback } from './global-names.ts';
 import { staticMembers } from './java-names.ts';
 import { CALLABLE_KINDS, CLASS_LIKE, NONE, found, inKinds, lexicalChain, topLevelIn, type Dependencies, type NameResolution, type SymbolTables } from './resolution-tables.ts';
 
-/** A binding that hides outer definitions of its name: not a CommonJS `require()`/`import()` of a module (an import in disguise). */
-function shadowingBinding(list: readonly ExtractedBinding[] | undefined): ExtractedBinding | undefined {
-  const b = list?.[0];
+/**
+ * Languages whose local binding starts at the statement after it (Rust `let`, Go `:=`): a call on the
+ * binding's line or before it names the outer definition (`let (comparator, rest) = comparator(text)?`).
+ * Elsewhere a local is the function's from its top (Python) or in its temporal dead zone (JS/TS).
+ */
+const BOUND_AFTER_STATEMENT: ReadonlySet<string> = new Set(['rust', 'go']);
+
+/** A binding that hides outer definitions of its name at `line`: not a CommonJS `require()`/`import()` of a module (an import in disguise). */
+function shadowingBinding(list: readonly ExtractedBinding[] | undefined, language: string, line: number): ExtractedBinding | undefined {
+  const b = BOUND_AFTER_STATEMENT.has(language) ? list?.find((x) => x.line < line) : list?.[0];
   return b && !(b.value?.startsWith('require(') || b.value?.startsWith('import(') || b.value?.startsWith('await import(')) ? b : undefined;
 }
 
@@ -88,14 +95,14 @@ export function resolveBareName(name: string, from: string | null, scope: FileSc
     const i = tables.memberIn(scope.path, q, name);
     if (i >= 0 && inKinds(tables, i, kinds)) return { targets: [i], confidence: 1 };
     if (shadows && !inClass) {
-      const b = shadowingBinding(scope.bindings.get(q)?.get(name));
+      const b = shadowingBinding(scope.bindings.get(q)?.get(name), scope.language, line);
       if (b) return { targets: [], confidence: 0, shadowedBy: b };
     }
   }
   const top = tables.memberIn(scope.path, '', name);
   if (top >= 0 && inKinds(tables, top, kinds)) return { targets: [top], confidence: 1 };
   if (shadows) {
-    const b = shadowingBinding(scope.bindings.get('')?.get(name));
+    const b = shadowingBinding(scope.bindings.get('')?.get(name), scope.language, line);
     if (b) return { targets: [], confidence: 0, shadowedBy: b };
   }
   // Everything below looks into other files, so the answer depends on who defines `name`.

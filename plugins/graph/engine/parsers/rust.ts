@@ -6,7 +6,10 @@
  * - `use a::b::{c, d}` → specifier `a::b`, names [c, d]; nested groups give one import per path prefix;
  *   `use a::b` → specifier `a`, names [b]; `use a` → specifier `a`, no names.
  * - `mod foo;` → specifier `self::foo`, no names: the child module file, relative to the current module.
- * - Macro invocations are not reported as calls.
+ * - Macro invocations are not reported as calls; calls written inside a macro's arguments or a
+ *   `macro_rules!` body are (`complete!(parse_uri(&mut b))`, `assert_eq!(x.len(), 1)`): tree-sitter
+ *   leaves them as token trees, read as a name, `recv.name` or `Path::name` followed by `( … )`
+ *   (a name after another token: `a[0]` and `k [1]` are no calls, `a.b(` is not a bare `b(`).
  */
 import type { ExtractedImport } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
@@ -40,6 +43,10 @@ export const RUST_QUERY = String.raw`
 (call_expression function: (generic_function function: (identifier) @call.name))
 (call_expression function: (generic_function function: (scoped_identifier path: (_) @call.recv name: (identifier) @call.name)))
 (call_expression function: (generic_function function: (field_expression value: (_) @call.recv field: (field_identifier) @call.name)))
+
+((token_tree [(identifier) (self)] @call.recv . "." . (identifier) @call.name . (token_tree) @_args) (#match? @_args "^\\("))
+((token_tree (identifier) @call.recv . "::" . (identifier) @call.name . (token_tree) @_args) (#match? @_args "^\\("))
+((token_tree ["(" "[" "{" "," ";" "=" "==" "!=" "!" "&" "+" "-" "*" "/" "<" ">" "<=" ">=" "&&" "||" "=>" "?" "|" (mutable_specifier)] . (identifier) @call.name . (token_tree) @_args) (#match? @_args "^\\("))
 
 (trait_item bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @inherit.extends)) @inherit.owner
 

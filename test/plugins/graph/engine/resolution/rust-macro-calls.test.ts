@@ -1,0 +1,73 @@
+import { strict as assert } from 'node:assert';
+import type { Harness } from '../../../../helpers/mcp.ts';
+import { callersOf, ingestedRepo } from './callers.ts';
+
+/**
+ * Calls a type checker sees and tree-sitter leaves as token trees (inside a macro's arguments or a
+ * `macro_rules!` body), and a `let` whose name is the function it calls (the answers rustc gives:
+ * bench/quality/tools/rs-callers.ts).
+ */
+const FILES: Record<string, string> = {
+  'Cargo.toml': '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
+  'src/lib.rs': `macro_rules! complete {
+    ($e:expr) => {
+        match $e { Some(v) => v, None => return None }
+    };
+}
+
+macro_rules! check {
+    ($b:expr) => {
+        validate($b)
+    };
+}
+
+pub struct Cursor { pos: usize }
+
+impl Cursor {
+    pub fn new() -> Cursor { Cursor { pos: 0 } }
+    pub fn bump(&mut self) -> Option<usize> { self.pos += 1; Some(self.pos) }
+}
+
+fn validate(b: usize) -> bool { b > 0 }
+
+fn parse_method(c: &mut Cursor) -> Option<usize> { c.bump() }
+
+fn comparator(text: &str) -> Option<usize> { Some(text.len()) }
+
+pub fn parse(text: &str) -> Option<usize> {
+    let mut cursor = Cursor::new();
+    let method = complete!(parse_method(&mut cursor));
+    assert!(check!(method));
+    assert_eq!(complete!(cursor.bump()), method + 1);
+    let comparator = comparator(text)?;
+    Some(method + comparator)
+}
+
+pub fn later(text: &str) -> usize {
+    let comparator = 3;
+    comparator + text.len()
+}
+`,
+};
+
+describe('Rust calls inside macros, and a let named like the function it calls', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await ingestedRepo(FILES);
+  });
+  after(() => h.close());
+
+  it('links calls written in the arguments of a macro (a bare name, a method on a typed local)', async () => {
+    assert.deepEqual(await callersOf(h, 'function:src/lib.rs#parse_method'), ['function:src/lib.rs#parse']);
+    assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Cursor.bump'), ['function:src/lib.rs#parse', 'function:src/lib.rs#parse_method']);
+  });
+
+  it('links a call in a macro_rules! body to the scope the macro is defined in (the file), as rustc reports it', async () => {
+    assert.deepEqual(await callersOf(h, 'function:src/lib.rs#validate'), ['file:src/lib.rs']);
+  });
+
+  it('reads `let comparator = comparator(text)` as a call of the function: the binding starts after its statement', async () => {
+    assert.deepEqual(await callersOf(h, 'function:src/lib.rs#comparator'), ['function:src/lib.rs#parse']);
+  });
+});
