@@ -43,6 +43,8 @@ export interface ExtractedSymbol {
   private?: boolean;
   /** TS overload sets merged into this symbol: the text of each signature (without the implementation). */
   signatures?: string[];
+  /** A test living in a source file (Rust: a `#[test]` function, the items of a `#[cfg(test)]` module). */
+  test?: boolean;
   /** A Python `@property` getter: reading or assigning the attribute calls it. */
   property?: boolean;
   /** Start lines of the `@name.setter` / `@name.deleter` accessors merged into this property. */

@@ -101,6 +101,8 @@ export function upsertFileNodes(
     if (sym.exported !== undefined) node.exported = sym.exported;
     if (sym.doc) node.doc = sym.doc;
     if (sym.signatures) node.signatures = sym.signatures;
+    // A test in a source file (Rust's unit tests) ranks as a test; a test file's symbols take the file's flag.
+    if (sym.test && !isTest) node.isTest = true;
     // A file seen for the first time cannot have nodes yet: skip the lookup.
     const existed = prev !== undefined && g.indexOf(id) >= 0;
     const idx = g.upsertNode(node);

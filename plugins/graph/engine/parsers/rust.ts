@@ -11,7 +11,7 @@
  *   leaves them as token trees, read as a name, `recv.name` or `Path::name` followed by `( … )`
  *   (a name after another token: `a[0]` and `k [1]` are no calls, `a.b(` is not a bare `b(`).
  */
-import type { ExtractedImport } from '../extraction.ts';
+import type { ExtractedImport, FileExtraction } from '../extraction.ts';
 import type { ExportFacts, QueryLanguageSpec } from './query-spec.ts';
 
 const IMPL_TYPE = String.raw`[
@@ -146,6 +146,41 @@ export function isRustExported(facts: ExportFacts): boolean {
   return parent.kind === 'interface' && parent.exported;
 }
 
+/** An attribute that makes a function a test or benchmark: `#[test]`, `#[bench]`, `#[tokio::test]`, `#[rstest]`. */
+const TEST_ATTRIBUTE = /^#\[(?:[\w]+::)*(?:test|bench|rstest|test_case)\b/;
+/** `#[cfg(test)]` (alone or inside `all(…)`) on the line before a module. */
+const CFG_TEST = /^#\[cfg\((?:all\([^)]*)?\btest\b/;
+
+/**
+ * Unit tests live in the source files in Rust: marks the items of a `#[cfg(test)]` module and the
+ * functions carrying a test attribute, so that they rank as tests (a query about parsing the
+ * version wants `parse_version`, not `tests.test_parse_version`).
+ */
+function refineRust(extraction: FileExtraction, source: string): void {
+  if (!source.includes('#[')) return;
+  const lines = source.split('\n');
+  // The attribute lines (and blank or comment lines) right above a 1-based line.
+  const attributesAbove = (line: number): string[] => {
+    const out: string[] = [];
+    for (let i = line - 2; i >= 0 && i >= line - 12; i--) {
+      const t = lines[i].trim();
+      if (t.startsWith('#[')) out.push(t);
+      else if (t !== '' && !t.startsWith('//')) break;
+    }
+    return out;
+  };
+  const testModules: { name: string; line: number }[] = [];
+  lines.forEach((text, i) => {
+    const m = /^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*\{/.exec(text);
+    if (m && attributesAbove(i + 1).some((a) => CFG_TEST.test(a))) testModules.push({ name: m[1], line: i + 1 });
+  });
+  for (const sym of extraction.symbols) {
+    const segments = sym.qualifiedName.split('.');
+    const inTestModule = testModules.some((mod) => sym.startLine > mod.line && segments.slice(0, -1).includes(mod.name));
+    if (inTestModule || (sym.kind === 'function' && attributesAbove(sym.startLine).some((a) => TEST_ATTRIBUTE.test(a)))) sym.test = true;
+  }
+}
+
 /** The Rust language spec for the shared query engine. */
 export const rustSpec: QueryLanguageSpec = {
   language: 'rust',
@@ -158,4 +193,5 @@ export const rustSpec: QueryLanguageSpec = {
   builtinTypes: BUILTIN_TYPES,
   parseImport: parseRustImport,
   isExported: isRustExported,
+  refine: refineRust,
 };

@@ -74,7 +74,7 @@ describe('Rust extractor', function () {
       { kind: 'method', name: 'insert', qualifiedName: 'Store.insert', startLine: 30, endLine: 34, parent: 'Store', exported: false },
       { kind: 'method', name: 'name', qualifiedName: 'Store.name', startLine: 38, endLine: 38, parent: 'Store', exported: true },
       { kind: 'function', name: 'main', qualifiedName: 'main', startLine: 41, endLine: 44, exported: false },
-      { kind: 'function', name: 'builds', qualifiedName: 'tests.builds', startLine: 48, endLine: 48, exported: false },
+      { kind: 'function', name: 'builds', qualifiedName: 'tests.builds', startLine: 48, endLine: 48, exported: false, test: true },
     ]);
   });
 
@@ -111,6 +111,31 @@ describe('Rust extractor', function () {
       { caller: 'main', callee: 'default', receiver: 'Node', line: 43 },
       { caller: 'main', callee: 'unwrap', receiver: 's.insert(Node::default())', line: 43 },
     ]);
+  });
+
+  it('marks unit tests living in a source file: #[test]-like functions and the items of a #[cfg(test)] module, nothing else', async function () {
+    const y = (await extractorFor('rust'))('src/lib.rs', `#[inline]
+pub fn parse_version(b: &[u8]) -> u8 { b[0] }
+
+#[test]
+fn top_level_test() { parse_version(b"1"); }
+
+#[tokio::test]
+async fn async_test() {}
+
+#[cfg(all(test, feature = "std"))]
+mod std_tests {
+    fn helper() -> u8 { 1 }
+    #[test]
+    fn uses_helper() { helper(); }
+}
+
+mod inner {
+    pub fn not_a_test() {}
+}
+`);
+    const tests = y.symbols.filter((s) => s.test).map((s) => s.qualifiedName);
+    assert.deepEqual(tests, ['top_level_test', 'async_test', 'std_tests.helper', 'std_tests.uses_helper']);
   });
 
   it('reports supertraits as extends and trait impls as implements', function () {

@@ -47,6 +47,21 @@ pub fn later(text: &str) -> usize {
     let comparator = 3;
     comparator + text.len()
 }
+
+/// Reads the protocol version byte.
+pub fn parse_version(b: &[u8]) -> u8 { b[0] }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks that we parse the version.
+    #[test]
+    fn test_parse_version() { assert_eq!(parse_version(b"1"), b'1'); }
+
+    #[test]
+    fn parse_version_rejects_garbage() { parse_version(b"x"); }
+}
 `,
 };
 
@@ -65,6 +80,11 @@ describe('Rust calls inside macros, and a let named like the function it calls',
 
   it('links a call in a macro_rules! body to the scope the macro is defined in (the file), as rustc reports it', async () => {
     assert.deepEqual(await callersOf(h, 'function:src/lib.rs#validate'), ['file:src/lib.rs']);
+  });
+
+  it('ranks the function above the unit tests named after it in the same file (seek)', async () => {
+    const { json } = await h.call('seek', { agent_id: 't', query: 'parse the version', top_k: 3 });
+    assert.equal(json.results[0].id, 'function:src/lib.rs#parse_version');
   });
 
   it('reads `let comparator = comparator(text)` as a call of the function: the binding starts after its statement', async () => {
