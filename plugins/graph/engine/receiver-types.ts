@@ -153,6 +153,12 @@ export function parseType(raw: string, language: Language): ParsedType | null {
     if (t.startsWith('chan ') || t.startsWith('<-chan ')) return { name: '', args: [], element: parseType(t.replace(/^<?-?chan\s+/, ''), language) ?? undefined };
   }
   if (t.endsWith('[]')) return { name: '', args: [], element: parseType(t.slice(0, -2), language) ?? undefined };
+  if (language === 'rust' && t.startsWith('(') && t.endsWith(')')) {
+    // A tuple `(Prerelease, &str)`: read as `tuple[…]`, so `let (pre, rest) = f()?` takes its items by position.
+    const items = splitTop(t.slice(1, -1));
+    if (items.length === 1) return parseType(items[0], language);
+    return items.length === 0 ? null : { name: 'tuple', args: items.map((a) => parseType(a, language) ?? { name: '', args: [] }) };
+  }
   if (t.startsWith('[') && language === 'rust') {
     const inner = t.slice(1, t.lastIndexOf(']')).split(';')[0];
     return { name: '', args: [], element: parseType(inner, language) ?? undefined };

@@ -48,6 +48,19 @@ pub fn later(text: &str) -> usize {
     comparator + text.len()
 }
 
+pub struct Pre { n: usize }
+impl Pre { pub fn is_empty(&self) -> bool { self.n == 0 } }
+pub struct Build;
+impl Build { pub fn is_empty(&self) -> bool { true } }
+
+fn pre_ident(text: &str) -> Result<(Pre, &str), ()> { Ok((Pre { n: text.len() }, text)) }
+
+pub fn read(text: &str) -> Result<usize, ()> {
+    let (pre, rest) = pre_ident(text)?;
+    if pre.is_empty() { return Err(()); }
+    Ok(rest.len())
+}
+
 /// Reads the protocol version byte.
 pub fn parse_version(b: &[u8]) -> u8 { b[0] }
 
@@ -65,7 +78,7 @@ mod tests {
 `,
 };
 
-describe('Rust calls inside macros, and a let named like the function it calls', function () {
+describe('Rust calls inside macros, lets named like the function they call, tuple patterns, unit tests in source files', function () {
   this.timeout(60_000);
   let h: Harness;
   before(async () => {
@@ -80,6 +93,11 @@ describe('Rust calls inside macros, and a let named like the function it calls',
 
   it('links a call in a macro_rules! body to the scope the macro is defined in (the file), as rustc reports it', async () => {
     assert.deepEqual(await callersOf(h, 'function:src/lib.rs#validate'), ['file:src/lib.rs']);
+  });
+
+  it('types the names a tuple pattern takes from a function result (`let (pre, rest) = pre_ident(text)?`) by position', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Pre.is_empty'), ['function:src/lib.rs#read']);
+    assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Build.is_empty'), []);
   });
 
   it('ranks the function above the unit tests named after it in the same file (seek)', async () => {
