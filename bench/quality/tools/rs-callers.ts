@@ -9,8 +9,9 @@
  *
  * rustc resolves `x.run()` on a concrete type to the trait's method when `run` comes from a trait:
  * such a caller counts for the trait's method when it has a body (direct) and, as a dispatch
- * caller marked reachable, for every implementation of that trait method in the crate (a call
- * through the trait can run each; rustc does not say which one this site runs). Methods that
+ * caller, for every implementation of that trait method in the crate. Which one a site runs
+ * rustc does not record (`bytes.advance(n)` runs `Bytes`'s, a generic `B: Buf` any), so these are
+ * not marked reachable: they count in precision and in the "all" recall, not in the direct one. Methods that
  * implement a trait of another crate (`Iterator::next`, `fmt`) are not declarations here: their
  * calls resolve to that crate's trait. Files rustc does not compile (`#[cfg]`-gated for another
  * target) hold neither declarations nor callers.
@@ -174,7 +175,7 @@ export async function rsCallers(root: string): Promise<TruthDeclaration[]> {
     if (target) add(target, caller);
     for (const impl of implsOf.get(key(r.ref_id)) ?? []) {
       const d = declOf.get(impl);
-      if (d) add(d, { ...caller, dispatch: true, reachable: true });
+      if (d) add(d, { ...caller, dispatch: true });
     }
   }
   for (const d of declarations.values()) d.callers.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
