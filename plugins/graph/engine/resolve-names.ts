@@ -121,6 +121,7 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
   // 3. self/this/cls: a member of the enclosing class or of its ancestors.
   if (SELF_RECEIVERS.has(recv)) {
     const cls = ownerClass(scope.path, call.caller, scope, tables, deps);
+    if (cls < 0 && scope.language === 'rust') return foreignSelfCall(callee, call.caller, tables, deps);
     const m = cls >= 0 ? member(cls, callee, tables, 1, deps) : NONE;
     if (m.targets.length) return m;
     // `self.app(…)` with a field `app` (`self.app = endpoint`): the callable the field holds, never a same-named method
@@ -222,6 +223,30 @@ function shadowedCall(b: ExtractedBinding, call: ExtractedCall, scope: FileScope
   if (!b.value || b.source === 'param' || /[()[\]{}]/.test(b.value)) return NONE;
   const t = receiverType(receiverContext(scope, tables, deps), b.value, b.scope, b.line);
   return t && (t.kind === 'function' || t.kind === 'class') ? { targets: [t.node], confidence: Math.min(1, t.conf) * 0.9 } : NONE;
+}
+
+/**
+ * Rust `self.m()` in an impl on a type the workspace does not declare (`impl BufMut for Vec<u8>`,
+ * `impl Buf for &[u8]`): a method the workspace gives that same type elsewhere (`Vec.m` in another
+ * impl), else a trait's method (its default body) when only one trait has it; never a workspace
+ * struct's method, which `self` cannot be (`self.capacity()` there is `Vec::capacity`).
+ */
+function foreignSelfCall(callee: string, caller: string | null, tables: SymbolTables, deps: Dependencies): NameResolution {
+  deps.push(callee);
+  const dot = caller ? caller.lastIndexOf('.') : -1;
+  const owner = dot > 0 ? caller!.slice(0, dot) : null;
+  const methods = tables.named(callee).filter((i) => tables.node(i).kind === 'method');
+  if (owner !== null) {
+    const own = methods.filter((i) => tables.node(i).qualifiedName === `${owner}.${callee}`);
+    if (own.length) return found(own, own.length === 1 ? 1 : 0.5);
+  }
+  const ofTraits = methods.filter((i) => {
+    const n = tables.node(i);
+    const q = n.qualifiedName ?? '';
+    const holder = q.includes('.') ? tables.symbolIn(n.path, q.slice(0, q.lastIndexOf('.'))) : -1;
+    return holder >= 0 && tables.node(holder).kind === 'interface';
+  });
+  return ofTraits.length === 1 ? { targets: ofTraits, confidence: 0.5 } : NONE;
 }
 
 /**

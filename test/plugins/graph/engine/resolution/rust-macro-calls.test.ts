@@ -61,6 +61,20 @@ pub fn read(text: &str) -> Result<usize, ()> {
     Ok(rest.len())
 }
 
+pub struct Buffer { cap: usize }
+impl Buffer { pub fn capacity(&self) -> usize { self.cap } }
+
+pub trait Sink {
+    fn room(&self) -> usize;
+    fn has_room(&self) -> bool;
+    fn probe(&self) -> bool { true }
+}
+
+impl Sink for Vec<u8> {
+    fn room(&self) -> usize { if self.probe() { self.capacity() - self.len() } else { 0 } }
+    fn has_room(&self) -> bool { self.room() > 1 }
+}
+
 /// Reads the protocol version byte.
 pub fn parse_version(b: &[u8]) -> u8 { b[0] }
 
@@ -98,6 +112,12 @@ describe('Rust calls inside macros, lets named like the function they call, tupl
   it('types the names a tuple pattern takes from a function result (`let (pre, rest) = pre_ident(text)?`) by position', async () => {
     assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Pre.is_empty'), ['function:src/lib.rs#read']);
     assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Build.is_empty'), []);
+  });
+
+  it('reads self in an impl on a type the crate does not declare (Vec) as that type: never a crate struct\'s method of the same name', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Buffer.capacity'), []);
+    assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Vec.room'), ['method:src/lib.rs#Vec.has_room']);
+    assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Sink.probe'), ['method:src/lib.rs#Vec.room']);
   });
 
   it('ranks the function above the unit tests named after it in the same file (seek)', async () => {
