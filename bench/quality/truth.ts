@@ -36,7 +36,7 @@ const NOTES: Record<BenchRepo['language'], string[]> = {
     'Caller of code in a field initializer or initializer block: the class. Constructors are callers, not declarations. Optional dependencies absent from the extraction (re2j) leave a few calls unresolved.',
   ],
   rust: [
-    'Static callees from rustc (save-analysis of src/lib.rs compiled as a test crate with the default features): every reference to a function or method of the crate is a call site (a function passed as a value counts too).',
+    'Static callees from rustc (save-analysis of src/lib.rs compiled as a test crate with the default features): a reference to a function or method of the crate followed by `(` is a call site (a function stored or passed as a value is not).',
     'A call resolved to a trait method counts for that method when it has a body and, as a dispatch caller, for each implementation of it in the crate; rustc does not record which one a site runs, so none is marked reachable (the direct recall is the measure). Implementations of another crate\'s trait (Display::fmt, Iterator::next, FromStr::from_str) are not declarations: their calls resolve to that crate.',
     'Files rustc does not compile on x86_64 (another target\'s SIMD module) are left out of the extraction. Callers inside macro bodies are where rustc puts the reference.',
   ],

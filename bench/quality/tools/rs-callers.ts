@@ -2,8 +2,10 @@
  * Ground truth for Rust callers: rustc's own name and method resolution, read from its save-analysis
  * output (`-Zsave-analysis`, in rustc up to 1.67; Debian bookworm's `rustc` 1.63 works, with
  * RUSTC_BOOTSTRAP=1 for the unstable flag). The crate's `src/lib.rs` is compiled as a test crate
- * (`--test`: `#[cfg(test)]` modules included) with no dependencies; every `Function` reference
- * whose target is a function or method of the crate is a call site. A reference's caller is the
+ * (`--test`: `#[cfg(test)]` modules included) with no dependencies; a `Function` reference whose
+ * target is a function or method of the crate is a call site when a `(` (after a turbofish `::<…>`)
+ * follows the name: a function stored or passed as a value (`Vtable { clone: shared_clone }`) is
+ * not. A reference's caller is the
  * innermost function holding it (closures belong to it), the file for code outside functions; the
  * function extents come from a plain tree-sitter parse (syntax only: the resolution is rustc's).
  *
@@ -26,7 +28,7 @@ import type { TruthCaller, TruthDeclaration } from '../truth-format.ts';
 const RUSTC = process.env.M1ND_TRUTH_RUSTC ?? '/usr/bin/rustc';
 
 interface Id { krate: number; index: number }
-interface Span { file_name: string; line_start: number; column_start: number }
+interface Span { file_name: string; line_start: number; column_start: number; line_end: number; column_end: number }
 interface Def { kind: string; id: Id; span: Span; name: string; qualname: string; parent: Id | null }
 interface Ref { kind: string; span: Span; ref_id: Id }
 
@@ -167,8 +169,18 @@ export async function rsCallers(root: string): Promise<TruthDeclaration[]> {
     if (!same) decl.callers.push(caller);
     else if (same.dispatch && !caller.dispatch) (delete same.dispatch, delete same.reachable);
   };
+  const sourceLines = new Map<string, string[]>();
+  /** Whether the reference's name is followed by a call's `(` (after a turbofish `::<…>` when there is one). */
+  const isCall = (span: Span): boolean => {
+    let lines = sourceLines.get(span.file_name);
+    if (!lines) sourceLines.set(span.file_name, (lines = fs.readFileSync(path.join(root, span.file_name), 'utf8').split('\n')));
+    // save-analysis byte offsets count across the whole compilation; its lines and (1-based, character) columns are the file's.
+    const after = `${[...(lines[span.line_end - 1] ?? '')].slice(span.column_end - 1).join('')}\n${lines[span.line_end] ?? ''}`.replace(/^\s*::\s*<[^()]*?>/, '');
+    return /^\s*\(/.test(after);
+  };
   for (const r of analysis.refs) {
     if (r.kind !== 'Function' || r.ref_id.krate !== 0) continue;
+    if (!fs.existsSync(path.join(root, r.span.file_name)) || !isCall(r.span)) continue;
     const caller = await callerAt(r.span);
     if (!caller) continue;
     const target = declOf.get(key(r.ref_id));
