@@ -132,7 +132,8 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
     }
     return unknownReceiver(callee, scope, tables, deps);
   }
-  if (recv === 'super' || recv.startsWith('super(') || recv === 'base') {
+  // (Rust's `super::f()` names the parent module: a module path, below.)
+  if (scope.language !== 'rust' && (recv === 'super' || recv.startsWith('super(') || recv === 'base')) {
     const cls = ownerClass(scope.path, call.caller, scope, tables, deps);
     const walked: number[] = [];
     let hit = -1;

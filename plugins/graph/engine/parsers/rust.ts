@@ -158,6 +158,29 @@ const CFG_TEST = /^#\[cfg\((?:all\([^)]*)?\btest\b/;
  * version wants `parse_version`, not `tests.test_parse_version`).
  */
 function refineRust(extraction: FileExtraction, source: string): void {
+  bindModulePaths(extraction);
+  markUnitTests(extraction, source);
+}
+
+/** A call qualified by a module path of the crate: `crate::abort()`, `super::panic_advance(…)`, `crate::buf::new(…)`. */
+const MODULE_PATH = /^(?:crate|super)(?:::(?:super|[a-z_][a-z0-9_]*))*$/;
+
+/**
+ * Binds each module path that qualifies a call (`crate`, `super`, `crate::buf`) as a module alias
+ * (an import of the module under that name), so the call resolves to the item the module holds —
+ * private ones included, as Rust lets a crate's modules reach their ancestors' items.
+ */
+function bindModulePaths(extraction: FileExtraction): void {
+  const seen = new Set(extraction.imports.map((i) => i.alias).filter((a) => a !== undefined));
+  for (const call of extraction.calls) {
+    const path = call.receiver?.replace(/\s+/g, '');
+    if (!path || !MODULE_PATH.test(path) || seen.has(path)) continue;
+    seen.add(path);
+    extraction.imports.push({ specifier: path, line: call.line, names: [], alias: path });
+  }
+}
+
+function markUnitTests(extraction: FileExtraction, source: string): void {
   if (!source.includes('#[')) return;
   const lines = source.split('\n');
   // The attribute lines (and blank or comment lines) right above a 1-based line.

@@ -9,7 +9,17 @@ import { callersOf, ingestedRepo } from './callers.ts';
  */
 const FILES: Record<string, string> = {
   'Cargo.toml': '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
-  'src/lib.rs': `macro_rules! complete {
+  'src/util.rs': `pub fn finish() -> usize {
+    crate::abort_all();
+    super::retry(2)
+}
+`,
+  'src/lib.rs': `mod util;
+
+fn abort_all() {}
+fn retry(n: usize) -> usize { n }
+
+macro_rules! complete {
     ($e:expr) => {
         match $e { Some(v) => v, None => return None }
     };
@@ -118,6 +128,11 @@ describe('Rust calls inside macros, lets named like the function they call, tupl
     assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Buffer.capacity'), []);
     assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Vec.room'), ['method:src/lib.rs#Vec.has_room']);
     assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Sink.probe'), ['method:src/lib.rs#Vec.room']);
+  });
+
+  it('resolves calls qualified by a module path of the crate (crate::, super::) to its items, private ones included', async () => {
+    assert.deepEqual(await callersOf(h, 'function:src/lib.rs#abort_all'), ['function:src/util.rs#finish']);
+    assert.deepEqual(await callersOf(h, 'function:src/lib.rs#retry'), ['function:src/util.rs#finish']);
   });
 
   it('ranks the function above the unit tests named after it in the same file (seek)', async () => {
