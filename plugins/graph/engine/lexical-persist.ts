@@ -22,7 +22,7 @@ import { BACKGROUND_SLICE_MS, SliceClock } from './steps.ts';
 
 const MAGIC = 'M1NDSEEK';
 /** Bumped whenever the layout or what the index holds changes (tokenising, fields, weights). */
-export const INDEX_FILE_FORMAT = 7;
+export const INDEX_FILE_FORMAT = 8;
 /**
  * Steps are small: the caller groups them into slices of its own budget (~5 ms), so a step bigger
  * than that budget is what holds the loop. Measured with the VM in its slow state (everything ~5x

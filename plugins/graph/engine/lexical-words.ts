@@ -39,6 +39,9 @@ export function tokenize(text: string, halves = false): string[] {
 /**
  * English words that carry no meaning in a "where/how" question, dropped from queries and from every
  * indexed field except the whole identifier (so `is_draft` is found by "draft", never by "is").
+ * Not "code": it names things in code (`parse_code`, `status_code`, `CodeBlock`), and dropping it from
+ * names cost more answers ("read the status code" never met `parse_code`) than the word costs in
+ * "the code that …" questions (bench:quality, stop 50).
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
@@ -46,7 +49,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'of on or our should so such than that the their them then there these they this those to was we were what when where ' +
     'which while who whom why will with would you your not no me my i about via also just any some all each ' +
     'over through upon onto whose ' +
-    'code logic implemented implementation happen happens work works'
+    'logic implemented implementation happen happens work works'
   ).split(' '),
 );
 

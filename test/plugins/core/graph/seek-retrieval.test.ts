@@ -286,6 +286,16 @@ function writeRetrievalRepo(root: string): string {
       '',
     ].join('\n'),
   };
+  files['src/http/status.ts'] = [
+    'export function parseCode(line: string): number {',
+    '  return Number(line.slice(9, 12));',
+    '}',
+    '',
+    'export function parseStatusLine(line: string): string[] {',
+    "  return line.split(' ');",
+    '}',
+    '',
+  ].join('\n');
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
@@ -443,6 +453,11 @@ describe('seek finds the function doing the work', function () {
     const lines = await seek('iterate over the stream line by line');
     assert.equal(lines[0]?.id, 'method:net/content.py#Stream.iter_lines', JSON.stringify(lines.slice(0, 4).map((x) => [x.id, x.why.matched])));
     assert.ok(lines.every((x) => !x.why.matched.includes('over')), JSON.stringify(lines.map((x) => x.why.matched)));
+  });
+
+  it('reads "code" as a word of names (parseCode, status_code), not as a word about the code', async () => {
+    const hits = await seek('parse the status code');
+    assert.equal(hits[0]?.id, 'function:src/http/status.ts#parseCode', JSON.stringify(hits.slice(0, 3).map((x) => x.id)));
   });
 
   it('matches camelCase and snake_case parts and stemmed forms', async () => {
