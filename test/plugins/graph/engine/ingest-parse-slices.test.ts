@@ -68,9 +68,12 @@ describe('parseTasks through the parse pool', function () {
       ticking = false;
     }
     assert.deepEqual(order, tasks.map((_, i) => i));
-    // A pool batch is 24 files: taken at once, one turn would hold 24 ms of staging here.
+    // A pool batch is 24 files: taken at once, one turn would hold 24 ms of staging here. The counter
+    // advances in the loop's check phase, so one of its turns may hold two slices, each a macrotask of
+    // its own: a drain's next slice (check phase) and a new drain started by a batch's message (poll
+    // phase) — seen once on a loaded CI machine (15 files). Two slices stay under a whole batch.
     const most = Math.max(...perTurn.values());
-    assert.ok(most <= SLICE_MS + 2, `${most} files of 1 ms taken in one loop turn (slice ${SLICE_MS} ms)`);
+    assert.ok(most <= 2 * (SLICE_MS + 2) && 2 * (SLICE_MS + 2) < 24, `${most} files of 1 ms taken in one loop turn (slice ${SLICE_MS} ms)`);
   });
 
   it('stops the run on the first error of take and reports that error', async () => {
