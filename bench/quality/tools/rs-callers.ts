@@ -156,10 +156,9 @@ export async function rsCallers(root: string): Promise<TruthDeclaration[]> {
     declOf.set(key(d.id), declarations.get(at)!);
   }
 
-  /** The caller holding a reference: the innermost fn around it, else the file. */
-  const callerAt = async (span: Span): Promise<TruthCaller | null> => {
+  /** The caller holding a reference (in a file of the extraction: the loop below checks): the innermost fn around it, else the file. */
+  const callerAt = async (span: Span): Promise<TruthCaller> => {
     const list = await items(span.file_name);
-    if (!fs.existsSync(path.join(root, span.file_name))) return null;
     const around = list.filter((f) => f.hasBody && (f.startLine < span.line_start || (f.startLine === span.line_start && f.line <= span.line_start)) && span.line_start <= f.endLine);
     const inner = around.sort((a, b) => a.endByte - a.startByte - (b.endByte - b.startByte))[0];
     return inner ? { path: span.file_name, name: inner.name, line: inner.line } : { path: span.file_name, name: null, line: 0 };
@@ -182,7 +181,6 @@ export async function rsCallers(root: string): Promise<TruthDeclaration[]> {
     if (r.kind !== 'Function' || r.ref_id.krate !== 0) continue;
     if (!fs.existsSync(path.join(root, r.span.file_name)) || !isCall(r.span)) continue;
     const caller = await callerAt(r.span);
-    if (!caller) continue;
     const target = declOf.get(key(r.ref_id));
     if (target) add(target, caller);
     for (const impl of implsOf.get(key(r.ref_id)) ?? []) {
