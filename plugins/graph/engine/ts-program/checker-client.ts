@@ -1,10 +1,15 @@
 /**
- * The engine's side of the checker worker: starts it on first use (from source through tsx, or the
- * built .js), sends one pass at a time, and stops it after a quiet minute so an idle server does not
- * hold the programs in memory (the next pass rebuilds them).
+ * The engine's side of the checker worker. One worker thread serves every engine of the process
+ * that keeps its compiler code cache in the same folder (a server's engine, a history snapshot
+ * built with the checker, the many hosts of a test run): the compiler loads once, and the lib files
+ * (lib.dom.d.ts and the ES libs: most of a small workspace's warm-up) are parsed once and shared by
+ * the engines' programs. Each engine is a client with its own programs in the worker, dropped when it
+ * stops. The worker answers requests in order, is started on first use (from source through tsx, or
+ * the built .js), and stops after a quiet minute so an idle server does not hold the programs in
+ * memory (the next pass rebuilds them).
  */
 import { Worker } from 'node:worker_threads';
-import type { CheckerWorkerData, CheckInputFile, CheckRequest, CheckResponse, WarmRequest } from './protocol.ts';
+import type { CheckerWorkerData, CheckInputFile, CheckRequest, CheckResponse, ReleaseRequest, WarmRequest } from './protocol.ts';
 
 /** A pass's answer (the worker's result message). */
 export type CheckResult = Extract<CheckResponse, { type: 'result' }>;
@@ -12,50 +17,66 @@ export type CheckResult = Extract<CheckResponse, { type: 'result' }>;
 const IDLE_MS = 60_000;
 const MAX_HEAP_MB = 2048;
 
-/** Spawns and talks to the checker worker. */
-export class CheckerClient {
-  /** `cacheDir`: where the worker keeps the compiler's code cache (see compiler-cache.ts); null for none. */
-  constructor(private readonly cacheDir: string | null = null) {}
+type Request = CheckRequest | WarmRequest | ReleaseRequest;
+type Waiter = { resolve: (r: CheckResponse) => void; reject: (e: Error) => void };
 
+/** One checker worker thread: spawned on demand, referenced only while a request is pending. */
+class CheckerThread {
   private worker: Worker | null = null;
+  /** Bumped at each spawn: programs a client built belong to one spawn. */
+  spawns = 0;
   private nextId = 1;
   private idle: NodeJS.Timeout | null = null;
-  private pending = new Map<number, { resolve: (r: CheckResponse) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, Waiter>();
 
-  /** Runs one pass: edges for `check`, with `files` as the workspace's TS/JS files. */
-  async run(root: string, files: CheckInputFile[], check: string[]): Promise<CheckResult> {
-    const res = await this.send({ type: 'check', id: 0, root, files, check });
-    if (res.type !== 'result') throw new Error(`checker worker answered ${res.type} to check`);
-    return res;
+  constructor(private readonly cacheDir: string | null) {}
+
+  get running(): boolean {
+    return this.worker !== null;
   }
 
-  /**
-   * Starts the worker, if it is not running, and has it build the programs from disk. The worker
-   * answers requests in order, so a pass asked for meanwhile waits for (and reuses) this.
-   */
-  warm(root: string): Promise<void> {
-    if (this.worker) return Promise.resolve();
-    return this.send({ type: 'warm', id: 0, root }).then(() => undefined);
-  }
-
-  private send(req: CheckRequest | WarmRequest): Promise<CheckResponse> {
+  /** Sends a request; `ids` receives its id (so a client can drop what it asked for). */
+  send(req: Omit<CheckRequest, 'id'> | Omit<WarmRequest, 'id'>, ids: Set<number>): Promise<CheckResponse> {
     const worker = this.ensure();
     if (this.idle) clearTimeout(this.idle);
     const id = this.nextId++;
+    ids.add(id);
     return new Promise<CheckResponse>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const done = (): void => void ids.delete(id);
+      this.pending.set(id, { resolve: (r) => (done(), resolve(r)), reject: (e) => (done(), reject(e)) });
       worker.ref();
       worker.postMessage({ ...req, id });
     });
   }
 
-  /** Stops the worker (pending passes reject). */
+  /** Tells the worker to drop a client's programs (no answer awaited) and rejects what the client still waits for. */
+  release(client: number, ids: ReadonlySet<number>): void {
+    for (const id of [...ids]) {
+      const p = this.pending.get(id);
+      this.pending.delete(id);
+      p?.reject(new Error('checker client stopped'));
+    }
+    const msg: ReleaseRequest = { type: 'release', id: 0, client };
+    this.worker?.postMessage(msg);
+    this.settle();
+  }
+
+  /** Stops the worker (pending requests reject). */
   async stop(): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     const w = this.worker;
     this.worker = null;
     if (w) await w.terminate();
+  }
+
+  /** With nothing pending, the worker holds no reference and stops after a quiet minute. */
+  private settle(): void {
+    if (this.pending.size > 0 || !this.worker) return;
+    this.worker.unref();
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.stop(), IDLE_MS);
+    this.idle.unref();
   }
 
   private ensure(): Worker {
@@ -75,30 +96,86 @@ ${tsx}.then(() => import(${url('compiler-cache')})).then((m) => { m.loadCompiler
     const worker = new Worker(code, { eval: true, workerData, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
     worker.on('message', (res: CheckResponse) => {
       const p = this.pending.get(res.id);
-      if (!p) return;
+      if (!p) return; // a released client's answer
       this.pending.delete(res.id);
       if (res.type === 'error') p.reject(new Error(res.message));
       else p.resolve(res);
-      if (this.pending.size === 0) {
-        worker.unref();
-        this.scheduleIdle();
-      }
+      this.settle();
     });
-    worker.unref(); // referenced only while a pass is pending; after the 'message' listener, which references it again
+    worker.unref(); // referenced only while a request is pending; after the 'message' listener, which references it again
     const fail = (err: Error): void => {
+      if (this.worker !== worker) return;
       this.worker = null;
-      for (const p of this.pending.values()) p.reject(err);
+      const waiting = [...this.pending.values()];
       this.pending.clear();
+      for (const p of waiting) p.reject(err);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`checker worker exited (${code})`)));
     this.worker = worker;
+    this.spawns++;
     return worker;
   }
+}
 
-  private scheduleIdle(): void {
-    if (this.idle) clearTimeout(this.idle);
-    this.idle = setTimeout(() => void this.stop(), IDLE_MS);
-    this.idle.unref();
+/** The process's shared workers, by code-cache folder. */
+const shared = new Map<string | null, CheckerThread>();
+let nextClient = 1;
+
+/** Talks to the checker worker for one engine. */
+export class CheckerClient {
+  private readonly id = nextClient++;
+  private readonly thread: CheckerThread;
+  private readonly own: boolean;
+  /** Ids of this client's requests still waiting. */
+  private readonly ids = new Set<number>();
+  /** The worker spawn holding this client's programs (0: none). */
+  private heldBy = 0;
+
+  /**
+   * `cacheDir`: where the worker keeps the compiler's code cache (see compiler-cache.ts); null for
+   * none. `shared: false` gives the client a worker of its own (a fresh start, as the load-cost
+   * measures need).
+   */
+  constructor(cacheDir: string | null = null, options: { shared?: boolean } = {}) {
+    this.own = options.shared === false;
+    if (this.own) this.thread = new CheckerThread(cacheDir);
+    else {
+      let thread = shared.get(cacheDir);
+      if (!thread) shared.set(cacheDir, (thread = new CheckerThread(cacheDir)));
+      this.thread = thread;
+    }
+  }
+
+  /** Runs one pass: edges for `check`, with `files` as the workspace's TS/JS files. */
+  async run(root: string, files: CheckInputFile[], check: string[]): Promise<CheckResult> {
+    const res = await this.send({ type: 'check', client: this.id, root, files, check });
+    if (res.type !== 'result') throw new Error(`checker worker answered ${res.type} to check`);
+    return res;
+  }
+
+  /**
+   * Has the worker build this client's programs from disk, unless it holds them already. The worker
+   * answers requests in order, so a pass asked for meanwhile waits for (and reuses) this.
+   */
+  warm(root: string): Promise<void> {
+    if (this.thread.running && this.heldBy === this.thread.spawns) return Promise.resolve();
+    return this.send({ type: 'warm', client: this.id, root }).then(() => undefined);
+  }
+
+  /** Stops: this client's programs are dropped and its waiting requests reject; a worker of its own stops. */
+  async stop(): Promise<void> {
+    if (this.own) {
+      await this.thread.stop();
+      return;
+    }
+    if (this.thread.running && this.heldBy === this.thread.spawns) this.thread.release(this.id, this.ids);
+    this.heldBy = 0;
+  }
+
+  private send(req: Omit<CheckRequest, 'id'> | Omit<WarmRequest, 'id'>): Promise<CheckResponse> {
+    const res = this.thread.send(req, this.ids);
+    this.heldBy = this.thread.spawns;
+    return res;
   }
 }

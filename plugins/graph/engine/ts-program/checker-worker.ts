@@ -1,30 +1,44 @@
 /**
- * The checker worker: holds the workspace's language services between passes and answers `check`
- * requests with each file's precise edges. Runs in a worker thread so the engine's event loop never
- * waits on the type checker. A `warm` request (sent when an ingest starts) builds the programs from
- * disk ahead of the check, on another core than the engine's parsing.
+ * The checker worker: holds the language services of each client (an engine) between passes and
+ * answers `check` requests with each file's precise edges. Runs in a worker thread so the engine's
+ * event loop never waits on the type checker. A `warm` request (sent when an ingest starts) builds
+ * the programs from disk ahead of the check, on another core than the engine's parsing. One worker
+ * serves every engine of a process: the lib files are parsed once for all of them (see
+ * `libSharingRegistry`), and a released client's programs are kept only until another client's
+ * programs hold those lib files.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type ts from 'typescript';
 import { candidateNames } from './candidate-names.ts';
 import { collectEdges } from './collect-edges.ts';
 import { compilerLoad, saveCompilerCache } from './compiler-cache.ts';
+import { libSharingRegistry, sharedDocumentRegistry } from './document-registry.ts';
 import { Implementations } from './implementations.ts';
 import { programFingerprint } from './fingerprint.ts';
 import { ProjectSet } from './projects.ts';
-import { type CheckerWorkerData, type CheckRequest, type CheckResponse, type PreciseFile, type WarmRequest } from './protocol.ts';
+import { type CheckerWorkerData, type CheckRequest, type CheckResponse, type PreciseFile, type ReleaseRequest, type WarmRequest } from './protocol.ts';
 import { threadCpuMs } from './thread-cpu.ts';
 
 /**
  * The compiler and this module's imports are loaded before it runs (see checker-client.ts): the
  * start-up, from the spawn (threads share the time origin); all this thread's CPU so far is its.
+ * Reported by the first pass of the worker, whichever client asks it.
  */
 let startup = { ms: Math.round(performance.now() - (workerData as CheckerWorkerData).spawnedAt), cpu: threadCpuMs() };
 
-let projects: ProjectSet | null = null;
-/** Time (and thread CPU) spent warming since the last check. */
-let warmMs = 0;
-let warmCpu = 0;
+/** The lib files' parsed documents, shared by every client's services. */
+const libs = sharedDocumentRegistry();
+
+/** One client's programs, and the time (and thread CPU) it spent warming since its last check. */
+interface ClientState {
+  projects: ProjectSet;
+  warmMs: number;
+  warmCpu: number;
+}
+
+const clients = new Map<number, ClientState>();
+/** Released clients' programs, disposed once another client's programs are built (they hold the lib files until then). */
+let released: ProjectSet[] = [];
 
 /** Thread CPU elapsed since `from` (0 when unknown). */
 const cpuSince = (from: number | null): number => {
@@ -32,26 +46,54 @@ const cpuSince = (from: number | null): number => {
   return now === null || from === null ? 0 : now - from;
 };
 
+/** The client's state for `root` (a new one when it had none, or held another root). */
+function stateOf(client: number, root: string): ClientState {
+  let state = clients.get(client);
+  if (!state || state.projects.root !== root) {
+    if (state) released.push(state.projects);
+    state = { projects: new ProjectSet(root, libSharingRegistry(libs)), warmMs: 0, warmCpu: 0 };
+    clients.set(client, state);
+  }
+  return state;
+}
+
+/** Disposes released programs once built ones hold what they shared. */
+function disposeReleased(): void {
+  for (const set of released) set.dispose();
+  released = [];
+}
+
 function warm(req: WarmRequest): CheckResponse {
   const t0 = performance.now();
   const c0 = threadCpuMs();
+  const known = clients.get(req.client);
+  const state = stateOf(req.client, req.root);
   // Programs already held for this root are kept current by the checks themselves.
-  if (!projects || projects.root !== req.root) {
-    projects = new ProjectSet(req.root);
-    projects.warm(programFingerprint(req.root));
+  if (state !== known) {
+    state.projects.warm(programFingerprint(req.root));
+    disposeReleased();
   }
   const elapsedMs = Math.round(performance.now() - t0);
-  warmMs += elapsedMs;
-  warmCpu += cpuSince(c0);
+  state.warmMs += elapsedMs;
+  state.warmCpu += cpuSince(c0);
   return { type: 'warmed', id: req.id, elapsedMs };
+}
+
+function release(req: ReleaseRequest): void {
+  const state = clients.get(req.client);
+  if (!state) return;
+  clients.delete(req.client);
+  // Another client's programs hold the lib files already: nothing to keep.
+  if (clients.size > 0) state.projects.dispose();
+  else released.push(state.projects);
 }
 
 function check(req: CheckRequest): CheckResponse {
   const t0 = performance.now();
   const c0 = threadCpuMs();
   const fingerprint = programFingerprint(req.root);
-  if (!projects || projects.root !== req.root) projects = new ProjectSet(req.root);
-  const set = projects;
+  const state = stateOf(req.client, req.root);
+  const set = state.projects;
   set.update(req.files, fingerprint);
   const byService = new Map<ts.LanguageService, string[]>();
   const failed: string[] = [];
@@ -69,6 +111,7 @@ function check(req: CheckRequest): CheckResponse {
   const programs = new Map<ts.LanguageService, ts.Program | undefined>();
   for (const service of byService.keys()) programs.set(service, service.getProgram());
   set.releaseRetired();
+  disposeReleased();
   const buildMs = performance.now() - t0;
   const files: PreciseFile[] = [];
   for (const [service, paths] of byService) {
@@ -105,20 +148,24 @@ function check(req: CheckRequest): CheckResponse {
     programs: set.size,
     elapsedMs: Math.round(performance.now() - t0),
     buildMs: Math.round(buildMs),
-    warmMs,
+    warmMs: state.warmMs,
     startupMs: startup.ms,
     compiler: compilerLoad(),
-    ...(c0 === null ? {} : { cpu: { startup: startup.cpu ?? 0, warm: warmCpu, pass: cpuSince(c0) } }),
+    ...(c0 === null ? {} : { cpu: { startup: startup.cpu ?? 0, warm: state.warmCpu, pass: cpuSince(c0) } }),
     rssMb: Math.round(mem.rss / 2 ** 20),
     heapMb: Math.round(mem.heapUsed / 2 ** 20),
   };
-  warmMs = 0;
-  warmCpu = 0;
+  state.warmMs = 0;
+  state.warmCpu = 0;
   startup = { ms: 0, cpu: 0 };
   return { type: 'result', id: req.id, files, failed, fingerprint, stats };
 }
 
-parentPort?.on('message', (req: CheckRequest | WarmRequest) => {
+parentPort?.on('message', (req: CheckRequest | WarmRequest | ReleaseRequest) => {
+  if (req.type === 'release') {
+    release(req);
+    return;
+  }
   let res: CheckResponse;
   try {
     res = req.type === 'warm' ? warm(req) : check(req);

@@ -9,7 +9,11 @@
  * JSDoc comments are parsed only where they carry types (JS files): in TS files and the lib .d.ts
  * files, whose comments are long (lib.dom.d.ts is mostly JSDoc), the checker never reads them, and
  * the pass reads no comments either. This cut the warm-up's CPU by ~15% on unjs/nitro, edges unchanged.
+ *
+ * The lib files (lib.dom.d.ts, the ES libs) are most of what a small workspace's warm-up parses:
+ * `libSharingRegistry` keeps them in one registry for every workspace the checker worker serves.
  */
+import { dirname } from 'node:path';
 import type TS from 'typescript';
 import ts from './compiler.ts';
 
@@ -29,4 +33,27 @@ export function sharedDocumentRegistry(): TS.DocumentRegistry {
     return key(normalized);
   };
   return registry;
+}
+
+/**
+ * A registry of a workspace's own that keeps the compiler's lib files in `libs`, shared by every
+ * registry made over it: a second workspace's programs reuse the lib files the first one parsed.
+ * The workspace's files stay in a registry of its own (two workspaces never share a file's text).
+ * Lib files are never edited (their version is constant), so sharing them never updates one under a
+ * program that holds it.
+ */
+export function libSharingRegistry(libs: TS.DocumentRegistry): TS.DocumentRegistry {
+  const own = sharedDocumentRegistry();
+  const libDir = `${dirname(ts.getDefaultLibFilePath({}))}/`;
+  const pick = (path: string): TS.DocumentRegistry => (path.startsWith(libDir) ? libs : own);
+  return {
+    acquireDocument: (fileName, ...rest) => pick(fileName).acquireDocument(fileName, ...rest),
+    acquireDocumentWithKey: (fileName, path, ...rest) => pick(path).acquireDocumentWithKey(fileName, path, ...rest),
+    updateDocument: (fileName, ...rest) => pick(fileName).updateDocument(fileName, ...rest),
+    updateDocumentWithKey: (fileName, path, ...rest) => pick(path).updateDocumentWithKey(fileName, path, ...rest),
+    getKeyForCompilationSettings: (settings) => own.getKeyForCompilationSettings(settings),
+    releaseDocument: (fileName: string, settings: TS.CompilerOptions, scriptKind?: TS.ScriptKind, format?: TS.ResolutionMode) => pick(fileName).releaseDocument(fileName, settings, scriptKind!, format),
+    releaseDocumentWithKey: (path: TS.Path, key: TS.DocumentRegistryBucketKey, scriptKind?: TS.ScriptKind, format?: TS.ResolutionMode) => pick(path).releaseDocumentWithKey(path, key, scriptKind!, format),
+    reportStats: () => `${own.reportStats()}\n${libs.reportStats()}`,
+  };
 }

@@ -66,7 +66,6 @@ const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/')
 
 /** The language services of one workspace and which one owns each workspace file. */
 export class ProjectSet {
-  private readonly registry = sharedDocumentRegistry();
   private readonly versions = new Map<string, string>();
   private readonly texts = new Map<string, ScriptText>();
   private projects: Project[] = [];
@@ -77,7 +76,19 @@ export class ProjectSet {
   /** Configs a warm-up parsed, for the one rebuild that follows it (an include glob's matches go stale). */
   private warmConfigs: { fingerprint: string; parsed: ParsedConfig[] } | null = null;
 
-  constructor(readonly root: string) {}
+  /** `registry`: where parsed files are kept and shared (by default a registry of this set's own). */
+  constructor(
+    readonly root: string,
+    private readonly registry: TS.DocumentRegistry = sharedDocumentRegistry(),
+  ) {}
+
+  /** Disposes every service (their files leave the registry unless another service holds them). */
+  dispose(): void {
+    for (const p of [...this.projects, ...this.retired]) p.service.dispose();
+    this.projects = [];
+    this.retired = [];
+    this.owner.clear();
+  }
 
   /** Absolute path of a workspace file. */
   abs(rel: string): string {

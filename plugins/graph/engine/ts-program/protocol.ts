@@ -41,6 +41,8 @@ export interface CheckInputFile {
 export type CheckRequest = {
   type: 'check';
   id: number;
+  /** The engine's client (one worker serves every engine of a process; each has its own programs). */
+  client: number;
   root: string;
   /** Every TS/JS file of the workspace (their hashes version the language services' scripts). */
   files: CheckInputFile[];
@@ -52,12 +54,16 @@ export type CheckRequest = {
  * Engine → worker, when an ingest starts: build the programs from the files on disk while the engine
  * parses, so the check request that follows finds them parsed and bound (same content, same version).
  */
-export type WarmRequest = { type: 'warm'; id: number; root: string };
+export type WarmRequest = { type: 'warm'; id: number; client: number; root: string };
+
+/** Engine → worker, when an engine stops: its programs are dropped (kept only to lend their lib files to the next). */
+export type ReleaseRequest = { type: 'release'; id: number; client: number };
 
 /** Worker → engine. */
 export type CheckResponse =
   | { type: 'result'; id: number; files: PreciseFile[]; failed: string[]; fingerprint: string; stats: CheckStats }
   | { type: 'warmed'; id: number; elapsedMs: number }
+  | { type: 'released'; id: number }
   | { type: 'error'; id: number; message: string };
 
 /** What one pass cost. */
@@ -68,7 +74,7 @@ export interface CheckStats {
   buildMs: number;
   /** Time the worker spent before this pass warming the programs (0 when it did not). */
   warmMs: number;
-  /** The worker's start-up (thread start to compiler and modules loaded), reported by its first pass; 0 after. */
+  /** The worker's start-up (thread start to compiler and modules loaded), reported by its first pass; 0 after (and for a client that found the worker running). */
   startupMs: number;
   /** How the compiler was loaded (see compiler-cache.ts). */
   compiler: 'cached' | 'compiled' | 'rejected' | 'require';

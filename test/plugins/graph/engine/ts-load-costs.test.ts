@@ -39,7 +39,7 @@ const CHECKED = ['src/calc.js', 'src/use.js'];
 
 /** One pass of a fresh worker over the fixture, with the given cache folder. */
 async function pass(root: string, cacheDir: string | null): Promise<CheckResult> {
-  const client = new CheckerClient(cacheDir);
+  const client = new CheckerClient(cacheDir, { shared: false });
   try {
     const files = CHECKED.map((p) => ({ path: p, hash: createHash('sha1').update(fs.readFileSync(path.join(root, p))).digest('hex') }));
     return await client.run(root, files, CHECKED);
