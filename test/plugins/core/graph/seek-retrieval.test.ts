@@ -295,6 +295,10 @@ function writeRetrievalRepo(root: string): string {
     "  return line.split(' ');",
     '}',
     '',
+    'export function parseOp(text: string): string {',
+    "  return text.startsWith('>=') ? '>=' : text[0];",
+    '}',
+    '',
   ].join('\n');
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -491,7 +495,9 @@ describe('seek finds the function doing the work', function () {
     assert.ok(own.score > viaSynonym.score, `the word itself (${own.score}) scores above its synonym (${viaSynonym.score})`);
   });
 
-  it('reads the abbreviations code uses for the words a question spells out (min for minimum, msg for message)', async () => {
+  it('reads the abbreviations code uses for the words a question spells out (min for minimum, op for operator)', async () => {
+    const op = await seek('parse the comparison operator');
+    assert.equal(op[0]?.id, 'function:src/http/status.ts#parseOp', JSON.stringify(op.slice(0, 3).map((x) => x.id)));
     fs.writeFileSync(path.join(ws, 'src/bounds.ts'), 'export function clampTo(x: number, lo: number, hi: number): number {\n  const min = lo;\n  const max = hi;\n  return x < min ? min : x > max ? max : x;\n}\n');
     await h.call('ingest', { agent_id: 'a', path: '.', incremental: true });
     const hits = await seek('between the minimum and the maximum');
