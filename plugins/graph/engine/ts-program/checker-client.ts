@@ -122,6 +122,11 @@ ${tsx}.then(() => import(${url('compiler-cache')})).then((m) => { m.loadCompiler
 const shared = new Map<string | null, CheckerThread>();
 let nextClient = 1;
 
+/** A client dropped without `stop` (an embedder that never closed its host) still releases its programs. */
+const unstopped = new FinalizationRegistry<{ thread: CheckerThread; client: number; spawn: number }>(({ thread, client, spawn }) => {
+  if (thread.running && thread.spawns === spawn) thread.release(client, new Set());
+});
+
 /** Talks to the checker worker for one engine. */
 export class CheckerClient {
   private readonly id = nextClient++;
@@ -170,11 +175,16 @@ export class CheckerClient {
       return;
     }
     if (this.thread.running && this.heldBy === this.thread.spawns) this.thread.release(this.id, this.ids);
+    unstopped.unregister(this);
     this.heldBy = 0;
   }
 
   private send(req: Omit<CheckRequest, 'id'> | Omit<WarmRequest, 'id'>): Promise<CheckResponse> {
     const res = this.thread.send(req, this.ids);
+    if (!this.own && this.heldBy !== this.thread.spawns) {
+      unstopped.unregister(this);
+      unstopped.register(this, { thread: this.thread, client: this.id, spawn: this.thread.spawns }, this);
+    }
     this.heldBy = this.thread.spawns;
     return res;
   }

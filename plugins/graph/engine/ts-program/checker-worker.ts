@@ -146,6 +146,7 @@ function check(req: CheckRequest): CheckResponse {
   const mem = process.memoryUsage();
   const stats = {
     programs: set.size,
+    clients: clients.size,
     elapsedMs: Math.round(performance.now() - t0),
     buildMs: Math.round(buildMs),
     warmMs: state.warmMs,

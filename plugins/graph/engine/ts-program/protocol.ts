@@ -69,6 +69,8 @@ export type CheckResponse =
 /** What one pass cost. */
 export interface CheckStats {
   programs: number;
+  /** Engines whose programs the worker holds (one worker serves every engine of a process). */
+  clients: number;
   elapsedMs: number;
   /** Of `elapsedMs`, building the programs (parse, bind); the rest is the checker's queries. */
   buildMs: number;

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { CheckerClient, type CheckResult } from '../../../../plugins/graph/engine/ts-program/checker-client.ts';
 import { writeFixtureRepo } from '../../../helpers/fixture-repo.ts';
 import { connect, tempDir } from '../../../helpers/mcp.ts';
@@ -88,6 +90,30 @@ describe('the checker worker shared by the engines of a process', function () {
       await assert.rejects(pending, /stopped/);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('drops the programs of an engine collected without being stopped (an embedder that never closed its server)', async () => {
+    const a = writeFixtureRepo(tempDir(), FILES);
+    const b = writeFixtureRepo(tempDir(), FILES);
+    const keeper = new CheckerClient(cache);
+    try {
+      const first = await keeper.run(a, inputs(a), CHECKED);
+      await (async () => {
+        const dropped = new CheckerClient(cache);
+        assert.equal((await dropped.run(b, inputs(b), CHECKED)).stats.clients, first.stats.clients + 1);
+      })();
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      let clients = first.stats.clients + 1;
+      for (let i = 0; i < 50 && clients > first.stats.clients; i++) {
+        gc();
+        await new Promise((r) => setTimeout(r, 20));
+        clients = (await keeper.run(a, inputs(a), CHECKED)).stats.clients;
+      }
+      assert.equal(clients, first.stats.clients, 'the collected engine\'s programs were released');
+    } finally {
+      await keeper.stop();
     }
   });
 
