@@ -1,12 +1,11 @@
 /**
  * Graph snapshots for `differential`: the live graph, a checkpoint stored by `persist` (files and
- * symbols; checkpoints keep no edges), or the graph of a git ref — the ref's tree exported with
- * `git archive` into a temporary directory and ingested there by a second engine (with the
+ * symbols; checkpoints keep no edges), or the graph of a git ref — the ref's files exported
+ * (tree-export.ts) into a temporary directory and ingested there by a second engine (with the
  * type-checker pass when the caller asks: to compare with a live graph that ran it). Ref snapshots
  * are cached per commit and setting (the two newest), their directories removed on eviction and at
  * exit.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import { join } from 'node:path';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import { CodeGraphEngine, RELATIONS, symbolNodeId, type CodeGraph, type NodeKind } from '../graph/api.ts';
 import { resolveRef, runGit } from './git.ts';
+import { exportTree } from './tree-export.ts';
 
 /** A node as snapshots compare them. */
 export interface SnapNode {
@@ -36,10 +36,14 @@ export interface Snapshot {
   files: Map<string, string>;
   /** A file's text, when the snapshot can give it. */
   text(path: string): Promise<string | null>;
+  /** Files of a git ref whose objects git could not read (absent from a partial clone, damaged): left out. */
+  unreadable?: string[];
 }
 
 const SEP = '\u0001';
 const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
+/** A ref snapshot's engine reads files up to this size (the engine's default), and only those are exported. */
+const SNAPSHOT_MAX_FILE_BYTES = 1024 * 1024;
 const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
 
 /** The nodes and edges of a loaded graph (with yields on big graphs). */
@@ -117,14 +121,14 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
   let engine: CodeGraphEngine | null = null;
   try {
     const prefix = (await runGit(root, ['rev-parse', '--show-prefix'], { maxBytes: 4096 })).stdout.trim().replace(/\/$/, '');
-    await archiveInto(root, prefix ? `${commit}:${prefix}` : commit, tree, options.signal);
+    const exported = await exportTree(root, prefix ? `${commit}:${prefix}` : commit, tree, { maxFileBytes: SNAPSHOT_MAX_FILE_BYTES, maxTotalBytes: MAX_ARCHIVE_BYTES }, options.signal);
     // Parsed on the main thread (the ingest yields between files): for a one-off snapshot the worker pool cost more than it saved here (31 s against 7 s for a 320-file ref at load 25).
-    engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck, parseWorkers: 0 });
+    engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck, parseWorkers: 0, maxFileBytes: SNAPSHOT_MAX_FILE_BYTES });
     await engine.ingest({ signal: options.signal });
     if (options.typeCheck) await engine.preciseIdle();
     const { nodes, edges } = await readGraph(engine.graph);
     const files = new Map([...engine.storedFiles()].map(([p, r]) => [p, r.hash]));
-    const snapshot: Snapshot = { label: `git:${ref}`, kind: 'git', commit, nodes, edges, files, text: (p) => readText(join(tree, p)) };
+    const snapshot: Snapshot = { label: `git:${ref}`, kind: 'git', commit, nodes, edges, files, text: (p) => readText(join(tree, p)), ...(exported.unreadable.length ? { unreadable: exported.unreadable } : {}) };
     refCache.set(key, { dir, snapshot });
     while (refCache.size > MAX_CACHED) {
       const [oldKey, old] = refCache.entries().next().value!;
@@ -147,41 +151,6 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
   } finally {
     await engine?.close();
   }
-}
-
-/** `git archive <tree-ish> | tar -x -C dir`, bounded in bytes. */
-function archiveInto(root: string, treeish: string, dir: string, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const git = spawn('git', ['archive', '--format=tar', treeish], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], signal });
-    const tar = spawn('tar', ['-x', '-C', dir], { stdio: ['pipe', 'ignore', 'pipe'], signal });
-    let bytes = 0;
-    let err = '';
-    let failed: Error | null = null;
-    git.stdout.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > MAX_ARCHIVE_BYTES && !failed) {
-        failed = new M1ndError(ErrorCodes.CALL_INPUT_TOO_LARGE, `the tree at ${treeish.slice(0, 12)} is over ${MAX_ARCHIVE_BYTES >> 20} MiB`, { hint: 'compare checkpoints instead, or narrow the workspace' });
-        git.kill('SIGKILL');
-        tar.kill('SIGKILL');
-      }
-    });
-    git.stdout.pipe(tar.stdin);
-    git.stderr.on('data', (c: Buffer) => (err.length < 2000 ? (err += c) : undefined));
-    tar.stderr.on('data', (c: Buffer) => (err.length < 2000 ? (err += c) : undefined));
-    git.on('error', reject);
-    tar.on('error', reject);
-    tar.stdin.on('error', () => undefined);
-    const codes: (number | null)[] = [];
-    const closed = (code: number | null) => {
-      codes.push(code);
-      if (codes.length < 2) return;
-      if (failed) return reject(failed);
-      if (codes.some((c) => c !== 0)) return reject(new Error(`git archive | tar failed: ${err.trim().slice(0, 300)}`));
-      resolvePromise();
-    };
-    git.on('close', closed);
-    tar.on('close', closed);
-  });
 }
 
 async function readText(absolute: string): Promise<string | null> {

@@ -7,6 +7,8 @@ import { historyOf } from '../service.ts';
 import { checkpointSnapshot, currentSnapshot, edgeParts, gitSnapshot, type Snapshot, type SnapNode } from '../snapshots.ts';
 import { diffSymbols, type PreviewSymbol } from '../symbol-diff.ts';
 
+/** One snapshot as the answer describes it; `unreadable`: files of a ref whose git objects could not be read (left out). */
+const Side = Type.Object({ snapshot: Type.String(), kind: Type.String(), commit: Type.Optional(Type.String()), files: Type.Number(), nodes: Type.Number(), edges: Type.Union([Type.Number(), Type.Null()]), unreadable: Type.Optional(Type.Object({ count: Type.Number(), sample: Type.Array(Type.String()) })) });
 const SnapshotSpec = Type.String({ minLength: 1, maxLength: 256, description: 'current, a persist checkpoint name, or a git ref (prefix checkpoint: or git: to disambiguate)' });
 const DEPENDENCY = new Set<string>(DEPENDENCY_RELATIONS);
 const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
@@ -24,8 +26,8 @@ export const differentialVerb = defineVerb({
     budget_ms: Type.Integer({ minimum: 1000, maximum: 300_000, default: 60_000, description: 'Time budget for building ref snapshots and diffing' }),
   }),
   output: Type.Object({
-    a: Type.Object({ snapshot: Type.String(), kind: Type.String(), commit: Type.Optional(Type.String()), files: Type.Number(), nodes: Type.Number(), edges: Type.Union([Type.Number(), Type.Null()]) }),
-    b: Type.Object({ snapshot: Type.String(), kind: Type.String(), commit: Type.Optional(Type.String()), files: Type.Number(), nodes: Type.Number(), edges: Type.Union([Type.Number(), Type.Null()]) }),
+    a: Side,
+    b: Side,
     files: Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()), modified: Type.Array(Type.String()) }),
     nodes: Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()), changed: Type.Array(Type.String()) }),
     // Edge lists when both snapshots have edges; `unavailable` alone when a checkpoint has none.
@@ -41,7 +43,7 @@ export const differentialVerb = defineVerb({
   stages: ['review'],
   next: 'impact',
   guide: [
-    'A snapshot is `current` (the live graph), the name of a checkpoint stored with persist {"action":"checkpoint","path":"<name>"} (the one verb that creates snapshots), or a git ref: its tree is exported with `git archive` to a temporary directory and ingested by a second engine (with the type-checker pass only when compared with a live graph that ran it), cached for the two newest commits. A bare name is a checkpoint when one has it, else a ref.',
+    'A snapshot is `current` (the live graph), the name of a checkpoint stored with persist {"action":"checkpoint","path":"<name>"} (the one verb that creates snapshots), or a git ref: its files (up to 1 MiB each; never fetched from a remote) are exported to a temporary directory and ingested by a second engine (with the type-checker pass only when compared with a live graph that ran it), cached for the two newest commits. A bare name is a checkpoint when one has it, else a ref.',
     '- files: added/removed/modified by content hash. nodes: added/removed by id; changed = a symbol whose own lines differ (nested symbols masked; from the two texts, or by line span when a checkpoint has no text).',
     '- edges (both snapshots from graphs; checkpoints keep none): added/removed, reweighted when |Δweight| ≥ 0.05; co_changes edges (from git history, not code) are left out. coupling: file pairs whose count of dependency edges (calls, imports, references, inheritance…) changed.',
     '- question keeps entries whose id contains one of its words (≥ 3 letters); focus_nodes keeps entries in the focus nodes\' files and the files of their direct code neighbours (in the live graph; not containment or co-change). Lists stop at top_k, counts are complete; `stopped_early` says when the budget ran out and which part is missing.',
@@ -198,7 +200,15 @@ function preview(n: SnapNode & { id: string }): PreviewSymbol {
 }
 
 function describe(s: Snapshot) {
-  return { snapshot: s.label, kind: s.kind, ...(s.commit ? { commit: s.commit.slice(0, 12) } : {}), files: s.files.size, nodes: s.nodes.size, edges: s.edges?.size ?? null };
+  return {
+    snapshot: s.label,
+    kind: s.kind,
+    ...(s.commit ? { commit: s.commit.slice(0, 12) } : {}),
+    files: s.files.size,
+    nodes: s.nodes.size,
+    edges: s.edges?.size ?? null,
+    ...(s.unreadable ? { unreadable: { count: s.unreadable.length, sample: s.unreadable.slice(0, 5) } } : {}),
+  };
 }
 
 /** Resolves a snapshot spec: current, checkpoint:<name>, git:<ref>, or a bare checkpoint name / ref. */

@@ -131,3 +131,43 @@ export function later(): number {
     assert.match(missing.json.hint ?? JSON.stringify(missing.json), /before-edit/);
   });
 });
+
+describe('differential on a ref whose tree git cannot read in full', function () {
+  this.timeout(180000);
+  let h: Harness;
+  let ws: string;
+  before(async () => {
+    ws = tempDir();
+    write(ws, { ...V1, 'docs/lost.md': '# Lost\n\nThe first text.\n' });
+    // A 2 MiB asset (over what the engine reads: never exported) and a link (left out).
+    fs.mkdirSync(path.join(ws, 'assets'));
+    fs.writeFileSync(path.join(ws, 'assets/demo.bin'), Buffer.alloc(2 * 1024 * 1024, 7));
+    fs.symlinkSync('/etc/hostname', path.join(ws, 'assets/host-link'));
+    git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(ws, ['add', '-A'], dayDate(0));
+    git(ws, ['commit', '-q', '-m', 'v1'], dayDate(0));
+    git(ws, ['tag', 'v1'], dayDate(0));
+    const lost = git(ws, ['rev-parse', 'v1:docs/lost.md'], dayDate(0)).trim();
+    write(ws, { ...V2, 'docs/lost.md': '# Lost\n\nThe second text.\n' });
+    git(ws, ['add', '-A'], dayDate(1));
+    git(ws, ['commit', '-q', '-m', 'v2'], dayDate(1));
+    // As in a partial clone or a damaged store: v1's blob of docs/lost.md is gone.
+    fs.rmSync(path.join(ws, '.git/objects', lost.slice(0, 2), lost.slice(2)));
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('builds the ref\'s graph without the unreadable file and names it, never reading the big asset or following the link', async () => {
+    const r = await h.call('differential', { agent_id: 'a', snapshot_a: 'v1', snapshot_b: 'HEAD' });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.deepEqual(r.json.a.unreadable, { count: 1, sample: ['docs/lost.md'] });
+    assert.equal(r.json.b.unreadable, undefined);
+    // The code still compares as without the asset: same answer as the repository above.
+    assert.deepEqual(r.json.nodes.changed, ['function:py/tax.py#apply', 'function:src/cart.ts#total']);
+    assert.ok(r.json.files.added.includes('docs/lost.md'), JSON.stringify(r.json.files));
+    assert.ok(![...r.json.files.added, ...r.json.files.removed, ...r.json.files.modified].some((f: string) => f.startsWith('assets/')), JSON.stringify(r.json.files));
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Writes the files of a git tree into a directory, for a ref snapshot to ingest: the tree is listed
+ * (`git ls-tree -r -z --long`), and the blobs a snapshot can use (regular files no larger than the
+ * engine reads) are read through one `git cat-file --batch`. Unlike `git archive | tar`, an object
+ * git cannot read (a partial clone's absent blob, a damaged pack) costs that one file, not the
+ * snapshot, and large binaries (images, archives) are never read at all. Symbolic links and
+ * submodules are left out (a link could point outside the tree; a submodule's files are another
+ * repository's).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize, sep } from 'node:path';
+import { ErrorCodes, M1ndError } from '../../core/index.ts';
+import { runGit } from './git.ts';
+
+/** What an export wrote and left out. */
+export interface TreeExport {
+  files: number;
+  bytes: number;
+  /** Files over the size limit (the engine would skip them too). */
+  tooLarge: number;
+  /** Paths whose object git could not read. */
+  unreadable: string[];
+}
+
+interface Entry {
+  oid: string;
+  /** NaN when git cannot read the object (ls-tree prints "BAD" for its size). */
+  size: number;
+  path: string;
+}
+
+/** Regular files, executable or not (links are 120000, submodules 160000). */
+const REGULAR = new Set(['100644', '100755']);
+
+/** The regular files of `treeish` with their sizes (the tree listing itself is bounded). */
+async function listTree(root: string, treeish: string, signal?: AbortSignal): Promise<Entry[]> {
+  const res = await runGit(root, ['ls-tree', '-r', '-z', '--long', '--full-tree', treeish], { maxBytes: 256 * 1024 * 1024, timeoutMs: 120_000, signal });
+  if (res.code !== 0) throw new Error(`git ls-tree ${treeish.slice(0, 40)} failed: ${res.stderr.trim().slice(0, 300)}`);
+  const entries: Entry[] = [];
+  for (const record of res.stdout.split('\0')) {
+    // "<mode> <type> <object> <size padded>\t<path>"
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, type, oid, size] = record.slice(0, tab).split(/ +/);
+    if (type !== 'blob' || !REGULAR.has(mode)) continue;
+    entries.push({ oid, size: Number(size), path: record.slice(tab + 1) });
+  }
+  return entries;
+}
+
+/**
+ * Exports `treeish` into `dir`: files up to `maxFileBytes` each, `maxTotalBytes` in all (refused
+ * before anything is read when the tree's files add up to more).
+ */
+export async function exportTree(root: string, treeish: string, dir: string, limits: { maxFileBytes: number; maxTotalBytes: number }, signal?: AbortSignal): Promise<TreeExport> {
+  const all = (await listTree(root, treeish, signal)).filter((e) => isInside(e.path));
+  const missing = all.filter((e) => Number.isNaN(e.size)).map((e) => e.path);
+  const wanted = all.filter((e) => e.size <= limits.maxFileBytes);
+  const total = wanted.reduce((n, e) => n + e.size, 0);
+  if (total > limits.maxTotalBytes) {
+    throw new M1ndError(ErrorCodes.CALL_INPUT_TOO_LARGE, `the tree at ${treeish.slice(0, 12)} holds ${Math.round(total / 2 ** 20)} MiB of files under ${Math.round(limits.maxFileBytes / 1024)} KiB each, over ${limits.maxTotalBytes >> 20} MiB`, {
+      hint: 'compare checkpoints instead, or narrow the workspace',
+    });
+  }
+  const out: TreeExport = { files: 0, bytes: 0, tooLarge: all.length - wanted.length - missing.length, unreadable: missing };
+  if (wanted.length === 0) return out;
+  await readBlobs(root, wanted, signal, (entry, content) => {
+    if (content === null) {
+      out.unreadable.push(entry.path);
+      return;
+    }
+    const file = join(dir, entry.path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+    out.files++;
+    out.bytes += content.length;
+  });
+  return out;
+}
+
+/** A tree path that stays inside the export directory (git never lists `..`, but the check is cheap). */
+function isInside(path: string): boolean {
+  const n = normalize(path);
+  return !n.startsWith(`..${sep}`) && n !== '..' && !n.startsWith(sep);
+}
+
+/** Streams the entries' blobs through `git cat-file --batch`, in order; `content` null for an object git could not read. */
+function readBlobs(root: string, entries: readonly Entry[], signal: AbortSignal | undefined, onBlob: (entry: Entry, content: Buffer | null) => void): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    // Never from the network: a partial clone's absent blob is left out, not fetched (git 2.45+ reads this).
+    const git = spawn('git', ['cat-file', '--batch'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], signal, env: { ...process.env, GIT_NO_LAZY_FETCH: '1' } });
+    let next = 0;
+    let pending: Buffer = Buffer.alloc(0);
+    /** Bytes of the current object's body still to come (with its trailing newline), or -1 between objects. */
+    let body = -1;
+    const parts: Buffer[] = [];
+    let failure: Error | null = null;
+    let err = '';
+    git.stdout.on('data', (chunk: Buffer) => {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      try {
+        while (pending.length > 0 && next < entries.length) {
+          if (body < 0) {
+            const nl = pending.indexOf(10);
+            if (nl < 0) break;
+            const header = pending.subarray(0, nl).toString('utf8');
+            pending = pending.subarray(nl + 1);
+            const [, type, size] = header.split(' ');
+            if (type === 'blob') body = Number(size) + 1;
+            else onBlob(entries[next++], null); // "<oid> missing" (or not a blob)
+            continue;
+          }
+          const take = Math.min(body, pending.length);
+          parts.push(pending.subarray(0, take));
+          pending = pending.subarray(take);
+          body -= take;
+          if (body === 0) {
+            const whole = Buffer.concat(parts);
+            parts.length = 0;
+            body = -1;
+            onBlob(entries[next++], whole.subarray(0, whole.length - 1));
+          }
+        }
+      } catch (error) {
+        failure = error as Error;
+        git.kill('SIGKILL');
+      }
+    });
+    git.stderr.on('data', (c: Buffer) => (err.length < 2000 ? (err += c) : undefined));
+    git.on('error', reject);
+    git.stdin.on('error', () => undefined);
+    git.on('close', (code) => {
+      if (failure) return reject(failure);
+      // Objects git never answered for (it stopped early) are unreadable too.
+      if (next < entries.length && code !== 0 && next === 0) return reject(new Error(`git cat-file failed: ${err.trim().slice(0, 300)}`));
+      while (next < entries.length) onBlob(entries[next++], null);
+      resolvePromise();
+    });
+    git.stdin.end(entries.map((e) => e.oid).join('\n') + '\n');
+  });
+}
