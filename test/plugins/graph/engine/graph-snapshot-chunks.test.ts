@@ -2,53 +2,19 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CodeGraph, type GraphNode } from '../../../../plugins/graph/engine/graph.ts';
+import { CodeGraph } from '../../../../plugins/graph/engine/graph.ts';
 import type { GraphBuilder } from '../../../../plugins/graph/engine/build.ts';
 import { chunksOf, type ChunkStep, type SnapshotChunk, type SnapshotSize } from '../../../../plugins/graph/engine/graph-snapshot-chunks.ts';
 import { encodeSnapshotChunks } from '../../../../plugins/graph/engine/graph-snapshot-encode.ts';
 import { writeSnapshotSteps } from '../../../../plugins/graph/engine/graph-snapshot-store.ts';
-import { decodeSnapshot, type SnapshotFacts } from '../../../../plugins/graph/engine/graph-snapshot.ts';
+import { decodeSnapshot } from '../../../../plugins/graph/engine/graph-snapshot.ts';
 import { heapGrowthHolders } from '../../../../plugins/graph/engine/heap-growth.ts';
 import { runSteps } from '../../../../plugins/graph/engine/steps.ts';
 import { SnapshotTable, type SnapshotKey } from '../../../../plugins/graph/engine/store-snapshot.ts';
 import type { GraphStore } from '../../../../plugins/graph/engine/store.ts';
-
-/** A graph with every optional node field, UTF-16 strings (a surrogate pair too), empty slots and dead edges. */
-function sampleGraph(files: number): CodeGraph {
-  const g = new CodeGraph();
-  for (let f = 0; f < files; f++) {
-    const path = `pkg/m${f}.py`;
-    const file = g.upsertNode({ id: `file::${path}`, kind: 'file', label: `m${f}.py`, path, startLine: 1, endLine: 40 + f, language: 'python', lastCommitAt: 1_700_000_000 + f, commitCount: f % 7, isTest: f % 5 === 0 });
-    let prev = file;
-    for (let s = 0; s < 12; s++) {
-      const name = s % 4 === 0 ? `naïve_${s}` : s % 4 === 1 ? `数据_${f}_${s}` : s % 4 === 2 ? `emoji_😀_${s}` : `plain_${s}`;
-      const node: GraphNode = { id: `${path}::${name}`, kind: s % 3 === 0 ? 'class' : 'function', label: name, path, startLine: s + 1, endLine: s + 2, language: 'python', qualifiedName: `m${f}.${name}` };
-      if (s % 2 === 0) node.doc = `Doc of ${name}: ${'x'.repeat(s * 17)}`;
-      if (s % 5 === 0) node.exported = s % 10 === 0;
-      if (s === 7) node.signatures = [`def ${name}(a)`, `def ${name}(a, b) → ok`];
-      const i = g.upsertNode(node);
-      g.addEdge(file, i, 0, 1);
-      g.addEdge(prev, i, 2, 0.25 + s / 100);
-      prev = i;
-    }
-  }
-  // Empty slots and dead edges: the snapshot renumbers densely.
-  g.removeNode(g.indexOf('pkg/m1.py::plain_3'));
-  g.removeEdge(3);
-  g.removeEdge(17);
-  g.finalize();
-  return g;
-}
-
-const facts = (files: number): SnapshotFacts => ({
-  files: Array.from({ length: files }, (_, f) => ({ path: `pkg/m${f}.py`, extractionKey: `key-${f}-é`, language: 'python' as const, parseErrors: f % 3, parseErrorLine: f, precise: f % 2 === 0 })),
-  unresolved: [{ from: 'pkg/m0.py', specifier: 'missing' } as never],
-  fingerprint: null,
-});
+import { facts, sampleGraph } from './snapshot-sample.ts';
 
 /** Runs the encoder to the end and assembles its chunks by number (copies: the encoder reuses its buffer). */
 function encode(g: CodeGraph, files: number, chunkBytes: number): { bytes: Buffer; order: number[] } {
@@ -83,7 +49,7 @@ function shape(g: CodeGraph) {
 }
 
 describe('the graph snapshot written a chunk at a time', function () {
-  // The two heap-accounting tests below take 15–17 s alone on this 2-core machine (measured 2026-12-05), over 20 s under load.
+  // The two memory measures run in a child process each: full GCs there walk a small heap (4 s a measure), in the test runner's a big one (15 s).
   this.timeout(60_000);
   it('gives the same bytes whatever the chunk size, handing chunk 0 (the checksum) out last, and decodes to the same graph', () => {
     const g = sampleGraph(40);
@@ -105,52 +71,28 @@ describe('the graph snapshot written a chunk at a time', function () {
     assert.deepEqual(decoded.files, facts(40).files);
   });
 
-  it('holds no node columns and no header bytes or string offsets: at every step only the slot remap, a byte a node and the file columns are held outside the heap', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const outside = (): number => (gc(), gc(), process.memoryUsage().arrayBuffers);
-    const files = 6000;
-    const g = sampleGraph(files);
-    const f = facts(files);
-    // A header of ~1.5 MB (the python3 prefix's unresolved imports made one of 2.6 MB).
-    f.unresolved = Array.from({ length: 30_000 }, (_, i) => ({ from: `pkg/m${i % files}.py`, specifier: `missing.module_${i}` }) as never);
-    const base = outside();
-    const steps = encodeSnapshotChunks(g, f, 64 * 1024);
-    let most = 0, last = 0, k = 0;
-    for (let r = steps.next(); !r.done; r = steps.next(), k++) {
-      if (r.value?.seq === 0) last = outside() - base;
-      else if (k % 32 === 0) most = Math.max(most, outside() - base);
-    }
+  it('holds no node columns and no header bytes or string offsets: at every step only the slot remap, a byte a node and the file columns are held outside the heap', async () => {
+    const m = await measureInChild('outside');
     // Node columns would be 1 + 1 + 2 + 4 × 8 + 8 + 4 bytes a node (48), made before the write. What is
     // held: the remap (4 bytes a slot), the string classes (1 byte a node), the file columns and two
     // chunks. The code that made the columns first held 4.3 MB here at the most (0.6 MB now); before
     // it dropped each once written, 7.0 MB at the last chunk.
-    const columns = 48 * g.nodeCount;
+    const columns = 48 * m.nodeCount;
     assert.ok(columns > 3_500_000, `columns ${columns} bytes`);
-    assert.ok(k > 200, `${k} steps`);
-    assert.ok(most < 4 * g.nodeCapacity + columns / 8, `${most} bytes outside the heap at the most (columns ${columns}, remap ${4 * g.nodeCapacity})`);
-    assert.ok(last < 4 * g.nodeCapacity + columns / 8, `${last} bytes outside the heap at the last chunk`);
+    assert.ok(m.steps > 200, `${m.steps} steps`);
+    assert.ok(m.most < 4 * m.nodeCapacity + columns / 8, `${m.most} bytes outside the heap at the most (columns ${columns}, remap ${4 * m.nodeCapacity})`);
+    assert.ok(m.last < 4 * m.nodeCapacity + columns / 8, `${m.last} bytes outside the heap at the last chunk`);
   });
 
-  it('holds no string tables on the heap: the entries are replayed from the nodes as the tables are written', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const heap = (): number => (gc(), gc(), process.memoryUsage().heapUsed);
-    const files = 6000;
-    const g = sampleGraph(files);
-    const f = facts(files);
-    const base = heap();
-    const steps = encodeSnapshotChunks(g, f, 64 * 1024);
-    let most = 0, k = 0;
-    for (let r = steps.next(); !r.done; r = steps.next(), k++) if (k % 32 === 0) most = Math.max(most, heap() - base);
+  it('holds no string tables on the heap: the entries are replayed from the nodes as the tables are written', async () => {
+    const m = await measureInChild('heap');
     // Table entries: id, qualified name and the doc or signatures of most nodes (~3.5 a node). As arrays of
     // strings (8 bytes an entry, grown by copies) with each signature's JSON, the heap held 5.4 MB more
-    // here at the most; held now (3.1 MB; up to 4.8 MB in a full run of the engine's tests: code and
-    // feedback of functions first optimised here count too): the shared strings' map (labels and
-    // paths) and a replay's batch. The bound (5.7 MB) sits between those and the tables' 8.5 MB.
-    const entries = 3.5 * g.nodeCount;
-    assert.ok(k > 200, `${k} steps`);
-    assert.ok(most < 21 * entries, `${most} bytes more on the heap at the most (${entries} entries)`);
+    // here at the most; held now (3.1 MB): the shared strings' map (labels and paths) and a replay's
+    // batch. The bound (5.7 MB) sits between those and the tables' 8.5 MB.
+    const entries = 3.5 * m.nodeCount;
+    assert.ok(m.steps > 200, `${m.steps} steps`);
+    assert.ok(m.most < 21 * entries, `${m.most} bytes more on the heap at the most (${entries} entries)`);
   });
 
   it('stores the chunks as they come (a copy of each), and a read gives back the encoded bytes', () => {
@@ -268,4 +210,38 @@ function readStored(table: SnapshotTable): Buffer {
 
 function count(db: Database.Database): number {
   return (db.prepare('SELECT count(*) AS n FROM graph_snapshot_chunks').get() as { n: number }).n;
+}
+
+/**
+ * Encodes the 6,000-file sample graph in 64 KiB chunks in a fresh process and reports the most memory
+ * held over the start, after full GCs every 32 steps: `outside` the heap (array buffers), or on the
+ * `heap`; `last` is the figure at chunk 0 (written last).
+ */
+async function measureInChild(kind: 'outside' | 'heap'): Promise<{ most: number; last: number; steps: number; nodeCount: number; nodeCapacity: number }> {
+  const url = (rel: string) => JSON.stringify(new URL(rel, import.meta.url).href);
+  const code = `
+import { encodeSnapshotChunks } from ${url('../../../../plugins/graph/engine/graph-snapshot-encode.ts')};
+import { facts, sampleGraph } from ${url('./snapshot-sample.ts')};
+const kind = ${JSON.stringify(kind)};
+const files = 6000;
+const g = sampleGraph(files);
+const f = facts(files);
+// A header of ~1.5 MB (the python3 prefix's unresolved imports made one of 2.6 MB).
+if (kind === 'outside') f.unresolved = Array.from({ length: 30_000 }, (_, i) => ({ from: 'pkg/m' + (i % files) + '.py', specifier: 'missing.module_' + i }));
+const held = () => (gc(), gc(), kind === 'outside' ? process.memoryUsage().arrayBuffers : process.memoryUsage().heapUsed);
+const base = held();
+const steps = encodeSnapshotChunks(g, f, 64 * 1024);
+let most = 0, last = 0, k = 0;
+for (let r = steps.next(); !r.done; r = steps.next(), k++) {
+  if (kind === 'outside' && r.value?.seq === 0) last = held() - base;
+  else if (k % 32 === 0) most = Math.max(most, held() - base);
+}
+process.stdout.write(JSON.stringify({ most, last, steps: k, nodeCount: g.nodeCount, nodeCapacity: g.nodeCapacity }));
+`;
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx/esm', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  const exit = await new Promise<number | null>((r) => child.once('exit', r));
+  assert.equal(exit, 0, `measure child exited ${exit}`);
+  return JSON.parse(out);
 }
