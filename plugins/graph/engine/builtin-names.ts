@@ -69,6 +69,10 @@ const RUST_METHODS = words(`
   push pop insert remove get get_mut contains contains_key len is_empty clear extend retain sort sort_by dedup
   join split trim starts_with ends_with lines chars bytes parse format write write_all read read_to_string flush
   lock borrow borrow_mut send recv spawn entry or_insert or_insert_with keys values drain truncate
+  capacity reserve reserve_exact shrink_to_fit set_len resize to_vec extend_from_slice copy_from_slice clone_from_slice
+  split_at split_at_mut swap windows chunks chunks_exact as_ptr as_mut_ptr offset offset_from cast is_null
+  load store fetch_add fetch_sub compare_exchange compare_exchange_weak
+  wrapping_add wrapping_sub checked_add checked_sub saturating_add saturating_sub to_le_bytes to_be_bytes
 `);
 
 /** Python builtin functions: a bare call the file neither defines nor imports refers to these. */

@@ -72,7 +72,14 @@ pub fn read(text: &str) -> Result<usize, ()> {
 }
 
 pub struct Buffer { cap: usize }
-impl Buffer { pub fn capacity(&self) -> usize { self.cap } }
+impl Buffer {
+    pub fn capacity(&self) -> usize { self.cap }
+    pub fn reserve(&mut self, n: usize) { self.cap += n; }
+}
+
+pub struct Holder { items: Vec<u8> }
+pub fn make_room(h: &mut Holder) { let v = &mut h.items; v.reserve(8); }
+pub fn grow(b: &mut Buffer) { b.reserve(8); }
 
 pub trait Sink {
     fn room(&self) -> usize;
@@ -102,7 +109,7 @@ mod tests {
 `,
 };
 
-describe('Rust calls inside macros, lets named like the function they call, tuple patterns, unit tests in source files', function () {
+describe('Rust calls inside macros, lets named like the function they call, tuple patterns, std methods, unit tests in source files', function () {
   this.timeout(60_000);
   let h: Harness;
   before(async () => {
@@ -128,6 +135,10 @@ describe('Rust calls inside macros, lets named like the function they call, tupl
     assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Buffer.capacity'), []);
     assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Vec.room'), ['method:src/lib.rs#Vec.has_room']);
     assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Sink.probe'), ['method:src/lib.rs#Vec.room']);
+  });
+
+  it('leaves a std method called on a receiver of unknown type (`v.reserve(8)` on a Vec field) unlinked: only a typed Buffer reaches Buffer.reserve', async () => {
+    assert.deepEqual(await callersOf(h, 'method:src/lib.rs#Buffer.reserve'), ['function:src/lib.rs#grow']);
   });
 
   it('resolves calls qualified by a module path of the crate (crate::, super::) to its items, private ones included', async () => {
