@@ -44,6 +44,12 @@ export const ROLES = ['def', 'doc', 'import', 'call', 'inherit', 'ref', 'export'
 export type Role = (typeof ROLES)[number];
 
 const IDENT = /[#$\p{ID_Continue}]+/uy;
+
+/** A slice type named as a definition (a Rust impl on `&mut [core::mem::MaybeUninit<u8>]`) without paths or spaces: `[MaybeUninit<u8>]`. */
+function sliceTypeName(name: string): string {
+  if (name[0] !== '[' || name.at(-1) !== ']') return name;
+  return name.replace(/\s+/g, '').replace(/(?:[A-Za-z_]\w*::)+/g, '');
+}
 /** A plain, possibly dotted, name. */
 export const DOTTED = /^[\p{ID_Start}_][\p{ID_Continue}.]*$/u;
 
@@ -160,7 +166,7 @@ export class FileCaptures {
     if (node === undefined || kind === undefined || nameNode === undefined) return;
     // A MISSING name has no text of its own: reading from its offset would take the next word.
     if (this.regions !== null && nameNode.isMissing) return;
-    const name = this.ident(nameNode);
+    const name = sliceTypeName(this.ident(nameNode));
     if (name === '') return;
     if (this.regions !== null && isMisparsedDef(node, nameNode, name, this.regions, this.spec.reservedWords)) return;
     const params = this.spec.params?.(node, (n) => this.text(n));

@@ -2,7 +2,8 @@
  * Rust extraction (tree-sitter-rust from @vscode/tree-sitter-wasm 0.3.1).
  * - `impl Foo { fn bar }` gives method `Foo.bar` with parent `Foo` (even when `Foo` is declared in another
  *   file); `impl Trait for Foo` also gives inherit Foo → Trait (implements), and its methods are exported.
- *   An impl on a slice of a primitive (`impl Buf for &[u8]`, `impl BufMut for &mut [u8]`) is named `[u8]`.
+ *   An impl on a slice (`impl Buf for &[u8]`, `impl BufMut for &mut [core::mem::MaybeUninit<u8>]`) is named
+ *   by the slice type without paths or spaces (`[u8]`, `[MaybeUninit<u8>]`).
  * - Items of an inline `mod m { }` are qualified `m.item` without a parent (modules are not symbols).
  * - `use a::b::{c, d}` → specifier `a::b`, names [c, d]; nested groups give one import per path prefix;
  *   `use a::b` → specifier `a`, names [b]; `use a` → specifier `a`, no names.
@@ -21,8 +22,8 @@ const IMPL_TYPE = String.raw`[
   (scoped_type_identifier name: (type_identifier) @def.impltype)
   (generic_type type: (scoped_type_identifier name: (type_identifier) @def.impltype))
   (reference_type type: (type_identifier) @def.impltype)
-  (array_type element: (primitive_type) !length) @def.impltype
-  (reference_type type: (array_type element: (primitive_type) !length) @def.impltype)]`;
+  (array_type !length) @def.impltype
+  (reference_type type: (array_type !length) @def.impltype)]`;
 
 /** The Rust query. */
 export const RUST_QUERY = String.raw`

@@ -138,18 +138,24 @@ mod inner {
     assert.deepEqual(tests, ['top_level_test', 'async_test', 'std_tests.helper', 'std_tests.uses_helper']);
   });
 
-  it('names an impl on a slice of a primitive [u8] (&[u8], &mut [u8]), so its fns are methods, not top-level functions', async function () {
+  it('names an impl on a slice ([u8], [MaybeUninit<u8>] without its path), so its fns are methods, not top-level functions', async function () {
     const y = (await extractorFor('rust'))('src/buf.rs', `pub trait Buf { fn remaining(&self) -> usize; }
 impl Buf for &[u8] { fn remaining(&self) -> usize { self.len() } }
 impl Buf for &mut [u16] { fn remaining(&self) -> usize { self.len() } }
+impl Buf for &mut [core::mem::MaybeUninit< u8 >] { fn remaining(&self) -> usize { self.len() } }
 `);
     assert.deepEqual(y.symbols.map((s) => [s.kind, s.qualifiedName, s.parent]), [
       ['interface', 'Buf', undefined],
       ['method', 'Buf.remaining', 'Buf'],
       ['method', '[u8].remaining', '[u8]'],
       ['method', '[u16].remaining', '[u16]'],
+      ['method', '[MaybeUninit<u8>].remaining', '[MaybeUninit<u8>]'],
     ]);
-    assert.deepEqual(y.inherits, [{ child: '[u8]', parent: 'Buf', kind: 'implements' }, { child: '[u16]', parent: 'Buf', kind: 'implements' }]);
+    assert.deepEqual(y.inherits, [
+      { child: '[u8]', parent: 'Buf', kind: 'implements' },
+      { child: '[u16]', parent: 'Buf', kind: 'implements' },
+      { child: '[MaybeUninit<u8>]', parent: 'Buf', kind: 'implements' },
+    ]);
   });
 
   it('reports supertraits as extends and trait impls as implements', function () {
