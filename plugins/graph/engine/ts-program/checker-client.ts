@@ -28,6 +28,8 @@ class CheckerThread {
   private nextId = 1;
   private idle: NodeJS.Timeout | null = null;
   private readonly pending = new Map<number, Waiter>();
+  /** Clients whose programs this spawn holds. */
+  private readonly holders = new Set<number>();
 
   constructor(private readonly cacheDir: string | null) {}
 
@@ -38,6 +40,7 @@ class CheckerThread {
   /** Sends a request; `ids` receives its id (so a client can drop what it asked for). */
   send(req: Omit<CheckRequest, 'id'> | Omit<WarmRequest, 'id'>, ids: Set<number>): Promise<CheckResponse> {
     const worker = this.ensure();
+    this.holders.add(req.client);
     if (this.idle) clearTimeout(this.idle);
     const id = this.nextId++;
     ids.add(id);
@@ -49,12 +52,22 @@ class CheckerThread {
     });
   }
 
-  /** Tells the worker to drop a client's programs (no answer awaited) and rejects what the client still waits for. */
-  release(client: number, ids: ReadonlySet<number>): void {
-    for (const id of [...ids]) {
-      const p = this.pending.get(id);
+  /**
+   * Tells the worker to drop a client's programs (no answer awaited) and rejects what the client still
+   * waits for. When the worker is busy for that client alone (its pass in flight, no other client held),
+   * it is stopped instead: nobody would read what it computes.
+   */
+  async release(client: number, ids: ReadonlySet<number>): Promise<void> {
+    this.holders.delete(client);
+    const abandoned = [...ids].filter((id) => this.pending.has(id));
+    for (const id of abandoned) {
+      const p = this.pending.get(id)!;
       this.pending.delete(id);
-      p?.reject(new Error('checker client stopped'));
+      p.reject(new Error('checker client stopped'));
+    }
+    if (abandoned.length > 0 && this.holders.size === 0) {
+      await this.stop();
+      return;
     }
     const msg: ReleaseRequest = { type: 'release', id: 0, client };
     this.worker?.postMessage(msg);
@@ -114,6 +127,7 @@ ${tsx}.then(() => import(${url('compiler-cache')})).then((m) => { m.loadCompiler
     worker.on('exit', (code) => fail(new Error(`checker worker exited (${code})`)));
     this.worker = worker;
     this.spawns++;
+    this.holders.clear();
     return worker;
   }
 }
@@ -124,7 +138,7 @@ let nextClient = 1;
 
 /** A client dropped without `stop` (an embedder that never closed its host) still releases its programs. */
 const unstopped = new FinalizationRegistry<{ thread: CheckerThread; client: number; spawn: number }>(({ thread, client, spawn }) => {
-  if (thread.running && thread.spawns === spawn) thread.release(client, new Set());
+  if (thread.running && thread.spawns === spawn) void thread.release(client, new Set());
 });
 
 /** Talks to the checker worker for one engine. */
@@ -174,7 +188,7 @@ export class CheckerClient {
       await this.thread.stop();
       return;
     }
-    if (this.thread.running && this.heldBy === this.thread.spawns) this.thread.release(this.id, this.ids);
+    if (this.thread.running && this.heldBy === this.thread.spawns) await this.thread.release(this.id, this.ids);
     unstopped.unregister(this);
     this.heldBy = 0;
   }

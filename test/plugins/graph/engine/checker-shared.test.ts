@@ -85,11 +85,28 @@ describe('the checker worker shared by the engines of a process', function () {
       const again = await second.run(b, inputs(b), CHECKED);
       assert.deepEqual(edgesOfUse(again), ['4 -> src/shapes.ts:2 area']);
       // A stopped engine's pass in flight rejects instead of hanging its caller.
-      const pending = first.run(a, inputs(a), CHECKED);
+      const pending = assert.rejects(first.run(a, inputs(a), CHECKED), /stopped/);
       await first.stop();
-      await assert.rejects(pending, /stopped/);
+      await pending;
     } finally {
       await second.stop();
+    }
+  });
+
+  it('stops the worker when the one engine it works for stops in the middle of a pass (nobody would read the result)', async () => {
+    const own = path.join(tempDir('m1nd-lone-cache-'), 'm1nd');
+    const a = writeFixtureRepo(tempDir(), FILES);
+    const lone = new CheckerClient(own);
+    const pending = assert.rejects(lone.run(a, inputs(a), CHECKED), /stopped/);
+    await lone.stop();
+    await pending;
+    const next = new CheckerClient(own);
+    try {
+      const r = await next.run(a, inputs(a), CHECKED);
+      assert.ok(r.stats.startupMs > 0, 'a new worker started');
+      assert.deepEqual(edgesOfUse(r), ['4 -> src/shapes.ts:2 area', '4 -> src/shapes.ts:8 area']);
+    } finally {
+      await next.stop();
     }
   });
 
