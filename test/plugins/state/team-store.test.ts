@@ -211,7 +211,15 @@ describe('the team store shared by two servers on two checkouts', function () {
     await db.connect();
     const after = (await db.query("SELECT count(*)::int AS n FROM m1nd_state WHERE namespace = 'memory.claims'")).rows[0].n;
     assert.equal(after, before + 1, 'every claim written before the outage is there, plus the one written after; the refused one was not half-written');
-    const onB = (await b.call('orient', { agent_id: 'bob', task: 'mul multiplies repeated addition' })).json.claims;
-    assert.ok(onB.some((c: any) => c.text === 'mul multiplies by repeated addition of a'), 'B reads it too');
+    // B reconnects on its own schedule (its error named a retry delay): asked again until it has.
+    let onB: { result: CallToolResult; json: any } | undefined;
+    for (let i = 0; i < 40; i++) {
+      onB = await b.call('orient', { agent_id: 'bob', task: 'mul multiplies repeated addition' });
+      if (!onB.result.isError) break;
+      assert.equal(onB.json.error.code, 'M1ND_ERR_STORE_UNAVAILABLE');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.equal(onB!.result.isError, undefined, `B reconnected: ${JSON.stringify(onB!.json)}`);
+    assert.ok(onB!.json.claims.some((c: any) => c.text === 'mul multiplies by repeated addition of a'), 'B reads it too');
   });
 });
