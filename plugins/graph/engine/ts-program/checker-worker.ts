@@ -12,7 +12,7 @@ import type ts from 'typescript';
 import { candidateNames } from './candidate-names.ts';
 import { collectEdges } from './collect-edges.ts';
 import { compilerLoad, saveCompilerCache } from './compiler-cache.ts';
-import { libSharingRegistry, sharedDocumentRegistry } from './document-registry.ts';
+import { libSharingRegistry, SharedLibs } from './document-registry.ts';
 import { Implementations } from './implementations.ts';
 import { programFingerprint } from './fingerprint.ts';
 import { ProjectSet } from './projects.ts';
@@ -27,13 +27,15 @@ import { threadCpuMs } from './thread-cpu.ts';
 let startup = { ms: Math.round(performance.now() - (workerData as CheckerWorkerData).spawnedAt), cpu: threadCpuMs() };
 
 /** The lib files' parsed documents, shared by every client's services. */
-const libs = sharedDocumentRegistry();
+const libs = new SharedLibs();
 
 /** One client's programs, and the time (and thread CPU) it spent warming since its last check. */
 interface ClientState {
   projects: ProjectSet;
   warmMs: number;
   warmCpu: number;
+  /** Lib files its warm-ups and passes parsed since its last pass (0 when another client's programs held them). */
+  libsParsed: number;
 }
 
 const clients = new Map<number, ClientState>();
@@ -51,7 +53,7 @@ function stateOf(client: number, root: string): ClientState {
   let state = clients.get(client);
   if (!state || state.projects.root !== root) {
     if (state) released.push(state.projects);
-    state = { projects: new ProjectSet(root, libSharingRegistry(libs)), warmMs: 0, warmCpu: 0 };
+    state = { projects: new ProjectSet(root, libSharingRegistry(libs)), warmMs: 0, warmCpu: 0, libsParsed: 0 };
     clients.set(client, state);
   }
   return state;
@@ -70,7 +72,9 @@ function warm(req: WarmRequest): CheckResponse {
   const state = stateOf(req.client, req.root);
   // Programs already held for this root are kept current by the checks themselves.
   if (state !== known) {
+    const parsed = libs.parsed;
     state.projects.warm(programFingerprint(req.root));
+    state.libsParsed += libs.parsed - parsed;
     disposeReleased();
   }
   const elapsedMs = Math.round(performance.now() - t0);
@@ -94,6 +98,7 @@ function check(req: CheckRequest): CheckResponse {
   const fingerprint = programFingerprint(req.root);
   const state = stateOf(req.client, req.root);
   const set = state.projects;
+  const libsBefore = libs.parsed;
   set.update(req.files, fingerprint);
   const byService = new Map<ts.LanguageService, string[]>();
   const failed: string[] = [];
@@ -112,6 +117,7 @@ function check(req: CheckRequest): CheckResponse {
   for (const service of byService.keys()) programs.set(service, service.getProgram());
   set.releaseRetired();
   disposeReleased();
+  state.libsParsed += libs.parsed - libsBefore;
   const buildMs = performance.now() - t0;
   const files: PreciseFile[] = [];
   for (const [service, paths] of byService) {
@@ -147,6 +153,7 @@ function check(req: CheckRequest): CheckResponse {
   const stats = {
     programs: set.size,
     clients: clients.size,
+    libsParsed: state.libsParsed,
     elapsedMs: Math.round(performance.now() - t0),
     buildMs: Math.round(buildMs),
     warmMs: state.warmMs,
@@ -158,6 +165,7 @@ function check(req: CheckRequest): CheckResponse {
   };
   state.warmMs = 0;
   state.warmCpu = 0;
+  state.libsParsed = 0;
   startup = { ms: 0, cpu: 0 };
   return { type: 'result', id: req.id, files, failed, fingerprint, stats };
 }

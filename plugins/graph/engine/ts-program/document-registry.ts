@@ -35,6 +35,28 @@ export function sharedDocumentRegistry(): TS.DocumentRegistry {
   return registry;
 }
 
+/** The lib files' registry every workspace's registry shares, counting the lib files it parses. */
+export class SharedLibs {
+  readonly registry = sharedDocumentRegistry();
+  /** Lib files parsed so far: acquired while no service held them. */
+  parsed = 0;
+  private readonly held = new Map<string, number>();
+
+  acquired(path: string, key: string): void {
+    const k = `${key}\0${path}`;
+    const n = this.held.get(k) ?? 0;
+    if (n === 0) this.parsed++;
+    this.held.set(k, n + 1);
+  }
+
+  released(path: string, key: string): void {
+    const k = `${key}\0${path}`;
+    const n = (this.held.get(k) ?? 1) - 1;
+    if (n <= 0) this.held.delete(k);
+    else this.held.set(k, n);
+  }
+}
+
 /**
  * A registry of a workspace's own that keeps the compiler's lib files in `libs`, shared by every
  * registry made over it: a second workspace's programs reuse the lib files the first one parsed.
@@ -42,18 +64,37 @@ export function sharedDocumentRegistry(): TS.DocumentRegistry {
  * Lib files are never edited (their version is constant), so sharing them never updates one under a
  * program that holds it.
  */
-export function libSharingRegistry(libs: TS.DocumentRegistry): TS.DocumentRegistry {
+export function libSharingRegistry(libs: SharedLibs): TS.DocumentRegistry {
   const own = sharedDocumentRegistry();
+  const shared = libs.registry;
   const libDir = `${dirname(ts.getDefaultLibFilePath({}))}/`;
-  const pick = (path: string): TS.DocumentRegistry => (path.startsWith(libDir) ? libs : own);
+  const isLib = (path: string): boolean => path.startsWith(libDir);
   return {
-    acquireDocument: (fileName, ...rest) => pick(fileName).acquireDocument(fileName, ...rest),
-    acquireDocumentWithKey: (fileName, path, ...rest) => pick(path).acquireDocumentWithKey(fileName, path, ...rest),
-    updateDocument: (fileName, ...rest) => pick(fileName).updateDocument(fileName, ...rest),
-    updateDocumentWithKey: (fileName, path, ...rest) => pick(path).updateDocumentWithKey(fileName, path, ...rest),
+    acquireDocument: (fileName, settings, ...rest) => {
+      if (!isLib(fileName)) return own.acquireDocument(fileName, settings, ...rest);
+      const host = settings as TS.MinimalResolutionCacheHost;
+      const key = shared.getKeyForCompilationSettings(typeof host.getCompilationSettings === 'function' ? host.getCompilationSettings() : (settings as TS.CompilerOptions));
+      libs.acquired(fileName, key);
+      return shared.acquireDocument(fileName, settings, ...rest);
+    },
+    acquireDocumentWithKey: (fileName, path, settings, key, ...rest) => {
+      if (!isLib(path)) return own.acquireDocumentWithKey(fileName, path, settings, key, ...rest);
+      libs.acquired(path, key);
+      return shared.acquireDocumentWithKey(fileName, path, settings, key, ...rest);
+    },
+    updateDocument: (fileName, ...rest) => (isLib(fileName) ? shared : own).updateDocument(fileName, ...rest),
+    updateDocumentWithKey: (fileName, path, ...rest) => (isLib(path) ? shared : own).updateDocumentWithKey(fileName, path, ...rest),
     getKeyForCompilationSettings: (settings) => own.getKeyForCompilationSettings(settings),
-    releaseDocument: (fileName: string, settings: TS.CompilerOptions, scriptKind?: TS.ScriptKind, format?: TS.ResolutionMode) => pick(fileName).releaseDocument(fileName, settings, scriptKind!, format),
-    releaseDocumentWithKey: (path: TS.Path, key: TS.DocumentRegistryBucketKey, scriptKind?: TS.ScriptKind, format?: TS.ResolutionMode) => pick(path).releaseDocumentWithKey(path, key, scriptKind!, format),
-    reportStats: () => `${own.reportStats()}\n${libs.reportStats()}`,
+    releaseDocument: (fileName: string, settings: TS.CompilerOptions, scriptKind?: TS.ScriptKind, format?: TS.ResolutionMode) => {
+      if (!isLib(fileName)) return own.releaseDocument(fileName, settings, scriptKind!, format);
+      libs.released(fileName, shared.getKeyForCompilationSettings(settings));
+      return shared.releaseDocument(fileName, settings, scriptKind!, format);
+    },
+    releaseDocumentWithKey: (path: TS.Path, key: TS.DocumentRegistryBucketKey, scriptKind?: TS.ScriptKind, format?: TS.ResolutionMode) => {
+      if (!isLib(path)) return own.releaseDocumentWithKey(path, key, scriptKind!, format);
+      libs.released(path, key);
+      return shared.releaseDocumentWithKey(path, key, scriptKind!, format);
+    },
+    reportStats: () => `${own.reportStats()}\n${shared.reportStats()}`,
   };
 }

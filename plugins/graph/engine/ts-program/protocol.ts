@@ -71,6 +71,8 @@ export interface CheckStats {
   programs: number;
   /** Engines whose programs the worker holds (one worker serves every engine of a process). */
   clients: number;
+  /** Lib files (lib.dom.d.ts, the ES libs) this engine's warm-up and pass parsed: 0 when another engine's programs held them. */
+  libsParsed: number;
   elapsedMs: number;
   /** Of `elapsedMs`, building the programs (parse, bind); the rest is the checker's queries. */
   buildMs: number;
