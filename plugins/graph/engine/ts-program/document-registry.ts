@@ -68,7 +68,9 @@ export function libSharingRegistry(libs: SharedLibs): TS.DocumentRegistry {
   const own = sharedDocumentRegistry();
   const shared = libs.registry;
   const libDir = `${dirname(ts.getDefaultLibFilePath({}))}/`;
-  const isLib = (path: string): boolean => path.startsWith(libDir);
+  // A service's canonical paths are lower-cased unless its host says file names are case-sensitive.
+  const libDirLower = libDir.toLowerCase();
+  const isLib = (path: string): boolean => path.startsWith(libDir) || path.startsWith(libDirLower);
   return {
     acquireDocument: (fileName, settings, ...rest) => {
       if (!isLib(fileName)) return own.acquireDocument(fileName, settings, ...rest);
