@@ -41,7 +41,7 @@ export interface Snapshot {
 }
 
 const SEP = '\u0001';
-const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
+const MAX_EXPORT_BYTES = 512 * 1024 * 1024;
 /** A ref snapshot's engine reads files up to this size (the engine's default), and only those are exported. */
 const SNAPSHOT_MAX_FILE_BYTES = 1024 * 1024;
 const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
@@ -121,14 +121,14 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
   let engine: CodeGraphEngine | null = null;
   try {
     const prefix = (await runGit(root, ['rev-parse', '--show-prefix'], { maxBytes: 4096 })).stdout.trim().replace(/\/$/, '');
-    const exported = await exportTree(root, prefix ? `${commit}:${prefix}` : commit, tree, { maxFileBytes: SNAPSHOT_MAX_FILE_BYTES, maxTotalBytes: MAX_ARCHIVE_BYTES }, options.signal);
+    const unreadable = await exportTree(root, prefix ? `${commit}:${prefix}` : commit, tree, { maxFileBytes: SNAPSHOT_MAX_FILE_BYTES, maxTotalBytes: MAX_EXPORT_BYTES }, options.signal);
     // Parsed on the main thread (the ingest yields between files): for a one-off snapshot the worker pool cost more than it saved here (31 s against 7 s for a 320-file ref at load 25).
     engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck, parseWorkers: 0, maxFileBytes: SNAPSHOT_MAX_FILE_BYTES });
     await engine.ingest({ signal: options.signal });
     if (options.typeCheck) await engine.preciseIdle();
     const { nodes, edges } = await readGraph(engine.graph);
     const files = new Map([...engine.storedFiles()].map(([p, r]) => [p, r.hash]));
-    const snapshot: Snapshot = { label: `git:${ref}`, kind: 'git', commit, nodes, edges, files, text: (p) => readText(join(tree, p)), ...(exported.unreadable.length ? { unreadable: exported.unreadable } : {}) };
+    const snapshot: Snapshot = { label: `git:${ref}`, kind: 'git', commit, nodes, edges, files, text: (p) => readText(join(tree, p)), ...(unreadable.length ? { unreadable } : {}) };
     refCache.set(key, { dir, snapshot });
     while (refCache.size > MAX_CACHED) {
       const [oldKey, old] = refCache.entries().next().value!;

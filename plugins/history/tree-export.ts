@@ -13,16 +13,6 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import { runGit } from './git.ts';
 
-/** What an export wrote and left out. */
-export interface TreeExport {
-  files: number;
-  bytes: number;
-  /** Files over the size limit (the engine would skip them too). */
-  tooLarge: number;
-  /** Paths whose object git could not read. */
-  unreadable: string[];
-}
-
 interface Entry {
   oid: string;
   /** NaN when git cannot read the object (ls-tree prints "BAD" for its size). */
@@ -33,12 +23,19 @@ interface Entry {
 /** Regular files, executable or not (links are 120000, submodules 160000). */
 const REGULAR = new Set(['100644', '100755']);
 
-/** The regular files of `treeish` with their sizes (the tree listing itself is bounded). */
+/** Records of a tree listing read between yields to the event loop. */
+const LIST_SLICE = 4096;
+const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
+
+/** The regular files of `treeish` with their sizes (the tree listing itself is bounded; read in slices). */
 async function listTree(root: string, treeish: string, signal?: AbortSignal): Promise<Entry[]> {
   const res = await runGit(root, ['ls-tree', '-r', '-z', '--long', '--full-tree', treeish], { maxBytes: 256 * 1024 * 1024, timeoutMs: 120_000, signal });
   if (res.code !== 0) throw new Error(`git ls-tree ${treeish.slice(0, 40)} failed: ${res.stderr.trim().slice(0, 300)}`);
   const entries: Entry[] = [];
-  for (const record of res.stdout.split('\0')) {
+  const records = res.stdout.split('\0');
+  for (let i = 0; i < records.length; i++) {
+    if (i % LIST_SLICE === LIST_SLICE - 1) await yieldTurn();
+    const record = records[i];
     // "<mode> <type> <object> <size padded>\t<path>"
     const tab = record.indexOf('\t');
     if (tab < 0) continue;
@@ -51,11 +48,12 @@ async function listTree(root: string, treeish: string, signal?: AbortSignal): Pr
 
 /**
  * Exports `treeish` into `dir`: files up to `maxFileBytes` each, `maxTotalBytes` in all (refused
- * before anything is read when the tree's files add up to more).
+ * before anything is read when the tree's files add up to more). Returns the paths whose objects git
+ * could not read (left out).
  */
-export async function exportTree(root: string, treeish: string, dir: string, limits: { maxFileBytes: number; maxTotalBytes: number }, signal?: AbortSignal): Promise<TreeExport> {
+export async function exportTree(root: string, treeish: string, dir: string, limits: { maxFileBytes: number; maxTotalBytes: number }, signal?: AbortSignal): Promise<string[]> {
   const all = (await listTree(root, treeish, signal)).filter((e) => isInside(e.path));
-  const missing = all.filter((e) => Number.isNaN(e.size)).map((e) => e.path);
+  const unreadable = all.filter((e) => Number.isNaN(e.size)).map((e) => e.path);
   const wanted = all.filter((e) => e.size <= limits.maxFileBytes);
   const total = wanted.reduce((n, e) => n + e.size, 0);
   if (total > limits.maxTotalBytes) {
@@ -63,20 +61,17 @@ export async function exportTree(root: string, treeish: string, dir: string, lim
       hint: 'compare checkpoints instead, or narrow the workspace',
     });
   }
-  const out: TreeExport = { files: 0, bytes: 0, tooLarge: all.length - wanted.length - missing.length, unreadable: missing };
-  if (wanted.length === 0) return out;
+  if (wanted.length === 0) return unreadable;
   await readBlobs(root, wanted, signal, (entry, content) => {
     if (content === null) {
-      out.unreadable.push(entry.path);
+      unreadable.push(entry.path);
       return;
     }
     const file = join(dir, entry.path);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, content);
-    out.files++;
-    out.bytes += content.length;
   });
-  return out;
+  return unreadable;
 }
 
 /** A tree path that stays inside the export directory (git never lists `..`, but the check is cheap). */
@@ -133,7 +128,7 @@ function readBlobs(root: string, entries: readonly Entry[], signal: AbortSignal 
     git.on('close', (code) => {
       if (failure) return reject(failure);
       // Objects git never answered for (it stopped early) are unreadable too.
-      if (next < entries.length && code !== 0 && next === 0) return reject(new Error(`git cat-file failed: ${err.trim().slice(0, 300)}`));
+      if (next === 0 && code !== 0) return reject(new Error(`git cat-file failed: ${err.trim().slice(0, 300)}`));
       while (next < entries.length) onBlob(entries[next++], null);
       resolvePromise();
     });
