@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { FileExtraction, Language } from './extraction.ts';
 import { DEFAULT_WEIGHTS, RELATION_CODE as REL, STRUCTURAL_CONTAINS_WEIGHT, type CodeGraph } from './graph.ts';
 import { dirOf, type ResolvedImport } from './resolve.ts';
-import { resolveAccess, resolveCall, resolveMention, resolveTypeName, withBindings, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
+import { assignedSibling, resolveAccess, resolveCall, resolveMention, resolveTypeName, withBindings, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
 import { testedBasenames } from './test-files.ts';
 import { mapPreciseEdges } from './ts-program/link-precise.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
@@ -118,6 +118,15 @@ export function linkFile(ctx: LinkContext, st: LinkedFile, fileScope: FileScope)
     for (const e of mapPreciseEdges({ node: (i) => ctx.node(i), symbolsOf: (p) => ctx.file(p)?.symbols.values() }, st.path, st.fileNode, st.precise)) {
       edges.add(e.source, e.target, REL[e.relation], DEFAULT_WEIGHTS[e.relation]);
       if (e.relation === 'calls' && st.isTest && ctx.file(ctx.node(e.target).path)?.isTest === false) edges.add(st.fileNode, e.target, REL.tests, DEFAULT_WEIGHTS.tests);
+    }
+  }
+  // The checker types `this` in a method assigned on an object as that object, which is `any` when it
+  // comes from `Object.create(…)` or an untyped module: its calls of the object's own methods stay.
+  if (st.precise) {
+    for (const call of ex.calls) {
+      const t = assignedSibling(call, scope, ctx);
+      const src = t >= 0 ? sourceOf(st, call.caller) : -1;
+      if (t >= 0 && t !== src) edges.add(src, t, REL.calls, DEFAULT_WEIGHTS.calls);
     }
   }
   for (const call of st.precise ? [] : ex.calls) {

@@ -69,6 +69,25 @@ function ownerClass(path: string, caller: string | null, scope: FileScope, table
   return r.targets.length === 1 ? r.targets[0] : -1;
 }
 
+const ASSIGNED_METHOD_LANGUAGES = new Set(['javascript', 'typescript', 'tsx']);
+
+/**
+ * `this.m()` in a method assigned on a plain object (`app.use = function () { this.set(…) }`, the
+ * object `var app = {}` or `Object.create(…)`, no class): the object's method `m` assigned in the same
+ * file, or -1. JavaScript binds `this` to the object such a method is called on.
+ */
+export function assignedSibling(call: ExtractedCall, scope: FileScope, tables: SymbolTables): number {
+  const caller = call.caller;
+  if (call.receiver !== 'this' || !caller || !ASSIGNED_METHOD_LANGUAGES.has(scope.language)) return -1;
+  const dot = caller.indexOf('.');
+  if (dot <= 0 || caller.indexOf('.', dot + 1) >= 0) return -1;
+  const owner = caller.slice(0, dot);
+  const self = tables.symbolIn(scope.path, caller);
+  if (self < 0 || tables.node(self).kind !== 'method' || tables.symbolIn(scope.path, owner) >= 0) return -1;
+  const m = tables.symbolIn(scope.path, `${owner}.${call.callee}`);
+  return m >= 0 && tables.node(m).kind === 'method' ? m : -1;
+}
+
 /** A Go call that names a type is a conversion (`HandlerFunc(f)`), not a call. */
 function conversion(r: NameResolution, scope: FileScope, tables: SymbolTables): boolean {
   return scope.language === 'go' && r.targets.length > 0 && r.targets.every((t) => tables.node(t).kind === 'type' || tables.node(t).kind === 'interface');
@@ -120,6 +139,8 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
   }
   // 3. self/this/cls: a member of the enclosing class or of its ancestors.
   if (SELF_RECEIVERS.has(recv)) {
+    const sibling = assignedSibling(call, scope, tables);
+    if (sibling >= 0) return { targets: [sibling], confidence: 1 };
     const cls = ownerClass(scope.path, call.caller, scope, tables, deps);
     if (cls < 0 && scope.language === 'rust') return foreignSelfCall(callee, call.caller, tables, deps);
     const m = cls >= 0 ? member(cls, callee, tables, 1, deps) : NONE;
@@ -144,7 +165,9 @@ function resolveByName(call: ExtractedCall, scope: FileScope, tables: SymbolTabl
   }
   const ctx = receiverContext(scope, tables, deps);
   const head = receiverHead(recv);
-  const local = head !== '' && findBinding(ctx, scope, head, call.caller, call.line) !== undefined;
+  const binding = head !== '' ? findBinding(ctx, scope, head, call.caller, call.line) : undefined;
+  // `var utils = require('./utils')` binds the module: its import carries the alias.
+  const local = binding !== undefined && binding.value !== 'require()';
   // 2. A module imported into the file used as a qualifier (`os.path.join`, `pkg.Func`, `mod::f`).
   const moduleFiles = local ? undefined : scope.moduleAliases.get(recv);
   if (moduleFiles) {

@@ -286,7 +286,12 @@ export class BindingCollector {
     const bindings = this.pending;
     sortByPos(bindings);
     const parentOf = new Map<string, string | undefined>();
-    for (const s of symbols) parentOf.set(s.qualifiedName, s.parent);
+    // A class whose own body binds `this.x` (a JavaScript constructor function): the field is its own.
+    const classes = new Set<string>();
+    for (const s of symbols) {
+      parentOf.set(s.qualifiedName, s.parent);
+      if (s.kind === 'class') classes.add(s.qualifiedName);
+    }
     const at = enclosing(entries);
     const byKey = new Map<string, ExtractedBinding>();
     const out: ExtractedBinding[] = [];
@@ -312,7 +317,7 @@ export class BindingCollector {
       }
       if (b.ofSelf) {
         // `self.x = ...` in a method: a field of the method's class.
-        scope = scope === null ? null : (parentOf.get(scope) ?? null);
+        scope = scope === null || classes.has(scope) ? scope : (parentOf.get(scope) ?? null);
         if (scope === null) continue;
       }
       const line = b.row + 1;

@@ -274,7 +274,11 @@ export class FileCaptures {
       const line = node.startPosition.row + 1;
       const before = this.imports.length;
       if (c.name === 'import.stmt') this.spec.parseImport(this.text(node), line, this.imports);
-      else if (c.name === 'import.spec') this.imports.push({ specifier: this.text(node), line, names: [] });
+      else if (c.name === 'import.spec') {
+        // A statement on the same line may have named it already (`var x = require('m')` binds x).
+        const specifier = this.text(node);
+        if (!this.imports.some((i) => i.line === line && i.specifier === specifier)) this.imports.push({ specifier, line, names: [] });
+      }
       const typeOnly = c.name === 'import.stmt' && underTypeChecking(node);
       for (let i = before; i < this.imports.length; i++) {
         this.importPos[i] = node.startIndex;

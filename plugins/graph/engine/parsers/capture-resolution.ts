@@ -15,7 +15,13 @@ export function finishExtraction(f: FileCaptures, path: string): FileExtraction 
   if (f.regions !== null) dropUntrusted(f, f.regions);
   const symbols: ExtractedSymbol[] = [];
   f.comments.sort((a, b) => a.start - b.start);
-  nestEntries(f.entries, (e, outer, parent) => symbols.push(symbolOf(f, e, outer, parent)));
+  promoteConstructors(f.entries);
+  // A method declared apart from its owner (`Ruler.prototype.push = …`, a Go receiver) is public as a member of it.
+  const visited = new Map<string, Entry>();
+  nestEntries(f.entries, (e, outer, parent) => {
+    symbols.push(symbolOf(f, e, outer ?? (e.qualifier === undefined ? undefined : visited.get(e.qualifier)), parent));
+    visited.set(e.qname, e);
+  });
   const extraction: FileExtraction = {
     path,
     language: f.spec.language,
@@ -33,6 +39,18 @@ export function finishExtraction(f: FileCaptures, path: string): FileExtraction 
   if (f.binds.size > 0) extraction.bindings = f.binds.finish(symbols, f.entries);
   f.spec.refine?.(extraction, f.source);
   return extraction;
+}
+
+/**
+ * A function whose name qualifies methods declared apart from it (`Ruler.prototype.push = function`,
+ * captured as `def.method` with `def.recv`) is a class: a JavaScript constructor function, its body
+ * the constructor. (Go's receiver types never share a name with a function of their package.)
+ */
+function promoteConstructors(entries: Entry[]): void {
+  let owners: Set<string> | undefined;
+  for (const e of entries) if (e.kind === 'method' && e.qualifier !== undefined) (owners ??= new Set()).add(e.qualifier);
+  if (owners === undefined) return;
+  for (const e of entries) if (e.kind === 'function' && e.qualifier === undefined && owners.has(e.name)) e.kind = 'class';
 }
 
 /** Drops calls, references, imports and parents inside ERROR nodes, except within sound declarations. */

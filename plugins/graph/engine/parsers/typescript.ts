@@ -22,6 +22,12 @@ const SHARED_QUERY = String.raw`
 (import_statement) @import.stmt
 (export_statement source: (_)) @import.stmt
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import.spec)) (#eq? @_require "require"))
+(variable_declarator
+  name: [(identifier) (object_pattern)]
+  value: [
+    (call_expression function: (identifier) @_require arguments: (arguments . (string)))
+    (member_expression object: (call_expression function: (identifier) @_require arguments: (arguments . (string))) property: (property_identifier))]
+  (#eq? @_require "require")) @import.stmt
 (call_expression function: (import) arguments: (arguments . (string (string_fragment) @import.spec)))
 
 (call_expression function: (identifier) @call.name)
@@ -101,6 +107,27 @@ export const JAVASCRIPT_QUERY =
 
 (class_declaration (class_heritage (_) @inherit.extends)) @inherit.owner
 
+(expression_statement (assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @def.recv property: (property_identifier) @_proto (#eq? @_proto "prototype"))
+    property: (property_identifier) @def.name)
+  right: [(function_expression) (arrow_function)])) @def.method
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @def.recv property: (property_identifier) @def.name)
+  right: [(function_expression) (arrow_function)]) @def.function (#not-match? @def.recv "^(exports|module)$")))
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @def.name)
+  right: [(function_expression) (arrow_function)]) @def.function (#eq? @_exports "exports")))
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @def.name)
+  right: [(function_expression) (arrow_function)]) @def.function (#eq? @_module "module") (#eq? @_exports "exports")))
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports)
+  right: [(function_expression) (arrow_function)]) @export.decl (#eq? @_exports "exports")))
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports))
+  right: [(function_expression) (arrow_function)]) @export.decl (#eq? @_module "module") (#eq? @_exports "exports")))
+
 (assignment_expression
   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
   right: [(identifier) @export.name (object (shorthand_property_identifier) @export.name)]
@@ -132,8 +159,35 @@ const BLOCK_COMMENT = /\/\*[\s\S]*?\*\//g;
 const LINE_COMMENT = /\/\/[^\n]*/g;
 const QUOTED = /(['"])((?:(?!\1)[^\\\n]|\\.)*)\1/;
 
-/** Parses the text of an `import ...` or `export ... from` statement. */
+/** `x = require('m')`, `{ a, b: c } = require('m')`, `f = require('m').f`: a CommonJS variable declarator. */
+const REQUIRE_DECLARATOR = /^\s*([\w$]+|\{[^}]*\})\s*=\s*require\s*\(\s*(['"])((?:(?!\2)[^\\\n]|\\.)*)\2\s*\)\s*(?:\.\s*([\w$]+))?\s*$/;
+
+/**
+ * The names a CommonJS `require` binds, like an import's: the module under an alias, destructured
+ * names, or one member copied (`var compile = require('./utils').compile`). Replaces the bare module
+ * import the `require(…)` call itself gave on the same line.
+ */
+function parseRequire(m: RegExpExecArray, line: number, out: ExtractedImport[]): void {
+  const [, target, , specifier, member] = m;
+  const entry: ExtractedImport = { specifier, line, names: [] };
+  if (member !== undefined) entry.names.push(target.startsWith('{') ? member : target === member ? member : `${member} as ${target}`);
+  else if (!target.startsWith('{')) entry.alias = target;
+  else {
+    for (const part of target.slice(1, -1).split(',')) {
+      const [name, local] = part.split(':').map((w) => w.trim());
+      if (!/^[\w$]+$/.test(name ?? '')) continue;
+      entry.names.push(local && /^[\w$]+$/.test(local) && local !== name ? `${name} as ${local}` : name);
+    }
+  }
+  const bare = out.findIndex((i) => i.line === line && i.specifier === specifier && i.names.length === 0 && i.alias === undefined);
+  if (bare >= 0) out.splice(bare, 1);
+  out.push(entry);
+}
+
+/** Parses the text of an `import ...` or `export ... from` statement (or a CommonJS `x = require(…)` declarator). */
 export function parseTsImport(statement: string, line: number, out: ExtractedImport[]): void {
+  const declarator = REQUIRE_DECLARATOR.exec(statement);
+  if (declarator !== null) return parseRequire(declarator, line, out);
   const text = statement.replace(BLOCK_COMMENT, ' ').replace(LINE_COMMENT, ' ');
   const from = /\bfrom\s*(['"])((?:(?!\1)[^\\\n]|\\.)*)\1/.exec(text);
   // `import 'x'` and `import x = require('x')` have no `from`: the first string is the module.

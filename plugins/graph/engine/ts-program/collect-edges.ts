@@ -116,7 +116,8 @@ export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdg
     const decls = symbolDecls(at);
     let hit = false;
     for (const d of decls) {
-      if (ts.isNewExpression(node) && !ts.isClassLike(d)) continue;
+      // A JavaScript constructor function (`function Ruler() {…}` with prototype methods) is a class too.
+      if (ts.isNewExpression(node) && !ts.isClassLike(d) && !((d.flags & ts.NodeFlags.JavaScriptFile) !== 0 && (ts.isFunctionDeclaration(d) || ts.isFunctionExpression(d)))) continue;
       // `new C()` runs C's constructor too, when C declares one.
       if (ts.isNewExpression(node) && ts.isClassLike(d)) emitConstructor(at, d);
       // An interface member need not be a node itself (a property signature) to dispatch.

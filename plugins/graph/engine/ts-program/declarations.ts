@@ -20,10 +20,21 @@ const isFunctionValue = (e: TS.Expression | undefined): boolean => {
   return e !== undefined && (ts.isArrowFunction(e) || ts.isFunctionExpression(e));
 };
 
+/**
+ * `Foo.prototype.bar = function`, `obj.bar = () => …` in a JavaScript file: methods declared by
+ * assignment (the graph has nodes for them in JavaScript only). The checker's declaration is the
+ * assigned property access; the graph names the method `bar`.
+ */
+const assignedFunction = (n: TS.Node): n is TS.PropertyAccessExpression =>
+  (n.flags & ts.NodeFlags.JavaScriptFile) !== 0 &&
+  ts.isPropertyAccessExpression(n) && ts.isBinaryExpression(n.parent) && n.parent.left === n && n.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && isFunctionValue(n.parent.right);
+
 /** The named declaration a declaration stands for (a constructor stands for its class), or null. */
 export function targetOf(decl: TS.Node): DeclTarget | null {
   let named: TS.Node = decl;
   if (ts.isConstructorDeclaration(decl)) named = decl.parent;
+  else if (assignedFunction(decl)) named = decl;
+  else if ((ts.isArrowFunction(decl) || ts.isFunctionExpression(decl)) && ts.isBinaryExpression(decl.parent) && assignedFunction(decl.parent.left)) named = decl.parent.left;
   else if (ts.isArrowFunction(decl) || ts.isFunctionExpression(decl)) {
     if (ts.isFunctionExpression(decl) && decl.name) named = decl;
     else {

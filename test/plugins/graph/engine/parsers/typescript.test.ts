@@ -219,7 +219,7 @@ module.exports = { Shape, ids };
       { kind: 'method', name: 'describe', qualifiedName: 'Shape.describe', startLine: 7, endLine: 9, parent: 'Shape', exported: true },
       { kind: 'function', name: 'ids', qualifiedName: 'ids', startLine: 12, endLine: 12, exported: true },
     ]);
-    assert.deepEqual(x.imports, [{ specifier: 'path', line: 2, names: [] }]);
+    assert.deepEqual(x.imports, [{ specifier: 'path', line: 2, names: ['join'] }]);
     assert.deepEqual(x.calls, [
       { caller: null, callee: 'require', line: 2 },
       { caller: 'Shape.describe', callee: 'area', receiver: 'this', line: 8 },
@@ -227,5 +227,56 @@ module.exports = { Shape, ids };
     ]);
     assert.deepEqual(x.inherits, [{ child: 'Shape', parent: 'Base', kind: 'extends', qualifier: 'mixins' }]);
     assert.deepEqual(x.references, []);
+  });
+
+  it('reads methods declared by assignment, constructor functions as classes, and what a require binds', async function () {
+    const source = `var util = require('./util');
+var copy = require('./util').copy;
+var { a, b: bee } = require('./ab');
+var debug = require('debug')('x');
+
+/** Makes a list. */
+function List() {
+  this.items = [];
+}
+
+List.prototype.add = function (x) {
+  this.items.push(copy(x));
+};
+
+List.from = function from(xs) {
+  return new List();
+};
+
+var app = exports = module.exports = {};
+
+app.use = function use(fn) {
+  return this.add(fn);
+};
+
+exports.make = () => new List();
+module.exports.size = function (l) { return l.items.length; };
+`;
+    const x = (await extractorFor('javascript'))('list.js', source);
+    assert.deepEqual(
+      x.symbols.map((s) => [s.kind, s.qualifiedName, s.startLine, s.endLine, s.exported]),
+      [
+        ['class', 'List', 7, 9, false],
+        ['method', 'List.add', 11, 13, false],
+        ['method', 'List.from', 15, 17, false],
+        ['method', 'app.use', 21, 23, false],
+        ['function', 'make', 25, 25, true],
+        ['function', 'size', 26, 26, true],
+      ],
+    );
+    assert.equal(x.symbols[0].doc, 'Makes a list.');
+    assert.deepEqual(x.imports, [
+      { specifier: './util', line: 1, names: [], alias: 'util' },
+      { specifier: './util', line: 2, names: ['copy'] },
+      { specifier: './ab', line: 3, names: ['a', 'b as bee'] },
+      { specifier: 'debug', line: 4, names: [] },
+    ]);
+    assert.ok(x.calls.some((c) => c.caller === 'List.add' && c.callee === 'copy'));
+    assert.ok(x.calls.some((c) => c.caller === 'app.use' && c.callee === 'add' && c.receiver === 'this'));
   });
 });

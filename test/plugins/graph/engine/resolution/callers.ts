@@ -2,12 +2,12 @@
 import { writeFixtureRepo } from '../../../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../../../helpers/mcp.ts';
 
-const SOURCE = /\.(py|go|java|rs|ts|tsx|js)$/;
+const SOURCE = /\.(py|go|java|rs|ts|tsx|[cm]?js)$/;
 
 /** Writes the files into a fresh workspace, starts a host and ingests it; fails unless every source file parsed. */
-export async function ingestedRepo(files: Record<string, string>): Promise<Harness> {
+export async function ingestedRepo(files: Record<string, string>, graph: { typeCheck?: boolean } = {}): Promise<Harness> {
   const ws = writeFixtureRepo(tempDir('m1nd-resolution-'), files);
-  const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' }, config: { options: { graph: { watch: false } } } });
+  const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' }, config: { options: { graph: { watch: false, ...graph } } } });
   const { json } = await h.call('ingest', { agent_id: 'setup', path: ws });
   const sources = Object.keys(files).filter((f) => SOURCE.test(f)).length;
   if (json.files?.parsed !== sources) {

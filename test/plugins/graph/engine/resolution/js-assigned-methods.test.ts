@@ -1,0 +1,114 @@
+import { strict as assert } from 'node:assert';
+import type { Harness } from '../../../../helpers/mcp.ts';
+import { callersOf, ingestedRepo } from './callers.ts';
+
+// JavaScript declares methods outside classes: on a constructor's prototype, on a plain object, on
+// `exports`. Each is a node, and the calls through `this`, a typed field or an alias reach it.
+const FILES: Record<string, string> = {
+  'package.json': JSON.stringify({ name: 'fixture', version: '1.0.0' }),
+  'lib/ruler.mjs': `/** An ordered list of named rules. */
+export default function Ruler() {
+  this.rules = [];
+}
+
+/** Index of a rule by name, or -1. */
+Ruler.prototype.find = function (name) {
+  return this.rules.indexOf(name);
+};
+
+Ruler.prototype.push = function (name) {
+  if (this.find(name) < 0) this.rules.push(name);
+};
+`,
+  'lib/parser.mjs': `import Ruler from './ruler.mjs';
+
+function Parser() {
+  this.ruler = new Ruler();
+}
+
+Parser.prototype.parse = function (src) {
+  this.ruler.push(src);
+  return this.tokenize(src);
+};
+
+Parser.prototype.tokenize = (src) => src.split(' ');
+
+export default Parser;
+`,
+  'lib/utils.js': `exports.compile = function compile(val) {
+  return normalize(val);
+};
+
+function normalize(v) {
+  return String(v);
+}
+`,
+  'lib/app.js': `var utils = require('./utils');
+var app = exports = module.exports = {};
+
+app.init = function init() {
+  this.settings = {};
+  this.set('env', 'development');
+};
+
+app.set = function set(key, val) {
+  this.settings[key] = val;
+  return this;
+};
+
+app.handle = function handle(req) {
+  return utils.compile(req);
+};
+`,
+  'lib/main.js': `var compile = require('./utils').compile;
+
+function run(x) {
+  return compile(x);
+}
+
+module.exports = run;
+`,
+};
+
+for (const typeCheck of [true, false]) {
+  describe(`JavaScript methods declared by assignment (${typeCheck ? 'with' : 'without'} the checker pass)`, function () {
+    this.timeout(120_000);
+    let h: Harness;
+
+    before(async () => {
+      h = await ingestedRepo(FILES, { typeCheck });
+    });
+
+    after(async () => {
+      await h?.close();
+    });
+
+    it('makes a constructor function with prototype methods a class, and its methods methods', async () => {
+      const { json } = await h.call('seek', { agent_id: 't', query: 'Ruler', top_k: 5 });
+      const ids = json.results.map((r: { id: string }) => r.id);
+      assert.ok(ids.includes('class:lib/ruler.mjs#Ruler'), ids.join(', '));
+      assert.ok(ids.includes('method:lib/ruler.mjs#Ruler.find'), ids.join(', '));
+      const view = await h.call('impact', { agent_id: 't', node_id: 'method:lib/ruler.mjs#Ruler.find', direction: 'reverse', max_depth: 1 });
+      assert.deepEqual(view.json.structure, ['class:lib/ruler.mjs#Ruler']);
+    });
+
+    it('links `this.m()` in a prototype method to the sibling method', async () => {
+      assert.deepEqual(await callersOf(h, 'method:lib/ruler.mjs#Ruler.find'), ['method:lib/ruler.mjs#Ruler.push']);
+      assert.deepEqual(await callersOf(h, 'method:lib/parser.mjs#Parser.tokenize'), ['method:lib/parser.mjs#Parser.parse']);
+    });
+
+    it('types a field the constructor function assigns, and links `new` to the constructor', async () => {
+      assert.deepEqual(await callersOf(h, 'method:lib/ruler.mjs#Ruler.push'), ['method:lib/parser.mjs#Parser.parse']);
+      assert.deepEqual(await callersOf(h, 'class:lib/ruler.mjs#Ruler'), ['class:lib/parser.mjs#Parser']);
+    });
+
+    it('links `this.m()` in a method assigned on a plain object to the object\'s method', async () => {
+      assert.deepEqual(await callersOf(h, 'method:lib/app.js#app.set'), ['method:lib/app.js#app.init']);
+    });
+
+    it('makes `exports.f = function` the function f, called through the module and through a copied alias', async () => {
+      assert.deepEqual(await callersOf(h, 'function:lib/utils.js#compile'), ['function:lib/main.js#run', 'method:lib/app.js#app.handle']);
+      assert.deepEqual(await callersOf(h, 'function:lib/utils.js#normalize'), ['function:lib/utils.js#compile']);
+    });
+  });
+}
