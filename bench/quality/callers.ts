@@ -116,7 +116,10 @@ const labelOf = (n: GraphNode): string => bareName(n.qualifiedName ?? n.label);
 
 /** The m1nd node of a ground-truth declaration: same path and name, its span holding the name's line (else the only one of that name). */
 export function mapDeclaration(byPath: Map<string, GraphNode[]>, d: TruthDeclaration): GraphNode | null {
-  const same = (byPath.get(d.path) ?? []).filter((n) => (n.kind === 'function' || n.kind === 'method') && labelOf(n) === bareName(d.name));
+  const nodes = byPath.get(d.path) ?? [];
+  let same = nodes.filter((n) => (n.kind === 'function' || n.kind === 'method') && labelOf(n) === bareName(d.name));
+  // A JavaScript constructor function (`function Ruler() {…}` given prototype methods) is a class node in m1nd.
+  if (same.length === 0 && d.kind === 'function') same = nodes.filter((n) => n.kind === 'class' && labelOf(n) === bareName(d.name) && n.startLine <= d.line && d.line <= n.endLine);
   const holding = same.filter((n) => n.startLine <= d.line && d.line <= n.endLine).sort((a, b) => span(a) - span(b));
   if (holding.length) return holding[0];
   return same.length === 1 ? same[0] : null;

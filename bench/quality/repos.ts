@@ -16,7 +16,7 @@ export interface BenchRepo {
   id: string;
   repo: string;
   commit: string;
-  language: 'typescript' | 'python' | 'go' | 'java' | 'rust';
+  language: 'typescript' | 'javascript' | 'python' | 'go' | 'java' | 'rust';
   /** Paths extracted from the commit (large binary blobs elsewhere may be absent from a mirror). */
   paths: string[];
   /** Declarations under this directory get ground truth ('' = the whole repository). */

@@ -1,6 +1,6 @@
 /**
  * Regenerates the ground truth of the quality benchmark (bench/quality/truth/<id>.json) with each
- * language's own tooling: the TypeScript LanguageService, pyright (LSP call hierarchy), go/types, javac,
+ * language's own tooling: the TypeScript LanguageService (for JavaScript too), pyright (LSP call hierarchy), go/types, javac,
  * rustc's save-analysis. Needs the repositories' mirrors (see repos.ts) and, for Go, a Go toolchain on
  * PATH; for Rust, rustc 1.63–1.67 (Debian bookworm's `rustc`; M1ND_TRUTH_RUSTC names another).
  *
@@ -12,6 +12,7 @@ import { benchRepos, extractRepo, howToProvide, mirrorOf, QUALITY_DIR, type Benc
 import type { TruthDeclaration, TruthFile } from './truth-format.ts';
 import { goCallers, goTool } from './tools/go-callers.ts';
 import { javaCallers, javaTool } from './tools/java-callers.ts';
+import { jsCallers, jsTool } from './tools/js-callers.ts';
 import { pyCallers, pyTool } from './tools/py-callers.ts';
 import { rsCallers, rsTool } from './tools/rs-callers.ts';
 import { tsCallers, tsTool } from './tools/ts-callers.ts';
@@ -21,6 +22,11 @@ const NOTES: Record<BenchRepo['language'], string[]> = {
     'Incoming calls as the TypeScript checker reports them: call, new, tagged-template and decorator sites; a call through an interface or base-class member counts for the implementations the checker relates to it.',
     'Functions passed or stored as values are not calls.',
     'A dispatch caller (no call site names the declaration) is reachable when a call site resolves to a member of a class or interface the declaration\'s class is or derives from (extends, implements, transitively); else it names a sibling implementation (or only reads the method as a value) and no call there can run the declaration.',
+  ],
+  javascript: [
+    'Call sites the TypeScript checker relates to the declaration (find-references over the .js/.mjs/.cjs files with allowJs, the checker\'s own inference, no type packages): call, new, tagged-template, f.call/f.apply.',
+    'Declarations include the assigned forms of JavaScript: `Foo.prototype.bar = function` (Foo.bar), `obj.bar = function` at a module\'s top level (obj.bar), `exports.bar = function` (bar). One the checker holds no symbol for (assigned on an `any` value) is left out; a call on a receiver the checker cannot type (an untyped parameter) is missing from the truth.',
+    'Functions passed or stored as values are not calls. The caller is the innermost declaration around the call, else the file.',
   ],
   python: [
     'pyright resolves receivers by inferred types; a call on a receiver whose type it cannot infer (an unannotated parameter, a value from an untyped library) is missing from the truth.',
@@ -45,6 +51,7 @@ const NOTES: Record<BenchRepo['language'], string[]> = {
 /** Ground truth for one extracted repository. */
 async function computeTruth(r: BenchRepo, root: string): Promise<{ tool: string; declarations: TruthDeclaration[] }> {
   if (r.language === 'typescript') return { tool: tsTool(), declarations: tsCallers(root, r.truthScope) };
+  if (r.language === 'javascript') return { tool: jsTool(), declarations: jsCallers(root, r.truthScope) };
   if (r.language === 'python') return { tool: await pyTool(), declarations: await pyCallers(root, r.truthScope) };
   if (r.language === 'go') return { tool: goTool(), declarations: goCallers(root) };
   if (r.language === 'java') return { tool: javaTool(), declarations: javaCallers(root, r.truthScope) };

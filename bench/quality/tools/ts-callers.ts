@@ -11,10 +11,10 @@
  * run this declaration.
  * Run through bench/quality/truth.ts, never directly.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import type { TruthCaller, TruthDeclaration } from '../truth-format.ts';
+import { findToken, languageServiceOver, truthDeclaration } from './ts-service.ts';
 
 /** Loads the project's tsconfig (following `extends`) and returns a LanguageService over its files. */
 function languageService(root: string): { service: ts.LanguageService; files: string[] } {
@@ -25,20 +25,7 @@ function languageService(root: string): { service: ts.LanguageService; files: st
   // `types: ["node"]` would fail without @types/node in the extracted repository; it only types globals.
   const options: ts.CompilerOptions = { ...parsed.options, types: [], noEmit: true };
   const files = parsed.fileNames;
-  const host: ts.LanguageServiceHost = {
-    getCompilationSettings: () => options,
-    getScriptFileNames: () => files,
-    getScriptVersion: () => '1',
-    getScriptSnapshot: (f) => (fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, 'utf8')) : undefined),
-    getCurrentDirectory: () => root,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-  };
-  return { service: ts.createLanguageService(host, ts.createDocumentRegistry()), files };
+  return { service: languageServiceOver(root, files, options), files };
 }
 
 interface Found {
@@ -159,19 +146,6 @@ function isCallee(token: ts.Node): boolean {
   return ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === node) || (ts.isTaggedTemplateExpression(p) && p.tag === node) || ts.isDecorator(p);
 }
 
-/** The innermost token starting at `pos`. */
-function findToken(sf: ts.SourceFile, pos: number): ts.Node | undefined {
-  let found: ts.Node | undefined;
-  const visit = (node: ts.Node): void => {
-    if (node.getStart(sf) <= pos && pos < node.getEnd()) {
-      found = node;
-      ts.forEachChild(node, visit);
-    }
-  };
-  visit(sf);
-  return found;
-}
-
 /** Computes the callers of every declaration under `scope` (a directory relative to root, '' for all). */
 export function tsCallers(root: string, scope: string): TruthDeclaration[] {
   const { service, files } = languageService(root);
@@ -213,15 +187,7 @@ export function tsCallers(root: string, scope: string): TruthDeclaration[] {
           callers.set(key, { ...caller, ...(dispatchOnly ? { dispatch: true, reachable } : {}) });
         }
       }
-      out.push({
-        path: rel(file),
-        name: d.name,
-        kind: d.kind,
-        line: lineOf(sf, start),
-        startLine: lineOf(sf, d.decl.getStart(sf)),
-        endLine: lineOf(sf, d.decl.getEnd()),
-        callers: [...callers.values()].sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line),
-      });
+      out.push(truthDeclaration(rel(file), sf, d, start, callers.values()));
     }
   }
   return out;
