@@ -24,9 +24,10 @@ const NOTES: Record<BenchRepo['language'], string[]> = {
     'A dispatch caller (no call site names the declaration) is reachable when a call site resolves to a member of a class or interface the declaration\'s class is or derives from (extends, implements, transitively); else it names a sibling implementation (or only reads the method as a value) and no call there can run the declaration.',
   ],
   javascript: [
-    'Call sites the TypeScript checker relates to the declaration (find-references over the .js/.mjs/.cjs files with allowJs, the checker\'s own inference, no type packages): call, new, tagged-template, f.call/f.apply.',
+    'Call sites the TypeScript checker relates to the declaration (over the .js/.mjs/.cjs files with allowJs, the checker\'s own inference, bundler resolution, no type packages): find-references at the declaration, plus every call site whose callee symbol the checker resolves to it through import/require aliases (find-references misses a require of an ES module\'s export): call, new, tagged-template, f.call/f.apply/f.bind.',
     'Declarations include the assigned forms of JavaScript: `Foo.prototype.bar = function` (Foo.bar), `obj.bar = function` at a module\'s top level (obj.bar), `exports.bar = function` (bar). One the checker holds no symbol for (assigned on an `any` value) is left out; a call on a receiver the checker cannot type (an untyped parameter) is missing from the truth.',
-    'Functions passed or stored as values are not calls. The caller is the innermost declaration around the call, else the file.',
+    'Functions passed or stored as values are not calls. The caller is the innermost declaration around the call (a class for code in its constructor or fields; a function in an object literal), else the file.',
+    'The checker reads a function that assigns this.x as a constructor of its own, so this.m() inside `app.init = function () { this.cache = {}; this.m() }` is no call of app.m here, though JavaScript runs it on app.',
   ],
   python: [
     'pyright resolves receivers by inferred types; a call on a receiver whose type it cannot infer (an unannotated parameter, a value from an untyped library) is missing from the truth.',

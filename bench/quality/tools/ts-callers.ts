@@ -93,7 +93,7 @@ const declaredType = (t: ts.Type): ts.Type => ((t as ts.TypeReference).target ??
  * Symbols of every class and interface `cls` is or derives from: its own, the `extends` chain
  * (getBaseTypes) and the `implements` clauses of each class on the way, transitively.
  */
-function supertypeSymbols(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration): Set<ts.Symbol> {
+export function supertypeSymbols(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration): Set<ts.Symbol> {
   const out = new Set<ts.Symbol>();
   const own = symbolOfType(checker, cls);
   const queue: ts.Type[] = own ? [checker.getDeclaredTypeOfSymbol(own)] : [];
@@ -119,7 +119,7 @@ function supertypeSymbols(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration)
  * shared interface, or an override in a subclass, cannot). A member of an object type that is no
  * class or interface (a type literal) counts when the class is assignable to that type.
  */
-function reachesDeclaration(checker: ts.TypeChecker, sf: ts.SourceFile, pos: number, decl: ts.Node, supertypes: Set<ts.Symbol> | null): boolean {
+export function reachesDeclaration(checker: ts.TypeChecker, sf: ts.SourceFile, pos: number, decl: ts.Node, supertypes: Set<ts.Symbol> | null): boolean {
   const token = findToken(sf, pos);
   const cls = classOf(decl);
   if (!token || !cls || !supertypes) return false;

@@ -43,6 +43,8 @@ export interface ExtractedSymbol {
   private?: boolean;
   /** TS overload sets merged into this symbol: the text of each signature (without the implementation). */
   signatures?: string[];
+  /** During TS extraction only: a body-less signature (`function_signature`, `method_signature`); read and removed by the overload merge. */
+  bodiless?: true;
   /** A test living in a source file (Rust: a `#[test]` function, the items of a `#[cfg(test)]` module). */
   test?: boolean;
   /** A Python `@property` getter: reading or assigning the attribute calls it. */

@@ -172,6 +172,7 @@ export class FileCaptures {
     const params = this.spec.params?.(node, (n) => this.text(n));
     this.entries.push({
       ...(params === undefined ? {} : { params }),
+      ...(node.type.endsWith('_signature') ? { bodiless: true } : {}),
       kind,
       start: node.startIndex,
       end: node.endIndex,

@@ -88,6 +88,7 @@ function symbolOf(f: FileCaptures, e: Entry, outer: Entry | undefined, parent: s
     endLine: endLineAt(f.lines, e.start, e.end),
   };
   if (parent !== undefined) symbol.parent = parent;
+  if (e.bodiless) symbol.bodiless = true;
   const docs = f.spec.docs;
   const doc = docs === 'docstring' ? f.docstrings.get(e.start) : docAbove(f.source, f.lines, f.comments, anchor, docs);
   if (doc !== undefined) symbol.doc = doc;

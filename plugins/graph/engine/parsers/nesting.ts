@@ -15,6 +15,8 @@ export interface Entry {
   trait?: string;
   /** Declared parameter types (languages with overloads). */
   params?: string[];
+  /** A declaration without a body (a TS overload or interface signature). */
+  bodiless?: boolean;
   qname: string;
   /** qualifiedName of the nearest enclosing symbol, itself included; null outside any. */
   caller: string | null;

@@ -73,6 +73,8 @@ export function extractWithTypeScript(ex: FileExtraction, source: string, parseI
     else exported = false;
     const sym: ExtractedSymbol = { kind: kindHere, name, qualifiedName: q, startLine: line(node.getStart(sf)), endLine: line(node.end), exported };
     if (parent) sym.parent = parent.qualifiedName;
+    // An overload or interface signature: no body (the overload merge reads it).
+    if ((ts.isFunctionLike(node) && !(node as tsTypes.FunctionLikeDeclaration).body) || ts.isMethodSignature(node)) sym.bodiless = true;
     const doc = docOf(node);
     if (doc) sym.doc = doc;
     symbols.push(sym);

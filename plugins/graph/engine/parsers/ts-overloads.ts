@@ -1,7 +1,8 @@
 /**
  * TypeScript overloads as one symbol. Nesting gives a repeated qualified name `name#2`, `name#3`, …;
  * in TS a run of same-named functions or methods in one scope is an overload set (signatures, then
- * the implementation) or a declare-only set (`.d.ts`, interfaces). The set becomes the one symbol
+ * the implementation) or a declare-only set (`.d.ts`, interfaces). JavaScript has no overloads: its
+ * repeats (and a TS run whose earlier members have bodies) stay apart as `name#2`. The set becomes the one symbol
  * with the plain qualified name, spanning every declaration, with the signatures' text kept in
  * `signatures`; callers, references and nested symbols of the implementation move onto it.
  */
@@ -12,7 +13,13 @@ const MAX_SIGNATURE_CHARS = 300;
 
 /** Merges overload sets of a TS/JS extraction in place; returns it. */
 export function mergeTsOverloads(ex: FileExtraction, source: string): FileExtraction {
-  if (!ex.symbols.some((s) => REPEAT.test(s.qualifiedName))) return ex;
+  const hasRepeats = ex.language !== 'javascript' && ex.symbols.some((s) => REPEAT.test(s.qualifiedName));
+  if (hasRepeats) mergeRepeats(ex, source);
+  for (const s of ex.symbols) delete s.bodiless;
+  return ex;
+}
+
+function mergeRepeats(ex: FileExtraction, source: string): void {
   const lines = source.split('\n');
   const groups = new Map<string, ExtractedSymbol[]>();
   for (const s of ex.symbols) {
@@ -26,11 +33,15 @@ export function mergeTsOverloads(ex: FileExtraction, source: string): FileExtrac
   const drop = new Set<ExtractedSymbol>();
   const isDts = /\.d\.[cm]?ts$/.test(ex.path);
   const parentKind = new Map(ex.symbols.map((s) => [s.qualifiedName, s.kind]));
+  const text = (s: ExtractedSymbol): string => lines.slice(s.startLine - 1, s.endLine).join('\n');
+  // A member with a body before the last is no overload signature but a same-named function of
+  // another object literal (`{ validate() {…} }` twice) or a redefinition: never merged.
+  const isSignature = (s: ExtractedSymbol): boolean => s.bodiless === true;
   for (const [base, group] of groups) {
     if (group.length < 2 || group.some((s) => s.parent !== group[0].parent)) continue;
     const last = group[group.length - 1];
-    const text = (s: ExtractedSymbol): string => lines.slice(s.startLine - 1, s.endLine).join('\n');
-    const declareOnly = isDts || (last.parent !== undefined && parentKind.get(last.parent) === 'interface') || !/\}\s*;?\s*$/.test(text(last));
+    const declareOnly = isDts || (last.parent !== undefined && parentKind.get(last.parent) === 'interface') || isSignature(last);
+    if (!declareOnly && !group.slice(0, -1).every(isSignature)) continue;
     const signatures = (declareOnly ? group : group.slice(0, -1)).map((s) => text(s).replace(/\s+/g, ' ').trim().slice(0, MAX_SIGNATURE_CHARS));
     const merged: ExtractedSymbol = { ...last, qualifiedName: base, startLine: group[0].startLine, endLine: Math.max(...group.map((s) => s.endLine)), signatures };
     const doc = group.find((s) => s.doc)?.doc;
@@ -42,7 +53,7 @@ export function mergeTsOverloads(ex: FileExtraction, source: string): FileExtrac
     }
     ex.symbols[ex.symbols.indexOf(last)] = merged;
   }
-  if (rename.size === 0) return ex;
+  if (rename.size === 0) return;
   const fix = (q: string | null | undefined): string | null | undefined => {
     if (!q) return q;
     const head = q.split('.');
@@ -61,5 +72,4 @@ export function mergeTsOverloads(ex: FileExtraction, source: string): FileExtrac
   for (const c of ex.calls) c.caller = fix(c.caller) ?? null;
   for (const r of ex.references) r.from = fix(r.from) ?? null;
   for (const i of ex.inherits) i.child = fix(i.child)!;
-  return ex;
 }

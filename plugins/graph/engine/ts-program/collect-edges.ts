@@ -69,6 +69,32 @@ export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdg
   };
 
   /**
+   * What a local copied from a module or object stands for, one step: `const f = utils.f` /
+   * `var stringify = utils.stringify` (the member read), `const { isString } = utils` (the member of
+   * the object destructured). JavaScript modules copy their imports' members so; the checker types
+   * the local, but its declaration is the copy, which names no function.
+   */
+  const copiedDecls = (d: TS.Declaration): TS.Declaration[] => {
+    // `exports.requireOrImport = tryImportAndRequire`, `proto.add = add`: the function assigned.
+    if (ts.isPropertyAccessExpression(d) && ts.isBinaryExpression(d.parent) && d.parent.left === d && d.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      const value = d.parent.right;
+      return ts.isIdentifier(value) ? symbolDecls(value) : ts.isPropertyAccessExpression(value) ? symbolDecls(value.name) : [];
+    }
+    if (ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer) {
+      let init: TS.Expression = d.initializer;
+      while (ts.isParenthesizedExpression(init)) init = init.expression;
+      if (ts.isPropertyAccessExpression(init)) return symbolDecls(init.name);
+      return [];
+    }
+    if (ts.isBindingElement(d) && ts.isObjectBindingPattern(d.parent) && !d.dotDotDotToken && ts.isVariableDeclaration(d.parent.parent) && d.parent.parent.initializer) {
+      const key = d.propertyName ?? d.name;
+      if (!ts.isIdentifier(key)) return [];
+      return checker.getTypeAtLocation(d.parent.parent.initializer).getProperty(key.text)?.declarations ?? [];
+    }
+    return [];
+  };
+
+  /**
    * Calls through a member that other declarations implement or override also dispatch to those.
    * The walk starts at the receiver's static type when it has this very member (`d.m()` with
    * `d: D` reaches overrides below D, not its siblings), else at the member's owner. `super.m()`
@@ -113,7 +139,9 @@ export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdg
     // The symbol of the callee name: it needs the receiver's type, not overload resolution and
     // inference over the arguments. `new` names the class, not the constructor found (that may be
     // a base class's).
-    const decls = symbolDecls(at);
+    let decls = symbolDecls(at);
+    // No declaration that is a node (an interface member still dispatches, below): what a copy stands for.
+    if (decls.length > 0 && decls.every((d) => targetOf(d) === null)) decls = [...decls, ...decls.flatMap(copiedDecls)];
     let hit = false;
     for (const d of decls) {
       // A JavaScript constructor function (`function Ruler() {…}` with prototype methods) is a class too.

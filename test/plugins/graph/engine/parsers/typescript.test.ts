@@ -159,6 +159,27 @@ export interface Api {
     assert.deepEqual(y.calls.map((c) => [c.caller, c.callee]), [['parse', 'build'], ['Req.header', 'inner']]);
   });
 
+  it('keeps same-named functions with bodies apart: methods of two object literals are no overload set', async function () {
+    const source = `export const plugins = [
+  { validate(v: unknown) { return !!v; } },
+  { validate(v: unknown) { return v !== null; } },
+]
+export function pick(a: string): string
+export function pick(a: number): number
+export function pick(a: any) { return a }
+`;
+    const y = (await extractorFor('typescript'))('p.ts', source);
+    assert.deepEqual(
+      y.symbols.map((s) => [s.qualifiedName, s.startLine, s.endLine]),
+      [
+        ['validate', 2, 2],
+        ['validate#2', 3, 3],
+        ['pick', 5, 7],
+      ],
+    );
+    assert.ok(y.symbols.every((s) => !('bodiless' in s)), 'the extraction-time mark is removed');
+  });
+
   it('counts syntax errors', async function () {
     const y = (await extractorFor('typescript'))('bad.ts', 'const = ;\nfunction ok() {}\n');
     assert.ok(y.parseErrors > 0);

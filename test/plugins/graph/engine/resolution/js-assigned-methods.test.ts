@@ -60,6 +60,34 @@ app.handle = function handle(req) {
   return utils.compile(req);
 };
 `,
+  'lib/fail.mjs': `export function fail(name) {
+  throw new Error(name);
+}
+`,
+  'lib/plugins.mjs': `import { fail } from './fail.mjs';
+
+export const plugins = [
+  { name: 'a', validate(v) { if (!v) fail('a'); } },
+  { name: 'b', validate(v) { if (v < 0) fail('b'); } },
+];
+`,
+  'lib/numbers.mjs': `export function twice(x) {
+  return 2 * x;
+}
+
+export function half(x) {
+  return x / 2;
+}
+`,
+  'lib/calc.mjs': `import * as numbers from './numbers.mjs';
+
+const twice = numbers.twice;
+const { half } = numbers;
+
+export function calc(x) {
+  return twice(x) + half(x);
+}
+`,
   'lib/main.js': `var compile = require('./utils').compile;
 
 function run(x) {
@@ -106,9 +134,20 @@ for (const typeCheck of [true, false]) {
       assert.deepEqual(await callersOf(h, 'method:lib/app.js#app.set'), ['method:lib/app.js#app.init']);
     });
 
+    it('keeps same-named methods of two object literals apart (JavaScript has no overloads)', async () => {
+      assert.deepEqual(await callersOf(h, 'function:lib/fail.mjs#fail'), ['function:lib/plugins.mjs#validate', 'function:lib/plugins.mjs#validate#2']);
+    });
+
     it('makes `exports.f = function` the function f, called through the module and through a copied alias', async () => {
       assert.deepEqual(await callersOf(h, 'function:lib/utils.js#compile'), ['function:lib/main.js#run', 'method:lib/app.js#app.handle']);
       assert.deepEqual(await callersOf(h, 'function:lib/utils.js#normalize'), ['function:lib/utils.js#compile']);
     });
+  
+    if (typeCheck) {
+      it('follows a function copied from a namespace into a local, by member or destructuring', async () => {
+        assert.deepEqual(await callersOf(h, 'function:lib/numbers.mjs#twice'), ['function:lib/calc.mjs#calc']);
+        assert.deepEqual(await callersOf(h, 'function:lib/numbers.mjs#half'), ['function:lib/calc.mjs#calc']);
+      });
+    }
   });
 }
