@@ -107,14 +107,17 @@ export const JAVASCRIPT_QUERY =
 
 (class_declaration (class_heritage (_) @inherit.extends)) @inherit.owner
 
-(expression_statement (assignment_expression
+(assignment_expression
   left: (member_expression
     object: (member_expression object: (identifier) @def.recv property: (property_identifier) @_proto (#eq? @_proto "prototype"))
     property: (property_identifier) @def.name)
-  right: [(function_expression) (arrow_function)])) @def.method
+  right: [(function_expression) (arrow_function)]) @def.method
 (program (expression_statement (assignment_expression
   left: (member_expression object: (identifier) @def.recv property: (property_identifier) @def.name)
   right: [(function_expression) (arrow_function)]) @def.function (#not-match? @def.recv "^(exports|module)$")))
+(program (expression_statement (assignment_expression right: (assignment_expression
+  left: (member_expression object: (identifier) @def.recv property: (property_identifier) @def.name)
+  right: [(function_expression) (arrow_function)]) @def.function (#not-match? @def.recv "^(exports|module)$"))))
 (program (expression_statement (assignment_expression
   left: (member_expression object: (identifier) @_exports property: (property_identifier) @def.name)
   right: [(function_expression) (arrow_function)]) @def.function (#eq? @_exports "exports")))

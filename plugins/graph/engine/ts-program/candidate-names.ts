@@ -69,7 +69,7 @@ function namesOf(sf: TS.SourceFile): CandidateNames {
     else if ((ts.isPropertyDeclaration(node) || ts.isPropertyAssignment(node)) && isFunctionValue(node.initializer)) add(node.name, members);
     // JavaScript's assigned methods: `Foo.prototype.bar = function`, `obj.bar = () => …`.
     // …and a function copied onto an object: `exports.requireOrImport = tryImportAndRequire`.
-    else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && (isFunctionValue(node.right) || (ts.isIdentifier(node.right) && ts.isIdentifier(node.left.expression)))) add(node.left.name, members);
+    else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && (isFunctionValue(node.right) || ((ts.isIdentifier(node.right) || ts.isBinaryExpression(node.right)) && ts.isIdentifier(node.left.expression)))) add(node.left.name, members);
     else if ((ts.isPropertySignature(node) || ts.isPropertyDeclaration(node)) && node.type && ts.isFunctionTypeNode(node.type)) add(node.name, members);
     else if (ts.isImportClause(node) || ts.isNamespaceImport(node) || ts.isImportSpecifier(node) || ts.isExportSpecifier(node) || ts.isImportEqualsDeclaration(node)) {
       add(node.name, qualifiers);

@@ -78,7 +78,11 @@ export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdg
     // `exports.requireOrImport = tryImportAndRequire`, `proto.add = add`: the function assigned.
     if (ts.isPropertyAccessExpression(d) && ts.isBinaryExpression(d.parent) && d.parent.left === d && d.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
       const value = d.parent.right;
-      return ts.isIdentifier(value) ? symbolDecls(value) : ts.isPropertyAccessExpression(value) ? symbolDecls(value.name) : [];
+      if (ts.isIdentifier(value)) return symbolDecls(value);
+      if (ts.isPropertyAccessExpression(value)) return symbolDecls(value.name);
+      // `req.get = req.header = function header() {…}`: the method the chain assigns.
+      if (ts.isBinaryExpression(value) && value.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(value.left)) return symbolDecls(value.left.name);
+      return [];
     }
     if (ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer) {
       let init: TS.Expression = d.initializer;

@@ -277,6 +277,8 @@ app.use = function use(fn) {
 
 exports.make = () => new List();
 module.exports.size = function (l) { return l.items.length; };
+app.get = app.header = function header(name) { return name; };
+List.prototype.on = List.prototype.addListener = function (fn) { this.add(fn); };
 `;
     const x = (await extractorFor('javascript'))('list.js', source);
     assert.deepEqual(
@@ -288,6 +290,8 @@ module.exports.size = function (l) { return l.items.length; };
         ['method', 'app.use', 21, 23, false],
         ['function', 'make', 25, 25, true],
         ['function', 'size', 26, 26, true],
+        ['method', 'app.header', 27, 27, false],
+        ['method', 'List.addListener', 28, 28, false],
       ],
     );
     assert.equal(x.symbols[0].doc, 'Makes a list.');
