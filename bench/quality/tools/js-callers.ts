@@ -9,7 +9,8 @@
  * Declarations: function declarations, functions bound to a variable (`const`/`let`/`var`), class
  * methods, and the forms JavaScript declares methods with outside a class: `Foo.prototype.bar =
  * function` (`Foo.bar`), `obj.bar = function` at a module's top level (`obj.bar`), `exports.bar =
- * function` / `module.exports.bar = function` (the function `bar`). The call hierarchy knows none of
+ * function` / `module.exports.bar = function` (the function `bar`), the functions of an object literal
+ * assigned to `Foo.prototype` (`Foo.bar`) or to `module.exports` (`bar`). The call hierarchy knows none of
  * the assigned forms, so references are used for every declaration alike. A declaration the checker
  * holds no symbol for (a method assigned on an `any` value: `res = Object.create(http.ServerResponse
  * .prototype)`) has no answer and is left out. The caller is the innermost of these declarations
@@ -51,6 +52,17 @@ function assignedMethod(node: ts.Node, topLevel: boolean): Declared | null {
   return null;
 }
 
+/** `Foo.prototype = {…}` → `Foo.`, `module.exports = {…}` → ``: the prefix an object literal's functions are declared under, or null. */
+function declaringObject(obj: ts.Node): string | null {
+  const assign = obj.parent;
+  if (!ts.isObjectLiteralExpression(obj) || !ts.isBinaryExpression(assign) || assign.right !== obj || assign.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return null;
+  const left = assign.left;
+  if (!ts.isPropertyAccessExpression(left) || !ts.isIdentifier(left.expression)) return null;
+  if (left.name.text === 'prototype') return `${left.expression.text}.`;
+  const topLevel = ts.isExpressionStatement(assign.parent) && ts.isSourceFile(assign.parent.parent);
+  return topLevel && left.expression.text === 'module' && left.name.text === 'exports' ? '' : null;
+}
+
 /** Every declaration of one file (nested ones too), outer first. */
 function declarationsOf(sf: ts.SourceFile): Declared[] {
   const out: Declared[] = [];
@@ -62,6 +74,9 @@ function declarationsOf(sf: ts.SourceFile): Declared[] {
     } else if (ts.isMethodDeclaration(node) && node.body && ts.isClassLike(node.parent) && ts.isIdentifier(node.name)) {
       const owner = node.parent.name?.text ?? (ts.isVariableDeclaration(node.parent.parent) && ts.isIdentifier(node.parent.parent.name) ? node.parent.parent.name.text : '(anonymous)');
       out.push({ name: `${owner}.${node.name.text}`, kind: 'method', nameNode: node.name, decl: node });
+    } else if ((ts.isMethodDeclaration(node) || (ts.isPropertyAssignment(node) && isFunctionValue(node.initializer))) && ts.isIdentifier(node.name) && declaringObject(node.parent) !== null) {
+      const prefix = declaringObject(node.parent)!;
+      out.push({ name: `${prefix}${node.name.text}`, kind: prefix === '' ? 'function' : 'method', nameNode: node.name, decl: node });
     } else if (ts.isBinaryExpression(node)) {
       const topLevel = ts.isExpressionStatement(node.parent) && ts.isSourceFile(node.parent.parent);
       const assigned = assignedMethod(node, topLevel);
@@ -114,7 +129,12 @@ interface Container {
  */
 function containersOf(sf: ts.SourceFile, declarations: readonly Declared[]): Container[] {
   const out: Container[] = [...declarations];
+  const declared = new Set(declarations.map((d) => d.decl));
   const visit = (node: ts.Node): void => {
+    if (declared.has(node)) {
+      ts.forEachChild(node, visit);
+      return;
+    }
     if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && node.name) out.push({ name: node.name.text, nameNode: node.name, decl: node });
     else if ((ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) && ts.isObjectLiteralExpression(node.parent) && ts.isIdentifier(node.name)) out.push({ name: node.name.text, nameNode: node.name, decl: node });
     else if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && isFunctionValue(node.initializer)) out.push({ name: node.name.text, nameNode: node.name, decl: node });

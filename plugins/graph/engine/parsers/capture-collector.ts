@@ -101,6 +101,8 @@ export class FileCaptures {
   readonly typeParams = new Set<string>();
   readonly notRefs = new Set<number>();
   readonly binds: BindingCollector;
+  /** Declarations by node start and name offset, to merge two patterns' matches of one node. */
+  private readonly defAt = new Map<number, Entry>();
 
   constructor(
     readonly spec: QueryLanguageSpec,
@@ -169,8 +171,19 @@ export class FileCaptures {
     const name = sliceTypeName(this.ident(nameNode));
     if (name === '') return;
     if (this.regions !== null && isMisparsedDef(node, nameNode, name, this.regions, this.spec.reservedWords)) return;
+    // Two patterns may declare one node (an object-literal method, and the same method of `Foo.prototype
+    // = {…}`): the one naming its owner (a qualifier) stands.
+    const key = node.startIndex * 4096 + (nameNode.startIndex - node.startIndex);
+    const twin = this.defAt.get(key);
+    if (twin !== undefined && twin.end === node.endIndex) {
+      if (qualifier !== undefined && twin.qualifier === undefined) {
+        twin.qualifier = qualifier;
+        twin.kind = kind;
+      }
+      return;
+    }
     const params = this.spec.params?.(node, (n) => this.text(n));
-    this.entries.push({
+    const entry: Entry = {
       ...(params === undefined ? {} : { params }),
       ...(node.type.endsWith('_signature') ? { bodiless: true } : {}),
       kind,
@@ -185,7 +198,9 @@ export class FileCaptures {
       caller: null,
       exported: false,
       insideFunction: false,
-    });
+    };
+    this.entries.push(entry);
+    this.defAt.set(key, entry);
   }
 
   private takeCall(captures: QueryCapture[]): void {

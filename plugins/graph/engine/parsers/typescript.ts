@@ -115,6 +115,19 @@ export const JAVASCRIPT_QUERY =
 (program (expression_statement (assignment_expression
   left: (member_expression object: (identifier) @def.recv property: (property_identifier) @def.name)
   right: [(function_expression) (arrow_function)]) @def.function (#not-match? @def.recv "^(exports|module)$")))
+(assignment_expression
+  left: (member_expression object: (identifier) @def.recv property: (property_identifier) @_proto (#eq? @_proto "prototype"))
+  right: (object [
+    (pair key: (property_identifier) @def.name value: [(function_expression) (arrow_function)])
+    (method_definition name: (property_identifier) @def.name)] @def.method))
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (object (pair key: (property_identifier) @def.name value: [(function_expression) (arrow_function)]) @def.function))
+  (#eq? @_module "module") (#eq? @_exports "exports")))
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (object [(pair value: [(function_expression) (arrow_function)]) (method_definition)] @export.decl))
+  (#eq? @_module "module") (#eq? @_exports "exports")))
 (program (expression_statement (assignment_expression right: (assignment_expression
   left: (member_expression object: (identifier) @def.recv property: (property_identifier) @def.name)
   right: [(function_expression) (arrow_function)]) @def.function (#not-match? @def.recv "^(exports|module)$"))))

@@ -250,6 +250,39 @@ module.exports = { Shape, ids };
     assert.deepEqual(x.references, []);
   });
 
+  it('reads the methods of a prototype object literal and of a module.exports object', async function () {
+    const source = `function Queue() {
+  this.items = [];
+}
+
+Queue.prototype = {
+  constructor: Queue,
+  push: function (x) { this.items.push(x); },
+  shift() { return this.items.shift(); },
+  size: () => 0,
+};
+
+module.exports = {
+  create: function () { return new Queue(); },
+  drain(q) { while (q.shift()) {} },
+  name: 'queue',
+};
+`;
+    const x = (await extractorFor('javascript'))('queue.js', source);
+    assert.deepEqual(
+      x.symbols.map((s) => [s.kind, s.qualifiedName, s.startLine, s.exported]),
+      [
+        ['class', 'Queue', 1, false],
+        ['method', 'Queue.push', 7, false],
+        ['method', 'Queue.shift', 8, false],
+        ['method', 'Queue.size', 9, false],
+        ['function', 'create', 13, true],
+        ['function', 'drain', 14, true],
+      ],
+    );
+    assert.ok(x.calls.some((c) => c.caller === 'Queue.push' && c.callee === 'push' && c.receiver === 'this.items'));
+  });
+
   it('reads methods declared by assignment, constructor functions as classes, and what a require binds', async function () {
     const source = `var util = require('./util');
 var copy = require('./util').copy;
@@ -302,6 +335,7 @@ List.prototype.on = List.prototype.addListener = function (fn) { this.add(fn); }
       { specifier: 'debug', line: 4, names: [] },
     ]);
     assert.ok(x.calls.some((c) => c.caller === 'List.add' && c.callee === 'copy'));
+    assert.ok(x.calls.some((c) => c.caller === 'List.from' && c.callee === 'List'), 'new List() in List.from names the class');
     assert.ok(x.calls.some((c) => c.caller === 'app.use' && c.callee === 'add' && c.receiver === 'this'));
   });
 });

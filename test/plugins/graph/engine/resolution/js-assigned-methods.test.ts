@@ -96,6 +96,39 @@ export function calc(x) {
   return twice(x) + half(x);
 }
 `,
+  'lib/queue.js': `function Queue() {
+  this.items = [];
+}
+
+Queue.prototype = {
+  push: function (x) {
+    this.items.push(x);
+    return this.size();
+  },
+  size() {
+    return this.items.length;
+  },
+};
+
+module.exports = {
+  create: function () {
+    return new Queue();
+  },
+  fill(q, xs) {
+    for (const x of xs) q.push(x);
+  },
+};
+`,
+  'lib/start.js': `const queues = require('./queue');
+
+function start() {
+  const q = queues.create();
+  queues.fill(q, [1]);
+  return q;
+}
+
+module.exports = start;
+`,
   'lib/main.js': `var compile = require('./utils').compile;
 
 function run(x) {
@@ -142,6 +175,13 @@ for (const typeCheck of [true, false]) {
       assert.deepEqual(await callersOf(h, 'method:lib/app.js#app.set'), ['method:lib/app.js#app.init']);
       // `app.get = app.header = function header() {…}`: one method; the checker knows both names reach it.
       if (typeCheck) assert.deepEqual(await callersOf(h, 'method:lib/app.js#app.header'), ['method:lib/app.js#app.env']);
+    });
+
+    it('reads the functions of a prototype object literal as methods and of a module.exports object as exported functions', async () => {
+      assert.deepEqual(await callersOf(h, 'method:lib/queue.js#Queue.size'), ['method:lib/queue.js#Queue.push']);
+      assert.deepEqual(await callersOf(h, 'class:lib/queue.js#Queue'), ['function:lib/queue.js#create']);
+      assert.deepEqual(await callersOf(h, 'function:lib/queue.js#create'), ['function:lib/start.js#start']);
+      assert.deepEqual(await callersOf(h, 'function:lib/queue.js#fill'), ['function:lib/start.js#start']);
     });
 
     it('keeps same-named methods of two object literals apart (JavaScript has no overloads)', async () => {
