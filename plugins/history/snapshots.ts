@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import { CodeGraphEngine, RELATIONS, symbolNodeId, type CodeGraph, type NodeKind } from '../graph/api.ts';
+import { CodeGraphEngine, RELATIONS, slicePace, symbolNodeId, type CodeGraph, type NodeKind } from '../graph/api.ts';
 import { resolveRef, runGit } from './git.ts';
 import { exportTree } from './tree-export.ts';
 
@@ -46,18 +46,22 @@ const MAX_EXPORT_BYTES = 512 * 1024 * 1024;
 const SNAPSHOT_MAX_FILE_BYTES = 1024 * 1024;
 const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
 
-/** The nodes and edges of a loaded graph (with yields on big graphs). */
+/** Main-thread time a snapshot's read or comparison takes before it lets other calls run. */
+export const SNAPSHOT_SLICE_MS = 8;
+
+/** The nodes and edges of a loaded graph, read in SNAPSHOT_SLICE_MS slices. */
 async function readGraph(g: CodeGraph): Promise<{ nodes: Map<string, SnapNode>; edges: Map<string, number> }> {
+  const pace = slicePace(SNAPSHOT_SLICE_MS);
   const nodes = new Map<string, SnapNode>();
   let k = 0;
   for (const [, n] of g.nodes()) {
+    if ((++k & 255) === 0) await pace();
     if (n.kind === 'module') continue;
     nodes.set(n.id, { kind: n.kind, path: n.path, start: n.startLine, end: n.endLine });
-    if (++k % 20_000 === 0) await yieldTurn();
   }
   const edges = new Map<string, number>();
   for (let e = 0; e < g.edgeCapacity; e++) {
-    if (e % 50_000 === 49_999) await yieldTurn();
+    if ((e & 255) === 255) await pace();
     if (!g.edgeAlive[e]) continue;
     const s = g.node(g.edgeSource[e]);
     const t = g.node(g.edgeTarget[e]);
@@ -122,8 +126,13 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
   try {
     const prefix = (await runGit(root, ['rev-parse', '--show-prefix'], { maxBytes: 4096 })).stdout.trim().replace(/\/$/, '');
     const unreadable = await exportTree(root, prefix ? `${commit}:${prefix}` : commit, tree, { maxFileBytes: SNAPSHOT_MAX_FILE_BYTES, maxTotalBytes: MAX_EXPORT_BYTES }, options.signal);
-    // Parsed on the main thread (the ingest yields between files): for a one-off snapshot the worker pool cost more than it saved here (31 s against 7 s for a 320-file ref at load 25).
-    engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck, parseWorkers: 0, maxFileBytes: SNAPSHOT_MAX_FILE_BYTES });
+    // Parsed by one worker at the server's priority: on the main thread, a language's first file
+    // compiles its tree-sitter query in one synchronous call (~100 ms for Python or TypeScript), which
+    // held every other session's call (the server's own ingest parses in its workers, so the main
+    // thread has no extractor yet). Not niced: the call waits on it (a niced pool took 31 s for a
+    // 320-file ref at load 25, against 7 s). kysely HEAD~5 / HEAD~10 with the checker pass: 12.5 /
+    // 7.6 and 12.0 / 9.7 s, against 8.2 / 7.8 and 12.6 / 8.1 s on the main thread (the same, noise).
+    engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck, parseWorkers: 1, workerNice: 0, maxFileBytes: SNAPSHOT_MAX_FILE_BYTES });
     await engine.ingest({ signal: options.signal });
     if (options.typeCheck) await engine.preciseIdle();
     const { nodes, edges } = await readGraph(engine.graph);

@@ -62,13 +62,18 @@ export async function exportTree(root: string, treeish: string, dir: string, lim
     });
   }
   if (wanted.length === 0) return unreadable;
+  const made = new Set<string>();
   await readBlobs(root, wanted, signal, (entry, content) => {
     if (content === null) {
       unreadable.push(entry.path);
       return;
     }
     const file = join(dir, entry.path);
-    mkdirSync(dirname(file), { recursive: true });
+    const folder = dirname(file);
+    if (!made.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      made.add(folder);
+    }
     writeFileSync(file, content);
   });
   return unreadable;
@@ -80,7 +85,17 @@ function isInside(path: string): boolean {
   return !n.startsWith(`..${sep}`) && n !== '..' && !n.startsWith(sep);
 }
 
-/** Streams the entries' blobs through `git cat-file --batch`, in order; `content` null for an object git could not read. */
+/**
+ * Main-thread time the blobs' handling (parsing the batch output, writing the files) takes before it
+ * pauses git's output and yields: one 64 KiB chunk holds hundreds of small files, whose writes took
+ * 150 ms in one turn (300 files).
+ */
+const BLOB_SLICE_MS = 4;
+
+/**
+ * Streams the entries' blobs through `git cat-file --batch`, in order; `content` null for an object
+ * git could not read. The output is handled in slices of BLOB_SLICE_MS, git's pipe paused between.
+ */
 function readBlobs(root: string, entries: readonly Entry[], signal: AbortSignal | undefined, onBlob: (entry: Entry, content: Buffer | null) => void): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     // Never from the network: a partial clone's absent blob is left out, not fetched (git 2.45+ reads this).
@@ -92,10 +107,29 @@ function readBlobs(root: string, entries: readonly Entry[], signal: AbortSignal 
     const parts: Buffer[] = [];
     let failure: Error | null = null;
     let err = '';
-    git.stdout.on('data', (chunk: Buffer) => {
-      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    /** A slice is scheduled: `pending` still holds output (git may have exited meanwhile). */
+    let scheduled = false;
+    /** git's exit code once the process and its pipes closed (undefined before). */
+    let closed: number | null | undefined;
+    const finish = (code: number | null): void => {
+      if (failure) return reject(failure);
+      // Objects git never answered for (it stopped early) are unreadable too.
+      if (next === 0 && code !== 0) return reject(new Error(`git cat-file failed: ${err.trim().slice(0, 300)}`));
+      while (next < entries.length) onBlob(entries[next++], null);
+      resolvePromise();
+    };
+    /** Handles what `pending` holds until it is consumed or the slice is spent (then resumes in the next turn). */
+    const drain = (): void => {
+      scheduled = false;
+      const start = performance.now();
       try {
         while (pending.length > 0 && next < entries.length) {
+          if (performance.now() - start > BLOB_SLICE_MS) {
+            git.stdout.pause();
+            scheduled = true;
+            setImmediate(drain);
+            return;
+          }
           if (body < 0) {
             const nl = pending.indexOf(10);
             if (nl < 0) break;
@@ -121,16 +155,21 @@ function readBlobs(root: string, entries: readonly Entry[], signal: AbortSignal 
         failure = error as Error;
         git.kill('SIGKILL');
       }
+      // The stream ends (and git closes) as soon as it has handed over its last chunk, paused or not.
+      if (closed !== undefined) finish(closed);
+      else git.stdout.resume();
+    };
+    git.stdout.on('data', (chunk: Buffer) => {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      // A paused stream can still deliver what it had buffered: the slice in flight picks it up.
+      if (!git.stdout.isPaused()) drain();
     });
     git.stderr.on('data', (c: Buffer) => (err.length < 2000 ? (err += c) : undefined));
     git.on('error', reject);
     git.stdin.on('error', () => undefined);
     git.on('close', (code) => {
-      if (failure) return reject(failure);
-      // Objects git never answered for (it stopped early) are unreadable too.
-      if (next === 0 && code !== 0) return reject(new Error(`git cat-file failed: ${err.trim().slice(0, 300)}`));
-      while (next < entries.length) onBlob(entries[next++], null);
-      resolvePromise();
+      closed = code;
+      if (!scheduled) finish(code);
     });
     git.stdin.end(entries.map((e) => e.oid).join('\n') + '\n');
   });

@@ -1,10 +1,10 @@
 /** differential: diffs two graph snapshots (the live graph, persist checkpoints, or git refs), optionally narrowed by a question or focus nodes. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { DEPENDENCY_RELATIONS, RELATION_CODE, tokenize, type CodeGraphEngine, type GraphService } from '../../graph/api.ts';
+import { DEPENDENCY_RELATIONS, RELATION_CODE, slicePace, tokenize, type CodeGraphEngine, type GraphService } from '../../graph/api.ts';
 import { round3, workspaceArg } from '../call.ts';
 import { requireRepo } from '../git.ts';
 import { historyOf } from '../service.ts';
-import { checkpointSnapshot, currentSnapshot, edgeParts, gitSnapshot, type Snapshot, type SnapNode } from '../snapshots.ts';
+import { checkpointSnapshot, currentSnapshot, edgeParts, gitSnapshot, SNAPSHOT_SLICE_MS, type Snapshot, type SnapNode } from '../snapshots.ts';
 import { diffSymbols, type PreviewSymbol } from '../symbol-diff.ts';
 
 /** One snapshot as the answer describes it; `unreadable`: files of a ref whose git objects could not be read (left out). */
@@ -69,20 +69,37 @@ export const differentialVerb = defineVerb({
     const keepId = (id: string, path: string) => keepPath(path) && (words.length === 0 || words.some((w) => id.toLowerCase().includes(w)));
     let stopped: string | null = null;
 
+    // Every loop over files, nodes and edges below runs in slices (a big repository's edges are ~10⁵).
+    const pace = slicePace(SNAPSHOT_SLICE_MS);
+    let step = 0;
+    const paced = (): Promise<void> | undefined => ((++step & 255) === 0 ? pace() : undefined);
+
     // Files.
     const files = { added: [] as string[], removed: [] as string[], modified: [] as string[] };
-    for (const [p, h] of b.files) if (!a.files.has(p)) files.added.push(p);
-    else if (a.files.get(p) !== h) files.modified.push(p);
-    for (const p of a.files.keys()) if (!b.files.has(p)) files.removed.push(p);
+    for (const [p, h] of b.files) {
+      await paced();
+      if (!a.files.has(p)) files.added.push(p);
+      else if (a.files.get(p) !== h) files.modified.push(p);
+    }
+    for (const p of a.files.keys()) {
+      await paced();
+      if (!b.files.has(p)) files.removed.push(p);
+    }
 
     // Nodes.
     const nodes = { added: [] as string[], removed: [] as string[], changed: [] as string[] };
-    for (const [id, n] of b.nodes) if (!a.nodes.has(id) && keepId(id, n.path)) nodes.added.push(id);
-    for (const [id, n] of a.nodes) if (!b.nodes.has(id) && keepId(id, n.path)) nodes.removed.push(id);
+    for (const [id, n] of b.nodes) {
+      await paced();
+      if (!a.nodes.has(id) && keepId(id, n.path)) nodes.added.push(id);
+    }
+    for (const [id, n] of a.nodes) {
+      await paced();
+      if (!b.nodes.has(id) && keepId(id, n.path)) nodes.removed.push(id);
+    }
     let textCompared = 0;
     let spanCompared = 0;
-    const aByFile = groupByFile(a.nodes);
-    const bByFile = groupByFile(b.nodes);
+    const aByFile = await groupByFile(a.nodes, paced);
+    const bByFile = await groupByFile(b.nodes, paced);
     for (const path of files.modified) {
       if (overBudget()) {
         stopped = `symbol comparison stopped after ${textCompared + spanCompared} of ${files.modified.length} modified files`;
@@ -115,8 +132,9 @@ export const differentialVerb = defineVerb({
       const removed: string[] = [];
       const reweighted: { edge: string; before: number; after: number }[] = [];
       const pairs = new Map<string, [number, number]>();
-      const visit = (e: Map<string, number>, other: Map<string, number>, side: 0 | 1, from: Snapshot, into: string[] | null) => {
+      const visit = async (e: Map<string, number>, other: Map<string, number>, side: 0 | 1, from: Snapshot, into: string[] | null) => {
         for (const [key, w] of e) {
+          await paced();
           const [s, rel, t] = edgeParts(key);
           if (rel === 'co_changes') continue;
           const sn = from.nodes.get(s);
@@ -135,9 +153,10 @@ export const differentialVerb = defineVerb({
           else if (side === 1 && Math.abs(o - w) >= 0.05) reweighted.push({ edge: `${s} —${rel}→ ${t}`, before: round3(o), after: round3(w) });
         }
       };
-      visit(b.edges, a.edges, 1, b, added);
-      visit(a.edges, b.edges, 0, a, removed);
+      await visit(b.edges, a.edges, 1, b, added);
+      await visit(a.edges, b.edges, 0, a, removed);
       for (const [pk, [before, after]] of pairs) {
+        await paced();
         if (before === after) continue;
         const [x, y] = pk.split('\0');
         if (!keepPath(x) && !keepPath(y)) continue;
@@ -151,7 +170,16 @@ export const differentialVerb = defineVerb({
         counts: { added: added.length, removed: removed.length, reweighted: reweighted.length },
       };
     }
-    const scopeFiles = (list: string[]) => list.filter(keepPath).filter((p) => words.length === 0 || words.some((w) => p.toLowerCase().includes(w)) || nodesIn(p, nodes));
+    // A file's own changed symbols keep it in a narrowed answer (one pass over the nodes, not one per file).
+    const filesWithNodes = new Set<string>();
+    for (const list of [nodes.added, nodes.removed, nodes.changed]) {
+      for (const id of list) {
+        await paced();
+        const hash = id.indexOf('#');
+        if (hash >= 0) filesWithNodes.add(id.slice(id.indexOf(':') + 1, hash));
+      }
+    }
+    const scopeFiles = (list: string[]) => list.filter(keepPath).filter((p) => words.length === 0 || words.some((w) => p.toLowerCase().includes(w)) || filesWithNodes.has(p));
     const fileLists = { added: scopeFiles(files.added), removed: scopeFiles(files.removed), modified: scopeFiles(files.modified) };
     for (const list of [fileLists.added, fileLists.removed, fileLists.modified, nodes.added, nodes.removed, nodes.changed]) list.sort();
     return {
@@ -179,14 +207,10 @@ export const differentialVerb = defineVerb({
   },
 });
 
-function nodesIn(path: string, nodes: { added: string[]; removed: string[]; changed: string[] }): boolean {
-  const tag = `:${path}#`;
-  return [nodes.added, nodes.removed, nodes.changed].some((l) => l.some((id) => id.includes(tag)));
-}
-
-function groupByFile(nodes: Map<string, SnapNode>): Map<string, (SnapNode & { id: string })[]> {
+async function groupByFile(nodes: Map<string, SnapNode>, paced: () => Promise<void> | undefined): Promise<Map<string, (SnapNode & { id: string })[]>> {
   const out = new Map<string, (SnapNode & { id: string })[]>();
   for (const [id, n] of nodes) {
+    await paced();
     if (n.kind === 'file') continue;
     let list = out.get(n.path);
     if (!list) out.set(n.path, (list = []));
