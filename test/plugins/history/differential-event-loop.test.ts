@@ -45,7 +45,10 @@ describe('differential and the event loop', function () {
     await h?.close();
   });
 
-  it('answers pings while it exports two refs, builds their graphs and compares them: no stretch of its own over 50 ms', async () => {
+  // Alone, the longest stretch of the server's own work is 24–27 ms here (the code before the slicing:
+  // 88–109 ms, four over 30 ms). After a thousand tests in one process one run saw 52 ms, so the bound
+  // leaves room for that and still fails on unsliced work.
+  it('answers pings while it exports two refs, builds their graphs and compares them: no stretch of its own over 80 ms, at most three over 30 ms', async () => {
     const { result, held, gc } = await pingDuringGc(h, () => h.call('differential', { agent_id: 'loop', snapshot_a: 'v1', snapshot_b: 'HEAD' }));
     assert.equal(result.result.isError, undefined, JSON.stringify(result.json).slice(0, 400));
     assert.equal(result.json.files.modified.length, MODULES / 10);
@@ -53,6 +56,8 @@ describe('differential and the event loop', function () {
     const own = held.map((ms, i) => ms - gc[i]).sort((a, b) => b - a);
     console.log(`      ${held.length} pings, longest own stretches ${own.slice(0, 5).map((x) => x.toFixed(1)).join(', ')} ms`);
     assert.ok(held.length >= 10, `only ${held.length} pings answered during the call`);
-    assert.ok(own[0] < 50, `a ping waited on ${own[0].toFixed(1)} ms of the server's own main-thread work (next: ${own.slice(1, 4).map((x) => x.toFixed(1)).join(', ')})`);
+    const longest = own.slice(0, 5).map((x) => x.toFixed(1)).join(', ');
+    assert.ok(own[0] < 80, `a ping waited on ${own[0].toFixed(1)} ms of the server's own main-thread work (longest: ${longest})`);
+    assert.ok(own.filter((x) => x > 30).length <= 3, `more than three stretches over 30 ms (longest: ${longest})`);
   });
 });
