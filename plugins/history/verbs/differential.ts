@@ -72,34 +72,35 @@ export const differentialVerb = defineVerb({
     // Every loop over files, nodes and edges below runs in slices (a big repository's edges are ~10⁵).
     const pace = slicePace(SNAPSHOT_SLICE_MS);
     let step = 0;
-    const paced = (): Promise<void> | undefined => ((++step & 255) === 0 ? pace() : undefined);
+    /** True every 256 items: time to ask `pace` whether the slice is spent. */
+    const due = (): boolean => (++step & 255) === 0;
 
     // Files.
     const files = { added: [] as string[], removed: [] as string[], modified: [] as string[] };
     for (const [p, h] of b.files) {
-      await paced();
+      if (due()) await pace();
       if (!a.files.has(p)) files.added.push(p);
       else if (a.files.get(p) !== h) files.modified.push(p);
     }
     for (const p of a.files.keys()) {
-      await paced();
+      if (due()) await pace();
       if (!b.files.has(p)) files.removed.push(p);
     }
 
     // Nodes.
     const nodes = { added: [] as string[], removed: [] as string[], changed: [] as string[] };
     for (const [id, n] of b.nodes) {
-      await paced();
+      if (due()) await pace();
       if (!a.nodes.has(id) && keepId(id, n.path)) nodes.added.push(id);
     }
     for (const [id, n] of a.nodes) {
-      await paced();
+      if (due()) await pace();
       if (!b.nodes.has(id) && keepId(id, n.path)) nodes.removed.push(id);
     }
     let textCompared = 0;
     let spanCompared = 0;
-    const aByFile = await groupByFile(a.nodes, paced);
-    const bByFile = await groupByFile(b.nodes, paced);
+    const aByFile = await groupByFile(a.nodes, due, pace);
+    const bByFile = await groupByFile(b.nodes, due, pace);
     for (const path of files.modified) {
       if (overBudget()) {
         stopped = `symbol comparison stopped after ${textCompared + spanCompared} of ${files.modified.length} modified files`;
@@ -134,7 +135,7 @@ export const differentialVerb = defineVerb({
       const pairs = new Map<string, [number, number]>();
       const visit = async (e: Map<string, number>, other: Map<string, number>, side: 0 | 1, from: Snapshot, into: string[] | null) => {
         for (const [key, w] of e) {
-          await paced();
+          if (due()) await pace();
           const [s, rel, t] = edgeParts(key);
           if (rel === 'co_changes') continue;
           const sn = from.nodes.get(s);
@@ -156,7 +157,7 @@ export const differentialVerb = defineVerb({
       await visit(b.edges, a.edges, 1, b, added);
       await visit(a.edges, b.edges, 0, a, removed);
       for (const [pk, [before, after]] of pairs) {
-        await paced();
+        if (due()) await pace();
         if (before === after) continue;
         const [x, y] = pk.split('\0');
         if (!keepPath(x) && !keepPath(y)) continue;
@@ -170,11 +171,11 @@ export const differentialVerb = defineVerb({
         counts: { added: added.length, removed: removed.length, reweighted: reweighted.length },
       };
     }
-    // A file's own changed symbols keep it in a narrowed answer (one pass over the nodes, not one per file).
+    // Narrowed by words, a file's own changed symbols keep it (one pass over the nodes, not one per file).
     const filesWithNodes = new Set<string>();
-    for (const list of [nodes.added, nodes.removed, nodes.changed]) {
+    for (const list of words.length ? [nodes.added, nodes.removed, nodes.changed] : []) {
       for (const id of list) {
-        await paced();
+        if (due()) await pace();
         const hash = id.indexOf('#');
         if (hash >= 0) filesWithNodes.add(id.slice(id.indexOf(':') + 1, hash));
       }
@@ -207,10 +208,10 @@ export const differentialVerb = defineVerb({
   },
 });
 
-async function groupByFile(nodes: Map<string, SnapNode>, paced: () => Promise<void> | undefined): Promise<Map<string, (SnapNode & { id: string })[]>> {
+async function groupByFile(nodes: Map<string, SnapNode>, due: () => boolean, pace: () => Promise<void>): Promise<Map<string, (SnapNode & { id: string })[]>> {
   const out = new Map<string, (SnapNode & { id: string })[]>();
   for (const [id, n] of nodes) {
-    await paced();
+    if (due()) await pace();
     if (n.kind === 'file') continue;
     let list = out.get(n.path);
     if (!list) out.set(n.path, (list = []));

@@ -181,7 +181,8 @@ const REQUIRE_DECLARATOR = /^\s*([\w$]+|\{[^}]*\})\s*=\s*require\s*\(\s*(['"])((
 /**
  * The names a CommonJS `require` binds, like an import's: the module under an alias, destructured
  * names, or one member copied (`var compile = require('./utils').compile`). Replaces the bare module
- * import the `require(…)` call itself gave on the same line.
+ * import the `require(…)` call itself gave on the same line when its match came first (a copied
+ * member's declarator ends after the call; a plain one is matched first, and the call's then skipped).
  */
 function parseRequire(m: RegExpExecArray, line: number, out: ExtractedImport[]): void {
   const [, target, , specifier, member] = m;
