@@ -132,7 +132,8 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
     // thread has no extractor yet). Not niced: the call waits on it (a niced pool took 31 s for a
     // 320-file ref at load 25, against 7 s). kysely HEAD~5 / HEAD~10 with the checker pass: 12.5 /
     // 7.6 and 12.0 / 9.7 s, against 8.2 / 7.8 and 12.6 / 8.1 s on the main thread (the same, noise).
-    engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck, parseWorkers: 1, workerNice: 0, maxFileBytes: SNAPSHOT_MAX_FILE_BYTES });
+    // No graph snapshot: the store is thrown away once the graph is read.
+    engine = new CodeGraphEngine({ root: tree, storeDir: join(dir, 'store'), gitMaxCommits: 0, typeCheck: options.typeCheck, parseWorkers: 1, workerNice: 0, maxFileBytes: SNAPSHOT_MAX_FILE_BYTES, snapshots: false });
     await engine.ingest({ signal: options.signal });
     if (options.typeCheck) await engine.preciseIdle();
     const { nodes, edges } = await readGraph(engine.graph);

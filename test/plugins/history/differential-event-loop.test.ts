@@ -45,10 +45,12 @@ describe('differential and the event loop', function () {
     await h?.close();
   });
 
-  // Alone, the longest stretch of the server's own work is 24–27 ms here (the code before the slicing:
-  // 88–109 ms, four over 30 ms). After a thousand tests in one process one run saw 52 ms, so the bound
-  // leaves room for that and still fails on unsliced work.
-  it('answers pings while it exports two refs, builds their graphs and compares them: no stretch of its own over 80 ms, at most three over 30 ms', async () => {
+  // Alone, the longest stretch of the server's own work is 20–30 ms here: what is left is work no
+  // slice can split (spawning git, ~5–20 ms each; a GC's unattributed part; a worker's message). The
+  // code before the slicing held 88–109 ms (a tree-sitter query compiled in one call, a chunk's blob
+  // writes in one turn). On a loaded CI machine the same run saw 49.7, 39.9, 39.4 ms, which a first
+  // bound (at most three over 30 ms) failed; this one leaves that room and still fails unsliced work.
+  it('answers pings while it exports two refs, builds their graphs and compares them: no stretch of its own over 80 ms, at most three over 50 ms', async () => {
     const { result, held, gc } = await pingDuringGc(h, () => h.call('differential', { agent_id: 'loop', snapshot_a: 'v1', snapshot_b: 'HEAD' }));
     assert.equal(result.result.isError, undefined, JSON.stringify(result.json).slice(0, 400));
     assert.equal(result.json.files.modified.length, MODULES / 10);
@@ -58,6 +60,6 @@ describe('differential and the event loop', function () {
     assert.ok(held.length >= 10, `only ${held.length} pings answered during the call`);
     const longest = own.slice(0, 5).map((x) => x.toFixed(1)).join(', ');
     assert.ok(own[0] < 80, `a ping waited on ${own[0].toFixed(1)} ms of the server's own main-thread work (longest: ${longest})`);
-    assert.ok(own.filter((x) => x > 30).length <= 3, `more than three stretches over 30 ms (longest: ${longest})`);
+    assert.ok(own.filter((x) => x > 50).length <= 3, `more than three stretches over 50 ms (longest: ${longest})`);
   });
 });
