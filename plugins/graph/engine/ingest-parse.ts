@@ -7,9 +7,9 @@ import type { Language } from './extraction.ts';
 import type { IngestContext, IngestOptions, IngestSummary } from './ingest-types.ts';
 import { ExtensionRunner } from './parse-extensions.ts';
 import { failureMessage, fromWire, parseFile, type ParseOutcome, type ParseTask, type WireOutcome } from './parse-pool/parse-file.ts';
-import { sharedParsePool } from './parse-pool/pool.ts';
+import { sharedParsePool, sharedParsePoolStarted } from './parse-pool/pool.ts';
 import type { FileExtractor } from './source-parser.ts';
-import { yieldToLoop } from './steps.ts';
+import { BACKGROUND_SLICE_MS, yieldToLoop } from './steps.ts';
 
 /**
  * Main-thread work between two yields to the event loop (a slice may overrun by one file's step).
@@ -23,7 +23,31 @@ export const SLICE_MS = 8;
  */
 export const POOL_MIN_FILES = 48;
 
+/**
+ * A file at least this large parses in the workers even in a small run: the main thread parses
+ * ~0.5 ms per KiB (the stdlib's 224 KiB `_pydecimal.py`: 120 ms), in one call no slice can split.
+ */
+export const MAIN_THREAD_MAX_BYTES = 64 * 1024;
+
 const now = (): number => performance.now();
+
+/**
+ * Whether a run goes to the parse workers: a large run; or a small one the main thread could only
+ * parse in a long stretch — a file of MAIN_THREAD_MAX_BYTES or more, or a language whose extractor
+ * the main thread does not hold yet (making one compiles the language's query in one synchronous
+ * call of 50–120 ms; a server whose ingests parsed in the workers never made one) — when it is
+ * background work (a watcher's or the daemon's re-ingest, `sliceMs` ≤ BACKGROUND_SLICE_MS: nobody
+ * waits on it, so a worker's start-up costs nothing) or the workers are running anyway. A caller's
+ * small re-ingest (an edit) with the workers stopped parses here: their start-up (0.2–0.9 s) would
+ * cost it more than the compile holds the loop, once per language and process.
+ */
+function usePool(ctx: IngestContext, tasks: readonly ParseTask[], workers: number, sliceMs: number): boolean {
+  if (!ctx.parser.parallel || workers <= 0 || tasks.length === 0) return false;
+  if (tasks.length >= POOL_MIN_FILES) return true;
+  const ready = ctx.parser.ready?.bind(ctx.parser);
+  const long = tasks.some((t) => t.size >= MAIN_THREAD_MAX_BYTES || (ready !== undefined && !ready(t.language)));
+  return long && (sliceMs <= BACKGROUND_SLICE_MS || sharedParsePoolStarted(workers, ctx.workerNice));
+}
 
 /** Throws the ingest's abort error when the run's signal fired. */
 export function aborted(signal: AbortSignal | undefined): void {
@@ -51,7 +75,7 @@ export async function parseTasks(
   let taken = 0;
   // Parse extensions run on the default parsers' trees only (an injected parser makes none).
   const extensions = ctx.parser.parallel ? (ctx.extensions?.list() ?? []) : [];
-  if (ctx.parser.parallel && workers > 0 && tasks.length >= POOL_MIN_FILES) {
+  if (usePool(ctx, tasks, workers, options.sliceMs ?? SLICE_MS)) {
     const t = now();
     // An error of `take` (the store, the run) is the run's; only the pool's own failures fall back.
     let takeError: { error: unknown } | null = null;

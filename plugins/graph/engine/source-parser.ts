@@ -22,6 +22,12 @@ export interface SourceParser {
   version: string;
   /** True for the default tree-sitter parsers, which parse workers can load too (an injected parser runs in-process). */
   parallel?: boolean;
+  /**
+   * Whether this thread holds the language's extractor already. Making one compiles the language's
+   * tree-sitter query in one synchronous call (Python ~120 ms, TypeScript ~80 ms), so an ingest that
+   * has parse workers parses there instead while the main thread holds none.
+   */
+  ready?(language: Language): boolean;
 }
 
 let defaultParser: Promise<SourceParser> | null = null;
@@ -35,6 +41,7 @@ export function loadDefaultParser(): Promise<SourceParser> {
     return {
       detectLanguage: mod.detectLanguage,
       extractorFor: mod.extractorFor,
+      ready: mod.extractorReady,
       version: typeof declared === 'string' ? declared : fingerprintParsers(),
       parallel: true,
     };

@@ -129,6 +129,11 @@ export class ParsePool {
     this.nice = niceOf(nice);
   }
 
+  /** Whether workers are running (started and not yet stopped for idleness): a parse now needs no start-up. */
+  get started(): boolean {
+    return this.slots.length > 0;
+  }
+
   /**
    * Starts the workers now if they are not running (each loads the parser modules and the
    * tree-sitter runtime at once), so their start-up overlaps what the caller does before its first
@@ -341,4 +346,9 @@ const niceOf = (nice: number): number => Math.min(19, Math.max(0, Math.floor(nic
 export function sharedParsePool(size: number, nice: number = DEFAULT_WORKER_NICE): ParsePool {
   if (!shared || shared.size !== Math.max(1, Math.floor(size)) || shared.nice !== niceOf(nice)) shared = new ParsePool(size, nice);
   return shared;
+}
+
+/** Whether the shared pool of this size and priority has workers running (asked without making one). */
+export function sharedParsePoolStarted(size: number, nice: number = DEFAULT_WORKER_NICE): boolean {
+  return shared !== null && shared.size === Math.max(1, Math.floor(size)) && shared.nice === niceOf(nice) && shared.started;
 }

@@ -28,6 +28,8 @@ const SPECS: Record<Exclude<Language, 'markdown'>, QueryLanguageSpec> = {
 };
 
 const extractors = new Map<Language, Promise<Extractor>>();
+/** Languages whose extractor this thread holds (its query compiled). */
+const compiled = new Set<Language>();
 
 /** Starts the tree-sitter runtime and preloads the grammars of `languages` (none by default). */
 export async function initParsers(languages: readonly Language[] = []): Promise<void> {
@@ -47,6 +49,11 @@ export function extractorFor(language: Language): Promise<Extractor> {
   return pending;
 }
 
+/** Whether this thread can extract the language without compiling anything (Markdown never needs to). */
+export function extractorReady(language: Language): boolean {
+  return language === 'markdown' || compiled.has(language);
+}
+
 /** Extracts one file; the language defaults to the one its extension names. Throws for files of no known language. */
 export async function extractFile(path: string, source: string, language?: Language): Promise<FileExtraction> {
   const lang = language ?? detectLanguage(path);
@@ -59,5 +66,7 @@ async function buildExtractor(language: Language): Promise<Extractor> {
   if (language === 'markdown') return extractMarkdown;
   const spec = SPECS[language];
   const grammar = await loadGrammar(language satisfies GrammarName);
-  return createQueryExtractor(spec, grammar);
+  const extractor = createQueryExtractor(spec, grammar);
+  compiled.add(language);
+  return extractor;
 }
