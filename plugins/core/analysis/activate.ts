@@ -48,7 +48,7 @@ export const activateVerb = defineVerb({
     '- `temporal`: git recency and churn of its file (unavailable without git history);',
     '- `causal`: dependency edges only, forward, backward at 0.7.',
     '',
-    'Scores merge 0.35/0.25/0.15/0.25 over the requested dimensions, then apply `learn` feedback and your `warmup` boosts. Querying never changes weights. As in `seek`, a type (a constructor) ranked above a method of its class gives that method its place and score and follows it, unless the query names the type (asks how objects are made).',
+    'Scores merge 0.35/0.5/0.15/0.25 (structural/semantic/temporal/causal) over the requested dimensions, then apply `learn` feedback and your `warmup` boosts. Querying never changes weights. As in `seek`, a type (a constructor) ranked above a method of its class gives that method its place and score and follows it, unless the query names the type (asks how objects are made).',
     '`xlr` subtracts what cold pulses from look-alike anti-seeds also reach (generic hubs). `include_ghost_edges` walks co-change edges and lists file pairs among the results that change together in git with no static edge. `include_structural_holes` lists nodes that connect several results without matching the query.',
   ].join('\n'),
   handler: async (args, call) => {

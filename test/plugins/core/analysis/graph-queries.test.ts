@@ -227,12 +227,16 @@ describe('graph query verbs on a repository with known answers', function () {
       holes.structural_holes.map((x: { id: string; connects: string[] }) => [x.id, sorted(x.connects)]),
       [
         ['file:src/handlers.ts', sorted([H('handleCreate'), H('handleUpdate'), H('handleList'), H('handleDelete')])],
+        ['function:src/validate.ts#validate', sorted([H('handleCreate'), H('handleUpdate'), H('handleDelete')])],
         ['file:tests/handlers.test.ts', sorted([H('handleCreate'), H('handleUpdate'), H('handleList')])],
         ['function:tests/handlers.test.ts#testHandlers', sorted([H('handleCreate'), H('handleUpdate'), H('handleList')])],
-        ['function:src/validate.ts#validate', sorted([H('handleCreate'), H('handleUpdate'), H('handleDelete')])],
       ],
       'ranked by the summed score of the results they connect',
     );
+    const scoreOf = new Map(holes.results.map((r: { id: string; score: number }) => [r.id, r.score]));
+    for (const hole of holes.structural_holes as { connects: string[]; support: number }[]) {
+      assert.ok(Math.abs(hole.support - hole.connects.reduce((sum, id) => sum + (scoreOf.get(id) as number), 0)) < 0.01, 'support is the sum of the connected results\' scores');
+    }
     const chain = (await h.call('activate', { agent_id: 'q', query: 'chain', top_k: 3, include_structural_holes: true })).json;
     assert.deepEqual(chain.structural_holes, [], 'a, b and c are linked directly: nothing outside bridges them');
     assert.deepEqual(chain.ghost_edges, { note: 'no co-change edges: the workspace has no git history in the graph' });
