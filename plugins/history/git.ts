@@ -98,6 +98,22 @@ export function requireRepo(root: string): RepoInfo {
 }
 
 /** The commit a ref or date-free revision names, or HISTORY_BAD_REF. */
+const prefixes = new Map<string, string>();
+
+/**
+ * Where `root` sits inside its repository (`git rev-parse --show-prefix`: "" at the top, else
+ * "sub/dir/"), asked once per root and process: every spawn of git holds the main thread for a few
+ * milliseconds (fork and exec), and a workspace does not move inside its repository.
+ */
+export async function repoPrefix(root: string): Promise<string> {
+  const known = prefixes.get(root);
+  if (known !== undefined) return known;
+  const r = await runGit(root, ['rev-parse', '--show-prefix'], { maxBytes: 4096 });
+  const prefix = r.stdout.trim();
+  if (r.code === 0) prefixes.set(root, prefix);
+  return prefix;
+}
+
 export async function resolveRef(root: string, ref: string): Promise<string> {
   if (ref.startsWith('-')) throw new M1ndError(ErrorCodes.HISTORY_BAD_REF, `"${ref}" is not a git ref`, { hint: 'give a branch, tag or commit hash (e.g. "main", "v1.2", "HEAD~3")' });
   const r = await runGit(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { maxBytes: 4096, timeoutMs: 10_000 });

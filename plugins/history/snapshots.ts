@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import { CodeGraphEngine, RELATIONS, slicePace, symbolNodeId, type CodeGraph, type NodeKind } from '../graph/api.ts';
-import { resolveRef, runGit } from './git.ts';
+import { repoPrefix, resolveRef } from './git.ts';
 import { exportTree } from './tree-export.ts';
 
 /** A node as snapshots compare them. */
@@ -124,7 +124,7 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
   mkdirSync(tree);
   let engine: CodeGraphEngine | null = null;
   try {
-    const prefix = (await runGit(root, ['rev-parse', '--show-prefix'], { maxBytes: 4096 })).stdout.trim().replace(/\/$/, '');
+    const prefix = (await repoPrefix(root)).replace(/\/$/, '');
     const unreadable = await exportTree(root, prefix ? `${commit}:${prefix}` : commit, tree, { maxFileBytes: SNAPSHOT_MAX_FILE_BYTES, maxTotalBytes: MAX_EXPORT_BYTES }, options.signal);
     // Parsed by one worker at the server's priority: on the main thread, a language's first file
     // compiles its tree-sitter query in one synchronous call (~100 ms for Python or TypeScript), which

@@ -5,18 +5,15 @@
  * one calls a verb, the other pings every 2 ms while the result is counted.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serveHttp, startHost, type Host, type HttpServerHandle } from '../../core/index.ts';
 import { countTokens, tokenizerLoaded } from '../../core/tokens.ts';
 import { countTokensAsync, resetTokenizer } from '../../core/tokens-async.ts';
 import { openSession, type HttpSession } from '../helpers/http-session.ts';
-import { memoryLogger, tempDir } from '../helpers/mcp.ts';
+import { memoryLogger, tempDir, type Harness } from '../helpers/mcp.ts';
+import { pingDuringGc } from '../helpers/ping.ts';
 import { writeFixtureRepo } from '../helpers/fixture-repo.ts';
 
-const schedstat = `/proc/self/task/${process.pid}/schedstat`;
-/** Milliseconds the main thread spent on a CPU (Linux), else wall time: a descheduled thread did not hold its loop. */
-const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
 
 describe('token counting off the main thread', function () {
   this.timeout(120_000);
@@ -54,36 +51,28 @@ describe('token counting off the main thread', function () {
     await resetTokenizer();
     assert.equal(tokenizerLoaded(), false);
 
-    let done = false;
-    const held: number[] = [];
-    const pings = (async () => {
-      let cpu = threadMs();
-      while (!done) {
-        await new Promise((r) => setTimeout(r, 2));
-        await pinger.client.ping();
-        const now = threadMs();
-        held.push(now - cpu);
-        cpu = now;
-      }
-    })();
     // `health` takes no token_budget: the dispatcher does not load the tables for it (it does before
     // a verb that packs to a budget), so the dashboard's count of its result is the process's first.
-    const result = (await caller.client.callTool({ name: 'health', arguments: { agent_id: 'alice' } })) as CallToolResult;
-    const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-    assert.ok(text.length > 100, text);
-    // The dashboard counts after the call: wait for its count to appear.
+    let text = '';
     let counted: number | null = null;
-    for (const end = Date.now() + 60_000; counted === null && Date.now() < end; ) {
-      await new Promise((r) => setTimeout(r, 20));
-      const agents = (await (await fetch(`${base}/api/agents`)).json()) as { agents: { agent_id: string; last_calls: { verb: string; tokens: number | null }[] }[] };
-      counted = agents.agents.find((a) => a.agent_id === 'alice')?.last_calls.find((c) => c.verb === 'health')?.tokens ?? null;
-    }
-    done = true;
-    await pings;
+    const { held, gc } = await pingDuringGc({ client: pinger.client } as Harness, async () => {
+      const result = (await caller.client.callTool({ name: 'health', arguments: { agent_id: 'alice' } })) as CallToolResult;
+      text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+      // The dashboard counts after the call: wait for its count to appear.
+      for (const end = Date.now() + 60_000; counted === null && Date.now() < end; ) {
+        await new Promise((r) => setTimeout(r, 20));
+        const agents = (await (await fetch(`${base}/api/agents`)).json()) as { agents: { agent_id: string; last_calls: { verb: string; tokens: number | null }[] }[] };
+        counted = agents.agents.find((a) => a.agent_id === 'alice')?.last_calls.find((c) => c.verb === 'health')?.tokens ?? null;
+      }
+    });
+    assert.ok(text.length > 100, text);
     assert.notEqual(counted, null, 'the dashboard counted the result');
     assert.ok(held.length >= 5, `only ${held.length} pings were answered during the count`);
-    const worst = Math.max(...held);
-    console.log(`      first count: ${held.length} pings, worst ${worst.toFixed(1)} ms of main-thread work`);
+    // What the server's own code held: garbage-collection pauses taken out (after a thousand tests in
+    // one process a scavenge can take 10–20 ms of a span).
+    const own = held.map((ms, i) => ms - gc[i]);
+    const worst = Math.max(...own);
+    console.log(`      first count: ${held.length} pings, worst ${worst.toFixed(1)} ms of main-thread work (${Math.max(...held).toFixed(1)} with GC)`);
     // Loading the tables on the main thread held it 300–500 ms; the project's line is 50 ms.
     assert.ok(worst < 50, `a ping waited on ${worst.toFixed(1)} ms of main-thread work`);
     assert.equal(tokenizerLoaded(), false, 'the main thread never loaded the tokenizer');

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import { pathScope } from '../../graph/api.ts';
 import { historySource, round3, workspaceArg } from '../call.ts';
-import { requireRepo, resolveRef, runGit } from '../git.ts';
+import { repoPrefix, requireRepo, resolveRef, runGit } from '../git.ts';
 import { historyOf } from '../service.ts';
 import { diffSymbols, type PreviewSymbol } from '../symbol-diff.ts';
 
@@ -137,7 +137,7 @@ async function readWorkspace(absolute: string): Promise<string | null> {
 
 async function lsTree(root: string, commit: string): Promise<Set<string>> {
   const r = await runGit(root, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', commit], { maxBytes: 64 * 1024 * 1024 });
-  const prefix = (await runGit(root, ['rev-parse', '--show-prefix'], { maxBytes: 4096 })).stdout.trim();
+  const prefix = await repoPrefix(root);
   return new Set(
     r.stdout
       .split('\0')

@@ -171,3 +171,37 @@ describe('differential on a ref whose tree git cannot read in full', function ()
     assert.ok(![...r.json.files.added, ...r.json.files.removed, ...r.json.files.modified].some((f: string) => f.startsWith('assets/')), JSON.stringify(r.json.files));
   });
 });
+
+describe('differential on a workspace inside a subdirectory of its repository', function () {
+  this.timeout(180000);
+  let h: Harness;
+  let repo: string;
+  before(async () => {
+    repo = tempDir();
+    const under = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([p, t]) => [`app/${p}`, t]));
+    write(repo, { ...under(V1), 'lib/outside.ts': 'export function outside(): number {\n  return 1;\n}\n' });
+    git(repo, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(repo, ['add', '-A'], dayDate(0));
+    git(repo, ['commit', '-q', '-m', 'v1'], dayDate(0));
+    git(repo, ['tag', 'v1'], dayDate(0));
+    fs.rmSync(path.join(repo, 'app/src/old.ts'));
+    write(repo, { ...under(V2), 'lib/outside.ts': 'export function outside(): number {\n  return 2;\n}\nexport function more(): number {\n  return 3;\n}\n' });
+    git(repo, ['add', '-A'], dayDate(1));
+    git(repo, ['commit', '-q', '-m', 'v2'], dayDate(1));
+    h = await connect({ workspaceRoot: path.join(repo, 'app'), env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: path.join(repo, 'app') });
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('compares the workspace’s part of each ref, with paths as the workspace names them, and nothing outside it', async () => {
+    const r = await h.call('differential', { agent_id: 'a', snapshot_a: 'v1', snapshot_b: 'HEAD' });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.deepEqual(r.json.files, { added: ['src/new.ts'], removed: ['src/old.ts'], modified: ['py/tax.py', 'src/cart.ts'] });
+    assert.deepEqual(r.json.nodes.changed, ['function:py/tax.py#apply', 'function:src/cart.ts#total']);
+    // Asked again (the workspace's place in the repository is read once per process): the same answer.
+    const again = await h.call('differential', { agent_id: 'a', snapshot_a: 'v1', snapshot_b: 'git:HEAD~0' });
+    assert.deepEqual(again.json.files, r.json.files);
+  });
+});
