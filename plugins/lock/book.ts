@@ -10,13 +10,12 @@ import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { StateStore } from '../state/api.ts';
 import type { Snapshot } from './baseline.ts';
 import type { RegionSpec } from './region.ts';
+import { deleteBaseline, putBaseline, readBaseline } from './baseline-rows.ts';
 import { rechecksSettled } from './rechecks.ts';
 
 export const NAMESPACE = 'locks';
 /** Nodes held by exclusive locks. */
 export const HOLDS = 'locks.nodes';
-/** Baselines of locks, keyed by lock id. */
-export const BASELINES = 'locks.baselines';
 /** Locks one agent may hold. */
 export const MAX_LOCKS_PER_AGENT = 32;
 /** Watch events kept per lock (newest last). */
@@ -150,13 +149,13 @@ export class LockBook {
   /** The lock's baseline (its own row; inline in a lock stored by an older version). */
   async baseline(lock: LockRecord): Promise<Snapshot> {
     if (lock.baseline) return lock.baseline;
-    const row = await this.store.get<Snapshot>(BASELINES, lock.lock_id);
-    if (!row) {
+    const baseline = await readBaseline(this.store, lock.lock_id);
+    if (!baseline) {
       throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `lock "${lock.lock_id}" has no baseline in the store (written by a server that stopped mid-way?)`, {
         hint: `capture it again: lock_rebase({"agent_id":"${lock.agent_id}","lock_id":"${lock.lock_id}"})`,
       });
     }
-    return row.value;
+    return baseline;
   }
 
   /**
@@ -169,7 +168,7 @@ export class LockBook {
     const row = base
       ? await this.store.transaction(async (tx) => {
           const written = await tx.put(NAMESPACE, lock.lock_id, record, { ifVersion: this.versions.get(lock.lock_id) ?? null });
-          if (written) await tx.put(BASELINES, lock.lock_id, base);
+          if (written) await putBaseline(tx, lock.lock_id, base);
           return written;
         })
       : await this.store.put(NAMESPACE, lock.lock_id, record, { ifVersion: this.versions.get(lock.lock_id) ?? null });
@@ -195,7 +194,7 @@ export class LockBook {
         });
       }
       const written = await tx.put(NAMESPACE, lock.lock_id, lock, { ifVersion: null });
-      if (written) await tx.put(BASELINES, lock.lock_id, baseline);
+      if (written) await putBaseline(tx, lock.lock_id, baseline);
       return written;
     });
     if (!written) throw conflict(`lock id "${lock.lock_id}" is taken; nothing was written`, { lock_id: lock.lock_id });
@@ -212,7 +211,7 @@ export class LockBook {
         }
       }
       await tx.delete(NAMESPACE, lock.lock_id);
-      await tx.delete(BASELINES, lock.lock_id);
+      await deleteBaseline(tx, lock.lock_id);
     });
     this.versions.delete(lock.lock_id);
   }

@@ -5,6 +5,8 @@ import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { describeBackends } from '../../helpers/backends.ts';
 import type { StateService } from '../../../plugins/state/api.ts';
+import type { Snapshot } from '../../../plugins/lock/baseline.ts';
+import { deleteBaseline, putBaseline, readBaseline } from '../../../plugins/lock/baseline-rows.ts';
 
 const TOTAL = 'function:src/cart.ts#total';
 const ADD = 'function:src/math.ts#add';
@@ -69,14 +71,14 @@ describeBackends('lock verbs on a fixture repository', function () {
     assert.equal(row.baseline, undefined, 'no baseline in the lock row');
     assert.equal(row.region.nodes.length, 6);
     assert.ok(row.region.nodes.every((n: { id: string; path: string }) => n.id && n.path));
-    const baseline = (await team.get<Record<string, any>>('locks.baselines', lock.lock_id))!.value;
+    const baseline = (await readBaseline(team, lock.lock_id))!;
     assert.equal(Object.keys(baseline.nodes).length, 6);
     assert.ok(Object.keys(baseline.edges).length > 0);
 
     // The shape an older version stored: the baseline inside the row, no region, no baseline row.
     const { region: _region, ...legacy } = row;
     await team.put('locks', lock.lock_id, { ...legacy, baseline });
-    await team.delete('locks.baselines', lock.lock_id);
+    await team.transaction((tx) => deleteBaseline(tx, lock.lock_id));
     edit(ws, 'src/math.ts', 'return a + b;', 'return b + a;');
     await h.call('ingest', { agent_id: 'a', path: ws });
     const diff = (await h.call('lock_diff', { agent_id: 'a', lock_id: lock.lock_id })).json;
@@ -88,7 +90,39 @@ describeBackends('lock verbs on a fixture repository', function () {
     assert.equal(moved.baseline, undefined, 'the rebase moved the baseline to its own row');
     assert.equal((await h.call('lock_diff', { agent_id: 'a', lock_id: lock.lock_id })).json.changed, false);
     await h.call('lock_release', { agent_id: 'a', lock_id: lock.lock_id });
-    assert.equal(await team.get('locks.baselines', lock.lock_id), undefined, 'released with its baseline');
+    assert.deepEqual(await team.list('locks.baselines', lock.lock_id), [], 'released with its baseline, head and parts');
+  });
+
+  it('keeps a baseline in parts a diff reads one at a time: a smaller rebase drops the extra parts, a release all, a part of another baseline is never mixed in, and a one-row baseline of an older version still reads', async () => {
+    const team = (h.host.current.services.get('state')!.impl as StateService).team;
+    const id = 'lock_parts_test';
+    const fn = (i: number) => `function:src/f${i}.ts#f`;
+    const region = (n: number, generation: number): Snapshot => ({
+      generation,
+      truncated: false,
+      nodes: Object.fromEntries(Array.from({ length: n }, (_, i) => [fn(i), { id: fn(i), kind: 'function', label: 'f', path: `src/f${i}.ts`, lines: [1, 3] as [number, number], hash: `h${i}-${generation}` }])),
+      edges: Object.fromEntries(Array.from({ length: n }, (_, i) => [`${fn(i)}\tcalls\t${fn((i + 1) % n)}`, 1])),
+      files: Object.fromEntries(Array.from({ length: n }, (_, i) => [`src/f${i}.ts`, `c${i}`])),
+    });
+    const parts = async () => (await team.list('locks.baselines', `${id}#`)).length;
+    const big = region(1000, 1);
+    await team.transaction((tx) => putBaseline(tx, id, big));
+    assert.equal(await parts(), 12, '1,000 nodes, edges and files: four parts of at most 300 each');
+    assert.deepEqual(await readBaseline(team, id), big);
+    const small = region(400, 2);
+    await team.transaction((tx) => putBaseline(tx, id, small));
+    assert.equal(await parts(), 6, 'the parts past the smaller baseline are gone');
+    assert.deepEqual(await readBaseline(team, id), small);
+    await team.put('locks.baselines', `${id}#1`, { generation: 99, nodes: [] });
+    assert.equal(await readBaseline(team, id), undefined, 'a part written by another baseline meanwhile: no mixed snapshot');
+    await team.transaction((tx) => deleteBaseline(tx, id));
+    assert.deepEqual(await team.list('locks.baselines', id), []);
+    await team.put('locks.baselines', id, small); // one row, as stored before parts
+    assert.deepEqual(await readBaseline(team, id), small);
+    await team.transaction((tx) => putBaseline(tx, id, big));
+    assert.deepEqual(await readBaseline(team, id), big, 'a one-row baseline is replaced by parts');
+    await team.transaction((tx) => deleteBaseline(tx, id));
+    assert.deepEqual(await team.list('locks.baselines', id), []);
   });
 
   it('reports nodes and edges added and removed inside the region, with files and lines', async () => {
