@@ -19,14 +19,14 @@ import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import type { IngestOptions, IngestSummary } from './ingest.ts';
 import type { SeekHit, SeekOptions } from './lexical-index.ts';
 import { LoadedGraph } from './loaded-graph.ts';
-import { findNodes, symbolAt, type NodeMatch } from './node-lookup.ts';
+import { findNodes, findNodesPaced, symbolAt, type NodeMatch } from './node-lookup.ts';
 import { didYouMean, nearNames } from './near-names.ts';
 import { ParseExtensionRegistry, type ExtensionChange, type ExtensionReport, type ParseExtensionSpec } from './parse-extensions.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import type { SourceParser } from './source-parser.ts';
 import { nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
-import { BACKGROUND_SLICE_MS, backgroundRanThisTurn, backgroundYield, runSteps, runStepsPaced } from './steps.ts';
+import { BACKGROUND_SLICE_MS, backgroundRanThisTurn, backgroundYield, runSteps, runStepsPaced, slicePace } from './steps.ts';
 import type { GitCommit } from './store.ts';
 import type { PreciseStatus } from './ts-program/precise-pass.ts';
 import type { WatchOptions } from './watch.ts';
@@ -225,6 +225,11 @@ export class CodeGraphEngine extends EnginePersistence {
    */
   findNodes(text: string, options: { limit?: number; kinds?: readonly NodeKind[] } = {}): NodeMatch[] {
     return findNodes(this.graph, text, options, { pagerank: () => this.pagerank().scores, lexical: this.loaded.lexical });
+  }
+
+  /** `findNodes` in slices of `sliceMs` of main-thread time (a call's node argument: a typo scans every label). */
+  findNodesPaced(text: string, options: { limit?: number; kinds?: readonly NodeKind[] } = {}, sliceMs = 8): Promise<NodeMatch[]> {
+    return findNodesPaced(this.graph, text, options, { pagerank: () => this.pagerank().scores, lexical: this.loaded.lexical }, slicePace(sliceMs));
   }
 
   /** The best match of `findNodes`, or null. */
