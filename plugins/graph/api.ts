@@ -25,7 +25,7 @@ export type { DirectDependent, TransitiveDependent } from './algorithms/dependen
 export { arrow, hopSentence, pathLine, pathTokens } from './algorithms/explain.ts';
 export { CONTAINS, KIND_CODE, containerOf, degreeOrder, ensureFinal, fileIndexOf, kindCodes, relationCounts, warmFileIndex } from './algorithms/graph-facts.ts';
 export { MaxHeap } from './algorithms/heap.ts';
-export { fileRisks } from './algorithms/hotspots.ts';
+export { fileRisks, warmFileRisks } from './algorithms/hotspots.ts';
 export { explainPaths } from './algorithms/paths.ts';
 export type { FoundPath, PathOptions, PathSearch } from './algorithms/paths.ts';
 export { pathTo, positionOf, propagate, reservePropagation } from './algorithms/propagation.ts';

@@ -22,11 +22,11 @@ import type { FileExtraction } from './engine/extraction.ts';
 import { CodeGraph, type GraphNode, type NodeKind } from './engine/graph.ts';
 import type { IngestSummary } from './engine/ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './engine/lexical-index.ts';
-import { findNodes } from './engine/node-lookup.ts';
+import { findNodes, findNodesPaced } from './engine/node-lookup.ts';
 import type { SearchOptions, SearchResult } from './engine/content-search.ts';
 import { rankPassages, type Passage, type PassageOptions } from './engine/semantic-search.ts';
 import { PageRankCache, type PageRankResult } from './engine/stats.ts';
-import { backgroundRanThisTurn, backgroundYield } from './engine/steps.ts';
+import { backgroundRanThisTurn, backgroundYield, slicePace } from './engine/steps.ts';
 import type { WorkspacePath } from './engine/workspace.ts';
 import { BUILD_SLICE_MS, buildComposite } from './federated-view-build.ts';
 import { NAMESPACE_SEPARATOR, type FederationLink, type FederationMember, type FederationSpec } from './federated-view-names.ts';
@@ -164,6 +164,17 @@ export class FederatedEngine extends CodeGraphEngine {
         .filter((m): m is NodeMatch => m.node !== null);
     }
     return findNodes(this.composite, text, options, { pagerank: () => this.pagerank().scores, lexical: this.index });
+  }
+
+  /** `findNodes` in slices, the same way: a member's own paced lookup for `<repo>::text`, else over the whole view. */
+  override async findNodesPaced(text: string, options: { limit?: number; kinds?: readonly NodeKind[] } = {}, sliceMs = 8): Promise<NodeMatch[]> {
+    const split = this.split(text.trim());
+    if (split && !this.composite.get(text.trim())) {
+      return (await split.member.engine.findNodesPaced(split.rest, options, sliceMs))
+        .map((m) => ({ ...m, node: this.composite.get(`${split.member.name}${NAMESPACE_SEPARATOR}${m.node.id}`) }))
+        .filter((m): m is NodeMatch => m.node !== null);
+    }
+    return findNodesPaced(this.composite, text, options, { pagerank: () => this.pagerank().scores, lexical: this.index }, slicePace(sliceMs));
   }
 
   override parseErrorFiles(limit?: number) {
