@@ -22,11 +22,11 @@ import type { FileExtraction } from './engine/extraction.ts';
 import { CodeGraph, type GraphNode, type NodeKind } from './engine/graph.ts';
 import type { IngestSummary } from './engine/ingest.ts';
 import { LexicalIndex, type SeekHit, type SeekOptions } from './engine/lexical-index.ts';
-import { findNodes, findNodesPaced } from './engine/node-lookup.ts';
+import type { LookupAids } from './engine/node-lookup.ts';
 import type { SearchOptions, SearchResult } from './engine/content-search.ts';
 import { rankPassages, type Passage, type PassageOptions } from './engine/semantic-search.ts';
 import { PageRankCache, type PageRankResult } from './engine/stats.ts';
-import { backgroundRanThisTurn, backgroundYield, slicePace } from './engine/steps.ts';
+import { backgroundRanThisTurn, backgroundYield } from './engine/steps.ts';
 import type { WorkspacePath } from './engine/workspace.ts';
 import { BUILD_SLICE_MS, buildComposite } from './federated-view-build.ts';
 import { NAMESPACE_SEPARATOR, type FederationLink, type FederationMember, type FederationSpec } from './federated-view-names.ts';
@@ -156,25 +156,31 @@ export class FederatedEngine extends CodeGraphEngine {
 
   /** `<repo>::text` is looked up by that member (paths, `path:line`, names) and mapped back; other text over the whole view. */
   override findNodes(text: string, options: { limit?: number; kinds?: readonly NodeKind[] } = {}): NodeMatch[] {
-    const split = this.split(text.trim());
-    if (split && !this.composite.get(text.trim())) {
-      return split.member.engine
-        .findNodes(split.rest, options)
-        .map((m) => ({ ...m, node: this.composite.get(`${split.member.name}${NAMESPACE_SEPARATOR}${m.node.id}`) }))
-        .filter((m): m is NodeMatch => m.node !== null);
-    }
-    return findNodes(this.composite, text, options, { pagerank: () => this.pagerank().scores, lexical: this.index });
+    const split = this.lookedUpByMember(text);
+    if (split) return this.fromMember(split.member, split.member.engine.findNodes(split.rest, options));
+    return super.findNodes(text, options);
   }
 
   /** `findNodes` in slices, the same way: a member's own paced lookup for `<repo>::text`, else over the whole view. */
   override async findNodesPaced(text: string, options: { limit?: number; kinds?: readonly NodeKind[] } = {}, sliceMs = 8): Promise<NodeMatch[]> {
+    const split = this.lookedUpByMember(text);
+    if (split) return this.fromMember(split.member, await split.member.engine.findNodesPaced(split.rest, options, sliceMs));
+    return super.findNodesPaced(text, options, sliceMs);
+  }
+
+  /** `<repo>::text` that is no composite id: the member to look it up in, and the text there. */
+  private lookedUpByMember(text: string) {
     const split = this.split(text.trim());
-    if (split && !this.composite.get(text.trim())) {
-      return (await split.member.engine.findNodesPaced(split.rest, options, sliceMs))
-        .map((m) => ({ ...m, node: this.composite.get(`${split.member.name}${NAMESPACE_SEPARATOR}${m.node.id}`) }))
-        .filter((m): m is NodeMatch => m.node !== null);
-    }
-    return findNodesPaced(this.composite, text, options, { pagerank: () => this.pagerank().scores, lexical: this.index }, slicePace(sliceMs));
+    return split && !this.composite.get(text.trim()) ? split : null;
+  }
+
+  /** A member's matches as the view's nodes (namespaced ids). */
+  private fromMember(member: { name: string }, matches: NodeMatch[]): NodeMatch[] {
+    return matches.map((m) => ({ ...m, node: this.composite.get(`${member.name}${NAMESPACE_SEPARATOR}${m.node.id}`) })).filter((m): m is NodeMatch => m.node !== null);
+  }
+
+  protected override lookupAids(): LookupAids {
+    return { pagerank: () => this.pagerank().scores, lexical: this.index };
   }
 
   override parseErrorFiles(limit?: number) {

@@ -2,7 +2,7 @@
  * Where locks live: the state store (namespace `locks`, one row per lock keyed by its id; the team
  * store when one is set, so locks are seen across machines). A lock's row holds its region (node ids,
  * paths and lines: what overlap checks read); its baseline (hashes, edges, file hashes: ~1 MB for a
- * region of 1,500 nodes) is a row of `locks.baselines` under the same key, read only to diff. Every
+ * region of 1,500 nodes) is kept in `locks.baselines` under the same key (baseline-rows.ts), read only to diff. Every
  * agent and server sees every lock, but only the owning agent may diff, rebase, watch or release one.
  */
 import { randomBytes } from 'node:crypto';

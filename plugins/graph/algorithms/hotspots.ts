@@ -6,7 +6,7 @@
  * with a dependency edge into it (log-scaled to the maximum), churn = log-scaled commit count.
  */
 import { RELATION_CODE, type CodeGraph } from '../engine/graph.ts';
-import { runStepsPaced } from '../engine/steps.ts';
+import { runSteps, runStepsPaced } from '../engine/steps.ts';
 import { ensureFinal, fileIndexOf, warmFileIndex } from './graph-facts.ts';
 
 export interface FileRisk {
@@ -27,13 +27,9 @@ export function fileRisks(g: CodeGraph, pagerank: Float64Array): FileRisk[] {
   ensureFinal(g);
   const hit = cache.get(g);
   if (hit && hit.version === g.version) return hit.risks;
-  const steps = riskSteps(g, pagerank);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (r.done) {
-      cache.set(g, { version: g.version, risks: r.value });
-      return r.value;
-    }
-  }
+  const risks = runSteps(riskSteps(g, pagerank));
+  cache.set(g, { version: g.version, risks });
+  return risks;
 }
 
 /**

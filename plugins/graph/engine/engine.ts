@@ -19,7 +19,7 @@ import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import type { IngestOptions, IngestSummary } from './ingest.ts';
 import type { SeekHit, SeekOptions } from './lexical-index.ts';
 import { LoadedGraph } from './loaded-graph.ts';
-import { findNodes, findNodesPaced, symbolAt, type NodeMatch } from './node-lookup.ts';
+import { findNodes, findNodesPaced, symbolAt, type LookupAids, type NodeMatch } from './node-lookup.ts';
 import { didYouMean, nearNames } from './near-names.ts';
 import { ParseExtensionRegistry, type ExtensionChange, type ExtensionReport, type ParseExtensionSpec } from './parse-extensions.ts';
 import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
@@ -224,12 +224,17 @@ export class CodeGraphEngine extends EnginePersistence {
    * an exact label (case-sensitive, then not), a qualified-name suffix (`Class.method`), then seek.
    */
   findNodes(text: string, options: { limit?: number; kinds?: readonly NodeKind[] } = {}): NodeMatch[] {
-    return findNodes(this.graph, text, options, { pagerank: () => this.pagerank().scores, lexical: this.loaded.lexical });
+    return findNodes(this.graph, text, options, this.lookupAids());
   }
 
   /** `findNodes` in slices of `sliceMs` of main-thread time (a call's node argument: a typo scans every label). */
   findNodesPaced(text: string, options: { limit?: number; kinds?: readonly NodeKind[] } = {}, sliceMs = 8): Promise<NodeMatch[]> {
-    return findNodesPaced(this.graph, text, options, { pagerank: () => this.pagerank().scores, lexical: this.loaded.lexical }, slicePace(sliceMs));
+    return findNodesPaced(this.graph, text, options, this.lookupAids(), slicePace(sliceMs));
+  }
+
+  /** What a node lookup consults beyond the graph (the federated view: its own PageRank and index). */
+  protected lookupAids(): LookupAids {
+    return { pagerank: () => this.pagerank().scores, lexical: this.loaded.lexical };
   }
 
   /** The best match of `findNodes`, or null. */
