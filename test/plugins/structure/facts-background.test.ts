@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { FACTS_DB } from '../../../plugins/structure/facts-store.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { describeHeld, pingDuringGc } from '../../helpers/ping.ts';
 
 const MODULES = 150;
 
@@ -23,10 +23,6 @@ function repo(): Record<string, string> {
   return files;
 }
 
-const schedstat = `/proc/self/task/${process.pid}/schedstat`;
-/** Main-thread CPU ms (Linux; wall time elsewhere): a loaded machine's descheduling is not time the loop was held. */
-const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
-
 async function backgroundStatus(h: Harness): Promise<any> {
   return (await h.call('health', { agent_id: 'bg' })).json.structure.background_facts;
 }
@@ -44,32 +40,23 @@ describe('the background facts job', function () {
     try {
       await h.call('health', { agent_id: 'bg' });
       await h.call('ingest', { agent_id: 'bg', path: ws });
-      let stopped = false;
-      const held: number[] = [];
-      const pinging = (async () => {
-        let cpu = threadMs();
-        while (!stopped) {
-          await new Promise((r) => setTimeout(r, 5));
-          await h.client.ping();
-          const now = threadMs();
-          held.push(now - cpu);
-          cpu = now;
-        }
-      })();
       let status = await backgroundStatus(h);
       const until = Date.now() + 300_000;
-      while (status.state !== 'done' && Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 200));
-        status = await backgroundStatus(h);
-      }
-      stopped = true;
-      await pinging;
+      const { held, gc } = await pingDuringGc(h, async () => {
+        while (status.state !== 'done' && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 200));
+          status = await backgroundStatus(h);
+        }
+      });
       assert.equal(status.state, 'done', JSON.stringify(status));
       assert.equal(status.files, MODULES + 2);
       assert.equal(status.parsed, MODULES + 2);
       assert.ok(held.length >= 20, `only ${held.length} pings answered`);
-      const worst = Math.max(...held);
-      assert.ok(worst < 100, `a ping waited on ${worst.toFixed(0)} ms of main-thread work while the job ran`);
+      // Garbage-collection pauses taken out: a whole-suite run's heap is this process's, not the job's.
+      const own = held.map((ms, i) => ms - gc[i]);
+      const worst = Math.max(...own);
+      if (process.env.SHOW_HELD) console.log('HELD', [...held].sort((a, b) => b - a).slice(0, 6).map((x) => x.toFixed(1)).join(' '), 'OWN', [...own].sort((a, b) => b - a).slice(0, 6).map((x) => x.toFixed(1)).join(' '), held.length);
+      assert.ok(worst < 100, `a ping waited on ${worst.toFixed(0)} ms of main-thread work while the job ran (${describeHeld(own)})`);
 
       const scan = (await h.call('scan_all', { agent_id: 'bg', patterns: ['error_handling'], limit_per_pattern: 200, token_budget: 20000 })).json;
       assert.equal(scan.files_parsed, 0);
