@@ -115,6 +115,10 @@ export class BuilderTables {
     const { facts, q } = this.factsOf(classIndex);
     return facts?.bases.get(q) ?? [];
   }
+  /** The traits/interfaces a type of a file implements, by name as written. */
+  implementedBy(path: string, typeQualifiedName: string): readonly string[] {
+    return this.files.get(path)?.typeFacts.implemented.get(typeQualifiedName) ?? [];
+  }
   /** The type a module-level alias of a file stands for, as written. */
   aliasOf(path: string, name: string): string | undefined {
     return this.files.get(path)?.typeFacts.aliases.get(name);

@@ -9,6 +9,7 @@ import { DEFAULT_WEIGHTS, RELATION_CODE as REL, STRUCTURAL_CONTAINS_WEIGHT, type
 import { dirOf, type ResolvedImport } from './resolve.ts';
 import { assignedSibling, resolveAccess, resolveCall, resolveMention, resolveTypeName, withBindings, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
 import { testedBasenames } from './test-files.ts';
+import { traitImplementations } from './trait-dispatch.ts';
 import { mapPreciseEdges } from './ts-program/link-precise.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
 
@@ -129,6 +130,7 @@ export function linkFile(ctx: LinkContext, st: LinkedFile, fileScope: FileScope)
       if (t >= 0 && t !== src) edges.add(src, t, REL.calls, DEFAULT_WEIGHTS.calls);
     }
   }
+  const implementations = new Map<number, readonly number[]>();
   for (const call of st.precise ? [] : ex.calls) {
     const r = call.access ? resolveAccess(call, scope, ctx, deps) : resolveCall(call, scope, ctx, deps);
     if (r.targets.length === 0) continue;
@@ -137,6 +139,10 @@ export function linkFile(ctx: LinkContext, st: LinkedFile, fileScope: FileScope)
       if (t === src) continue;
       edges.add(src, t, REL.calls, DEFAULT_WEIGHTS.calls * r.confidence);
       if (st.isTest && ctx.file(ctx.node(t).path)?.isTest === false) edges.add(st.fileNode, t, REL.tests, DEFAULT_WEIGHTS.tests * r.confidence);
+      // A call of a Rust trait's method may run any implementation of it.
+      let impls = implementations.get(t);
+      if (!impls) implementations.set(t, (impls = st.language === 'rust' ? traitImplementations(ctx, t, deps) : []));
+      for (const impl of impls) if (impl !== src) edges.add(src, impl, REL.dispatches, DEFAULT_WEIGHTS.dispatches * r.confidence);
     }
   }
   // references: symbol → type.

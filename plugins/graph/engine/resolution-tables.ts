@@ -34,6 +34,8 @@ export interface SymbolTables {
   fieldOf(classIndex: number, name: string): { type?: string; value?: string } | undefined;
   /** Each base a class-like node extends, as a dotted name (`httpx.Client`, `ArrayList`). */
   basesOf(classIndex: number): readonly string[];
+  /** The traits/interfaces a type of a file implements, by name as written (`[u8]` for `impl Buf for &[u8]`). */
+  implementedBy(path: string, typeQualifiedName: string): readonly string[];
   /** The type a module-level alias of a file stands for, as written, if the file declares one of that name. */
   aliasOf(path: string, name: string): string | undefined;
   /** The lookups of a file (to read a type written there), without its local bindings. */

@@ -72,7 +72,12 @@ const JAVA_GET_CLASS = 'getClass';
 export function findBinding(ctx: ReceiverContext, scope: FileScope, name: string, caller: string | null, line: number): ExtractedBinding | undefined {
   for (const q of ctx.chain(caller)) {
     const idx = ctx.tables.symbolIn(scope.path, q);
-    if (idx >= 0 && CLASS_LIKE.has(ctx.tables.node(idx).kind) && scope.language !== 'java') continue;
+    if (idx >= 0 && CLASS_LIKE.has(ctx.tables.node(idx).kind) && scope.language !== 'java') {
+      // A class body's names are not in its methods' scope, but a Rust impl's type parameters are.
+      const b = scope.language === 'rust' ? bindingAt(scope.bindings, q, name, line) : undefined;
+      if (b?.source === 'tparam') return b;
+      continue;
+    }
     const b = bindingAt(scope.bindings, q, name, line);
     if (b) return b;
   }

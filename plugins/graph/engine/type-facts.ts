@@ -36,6 +36,11 @@ export interface TypeFacts {
   /** class qualifiedName → each base it extends, as a dotted name (`httpx.Client`, `ArrayList`). */
   bases: ReadonlyMap<string, readonly string[]>;
   /**
+   * Implementing type's qualifiedName → the traits/interfaces it implements, by name as written (Rust
+   * `impl Buf for Bytes`, `impl Buf for &[u8]` under `[u8]`: a type the workspace need not declare).
+   */
+  implemented: ReadonlyMap<string, readonly string[]>;
+  /**
    * qualifiedName of a function with no declared result → its `return` bindings and the locals they
    * read (Python): what the function gives, inferred where it is called.
    */
@@ -116,13 +121,14 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     if (CLASS_KINDS.has(s.kind)) classes.add(s.qualifiedName);
   }
   const fields = new Map<string, Map<string, { type?: string; value?: string }>>();
+  const bounds = typeParameterBounds(extraction, classes);
   for (const b of extraction.bindings ?? []) {
-    if (b.scope === null || !classes.has(b.scope) || (!b.type && !b.value)) continue;
+    if (b.scope === null || !classes.has(b.scope) || (!b.type && !b.value) || b.source === 'tparam') continue;
     let byName = fields.get(b.scope);
     if (!byName) fields.set(b.scope, (byName = new Map()));
     const cur = byName.get(b.name);
     // A declared type wins over an inferred value; the first declaration wins over later ones.
-    if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: b.type } : { value: b.value });
+    if (!cur || (!cur.type && b.type)) byName.set(b.name, b.type ? { type: boundedType(b.type, bounds.get(b.scope)) } : { value: b.value });
   }
   const inferred = returnBindings(extraction);
   const aliases = new Map<string, string>();
@@ -135,10 +141,17 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     if (!list) bases.set(inh.child, [name]);
     else if (!list.includes(name)) list.push(name);
   }
+  const implemented = new Map<string, string[]>();
+  for (const inh of extraction.inherits) {
+    if (inh.kind !== 'implements') continue;
+    const list = implemented.get(inh.child);
+    if (!list) implemented.set(inh.child, [inh.parent]);
+    else if (!list.includes(inh.parent)) list.push(inh.parent);
+  }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
   const json =
-    returns.size || fields.size || params.size || properties.size || bases.size || aliases.size || inferred.size
-      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases], [...inferred], [...privates]])
+    returns.size || fields.size || params.size || properties.size || bases.size || aliases.size || inferred.size || implemented.size
+      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases], [...inferred], [...privates], [...implemented]])
       : JSON.stringify(imports);
   const signature = createHash('sha1').update(json).digest('base64');
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
@@ -149,6 +162,7 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     properties: properties.size ? properties : NO_NAMES,
     privates: privates.size ? privates : NO_NAMES,
     bases: bases.size ? bases : NO_BASES,
+    implemented: implemented.size ? implemented : NO_BASES,
     aliases: aliases.size ? aliases : NO_STRINGS,
     inferred: inferred.size ? inferred : NO_INFERRED,
     imported,
@@ -160,5 +174,29 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
 export function typeFactNames(facts: TypeFacts): string[] {
   // `Foo.load#2` is found by the name `load`.
   const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1).replace(/#\d+$/, '');
-  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.aliases.keys(), ...[...facts.inferred.keys()].map(last), ...facts.imported];
+  // A trait's callers dispatch to what implements it (link-file.ts): they depend on the trait's name.
+  const traits = [...facts.implemented.values()].flat();
+  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.aliases.keys(), ...[...facts.inferred.keys()].map(last), ...traits, ...facts.imported];
+}
+
+/**
+ * The bounds of the type parameters declared on each class-like scope of the file (a Rust
+ * `impl<T: Buf> … for Chain<T>` beside `struct Chain<T> { a: T }`: both are `Chain`): name → the
+ * bound as written, the first one declared.
+ */
+function typeParameterBounds(extraction: FileExtraction, classes: ReadonlySet<string>): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const b of extraction.bindings ?? []) {
+    if (b.source !== 'tparam' || !b.type || b.scope === null || !classes.has(b.scope)) continue;
+    let byName = out.get(b.scope);
+    if (!byName) out.set(b.scope, (byName = new Map()));
+    if (!byName.has(b.name)) byName.set(b.name, b.type);
+  }
+  return out;
+}
+
+/** A field's declared type with the class's bounded type parameters read as their bounds (`a: T`, `T: Buf` → `Buf`; `Option<T>` → `Option<Buf>`). */
+function boundedType(type: string, bounds: ReadonlyMap<string, string> | undefined): string {
+  if (!bounds) return type;
+  return type.replace(/[\p{ID_Start}_][\p{ID_Continue}]*/gu, (name) => bounds.get(name) ?? name);
 }

@@ -76,6 +76,8 @@ export const RUST_QUERY = String.raw`
 (for_expression pattern: (identifier) @bind.range value: (_) @bind.value)
 (for_expression pattern: (tuple_pattern (identifier) @bind.local))
 (field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)
+(type_parameter name: (type_identifier) @bind.tparam bounds: (trait_bounds . [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
+(where_predicate left: (type_identifier) @bind.tparam bounds: (trait_bounds . [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
 (function_item return_type: (_) @bind.returns) @bind.owner
 (function_signature_item return_type: (_) @bind.returns) @bind.owner
 
