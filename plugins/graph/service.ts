@@ -11,7 +11,6 @@ import type { CodeGraphEngine, FreshnessReport } from './engine/engine.ts';
 import type { GraphNode } from './engine/graph.ts';
 import type { IngestSummary } from './engine/ingest.ts';
 import type { ParseExtensionSpec } from './engine/parse-extensions.ts';
-import { loadDefaultParser } from './engine/source-parser.ts';
 import { FederationViews } from './federated-service.ts';
 import { LearnedWeights } from './learned.ts';
 
@@ -130,10 +129,8 @@ export function createGraphService(engine: CodeGraphEngine, writable: boolean, s
       return fileSymbolsOf(engine.graph, `file:${path}`, path);
     },
     async previewSymbols(path, text) {
-      const parser = await loadDefaultParser();
-      const language = parser.detectLanguage(path);
-      if (!language) return null;
-      const extraction = (await parser.extractorFor(language))(path, text);
+      const extraction = await engine.extractText(path, text);
+      if (!extraction) return null;
       // Same ids as ingest: a repeated qualified name gets a stable ~N suffix.
       const seen = new Map<string, number>();
       const out: { id: string; kind: string; startLine: number; endLine: number }[] = [];

@@ -16,6 +16,7 @@ import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts'
 import type { WalkEntry } from './walk.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
+import type { FileExtraction } from './extraction.ts';
 import type { IngestOptions, IngestSummary } from './ingest.ts';
 import type { SeekHit, SeekOptions } from './lexical-index.ts';
 import { LoadedGraph } from './loaded-graph.ts';
@@ -122,6 +123,11 @@ export class CodeGraphEngine extends EnginePersistence {
   /** Whether the store is open or its file exists (false for a workspace never ingested). */
   storeCreated(): boolean {
     return this.loaded.storeCreated();
+  }
+
+  /** The extraction of a text that is not the file on disk (an edit's preview): in a parse worker when this thread would hold the loop for it; null for a file of no known language. */
+  extractText(path: string, text: string): Promise<FileExtraction | null> {
+    return this.loaded.extractText(path, text);
   }
 
   /** Ingests the workspace (full by default; `incremental` re-parses changed files only). */

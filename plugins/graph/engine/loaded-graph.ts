@@ -10,6 +10,9 @@ import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
+import { extractText } from './extract-text.ts';
+import type { FileExtraction } from './extraction.ts';
+import { defaultParseWorkers } from './parse-pool/pool.ts';
 import { LoadedGraphBase, OPEN_SLICE_MS } from './loaded-graph-base.ts';
 import { BACKGROUND_SLICE_MS, SliceClock } from './steps.ts';
 
@@ -30,6 +33,14 @@ export class LoadedGraph extends LoadedGraphBase {
   }
 
   /** Ingests the workspace (full by default; `incremental` re-parses changed files only). */
+  /** The extraction of a text that is not the file on disk (an edit's preview), parsed where an ingest would; null for a file of no known language. */
+  async extractText(path: string, text: string): Promise<FileExtraction | null> {
+    const parser = await this.getParser();
+    const language = parser.detectLanguage(path);
+    if (!language) return null;
+    return extractText(parser, path, text, language, { root: this.options.root, workers: this.options.parseWorkers ?? defaultParseWorkers(), nice: this.options.workerNice });
+  }
+
   async ingest(options: IngestOptions = {}): Promise<IngestSummary> {
     return this.serialized(() => this.ingestNow(options));
   }

@@ -23,6 +23,8 @@ export interface ParseTask {
   mtimeMs: number;
   /** The stored extraction key when an unchanged hash may skip the parse (incremental runs), else null. */
   sameKey: string | null;
+  /** The text to parse instead of the file's (a proposed edit, an older revision): nothing is read. */
+  content?: string;
 }
 
 /** What became of one file. */
@@ -96,7 +98,7 @@ export function parseFile(root: string, task: ParseTask, parserVersion: string, 
   let t = performance.now();
   let bytes: Buffer;
   try {
-    bytes = readFileSync(join(root, task.path));
+    bytes = task.content !== undefined ? Buffer.from(task.content, 'utf8') : readFileSync(join(root, task.path));
   } catch {
     times.read += performance.now() - t;
     return { kind: 'skip', reason: 'unreadable' };
