@@ -228,6 +228,9 @@ function aliasValue(ctx: ReceiverContext, name: string, at: Position, conf: numb
   return null;
 }
 
+/** Heads of a Rust path inside the crate. */
+const RUST_PATH_HEADS: ReadonlySet<string> = new Set(['crate', 'super', 'self']);
+
 /** A parsed type written in a file (at a position). */
 function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Position, selfClass: number, conf: number): TypeValue | null {
   const scope = at.scope;
@@ -236,8 +239,10 @@ function typeFromParsed(ctx: ReceiverContext, parsed: ParsedType | null, at: Pos
       const cls = selfClass >= 0 ? selfClass : ctx.enclosingClass(scope.path, at.caller, scope);
       return cls >= 0 ? { kind: 'class', node: cls, conf } : null;
     }
-    const parts = name.split('.');
+    let parts = name.split('.');
     const last = parts[parts.length - 1];
+    // A Rust path within the crate (`super::Buf`, `crate::buf::Buf`) no import names: the type by its name.
+    if (scope.language === 'rust' && parts.length > 1 && RUST_PATH_HEADS.has(parts[0]) && !scope.moduleAliases.has(parts.slice(0, -1).join('.')) && !scope.moduleAliases.has(parts[0])) parts = [last];
     if (parts.length > 1) {
       if (scope.language === 'java') {
         // A fully qualified name (`org.jsoup.nodes.Element`, written beside an imported `org.w3c.dom.Element`).

@@ -12,7 +12,7 @@ import { ingestedRepo } from './callers.ts';
  */
 const FILES: Record<string, string> = {
   'Cargo.toml': '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
-  'src/lib.rs': 'pub mod buf;\npub mod bytes;\npub mod chain;\n',
+  'src/lib.rs': 'pub mod buf;\npub mod bytes;\npub mod chain;\npub mod sink;\n',
   'src/buf.rs': `pub trait Buf {
     fn remaining(&self) -> usize;
     fn has_remaining(&self) -> bool {
@@ -39,6 +39,14 @@ where
 
 pub fn boxed(b: &dyn Buf) -> usize {
     b.remaining()
+}
+`,
+  'src/sink.rs': `pub struct Sink;
+
+impl Sink {
+    pub fn put<T: super::buf::Buf>(&mut self, src: T) -> usize {
+        src.remaining()
+    }
 }
 `,
   'src/bytes.rs': `use crate::buf::Buf;
@@ -87,7 +95,7 @@ async function dependents(h: Harness, id: string): Promise<Record<string, string
   return out;
 }
 
-const GENERIC_CALLERS = ['function:src/buf.rs#bounded', 'function:src/buf.rs#boxed', 'function:src/buf.rs#total', 'method:src/buf.rs#Buf.has_remaining'];
+const GENERIC_CALLERS = ['function:src/buf.rs#bounded', 'function:src/buf.rs#boxed', 'function:src/buf.rs#total', 'method:src/buf.rs#Buf.has_remaining', 'method:src/sink.rs#Sink.put'];
 
 describe('Rust trait dispatch', function () {
   this.timeout(60_000);
@@ -99,7 +107,7 @@ describe('Rust trait dispatch', function () {
   });
   after(() => h.close());
 
-  it('links calls on self in a default method, a bounded generic (inline or where), a dyn trait and a bounded field to the trait method', async () => {
+  it('links calls on self in a default method, a bounded generic (inline, where, or a bound written as a crate path), a dyn trait and a bounded field to the trait method', async () => {
     const d = await dependents(h, TRAIT);
     assert.deepEqual(d.calls, [...GENERIC_CALLERS, CHAIN].sort());
   });
@@ -119,7 +127,7 @@ describe('Rust trait dispatch', function () {
 
   it('follows an incremental ingest: a new implementation gets the callers, a changed impl header drops them', async () => {
     assert.ok(ws, 'health names the workspace root');
-    writeFileSync(join(ws, 'src/lib.rs'), 'pub mod buf;\npub mod bytes;\npub mod chain;\npub mod extra;\n');
+    writeFileSync(join(ws, 'src/lib.rs'), 'pub mod buf;\npub mod bytes;\npub mod chain;\npub mod sink;\npub mod extra;\n');
     writeFileSync(join(ws, 'src/extra.rs'), 'use crate::buf::Buf;\npub struct Extra;\nimpl Buf for Extra {\n    fn remaining(&self) -> usize {\n        0\n    }\n}\n');
     await h.call('ingest', { agent_id: 't', path: ws, incremental: true });
     assert.deepEqual((await dependents(h, 'method:src/extra.rs#Extra.remaining')).dispatches, [...GENERIC_CALLERS, CHAIN].sort());
