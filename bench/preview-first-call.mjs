@@ -7,20 +7,12 @@
  *   npm run -s build && node bench/preview-first-call.mjs <dist dir> <root> <store dir> <file>
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { startDistHost } from './dist-host.mjs';
 
 const [dist, root, storeDir, file] = process.argv.slice(2);
 if (!file) throw new Error('usage: node bench/preview-first-call.mjs <dist dir> <root> <store dir> <file>');
-const load = (p) => import(pathToFileURL(join(resolve(dist), p)).href);
-const { startHost } = await load('core/index.js');
-const { createLogger } = await load('core/log.js');
-const host = await startHost({
-  workspaceRoot: root,
-  config: { options: { structure: { backgroundFacts: false }, graph: { watch: false, exclude: ['site-packages/**'] } } },
-  env: { M1ND_STORE_DIR: resolve(storeDir), M1ND_TOOL_TIER: 'full' },
-  log: createLogger(() => {}),
-});
+const host = await startDistHost(dist, root, storeDir);
 await host.call('health', { agent_id: 'bench' });
 await host.call('seek', { agent_id: 'bench', query: 'parse json' }); // the graph and its indexes loaded
 await new Promise((r) => setTimeout(r, 2000));

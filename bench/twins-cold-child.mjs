@@ -9,23 +9,12 @@
  *   npm run -s build && node bench/twins-cold-child.mjs <dist dir> <root> <store dir>
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { startDistHost } from './dist-host.mjs';
 
 const [dist, root, storeDir] = process.argv.slice(2);
-const load = (path) => import(pathToFileURL(join(resolve(dist), path)).href);
-const { startHost } = await load('core/index.js');
-const { createLogger } = await load('core/log.js');
-const { useTokenizerCache } = await load('core/tokens.js');
-const { cacheDir } = await load('core/cache-file.js');
-useTokenizerCache(cacheDir(process.env)); // as `m1nd serve` does
 for (const f of ['structure-facts.db', 'structure-facts.db-wal', 'structure-facts.db-shm']) rmSync(join(storeDir, f), { force: true });
-const host = await startHost({
-  workspaceRoot: root,
-  config: { options: { structure: { backgroundFacts: false }, graph: { watch: false, exclude: ['site-packages/**'] } } },
-  env: { M1ND_STORE_DIR: resolve(storeDir), M1ND_TOOL_TIER: 'full' },
-  log: createLogger(() => {}),
-});
+const host = await startDistHost(dist, root, storeDir);
 await host.call('health', { agent_id: 'bench' });
 /** CPU ms per thread (Linux /proc), by thread id. */
 const threads = () => {

@@ -41,25 +41,41 @@ export async function pingDuring<T>(h: Harness, work: () => Promise<T>): Promise
  * performance entries): what the server's own code held is `held[i] - gc[i]`.
  */
 export async function pingDuringGc<T>(h: Harness, work: () => Promise<T>): Promise<{ result: T; held: number[]; gc: number[] }> {
-  const pauses: [number, number][] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) pauses.push([e.startTime, e.startTime + e.duration]);
-  });
-  observer.observe({ entryTypes: ['gc'] });
+  const pauses = gcPauses();
   const spans: [number, number][] = [];
   let done = false;
   const pings = pingWhile(h, () => done, spans);
   try {
     const result = await work();
     const held = await ((done = true), pings);
-    await new Promise((r) => setTimeout(r, 20)); // the observer's last batch
-    const gc = spans.map(([a, b]) => pauses.reduce((sum, [s, e]) => sum + Math.max(0, Math.min(b, e) - Math.max(a, s)), 0));
+    const gc = await pauses.within(spans);
     return { result, held, gc };
   } finally {
     done = true;
-    observer.disconnect();
+    pauses.stop();
     await pings.catch(() => undefined);
   }
+}
+
+/**
+ * Records V8's garbage-collection pauses (the `gc` performance entries) from now on: `within` gives,
+ * for each wall-time span (`performance.now()` ms), the pause time inside it, once the observer's last
+ * batch is in, and stops recording; `stop` stops without reading.
+ */
+export function gcPauses(): { within(spans: readonly (readonly [number, number])[]): Promise<number[]>; stop(): void } {
+  const pauses: [number, number][] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) pauses.push([e.startTime, e.startTime + e.duration]);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    async within(spans) {
+      await new Promise((r) => setTimeout(r, 20)); // the observer's last batch
+      observer.disconnect();
+      return spans.map(([a, b]) => pauses.reduce((sum, [s, e]) => sum + Math.max(0, Math.min(b, e) - Math.max(a, s)), 0));
+    },
+    stop: () => observer.disconnect(),
+  };
 }
 
 /** "N pings, worst X ms, p50 Y ms" for a message. */

@@ -133,20 +133,14 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   const inferred = returnBindings(extraction);
   const aliases = new Map<string, string>();
   for (const b of extraction.bindings ?? []) if (b.source === 'alias' && b.scope === null && b.type && !aliases.has(b.name)) aliases.set(b.name, b.type);
+  // Each child's bases as dotted names, and the traits/interfaces it implements by name.
   const bases = new Map<string, string[]>();
-  for (const inh of extraction.inherits) {
-    if (inh.kind !== 'extends') continue;
-    const name = inh.qualifier ? `${inh.qualifier}.${inh.parent}` : inh.parent;
-    const list = bases.get(inh.child);
-    if (!list) bases.set(inh.child, [name]);
-    else if (!list.includes(name)) list.push(name);
-  }
   const implemented = new Map<string, string[]>();
   for (const inh of extraction.inherits) {
-    if (inh.kind !== 'implements') continue;
-    const list = implemented.get(inh.child);
-    if (!list) implemented.set(inh.child, [inh.parent]);
-    else if (!list.includes(inh.parent)) list.push(inh.parent);
+    const [map, name] = inh.kind === 'extends' ? [bases, inh.qualifier ? `${inh.qualifier}.${inh.parent}` : inh.parent] : [implemented, inh.parent];
+    const list = map.get(inh.child);
+    if (!list) map.set(inh.child, [name]);
+    else if (!list.includes(name)) list.push(name);
   }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
   const json =

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
 import type { GraphService } from '../../../../plugins/graph/service.ts';
 import { connect, tempDir, type Harness } from '../../../helpers/mcp.ts';
+import { gcPauses, threadMs } from '../../../helpers/ping.ts';
 
 const FILES = 2400;
 
@@ -24,10 +24,6 @@ function writeRepo(root: string): void {
     }
   }
 }
-
-const schedstat = `/proc/self/task/${process.pid}/schedstat`;
-/** Milliseconds the main thread spent on a CPU (Linux), else wall time: a descheduled thread did not hold its loop. */
-const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
 
 const QUERIES = ['schedule route 1200 2', 'price parcel 77', 'shipment depots', 'dispatch', 'value'];
 
@@ -101,12 +97,9 @@ describe('the first seek on a graph of thousands of files', function () {
       assert.ok(held <= 50, `the index build held the loop ${held.toFixed(1)} ms`);
       assert.equal(engine.status().lexical.builds, 1);
       // Garbage-collection pauses inside a query are taken out: in a whole-suite run the heap is the suite's.
-      const pauses: [number, number][] = [];
-      const observer = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) pauses.push([e.startTime, e.startTime + e.duration]);
-      });
-      observer.observe({ entryTypes: ['gc'] });
+      const pauses = gcPauses();
       const spans: { query: string; hits: number; spent: number; from: number; to: number }[] = [];
+      let gcs: number[];
       try {
         for (const query of QUERIES) {
           const cpu = threadMs();
@@ -114,12 +107,12 @@ describe('the first seek on a graph of thousands of files', function () {
           const hits = engine.seek(query, { topK: 10 }).results;
           spans.push({ query, hits: hits.length, spent: threadMs() - cpu, from, to: performance.now() });
         }
-        await new Promise((r) => setTimeout(r, 20)); // the observer's last batch
+        gcs = await pauses.within(spans.map((q) => [q.from, q.to] as const));
       } finally {
-        observer.disconnect();
+        pauses.stop();
       }
-      for (const { query, hits, spent, from, to } of spans) {
-        const gc = pauses.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
+      for (const [k, { query, hits, spent }] of spans.entries()) {
+        const gc = gcs[k];
         assert.ok(hits > 0 && spent - gc <= 50, `${query}: ${hits} hits in ${spent.toFixed(1)} ms (${gc.toFixed(1)} of it collecting garbage)`);
       }
     } finally {
