@@ -1,10 +1,12 @@
 /**
- * The federated view's composite graph, built in slices: every member's nodes copied under
- * `<repo>::` ids and paths, every member edge kept, and the cross-repository links added as edges.
+ * The federated view's composite graph, built in slices: every member's nodes under `<repo>::` ids
+ * and paths (read in place, federated-composite.ts), every member edge kept, and the
+ * cross-repository links added as edges.
  * Background work (it runs before the first call on a new or changed federation): it yields by the
  * turn's shared budget (SliceClock), so other calls wait a few milliseconds at most.
  */
-import { CodeGraph, DEFAULT_WEIGHTS, moduleNodeId, RELATION_CODE, type Relation } from './engine/graph.ts';
+import { DEFAULT_WEIGHTS, moduleNodeId, RELATION_CODE, type CodeGraph, type Relation } from './engine/graph.ts';
+import { CompositeGraph } from './federated-composite.ts';
 import { SliceClock } from './engine/steps.ts';
 import { NAMESPACE_SEPARATOR, namespaceOf, type FederationLink, type FederationMember } from './federated-view-names.ts';
 
@@ -14,7 +16,7 @@ const DEPENDS_ON_WEIGHT = 0.6;
  * Main-thread time the view's build (copy, seek index, PageRank) takes before it yields to the event
  * loop: background work, under the turn's shared budget.
  */
-export const BUILD_SLICE_MS = 4;
+export const BUILD_SLICE_MS = 2;
 /** Items copied between two looks at the clock. */
 const CHECK_EVERY = 64;
 
@@ -36,36 +38,19 @@ class Slicer {
 
 /** The composite graph of `members` with `links`, finalized, and the cross edges added by relation. */
 export async function buildComposite(members: readonly FederationMember[], links: readonly FederationLink[]): Promise<{ graph: CodeGraph; counts: Record<FederationLink['relation'], number> }> {
-  const g = new CodeGraph();
-  const maps: Int32Array[] = [];
+  // The members' nodes are read in place (federated-composite.ts); only their edges are copied.
+  const g = new CompositeGraph(members.map((m) => ({ name: m.name, graph: m.engine.graph })));
   const slicer = new Slicer();
-  for (const m of members) {
-    const src = m.engine.graph;
-    const map = new Int32Array(src.nodeCapacity).fill(-1);
-    // One namespaced path per file, shared by its nodes; ids joined flat (graph-schema.ts says why):
-    // fewer objects for the scavenges that run while the view is built.
-    const paths = new Map<string, string>();
-    const pathOf = (p: string): string => {
-      let ns = paths.get(p);
-      if (ns === undefined) paths.set(p, (ns = [m.name, NAMESPACE_SEPARATOR, p].join('')));
-      return ns;
-    };
-    for (let i = 0; i < src.nodeCapacity; i++) {
-      if (slicer.due()) await slicer.yield();
-      const n = src.node(i);
-      if (n) map[i] = g.upsertNode({ ...n, id: [m.name, NAMESPACE_SEPARATOR, n.id].join(''), path: pathOf(n.path) });
-    }
-    maps.push(map);
-  }
   for (const [k, m] of members.entries()) {
     const src = m.engine.graph;
-    const map = maps[k];
+    const { base, slots } = g.member(k);
     for (let e = 0; e < src.edgeCapacity; e++) {
       if (slicer.due()) await slicer.yield();
       if (!src.isEdgeAlive(e)) continue;
-      const s = map[src.edgeSource[e]];
-      const t = map[src.edgeTarget[e]];
-      if (s >= 0 && t >= 0) g.addEdge(s, t, src.edgeRelation[e], src.edgeWeight[e]);
+      const s = src.edgeSource[e];
+      const t = src.edgeTarget[e];
+      // An edge the member added after the slots were read (to a node the view does not hold yet) waits for the next build.
+      if (slots[s] && slots[t]) g.addEdge(base + s, base + t, src.edgeRelation[e], src.edgeWeight[e]);
     }
   }
   const counts = { depends_on: 0, imports: 0, calls: 0 };

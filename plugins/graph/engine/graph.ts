@@ -110,6 +110,20 @@ export class CodeGraph {
     return this.slots[index] ?? null;
   }
 
+  /**
+   * An object standing for the data of node `index` (null for an empty slot): the same object while
+   * the node is unchanged, another once it is replaced. Caches compare it to see what changed; a
+   * composite graph (federated view) answers with its member's node, `node()` being a namespaced copy.
+   */
+  nodeKey(index: number): object | null {
+    return this.slots[index] ?? null;
+  }
+
+  /** The node slots as of now (a shallow copy): what a composite graph reads its members' nodes from. */
+  nodeSlots(): (GraphNode | null)[] {
+    return this.slots.slice();
+  }
+
   /** Index of a node id, or -1. */
   indexOf(id: string): number {
     return this.byId.get(id) ?? -1;
@@ -210,8 +224,8 @@ export class CodeGraph {
   edge(edge: number): GraphEdge | null {
     if (!this.isEdgeAlive(edge)) return null;
     return {
-      source: this.slots[this.edgeSource[edge]]!.id,
-      target: this.slots[this.edgeTarget[edge]]!.id,
+      source: this.node(this.edgeSource[edge])!.id,
+      target: this.node(this.edgeTarget[edge])!.id,
       relation: RELATIONS[this.edgeRelation[edge]],
       weight: this.edgeWeight[edge],
     };
@@ -267,7 +281,7 @@ export class CodeGraph {
    */
   *finalizeSteps(): Generator<void, void> {
     const started = this.mutations;
-    const n = this.slots.length;
+    const n = this.nodeCapacity;
     const outOffsets = new Uint32Array(n + 1);
     const inOffsets = new Uint32Array(n + 1);
     const top = this.edgeTop;
@@ -371,7 +385,10 @@ export class CodeGraph {
   /** Live node counts per kind. */
   nodeCountsByKind(): Record<NodeKind, number> {
     const counts: Record<NodeKind, number> = { file: 0, module: 0, class: 0, interface: 0, function: 0, method: 0, type: 0, section: 0 };
-    for (const n of this.slots) if (n) counts[n.kind]++;
+    for (let i = 0; i < this.nodeCapacity; i++) {
+      const n = this.node(i);
+      if (n) counts[n.kind]++;
+    }
     return counts;
   }
 }

@@ -41,8 +41,8 @@ export interface BaseIndex {
   postingCounts: Int32Array;
   /** FLAG_* bits per node slot. */
   flags: Uint8Array;
-  /** The node object each slot was indexed from (null for empty slots); null when loaded from a file (the graph's nodes then). */
-  indexed: (GraphNode | null)[] | null;
+  /** Each slot's `nodeKey` when indexed (null for empty slots); null when loaded from a file (the graph's keys then). */
+  indexed: (object | null)[] | null;
   /** Mean length per field over the nodes that have it. */
   averages: Record<FieldName, number>;
   /** Live documents. */
@@ -60,6 +60,8 @@ export interface NodeSlots {
   readonly version: number;
   readonly nodeCapacity: number;
   node(index: number): GraphNode | null;
+  /** What change detection compares (CodeGraph.nodeKey); the node itself when absent. */
+  nodeKey?(index: number): object | null;
 }
 
 /** Term id of `term` in a base index's sorted vocabulary, or -1. */
@@ -197,7 +199,7 @@ export function* buildBaseIndex(graph: NodeSlots, textOf: TextSource | null, def
   const F = FIELD_NAMES.length;
   const postingCounts = new Int32Array(n);
   const flags = new Uint8Array(n);
-  const indexed: (GraphNode | null)[] = new Array(n).fill(null);
+  const indexed: (object | null)[] = new Array(n).fill(null);
   const averages = { ...defaults };
   let live = 0;
   // Pass 1: per-field counts of every node as flat rows (term id and field packed, count), a node's
@@ -210,7 +212,7 @@ export function* buildBaseIndex(graph: NodeSlots, textOf: TextSource | null, def
     if (node) {
       rows.index(i, node);
       flags[i] = (isTestNode(node) ? FLAG_TEST : 0) | (rows.scanner.accessor ? FLAG_ACCESSOR : 0);
-      indexed[i] = node;
+      indexed[i] = graph.nodeKey ? graph.nodeKey(i) : node;
       live++;
     }
     rowStart[i + 1] = rows.termField.length;

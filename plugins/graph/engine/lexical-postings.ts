@@ -41,8 +41,8 @@ export abstract class IndexedPostings {
   private postingCounts: Int32Array = new Int32Array(0);
   /** FLAG_* bits per node slot. */
   flags: Uint8Array = new Uint8Array(0);
-  /** What each node slot was indexed from (to detect changes cheaply). */
-  protected indexed: (GraphNode | null)[] = [];
+  /** What each node slot was indexed from, its `nodeKey` (to detect changes cheaply). */
+  protected indexed: (object | null)[] = [];
   /** Mean length per field over the nodes that have it, from the last full build. */
   protected averages: Record<FieldName, number> = { name: 2, qualified: 2, signature: 4, doc: 12, body: 30, path: 4 };
   private live = 0;
@@ -86,7 +86,7 @@ export abstract class IndexedPostings {
     this.postingCounts = base.postingCounts;
     this.flags = base.flags;
     // Built elsewhere: for exactly this graph's nodes (the file is keyed by their layout, a worker's build by the graph version).
-    this.indexed = base.indexed ?? Array.from({ length: graph.nodeCapacity }, (_, i) => graph.node(i));
+    this.indexed = base.indexed ?? Array.from({ length: graph.nodeCapacity }, (_, i) => graph.nodeKey(i));
     this.averages = base.averages;
     this.live = base.live;
     this.stalePostings = 0;
@@ -116,12 +116,13 @@ export abstract class IndexedPostings {
     this.ensureCapacity(graph.nodeCapacity);
     const reader = new LineReader(this.textOf);
     for (const i of slots) {
-      const n = graph.node(i);
-      if (this.indexed[i] === n) continue;
+      const key = graph.nodeKey(i);
+      if (this.indexed[i] === key) continue;
       // A re-parsed file gives new node objects even when a symbol's text did not change; its body
       // may have, so every changed slot is re-indexed (only nodes of changed files get here).
       if (this.indexed[i]) this.removeNode(i);
-      if (n) this.addNode(i, n, reader);
+      const n = graph.node(i);
+      if (n && key) this.addNode(i, n, key, reader);
     }
     if (this.stalePostings > 50_000 && this.stalePostings > this.totalPostings / 3) this.rebuild(graph);
   }
@@ -130,7 +131,7 @@ export abstract class IndexedPostings {
   protected changedSlots(graph: CodeGraph): number[] {
     this.ensureCapacity(graph.nodeCapacity);
     const changed: number[] = [];
-    for (let i = 0; i < graph.nodeCapacity; i++) if (this.indexed[i] !== graph.node(i)) changed.push(i);
+    for (let i = 0; i < graph.nodeCapacity; i++) if (this.indexed[i] !== graph.nodeKey(i)) changed.push(i);
     return changed;
   }
 
@@ -150,7 +151,7 @@ export abstract class IndexedPostings {
     while (this.indexed.length < n) this.indexed.push(null);
   }
 
-  private addNode(i: number, n: GraphNode, reader: LineReader): void {
+  private addNode(i: number, n: GraphNode, key: object, reader: LineReader): void {
     const version = ++this.versions[i];
     let postings = 0;
     const fields = nodeFields(n, reader.of(n.path));
@@ -166,7 +167,7 @@ export abstract class IndexedPostings {
     this.totalPostings += postings;
     this.postingCounts[i] = postings;
     this.flags[i] = (isTestNode(n) ? FLAG_TEST : 0) | (fields.accessor ? FLAG_ACCESSOR : 0);
-    this.indexed[i] = n;
+    this.indexed[i] = key;
     this.live++;
   }
 
