@@ -11,6 +11,8 @@
  * event loop's longest stall while the view builds.
  *
  *   node --import tsx bench/run.ts documents      (DOCS_VIEW_ONLY=1: no single ingests; DOCS_PROF=<dir>: CPU profiles + stretches; DOCS_TRACE=1: stretches over 8 ms and GCs over 2 ms;
+ *   DOCS_ISOLATE=1: a scavenge empties the young generation before each measured phase, so a phase is not charged for
+ *   tenuring what the one before it left there — federate's ingest of the second half, before the view's build;
  *   run in a child process with the young generation of `m1nd serve`, core/cli-heap.ts; M1ND_LEAN_HEAP=0: V8's default,
  *   M1ND_SEMI_SPACE_MB=<n>: held at n MB)
  */
@@ -101,6 +103,12 @@ async function held<T>(work: () => Promise<T>, name?: string): Promise<{ result:
   return { result, max: stretches[0] ?? 0, over10: stretches.filter((s) => s > 10).length, top: stretches.slice(0, 3).map((s) => s.toFixed(1)), gc };
 }
 
+/** DOCS_ISOLATE=1 (the child then runs with --expose-gc): a scavenge now, before a measured phase. */
+function emptyYoungGeneration(): void {
+  const gc = (globalThis as { gc?: (o: { type: 'minor' }) => void }).gc;
+  if (process.env.DOCS_ISOLATE === '1' && gc) gc({ type: 'minor' });
+}
+
 /** The young generation's committed size (the semi-spaces), for the DOCS_TRACE lines. */
 function youngMb(): string {
   const s = getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
@@ -112,7 +120,8 @@ function youngMb(): string {
  * young generation from its first line): this process's own has grown while the bench's modules loaded.
  */
 async function inServerHeap(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', fileURLToPath(new URL('./server-heap.mjs', import.meta.url)), fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, DOCS_CHILD: '1' } });
+  const isolate = process.env.DOCS_ISOLATE === '1' ? ['--expose-gc'] : [];
+  const child = spawn(process.execPath, [...isolate, '--import', 'tsx', '--import', fileURLToPath(new URL('./server-heap.mjs', import.meta.url)), fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, DOCS_CHILD: '1' } });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`documents bench child exited with ${code}`);
 }
@@ -123,7 +132,7 @@ export async function run(): Promise<void> {
   // The young generation as `m1nd serve` keeps it (its scavenges are what pause the loop between slices).
   leanServerHeap();
   const young = youngGeneration();
-  console.log(`heap: as \`m1nd serve\`: ${young.policy}${young.target_mb ? ` (grown to 2 × ${young.target_mb} MB, then held)` : ''}; now 2 × ${young.semi_space_mb} MB`);
+  console.log(`heap: as \`m1nd serve\`: ${young.policy}${young.target_mb ? ` (grown to 2 × ${young.target_mb} MB, then held)` : ''}; now 2 × ${young.semi_space_mb} MB${process.env.DOCS_ISOLATE === '1' ? '; the young generation emptied before each measured phase (DOCS_ISOLATE=1)' : ''}`);
   const stdlib = execFileSync('python3', ['-c', 'import sysconfig;print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
   const entries = readdirSync(stdlib).filter((e) => !SKIP.has(e) && !e.startsWith('.')).sort();
   const half = Math.ceil(entries.length / 2);
@@ -160,11 +169,13 @@ export async function run(): Promise<void> {
     const query = { query: 'parse an email header', top_k: 10 };
     // The workspace graph's first seek (its seek index and PageRank built by the engine's own slices,
     // before federate starts the view's build) is the same-run baseline for the view's build.
+    emptyYoungGeneration();
     const plainHeld = await held(() => timed(hostF, 'seek', { ...query, agent_id: 'other' }), 'plain');
     const plain = plainHeld.result;
     const fed = await timed(hostF, 'federate', { repos: [{ name: 'b', path: '.' }, { name: 'a', path: join(parent, 'a') }], top_k: 0 });
     const lag = monitorEventLoopDelay({ resolution: 5 });
     lag.enable();
+    emptyYoungGeneration();
     const viewHeld = await held(() => timed(hostF, 'seek', query), 'view');
     const viewFirst = viewHeld.result;
     lag.disable();

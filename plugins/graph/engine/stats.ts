@@ -101,7 +101,8 @@ export function* pageRankSteps(graph: CodeGraph, options: PageRankOptions = {}, 
 /** Marks the live slots of [from, to) in `live`; returns how many. */
 function markLive(graph: CodeGraph, live: Uint8Array, from: number, to: number): number {
   let count = 0;
-  for (let i = from; i < to; i++) if (graph.node(i)) (live[i] = 1), count++;
+  // nodeKey: liveness without the namespaced copy a composite graph makes for node().
+  for (let i = from; i < to; i++) if (graph.nodeKey(i)) (live[i] = 1), count++;
   return count;
 }
 
