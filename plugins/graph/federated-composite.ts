@@ -21,7 +21,6 @@ interface Part {
   slots: readonly (GraphNode | null)[];
   /** The member graph, for id lookups (checked against `slots`). */
   graph: CodeGraph;
-  live: number;
   /** `<repo>::path` of each path read so far (one string a file, shared by its nodes' copies). */
   paths: Map<string, string>;
 }
@@ -43,13 +42,11 @@ export class CompositeGraph extends CodeGraph {
     let live = 0;
     for (const m of members) {
       const slots = m.graph.nodeSlots();
-      let count = 0;
-      for (const n of slots) if (n) count++;
-      const part: Part = { name: m.name, base, slots, graph: m.graph, live: count, paths: new Map() };
+      const part: Part = { name: m.name, base, slots, graph: m.graph, paths: new Map() };
       this.parts.push(part);
       this.byName.set(m.name, part);
       base += slots.length;
-      live += count;
+      live += m.graph.nodeCount;
     }
     this.slotCount = base;
     this.liveCount = live;
