@@ -13,7 +13,7 @@ import { NAMESPACE_SEPARATOR, namespaceOf, type FederationLink, type FederationM
 /** Weight of a manifest dependency edge (grouping evidence, weaker than an import of a symbol). */
 const DEPENDS_ON_WEIGHT = 0.6;
 /**
- * Main-thread time the view's build (copy, seek index, PageRank) takes before it yields to the event
+ * Main-thread time the view's build (edge copy, seek index, PageRank) takes before it yields to the event
  * loop: background work, under the turn's shared budget.
  */
 export const BUILD_SLICE_MS = 2;

@@ -1,7 +1,8 @@
 /**
  * The federated view: several repositories' graphs served as one engine, so the graph verbs
  * (seek, impact, why, activate, …) answer across repositories. Every node of member `<repo>` is
- * copied with id `<repo>::<id>` and path `<repo>::<path>`, every member edge kept, and the
+ * read in place as id `<repo>::<id>` and path `<repo>::<path>` (federated-composite.ts), every
+ * member edge kept, and the
  * cross-repository links (manifest dependencies, imports of a sibling package, calls into it)
  * become real edges of the composite graph.
  *
