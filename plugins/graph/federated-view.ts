@@ -2,9 +2,8 @@
  * The federated view: several repositories' graphs served as one engine, so the graph verbs
  * (seek, impact, why, activate, …) answer across repositories. Every node of member `<repo>` is
  * read in place as id `<repo>::<id>` and path `<repo>::<path>` (federated-composite.ts), every
- * member edge kept, and the
- * cross-repository links (manifest dependencies, imports of a sibling package, calls into it)
- * become real edges of the composite graph.
+ * member edge kept, and the cross-repository links (manifest dependencies, imports of a sibling
+ * package, calls into it) become real edges of the composite graph.
  *
  * Nothing is invented here: the members are real engines (each ingested from its own root and
  * kept in its own store), the composite is rebuilt (in slices that leave the event loop free)
