@@ -104,6 +104,9 @@ export class FactsStore {
         db.pragma('journal_mode = DELETE');
         db.pragma('synchronous = NORMAL');
         db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE IF NOT EXISTS facts (path TEXT PRIMARY KEY, hash TEXT NOT NULL, blob BLOB NOT NULL) WITHOUT ROWID;');
+        // The paths alone, for `retain`'s scan: the table's rows hold the blobs inline, and listing
+        // 10,000 paths through them read every row's data (~12 ms on the main thread).
+        db.exec('CREATE INDEX IF NOT EXISTS facts_paths ON facts (path)');
         const stored = (db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined)?.value;
         if (stored !== factsVersion()) {
           db.transaction(() => {

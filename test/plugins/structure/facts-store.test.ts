@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { FACTS_DB, StoredFacts, decodeFacts, encodeFacts, factsVersion } from '../../../plugins/structure/facts-store.ts';
+import { FACTS_DB, FactsStore, StoredFacts, decodeFacts, encodeFacts, factsVersion } from '../../../plugins/structure/facts-store.ts';
 import type { FileFacts } from '../../../plugins/structure/file-facts.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { pythonModule } from './python-module.ts';
@@ -221,5 +221,19 @@ describe('stored facts rows', () => {
   it('read a row with no findings and no definitions as empty', () => {
     const empty = new StoredFacts(encodeFacts({ findings: {}, defs: [] }));
     assert.deepEqual([Object.keys(empty.findings), empty.defs], [[], []]);
+  });
+
+  it("retain drops the rows of files the graph no longer holds, listing paths from the small path index", () => {
+    const dir = tempDir('m1nd-facts-retain-');
+    const store = FactsStore.open(dir, true)!;
+    const blob: FileFacts = { findings: {}, defs: [{ row: 0, endRow: 3, tokens: 12, shingles: Int32Array.from([1, 2, 3]) }] };
+    store.write(['a.py', 'b.py', 'c.py'].map((p) => ({ path: p, hash: 'h', facts: blob })));
+    assert.equal(store.retain(new Set(['a.py', 'c.py', 'gone.py'])), 1);
+    assert.equal(store.size(), 2);
+    store.close();
+    const db = new Database(path.join(dir, FACTS_DB), { readonly: true });
+    const plan = (db.prepare('EXPLAIN QUERY PLAN SELECT path FROM facts').all() as { detail: string }[]).map((r) => r.detail).join(' ');
+    db.close();
+    assert.match(plan, /COVERING INDEX facts_paths/, plan);
   });
 });
