@@ -155,12 +155,10 @@ export class BuilderTables {
     for (const st of this.files.values()) if (st.parseErrors > 0) yield { path: st.path, errors: st.parseErrors, firstLine: st.parseErrorLine };
   }
   /** Each file's facts as a graph snapshot keeps them (`keyOf`: the extraction key the file was built from). */
-  snapshotFiles(keyOf: (path: string) => string | undefined): SnapshotFile[] {
-    const out: SnapshotFile[] = [];
+  *snapshotFiles(keyOf: (path: string) => string | undefined): IterableIterator<SnapshotFile> {
     for (const st of this.files.values()) {
-      out.push({ path: st.path, extractionKey: keyOf(st.path) ?? '', language: st.language, parseErrors: st.parseErrors, parseErrorLine: st.parseErrorLine, precise: st.precise !== null });
+      yield { path: st.path, extractionKey: keyOf(st.path) ?? '', language: st.language, parseErrors: st.parseErrors, parseErrorLine: st.parseErrorLine, precise: st.precise !== null };
     }
-    return out;
   }
   /** Resolved imports of a file (resolved and not). */
   importsOf(path: string): readonly ResolvedImport[] {

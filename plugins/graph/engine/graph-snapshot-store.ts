@@ -6,7 +6,7 @@
  */
 import type { GraphBuilder } from './build.ts';
 import { CodeGraph } from './graph.ts';
-import { decodeSnapshot, type DecodedSnapshot } from './graph-snapshot.ts';
+import { decodeSnapshot, type DecodedSnapshot, type SnapshotFile } from './graph-snapshot.ts';
 import { snapshotStampFormat } from './linker-revision.ts';
 import { encodeSnapshotChunks } from './graph-snapshot-encode.ts';
 import { SnapshotView } from './graph-view.ts';
@@ -141,7 +141,10 @@ export function* writeSnapshotSteps(store: GraphStore, key: SnapshotKey, builder
   // a full ingest, whose bound is released by then). It takes effect from the write's first GC on.
   const release = boundHeapGrowth();
   try {
-    const chunks = encodeSnapshotChunks(builder.graph, { files: builder.snapshotFiles(keyOf), unresolved: builder.unresolvedImports(), fingerprint }, CHUNK_BYTES);
+    // The per-file rows gathered a thousand at a time (10,000 files took ~10 ms in one turn).
+    const files: SnapshotFile[] = [];
+    for (const file of builder.snapshotFiles(keyOf)) if (files.push(file) % 1000 === 0) yield;
+    const chunks = encodeSnapshotChunks(builder.graph, { files, unresolved: builder.unresolvedImports(), fingerprint }, CHUNK_BYTES);
     return yield* store.writeSnapshotSteps(snapshotStampFormat(), key, chunks);
   } finally {
     release();
