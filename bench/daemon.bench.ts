@@ -68,6 +68,7 @@ export async function run(): Promise<void> {
     const b = by.daemon.burst;
     if (b) {
       console.log(`daemon burst: ${b.files} files rewritten → ${b.reingested} re-ingested by ${b.cycles} background cycles in ${b.drained_ms} ms; event loop delay max ${b.loop_delay_max_ms.toFixed(1)} ms, p99 ${b.loop_delay_p99_ms.toFixed(1)} ms`);
+      if (b.status_when_short) console.log(`daemon burst: SHORT — daemon_status ${JSON.stringify(b.status_when_short).slice(0, 1500)}`);
       console.log(`daemon burst baseline: ingest {incremental} of ${b.files} changed files ${b.baseline_ingest_ms} ms; event loop delay max ${b.baseline_loop_delay_max_ms.toFixed(1)} ms, p99 ${b.baseline_loop_delay_p99_ms.toFixed(1)} ms; ratio of maxima ${(b.loop_delay_max_ms / b.baseline_loop_delay_max_ms).toFixed(2)}`);
       console.log(`daemon burst main-thread CPU held at most: ${b.held_cpu_max_ms.toFixed(1)} ms (baseline ingest ${b.baseline_held_cpu_max_ms.toFixed(1)} ms)`);
       console.log(`graph watcher burst: ${b.files} files changed, marked by the graph's own watcher, re-ingested by the next query's freshness check (${b.watcher_query_ms} ms); event loop delay max ${b.watcher_loop_delay_max_ms.toFixed(1)} ms; main-thread CPU held at most ${b.watcher_held_cpu_max_ms.toFixed(1)} ms`);
