@@ -6,8 +6,12 @@
  */
 import { SliceClock } from '../graph/api.ts';
 
-/** Main-thread work of a background cycle between two yields (ms). */
-export const SLICE_MS = 5;
+/**
+ * Main-thread work of a background cycle between two yields (ms). 3, not the engine's 5: at 10,000
+ * files a burst's longest main-thread stretch went from 12–14 to 8–9 ms, the drain's wall unchanged
+ * (docs/benchmarks.md, stop 56).
+ */
+export const SLICE_MS = 3;
 
 /** A function to await between steps: it yields once `sliceMs` have passed since the last yield. */
 export function slicer(sliceMs = SLICE_MS): () => Promise<void> {
