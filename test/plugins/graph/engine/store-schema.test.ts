@@ -37,7 +37,7 @@ describe('opening the SQLite store', () => {
     }
   });
 
-  it("keeps the main connection's page cache at SQLite's 2 MB, where the commit worker's connection keeps the larger default", () => {
+  it("keeps the main connection's page cache at SQLite's 2 MB, where the commit worker's connection keeps the larger default", async () => {
     // Another connection's commit empties this cache on the next read, on the main thread: a full
     // 16 MB cache (better-sqlite3's default) cost that read 25–55 ms at 10,000 files.
     const dir = mkdtempSync(join(tmpdir(), 'm1nd-schema-'));
@@ -48,7 +48,7 @@ describe('opening the SQLite store', () => {
       const { db: worker } = openStoreDatabase(join(dir, '.m1nd'));
       assert.ok((worker.pragma('cache_size', { simple: true }) as number) < -2000, 'the worker keeps a larger cache for its big commits');
       worker.close();
-      store.close();
+      await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
