@@ -162,6 +162,12 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     return this.tick(BACKGROUND_BATCH, false);
   }
 
+  /** A rescan (size and mtime against the manifest) and one batch of what it queued. */
+  protected async reconcileCycle(): Promise<boolean> {
+    const tick = await this.tick(BACKGROUND_BATCH, true);
+    return tick.remaining > 0 && tick.processed > 0;
+  }
+
   private async cycle(maxDocs: number, rescan: boolean, signal?: AbortSignal): Promise<AutoIngestTick> {
     const state = await this.state();
     if (state.roots.length === 0) {

@@ -18,7 +18,7 @@ export interface DaemonState {
   started_at: number | null;
   stopped_at: number | null;
   last_tick_at: number | null;
-  /** When the last poll started: files modified since (less a margin) are re-checked by the next one. */
+  /** When the last poll (a tick's, a resume's or a reconciliation's) started. */
   last_poll_at: number | null;
   ticks: number;
   counters: DaemonCounters;
@@ -31,6 +31,8 @@ export interface DaemonCounters {
   alerts_raised: number;
   failed: number;
   overflowed: number;
+  /** Changed files found by a poll (a tick, a resume, a reconciliation) that no watcher event had reported. */
+  found_by_poll: number;
 }
 
 export function emptyState(): DaemonState {
@@ -44,7 +46,7 @@ export function emptyState(): DaemonState {
     last_tick_at: null,
     last_poll_at: null,
     ticks: 0,
-    counters: { reingested: 0, deleted: 0, moved: 0, alerts_raised: 0, failed: 0, overflowed: 0 },
+    counters: { reingested: 0, deleted: 0, moved: 0, alerts_raised: 0, failed: 0, overflowed: 0, found_by_poll: 0 },
   };
 }
 

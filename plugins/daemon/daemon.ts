@@ -3,7 +3,8 @@
  * queue paths (bounded); once they settle, a background cycle re-ingests them and raises alerts
  * (cycle.ts). `tick` runs one cycle now and also polls: it walks the watched folders and compares
  * them with the graph's stored files, so it finds what no event reported (files added, changed or
- * deleted while the server was down, or before the watcher caught up).
+ * deleted while the server was down, before the watcher caught up, or whose event the native
+ * watcher dropped — the reconciliation after a burst, watched-runner.ts, is such a poll).
  * The state is persisted: a server that starts with an active daemon resumes it, polling first.
  */
 import { stat } from 'node:fs/promises';
@@ -23,8 +24,17 @@ import { WatchedRunner } from './watched-runner.ts';
 export const MAX_QUEUE = 10_000;
 /** Files one background cycle hands the engine: each by-path ingest stalls the loop once, so fewer, larger calls stall it less. */
 const BACKGROUND_BATCH = 256;
-/** Files modified this long before the last poll started are checked again (mtime granularity, clock steps). */
-const MTIME_MARGIN_MS = 2000;
+/** Files modified this recently when a poll starts are re-checked even if their size and mtime match the store (a write may still be landing within the clock's granularity). */
+const RACY_MS = 2000;
+/** Changed files one reconciling cycle takes (the rest are found again by the next round). */
+const RECONCILE_BATCH = 1000;
+
+/** A path a poll found changed; `racy` when only its recent mtime says so (its size and mtime match the store). */
+interface PolledChange {
+  path: string;
+  kind: ChangeKind;
+  racy?: boolean;
+}
 
 export interface DaemonDeps {
   graph: GraphService;
@@ -40,13 +50,17 @@ export interface TickOptions {
   maxFiles: number;
   /** Compare the store's file records with the disk (finds changes no event reported). */
   poll: boolean;
-  trigger: 'call' | 'watch' | 'resume';
+  trigger: 'call' | 'watch' | 'resume' | 'reconcile';
+  /** Re-check every claim with evidence, not only those citing a touched file (default: `poll`). */
+  checkAllClaims?: boolean;
   signal?: AbortSignal;
 }
 
 export interface TickReport extends CycleReport {
   trigger: TickOptions['trigger'];
   polled: number;
+  /** Changes the poll found that no queued event had reported. */
+  found_by_poll: number;
   /** Paths still waiting (queued events, or polled changes past max_files). */
   remaining: number;
   elapsed_ms: number;
@@ -58,6 +72,12 @@ export class Daemon extends WatchedRunner<DaemonState> {
 
   constructor(private readonly deps: DaemonDeps) {
     super(deps, DAEMON_NAMESPACE, emptyState, 'daemon');
+  }
+
+  /** The persisted state (counters a row saved by an older version lacks read as 0). */
+  override async state(): Promise<DaemonState> {
+    const s = await super.state();
+    return { ...s, counters: { ...emptyState().counters, ...s.counters } };
   }
 
   /** What daemon_start and daemon_status both report first. */
@@ -116,6 +136,12 @@ export class Daemon extends WatchedRunner<DaemonState> {
     return this.tick({ maxFiles: BACKGROUND_BATCH, poll: false, trigger: 'watch' });
   }
 
+  protected async reconcileCycle(): Promise<boolean> {
+    const report = await this.tick({ maxFiles: RECONCILE_BATCH, poll: true, checkAllClaims: false, trigger: 'reconcile' });
+    if (report.found_by_poll > 0) this.deps.log.info(`daemon: ${report.found_by_poll} changed file(s) no watcher event reported, taken in by the reconciliation`);
+    return report.remaining > 0 && report.found_by_poll > 0;
+  }
+
   private async cycle(options: TickOptions): Promise<TickReport> {
     const started = Date.now();
     const state = await this.state();
@@ -123,6 +149,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
     for (const e of this.watcher?.take(options.maxFiles) ?? []) batch.set(e.path, e.kind);
     let polled = 0;
     let leftover = 0;
+    let foundByPoll = 0;
     let pollStartedAt: number | null = null;
     if (options.poll) {
       const found = await this.poll(state, options.signal);
@@ -130,15 +157,20 @@ export class Daemon extends WatchedRunner<DaemonState> {
       pollStartedAt = found.startedAt;
       for (const e of found.changed) {
         if (batch.has(e.path)) continue;
-        if (batch.size < options.maxFiles) batch.set(e.path, e.kind);
-        else leftover++;
+        if (batch.size >= options.maxFiles) {
+          leftover++;
+          continue;
+        }
+        // An event that arrived during the poll: handled now, not counted as found by it.
+        if (!this.watcher?.takePath(e.path) && !e.racy) foundByPoll++;
+        batch.set(e.path, e.kind);
       }
     }
     const entries = [...batch].map(([path, kind]) => ({ path, kind }));
     const report = await runCycle(
       { graph: this.deps.graph, memory: this.deps.memory(), alerts: this.deps.alerts, source: 'daemon', linksAtUnlink: this.linksAtUnlink },
       entries,
-      { checkAllClaims: options.poll, signal: options.signal },
+      { checkAllClaims: options.checkAllClaims ?? options.poll, signal: options.signal },
     );
     const overflowed = this.watcher?.overflowed ?? 0;
     if (this.watcher) this.watcher.overflowed = 0;
@@ -150,8 +182,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
     await this.row.save({
       ...latest,
       last_tick_at: Date.now(),
-      // Polled changes past max_files are found again only if the watermark stays put.
-      last_poll_at: pollStartedAt !== null && leftover === 0 ? pollStartedAt : latest.last_poll_at,
+      last_poll_at: pollStartedAt ?? latest.last_poll_at,
       ticks: latest.ticks + 1,
       counters: {
         reingested: c.reingested + report.reingested.length,
@@ -160,36 +191,40 @@ export class Daemon extends WatchedRunner<DaemonState> {
         alerts_raised: c.alerts_raised + report.alerts_raised.length,
         failed: c.failed + report.errors.length,
         overflowed: c.overflowed + overflowed,
+        found_by_poll: c.found_by_poll + foundByPoll,
       },
     });
-    const out: TickReport = { trigger: options.trigger, polled, ...report, remaining: this.pending + leftover, elapsed_ms: Date.now() - started };
+    const out: TickReport = { trigger: options.trigger, polled, found_by_poll: foundByPoll, ...report, remaining: this.pending + leftover, elapsed_ms: Date.now() - started };
     this.lastReport = out;
     return out;
   }
 
   /**
-   * What changed on disk under the watch paths since the last poll, found without any event: the
-   * engine's walk (its skip list, .gitignore rules, size limit and languages; asynchronous, in
-   * slices) is compared with the graph's stored file list, the manifest of what was ingested.
-   * Files the walk selects that the graph lacks were added; the graph's files it no longer selects
-   * were deleted (or are now excluded); files modified since the last poll started (less a margin
-   * for clock granularity) changed. A file touched without a change costs one hash in the
-   * re-ingest, which then reuses it.
+   * What differs on disk under the watch paths from what was ingested, found without any event:
+   * the engine's walk (its skip list, .gitignore rules, size limit and languages; asynchronous, in
+   * slices) is compared with the graph's files and the store's row of each (size and mtime, read
+   * in pages), the manifest of what was ingested. Files the walk selects that the graph lacks were
+   * added; the graph's files it no longer selects were deleted (or are now excluded); files whose
+   * size or mtime differ from their row changed, as do files modified in the last RACY_MS (a
+   * write within the clock's granularity). A file touched without a change costs one hash in the
+   * re-ingest, which then records its new mtime.
    */
-  private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: { path: string; kind: ChangeKind }[]; startedAt: number }> {
+  private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: PolledChange[]; startedAt: number }> {
     const startedAt = Date.now();
     const { graph } = this.deps;
-    const since = (state.last_poll_at ?? state.started_at ?? startedAt) - MTIME_MARGIN_MS;
     const covers = (p: string) => state.watch_paths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
     const walked = (await graph.engine.walkFiles(SLICE_MS)).filter((f) => covers(f.path));
-    const changed: { path: string; kind: ChangeKind }[] = [];
+    const changed: PolledChange[] = [];
     if (signal?.aborted) return { checked: 0, changed, startedAt };
+    const rows = graph.engine.storeExists() ? await graph.engine.storedFilesSliced(SLICE_MS) : new Map<string, never>();
     const known = new Set(graph.engine.filePaths().filter(covers));
     const slice = slicer();
     const onDisk = new Set<string>();
     for (const f of walked) {
       onDisk.add(f.path);
-      if (!known.has(f.path) || f.mtimeMs >= since) changed.push({ path: f.path, kind: 'change' });
+      const row = rows.get(f.path);
+      if (!known.has(f.path) || !row || row.size !== f.size || row.mtimeMs !== f.mtimeMs) changed.push({ path: f.path, kind: 'change' });
+      else if (f.mtimeMs >= startedAt - RACY_MS) changed.push({ path: f.path, kind: 'change', racy: true });
       await slice();
     }
     let gone = 0;

@@ -151,6 +151,16 @@ export class TreeWatcher {
     this.timer.unref();
   }
 
+  /** Quiet time after the last event before `onSettled` (ms). */
+  get debounceMs(): number {
+    return this.options.debounceMs;
+  }
+
+  /** Takes one path out of the queue (a poll handles it now); whether it was queued. */
+  takePath(rel: string): boolean {
+    return this.queue.delete(rel);
+  }
+
   /** Paths waiting. */
   get pending(): number {
     return this.queue.size;

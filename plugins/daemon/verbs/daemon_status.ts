@@ -17,7 +17,7 @@ export function daemonStatusVerb(rt: DaemonRuntime) {
       last_tick_at: Type.Union([Type.String(), Type.Null()]),
       ticks: Type.Number(),
       queue: Type.Number(),
-      counters: Type.Object({ reingested: Type.Number(), deleted: Type.Number(), moved: Type.Number(), alerts_raised: Type.Number(), failed: Type.Number(), overflowed: Type.Number() }),
+      counters: Type.Object({ reingested: Type.Number(), deleted: Type.Number(), moved: Type.Number(), alerts_raised: Type.Number(), failed: Type.Number(), overflowed: Type.Number(), found_by_poll: Type.Number({ description: 'Changed files a poll found that no watcher event reported' }) }),
       alerts: Type.Object({ open: Type.Number(), unacked: Type.Number(), resolved: Type.Number() }),
       last_cycle: Type.Optional(Type.Object({ trigger: Type.String(), processed: Type.Number(), alerts_raised: Type.Number(), elapsed_ms: Type.Number() })),
       watch_error: Type.Optional(Type.String()),

@@ -12,7 +12,7 @@ export function daemonStopVerb(rt: DaemonRuntime) {
       active: Type.Boolean(),
       watching: Type.Boolean(),
       ticks: Type.Number(),
-      counters: Type.Object({ reingested: Type.Number(), deleted: Type.Number(), moved: Type.Number(), alerts_raised: Type.Number(), failed: Type.Number(), overflowed: Type.Number() }),
+      counters: Type.Object({ reingested: Type.Number(), deleted: Type.Number(), moved: Type.Number(), alerts_raised: Type.Number(), failed: Type.Number(), overflowed: Type.Number(), found_by_poll: Type.Number({ description: 'Changed files a poll found that no watcher event reported' }) }),
     }),
     tiers: ['full'],
     effect: 'session',

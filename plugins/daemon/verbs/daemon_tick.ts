@@ -13,6 +13,7 @@ export function daemonTickVerb(rt: DaemonRuntime) {
     output: Type.Object({
       daemon_active: Type.Boolean(),
       polled: Type.Number(),
+      found_by_poll: Type.Number(),
       processed: Type.Number(),
       reingested: Type.Array(Type.String()),
       deleted: Type.Array(Type.String()),
@@ -34,6 +35,7 @@ export function daemonTickVerb(rt: DaemonRuntime) {
       return {
         daemon_active: state.active,
         polled: r.polled,
+        found_by_poll: r.found_by_poll,
         processed: r.processed,
         reingested: r.reingested.slice(0, 100),
         deleted: r.deleted.slice(0, 100),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../core/index.ts';
@@ -18,6 +19,21 @@ async function until<T>(check: () => Promise<T | undefined | false>, ms = 8000, 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * The native watcher can drop an event under load (parcel-bundler/watcher#183). This makes its
+ * callbacks lose every event for paths ending in `suffix` (the servers here run in this process
+ * and share the module); returns the undo.
+ */
+function dropWatcherEvents(suffix: string): () => void {
+  const parcel = createRequire(import.meta.url)('@parcel/watcher');
+  const subscribe = parcel.subscribe;
+  type Callback = (error: Error | null, events: { path: string }[]) => void;
+  parcel.subscribe = (dir: string, fn: Callback, opts: unknown) => subscribe(dir, ((error, events) => fn(error, events.filter((e) => !e.path.endsWith(suffix)))) as Callback, opts);
+  return () => {
+    parcel.subscribe = subscribe;
+  };
 }
 
 function workspace(): string {
@@ -71,7 +87,7 @@ describe('daemon: the persisted monitor and its alerts', function () {
 
     fs.rmSync(path.join(ws, 'src/math.ts'));
     const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
-    assert.deepEqual(tick.deleted, ['src/math.ts']);
+    assert.deepEqual(tick.deleted, ["src/math.ts"], JSON.stringify(tick));
     const kinds = tick.alerts_raised.map((a: any) => `${a.kind} ${a.subject}`);
     assert.ok(kinds.includes('file_deleted src/math.ts'), kinds.join(', '));
     assert.ok(kinds.includes('binding_broken docs/guide.md'), `the guide linked to math.ts: ${kinds.join(', ')}`);
@@ -185,6 +201,34 @@ describe('daemon: the persisted monitor and its alerts', function () {
     const status = ok(await h.call('daemon_status', { agent_id: 'a' }));
     assert.ok(status.counters.reingested >= 1);
     assert.ok(status.ticks >= 1);
+  });
+
+  it('takes in a change whose watcher event was dropped, by the reconciliation after the burst (found_by_poll counted)', async () => {
+    // Only the reconciliation can see src/dropped.ts: every event for it is lost.
+    const restore = dropWatcherEvents('dropped.ts');
+    try {
+      const ws = workspace();
+      h = await serve(ws);
+      ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+      ok(await h.call('daemon_start', { agent_id: 'a', watch_paths: ['src'], poll_interval_ms: 50 }));
+      fs.writeFileSync(path.join(ws, 'src/dropped.ts'), 'export function droppedEventFn(): number {\n  return 1;\n}\n');
+      fs.appendFileSync(path.join(ws, 'src/math.ts'), '\nexport function seenEventFn(): number {\n  return 2;\n}\n');
+      const inGraph = async (name: string) => JSON.stringify(ok(await h!.call('seek', { agent_id: 'a', query: name }))).includes(`#${name}`);
+      await until(() => inGraph('seenEventFn'), 8000, 'the event-driven re-ingest of src/math.ts');
+      assert.equal(await inGraph('droppedEventFn'), false, 'no event reported src/dropped.ts');
+      // The reconciliation runs once the tree has been quiet a while (≥ 3 s) after the drain.
+      await until(() => inGraph('droppedEventFn'), 15000, 'the reconciliation to take in src/dropped.ts');
+      const status = ok(await h.call('daemon_status', { agent_id: 'a' }));
+      assert.equal(status.counters.found_by_poll, 1, JSON.stringify(status.counters));
+      assert.equal(status.last_cycle.trigger, 'reconcile');
+      assert.ok(status.counters.reingested >= 2, JSON.stringify(status.counters));
+      // Nothing left to find: a tick's poll now finds no change no event reported.
+      const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+      assert.equal(tick.found_by_poll, 0);
+      assert.deepEqual(tick.reingested, []);
+    } finally {
+      restore();
+    }
   });
 
   it('raises a stale-claim alert when cited code changes, and resolves it when the code is back', async () => {
@@ -311,5 +355,26 @@ describe('auto_ingest: document roots kept ingested', function () {
     const stopped = ok(await h.call('auto_ingest_stop', { agent_id: 'a' }));
     assert.equal(stopped.active, false);
     assert.equal(stopped.manifest_entries, 2);
+  });
+
+  it('takes in a document whose watcher event was dropped, by the reconciliation after the burst', async () => {
+    const restore = dropWatcherEvents('lost.md');
+    try {
+      const ws = workspace();
+      h = await serve(ws);
+      ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+      ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 50 }));
+      const inGraph = async (words: string, file: string) => JSON.stringify(ok(await h!.call('seek', { agent_id: 'a', query: words }))).includes(file);
+      await until(() => inGraph('cart adds prices', 'docs/guide.md'), 8000, 'the bootstrap scan to ingest the guide');
+      fs.writeFileSync(path.join(ws, 'docs/seen.md'), '# Quokkaplanet rollout\n\nSeen by the watcher.\n');
+      fs.writeFileSync(path.join(ws, 'docs/lost.md'), '# Wombatcomet migration\n\nNo event reports this file.\n');
+      await until(() => inGraph('Quokkaplanet rollout', 'docs/seen.md'), 8000, 'the event-driven ingest of docs/seen.md');
+      assert.equal(await inGraph('Wombatcomet migration', 'docs/lost.md'), false, 'no event reported docs/lost.md');
+      await until(() => inGraph('Wombatcomet migration', 'docs/lost.md'), 15000, 'the reconciliation to take in docs/lost.md');
+      const status = ok(await h.call('auto_ingest_status', { agent_id: 'a' }));
+      assert.equal(status.manifest.entries, 3, JSON.stringify(status));
+    } finally {
+      restore();
+    }
   });
 });
