@@ -217,8 +217,12 @@ export class Daemon extends WatchedRunner<DaemonState> {
     const changed: PolledChange[] = [];
     if (signal?.aborted) return { checked: 0, changed, startedAt };
     const rows = graph.engine.storeExists() ? await graph.engine.storedFilesSliced(SLICE_MS) : new Map<string, never>();
-    const known = new Set(graph.engine.filePaths().filter(covers));
     const slice = slicer();
+    const known = new Set<string>();
+    for (const p of graph.engine.filePaths()) {
+      if (covers(p)) known.add(p);
+      await slice();
+    }
     const onDisk = new Set<string>();
     for (const f of walked) {
       onDisk.add(f.path);

@@ -49,7 +49,7 @@ export abstract class EnginePersistence {
   }
 
   /** Every stored file row, read in pages that yield the event loop every `sliceMs` (for background comparisons with the disk). */
-  storedFilesSliced(sliceMs: number): Promise<Map<string, FileRow>> {
+  storedFilesSliced(sliceMs: number): Promise<ReadonlyMap<string, FileRow>> {
     return this.loaded.requireStore().fileRowsSliced(sliceMs);
   }
 

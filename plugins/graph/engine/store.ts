@@ -114,7 +114,7 @@ export class GraphStore {
   }
 
   /** `fileRows()` read in pages, yielding between them every `sliceMs` (see FileTable.rowsSliced). */
-  fileRowsSliced(sliceMs: number): Promise<Map<string, FileRow>> {
+  fileRowsSliced(sliceMs: number): Promise<ReadonlyMap<string, FileRow>> {
     this.assertOpen();
     return this.files.rowsSliced(sliceMs);
   }
