@@ -153,6 +153,11 @@ export class CodeGraphEngine extends EnginePersistence {
     return this.loaded.unwatch();
   }
 
+  /** What the watcher's reconciliations did: runs, and files found changed that no event had reported. */
+  get reconciled(): { runs: number; found: number } {
+    return this.loaded.reconciled;
+  }
+
   /** Stops the watcher and closes the store. */
   async close(): Promise<void> {
     return this.loaded.close();

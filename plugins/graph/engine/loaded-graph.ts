@@ -10,6 +10,7 @@ import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
+import { WatchReconciler } from './watch-reconcile.ts';
 import { extractText } from './extract-text.ts';
 import type { FileExtraction } from './extraction.ts';
 import { defaultParseWorkers } from './parse-pool/pool.ts';
@@ -167,17 +168,50 @@ export class LoadedGraph extends LoadedGraphBase {
     });
   }
 
-  /** Starts a watcher that marks edited files dirty for the next `ensureFresh()`. */
+  /**
+   * Starts a watcher that marks edited files dirty for the next `ensureFresh()`, and reconciles the
+   * tree with the store once edits have been quiet a while (events the native watcher dropped).
+   */
   async watch(options: WatchOptions = {}): Promise<void> {
     if (this.watcher) return;
-    this.watcher = new WorkspaceWatcher(this.options.root, { isFile: (rel) => this.loadedRows.has(rel), ...options });
-    await this.watcher.start();
+    let watcher: WorkspaceWatcher | null = null;
+    const reconciler = new WatchReconciler(
+      {
+        walk: () => this.walkFiles(BACKGROUND_SLICE_MS),
+        rows: () => (this.store ? this.store.fileRowsSliced(BACKGROUND_SLICE_MS) : Promise.resolve(new Map())),
+        mark: (rel) => watcher?.markFile(rel),
+        busy: () => (watcher?.pending ?? 0) > 0,
+        sliceMs: BACKGROUND_SLICE_MS,
+      },
+      options.reconcile,
+    );
+    watcher = new WorkspaceWatcher(this.options.root, {
+      isFile: (rel) => this.loadedRows.has(rel),
+      ...options,
+      onSettled: (pending) => {
+        reconciler.arm();
+        options.onSettled?.(pending);
+      },
+    });
+    await watcher.start();
+    this.watcher = watcher;
+    this.reconciler = reconciler;
   }
 
-  /** Stops the watcher. */
+  /** What the watcher's reconciliations did: runs, and files found changed that no event had reported. */
+  get reconciled(): { runs: number; found: number } {
+    return { ...(this.reconciler?.stats ?? { runs: 0, found: 0 }) };
+  }
+
+  private reconciler: WatchReconciler | null = null;
+
+  /** Stops the watcher (and a reconciliation in flight). */
   async unwatch(): Promise<void> {
     const w = this.watcher;
+    const r = this.reconciler;
     this.watcher = null;
+    this.reconciler = null;
+    await r?.stop();
     await w?.close();
   }
 

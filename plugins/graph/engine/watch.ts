@@ -15,6 +15,7 @@ import { stat } from 'node:fs/promises';
 import { posix, relative, sep } from 'node:path';
 import type * as ParcelWatcher from '@parcel/watcher';
 import { eachSliced, GitignoreRules, nativeWatcher, skipped, watcherIgnorePatterns } from './watch-rules.ts';
+import type { ReconcileTiming } from './watch-reconcile.ts';
 
 /** Watcher settings. */
 export interface WatchOptions {
@@ -22,6 +23,8 @@ export interface WatchOptions {
   debounceMs?: number;
   /** Called once edits settle, with the number of dirty paths. */
   onSettled?: (pending: number) => void;
+  /** Quiet time after the last event before the reconciliation, and least time between two (watch-reconcile.ts). */
+  reconcile?: ReconcileTiming;
   /** Whether the graph holds this workspace-relative path as a file (a deleted one is then a file, not a folder). */
   isFile?: (rel: string) => boolean;
 }
@@ -133,6 +136,11 @@ export class WorkspaceWatcher {
   /** Resolves once every event seen so far is handled and every created path classified (file or folder). */
   async settled(): Promise<void> {
     while (this.checking.size > 0) await Promise.all([...this.checking]);
+  }
+
+  /** Marks a file dirty without an event (a reconciliation found it differing from the store). */
+  markFile(rel: string): void {
+    if (!this.closed) this.mark(this.files, rel);
   }
 
   /** Returns and clears the dirty paths. */
