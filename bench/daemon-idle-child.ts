@@ -48,9 +48,18 @@ async function profiler(name: string): Promise<{ stop: () => Promise<void> }> {
  * process's own work). With DAEMON_PROF, stretches over 5 ms are also written to `<name>.gaps.json`
  * (monotonic µs, the CPU profile's clock) so a profile's samples can be cut to them.
  */
-function heldCpu(name: string): { stop: () => Promise<number> } {
+function heldCpu(name: string): { stop: () => Promise<number>; gc: { count: number; max_ms: number; max_kind: number } } {
   let on = true;
   let max = 0;
+  // The window's garbage collections: the longest pause and its kind (perf_hooks: 1 minor, 2 major, 4 incremental, 8 weak callbacks).
+  const gc = { count: 0, max_ms: 0, max_kind: 0 };
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gc.count++;
+      if (e.duration > gc.max_ms) Object.assign(gc, { max_ms: Math.round(e.duration * 10) / 10, max_kind: ((e as unknown as { detail?: { kind?: number } }).detail?.kind) ?? 0 });
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
   const gaps: { start: number; end: number; cpu: number }[] = [];
   const us = (): number => Number(process.hrtime.bigint() / 1000n);
   const run = (async () => {
@@ -65,9 +74,11 @@ function heldCpu(name: string): { stop: () => Promise<number> } {
     }
   })();
   return {
+    gc,
     stop: async () => {
       on = false;
       await run;
+      obs.disconnect();
       if (process.env.DAEMON_PROF) writeFileSync(join(process.env.DAEMON_PROF, `${name}.gaps.json`), JSON.stringify(gaps));
       return max;
     },
@@ -256,6 +267,8 @@ if (mode === 'daemon' && burst > 0) {
     baseline_loop_delay_max_ms: base.max / 1e6,
     baseline_loop_delay_p99_ms: base.percentile(99) / 1e6,
     held_cpu_max_ms: heldMax,
+    held_gc: held.gc,
+    watcher_gc: watchHeld.gc,
     reconcile: { ran: reconciled, after_ms: reconcileMs, found_by_poll: s.counters.found_by_poll, held_cpu_max_ms: recHeldMax },
     baseline_held_cpu_max_ms: baseHeldMax,
   };

@@ -137,6 +137,9 @@ export class Daemon extends WatchedRunner<DaemonState> {
   }
 
   protected async reconcileCycle(): Promise<boolean> {
+    // Nothing ingested: there is nothing to reconcile with (every file would read as added).
+    const { engine } = this.deps.graph;
+    if (!engine.storeExists() || engine.graph.nodeCount === 0) return false;
     const report = await this.tick({ maxFiles: RECONCILE_BATCH, poll: true, checkAllClaims: false, trigger: 'reconcile' });
     if (report.found_by_poll > 0) this.deps.log.info(`daemon: ${report.found_by_poll} changed file(s) no watcher event reported, taken in by the reconciliation`);
     return report.remaining > 0 && report.found_by_poll > 0;
