@@ -70,8 +70,18 @@ CREATE TABLE IF NOT EXISTS parse_extensions (
   key TEXT NOT NULL, path TEXT NOT NULL, hash TEXT NOT NULL, version TEXT NOT NULL, json TEXT, PRIMARY KEY (key, path));
 `;
 
-/** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout and the schema applied. */
-export function openStoreDatabase(dir: string, busyTimeoutMs = 10_000): { path: string; db: Database.Database } {
+/**
+ * Page cache per connection (KiB), not better-sqlite3's 16 MB default. The main connection keeps
+ * SQLite's own 2 MB: another connection's commit (the commit worker's, another process's) empties
+ * it on its next read, and freeing a full 16 MB cache held the main thread 25–55 ms in that read
+ * (perf; docs/benchmarks.md, stop 56). The commit worker's 4 MB: on the python3 prefix (13,665
+ * files) the ingest's peak RSS fell from 597–599 to 574–587 MB against 16 MB, the persist phase
+ * and the wall the same (stop 57). The OS keeps the file's pages either way.
+ */
+export const STORE_CACHE_KIB = { main: 2000, writer: 4000 } as const;
+
+/** Opens (creating if needed) `<dir>/m1nd.db` in WAL mode with a busy timeout, a page cache of `cacheKib` and the schema applied. */
+export function openStoreDatabase(dir: string, busyTimeoutMs = 10_000, cacheKib: number = STORE_CACHE_KIB.main): { path: string; db: Database.Database } {
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true });
     // The store is machine-local state: keep it out of the user's commits without touching their .gitignore.
@@ -89,6 +99,7 @@ export function openStoreDatabase(dir: string, busyTimeoutMs = 10_000): { path: 
   // switch to NORMAL (see GraphStore.commitIngest): still atomic and crash-safe, without the fsync wait.
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  db.pragma(`cache_size = -${cacheKib}`);
   db.exec(SCHEMA);
   db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('generation', '0'), ('precise_version', '0'), ('schema_version', ?)`).run(String(STORE_SCHEMA_VERSION));
   return { path, db };

@@ -30,9 +30,6 @@ import { CommitError, sharedCommitWorker, type CommitStream } from './store-writ
 export { STORE_SCHEMA_VERSION } from './store-schema.ts';
 export type { CheckpointInfo, FileRow, FileWrite, GitCommit, IngestWrite, MemoryEntry, PreciseRow, SnapshotKey, SnapshotStamp, StoreMeta };
 
-/** The main connection's page cache in KiB: SQLite's default, not better-sqlite3's 16 MB (see the constructor). */
-const MAIN_CACHE_KIB = 2000;
-
 /** Store health and sizes. */
 export interface StoreStatus {
   path: string;
@@ -72,11 +69,6 @@ export class GraphStore {
     this.path = path;
     this.dir = dir;
     this.db = db;
-    // SQLite's own default page cache (2 MB), not better-sqlite3's 16 MB: another connection's commit
-    // (the commit worker's, another process's) empties this connection's cache on its next read, and
-    // freeing a full 16 MB cache held the main thread 25–55 ms in that read (measured with perf;
-    // docs/benchmarks.md, stop 56). The OS keeps the file's pages; 2 MB holds the B-trees' upper levels.
-    db.pragma(`cache_size = -${MAIN_CACHE_KIB}`);
     this.metaTable = new MetaTable(db);
     this.files = new FileTable(db);
     this.git = new GitCommitTable(db);

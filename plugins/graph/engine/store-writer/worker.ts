@@ -12,7 +12,7 @@ import { commitSerialized, type CommitTables, type SerializedFile } from '../sto
 import { FileTable } from '../store-files.ts';
 import { GitCommitTable } from '../store-git-commits.ts';
 import { MetaTable } from '../store-meta.ts';
-import { openStoreDatabase } from '../store-schema.ts';
+import { openStoreDatabase, STORE_CACHE_KIB } from '../store-schema.ts';
 import { StageTable } from '../store-stage.ts';
 import type { CommitRequest, CommitResponse } from './protocol.ts';
 
@@ -25,7 +25,7 @@ const failed = new Map<number, Error>();
 function tablesOf(dir: string, busyTimeoutMs: number): Connection {
   let t = connections.get(dir);
   if (!t) {
-    const { db } = openStoreDatabase(dir, busyTimeoutMs);
+    const { db } = openStoreDatabase(dir, busyTimeoutMs, STORE_CACHE_KIB.writer);
     connections.set(dir, (t = { db, files: new FileTable(db), git: new GitCommitTable(db), meta: new MetaTable(db), stage: new StageTable(db) }));
   }
   return t;

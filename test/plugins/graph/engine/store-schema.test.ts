@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { explainSqliteLoadError, openStoreDatabase } from '../../../../plugins/graph/engine/store-schema.ts';
+import { explainSqliteLoadError, openStoreDatabase, STORE_CACHE_KIB } from '../../../../plugins/graph/engine/store-schema.ts';
 import { GraphStore } from '../../../../plugins/graph/engine/store.ts';
 
 describe('opening the SQLite store', () => {
@@ -37,7 +37,7 @@ describe('opening the SQLite store', () => {
     }
   });
 
-  it("keeps the main connection's page cache at SQLite's 2 MB, where the commit worker's connection keeps the larger default", async () => {
+  it("keeps the main connection's page cache at SQLite's 2 MB and the commit worker's at 4 MB, not better-sqlite3's 16 MB", async () => {
     // Another connection's commit empties this cache on the next read, on the main thread: a full
     // 16 MB cache (better-sqlite3's default) cost that read 25–55 ms at 10,000 files.
     const dir = mkdtempSync(join(tmpdir(), 'm1nd-schema-'));
@@ -45,8 +45,8 @@ describe('opening the SQLite store', () => {
       const store = new GraphStore(join(dir, '.m1nd'));
       const db = (store as unknown as { db: { pragma(s: string, o: { simple: true }): unknown } }).db;
       assert.equal(db.pragma('cache_size', { simple: true }), -2000);
-      const { db: worker } = openStoreDatabase(join(dir, '.m1nd'));
-      assert.ok((worker.pragma('cache_size', { simple: true }) as number) < -2000, 'the worker keeps a larger cache for its big commits');
+      const { db: worker } = openStoreDatabase(join(dir, '.m1nd'), 10_000, STORE_CACHE_KIB.writer);
+      assert.equal(worker.pragma('cache_size', { simple: true }), -4000, 'the worker keeps a larger cache for its big commits');
       worker.close();
       await store.close();
     } finally {
