@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../core/index.ts';
 import { clientSink, createLogger } from '../../../core/log.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { dropWatcherEvents } from '../../helpers/watcher-drops.ts';
 
 const GUIDE = '# Guide\n\nThe cart adds prices with [math](../src/math.ts) and `add`.\n';
 
@@ -19,21 +19,6 @@ async function until<T>(check: () => Promise<T | undefined | false>, ms = 8000, 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/**
- * The native watcher can drop an event under load (parcel-bundler/watcher#183). This makes its
- * callbacks lose every event for paths ending in `suffix` (the servers here run in this process
- * and share the module); returns the undo.
- */
-function dropWatcherEvents(suffix: string): () => void {
-  const parcel = createRequire(import.meta.url)('@parcel/watcher');
-  const subscribe = parcel.subscribe;
-  type Callback = (error: Error | null, events: { path: string }[]) => void;
-  parcel.subscribe = (dir: string, fn: Callback, opts: unknown) => subscribe(dir, ((error, events) => fn(error, events.filter((e) => !e.path.endsWith(suffix)))) as Callback, opts);
-  return () => {
-    parcel.subscribe = subscribe;
-  };
 }
 
 function workspace(): string {

@@ -1,24 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-
-type Callback = (error: Error | null, events: { path: string }[]) => void;
-
-/**
- * The native watcher can drop an event under load (parcel-bundler/watcher#183). This makes its
- * callbacks lose every event for paths ending in one of `suffixes` (the server runs in this process
- * and shares the module); returns the undo.
- */
-function dropWatcherEvents(...suffixes: string[]): () => void {
-  const parcel = createRequire(import.meta.url)('@parcel/watcher');
-  const subscribe = parcel.subscribe;
-  parcel.subscribe = (dir: string, fn: Callback, opts: unknown) => subscribe(dir, ((error, events) => fn(error, events.filter((e) => !suffixes.some((s) => e.path.endsWith(s))))) as Callback, opts);
-  return () => {
-    parcel.subscribe = subscribe;
-  };
-}
+import { dropWatcherEvents } from '../../helpers/watcher-drops.ts';
 
 async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
   for (const end = Date.now() + ms; !(await check()); await new Promise((r) => setTimeout(r, 200))) {
