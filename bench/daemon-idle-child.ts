@@ -215,9 +215,12 @@ if (mode === 'daemon' && burst > 0) {
   const recHeld = heldCpu('reconcile');
   const tr = performance.now();
   let reconciled = false;
+  let reconcileCycleMs = 0;
   for (; !reconciled && performance.now() - tr < 20_000; ) {
     await new Promise((r) => setTimeout(r, 200));
-    reconciled = (await call('daemon_status')).last_cycle?.trigger === 'reconcile';
+    const last = (await call('daemon_status')).last_cycle;
+    reconciled = last?.trigger === 'reconcile';
+    if (reconciled) reconcileCycleMs = last.elapsed_ms;
   }
   const recHeldMax = await recHeld.stop();
   const reconcileMs = Math.round(performance.now() - tr);
@@ -269,7 +272,7 @@ if (mode === 'daemon' && burst > 0) {
     held_cpu_max_ms: heldMax,
     held_gc: held.gc,
     watcher_gc: watchHeld.gc,
-    reconcile: { ran: reconciled, after_ms: reconcileMs, found_by_poll: s.counters.found_by_poll, held_cpu_max_ms: recHeldMax },
+    reconcile: { ran: reconciled, after_ms: reconcileMs, cycle_ms: reconcileCycleMs, found_by_poll: s.counters.found_by_poll, held_cpu_max_ms: recHeldMax },
     baseline_held_cpu_max_ms: baseHeldMax,
   };
 }

@@ -72,7 +72,7 @@ export async function run(): Promise<void> {
       console.log(`daemon burst baseline: ingest {incremental} of ${b.files} changed files ${b.baseline_ingest_ms} ms; event loop delay max ${b.baseline_loop_delay_max_ms.toFixed(1)} ms, p99 ${b.baseline_loop_delay_p99_ms.toFixed(1)} ms; ratio of maxima ${(b.loop_delay_max_ms / b.baseline_loop_delay_max_ms).toFixed(2)}`);
       console.log(`daemon burst main-thread CPU held at most: ${b.held_cpu_max_ms.toFixed(1)} ms (baseline ingest ${b.baseline_held_cpu_max_ms.toFixed(1)} ms); ${b.held_gc.count} GC pauses, longest ${b.held_gc.max_ms} ms (kind ${b.held_gc.max_kind}); graph watcher burst: ${b.watcher_gc.count} GC pauses, longest ${b.watcher_gc.max_ms} ms (kind ${b.watcher_gc.max_kind})`);
       const rc = b.reconcile;
-      console.log(`daemon reconciliation after the burst: ${rc.ran ? `ran ${rc.after_ms} ms after the drain` : `did not run within ${rc.after_ms} ms`}; changes no event reported ${rc.found_by_poll}; main-thread CPU held at most ${rc.held_cpu_max_ms.toFixed(1)} ms`);
+      console.log(`daemon reconciliation after the burst: ${rc.ran ? `ran ${rc.after_ms} ms after the drain, its cycle ${rc.cycle_ms} ms` : `did not run within ${rc.after_ms} ms`}; changes no event reported ${rc.found_by_poll}; main-thread CPU held at most ${rc.held_cpu_max_ms.toFixed(1)} ms`);
       console.log(`graph watcher burst: ${b.files} files changed, marked by the graph's own watcher, re-ingested by the next query's freshness check (${b.watcher_query_ms} ms); event loop delay max ${b.watcher_loop_delay_max_ms.toFixed(1)} ms; main-thread CPU held at most ${b.watcher_held_cpu_max_ms.toFixed(1)} ms`);
     }
   } finally {
