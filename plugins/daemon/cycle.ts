@@ -156,7 +156,9 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       const slices = { signal: options.signal, sliceMs: SLICE_MS };
       const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices } : { paths: reingest, ...slices });
       report.generation = summary.generation;
-      report.reingested = present.map((f) => f.path);
+      // Files the ingest left out (generated, minified, binary, …) were handed to it, not re-ingested.
+      const skipped = new Set(summary.skipped.map((s) => s.path));
+      report.reingested = present.map((f) => f.path).filter((p) => !skipped.has(p));
     } catch (error) {
       const message = (error as Error).message;
       report.errors.push(message);

@@ -29,11 +29,15 @@ const RACY_MS = 2000;
 /** Changed files one reconciling cycle takes (the rest are found again by the next round). */
 const RECONCILE_BATCH = 1000;
 
-/** A path a poll found changed; `racy` when only its recent mtime says so (its size and mtime match the store). */
+/**
+ * A path a poll found changed. `seenBefore`: handled, but not a change no event reported — its size
+ * and mtime match the store and only its recent mtime says to look again, or it has no row and was
+ * there at the previous poll (an ingest skipped it).
+ */
 interface PolledChange {
   path: string;
   kind: ChangeKind;
-  racy?: boolean;
+  seenBefore?: boolean;
 }
 
 export interface DaemonDeps {
@@ -165,7 +169,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
           continue;
         }
         // An event that arrived during the poll: handled now, not counted as found by it.
-        if (!this.watcher?.takePath(e.path) && !e.racy) foundByPoll++;
+        if (!this.watcher?.takePath(e.path) && !e.seenBefore) foundByPoll++;
         batch.set(e.path, e.kind);
       }
     }
@@ -214,6 +218,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
    */
   private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: PolledChange[]; startedAt: number }> {
     const startedAt = Date.now();
+    const previousPoll = state.last_poll_at ?? state.started_at ?? -Infinity;
     const { graph } = this.deps;
     const covers = (p: string) => state.watch_paths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
     const walked = (await graph.engine.walkFiles(SLICE_MS)).filter((f) => covers(f.path));
@@ -230,8 +235,11 @@ export class Daemon extends WatchedRunner<DaemonState> {
     for (const f of walked) {
       onDisk.add(f.path);
       const row = rows.get(f.path);
-      if (!known.has(f.path) || !row || row.size !== f.size || row.mtimeMs !== f.mtimeMs) changed.push({ path: f.path, kind: 'change' });
-      else if (f.mtimeMs >= startedAt - RACY_MS) changed.push({ path: f.path, kind: 'change', racy: true });
+      // A file the store has no row for and that is older than the previous poll was there then: the
+      // ingest skipped it (generated, minified, binary, …). It is handled again, not counted as missed.
+      if (!row && f.mtimeMs < previousPoll - RACY_MS) changed.push({ path: f.path, kind: 'change', seenBefore: true });
+      else if (!known.has(f.path) || !row || row.size !== f.size || row.mtimeMs !== f.mtimeMs) changed.push({ path: f.path, kind: 'change' });
+      else if (f.mtimeMs >= startedAt - RACY_MS) changed.push({ path: f.path, kind: 'change', seenBefore: true });
       await slice();
     }
     let gone = 0;

@@ -12,6 +12,9 @@ import type { WalkEntry } from './walk.ts';
 import type { FileRow } from './store-files.ts';
 import { slicePace } from './steps.ts';
 
+/** A file modified this close before the previous run started may have been mid-write then. */
+const RACY_MS = 2000;
+
 export interface ReconcileDeps {
   /** The files an ingest would select now (asynchronous, in slices). */
   walk: () => Promise<WalkEntry[]>;
@@ -34,6 +37,12 @@ export interface ReconcileTiming {
 export class WatchReconciler {
   private timer: NodeJS.Timeout | null = null;
   private lastRunAt = -Infinity;
+  /**
+   * When the previous run started (at first: when watching started, the reconciler being made
+   * then): a file without a row older than that was there then, and the ingest skipped it
+   * (generated, minified, binary, …).
+   */
+  private previousRunAt = Date.now();
   private running: Promise<void> | null = null;
   private stopped = false;
   /** Reconciliations run and files they found changed that no event had reported. */
@@ -78,6 +87,7 @@ export class WatchReconciler {
 
   /** Walks, compares with the store and marks what differs; the number of files marked. */
   async run(): Promise<number> {
+    if (this.lastRunAt > this.previousRunAt) this.previousRunAt = this.lastRunAt;
     this.lastRunAt = Date.now();
     this.stats.runs++;
     const walked = await this.deps.walk();
@@ -92,7 +102,8 @@ export class WatchReconciler {
       const f = walked[i];
       onDisk.add(f.path);
       const row = rows.get(f.path);
-      if (!row || row.size !== f.size || row.mtimeMs !== f.mtimeMs) changed.push(f.path);
+      // No row: new since the previous run (else an ingest skipped it: generated, minified, binary; not an event lost).
+      if (row ? row.size !== f.size || row.mtimeMs !== f.mtimeMs : f.mtimeMs >= this.previousRunAt - RACY_MS) changed.push(f.path);
       if ((i & 255) === 255) await pace();
     }
     let k = 0;
