@@ -17,23 +17,17 @@ import type { AlertBook } from './alert-book.ts';
 import { runCycle, docLinksTo, filesUnder, type CycleReport, type DocLink } from './cycle.ts';
 import { DAEMON_NAMESPACE, emptyState, type DaemonState } from './daemon-state.ts';
 import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
-import { SLICE_MS, slicer } from './slices.ts';
+import { SLICE_MS } from './slices.ts';
 import { WatchedRunner } from './watched-runner.ts';
 
 /** Paths queued at most (a burst beyond it is found again by the next poll). */
 export const MAX_QUEUE = 10_000;
 /** Files one background cycle hands the engine: each by-path ingest stalls the loop once, so fewer, larger calls stall it less. */
 const BACKGROUND_BATCH = 256;
-/** Files modified this recently when a poll starts are re-checked even if their size and mtime match the store (a write may still be landing within the clock's granularity). */
-const RACY_MS = 2000;
 /** Changed files one reconciling cycle takes (the rest are found again by the next round). */
 const RECONCILE_BATCH = 1000;
 
-/**
- * A path a poll found changed. `seenBefore`: handled, but not a change no event reported — its size
- * and mtime match the store and only its recent mtime says to look again, or it has no row and was
- * there at the previous poll (an ingest skipped it).
- */
+/** A path a poll found changed. `seenBefore`: no row, and there at the previous poll (the ingest leaves it out): handled, not counted as missed. */
 interface PolledChange {
   path: string;
   kind: ChangeKind;
@@ -207,45 +201,27 @@ export class Daemon extends WatchedRunner<DaemonState> {
   }
 
   /**
-   * What differs on disk under the watch paths from what was ingested, found without any event:
-   * the engine's walk (its skip list, .gitignore rules, size limit and languages; asynchronous, in
-   * slices) is compared with the graph's files and the store's row of each (size and mtime, read
-   * in pages), the manifest of what was ingested. Files the walk selects that the graph lacks were
-   * added; the graph's files it no longer selects were deleted (or are now excluded); files whose
-   * size or mtime differ from their row changed, as do files modified in the last RACY_MS (a
-   * write within the clock's granularity). A file touched without a change costs one hash in the
-   * re-ingest, which then records its new mtime.
+   * What differs on disk under the watch paths from what was ingested, found without any event
+   * (the engine's `storeDrift`: its walk — skip list, .gitignore rules, size limit, languages — against
+   * the store's rows, size and mtime, in slices): files that differ from their row changed, files
+   * without a row that are newer than the previous poll were added, the rows whose file the walk no
+   * longer selects were deleted (or are now excluded). A file touched without a change costs one
+   * hash in the re-ingest, which then records its new mtime.
    */
   private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: PolledChange[]; startedAt: number }> {
     const startedAt = Date.now();
-    const previousPoll = state.last_poll_at ?? state.started_at ?? -Infinity;
-    const { graph } = this.deps;
     const covers = (p: string) => state.watch_paths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
-    const walked = (await graph.engine.walkFiles(SLICE_MS)).filter((f) => covers(f.path));
+    const drift = await this.deps.graph.engine.storeDrift(SLICE_MS, state.last_poll_at ?? state.started_at ?? -Infinity);
+    if (signal?.aborted) return { checked: 0, changed: [], startedAt };
     const changed: PolledChange[] = [];
-    if (signal?.aborted) return { checked: 0, changed, startedAt };
-    const rows = graph.engine.storeExists() ? await graph.engine.storedFilesSliced(SLICE_MS) : new Map<string, never>();
-    const slice = slicer();
-    const known = new Set<string>();
-    for (const p of graph.engine.filePaths()) {
-      if (covers(p)) known.add(p);
-      await slice();
-    }
-    const onDisk = new Set<string>();
-    for (const f of walked) {
-      onDisk.add(f.path);
-      const row = rows.get(f.path);
-      // A file the store has no row for and that is older than the previous poll was there then: the
-      // ingest skipped it (generated, minified, binary, …). It is handled again, not counted as missed.
-      if (!row && f.mtimeMs < previousPoll - RACY_MS) changed.push({ path: f.path, kind: 'change', seenBefore: true });
-      else if (!known.has(f.path) || !row || row.size !== f.size || row.mtimeMs !== f.mtimeMs) changed.push({ path: f.path, kind: 'change' });
-      else if (f.mtimeMs >= startedAt - RACY_MS) changed.push({ path: f.path, kind: 'change', seenBefore: true });
-      await slice();
-    }
-    let gone = 0;
-    for (const p of known) if (!onDisk.has(p) && ++gone) changed.push({ path: p, kind: 'unlink' });
-    return { checked: walked.length + gone, changed, startedAt };
+    for (const path of [...drift.changed, ...drift.added]) if (covers(path)) changed.push({ path, kind: 'change' });
+    // There at the previous poll without a row: the ingest leaves it out; handed to it again, not counted as missed.
+    for (const path of drift.leftOut) if (covers(path)) changed.push({ path, kind: 'change', seenBefore: true });
+    const gone = drift.gone.filter(covers);
+    for (const path of gone) changed.push({ path, kind: 'unlink' });
+    return { checked: drift.walked + gone.length, changed, startedAt };
   }
+
 
   protected async startWatcher(state: DaemonState): Promise<void> {
     await this.closeWatcher();

@@ -48,11 +48,6 @@ export abstract class EnginePersistence {
     return new Map(paths.flatMap((p) => (rows.has(p) ? [[p, rows.get(p)!] as const] : [])));
   }
 
-  /** Every stored file row, read in pages that yield the event loop every `sliceMs` (for background comparisons with the disk). */
-  storedFilesSliced(sliceMs: number): Promise<ReadonlyMap<string, FileRow>> {
-    return this.loaded.requireStore().fileRowsSliced(sliceMs);
-  }
-
   /** The file rows a named checkpoint saved, or null when there is none. */
   checkpointFiles(name: string): { info: CheckpointInfo; files: Map<string, FileRow> } | null {
     return this.loaded.requireStore().checkpointFiles(name);

@@ -14,6 +14,7 @@ import { filterSearchPaths, searchSteps, type SearchOptions, type SearchResult }
 import { EnginePersistence } from './engine-persistence.ts';
 import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts';
 import type { WalkEntry } from './walk.ts';
+import type { StoreDrift } from './store-drift.ts';
 import { EngineError, EngineErrorCodes } from './errors.ts';
 import type { CodeGraph, GraphNode, NodeKind } from './graph.ts';
 import type { FileExtraction } from './extraction.ts';
@@ -291,6 +292,14 @@ export class CodeGraphEngine extends EnginePersistence {
    */
   walkFiles(sliceMs = 10): Promise<WalkEntry[]> {
     return this.loaded.walkFiles(sliceMs);
+  }
+
+  /**
+   * How the files on disk differ from what the store recorded (size, mtime), without any event:
+   * changed, added (no row, modified since `since`), left out by the ingest (no row, older), gone.
+   */
+  storeDrift(sliceMs: number, since: number): Promise<StoreDrift> {
+    return this.loaded.storeDrift(sliceMs, since);
   }
 
   /** Paths of all files in the graph, sorted. */

@@ -11,6 +11,8 @@ import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
 import { WatchReconciler } from './watch-reconcile.ts';
+import { storeDrift, type StoreDrift } from './store-drift.ts';
+import type { FileRow } from './store-files.ts';
 import { extractText } from './extract-text.ts';
 import type { FileExtraction } from './extraction.ts';
 import { defaultParseWorkers } from './parse-pool/pool.ts';
@@ -31,6 +33,13 @@ export class LoadedGraph extends LoadedGraphBase {
     const parser = await this.getParser();
     const options = { root: this.options.root, maxFileBytes: this.options.maxFileBytes, exclude: this.options.exclude, detectLanguage: parser.detectLanguage, reportPruned: false };
     return (await walkWorkspaceAsync(options, sliceMs)).files;
+  }
+
+  /** How the files on disk differ from the store's rows (store-drift.ts), walked and compared in slices of `sliceMs`. */
+  async storeDrift(sliceMs: number, since: number): Promise<StoreDrift> {
+    const walked = await this.walkFiles(sliceMs);
+    const rows = this.store ? await this.store.fileRowsSliced(sliceMs) : new Map<string, FileRow>();
+    return storeDrift(walked, rows, since, sliceMs);
   }
 
   /** Ingests the workspace (full by default; `incremental` re-parses changed files only). */
@@ -177,11 +186,9 @@ export class LoadedGraph extends LoadedGraphBase {
     let watcher: WorkspaceWatcher | null = null;
     const reconciler = new WatchReconciler(
       {
-        walk: () => this.walkFiles(BACKGROUND_SLICE_MS),
-        rows: () => (this.store ? this.store.fileRowsSliced(BACKGROUND_SLICE_MS) : Promise.resolve(new Map())),
+        drift: (since) => this.storeDrift(BACKGROUND_SLICE_MS, since),
         mark: (rel) => watcher?.markFile(rel),
         busy: () => (watcher?.pending ?? 0) > 0,
-        sliceMs: BACKGROUND_SLICE_MS,
       },
       options.reconcile,
     );

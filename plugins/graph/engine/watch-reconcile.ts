@@ -8,23 +8,15 @@
  * next query's freshness check re-ingests it by path. It runs only after watch activity (an idle
  * tree costs nothing) and at most once per `gapMs`.
  */
-import type { WalkEntry } from './walk.ts';
-import type { FileRow } from './store-files.ts';
-import { slicePace } from './steps.ts';
-
-/** A file modified this close before the previous run started may have been mid-write then. */
-const RACY_MS = 2000;
+import type { StoreDrift } from './store-drift.ts';
 
 export interface ReconcileDeps {
-  /** The files an ingest would select now (asynchronous, in slices). */
-  walk: () => Promise<WalkEntry[]>;
-  /** The store's file rows (read in slices). */
-  rows: () => Promise<ReadonlyMap<string, FileRow>>;
+  /** How the disk differs from the store now; files without a row older than `since` are left out (store-drift.ts). */
+  drift: (since: number) => Promise<StoreDrift>;
   /** Marks a workspace-relative file dirty (changed, added or deleted). */
   mark: (rel: string) => void;
   /** Whether events are still being handled or paths wait (the reconciliation then waits for the next quiet). */
   busy: () => boolean;
-  sliceMs: number;
 }
 
 export interface ReconcileTiming {
@@ -90,27 +82,10 @@ export class WatchReconciler {
     if (this.lastRunAt > this.previousRunAt) this.previousRunAt = this.lastRunAt;
     this.lastRunAt = Date.now();
     this.stats.runs++;
-    const walked = await this.deps.walk();
-    if (this.stopped) return 0;
-    const rows = await this.deps.rows();
-    // Nothing ingested yet: nothing to reconcile (every file would differ).
-    if (rows.size === 0) return 0;
-    const pace = slicePace(this.deps.sliceMs);
-    const onDisk = new Set<string>();
-    const changed: string[] = [];
-    for (let i = 0; i < walked.length; i++) {
-      const f = walked[i];
-      onDisk.add(f.path);
-      const row = rows.get(f.path);
-      // No row: new since the previous run (else an ingest skipped it: generated, minified, binary; not an event lost).
-      if (row ? row.size !== f.size || row.mtimeMs !== f.mtimeMs : f.mtimeMs >= this.previousRunAt - RACY_MS) changed.push(f.path);
-      if ((i & 255) === 255) await pace();
-    }
-    let k = 0;
-    for (const path of rows.keys()) {
-      if (!onDisk.has(path)) changed.push(path);
-      if ((++k & 1023) === 0) await pace();
-    }
+    const drift = await this.deps.drift(this.previousRunAt);
+    // Nothing ingested yet: nothing to reconcile (every file would read as new).
+    if (drift.stored === 0) return 0;
+    const changed = [...drift.changed, ...drift.added, ...drift.gone];
     if (this.stopped) return 0;
     for (const p of changed) this.deps.mark(p);
     this.stats.found += changed.length;
