@@ -6,7 +6,7 @@ import type { Host } from '../../../core/index.ts';
 import { clientSink, createLogger } from '../../../core/log.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
-import { dropWatcherEvents } from '../../helpers/watcher-drops.ts';
+import { dropWatcherEvents } from '../../helpers/watching.ts';
 
 const GUIDE = '# Guide\n\nThe cart adds prices with [math](../src/math.ts) and `add`.\n';
 

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { tempDir, type Harness } from '../../helpers/mcp.ts';
+import { connectWatching } from '../../helpers/watching.ts';
 import { describeHeld, pingDuring, pingWhile, writeImportTree } from '../../helpers/ping.ts';
 
 const FILES = 800;
@@ -19,16 +20,9 @@ describe('the graph watcher: a burst of edits and the next query never block the
     writeImportTree(ws, FILES);
     // The structure plugin's background facts job stays on: the re-ingest restarts it, and its
     // table write shares the background budget too.
-    h = await connect({
-      workspaceRoot: ws,
-      env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: join(ws, '..', `${ws.split('/').pop()}-cache`) },
-      config: { options: { graph: { watch: true, typeCheck: false } } },
-    });
-    const call = async (verb: string, args: Record<string, unknown> = {}) => {
-      const r = await h!.call(verb, { agent_id: 'a', ...args });
-      assert.notEqual(r.result.isError, true, JSON.stringify(r.json));
-      return r.json as any;
-    };
+    const served = await connectWatching(ws);
+    h = served.h;
+    const { call } = served;
     await call('ingest', { path: '.' });
     // Warm-up: a small burst and seeks until the watcher (started after the load) has seen it (the
     // re-ingest's and the query's code compiled).

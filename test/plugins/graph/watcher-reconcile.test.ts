@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { dropWatcherEvents } from '../../helpers/watcher-drops.ts';
+import { tempDir, type Harness } from '../../helpers/mcp.ts';
+import { connectWatching, dropWatcherEvents } from '../../helpers/watching.ts';
 
 async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
   for (const end = Date.now() + ms; !(await check()); await new Promise((r) => setTimeout(r, 200))) {
@@ -26,16 +26,9 @@ describe('the graph watcher: reconciliation after a burst', function () {
     mkdirSync(join(ws, 'src'));
     writeFileSync(join(ws, 'src/math.ts'), 'export function addPrices(a: number, b: number): number {\n  return a + b;\n}\n');
     writeFileSync(join(ws, 'src/gone.ts'), 'export function goneSoonFn(): number {\n  return 0;\n}\n');
-    h = await connect({
-      workspaceRoot: ws,
-      env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: join(ws, '..', `${ws.split('/').pop()}-cache`) },
-      config: { options: { graph: { watch: true, typeCheck: false } } },
-    });
-    const call = async (verb: string, args: Record<string, unknown> = {}) => {
-      const r = await h!.call(verb, { agent_id: 'a', ...args });
-      assert.notEqual(r.result.isError, true, JSON.stringify(r.json));
-      return r.json as any;
-    };
+    const served = await connectWatching(ws);
+    h = served.h;
+    const { call } = served;
     const inGraph = async (name: string) => JSON.stringify((await call('seek', { query: name })).results).includes(`#${name}`);
     await call('ingest', { path: '.' });
     // The watcher starts after the stored graph loads: edit until a query sees an edit.
