@@ -67,6 +67,8 @@ export interface CycleDeps {
 export interface CycleReport {
   processed: number;
   reingested: string[];
+  /** Files the incremental walk re-ingested or removed that no entry named (their events were lost, or are still queued). */
+  unreported: string[];
   deleted: string[];
   moved: { from: string; to: string }[];
   alerts_raised: { id: string; kind: string; subject: string }[];
@@ -85,11 +87,29 @@ async function sha1Of(absolute: string, size: number): Promise<string | null> {
   }
 }
 
+/**
+ * Adds what an incremental ingest took in beyond the cycle's entries: changed files to `reingested`,
+ * removed ones the graph knew to `known` (raised as deletions; the links to them left with the file,
+ * so no broken binding is raised for them), both to `unreported`.
+ */
+function tookUnreported(report: CycleReport, walked: { changed: readonly string[]; removed: readonly string[] }, named: ReadonlySet<string>, known: string[]): void {
+  for (const p of walked.changed) {
+    if (named.has(p)) continue;
+    report.reingested.push(p);
+    report.unreported.push(p);
+  }
+  for (const p of walked.removed) {
+    if (named.has(p)) continue;
+    known.push(p);
+    report.unreported.push(p);
+  }
+}
+
 /** Runs one cycle over `entries` (workspace-relative paths with their last event). */
 export async function runCycle(deps: CycleDeps, entries: readonly { path: string; kind: ChangeKind }[], options: { checkAllClaims: boolean; signal?: AbortSignal }): Promise<CycleReport> {
   const { graph, alerts, source } = deps;
   const root = graph.engine.root;
-  const report: CycleReport = { processed: entries.length, reingested: [], deleted: [], moved: [], alerts_raised: [], alerts_resolved: 0, claims_checked: 0, generation: null, errors: [] };
+  const report: CycleReport = { processed: entries.length, reingested: [], unreported: [], deleted: [], moved: [], alerts_raised: [], alerts_resolved: 0, claims_checked: 0, generation: null, errors: [] };
   // Every step below is small; the slice timer yields the event loop every few milliseconds.
   const slice = slicer();
   const raise = async (input: Omit<AlertInput, 'source'>) => {
@@ -154,11 +174,15 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       // which holds the event loop far less than a by-path ingest of as many files.
       // Background work: the engine yields every SLICE_MS (a few ms), not its default 20 ms.
       const slices = { signal: options.signal, sliceMs: SLICE_MS };
-      const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices } : { paths: reingest, ...slices });
+      let walked: { changed: readonly string[]; removed: readonly string[] } | null = null;
+      const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices, onFiles: (f) => (walked = f) } : { paths: reingest, ...slices });
       report.generation = summary.generation;
       // Files the ingest left out (generated, minified, binary, …) were handed to it, not re-ingested.
       const skipped = new Set(summary.skipped.map((s) => s.path));
       report.reingested = present.map((f) => f.path).filter((p) => !skipped.has(p));
+      // The incremental walk takes in every changed file, also those whose events were lost: they were
+      // re-ingested (or removed) too, and are named so the caller counts them as found without an event.
+      if (walked !== null) tookUnreported(report, walked, new Set(reingest), known);
     } catch (error) {
       const message = (error as Error).message;
       report.errors.push(message);

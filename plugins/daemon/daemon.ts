@@ -173,6 +173,9 @@ export class Daemon extends WatchedRunner<DaemonState> {
       entries,
       { checkAllClaims: options.checkAllClaims ?? options.poll, signal: options.signal },
     );
+    // Files the engine's incremental walk took in that no event named: found without one (an event
+    // still queued for one is handled now, so a later cycle does not count it again).
+    for (const p of report.unreported) if (!this.watcher?.takePath(p)) foundByPoll++;
     const overflowed = this.watcher?.overflowed ?? 0;
     if (this.watcher) this.watcher.overflowed = 0;
     if (overflowed > 0) {

@@ -36,6 +36,11 @@ export interface IngestOptions {
    * daemon) pass a few ms, so a request arriving meanwhile waits no longer than that.
    */
   sliceMs?: number;
+  /**
+   * Told after the commit which files the run re-parsed (new, or their content changed) and which it
+   * removed: an incremental run finds them by its walk, so a caller learns what no event reported.
+   */
+  onFiles?: (files: { changed: readonly string[]; removed: readonly string[] }) => void;
 }
 
 /** What an ingest did. */

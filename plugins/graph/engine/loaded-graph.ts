@@ -115,6 +115,7 @@ export class LoadedGraph extends LoadedGraphBase {
     if (clock.spent()) await clock.yield();
     this.precise.afterIngest([...outcome.rows.map((r) => r.path), ...outcome.removed], outcome.rebuilt);
     this.queueSnapshot();
+    options.onFiles?.({ changed: outcome.changed, removed: outcome.removed });
     return outcome.summary;
   }
 

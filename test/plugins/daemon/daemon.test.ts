@@ -220,6 +220,40 @@ describe('daemon: the persisted monitor and its alerts', function () {
     }
   });
 
+  it('counts what the incremental walk of a burst took in without an event: a lost change re-ingested, a lost deletion raised', async () => {
+    // A burst of more than 32 files goes through the engine's incremental walk, which also takes in
+    // files whose events were lost: src/dropped.ts (changed) and src/doomed.ts (deleted).
+    const restore = dropWatcherEvents('dropped.ts', 'doomed.ts');
+    try {
+      const ws = workspace();
+      fs.writeFileSync(path.join(ws, 'src/doomed.ts'), 'export function doomedFn(): number {\n  return 0;\n}\n');
+      const old = new Date(Date.now() - 3600_000);
+      fs.utimesSync(path.join(ws, 'src/doomed.ts'), old, old);
+      h = await serve(ws);
+      ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+      // One drain after the burst settles (500 ms quiet), with every event of the burst queued.
+      ok(await h.call('daemon_start', { agent_id: 'a', watch_paths: ['src'], poll_interval_ms: 500 }));
+      const burst = 40;
+      for (let i = 0; i < burst; i++) fs.writeFileSync(path.join(ws, `src/burst${i}.ts`), `export function burstFn${i}(): number {\n  return ${i};\n}\n`);
+      fs.writeFileSync(path.join(ws, 'src/dropped.ts'), 'export function droppedEventFn(): number {\n  return 1;\n}\n');
+      fs.rmSync(path.join(ws, 'src/doomed.ts'));
+      const status = await until(async () => {
+        const s = ok(await h!.call('daemon_status', { agent_id: 'a' }));
+        return s.counters.reingested >= burst && s;
+      }, 15000, 'the background drain of the burst');
+      assert.equal(status.last_cycle.trigger, 'watch', 'the burst drain, not the later reconciliation');
+      assert.equal(status.counters.reingested, burst + 1, JSON.stringify(status.counters));
+      assert.equal(status.counters.found_by_poll, 2, JSON.stringify(status.counters));
+      assert.equal(status.counters.deleted, 1, JSON.stringify(status.counters));
+      const alerts = ok(await h.call('alerts_list', { agent_id: 'a' }));
+      assert.ok(alerts.alerts.some((a: any) => a.kind === 'file_deleted' && a.path === 'src/doomed.ts'), JSON.stringify(alerts).slice(0, 600));
+      const seek = JSON.stringify(ok(await h.call('seek', { agent_id: 'a', query: 'droppedEventFn' })));
+      assert.ok(seek.includes('#droppedEventFn'), seek.slice(0, 400));
+    } finally {
+      restore();
+    }
+  });
+
   it('raises a stale-claim alert when cited code changes, and resolves it when the code is back', async () => {
     const ws = workspace();
     h = await serve(ws);
