@@ -24,8 +24,8 @@ const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 /** Milliseconds the main thread spent on a CPU (Linux), else wall time. */
 const threadMs = existsSync(schedstat) ? (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : (): number => performance.now();
 /**
- * DAEMON_PROF=<dir>: a CPU profile of the daemon's burst and of the baseline ingest
- * (`burst.cpuprofile`, `baseline.cpuprofile`), to find which code holds the loop.
+ * DAEMON_PROF=<dir>: a CPU profile of the daemon's burst, its reconciliation, the baseline ingest and
+ * the graph watcher's burst (`burst.cpuprofile`, `reconcile.cpuprofile`, …), to find which code holds the loop.
  */
 async function profiler(name: string): Promise<{ stop: () => Promise<void> }> {
   const dir = process.env.DAEMON_PROF;
@@ -212,6 +212,7 @@ if (mode === 'daemon' && burst > 0) {
   const drainedMs = Math.round(performance.now() - t);
   // The reconciliation the drain arms (a poll of the whole tree against the store once it has been
   // quiet ~5 s): background work too, measured the same way.
+  const recProf = await profiler('reconcile');
   const recHeld = heldCpu('reconcile');
   const tr = performance.now();
   let reconciled = false;
@@ -223,6 +224,7 @@ if (mode === 'daemon' && burst > 0) {
     if (reconciled) reconcileCycleMs = last.elapsed_ms;
   }
   const recHeldMax = await recHeld.stop();
+  await recProf.stop();
   const reconcileMs = Math.round(performance.now() - tr);
   const s = await call('daemon_status');
   // Baseline in the same process: the same number of files changed again, re-ingested by the engine's
