@@ -79,21 +79,26 @@ export function describeSchema(s: TSchema | undefined): string {
   if (Array.isArray(s.enum)) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
   if (Array.isArray(s.anyOf)) return s.anyOf.map((x: TSchema) => describeSchema(x)).join(' | ');
   if (s.const !== undefined) return JSON.stringify(s.const);
-  if (s.type === 'array') return `${describeSchema(s.items)}[]${s.maxItems !== undefined ? ` (at most ${s.maxItems} items)` : ''}`;
+  if (s.type === 'array') {
+    const counts = [s.minItems ? `at least ${s.minItems}` : '', s.maxItems !== undefined ? `at most ${s.maxItems}` : ''].filter(Boolean);
+    return `${describeSchema(s.items)}[]${counts.length ? ` (${counts.join(', ')} items)` : ''}`;
+  }
   const bounds: string[] = [];
   if (s.minimum !== undefined) bounds.push(`>= ${s.minimum}`);
   if (s.maximum !== undefined) bounds.push(`<= ${s.maximum}`);
   if (s.minLength !== undefined) bounds.push(`length >= ${s.minLength}`);
   if (s.maxLength !== undefined) bounds.push(`length <= ${s.maxLength}`);
+  if (s.pattern !== undefined) bounds.push(`matching /${s.pattern}/`);
   return [s.type ?? 'any value', ...bounds].join(' ');
 }
 
-function exampleFor(s: TSchema): unknown {
+/** An example value `s` accepts; `nth` picks among its examples, so the items of a minimal array differ. */
+function exampleFor(s: TSchema, nth = 0): unknown {
   if (s.default !== undefined) return s.default;
-  if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
+  if (Array.isArray(s.examples) && s.examples.length) return s.examples[nth % s.examples.length];
   if (Array.isArray(s.enum)) return s.enum[0];
   if (s.const !== undefined) return s.const;
-  if (Array.isArray(s.anyOf)) return exampleFor(s.anyOf[0]);
+  if (Array.isArray(s.anyOf)) return exampleFor(s.anyOf[0], nth);
   switch (s.type) {
     case 'string':
       return s.minLength ? 'x'.repeat(s.minLength) : '…';
@@ -103,9 +108,9 @@ function exampleFor(s: TSchema): unknown {
     case 'boolean':
       return true;
     case 'array':
-      return s.minItems ? [exampleFor(s.items)] : [];
+      return Array.from({ length: s.minItems ?? 0 }, (_, i) => exampleFor(s.items, i));
     case 'object':
-      return minimalArguments(s as TObject);
+      return minimalArguments(s as TObject, nth);
     default:
       return null;
   }
@@ -117,11 +122,11 @@ export function mustPass(schema: TObject, key: string): boolean {
 }
 
 /** The smallest argument object that names every parameter a caller must pass, with an example value. */
-export function minimalArguments(schema: TObject): Record<string, unknown> {
+export function minimalArguments(schema: TObject, nth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of (schema.required ?? []).filter((k: string) => mustPass(schema, k))) {
     const prop = schema.properties?.[key];
-    out[key] = key === 'agent_id' ? 'my-agent' : prop ? exampleFor(prop) : null;
+    out[key] = key === 'agent_id' ? 'my-agent' : prop ? exampleFor(prop, nth) : null;
   }
   return out;
 }

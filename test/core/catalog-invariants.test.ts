@@ -28,6 +28,8 @@ for (const tier of ['essential', 'full']) {
           if (!advertised.has(verb.name)) unadvertised++;
           const { json } = await h.call(verb.name, minimalArguments(verb.input));
           assert.notEqual(json?.error?.code, UNKNOWN, `${verb.name} was not dispatchable`);
+          // The minimal call an argument error suggests passes the schema itself.
+          assert.equal(json?.error?.detail?.minimal_call, undefined, `${verb.name}: its minimal call fails its own schema: ${JSON.stringify(json?.error)}`);
         }
         assert.ok(unadvertised > 0, 'the fixture includes verbs this surface does not advertise');
       });

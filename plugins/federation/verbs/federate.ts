@@ -4,7 +4,7 @@ import type { GraphService } from '../../graph/api.ts';
 import { runFederation } from '../run-federation.ts';
 
 const Repo = Type.Object({
-  name: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', maxLength: 64, description: 'Namespace of its ids: <name>::<id>' }),
+  name: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', maxLength: 64, examples: ['lib', 'app'], description: 'Namespace of its ids: <name>::<id>' }),
   path: Type.String({ minLength: 1, description: 'Repository root (outside the workspace only under M1ND_ALLOW_ROOTS / allowRoots)' }),
 });
 
