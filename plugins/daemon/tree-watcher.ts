@@ -157,6 +157,11 @@ export class TreeWatcher {
   }
 
   /** Takes one path out of the queue (a poll handles it now); whether it was queued. */
+  /** Whether a path is waiting in the queue. */
+  has(rel: string): boolean {
+    return this.queue.has(rel);
+  }
+
   takePath(rel: string): boolean {
     return this.queue.delete(rel);
   }

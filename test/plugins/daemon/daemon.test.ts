@@ -341,6 +341,8 @@ describe('auto_ingest: document roots kept ingested', function () {
     assert.equal(started.bootstrap_queued, 1, 'the existing guide is queued by the bootstrap scan');
     const first = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
     assert.deepEqual(first.ingested, ['docs/guide.md']);
+    // The tick's rescan found the guide still waiting: queued once, not twice.
+    assert.equal(ok(await h.call('auto_ingest_status', { agent_id: 'a' })).counters.queued, 1);
 
     fs.writeFileSync(path.join(ws, '.gitignore'), 'docs/private/\n');
     fs.mkdirSync(path.join(ws, 'docs/private'));
