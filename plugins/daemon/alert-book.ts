@@ -106,6 +106,13 @@ export class AlertBook {
     return row?.value.status === 'open' ? row.value : undefined;
   }
 
+  /** The open alerts of one kind, whoever sees them. */
+  async openOfKind(kind: AlertKind): Promise<Alert[]> {
+    if (!this.readable()) return [];
+    const rows = await this.store().list<Alert>(ALERTS_NAMESPACE, 'al_', MAX_ALERTS * 2);
+    return rows.map((r) => r.value).filter((a) => a.status === 'open' && a.kind === kind);
+  }
+
   /** Every alert an agent may see, newest first. */
   async all(agentId: string): Promise<Alert[]> {
     if (!this.readable()) return [];

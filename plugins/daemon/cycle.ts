@@ -87,18 +87,24 @@ async function sha1Of(absolute: string, size: number): Promise<string | null> {
   }
 }
 
+/** The workspace path of a node id (`function:src/a.ts#f` → `src/a.ts`). */
+function pathOfNode(id: string): string {
+  const hash = id.indexOf('#');
+  return id.slice(id.indexOf(':') + 1, hash < 0 ? undefined : hash);
+}
+
 /**
- * Adds what an incremental ingest took in beyond the cycle's entries: changed files to `reingested`,
- * removed ones the graph knew to `known` (raised as deletions; the links to them left with the file,
- * so no broken binding is raised for them), both to `unreported`.
+ * Records what the ingest took in: the files it re-parsed (their content changed, or they are new)
+ * in `reingested`; removed files no entry named in `known` (raised as deletions; the links to them
+ * left with the file, so no broken binding is raised for them); and, in `unreported`, both kinds
+ * when no entry named them (an incremental walk takes in every changed file, also one whose event was lost).
  */
-function tookUnreported(report: CycleReport, walked: { changed: readonly string[]; removed: readonly string[] }, named: ReadonlySet<string>, known: string[]): void {
-  for (const p of walked.changed) {
-    if (named.has(p)) continue;
+function recordTaken(report: CycleReport, taken: { changed: readonly string[]; removed: readonly string[] }, named: ReadonlySet<string>, known: string[]): void {
+  for (const p of taken.changed) {
     report.reingested.push(p);
-    report.unreported.push(p);
+    if (!named.has(p)) report.unreported.push(p);
   }
-  for (const p of walked.removed) {
+  for (const p of taken.removed) {
     if (named.has(p)) continue;
     known.push(p);
     report.unreported.push(p);
@@ -174,15 +180,13 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       // which holds the event loop far less than a by-path ingest of as many files.
       // Background work: the engine yields every SLICE_MS (a few ms), not its default 20 ms.
       const slices = { signal: options.signal, sliceMs: SLICE_MS };
-      let walked: { changed: readonly string[]; removed: readonly string[] } | null = null;
-      const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices, onFiles: (f) => (walked = f) } : { paths: reingest, ...slices });
+      // Counted as re-ingested: what the ingest re-parsed, not what it was handed (a file touched without
+      // a change, or one it leaves out — generated, minified, binary — is not).
+      const taken = { changed: [] as readonly string[], removed: [] as readonly string[] };
+      const onFiles = (f: typeof taken) => void Object.assign(taken, f);
+      const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices, onFiles } : { paths: reingest, ...slices, onFiles });
       report.generation = summary.generation;
-      // Files the ingest left out (generated, minified, binary, …) were handed to it, not re-ingested.
-      const skipped = new Set(summary.skipped.map((s) => s.path));
-      report.reingested = present.map((f) => f.path).filter((p) => !skipped.has(p));
-      // The incremental walk takes in every changed file, also those whose events were lost: they were
-      // re-ingested (or removed) too, and are named so the caller counts them as found without an event.
-      if (walked !== null) tookUnreported(report, walked, new Set(reingest), known);
+      recordTaken(report, taken, new Set(reingest), known);
     } catch (error) {
       const message = (error as Error).message;
       report.errors.push(message);
@@ -212,9 +216,19 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       });
     }
   }
+  const back = new Set<string>();
   for (const f of present) {
-    if (await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again')) report.alerts_resolved++;
+    if (await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again')) report.alerts_resolved++, back.add(f.path);
     await slice();
+  }
+  // A link the deletion broke holds again once what it names is back in the graph.
+  if (back.size > 0) {
+    for (const a of await alerts.openOfKind('binding_broken')) {
+      const target = typeof a.details?.target === 'string' ? a.details.target : '';
+      if (a.details?.moved_to !== undefined || !back.has(pathOfNode(target)) || !graph.engine.graph.get(target)) continue;
+      if (await alerts.resolve(a.dedup, `${target} exists again`)) report.alerts_resolved++;
+      await slice();
+    }
   }
 
   // 6. Claims citing a touched file (or every claim, on a full poll): stale raises, fresh resolves.

@@ -113,6 +113,24 @@ describe('daemon: the persisted monitor and its alerts', function () {
     assert.equal(ok(await h2.call('daemon_status', { agent_id: 'a' })).watching, false);
   });
 
+  it('resolves the broken links of a deleted file when the file comes back with what they named', async () => {
+    const ws = workspace();
+    const math = fs.readFileSync(path.join(ws, 'src/math.ts'), 'utf8');
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('daemon_start', { agent_id: 'a', poll_interval_ms: 60000 }));
+    fs.rmSync(path.join(ws, 'src/math.ts'));
+    const gone = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    const broken = gone.alerts_raised.filter((a: any) => a.kind === 'binding_broken');
+    assert.ok(broken.length >= 1, JSON.stringify(gone.alerts_raised));
+    fs.writeFileSync(path.join(ws, 'src/math.ts'), math);
+    const back = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+    assert.deepEqual(back.reingested, ['src/math.ts']);
+    assert.equal(back.alerts_resolved, 1 + broken.length, JSON.stringify(back));
+    const open = ok(await h.call('alerts_list', { agent_id: 'a' })).alerts;
+    assert.deepEqual(open.map((a: any) => a.kind), [], JSON.stringify(open));
+  });
+
   it('catches up after a restart: files added, changed and deleted while the server was down are re-ingested or raised', async () => {
     const ws = workspace();
     h = await serve(ws);
