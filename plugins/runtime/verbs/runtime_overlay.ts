@@ -21,7 +21,7 @@ export const runtimeOverlayVerb = defineVerb({
   description: 'Map OpenTelemetry spans (OTLP JSON, posted or a workspace file) onto graph nodes: heat, latency p50/p95/p99, errors; persisted with decay; seek/activate/panoramic use it with runtime_heat: true.',
   input: Type.Object({
     agent_id: AgentId,
-    spans: Type.Array(Type.Unknown(), { maxItems: 1000, default: [], description: 'OTLP JSON export objects ({resourceSpans}) or span objects' }),
+    spans: Type.Union([Type.Array(Type.Unknown(), { maxItems: 1000 }), Type.Object({}, { additionalProperties: true })], { default: [], description: 'OTLP JSON export objects ({resourceSpans}) or span objects; one object alone too' }),
     path: Type.Optional(Type.String({ minLength: 1, description: 'A workspace OTLP JSON file (collector file exporter: one object per line)' })),
     service_name: Type.String({ maxLength: 200, default: '', description: 'Only spans of this service.name' }),
     mapping_strategy: StringEnum(['auto', 'code_attributes', 'label_match'], { default: 'auto', description: 'code_attributes: code.* only; label_match: span names only' }),
@@ -48,7 +48,7 @@ export const runtimeOverlayVerb = defineVerb({
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
     const engine = await graph.requireGraph();
-    const objects: unknown[] = [...args.spans];
+    const objects: unknown[] = Array.isArray(args.spans) ? [...args.spans] : [args.spans];
     if (args.path) {
       const file = graph.run(() => engine.resolvePath(args.path!));
       const info = await stat(file.absolute).catch(() => null);

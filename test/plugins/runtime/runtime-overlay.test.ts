@@ -67,6 +67,14 @@ describe('runtime_overlay', function () {
       await second.close();
     }
   });
+  it('takes one posted export object as it is, without an array around it', async () => {
+    const one = JSON.parse(exportLine('worker', [span('backoff', 7, [str('code.function', 'backoff'), str('code.filepath', 'py/retry.py')])]));
+    const r = (await h.call('runtime_overlay', { agent_id: 'solo', scope: 'agent', spans: one })).json;
+    assert.equal(r.spans, 1, JSON.stringify(r));
+    assert.equal(r.hot[0].id, 'function:py/retry.py#backoff');
+    assert.equal(r.hot[0].p50_ms, 7);
+  });
+
   it('lets seek, activate and panoramic use the heat only when asked (runtime_heat)', async () => {
     const TOTAL = 'function:src/cart.ts#total';
     // The previous test turned the workspace overlay's boost off (boost_strength 0); a span that maps nowhere turns it back on.
