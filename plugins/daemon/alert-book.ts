@@ -90,27 +90,21 @@ export class AlertBook {
     throw new Error(`alert ${id} kept changing under this server; retry the tick`);
   }
 
-  /** Resolves the open alert of a condition (it no longer holds); false when none was open. */
-  async resolve(dedup: string, resolution: string, now = Date.now()): Promise<boolean> {
+  /** Resolves the open alert of a condition (it no longer holds); returns it, or null when none was open. */
+  async resolve(dedup: string, resolution: string, now = Date.now()): Promise<Alert | null> {
     const id = alertId(dedup);
     const store = this.store();
     const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
-    if (!row || row.value.status !== 'open') return false;
-    const done = await store.put(ALERTS_NAMESPACE, id, { ...row.value, status: 'resolved', resolved_at: now, resolution }, { ifVersion: row.version });
-    return done !== null;
+    if (!row || row.value.status !== 'open') return null;
+    const resolved: Alert = { ...row.value, status: 'resolved', resolved_at: now, resolution };
+    const done = await store.put(ALERTS_NAMESPACE, id, resolved, { ifVersion: row.version });
+    return done !== null ? resolved : null;
   }
 
   /** The open alert of a condition, if any. */
   async openAlert(dedup: string): Promise<Alert | undefined> {
     const row = await this.store().get<Alert>(ALERTS_NAMESPACE, alertId(dedup));
     return row?.value.status === 'open' ? row.value : undefined;
-  }
-
-  /** The open alerts of one kind, whoever sees them. */
-  async openOfKind(kind: AlertKind): Promise<Alert[]> {
-    if (!this.readable()) return [];
-    const rows = await this.store().list<Alert>(ALERTS_NAMESPACE, 'al_', MAX_ALERTS * 2);
-    return rows.map((r) => r.value).filter((a) => a.status === 'open' && a.kind === kind);
   }
 
   /** Every alert an agent may see, newest first. */

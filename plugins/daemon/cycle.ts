@@ -10,7 +10,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GraphService } from '../graph/api.ts';
 import type { Claim, MemoryService } from '../memory/api.ts';
-import type { AlertBook, AlertInput } from './alert-book.ts';
+import type { Alert, AlertBook, AlertInput } from './alert-book.ts';
 import { SLICE_MS, slicer } from './slices.ts';
 import type { ChangeKind } from './tree-watcher.ts';
 
@@ -87,10 +87,15 @@ async function sha1Of(absolute: string, size: number): Promise<string | null> {
   }
 }
 
-/** The workspace path of a node id (`function:src/a.ts#f` → `src/a.ts`). */
-function pathOfNode(id: string): string {
-  const hash = id.indexOf('#');
-  return id.slice(id.indexOf(':') + 1, hash < 0 ? undefined : hash);
+/** The condition key of a document link broken by a deletion or move. */
+function brokenLinkKey(link: DocLink): string {
+  return `binding_broken:${link.node}->${link.target}`;
+}
+
+/** The links a `file_deleted` alert recorded as broken by the deletion. */
+function brokenLinksOf(alert: Alert | null): { dedup: string; target: string }[] {
+  const list = alert?.details?.broken_links;
+  return Array.isArray(list) ? list.filter((l): l is { dedup: string; target: string } => typeof l?.dedup === 'string' && typeof l?.target === 'string') : [];
 }
 
 /**
@@ -202,7 +207,9 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       await raise({ kind: 'file_moved', severity: 'info', path: p, message: `${p} moved to ${to} (same content)`, dedup: `file_moved:${p}`, details: { to } });
     } else {
       report.deleted.push(p);
-      await raise({ kind: 'file_deleted', severity: 'warning', path: p, node: `file:${p}`, message: `${p} was deleted; its nodes and edges left the graph`, dedup: `file_deleted:${p}` });
+      // The links it broke go with the alert: when the file comes back, the ones whose target is back resolve.
+      const broken = (links.get(p) ?? []).map((link) => ({ dedup: brokenLinkKey(link), target: link.target }));
+      await raise({ kind: 'file_deleted', severity: 'warning', path: p, node: `file:${p}`, message: `${p} was deleted; its nodes and edges left the graph`, dedup: `file_deleted:${p}`, ...(broken.length ? { details: { broken_links: broken } } : {}) });
     }
     for (const link of links.get(p) ?? []) {
       await raise({
@@ -211,22 +218,19 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
         path: link.doc,
         node: link.node,
         message: `${link.doc} links to ${link.target}, which ${to ? `moved to ${to}` : 'was deleted'}`,
-        dedup: `binding_broken:${link.node}->${link.target}`,
+        dedup: brokenLinkKey(link),
         details: { target: link.target, ...(to ? { moved_to: to } : {}) },
       });
     }
   }
-  const back = new Set<string>();
   for (const f of present) {
-    if (await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again')) report.alerts_resolved++, back.add(f.path);
+    const deletion = await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again');
+    if (deletion) report.alerts_resolved++;
     await slice();
-  }
-  // A link the deletion broke holds again once what it names is back in the graph.
-  if (back.size > 0) {
-    for (const a of await alerts.openOfKind('binding_broken')) {
-      const target = typeof a.details?.target === 'string' ? a.details.target : '';
-      if (a.details?.moved_to !== undefined || !back.has(pathOfNode(target)) || !graph.engine.graph.get(target)) continue;
-      if (await alerts.resolve(a.dedup, `${target} exists again`)) report.alerts_resolved++;
+    // A link the deletion broke holds again once what it names is back in the graph.
+    for (const link of brokenLinksOf(deletion)) {
+      if (!graph.engine.graph.get(link.target) || !(await alerts.resolve(link.dedup, `${link.target} exists again`))) continue;
+      report.alerts_resolved++;
       await slice();
     }
   }
