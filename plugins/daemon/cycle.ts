@@ -100,20 +100,18 @@ function brokenLinksOf(alert: Alert | null): { dedup: string; target: string }[]
 
 /**
  * Records what the ingest took in: the files it re-parsed (their content changed, or they are new)
- * in `reingested`; removed files no entry named in `known` (raised as deletions; the links to them
- * left with the file, so no broken binding is raised for them); and, in `unreported`, both kinds
- * when no entry named them (an incremental walk takes in every changed file, also one whose event was lost).
+ * in `reingested`, and in `unreported` those and the removed files when no entry named them (an
+ * incremental walk takes in every changed file, also one whose event was lost). Returns the removed
+ * files no entry named.
  */
-function recordTaken(report: CycleReport, taken: { changed: readonly string[]; removed: readonly string[] }, named: ReadonlySet<string>, known: string[]): void {
+function recordTaken(report: CycleReport, taken: { changed: readonly string[]; removed: readonly string[] }, named: ReadonlySet<string>): string[] {
   for (const p of taken.changed) {
     report.reingested.push(p);
     if (!named.has(p)) report.unreported.push(p);
   }
-  for (const p of taken.removed) {
-    if (named.has(p)) continue;
-    known.push(p);
-    report.unreported.push(p);
-  }
+  const removed = taken.removed.filter((p) => !named.has(p));
+  report.unreported.push(...removed);
+  return removed;
 }
 
 /** Runs one cycle over `entries` (workspace-relative paths with their last event). */
@@ -191,7 +189,13 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       const onFiles = (f: typeof taken) => void Object.assign(taken, f);
       const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices, onFiles } : { paths: reingest, ...slices, onFiles });
       report.generation = summary.generation;
-      recordTaken(report, taken, new Set(reingest), known);
+      // A removed file no event named is raised as deleted when it is gone from disk (one the ingest's
+      // rules exclude now left the graph, not the disk); its links left the graph with it, so no
+      // broken binding is raised for it.
+      for (const p of recordTaken(report, taken, new Set(reingest))) {
+        if (!(await lstat(join(root, p)).catch(() => null))) known.push(p);
+        await slice();
+      }
     } catch (error) {
       const message = (error as Error).message;
       report.errors.push(message);

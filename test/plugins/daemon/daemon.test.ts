@@ -247,13 +247,16 @@ describe('daemon: the persisted monitor and its alerts', function () {
     try {
       const ws = workspace();
       fs.writeFileSync(path.join(ws, 'src/doomed.ts'), 'export function doomedFn(): number {\n  return 0;\n}\n');
+      // And one the walk leaves out once .gitignore names it: it leaves the graph, not the disk (no deletion raised).
+      fs.writeFileSync(path.join(ws, 'src/hidden.ts'), 'export function hiddenFn(): number {\n  return 5;\n}\n');
       const old = new Date(Date.now() - 3600_000);
-      fs.utimesSync(path.join(ws, 'src/doomed.ts'), old, old);
+      for (const f of ['src/doomed.ts', 'src/hidden.ts']) fs.utimesSync(path.join(ws, f), old, old);
       h = await serve(ws);
       ok(await h.call('ingest', { agent_id: 'a', path: ws }));
       // The queue drains once the burst has been quiet 500 ms.
       ok(await h.call('daemon_start', { agent_id: 'a', watch_paths: ['src'], poll_interval_ms: 500 }));
       const burst = 40;
+      fs.appendFileSync(path.join(ws, '.gitignore'), '\nsrc/hidden.ts\n');
       for (let i = 0; i < burst; i++) fs.writeFileSync(path.join(ws, `src/burst${i}.ts`), `export function burstFn${i}(): number {\n  return ${i};\n}\n`);
       fs.writeFileSync(path.join(ws, 'src/dropped.ts'), 'export function droppedEventFn(): number {\n  return 1;\n}\n');
       fs.rmSync(path.join(ws, 'src/doomed.ts'));
@@ -264,10 +267,12 @@ describe('daemon: the persisted monitor and its alerts', function () {
         return s.counters.reingested >= burst + 1 && s;
       }, 20000, 'the background drain of the burst');
       assert.equal(status.counters.reingested, burst + 1, JSON.stringify(status));
-      assert.equal(status.counters.found_by_poll, 2, JSON.stringify(status));
+      assert.equal(status.counters.found_by_poll, 3, JSON.stringify(status));
       assert.equal(status.counters.deleted, 1, JSON.stringify(status));
       const alerts = ok(await h.call('alerts_list', { agent_id: 'a' }));
-      assert.ok(alerts.alerts.some((a: any) => a.kind === 'file_deleted' && a.path === 'src/doomed.ts'), JSON.stringify(alerts).slice(0, 600));
+      assert.deepEqual(alerts.alerts.filter((a: any) => a.kind === 'file_deleted').map((a: any) => a.path), ['src/doomed.ts'], JSON.stringify(alerts).slice(0, 600));
+      const hidden = JSON.stringify(ok(await h.call('seek', { agent_id: 'a', query: 'hiddenFn' })));
+      assert.ok(!hidden.includes('#hiddenFn'), 'the ignored file left the graph');
       const seek = JSON.stringify(ok(await h.call('seek', { agent_id: 'a', query: 'droppedEventFn' })));
       assert.ok(seek.includes('#droppedEventFn'), seek.slice(0, 400));
     } finally {
