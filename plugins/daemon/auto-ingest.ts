@@ -129,6 +129,11 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     watcher.refreshRules();
     const known = new Map((await this.manifest()).map((m) => [m.path, m]));
     let queued = 0;
+    // Counted once: a document still waiting from an earlier scan or event is not queued again.
+    const enqueue = (path: string, kind: ChangeKind): void => {
+      const waiting = watcher.has(path);
+      if (watcher.push(path, kind) && !waiting) queued++;
+    };
     let scanned = 0;
     const seen = new Set<string>();
     for (const r of state.roots) {
@@ -142,18 +147,12 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         const info = await stat(join(root, path)).catch(() => null);
         const m = known.get(path);
         if (info && m && m.size === info.size && Math.abs(m.mtimeMs - info.mtimeMs) <= 1 && m.result !== 'failed') continue;
-        // Counted once: a document still waiting from an earlier scan or event is not queued again.
-        const waiting = watcher.has(path);
-        if (watcher.push(path, 'change') && !waiting) queued++;
+        enqueue(path, 'change');
         if (i % 200 === 199) await yieldNow();
       }
     }
     const covers = (p: string) => state.roots.some((r) => r === '' || p.startsWith(`${r}/`));
-    for (const m of known.values()) {
-      if (seen.has(m.path) || !covers(m.path)) continue;
-      const waiting = watcher.has(m.path);
-      if (watcher.push(m.path, 'unlink') && !waiting) queued++;
-    }
+    for (const m of known.values()) if (!seen.has(m.path) && covers(m.path)) enqueue(m.path, 'unlink');
     const latest = await this.state();
     await this.row.save({ ...latest, counters: { ...latest.counters, scanned: latest.counters.scanned + scanned, queued: latest.counters.queued + queued } });
     return queued;

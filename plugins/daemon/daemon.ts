@@ -225,7 +225,6 @@ export class Daemon extends WatchedRunner<DaemonState> {
     return { checked: drift.walked + gone.length, changed, startedAt };
   }
 
-
   protected async startWatcher(state: DaemonState): Promise<void> {
     await this.closeWatcher();
     const { graph } = this.deps;

@@ -156,12 +156,12 @@ export class TreeWatcher {
     return this.options.debounceMs;
   }
 
-  /** Takes one path out of the queue (a poll handles it now); whether it was queued. */
   /** Whether a path is waiting in the queue. */
   has(rel: string): boolean {
     return this.queue.has(rel);
   }
 
+  /** Takes one path out of the queue (a poll handles it now); whether it was queued. */
   takePath(rel: string): boolean {
     return this.queue.delete(rel);
   }
