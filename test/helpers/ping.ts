@@ -30,6 +30,27 @@ export async function pingWhile(h: Harness, done: () => boolean, spans?: [start:
   return held;
 }
 
+/** `pingWhile`, and for each held time the garbage-collection pauses inside it (as `pingDuringGc`). */
+export async function pingWhileGc(h: Harness, done: () => boolean): Promise<{ held: number[]; gc: number[] }> {
+  const pauses = gcPauses();
+  const spans: [number, number][] = [];
+  try {
+    const held = await pingWhile(h, done, spans);
+    return { held, gc: await pauses.within(spans) };
+  } finally {
+    pauses.stop();
+  }
+}
+
+/**
+ * Each held time less the collection pauses inside it: what the server's own code held. The test
+ * process's whole heap (every earlier suite's garbage in a full run) is collected on this thread
+ * too, in pauses no slice of the server can split.
+ */
+export function ownHeld(held: readonly number[], gc: readonly number[]): number[] {
+  return held.map((ms, i) => ms - gc[i]);
+}
+
 /** Pings while `work` runs; its result and the held times. */
 export async function pingDuring<T>(h: Harness, work: () => Promise<T>): Promise<{ result: T; held: number[] }> {
   const { result, held } = await pingDuringGc(h, work);

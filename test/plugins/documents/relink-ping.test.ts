@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { describeHeld, pingDuring } from '../../helpers/ping.ts';
+import { describeHeld, ownHeld, pingDuringGc } from '../../helpers/ping.ts';
 
 const DOCS = 100;
 
@@ -41,7 +41,11 @@ describe('documents: re-linking converted documents after a code change never bl
     const original = readFileSync(cart, 'utf8');
     // The re-link runs before the first call after the ingest has brought the graph up to date:
     // pings run through the next two calls.
-    const relinkPinged = () => pingDuring(h!, async () => (await state(), call('seek', { query: 'design note checkout', top_k: 5 })));
+    // GC pauses are set aside (ownHeld): the test process's heap is collected on this thread too.
+    const relinkPinged = async () => {
+      const { held, gc } = await pingDuringGc(h!, async () => (await state(), call('seek', { query: 'design note checkout', top_k: 5 })));
+      return { held: ownHeld(held, gc) };
+    };
     const s0 = await state();
     writeFileSync(cart, original.replace('function total(', 'function grandTotal('));
     await call('ingest', { path: '.', incremental: true });
