@@ -11,7 +11,7 @@ import { countTokens, tokenizerLoaded } from '../../core/tokens.ts';
 import { countTokensAsync, resetTokenizer } from '../../core/tokens-async.ts';
 import { openSession, type HttpSession } from '../helpers/http-session.ts';
 import { memoryLogger, tempDir, type Harness } from '../helpers/mcp.ts';
-import { pingDuringGc } from '../helpers/ping.ts';
+import { ownHeld, pingDuringGc } from '../helpers/ping.ts';
 import { writeFixtureRepo } from '../helpers/fixture-repo.ts';
 
 
@@ -70,7 +70,7 @@ describe('token counting off the main thread', function () {
     assert.ok(held.length >= 5, `only ${held.length} pings were answered during the count`);
     // What the server's own code held: garbage-collection pauses taken out (after a thousand tests in
     // one process a scavenge can take 10–20 ms of a span).
-    const own = held.map((ms, i) => ms - gc[i]);
+    const own = ownHeld(held, gc);
     const worst = Math.max(...own);
     console.log(`      first count: ${held.length} pings, worst ${worst.toFixed(1)} ms of main-thread work (${Math.max(...held).toFixed(1)} with GC)`);
     // Loading the tables on the main thread held it 300–500 ms; the project's line is 50 ms.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { pingDuringGc } from '../../helpers/ping.ts';
+import { ownHeld, pingDuringGc } from '../../helpers/ping.ts';
 import { dayDate, git } from './git-fixture.ts';
 
 const MODULES = 300;
@@ -55,7 +55,7 @@ describe('differential and the event loop', function () {
     assert.equal(result.result.isError, undefined, JSON.stringify(result.json).slice(0, 400));
     assert.equal(result.json.files.modified.length, MODULES / 10);
     assert.equal(result.json.nodes.added.length, MODULES / 10);
-    const own = held.map((ms, i) => ms - gc[i]).sort((a, b) => b - a);
+    const own = ownHeld(held, gc).sort((a, b) => b - a);
     console.log(`      ${held.length} pings, longest own stretches ${own.slice(0, 5).map((x) => x.toFixed(1)).join(', ')} ms`);
     assert.ok(held.length >= 10, `only ${held.length} pings answered during the call`);
     const longest = own.slice(0, 5).map((x) => x.toFixed(1)).join(', ');

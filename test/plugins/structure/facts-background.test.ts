@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { FACTS_DB } from '../../../plugins/structure/facts-store.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { describeHeld, pingDuringGc } from '../../helpers/ping.ts';
+import { describeHeld, ownHeld, pingDuringGc } from '../../helpers/ping.ts';
 
 const MODULES = 150;
 
@@ -53,7 +53,7 @@ describe('the background facts job', function () {
       assert.equal(status.parsed, MODULES + 2);
       assert.ok(held.length >= 20, `only ${held.length} pings answered`);
       // Garbage-collection pauses taken out: a whole-suite run's heap is this process's, not the job's.
-      const own = held.map((ms, i) => ms - gc[i]);
+      const own = ownHeld(held, gc);
       const worst = Math.max(...own);
       if (process.env.SHOW_HELD) console.log('HELD', [...held].sort((a, b) => b - a).slice(0, 6).map((x) => x.toFixed(1)).join(' '), 'OWN', [...own].sort((a, b) => b - a).slice(0, 6).map((x) => x.toFixed(1)).join(' '), held.length);
       assert.ok(worst < 100, `a ping waited on ${worst.toFixed(0)} ms of main-thread work while the job ran (${describeHeld(own)})`);

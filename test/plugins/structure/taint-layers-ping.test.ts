@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
-import { describeHeld, pingDuringGc } from '../../helpers/ping.ts';
+import { describeHeld, ownHeld, pingDuringGc } from '../../helpers/ping.ts';
 
 /** 300 TypeScript route files (inline handlers, a type-only import each) and 200 Python scripts (TYPE_CHECKING imports, a __main__ block). */
 function manyFiles(): Record<string, string> {
@@ -52,8 +52,6 @@ describe('taint_trace, layers and flow_simulate on 500 files, beside a pinging c
   });
   after(() => h?.close());
 
-  const own = (held: number[], gc: number[]) => held.map((ms, i) => ms - gc[i]);
-
   it('detects entries (inline handlers, __main__ blocks) and traces them without holding the event loop over 50 ms', async () => {
     const { result, held, gc } = await pingDuringGc(h, () => h.call('taint_trace', { agent_id: 'a', top_k: 5 }));
     const r = result.json;
@@ -61,7 +59,7 @@ describe('taint_trace, layers and flow_simulate on 500 files, beside a pinging c
     assert.equal(r.entry_count, 200);
     assert.match(r.entries_capped, /more than 200 entry points/);
     assert.ok(r.entries.some((e: string) => /^tools\/tool\d+\.py:12$/.test(e)) && r.leak_count >= 1, JSON.stringify(r.entries));
-    assert.ok(Math.max(...own(held, gc)) < 50, describeHeld(held));
+    assert.ok(Math.max(...ownHeld(held, gc)) < 50, describeHeld(held));
     const web = (await h.call('taint_trace', { agent_id: 'a', scope: 'web', top_k: 5 })).json;
     assert.ok(web.entries.length > 0 && web.entries.every((e: string) => /^web\/routes\d+\.ts:5$/.test(e)), JSON.stringify(web.entries));
     assert.equal(web.leak_count, 200);
@@ -73,7 +71,7 @@ describe('taint_trace, layers and flow_simulate on 500 files, beside a pinging c
     assert.equal(result.result.isError, undefined, JSON.stringify(r).slice(0, 300));
     assert.equal(r.violation_counts.cycle, 0, JSON.stringify(r.violations.slice(0, 2)));
     assert.equal(r.type_only_dependencies, 500);
-    assert.ok(Math.max(...own(held, gc)) < 50, describeHeld(held));
+    assert.ok(Math.max(...ownHeld(held, gc)) < 50, describeHeld(held));
   });
 
   it('simulates flows from 100 given entries (100 files read) without holding the event loop over 50 ms, and bounds entry_nodes', async () => {
@@ -81,7 +79,7 @@ describe('taint_trace, layers and flow_simulate on 500 files, beside a pinging c
     const { result, held, gc } = await pingDuringGc(h, () => h.call('flow_simulate', { agent_id: 'a', entry_nodes: entries }));
     assert.equal(result.result.isError, undefined, JSON.stringify(result.json).slice(0, 300));
     assert.equal(result.json.entry_count, 100, JSON.stringify(result.json).slice(0, 300));
-    assert.ok(Math.max(...own(held, gc)) < 50, describeHeld(held));
+    assert.ok(Math.max(...ownHeld(held, gc)) < 50, describeHeld(held));
     const many = await h.call('flow_simulate', { agent_id: 'a', entry_nodes: Array.from({ length: 101 }, (_, i) => `function:web/routes${i}.ts#size${i}`) });
     assert.equal(many.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
   });
