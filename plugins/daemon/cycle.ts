@@ -62,6 +62,13 @@ export interface CycleDeps {
   source: string;
   /** Files the graph knew when the watcher saw them deleted, with the documents linking to them (before anyone re-ingested). */
   linksAtUnlink: Map<string, DocLink[]>;
+  /** Whether a workspace path is under the watch paths (default: every path). */
+  covers?: (path: string) => boolean;
+}
+
+/** Whether a workspace path is under one of the watch paths ('' is the whole workspace). */
+export function watchCovers(watchPaths: readonly string[]): (path: string) => boolean {
+  return (p) => watchPaths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
 }
 
 export interface CycleReport {
@@ -99,17 +106,19 @@ function brokenLinksOf(alert: Alert | null): { dedup: string; target: string }[]
 }
 
 /**
- * Records what the ingest took in: the files it re-parsed (their content changed, or they are new)
- * in `reingested`, and in `unreported` those and the removed files when no entry named them (an
- * incremental walk takes in every changed file, also one whose event was lost). Returns the removed
- * files no entry named.
+ * Records what the ingest took in under the watch paths: the files it re-parsed (their content
+ * changed, or they are new) in `reingested`, and in `unreported` those and the removed files when no
+ * entry named them (an incremental walk takes in every changed file, also one whose event was lost).
+ * The walk is the whole workspace's: what it took in elsewhere is in the graph, not in the daemon's
+ * counts. Returns the removed files no entry named.
  */
-function recordTaken(report: CycleReport, taken: { changed: readonly string[]; removed: readonly string[] }, named: ReadonlySet<string>): string[] {
+function recordTaken(report: CycleReport, taken: { changed: readonly string[]; removed: readonly string[] }, named: ReadonlySet<string>, covers: (path: string) => boolean): string[] {
   for (const p of taken.changed) {
+    if (!covers(p)) continue;
     report.reingested.push(p);
     if (!named.has(p)) report.unreported.push(p);
   }
-  const removed = taken.removed.filter((p) => !named.has(p));
+  const removed = taken.removed.filter((p) => covers(p) && !named.has(p));
   report.unreported.push(...removed);
   return removed;
 }
@@ -192,7 +201,7 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       // A removed file no event named is raised as deleted when it is gone from disk (one the ingest's
       // rules exclude now left the graph, not the disk); its links left the graph with it, so no
       // broken binding is raised for it.
-      for (const p of recordTaken(report, taken, new Set(reingest))) {
+      for (const p of recordTaken(report, taken, new Set(reingest), deps.covers ?? (() => true))) {
         if (!(await lstat(join(root, p)).catch(() => null))) known.push(p);
         await slice();
       }

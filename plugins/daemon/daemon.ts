@@ -14,7 +14,7 @@ import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from '../memory/api.ts';
 import type { StateStore } from '../state/api.ts';
 import type { AlertBook } from './alert-book.ts';
-import { runCycle, docLinksTo, filesUnder, type CycleReport, type DocLink } from './cycle.ts';
+import { runCycle, docLinksTo, filesUnder, watchCovers, type CycleReport, type DocLink } from './cycle.ts';
 import { DAEMON_NAMESPACE, emptyState, type DaemonState } from './daemon-state.ts';
 import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
 import { SLICE_MS } from './slices.ts';
@@ -169,7 +169,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
     }
     const entries = [...batch].map(([path, kind]) => ({ path, kind }));
     const report = await runCycle(
-      { graph: this.deps.graph, memory: this.deps.memory(), alerts: this.deps.alerts, source: 'daemon', linksAtUnlink: this.linksAtUnlink },
+      { graph: this.deps.graph, memory: this.deps.memory(), alerts: this.deps.alerts, source: 'daemon', linksAtUnlink: this.linksAtUnlink, covers: watchCovers(state.watch_paths) },
       entries,
       { checkAllClaims: options.checkAllClaims ?? options.poll, signal: options.signal },
     );
@@ -213,16 +213,15 @@ export class Daemon extends WatchedRunner<DaemonState> {
    */
   private async poll(state: DaemonState, signal?: AbortSignal): Promise<{ checked: number; changed: PolledChange[]; startedAt: number }> {
     const startedAt = Date.now();
-    const covers = (p: string) => state.watch_paths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
-    const drift = await this.deps.graph.engine.storeDrift(SLICE_MS, state.last_poll_at ?? state.started_at ?? -Infinity);
+    // Only the watch paths' files are compared (and counted in `checked`).
+    const drift = await this.deps.graph.engine.storeDrift(SLICE_MS, state.last_poll_at ?? state.started_at ?? -Infinity, watchCovers(state.watch_paths));
     if (signal?.aborted) return { checked: 0, changed: [], startedAt };
     const changed: PolledChange[] = [];
-    for (const path of [...drift.changed, ...drift.added]) if (covers(path)) changed.push({ path, kind: 'change' });
+    for (const path of [...drift.changed, ...drift.added]) changed.push({ path, kind: 'change' });
     // There at the previous poll without a row: the ingest leaves it out; handed to it again, not counted as missed.
-    for (const path of drift.leftOut) if (covers(path)) changed.push({ path, kind: 'change', seenBefore: true });
-    const gone = drift.gone.filter(covers);
-    for (const path of gone) changed.push({ path, kind: 'unlink' });
-    return { checked: drift.walked + gone.length, changed, startedAt };
+    for (const path of drift.leftOut) changed.push({ path, kind: 'change', seenBefore: true });
+    for (const path of drift.gone) changed.push({ path, kind: 'unlink' });
+    return { checked: drift.walked + drift.gone.length, changed, startedAt };
   }
 
   protected async startWatcher(state: DaemonState): Promise<void> {

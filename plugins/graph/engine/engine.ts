@@ -296,10 +296,11 @@ export class CodeGraphEngine extends EnginePersistence {
 
   /**
    * How the files on disk differ from what the store recorded (size, mtime), without any event:
-   * changed, added (no row, modified since `since`), left out by the ingest (no row, older), gone.
+   * changed, added (no row, modified since `since`), left out by the ingest (no row, older), gone;
+   * with `within`, of the paths it accepts only (a watched folder's).
    */
-  storeDrift(sliceMs: number, since: number): Promise<StoreDrift> {
-    return this.loaded.storeDrift(sliceMs, since);
+  storeDrift(sliceMs: number, since: number, within?: (path: string) => boolean): Promise<StoreDrift> {
+    return this.loaded.storeDrift(sliceMs, since, within);
   }
 
   /** Paths of all files in the graph, sorted. */

@@ -35,11 +35,11 @@ export class LoadedGraph extends LoadedGraphBase {
     return (await walkWorkspaceAsync(options, sliceMs)).files;
   }
 
-  /** How the files on disk differ from the store's rows (store-drift.ts), walked and compared in slices of `sliceMs`. */
-  async storeDrift(sliceMs: number, since: number): Promise<StoreDrift> {
+  /** How the files on disk (those `within` accepts, else all) differ from the store's rows (store-drift.ts), walked and compared in slices of `sliceMs`. */
+  async storeDrift(sliceMs: number, since: number, within?: (path: string) => boolean): Promise<StoreDrift> {
     const walked = await this.walkFiles(sliceMs);
     const rows = this.store ? await this.store.fileRowsSliced(sliceMs) : new Map<string, FileRow>();
-    return storeDrift(walked, rows, since, sliceMs);
+    return storeDrift(walked, rows, since, sliceMs, within);
   }
 
   /** Ingests the workspace (full by default; `incremental` re-parses changed files only). */

@@ -24,23 +24,30 @@ export interface StoreDrift {
   gone: string[];
 }
 
-/** Compares the walk with the rows, yielding every `sliceMs`. */
-export async function storeDrift(walked: readonly WalkEntry[], rows: ReadonlyMap<string, FileRow>, since: number, sliceMs: number): Promise<StoreDrift> {
+/**
+ * Compares the walk with the rows, yielding every `sliceMs`; with `within`, only the files and rows
+ * whose path it accepts (a folder's drift: `walked` and `stored` count those).
+ */
+export async function storeDrift(walked: readonly WalkEntry[], rows: ReadonlyMap<string, FileRow>, since: number, sliceMs: number, within?: (path: string) => boolean): Promise<StoreDrift> {
   const pace = slicePace(sliceMs);
-  const drift: StoreDrift = { walked: walked.length, stored: rows.size, changed: [], added: [], leftOut: [], gone: [] };
+  const drift: StoreDrift = { walked: 0, stored: 0, changed: [], added: [], leftOut: [], gone: [] };
   const onDisk = new Set<string>();
   for (let i = 0; i < walked.length; i++) {
     const f = walked[i];
+    if ((i & 255) === 255) await pace();
+    if (within && !within(f.path)) continue;
+    drift.walked++;
     onDisk.add(f.path);
     const row = rows.get(f.path);
     if (!row) (f.mtimeMs >= since - RACY_MS ? drift.added : drift.leftOut).push(f.path);
     else if (row.size !== f.size || row.mtimeMs !== f.mtimeMs) drift.changed.push(f.path);
-    if ((i & 255) === 255) await pace();
   }
   let k = 0;
   for (const path of rows.keys()) {
-    if (!onDisk.has(path)) drift.gone.push(path);
     if ((++k & 1023) === 0) await pace();
+    if (within && !within(path)) continue;
+    drift.stored++;
+    if (!onDisk.has(path)) drift.gone.push(path);
   }
   return drift;
 }

@@ -240,7 +240,7 @@ describe('daemon: the persisted monitor and its alerts', function () {
     }
   });
 
-  it('counts what the incremental walk of a burst took in without an event: a lost change re-ingested, a lost deletion raised', async () => {
+  it('counts what the incremental walk of a burst took in without an event under its watch paths: a lost change re-ingested, a lost deletion raised', async () => {
     // A burst of more than 32 files goes through the engine's incremental walk, which also takes in
     // files whose events were lost: src/dropped.ts (changed) and src/doomed.ts (deleted).
     const restore = dropWatcherEvents('dropped.ts', 'doomed.ts');
@@ -260,6 +260,10 @@ describe('daemon: the persisted monitor and its alerts', function () {
       for (let i = 0; i < burst; i++) fs.writeFileSync(path.join(ws, `src/burst${i}.ts`), `export function burstFn${i}(): number {\n  return ${i};\n}\n`);
       fs.writeFileSync(path.join(ws, 'src/dropped.ts'), 'export function droppedEventFn(): number {\n  return 1;\n}\n');
       fs.rmSync(path.join(ws, 'src/doomed.ts'));
+      // Outside the watch paths (src): the workspace-wide walk takes these into the graph too, but the
+      // daemon neither counts them nor raises the deletion.
+      fs.appendFileSync(path.join(ws, 'py/retry.py'), '\n\ndef outside_watch_fn():\n    return 2\n');
+      fs.rmSync(path.join(ws, 'docs/guide.md'));
       // Usually one drain takes the whole burst through the incremental walk (the path under test); a burst
       // the watcher splits into by-path batches reaches the same counters through the reconciliation.
       const status = await until(async () => {
@@ -275,6 +279,14 @@ describe('daemon: the persisted monitor and its alerts', function () {
       assert.ok(!hidden.includes('#hiddenFn'), 'the ignored file left the graph');
       const seek = JSON.stringify(ok(await h.call('seek', { agent_id: 'a', query: 'droppedEventFn' })));
       assert.ok(seek.includes('#droppedEventFn'), seek.slice(0, 400));
+      // No daemon_tick here: its poll would take the outside change in anyway. The counters above
+      // stayed at the watch paths' files; a split burst's by-path batches never read the outside ones.
+      assert.ok(!alerts.alerts.some((a: any) => a.path === 'docs/guide.md'), 'no alert for a deletion outside the watch paths');
+      // A poll compares the watch paths' files only.
+      const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
+      const underSrc = fs.readdirSync(path.join(ws, 'src')).filter((f) => f !== 'hidden.ts').length;
+      assert.equal(tick.polled, underSrc, 'the poll compared the files under src, not the workspace');
+      assert.ok(!tick.reingested.some((p: string) => !p.startsWith('src/')), JSON.stringify(tick.reingested));
     } finally {
       restore();
     }
