@@ -11,12 +11,12 @@ const MAX_SCOPE_DOCUMENTS = 50;
 
 export const documentDriftVerb = defineVerb({
   name: 'document_drift',
-  description: "Stale (target changed since the document was bound), gone, missing or ambiguous document-to-code links, for one document or the known documents under a folder.",
+  description: "Stale (target changed since the document was bound), gone, missing or ambiguous document-to-code links, for one document or the known documents under a folder (default: all).",
   input: Type.Object({
     agent_id: AgentId,
     path: Type.Optional(Type.String({ minLength: 1, description: 'Workspace path of the document' })),
     node_id: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A graph node; its file is the document' })),
-    scope: Type.Optional(Type.String({ minLength: 1, description: 'A workspace folder: every document bound before under it ("." for all)' })),
+    scope: Type.Optional(Type.String({ minLength: 1, description: 'A workspace folder: every document bound before under it (default ".": all)' })),
     top_k: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Findings returned' }),
   }),
   output: Type.Object({
@@ -31,16 +31,17 @@ export const documentDriftVerb = defineVerb({
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
     let paths: string[];
-    if (args.path || args.node_id) paths = [documentPath(graph, args)];
-    else if (args.scope) {
-      const folder = graph.run(() => graph.engine.resolvePath(args.scope!)).relative;
+    // One named document, else the documents bound before under a folder (the whole workspace by default).
+    const scope = args.path || args.node_id ? null : (args.scope ?? '.');
+    if (scope === null) paths = [documentPath(graph, args)];
+    else {
+      const folder = graph.run(() => graph.engine.resolvePath(scope)).relative;
       const prefix = folder === '' ? '' : `${folder}/`;
       paths = knownDocuments(graph, prefix, MAX_SCOPE_DOCUMENTS + 1);
       if (paths.length === 0) {
-        throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no document under ${args.scope} has been bound yet`, { hint: 'call document_bindings on a document first, or pass its path' });
+        const where = folder === '' ? 'in the workspace' : `under ${folder}`;
+        throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no document ${where} has been bound yet`, { hint: 'call document_bindings on a document first, or pass its path' });
       }
-    } else {
-      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'name a document (path or node_id) or a folder (scope)', { hint: 'e.g. {"path":"docs/design.pdf"} or {"scope":"docs"}' });
     }
     const documents: { path: string; baseline_at: string | null; findings: number }[] = [];
     const findings: (DriftFinding & { document: string })[] = [];
@@ -50,7 +51,7 @@ export const documentDriftVerb = defineVerb({
       try {
         doc = await resolveDocument(graph, path, { signal: call.signal });
       } catch (error) {
-        if (!args.scope) throw error;
+        if (scope === null) throw error;
         findings.push({ document: path, kind: 'gone', text: path, line: 0, section: '', targets: [], reason: `document unreadable now: ${(error as Error).message}` });
         continue;
       }

@@ -109,6 +109,9 @@ describe('documents: converters, bindings and drift', function () {
     // The cart PDF names nothing in retry.py: the scope sweep reports its links clean.
     const all = (await h.call('document_drift', { agent_id: 'a', scope: 'docs' })).json;
     assert.ok(all.documents.some((d: any) => d.path === 'docs/cart.pdf' && d.findings === 0), JSON.stringify(all.documents));
+    // Named nothing: every document bound before, in the whole workspace.
+    const everywhere = (await h.call('document_drift', { agent_id: 'a' })).json.documents.map((d: any) => d.path);
+    for (const d of all.documents) assert.ok(everywhere.includes(d.path), JSON.stringify(everywhere));
   });
 
   it('starts a new baseline when the document itself is rewritten', async () => {
