@@ -134,6 +134,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       const waiting = watcher.has(path);
       if (watcher.push(path, kind) && !waiting) queued++;
     };
+    // The counter takes in what the watcher's events queued since the last count as well.
+    const queuedBefore = watcher.takeAdded();
     let scanned = 0;
     const seen = new Set<string>();
     for (const r of state.roots) {
@@ -154,7 +156,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     const covers = (p: string) => state.roots.some((r) => r === '' || p.startsWith(`${r}/`));
     for (const m of known.values()) if (!seen.has(m.path) && covers(m.path)) enqueue(m.path, 'unlink');
     const latest = await this.state();
-    await this.row.save({ ...latest, counters: { ...latest.counters, scanned: latest.counters.scanned + scanned, queued: latest.counters.queued + queued } });
+    await this.row.save({ ...latest, counters: { ...latest.counters, scanned: latest.counters.scanned + scanned, queued: latest.counters.queued + queuedBefore + watcher.takeAdded() } });
     return queued;
   }
 
@@ -254,7 +256,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       ...latest,
       last_tick_at: Date.now(),
       ticks: latest.ticks + 1,
-      counters: { ...c, ingested: c.ingested + out.ingested.length, converted: c.converted + out.converted.length, unchanged: c.unchanged + out.unchanged, pruned: c.pruned + out.pruned.length, failed: c.failed + out.failed.length },
+      // Documents the watcher's events queued since the last count (a scan counts its own).
+      counters: { ...c, queued: c.queued + queue.takeAdded(), ingested: c.ingested + out.ingested.length, converted: c.converted + out.converted.length, unchanged: c.unchanged + out.unchanged, pruned: c.pruned + out.pruned.length, failed: c.failed + out.failed.length },
     });
     return out;
   }

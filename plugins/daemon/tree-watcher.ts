@@ -131,10 +131,12 @@ export class TreeWatcher {
 
   /** Queues a path (also used by scans); false when the queue is full. */
   push(rel: string, kind: ChangeKind): boolean {
-    if (!this.queue.has(rel) && this.queue.size >= this.options.maxQueue) {
+    const waiting = this.queue.has(rel);
+    if (!waiting && this.queue.size >= this.options.maxQueue) {
       this.overflowed++;
       return false;
     }
+    if (!waiting) this.added++;
     this.queue.delete(rel); // re-insert: the queue stays in event order
     this.queue.set(rel, kind);
     this.schedule();
@@ -154,6 +156,16 @@ export class TreeWatcher {
   /** Quiet time after the last event before `onSettled` (ms). */
   get debounceMs(): number {
     return this.options.debounceMs;
+  }
+
+  /** Paths newly queued (not already waiting) since the last `takeAdded`: by events and scans alike. */
+  private added = 0;
+
+  /** The paths newly queued since the last call, and resets the count. */
+  takeAdded(): number {
+    const n = this.added;
+    this.added = 0;
+    return n;
   }
 
   /** Whether a path is waiting in the queue. */

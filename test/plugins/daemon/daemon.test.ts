@@ -370,6 +370,20 @@ describe('auto_ingest: document roots kept ingested', function () {
     h = undefined;
   });
 
+  it('counts a document the watcher queued in `queued` once, though the rescan finds it waiting', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 60000 }));
+    ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    fs.writeFileSync(path.join(ws, 'docs/late.md'), '# Late\n\nWritten after the start.\n');
+    // The watcher's event queues it (the long debounce keeps the background drain away).
+    await until(async () => ok(await h!.call('auto_ingest_status', { agent_id: 'a' })).queue === 1, 10000, 'the watcher event');
+    const tick = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.ingested, ['docs/late.md']);
+    assert.equal(ok(await h.call('auto_ingest_status', { agent_id: 'a' })).counters.queued, 2, 'the guide by the bootstrap scan, the late document by its event');
+  });
+
   it('picks up a new Markdown document and prunes a deleted one, with a manifest', async () => {
     const ws = workspace();
     h = await serve(ws);
