@@ -45,6 +45,8 @@ export class TreeWatcher {
   private handling: Promise<void> = Promise.resolve();
   private readonly gitignore: GitignoreRules;
   private closed = false;
+  /** Paths newly queued (not already waiting) since the last `takeAdded`: by events and scans alike. */
+  private added = 0;
   /** Events dropped because the queue was full since the last drain (a rescan finds them). */
   overflowed = 0;
   /** The last error the watcher reported. */
@@ -157,9 +159,6 @@ export class TreeWatcher {
   get debounceMs(): number {
     return this.options.debounceMs;
   }
-
-  /** Paths newly queued (not already waiting) since the last `takeAdded`: by events and scans alike. */
-  private added = 0;
 
   /** The paths newly queued since the last call, and resets the count. */
   takeAdded(): number {

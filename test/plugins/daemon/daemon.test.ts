@@ -279,8 +279,8 @@ describe('daemon: the persisted monitor and its alerts', function () {
       assert.ok(!hidden.includes('#hiddenFn'), 'the ignored file left the graph');
       const seek = JSON.stringify(ok(await h.call('seek', { agent_id: 'a', query: 'droppedEventFn' })));
       assert.ok(seek.includes('#droppedEventFn'), seek.slice(0, 400));
-      // No daemon_tick here: its poll would take the outside change in anyway. The counters above
-      // stayed at the watch paths' files; a split burst's by-path batches never read the outside ones.
+      // The counters above were read before any tick: they stayed at the watch paths' files (a burst the
+      // watcher splits into by-path batches never reads the outside ones, nor does the scoped poll).
       assert.ok(!alerts.alerts.some((a: any) => a.path === 'docs/guide.md'), 'no alert for a deletion outside the watch paths');
       // A poll compares the watch paths' files only.
       const tick = ok(await h.call('daemon_tick', { agent_id: 'a' }));
