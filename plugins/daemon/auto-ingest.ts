@@ -17,7 +17,7 @@ import { CONVERTERS, DOCUMENTS_NAMESPACE, converterFor, documentNodes, resolveDo
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
 import { SLICE_MS } from './slices.ts';
-import { TreeWatcher, type ChangeKind } from './tree-watcher.ts';
+import { TreeWatcher, watchCovers, type ChangeKind } from './tree-watcher.ts';
 import { WatchedRunner, type RunnerDeps } from './watched-runner.ts';
 
 export const AUTO_INGEST_NAMESPACE = 'auto_ingest';
@@ -128,14 +128,9 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     if (exts.length === 0) return 0;
     watcher.refreshRules();
     const known = new Map((await this.manifest()).map((m) => [m.path, m]));
-    let queued = 0;
-    // Counted once: a document still waiting from an earlier scan or event is not queued again.
-    const enqueue = (path: string, kind: ChangeKind): void => {
-      const waiting = watcher.has(path);
-      if (watcher.push(path, kind) && !waiting) queued++;
-    };
-    // The counter takes in what the watcher's events queued since the last count as well.
-    const queuedBefore = watcher.takeAdded();
+    // The queue counts what it newly queues (a document still waiting is not queued again): first what
+    // the watcher's events queued since the last count, then what this scan queues.
+    const byEvents = watcher.takeAdded();
     let scanned = 0;
     const seen = new Set<string>();
     for (const r of state.roots) {
@@ -149,15 +144,16 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         const info = await stat(join(root, path)).catch(() => null);
         const m = known.get(path);
         if (info && m && m.size === info.size && Math.abs(m.mtimeMs - info.mtimeMs) <= 1 && m.result !== 'failed') continue;
-        enqueue(path, 'change');
+        watcher.push(path, 'change');
         if (i % 200 === 199) await yieldNow();
       }
     }
-    const covers = (p: string) => state.roots.some((r) => r === '' || p.startsWith(`${r}/`));
-    for (const m of known.values()) if (!seen.has(m.path) && covers(m.path)) enqueue(m.path, 'unlink');
+    const covers = watchCovers(state.roots);
+    for (const m of known.values()) if (!seen.has(m.path) && covers(m.path)) watcher.push(m.path, 'unlink');
+    const byScan = watcher.takeAdded();
     const latest = await this.state();
-    await this.row.save({ ...latest, counters: { ...latest.counters, scanned: latest.counters.scanned + scanned, queued: latest.counters.queued + queuedBefore + watcher.takeAdded() } });
-    return queued;
+    await this.row.save({ ...latest, counters: { ...latest.counters, scanned: latest.counters.scanned + scanned, queued: latest.counters.queued + byEvents + byScan } });
+    return byScan;
   }
 
   /** Drains up to `maxDocs` queued documents now (after a rescan when `rescan`). */

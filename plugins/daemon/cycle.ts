@@ -66,10 +66,6 @@ export interface CycleDeps {
   covers?: (path: string) => boolean;
 }
 
-/** Whether a workspace path is under one of the watch paths ('' is the whole workspace). */
-export function watchCovers(watchPaths: readonly string[]): (path: string) => boolean {
-  return (p) => watchPaths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
-}
 
 export interface CycleReport {
   processed: number;

@@ -14,9 +14,9 @@ import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from '../memory/api.ts';
 import type { StateStore } from '../state/api.ts';
 import type { AlertBook } from './alert-book.ts';
-import { runCycle, docLinksTo, filesUnder, watchCovers, type CycleReport, type DocLink } from './cycle.ts';
+import { runCycle, docLinksTo, filesUnder, type CycleReport, type DocLink } from './cycle.ts';
 import { DAEMON_NAMESPACE, emptyState, type DaemonState } from './daemon-state.ts';
-import { normaliseRel, TreeWatcher, type ChangeKind } from './tree-watcher.ts';
+import { normaliseRel, TreeWatcher, watchCovers, type ChangeKind } from './tree-watcher.ts';
 import { SLICE_MS } from './slices.ts';
 import { WatchedRunner } from './watched-runner.ts';
 

@@ -167,11 +167,6 @@ export class TreeWatcher {
     return n;
   }
 
-  /** Whether a path is waiting in the queue. */
-  has(rel: string): boolean {
-    return this.queue.has(rel);
-  }
-
   /** Takes one path out of the queue (a poll handles it now); whether it was queued. */
   takePath(rel: string): boolean {
     return this.queue.delete(rel);
@@ -218,6 +213,11 @@ export class TreeWatcher {
     this.subscriptions = [];
     await Promise.all(subs.map((s) => s.unsubscribe().catch(() => undefined)));
   }
+}
+
+/** Whether a workspace path is under one of the (normalised) watch paths ('' is the whole workspace). */
+export function watchCovers(watchPaths: readonly string[]): (path: string) => boolean {
+  return (p) => watchPaths.some((w) => w === '' || p === w || p.startsWith(`${w}/`));
 }
 
 /** Normalises a watch path argument to workspace-relative posix form ('' for the root). */
