@@ -48,10 +48,11 @@ function shown(userPath: string): string {
  */
 export function resolveWorkspacePath(root: string, userPath: string, rootReal = realRoot(root)): WorkspacePath {
   const absRoot = resolve(root);
-  const refuse = (why: string): never => {
+  // `why` runs into "outside the workspace root": after a clause with a comma, after "leads" without.
+  const refuse = (why: string, joiner = ', '): never => {
     throw new EngineError(
       EngineErrorCodes.PATH_ESCAPE,
-      `path "${typeof userPath === 'string' ? shown(userPath) : typeof userPath}" ${why}, outside the workspace root ${absRoot}`,
+      `path "${typeof userPath === 'string' ? shown(userPath) : typeof userPath}" ${why}${joiner}outside the workspace root ${absRoot}`,
       `pass a path relative to ${absRoot} (for example "src/index.ts") that stays inside it; for another directory, start a server on it (m1nd serve --workspace <dir>)`,
     );
   };
@@ -79,7 +80,7 @@ export function resolveWorkspacePath(root: string, userPath: string, rootReal = 
       // A dangling link: where it points cannot be checked, so it is not followed.
       refuse('goes through a dangling symlink');
     }
-    if (!inside(rootReal, real!)) refuse('goes through a symlink that leads');
+    if (!inside(rootReal, real!)) refuse('goes through a symlink that leads', ' ');
   }
   return { absolute: target, relative: posix.normalize(toRelative(absRoot, target)).replace(/^\.$/, '') };
 }
