@@ -4,10 +4,11 @@
  * from the store while the source bytes are unchanged.
  */
 import { createHash } from 'node:crypto';
+import { opendirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
-import { CONVERTERS, converterFor, producerOf } from './converters.ts';
+import { CONVERTERS, DOCUMENT_EXTENSIONS, converterFor, producerOf } from './converters.ts';
 import { isStored, keepRecord, loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
 
 /** Largest source a converter is given. */
@@ -38,18 +39,19 @@ export function documentPath(graph: GraphService, args: { path?: string; node_id
  * kept in memory; `persist` (write calls only) also stores it.
  */
 export async function resolveDocument(graph: GraphService, path: string, options: { signal?: AbortSignal; persist?: boolean } = {}): Promise<ResolvedDocument> {
-  const converter = converterFor(path);
-  if (!converter) {
-    throw new M1ndError(ErrorCodes.DOCUMENT_UNSUPPORTED, `no converter reads ${path}`, {
-      hint: `documents are ${CONVERTERS.flatMap((c) => c.extensions).join(' ')}; document_provider_health lists the converters`,
-    });
-  }
   const absolute = graph.run(() => graph.engine.resolvePath(path)).absolute;
   let info;
   try {
     info = await stat(absolute);
   } catch {
     info = null;
+  }
+  if (info?.isDirectory()) throw folderError(path, absolute);
+  const converter = converterFor(path);
+  if (!converter) {
+    throw new M1ndError(ErrorCodes.DOCUMENT_UNSUPPORTED, `no converter reads ${path}`, {
+      hint: `documents are ${CONVERTERS.flatMap((c) => c.extensions).join(' ')}; document_provider_health lists the converters`,
+    });
   }
   if (!info?.isFile()) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `${path} is not a file`, { hint: 'pass the workspace path of an existing document' });
   if (info.size > MAX_SOURCE_BYTES) {
@@ -77,6 +79,33 @@ export async function resolveDocument(graph: GraphService, path: string, options
   if (options.persist) stored = saveRecord(graph, record);
   else keepRecord(graph, record);
   return { record, absolute, mtimeMs: info.mtimeMs, cached: false, stored };
+}
+
+/** Documents named in a folder's refusal hint at most, and folder entries looked at to find them. */
+const HINT_DOCUMENTS = 3;
+const HINT_ENTRIES = 500;
+
+/** The refusal of a folder passed as a document: naming a few documents directly in it, and the verbs that take a folder. */
+function folderError(path: string, absolute: string): M1ndError {
+  const shown = path === '' ? '.' : path;
+  const found: string[] = [];
+  try {
+    const dir = opendirSync(absolute);
+    try {
+      for (let i = 0, e = dir.readSync(); e && i < HINT_ENTRIES && found.length < HINT_DOCUMENTS; i++, e = dir.readSync()) {
+        if (e.isFile() && converterFor(e.name)) found.push(path === '' ? e.name : `${path}/${e.name}`);
+      }
+    } finally {
+      dir.closeSync();
+    }
+  } catch {
+    // unreadable folder: the hint names no document
+  }
+  found.sort();
+  const inside = found.length ? `pass a document in it (${found.map((f) => `"${f}"`).join(', ')})` : `pass the path of a document under it (${DOCUMENT_EXTENSIONS.join(' ')})`;
+  return new M1ndError(ErrorCodes.PATH_NOT_FOUND, `${shown} is a folder, not a document`, {
+    hint: `${inside}; for every document under it, document_drift {"scope":"${shown}"} checks those bound before and auto_ingest_start {"roots":["${shown}"]} converts them as they change`,
+  });
 }
 
 function saveIfNeeded(graph: GraphService, record: DocumentRecord): boolean {
