@@ -48,9 +48,30 @@ export async function convertWithPackage(format: PackageFormat, bytes: Uint8Arra
   if (format === 'html') {
     const m = await load<TurndownModule>('html');
     // Scripts and styles are not prose; turndown would otherwise keep their text.
-    const html = utf8(bytes).replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '');
+    const html = withTitleHeading(utf8(bytes).replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ''));
     return new m.default({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' }).turndown(html);
   }
   const m = await load<MammothModule>('docx');
   return (await m.default.convertToMarkdown({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value;
+}
+
+/** Characters of a `<title>` read at most. */
+const MAX_TITLE_CHARS = 1000;
+
+/**
+ * The page's `<title>` is metadata, not body text (turndown would keep it as a leading paragraph):
+ * it is dropped, and becomes the page's `<h1>` only when the body has none. Turndown decodes its entities.
+ */
+function withTitleHeading(html: string): string {
+  const title = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html);
+  // Only the head's (an SVG's <title> in the body is the body's).
+  const bodyAt = html.search(/<body\b/i);
+  if (!title || (bodyAt >= 0 && title.index > bodyAt)) return html;
+  const rest = html.slice(0, title.index) + html.slice(title.index + title[0].length);
+  const text = title[1].replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
+  if (!text || /<h1[\s>]/i.test(rest)) return rest;
+  // At the body's start (else after the head, else first).
+  const body = /<body\b[^>]*>/i.exec(rest) ?? /<\/head\s*>/i.exec(rest);
+  const at = body ? body.index + body[0].length : 0;
+  return `${rest.slice(0, at)}<h1>${text}</h1>${rest.slice(at)}`;
 }
