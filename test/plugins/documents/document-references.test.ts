@@ -1,0 +1,68 @@
+/**
+ * Documents naming what the graph does not parse (a shell script, a YAML file, a Makefile), naming a
+ * symbol through its file (`src/a.ts#f`, `src/a.ts:f`), naming a folder instead of a document, and
+ * an HTML page's `<title>`.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { makeDocx } from './document-fixtures.ts';
+
+function write(ws: string, rel: string, data: string | Buffer): void {
+  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+  fs.writeFileSync(path.join(ws, rel), data);
+}
+
+describe('documents: workspace files outside the graph, path-qualified symbols, folders and HTML titles', function () {
+  this.timeout(120000);
+  let h: Harness;
+  let ws: string;
+  before(async () => {
+    ws = writeFixtureRepo(tempDir());
+    write(ws, 'scripts/deploy.sh', '#!/bin/sh\necho deploy\n');
+    write(ws, 'config/app.yaml', 'port: 8080\n');
+    write(ws, 'Makefile', 'lint:\n\techo lint\n');
+    write(ws, 'src/other.ts', 'export function helper(): number {\n  return 2;\n}\n');
+    write(ws, 'src/more.ts', 'export function helper(): number {\n  return 3;\n}\n');
+    write(
+      ws,
+      'docs/ops.md',
+      '# Ops\n\nDeploy with `./scripts/deploy.sh`; settings in `config/app.yaml` and targets in `Makefile`.\n\n```sh\n$ ./scripts/deploy.sh --prod\n```\n\nThe old `scripts/gone.sh` was removed.\n',
+    );
+    write(ws, 'docs/ops.docx', await makeDocx('Ops', ['Run ./scripts/deploy.sh to deploy; the port is in config/app.yaml.']));
+    write(ws, 'docs/qualified.md', '# Helpers\n\n- `helper`\n- `src/other.ts#helper`\n- `src/more.ts:helper()`\n- `src/other.ts#nosuch`\n\nIn prose: src/more.ts#helper.\n');
+    write(ws, 'docs/titled.html', '<html><head><title>Guide</title></head><body><h1>Guide</h1><p>Body text.</p></body></html>');
+    write(ws, 'docs/untitled-h1.html', '<html><head><title>Ops &amp; Release</title></head><body><h2>Steps</h2><p>Body text.</p></body></html>');
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('answers a folder with "not a document" and a hint naming documents inside it', async () => {
+    const r = (await h.call('document_resolve', { agent_id: 'a', path: 'docs' })).json;
+    assert.equal(r.error.code, 'M1ND_ERR_PATH_NOT_FOUND', JSON.stringify(r));
+    assert.match(r.error.message, /folder, not a document/);
+    assert.match(r.error.hint, /docs\/ops\.md/);
+    assert.match(r.error.hint, /document_drift/);
+    const b = (await h.call('document_bindings', { agent_id: 'a', path: 'docs' })).json;
+    assert.equal(b.error.code, 'M1ND_ERR_PATH_NOT_FOUND');
+  });
+
+  it('uses an HTML title as the heading only when the body has no h1, never as body text', async () => {
+    const titled = (await h.call('document_resolve', { agent_id: 'a', path: 'docs/titled.html' })).json;
+    assert.equal(titled.markdown.trim(), '# Guide\n\nBody text.');
+    const untitled = (await h.call('document_resolve', { agent_id: 'a', path: 'docs/untitled-h1.html' })).json;
+    assert.deepEqual(untitled.headings.map((x: any) => [x.level, x.text]), [[1, 'Ops & Release'], [2, 'Steps']]);
+  });
+
+  it('refuses a symlink leading out of the root with a readable message', async () => {
+    const outside = path.join(tempDir(), 'secret.txt');
+    fs.writeFileSync(outside, 'x');
+    fs.symlinkSync(outside, path.join(ws, 'docs/link.txt'));
+    const r = (await h.call('document_resolve', { agent_id: 'a', path: 'docs/link.txt' })).json;
+    assert.equal(r.error.code, 'M1ND_ERR_PATH_ESCAPE');
+    assert.match(r.error.message, /goes through a symlink that leads outside the workspace root /);
+  });
+});
