@@ -44,7 +44,7 @@ export async function m1ndClient(api: typeof sources = sources): Promise<Client>
       );
     },
   });
-  const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+  const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent, to: () => silent };
   const host = await api.startHost({ workspaceRoot: tempDir(), env: {}, noConfig: true, extraSources: [{ definition: echo }], log: silent });
   const [c, s] = InMemoryTransport.createLinkedPair();
   await host.connect(s);

@@ -74,6 +74,8 @@ export interface CallRequest {
   connectionId?: string;
   /** Set by transports that authenticate callers (HTTP): the credential's grant and the session's pin. */
   identity?: CallIdentity;
+  /** Told the agent id the call runs as, once bound (a transport addresses an agent's private log lines with it). */
+  actingAs?: (agentId: string) => void;
   /** Nesting depth of a call made by another verb (`invoke`); absent for a client's call. */
   depth?: number;
 }

@@ -266,7 +266,7 @@ export async function main(argv: string[]): Promise<number> {
   // Log lines also reach connected clients as MCP log notifications: warnings and errors (info too
   // in dev) until a session's logging/setLevel picks its own threshold. stderr keeps `level`.
   let served: Host | undefined;
-  const toClients = clientSink(command === 'dev' || v.watch ? 'info' : 'warn', (lvl, logger, data, fallback) => served?.broadcastLog(lvl, logger, data, fallback));
+  const toClients = clientSink(command === 'dev' || v.watch ? 'info' : 'warn', (lvl, logger, data, fallback, audience) => served?.broadcastLog(lvl, logger, data, fallback, audience));
   const log = createLogger(fanOut(stderrSink(level), toClients));
   try {
     switch (command) {

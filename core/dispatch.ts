@@ -74,6 +74,7 @@ export async function dispatchCall(gen: Generation, name: string, rawArgs: unkno
         hint: 'use read verbs only, or a token whose role is "write"',
       });
     }
+    options.actingAs?.(bound.agentId);
   } catch (thrown) {
     const error = toM1ndError(thrown, verb.plugin);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorBody(error) }) }] };

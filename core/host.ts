@@ -166,10 +166,11 @@ export class Host {
   /**
    * Sends a log line to MCP clients as `notifications/message`: to the session whose call logged
    * it, or to every session; each session's `logging/setLevel` filters it (`defaultLevel` until the
-   * session sets one). See deliverLog in core/mcp-server.ts.
+   * session sets one). A line with an `audience` (an agent id) reaches only the sessions that have
+   * called as that agent. See deliverLog in core/mcp-server.ts.
    */
-  broadcastLog(level: LoggingLevel, logger: string, data: unknown, defaultLevel?: LoggingLevel): void {
-    if (mcpServer && this.servers.size > 0) mcpServer.deliverLog(this.servers, level, logger, data, defaultLevel);
+  broadcastLog(level: LoggingLevel, logger: string, data: unknown, defaultLevel?: LoggingLevel, audience?: string): void {
+    if (mcpServer && this.servers.size > 0) mcpServer.deliverLog(this.servers, level, logger, data, defaultLevel, audience);
   }
 
   /** Closes every connection and shuts the current generation down. */

@@ -10,10 +10,13 @@ export interface Logger {
   error(message: string, data?: unknown): void;
   /** A logger whose lines carry this scope (e.g. the plugin name). */
   child(scope: string): Logger;
+  /** A logger whose lines reach only the MCP sessions that have called as this agent (stderr still gets every line). */
+  to(agentId: string): Logger;
 }
 
 export interface LogSink {
-  (level: LogLevel, scope: string, message: string, data?: unknown): void;
+  /** `audience`: the agent a line is meant for (sinks that reach clients send it only to that agent's sessions). */
+  (level: LogLevel, scope: string, message: string, data?: unknown, audience?: string): void;
 }
 
 /** Writes `[m1nd] level scope: message` lines to stderr at or above the level. */
@@ -27,8 +30,8 @@ export function stderrSink(minLevel: LogLevel): LogSink {
 
 /** A sink that writes to every sink given. */
 export function fanOut(...sinks: LogSink[]): LogSink {
-  return (level, scope, message, data) => {
-    for (const sink of sinks) sink(level, scope, message, data);
+  return (level, scope, message, data, audience) => {
+    for (const sink of sinks) sink(level, scope, message, data, audience);
   };
 }
 
@@ -40,9 +43,9 @@ export type ClientLogLevel = 'debug' | 'info' | 'warning' | 'error';
  * `defaultLevel`: the threshold of a session that has not sent logging/setLevel. Each session's own
  * setLevel then lowers or raises its threshold (core/mcp-server.ts filters per session).
  */
-export function clientSink(defaultLevel: LogLevel, send: (level: ClientLogLevel, logger: string, data: unknown, defaultLevel: ClientLogLevel) => void): LogSink {
+export function clientSink(defaultLevel: LogLevel, send: (level: ClientLogLevel, logger: string, data: unknown, defaultLevel: ClientLogLevel, audience?: string) => void): LogSink {
   const fallback = toClientLevel(defaultLevel);
-  return (level, scope, message, data) => send(toClientLevel(level), `m1nd/${scope}`, data === undefined ? message : { message, data }, fallback);
+  return (level, scope, message, data, audience) => send(toClientLevel(level), `m1nd/${scope}`, data === undefined ? message : { message, data }, fallback, audience);
 }
 
 function toClientLevel(level: LogLevel): ClientLogLevel {
@@ -50,14 +53,15 @@ function toClientLevel(level: LogLevel): ClientLogLevel {
 }
 
 /** A logger over any sink; sinks can be fanned out by composing them. */
-export function createLogger(sink: LogSink, scope = 'host'): Logger {
-  const at = (level: LogLevel) => (message: string, data?: unknown) => sink(level, scope, message, data);
+export function createLogger(sink: LogSink, scope = 'host', audience?: string): Logger {
+  const at = (level: LogLevel) => (message: string, data?: unknown) => sink(level, scope, message, data, audience);
   return {
     debug: at('debug'),
     info: at('info'),
     warn: at('warn'),
     error: at('error'),
-    child: (child) => createLogger(sink, `${scope}/${child}`),
+    child: (child) => createLogger(sink, `${scope}/${child}`, audience),
+    to: (agentId) => createLogger(sink, scope, agentId),
   };
 }
 

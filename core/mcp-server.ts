@@ -40,6 +40,10 @@ export const IDENTITY_KEY = 'm1ndIdentity';
 const SEVERITY = new Map(LoggingLevelSchema.options.map((level, i) => [level, i]));
 /** Thresholds set by each session's logging/setLevel. */
 const sessionLevels = new WeakMap<Server, LoggingLevel>();
+/** The agent ids each session's calls have run as (bounded), for lines meant for one agent. */
+const sessionAgents = new WeakMap<Server, Set<string>>();
+/** Agent ids remembered per session at most (a session acting as more stops hearing the newest ones' private lines). */
+const MAX_SESSION_AGENTS = 256;
 /** The session whose tools/call is running (only tracked while more than one session is connected). */
 const callOrigin = new AsyncLocalStorage<Server>();
 /** logging/setLevel with its level left unchecked by the SDK, so a bad level gets -32602 and a clear message, not -32603. */
@@ -48,13 +52,15 @@ const SetLevelLoose = RequestSchema.extend({ method: SetLevelRequestSchema.shape
 /**
  * Sends a log line to the sessions that should see it: the session whose call logged it, or every
  * session for a line logged outside a call; each filtered by its own threshold (`defaultLevel` for a
- * session that never set one). A failed send is dropped: logging never breaks a call.
+ * session that never set one). A line with an `audience` (an agent id: a private alert) reaches only
+ * the sessions whose calls have run as that agent. A failed send is dropped: logging never breaks a call.
  */
-export function deliverLog(servers: Iterable<Server>, level: LoggingLevel, logger: string, data: unknown, defaultLevel: LoggingLevel = 'debug'): void {
+export function deliverLog(servers: Iterable<Server>, level: LoggingLevel, logger: string, data: unknown, defaultLevel: LoggingLevel = 'debug', audience?: string): void {
   const origin = callOrigin.getStore();
   const rank = SEVERITY.get(level) ?? 0;
   for (const s of servers) {
     if (origin !== undefined && s !== origin) continue;
+    if (audience !== undefined && !sessionAgents.get(s)?.has(audience)) continue;
     if (rank < (SEVERITY.get(sessionLevels.get(s) ?? defaultLevel) ?? 0)) continue;
     s.sendLoggingMessage({ level, logger, data }).catch(() => undefined);
   }
@@ -114,6 +120,13 @@ class McpCallRequest implements CallRequest {
   /** The HTTP transport authenticates each request and attaches the grant and the session's pin. */
   get identity(): CallIdentity | undefined {
     return this.extra.authInfo?.extra?.[IDENTITY_KEY] as CallIdentity | undefined;
+  }
+
+  /** Remembers the agent this session's call runs as (dispatch tells it once the identity is bound). */
+  actingAs(agentId: string): void {
+    let agents = sessionAgents.get(this.server);
+    if (!agents) sessionAgents.set(this.server, (agents = new Set()));
+    if (agents.size < MAX_SESSION_AGENTS) agents.add(agentId);
   }
 
   /** Present only when the client asked for progress (a progress token). */

@@ -45,9 +45,11 @@ export default definePlugin({
       outsideCalls(() => {
         const data = { alert_id: a.id, kind: a.kind, severity: a.severity, path: a.path, node: a.node, ...(a.audience ? { audience: a.audience } : {}) };
         const line = `alert ${a.id} ${a.kind}: ${a.message}`;
-        if (a.severity === 'error') ctx.log.error(line, data);
-        else if (a.severity === 'warning') ctx.log.warn(line, data);
-        else ctx.log.info(line, data);
+        // A private claim's alert reaches only the sessions that have called as its author.
+        const log = a.audience ? ctx.log.to(a.audience) : ctx.log;
+        if (a.severity === 'error') log.error(line, data);
+        else if (a.severity === 'warning') log.warn(line, data);
+        else log.info(line, data);
       });
     // The embedded store exists once something was ingested; reading it must never create it.
     const readable = (store: StateStore) => () => store.kind === 'postgres' || graph.engine.storeExists();

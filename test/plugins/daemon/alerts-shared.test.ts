@@ -11,7 +11,7 @@ import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 /** A server whose log reaches its clients as the CLI wires it. */
 async function serve(ws: string): Promise<Harness> {
   let host: Host | undefined;
-  const log = createLogger(clientSink('warn', (level, logger, data, fallback) => host?.broadcastLog(level, logger, data, fallback)));
+  const log = createLogger(clientSink('warn', (level, logger, data, fallback, audience) => host?.broadcastLog(level, logger, data, fallback, audience)));
   const h = await connect({ workspaceRoot: ws, log, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: `${ws}-cache` }, config: { options: { graph: { watch: false, typeCheck: false } } } });
   host = h.host;
   return h;
