@@ -20,7 +20,9 @@ export function daemonStopVerb(rt: DaemonRuntime) {
       const before = await rt.daemon.state();
       // A read-only server never started one: nothing runs and nothing is written.
       const state = rt.daemon.writable ? await rt.daemon.stop() : before;
-      return { was_active: before.active, active: state.active, watching: rt.daemon.watching, ticks: state.ticks, counters: state.counters };
+      // The stored state still says active: a writable server would resume it, so the caller is told where to stop it.
+      const note = !rt.daemon.writable && state.active ? 'read-only server: nothing ran here and nothing was stopped; the stored daemon stays active and resumes on the next writable server (call daemon_stop there)' : undefined;
+      return { was_active: before.active, active: state.active, watching: rt.daemon.watching, ticks: state.ticks, counters: state.counters, ...(note ? { note } : {}) };
     },
   });
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../core/index.ts';
 import { clientSink, createLogger } from '../../../core/log.ts';
@@ -35,7 +37,7 @@ function workspace(): string {
 async function serve(ws: string, env: Record<string, string> = {}): Promise<Harness> {
   // The server's log reaches clients as the CLI wires it (notifications/message, default threshold warn).
   let host: Host | undefined;
-  const log = createLogger(clientSink('warn', (level, logger, data, fallback) => host?.broadcastLog(level, logger, data, fallback)));
+  const log = createLogger(clientSink('warn', (level, logger, data, fallback, audience) => host?.broadcastLog(level, logger, data, fallback, audience)));
   const h = await connect({ workspaceRoot: ws, log, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: path.join(ws, '..', `${path.basename(ws)}-cache`), ...env }, config: { options: { graph: { watch: false, typeCheck: false } } } });
   host = h.host;
   return h;
@@ -316,6 +318,37 @@ describe('daemon: the persisted monitor and its alerts', function () {
     assert.equal(resolved.status, 'resolved');
   });
 
+  it("pushes a private claim's stale alert only to the sessions that have called as its author", async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    // A second client session on the same server, calling as another agent.
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await h.host.connect(serverSide);
+    const other = new Client({ name: 'other', version: '0.0.0' });
+    await other.connect(clientSide);
+    try {
+      const mine: any[] = [];
+      const theirs: any[] = [];
+      h.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void mine.push(n.params));
+      other.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void theirs.push(n.params));
+      await other.callTool({ name: 'health', arguments: { agent_id: 'x' } });
+      const claim = ok(await h.call('memorize', { agent_id: 'secret', scope: 'agent', claims: [{ text: 'add returns the plain sum', evidence: ['function:src/math.ts#add'] }] })).stored[0];
+      const shared = ok(await h.call('memorize', { agent_id: 'secret', claims: [{ text: 'add is pure', evidence: ['function:src/math.ts#add'] }] })).stored[0];
+      ok(await h.call('daemon_start', { agent_id: 'a', poll_interval_ms: 60000 }));
+      const file = path.join(ws, 'src/math.ts');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('return a + b;', 'return a + b + 0;'));
+      // The tick runs in the other session: the alerts are pushed from outside any call all the same.
+      await other.callTool({ name: 'daemon_tick', arguments: { agent_id: 'x' } });
+      const about = (logs: any[], id: string) => logs.some((l) => l.data?.data?.kind === 'claim_stale' && String(l.data?.message).includes(id));
+      await until(async () => about(mine, claim.id) && about(mine, shared.id) && about(theirs, shared.id), 3000, "the author's pushes and the shared claim's push to the other session");
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(about(theirs, claim.id), false, `the private claim's alert reached a session that never called as its author: ${JSON.stringify(theirs)}`);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('acknowledges alerts per agent: hidden for the one who acked, still listed for the others', async () => {
     const ws = workspace();
     h = await serve(ws);
@@ -359,6 +392,19 @@ describe('daemon: the persisted monitor and its alerts', function () {
     assert.equal(ok(await h2.call('daemon_status', { agent_id: 'a' })).active, false);
     assert.equal(ok(await h2.call('alerts_list', { agent_id: 'a' })).alerts[0].id, id);
     assert.equal(ok(await h2.call('alerts_list', { agent_id: 'a' })).alerts[0].acked, false);
+  });
+
+  it('tells a daemon_stop on a read-only server that the stored daemon was not stopped, and where to stop it', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('daemon_start', { agent_id: 'a', poll_interval_ms: 60000 }));
+    await h.close();
+    h = undefined;
+    h2 = await serve(ws, { M1ND_READ_ONLY: '1' });
+    const r = ok(await h2.call('daemon_stop', { agent_id: 'a' }));
+    assert.equal(r.active, true);
+    assert.match(r.note, /nothing was stopped.*writable server/);
   });
 });
 
