@@ -121,8 +121,13 @@ export function mustPass(schema: TObject, key: string): boolean {
   return (schema.required ?? []).includes(key) && schema.properties?.[key]?.default === undefined;
 }
 
-/** The smallest argument object that names every parameter a caller must pass, with an example value. */
+/**
+ * The smallest argument object that names every parameter a caller must pass, with an example value;
+ * a schema's own object example wins (a verb whose valid call needs one of several optional inputs).
+ */
 export function minimalArguments(schema: TObject, nth = 0): Record<string, unknown> {
+  const own = Array.isArray(schema.examples) ? schema.examples[nth % schema.examples.length] : undefined;
+  if (own && typeof own === 'object' && !Array.isArray(own)) return structuredClone(own) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of (schema.required ?? []).filter((k: string) => mustPass(schema, k))) {
     const prop = schema.properties?.[key];
@@ -223,8 +228,14 @@ export function validateArguments(verb: string, schema: TObject, raw: unknown): 
   const got = first?.value === undefined ? 'nothing' : clipped(JSON.stringify(first.value));
   throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${verb}: ${pointer} expected ${expected}, got ${got}`, {
     hint: `minimal valid call: ${minimal}; full reference: help({"agent_id":"…","tool_name":"${verb}"})`,
-    data: { path: pointer, expected, got: typeof first?.value === 'string' ? clipped(first.value) : first?.value, reason: first?.message, minimal_call: minimal },
+    data: { path: pointer, expected, got: echoed(first?.value, got), reason: first?.message, minimal_call: minimal },
   });
+}
+
+/** A refused value as detail echoes it: itself when short, else its clipped JSON text (a 1,000-item array is not echoed). */
+function echoed(value: unknown, text: string): unknown {
+  if (typeof value === 'string') return clipped(value);
+  return text === 'nothing' || text.length <= 64 ? value : text;
 }
 
 /** A refused value quoted back at most 64 characters long (a 100 KB argument is not echoed). */
