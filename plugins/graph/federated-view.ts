@@ -14,6 +14,7 @@
  * What has no meaning across repositories (ingest, checkpoints, git history) is refused with a
  * hint, never answered from one member alone.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import { CodeGraphEngine, type FileContent, type FreshnessReport, type NodeMatch, type OpenSummary, type Stamped } from './engine/engine.ts';
@@ -256,8 +257,13 @@ export class FederatedEngine extends CodeGraphEngine {
     return this.prepareSeek();
   }
 
-  /** `<repo>::path` through that member's path checks; a plain path is the workspace's. */
+  /**
+   * `<repo>::path` through that member's path checks; a plain path is the workspace's, except a bare
+   * repository name the workspace has no file or folder for: that repository whole (`<repo>::`).
+   */
   override resolvePath(userPath: string): WorkspacePath {
+    const whole = this.wholeMember(userPath);
+    if (whole) return { absolute: whole.engine.resolvePath('.').absolute, relative: `${whole.name}${NAMESPACE_SEPARATOR}` };
     const { member, rest } = this.memberOf(userPath);
     const p = member.engine.resolvePath(rest);
     return { absolute: p.absolute, relative: `${member.name}${NAMESPACE_SEPARATOR}${p.relative}` };
@@ -337,6 +343,15 @@ export class FederatedEngine extends CodeGraphEngine {
     if (at <= 0) return null;
     const member = this.spec.members.find((m) => m.name === text.slice(0, at));
     return member ? { member, rest: text.slice(at + NAMESPACE_SEPARATOR.length) } : null;
+  }
+
+  /** The member a bare repository name (`lib`, `lib/`) names, when the workspace holds no path by that name. */
+  private wholeMember(userPath: string): FederationMember | undefined {
+    const text = userPath.trim().replace(/\/+$/, '');
+    const member = this.spec.members.find((m) => m.name === text);
+    if (!member) return undefined;
+    const own = this.spec.members.find((m) => m.own);
+    return own && existsSync(own.engine.resolvePath(text).absolute) ? undefined : member;
   }
 
   private memberOf(userPath: string): { member: FederationMember; rest: string } {

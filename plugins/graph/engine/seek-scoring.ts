@@ -28,9 +28,9 @@ export function scopePrefix(scope: string | undefined): string {
   return scope ? scope.replace(/^\.\/+/, '').replace(/\/+$/, '').replace(/^\.$/, '') : '';
 }
 
-/** Whether `path` is the `scopePrefix` `prefix` or under it ('' takes every path). */
+/** Whether `path` is the `scopePrefix` `prefix` or under it ('' takes every path; a federated view's `<repo>::` takes that repository's paths). */
 export function inScope(path: string, prefix: string): boolean {
-  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+  return prefix === '' || path === prefix || path.startsWith(prefix.endsWith('::') ? prefix : `${prefix}/`);
 }
 
 /** One seek hit with its score breakdown. */

@@ -66,6 +66,13 @@ describe('the federated view: search, passages and history across repositories',
   it('search scopes to one repository, counts per <repo>::path, and regex works across both', async () => {
     const scoped = (await h!.call('search', { agent_id: 'a', query: 'def |function ', mode: 'regex', scope: 'lib::ledgerlib' })).json;
     assert.ok(scoped.matches.length >= 3 && scoped.matches.every((m: any) => m.path.startsWith('lib::ledgerlib/')), JSON.stringify(scoped.matches));
+    // A bare repository name is that repository whole (the workspace has no folder by that name).
+    for (const scope of ['lib', 'lib/', 'lib::']) {
+      const whole = (await h!.call('search', { agent_id: 'a', query: 'def |function ', mode: 'regex', scope })).json;
+      assert.ok(whole.matches.length >= 3 && whole.matches.every((m: any) => m.path.startsWith('lib::')), `${scope}: ${JSON.stringify(whole).slice(0, 400)}`);
+    }
+    const seek = (await h!.call('seek', { agent_id: 'a', query: 'parse ledger', scope: 'lib' })).json;
+    assert.ok(seek.results.length > 0 && seek.results.every((r: any) => r.id.startsWith('lib::')), JSON.stringify(seek).slice(0, 400));
     const both = (await h!.call('search', { agent_id: 'a', query: 'def |function ', mode: 'regex', count_only: true })).json;
     const paths = both.counts.map((c: any) => c.path).sort();
     assert.ok(paths.includes('app::src/main.ts') && paths.includes('lib::ledgerlib/parse.py'), JSON.stringify(both));
