@@ -1,13 +1,16 @@
 /**
  * Bindings: a document's mentions resolved against the graph. A path binds to its file node (from the
- * workspace root, then from the document's folder); a symbol to the nodes whose name or qualified
- * name it is (sections excluded); a command to the package.json script or Makefile target it runs, or
- * the workspace script it starts. Scores are the evidence strength divided by the number of
- * candidates, so an ambiguous name scores lower than a unique one.
+ * workspace root, then from the document's folder), or to the workspace file itself when the graph
+ * does not parse it (a shell script, a YAML file: `in_graph: false`); a symbol to the nodes whose name
+ * or qualified name it is (sections excluded), and a symbol qualified by its file (`src/a.ts#f`) to
+ * those in that file; a command to the package.json script or Makefile target it runs, or the
+ * workspace script it starts. Scores are the evidence strength divided by the number of candidates,
+ * so an ambiguous name scores lower than a unique one.
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { symbolIndex, underNames, type CodeGraph, type GraphNode, type GraphService, type SymbolIndex } from '../graph/api.ts';
-import { readMentions, type Evidence, type Mention } from './mentions.ts';
+import { fileSymbol, readMentions, type Evidence, type Mention } from './mentions.ts';
 
 const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
 /** Candidates listed for an ambiguous mention at most. */
@@ -19,6 +22,8 @@ export interface BindingTarget {
   lines: [number, number];
   /** For commands: the script or target run. */
   detail?: string;
+  /** False for a workspace file the graph has no node for (not parsed: a shell script, YAML…); its id is `file:<path>` all the same. */
+  in_graph?: false;
 }
 
 export interface Binding {
@@ -48,7 +53,8 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
   const engine = options.refresh === false ? graph.engine : await graph.requireGraph();
   const g = engine.graph;
   const names = await symbolIndex(g);
-  const scripts = commandTargets(graph);
+  const files = workspaceFiles(graph);
+  const scripts = commandTargets(graph, files);
   return (docPath, mentions) => {
     const byText = new Map<string, Binding>();
     const docDir = docPath.includes('/') ? docPath.slice(0, docPath.lastIndexOf('/') + 1) : '';
@@ -61,10 +67,11 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
       }
       let targets: BindingTarget[] = [];
       if (m.kind === 'path') {
-        const file = g.get(`file:${m.text}`) ?? g.get(`file:${normalize(docDir + m.text)}`);
-        if (file) targets = [target(file)];
+        const file = files(m.text) ?? files(normalize(docDir + m.text));
+        if (file) targets = [file];
       } else if (m.kind === 'symbol') {
-        targets = symbolTargets(names, m.text, docPath);
+        const qualified = fileSymbol(m.text);
+        targets = qualified ? fileSymbolTargets(names, files, qualified, docDir) : symbolTargets(names, m.text, docPath);
       } else {
         targets = scripts(m.text);
       }
@@ -106,13 +113,63 @@ function symbolTargets(names: SymbolIndex, text: string, docPath: string): Bindi
   return [];
 }
 
-/** A fingerprint of a target's text now (its lines, whitespace folded); null when unreadable. */
+/**
+ * The nodes a symbol qualified by its file names (`src/a.ts#helper`: `helper` in `src/a.ts`, the file
+ * from the root, then from the document's folder). A file the graph has no symbols of (not parsed,
+ * `config/app.yaml:port`) binds as the file itself; a parsed one without that name, nothing.
+ */
+function fileSymbolTargets(names: SymbolIndex, files: (path: string) => BindingTarget | null, q: { file: string; name: string }, docDir: string): BindingTarget[] {
+  for (const path of [normalize(q.file), normalize(docDir + q.file)]) {
+    const file = files(path);
+    if (!file) continue;
+    if (file.in_graph === false) return [file];
+    return names.lookup(q.name).filter((n) => n.path === path).map(target);
+  }
+  return [];
+}
+
+/**
+ * A workspace file by its path: its graph node, else the file on disk (`in_graph: false`), else null.
+ * Paths that leave the workspace (`..`, a symlink out) are nothing; lookups are remembered for the
+ * resolver's life (one pass).
+ */
+function workspaceFiles(graph: GraphService): (path: string) => BindingTarget | null {
+  const g = graph.engine.graph;
+  const seen = new Map<string, BindingTarget | null>();
+  return (path) => {
+    const node = g.get(`file:${path}`);
+    if (node) return target(node);
+    let found = seen.get(path);
+    if (found === undefined) {
+      found = path && isWorkspaceFile(graph, path) ? { id: `file:${path}`, path, lines: [1, 1], in_graph: false } : null;
+      seen.set(path, found);
+    }
+    return found;
+  };
+}
+
+/** Whether a workspace-relative path is a file inside the workspace (refused paths are not). */
+function isWorkspaceFile(graph: GraphService, path: string): boolean {
+  try {
+    return statSync(graph.engine.resolvePath(path).absolute, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a bound target is still there: its node, or for a file outside the graph, the file. */
+export function targetExists(graph: GraphService, id: string): boolean {
+  if (graph.engine.graph.get(id)) return true;
+  return id.startsWith('file:') && isWorkspaceFile(graph, id.slice('file:'.length));
+}
+
+/** A fingerprint of a target's text now (its lines, or its whole file — also a file the graph does not parse —, whitespace folded); null when unreadable. */
 export function fingerprint(graph: GraphService, t: { id: string }): string | null {
   const node = graph.engine.graph.get(t.id);
-  if (!node) return null;
+  if (!node && !t.id.startsWith('file:')) return null;
   try {
-    const content = graph.engine.readFile(node.path).content;
-    const text = node.kind === 'file' ? content : content.split('\n').slice(node.startLine - 1, node.endLine).join('\n');
+    const content = graph.engine.readFile(node?.path ?? t.id.slice('file:'.length)).content;
+    const text = !node || node.kind === 'file' ? content : content.split('\n').slice(node.startLine - 1, node.endLine).join('\n');
     return createHash('sha1').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 16);
   } catch {
     return null;
@@ -137,7 +194,7 @@ function normalize(path: string): string {
 }
 
 /** Resolves commands against the workspace's package.json scripts, Makefile targets and script files. */
-function commandTargets(graph: GraphService): (command: string) => BindingTarget[] {
+function commandTargets(graph: GraphService, files: (path: string) => BindingTarget | null): (command: string) => BindingTarget[] {
   const read = (path: string): string | null => {
     try {
       return graph.engine.readFile(path).content;
@@ -148,7 +205,7 @@ function commandTargets(graph: GraphService): (command: string) => BindingTarget
   let scripts: Record<string, string> | null | undefined;
   let make: string | null | undefined;
   const g: CodeGraph = graph.engine.graph;
-  const fileTarget = (path: string, detail: string, line = 1): BindingTarget => ({ id: g.get(`file:${path}`)?.id ?? `file:${path}`, path, lines: [line, line], detail });
+  const fileTarget = (path: string, detail: string, line = 1): BindingTarget => ({ id: `file:${path}`, path, lines: [line, line], detail, ...(g.get(`file:${path}`) ? {} : { in_graph: false as const }) });
   return (command) => {
     const words = command.split(/\s+/);
     const tool = words[0];
@@ -174,10 +231,10 @@ function commandTargets(graph: GraphService): (command: string) => BindingTarget
       const line = make.split('\n').findIndex((l) => l.startsWith(`${name}:`)) + 1;
       return line ? [fileTarget('Makefile', `target ${name}`, line)] : [];
     }
-    // A script the command starts: the first argument that is a workspace file.
+    // A script the command starts: the first of its first words that is a workspace file (`./x` may have no extension).
     for (const word of words.slice(0, 3)) {
       const path = normalize(word);
-      if (/\.\w+$/.test(path) && g.get(`file:${path}`)) return [fileTarget(path, `runs ${path}`)];
+      if ((/\.\w+$/.test(path) || word.startsWith('./')) && files(path)) return [fileTarget(path, `runs ${path}`)];
     }
     return [];
   };

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import { extractMarkdown, fileNodeId, symbolNodeId, type GraphNode } from '../graph/api.ts';
 import type { Binding } from './bindings.ts';
 import type { DocumentRecord } from './document-book.ts';
-import { readMentions, type Mention } from './mentions.ts';
+import { fileSymbol, readMentions, type Mention } from './mentions.ts';
 
 /** Characters of a section's own text kept as its `doc` (what verbs show). */
 export const DOC_CHARS = 1000;
@@ -64,8 +64,14 @@ function mentionKeys(docPath: string, mentions: readonly Mention[]): Set<string>
   const docDir = docPath.includes('/') ? docPath.slice(0, docPath.lastIndexOf('/') + 1) : '';
   for (const m of mentions) {
     if (m.kind === 'symbol') {
-      const dotted = m.text.replace(/\(\)$/, '').replace(/::|#/g, '.');
+      // A symbol qualified by its file (`src/a.ts#f`): its name's label, and the file it is looked up in.
+      const qualified = fileSymbol(m.text);
+      const dotted = (qualified?.name ?? m.text).replace(/\(\)$/, '').replace(/::|#/g, '.');
       keys.add(`label:${dotted.slice(dotted.lastIndexOf('.') + 1)}`);
+      if (qualified) {
+        keys.add(`path:${normalizePath(qualified.file)}`);
+        keys.add(`path:${normalizePath(docDir + qualified.file)}`);
+      }
     } else if (m.kind === 'path') {
       keys.add(`path:${m.text}`);
       keys.add(`path:${normalizePath(docDir + m.text)}`);

@@ -1,15 +1,15 @@
 /**
  * Drift between a document and the code it names. The first time bindings are computed for a given
  * version of a document, each target's text is fingerprinted (the baseline); later, a target whose
- * text changed is stale, one that left the graph is gone. A new version of the document starts a new
- * baseline (its author saw the code as it then was). The baseline is kept in memory by the read verbs
+ * text changed is stale, one that left the graph (a file the graph does not parse: the disk) is
+ * gone. A new version of the document starts a new baseline (its author saw the code as it then was). The baseline is kept in memory by the read verbs
  * and stored by `document_bindings` with `persist: true`; without one (a document never bound in this
  * process nor stored), a target file modified after the document is stale. Missing and ambiguous
  * links are always reported.
  */
 import { statSync } from 'node:fs';
 import type { GraphService } from '../graph/api.ts';
-import { fingerprint, type Binding } from './bindings.ts';
+import { fingerprint, targetExists, type Binding } from './bindings.ts';
 import { keepRecord, saveRecord, type DocumentRecord } from './document-book.ts';
 
 export interface DriftFinding {
@@ -47,7 +47,6 @@ export function recordBaseline(graph: GraphService, record: DocumentRecord, bind
 /** The drift findings of a document version against its baseline (or file times without one). */
 export function driftFindings(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[], documentMtimeMs: number): DriftFinding[] {
   const out: DriftFinding[] = [];
-  const g = graph.engine.graph;
   const at = (b: Binding, kind: DriftFinding['kind'], targets: string[], reason: string) => out.push({ kind, text: b.text, line: b.first_line, section: b.section, targets, reason });
   const baseline = record.baseline?.bindings;
   const mtimes = new Map<string, number>();
@@ -70,9 +69,9 @@ export function driftFindings(graph: GraphService, record: DocumentRecord, bindi
       at(b, was?.length ? 'gone' : 'missing', was?.map((t) => t.id) ?? [], reason);
       continue;
     }
-    if (b.status === 'ambiguous') at(b, 'ambiguous', b.targets.map((t) => t.id), `${b.candidates ?? b.targets.length} candidates; qualify the name (Class.method or a path)`);
+    if (b.status === 'ambiguous') at(b, 'ambiguous', b.targets.map((t) => t.id), `${b.candidates ?? b.targets.length} candidates; qualify the name with its class (Class.method) or its file (src/a.ts#name)`);
     if (was) {
-      const changed = was.filter((t) => g.get(t.id) && t.fingerprint !== null && fingerprint(graph, t) !== t.fingerprint).map((t) => t.id);
+      const changed = was.filter((t) => targetExists(graph, t.id) && t.fingerprint !== null && fingerprint(graph, t) !== t.fingerprint).map((t) => t.id);
       if (changed.length) at(b, 'stale', changed, `changed since the document was bound at ${new Date(record.baseline!.bound_at).toISOString()}`);
     } else if (!baseline) {
       const newer = b.targets.filter((t) => mtimeOf(t.path) > documentMtimeMs).map((t) => t.id);

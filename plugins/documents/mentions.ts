@@ -1,7 +1,8 @@
 /**
  * What a document's Markdown names of the code, read deterministically: code spans (a path, a
- * command, a symbol), shell lines in fenced blocks (`$ npm test`), and in prose paths with an
- * extension, calls (`computeTotal()`) and code-shaped identifiers (`parseConfig`, `retry_policy`,
+ * command, a symbol, a symbol in its file: `src/a.ts#helper`), shell lines in fenced blocks
+ * (`$ npm test`), and in prose paths with an extension (with `#name` after one, the symbol in it),
+ * calls (`computeTotal()`) and code-shaped identifiers (`parseConfig`, `retry_policy`,
  * `Cart.checkout`). Each mention carries its evidence strength; prose identifiers count only when
  * the graph knows them.
  */
@@ -40,6 +41,14 @@ const KEYWORDS = new Set([
 const CALL_TOKEN = /(?<![\w.$])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)\(\)/g;
 const IDENT_TOKEN = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?![\w$(/-])/g;
 const PROSE_COMMAND = /\b(?:npm|yarn|pnpm|bun) (?:run [\w:.-]+|test|start|build)\b|\bmake [\w.-]+\b(?= |$|[.,;])/g;
+/** A file named without an extension that workspaces keep by that name (`Makefile`, `docker/Dockerfile`). */
+const NAMED_FILE = /^(?:[\w@.-]+\/)*(?:Makefile|GNUmakefile|makefile|Dockerfile|Containerfile|Justfile|justfile|Rakefile|Gemfile|Procfile|Vagrantfile|Jenkinsfile|Brewfile|Pipfile|CODEOWNERS)$/;
+/** A symbol qualified by its file: `src/a.ts#helper`, `src/a.ts:helper`, `tests/t.py::test_x`, `src/a.ts#Cart.checkout()`. */
+const FILE_SYMBOL = /^((?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.[A-Za-z]{1,5})(?:#|::?)([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?:\(\))?$/;
+/** The same right after a prose path (its path is PATH_TOKEN's match). */
+const FILE_SYMBOL_TAIL = /^(?:#|::?)([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)/;
+/** Documents: a `#` after one of them is an anchor, not a symbol. */
+const DOCUMENT_EXT = /\.(?:md|markdown|mdx|rst|txt|text|html?|xhtml|pdf|docx)$/i;
 const COMMAND = /^(?:npm|npx|yarn|pnpm|bun|node|deno|make|cargo|go|python3?|pip|pytest|uv|poetry|mvn|gradle|\.\/[\w./-]+|bash|sh)(?:\s|$)/;
 
 /** Whether a prose word looks like code rather than English: camelCase, snake_case or dotted. */
@@ -79,10 +88,14 @@ export function readMentions(markdown: string): Mention[] {
     const push = (text: string, kind: Mention['kind'], evidence: Evidence) => out.push({ text, kind, evidence, line: i + 1, section });
     // Code spans first; their text is then blanked so prose scanning does not read it twice.
     const taken = new Set<string>();
+    // Where a prose `path#name` put its name: calls and identifiers starting there are that mention's.
+    const named = new Set<number>();
     const prose = line.replace(CODE_SPAN, (_all, ticks: string, body: string) => {
       const text = body.trim();
+      const qualified = fileSymbol(text);
       if (COMMAND.test(text) && /\s/.test(text)) push(text, 'command', 'code_span');
-      else if (FILE_EXT.test(text) && !/\s/.test(text)) push(normalizePath(text), 'path', 'code_span');
+      else if ((FILE_EXT.test(text) || NAMED_FILE.test(text)) && !/\s/.test(text)) push(normalizePath(text), 'path', 'code_span');
+      else if (qualified) push(qualified.text, 'symbol', 'code_span');
       else if (SYMBOL.test(text)) {
         if (!KEYWORDS.has(text)) push(text.replace(/\(\)$/, ''), 'symbol', 'code_span');
       } else {
@@ -102,20 +115,39 @@ export function readMentions(markdown: string): Mention[] {
       if (!m[0].includes('/') && !FILE_EXT.test(m[0])) continue;
       if (!FILE_EXT.test(m[0]) || /^\d/.test(m[0]) || /^www\./.test(m[0])) continue;
       taken.add(m[0]);
-      push(normalizePath(m[0]), 'path', 'path');
+      // A path with a symbol after it (`src/a.ts#helper`) names that symbol in that file.
+      const tail = DOCUMENT_EXT.test(m[0]) ? null : FILE_SYMBOL_TAIL.exec(text.slice(m.index + m[0].length));
+      if (tail) {
+        named.add(m.index + m[0].length + tail[0].length - tail[1].length);
+        push(normalizePath(m[0]) + tail[0], 'symbol', 'path');
+      } else push(normalizePath(m[0]), 'path', 'path');
     }
     for (const m of text.matchAll(CALL_TOKEN)) {
+      if (named.has(m.index)) continue;
       taken.add(m[1]);
       push(m[1], 'symbol', 'call');
     }
     for (const m of text.matchAll(IDENT_TOKEN)) {
       const word = m[1].replace(/\.$/, '');
+      if (named.has(m.index)) continue;
       if (taken.has(word) || [...taken].some((t) => t.includes(word)) || !codeShaped(word)) continue;
       taken.add(word);
       push(word, 'symbol', 'identifier');
     }
   }
   return out.slice(0, MAX_MENTIONS);
+}
+
+/**
+ * A symbol qualified by its file, split: the file (as written, `./` dropped), the name in it, and the
+ * mention text (`src/a.ts#helper`; a trailing `()` dropped). Null for anything else, and for a
+ * document's anchor (`docs/guide.md#setup`).
+ */
+export function fileSymbol(text: string): { file: string; name: string; text: string } | null {
+  const m = FILE_SYMBOL.exec(text);
+  if (!m || !FILE_EXT.test(m[1]) || DOCUMENT_EXT.test(m[1])) return null;
+  const file = normalizePath(m[1]);
+  return { file, name: m[2], text: file + text.slice(m[1].length).replace(/\(\)$/, '') };
 }
 
 function normalizePath(text: string): string {

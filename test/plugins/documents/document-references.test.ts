@@ -40,6 +40,46 @@ describe('documents: workspace files outside the graph, path-qualified symbols, 
   });
   after(() => h?.close());
 
+  it('binds a script, YAML file or Makefile that exists in the workspace but not in the graph, and reports it gone once deleted', async () => {
+    const r = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/ops.md', top_k: 50 })).json;
+    const by = (text: string) => r.bindings.find((b: any) => b.text === text);
+    for (const [text, file] of [['scripts/deploy.sh', 'scripts/deploy.sh'], ['config/app.yaml', 'config/app.yaml'], ['Makefile', 'Makefile'], ['./scripts/deploy.sh --prod', 'scripts/deploy.sh']]) {
+      const b = by(text);
+      assert.ok(b, `${text} in ${JSON.stringify(r.bindings)}`);
+      assert.equal(b.status, 'bound', JSON.stringify(b));
+      assert.equal(b.targets[0].path, file);
+    }
+    // The shell script is no graph file: its target says so.
+    assert.equal(by('scripts/deploy.sh').targets[0].in_graph, false);
+    assert.equal(by('scripts/gone.sh').status, 'missing');
+    const docx = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/ops.docx', top_k: 50 })).json;
+    const dep = docx.bindings.find((b: any) => b.text === 'scripts/deploy.sh');
+    assert.equal(dep?.status, 'bound', JSON.stringify(docx.bindings));
+    assert.equal(docx.bindings.find((b: any) => b.text === 'config/app.yaml')?.status, 'bound');
+
+    const clean = (await h.call('document_drift', { agent_id: 'a', path: 'docs/ops.md' })).json;
+    assert.deepEqual(clean.findings.map((f: any) => [f.kind, f.text]), [['missing', 'scripts/gone.sh']]);
+    write(ws, 'scripts/deploy.sh', '#!/bin/sh\necho deploy --everywhere\n');
+    fs.rmSync(path.join(ws, 'config/app.yaml'));
+    const after = (await h.call('document_drift', { agent_id: 'a', path: 'docs/ops.md' })).json;
+    const kinds = after.findings.map((f: any) => [f.kind, f.text]);
+    assert.ok(kinds.some(([k, t]: string[]) => k === 'gone' && t === 'config/app.yaml'), JSON.stringify(after.findings));
+    assert.ok(kinds.some(([k, t]: string[]) => k === 'stale' && t === 'scripts/deploy.sh'), JSON.stringify(after.findings));
+  });
+
+  it('binds a symbol qualified by its file (path#name, path:name) to that file only', async () => {
+    const r = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/qualified.md', top_k: 50 })).json;
+    const by = (text: string) => r.bindings.find((b: any) => b.text === text);
+    assert.equal(by('helper').status, 'ambiguous');
+    assert.deepEqual([by('src/other.ts#helper').status, by('src/other.ts#helper').targets.map((t: any) => t.id)], ['bound', ['function:src/other.ts#helper']]);
+    assert.deepEqual([by('src/more.ts:helper').status, by('src/more.ts:helper').targets.map((t: any) => t.id)], ['bound', ['function:src/more.ts#helper']]);
+    assert.equal(by('src/other.ts#nosuch').status, 'missing');
+    assert.equal(by('src/more.ts#helper').evidence, 'path');
+    const drift = (await h.call('document_drift', { agent_id: 'a', path: 'docs/qualified.md' })).json;
+    const ambiguous = drift.findings.find((f: any) => f.kind === 'ambiguous');
+    assert.match(ambiguous.reason, /src\/a\.ts#name/);
+  });
+
   it('answers a folder with "not a document" and a hint naming documents inside it', async () => {
     const r = (await h.call('document_resolve', { agent_id: 'a', path: 'docs' })).json;
     assert.equal(r.error.code, 'M1ND_ERR_PATH_NOT_FOUND', JSON.stringify(r));

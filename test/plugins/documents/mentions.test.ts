@@ -46,3 +46,17 @@ describe('reStructuredText to Markdown', () => {
     assert.equal(md, '# Guide\n\n## Intro\n\nCall `retry` or `backoff(2)`.\n\nExample:\n```\n\n$ npm test\n\n```\n## Done\n');
   });
 });
+
+describe('document mentions of a symbol in its file', () => {
+  it('reads path#name, path:name and path::name as one symbol mention, a document anchor as a path, and Makefile as a path', () => {
+    const m = readMentions('Use `src/a.ts#helper`, `./src/b.ts:Cart.checkout()`, `tests/t.py::test_x` and `Makefile`; see docs/guide.md#setup and src/c.ts#parseConfig() here.');
+    assert.deepEqual(m.map((x) => [x.kind, x.text, x.evidence]), [
+      ['symbol', 'src/a.ts#helper', 'code_span'],
+      ['symbol', 'src/b.ts:Cart.checkout', 'code_span'],
+      ['symbol', 'tests/t.py::test_x', 'code_span'],
+      ['path', 'Makefile', 'code_span'],
+      ['path', 'docs/guide.md', 'path'],
+      ['symbol', 'src/c.ts#parseConfig', 'path'],
+    ]);
+  });
+});
