@@ -3,13 +3,14 @@
  * a package B publishes: a `depends_on` edge between the manifests; for every import in A of B's
  * package (the name, or a subpath `name/x`, `name.x`, `name::x`), `imports` edges to the B symbols it
  * names; and for every call in A of an imported name (or through the module's alias / last path
- * segment, as Go writes `lib.Parse`), a `calls` edge from A's calling symbol to B's symbol; a call
+ * segment, as Go writes `lib.Parse`; in Rust a dependency's crate name is in scope in every file, so
+ * `corelib::parse()` needs no `use`), a `calls` edge from A's calling symbol to B's symbol; a call
  * through a receiver whose static type is a class imported from B (`const c = new Cart(); c.total()`,
  * a parameter `c: Cart`) reaches that class's member.
  * Ids are namespaced `<repo>::<node id>`.
  */
 import { SliceClock, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
-import type { RepoManifest } from './manifests.ts';
+import { packagesUsed, type RepoManifest } from './manifests.ts';
 
 export interface FederatedRepo {
   name: string;
@@ -25,6 +26,9 @@ export interface CrossEdge {
   /** Where the evidence is: `<repo>::<file>:<line>`. */
   evidence: string;
 }
+
+/** The manifest files of each ecosystem, the first one a repository's graph holds standing for it. */
+const MANIFEST_OF = { npm: ['package.json'], go: ['go.mod', 'go.work'], python: ['pyproject.toml'], cargo: ['Cargo.toml'] } as const;
 
 /** Cross edges computed at most. */
 export const MAX_CROSS_EDGES = 20_000;
@@ -120,13 +124,15 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
   for (const a of repos) {
     for (const b of repos) {
       if (a === b) continue;
-      const used = b.manifest.names.filter((n) => a.manifest.dependencies.has(n));
-      if (used.length === 0) continue;
-      for (const name of used) {
-        const dep = a.manifest.dependencies.get(name)!;
-        const bManifest = ['package.json', 'go.mod', 'pyproject.toml', 'Cargo.toml'].find((f) => b.engine.graph.get(`file:${f}`)) ?? dep.file;
+      const uses = packagesUsed(a.manifest, b.manifest, b.root);
+      if (uses.length === 0) continue;
+      for (const { dependency: dep, pkg } of uses) {
+        const bManifest = MANIFEST_OF[pkg.ecosystem].find((f) => b.engine.graph.get(`file:${f}`)) ?? MANIFEST_OF[pkg.ecosystem][0];
         add({ source: `${a.name}::file:${dep.file}`, target: `${b.name}::file:${bManifest}`, relation: 'depends_on', evidence: `${a.name}::${dep.file}:${dep.line}` });
       }
+      // The roots A's code imports B by; a crate's also stand in every Rust file without a `use`.
+      const used = [...new Set(uses.flatMap((u) => u.imports))];
+      const crates = [...new Set(uses.filter((u) => u.pkg.ecosystem === 'cargo').flatMap((u) => u.imports))];
       const exported = exportedByLabel(b.engine);
       const members = membersByClass(b.engine);
       await new Promise((r) => setImmediate(r));
@@ -139,7 +145,7 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
         const x = a.engine.fileExtraction(file.path);
         if (!x) continue;
         const named = new Map<string, GraphNode[]>();
-        const modules = new Set<string>();
+        const modules = new Set<string>(file.path.endsWith('.rs') ? crates : []);
         for (const imp of x.imports) {
           const pkg = used.find((n) => imp.specifier === n || [`${n}/`, `${n}.`, `${n}::`].some((p) => imp.specifier.startsWith(p)));
           if (!pkg) continue;
@@ -153,7 +159,8 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
         if (named.size === 0 && modules.size === 0) continue;
         const typed = receiverTypes(x.bindings ?? [], named, modules);
         for (const c of x.calls) {
-          const viaModule = c.receiver !== undefined && modules.has(c.receiver);
+          // `lib.Parse`, `corelib::parse`, and a path through the crate's modules (`corelib::text::parse`).
+          const viaModule = c.receiver !== undefined && (modules.has(c.receiver) || modules.has(c.receiver.split('::')[0]));
           const targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : membersCalled(typed, c, members);
           if (targets.length === 0) continue;
           const caller = a.engine.symbolAt(file.path, c.line) ?? file;

@@ -11,7 +11,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { HostSettings } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
-import { readManifest } from './manifests.ts';
+import { packagesUsed, readManifest } from './manifests.ts';
 import { outsideReferences } from './outside-references.ts';
 import { isAllowed } from './roots.ts';
 
@@ -97,10 +97,10 @@ export async function discoverRepos(graph: GraphService, settings: Readonly<Host
   }
   const parent = dirname(resolve(root));
   if (isAllowed(settings, parent)) {
-    const deps = readManifest(root).dependencies;
+    const own = readManifest(root);
     for (const d of await fg('*', { cwd: parent, onlyDirectories: true, deep: 1 })) {
       const dir = join(parent, d);
-      if (dir !== resolve(root) && hasManifest(dir) && readManifest(dir).names.some((n) => deps.has(n))) add(dir, 'sibling_package');
+      if (dir !== resolve(root) && hasManifest(dir) && packagesUsed(own, readManifest(dir), dir).length > 0) add(dir, 'sibling_package');
     }
   }
   const taken = new Set<string>();

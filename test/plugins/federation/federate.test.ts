@@ -109,6 +109,58 @@ describe('federate', function () {
     ]);
   });
 
+  /** Federates `app` (the workspace) with `lib` beside it and returns the cross edges as `source -relation-> target @ evidence`. */
+  async function federated(files: { app: Record<string, string>; lib: Record<string, string> }): Promise<string[]> {
+    const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-')));
+    write(path.join(parent, 'lib'), files.lib);
+    write(path.join(parent, 'app'), files.app);
+    h = await connect({ workspaceRoot: path.join(parent, 'app'), env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    await h.call('ingest', { agent_id: 'a', path: path.join(parent, 'app') });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: '../lib' }], top_k: 50 })).json;
+    assert.ok(r.edges, JSON.stringify(r));
+    return r.edges.map((e: any) => `${e.source} -${e.relation}-> ${e.target} @ ${e.evidence}`).sort();
+  }
+
+  it('matches Python distributions as pip does (acme-utils is acme_utils), from PEP 621 lists and Poetry tables', async () => {
+    const lib = { 'pyproject.toml': '[project]\nname = "Acme-Utils"\nversion = "1.0"\n', 'acme_utils/__init__.py': '', 'acme_utils/text.py': 'def slugify(s):\n    return s.lower()\n' };
+    const app = 'from acme_utils.text import slugify\n\n\ndef make_title(s):\n    return slugify(s)\n';
+    const expected = (manifest: string, line: number) => [
+      `app::file:app/cli.py -imports-> lib::function:acme_utils/text.py#slugify @ app::app/cli.py:1`,
+      `app::file:${manifest} -depends_on-> lib::file:pyproject.toml @ app::${manifest}:${line}`,
+      `app::function:app/cli.py#make_title -calls-> lib::function:acme_utils/text.py#slugify @ app::app/cli.py:5`,
+    ];
+    const pep621 = await federated({ lib, app: { 'pyproject.toml': '[project]\nname = "app"\ndependencies = [\n  "requests>=2",\n  "acme.utils[fast]>=1.0",\n]\n', 'app/cli.py': app } });
+    assert.deepEqual(pep621, expected('pyproject.toml', 5));
+    await h!.close();
+    const poetry = await federated({ lib, app: { 'pyproject.toml': '[tool.poetry]\nname = "app"\n\n[tool.poetry.dependencies]\npython = "^3.10"\nacme-utils = { path = "../lib", develop = true }\n', 'app/cli.py': app } });
+    assert.deepEqual(poetry, expected('pyproject.toml', 6));
+  });
+
+  it('links a Rust crate called by path without a use line, a hyphenated crate, and a renamed one', async () => {
+    const lib = { 'Cargo.toml': '[package]\nname = "core-lib"\nversion = "0.1.0"\n', 'src/lib.rs': 'pub fn parse() -> i32 {\n    1\n}\n\npub mod text {\n    pub fn shout() -> i32 {\n        2\n    }\n}\n' };
+    const main = 'fn run() -> i32 {\n    core_lib::parse() + core_lib::text::shout()\n}\n\nfn main() {\n    println!("{}", run());\n}\n';
+    const plain = await federated({ lib, app: { 'Cargo.toml': '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\ncore-lib = { path = "../lib" }\n', 'src/main.rs': main } });
+    assert.deepEqual(plain, [
+      'app::file:Cargo.toml -depends_on-> lib::file:Cargo.toml @ app::Cargo.toml:6',
+      'app::function:src/main.rs#run -calls-> lib::function:src/lib.rs#parse @ app::src/main.rs:2',
+      'app::function:src/main.rs#run -calls-> lib::function:src/lib.rs#text.shout @ app::src/main.rs:2',
+    ]);
+    await h!.close();
+    const renamed = await federated({ lib, app: { 'Cargo.toml': '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\ncl = { package = "core-lib", path = "../lib" }\n', 'src/main.rs': main.replaceAll('core_lib::', 'cl::') } });
+    assert.deepEqual(renamed.filter((e) => e.includes('-calls->')).length, 2, renamed.join('\n'));
+  });
+
+  it("links a Go module a go.work uses without a require, and cites the go.mod line that requires a module (not one its name prefixes)", async () => {
+    const lib = { 'go.mod': 'module example.com/mathx\n\ngo 1.21\n', 'mathx.go': 'package mathx\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n' };
+    const main = 'package main\n\nimport "example.com/mathx"\n\nfunc Sum3(a, b, c int) int {\n\treturn mathx.Add(mathx.Add(a, b), c)\n}\n';
+    const work = await federated({ lib, app: { 'go.mod': 'module example.com/app\n\ngo 1.21\n', 'go.work': 'go 1.21\n\nuse (\n\t.\n\t../lib\n)\n', 'main.go': main } });
+    assert.ok(work.includes('app::function:main.go#Sum3 -calls-> lib::function:mathx.go#Add @ app::main.go:6'), work.join('\n'));
+    assert.ok(work.some((e) => e.includes('-depends_on->') && e.endsWith('@ app::go.work:5')), work.join('\n'));
+    await h!.close();
+    const prefixed = await federated({ lib, app: { 'go.mod': 'module example.com/mathxapp\n\ngo 1.21\n\nrequire example.com/mathx v0.0.0\n', 'main.go': main } });
+    assert.ok(prefixed.some((e) => e.includes('-depends_on->') && e.endsWith('@ app::go.mod:5')), prefixed.join('\n'));
+  });
+
   it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {
     const { parent, lib, app } = twoRepos();
     h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });
