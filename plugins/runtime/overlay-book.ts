@@ -1,7 +1,7 @@
 /**
  * Where runtime heat lives: overlays keyed by scope — `workspace` (shared, in the workspace store:
  * `engine.memory`, namespace `runtime`) or `agent:<id>` (the agent's own: in the store on a writable
- * server, in the agent's session memory on a read-only one). Each maps node id → counts, errors, a
+ * server; on a read-only one, read from the store and kept in the agent's session memory). Each maps node id → counts, errors, a
  * bounded sample of durations and a decayed heat; heat halves every `half_life_hours`.
  */
 import type { SessionStore } from '../../core/index.ts';
@@ -44,9 +44,7 @@ const inStore = (place: OverlayPlace, key: string) => place.graph.writable || !k
 /** Stored overlays read for ranking, per store. */
 const readCache = new WeakMap<object, Map<string, { at: number; overlay: Overlay | undefined }>>();
 
-/** The overlay of a scope, or undefined (`cached`: reuse a read of the last READ_CACHE_MS, for ranking). */
-export function readOverlay(place: OverlayPlace, key: string, cached = false): Overlay | undefined {
-  if (!inStore(place, key)) return sessionSlot(place, key)!.overlay;
+function storedOverlay(place: OverlayPlace, key: string, cached: boolean): Overlay | undefined {
   const engine = place.graph.engine;
   if (!engine.storeExists()) return undefined;
   let cache = readCache.get(engine);
@@ -58,7 +56,19 @@ export function readOverlay(place: OverlayPlace, key: string, cached = false): O
   return overlay;
 }
 
-/** The overlay of a scope (empty when none). */
+/**
+ * The overlay of a scope, or undefined (`cached`: reuse a read of the last READ_CACHE_MS, for ranking).
+ * On a read-only server an agent's overlay is its session's, or else the one stored earlier.
+ */
+export function readOverlay(place: OverlayPlace, key: string, cached = false): Overlay | undefined {
+  if (inStore(place, key)) return storedOverlay(place, key, cached);
+  const own = sessionSlot(place, key)!.overlay;
+  if (own) return own;
+  // A fresh read (never the cached object): the caller may add to it and keep it in the session.
+  return cached ? storedOverlay(place, key, true) : place.graph.engine.storeExists() ? place.graph.engine.memory.get<Overlay>(NAMESPACE, key)?.value : undefined;
+}
+
+/** The overlay of a scope (an empty one halving every `halfLife` hours when none). */
 export function loadOverlay(place: OverlayPlace, key: string, halfLife: number): Overlay {
   return readOverlay(place, key) ?? { half_life_hours: halfLife, nodes: {} };
 }
