@@ -1,31 +1,42 @@
 /**
  * Spans to graph nodes, strongest evidence first: `code.filepath` + `code.lineno` (the innermost
  * symbol at that line), `code.filepath` + `code.function` (that name in that file), `code.function`
- * (+ `code.namespace`) alone when exactly one symbol has it, then the span name as a symbol name
- * (`Cart.checkout`, `checkout`) when exactly one symbol has it. A file path from another machine
- * (`/srv/app/src/cart.ts`) maps to the workspace file with the longest matching suffix.
+ * (+ `code.namespace`) alone when exactly one symbol has it, then the HTTP route (`http.route`, or a
+ * span named `GET /orders/:id`) as registered in the code (route-index.ts), then the span name as a
+ * symbol name (`Cart.checkout`, `checkout`) when exactly one symbol has it. A file path from another
+ * machine (`/srv/app/src/cart.ts`) maps to the workspace file with the longest matching suffix. When
+ * `code.filepath` names a file the workspace lacks, a name matches only a symbol unique in the whole
+ * graph, and its `via` says `file not found`; a file found confines names to that file.
  */
 import { symbolIndex, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
 import type { SpanFacts } from './otlp.ts';
+import { routeIndex, routeKey, spanRoute, type RouteIndex, type RouteRegistration } from './route-index.ts';
 
 export type Strategy = 'auto' | 'code_attributes' | 'label_match';
-export type Via = 'code_lineno' | 'code_function_in_file' | 'code_function' | 'span_name';
+export type Via = 'code_lineno' | 'code_function_in_file' | 'code_function' | 'code_function, file not found' | 'http_route' | 'span_name' | 'span_name, file not found';
 
 const SLICE = 20_000;
 
 export interface SpanMapper {
   map(span: SpanFacts): { node: GraphNode; via: Via } | { node: null; reason: string };
+  /** The routes read from the code, when a span had a route to match. */
+  routes?: RouteIndex;
 }
 
-/** A mapper over the engine's current graph (indexes built in slices that yield). */
-export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy): Promise<SpanMapper> {
+/** Whether the strategy matches a span's route (auto and label_match; code_attributes reads code.* only). */
+export const matchesRoutes = (strategy: Strategy) => strategy !== 'code_attributes';
+
+/** A mapper over the engine's current graph (indexes built in slices that yield; routes read only when `withRoutes`). */
+export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, withRoutes = false): Promise<SpanMapper> {
   const g = engine.graph;
   const symbols = await symbolIndex(g);
+  const files: string[] = [];
   const bySuffix = new Map<string, string[]>();
   for (let i = 0; i < g.nodeCapacity; i++) {
     if (i > 0 && i % SLICE === 0) await new Promise((r) => setImmediate(r));
     const n = g.node(i);
     if (n?.kind !== 'file') continue;
+    files.push(n.path);
     const base = n.path.slice(n.path.lastIndexOf('/') + 1);
     const list = bySuffix.get(base);
     if (list) list.push(n.path);
@@ -68,32 +79,80 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy): P
     }
     return nodes;
   };
+  const routes = withRoutes && matchesRoutes(strategy) ? await routeIndex(engine, files) : undefined;
+  const importedFiles = (file: string): Set<string> => new Set(g.outgoing(`file:${file}`, 'imports').map((e) => g.get(e.target)?.path ?? ''));
+  /** The node a registration's handler is: the decorated function, the named handler (this file, an imported one, a Go package's), else the enclosing symbol. */
+  const handlerOf = (r: RouteRegistration): GraphNode | null => {
+    if (r.decorated) return engine.symbolAt(r.file, r.line);
+    if (r.handler) {
+      const named = symbols.labelled(r.handler).filter((n) => n.kind !== 'file');
+      const dir = r.file.slice(0, r.file.lastIndexOf('/') + 1);
+      const here = named.filter((n) => n.path === r.file);
+      const imported = here.length ? here : named.filter((n) => importedFiles(r.file).has(n.path));
+      const sibling = imported.length || !r.file.endsWith('.go') ? imported : named.filter((n) => n.path.startsWith(dir) && !n.path.slice(dir.length).includes('/'));
+      if (sibling.length === 1) return sibling[0];
+    }
+    return engine.symbolAt(r.file, r.line) ?? g.get(`file:${r.file}`) ?? null;
+  };
+  const byRoute = (route: string, method: string | undefined): { node: GraphNode } | { reason: string } => {
+    const key = routeKey(route);
+    let regs = routes!.byKey.get(key) ?? [];
+    if (!regs.length) {
+      // A router mounted under a prefix (`app.use('/api', router)`): the registration ends the route.
+      for (const [k, list] of routes!.byKey) if (k !== '/' && key.endsWith(k)) regs = regs.concat(list);
+    }
+    if (method) regs = regs.filter((r) => r.method === null || r.method === method);
+    const nodes = new Map<string, GraphNode>();
+    for (const r of regs) {
+      const n = handlerOf(r);
+      if (n) nodes.set(n.id, n);
+    }
+    if (nodes.size === 1) return { node: [...nodes.values()][0] };
+    if (nodes.size > 1) return { reason: `http.route ${route} is registered for ${nodes.size} handlers (${regs.slice(0, 3).map((r) => `${r.file}:${r.line}`).join(', ')}); add code.* attributes` };
+    return { reason: `http.route ${route}${method ? ` (${method})` : ''} matches no route registered in the workspace's code` };
+  };
   return {
+    routes,
     map(span) {
+      let reason: string | undefined;
+      // A code.filepath the workspace lacks: names may match only a symbol unique in the graph, flagged.
+      let fileMissing = false;
       if (strategy !== 'label_match') {
         const file = span.filepath ? fileOf(span.filepath) : null;
+        fileMissing = Boolean(span.filepath && !file);
         if (file && span.lineno) {
           const n = engine.symbolAt(file, span.lineno);
           if (n && n.kind !== 'file') return { node: n, via: 'code_lineno' };
+          if (!span.function) reason = `code.lineno ${span.lineno} of ${file} is in no symbol`;
         }
         if (file && span.function) {
           const nodes = byName(span.function, span.namespace, file);
           if (nodes.length === 1) return { node: nodes[0], via: 'code_function_in_file' };
           if (nodes.length > 1) return { node: null, reason: `code.function ${span.function} names ${nodes.length} symbols in ${file}; add code.namespace or code.lineno` };
-        }
-        if (span.function) {
+          reason = `code.function ${span.function} names no symbol in ${file}`;
+        } else if (span.function) {
           const nodes = byName(span.function, span.namespace);
-          if (nodes.length === 1) return { node: nodes[0], via: 'code_function' };
-          if (nodes.length > 1) return { node: null, reason: `code.function ${span.function} names ${nodes.length} symbols; add code.filepath or code.namespace` };
+          if (nodes.length === 1) return { node: nodes[0], via: fileMissing ? 'code_function, file not found' : 'code_function' };
+          if (nodes.length > 1) reason = fileMissing ? `code.filepath ${span.filepath} matches no workspace file, and code.function ${span.function} names ${nodes.length} symbols` : `code.function ${span.function} names ${nodes.length} symbols; add code.filepath or code.namespace`;
+          else reason = `code.function ${span.function} names no symbol`;
         }
-        if (strategy === 'code_attributes') return { node: null, reason: span.filepath && !file ? `code.filepath ${span.filepath} matches no workspace file` : 'no code.* attributes' };
+        if (fileMissing) reason ??= `code.filepath ${span.filepath} matches no workspace file`;
+        // A file found is authoritative: its span is not credited to a same-named symbol elsewhere.
+        if (file) return { node: null, reason: reason ?? `code.filepath ${file} given without code.lineno or code.function` };
+        if (strategy === 'code_attributes') return { node: null, reason: reason ?? 'no code.* attributes' };
+      }
+      const route = routes ? spanRoute(span) : null;
+      if (route) {
+        const r = byRoute(route.route, route.method);
+        if ('node' in r) return { node: r.node, via: 'http_route' };
+        reason ??= r.reason;
       }
       if (/^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(span.name)) {
         const nodes = byName(span.name);
-        if (nodes.length === 1) return { node: nodes[0], via: 'span_name' };
-        if (nodes.length > 1) return { node: null, reason: `span name ${span.name} names ${nodes.length} symbols` };
+        if (nodes.length === 1) return { node: nodes[0], via: fileMissing ? 'span_name, file not found' : 'span_name' };
+        if (nodes.length > 1) reason ??= `span name ${span.name} names ${nodes.length} symbols`;
       }
-      return { node: null, reason: 'no code.* attributes and the span name is no symbol' };
+      return { node: null, reason: reason ?? (strategy === 'label_match' ? 'the span name is no symbol and no route' : 'no code.* attributes and the span name is no symbol') };
     },
   };
 }
