@@ -3,8 +3,9 @@
  * `{resourceSpans:[{resource, scopeSpans:[{spans}]}]}` object per line, or one such object) or as a
  * caller posts them (those objects, or bare span objects). Reads what mapping needs: name, the
  * `code.*` attributes (and their newer `code.function.name` / `code.file.path` / `code.line.number`
- * spellings), `http.route`, duration and error status, and the service name.
+ * spellings), `http.route` and the request method, duration and error status, and the service name.
  */
+import { yieldToLoop } from '../graph/api.ts';
 
 export interface SpanFacts {
   name: string;
@@ -14,6 +15,8 @@ export interface SpanFacts {
   filepath?: string;
   lineno?: number;
   route?: string;
+  /** HTTP request method, upper case (`http.request.method`, older `http.method`). */
+  method?: string;
   durationMs: number;
   error: boolean;
 }
@@ -57,27 +60,54 @@ function facts(span: RawSpan, service: string): SpanFacts {
     filepath: str('code.filepath', 'code.file.path'),
     lineno: num('code.lineno', 'code.line.number'),
     route: str('http.route'),
+    method: str('http.request.method', 'http.method')?.toUpperCase(),
     durationMs: end > start ? (end - start) / 1e6 : 0,
     error: code === 2 || code === 'STATUS_CODE_ERROR',
   };
 }
 
-/** The span facts of OTLP JSON objects (exports or bare spans), at most MAX_SPANS. */
-export function readSpans(objects: readonly unknown[]): SpanFacts[] {
-  const out: SpanFacts[] = [];
+/** Spans read between yields to the event loop. */
+const SLICE = 5000;
+
+/** What readSpans found: the span facts (at most MAX_SPANS) and how many spans beyond the cap were dropped. */
+export interface ReadSpans {
+  spans: SpanFacts[];
+  dropped: number;
+}
+
+/** The span facts of OTLP JSON objects (exports or bare spans), at most MAX_SPANS; the rest are counted as dropped. */
+export async function readSpans(objects: readonly unknown[]): Promise<ReadSpans> {
+  const spans: SpanFacts[] = [];
+  let dropped = 0;
+  let sinceYield = 0;
+  const take = async (s: RawSpan, service: string) => {
+    if (spans.length >= MAX_SPANS) {
+      dropped++;
+      return;
+    }
+    spans.push(facts(s, service));
+    if (++sinceYield >= SLICE) {
+      sinceYield = 0;
+      await yieldToLoop();
+    }
+  };
   for (const o of objects) {
-    if (out.length >= MAX_SPANS) break;
     const obj = o as { resourceSpans?: { resource?: { attributes?: Attr[] }; scopeSpans?: { spans?: RawSpan[] }[]; instrumentationLibrarySpans?: { spans?: RawSpan[] }[] }[] };
     if (Array.isArray(obj?.resourceSpans)) {
       for (const rs of obj.resourceSpans) {
         const service = String(attrs(rs.resource?.attributes).get('service.name') ?? '');
-        for (const ss of [...(rs.scopeSpans ?? []), ...(rs.instrumentationLibrarySpans ?? [])]) for (const s of ss.spans ?? []) if (out.length < MAX_SPANS) out.push(facts(s, service));
+        for (const ss of [...(rs.scopeSpans ?? []), ...(rs.instrumentationLibrarySpans ?? [])]) {
+          const list = Array.isArray(ss?.spans) ? ss.spans : [];
+          // Past the cap, a list is counted, not read.
+          if (spans.length >= MAX_SPANS) dropped += list.length;
+          else for (const s of list) if (s && typeof s === 'object') await take(s, service);
+        }
       }
     } else if (o && typeof o === 'object' && 'name' in (o as object)) {
-      out.push(facts(o as RawSpan, ''));
+      await take(o as RawSpan, '');
     }
   }
-  return out;
+  return { spans, dropped };
 }
 
 /** Parses an OTLP JSON file: one object, or one object per line (the file exporter's format). */

@@ -2,14 +2,19 @@
 import { readFile, stat } from 'node:fs/promises';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
-import { parseOtlpText, readSpans } from '../otlp.ts';
-import { HEAT_OVERLAY } from '../heat-boosts.ts';
+import { MAX_SPANS, parseOtlpText, readSpans } from '../otlp.ts';
+import { DEFAULT_BOOST_STRENGTH, HEAT_OVERLAY } from '../heat-boosts.ts';
 import { decayed, loadOverlay, saveOverlay, SAMPLE } from '../overlay-book.ts';
-import { spanMapper, type Strategy } from '../span-mapping.ts';
+import { spanRoute } from '../route-index.ts';
+import { matchesRoutes, spanMapper, type Strategy } from '../span-mapping.ts';
 
 /** Largest OTLP file read. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const SLICE = 5000;
+/** Heat half-life of a new overlay (a week). */
+const DEFAULT_HALF_LIFE_HOURS = 168;
+/** What a valid call posts, for errors about input that holds no span. */
+const VALID_EXPORT = '{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"shop"}}]},"scopeSpans":[{"spans":[{"name":"checkout","startTimeUnixNano":"0","endTimeUnixNano":"5000000","attributes":[{"key":"code.function","value":{"stringValue":"checkout"}}]}]}]}]}';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -24,12 +29,12 @@ export const runtimeOverlayVerb = defineVerb({
     spans: Type.Union([Type.Array(Type.Unknown(), { maxItems: 1000 }), Type.Object({}, { additionalProperties: true })], { default: [], description: 'OTLP JSON export objects ({resourceSpans}) or span objects; one object alone too' }),
     path: Type.Optional(Type.String({ minLength: 1, description: 'A workspace OTLP JSON file (collector file exporter: one object per line)' })),
     service_name: Type.String({ maxLength: 200, default: '', description: 'Only spans of this service.name' }),
-    mapping_strategy: StringEnum(['auto', 'code_attributes', 'label_match'], { default: 'auto', description: 'code_attributes: code.* only; label_match: span names only' }),
-    boost_strength: Type.Number({ minimum: 0, maximum: 1, default: 0.15, description: 'Boost of the hottest node when a ranking verb asks for runtime_heat; kept with the overlay (0: off)' }),
+    mapping_strategy: StringEnum(['auto', 'code_attributes', 'label_match'], { default: 'auto', description: 'code_attributes: code.* only; label_match: routes and span names only' }),
+    boost_strength: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Boost of the hottest node when a ranking verb asks for runtime_heat; kept with the overlay until a call passes another (new overlay: 0.15; 0: off)' })),
     scope: StringEnum(['workspace', 'agent'], { default: 'workspace', description: "Whose overlay the spans add to: the workspace's (a write) or this agent's (session)" }),
-    half_life_hours: Type.Number({ minimum: 0.01, maximum: 24 * 365, default: 168, description: 'Heat halves over this time' }),
+    half_life_hours: Type.Optional(Type.Number({ minimum: 0.01, maximum: 24 * 365, description: 'Heat halves over this time; kept with the overlay until a call passes another (new overlay: 168)' })),
     top_k: Type.Integer({ minimum: 1, maximum: 200, default: 15 }),
-  }),
+  }, { examples: [{ agent_id: 'my-agent', spans: [{ name: 'checkout' }] }] }),
   output: Type.Object({
     spans: Type.Number(),
     mapped: Type.Number(),
@@ -39,6 +44,8 @@ export const runtimeOverlayVerb = defineVerb({
     hot: Type.Array(Type.Object({})),
     overlay: Type.String(),
     stored: Type.Boolean(),
+    half_life_hours: Type.Number(),
+    boost_strength: Type.Number(),
     boosted: Type.Number(),
   }),
   tiers: ['full'],
@@ -60,13 +67,31 @@ export const runtimeOverlayVerb = defineVerb({
         throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${args.path} is not OTLP JSON: ${(error as Error).message}`, { hint: 'export with the collector file exporter (format: json), or post the spans' });
       }
     }
-    if (objects.length === 0) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'no spans given', { hint: 'pass spans (OTLP JSON objects) or path (an OTLP JSON file in the workspace)' });
-    const spans = readSpans(objects).filter((s) => !args.service_name || s.service === args.service_name);
-    const mapper = await spanMapper(engine, args.mapping_strategy as Strategy);
+    if (objects.length === 0) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'no spans given', { hint: `pass spans (OTLP JSON objects, e.g. ${VALID_EXPORT}) or path (an OTLP JSON file in the workspace)` });
+    const read = await readSpans(objects);
+    if (read.spans.length === 0) {
+      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `no OpenTelemetry span in the ${args.path ? `file ${args.path}` : 'posted spans'}: nothing was added`, {
+        hint: `pass OTLP JSON: export objects {resourceSpans:[{scopeSpans:[{spans:[…]}]}]} or span objects with a name, e.g. ${VALID_EXPORT}`,
+      });
+    }
+    const spans = args.service_name ? read.spans.filter((s) => s.service === args.service_name) : read.spans;
+    if (spans.length === 0) {
+      const services = new Map<string, number>();
+      for (const s of read.spans) services.set(s.service, (services.get(s.service) ?? 0) + 1);
+      const listed = [...services].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([name, n]) => `${name === '' ? '(no service.name)' : name} (${n})`).join(', ');
+      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `no span has service.name ${JSON.stringify(args.service_name)}: nothing was added; the spans' services: ${listed}`, {
+        hint: 'pass service_name as one of those services, or leave it out for all spans',
+      });
+    }
+    const strategy = args.mapping_strategy as Strategy;
+    const mapper = await spanMapper(engine, strategy, matchesRoutes(strategy) && spans.some((s) => spanRoute(s) !== null));
     const key = args.scope === 'agent' ? `agent:${call.agentId}` : 'workspace';
     const place = { graph, session: call.session };
-    const overlay = loadOverlay(place, key, args.half_life_hours);
-    overlay.boost_strength = args.boost_strength;
+    const overlay = loadOverlay(place, key, args.half_life_hours ?? DEFAULT_HALF_LIFE_HOURS);
+    // Settings persist with the overlay: only a call that passes one changes it.
+    if (args.half_life_hours !== undefined) overlay.half_life_hours = args.half_life_hours;
+    if (args.boost_strength !== undefined) overlay.boost_strength = args.boost_strength;
+    const strength = overlay.boost_strength ?? DEFAULT_BOOST_STRENGTH;
     const now = Date.now();
     const touched = new Set<string>();
     const via: Record<string, number> = {};
@@ -107,9 +132,13 @@ export const runtimeOverlayVerb = defineVerb({
       overlay: key,
       stored: kept === 'store',
       ...(kept === 'session' ? { kept: 'session (read-only server)' } : {}),
+      ...(read.dropped ? { truncated: true, dropped: read.dropped, note: `only the first ${MAX_SPANS} spans were read; ${read.dropped} more were dropped (pass the rest in another call)` } : {}),
+      ...(mapper.routes ? { routes: { registered: [...mapper.routes.byKey.values()].reduce((a, l) => a + l.length, 0), files_scanned: mapper.routes.filesScanned, ...(mapper.routes.filesSkipped ? { files_skipped: mapper.routes.filesSkipped } : {}) } } : {}),
+      half_life_hours: overlay.half_life_hours,
+      boost_strength: strength,
       // Ranking verbs apply the heat only when asked.
-      boosted: args.boost_strength > 0 ? Math.min(hot.length, 200) : 0,
-      boost: args.boost_strength > 0 ? `seek, activate and panoramic with ${HEAT_OVERLAY}: true rank these nodes up (hottest +${args.boost_strength})` : 'none (boost_strength 0)',
+      boosted: strength > 0 ? Math.min(hot.length, 200) : 0,
+      boost: strength > 0 ? `seek, activate and panoramic with ${HEAT_OVERLAY}: true rank these nodes up (hottest +${strength})` : 'none (boost_strength 0)',
     };
   },
 });

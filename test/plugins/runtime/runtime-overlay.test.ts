@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { FIXTURE_FILES, writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 
 const ms = (n: number) => String(n * 1_000_000);
 const str = (key: string, v: string) => ({ key, value: { stringValue: v } });
@@ -41,7 +41,7 @@ describe('runtime_overlay', function () {
     assert.equal(r.spans, 9);
     assert.equal(r.mapped, 8);
     assert.deepEqual(r.via, { code_lineno: 6, code_function_in_file: 1, span_name: 1 });
-    assert.deepEqual(r.unmapped, [{ reason: 'no code.* attributes and the span name is no symbol', count: 1 }]);
+    assert.deepEqual(r.unmapped, [{ reason: "http.route /health (GET) matches no route registered in the workspace's code", count: 1 }]);
     const byId = Object.fromEntries(r.hot.map((x: any) => [x.id, x]));
     assert.equal(r.hot[0].id, 'function:src/cart.ts#total');
     assert.deepEqual([byId['function:src/cart.ts#total'].spans, byId['function:src/cart.ts#total'].p50_ms, byId['function:src/cart.ts#total'].p99_ms], [5, 3, 10]);
@@ -135,5 +135,144 @@ describe('runtime_overlay with code.namespace as Python and Java instrumentation
     assert.equal(r.mapped, 2, JSON.stringify(r));
     assert.deepEqual(r.hot.map((x: any) => x.id).sort(), ['method:pkg/client.py#AsyncClient.send', 'method:pkg/client.py#Client.send']);
     assert.deepEqual(r.unmapped, [{ reason: 'code.function send names 2 symbols in pkg/client.py; add code.namespace or code.lineno', count: 1 }]);
+  });
+});
+
+describe('runtime_overlay settings, input checks and route mapping', function () {
+  this.timeout(120000);
+  let h: Harness;
+  let ws: string;
+  const ids = (r: any) => r.hot.map((x: any) => x.id).sort();
+  before(async () => {
+    ws = writeFixtureRepo(tempDir(), {
+      ...FIXTURE_FILES,
+      'src/orders.ts': 'export function getOrder(id: string) {\n  return id;\n}\n',
+      'src/routes.ts': [
+        "import { getOrder } from './orders.ts';",
+        'declare const app: any;',
+        'declare const router: any;',
+        'declare const auth: any;',
+        'export function createOrder(body: unknown) {',
+        '  return body;',
+        '}',
+        "app.get('/orders/:id', getOrder);",
+        "router.post('/orders', auth, createOrder);",
+        'export function registerPing() {',
+        "  app.get('/ping', (req: unknown, res: any) => res.send('ok'));",
+        '}',
+        '',
+      ].join('\n'),
+      'py/api.py': 'from fastapi import FastAPI\n\napp = FastAPI()\n\n\n@app.get("/items/{item_id}")\nasync def read_item(item_id):\n    return item_id\n',
+      'go/health.go': 'package server\n\nimport "net/http"\n\nfunc healthHandler(w http.ResponseWriter, r *http.Request) {\n}\n\nfunc routes() {\n\thttp.HandleFunc("/healthz", healthHandler)\n}\n',
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('applies a half_life_hours a call passes to an existing overlay, keeps it when a call passes none, and says which is in force', async () => {
+    const first = (await h.call('runtime_overlay', { agent_id: 'hl', scope: 'agent', spans: [span('mul', 1, [])] })).json;
+    assert.equal(first.half_life_hours, 168);
+    const changed = (await h.call('runtime_overlay', { agent_id: 'hl', scope: 'agent', spans: [span('mul', 1, [])], half_life_hours: 2 })).json;
+    assert.equal(changed.half_life_hours, 2);
+    const kept = (await h.call('runtime_overlay', { agent_id: 'hl', scope: 'agent', spans: [span('mul', 1, [])] })).json;
+    assert.equal(kept.half_life_hours, 2);
+  });
+
+  it('keeps the boost_strength of the overlay when a call passes none', async () => {
+    const set = (await h.call('runtime_overlay', { agent_id: 'bs', scope: 'agent', spans: [span('mul', 1, [])], boost_strength: 0.4 })).json;
+    assert.equal(set.boost_strength, 0.4);
+    const kept = (await h.call('runtime_overlay', { agent_id: 'bs', scope: 'agent', spans: [span('mul', 1, [])] })).json;
+    assert.equal(kept.boost_strength, 0.4);
+    assert.match(kept.boost, /hottest \+0\.4\)/);
+  });
+
+  it('refuses input that holds no span, and a service_name no span has naming the services present, without writing', async () => {
+    const junk = (await h.call('runtime_overlay', { agent_id: 'nw', scope: 'agent', spans: [{ foo: 1 }], half_life_hours: 5 })).json;
+    assert.equal(junk.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
+    assert.match(junk.error.message, /no OpenTelemetry span/);
+    assert.match(junk.error.hint, /resourceSpans/);
+    fs.writeFileSync(path.join(ws, 'hello.json'), '{"hello":"world"}\n');
+    const file = (await h.call('runtime_overlay', { agent_id: 'nw', scope: 'agent', path: 'hello.json', half_life_hours: 5 })).json;
+    assert.equal(file.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
+    assert.match(file.error.message, /hello\.json/);
+    const posted = [JSON.parse(exportLine('shop', [span('mul', 1, [])])), JSON.parse(exportLine('worker', [span('add', 1, [])]))];
+    const service = (await h.call('runtime_overlay', { agent_id: 'nw', scope: 'agent', spans: posted, service_name: 'billing', half_life_hours: 5 })).json;
+    assert.equal(service.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
+    assert.match(service.error.message, /shop \(1\)/);
+    assert.match(service.error.message, /worker \(1\)/);
+    // None of the refused calls made the overlay (its half-life would be 5).
+    const fresh = (await h.call('runtime_overlay', { agent_id: 'nw', scope: 'agent', spans: [span('mul', 1, [])] })).json;
+    assert.equal(fresh.half_life_hours, 168);
+    assert.deepEqual(ids(fresh), ['function:src/math.ts#mul'], JSON.stringify(fresh));
+  });
+
+  it('gives the real reason for an unmapped span with code.filepath in auto mode', async () => {
+    const r = (await h.call('runtime_overlay', { agent_id: 'why', scope: 'agent', spans: [span('GET something', 1, [str('code.filepath', 'gone/missing.ts'), int('code.lineno', 3)])] })).json;
+    assert.deepEqual(r.unmapped, [{ reason: 'code.filepath gone/missing.ts matches no workspace file', count: 1 }]);
+  });
+
+  it('does not silently credit a same-named symbol elsewhere when code.filepath matches no file, in auto and code_attributes mode', async () => {
+    for (const mapping_strategy of ['auto', 'code_attributes']) {
+      const spans = [
+        span('total', 1, [str('code.function', 'total'), str('code.filepath', '/srv/dist/checkout.js')]),
+        span('total', 1, [str('code.function', 'total'), str('code.filepath', 'src/math.ts')]),
+      ];
+      const r = (await h.call('runtime_overlay', { agent_id: `ff-${mapping_strategy}`, scope: 'agent', spans, mapping_strategy })).json;
+      assert.deepEqual(r.via, { 'code_function, file not found': 1 }, JSON.stringify(r));
+      assert.deepEqual(r.unmapped, [{ reason: 'code.function total names no symbol in src/math.ts', count: 1 }], mapping_strategy);
+    }
+  });
+
+  it('maps spans by HTTP route to the handler the code registers for it', async () => {
+    const spans = [
+      span('GET /orders/:id', 1, [str('http.route', '/orders/:id'), str('http.request.method', 'GET')]),
+      span('POST /orders', 1, []),
+      span('GET /api/orders/:id', 1, [str('http.route', '/api/orders/:id')]),
+      span('GET /items/{item_id}', 1, [str('http.route', '/items/{item_id}')]),
+      span('GET /healthz', 1, []),
+      span('GET /ping', 1, []),
+      span('DELETE /orders/:id', 1, []),
+    ];
+    const r = (await h.call('runtime_overlay', { agent_id: 'routes', scope: 'agent', spans })).json;
+    assert.equal(r.via.http_route, 6, JSON.stringify(r));
+    const byId = Object.fromEntries(r.hot.map((x: any) => [x.id, x.spans]));
+    assert.equal(byId['function:src/orders.ts#getOrder'], 2);
+    assert.equal(byId['function:src/routes.ts#createOrder'], 1);
+    assert.equal(byId['function:py/api.py#read_item'], 1);
+    assert.equal(byId['function:go/health.go#healthHandler'], 1);
+    assert.equal(byId['function:src/routes.ts#registerPing'], 1);
+    assert.deepEqual(r.unmapped, [{ reason: "http.route /orders/:id (DELETE) matches no route registered in the workspace's code", count: 1 }]);
+    assert.ok(r.routes.files_scanned > 0 && r.routes.registered >= 5, JSON.stringify(r.routes));
+  });
+
+  it('says when it read only the first 200,000 spans and how many it dropped', async () => {
+    const many = Array.from({ length: 250_000 }, () => ({ name: 'mul' }));
+    fs.writeFileSync(path.join(ws, 'telemetry-big.json'), JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: many }] }] }));
+    const r = (await h.call('runtime_overlay', { agent_id: 'big', scope: 'agent', path: 'telemetry-big.json' })).json;
+    assert.equal(r.spans, 200_000);
+    assert.deepEqual([r.truncated, r.dropped], [true, 50_000]);
+  });
+
+  it('suggests a minimal call that succeeds, and bounds what an argument error echoes', async () => {
+    const bad = (await h.call('runtime_overlay', { agent_id: 'm', top_k: 0 })).json;
+    const minimal = JSON.parse(bad.error.detail.minimal_call.replace(/^runtime_overlay\(|\)$/g, ''));
+    const ok = await h.call('runtime_overlay', { ...minimal, scope: 'agent' });
+    assert.equal(ok.result.isError, undefined, JSON.stringify(ok.json));
+    const huge = await h.call('runtime_overlay', { agent_id: 'm', spans: Array.from({ length: 1001 }, () => span('mul', 1, [str('code.function', 'mul')])) });
+    assert.equal(huge.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
+    assert.ok(JSON.stringify(huge.result.content).length < 4000, `${JSON.stringify(huge.result.content).length} characters`);
+  });
+
+  it('on a read-only server, reads the overlay a writable server stored for the agent and keeps additions in the session', async () => {
+    await h.call('runtime_overlay', { agent_id: 'reader', scope: 'agent', spans: [span('mul', 1, []), span('mul', 1, [])], half_life_hours: 12 });
+    const ro = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_READ_ONLY: '1' } });
+    try {
+      const r = (await ro.call('runtime_overlay', { agent_id: 'reader', scope: 'agent', spans: [span('mul', 1, [])] })).json;
+      assert.equal(r.hot.find((x: any) => x.id === 'function:src/math.ts#mul').spans, 3, JSON.stringify(r));
+      assert.deepEqual([r.half_life_hours, r.stored, r.kept], [12, false, 'session (read-only server)']);
+    } finally {
+      await ro.close();
+    }
   });
 });
