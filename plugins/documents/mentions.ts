@@ -47,6 +47,8 @@ const NAMED_FILE = /^(?:[\w@.-]+\/)*(?:Makefile|GNUmakefile|makefile|Dockerfile|
 const FILE_SYMBOL = /^((?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.[A-Za-z]{1,5})(?:#|::?)([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?:\(\))?$/;
 /** The same right after a prose path (its path is PATH_TOKEN's match). */
 const FILE_SYMBOL_TAIL = /^(?:#|::?)([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)/;
+/** A path with a line anchor (`src/a.ts#L42`, `src/a.ts#L3-L9`): it names the file, not a symbol `L42`. */
+const LINE_ANCHORED = /^([^\s#]+)#L\d+(?:-L?\d+)?$/;
 /** Documents: a `#` after one of them is an anchor, not a symbol. */
 const DOCUMENT_EXT = /\.(?:md|markdown|mdx|rst|txt|text|html?|xhtml|pdf|docx)$/i;
 const COMMAND = /^(?:npm|npx|yarn|pnpm|bun|node|deno|make|cargo|go|python3?|pip|pytest|uv|poetry|mvn|gradle|\.\/[\w./-]+|bash|sh)(?:\s|$)/;
@@ -93,9 +95,11 @@ export function readMentions(markdown: string): Mention[] {
     const prose = line.replace(CODE_SPAN, (_all, ticks: string, body: string) => {
       const text = body.trim();
       const qualified = fileSymbol(text);
+      const anchored = LINE_ANCHORED.exec(text)?.[1];
       if (COMMAND.test(text) && /\s/.test(text)) push(text, 'command', 'code_span');
       else if ((FILE_EXT.test(text) || NAMED_FILE.test(text)) && !/\s/.test(text)) push(normalizePath(text), 'path', 'code_span');
       else if (qualified) push(qualified.text, 'symbol', 'code_span');
+      else if (anchored && FILE_EXT.test(anchored)) push(normalizePath(anchored), 'path', 'code_span');
       else if (SYMBOL.test(text)) {
         if (!KEYWORDS.has(text)) push(text.replace(/\(\)$/, ''), 'symbol', 'code_span');
       } else {
@@ -116,7 +120,8 @@ export function readMentions(markdown: string): Mention[] {
       if (!FILE_EXT.test(m[0]) || /^\d/.test(m[0]) || /^www\./.test(m[0])) continue;
       taken.add(m[0]);
       // A path with a symbol after it (`src/a.ts#helper`) names that symbol in that file.
-      const tail = DOCUMENT_EXT.test(m[0]) ? null : FILE_SYMBOL_TAIL.exec(text.slice(m.index + m[0].length));
+      let tail = DOCUMENT_EXT.test(m[0]) ? null : FILE_SYMBOL_TAIL.exec(text.slice(m.index + m[0].length));
+      if (tail && /^L\d+$/.test(tail[1])) tail = null;
       if (tail) {
         named.add(m.index + m[0].length + tail[0].length - tail[1].length);
         push(normalizePath(m[0]) + tail[0], 'symbol', 'path');
@@ -145,7 +150,7 @@ export function readMentions(markdown: string): Mention[] {
  */
 export function fileSymbol(text: string): { file: string; name: string; text: string } | null {
   const m = FILE_SYMBOL.exec(text);
-  if (!m || !FILE_EXT.test(m[1]) || DOCUMENT_EXT.test(m[1])) return null;
+  if (!m || !FILE_EXT.test(m[1]) || DOCUMENT_EXT.test(m[1]) || /^L\d+$/.test(m[2])) return null;
   const file = normalizePath(m[1]);
   return { file, name: m[2], text: file + text.slice(m[1].length).replace(/\(\)$/, '') };
 }

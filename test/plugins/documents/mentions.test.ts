@@ -48,8 +48,8 @@ describe('reStructuredText to Markdown', () => {
 });
 
 describe('document mentions of a symbol in its file', () => {
-  it('reads path#name, path:name and path::name as one symbol mention, a document anchor as a path, and Makefile as a path', () => {
-    const m = readMentions('Use `src/a.ts#helper`, `./src/b.ts:Cart.checkout()`, `tests/t.py::test_x` and `Makefile`; see docs/guide.md#setup and src/c.ts#parseConfig() here.');
+  it('reads path#name, path:name and path::name as one symbol mention, a document or line anchor as a path, and Makefile as a path', () => {
+    const m = readMentions('Use `src/a.ts#helper`, `./src/b.ts:Cart.checkout()`, `tests/t.py::test_x` and `Makefile`; see docs/guide.md#setup and src/c.ts#parseConfig() here.\nLines: `src/d.ts#L4-L9` and src/e.ts#L12.');
     assert.deepEqual(m.map((x) => [x.kind, x.text, x.evidence]), [
       ['symbol', 'src/a.ts#helper', 'code_span'],
       ['symbol', 'src/b.ts:Cart.checkout', 'code_span'],
@@ -57,6 +57,8 @@ describe('document mentions of a symbol in its file', () => {
       ['path', 'Makefile', 'code_span'],
       ['path', 'docs/guide.md', 'path'],
       ['symbol', 'src/c.ts#parseConfig', 'path'],
+      ['path', 'src/d.ts', 'code_span'],
+      ['path', 'src/e.ts', 'path'],
     ]);
   });
 });
