@@ -67,6 +67,7 @@ function handlerArg(rest: string): string | undefined {
 const JS_ROUTE = /\.\s*(get|post|put|delete|patch|all|head|options)\s*\(\s*(['"`])(\/[^'"`\n]*)\2\s*,([^\n]*)/g;
 const PY_ROUTE = /@[\w.]+\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*)\2([^\n]*)/g;
 const GO_ROUTE = /\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*)"\s*,([^\n]*)/g;
+const INLINE_HANDLER = /=>|\bfunction\b|\bfunc\b/;
 const ANY_METHOD = new Set(['ALL', 'ROUTE', 'API_ROUTE', 'HANDLEFUNC', 'HANDLE', 'ANY']);
 
 /** The route registrations in one file's text. */
@@ -97,10 +98,14 @@ export function routesIn(file: string, text: string): RouteRegistration[] {
       const line = lineOf(m.index + m[0].length + def.index + def[0].length - 1);
       for (const verb of listed ?? [m[1]]) out.push({ method: method(verb), route: m[3], file, line, decorated: true });
     }
-  } else if (file.endsWith('.go')) {
-    for (const m of text.matchAll(GO_ROUTE)) out.push({ method: m[2] ?? method(m[1]), route: m[3], file, line: lineOf(m.index), handler: handlerArg(m[4]) });
   } else {
-    for (const m of text.matchAll(JS_ROUTE)) out.push({ method: method(m[1]), route: m[3], file, line: lineOf(m.index), handler: handlerArg(m[4]) });
+    const go = file.endsWith('.go');
+    for (const m of text.matchAll(go ? GO_ROUTE : JS_ROUTE)) {
+      const handler = handlerArg(m[4]);
+      // A call with no function argument (`axios.get('/orders', { params })`) registers nothing.
+      if (!handler && !INLINE_HANDLER.test(m[4])) continue;
+      out.push({ method: go ? (m[2] ?? method(m[1])) : method(m[1]), route: m[3], file, line: lineOf(m.index), handler });
+    }
   }
   return out;
 }

@@ -81,20 +81,36 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
   };
   const routes = withRoutes && matchesRoutes(strategy) ? await routeIndex(engine, files) : undefined;
   const importedFiles = (file: string): Set<string> => new Set(g.outgoing(`file:${file}`, 'imports').map((e) => g.get(e.target)?.path ?? ''));
-  /** The node a registration's handler is: the decorated function, the named handler (this file, an imported one, a Go package's), else the enclosing symbol. */
-  const handlerOf = (r: RouteRegistration): GraphNode | null => {
-    if (r.decorated) return engine.symbolAt(r.file, r.line);
+  /**
+   * The node a registration's handler is: the decorated function, the named handler (this file, an
+   * imported one, a Go package's), else the enclosing symbol — `weak` when a named handler was not
+   * found (perhaps no handler at all: `http.get('/x', options)`), so a found one elsewhere wins.
+   */
+  const handlerOf = (r: RouteRegistration): { node: GraphNode; weak: boolean } | null => {
+    if (r.decorated) {
+      const n = engine.symbolAt(r.file, r.line);
+      return n ? { node: n, weak: false } : null;
+    }
     if (r.handler) {
-      const named = symbols.labelled(r.handler).filter((n) => n.kind !== 'file');
+      const named = symbols.labelled(r.handler).filter((n) => n.kind === 'function' || n.kind === 'method');
       const dir = r.file.slice(0, r.file.lastIndexOf('/') + 1);
       const here = named.filter((n) => n.path === r.file);
       const imported = here.length ? here : named.filter((n) => importedFiles(r.file).has(n.path));
       const sibling = imported.length || !r.file.endsWith('.go') ? imported : named.filter((n) => n.path.startsWith(dir) && !n.path.slice(dir.length).includes('/'));
-      if (sibling.length === 1) return sibling[0];
+      if (sibling.length === 1) return { node: sibling[0], weak: false };
     }
-    return engine.symbolAt(r.file, r.line) ?? g.get(`file:${r.file}`) ?? null;
+    const enclosing = engine.symbolAt(r.file, r.line) ?? g.get(`file:${r.file}`) ?? null;
+    return enclosing ? { node: enclosing, weak: r.handler !== undefined } : null;
   };
+  // Spans of one route repeat: each route and method is resolved once per call.
+  const routeResults = new Map<string, { node: GraphNode } | { reason: string }>();
   const byRoute = (route: string, method: string | undefined): { node: GraphNode } | { reason: string } => {
+    const memo = `${method ?? ''} ${route}`;
+    let result = routeResults.get(memo);
+    if (!result) routeResults.set(memo, (result = resolveRoute(route, method)));
+    return result;
+  };
+  const resolveRoute = (route: string, method: string | undefined): { node: GraphNode } | { reason: string } => {
     const key = routeKey(route);
     let regs = routes!.byKey.get(key) ?? [];
     if (!regs.length) {
@@ -102,11 +118,13 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
       for (const [k, list] of routes!.byKey) if (k !== '/' && key.endsWith(k)) regs = regs.concat(list);
     }
     if (method) regs = regs.filter((r) => r.method === null || r.method === method);
-    const nodes = new Map<string, GraphNode>();
+    const strong = new Map<string, GraphNode>();
+    const weak = new Map<string, GraphNode>();
     for (const r of regs) {
-      const n = handlerOf(r);
-      if (n) nodes.set(n.id, n);
+      const h = handlerOf(r);
+      if (h) (h.weak ? weak : strong).set(h.node.id, h.node);
     }
+    const nodes = strong.size ? strong : weak;
     if (nodes.size === 1) return { node: [...nodes.values()][0] };
     if (nodes.size > 1) return { reason: `http.route ${route} is registered for ${nodes.size} handlers (${regs.slice(0, 3).map((r) => `${r.file}:${r.line}`).join(', ')}); add code.* attributes` };
     return { reason: `http.route ${route}${method ? ` (${method})` : ''} matches no route registered in the workspace's code` };
