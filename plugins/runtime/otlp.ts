@@ -110,14 +110,43 @@ export async function readSpans(objects: readonly unknown[]): Promise<ReadSpans>
   return { spans, dropped };
 }
 
-/** Parses an OTLP JSON file: one object, or one object per line (the file exporter's format). */
-export function parseOtlpText(text: string): unknown[] {
+/** Main-thread time between yields while parsing a file's lines. */
+const PARSE_SLICE_MS = 8;
+
+/**
+ * Parses an OTLP JSON file: one object (or array), or one object per line (the file exporter's
+ * format), the lines parsed in slices that yield. A single object is parsed at once.
+ */
+export async function parseOtlpText(text: string): Promise<unknown[]> {
   const trimmed = text.trim();
   if (trimmed === '') return [];
-  try {
+  const firstEnd = trimmed.indexOf('\n');
+  if (firstEnd < 0 || !parsesAlone(trimmed.slice(0, firstEnd))) {
     const one = JSON.parse(trimmed) as unknown;
     return Array.isArray(one) ? one : [one];
+  }
+  const out: unknown[] = [];
+  let start = performance.now();
+  for (const [i, line] of trimmed.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    try {
+      out.push(JSON.parse(line) as unknown);
+    } catch (error) {
+      throw new SyntaxError(`line ${i + 1}: ${(error as Error).message}`);
+    }
+    if (performance.now() - start >= PARSE_SLICE_MS) {
+      await yieldToLoop();
+      start = performance.now();
+    }
+  }
+  return out;
+}
+
+function parsesAlone(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
   } catch {
-    return trimmed.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+    return false;
   }
 }

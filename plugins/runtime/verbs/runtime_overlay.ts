@@ -62,7 +62,8 @@ export const runtimeOverlayVerb = defineVerb({
       if (!info?.isFile()) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `${args.path} is not a file`, { hint: 'pass the workspace path of an OTLP JSON export' });
       if (info.size > MAX_FILE_BYTES) throw new M1ndError(ErrorCodes.CALL_INPUT_TOO_LARGE, `${args.path} is ${info.size} bytes; up to ${MAX_FILE_BYTES} are read`, { hint: 'rotate the exporter file or pass a slice of it' });
       try {
-        objects.push(...parseOtlpText(await readFile(file.absolute, 'utf8')));
+        // A loop, not a spread: a file of 200,000 lines is more arguments than a call takes.
+        for (const o of await parseOtlpText(await readFile(file.absolute, 'utf8'))) objects.push(o);
       } catch (error) {
         throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${args.path} is not OTLP JSON: ${(error as Error).message}`, { hint: 'export with the collector file exporter (format: json), or post the spans' });
       }
