@@ -135,6 +135,7 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
       let reason: string | undefined;
       // A code.filepath the workspace lacks: names may match only a symbol unique in the graph, flagged.
       let fileMissing = false;
+      let fileFound = false;
       if (strategy !== 'label_match') {
         const file = span.filepath ? fileOf(span.filepath) : null;
         fileMissing = Boolean(span.filepath && !file);
@@ -156,7 +157,8 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
         }
         if (fileMissing) reason ??= `code.filepath ${span.filepath} matches no workspace file`;
         // A file found is authoritative: its span is not credited to a same-named symbol elsewhere.
-        if (file) return { node: null, reason: reason ?? `code.filepath ${file} given without code.lineno or code.function` };
+        if (file) reason ??= `code.filepath ${file} given without code.lineno or code.function`;
+        fileFound = file !== null;
         if (strategy === 'code_attributes') return { node: null, reason: reason ?? 'no code.* attributes' };
       }
       const route = routes ? spanRoute(span) : null;
@@ -165,7 +167,7 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
         if ('node' in r) return { node: r.node, via: 'http_route' };
         reason ??= r.reason;
       }
-      if (/^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(span.name)) {
+      if (!fileFound && /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(span.name)) {
         const nodes = byName(span.name);
         if (nodes.length === 1) return { node: nodes[0], via: fileMissing ? 'span_name, file not found' : 'span_name' };
         if (nodes.length > 1) reason ??= `span name ${span.name} names ${nodes.length} symbols`;

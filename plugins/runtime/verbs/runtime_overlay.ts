@@ -30,9 +30,9 @@ export const runtimeOverlayVerb = defineVerb({
     path: Type.Optional(Type.String({ minLength: 1, description: 'A workspace OTLP JSON file (collector file exporter: one object per line)' })),
     service_name: Type.String({ maxLength: 200, default: '', description: 'Only spans of this service.name' }),
     mapping_strategy: StringEnum(['auto', 'code_attributes', 'label_match'], { default: 'auto', description: 'code_attributes: code.* only; label_match: routes and span names only' }),
-    boost_strength: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Boost of the hottest node when a ranking verb asks for runtime_heat; kept with the overlay until a call passes another (new overlay: 0.15; 0: off)' })),
+    boost_strength: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Boost of the hottest node when ranking asks for runtime_heat; kept with the overlay (new: 0.15; 0: off)' })),
     scope: StringEnum(['workspace', 'agent'], { default: 'workspace', description: "Whose overlay the spans add to: the workspace's (a write) or this agent's (session)" }),
-    half_life_hours: Type.Optional(Type.Number({ minimum: 0.01, maximum: 24 * 365, description: 'Heat halves over this time; kept with the overlay until a call passes another (new overlay: 168)' })),
+    half_life_hours: Type.Optional(Type.Number({ minimum: 0.01, maximum: 24 * 365, description: 'Heat halves over this time; kept with the overlay (new: 168)' })),
     top_k: Type.Integer({ minimum: 1, maximum: 200, default: 15 }),
   }, { examples: [{ agent_id: 'my-agent', spans: [{ name: 'checkout' }] }] }),
   output: Type.Object({
