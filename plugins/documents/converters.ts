@@ -19,6 +19,8 @@ export interface Converter {
   extensions: readonly string[];
   /** The npm package it needs; absent for built-ins. */
   package?: string;
+  /** How m1nd drives it (1 when absent): raised when the same bytes now convert differently, so older artefacts are converted again. */
+  revision?: number;
   convert(bytes: Buffer, signal?: AbortSignal): Promise<string>;
 }
 
@@ -33,7 +35,8 @@ export const CONVERTERS: readonly Converter[] = [
   { name: 'text', extensions: ['.txt', '.text'], convert: async (b) => utf8(b) },
   // The package formats run in a worker thread with a time and heap limit (convert/runner.ts).
   { name: 'pdf', extensions: ['.pdf'], package: PACKAGE_OF.pdf, convert: (b, signal) => convertInWorker('pdf', 'PDF', b, signal) },
-  { name: 'html', extensions: ['.html', '.htm', '.xhtml'], package: PACKAGE_OF.html, convert: (b, signal) => convertInWorker('html', 'HTML', b, signal) },
+  // Revision 2: the head's <title> is no longer body text.
+  { name: 'html', extensions: ['.html', '.htm', '.xhtml'], package: PACKAGE_OF.html, revision: 2, convert: (b, signal) => convertInWorker('html', 'HTML', b, signal) },
   { name: 'docx', extensions: ['.docx'], package: PACKAGE_OF.docx, convert: (b, signal) => convertInWorker('docx', 'DOCX', b, signal) },
 ];
 

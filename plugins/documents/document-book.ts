@@ -29,10 +29,17 @@ export interface DocumentRecord {
   source_hash: string;
   producer: string;
   converter: string;
+  /** The converter's revision that made the artefact (1 when absent). */
+  revision?: number;
   converted_at: number;
   markdown: string;
   /** Binding baseline: mention text → targets, recorded when bindings were first computed for this source hash. */
   baseline?: { bound_at: number; bindings: Record<string, BaselineTarget[]> };
+}
+
+/** What identifies a record's artefact: its source bytes, and the converter revision past the first. */
+export function artefactVersion(record: Pick<DocumentRecord, 'source_hash' | 'revision'>): string {
+  return (record.revision ?? 1) > 1 ? `${record.source_hash}+r${record.revision}` : record.source_hash;
 }
 
 /** Records kept in memory, per workspace engine, least recently kept first. */

@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import { extractMarkdown, fileNodeId, symbolNodeId, type GraphNode } from '../graph/api.ts';
 import type { Binding } from './bindings.ts';
-import type { DocumentRecord } from './document-book.ts';
+import { artefactVersion, type DocumentRecord } from './document-book.ts';
 import { fileSymbol, readMentions, type Mention } from './mentions.ts';
 
 /** Characters of a section's own text kept as its `doc` (what verbs show). */
@@ -16,6 +16,7 @@ export const INDEXED_TEXT_CHARS = 32_768;
 /** One document's nodes, made once per source version (the same objects are re-used, so seek re-indexes nothing). */
 export interface DocumentEntry {
   path: string;
+  /** The artefact it was made from (`artefactVersion`: source hash, converter revision). */
   hash: string;
   /** What the Markdown names (read once per source version). */
   mentions: Mention[];
@@ -51,7 +52,7 @@ export function entryOf(record: DocumentRecord): DocumentEntry {
     return { node, parent: s.parent ?? null, startLine: s.startLine, endLine: s.endLine };
   });
   const mentions = readMentions(markdown);
-  return { path, hash: record.source_hash, mentions, keys: mentionKeys(path, mentions), bound: null, file, sections };
+  return { path, hash: artefactVersion(record), mentions, keys: mentionKeys(path, mentions), bound: null, file, sections };
 }
 
 /**

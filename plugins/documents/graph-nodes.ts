@@ -21,7 +21,7 @@
  */
 import { ensureFinal, RELATION_CODE, SliceClock, type CodeGraph, type CodeGraphEngine, type GraphNode, type GraphService } from '../graph/api.ts';
 import { bindingResolver, type Binding } from './bindings.ts';
-import { loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
+import { artefactVersion, loadRecord, saveRecord, type DocumentRecord } from './document-book.ts';
 import { edgesOf, sameEdges, wantedEdges } from './document-edges.ts';
 import { entryOf, nodeKeys, sameIdentity, type DocumentEntry } from './document-entry.ts';
 
@@ -95,7 +95,7 @@ class DocumentNodes {
   private async putNow(record: DocumentRecord): Promise<void> {
     this.restore();
     const previous = this.docs.get(record.path);
-    if (previous?.hash === record.source_hash) return;
+    if (previous?.hash === artefactVersion(record)) return;
     if (previous) this.removeNodes(previous);
     this.docs.delete(record.path);
     this.docs.set(record.path, entryOf(record));

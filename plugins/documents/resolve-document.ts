@@ -60,7 +60,8 @@ export async function resolveDocument(graph: GraphService, path: string, options
   const bytes = await readFile(absolute);
   const sourceHash = createHash('sha1').update(bytes).digest('hex');
   const previous = loadRecord(graph, path);
-  if (previous && previous.source_hash === sourceHash && previous.converter === converter.name) {
+  const revision = converter.revision ?? 1;
+  if (previous && previous.source_hash === sourceHash && previous.converter === converter.name && (previous.revision ?? 1) === revision) {
     keepRecord(graph, previous);
     return { record: previous, absolute, mtimeMs: info.mtimeMs, cached: true, stored: options.persist ? saveIfNeeded(graph, previous) : isStored(graph, previous) };
   }
@@ -74,7 +75,9 @@ export async function resolveDocument(graph: GraphService, path: string, options
     });
   }
   if (markdown.length > MAX_MARKDOWN_CHARS) markdown = `${markdown.slice(0, MAX_MARKDOWN_CHARS)}\n\n[… cut at ${MAX_MARKDOWN_CHARS} characters]`;
-  const record: DocumentRecord = { path, source_hash: sourceHash, producer: producerOf(converter), converter: converter.name, converted_at: Date.now(), markdown };
+  const record: DocumentRecord = { path, source_hash: sourceHash, producer: producerOf(converter), converter: converter.name, ...(revision > 1 ? { revision } : {}), converted_at: Date.now(), markdown };
+  // The same bytes converted again by a newer revision: the document did not change, so its baseline stands.
+  if (previous?.source_hash === sourceHash && previous.baseline) record.baseline = previous.baseline;
   let stored = false;
   if (options.persist) stored = saveRecord(graph, record);
   else keepRecord(graph, record);

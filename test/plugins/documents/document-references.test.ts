@@ -9,6 +9,7 @@ import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { makeDocx } from './document-fixtures.ts';
+import type { GraphService } from '../../../plugins/graph/api.ts';
 
 function write(ws: string, rel: string, data: string | Buffer): void {
   fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
@@ -95,6 +96,23 @@ describe('documents: workspace files outside the graph, path-qualified symbols, 
     assert.equal(titled.markdown.trim(), '# Guide\n\nBody text.');
     const untitled = (await h.call('document_resolve', { agent_id: 'a', path: 'docs/untitled-h1.html' })).json;
     assert.deepEqual(untitled.headings.map((x: any) => [x.level, x.text]), [[1, 'Ops & Release'], [2, 'Steps']]);
+  });
+
+  it('converts again an HTML artefact stored by the previous converter revision (title in the body), keeping its baseline', async () => {
+    const first = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/titled.html', persist: true })).json;
+    assert.equal(first.stored, true);
+    // As the first HTML revision stored it: no revision, the title duplicated into the body.
+    const memory = (h.host.current.services.get('graph')!.impl as GraphService).engine.memory;
+    const row = memory.get<Record<string, unknown>>('documents', 'docs/titled.html')!.value;
+    delete row.revision;
+    memory.set('documents', 'docs/titled.html', { ...row, markdown: 'Guide\n\n# Guide\n\nBody text.' });
+    await h.close();
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    const r = (await h.call('document_resolve', { agent_id: 'a', path: 'docs/titled.html' })).json;
+    assert.equal(r.reused, false);
+    assert.equal(r.markdown.trim(), '# Guide\n\nBody text.');
+    const b = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/titled.html' })).json;
+    assert.equal(b.baseline_at, first.baseline_at);
   });
 
   it('refuses a symlink leading out of the root with a readable message', async () => {
