@@ -11,6 +11,7 @@
  */
 import { SliceClock, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
 import { packagesUsed, type RepoManifest } from './manifests.ts';
+import { sharedEdges } from './shared-edges.ts';
 
 export interface FederatedRepo {
   name: string;
@@ -22,7 +23,8 @@ export interface FederatedRepo {
 export interface CrossEdge {
   source: string;
   target: string;
-  relation: 'depends_on' | 'imports' | 'calls';
+  /** `http_route`, `contract`, `config_key`: evidence shared without a dependency (shared-edges.ts). */
+  relation: 'depends_on' | 'imports' | 'calls' | 'http_route' | 'contract' | 'config_key';
   /** Where the evidence is: `<repo>::<file>:<line>`. */
   evidence: string;
 }
@@ -169,5 +171,6 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
       }
     }
   }
+  await sharedEdges(repos, add);
   return edges;
 }

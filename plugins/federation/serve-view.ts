@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { HostSettings } from '../../core/index.ts';
-import { CodeGraphEngine, type FederationMember, type GraphService } from '../graph/api.ts';
+import { CodeGraphEngine, type FederationLink, type FederationMember, type GraphService } from '../graph/api.ts';
 import { crossEdges, type CrossEdge } from './cross-edges.ts';
 import { loadFederation } from './federation-book.ts';
 import { readManifest } from './manifests.ts';
@@ -31,10 +31,9 @@ export async function serveFederation(graph: GraphService, repos: readonly Serve
     async link(members) {
       if (!detect) return [];
       const key = versionKey(members);
-      if (cache?.key === key) return cache.edges;
-      const edges = await crossEdges(members.map((m) => ({ name: m.name, root: roots.get(m.name)!, engine: m.engine, manifest: readManifest(roots.get(m.name)!) })));
-      cache = { key, edges };
-      return edges;
+      if (cache?.key !== key) cache = { key, edges: await crossEdges(members.map((m) => ({ name: m.name, root: roots.get(m.name)!, engine: m.engine, manifest: readManifest(roots.get(m.name)!) }))) };
+      // Evidence shared without a dependency (a route, a contract, a configuration key) is a reference in the view.
+      return cache.edges.map((e): FederationLink => ({ source: e.source, target: e.target, relation: e.relation === 'depends_on' || e.relation === 'imports' || e.relation === 'calls' ? e.relation : 'references' }));
     },
   });
 }

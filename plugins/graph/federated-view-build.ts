@@ -53,17 +53,17 @@ export async function buildComposite(members: readonly FederationMember[], links
       if (slots[s] && slots[t]) g.addEdge(base + s, base + t, src.edgeRelation[e], src.edgeWeight[e]);
     }
   }
-  const counts = { depends_on: 0, imports: 0, calls: 0 };
-  // A manifest the graph does not parse (package.json, go.mod, …) stands for its repository: its root module.
-  const endpoint = (id: string, l: FederationLink) => {
+  const counts = { depends_on: 0, imports: 0, calls: 0, references: 0 };
+  // A file the graph does not parse (package.json, go.mod, a .proto, …) stands for its repository: its root module.
+  const endpoint = (id: string) => {
     const i = g.indexOf(id);
     const ns = namespaceOf(id);
-    return i >= 0 || l.relation !== 'depends_on' || ns === null ? i : g.indexOf(`${ns}${NAMESPACE_SEPARATOR}${moduleNodeId('.')}`);
+    return i >= 0 || ns === null || !id.startsWith(`${ns}${NAMESPACE_SEPARATOR}file:`) ? i : g.indexOf(`${ns}${NAMESPACE_SEPARATOR}${moduleNodeId('.')}`);
   };
   for (const l of links) {
     if (slicer.due()) await slicer.yield();
-    const s = endpoint(l.source, l);
-    const t = endpoint(l.target, l);
+    const s = endpoint(l.source);
+    const t = endpoint(l.target);
     if (s < 0 || t < 0) continue;
     const relation: Relation = l.relation === 'depends_on' ? 'imports' : l.relation;
     g.addEdge(s, t, RELATION_CODE[relation], l.relation === 'depends_on' ? DEPENDS_ON_WEIGHT : DEFAULT_WEIGHTS[relation]);

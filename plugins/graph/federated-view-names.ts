@@ -15,11 +15,16 @@ export interface FederationMember {
   own: boolean;
 }
 
-/** A cross-repository link between namespaced ids. `depends_on` (manifest → manifest, or root module → root module when the graph has no manifest node) becomes an `imports` edge. */
+/**
+ * A cross-repository link between namespaced ids. `depends_on` (manifest → manifest) becomes an
+ * `imports` edge; `references` is evidence shared without a dependency (a route, a contract, a
+ * configuration key). An endpoint that is a file the member's graph does not hold (a manifest, a
+ * `.proto`) stands for that repository: its root module.
+ */
 export interface FederationLink {
   source: string;
   target: string;
-  relation: 'depends_on' | 'imports' | 'calls';
+  relation: 'depends_on' | 'imports' | 'calls' | 'references';
 }
 
 /** What the view is made of: its members and how to link them (recomputed when a member changes). */

@@ -12,7 +12,7 @@ const Repo = Type.Object({
 export function federateVerb(settings: Readonly<HostSettings>) {
   return defineVerb({
     name: 'federate',
-    description: 'Ingest several repositories (<repo>::<id> namespaces) and link them: manifest dependencies, imports of a sibling package, calls into it.',
+    description: 'Ingest several repositories (<repo>::<id> namespaces) and link them: manifest dependencies, imports and calls of a sibling package, HTTP routes, contracts and config keys they share.',
     input: Type.Object({
       agent_id: AgentId,
       repos: Type.Array(Repo, { minItems: 2, maxItems: 16 }),
@@ -22,7 +22,7 @@ export function federateVerb(settings: Readonly<HostSettings>) {
     }),
     output: Type.Object({
       repos: Type.Array(Type.Object({})),
-      cross_edges: Type.Object({ depends_on: Type.Number(), imports: Type.Number(), calls: Type.Number() }),
+      cross_edges: Type.Object({ depends_on: Type.Number(), imports: Type.Number(), calls: Type.Number(), http_route: Type.Number(), contract: Type.Number(), config_key: Type.Number() }),
       edges: Type.Array(Type.Object({})),
       stored: Type.Boolean(),
     }),

@@ -57,7 +57,7 @@ describe('federate', function () {
       'app::file:src/main.ts -imports-> lib::function:src/index.ts#parse',
       'app::function:src/main.ts#main -calls-> lib::function:src/index.ts#parse',
     ]);
-    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 1 });
+    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 1, http_route: 0, contract: 0, config_key: 0 });
     assert.equal(r.stored, true);
     // The library's graph is kept under the app's store, never written into the library.
     assert.equal(fs.existsSync(path.join(lib, '.m1nd')), false);
@@ -159,6 +159,73 @@ describe('federate', function () {
     await h!.close();
     const prefixed = await federated({ lib, app: { 'go.mod': 'module example.com/mathxapp\n\ngo 1.21\n\nrequire example.com/mathx v0.0.0\n', 'main.go': main } });
     assert.ok(prefixed.some((e) => e.includes('-depends_on->') && e.endsWith('@ app::go.mod:5')), prefixed.join('\n'));
+  });
+
+  it('links repositories sharing routes, contracts, MCP tools and configuration keys, with no package dependency, and not on generic keys or unknown routes', async () => {
+    const edges = await federated({
+      app: {
+        'package.json': JSON.stringify({ name: 'web', private: true }),
+        'src/users.ts': [
+          "import axios from 'axios';",
+          '',
+          'export async function loadUser(id: string) {',
+          "  const r = await fetch('/api/users/' + id);",
+          '  return r.json();',
+          '}',
+          '',
+          'export async function placeOrder(body: unknown) {',
+          '  return axios.post(`${process.env.PAYMENTS_URL}/api/orders`, body);',
+          '}',
+          '',
+          'export async function health() {',
+          "  await fetch('/api/health');",
+          "  await fetch('/api/nowhere');",
+          '  return process.env.PORT;',
+          '}',
+          '',
+          'export async function lookup(client: any) {',
+          "  return client.callTool({ name: 'lookup_user', arguments: {} });",
+          '}',
+          '',
+        ].join('\n'),
+        '.env.example': 'PORT=3000\nPAYMENTS_URL=http://localhost:9000\n',
+        'proto/users.proto': 'syntax = "proto3";\npackage users.v1;\n\nservice UserService {\n  rpc Get (GetRequest) returns (User);\n}\n',
+      },
+      lib: {
+        'pyproject.toml': '[project]\nname = "users-service"\n',
+        'service/api.py': [
+          'import os',
+          '',
+          'PAYMENTS = os.environ["PAYMENTS_URL"]',
+          'PORT = os.getenv("PORT")',
+          '',
+          '',
+          '@app.get("/api/users/{user_id}")',
+          'async def get_user(user_id: int):',
+          '    return {"id": user_id}',
+          '',
+          '',
+          '@mcp.tool(name="lookup_user")',
+          'def lookup_user(name: str):',
+          '    return name',
+          '',
+        ].join('\n'),
+        'orders/main.go': 'package main\n\nimport "net/http"\n\nfunc createOrder(w http.ResponseWriter, r *http.Request) {\n}\n\nfunc main() {\n\thttp.HandleFunc("/api/orders", createOrder)\n}\n',
+        'openapi.yaml': 'openapi: 3.0.0\ninfo:\n  title: Users API\n  version: "1"\npaths:\n  /api/health:\n    get: {}\n',
+        'proto/users.proto': 'syntax = "proto3";\npackage users.v1;\n\nservice UserService {\n  rpc Get (GetRequest) returns (User);\n}\n',
+      },
+    });
+    assert.deepEqual(edges, [
+      'app::file:proto/users.proto -contract-> lib::file:proto/users.proto @ app::proto/users.proto:4',
+      'app::function:src/users.ts#health -http_route-> lib::file:openapi.yaml @ app::src/users.ts:13',
+      'app::function:src/users.ts#loadUser -http_route-> lib::function:service/api.py#get_user @ app::src/users.ts:4',
+      'app::function:src/users.ts#lookup -contract-> lib::function:service/api.py#lookup_user @ app::src/users.ts:19',
+      'app::function:src/users.ts#placeOrder -config_key-> lib::file:service/api.py @ app::src/users.ts:9',
+      'app::function:src/users.ts#placeOrder -http_route-> lib::function:orders/main.go#createOrder @ app::src/users.ts:9',
+    ]);
+    // In the view the shared evidence is a reference: impact on the handler reaches the web caller.
+    const impact = (await h!.call('impact', { agent_id: 'a', node_id: 'lib::function:service/api.py#get_user', direction: 'reverse' })).json;
+    assert.ok(JSON.stringify(impact).includes('app::function:src/users.ts#loadUser'), JSON.stringify(impact).slice(0, 600));
   });
 
   it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {

@@ -1,0 +1,167 @@
+/**
+ * Cross-repository edges from what two repositories share without a package dependency
+ * (shared-evidence.ts reads the facts): `http_route` from a call site requesting a URL to the
+ * handler another repository serves it with (or its OpenAPI document); `contract` between two
+ * repositories declaring the same protobuf service or OpenAPI title, and from an MCP tool call to
+ * the tool's registration; `config_key` between the first readers of one configuration key in each
+ * (an environment variable or `.env` key that is no generic one like `PORT`). Each file's facts are
+ * kept per content key, so a view rebuilt after an edit rereads only what changed; the walk and the
+ * reads go in slices.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import fg from 'fast-glob';
+import { SliceClock, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
+import type { CrossEdge, FederatedRepo } from './cross-edges.ts';
+import { codeFacts, fileFacts, NO_FACTS, routeMatches, type FileFacts } from './shared-evidence.ts';
+
+/** Files that are no code but carry shared evidence (`.env` keys, protobuf services, OpenAPI documents). */
+const EVIDENCE_FILES = ['**/.env', '**/.env.*', '**/*.proto', '**/*{openapi,swagger}*.{yaml,yml,json}'];
+const SKIP = ['**/node_modules/**', '**/.git/**', '**/.m1nd/**', '**/target/**', '**/dist/**', '**/build/**', '**/vendor/**', '**/.venv/**'];
+/** Evidence files read per repository at most, and their size at most. */
+const MAX_EVIDENCE_FILES = 200;
+const MAX_FILE_BYTES = 1 << 20;
+/** Code files' text the graph holds is read for facts; documentation is not code that requests or serves. */
+const NOT_CODE = /\.(?:md|mdx|markdown|rst|txt|adoc)$/i;
+const SLICE_MS = 4;
+
+interface Located<T> {
+  path: string;
+  /** True for a file the graph does not hold (an edge to it stands for the repository's root). */
+  outside: boolean;
+  fact: T;
+}
+
+interface RepoFacts {
+  routes: Located<FileFacts['routes'][number]>[];
+  requests: Located<FileFacts['requests'][number]>[];
+  tools: Located<FileFacts['tools'][number]>[];
+  toolCalls: Located<FileFacts['toolCalls'][number]>[];
+  config: Located<FileFacts['config'][number]>[];
+  contracts: Located<FileFacts['contracts'][number]>[];
+}
+
+/** Per engine: a file's facts under the key of the content they were read from. */
+const cache = new WeakMap<CodeGraphEngine, Map<string, { key: string; facts: FileFacts }>>();
+
+function cached(engine: CodeGraphEngine, path: string, key: string, read: () => FileFacts): FileFacts {
+  let files = cache.get(engine);
+  if (!files) cache.set(engine, (files = new Map()));
+  const hit = files.get(path);
+  if (hit?.key === key) return hit.facts;
+  const facts = read();
+  files.set(path, { key, facts });
+  return facts;
+}
+
+async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFacts> {
+  const out: RepoFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [] };
+  const take = (path: string, outside: boolean, f: FileFacts) => {
+    for (const k of Object.keys(out) as (keyof RepoFacts)[]) for (const fact of f[k]) (out[k] as Located<unknown>[]).push({ path, outside, fact });
+  };
+  const g = repo.engine.graph;
+  for (let i = 0; i < g.nodeCapacity; i++) {
+    const file = g.node(i);
+    if (!file || file.kind !== 'file' || NOT_CODE.test(file.path)) continue;
+    if (clock.spent()) await clock.yield();
+    const key = repo.engine.fileExtractionKey(file.path) ?? '';
+    take(file.path, false, cached(repo.engine, file.path, `code:${key}`, () => {
+      try {
+        const f = repo.engine.readFile(file.path);
+        return f.size > MAX_FILE_BYTES ? NO_FACTS : codeFacts(f.content);
+      } catch {
+        return NO_FACTS;
+      }
+    }));
+  }
+  const found = await fg(EVIDENCE_FILES, { cwd: repo.root, ignore: SKIP, onlyFiles: true, dot: true, followSymbolicLinks: false, deep: 6 });
+  for (const path of found.sort().slice(0, MAX_EVIDENCE_FILES)) {
+    if (clock.spent()) await clock.yield();
+    let stamp: string;
+    try {
+      const st = statSync(join(repo.root, path));
+      if (st.size > MAX_FILE_BYTES) continue;
+      stamp = `file:${st.size}:${st.mtimeMs}`;
+    } catch {
+      continue;
+    }
+    take(path, true, cached(repo.engine, path, stamp, () => {
+      try {
+        return fileFacts(path, repo.engine.readFile(path).content);
+      } catch {
+        return NO_FACTS;
+      }
+    }));
+  }
+  return out;
+}
+
+/** A repository's function and method nodes by name, for the handler a route registration names. */
+function callablesByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
+  const out = new Map<string, GraphNode[]>();
+  const g = engine.graph;
+  for (let i = 0; i < g.nodeCapacity; i++) {
+    const n = g.node(i);
+    if (!n || (n.kind !== 'function' && n.kind !== 'method')) continue;
+    const list = out.get(n.label);
+    if (list) list.push(n);
+    else out.set(n.label, [n]);
+  }
+  return out;
+}
+
+/** The node an edge starts or ends at: the symbol around the line, else the file (a file the graph lacks: its id all the same). */
+const at = (repo: FederatedRepo, path: string, line: number, outside: boolean): string => (outside ? `file:${path}` : (repo.engine.symbolAt(path, line)?.id ?? `file:${path}`));
+
+/** The shared-evidence edges between every pair of `repos`, through `add`. */
+export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: CrossEdge) => void): Promise<void> {
+  const clock = new SliceClock(SLICE_MS);
+  const facts: RepoFacts[] = [];
+  for (const r of repos) facts.push(await repoFacts(r, clock));
+  for (const [ai, a] of repos.entries()) {
+    for (const [bi, b] of repos.entries()) {
+      if (a === b) continue;
+      const fa = facts[ai];
+      const fb = facts[bi];
+      const ns = (repo: FederatedRepo, id: string) => `${repo.name}::${id}`;
+      const evidence = (path: string, line: number) => `${a.name}::${path}:${line}`;
+      let byLabel: Map<string, GraphNode[]> | undefined;
+      const handler = (r: Located<FileFacts['routes'][number]>): string => {
+        if (r.outside) return `file:${r.path}`;
+        if (r.fact.handlerLine) return at(b, r.path, r.fact.handlerLine, false);
+        if (r.fact.handler) {
+          byLabel ??= callablesByLabel(b.engine);
+          const named = byLabel.get(r.fact.handler) ?? [];
+          const pick = named.find((n) => n.path === r.path) ?? (named.length === 1 ? named[0] : undefined);
+          if (pick) return pick.id;
+        }
+        return at(b, r.path, r.fact.line, false);
+      };
+      for (const q of fa.requests) {
+        if (clock.spent()) await clock.yield();
+        // Code routes first: an OpenAPI path the code also serves points at the handler.
+        const served = fb.routes.filter((r) => routeMatches(r.fact.pattern, q.fact.pattern)).sort((x, y) => Number(x.outside) - Number(y.outside));
+        if (served.length) add({ source: ns(a, at(a, q.path, q.fact.line, q.outside)), target: ns(b, handler(served[0])), relation: 'http_route', evidence: evidence(q.path, q.fact.line) });
+      }
+      for (const c of fa.toolCalls) {
+        const tool = fb.tools.find((t) => t.fact.key === c.fact.key);
+        if (tool) add({ source: ns(a, at(a, c.path, c.fact.line, c.outside)), target: ns(b, at(b, tool.path, tool.fact.line, tool.outside)), relation: 'contract', evidence: evidence(c.path, c.fact.line) });
+      }
+      // Symmetric evidence once per pair.
+      if (ai > bi) continue;
+      for (const c of fa.contracts) {
+        const same = fb.contracts.find((d) => d.fact.key === c.fact.key);
+        if (same) add({ source: ns(a, `file:${c.path}`), target: ns(b, `file:${same.path}`), relation: 'contract', evidence: evidence(c.path, c.fact.line) });
+      }
+      const first = new Map<string, Located<FileFacts['config'][number]>>();
+      for (const k of fb.config) if (!first.has(k.fact.key) || (first.get(k.fact.key)!.outside && !k.outside)) first.set(k.fact.key, k);
+      const done = new Set<string>();
+      for (const k of [...fa.config].sort((x, y) => Number(x.outside) - Number(y.outside))) {
+        const other = first.get(k.fact.key);
+        if (!other || done.has(k.fact.key)) continue;
+        done.add(k.fact.key);
+        add({ source: ns(a, at(a, k.path, k.fact.line, k.outside)), target: ns(b, at(b, other.path, other.fact.line, other.outside)), relation: 'config_key', evidence: evidence(k.path, k.fact.line) });
+      }
+    }
+  }
+}
