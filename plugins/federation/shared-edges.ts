@@ -11,9 +11,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
-import { SliceClock, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
+import { routeMatches, SliceClock, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
 import type { CrossEdge, FederatedRepo } from './cross-edges.ts';
-import { codeFacts, fileFacts, NO_FACTS, routeMatches, type FileFacts } from './shared-evidence.ts';
+import { codeFacts, fileFacts, NO_FACTS, type FileFacts } from './shared-evidence.ts';
 
 /** Files that are no code but carry shared evidence (`.env` keys, protobuf services, OpenAPI documents). */
 const EVIDENCE_FILES = ['**/.env', '**/.env.*', '**/*.proto', '**/*{openapi,swagger}*.{yaml,yml,json}'];
@@ -68,7 +68,7 @@ async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFa
     take(file.path, false, cached(repo.engine, file.path, `code:${key}`, () => {
       try {
         const f = repo.engine.readFile(file.path);
-        return f.size > MAX_FILE_BYTES ? NO_FACTS : codeFacts(f.content);
+        return f.size > MAX_FILE_BYTES ? NO_FACTS : codeFacts(file.path, f.content);
       } catch {
         return NO_FACTS;
       }

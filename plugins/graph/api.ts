@@ -68,6 +68,9 @@ export { GitignoreRules, eachSliced, nativeWatcher, skipped, watcherIgnorePatter
 export { preciseReport } from './engine/ts-program/precise-pass.ts';
 export type { FederationViews } from './federated-service.ts';
 export { FederatedEngine, NAMESPACE_SEPARATOR, fileIdOf, namespaceOf } from './federated-view.ts';
+export { requestKey, requestsIn, routeKey, routeMatches, routesIn } from './http-routes.ts';
+export { indexLines, lineAt } from './engine/parsers/source-lines.ts';
+export type { RouteRegistration, RouteRequest } from './http-routes.ts';
 export type { FederationLink, FederationMember, FederationSpec } from './federated-view.ts';
 export { PRUNED_SEGMENTS } from './engine/walk.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';

@@ -8,9 +8,9 @@
  * `code.filepath` names a file the workspace lacks, a name matches only a symbol unique in the whole
  * graph, and its `via` says `file not found`; a file found confines names to that file.
  */
-import { symbolIndex, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
+import { routeKey, symbolIndex, type CodeGraphEngine, type GraphNode, type RouteRegistration } from '../graph/api.ts';
 import type { SpanFacts } from './otlp.ts';
-import { routeIndex, routeKey, spanRoute, type RouteIndex, type RouteRegistration } from './route-index.ts';
+import { routeIndex, spanRoute, type RouteIndex } from './route-index.ts';
 
 export type Strategy = 'auto' | 'code_attributes' | 'label_match';
 export type Via = 'code_lineno' | 'code_function_in_file' | 'code_function' | 'code_function, file not found' | 'http_route' | 'span_name' | 'span_name, file not found';

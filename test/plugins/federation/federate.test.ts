@@ -228,6 +228,30 @@ describe('federate', function () {
     assert.ok(JSON.stringify(impact).includes('app::function:src/users.ts#loadUser'), JSON.stringify(impact).slice(0, 600));
   });
 
+  it("links a Python client's f-string request to the Spring handler under its class's mapping prefix, not to a same-named route elsewhere", async () => {
+    const edges = await federated({
+      app: { 'pyproject.toml': '[project]\nname = "client"\n', 'client/users.py': 'import requests\n\n\ndef fetch_user(base, user_id):\n    return requests.get(f"{base}/api/users/{user_id}").json()\n' },
+      lib: {
+        'pom.xml': '<project></project>\n',
+        'src/main/java/demo/UserController.java': [
+          'package demo;',
+          '',
+          '@RestController',
+          '@RequestMapping("/api/users")',
+          'public class UserController {',
+          '  @GetMapping("/{id}")',
+          '  public User get(@PathVariable long id) {',
+          '    return null;',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+        'src/main/java/demo/OrderController.java': 'package demo;\n\n@RestController\n@RequestMapping("/api/orders")\npublic class OrderController {\n  @GetMapping("/{id}")\n  public Order get(@PathVariable long id) {\n    return null;\n  }\n}\n',
+      },
+    });
+    assert.deepEqual(edges, ['app::function:client/users.py#fetch_user -http_route-> lib::method:src/main/java/demo/UserController.java#UserController.get @ app::client/users.py:5']);
+  });
+
   it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {
     const { parent, lib, app } = twoRepos();
     h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });
