@@ -70,6 +70,7 @@ export type { FederationViews } from './federated-service.ts';
 export { FederatedEngine, NAMESPACE_SEPARATOR, fileIdOf, namespaceOf } from './federated-view.ts';
 export { requestKey, requestsIn, routeKey, routeMatches, routesIn } from './http-routes.ts';
 export { indexLines, lineAt } from './engine/parsers/source-lines.ts';
+export { spawnEngineWorker } from './engine/engine-worker.ts';
 export type { RouteRegistration, RouteRequest } from './http-routes.ts';
 export type { FederationLink, FederationMember, FederationSpec } from './federated-view.ts';
 export { PRUNED_SEGMENTS } from './engine/walk.ts';

@@ -4,8 +4,13 @@
  * caller posts them (those objects, or bare span objects). Reads what mapping needs: name, the
  * `code.*` attributes (and their newer `code.function.name` / `code.file.path` / `code.line.number`
  * spellings), `http.route` and the request method, duration and error status, and the service name.
+ * No import beyond Node's: a worker thread reads large files with these functions (otlp-worker.ts),
+ * each long loop giving the thread's event loop a turn through `pause`.
  */
-import { yieldToLoop } from '../graph/api.ts';
+
+/** Gives the event loop a turn (the main thread passes the graph's yieldToLoop). */
+export type Pause = () => Promise<void>;
+const immediate: Pause = () => new Promise((resolve) => setImmediate(resolve));
 
 export interface SpanFacts {
   name: string;
@@ -76,7 +81,7 @@ export interface ReadSpans {
 }
 
 /** The span facts of OTLP JSON objects (exports or bare spans), at most MAX_SPANS; the rest are counted as dropped. */
-export async function readSpans(objects: readonly unknown[]): Promise<ReadSpans> {
+export async function readSpans(objects: readonly unknown[], pause: Pause = immediate): Promise<ReadSpans> {
   const spans: SpanFacts[] = [];
   let dropped = 0;
   let sinceYield = 0;
@@ -88,7 +93,7 @@ export async function readSpans(objects: readonly unknown[]): Promise<ReadSpans>
     spans.push(facts(s, service));
     if (++sinceYield >= SLICE) {
       sinceYield = 0;
-      await yieldToLoop();
+      await pause();
     }
   };
   for (const o of objects) {
@@ -117,7 +122,7 @@ const PARSE_SLICE_MS = 8;
  * Parses an OTLP JSON file: one object (or array), or one object per line (the file exporter's
  * format), the lines parsed in slices that yield. A single object is parsed at once.
  */
-export async function parseOtlpText(text: string): Promise<unknown[]> {
+export async function parseOtlpText(text: string, pause: Pause = immediate): Promise<unknown[]> {
   const trimmed = text.trim();
   if (trimmed === '') return [];
   const firstEnd = trimmed.indexOf('\n');
@@ -135,7 +140,7 @@ export async function parseOtlpText(text: string): Promise<unknown[]> {
       throw new SyntaxError(`line ${i + 1}: ${(error as Error).message}`);
     }
     if (performance.now() - start >= PARSE_SLICE_MS) {
-      await yieldToLoop();
+      await pause();
       start = performance.now();
     }
   }
@@ -149,4 +154,61 @@ function parsesAlone(line: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Span facts as columns a worker transfers (strings once in a table; -1 or NaN for none). */
+export interface PackedSpans {
+  count: number;
+  dropped: number;
+  strings: string[];
+  /** name, service, function, namespace, filepath, route, method: string-table indices per span. */
+  text: Int32Array;
+  lineno: Float64Array;
+  durationMs: Float64Array;
+  error: Uint8Array;
+}
+
+const TEXT_FIELDS = ['name', 'service', 'function', 'namespace', 'filepath', 'route', 'method'] as const;
+
+/** Packs span facts for a transfer: a worker's 200,000 spans reach the main thread as a few buffers. */
+export function packSpans(read: ReadSpans): PackedSpans {
+  const n = read.spans.length;
+  const ids = new Map<string, number>();
+  const strings: string[] = [];
+  const text = new Int32Array(n * TEXT_FIELDS.length);
+  const lineno = new Float64Array(n);
+  const durationMs = new Float64Array(n);
+  const error = new Uint8Array(n);
+  read.spans.forEach((s, i) => {
+    TEXT_FIELDS.forEach((f, k) => {
+      const v = s[f];
+      let id = -1;
+      if (v !== undefined) {
+        id = ids.get(v) ?? -1;
+        if (id < 0) ids.set(v, (id = strings.push(v) - 1));
+      }
+      text[i * TEXT_FIELDS.length + k] = id;
+    });
+    lineno[i] = s.lineno ?? NaN;
+    durationMs[i] = s.durationMs;
+    error[i] = s.error ? 1 : 0;
+  });
+  return { count: n, dropped: read.dropped, strings, text, lineno, durationMs, error };
+}
+
+/** The span facts of a packed transfer, rebuilt in slices. */
+export async function unpackSpans(p: PackedSpans, pause: Pause = immediate): Promise<ReadSpans> {
+  const spans: SpanFacts[] = [];
+  const width = TEXT_FIELDS.length;
+  for (let i = 0; i < p.count; i++) {
+    const s: SpanFacts = { name: '', service: '', durationMs: p.durationMs[i], error: p.error[i] === 1 };
+    TEXT_FIELDS.forEach((f, k) => {
+      const id = p.text[i * width + k];
+      if (id >= 0) s[f] = p.strings[id];
+    });
+    if (!Number.isNaN(p.lineno[i])) s.lineno = p.lineno[i];
+    spans.push(s);
+    if ((i + 1) % SLICE === 0) await pause();
+  }
+  return { spans, dropped: p.dropped };
 }

@@ -1,8 +1,9 @@
 /** runtime_overlay: OpenTelemetry spans mapped onto graph nodes — heat, latency percentiles and errors, persisted with decay. */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import type { GraphService } from '../../graph/api.ts';
-import { MAX_SPANS, parseOtlpText, readSpans } from '../otlp.ts';
+import { yieldToLoop, type GraphService } from '../../graph/api.ts';
+import { MAX_SPANS, readSpans, type ReadSpans } from '../otlp.ts';
+import { OtlpSyntaxError, readOtlpFile } from '../otlp-file.ts';
 import { DEFAULT_BOOST_STRENGTH, HEAT_OVERLAY } from '../heat-boosts.ts';
 import { decayed, loadOverlay, saveOverlay, SAMPLE } from '../overlay-book.ts';
 import { spanRoute } from '../route-index.ts';
@@ -56,20 +57,27 @@ export const runtimeOverlayVerb = defineVerb({
     const graph = call.service<GraphService>('graph');
     const engine = await graph.requireGraph();
     const objects: unknown[] = Array.isArray(args.spans) ? [...args.spans] : [args.spans];
+    let fromFile: ReadSpans | undefined;
     if (args.path) {
       const file = graph.run(() => engine.resolvePath(args.path!));
       const info = await stat(file.absolute).catch(() => null);
       if (!info?.isFile()) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `${args.path} is not a file`, { hint: 'pass the workspace path of an OTLP JSON export' });
       if (info.size > MAX_FILE_BYTES) throw new M1ndError(ErrorCodes.CALL_INPUT_TOO_LARGE, `${args.path} is ${info.size} bytes; up to ${MAX_FILE_BYTES} are read`, { hint: 'rotate the exporter file or pass a slice of it' });
       try {
-        // A loop, not a spread: a file of 200,000 lines is more arguments than a call takes.
-        for (const o of await parseOtlpText(await readFile(file.absolute, 'utf8'))) objects.push(o);
+        fromFile = await readOtlpFile(file.absolute, info.size);
       } catch (error) {
-        throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${args.path} is not OTLP JSON: ${(error as Error).message}`, { hint: 'export with the collector file exporter (format: json), or post the spans' });
+        if (!(error instanceof OtlpSyntaxError)) throw error;
+        throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${args.path} is not OTLP JSON: ${error.message}`, { hint: 'export with the collector file exporter (format: json), or post the spans' });
       }
     }
-    if (objects.length === 0) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'no spans given', { hint: `pass spans (OTLP JSON objects, e.g. ${VALID_EXPORT}) or path (an OTLP JSON file in the workspace)` });
-    const read = await readSpans(objects);
+    if (objects.length === 0 && !fromFile) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'no spans given', { hint: `pass spans (OTLP JSON objects, e.g. ${VALID_EXPORT}) or path (an OTLP JSON file in the workspace)` });
+    const read = await readSpans(objects, yieldToLoop);
+    // The file's spans after the posted ones, under the same cap.
+    if (fromFile) {
+      const room = Math.max(0, MAX_SPANS - read.spans.length);
+      for (const s of fromFile.spans.slice(0, room)) read.spans.push(s);
+      read.dropped += fromFile.dropped + Math.max(0, fromFile.spans.length - room);
+    }
     if (read.spans.length === 0) {
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `no OpenTelemetry span in the ${args.path ? `file ${args.path}` : 'posted spans'}: nothing was added`, {
         hint: `pass OTLP JSON: export objects {resourceSpans:[{scopeSpans:[{spans:[…]}]}]} or span objects with a name, e.g. ${VALID_EXPORT}`,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { FIXTURE_FILES, writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+import { ownHeld, pingDuringGc } from '../../helpers/ping.ts';
 
 const ms = (n: number) => String(n * 1_000_000);
 const str = (key: string, v: string) => ({ key, value: { stringValue: v } });
@@ -251,12 +252,17 @@ describe('runtime_overlay settings, input checks and route mapping', function ()
     assert.ok(r.routes.files_scanned > 0 && r.routes.registered >= 5, JSON.stringify(r.routes));
   });
 
-  it('says when it read only the first 200,000 spans and how many it dropped', async () => {
-    const many = Array.from({ length: 250_000 }, () => ({ name: 'mul' }));
-    fs.writeFileSync(path.join(ws, 'telemetry-big.json'), JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: many }] }] }));
-    const r = (await h.call('runtime_overlay', { agent_id: 'big', scope: 'agent', path: 'telemetry-big.json' })).json;
-    assert.equal(r.spans, 200_000);
+  it('says when it read only the first 200,000 spans and how many it dropped, reading a large export off the main thread', async () => {
+    // One JSON object of ~25 MB: parsed on the main thread it held the loop for ~100 ms and more.
+    const many = Array.from({ length: 250_000 }, (_, i) => span('mul', 1 + (i % 7), [str('code.function', 'mul'), str('code.filepath', 'src/math.ts'), int('code.lineno', 5)]));
+    fs.writeFileSync(path.join(ws, 'telemetry-big.json'), JSON.stringify({ resourceSpans: [{ resource: { attributes: [str('service.name', 'shop')] }, scopeSpans: [{ spans: many }] }] }));
+    const { result, held, gc } = await pingDuringGc(h, () => h.call('runtime_overlay', { agent_id: 'big', scope: 'agent', path: 'telemetry-big.json' }));
+    const r = result.json;
+    assert.equal(r.spans, 200_000, JSON.stringify(r).slice(0, 400));
     assert.deepEqual([r.truncated, r.dropped], [true, 50_000]);
+    assert.ok(r.hot.some((x: any) => x.id.endsWith('#mul') && x.spans === 200_000), JSON.stringify(r.hot).slice(0, 400));
+    const worst = Math.max(...ownHeld(held, gc));
+    assert.ok(worst < 50, `a ping waited on ${worst.toFixed(1)} ms of main-thread work (${Math.max(...held).toFixed(1)} ms with GC)`);
   });
 
   it('suggests a minimal call that succeeds, and bounds what an argument error echoes', async () => {
