@@ -71,8 +71,8 @@ function facts(span: RawSpan, service: string): SpanFacts {
   };
 }
 
-/** Spans read between yields to the event loop. */
-const SLICE = 5000;
+/** Time spent reading spans between two turns of the event loop. */
+const SLICE_MS = 8;
 
 /** What readSpans found: the span facts (at most MAX_SPANS) and how many spans beyond the cap were dropped. */
 export interface ReadSpans {
@@ -84,16 +84,16 @@ export interface ReadSpans {
 export async function readSpans(objects: readonly unknown[], pause: Pause = immediate): Promise<ReadSpans> {
   const spans: SpanFacts[] = [];
   let dropped = 0;
-  let sinceYield = 0;
+  let start = performance.now();
   const take = async (s: RawSpan, service: string) => {
     if (spans.length >= MAX_SPANS) {
       dropped++;
       return;
     }
     spans.push(facts(s, service));
-    if (++sinceYield >= SLICE) {
-      sinceYield = 0;
+    if (performance.now() - start >= SLICE_MS) {
       await pause();
+      start = performance.now();
     }
   };
   for (const o of objects) {
@@ -200,6 +200,7 @@ export function packSpans(read: ReadSpans): PackedSpans {
 export async function unpackSpans(p: PackedSpans, pause: Pause = immediate): Promise<ReadSpans> {
   const spans: SpanFacts[] = [];
   const width = TEXT_FIELDS.length;
+  let start = performance.now();
   for (let i = 0; i < p.count; i++) {
     const s: SpanFacts = { name: '', service: '', durationMs: p.durationMs[i], error: p.error[i] === 1 };
     TEXT_FIELDS.forEach((f, k) => {
@@ -208,7 +209,10 @@ export async function unpackSpans(p: PackedSpans, pause: Pause = immediate): Pro
     });
     if (!Number.isNaN(p.lineno[i])) s.lineno = p.lineno[i];
     spans.push(s);
-    if ((i + 1) % SLICE === 0) await pause();
+    if (performance.now() - start >= SLICE_MS) {
+      await pause();
+      start = performance.now();
+    }
   }
   return { spans, dropped: p.dropped };
 }

@@ -8,14 +8,15 @@
  * `code.filepath` names a file the workspace lacks, a name matches only a symbol unique in the whole
  * graph, and its `via` says `file not found`; a file found confines names to that file.
  */
-import { routeKey, symbolIndex, type CodeGraphEngine, type GraphNode, type RouteRegistration } from '../graph/api.ts';
+import { routeKey, SliceClock, symbolIndex, type CodeGraphEngine, type GraphNode, type RouteRegistration } from '../graph/api.ts';
 import type { SpanFacts } from './otlp.ts';
 import { routeIndex, spanRoute, type RouteIndex } from './route-index.ts';
 
 export type Strategy = 'auto' | 'code_attributes' | 'label_match';
 export type Via = 'code_lineno' | 'code_function_in_file' | 'code_function' | 'code_function, file not found' | 'http_route' | 'span_name' | 'span_name, file not found';
 
-const SLICE = 20_000;
+/** Main-thread time between yields while the file index is built. */
+const SLICE_MS = 8;
 
 export interface SpanMapper {
   map(span: SpanFacts): { node: GraphNode; via: Via } | { node: null; reason: string };
@@ -32,8 +33,9 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
   const symbols = await symbolIndex(g);
   const files: string[] = [];
   const bySuffix = new Map<string, string[]>();
+  const clock = new SliceClock(SLICE_MS);
   for (let i = 0; i < g.nodeCapacity; i++) {
-    if (i > 0 && i % SLICE === 0) await new Promise((r) => setImmediate(r));
+    if (clock.spent()) await clock.yield();
     const n = g.node(i);
     if (n?.kind !== 'file') continue;
     files.push(n.path);
