@@ -44,7 +44,9 @@ interface RepoFacts {
 /** Per engine: a file's facts under the key of the content they were read from. */
 const cache = new WeakMap<CodeGraphEngine, Map<string, { key: string; facts: FileFacts }>>();
 
-function cached(engine: CodeGraphEngine, path: string, key: string, read: () => FileFacts): FileFacts {
+function cached(engine: CodeGraphEngine, path: string, key: string | null, read: () => FileFacts): FileFacts {
+  // A file without a content key is read each time: no stale facts kept under a key that never changes.
+  if (key === null) return read();
   let files = cache.get(engine);
   if (!files) cache.set(engine, (files = new Map()));
   const hit = files.get(path);
@@ -64,8 +66,8 @@ async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFa
     const file = g.node(i);
     if (!file || file.kind !== 'file' || NOT_CODE.test(file.path)) continue;
     if (clock.spent()) await clock.yield();
-    const key = repo.engine.fileExtractionKey(file.path) ?? '';
-    take(file.path, false, cached(repo.engine, file.path, `code:${key}`, () => {
+    const key = repo.engine.fileExtractionKey(file.path);
+    take(file.path, false, cached(repo.engine, file.path, key === null ? null : `code:${key}`, () => {
       try {
         const f = repo.engine.readFile(file.path);
         return f.size > MAX_FILE_BYTES ? NO_FACTS : codeFacts(file.path, f.content);

@@ -226,6 +226,12 @@ describe('federate', function () {
     // In the view the shared evidence is a reference: impact on the handler reaches the web caller.
     const impact = (await h!.call('impact', { agent_id: 'a', node_id: 'lib::function:service/api.py#get_user', direction: 'reverse' })).json;
     assert.ok(JSON.stringify(impact).includes('app::function:src/users.ts#loadUser'), JSON.stringify(impact).slice(0, 600));
+    // An edit of the app is read again: the request moved to another function is linked from there.
+    const users = path.join(h!.workspace, 'src/users.ts');
+    fs.writeFileSync(users, fs.readFileSync(users, 'utf8').replace("const r = await fetch('/api/users/' + id);", 'const r = await getJson(id);') + "\nexport function getJson(id: string) {\n  return fetch(`/api/users/${id}`);\n}\n");
+    await h!.call('ingest', { agent_id: 'a', path: h!.workspace, incremental: true });
+    const after = JSON.stringify((await h!.call('impact', { agent_id: 'a', node_id: 'lib::function:service/api.py#get_user', direction: 'reverse' })).json);
+    assert.ok(after.includes('app::function:src/users.ts#getJson'), after.slice(0, 600));
   });
 
   it("links a Python client's f-string request to the Spring handler under its class's mapping prefix, not to a same-named route elsewhere", async () => {
