@@ -11,7 +11,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
-import { routeMatches, SliceClock, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
+import { routeMatches, routeMatchesMounted, SliceClock, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
 import type { CrossEdge, FederatedRepo } from './cross-edges.ts';
 import { codeFacts, fileFacts, NO_FACTS, type FileFacts } from './shared-evidence.ts';
 
@@ -142,7 +142,12 @@ export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: Cros
       for (const q of fa.requests) {
         if (clock.spent()) await clock.yield();
         // Code routes first: an OpenAPI path the code also serves points at the handler.
-        const served = fb.routes.filter((r) => routeMatches(r.fact.pattern, q.fact.pattern)).sort((x, y) => Number(x.outside) - Number(y.outside));
+        let served = fb.routes.filter((r) => routeMatches(r.fact.pattern, q.fact.pattern)).sort((x, y) => Number(x.outside) - Number(y.outside));
+        // None served as requested: a route of a router mounted under a prefix, when exactly one matches the tail.
+        if (served.length === 0) {
+          const mounted = fb.routes.filter((r) => routeMatchesMounted(r.fact.pattern, q.fact.pattern));
+          if (mounted.length === 1) served = mounted;
+        }
         if (served.length) add({ source: ns(a, at(a, q.path, q.fact.line, q.outside)), target: ns(b, handler(served[0])), relation: 'http_route', evidence: evidence(q.path, q.fact.line) });
       }
       for (const c of fa.toolCalls) {

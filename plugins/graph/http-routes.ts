@@ -69,6 +69,13 @@ export function routeMatches(served: string, requested: string): boolean {
   return literal > 0;
 }
 
+/** Whether a served key reaches the tail of a longer requested one: a route of a router mounted under a prefix the reading did not join (`app.use('/api', router)`). */
+export function routeMatchesMounted(served: string, requested: string): boolean {
+  const tail = requested.split('/').slice(1);
+  const k = served.split('/').length - 1;
+  return k < tail.length && routeMatches(served, `/${tail.slice(tail.length - k).join('/')}`);
+}
+
 /** 1-based line of a character index (the text's line starts built on first use). */
 function lineIndex(text: string): (index: number) => number {
   let lines: LineIndex | undefined;
@@ -86,7 +93,9 @@ function handlerArg(rest: string): string | undefined {
 /** Receivers whose `get('/x')` is a request, not a registration. */
 const CLIENTS = /^(?:axios|ky|got|superagent|request|requests|httpx|session|sess|client|httpClient|http|\$http|api|apiClient|restTemplate|webClient)$/;
 const JS_ROUTE = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|delete|patch|all|head|options)\s*\(\s*(['"`])(\/[^'"`\n]*)\3\s*,([^\n]*)/g;
-const PY_ROUTE = /@[\w.]+\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*)\2([^\n]*)/g;
+const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*)\3([^\n]*)/g;
+/** A FastAPI router or Flask blueprint made with a prefix: `router = APIRouter(prefix="/users")`. */
+const PY_PREFIXED = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(([^)]*)\)/gm;
 const GO_ROUTE = /\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*)"\s*,([^\n]*)/g;
 const SPRING = /@(Get|Post|Put|Delete|Patch|Request)Mapping\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"\n]*)"/g;
 const INLINE_HANDLER = /=>|\bfunction\b|\bfunc\b/;
@@ -100,13 +109,19 @@ export function routesIn(file: string, text: string): RouteRegistration[] {
   const lineOf = lineIndex(text);
   const method = (word: string) => (ANY_METHOD.has(word.toUpperCase()) ? null : word.toUpperCase());
   if (file.endsWith('.py')) {
+    const prefixes = new Map<string, string>();
+    for (const m of text.matchAll(PY_PREFIXED)) {
+      const prefix = /\b(?:url_)?prefix\s*=\s*["']([^"']*)["']/.exec(m[2])?.[1];
+      if (prefix) prefixes.set(m[1], prefix.replace(/\/+$/, ''));
+    }
     for (const m of text.matchAll(PY_ROUTE)) {
       // The decorated function: the first `def` after the decorator (other decorators may sit between).
       const def = /^[ \t]*(?:async[ \t]+)?def[ \t]+\w+/m.exec(text.slice(m.index + m[0].length));
       if (!def) continue;
-      const listed = /methods\s*=\s*\[([^\]]*)\]/.exec(m[4])?.[1].match(/[A-Za-z]+/g);
+      const listed = /methods\s*=\s*\[([^\]]*)\]/.exec(m[5])?.[1].match(/[A-Za-z]+/g);
       const line = lineOf(m.index + m[0].length + def.index + def[0].length - 1);
-      for (const verb of listed ?? [m[1]]) out.push({ method: method(verb), route: m[3], file, line, decorated: true });
+      const route = `${prefixes.get(m[1]) ?? ''}${m[4]}`.replace(/(.)\/$/, '$1');
+      for (const verb of listed ?? [m[2]]) out.push({ method: method(verb), route, file, line, decorated: true });
     }
   } else if (/\.(?:java|kt)$/.test(file)) {
     const lines = text.split('\n');

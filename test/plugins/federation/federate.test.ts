@@ -258,6 +258,26 @@ describe('federate', function () {
     assert.deepEqual(edges, ['app::function:client/users.py#fetch_user -http_route-> lib::method:src/main/java/demo/UserController.java#UserController.get @ app::client/users.py:5']);
   });
 
+  it("joins a FastAPI router's prefix to its routes, and reaches a router mounted under a prefix when one route alone matches the request's tail", async () => {
+    const edges = await federated({
+      app: {
+        'package.json': JSON.stringify({ name: 'web', private: true }),
+        'src/client.ts': "export async function user(id: string) {\n  return fetch(`/users/${id}`);\n}\n\nexport async function order(id: string) {\n  return fetch('/api/orders/' + id);\n}\n\nexport async function item(id: string) {\n  return fetch('/api/items/' + id);\n}\n",
+      },
+      lib: {
+        'pyproject.toml': '[project]\nname = "svc"\n',
+        'svc/users.py': 'from fastapi import APIRouter\n\nrouter = APIRouter(prefix="/users", tags=["users"])\n\n\n@router.get("/{user_id}")\nasync def read_user(user_id: int):\n    return {}\n',
+        'orders/routes.js': "const router = require('express').Router();\n\nfunction getOrder(req, res) {\n  res.json({});\n}\n\nrouter.get('/orders/:id', getOrder);\nmodule.exports = router;\n",
+        'items/a.js': "const r = require('express').Router();\nfunction getA(req, res) {}\nr.get('/items/:id', getA);\nmodule.exports = r;\n",
+        'items/b.js': "const r = require('express').Router();\nfunction getB(req, res) {}\nr.get('/items/:id', getB);\nmodule.exports = r;\n",
+      },
+    });
+    assert.deepEqual(edges, [
+      'app::function:src/client.ts#order -http_route-> lib::function:orders/routes.js#getOrder @ app::src/client.ts:6',
+      'app::function:src/client.ts#user -http_route-> lib::function:svc/users.py#read_user @ app::src/client.ts:2',
+    ]);
+  });
+
   it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {
     const { parent, lib, app } = twoRepos();
     h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });
