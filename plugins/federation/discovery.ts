@@ -11,7 +11,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { HostSettings } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
-import { packagesUsed, readManifest } from './manifests.ts';
+import { goWorkUses, packagesUsed, readManifest } from './manifests.ts';
 import { outsideReferences } from './outside-references.ts';
 import { isAllowed } from './roots.ts';
 
@@ -57,8 +57,7 @@ function memberGlobs(root: string): string[] {
       // idem
     }
   }
-  const gowork = read(join(root, 'go.work'));
-  if (gowork) for (const m of gowork.matchAll(/^\s*(?:use\s+)?(\.{1,2}\/[^\s)]*)/gm)) globs.push(m[1]);
+  for (const u of goWorkUses(root)) globs.push(u.dir);
   const cargo = read(join(root, 'Cargo.toml'));
   const members = cargo && /^\[workspace\][\s\S]*?members\s*=\s*\[([^\]]*)\]/m.exec(cargo);
   if (members) for (const m of members[1].matchAll(/"([^"]+)"/g)) globs.push(m[1]);

@@ -118,19 +118,22 @@ function go(root: string, names: string[], packages: PublishedPackage[], deps: D
     }
   }
   // A go.work's `use` folders are modules this one builds with, `require` or not.
+  for (const u of goWorkUses(root)) deps.push({ ecosystem: 'go', name: '', file: 'go.work', line: u.line, path: resolve(root, u.dir) });
+}
+
+/** The folders a root's go.work `use`s (the root itself left out), with their lines. */
+export function goWorkUses(root: string): { dir: string; line: number }[] {
   const gowork = read(root, 'go.work');
-  if (gowork) {
-    const lines = gowork.split('\n');
-    let inUse = false;
-    lines.forEach((raw, i) => {
-      const l = raw.replace(/\/\/.*$/, '').trim();
-      if (/^use\s*\($/.test(l)) return void (inUse = true);
-      if (inUse && l === ')') return void (inUse = false);
-      const dir = inUse ? l : /^use\s+(\S+)$/.exec(l)?.[1];
-      if (!dir || dir === '.') return;
-      deps.push({ ecosystem: 'go', name: '', file: 'go.work', line: i + 1, path: resolve(root, dir.replace(/^"|"$/g, '')) });
-    });
-  }
+  const out: { dir: string; line: number }[] = [];
+  let inUse = false;
+  (gowork ?? '').split('\n').forEach((raw, i) => {
+    const l = raw.replace(/\/\/.*$/, '').trim();
+    if (/^use\s*\($/.test(l)) return void (inUse = true);
+    if (inUse && l === ')') return void (inUse = false);
+    const dir = (inUse ? l : /^use\s+(\S+)$/.exec(l)?.[1])?.replace(/^"|"$/g, '');
+    if (dir && dir !== '.' && dir !== './') out.push({ dir, line: i + 1 });
+  });
+  return out;
 }
 
 function python(root: string, names: string[], packages: PublishedPackage[], deps: Dependency[]): void {

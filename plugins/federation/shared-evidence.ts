@@ -63,8 +63,9 @@ const TOOL_CALL = [/\bcallTool\(\s*\{\s*name:\s*["'`]([\w.-]+)["'`]/g, /\bcall_t
 /** The facts of a code file's text. */
 export function codeFacts(path: string, text: string): FileFacts {
   if (text.length > 2_000_000) return NO_FACTS;
-  const starts = indexLines(text);
-  const lines = text.split('\n');
+  // Most files hold none of these facts: the line index is built on the first match.
+  let starts: ReturnType<typeof indexLines> | undefined;
+  const lineOf = (index: number) => lineAt((starts ??= indexLines(text)), index);
   const facts: FileFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [] };
   const push = <T>(list: T[], x: T) => void (list.length < MAX_PER_KIND && list.push(x));
   for (const r of routesIn(path, text)) {
@@ -73,17 +74,17 @@ export function codeFacts(path: string, text: string): FileFacts {
   }
   for (const q of requestsIn(text)) push(facts.requests, { pattern: q.key, line: q.line });
   for (const re of ENV_READS) {
-    for (const m of text.matchAll(re)) if (specificKey(m[1])) push(facts.config, { key: m[1], line: lineAt(starts, m.index!) });
+    for (const m of text.matchAll(re)) if (specificKey(m[1])) push(facts.config, { key: m[1], line: lineOf(m.index!) });
   }
   for (const re of TOOL_REGISTER) {
     for (const m of text.matchAll(re)) {
-      const line = lineAt(starts, m.index! + m[0].indexOf(m[1]));
-      // A decorator registers the function below it.
-      const def = m[0].trimStart().startsWith('@') ? lines.findIndex((l, i) => i >= line && /^\s*(?:async\s+)?def\s/.test(l)) : -1;
-      push(facts.tools, { key: m[1], line: def >= 0 ? def + 1 : line });
+      const at = m.index! + m[0].indexOf(m[1]);
+      // A decorator registers the function below it (the first `def` after it).
+      const def = m[0].trimStart().startsWith('@') ? /^[ \t]*(?:async[ \t]+)?def\s/m.exec(text.slice(m.index! + m[0].length)) : null;
+      push(facts.tools, { key: m[1], line: lineOf(def ? m.index! + m[0].length + def.index + def[0].length - 1 : at) });
     }
   }
-  for (const re of TOOL_CALL) for (const m of text.matchAll(re)) push(facts.toolCalls, { key: m[1], line: lineAt(starts, m.index!) });
+  for (const re of TOOL_CALL) for (const m of text.matchAll(re)) push(facts.toolCalls, { key: m[1], line: lineOf(m.index!) });
   return facts;
 }
 
