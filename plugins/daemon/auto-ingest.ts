@@ -9,7 +9,7 @@
  * persist in the local state store, so a restarted server resumes and rescans.
  */
 import { stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname, join, posix } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import fg from 'fast-glob';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
@@ -91,9 +91,14 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
 
   /** Starts watchers over document roots (checked workspace paths), scans them and persists the state. */
   async start(agentId: string, roots: string[], formats: string[], debounceMs: number): Promise<{ state: AutoIngestState; queued: number }> {
+    // Every root is checked before anything persists or starts: a refused call leaves no state behind.
     for (const r of roots) {
       const info = await stat(join(this.deps.graph.engine.root, r)).catch(() => null);
       if (!info) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `document root ${r || '.'} does not exist`, { hint: 'pass existing workspace folders in roots' });
+      if (!info.isDirectory()) {
+        const folder = posix.dirname(r) || '.';
+        throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `document root ${r} is a file, not a folder`, { hint: `roots are folders: pass the folder holding it ("${folder}"); document_resolve {"path":"${r}"} converts this one document` });
+      }
     }
     const state: AutoIngestState = { ...(await this.state()), active: true, roots, formats, debounce_ms: debounceMs, started_by: agentId, started_at: Date.now() };
     await this.row.save(state);
@@ -134,6 +139,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     let scanned = 0;
     const seen = new Set<string>();
     for (const r of state.roots) {
+      // A root that is no folder now (removed, or replaced by a file) holds no document: its manifest entries are queued as gone below.
+      if (r && !(await stat(join(root, r)).catch(() => null))?.isDirectory()) continue;
       const pattern = `${r ? `${fg.escapePath(r)}/` : ''}**/*.{${exts.join(',')}}`;
       const entries = await fg(exts.length === 1 ? pattern.replace(/\{([^,}]*)\}$/, '$1') : pattern, { cwd: root, dot: false, onlyFiles: true, followSymbolicLinks: false, caseSensitiveMatch: false, ignore: ['**/node_modules/**', '**/.git/**', '**/.m1nd/**'] });
       for (let i = 0; i < entries.length; i++) {

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+
+function workspace(): string {
+  const ws = writeFixtureRepo(tempDir('m1nd-auto-ingest-'));
+  fs.mkdirSync(path.join(ws, 'docs'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'docs/guide.md'), '# Guide\n\nThe cart uses `add`.\n');
+  return ws;
+}
+
+async function serve(ws: string, env: Record<string, string> = {}): Promise<Harness> {
+  return connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: path.join(ws, '..', `${path.basename(ws)}-cache`), ...env }, config: { options: { graph: { watch: false, typeCheck: false } } } });
+}
+
+const ok = (r: { result: { isError?: boolean }; json: unknown }) => {
+  assert.notEqual(r.result.isError, true, JSON.stringify(r.json));
+  return r.json as any;
+};
+
+describe('auto_ingest_start: the document roots it accepts', function () {
+  this.timeout(120000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('refuses a file given as a root with a clear message, and starts nothing', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    const r = await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs/guide.md'] });
+    assert.equal(r.result.isError, true, JSON.stringify(r.json));
+    assert.equal(r.json.error.code, 'M1ND_ERR_PATH_NOT_FOUND', JSON.stringify(r.json));
+    assert.match(r.json.error.message, /docs\/guide\.md is a file, not a folder/);
+    assert.match(r.json.error.hint, /"docs"/, 'the hint names the folder holding it');
+    const status = ok(await h.call('auto_ingest_status', { agent_id: 'a' }));
+    assert.equal(status.active, false, 'nothing was persisted as active');
+    assert.equal(status.watching, false, 'no watcher was left running');
+    // A tick afterwards says auto-ingest was never started, not a file-system error.
+    const tick = await h.call('auto_ingest_tick', { agent_id: 'a' });
+    assert.equal(tick.json.error?.code, 'M1ND_ERR_STATE_NOT_FOUND', JSON.stringify(tick.json));
+  });
+
+  it('keeps ticking when a watched root was replaced by a file after the start', async () => {
+    const ws = workspace();
+    fs.mkdirSync(path.join(ws, 'notes'));
+    fs.writeFileSync(path.join(ws, 'notes/a.md'), '# Notes\n');
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs', 'notes'], debounce_ms: 60000 }));
+    ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    fs.rmSync(path.join(ws, 'notes'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'notes'), 'now a file\n');
+    const tick = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.pruned, ['notes/a.md'], 'the documents that were under it are pruned');
+  });
+});
