@@ -12,13 +12,16 @@ export function autoIngestStopVerb(rt: DaemonRuntime) {
       active: Type.Boolean(),
       counters: Type.Object({ scanned: Type.Number(), queued: Type.Number(), ingested: Type.Number(), converted: Type.Number(), unchanged: Type.Number(), pruned: Type.Number(), failed: Type.Number() }),
       manifest_entries: Type.Number(),
+      note: Type.Optional(Type.String()),
     }),
     tiers: ['full'],
     effect: 'session',
     handler: async () => {
       const before = await rt.autoIngest.state();
       const state = rt.autoIngest.writable ? await rt.autoIngest.stop() : before;
-      return { was_active: before.active, active: state.active, counters: state.counters, manifest_entries: (await rt.autoIngest.manifest()).length };
+      // A read-only server never resumes auto-ingest: the stored state still says active and a writable server would resume it.
+      const note = !rt.autoIngest.writable && state.active ? 'read-only server: nothing was stopped (no watcher runs here); the stored auto-ingest stays active and resumes on the next writable server (call auto_ingest_stop there)' : undefined;
+      return { was_active: before.active, active: state.active, counters: state.counters, manifest_entries: (await rt.autoIngest.manifest()).length, ...(note ? { note } : {}) };
     },
   });
 }

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+
+function workspace(): string {
+  const ws = writeFixtureRepo(tempDir('m1nd-auto-ingest-'));
+  fs.mkdirSync(path.join(ws, 'docs'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'docs/guide.md'), '# Guide\n\nThe cart uses `add`.\n');
+  return ws;
+}
+
+async function serve(ws: string, env: Record<string, string> = {}): Promise<Harness> {
+  return connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: path.join(ws, '..', `${path.basename(ws)}-cache`), ...env }, config: { options: { graph: { watch: false, typeCheck: false } } } });
+}
+
+const ok = (r: { result: { isError?: boolean }; json: unknown }) => {
+  assert.notEqual(r.result.isError, true, JSON.stringify(r.json));
+  return r.json as any;
+};
+
+describe('auto_ingest_stop', function () {
+  this.timeout(120000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('on a read-only server, says that nothing was stopped and where to stop it', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 60000 }));
+    await h.close();
+    h = await serve(ws, { M1ND_READ_ONLY: '1' });
+    const r = ok(await h.call('auto_ingest_stop', { agent_id: 'a' }));
+    assert.equal(r.active, true, 'the stored state is unchanged');
+    assert.match(r.note ?? '', /read-only server: nothing was stopped.*writable server/);
+  });
+});
