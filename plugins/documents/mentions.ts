@@ -23,7 +23,8 @@ export const MAX_MENTIONS = 5000;
 
 const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const CODE_SPAN = /(`+)([^`]+?)\1(?!`)/g;
+/** A code span; a backtick escaped by a backslash (`\``, as converters write a typed backtick) opens none, as in CommonMark. */
+const CODE_SPAN = /(?<=(?:^|[^\\])(?:\\\\)*)(`+)([^`]+?)\1(?!`)/g;
 const FILE_EXT = /\.(?:[cm]?[jt]sx?|py|rs|go|java|kt|rb|c|h|cc|cpp|hpp|cs|php|swift|md|json|ya?ml|toml|ini|cfg|txt|sh|html|css|sql|proto|xml|gradle)$/i;
 const PATH_TOKEN = /(?<![\w/.-])(?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.[A-Za-z]{1,5}(?![\w/])/g;
 const SYMBOL = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
