@@ -53,10 +53,6 @@ function sliceTypeName(name: string): string {
 /** A plain, possibly dotted, name. */
 export const DOTTED = /^[\p{ID_Start}_][\p{ID_Continue}.]*$/u;
 
-/**
- * An `@call.access` name that is an attribute read or write, not the callee of a call (those come
- * from the call patterns) nor a dunder (protocol machinery, not a property).
- */
 /** The condition of Python's `if TYPE_CHECKING:` (`typing.` or an alias qualifying it, `not` excluded). */
 const TYPE_CHECKING = /^(?:[\w]+\.)?TYPE_CHECKING$/;
 
@@ -71,15 +67,6 @@ function underTypeChecking(node: Node): boolean {
     if (p.type === 'function_definition' || p.type === 'class_definition') return false;
   }
   return false;
-}
-
-function isPlainAccess(name: Node): boolean {
-  const attr = name.parent;
-  const up = attr?.parent;
-  if (!attr || !up) return false;
-  if (up.type === 'call' && up.childForFieldName('function')?.startIndex === attr.startIndex) return false;
-  const text = name.text;
-  return !(text.startsWith('__') && text.endsWith('__'));
 }
 
 /** The raw findings of one file; fields are read by capture-resolution.ts. */
@@ -100,6 +87,12 @@ export class FileCaptures {
   readonly exportNames = new Set<string>();
   readonly typeParams = new Set<string>();
   readonly notRefs = new Set<number>();
+  /**
+   * Name offsets of the callees of receiver calls (`a.b()`). An `@call.access` name found here is a
+   * callee, not an attribute read or write, and is dropped once every match is in (resolveCalls):
+   * a set lookup instead of walking up the tree per attribute, in whatever order the matches come.
+   */
+  readonly calleeNames = new Set<number>();
   readonly binds: BindingCollector;
   /** Declarations by node start and name offset, to merge two patterns' matches of one node. */
   private readonly defAt = new Map<number, Entry>();
@@ -216,9 +209,14 @@ export class FileCaptures {
       }
     }
     if (nameNode === undefined) return;
-    if (access && !isPlainAccess(nameNode)) return;
-    if (this.regions !== null && isBrokenCall(nameNode, this.regions)) return;
     const pos = nameNode.startIndex;
+    if (access) {
+      // An attribute read or write: not a call's callee (those come from the call patterns), nor a dunder (protocol machinery, not a property).
+      if (this.calleeNames.has(pos)) return;
+      const text = this.text(nameNode);
+      if (text.startsWith('__') && text.endsWith('__')) return;
+    } else if (recvStart >= 0) this.calleeNames.add(pos);
+    if (this.regions !== null && isBrokenCall(nameNode, this.regions)) return;
     const callee = this.ident(nameNode);
     if (callee === '') return;
     const call: PendingCall = { pos, row: nameNode.startPosition.row, callee };

@@ -112,6 +112,7 @@ function resolveCalls(f: FileCaptures): ExtractedCall[] {
   const accessed = new Set<string>();
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i];
+    if (c.access && f.calleeNames.has(c.pos)) continue; // a callee whose call matched after its attribute
     const call: ExtractedCall = { caller: at(c.pos), callee: c.callee, line: c.row + 1 };
     if (c.receiver !== undefined) call.receiver = c.receiver;
     if (c.args !== undefined) call.args = c.args;
