@@ -16,7 +16,7 @@ import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import { CONVERTERS, DOCUMENTS_NAMESPACE, converterFor, documentNodes, resolveDocument } from '../documents/api.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
-import { SLICE_MS } from './slices.ts';
+import { SLICE_MS, slicer } from './slices.ts';
 import { TreeWatcher, watchCovers, type ChangeKind } from './tree-watcher.ts';
 import { WatchedRunner, type RunnerDeps } from './watched-runner.ts';
 
@@ -26,6 +26,8 @@ export const MAX_DOCUMENTS = 20_000;
 const MANIFEST_PREFIX = 'm:';
 /** Graph-parsed document formats (their nodes and edges come from the code graph's ingest). */
 const GRAPH_FORMATS = new Set(['markdown']);
+/** Manifest rows written per store transaction. */
+const MANIFEST_CHUNK = 32;
 /** Documents one background cycle converts. */
 const BACKGROUND_BATCH = 16;
 
@@ -196,8 +198,13 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     const out: AutoIngestTick = { processed: batch.length, ingested: [], converted: [], unchanged: 0, pruned: [], failed: [], remaining: 0, generation: null };
     const forGraph: string[] = [];
     const results: ManifestEntry[] = [];
+    // Manifest rows of pruned documents, deleted with the new rows below (in small transactions).
+    const gone: string[] = [];
+    const slice = slicer();
     for (const { path, kind } of batch) {
       if (signal?.aborted) break;
+      // Between documents: a pruned one costs a few synchronous store writes and would not yield otherwise.
+      await slice();
       const info = kind === 'unlink' ? null : await stat(join(graph.engine.root, path)).catch(() => null);
       if (!info?.isFile()) {
         // Gone: its canonical artefact, its manifest entry and (through the ingest) its graph nodes go.
@@ -210,7 +217,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
           continue;
         }
         if (graph.writable && graph.engine.storeExists()) graph.engine.memory.delete(DOCUMENTS_NAMESPACE, path);
-        await store.delete(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path);
+        gone.push(path);
         if (inGraph) forGraph.push(path);
         out.pruned.push(path);
         continue;
@@ -237,7 +244,6 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         out.failed.push({ path, error: message });
         results.push({ path, hash: null, size: info.size, mtimeMs: info.mtimeMs, converter: converter.name, result: 'failed', error: message.slice(0, 300), at: Date.now() });
       }
-      await yieldNow();
     }
     if (forGraph.length && graph.writable && graph.engine.storeExists() && graph.engine.graph.nodeCount > 0) {
       try {
@@ -251,7 +257,19 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       // No graph yet: the artefacts are stored; the first ingest brings the Markdown into the graph.
       out.converted.push(...forGraph.filter((p) => !out.pruned.includes(p)));
     }
-    for (const r of results) await store.put(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + r.path, r);
+    // The manifest rows in small transactions with a yield between: a row per put was a commit each, and
+    // awaiting a synchronous store's put yields nothing (a tick of 400 documents held the loop ~50 ms).
+    const writes: (ManifestEntry | string)[] = [...gone, ...results];
+    for (let i = 0; i < writes.length; i += MANIFEST_CHUNK) {
+      const chunk = writes.slice(i, i + MANIFEST_CHUNK);
+      await store.transaction(async (tx) => {
+        for (const w of chunk) {
+          if (typeof w === 'string') await tx.delete(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + w);
+          else await tx.put(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + w.path, w);
+        }
+      });
+      await slice();
+    }
     out.remaining = queue.pending;
     const latest = await this.state();
     const c = latest.counters;
