@@ -2,6 +2,10 @@
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import type { DaemonRuntime } from '../runtime.ts';
 
+/** Paths listed per kind in an answer (failures: FAILED_SHOWN, with their errors); `counts` has the full numbers. */
+const SHOWN = 100;
+const FAILED_SHOWN = 20;
+
 export function autoIngestTickVerb(rt: DaemonRuntime) {
   return defineVerb({
     name: 'auto_ingest_tick',
@@ -17,6 +21,11 @@ export function autoIngestTickVerb(rt: DaemonRuntime) {
       unchanged: Type.Number(),
       pruned: Type.Array(Type.String()),
       failed: Type.Array(Type.Object({ path: Type.String(), error: Type.String() })),
+      counts: Type.Object(
+        { ingested: Type.Number(), converted: Type.Number(), pruned: Type.Number(), failed: Type.Number() },
+        { description: 'How many documents each list holds in full (the lists show 100 at most, failed 20)' },
+      ),
+      truncated: Type.Boolean({ description: 'A list was cut: counts has the full numbers' }),
       remaining: Type.Number(),
       generation: Type.Union([Type.Number(), Type.Null()]),
     }),
@@ -27,11 +36,13 @@ export function autoIngestTickVerb(rt: DaemonRuntime) {
       const r = await rt.autoIngest.tick(args.max_documents, true, call.signal);
       return {
         processed: r.processed,
-        ingested: r.ingested.slice(0, 100),
-        converted: r.converted.slice(0, 100),
+        ingested: r.ingested.slice(0, SHOWN),
+        converted: r.converted.slice(0, SHOWN),
         unchanged: r.unchanged,
-        pruned: r.pruned.slice(0, 100),
-        failed: r.failed.slice(0, 20),
+        pruned: r.pruned.slice(0, SHOWN),
+        failed: r.failed.slice(0, FAILED_SHOWN),
+        counts: { ingested: r.ingested.length, converted: r.converted.length, pruned: r.pruned.length, failed: r.failed.length },
+        truncated: [r.ingested, r.converted, r.pruned].some((l) => l.length > SHOWN) || r.failed.length > FAILED_SHOWN,
         remaining: r.remaining,
         generation: r.generation,
       };
