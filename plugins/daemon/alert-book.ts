@@ -4,6 +4,8 @@
  * in the state store (namespace `alerts`, the team store when one is configured, so every server of
  * the team sees them): the row key is derived from the condition's dedup key, so raising the same
  * condition again updates the open alert instead of adding one. Acknowledgement is per agent.
+ * An alert meant for one agent (a private claim's) lives in the machine-local store instead: private
+ * claims never reach the team store, and neither do their text and author through an alert.
  */
 import { createHash } from 'node:crypto';
 import type { StateStore } from '../state/api.ts';
@@ -54,20 +56,30 @@ export function alertId(dedup: string): string {
   return `al_${createHash('sha1').update(dedup).digest('hex').slice(0, 16)}`;
 }
 
-/** Alerts in one state store; `onRaised` hears of every newly opened alert. */
+/** Alerts in the state stores; `onRaised` hears of every newly opened alert. */
 export class AlertBook {
-  private added = 0;
+  private readonly added = new Map<StateStore, number>();
   constructor(
+    /** The store of alerts meant for everyone (the team store when one is configured). */
     private readonly store: () => StateStore,
     private readonly onRaised: (alert: Alert) => void = () => undefined,
-    /** False while there is no store to read (never created by a read). */
-    private readonly readable: () => boolean = () => true,
+    /** False while a store does not exist yet (never created by a read). */
+    private readonly readable: (store: StateStore) => boolean = () => true,
+    /** The store of alerts meant for one agent (machine-local); default the same store. */
+    private readonly privateStore: () => StateStore = store,
   ) {}
+
+  /** The stores to look in that exist: the shared one, then the local one when it is another. */
+  private stores(): StateStore[] {
+    const shared = this.store();
+    const local = this.privateStore();
+    return (local === shared ? [shared] : [shared, local]).filter((s) => this.readable(s));
+  }
 
   /** Opens an alert for a condition, or refreshes the open one; returns it and whether it is new. */
   async raise(input: AlertInput, now = Date.now()): Promise<{ alert: Alert; opened: boolean }> {
     const id = alertId(input.dedup);
-    const store = this.store();
+    const store = input.audience ? this.privateStore() : this.store();
     for (let attempt = 0; attempt < 4; attempt++) {
       const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
       const old = row?.value;
@@ -83,7 +95,9 @@ export class AlertBook {
       if (opened) {
         this.onRaised(alert);
         // New rows grow the namespace: check its size every TRIM_EVERY of them, not on each.
-        if (!old && ++this.added % TRIM_EVERY === 1) await this.trim();
+        const added = (this.added.get(store) ?? 0) + 1;
+        this.added.set(store, added);
+        if (!old && added % TRIM_EVERY === 1) await this.trim(store);
       }
       return { alert, opened };
     }
@@ -93,42 +107,49 @@ export class AlertBook {
   /** Resolves the open alert of a condition (it no longer holds); returns it, or null when none was open. */
   async resolve(dedup: string, resolution: string, now = Date.now()): Promise<Alert | null> {
     const id = alertId(dedup);
-    const store = this.store();
-    const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
-    if (!row || row.value.status !== 'open') return null;
-    const resolved: Alert = { ...row.value, status: 'resolved', resolved_at: now, resolution };
-    const done = await store.put(ALERTS_NAMESPACE, id, resolved, { ifVersion: row.version });
-    return done !== null ? resolved : null;
+    // The condition's alert is in one of the stores (the local one when it is private).
+    for (const store of this.stores()) {
+      const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
+      if (!row || row.value.status !== 'open') continue;
+      const resolved: Alert = { ...row.value, status: 'resolved', resolved_at: now, resolution };
+      const done = await store.put(ALERTS_NAMESPACE, id, resolved, { ifVersion: row.version });
+      return done !== null ? resolved : null;
+    }
+    return null;
   }
 
   /** The open alert of a condition, if any. */
   async openAlert(dedup: string): Promise<Alert | undefined> {
-    const row = await this.store().get<Alert>(ALERTS_NAMESPACE, alertId(dedup));
-    return row?.value.status === 'open' ? row.value : undefined;
+    for (const store of this.stores()) {
+      const row = await store.get<Alert>(ALERTS_NAMESPACE, alertId(dedup));
+      if (row?.value.status === 'open') return row.value;
+    }
+    return undefined;
   }
 
   /** Every alert an agent may see, newest first. */
   async all(agentId: string): Promise<Alert[]> {
-    if (!this.readable()) return [];
-    const rows = await this.store().list<Alert>(ALERTS_NAMESPACE, 'al_', MAX_ALERTS * 2);
+    const rows: Alert[] = [];
+    for (const store of this.stores()) for (const r of await store.list<Alert>(ALERTS_NAMESPACE, 'al_', MAX_ALERTS * 2)) rows.push(r.value);
     return rows
-      .map((r) => r.value)
       .filter((a) => !a.audience || a.audience === agentId)
       .sort((a, b) => b.last_seen_at - a.last_seen_at || a.id.localeCompare(b.id));
   }
 
   /** Marks alerts acknowledged by one agent; returns the ids acknowledged and those not found. */
   async ack(agentId: string, ids: readonly string[], now = Date.now()): Promise<{ acked: string[]; unknown: string[] }> {
-    const store = this.store();
     const acked: string[] = [];
     const unknown: string[] = [];
     for (const id of ids) {
       let done = false;
-      for (let attempt = 0; attempt < 4 && !done; attempt++) {
-        const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
-        if (!row || (row.value.audience && row.value.audience !== agentId)) break;
-        const put = await store.put(ALERTS_NAMESPACE, id, { ...row.value, acked_by: { ...row.value.acked_by, [agentId]: now } }, { ifVersion: row.version });
-        done = put !== null;
+      for (const store of this.stores()) {
+        for (let attempt = 0; attempt < 4 && !done; attempt++) {
+          const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
+          if (!row || (row.value.audience && row.value.audience !== agentId)) break;
+          const put = await store.put(ALERTS_NAMESPACE, id, { ...row.value, acked_by: { ...row.value.acked_by, [agentId]: now } }, { ifVersion: row.version });
+          done = put !== null;
+        }
+        if (done) break;
       }
       (done ? acked : unknown).push(id);
     }
@@ -143,8 +164,7 @@ export class AlertBook {
   }
 
   /** Keeps the namespace bounded: drops the oldest resolved, then acknowledged, alerts past MAX_ALERTS. */
-  private async trim(): Promise<void> {
-    const store = this.store();
+  private async trim(store: StateStore): Promise<void> {
     const rows = await store.list<Alert>(ALERTS_NAMESPACE, 'al_', MAX_ALERTS * 2);
     if (rows.length <= MAX_ALERTS) return;
     const rank = (a: Alert) => (a.status === 'resolved' ? 0 : Object.keys(a.acked_by).length > 0 ? 1 : 2);

@@ -53,7 +53,8 @@ export default definePlugin({
       });
     // The embedded store exists once something was ingested; reading it must never create it.
     const readable = (store: StateStore) => () => store.kind === 'postgres' || graph.engine.storeExists();
-    const alerts = new AlertBook(() => state.team, announce, readable(state.team));
+    // A private claim's alert (it has an audience) stays in the local store, as the claim does.
+    const alerts = new AlertBook(() => state.team, announce, (store) => readable(store)(), () => state.local);
     const daemon = new Daemon({ graph, memory: () => memory, alerts, store: () => state.local, readable: readable(state.local), log: ctx.log });
     const autoIngest = new AutoIngest({ graph, store: () => state.local, readable: readable(state.local), log: ctx.log });
     const rt: DaemonRuntime = { daemon, alerts, autoIngest };
