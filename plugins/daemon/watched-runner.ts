@@ -111,12 +111,26 @@ export abstract class WatchedRunner<S extends { active: boolean }> {
    */
   protected abstract reconcileCycle(): Promise<boolean>;
 
+  /**
+   * Whether this server's watcher may keep working: the stored state is shared by every server of the
+   * checkout, so a stop on another one shows here. When it says inactive, the watcher is closed (its
+   * queue dropped) and nothing more is ingested. One row read.
+   */
+  async syncWatching(): Promise<boolean> {
+    if (!this.watcher) return false;
+    if ((await this.state()).active) return true;
+    await this.closeWatcher();
+    this.base.log.info(`${this.label}: stopped by another server of this checkout; watcher closed`);
+    return false;
+  }
+
   /** Background cycles until the queue is empty, one batch at a time; then a reconciliation is due. */
   protected async drainInBackground(): Promise<void> {
     if (this.draining || this.closed) return;
     this.draining = true;
     this.cancelReconcile();
     try {
+      if (!(await this.syncWatching())) return;
       for (let rounds = 0; this.watcher && this.watcher.pending > 0 && rounds < MAX_DRAIN_ROUNDS; rounds++) {
         await this.backgroundCycle();
         await yieldNow();
@@ -154,6 +168,7 @@ export abstract class WatchedRunner<S extends { active: boolean }> {
     if (this.watcher !== watcher || this.closed || this.draining || watcher.pending > 0) return;
     this.lastReconcileAt = Date.now();
     try {
+      if (!(await this.syncWatching())) return;
       for (let rounds = 0; rounds < MAX_RECONCILE_ROUNDS && this.watcher === watcher && !this.closed; rounds++) {
         if (!(await this.reconcileCycle())) break;
         await yieldNow();

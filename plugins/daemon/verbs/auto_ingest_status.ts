@@ -26,6 +26,8 @@ export function autoIngestStatusVerb(rt: DaemonRuntime) {
     tiers: ['full'],
     effect: 'read',
     handler: async (args) => {
+      // Stopped by another server of this checkout: this one's watcher stops too (and is not reported as watching).
+      await rt.autoIngest.syncWatching();
       const state = await rt.autoIngest.state();
       const manifest = (await rt.autoIngest.manifest()).sort((a, b) => b.at - a.at || a.path.localeCompare(b.path));
       const byResult: Record<string, number> = {};

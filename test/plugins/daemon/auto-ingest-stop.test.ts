@@ -20,12 +20,43 @@ const ok = (r: { result: { isError?: boolean }; json: unknown }) => {
   return r.json as any;
 };
 
+/** Waits until `check` returns a truthy value (or fails after `ms`). */
+async function until<T>(check: () => Promise<T | undefined | false>, ms = 8000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('auto_ingest_stop', function () {
   this.timeout(120000);
   let h: Harness | undefined;
+  let h2: Harness | undefined;
   afterEach(async () => {
     await h?.close();
-    h = undefined;
+    await h2?.close();
+    h = h2 = undefined;
+  });
+
+  it('stops the watcher of another server of the same checkout: it ingests nothing more', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    h2 = await serve(ws);
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 50 }));
+    await until(async () => ok(await h!.call('auto_ingest_status', { agent_id: 'a' })).manifest.entries === 1, 10000, 'the bootstrap drain');
+    const stopped = ok(await h2.call('auto_ingest_stop', { agent_id: 'b' }));
+    assert.deepEqual([stopped.was_active, stopped.active], [true, false]);
+    fs.writeFileSync(path.join(ws, 'docs/late.txt'), 'Written after the stop.\n');
+    // Past the first server's debounce: its watcher saw the event, and must have seen the stop too.
+    await new Promise((r) => setTimeout(r, 1500));
+    const status = ok(await h.call('auto_ingest_status', { agent_id: 'a' }));
+    assert.equal(status.active, false);
+    assert.equal(status.watching, false, 'the first server stopped watching');
+    assert.deepEqual(status.manifest.recent.map((m: any) => m.path), ['docs/guide.md'], 'nothing was ingested after the stop');
   });
 
   it('on a read-only server, says that nothing was stopped and where to stop it', async () => {
