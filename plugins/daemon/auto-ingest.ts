@@ -283,6 +283,11 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     return out;
   }
 
+  /** Documents queued (by watcher events) and not yet in the persisted `queued` counter: a scan or tick adds them. */
+  get uncountedQueued(): number {
+    return (this.watcher ?? this.idleQueue)?.addedSinceTaken ?? 0;
+  }
+
   /** A queue (no watcher) for ticks while auto-ingest is stopped. */
   private queueOnly(state: AutoIngestState): TreeWatcher {
     this.idleQueue ??= this.makeWatcher(state, false);

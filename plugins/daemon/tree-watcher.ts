@@ -160,6 +160,11 @@ export class TreeWatcher {
     return this.options.debounceMs;
   }
 
+  /** The paths newly queued since the last `takeAdded` (not reset). */
+  get addedSinceTaken(): number {
+    return this.added;
+  }
+
   /** The paths newly queued since the last call, and resets the count. */
   takeAdded(): number {
     const n = this.added;

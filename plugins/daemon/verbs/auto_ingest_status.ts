@@ -41,7 +41,8 @@ export function autoIngestStatusVerb(rt: DaemonRuntime) {
         queue: rt.autoIngest.pending,
         ticks: state.ticks,
         last_tick_at: state.last_tick_at ? new Date(state.last_tick_at).toISOString() : null,
-        counters: state.counters,
+        // The watcher's events since the last scan or tick are counted then: shown now, so `queued` never lags `queue`.
+        counters: { ...state.counters, queued: state.counters.queued + rt.autoIngest.uncountedQueued },
         manifest: {
           entries: manifest.length,
           by_result: byResult,
