@@ -8,7 +8,7 @@
  * and graph nodes are pruned. The manifest (path → hash, size, mtime, last result) and the counters
  * persist in the local state store, so a restarted server resumes and rescans.
  */
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { extname, join, posix } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import fg from 'fast-glob';
@@ -75,6 +75,8 @@ export interface AutoIngestTick {
   converted: string[];
   unchanged: number;
   pruned: string[];
+  /** Documents no longer under the roots or of the formats (a new start): out of the manifest, their converted nodes out of the graph. */
+  released: string[];
   failed: { path: string; error: string }[];
   remaining: number;
   generation: number | null;
@@ -157,8 +159,9 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         if (i % 200 === 199) await yieldNow();
       }
     }
-    const covers = watchCovers(state.roots);
-    for (const m of known.values()) if (!seen.has(m.path) && covers(m.path)) watcher.push(m.path, 'unlink');
+    // A manifest entry not listed now is gone, excluded, or out of these roots and formats (a new start):
+    // the cycle tells which (pruned, or released) by looking at the file.
+    for (const m of known.values()) if (!seen.has(m.path)) watcher.push(m.path, 'unlink');
     const byScan = watcher.takeAdded();
     const latest = await this.state();
     await this.row.save({ ...latest, counters: { ...latest.counters, scanned: latest.counters.scanned + scanned, queued: latest.counters.queued + byEvents + byScan } });
@@ -195,7 +198,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       if (e.kind === 'unlink' && !graph.engine.graph.get(`file:${e.path}`) && !(await store.get(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + e.path))) continue;
       batch.push(e);
     }
-    const out: AutoIngestTick = { processed: batch.length, ingested: [], converted: [], unchanged: 0, pruned: [], failed: [], remaining: 0, generation: null };
+    const out: AutoIngestTick = { processed: batch.length, ingested: [], converted: [], unchanged: 0, pruned: [], released: [], failed: [], remaining: 0, generation: null };
     const forGraph: string[] = [];
     const results: ManifestEntry[] = [];
     // Manifest rows of pruned documents, deleted with the new rows below (in small transactions).
@@ -205,8 +208,25 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       if (signal?.aborted) break;
       // Between documents: a pruned one costs a few synchronous store writes and would not yield otherwise.
       await slice();
-      const info = kind === 'unlink' ? null : await stat(join(graph.engine.root, path)).catch(() => null);
-      if (!info?.isFile()) {
+      const abs = join(graph.engine.root, path);
+      const info = await stat(abs).catch(() => null);
+      // A deletion event for a path that is a file again (re-created, or a manifest entry a new start left
+      // out): what it is now decides. A symbolic link is never followed for it.
+      const present = !!info?.isFile() && (kind === 'change' || !(await lstat(abs).catch(() => null))?.isSymbolicLink());
+      const scope = present ? this.scopeOf(state, queue, path) : 'gone';
+      if (scope === 'out') {
+        // Released: no longer auto-ingested. A converted document's nodes leave the graph (nothing would keep
+        // them current); a Markdown file stays, the code graph's own ingest keeps it.
+        const dropped = await documentNodes(graph).drop(path);
+        if (!dropped && !(await store.get(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path))) {
+          out.processed--;
+          continue;
+        }
+        gone.push(path);
+        out.released.push(path);
+        continue;
+      }
+      if (scope !== 'in') {
         // Gone: its canonical artefact, its manifest entry and (through the ingest) its graph nodes go.
         // A converted document's nodes are the documents plugin's; a Markdown file's leave by the ingest.
         const dropped = await documentNodes(graph).drop(path);
@@ -223,8 +243,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         continue;
       }
       const converter = converterFor(path);
-      // A .gitignore written after the event was queued may leave the document out now.
-      if (!converter || queue.excluded(path)) continue;
+      if (!converter || !info) continue;
       const previous = (await store.get<ManifestEntry>(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path))?.value;
       try {
         const doc = await resolveDocument(graph, path);
@@ -286,6 +305,13 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
   /** Documents queued (by watcher events) and not yet in the persisted `queued` counter: a scan or tick adds them. */
   get uncountedQueued(): number {
     return (this.watcher ?? this.idleQueue)?.addedSinceTaken ?? 0;
+  }
+
+  /** Whether a present document is auto-ingested: excluded (.gitignore, skip list; pruned), out of the roots or formats (released), or in. */
+  private scopeOf(state: AutoIngestState, queue: TreeWatcher, path: string): 'in' | 'out' | 'excluded' {
+    // A .gitignore written after the event was queued may leave the document out now.
+    if (queue.excluded(path)) return 'excluded';
+    return watchCovers(state.roots)(path) && this.extensions(state.formats).has(extname(path).toLowerCase()) ? 'in' : 'out';
   }
 
   /** A queue (no watcher) for ticks while auto-ingest is stopped. */

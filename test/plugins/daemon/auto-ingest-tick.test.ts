@@ -32,7 +32,7 @@ describe('auto_ingest_tick: what a tick reports', function () {
     const tick = ok(await h.call('auto_ingest_tick', { agent_id: 'a', max_documents: 1000 }));
     assert.equal(tick.processed, 130);
     assert.equal(tick.ingested.length, 100, 'the list is cut');
-    assert.deepEqual(tick.counts, { ingested: 130, converted: 0, pruned: 0, failed: 0 });
+    assert.deepEqual(tick.counts, { ingested: 130, converted: 0, pruned: 0, released: 0, failed: 0 });
     assert.equal(tick.truncated, true);
     for (let i = 0; i < 110; i++) fs.rmSync(path.join(ws, `docs/n${i}.md`));
     const pruned = ok(await h.call('auto_ingest_tick', { agent_id: 'a', max_documents: 1000 }));
@@ -41,6 +41,35 @@ describe('auto_ingest_tick: what a tick reports', function () {
     assert.equal(pruned.truncated, true);
     const idle = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
     assert.equal(idle.truncated, false);
-    assert.deepEqual(idle.counts, { ingested: 0, converted: 0, pruned: 0, failed: 0 });
+    assert.deepEqual(idle.counts, { ingested: 0, converted: 0, pruned: 0, released: 0, failed: 0 });
+  });
+
+  it('releases, not prunes, the documents a new start leaves out (another format or folder): a Markdown file stays in the graph', async () => {
+    const ws = tempDir('m1nd-auto-ingest-');
+    fs.mkdirSync(path.join(ws, 'docs/old'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'docs/guide.md'), '# Guide\n\nZephyrquill markdown.\n');
+    fs.writeFileSync(path.join(ws, 'docs/notes.txt'), 'Notes about Vortexplum.\n');
+    fs.writeFileSync(path.join(ws, 'docs/old/legacy.txt'), 'Legacy Quasigrove notes.\n');
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 600000 }));
+    assert.equal(ok(await h.call('auto_ingest_tick', { agent_id: 'a' })).counts.ingested, 3);
+    const found = async (q: string, file: string) => JSON.stringify(ok(await h!.call('seek', { agent_id: 'a', query: q }))).includes(file);
+    // Only text documents now, and not under docs/old.
+    fs.mkdirSync(path.join(ws, 'docs/new'));
+    fs.writeFileSync(path.join(ws, 'docs/new/keep.txt'), 'Kept.\n');
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], formats: ['text'], debounce_ms: 600000 }));
+    const tick = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.pruned, [], 'no document was deleted');
+    assert.deepEqual([...tick.released].sort(), ['docs/guide.md'], JSON.stringify(tick));
+    assert.equal(await found('Zephyrquill markdown', 'docs/guide.md'), true, 'the Markdown file is still in the graph (the code ingest keeps it)');
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs/new'], formats: ['text'], debounce_ms: 600000 }));
+    const narrowed = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual([...narrowed.released].sort(), ['docs/notes.txt', 'docs/old/legacy.txt'], JSON.stringify(narrowed));
+    assert.deepEqual(narrowed.pruned, []);
+    // A converted document no longer kept up to date leaves the graph rather than going stale there.
+    assert.equal(await found('Legacy Quasigrove notes', 'docs/old/legacy.txt'), false);
+    const status = ok(await h.call('auto_ingest_status', { agent_id: 'a' }));
+    assert.deepEqual(status.manifest.recent.map((m: any) => m.path), ['docs/new/keep.txt'], 'the manifest holds what is watched');
   });
 });
