@@ -20,7 +20,8 @@ const CONFIG_IGNORE = ['**/node_modules/**', '**/.git/**', '**/.m1nd/**', '**/di
 
 const TS_VERSION = (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
 
-const GLOB = { ignore: CONFIG_IGNORE, dot: false, onlyFiles: true, suppressErrors: true };
+/** Symlinks are not followed (as the walk does): a symlink cycle would be walked for ever. */
+const GLOB = { ignore: CONFIG_IGNORE, dot: false, onlyFiles: true, suppressErrors: true, followSymbolicLinks: false };
 
 /** Workspace config files (relative paths), sorted. */
 export function findConfigFiles(root: string): string[] {

@@ -135,7 +135,7 @@ export class ProjectSet {
     const parsed = parseConfigs(this.root);
     // The root .gitignore too: generated bundles the engine skips should not be parsed here.
     const ignored = ignore().add(readIfExists(join(this.root, '.gitignore')));
-    const paths = new Set(ignored.filter(fg.sync(SCRIPT_GLOB, { cwd: this.root, ignore: WARM_IGNORE, dot: false, onlyFiles: true, suppressErrors: true })));
+    const paths = new Set(ignored.filter(fg.sync(SCRIPT_GLOB, { cwd: this.root, ignore: WARM_IGNORE, dot: false, onlyFiles: true, suppressErrors: true, followSymbolicLinks: false })));
     for (const { cmd } of parsed) {
       for (const fileName of cmd.fileNames) {
         const rel = toPosix(relative(this.root, fileName));
