@@ -11,7 +11,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
-import { routeMatches, routeMatchesMounted, SliceClock, type CodeGraphEngine, type GraphNode } from '../graph/api.ts';
+import { mountedRoutes, mountPrefixes, routeKey, routeMatches, routeMatchesMounted, SliceClock, type CodeGraphEngine, type GraphNode, type RouteMount } from '../graph/api.ts';
 import type { CrossEdge, FederatedRepo } from './cross-edges.ts';
 import { codeFacts, fileFacts, NO_FACTS, type FileFacts } from './shared-evidence.ts';
 
@@ -33,6 +33,7 @@ interface Located<T> {
 }
 
 interface RepoFacts {
+  /** Routes as served: joined to the prefixes their routers are mounted under. */
   routes: Located<FileFacts['routes'][number]>[];
   requests: Located<FileFacts['requests'][number]>[];
   tools: Located<FileFacts['tools'][number]>[];
@@ -58,8 +59,10 @@ function cached(engine: CodeGraphEngine, path: string, key: string | null, read:
 
 async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFacts> {
   const out: RepoFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [] };
+  const mounts = new Map<string, RouteMount[]>();
   const take = (path: string, outside: boolean, f: FileFacts) => {
     for (const k of Object.keys(out) as (keyof RepoFacts)[]) for (const fact of f[k]) (out[k] as Located<unknown>[]).push({ path, outside, fact });
+    if (f.mounts.length) mounts.set(path, f.mounts);
   };
   const g = repo.engine.graph;
   for (let i = 0; i < g.nodeCapacity; i++) {
@@ -95,16 +98,22 @@ async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFa
       }
     }));
   }
+  if (mounts.size > 0) {
+    // A router's routes are served under the prefixes it is mounted at (`app.use('/api', users)`).
+    const prefixes = mountPrefixes(mounts, out.routes.map((r) => r.path).concat([...mounts.keys()]));
+    const joined = mountedRoutes(out.routes.map((r) => ({ file: r.path, route: r.fact.pattern, receiver: r.fact.receiver, located: r })), prefixes);
+    out.routes = joined.map((j) => (j.route === j.located.fact.pattern ? j.located : { ...j.located, fact: { ...j.located.fact, pattern: routeKey(j.route) } }));
+  }
   return out;
 }
 
-/** A repository's function and method nodes by name, for the handler a route registration names. */
+/** A repository's function, method and class nodes by name, for the handler a route registration names (a class: a Django class-based view). */
 function callablesByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
   const out = new Map<string, GraphNode[]>();
   const g = engine.graph;
   for (let i = 0; i < g.nodeCapacity; i++) {
     const n = g.node(i);
-    if (!n || (n.kind !== 'function' && n.kind !== 'method')) continue;
+    if (!n || (n.kind !== 'function' && n.kind !== 'method' && n.kind !== 'class')) continue;
     const list = out.get(n.label);
     if (list) list.push(n);
     else out.set(n.label, [n]);

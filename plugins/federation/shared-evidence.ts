@@ -7,7 +7,7 @@
  * the facts of two repositories.
  */
 import { parse as parseYaml } from 'yaml';
-import { indexLines, lineAt, requestsIn, routeKey, routesIn } from '../graph/api.ts';
+import { indexLines, lineAt, mountsIn, requestsIn, routeKey, routesIn, type RouteMount } from '../graph/api.ts';
 
 export interface RouteFact {
   /** The route as a pattern: segments, a parameter as `{}` (`/api/users/{}`). */
@@ -16,6 +16,8 @@ export interface RouteFact {
   /** The handler a registration names (`getOrder`, `handlers.getOrder` → getOrder), or the line the decorated function starts on. */
   handler?: string;
   handlerLine?: number;
+  /** The object registering it (`router.get(…)`), which a mount in the same file may prefix. */
+  receiver?: string;
 }
 
 export interface KeyFact {
@@ -32,9 +34,11 @@ export interface FileFacts {
   config: KeyFact[];
   /** Contracts declared: `proto:<package>.<Service>`, `openapi:<title>`. */
   contracts: KeyFact[];
+  /** Routers this file mounts under a prefix (joined to their routes over the repository). */
+  mounts: RouteMount[];
 }
 
-export const NO_FACTS: FileFacts = Object.freeze({ routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [] }) as FileFacts;
+export const NO_FACTS: FileFacts = Object.freeze({ routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [], mounts: [] }) as FileFacts;
 
 /** Facts kept per file at most (a generated file of thousands of routes stays bounded). */
 const MAX_PER_KIND = 200;
@@ -66,12 +70,13 @@ export function codeFacts(path: string, text: string): FileFacts {
   // Most files hold none of these facts: the line index is built on the first match.
   let starts: ReturnType<typeof indexLines> | undefined;
   const lineOf = (index: number) => lineAt((starts ??= indexLines(text)), index);
-  const facts: FileFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [] };
+  const facts: FileFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [], mounts: [] };
   const push = <T>(list: T[], x: T) => void (list.length < MAX_PER_KIND && list.push(x));
   for (const r of routesIn(path, text)) {
     const pattern = routeKey(r.route);
-    if (pattern !== '/') push(facts.routes, { pattern, line: r.line, ...(r.decorated ? { handlerLine: r.line } : r.handler ? { handler: r.handler } : {}) });
+    if (pattern !== '/') push(facts.routes, { pattern, line: r.line, ...(r.decorated ? { handlerLine: r.line } : r.handler ? { handler: r.handler } : {}), ...(r.receiver ? { receiver: r.receiver } : {}) });
   }
+  for (const m of mountsIn(path, text)) push(facts.mounts, m);
   for (const q of requestsIn(text)) push(facts.requests, { pattern: q.key, line: q.line });
   for (const re of ENV_READS) {
     for (const m of text.matchAll(re)) if (specificKey(m[1])) push(facts.config, { key: m[1], line: lineOf(m.index!) });
@@ -90,7 +95,7 @@ export function codeFacts(path: string, text: string): FileFacts {
 
 /** The facts of a file that is no code: a `.env` file's keys, a protobuf file's services, an OpenAPI document's title and paths. */
 export function fileFacts(path: string, text: string): FileFacts {
-  const facts: FileFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [] };
+  const facts: FileFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [], mounts: [] };
   const lines = text.split('\n');
   const base = path.split('/').pop()!;
   if (/^\.env(?:\..+)?$/.test(base)) {

@@ -7,9 +7,17 @@
  * required: `axios.get('/x', { params })` serves nothing), Python route decorators
  * (`@app.get("/x")`, `@app.route("/x", methods=[…])`), Go `HandleFunc`/gin/chi/echo registrations
  * (`"GET /x"` patterns too), Spring `@GetMapping`-style annotations under the class's
- * `@RequestMapping` prefix. Requested: `fetch`, axios/ky/got/superagent and other client receivers,
- * Python `requests`/`httpx`/sessions/clients, Go `http.Get`/`http.Post`, Spring's RestTemplate.
+ * `@RequestMapping` prefix, NestJS `@Get(':id')`-style decorators under the class's `@Controller`
+ * prefix, Django `path('users/<int:pk>/', views.detail)` / `re_path` entries. Requested: `fetch`,
+ * axios/ky/got/superagent and other client receivers, Python `requests`/`httpx`/sessions/clients, Go
+ * `http.Get`/`http.Post`, Spring's RestTemplate.
+ *
+ * Mounts join prefixes across files: `app.use('/api', router)` (the router made in that file, or
+ * imported from a relative module) and Django's `path('api/', include('shop.urls'))`; `mountsIn`
+ * reads them per file and `mountPrefixes` chains them over a repository (a router mounted in a
+ * router mounted under `/api`).
  */
+import { dirname, posix } from 'node:path';
 import { indexLines, lineAt, type LineIndex } from './engine/parsers/source-lines.ts';
 
 export interface RouteRegistration {
@@ -23,6 +31,8 @@ export interface RouteRegistration {
   handler?: string;
   /** True for a decorator or annotation: the node at `line` is the handler. */
   decorated?: boolean;
+  /** The object registering it (`router` in `router.get(…)`), for JavaScript-style registrations. */
+  receiver?: string;
 }
 
 export interface RouteRequest {
@@ -98,6 +108,10 @@ const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_r
 const PY_PREFIXED = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(([^)]*)\)/gm;
 const GO_ROUTE = /\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*)"\s*,([^\n]*)/g;
 const SPRING = /@(Get|Post|Put|Delete|Patch|Request)Mapping\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"\n]*)"/g;
+/** NestJS: `@Controller('users')` (or `{ path: 'users' }`) on a class, `@Get(':id')` on its methods. */
+const NEST = /@(Controller|Get|Post|Put|Delete|Patch|Options|Head|All)\(\s*(?:(['"`])([^'"`\n]*)\2|\{[^}\n]*\bpath\s*:\s*(['"`])([^'"`\n]*)\4[^}\n]*\})?[^)\n]*\)/g;
+/** Django URLconf entries: `path('users/<int:pk>/', views.detail, name=…)`, `re_path(r'^users/(?P<pk>\d+)/$', …)`. */
+const DJANGO = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*([^\n]*)/g;
 const INLINE_HANDLER = /=>|\bfunction\b|\bfunc\b/;
 const ANY_METHOD = new Set(['ALL', 'ROUTE', 'API_ROUTE', 'HANDLEFUNC', 'HANDLE', 'ANY', 'REQUEST']);
 
@@ -105,10 +119,11 @@ const ANY_METHOD = new Set(['ALL', 'ROUTE', 'API_ROUTE', 'HANDLEFUNC', 'HANDLE',
 export function routesIn(file: string, text: string): RouteRegistration[] {
   const out: RouteRegistration[] = [];
   // Most files register no route: a cheap test before the patterns run.
-  if (!/['"`]\/|Mapping\(/.test(text)) return out;
+  if (!/['"`]\/|Mapping\(|@Controller\(|\burlpatterns\b/.test(text)) return out;
   const lineOf = lineIndex(text);
   const method = (word: string) => (ANY_METHOD.has(word.toUpperCase()) ? null : word.toUpperCase());
   if (file.endsWith('.py')) {
+    if (/\burlpatterns\b/.test(text)) djangoRoutes(file, text, lineOf, out);
     const prefixes = new Map<string, string>();
     for (const m of text.matchAll(PY_PREFIXED)) {
       const prefix = /\b(?:url_)?prefix\s*=\s*["']([^"']*)["']/.exec(m[2])?.[1];
@@ -140,15 +155,182 @@ export function routesIn(file: string, text: string): RouteRegistration[] {
       out.push({ method: method(m[1]), route, file, line: decl + 1, decorated: true });
     }
   } else {
+    if (/@Controller\(/.test(text)) nestRoutes(file, text, lineOf, out);
     const go = file.endsWith('.go');
     for (const m of text.matchAll(go ? GO_ROUTE : JS_ROUTE)) {
-      if (!go && CLIENTS.test(m[1])) continue;
+      // `api.get('/x', h)` is a request unless this file makes `api` a router.
+      if (!go && CLIENTS.test(m[1]) && !madeRouter(text, m[1])) continue;
       const rest = go ? m[4] : m[5];
       const handler = handlerArg(rest);
       // A call with no function argument (`cache.get('/x', fallback)` aside) registers nothing.
       if (!handler && !INLINE_HANDLER.test(rest)) continue;
-      out.push({ method: go ? (m[2] ?? method(m[1])) : method(m[2]), route: go ? m[3] : m[4], file, line: lineOf(m.index), handler });
+      out.push({ method: go ? (m[2] ?? method(m[1])) : method(m[2]), route: go ? m[3] : m[4], file, line: lineOf(m.index), handler, ...(go ? {} : { receiver: m[1] }) });
     }
+  }
+  return out;
+}
+
+/** Whether the text makes `name` an Express-style router (`const api = express.Router()`). */
+function madeRouter(text: string, name: string): boolean {
+  return new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}\\s*=\\s*(?:new\\s+)?(?:[\\w.]+\\.)?Router\\(`).test(text);
+}
+
+/** The line (0-based) of the declaration an annotation or decorator at line `at` sits on: the next line that is none. */
+function declarationAfter(lines: readonly string[], at: number): number {
+  return lines.findIndex((l, i) => i >= at && l.trim() !== '' && !/^\s*@/.test(l));
+}
+
+/** `/a` + `b/` → `/a/b`: segments joined with one slash, no trailing one. */
+function joinPath(prefix: string, route: string): string {
+  return `/${[prefix, route].map((p) => p.replace(/^\/+|\/+$/g, '')).filter((p) => p !== '').join('/')}`;
+}
+
+function nestRoutes(file: string, text: string, lineOf: (index: number) => number, out: RouteRegistration[]): void {
+  const lines = text.split('\n');
+  let prefix = '';
+  for (const m of text.matchAll(NEST)) {
+    const path = m[3] ?? m[5] ?? '';
+    if (m[1] === 'Controller') {
+      prefix = path;
+      continue;
+    }
+    const decl = declarationAfter(lines, lineOf(m.index));
+    // A decorator of no method (a property, a class): not a route.
+    if (decl < 0 || /\b(?:class|interface)\s/.test(lines[decl]) || !/\(/.test(lines[decl])) continue;
+    out.push({ method: m[1] === 'All' ? null : m[1].toUpperCase(), route: joinPath(prefix, path), file, line: decl + 1, decorated: true });
+  }
+}
+
+/** A Django `re_path` pattern as a route: anchors dropped, each group a parameter; null for a pattern that is no plain path. */
+function regexRoute(pattern: string): string | null {
+  let t = pattern.replace(/^\^/, '').replace(/\$$/, '');
+  t = t.replace(/\((?:\?P<\w+>)?[^()]*\)/g, '{}').replace(/\\([./-])/g, '$1');
+  return /[\\^$*+?|()[\]]/.test(t) ? null : t;
+}
+
+function djangoRoutes(file: string, text: string, lineOf: (index: number) => number, out: RouteRegistration[]): void {
+  for (const m of text.matchAll(DJANGO)) {
+    // The view: `views.detail`, or a class's `views.Detail.as_view()`; an `include(...)` is a mount (mountsIn).
+    const view = /^([\w.]+?)(?:\.as_view)?\s*[,)(]/.exec(m[4].trim())?.[1];
+    if (view === 'include') continue;
+    const route = m[1] === 'path' ? m[3] : regexRoute(m[3]);
+    if (route === null) continue;
+    const handler = view === undefined || view === 'lambda' ? undefined : view.slice(view.lastIndexOf('.') + 1);
+    out.push({ method: null, route: joinPath('', route), file, line: lineOf(m.index), ...(handler ? { handler } : {}) });
+  }
+}
+
+/** A router mounted under a prefix by a `receiver.use('/prefix', router)` call (Hono: `app.route`; Django: an `include`). */
+export interface RouteMount {
+  prefix: string;
+  line: number;
+  /** The object mounting it (`app`, `api`); '' for Django. */
+  receiver: string;
+  /**
+   * What is mounted: a relative module's routes (its repository-relative path without the extension,
+   * `routes/users`), a router made in this very file (`router` names it), or (Django) a module path suffix.
+   */
+  target: { path: string; router?: string } | { suffix: string };
+}
+
+const JS_MOUNT = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*(?:use|route)\(\s*(['"`])(\/[^'"`\n]*)\2\s*,([^\n]*)/g;
+const JS_IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+(['"])(\.{1,2}\/[^'"]+)\2|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\5\s*\)/g;
+const INLINE_REQUIRE = /^\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/;
+const DJANGO_INCLUDE = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*include\(\s*\(?\s*(['"])([\w.]+)\4/g;
+const JS_EXT = /\.[cm]?[jt]sx?$/;
+
+/** The mounts one file's text makes. */
+export function mountsIn(file: string, text: string): RouteMount[] {
+  const out: RouteMount[] = [];
+  if (file.endsWith('.py')) {
+    if (!/\binclude\(/.test(text)) return out;
+    const lineOf = lineIndex(text);
+    for (const m of text.matchAll(DJANGO_INCLUDE)) {
+      const route = m[1] === 'path' ? m[3] : regexRoute(m[3]);
+      if (route !== null) out.push({ prefix: joinPath('', route), line: lineOf(m.index), receiver: '', target: { suffix: `${m[5].replace(/\./g, '/')}.py` } });
+    }
+    return out;
+  }
+  if (!JS_EXT.test(file) || !/\.\s*(?:use|route)\(\s*['"`]\//.test(text)) return out;
+  const lineOf = lineIndex(text);
+  const imported = new Map<string, string>();
+  for (const m of text.matchAll(JS_IMPORT)) imported.set(m[1] ?? m[4], m[3] ?? m[6]);
+  const here = dirname(file);
+  const local = (spec: string) => posix.normalize(posix.join(here === '.' ? '' : here, spec)).replace(JS_EXT, '');
+  for (const m of text.matchAll(JS_MOUNT)) {
+    const args = m[4];
+    const inline = INLINE_REQUIRE.exec(args);
+    const last = args.slice(0, args.search(/\)\s*;?\s*$|$/)).split(',').pop()!.trim();
+    const spec = inline?.[2] ?? imported.get(last);
+    const at = { prefix: m[3], line: lineOf(m.index), receiver: m[1] };
+    if (spec !== undefined) out.push({ ...at, target: { path: local(spec) } });
+    // A router made in this file (`const api = express.Router()`), mounted here.
+    else if (IDENT.test(last) && madeRouter(text, last)) out.push({ ...at, target: { path: file.replace(JS_EXT, ''), router: last } });
+  }
+  return out;
+}
+
+type FromMount = RouteMount & { from: string };
+
+/** The prefixes routes are served under, per file, then per registering object ('*': all of the file's routes). */
+export type MountPrefixes = Map<string, Map<string, string[]>>;
+
+/**
+ * The prefixes routes are served under, from every file's mounts, chained (a router mounted by a
+ * router that is itself mounted gets both prefixes; up to 4 deep). A module mounted from another file
+ * has all its routes under the prefix; a router mounted in its own file only the routes registered on
+ * it. Files no mount names are absent.
+ */
+export function mountPrefixes(mounts: ReadonlyMap<string, readonly RouteMount[]>, allFiles: Iterable<string>): MountPrefixes {
+  const files = [...allFiles];
+  const byStem = new Map<string, string>();
+  for (const f of files) {
+    const stem = f.replace(JS_EXT, '');
+    if (stem === f) continue;
+    byStem.set(stem, f);
+    if (stem.endsWith('/index')) byStem.set(stem.slice(0, -'/index'.length), f);
+  }
+  /** Per mounted file and router ('*'): the mounts naming it. */
+  const direct = new Map<string, Map<string, FromMount[]>>();
+  for (const [from, list] of mounts) {
+    for (const m of list) {
+      let target: string | undefined;
+      if ('path' in m.target) target = byStem.get(m.target.path);
+      else {
+        const suffix = m.target.suffix;
+        const hits = files.filter((f) => f === suffix || f.endsWith(`/${suffix}`));
+        target = hits.length === 1 ? hits[0] : undefined;
+      }
+      if (target === undefined) continue;
+      const router = 'path' in m.target && m.target.router !== undefined ? m.target.router : '*';
+      const perRouter = direct.get(target) ?? new Map<string, FromMount[]>();
+      direct.set(target, perRouter);
+      perRouter.set(router, [...(perRouter.get(router) ?? []), { ...m, from }]);
+    }
+  }
+  /** The prefixes of routes registered on `router` in `file`. */
+  const resolve = (file: string, router: string, depth: number): string[] => {
+    const perRouter = direct.get(file);
+    const via = [...(perRouter?.get('*') ?? []), ...(router !== '*' ? (perRouter?.get(router) ?? []) : [])];
+    if (via.length === 0 || depth > 4) return [''];
+    const prefixes = new Set<string>();
+    for (const v of via) for (const outer of resolve(v.from, v.receiver, depth + 1)) prefixes.add(joinPath(outer, v.prefix));
+    return [...prefixes];
+  };
+  const out: MountPrefixes = new Map();
+  for (const [file, perRouter] of direct) out.set(file, new Map([...perRouter.keys()].map((router) => [router, resolve(file, router, 0)])));
+  return out;
+}
+
+/** A file's routes as served: each joined to the prefixes its file or router is mounted under. */
+export function mountedRoutes<T extends { file: string; route: string; receiver?: string }>(routes: readonly T[], prefixes: MountPrefixes): T[] {
+  if (prefixes.size === 0) return [...routes];
+  const out: T[] = [];
+  for (const r of routes) {
+    const perRouter = prefixes.get(r.file);
+    const under = perRouter === undefined ? undefined : r.receiver !== undefined && perRouter.has(r.receiver) ? perRouter.get(r.receiver) : perRouter.get('*');
+    if (under === undefined) out.push(r);
+    else for (const prefix of under) out.push({ ...r, route: joinPath(prefix, r.route) });
   }
   return out;
 }

@@ -1,12 +1,13 @@
 /**
  * HTTP routes registered in the workspace's code, for spans that carry `http.route` (or are named
  * `GET /orders/:id`): the graph's reading of routes (plugins/graph/http-routes.ts: Express-style
- * registrations, Python decorators, Go handlers, Spring mappings) over the source files (bounded:
+ * registrations, Python decorators, Go handlers, Spring and NestJS mappings, Django URLconfs, joined
+ * to the prefixes routers are mounted at) over the source files (bounded:
  * MAX_ROUTE_FILES files of at most MAX_ROUTE_FILE_BYTES, in time slices), keyed with parameters
  * normalised (`:id`, `{id}`, `<int:id>`, `[id]`, `*` alike).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { routeKey, routesIn, yieldToLoop, type CodeGraphEngine, type RouteRegistration } from '../graph/api.ts';
+import { mountedRoutes, mountPrefixes, mountsIn, routeKey, routesIn, yieldToLoop, type CodeGraphEngine, type RouteMount, type RouteRegistration } from '../graph/api.ts';
 import type { SpanFacts } from './otlp.ts';
 
 /** Source files read for routes per call at most. */
@@ -37,6 +38,8 @@ export function spanRoute(span: SpanFacts): { method?: string; route: string } |
 export async function routeIndex(engine: CodeGraphEngine, files: readonly string[]): Promise<RouteIndex> {
   const byKey = new Map<string, RouteRegistration[]>();
   const sources = files.filter((f) => SOURCE.test(f));
+  const routes: RouteRegistration[] = [];
+  const mounts = new Map<string, RouteMount[]>();
   let filesScanned = 0;
   let filesSkipped = Math.max(0, sources.length - MAX_ROUTE_FILES);
   let start = performance.now();
@@ -53,12 +56,17 @@ export async function routeIndex(engine: CodeGraphEngine, files: readonly string
     }
     const text = await readFile(absolute, 'utf8').catch(() => '');
     filesScanned++;
-    for (const r of routesIn(file, text)) {
-      const key = routeKey(r.route);
-      const list = byKey.get(key);
-      if (list) list.push(r);
-      else byKey.set(key, [r]);
-    }
+    routes.push(...routesIn(file, text));
+    const m = mountsIn(file, text);
+    if (m.length) mounts.set(file, m);
+  }
+  // A router's routes are served under the prefixes it is mounted at (`app.use('/api', users)`).
+  const served = mounts.size ? mountedRoutes(routes, mountPrefixes(mounts, sources)) : routes;
+  for (const r of served) {
+    const key = routeKey(r.route);
+    const list = byKey.get(key);
+    if (list) list.push(r);
+    else byKey.set(key, [r]);
   }
   return { byKey, filesScanned, filesSkipped };
 }

@@ -94,7 +94,8 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
       return n ? { node: n, weak: false } : null;
     }
     if (r.handler) {
-      const named = symbols.labelled(r.handler).filter((n) => n.kind === 'function' || n.kind === 'method');
+      // A class too: a Django class-based view (`views.Detail.as_view()`).
+      const named = symbols.labelled(r.handler).filter((n) => n.kind === 'function' || n.kind === 'method' || n.kind === 'class');
       const dir = r.file.slice(0, r.file.lastIndexOf('/') + 1);
       const here = named.filter((n) => n.path === r.file);
       const imported = here.length ? here : named.filter((n) => importedFiles(r.file).has(n.path));

@@ -278,6 +278,54 @@ describe('federate', function () {
     ]);
   });
 
+  it('reads NestJS controllers and Django URLconfs, and joins the prefixes routers are mounted at (another module, an include, a router of the same file)', async () => {
+    const edges = await federated({
+      app: {
+        'package.json': JSON.stringify({ name: 'web', private: true }),
+        'src/client.ts': [
+          'export const user = (id: string) => fetch(`/users/${id}`);',
+          "export const order = (id: string) => fetch('/api/orders/' + id);",
+          "export const itemB = (id: string) => fetch('/api/b/items/' + id);",
+          "export const ping = () => fetch('/v2/ping');",
+          "export const health = () => fetch('/health');",
+          'export const sku = (s: string) => fetch(`/api/skus/${s}`);',
+          '',
+        ].join('\n'),
+      },
+      lib: {
+        'pyproject.toml': '[project]\nname = "svc"\n',
+        'src/users.controller.ts': "import { Controller, Get, Param, Post } from '@nestjs/common';\n\n@Controller('users')\nexport class UsersController {\n  @Get(':id')\n  findOne(@Param('id') id: string) {\n    return id;\n  }\n\n  @Post()\n  create() {\n    return 1;\n  }\n}\n",
+        'site/urls.py': "from django.urls import include, path\n\nurlpatterns = [\n    path('api/', include('shop.urls')),\n]\n",
+        'shop/urls.py': "from django.urls import path, re_path\nfrom . import views\n\nurlpatterns = [\n    path('orders/<int:pk>/', views.order_detail, name='order-detail'),\n    re_path(r'^skus/(?P<sku>[\\w-]+)/$', views.sku_detail),\n]\n",
+        'shop/views.py': 'def order_detail(request, pk):\n    return pk\n\n\ndef sku_detail(request, sku):\n    return sku\n',
+        'items/a.js': "const r = require('express').Router();\nfunction getA(req, res) {}\nr.get('/items/:id', getA);\nmodule.exports = r;\n",
+        'items/b.js': "const r = require('express').Router();\nfunction getB(req, res) {}\nr.get('/items/:id', getB);\nmodule.exports = r;\n",
+        'server.js': [
+          "const express = require('express');",
+          "const b = require('./items/b');",
+          'const app = express();',
+          'const api = express.Router();',
+          'function pong(req, res) {}',
+          'function healthy(req, res) {}',
+          "api.get('/ping', pong);",
+          "app.get('/health', healthy);",
+          "app.use('/v2', api);",
+          "app.use('/api/a', require('./items/a'));",
+          "app.use('/api/b', b);",
+          '',
+        ].join('\n'),
+      },
+    });
+    assert.deepEqual(edges, [
+      'app::function:src/client.ts#health -http_route-> lib::function:server.js#healthy @ app::src/client.ts:5',
+      'app::function:src/client.ts#itemB -http_route-> lib::function:items/b.js#getB @ app::src/client.ts:3',
+      'app::function:src/client.ts#order -http_route-> lib::function:shop/views.py#order_detail @ app::src/client.ts:2',
+      'app::function:src/client.ts#ping -http_route-> lib::function:server.js#pong @ app::src/client.ts:4',
+      'app::function:src/client.ts#sku -http_route-> lib::function:shop/views.py#sku_detail @ app::src/client.ts:6',
+      'app::function:src/client.ts#user -http_route-> lib::method:src/users.controller.ts#UsersController.findOne @ app::src/client.ts:1',
+    ]);
+  });
+
   it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {
     const { parent, lib, app } = twoRepos();
     h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });

@@ -252,6 +252,42 @@ describe('runtime_overlay settings, input checks and route mapping', function ()
     assert.ok(r.routes.files_scanned > 0 && r.routes.registered >= 5, JSON.stringify(r.routes));
   });
 
+  it("maps a route to its NestJS handler, its Django view (a class-based one too) and a router's handler under the prefix it is mounted at", async () => {
+    const dir = tempDir();
+    const files: Record<string, string> = {
+      'src/users.controller.ts': "import { Controller, Get } from '@nestjs/common';\n\n@Controller('users')\nexport class UsersController {\n  @Get(':id')\n  findOne() {\n    return 1;\n  }\n}\n",
+      'src/orders.js': "const router = require('express').Router();\nfunction getOrder(req, res) {}\nrouter.get('/orders/:id', getOrder);\nmodule.exports = router;\n",
+      'src/app.js': "const express = require('express');\nconst orders = require('./orders');\nconst app = express();\napp.use('/api', orders);\n",
+      'site/urls.py': "from django.urls import include, path\n\nurlpatterns = [path('shop/', include('shop.urls'))]\n",
+      'shop/urls.py': "from django.urls import path\nfrom . import views\n\nurlpatterns = [\n    path('carts/<int:pk>/', views.CartView.as_view()),\n    path('skus/<slug:sku>/', views.sku_detail),\n]\n",
+      'shop/views.py': 'class CartView:\n    pass\n\n\ndef sku_detail(request, sku):\n    return sku\n',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    }
+    const own = await connect({ workspaceRoot: dir, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await own.call('ingest', { agent_id: 'a', path: dir });
+      const spans = [
+        span('GET /users/:id', 1, [str('http.route', '/users/:id')]),
+        span('GET /api/orders/:id', 1, [str('http.route', '/api/orders/:id')]),
+        span('GET shop/carts/<int:pk>/', 1, [str('http.route', 'shop/carts/<int:pk>/')]),
+        span('GET /shop/skus/<slug:sku>/', 1, [str('http.route', '/shop/skus/<slug:sku>/')]),
+      ];
+      const r = (await own.call('runtime_overlay', { agent_id: 'nest', scope: 'agent', spans })).json;
+      assert.equal(r.via.http_route, 4, JSON.stringify(r));
+      assert.deepEqual(Object.fromEntries(r.hot.map((x: any) => [x.id, x.spans])), {
+        'method:src/users.controller.ts#UsersController.findOne': 1,
+        'function:src/orders.js#getOrder': 1,
+        'class:shop/views.py#CartView': 1,
+        'function:shop/views.py#sku_detail': 1,
+      });
+    } finally {
+      await own.close();
+    }
+  });
+
   it('says when it read only the first 200,000 spans and how many it dropped, reading a large export off the main thread', async () => {
     // One JSON object of ~25 MB: parsed on the main thread it held the loop for ~100 ms and more.
     const many = Array.from({ length: 250_000 }, (_, i) => span('mul', 1 + (i % 7), [str('code.function', 'mul'), str('code.filepath', 'src/math.ts'), int('code.lineno', 5)]));
