@@ -101,6 +101,7 @@ export const ingestVerb = defineVerb({
         precise = await engine.preciseIdle();
         progress(pending, pending, 'type-check');
       }
+      progress.finish(`ingest done: ${summary.files.parsed} parsed, ${summary.files.unchanged} unchanged`);
       return {
         workspace: engine.root,
         scope_note: path.resolve(engine.root, args.path) === engine.root ? undefined : 'the whole workspace graph was refreshed (the graph always covers the workspace)',
