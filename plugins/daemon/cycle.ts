@@ -10,7 +10,8 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GraphService } from '../graph/api.ts';
 import type { Claim, MemoryService } from '../memory/api.ts';
-import type { Alert, AlertBook, AlertInput } from './alert-book.ts';
+import type { Alert, AlertInput } from './alert-book.ts';
+import { storeAway, type AlertOutbox } from './alert-outbox.ts';
 import { SLICE_MS, slicer } from './slices.ts';
 import type { ChangeKind } from './tree-watcher.ts';
 
@@ -58,7 +59,8 @@ export function filesUnder(graph: GraphService, folder: string): string[] {
 export interface CycleDeps {
   graph: GraphService;
   memory: MemoryService | null;
-  alerts: AlertBook;
+  /** The alert book behind an outbox: what the store refuses while it is away waits for the next cycle. */
+  alerts: AlertOutbox;
   source: string;
   /** Files the graph knew when the watcher saw them deleted, with the documents linking to them (before anyone re-ingested). */
   linksAtUnlink: Map<string, DocLink[]>;
@@ -126,11 +128,30 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
   const report: CycleReport = { processed: entries.length, reingested: [], unreported: [], deleted: [], moved: [], alerts_raised: [], alerts_resolved: 0, claims_checked: 0, generation: null, errors: [] };
   // Every step below is small; the slice timer yields the event loop every few milliseconds.
   const slice = slicer();
+  const opened = (alert: Alert) => report.alerts_raised.push({ id: alert.id, kind: alert.kind, subject: alert.path ?? alert.node ?? '' });
   const raise = async (input: Omit<AlertInput, 'source'>) => {
-    const { alert, opened } = await alerts.raise({ ...input, source });
-    if (opened) report.alerts_raised.push({ id: alert.id, kind: alert.kind, subject: alert.path ?? alert.node ?? '' });
+    const r = await alerts.raise({ ...input, source });
+    if (r?.opened) opened(r.alert);
     await slice();
   };
+  // A resolved deletion: a link it broke holds again once what it names is back in the graph.
+  const resolveLinksOf = async (deletion: Alert | null) => {
+    for (const link of brokenLinksOf(deletion)) {
+      if (!graph.engine.graph.get(link.target) || !(await alerts.resolve(link.dedup, `${link.target} exists again`))) continue;
+      report.alerts_resolved++;
+      await slice();
+    }
+  };
+
+  // 0. What earlier cycles found while the store was away is written first.
+  if (alerts.size > 0) {
+    const flushed = await alerts.flush();
+    for (const a of flushed.opened) opened(a);
+    for (const a of flushed.resolved) {
+      report.alerts_resolved++;
+      if (a.kind === 'file_deleted') await resolveLinksOf(a);
+    }
+  }
 
   // 1. Which paths are files now, which are gone (the last event may be stale: stat decides). A
   // folder deleted or moved away stands for the graph's files under it.
@@ -236,18 +257,21 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
     const deletion = await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again');
     if (deletion) report.alerts_resolved++;
     await slice();
-    // A link the deletion broke holds again once what it names is back in the graph.
-    for (const link of brokenLinksOf(deletion)) {
-      if (!graph.engine.graph.get(link.target) || !(await alerts.resolve(link.dedup, `${link.target} exists again`))) continue;
-      report.alerts_resolved++;
-      await slice();
-    }
+    await resolveLinksOf(deletion);
   }
 
   // 6. Claims citing a touched file (or every claim, on a full poll): stale raises, fresh resolves.
   if (deps.memory) {
-    const touched = new Set([...present.map((f) => f.path), ...gone]);
-    const all = await deps.memory.claims.all();
+    // With the paths whose claims could not be re-checked while the store was away.
+    const touched = new Set([...present.map((f) => f.path), ...gone, ...alerts.takeRecheck()]);
+    let all: readonly Claim[];
+    try {
+      all = await deps.memory.claims.all();
+    } catch (error) {
+      if (!storeAway(error)) throw error;
+      alerts.recheckLater(touched, (error as Error).message);
+      all = [];
+    }
     const relevant = all.filter((c) => !c.superseded_by && c.evidence.length > 0 && (options.checkAllClaims || c.evidence.some((a) => touched.has(a.path)))).slice(0, MAX_CLAIMS_CHECKED);
     for (let i = 0; i < relevant.length; i += CLAIM_SLICE) {
       const batch: Claim[] = relevant.slice(i, i + CLAIM_SLICE);
@@ -275,5 +299,6 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       await slice();
     }
   }
+  if (alerts.size > 0) report.errors.push(`${alerts.size} alert change(s) wait for the alert store (${alerts.reason}); the next cycle writes them`);
   return report;
 }

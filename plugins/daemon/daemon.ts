@@ -14,6 +14,7 @@ import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from '../memory/api.ts';
 import type { StateStore } from '../state/api.ts';
 import type { AlertBook } from './alert-book.ts';
+import { AlertOutbox } from './alert-outbox.ts';
 import { runCycle, docLinksTo, filesUnder, type CycleReport, type DocLink } from './cycle.ts';
 import { DAEMON_NAMESPACE, emptyState, type DaemonState } from './daemon-state.ts';
 import { normaliseRel, TreeWatcher, watchCovers, type ChangeKind } from './tree-watcher.ts';
@@ -26,6 +27,9 @@ export const MAX_QUEUE = 10_000;
 const BACKGROUND_BATCH = 256;
 /** Changed files one reconciling cycle takes (the rest are found again by the next round). */
 const RECONCILE_BATCH = 1000;
+/** While alert writes wait for the store: the first retry's delay, doubling up to the last. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
 
 /** A path a poll found changed. `seenBefore`: no row, and there at the previous poll (the ingest leaves it out): handled, not counted as missed. */
 interface PolledChange {
@@ -48,7 +52,7 @@ export interface TickOptions {
   maxFiles: number;
   /** Compare the store's file records with the disk (finds changes no event reported). */
   poll: boolean;
-  trigger: 'call' | 'watch' | 'resume' | 'reconcile';
+  trigger: 'call' | 'watch' | 'resume' | 'reconcile' | 'retry';
   /** Re-check every claim with evidence, not only those citing a touched file (default: `poll`). */
   checkAllClaims?: boolean;
   signal?: AbortSignal;
@@ -66,10 +70,15 @@ export interface TickReport extends CycleReport {
 
 export class Daemon extends WatchedRunner<DaemonState> {
   private readonly linksAtUnlink = new Map<string, DocLink[]>();
+  /** Alert writes the store refused while it was away, written by the next cycle. */
+  readonly outbox: AlertOutbox;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryMs = RETRY_FIRST_MS;
   lastReport: TickReport | null = null;
 
   constructor(private readonly deps: DaemonDeps) {
     super(deps, DAEMON_NAMESPACE, emptyState, 'daemon');
+    this.outbox = new AlertOutbox(deps.alerts);
   }
 
   /** The persisted state (counters a row saved by an older version lacks read as 0). */
@@ -169,7 +178,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
     }
     const entries = [...batch].map(([path, kind]) => ({ path, kind }));
     const report = await runCycle(
-      { graph: this.deps.graph, memory: this.deps.memory(), alerts: this.deps.alerts, source: 'daemon', linksAtUnlink: this.linksAtUnlink, covers: watchCovers(state.watch_paths) },
+      { graph: this.deps.graph, memory: this.deps.memory(), alerts: this.outbox, source: 'daemon', linksAtUnlink: this.linksAtUnlink, covers: watchCovers(state.watch_paths) },
       entries,
       { checkAllClaims: options.checkAllClaims ?? options.poll, signal: options.signal },
     );
@@ -179,7 +188,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
     const overflowed = this.watcher?.overflowed ?? 0;
     if (this.watcher) this.watcher.overflowed = 0;
     if (overflowed > 0) {
-      await this.deps.alerts.raise({ kind: 'queue_overflow', severity: 'warning', source: 'daemon', message: `${overflowed} file events were dropped (queue full at ${MAX_QUEUE}); daemon_tick polls them`, dedup: 'queue_overflow:daemon' });
+      await this.outbox.raise({ kind: 'queue_overflow', severity: 'warning', source: 'daemon', message: `${overflowed} file events were dropped (queue full at ${MAX_QUEUE}); daemon_tick polls them`, dedup: 'queue_overflow:daemon' });
     }
     const latest = await this.state();
     const c = latest.counters;
@@ -200,7 +209,35 @@ export class Daemon extends WatchedRunner<DaemonState> {
     });
     const out: TickReport = { trigger: options.trigger, polled, found_by_poll: foundByPoll, ...report, remaining: this.pending + leftover, elapsed_ms: Date.now() - started };
     this.lastReport = out;
+    // A cycle that went through clears the last error; one that left alert writes waiting says so, and retries.
+    this.lastError = report.errors.length ? report.errors[report.errors.length - 1] : null;
+    this.scheduleRetry();
     return out;
+  }
+
+  /** While alert writes wait for the store, a background cycle retries them (backing off), even on a quiet tree. */
+  private scheduleRetry(): void {
+    if (this.outbox.size === 0) {
+      this.retryMs = RETRY_FIRST_MS;
+      return;
+    }
+    if (this.retryTimer || this.closed || !this.writable) return;
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.tick({ maxFiles: BACKGROUND_BATCH, poll: false, trigger: 'retry' }).catch((error: Error) => {
+        this.lastError = error.message;
+        this.scheduleRetry();
+      });
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  override async close(): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    await super.close();
   }
 
   /**

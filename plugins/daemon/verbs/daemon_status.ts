@@ -1,5 +1,6 @@
 /** daemon_status: the daemon's persisted state, its watcher, queue and counters, and the alert counts. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { storeAway } from '../alert-outbox.ts';
 import type { DaemonRuntime } from '../runtime.ts';
 
 export function daemonStatusVerb(rt: DaemonRuntime) {
@@ -18,7 +19,8 @@ export function daemonStatusVerb(rt: DaemonRuntime) {
       ticks: Type.Number(),
       queue: Type.Number(),
       counters: Type.Object({ reingested: Type.Number(), deleted: Type.Number(), moved: Type.Number(), alerts_raised: Type.Number(), failed: Type.Number(), overflowed: Type.Number(), found_by_poll: Type.Number({ description: 'Changed files a poll found that no watcher event reported' }) }),
-      alerts: Type.Object({ open: Type.Number(), unacked: Type.Number(), resolved: Type.Number() }),
+      alerts: Type.Optional(Type.Object({ open: Type.Number(), unacked: Type.Number(), resolved: Type.Number() }, { description: 'Absent while the alert store (the team store) is unreachable: see alerts_error' })),
+      alerts_error: Type.Optional(Type.String({ description: 'Why the alert counts could not be read (the team store is unreachable); the daemon keeps running' })),
       last_cycle: Type.Optional(Type.Object({ trigger: Type.String(), processed: Type.Number(), alerts_raised: Type.Number(), elapsed_ms: Type.Number() })),
       watch_error: Type.Optional(Type.String()),
       last_error: Type.Optional(Type.String()),
@@ -29,6 +31,11 @@ export function daemonStatusVerb(rt: DaemonRuntime) {
     handler: async (_args, call) => {
       const state = await rt.daemon.state();
       const last = rt.daemon.lastReport;
+      // The daemon's state is local: a team store that is away costs the alert counts, not the status.
+      const alerts = await rt.alerts.counts(call.agentId).catch((error: unknown) => {
+        if (!storeAway(error)) throw error;
+        return (error as Error).message;
+      });
       return {
         ...rt.daemon.summary(state),
         started_at: state.started_at ? new Date(state.started_at).toISOString() : null,
@@ -36,7 +43,7 @@ export function daemonStatusVerb(rt: DaemonRuntime) {
         ticks: state.ticks,
         queue: rt.daemon.pending,
         counters: state.counters,
-        alerts: await rt.alerts.counts(call.agentId),
+        ...(typeof alerts === 'string' ? { alerts_error: alerts } : { alerts }),
         ...(last ? { last_cycle: { trigger: last.trigger, processed: last.processed, alerts_raised: last.alerts_raised.length, elapsed_ms: last.elapsed_ms } } : {}),
         ...(rt.daemon.watchError ? { watch_error: rt.daemon.watchError } : {}),
         ...(rt.daemon.lastError ? { last_error: rt.daemon.lastError } : {}),
