@@ -238,16 +238,19 @@ const JS_IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+(['"])(
 const INLINE_REQUIRE = /^\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/;
 const DJANGO_INCLUDE = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*include\(\s*\(?\s*(['"])([\w.]+)\4/g;
 const JS_EXT = /\.[cm]?[jt]sx?$/;
+/** Mounts read per file at most. */
+const MAX_MOUNTS = 200;
 
 /** The mounts one file's text makes. */
 export function mountsIn(file: string, text: string): RouteMount[] {
   const out: RouteMount[] = [];
+  const push = (m: RouteMount) => void (out.length < MAX_MOUNTS && out.push(m));
   if (file.endsWith('.py')) {
     if (!/\binclude\(/.test(text)) return out;
     const lineOf = lineIndex(text);
     for (const m of text.matchAll(DJANGO_INCLUDE)) {
       const route = m[1] === 'path' ? m[3] : regexRoute(m[3]);
-      if (route !== null) out.push({ prefix: joinPath('', route), line: lineOf(m.index), receiver: '', target: { suffix: `${m[5].replace(/\./g, '/')}.py` } });
+      if (route !== null) push({ prefix: joinPath('', route), line: lineOf(m.index), receiver: '', target: { suffix: `${m[5].replace(/\./g, '/')}.py` } });
     }
     return out;
   }
@@ -263,9 +266,9 @@ export function mountsIn(file: string, text: string): RouteMount[] {
     const last = args.slice(0, args.search(/\)\s*;?\s*$|$/)).split(',').pop()!.trim();
     const spec = inline?.[2] ?? imported.get(last);
     const at = { prefix: m[3], line: lineOf(m.index), receiver: m[1] };
-    if (spec !== undefined) out.push({ ...at, target: { path: local(spec) } });
+    if (spec !== undefined) push({ ...at, target: { path: local(spec) } });
     // A router made in this file (`const api = express.Router()`), mounted here.
-    else if (IDENT.test(last) && madeRouter(text, last)) out.push({ ...at, target: { path: file.replace(JS_EXT, ''), router: last } });
+    else if (IDENT.test(last) && madeRouter(text, last)) push({ ...at, target: { path: file.replace(JS_EXT, ''), router: last } });
   }
   return out;
 }
@@ -282,9 +285,17 @@ export type MountPrefixes = Map<string, Map<string, string[]>>;
  * it. Files no mount names are absent.
  */
 export function mountPrefixes(mounts: ReadonlyMap<string, readonly RouteMount[]>, allFiles: Iterable<string>): MountPrefixes {
-  const files = [...allFiles];
   const byStem = new Map<string, string>();
-  for (const f of files) {
+  /** Python files by every path suffix (`shop/urls.py`, `urls.py`): an include names a module from wherever the project's root is. */
+  const bySuffix = new Map<string, string | null>();
+  for (const f of allFiles) {
+    if (f.endsWith('.py')) {
+      for (let i = 0; i >= 0; i = f.indexOf('/', i) + 1 || -1) {
+        const suffix = f.slice(i);
+        bySuffix.set(suffix, bySuffix.has(suffix) && bySuffix.get(suffix) !== f ? null : f);
+      }
+      continue;
+    }
     const stem = f.replace(JS_EXT, '');
     if (stem === f) continue;
     byStem.set(stem, f);
@@ -294,13 +305,8 @@ export function mountPrefixes(mounts: ReadonlyMap<string, readonly RouteMount[]>
   const direct = new Map<string, Map<string, FromMount[]>>();
   for (const [from, list] of mounts) {
     for (const m of list) {
-      let target: string | undefined;
-      if ('path' in m.target) target = byStem.get(m.target.path);
-      else {
-        const suffix = m.target.suffix;
-        const hits = files.filter((f) => f === suffix || f.endsWith(`/${suffix}`));
-        target = hits.length === 1 ? hits[0] : undefined;
-      }
+      // A suffix two files end with names neither.
+      const target = 'path' in m.target ? byStem.get(m.target.path) : (bySuffix.get(m.target.suffix) ?? undefined);
       if (target === undefined) continue;
       const router = 'path' in m.target && m.target.router !== undefined ? m.target.router : '*';
       const perRouter = direct.get(target) ?? new Map<string, FromMount[]>();
