@@ -13,7 +13,7 @@ import { extname, join, posix } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import fg from 'fast-glob';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
-import { CONVERTERS, DOCUMENTS_NAMESPACE, converterFor, documentNodes, resolveDocument } from '../documents/api.ts';
+import { CONVERTERS, DOCUMENTS_NAMESPACE, MAX_GRAPH_DOCUMENTS, converterFor, documentNodes, resolveDocument } from '../documents/api.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
 import { SLICE_MS, slicer } from './slices.ts';
@@ -137,6 +137,10 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     if (exts.length === 0) return 0;
     watcher.refreshRules();
     const known = new Map((await this.manifest()).map((m) => [m.path, m]));
+    // A converted document the manifest has but this server's graph lacks (converted before the first
+    // ingest, or ingested by another server of the checkout) is queued while the documents plugin has room.
+    const graph = this.deps.graph.engine.graph;
+    let room = graph.nodeCount > 0 ? MAX_GRAPH_DOCUMENTS - documentNodes(this.deps.graph).size : 0;
     // The queue counts what it newly queues (a document still waiting is not queued again): first what
     // the watcher's events queued since the last count, then what this scan queues.
     const byEvents = watcher.takeAdded();
@@ -154,7 +158,11 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         scanned++;
         const info = await stat(join(root, path)).catch(() => null);
         const m = known.get(path);
-        if (info && m && m.size === info.size && Math.abs(m.mtimeMs - info.mtimeMs) <= 1 && m.result !== 'failed') continue;
+        if (info && m && m.size === info.size && Math.abs(m.mtimeMs - info.mtimeMs) <= 1 && m.result !== 'failed') {
+          const missing = room > 0 && !GRAPH_FORMATS.has(m.converter) && !graph.get(`file:${path}`);
+          if (!missing) continue;
+          room--;
+        }
         watcher.push(path, 'change');
         if (i % 200 === 199) await yieldNow();
       }
@@ -275,6 +283,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     } else {
       // No graph yet: the artefacts are stored; the first ingest brings the Markdown into the graph.
       out.converted.push(...forGraph.filter((p) => !out.pruned.includes(p)));
+      for (const r of results) if (r.result === 'ingested' && forGraph.includes(r.path)) r.result = 'converted';
     }
     // The manifest rows in small transactions with a yield between: a row per put was a commit each, and
     // awaiting a synchronous store's put yields nothing (a tick of 400 documents held the loop ~50 ms).

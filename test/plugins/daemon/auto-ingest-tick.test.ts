@@ -72,4 +72,26 @@ describe('auto_ingest_tick: what a tick reports', function () {
     const status = ok(await h.call('auto_ingest_status', { agent_id: 'a' }));
     assert.deepEqual(status.manifest.recent.map((m: any) => m.path), ['docs/new/keep.txt'], 'the manifest holds what is watched');
   });
+
+  it('puts in the graph, at the next tick after the first ingest, the documents it converted while there was no graph', async () => {
+    const ws = tempDir('m1nd-auto-ingest-');
+    fs.mkdirSync(path.join(ws, 'docs'));
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src/a.ts'), 'export function a(): number {\n  return 1;\n}\n');
+    fs.writeFileSync(path.join(ws, 'docs/notes.txt'), 'Notes about Xylobrant.\n');
+    fs.writeFileSync(path.join(ws, 'docs/guide.md'), '# Guide\n\nMarkdown.\n');
+    h = await serve(ws);
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 600000 }));
+    const first = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual([...first.converted].sort(), ['docs/guide.md', 'docs/notes.txt'], 'no graph yet: converted only');
+    const before = ok(await h.call('auto_ingest_status', { agent_id: 'a' }));
+    assert.deepEqual(before.manifest.by_result, { converted: 2 }, 'the manifest says what happened');
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    const tick = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.ingested, ['docs/notes.txt'], JSON.stringify(tick));
+    const found = ok(await h.call('seek', { agent_id: 'a', query: 'Xylobrant' }));
+    assert.ok(JSON.stringify(found.results).includes('docs/notes.txt'), JSON.stringify(found.results));
+    const again = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.equal(again.processed, 0, 'in the graph now: nothing more to do');
+  });
 });
