@@ -13,7 +13,7 @@
  * `http.Get`/`http.Post`, Spring's RestTemplate.
  *
  * Mounts join prefixes across files: `app.use('/api', router)` (the router made in that file, or
- * imported from a relative module) and Django's `path('api/', include('shop.urls'))`; `mountsIn`
+ * imported from a relative module), Fastify's `register(plugin, { prefix })` and Django's `path('api/', include('shop.urls'))`; `mountsIn`
  * reads them per file and `mountPrefixes` chains them over a repository (a router mounted in a
  * router mounted under `/api`).
  */
@@ -220,7 +220,7 @@ function djangoRoutes(file: string, text: string, lineOf: (index: number) => num
   }
 }
 
-/** A router mounted under a prefix by a `receiver.use('/prefix', router)` call (Hono: `app.route`; Django: an `include`). */
+/** A router mounted under a prefix by a `receiver.use('/prefix', router)` call (Hono: `app.route`; Fastify: `register(plugin, { prefix })`; Django: an `include`). */
 export interface RouteMount {
   prefix: string;
   line: number;
@@ -235,6 +235,7 @@ export interface RouteMount {
 
 const JS_MOUNT = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*(?:use|route)\(\s*(['"`])(\/[^'"`\n]*)\2\s*,([^\n]*)/g;
 const JS_IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+(['"])(\.{1,2}\/[^'"]+)\2|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\5\s*\)/g;
+const FASTIFY_MOUNT = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*register\(\s*([^,\n]+?)\s*,\s*\{[^}\n]*\bprefix\s*:\s*(['"`])(\/[^'"`\n]*)\3/g;
 const INLINE_REQUIRE = /^\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/;
 const DJANGO_INCLUDE = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*include\(\s*\(?\s*(['"])([\w.]+)\4/g;
 const JS_EXT = /\.[cm]?[jt]sx?$/;
@@ -254,7 +255,7 @@ export function mountsIn(file: string, text: string): RouteMount[] {
     }
     return out;
   }
-  if (!JS_EXT.test(file) || !/\.\s*(?:use|route)\(\s*['"`]\//.test(text)) return out;
+  if (!JS_EXT.test(file) || !/\.\s*(?:use|route)\(\s*['"`]\/|\bprefix\s*:/.test(text)) return out;
   const lineOf = lineIndex(text);
   const imported = new Map<string, string>();
   for (const m of text.matchAll(JS_IMPORT)) imported.set(m[1] ?? m[4], m[3] ?? m[6]);
@@ -269,6 +270,11 @@ export function mountsIn(file: string, text: string): RouteMount[] {
     if (spec !== undefined) push({ ...at, target: { path: local(spec) } });
     // A router made in this file (`const api = express.Router()`), mounted here.
     else if (IDENT.test(last) && madeRouter(text, last)) push({ ...at, target: { path: file.replace(JS_EXT, ''), router: last } });
+  }
+  // Fastify: `app.register(require('./users'), { prefix: '/api' })`, or an imported plugin.
+  for (const m of text.matchAll(FASTIFY_MOUNT)) {
+    const spec = INLINE_REQUIRE.exec(m[2])?.[2] ?? imported.get(m[2].trim());
+    if (spec !== undefined) push({ prefix: m[4], line: lineOf(m.index), receiver: m[1], target: { path: local(spec) } });
   }
   return out;
 }

@@ -278,7 +278,7 @@ describe('federate', function () {
     ]);
   });
 
-  it('reads NestJS controllers and Django URLconfs, and joins the prefixes routers are mounted at (another module, an include, a router of the same file)', async () => {
+  it('reads NestJS controllers and Django URLconfs, and joins the prefixes routers are mounted at (another module, a Fastify plugin, an include, a router of the same file)', async () => {
     const edges = await federated({
       app: {
         'package.json': JSON.stringify({ name: 'web', private: true }),
@@ -289,6 +289,7 @@ describe('federate', function () {
           "export const ping = () => fetch('/v2/ping');",
           "export const health = () => fetch('/health');",
           'export const sku = (s: string) => fetch(`/api/skus/${s}`);',
+          "export const invoice = (n: string) => fetch('/billing/invoices/' + n);",
           '',
         ].join('\n'),
       },
@@ -314,10 +315,14 @@ describe('federate', function () {
           "app.use('/api/b', b);",
           '',
         ].join('\n'),
+        'fastify/server.js': "const fastify = require('fastify')();\nconst drafts = require('./drafts');\nfastify.register(require('./invoices'), { prefix: '/billing' });\nfastify.register(drafts, { prefix: '/drafts' });\n",
+        'fastify/drafts.js': "function getDraft(req, reply) {}\nmodule.exports = async function (f) {\n  f.get('/invoices/:n', getDraft);\n};\n",
+        'fastify/invoices.js': "function getInvoice(req, reply) {}\nmodule.exports = async function (f) {\n  f.get('/invoices/:n', getInvoice);\n};\n",
       },
     });
     assert.deepEqual(edges, [
       'app::function:src/client.ts#health -http_route-> lib::function:server.js#healthy @ app::src/client.ts:5',
+      'app::function:src/client.ts#invoice -http_route-> lib::function:fastify/invoices.js#getInvoice @ app::src/client.ts:7',
       'app::function:src/client.ts#itemB -http_route-> lib::function:items/b.js#getB @ app::src/client.ts:3',
       'app::function:src/client.ts#order -http_route-> lib::function:shop/views.py#order_detail @ app::src/client.ts:2',
       'app::function:src/client.ts#ping -http_route-> lib::function:server.js#pong @ app::src/client.ts:4',
