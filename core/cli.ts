@@ -16,6 +16,7 @@ import { leanServerHeap } from './cli-heap.ts';
 import { bootCheckpoint } from './boot-checkpoint.ts';
 import { scaffoldPlugin, wirePlugin } from './scaffold.ts';
 import { M1ndError } from './errors.ts';
+import { minimalArguments } from './validation.ts';
 import { HELP } from './cli-help.ts';
 import { humanOutput, renderResultText, table } from './cli-render.ts';
 import type { Host } from './host.ts';
@@ -162,20 +163,52 @@ async function list(v: Values, log: Logger): Promise<number> {
   return 0;
 }
 
+/** `m1nd call VERB '{…}'` with the verb's own required parameters (agent_id left to its default), once a host knows the verb. */
+async function callExample(v: Values, verb: string, log: Logger): Promise<string> {
+  let example: Record<string, unknown> | undefined;
+  let known = true;
+  try {
+    const host: Host = await startHost(bootOptions(v, log));
+    const input = host.current.get(verb)?.input;
+    known = input !== undefined;
+    await host.close();
+    if (input) {
+      example = minimalArguments(input);
+      delete example.agent_id;
+    }
+  } catch {
+    // the example stays generic
+  }
+  if (!known) return `no verb "${verb}" is registered: m1nd list shows them; then m1nd call VERB '{"param":"value"}'`;
+  const shown = example ? JSON.stringify(example) : '{"param":"value"}';
+  return `m1nd call ${verb} '${shown}' (one JSON object, quoted for the shell); parameters: m1nd call help '{"tool_name":"${verb}"}'`;
+}
+
 async function call(v: Values, positionals: string[], log: Logger): Promise<number> {
-  const [verb, json] = positionals;
+  const [verb, json, ...extra] = positionals;
   if (!verb) {
     process.stderr.write(`${HELP.call}\n`);
     return 2;
   }
+  // A shell splits unquoted JSON into words: a word after the arguments is never dropped silently.
+  if (extra.length > 0) {
+    process.stderr.write(`m1nd call: unexpected argument "${extra[0]}" after the arguments: pass one JSON object\n  try: ${await callExample(v, verb, log)}\n`);
+    return 2;
+  }
   let args: Record<string, unknown> = {};
   if (json !== undefined) {
+    let parsed: unknown;
     try {
-      args = JSON.parse(json);
+      parsed = JSON.parse(json);
     } catch (error) {
-      process.stderr.write(`m1nd call: arguments are not JSON: ${(error as Error).message}\n`);
+      process.stderr.write(`m1nd call: arguments are not JSON: ${(error as Error).message}\n  try: ${await callExample(v, verb, log)}\n`);
       return 2;
     }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      process.stderr.write(`m1nd call: arguments must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}\n  try: ${await callExample(v, verb, log)}\n`);
+      return 2;
+    }
+    args = parsed as Record<string, unknown>;
   }
   args.agent_id ??= 'cli';
   const host: Host = await startHost(bootOptions(v, log));
