@@ -11,7 +11,11 @@
  * A folder created or moved in arrives as one event for the folder: its files are listed
  * asynchronously and queued; a folder deleted or moved away is queued as the folder (the daemon's
  * cycle expands it to the graph's files under it).
+ * A watched folder itself deleted (or moved away) leaves a native watch that hears nothing more:
+ * it is dropped, and a plain non-recursive `fs.watch` on its nearest existing ancestor waits for it
+ * to come back (no polling), when it is watched again and its files are queued.
  */
+import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import type * as ParcelWatcher from '@parcel/watcher';
@@ -39,7 +43,10 @@ export interface TreeWatcherOptions {
 
 /** Watches folders of the workspace and queues changed paths. */
 export class TreeWatcher {
-  private subscriptions: ParcelWatcher.AsyncSubscription[] = [];
+  /** The native watches, by absolute folder. */
+  private readonly subscriptions = new Map<string, ParcelWatcher.AsyncSubscription>();
+  /** Watched folders that were deleted, by absolute path: the watch on an ancestor awaiting each. */
+  private readonly lost = new Map<string, { waiter: FSWatcher | null }>();
   private readonly queue = new Map<string, ChangeKind>();
   private timer: NodeJS.Timeout | null = null;
   private handling: Promise<void> = Promise.resolve();
@@ -58,7 +65,7 @@ export class TreeWatcher {
 
   /** Starts watching; resolves once the native watches are in place. */
   async start(): Promise<void> {
-    if (this.subscriptions.length > 0) return;
+    if (this.subscriptions.size > 0 || this.lost.size > 0) return;
     this.closed = false;
     const { root } = this.options;
     // The native watcher takes folders: a watched file is watched through its folder (events filtered by `covers`).
@@ -72,13 +79,69 @@ export class TreeWatcher {
     const roots = [...dirs].filter((d) => ![...dirs].some((o) => o !== d && d.startsWith(o + sep)));
     try {
       for (const dir of roots) {
-        const prefix = relative(root, dir).split(sep).join('/');
-        this.subscriptions.push(await nativeWatcher().subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: watcherIgnorePatterns() }));
+        // A watched folder missing now (deleted while the server was down) is watched once it is back.
+        if (!(await stat(dir).catch(() => null))) this.rootLost(relative(root, dir).split(sep).join('/'));
+        else this.subscriptions.set(dir, await this.subscribe(dir));
       }
     } catch (error) {
       await this.close();
       throw error;
     }
+  }
+
+  private subscribe(dir: string): Promise<ParcelWatcher.AsyncSubscription> {
+    const prefix = relative(this.options.root, dir).split(sep).join('/');
+    return nativeWatcher().subscribe(dir, (error, events) => this.onEvents(prefix, error, events), { ignore: watcherIgnorePatterns() });
+  }
+
+  /** A watched folder was deleted: its dead native watch goes, and a watch on its nearest ancestor awaits it. */
+  private rootLost(prefix: string): void {
+    const dir = join(this.options.root, prefix);
+    if (this.closed || this.lost.has(dir)) return;
+    const sub = this.subscriptions.get(dir);
+    this.subscriptions.delete(dir);
+    this.lost.set(dir, { waiter: null });
+    this.lastError = `watched folder ${prefix} was deleted; it is watched again once it exists`;
+    void sub?.unsubscribe().catch(() => undefined);
+    void this.awaitRoot(dir);
+  }
+
+  /** Waits (a non-recursive watch on the nearest existing ancestor) until a lost folder exists again, then watches it. */
+  private async awaitRoot(dir: string): Promise<void> {
+    const entry = this.lost.get(dir);
+    if (!entry || this.closed) return;
+    entry.waiter?.close();
+    entry.waiter = null;
+    if ((await stat(dir).catch(() => null))?.isDirectory()) return this.rootBack(dir);
+    let ancestor = dirname(dir);
+    while (ancestor.length > this.options.root.length && !(await stat(ancestor).catch(() => null))?.isDirectory()) ancestor = dirname(ancestor);
+    if (this.closed || this.lost.get(dir) !== entry) return;
+    try {
+      // Any change in the ancestor (a child created) looks again: the folder, or a nearer ancestor, may be back.
+      entry.waiter = watchFolder(ancestor, { persistent: false }, () => void this.awaitRoot(dir));
+      entry.waiter.on('error', () => void this.awaitRoot(dir));
+    } catch {
+      return; // the ancestor went too (the workspace itself): nothing left to watch from
+    }
+    // Created between the check and the watch: no event would come for it.
+    if ((await stat(dir).catch(() => null))?.isDirectory()) void this.awaitRoot(dir);
+  }
+
+  private async rootBack(dir: string): Promise<void> {
+    const entry = this.lost.get(dir);
+    if (!entry || this.closed) return;
+    this.lost.delete(dir);
+    try {
+      const sub = await this.subscribe(dir);
+      if (this.closed) return void sub.unsubscribe().catch(() => undefined);
+      this.subscriptions.set(dir, sub);
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      return;
+    }
+    if (this.lost.size === 0) this.lastError = null;
+    // Its files arrived before the watch: no event came for them.
+    await this.queueFolder(relative(this.options.root, dir).split(sep).join('/'));
   }
 
   private onEvents(prefix: string, error: Error | null, events: ParcelWatcher.Event[]): void {
@@ -102,6 +165,8 @@ export class TreeWatcher {
       this.gitignore.refresh();
       return;
     }
+    // The watched folder itself went (also the folder of a watched file, which `covers` leaves out).
+    if (e.type === 'delete' && rel === prefix) this.rootLost(prefix);
     if (!this.covers(rel) || this.excluded(rel)) return;
     if (e.type === 'delete') {
       this.options.onUnlink?.(rel);
@@ -127,7 +192,7 @@ export class TreeWatcher {
     const files = await fg('**', { cwd: join(this.options.root, rel), onlyFiles: true, dot: false, followSymbolicLinks: false, ignore: [...PRUNED_SEGMENTS].map((s) => `**/${s}/**`) }).catch(() => [] as string[]);
     for (const f of files) {
       const path = `${rel}/${f}`;
-      if (!this.closed && !this.excluded(path)) this.accepted(path, 'change');
+      if (!this.closed && this.covers(path) && !this.excluded(path)) this.accepted(path, 'change');
     }
   }
 
@@ -214,8 +279,10 @@ export class TreeWatcher {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const subs = this.subscriptions;
-    this.subscriptions = [];
+    for (const { waiter } of this.lost.values()) waiter?.close();
+    this.lost.clear();
+    const subs = [...this.subscriptions.values()];
+    this.subscriptions.clear();
     await Promise.all(subs.map((s) => s.unsubscribe().catch(() => undefined)));
   }
 }
