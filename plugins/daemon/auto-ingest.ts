@@ -14,6 +14,7 @@ import { setImmediate as yieldNow } from 'node:timers/promises';
 import fg from 'fast-glob';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
 import { CONVERTERS, DOCUMENTS_NAMESPACE, MAX_GRAPH_DOCUMENTS, converterFor, documentNodes, resolveDocument } from '../documents/api.ts';
+import type { DocumentRecord } from '../documents/api.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
 import { SLICE_MS, slicer } from './slices.ts';
@@ -137,8 +138,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     if (exts.length === 0) return 0;
     watcher.refreshRules();
     const known = new Map((await this.manifest()).map((m) => [m.path, m]));
-    // A converted document the manifest has but this server's graph lacks (converted before the first
-    // ingest, or ingested by another server of the checkout) is queued while the documents plugin has room.
+    // A document the manifest has but this server's graph lacks (converted before the first ingest, or
+    // ingested by another server of the checkout) is queued while the documents plugin has room for it.
     const graph = this.deps.graph.engine.graph;
     let room = graph.nodeCount > 0 ? MAX_GRAPH_DOCUMENTS - documentNodes(this.deps.graph).size : 0;
     // The queue counts what it newly queues (a document still waiting is not queued again): first what
@@ -159,7 +160,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         const info = await stat(join(root, path)).catch(() => null);
         const m = known.get(path);
         if (info && m && m.size === info.size && Math.abs(m.mtimeMs - info.mtimeMs) <= 1 && m.result !== 'failed') {
-          const missing = room > 0 && !GRAPH_FORMATS.has(m.converter) && !graph.get(`file:${path}`);
+          const missing = room > 0 && !graph.get(`file:${path}`);
           if (!missing) continue;
           room--;
         }
@@ -208,6 +209,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     }
     const out: AutoIngestTick = { processed: batch.length, ingested: [], converted: [], unchanged: 0, pruned: [], released: [], failed: [], remaining: 0, generation: null };
     const forGraph: string[] = [];
+    /** The records of the Markdown documents handed to the code ingest. */
+    const records = new Map<string, DocumentRecord>();
     const results: ManifestEntry[] = [];
     // Manifest rows of pruned documents, deleted with the new rows below (in small transactions).
     const gone: string[] = [];
@@ -260,8 +263,10 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         const graphed = !inGraph && graph.engine.graph.nodeCount > 0;
         const same = previous && previous.hash === doc.record.source_hash && previous.result !== 'failed' && (!(inGraph || graphed) || graph.engine.graph.get(`file:${path}`));
         if (same) out.unchanged++;
-        else if (inGraph) forGraph.push(path);
-        else if (graphed) {
+        else if (inGraph) {
+          forGraph.push(path);
+          records.set(path, doc.record);
+        } else if (graphed) {
           await documentNodes(graph).put(doc.record);
           out.ingested.push(path);
         } else out.converted.push(path);
@@ -275,7 +280,14 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     if (forGraph.length && graph.writable && graph.engine.storeExists() && graph.engine.graph.nodeCount > 0) {
       try {
         out.generation = (await graph.engine.ingest({ paths: forGraph, signal, sliceMs: SLICE_MS })).generation;
-        out.ingested.push(...forGraph.filter((p) => !out.pruned.includes(p)));
+        for (const p of forGraph) {
+          const record = records.get(p);
+          if (!record) continue; // pruned
+          // A Markdown document the code ingest does not parse (an extension it does not read, such as .mdx)
+          // enters the graph as the converted formats do, rather than being called ingested and left out.
+          if (!graph.engine.graph.get(`file:${p}`)) await documentNodes(graph).put(record);
+          out.ingested.push(p);
+        }
       } catch (error) {
         for (const p of forGraph) out.failed.push({ path: p, error: (error as Error).message });
         for (const r of results) if (forGraph.includes(r.path)) Object.assign(r, { result: 'failed', error: (error as Error).message.slice(0, 300) });

@@ -94,4 +94,22 @@ describe('auto_ingest_tick: what a tick reports', function () {
     const again = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
     assert.equal(again.processed, 0, 'in the graph now: nothing more to do');
   });
+
+  it('puts in the graph a Markdown document the code ingest does not parse (.mdx) rather than calling it ingested', async () => {
+    const ws = tempDir('m1nd-auto-ingest-');
+    fs.mkdirSync(path.join(ws, 'docs'));
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src/a.ts'), 'export function helperAlpha(): number {\n  return 1;\n}\n');
+    fs.writeFileSync(path.join(ws, 'docs/page.mdx'), '# Page\n\nThe Glorbinate component calls `helperAlpha`.\n');
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 600000 }));
+    const tick = ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.deepEqual(tick.ingested, ['docs/page.mdx'], JSON.stringify(tick));
+    const found = ok(await h.call('seek', { agent_id: 'a', query: 'Glorbinate component' }));
+    assert.ok(JSON.stringify(found.results).includes('docs/page.mdx'), JSON.stringify(found.results));
+    const impact = ok(await h.call('impact', { agent_id: 'a', node_id: 'function:src/a.ts#helperAlpha', direction: 'reverse' }));
+    assert.ok(JSON.stringify(impact).includes('docs/page.mdx'), 'its section is linked to the code it names');
+    assert.equal(ok(await h.call('auto_ingest_tick', { agent_id: 'a' })).processed, 0, 'in the graph: nothing more to do');
+  });
 });
