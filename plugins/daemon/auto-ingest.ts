@@ -215,8 +215,13 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     // Manifest rows of pruned documents, deleted with the new rows below (in small transactions).
     const gone: string[] = [];
     const slice = slicer();
-    for (const { path, kind } of batch) {
-      if (signal?.aborted) break;
+    for (const [i, { path, kind }] of batch.entries()) {
+      if (signal?.aborted) {
+        // Cancelled: what this tick took and did not handle waits for the next one.
+        for (const e of batch.slice(i)) queue.push(e.path, e.kind, false);
+        out.processed -= batch.length - i;
+        break;
+      }
       // Between documents: a pruned one costs a few synchronous store writes and would not yield otherwise.
       await slice();
       const abs = join(graph.engine.root, path);

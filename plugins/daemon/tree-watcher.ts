@@ -196,14 +196,14 @@ export class TreeWatcher {
     }
   }
 
-  /** Queues a path (also used by scans); false when the queue is full. */
-  push(rel: string, kind: ChangeKind): boolean {
+  /** Queues a path (also used by scans); false when the queue is full. `counted: false` puts back a path taken and not handled. */
+  push(rel: string, kind: ChangeKind, counted = true): boolean {
     const waiting = this.queue.has(rel);
     if (!waiting && this.queue.size >= this.options.maxQueue) {
       this.overflowed++;
       return false;
     }
-    if (!waiting) this.added++;
+    if (!waiting && counted) this.added++;
     this.queue.delete(rel); // re-insert: the queue stays in event order
     this.queue.set(rel, kind);
     this.schedule();

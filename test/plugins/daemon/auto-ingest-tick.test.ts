@@ -113,3 +113,36 @@ describe('auto_ingest_tick: what a tick reports', function () {
     assert.equal(ok(await h.call('auto_ingest_tick', { agent_id: 'a' })).processed, 0, 'in the graph: nothing more to do');
   });
 });
+
+describe('auto_ingest_tick: cancelled by its client', function () {
+  this.timeout(120000);
+  let h: Harness | undefined;
+  after(async () => {
+    await h?.close();
+  });
+
+  it('leaves the documents it had not handled queued, not dropped', async () => {
+    const ws = tempDir('m1nd-auto-ingest-');
+    fs.mkdirSync(path.join(ws, 'docs'));
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src/a.ts'), 'export function a(): number {\n  return 1;\n}\n');
+    const N = 120;
+    for (let i = 0; i < N; i++) fs.writeFileSync(path.join(ws, `docs/p${i}.html`), `<h1>Page ${i}</h1><p>${'Words about a() here. '.repeat(200)}</p>`);
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 600000 }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 400);
+    await assert.rejects(h.client.callTool({ name: 'auto_ingest_tick', arguments: { agent_id: 'a', max_documents: 1000 } }, undefined, { signal: controller.signal }));
+    // The server stops at the next document; what it had not handled waits for the next tick.
+    let status: any;
+    for (let i = 0; i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = ok(await h.call('auto_ingest_status', { agent_id: 'a', top_k: 0 }));
+      if (status.ticks === 1) break;
+    }
+    assert.equal(status.ticks, 1, 'the cancelled tick finished');
+    assert.ok(status.manifest.entries < N, `the tick was cancelled before the end (${status.manifest.entries} handled)`);
+    assert.equal(status.manifest.entries + status.queue, N, JSON.stringify(status));
+  });
+});
