@@ -23,6 +23,9 @@ export { OPEN_SLICE_MS, SNAPSHOT_DELAY_MS, type LoadedGraphOptions, type LoadSta
 
 /** The graph, its indexes and caches, and the store they reflect. */
 export class LoadedGraph extends LoadedGraphBase {
+  /** Full ingests running (0 or 1: they are serialized); the loaded graph is not changed until their swap. */
+  private rebuilding = 0;
+
   private async getParser(): Promise<SourceParser> {
     this.parser ??= await loadDefaultParser();
     return this.parser;
@@ -75,6 +78,8 @@ export class LoadedGraph extends LoadedGraphBase {
     if (full) this.contents.clear();
     // A full run builds a whole new graph beside the loaded one: V8 is told to mark before its garbage doubles the heap.
     const releaseHeap = full ? boundHeapGrowth() : null;
+    // Until the swap below, the loaded graph is only read: queries answer from it (stamped stale) instead of waiting.
+    if (full) this.rebuilding++;
     const outcome = await runIngest(
       {
         root: this.options.root,
@@ -92,7 +97,10 @@ export class LoadedGraph extends LoadedGraphBase {
         extensions: this.options.extensions,
       },
       options,
-    ).finally(() => releaseHeap?.());
+    ).finally(() => {
+      releaseHeap?.();
+      if (full) this.rebuilding--;
+    });
     if (outcome.rebuilt) {
       this.swapBuilder(outcome.builder);
       this.loadedRows = new Map(outcome.rows.map((r) => [r.path, r.extractionKey]));
@@ -141,6 +149,10 @@ export class LoadedGraph extends LoadedGraphBase {
 
   /** Brings the graph up to date: other processes' commits, then files the watcher saw change. */
   async ensureFresh(): Promise<FreshnessReport> {
+    // A full ingest builds its graph beside the loaded one and swaps it in at its end: a query (another
+    // session's) answers from the loaded graph now, stamped stale, rather than queueing behind the whole
+    // ingest. Edits the watcher saw stay pending for the next query after it.
+    if (this.rebuilding > 0 && this.builder.graph.nodeCount > 0) return { generation: this.loadedGeneration, reloaded: false, reingested: [] };
     return this.serialized(async () => {
       const store = this.requireStore();
       let reloaded = false;
@@ -242,7 +254,7 @@ export class LoadedGraph extends LoadedGraphBase {
 
   /** The generation, staleness and checker coverage a query result is stamped with. */
   stamp(): Stamped {
-    const stamped: Stamped = { generation: this.loadedGeneration, stale: (this.watcher?.pending ?? 0) > 0 };
+    const stamped: Stamped = { generation: this.loadedGeneration, stale: this.rebuilding > 0 || (this.watcher?.pending ?? 0) > 0 };
     const { pending, failed } = this.precise.status();
     if (pending + failed > 0) stamped.notPrecise = pending + failed;
     return stamped;
