@@ -49,6 +49,12 @@ export interface Alert extends AlertInput {
   resolution?: string;
   /** agent id → when it acknowledged. */
   acked_by: Record<string, number>;
+  /**
+   * The checkouts (servers' workspaces, hashed) that reported the condition while open: another
+   * checkout where it does not hold (another machine's files) does not resolve it; the last of them
+   * seeing it clear does. Absent on alerts of older versions (then any checkout resolves them).
+   */
+  seen_by?: string[];
 }
 
 /** The row key of a dedup key: short, stable, safe in any store. */
@@ -67,6 +73,8 @@ export class AlertBook {
     private readonly readable: (store: StateStore) => boolean = () => true,
     /** The store of alerts meant for one agent (machine-local); default the same store. */
     private readonly privateStore: () => StateStore = store,
+    /** This checkout (see `Alert.seen_by`); '' records none. */
+    private readonly reporter = '',
   ) {}
 
   /** The stores to look in that exist: the shared one, then the local one when it is another. */
@@ -84,11 +92,24 @@ export class AlertBook {
       const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
       const old = row?.value;
       const opened = !old || old.status !== 'open';
-      // Still open and unchanged: nothing to write (a condition seen every tick costs no store write).
-      if (!opened && old.message === input.message) return { alert: old, opened: false };
+      const seen = !this.reporter || (old?.seen_by ?? []).includes(this.reporter);
+      // Still open, unchanged and already reported from here: nothing to write (a condition seen every tick costs no store write).
+      if (!opened && old.message === input.message && seen) return { alert: old, opened: false };
+      const seenBy = this.reporter ? [this.reporter] : [];
       const alert: Alert = opened
-        ? { ...input, id, status: 'open', raised_at: now, last_seen_at: now, count: 1, acked_by: {} }
-        : { ...old, ...input, id, status: 'open', raised_at: old.raised_at, last_seen_at: now, count: old.count + 1, acked_by: old.acked_by };
+        ? { ...input, id, status: 'open', raised_at: now, last_seen_at: now, count: 1, acked_by: {}, seen_by: seenBy }
+        : {
+            ...old,
+            ...input,
+            id,
+            status: 'open',
+            raised_at: old.raised_at,
+            last_seen_at: now,
+            // Reported differently: counted; only confirmed by another checkout: not.
+            count: old.message === input.message ? old.count : old.count + 1,
+            acked_by: old.acked_by,
+            seen_by: seen ? old.seen_by : [...(old.seen_by ?? []), ...seenBy],
+          };
       // Compare-and-swap: two servers seeing the same condition open it once.
       const put = await store.put(ALERTS_NAMESPACE, id, alert, { ifVersion: row ? row.version : null });
       if (!put) continue;
@@ -111,6 +132,12 @@ export class AlertBook {
     for (const store of this.stores()) {
       const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
       if (!row || row.value.status !== 'open') continue;
+      // Reported by other checkouts too: it clears here, not there (their files are theirs).
+      const others = (row.value.seen_by ?? []).filter((c) => c !== this.reporter);
+      if (this.reporter && others.length > 0) {
+        if (others.length < row.value.seen_by!.length) await store.put(ALERTS_NAMESPACE, id, { ...row.value, seen_by: others }, { ifVersion: row.version });
+        return null;
+      }
       const resolved: Alert = { ...row.value, status: 'resolved', resolved_at: now, resolution };
       const done = await store.put(ALERTS_NAMESPACE, id, resolved, { ifVersion: row.version });
       return done !== null ? resolved : null;

@@ -6,6 +6,8 @@
  * `alerts` service (an AlertBook) for other plugins that want to raise alerts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { definePlugin } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { MemoryService } from '../memory/api.ts';
@@ -26,6 +28,11 @@ import { daemonStopVerb } from './verbs/daemon_stop.ts';
 import { daemonTickVerb } from './verbs/daemon_tick.ts';
 
 export const ALERTS_URI = 'm1nd://alerts';
+
+/** This checkout among those sharing the alerts: its machine and folder, hashed (no path reaches the team store). */
+function checkoutId(root: string): string {
+  return createHash('sha1').update(`${hostname()}\0${root}`).digest('hex').slice(0, 12);
+}
 const RESOURCE_ROWS = 200;
 
 export default definePlugin({
@@ -41,7 +48,14 @@ export default definePlugin({
     // A line logged outside any call reaches every session (inside a call, only the caller's):
     // alerts are everyone's news, so they are logged from the context this plugin was applied in.
     const outsideCalls = AsyncLocalStorage.snapshot();
-    const announce = (a: Alert) =>
+    // Each opening of an alert is announced once by this server (a later write of the open alert —
+    // another checkout confirming it, an acknowledgement — is no news). Bounded: the oldest go first.
+    const announced = new Set<string>();
+    const announce = (a: Alert) => {
+      const opening = `${a.id}@${a.raised_at}`;
+      if (announced.has(opening)) return;
+      announced.add(opening);
+      if (announced.size > 4000) announced.delete(announced.values().next().value!);
       outsideCalls(() => {
         const data = { alert_id: a.id, kind: a.kind, severity: a.severity, path: a.path, node: a.node, ...(a.audience ? { audience: a.audience } : {}) };
         const line = `alert ${a.id} ${a.kind}: ${a.message}`;
@@ -51,10 +65,11 @@ export default definePlugin({
         else if (a.severity === 'warning') log.warn(line, data);
         else log.info(line, data);
       });
+    };
     // The embedded store exists once something was ingested; reading it must never create it.
     const readable = (store: StateStore) => () => store.kind === 'postgres' || graph.engine.storeExists();
     // A private claim's alert (it has an audience) stays in the local store, as the claim does.
-    const alerts = new AlertBook(() => state.team, announce, (store) => readable(store)(), () => state.local);
+    const alerts = new AlertBook(() => state.team, announce, (store) => readable(store)(), () => state.local, checkoutId(graph.engine.root));
     const daemon = new Daemon({ graph, memory: () => memory, alerts, store: () => state.local, readable: readable(state.local), log: ctx.log });
     const autoIngest = new AutoIngest({ graph, store: () => state.local, readable: readable(state.local), log: ctx.log });
     const rt: DaemonRuntime = { daemon, alerts, autoIngest };
