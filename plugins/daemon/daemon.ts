@@ -114,6 +114,8 @@ export class Daemon extends WatchedRunner<DaemonState> {
       if (!info) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `watch path ${p} does not exist`, { hint: 'pass existing workspace folders in watch_paths, or [] for the whole workspace' });
     }
     const state = await this.state();
+    // Running already over the same paths at the same interval: nothing changes (its watcher, queue, who started it and when).
+    if (state.active && this.watcher && state.poll_interval_ms === pollMs && state.watch_paths.join('\0') === watchPaths.join('\0')) return state;
     const next: DaemonState = { ...state, active: true, watch_paths: watchPaths, poll_interval_ms: pollMs, started_by: agentId, started_at: Date.now(), stopped_at: null };
     await this.row.save(next);
     await this.startWatcher(next);
@@ -262,6 +264,8 @@ export class Daemon extends WatchedRunner<DaemonState> {
   }
 
   protected async startWatcher(state: DaemonState): Promise<void> {
+    // Re-targeted: what the old watcher queued and no cycle handled yet is handed to the new one.
+    const carried = this.watcher?.take(MAX_QUEUE) ?? [];
     await this.closeWatcher();
     const { graph } = this.deps;
     const watcher = new TreeWatcher({
@@ -282,5 +286,6 @@ export class Daemon extends WatchedRunner<DaemonState> {
     });
     await watcher.start();
     this.watcher = watcher;
+    for (const e of carried) if (watcher.covers(e.path)) watcher.push(e.path, e.kind);
   }
 }
