@@ -6,6 +6,9 @@ import { graphOf } from '../shared.ts';
 import { ingestProgress } from './ingest-progress.ts';
 import { preciseReport } from '../../graph/api.ts';
 
+/** Ingest calls in flight per engine (running or queued behind one). */
+const running = new WeakMap<object, number>();
+
 const ADAPTERS = ['code', 'json', 'memory', 'light', 'patent', 'article', 'bibtex', 'rfc', 'crossref', 'auto'] as const;
 
 export const ingestVerb = defineVerb({
@@ -82,6 +85,10 @@ export const ingestVerb = defineVerb({
         });
       }
     }
+    // Ingests run one at a time: one queued behind another session's says so at once, not after it.
+    const ahead = running.get(engine) ?? 0;
+    running.set(engine, ahead + 1);
+    if (ahead > 0) void call.progress(0, 1, 'waiting for the ingest already running to finish (ingests run one at a time)');
     const progress = ingestProgress((done, total, message) => void call.progress(done, total, message));
     try {
       const summary = await engine.ingest({
@@ -115,6 +122,8 @@ export const ingestVerb = defineVerb({
       };
     } catch (error) {
       throw asHostError(error);
+    } finally {
+      running.set(engine, (running.get(engine) ?? 1) - 1);
     }
   },
 });

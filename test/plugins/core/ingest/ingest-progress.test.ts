@@ -36,3 +36,26 @@ describe('ingest progress', function () {
     }
   });
 });
+
+describe('an ingest queued behind another', function () {
+  this.timeout(120000);
+
+  it('says at once that it waits for the one running, then counts its own phases to the end', async () => {
+    const ws = writeFixtureRepo(tempDir());
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_CACHE_DIR: tempDir() } });
+    try {
+      let firstDone = false;
+      const first = h.client.callTool({ name: 'ingest', arguments: { agent_id: 'a', path: '.' } }).then(() => (firstDone = true));
+      const seen: (Seen & { firstDone: boolean })[] = [];
+      const second = h.client.callTool({ name: 'ingest', arguments: { agent_id: 'b', path: '.' } }, undefined, { onprogress: (p) => void seen.push({ ...p, firstDone }) });
+      await Promise.all([first, second]);
+      assert.ok(seen.length > 2, JSON.stringify(seen));
+      const waiting = seen.find((p) => /waiting for the ingest already running/.test(String(p.message)));
+      assert.ok(waiting, `no notification says why nothing moves: ${JSON.stringify(seen.slice(0, 3))}`);
+      assert.equal(waiting.firstDone, false, 'it came before the running ingest ended');
+      assertEndsAtTotal(seen, 'queued ingest');
+    } finally {
+      await h.close();
+    }
+  });
+});
