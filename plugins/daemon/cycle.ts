@@ -81,6 +81,8 @@ export interface CycleReport {
   claims_checked: number;
   generation: number | null;
   errors: string[];
+  /** Alert changes waiting for the store after this cycle (told in `errors`, not counted as a failure). */
+  waiting: number;
 }
 
 async function sha1Of(absolute: string, size: number): Promise<string | null> {
@@ -125,7 +127,7 @@ function recordTaken(report: CycleReport, taken: { changed: readonly string[]; r
 export async function runCycle(deps: CycleDeps, entries: readonly { path: string; kind: ChangeKind }[], options: { checkAllClaims: boolean; signal?: AbortSignal }): Promise<CycleReport> {
   const { graph, alerts, source } = deps;
   const root = graph.engine.root;
-  const report: CycleReport = { processed: entries.length, reingested: [], unreported: [], deleted: [], moved: [], alerts_raised: [], alerts_resolved: 0, claims_checked: 0, generation: null, errors: [] };
+  const report: CycleReport = { processed: entries.length, reingested: [], unreported: [], deleted: [], moved: [], alerts_raised: [], alerts_resolved: 0, claims_checked: 0, generation: null, errors: [], waiting: 0 };
   // Every step below is small; the slice timer yields the event loop every few milliseconds.
   const slice = slicer();
   const opened = (alert: Alert) => report.alerts_raised.push({ id: alert.id, kind: alert.kind, subject: alert.path ?? alert.node ?? '' });
@@ -299,6 +301,7 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       await slice();
     }
   }
+  report.waiting = alerts.size;
   if (alerts.size > 0) report.errors.push(`${alerts.size} alert change(s) wait for the alert store (${alerts.reason}); the next cycle writes them`);
   return report;
 }

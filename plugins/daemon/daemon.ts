@@ -204,7 +204,8 @@ export class Daemon extends WatchedRunner<DaemonState> {
         deleted: c.deleted + report.deleted.length,
         moved: c.moved + report.moved.length,
         alerts_raised: c.alerts_raised + report.alerts_raised.length,
-        failed: c.failed + report.errors.length,
+        // Alert writes waiting for the store are retried, not failed (the tick's errors tell them).
+        failed: c.failed + report.errors.length - (report.waiting > 0 ? 1 : 0),
         overflowed: c.overflowed + overflowed,
         found_by_poll: c.found_by_poll + foundByPoll,
       },
