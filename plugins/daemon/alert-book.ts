@@ -167,7 +167,8 @@ export class AlertBook {
   async ack(agentId: string, ids: readonly string[], now = Date.now()): Promise<{ acked: string[]; unknown: string[] }> {
     const acked: string[] = [];
     const unknown: string[] = [];
-    for (const id of ids) {
+    // An id given twice is answered once.
+    for (const id of new Set(ids)) {
       let done = false;
       for (const store of this.stores()) {
         for (let attempt = 0; attempt < 4 && !done; attempt++) {
