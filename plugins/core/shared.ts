@@ -31,8 +31,23 @@ export function capChars(text: string, max: number | undefined): { text: string;
   return { text: text.slice(0, end), truncated: true, chars_cut: text.length - end };
 }
 
-/** Numbered lines (`  12│text`) for a window of a file's lines. */
-export function numberLines(lines: string[], firstLine: number): string {
+/** Characters of one line a file view shows: a data dump's or a bundle's megabyte line is cut, not sent (and tokenised) whole. */
+export const MAX_LINE_CHARS = 2000;
+
+/** Numbered lines (`  12│text`) for a window of a file's lines, each cut to `maxLineChars` with what was left out. */
+export function numberLines(lines: string[], firstLine: number, maxLineChars = MAX_LINE_CHARS): string {
   const width = String(firstLine + lines.length - 1).length;
-  return lines.map((l, i) => `${String(firstLine + i).padStart(width)}│${l}`).join('\n');
+  return lines.map((l, i) => `${String(firstLine + i).padStart(width)}│${l.length > maxLineChars ? `${l.slice(0, maxLineChars)}… [line cut: ${l.length - maxLineChars} more characters]` : l}`).join('\n');
+}
+
+/** How many of `lines` are longer than numberLines shows. */
+export function longLines(lines: readonly string[], maxLineChars = MAX_LINE_CHARS): number {
+  let n = 0;
+  for (const l of lines) if (l.length > maxLineChars) n++;
+  return n;
+}
+
+/** Whether a file's text is binary (a NUL in its first 8,000 characters, as the ingest's check). */
+export function looksBinary(text: string): boolean {
+  return text.slice(0, 8000).includes('\0');
 }

@@ -2,7 +2,7 @@
 import { AgentId, countTokens, defineVerb, ErrorCodes, M1ndError, packToTokenBudget, Type } from '../../../core/index.ts';
 import picomatch from 'picomatch';
 import { engineCall } from '../../graph/api.ts';
-import { capChars, graphOf, nodeRef, numberLines } from '../shared.ts';
+import { capChars, graphOf, longLines, looksBinary, nodeRef, numberLines } from '../shared.ts';
 import { refreshIfNeeded } from './refresh.ts';
 import { recordVisit } from '../session/visits.ts';
 
@@ -54,12 +54,13 @@ export const batchViewVerb = defineVerb({
     const items = paths.map((p) => {
       try {
         const file = graph.engine.readFile(p);
+        if (looksBinary(file.content)) return { file_path: p, error: `binary file (${file.size} bytes): its bytes are not shown` };
         const lines = file.content.split('\n');
         const shown = lines.slice(0, args.max_lines_per_file);
         const outline = args.summary_mode
           ? g.outgoing(`file:${p}`).map((e) => g.get(e.target)).filter((n) => n && n.kind !== 'file' && n.path === p).map((n) => nodeRef(n!))
           : undefined;
-        return { file_path: p, total_lines: lines.length, ...(outline ? { outline } : {}), content: numberLines(shown, 1), truncated: shown.length < lines.length };
+        return { file_path: p, total_lines: lines.length, ...(outline ? { outline } : {}), content: numberLines(shown, 1), truncated: shown.length < lines.length || longLines(shown) > 0 };
       } catch (error) {
         const hint = (error as { hint?: string }).hint;
         return { file_path: p, error: (error as Error).message, ...(hint ? { hint } : {}) };

@@ -1,7 +1,7 @@
 /** view: a file or a window of its lines, numbered, from inside the workspace only. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { engineCall, fileIdOf } from '../../graph/api.ts';
-import { capChars, nodeRef, numberLines, queryGraphOf } from '../shared.ts';
+import { capChars, longLines, looksBinary, MAX_LINE_CHARS, nodeRef, numberLines, queryGraphOf } from '../shared.ts';
 import { refreshIfNeeded } from './refresh.ts';
 import { recordVisit } from '../session/visits.ts';
 
@@ -35,6 +35,18 @@ export const viewVerb = defineVerb({
     await graph.fresh();
     const file = engineCall(() => graph.engine.readFile(args.file_path));
     const graph_sync = await refreshIfNeeded(graph, [file.path], args.auto_ingest);
+    if (looksBinary(file.content)) {
+      return {
+        file_path: file.path,
+        total_lines: 0,
+        lines: [],
+        content: '',
+        truncated: true,
+        symbols: [],
+        graph: graph_sync,
+        note: `binary file (${file.size} bytes): its bytes are not shown`,
+      };
+    }
     const all = file.content.split('\n');
     if (all.length > 1 && all[all.length - 1] === '') all.pop();
     const limit = args.limit ?? 400;
@@ -42,6 +54,7 @@ export const viewVerb = defineVerb({
     const first = args.offset + 1;
     const last = args.offset + window.length;
     const body = capChars(numberLines(window, first), args.max_output_chars);
+    const cutLines = longLines(window);
     const g = graph.engine.graph;
     const shown = g
       .outgoing(fileIdOf(file.path))
@@ -54,12 +67,13 @@ export const viewVerb = defineVerb({
       total_lines: all.length,
       lines: window.length ? [first, last] : [],
       content: body.text,
-      truncated: body.truncated || last < all.length,
+      truncated: body.truncated || last < all.length || cutLines > 0,
       ...(last < all.length ? { next_offset: last } : {}),
       symbols,
       graph: graph_sync,
       // A window past the end reads nothing: say so, and where the file's lines are.
       ...(window.length === 0 && args.offset > 0 ? { note: `offset ${args.offset} is past the end of the file (${all.length} lines): pass an offset below ${all.length}` } : {}),
+      ...(cutLines > 0 ? { note: `${cutLines} line(s) longer than ${MAX_LINE_CHARS} characters were cut (search finds text inside them)` } : {}),
     };
   },
 });
