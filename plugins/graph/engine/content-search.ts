@@ -74,6 +74,14 @@ function clip(line: string): string {
   return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
 }
 
+/** A long line cut to MAX_LINE_CHARS around `at` (the match's offset in it), so the match is in what is shown. */
+function clipAround(line: string, at: number): string {
+  if (line.length <= MAX_LINE_CHARS || at < MAX_LINE_CHARS - 100) return clip(line);
+  const from = Math.max(0, Math.min(at - 100, line.length - MAX_LINE_CHARS));
+  const to = from + MAX_LINE_CHARS;
+  return `…${line.slice(from, to)}${to < line.length ? '…' : ''}`;
+}
+
 /** Contents of ingested files, kept in memory up to a byte budget. */
 export class ContentCache {
   private readonly texts = new Map<string, string>();
@@ -307,7 +315,7 @@ function describeHits(path: string, text: string, hits: FileHit[], context: numb
       after.push(clip(text.slice(a + 1, nextEnd)));
       a = nextEnd;
     }
-    const body = text.slice(ls, le).split('\n').map(clip).join('\n');
+    const body = text.slice(ls, le).split('\n').map((l, i) => (i === 0 ? clipAround(l, h.start - ls) : clip(l))).join('\n');
     out.push({ path, line: first, column: h.start - ls + 1, endLine, text: body, before, after });
   }
   return out;
