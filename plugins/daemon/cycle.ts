@@ -217,6 +217,8 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       const onFiles = (f: typeof taken) => void Object.assign(taken, f);
       const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices, onFiles } : { paths: reingest, ...slices, onFiles });
       report.generation = summary.generation;
+      // A re-ingest that went through clears an earlier failure.
+      if (await alerts.resolve(`ingest_failed:${source}`, 'a later re-ingest succeeded')) report.alerts_resolved++;
       // A removed file no event named is raised as deleted when it is gone from disk (one the ingest's
       // rules exclude now left the graph, not the disk); its links left the graph with it, so no
       // broken binding is raised for it.

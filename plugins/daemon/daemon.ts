@@ -192,6 +192,8 @@ export class Daemon extends WatchedRunner<DaemonState> {
     if (overflowed > 0) {
       await this.outbox.raise({ kind: 'queue_overflow', severity: 'warning', source: 'daemon', message: `${overflowed} file events were dropped (queue full at ${MAX_QUEUE}); daemon_tick polls them`, dedup: 'queue_overflow:daemon' });
     }
+    // A poll that left nothing waiting has taken in whatever a full queue dropped.
+    if (options.poll && overflowed === 0 && leftover === 0 && this.pending === 0 && (await this.outbox.resolve('queue_overflow:daemon', 'a poll took in the dropped events'))) report.alerts_resolved++;
     const latest = await this.state();
     const c = latest.counters;
     await this.row.save({
