@@ -362,8 +362,9 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
   protected async startWatcher(state: AutoIngestState): Promise<void> {
     await this.closeWatcher();
     this.idleQueue = null;
+    const epoch = this.epoch;
     const watcher = this.makeWatcher(state, true);
     await watcher.start();
-    this.watcher = watcher;
+    await this.adopt(watcher, epoch);
   }
 }

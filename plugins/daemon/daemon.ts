@@ -270,6 +270,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
     // Re-targeted: what the old watcher queued and no cycle handled yet is handed to the new one.
     const carried = this.watcher?.take(MAX_QUEUE) ?? [];
     await this.closeWatcher();
+    const epoch = this.epoch;
     const { graph } = this.deps;
     const watcher = new TreeWatcher({
       root: graph.engine.root,
@@ -288,7 +289,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
       },
     });
     await watcher.start();
-    this.watcher = watcher;
+    if (!(await this.adopt(watcher, epoch))) return;
     for (const e of carried) if (watcher.covers(e.path)) watcher.push(e.path, e.kind);
   }
 }

@@ -179,7 +179,30 @@ export abstract class WatchedRunner<S extends { active: boolean }> {
     }
   }
 
+  /** Grows with every close of the watcher: a watcher started before the last close is not installed. */
+  private watchEpoch = 0;
+
+  /** What `adopt` compares: take it after `closeWatcher` and before starting the new watcher. */
+  protected get epoch(): number {
+    return this.watchEpoch;
+  }
+
+  /**
+   * Installs a started watcher, unless the watcher was closed meanwhile (a concurrent start or a
+   * stop, or the server closing): then this one is closed, so no watcher is left running unreferenced
+   * (three concurrent starts left two native watchers after the stop, and the process could not exit).
+   */
+  protected async adopt(watcher: TreeWatcher, epoch: number): Promise<boolean> {
+    if (epoch !== this.watchEpoch || this.closed) {
+      await watcher.close();
+      return false;
+    }
+    this.watcher = watcher;
+    return true;
+  }
+
   protected async closeWatcher(): Promise<void> {
+    this.watchEpoch++;
     this.cancelReconcile();
     const w = this.watcher;
     this.watcher = null;

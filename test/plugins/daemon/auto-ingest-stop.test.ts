@@ -59,6 +59,33 @@ describe('auto_ingest_stop', function () {
     assert.deepEqual(status.manifest.recent.map((m: any) => m.path), ['docs/guide.md'], 'nothing was ingested after the stop');
   });
 
+  it('leaves no watcher running after concurrent starts and a stop', async function () {
+    if (!fs.existsSync('/proc/self/fdinfo')) this.skip();
+    // The native watches of this process (Linux: inotify watches listed in fdinfo).
+    const watches = () => {
+      let n = 0;
+      for (const fd of fs.readdirSync('/proc/self/fd')) {
+        try {
+          if (fs.readlinkSync(`/proc/self/fd/${fd}`).includes('inotify')) n += fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify')).length;
+        } catch {
+          // closed meanwhile
+        }
+      }
+      return n;
+    };
+    const ws = workspace();
+    fs.mkdirSync(path.join(ws, 'docs/sub'));
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    const before = watches();
+    const starts = await Promise.all([1, 2, 3].map(() => h!.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 60000 })));
+    for (const r of starts) ok(r);
+    assert.ok(watches() > before, 'the watcher watches');
+    ok(await h.call('auto_ingest_stop', { agent_id: 'a' }));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(watches(), before, 'every watcher the starts made was closed');
+  });
+
   it('on a read-only server, says that nothing was stopped and where to stop it', async () => {
     const ws = workspace();
     h = await serve(ws);
