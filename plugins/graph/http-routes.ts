@@ -6,18 +6,15 @@
  * Served: Express/Koa/Fastify/Hono-style `x.get('/orders/:id', getOrder)` (a handler argument
  * required: `axios.get('/x', { params })` serves nothing), Python route decorators
  * (`@app.get("/x")`, `@app.route("/x", methods=[…])`), Go `HandleFunc`/gin/chi/echo registrations
- * (`"GET /x"` patterns too), Spring `@GetMapping`-style annotations under the class's
+ * (`"GET /x"` patterns too; a `Group("/v1")`'s prefix joined, and its parent group's), Spring `@GetMapping`-style annotations under the class's
  * `@RequestMapping` prefix, NestJS `@Get(':id')`-style decorators under the class's `@Controller`
  * prefix, Django `path('users/<int:pk>/', views.detail)` / `re_path` entries. Requested: `fetch`,
  * axios/ky/got/superagent and other client receivers, Python `requests`/`httpx`/sessions/clients, Go
  * `http.Get`/`http.Post`, Spring's RestTemplate.
  *
- * Mounts join prefixes across files: `app.use('/api', router)` (the router made in that file, or
- * imported from a relative module), Fastify's `register(plugin, { prefix })` and Django's `path('api/', include('shop.urls'))`; `mountsIn`
- * reads them per file and `mountPrefixes` chains them over a repository (a router mounted in a
- * router mounted under `/api`).
+ * Prefixes a router is mounted under elsewhere (`app.use('/api', router)`, an `include`) are joined by
+ * http-mounts.ts.
  */
-import { dirname, posix } from 'node:path';
 import { indexLines, lineAt, type LineIndex } from './engine/parsers/source-lines.ts';
 
 export interface RouteRegistration {
@@ -87,12 +84,12 @@ export function routeMatchesMounted(served: string, requested: string): boolean 
 }
 
 /** 1-based line of a character index (the text's line starts built on first use). */
-function lineIndex(text: string): (index: number) => number {
+export function lineIndex(text: string): (index: number) => number {
   let lines: LineIndex | undefined;
   return (index) => lineAt((lines ??= indexLines(text)), index);
 }
 
-const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+export const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 /** The last argument before the first `)`, when it is a plain (dotted) identifier: its last segment. */
 function handlerArg(rest: string): string | undefined {
   const args = rest.slice(0, rest.search(/\)|$/)).split(',');
@@ -106,7 +103,9 @@ const JS_ROUTE = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|delete|patch|
 const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*)\3([^\n]*)/g;
 /** A FastAPI router or Flask blueprint made with a prefix: `router = APIRouter(prefix="/users")`. */
 const PY_PREFIXED = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(([^)]*)\)/gm;
-const GO_ROUTE = /\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*)"\s*,([^\n]*)/g;
+const GO_ROUTE = /(\b[A-Za-z_]\w*)?\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*)"\s*,([^\n]*)/g;
+/** A gin/echo/fiber route group: `v1 := r.Group("/v1")` (its routes `v1.GET("/x", h)` are under the prefix, and under its parent's). */
+const GO_GROUP = /\b([A-Za-z_]\w*)\s*:?=\s*([A-Za-z_]\w*)\.Group\(\s*"(\/[^"\n]*)"/g;
 const SPRING = /@(Get|Post|Put|Delete|Patch|Request)Mapping\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"\n]*)"/g;
 /** NestJS: `@Controller('users')` (or `{ path: 'users' }`) on a class, `@Get(':id')` on its methods. */
 const NEST = /@(Controller|Get|Post|Put|Delete|Patch|Options|Head|All)\(\s*(?:(['"`])([^'"`\n]*)\2|\{[^}\n]*\bpath\s*:\s*(['"`])([^'"`\n]*)\4[^}\n]*\})?[^)\n]*\)/g;
@@ -136,7 +135,7 @@ export function routesIn(file: string, text: string): RouteRegistration[] {
       const listed = /methods\s*=\s*\[([^\]]*)\]/.exec(m[5])?.[1].match(/[A-Za-z]+/g);
       const line = lineOf(m.index + m[0].length + def.index + def[0].length - 1);
       const route = `${prefixes.get(m[1]) ?? ''}${m[4]}`.replace(/(.)\/$/, '$1');
-      for (const verb of listed ?? [m[2]]) out.push({ method: method(verb), route, file, line, decorated: true });
+      for (const verb of listed ?? [m[2]]) out.push({ method: method(verb), route, file, line, decorated: true, receiver: m[1] });
     }
   } else if (/\.(?:java|kt)$/.test(file)) {
     const lines = text.split('\n');
@@ -156,22 +155,44 @@ export function routesIn(file: string, text: string): RouteRegistration[] {
     }
   } else {
     if (/@Controller\(/.test(text)) nestRoutes(file, text, lineOf, out);
-    const go = file.endsWith('.go');
-    for (const m of text.matchAll(go ? GO_ROUTE : JS_ROUTE)) {
+    if (file.endsWith('.go')) {
+      const groups = goGroups(text);
+      for (const m of text.matchAll(GO_ROUTE)) {
+        const handler = handlerArg(m[5]);
+        if (!handler && !INLINE_HANDLER.test(m[5])) continue;
+        const route = m[1] !== undefined && groups.has(m[1]) ? joinPath(groups.get(m[1])!, m[4]) : m[4];
+        out.push({ method: m[3] ?? method(m[2]), route, file, line: lineOf(m.index + (m[1]?.length ?? 0)), handler });
+      }
+      return out;
+    }
+    for (const m of text.matchAll(JS_ROUTE)) {
       // `api.get('/x', h)` is a request unless this file makes `api` a router.
-      if (!go && CLIENTS.test(m[1]) && !madeRouter(text, m[1])) continue;
-      const rest = go ? m[4] : m[5];
-      const handler = handlerArg(rest);
+      if (CLIENTS.test(m[1]) && !madeRouter(text, m[1])) continue;
+      const handler = handlerArg(m[5]);
       // A call with no function argument (`cache.get('/x', fallback)` aside) registers nothing.
-      if (!handler && !INLINE_HANDLER.test(rest)) continue;
-      out.push({ method: go ? (m[2] ?? method(m[1])) : method(m[2]), route: go ? m[3] : m[4], file, line: lineOf(m.index), handler, ...(go ? {} : { receiver: m[1] }) });
+      if (!handler && !INLINE_HANDLER.test(m[5])) continue;
+      out.push({ method: method(m[2]), route: m[4], file, line: lineOf(m.index), handler, receiver: m[1] });
     }
   }
   return out;
 }
 
+/** Each Go route group's whole prefix, its parents' joined (`api := r.Group("/api")`, `v1 := api.Group("/v1")` → /api/v1). */
+function goGroups(text: string): Map<string, string> {
+  const own = new Map<string, { parent: string; prefix: string }>();
+  if (text.includes('.Group(')) for (const m of text.matchAll(GO_GROUP)) own.set(m[1], { parent: m[2], prefix: m[3] });
+  const whole = new Map<string, string>();
+  const resolve = (name: string, depth: number): string => {
+    const g = own.get(name);
+    if (!g || depth > 8) return '';
+    return joinPath(g.parent === name ? '' : resolve(g.parent, depth + 1), g.prefix);
+  };
+  for (const name of own.keys()) whole.set(name, resolve(name, 0));
+  return whole;
+}
+
 /** Whether the text makes `name` an Express-style router (`const api = express.Router()`). */
-function madeRouter(text: string, name: string): boolean {
+export function madeRouter(text: string, name: string): boolean {
   return new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}\\s*=\\s*(?:new\\s+)?(?:[\\w.]+\\.)?Router\\(`).test(text);
 }
 
@@ -181,7 +202,7 @@ function declarationAfter(lines: readonly string[], at: number): number {
 }
 
 /** `/a` + `b/` → `/a/b`: segments joined with one slash, no trailing one. */
-function joinPath(prefix: string, route: string): string {
+export function joinPath(prefix: string, route: string): string {
   return `/${[prefix, route].map((p) => p.replace(/^\/+|\/+$/g, '')).filter((p) => p !== '').join('/')}`;
 }
 
@@ -202,7 +223,7 @@ function nestRoutes(file: string, text: string, lineOf: (index: number) => numbe
 }
 
 /** A Django `re_path` pattern as a route: anchors dropped, each group a parameter; null for a pattern that is no plain path. */
-function regexRoute(pattern: string): string | null {
+export function regexRoute(pattern: string): string | null {
   let t = pattern.replace(/^\^/, '').replace(/\$$/, '');
   t = t.replace(/\((?:\?P<\w+>)?[^()]*\)/g, '{}').replace(/\\([./-])/g, '$1');
   return /[\\^$*+?|()[\]]/.test(t) ? null : t;
@@ -218,133 +239,6 @@ function djangoRoutes(file: string, text: string, lineOf: (index: number) => num
     const handler = view === undefined || view === 'lambda' ? undefined : view.slice(view.lastIndexOf('.') + 1);
     out.push({ method: null, route: joinPath('', route), file, line: lineOf(m.index), ...(handler ? { handler } : {}) });
   }
-}
-
-/** A router mounted under a prefix by a `receiver.use('/prefix', router)` call (Hono: `app.route`; Fastify: `register(plugin, { prefix })`; Django: an `include`). */
-export interface RouteMount {
-  prefix: string;
-  line: number;
-  /** The object mounting it (`app`, `api`); '' for Django. */
-  receiver: string;
-  /**
-   * What is mounted: a relative module's routes (its repository-relative path without the extension,
-   * `routes/users`), a router made in this very file (`router` names it), or (Django) a module path suffix.
-   */
-  target: { path: string; router?: string } | { suffix: string };
-}
-
-const JS_MOUNT = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*(?:use|route)\(\s*(['"`])(\/[^'"`\n]*)\2\s*,([^\n]*)/g;
-const JS_IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+(['"])(\.{1,2}\/[^'"]+)\2|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\5\s*\)/g;
-const FASTIFY_MOUNT = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*register\(\s*([^,\n]+?)\s*,\s*\{[^}\n]*\bprefix\s*:\s*(['"`])(\/[^'"`\n]*)\3/g;
-const INLINE_REQUIRE = /^\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/;
-const DJANGO_INCLUDE = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*include\(\s*\(?\s*(['"])([\w.]+)\4/g;
-const JS_EXT = /\.[cm]?[jt]sx?$/;
-/** Mounts read per file at most. */
-const MAX_MOUNTS = 200;
-
-/** The mounts one file's text makes. */
-export function mountsIn(file: string, text: string): RouteMount[] {
-  const out: RouteMount[] = [];
-  const push = (m: RouteMount) => void (out.length < MAX_MOUNTS && out.push(m));
-  if (file.endsWith('.py')) {
-    if (!/\binclude\(/.test(text)) return out;
-    const lineOf = lineIndex(text);
-    for (const m of text.matchAll(DJANGO_INCLUDE)) {
-      const route = m[1] === 'path' ? m[3] : regexRoute(m[3]);
-      if (route !== null) push({ prefix: joinPath('', route), line: lineOf(m.index), receiver: '', target: { suffix: `${m[5].replace(/\./g, '/')}.py` } });
-    }
-    return out;
-  }
-  if (!JS_EXT.test(file) || !/\.\s*(?:use|route)\(\s*['"`]\/|\bprefix\s*:/.test(text)) return out;
-  const lineOf = lineIndex(text);
-  const imported = new Map<string, string>();
-  for (const m of text.matchAll(JS_IMPORT)) imported.set(m[1] ?? m[4], m[3] ?? m[6]);
-  const here = dirname(file);
-  const local = (spec: string) => posix.normalize(posix.join(here === '.' ? '' : here, spec)).replace(JS_EXT, '');
-  for (const m of text.matchAll(JS_MOUNT)) {
-    const args = m[4];
-    const inline = INLINE_REQUIRE.exec(args);
-    const last = args.slice(0, args.search(/\)\s*;?\s*$|$/)).split(',').pop()!.trim();
-    const spec = inline?.[2] ?? imported.get(last);
-    const at = { prefix: m[3], line: lineOf(m.index), receiver: m[1] };
-    if (spec !== undefined) push({ ...at, target: { path: local(spec) } });
-    // A router made in this file (`const api = express.Router()`), mounted here.
-    else if (IDENT.test(last) && madeRouter(text, last)) push({ ...at, target: { path: file.replace(JS_EXT, ''), router: last } });
-  }
-  // Fastify: `app.register(require('./users'), { prefix: '/api' })`, or an imported plugin.
-  for (const m of text.matchAll(FASTIFY_MOUNT)) {
-    const spec = INLINE_REQUIRE.exec(m[2])?.[2] ?? imported.get(m[2].trim());
-    if (spec !== undefined) push({ prefix: m[4], line: lineOf(m.index), receiver: m[1], target: { path: local(spec) } });
-  }
-  return out;
-}
-
-type FromMount = RouteMount & { from: string };
-
-/** The prefixes routes are served under, per file, then per registering object ('*': all of the file's routes). */
-export type MountPrefixes = Map<string, Map<string, string[]>>;
-
-/**
- * The prefixes routes are served under, from every file's mounts, chained (a router mounted by a
- * router that is itself mounted gets both prefixes; up to 4 deep). A module mounted from another file
- * has all its routes under the prefix; a router mounted in its own file only the routes registered on
- * it. Files no mount names are absent.
- */
-export function mountPrefixes(mounts: ReadonlyMap<string, readonly RouteMount[]>, allFiles: Iterable<string>): MountPrefixes {
-  const byStem = new Map<string, string>();
-  /** Python files by every path suffix (`shop/urls.py`, `urls.py`): an include names a module from wherever the project's root is. */
-  const bySuffix = new Map<string, string | null>();
-  for (const f of allFiles) {
-    if (f.endsWith('.py')) {
-      for (let i = 0; i >= 0; i = f.indexOf('/', i) + 1 || -1) {
-        const suffix = f.slice(i);
-        bySuffix.set(suffix, bySuffix.has(suffix) && bySuffix.get(suffix) !== f ? null : f);
-      }
-      continue;
-    }
-    const stem = f.replace(JS_EXT, '');
-    if (stem === f) continue;
-    byStem.set(stem, f);
-    if (stem.endsWith('/index')) byStem.set(stem.slice(0, -'/index'.length), f);
-  }
-  /** Per mounted file and router ('*'): the mounts naming it. */
-  const direct = new Map<string, Map<string, FromMount[]>>();
-  for (const [from, list] of mounts) {
-    for (const m of list) {
-      // A suffix two files end with names neither.
-      const target = 'path' in m.target ? byStem.get(m.target.path) : (bySuffix.get(m.target.suffix) ?? undefined);
-      if (target === undefined) continue;
-      const router = 'path' in m.target && m.target.router !== undefined ? m.target.router : '*';
-      const perRouter = direct.get(target) ?? new Map<string, FromMount[]>();
-      direct.set(target, perRouter);
-      perRouter.set(router, [...(perRouter.get(router) ?? []), { ...m, from }]);
-    }
-  }
-  /** The prefixes of routes registered on `router` in `file`. */
-  const resolve = (file: string, router: string, depth: number): string[] => {
-    const perRouter = direct.get(file);
-    const via = [...(perRouter?.get('*') ?? []), ...(router !== '*' ? (perRouter?.get(router) ?? []) : [])];
-    if (via.length === 0 || depth > 4) return [''];
-    const prefixes = new Set<string>();
-    for (const v of via) for (const outer of resolve(v.from, v.receiver, depth + 1)) prefixes.add(joinPath(outer, v.prefix));
-    return [...prefixes];
-  };
-  const out: MountPrefixes = new Map();
-  for (const [file, perRouter] of direct) out.set(file, new Map([...perRouter.keys()].map((router) => [router, resolve(file, router, 0)])));
-  return out;
-}
-
-/** A file's routes as served: each joined to the prefixes its file or router is mounted under. */
-export function mountedRoutes<T extends { file: string; route: string; receiver?: string }>(routes: readonly T[], prefixes: MountPrefixes): T[] {
-  if (prefixes.size === 0) return [...routes];
-  const out: T[] = [];
-  for (const r of routes) {
-    const perRouter = prefixes.get(r.file);
-    const under = perRouter === undefined ? undefined : r.receiver !== undefined && perRouter.has(r.receiver) ? perRouter.get(r.receiver) : perRouter.get('*');
-    if (under === undefined) out.push(r);
-    else for (const prefix of under) out.push({ ...r, route: joinPath(prefix, r.route) });
-  }
-  return out;
 }
 
 const CLIENT_CALL = /(?:\b|\$)([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)\(\s*f?(["'`])([^"'`\n]*)\3([^\n]*)/g;

@@ -331,6 +331,36 @@ describe('federate', function () {
     ]);
   });
 
+  it("joins FastAPI's include_router and Flask's register_blueprint prefixes and gin's route groups to their routes", async () => {
+    const edges = await federated({
+      app: {
+        'package.json': JSON.stringify({ name: 'web', private: true }),
+        'src/client.ts': [
+          "export const user = (id: string) => fetch('/api/v1/users/' + id);",
+          "export const item = (id: string) => fetch('/api/v1/items/' + id);",
+          "export const report = () => fetch('/admin/reports');",
+          "export const order = (id: string) => fetch('/shop/v2/orders/' + id);",
+          '',
+        ].join('\n'),
+      },
+      lib: {
+        'pyproject.toml': '[project]\nname = "svc"\n',
+        'svc/main.py': 'from fastapi import FastAPI\nfrom .routers import users\nfrom .routers.items import router as items_router\n\napp = FastAPI()\napp.include_router(users.router, prefix="/api/v1")\napp.include_router(items_router, prefix="/api/v1/items")\n',
+        'svc/routers/users.py': 'from fastapi import APIRouter\n\nrouter = APIRouter(prefix="/users")\n\n\n@router.get("/{uid}")\ndef read_user(uid: int):\n    return uid\n',
+        'svc/routers/items.py': 'from fastapi import APIRouter\n\nrouter = APIRouter()\n\n\n@router.get("/{iid}")\ndef read_item(iid: int):\n    return iid\n\n\n@router.get("/users/{uid}")\ndef item_user(uid: int):\n    return uid\n',
+        'web/app.py': 'from flask import Blueprint, Flask\n\nadmin = Blueprint("admin", __name__)\n\n\n@admin.route("/reports")\ndef reports():\n    return []\n\n\napp = Flask(__name__)\napp.register_blueprint(admin, url_prefix="/admin")\n\n\n@app.route("/reports")\ndef site_reports():\n    return []\n',
+        'go/go.mod': 'module example.com/shop\n\ngo 1.22\n',
+        'go/main.go': 'package main\n\nfunc main() {\n\tr := gin.Default()\n\tshop := r.Group("/shop")\n\tv2 := shop.Group("/v2")\n\tv2.GET("/orders/:id", getOrder)\n\tr.GET("/orders/:id", getOldOrder)\n}\n\nfunc getOrder(c *gin.Context) {}\n\nfunc getOldOrder(c *gin.Context) {}\n',
+      },
+    });
+    assert.deepEqual(edges, [
+      'app::function:src/client.ts#item -http_route-> lib::function:svc/routers/items.py#read_item @ app::src/client.ts:2',
+      'app::function:src/client.ts#order -http_route-> lib::function:go/main.go#getOrder @ app::src/client.ts:4',
+      'app::function:src/client.ts#report -http_route-> lib::function:web/app.py#reports @ app::src/client.ts:3',
+      'app::function:src/client.ts#user -http_route-> lib::function:svc/routers/users.py#read_user @ app::src/client.ts:1',
+    ]);
+  });
+
   it('federate_auto finds the library from the manifest, names the setting while it is not allowed, and federates once it is', async () => {
     const { parent, lib, app } = twoRepos();
     h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full' } });
