@@ -244,7 +244,7 @@ function djangoRoutes(file: string, text: string, lineOf: (index: number) => num
 const CLIENT_CALL = /(?:\b|\$)([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)\(\s*f?(["'`])([^"'`\n]*)\3([^\n]*)/g;
 const FETCH = /\bfetch\(\s*(["'`])([^"'`\n]*)\1([^\n]*)/g;
 
-/** The URLs a file's text requests, as route keys: a literal, and `'/x/' + id` as one more segment. */
+/** The URLs a file's text requests, as route keys: a literal, `'/x/' + id` as one more segment, or a variable holding one. */
 export function requestsIn(text: string): RouteRequest[] {
   const out: RouteRequest[] = [];
   if (!/fetch\(|\.(?:get|post|put|patch|delete|Get|Post|request|exchange|\w+For(?:Object|Entity))\(/.test(text)) return out;
@@ -255,5 +255,24 @@ export function requestsIn(text: string): RouteRequest[] {
   };
   for (const m of text.matchAll(CLIENT_CALL)) if (CLIENTS.test(m[1])) take(m.index, m[4], m[5]);
   for (const m of text.matchAll(FETCH)) take(m.index, m[2], m[3]);
+  // A URL built in a variable first: `const url = `${API}/users/${id}`; fetch(url)`, `url = f"{base}/x"; requests.get(url)`.
+  for (const m of text.matchAll(CALL_WITH_NAME)) {
+    if (m[1] !== undefined && !CLIENTS.test(m[1])) continue;
+    const assigned = lastAssignment(text, m[3], m.index);
+    if (assigned) take(m.index, assigned.literal, assigned.rest);
+  }
   return out;
+}
+
+const CALL_WITH_NAME = /(?:(?:\b|\$)([A-Za-z_$][\w$]*)\.(?:get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)|\b(fetch))\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g;
+/** How far before a call its URL variable's assignment is looked for (about one function). */
+const ASSIGNMENT_LOOKBACK = 2000;
+
+/** The string literal last assigned to `name` before `index` (within ASSIGNMENT_LOOKBACK characters), and what follows it on its line. */
+function lastAssignment(text: string, name: string, index: number): { literal: string; rest: string } | null {
+  const before = text.slice(Math.max(0, index - ASSIGNMENT_LOOKBACK), index);
+  const re = new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\s*(?::\\s*[\\w.]+\\s*)?=(?!=)\\s*f?(["'\`])([^"'\`\\n]*)\\1([^\\n]*)`, 'g');
+  let last: RegExpExecArray | null = null;
+  for (let m = re.exec(before); m !== null; m = re.exec(before)) last = m;
+  return last ? { literal: last[2], rest: last[3] } : null;
 }

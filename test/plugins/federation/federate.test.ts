@@ -331,7 +331,7 @@ describe('federate', function () {
     ]);
   });
 
-  it("joins FastAPI's include_router and Flask's register_blueprint prefixes and gin's route groups to their routes", async () => {
+  it("joins FastAPI's include_router and Flask's register_blueprint prefixes and gin's route groups to their routes, and reads a URL built in a variable first", async () => {
     const edges = await federated({
       app: {
         'package.json': JSON.stringify({ name: 'web', private: true }),
@@ -340,6 +340,10 @@ describe('federate', function () {
           "export const item = (id: string) => fetch('/api/v1/items/' + id);",
           "export const report = () => fetch('/admin/reports');",
           "export const order = (id: string) => fetch('/shop/v2/orders/' + id);",
+          'export async function adminReport(base: string) {',
+          '  const url = `${base}/admin/reports`;',
+          '  return fetch(url, { headers: {} });',
+          '}',
           '',
         ].join('\n'),
       },
@@ -354,6 +358,7 @@ describe('federate', function () {
       },
     });
     assert.deepEqual(edges, [
+      'app::function:src/client.ts#adminReport -http_route-> lib::function:web/app.py#reports @ app::src/client.ts:7',
       'app::function:src/client.ts#item -http_route-> lib::function:svc/routers/items.py#read_item @ app::src/client.ts:2',
       'app::function:src/client.ts#order -http_route-> lib::function:go/main.go#getOrder @ app::src/client.ts:4',
       'app::function:src/client.ts#report -http_route-> lib::function:web/app.py#reports @ app::src/client.ts:3',
