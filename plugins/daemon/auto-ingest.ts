@@ -13,7 +13,7 @@ import { extname, join, posix } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import fg from 'fast-glob';
 import { ErrorCodes, M1ndError, type Logger } from '../../core/index.ts';
-import { CONVERTERS, DOCUMENTS_NAMESPACE, MAX_GRAPH_DOCUMENTS, converterFor, documentNodes, resolveDocument } from '../documents/api.ts';
+import { CONVERTERS, DOCUMENTS_NAMESPACE, MAX_GRAPH_DOCUMENTS, converterFor, documentNodes, forgetDocument, resolveDocument } from '../documents/api.ts';
 import type { DocumentRecord } from '../documents/api.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
@@ -252,7 +252,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
           out.processed--; // pruned already: a watcher event that arrived after the tick that pruned it
           continue;
         }
-        if (graph.writable && graph.engine.storeExists()) graph.engine.memory.delete(DOCUMENTS_NAMESPACE, path);
+        // Its artefact and baseline too, kept in memory and stored: drift no longer reads a deleted document.
+        forgetDocument(graph, path);
         gone.push(path);
         if (inGraph) forGraph.push(path);
         out.pruned.push(path);

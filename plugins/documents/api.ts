@@ -6,6 +6,7 @@
 export { CONVERTERS, DOCUMENT_EXTENSIONS, converterFor } from './converters.ts';
 export type { Converter } from './converters.ts';
 export { NAMESPACE as DOCUMENTS_NAMESPACE } from './document-book.ts';
+export { forgetRecord as forgetDocument } from './document-book.ts';
 export type { DocumentRecord } from './document-book.ts';
 export { documentNodes, MAX_GRAPH_DOCUMENTS } from './graph-nodes.ts';
 export { resolveDocument } from './resolve-document.ts';

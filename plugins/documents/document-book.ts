@@ -82,6 +82,12 @@ export function saveRecord(graph: GraphService, record: DocumentRecord): boolean
   return true;
 }
 
+/** Forgets a document that is gone: out of memory, and out of the store when the server may write it. */
+export function forgetRecord(graph: GraphService, path: string): void {
+  kept(graph).delete(path);
+  if (graph.writable && graph.engine.storeExists()) graph.engine.memory.delete(NAMESPACE, path);
+}
+
 /** Whether the store holds this version of the record (same source and baseline). */
 export function isStored(graph: GraphService, record: DocumentRecord): boolean {
   if (!graph.engine.storeExists()) return false;

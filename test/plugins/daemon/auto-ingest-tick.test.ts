@@ -114,6 +114,33 @@ describe('auto_ingest_tick: what a tick reports', function () {
   });
 });
 
+describe('auto_ingest_tick: a pruned document is forgotten', function () {
+  this.timeout(120000);
+  let h: Harness | undefined;
+  after(async () => {
+    await h?.close();
+  });
+
+  it('leaves document_drift silent about a document a tick pruned, in this process as after a restart', async () => {
+    const ws = tempDir('m1nd-auto-ingest-');
+    fs.mkdirSync(path.join(ws, 'docs'));
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src/a.ts'), 'export function helperAlpha(): number {\n  return 1;\n}\n');
+    fs.writeFileSync(path.join(ws, 'docs/ops.rst'), 'Ops\n===\n\nCall ``helperAlpha``.\n');
+    fs.writeFileSync(path.join(ws, 'docs/keep.txt'), 'Calls helperAlpha() too.\n');
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 600000 }));
+    ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    assert.equal(ok(await h.call('document_drift', { agent_id: 'a', scope: 'docs' })).documents.length, 2);
+    fs.rmSync(path.join(ws, 'docs/ops.rst'));
+    assert.deepEqual(ok(await h.call('auto_ingest_tick', { agent_id: 'a' })).pruned, ['docs/ops.rst']);
+    const drift = ok(await h.call('document_drift', { agent_id: 'a', scope: 'docs' }));
+    assert.deepEqual(drift.documents.map((d: any) => d.path), ['docs/keep.txt']);
+    assert.deepEqual(drift.findings, [], 'the pruned document is not reported gone');
+  });
+});
+
 describe('auto_ingest_tick: cancelled by its client', function () {
   this.timeout(120000);
   let h: Harness | undefined;
