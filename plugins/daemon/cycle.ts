@@ -276,7 +276,9 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       alerts.recheckLater(touched, (error as Error).message);
       all = [];
     }
-    const relevant = all.filter((c) => !c.superseded_by && c.evidence.length > 0 && (options.checkAllClaims || c.evidence.some((a) => touched.has(a.path)))).slice(0, MAX_CLAIMS_CHECKED);
+    // A full poll checks the claims citing a watched file (a claim about files elsewhere is not the daemon's).
+    const covers = deps.covers ?? (() => true);
+    const relevant = all.filter((c) => !c.superseded_by && c.evidence.length > 0 && c.evidence.some((a) => (options.checkAllClaims ? covers(a.path) : touched.has(a.path)))).slice(0, MAX_CLAIMS_CHECKED);
     for (let i = 0; i < relevant.length; i += CLAIM_SLICE) {
       const batch: Claim[] = relevant.slice(i, i + CLAIM_SLICE);
       const fresh = deps.memory.freshness(batch);
