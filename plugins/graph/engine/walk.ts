@@ -6,10 +6,10 @@
  */
 import fg from 'fast-glob';
 import ignore, { type Ignore } from 'ignore';
-import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readdir, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import picomatch from 'picomatch';
-import { join, posix } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import type { Language } from './extraction.ts';
 import { runSteps, runStepsSliced } from './steps.ts';
 import { WalkRecorder, type WalkCache } from './walk-cache.ts';
@@ -109,6 +109,38 @@ interface WalkPlan {
   rootIgnore: string;
   ignoredDirs: ReturnType<typeof prunePatterns>;
   glob: fg.Options & { objectMode: true };
+  /** Directories the listing could not read (absolute paths): skipped as unreadable, the rest is walked. */
+  unreadable: string[];
+}
+
+/**
+ * fast-glob's directory reads, noting the directories that fail (EACCES: another user's folder) so
+ * the walk skips and reports them (`suppressErrors`) instead of failing the whole ingest on one folder.
+ */
+function noteFailedReads(unreadable: string[]): Partial<fg.FileSystemAdapter> {
+  const failed = (dir: string, error: NodeJS.ErrnoException | null): void => {
+    if (error && error.code !== 'ENOENT') unreadable.push(dir);
+  };
+  // fast-glob calls readdir(path, callback) or readdir(path, { withFileTypes: true }, callback).
+  type Callback = (error: NodeJS.ErrnoException | null, entries: unknown) => void;
+  const readdirNoted = (dir: string, ...rest: unknown[]): void => {
+    const callback = rest.pop() as Callback;
+    const done: Callback = (error, entries) => {
+      failed(dir, error);
+      callback(error, entries);
+    };
+    if (rest.length > 0) readdir(dir, rest[0] as { withFileTypes: true }, done);
+    else readdir(dir, done);
+  };
+  const readdirSyncNoted = (dir: string, options?: { withFileTypes: true }): unknown => {
+    try {
+      return options ? readdirSync(dir, options) : readdirSync(dir);
+    } catch (error) {
+      failed(dir, error as NodeJS.ErrnoException);
+      throw error;
+    }
+  };
+  return { readdir: readdirNoted as unknown as fg.FileSystemAdapter['readdir'], readdirSync: readdirSyncNoted as unknown as fg.FileSystemAdapter['readdirSync'] };
 }
 
 function walkPlan(options: WalkOptions): WalkPlan {
@@ -117,8 +149,9 @@ function walkPlan(options: WalkOptions): WalkPlan {
   const ignoredDirs = prunePatterns(rootIgnore);
   const prune = [PRUNED_PATTERN, ...ignoredDirs.globs, ...(options.exclude ?? [])];
   // No `stats`: fast-glob would lstat every entry; only candidate files are stat'ed below.
-  const glob = { cwd: root, dot: true, onlyFiles: false, markDirectories: true, objectMode: true, followSymbolicLinks: false, ignore: prune } as const;
-  return { rootIgnore, ignoredDirs, glob };
+  const unreadable: string[] = [];
+  const glob = { cwd: root, dot: true, onlyFiles: false, markDirectories: true, objectMode: true, followSymbolicLinks: false, ignore: prune, suppressErrors: true, fs: noteFailedReads(unreadable) } as const;
+  return { rootIgnore, ignoredDirs, glob, unreadable };
 }
 
 /** Classifies listed entries into files and skips, yielding every few entries (a step of the walk). */
@@ -142,7 +175,13 @@ function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entr
   let tsconfig: string | null = null;
   const goMods: string[] = [];
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const isDirectory = (p: string): boolean => statSync(join(root, p), { throwIfNoEntry: false })?.isDirectory() === true;
+  const isDirectory = (p: string): boolean => {
+    try {
+      return statSync(join(root, p), { throwIfNoEntry: false })?.isDirectory() === true;
+    } catch {
+      return false; // inside a folder this user cannot read
+    }
+  };
   const probeNames: [string, SkipReason][] = [
     ...ignoredDirs.anywhere.map((n): [string, SkipReason] => [n, 'gitignored']),
     ...[...VENDORED_DIRS].map((n): [string, SkipReason] => [n, 'vendored']),
@@ -173,6 +212,12 @@ function* classifyEntries(options: WalkOptions, plan: WalkPlan, entries: fg.Entr
     skip(`${d}/`, 'gitignored', true);
   }
   reportPrunedIn('');
+  for (const dir of plan.unreadable) {
+    const rel = relative(root, dir).split(sep).join('/');
+    // The root itself unreadable lists nothing: an empty walk must not replace the stored graph.
+    if (rel === '') throw Object.assign(new Error(`EACCES: permission denied, cannot list the workspace root ${root}`), { code: 'EACCES' });
+    skip(`${rel}/`, 'unreadable');
+  }
   for (const e of entries) {
     if (++work >= 64) {
       work = 0;
