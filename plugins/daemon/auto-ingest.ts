@@ -203,9 +203,15 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     const store = this.deps.store();
     // A deletion already handled (found by a rescan before its event arrived) is no work.
     const batch: { path: string; kind: ChangeKind }[] = [];
+    const taken = new Set<string>();
+    const add = (e: { path: string; kind: ChangeKind }) => void (taken.has(e.path) || (taken.add(e.path), batch.push(e)));
     for (const e of queue.take(maxDocs)) {
-      if (e.kind === 'unlink' && !graph.engine.graph.get(`file:${e.path}`) && !(await store.get(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + e.path))) continue;
-      batch.push(e);
+      if (e.kind === 'unlink' && !graph.engine.graph.get(`file:${e.path}`) && !(await store.get(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + e.path))) {
+        // A folder deleted or moved away arrives as one event: it stands for the documents the manifest has under it.
+        for (const r of await store.list(AUTO_INGEST_NAMESPACE, `${MANIFEST_PREFIX}${e.path}/`, MAX_DOCUMENTS)) add({ path: r.key.slice(MANIFEST_PREFIX.length), kind: 'unlink' });
+        continue;
+      }
+      add(e);
     }
     const out: AutoIngestTick = { processed: batch.length, ingested: [], converted: [], unchanged: 0, pruned: [], released: [], failed: [], remaining: 0, generation: null };
     const forGraph: string[] = [];
