@@ -278,7 +278,13 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
     }
     // A full poll checks the claims citing a watched file (a claim about files elsewhere is not the daemon's).
     const covers = deps.covers ?? (() => true);
-    const relevant = all.filter((c) => !c.superseded_by && c.evidence.length > 0 && c.evidence.some((a) => (options.checkAllClaims ? covers(a.path) : touched.has(a.path)))).slice(0, MAX_CLAIMS_CHECKED);
+    const cited = (c: Claim) => c.evidence.some((a) => (options.checkAllClaims ? covers(a.path) : touched.has(a.path)));
+    const relevant = all.filter((c) => !c.superseded_by && c.evidence.length > 0 && cited(c)).slice(0, MAX_CLAIMS_CHECKED);
+    // A superseded claim is nobody's word any more: its stale alert, if one is open, resolves.
+    for (const c of all.filter((x) => x.superseded_by && cited(x)).slice(0, MAX_CLAIMS_CHECKED)) {
+      if (await alerts.resolve(`claim_stale:${c.id}`, `the claim was superseded by ${c.superseded_by}`)) report.alerts_resolved++;
+      await slice();
+    }
     for (let i = 0; i < relevant.length; i += CLAIM_SLICE) {
       const batch: Claim[] = relevant.slice(i, i + CLAIM_SLICE);
       const fresh = deps.memory.freshness(batch);
