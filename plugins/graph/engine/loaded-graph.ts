@@ -7,6 +7,7 @@ import type { FreshnessReport, OpenSummary, Stamped } from './engine-results.ts'
 import { walkWorkspaceAsync, type WalkEntry } from './walk.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
 import { runIngest, type IngestOptions, type IngestSummary } from './ingest.ts';
+import { aborted } from './ingest-parse.ts';
 import { loadDefaultParser, type SourceParser } from './source-parser.ts';
 import { storedFileChanges, storedGitFacts, storedResolverConfig } from './stored-graph-inputs.ts';
 import { WorkspaceWatcher, type WatchOptions } from './watch.ts';
@@ -55,7 +56,8 @@ export class LoadedGraph extends LoadedGraphBase {
   }
 
   async ingest(options: IngestOptions = {}): Promise<IngestSummary> {
-    return this.serialized(() => this.ingestNow(options));
+    // Cancelled while queued behind another ingest: never started (its walk and parse would be wasted).
+    return this.serialized(() => (aborted(options.signal), this.ingestNow(options)));
   }
 
   private async ingestNow(options: IngestOptions): Promise<IngestSummary> {
