@@ -69,6 +69,15 @@ export class AlertOutbox {
     return null;
   }
 
+  /** What waits, in words: alerts to raise, to resolve (if open), files whose claims to re-check. */
+  describe(): string {
+    let raises = 0;
+    for (const w of this.waiting.values()) if (w.op === 'raise') raises++;
+    const parts = [`${raises} alert(s) to raise`, `${this.waiting.size - raises} to resolve if open`];
+    if (this.recheck.size > 0) parts.push(`the claims citing ${this.recheck.size} file(s) to re-check`);
+    return parts.join(', ');
+  }
+
   /** Keeps the paths whose claims could not be re-checked (the store was away). */
   recheckLater(paths: Iterable<string>, reason: string): void {
     this.reason = reason;

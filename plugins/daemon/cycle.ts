@@ -312,6 +312,6 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
     }
   }
   report.waiting = alerts.size;
-  if (alerts.size > 0) report.errors.push(`${alerts.size} alert change(s) wait for the alert store (${alerts.reason}); the next cycle writes them`);
+  if (alerts.size > 0) report.errors.push(`waiting for the alert store (${alerts.reason}): ${alerts.describe()}; the next cycle writes them`);
   return report;
 }

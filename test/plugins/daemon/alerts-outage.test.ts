@@ -69,7 +69,7 @@ describe('daemon alerts while the team store is away', function () {
       const away = (await h!.call('daemon_status', { agent_id: 'ann' })).json;
       assert.equal(away.active, true, JSON.stringify(away));
       assert.match(away.alerts_error, /unreachable/);
-      assert.match(away.last_error, /alert change\(s\) wait for the alert store/);
+      assert.match(away.last_error, /waiting for the alert store .*: \d+ alert\(s\) to raise, \d+ to resolve if open, the claims citing 2 file\(s\) to re-check/);
       assert.equal(away.alerts, undefined);
     } finally {
       startTestPg();
@@ -105,7 +105,7 @@ describe('daemon alerts while the team store is away', function () {
     }
     assert.notEqual(down.result.isError, true, JSON.stringify(down.json));
     assert.deepEqual(down.json.deleted, ['go/server.go']);
-    assert.match(down.json.errors.join('\n'), /wait for the alert store/);
+    assert.match(down.json.errors.join('\n'), /waiting for the alert store .*: 1 alert\(s\) to raise/);
     const up = await until(async () => {
       const r = await h!.call('daemon_tick', { agent_id: 'ann' });
       return !r.result.isError && !r.json.errors && r.json;
