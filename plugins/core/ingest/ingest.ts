@@ -1,4 +1,5 @@
 /** ingest: builds or refreshes the workspace's code graph, with progress notifications. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { asHostError } from '../../graph/api.ts';
@@ -82,6 +83,12 @@ export const ingestVerb = defineVerb({
       if (rel.startsWith('..') || path.isAbsolute(rel)) {
         throw new M1ndError(ErrorCodes.PATH_ESCAPE, `${name} ${abs} is outside this server's workspace ${engine.root}`, {
           hint: `start a server for that repository (m1nd serve --workspace ${abs}), or ingest {"path":"${engine.root}"}`,
+        });
+      }
+      // A typo must not run a full ingest (which replaces the stored graph) of the whole workspace.
+      if (!existsSync(abs)) {
+        throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `${name} "${value}" names nothing in the workspace ${engine.root}`, {
+          hint: `the graph always covers the whole workspace: ingest({"agent_id":"${call.agentId}","path":"."})`,
         });
       }
     }
