@@ -160,7 +160,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         const info = await stat(join(root, path)).catch(() => null);
         const m = known.get(path);
         if (info && m && m.size === info.size && Math.abs(m.mtimeMs - info.mtimeMs) <= 1 && m.result !== 'failed') {
-          const missing = room > 0 && !graph.get(`file:${path}`);
+          const missing = room > 0 && !graph.get(`file:${path}`) && !documentNodes(this.deps.graph).has(path);
           if (!missing) continue;
           room--;
         }
@@ -273,7 +273,9 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         const inGraph = GRAPH_FORMATS.has(converter.name);
         // Converted formats enter the graph through the documents plugin (document + section nodes, bindings as edges).
         const graphed = !inGraph && graph.engine.graph.nodeCount > 0;
-        const same = previous && previous.hash === doc.record.source_hash && previous.result !== 'failed' && (!(inGraph || graphed) || graph.engine.graph.get(`file:${path}`));
+        // In the graph: its file node, or (a converted one) added and linked before the next call.
+        const present = graph.engine.graph.get(`file:${path}`) !== null || documentNodes(graph).has(path);
+        const same = previous && previous.hash === doc.record.source_hash && previous.result !== 'failed' && (!(inGraph || graphed) || present);
         if (same) out.unchanged++;
         else if (inGraph) {
           forGraph.push(path);

@@ -55,6 +55,12 @@ class DocumentNodes {
     return this.serial(() => this.putNow(record));
   }
 
+  /** Whether a document is in the graph, or added and linked before the next call. */
+  has(path: string): boolean {
+    this.restore();
+    return this.docs.has(path);
+  }
+
   /** Takes a document's nodes (and their edges) out of the graph; false when it had none. */
   drop(path: string): Promise<boolean> {
     return this.serial(() => this.dropNow(path));

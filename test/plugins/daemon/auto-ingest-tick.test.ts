@@ -114,6 +114,31 @@ describe('auto_ingest_tick: what a tick reports', function () {
   });
 });
 
+describe('auto_ingest_tick: concurrent ticks', function () {
+  this.timeout(120000);
+  let h: Harness | undefined;
+  after(async () => {
+    await h?.close();
+  });
+
+  it('handles each document once: the second of two concurrent ticks finds nothing to do', async () => {
+    const ws = tempDir('m1nd-auto-ingest-');
+    fs.mkdirSync(path.join(ws, 'docs'));
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src/a.ts'), 'export function a(): number {\n  return 1;\n}\n');
+    fs.writeFileSync(path.join(ws, 'docs/notes.txt'), 'Notes.\n');
+    fs.writeFileSync(path.join(ws, 'docs/ops.rst'), 'Ops\n===\n\nText.\n');
+    fs.writeFileSync(path.join(ws, 'docs/guide.md'), '# Guide\n');
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 600000 }));
+    const [first, second] = (await Promise.all([h.call('auto_ingest_tick', { agent_id: 'a' }), h.call('auto_ingest_tick', { agent_id: 'a' })])).map(ok);
+    assert.equal(first.counts.ingested, 3, JSON.stringify(first));
+    assert.equal(second.processed, 0, JSON.stringify(second));
+    assert.equal(ok(await h.call('auto_ingest_status', { agent_id: 'a' })).counters.ingested, 3);
+  });
+});
+
 describe('auto_ingest_tick: a pruned document is forgotten', function () {
   this.timeout(120000);
   let h: Harness | undefined;
