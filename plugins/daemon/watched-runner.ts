@@ -130,8 +130,9 @@ export abstract class WatchedRunner<S extends { active: boolean }> {
     this.draining = true;
     this.cancelReconcile();
     try {
-      if (!(await this.syncWatching())) return;
       for (let rounds = 0; this.watcher && this.watcher.pending > 0 && rounds < MAX_DRAIN_ROUNDS; rounds++) {
+        // Every round: events that arrive during a drain are drained by it, after a stop elsewhere too.
+        if (!(await this.syncWatching())) return;
         await this.backgroundCycle();
         await yieldNow();
       }
