@@ -1,7 +1,8 @@
 /**
- * daemon_start called again on a running daemon: with the same watch paths and interval it changes
- * nothing (the watcher, its queue, who started it and when); re-targeted, the events already queued
- * under the new paths are kept — a deletion queued before the call is still raised, without a tick.
+ * daemon_start: a watch path that would never be watched is refused. Called again on a running
+ * daemon with the same watch paths and interval it changes nothing (the watcher, its queue, who
+ * started it and when); re-targeted, the events already queued under the new paths are kept — a
+ * deletion queued before the call is still raised, without a tick.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -19,7 +20,7 @@ async function until<T>(check: () => Promise<T | undefined | false>, ms: number,
   }
 }
 
-describe('daemon_start on a running daemon', function () {
+describe('daemon_start', function () {
   this.timeout(120_000);
   let h: Harness | undefined;
   afterEach(async () => {
@@ -55,4 +56,20 @@ describe('daemon_start on a running daemon', function () {
       assert.equal(raised.path, 'src/cart.ts');
     });
   }
+
+  it('refuses a watch path that is never watched (hidden, on the skip list, or ignored by .gitignore) before anything persists', async () => {
+    const ws = writeFixtureRepo(tempDir('m1nd-daemon-start-'));
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'generated/\n');
+    for (const d of ['generated', 'node_modules/pkg', '.cache']) fs.mkdirSync(path.join(ws, d), { recursive: true });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: `${ws}-cache` }, config: { options: { graph: { watch: false, typeCheck: false } } } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    for (const p of ['generated', 'node_modules/pkg', '.cache']) {
+      const r = await h.call('daemon_start', { agent_id: 'a', watch_paths: ['src', p] });
+      assert.equal(r.result.isError, true, `${p}: ${JSON.stringify(r.json)}`);
+      assert.equal(r.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
+      assert.match(r.json.error.message, new RegExp(`watch path ${p.replace('.', '\\.')} is never watched`));
+    }
+    const status = (await h.call('daemon_status', { agent_id: 'a' })).json;
+    assert.deepEqual([status.active, status.watching], [false, false]);
+  });
 });
