@@ -75,13 +75,22 @@ export class LoadedGraph extends LoadedGraphBase {
       builder = this.currentBuilder;
     }
     else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();
+    // From here until the swap below, a full run only reads the loaded graph: queries answer from it
+    // (stamped stale) instead of waiting; the parser's first load is part of that wait too.
+    if (full) this.rebuilding++;
+    try {
+      return await this.ingestFrom(store, builder, full, options);
+    } finally {
+      if (full) this.rebuilding--;
+    }
+  }
+
+  private async ingestFrom(store: ReturnType<LoadedGraph['requireStore']>, builder: LoadedGraph['currentBuilder'], full: boolean, options: IngestOptions): Promise<IngestSummary> {
     const parser = await this.getParser();
     // Texts go to the bounded search cache as they are read; a full run replaces every one.
     if (full) this.contents.clear();
     // A full run builds a whole new graph beside the loaded one: V8 is told to mark before its garbage doubles the heap.
     const releaseHeap = full ? boundHeapGrowth() : null;
-    // Until the swap below, the loaded graph is only read: queries answer from it (stamped stale) instead of waiting.
-    if (full) this.rebuilding++;
     const outcome = await runIngest(
       {
         root: this.options.root,
@@ -99,10 +108,7 @@ export class LoadedGraph extends LoadedGraphBase {
         extensions: this.options.extensions,
       },
       options,
-    ).finally(() => {
-      releaseHeap?.();
-      if (full) this.rebuilding--;
-    });
+    ).finally(() => releaseHeap?.());
     if (outcome.rebuilt) {
       this.swapBuilder(outcome.builder);
       this.loadedRows = new Map(outcome.rows.map((r) => [r.path, r.extractionKey]));
