@@ -27,8 +27,15 @@ export interface ResolvedDocument {
 
 /** The workspace path a call names: `path`, or the file of `node_id`. */
 export function documentPath(graph: GraphService, args: { path?: string; node_id?: string }): string {
-  if (args.path) return graph.run(() => graph.engine.resolvePath(args.path!)).relative;
-  if (args.node_id) return graph.node(args.node_id).path;
+  const byPath = args.path ? graph.run(() => graph.engine.resolvePath(args.path!)).relative : null;
+  const byNode = args.node_id ? graph.node(args.node_id).path : null;
+  if (byPath !== null && byNode !== null && byPath !== byNode) {
+    throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `path ${byPath} and node_id ${args.node_id} (in ${byNode}) name different documents`, {
+      hint: `pass one of them: {"path":"${byPath}"} or {"node_id":"${args.node_id}"}`,
+    });
+  }
+  if (byPath !== null) return byPath;
+  if (byNode !== null) return byNode;
   throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'name the document with path or node_id', {
     hint: 'pass {"path":"docs/guide.pdf"} (a workspace path) or {"node_id":"file:docs/guide.md"}',
   });

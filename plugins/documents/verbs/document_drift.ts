@@ -51,7 +51,8 @@ export const documentDriftVerb = defineVerb({
       try {
         doc = await resolveDocument(graph, path, { signal: call.signal });
       } catch (error) {
-        if (scope === null) throw error;
+        // A named document that is gone now, bound before: a finding, as under a scope; one never bound is an error.
+        if (scope === null && !knownDocuments(graph, path, 1).includes(path)) throw error;
         findings.push({ document: path, kind: 'gone', text: path, line: 0, section: '', targets: [], reason: `document unreadable now: ${(error as Error).message}` });
         continue;
       }

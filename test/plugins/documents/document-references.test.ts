@@ -41,6 +41,24 @@ describe('documents: workspace files outside the graph, path-qualified symbols, 
   });
   after(() => h?.close());
 
+  it('reports a bound document deleted since as gone when named by path (as under a scope), and refuses a path and node_id naming different files', async () => {
+    write(ws, 'docs/temp.md', '# Temp\n\nSee `src/other.ts`.\n');
+    assert.equal((await h.call('document_bindings', { agent_id: 'a', path: 'docs/temp.md' })).json.bindings[0].status, 'bound');
+    fs.rmSync(path.join(ws, 'docs/temp.md'));
+    const named = (await h.call('document_drift', { agent_id: 'a', path: 'docs/temp.md' })).json;
+    assert.deepEqual(named.findings.map((f: any) => [f.kind, f.document]), [['gone', 'docs/temp.md']], JSON.stringify(named));
+    const scoped = (await h.call('document_drift', { agent_id: 'a', scope: 'docs' })).json;
+    assert.ok(scoped.findings.some((f: any) => f.kind === 'gone' && f.document === 'docs/temp.md'), JSON.stringify(scoped.findings));
+    // Never bound: still an error naming the path.
+    const never = await h.call('document_drift', { agent_id: 'a', path: 'docs/never.md' });
+    assert.equal(never.result.isError, true);
+    const both = await h.call('document_resolve', { agent_id: 'a', path: 'docs/ops.md', node_id: 'file:docs/qualified.md' });
+    assert.equal(both.result.isError, true);
+    assert.match(both.json.error.message, /name different documents/);
+    assert.match(both.json.error.hint, /"path":"docs\/ops.md"/);
+    assert.equal((await h.call('document_resolve', { agent_id: 'a', path: 'docs/ops.md', node_id: 'file:docs/ops.md' })).json.path, 'docs/ops.md');
+  });
+
   it('binds a script, YAML file or Makefile that exists in the workspace but not in the graph, and reports it gone once deleted', async () => {
     const r = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/ops.md', top_k: 50 })).json;
     const by = (text: string) => r.bindings.find((b: any) => b.text === text);
