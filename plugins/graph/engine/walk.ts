@@ -6,13 +6,14 @@
  */
 import fg from 'fast-glob';
 import ignore, { type Ignore } from 'ignore';
-import { lstatSync, readdir, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { join, posix, relative, sep } from 'node:path';
 import type { Language } from './extraction.ts';
 import { runSteps, runStepsSliced } from './steps.ts';
 import { WalkRecorder, type WalkCache } from './walk-cache.ts';
+import { noteFailedReads } from './walk-reads.ts';
 
 export { WalkCache } from './walk-cache.ts';
 export { classifyContent } from './content-class.ts';
@@ -111,36 +112,6 @@ interface WalkPlan {
   glob: fg.Options & { objectMode: true };
   /** Directories the listing could not read (absolute paths): skipped as unreadable, the rest is walked. */
   unreadable: string[];
-}
-
-/**
- * fast-glob's directory reads, noting the directories that fail (EACCES: another user's folder) so
- * the walk skips and reports them (`suppressErrors`) instead of failing the whole ingest on one folder.
- */
-function noteFailedReads(unreadable: string[]): Partial<fg.FileSystemAdapter> {
-  const failed = (dir: string, error: NodeJS.ErrnoException | null): void => {
-    if (error && error.code !== 'ENOENT') unreadable.push(dir);
-  };
-  // fast-glob calls readdir(path, callback) or readdir(path, { withFileTypes: true }, callback).
-  type Callback = (error: NodeJS.ErrnoException | null, entries: unknown) => void;
-  const readdirNoted = (dir: string, ...rest: unknown[]): void => {
-    const callback = rest.pop() as Callback;
-    const done: Callback = (error, entries) => {
-      failed(dir, error);
-      callback(error, entries);
-    };
-    if (rest.length > 0) readdir(dir, rest[0] as { withFileTypes: true }, done);
-    else readdir(dir, done);
-  };
-  const readdirSyncNoted = (dir: string, options?: { withFileTypes: true }): unknown => {
-    try {
-      return options ? readdirSync(dir, options) : readdirSync(dir);
-    } catch (error) {
-      failed(dir, error as NodeJS.ErrnoException);
-      throw error;
-    }
-  };
-  return { readdir: readdirNoted as unknown as fg.FileSystemAdapter['readdir'], readdirSync: readdirSyncNoted as unknown as fg.FileSystemAdapter['readdirSync'] };
 }
 
 function walkPlan(options: WalkOptions): WalkPlan {
