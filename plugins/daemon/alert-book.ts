@@ -74,7 +74,7 @@ export class AlertBook {
     /** The store of alerts meant for one agent (machine-local); default the same store. */
     private readonly privateStore: () => StateStore = store,
     /** This checkout (see `Alert.seen_by`); '' records none. */
-    private readonly reporter = '',
+    private readonly checkout: () => Promise<string> = async () => '',
   ) {}
 
   /** The stores to look in that exist: the shared one, then the local one when it is another. */
@@ -88,14 +88,15 @@ export class AlertBook {
   async raise(input: AlertInput, now = Date.now()): Promise<{ alert: Alert; opened: boolean }> {
     const id = alertId(input.dedup);
     const store = input.audience ? this.privateStore() : this.store();
+    const reporter = await this.checkout();
     for (let attempt = 0; attempt < 4; attempt++) {
       const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
       const old = row?.value;
       const opened = !old || old.status !== 'open';
-      const seen = !this.reporter || (old?.seen_by ?? []).includes(this.reporter);
+      const seen = !reporter || (old?.seen_by ?? []).includes(reporter);
       // Still open, unchanged and already reported from here: nothing to write (a condition seen every tick costs no store write).
       if (!opened && old.message === input.message && seen) return { alert: old, opened: false };
-      const seenBy = this.reporter ? [this.reporter] : [];
+      const seenBy = reporter ? [reporter] : [];
       const alert: Alert = opened
         ? { ...input, id, status: 'open', raised_at: now, last_seen_at: now, count: 1, acked_by: {}, seen_by: seenBy }
         : {
@@ -133,8 +134,9 @@ export class AlertBook {
       const row = await store.get<Alert>(ALERTS_NAMESPACE, id);
       if (!row || row.value.status !== 'open') continue;
       // Reported by other checkouts too: it clears here, not there (their files are theirs).
-      const others = (row.value.seen_by ?? []).filter((c) => c !== this.reporter);
-      if (this.reporter && others.length > 0) {
+      const reporter = await this.checkout();
+      const others = (row.value.seen_by ?? []).filter((c) => c !== reporter);
+      if (reporter && others.length > 0) {
         if (others.length < row.value.seen_by!.length) await store.put(ALERTS_NAMESPACE, id, { ...row.value, seen_by: others }, { ifVersion: row.version });
         return null;
       }

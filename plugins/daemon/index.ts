@@ -6,7 +6,7 @@
  * `alerts` service (an AlertBook) for other plugins that want to raise alerts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { definePlugin } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
@@ -29,9 +29,27 @@ import { daemonTickVerb } from './verbs/daemon_tick.ts';
 
 export const ALERTS_URI = 'm1nd://alerts';
 
-/** This checkout among those sharing the alerts: its machine and folder, hashed (no path reaches the team store). */
-function checkoutId(root: string): string {
-  return createHash('sha1').update(`${hostname()}\0${root}`).digest('hex').slice(0, 12);
+/**
+ * This checkout among those sharing the alerts: a random id kept in the machine-local store (it
+ * survives restarts and a container's changing host name; no path reaches the team store). Before
+ * the local store exists (nothing ingested), the machine's name and folder, hashed.
+ */
+function checkoutId(local: () => StateStore, exists: () => boolean, root: string): () => Promise<string> {
+  let id: Promise<string> | null = null;
+  return () => {
+    if (!exists()) return Promise.resolve(createHash('sha1').update(`${hostname()}\0${root}`).digest('hex').slice(0, 12));
+    id ??= (async () => {
+      const store = local();
+      const row = await store.get<string>('daemon', 'checkout');
+      if (typeof row?.value === 'string') return row.value;
+      await store.put('daemon', 'checkout', randomBytes(6).toString('hex'), { ifVersion: null });
+      return (await store.get<string>('daemon', 'checkout'))!.value;
+    })().catch((error: unknown) => {
+      id = null;
+      throw error;
+    });
+    return id;
+  };
 }
 const RESOURCE_ROWS = 200;
 
@@ -69,7 +87,7 @@ export default definePlugin({
     // The embedded store exists once something was ingested; reading it must never create it.
     const readable = (store: StateStore) => () => store.kind === 'postgres' || graph.engine.storeExists();
     // A private claim's alert (it has an audience) stays in the local store, as the claim does.
-    const alerts = new AlertBook(() => state.team, announce, (store) => readable(store)(), () => state.local, checkoutId(graph.engine.root));
+    const alerts = new AlertBook(() => state.team, announce, (store) => readable(store)(), () => state.local, checkoutId(() => state.local, readable(state.local), graph.engine.root));
     const daemon = new Daemon({ graph, memory: () => memory, alerts, store: () => state.local, readable: readable(state.local), log: ctx.log });
     const autoIngest = new AutoIngest({ graph, store: () => state.local, readable: readable(state.local), log: ctx.log });
     const rt: DaemonRuntime = { daemon, alerts, autoIngest };

@@ -125,4 +125,26 @@ describe('alerts of two checkouts sharing a team store', function () {
     assert.equal((await b.call('daemon_tick', { agent_id: 'bob' })).json.alerts_resolved, 1);
     assert.equal((await a.call('alerts_list', { agent_id: 'ann' })).json.total, 0);
   });
+
+  it('knows a checkout again after a restart under another path (a container, a moved folder), so its part clears', async function () {
+    const url = await freshDatabase(await pgOrSkip(this));
+    const [wa, wb] = twoCheckouts();
+    a = await serve(wa, url);
+    b = await serve(wb, url);
+    await a.call('ingest', { agent_id: 'ann', path: wa });
+    await b.call('ingest', { agent_id: 'bob', path: wb });
+    for (const ws of [wa, wb]) fs.rmSync(path.join(ws, 'go/server.go'));
+    await a.call('daemon_tick', { agent_id: 'ann' });
+    await b.call('daemon_tick', { agent_id: 'bob' });
+    await a.close();
+    const moved = `${wa}-moved`;
+    fs.renameSync(wa, moved);
+    a = await serve(moved, url);
+    await a.call('ingest', { agent_id: 'ann', path: moved });
+    fs.writeFileSync(path.join(moved, 'go/server.go'), 'package main\n');
+    await a.call('daemon_tick', { agent_id: 'ann' });
+    fs.writeFileSync(path.join(wb, 'go/server.go'), 'package main\n');
+    assert.equal((await b.call('daemon_tick', { agent_id: 'bob' })).json.alerts_resolved, 1, 'the last checkout that reported it resolves it');
+    assert.equal((await a.call('alerts_list', { agent_id: 'ann' })).json.total, 0);
+  });
 });
