@@ -32,21 +32,23 @@ export const MAIN_THREAD_MAX_BYTES = 64 * 1024;
 const now = (): number => performance.now();
 
 /**
- * Whether a run goes to the parse workers: a large run; or a small one the main thread could only
- * parse in a long stretch — a file of MAIN_THREAD_MAX_BYTES or more, or a language whose extractor
- * the main thread does not hold yet (making one compiles the language's query in one synchronous
- * call of 50–120 ms; a server whose ingests parsed in the workers never made one) — when it is
- * background work (a watcher's or the daemon's re-ingest, `sliceMs` ≤ BACKGROUND_SLICE_MS: nobody
- * waits on it, so a worker's start-up costs nothing) or the workers are running anyway. A caller's
- * small re-ingest (an edit) with the workers stopped parses here: their start-up (0.2–0.9 s) would
- * cost it more than the compile holds the loop, once per language and process.
+ * Whether a run goes to the parse workers: a large run; a small one holding a file of
+ * MAIN_THREAD_MAX_BYTES or more (one tree-sitter call no slice can split: a 938 KB one-line file
+ * held the loop ~1 s), whatever the workers' start-up costs the caller; or a small one in a
+ * language whose extractor the main thread does not hold yet (making one compiles the language's
+ * query in one synchronous call of 50–120 ms; a server whose ingests parsed in the workers never
+ * made one) when it is background work (a watcher's or the daemon's re-ingest, `sliceMs` ≤
+ * BACKGROUND_SLICE_MS: nobody waits on it, so a worker's start-up costs nothing) or the workers are
+ * running anyway. A caller's small re-ingest of small files (an edit) with the workers stopped
+ * parses here: their start-up (0.2–0.9 s) would cost it more than the compile holds the loop, once
+ * per language and process.
  */
 function usePool(ctx: IngestContext, tasks: readonly ParseTask[], workers: number, sliceMs: number): boolean {
   if (!ctx.parser.parallel || workers <= 0 || tasks.length === 0) return false;
-  if (tasks.length >= POOL_MIN_FILES) return true;
+  if (tasks.length >= POOL_MIN_FILES || tasks.some((t) => t.size >= MAIN_THREAD_MAX_BYTES)) return true;
   const ready = ctx.parser.ready?.bind(ctx.parser);
-  const long = tasks.some((t) => t.size >= MAIN_THREAD_MAX_BYTES || (ready !== undefined && !ready(t.language)));
-  return long && (sliceMs <= BACKGROUND_SLICE_MS || sharedParsePoolStarted(workers, ctx.workerNice));
+  const compiles = ready !== undefined && tasks.some((t) => !ready(t.language));
+  return compiles && (sliceMs <= BACKGROUND_SLICE_MS || sharedParsePoolStarted(workers, ctx.workerNice));
 }
 
 /** Throws the ingest's abort error when the run's signal fired. */

@@ -89,4 +89,16 @@ describe('where a small re-ingest parses', function () {
     assert.equal(summary.parseWorkers, WORKERS);
     assert.ok(engine.graph.get('function:big.py#edit_big'));
   });
+
+  it("a caller's re-ingest of a file over 64 KiB goes to the workers even while they are stopped (here it would hold the loop ~0.5 ms per KiB)", async () => {
+    holds = true;
+    assert.equal(pool().started, false);
+    const rows = ['ROWS = ['];
+    for (let i = 0; i < 4000; i++) rows.push(`    (${i}, 'row_${i}'),`);
+    rows.push(']', '');
+    writeFileSync(join(root, 'big.py'), rows.join('\n') + 'def edit_caller(x):\n    return x\n');
+    const summary = await engine.ingest({ paths: ['big.py'] });
+    assert.equal(summary.parseWorkers, WORKERS);
+    assert.ok(engine.graph.get('function:big.py#edit_caller'));
+  });
 });
