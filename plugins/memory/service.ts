@@ -112,7 +112,9 @@ export function createMemoryService(graph: GraphService, state: StateService, op
       for (const c of input.claims) {
         const cited = c.evidence?.length ? c.evidence : topicEvidence;
         const evidence = cited.map((e) => anchorEvidence(graph, files, e));
-        const dup = await claims.duplicateOf(agentId, input.scope, c.text);
+        const found = await claims.duplicateOf(agentId, input.scope, c.text);
+        // A correction of the very claim it supersedes (a number changed) is no duplicate of it.
+        const dup = found && found.claim.id !== c.supersedes ? found : null;
         const dupInBatch = stored.find((s) => s.text === c.text);
         if (dup || dupInBatch) {
           duplicates.push({ text: c.text, existing: dup?.claim ?? dupInBatch!, similarity: dup?.similarity ?? 1 });

@@ -85,6 +85,18 @@ describeBackends('claims shared between two agents, with computed freshness', fu
     }
   });
 
+  it('stores a near-identical correction that supersedes the claim it corrects, and still reports a plain repeat as a duplicate', async () => {
+    const old = (await h.call('memorize', { agent_id: 'a', claims: [{ text: 'total() adds each price to a sum that starts at 0', evidence: [TOTAL] }] })).json.stored[0];
+    const repeat = (await h.call('memorize', { agent_id: 'a', claims: [{ text: 'total() adds each price to a sum that starts at 0', evidence: [TOTAL] }] })).json;
+    assert.deepEqual(repeat.stored, []);
+    assert.equal(repeat.duplicates[0].existing.id ?? repeat.duplicates[0].existing, old.id, JSON.stringify(repeat.duplicates));
+    const fixed = (await h.call('memorize', { agent_id: 'a', claims: [{ text: 'total() adds each price to a sum that starts at 1', evidence: [TOTAL], supersedes: old.id }] })).json;
+    assert.equal(fixed.stored.length, 1, JSON.stringify(fixed));
+    assert.equal(fixed.stored[0].supersedes, old.id);
+    const seen = await claimsOf('b');
+    assert.ok(seen.some((c) => c.id === fixed.stored[0].id) && !seen.some((c) => c.id === old.id), JSON.stringify(seen.map((c) => c.id)));
+  });
+
   it('shows a private claim only to its author', async () => {
     const mine = (await h.call('memorize', { agent_id: 'a', scope: 'agent', claims: [{ text: 'my private hunch: the cart total should round prices', evidence: [TOTAL] }] })).json.stored[0];
     assert.equal(mine.scope, 'agent');
