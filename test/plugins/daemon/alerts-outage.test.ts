@@ -10,6 +10,7 @@ import pg from 'pg';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { ownsCluster, pgOrSkip, startTestPg, stopTestPg } from '../../helpers/pg.ts';
+import { until } from '../../helpers/until.ts';
 
 /** A database of its own on the test cluster. */
 async function freshDatabase(base: string): Promise<string> {
@@ -21,16 +22,6 @@ async function freshDatabase(base: string): Promise<string> {
   const u = new URL(base);
   u.pathname = `/${name}`;
   return u.toString();
-}
-
-async function until<T>(check: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('daemon alerts while the team store is away', function () {

@@ -2,26 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-
-async function serve(ws: string): Promise<Harness> {
-  return connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: path.join(ws, '..', `${path.basename(ws)}-cache`) }, config: { options: { graph: { watch: false, typeCheck: false } } } });
-}
-
-const ok = (r: { result: { isError?: boolean }; json: unknown }) => {
-  assert.notEqual(r.result.isError, true, JSON.stringify(r.json));
-  return r.json as any;
-};
-
-async function until<T>(check: () => Promise<T | undefined | false>, ms = 8000, what = 'condition'): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { tempDir, type Harness } from '../../helpers/mcp.ts';
+import { until } from '../../helpers/until.ts';
+import { ok, serve } from './auto-ingest-fixture.ts';
 
 describe('auto-ingest: a folder moved out of a document root', function () {
   this.timeout(120000);

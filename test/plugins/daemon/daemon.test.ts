@@ -9,19 +9,9 @@ import { clientSink, createLogger } from '../../../core/log.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { dropWatcherEvents } from '../../helpers/watching.ts';
+import { until } from '../../helpers/until.ts';
 
 const GUIDE = '# Guide\n\nThe cart adds prices with [math](../src/math.ts) and `add`.\n';
-
-/** Waits until `check` returns a truthy value (or fails after `ms`). */
-async function until<T>(check: () => Promise<T | undefined | false>, ms = 8000, what = 'condition'): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function workspace(): string {
   const ws = writeFixtureRepo(tempDir('m1nd-daemon-'));
@@ -230,7 +220,7 @@ describe('daemon: the persisted monitor and its alerts', function () {
       // The reconciliation runs once the tree has been quiet a while (≥ 3 s) after the drain.
       await until(() => inGraph('droppedEventFn'), 15000, 'the reconciliation to take in src/dropped.ts');
       const status = ok(await h.call('daemon_status', { agent_id: 'a' }));
-      assert.equal(status.counters.found_by_poll, 1, JSON.stringify(status.counters));
+      assert.equal(status.counters.found_by_poll, 1, JSON.stringify(status));
       assert.equal(status.last_cycle.trigger, 'reconcile');
       assert.ok(status.counters.reingested >= 2, JSON.stringify(status.counters));
       // Nothing left to find: a tick's poll now finds no change no event reported.

@@ -10,16 +10,7 @@ import type { Host } from '../../../core/index.ts';
 import { clientSink, createLogger } from '../../../core/log.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-
-async function until<T>(check: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { until } from '../../helpers/until.ts';
 
 async function serve(ws: string): Promise<Harness> {
   let host: Host | undefined;
