@@ -1,7 +1,8 @@
 /**
  * A workspace with a folder the server's user cannot list (another user's 0700 folder): the ingest
  * skips it, names it, and ingests the rest, through `m1nd call` from a cold process. Root reads
- * every folder, so as root the CLI runs as `nobody` (runuser); without either the test is skipped.
+ * every folder, so as root the CLI runs as `nobody` (runuser); without either, or when `nobody` cannot
+ * read this checkout, the test is skipped.
  */
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
@@ -16,7 +17,8 @@ const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..
 const root = process.getuid?.() === 0;
 const nobody = root ? (() => {
   try {
-    execFileSync('runuser', ['-u', 'nobody', '--', 'true']);
+    // `nobody` must reach this checkout to run its CLI (not so for a clone under a 0700 folder: then the test is skipped).
+    execFileSync('runuser', ['-u', 'nobody', '--', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(BIN)}, require('fs').constants.R_OK)`], { stdio: 'ignore' });
     return { uid: Number(execFileSync('id', ['-u', 'nobody']).toString()), gid: Number(execFileSync('id', ['-g', 'nobody']).toString()) };
   } catch {
     return null;
