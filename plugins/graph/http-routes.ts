@@ -141,9 +141,8 @@ export function routesIn(file: string, text: string): RouteRegistration[] {
     const lines = text.split('\n');
     let prefix = '';
     for (const m of text.matchAll(SPRING)) {
-      const at = lineOf(m.index);
       // The declaration the annotation sits on: the next line that is no annotation.
-      const decl = lines.findIndex((l, i) => i >= at && l.trim() !== '' && !/^\s*@/.test(l));
+      const decl = declarationAfter(lines, lineOf(m.index));
       if (decl < 0) continue;
       // On a class, the mapping is the prefix of the class's routes.
       if (/\b(?:class|interface)\s/.test(lines[decl])) {

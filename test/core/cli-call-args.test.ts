@@ -1,21 +1,5 @@
 import assert from 'node:assert/strict';
-import { main } from '../../core/cli.ts';
-
-/** Runs the CLI in-process, capturing what it writes. */
-async function capture(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const [o, e] = [process.stdout.write, process.stderr.write];
-  process.stdout.write = ((c: string) => out.push(String(c)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((c: string) => err.push(String(c)) > 0) as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-  }
-}
+import { captureCli as capture } from '../helpers/cli-capture.ts';
 
 describe('m1nd call with malformed arguments', function () {
   this.timeout(60000);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tempDir } from '../helpers/mcp.ts';
+import { captureCli as capture } from '../helpers/cli-capture.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -24,21 +25,6 @@ describe('m1nd CLI', function () {
   this.timeout(60000);
 
   it('prints the command list on --help, and each command\'s own help', async () => {
-    const { main } = await import('../../core/cli.ts');
-    const capture = async (args: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const [o, e] = [process.stdout.write, process.stderr.write];
-      process.stdout.write = ((c: string) => out.push(String(c)) > 0) as typeof process.stdout.write;
-      process.stderr.write = ((c: string) => err.push(String(c)) > 0) as typeof process.stderr.write;
-      try {
-        const code = await main(args);
-        return { code, stdout: out.join(''), stderr: err.join('') };
-      } finally {
-        process.stdout.write = o;
-        process.stderr.write = e;
-      }
-    };
     for (const args of [['--help'], ['-h'], ['help']]) {
       const r = await capture(args);
       assert.equal(r.code, 0, args.join(' '));

@@ -114,3 +114,16 @@ export async function pgOrSkip(suite: Mocha.Context): Promise<string> {
   console.log(`      ${PG_MISSING}`);
   suite.skip();
 }
+
+/** A database of its own on the test cluster at `base` (named `m1nd_<label>_…`), so the rows a test sees are its own; its URL. */
+export async function freshDatabase(base: string, label: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const name = `m1nd_${label}_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}

@@ -14,7 +14,7 @@ import type { Host } from '../../../core/index.ts';
 import { clientSink, createLogger } from '../../../core/log.ts';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { pgOrSkip } from '../../helpers/pg.ts';
+import { freshDatabase, pgOrSkip } from '../../helpers/pg.ts';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -29,17 +29,6 @@ function twoCheckouts(): [string, string] {
   git(root, 'clone', '-q', 'origin.git', 'a');
   git(root, 'clone', '-q', 'origin.git', 'b');
   return [path.join(root, 'a'), path.join(root, 'b')];
-}
-
-async function freshDatabase(base: string): Promise<string> {
-  const name = `m1nd_checkouts_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
 }
 
 async function serve(ws: string, url: string): Promise<Harness> {
@@ -61,7 +50,7 @@ describe('alerts of two checkouts sharing a team store', function () {
   });
 
   it('keeps open what one checkout sees though the other does not, and resolves it when the first sees it clear', async function () {
-    const url = await freshDatabase(await pgOrSkip(this));
+    const url = await freshDatabase(await pgOrSkip(this), 'checkouts');
     const [wa, wb] = twoCheckouts();
     a = await serve(wa, url);
     b = await serve(wb, url);
@@ -102,7 +91,7 @@ describe('alerts of two checkouts sharing a team store', function () {
   });
 
   it('resolves a condition both checkouts reported only once both see it clear', async function () {
-    const url = await freshDatabase(await pgOrSkip(this));
+    const url = await freshDatabase(await pgOrSkip(this), 'checkouts');
     const [wa, wb] = twoCheckouts();
     a = await serve(wa, url);
     b = await serve(wb, url);
@@ -127,7 +116,7 @@ describe('alerts of two checkouts sharing a team store', function () {
   });
 
   it('knows a checkout again after a restart under another path (a container, a moved folder), so its part clears', async function () {
-    const url = await freshDatabase(await pgOrSkip(this));
+    const url = await freshDatabase(await pgOrSkip(this), 'checkouts');
     const [wa, wb] = twoCheckouts();
     a = await serve(wa, url);
     b = await serve(wb, url);

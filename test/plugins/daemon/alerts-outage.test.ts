@@ -9,20 +9,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { ownsCluster, pgOrSkip, startTestPg, stopTestPg } from '../../helpers/pg.ts';
+import { freshDatabase, ownsCluster, pgOrSkip, startTestPg, stopTestPg } from '../../helpers/pg.ts';
 import { until } from '../../helpers/until.ts';
-
-/** A database of its own on the test cluster. */
-async function freshDatabase(base: string): Promise<string> {
-  const name = `m1nd_outage_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 describe('daemon alerts while the team store is away', function () {
   this.timeout(120_000);
@@ -30,7 +18,7 @@ describe('daemon alerts while the team store is away', function () {
   let h: Harness | undefined;
   before(async function () {
     if (!ownsCluster() && process.env.M1ND_TEST_PG_URL) this.skip(); // an external database is not ours to stop
-    url = await freshDatabase(await pgOrSkip(this));
+    url = await freshDatabase(await pgOrSkip(this), 'outage');
   });
   afterEach(async () => {
     await h?.close();

@@ -8,19 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { pgOrSkip } from '../../helpers/pg.ts';
-
-/** A database of its own on the test cluster, so the rows seen are this test's only. */
-async function freshDatabase(base: string): Promise<string> {
-  const name = `m1nd_alerts_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+import { freshDatabase, pgOrSkip } from '../../helpers/pg.ts';
 
 describe('daemon alerts of private claims with a team store', function () {
   this.timeout(120_000);
@@ -28,7 +16,7 @@ describe('daemon alerts of private claims with a team store', function () {
   let h: Harness | undefined;
   let db: pg.Client | undefined;
   before(async function () {
-    url = await freshDatabase(await pgOrSkip(this));
+    url = await freshDatabase(await pgOrSkip(this), 'alerts');
   });
   afterEach(async () => {
     await h?.close();

@@ -10,23 +10,11 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
-import { pgOrSkip } from '../../helpers/pg.ts';
+import { freshDatabase, pgOrSkip } from '../../helpers/pg.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/m1nd.js');
 const ADD = 'function:src/math.ts#add';
 const MUL = 'function:src/math.ts#mul';
-
-/** A database of its own on the test cluster. */
-async function freshDatabase(base: string): Promise<string> {
-  const name = `m1nd_import_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 describe('store_import: from the embedded store to the team store', function () {
   this.timeout(240_000);
@@ -37,7 +25,7 @@ describe('store_import: from the embedded store to the team store', function () 
   const ids: Record<string, string> = {};
 
   before(async function () {
-    url = await freshDatabase(await pgOrSkip(this));
+    url = await freshDatabase(await pgOrSkip(this), 'import');
     ws = writeFixtureRepo(tempDir('m1nd-import-'));
     // A workspace's life on the embedded store: shared and private state of every kind.
     const local = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
