@@ -25,7 +25,7 @@ export interface DocLink {
 /** Links kept per deleted file, and content read to match a move. */
 const MAX_LINKS = 50;
 const MAX_HASHED_BYTES = 4 * 1024 * 1024;
-/** Changed files re-ingested by path; more go through one incremental ingest of the workspace. */
+/** Changed files re-ingested by path; more go through one incremental ingest of the watch paths. */
 const MAX_BY_PATH = 32;
 /** Claims checked for freshness at once (then the slice timer decides whether to yield). */
 const CLAIM_SLICE = 20;
@@ -109,8 +109,8 @@ function brokenLinksOf(alert: Alert | null): { dedup: string; target: string }[]
  * Records what the ingest took in under the watch paths: the files it re-parsed (their content
  * changed, or they are new) in `reingested`, and in `unreported` those and the removed files when no
  * entry named them (an incremental walk takes in every changed file, also one whose event was lost).
- * The walk is the whole workspace's: what it took in elsewhere is in the graph, not in the daemon's
- * counts. Returns the removed files no entry named.
+ * The walk is scoped to the watch paths (`covers`, the ingest's `within`); the filter here keeps the
+ * counts right for an engine that ignores the scope. Returns the removed files no entry named.
  */
 function recordTaken(report: CycleReport, taken: { changed: readonly string[]; removed: readonly string[] }, named: ReadonlySet<string>, covers: (path: string) => boolean): string[] {
   for (const p of taken.changed) {
@@ -208,14 +208,17 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
   if (reingest.length && graph.writable && graph.engine.storeExists() && graph.engine.graph.nodeCount > 0) {
     try {
       // A large batch goes through the engine's incremental ingest (an asynchronous walk, one relink),
-      // which holds the event loop far less than a by-path ingest of as many files.
+      // which holds the event loop far less than a by-path ingest of as many files. It is scoped to the
+      // watch paths (`within`): a change elsewhere is not the daemon's to take in, since it would get no
+      // alert, no claim check and no count (the walk's directory listing is cached, so the scope
+      // costs nothing and spares reading the changed files elsewhere).
       // Background work: the engine yields every SLICE_MS (a few ms), not its default 20 ms.
       const slices = { signal: options.signal, sliceMs: SLICE_MS };
       // Counted as re-ingested: what the ingest re-parsed, not what it was handed (a file touched without
       // a change, or one it leaves out — generated, minified, binary — is not).
       const taken = { changed: [] as readonly string[], removed: [] as readonly string[] };
       const onFiles = (f: typeof taken) => void Object.assign(taken, f);
-      const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, ...slices, onFiles } : { paths: reingest, ...slices, onFiles });
+      const summary = await graph.engine.ingest(reingest.length > MAX_BY_PATH ? { incremental: true, within: deps.covers, ...slices, onFiles } : { paths: reingest, ...slices, onFiles });
       report.generation = summary.generation;
       // A re-ingest that went through clears an earlier failure.
       if (await alerts.resolve(`ingest_failed:${source}`, 'a later re-ingest succeeded')) report.alerts_resolved++;

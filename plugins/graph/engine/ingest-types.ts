@@ -16,6 +16,12 @@ export interface IngestOptions {
   incremental?: boolean;
   /** Only look at these workspace-relative files (implies incremental; deleted ones are removed). */
   paths?: readonly string[];
+  /**
+   * An incremental run over a loaded graph: only the walked files and stored rows whose path this
+   * accepts are compared, read and removed (a watcher over some folders re-ingests those folders);
+   * everything else stays as stored. Ignored by a full run, and by `paths`.
+   */
+  within?: (path: string) => boolean;
   onProgress?: (done: number, total: number, phase: IngestPhase) => void;
   signal?: AbortSignal;
   /** Parse worker threads (default: the engine's setting, one per core); 0 parses on the main thread. */

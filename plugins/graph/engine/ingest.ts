@@ -118,7 +118,9 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     const cache = walkCacheOf(store);
     if (!incremental) cache.clear();
     const walk = await walkWorkspaceAsync({ ...walkOptions, reportPruned: !incremental }, sliceMs, cache);
-    entries = walk.files;
+    // Scoped (`within`): the rest of the tree is neither read nor removed. A graph still to be built takes everything.
+    const within = incremental && ctx.builder.graph.nodeCount > 0 ? options.within : undefined;
+    entries = within ? walk.files.filter((f) => within(f.path)) : walk.files;
     skipped = walk.skipped;
     Object.assign(skippedByReason, walk.skippedByReason);
     // 10,000 paths on each side: in slices too (~2-3 ms at once).
@@ -130,7 +132,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     }
     let k = 0;
     for (const path of rows.keys()) {
-      if (!seen.has(path)) removes.add(path);
+      if (!seen.has(path) && (!within || within(path))) removes.add(path);
       if ((++k & 1023) === 0) await pace();
     }
     config = readResolverConfig(root, walk.configFiles);

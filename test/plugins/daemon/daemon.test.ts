@@ -252,8 +252,8 @@ describe('daemon: the persisted monitor and its alerts', function () {
       for (let i = 0; i < burst; i++) fs.writeFileSync(path.join(ws, `src/burst${i}.ts`), `export function burstFn${i}(): number {\n  return ${i};\n}\n`);
       fs.writeFileSync(path.join(ws, 'src/dropped.ts'), 'export function droppedEventFn(): number {\n  return 1;\n}\n');
       fs.rmSync(path.join(ws, 'src/doomed.ts'));
-      // Outside the watch paths (src): the workspace-wide walk takes these into the graph too, but the
-      // daemon neither counts them nor raises the deletion.
+      // Outside the watch paths (src): the burst's ingest is scoped to src, so the daemon neither takes
+      // these in nor counts them nor raises the deletion (burst-scope.test.ts checks the graph).
       fs.appendFileSync(path.join(ws, 'py/retry.py'), '\n\ndef outside_watch_fn():\n    return 2\n');
       fs.rmSync(path.join(ws, 'docs/guide.md'));
       // Usually one drain takes the whole burst through the incremental walk (the path under test); a burst
