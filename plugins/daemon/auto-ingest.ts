@@ -17,6 +17,8 @@ import { CONVERTERS, DOCUMENTS_NAMESPACE, MAX_GRAPH_DOCUMENTS, converterFor, doc
 import type { DocumentRecord } from '../documents/api.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateStore } from '../state/api.ts';
+import { countFailures, retryAt, sameOnDisk } from './auto-ingest-failures.ts';
+import { emptyState, type AutoIngestState, type AutoIngestTick, type ManifestEntry } from './auto-ingest-state.ts';
 import { SLICE_MS, slicer } from './slices.ts';
 import { TreeWatcher, watchCovers, type ChangeKind } from './tree-watcher.ts';
 import { WatchedRunner, type RunnerDeps } from './watched-runner.ts';
@@ -32,60 +34,35 @@ const MANIFEST_CHUNK = 32;
 /** Documents one background cycle converts. */
 const BACKGROUND_BATCH = 16;
 
-export interface AutoIngestCounters {
-  scanned: number;
-  queued: number;
-  ingested: number;
-  converted: number;
-  unchanged: number;
-  pruned: number;
-  failed: number;
-}
-
-export interface AutoIngestState {
-  active: boolean;
-  roots: string[];
-  formats: string[];
-  debounce_ms: number;
-  started_by: string | null;
-  started_at: number | null;
-  last_tick_at: number | null;
-  ticks: number;
-  counters: AutoIngestCounters;
-}
-
-/** A manifest entry: what was last ingested from a document, and how it went. */
-export interface ManifestEntry {
-  path: string;
-  hash: string | null;
-  size: number;
-  mtimeMs: number;
-  converter: string;
-  result: 'ingested' | 'converted' | 'unchanged' | 'failed';
-  error?: string;
-  at: number;
-}
-
-function emptyState(): AutoIngestState {
-  return { active: false, roots: [], formats: CONVERTERS.map((c) => c.name), debounce_ms: 200, started_by: null, started_at: null, last_tick_at: null, ticks: 0, counters: { scanned: 0, queued: 0, ingested: 0, converted: 0, unchanged: 0, pruned: 0, failed: 0 } };
-}
-
-export interface AutoIngestTick {
-  processed: number;
-  ingested: string[];
-  converted: string[];
-  unchanged: number;
-  pruned: string[];
-  /** Documents no longer under the roots or of the formats (a new start): out of the manifest, their converted nodes out of the graph. */
-  released: string[];
-  failed: { path: string; error: string }[];
-  remaining: number;
-  generation: number | null;
-}
-
 export class AutoIngest extends WatchedRunner<AutoIngestState> {
+  /** Dropped events (queue full) no rescan has queued again yet: `auto_ingest_status` says so until one has. */
+  private unrecovered = 0;
+
   constructor(private readonly deps: RunnerDeps) {
     super(deps, AUTO_INGEST_NAMESPACE, emptyState, 'auto-ingest');
+  }
+
+  /** The persisted state (counters a row saved by an older version lacks read as 0). */
+  override async state(): Promise<AutoIngestState> {
+    const s = await super.state();
+    return { ...s, counters: { ...emptyState().counters, ...s.counters } };
+  }
+
+  /** Events the full queue dropped that no rescan has found again (counted or not yet). */
+  get dropped(): number {
+    return this.unrecovered + this.uncountedDropped;
+  }
+
+  /** Events dropped since the last scan or tick (not yet in the persisted `dropped` counter). */
+  get uncountedDropped(): number {
+    return (this.watcher ?? this.idleQueue)?.overflowed ?? 0;
+  }
+
+  /** Takes the queue's dropped count (to add to the counter). */
+  private takeDropped(queue: TreeWatcher): number {
+    const n = queue.overflowed;
+    queue.overflowed = 0;
+    return n;
   }
 
   /** Manifest entries (bounded). */
@@ -145,6 +122,10 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     // The queue counts what it newly queues (a document still waiting is not queued again): first what
     // the watcher's events queued since the last count, then what this scan queues.
     const byEvents = watcher.takeAdded();
+    // What the full queue dropped so far differs from the manifest, so this scan queues it again,
+    // unless the queue overflows during the scan too (then that many are still missing).
+    const droppedBefore = this.takeDropped(watcher);
+    const now = Date.now();
     let scanned = 0;
     const seen = new Set<string>();
     for (const r of state.roots) {
@@ -159,7 +140,9 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
         scanned++;
         const info = await stat(join(root, path)).catch(() => null);
         const m = known.get(path);
-        if (info && m && m.size === info.size && Math.abs(m.mtimeMs - info.mtimeMs) <= 1 && m.result !== 'failed') {
+        // A failed document unchanged on disk waits for its retry (backing off), not every scan.
+        if (info && m && m.result === 'failed' && sameOnDisk(m, info) && now < retryAt(m)) continue;
+        if (info && m && sameOnDisk(m, info) && m.result !== 'failed') {
           const missing = room > 0 && !graph.get(`file:${path}`) && !documentNodes(this.deps.graph).has(path);
           if (!missing) continue;
           room--;
@@ -172,8 +155,11 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     // the cycle tells which (pruned, or released) by looking at the file.
     for (const m of known.values()) if (!seen.has(m.path)) watcher.push(m.path, 'unlink');
     const byScan = watcher.takeAdded();
+    const droppedByScan = this.takeDropped(watcher);
+    this.unrecovered = droppedByScan;
     const latest = await this.state();
-    await this.row.save({ ...latest, counters: { ...latest.counters, scanned: latest.counters.scanned + scanned, queued: latest.counters.queued + byEvents + byScan } });
+    const c = latest.counters;
+    await this.row.save({ ...latest, counters: { ...c, scanned: c.scanned + scanned, queued: c.queued + byEvents + byScan, dropped: c.dropped + droppedBefore + droppedByScan } });
     return byScan;
   }
 
@@ -218,6 +204,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
     /** The records of the Markdown documents handed to the code ingest. */
     const records = new Map<string, DocumentRecord>();
     const results: ManifestEntry[] = [];
+    /** The manifest entries before this tick, of the documents it converted (a failure's retry is no new failed document). */
+    const before = new Map<string, ManifestEntry | undefined>();
     // Manifest rows of pruned documents, deleted with the new rows below (in small transactions).
     const gone: string[] = [];
     const slice = slicer();
@@ -268,6 +256,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       const converter = converterFor(path);
       if (!converter || !info) continue;
       const previous = (await store.get<ManifestEntry>(AUTO_INGEST_NAMESPACE, MANIFEST_PREFIX + path))?.value;
+      before.set(path, previous);
       try {
         const doc = await resolveDocument(graph, path);
         const inGraph = GRAPH_FORMATS.has(converter.name);
@@ -311,6 +300,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       out.converted.push(...forGraph.filter((p) => !out.pruned.includes(p)));
       for (const r of results) if (r.result === 'ingested' && forGraph.includes(r.path)) r.result = 'converted';
     }
+    // Before the rows are written: a failure's attempts (its retry's backoff) go with them.
+    const startedFailing = countFailures(results, before, (r) => r.path);
     // The manifest rows in small transactions with a yield between: a row per put was a commit each, and
     // awaiting a synchronous store's put yields nothing (a tick of 400 documents held the loop ~50 ms).
     const writes: (ManifestEntry | string)[] = [...gone, ...results];
@@ -325,6 +316,8 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       await slice();
     }
     out.remaining = queue.pending;
+    const dropped = this.takeDropped(queue);
+    this.unrecovered += dropped;
     const latest = await this.state();
     const c = latest.counters;
     await this.row.save({
@@ -332,7 +325,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       last_tick_at: Date.now(),
       ticks: latest.ticks + 1,
       // Documents the watcher's events queued since the last count (a scan counts its own).
-      counters: { ...c, queued: c.queued + queue.takeAdded(), ingested: c.ingested + out.ingested.length, converted: c.converted + out.converted.length, unchanged: c.unchanged + out.unchanged, pruned: c.pruned + out.pruned.length, failed: c.failed + out.failed.length },
+      counters: { ...c, queued: c.queued + queue.takeAdded(), ingested: c.ingested + out.ingested.length, converted: c.converted + out.converted.length, unchanged: c.unchanged + out.unchanged, pruned: c.pruned + out.pruned.length, failed: c.failed + startedFailing, dropped: c.dropped + dropped },
     });
     return out;
   }

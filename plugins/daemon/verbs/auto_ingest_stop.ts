@@ -1,5 +1,6 @@
 /** auto_ingest_stop: stop the document watchers; the manifest is kept. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { CountersSchema } from '../auto-ingest-state.ts';
 import type { DaemonRuntime } from '../runtime.ts';
 
 export function autoIngestStopVerb(rt: DaemonRuntime) {
@@ -10,7 +11,7 @@ export function autoIngestStopVerb(rt: DaemonRuntime) {
     output: Type.Object({
       was_active: Type.Boolean(),
       active: Type.Boolean(),
-      counters: Type.Object({ scanned: Type.Number(), queued: Type.Number(), ingested: Type.Number(), converted: Type.Number(), unchanged: Type.Number(), pruned: Type.Number(), failed: Type.Number() }),
+      counters: CountersSchema,
       manifest_entries: Type.Number(),
       note: Type.Optional(Type.String()),
     }),

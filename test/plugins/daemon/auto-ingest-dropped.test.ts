@@ -1,0 +1,46 @@
+/** Events the full queue (20,000) dropped show in auto_ingest_status, with what to do, until a rescan finds them again. */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Harness } from '../../helpers/mcp.ts';
+import { until } from '../../helpers/until.ts';
+import { ok, serve, workspace } from './auto-ingest-fixture.ts';
+
+describe('auto-ingest dropped events', function () {
+  this.timeout(300_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('says in auto_ingest_status how many events the full queue dropped and what to do, until a rescan with room clears it', async () => {
+    const ws = workspace();
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    // A long debounce: nothing drains while the queue fills.
+    ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 600_000 }));
+    ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
+    const bulk = 20_400;
+    for (let i = 0; i < bulk; i++) fs.writeFileSync(path.join(ws, `docs/n${i}.txt`), 'x');
+    const status = await until(async () => {
+      const s = ok(await h!.call('auto_ingest_status', { agent_id: 'a', top_k: 0 }));
+      return s.queue >= 20_000 && s.dropped && s;
+    }, 120_000, 'the queue to overflow');
+    assert.ok(status.dropped.events > 0, JSON.stringify(status.dropped));
+    assert.equal(status.dropped.queue_limit, 20_000);
+    assert.match(status.dropped.action, /auto_ingest_tick/);
+    assert.equal(status.counters.dropped, status.dropped.events, JSON.stringify(status.counters));
+    // The documents go again: ticks drain the queue, and a rescan with room finds nothing missing (the
+    // unchanged guide stays; the dropped files are gone), so the status stops saying so.
+    for (let i = 0; i < bulk; i++) fs.rmSync(path.join(ws, `docs/n${i}.txt`));
+    let after: any;
+    for (let i = 0; i < 30; i++) {
+      ok(await h.call('auto_ingest_tick', { agent_id: 'a', max_documents: 1000 }));
+      after = ok(await h.call('auto_ingest_status', { agent_id: 'a', top_k: 0 }));
+      if (!after.dropped) break;
+    }
+    assert.equal(after.dropped, undefined, JSON.stringify(after.dropped));
+    assert.ok(after.counters.dropped >= status.dropped.events, 'the counter keeps what was dropped');
+  });
+});
