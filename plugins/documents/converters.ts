@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_OF } from './convert/formats.ts';
+import { decodeText } from './convert/text-decode.ts';
 import { convertInWorker } from './convert/runner.ts';
 import { rstToMarkdown } from './rst.ts';
 
@@ -24,19 +25,15 @@ export interface Converter {
   convert(bytes: Buffer, signal?: AbortSignal): Promise<string>;
 }
 
-function utf8(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
 export const CONVERTERS: readonly Converter[] = [
-  { name: 'markdown', extensions: ['.md', '.markdown', '.mdx'], convert: async (b) => utf8(b) },
-  { name: 'restructuredtext', extensions: ['.rst'], convert: async (b) => rstToMarkdown(utf8(b)) },
-  { name: 'text', extensions: ['.txt', '.text'], convert: async (b) => utf8(b) },
+  // Revision 2 of the text formats (3 of HTML): UTF-16 with a BOM is decoded (it was read as UTF-8, a NUL every other character).
+  { name: 'markdown', extensions: ['.md', '.markdown', '.mdx'], revision: 2, convert: async (b) => decodeText(b) },
+  { name: 'restructuredtext', extensions: ['.rst'], revision: 2, convert: async (b) => rstToMarkdown(decodeText(b)) },
+  { name: 'text', extensions: ['.txt', '.text'], revision: 2, convert: async (b) => decodeText(b) },
   // The package formats run in a worker thread with a time and heap limit (convert/runner.ts).
   { name: 'pdf', extensions: ['.pdf'], package: PACKAGE_OF.pdf, convert: (b, signal) => convertInWorker('pdf', 'PDF', b, signal) },
-  // Revision 2: the head's <title> is no longer body text.
-  { name: 'html', extensions: ['.html', '.htm', '.xhtml'], package: PACKAGE_OF.html, revision: 2, convert: (b, signal) => convertInWorker('html', 'HTML', b, signal) },
+  // Revision 2: the head's <title> is no longer body text; 3: UTF-16 with a BOM is decoded.
+  { name: 'html', extensions: ['.html', '.htm', '.xhtml'], package: PACKAGE_OF.html, revision: 3, convert: (b, signal) => convertInWorker('html', 'HTML', b, signal) },
   { name: 'docx', extensions: ['.docx'], package: PACKAGE_OF.docx, convert: (b, signal) => convertInWorker('docx', 'DOCX', b, signal) },
 ];
 

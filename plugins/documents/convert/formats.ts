@@ -3,6 +3,7 @@
  * as they run inside the conversion worker (worker.ts). Imports nothing of the host, so the worker
  * starts fast; the packages are imported on first use and are optional.
  */
+import { decodeText } from './text-decode.ts';
 
 export type PackageFormat = 'pdf' | 'html' | 'docx';
 
@@ -32,11 +33,6 @@ async function load<T>(format: PackageFormat): Promise<T> {
   }
 }
 
-function utf8(bytes: Uint8Array): string {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
 /** Converts a document of a package format to Markdown. */
 export async function convertWithPackage(format: PackageFormat, bytes: Uint8Array): Promise<string> {
   if (format === 'pdf') {
@@ -48,7 +44,7 @@ export async function convertWithPackage(format: PackageFormat, bytes: Uint8Arra
   if (format === 'html') {
     const m = await load<TurndownModule>('html');
     // Scripts and styles are not prose; turndown would otherwise keep their text.
-    const html = withTitleHeading(utf8(bytes).replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ''));
+    const html = withTitleHeading(decodeText(bytes).replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ''));
     return new m.default({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' }).turndown(html);
   }
   const m = await load<MammothModule>('docx');
