@@ -55,15 +55,26 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
 
   /** Events dropped since the last scan or tick (not yet in the persisted `dropped` counter). */
   get uncountedDropped(): number {
-    return (this.watcher ?? this.idleQueue)?.overflowed ?? 0;
+    return this.carriedDropped + ((this.watcher ?? this.idleQueue)?.overflowed ?? 0);
   }
 
-  /** Takes the queue's dropped count (to add to the counter). */
+  /** Takes the dropped count (the queue's, and a closed watcher's) to add to the counter. */
   private takeDropped(queue: TreeWatcher): number {
-    const n = queue.overflowed;
+    const n = this.carriedDropped + queue.overflowed;
     queue.overflowed = 0;
+    this.carriedDropped = 0;
     return n;
   }
+
+  /** Before the watcher (or the idle queue) is closed: what it dropped is counted by the next scan or tick. */
+  private carryDropped(): void {
+    for (const q of [this.watcher, this.idleQueue]) {
+      if (!q) continue;
+      this.carriedDropped += q.overflowed;
+      q.overflowed = 0;
+    }
+  }
+  private carriedDropped = 0;
 
   /** Manifest entries (bounded). */
   async manifest(limit = MAX_DOCUMENTS): Promise<ManifestEntry[]> {
@@ -92,6 +103,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
 
   /** Stops the watchers and persists the state as inactive (the manifest is kept). */
   stop(): Promise<AutoIngestState> {
+    this.carryDropped();
     return this.deactivate();
   }
 
@@ -362,6 +374,7 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
   }
 
   protected async startWatcher(state: AutoIngestState): Promise<void> {
+    this.carryDropped();
     await this.closeWatcher();
     this.idleQueue = null;
     const epoch = this.epoch;
