@@ -6,7 +6,7 @@ import { ErrorCodes, M1ndError } from './errors.ts';
 import { GATE_STAGES, type HostHooks } from './hooks.ts';
 import type { HostSettings } from './settings.ts';
 import type { SessionStore } from './session.ts';
-import { serialise, shapeToTokenLimit, type Shaped } from './shaping.ts';
+import { serialise, shapeToTokenLimit, shapeToTokenLimitPaced, type Shaped } from './shaping.ts';
 import { countTokens, utf8Bytes } from './tokens.ts';
 import { validateArguments } from './validation.ts';
 import type { Catalog } from './catalog.ts';
@@ -73,31 +73,44 @@ export function validationGate(call: CallState): CallRefusal | undefined {
   }
 }
 
+/** Results whose text is at least this long are shaped in paced steps (a count of them would hold the loop for long). */
+export const PACED_SHAPE_MIN_CHARS = 32_768;
+
 /**
  * Cuts a result to the host's result token limit, leaving room for the envelope as measured (its
  * draft, serialised); the dispatcher measures the text as sent and, if it is still over, runs the
- * shaping again with the overflow added to `call.meta.reserveTokens`. Nothing is tokenised when the
- * result and the envelope together are no longer in UTF-8 bytes than the limit is in tokens.
+ * shaping again with the overflow added to `call.meta.reserveTokens` (the result's own count is
+ * kept from the first round). Nothing is tokenised when the result and the envelope together are
+ * no longer in UTF-8 bytes than the limit is in tokens. A long text that must be counted is shaped
+ * in steps of a few ms (core/shaping.ts `shapeToTokenLimitPaced`): the tap then calls back later.
  */
 export function resultTokenLimit(settings: Readonly<HostSettings>) {
-  return (result: unknown, call: CallState): unknown => {
+  return (result: unknown, call: CallState, done: (error: Error | null, value?: unknown) => void): void => {
     const limit = settings.resultTokenLimit;
-    const pre = call.meta.serialised?.value === result ? call.meta.serialised : undefined;
+    // The text serialised before (the tokenizer's load, or this tap's previous round), else now.
+    const pre = call.meta.serialised?.value === result ? call.meta.serialised : call.meta.counted?.value === result ? call.meta.counted : undefined;
     const text = pre ? pre.text : serialise(result);
     const bytes = pre ? pre.bytes : utf8Bytes(text);
-    let shaped: Shaped;
-    if (!settings.envelope || !isPlainObject(result)) shaped = shapeToTokenLimit(result, limit, text);
-    else if (call.meta.reserveTokens === undefined && bytes + envelopeParts(call, settings).draftBytes <= limit) shaped = { value: result, text, bytes };
-    else {
+    const finish = (shaped: Shaped): void => {
+      call.meta.shaped = shaped;
+      call.meta.resultBytes = shaped.bytes;
+      call.meta.resultTokens = shaped.tokens;
+      if (shaped.truncation) call.meta.truncation = { ...shaped.truncation, limit };
+      else call.meta.truncation = undefined;
+      const original = shaped.truncation?.original_tokens ?? shaped.tokens;
+      if (original !== undefined) call.meta.counted = { value: result, text, bytes, tokens: original };
+      done(null, shaped.value);
+    };
+    let within = limit;
+    if (settings.envelope && isPlainObject(result)) {
+      if (call.meta.reserveTokens === undefined && bytes + envelopeParts(call, settings).draftBytes <= limit) return finish({ value: result, text, bytes });
       call.meta.reserveTokens ??= countTokens(envelopeParts(call, settings).draft);
-      shaped = shapeToTokenLimit(result, Math.max(1, limit - call.meta.reserveTokens), text);
+      within = Math.max(1, limit - call.meta.reserveTokens);
     }
-    call.meta.shaped = shaped;
-    call.meta.resultBytes = shaped.bytes;
-    call.meta.resultTokens = shaped.tokens;
-    if (shaped.truncation) call.meta.truncation = { ...shaped.truncation, limit };
-    else call.meta.truncation = undefined;
-    return shaped.value;
+    const counted = call.meta.counted;
+    const known = counted !== undefined && counted.value === result ? counted.tokens : undefined;
+    if (bytes <= within || text.length < PACED_SHAPE_MIN_CHARS) return finish(shapeToTokenLimit(result, within, text, known));
+    shapeToTokenLimitPaced(result, within, text, known).then(finish, (error: Error) => done(error));
   };
 }
 
@@ -166,7 +179,8 @@ export function installBuiltinTaps(hooks: HostHooks, settings: Readonly<HostSett
   else hooks.gate.tap({ name: BUILTIN_GATE_TAPS.proof, stage: GATE_STAGES.proof }, () => undefined);
   hooks.gate.tap({ name: BUILTIN_GATE_TAPS.validation, stage: GATE_STAGES.validation }, validationGate);
   hooks.beforeCall.tap(`${HOST}:agent-tracking`, (call) => void session.track(call.ctx.agentId, call.name));
-  hooks.shapeResult.tap(`${HOST}:result-token-limit`, resultTokenLimit(settings));
+  // A callback tap: it calls back at once (no promise per call) unless a long result is shaped in steps.
+  hooks.shapeResult.tapAsync(`${HOST}:result-token-limit`, resultTokenLimit(settings));
   hooks.decorateResult.tap(`${HOST}:envelope`, envelope(settings));
 }
 

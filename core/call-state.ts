@@ -33,6 +33,8 @@ export interface CallState {
     reserveTokens?: number;
     /** The handler's result serialised before shaping (only while the tokenizer is not loaded), reused by the shaping. */
     serialised?: { value: unknown; text: string; bytes: number };
+    /** The handler's result, its text and its exact count, once counted: a second shaping round (a larger envelope reserve) neither serialises nor counts it again. */
+    counted?: { value: unknown; text: string; bytes: number; tokens: number };
     /** The shaped result and its text (serialised once). */
     shaped?: { value: unknown; text: string };
     /** The final result and its text as sent, when the envelope could splice it without serialising the result again. */

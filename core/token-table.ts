@@ -156,17 +156,52 @@ export function deserializeRankTable(buf: Uint8Array): RankTable | null {
   return { offsets, bytes, index };
 }
 
-type Core = {
+export type Core = {
   getBpeRankFromString(key: string): number | undefined;
   getBpeRankFromBytes(key: Uint8Array): number | undefined;
   countNative(text: string, allowedSpecial?: Set<string>): number;
+  bytePairEncode(piece: string): number[];
+  tokenSplitRegex: RegExp;
 };
+
+/**
+ * A count made in steps: each call counts pieces until `performance.now()` reaches `until` (checked
+ * every 256 pieces) and says whether the text is done; `tokens` is the count so far.
+ */
+export type CountStep = (until: number) => { tokens: number; done: boolean };
+
+/** A table's count, and the same count made in steps (core/tokens.ts `countTokensPaced`). */
+export interface TableCount {
+  (text: string): number;
+  steps(text: string): CountStep;
+}
+
+/**
+ * The count of a BytePairEncodingCore (gpt-tokenizer's, or `tableCounter`'s) made in steps:
+ * `countNative` with no special token allowed walks every piece of the split regex over the whole
+ * text (one token when the piece is a rank, else its merges); this is the same walk, resumable.
+ */
+export function pieceSteps(core: Pick<Core, 'getBpeRankFromString' | 'bytePairEncode' | 'tokenSplitRegex'>): (text: string) => CountStep {
+  return (text) => {
+    const pieces = text.matchAll(core.tokenSplitRegex);
+    let tokens = 0;
+    return (until) => {
+      for (let n = 1; ; n++) {
+        if ((n & 255) === 0 && performance.now() >= until) return { tokens, done: false };
+        const next = pieces.next();
+        if (next.done) return { tokens, done: true };
+        const piece = next.value[0];
+        tokens += core.getBpeRankFromString(piece) !== undefined ? 1 : core.bytePairEncode(piece).length;
+      }
+    };
+  };
+}
 
 /**
  * The package's o200k_base count over `table`: `count(text)` equals gpt-tokenizer's
  * `countTokens(text, { disallowedSpecial: new Set() })` (special-token text counted as text).
  */
-export function tableCounter(table: RankTable): (text: string) => number {
+export function tableCounter(table: RankTable): TableCount {
   const { BytePairEncodingCore } = require('gpt-tokenizer/cjs/BytePairEncodingCore') as { BytePairEncodingCore: new (params: object) => Core };
   const { getEncodingParams } = require('gpt-tokenizer/cjs/modelParams') as { getEncodingParams(name: string, ranks: () => Ranks): Record<string, unknown> };
   // The split regex and special tokens of o200k_base, without its ranks (the table stands for them).
@@ -187,7 +222,9 @@ export function tableCounter(table: RankTable): (text: string) => number {
     const bom = key.length >= 3 && key[0] === 0xef && key[1] === 0xbb && key[2] === 0xbf && tryConvertToString(key) !== undefined;
     return lookup(table, key, bom ? 3 : 0, key.length);
   };
-  return (text) => core.countNative(text);
+  const count = (text: string) => core.countNative(text);
+  count.steps = pieceSteps(core);
+  return count;
 }
 
 /**

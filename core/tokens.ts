@@ -11,9 +11,9 @@ import { createRequire } from 'node:module';
 import { deserialize, serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { cacheFileFor, readCacheFile, readCacheFileAsync, writeCacheFile } from './cache-file.ts';
-import { buildRankTable, COUNTER_MODULES, deserializeRankTable, loadCounterModule, serializeRankTable, shippedTable, shippedTablePath, tableCounter, type RankTable } from './token-table.ts';
+import { buildRankTable, COUNTER_MODULES, deserializeRankTable, loadCounterModule, serializeRankTable, shippedTable, shippedTablePath, pieceSteps, tableCounter, type Core, type CountStep, type RankTable } from './token-table.ts';
 
-type Count = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+type Count = ((text: string, options: { disallowedSpecial: Set<string> }) => number) & { steps?: (text: string) => CountStep };
 type Ranks = (string | number[])[];
 const require = createRequire(import.meta.url);
 let bpeCount: Count | undefined;
@@ -184,8 +184,11 @@ function loadCount(): Count {
       const built = buildRankTable(list);
       if (built && writeCacheFile(tableFile, serializeRankTable(built))) return tableCount(built);
     }
-    const { GptEncoding } = require('gpt-tokenizer/GptEncoding') as { GptEncoding: { getEncodingApi(name: string, ranks: () => Ranks): { countTokens: Count } } };
-    return GptEncoding.getEncodingApi('o200k_base', () => list).countTokens;
+    const { GptEncoding } = require('gpt-tokenizer/GptEncoding') as { GptEncoding: { getEncodingApi(name: string, ranks: () => Ranks): { countTokens: Count; bytePairEncodingCoreProcessor: Core } } };
+    const api = GptEncoding.getEncodingApi('o200k_base', () => list);
+    const count: Count = (text, options) => api.countTokens(text, options);
+    count.steps = pieceSteps(api.bytePairEncodingCoreProcessor);
+    return count;
   } catch {
     rankLoad = 'package';
     return (require('gpt-tokenizer') as { countTokens: Count }).countTokens;
@@ -208,8 +211,12 @@ function cachedTable(tableFile: string | null): Count | null {
 
 /** The `Count` of a rank table (options are always AS_TEXT here: special-token text counted as text). */
 function tableCount(table: RankTable): Count {
-  const count = tableCounter(table);
-  return (text) => count(text);
+  return tableCounter(table);
+}
+
+/** The loaded counter's count in steps (core/tokens-paced.ts), or undefined when none is loaded or it is the package's own (no steps). */
+export function countSteps(): ((text: string) => CountStep) | undefined {
+  return bpeCount?.steps;
 }
 
 /** Whether the tokenizer's tables are loaded (they load on the first count that needs them). */
@@ -218,19 +225,32 @@ export function tokenizerLoaded(): boolean {
 }
 
 /**
- * BPE token count of `text` with the counter `bpe`; runs longer than 256 characters without
- * whitespace are counted in 256-character slices (the BPE's merges are quadratic in a run's length:
- * this keeps a count linear, at the cost of a slight over-count). Self-contained (its source also
- * runs in the counting worker of core/tokens-async.ts), so the worker's counts are this thread's.
+ * BPE token count of `text` with the counter `bpe`; runs longer than 256 characters of whitespace,
+ * or of anything else, are counted in 256-character slices (the BPE's merges are quadratic in a
+ * piece's length, and a run of whitespace, or of anything but whitespace, is one piece or feeds one:
+ * 140K characters of blank lines took 13 s in one piece). This keeps a count linear, at the cost of
+ * a slight miscount of such runs. Self-contained (its source also runs in the counting worker of
+ * core/tokens-async.ts), so the worker's counts are this thread's.
  */
 export function countWith(bpe: (s: string) => number, text: string): number {
   const MAX_RUN = 256;
   let total = 0;
   let from = 0;
   let runStart = 0;
+  let runSpace = false;
   for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    if (c !== 32 && c !== 10 && c !== 9 && c !== 13) continue;
+    // JavaScript's \s, as the tokenizer's split regex reads whitespace (inline: no helper function,
+    // whose name a bundler would wrap in a helper the worker does not have).
+    let space = false;
+    if (i < text.length) {
+      const c = text.charCodeAt(i);
+      space = c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+    }
+    if (i === 0) {
+      runSpace = space;
+      continue;
+    }
+    if (i < text.length && space === runSpace) continue;
     if (i - runStart > MAX_RUN) {
       total += bpe(text.slice(from, runStart));
       for (let k = runStart; k < i; ) {
@@ -243,12 +263,13 @@ export function countWith(bpe: (s: string) => number, text: string): number {
       }
       from = i;
     }
-    runStart = i + 1;
+    runStart = i;
+    runSpace = space;
   }
   return from === 0 ? bpe(text) : total + bpe(text.slice(from));
 }
 
-/** BPE token count of a string; runs longer than 256 characters without whitespace are counted in 256-character slices (linear time, a slight over-count). */
+/** BPE token count of a string; runs longer than 256 characters of one kind (whitespace or not) are counted in 256-character slices (linear time, a slight miscount). */
 export function countTokens(text: string): number {
   if (!bpeCount) warmTokenizer();
   const bpe = bpeCount!;
