@@ -19,7 +19,8 @@ const SLICES: Record<Phase, readonly [number, number]> = {
 
 /** Reports a phase's count; `finish` ends the scale at 100 (the phases run before it may stop short). */
 export interface IngestProgress {
-  (done: number, total: number, phase: Phase): void;
+  /** `detail` replaces the phase's `done/total` in the message. */
+  (done: number, total: number, phase: Phase, detail?: string): void;
   finish(message: string): void;
 }
 
@@ -27,7 +28,7 @@ export interface IngestProgress {
 export function ingestProgress(send: (progress: number, total: number, message: string) => void, minIntervalMs = 100): IngestProgress {
   let last = -1;
   let lastAt = 0;
-  const report = (done: number, total: number, phase: Phase): void => {
+  const report = (done: number, total: number, phase: Phase, detail?: string): void => {
     const [from, to] = SLICES[phase];
     const fraction = total > 0 ? Math.min(1, Math.max(0, done / total)) : 1;
     const progress = Math.round((from + (to - from) * fraction) * 10) / 10;
@@ -36,7 +37,7 @@ export function ingestProgress(send: (progress: number, total: number, message: 
     if (progress <= last || (now - lastAt < minIntervalMs && fraction < 1)) return;
     last = progress;
     lastAt = now;
-    send(progress, 100, `${phase} ${done}/${total}`);
+    send(progress, 100, `${phase} ${detail ?? `${done}/${total}`}`);
   };
   // Without a type-check pass to wait for (no TS/JS, wait_precise false) the phases end at 88:
   // the last notification must still reach the total, or a client's bar never shows done.

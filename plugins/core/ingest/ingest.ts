@@ -9,6 +9,8 @@ import { preciseReport } from '../../graph/api.ts';
 
 /** Ingest calls in flight per engine (running or queued behind one). */
 const running = new WeakMap<object, number>();
+/** How often a waiting ingest passes on the checker pass's progress. */
+const TYPE_CHECK_POLL_MS = 250;
 
 const ADAPTERS = ['code', 'json', 'memory', 'light', 'patent', 'article', 'bibtex', 'rfc', 'crossref', 'auto'] as const;
 
@@ -112,7 +114,19 @@ export const ingestVerb = defineVerb({
       if (args.wait_precise && precise.running) {
         const pending = precise.pending;
         progress(0, pending, 'type-check');
-        precise = await engine.preciseIdle();
+        // The checker worker says how far its pass is (programs built, then files checked): passed on
+        // while waiting, so a long pass keeps the client's progress moving (and its timeout reset).
+        const watch = setInterval(() => {
+          const p = engine.preciseStatus().progress;
+          if (!p) return;
+          const fraction = p.phase === 'programs' ? (0.3 * p.done) / Math.max(1, p.total) : 0.3 + (0.7 * p.done) / Math.max(1, p.total);
+          progress(Math.round(fraction * 1000), 1000, 'type-check', p.phase === 'programs' ? `building programs ${p.done}/${p.total}` : `${p.done}/${p.total} files`);
+        }, TYPE_CHECK_POLL_MS);
+        try {
+          precise = await engine.preciseIdle();
+        } finally {
+          clearInterval(watch);
+        }
         progress(pending, pending, 'type-check');
       }
       progress.finish(`ingest done: ${summary.files.parsed} parsed, ${summary.files.unchanged} unchanged`);

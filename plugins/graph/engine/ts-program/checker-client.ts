@@ -9,7 +9,7 @@
  * memory (the next pass rebuilds them).
  */
 import { Worker } from 'node:worker_threads';
-import type { CheckerWorkerData, CheckInputFile, CheckRequest, CheckResponse, ReleaseRequest, WarmRequest } from './protocol.ts';
+import type { CheckerWorkerData, CheckInputFile, CheckProgress, CheckRequest, CheckResponse, ReleaseRequest, WarmRequest } from './protocol.ts';
 
 /** A pass's answer (the worker's result message). */
 export type CheckResult = Extract<CheckResponse, { type: 'result' }>;
@@ -18,7 +18,7 @@ const IDLE_MS = 60_000;
 const MAX_HEAP_MB = 2048;
 
 type Request = CheckRequest | WarmRequest | ReleaseRequest;
-type Waiter = { resolve: (r: CheckResponse) => void; reject: (e: Error) => void };
+type Waiter = { resolve: (r: CheckResponse) => void; reject: (e: Error) => void; onProgress?: (p: CheckProgress) => void };
 
 /** One checker worker thread: spawned on demand, referenced only while a request is pending. */
 class CheckerThread {
@@ -38,7 +38,7 @@ class CheckerThread {
   }
 
   /** Sends a request; `ids` receives its id (so a client can drop what it asked for). */
-  send(req: Omit<CheckRequest, 'id'> | Omit<WarmRequest, 'id'>, ids: Set<number>): Promise<CheckResponse> {
+  send(req: Omit<CheckRequest, 'id'> | Omit<WarmRequest, 'id'>, ids: Set<number>, onProgress?: (p: CheckProgress) => void): Promise<CheckResponse> {
     const worker = this.ensure();
     this.holders.add(req.client);
     if (this.idle) clearTimeout(this.idle);
@@ -46,7 +46,7 @@ class CheckerThread {
     ids.add(id);
     return new Promise<CheckResponse>((resolve, reject) => {
       const done = (): void => void ids.delete(id);
-      this.pending.set(id, { resolve: (r) => (done(), resolve(r)), reject: (e) => (done(), reject(e)) });
+      this.pending.set(id, { resolve: (r) => (done(), resolve(r)), reject: (e) => (done(), reject(e)), onProgress });
       worker.ref();
       worker.postMessage({ ...req, id });
     });
@@ -110,6 +110,10 @@ ${tsx}.then(() => import(${url('compiler-cache')})).then((m) => { m.loadCompiler
     worker.on('message', (res: CheckResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return; // a released client's answer
+      if (res.type === 'progress') {
+        p.onProgress?.(res.progress);
+        return;
+      }
       this.pending.delete(res.id);
       if (res.type === 'error') p.reject(new Error(res.message));
       else p.resolve(res);
@@ -166,9 +170,9 @@ export class CheckerClient {
     }
   }
 
-  /** Runs one pass: edges for `check`, with `files` as the workspace's TS/JS files. */
-  async run(root: string, files: CheckInputFile[], check: string[]): Promise<CheckResult> {
-    const res = await this.send({ type: 'check', client: this.id, root, files, check });
+  /** Runs one pass: edges for `check`, with `files` as the workspace's TS/JS files; `onProgress` hears how far it is. */
+  async run(root: string, files: CheckInputFile[], check: string[], onProgress?: (p: CheckProgress) => void): Promise<CheckResult> {
+    const res = await this.send({ type: 'check', client: this.id, root, files, check }, onProgress);
     if (res.type !== 'result') throw new Error(`checker worker answered ${res.type} to check`);
     return res;
   }
@@ -193,8 +197,8 @@ export class CheckerClient {
     this.heldBy = 0;
   }
 
-  private send(req: Omit<CheckRequest, 'id'> | Omit<WarmRequest, 'id'>): Promise<CheckResponse> {
-    const res = this.thread.send(req, this.ids);
+  private send(req: Omit<CheckRequest, 'id'> | Omit<WarmRequest, 'id'>, onProgress?: (p: CheckProgress) => void): Promise<CheckResponse> {
+    const res = this.thread.send(req, this.ids, onProgress);
     if (!this.own && this.heldBy !== this.thread.spawns) {
       unstopped.unregister(this);
       unstopped.register(this, { thread: this.thread, client: this.id, spawn: this.thread.spawns }, this);

@@ -16,7 +16,7 @@ import { libSharingRegistry, SharedLibs } from './document-registry.ts';
 import { Implementations } from './implementations.ts';
 import { programFingerprint } from './fingerprint.ts';
 import { ProjectSet } from './projects.ts';
-import { type CheckerWorkerData, type CheckRequest, type CheckResponse, type PreciseFile, type ReleaseRequest, type WarmRequest } from './protocol.ts';
+import { type CheckerWorkerData, type CheckProgress, type CheckRequest, type CheckResponse, type PreciseFile, type ReleaseRequest, type WarmRequest } from './protocol.ts';
 import { threadCpuMs } from './thread-cpu.ts';
 
 /**
@@ -92,6 +92,18 @@ function release(req: ReleaseRequest): void {
   else released.push(state.projects);
 }
 
+/** Progress messages for one check: the first at once, then at most one every PROGRESS_MS. */
+const PROGRESS_MS = 250;
+function progressReporter(id: number): (progress: CheckProgress) => void {
+  let last = -Infinity;
+  return (progress) => {
+    const now = performance.now();
+    if (now - last < PROGRESS_MS) return;
+    last = now;
+    parentPort?.postMessage({ type: 'progress', id, progress } satisfies CheckResponse);
+  };
+}
+
 function check(req: CheckRequest): CheckResponse {
   const t0 = performance.now();
   const c0 = threadCpuMs();
@@ -114,7 +126,11 @@ function check(req: CheckRequest): CheckResponse {
   }
   // Every program first: services a rebuild replaced are disposed only once the new ones hold the files.
   const programs = new Map<ts.LanguageService, ts.Program | undefined>();
-  for (const service of byService.keys()) programs.set(service, service.getProgram());
+  const report = progressReporter(req.id);
+  for (const service of byService.keys()) {
+    report({ phase: 'programs', done: programs.size, total: byService.size });
+    programs.set(service, service.getProgram());
+  }
   set.releaseRetired();
   disposeReleased();
   state.libsParsed += libs.parsed - libsBefore;
@@ -136,6 +152,7 @@ function check(req: CheckRequest): CheckResponse {
       implementations: () => (impls ??= new Implementations(checker, workspaceFiles)),
     };
     for (const path of paths) {
+      report({ phase: 'files', done: files.length + failed.length, total: req.check.length });
       const sf = program.getSourceFile(set.abs(path));
       const hash = set.hashRead(path);
       if (!sf || hash === undefined) {

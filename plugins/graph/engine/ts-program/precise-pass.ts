@@ -9,11 +9,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphReadView } from '../graph-view.ts';
 import type { FileRow, GraphStore, PreciseRow } from '../store.ts';
+import { slicePace } from '../steps.ts';
 import { detectLanguage } from '../parsers/languages.ts';
 import { CheckerClient } from './checker-client.ts';
 import { compilerCacheDir } from './compiler-cache.ts';
 import { programFingerprint, programFingerprintAsync } from './fingerprint.ts';
-import type { CheckStats, PreciseEdge } from './protocol.ts';
+import type { CheckProgress, CheckStats, PreciseEdge } from './protocol.ts';
+
+/** Main-thread time a pass's results are serialized and stored for before the loop runs again. */
+const PUT_SLICE_MS = 8;
+/** Checker results stored per transaction. */
+const PUT_BATCH = 50;
 
 /** Languages the checker covers. */
 const CHECKED = new Set(['typescript', 'tsx', 'javascript']);
@@ -31,6 +37,8 @@ export interface PreciseHost {
   builder(): GraphReadView;
   /** Sets (null: clears) files' checker edges in the graph; `version` is the stored results' version after a put. */
   applyPrecise(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>, version?: number): void;
+  /** `applyPrecise` in slices, yielding to the event loop between batches of files (call it in the engine's queue). */
+  applyPreciseSliced(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>, version?: number): Promise<void>;
   /** Builds the graph builder's linking state if the graph was loaded without it (a snapshot load). */
   ensureBuilder(): Promise<void>;
   /** Runs `fn` in the engine's mutation queue. */
@@ -52,6 +60,8 @@ export interface PreciseStatus {
   running: boolean;
   /** Why the last pass failed as a whole (the worker could not start or crashed), if it did. */
   lastError?: string;
+  /** While a pass runs: how far its check is (programs built, then files' edges collected), once the worker has said. */
+  progress?: CheckProgress;
 }
 
 /** Past this many files, the stored checker results are read in one scan rather than looked up one by one. */
@@ -73,6 +83,8 @@ export class PrecisePass {
   private lastPass: PreciseStatus['lastPass'] = null;
   private closed = false;
   private lastError: string | undefined;
+  /** The running check's progress, as the worker last reported it. */
+  private progress: CheckProgress | undefined;
   /** The last counts of `status()`, with what they were counted on. */
   private counted: { builder: GraphReadView; graph: GraphReadView['graph']; version: number; files: number; precise: number; failed: number } | null = null;
 
@@ -203,6 +215,7 @@ export class PrecisePass {
     const { files, precise, failed } = this.counts();
     const status: PreciseStatus = { files, precise, pending: files - precise - failed, failed, lastPass: this.lastPass, running: this.running !== null };
     if (this.lastError) status.lastError = this.lastError;
+    if (this.running !== null && this.progress) status.progress = this.progress;
     return status;
   }
 
@@ -254,7 +267,8 @@ export class PrecisePass {
       this.inFlight = new Map(check.map((p) => [p, rows.get(p)!.hash]));
       let result;
       try {
-        result = await this.client.run(this.host.root, files, check);
+        this.progress = undefined;
+        result = await this.client.run(this.host.root, files, check, (p) => (this.progress = p));
       } catch (err) {
         this.inFlight = new Map();
         this.lastError = err instanceof Error ? err.message : String(err);
@@ -271,7 +285,11 @@ export class PrecisePass {
         if (!now || this.closed) return;
         const put: PreciseRow[] = [];
         const apply = new Map<string, readonly PreciseEdge[]>();
+        // Paced, and stored PUT_BATCH rows per transaction: 600 files' edges serialized and written in
+        // one piece held the loop ~50 ms (the graph's relink after it is paced too).
+        const pace = slicePace(PUT_SLICE_MS);
         for (const f of result.files) {
+          await pace();
           // Checked text that is no longer the ingested one: the next ingest schedules it again.
           if (now.get(f.path)?.hash !== f.hash) continue;
           this.failed.delete(f.path);
@@ -279,9 +297,15 @@ export class PrecisePass {
           apply.set(f.path, f.edges);
         }
         for (const p of result.failed) this.failed.add(p);
-        const version = this.host.store()!.putPrecise(put);
+        let version = 0;
+        for (let i = 0; i === 0 || i < put.length; i += PUT_BATCH) {
+          await pace();
+          const store = this.host.store();
+          if (!store || this.closed) return;
+          version = store.putPrecise(put.slice(i, i + PUT_BATCH));
+        }
         this.counted = null;
-        this.host.applyPrecise(apply, version);
+        await this.host.applyPreciseSliced(apply, version);
         this.lastPass = { ...result.stats, checked: check.length };
       });
     }

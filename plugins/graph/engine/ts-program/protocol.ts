@@ -64,7 +64,16 @@ export type CheckResponse =
   | { type: 'result'; id: number; files: PreciseFile[]; failed: string[]; fingerprint: string; stats: CheckStats }
   | { type: 'warmed'; id: number; elapsedMs: number }
   | { type: 'released'; id: number }
-  | { type: 'error'; id: number; message: string };
+  | { type: 'error'; id: number; message: string }
+  /** Sent while a check runs (not an answer: the request keeps waiting for its result). */
+  | { type: 'progress'; id: number; progress: CheckProgress };
+
+/** How far a check is: its programs built (parse and bind), then its files' edges collected. */
+export interface CheckProgress {
+  phase: 'programs' | 'files';
+  done: number;
+  total: number;
+}
 
 /** What one pass cost. */
 export interface CheckStats {

@@ -59,3 +59,35 @@ describe('an ingest queued behind another', function () {
     }
   });
 });
+
+describe('ingest waiting for the type-check pass', function () {
+  this.timeout(300_000);
+
+  it('passes on how far the checker is while it waits, programs then files, between the parse phases and done', async () => {
+    const ws = tempDir();
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['src'] }));
+    // Enough files, each calling methods of the one before it, that the pass lasts several reports.
+    const N = 700;
+    for (let i = 0; i < N; i++) {
+      const prev = i > 0 ? `import { Service${i - 1} } from './m${i - 1}.js';\n` : '';
+      const body = i > 0 ? `    const s = new Service${i - 1}();\n    return s.run(n + 1) + s.helper(String(n)).length;` : '    return n;';
+      fs.writeFileSync(path.join(ws, 'src', `m${i}.ts`), `${prev}export class Service${i} {\n  run(n: number): number {\n${body}\n  }\n  helper(x: string): string {\n    return x.trim();\n  }\n}\n`);
+    }
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_CACHE_DIR: tempDir() } });
+    try {
+      const { seen, json } = await ingestWatching(h, {});
+      assert.equal(json.type_checked.pending, 0);
+      assert.ok(json.type_checked.precise >= N - 1, JSON.stringify(json.type_checked));
+      const checking = seen.filter((p) => /^type-check (building programs \d+\/\d+|\d+\/\d+ files)$/.test(String(p.message)));
+      assert.ok(checking.length >= 1, `no notification said how far the checker was: ${JSON.stringify(seen.slice(-6))}`);
+      const built = seen.filter((p) => /^build /.test(String(p.message))).at(-1)!;
+      assert.ok(checking.every((p) => p.progress > built.progress && p.progress < p.total!), `between the build and done: ${JSON.stringify(seen.slice(-8))}`);
+      assertEndsAtTotal(seen, 'ingest with a type-check pass');
+    } finally {
+      await h.close();
+    }
+  });
+});
