@@ -31,6 +31,11 @@ const DJANGO_INCLUDE = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*incl
 const JS_EXT = /\.[cm]?[jt]sx?$/;
 /** Mounts read per file at most. */
 const MAX_MOUNTS = 200;
+/**
+ * Prefixes one file's or router's routes are served under at most: mounts chained over files multiply
+ * (16 mounts of a file under itself made 16^5 prefixes, a million routes from one).
+ */
+const MAX_PREFIXES = 32;
 
 /** The mounts one file's text makes. */
 export function mountsIn(file: string, text: string): RouteMount[] {
@@ -111,7 +116,7 @@ export type MountPrefixes = Map<string, Map<string, string[]>>;
 
 /**
  * The prefixes routes are served under, from every file's mounts, chained (a router mounted by a
- * router that is itself mounted gets both prefixes; up to 4 deep). A module mounted from another file
+ * router that is itself mounted gets both prefixes; up to 4 deep, MAX_PREFIXES at most). A module mounted from another file
  * has all its routes under the prefix; a router mounted in its own file only the routes registered on
  * it. Files no mount names are absent.
  */
@@ -145,14 +150,29 @@ export function mountPrefixes(mounts: ReadonlyMap<string, readonly RouteMount[]>
       perRouter.set(router, [...(perRouter.get(router) ?? []), { ...m, from }]);
     }
   }
-  /** The prefixes of routes registered on `router` in `file`. */
+  /** Per file and router, its prefixes once resolved (a router mounted in many places is resolved once). */
+  const resolved = new Map<string, string[]>();
+  const onPath = new Set<string>();
+  /** The prefixes of routes registered on `router` in `file` (at most MAX_PREFIXES; a mount cycle ends at the root). */
   const resolve = (file: string, router: string, depth: number): string[] => {
+    const id = `${file}\0${router}`;
+    const known = resolved.get(id);
+    if (known) return known;
     const perRouter = direct.get(file);
     const via = [...(perRouter?.get('*') ?? []), ...(router !== '*' ? (perRouter?.get(router) ?? []) : [])];
-    if (via.length === 0 || depth > 4) return [''];
+    if (via.length === 0 || depth > 4 || onPath.has(id)) return [''];
+    onPath.add(id);
     const prefixes = new Set<string>();
-    for (const v of via) for (const outer of resolve(v.from, v.receiver, depth + 1)) prefixes.add(joinPath(outer, v.prefix));
-    return [...prefixes];
+    for (const v of via) {
+      for (const outer of resolve(v.from, v.receiver, depth + 1)) {
+        if (prefixes.size >= MAX_PREFIXES) break;
+        prefixes.add(joinPath(outer, v.prefix));
+      }
+    }
+    onPath.delete(id);
+    const out = [...prefixes];
+    resolved.set(id, out);
+    return out;
   };
   const out: MountPrefixes = new Map();
   for (const [file, perRouter] of direct) out.set(file, new Map([...perRouter.keys()].map((router) => [router, resolve(file, router, 0)])));

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, type Harness } from '../../helpers/mcp.ts';
+import { describeHeld, ownHeld, pingDuringGc } from '../../helpers/ping.ts';
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+}
+
+/** `unit` repeated to `bytes` characters. */
+const fill = (unit: string, bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
+
+/**
+ * An app requesting /api/orders/{id} of a service whose repository also holds files written to make
+ * the route reading slow: `files` beside the service's real route.
+ */
+function repos(files: Record<string, string>): { parent: string; app: string; svc: string } {
+  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-bounds-')));
+  const app = path.join(parent, 'app');
+  const svc = path.join(parent, 'svc');
+  write(app, {
+    'package.json': '{"name":"app","type":"module","private":true}\n',
+    'src/client.ts': "export async function order(id: string) {\n  return fetch(`${BASE}/api/orders/${id}`);\n}\n",
+  });
+  write(svc, {
+    'package.json': '{"name":"svc","type":"module","private":true}\n',
+    'server.js': "import express from 'express';\nconst app = express();\nfunction getOrder(req, res) {\n  res.json({});\n}\napp.get('/api/orders/:id', getOrder);\n",
+    ...files,
+  });
+  return { parent, app, svc };
+}
+
+/** Federates app and svc while pinging: the call's answer and the server's worst own hold of the loop. */
+async function federateTimed(files: Record<string, string>): Promise<{ r: any; worst: number; message: string; h: Harness }> {
+  const { parent, app, svc } = repos(files);
+  const h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+  await h.call('ingest', { agent_id: 'a', path: app });
+  // The service's graph first (its parse is not what is measured).
+  await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'svc', path: svc }], detect_cross_repo_edges: false });
+  const { result, held, gc } = await pingDuringGc(h, () => h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'svc', path: svc }], incremental: true }));
+  const own = ownHeld(held, gc);
+  return { r: result.json, worst: Math.max(0, ...own), message: describeHeld(own), h };
+}
+
+describe('federate: reading routes from adversarial source stays bounded', function () {
+  this.timeout(300000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  const order = 'app::function:src/client.ts#order -http_route-> svc::function:server.js#getOrder';
+  const routeEdges = (r: any) => r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -${e.relation}-> ${e.target}`);
+
+  it('joins a file mounted under itself many times without multiplying prefixes (16 self-mounts held the loop 6.5 s)', async () => {
+    const mounts = Array.from({ length: 16 }, (_, i) => `app.use('/p${i}', self);\n`).join('');
+    const run = await federateTimed({ 'self.js': `import self from './self.js';\nconst app = express();\n${mounts}self.get('/r', handler);\nfunction handler() {}\n` });
+    h = run.h;
+    assert.ok(run.worst < 400, run.message);
+    assert.ok(routeEdges(run.r).includes(order), JSON.stringify(run.r.edges));
+  });
+});
