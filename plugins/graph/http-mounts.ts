@@ -22,9 +22,9 @@ export interface RouteMount {
   target: { path: string; router?: string } | { suffix: string; router?: string };
 }
 
-const JS_MOUNT = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*(?:use|route)\(\s*(['"`])(\/[^'"`\n]*)\2\s*,([^\n]*)/g;
+const JS_MOUNT = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(?:use|route)\(\s*(['"`])(\/[^'"`\n]*)\2\s*,([^\n]*)/g;
 const JS_IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+(['"])(\.{1,2}\/[^'"]+)\2|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\5\s*\)/g;
-const FASTIFY_MOUNT = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*register\(\s*([^,\n]+?)\s*,\s*\{[^}\n]*\bprefix\s*:\s*(['"`])(\/[^'"`\n]*)\3/g;
+const FASTIFY_MOUNT = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*register\(\s*([^,\n]+?)\s*,\s*\{[^}\n]*\bprefix\s*:\s*(['"`])(\/[^'"`\n]*)\3/g;
 const INLINE_REQUIRE = /^\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/;
 const PY_MOUNT = /\b([A-Za-z_]\w*)\.(include_router|register_blueprint)\(\s*([A-Za-z_][\w.]*)\s*([,)][^\n]*)/g;
 const DJANGO_INCLUDE = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*include\(\s*\(?\s*(['"])([\w.]+)\4/g;

@@ -99,7 +99,7 @@ function handlerArg(rest: string): string | undefined {
 
 /** Receivers whose `get('/x')` is a request, not a registration. */
 const CLIENTS = /^(?:axios|ky|got|superagent|request|requests|httpx|session|sess|client|httpClient|http|\$http|api|apiClient|restTemplate|webClient)$/;
-const JS_ROUTE = /(?:\b|\$)([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|delete|patch|all|head|options)\s*\(\s*(['"`])(\/[^'"`\n]*)\3\s*,([^\n]*)/g;
+const JS_ROUTE = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|delete|patch|all|head|options)\s*\(\s*(['"`])(\/[^'"`\n]*)\3\s*,([^\n]*)/g;
 const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*)\3([^\n]*)/g;
 /** A FastAPI router or Flask blueprint made with a prefix: `router = APIRouter(prefix="/users")`. */
 const PY_PREFIXED = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(([^)]*)\)/gm;
@@ -240,7 +240,7 @@ function djangoRoutes(file: string, text: string, lineOf: (index: number) => num
   }
 }
 
-const CLIENT_CALL = /(?:\b|\$)([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)\(\s*f?(["'`])([^"'`\n]*)\3([^\n]*)/g;
+const CLIENT_CALL = /(?<![\w$])([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)\(\s*f?(["'`])([^"'`\n]*)\3([^\n]*)/g;
 const FETCH = /\bfetch\(\s*(["'`])([^"'`\n]*)\1([^\n]*)/g;
 
 /** The URLs a file's text requests, as route keys: a literal, `'/x/' + id` as one more segment, or a variable holding one. */
@@ -263,7 +263,7 @@ export function requestsIn(text: string): RouteRequest[] {
   return out;
 }
 
-const CALL_WITH_NAME = /(?:(?:\b|\$)([A-Za-z_$][\w$]*)\.(?:get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)|\b(fetch))\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g;
+const CALL_WITH_NAME = /(?:(?<![\w$])([A-Za-z_$][\w$]*)\.(?:get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)|\b(fetch))\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g;
 /** How far before a call its URL variable's assignment is looked for (about one function). */
 const ASSIGNMENT_LOOKBACK = 2000;
 

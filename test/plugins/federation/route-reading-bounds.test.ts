@@ -65,4 +65,11 @@ describe('federate: reading routes from adversarial source stays bounded', funct
     assert.ok(run.worst < 400, run.message);
     assert.ok(routeEdges(run.r).includes(order), JSON.stringify(run.r.edges));
   });
+
+  it("reads a one-line file of runs of `$` and identifiers in linear time (48 KB ones held the loop 15 s)", async () => {
+    const run = await federateTimed({ 'dollars.ts': `const a = '/x';\n${fill('$a', 48 << 10)}\n`, 'dollars2.ts': `app.use('/x', r);\n${fill('$', 48 << 10)}\n` });
+    h = run.h;
+    assert.ok(run.worst < 400, run.message);
+    assert.ok(routeEdges(run.r).includes(order), JSON.stringify(run.r.edges));
+  });
 });
