@@ -199,13 +199,27 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
    * files were re-linked. Files not in the graph are ignored.
    */
   applyPrecise(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>): number {
+    return runSteps(this.applyPreciseSteps(edges));
+  }
+
+  /**
+   * `applyPrecise` in slices of at most `sliceMs` of main-thread time, as `applyAsync`: a checker
+   * pass's results relink every checked file (one piece held the loop ~300 ms on m1nd's own 1,000
+   * files). Readers see the graph as before until the sliced finalize installs the new adjacency;
+   * the caller keeps other patches of this builder out until it resolves (the engine's queue).
+   */
+  applyPreciseAsync(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>, sliceMs: number): Promise<number> {
+    return runStepsSliced(this.applyPreciseSteps(edges), sliceMs);
+  }
+
+  private *applyPreciseSteps(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>): Generator<void | Promise<unknown>, number> {
     const paths = [...edges.keys()].filter((p) => this.files.has(p)).sort();
     if (paths.length === 0) return 0;
     for (const p of paths) this.files.get(p)!.precise = edges.get(p) ?? null;
     this.cache = new ResolveCache();
-    this.relink(paths);
+    yield* this.relinkSteps(paths);
     if (this.graph.edgeCapacity > 4096 && this.graph.edgeCount < this.graph.edgeCapacity / 2) this.compact();
-    else this.graph.finalize();
+    else yield* this.graph.finalizeSteps();
     return paths.length;
   }
 
@@ -224,13 +238,9 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     return [...this.dependents.importersOf(path)];
   }
 
-  /** Re-links files (imports, then inheritance for all, then the rest); returns labels of classes whose parents changed. */
-  private relink(paths: readonly string[]): Set<string> {
-    return runSteps(this.relinkSteps(paths));
-  }
-
   /**
-   * The work of `relink`, yielding after each file of each pass. With `track` false the classes
+   * Re-links files (imports, then inheritance for all, then the rest), yielding after each file of
+   * each pass; returns labels of classes whose parents changed. With `track` false the classes
    * whose parents changed are not collected (a wave that links every file has no next wave; on the
    * python3 prefix the parents' and import targets' strings before the link were ~270K entries).
    */

@@ -96,6 +96,7 @@ export abstract class LoadedGraphBase {
       store: () => this.storeHandle,
       builder: () => this.builder,
       applyPrecise: (edges, version) => this.applyPrecise(edges, version),
+      applyPreciseSliced: (edges, version) => this.applyPreciseSliced(edges, version),
       ensureBuilder: () => this.mutable().then(() => undefined),
       serialized: (fn) => this.serialized(fn),
     });
@@ -302,6 +303,13 @@ export abstract class LoadedGraphBase {
   /** Checker edges for the graph (from the checker pass or the store); `version`: the checker results' version they were stored under. */
   protected applyPrecise(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>, version?: number): void {
     if (edges.size > 0) this.mutableNow().applyPrecise(edges);
+    if (version !== undefined) this.loadedPreciseVersion = version;
+    if (edges.size > 0 || version !== undefined) this.queueSnapshot();
+  }
+
+  /** `applyPrecise` in background slices (a checker pass's results: every checked file relinked), in the engine's queue. */
+  protected async applyPreciseSliced(edges: ReadonlyMap<string, readonly PreciseEdge[] | null>, version?: number): Promise<void> {
+    if (edges.size > 0) await this.mutableNow().applyPreciseAsync(edges, BACKGROUND_SLICE_MS);
     if (version !== undefined) this.loadedPreciseVersion = version;
     if (edges.size > 0 || version !== undefined) this.queueSnapshot();
   }

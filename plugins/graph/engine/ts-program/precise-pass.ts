@@ -9,15 +9,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphReadView } from '../graph-view.ts';
 import type { FileRow, GraphStore, PreciseRow } from '../store.ts';
-import { slicePace } from '../steps.ts';
+import { BACKGROUND_SLICE_MS, slicePace } from '../steps.ts';
 import { detectLanguage } from '../parsers/languages.ts';
 import { CheckerClient } from './checker-client.ts';
 import { compilerCacheDir } from './compiler-cache.ts';
 import { programFingerprint, programFingerprintAsync } from './fingerprint.ts';
 import type { CheckProgress, CheckStats, PreciseEdge } from './protocol.ts';
 
-/** Main-thread time a pass's results are serialized and stored for before the loop runs again. */
-const PUT_SLICE_MS = 8;
+/** Main-thread time a pass's results are serialized and stored for before the loop runs again (background work: the turn's budget). */
+const PUT_SLICE_MS = BACKGROUND_SLICE_MS;
 /** Checker results stored per transaction. */
 const PUT_BATCH = 50;
 
