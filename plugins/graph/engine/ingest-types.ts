@@ -114,6 +114,8 @@ export interface IngestContext {
   keepTextChars?: number;
   /** Parse extensions to run on each parsed tree, whose rows the commit writes (parse-extensions.ts). */
   extensions?: ParseExtensionRegistry;
+  /** Called just before an incremental run starts patching `builder` in place (until then it only read it). */
+  beforePatch?: () => void;
 }
 
 /** An ingest's result: the builder to use from now on, the summary, and texts read (for search). */

@@ -314,6 +314,7 @@ async function ingestRun(ctx: IngestContext, options: IngestOptions, open: { str
     }
   } else {
     // In place: a patch that fits in one slice (an edit's re-ingest) never yields, so nothing sees it half done.
+    ctx.beforePatch?.();
     relinked = (await builder.applyAsync({ upsert: graphUpserts, remove: [...removes], ...(facts !== undefined ? { git: facts } : {}), config, release: true }, sliceMs)).resolvedFiles;
   }
   phases.build = now() - t;

@@ -24,7 +24,7 @@ export { OPEN_SLICE_MS, SNAPSHOT_DELAY_MS, type LoadedGraphOptions, type LoadSta
 
 /** The graph, its indexes and caches, and the store they reflect. */
 export class LoadedGraph extends LoadedGraphBase {
-  /** Full ingests running (0 or 1: they are serialized); the loaded graph is not changed until their swap. */
+  /** Ingests running that only read the loaded graph (a full one until its swap, an incremental one until its patch; 0 or 1). */
   private rebuilding = 0;
 
   private async getParser(): Promise<SourceParser> {
@@ -57,10 +57,15 @@ export class LoadedGraph extends LoadedGraphBase {
 
   async ingest(options: IngestOptions = {}): Promise<IngestSummary> {
     // Cancelled while queued behind another ingest: never started (its walk and parse would be wasted).
-    return this.serialized(() => (aborted(options.signal), this.ingestNow(options)));
+    return this.serialized(() => (aborted(options.signal), this.ingestNow(options, true)));
   }
 
-  private async ingestNow(options: IngestOptions): Promise<IngestSummary> {
+  /**
+   * `staleReads`: an incremental ingest asked for (the `ingest` verb, the daemon) lets queries answer
+   * from the loaded graph, stamped stale, until it starts patching it (its walk, reads, parse and
+   * commit only read the graph); a re-ingest `ensureFresh` runs for a query is waited for.
+   */
+  private async ingestNow(options: IngestOptions, staleReads = false): Promise<IngestSummary> {
     const store = this.requireStore();
     this.precise.warm();
     // Diff against what another process may have committed since we loaded. A patch needs the
@@ -77,15 +82,21 @@ export class LoadedGraph extends LoadedGraphBase {
     else if (store.generation() !== this.loadedGeneration) this.reloadFromStore();
     // From here until the swap below, a full run only reads the loaded graph: queries answer from it
     // (stamped stale) instead of waiting; the parser's first load is part of that wait too.
-    if (full) this.rebuilding++;
+    // An incremental run asked for reads the loaded graph the same way until it patches it in place.
+    let reading = full || (staleReads && options.paths === undefined);
+    if (reading) this.rebuilding++;
+    const patching = () => {
+      if (reading) this.rebuilding--;
+      reading = false;
+    };
     try {
-      return await this.ingestFrom(store, builder, full, options);
+      return await this.ingestFrom(store, builder, full, options, patching);
     } finally {
-      if (full) this.rebuilding--;
+      patching();
     }
   }
 
-  private async ingestFrom(store: ReturnType<LoadedGraph['requireStore']>, builder: LoadedGraph['currentBuilder'], full: boolean, options: IngestOptions): Promise<IngestSummary> {
+  private async ingestFrom(store: ReturnType<LoadedGraph['requireStore']>, builder: LoadedGraph['currentBuilder'], full: boolean, options: IngestOptions, beforePatch?: () => void): Promise<IngestSummary> {
     const parser = await this.getParser();
     // Texts go to the bounded search cache as they are read; a full run replaces every one.
     if (full) this.contents.clear();
@@ -106,6 +117,7 @@ export class LoadedGraph extends LoadedGraphBase {
         keepText: (path, text) => this.contents.put(path, text),
         keepTextChars: this.contents.maxBytes,
         extensions: this.options.extensions,
+        beforePatch,
       },
       options,
     ).finally(() => releaseHeap?.());
@@ -157,9 +169,10 @@ export class LoadedGraph extends LoadedGraphBase {
 
   /** Brings the graph up to date: other processes' commits, then files the watcher saw change. */
   async ensureFresh(): Promise<FreshnessReport> {
-    // A full ingest builds its graph beside the loaded one and swaps it in at its end: a query (another
-    // session's) answers from the loaded graph now, stamped stale, rather than queueing behind the whole
-    // ingest. Edits the watcher saw stay pending for the next query after it.
+    // A full ingest builds its graph beside the loaded one and swaps it in at its end (an incremental
+    // one asked for patches it in place only after its walk, reads, parse and commit): a query (another
+    // session's) answers from the loaded graph until then, stamped stale, rather than queueing behind
+    // the ingest. Edits the watcher saw stay pending for the next query after it.
     if (this.rebuilding > 0 && this.builder.graph.nodeCount > 0) return { generation: this.loadedGeneration, reloaded: false, reingested: [] };
     return this.serialized(async () => {
       const store = this.requireStore();

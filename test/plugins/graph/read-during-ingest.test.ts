@@ -78,4 +78,29 @@ describe('graph verbs of other sessions during a full ingest', function () {
     assert.equal(after.results[0]?.id, 'function:pkg0/fresh_module.py#brand_new_helper', JSON.stringify(after).slice(0, 300));
     assert.equal(after.stale, false);
   });
+
+  it('answers the same way while an incremental ingest of many changed files reads and parses them, and sees them after', async () => {
+    // A branch switch: most files changed at once, re-ingested by an explicit incremental ingest.
+    for (let i = 0; i < 1500; i += 2) {
+      const file = path.join(ws, `pkg${i % 20}`, `m${i}.py`);
+      fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}\ndef switched_branch_${i}(x):\n    return x\n`);
+    }
+    let ingestDone = 0;
+    const ingest = ingester.client.callTool({ name: 'ingest', arguments: { agent_id: 'ingester', path: '.', incremental: true } }, undefined, { timeout: 240000 }).then((r) => {
+      ingestDone = performance.now();
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const asked = performance.now();
+    const seek = await reader.client.callTool({ name: 'seek', arguments: { agent_id: 'reader', query: 'worker step', top_k: 3 } }, undefined, { timeout: 240000 });
+    const during = text(seek);
+    assert.equal(seek.isError, undefined, JSON.stringify(during));
+    assert.equal(ingestDone, 0, `seek waited ${Math.round(performance.now() - asked)} ms, until the other session's incremental ingest ended`);
+    assert.equal(during.stale, true);
+    const done = text(await ingest);
+    assert.equal(done.files.parsed, 750);
+    const after = await reader.call('seek', { agent_id: 'reader', query: 'switched branch 998', top_k: 1 });
+    assert.equal(after.results[0]?.id, 'function:pkg18/m998.py#switched_branch_998', JSON.stringify(after).slice(0, 300));
+    assert.equal(after.stale, false);
+  });
 });
