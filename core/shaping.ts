@@ -20,6 +20,7 @@ const STRING_MARK = ' …[cut]';
 const MIN_CUT_STRING = 32;
 /** The longest stretch of shaping work between two turns of the event loop (paced driver). */
 const SHAPE_SLICE_MS = 8;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A value as the host sends it: strings as they are, anything else as compact JSON. */
 export function serialise(value: unknown): string {
@@ -54,13 +55,15 @@ export function shapeToTokenLimit(value: unknown, limit: number, text = serialis
 
 /** `shapeToTokenLimit`, the same cuts and counts, holding the event loop for a few ms at a time. */
 export async function shapeToTokenLimitPaced(value: unknown, limit: number, text = serialise(value), original?: number): Promise<Shaped> {
+  // A turn first: the handler that made the value and its serialisation ran in this one.
+  await nextTurn();
   const steps = shapeSteps(value, limit, text, original);
   let until = performance.now() + SHAPE_SLICE_MS;
   for (let r = steps.next(); ; ) {
     if (r.done) return r.value;
     if (r.value === 'pause') {
       if (performance.now() >= until) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         until = performance.now() + SHAPE_SLICE_MS;
       }
       r = steps.next(0);
