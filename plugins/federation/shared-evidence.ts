@@ -7,7 +7,7 @@
  * the facts of two repositories.
  */
 import { parse as parseYaml } from 'yaml';
-import { indexLines, lineAt, mountsIn, requestsIn, routeKey, routesIn, type RouteMount } from '../graph/api.ts';
+import { indexLines, lineAt, mountsIn, nextMatchFinder, requestsIn, routeKey, routesIn, type RouteMount } from '../graph/api.ts';
 
 export interface RouteFact {
   /** The route as a pattern: segments, a parameter as `{}` (`/api/users/{}`). */
@@ -79,17 +79,28 @@ export function codeFacts(path: string, text: string): FileFacts {
   for (const m of mountsIn(path, text)) push(facts.mounts, m);
   for (const q of requestsIn(text)) push(facts.requests, { pattern: q.key, line: q.line });
   for (const re of ENV_READS) {
-    for (const m of text.matchAll(re)) if (specificKey(m[1])) push(facts.config, { key: m[1], line: lineOf(m.index!) });
-  }
-  for (const re of TOOL_REGISTER) {
     for (const m of text.matchAll(re)) {
-      const at = m.index! + m[0].indexOf(m[1]);
-      // A decorator registers the function below it (the first `def` after it).
-      const def = m[0].trimStart().startsWith('@') ? /^[ \t]*(?:async[ \t]+)?def\s/m.exec(text.slice(m.index! + m[0].length)) : null;
-      push(facts.tools, { key: m[1], line: lineOf(def ? m.index! + m[0].length + def.index + def[0].length - 1 : at) });
+      if (facts.config.length >= MAX_PER_KIND) break;
+      if (specificKey(m[1])) push(facts.config, { key: m[1], line: lineOf(m.index!) });
     }
   }
-  for (const re of TOOL_CALL) for (const m of text.matchAll(re)) push(facts.toolCalls, { key: m[1], line: lineOf(m.index!) });
+  for (const re of TOOL_REGISTER) {
+    // The next `def` from a point on, the text read once for all the decorators (not to its end for each).
+    const nextDef = nextMatchFinder(text, /^[ \t]*(?:async[ \t]+)?def\s/gm);
+    for (const m of text.matchAll(re)) {
+      if (facts.tools.length >= MAX_PER_KIND) break;
+      const at = m.index! + m[0].indexOf(m[1]);
+      // A decorator registers the function below it (the first `def` after it).
+      const def = m[0].trimStart().startsWith('@') ? nextDef(m.index! + m[0].length) : null;
+      push(facts.tools, { key: m[1], line: lineOf(def ? def.index + def[0].length - 1 : at) });
+    }
+  }
+  for (const re of TOOL_CALL) {
+    for (const m of text.matchAll(re)) {
+      if (facts.toolCalls.length >= MAX_PER_KIND) break;
+      push(facts.toolCalls, { key: m[1], line: lineOf(m.index!) });
+    }
+  }
   return facts;
 }
 

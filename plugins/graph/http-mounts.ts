@@ -7,7 +7,7 @@
  * mounted by a router mounted under `/api`); `mountedRoutes` joins them to the routes http-routes.ts read.
  */
 import { dirname, posix } from 'node:path';
-import { IDENT, joinPath, lineIndex, madeRouter, regexRoute } from './http-routes.ts';
+import { firstMatches, IDENT, joinPath, lineIndex, regexRoute, routerTest } from './http-routes.ts';
 
 /** A router mounted under a prefix by a `receiver.use('/prefix', router)` call (Hono: `app.route`; Fastify: `register(plugin, { prefix })`; Django: an `include`). */
 export interface RouteMount {
@@ -24,11 +24,13 @@ export interface RouteMount {
 
 const JS_MOUNT = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(?:use|route)\(\s*(['"`])(\/[^'"`\n]*)\2\s*,([^\n]*)/g;
 const JS_IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+(['"])(\.{1,2}\/[^'"]+)\2|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\5\s*\)/g;
-const FASTIFY_MOUNT = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*register\(\s*([^,\n]+?)\s*,\s*\{[^}\n]*\bprefix\s*:\s*(['"`])(\/[^'"`\n]*)\3/g;
+const FASTIFY_MOUNT = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*register\(\s*(require\(\s*['"][^'"\n]{1,300}['"]\s*\)|[A-Za-z_$][\w$.]*)\s*,\s*\{[^}\n]{0,120}?\bprefix\s*:\s*(['"`])(\/[^'"`\n]*)\3/g;
 const INLINE_REQUIRE = /^\s*require\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/;
 const PY_MOUNT = /\b([A-Za-z_]\w*)\.(include_router|register_blueprint)\(\s*([A-Za-z_][\w.]*)\s*([,)][^\n]*)/g;
 const DJANGO_INCLUDE = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*include\(\s*\(?\s*(['"])([\w.]+)\4/g;
 const JS_EXT = /\.[cm]?[jt]sx?$/;
+/** A FastAPI router or Flask blueprint made in a file: `router = APIRouter(…)`. */
+const PY_ROUTER = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(/gm;
 /** Mounts read per file at most. */
 const MAX_MOUNTS = 200;
 /**
@@ -41,16 +43,19 @@ const MAX_PREFIXES = 32;
 export function mountsIn(file: string, text: string): RouteMount[] {
   const out: RouteMount[] = [];
   const push = (m: RouteMount) => void (out.length < MAX_MOUNTS && out.push(m));
+  const matches = (re: RegExp) => firstMatches(text, re, 4 * MAX_MOUNTS);
   if (file.endsWith('.py')) {
     if (!/\b(?:include|include_router|register_blueprint)\(/.test(text)) return out;
     const lineOf = lineIndex(text);
-    for (const m of text.matchAll(DJANGO_INCLUDE)) {
+    for (const m of matches(DJANGO_INCLUDE)) {
       const route = m[1] === 'path' ? m[3] : regexRoute(m[3]);
       if (route !== null) push({ prefix: joinPath('', route), line: lineOf(m.index), receiver: '', target: { suffix: `${m[5].replace(/\./g, '/')}.py` } });
     }
     // FastAPI `app.include_router(users.router, prefix="/api")`, Flask `app.register_blueprint(bp, url_prefix="/api")`.
     let imports: Map<string, { module: string; name: string | null }> | undefined;
-    for (const m of text.matchAll(PY_MOUNT)) {
+    let routers: Set<string> | undefined;
+    const madeHere = (name: string) => (routers ??= new Set(Array.from(matches(PY_ROUTER), (m) => m[1]))).has(name);
+    for (const m of matches(PY_MOUNT)) {
       const prefix = /\b(?:url_)?prefix\s*=\s*["']([^"']*)["']/.exec(m[4])?.[1];
       if (!prefix) continue;
       const [head, ...rest] = m[3].split('.');
@@ -58,17 +63,19 @@ export function mountsIn(file: string, text: string): RouteMount[] {
       const at = { prefix, line: lineOf(m.index), receiver: m[1] };
       // `users.router` of `from .api import users`: the module .api.users; `router` of `from .api.users import router`: .api.users.
       if (bound) push({ ...at, target: { suffix: pythonModuleFile(file, rest.length && bound.name ? `${bound.module}.${bound.name}` : bound.module) } });
-      else if (rest.length === 0 && new RegExp(`^[ \\t]*${head}[ \\t]*=[ \\t]*(?:[\\w.]+\\.)?(?:APIRouter|Blueprint)\\(`, 'm').test(text)) push({ ...at, target: { suffix: file, router: head } });
+      else if (rest.length === 0 && madeHere(head)) push({ ...at, target: { suffix: file, router: head } });
     }
     return out;
   }
   if (!JS_EXT.test(file) || !/\.\s*(?:use|route)\(\s*['"`]\/|\bprefix\s*:/.test(text)) return out;
   const lineOf = lineIndex(text);
   const imported = new Map<string, string>();
-  for (const m of text.matchAll(JS_IMPORT)) imported.set(m[1] ?? m[4], m[3] ?? m[6]);
+  for (const m of matches(JS_IMPORT)) imported.set(m[1] ?? m[4], m[3] ?? m[6]);
   const here = dirname(file);
   const local = (spec: string) => posix.normalize(posix.join(here === '.' ? '' : here, spec)).replace(JS_EXT, '');
-  for (const m of text.matchAll(JS_MOUNT)) {
+  const isRouter = routerTest(text);
+  for (const m of matches(JS_MOUNT)) {
+    if (out.length >= MAX_MOUNTS) break;
     const args = m[4];
     const inline = INLINE_REQUIRE.exec(args);
     const last = args.slice(0, args.search(/\)\s*;?\s*$|$/)).split(',').pop()!.trim();
@@ -76,10 +83,11 @@ export function mountsIn(file: string, text: string): RouteMount[] {
     const at = { prefix: m[3], line: lineOf(m.index), receiver: m[1] };
     if (spec !== undefined) push({ ...at, target: { path: local(spec) } });
     // A router made in this file (`const api = express.Router()`), mounted here.
-    else if (IDENT.test(last) && madeRouter(text, last)) push({ ...at, target: { path: file.replace(JS_EXT, ''), router: last } });
+    else if (IDENT.test(last) && isRouter(last)) push({ ...at, target: { path: file.replace(JS_EXT, ''), router: last } });
   }
   // Fastify: `app.register(require('./users'), { prefix: '/api' })`, or an imported plugin.
-  for (const m of text.matchAll(FASTIFY_MOUNT)) {
+  for (const m of matches(FASTIFY_MOUNT)) {
+    if (out.length >= MAX_MOUNTS) break;
     const spec = INLINE_REQUIRE.exec(m[2])?.[2] ?? imported.get(m[2].trim());
     if (spec !== undefined) push({ prefix: m[4], line: lineOf(m.index), receiver: m[1], target: { path: local(spec) } });
   }
@@ -89,13 +97,14 @@ export function mountsIn(file: string, text: string): RouteMount[] {
 /** Names a Python file binds by import: `from M import a as b` → b: {M, a}; `import a.b as c` → c: {a.b, null}. */
 function pythonImports(text: string): Map<string, { module: string; name: string | null }> {
   const out = new Map<string, { module: string; name: string | null }>();
-  for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)/gm)) {
+  // A parenthesised list is read up to its `)` or 2,000 characters (a `(` never closed scanned the rest of the file for each import).
+  for (const m of firstMatches(text, /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]{0,2000}\)?|[^\n#]+)/gm)) {
     for (const part of m[2].replace(/[()\\]/g, ' ').split(',')) {
       const [name, alias] = part.trim().split(/\s+as\s+/);
       if (name && /^\w+$/.test(name)) out.set(alias?.trim() || name, { module: m[1], name });
     }
   }
-  for (const m of text.matchAll(/^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?/gm)) out.set(m[2] ?? m[1].split('.')[0], { module: m[2] ? m[1] : m[1].split('.')[0], name: null });
+  for (const m of firstMatches(text, /^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?/gm)) out.set(m[2] ?? m[1].split('.')[0], { module: m[2] ? m[1] : m[1].split('.')[0], name: null });
   return out;
 }
 

@@ -14,6 +14,10 @@
  *
  * Prefixes a router is mounted under elsewhere (`app.use('/api', router)`, an `include`) are joined by
  * http-mounts.ts.
+ *
+ * The reading is linear in a file's length whatever it holds (a decorator with no `def` after it, a
+ * `(` never closed, a run of `$`): no pattern scans the rest of the file once per match, and a file
+ * gives at most MAX_ROUTES_PER_FILE registrations and requests (about 50 ms for 1 MB at worst).
  */
 import { indexLines, lineAt, type LineIndex } from './engine/parsers/source-lines.ts';
 
@@ -102,50 +106,82 @@ const CLIENTS = /^(?:axios|ky|got|superagent|request|requests|httpx|session|sess
 const JS_ROUTE = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|delete|patch|all|head|options)\s*\(\s*(['"`])(\/[^'"`\n]*)\3\s*,([^\n]*)/g;
 const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*)\3([^\n]*)/g;
 /** A FastAPI router or Flask blueprint made with a prefix: `router = APIRouter(prefix="/users")`. */
-const PY_PREFIXED = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(([^)]*)\)/gm;
+const PY_PREFIXED = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(([^)]{0,1000})/gm;
 const GO_ROUTE = /(\b[A-Za-z_]\w*)?\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*)"\s*,([^\n]*)/g;
 /** A gin/echo/fiber route group: `v1 := r.Group("/v1")` (its routes `v1.GET("/x", h)` are under the prefix, and under its parent's). */
 const GO_GROUP = /\b([A-Za-z_]\w*)\s*:?=\s*([A-Za-z_]\w*)\.Group\(\s*"(\/[^"\n]*)"/g;
 const SPRING = /@(Get|Post|Put|Delete|Patch|Request)Mapping\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"\n]*)"/g;
 /** NestJS: `@Controller('users')` (or `{ path: 'users' }`) on a class, `@Get(':id')` on its methods. */
-const NEST = /@(Controller|Get|Post|Put|Delete|Patch|Options|Head|All)\(\s*(?:(['"`])([^'"`\n]*)\2|\{[^}\n]*\bpath\s*:\s*(['"`])([^'"`\n]*)\4[^}\n]*\})?[^)\n]*\)/g;
+const NEST = /@(Controller|Get|Post|Put|Delete|Patch|Options|Head|All)\(\s*(?:(['"`])([^'"`\n]*)\2|\{[^}\n]{0,200}?\bpath\s*:\s*(['"`])([^'"`\n]*)\4)?/g;
 /** Django URLconf entries: `path('users/<int:pk>/', views.detail, name=…)`, `re_path(r'^users/(?P<pk>\d+)/$', …)`. */
 const DJANGO = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*([^\n]*)/g;
 const INLINE_HANDLER = /=>|\bfunction\b|\bfunc\b/;
+/**
+ * Registrations, requests and candidate matches read per file at most: a generated file of tens of
+ * thousands of routes costs a bounded time on the main thread (a 1 MB one took 0.2–0.8 s).
+ */
+export const MAX_ROUTES_PER_FILE = 500;
+const MAX_MATCHES = 4 * MAX_ROUTES_PER_FILE;
+
+/** At most `n` matches of a global pattern, lazily (a file's tail past them is not scanned). */
+export function* firstMatches(text: string, re: RegExp, n = MAX_MATCHES): Generator<RegExpExecArray> {
+  let i = 0;
+  for (const m of text.matchAll(re)) {
+    if (i++ >= n) return;
+    yield m;
+  }
+}
+
+/**
+ * The first match of a global (sticky-free) pattern at or after an index, for indexes that never
+ * decrease: the text is scanned about once in all, not once per question (a run of decorators with
+ * no `def` after them scanned the rest of the file for each).
+ */
+export function nextMatchFinder(text: string, re: RegExp): (from: number) => RegExpExecArray | null {
+  let last: RegExpExecArray | null | undefined;
+  return (from) => {
+    if (last === null || (last !== undefined && last.index >= from)) return last;
+    re.lastIndex = from;
+    return (last = re.exec(text));
+  };
+}
 const ANY_METHOD = new Set(['ALL', 'ROUTE', 'API_ROUTE', 'HANDLEFUNC', 'HANDLE', 'ANY', 'REQUEST']);
 
 /** The route registrations in one file's text. */
 export function routesIn(file: string, text: string): RouteRegistration[] {
-  const out: RouteRegistration[] = [];
+  const out = new Capped<RouteRegistration>();
   // Most files register no route: a cheap test before the patterns run.
-  if (!/['"`]\/|Mapping\(|@Controller\(|\burlpatterns\b/.test(text)) return out;
+  if (!/['"`]\/|Mapping\(|@Controller\(|\burlpatterns\b/.test(text)) return out.items;
   const lineOf = lineIndex(text);
   const method = (word: string) => (ANY_METHOD.has(word.toUpperCase()) ? null : word.toUpperCase());
   if (file.endsWith('.py')) {
     if (/\burlpatterns\b/.test(text)) djangoRoutes(file, text, lineOf, out);
     const prefixes = new Map<string, string>();
-    for (const m of text.matchAll(PY_PREFIXED)) {
+    for (const m of firstMatches(text, PY_PREFIXED)) {
       const prefix = /\b(?:url_)?prefix\s*=\s*["']([^"']*)["']/.exec(m[2])?.[1];
       if (prefix) prefixes.set(m[1], prefix.replace(/\/+$/, ''));
     }
-    for (const m of text.matchAll(PY_ROUTE)) {
+    const nextDef = nextMatchFinder(text, /^[ \t]*(?:async[ \t]+)?def[ \t]+\w+/gm);
+    for (const m of firstMatches(text, PY_ROUTE)) {
+      if (out.full) break;
       // The decorated function: the first `def` after the decorator (other decorators may sit between).
-      const def = /^[ \t]*(?:async[ \t]+)?def[ \t]+\w+/m.exec(text.slice(m.index + m[0].length));
-      if (!def) continue;
-      const listed = /methods\s*=\s*\[([^\]]*)\]/.exec(m[5])?.[1].match(/[A-Za-z]+/g);
-      const line = lineOf(m.index + m[0].length + def.index + def[0].length - 1);
+      const def = nextDef(m.index + m[0].length);
+      if (!def) break;
+      const listed = /methods\s*=\s*\[([^\]]{0,500})\]/.exec(m[5])?.[1].match(/[A-Za-z]+/g);
+      const line = lineOf(def.index + def[0].length - 1);
       const route = `${prefixes.get(m[1]) ?? ''}${m[4]}`.replace(/(.)\/$/, '$1');
       for (const verb of listed ?? [m[2]]) out.push({ method: method(verb), route, file, line, decorated: true, receiver: m[1] });
     }
   } else if (/\.(?:java|kt)$/.test(file)) {
-    const lines = text.split('\n');
+    const declarationAfter = declarationFinder(text.split('\n'));
     let prefix = '';
-    for (const m of text.matchAll(SPRING)) {
+    for (const m of firstMatches(text, SPRING)) {
+      if (out.full) break;
       // The declaration the annotation sits on: the next line that is no annotation.
-      const decl = declarationAfter(lines, lineOf(m.index));
+      const decl = declarationAfter(lineOf(m.index));
       if (decl < 0) continue;
       // On a class, the mapping is the prefix of the class's routes.
-      if (/\b(?:class|interface)\s/.test(lines[decl])) {
+      if (/\b(?:class|interface)\s/.test(declarationAfter.lines[decl])) {
         prefix = m[2].replace(/\/+$/, '');
         continue;
       }
@@ -156,30 +192,44 @@ export function routesIn(file: string, text: string): RouteRegistration[] {
     if (/@Controller\(/.test(text)) nestRoutes(file, text, lineOf, out);
     if (file.endsWith('.go')) {
       const groups = goGroups(text);
-      for (const m of text.matchAll(GO_ROUTE)) {
+      for (const m of firstMatches(text, GO_ROUTE)) {
+        if (out.full) break;
         const handler = handlerArg(m[5]);
         if (!handler && !INLINE_HANDLER.test(m[5])) continue;
         const route = m[1] !== undefined && groups.has(m[1]) ? joinPath(groups.get(m[1])!, m[4]) : m[4];
         out.push({ method: m[3] ?? method(m[2]), route, file, line: lineOf(m.index + (m[1]?.length ?? 0)), handler });
       }
-      return out;
+      return out.items;
     }
-    for (const m of text.matchAll(JS_ROUTE)) {
+    const isRouter = routerTest(text);
+    for (const m of firstMatches(text, JS_ROUTE)) {
+      if (out.full) break;
       // `api.get('/x', h)` is a request unless this file makes `api` a router.
-      if (CLIENTS.test(m[1]) && !madeRouter(text, m[1])) continue;
+      if (CLIENTS.test(m[1]) && !isRouter(m[1])) continue;
       const handler = handlerArg(m[5]);
       // A call with no function argument (`cache.get('/x', fallback)` aside) registers nothing.
       if (!handler && !INLINE_HANDLER.test(m[5])) continue;
       out.push({ method: method(m[2]), route: m[4], file, line: lineOf(m.index), handler, receiver: m[1] });
     }
   }
-  return out;
+  return out.items;
+}
+
+/** A list that takes MAX_ROUTES_PER_FILE items at most. */
+class Capped<T> {
+  readonly items: T[] = [];
+  get full(): boolean {
+    return this.items.length >= MAX_ROUTES_PER_FILE;
+  }
+  push(x: T): void {
+    if (!this.full) this.items.push(x);
+  }
 }
 
 /** Each Go route group's whole prefix, its parents' joined (`api := r.Group("/api")`, `v1 := api.Group("/v1")` → /api/v1). */
 function goGroups(text: string): Map<string, string> {
   const own = new Map<string, { parent: string; prefix: string }>();
-  if (text.includes('.Group(')) for (const m of text.matchAll(GO_GROUP)) own.set(m[1], { parent: m[2], prefix: m[3] });
+  if (text.includes('.Group(')) for (const m of firstMatches(text, GO_GROUP)) own.set(m[1], { parent: m[2], prefix: m[3] });
   const whole = new Map<string, string>();
   const resolve = (name: string, depth: number): string => {
     const g = own.get(name);
@@ -190,14 +240,35 @@ function goGroups(text: string): Map<string, string> {
   return whole;
 }
 
-/** Whether the text makes `name` an Express-style router (`const api = express.Router()`). */
-export function madeRouter(text: string, name: string): boolean {
-  return new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}\\s*=\\s*(?:new\\s+)?(?:[\\w.]+\\.)?Router\\(`).test(text);
+const MADE_ROUTER = /(?<![\w$])([A-Za-z_$][\w$]*)\s*=\s*(?:new\s+)?(?:[\w.]+\.)?Router\(/g;
+
+/** Whether the text makes a name an Express-style router (`const api = express.Router()`): the names read once, on the first question. */
+export function routerTest(text: string): (name: string) => boolean {
+  let names: Set<string> | undefined;
+  return (name) => (names ??= new Set(Array.from(firstMatches(text, MADE_ROUTER), (m) => m[1]))).has(name);
 }
 
-/** The line (0-based) of the declaration an annotation or decorator at line `at` sits on: the next line that is none. */
-function declarationAfter(lines: readonly string[], at: number): number {
-  return lines.findIndex((l, i) => i >= at && l.trim() !== '' && !/^\s*@/.test(l));
+/**
+ * The line (0-based) of the declaration an annotation or decorator at line `at` sits on: the next
+ * line that is none, or -1. Asked for lines that never decrease, it reads each line about once.
+ */
+function declarationFinder(lines: readonly string[]): ((at: number) => number) & { lines: readonly string[] } {
+  let from = -1;
+  let found = -1;
+  const find = (at: number): number => {
+    // The last answer holds for any line from the last question's up to it (annotations between).
+    if (from >= 0 && at >= from && (found < 0 || at <= found)) return found;
+    from = at;
+    found = -1;
+    for (let i = at; i < lines.length; i++) {
+      if (lines[i].trim() !== '' && !/^\s*@/.test(lines[i])) {
+        found = i;
+        break;
+      }
+    }
+    return found;
+  };
+  return Object.assign(find, { lines });
 }
 
 /** `/a` + `b/` → `/a/b`: segments joined with one slash, no trailing one. */
@@ -205,16 +276,18 @@ export function joinPath(prefix: string, route: string): string {
   return `/${[prefix, route].map((p) => p.replace(/^\/+|\/+$/g, '')).filter((p) => p !== '').join('/')}`;
 }
 
-function nestRoutes(file: string, text: string, lineOf: (index: number) => number, out: RouteRegistration[]): void {
-  const lines = text.split('\n');
+function nestRoutes(file: string, text: string, lineOf: (index: number) => number, out: Capped<RouteRegistration>): void {
+  const declarationAfter = declarationFinder(text.split('\n'));
+  const lines = declarationAfter.lines;
   let prefix = '';
-  for (const m of text.matchAll(NEST)) {
+  for (const m of firstMatches(text, NEST)) {
+    if (out.full) return;
     const path = m[3] ?? m[5] ?? '';
     if (m[1] === 'Controller') {
       prefix = path;
       continue;
     }
-    const decl = declarationAfter(lines, lineOf(m.index));
+    const decl = declarationAfter(lineOf(m.index));
     // A decorator of no method (a property, a class): not a route.
     if (decl < 0 || /\b(?:class|interface)\s/.test(lines[decl]) || !/\(/.test(lines[decl])) continue;
     out.push({ method: m[1] === 'All' ? null : m[1].toUpperCase(), route: joinPath(prefix, path), file, line: decl + 1, decorated: true });
@@ -228,8 +301,9 @@ export function regexRoute(pattern: string): string | null {
   return /[\\^$*+?|()[\]]/.test(t) ? null : t;
 }
 
-function djangoRoutes(file: string, text: string, lineOf: (index: number) => number, out: RouteRegistration[]): void {
-  for (const m of text.matchAll(DJANGO)) {
+function djangoRoutes(file: string, text: string, lineOf: (index: number) => number, out: Capped<RouteRegistration>): void {
+  for (const m of firstMatches(text, DJANGO)) {
+    if (out.full) return;
     // The view: `views.detail`, or a class's `views.Detail.as_view()`; an `include(...)` is a mount (mountsIn).
     const view = /^([\w.]+?)(?:\.as_view)?\s*[,)(]/.exec(m[4].trim())?.[1];
     if (view === 'include') continue;
@@ -245,32 +319,42 @@ const FETCH = /\bfetch\(\s*(["'`])([^"'`\n]*)\1([^\n]*)/g;
 
 /** The URLs a file's text requests, as route keys: a literal, `'/x/' + id` as one more segment, or a variable holding one. */
 export function requestsIn(text: string): RouteRequest[] {
-  const out: RouteRequest[] = [];
-  if (!/fetch\(|\.(?:get|post|put|patch|delete|Get|Post|request|exchange|\w+For(?:Object|Entity))\(/.test(text)) return out;
+  const out = new Capped<RouteRequest>();
+  if (!/fetch\(|\.(?:get|post|put|patch|delete|Get|Post|request|exchange|\w+For(?:Object|Entity))\(/.test(text)) return out.items;
   const lineOf = lineIndex(text);
   const take = (index: number, literal: string, rest: string) => {
     const key = requestKey(/^\s*\+/.test(rest) && literal.endsWith('/') ? `${literal}{}` : literal);
     if (key && key !== '/') out.push({ key, line: lineOf(index) });
   };
-  for (const m of text.matchAll(CLIENT_CALL)) if (CLIENTS.test(m[1])) take(m.index, m[4], m[5]);
-  for (const m of text.matchAll(FETCH)) take(m.index, m[2], m[3]);
+  for (const m of firstMatches(text, CLIENT_CALL)) if (!out.full && CLIENTS.test(m[1])) take(m.index, m[4], m[5]);
+  for (const m of firstMatches(text, FETCH)) if (!out.full) take(m.index, m[2], m[3]);
   // A URL built in a variable first: `const url = `${API}/users/${id}`; fetch(url)`, `url = f"{base}/x"; requests.get(url)`.
-  for (const m of text.matchAll(CALL_WITH_NAME)) {
+  const assignments = new Map<string, RegExp>();
+  let looked = 0;
+  for (const m of firstMatches(text, CALL_WITH_NAME)) {
+    if (out.full || looked >= MAX_ROUTES_PER_FILE) break;
     if (m[1] !== undefined && !CLIENTS.test(m[1])) continue;
-    const assigned = lastAssignment(text, m[3], m.index);
+    looked++;
+    let re = assignments.get(m[3]);
+    if (!re) assignments.set(m[3], (re = assignmentPattern(m[3])));
+    const assigned = lastAssignment(text, re, m.index);
     if (assigned) take(m.index, assigned.literal, assigned.rest);
   }
-  return out;
+  return out.items;
 }
 
 const CALL_WITH_NAME = /(?:(?<![\w$])([A-Za-z_$][\w$]*)\.(?:get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)|\b(fetch))\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g;
 /** How far before a call its URL variable's assignment is looked for (about one function). */
 const ASSIGNMENT_LOOKBACK = 2000;
 
-/** The string literal last assigned to `name` before `index` (within ASSIGNMENT_LOOKBACK characters), and what follows it on its line. */
-function lastAssignment(text: string, name: string, index: number): { literal: string; rest: string } | null {
+/** An assignment of a string literal to `name`. */
+const assignmentPattern = (name: string): RegExp =>
+  new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\s*(?::\\s*[\\w.]+\\s*)?=(?!=)\\s*f?(["'\`])([^"'\`\\n]*)\\1([^\\n]*)`, 'g');
+
+/** The string literal last assigned (`re`, assignmentPattern) before `index` (within ASSIGNMENT_LOOKBACK characters), and what follows it on its line. */
+function lastAssignment(text: string, re: RegExp, index: number): { literal: string; rest: string } | null {
   const before = text.slice(Math.max(0, index - ASSIGNMENT_LOOKBACK), index);
-  const re = new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\s*(?::\\s*[\\w.]+\\s*)?=(?!=)\\s*f?(["'\`])([^"'\`\\n]*)\\1([^\\n]*)`, 'g');
+  re.lastIndex = 0;
   let last: RegExpExecArray | null = null;
   for (let m = re.exec(before); m !== null; m = re.exec(before)) last = m;
   return last ? { literal: last[2], rest: last[3] } : null;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { connect, type Harness } from '../../helpers/mcp.ts';
+import { ADVERSARIAL, fill } from '../../helpers/adversarial-routes.ts';
 import { describeHeld, ownHeld, pingDuringGc } from '../../helpers/ping.ts';
 
 function write(root: string, files: Record<string, string>): void {
@@ -11,9 +12,6 @@ function write(root: string, files: Record<string, string>): void {
     fs.writeFileSync(path.join(root, rel), text);
   }
 }
-
-/** `unit` repeated to `bytes` characters. */
-const fill = (unit: string, bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
 
 /**
  * An app requesting /api/orders/{id} of a service whose repository also holds files written to make
@@ -68,6 +66,13 @@ describe('federate: reading routes from adversarial source stays bounded', funct
 
   it("reads a one-line file of runs of `$` and identifiers in linear time (48 KB ones held the loop 15 s)", async () => {
     const run = await federateTimed({ 'dollars.ts': `const a = '/x';\n${fill('$a', 48 << 10)}\n`, 'dollars2.ts': `app.use('/x', r);\n${fill('$', 48 << 10)}\n` });
+    h = run.h;
+    assert.ok(run.worst < 400, run.message);
+    assert.ok(routeEdges(run.r).includes(order), JSON.stringify(run.r.edges));
+  });
+
+  it('reads decorators, annotations, mounts and imports with nothing after them in linear time (128 KB files held the loop up to 3.6 s each)', async () => {
+    const run = await federateTimed(ADVERSARIAL);
     h = run.h;
     assert.ok(run.worst < 400, run.message);
     assert.ok(routeEdges(run.r).includes(order), JSON.stringify(run.r.edges));

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { describeHeld, ownHeld, pingDuringGc } from '../../helpers/ping.ts';
+import { ADVERSARIAL } from '../../helpers/adversarial-routes.ts';
+
+const str = (key: string, v: string) => ({ key, value: { stringValue: v } });
+
+describe('runtime_overlay: reading routes from adversarial source stays bounded', function () {
+  this.timeout(300000);
+  let h: Harness | undefined;
+  after(() => h?.close());
+
+  it('maps a span by its route while the workspace holds files made to slow the route reading, never holding the loop long', async () => {
+    const ws = tempDir();
+    const mounts = Array.from({ length: 16 }, (_, i) => `app.use('/p${i}', self);\n`).join('');
+    const files: Record<string, string> = {
+      ...ADVERSARIAL,
+      'self.js': `import self from './self.js';\nconst app = express();\n${mounts}self.get('/r', handler);\nfunction handler() {}\n`,
+      'dollars.ts': `const a = '/x';\n${'$a'.repeat(24 << 10)}\n`,
+      'server.js': "const app = express();\nfunction getOrder(req, res) {\n  res.json({});\n}\napp.get('/api/orders/:id', getOrder);\n",
+    };
+    for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(ws, rel), text);
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const spans = [{ name: 'GET /api/orders/:id', startTimeUnixNano: '0', endTimeUnixNano: '2000000', attributes: [str('http.route', '/api/orders/:id'), str('http.request.method', 'GET')] }];
+    const { result, held, gc } = await pingDuringGc(h, () => h!.call('runtime_overlay', { agent_id: 'a', spans, scope: 'agent' }));
+    const own = ownHeld(held, gc);
+    assert.ok(Math.max(0, ...own) < 400, describeHeld(own));
+    const r = result.json;
+    assert.equal(r.mapped, 1, JSON.stringify(r));
+    assert.equal(r.hot[0].id, 'function:server.js#getOrder');
+  });
+});
