@@ -11,7 +11,7 @@
  * One algorithm, two drivers: `shapeToTokenLimit` counts in one go; `shapeToTokenLimitPaced` (for
  * large results) counts in slices of a few ms and gives the event loop a turn between its steps.
  */
-import { countTokens, utf8Bytes } from './tokens.ts';
+import { countTokens, nextTurn, utf8Bytes } from './tokens.ts';
 import { countTokensPaced } from './tokens-paced.ts';
 import type { Truncation } from './call-state.ts';
 
@@ -20,7 +20,6 @@ const STRING_MARK = ' …[cut]';
 const MIN_CUT_STRING = 32;
 /** The longest stretch of shaping work between two turns of the event loop (paced driver). */
 const SHAPE_SLICE_MS = 8;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A value as the host sends it: strings as they are, anything else as compact JSON. */
 export function serialise(value: unknown): string {

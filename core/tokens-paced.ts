@@ -3,14 +3,12 @@
  * slices of a few ms of this thread with a turn of the event loop between them. A megabyte of JSON
  * is ~0.1–0.25 s of BPE; in one stretch it delayed every other session by as much.
  */
-import { countSteps, countTokens, countWith, tokenizerReady } from './tokens.ts';
+import { countSteps, countTokens, countWith, nextTurn, tokenizerReady } from './tokens.ts';
 
 /** Texts shorter than this are counted in one go (well under a slice). */
 export const PACED_COUNT_MIN_CHARS = 16_384;
 /** The longest stretch of counting between two turns of the event loop. */
 export const COUNT_SLICE_MS = 8;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * `countTokens(text)`, exactly: the same segments (core/tokens.ts `countWith`) and, in each, the

@@ -38,7 +38,8 @@ export function tokenizerReady(): Promise<void> {
 }
 
 let loading: Promise<void> | null = null;
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+/** Resolves in the event loop's next turn (after I/O and timers due): the pause between slices of work. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function loadAsync(): Promise<void> {
   await nextTurn();
