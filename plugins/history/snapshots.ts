@@ -7,7 +7,7 @@
  * exit.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
@@ -102,6 +102,30 @@ export async function checkpointSnapshot(engine: CodeGraphEngine, name: string):
   return { label: `checkpoint:${name}`, kind: 'checkpoint', nodes, edges: null, files, text: async () => null };
 }
 
+/** Snapshot directories being removed (off the main thread); the exit hook removes what is left. */
+const removing = new Set<string>();
+
+/**
+ * Removes a snapshot directory in the background: an exported tree and its store are thousands of
+ * files, whose synchronous removal held the loop 70–160 ms (m1nd's own tree).
+ */
+function removeLater(dir: string): void {
+  hookCleanup();
+  removing.add(dir);
+  void rm(dir, { recursive: true, force: true, maxRetries: 2 })
+    .catch(() => undefined)
+    .finally(() => removing.delete(dir));
+}
+
+/** At exit, the cached snapshots' directories and those still being removed go (synchronously). */
+function hookCleanup(): void {
+  if (cleanupHooked) return;
+  cleanupHooked = true;
+  process.once('exit', () => {
+    for (const d of [...[...refCache.values()].map((c) => c.dir), ...removing]) rmSync(d, { recursive: true, force: true });
+  });
+}
+
 interface CachedRef {
   dir: string;
   snapshot: Snapshot;
@@ -124,6 +148,7 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
   const tree = join(dir, 'tree');
   mkdirSync(tree);
   let engine: CodeGraphEngine | null = null;
+  let failed = false;
   try {
     const prefix = (await repoPrefix(root)).replace(/\/$/, '');
     const unreadable = await exportTree(root, prefix ? `${commit}:${prefix}` : commit, tree, { maxFileBytes: SNAPSHOT_MAX_FILE_BYTES, maxTotalBytes: MAX_EXPORT_BYTES }, options.signal);
@@ -144,23 +169,19 @@ export async function gitSnapshot(root: string, ref: string, options: { typeChec
     while (refCache.size > MAX_CACHED) {
       const [oldKey, old] = refCache.entries().next().value!;
       refCache.delete(oldKey);
-      rmSync(old.dir, { recursive: true, force: true });
+      removeLater(old.dir);
     }
-    if (!cleanupHooked) {
-      cleanupHooked = true;
-      process.once('exit', () => {
-        for (const c of refCache.values()) rmSync(c.dir, { recursive: true, force: true });
-      });
-    }
+    hookCleanup();
     return snapshot;
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    failed = true;
     if (options.signal?.aborted) {
       throw new M1ndError(ErrorCodes.CALL_TIMEOUT, `building the graph at ${ref} stopped: the time budget ran out`, { hint: 'raise budget_ms, or compare stored checkpoints (persist {"action":"checkpoint"}) instead of refs' });
     }
     throw error;
   } finally {
     await engine?.close();
+    if (failed) removeLater(dir); // once its store is closed
   }
 }
 
