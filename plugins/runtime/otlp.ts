@@ -34,16 +34,19 @@ type RawSpan = { name?: string; attributes?: Attr[]; startTimeUnixNano?: string 
 export const MAX_SPANS = 200_000;
 
 function value(v: AnyValue | undefined): string | number | boolean | undefined {
-  if (!v) return undefined;
+  if (!v || typeof v !== 'object') return undefined;
   if (v.stringValue !== undefined) return v.stringValue;
   if (v.intValue !== undefined) return Number(v.intValue);
   if (v.doubleValue !== undefined) return v.doubleValue;
   return v.boolValue;
 }
 
+/** Attributes by key; what is no `{key, value}` (an object for the list, a null entry) is left out. */
 function attrs(list: Attr[] | undefined): Map<string, string | number | boolean> {
   const out = new Map<string, string | number | boolean>();
-  for (const a of list ?? []) {
+  if (!Array.isArray(list)) return out;
+  for (const a of list) {
+    if (!a || typeof a !== 'object' || typeof a.key !== 'string') continue;
     const v = value(a.value);
     if (v !== undefined) out.set(a.key, v);
   }
@@ -58,7 +61,7 @@ function facts(span: RawSpan, service: string): SpanFacts {
   const end = Number(span.endTimeUnixNano ?? 0);
   const code = span.status?.code;
   return {
-    name: span.name ?? '',
+    name: typeof span.name === 'string' ? span.name : '',
     service,
     function: str('code.function', 'code.function.name'),
     namespace: str('code.namespace'),
@@ -100,8 +103,11 @@ export async function readSpans(objects: readonly unknown[], pause: Pause = imme
     const obj = o as { resourceSpans?: { resource?: { attributes?: Attr[] }; scopeSpans?: { spans?: RawSpan[] }[]; instrumentationLibrarySpans?: { spans?: RawSpan[] }[] }[] };
     if (Array.isArray(obj?.resourceSpans)) {
       for (const rs of obj.resourceSpans) {
+        // Entries of no export shape (null, a number, scopeSpans an object) hold no span: skipped.
+        if (!rs || typeof rs !== 'object') continue;
         const service = String(attrs(rs.resource?.attributes).get('service.name') ?? '');
-        for (const ss of [...(rs.scopeSpans ?? []), ...(rs.instrumentationLibrarySpans ?? [])]) {
+        const scopes = [rs.scopeSpans, rs.instrumentationLibrarySpans].flatMap((x) => (Array.isArray(x) ? x : []));
+        for (const ss of scopes) {
           const list = Array.isArray(ss?.spans) ? ss.spans : [];
           // Past the cap, a list is counted, not read.
           if (spans.length >= MAX_SPANS) dropped += list.length;
