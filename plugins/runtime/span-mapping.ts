@@ -17,6 +17,11 @@ export type Via = 'code_lineno' | 'code_function_in_file' | 'code_function' | 'c
 
 /** Main-thread time between yields while the file index is built. */
 const SLICE_MS = 8;
+/** Characters of a span's value a reason quotes at most. */
+const SHOWN_CHARS = 160;
+
+/** A span's value as a reason quotes it: cut to SHOWN_CHARS (a 200 KB http.route was echoed whole, once per distinct value, into the answer). */
+const shown = (value: string): string => (value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}… (${value.length} characters)` : value);
 
 export interface SpanMapper {
   map(span: SpanFacts): { node: GraphNode; via: Via } | { node: null; reason: string };
@@ -129,8 +134,8 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
     }
     const nodes = strong.size ? strong : weak;
     if (nodes.size === 1) return { node: [...nodes.values()][0] };
-    if (nodes.size > 1) return { reason: `http.route ${route} is registered for ${nodes.size} handlers (${regs.slice(0, 3).map((r) => `${r.file}:${r.line}`).join(', ')}); add code.* attributes` };
-    return { reason: `http.route ${route}${method ? ` (${method})` : ''} matches no route registered in the workspace's code` };
+    if (nodes.size > 1) return { reason: `http.route ${shown(route)} is registered for ${nodes.size} handlers (${regs.slice(0, 3).map((r) => `${r.file}:${r.line}`).join(', ')}); add code.* attributes` };
+    return { reason: `http.route ${shown(route)}${method ? ` (${shown(method)})` : ''} matches no route registered in the workspace's code` };
   };
   return {
     routes,
@@ -150,15 +155,15 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
         if (file && span.function) {
           const nodes = byName(span.function, span.namespace, file);
           if (nodes.length === 1) return { node: nodes[0], via: 'code_function_in_file' };
-          if (nodes.length > 1) return { node: null, reason: `code.function ${span.function} names ${nodes.length} symbols in ${file}; add code.namespace or code.lineno` };
-          reason = `code.function ${span.function} names no symbol in ${file}`;
+          if (nodes.length > 1) return { node: null, reason: `code.function ${shown(span.function)} names ${nodes.length} symbols in ${file}; add code.namespace or code.lineno` };
+          reason = `code.function ${shown(span.function)} names no symbol in ${file}`;
         } else if (span.function) {
           const nodes = byName(span.function, span.namespace);
           if (nodes.length === 1) return { node: nodes[0], via: fileMissing ? 'code_function, file not found' : 'code_function' };
-          if (nodes.length > 1) reason = fileMissing ? `code.filepath ${span.filepath} matches no workspace file, and code.function ${span.function} names ${nodes.length} symbols` : `code.function ${span.function} names ${nodes.length} symbols; add code.filepath or code.namespace`;
-          else reason = `code.function ${span.function} names no symbol`;
+          if (nodes.length > 1) reason = fileMissing ? `code.filepath ${shown(span.filepath!)} matches no workspace file, and code.function ${shown(span.function)} names ${nodes.length} symbols` : `code.function ${shown(span.function)} names ${nodes.length} symbols; add code.filepath or code.namespace`;
+          else reason = `code.function ${shown(span.function)} names no symbol`;
         }
-        if (fileMissing) reason ??= `code.filepath ${span.filepath} matches no workspace file`;
+        if (fileMissing) reason ??= `code.filepath ${shown(span.filepath!)} matches no workspace file`;
         // A file found is authoritative: its span is not credited to a same-named symbol elsewhere.
         if (file) reason ??= `code.filepath ${file} given without code.lineno or code.function`;
         fileFound = file !== null;
@@ -173,7 +178,7 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
       if (!fileFound && /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(span.name)) {
         const nodes = byName(span.name);
         if (nodes.length === 1) return { node: nodes[0], via: fileMissing ? 'span_name, file not found' : 'span_name' };
-        if (nodes.length > 1) reason ??= `span name ${span.name} names ${nodes.length} symbols`;
+        if (nodes.length > 1) reason ??= `span name ${shown(span.name)} names ${nodes.length} symbols`;
       }
       return { node: null, reason: reason ?? (strategy === 'label_match' ? 'the span name is no symbol and no route' : 'no code.* attributes and the span name is no symbol') };
     },
