@@ -65,7 +65,7 @@ function memberGlobs(root: string): string[] {
 }
 
 /** The candidates, at most `max`, allowed ones first. */
-export async function discoverRepos(graph: GraphService, settings: Readonly<HostSettings>, max: number): Promise<Candidate[]> {
+export async function discoverRepos(graph: GraphService, settings: Readonly<HostSettings>, max: number, reserved: readonly string[] = []): Promise<Candidate[]> {
   const root = settings.workspaceRoot;
   const found = new Map<string, Candidate>();
   const add = (dir: string, reason: string) => {
@@ -102,13 +102,20 @@ export async function discoverRepos(graph: GraphService, settings: Readonly<Host
       if (dir !== resolve(root) && hasManifest(dir) && packagesUsed(own, readManifest(dir), dir).length > 0) add(dir, 'sibling_package');
     }
   }
-  const taken = new Set<string>();
+  // The workspace's own name is taken too: a candidate named like it was dropped.
+  const taken = new Set<string>(reserved);
   const list = [...found.values()].sort((a, b) => Number(b.allowed) - Number(a.allowed) || b.reasons.length - a.reasons.length || a.path.localeCompare(b.path));
   for (const c of list) {
-    let name = basename(c.root).replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 60) || 'repo';
-    for (let i = 2; taken.has(name); i++) name = `${basename(c.root).slice(0, 56)}-${i}`;
+    const base = repoName(basename(c.root), 'repo').slice(0, 56);
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
     taken.add(name);
     c.name = name;
   }
   return list.slice(0, max);
+}
+
+/** A folder's name as a repository's namespace: characters a namespace may hold, no leading dots (`.`, `..`, `.view` name folders of the store). */
+export function repoName(folder: string, fallback: string): string {
+  return folder.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^\.+/, '').slice(0, 64) || fallback;
 }

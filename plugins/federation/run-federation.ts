@@ -3,7 +3,7 @@
  * ones, each ingested by the same engine (the workspace's own graph is the served one; a sibling's is
  * stored under this workspace's store, never inside the sibling), cross edges computed and stored.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ErrorCodes, M1ndError, type HostSettings } from '../../core/index.ts';
 import { CodeGraphEngine, type GraphService } from '../graph/api.ts';
 import { crossEdges, type FederatedRepo } from './cross-edges.ts';
@@ -11,6 +11,7 @@ import { saveFederation } from './federation-book.ts';
 import { serveFederation } from './serve-view.ts';
 import { readManifest } from './manifests.ts';
 import { checkRoot } from './roots.ts';
+import { repoName } from './discovery.ts';
 
 export interface FederationOptions {
   detect_cross_repo_edges: boolean;
@@ -28,10 +29,18 @@ interface CallLike {
 /** Federates the named roots; the answer lists repositories, cross-edge counts and the top edges. */
 export async function runFederation(graph: GraphService, settings: Readonly<HostSettings>, wanted: readonly { name: string; path: string }[], o: FederationOptions, call: CallLike) {
   const names = new Set<string>();
+  const byRoot = new Map<string, string>();
   const roots = wanted.map((r) => {
     if (names.has(r.name)) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `two repositories are named ${r.name}`, { hint: 'give every repository its own name' });
+    // A repository's graph is stored under federation/<name>: `..` was the workspace's own store (its graph replaced by the other repository's), `.` the federation folder, `.view` the federated view's.
+    if (r.name.startsWith('.')) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `a repository cannot be named ${r.name} (a name starting with '.')`, { hint: `name it after its folder, e.g. {"name":"${repoName(basename(r.path), 'repo')}","path":${JSON.stringify(r.path)}}` });
     names.add(r.name);
-    return { name: r.name, root: checkRoot(settings, r.path) };
+    const root = checkRoot(settings, r.path);
+    // One folder under two names: every fact it holds would tie it to itself.
+    const other = byRoot.get(root);
+    if (other !== undefined) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${other} and ${r.name} name the same folder ${root}`, { hint: `list each repository once: drop ${r.name}` });
+    byRoot.set(root, r.name);
+    return { name: r.name, root };
   });
   const workspace = checkRoot(settings, '.');
   const repos: (FederatedRepo & { own: boolean; ingest_ms: number })[] = [];

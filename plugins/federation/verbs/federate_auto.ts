@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import { AgentId, defineVerb, Type, type HostSettings } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
-import { discoverRepos } from '../discovery.ts';
+import { discoverRepos, repoName } from '../discovery.ts';
 import { runFederation } from '../run-federation.ts';
 
 /** federate_auto, reading the roots the host settings allow. */
@@ -35,8 +35,8 @@ export function federateAutoVerb(settings: Readonly<HostSettings>) {
     handler: async (args, call) => {
       const graph = call.service<GraphService>('graph');
       await graph.requireGraph();
-      const candidates = await discoverRepos(graph, settings, args.max_repos);
-      const current = args.current_repo_name ?? (basename(settings.workspaceRoot).replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'workspace');
+      const current = args.current_repo_name ?? repoName(basename(settings.workspaceRoot), 'workspace');
+      const candidates = await discoverRepos(graph, settings, args.max_repos, [current]);
       const usable = candidates.filter((c) => c.allowed && c.name !== current);
       const refused = candidates.filter((c) => !c.allowed);
       const hint = refused.length

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, type Harness } from '../../helpers/mcp.ts';
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+}
+
+describe('federate with names and roots that cannot stand for a repository', function () {
+  this.timeout(120000);
+  let h: Harness;
+  let parent: string;
+  let lib: string;
+  before(async () => {
+    parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-bad-')));
+    const app = path.join(parent, 'app');
+    lib = path.join(parent, 'lib');
+    write(app, { 'package.json': '{"name":"app","type":"module"}\n', 'src/a.ts': "export function onlyInApp() {\n  return fetch('/api/x');\n}\n" });
+    write(lib, { 'package.json': '{"name":"lib","type":"module"}\n', 'src/b.ts': "export function onlyInLib() {}\napp.get('/api/x', onlyInLib);\n" });
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+  });
+  after(() => h?.close());
+
+  it("refuses a repository named . or .. or .view (a '..' one's graph replaced the workspace's own stored graph)", async () => {
+    for (const name of ['..', '.', '.view']) {
+      const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name, path: lib }] })).json;
+      assert.equal(r.error?.code, 'M1ND_ERR_CALL_INVALID_ARGS', JSON.stringify(r).slice(0, 300));
+      assert.match(r.error.message, /cannot be named/);
+      assert.match(r.error.hint, /"name":"lib"/);
+    }
+    const seek = (await h.call('seek', { agent_id: 'b', query: 'onlyInApp' })).json;
+    assert.equal(seek.results[0]?.id, 'function:src/a.ts#onlyInApp', JSON.stringify(seek).slice(0, 300));
+  });
+
+  it('refuses one folder under two names, naming both (every route it serves was tied to itself)', async () => {
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: lib }, { name: 'lib2', path: `${lib}/../lib` }] })).json;
+    assert.equal(r.error?.code, 'M1ND_ERR_CALL_INVALID_ARGS', JSON.stringify(r).slice(0, 300));
+    assert.match(r.error.message, /lib and lib2 name the same folder/);
+    const ok = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: lib }] })).json;
+    assert.equal(ok.cross_edges.http_route, 1, JSON.stringify(ok).slice(0, 300));
+  });
+
+  it('federate_auto names a candidate whose folder is named like the workspace apart instead of dropping it', async () => {
+    // A workspace member in a folder named `app`, as the workspace's own folder is.
+    const app = path.join(parent, 'app');
+    write(app, { 'package.json': JSON.stringify({ name: 'app', type: 'module', workspaces: ['packages/*'] }), 'packages/app/package.json': '{"name":"@acme/app-core","version":"1.0.0"}\n', 'packages/app/index.js': 'export function v() {}\n' });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const r = (await h.call('federate_auto', { agent_id: 'a' })).json;
+    assert.deepEqual(r.candidates.map((c: any) => [c.name, c.path]), [['app-2', 'packages/app']], JSON.stringify(r).slice(0, 600));
+  });
+});
