@@ -121,6 +121,9 @@ function callablesByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
   return out;
 }
 
+/** The literal (no parameter) segments of a route pattern. */
+const literals = (pattern: string): number => pattern.split('/').filter((s) => s !== '' && s !== '{}').length;
+
 /** The node an edge starts or ends at: the symbol around the line, else the file (a file the graph lacks: its id all the same). */
 const at = (repo: FederatedRepo, path: string, line: number, outside: boolean): string => (outside ? `file:${path}` : (repo.engine.symbolAt(path, line)?.id ?? `file:${path}`));
 
@@ -150,8 +153,9 @@ export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: Cros
       };
       for (const q of fa.requests) {
         if (clock.spent()) await clock.yield();
-        // Code routes first: an OpenAPI path the code also serves points at the handler.
-        let served = fb.routes.filter((r) => routeMatches(r.fact.pattern, q.fact.pattern)).sort((x, y) => Number(x.outside) - Number(y.outside));
+        // The most specific route first (`/users/me` before `/users/{}`, as a router dispatches), then code
+        // routes: an OpenAPI path the code also serves points at the handler.
+        let served = fb.routes.filter((r) => routeMatches(r.fact.pattern, q.fact.pattern)).sort((x, y) => literals(y.fact.pattern) - literals(x.fact.pattern) || Number(x.outside) - Number(y.outside));
         // None served as requested: a route of a router mounted under a prefix, when exactly one matches the tail.
         if (served.length === 0) {
           const mounted = fb.routes.filter((r) => routeMatchesMounted(r.fact.pattern, q.fact.pattern));

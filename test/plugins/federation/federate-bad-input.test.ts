@@ -11,7 +11,7 @@ function write(root: string, files: Record<string, string>): void {
   }
 }
 
-describe('federate with names and roots that cannot stand for a repository', function () {
+describe('federate with odd names, roots and routes', function () {
   this.timeout(120000);
   let h: Harness;
   let parent: string;
@@ -53,5 +53,18 @@ describe('federate with names and roots that cannot stand for a repository', fun
     await h.call('ingest', { agent_id: 'a', path: app });
     const r = (await h.call('federate_auto', { agent_id: 'a' })).json;
     assert.deepEqual(r.candidates.map((c: any) => [c.name, c.path]), [['app-2', 'packages/app']], JSON.stringify(r).slice(0, 600));
+  });
+
+  it('ties a request to the most specific route that serves it, not the first one registered', async () => {
+    const svc = path.join(parent, 'svc');
+    write(svc, {
+      'package.json': '{"name":"svc","type":"module"}\n',
+      'users.js': "function getUser(req, res) {}\nfunction getMe(req, res) {}\napp.get('/api/users/:id', getUser);\napp.get('/api/users/me', getMe);\n",
+    });
+    write(path.join(parent, 'app'), { 'src/me.ts': "export function me() {\n  return fetch('/api/users/me');\n}\n" });
+    await h.call('ingest', { agent_id: 'a', path: path.join(parent, 'app') });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'svc', path: svc }], top_k: 50 })).json;
+    const edges = r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target}`);
+    assert.ok(edges.includes('app::function:src/me.ts#me -> svc::function:users.js#getMe'), JSON.stringify(edges));
   });
 });
