@@ -30,7 +30,9 @@ const LAYERS = { layers: [{ name: 'net', paths: ['http/**', 'urllib/**', 'xmlrpc
 type Args = Record<string, unknown>;
 /** Each key's latest answer (parsed JSON), for the args functions of later keys. */
 type Answers = Record<string, any>;
-const ARGS: Record<string, Args | ((last: Answers) => Args)> = {
+/** An args function: from earlier answers and the workspace root. */
+type ArgsOf = (last: Answers, root: string) => Args;
+const ARGS: Record<string, Args | ArgsOf> = {
   seek: { query: 'parse an email header' },
   scan_all: { time_budget_ms: 100_000 },
   twins: { time_budget_ms: 100_000 },
@@ -167,12 +169,16 @@ const ARGS: Record<string, Args | ((last: Answers) => Args)> = {
   daemon_stop: {},
   ingest: { path: '.', incremental: true },
 };
+/** The header xray_apply writes into the clone's bench files (one per run: the second round finds them carrying it, as the first commit left them). */
+const XRAY_TAG = `bench run ${Date.now()}`;
+/** The tag xray_retag adds to plugins/graph's nodes (one per run, as XRAY_TAG). */
+const RETAG = `bench-${Date.now().toString(36)}`;
 /**
  * With `--git DIR` (a clone with its history; the stdlib has none, so the history verbs refuse
- * there): the verbs that read git history, on DIR's graph. Paths are this repository's (a clone of
- * m1nd itself: `git clone /work/main DIR`).
+ * there): the verbs that read git history, on DIR's graph, and the edit verbs (they write DIR's
+ * files). Paths are this repository's (a clone of m1nd itself: `git clone /work/main DIR`).
  */
-const GIT_ARGS: Record<string, Args | ((last: Answers) => Args)> = {
+const GIT_ARGS: Record<string, Args | ArgsOf> = {
   predict: { changed_node: 'file:core/dispatch.ts' },
   ghost_edges: {},
   timeline: { node: 'plugins/graph/engine/engine.ts', depth: 'all' },
@@ -186,9 +192,23 @@ const GIT_ARGS: Record<string, Args | ((last: Answers) => Args)> = {
   calibrate_predict: {},
   differential: { snapshot_a: 'git:HEAD~20', snapshot_b: 'current' },
   'differential?refs': { snapshot_a: 'git:HEAD~40', snapshot_b: 'git:HEAD' },
+  // The writes (this clone's files): proved by surgical_context first, each a new line at the end.
+  'surgical_context?proof': { file_path: 'core/log.ts' },
+  'surgical_context?proof2': { file_path: 'core/errors.ts' },
+  apply: (_, root) => ({ file_path: 'core/log.ts', new_content: `${readFileSync(join(root, 'core/log.ts'), 'utf8')}// bench ${Date.now()}\n` }),
+  edit_preview: (_, root) => ({ file_path: 'core/log.ts', new_content: `${readFileSync(join(root, 'core/log.ts'), 'utf8')}// bench preview ${Date.now()}\n` }),
+  edit_commit: (last) => ({ preview_id: last.edit_preview.preview_id, confirm: true }),
+  apply_batch: (_, root) => ({ edits: ['core/log.ts', 'core/errors.ts'].map((f) => ({ file_path: f, new_content: `${readFileSync(join(root, f), 'utf8')}// bench batch ${Date.now()}\n` })) }),
+  'xray_retag?dry': { selector: { path_prefix: 'plugins/graph' }, op: 'add', tags: [RETAG] },
+  xray_retag: (last) => ({ selector: { path_prefix: 'plugins/graph' }, op: 'add', tags: [RETAG], mode: 'commit', expect_version: last['xray_retag?dry'].tags_version }),
+  'xray_apply?dry': { selector: { path_prefix: 'bench' }, transform: { kind: 'ensure_header_tag', tag: XRAY_TAG } },
+  xray_apply: (last) => ({ selector: { path_prefix: 'bench' }, transform: { kind: 'ensure_header_tag', tag: XRAY_TAG }, mode: 'commit', expect_version: last['xray_apply?dry'].plan_version }),
 };
 /** Keys whose calls change the graph or start watchers: both their rounds run after every other key's, so those stay warm. */
-const MUTATING = new Set(['federate', 'auto_ingest_start', 'auto_ingest_tick', 'auto_ingest_stop', 'daemon_start', 'daemon_tick', 'alerts_ack?none', 'daemon_stop', 'ingest']);
+const MUTATING = new Set([
+  ...['federate', 'auto_ingest_start', 'auto_ingest_tick', 'auto_ingest_stop', 'daemon_start', 'daemon_tick', 'alerts_ack?none', 'daemon_stop', 'ingest'],
+  ...['surgical_context?proof', 'surgical_context?proof2', 'apply', 'edit_preview', 'edit_commit', 'apply_batch', 'xray_retag?dry', 'xray_retag', 'xray_apply?dry', 'xray_apply'],
+]);
 
 /** OTLP JSON: 400 spans over email's functions (code.function + code.filepath), as a collector's file exporter writes them. */
 function otlpSpans(): unknown[] {
@@ -257,7 +277,7 @@ export async function run(): Promise<void> {
     const given = table[key] ?? {};
     let args: Args | Error;
     try {
-      args = typeof given === 'function' ? given(last) : given;
+      args = typeof given === 'function' ? given(last, root) : given;
     } catch (error) {
       args = new Error(`no arguments: an earlier call's answer is missing (${(error as Error).message})`);
     }
