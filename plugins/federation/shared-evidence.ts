@@ -77,7 +77,7 @@ export function codeFacts(path: string, text: string): FileFacts {
     if (pattern !== '/') push(facts.routes, { pattern, line: r.line, ...(r.decorated ? { handlerLine: r.line } : r.handler ? { handler: r.handler } : {}), ...(r.receiver ? { receiver: r.receiver } : {}) });
   }
   for (const m of mountsIn(path, text)) push(facts.mounts, m);
-  for (const q of requestsIn(text)) push(facts.requests, { pattern: q.key, line: q.line });
+  for (const q of requestsIn(text, path)) push(facts.requests, { pattern: q.key, line: q.line });
   for (const re of ENV_READS) {
     for (const m of text.matchAll(re)) {
       if (facts.config.length >= MAX_PER_KIND) break;

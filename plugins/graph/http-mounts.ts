@@ -8,6 +8,7 @@
  */
 import { dirname, posix } from 'node:path';
 import { firstMatches, IDENT, joinPath, lineIndex, regexRoute, routerTest } from './http-routes.ts';
+import { blankComments } from './source-comments.ts';
 
 /** A router mounted under a prefix by a `receiver.use('/prefix', router)` call (Hono: `app.route`; Fastify: `register(plugin, { prefix })`; Django: an `include`). */
 export interface RouteMount {
@@ -40,12 +41,15 @@ const MAX_MOUNTS = 200;
 const MAX_PREFIXES = 32;
 
 /** The mounts one file's text makes. */
-export function mountsIn(file: string, text: string): RouteMount[] {
+export function mountsIn(file: string, source: string): RouteMount[] {
   const out: RouteMount[] = [];
+  const python = file.endsWith('.py');
+  if (python ? !/\b(?:include|include_router|register_blueprint)\(/.test(source) : !JS_EXT.test(file) || !/\.\s*(?:use|route)\(\s*['"`]\/|\bprefix\s*:/.test(source)) return out;
+  // A mount commented out mounts nothing.
+  const text = blankComments(file, source);
   const push = (m: RouteMount) => void (out.length < MAX_MOUNTS && out.push(m));
   const matches = (re: RegExp) => firstMatches(text, re, 4 * MAX_MOUNTS);
-  if (file.endsWith('.py')) {
-    if (!/\b(?:include|include_router|register_blueprint)\(/.test(text)) return out;
+  if (python) {
     const lineOf = lineIndex(text);
     for (const m of matches(DJANGO_INCLUDE)) {
       const route = m[1] === 'path' ? m[3] : regexRoute(m[3]);
@@ -67,7 +71,6 @@ export function mountsIn(file: string, text: string): RouteMount[] {
     }
     return out;
   }
-  if (!JS_EXT.test(file) || !/\.\s*(?:use|route)\(\s*['"`]\/|\bprefix\s*:/.test(text)) return out;
   const lineOf = lineIndex(text);
   const imported = new Map<string, string>();
   for (const m of matches(JS_IMPORT)) imported.set(m[1] ?? m[4], m[3] ?? m[6]);

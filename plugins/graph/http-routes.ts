@@ -20,6 +20,7 @@
  * gives at most MAX_ROUTES_PER_FILE registrations and requests (about 50 ms for 1 MB at worst).
  */
 import { indexLines, lineAt, type LineIndex } from './engine/parsers/source-lines.ts';
+import { blankComments } from './source-comments.ts';
 
 export interface RouteRegistration {
   /** Upper-case method, or null when the registration takes any method. */
@@ -148,10 +149,12 @@ export function nextMatchFinder(text: string, re: RegExp): (from: number) => Reg
 const ANY_METHOD = new Set(['ALL', 'ROUTE', 'API_ROUTE', 'HANDLEFUNC', 'HANDLE', 'ANY', 'REQUEST']);
 
 /** The route registrations in one file's text. */
-export function routesIn(file: string, text: string): RouteRegistration[] {
+export function routesIn(file: string, source: string): RouteRegistration[] {
   const out = new Capped<RouteRegistration>();
   // Most files register no route: a cheap test before the patterns run.
-  if (!/['"`]\/|Mapping\(|@Controller\(|\burlpatterns\b/.test(text)) return out.items;
+  if (!/['"`]\/|Mapping\(|@Controller\(|\burlpatterns\b/.test(source)) return out.items;
+  // A registration commented out registers nothing.
+  const text = blankComments(file, source);
   const lineOf = lineIndex(text);
   const method = (word: string) => (ANY_METHOD.has(word.toUpperCase()) ? null : word.toUpperCase());
   if (file.endsWith('.py')) {
@@ -318,9 +321,11 @@ const CLIENT_CALL = /(?<![\w$])([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|he
 const FETCH = /\bfetch\(\s*(["'`])([^"'`\n]*)\1([^\n]*)/g;
 
 /** The URLs a file's text requests, as route keys: a literal, `'/x/' + id` as one more segment, or a variable holding one. */
-export function requestsIn(text: string): RouteRequest[] {
+export function requestsIn(source: string, file = ''): RouteRequest[] {
   const out = new Capped<RouteRequest>();
-  if (!/fetch\(|\.(?:get|post|put|patch|delete|Get|Post|request|exchange|\w+For(?:Object|Entity))\(/.test(text)) return out.items;
+  if (!/fetch\(|\.(?:get|post|put|patch|delete|Get|Post|request|exchange|\w+For(?:Object|Entity))\(/.test(source)) return out.items;
+  // A request commented out requests nothing (with the file's name known: its comment syntax).
+  const text = file ? blankComments(file, source) : source;
   const lineOf = lineIndex(text);
   const take = (index: number, literal: string, rest: string) => {
     const key = requestKey(/^\s*\+/.test(rest) && literal.endsWith('/') ? `${literal}{}` : literal);

@@ -67,4 +67,17 @@ describe('federate with odd names, roots and routes', function () {
     const edges = r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target}`);
     assert.ok(edges.includes('app::function:src/me.ts#me -> svc::function:users.js#getMe'), JSON.stringify(edges));
   });
+
+  it('reads no route, mount or request from a comment (a registration commented out took the edge from the live one)', async () => {
+    const svc = path.join(parent, 'svc2');
+    write(svc, {
+      'package.json': '{"name":"svc2","type":"module"}\n',
+      'orders.js': "function oldGetOrder(req, res) {}\nfunction getOrder(req, res) {}\n// app.get('/api/orders/:id', oldGetOrder);\n/* app.use('/v0', legacy); */\napp.get('/api/orders/:id', getOrder); // 'http://x' in a comment\n",
+    });
+    write(path.join(parent, 'app'), { 'src/orders.ts': "export function order(id: string) {\n  // return fetch('/api/legacy/' + id);\n  return fetch(`/api/orders/${id}`);\n}\n" });
+    await h.call('ingest', { agent_id: 'a', path: path.join(parent, 'app') });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'svc2', path: svc }], top_k: 50 })).json;
+    const edges = r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target} @ ${e.evidence}`);
+    assert.deepEqual(edges, ['app::function:src/orders.ts#order -> svc2::function:orders.js#getOrder @ app::src/orders.ts:3'], JSON.stringify(r.edges));
+  });
 });

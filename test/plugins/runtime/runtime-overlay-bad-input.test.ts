@@ -53,4 +53,12 @@ describe('runtime_overlay with malformed OTLP and absurd attributes', function (
     for (const u of r.unmapped) assert.ok(u.reason.length < 400, u.reason.slice(0, 300));
     assert.ok(JSON.stringify(r).length < 8000, `${JSON.stringify(r).length} characters`);
   });
+
+  it('maps a route to its live handler when an old registration of it is commented out (both counted: no handler mapped)', async () => {
+    fs.writeFileSync(path.join(ws, 'src/orders.ts'), "export function oldGetOrder() {}\nexport function getOrder() {}\n// app.get('/orders/:id', oldGetOrder);\n/*\napp.get('/orders/:id', oldGetOrder);\n*/\napp.get('/orders/:id', getOrder);\n");
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const r = (await h.call('runtime_overlay', { agent_id: 'a', scope: 'agent', spans: [{ name: 'GET /orders/:id', attributes: [str('http.route', '/orders/:id')] }] })).json;
+    assert.deepEqual(r.via, { http_route: 1 }, JSON.stringify(r.unmapped));
+    assert.equal(r.hot.find((x: any) => x.id.startsWith('function:src/orders.ts'))?.id, 'function:src/orders.ts#getOrder');
+  });
 });
