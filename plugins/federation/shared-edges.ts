@@ -11,7 +11,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
-import { mountedRoutes, mountPrefixes, routeKey, routeMatches, routeMatchesMounted, SliceClock, type CodeGraphEngine, type GraphNode, type RouteMount } from '../graph/api.ts';
+import { isTestOrMock, mountedRoutes, mountPrefixes, routeKey, routeMatches, routeMatchesMounted, SliceClock, type CodeGraphEngine, type GraphNode, type RouteMount } from '../graph/api.ts';
 import type { CrossEdge, FederatedRepo } from './cross-edges.ts';
 import { codeFacts, fileFacts, NO_FACTS, type FileFacts } from './shared-evidence.ts';
 
@@ -154,8 +154,10 @@ export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: Cros
       for (const q of fa.requests) {
         if (clock.spent()) await clock.yield();
         // The most specific route first (`/users/me` before `/users/{}`, as a router dispatches), then code
-        // routes: an OpenAPI path the code also serves points at the handler.
-        let served = fb.routes.filter((r) => routeMatches(r.fact.pattern, q.fact.pattern)).sort((x, y) => literals(y.fact.pattern) - literals(x.fact.pattern) || Number(x.outside) - Number(y.outside));
+        // routes (an OpenAPI path the code also serves points at the handler), then the code's own before a test's or mock's.
+        let served = fb.routes
+          .filter((r) => routeMatches(r.fact.pattern, q.fact.pattern))
+          .sort((x, y) => literals(y.fact.pattern) - literals(x.fact.pattern) || Number(x.outside) - Number(y.outside) || Number(isTestOrMock(x.path)) - Number(isTestOrMock(y.path)));
         // None served as requested: a route of a router mounted under a prefix, when exactly one matches the tail.
         if (served.length === 0) {
           const mounted = fb.routes.filter((r) => routeMatchesMounted(r.fact.pattern, q.fact.pattern));

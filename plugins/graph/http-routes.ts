@@ -88,6 +88,12 @@ export function routeMatchesMounted(served: string, requested: string): boolean 
   return k < tail.length && routeMatches(served, `/${tail.slice(tail.length - k).join('/')}`);
 }
 
+/** Files of tests and mocks by their path (any language's conventions): a route they register stands in for the served one. */
+const TEST_OR_MOCK = /(?:^|\/)(?:tests?|__tests__|__mocks__|mocks?|spec|specs|testing|fixtures?)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.go$|(?:^|\/)test_[^/]*\.py$|_tests?\.py$|(?:^|\/)conftest\.py$|Tests?\.(?:java|kt)$/;
+
+/** Whether a file is a test or a mock, whose route registrations yield to the code's own. */
+export const isTestOrMock = (file: string): boolean => TEST_OR_MOCK.test(file);
+
 /** 1-based line of a character index (the text's line starts built on first use). */
 export function lineIndex(text: string): (index: number) => number {
   let lines: LineIndex | undefined;

@@ -8,7 +8,7 @@
  * `code.filepath` names a file the workspace lacks, a name matches only a symbol unique in the whole
  * graph, and its `via` says `file not found`; a file found confines names to that file.
  */
-import { routeKey, SliceClock, symbolIndex, type CodeGraphEngine, type GraphNode, type RouteRegistration } from '../graph/api.ts';
+import { isTestOrMock, routeKey, SliceClock, symbolIndex, type CodeGraphEngine, type GraphNode, type RouteRegistration } from '../graph/api.ts';
 import type { SpanFacts } from './otlp.ts';
 import { routeIndex, spanRoute, type RouteIndex } from './route-index.ts';
 
@@ -126,6 +126,9 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
       for (const [k, list] of routes!.byKey) if (k !== '/' && key.endsWith(k)) regs = regs.concat(list);
     }
     if (method) regs = regs.filter((r) => r.method === null || r.method === method);
+    // A test's or mock's registration of the route yields to the code's own (a test server's handler made two).
+    const served = regs.filter((r) => !isTestOrMock(r.file));
+    if (served.length) regs = served;
     const strong = new Map<string, GraphNode>();
     const weak = new Map<string, GraphNode>();
     for (const r of regs) {

@@ -80,4 +80,18 @@ describe('federate with odd names, roots and routes', function () {
     const edges = r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target} @ ${e.evidence}`);
     assert.deepEqual(edges, ['app::function:src/orders.ts#order -> svc2::function:orders.js#getOrder @ app::src/orders.ts:3'], JSON.stringify(r.edges));
   });
+
+  it("ties a request to the code's handler, not a test's or mock's registration of the same route", async () => {
+    const svc = path.join(parent, 'svc3');
+    write(svc, {
+      'package.json': '{"name":"svc3","type":"module"}\n',
+      '__mocks__/api.js': "function fakeCart(req, res) {}\nmock.get('/api/carts/:id', fakeCart);\n",
+      'src/carts.js': "function getCart(req, res) {}\napp.get('/api/carts/:id', getCart);\n",
+    });
+    write(path.join(parent, 'app'), { 'src/carts.ts': "export function cart(id: string) {\n  return fetch(`/api/carts/${id}`);\n}\n" });
+    await h.call('ingest', { agent_id: 'a', path: path.join(parent, 'app') });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'svc3', path: svc }], top_k: 50 })).json;
+    const edges = r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target}`);
+    assert.deepEqual(edges, ['app::function:src/carts.ts#cart -> svc3::function:src/carts.js#getCart'], JSON.stringify(r.edges));
+  });
 });

@@ -61,4 +61,14 @@ describe('runtime_overlay with malformed OTLP and absurd attributes', function (
     assert.deepEqual(r.via, { http_route: 1 }, JSON.stringify(r.unmapped));
     assert.equal(r.hot.find((x: any) => x.id.startsWith('function:src/orders.ts'))?.id, 'function:src/orders.ts#getOrder');
   });
+
+  it("maps a route to the code's handler when a test registers the same route with its own (two handlers: none mapped)", async () => {
+    fs.writeFileSync(path.join(ws, 'src/invoices.ts'), "export function getInvoice() {}\napp.get('/invoices/:id', getInvoice);\n");
+    fs.mkdirSync(path.join(ws, 'test'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'test/invoices.test.ts'), "function fakeInvoice() {}\nserver.get('/invoices/:id', fakeInvoice);\n");
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const r = (await h.call('runtime_overlay', { agent_id: 'a', scope: 'agent', spans: [{ name: 'GET /invoices/:id', attributes: [str('http.route', '/invoices/:id')] }] })).json;
+    assert.deepEqual(r.via, { http_route: 1 }, JSON.stringify(r.unmapped));
+    assert.ok(r.hot.some((x: any) => x.id === 'function:src/invoices.ts#getInvoice'), JSON.stringify(r.hot));
+  });
 });
