@@ -43,7 +43,7 @@ export interface RouteRequest {
   line: number;
 }
 
-const PARAM = /^(?::\w+\??(?:\(.*\))?|\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\*\w*|\$\{[^}]*\}|%[sdv])$/;
+const PARAM = /^(?::\w+\??(?:\(.*\)|\{[^}]*\})?|\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\*\w*|\$\{[^}]*\}|%[sdv])$/;
 
 /** A route with its parameters written alike (`/orders/{}` for `:id`, `{id}`, `<int:id>`, `[id]`, `*`), no trailing slash. */
 export function routeKey(route: string): string {
@@ -111,13 +111,15 @@ function handlerArg(rest: string): string | undefined {
 /** Receivers whose `get('/x')` is a request, not a registration. */
 const CLIENTS = /^(?:axios|ky|got|superagent|request|requests|httpx|session|sess|client|httpClient|http|\$http|api|apiClient|restTemplate|webClient)$/;
 const JS_ROUTE = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|delete|patch|all|head|options)\s*\(\s*(['"`])(\/[^'"`\n]*)\3\s*,([^\n]*)/g;
-const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*)\3([^\n]*)/g;
+const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*|)\3([^\n]*)/g;
 /** A FastAPI router or Flask blueprint made with a prefix: `router = APIRouter(prefix="/users")`. */
 const PY_PREFIXED = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(([^)]{0,1000})/gm;
-const GO_ROUTE = /(\b[A-Za-z_]\w*)?\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*)"\s*,([^\n]*)/g;
+const GO_ROUTE = /(\b[A-Za-z_]\w*)?\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*|)"\s*,([^\n]*)/g;
 /** A gin/echo/fiber route group: `v1 := r.Group("/v1")` (its routes `v1.GET("/x", h)` are under the prefix, and under its parent's). */
-const GO_GROUP = /\b([A-Za-z_]\w*)\s*:?=\s*([A-Za-z_]\w*)\.Group\(\s*"(\/[^"\n]*)"/g;
-const SPRING = /@(Get|Post|Put|Delete|Patch|Request)Mapping\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"\n]*)"/g;
+const GO_GROUP = /\b([A-Za-z_]\w*)\s*:?=\s*([A-Za-z_]\w*)\.Group\(\s*"([^"\n]*)"/g;
+/** Spring's mappings, a path or none (`@GetMapping`, `@GetMapping(produces = …)`: the class's prefix alone). */
+const SPRING = /@(Get|Post|Put|Delete|Patch|Request)Mapping\b(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*(?:"([^"\n]*)")?)?/g;
+const CLASS_DECL = /\b(?:class|interface)\s/;
 /** NestJS: `@Controller('users')` (or `{ path: 'users' }`) on a class, `@Get(':id')` on its methods. */
 const NEST = /@(Controller|Get|Post|Put|Delete|Patch|Options|Head|All)\(\s*(?:(['"`])([^'"`\n]*)\2|\{[^}\n]{0,200}?\bpath\s*:\s*(['"`])([^'"`\n]*)\4)?/g;
 /** Django URLconf entries: `path('users/<int:pk>/', views.detail, name=…)`, `re_path(r'^users/(?P<pk>\d+)/$', …)`. */
@@ -183,18 +185,28 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
     }
   } else if (/\.(?:java|kt)$/.test(file)) {
     const declarationAfter = declarationFinder(text.split('\n'));
-    let prefix = '';
+    const lines = declarationAfter.lines;
+    // The class a method is in: the last class declaration above it (lines read once, in order).
+    let classLine = -1;
+    let scanned = 0;
+    const classAbove = (line: number) => {
+      for (; scanned < line; scanned++) if (CLASS_DECL.test(lines[scanned])) classLine = scanned;
+      return classLine;
+    };
+    let prefix = { line: -1, path: '' };
     for (const m of firstMatches(text, SPRING)) {
       if (out.full) break;
+      const path = m[2] ?? '';
       // The declaration the annotation sits on: the next line that is no annotation.
       const decl = declarationAfter(lineOf(m.index));
       if (decl < 0) continue;
-      // On a class, the mapping is the prefix of the class's routes.
-      if (/\b(?:class|interface)\s/.test(declarationAfter.lines[decl])) {
-        prefix = m[2].replace(/\/+$/, '');
+      // On a class, the mapping is the prefix of that class's routes (not of a later class's).
+      if (CLASS_DECL.test(lines[decl])) {
+        prefix = { line: decl, path: path.replace(/\/+$/, '') };
         continue;
       }
-      const route = `${prefix}${m[2] === '' || m[2].startsWith('/') ? '' : '/'}${m[2]}` || '/';
+      const under = classAbove(decl) === prefix.line ? prefix.path : '';
+      const route = `${under}${path === '' || path.startsWith('/') ? '' : '/'}${path}` || '/';
       out.push({ method: method(m[1]), route, file, line: decl + 1, decorated: true });
     }
   } else {
@@ -203,6 +215,8 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
       const groups = goGroups(text);
       for (const m of firstMatches(text, GO_ROUTE)) {
         if (out.full) break;
+        // An empty path only on a group (`api.GET("", h)`: the group's own route; `cache.Get("", f)` is no route).
+        if (m[4] === '' && !(m[1] !== undefined && groups.has(m[1]))) continue;
         const handler = handlerArg(m[5]);
         if (!handler && !INLINE_HANDLER.test(m[5])) continue;
         const route = m[1] !== undefined && groups.has(m[1]) ? joinPath(groups.get(m[1])!, m[4]) : m[4];

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+
+const str = (key: string, v: string) => ({ key, value: { stringValue: v } });
+const routeSpan = (method: string, route: string) => ({ name: `${method} ${route}`, attributes: [str('http.route', route), str('http.request.method', method)] });
+
+describe('runtime_overlay: route forms each framework writes', function () {
+  this.timeout(120000);
+  let h: Harness;
+  before(async () => {
+    const ws = tempDir();
+    const files: Record<string, string> = {
+      // Two Spring controllers: the second has no @RequestMapping (its routes took the first's prefix), a bare @GetMapping is the prefix's own route.
+      'src/main/java/demo/Users.java': 'package demo;\n@RestController\n@RequestMapping("/api/users")\nclass Users {\n  @GetMapping\n  List<User> list() { return null; }\n}\n@RestController\nclass Health {\n  @GetMapping("/health")\n  String health() { return "ok"; }\n}\n',
+      // FastAPI's `""` under a prefixed router, gin's group made without a leading slash and its `""` route, Hono's constrained parameter.
+      'api/items.py': 'from fastapi import APIRouter\nrouter = APIRouter(prefix="/items")\n\n@router.get("")\ndef list_items():\n    return []\n',
+      'go/main.go': 'package main\n\nfunc routes(r *gin.Engine) {\n\tapi := r.Group("/api")\n\tv1 := api.Group("v1")\n\tv1.GET("/orders/:id", getOrder)\n\tapi.GET("", root)\n}\n\nfunc getOrder(c *gin.Context) {}\n\nfunc root(c *gin.Context) {}\n',
+      'web/books.ts': "export function getBook() {}\napp.get('/books/:id{[0-9]+}', getBook);\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), text);
+    }
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('maps each route to its handler', async () => {
+    const expected: [string, string, string][] = [
+      ['GET', '/api/users', 'method:src/main/java/demo/Users.java#Users.list'],
+      ['GET', '/health', 'method:src/main/java/demo/Users.java#Health.health'],
+      ['GET', '/items', 'function:api/items.py#list_items'],
+      ['GET', '/api/v1/orders/:id', 'function:go/main.go#getOrder'],
+      ['GET', '/api', 'function:go/main.go#root'],
+      ['GET', '/books/:id', 'function:web/books.ts#getBook'],
+    ];
+    const wrong: string[] = [];
+    for (const [method, route, id] of expected) {
+      const r = (await h.call('runtime_overlay', { agent_id: `x${wrong.length}${route}`.slice(0, 60), scope: 'agent', spans: [routeSpan(method, route)] })).json;
+      if (r.hot?.[0]?.id !== id || r.mapped !== 1) wrong.push(`${method} ${route}: ${r.mapped ? r.hot[0].id : JSON.stringify(r.unmapped ?? r.error)}`);
+    }
+    assert.deepEqual(wrong, []);
+  });
+});
