@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** A temp file written and synced, ready to be renamed over its target. */
@@ -53,6 +54,28 @@ export function stageFile(target: string, content: string | Uint8Array, tag = ra
   const temp = join(dirname(target), `${TEMP_MARKER}${tag}-${basename(target)}`);
   // The mode passed to open is masked by the umask; the original's exact mode is what a write keeps.
   writeDurable(temp, typeof content === 'string' ? Buffer.from(content, 'utf8') : content, st ? st.mode & 0o7777 : undefined);
+  return { target, temp, existed: !!st };
+}
+
+/** `writeDurable` with the write and the fsync in libuv's thread pool: the event loop is not held for the disk. */
+export async function writeDurableAsync(path: string, bytes: Uint8Array, mode?: number): Promise<void> {
+  const handle = await open(path, 'wx', mode ?? 0o666);
+  try {
+    if (mode !== undefined) await handle.chmod(mode);
+    let off = 0;
+    while (off < bytes.length) off += (await handle.write(bytes, off, bytes.length - off)).bytesWritten;
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `stageFile` with its I/O off the main thread (a batch of many files would hold the loop for every fsync). */
+export async function stageFileAsync(target: string, content: string | Uint8Array, tag = randomBytes(4).toString('hex')): Promise<StagedFile> {
+  const st = await stat(target).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+  await mkdir(dirname(target), { recursive: true });
+  const temp = join(dirname(target), `${TEMP_MARKER}${tag}-${basename(target)}`);
+  await writeDurableAsync(temp, typeof content === 'string' ? Buffer.from(content, 'utf8') : content, st ? st.mode & 0o7777 : undefined);
   return { target, temp, existed: !!st };
 }
 

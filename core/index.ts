@@ -17,7 +17,7 @@ export { ErrorCodes, M1ndError, toM1ndError } from './errors.ts';
 export type { ErrorCode } from './errors.ts';
 export { countTokens, countValueTokens, packTextsToTokenBudget, packToTokenBudget, packToTokenBudgetPaced, tokenizerLoaded, tokenizerReady } from './tokens.ts';
 export { countTokensAsync } from './tokens-async.ts';
-export { writeFileAtomic, stageFile, commitStaged, discardStaged, syncDir, writeDurable, TEMP_MARKER } from './atomic-file.ts';
+export { writeFileAtomic, stageFile, stageFileAsync, commitStaged, discardStaged, syncDir, writeDurable, writeDurableAsync, TEMP_MARKER } from './atomic-file.ts';
 export type { StagedFile } from './atomic-file.ts';
 export type { BudgetReport, TextBudgetReport } from './tokens.ts';
 export { AgentId, StringEnum } from './schema.ts';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { commitStaged, discardStaged, stageFile, syncDir, TEMP_MARKER, writeDurable, type StagedFile } from '../../core/index.ts';
+import { commitStaged, discardStaged, stageFileAsync, syncDir, TEMP_MARKER, writeDurable, type StagedFile } from '../../core/index.ts';
 
 /** One file of a journaled batch. */
 interface JournalEntry {
@@ -86,16 +86,19 @@ function rollBack(entries: readonly JournalEntry[]): void {
 }
 
 /**
- * Writes every file or none: stages all temps (synced), keeps backups, journals, renames, commits
- * the journal, cleans up. Throws after restoring the originals when anything fails.
+ * Writes every file or none: stages all temps (written and synced off the main thread), then, in one
+ * turn of the event loop, checks the targets are still as planned (`stillAsPlanned` throws when one
+ * changed meanwhile: another call had turns while the temps were written), keeps backups, journals,
+ * renames, commits the journal and cleans up. Throws after restoring the originals when anything fails.
  */
-export function writeBatchAtomic(storeDir: string, agentId: string, files: readonly { absolute: string; content: string }[]): void {
+export async function writeBatchAtomic(storeDir: string, agentId: string, files: readonly { absolute: string; content: string }[], stillAsPlanned: () => void): Promise<void> {
   const batchId = `batch_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const tag = batchId.slice(-8);
   const staged: StagedFile[] = [];
   const entries: JournalEntry[] = [];
   try {
-    for (const f of files) staged.push(stageFile(f.absolute, f.content, tag));
+    for (const f of files) staged.push(await stageFileAsync(f.absolute, f.content, tag));
+    stillAsPlanned();
     for (const s of staged) entries.push({ target: s.target, temp: s.temp, backup: s.existed ? keepBackup(s.target, tag) : null });
   } catch (error) {
     for (const s of staged) discardStaged(s);

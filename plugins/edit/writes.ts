@@ -72,6 +72,28 @@ export function planWrites(graph: GraphService, agentId: string, requests: reado
   });
 }
 
+/**
+ * Throws EDIT_STALE_BASE when a planned file is no longer the content its plan read: another call
+ * wrote it while a batch's temp files were being written (`writeBatchAtomic` checks in the turn it
+ * renames in).
+ */
+export function assertStillAsPlanned(planned: readonly PlannedWrite[], agentId: string): void {
+  for (const p of planned) {
+    let bytes: Buffer | null = null;
+    try {
+      bytes = readFileSync(p.absolute);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const current = bytes ? hashBytes(bytes) : null;
+    if (current === p.oldHash) continue;
+    throw new M1ndError(ErrorCodes.EDIT_STALE_BASE, `"${p.path}" changed while the batch was being written (its content hash is now ${current ?? 'absent (no file)'}, the batch was planned on ${p.oldHash ?? 'no file'}); nothing was written`, {
+      hint: `re-read it with ${refreshCall(agentId, p.path)}, redo the edit on its content, and send the batch again`,
+      data: { file_path: p.path, expected_hash: p.oldHash, current_hash: current },
+    });
+  }
+}
+
 /** The graph's view of the planned files before they are written. */
 export function snapshotBefore(graph: GraphService, planned: readonly PlannedWrite[]): FilesSnapshot {
   return snapshotFiles(graph, planned.map((p) => p.path), new Map(planned.map((p) => [p.path, p.oldText])));

@@ -5,7 +5,7 @@ import type { LockService } from '../../lock/api.ts';
 import { writeBatchAtomic } from '../journal.ts';
 import { proofTargets } from '../proofs.ts';
 import { verifyWorkspace, type VerifyCommand } from '../verify.ts';
-import { afterWrite, planWrites, snapshotBefore, type PlannedWrite } from '../writes.ts';
+import { afterWrite, assertStillAsPlanned, planWrites, snapshotBefore, type PlannedWrite } from '../writes.ts';
 import { MAX_CONTENT_CHARS } from '../previews.ts';
 
 /** Files one batch may write. */
@@ -61,7 +61,7 @@ export function applyBatchVerb(settings: VerifySettings) {
     timeoutMs: Math.max(settings.timeoutMs + 30_000, 60_000),
     proof: (args, ctx) => proofTargets(ctx.service<GraphService>('graph'), ctx, (args.edits ?? []).map((e) => e.file_path)),
     guide:
-      'Every path and expected_hash is checked before anything is written. Atomic batches write and fsync every temp file, keep the originals, journal the batch in the store, then rename; a failure restores the originals, and a crash mid-batch is rolled back at the next start (health reports it). `verify` runs the compile check of the project type (tsc --noEmit with a tsconfig.json, python -m py_compile on written .py files, go build ./..., cargo check), then, if it passes, the affected tests (the test files the graph ties to the written code through `tests` edges: pytest when configured, else unittest; go test on their packages; cargo test; vitest, jest or mocha from package.json); commands are set in m1nd.config.ts (options.edit.verify, `<project>` or `<project>-tests`), never by arguments.',
+      'Every path and expected_hash is checked before anything is written. Atomic batches write and fsync every temp file (off the main thread), check that no target changed meanwhile (else nothing is written: EDIT_STALE_BASE names the file), keep the originals, journal the batch in the store, then rename; a failure restores the originals, and a crash mid-batch is rolled back at the next start (health reports it). `verify` runs the compile check of the project type (tsc --noEmit with a tsconfig.json, python -m py_compile on written .py files, go build ./..., cargo check), then, if it passes, the affected tests (the test files the graph ties to the written code through `tests` edges: pytest when configured, else unittest; go test on their packages; cargo test; vitest, jest or mocha from package.json); commands are set in m1nd.config.ts (options.edit.verify, `<project>` or `<project>-tests`), never by arguments.',
     handler: async (args, call: CallContext) => {
       const graph = call.service<GraphService>('graph');
       await graph.fresh();
@@ -71,8 +71,9 @@ export function applyBatchVerb(settings: VerifySettings) {
       let failed: { file_path: string; error: string }[] = [];
       if (args.atomic) {
         try {
-          writeBatchAtomic(graph.engine.storeDir, call.agentId, planned);
+          await writeBatchAtomic(graph.engine.storeDir, call.agentId, planned, () => assertStillAsPlanned(planned, call.agentId));
         } catch (error) {
+          if (error instanceof M1ndError) throw error;
           throw new M1ndError(ErrorCodes.EDIT_WRITE_FAILED, `apply_batch wrote nothing: ${(error as Error).message}; every original is restored`, {
             hint: 'fix the failing path (permissions, disk space) and retry the whole batch',
             cause: error,

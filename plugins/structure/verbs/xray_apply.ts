@@ -1,7 +1,7 @@
 /** xray_apply: a deterministic codemod (header tag or symbol annotation) over many files, dry run first, committed through the edit family's journaled, hash-checked write path. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
-import { afterWrite, planWrites, proofTargets, snapshotBefore, writeBatchAtomic } from '../../edit/api.ts';
+import { afterWrite, assertStillAsPlanned, planWrites, proofTargets, snapshotBefore, writeBatchAtomic } from '../../edit/api.ts';
 import type { LockService } from '../../lock/api.ts';
 import { structureCall } from '../call.ts';
 import { planCodemod, selectFiles } from '../xray/codemod.ts';
@@ -90,8 +90,9 @@ export const xrayApplyVerb = defineVerb({
     const planned = planWrites(graph, call.agentId, plan.changed.map((f) => ({ file_path: f.path, new_content: f.content, expected_hash: f.oldHash })));
     const before = snapshotBefore(graph, planned);
     try {
-      writeBatchAtomic(graph.engine.storeDir, call.agentId, planned);
+      await writeBatchAtomic(graph.engine.storeDir, call.agentId, planned, () => assertStillAsPlanned(planned, call.agentId));
     } catch (error) {
+      if (error instanceof M1ndError) throw error;
       throw new M1ndError(ErrorCodes.EDIT_WRITE_FAILED, `xray_apply wrote nothing: ${(error as Error).message}; every original is restored`, { hint: 'fix the failing path (permissions, disk space) and commit again', cause: error });
     }
     const report = await afterWrite(graph, call.service<LockService>('locks'), call, planned, before, true);
