@@ -155,12 +155,17 @@ export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: Cros
         if (clock.spent()) await clock.yield();
         // The most specific route first (`/users/me` before `/users/{}`, as a router dispatches), then code
         // routes (an OpenAPI path the code also serves points at the handler), then the code's own before a test's or mock's.
-        let served = fb.routes
-          .filter((r) => routeMatches(r.fact.pattern, q.fact.pattern))
+        // A request whose method is told reaches the routes of that method (or of any) when there are some: `fetch(url, { method: 'POST' })` not the GET handler of its path.
+        const method = q.fact.method;
+        const fitting = (list: Located<FileFacts['routes'][number]>[]) => {
+          const fit = method ? list.filter((r) => !r.fact.method || r.fact.method === method) : list;
+          return fit.length ? fit : list;
+        };
+        let served = fitting(fb.routes.filter((r) => routeMatches(r.fact.pattern, q.fact.pattern)))
           .sort((x, y) => literals(y.fact.pattern) - literals(x.fact.pattern) || Number(x.outside) - Number(y.outside) || Number(isTestOrMock(x.path)) - Number(isTestOrMock(y.path)));
         // None served as requested: a route of a router mounted under a prefix, when exactly one matches the tail.
         if (served.length === 0) {
-          const mounted = fb.routes.filter((r) => routeMatchesMounted(r.fact.pattern, q.fact.pattern));
+          const mounted = fitting(fb.routes.filter((r) => routeMatchesMounted(r.fact.pattern, q.fact.pattern)));
           if (mounted.length === 1) served = mounted;
         }
         if (served.length) add({ source: ns(a, at(a, q.path, q.fact.line, q.outside)), target: ns(b, handler(served[0])), relation: 'http_route', evidence: evidence(q.path, q.fact.line) });

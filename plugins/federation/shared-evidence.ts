@@ -18,6 +18,8 @@ export interface RouteFact {
   handlerLine?: number;
   /** The object registering it (`router.get(…)`), which a mount in the same file may prefix. */
   receiver?: string;
+  /** Upper-case method of a registration (none: any) or of a request (none: not told). */
+  method?: string;
 }
 
 export interface KeyFact {
@@ -74,10 +76,10 @@ export function codeFacts(path: string, text: string): FileFacts {
   const push = <T>(list: T[], x: T) => void (list.length < MAX_PER_KIND && list.push(x));
   for (const r of routesIn(path, text)) {
     const pattern = routeKey(r.route);
-    if (pattern !== '/') push(facts.routes, { pattern, line: r.line, ...(r.decorated ? { handlerLine: r.line } : r.handler ? { handler: r.handler } : {}), ...(r.receiver ? { receiver: r.receiver } : {}) });
+    if (pattern !== '/') push(facts.routes, { pattern, line: r.line, ...(r.decorated ? { handlerLine: r.line } : r.handler ? { handler: r.handler } : {}), ...(r.receiver ? { receiver: r.receiver } : {}), ...(r.method ? { method: r.method } : {}) });
   }
   for (const m of mountsIn(path, text)) push(facts.mounts, m);
-  for (const q of requestsIn(text, path)) push(facts.requests, { pattern: q.key, line: q.line });
+  for (const q of requestsIn(text, path)) push(facts.requests, { pattern: q.key, line: q.line, ...(q.method ? { method: q.method } : {}) });
   for (const re of ENV_READS) {
     for (const m of text.matchAll(re)) {
       if (facts.config.length >= MAX_PER_KIND) break;

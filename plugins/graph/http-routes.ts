@@ -41,6 +41,8 @@ export interface RouteRequest {
   /** The requested path as a route key (`/api/users/{}`). */
   key: string;
   line: number;
+  /** Upper-case method, when the call tells it (`axios.post`, `fetch(url)`, `fetch(url, { method: 'POST' })`). */
+  method?: string;
 }
 
 const PARAM = /^(?::\w+\??(?:\(.*\)|\{[^}]*\})?|\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\*\w*|\$\{[^}]*\}|%[sdv])$/;
@@ -347,12 +349,12 @@ export function requestsIn(source: string, file = ''): RouteRequest[] {
   // A request commented out requests nothing (with the file's name known: its comment syntax).
   const text = file ? blankComments(file, source) : source;
   const lineOf = lineIndex(text);
-  const take = (index: number, literal: string, rest: string) => {
+  const take = (index: number, literal: string, rest: string, method: string | undefined) => {
     const key = requestKey(/^\s*\+/.test(rest) && literal.endsWith('/') ? `${literal}{}` : literal);
-    if (key && key !== '/') out.push({ key, line: lineOf(index) });
+    if (key && key !== '/') out.push({ key, line: lineOf(index), ...(method ? { method } : {}) });
   };
-  for (const m of firstMatches(text, CLIENT_CALL)) if (!out.full && CLIENTS.test(m[1])) take(m.index, m[4], m[5]);
-  for (const m of firstMatches(text, FETCH)) if (!out.full) take(m.index, m[2], m[3]);
+  for (const m of firstMatches(text, CLIENT_CALL)) if (!out.full && CLIENTS.test(m[1])) take(m.index, m[4], m[5], requestMethod(m[2], m[5]));
+  for (const m of firstMatches(text, FETCH)) if (!out.full) take(m.index, m[2], m[3], requestMethod(undefined, m[3]));
   // A URL built in a variable first: `const url = `${API}/users/${id}`; fetch(url)`, `url = f"{base}/x"; requests.get(url)`.
   const assignments = new Map<string, RegExp>();
   let looked = 0;
@@ -360,15 +362,24 @@ export function requestsIn(source: string, file = ''): RouteRequest[] {
     if (out.full || looked >= MAX_ROUTES_PER_FILE) break;
     if (m[1] !== undefined && !CLIENTS.test(m[1])) continue;
     looked++;
-    let re = assignments.get(m[3]);
-    if (!re) assignments.set(m[3], (re = assignmentPattern(m[3])));
+    let re = assignments.get(m[4]);
+    if (!re) assignments.set(m[4], (re = assignmentPattern(m[4])));
     const assigned = lastAssignment(text, re, m.index);
-    if (assigned) take(m.index, assigned.literal, assigned.rest);
+    if (assigned) take(m.index, assigned.literal, assigned.rest, requestMethod(m[2], m[5]));
   }
   return out.items;
 }
 
-const CALL_WITH_NAME = /(?:(?<![\w$])([A-Za-z_$][\w$]*)\.(?:get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)|\b(fetch))\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g;
+const CALL_WITH_NAME = /(?:(?<![\w$])([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)|\b(fetch))\(\s*([A-Za-z_$][\w$]*)\s*(?=([,)][^\n]{0,200}))/g;
+
+/** A client call's method: its verb (`axios.post`), an inline `method: 'POST'`, or GET for a `fetch` with no options; undefined when the call does not tell. */
+function requestMethod(verb: string | undefined, rest: string): string | undefined {
+  const named = verb === undefined || verb === 'request' || verb === 'exchange';
+  if (!named) return /^(?:get|Get|getFor\w+)$/.test(verb) ? 'GET' : /^(?:post|Post|postFor\w+)$/.test(verb) ? 'POST' : verb.toUpperCase();
+  const given = /\bmethod\s*[:=]\s*["'`](\w+)["'`]/i.exec(rest)?.[1] ?? /\bHttpMethod\.(\w+)/.exec(rest)?.[1];
+  if (given) return given.toUpperCase();
+  return verb === undefined && /^\s*\)/.test(rest) ? 'GET' : undefined;
+}
 /** How far before a call its URL variable's assignment is looked for (about one function). */
 const ASSIGNMENT_LOOKBACK = 2000;
 

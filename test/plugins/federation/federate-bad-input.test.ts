@@ -94,4 +94,23 @@ describe('federate with odd names, roots and routes', function () {
     const edges = r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target}`);
     assert.deepEqual(edges, ['app::function:src/carts.ts#cart -> svc3::function:src/carts.js#getCart'], JSON.stringify(r.edges));
   });
+
+  it('ties a request to the handler of its method on a path served for several (a POST went to the GET handler registered first)', async () => {
+    const svc = path.join(parent, 'svc4');
+    write(svc, {
+      'package.json': '{"name":"svc4","type":"module"}\n',
+      'payments.js': "function listPayments(req, res) {}\nfunction createPayment(req, res) {}\nfunction refund(req, res) {}\napp.get('/api/payments', listPayments);\napp.post('/api/payments', createPayment);\napp.delete('/api/payments/:id', refund);\napp.get('/api/payments/:id', listPayments);\n",
+    });
+    write(path.join(parent, 'app'), {
+      'src/pay.ts': "export function pay(body: string) {\n  return fetch('/api/payments', { method: 'POST', body });\n}\nexport function cancel(id: string) {\n  return axios.delete(`/api/payments/${id}`);\n}\nexport function list() {\n  return fetch('/api/payments');\n}\n",
+    });
+    await h.call('ingest', { agent_id: 'a', path: path.join(parent, 'app') });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'svc4', path: svc }], top_k: 50 })).json;
+    const edges = r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target}`).sort();
+    assert.deepEqual(edges, [
+      'app::function:src/pay.ts#cancel -> svc4::function:payments.js#refund',
+      'app::function:src/pay.ts#list -> svc4::function:payments.js#listPayments',
+      'app::function:src/pay.ts#pay -> svc4::function:payments.js#createPayment',
+    ]);
+  });
 });
