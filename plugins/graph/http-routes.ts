@@ -131,7 +131,7 @@ const INLINE_HANDLER = /=>|\bfunction\b|\bfunc\b/;
  * Registrations, requests and candidate matches read per file at most: a generated file of tens of
  * thousands of routes costs a bounded time on the main thread (a 1 MB one took 0.2–0.8 s).
  */
-export const MAX_ROUTES_PER_FILE = 500;
+export const MAX_ROUTES_PER_FILE = 2000;
 const MAX_MATCHES = 4 * MAX_ROUTES_PER_FILE;
 
 /** At most `n` matches of a global pattern, lazily (a file's tail past them is not scanned). */

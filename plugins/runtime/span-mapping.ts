@@ -17,6 +17,8 @@ export type Via = 'code_lineno' | 'code_function_in_file' | 'code_function' | 'c
 
 /** Main-thread time between yields while the file index is built. */
 const SLICE_MS = 8;
+/** Segments of a route's tail matched against the routes of a router mounted under a prefix, at most. */
+const MAX_TAIL_SEGMENTS = 32;
 /** Characters of a span's value a reason quotes at most. */
 const SHOWN_CHARS = 160;
 
@@ -123,7 +125,13 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
     let regs = routes!.byKey.get(key) ?? [];
     if (!regs.length) {
       // A router mounted under a prefix (`app.use('/api', router)`): the registration ends the route.
-      for (const [k, list] of routes!.byKey) if (k !== '/' && key.endsWith(k)) regs = regs.concat(list);
+      // Each tail of whole segments is looked up (up to MAX_TAIL_SEGMENTS), not every registered route
+      // compared (100,000 distinct span routes against 4,000 registrations took 6.7 s).
+      let at = key.length;
+      for (let n = 0; n < MAX_TAIL_SEGMENTS && (at = key.lastIndexOf('/', at - 1)) > 0; n++) {
+        const list = routes!.byKey.get(key.slice(at));
+        if (list) regs = regs.concat(list);
+      }
     }
     if (method) regs = regs.filter((r) => r.method === null || r.method === method);
     // A test's or mock's registration of the route yields to the code's own (a test server's handler made two).

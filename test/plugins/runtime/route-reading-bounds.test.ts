@@ -32,4 +32,26 @@ describe('runtime_overlay: reading routes from adversarial source stays bounded'
     assert.equal(r.mapped, 1, JSON.stringify(r));
     assert.equal(r.hot[0].id, 'function:server.js#getOrder');
   });
+
+  it('looks up distinct span routes no registered route serves by their tails, not against every registered route (100,000 against 20,000: ~30 s)', async () => {
+    const ws = tempDir();
+    fs.mkdirSync(path.join(ws, 'src'));
+    for (let f = 0; f < 20; f++) {
+      const routes = Array.from({ length: 1000 }, (_, i) => `app.get('/svc${f}/res${i}/:id/items/:item', h${i});`).join('\n');
+      fs.writeFileSync(path.join(ws, `src/r${f}.ts`), `${routes}\n${Array.from({ length: 1000 }, (_, i) => `export function h${i}() {}`).join('\n')}\n`);
+    }
+    const spans = Array.from({ length: 100_000 }, (_, i) => ({ name: 'x', attributes: [str('http.route', `/deep/${i}/a/b/c/d/e`)] }));
+    fs.writeFileSync(path.join(ws, 'spans.json'), JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] }));
+    const other = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await other.call('ingest', { agent_id: 'a', path: ws });
+      const started = performance.now();
+      const r = (await other.call('runtime_overlay', { agent_id: 'a', scope: 'agent', path: 'spans.json' })).json;
+      const took = performance.now() - started;
+      assert.deepEqual([r.spans, r.mapped, r.routes?.registered], [100_000, 0, 20_000], JSON.stringify(r).slice(0, 400));
+      assert.ok(took < 10_000, `${Math.round(took)} ms`);
+    } finally {
+      await other.close();
+    }
+  });
 });
