@@ -11,8 +11,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
-import { isTestOrMock, mountedRoutes, mountPrefixes, routeKey, routeMatches, routeMatchesMounted, SliceClock, type CodeGraphEngine, type GraphNode, type RouteMount } from '../graph/api.ts';
+import { isTestOrMock, mountedRoutes, mountPrefixes, routeKey, SliceClock, type CodeGraphEngine, type GraphNode, type RouteMount } from '../graph/api.ts';
 import type { CrossEdge, FederatedRepo } from './cross-edges.ts';
+import { RouteTable } from './route-table.ts';
 import { codeFacts, fileFacts, NO_FACTS, type FileFacts } from './shared-evidence.ts';
 
 /** Files that are no code but carry shared evidence (`.env` keys, protobuf services, OpenAPI documents). */
@@ -132,6 +133,8 @@ export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: Cros
   const clock = new SliceClock(SLICE_MS);
   const facts: RepoFacts[] = [];
   for (const r of repos) facts.push(await repoFacts(r, clock));
+  /** Per repository: its routes indexed for the requests of the others (built on first use). */
+  const tables: RouteTable<RepoFacts['routes'][number]>[] = [];
   for (const [ai, a] of repos.entries()) {
     for (const [bi, b] of repos.entries()) {
       if (a === b) continue;
@@ -151,6 +154,7 @@ export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: Cros
         }
         return at(b, r.path, r.fact.line, false);
       };
+      const table = (tables[bi] ??= new RouteTable(fb.routes));
       for (const q of fa.requests) {
         if (clock.spent()) await clock.yield();
         // The most specific route first (`/users/me` before `/users/{}`, as a router dispatches), then code
@@ -161,11 +165,11 @@ export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: Cros
           const fit = method ? list.filter((r) => !r.fact.method || r.fact.method === method) : list;
           return fit.length ? fit : list;
         };
-        let served = fitting(fb.routes.filter((r) => routeMatches(r.fact.pattern, q.fact.pattern)))
+        let served = fitting(table.serving(q.fact.pattern))
           .sort((x, y) => literals(y.fact.pattern) - literals(x.fact.pattern) || Number(x.outside) - Number(y.outside) || Number(isTestOrMock(x.path)) - Number(isTestOrMock(y.path)));
         // None served as requested: a route of a router mounted under a prefix, when exactly one matches the tail.
         if (served.length === 0) {
-          const mounted = fitting(fb.routes.filter((r) => routeMatchesMounted(r.fact.pattern, q.fact.pattern)));
+          const mounted = fitting(table.servingTail(q.fact.pattern));
           if (mounted.length === 1) served = mounted;
         }
         if (served.length) add({ source: ns(a, at(a, q.path, q.fact.line, q.outside)), target: ns(b, handler(served[0])), relation: 'http_route', evidence: evidence(q.path, q.fact.line) });

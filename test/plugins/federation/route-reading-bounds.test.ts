@@ -77,4 +77,24 @@ describe('federate: reading routes from adversarial source stays bounded', funct
     assert.ok(run.worst < 400, run.message);
     assert.ok(routeEdges(run.r).includes(order), JSON.stringify(run.r.edges));
   });
+
+  it('ties 10,000 requests to 10,000 routes through an index, not every request against every route (~50 s)', async () => {
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 100; f++) {
+      const routes = Array.from({ length: 100 }, (_, i) => `app.get('/api/s${f}/r${i}/:id', h${i});`).join('\n');
+      files[`routes/r${f}.js`] = `${Array.from({ length: 100 }, (_, i) => `function h${i}() {}`).join('\n')}\n${routes}\n`;
+    }
+    const { parent, app, svc } = repos(files);
+    for (let f = 0; f < 100; f++) {
+      const calls = Array.from({ length: 100 }, (_, i) => `export function c${i}(id) {\n  return fetch(\`/api/s${(f * 7) % 100}/r${i}/\${id}\`);\n}`).join('\n');
+      write(app, { [`src/c${f}.ts`]: `${calls}\n` });
+    }
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const started = performance.now();
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'svc', path: svc }], top_k: 5 })).json;
+    const took = performance.now() - started;
+    assert.equal(r.cross_edges?.http_route, 10_001, JSON.stringify(r).slice(0, 400));
+    assert.ok(took < 20_000, `${Math.round(took)} ms`);
+  });
 });
