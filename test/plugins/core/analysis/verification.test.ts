@@ -21,8 +21,12 @@ describe('cross_verify compares the graph with the disk', function () {
     assert.equal(json.verdict, 'graph matches disk');
     assert.equal(json.compared_files, 12, 'every file compared by hash');
     assert.deepEqual(json.checks, ['existence', 'loc', 'hash', 'evidence_freshness']);
+    // A scope naming nothing is refused, as every verb's scope is (plugins/graph/path-scope.ts).
     const none = (await h.call('cross_verify', { agent_id: 'v', scope: 'no/such/dir' })).json;
-    assert.deepEqual([none.checked_files, none.verdict], [0, 'nothing to verify: the graph holds no files here']);
+    assert.equal(none.error?.code, 'M1ND_ERR_PATH_NOT_FOUND', JSON.stringify(none).slice(0, 300));
+    fs.mkdirSync(path.join(h.workspace, 'empty-dir'));
+    const empty = (await h.call('cross_verify', { agent_id: 'v', scope: 'empty-dir' })).json;
+    assert.deepEqual([empty.checked_files, empty.verdict], [0, 'nothing to verify: the graph holds no files here']);
   });
 
   it('flags an edited file by hash and line count, a deleted one by existence, and names the fix', async () => {

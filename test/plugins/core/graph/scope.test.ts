@@ -78,6 +78,21 @@ describe('the scope argument, read the same way by every verb', function () {
     });
   }
 
+  it('refuses a scope naming nothing (a mistyped folder) with the folders it could be, for every verb; a folder on disk with no code gives an empty answer', async () => {
+    for (const verb of [...Object.keys(CALLS), 'external_references', 'diagram']) {
+      const r = await h.call(verb, { agent_id: 'a', ...(CALLS[verb] ?? {}), scope: 'srcc' });
+      assert.equal(r.result.isError, true, `${verb}: ${JSON.stringify(r.json).slice(0, 300)}`);
+      assert.equal(r.json.error.code, 'M1ND_ERR_PATH_NOT_FOUND', verb);
+      assert.match(r.json.error.message, /scope "srcc" names no folder or file/, verb);
+      assert.match(r.json.error.hint, /"src", "src2", "lib"|"lib", "src", "src2"|"src"/, verb);
+    }
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(h.workspace, 'assets'));
+    const empty = await h.call('glob', { agent_id: 'a', pattern: '**/*', scope: 'assets' });
+    assert.notEqual(empty.result.isError, true, JSON.stringify(empty.json).slice(0, 300));
+    assert.deepEqual(empty.json.paths, []);
+  });
+
   it('refuses a scope outside the workspace, naming the parameter', async () => {
     for (const scope of ['../elsewhere', '/etc']) {
       const r = await h.call('seek', { agent_id: 'a', query: 'parse header', scope });
