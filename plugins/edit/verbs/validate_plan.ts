@@ -42,7 +42,7 @@ export const validatePlanVerb = defineVerb({
     const graph = call.service<GraphService>('graph');
     await graph.requireGraph();
     const g = graph.engine.graph;
-    const scope = args.scope === undefined ? null : engineCall(() => pathScope(graph.engine, args.scope));
+    const scope = args.scope === undefined ? null : pathScope(graph.engine, args.scope);
     const inScope = (f: string) => scope === null || scope.has(f);
     const planned = new Map<string, string>();
     for (const a of args.actions) planned.set(engineCall(() => graph.engine.resolvePath(a.file_path)).relative, a.action_type);

@@ -19,7 +19,7 @@ export const externalReferencesVerb = defineVerb({
   effect: 'read',
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
-    const scope = graph.run(() => pathScope(graph.engine, args.scope));
+    const scope = pathScope(graph.engine, args.scope);
     const refs = await outsideReferences(graph, MAX_REFERENCES, scope.has);
     // The outside folder a reference lands in: the path up to its first segment below the `..` climb.
     const rootOf = (target: string) => {
