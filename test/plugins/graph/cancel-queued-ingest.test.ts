@@ -11,7 +11,7 @@ describe('an ingest cancelled while queued behind another', function () {
 
   it('never runs once the ingest ahead of it ends', async () => {
     const ws = tempDir();
-    writeImportTree(ws, 400);
+    writeImportTree(ws, 1500);
     const h = await connect({ workspaceRoot: ws, env: { M1ND_CACHE_DIR: tempDir() }, config: { options: { graph: { watch: false, typeCheck: false } } } });
     try {
       const loaded = (h.host.current.services.get('graph')?.impl as { engine: { loaded: { ingestNow(o: unknown): Promise<unknown> } } }).engine.loaded;
@@ -21,9 +21,14 @@ describe('an ingest cancelled while queued behind another', function () {
       const first = h.client.callTool({ name: 'ingest', arguments: { agent_id: 'a', path: '.' } });
       await new Promise((r) => setTimeout(r, 50));
       const cancel = new AbortController();
-      const second = h.client.callTool({ name: 'ingest', arguments: { agent_id: 'b', path: '.' } }, undefined, { signal: cancel.signal });
-      await new Promise((r) => setTimeout(r, 50));
-      cancel.abort('changed my mind');
+      // Cancelled once the server says it is queued (a fixed delay raced the first ingest: with the
+      // parse workers warm from earlier suites it could end first, and the second then ran).
+      const second = h.client.callTool({ name: 'ingest', arguments: { agent_id: 'b', path: '.' } }, undefined, {
+        signal: cancel.signal,
+        onprogress: (p) => {
+          if (/waiting for the ingest already running/.test(String(p.message))) cancel.abort('changed my mind');
+        },
+      });
       await assert.rejects(second);
       const done = await first;
       assert.equal(done.isError, undefined);
