@@ -2,6 +2,7 @@
 import { ErrorCodes, M1ndError, type CallContext } from '../../core/index.ts';
 import { FederatedEngine, NAMESPACE_SEPARATOR, namespaceOf, type CodeGraphEngine, type GraphNode, type GraphService } from '../graph/api.ts';
 import { federatedHistory } from './federated-history.ts';
+import { noHistory } from './git.ts';
 import type { HistoryIndex } from './history-index.ts';
 import type { MineReport } from './miner.ts';
 import { historyOf, type HistoryService } from './service.ts';
@@ -17,10 +18,10 @@ export interface HistoryCall {
 }
 
 /**
- * The graph (non-empty) and the indexed history; HISTORY_NO_GIT when there is no repository or no
- * commit. With `view`, an agent that federated gets the federated view's graph and the merged
- * history of every repository (`<repo>::path` files, each mined from its own git); `federated` is
- * then true.
+ * The graph (non-empty) and the indexed history; HISTORY_NO_GIT when there is no repository, no
+ * commit, or no commit touching the served folder (each said as such, see noHistory). With `view`,
+ * an agent that federated gets the federated view's graph and the merged history of every
+ * repository (`<repo>::path` files, each mined from its own git); `federated` is then true.
  */
 export async function historyCall(call: CallContext, options: { view?: boolean } = {}): Promise<HistoryCall> {
   const history = historyOf(call);
@@ -29,17 +30,19 @@ export async function historyCall(call: CallContext, options: { view?: boolean }
   if (engine instanceof FederatedEngine) {
     const { index, mined, withoutHistory } = await federatedHistory(engine, history.federation);
     if (mined.mode === 'empty' || index.commits.length === 0) {
-      throw new M1ndError(ErrorCodes.HISTORY_NO_GIT, `no repository of the federation (${withoutHistory.join(', ')}) has commits: there is no history to read`, {
-        hint: 'commit in the repositories first, or switch back to the workspace graph: federation_view({"agent_id":"…","view":"workspace"})',
+      // Members not listed as without history have commits, none of them touching the served folder.
+      const elsewhere = engine.members.map((m) => m.name).filter((name) => !withoutHistory.includes(name));
+      const why = [withoutHistory.length ? `no repository or no commits: ${withoutHistory.join(', ')}` : '', elsewhere.length ? `commits outside the served folder only: ${elsewhere.join(', ')}` : ''].filter(Boolean).join('; ');
+      throw new M1ndError(ErrorCodes.HISTORY_NO_GIT, `no repository of the federation has commits touching its served folder (${why}): there is no history to read`, {
+        hint: `commit the served folders' files in those repositories first, or switch back to the workspace graph: federation_view({"agent_id":"…","view":"workspace"})`,
       });
     }
     return { history, graph, engine, index, mined, federated: true };
   }
   const { index, mined } = await history.current();
   if (mined.mode === 'empty' || index.commits.length === 0) {
-    throw new M1ndError(ErrorCodes.HISTORY_NO_GIT, `the repository at ${engine.root} has no commits yet: there is no history to read`, {
-      hint: 'commit your work first, or use verbs that need no history (impact, why, counterfactual)',
-    });
+    const why = await noHistory(engine.root, mined.head);
+    throw new M1ndError(ErrorCodes.HISTORY_NO_GIT, why.message, { hint: why.hint });
   }
   return { history, graph, engine, index, mined, federated: false };
 }

@@ -97,7 +97,6 @@ export function requireRepo(root: string): RepoInfo {
   return { gitDir, commonDir, shallow: existsSync(join(commonDir, 'shallow')) || existsSync(join(gitDir, 'shallow')), partial };
 }
 
-/** The commit a ref or date-free revision names, or HISTORY_BAD_REF. */
 const prefixes = new Map<string, string>();
 
 /**
@@ -114,6 +113,40 @@ export async function repoPrefix(root: string): Promise<string> {
   return prefix;
 }
 
+/** Why a repository gives `root` no history, and the next valid move. */
+export interface NoHistory {
+  message: string;
+  hint: string;
+}
+
+/**
+ * Tells apart the two ways a repository (requireRepo passed) yields no commit for `root`: HEAD is
+ * unborn (no commit at all), or the repository has commits and none of them touches the served
+ * folder (`root` is a sub-folder whose files were never committed). `head` is the mined HEAD.
+ */
+export async function noHistory(root: string, head: string | null): Promise<NoHistory> {
+  const prefix = await repoPrefix(root);
+  const top = prefix ? resolve(root, ...prefix.split('/').filter(Boolean).map(() => '..')) : root;
+  if (!head) {
+    return {
+      message: `the repository at ${top}${prefix ? ` (serving its folder ${prefix})` : ''} has no commits yet: there is no history to read`,
+      hint: 'commit your work first (git add, git commit), or use verbs that need no history (impact, why, counterfactual)',
+    };
+  }
+  const at = `HEAD ${head.slice(0, 12)}`;
+  if (prefix) {
+    return {
+      message: `the repository at ${top} has commits (${at}), but none of them touches the served folder ${prefix}: there is no history to read for it`,
+      hint: `commit the folder's files (git add ${prefix} and git commit), or serve the repository root (--workspace ${top}), or use verbs that need no history (impact, why, counterfactual)`,
+    };
+  }
+  return {
+    message: `the repository at ${top} has commits (${at}), but none of them changes a file (merge or empty commits only): there is no history to read`,
+    hint: 'commit changes to the files first, or use verbs that need no history (impact, why, counterfactual)',
+  };
+}
+
+/** The commit a ref or date-free revision names, or HISTORY_BAD_REF. */
 export async function resolveRef(root: string, ref: string): Promise<string> {
   if (ref.startsWith('-')) throw new M1ndError(ErrorCodes.HISTORY_BAD_REF, `"${ref}" is not a git ref`, { hint: 'give a branch, tag or commit hash (e.g. "main", "v1.2", "HEAD~3")' });
   const r = await runGit(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { maxBytes: 4096, timeoutMs: 10_000 });

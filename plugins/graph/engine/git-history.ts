@@ -74,7 +74,8 @@ export function scanGitLog(root: string, options: GitScanOptions = {}): Promise<
   const args = ['-c', 'core.quotepath=off', 'log', `-n${max}`, '--no-merges', '--no-renames', '--name-only', '--relative', `--format=${RECORD}%H${FIELD}%ct${FIELD}%s`, '--', '.'];
   return new Promise((resolvePromise) => {
     execFile('git', args, { cwd: root, maxBuffer: 256 * 1024 * 1024, timeout: options.timeoutMs ?? 20_000 }, (err, stdout) => {
-      // No git, not a repository, or no commits yet: history is simply empty.
+      // No git, not a repository, or no commits yet: history is simply empty (as it is when no commit touches `root`).
+      // The history verbs tell these cases apart for the agent (plugins/history/git.ts, noHistory).
       if (err) return resolvePromise([]);
       resolvePromise(parseGitLog(stdout));
     });

@@ -2,6 +2,7 @@
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import { pathScope } from '../../graph/api.ts';
 import { round3, workspaceArg } from '../call.ts';
+import { noHistory as whyNoHistory } from '../git.ts';
 import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defects.ts';
 import { COUPLING, calibrateFromFixes, fileGraph, infectionPath, runSir, type Calibration } from '../epidemic-model.ts';
 import type { HistoryIndex } from '../history-index.ts';
@@ -74,8 +75,9 @@ export function epidemicVerb(fixPattern: string) {
       let index: HistoryIndex | null = null;
       let noHistory: string | null = null;
       try {
-        index = (await history.current()).index;
-        if (index.commits.length === 0) index = null;
+        const current = await history.current();
+        index = current.index;
+        if (index.commits.length === 0) (index = null), (noHistory = (await whyNoHistory(engine.root, current.mined.head)).message);
       } catch (error) {
         if ((error as M1ndError).code !== ErrorCodes.HISTORY_NO_GIT) throw error;
         noHistory = (error as M1ndError).message;

@@ -3,6 +3,7 @@ import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/
 import { DEPENDENCY_RELATIONS, RELATION_CODE, fileIndexOf, slicePace, type CodeGraph, type GraphNode } from '../../graph/api.ts';
 import { decayed, loadOverlay } from '../../runtime/api.ts';
 import { iso, round3, workspaceArg } from '../call.ts';
+import { noHistory } from '../git.ts';
 import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defects.ts';
 import type { HistoryIndex } from '../history-index.ts';
 import { fileDeps, warmFileDeps } from '../predictor.ts';
@@ -124,8 +125,9 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
       let index: HistoryIndex | null = null;
       let noGit: string | null = null;
       try {
-        index = (await history.current()).index;
-        if (index.commits.length === 0) (index = null), (noGit = 'no commits yet');
+        const current = await history.current();
+        index = current.index;
+        if (index.commits.length === 0) (index = null), (noGit = (await noHistory(engine.root, current.mined.head)).message);
       } catch (error) {
         if ((error as M1ndError).code !== ErrorCodes.HISTORY_NO_GIT) throw error;
         noGit = (error as M1ndError).message;

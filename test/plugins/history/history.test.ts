@@ -133,3 +133,48 @@ describe('history verbs without git', function () {
     }
   });
 });
+
+describe('history verbs on a folder no commit touches', function () {
+  this.timeout(60000);
+  it('say the repository has commits, none touching the served folder, and name the next move', async () => {
+    const repo = tempDir();
+    git(repo, ['init', '-q']);
+    write(repo, { 'README.md': '# top\n' });
+    git(repo, ['add', 'README.md']);
+    git(repo, ['commit', '-q', '-m', 'readme at the root']);
+    write(repo, { 'sub/a.ts': 'export function a(): number {\n  return 1;\n}\n' });
+    const ws = `${repo}/sub`;
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const r = await h.call('ghost_edges', { agent_id: 'a' });
+      assert.equal(r.result.isError, true);
+      assert.equal(r.json.error.code, 'M1ND_ERR_HISTORY_NO_GIT');
+      assert.doesNotMatch(r.json.error.message, /no commits yet/);
+      assert.match(r.json.error.message, /has commits \(HEAD [0-9a-f]{12}\), but none of them touches the served folder sub\//);
+      assert.match(r.json.error.hint, /git add sub\//);
+      assert.match(r.json.error.hint, /serve the repository root/);
+      const s = await h.call('heuristics_surface', { agent_id: 'a', file_path: 'a.ts' });
+      assert.equal(s.result.isError, undefined, JSON.stringify(s.json));
+      assert.match(s.json.components.churn.source, /none of them touches the served folder sub\//);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('say "no commits yet" only when the repository has none', async () => {
+    const repo = tempDir();
+    git(repo, ['init', '-q']);
+    write(repo, { 'a.ts': 'export const a = 1;\n' });
+    const h = await connect({ workspaceRoot: repo, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: repo });
+      const r = await h.call('ghost_edges', { agent_id: 'a' });
+      assert.equal(r.json.error.code, 'M1ND_ERR_HISTORY_NO_GIT');
+      assert.match(r.json.error.message, /has no commits yet/);
+      assert.match(r.json.error.hint, /commit your work first/);
+    } finally {
+      await h.close();
+    }
+  });
+});
