@@ -68,11 +68,13 @@ export { GitignoreRules, eachSliced, nativeWatcher, skipped, watcherIgnorePatter
 export { preciseReport } from './engine/ts-program/precise-pass.ts';
 export type { FederationViews } from './federated-service.ts';
 export { FederatedEngine, NAMESPACE_SEPARATOR, fileIdOf, namespaceOf } from './federated-view.ts';
-export { isTestOrMock, nextMatchFinder, requestKey, requestsIn, routeKey, routeMatches, routeMatchesMounted, routesIn } from './http-routes.ts';
+export { isTestOrMock, nextMatchFinder, routeKey, routeMatches, routeMatchesMounted, routesIn } from './http-routes.ts';
+export { requestKey, requestsIn } from './http-requests.ts';
 export { mountedRoutes, mountPrefixes, mountsIn, type MountPrefixes, type RouteMount } from './http-mounts.ts';
 export { indexLines, lineAt } from './engine/parsers/source-lines.ts';
 export { spawnEngineWorker } from './engine/engine-worker.ts';
-export type { RouteRegistration, RouteRequest } from './http-routes.ts';
+export type { RouteRegistration } from './http-routes.ts';
+export type { RouteRequest } from './http-requests.ts';
 export type { FederationLink, FederationMember, FederationSpec } from './federated-view.ts';
 export { PRUNED_SEGMENTS } from './engine/walk.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';

@@ -1,16 +1,15 @@
 /**
- * HTTP routes in source text: the routes a file serves and the URLs it requests, read with patterns
- * (no parse), for the runtime overlay (a span's `http.route` → its handler) and federation (a request
- * in one repository → the handler another serves it with).
+ * HTTP routes in source text: the routes a file serves, read with patterns (no parse), for the runtime
+ * overlay (a span's `http.route` → its handler) and federation (a request in one repository → the
+ * handler another serves it with).
  *
  * Served: Express/Koa/Fastify/Hono-style `x.get('/orders/:id', getOrder)` (a handler argument
  * required: `axios.get('/x', { params })` serves nothing), Python route decorators
  * (`@app.get("/x")`, `@app.route("/x", methods=[…])`), Go `HandleFunc`/gin/chi/echo registrations
  * (`"GET /x"` patterns too; a `Group("/v1")`'s prefix joined, and its parent group's), Spring `@GetMapping`-style annotations under the class's
  * `@RequestMapping` prefix, NestJS `@Get(':id')`-style decorators under the class's `@Controller`
- * prefix, Django `path('users/<int:pk>/', views.detail)` / `re_path` entries. Requested: `fetch`,
- * axios/ky/got/superagent and other client receivers, Python `requests`/`httpx`/sessions/clients, Go
- * `http.Get`/`http.Post`, Spring's RestTemplate.
+ * prefix, Django `path('users/<int:pk>/', views.detail)` / `re_path` entries. The URLs a file
+ * requests are read by http-requests.ts.
  *
  * Prefixes a router is mounted under elsewhere (`app.use('/api', router)`, an `include`) are joined by
  * http-mounts.ts.
@@ -37,14 +36,6 @@ export interface RouteRegistration {
   receiver?: string;
 }
 
-export interface RouteRequest {
-  /** The requested path as a route key (`/api/users/{}`). */
-  key: string;
-  line: number;
-  /** Upper-case method, when the call tells it (`axios.post`, `fetch(url)`, `fetch(url, { method: 'POST' })`). */
-  method?: string;
-}
-
 const PARAM = /^(?::\w+\??(?:\(.*\)|\{[^}]*\})?|\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\*\w*|\$\{[^}]*\}|%[sdv])$/;
 
 /** A route with its parameters written alike (`/orders/{}` for `:id`, `{id}`, `<int:id>`, `[id]`, `*`), no trailing slash. */
@@ -55,18 +46,6 @@ export function routeKey(route: string): string {
     .filter((s) => s !== '')
     .map((s) => (PARAM.test(s) || /\$\{|%[sdv]/.test(s) ? '{}' : s));
   return `/${segments.join('/')}`;
-}
-
-/**
- * A requested URL as a route key: scheme and host dropped, a leading interpolation read as the base
- * URL (`${API}/users`, f-string `{base}/users`, `%s/users`); null when no absolute path is left.
- */
-export function requestKey(url: string): string | null {
-  let t = url.trim().replace(/^https?:\/\/[^/]*/i, '');
-  t = t.replace(/^(?:\$\{[^}]*\}|\{[^}]*\}|%[sv])+/, '');
-  if (!t.startsWith('/') || /[\s"'`]/.test(t.split(/[?#]/)[0])) return null;
-  // An f-string's `{id}` inside a segment is a parameter too.
-  return routeKey(t.replace(/\{[^}/]*\}/g, '{}'));
 }
 
 /** Whether a requested key reaches a served one: same segment count, every literal segment equal, one at least. */
@@ -111,7 +90,7 @@ function handlerArg(rest: string): string | undefined {
 }
 
 /** Receivers whose `get('/x')` is a request, not a registration. */
-const CLIENTS = /^(?:axios|ky|got|superagent|request|requests|httpx|session|sess|client|httpClient|http|\$http|api|apiClient|restTemplate|webClient)$/;
+export const CLIENTS = /^(?:axios|ky|got|superagent|request|requests|httpx|session|sess|client|httpClient|http|\$http|api|apiClient|restTemplate|webClient)$/;
 const JS_ROUTE = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|delete|patch|all|head|options)\s*\(\s*(['"`])(\/[^'"`\n]*)\3\s*,([^\n]*)/g;
 const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route)\(\s*[rb]?(['"])(\/[^'"\n]*|)\3([^\n]*)/g;
 /** A FastAPI router or Flask blueprint made with a prefix: `router = APIRouter(prefix="/users")`. */
@@ -241,7 +220,7 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
 }
 
 /** A list that takes MAX_ROUTES_PER_FILE items at most. */
-class Capped<T> {
+export class Capped<T> {
   readonly items: T[] = [];
   get full(): boolean {
     return this.items.length >= MAX_ROUTES_PER_FILE;
@@ -337,61 +316,4 @@ function djangoRoutes(file: string, text: string, lineOf: (index: number) => num
     const handler = view === undefined || view === 'lambda' ? undefined : view.slice(view.lastIndexOf('.') + 1);
     out.push({ method: null, route: joinPath('', route), file, line: lineOf(m.index), ...(handler ? { handler } : {}) });
   }
-}
-
-const CLIENT_CALL = /(?<![\w$])([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)\(\s*f?(["'`])([^"'`\n]*)\3([^\n]*)/g;
-const FETCH = /\bfetch\(\s*(["'`])([^"'`\n]*)\1([^\n]*)/g;
-
-/** The URLs a file's text requests, as route keys: a literal, `'/x/' + id` as one more segment, or a variable holding one. */
-export function requestsIn(source: string, file = ''): RouteRequest[] {
-  const out = new Capped<RouteRequest>();
-  if (!/fetch\(|\.(?:get|post|put|patch|delete|Get|Post|request|exchange|\w+For(?:Object|Entity))\(/.test(source)) return out.items;
-  // A request commented out requests nothing (with the file's name known: its comment syntax).
-  const text = file ? blankComments(file, source) : source;
-  const lineOf = lineIndex(text);
-  const take = (index: number, literal: string, rest: string, method: string | undefined) => {
-    const key = requestKey(/^\s*\+/.test(rest) && literal.endsWith('/') ? `${literal}{}` : literal);
-    if (key && key !== '/') out.push({ key, line: lineOf(index), ...(method ? { method } : {}) });
-  };
-  for (const m of firstMatches(text, CLIENT_CALL)) if (!out.full && CLIENTS.test(m[1])) take(m.index, m[4], m[5], requestMethod(m[2], m[5]));
-  for (const m of firstMatches(text, FETCH)) if (!out.full) take(m.index, m[2], m[3], requestMethod(undefined, m[3]));
-  // A URL built in a variable first: `const url = `${API}/users/${id}`; fetch(url)`, `url = f"{base}/x"; requests.get(url)`.
-  const assignments = new Map<string, RegExp>();
-  let looked = 0;
-  for (const m of firstMatches(text, CALL_WITH_NAME)) {
-    if (out.full || looked >= MAX_ROUTES_PER_FILE) break;
-    if (m[1] !== undefined && !CLIENTS.test(m[1])) continue;
-    looked++;
-    let re = assignments.get(m[4]);
-    if (!re) assignments.set(m[4], (re = assignmentPattern(m[4])));
-    const assigned = lastAssignment(text, re, m.index);
-    if (assigned) take(m.index, assigned.literal, assigned.rest, requestMethod(m[2], m[5]));
-  }
-  return out.items;
-}
-
-const CALL_WITH_NAME = /(?:(?<![\w$])([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)|\b(fetch))\(\s*([A-Za-z_$][\w$]*)\s*(?=([,)][^\n]{0,200}))/g;
-
-/** A client call's method: its verb (`axios.post`), an inline `method: 'POST'`, or GET for a `fetch` with no options; undefined when the call does not tell. */
-function requestMethod(verb: string | undefined, rest: string): string | undefined {
-  const named = verb === undefined || verb === 'request' || verb === 'exchange';
-  if (!named) return /^(?:get|Get|getFor\w+)$/.test(verb) ? 'GET' : /^(?:post|Post|postFor\w+)$/.test(verb) ? 'POST' : verb.toUpperCase();
-  const given = /\bmethod\s*[:=]\s*["'`](\w+)["'`]/i.exec(rest)?.[1] ?? /\bHttpMethod\.(\w+)/.exec(rest)?.[1];
-  if (given) return given.toUpperCase();
-  return verb === undefined && /^\s*\)/.test(rest) ? 'GET' : undefined;
-}
-/** How far before a call its URL variable's assignment is looked for (about one function). */
-const ASSIGNMENT_LOOKBACK = 2000;
-
-/** An assignment of a string literal to `name`. */
-const assignmentPattern = (name: string): RegExp =>
-  new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\s*(?::\\s*[\\w.]+\\s*)?=(?!=)\\s*f?(["'\`])([^"'\`\\n]*)\\1([^\\n]*)`, 'g');
-
-/** The string literal last assigned (`re`, assignmentPattern) before `index` (within ASSIGNMENT_LOOKBACK characters), and what follows it on its line. */
-function lastAssignment(text: string, re: RegExp, index: number): { literal: string; rest: string } | null {
-  const before = text.slice(Math.max(0, index - ASSIGNMENT_LOOKBACK), index);
-  re.lastIndex = 0;
-  let last: RegExpExecArray | null = null;
-  for (let m = re.exec(before); m !== null; m = re.exec(before)) last = m;
-  return last ? { literal: last[2], rest: last[3] } : null;
 }
