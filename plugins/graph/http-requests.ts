@@ -30,7 +30,40 @@ export function requestKey(url: string): string | null {
 const CLIENT_CALL = /(?<![\w$])([A-Za-z_$][\w$]*)\.(get|post|put|patch|delete|head|options|request|Get|Post|Head|getForObject|getForEntity|postForObject|postForEntity|exchange)\(\s*f?(["'`])([^"'`\n]*)\3([^\n]*)/g;
 const FETCH = /\bfetch\(\s*(["'`])([^"'`\n]*)\1([^\n]*)/g;
 
-/** The URLs a file's text requests, as route keys: a literal, `'/x/' + id` as one more segment, or a variable holding one. */
+/** Parts of a concatenation read after its first literal at most. */
+const MAX_PARTS = 16;
+/** A call's or parenthesised expression's arguments: nested once, bounded. */
+const PARENS = String.raw`\((?:[^()\n]|\([^()\n]{0,80}\)){0,200}\)`;
+/** One `+ part` of a concatenation: a string literal (1, 2), or an operand (a name with members, indexes and calls; a number; a parenthesised expression). */
+const PART = new RegExp(String.raw`^\s*\+\s*(?:[fr]?(["'\x60])([^"'\x60\n]*)\1|(?:[A-Za-z_$][\w$]*(?:\s*(?:\??\.\s*[A-Za-z_$][\w$]*|\[[^\][\n]{0,80}\]|${PARENS}))*|\d+|${PARENS}))`);
+
+/**
+ * The URL a literal starts with what follows it on its line (`'/api/' + v + '/users'`): the literal
+ * parts joined, each other part a parameter (`/api/${}/users`). An operand ending the URL after a
+ * segment begun (`'/users' + query`) is left out, as a query string or suffix.
+ */
+export function concatenated(literal: string, rest: string): string {
+  let url = literal;
+  let tail = rest;
+  let pending = false;
+  for (let i = 0; i < MAX_PARTS; i++) {
+    const m = PART.exec(tail);
+    if (!m) break;
+    tail = tail.slice(m[0].length);
+    if (m[1] === undefined) {
+      // An operand after a slash is a segment of its own; glued to a segment, it waits for a literal after it.
+      if (url.endsWith('/')) url += '${}';
+      else pending = true;
+      continue;
+    }
+    if (pending) url += '${}';
+    pending = false;
+    url += m[2];
+  }
+  return url;
+}
+
+/** The URLs a file's text requests, as route keys: a literal or a concatenation (`'/api/' + v + '/users'` → /api/{}/users), or a variable holding one. */
 export function requestsIn(source: string, file = ''): RouteRequest[] {
   const out = new Capped<RouteRequest>();
   if (!/fetch\(|\.(?:get|post|put|patch|delete|Get|Post|request|exchange|\w+For(?:Object|Entity))\(/.test(source)) return out.items;
@@ -38,7 +71,7 @@ export function requestsIn(source: string, file = ''): RouteRequest[] {
   const text = file ? blankComments(file, source) : source;
   const lineOf = lineIndex(text);
   const take = (index: number, literal: string, rest: string, method: string | undefined) => {
-    const key = requestKey(/^\s*\+/.test(rest) && literal.endsWith('/') ? `${literal}{}` : literal);
+    const key = requestKey(concatenated(literal, rest));
     if (key && key !== '/') out.push({ key, line: lineOf(index), ...(method ? { method } : {}) });
   };
   for (const m of firstMatches(text, CLIENT_CALL)) if (!out.full && CLIENTS.test(m[1])) take(m.index, m[4], m[5], requestMethod(m[2], m[5]));

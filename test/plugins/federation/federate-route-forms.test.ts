@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, type Harness } from '../../helpers/mcp.ts';
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+}
+
+/** An app and a service beside it (app is the workspace); `federate` of the two, its http_route edges as `source -> target`. */
+describe('federate: how requests and registrations are written', function () {
+  this.timeout(120000);
+  let h: Harness;
+  let parent: string;
+  let app: string;
+  before(async () => {
+    parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-forms-')));
+    app = path.join(parent, 'app');
+    write(app, { 'package.json': '{"name":"app","type":"module"}\n' });
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+  });
+  after(() => h?.close());
+
+  async function routeEdges(svcName: string, svcFiles: Record<string, string>, appFiles: Record<string, string>): Promise<string[]> {
+    const svc = path.join(parent, svcName);
+    write(svc, { 'package.json': `{"name":"${svcName}","type":"module"}\n`, ...svcFiles });
+    write(app, appFiles);
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: svcName, path: svc }], top_k: 100 })).json;
+    assert.ok(r.edges, JSON.stringify(r).slice(0, 400));
+    return r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target}`).sort();
+  }
+
+  it("reads a URL concatenated of literals and expressions with each expression a parameter ('/api/' + v + '/users' was /api/{}: the tail lost, tied to /api/:version)", async () => {
+    const edges = await routeEdges('concat', {
+      'server.js': "function getVersion(req, res) {}\nfunction listUsers(req, res) {}\nfunction getOrder(req, res) {}\napp.get('/api/:version', getVersion);\napp.get('/api/:version/users', listUsers);\napp.get('/api/:version/orders/:id', getOrder);\n",
+    }, {
+      'src/concat.ts': "export function users(version: string) {\n  return fetch('/api/' + version + '/users');\n}\nexport function order(v: string, id: string) {\n  const url = '/api/' + v + '/orders/' + encodeURIComponent(id);\n  return fetch(url);\n}\nexport function anything(a: string, b: string) {\n  return fetch('/' + a + '/' + b);\n}\n",
+    });
+    assert.deepEqual(edges, [
+      'app::function:src/concat.ts#order -> concat::function:server.js#getOrder',
+      'app::function:src/concat.ts#users -> concat::function:server.js#listUsers',
+    ]);
+  });
+});
