@@ -255,13 +255,15 @@ export class GraphBuilder extends BuilderTables implements LinkContext, PathInde
     }
     const parentsBefore = new Map<number, string>();
     if (track) for (const st of states) for (const idx of st.symbols.values()) parentsBefore.set(idx, (this.parents.get(idx) ?? []).join(','));
+    // Read before the drop below forgets them (read after, every file with imports looked changed,
+    // and each one-file edit re-linked its importers' importers in up to five waves).
+    const targetsBefore = track ? states.map((st) => st.importTargets.join('\n')) : [];
     for (const st of states) {
       this.dropOwnedEdges(st);
       yield;
     }
     // Imports first (they depend only on the file set), then inheritance (member lookup through
     // parents needs it), then everything else.
-    const targetsBefore = track ? states.map((st) => st.importTargets.join('\n')) : [];
     for (const st of states) {
       this.resolveImports(st);
       yield;
