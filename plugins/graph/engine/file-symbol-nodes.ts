@@ -11,7 +11,7 @@ import type { FileState } from './file-state.ts';
 import type { FileInput, GitFacts } from './graph-change.ts';
 import { reexportKey } from './resolve-names.ts';
 import { isTestFile } from './test-files.ts';
-import { typeFactNames, typeFactsOf } from './type-facts.ts';
+import { changedTypeFactNames, typeFactsOf } from './type-facts.ts';
 
 const SYMBOL_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'function', 'method', 'type', 'section']);
 
@@ -72,7 +72,7 @@ export function upsertFileNodes(
   const typeFacts = typeFactsOf(extraction);
   if (prev && prev.typeFacts.signature !== typeFacts.signature) {
     // Receiver types elsewhere read these facts under the names of their owners.
-    namesChanged.push(...typeFactNames(prev.typeFacts), ...typeFactNames(typeFacts), reexportKey(path));
+    namesChanged.push(...changedTypeFactNames(prev.typeFacts, typeFacts), reexportKey(path));
   }
   if (prev) {
     for (const idx of prev.symbols.values()) {

@@ -52,6 +52,8 @@ export interface TypeFacts {
    * SHA-1 of their JSON (the JSON itself, kept per file, held ~10 MB on the python3 prefix).
    */
   signature: string;
+  /** A SHA-1 of the file's imports alone: when it changes, every name the facts resolve through may read differently. */
+  importsSignature: string;
 }
 
 const CLASS_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type']);
@@ -148,6 +150,7 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
       ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases], [...inferred], [...privates], [...implemented]])
       : JSON.stringify(imports);
   const signature = createHash('sha1').update(json).digest('base64');
+  const importsSignature = imports.length ? createHash('sha1').update(JSON.stringify(imports)).digest('base64') : '';
   const imported = extraction.imports.flatMap((i) => i.names.map((n) => n.replace(/^.*\s+as\s+/, '').trim()));
   return {
     returns: returns.size ? returns : NO_STRINGS,
@@ -161,13 +164,15 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     inferred: inferred.size ? inferred : NO_INFERRED,
     imported,
     signature,
+    importsSignature,
   };
 }
 
+/** `Foo.load#2` is found by the name `load`. */
+const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1).replace(/#\d+$/, '');
+
 /** Names whose resolution elsewhere may read these facts: owners of return types, fields and bases, properties, type aliases, and imported names. */
 export function typeFactNames(facts: TypeFacts): string[] {
-  // `Foo.load#2` is found by the name `load`.
-  const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1).replace(/#\d+$/, '');
   // A trait's callers dispatch to what implements it (link-file.ts): they depend on the trait's name.
   const traits = [...facts.implemented.values()].flat();
   return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.aliases.keys(), ...[...facts.inferred.keys()].map(last), ...traits, ...facts.imported];
@@ -193,4 +198,47 @@ function typeParameterBounds(extraction: FileExtraction, classes: ReadonlySet<st
 function boundedType(type: string, bounds: ReadonlyMap<string, string> | undefined): string {
   if (!bounds) return type;
   return type.replace(/[\p{ID_Start}_][\p{ID_Continue}]*/gu, (name) => bounds.get(name) ?? name);
+}
+
+/** Adds `name(key, value)` for each key whose value differs between `a` and `b` (present in one only included). */
+function diffKeys<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same: (x: V, y: V) => boolean, out: Set<string>, name: (key: string, value: V) => Iterable<string>): void {
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    if (w === undefined || !same(v, w)) for (const n of name(k, v)) out.add(n);
+  }
+  for (const [k, w] of b) if (!a.has(k)) for (const n of name(k, w)) out.add(n);
+}
+
+function diffSets(a: ReadonlySet<string>, b: ReadonlySet<string>, out: Set<string>): void {
+  for (const q of a) if (!b.has(q)) out.add(last(q));
+  for (const q of b) if (!a.has(q)) out.add(last(q));
+}
+
+const sameText = (x: string, y: string): boolean => x === y;
+const sameList = (x: readonly string[], y: readonly string[]): boolean => x.length === y.length && x.every((v, i) => v === y[i]);
+const sameJson = (x: unknown, y: unknown): boolean => JSON.stringify(x instanceof Map ? [...x] : x) === JSON.stringify(y instanceof Map ? [...y] : y);
+
+/**
+ * The names (as typeFactNames gives them) whose facts differ between a file's previous and new facts:
+ * what other files must re-link. Adding one function to a module re-links the files that read that
+ * function's facts, not every file reading any of the module's names (a one-function edit of
+ * json/decoder.py re-linked 114 files of the stdlib for `decode` alone). When the file's imports
+ * changed, every name of both, since the facts' types resolve through them.
+ */
+export function changedTypeFactNames(prev: TypeFacts, next: TypeFacts): string[] {
+  if (prev.signature === next.signature) return [];
+  if (prev.importsSignature !== next.importsSignature) return [...new Set([...typeFactNames(prev), ...typeFactNames(next)])];
+  const out = new Set<string>();
+  const byLast = (k: string): string[] => [last(k)];
+  diffKeys(prev.returns, next.returns, sameText, out, byLast);
+  diffKeys(prev.params, next.params, sameList, out, byLast);
+  diffKeys(prev.fields, next.fields, sameJson, out, byLast);
+  diffKeys(prev.bases, next.bases, sameList, out, byLast);
+  diffKeys(prev.inferred, next.inferred, sameJson, out, byLast);
+  diffKeys(prev.aliases, next.aliases, sameText, out, (k) => [k]);
+  // A trait's callers depend on the trait's name: the traits of an implementer whose list changed.
+  diffKeys(prev.implemented, next.implemented, sameList, out, (k) => [...(prev.implemented.get(k) ?? []), ...(next.implemented.get(k) ?? [])]);
+  diffSets(prev.properties, next.properties, out);
+  diffSets(prev.privates, next.privates, out);
+  return [...out];
 }

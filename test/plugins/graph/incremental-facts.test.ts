@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+
+/**
+ * A one-file edit re-links the files that read what changed in it, not every file reading any of
+ * its names: receiver types elsewhere follow a function's result (declared or inferred) and a
+ * class's field types, so those edits must re-link their readers, and an edit adding a function
+ * no one calls must not.
+ */
+const LIB = `class Klass:
+    def go(self):
+        return 1
+
+
+class Other:
+    def go(self):
+        return 2
+
+
+def make():
+    return Klass()
+
+
+def build() -> Klass:
+    return Klass()
+
+
+class Holder:
+    item: Klass
+`;
+
+const READERS = 12;
+
+function reader(i: number): string {
+  return `from pkg.lib import make, build, Holder
+
+
+def use_make_${i}():
+    make().go()
+
+
+def use_build_${i}():
+    build().go()
+
+
+def use_holder_${i}(h: Holder):
+    h.item.go()
+`;
+}
+
+async function callersOf(h: Harness, id: string): Promise<string[]> {
+  const { json } = await h.call('impact', { agent_id: 'q', node_id: id, direction: 'reverse', max_depth: 1, detail: 'full' });
+  assert.ok(Array.isArray(json.direct), JSON.stringify(json).slice(0, 300));
+  return (json.direct as { id: string; relation: string }[]).filter((e) => e.relation.split('+').includes('calls')).map((e) => e.id).sort();
+}
+
+async function reingest(h: Harness): Promise<Record<string, unknown>> {
+  return (await h.call('ingest', { agent_id: 'a', path: '.', incremental: true })).json;
+}
+
+describe('incremental ingest: what a one-file edit re-links', function () {
+  this.timeout(60000);
+  let h: Harness;
+  let ws: string;
+  const lib = (): string => path.join(ws, 'pkg/lib.py');
+  before(async () => {
+    ws = tempDir();
+    fs.mkdirSync(path.join(ws, 'pkg'));
+    fs.writeFileSync(path.join(ws, 'pkg/__init__.py'), '');
+    fs.writeFileSync(lib(), LIB);
+    for (let i = 0; i < READERS; i++) fs.writeFileSync(path.join(ws, `pkg/reader_${i}.py`), reader(i));
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: '.' });
+  });
+  after(() => h.close());
+
+  it('starts with every reader calling Klass.go through make(), build() and Holder.item', async () => {
+    const callers = await callersOf(h, 'method:pkg/lib.py#Klass.go');
+    assert.equal(callers.length, 3 * READERS, callers.join(', '));
+    assert.deepEqual(await callersOf(h, 'method:pkg/lib.py#Other.go'), []);
+  });
+
+  it('re-links only the edited file when a function nobody calls is added', async () => {
+    fs.appendFileSync(lib(), '\n\ndef unused_helper(x):\n    return Klass()\n');
+    const json = await reingest(h);
+    assert.equal((json.files as { parsed: number }).parsed, 1);
+    // Every reader looked up `make`, `build`, `Holder`, `go` in lib.py; none reads `unused_helper`.
+    assert.equal(json.relinkedFiles, 1, JSON.stringify(json).slice(0, 400));
+    assert.equal((await callersOf(h, 'method:pkg/lib.py#Klass.go')).length, 3 * READERS);
+  });
+
+  it("re-links the readers of a function whose inferred result changed, and their calls follow it", async () => {
+    fs.writeFileSync(lib(), fs.readFileSync(lib(), 'utf8').replace('def make():\n    return Klass()', 'def make():\n    return Other()'));
+    const json = await reingest(h);
+    assert.ok((json.relinkedFiles as number) > READERS, `relinked ${json.relinkedFiles}`);
+    const other = await callersOf(h, 'method:pkg/lib.py#Other.go');
+    assert.deepEqual(other, Array.from({ length: READERS }, (_, i) => `function:pkg/reader_${i}.py#use_make_${i}`).sort());
+    assert.equal((await callersOf(h, 'method:pkg/lib.py#Klass.go')).length, 2 * READERS);
+  });
+
+  it('re-links the readers of a declared result type and of a field type that changed', async () => {
+    fs.writeFileSync(
+      lib(),
+      fs.readFileSync(lib(), 'utf8').replace('def build() -> Klass:\n    return Klass()', 'def build() -> Other:\n    return Other()').replace('    item: Klass', '    item: Other'),
+    );
+    await reingest(h);
+    assert.deepEqual(await callersOf(h, 'method:pkg/lib.py#Klass.go'), []);
+    assert.equal((await callersOf(h, 'method:pkg/lib.py#Other.go')).length, 3 * READERS);
+  });
+});
