@@ -104,15 +104,39 @@ function requestMethod(verb: string | undefined, rest: string): string | undefin
 /** How far before a call its URL variable's assignment is looked for (about one function). */
 const ASSIGNMENT_LOOKBACK = 2000;
 
-/** An assignment of a string literal to `name`. */
+/** An assignment of a string literal to `name` (the match starts at the name). */
 const assignmentPattern = (name: string): RegExp =>
-  new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\s*(?::\\s*[\\w.]+\\s*)?=(?!=)\\s*f?(["'\`])([^"'\`\\n]*)\\1([^\\n]*)`, 'g');
+  new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}\\s*(?::\\s*[\\w.]+\\s*)?=(?!=)\\s*f?(["'\`])([^"'\`\\n]*)\\1([^\\n]*)`, 'g');
 
 /** The string literal last assigned (`re`, assignmentPattern) before `index` (within ASSIGNMENT_LOOKBACK characters), and what follows it on its line. */
 function lastAssignment(text: string, re: RegExp, index: number): { literal: string; rest: string } | null {
   const before = text.slice(Math.max(0, index - ASSIGNMENT_LOOKBACK), index);
   re.lastIndex = 0;
   let last: RegExpExecArray | null = null;
-  for (let m = re.exec(before); m !== null; m = re.exec(before)) last = m;
+  for (let m = re.exec(before); m !== null; m = re.exec(before)) if (!keywordArgument(before, m.index)) last = m;
   return last ? { literal: last[2], rest: last[3] } : null;
+}
+
+/** Characters before an argument looked through for the call it is in. */
+const CALL_LOOKBACK = 300;
+
+/**
+ * Whether the name at `at` is a keyword argument of a call (`Item(description="/v1/items")`, its own
+ * line or not), not a variable: after `(` or `,` in parentheses no `def` or `function` opens (a
+ * parameter's default, `def get(url="/x")`, is the variable's value).
+ */
+function keywordArgument(text: string, at: number): boolean {
+  const from = Math.max(0, at - CALL_LOOKBACK);
+  let i = at - 1;
+  while (i >= from && /\s/.test(text[i])) i--;
+  if (i < from || (text[i] !== '(' && text[i] !== ',')) return false;
+  // The `(` left open before the argument, and what names it.
+  for (let depth = 0; i >= from; i--) {
+    const c = text[i];
+    if (c === ')' || c === ']' || c === '}') depth++;
+    else if ((c === '(' || c === '[' || c === '{') && depth-- === 0) break;
+  }
+  // A brace or bracket: a destructuring default (`const { url = '/x' } = o`), a variable all the same.
+  if (i < from || text[i] !== '(') return false;
+  return !/(?:\b(?:def|function)\s*[\w$]*|=>?|\b(?:async|fn|lambda))\s*$/.test(text.slice(Math.max(from, i - 80), i));
 }

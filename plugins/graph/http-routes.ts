@@ -20,6 +20,7 @@
  */
 import { indexLines, lineAt, type LineIndex } from './engine/parsers/source-lines.ts';
 import { blankComments } from './source-comments.ts';
+import { handlerArgument, valueNames } from './route-handler-args.ts';
 
 export interface RouteRegistration {
   /** Upper-case method, or null when the registration takes any method. */
@@ -82,13 +83,6 @@ export function lineIndex(text: string): (index: number) => number {
 }
 
 export const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
-/** The last argument before the first `)`, when it is a plain (dotted) identifier: its last segment. */
-function handlerArg(rest: string): string | undefined {
-  const args = rest.slice(0, rest.search(/\)|$/)).split(',');
-  const last = args[args.length - 1].trim();
-  return IDENT.test(last) ? last.slice(last.lastIndexOf('.') + 1) : undefined;
-}
-
 /** Receivers whose `get('/x')` is a request, not a registration. */
 export const CLIENTS = /^(?:axios|ky|got|superagent|request|requests|httpx|session|sess|client|httpClient|http|\$http|api|apiClient|restTemplate|webClient)$/;
 const JS_ROUTE = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|delete|patch|all|head|options)\s*\(\s*(['"`])(\/[^'"`\n]*)\3\s*,([^\n]*)/g;
@@ -105,7 +99,6 @@ const CLASS_DECL = /\b(?:class|interface)\s/;
 const NEST = /@(Controller|Get|Post|Put|Delete|Patch|Options|Head|All)\(\s*(?:(['"`])([^'"`\n]*)\2|\{[^}\n]{0,200}?\bpath\s*:\s*(['"`])([^'"`\n]*)\4)?/g;
 /** Django URLconf entries: `path('users/<int:pk>/', views.detail, name=…)`, `re_path(r'^users/(?P<pk>\d+)/$', …)`. */
 const DJANGO = /\b(path|re_path|url)\(\s*r?(['"])([^'"\n]*)\2\s*,\s*([^\n]*)/g;
-const INLINE_HANDLER = /=>|\bfunction\b|\bfunc\b/;
 /**
  * Registrations, requests and candidate matches read per file at most: a generated file of tens of
  * thousands of routes costs a bounded time on the main thread (a 1 MB one took 0.2–0.8 s).
@@ -192,14 +185,18 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
     }
   } else {
     if (/@Controller\(/.test(text)) nestRoutes(file, text, lineOf, out);
+    const isValue = valueNames(text);
     if (file.endsWith('.go')) {
       const groups = goGroups(text);
       for (const m of firstMatches(text, GO_ROUTE)) {
         if (out.full) break;
         // An empty path only on a group (`api.GET("", h)`: the group's own route; `cache.Get("", f)` is no route).
         if (m[4] === '' && !(m[1] !== undefined && groups.has(m[1]))) continue;
-        const handler = handlerArg(m[5]);
-        if (!handler && !INLINE_HANDLER.test(m[5])) continue;
+        // net/http's client calls: `http.Post("/x", "application/json", body)` requests, registers nothing.
+        if (m[1] === 'http' && /^(?:Get|Post|Head)$/.test(m[2])) continue;
+        const arg = handlerArgument(m[5], isValue);
+        if (!arg) continue;
+        const handler = arg.handler;
         const route = m[1] !== undefined && groups.has(m[1]) ? joinPath(groups.get(m[1])!, m[4]) : m[4];
         out.push({ method: m[3] ?? method(m[2]), route, file, line: lineOf(m.index + (m[1]?.length ?? 0)), handler });
       }
@@ -210,9 +207,10 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
       if (out.full) break;
       // `api.get('/x', h)` is a request unless this file makes `api` a router.
       if (CLIENTS.test(m[1]) && !isRouter(m[1])) continue;
-      const handler = handlerArg(m[5]);
-      // A call with no function argument (`cache.get('/x', fallback)` aside) registers nothing.
-      if (!handler && !INLINE_HANDLER.test(m[5])) continue;
+      // A call with no function among its arguments registers nothing.
+      const arg = handlerArgument(m[5], isValue);
+      if (!arg) continue;
+      const handler = arg.handler;
       out.push({ method: method(m[2]), route: m[4], file, line: lineOf(m.index), handler, receiver: m[1] });
     }
   }

@@ -11,7 +11,6 @@ function write(root: string, files: Record<string, string>): void {
   }
 }
 
-/** An app and a service beside it (app is the workspace); `federate` of the two, its http_route edges as `source -> target`. */
 describe('federate: how requests and registrations are written', function () {
   this.timeout(120000);
   let h: Harness;
@@ -25,6 +24,7 @@ describe('federate: how requests and registrations are written', function () {
   });
   after(() => h?.close());
 
+  /** Federates the app (the workspace) with a service beside it: the http_route edges from the app's files given, as `source -> target`. */
   async function routeEdges(svcName: string, svcFiles: Record<string, string>, appFiles: Record<string, string>): Promise<string[]> {
     const svc = path.join(parent, svcName);
     write(svc, { 'package.json': `{"name":"${svcName}","type":"module"}\n`, ...svcFiles });
@@ -32,7 +32,9 @@ describe('federate: how requests and registrations are written', function () {
     await h.call('ingest', { agent_id: 'a', path: app });
     const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: svcName, path: svc }], top_k: 100 })).json;
     assert.ok(r.edges, JSON.stringify(r).slice(0, 400));
-    return r.edges.filter((e: any) => e.relation === 'http_route').map((e: any) => `${e.source} -> ${e.target}`).sort();
+    // The edges of this test's files (the app keeps the files of the tests before).
+    const mine = (e: any) => Object.keys(appFiles).some((f) => e.source.includes(`:${f}`));
+    return r.edges.filter((e: any) => e.relation === 'http_route' && mine(e)).map((e: any) => `${e.source} -> ${e.target}`).sort();
   }
 
   it("reads a URL concatenated of literals and expressions with each expression a parameter ('/api/' + v + '/users' was /api/{}: the tail lost, tied to /api/:version)", async () => {
@@ -46,4 +48,15 @@ describe('federate: how requests and registrations are written', function () {
       'app::function:src/concat.ts#users -> concat::function:server.js#listUsers',
     ]);
   });
+
+  it('reads no request from a string that is no URL requested (a keyword argument, a message); a parameter default still is', async () => {
+    const edges = await routeEdges('plain', {
+      'items.py': '@app.get("/v1/items")\ndef list_items():\n    return []\n\n@app.get("/api/users")\ndef list_users():\n    return []\n',
+    }, {
+      'src/describe.py': 'def describe(client, description):\n    item = Item(name="x", description="/v1/items")\n    return client.get(description)\n\ndef fetch_items(client, url="/v1/items"):\n    return client.get(url)\n',
+      'src/msg.ts': "const msg = 'see /api/users for details';\nexport function warn(api: any) {\n  return api.get(msg);\n}\n",
+    });
+    assert.deepEqual(edges, ['app::function:src/describe.py#fetch_items -> plain::function:items.py#list_items']);
+  });
 });
+

@@ -45,3 +45,46 @@ describe('runtime_overlay: route forms each framework writes', function () {
     assert.deepEqual(wrong, []);
   });
 });
+
+describe('runtime_overlay: route-like strings that register nothing', function () {
+  this.timeout(120000);
+  let h: Harness;
+  after(() => h?.close());
+
+  it('maps no span to a call that is no registration: an arrow later on its line, a value for a key, a Go client call', async () => {
+    const ws = tempDir();
+    const files: Record<string, string> = {
+      'src/store.ts': [
+        "const msg = 'see /api/users for details';",
+        "const description = '/v1/items';",
+        'export function load(store: any, params: object) {',
+        "  return store.get('/v1/items', { params, description }).then((r: any) => r.body);",
+        '}',
+        'export function save(cache: any) {',
+        "  cache.put('/v1/items', description);",
+        '  return msg;',
+        '}',
+        'export function listOrders() {}',
+        "router.get('/api/orders', listOrders);",
+        "app.post('/api/orders', (req: any, res: any) => {",
+        '  res.end();',
+        '});',
+        '',
+      ].join('\n'),
+      'go/client.go': 'package main\n\nfunc pay(body io.Reader) {\n\tresp, _ := http.Post("/api/payments", "application/json", body)\n\t_ = resp\n}\n',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), text);
+    }
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const mapped: string[] = [];
+    for (const [i, [method, route]] of [['GET', '/v1/items'], ['PUT', '/v1/items'], ['POST', '/api/payments'], ['GET', '/api/users'], ['GET', '/api/orders'], ['POST', '/api/orders']].entries()) {
+      const r = (await h.call('runtime_overlay', { agent_id: `n${i}`, scope: 'agent', spans: [routeSpan(method, route)] })).json;
+      assert.ok(typeof r.mapped === 'number', JSON.stringify(r).slice(0, 300));
+      if (r.mapped) mapped.push(`${method} ${route} -> ${r.hot[0].id}`);
+    }
+    assert.deepEqual(mapped, ['GET /api/orders -> function:src/store.ts#listOrders', 'POST /api/orders -> file:src/store.ts']);
+  });
+});
