@@ -7,5 +7,5 @@
 export { hashBytes } from './file-bytes.ts';
 export { writeBatchAtomic } from './journal.ts';
 export { proofTargets } from './proofs.ts';
-export { afterWrite, assertStillAsPlanned, planWrites, snapshotBefore } from './writes.ts';
+export { afterWrite, assertStillAsPlanned, planWrites, planWritesPaced, snapshotBefore, snapshotBeforePaced } from './writes.ts';
 export type { PlannedWrite, WriteReport, WriteRequest } from './writes.ts';

@@ -54,34 +54,52 @@ function textHash(lines: readonly string[], from: number, to: number): string {
  * a missing path has no symbols).
  */
 export function snapshotFiles(graph: GraphService, paths: readonly string[], texts: Map<string, string | null>): FilesSnapshot {
-  const g = graph.engine.graph;
+  const snap = emptySnapshot();
   const written = new Set(paths);
-  const snap: FilesSnapshot = { symbols: new Map(), edges: new Set(), dependents: new Map(), tests: new Map() };
-  const addTest = (path: string, why: string) => {
-    let s = snap.tests.get(path);
-    if (!s) snap.tests.set(path, (s = new Set()));
-    s.add(why);
-  };
+  for (const path of paths) snapshotFile(graph, path, written, texts, snap);
+  return snap;
+}
+
+/** `snapshotFiles` with `pace()` before each file (a batch's many files, a slice at a time). */
+export async function snapshotFilesPaced(graph: GraphService, paths: readonly string[], texts: Map<string, string | null>, pace: () => Promise<void>): Promise<FilesSnapshot> {
+  const snap = emptySnapshot();
+  const written = new Set(paths);
   for (const path of paths) {
-    const lines = texts.get(path)?.split('\n') ?? [];
-    const fileId = `file:${path}`;
-    const nodes = [fileId, ...graph.fileSymbols(path).map((n) => n.id)];
-    for (const id of nodes) {
-      const n = g.get(id);
-      if (!n) continue;
-      if (n.kind !== 'file') snap.symbols.set(id, { id, kind: n.kind, lines: [n.startLine, n.endLine], text: textHash(lines, n.startLine, n.endLine) });
-      for (const e of g.outgoing(id)) snap.edges.add(`${e.source} ${e.relation} ${e.target}`);
-      const deps: { id: string; path: string; relation: string }[] = [];
-      for (const e of g.incoming(id)) {
-        const src = g.get(e.source);
-        if (!src || written.has(src.path) || src.kind === 'module') continue;
-        if (e.relation === 'tests' || (isTestNode(graph, src) && e.relation !== 'contains')) addTest(src.path, id);
-        else if (DEPENDENCY_RELATIONS.includes(e.relation) || e.relation === 'imports') deps.push({ id: src.id, path: src.path, relation: e.relation });
-      }
-      snap.dependents.set(id, deps);
-    }
+    await pace();
+    snapshotFile(graph, path, written, texts, snap);
   }
   return snap;
+}
+
+function emptySnapshot(): FilesSnapshot {
+  return { symbols: new Map(), edges: new Set(), dependents: new Map(), tests: new Map() };
+}
+
+/** Adds one file's symbols, edges, dependents and tests to `snap` (the graph of this turn: a paced caller may see a newer one per file). */
+function snapshotFile(graph: GraphService, path: string, written: ReadonlySet<string>, texts: Map<string, string | null>, snap: FilesSnapshot): void {
+  const g = graph.engine.graph;
+  const addTest = (testPath: string, why: string) => {
+    let s = snap.tests.get(testPath);
+    if (!s) snap.tests.set(testPath, (s = new Set()));
+    s.add(why);
+  };
+  const lines = texts.get(path)?.split('\n') ?? [];
+  const fileId = `file:${path}`;
+  const nodes = [fileId, ...graph.fileSymbols(path).map((n) => n.id)];
+  for (const id of nodes) {
+    const n = g.get(id);
+    if (!n) continue;
+    if (n.kind !== 'file') snap.symbols.set(id, { id, kind: n.kind, lines: [n.startLine, n.endLine], text: textHash(lines, n.startLine, n.endLine) });
+    for (const e of g.outgoing(id)) snap.edges.add(`${e.source} ${e.relation} ${e.target}`);
+    const deps: { id: string; path: string; relation: string }[] = [];
+    for (const e of g.incoming(id)) {
+      const src = g.get(e.source);
+      if (!src || written.has(src.path) || src.kind === 'module') continue;
+      if (e.relation === 'tests' || (isTestNode(graph, src) && e.relation !== 'contains')) addTest(src.path, id);
+      else if (DEPENDENCY_RELATIONS.includes(e.relation) || e.relation === 'imports') deps.push({ id: src.id, path: src.path, relation: e.relation });
+    }
+    snap.dependents.set(id, deps);
+  }
 }
 
 /** The delta between two snapshots of the same files. */

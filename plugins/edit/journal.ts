@@ -7,7 +7,8 @@
  * the journal says every rename finished, completes its cleanup), so no batch is ever half applied.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { copyFile, link, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { commitStaged, discardStaged, stageFileAsync, syncDir, TEMP_MARKER, writeDurable, type StagedFile } from '../../core/index.ts';
 
@@ -62,12 +63,13 @@ function writeJournal(dir: string, record: JournalRecord): string {
   return file;
 }
 
-function keepBackup(target: string, tag: string): string {
+/** Keeps the original under a backup link beside it (I/O in libuv's pool: a batch links up to 200 files). */
+async function keepBackup(target: string, tag: string): Promise<string> {
   const backup = join(dirname(target), `${TEMP_MARKER}${tag}-bak-${basename(target)}`);
   try {
-    linkSync(target, backup);
+    await link(target, backup);
   } catch {
-    copyFileSync(target, backup); // filesystems without hard links
+    await copyFile(target, backup); // filesystems without hard links
   }
   return backup;
 }
@@ -86,10 +88,12 @@ function rollBack(entries: readonly JournalEntry[]): void {
 }
 
 /**
- * Writes every file or none: stages all temps (written and synced off the main thread), then, in one
- * turn of the event loop, checks the targets are still as planned (`stillAsPlanned` throws when one
- * changed meanwhile: another call had turns while the temps were written), keeps backups, journals,
- * renames, commits the journal and cleans up. Throws after restoring the originals when anything fails.
+ * Writes every file or none: stages all temps and keeps a backup of each original (written, synced
+ * and linked off the main thread), then, in one turn of the event loop, checks the targets are still
+ * as planned (`stillAsPlanned` throws when one changed meanwhile: another call had turns while the
+ * temps were written; a backup linked before is then of the content the check saw), journals,
+ * renames and commits the journal; the backups are removed after, off the main thread (a crash
+ * meanwhile: recovery finishes the cleanup). Throws after restoring the originals when anything fails.
  */
 export async function writeBatchAtomic(storeDir: string, agentId: string, files: readonly { absolute: string; content: string }[], stillAsPlanned: () => void): Promise<void> {
   const batchId = `batch_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
@@ -98,8 +102,17 @@ export async function writeBatchAtomic(storeDir: string, agentId: string, files:
   const entries: JournalEntry[] = [];
   try {
     for (const f of files) staged.push(await stageFileAsync(f.absolute, f.content, tag));
+    for (const s of staged) {
+      let backup: string | null = null;
+      try {
+        if (s.existed) backup = await keepBackup(s.target, tag);
+      } catch (error) {
+        stillAsPlanned(); // a target removed meanwhile is a stale base, not a failed write
+        throw error;
+      }
+      entries.push({ target: s.target, temp: s.temp, backup });
+    }
     stillAsPlanned();
-    for (const s of staged) entries.push({ target: s.target, temp: s.temp, backup: s.existed ? keepBackup(s.target, tag) : null });
   } catch (error) {
     for (const s of staged) discardStaged(s);
     for (const e of entries) if (e.backup) unlinkQuiet(e.backup);
@@ -124,7 +137,7 @@ export async function writeBatchAtomic(storeDir: string, agentId: string, files:
     throw error;
   }
   writeJournal(dir, { ...record, state: 'committed' });
-  for (const e of entries) if (e.backup) unlinkQuiet(e.backup);
+  for (const e of entries) if (e.backup) await unlink(e.backup).catch(() => undefined);
   unlinkQuiet(journal);
 }
 

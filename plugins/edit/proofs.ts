@@ -5,9 +5,11 @@
  * write over a file that changed since the agent read it (another agent's or a person's edit).
  */
 import type { CallContext, SessionStore } from '../../core/index.ts';
-import type { GraphService } from '../graph/api.ts';
+import { slicePace, type GraphService } from '../graph/api.ts';
 
 const BAG = 'edit:proven-hashes';
+/** Budget of one turn of a proof resolver before other calls get the loop. */
+const PROOF_SLICE_MS = 8;
 
 /** The verb whose call proves a file (named in refusals). */
 export const PROVER = 'surgical_context_v2';
@@ -31,12 +33,16 @@ export function advanceProof(call: CallContext, path: string, hash: string): voi
 /**
  * The proof resolver of a write verb: resolves `paths` to workspace paths and, for each, drops the
  * agent's proof when the file's current hash is not the proven one (stale). Returns the targets for
- * the gate; null when a path cannot be resolved (the gate then refuses).
+ * the gate; null when a path cannot be resolved (the gate then refuses). Each file is read and
+ * hashed, in slices of PROOF_SLICE_MS (the gate and the written-files tap resolve a 200-file batch's
+ * targets: 30–60 ms in one piece).
  */
-export function proofTargets(graph: GraphService, ctx: CallContext, paths: readonly string[]): { targets: string[] | null } {
+export async function proofTargets(graph: GraphService, ctx: CallContext, paths: readonly string[]): Promise<{ targets: string[] | null }> {
   const mine = hashes(ctx.session, ctx.agentId);
   const targets: string[] = [];
+  const pace = slicePace(PROOF_SLICE_MS);
   for (const userPath of paths) {
+    await pace();
     let rel: string;
     try {
       rel = graph.engine.resolvePath(userPath).relative;

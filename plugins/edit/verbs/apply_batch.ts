@@ -5,7 +5,7 @@ import type { LockService } from '../../lock/api.ts';
 import { writeBatchAtomic } from '../journal.ts';
 import { proofTargets } from '../proofs.ts';
 import { verifyWorkspace, type VerifyCommand } from '../verify.ts';
-import { afterWrite, assertStillAsPlanned, planWrites, snapshotBefore, type PlannedWrite } from '../writes.ts';
+import { afterWrite, assertStillAsPlanned, currentHash, planWritesPaced, snapshotBeforePaced, type PlannedWrite } from '../writes.ts';
 import { MAX_CONTENT_CHARS } from '../previews.ts';
 
 /** Files one batch may write. */
@@ -28,12 +28,21 @@ const Input = Type.Object({
   verify: Type.Boolean({ default: false, description: 'Compile check, then the affected tests (commands from a fixed table or config)' }),
 });
 
-/** Writes each file on its own (atomic: false): a failure is reported and the rest still written. */
+/**
+ * Writes each file on its own (atomic: false): a failure is reported and the rest still written. A
+ * file that changed since it was planned (other calls ran while the batch was planned, a slice at a
+ * time) is not written and reported as failed.
+ */
 function writeEach(planned: PlannedWrite[]): { written: PlannedWrite[]; failed: { file_path: string; error: string }[] } {
   const written: PlannedWrite[] = [];
   const failed: { file_path: string; error: string }[] = [];
   for (const p of planned) {
     try {
+      const now = currentHash(p);
+      if (now !== p.oldHash) {
+        failed.push({ file_path: p.path, error: `changed while the batch was planned (content hash now ${now ?? 'absent (no file)'}, planned on ${p.oldHash ?? 'no file'}): not written; re-read it and send its edit again` });
+        continue;
+      }
       writeFileAtomic(p.absolute, p.content);
       written.push(p);
     } catch (error) {
@@ -65,8 +74,8 @@ export function applyBatchVerb(settings: VerifySettings) {
     handler: async (args, call: CallContext) => {
       const graph = call.service<GraphService>('graph');
       await graph.fresh();
-      const planned = planWrites(graph, call.agentId, args.edits);
-      let before = snapshotBefore(graph, planned);
+      const planned = await planWritesPaced(graph, call.agentId, args.edits);
+      let before = await snapshotBeforePaced(graph, planned);
       let written = planned;
       let failed: { file_path: string; error: string }[] = [];
       if (args.atomic) {
@@ -82,7 +91,7 @@ export function applyBatchVerb(settings: VerifySettings) {
       } else {
         ({ written, failed } = writeEach(planned));
         // The graph has not re-ingested yet, so this is still the pre-write view, of the written files only.
-        if (failed.length) before = snapshotBefore(graph, written);
+        if (failed.length) before = await snapshotBeforePaced(graph, written);
       }
       const report = await afterWrite(graph, call.service<LockService>('locks'), call, written, before, args.reingest);
       const verify = args.verify

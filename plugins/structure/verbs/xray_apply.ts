@@ -1,7 +1,7 @@
 /** xray_apply: a deterministic codemod (header tag or symbol annotation) over many files, dry run first, committed through the edit family's journaled, hash-checked write path. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
-import { afterWrite, assertStillAsPlanned, planWrites, proofTargets, snapshotBefore, writeBatchAtomic } from '../../edit/api.ts';
+import { afterWrite, assertStillAsPlanned, planWritesPaced, proofTargets, snapshotBeforePaced, writeBatchAtomic } from '../../edit/api.ts';
 import type { LockService } from '../../lock/api.ts';
 import { structureCall } from '../call.ts';
 import { planCodemod, selectFiles } from '../xray/codemod.ts';
@@ -65,7 +65,7 @@ export const xrayApplyVerb = defineVerb({
   handler: async (args, call) => {
     const { graph } = await structureCall(call);
     const files = selectFiles(graph, args.selector);
-    const plan = planCodemod(graph, files, args.transform);
+    const plan = await planCodemod(graph, files, args.transform);
     const summary = {
       mode: args.mode ?? 'dry_run',
       plan_version: plan.version,
@@ -87,8 +87,8 @@ export const xrayApplyVerb = defineVerb({
       });
     }
     if (plan.changed.length === 0) return { ...summary, written: [], next: 'nothing to change' };
-    const planned = planWrites(graph, call.agentId, plan.changed.map((f) => ({ file_path: f.path, new_content: f.content, expected_hash: f.oldHash })));
-    const before = snapshotBefore(graph, planned);
+    const planned = await planWritesPaced(graph, call.agentId, plan.changed.map((f) => ({ file_path: f.path, new_content: f.content, expected_hash: f.oldHash })));
+    const before = await snapshotBeforePaced(graph, planned);
     try {
       await writeBatchAtomic(graph.engine.storeDir, call.agentId, planned, () => assertStillAsPlanned(planned, call.agentId));
     } catch (error) {

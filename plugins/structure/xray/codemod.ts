@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ErrorCodes, M1ndError } from '../../../core/index.ts';
 import type { GraphNode, GraphService } from '../../graph/api.ts';
-import { engineCall } from '../../graph/api.ts';
+import { engineCall, slicePace } from '../../graph/api.ts';
 import { hashBytes } from '../../edit/api.ts';
 import { CODE_LANGUAGES } from '../code-trees.ts';
 
@@ -43,6 +43,8 @@ export interface CodemodPlan {
 }
 
 const MAX_FILES = 200;
+/** Budget of one turn of the plan before other calls get the loop. */
+const PLAN_SLICE_MS = 8;
 
 function comment(language: string): string {
   return language === 'python' ? '#' : '//';
@@ -74,14 +76,16 @@ export function selectFiles(graph: GraphService, selector: Selector): GraphNode[
   return out;
 }
 
-/** Plans the transform over the selected files (reads each once). */
-export function planCodemod(graph: GraphService, files: readonly GraphNode[], t: Transform): CodemodPlan {
+/** Plans the transform over the selected files (reads each once), in slices of PLAN_SLICE_MS: 200 files are read, hashed and rewritten in memory. */
+export async function planCodemod(graph: GraphService, files: readonly GraphNode[], t: Transform): Promise<CodemodPlan> {
+  const pace = slicePace(PLAN_SLICE_MS);
   const text = checkText(t.kind === 'ensure_header_tag' ? 'tag' : 'annotation', t.kind === 'ensure_header_tag' ? t.tag : t.annotation);
   const kind = t.node_type ?? 'function';
   const changed: PlannedFile[] = [];
   const fingerprint = createHash('sha1').update(JSON.stringify([t.kind, text, kind]));
   let unchanged = 0;
   for (const f of files) {
+    await pace();
     const p = engineCall(() => graph.engine.resolvePath(f.path));
     let bytes: Buffer;
     try {
