@@ -11,6 +11,7 @@
  */
 import { SliceClock, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
 import { packagesUsed, type RepoManifest } from './manifests.ts';
+import { ownership } from './nested-roots.ts';
 import { sharedEdges } from './shared-edges.ts';
 
 export interface FederatedRepo {
@@ -37,12 +38,12 @@ export const MAX_CROSS_EDGES = 20_000;
 /** Main-thread milliseconds of work between two yields (the view recomputes these edges in the background). */
 const SLICE_MS = 4;
 
-function exportedByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
+function exportedByLabel(engine: CodeGraphEngine, own: (path: string) => boolean): Map<string, GraphNode[]> {
   const g = engine.graph;
   const out = new Map<string, GraphNode[]>();
   for (let i = 0; i < g.nodeCapacity; i++) {
     const n = g.node(i);
-    if (!n || n.kind === 'file' || n.kind === 'module' || n.kind === 'section' || n.exported === false) continue;
+    if (!n || n.kind === 'file' || n.kind === 'module' || n.kind === 'section' || n.exported === false || !own(n.path)) continue;
     // Top-level symbols and class members are what another package can reach.
     const list = out.get(n.label) ?? [];
     list.push(n);
@@ -52,12 +53,12 @@ function exportedByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
 }
 
 /** B's class members by class name and member name (qualified `Cart.total` → Cart → total). */
-function membersByClass(engine: CodeGraphEngine): Map<string, Map<string, GraphNode[]>> {
+function membersByClass(engine: CodeGraphEngine, own: (path: string) => boolean): Map<string, Map<string, GraphNode[]>> {
   const out = new Map<string, Map<string, GraphNode[]>>();
   const g = engine.graph;
   for (let i = 0; i < g.nodeCapacity; i++) {
     const n = g.node(i);
-    if (!n || (n.kind !== 'method' && n.kind !== 'function') || !n.qualifiedName) continue;
+    if (!n || (n.kind !== 'method' && n.kind !== 'function') || !n.qualifiedName || !own(n.path)) continue;
     const owners = n.qualifiedName.replace(/~\d+$/, '').split('.');
     if (owners.length < 2) continue;
     const cls = owners[owners.length - 2];
@@ -117,6 +118,7 @@ function membersCalled(typed: readonly TypedName[], c: ExtractedCall, members: R
 export async function crossEdges(repos: readonly FederatedRepo[]): Promise<CrossEdge[]> {
   const edges: CrossEdge[] = [];
   const seen = new Set<string>();
+  const owns = ownership(repos);
   const add = (e: CrossEdge) => {
     const k = `${e.source}|${e.relation}|${e.target}`;
     if (seen.has(k) || edges.length >= MAX_CROSS_EDGES) return;
@@ -135,14 +137,14 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
       // The roots A's code imports B by; a crate's also stand in every Rust file without a `use`.
       const used = [...new Set(uses.flatMap((u) => u.imports))];
       const crates = [...new Set(uses.filter((u) => u.pkg.ecosystem === 'cargo').flatMap((u) => u.imports))];
-      const exported = exportedByLabel(b.engine);
-      const members = membersByClass(b.engine);
+      const exported = exportedByLabel(b.engine, (path) => owns(b, path));
+      const members = membersByClass(b.engine, (path) => owns(b, path));
       await new Promise((r) => setImmediate(r));
       const g = a.engine.graph;
       const clock = new SliceClock(SLICE_MS);
       for (let i = 0; i < g.nodeCapacity; i++) {
         const file = g.node(i);
-        if (!file || file.kind !== 'file') continue;
+        if (!file || file.kind !== 'file' || !owns(a, file.path)) continue;
         if (clock.spent()) await clock.yield();
         const x = a.engine.fileExtraction(file.path);
         if (!x) continue;
@@ -171,6 +173,6 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
       }
     }
   }
-  await sharedEdges(repos, add);
+  await sharedEdges(repos, add, owns);
   return edges;
 }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import fg from 'fast-glob';
 import { isTestOrMock, mountedRoutes, mountPrefixes, routeKey, SliceClock, type CodeGraphEngine, type GraphNode, type RouteMount } from '../graph/api.ts';
 import type { CrossEdge, FederatedRepo } from './cross-edges.ts';
+import { innerRoots, type Owns } from './nested-roots.ts';
 import { RouteTable } from './route-table.ts';
 import { codeFacts, fileFacts, NO_FACTS, type FileFacts } from './shared-evidence.ts';
 
@@ -58,7 +59,7 @@ function cached(engine: CodeGraphEngine, path: string, key: string | null, read:
   return facts;
 }
 
-async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFacts> {
+async function repoFacts(repo: FederatedRepo, clock: SliceClock, own: (path: string) => boolean, inner: readonly string[]): Promise<RepoFacts> {
   const out: RepoFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [] };
   const mounts = new Map<string, RouteMount[]>();
   const take = (path: string, outside: boolean, f: FileFacts) => {
@@ -68,7 +69,7 @@ async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFa
   const g = repo.engine.graph;
   for (let i = 0; i < g.nodeCapacity; i++) {
     const file = g.node(i);
-    if (!file || file.kind !== 'file' || NOT_CODE.test(file.path)) continue;
+    if (!file || file.kind !== 'file' || NOT_CODE.test(file.path) || !own(file.path)) continue;
     if (clock.spent()) await clock.yield();
     const key = repo.engine.fileExtractionKey(file.path);
     take(file.path, false, cached(repo.engine, file.path, key === null ? null : `code:${key}`, () => {
@@ -80,7 +81,8 @@ async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFa
       }
     }));
   }
-  const found = await fg(EVIDENCE_FILES, { cwd: repo.root, ignore: SKIP, onlyFiles: true, dot: true, followSymbolicLinks: false, deep: 6 });
+  // Another member's folder inside this root is that member's to read.
+  const found = await fg(EVIDENCE_FILES, { cwd: repo.root, ignore: [...SKIP, ...inner.map((p) => `${fg.escapePath(p)}**`)], onlyFiles: true, dot: true, followSymbolicLinks: false, deep: 6 });
   for (const path of found.sort().slice(0, MAX_EVIDENCE_FILES)) {
     if (clock.spent()) await clock.yield();
     let stamp: string;
@@ -109,12 +111,12 @@ async function repoFacts(repo: FederatedRepo, clock: SliceClock): Promise<RepoFa
 }
 
 /** A repository's function, method and class nodes by name, for the handler a route registration names (a class: a Django class-based view). */
-function callablesByLabel(engine: CodeGraphEngine): Map<string, GraphNode[]> {
+function callablesByLabel(engine: CodeGraphEngine, own: (path: string) => boolean): Map<string, GraphNode[]> {
   const out = new Map<string, GraphNode[]>();
   const g = engine.graph;
   for (let i = 0; i < g.nodeCapacity; i++) {
     const n = g.node(i);
-    if (!n || (n.kind !== 'function' && n.kind !== 'method' && n.kind !== 'class')) continue;
+    if (!n || (n.kind !== 'function' && n.kind !== 'method' && n.kind !== 'class') || !own(n.path)) continue;
     const list = out.get(n.label);
     if (list) list.push(n);
     else out.set(n.label, [n]);
@@ -128,11 +130,11 @@ const literals = (pattern: string): number => pattern.split('/').filter((s) => s
 /** The node an edge starts or ends at: the symbol around the line, else the file (a file the graph lacks: its id all the same). */
 const at = (repo: FederatedRepo, path: string, line: number, outside: boolean): string => (outside ? `file:${path}` : (repo.engine.symbolAt(path, line)?.id ?? `file:${path}`));
 
-/** The shared-evidence edges between every pair of `repos`, through `add`. */
-export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: CrossEdge) => void): Promise<void> {
+/** The shared-evidence edges between every pair of `repos`, through `add`, from each one's own files. */
+export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: CrossEdge) => void, owns: Owns): Promise<void> {
   const clock = new SliceClock(SLICE_MS);
   const facts: RepoFacts[] = [];
-  for (const r of repos) facts.push(await repoFacts(r, clock));
+  for (const r of repos) facts.push(await repoFacts(r, clock, (path) => owns(r, path), innerRoots(repos, r)));
   /** Per repository: its routes indexed for the requests of the others (built on first use). */
   const tables: RouteTable<RepoFacts['routes'][number]>[] = [];
   for (const [ai, a] of repos.entries()) {
@@ -147,7 +149,7 @@ export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: Cros
         if (r.outside) return `file:${r.path}`;
         if (r.fact.handlerLine) return at(b, r.path, r.fact.handlerLine, false);
         if (r.fact.handler) {
-          byLabel ??= callablesByLabel(b.engine);
+          byLabel ??= callablesByLabel(b.engine, (path) => owns(b, path));
           const named = byLabel.get(r.fact.handler) ?? [];
           const pick = named.find((n) => n.path === r.path) ?? (named.length === 1 ? named[0] : undefined);
           if (pick) return pick.id;
