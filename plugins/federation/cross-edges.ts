@@ -12,7 +12,7 @@
 import { SliceClock, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
 import { packagesUsed, type RepoManifest } from './manifests.ts';
 import { ownership } from './nested-roots.ts';
-import { sharedEdges } from './shared-edges.ts';
+import { sharedEdges, type RoutesCut } from './shared-edges.ts';
 
 export interface FederatedRepo {
   name: string;
@@ -114,8 +114,8 @@ function membersCalled(typed: readonly TypedName[], c: ExtractedCall, members: R
   return best ? (members.get(best.cls)?.get(c.callee) ?? []) : [];
 }
 
-/** The cross edges between the repositories, in a stable order. */
-export async function crossEdges(repos: readonly FederatedRepo[]): Promise<CrossEdge[]> {
+/** The cross edges between the repositories, in a stable order (the routes and requests files hold past their caps added to `cut`). */
+export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCut): Promise<CrossEdge[]> {
   const edges: CrossEdge[] = [];
   const seen = new Set<string>();
   const owns = ownership(repos);
@@ -173,6 +173,6 @@ export async function crossEdges(repos: readonly FederatedRepo[]): Promise<Cross
       }
     }
   }
-  await sharedEdges(repos, add, owns);
+  await sharedEdges(repos, add, owns, cut);
   return edges;
 }

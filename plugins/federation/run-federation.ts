@@ -12,6 +12,8 @@ import { serveFederation } from './serve-view.ts';
 import { readManifest } from './manifests.ts';
 import { checkRoot } from './roots.ts';
 import { repoName } from './discovery.ts';
+import { MAX_PER_KIND } from './shared-evidence.ts';
+import type { RoutesCut } from './shared-edges.ts';
 
 export interface FederationOptions {
   detect_cross_repo_edges: boolean;
@@ -55,7 +57,8 @@ export async function runFederation(graph: GraphService, settings: Readonly<Host
       if (!own) await engine.ingest({ incremental: o.incremental, signal: call.signal });
       repos[repos.length - 1].ingest_ms = Date.now() - started;
     }
-    const edges = o.detect_cross_repo_edges ? await crossEdges(repos) : [];
+    const cut: RoutesCut = { routes: 0, requests: 0, files: [] };
+    const edges = o.detect_cross_repo_edges ? await crossEdges(repos, cut) : [];
     const summary = repos.map((r) => ({ name: r.name, root: r.root, nodes: r.engine.graph.nodeCount, edges: r.engine.graph.edgeCount, packages: r.manifest.names }));
     const stored = saveFederation(graph, { federated_at: Date.now(), repos: summary, cross_edges: edges });
     // The graph verbs answer from the federation for this agent from now on (federation_view switches back).
@@ -69,6 +72,8 @@ export async function runFederation(graph: GraphService, settings: Readonly<Host
       repos: repos.map((r, i) => ({ ...summary[i], ingest_ms: r.ingest_ms })),
       cross_edges: counts,
       edges: [...edges].sort((a, b) => rank[a.relation] - rank[b.relation]).slice(0, o.top_k),
+      // A generated router's routes past the per-file cap tie nothing: said, not dropped silently.
+      ...(cut.routes || cut.requests ? { routes_cut: { ...cut, hint: `only a file's first ${MAX_PER_KIND} routes and ${MAX_PER_KIND} requests are matched; the rest tie nothing (split such a file to link them)` } } : {}),
       stored,
       view: { served: true, ids: '<repo>::<id>', back: 'federation_view({"view":"workspace"}) answers from the workspace graph again' },
     };

@@ -44,6 +44,15 @@ interface RepoFacts {
   contracts: Located<FileFacts['contracts'][number]>[];
 }
 
+/** Routes and requests files hold past the per-file caps, left out of the matching (at least these many), and the first files so cut. */
+export interface RoutesCut {
+  routes: number;
+  requests: number;
+  files: string[];
+}
+/** Files a cut names at most. */
+const CUT_FILES_SHOWN = 5;
+
 /** Per engine: a file's facts under the key of the content they were read from. */
 const cache = new WeakMap<CodeGraphEngine, Map<string, { key: string; facts: FileFacts }>>();
 
@@ -59,12 +68,17 @@ function cached(engine: CodeGraphEngine, path: string, key: string | null, read:
   return facts;
 }
 
-async function repoFacts(repo: FederatedRepo, clock: SliceClock, own: (path: string) => boolean, inner: readonly string[]): Promise<RepoFacts> {
+async function repoFacts(repo: FederatedRepo, clock: SliceClock, own: (path: string) => boolean, inner: readonly string[], cut: RoutesCut): Promise<RepoFacts> {
   const out: RepoFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [] };
   const mounts = new Map<string, RouteMount[]>();
   const take = (path: string, outside: boolean, f: FileFacts) => {
     for (const k of Object.keys(out) as (keyof RepoFacts)[]) for (const fact of f[k]) (out[k] as Located<unknown>[]).push({ path, outside, fact });
     if (f.mounts.length) mounts.set(path, f.mounts);
+    if (f.cut) {
+      cut.routes += f.cut.routes;
+      cut.requests += f.cut.requests;
+      if (cut.files.length < CUT_FILES_SHOWN) cut.files.push(`${repo.name}::${path}`);
+    }
   };
   const g = repo.engine.graph;
   for (let i = 0; i < g.nodeCapacity; i++) {
@@ -130,11 +144,11 @@ const literals = (pattern: string): number => pattern.split('/').filter((s) => s
 /** The node an edge starts or ends at: the symbol around the line, else the file (a file the graph lacks: its id all the same). */
 const at = (repo: FederatedRepo, path: string, line: number, outside: boolean): string => (outside ? `file:${path}` : (repo.engine.symbolAt(path, line)?.id ?? `file:${path}`));
 
-/** The shared-evidence edges between every pair of `repos`, through `add`, from each one's own files. */
-export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: CrossEdge) => void, owns: Owns): Promise<void> {
+/** The shared-evidence edges between every pair of `repos`, through `add`, from each one's own files; what the per-file caps left out is added to `cut`. */
+export async function sharedEdges(repos: readonly FederatedRepo[], add: (e: CrossEdge) => void, owns: Owns, cut: RoutesCut = { routes: 0, requests: 0, files: [] }): Promise<void> {
   const clock = new SliceClock(SLICE_MS);
   const facts: RepoFacts[] = [];
-  for (const r of repos) facts.push(await repoFacts(r, clock, (path) => owns(r, path), innerRoots(repos, r)));
+  for (const r of repos) facts.push(await repoFacts(r, clock, (path) => owns(r, path), innerRoots(repos, r), cut));
   /** Per repository: its routes indexed for the requests of the others (built on first use). */
   const tables: RouteTable<RepoFacts['routes'][number]>[] = [];
   for (const [ai, a] of repos.entries()) {

@@ -38,12 +38,14 @@ export interface FileFacts {
   contracts: KeyFact[];
   /** Routers this file mounts under a prefix (joined to their routes over the repository). */
   mounts: RouteMount[];
+  /** Routes and requests the file holds past the caps, left out (at least these many). */
+  cut?: { routes: number; requests: number };
 }
 
 export const NO_FACTS: FileFacts = Object.freeze({ routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [], mounts: [] }) as FileFacts;
 
 /** Facts kept per file at most (a generated file of thousands of routes stays bounded). */
-const MAX_PER_KIND = 200;
+export const MAX_PER_KIND = 200;
 
 /** Environment variables every program may read: sharing one says nothing about two repositories. */
 const GENERIC_KEYS = new Set(
@@ -74,12 +76,21 @@ export function codeFacts(path: string, text: string): FileFacts {
   const lineOf = (index: number) => lineAt((starts ??= indexLines(text)), index);
   const facts: FileFacts = { routes: [], requests: [], tools: [], toolCalls: [], config: [], contracts: [], mounts: [] };
   const push = <T>(list: T[], x: T) => void (list.length < MAX_PER_KIND && list.push(x));
-  for (const r of routesIn(path, text)) {
+  // What the caps leave out is counted, for the answer to say (a generated router's routes were cut silently).
+  const routesCut = { cut: 0 };
+  const requestsCut = { cut: 0 };
+  for (const r of routesIn(path, text, routesCut)) {
     const pattern = routeKey(r.route);
-    if (pattern !== '/') push(facts.routes, { pattern, line: r.line, ...(r.decorated ? { handlerLine: r.line } : r.handler ? { handler: r.handler } : {}), ...(r.receiver ? { receiver: r.receiver } : {}), ...(r.method ? { method: r.method } : {}) });
+    if (pattern === '/') continue;
+    if (facts.routes.length >= MAX_PER_KIND) routesCut.cut++;
+    else facts.routes.push({ pattern, line: r.line, ...(r.decorated ? { handlerLine: r.line } : r.handler ? { handler: r.handler } : {}), ...(r.receiver ? { receiver: r.receiver } : {}), ...(r.method ? { method: r.method } : {}) });
   }
   for (const m of mountsIn(path, text)) push(facts.mounts, m);
-  for (const q of requestsIn(text, path)) push(facts.requests, { pattern: q.key, line: q.line, ...(q.method ? { method: q.method } : {}) });
+  for (const q of requestsIn(text, path, requestsCut)) {
+    if (facts.requests.length >= MAX_PER_KIND) requestsCut.cut++;
+    else facts.requests.push({ pattern: q.key, line: q.line, ...(q.method ? { method: q.method } : {}) });
+  }
+  if (routesCut.cut || requestsCut.cut) facts.cut = { routes: routesCut.cut, requests: requestsCut.cut };
   for (const re of ENV_READS) {
     for (const m of text.matchAll(re)) {
       if (facts.config.length >= MAX_PER_KIND) break;

@@ -68,7 +68,7 @@ export { GitignoreRules, eachSliced, nativeWatcher, skipped, watcherIgnorePatter
 export { preciseReport } from './engine/ts-program/precise-pass.ts';
 export type { FederationViews } from './federated-service.ts';
 export { FederatedEngine, NAMESPACE_SEPARATOR, fileIdOf, namespaceOf } from './federated-view.ts';
-export { isTestOrMock, nextMatchFinder, routeKey, routeMatches, routeMatchesMounted, routesIn } from './http-routes.ts';
+export { isTestOrMock, MAX_ROUTES_PER_FILE, nextMatchFinder, routeKey, routeMatches, routeMatchesMounted, routesIn, type CutCount } from './http-routes.ts';
 export { requestKey, requestsIn } from './http-requests.ts';
 export { mountedRoutes, mountPrefixes, mountsIn, type MountPrefixes, type RouteMount } from './http-mounts.ts';
 export { indexLines, lineAt } from './engine/parsers/source-lines.ts';

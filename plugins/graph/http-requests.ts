@@ -5,7 +5,7 @@
  * serves it with). The routes served are read by http-routes.ts.
  */
 import { blankComments } from './source-comments.ts';
-import { Capped, CLIENTS, firstMatches, lineIndex, MAX_ROUTES_PER_FILE, routeKey } from './http-routes.ts';
+import { Capped, CLIENTS, firstMatches, lineIndex, MAX_ROUTES_PER_FILE, routeKey, type CutCount } from './http-routes.ts';
 
 export interface RouteRequest {
   /** The requested path as a route key (`/api/users/{}`). */
@@ -64,8 +64,8 @@ export function concatenated(literal: string, rest: string): string {
 }
 
 /** The URLs a file's text requests, as route keys: a literal or a concatenation (`'/api/' + v + '/users'` → /api/{}/users), or a variable holding one. */
-export function requestsIn(source: string, file = ''): RouteRequest[] {
-  const out = new Capped<RouteRequest>();
+export function requestsIn(source: string, file = '', counts?: CutCount): RouteRequest[] {
+  const out = new Capped<RouteRequest>(counts);
   if (!/fetch\(|\.(?:get|post|put|patch|delete|Get|Post|request|exchange|\w+For(?:Object|Entity))\(/.test(source)) return out.items;
   // A request commented out requests nothing (with the file's name known: its comment syntax).
   const text = file ? blankComments(file, source) : source;
@@ -74,13 +74,13 @@ export function requestsIn(source: string, file = ''): RouteRequest[] {
     const key = requestKey(concatenated(literal, rest));
     if (key && key !== '/') out.push({ key, line: lineOf(index), ...(method ? { method } : {}) });
   };
-  for (const m of firstMatches(text, CLIENT_CALL)) if (!out.full && CLIENTS.test(m[1])) take(m.index, m[4], m[5], requestMethod(m[2], m[5]));
-  for (const m of firstMatches(text, FETCH)) if (!out.full) take(m.index, m[2], m[3], requestMethod(undefined, m[3]));
+  for (const m of firstMatches(text, CLIENT_CALL)) if (!out.done && CLIENTS.test(m[1])) take(m.index, m[4], m[5], requestMethod(m[2], m[5]));
+  for (const m of firstMatches(text, FETCH)) if (!out.done) take(m.index, m[2], m[3], requestMethod(undefined, m[3]));
   // A URL built in a variable first: `const url = `${API}/users/${id}`; fetch(url)`, `url = f"{base}/x"; requests.get(url)`.
   const assignments = new Map<string, RegExp>();
   let looked = 0;
   for (const m of firstMatches(text, CALL_WITH_NAME)) {
-    if (out.full || looked >= MAX_ROUTES_PER_FILE) break;
+    if (out.done || looked >= MAX_ROUTES_PER_FILE) break;
     if (m[1] !== undefined && !CLIENTS.test(m[1])) continue;
     looked++;
     let re = assignments.get(m[4]);

@@ -130,9 +130,9 @@ export function nextMatchFinder(text: string, re: RegExp): (from: number) => Reg
 }
 const ANY_METHOD = new Set(['ALL', 'ROUTE', 'API_ROUTE', 'HANDLEFUNC', 'HANDLE', 'ANY', 'REQUEST']);
 
-/** The route registrations in one file's text. */
-export function routesIn(file: string, source: string): RouteRegistration[] {
-  const out = new Capped<RouteRegistration>();
+/** The route registrations in one file's text (MAX_ROUTES_PER_FILE at most; `counts.cut` adds those left out). */
+export function routesIn(file: string, source: string, counts?: CutCount): RouteRegistration[] {
+  const out = new Capped<RouteRegistration>(counts);
   // Most files register no route: a cheap test before the patterns run.
   if (!/['"`]\/|Mapping\(|@Controller\(|\burlpatterns\b/.test(source)) return out.items;
   // A registration commented out registers nothing.
@@ -148,7 +148,7 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
     }
     const nextDef = nextMatchFinder(text, /^[ \t]*(?:async[ \t]+)?def[ \t]+\w+/gm);
     for (const m of firstMatches(text, PY_ROUTE)) {
-      if (out.full) break;
+      if (out.done) break;
       // The decorated function: the first `def` after the decorator (other decorators may sit between).
       const def = nextDef(m.index + m[0].length);
       if (!def) break;
@@ -169,7 +169,7 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
     };
     let prefix = { line: -1, path: '' };
     for (const m of firstMatches(text, SPRING)) {
-      if (out.full) break;
+      if (out.done) break;
       const path = m[2] ?? '';
       // The declaration the annotation sits on: the next line that is no annotation.
       const decl = declarationAfter(lineOf(m.index));
@@ -189,7 +189,7 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
     if (file.endsWith('.go')) {
       const groups = goGroups(text);
       for (const m of firstMatches(text, GO_ROUTE)) {
-        if (out.full) break;
+        if (out.done) break;
         // An empty path only on a group (`api.GET("", h)`: the group's own route; `cache.Get("", f)` is no route).
         if (m[4] === '' && !(m[1] !== undefined && groups.has(m[1]))) continue;
         // net/http's client calls: `http.Post("/x", "application/json", body)` requests, registers nothing.
@@ -204,7 +204,7 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
     }
     const isRouter = routerTest(text);
     for (const m of firstMatches(text, JS_ROUTE)) {
-      if (out.full) break;
+      if (out.done) break;
       // `api.get('/x', h)` is a request unless this file makes `api` a router.
       if (CLIENTS.test(m[1]) && !isRouter(m[1])) continue;
       // A call with no function among its arguments registers nothing.
@@ -217,14 +217,25 @@ export function routesIn(file: string, source: string): RouteRegistration[] {
   return out.items;
 }
 
-/** A list that takes MAX_ROUTES_PER_FILE items at most. */
+/** Items a reading found past MAX_ROUTES_PER_FILE and left out (a count: the reading goes on past the cap to make it, up to its matches' cap). */
+export interface CutCount {
+  cut: number;
+}
+
+/** A list that takes MAX_ROUTES_PER_FILE items at most, counting the others when asked. */
 export class Capped<T> {
   readonly items: T[] = [];
+  constructor(private readonly counts?: CutCount) {}
   get full(): boolean {
     return this.items.length >= MAX_ROUTES_PER_FILE;
   }
+  /** Whether the reading may stop: full, and no count of what is left out asked. */
+  get done(): boolean {
+    return this.full && this.counts === undefined;
+  }
   push(x: T): void {
     if (!this.full) this.items.push(x);
+    else if (this.counts) this.counts.cut++;
   }
 }
 
@@ -283,7 +294,7 @@ function nestRoutes(file: string, text: string, lineOf: (index: number) => numbe
   const lines = declarationAfter.lines;
   let prefix = '';
   for (const m of firstMatches(text, NEST)) {
-    if (out.full) return;
+    if (out.done) return;
     const path = m[3] ?? m[5] ?? '';
     if (m[1] === 'Controller') {
       prefix = path;
@@ -305,7 +316,7 @@ export function regexRoute(pattern: string): string | null {
 
 function djangoRoutes(file: string, text: string, lineOf: (index: number) => number, out: Capped<RouteRegistration>): void {
   for (const m of firstMatches(text, DJANGO)) {
-    if (out.full) return;
+    if (out.done) return;
     // The view: `views.detail`, or a class's `views.Detail.as_view()`; an `include(...)` is a mount (mountsIn).
     const view = /^([\w.]+?)(?:\.as_view)?\s*[,)(]/.exec(m[4].trim())?.[1];
     if (view === 'include') continue;

@@ -7,7 +7,7 @@
  * normalised (`:id`, `{id}`, `<int:id>`, `[id]`, `*` alike).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { mountedRoutes, mountPrefixes, mountsIn, routeKey, routesIn, yieldToLoop, type CodeGraphEngine, type RouteMount, type RouteRegistration } from '../graph/api.ts';
+import { mountedRoutes, mountPrefixes, mountsIn, routeKey, routesIn, yieldToLoop, type CodeGraphEngine, type CutCount, type RouteMount, type RouteRegistration } from '../graph/api.ts';
 import type { SpanFacts } from './otlp.ts';
 
 /** Source files read for routes per call at most. */
@@ -23,7 +23,13 @@ export interface RouteIndex {
   filesScanned: number;
   /** Source files left unread (over the file cap or too large). */
   filesSkipped: number;
+  /** Registrations files hold past the per-file cap, left out (at least these many), and the first files so cut. */
+  routesCut: number;
+  filesCut: string[];
 }
+
+/** Files a cut names at most. */
+const CUT_FILES_SHOWN = 5;
 
 const METHOD_NAME = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(\/\S*)$/;
 
@@ -41,6 +47,8 @@ export async function routeIndex(engine: CodeGraphEngine, files: readonly string
   const routes: RouteRegistration[] = [];
   const mounts = new Map<string, RouteMount[]>();
   let filesScanned = 0;
+  let routesCut = 0;
+  const filesCut: string[] = [];
   let filesSkipped = Math.max(0, sources.length - MAX_ROUTE_FILES);
   let start = performance.now();
   for (const file of sources.slice(0, MAX_ROUTE_FILES)) {
@@ -56,7 +64,12 @@ export async function routeIndex(engine: CodeGraphEngine, files: readonly string
     }
     const text = await readFile(absolute, 'utf8').catch(() => '');
     filesScanned++;
-    routes.push(...routesIn(file, text));
+    const cut: CutCount = { cut: 0 };
+    routes.push(...routesIn(file, text, cut));
+    if (cut.cut) {
+      routesCut += cut.cut;
+      if (filesCut.length < CUT_FILES_SHOWN) filesCut.push(file);
+    }
     const m = mountsIn(file, text);
     if (m.length) mounts.set(file, m);
   }
@@ -68,5 +81,5 @@ export async function routeIndex(engine: CodeGraphEngine, files: readonly string
     if (list) list.push(r);
     else byKey.set(key, [r]);
   }
-  return { byKey, filesScanned, filesSkipped };
+  return { byKey, filesScanned, filesSkipped, routesCut, filesCut };
 }

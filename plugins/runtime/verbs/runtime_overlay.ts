@@ -1,12 +1,12 @@
 /** runtime_overlay: OpenTelemetry spans mapped onto graph nodes — heat, latency percentiles and errors, persisted with decay. */
 import { stat } from 'node:fs/promises';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { SliceClock, yieldToLoop, type GraphService } from '../../graph/api.ts';
+import { MAX_ROUTES_PER_FILE, SliceClock, yieldToLoop, type GraphService } from '../../graph/api.ts';
 import { MAX_SPANS, readSpans, type ReadSpans } from '../otlp.ts';
 import { OtlpSyntaxError, readOtlpFile } from '../otlp-file.ts';
 import { DEFAULT_BOOST_STRENGTH, HEAT_OVERLAY } from '../heat-boosts.ts';
 import { decayed, loadOverlay, saveOverlay, SAMPLE } from '../overlay-book.ts';
-import { spanRoute } from '../route-index.ts';
+import { spanRoute, type RouteIndex } from '../route-index.ts';
 import { matchesRoutes, spanMapper, type Strategy } from '../span-mapping.ts';
 
 /** Largest OTLP file read. */
@@ -21,6 +21,16 @@ const VALID_EXPORT = '{"resourceSpans":[{"resource":{"attributes":[{"key":"servi
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** What the answer says of the routes read: registrations, files, and those left out past the per-file cap (not dropped silently). */
+function routesReport(r: RouteIndex) {
+  return {
+    registered: [...r.byKey.values()].reduce((a, l) => a + l.length, 0),
+    files_scanned: r.filesScanned,
+    ...(r.filesSkipped ? { files_skipped: r.filesSkipped } : {}),
+    ...(r.routesCut ? { cut: r.routesCut, cut_files: r.filesCut, hint: `only a file's first ${MAX_ROUTES_PER_FILE} routes are read; spans of the rest map by code.* attributes or name only` } : {}),
+  };
 }
 
 export const runtimeOverlayVerb = defineVerb({
@@ -159,7 +169,7 @@ export const runtimeOverlayVerb = defineVerb({
       stored: kept === 'store',
       ...(kept === 'session' ? { kept: 'session (read-only server)' } : {}),
       ...(read.dropped ? { truncated: true, dropped: read.dropped, note: `only the first ${MAX_SPANS} spans were read; ${read.dropped} more were dropped (pass the rest in another call)` } : {}),
-      ...(mapper.routes ? { routes: { registered: [...mapper.routes.byKey.values()].reduce((a, l) => a + l.length, 0), files_scanned: mapper.routes.filesScanned, ...(mapper.routes.filesSkipped ? { files_skipped: mapper.routes.filesSkipped } : {}) } } : {}),
+      ...(mapper.routes ? { routes: routesReport(mapper.routes) } : {}),
       half_life_hours: overlay.half_life_hours,
       boost_strength: strength,
       // Ranking verbs apply the heat only when asked.

@@ -97,4 +97,18 @@ describe('federate: reading routes from adversarial source stays bounded', funct
     assert.equal(r.cross_edges?.http_route, 10_001, JSON.stringify(r).slice(0, 400));
     assert.ok(took < 20_000, `${Math.round(took)} ms`);
   });
+
+  it('says how many routes and requests a file held past the per-file cap, and which files, instead of cutting them silently', async () => {
+    const routes = Array.from({ length: 250 }, (_, i) => `app.get('/api/gen/r${i}/:id', h${i});`).join('\n');
+    const { parent, app, svc } = repos({ 'routes/big.js': `${Array.from({ length: 250 }, (_, i) => `function h${i}() {}`).join('\n')}\n${routes}\n` });
+    const calls = Array.from({ length: 210 }, (_, i) => `  fetch(\`/api/gen/r${i}/\${id}\`);`).join('\n');
+    write(app, { 'src/many.ts': `export function many(id: string) {\n${calls}\n}\n` });
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'svc', path: svc }], top_k: 5 })).json;
+    assert.deepEqual([r.routes_cut?.routes, r.routes_cut?.requests], [50, 10], JSON.stringify(r).slice(0, 600));
+    assert.deepEqual([...r.routes_cut.files].sort(), ['app::src/many.ts', 'svc::routes/big.js']);
+    assert.match(r.routes_cut.hint, /first 200 routes and 200 requests/);
+  });
 });
+

@@ -54,4 +54,22 @@ describe('runtime_overlay: reading routes from adversarial source stays bounded'
       await other.close();
     }
   });
+
+  it('says how many registrations a file held past the per-file cap, and which file, instead of cutting them silently', async () => {
+    const ws = tempDir();
+    const routes = Array.from({ length: 2100 }, (_, i) => `app.get('/gen/r${i}/:id', h${i});`).join('\n');
+    fs.writeFileSync(path.join(ws, 'big.ts'), `${routes}\n${Array.from({ length: 2100 }, (_, i) => `export function h${i}() {}`).join('\n')}\n`);
+    const other = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await other.call('ingest', { agent_id: 'a', path: ws });
+      const spans = [{ name: 'x', attributes: [str('http.route', '/gen/r5/:id')] }];
+      const r = (await other.call('runtime_overlay', { agent_id: 'a', scope: 'agent', spans })).json;
+      assert.equal(r.hot?.[0]?.id, 'function:big.ts#h5', JSON.stringify(r).slice(0, 400));
+      assert.deepEqual([r.routes?.registered, r.routes?.cut, r.routes?.cut_files], [2000, 100, ['big.ts']], JSON.stringify(r.routes));
+      assert.match(r.routes.hint, /first 2000 routes/);
+    } finally {
+      await other.close();
+    }
+  });
 });
+
