@@ -14,8 +14,15 @@ export const BACKGROUND_SLICE_MS = 5;
  * The current turn of the event loop's background work: when the first background slice of a turn
  * began (-1: none yet). Every background slicer of the process shares it, so two of them running in
  * the same turn (the graph's and the daemon's watcher handling one batch, a re-ingest and a snapshot
- * write) hold the loop for one budget together, not one each. A 0 ms timer, due at the next timers
- * phase, ends the turn.
+ * write) hold the loop for one budget together, not one each. A check phase after the next poll
+ * phase (where I/O and requests are taken in) ends the turn.
+ *
+ * Not a 0 ms timer: with two or more slicers yielding through 0 ms timers, Node went on running their
+ * timers (and the turn's end, a timer too) in one timers phase without reaching the poll phase, each
+ * slicer resumed with a fresh budget (Node 20: two loops of `await setTimeout(0)` and 1–5 ms of work
+ * starved every I/O callback for a whole second; two background slicers held ~12 ms between two
+ * check phases instead of one 5 ms budget). An immediate queued during a check phase runs in the next
+ * iteration's, after its poll phase.
  */
 let turnStart = -1;
 
@@ -23,9 +30,14 @@ function turnElapsed(): number {
   const now = performance.now();
   if (turnStart < 0) {
     turnStart = now;
-    setTimeout(() => {
-      turnStart = -1;
-    }, 0).unref();
+    // Ends after the next poll phase: the check phase after the one that comes first (a turn begun
+    // in a poll phase, by an I/O callback, would else end in the check phase right after it and the
+    // slicers resumed there hold a second budget before any request is read).
+    setImmediate(() => {
+      setImmediate(() => {
+        turnStart = -1;
+      }).unref();
+    }).unref();
   }
   return now - turnStart;
 }
@@ -47,24 +59,50 @@ export function backgroundRanThisTurn(): boolean {
   return turnStart >= 0;
 }
 
+/** Background slicers waiting for a turn, first come first resumed, and whether a check phase will look. */
+const waiting: { sliceMs: number; resolve: () => void }[] = [];
+let pumpQueued = false;
+
 /**
- * Gives the event loop back until the next turn (the timers phase: after requests, I/O and the
- * other phases had their go), where the background budget starts afresh from the moment it resumes.
+ * In a check phase: resumes the first waiting slicer when this iteration's background budget is not
+ * spent yet (by a slice begun in the poll phase, an I/O callback's), one per check phase, first come
+ * first resumed; the others wait for the next iteration's. Its own budget counts from the turn's start.
  */
-export function backgroundYield(): Promise<void> {
-  // The new turn's budget starts when the work resumes: work done after the yield and before the
-  // next budget check (a finalize between two sliced runs) counts.
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      turnElapsed();
-      resolve();
-    }, 0),
-  );
+function pump(): void {
+  pumpQueued = false;
+  const next = waiting[0];
+  if (next && !(turnStart >= 0 && performance.now() - turnStart >= next.sliceMs)) {
+    waiting.shift();
+    // Work done after the resume and before the next budget check (a finalize between two sliced
+    // runs) counts in the turn.
+    turnElapsed();
+    next.resolve();
+  }
+  if (waiting.length > 0) queuePump();
+}
+
+function queuePump(): void {
+  if (pumpQueued) return;
+  pumpQueued = true;
+  setImmediate(pump);
+}
+
+/**
+ * Gives the event loop back until a turn with budget left (`sliceMs`, the caller's): the check phase
+ * of the next loop iteration (after its poll phase has taken in requests and I/O), or a later one
+ * when other background slicers wait before it or work begun earlier in the iteration spent the
+ * budget; resumed then, a slicer would run a step on top of that work before its next check.
+ */
+export function backgroundYield(sliceMs = BACKGROUND_SLICE_MS): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push({ sliceMs, resolve });
+    queuePump();
+  });
 }
 
 /**
  * The clock of one sliced run: a background budget (`sliceMs` ≤ BACKGROUND_SLICE_MS) is the turn's,
- * shared with every other background slicer, and yields to the next timers phase; a longer one is the
+ * shared with every other background slicer, and yields to the next check phase; a longer one is the
  * run's own and yields one macrotask. `spent()` says when to `yield()`.
  */
 export class SliceClock {
@@ -81,7 +119,7 @@ export class SliceClock {
   }
 
   async yield(): Promise<void> {
-    await (this.background ? backgroundYield() : yieldToLoop());
+    await (this.background ? backgroundYield(this.sliceMs) : yieldToLoop());
     this.start = performance.now();
   }
 }
@@ -144,7 +182,7 @@ export async function runStepsSliced<T>(steps: Generator<void | Promise<unknown>
 /** `runStepsSliced` for background work: the slice budget is the turn's, shared (see turnStart). */
 async function runStepsBackground<T>(steps: Generator<void | Promise<unknown>, T>, sliceMs: number): Promise<T> {
   for (;;) {
-    if (backgroundTurnSpent(sliceMs)) await backgroundYield();
+    if (backgroundTurnSpent(sliceMs)) await backgroundYield(sliceMs);
     const r = steps.next();
     if (r.done) return r.value;
     if (r.value) await awaitStep(steps, r.value);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BACKGROUND_SLICE_MS, backgroundYield, SliceClock } from '../../../../plugins/graph/engine/steps.ts';
+import { BACKGROUND_SLICE_MS, backgroundYield, runStepsSliced, SliceClock } from '../../../../plugins/graph/engine/steps.ts';
 
 const busy = (ms: number): void => {
   const t = performance.now();
@@ -29,5 +29,42 @@ describe('SliceClock', () => {
     await c.yield();
     busy(BACKGROUND_SLICE_MS + 1); // e.g. a finalize between two sliced runs
     assert.equal(new SliceClock(BACKGROUND_SLICE_MS).spent(), true);
+  });
+});
+
+describe('background slicers', () => {
+  it('hold the loop for one turn budget between two iterations, however many run at once, and take turns', async () => {
+    // Each step is 1 ms of work; a check-phase counter marks the loop's iterations (each after a poll
+    // phase, where requests and I/O are taken in). Counted in steps, not milliseconds: a descheduled
+    // thread makes steps longer, never more of them. Before, the slicers yielded through 0 ms timers
+    // that Node ran in one timers phase, each with a fresh budget: these three held 21 steps in one
+    // iteration.
+    let iteration = 0;
+    let running = true;
+    const tick = (): void => {
+      iteration++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const perIteration = new Map<number, string>();
+    const slicer = (name: string, sliceMs: number) =>
+      runStepsSliced(
+        (function* () {
+          while (running) {
+            busy(1);
+            perIteration.set(iteration, (perIteration.get(iteration) ?? '') + name);
+            yield;
+          }
+        })(),
+        sliceMs,
+      );
+    const runs = [slicer('a', BACKGROUND_SLICE_MS), slicer('b', 3), slicer('c', BACKGROUND_SLICE_MS)];
+    await new Promise((r) => setTimeout(r, 400));
+    running = false;
+    await Promise.all(runs);
+    const most = Math.max(...[...perIteration.values()].map((s) => s.length));
+    assert.ok(most <= BACKGROUND_SLICE_MS + 1, `${most} steps of 1 ms in one loop iteration (budget ${BACKGROUND_SLICE_MS} ms): ${[...perIteration.values()].filter((s) => s.length > BACKGROUND_SLICE_MS + 1).slice(0, 3).join(' ')}`);
+    const all = [...perIteration.values()].join('');
+    for (const name of 'abc') assert.ok(all.split(name).length - 1 >= 5, `slicer ${name} ran ${all.split(name).length - 1} steps of ${all.length}: each takes its turn`);
   });
 });
