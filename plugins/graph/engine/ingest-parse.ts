@@ -9,7 +9,7 @@ import { ExtensionRunner } from './parse-extensions.ts';
 import { failureMessage, fromWire, parseFile, type ParseOutcome, type ParseTask, type WireOutcome } from './parse-pool/parse-file.ts';
 import { sharedParsePool, sharedParsePoolStarted } from './parse-pool/pool.ts';
 import type { FileExtractor } from './source-parser.ts';
-import { BACKGROUND_SLICE_MS, yieldToLoop } from './steps.ts';
+import { BACKGROUND_SLICE_MS, SliceClock } from './steps.ts';
 
 /**
  * Main-thread work between two yields to the event loop (a slice may overrun by one file's step).
@@ -100,13 +100,12 @@ export async function parseTasks(
       let drained: Promise<void> = Promise.resolve();
       const drain = async (): Promise<void> => {
         try {
-          let sliceStart = now();
+          // A background run's drain shares the turn's budget with the other background slicers (it
+          // starts in the poll phase, when a worker's batch arrives) and yields as they do (steps.ts).
+          const clock = new SliceClock(sliceMs);
           for (let head = pending[0]; head; head = pending[0]) {
             while (head.at < head.batch.length) {
-              if (now() - sliceStart > sliceMs) {
-                await yieldToLoop();
-                sliceStart = now();
-              }
+              if (clock.spent()) await clock.yield();
               take(head.start + head.at, fromWire(head.batch[head.at]));
               taken = head.start + ++head.at;
             }
@@ -144,11 +143,10 @@ export async function parseTasks(
   }
   const extractors = new Map<Language, FileExtractor>();
   const runner = extensions.length > 0 && taken < tasks.length ? await ExtensionRunner.load(extensions) : null;
-  let lastYield = now();
+  const clock = new SliceClock(options.sliceMs ?? SLICE_MS);
   for (let i = taken; i < tasks.length; i++) {
-    if (now() - lastYield > (options.sliceMs ?? SLICE_MS)) {
-      await yieldToLoop();
-      lastYield = now();
+    if (clock.spent()) {
+      await clock.yield();
       aborted(options.signal);
     }
     if (i % 50 === 0) onDone(i);

@@ -5,6 +5,7 @@ import { parseTasks, SLICE_MS } from '../../../../plugins/graph/engine/ingest-pa
 import type { IngestContext, IngestSummary } from '../../../../plugins/graph/engine/ingest-types.ts';
 import type { ParseOutcome, ParseTask } from '../../../../plugins/graph/engine/parse-pool/parse-file.ts';
 import { sharedParsePool } from '../../../../plugins/graph/engine/parse-pool/pool.ts';
+import { BACKGROUND_SLICE_MS, runStepsSliced } from '../../../../plugins/graph/engine/steps.ts';
 import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parser.ts';
 import { tempDir } from '../../../helpers/mcp.ts';
 
@@ -74,6 +75,42 @@ describe('parseTasks through the parse pool', function () {
     // phase) — seen once on a loaded CI machine (15 files). Two slices stay under a whole batch.
     const most = Math.max(...perTurn.values());
     assert.ok(most <= 2 * (SLICE_MS + 2) && 2 * (SLICE_MS + 2) < 24, `${most} files of 1 ms taken in one loop turn (slice ${SLICE_MS} ms)`);
+  });
+
+  it('a background run takes its outcomes within the loop iteration\'s background budget, shared with the other background work', async () => {
+    // Each piece of work (an outcome taken, a step of another background slicer) is 1 ms; a
+    // check-phase counter marks the loop's iterations (each after a poll phase, where requests are
+    // taken in). Counted in pieces, not milliseconds: a descheduled thread makes pieces longer, never
+    // more of them. Before, the drain kept a 3 ms clock of its own and yielded with setImmediate: its
+    // pieces ran in the same iteration as the other slicer's budget.
+    let iteration = 0;
+    let ticking = true;
+    const tick = (): void => {
+      iteration++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const perIteration = new Map<number, number>();
+    const piece = (): void => {
+      busy(1);
+      perIteration.set(iteration, (perIteration.get(iteration) ?? 0) + 1);
+    };
+    let running = true;
+    const other = runStepsSliced(
+      (function* () {
+        while (running) (piece(), yield);
+      })(),
+      BACKGROUND_SLICE_MS,
+    );
+    try {
+      await parseTasks(ctx, tasks, 2, { sliceMs: 3 }, phases(), () => {}, () => piece());
+    } finally {
+      running = false;
+      ticking = false;
+      await other;
+    }
+    const most = Math.max(...perIteration.values());
+    assert.ok(most <= BACKGROUND_SLICE_MS + 2, `${most} pieces of 1 ms in one loop iteration (background budget ${BACKGROUND_SLICE_MS} ms)`);
   });
 
   it('stops the run on the first error of take and reports that error', async () => {
