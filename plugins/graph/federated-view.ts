@@ -27,7 +27,7 @@ import type { LookupAids } from './engine/node-lookup.ts';
 import type { SearchOptions, SearchResult } from './engine/content-search.ts';
 import { rankPassages, type Passage, type PassageOptions } from './engine/semantic-search.ts';
 import { PageRankCache, type PageRankResult } from './engine/stats.ts';
-import { backgroundRanThisTurn, backgroundYield } from './engine/steps.ts';
+import { afterBackgroundWork } from './engine/steps.ts';
 import type { WorkspacePath } from './engine/workspace.ts';
 import { BUILD_SLICE_MS, buildComposite } from './federated-view-build.ts';
 import { NAMESPACE_SEPARATOR, type FederationLink, type FederationMember, type FederationSpec } from './federated-view-names.ts';
@@ -250,7 +250,7 @@ export class FederatedEngine extends CodeGraphEngine {
     await this.index.ensureAsync(this.composite, BUILD_SLICE_MS);
     await this.rankCache.getAsync(this.composite, BUILD_SLICE_MS);
     // The query that follows starts in a turn of its own, not after the last slice of the build.
-    if (backgroundRanThisTurn()) await backgroundYield();
+    await afterBackgroundWork();
   }
 
   override warmIndexes(): Promise<void> {

@@ -28,7 +28,7 @@ import { summarizeParseErrors, type ParseErrorReport } from './parse-report.ts';
 import { rankPassages, type Passage, type PassageOptions } from './semantic-search.ts';
 import type { SourceParser } from './source-parser.ts';
 import { nodeStats, type NodeStats, type PageRankResult } from './stats.ts';
-import { BACKGROUND_SLICE_MS, backgroundRanThisTurn, backgroundYield, runSteps, runStepsPaced, slicePace } from './steps.ts';
+import { afterBackgroundWork, BACKGROUND_SLICE_MS, runSteps, runStepsPaced, slicePace } from './steps.ts';
 import type { GitCommit } from './store.ts';
 import type { PreciseStatus } from './ts-program/precise-pass.ts';
 import type { WatchOptions } from './watch.ts';
@@ -359,7 +359,7 @@ export class CodeGraphEngine extends EnginePersistence {
     // Both at once: a big graph's index is built in a worker, PageRank in slices meanwhile.
     await Promise.all([this.loaded.lexical.ensureAsync(this.graph, BACKGROUND_SLICE_MS), this.loaded.ranks.getAsync(this.graph, BACKGROUND_SLICE_MS)]);
     // The query that follows starts in a turn of its own, not after the last slice of the build.
-    if (backgroundRanThisTurn()) await backgroundYield();
+    await afterBackgroundWork();
   }
 
   /**

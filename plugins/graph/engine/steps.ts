@@ -59,6 +59,15 @@ export function backgroundRanThisTurn(): boolean {
   return turnStart >= 0;
 }
 
+/**
+ * Foreground work about to start after awaited background work (a query once its index is ready):
+ * when background slices ran in this turn, one macrotask first, so the two are not one stretch of the
+ * loop. Not `backgroundYield`: a request does not queue behind background slicers for a budget.
+ */
+export async function afterBackgroundWork(): Promise<void> {
+  if (backgroundRanThisTurn()) await yieldToLoop();
+}
+
 /** Background slicers waiting for a turn, first come first resumed, and whether a check phase will look. */
 const waiting: { sliceMs: number; resolve: () => void }[] = [];
 let pumpQueued = false;
