@@ -51,7 +51,7 @@ async function profiler(name: string): Promise<{ stop: () => Promise<void> }> {
 function heldCpu(name: string): { stop: () => Promise<number>; gc: { count: number; max_ms: number; max_kind: number } } {
   let on = true;
   let max = 0;
-  // The window's garbage collections: the longest pause and its kind (perf_hooks: 1 minor, 2 major, 4 incremental, 8 weak callbacks).
+  // The window's garbage collections: the longest pause and its kind (perf_hooks.constants: 1 minor (a scavenge), 4 major (mark-compact), 8 incremental marking, 16 weak callbacks).
   const gc = { count: 0, max_ms: 0, max_kind: 0 };
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
