@@ -123,6 +123,10 @@ export class BuilderTables {
   aliasOf(path: string, name: string): string | undefined {
     return this.files.get(path)?.typeFacts.aliases.get(name);
   }
+  /** The declared type and/or value of a module-level variable of a file. */
+  globalOf(path: string, name: string): { type?: string; value?: string } | undefined {
+    return this.files.get(path)?.typeFacts.globals.get(name);
+  }
   /** Lookups of a file (imports resolved in its last link), cached until the next relink. */
   scopeOfFile(path: string): FileScope | undefined {
     let scope = this.fileScopes.get(path);

@@ -38,6 +38,8 @@ export interface SymbolTables {
   implementedBy(path: string, typeQualifiedName: string): readonly string[];
   /** The type a module-level alias of a file stands for, as written, if the file declares one of that name. */
   aliasOf(path: string, name: string): string | undefined;
+  /** The declared type and/or value of a module-level variable of a file (a receiver-typable one), if it has one of that name. */
+  globalOf(path: string, name: string): { type?: string; value?: string } | undefined;
   /** The lookups of a file (to read a type written there), without its local bindings. */
   scopeOfFile(path: string): FileScope | undefined;
   /** Resolved imports of a file (to follow re-exports). */

@@ -180,6 +180,7 @@ function evalHead(ctx: ReceiverContext, name: string, at: Position): TypeValue |
   if (scope.externalNames.has(name)) return { kind: 'external', conf: 1 };
   const r = ctx.lookup(name, at.caller, scope, VALUE_KINDS);
   if (r.targets.length === 0 && scope.language === 'java' && JAVA_LANG.has(name)) return { kind: 'external', conf: 1 }; // `Integer.parseInt(…)`
+  if (r.targets.length === 0 && at.depth < MAX_DEPTH) return importedGlobal(ctx, name, at);
   if (r.targets.length !== 1) return null;
   return symbolValue(tables, r.targets[0], r.confidence);
 }
@@ -224,6 +225,23 @@ function aliasValue(ctx: ReceiverContext, name: string, at: Position, conf: numb
     const there = file === scope.path ? scope : tables.scopeOfFile(file);
     if (!there) return null;
     return typeFromText(ctx, text, { scope: { ...there, bindings: new Map() }, caller: null, line: Number.MAX_SAFE_INTEGER, depth: at.depth + 1 }, -1, conf);
+  }
+  return null;
+}
+
+/**
+ * A module-level variable another module's import names (`from app import db` → `db = SQLAlchemy()`
+ * in app): the value it holds, read in the declaring file.
+ */
+function importedGlobal(ctx: ReceiverContext, name: string, at: Position): TypeValue | null {
+  const original = at.scope.importedOriginals.get(name) ?? name;
+  for (const file of at.scope.importedNames.get(name) ?? []) {
+    const g = ctx.tables.globalOf(file, original);
+    const there = g && ctx.tables.scopeOfFile(file);
+    if (!g || !there) continue;
+    ctx.deps.push(original);
+    const here: Position = { scope: { ...there, bindings: new Map() }, caller: null, line: Number.MAX_SAFE_INTEGER, depth: at.depth + 1 };
+    return g.type ? typeFromText(ctx, g.type, here, -1, 1) : evalText(ctx, g.value!, here);
   }
   return null;
 }

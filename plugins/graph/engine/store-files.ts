@@ -213,10 +213,10 @@ export function lightExtraction(extraction: FileExtraction): FileExtraction {
   return copy;
 }
 
-/** The bindings of an extraction that belong to its classes (fields) and its type aliases: the only ones read before linking (type facts). */
+/** The bindings of an extraction that belong to its classes (fields), its type aliases and its module-level variables: the only ones read before linking (type facts). */
 function fieldBindings(extraction: FileExtraction): FileExtraction['bindings'] {
   const classes = new Set(extraction.symbols.filter((s) => s.kind === 'class' || s.kind === 'interface' || s.kind === 'type').map((s) => s.qualifiedName));
   // And what an unannotated function's result is inferred from (type-facts.ts).
   const inferred = new Set([...returnBindings(extraction).values()].flat());
-  return extraction.bindings!.filter((b) => b.source === 'alias' || (b.scope !== null && classes.has(b.scope)) || inferred.has(b));
+  return extraction.bindings!.filter((b) => b.source === 'alias' || (b.scope === null && b.source === 'assign') || (b.scope !== null && classes.has(b.scope)) || inferred.has(b));
 }

@@ -33,6 +33,12 @@ export interface TypeFacts {
   privates: ReadonlySet<string>;
   /** Module-level type aliases: name → the type they stand for, as written (`Callable[[Request], Awaitable[Response]]`). */
   aliases: ReadonlyMap<string, string>;
+  /**
+   * Module-level variables holding a value a receiver can be typed by (`client = Client()`, `inst:
+   * Klass = make()`): name → its declared type and/or value, the first binding of the name. Another
+   * module importing the name calls methods on it (`from app import db; db.commit()`).
+   */
+  globals: ReadonlyMap<string, { type?: string; value?: string }>;
   /** class qualifiedName → each base it extends, as a dotted name (`httpx.Client`, `ArrayList`). */
   bases: ReadonlyMap<string, readonly string[]>;
   /**
@@ -68,6 +74,7 @@ const NO_FIELDS: Map<string, Map<string, { type?: string; value?: string }>> = n
 const NO_NAMES: Set<string> = new Set();
 const NO_BASES: Map<string, string[]> = new Map();
 const NO_INFERRED: Map<string, ExtractedBinding[]> = new Map();
+const NO_GLOBALS: Map<string, { type?: string; value?: string }> = new Map();
 /** Locals kept per function for its inferred result (the return values and what they read, a few steps deep). */
 const MAX_INFERRED_BINDINGS = 12;
 
@@ -135,6 +142,15 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   const inferred = returnBindings(extraction);
   const aliases = new Map<string, string>();
   for (const b of extraction.bindings ?? []) if (b.source === 'alias' && b.scope === null && b.type && !aliases.has(b.name)) aliases.set(b.name, b.type);
+  const globals = new Map<string, { type?: string; value?: string }>();
+  const seenGlobals = new Set<string>();
+  for (const b of extraction.bindings ?? []) {
+    if (b.scope !== null || b.source !== 'assign' || b.name === RETURN_BINDING || seenGlobals.has(b.name)) continue;
+    seenGlobals.add(b.name);
+    // The first binding of the name, if a receiver can be typed by it (no literal, no operator).
+    if (b.type) globals.set(b.name, { type: b.type });
+    else if (typable(b)) globals.set(b.name, { value: b.value });
+  }
   // Each child's bases as dotted names, and the traits/interfaces it implements by name.
   const bases = new Map<string, string[]>();
   const implemented = new Map<string, string[]>();
@@ -146,8 +162,8 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
   }
   const imports = extraction.imports.map((i) => `${i.specifier}:${i.names.join(',')}:${i.alias ?? ''}`);
   const json =
-    returns.size || fields.size || params.size || properties.size || bases.size || aliases.size || inferred.size || implemented.size
-      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases], [...inferred], [...privates], [...implemented]])
+    returns.size || fields.size || params.size || properties.size || bases.size || aliases.size || inferred.size || implemented.size || globals.size
+      ? JSON.stringify([[...returns], [...fields].map(([k, v]) => [k, [...v]]), imports, [...params], [...properties], [...bases], [...aliases], [...inferred], [...privates], [...implemented], [...globals]])
       : JSON.stringify(imports);
   const signature = createHash('sha1').update(json).digest('base64');
   const importsSignature = imports.length ? createHash('sha1').update(JSON.stringify(imports)).digest('base64') : '';
@@ -161,6 +177,7 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
     bases: bases.size ? bases : NO_BASES,
     implemented: implemented.size ? implemented : NO_BASES,
     aliases: aliases.size ? aliases : NO_STRINGS,
+    globals: globals.size ? globals : NO_GLOBALS,
     inferred: inferred.size ? inferred : NO_INFERRED,
     imported,
     signature,
@@ -171,11 +188,11 @@ export function typeFactsOf(extraction: FileExtraction): TypeFacts {
 /** `Foo.load#2` is found by the name `load`. */
 const last = (q: string): string => q.slice(q.lastIndexOf('.') + 1).replace(/#\d+$/, '');
 
-/** Names whose resolution elsewhere may read these facts: owners of return types, fields and bases, properties, type aliases, and imported names. */
+/** Names whose resolution elsewhere may read these facts: owners of return types, fields and bases, properties, type aliases, module-level variables, and imported names. */
 export function typeFactNames(facts: TypeFacts): string[] {
   // A trait's callers dispatch to what implements it (link-file.ts): they depend on the trait's name.
   const traits = [...facts.implemented.values()].flat();
-  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.aliases.keys(), ...[...facts.inferred.keys()].map(last), ...traits, ...facts.imported];
+  return [...[...facts.returns.keys()].map(last), ...[...facts.params.keys()].map(last), ...[...facts.fields.keys()].map(last), ...[...facts.properties].map(last), ...[...facts.bases.keys()].map(last), ...facts.aliases.keys(), ...facts.globals.keys(), ...[...facts.inferred.keys()].map(last), ...traits, ...facts.imported];
 }
 
 /**
@@ -236,6 +253,7 @@ export function changedTypeFactNames(prev: TypeFacts, next: TypeFacts): string[]
   diffKeys(prev.bases, next.bases, sameList, out, byLast);
   diffKeys(prev.inferred, next.inferred, sameJson, out, byLast);
   diffKeys(prev.aliases, next.aliases, sameText, out, (k) => [k]);
+  diffKeys(prev.globals, next.globals, sameJson, out, (k) => [k]);
   // A trait's callers depend on the trait's name: the traits of an implementer whose list changed.
   diffKeys(prev.implemented, next.implemented, sameList, out, (k) => [...(prev.implemented.get(k) ?? []), ...(next.implemented.get(k) ?? [])]);
   diffSets(prev.properties, next.properties, out);

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 
 /**
- * A one-file edit re-links the files that read what changed in it, not every file reading any of
- * its names: receiver types elsewhere follow a function's result (declared or inferred) and a
- * class's field types, so those edits must re-link their readers, and an edit adding a function
- * no one calls must not.
+ * Type facts read across files, and what a one-file edit re-links. Receiver types elsewhere follow a
+ * function's result (declared or inferred), a class's field types and a module-level variable's
+ * value: edits of those re-link their readers, and an edit adding a function no one calls re-links
+ * only its own file.
  */
 const LIB = `class Klass:
     def go(self):
@@ -108,5 +108,37 @@ describe('incremental ingest: what a one-file edit re-links', function () {
     await reingest(h);
     assert.deepEqual(await callersOf(h, 'method:pkg/lib.py#Klass.go'), []);
     assert.equal((await callersOf(h, 'method:pkg/lib.py#Other.go')).length, 3 * READERS);
+  });
+});
+
+describe('calls on a module-level instance another module imports', function () {
+  this.timeout(60000);
+  let h: Harness;
+  let ws: string;
+  const lib = (made: string): string => `class Klass:\n    def go(self):\n        return 1\n\n\nclass Other:\n    def go(self):\n        return 2\n\n\ndef make() -> Other:\n    return Other()\n\n\ninst = ${made}\nCOUNT = 3\n`;
+  before(async () => {
+    ws = tempDir();
+    fs.mkdirSync(path.join(ws, 'pkg'));
+    fs.writeFileSync(path.join(ws, 'pkg/__init__.py'), '');
+    fs.writeFileSync(path.join(ws, 'pkg/lib.py'), lib('Klass()'));
+    fs.writeFileSync(path.join(ws, 'pkg/use.py'), 'from pkg.lib import inst\nfrom pkg.lib import inst as renamed\n\n\ndef run():\n    inst.go()\n\n\ndef run_renamed():\n    renamed.go()\n');
+    // Over 48 files: the ingest streams its rows and builds from light copies of the extractions.
+    for (let i = 0; i < 60; i++) fs.writeFileSync(path.join(ws, `pkg/filler_${i}.py`), `VALUE_${i} = ${i}\n`);
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: '.' });
+  });
+  after(() => h.close());
+
+  it('resolves the call to the class of the value the variable holds, under its own name or an alias', async () => {
+    assert.deepEqual(await callersOf(h, 'method:pkg/lib.py#Klass.go'), ['function:pkg/use.py#run', 'function:pkg/use.py#run_renamed']);
+    assert.deepEqual(await callersOf(h, 'method:pkg/lib.py#Other.go'), []);
+  });
+
+  it('follows the variable when its value changes (a function whose declared result is Other)', async () => {
+    fs.writeFileSync(path.join(ws, 'pkg/lib.py'), lib('make()'));
+    const json = await reingest(h);
+    assert.ok((json.relinkedFiles as number) >= 2, `relinked ${json.relinkedFiles}`);
+    assert.deepEqual(await callersOf(h, 'method:pkg/lib.py#Klass.go'), []);
+    assert.deepEqual(await callersOf(h, 'method:pkg/lib.py#Other.go'), ['function:pkg/use.py#run', 'function:pkg/use.py#run_renamed']);
   });
 });
