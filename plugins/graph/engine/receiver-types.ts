@@ -330,3 +330,22 @@ export function builtinMethodResult(v: TypeValue, method: string): TypeValue | n
 
 /** Kinds a type name may resolve to. */
 export const TYPE_NODE_KINDS: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'type']);
+
+/** A Java cast around a receiver (`((Attributes) value)`): the type's text and the operand. */
+const JAVA_CAST = /^\(\s*\(\s*([A-Za-z_$][\w$.]*(?:<[^()]*>)?(?:\[\])*)\s*\)\s*(.+)\)$/s;
+
+/** Whether an expression's parentheses pair up (`popStack()`, not `a) + (b`). */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** The type a Java receiver `((Type) value)` is cast to, or null when the text is no cast. */
+export function javaCast(text: string): string | null {
+  const cast = JAVA_CAST.exec(text.trim());
+  return cast && balanced(cast[2]) ? cast[1] : null;
+}

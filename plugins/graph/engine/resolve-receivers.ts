@@ -7,35 +7,14 @@
 import { RETURN_BINDING, type ExtractedBinding } from './extraction.ts';
 import type { NodeKind } from './graph.ts';
 import { valueText } from './parsers/binding-text.ts';
-import { bindingAt, builtinMethodResult, elementOf, nthOf, parseChain, parseType, PY_CONDITIONAL, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
+import { bindingAt, builtinMethodResult, elementOf, javaCast, nthOf, parseChain, parseType, PY_CONDITIONAL, typeValue, TYPE_NODE_KINDS, unionOf, type ParsedType, type TypeValue } from './receiver-types.ts';
 import { JAVA_LANG } from './java-names.ts';
 import { innerType, javaQualifiedType, outsideBase, submodule } from './receiver-lookups.ts';
-import type { Dependencies, FileScope, NameResolution, SymbolTables } from './resolve-names.ts';
+import type { FileScope, SymbolTables } from './resolve-names.ts';
+import type { Position, ReceiverContext } from './receiver-context.ts';
+
+export type { ReceiverContext } from './receiver-context.ts';
 import { withBindings } from './file-scope.ts';
-
-/** What the evaluator needs from the name resolver (passed in to keep the modules acyclic). */
-export interface ReceiverContext {
-  scope: FileScope;
-  tables: SymbolTables;
-  deps: Dependencies;
-  /** Resolves a bare name from a position in a file (rules 1, 2 and 4). */
-  lookup(name: string, from: string | null, scope: FileScope, kinds: ReadonlySet<NodeKind>): NameResolution;
-  /** Lexical chain of a caller: `A.b.c` → [`A.b.c`, `A.b`, `A`]. */
-  chain(caller: string | null): string[];
-  /** A member of a class node or its ancestors, or -1. */
-  memberOf(classIdx: number, name: string): number;
-  /** Symbols a module's files export under a name, re-exports followed. */
-  exported(files: readonly string[], name: string, kinds: ReadonlySet<NodeKind>): number[];
-  /** The class-like node a caller sits in (or a method's owner type), or -1. */
-  enclosingClass(path: string, caller: string | null, scope: FileScope): number;
-}
-
-interface Position {
-  scope: FileScope;
-  caller: string | null;
-  line: number;
-  depth: number;
-}
 
 const SELF_VALUES = new Set(['self', 'this']);
 const SELF_CLASSES = new Set(['cls', 'Self']);
@@ -48,21 +27,9 @@ const INFERRED = 0.9;
 export function receiverType(ctx: ReceiverContext, text: string, caller: string | null, line: number): TypeValue | null {
   const at: Position = { scope: ctx.scope, caller, line, depth: 0 };
   // A Java cast `((Attributes) value).get()`: the receiver is what it is cast to.
-  const cast = ctx.scope.language === 'java' ? JAVA_CAST.exec(text.trim()) : null;
-  if (cast && balanced(cast[2])) return typeFromText(ctx, cast[1], at, -1, 1);
+  const cast = ctx.scope.language === 'java' ? javaCast(text) : null;
+  if (cast) return typeFromText(ctx, cast, at, -1, 1);
   return evalText(ctx, valueText(text), at);
-}
-
-const JAVA_CAST = /^\(\s*\(\s*([A-Za-z_$][\w$.]*(?:<[^()]*>)?(?:\[\])*)\s*\)\s*(.+)\)$/s;
-
-/** Whether an expression's parentheses pair up (`popStack()`, not `a) + (b`). */
-function balanced(text: string): boolean {
-  let depth = 0;
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    else if (ch === ')' && --depth < 0) return false;
-  }
-  return depth === 0;
 }
 
 /** Java's `getClass()` is `Object`'s final method: whatever the receiver, a `Class` (the JDK's). */
