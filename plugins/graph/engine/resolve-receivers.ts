@@ -191,9 +191,14 @@ function aliasValue(ctx: ReceiverContext, name: string, at: Position, conf: numb
     if (text === undefined) continue;
     const there = file === scope.path ? scope : tables.scopeOfFile(file);
     if (!there) return null;
-    return typeFromText(ctx, text, { scope: { ...there, bindings: new Map() }, caller: null, line: Number.MAX_SAFE_INTEGER, depth: at.depth + 1 }, -1, conf);
+    return typeFromText(ctx, text, moduleLevelOf(there, at), -1, conf);
   }
   return null;
+}
+
+/** The module level of another file, one step deeper than `at`: where its aliases and variables are read (none of its local bindings). */
+function moduleLevelOf(there: FileScope, at: Position): Position {
+  return { scope: { ...there, bindings: new Map() }, caller: null, line: Number.MAX_SAFE_INTEGER, depth: at.depth + 1 };
 }
 
 /**
@@ -207,7 +212,7 @@ function importedGlobal(ctx: ReceiverContext, name: string, at: Position): TypeV
     const there = g && ctx.tables.scopeOfFile(file);
     if (!g || !there) continue;
     ctx.deps.push(original);
-    const here: Position = { scope: { ...there, bindings: new Map() }, caller: null, line: Number.MAX_SAFE_INTEGER, depth: at.depth + 1 };
+    const here = moduleLevelOf(there, at);
     return g.type ? typeFromText(ctx, g.type, here, -1, 1) : evalText(ctx, g.value!, here);
   }
   return null;

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { CodeGraphEngine } from '../../../../plugins/graph/engine/engine.ts';
 import { removeWorkspace, writeWorkspace } from './helpers.ts';
+import { loopIterations } from '../../../helpers/loop-iterations.ts';
 
 /** 120 modules of 12 functions and a class each: ~1,700 nodes, more than one slice of the label scan. */
 function files(): Record<string, string> {
@@ -51,22 +52,14 @@ describe('finding nodes in slices (a call’s node argument)', function () {
   });
 
   it('gives the event loop back during the scan of every label', async () => {
-    // A loop iteration counter (an immediate runs after each poll phase). Not a timer: background
-    // slices yield through immediates, and a scan quicker than a timer's 1 ms meets none.
-    let ticks = 0;
-    let ticking = true;
-    const tick = (): void => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = loopIterations();
     try {
       // A 0 ms slice: the scan yields at each of its steps, so the loop goes round meanwhile.
       const found = await engine.findNodesPaced('Readr5', { limit: 3 }, 0);
       assert.ok(found.length > 0);
-      assert.ok(ticks >= 2, `the loop went round ${ticks} times while the labels were scanned`);
+      assert.ok(loop.count >= 2, `the loop went round ${loop.count} times while the labels were scanned`);
     } finally {
-      ticking = false;
+      loop.stop();
     }
   });
 });

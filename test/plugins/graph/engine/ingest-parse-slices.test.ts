@@ -8,6 +8,7 @@ import { sharedParsePool } from '../../../../plugins/graph/engine/parse-pool/poo
 import { BACKGROUND_SLICE_MS, runStepsSliced } from '../../../../plugins/graph/engine/steps.ts';
 import { loadDefaultParser } from '../../../../plugins/graph/engine/source-parser.ts';
 import { tempDir } from '../../../helpers/mcp.ts';
+import { loopIterations } from '../../../helpers/loop-iterations.ts';
 
 const FILES = 120;
 
@@ -48,13 +49,7 @@ describe('parseTasks through the parse pool', function () {
 
   it('takes the outcomes in task order and in slices: never a whole batch of costly files in one loop turn', async () => {
     // A turn counter the event loop advances between macrotasks.
-    let turn = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turn++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = loopIterations();
     const order: number[] = [];
     const perTurn = new Map<number, number>();
     try {
@@ -62,11 +57,11 @@ describe('parseTasks through the parse pool', function () {
         assert.equal(outcome.kind, 'parsed');
         busy(1);
         order.push(i);
-        perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+        perTurn.set(loop.count, (perTurn.get(loop.count) ?? 0) + 1);
       });
       assert.equal(workers, 2, 'the pool parsed');
     } finally {
-      ticking = false;
+      loop.stop();
     }
     assert.deepEqual(order, tasks.map((_, i) => i));
     // A pool batch is 24 files: taken at once, one turn would hold 24 ms of staging here. The counter
@@ -83,17 +78,11 @@ describe('parseTasks through the parse pool', function () {
     // taken in). Counted in pieces, not milliseconds: a descheduled thread makes pieces longer, never
     // more of them. Before, the drain kept a 3 ms clock of its own and yielded with setImmediate: its
     // pieces ran in the same iteration as the other slicer's budget.
-    let iteration = 0;
-    let ticking = true;
-    const tick = (): void => {
-      iteration++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = loopIterations();
     const perIteration = new Map<number, number>();
     const piece = (): void => {
       busy(1);
-      perIteration.set(iteration, (perIteration.get(iteration) ?? 0) + 1);
+      perIteration.set(loop.count, (perIteration.get(loop.count) ?? 0) + 1);
     };
     let running = true;
     const other = runStepsSliced(
@@ -106,7 +95,7 @@ describe('parseTasks through the parse pool', function () {
       await parseTasks(ctx, tasks, 2, { sliceMs: 3 }, phases(), () => {}, () => piece());
     } finally {
       running = false;
-      ticking = false;
+      loop.stop();
       await other;
     }
     const most = Math.max(...perIteration.values());

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { BACKGROUND_SLICE_MS, backgroundYield, runStepsSliced, SliceClock } from '../../../../plugins/graph/engine/steps.ts';
+import { loopIterations } from '../../../helpers/loop-iterations.ts';
 
 const busy = (ms: number): void => {
   const t = performance.now();
@@ -39,20 +40,15 @@ describe('background slicers', () => {
     // thread makes steps longer, never more of them. Before, the slicers yielded through 0 ms timers
     // that Node ran in one timers phase, each with a fresh budget: these three held 21 steps in one
     // iteration.
-    let iteration = 0;
+    const loop = loopIterations();
     let running = true;
-    const tick = (): void => {
-      iteration++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
     const perIteration = new Map<number, string>();
     const slicer = (name: string, sliceMs: number) =>
       runStepsSliced(
         (function* () {
           while (running) {
             busy(1);
-            perIteration.set(iteration, (perIteration.get(iteration) ?? '') + name);
+            perIteration.set(loop.count, (perIteration.get(loop.count) ?? '') + name);
             yield;
           }
         })(),
@@ -61,6 +57,7 @@ describe('background slicers', () => {
     const runs = [slicer('a', BACKGROUND_SLICE_MS), slicer('b', 3), slicer('c', BACKGROUND_SLICE_MS)];
     await new Promise((r) => setTimeout(r, 400));
     running = false;
+    loop.stop();
     await Promise.all(runs);
     const most = Math.max(...[...perIteration.values()].map((s) => s.length));
     assert.ok(most <= BACKGROUND_SLICE_MS + 1, `${most} steps of 1 ms in one loop iteration (budget ${BACKGROUND_SLICE_MS} ms): ${[...perIteration.values()].filter((s) => s.length > BACKGROUND_SLICE_MS + 1).slice(0, 3).join(' ')}`);

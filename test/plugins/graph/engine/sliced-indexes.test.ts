@@ -3,6 +3,7 @@ import { CodeGraph } from '../../../../plugins/graph/engine/graph.ts';
 import { sortStrings } from '../../../../plugins/graph/engine/lexical-buffers.ts';
 import { LexicalIndex } from '../../../../plugins/graph/engine/lexical-index.ts';
 import { computePageRank, PageRankCache, pageRankSteps } from '../../../../plugins/graph/engine/stats.ts';
+import { loopIterations } from '../../../helpers/loop-iterations.ts';
 
 /** A graph of `n` functions, each calling a few others (deterministic). */
 function graphOf(n: number): CodeGraph {
@@ -74,19 +75,11 @@ describe('sliced seek index and PageRank', () => {
     // A re-ingest of many files: 1,500 nodes get new objects, with new docs.
     for (let i = 0; i < 1500; i++) g.upsertNode({ ...g.node(i)!, doc: `Reworked item ${i} for ledger ${i % 13}.` });
     g.finalize();
-    // Loop iterations (an immediate runs after each poll phase), not timers: background slices yield
-    // through immediates, and work quicker than a timer's 1 ms meets none.
-    let ticks = 0;
-    let ticking = true;
-    const tick = (): void => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = loopIterations();
     await lx.ensureAsync(g, 0.5);
-    ticking = false;
+    loop.stop();
     once.sync(g);
-    assert.ok(ticks > 0, 'other callbacks ran while the index re-indexed');
+    assert.ok(loop.count > 0, 'other callbacks ran while the index re-indexed');
     const q = (x: LexicalIndex) => x.query(g, 'reworked ledger item', null, { topK: 10 }).map((h) => [h.id, h.score]);
     assert.deepEqual(q(lx), q(once));
     assert.ok(lx.query(g, 'ledger', null, { topK: 1 }).length === 1);

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { GraphStore, type FileWrite } from '../../../../plugins/graph/engine/store.ts';
 import { extraction, removeWorkspace, sym, writeWorkspace } from './helpers.ts';
+import { loopIterations } from '../../../helpers/loop-iterations.ts';
 
 function writes(n: number, tag: string): FileWrite[] {
   return Array.from({ length: n }, (_, i) => {
@@ -30,18 +31,10 @@ describe('GraphStore file rows read without holding the thread', function () {
 
   it('reads every row in pages, yielding between them, the same rows as one read', async () => {
     store.commitIngest({ upserts: writes(3, 'b'), removes: ['pkg/m0999.py'], meta: { root: dir, parserVersion: 'v' } });
-    // Loop iterations (an immediate runs after each poll phase), not timers: background slices yield
-    // through immediates, and work quicker than a timer's 1 ms meets none.
-    let ticks = 0;
-    let ticking = true;
-    const tick = (): void => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = loopIterations();
     const sliced = await store.fileRowsSliced(0);
-    ticking = false;
-    assert.ok(ticks > 0, 'the loop went round between pages');
+    loop.stop();
+    assert.ok(loop.count > 0, 'the loop went round between pages');
     const whole = store.fileRows();
     assert.equal(sliced.size, 999);
     assert.deepEqual([...sliced.entries()].sort(), [...whole.entries()].sort());
