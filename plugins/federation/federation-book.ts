@@ -10,7 +10,8 @@ export const NAMESPACE = 'federation';
 
 export interface FederationRecord {
   federated_at: number;
-  repos: { name: string; root: string; nodes: number; edges: number; packages: string[] }[];
+  /** Each repository's own nodes and edges; `nested`: the files and nodes of its graph under members nested in it, counted for them. */
+  repos: { name: string; root: string; nodes: number; edges: number; packages: string[]; nested?: { repo: string; folder: string; files: number; nodes: number }[] }[];
   cross_edges: CrossEdge[];
 }
 

@@ -11,6 +11,7 @@ import { saveFederation } from './federation-book.ts';
 import { serveFederation } from './serve-view.ts';
 import { readManifest } from './manifests.ts';
 import { checkRoot } from './roots.ts';
+import { nestedFolders, ownShare } from './nested-roots.ts';
 import { repoName } from './discovery.ts';
 import { MAX_PER_KIND } from './shared-evidence.ts';
 import type { RoutesCut } from './shared-edges.ts';
@@ -59,7 +60,11 @@ export async function runFederation(graph: GraphService, settings: Readonly<Host
     }
     const cut: RoutesCut = { routes: 0, requests: 0, files: [] };
     const edges = o.detect_cross_repo_edges ? await crossEdges(repos, cut) : [];
-    const summary = repos.map((r) => ({ name: r.name, root: r.root, nodes: r.engine.graph.nodeCount, edges: r.engine.graph.edgeCount, packages: r.manifest.names }));
+    // A repository's own nodes and edges: those under a member nested in it are that member's (nested-roots.ts).
+    const summary = repos.map((r) => {
+      const own = ownShare(r.engine.graph, nestedFolders(repos, r));
+      return { name: r.name, root: r.root, nodes: own.nodes, edges: own.edges, packages: r.manifest.names, ...(own.nested.length ? { nested: own.nested } : {}) };
+    });
     const stored = saveFederation(graph, { federated_at: Date.now(), repos: summary, cross_edges: edges });
     // The graph verbs answer from the federation for this agent from now on (federation_view switches back).
     await serveFederation(graph, repos, edges, o.detect_cross_repo_edges);

@@ -12,6 +12,7 @@ import { crossEdges, type CrossEdge } from './cross-edges.ts';
 import { loadFederation } from './federation-book.ts';
 import { readManifest } from './manifests.ts';
 import { checkRoot } from './roots.ts';
+import { nestedFolders } from './nested-roots.ts';
 
 export interface ServedRepo {
   name: string;
@@ -27,7 +28,8 @@ export async function serveFederation(graph: GraphService, repos: readonly Serve
   const roots = new Map(repos.map((r) => [r.name, r.root]));
   let cache = computed ? { key: versionKey(repos), edges: computed } : null;
   await graph.federation.define({
-    members: repos.map((r): FederationMember => ({ name: r.name, engine: r.engine, own: r.own })),
+    // A member's files under another member's root are that member's alone (nested-roots.ts).
+    members: repos.map((r): FederationMember => ({ name: r.name, engine: r.engine, own: r.own, nested: nestedFolders(repos, r) })),
     async link(members) {
       if (!detect) return [];
       const key = versionKey(members);

@@ -76,6 +76,7 @@ export { spawnEngineWorker } from './engine/engine-worker.ts';
 export type { RouteRegistration } from './http-routes.ts';
 export type { RouteRequest } from './http-requests.ts';
 export type { FederationLink, FederationMember, FederationSpec } from './federated-view.ts';
+export { nestedFolderOf, type NestedFolder } from './federated-nesting.ts';
 export { PRUNED_SEGMENTS } from './engine/walk.ts';
 export { LEARNED_NAMESPACE, agentNamespace } from './learned.ts';
 export type { LearnedTeamStore, SharedOps, SharedRow } from './learned.ts';

@@ -3,6 +3,7 @@
  * namespace its ids and paths carry (federated-view.ts is the view itself).
  */
 import type { CodeGraphEngine } from './engine/engine.ts';
+import type { NestedFolder } from './federated-nesting.ts';
 
 /** Separates a member's name from its ids and paths. */
 export const NAMESPACE_SEPARATOR = '::';
@@ -13,6 +14,8 @@ export interface FederationMember {
   engine: CodeGraphEngine;
   /** True for the served workspace (its engine is the graph service's, refreshed and watched there). */
   own: boolean;
+  /** Folders of this member that are other members' roots: their files are those members' alone (federated-nesting.ts). */
+  nested?: readonly NestedFolder[];
 }
 
 /**

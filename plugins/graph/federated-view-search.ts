@@ -5,7 +5,7 @@
 import type { SearchMatch, SearchOptions, SearchResult } from './engine/content-search.ts';
 import { NAMESPACE_SEPARATOR, type FederationMember } from './federated-view-names.ts';
 
-/** The members a scope covers, with the scope each member is searched under. */
+/** The members a scope covers, with the scope each member is searched under (never under its nested members' folders). */
 export type SearchTarget = { member: FederationMember; scope: string | undefined };
 
 /**
@@ -26,7 +26,8 @@ export function* searchMembers(targets: readonly SearchTarget[], query: string, 
       out.timedOut = true;
       break;
     }
-    const r = yield* member.engine.searchSteps(query, { ...options, scope, maxResults: Math.max(0, maxResults - out.matches.length), timeBudgetMs: left });
+    const exclude = member.nested?.map((f) => f.folder);
+    const r = yield* member.engine.searchSteps(query, { ...options, scope, exclude, maxResults: Math.max(0, maxResults - out.matches.length), timeBudgetMs: left });
     const ns = (path: string) => `${member.name}${NAMESPACE_SEPARATOR}${path}`;
     out.matches.push(...r.matches.map((m): SearchMatch => ({ ...m, path: ns(m.path) })));
     out.totalMatches += r.totalMatches;

@@ -14,7 +14,6 @@
  * What has no meaning across repositories (ingest, checkpoints, git history) is refused with a
  * hint, never answered from one member alone.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import { CodeGraphEngine, type FileContent, type FreshnessReport, type NodeMatch, type OpenSummary, type Stamped } from './engine/engine.ts';
@@ -30,6 +29,8 @@ import { PageRankCache, type PageRankResult } from './engine/stats.ts';
 import { afterBackgroundWork } from './engine/steps.ts';
 import type { WorkspacePath } from './engine/workspace.ts';
 import { BUILD_SLICE_MS, buildComposite } from './federated-view-build.ts';
+import { CompositeGraph, type GivenAway } from './federated-composite.ts';
+import { memberOfPath, ownsPath, splitMember, wholeMemberOf, type MemberPath } from './federated-view-paths.ts';
 import { NAMESPACE_SEPARATOR, type FederationLink, type FederationMember, type FederationSpec } from './federated-view-names.ts';
 import { searchMembers, type SearchTarget } from './federated-view-search.ts';
 
@@ -71,6 +72,11 @@ export class FederatedEngine extends CodeGraphEngine {
   /** Cross-repository edges of the current composite, by relation. */
   get links(): Readonly<Record<FederationLink['relation'], number>> {
     return this.linkCount;
+  }
+
+  /** Each member's nodes in the view, and the files and nodes of its graph under members nested in it (theirs). */
+  memberCounts(): { name: string; nodes: number; nested: GivenAway[] }[] {
+    return this.composite instanceof CompositeGraph ? this.composite.memberCounts() : this.spec.members.map((m) => ({ name: m.name, nodes: 0, nested: [] }));
   }
 
   /** Replaces the members (a new federation); the next freshness check rebuilds. */
@@ -189,7 +195,7 @@ export class FederatedEngine extends CodeGraphEngine {
   }
 
   override unresolvedImports() {
-    return this.spec.members.flatMap((m) => m.engine.unresolvedImports().map((u) => ({ ...u, from: `${m.name}${NAMESPACE_SEPARATOR}${u.from}` })));
+    return this.spec.members.flatMap((m) => m.engine.unresolvedImports().flatMap((u) => (ownsPath(m, u.from) ? [{ ...u, from: `${m.name}${NAMESPACE_SEPARATOR}${u.from}` }] : [])));
   }
 
   override pagerank(): PageRankResult {
@@ -201,7 +207,7 @@ export class FederatedEngine extends CodeGraphEngine {
   }
 
   override filePaths(): string[] {
-    return this.spec.members.flatMap((m) => m.engine.filePaths().map((p) => `${m.name}${NAMESPACE_SEPARATOR}${p}`)).sort();
+    return this.spec.members.flatMap((m) => m.engine.filePaths().flatMap((p) => (ownsPath(m, p) ? [`${m.name}${NAMESPACE_SEPARATOR}${p}`] : []))).sort();
   }
 
   // --- queries ---------------------------------------------------------------------------------
@@ -262,7 +268,7 @@ export class FederatedEngine extends CodeGraphEngine {
    * repository name the workspace has no file or folder for: that repository whole (`<repo>::`).
    */
   override resolvePath(userPath: string): WorkspacePath {
-    const whole = this.wholeMember(userPath);
+    const whole = wholeMemberOf(this.spec.members, userPath);
     if (whole) return { absolute: whole.engine.resolvePath('.').absolute, relative: `${whole.name}${NAMESPACE_SEPARATOR}` };
     const { member, rest } = this.memberOf(userPath);
     const p = member.engine.resolvePath(rest);
@@ -338,28 +344,12 @@ export class FederatedEngine extends CodeGraphEngine {
 
   // --- helpers ---------------------------------------------------------------------------------
 
-  private split(text: string): { member: FederationMember; rest: string } | null {
-    const at = text.indexOf(NAMESPACE_SEPARATOR);
-    if (at <= 0) return null;
-    const member = this.spec.members.find((m) => m.name === text.slice(0, at));
-    return member ? { member, rest: text.slice(at + NAMESPACE_SEPARATOR.length) } : null;
+  private split(text: string): MemberPath | null {
+    return splitMember(this.spec.members, text);
   }
 
-  /** The member a bare repository name (`lib`, `lib/`) names, when the workspace holds no path by that name. */
-  private wholeMember(userPath: string): FederationMember | undefined {
-    const text = userPath.trim().replace(/\/+$/, '');
-    const member = this.spec.members.find((m) => m.name === text);
-    if (!member) return undefined;
-    const own = this.spec.members.find((m) => m.own);
-    return own && existsSync(own.engine.resolvePath(text).absolute) ? undefined : member;
-  }
-
-  private memberOf(userPath: string): { member: FederationMember; rest: string } {
-    const split = this.split(userPath);
-    if (split) return split;
-    const own = this.spec.members.find((m) => m.own);
-    if (own) return { member: own, rest: userPath };
-    throw new EngineError(EngineErrorCodes.PATH_NOT_FOUND, `${userPath} names no repository of the federation`, `prefix the path with a repository name: ${this.spec.members.map((m) => `${m.name}${NAMESPACE_SEPARATOR}`).join(', ')}`);
+  private memberOf(userPath: string): MemberPath {
+    return memberOfPath(this.spec.members, userPath);
   }
 
   /** A file's text for the seek index (signatures, bodies), read by the member that owns it. */

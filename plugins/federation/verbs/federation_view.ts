@@ -16,7 +16,20 @@ export function federationViewVerb(settings: Readonly<HostSettings>) {
     output: Type.Object({
       view: Type.String(),
       restored: Type.Optional(Type.Boolean()),
-      repos: Type.Optional(Type.Array(Type.Object({ name: Type.String(), nodes: Type.Number(), workspace: Type.Boolean() }))),
+      repos: Type.Optional(
+        Type.Array(
+          Type.Object({
+            name: Type.String(),
+            nodes: Type.Number({ description: 'Its own nodes in the view (none under a member nested in it)' }),
+            workspace: Type.Boolean(),
+            nested: Type.Optional(
+              Type.Array(Type.Object({ repo: Type.String(), folder: Type.String(), files: Type.Number(), nodes: Type.Number(), edges: Type.Number() }), {
+                description: "Folders that are nested members' roots: their files are those members' alone; edges: this repository's edges into them, tied to the nested member's nodes",
+              }),
+            ),
+          }),
+        ),
+      ),
       nodes: Type.Optional(Type.Number()),
       edges: Type.Optional(Type.Number()),
       cross_edges: Type.Optional(Type.Record(Type.String(), Type.Number())),
@@ -40,7 +53,7 @@ export function federationViewVerb(settings: Readonly<HostSettings>) {
       return {
         view: 'federated',
         restored,
-        repos: view.members.map((m) => ({ name: m.name, nodes: m.engine.graph.nodeCount, workspace: m.own })),
+        repos: view.memberCounts().map((c, i) => ({ name: c.name, nodes: c.nodes, workspace: view.members[i].own, ...(c.nested.length ? { nested: c.nested } : {}) })),
         nodes: view.graph.nodeCount,
         edges: view.graph.edgeCount,
         cross_edges: view.links,

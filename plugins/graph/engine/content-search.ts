@@ -22,6 +22,8 @@ export interface SearchOptions {
   filenamePattern?: string;
   /** Only files under this directory (or this file). */
   scope?: string;
+  /** Not the files under these folders (`lib/`, ending in `/`): a federated member's folders that are other members' roots. */
+  exclude?: readonly string[];
   /** Report lines that do not match. */
   invert?: boolean;
   /** Only per-file counts. */
@@ -135,11 +137,12 @@ export class ContentCache {
   }
 }
 
-/** Keeps the paths a search should look at: scope prefix and filename glob. */
-export function filterSearchPaths(paths: readonly string[], options: Pick<SearchOptions, 'scope' | 'filenamePattern'>): string[] {
+/** Keeps the paths a search should look at: scope prefix, excluded folders and filename glob. */
+export function filterSearchPaths(paths: readonly string[], options: Pick<SearchOptions, 'scope' | 'filenamePattern' | 'exclude'>): string[] {
   const scope = (options.scope ?? '').replace(/^\.\/+/, '').replace(/\/+$/, '').replace(/^\.$/, '');
   const glob = options.filenamePattern ? picomatch(options.filenamePattern, { dot: true, basename: !options.filenamePattern.includes('/') }) : null;
-  return paths.filter((p) => (!scope || p === scope || p.startsWith(`${scope}/`)) && (!glob || glob(p)));
+  const exclude = options.exclude ?? [];
+  return paths.filter((p) => (!scope || p === scope || p.startsWith(`${scope}/`)) && !exclude.some((f) => p.startsWith(f)) && (!glob || glob(p)));
 }
 
 /** Compiles the query into a linear-time pattern (throws a coded error for an invalid or unsupported pattern). */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { CodeGraph, RELATION_CODE, type GraphNode } from '../../../plugins/graph/engine/graph.ts';
 import { LexicalIndex } from '../../../plugins/graph/engine/lexical-index.ts';
 import { buildComposite } from '../../../plugins/graph/federated-view-build.ts';
+import { CompositeGraph } from '../../../plugins/graph/federated-composite.ts';
 import type { FederationMember } from '../../../plugins/graph/federated-view-names.ts';
 
 function fn(path: string, name: string, line: number): GraphNode {
@@ -89,5 +90,62 @@ describe('the federated view\'s composite graph', () => {
     const hits = index.query(graph, 'parse ledger', null, { topK: 3 });
     assert.equal(hits[0]?.id, 'lib::function:src/index.ts#parseLedger');
     assert.equal(hits[0]?.path, 'lib::src/index.ts');
+  });
+
+  describe('with members nested in another one (ws, ws/a, ws/a/b, ws/c)', () => {
+    /** A graph of files, one function each (`<path>#f`), with the edges given between the functions. */
+    function graphOf(paths: string[], calls: [string, string][]): CodeGraph {
+      const g = new CodeGraph();
+      g.upsertNode({ id: 'module:.', kind: 'module', label: '.', path: '.', startLine: 0, endLine: 0, language: null });
+      for (const p of paths) {
+        const file = g.upsertNode({ id: `file:${p}`, kind: 'file', label: p, path: p, startLine: 1, endLine: 3, language: 'typescript' });
+        g.addEdge(file, g.upsertNode(fn(p, 'f', 1)), RELATION_CODE.contains, 1);
+      }
+      for (const [from, to] of calls) g.addEdge(g.indexOf(`function:${from}#f`), g.indexOf(`function:${to}#f`), RELATION_CODE.calls, 1);
+      g.finalize();
+      return g;
+    }
+    const nestedIn = (m: FederationMember, nested: { folder: string; member: string }[]): FederationMember => ({ ...m, nested });
+    // ws holds everyone's files; a holds b's; each member's graph as its own ingest makes it.
+    const ws = graphOf(['x.ts', 'a/y.ts', 'a/b/z.ts', 'c/w.ts', 'a/gone.ts'], [['x.ts', 'a/y.ts'], ['a/y.ts', 'a/b/z.ts'], ['c/w.ts', 'a/y.ts'], ['a/b/z.ts', 'x.ts'], ['x.ts', 'a/gone.ts']]);
+    const a = graphOf(['y.ts', 'b/z.ts'], [['y.ts', 'b/z.ts']]);
+    const b = graphOf(['z.ts'], []);
+    const c = graphOf(['w.ts'], []);
+    const members = () => [
+      nestedIn(member('ws', ws), [{ folder: 'a/', member: 'a' }, { folder: 'a/b/', member: 'b' }, { folder: 'c/', member: 'c' }]),
+      nestedIn(member('a', a), [{ folder: 'b/', member: 'b' }]),
+      member('b', b),
+      member('c', c),
+    ];
+
+    it("holds each file once, under its nearest root's member, and counts what each member gave", async () => {
+      const { graph } = await buildComposite(members(), []);
+      const ids = [...graph.nodes()].map(([, n]) => n.id).filter((id) => id.includes('#')).sort();
+      assert.deepEqual(ids, ['a::function:y.ts#f', 'b::function:z.ts#f', 'c::function:w.ts#f', 'ws::function:x.ts#f']);
+      assert.equal(graph.nodeCount, 3 + 3 + 3 + 3);
+      assert.ok(graph instanceof CompositeGraph);
+      const counts = graph.memberCounts();
+      assert.deepEqual(counts[0], { name: 'ws', nodes: 3, nested: [
+        // x→a/y, and a/y→a/b/z (between two nested folders, counted for the first).
+        { repo: 'a', folder: 'a/', files: 2, nodes: 4, edges: 2 },
+        { repo: 'b', folder: 'a/b/', files: 1, nodes: 2, edges: 1 },
+        { repo: 'c', folder: 'c/', files: 1, nodes: 2, edges: 1 },
+      ] });
+    });
+
+    it("ties the outer member's edges into a nested folder to that member's nodes, once, and leaves a missing counterpart out", async () => {
+      const link = { source: 'ws::function:x.ts#f', target: 'a::function:y.ts#f', relation: 'calls' as const };
+      const { graph, counts } = await buildComposite(members(), [link]);
+      const calls = Array.from({ length: graph.edgeCapacity }, (_, e) => graph.edge(e)).filter((e) => e?.relation === 'calls').map((e) => `${e!.source} -> ${e!.target}`).sort();
+      assert.deepEqual(calls, [
+        'a::function:y.ts#f -> b::function:z.ts#f',
+        'b::function:z.ts#f -> ws::function:x.ts#f',
+        'c::function:w.ts#f -> a::function:y.ts#f',
+        'ws::function:x.ts#f -> a::function:y.ts#f',
+      ]);
+      // The link standing for an edge ws's graph ties already is counted, not added twice.
+      assert.equal(counts.calls, 1);
+      assert.equal(graph.get('ws::function:a/y.ts#f'), null);
+    });
   });
 });
