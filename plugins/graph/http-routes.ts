@@ -4,7 +4,9 @@
  * handler another serves it with).
  *
  * Served: Express/Koa/Fastify/Hono-style `x.get('/orders/:id', getOrder)` (a handler argument
- * required: `axios.get('/x', { params })` serves nothing), Python route decorators
+ * required: a function the file writes, declares or imports, or any name passed to a router or app the
+ * file makes, types or names as one, route-evidence.ts; `axios.get('/x', { params })` and
+ * `cache.put('/x', v)` serve nothing), Python route decorators
  * (`@app.get("/x")`, `@app.route("/x", methods=[…])`), Go `HandleFunc`/gin/chi/echo registrations
  * (`"GET /x"` patterns too; a `Group("/v1")`'s prefix joined, and its parent group's), Spring `@GetMapping`-style annotations under the class's
  * `@RequestMapping` prefix, NestJS `@Get(':id')`-style decorators under the class's `@Controller`
@@ -21,6 +23,7 @@
 import { indexLines, lineAt, type LineIndex } from './engine/parsers/source-lines.ts';
 import { blankComments } from './source-comments.ts';
 import { handlerArgument, valueNames } from './route-handler-args.ts';
+import { functionNames, routerReceivers } from './route-evidence.ts';
 
 export interface RouteRegistration {
   /** Upper-case method, or null when the registration takes any method. */
@@ -90,6 +93,8 @@ const PY_ROUTE = /@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_r
 /** A FastAPI router or Flask blueprint made with a prefix: `router = APIRouter(prefix="/users")`. */
 const PY_PREFIXED = /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(?:APIRouter|Blueprint)\(([^)]{0,1000})/gm;
 const GO_ROUTE = /(\b[A-Za-z_]\w*)?\.(HandleFunc|Handle|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|Any)\(\s*"(?:([A-Z]+)\s+)?(\/[^"\n]*|)"\s*,([^\n]*)/g;
+/** Go registration methods other objects have too (a cache's `Get`, a client's `Post`); `HandleFunc`, `GET`, `Any` are routers' alone. */
+const GO_SHARED_VERB = /^(?:Get|Post|Put|Delete|Patch|Head|Options)$/;
 /** A gin/echo/fiber route group: `v1 := r.Group("/v1")` (its routes `v1.GET("/x", h)` are under the prefix, and under its parent's). */
 const GO_GROUP = /\b([A-Za-z_]\w*)\s*:?=\s*([A-Za-z_]\w*)\.Group\(\s*"([^"\n]*)"/g;
 /** Spring's mappings, a path or none (`@GetMapping`, `@GetMapping(produces = …)`: the class's prefix alone). */
@@ -185,8 +190,10 @@ export function routesIn(file: string, source: string, counts?: CutCount): Route
     }
   } else {
     if (/@Controller\(/.test(text)) nestRoutes(file, text, lineOf, out);
-    const isValue = valueNames(text);
-    if (file.endsWith('.go')) {
+    const go = file.endsWith('.go');
+    const names = { isValue: valueNames(text), isFunction: functionNames(text, go) };
+    const isRouter = routerReceivers(text, go);
+    if (go) {
       const groups = goGroups(text);
       for (const m of firstMatches(text, GO_ROUTE)) {
         if (out.done) break;
@@ -194,7 +201,9 @@ export function routesIn(file: string, source: string, counts?: CutCount): Route
         if (m[4] === '' && !(m[1] !== undefined && groups.has(m[1]))) continue;
         // net/http's client calls: `http.Post("/x", "application/json", body)` requests, registers nothing.
         if (m[1] === 'http' && /^(?:Get|Post|Head)$/.test(m[2])) continue;
-        const arg = handlerArgument(m[5], isValue);
+        // chi's and fiber's `Get`/`Post`… are also a cache's or a client's methods: a router's only when the file says so (the other verbs are routers' alone).
+        const routerReceiver = () => !GO_SHARED_VERB.test(m[2]) || m[1] === undefined || groups.has(m[1]) || isRouter(m[1]);
+        const arg = handlerArgument(m[5], names, routerReceiver);
         if (!arg) continue;
         const handler = arg.handler;
         const route = m[1] !== undefined && groups.has(m[1]) ? joinPath(groups.get(m[1])!, m[4]) : m[4];
@@ -202,13 +211,13 @@ export function routesIn(file: string, source: string, counts?: CutCount): Route
       }
       return out.items;
     }
-    const isRouter = routerTest(text);
+    const madeRouter = routerTest(text);
     for (const m of firstMatches(text, JS_ROUTE)) {
       if (out.done) break;
       // `api.get('/x', h)` is a request unless this file makes `api` a router.
-      if (CLIENTS.test(m[1]) && !isRouter(m[1])) continue;
-      // A call with no function among its arguments registers nothing.
-      const arg = handlerArgument(m[5], isValue);
+      if (CLIENTS.test(m[1]) && !madeRouter(m[1])) continue;
+      // A call with no function among its arguments registers nothing, nor one of an object no router passing a name the file tells nothing of (`cache.put('/x', v)`).
+      const arg = handlerArgument(m[5], names, () => isRouter(m[1]));
       if (!arg) continue;
       const handler = arg.handler;
       out.push({ method: method(m[2]), route: m[4], file, line: lineOf(m.index), handler, receiver: m[1] });

@@ -58,5 +58,62 @@ describe('federate: how requests and registrations are written', function () {
     });
     assert.deepEqual(edges, ['app::function:src/describe.py#fetch_items -> plain::function:items.py#list_items']);
   });
+  it("reads no registration from a key-value call passing a parameter or an object's member (cache.put('/api/x', v) was PUT /api/x handled by v); a router's and app's still are", async () => {
+    const edges = await routeEdges('kv', {
+      'src/items.js': 'export function getItem(req, res) {}\n',
+      'src/cache.js': [
+        'export function save(cache, v) {',
+        "  cache.put('/api/x', v);",
+        '}',
+        'export function lookup(map, fallback) {',
+        "  return map.get('/api/a', fallback);",
+        '}',
+        'export function drop(store, opts) {',
+        "  store.delete('/api/k', opts);",
+        "  store.post('/api/k', opts.body);",
+        '}',
+        '',
+      ].join('\n'),
+      'src/server.js': [
+        "import express from 'express';",
+        "import { getItem } from './items.js';",
+        'const app = express();',
+        'const orders = express.Router();',
+        'function createOrder(req, res) {}',
+        "app.get('/api/items/:id', getItem);",
+        "orders.post('/api/orders', createOrder);",
+        'export function mount(router, handler) {',
+        "  router.put('/api/mounted', handler);",
+        '}',
+        '',
+      ].join('\n'),
+    }, {
+      'src/kv.ts': [
+        'export function putX(body: string) {',
+        "  return axios.put('/api/x', body);",
+        '}',
+        'export function getA() {',
+        "  return fetch('/api/a');",
+        '}',
+        'export function dropK() {',
+        "  return axios.delete('/api/k');",
+        '}',
+        'export function item(id: string) {',
+        "  return fetch('/api/items/' + id);",
+        '}',
+        'export function order(body: string) {',
+        "  return axios.post('/api/orders', body);",
+        '}',
+        'export function remount(body: string) {',
+        "  return axios.put('/api/mounted', body);",
+        '}',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(edges, [
+      'app::function:src/kv.ts#item -> kv::function:src/items.js#getItem',
+      'app::function:src/kv.ts#order -> kv::function:src/server.js#createOrder',
+      'app::function:src/kv.ts#remount -> kv::function:src/server.js#mount',
+    ]);
+  });
 });
-

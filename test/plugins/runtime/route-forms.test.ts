@@ -87,4 +87,56 @@ describe('runtime_overlay: route-like strings that register nothing', function (
     }
     assert.deepEqual(mapped, ['GET /api/orders -> function:src/store.ts#listOrders', 'POST /api/orders -> file:src/store.ts']);
   });
+  it("maps no span to a key-value call passing a parameter or an object's member (cache.put('/v2/x', v) was PUT /v2/x handled by v); a router's, an app's and a typed parameter's still map", async () => {
+    const ws = tempDir();
+    const files: Record<string, string> = {
+      'src/kv.ts': [
+        'export function save(cache: any, v: unknown) {',
+        "  cache.put('/v2/x', v);",
+        '}',
+        'export function lookup(map: any, fallback: string) {',
+        "  return map.get('/v2/a', fallback);",
+        '}',
+        'export function drop(store: any, opts: any) {',
+        "  store.delete('/v2/k', opts);",
+        "  store.post('/v2/k', opts.body);",
+        '}',
+        '',
+      ].join('\n'),
+      'src/app.ts': [
+        "import { Hono } from 'hono';",
+        "import type { Router } from 'express';",
+        "import { listItems } from './items.ts';",
+        'const app = new Hono();',
+        "app.get('/v2/items', listItems);",
+        'export function mount(r: Router, handler: any) {',
+        "  r.delete('/v2/items/:id', handler);",
+        '}',
+        '',
+      ].join('\n'),
+      'src/items.ts': 'export function listItems() {}\n',
+      'go/kv.go': 'package main\n\nfunc put(cache *Cache, v string) {\n\tcache.Put("/v2/go", v)\n}\n\nfunc routes(r chi.Router) {\n\tr.Put("/v2/go/:id", putThing)\n}\n',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), text);
+    }
+    const own = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await own.call('ingest', { agent_id: 'a', path: ws });
+      const mapped: string[] = [];
+      for (const [i, [method, route]] of [['PUT', '/v2/x'], ['GET', '/v2/a'], ['DELETE', '/v2/k'], ['POST', '/v2/k'], ['PUT', '/v2/go'], ['GET', '/v2/items'], ['DELETE', '/v2/items/:id'], ['PUT', '/v2/go/:id']].entries()) {
+        const r = (await own.call('runtime_overlay', { agent_id: `kv${i}`, scope: 'agent', spans: [routeSpan(method, route)] })).json;
+        assert.ok(typeof r.mapped === 'number', JSON.stringify(r).slice(0, 300));
+        if (r.mapped) mapped.push(`${method} ${route} -> ${r.hot[0].id}`);
+      }
+      assert.deepEqual(mapped, [
+        'GET /v2/items -> function:src/items.ts#listItems',
+        'DELETE /v2/items/:id -> function:src/app.ts#mount',
+        'PUT /v2/go/:id -> function:go/kv.go#routes',
+      ]);
+    } finally {
+      await own.close();
+    }
+  });
 });
