@@ -1,15 +1,14 @@
 /**
  * Extracting a text that is not the file on disk (an edit's proposed text, an older revision), where
- * an ingest would parse it: on the main thread when that is short work, else in a parse worker. The
- * main thread's first extractor of a language compiles its tree-sitter query in one synchronous call
- * (Python 105–137 ms, TypeScript 74–76, JavaScript ~50, Rust ~37), and a text of MAIN_THREAD_MAX_BYTES
- * or more parses ~0.5 ms per KiB in one call: either would hold every session's loop. A worker's
- * start-up (0.2–0.9 s when none runs) is paid by this call alone.
+ * an ingest would parse it: on the main thread when that is short work, else in a parse worker. A
+ * text of MAIN_THREAD_MAX_BYTES or more parses ~0.5 ms per KiB in one call, which would hold every
+ * session's loop; so does a language's first extractor here unless made in slices (`extractorSliced`).
+ * A worker's start-up (0.2–0.9 s when none runs) is paid by this call alone.
  */
 import type { FileExtraction, Language } from './extraction.ts';
 import { MAIN_THREAD_MAX_BYTES } from './ingest-parse.ts';
 import { sharedParsePool } from './parse-pool/pool.ts';
-import type { SourceParser } from './source-parser.ts';
+import { extractorBetweenRequests, type SourceParser } from './source-parser.ts';
 
 /** Where the parse workers are, for a text that must not parse on the main thread. */
 export interface TextWorkers {
@@ -38,5 +37,5 @@ export async function extractText(parser: SourceParser, path: string, text: stri
       // A worker failed or cannot start here: parsed on this thread.
     }
   }
-  return (await parser.extractorFor(language))(path, text);
+  return (await extractorBetweenRequests(parser, language))(path, text);
 }

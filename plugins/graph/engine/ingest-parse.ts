@@ -8,7 +8,7 @@ import type { IngestContext, IngestOptions, IngestSummary } from './ingest-types
 import { ExtensionRunner } from './parse-extensions.ts';
 import { failureMessage, fromWire, parseFile, type ParseOutcome, type ParseTask, type WireOutcome } from './parse-pool/parse-file.ts';
 import { sharedParsePool, sharedParsePoolStarted } from './parse-pool/pool.ts';
-import type { FileExtractor } from './source-parser.ts';
+import { extractorBetweenRequests, type FileExtractor } from './source-parser.ts';
 import { BACKGROUND_SLICE_MS, SliceClock } from './steps.ts';
 
 /**
@@ -35,13 +35,13 @@ const now = (): number => performance.now();
  * Whether a run goes to the parse workers: a large run; a small one holding a file of
  * MAIN_THREAD_MAX_BYTES or more (one tree-sitter call no slice can split: a 938 KB one-line file
  * held the loop ~1 s), whatever the workers' start-up costs the caller; or a small one in a
- * language whose extractor the main thread does not hold yet (making one compiles the language's
- * query in one synchronous call of 50–120 ms; a server whose ingests parsed in the workers never
+ * language whose extractor the main thread does not hold yet (making one costs the main thread the
+ * query's compile, 10–220 ms of CPU in slices; a server whose ingests parsed in the workers never
  * made one) when it is background work (a watcher's or the daemon's re-ingest, `sliceMs` ≤
  * BACKGROUND_SLICE_MS: nobody waits on it, so a worker's start-up costs nothing) or the workers are
  * running anyway. A caller's small re-ingest of small files (an edit) with the workers stopped
- * parses here: their start-up (0.2–0.9 s) would cost it more than the compile holds the loop, once
- * per language and process.
+ * parses here: their start-up (0.2–0.9 s) would cost it more than the sliced compile, once per
+ * language and process.
  */
 function usePool(ctx: IngestContext, tasks: readonly ParseTask[], workers: number, sliceMs: number): boolean {
   if (!ctx.parser.parallel || workers <= 0 || tasks.length === 0) return false;
@@ -144,6 +144,9 @@ export async function parseTasks(
   const extractors = new Map<Language, FileExtractor>();
   const runner = extensions.length > 0 && taken < tasks.length ? await ExtensionRunner.load(extensions) : null;
   const clock = new SliceClock(options.sliceMs ?? SLICE_MS);
+  // A small run's extractor is made in slices (its matching is slower); a large one here (no workers,
+  // or they died) takes the whole query: one compile that holds the loop, against ~3× the matching time per file.
+  const small = tasks.length < POOL_MIN_FILES;
   for (let i = taken; i < tasks.length; i++) {
     if (clock.spent()) {
       await clock.yield();
@@ -154,7 +157,8 @@ export async function parseTasks(
     let extract = extractors.get(task.language);
     if (!extract) {
       try {
-        extractors.set(task.language, (extract = await ctx.parser.extractorFor(task.language)));
+        const made = small ? extractorBetweenRequests(ctx.parser, task.language) : ctx.parser.extractorFor(task.language);
+        extractors.set(task.language, (extract = await made));
       } catch (e) {
         take(i, { kind: 'skip', reason: 'parse_failed', error: failureMessage(e, task.language) });
         continue;

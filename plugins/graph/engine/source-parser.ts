@@ -18,16 +18,27 @@ export interface SourceParser {
   detectLanguage(path: string): Language | null;
   /** The extractor of a language (loads its grammar on first call). */
   extractorFor(language: Language): Promise<FileExtractor>;
+  /**
+   * An extractor of the language made without holding the event loop (the default parsers compile
+   * the query in chunks, one per macrotask, and match ~3× slower), for a few files between requests.
+   * Absent: `extractorFor` is used.
+   */
+  extractorSliced?(language: Language): Promise<FileExtractor>;
   /** Changes whenever extraction output may change. */
   version: string;
   /** True for the default tree-sitter parsers, which parse workers can load too (an injected parser runs in-process). */
   parallel?: boolean;
   /**
-   * Whether this thread holds the language's extractor already. Making one compiles the language's
-   * tree-sitter query in one synchronous call (Python ~120 ms, TypeScript ~80 ms), so an ingest that
-   * has parse workers parses there instead while the main thread holds none.
+   * Whether this thread holds an extractor of the language already. Making one costs the thread the
+   * language's query compile (Python 105–220 ms, TypeScript ~110 ms of CPU; in slices through
+   * `extractorSliced`), so a background ingest that has parse workers parses there while it holds none.
    */
   ready?(language: Language): boolean;
+}
+
+/** The parser's extractor for a few files between requests: `extractorSliced` when it has one. */
+export function extractorBetweenRequests(parser: SourceParser, language: Language): Promise<FileExtractor> {
+  return parser.extractorSliced ? parser.extractorSliced(language) : parser.extractorFor(language);
 }
 
 let defaultParser: Promise<SourceParser> | null = null;
@@ -41,6 +52,7 @@ export function loadDefaultParser(): Promise<SourceParser> {
     return {
       detectLanguage: mod.detectLanguage,
       extractorFor: mod.extractorFor,
+      extractorSliced: mod.extractorSliced,
       ready: mod.extractorReady,
       version: typeof declared === 'string' ? declared : fingerprintParsers(),
       parallel: true,

@@ -34,18 +34,35 @@
  * A language may offer `repair`, an offset-preserving rewrite of syntax its grammar lacks, tried once on
  * files that do not parse cleanly.
  */
-import type { Language as Grammar, QueryCapture, Tree } from 'web-tree-sitter';
+import type { Language as Grammar, Node, QueryCapture, QueryMatch, Tree } from 'web-tree-sitter';
 import type { FileExtraction } from '../extraction.ts';
 import { FileCaptures, ROLES, type Role } from './capture-collector.ts';
 import { finishExtraction } from './capture-resolution.ts';
 import { errorQuery, parseWithRepair } from './parse-errors.ts';
+import { CHUNK_PATTERNS, chunkMatches, compileChunks } from './query-chunks.ts';
 import type { Extractor, QueryLanguageSpec } from './query-spec.ts';
 import { createParser, treeSitterRuntime } from './tree-sitter.ts';
 
-/** Builds the extractor of a language from its loaded grammar; compiles its query and keeps one parser. */
+/** Builds the extractor of a language from its loaded grammar; compiles its query in one call and keeps one parser. */
 export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar): Extractor {
-  const parser = createParser(grammar);
   const query = new (treeSitterRuntime().Query)(grammar, spec.query);
+  return extractorOver(spec, grammar, (root) => query.matches(root));
+}
+
+/**
+ * The same extractor with its query compiled in chunks, awaiting `pause()` between two compiles
+ * (query-chunks.ts): no call holds the thread for the whole query's compile; each file is matched
+ * once per chunk.
+ */
+export async function createChunkedQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar, pause: () => Promise<void>, size = CHUNK_PATTERNS): Promise<Extractor> {
+  const chunks = await compileChunks(grammar, spec.query, pause, size);
+  await pause();
+  return extractorOver(spec, grammar, (root) => chunkMatches(chunks, root));
+}
+
+/** An extractor reading the matches `matchesOf` gives for a tree's root. */
+function extractorOver(spec: QueryLanguageSpec, grammar: Grammar, matchesOf: (root: Node) => Iterable<QueryMatch>): Extractor {
+  const parser = createParser(grammar);
   // Run only on trees that report errors, so clean files pay nothing for the count.
   const errors = errorQuery(grammar);
   // A pattern's role is fixed, so it is read from its capture names once.
@@ -70,7 +87,7 @@ export function createQueryExtractor(spec: QueryLanguageSpec, grammar: Grammar):
     try {
       const root = tree.rootNode;
       const file = new FileCaptures(spec, source, regions);
-      for (const match of query.matches(root)) {
+      for (const match of matchesOf(root)) {
         const captures = match.captures;
         if (captures.length === 0) continue;
         const role = roleOf(match.patternIndex, captures);

@@ -19,7 +19,7 @@ describe('extracting a text that is not on disk (an edit preview)', function () 
   let root: string;
   let engine: CodeGraphEngine;
   let base: SourceParser;
-  /** Whether the main thread is said to hold the Python extractor, and how often it was asked for one. */
+  /** Whether the main thread is said to hold the Python extractor, and how often it was asked for one (whole or sliced). */
   let holds = false;
   let madeHere = 0;
 
@@ -32,6 +32,10 @@ describe('extracting a text that is not on disk (an edit preview)', function () 
       extractorFor: (language) => {
         madeHere++;
         return base.extractorFor(language);
+      },
+      extractorSliced: (language) => {
+        madeHere++;
+        return base.extractorSliced!(language);
       },
     };
     engine = new CodeGraphEngine({ root, storeDir: join(root, '.store'), typeCheck: false, gitMaxCommits: 0, parseWorkers: WORKERS, parser });
