@@ -114,9 +114,9 @@ function cases(): { language: Language; spec: QueryLanguageSpec; texts: [string,
     { language: 'rust', spec: rustSpec, texts: [['sample.rs', SAMPLES.rust]] },
     { language: 'go', spec: goSpec, texts: [['sample.go', SAMPLES.go]] },
     { language: 'java', spec: javaSpec, texts: [['Store.java', SAMPLES.java]] },
-    { language: 'typescript', spec: typescriptSpec('typescript'), texts: real('plugins/graph/engine', '.ts', 120) },
+    { language: 'typescript', spec: typescriptSpec('typescript'), texts: real('plugins/graph/engine', '.ts', 60) },
     { language: 'tsx', spec: typescriptSpec('tsx'), texts: real('ui', '.tsx', 20) },
-    { language: 'javascript', spec: typescriptSpec('javascript'), texts: real('node_modules/@modelcontextprotocol/sdk/dist/esm/server', '.js', 40) },
+    { language: 'javascript', spec: typescriptSpec('javascript'), texts: real('node_modules/@modelcontextprotocol/sdk/dist/esm/server', '.js', 25) },
   ];
 }
 
