@@ -22,11 +22,20 @@ describe('auto-ingest dropped events', function () {
     ok(await h.call('auto_ingest_start', { agent_id: 'a', roots: ['docs'], debounce_ms: 600_000 }));
     ok(await h.call('auto_ingest_tick', { agent_id: 'a' }));
     const bulk = 20_400;
-    for (let i = 0; i < bulk; i++) fs.writeFileSync(path.join(ws, `docs/n${i}.txt`), 'x');
+    for (let i = 0; i < bulk; i++) {
+      fs.writeFileSync(path.join(ws, `docs/n${i}.txt`), 'x');
+      // The kernel keeps 16,384 inotify events (max_queued_events) until the watcher's thread reads
+      // them, and @parcel/watcher skips an overflow unsaid: 20,400 files written in one go may lose
+      // events before they reach the server (a CI run's queue never filled). Pausing lets it read them.
+      if (i % 1000 === 999) await new Promise((r) => setTimeout(r, 25));
+    }
+    let seen: any;
     const status = await until(async () => {
-      const s = ok(await h!.call('auto_ingest_status', { agent_id: 'a', top_k: 0 }));
+      const s = (seen = ok(await h!.call('auto_ingest_status', { agent_id: 'a', top_k: 0 })));
       return s.queue >= 20_000 && s.dropped && s;
-    }, 120_000, 'the queue to overflow');
+    }, 120_000, 'the queue to overflow').catch((error: Error) => {
+      throw new Error(`${error.message}; the last status: ${JSON.stringify(seen).slice(0, 800)}`);
+    });
     assert.ok(status.dropped.events > 0, JSON.stringify(status.dropped));
     assert.equal(status.dropped.queue_limit, 20_000);
     assert.match(status.dropped.action, /auto_ingest_tick/);
