@@ -39,14 +39,15 @@ interface Read {
   member: FederationMember;
   miner: HistoryMiner;
   report: MineReport;
+  /** The git repository it read (its git directory), or the member's name when none is found. */
+  repo: string;
 }
 
 /** The largest of a count over members reading one git repository (a nested member's commits are the outer one's too), summed over repositories. */
 function perRepository(read: readonly Read[], count: (r: MineReport) => number): number {
   const most = new Map<string, number>();
   for (const r of read) {
-    const repo = findGitDir(r.member.engine.root) ?? r.member.name;
-    most.set(repo, Math.max(most.get(repo) ?? 0, count(r.report)));
+    most.set(r.repo, Math.max(most.get(r.repo) ?? 0, count(r.report)));
   }
   return [...most.values()].reduce((s, n) => s + n, 0);
 }
@@ -77,7 +78,7 @@ class FederatedHistory {
       try {
         const report = await miner.update();
         if (report.mode === 'empty') withoutHistory.push(m.name);
-        else read.push({ member: m, miner, report });
+        else read.push({ member: m, miner, report, repo: findGitDir(m.engine.root) ?? m.name });
       } catch (error) {
         if (error instanceof M1ndError && error.code === ErrorCodes.HISTORY_NO_GIT) withoutHistory.push(m.name);
         else throw error;
