@@ -1,4 +1,6 @@
 /** What every history verb does first: a non-empty graph, and the history mined up to HEAD. */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { ErrorCodes, M1ndError, type CallContext } from '../../core/index.ts';
 import { FederatedEngine, NAMESPACE_SEPARATOR, namespaceOf, type CodeGraphEngine, type GraphNode, type GraphService } from '../graph/api.ts';
 import { federatedHistory } from './federated-history.ts';
@@ -64,6 +66,19 @@ export function historySource(mined: MineReport, index: HistoryIndex) {
 export function fileOfNode(graph: GraphService, text: string): { node: GraphNode; file: string } {
   const node = graph.node(text);
   return { node, file: node.path };
+}
+
+/**
+ * Whether a path of the mined history is on disk now, under the served folder or, for a federated
+ * `<repo>::path`, under that member's root (a folder counts: a gitlink is a submodule's folder).
+ * History paths come from git, whose paths are never absolute and never hold `..`.
+ */
+export function onDisk(engine: CodeGraphEngine, file: string): boolean {
+  const ns = namespaceOf(file);
+  const member = ns === null || !(engine instanceof FederatedEngine) ? null : engine.members.find((m) => m.name === ns);
+  const root = member ? member.engine.root : engine.root;
+  const rel = member ? file.slice(ns!.length + NAMESPACE_SEPARATOR.length) : file;
+  return statSync(join(root, rel), { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Verbs that answer from the federated view's merged history (the way on for a sibling's id). */

@@ -2,7 +2,7 @@
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { fileIdOf } from '../../graph/api.ts';
 import { fileDeps } from '../predictor.ts';
-import { fileOfNode, historyCall, historySource, iso, round3 } from '../call.ts';
+import { fileOfNode, historyCall, historySource, iso, onDisk, round3 } from '../call.ts';
 import { windowSeconds } from '../history-index.ts';
 
 const WEEK = 7 * 86_400;
@@ -44,7 +44,7 @@ export const timelineVerb = defineVerb({
   guide: [
     'History is per file: a symbol node is answered with its file. Earlier names of the file are followed (`former_names`).',
     'Windows end at the newest commit, not today, so a quiet repository still has a recent past.',
-    '- `co_changes`: files changed in the same commits (support = shared commits, confidence = support / this file\'s commits); sweeping commits (formatting, mass renames, vendoring) are not counted; `static_edge: false` marks a ghost edge.',
+    '- `co_changes`: files changed in the same commits (support = shared commits, confidence = support / this file\'s commits); sweeping commits (formatting, mass renames, vendoring) are not counted; `static_edge: false` marks a ghost edge; `gone`: deleted since; `in_graph: false`: on disk but not a node (a manifest, a script, an image).',
     '- `velocity`: commits in the newer half of the window over the older half (> 1: speeding up).',
     '- `stability`: share of the window\'s weeks (since the file\'s first commit) without a change.',
   ].join('\n'),
@@ -94,7 +94,8 @@ export const timelineVerb = defineVerb({
           confidence: round3(counts.commits ? p.support / counts.commits : 0),
           last_together: iso(p.last),
           static_edge: !!(deps.dependents.get(file)?.has(f) || deps.dependencies.get(file)?.has(f)),
-          ...(engine.graph.get(fileIdOf(f)) ? {} : { gone: true }),
+          // Not a node of the graph: deleted since (`gone`), or a file the graph does not hold (a manifest, a script, an image).
+          ...(engine.graph.get(fileIdOf(f)) ? {} : onDisk(engine, f) ? { in_graph: false } : { gone: true }),
         }));
     }
     return {

@@ -117,6 +117,10 @@ describe('the federated view: the history of a nested member', function () {
     assert.equal(util.total_commits, 3);
     assert.equal(util.co_changes[0].file, 'lib::src/format.ts', JSON.stringify(util.co_changes));
     assert.equal(util.co_changes[0].support, 3);
+    // ws's cli commit recorded lib's new head: the gitlink is a partner on disk (lib's folder), not a deleted file.
+    const cli = await call('timeline', { node: 'ws::src/cli.ts', depth: 'all' });
+    const link = cli.co_changes.find((c: any) => c.file === 'ws::lib');
+    assert.deepEqual([link?.gone, link?.in_graph], [undefined, false], JSON.stringify(cli.co_changes));
     const ghosts = await call('ghost_edges', { depth: 'all', min_support: 1 });
     assert.equal(ghosts.commits_counted, 6, JSON.stringify(ghosts));
     for (const r of [util, ghosts]) noOuterCopy(r);
