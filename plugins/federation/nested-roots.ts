@@ -7,7 +7,7 @@
  * plugins/graph/federated-nesting.ts).
  */
 import { isAbsolute, relative, sep } from 'node:path';
-import { nestedFolderOf, type CodeGraph, type NestedFolder } from '../graph/api.ts';
+import { nestedFolderOf, slicePace, type CodeGraph, type NestedFolder } from '../graph/api.ts';
 import type { FederatedRepo } from './cross-edges.ts';
 
 /** The folders of other members inside a repository's root (`svc/` of `app` when `app/svc` is federated too), with those members' names. */
@@ -45,12 +45,15 @@ export interface OwnShare {
  * The nodes and edges of a repository's graph that are its own (a node under no nested member's
  * folder, an edge between two such), and the files and nodes each nested member was given.
  */
-export function ownShare(graph: CodeGraph, folders: readonly NestedFolder[]): OwnShare {
+export async function ownShare(graph: CodeGraph, folders: readonly NestedFolder[]): Promise<OwnShare> {
   if (folders.length === 0) return { nodes: graph.nodeCount, edges: graph.edgeCount, nested: [] };
+  // A pass over every node and edge of a member's graph (270K nodes for a python3 prefix): in 8 ms slices.
+  const pace = slicePace(8);
   const given = new Map<NestedFolder, OwnShare['nested'][number]>(folders.map((f) => [f, { repo: f.member, folder: f.folder, files: 0, nodes: 0 }]));
   const out = new Uint8Array(graph.nodeCapacity);
   let nodes = 0;
   for (let i = 0; i < graph.nodeCapacity; i++) {
+    if ((i & 1023) === 0) await pace();
     const n = graph.node(i);
     if (!n) continue;
     const f = nestedFolderOf(n.path, folders);
@@ -64,6 +67,9 @@ export function ownShare(graph: CodeGraph, folders: readonly NestedFolder[]): Ow
     if (n.kind === 'file') g.files++;
   }
   let edges = 0;
-  for (let e = 0; e < graph.edgeCapacity; e++) if (graph.isEdgeAlive(e) && !out[graph.edgeSource[e]] && !out[graph.edgeTarget[e]]) edges++;
+  for (let e = 0; e < graph.edgeCapacity; e++) {
+    if ((e & 16383) === 0) await pace();
+    if (graph.isEdgeAlive(e) && !out[graph.edgeSource[e]] && !out[graph.edgeTarget[e]]) edges++;
+  }
   return { nodes, edges, nested: [...given.values()].filter((g) => g.nodes > 0) };
 }

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { ErrorCodes, M1ndError, type HostSettings } from '../../core/index.ts';
 import { CodeGraphEngine, type GraphService } from '../graph/api.ts';
 import { crossEdges, type FederatedRepo } from './cross-edges.ts';
-import { saveFederation } from './federation-book.ts';
+import { saveFederation, type FederationRecord } from './federation-book.ts';
 import { serveFederation } from './serve-view.ts';
 import { readManifest } from './manifests.ts';
 import { checkRoot } from './roots.ts';
@@ -61,10 +61,11 @@ export async function runFederation(graph: GraphService, settings: Readonly<Host
     const cut: RoutesCut = { routes: 0, requests: 0, files: [] };
     const edges = o.detect_cross_repo_edges ? await crossEdges(repos, cut) : [];
     // A repository's own nodes and edges: those under a member nested in it are that member's (nested-roots.ts).
-    const summary = repos.map((r) => {
-      const own = ownShare(r.engine.graph, nestedFolders(repos, r));
-      return { name: r.name, root: r.root, nodes: own.nodes, edges: own.edges, packages: r.manifest.names, ...(own.nested.length ? { nested: own.nested } : {}) };
-    });
+    const summary: FederationRecord['repos'] = [];
+    for (const r of repos) {
+      const own = await ownShare(r.engine.graph, nestedFolders(repos, r));
+      summary.push({ name: r.name, root: r.root, nodes: own.nodes, edges: own.edges, packages: r.manifest.names, ...(own.nested.length ? { nested: own.nested } : {}) });
+    }
     const stored = saveFederation(graph, { federated_at: Date.now(), repos: summary, cross_edges: edges });
     // The graph verbs answer from the federation for this agent from now on (federation_view switches back).
     await serveFederation(graph, repos, edges, o.detect_cross_repo_edges);
