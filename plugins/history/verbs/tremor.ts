@@ -1,6 +1,6 @@
 /** tremor: files whose change frequency is accelerating, from git commit times, with the trend and its confidence. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { historyCall, historySource, iso, round3, workspaceArg } from '../call.ts';
+import { historyCall, historySource, iso, onDisk, round3, workspaceArg } from '../call.ts';
 import { defectAnchor, learnEvents } from '../defects.ts';
 import { windowSeconds } from '../history-index.ts';
 import { BUCKETS, bucketOf, trendOf } from '../trend.ts';
@@ -35,10 +35,10 @@ export const tremorVerb = defineVerb({
     '- `trend` = slope / mean commits per bucket (0.2: the rate grows by a fifth of its mean each bucket); kept when trend × sensitivity ≥ threshold.',
     '- `acceleration` = commits in the last third of the window over the first third (null when the first third had none).',
     '- `confidence` = R² of the line × min(1, commits / 10): a clean rise over many commits is sure, three commits are not.',
-    'Sweeping commits (formatting, mass renames) are not counted. `learn` events on a file\'s nodes (team-scoped and the caller\'s own) are observations too (`learn_events` per file); the window then ends at the newest commit or learn event, whichever is later.',
+    'Files since deleted are left out. Sweeping commits (formatting, mass renames) are not counted. `learn` events on a file\'s nodes (team-scoped and the caller\'s own) are observations too (`learn_events` per file); the window then ends at the newest commit or learn event, whichever is later.',
   ].join('\n'),
   handler: async (args, call) => {
-    const { graph, index, mined } = await historyCall(call);
+    const { graph, engine, index, mined } = await historyCall(call);
     if (args.node_filter) args.node_filter = workspaceArg(graph, 'tremor', args.node_filter);
     const learn = args.include_learn ? learnEvents(graph, args.agent_id) : [];
     const end = defectAnchor(index, learn);
@@ -69,6 +69,8 @@ export const tremorVerb = defineVerb({
     for (const [file, row] of counts) {
       const t = trendOf(row);
       if (!t || t.observations < args.min_observations || t.trend * args.sensitivity < args.threshold) continue;
+      // A file deleted since (off disk under its current name) has no change rate left to rise.
+      if (!onDisk(engine, file)) continue;
       rows.push({
         file,
         commits: t.observations - (learned.get(file) ?? 0),

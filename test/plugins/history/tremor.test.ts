@@ -30,4 +30,25 @@ describe('tremor on a repository whose files change at different rates', functio
       await h.close();
     }
   });
+
+  it('leaves out a file whose commits accelerated before it was deleted', async () => {
+    const ws = tempDir();
+    write(ws, { 'gone.ts': 'export const gone = 1;\n', 'kept.ts': 'export const kept = 1;\n' });
+    git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(ws, ['add', '-A'], dayDate(0));
+    git(ws, ['commit', '-q', '-m', 'init'], dayDate(0));
+    for (const d of [40, 70, 80, 85, 88, 89]) touch(ws, ['gone.ts', 'kept.ts'], d, `edit ${d}`);
+    git(ws, ['rm', '-q', 'gone.ts'], dayDate(90));
+    git(ws, ['commit', '-q', '-m', 'drop gone.ts'], dayDate(90));
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const r = await h.call('tremor', { agent_id: 'a', window: 'all' });
+      assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+      assert.deepEqual(r.json.tremors.map((t: any) => t.file), ['kept.ts']);
+      assert.equal(r.json.accelerating_count, 1);
+    } finally {
+      await h.close();
+    }
+  });
 });
