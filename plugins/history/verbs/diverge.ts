@@ -28,7 +28,7 @@ export const divergeVerb = defineVerb({
   next: 'impact',
   guide: [
     'Files come from `git diff --name-status -M` between the baseline commit and `head` (default: the working tree, tracked files). Each changed file in a parsed language is parsed at both ends; a symbol is `changed` only when its own lines differ (a class whose one method changed lists the method).',
-    '`drift` = 1 − Jaccard of the two file sets. `new_coupling`: file pairs committed together at least twice in baseline..head that never were before. `anomalies`: source files with new or changed symbols while no test file changed.',
+    '`drift` = 1 − Jaccard of the two ends\' tracked files (in scope). `new_coupling`: file pairs committed together at least twice in baseline..head and never in the baseline or its ancestors. `anomalies`: source files with new or changed symbols while no test file changed.',
   ].join('\n'),
   handler: async (args, call) => {
     const history = historyOf(call);
@@ -66,8 +66,16 @@ export const divergeVerb = defineVerb({
       if (d.added.length || d.changed.length) touchedSymbols.add(e.path);
       await yieldTurn();
     }
-    const before = await lsTree(root, base);
-    const after = head ? await lsTree(root, head) : new Set(engine.filePaths());
+    // Both ends as git holds them (the working tree: the baseline's files with the diff applied), in scope.
+    const before = new Set([...(await lsTree(root, base))].filter(scope.has));
+    const after = head ? new Set([...(await lsTree(root, head))].filter(scope.has)) : new Set(before);
+    if (!head) {
+      for (const e of entries) {
+        if (e.status === 'R') after.delete(e.from!);
+        if (e.status === 'D') after.delete(e.path);
+        else if (scope.has(e.path)) after.add(e.path);
+      }
+    }
     let common = 0;
     for (const f of after) if (before.has(f)) common++;
     const union = before.size + after.size - common;
@@ -89,14 +97,18 @@ export const divergeVerb = defineVerb({
         const fs = [...c.files].sort();
         for (let i = 0; i < fs.length; i++) for (let j = i + 1; j < fs.length; j++) pairsIn.set(`${fs[i]}\0${fs[j]}`, (pairsIn.get(`${fs[i]}\0${fs[j]}`) ?? 0) + 1);
       }
-      const baseTime = index.commits.find((c) => c.hash === base)?.time ?? 0;
-      const cutoff = index.commits.findIndex((c) => c.hash === base);
+      // Before = the baseline and its ancestors (a merge baseline is no mined commit: its time says nothing).
+      const ancestors = await revList(root, null, base);
+      const togetherBefore = (a: string, b: string) =>
+        (index.files.get(a)?.commits ?? []).some((ci) => {
+          const c = index.commits[ci];
+          return !c.sweep && ancestors.has(c.hash) && c.files.includes(b);
+        });
       const fresh = [];
       for (const [key, n] of pairsIn) {
         if (n < 2) continue;
         const [a, b] = key.split('\0');
-        const prior = index.partners(a, { to: cutoff < 0 ? index.firstAtOrAfter(baseTime + 1) : cutoff + 1 }).partners.get(b)?.support ?? 0;
-        if (prior === 0) fresh.push({ a, b, support: n });
+        if (!togetherBefore(a, b)) fresh.push({ a, b, support: n });
       }
       out.new_coupling = fresh.sort((x, y) => y.support - x.support).slice(0, 30);
       out.source = historySource(mined, index);
@@ -146,8 +158,9 @@ async function lsTree(root: string, commit: string): Promise<Set<string>> {
   );
 }
 
-async function revList(root: string, base: string, head: string): Promise<Set<string>> {
-  const r = await runGit(root, ['rev-list', '--no-merges', `${base}..${head}`], { maxBytes: 64 * 1024 * 1024 });
+/** Non-merge commits of base..head, or (base null) every ancestor of head and head itself. */
+async function revList(root: string, base: string | null, head: string): Promise<Set<string>> {
+  const r = await runGit(root, ['rev-list', '--no-merges', base ? `${base}..${head}` : head], { maxBytes: 64 * 1024 * 1024 });
   return new Set(r.stdout.split('\n').filter(Boolean));
 }
 
