@@ -229,13 +229,13 @@ export interface Calibration {
   followed_by_fix: number;
   /** P(linked file fixed within the window | a file was fixed). */
   linked_rate: number;
-  /** The same for any file with history (the base rate), and linked / base. */
+  /** The same for any other file of the graph with history (the base rate), and linked / base. */
   base_rate: number;
   lift: number | null;
   window_days: number;
 }
 
-/** Measures how often fixes follow along links; null when the history has fewer than 10 opportunities. */
+/** Measures how often fixes follow along links (`historyFiles`: files of `fg` with history); null when the history has fewer than 10 opportunities. */
 export async function calibrateFromFixes(fg: FileGraph, fixes: { time: number; files: string[] }[], historyFiles: number, direction: SirOptions['direction'], windowDays = 90): Promise<Calibration | null> {
   const window = windowDays * 86_400;
   const fixTimes = new Map<number, number[]>();
@@ -271,7 +271,7 @@ export async function calibrateFromFixes(fg: FileGraph, fixes: { time: number; f
       opp++;
       if (fixedWithin(y, f.time)) hit++;
     }
-    // Base rate: any other file with history (fixed later or not).
+    // Base rate: any other file of the graph with history (fixed later or not).
     baseOpp += Math.max(0, historyFiles - own.size);
     for (const y of fixedFiles) if (!own.has(y) && fixedWithin(y, f.time)) baseHit++;
   }

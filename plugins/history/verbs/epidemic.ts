@@ -106,7 +106,9 @@ export function epidemicVerb(fixPattern: string) {
       const period = args.recovery_rate > 0 ? Math.min(1 / args.recovery_rate, args.iterations) : args.iterations;
       if (args.infection_rate === undefined && args.auto_calibrate && index) {
         const fixes = index.commits.filter((c) => !c.sweep && fix.test(c.subject)).slice(-2000);
-        calibration = await calibrateFromFixes(fg, fixes, index.files.size, args.direction);
+        // The base rate's population is the hits' own: files of the graph with history (not every path git ever held).
+        const withHistory = fg.paths.reduce((n, p) => n + (index!.files.has(p) ? 1 : 0), 0);
+        calibration = await calibrateFromFixes(fg, fixes, withHistory, args.direction);
         if (calibration) {
           let sum = 0;
           let n = 0;

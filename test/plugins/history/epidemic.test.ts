@@ -102,4 +102,43 @@ describe('epidemic', function () {
       await h.close();
     }
   });
+
+  it('measures the base rate over the graph\'s files with history, not every path git ever held', async () => {
+    const ws = tempDir();
+    const files: Record<string, string> = { 'core.ts': 'export function core(x: number): number {\n  return x;\n}\n' };
+    for (let i = 0; i < 5; i++) files[`user${i}.ts`] = `import { core } from './core.ts';\nexport function use${i}(): number {\n  return core(${i});\n}\n`;
+    for (let i = 0; i < 5; i++) files[`solo${i}.ts`] = `export function solo${i}(): number {\n  return ${i};\n}\n`;
+    write(ws, files);
+    git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(ws, ['add', '-A'], dayDate(0));
+    git(ws, ['commit', '-q', '-m', 'init'], dayDate(0));
+    // Twenty scratch files come and go: git held them once, the graph never will.
+    const scratch: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) scratch[`scratch/s${i}.ts`] = `export const s${i} = ${i};\n`;
+    write(ws, scratch);
+    git(ws, ['add', '-A'], dayDate(1));
+    git(ws, ['commit', '-q', '-m', 'scratch files'], dayDate(1));
+    git(ws, ['rm', '-q', '-r', 'scratch'], dayDate(2));
+    git(ws, ['commit', '-q', '-m', 'drop the scratch files'], dayDate(2));
+    let day = 3;
+    for (let round = 0; round < 4; round++) {
+      touch(ws, ['core.ts'], day++, `fix: core rounding ${round}`);
+      touch(ws, [`user${round}.ts`], day++, `fix: user ${round} after core change`);
+      touch(ws, [`user${round + 1}.ts`], day++, `fix: user ${round + 1} after core change`);
+      day += 100;
+    }
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const r = await h.call('epidemic', { agent_id: 'a', infected_nodes: ['core.ts'] });
+      assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+      const cal = r.json.calibration;
+      assert.equal(cal.fix_commits, 12, JSON.stringify(cal));
+      // Each round: core's fix is followed by two other fixes within 90 days, the first user's fix by one: 3 hits, 12 in all.
+      // Opportunities: 12 fixes × the 10 other files of the graph with history (core, user0-4, solo0-4).
+      assert.equal(cal.base_rate, Math.round((12.5 / 121) * 1000) / 1000, JSON.stringify(cal));
+    } finally {
+      await h.close();
+    }
+  });
 });
