@@ -36,7 +36,7 @@ export const hypothesizeVerb = defineVerb({
     `Claim kinds: ${CLAIM_KINDS.join(', ')}. Name nodes by id, path, \`path#Name\` or name; a file or class stands for everything it contains.`,
     '- calls / never_calls: a path of call edges (transitive up to max_hops); depends_on / no_dependency / imports: import, call, reference and inheritance edges.',
     '- Found path → confirmed (negative claims refuted), confidence = the weakest edge\'s resolution confidence. Search exhausted without a path → refuted (negative claims confirmed) at 0.85: static analysis misses dynamic dispatch. Budget spent first → inconclusive.',
-    '- isolated: no dependency edge in or out of the node (from or to other files/symbols). always_before: removing A leaves B unreachable from every entry point (A dominates B). co_changes: git support ≥ 2 and confidence ≥ 0.5.',
+    '- isolated: no dependency edge in or out of the node (from or to other files/symbols). always_before: removing A leaves B unreachable from every entry point (A dominates B). co_changes: git support ≥ 2 and confidence (shared / the subject\'s commits) ≥ 0.5, at 0.9 with 5+ shared commits (confirmed) or 5+ subject commits (refuted); a subject with under 2 commits is inconclusive.',
   ].join('\n'),
   handler: async (args, call) => {
     const history = historyOf(call);
@@ -89,7 +89,11 @@ export const hypothesizeVerb = defineVerb({
       case 'co_changes': {
         const c = await coChange(history, subject.path, object!.path);
         if (!c) return verdict(null, 0.3, { note: 'no git history to test co-change' });
-        return verdict(c.support >= 2 && c.confidence >= 0.5, c.support >= 5 ? 0.9 : 0.7, { co_change: c });
+        // Fewer than 2 commits of the subject cannot meet support 2: nothing was tested.
+        if (c.commits_of_subject < 2) return verdict(null, 0.3, { co_change: c, note: `${subject.path} has ${c.commits_of_subject} non-sweeping commit(s): too few to test co-change` });
+        // The evidence behind a confirmation is the shared commits; behind a refutation, the subject's commits.
+        const holds = c.support >= 2 && c.confidence >= 0.5;
+        return verdict(holds, (holds ? c.support : c.commits_of_subject) >= 5 ? 0.9 : 0.7, { co_change: c });
       }
     }
     return assertNever(parsed.kind);

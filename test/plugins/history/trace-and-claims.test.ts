@@ -100,6 +100,16 @@ describe('trace and hypothesize on a fixture repository', function () {
     assert.equal(cc.json.verdict, 'confirmed');
   });
 
+  it('hypothesize co_changes: a subject without commits of its own is untested, one changed often without the object is firmly refuted', async () => {
+    const none = await h.call('hypothesize', { agent_id: 'a', claim: 'docs/guide.md changes with src/api.ts' });
+    assert.equal(none.json.verdict, 'inconclusive', 'only the initial import and the formatting sweep touched docs/guide.md');
+    assert.equal(none.json.co_change.commits_of_subject, 0);
+    const apart = await h.call('hypothesize', { agent_id: 'a', claim: 'go/server.go changes with src/api.ts' });
+    assert.equal(apart.json.verdict, 'refuted');
+    assert.deepEqual([apart.json.co_change.support, apart.json.co_change.commits_of_subject], [0, 6]);
+    assert.equal(apart.json.confidence, 0.9, '0 of 6 commits together is the refutation\'s evidence');
+  });
+
   it('panoramic shows blast radius from transitive dependents, centrality and git churn for each file', async () => {
     const r = await h.call('panoramic', { agent_id: 'a' });
     assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
