@@ -1,6 +1,8 @@
 /** The least-squares trend of per-bucket counts (tremor's measure), shared by tremor and heuristics_surface. */
 
 export const BUCKETS = 6;
+/** Whole buckets a file must have lived through in the window for its trend to be read (half the window). */
+export const MIN_LIFE_BUCKETS = 3;
 
 /** What a row of bucket counts says: trend (slope / mean), acceleration (last third / first third) and confidence. */
 export interface Trend {
@@ -34,4 +36,14 @@ export function trendOf(row: readonly number[]): Trend | null {
 /** Bucket index of `time` in a window [start, start + span) cut into BUCKETS. */
 export function bucketOf(time: number, start: number, span: number): number {
   return Math.max(0, Math.min(BUCKETS - 1, Math.floor(((time - start) / span) * BUCKETS)));
+}
+
+/**
+ * The buckets of `row` the file lived through whole: from the first bucket starting at or after its
+ * first commit (`birth`, renames followed) when that falls inside the window, else all of them. The
+ * empty buckets before a file existed are no change rate: counted, every young file would rise.
+ */
+export function livedBuckets(row: readonly number[], birth: number | undefined, start: number, span: number): readonly number[] {
+  if (birth === undefined || birth <= start) return row;
+  return row.slice(Math.min(BUCKETS, Math.ceil(((birth - start) / span) * BUCKETS)));
 }

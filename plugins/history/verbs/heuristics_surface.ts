@@ -8,7 +8,7 @@ import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defect
 import type { HistoryIndex } from '../history-index.ts';
 import { fileDeps, warmFileDeps } from '../predictor.ts';
 import { historyOf } from '../service.ts';
-import { BUCKETS, bucketOf, trendOf } from '../trend.ts';
+import { BUCKETS, MIN_LIFE_BUCKETS, bucketOf, livedBuckets, trendOf } from '../trend.ts';
 
 /** Weights of the combined risk (components missing for want of a source are left out and the rest renormalised). */
 const WEIGHTS = { blast_radius: 0.3, centrality: 0.15, churn: 0.15, trust: 0.2, tremor: 0.1, test_coverage: 0.1 } as const;
@@ -54,7 +54,7 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
         .join(', ')}, renormalised over those present); each component shows its raw value, its score in [0,1] and where it came from:`,
       '- blast_radius (graph): nodes that transitively depend on the node (reverse calls/imports/references/inheritance), or for a file the files that do; score = log-scaled share of the graph. centrality (graph): PageRank percentile among all nodes (a file: its best node).',
       '- churn (git): non-sweeping commits touching the file, lines changed, commits in the last 90 days; score log-scaled against the most-changed file. co_change (git): the strongest partners with support and confidence (not scored).',
-      '- trust (git fix commits + learn outcomes, as `trust`): score = 1 − trust. tremor (git + learn events, 90 days, as `tremor`): score = max(0, trend) × confidence, capped at 1.',
+      '- trust (git fix commits + learn outcomes, as `trust`): score = 1 − trust. tremor (git + learn events, 90 days, as `tremor`, a file created since measured from its creation): score = max(0, trend) × confidence, capped at 1.',
       '- test_coverage (graph `tests` edges into the node or the file\'s symbols): score 1 when nothing tests it, else 0. runtime (the runtime overlay, when spans were stored) and feedback (learn biases): shown, not scored.',
     ].join('\n'),
     handler: async (args, call) => {
@@ -169,9 +169,12 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
         const row = new Array(BUCKETS).fill(0);
         for (const ci of commits) if (index.commits[ci].time >= start) row[bucketOf(index.commits[ci].time, start, 90 * DAY)]++;
         for (const e of learnHere) if (e.time >= start) row[bucketOf(e.time, start, 90 * DAY)]++;
-        const t = trendOf(row);
+        const birth = fh?.commits.length ? index.commits[fh.commits[0]].time : undefined;
+        const lived = livedBuckets(row, birth, start, 90 * DAY);
+        const t = lived.length >= MIN_LIFE_BUCKETS ? trendOf(lived) : null;
+        const young = lived.length < BUCKETS ? { created: iso(birth!), buckets_measured: lived.length } : {};
         components.tremor = {
-          value: t ? { trend: round3(t.trend), confidence: round3(t.confidence), per_bucket: row } : { trend: null, per_bucket: row },
+          value: t ? { trend: round3(t.trend), confidence: round3(t.confidence), per_bucket: row, ...young } : { trend: null, per_bucket: row, ...young },
           score: t ? round3(Math.min(1, Math.max(0, t.trend) * t.confidence)) : 0,
           source: 'git commit times + learn events, last 90 days (as tremor)',
         };

@@ -51,4 +51,35 @@ describe('tremor on a repository whose files change at different rates', functio
       await h.close();
     }
   });
+
+  it('measures a file created inside the window from its creation: steady since then is no rise', async () => {
+    const ws = tempDir();
+    write(ws, { 'hot.ts': 'export const hot = 1;\n', 'other.ts': 'export const other = 1;\n' });
+    git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(ws, ['add', '-A'], dayDate(0));
+    git(ws, ['commit', '-q', '-m', 'init'], dayDate(0));
+    write(ws, { 'young.ts': 'export const young = 1;\n' });
+    git(ws, ['add', '-A'], dayDate(40));
+    git(ws, ['commit', '-q', '-m', 'add young.ts'], dayDate(40));
+    // 90 days in 6 buckets of 15: young.ts, born in the third, changes 3 times in each of the last three.
+    const events: [string, number][] = [
+      ...[40, 70, 80, 85, 88, 89].map((d) => ['hot.ts', d] as [string, number]),
+      ...[46, 50, 55, 61, 65, 70, 76, 80, 85].map((d) => ['young.ts', d] as [string, number]),
+    ];
+    for (const [f, d] of events.sort((a, b) => a[1] - b[1])) touch(ws, [f], d, `edit ${f}`);
+    touch(ws, ['other.ts'], 90, 'last');
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const r = await h.call('tremor', { agent_id: 'a', window: 'all', include_history: true, top_k: 50 });
+      assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+      assert.deepEqual(r.json.tremors.map((t: any) => t.file), ['hot.ts'], JSON.stringify(r.json.tremors));
+      // Asked for any trend at all, young.ts shows its creation and the three buckets measured, flat.
+      const any = await h.call('tremor', { agent_id: 'a', window: 'all', threshold: 0, top_k: 50 });
+      const young = any.json.tremors.find((t: any) => t.file === 'young.ts');
+      assert.deepEqual([young.created, young.buckets_measured, young.trend, young.commits], [dayDate(40).replace('.000Z', 'Z'), 3, 0, 10], JSON.stringify(young));
+    } finally {
+      await h.close();
+    }
+  });
 });
