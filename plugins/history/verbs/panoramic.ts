@@ -32,7 +32,7 @@ export const panoramicVerb = defineVerb({
   guide: [
     `risk = ${WEIGHTS.blast} × blast + ${WEIGHTS.centrality} × centrality + ${WEIGHTS.churn} × churn, each in [0,1]:`,
     '- blast: files that depend on this one directly or transitively (imports, calls, references, inheritance), log-scaled to the largest.',
-    '- centrality: the file\'s best node PageRank, log-compressed. churn: the file\'s non-merge commits in the mined git history, log-scaled.',
+    '- centrality: the file\'s best node PageRank, log-compressed. churn: the file\'s non-merge, non-sweeping commits in the mined git history (renames followed; `commits`), log-scaled to the most-changed file in scope.',
     'Without git, churn is null (not 0) and risk uses the other two weights, renormalised.',
     `With runtime_heat, heat (the file's summed runtime_overlay boost, scaled to the hottest file) adds ${HEAT_WEIGHT} × heat and the sum is renormalised.`,
   ].join('\n'),
