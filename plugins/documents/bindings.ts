@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import { symbolIndex, underNames, type CodeGraph, type GraphNode, type GraphService, type SymbolIndex } from '../graph/api.ts';
 import { fileSymbol, readMentions, type Evidence, type Mention } from './mentions.ts';
 
-const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
+const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, link: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
 /** Candidates listed for an ambiguous mention at most. */
 const MAX_CANDIDATES = 5;
 
@@ -54,7 +54,8 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
   const g = engine.graph;
   const names = await symbolIndex(g);
   const files = workspaceFiles(graph);
-  const scripts = commandTargets(graph, files);
+  const named = filesNamed(g);
+  const scripts = commandTargets(graph, files, named);
   return (docPath, mentions) => {
     const byText = new Map<string, Binding>();
     const docDir = docPath.includes('/') ? docPath.slice(0, docPath.lastIndexOf('/') + 1) : '';
@@ -68,15 +69,18 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
       let targets: BindingTarget[] = [];
       if (m.kind === 'path') {
         const file = files(m.text) ?? files(normalize(docDir + m.text));
+        // A bare file name (`__version__.py`) found at neither place: the graph's files of that name.
         if (file) targets = [file];
+        else if (!m.text.includes('/')) targets = named(m.text).map(target);
       } else if (m.kind === 'symbol') {
         const qualified = fileSymbol(m.text);
         targets = qualified ? fileSymbolTargets(names, files, qualified, docDir) : symbolTargets(names, m.text, docPath);
       } else {
         targets = scripts(m.text);
       }
-      // Prose words that only look like code or commands ("make sure") count when they resolve.
-      if (targets.length === 0 && (m.evidence === 'identifier' || m.evidence === 'prose_command')) continue;
+      // Prose words that only look like code or commands ("make sure"), prose file names that may be products
+      // ("Node.js", "VCR.py") and commands of outside tools (`pip install x`, `git clone …`) count when they resolve.
+      if (targets.length === 0 && (m.evidence === 'identifier' || m.evidence === 'prose_command' || (m.evidence === 'path' && !m.text.includes('/')) || (m.kind === 'command' && !runsWorkspace(m.text)))) continue;
       const count = targets.length;
       byText.set(key, {
         text: m.text,
@@ -106,12 +110,26 @@ function symbolTargets(names: SymbolIndex, text: string, docPath: string): Bindi
   const parts = text.replace(/\(\)$/, '').split(/::|#|\./);
   for (let k = 1; k < parts.length; k++) {
     // The leading names, in order, as consecutive path segments (`httpx` → `httpx/_client.py`; `a.b` → `src/a/b.py`).
+    // The rest is the name's whole qualified name in that module: `pkg.get` is a function of the package, not `Headers.get` in it.
     const prefix = parts.slice(0, k);
-    const found = names.lookup(parts.slice(k).join('.')).filter((n) => n.path !== docPath && underNames(n.path, prefix));
+    const rest = parts.slice(k).join('.');
+    const found = names.lookup(rest).filter((n) => n.path !== docPath && (n.qualifiedName ?? n.label).replace(/::|#/g, '.') === rest && underNames(n.path, prefix));
+    if (found.length > 0) return found.map(target);
+  }
+  // An instance named after its class, as documents write them: `response.json` is `Response.json`, `async_client.send` `AsyncClient.send`.
+  if (parts.length === 2 && /^[a-z][a-z\d_]*$/.test(parts[0])) {
+    const cls = parts[0].replace(/_/g, '');
+    const found = names.lookup(parts[1]).filter((n) => {
+      const owner = n.qualifiedName?.split('.');
+      if (n.path === docPath || owner?.length !== 2 || owner[0].replace(/_/g, '').toLowerCase() !== cls) return false;
+      return names.labelled(owner[0]).some((c) => CLASS_KINDS.has(c.kind) && c.path === n.path);
+    });
     if (found.length > 0) return found.map(target);
   }
   return [];
 }
+
+const CLASS_KINDS = new Set(['class', 'interface', 'type']);
 
 /**
  * The nodes a symbol qualified by its file names (`src/a.ts#helper`: `helper` in `src/a.ts`, the file
@@ -193,8 +211,47 @@ function normalize(path: string): string {
   return out.join('/');
 }
 
+/** A command word that is a path (`scripts/test`, `./x`, `split.js`), not a URL or an option. */
+const PATH_WORD = (word: string) => !word.includes('://') && !word.startsWith('-') && !word.includes('=') && (/\.\w+$/.test(word) || word.includes('/'));
+
+/**
+ * Whether a command is meant to run something of the workspace — a package-manager script, a make
+ * target, a file it names by path — so that resolving to nothing makes it missing.
+ */
+function runsWorkspace(command: string): boolean {
+  const words = command.split(/\s+/);
+  if (words.slice(0, 3).some(PATH_WORD) || words[0] === 'make') return true;
+  if (!['npm', 'yarn', 'pnpm', 'bun'].includes(words[0]) || !words[1]) return false;
+  // `npm run x`, `npm test`, `yarn build` run a script; `npm install x`, `pnpm add x`, `yarn dlx x` are the tool's own commands.
+  if (/^run(?:-script)?$/.test(words[1])) return Boolean(words[2]);
+  if (words[0] === 'npm') return /^(?:test|start|stop|restart)$/.test(words[1]);
+  return !PACKAGE_MANAGER_COMMANDS.has(words[1]) && !words[1].startsWith('-');
+}
+
+/** Commands of yarn, pnpm and bun themselves (any other word runs the package.json script of that name). */
+const PACKAGE_MANAGER_COMMANDS = new Set('install i add remove rm uninstall ci init create exec dlx x publish link unlink update upgrade up outdated audit pack version config info view why list ls login logout global dedupe rebuild cache help set store import patch workspace workspaces'.split(' '));
+
+/** The graph's files by their base name (`__version__.py` → `pkg/__version__.py`), indexed on first use. */
+function filesNamed(g: CodeGraph): (name: string) => GraphNode[] {
+  let byName: Map<string, GraphNode[]> | null = null;
+  return (name) => {
+    if (!byName) {
+      byName = new Map();
+      for (let i = 0; i < g.nodeCapacity; i++) {
+        const n = g.node(i);
+        if (n?.kind !== 'file') continue;
+        const base = n.path.slice(n.path.lastIndexOf('/') + 1);
+        const list = byName.get(base);
+        if (list) list.push(n);
+        else byName.set(base, [n]);
+      }
+    }
+    return byName.get(name) ?? [];
+  };
+}
+
 /** Resolves commands against the workspace's package.json scripts, Makefile targets and script files. */
-function commandTargets(graph: GraphService, files: (path: string) => BindingTarget | null): (command: string) => BindingTarget[] {
+function commandTargets(graph: GraphService, files: (path: string) => BindingTarget | null, named: (name: string) => GraphNode[]): (command: string) => BindingTarget[] {
   const read = (path: string): string | null => {
     try {
       return graph.engine.readFile(path).content;
@@ -231,10 +288,14 @@ function commandTargets(graph: GraphService, files: (path: string) => BindingTar
       const line = make.split('\n').findIndex((l) => l.startsWith(`${name}:`)) + 1;
       return line ? [fileTarget('Makefile', `target ${name}`, line)] : [];
     }
-    // A script the command starts: the first of its first words that is a workspace file (`./x` may have no extension).
+    // A script the command starts: the first of its first words that is a workspace file (`scripts/test` may have no
+    // extension), or a bare file name (`node split.js`, run from its folder) that one graph file has.
     for (const word of words.slice(0, 3)) {
+      if (!PATH_WORD(word)) continue;
       const path = normalize(word);
-      if ((/\.\w+$/.test(path) || word.startsWith('./')) && files(path)) return [fileTarget(path, `runs ${path}`)];
+      if (files(path)) return [fileTarget(path, `runs ${path}`)];
+      const same = word.includes('/') ? [] : named(word);
+      if (same.length === 1) return [fileTarget(same[0].path, `runs ${same[0].path}`)];
     }
     return [];
   };

@@ -4,13 +4,15 @@
  * text changed is stale, one that left the graph (a file the graph does not parse: the disk) is
  * gone. A new version of the document starts a new baseline (its author saw the code as it then was). The baseline is kept in memory by the read verbs
  * and stored by `document_bindings` with `persist: true`; without one (a document never bound in this
- * process nor stored), a target file modified after the document is stale. Missing and ambiguous
+ * process nor stored), a target whose file was committed after the document is stale (by modification
+ * time when git knows either not). Missing and ambiguous
  * links are always reported.
  */
 import { statSync } from 'node:fs';
 import type { GraphService } from '../graph/api.ts';
 import { fingerprint, targetExists, type Binding } from './bindings.ts';
 import { keepRecord, saveRecord, type DocumentRecord } from './document-book.ts';
+import { readMentions, type Mention } from './mentions.ts';
 
 export interface DriftFinding {
   kind: 'missing' | 'ambiguous' | 'stale' | 'gone';
@@ -62,6 +64,20 @@ export function driftFindings(graph: GraphService, record: DocumentRecord, bindi
     }
     return t;
   };
+  let gitFiles: ReadonlyMap<string, { lastCommitAt: number }> | null | undefined;
+  // A file's last commit (unix seconds) in the scanned history: its graph node's, else the history's (a converted document).
+  const commitAt = (path: string): number | undefined => {
+    const own = graph.engine.graph.get(`file:${path}`)?.lastCommitAt;
+    if (own) return own;
+    if (gitFiles === undefined) {
+      try {
+        gitFiles = graph.engine.gitHistory().facts?.files ?? null;
+      } catch {
+        gitFiles = null;
+      }
+    }
+    return gitFiles?.get(path)?.lastCommitAt;
+  };
   for (const b of bindings) {
     const was = baseline?.[key(b)];
     if (b.status === 'missing') {
@@ -74,9 +90,32 @@ export function driftFindings(graph: GraphService, record: DocumentRecord, bindi
       const changed = was.filter((t) => targetExists(graph, t.id) && t.fingerprint !== null && fingerprint(graph, t) !== t.fingerprint).map((t) => t.id);
       if (changed.length) at(b, 'stale', changed, `changed since the document was bound at ${new Date(record.baseline!.bound_at).toISOString()}`);
     } else if (!baseline) {
-      const newer = b.targets.filter((t) => mtimeOf(t.path) > documentMtimeMs).map((t) => t.id);
-      if (newer.length) at(b, 'stale', newer, 'file modified after the document');
+      // Git's commit times when it knows both files: a checkout writes every file at once, in no meaningful order.
+      const docCommit = commitAt(record.path);
+      const newer = b.targets.filter((t) => {
+        const commit = docCommit ? commitAt(t.path) : 0;
+        return commit ? commit > docCommit! : mtimeOf(t.path) > documentMtimeMs;
+      });
+      const committed = newer.filter((t) => docCommit && commitAt(t.path));
+      if (committed.length) at(b, 'stale', committed.map((t) => t.id), `file committed after the document (${day(commitAt(committed[0].path)!)}; the document ${day(docCommit!)})`);
+      const modified = newer.filter((t) => !committed.includes(t));
+      if (modified.length) at(b, 'stale', modified.map((t) => t.id), 'file modified after the document');
+    }
+  }
+  // A mention bound before that names nothing now and was left out of the bindings (a prose name, a name only the code's words have): gone.
+  if (baseline) {
+    const present = new Set(bindings.map(key));
+    let mentions: Mention[] | null = null;
+    for (const [k, was] of Object.entries(baseline)) {
+      if (present.has(k) || was.length === 0) continue;
+      mentions ??= readMentions(record.markdown);
+      const m = mentions.find((x) => key(x) === k);
+      if (m) out.push({ kind: 'gone', text: m.text, line: m.line, section: m.section, targets: was.map((t) => t.id), reason: `named ${was.map((t) => t.id).join(', ')} when the document was bound; no such ${m.kind} now` });
     }
   }
   return out;
+}
+
+function day(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().slice(0, 10);
 }

@@ -8,7 +8,7 @@
  */
 
 /** How a mention was written, strongest first. */
-export type Evidence = 'code_span' | 'shell' | 'call' | 'path' | 'prose_command' | 'identifier';
+export type Evidence = 'code_span' | 'shell' | 'link' | 'call' | 'path' | 'prose_command' | 'identifier';
 
 export interface Mention {
   text: string;
@@ -52,6 +52,10 @@ const FILE_SYMBOL_TAIL = /^(?:#|::?)([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]
 const LINE_ANCHORED = /^([^\s#]+)#L\d+(?:-L?\d+)?$/;
 /** Documents: a `#` after one of them is an anchor, not a symbol. */
 const DOCUMENT_EXT = /\.(?:md|markdown|mdx|rst|txt|text|html?|xhtml|pdf|docx)$/i;
+/** A Markdown link or image: its text and its target (`<…>` and a title allowed). */
+const LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+["'(][^)]*)?\)/g;
+/** A link target with a scheme (`https:`, `mailto:`) or from the host root: a page outside the workspace. */
+const OUTSIDE_TARGET = /^(?:[a-z][\w+.-]*:|\/)/i;
 const COMMAND = /^(?:npm|npx|yarn|pnpm|bun|node|deno|make|cargo|go|python3?|pip|pytest|uv|poetry|mvn|gradle|\.\/[\w./-]+|bash|sh)(?:\s|$)/;
 
 /** Whether a prose word looks like code rather than English: camelCase, snake_case or dotted. */
@@ -98,7 +102,10 @@ export function readMentions(markdown: string): Mention[] {
       const qualified = fileSymbol(text);
       const anchored = LINE_ANCHORED.exec(text)?.[1];
       if (COMMAND.test(text) && /\s/.test(text)) push(text, 'command', 'code_span');
-      else if ((FILE_EXT.test(text) || NAMED_FILE.test(text)) && !/\s/.test(text)) push(normalizePath(text), 'path', 'code_span');
+      else if ((FILE_EXT.test(text) || NAMED_FILE.test(text)) && !/\s/.test(text)) {
+        // A bare extension (`.js`) names a kind of file, not one.
+        if (!/^\.\w+$/.test(text)) push(normalizePath(text), 'path', 'code_span');
+      }
       else if (qualified) push(qualified.text, 'symbol', 'code_span');
       else if (anchored && FILE_EXT.test(anchored)) push(normalizePath(anchored), 'path', 'code_span');
       else if (SYMBOL.test(text)) {
@@ -110,8 +117,19 @@ export function readMentions(markdown: string): Mention[] {
       }
       return ' '.repeat(ticks.length * 2 + body.length);
     });
+    // A link names its target when that is a workspace file (its text, often the file's name, is not read again);
+    // the text of a link to an outside page names what is there.
+    const delinked = prose.replace(LINK, (all: string, _bang: string, label: string, target: string) => {
+      if (OUTSIDE_TARGET.test(target)) return ' '.repeat(all.length);
+      const file = safeDecode(target.replace(/[?#].*$/, ''));
+      if (file && (FILE_EXT.test(file) || NAMED_FILE.test(file))) {
+        push(normalizePath(file), 'path', 'link');
+        return ' '.repeat(all.length);
+      }
+      return `[${label}]`;
+    });
     // Converters escape Markdown punctuation in prose (add\(\), snake\_case); read it unescaped.
-    const text = prose.replace(/\]\([^)]*\)/g, ']').replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1');
+    const text = delinked.replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1');
     for (const m of text.matchAll(PROSE_COMMAND)) {
       taken.add(m[0]);
       push(m[0], 'command', 'prose_command');
@@ -154,6 +172,14 @@ export function fileSymbol(text: string): { file: string; name: string; text: st
   if (!m || !FILE_EXT.test(m[1]) || DOCUMENT_EXT.test(m[1]) || /^L\d+$/.test(m[2])) return null;
   const file = normalizePath(m[1]);
   return { file, name: m[2], text: file + text.slice(m[1].length).replace(/\(\)$/, '') };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function normalizePath(text: string): string {

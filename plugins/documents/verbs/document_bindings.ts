@@ -2,10 +2,14 @@
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { computeBindings } from '../bindings.ts';
+import { splitUnindexed } from '../code-words.ts';
 import { isStored } from '../document-book.ts';
 import { recordBaseline } from '../drift.ts';
 import { documentNodes } from '../graph-nodes.ts';
 import { documentPath, resolveDocument } from '../resolve-document.ts';
+
+/** Unindexed names listed at most. */
+const MAX_UNINDEXED = 50;
 
 export const documentBindingsVerb = defineVerb({
   name: 'document_bindings',
@@ -24,6 +28,7 @@ export const documentBindingsVerb = defineVerb({
     bound: Type.Number(),
     ambiguous: Type.Number(),
     missing: Type.Number(),
+    unindexed: Type.Array(Type.String(), { description: 'Names the code has but the graph does not index (parameters, attributes, outside packages): not missing' }),
     baseline_at: Type.Union([Type.String(), Type.Null()]),
     bindings: Type.Array(Type.Object({})),
     truncated: Type.Boolean(),
@@ -37,7 +42,8 @@ export const documentBindingsVerb = defineVerb({
     const graph = call.service<GraphService>('graph');
     const path = documentPath(graph, args);
     const doc = await resolveDocument(graph, path, { signal: call.signal, persist: args.persist });
-    const bindings = await computeBindings(graph, path, doc.record.markdown);
+    // Names the code has but the graph does not index (a parameter, an attribute, an outside package) are not missing.
+    const { bindings, unindexed } = await splitUnindexed(graph, await computeBindings(graph, path, doc.record.markdown));
     const baseline = recordBaseline(graph, doc.record, bindings, args.persist);
     // A converted document (not parsed by the graph's ingest) enters the graph as document + section nodes.
     const graphed = args.persist && doc.record.converter !== 'markdown' && graph.engine.graph.nodeCount > 0;
@@ -50,6 +56,7 @@ export const documentBindingsVerb = defineVerb({
       bound: count('bound'),
       ambiguous: count('ambiguous'),
       missing: count('missing'),
+      unindexed: unindexed.slice(0, MAX_UNINDEXED).map((b) => b.text),
       baseline_at: new Date(baseline).toISOString(),
       stored: args.persist ? isStored(graph, doc.record) : false,
       bindings: bindings.slice(0, args.top_k),

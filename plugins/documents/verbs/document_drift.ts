@@ -2,6 +2,7 @@
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { computeBindings } from '../bindings.ts';
+import { splitUnindexed } from '../code-words.ts';
 import { knownDocuments } from '../document-book.ts';
 import { driftFindings, recordBaseline, type DriftFinding } from '../drift.ts';
 import { documentPath, resolveDocument } from '../resolve-document.ts';
@@ -56,7 +57,7 @@ export const documentDriftVerb = defineVerb({
         findings.push({ document: path, kind: 'gone', text: path, line: 0, section: '', targets: [], reason: `document unreadable now: ${(error as Error).message}` });
         continue;
       }
-      const bindings = await computeBindings(graph, path, doc.record.markdown);
+      const { bindings } = await splitUnindexed(graph, await computeBindings(graph, path, doc.record.markdown));
       // Findings are read against the baseline as it was; a first look records one for next time.
       const found = driftFindings(graph, doc.record, bindings, doc.mtimeMs);
       const baseline = recordBaseline(graph, doc.record, bindings);
