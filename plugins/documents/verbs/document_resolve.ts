@@ -36,8 +36,19 @@ export const documentResolveVerb = defineVerb({
     const doc = await resolveDocument(graph, path, { signal: call.signal });
     const md = doc.record.markdown;
     const headings: { line: number; level: number; text: string }[] = [];
+    // A `#` line inside a fenced code block is a comment of the code (`# Instantiate a client…`), not a heading.
+    let fence: string | null = null;
     md.split('\n').forEach((line, i) => {
-      const h = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+      const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (fence !== null) {
+        if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+        return;
+      }
+      if (f) {
+        fence = f[1];
+        return;
+      }
+      const h = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
       if (h && headings.length < 200) headings.push({ line: i + 1, level: h[1].length, text: h[2] });
     });
     const node = graph.engine.graph.get(`file:${path}`);

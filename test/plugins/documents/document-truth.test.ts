@@ -110,6 +110,14 @@ describe('documents: what the bindings and drift answers claim is what the docum
     assert.deepEqual(after.findings.map((f: any) => [f.kind, f.text, f.targets]), [['gone', 'parse_config', ['function:pkg/conf.py#parse_config']]], JSON.stringify(after.findings));
   });
 
+  it('document_resolve lists the headings, not the comments of its code blocks', async () => {
+    ws = tempDir();
+    write(ws, { 'docs/h.md': '# Title\n\n```python\n# Instantiate a client.\nx = 1\n```\n\n~~~sh\n## not a heading\n~~~\n\n## Next\n' });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    const r = (await h.call('document_resolve', { agent_id: 'a', path: 'docs/h.md', max_chars: 0 })).json;
+    assert.deepEqual(r.headings, [{ line: 1, level: 1, text: 'Title' }, { line: 12, level: 2, text: 'Next' }]);
+  });
+
   it('in a fresh clone (every file checked out at once) a target is stale only when git changed its file after the document', async () => {
     ws = tempDir();
     write(ws, { ...PY, 'docs/old.md': '# Old\n\nSee `Headers`.\n', 'docs/new.md': '# New\n\nSee `Client` and `pkg.get`.\n' });
