@@ -33,6 +33,8 @@ export interface ReplayOptions {
   /** Files of one held-out commit given in turn (default 3). */
   seedsPerCommit?: number;
   halfLifeSeconds: number;
+  /** The files `predict` may be asked about and answer (those of the graph): the replay's seeds and rankings keep only these, as predict does. */
+  answerable?: (file: string) => boolean;
 }
 
 const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
@@ -55,6 +57,7 @@ export async function replayHistory(
   const test = eligible.slice(eligible.length - held);
   const cut = test[0];
   const anchor = index.commits[cut - 1]?.time ?? index.oldest;
+  const keep = opts.answerable ?? (() => true);
   const ks = [...new Set([1, 5, opts.topK])].sort((a, b) => a - b);
   const kMax = ks.at(-1)!;
   const sums = ks.map(() => ({ p: 0, r: 0, bp: 0, br: 0 }));
@@ -62,11 +65,15 @@ export async function replayHistory(
   let queries = 0;
   for (let t = 0; t < test.length; t++) {
     const c = index.commits[test[t]];
-    const seeds = c.files.filter((f) => (index.files.get(f)?.commits[0] ?? Infinity) < cut).sort().slice(0, opts.seedsPerCommit ?? 3);
+    const seeds = c.files.filter((f) => (index.files.get(f)?.commits[0] ?? Infinity) < cut && keep(f)).sort().slice(0, opts.seedsPerCommit ?? 3);
     for (const seed of seeds) {
       const rest = new Set(c.files.filter((f) => f !== seed));
-      const preds = predictFiles(seed, { index, before: cut, halfLifeSeconds: opts.halfLifeSeconds, anchor, deps, learned }, kMax);
-      const base = frequencyBaseline(seed, index, cut, kMax);
+      const preds = predictFiles(seed, { index, before: cut, halfLifeSeconds: opts.halfLifeSeconds, anchor, deps, learned }, kMax * 3)
+        .filter((p) => keep(p.file))
+        .slice(0, kMax);
+      const base = frequencyBaseline(seed, index, cut, kMax * 3)
+        .filter(keep)
+        .slice(0, kMax);
       ks.forEach((k, j) => {
         const hits = preds.slice(0, k).filter((p) => rest.has(p.file)).length;
         const bhits = base.slice(0, k).filter((f) => rest.has(f)).length;

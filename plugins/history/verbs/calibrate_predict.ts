@@ -1,5 +1,6 @@
 /** calibrate_predict: replays this repository's recent commits held out, measures predict, stores thresholds. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
+import { fileIdOf } from '../../graph/api.ts';
 import { historyCall, historySource } from '../call.ts';
 import { replayHistory } from '../calibration.ts';
 import { fileDeps, learnedPairs, PREDICT_WEIGHTS } from '../predictor.ts';
@@ -35,7 +36,7 @@ export const calibratePredictVerb = defineVerb({
   stages: ['plan'],
   next: 'predict',
   guide: [
-    'The most recent multi-file, non-sweeping commits are hidden; predict is trained on everything older. For each hidden commit, up to 3 of its files are given in turn and the rest must be predicted.',
+    'The most recent multi-file, non-sweeping commits are hidden; predict is trained on everything older. For each hidden commit, up to 3 of its files are given in turn and the rest must be predicted. As in predict, only files of the graph are given or predicted (the rest of the commit still counts for recall).',
     '`metrics` gives precision@k and recall@k for k = 1, 5 and top_k, beside the baseline that ranks partners by raw co-change count (sweeps included, no static or learned signal).',
     'Thresholds: `act` is the lowest score at which replayed precision reached 1 − alpha, `reverify` where it reached (1 − alpha)/3; predict then labels each row. Stored in the workspace store (in memory only on a read-only server). Static edges come from the current graph.',
   ].join('\n'),
@@ -47,6 +48,7 @@ export const calibratePredictVerb = defineVerb({
       topK: args.top_k,
       maxHeldOut: args.held_out,
       halfLifeSeconds: history.halfLife(index),
+      answerable: (f) => engine.graph.get(fileIdOf(f)) !== null,
     });
     if (!cal) {
       throw new M1ndError(ErrorCodes.HISTORY_TOO_SHORT, `too little history to replay: ${index.commits.length} commits, too few touching two or more files`, {
