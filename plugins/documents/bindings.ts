@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { symbolIndex, underNames, type CodeGraph, type GraphNode, type GraphService, type SymbolIndex } from '../graph/api.ts';
+import { isTestOrMock, symbolIndex, underNames, type CodeGraph, type GraphNode, type GraphService, type SymbolIndex } from '../graph/api.ts';
 import { fileSymbol, readMentions, type Evidence, type Mention } from './mentions.ts';
 
 const STRENGTH: Record<Evidence, number> = { code_span: 1, shell: 0.95, link: 0.95, path: 0.95, call: 0.85, prose_command: 0.8, identifier: 0.6 };
@@ -74,7 +74,7 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
         else if (!m.text.includes('/')) targets = named(m.text).map(target);
       } else if (m.kind === 'symbol') {
         const qualified = fileSymbol(m.text);
-        targets = qualified ? fileSymbolTargets(names, files, qualified, docDir) : symbolTargets(names, m.text, docPath);
+        targets = qualified ? fileSymbolTargets(names, files, qualified, docDir) : symbolTargets(g, names, m.text, docPath);
       } else {
         targets = scripts(m.text);
       }
@@ -104,8 +104,8 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
  * a package's public name for a class defined in `httpx/_client.py`), by the rest of the name among
  * nodes under a folder or file the leading segments name.
  */
-function symbolTargets(names: SymbolIndex, text: string, docPath: string): BindingTarget[] {
-  const direct = names.lookup(text).filter((n) => n.path !== docPath);
+function symbolTargets(g: CodeGraph, names: SymbolIndex, text: string, docPath: string): BindingTarget[] {
+  const direct = meant(g, names.lookup(text).filter((n) => n.path !== docPath), text, docPath);
   if (direct.length > 0) return direct.map(target);
   const parts = text.replace(/\(\)$/, '').split(/::|#|\./);
   for (let k = 1; k < parts.length; k++) {
@@ -130,6 +130,26 @@ function symbolTargets(names: SymbolIndex, text: string, docPath: string): Bindi
 }
 
 const CLASS_KINDS = new Set(['class', 'interface', 'type']);
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
+/**
+ * The nodes a name written without its outer names can mean: not a function local to another one
+ * (`test_x.endpoint`, not reachable by that name); not a declaration file's (`.d.ts`) copy of a
+ * symbol the code defines under the same qualified name; not a test's or mock's when the code has
+ * one (unless the document is itself among the tests).
+ */
+function meant(g: CodeGraph, nodes: GraphNode[], text: string, docPath: string): GraphNode[] {
+  const written = text.replace(/\(\)$/, '').replace(/::|#/g, '.');
+  let out = nodes.filter((n) => {
+    const q = n.qualifiedName ?? n.label;
+    const outer = q.includes('.') ? q.slice(0, q.lastIndexOf('.')) : null;
+    return q === written || !outer || !(g.get(`function:${n.path}#${outer}`) || g.get(`method:${n.path}#${outer}`));
+  });
+  const defined = new Set(out.filter((n) => !DECLARATION_FILE.test(n.path)).map((n) => n.qualifiedName ?? n.label));
+  out = out.filter((n) => !DECLARATION_FILE.test(n.path) || !defined.has(n.qualifiedName ?? n.label));
+  if (!isTestOrMock(docPath) && out.some((n) => !isTestOrMock(n.path))) out = out.filter((n) => !isTestOrMock(n.path));
+  return out;
+}
 
 /**
  * The nodes a symbol qualified by its file names (`src/a.ts#helper`: `helper` in `src/a.ts`, the file

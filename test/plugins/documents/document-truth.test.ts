@@ -110,6 +110,28 @@ describe('documents: what the bindings and drift answers claim is what the docum
     assert.deepEqual(after.findings.map((f: any) => [f.kind, f.text, f.targets]), [['gone', 'parse_config', ['function:pkg/conf.py#parse_config']]], JSON.stringify(after.findings));
   });
 
+  it('a bare name means the code\'s symbol: not a function local to another, a .d.ts copy or a test\'s, when the code has one', async () => {
+    ws = tempDir();
+    write(ws, {
+      'lib/command.js': 'export class Command {\n  option() {\n    return this;\n  }\n}\n',
+      'typings/index.d.ts': 'export declare class Command {\n  option(): this;\n}\n',
+      'pkg/transport.py': 'class BaseTransport:\n    def handle_request(self, request):\n        raise NotImplementedError\n\n\ndef make():\n    def endpoint(request):\n        return request\n    return endpoint\n',
+      'tests/test_transport.py': 'class FakeTransport:\n    def handle_request(self, request):\n        return request\n\n\ndef test_app():\n    def endpoint(request):\n        return request\n    return endpoint\n',
+      'docs/api.md': '# API\n\n`Command`, its `option`, the `handle_request` of a transport and an `endpoint`.\n',
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const r = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/api.md', top_k: 50 })).json;
+    const ids = Object.fromEntries(r.bindings.map((b: any) => [b.text, [b.status, ...b.targets.map((t: any) => t.id)]]));
+    assert.deepEqual(ids, {
+      Command: ['bound', 'class:lib/command.js#Command'],
+      option: ['bound', 'method:lib/command.js#Command.option'],
+      handle_request: ['bound', 'method:pkg/transport.py#BaseTransport.handle_request'],
+    }, JSON.stringify(r.bindings));
+    // Only local functions have that name: the code has the word, the graph no symbol a document can mean.
+    assert.deepEqual(r.unindexed, ['endpoint']);
+  });
+
   it('document_resolve lists the headings, not the comments of its code blocks', async () => {
     ws = tempDir();
     write(ws, { 'docs/h.md': '# Title\n\n```python\n# Instantiate a client.\nx = 1\n```\n\n~~~sh\n## not a heading\n~~~\n\n## Next\n' });
