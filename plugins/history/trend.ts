@@ -1,8 +1,6 @@
 /** The least-squares trend of per-bucket counts (tremor's measure), shared by tremor and heuristics_surface. */
 
 export const BUCKETS = 6;
-/** Whole buckets a file must have lived through in the window for its trend to be read (half the window). */
-export const MIN_LIFE_BUCKETS = 3;
 
 /** What a row of bucket counts says: trend (slope / mean), acceleration (last third / first third) and confidence. */
 export interface Trend {
@@ -38,12 +36,29 @@ export function bucketOf(time: number, start: number, span: number): number {
   return Math.max(0, Math.min(BUCKETS - 1, Math.floor(((time - start) / span) * BUCKETS)));
 }
 
+/** A file's own window: from its first commit when that falls inside [start, end], else the whole window. */
+export interface LifeWindow {
+  start: number;
+  span: number;
+  /** True when the file was created inside the window. */
+  young: boolean;
+}
+
 /**
- * The buckets of `row` the file lived through whole: from the first bucket starting at or after its
- * first commit (`birth`, renames followed) when that falls inside the window, else all of them. The
- * empty buckets before a file existed are no change rate: counted, every young file would rise.
+ * The window a file's trend is read over: [start, end], or for a file created inside it (`birth`, its
+ * first commit, renames followed) [birth, end], cut into BUCKETS of its own. Empty buckets before a
+ * file existed are no change rate: counted, every young file would rise. Null when the file lived
+ * less than half the window, too little to show a trend.
  */
-export function livedBuckets(row: readonly number[], birth: number | undefined, start: number, span: number): readonly number[] {
-  if (birth === undefined || birth <= start) return row;
-  return row.slice(Math.min(BUCKETS, Math.ceil(((birth - start) / span) * BUCKETS)));
+export function lifeWindow(birth: number | undefined, start: number, end: number): LifeWindow | null {
+  if (birth === undefined || birth <= start) return { start, span: Math.max(1, end - start), young: false };
+  if (end - birth < (end - start) / 2) return null;
+  return { start: birth, span: Math.max(1, end - birth), young: true };
+}
+
+/** Per-bucket counts of `times` over a window (times before it are not counted). */
+export function bucketRow(times: readonly number[], w: LifeWindow): number[] {
+  const row = new Array(BUCKETS).fill(0);
+  for (const t of times) if (t >= w.start) row[bucketOf(t, w.start, w.span)]++;
+  return row;
 }

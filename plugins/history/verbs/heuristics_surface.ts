@@ -8,7 +8,7 @@ import { defectAnchor, defectRecord, eventsByFile, learnEvents } from '../defect
 import type { HistoryIndex } from '../history-index.ts';
 import { fileDeps, warmFileDeps } from '../predictor.ts';
 import { historyOf } from '../service.ts';
-import { BUCKETS, MIN_LIFE_BUCKETS, bucketOf, livedBuckets, trendOf } from '../trend.ts';
+import { BUCKETS, bucketRow, lifeWindow, trendOf } from '../trend.ts';
 
 /** Weights of the combined risk (components missing for want of a source are left out and the rest renormalised). */
 const WEIGHTS = { blast_radius: 0.3, centrality: 0.15, churn: 0.15, trust: 0.2, tremor: 0.1, test_coverage: 0.1 } as const;
@@ -166,13 +166,11 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
           detail: rec.fixes.slice(-3).reverse().map((ci) => `${index!.commits[ci].hash.slice(0, 10)} ${index!.commits[ci].subject.slice(0, 80)}`),
         };
         const start = anchor - 90 * DAY;
-        const row = new Array(BUCKETS).fill(0);
-        for (const ci of commits) if (index.commits[ci].time >= start) row[bucketOf(index.commits[ci].time, start, 90 * DAY)]++;
-        for (const e of learnHere) if (e.time >= start) row[bucketOf(e.time, start, 90 * DAY)]++;
         const birth = fh?.commits.length ? index.commits[fh.commits[0]].time : undefined;
-        const lived = livedBuckets(row, birth, start, 90 * DAY);
-        const t = lived.length >= MIN_LIFE_BUCKETS ? trendOf(lived) : null;
-        const young = lived.length < BUCKETS ? { created: iso(birth!), buckets_measured: lived.length } : {};
+        const life = lifeWindow(birth, start, anchor);
+        const row = life ? bucketRow([...commits.map((ci) => index!.commits[ci].time), ...learnHere.map((e) => e.time)], life) : null;
+        const t = row ? trendOf(row) : null;
+        const young = !life ? { created: iso(birth!), note: 'created less than 45 days ago: too young for a trend' } : life.young ? { created: iso(life.start), bucket_days: round3(life.span / BUCKETS / DAY) } : {};
         components.tremor = {
           value: t ? { trend: round3(t.trend), confidence: round3(t.confidence), per_bucket: row, ...young } : { trend: null, per_bucket: row, ...young },
           score: t ? round3(Math.min(1, Math.max(0, t.trend) * t.confidence)) : 0,

@@ -3,7 +3,7 @@ import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { historyCall, historySource, iso, onDisk, round3, workspaceArg } from '../call.ts';
 import { defectAnchor, learnEvents } from '../defects.ts';
 import { windowSeconds } from '../history-index.ts';
-import { BUCKETS, MIN_LIFE_BUCKETS, bucketOf, livedBuckets, trendOf } from '../trend.ts';
+import { BUCKETS, bucketRow, lifeWindow, trendOf } from '../trend.ts';
 
 export const tremorVerb = defineVerb({
   name: 'tremor',
@@ -35,7 +35,7 @@ export const tremorVerb = defineVerb({
     '- `trend` = slope / mean commits per bucket (0.2: the rate grows by a fifth of its mean each bucket); kept when trend × sensitivity ≥ threshold.',
     '- `acceleration` = commits in the last third of the window over the first third (null when the first third had none).',
     '- `confidence` = R² of the line × min(1, commits / 10): a clean rise over many commits is sure, three commits are not.',
-    `- A file created inside the window (\`created\`: its first commit, renames followed) is measured over the buckets after its creation (\`buckets_measured\`); one with fewer than ${MIN_LIFE_BUCKETS} is left out, too young to show a trend.`,
+    '- A file created inside the window (`created`: its first commit, renames followed) is measured over its own life, cut into 6 buckets of `bucket_days`; one that lived less than half the window is left out, too young to show a trend.',
     'Files since deleted are left out. Sweeping commits (formatting, mass renames) are not counted. `learn` events on a file\'s nodes (team-scoped and the caller\'s own) are observations too (`learn_events` per file); the window then ends at the newest commit or learn event, whichever is later.',
   ].join('\n'),
   handler: async (args, call) => {
@@ -47,14 +47,13 @@ export const tremorVerb = defineVerb({
     const start = end - span;
     const width = span / BUCKETS;
     const from = index.firstAtOrAfter(start);
-    const counts = new Map<string, number[]>();
+    const times = new Map<string, number[]>();
     const learned = new Map<string, number>();
     const observe = (f: string, time: number) => {
       if (args.node_filter && !f.startsWith(args.node_filter)) return false;
-      const b = bucketOf(time, start, span);
-      let row = counts.get(f);
-      if (!row) counts.set(f, (row = new Array(BUCKETS).fill(0)));
-      row[b]++;
+      let list = times.get(f);
+      if (!list) times.set(f, (list = []));
+      list.push(time);
       return true;
     };
     for (let i = from; i < index.commits.length; i++) {
@@ -67,20 +66,20 @@ export const tremorVerb = defineVerb({
       for (const f of e.files) if (observe(f, e.time)) learned.set(f, (learned.get(f) ?? 0) + 1);
     }
     const rows = [];
-    for (const [file, row] of counts) {
-      const observations = row.reduce((a, b) => a + b, 0);
+    for (const [file, list] of times) {
       const firstCommit = index.files.get(file)?.commits[0];
       const birth = firstCommit === undefined ? undefined : index.commits[firstCommit].time;
-      const lived = livedBuckets(row, birth, start, span);
-      const t = lived.length >= MIN_LIFE_BUCKETS ? trendOf(lived) : null;
-      if (!t || observations < args.min_observations || t.trend * args.sensitivity < args.threshold) continue;
+      const life = lifeWindow(birth, start, end);
+      const row = life ? bucketRow(list, life) : null;
+      const t = row ? trendOf(row) : null;
+      if (!t || t.observations < args.min_observations || t.trend * args.sensitivity < args.threshold) continue;
       // A file deleted since (off disk under its current name) has no change rate left to rise.
       if (!onDisk(engine, file)) continue;
       rows.push({
         file,
-        commits: observations - (learned.get(file) ?? 0),
+        commits: t.observations - (learned.get(file) ?? 0),
         ...(learned.has(file) ? { learn_events: learned.get(file) } : {}),
-        ...(lived.length < BUCKETS ? { created: iso(birth!), buckets_measured: lived.length } : {}),
+        ...(life!.young ? { created: iso(life!.start), bucket_days: round3(life!.span / BUCKETS / 86_400) } : {}),
         trend: round3(t.trend),
         acceleration: t.acceleration === null ? null : round3(t.acceleration),
         confidence: round3(t.confidence),

@@ -52,32 +52,39 @@ describe('tremor on a repository whose files change at different rates', functio
     }
   });
 
-  it('measures a file created inside the window from its creation: steady since then is no rise', async () => {
+  it('measures a file created inside the window over its own life: steady since then is no rise', async () => {
     const ws = tempDir();
     write(ws, { 'hot.ts': 'export const hot = 1;\n', 'other.ts': 'export const other = 1;\n' });
     git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
     git(ws, ['add', '-A'], dayDate(0));
     git(ws, ['commit', '-q', '-m', 'init'], dayDate(0));
-    write(ws, { 'young.ts': 'export const young = 1;\n' });
-    git(ws, ['add', '-A'], dayDate(40));
-    git(ws, ['commit', '-q', '-m', 'add young.ts'], dayDate(40));
-    // 90 days in 6 buckets of 15: young.ts, born in the third, changes 3 times in each of the last three.
+    // The window is days 0-90. young.ts (born day 40) changes every ~4 days; rising.ts (born day 30) ever faster;
+    // early.ts (born day 5) changes six times in its first week, then twice more.
+    const born: [string, number][] = [['early.ts', 5], ['rising.ts', 30], ['young.ts', 40]];
     const events: [string, number][] = [
       ...[40, 70, 80, 85, 88, 89].map((d) => ['hot.ts', d] as [string, number]),
-      ...[46, 50, 55, 61, 65, 70, 76, 80, 85].map((d) => ['young.ts', d] as [string, number]),
+      ...[44, 48, 52, 57, 61, 65, 69, 73, 77, 82, 86].map((d) => ['young.ts', d] as [string, number]),
+      ...[55, 68, 75, 78, 82, 85, 86, 88].map((d) => ['rising.ts', d] as [string, number]),
+      ...[6, 7, 8, 9, 10, 11, 50, 80].map((d) => ['early.ts', d] as [string, number]),
     ];
-    for (const [f, d] of events.sort((a, b) => a[1] - b[1])) touch(ws, [f], d, `edit ${f}`);
+    const steps = [...born.map(([f, d]) => ['add', f, d] as const), ...events.map(([f, d]) => ['edit', f, d] as const)].sort((a, b) => a[2] - b[2]);
+    for (const [kind, f, d] of steps) {
+      if (kind === 'edit') touch(ws, [f], d, `edit ${f}`);
+      else {
+        write(ws, { [f]: `export const x = ${d};\n` });
+        git(ws, ['add', '-A'], dayDate(d));
+        git(ws, ['commit', '-q', '-m', `add ${f}`], dayDate(d));
+      }
+    }
     touch(ws, ['other.ts'], 90, 'last');
     const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
     try {
       await h.call('ingest', { agent_id: 'a', path: ws });
       const r = await h.call('tremor', { agent_id: 'a', window: 'all', include_history: true, top_k: 50 });
       assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
-      assert.deepEqual(r.json.tremors.map((t: any) => t.file), ['hot.ts'], JSON.stringify(r.json.tremors));
-      // Asked for any trend at all, young.ts shows its creation and the three buckets measured, flat.
-      const any = await h.call('tremor', { agent_id: 'a', window: 'all', threshold: 0, top_k: 50 });
-      const young = any.json.tremors.find((t: any) => t.file === 'young.ts');
-      assert.deepEqual([young.created, young.buckets_measured, young.trend, young.commits], [dayDate(40).replace('.000Z', 'Z'), 3, 0, 10], JSON.stringify(young));
+      assert.deepEqual(r.json.tremors.map((t: any) => t.file).sort(), ['hot.ts', 'rising.ts'], JSON.stringify(r.json.tremors));
+      const rising = r.json.tremors.find((t: any) => t.file === 'rising.ts');
+      assert.deepEqual([rising.created, rising.bucket_days, rising.per_bucket], [dayDate(30).replace('.000Z', 'Z'), 10, [1, 0, 1, 1, 2, 4]], JSON.stringify(rising));
     } finally {
       await h.close();
     }
