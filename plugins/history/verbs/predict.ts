@@ -17,7 +17,7 @@ export const predictVerb = defineVerb({
   output: Type.Object({
     elapsed_ms: Type.Number(),
     note: Type.Optional(Type.String()),
-    changed: Type.Object({ node: Type.String(), file: Type.String(), commits: Type.Number() }),
+    changed: Type.Object({ node: Type.String(), file: Type.String(), commits: Type.Number(), sweeping_commits: Type.Optional(Type.Number()) }),
     source: Type.Object({ truncated: Type.Optional(Type.Boolean()), shallow: Type.Optional(Type.Boolean()), warning: Type.Optional(Type.String()), new_commits: Type.Optional(Type.Number()), commits: Type.Number(), head: Type.Union([Type.String(), Type.Null()]), newest: Type.String(), mined: Type.String() }),
     weights: Type.Object({ co_change: Type.Number(), static: Type.Number(), learned: Type.Number() }),
     predictions: Type.Array(Type.Object({})),
@@ -29,7 +29,7 @@ export const predictVerb = defineVerb({
   next: 'calibrate_predict',
   guide: [
     `score = ${PREDICT_WEIGHTS.co_change} × co_change + ${PREDICT_WEIGHTS.static} × static + ${PREDICT_WEIGHTS.learned} × learned, each in [0,1]:`,
-    '- `co_change`: damped shared commits / (commits of the changed file + 1), from git (sweeping commits skipped; with include_velocity, each commit weighted by recency before the newest commit).',
+    '- `co_change`: damped shared commits / (commits of the changed file + 1), from git (sweeping commits skipped; with include_velocity, each commit weighted by recency before the newest commit). `confidence` = `support` / the changed file\'s commits less its `sweeping_commits`.',
     '- `static`: 1 when the file depends on the changed one (imports, calls, references, inherits), 0.4 when the changed one depends on it.',
     '- `learned`: `learn` feedback that confirmed an edge between the two files.',
     'After `calibrate_predict`, each row gets `decision`: act (replayed precision ≥ 1 − alpha at that score), reverify, or abstain, and the answer shows the measured precision@k/recall@k.',
@@ -49,8 +49,9 @@ export const predictVerb = defineVerb({
     // Thresholds were replayed on the workspace's history: they say nothing about the federation's.
     const cal = federated ? null : history.calibration();
     const fh = index.files.get(file);
+    const sweeps = fh?.commits.filter((ci) => index.commits[ci].sweep).length ?? 0;
     return {
-      changed: { node: node.id, file, commits: fh?.commits.length ?? 0 },
+      changed: { node: node.id, file, commits: fh?.commits.length ?? 0, ...(sweeps ? { sweeping_commits: sweeps } : {}) },
       source: historySource(mined, index),
       weights: PREDICT_WEIGHTS,
       predictions: preds.map((p) => ({

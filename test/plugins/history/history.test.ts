@@ -52,6 +52,10 @@ describe('history verbs on a repository with a scripted git history', function (
     assert.equal(r.json.changed.file, 'py/retry.py');
     assert.equal(r.json.predictions[0].file, 'py/config.py');
     assert.ok(r.json.predictions[0].components.co_change > 0.5);
+    const api = await h.call('predict', { agent_id: 'a', changed_node: 'src/api.ts' });
+    assert.deepEqual(api.json.changed, { node: 'file:src/api.ts', file: 'src/api.ts', commits: 9, sweeping_commits: 2 }, 'the initial import and the formatting commit are sweeps');
+    const wire = api.json.predictions.find((p: any) => p.file === 'src/wire.ts');
+    assert.deepEqual([wire.support, wire.confidence], [7, 1], 'the 7 commits that are no sweep all touched src/wire.ts');
     const m = await h.call('predict', { agent_id: 'a', changed_node: 'src/math.ts' });
     assert.equal(m.json.predictions[0].file, 'src/cart.ts');
     assert.equal(m.json.predictions[0].components.static, 1, 'cart.ts imports math.ts');
