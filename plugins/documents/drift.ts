@@ -4,14 +4,15 @@
  * text changed is stale, one that left the graph (a file the graph does not parse: the disk) is
  * gone. A new version of the document starts a new baseline (its author saw the code as it then was). The baseline is kept in memory by the read verbs
  * and stored by `document_bindings` with `persist: true`; without one (a document never bound in this
- * process nor stored), a target whose file was committed after the document is stale (by modification
- * time when git knows either not). Missing and ambiguous
+ * process nor stored), a target whose lines git shows changed since the document's last commit is
+ * stale (by commit, then modification, times when git cannot say). Missing and ambiguous
  * links are always reported.
  */
 import { statSync } from 'node:fs';
 import type { GraphService } from '../graph/api.ts';
-import { fingerprint, targetExists, type Binding } from './bindings.ts';
+import { fingerprint, targetExists, type Binding, type BindingTarget } from './bindings.ts';
 import { keepRecord, saveRecord, type DocumentRecord } from './document-book.ts';
+import { documentCommit, touches, type DocumentCommit } from './git-lines.ts';
 import { readMentions, type Mention } from './mentions.ts';
 
 export interface DriftFinding {
@@ -47,7 +48,7 @@ export function recordBaseline(graph: GraphService, record: DocumentRecord, bind
 }
 
 /** The drift findings of a document version against its baseline (or file times without one). */
-export function driftFindings(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[], documentMtimeMs: number): DriftFinding[] {
+export async function driftFindings(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[], documentMtimeMs: number): Promise<DriftFinding[]> {
   const out: DriftFinding[] = [];
   const at = (b: Binding, kind: DriftFinding['kind'], targets: string[], reason: string) => out.push({ kind, text: b.text, line: b.first_line, section: b.section, targets, reason });
   const baseline = record.baseline?.bindings;
@@ -64,6 +65,7 @@ export function driftFindings(graph: GraphService, record: DocumentRecord, bindi
     }
     return t;
   };
+  let docGit: DocumentCommit | null | undefined;
   let gitFiles: ReadonlyMap<string, { lastCommitAt: number }> | null | undefined;
   // A file's last commit (unix seconds) in the scanned history: its graph node's, else the history's (a converted document).
   const commitAt = (path: string): number | undefined => {
@@ -90,9 +92,19 @@ export function driftFindings(graph: GraphService, record: DocumentRecord, bindi
       const changed = was.filter((t) => targetExists(graph, t.id) && t.fingerprint !== null && fingerprint(graph, t) !== t.fingerprint).map((t) => t.id);
       if (changed.length) at(b, 'stale', changed, `changed since the document was bound at ${new Date(record.baseline!.bound_at).toISOString()}`);
     } else if (!baseline) {
-      // Git's commit times when it knows both files: a checkout writes every file at once, in no meaningful order.
+      // Git when it knows the document: the lines of each target changed since its last commit; else commit times;
+      // modification times only without git (a checkout writes every file at once, in no meaningful order).
+      if (docGit === undefined) docGit = await documentCommit(graph.engine.root, record.path);
+      const byLines: string[] = [];
+      const rest: BindingTarget[] = [];
+      for (const t of b.targets) {
+        const ranges = docGit ? await docGit.changed(t.path) : null;
+        if (ranges === null) rest.push(t);
+        else if (t.id.startsWith('file:') ? ranges.length > 0 : touches(ranges, t.lines)) byLines.push(t.id);
+      }
+      if (byLines.length) at(b, 'stale', byLines, `its lines changed since the document's last commit (${day(docGit!.at)})`);
       const docCommit = commitAt(record.path);
-      const newer = b.targets.filter((t) => {
+      const newer = rest.filter((t) => {
         const commit = docCommit ? commitAt(t.path) : 0;
         return commit ? commit > docCommit! : mtimeOf(t.path) > documentMtimeMs;
       });

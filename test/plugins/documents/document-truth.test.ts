@@ -140,20 +140,26 @@ describe('documents: what the bindings and drift answers claim is what the docum
     assert.deepEqual(r.headings, [{ line: 1, level: 1, text: 'Title' }, { line: 12, level: 2, text: 'Next' }]);
   });
 
-  it('in a fresh clone (every file checked out at once) a target is stale only when git changed its file after the document', async () => {
+  it('in a fresh clone (every file checked out at once) a target is stale only when git shows its lines changed since the document', async () => {
     ws = tempDir();
-    write(ws, { ...PY, 'docs/old.md': '# Old\n\nSee `Headers`.\n', 'docs/new.md': '# New\n\nSee `Client` and `pkg.get`.\n' });
+    write(ws, { ...PY, 'docs/old.md': '# Old\n\nSee `Headers` and `Client`.\n', 'docs/new.md': '# New\n\nSee `Client` and `pkg.get`.\n', 'docs/api.md': '# API\n\nSee `pkg.request`.\n' });
     git(ws, ['init', '-q']);
     git(ws, ['add', '-A']);
     git(ws, ['commit', '-qm', 'code and docs'], '2024-01-01T12:00:00Z');
-    fs.appendFileSync(path.join(ws, 'pkg/_models.py'), '\n\nclass Extra:\n    pass\n');
+    // Headers' lines change; Client's file changes below it, Client itself not.
+    const models = path.join(ws, 'pkg/_models.py');
+    fs.writeFileSync(models, fs.readFileSync(models, 'utf8').replace('        return key\n', '        return key.lower()\n') + '\n\nclass Extra:\n    pass\n');
     git(ws, ['commit', '-qam', 'models changed'], '2024-03-01T12:00:00Z');
     fs.appendFileSync(path.join(ws, 'docs/new.md'), '\nRewritten after the models.\n');
-    git(ws, ['commit', '-qam', 'new doc'], '2024-04-01T12:00:00Z');
+    fs.appendFileSync(path.join(ws, 'docs/api.md'), '\nRewritten after the models.\n');
+    git(ws, ['commit', '-qam', 'docs'], '2024-04-01T12:00:00Z');
+    // Not committed: request's body edited in the working tree.
+    const api = path.join(ws, 'pkg/_api.py');
+    fs.writeFileSync(api, fs.readFileSync(api, 'utf8').replace('return (method, url, uds)', 'return (method.upper(), url, uds)'));
     // As a checkout writes them: the code after the documents (later modification times).
     const later = new Date('2024-06-01T00:00:00Z');
     const earlier = new Date('2024-05-01T00:00:00Z');
-    for (const f of ['docs/old.md', 'docs/new.md']) fs.utimesSync(path.join(ws, f), earlier, earlier);
+    for (const f of ['docs/old.md', 'docs/new.md', 'docs/api.md']) fs.utimesSync(path.join(ws, f), earlier, earlier);
     for (const f of Object.keys(PY)) fs.utimesSync(path.join(ws, f), later, later);
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
     await h.call('ingest', { agent_id: 'a', path: ws });
@@ -161,6 +167,8 @@ describe('documents: what the bindings and drift answers claim is what the docum
     assert.deepEqual(fresh.findings, [], JSON.stringify(fresh.findings));
     const old = (await h.call('document_drift', { agent_id: 'a', path: 'docs/old.md' })).json;
     assert.deepEqual(old.findings.map((f: any) => [f.kind, f.text, f.targets]), [['stale', 'Headers', ['class:pkg/_models.py#Headers']]], JSON.stringify(old.findings));
-    assert.match(old.findings[0].reason, /committed after the document/);
+    assert.match(old.findings[0].reason, /lines changed since the document's last commit \(2024-01-01\)/);
+    const edited = (await h.call('document_drift', { agent_id: 'a', path: 'docs/api.md' })).json;
+    assert.deepEqual(edited.findings.map((f: any) => [f.kind, f.text, f.targets]), [['stale', 'pkg.request', ['function:pkg/_api.py#request']]], JSON.stringify(edited.findings));
   });
 });
