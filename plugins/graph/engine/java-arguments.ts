@@ -126,5 +126,6 @@ function callResultType(ctx: ReceiverContext, text: string, caller: string | nul
     const typed = declared ? JDK_TYPED_RESULTS[`${declared}.${m[2]}`] : undefined;
     if (typed) return typed;
   }
-  return JDK_RESULTS[m[2]];
+  // Own keys only: `valueOf`, `constructor` and the like are members of every JS object.
+  return Object.hasOwn(JDK_RESULTS, m[2]) ? JDK_RESULTS[m[2]] : undefined;
 }

@@ -359,3 +359,26 @@ describe('Java overloads: calls linked by arity and argument types', function ()
     assert.deepEqual(await callersOf(h, M('Child', 'Child.put')), [M('App', 'App.child')]);
   });
 });
+
+describe('Java overloads: an argument named like an Object.prototype member', function () {
+  this.timeout(30_000);
+  it('ingests a call whose argument is `Kind.valueOf(s)` (a method name no JDK table lists) and keeps both overloads', async () => {
+    // `valueOf`, `constructor`, `hasOwnProperty` are keys of every JS object: the tables must not answer them.
+    const h = await ingestedRepo({
+      [`${DIR}/Pick.java`]: `package com.ex;
+
+public class Pick {
+    enum Kind { A, B }
+    static void take(Kind kind) {}
+    static void take(String name) {}
+    void run(String s) { take(Kind.valueOf(s)); take(Other.valueOf(s)); take(Other.hasOwnProperty(s)); }
+}
+`,
+    });
+    try {
+      assert.deepEqual(await callersOf(h, M('Pick', 'Pick.take')), [M('Pick', 'Pick.run')]);
+    } finally {
+      await h.close();
+    }
+  });
+});
