@@ -64,14 +64,24 @@ function node(lines: string[]): ParsedTrace {
   return { language: 'node', frames, message };
 }
 
+/**
+ * The function a Go frame's first line names: its arguments dropped, then the last dotted part, so a
+ * method's receiver stays out of it: `pkg.(*T).run(0x1, {0x0})` → run, `created by pkg.start in
+ * goroutine 7` → start, `main.main.func1()` → func1, `pkg.Map[...](…)` → Map.
+ */
+function goFunc(line: string): string | null {
+  const text = line.trim().replace(/^created by /, '').replace(/ in goroutine \d+$/, '').replace(/\((?:[^()]|\.\.\.)*\)$/, '');
+  if (!/^[\w./*()\[\]\-]+$/.test(text)) return null;
+  return text.replace(/\[[^\]]*\]/g, '').split('.').pop()!.replace(/[()*]/g, '') || null;
+}
+
 function go(lines: string[]): ParsedTrace {
   const frames: Frame[] = [];
   let message: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const m = /^\s+(\S+\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$/.exec(lines[i]);
     if (m) {
-      const fn = i > 0 ? /^([\w./*()\-]+?)(?:\(.*\))?\s*$/.exec(lines[i - 1].trim()) : null;
-      const func = fn ? fn[1].split('.').pop()!.replace(/[()*]/g, '') : null;
+      const func = i > 0 ? goFunc(lines[i - 1]) : null;
       frames.push({ path: cleanFramePath(m[1]), line: Number(m[2]), column: null, func });
     } else if (!message && /^(panic|fatal error):/.test(lines[i])) message = lines[i].trim();
   }

@@ -74,6 +74,22 @@ describe('trace and hypothesize on a fixture repository', function () {
     assert.ok(r.json.suspects[0].components.recency > 0, 'go/server.go has commits');
   });
 
+  it('names a Go method frame by its method, not its receiver, and says when the line is in another function', async () => {
+    const trace = `panic: bad port
+
+goroutine 1 [running]:
+example.com/app/go.(*Server).listen(0xc000012345, {0x0, 0x0})
+	/home/ci/app/go/server.go:9 +0x45
+example.com/app/go.(*Server).Start(0xc000012345)
+	/home/ci/app/go/server.go:4 +0x1d`;
+    const r = await h.call('trace', { agent_id: 'a', error_text: trace });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    const bySymbol = Object.fromEntries(r.json.suspects.map((s: any) => [s.id, s]));
+    assert.equal(bySymbol['function:go/server.go#listen'].frame.function, 'listen');
+    assert.equal(bySymbol['function:go/server.go#listen'].name_mismatch, undefined);
+    assert.equal(bySymbol['function:go/server.go#Serve'].name_mismatch, 'the trace says Start', 'line 4 is in Serve: the source moved since the trace');
+  });
+
   it('refuses text with no stack frame, saying what to paste', async () => {
     const r = await h.call('trace', { agent_id: 'a', error_text: 'something went wrong' });
     assert.equal(r.result.isError, true);
