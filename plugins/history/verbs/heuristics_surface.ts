@@ -137,6 +137,10 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
       if (index) {
         const fh = index.files.get(file);
         const commits = fh ? fh.commits.filter((ci) => !index!.commits[ci].sweep) : [];
+        // Lines and authors of those same commits (a sweep's reformatting is no churn of the file's own).
+        let lines = 0;
+        fh?.commits.forEach((ci, k) => void (!index!.commits[ci].sweep && (lines += fh.lines[k])));
+        const authors = new Set(commits.map((ci) => index!.commits[ci].author));
         let maxCommits = 1;
         for (const other of index.files.values()) {
           let k = 0;
@@ -145,7 +149,7 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
         }
         const recent = commits.filter((ci) => index!.commits[ci].time >= index!.newest - 90 * DAY).length;
         components.churn = {
-          value: { commits: commits.length, lines_changed: fh?.churn ?? 0, commits_last_90d: recent, ...(commits.length ? { last_change: iso(index.commits[commits.at(-1)!].time) } : {}), authors: fh?.authors.size ?? 0 },
+          value: { commits: commits.length, lines_changed: lines, commits_last_90d: recent, ...(commits.length ? { last_change: iso(index.commits[commits.at(-1)!].time) } : {}), authors: authors.size },
           score: round3(Math.log1p(commits.length) / Math.log1p(maxCommits)),
           source: 'git: non-merge, non-sweeping commits (renames followed)',
         };

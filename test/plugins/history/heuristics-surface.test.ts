@@ -53,6 +53,7 @@ describe('heuristics_surface', function () {
       assert.equal(c.test_coverage.score, 0);
       assert.equal(c.churn.value.commits, 3);
       assert.equal(c.churn.value.authors, 1);
+      assert.equal(c.churn.value.lines_changed, 3, 'a line in each of the three commits; the initial import is a sweep');
       assert.match(c.churn.source, /^git/);
       assert.deepEqual(c.co_change.value.partners, [{ file: 'src/a.ts', support: 2, confidence: 0.667 }]);
       assert.equal(c.trust.value.fix_commits, 1);
