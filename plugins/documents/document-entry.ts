@@ -90,10 +90,12 @@ export function sameIdentity(a: GraphNode, b: GraphNode): boolean {
   return a.id === b.id && a.kind === b.kind && a.label === b.label && a.qualifiedName === b.qualifiedName && a.path === b.path;
 }
 
-/** The keys of `mentionKeys` a node answers to: its label (symbols), its path (files). */
+/** The keys of `mentionKeys` a node answers to: its label (symbols), its path and base name (files: a bare file name binds to them). */
 export function nodeKeys(n: GraphNode, into: Set<string>): void {
-  if (n.kind === 'file') into.add(`path:${n.path}`);
-  else if (n.kind !== 'section') into.add(`label:${n.label}`);
+  if (n.kind === 'file') {
+    into.add(`path:${n.path}`);
+    into.add(`path:${posix.basename(n.path)}`);
+  } else if (n.kind !== 'section') into.add(`label:${n.label}`);
 }
 
 function normalizePath(path: string): string {

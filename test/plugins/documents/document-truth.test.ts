@@ -132,6 +132,22 @@ describe('documents: what the bindings and drift answers claim is what the docum
     assert.deepEqual(r.unindexed, ['endpoint']);
   });
 
+  it('a converted document naming a bare file name is linked again when a file of that name comes', async () => {
+    ws = tempDir();
+    write(ws, { ...PY, 'docs/notes.rst': 'Notes\n=====\n\nSettings live in ``extras.py``.\n' });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const first = (await h.call('document_bindings', { agent_id: 'a', path: 'docs/notes.rst', persist: true })).json;
+    assert.equal(first.bindings[0].status, 'missing', JSON.stringify(first.bindings));
+    const resolved = async () => (await h.call('document_provider_health', { agent_id: 'a' })).json.graph.resolved;
+    const before = await resolved();
+    write(ws, { 'pkg/extras.py': 'TIMEOUT = 5\n' });
+    await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+    assert.equal((await resolved()) - before, 1, 'the document naming extras.py is resolved again');
+    const impact = (await h.call('impact', { agent_id: 'a', node_id: 'file:pkg/extras.py', direction: 'reverse', top_k: 50 })).json;
+    assert.ok(impact.direct.some((d: any) => d.id === 'section:docs/notes.rst#Notes'), JSON.stringify(impact.direct));
+  });
+
   it('document_resolve lists the headings, not the comments of its code blocks', async () => {
     ws = tempDir();
     write(ws, { 'docs/h.md': '# Title\n\n```python\n# Instantiate a client.\nx = 1\n```\n\n~~~sh\n## not a heading\n~~~\n\n## Next\n' });
