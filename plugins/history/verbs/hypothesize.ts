@@ -87,6 +87,7 @@ export const hypothesizeVerb = defineVerb({
         return verdict(orphaned, orphaned ? 0.8 : 0.9, { evidence: orphaned ? `removing ${subject.id} leaves ${object!.id} unreachable from every entry point` : `${object!.id} stays reachable from an entry point without ${subject.id}` });
       }
       case 'co_changes': {
+        if (subject.path === object!.path) return verdict(null, 0.3, { note: `both are in ${subject.path}: git history is per file, so it cannot tell them apart` });
         const c = await coChange(history, subject.path, object!.path);
         if (!c) return verdict(null, 0.3, { note: 'no git history to test co-change' });
         // Fewer than 2 commits of the subject cannot meet support 2: nothing was tested.

@@ -124,6 +124,8 @@ example.com/app/go.(*Server).Start(0xc000012345)
     assert.equal(apart.json.verdict, 'refuted');
     assert.deepEqual([apart.json.co_change.support, apart.json.co_change.commits_of_subject], [0, 6]);
     assert.equal(apart.json.confidence, 0.9, '0 of 6 commits together is the refutation\'s evidence');
+    const sameFile = await h.call('hypothesize', { agent_id: 'a', claim: 'total changes with checkout' });
+    assert.deepEqual([sameFile.json.subject, sameFile.json.object, sameFile.json.verdict], ['function:src/cart.ts#total', 'function:src/cart.ts#checkout', 'inconclusive'], JSON.stringify(sameFile.json));
   });
 
   it('panoramic shows blast radius from transitive dependents, centrality and git churn for each file', async () => {
