@@ -46,8 +46,10 @@ export function connectedExcerpts(
     } catch {
       continue; // vanished since the graph saw it
     }
-    // A file-level link (an importer, a test file) shows the file's head; symbols show their own lines.
-    const ranges = f.nodes
+    // Symbols show their own lines; a file linked only as a whole (an importer, a test file) shows its head.
+    // A caller's file is its importer too: its head (the imports) would crowd out the caller's code.
+    const linked = f.nodes.some((n) => n.kind !== 'file') ? f.nodes.filter((n) => n.kind !== 'file') : f.nodes;
+    const ranges = linked
       .map((n): [number, number] => (n.kind === 'file' ? [1, Math.min(all.length, limits.maxLinesPerFile)] : [n.lines[0], Math.min(n.lines[1], all.length)]))
       .filter(([a, b]) => a >= 1 && b >= a)
       .sort((a, b) => a[0] - b[0]);

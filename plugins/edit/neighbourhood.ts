@@ -20,12 +20,14 @@ export interface Neighbour {
   hops: number;
 }
 
-/** The four groups an editor looks at. */
+/** The four groups an editor looks at (each capped at MAX_PER_GROUP, strongest first). */
 export interface Neighbourhood {
   callers: Neighbour[];
   callees: Neighbour[];
   importers: Neighbour[];
   tests: Neighbour[];
+  /** Distinct neighbours per group before the cap: a list shorter than its total was cut. */
+  totals: { callers: number; callees: number; importers: number; tests: number };
 }
 
 /** Relations that make the source depend on the target (a change to the target concerns the source). */
@@ -33,17 +35,17 @@ export const DEPENDENCY_RELATIONS: readonly Relation[] = ['calls', 'references',
 const MAX_PER_GROUP = 40;
 
 function neighbour(n: GraphNode, e: GraphEdge, via: string, hops: number): Neighbour {
-  return { id: n.id, kind: n.kind, label: n.label, path: n.path, lines: [n.startLine, n.endLine], relation: e.relation, via, weight: e.weight, hops };
+  return { id: n.id, kind: n.kind, label: n.qualifiedName ?? n.label, path: n.path, lines: [n.startLine, n.endLine], relation: e.relation, via, weight: e.weight, hops };
 }
 
-/** Keeps the strongest link per neighbour id, strongest (then nearest) first, capped. */
+/** Keeps the strongest link per neighbour id, nearest (then strongest) first, uncapped. */
 function strongest(list: Neighbour[]): Neighbour[] {
   const best = new Map<string, Neighbour>();
   for (const n of list) {
     const had = best.get(n.id);
     if (!had || n.hops < had.hops || (n.hops === had.hops && n.weight > had.weight)) best.set(n.id, n);
   }
-  return [...best.values()].sort((a, b) => a.hops - b.hops || b.weight - a.weight || a.id.localeCompare(b.id)).slice(0, MAX_PER_GROUP);
+  return [...best.values()].sort((a, b) => a.hops - b.hops || b.weight - a.weight || a.id.localeCompare(b.id));
 }
 
 /**
@@ -95,7 +97,14 @@ export function neighbourhoodOf(graph: GraphService, filePath: string, focus: re
       }
     }
   }
-  return { callers: walk('in'), callees: walk('out'), importers, tests: strongest(tests) };
+  const groups = { callers: walk('in'), callees: walk('out'), importers, tests: strongest(tests) };
+  return {
+    callers: groups.callers.slice(0, MAX_PER_GROUP),
+    callees: groups.callees.slice(0, MAX_PER_GROUP),
+    importers: groups.importers.slice(0, MAX_PER_GROUP),
+    tests: groups.tests.slice(0, MAX_PER_GROUP),
+    totals: { callers: groups.callers.length, callees: groups.callees.length, importers: groups.importers.length, tests: groups.tests.length },
+  };
 }
 
 /** True for nodes living in a file the graph marks as a test file. */

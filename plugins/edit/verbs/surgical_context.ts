@@ -23,7 +23,13 @@ export const SurgicalOut = {
   truncated: Type.Boolean(),
   symbols: Type.Array(Type.Object({})),
   focus: Type.Union([Type.Object({ id: Type.String(), kind: Type.String(), label: Type.String(), lines: Type.Array(Type.Unknown()) }), Type.Null()]),
-  neighbourhood: Type.Object({ callers: Type.Array(Type.Unknown()), callees: Type.Array(Type.Unknown()), importers: Type.Array(Type.Unknown()), tests: Type.Array(Type.Unknown()) }),
+  neighbourhood: Type.Object({
+    callers: Type.Array(Type.Unknown()),
+    callees: Type.Array(Type.Unknown()),
+    importers: Type.Array(Type.Unknown()),
+    tests: Type.Array(Type.Unknown()),
+    totals: Type.Object({ callers: Type.Number(), callees: Type.Number(), importers: Type.Number(), tests: Type.Number() }, { description: 'Neighbours per group before the cap of 40' }),
+  }),
   in_graph: Type.Boolean(),
 };
 
