@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
-import { pathScope, slicePace } from '../../graph/api.ts';
+import { pathScope, slicePace, type CodeGraphEngine } from '../../graph/api.ts';
 import { diskFacts, storedFiles } from '../session/stored-files.ts';
 import { openGraph, round3 } from './graph-call.ts';
 
@@ -38,7 +38,7 @@ export const crossVerifyVerb = defineVerb({
   next: 'ingest',
   guide: [
     'The graph is refreshed first (the watcher\'s pending edits are re-ingested), so what remains are entries the graph cannot know changed: edits made while no server watched, read-only servers, watcher misses.',
-    '- `existence`: a file in the graph is gone from disk;',
+    '- `existence`: a file in the graph is gone from disk (`missing_on_disk`), or a file the ingest would read appeared since the last ingest and is not in the graph (`not_in_graph`; files the last ingest saw and left out, generated or minified, are not);',
     '- `loc`: its line count differs from the ingested one (reported only with a changed hash, so counting conventions never raise false alarms);',
     '- `hash`: its sha1 differs from the one ingest stored;',
     '- `evidence_freshness`: `learn` feedback whose node vanished or moved since it was given, and your warmup boosts on nodes that no longer exist.',
@@ -87,6 +87,15 @@ export const crossVerifyVerb = defineVerb({
         if (stale.length < MAX_LISTED) stale.push({ path: p, issues });
       }
     }
+    // Files on disk the graph lacks: the ingest's walk against the store's rows, new since the last ingest.
+    if (checks.has('existence')) {
+      const known = new Set(paths);
+      for (const p of await filesSinceIngest(engine, scope.has)) {
+        if (known.has(p)) continue;
+        staleCount++;
+        if (stale.length < MAX_LISTED) stale.push({ path: p, issues: ['not_in_graph'] });
+      }
+    }
     let evidence: Record<string, unknown> | undefined;
     if (checks.has('evidence_freshness')) {
       const feedback: { id: string; status: string; lines?: [number, number] }[] = [];
@@ -113,6 +122,16 @@ export const crossVerifyVerb = defineVerb({
     };
   },
 });
+
+/** Files the ingest's walk selects under the scope that have no stored row and changed since the last ingest (none without a store). */
+async function filesSinceIngest(engine: CodeGraphEngine, within: (path: string) => boolean): Promise<string[]> {
+  try {
+    const since = engine.status().ingestedAt;
+    return since === null ? [] : (await engine.storeDrift(8, since, within)).added;
+  } catch {
+    return []; // no store, or its rows unreadable: nothing says what the last ingest saw
+  }
+}
 
 /** The one-line verdict: stale files first, then whether anything could be compared at all. */
 function verdictOf(checked: number, stale: number, unreadable: string | undefined, agentId: string): string {
