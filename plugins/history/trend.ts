@@ -8,6 +8,8 @@ export interface Trend {
   trend: number;
   acceleration: number | null;
   confidence: number;
+  /** More observations in the last third than in the first: the rise shows in the counts, not only in the line. */
+  rising: boolean;
 }
 
 /** The trend of one row of BUCKETS counts (null when it is empty). */
@@ -28,7 +30,7 @@ export function trendOf(row: readonly number[]): Trend | null {
   const first = row.slice(0, third).reduce((a, b) => a + b, 0);
   const last = row.slice(row.length - third).reduce((a, b) => a + b, 0);
   const r2 = syy > 0 ? (sxy * sxy) / (sxx * syy) : 0;
-  return { observations: n, trend: sxy / sxx / mean, acceleration: first ? last / first : null, confidence: r2 * Math.min(1, n / 10) };
+  return { observations: n, trend: sxy / sxx / mean, acceleration: first ? last / first : null, confidence: r2 * Math.min(1, n / 10), rising: last > first };
 }
 
 /** Bucket index of `time` in a window [start, start + span) cut into BUCKETS. */

@@ -32,7 +32,7 @@ export const tremorVerb = defineVerb({
   next: 'timeline',
   guide: [
     `The window (ending at the newest commit) is cut into ${BUCKETS} equal buckets; a file's commits per bucket get a least-squares line.`,
-    '- `trend` = slope / mean commits per bucket (0.2: the rate grows by a fifth of its mean each bucket); kept when trend × sensitivity ≥ threshold.',
+    '- `trend` = slope / mean commits per bucket (0.2: the rate grows by a fifth of its mean each bucket); kept when trend × sensitivity ≥ threshold and the last third holds more commits than the first (a steady rate can tilt the line by where its commits fall in the buckets).',
     '- `acceleration` = commits in the last third of the window over the first third (null when the first third had none).',
     '- `confidence` = R² of the line × min(1, commits / 10): a clean rise over many commits is sure, three commits are not.',
     '- A file created inside the window (`created`: its first commit, renames followed) is measured over its own life, cut into 6 buckets of `bucket_days`; one that lived less than half the window is left out, too young to show a trend.',
@@ -72,7 +72,7 @@ export const tremorVerb = defineVerb({
       const life = lifeWindow(birth, start, end);
       const row = life ? bucketRow(list, life) : null;
       const t = row ? trendOf(row) : null;
-      if (!t || t.observations < args.min_observations || t.trend * args.sensitivity < args.threshold) continue;
+      if (!t || !t.rising || t.observations < args.min_observations || t.trend * args.sensitivity < args.threshold) continue;
       // A file deleted since (off disk under its current name) has no change rate left to rise.
       if (!onDisk(engine, file)) continue;
       rows.push({

@@ -89,4 +89,29 @@ describe('tremor on a repository whose files change at different rates', functio
       await h.close();
     }
   });
+
+  it('does not call a steady rate accelerating because of where its commits fall in the buckets', async () => {
+    const ws = tempDir();
+    write(ws, { 'hot.ts': 'export const hot = 1;\n', 'steady.ts': 'export const steady = 1;\n' });
+    git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(ws, ['add', '-A'], dayDate(0));
+    git(ws, ['commit', '-q', '-m', 'init'], dayDate(0));
+    // The 90-day window is days 10-100 in buckets of 15: steady.ts changes once a month (buckets 1, 3 and 5).
+    const events: [string, number][] = [
+      ...[25, 55, 85].map((d) => ['steady.ts', d] as [string, number]),
+      ...[30, 70, 80, 90, 95, 99].map((d) => ['hot.ts', d] as [string, number]),
+    ];
+    for (const [f, d] of events.sort((a, b) => a[1] - b[1])) touch(ws, [f], d, `edit ${f}`);
+    touch(ws, ['hot.ts'], 100, 'last');
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const r = await h.call('tremor', { agent_id: 'a', window: '90d', include_history: true });
+      assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+      assert.deepEqual(r.json.tremors.map((t: any) => t.file), ['hot.ts'], JSON.stringify(r.json.tremors));
+      assert.equal(r.json.accelerating_count, 1);
+    } finally {
+      await h.close();
+    }
+  });
 });
