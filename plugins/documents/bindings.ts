@@ -68,7 +68,7 @@ export async function bindingResolver(graph: GraphService, options: { refresh?: 
       }
       let targets: BindingTarget[] = [];
       if (m.kind === 'path') {
-        const file = files(m.text) ?? files(normalize(docDir + m.text));
+        const file = files(m.text) ?? files(normalize(docDir + m.text)) ?? (m.evidence === 'link' ? moduleFile(files, m.text, docDir) : null);
         // A bare file name (`__version__.py`) found at neither place: the graph's files of that name.
         if (file) targets = [file];
         else if (!m.text.includes('/')) targets = named(m.text).map(target);
@@ -229,6 +229,20 @@ function normalize(path: string): string {
     else if (part !== '.' && part !== '') out.push(part);
   }
   return out.join('/');
+}
+
+/** Extensions an import without one may mean, in the order bundlers try them. */
+const MODULE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.jsx', '.mjs', '.cjs', '.mdx', '.md', '.json'];
+
+/** The file an extensionless import names (`../src/components/Playground` → `….tsx`, or its folder's `index.*`), from the document's folder. */
+function moduleFile(files: (path: string) => BindingTarget | null, text: string, docDir: string): BindingTarget | null {
+  if (/\.\w+$/.test(text.slice(text.lastIndexOf('/') + 1))) return null;
+  const base = normalize(docDir + text);
+  for (const ext of MODULE_EXTENSIONS) {
+    const found = files(base + ext) ?? files(`${base}/index${ext}`);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** A command word that is a path (`scripts/test`, `./x`, `split.js`), not a URL or an option. */

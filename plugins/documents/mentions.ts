@@ -25,7 +25,7 @@ const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** A code span; a backtick escaped by a backslash (`\``, as converters write a typed backtick) opens none, as in CommonMark. */
 const CODE_SPAN = /(?<=(?:^|[^\\])(?:\\\\)*)(`+)([^`]+?)\1(?!`)/g;
-const FILE_EXT = /\.(?:[cm]?[jt]sx?|py|rs|go|java|kt|rb|c|h|cc|cpp|hpp|cs|php|swift|md|json|ya?ml|toml|ini|cfg|txt|sh|html|css|sql|proto|xml|gradle)$/i;
+const FILE_EXT = /\.(?:[cm]?[jt]sx?|py|rs|go|java|kt|rb|c|h|cc|cpp|hpp|cs|php|swift|mdx?|markdown|rst|json|ya?ml|toml|ini|cfg|txt|sh|html|css|sql|proto|xml|gradle)$/i;
 const PATH_TOKEN = /(?<![\w/.-])(?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.[A-Za-z]{1,5}(?![\w/])/g;
 const SYMBOL = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** A code span that is a call with arguments (`AsyncClient.send(request, ...)`, `httpx.get(url)`): its callee. */
@@ -52,6 +52,8 @@ const FILE_SYMBOL_TAIL = /^(?:#|::?)([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]
 const LINE_ANCHORED = /^([^\s#]+)#L\d+(?:-L?\d+)?$/;
 /** Documents: a `#` after one of them is an anchor, not a symbol. */
 const DOCUMENT_EXT = /\.(?:md|markdown|mdx|rst|txt|text|html?|xhtml|pdf|docx)$/i;
+/** An MDX page's ESM import of a workspace file (`import { X } from '../src/x'`, `import T from './_t.mdx'`). */
+const IMPORT_LINE = /^import\s+(?:[\w$*{}\s,]+\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"];?\s*$/;
 /** A Markdown link or image: its text and its target (`<…>` and a title allowed). */
 const LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+["'(][^)]*)?\)/g;
 /** A link target with a scheme (`https:`, `mailto:`) or from the host root: a page outside the workspace. */
@@ -71,6 +73,7 @@ export function readMentions(markdown: string): Mention[] {
   const lines = markdown.split('\n');
   const chain: string[] = [];
   let fence: string | null = null;
+  let importing = false;
   for (let i = 0; i < lines.length && out.length < MAX_MENTIONS; i++) {
     const line = lines[i].replace(/\r$/, '');
     const fenceMatch = FENCE.exec(line);
@@ -84,6 +87,24 @@ export function readMentions(markdown: string): Mention[] {
     }
     if (fenceMatch) {
       fence = fenceMatch[1];
+      continue;
+    }
+    // An import over several lines (`import {` … `} from './x'`): its names are no prose; its source is the mention.
+    if (importing && line.trim() !== '') {
+      const from = /^\s*(?:[\w$,\s]*\}\s*)?from\s+['"]([^'"]+)['"];?\s*$/.exec(line)?.[1];
+      if (from === undefined) continue;
+      importing = false;
+      if (/^\.{1,2}\//.test(from)) out.push({ text: normalizePath(from), kind: 'path', evidence: 'link', line: i + 1, section: chain.join('.') });
+      continue;
+    }
+    importing = false;
+    if (/^import\s+(?:type\s+)?\{[^'"}]*$/.test(line)) {
+      importing = true;
+      continue;
+    }
+    const imported = IMPORT_LINE.exec(line)?.[1];
+    if (imported) {
+      out.push({ text: normalizePath(imported), kind: 'path', evidence: 'link', line: i + 1, section: chain.join('.') });
       continue;
     }
     const heading = HEADING.exec(line);

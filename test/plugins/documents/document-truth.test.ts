@@ -148,6 +148,27 @@ describe('documents: what the bindings and drift answers claim is what the docum
     assert.ok(impact.direct.some((d: any) => d.id === 'section:docs/notes.rst#Notes'), JSON.stringify(impact.direct));
   });
 
+  it('an MDX page names the files it imports and the MDX pages it links', async () => {
+    ws = tempDir();
+    write(ws, {
+      'site/src/components/Playground.tsx': 'export function Playground(): null {\n  return null;\n}\n',
+      'site/docs/_types.mdx': 'Types.\n',
+      'site/docs/guide.mdx': '# Guide\n',
+      'site/docs/example.js': 'export const singleColumn = `select 1`;\n',
+      'site/docs/page.mdx': "import { Playground } from '../src/components/Playground'\nimport Types from './_types.mdx'\n\n# Page\n\n<Types />\n\nimport {\n  singleColumn\n} from './example'\n\nSee the [guide](./guide.mdx).\n",
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    const r = (await h.call('document_bindings', { agent_id: 'a', path: 'site/docs/page.mdx', top_k: 50 })).json;
+    const ids = Object.fromEntries(r.bindings.map((b: any) => [b.text, [b.status, ...b.targets.map((t: any) => t.id)]]));
+    assert.deepEqual(ids, {
+      '../src/components/Playground': ['bound', 'file:site/src/components/Playground.tsx'],
+      '_types.mdx': ['bound', 'file:site/docs/_types.mdx'],
+      'guide.mdx': ['bound', 'file:site/docs/guide.mdx'],
+      example: ['bound', 'file:site/docs/example.js'],
+    }, JSON.stringify(r.bindings));
+  });
+
   it('document_resolve lists the headings, not the comments of its code blocks', async () => {
     ws = tempDir();
     write(ws, { 'docs/h.md': '# Title\n\n```python\n# Instantiate a client.\nx = 1\n```\n\n~~~sh\n## not a heading\n~~~\n\n## Next\n' });
