@@ -91,7 +91,7 @@ function* walkSteps(g: CodeGraph, kinds: Uint8Array, entries: Uint8Array, mask: 
 export interface RemovalSimulation {
   /** Removed nodes: the given ones and everything they contain. */
   removed: number[];
-  /** Nodes outside the removal with a use/tests/documents edge into it: [dependent, its most confident such edge]. */
+  /** Nodes outside the removal with a use/tests/documents edge into it (containment aside): [dependent, its most confident such edge]. */
   broken: { node: number; edge: number }[];
   /** Nodes every one of whose users was removed (the first ring of the cascade). */
   directOrphans: number[];
@@ -154,7 +154,8 @@ function* removalSteps(g: CodeGraph, nodes: readonly number[]): Generator<void, 
       const src = g.edgeSource[e];
       if (mask[src]) continue;
       const rel = g.edgeRelation[e];
-      if (!(isUseEdge(g, kinds, e) || rel === tests || rel === documents)) continue;
+      // A container outside the removal loses a part: nothing of it is left dangling.
+      if (rel === CONTAINS || !(isUseEdge(g, kinds, e) || rel === tests || rel === documents)) continue;
       // One entry per dependent, through its most confident edge into the removal.
       const at = brokenSeen.get(src);
       if (at === undefined) {
