@@ -54,7 +54,7 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
         .join(', ')}, renormalised over those present); each component shows its raw value, its score in [0,1] and where it came from:`,
       '- blast_radius (graph): nodes that transitively depend on the node (reverse calls/imports/references/inheritance), or for a file the files that do; score = log-scaled share of the graph. centrality (graph): PageRank percentile among all nodes (a file: its best node).',
       '- churn (git): non-sweeping commits touching the file, lines changed, commits in the last 90 days; score log-scaled against the most-changed file. co_change (git): the strongest partners with support and confidence (not scored).',
-      '- trust (git fix commits + learn outcomes, as `trust`): score = 1 − trust. tremor (git + learn events, 90 days, as `tremor`, a file created since measured from its creation): score = max(0, trend) × confidence, capped at 1.',
+      '- trust (git fix commits + learn outcomes, as `trust`): score = 1 − trust. tremor (git + learn events, 90 days, as `tremor`, a file created since measured from its creation): score = max(0, trend) × confidence, capped at 1, and 0 unless the last third holds more commits than the first.',
       '- test_coverage (graph `tests` edges into the node or the file\'s symbols): score 1 when nothing tests it, else 0. runtime (the runtime overlay, when spans were stored) and feedback (learn biases): shown, not scored.',
     ].join('\n'),
     handler: async (args, call) => {
@@ -177,7 +177,7 @@ export function heuristicsSurfaceVerb(fixPattern: string) {
         const young = !life ? { created: iso(birth!), note: 'created less than 45 days ago: too young for a trend' } : life.young ? { created: iso(life.start), bucket_days: round3(life.span / BUCKETS / DAY) } : {};
         components.tremor = {
           value: t ? { trend: round3(t.trend), confidence: round3(t.confidence), per_bucket: row, ...young } : { trend: null, per_bucket: row, ...young },
-          score: t ? round3(Math.min(1, Math.max(0, t.trend) * t.confidence)) : 0,
+          score: t?.rising ? round3(Math.min(1, Math.max(0, t.trend) * t.confidence)) : 0,
           source: 'git commit times + learn events, last 90 days (as tremor)',
         };
       } else {

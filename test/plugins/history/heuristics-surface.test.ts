@@ -124,4 +124,24 @@ describe('heuristics_surface', function () {
       await h.close();
     }
   });
+
+  it('scores no tremor for a steady rate the buckets happen to tilt', async () => {
+    const ws = tempDir();
+    write(ws, FILES);
+    git(ws, ['init', '-q', '-b', 'main'], dayDate(0));
+    git(ws, ['add', '-A'], dayDate(0));
+    git(ws, ['commit', '-q', '-m', 'initial import'], dayDate(0));
+    // The 90-day window is days 10-100 in buckets of 15: src/lonely.ts changes once a month (buckets 1, 3 and 5).
+    for (const d of [25, 55, 85]) touch(ws, ['src/lonely.ts'], d, `lonely ${d}`);
+    touch(ws, ['src/b.ts'], 100, 'last');
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const r = await h.call('heuristics_surface', { agent_id: 'a', file_path: 'src/lonely.ts' });
+      const t = r.json.components.tremor;
+      assert.deepEqual([t.value.per_bucket, t.score], [[0, 1, 0, 1, 0, 1], 0], JSON.stringify(t));
+    } finally {
+      await h.close();
+    }
+  });
 });
