@@ -31,7 +31,8 @@ export class EdgeSites {
       const stem = to.label.replace(/\.[^.]+$/, '');
       lines = ex.imports.filter((i) => i.specifier.split(/[/.:]+/).filter(Boolean).includes(stem)).map((i) => i.line);
     } else if (ex && relation === 'documents') {
-      lines = ex.docLinks.filter((d) => d.target.includes(to.label)).map((d) => d.line);
+      // A section's edge comes from the links in that section itself (a subsection links on its own).
+      lines = ex.docLinks.filter((d) => d.target.includes(to.label) && (caller === null || d.section === caller)).map((d) => d.line);
     }
     return lines.length ? Math.min(...lines) : from.startLine;
   }
