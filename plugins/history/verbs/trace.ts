@@ -84,7 +84,9 @@ export const traceVerb = defineVerb({
       const recency = last !== null ? Math.pow(0.5, Math.max(0, index!.newest - last) / halfLife) : 0;
       const centrality = maxPr > 0 ? Math.log1p((pr[g.indexOf(s.node.id)] ?? 0) / maxPr * 1000) / Math.log1p(1000) : 0;
       const score = WEIGHTS.position * s.position * s.pathConfidence + WEIGHTS.recency * recency + WEIGHTS.centrality * centrality;
-      const nameMatch = s.frame.func ? s.node.label === s.frame.func || s.node.label.endsWith(`.${s.frame.func}`) : null;
+      // A placeholder in angle brackets (<module>, <anonymous>, <lambda>, <init>) names no symbol to check against.
+      const named = s.frame.func && !/^<.*>$/.test(s.frame.func) ? s.frame.func : null;
+      const nameMatch = named ? s.node.label === named || s.node.label.endsWith(`.${named}`) : null;
       return {
         id: s.node.id,
         kind: s.node.kind,

@@ -74,6 +74,19 @@ describe('trace and hypothesize on a fixture repository', function () {
     assert.ok(r.json.suspects[0].components.recency > 0, 'go/server.go has commits');
   });
 
+  it('claims no name mismatch for a module-level frame', async () => {
+    const trace = `Traceback (most recent call last):
+  File "/opt/app/py/config.py", line 1, in <module>
+    RETRIES = 3
+  File "/opt/app/py/retry.py", line 1, in <module>
+    import time
+ImportError: boom`;
+    const r = await h.call('trace', { agent_id: 'a', error_text: trace });
+    assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+    assert.equal(r.json.mapped_frames, 2);
+    assert.deepEqual(r.json.suspects.filter((s: any) => s.name_mismatch), [], JSON.stringify(r.json.suspects));
+  });
+
   it('names a Go method frame by its method, not its receiver, and says when the line is in another function', async () => {
     const trace = `panic: bad port
 
