@@ -4,7 +4,7 @@
  * it, so connected files can be ranked by edge strength.
  */
 import type { GraphService } from '../graph/api.ts';
-import type { GraphEdge, GraphNode, Relation } from '../graph/api.ts';
+import type { CodeGraph, GraphEdge, GraphNode, Relation } from '../graph/api.ts';
 
 /** A node linked to the focus, with the edge that links it. */
 export interface Neighbour {
@@ -63,7 +63,7 @@ export function neighbourhoodOf(graph: GraphService, filePath: string, focus: re
     for (let hop = 1; hop <= radius && frontier.length > 0; hop++) {
       const next: { id: string; via: string }[] = [];
       for (const { id, via } of frontier) {
-        const edges = dir === 'in' ? g.incoming(id) : g.outgoing(id);
+        const edges = dir === 'in' ? incomingWithInstantiations(g, id) : g.outgoing(id);
         for (const e of edges) {
           if (!DEPENDENCY_RELATIONS.includes(e.relation)) continue;
           const other = g.get(dir === 'in' ? e.source : e.target);
@@ -90,7 +90,7 @@ export function neighbourhoodOf(graph: GraphService, filePath: string, focus: re
   const tests: Neighbour[] = [];
   if (includeTests) {
     for (const id of new Set([fileId, ...focus])) {
-      for (const e of g.incoming(id)) {
+      for (const e of incomingWithInstantiations(g, id)) {
         const src = g.get(e.source);
         if (!outside(src)) continue;
         if (e.relation === 'tests' || (DEPENDENCY_RELATIONS.includes(e.relation) && isTestNode(graph, src))) tests.push(neighbour(src, e, id, 1));
@@ -110,4 +110,25 @@ export function neighbourhoodOf(graph: GraphService, filePath: string, focus: re
 /** True for nodes living in a file the graph marks as a test file. */
 export function isTestNode(graph: GraphService, n: GraphNode): boolean {
   return n.kind === 'file' ? n.isTest === true : graph.engine.graph.get(`file:${n.path}`)?.isTest === true;
+}
+
+/** Constructor names of languages whose calls of a class run them (Python's `Cls(…)`, a JS/TS `new Cls` left on the class). */
+const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['__init__', '__new__', 'constructor']);
+
+/**
+ * The edges into a node, and when the node is a constructor, the `calls` of its class too: the graph
+ * may link `Cls(…)` to the class, and calling the class runs its constructor (a Java constructor is
+ * named as its class).
+ */
+export function incomingWithInstantiations(g: CodeGraph, id: string): GraphEdge[] {
+  const own = g.incoming(id);
+  const n = g.get(id);
+  if (!n || n.kind !== 'method') return own;
+  const cls = g
+    .incoming(id, 'contains')
+    .map((e) => g.get(e.source))
+    .find((c) => c?.kind === 'class');
+  if (!cls || !(CONSTRUCTOR_NAMES.has(n.label) || n.label === cls.label)) return own;
+  const instantiations = g.incoming(cls.id, 'calls');
+  return instantiations.length ? [...own, ...instantiations] : own;
 }

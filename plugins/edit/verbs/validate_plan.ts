@@ -38,6 +38,8 @@ export const validatePlanVerb = defineVerb({
   effect: 'read',
   stages: ['plan', 'edit'],
   next: 'surgical_context_v2',
+  guide:
+    "Each action's `tests` are the test files that test the file or call its code; `tests_via_dependents` the ones that reach it only through code depending on it (a test of a caller of its function), with the hop. `tests_to_run` takes an action's own tests, or, when it has none, its nearest tests via dependents.",
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
     await graph.requireGraph();
@@ -62,7 +64,14 @@ export const validatePlanVerb = defineVerb({
       }
       const whole = inGraph ? blastRadius(graph, p.relative, 3) : null;
       // Within `scope` only: the files and tests outside it are left out of counts, gaps and risk.
-      const blast = whole && { ...whole, filesByHop: new Map([...whole.filesByHop].filter(([f]) => inScope(f))), tests: new Set([...whole.tests].filter(inScope)) };
+      const blast = whole && {
+        ...whole,
+        filesByHop: new Map([...whole.filesByHop].filter(([f]) => inScope(f))),
+        tests: new Set([...whole.tests].filter(inScope)),
+        testsViaDependents: new Map([...whole.testsViaDependents].filter(([f]) => inScope(f))),
+      };
+      // Tests of its dependents, nearest first: run the nearest when none tests the file itself.
+      const via = [...(blast?.testsViaDependents ?? [])].sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]));
       const direct = blast ? [...blast.filesByHop].filter(([, hop]) => hop === 1).map(([f]) => f) : [];
       const missing = direct.filter((f) => !planned.has(f));
       for (const f of missing) {
@@ -71,10 +80,14 @@ export const validatePlanVerb = defineVerb({
         of.add(p.relative);
       }
       for (const t of blast?.tests ?? []) tests.add(t);
+      if ((blast?.tests.size ?? 0) === 0) for (const [t, hop] of via) if (hop === via[0][1]) tests.add(t);
       const total = blast?.filesByHop.size ?? 0;
       if (a.action_type === 'delete' && direct.length) reasons.push({ weight: 0.35, why: `deleting ${p.relative} breaks ${direct.length} file(s) that depend on it` });
       if (total >= 10) reasons.push({ weight: Math.min(0.3, total / 100), why: `${p.relative} reaches ${total} dependent files within 3 hops` });
-      if (a.action_type === 'modify' && inGraph && (blast?.tests.size ?? 0) === 0) reasons.push({ weight: 0.15, why: `no test covers ${p.relative}` });
+      if (a.action_type === 'modify' && inGraph && (blast?.tests.size ?? 0) === 0) {
+        if (via.length) reasons.push({ weight: 0.05, why: `no test calls ${p.relative} directly; ${via.length} test file(s) reach it through its dependents` });
+        else reasons.push({ weight: 0.15, why: `no test covers ${p.relative}` });
+      }
       if (issues.length) reasons.push({ weight: 0.1 * issues.length, why: `${p.relative}: ${issues.join('; ')}` });
       return {
         file_path: p.relative,
@@ -92,7 +105,7 @@ export const validatePlanVerb = defineVerb({
             }
           : null,
         missing_dependents: missing.slice(0, LIST_CAP),
-        ...(args.include_test_impact ? { tests: [...(blast?.tests ?? [])].sort() } : {}),
+        ...(args.include_test_impact ? { tests: [...(blast?.tests ?? [])].sort(), tests_via_dependents: { total: via.length, sample: via.slice(0, LIST_CAP).map(([f, hop]) => ({ file_path: f, hop })) } } : {}),
         issues,
       };
     });

@@ -58,3 +58,32 @@ describe('surgical context: excerpts, group totals and names that match the code
     assert.deepEqual(priced.json.neighbourhood.totals, { callers: 1, callees: 0, importers: 1, tests: 0 });
   });
 });
+
+describe('surgical context and validate_plan: calling a class runs its constructor', function () {
+  this.timeout(60000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), {
+      'app/enc.py': `def encode(value):\n    return str(value)\n`,
+      'app/models.py': `from app.enc import encode\n\n\nclass Req:\n    def __init__(self, value):\n        self.body = encode(value)\n\n    def size(self):\n        return len(self.body)\n`,
+      'app/client.py': `from app.models import Req\n\n\ndef build(value):\n    return Req(value)\n`,
+      'app/__init__.py': '',
+      'tests/test_models.py': `from app.models import Req\n\n\ndef test_body():\n    assert Req(1).body == "1"\n`,
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it("lists the class's callers and tests as the callers and tests of its __init__", async () => {
+    const { json } = await h.call('surgical_context', { agent_id: 'a', file_path: 'app/models.py', symbol: 'Req.__init__' });
+    assert.deepEqual(json.neighbourhood.callers.map((n: { id: string }) => n.id), ['function:app/client.py#build']);
+    assert.ok(json.neighbourhood.tests.some((n: { path: string }) => n.path === 'tests/test_models.py'), JSON.stringify(json.neighbourhood.tests));
+  });
+
+  it("counts a test that calls the class as reaching the code its __init__ calls", async () => {
+    const plan = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'modify', file_path: 'app/enc.py' }] })).json;
+    assert.deepEqual(plan.actions[0].tests_via_dependents.sample, [{ file_path: 'tests/test_models.py', hop: 2 }]);
+    assert.deepEqual(plan.tests_to_run, ['tests/test_models.py']);
+  });
+});

@@ -17,7 +17,10 @@ describe('validate_plan', function () {
     assert.deepEqual(alone.gaps, [{ file_path: 'src/cart.ts', depends_on_planned: ['src/math.ts'] }]);
     assert.deepEqual(alone.actions[0].blast_radius.by_hop, [1, 0, 0]);
     assert.deepEqual(alone.actions[0].tests, [], 'the cart test tests cart.ts, not math.ts');
-    assert.ok(alone.risk.reasons.includes('no test covers src/math.ts'));
+    // …but it calls total(), which calls add(): it reaches math.ts through its dependent, and is the test to run.
+    assert.deepEqual(alone.actions[0].tests_via_dependents, { total: 1, sample: [{ file_path: 'tests/cart.test.ts', hop: 2 }] });
+    assert.deepEqual(alone.tests_to_run, ['tests/cart.test.ts']);
+    assert.ok(alone.risk.reasons.includes('no test calls src/math.ts directly; 1 test file(s) reach it through its dependents'), alone.risk.reasons.join(' | '));
     assert.ok(alone.risk.reasons.includes('1 directly dependent file(s) are not in the plan'));
 
     const both = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'modify', file_path: 'src/math.ts' }, { action_type: 'modify', file_path: 'src/cart.ts', depends_on: ['src/math.ts'] }] })).json;
@@ -46,5 +49,30 @@ describe('validate_plan', function () {
     const odd = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'create', file_path: 'src/cart.ts' }, { action_type: 'modify', file_path: 'src/none.ts', depends_on: ['src/other.ts'] }] })).json;
     assert.deepEqual(odd.actions[0].issues, ['the file already exists (modify it instead?)']);
     assert.deepEqual(odd.actions[1].issues, ['no such file', 'depends_on "src/other.ts" is not an action of this plan']);
+  });
+});
+
+describe('validate_plan: tests reached through dependents', function () {
+  this.timeout(60000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), {
+      'src/fmt.ts': `export function fmt(n: number): string {\n  return String(n);\n}\n`,
+      'src/other.ts': `export function other(): number {\n  return 1;\n}\n`,
+      'src/index.ts': `export { fmt } from './fmt.ts';\nexport { other } from './other.ts';\n`,
+      // Imports the entry file, which re-exports fmt, but never runs fmt.
+      'tests/other.test.ts': `import { other } from '../src/index.ts';\n\nexport function testOther(): boolean {\n  return other() === 1;\n}\n`,
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('does not count a test that only imports an entry file re-exporting the module as reaching it', async () => {
+    const plan = (await h.call('validate_plan', { agent_id: 'a', actions: [{ action_type: 'modify', file_path: 'src/fmt.ts' }] })).json;
+    assert.deepEqual(plan.actions[0].tests, []);
+    assert.deepEqual(plan.actions[0].tests_via_dependents, { total: 0, sample: [] });
+    assert.deepEqual(plan.tests_to_run, []);
+    assert.ok(plan.risk.reasons.includes('no test covers src/fmt.ts'), plan.risk.reasons.join(' | '));
   });
 });
