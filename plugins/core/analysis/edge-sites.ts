@@ -10,14 +10,21 @@ import type { GraphNode, Relation } from '../../graph/api.ts';
 /** Relations whose source line is not a call; any other (calls, tests, call-like relations added later) is looked up among calls. */
 const NOT_CALL_SITES: ReadonlySet<string> = new Set(['contains', 'inherits', 'implements', 'references', 'imports', 'documents', 'co_changes']);
 
+/** Relations made from no line of source. */
+const NO_SITE: ReadonlySet<string> = new Set(['co_changes']);
+
 /** Reads extractions once per file for one verb call. */
 export class EdgeSites {
   private readonly extractions = new Map<string, FileExtraction | null>();
 
   constructor(private readonly engine: CodeGraphEngine) {}
 
-  /** First source line of the edge `from -relation-> to`, or the line where `from` starts when unknown. */
-  line(from: GraphNode, to: GraphNode, relation: Relation | string): number {
+  /**
+   * First source line of the edge `from -relation-> to`, or the line where `from` starts when unknown;
+   * null for a relation no line of source makes (co-change: the files' git history).
+   */
+  line(from: GraphNode, to: GraphNode, relation: Relation | string): number | null {
+    if (NO_SITE.has(relation)) return null;
     const ex = this.extraction(from.path);
     const caller = from.kind === 'file' ? null : (from.qualifiedName ?? null);
     const inside = (owner: string | null): boolean => owner === caller || (caller === null ? false : owner?.startsWith(`${caller}.`) === true);
@@ -29,7 +36,8 @@ export class EdgeSites {
       lines = ex.references.filter((r) => r.name === to.label && inside(r.from)).map((r) => r.line);
     } else if (ex && relation === 'imports') {
       const stem = to.label.replace(/\.[^.]+$/, '');
-      lines = ex.imports.filter((i) => i.specifier.split(/[/.:]+/).filter(Boolean).includes(stem)).map((i) => i.line);
+      // The module in the specifier's path, or among the imported names (`use a::{m}`, `from pkg import m`).
+      lines = ex.imports.filter((i) => i.specifier.split(/[/.:]+/).filter(Boolean).includes(stem) || i.names.includes(stem)).map((i) => i.line);
     } else if (ex && relation === 'documents') {
       // A section's edge comes from the links in that section itself (a subsection links on its own).
       lines = ex.docLinks.filter((d) => d.target.includes(to.label) && (caller === null || d.section === caller)).map((d) => d.line);

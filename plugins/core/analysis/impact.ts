@@ -61,7 +61,7 @@ export const impactVerb = defineVerb({
   next: 'why',
   guide: [
     'Edges point from the dependent to what it needs (`a -calls-> b`). `reverse` walks them backwards (callers, importers, subclasses, tests, docs: the usual blast radius); `forward` walks what the node relies on; `both` does both.',
-    '`direct`: every node one edge away (containment aside), strongest first, with its relation(s), the resolution `confidence` of the edge (weight = default weight × confidence) and the source `line` of the call/reference/import. `min_confidence` drops weaker edges from the whole walk.',
+    '`direct`: every node one edge away (containment aside), strongest first, with its relation(s), the resolution `confidence` of the edge (weight = default weight × confidence) and the source `line` of the call/reference/import (none for a co-change: history, not a line). `min_confidence` drops weaker edges from the whole walk.',
     `\`transitive\`: nodes further away by best path (signal × edge weight × ${IMPACT_DECAY} per hop, stops below ${IMPACT_THRESHOLD} or at max_depth), counted by depth, listed by depth then strength with \`weakest\` (lowest confidence on the path) and the chain. Paths through a file → file import are \`import_fanout\`, counted by directory. \`structure\`: the node's enclosing file/class (reverse) or parts (forward).`,
     'summary lists up to top_k entries within token_budget (`listed_tokens` when their size had to be counted: entries whose bytes fit the budget are not tokenised) and says in `omitted` what it left out; `detail: "full"` lists everything, fan-out included.',
   ].join('\n'),
@@ -149,7 +149,7 @@ export const impactVerb = defineVerb({
   },
 });
 
-/** A direct dependent as listed: id, relation(s), confidence and the source line of the edge. */
+/** A direct dependent as listed: id, relation(s), confidence and the source line of the edge (none for a co-change alone). */
 function directRow(g: CodeGraph, origin: GraphNode, d: DirectDependent, sites: EdgeSites, both: boolean) {
   const n = g.node(d.index)!;
   const relation = RELATIONS[d.relations[0]];
@@ -159,7 +159,7 @@ function directRow(g: CodeGraph, origin: GraphNode, d: DirectDependent, sites: E
     id: n.id,
     relation: d.relations.map((r) => RELATIONS[r]).join('+'),
     confidence: d.confidence,
-    line,
+    ...(line !== null ? { line } : {}),
     ...(both ? { way: d.backward ? 'depends_on_it' : 'it_depends_on' } : {}),
   };
 }
