@@ -35,7 +35,7 @@ export const tremorVerb = defineVerb({
     '- `trend` = slope / mean commits per bucket (0.2: the rate grows by a fifth of its mean each bucket); kept when trend × sensitivity ≥ threshold and the last third holds more commits than the first (a steady rate can tilt the line by where its commits fall in the buckets).',
     '- `acceleration` = commits in the last third of the window over the first third (null when the first third had none).',
     '- `confidence` = R² of the line × min(1, commits / 10): a clean rise over many commits is sure, three commits are not.',
-    '- A file created inside the window (`created`: its first commit, renames followed) is measured over its own life, cut into 6 buckets of `bucket_days`; one that lived less than half the window is left out, too young to show a trend.',
+    `- A file created inside the window (\`created\`: its first commit, renames followed) is measured over its own life, cut into ${BUCKETS} buckets of \`bucket_days\`; one that lived less than half the window is left out, too young to show a trend.`,
     'Files since deleted are left out. Sweeping commits (formatting, mass renames) are not counted. `learn` events on a file\'s nodes (team-scoped and the caller\'s own) are observations too (`learn_events` per file); the window then ends at the newest commit or learn event, whichever is later.',
   ].join('\n'),
   handler: async (args, call) => {
@@ -48,7 +48,7 @@ export const tremorVerb = defineVerb({
     const width = span / BUCKETS;
     const from = index.firstAtOrAfter(start);
     const times = new Map<string, number[]>();
-    const learned = new Map<string, number>();
+    const learned = new Map<string, number[]>();
     const observe = (f: string, time: number) => {
       if (args.node_filter && !f.startsWith(args.node_filter)) return false;
       let list = times.get(f);
@@ -63,7 +63,12 @@ export const tremorVerb = defineVerb({
     }
     for (const e of learn) {
       if (e.time < start) continue;
-      for (const f of e.files) if (observe(f, e.time)) learned.set(f, (learned.get(f) ?? 0) + 1);
+      for (const f of e.files) {
+        if (!observe(f, e.time)) continue;
+        let list = learned.get(f);
+        if (!list) learned.set(f, (list = []));
+        list.push(e.time);
+      }
     }
     const rows = [];
     for (const [file, list] of times) {
@@ -75,10 +80,11 @@ export const tremorVerb = defineVerb({
       if (!t || !t.rising || t.observations < args.min_observations || t.trend * args.sensitivity < args.threshold) continue;
       // A file deleted since (off disk under its current name) has no change rate left to rise.
       if (!onDisk(engine, file)) continue;
+      const learnEventsHere = (learned.get(file) ?? []).filter((time) => time >= life!.start).length;
       rows.push({
         file,
-        commits: t.observations - (learned.get(file) ?? 0),
-        ...(learned.has(file) ? { learn_events: learned.get(file) } : {}),
+        commits: t.observations - learnEventsHere,
+        ...(learnEventsHere ? { learn_events: learnEventsHere } : {}),
         ...(life!.young ? { created: iso(life!.start), bucket_days: round3(life!.span / BUCKETS / 86_400) } : {}),
         trend: round3(t.trend),
         acceleration: t.acceleration === null ? null : round3(t.acceleration),
