@@ -20,6 +20,8 @@ const KEPT_CHARS = 32 * 1024 * 1024;
 export interface BaselineTarget {
   id: string;
   fingerprint: string | null;
+  /** Stale already when the baseline was recorded (its lines changed since the document's last commit): why. */
+  stale?: string;
 }
 
 /** A document's state. */

@@ -28,18 +28,26 @@ const key = (b: { kind: string; text: string }) => `${b.kind}:${b.text}`;
 
 /**
  * Records the binding baseline of this document version if it has none, in memory — and in the
- * store with `persist` (write calls only); returns its time.
+ * store with `persist` (write calls only); returns its time. A target already stale at this first
+ * look by git's lines (changed since the document's last commit) is recorded so, with the reason: it
+ * stays stale until the document changes, rather than being taken as what the document describes.
+ * Staleness by commit or modification times only is weaker: the baseline takes the code as it is.
  */
-export function recordBaseline(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[], persist = false): number {
+export async function recordBaseline(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[], documentMtimeMs: number, persist = false): Promise<number> {
   if (record.baseline) {
     if (persist) saveRecord(graph, record);
     return record.baseline.bound_at;
   }
+  const look = firstLook(graph, record, documentMtimeMs);
   const entries: NonNullable<DocumentRecord['baseline']>['bindings'] = {};
   for (const b of bindings) {
     if (b.status === 'missing') continue;
-    entries[key(b)] = b.targets.map((t) => ({ id: t.id, fingerprint: fingerprint(graph, t) }));
+    const stale = new Map<string, string>();
+    for (const s of await look(b)) if (s.lines) for (const id of s.ids) stale.set(id, s.reason);
+    entries[key(b)] = b.targets.map((t) => ({ id: t.id, fingerprint: fingerprint(graph, t), ...(stale.has(t.id) ? { stale: stale.get(t.id) } : {}) }));
   }
+  // Another call may have recorded one meanwhile (the looks above wait on git).
+  if (record.baseline) return (record.baseline as { bound_at: number }).bound_at;
   const next = { ...record, baseline: { bound_at: Date.now(), bindings: entries } };
   if (persist) saveRecord(graph, next);
   else keepRecord(graph, next);
@@ -47,11 +55,12 @@ export function recordBaseline(graph: GraphService, record: DocumentRecord, bind
   return next.baseline.bound_at;
 }
 
-/** The drift findings of a document version against its baseline (or file times without one). */
-export async function driftFindings(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[], documentMtimeMs: number): Promise<DriftFinding[]> {
-  const out: DriftFinding[] = [];
-  const at = (b: Binding, kind: DriftFinding['kind'], targets: string[], reason: string) => out.push({ kind, text: b.text, line: b.first_line, section: b.section, targets, reason });
-  const baseline = record.baseline?.bindings;
+/**
+ * Which targets of a binding are stale at a first look, without a baseline: git when it knows the
+ * document (the lines of each target changed since its last commit); else commit times; modification
+ * times only without git (a checkout writes every file at once, in no meaningful order).
+ */
+function firstLook(graph: GraphService, record: DocumentRecord, documentMtimeMs: number): (b: Binding) => Promise<{ ids: string[]; reason: string; lines?: true }[]> {
   const mtimes = new Map<string, number>();
   const mtimeOf = (path: string): number => {
     let t = mtimes.get(path);
@@ -65,7 +74,7 @@ export async function driftFindings(graph: GraphService, record: DocumentRecord,
     }
     return t;
   };
-  let docGit: DocumentCommit | null | undefined;
+  let docGit: Promise<DocumentCommit | null> | undefined;
   let gitFiles: ReadonlyMap<string, { lastCommitAt: number }> | null | undefined;
   // A file's last commit (unix seconds) in the scanned history: its graph node's, else the history's (a converted document).
   const commitAt = (path: string): number | undefined => {
@@ -80,6 +89,37 @@ export async function driftFindings(graph: GraphService, record: DocumentRecord,
     }
     return gitFiles?.get(path)?.lastCommitAt;
   };
+  return async (b) => {
+    const out: { ids: string[]; reason: string; lines?: true }[] = [];
+    docGit ??= documentCommit(graph.engine.root, record.path);
+    const git = await docGit;
+    const byLines: string[] = [];
+    const rest: BindingTarget[] = [];
+    for (const t of b.targets) {
+      const ranges = git ? await git.changed(t.path) : null;
+      if (ranges === null) rest.push(t);
+      else if (t.id.startsWith('file:') ? ranges.length > 0 : touches(ranges, t.lines)) byLines.push(t.id);
+    }
+    if (byLines.length) out.push({ ids: byLines, reason: `its lines changed since the document's last commit (${day(git!.at)})`, lines: true });
+    const docCommit = commitAt(record.path);
+    const newer = rest.filter((t) => {
+      const commit = docCommit ? commitAt(t.path) : 0;
+      return commit ? commit > docCommit! : mtimeOf(t.path) > documentMtimeMs;
+    });
+    const committed = newer.filter((t) => docCommit && commitAt(t.path));
+    if (committed.length) out.push({ ids: committed.map((t) => t.id), reason: `file committed after the document (${day(commitAt(committed[0].path)!)}; the document ${day(docCommit!)})` });
+    const modified = newer.filter((t) => !committed.includes(t));
+    if (modified.length) out.push({ ids: modified.map((t) => t.id), reason: 'file modified after the document' });
+    return out;
+  };
+}
+
+/** The drift findings of a document version against its baseline (or, without one, a first look at git and file times). */
+export async function driftFindings(graph: GraphService, record: DocumentRecord, bindings: readonly Binding[], documentMtimeMs: number): Promise<DriftFinding[]> {
+  const out: DriftFinding[] = [];
+  const at = (b: Binding, kind: DriftFinding['kind'], targets: string[], reason: string) => out.push({ kind, text: b.text, line: b.first_line, section: b.section, targets, reason });
+  const baseline = record.baseline?.bindings;
+  const look = firstLook(graph, record, documentMtimeMs);
   for (const b of bindings) {
     const was = baseline?.[key(b)];
     if (b.status === 'missing') {
@@ -89,29 +129,13 @@ export async function driftFindings(graph: GraphService, record: DocumentRecord,
     }
     if (b.status === 'ambiguous') at(b, 'ambiguous', b.targets.map((t) => t.id), `${b.candidates ?? b.targets.length} candidates; qualify the name with its class (Class.method) or its file (src/a.ts#name)`);
     if (was) {
-      const changed = was.filter((t) => targetExists(graph, t.id) && t.fingerprint !== null && fingerprint(graph, t) !== t.fingerprint).map((t) => t.id);
+      // Stale at the first look (recorded with the baseline), or changed since.
+      const marked = was.filter((t) => t.stale && targetExists(graph, t.id));
+      if (marked.length) at(b, 'stale', marked.map((t) => t.id), marked[0].stale!);
+      const changed = was.filter((t) => !t.stale && targetExists(graph, t.id) && t.fingerprint !== null && fingerprint(graph, t) !== t.fingerprint).map((t) => t.id);
       if (changed.length) at(b, 'stale', changed, `changed since the document was bound at ${new Date(record.baseline!.bound_at).toISOString()}`);
     } else if (!baseline) {
-      // Git when it knows the document: the lines of each target changed since its last commit; else commit times;
-      // modification times only without git (a checkout writes every file at once, in no meaningful order).
-      if (docGit === undefined) docGit = await documentCommit(graph.engine.root, record.path);
-      const byLines: string[] = [];
-      const rest: BindingTarget[] = [];
-      for (const t of b.targets) {
-        const ranges = docGit ? await docGit.changed(t.path) : null;
-        if (ranges === null) rest.push(t);
-        else if (t.id.startsWith('file:') ? ranges.length > 0 : touches(ranges, t.lines)) byLines.push(t.id);
-      }
-      if (byLines.length) at(b, 'stale', byLines, `its lines changed since the document's last commit (${day(docGit!.at)})`);
-      const docCommit = commitAt(record.path);
-      const newer = rest.filter((t) => {
-        const commit = docCommit ? commitAt(t.path) : 0;
-        return commit ? commit > docCommit! : mtimeOf(t.path) > documentMtimeMs;
-      });
-      const committed = newer.filter((t) => docCommit && commitAt(t.path));
-      if (committed.length) at(b, 'stale', committed.map((t) => t.id), `file committed after the document (${day(commitAt(committed[0].path)!)}; the document ${day(docCommit!)})`);
-      const modified = newer.filter((t) => !committed.includes(t));
-      if (modified.length) at(b, 'stale', modified.map((t) => t.id), 'file modified after the document');
+      for (const s of await look(b)) at(b, 'stale', s.ids, s.reason);
     }
   }
   // A mention bound before that names nothing now and was left out of the bindings (a prose name, a name only the code's words have): gone.

@@ -44,7 +44,7 @@ export const documentBindingsVerb = defineVerb({
     const doc = await resolveDocument(graph, path, { signal: call.signal, persist: args.persist });
     // Names the code has but the graph does not index (a parameter, an attribute, an outside package) are not missing.
     const { bindings, unindexed } = await splitUnindexed(graph, await computeBindings(graph, path, doc.record.markdown));
-    const baseline = recordBaseline(graph, doc.record, bindings, args.persist);
+    const baseline = await recordBaseline(graph, doc.record, bindings, doc.mtimeMs, args.persist);
     // A converted document (not parsed by the graph's ingest) enters the graph as document + section nodes.
     const graphed = args.persist && doc.record.converter !== 'markdown' && graph.engine.graph.nodeCount > 0;
     if (graphed) await documentNodes(graph).put(doc.record);

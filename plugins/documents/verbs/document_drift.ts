@@ -60,7 +60,7 @@ export const documentDriftVerb = defineVerb({
       const { bindings } = await splitUnindexed(graph, await computeBindings(graph, path, doc.record.markdown));
       // Findings are read against the baseline as it was; a first look records one for next time.
       const found = await driftFindings(graph, doc.record, bindings, doc.mtimeMs);
-      const baseline = recordBaseline(graph, doc.record, bindings);
+      const baseline = await recordBaseline(graph, doc.record, bindings, doc.mtimeMs);
       documents.push({ path, baseline_at: new Date(baseline).toISOString(), findings: found.length });
       for (const f of found) findings.push({ document: path, ...f });
     }

@@ -205,6 +205,11 @@ describe('documents: what the bindings and drift answers claim is what the docum
     const old = (await h.call('document_drift', { agent_id: 'a', path: 'docs/old.md' })).json;
     assert.deepEqual(old.findings.map((f: any) => [f.kind, f.text, f.targets]), [['stale', 'Headers', ['class:pkg/_models.py#Headers']]], JSON.stringify(old.findings));
     assert.match(old.findings[0].reason, /lines changed since the document's last commit \(2024-01-01\)/);
+    // The first look recorded the baseline: a second call says the same, not that the document now matches.
+    const again = (await h.call('document_drift', { agent_id: 'a', path: 'docs/old.md' })).json;
+    assert.deepEqual(again.findings, old.findings);
+    // Bound first (the baseline recorded by document_bindings), then checked: the same finding as a first look.
+    await h.call('document_bindings', { agent_id: 'a', path: 'docs/api.md' });
     const edited = (await h.call('document_drift', { agent_id: 'a', path: 'docs/api.md' })).json;
     assert.deepEqual(edited.findings.map((f: any) => [f.kind, f.text, f.targets]), [['stale', 'pkg.request', ['function:pkg/_api.py#request']]], JSON.stringify(edited.findings));
   });
