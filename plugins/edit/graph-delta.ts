@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { GraphService } from '../graph/api.ts';
-import { DEPENDENCY_RELATIONS, isTestNode } from './neighbourhood.ts';
+import { DEPENDENCY_RELATIONS, incomingWithInstantiations, isTestNode } from './neighbourhood.ts';
 
 /** One symbol as captured before or after a write. */
 interface SymbolFact {
@@ -92,11 +92,13 @@ function snapshotFile(graph: GraphService, path: string, written: ReadonlySet<st
     if (n.kind !== 'file') snap.symbols.set(id, { id, kind: n.kind, lines: [n.startLine, n.endLine], text: textHash(lines, n.startLine, n.endLine) });
     for (const e of g.outgoing(id)) snap.edges.add(`${e.source} ${e.relation} ${e.target}`);
     const deps: { id: string; path: string; relation: string }[] = [];
-    for (const e of g.incoming(id)) {
+    for (const e of incomingWithInstantiations(g, id)) {
       const src = g.get(e.source);
       if (!src || written.has(src.path) || src.kind === 'module') continue;
-      if (e.relation === 'tests' || (isTestNode(graph, src) && e.relation !== 'contains')) addTest(src.path, id);
-      else if (DEPENDENCY_RELATIONS.includes(e.relation) || e.relation === 'imports') deps.push({ id: src.id, path: src.path, relation: e.relation });
+      const code = DEPENDENCY_RELATIONS.includes(e.relation) || e.relation === 'imports';
+      // A test runs the code it tests, calls or imports; one that only changed with it in git does not.
+      if (e.relation === 'tests' || (code && isTestNode(graph, src))) addTest(src.path, id);
+      else if (code) deps.push({ id: src.id, path: src.path, relation: e.relation });
     }
     snap.dependents.set(id, deps);
   }
