@@ -73,7 +73,14 @@ export function explainPaths(g: CodeGraph, source: number, target: number, o: Pa
     const r = dijkstra(g, source, target, { ...o, maxVisits: attempt === 0 ? cap : cap >> 1 }, penalty, weak);
     out.visited += r.visited;
     out.truncated ||= r.truncated;
-    let hops = r.hops;
+    // A meeting checked against max_hops can be rebuilt longer: a label the search lowered afterwards
+    // (a cheaper route with more hops) replaces the one the check saw. Such a path is not returned.
+    const fits = r.hops !== null && r.hops.length <= o.maxHops && r.hops[0].from === source && r.hops[r.hops.length - 1].to === target;
+    if (r.hops && !fits && attempt > 0) {
+      for (const h of r.hops) penalty.set(h.edge, (penalty.get(h.edge) ?? 0) + 3);
+      continue;
+    }
+    let hops = fits ? r.hops : null;
     if (!hops && attempt === 0) {
       const b = hopMinimal(g, source, target, o.maxHops, 200_000, weak);
       out.visited += b.visited;
