@@ -50,7 +50,7 @@ export const missingVerb = defineVerb({
   guide: [
     'Activation runs for the query; nodes scoring at least min_sibling_activation × the best score are the reference points. For each, its siblings (same kind, same file / class / directory) are compared:',
     `- \`missing_edge\`: a dependency (call, import, reference, inheritance) that at least ${MAJORITY * 100}% of the siblings (and at least two) have and this sibling lacks — e.g. every handler calls \`validate\` except one;`,
-    `- \`untested\`: at least ${MAJORITY * 100}% of the siblings are tested (a tests edge, or a call from a test file) and this one is not;`,
+    `- \`untested\`: at least ${MAJORITY * 100}% of the siblings are tested (a tests edge, or a call from a test file; a constructor is tested when its class is constructed by a test) and this one is not;`,
     '- `bridge`: a node outside the results connected to several of them — probably part of the picture though it does not match the words.',
     'Holes are ranked by how unanimous the siblings are times the activation of the group.',
   ].join('\n'),
@@ -111,6 +111,8 @@ export const missingVerb = defineVerb({
 });
 
 const DEP = new Set(DEPENDENCY_RELATIONS.map((r) => RELATION_CODE[r]));
+/** Constructor names of languages whose call of the class runs them (a Java constructor is named as its class). */
+const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['__init__', '__new__', 'constructor']);
 
 /** Holes among the children of `parent` of kind code `kind` (see the module comment). */
 function siblingHoles(g: CodeGraph, parent: number, kind: number, groupActivation: number, act: (i: number) => number): Hole[] {
@@ -155,12 +157,19 @@ function siblingHoles(g: CodeGraph, parent: number, kind: number, groupActivatio
       });
     }
   }
-  // Tests most siblings have.
-  const tested = new Set<number>();
-  for (const s of siblings) {
-    g.forEachIn(s, (src, _w, rel) => {
-      if (rel === RELATION_CODE.tests || (rel === RELATION_CODE.calls && fileOf[src] >= 0 && g.node(fileOf[src])!.isTest)) tested.add(s);
+  // Tests most siblings have. Calling a class runs its constructor: a test that constructs it tests that too.
+  const testedNode = (v: number): boolean => {
+    let yes = false;
+    g.forEachIn(v, (src, _w, rel) => {
+      if (rel === RELATION_CODE.tests || (rel === RELATION_CODE.calls && fileOf[src] >= 0 && g.node(fileOf[src])!.isTest)) yes = true;
     });
+    return yes;
+  };
+  const isConstructor = (v: number): boolean => parentNode.kind === 'class' && (CONSTRUCTOR_NAMES.has(g.node(v)!.label) || g.node(v)!.label === parentNode.label);
+  const tested = new Set<number>();
+  let classTested: boolean | undefined;
+  for (const s of siblings) {
+    if (testedNode(s) || (isConstructor(s) && (classTested ??= testedNode(parent)))) tested.add(s);
   }
   if (tested.size >= need && tested.size < siblings.length) {
     for (const s of siblings) {
