@@ -48,3 +48,34 @@ describe('edit reports: dependents and tests of the changed code', function () {
     assert.deepEqual(of, ['function:app/client.py#build']);
   });
 });
+
+describe('apply report on TypeScript: calls the type checker links', function () {
+  this.timeout(120000);
+  let h: Harness;
+  let ws: string;
+  before(async () => {
+    ws = writeFixtureRepo(tempDir(), {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', allowImportingTsExtensions: true, noEmit: true } }),
+      // `Item.is` is a method of an object literal typed by an alias: only the checker links a call of it.
+      'src/item.ts': `function freeze<T>(o: T): T {\n  return Object.freeze(o);\n}\n\nexport interface Item {\n  readonly kind: 'Item';\n}\n\ntype ItemFactory = Readonly<{ is(x: { kind: string }): x is Item }>;\n\nexport const Item: ItemFactory = freeze<ItemFactory>({\n  is(x): x is Item {\n    return x.kind === 'Item';\n  },\n});\n`,
+      // Another `is`: a name alone does not say which one a call means.
+      'src/shape.ts': `type ShapeFactory = Readonly<{ is(x: { kind: string }): boolean }>;\n\nexport const Shape: ShapeFactory = Object.freeze<ShapeFactory>({\n  is(x): boolean {\n    return x.kind === 'Shape';\n  },\n});\n`,
+      'src/use.ts': `import { Item } from './item.js';\n\nexport function check(x: { kind: string }): boolean {\n  return Item.is(x);\n}\n\nexport function other(): number {\n  return 1;\n}\n`,
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws, wait_precise: true });
+  });
+  after(() => h?.close());
+
+  it('does not report an unchanged call the checker links as a removed edge', async () => {
+    const callees = async () => (await h.call('surgical_context', { agent_id: 'a', file_path: 'src/use.ts', symbol: 'check' })).json.neighbourhood.callees.map((n: { path: string; relation: string }) => `${n.relation} ${n.path}`);
+    const linked = await callees();
+    assert.ok(linked.includes('calls src/item.ts'), `the checker links check() to Item.is: ${linked}`);
+    const text = fs.readFileSync(path.join(ws, 'src/use.ts'), 'utf8').replace('return 1;', 'return 2;');
+    const { json } = await h.call('apply', { agent_id: 'a', file_path: 'src/use.ts', new_content: text });
+    assert.deepEqual(json.graph.symbols.changed.map((s: { id: string }) => s.id), ['function:src/use.ts#other']);
+    assert.deepEqual(json.graph.edges.sample_removed, [], `check() still calls Item.is; ${JSON.stringify(json.graph.edges)}`);
+    assert.equal(json.graph.type_check, undefined);
+    assert.deepEqual(await callees(), linked);
+  });
+});
