@@ -37,7 +37,9 @@ export const batchViewVerb = defineVerb({
     const unmatched: string[] = [];
     for (const f of args.files) {
       if (/[*?[\]{}]/.test(f)) {
-        const isMatch = picomatch(f.replace(/^\.\//, ''), { dot: false });
+        // As glob reads a pattern: relative to the root (`./`, `/` dropped); without `/`, base names anywhere.
+        const pattern = f.replace(/^(\.\/|\/)+/, '');
+        const isMatch = picomatch(pattern, { dot: false, basename: !pattern.includes('/') });
         const hits = known.filter((p) => isMatch(p));
         if (hits.length === 0) unmatched.push(f);
         wanted.push(...hits);
@@ -55,7 +57,9 @@ export const batchViewVerb = defineVerb({
       try {
         const file = graph.engine.readFile(p);
         if (looksBinary(file.content)) return { file_path: p, error: `binary file (${file.size} bytes): its bytes are not shown` };
+        // A final newline ends the last line; it does not start another.
         const lines = file.content.split('\n');
+        if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
         const shown = lines.slice(0, args.max_lines_per_file);
         const outline = args.summary_mode
           ? g.outgoing(`file:${p}`).map((e) => g.get(e.target)).filter((n) => n && n.kind !== 'file' && n.path === p).map((n) => nodeRef(n!))
