@@ -1,6 +1,6 @@
 /** view: a file or a window of its lines, numbered, from inside the workspace only. */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
-import { engineCall, fileIdOf } from '../../graph/api.ts';
+import { engineCall } from '../../graph/api.ts';
 import { capChars, longLines, looksBinary, MAX_LINE_CHARS, nodeRef, numberLines, queryGraphOf } from '../shared.ts';
 import { refreshIfNeeded } from './refresh.ts';
 import { recordVisit } from '../session/visits.ts';
@@ -55,11 +55,8 @@ export const viewVerb = defineVerb({
     const last = args.offset + window.length;
     const body = capChars(numberLines(window, first), args.max_output_chars);
     const cutLines = longLines(window);
-    const g = graph.engine.graph;
-    const shown = g
-      .outgoing(fileIdOf(file.path))
-      .map((e) => g.get(e.target)!)
-      .filter((n) => n && n.path === file.path && n.kind !== 'file' && n.endLine >= first && n.startLine <= last);
+    // Every symbol of the file the window shows a line of, nested ones (a class's methods) included.
+    const shown = graph.fileSymbols(file.path).filter((n) => n.kind !== 'file' && n.endLine >= first && n.startLine <= last);
     recordVisit(call, graph.engine.root, { files: [file.path], nodes: shown });
     const symbols = shown.map(nodeRef);
     return {

@@ -36,3 +36,25 @@ describe('batch_view: line counts and patterns as view and glob read them', func
     assert.deepEqual(anchored.files.map((f: { file_path: string }) => f.file_path), ['pkg/one.py']);
   });
 });
+
+describe('view: the symbols a window shows', function () {
+  this.timeout(60000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), {
+      'src/box.ts': `export class Box {\n  open(): number {\n    return 1;\n  }\n\n  close(): number {\n    return 2;\n  }\n}\n`,
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it("lists a class's methods inside the window, not only the class", async () => {
+    const { json } = await h.call('view', { agent_id: 'a', file_path: 'src/box.ts', offset: 5, limit: 3 });
+    assert.deepEqual(json.lines, [6, 8]);
+    const ids = json.symbols.map((s: { id: string }) => s.id);
+    assert.ok(ids.includes('method:src/box.ts#Box.close'), ids.join(','));
+    assert.ok(!ids.includes('method:src/box.ts#Box.open'), 'open() ends at line 4');
+    assert.ok(ids.includes('class:src/box.ts#Box'));
+  });
+});
