@@ -40,6 +40,8 @@ export interface SurgicalContext {
   focus: SymbolView | null;
   neighbourhood: Neighbourhood;
   in_graph: boolean;
+  /** Set when the symbol's name also names other symbols of the file (the focus is one of them). */
+  note?: string;
 }
 
 /** Numbered lines (`  12│text`) starting at `first`. */
@@ -67,10 +69,18 @@ export function packLines(all: readonly string[], first: number, last: number, b
   return { text: kept.map((c) => c.text).join('\n'), shown: [first, end], truncated: report.dropped > 0, tokens: report.used_tokens };
 }
 
-/** A symbol of the file named by id, qualified name or label; STATE_NOT_FOUND listing the file's symbols otherwise. */
-function pickSymbol(symbols: GraphNode[], name: string, filePath: string): GraphNode {
-  const hit = symbols.find((s) => s.id === name) ?? symbols.find((s) => s.qualifiedName === name) ?? symbols.find((s) => s.label === name);
-  if (hit) return hit;
+/**
+ * A symbol of the file named by id, qualified name or label, with the other symbols the name also
+ * names (overloads `name#2`…, same-named methods of other classes); STATE_NOT_FOUND listing the
+ * file's symbols otherwise.
+ */
+function pickSymbol(symbols: GraphNode[], name: string, filePath: string): { hit: GraphNode; others: GraphNode[] } {
+  const byId = symbols.find((s) => s.id === name);
+  if (byId) return { hit: byId, others: [] };
+  const overload = (q: string | undefined) => q !== undefined && (q === name || (q.startsWith(`${name}#`) && /^\d+$/.test(q.slice(name.length + 1))));
+  const named = symbols.filter((s) => overload(s.qualifiedName) || s.label === name);
+  const hit = symbols.find((s) => s.qualifiedName === name) ?? named[0];
+  if (hit) return { hit, others: named.filter((s) => s !== hit) };
   throw new M1ndError(ErrorCodes.GRAPH_NODE_NOT_FOUND, `no symbol "${name}" in ${filePath}`, {
     hint: `pass one of: ${symbols.slice(0, 12).map((s) => s.qualifiedName ?? s.label).join(', ') || '(the file has no symbols in the graph)'}`,
   });
@@ -88,7 +98,8 @@ export async function surgicalContext(graph: GraphService, args: SurgicalArgs, c
   if (!graph.engine.graph.get(`file:${file.path}`) && graph.writable) await graph.reingestPaths([file.path], call.signal);
   const all = splitLines(file.text);
   const symbols = graph.fileSymbols(file.path);
-  const focusNode = args.symbol ? pickSymbol(symbols, args.symbol, file.path) : null;
+  const picked = args.symbol ? pickSymbol(symbols, args.symbol, file.path) : null;
+  const focusNode = picked?.hit ?? null;
   const first = focusNode ? focusNode.startLine : 1;
   const last = focusNode ? Math.min(focusNode.endLine, all.length) : all.length;
   const packed = all.length ? packLines(all, first, last, args.token_budget) : { text: '', shown: [0, 0] as [number, number], truncated: false, tokens: 0 };
@@ -105,5 +116,8 @@ export async function surgicalContext(graph: GraphService, args: SurgicalArgs, c
     focus: focusNode ? symbolView(focusNode) : null,
     neighbourhood: neighbourhoodOf(graph, file.path, focusIds.length ? focusIds : [`file:${file.path}`], args.radius, args.include_tests),
     in_graph: inGraph,
+    ...(picked && picked.others.length
+      ? { note: `"${args.symbol}" names ${picked.others.length + 1} symbols of ${file.path}; shown: ${symbolView(picked.hit).label}. Pass another's qualified name or id: ${picked.others.slice(0, 12).map((o) => symbolView(o).label).join(', ')}${picked.others.length > 12 ? ', …' : ''}` }
+      : {}),
   };
 }

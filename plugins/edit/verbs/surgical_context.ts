@@ -31,6 +31,7 @@ export const SurgicalOut = {
     totals: Type.Object({ callers: Type.Number(), callees: Type.Number(), importers: Type.Number(), tests: Type.Number() }, { description: 'Neighbours per group before the cap of 40' }),
   }),
   in_graph: Type.Boolean(),
+  note: Type.Optional(Type.String()),
 };
 
 export const surgicalContextVerb = defineVerb({

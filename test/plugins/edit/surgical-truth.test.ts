@@ -11,6 +11,7 @@ const CALLER_FILES = 45;
 function files(): Record<string, string> {
   const out: Record<string, string> = {
     'src/util.ts': `export function fmt(n: number): string {\n  return String(n);\n}\n`,
+    'src/two.ts': `export class A {\n  run(): number {\n    return 1;\n  }\n}\n\nexport class B {\n  run(): number {\n    return 2;\n  }\n}\n`,
     'src/price.ts': `export function price(n: number): number {\n  return n * 2;\n}\n`,
     // A caller whose file opens with a long import block: the call is far below the head.
     'src/shop.ts': `${Array.from({ length: 12 }, (_, i) => `import { x${i} } from './dep${i}.ts';`).join('\n')}
@@ -45,6 +46,15 @@ describe('surgical context: excerpts, group totals and names that match the code
     assert.deepEqual(shop.lines, [[16, 18]], 'the caller Shop.label spans lines 16-18');
     assert.match(shop.content, /return fmt\(/);
     assert.doesNotMatch(shop.content, /import \{ x0 \}/);
+  });
+
+  it('says when a symbol name names several symbols of the file, and which one it shows', async () => {
+    const bare = (await h.call('surgical_context', { agent_id: 'a', file_path: 'src/two.ts', symbol: 'run' })).json;
+    assert.equal(bare.focus.label, 'A.run');
+    assert.match(bare.note, /"run" names 2 symbols of src\/two\.ts; shown: A\.run\. Pass another's qualified name or id: B\.run/);
+    const exact = (await h.call('surgical_context', { agent_id: 'a', file_path: 'src/two.ts', symbol: 'B.run' })).json;
+    assert.equal(exact.focus.label, 'B.run');
+    assert.equal(exact.note, undefined);
   });
 
   it('says how many neighbours a capped group holds, and names a method with its class', async () => {
