@@ -35,7 +35,8 @@ export interface DeltaRef {
 
 export interface GraphDelta {
   symbols: { added: DeltaRef[]; removed: DeltaRef[]; changed: DeltaRef[] };
-  edges: { added: number; removed: number; sample_added: string[]; sample_removed: string[] };
+  /** `pending_relink`: edges of unchanged symbols the type checker has yet to link again (see graphDelta). */
+  edges: { added: number; removed: number; sample_added: string[]; sample_removed: string[]; pending_relink?: number };
   dependents: { id: string; path: string; relation: string; of: string }[];
   tests_to_run: string[];
 }
@@ -104,14 +105,26 @@ function snapshotFile(graph: GraphService, path: string, written: ReadonlySet<st
   }
 }
 
-/** The delta between two snapshots of the same files. */
-export function graphDelta(before: FilesSnapshot, after: FilesSnapshot): GraphDelta {
+/**
+ * The delta between two snapshots of the same files. `linking`: the type checker has not re-linked
+ * the written files yet, so an edge missing from an unchanged symbol to one not removed is one its
+ * pass brings back (the edit did not touch either end): counted as `pending_relink`, not removed.
+ */
+export function graphDelta(before: FilesSnapshot, after: FilesSnapshot, linking = false): GraphDelta {
   const ref = (f: SymbolFact): DeltaRef => ({ id: f.id, lines: f.lines });
   const added = [...after.symbols.values()].filter((s) => !before.symbols.has(s.id)).map(ref);
   const removed = [...before.symbols.values()].filter((s) => !after.symbols.has(s.id)).map(ref);
   const changed = [...after.symbols.values()].filter((s) => before.symbols.has(s.id) && before.symbols.get(s.id)!.text !== s.text).map(ref);
   const edgesAdded = [...after.edges].filter((e) => !before.edges.has(e));
-  const edgesRemoved = [...before.edges].filter((e) => !after.edges.has(e));
+  const gone = [...before.edges].filter((e) => !after.edges.has(e));
+  const removedIds = new Set(removed.map((r) => r.id));
+  const untouched = (e: string): boolean => {
+    const [source, , target] = e.split(' ');
+    const was = before.symbols.get(source);
+    return was !== undefined && after.symbols.get(source)?.text === was.text && !removedIds.has(target);
+  };
+  const pending = linking ? gone.filter(untouched) : [];
+  const edgesRemoved = linking ? gone.filter((e) => !untouched(e)) : gone;
   // Dependents: of removed symbols as they were, of changed ones now; a changed file's importers too.
   const dependents = new Map<string, { id: string; path: string; relation: string; of: string }>();
   const collect = (snap: FilesSnapshot, of: string) => {
@@ -130,7 +143,7 @@ export function graphDelta(before: FilesSnapshot, after: FilesSnapshot): GraphDe
   for (const snap of [before, after]) for (const [path, whys] of snap.tests) if ([...whys].some((w) => touched.has(w))) tests.add(path);
   return {
     symbols: { added, removed, changed },
-    edges: { added: edgesAdded.length, removed: edgesRemoved.length, sample_added: edgesAdded.slice(0, SAMPLE), sample_removed: edgesRemoved.slice(0, SAMPLE) },
+    edges: { added: edgesAdded.length, removed: edgesRemoved.length, sample_added: edgesAdded.slice(0, SAMPLE), sample_removed: edgesRemoved.slice(0, SAMPLE), ...(pending.length ? { pending_relink: pending.length } : {}) },
     dependents: [...dependents.values()].sort((a, b) => a.path.localeCompare(b.path) || a.id.localeCompare(b.id)).slice(0, MAX_DEPENDENTS),
     tests_to_run: [...tests].sort(),
   };
