@@ -93,10 +93,15 @@ describe('bounded input, refused cheaply before any work', function () {
   });
 
   it('handles the largest accepted path and scope in time that grows no faster than n log n', async () => {
+    // The best of three calls: one call's wall time also holds a collection or a descheduled thread on a busy machine.
     const timeOf = async (verb: string, args: Record<string, unknown>) => {
-      const t = performance.now();
-      await h.call(verb, args);
-      return performance.now() - t;
+      let best = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const t = performance.now();
+        await h.call(verb, args);
+        best = Math.min(best, performance.now() - t);
+      }
+      return best;
     };
     // Warm both verbs first, then compare a 1/4 length against the full one (quadratic would be ~16x).
     await timeOf('batch_view', { agent_id: 'a', files: ['w'.repeat(100)] });
