@@ -6,13 +6,13 @@
  * package would define it. The words of the code are read once per graph version, from the graph's
  * files that are not documents.
  */
-import type { CodeGraph, GraphService } from '../graph/api.ts';
+import { slicePace, type CodeGraph, type GraphService } from '../graph/api.ts';
 import type { Binding } from './bindings.ts';
 
 /** Documents and prose: their words are no evidence that the code has a name. */
 const DOCUMENT_FILE = /\.(?:md|markdown|mdx|rst|txt|text|html?|xhtml|pdf|docx)$/i;
-/** Files read per slice, bytes per file and in all at most. */
-const SLICE_FILES = 64;
+/** Main-thread time per slice of reading (ms), bytes per file and in all at most. */
+const SLICE_MS = 8;
 const MAX_FILE_BYTES = 1 << 20;
 const MAX_TOTAL_CHARS = 64 << 20;
 
@@ -55,8 +55,10 @@ async function read(graph: GraphService): Promise<CodeWords> {
   const modules = new Set<string>();
   const paths = graph.engine.filePaths();
   let total = 0;
+  // By time, not by count: 64 files of up to 1 MB each were one slice.
+  const pace = slicePace(SLICE_MS);
   for (let i = 0; i < paths.length; i++) {
-    if (i > 0 && i % SLICE_FILES === 0) await new Promise((r) => setImmediate(r));
+    await pace();
     const path = paths[i];
     const segments = path.split('/');
     for (const s of segments.slice(0, -1)) modules.add(s);

@@ -23,7 +23,7 @@ const MAX_FILES = 64;
 
 function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
   return new Promise((resolve) => {
-    execFile('git', ['-c', 'core.quotepath=off', ...args], { cwd: root, timeout: 10_000, maxBuffer: 4 << 20, windowsHide: true }, (error, stdout) => resolve({ ok: !error, out: String(stdout) }));
+    execFile('git', ['-c', 'core.quotepath=off', '--literal-pathspecs', ...args], { cwd: root, timeout: 10_000, maxBuffer: 4 << 20, windowsHide: true }, (error, stdout) => resolve({ ok: !error, out: String(stdout) }));
   });
 }
 
