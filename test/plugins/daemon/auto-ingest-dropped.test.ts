@@ -30,7 +30,9 @@ describe('auto-ingest dropped events', function () {
     let seen: any;
     for (let start = 0; start < bulk; start += 1000) {
       for (let i = start; i < Math.min(bulk, start + 1000); i++) fs.writeFileSync(path.join(ws, `docs/n${i}.txt`), 'x');
-      const want = Math.min(20_000, start + 1000);
+      // Pacing only: a file whose event the watcher missed (one of the first 1,000 in a clean-clone run,
+      // 999 queued for a minute) is not waited for; the overflow below still needs 20,000 queued.
+      const want = Math.min(20_000, Math.floor((start + 1000) * 0.99));
       await until(async () => (seen = await status()).queue >= want, 60_000, `${want} files queued`).catch((error: Error) => {
         throw new Error(`${error.message}; the last status: ${JSON.stringify(seen).slice(0, 800)}`);
       });
