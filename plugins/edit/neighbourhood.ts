@@ -5,6 +5,7 @@
  */
 import type { GraphService } from '../graph/api.ts';
 import type { CodeGraph, GraphEdge, GraphNode, Relation } from '../graph/api.ts';
+import { isConstructorOf } from '../graph/api.ts';
 
 /** A node linked to the focus, with the edge that links it. */
 export interface Neighbour {
@@ -112,9 +113,6 @@ export function isTestNode(graph: GraphService, n: GraphNode): boolean {
   return n.kind === 'file' ? n.isTest === true : graph.engine.graph.get(`file:${n.path}`)?.isTest === true;
 }
 
-/** Constructor names of languages whose calls of a class run them (Python's `Cls(…)`, a JS/TS `new Cls` left on the class). */
-const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['__init__', '__new__', 'constructor']);
-
 /**
  * The edges into a node, and when the node is a constructor, the `calls` of its class too: the graph
  * may link `Cls(…)` to the class, and calling the class runs its constructor (a Java constructor is
@@ -128,7 +126,7 @@ export function incomingWithInstantiations(g: CodeGraph, id: string): GraphEdge[
     .incoming(id, 'contains')
     .map((e) => g.get(e.source))
     .find((c) => c?.kind === 'class');
-  if (!cls || !(CONSTRUCTOR_NAMES.has(n.label) || n.label === cls.label)) return own;
+  if (!cls || !isConstructorOf(n, cls)) return own;
   const instantiations = g.incoming(cls.id, 'calls');
   return instantiations.length ? [...own, ...instantiations] : own;
 }

@@ -24,6 +24,7 @@ export { groupDependents } from './algorithms/dependents.ts';
 export type { DirectDependent, TransitiveDependent } from './algorithms/dependents.ts';
 export { arrow, hopSentence, pathLine, pathTokens } from './algorithms/explain.ts';
 export { CONTAINS, KIND_CODE, containerOf, degreeOrder, ensureFinal, fileIndexOf, kindCodes, relationCounts, warmFileIndex } from './algorithms/graph-facts.ts';
+export { isConstructorOf } from './algorithms/constructors.ts';
 export { MaxHeap } from './algorithms/heap.ts';
 export { fileRisks, warmFileRisks } from './algorithms/hotspots.ts';
 export { explainPaths } from './algorithms/paths.ts';

@@ -6,7 +6,7 @@
  */
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { RELATION_CODE, RELATIONS, type CodeGraph } from '../../graph/api.ts';
-import { containerOf, CONTAINS, fileIndexOf, KIND_CODE, kindCodes } from '../../graph/api.ts';
+import { containerOf, CONTAINS, fileIndexOf, isConstructorOf, KIND_CODE, kindCodes } from '../../graph/api.ts';
 import { DEPENDENCY_RELATIONS, RELATION_PHRASE } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
@@ -111,8 +111,6 @@ export const missingVerb = defineVerb({
 });
 
 const DEP = new Set(DEPENDENCY_RELATIONS.map((r) => RELATION_CODE[r]));
-/** Constructor names of languages whose call of the class runs them (a Java constructor is named as its class). */
-const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['__init__', '__new__', 'constructor']);
 
 /** Holes among the children of `parent` of kind code `kind` (see the module comment). */
 function siblingHoles(g: CodeGraph, parent: number, kind: number, groupActivation: number, act: (i: number) => number): Hole[] {
@@ -165,7 +163,7 @@ function siblingHoles(g: CodeGraph, parent: number, kind: number, groupActivatio
     });
     return yes;
   };
-  const isConstructor = (v: number): boolean => parentNode.kind === 'class' && (CONSTRUCTOR_NAMES.has(g.node(v)!.label) || g.node(v)!.label === parentNode.label);
+  const isConstructor = (v: number): boolean => parentNode.kind === 'class' && isConstructorOf(g.node(v)!, parentNode);
   const tested = new Set<number>();
   let classTested: boolean | undefined;
   for (const s of siblings) {
