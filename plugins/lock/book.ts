@@ -201,6 +201,43 @@ export class LockBook {
     this.versions.set(lock.lock_id, written.version);
   }
 
+  /**
+   * Stores a lock whose region was re-captured (a rebase), with its new baseline. An exclusive lock's
+   * holds follow its region in the same transaction: nodes that left it are let go, nodes that joined
+   * it are held when free; those another exclusive lock holds are returned (not held by this one).
+   */
+  async saveRecaptured(lock: LockRecord, baseline: Snapshot, previous: readonly HeldNode[]): Promise<{ node: string; holder: NodeHold | undefined }[]> {
+    if (!lock.exclusive) {
+      await this.save(lock, baseline);
+      return [];
+    }
+    const { baseline: _inline, ...record } = lock;
+    const now = new Set(lock.region.nodes.map((n) => n.id));
+    const before = new Set(previous.map((n) => n.id));
+    const left = [...before].filter((id) => !now.has(id)).sort();
+    const joined = [...now].filter((id) => !before.has(id)).sort();
+    const notHeld: { node: string; holder: NodeHold | undefined }[] = [];
+    const row = await this.store.transaction(async (tx) => {
+      const written = await tx.put(NAMESPACE, lock.lock_id, record, { ifVersion: this.versions.get(lock.lock_id) ?? null });
+      if (!written) return null;
+      await putBaseline(tx, lock.lock_id, baseline);
+      for (const id of left) {
+        const hold = await tx.get<NodeHold>(HOLDS, id);
+        if (hold?.value.lock_id === lock.lock_id) await tx.delete(HOLDS, id, { ifVersion: hold.version });
+      }
+      for (const id of joined) {
+        if (await tx.put<NodeHold>(HOLDS, id, { lock_id: lock.lock_id, agent_id: lock.agent_id }, { ifVersion: null })) continue;
+        const holder = (await tx.get<NodeHold>(HOLDS, id))?.value;
+        if (holder?.lock_id !== lock.lock_id) notHeld.push({ node: id, holder });
+      }
+      return written;
+    });
+    if (!row) throw conflict(`lock "${lock.lock_id}" was changed or released by another call meanwhile; nothing was written`, { lock_id: lock.lock_id });
+    delete lock.baseline;
+    this.versions.set(lock.lock_id, row.version);
+    return notHeld;
+  }
+
   /** Drops a lock and the nodes it held exclusively, in one transaction. */
   async remove(lock: LockRecord): Promise<void> {
     await this.store.transaction(async (tx) => {

@@ -43,7 +43,7 @@ export const lockCreateVerb = defineVerb({
     'A lock is an advisory baseline of a region, not a mutex: it blocks nothing, it lets you (and others) see what changed. ' +
     'Scopes: node (the roots), subgraph (roots plus `radius` hops: callees, callers, importers, contents — never up to a parent), query_neighborhood (roots plus the best matches of `query`, then `radius` hops), path (path_nodes, or the shortest path through ≥2 roots). ' +
     'The baseline keeps node ids, kinds, names, line ranges, a hash of each node’s own text (children in the region excluded), the edges between region nodes with weights, and a hash per file. ' +
-    '`exclusive: true` makes it a hold: no other exclusive lock may include any of its nodes, on any server sharing the store (a team store spans machines); a conflicting one is refused with STATE_CONFLICT naming the holder. It still blocks no write. ' +
+    '`exclusive: true` makes it a hold: no other exclusive lock may include any of its nodes, on any server sharing the store (a team store spans machines); a conflicting one is refused with STATE_CONFLICT naming the holder; lock_rebase moves the holds with the region (nodes another lock holds are listed as not_held). It still blocks no write. ' +
     'lock_diff shows what changed since; lock_rebase accepts it; lock_watch sets when it is re-checked automatically; lock_release drops it. Locks are stored in the workspace store: every agent and server process sees them, and lock_create reports overlaps with other agents’ locks.',
   handler: async (args, call) => {
     const graph = graphService(call);

@@ -16,6 +16,7 @@ export const lockRebaseVerb = defineVerb({
     baseline_generation: Type.Number(),
     previous_baseline_generation: Type.Number(),
     region: Type.Object({ truncated: Type.Optional(Type.Boolean()), nodes: Type.Number(), edges: Type.Number(), files: Type.Number() }),
+    not_held: Type.Optional(Type.Array(Type.Object({ node: Type.String(), lock_id: Type.Optional(Type.String()), agent_id: Type.Optional(Type.String()) }), { description: 'exclusive lock: nodes that joined the region but another exclusive lock holds' })),
   }),
   tiers: ['full'],
   effect: 'write',
@@ -27,17 +28,20 @@ export const lockRebaseVerb = defineVerb({
     const lock = await book.owned(call.agentId, args.lock_id);
     const { region, now, diff } = await diffLock(engine, book, lock);
     const previous = lock.region.generation;
+    const before = lock.region.nodes;
     lock.region = heldRegion(now);
     lock.checked_generation = engine.generation;
     lock.events = [];
     lock.rebased_at = Date.now();
-    await book.save(lock, now);
+    // An exclusive lock's holds move with its region (else a node that left stays held after release).
+    const notHeld = await book.saveRecaptured(lock, now, before);
     return {
       lock_id: lock.lock_id,
       accepted: diffCounts(diff),
       baseline_generation: now.generation,
       previous_baseline_generation: previous,
       region: { nodes: region.nodes.length, edges: Object.keys(now.edges).length, files: Object.keys(now.files).length, ...(region.truncated ? { truncated: true } : {}) },
+      ...(notHeld.length ? { not_held: notHeld.map((n) => ({ node: n.node, ...(n.holder ? { lock_id: n.holder.lock_id, agent_id: n.holder.agent_id } : {}) })) } : {}),
     };
   },
 });

@@ -155,6 +155,25 @@ describeBackends('lock verbs on a fixture repository', function () {
     assert.deepEqual(diff.nodes.changed, [], 'the file itself only lost a child');
   });
 
+  it('moves an exclusive lock\'s holds with its region on rebase: a node that left is free after release, a node that joined is held', async () => {
+    const lock = (await h.call('lock_create', { agent_id: 'a', scope: 'subgraph', root_nodes: [MUL], radius: 1, exclusive: true })).json;
+    assert.ok(lock.region.sample.includes(ADD), JSON.stringify(lock.region));
+    // mul stops calling add (add leaves the region) and calls a new function neg (neg joins it).
+    edit(ws, 'src/math.ts', 'for (let i = 0; i < b; i++) out = add(out, a);', 'for (let i = 0; i < b; i++) out = neg(neg(out) - a);');
+    fs.appendFileSync(path.join(ws, 'src/math.ts'), '\nexport function neg(a: number): number {\n  return -a;\n}\n');
+    await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+    const rebased = await h.call('lock_rebase', { agent_id: 'a', lock_id: lock.lock_id });
+    assert.equal(rebased.result.isError, undefined, JSON.stringify(rebased.json));
+    assert.equal(rebased.json.not_held, undefined);
+    const joined = await h.call('lock_create', { agent_id: 'b', scope: 'node', root_nodes: ['function:src/math.ts#neg'], exclusive: true });
+    assert.equal(joined.json.error?.code, 'M1ND_ERR_STATE_CONFLICT', 'the node that joined the region is held');
+    await h.call('lock_release', { agent_id: 'a', lock_id: lock.lock_id });
+    const left = await h.call('lock_create', { agent_id: 'b', scope: 'node', root_nodes: [ADD], exclusive: true });
+    assert.equal(left.json.exclusive, true, `the node that left the region is not held by the released lock: ${JSON.stringify(left.json)}`);
+    const team = (h.host.current.services.get('state')!.impl as StateService).team;
+    assert.deepEqual((await team.list('locks.nodes', '', 100)).map((r) => r.key), [ADD], 'the released lock left no hold');
+  });
+
   it("reports overlaps between two agents' locks, so each sees the other", async () => {
     const a = (await h.call('lock_create', { agent_id: 'a', scope: 'subgraph', root_nodes: ['file:src/math.ts'], radius: 1 })).json;
     assert.deepEqual(a.overlaps, []);
