@@ -131,7 +131,7 @@ export interface RegionDiff {
     removed: { source: string; relation: string; target: string; weight: number }[];
     reweighted: { source: string; relation: string; target: string; weight: number; was: number }[];
   };
-  /** Files of changed nodes; `content` compares the whole file (entered/left_region: no node of it was in the region before/now). */
+  /** Files of added, changed and deleted nodes (not of nodes that only left the region); `content` compares the whole file (entered/left_region: no node of it was in the region before/now). */
   files: { path: string; content: 'edited' | 'deleted' | 'unchanged' | 'entered_region' | 'left_region'; changed_nodes: string[]; lines: [number, number][] }[];
   /** Files edited on disk while the graph stayed at the baseline's generation: edits not ingested yet. */
   unindexed_edits: string[];
@@ -199,7 +199,8 @@ export async function diffSnapshots(before: Snapshot, after: Snapshot, stillInGr
     t.nodes.push(n.id);
     if (n.lines) t.lines.push(n.lines);
   };
-  for (const n of [...d.nodes.added, ...d.nodes.changed, ...d.nodes.removed]) touch(n);
+  // A node that only left the region (its text untouched) is no change of its file.
+  for (const n of [...d.nodes.added, ...d.nodes.changed, ...d.nodes.removed.filter((r) => r.reason === 'deleted')]) touch(n);
   const paths = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
   for (const path of [...paths].sort()) {
     const a = before.files[path];

@@ -162,6 +162,10 @@ describeBackends('lock verbs on a fixture repository', function () {
     edit(ws, 'src/math.ts', 'for (let i = 0; i < b; i++) out = add(out, a);', 'for (let i = 0; i < b; i++) out = neg(neg(out) - a);');
     fs.appendFileSync(path.join(ws, 'src/math.ts'), '\nexport function neg(a: number): number {\n  return -a;\n}\n');
     await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+    const diff = (await h.call('lock_diff', { agent_id: 'a', lock_id: lock.lock_id })).json;
+    assert.deepEqual(diff.nodes.removed.map((n: { id: string; reason: string }) => [n.id, n.reason]), [[ADD, 'left_region']]);
+    // add's text is untouched: it left the region, it did not change, so its file entry does not name it.
+    assert.deepEqual(diff.files.map((f: { path: string; changed_nodes: string[] }) => [f.path, f.changed_nodes.sort()]), [['src/math.ts', [MUL, 'function:src/math.ts#neg']]]);
     const rebased = await h.call('lock_rebase', { agent_id: 'a', lock_id: lock.lock_id });
     assert.equal(rebased.result.isError, undefined, JSON.stringify(rebased.json));
     assert.equal(rebased.json.not_held, undefined);
