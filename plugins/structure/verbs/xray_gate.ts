@@ -10,25 +10,48 @@ import { ManifestParams } from './xray_orient.ts';
 
 const EXTENSIONS = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.py', '.go', '.rs', '.java', '/index.ts', '/index.js', '/__init__.py'];
 
-/** A planned import as a workspace file path: a node id or name, a relative specifier (from the file's folder), or a workspace path (which may not exist yet). */
-function plannedPath(graph: GraphService, engine: CodeGraphEngine, from: string, text: string): string {
+/** Dotted module names: Python `pkg.mod`, Java `com.acme.Store`. */
+const DOTTED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+/** Python relative modules: `._config`, `..pkg.mod`. */
+const PY_RELATIVE = /^(\.+)([A-Za-z_][\w.]*)?$/;
+
+/**
+ * A planned import as a workspace file path: a workspace path, a relative specifier (`./x` from the
+ * file's folder, Python `._x`), a dotted module, or a node id or name. `known` is false when it
+ * names no file of the graph (a file the edit will create, or a typo): then it is judged by its path.
+ */
+function plannedPath(graph: GraphService, engine: CodeGraphEngine, from: string, text: string): { path: string; known: boolean } {
   const g = engine.graph;
-  const isFile = (p: string) => g.get(`file:${p}`) !== undefined;
-  if (text.startsWith('./') || text.startsWith('../')) {
-    const joined = normalise(`${dirOf(from)}/${text}`);
+  const fileWith = (base: string) => EXTENSIONS.map((ext) => base + ext).find((p) => p !== '' && g.get(`file:${p}`) !== null);
+  const py = PY_RELATIVE.exec(text);
+  if (text.startsWith('./') || text.startsWith('../') || (py && from.endsWith('.py'))) {
+    let spec = text;
+    if (py && !text.startsWith('./') && !text.startsWith('../')) spec = `${'../'.repeat(py[1].length - 1) || './'}${(py[2] ?? '').replace(/\./g, '/')}`;
+    const joined = normalise(`${dirOf(from)}/${spec}`);
     if (joined === null) throw new M1ndError(ErrorCodes.PATH_ESCAPE, `planned import "${text}" leaves the workspace`, { hint: 'name a file inside the workspace' });
-    for (const ext of EXTENSIONS) if (isFile(joined + ext)) return joined + ext;
-    return engineCall(() => engine.resolvePath(joined)).relative;
+    const hit = fileWith(joined);
+    return hit ? { path: hit, known: true } : { path: engineCall(() => engine.resolvePath(joined)).relative, known: false };
   }
-  for (const ext of EXTENSIONS) if (isFile(text + ext)) return text + ext;
+  const direct = fileWith(text);
+  if (direct) return { path: direct, known: true };
+  if (DOTTED.test(text)) {
+    // pkg/mod.py at the root, or the one file whose path ends with com/acme/Store.<ext> (a source root in between).
+    const slashed = text.replace(/\./g, '/');
+    const rooted = fileWith(slashed);
+    if (rooted) return { path: rooted, known: true };
+    const ends = new Set(EXTENSIONS.filter((e) => e !== '').map((e) => `/${slashed}${e}`));
+    const found: string[] = [];
+    for (const [, n] of g.nodes()) if (n.kind === 'file' && [...ends].some((e) => n.path.endsWith(e))) found.push(n.path);
+    if (found.length === 1) return { path: found[0], known: true };
+  }
   if (text.includes(':') || !text.includes('/')) {
     try {
-      return graph.node(text).path;
+      return { path: graph.node(text).path, known: true };
     } catch {
       // not a node: taken as a path below
     }
   }
-  return engineCall(() => engine.resolvePath(text)).relative;
+  return { path: engineCall(() => engine.resolvePath(text)).relative, known: false };
 }
 
 /** Folds `.` and `..` segments; null when the path climbs above the root. */
@@ -51,7 +74,7 @@ export function xrayGateVerb(configured: ManifestInput | undefined) {
     input: Type.Object({
       agent_id: AgentId,
       node: Type.String({ maxLength: 1024, description: 'File path or node id about to change' }),
-      planned_imports: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 64, default: [], description: 'Files/modules the edit will import (paths, ./relative specifiers or node ids)' })),
+      planned_imports: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 64, default: [], description: 'Files/modules the edit will import (paths, ./relative specifiers, dotted modules or node ids)' })),
       ...ManifestParams,
       time_budget_ms: timeBudgetParam(10_000),
     }),
@@ -83,8 +106,9 @@ export function xrayGateVerb(configured: ManifestInput | undefined) {
       const reasons: { import: string; source: 'planned' | 'existing' | 'cycle'; kind: string; why: string }[] = [];
       for (const text of args.planned_imports ?? []) {
         const target = plannedPath(graph, engine, file, text);
-        const v = judge(manifest, file, target);
-        reasons.push({ import: target, source: 'planned', kind: v.kind, why: v.why });
+        const v = judge(manifest, file, target.path);
+        const why = target.known ? v.why : `${v.why} (no file "${text}" in the graph: judged as the new path ${target.path}; name an existing file by workspace path, ./relative specifier, dotted module or node id)`;
+        reasons.push({ import: target.path, source: 'planned', kind: v.kind, why });
       }
       const existing = c.violations.filter((v) => v.from === file);
       for (const v of existing) reasons.push({ import: v.to, source: 'existing', kind: v.kind, why: v.why });

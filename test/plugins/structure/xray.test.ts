@@ -77,6 +77,22 @@ describe('xray on a layered repository with a layer manifest', function () {
     assert.equal(escape.result.isError, true);
   });
 
+  it('xray_gate reads a planned import written as code writes it: no extension, a node id, a symbol name', async () => {
+    // Every form below names src/app/main.ts, a layer above the service: each must block.
+    const forms = ['../app/main', 'function:src/app/main.ts#main', 'main', 'src/app/main'];
+    for (const text of forms) {
+      const r = await h.call('xray_gate', { agent_id: 'a', node: 'src/service/orders.ts', planned_imports: [text] });
+      assert.equal(r.result.isError, undefined, JSON.stringify(r.json));
+      assert.equal(r.json.verdict, 'blocked', `${text}: ${JSON.stringify(r.json.reasons)}`);
+      assert.deepEqual(r.json.reasons.filter((x: any) => x.source === 'planned').map((x: any) => [x.import, x.kind]), [['src/app/main.ts', 'upward']], text);
+    }
+    const down = await h.call('xray_gate', { agent_id: 'a', node: 'src/service/orders.ts', planned_imports: ['../db/conn'] });
+    assert.equal(down.json.verdict, 'clear', JSON.stringify(down.json.reasons));
+    const unknown = await h.call('xray_gate', { agent_id: 'a', node: 'src/service/orders.ts', planned_imports: ['./nothing-here'] });
+    assert.equal(unknown.json.reasons[0].import, 'src/service/nothing-here');
+    assert.match(unknown.json.reasons[0].why, /no file "\.\/nothing-here" in the graph/);
+  });
+
   it('xray_paint classifies files into proof states and stores them as tags; xray_retag bulk-edits tags by selector', async () => {
     const dry = await h.call('xray_paint', { agent_id: 'a' });
     assert.equal(dry.result.isError, undefined, JSON.stringify(dry.json));
