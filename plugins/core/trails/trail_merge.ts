@@ -32,7 +32,7 @@ export const trailMergeVerb = defineVerb({
   stages: ['handoff', 'review'],
   next: 'trail_resume',
   guide:
-    'Visited nodes are unioned (highest relevance wins), claims de-duplicated by statement, questions, tags and boosts unioned. ' +
+    'Visited nodes are unioned (highest relevance wins; a node\'s and a file\'s fingerprint come from the trail saved last), claims de-duplicated by statement, questions, tags and boosts unioned. ' +
     'Claims from different trails that rest on the same nodes but say different things are listed in overlapping_claims: check they agree. ' +
     'Each pair of trails gets its connections: nodes both visited, direct edges between their nodes, or else up to three shortest graph paths (≤4 hops). ' +
     'Your own source trails are marked merged; other agents’ trails are left as they are.',
@@ -62,18 +62,18 @@ export const trailMergeVerb = defineVerb({
       }
       return [...byKey.values()];
     };
-    // Newest trail first, so its fingerprint of a node wins ties.
-    for (const t of [...trails].sort((a, b) => b.updated_at - a.updated_at)) {
+    // Newest look first: a node's fingerprint and a file's hash come from the trail that saw them last,
+    // by when it was saved (created_at: updated_at also moves when a trail is marked merged).
+    const newestFirst = [...trails].sort((a, b) => b.created_at - a.created_at || a.trail_id.localeCompare(b.trail_id));
+    const boosts: Record<string, number> = {};
+    const files: Record<string, string> = {};
+    for (const t of newestFirst) {
       for (const n of t.visited) {
         const prior = visited.get(n.id);
         if (!prior || n.relevance > prior.relevance) visited.set(n.id, prior ? { ...prior, relevance: n.relevance } : n);
       }
-    }
-    const boosts: Record<string, number> = {};
-    const files: Record<string, string> = {};
-    for (const t of trails) {
       for (const [id, w] of Object.entries(t.boosts)) if (Math.abs(w) > Math.abs(boosts[id] ?? 0)) boosts[id] = w;
-      Object.assign(files, t.files);
+      for (const [path, hash] of Object.entries(t.files)) if (!(path in files)) files[path] = hash;
     }
 
     const overlapping: { a: { trail_id: string; statement: string }; b: { trail_id: string; statement: string }; shared_nodes: string[] }[] = [];

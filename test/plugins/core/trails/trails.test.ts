@@ -145,6 +145,25 @@ describeBackends('trail verbs on a fixture repository', function () {
     assert.equal(bad.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
   });
 
+  it('keeps the newest saved look at a node and a file when merging, whatever the order of trail_ids', async () => {
+    const older = (await h.call('trail_save', { agent_id: 'a', label: 'before the edit', visited_nodes: [ADD, MUL] })).json;
+    const p = path.join(ws, 'src/math.ts');
+    fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace('return a + b;', 'return Math.fround(a + b);'));
+    await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+    await new Promise((r) => setTimeout(r, 5));
+    const newer = (await h.call('trail_save', { agent_id: 'a', label: 'after the edit', visited_nodes: [ADD] })).json;
+    // Both orders, twice (the first merge marks both sources merged at one instant).
+    const ba = (await h.call('trail_merge', { agent_id: 'a', trail_ids: [newer.trail_id, older.trail_id], label: 'newer first' })).json;
+    const ab = (await h.call('trail_merge', { agent_id: 'a', trail_ids: [older.trail_id, newer.trail_id], label: 'older first' })).json;
+    for (const merged of [ba, ab]) {
+      const resumed = (await h.call('trail_resume', { agent_id: 'a', trail_id: merged.trail_id })).json;
+      assert.deepEqual(resumed.nodes, { total: 2, unchanged: 2, moved: 0, changed: 0, missing: 0 }, `${merged.label}: add as the newer trail saw it`);
+    }
+    const listed = (await h.call('trail_list', { agent_id: 'a' })).json.trails;
+    const stale = (id: string) => listed.find((t: { trail_id: string }) => t.trail_id === id).stale;
+    assert.deepEqual([stale(older.trail_id), stale(newer.trail_id), stale(ba.trail_id), stale(ab.trail_id)], [true, false, false, false]);
+  });
+
   it('lists trails filtered by agent, status and tags', async () => {
     const t1 = (await h.call('trail_save', { agent_id: 'a', label: 'one', visited_nodes: [TOTAL], tags: ['cart', 'bug'] })).json;
     const t2 = (await h.call('trail_save', { agent_id: 'b', label: 'two', visited_nodes: [ADD], tags: ['cart'] })).json;
