@@ -43,12 +43,13 @@ export const antibodyScanVerb = defineVerb({
     antibodies_scanned: Type.Number(),
     matches: Type.Array(Type.Object({})),
     total: Type.Number(),
+    capped: Type.Optional(Type.Array(Type.Object({ antibody: Type.String(), found: Type.Number(), kept: Type.Number() }))),
   }),
   tiers: ['full'],
   effect: 'read',
   stages: ['review'],
   next: 'view',
-  guide: 'confidence = similarity × (0.5 + 0.5 × specificity); a query match has similarity 1. The function an antibody was taken from is not reported. Each query antibody runs under its own time budget (per_antibody_ms); `stopped` lists those that ran out.',
+  guide: 'confidence = similarity × (0.5 + 0.5 × specificity); a query match has similarity 1. The function an antibody was taken from is not reported. total counts every match found; max_matches_per_antibody keeps each antibody\'s best (`capped` lists the antibodies cut, with how many they found), then max_matches and token_budget bound the list. Each query antibody runs under its own time budget (per_antibody_ms); `stopped` lists those that ran out.',
   handler: async (args, call) => {
     const { graph, engine } = await structureCall(call);
     const deadline = new Deadline(args.time_budget_ms ?? 15_000, call.signal);
@@ -59,6 +60,14 @@ export const antibodyScanVerb = defineVerb({
     const perAntibody = args.max_matches_per_antibody ?? 50;
     const matches: Match[] = [];
     const stopped: string[] = [];
+    // Every match found, before max_matches_per_antibody keeps the best of each antibody.
+    let found = 0;
+    const capped: { antibody: string; found: number; kept: number }[] = [];
+    const keep = (id: string, list: readonly Match[]) => {
+      found += list.length;
+      if (list.length > perAntibody) capped.push({ antibody: id, found: list.length, kept: perAntibody });
+      matches.push(...list.slice(0, perAntibody));
+    };
     const shapeAntibodies = antibodies.filter((a) => a.kind === 'shape');
     if (shapeAntibodies.length > 0) {
       const kinds = new Set(shapeAntibodies.map((a) => engine.graph.get(a.origin!)?.kind ?? 'function'));
@@ -74,7 +83,7 @@ export const antibodyScanVerb = defineVerb({
       for (const a of shapeAntibodies) {
         const pattern = Int32Array.from(a.shingles!);
         const threshold = Math.max(args.similarity_threshold ?? 0.7, a.min_similarity);
-        const found: Match[] = [];
+        const hits: Match[] = [];
         for (const s of symbols) {
           if ((++step & 255) === 0) await deadline.pace();
           if (s.id === a.origin) continue;
@@ -83,10 +92,10 @@ export const antibodyScanVerb = defineVerb({
           // The exact Jaccard when it reaches the threshold, else −1 as soon as it cannot (most symbols).
           const similarity = jaccardAtLeast(pattern, shape.shingles, threshold);
           if (similarity < threshold) continue;
-          found.push({ antibody: a.id, name: a.name, severity: a.severity, node: s.id, file: s.path, lines: [s.startLine, s.endLine], similarity: round(similarity), confidence: round(similarity * (0.5 + 0.5 * a.specificity)) });
+          hits.push({ antibody: a.id, name: a.name, severity: a.severity, node: s.id, file: s.path, lines: [s.startLine, s.endLine], similarity: round(similarity), confidence: round(similarity * (0.5 + 0.5 * a.specificity)) });
         }
-        found.sort((x, y) => y.confidence - x.confidence);
-        matches.push(...found.slice(0, perAntibody));
+        hits.sort((x, y) => y.confidence - x.confidence);
+        keep(a.id, hits);
         await deadline.pace();
       }
     }
@@ -98,16 +107,15 @@ export const antibodyScanVerb = defineVerb({
       const own = new Deadline(Math.min(args.per_antibody_ms ?? 2000, Math.max(50, deadline.ms - deadline.elapsed())), call.signal);
       const outcome = await runScan(graph, { presets: [], custom: rulesOf({ name: a.id, query: a.query, language: a.language }), inScope: scope.has, severityMin: 0, graphValidate: true, deadline: own });
       if (own.report().stopped_early) stopped.push(a.id);
-      for (const f of outcome.findings.slice(0, perAntibody)) {
-        matches.push({ antibody: a.id, name: a.name, severity: a.severity, ...(f.node ? { node: f.node } : {}), file: f.file, lines: f.lines, similarity: 1, confidence: round(0.5 + 0.5 * a.specificity), code: f.code });
-      }
+      keep(a.id, outcome.findings.map((f) => ({ antibody: a.id, name: a.name, severity: a.severity, ...(f.node ? { node: f.node } : {}), file: f.file, lines: f.lines, similarity: 1, confidence: round(0.5 + 0.5 * a.specificity), code: f.code })));
     }
     matches.sort((x, y) => rank(y.severity) - rank(x.severity) || y.confidence - x.confidence || x.file.localeCompare(y.file));
     const { kept, report } = packToTokenBudget(matches.slice(0, args.max_matches ?? 50), args.token_budget ?? 3000);
     return {
       antibodies_scanned: antibodies.length,
       matches: kept,
-      total: matches.length,
+      total: found,
+      ...(capped.length ? { capped } : {}),
       ...(stopped.length ? { stopped } : {}),
       budget: report,
       time: deadline.report('shape matching stopped before every file was parsed'),

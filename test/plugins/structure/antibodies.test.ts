@@ -76,6 +76,12 @@ describe('antibodies: create from a bug, list, scan for its twin', function () {
     assert.equal(q.result.isError, undefined, JSON.stringify(q.json));
     const scan = await h.call('antibody_scan', { agent_id: 'a', antibody_ids: [q.json.antibody.id] });
     assert.deepEqual(scan.json.matches.map((m: any) => `${m.file}:${m.lines[0]}`).sort(), ['src/pages.ts:11', 'src/reports.ts:11']);
+    // total counts what was found, not what max_matches_per_antibody kept (it said 1 here).
+    const one = await h.call('antibody_scan', { agent_id: 'a', antibody_ids: [q.json.antibody.id], max_matches_per_antibody: 1 });
+    assert.equal(one.json.matches.length, 1);
+    assert.equal(one.json.total, 2);
+    assert.deepEqual(one.json.capped, [{ antibody: q.json.antibody.id, found: 2, kept: 1 }]);
+    assert.equal(scan.json.capped, undefined);
     await h.call('antibody_create', { agent_id: 'a', action: 'disable', antibody_id: id });
     const list = await h.call('antibody_list', { agent_id: 'a' });
     assert.deepEqual(list.json.antibodies.map((a: any) => a.id), [q.json.antibody.id]);
