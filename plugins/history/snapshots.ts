@@ -7,12 +7,13 @@
  * exit.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import { CodeGraphEngine, RELATIONS, slicePace, symbolNodeId, type CodeGraph, type NodeKind } from '../graph/api.ts';
 import { repoPrefix, resolveRef } from './git.ts';
+import { removeTree } from './remove-tree.ts';
 import { exportTree } from './tree-export.ts';
 
 /** A node as snapshots compare them. */
@@ -106,15 +107,13 @@ export async function checkpointSnapshot(engine: CodeGraphEngine, name: string):
 const removing = new Set<string>();
 
 /**
- * Removes a snapshot directory in the background: an exported tree and its store are thousands of
- * files, whose synchronous removal held the loop 70–160 ms (m1nd's own tree).
+ * Removes a snapshot directory in the background, a few files at a time: an exported tree and its
+ * store are thousands of files, whose synchronous removal held the loop 70–160 ms (m1nd's own tree).
  */
 function removeLater(dir: string): void {
   hookCleanup();
   removing.add(dir);
-  void rm(dir, { recursive: true, force: true, maxRetries: 2 })
-    .catch(() => undefined)
-    .finally(() => removing.delete(dir));
+  void removeTree(dir).finally(() => removing.delete(dir));
 }
 
 /** At exit, the cached snapshots' directories and those still being removed go (synchronously). */
