@@ -26,7 +26,7 @@ export const layerInspectVerb = defineVerb({
   effect: 'read',
   stages: ['orient'],
   next: 'impact',
-  guide: 'Health = 1 − (upward arcs + arcs inside cycles) ÷ arcs leaving the layer\'s units; cohesion = arcs inside the layer ÷ all its arcs. Pass the same scope/max_layers/node_types as the `layers` call so the numbering matches.',
+  guide: 'Health = 1 − (arcs upward or inside a cycle, each counted once) ÷ arcs leaving the layer\'s units; cohesion = arcs inside the layer ÷ all its arcs. Pass the same scope/max_layers/node_types as the `layers` call so the numbering matches.',
   handler: async (args, call) => {
     const { layering, deadline } = await layeringFor(call, args);
     const ug = layering.graph;
@@ -37,20 +37,26 @@ export const layerInspectVerb = defineVerb({
     }
     const l = args.level;
     const units = unitsOfLayer(layering, l);
-    const inCycle = new Set(layering.cycles.flat());
+    // The cycle (strongly connected component) of each unit in one: an arc is in a cycle when both ends are in the same one.
+    const cycleOf = new Map<number, number>();
+    layering.cycles.forEach((members, k) => members.forEach((u) => cycleOf.set(u, k)));
     const topK = args.top_k ?? 50;
     let intra = 0;
     let down = 0;
     let up = 0;
     let toUtility = 0;
     let cyclic = 0;
+    // Arcs that are upward or inside a cycle, each counted once (an upward arc is one that closes a cycle).
+    let bad = 0;
     let fromAbove = 0;
     const arcs: { from: string; to: string; to_layer: number; direction: string; weight: number }[] = [];
     for (const a of units) {
       for (const [b, weight] of ug.out[a]) {
         const lb = layering.layer[b];
         const isUp = layering.upward.has(`${a} ${b}`);
-        if (inCycle.has(a) && inCycle.has(b)) cyclic++;
+        const inSameCycle = cycleOf.has(a) && cycleOf.get(a) === cycleOf.get(b);
+        if (inSameCycle) cyclic++;
+        if (inSameCycle || isUp) bad++;
         if (lb < 0) toUtility++;
         else if (isUp) up++;
         else if (lb === l) intra++;
@@ -66,10 +72,10 @@ export const layerInspectVerb = defineVerb({
     return {
       level: l,
       name: layerName(layering, l),
-      units: units.slice(0, topK).map((u) => ({ unit: ug.units[u], dependents: layering.fanIn[u], depends_on: ug.out[u].size, in_cycle: inCycle.has(u) })),
+      units: units.slice(0, topK).map((u) => ({ unit: ug.units[u], dependents: layering.fanIn[u], depends_on: ug.out[u].size, in_cycle: cycleOf.has(u) })),
       unit_count: units.length,
       health: {
-        score: leaving === 0 ? 1 : Math.round((1 - (up + cyclic) / leaving) * 100) / 100,
+        score: leaving === 0 ? 1 : Math.round((1 - bad / leaving) * 100) / 100,
         cohesion: leaving === 0 ? 0 : Math.round((intra / leaving) * 100) / 100,
         arcs_inside: intra,
         arcs_down: down,
