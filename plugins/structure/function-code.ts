@@ -3,6 +3,7 @@
  * classifier key: taint's sources/sinks/boundaries, flow's state writes and locks.
  */
 import { RELATION_CODE, type CodeGraph, type CodeGraphEngine } from '../graph/api.ts';
+import { CODE_LANGUAGES } from './code-trees.ts';
 import { codeOnly } from './taint-kinds.ts';
 
 /** One top-level statement of a file (outside its functions and classes), with the classifier's facts on its code. */
@@ -61,7 +62,7 @@ export class FunctionCode<T> {
    * The top-level statements of file node `i` (the code outside its functions and classes: inline
    * handlers such as `app.get('/x', (req, res) => …)`, a script's `if __name__ == "__main__":`),
    * each with its facts; a statement starts at a line beginning in column 0 and runs until the next.
-   * Empty for other nodes.
+   * Empty for other nodes, and for files of no code language (a Markdown page's examples run nowhere).
    */
   segments(i: number): Segment<T>[] {
     const hit = this.segmentsByFile.get(i);
@@ -69,7 +70,7 @@ export class FunctionCode<T> {
     const g = this.engine.graph;
     const n = g.node(i);
     const out: Segment<T>[] = [];
-    if (n?.kind === 'file') {
+    if (n?.kind === 'file' && n.language !== null && CODE_LANGUAGES.includes(n.language)) {
       const lines = this.lines(n.path);
       const inside = new Uint8Array(lines.length + 2);
       g.forEachOut(i, (target, _w, relation, edge) => {

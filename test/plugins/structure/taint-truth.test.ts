@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
+import { writeFixtureRepo } from '../../helpers/fixture-repo.ts';
+
+// What a truth sweep over public repositories found taint_trace and flow_simulate claiming wrongly.
+const FILES: Record<string, string> = {
+  // A guide's example, outside any heading, reads request input and runs a command: nothing here runs.
+  'docs/hooks.md': `Hooks are called with the request.
+
+\`\`\`python
+def hook(request):
+    os.system("echo " + request.args["cmd"])
+\`\`\`
+`,
+  // An Express handler reflecting a route parameter into an HTML reply by concatenation.
+  'web/vhost.js': `const express = require('express');
+const app = express();
+
+app.get('/:sub', function (req, res) {
+  res.send('requested ' + req.params.sub);
+});
+
+app.get('/', function (req, res) {
+  res.send('hello');
+});
+
+module.exports = app;
+`,
+};
+
+describe('taint_trace and flow_simulate claims checked against the code', function () {
+  this.timeout(60000);
+  let h: Harness;
+  let all: any;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), FILES);
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+    all = (await h.call('taint_trace', { agent_id: 'a', token_budget: 8000 })).json;
+  });
+  after(() => h?.close());
+  const leaksOf = (r: any) => r.leaks.map((l: any) => `${l.entry} -> ${l.sink} ${l.sink_types.join(',')}`);
+
+  it('takes no entry from a Markdown page (its code blocks are examples, not code that runs)', async () => {
+    assert.ok(!all.entries.some((e: string) => e.startsWith('docs/')), JSON.stringify(all.entries));
+    assert.ok(!leaksOf(all).some((l: string) => l.startsWith('docs/')), JSON.stringify(leaksOf(all)));
+    const flow = (await h.call('flow_simulate', { agent_id: 'a' })).json;
+    assert.ok(!flow.entries.some((e: string) => e.startsWith('docs/')), JSON.stringify(flow.entries));
+  });
+
+  it("reports res.send of a string concatenated with a route parameter as an html leak", () => {
+    assert.ok(leaksOf(all).includes('web/vhost.js:4 -> web/vhost.js:4 html'), JSON.stringify(leaksOf(all)));
+    assert.ok(!leaksOf(all).some((l: string) => l.startsWith('web/vhost.js:8')), JSON.stringify(leaksOf(all)));
+  });
+});
