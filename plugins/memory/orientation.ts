@@ -6,6 +6,7 @@
 import type { GraphService } from '../graph/api.ts';
 import type { Claim } from './claims.ts';
 import type { ClaimView, MemoryService } from './service.ts';
+import { nodeAnchorFiles } from './settle.ts';
 import { coverage, words } from './similarity.ts';
 
 /** One activated node. */
@@ -44,6 +45,16 @@ export function activate(engine: GraphService['engine'], task: string, topK: num
     for (const e of engine.graph.incoming(s.id)) if (SPREAD.has(e.relation)) offer(e.source, s.score * HOP_DECAY * e.weight, `${e.relation} (caller)`);
   }
   return [...best.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, topK);
+}
+
+/**
+ * The nodes a task activates and the claims relevant to them, read after the graph has taken in
+ * the cited and activated files as they are on disk (files edited while no server watched).
+ */
+export async function orientOn(memory: MemoryService, engine: GraphService['engine'], task: string, topK: number, scope: string | undefined, claims: readonly Claim[]): Promise<{ nodes: ActivatedNode[]; claims: RankedClaim[] }> {
+  let nodes = activate(engine, task, topK, scope);
+  if ((await memory.settle([...nodeAnchorFiles(claims), ...nodes.map((n) => n.path)])).length > 0) nodes = activate(engine, task, topK, scope);
+  return { nodes, claims: relevantClaims(memory, claims, task, nodes) };
 }
 
 /** A relevant claim with its relevance and current freshness. */

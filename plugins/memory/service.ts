@@ -10,6 +10,7 @@ import type { StateService } from '../state/api.ts';
 import { ClaimBook, type Claim, type ClaimKind, type ClaimLimits } from './claims.ts';
 import { anchorEvidence, anchorLabel, checkFreshness, FileReader, reanchor, type EvidenceInput, type Freshness } from './evidence.ts';
 import { MarkdownMirror } from './mirror.ts';
+import { nodeAnchorFiles, settleFiles } from './settle.ts';
 import type { Scope } from './scopes.ts';
 
 /** A claim to store, as a caller gives it. */
@@ -67,6 +68,12 @@ export interface MemoryService {
   reverify(agentId: string, ids: readonly string[]): Promise<{ refreshed: Claim[]; failed: { id: string; missing: string[] }[] }>;
   /** Writes claims (already stored) to the Markdown mirror again; returns the paths written. */
   mirror(claims: readonly Claim[]): string[];
+  /**
+   * Re-ingests the files among `paths` the graph holds at other bytes than the disk (edited while no
+   * server watched), so node anchors are read at the symbols' lines now; returns those paths. Call it
+   * before `freshness` with the files of the claims' node anchors (`nodeAnchorFiles`).
+   */
+  settle(paths: Iterable<string>, signal?: AbortSignal): Promise<string[]>;
 }
 
 /** Confidence words of the reference mapped to numbers. */
@@ -105,13 +112,16 @@ export function createMemoryService(graph: GraphService, state: StateService, op
           topicEvidence = [];
         }
       }
+      const anchorAll = (reader: FileReader) => input.claims.map((c) => (c.evidence?.length ? c.evidence : topicEvidence).map((e) => anchorEvidence(graph, reader, e)));
+      let anchored = anchorAll(files);
+      // A node's lines come from the graph: anchored again once the files it held at old bytes are re-ingested.
+      if ((await settleFiles(graph, nodeAnchorFiles(anchored.map((evidence) => ({ evidence }))))).length > 0) anchored = anchorAll(new FileReader(graph));
       const now = Date.now();
       const stored: Claim[] = [];
       const touched: Claim[] = [];
       const duplicates: MemorizeOutcome['duplicates'] = [];
-      for (const c of input.claims) {
-        const cited = c.evidence?.length ? c.evidence : topicEvidence;
-        const evidence = cited.map((e) => anchorEvidence(graph, files, e));
+      for (const [i, c] of input.claims.entries()) {
+        const evidence = anchored[i];
         const found = await claims.duplicateOf(agentId, input.scope, c.text);
         // A correction of the very claim it supersedes (a number changed) is no duplicate of it.
         const dup = found && found.claim.id !== c.supersedes ? found : null;
@@ -184,11 +194,14 @@ export function createMemoryService(graph: GraphService, state: StateService, op
       };
     },
     async reverify(agentId, ids) {
+      const list = [];
+      for (const id of ids) list.push(await claims.get(agentId, id));
+      await settleFiles(graph, nodeAnchorFiles(list));
       const files = new FileReader(graph);
       const refreshed: Claim[] = [];
       const failed: { id: string; missing: string[] }[] = [];
-      for (const id of ids) {
-        const claim = await claims.get(agentId, id);
+      for (const claim of list) {
+        const id = claim.id;
         const anchors = claim.evidence.map((a) => ({ a, now: reanchor(graph, files, a) }));
         const missing = anchors.filter((x) => !x.now).map((x) => anchorLabel(x.a));
         if (missing.length) {
@@ -202,6 +215,7 @@ export function createMemoryService(graph: GraphService, state: StateService, op
       return { refreshed, failed };
     },
     mirror: (list) => markdown.write(list),
+    settle: (paths, signal) => settleFiles(graph, paths, signal),
   };
   return service;
 }

@@ -5,6 +5,7 @@ import { memoryCall } from '../call.ts';
 import { DELEGATIONS_NAMESPACE, type DelegationRecord } from '../delegations.ts';
 import { activate, relevantClaims, type ActivatedNode } from '../orientation.ts';
 import { MAX_PACKET_TOKENS, packSections } from '../packet.ts';
+import { nodeAnchorFiles } from '../settle.ts';
 
 const SPREAD = new Set(['calls', 'imports', 'inherits', 'implements', 'references']);
 
@@ -43,6 +44,8 @@ export const delegateVerb = defineVerb({
     const { memory, graph } = await memoryCall(call);
     const engine = await graph.requireGraph();
     const maxNodes = args.budget?.max_nodes ?? 40;
+    const visible = await memory.claims.visible(call.agentId, ['project', 'team']);
+    await memory.settle(nodeAnchorFiles(visible), call.signal);
     const unresolved: string[] = [];
     let anchors: ActivatedNode[] = [];
     for (const s of args.scope?.seeds ?? []) {
@@ -72,7 +75,7 @@ export const delegateVerb = defineVerb({
       }
       tests.set(file, [...found].sort());
     }
-    const claims = relevantClaims(memory, await memory.claims.visible(call.agentId, ['project', 'team']), args.task, anchors);
+    const claims = relevantClaims(memory, visible, args.task, anchors);
     const stale = claims.filter((c) => c.view.freshness === 'stale');
     const id = `d_${randomBytes(5).toString('hex')}`;
     const prove = editable.map((f) => ({ path: f, tests: tests.get(f) ?? [] }));

@@ -3,7 +3,7 @@ import { defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
 import type { StateService } from '../../state/api.ts';
 import { memoryCall } from '../call.ts';
 import { coverageOf } from '../coverage.ts';
-import { activate, relevantClaims } from '../orientation.ts';
+import { orientOn } from '../orientation.ts';
 import { DEFAULT_PACKET_TOKENS, packSections, TaskPacketParams } from '../packet.ts';
 import { scopesOfTier } from '../scopes.ts';
 import { bootEntries } from './boot_memory.ts';
@@ -46,9 +46,8 @@ export const northVerb = defineVerb({
     }
     const status = engine.status();
     await engine.prepareSeek(); // the seek index from background slices, not built at once by activate's seek
-    const nodes = activate(engine, args.task, args.top_k ?? 8, args.scope);
     const scopes = scopesOfTier(args.tier);
-    const claims = relevantClaims(memory, await memory.claims.visible(call.agentId, scopes), args.task, nodes);
+    const { nodes, claims } = await orientOn(memory, engine, args.task, args.top_k ?? 8, args.scope, await memory.claims.visible(call.agentId, scopes));
     const boot = await bootEntries(call.service<StateService>('state').team, scopes.filter((s) => s !== 'agent'));
     const stale = claims.filter((c) => c.view.freshness === 'stale');
     const fresh = claims.filter((c) => c.view.freshness === 'fresh');

@@ -2,7 +2,7 @@
 import { defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
 import { memoryCall } from '../call.ts';
 import { coverageOf } from '../coverage.ts';
-import { activate, relevantClaims, type ActivatedNode, type RankedClaim } from '../orientation.ts';
+import { orientOn, type ActivatedNode, type RankedClaim } from '../orientation.ts';
 import { DEFAULT_PACKET_TOKENS, packSections, TaskPacketParams } from '../packet.ts';
 import { scopesOfTier } from '../scopes.ts';
 
@@ -51,8 +51,7 @@ export const orientVerb = defineVerb({
     const { memory, graph } = await memoryCall(call);
     const engine = await graph.requireGraph();
     await engine.prepareSeek(); // the seek index from background slices, not built at once by activate's seek
-    const nodes = activate(engine, args.task, args.top_k ?? 8, args.scope);
-    const claims = relevantClaims(memory, await memory.claims.visible(call.agentId, scopesOfTier(args.tier)), args.task, nodes);
+    const { nodes, claims } = await orientOn(memory, engine, args.task, args.top_k ?? 8, args.scope, await memory.claims.visible(call.agentId, scopesOfTier(args.tier)));
     const covered = coverageOf(call.session, call.agentId);
     const move = nextMove(call.agentId, nodes, claims, covered.nodes);
     const fixed = { task: args.task, next: move };

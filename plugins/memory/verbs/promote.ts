@@ -2,6 +2,7 @@
 import { AgentId, defineVerb, ErrorCodes, M1ndError, StringEnum, Type } from '../../../core/index.ts';
 import type { Claim } from '../claims.ts';
 import { memoryCall } from '../call.ts';
+import { nodeAnchorFiles } from '../settle.ts';
 import { headCommit } from '../workspace-identity.ts';
 
 export const promoteVerb = defineVerb({
@@ -31,6 +32,7 @@ export const promoteVerb = defineVerb({
         hint: claim.scope === 'agent' ? 'memorize it again with scope "project" once others may rely on it' : 'it is already shared with the team',
       });
     }
+    await memory.settle(nodeAnchorFiles([claim]), call.signal);
     const f = memory.freshness([claim]).get(claim.id)!;
     if (f.state !== 'fresh') {
       throw new M1ndError(f.state === 'stale' ? ErrorCodes.STATE_STALE : ErrorCodes.MEMORY_UNVERIFIED, f.state === 'stale' ? `claim "${claim.id}" is stale: its evidence changed` : `claim "${claim.id}" cites no evidence, so nothing verifies it`, {
