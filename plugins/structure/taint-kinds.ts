@@ -28,10 +28,14 @@ const SOURCE = /\breq(?:uest)?\.(?:body|query|params|headers|cookies|files)\b|\b
 const BOUNDARY_CALL = /(?<!\b(?:def|function|fn|func)\s+)\b(?!check_(?:output|call)\b)(?:\w*(?:[vV]alidat|[sS]anitiz|[sS]anitis|[eE]scape|[qQ]uote|[aA]llow[lL]ist|[wW]hite[lL]ist|[aA]uthori[sz]|[aA]uthenticat|[vV]erify|[aA]ssert[A-Z_]|[cC]heck[A-Z_]|[pP]arse(?:Int|Float))\w*)\s*\(|\bshlex\.quote\s*\(|\b\w+\.(?:parse|safeParse)\s*\(|\brequire[A-Z]\w*\s*\(|\bencodeURIComponent\s*\(|\bhtml\.escape\s*\(|\bpath\.basename\s*\(/;
 const BOUNDARY_DEF = /(?:function|def|const|let|var|fn)\s+\w*(?:[vV]alidat|[sS]anitiz|[sS]anitis|[eE]scape|[aA]uthori[sz]|[aA]uthenticat|[vV]erify)\w*/;
 
-/** Code with line comments, block comments and docstring-only lines removed (strings stay: SQL lives in them). */
+/**
+ * Code with line comments, block comments and docstring-only lines removed (strings stay: SQL lives
+ * in them). Line for line: a block comment keeps its line breaks, so line k of the result is line k
+ * of the text (top-level statements are named by their line).
+ */
 export function codeOnly(text: string): string {
   return text
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]+/g, ' '))
     .split('\n')
     .map((line) => line.replace(/^\s*(?:\/\/|#).*$/, '').replace(/\s\/\/\s.*$/, ''))
     .join('\n');

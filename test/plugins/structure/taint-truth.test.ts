@@ -26,6 +26,19 @@ app.get('/', function (req, res) {
 
 module.exports = app;
 `,
+  // A module's opening block comment spans three lines: the handler below is on line 9.
+  'web/cookies.js': `/**
+ * Module dependencies.
+ */
+
+const express = require('express');
+const app = express();
+module.exports = app;
+
+app.get('/', function (req, res) {
+  res.send('<p>' + req.query.name + '</p>');
+});
+`,
 };
 
 describe('taint_trace and flow_simulate claims checked against the code', function () {
@@ -46,6 +59,11 @@ describe('taint_trace and flow_simulate claims checked against the code', functi
     assert.ok(!leaksOf(all).some((l: string) => l.startsWith('docs/')), JSON.stringify(leaksOf(all)));
     const flow = (await h.call('flow_simulate', { agent_id: 'a' })).json;
     assert.ok(!flow.entries.some((e: string) => e.startsWith('docs/')), JSON.stringify(flow.entries));
+  });
+
+  it('names an inline handler by its own line when a block comment spanning lines sits above it', () => {
+    assert.ok(all.entries.includes('web/cookies.js:9'), JSON.stringify(all.entries));
+    assert.ok(leaksOf(all).includes('web/cookies.js:9 -> web/cookies.js:9 html'), JSON.stringify(leaksOf(all)));
   });
 
   it("reports res.send of a string concatenated with a route parameter as an html leak", () => {
