@@ -68,6 +68,11 @@ export class FileReader {
   }
 }
 
+/** The number of lines of a file read as `lines` (the empty piece after a final newline is no line). */
+export function lineCount(lines: readonly string[]): number {
+  return lines.length > 0 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+}
+
 function slice(lines: string[], from: number, to: number): string {
   return lines.slice(from - 1, to).map((l) => l.trimEnd()).join('\n');
 }
@@ -96,8 +101,10 @@ export function anchorEvidence(graph: GraphService, files: FileReader, input: Ev
     const node = engine.getNode(id)!;
     const lines = files.lines(node.path);
     if (!lines) notFound(ref);
-    const range: [number, number] = node.kind === 'file' || node.endLine < 1 ? [1, lines.length] : [node.startLine, node.endLine];
-    return { kind: 'node', path: node.path, node: node.id, lines: range, hash: textHash(slice(lines, range[0], range[1])) };
+    const whole = node.kind === 'file' || node.endLine < 1;
+    const range: [number, number] = whole ? [1, lineCount(lines)] : [node.startLine, node.endLine];
+    // A whole file is hashed over all of its text (a final newline too), as anchors always were.
+    return { kind: 'node', path: node.path, node: node.id, lines: range, hash: textHash(whole ? slice(lines, 1, lines.length) : slice(lines, range[0], range[1])) };
   };
   const pathAnchor = (path: string, range?: number[]): EvidenceAnchor => {
     // The guard throws PATH_ESCAPE for `..`, absolute paths elsewhere and symlinks out.
@@ -107,8 +114,8 @@ export function anchorEvidence(graph: GraphService, files: FileReader, input: Ev
     if (!lines) notFound(ref);
     if (!range) return { kind: 'file', path: rel, hash: textHash(lines.join('\n')) };
     const [from, to] = [range[0], range[1] ?? range[0]];
-    if (!(from >= 1 && to >= from && to <= lines.length)) {
-      throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `evidence lines ${from}-${to} are outside ${rel} (${lines.length} lines)`, { hint: 'cite lines that exist in the file' });
+    if (!(from >= 1 && to >= from && to <= lineCount(lines))) {
+      throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `evidence lines ${from}-${to} are outside ${rel} (${lineCount(lines)} lines)`, { hint: `cite lines between 1 and ${lineCount(lines)}`, data: { lines: lineCount(lines) } });
     }
     return { kind: 'lines', path: rel, lines: [from, to], hash: textHash(slice(lines, from, to)) };
   };
@@ -143,8 +150,9 @@ export function checkFreshness(graph: GraphService, files: FileReader, anchors: 
         changed.push({ evidence, what: 'file_gone', lines_was: a.lines });
         continue;
       }
-      const now: [number, number] = node.kind === 'file' || node.endLine < 1 ? [1, lines.length] : [node.startLine, node.endLine];
-      if (textHash(slice(lines, now[0], now[1])) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_was: a.lines, lines_now: now });
+      const whole = node.kind === 'file' || node.endLine < 1;
+      const now: [number, number] = whole ? [1, lineCount(lines)] : [node.startLine, node.endLine];
+      if (textHash(whole ? slice(lines, 1, lines.length) : slice(lines, now[0], now[1])) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_was: a.lines, lines_now: now });
       continue;
     }
     const lines = files.lines(a.path);
@@ -153,11 +161,11 @@ export function checkFreshness(graph: GraphService, files: FileReader, anchors: 
       continue;
     }
     if (a.kind === 'file') {
-      if (textHash(lines.join('\n')) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_now: [1, lines.length] });
+      if (textHash(lines.join('\n')) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_now: [1, lineCount(lines)] });
       continue;
     }
     const [from, to] = a.lines!;
-    if (to > lines.length) changed.push({ evidence, what: 'lines_gone', lines_was: a.lines });
+    if (to > lineCount(lines)) changed.push({ evidence, what: 'lines_gone', lines_was: a.lines });
     else if (textHash(slice(lines, from, to)) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_was: a.lines, lines_now: a.lines });
   }
   return { state: changed.length ? 'stale' : 'fresh', changed };
