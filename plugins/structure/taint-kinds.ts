@@ -13,8 +13,8 @@ const SINKS: Record<Exclude<TaintType, 'user_input'>, RegExp> = {
   command: /\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(|\bos\.(?:system|popen|exec\w*|spawn\w*)\s*\(|\bsubprocess\.\w+\s*\(|\bchild_process\b/,
   sql: /\.(?:query|execute|executemany|raw|unsafe)\s*\(\s*(?:`[^`]*\$\{|f?["'][^"']*["']\s*(?:\+|%|\.format)|f["'])|\bcursor\.execute\s*\(\s*f?["'][^"']*\{|\.(?:query|execute)\s*\(\s*\w+\s*\+/,
   path: /\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|unlink|unlinkSync|rm|rmSync)\s*\(|\bopen\s*\([^)]*,\s*["'][wa]|\bos\.(?:remove|unlink)\s*\(|\bshutil\.\w+\s*\(/,
-  // `res.send` of a template or of a string concatenation (`'<p>' + name`): a reply as HTML.
-  html: /\.innerHTML\s*=|\.outerHTML\s*=|document\.write\s*\(|dangerouslySetInnerHTML|\bres\.send\s*\(\s*`[^`]*\$\{|\bres\.send\s*\([^()\n]{0,200}?(?:["'`]\s*\+|\+\s*["'`])|\bmark_safe\s*\(|\bMarkup\s*\(/,
+  // `res.send` of a template or of a string concatenated with a value (`'<p>' + name`, not `'<p>' + '</p>'`): a reply as HTML.
+  html: /\.innerHTML\s*=|\.outerHTML\s*=|document\.write\s*\(|dangerouslySetInnerHTML|\bres\.send\s*\(\s*`[^`]*\$\{|\bres\.send\s*\([^()\n]{0,200}?(?:["'`]\s*\+\s*[\w$]|[\w$\])]\s*\+\s*["'`])|\bmark_safe\s*\(|\bMarkup\s*\(/,
   code: /\beval\s*\(|\bnew\s+Function\s*\(|\bvm\.run\w*\s*\(|(?<![.\w])exec\s*\(\s*(?:compile|f?["'])/,
 };
 
