@@ -6,6 +6,9 @@ import { fingerprint, FileReader } from './fingerprint.ts';
 import { newTrailId, saveTrails, type Trail, type TrailNode } from './trail-book.ts';
 import type { StateService } from '../../state/api.ts';
 
+/** Other nodes named alike shown for an ambiguous name. */
+const AMBIGUOUS_SHOWN = 3;
+
 const VisitedInput = Type.Union([
   Type.String({ minLength: 1 }),
   Type.Object(
@@ -35,6 +38,7 @@ export const trailSaveVerb = defineVerb({
   }),
   output: Type.Object({
     unresolved: Type.Optional(Type.Array(Type.String())),
+    ambiguous: Type.Optional(Type.Array(Type.Object({ name: Type.String(), chose: Type.String(), also: Type.Array(Type.String()) }), { description: 'Names several nodes carry: the one saved, and others (pass an id to pick another)' })),
     note: Type.Optional(Type.String()),
     trail_id: Type.String(),
     label: Type.String(),
@@ -53,18 +57,22 @@ export const trailSaveVerb = defineVerb({
   guide:
     'A trail is stored in the workspace store and can be resumed by any agent, unless saved with visibility "private" (then only you see it). Nodes may be given by id, path or name; each is fingerprinted (lines and a hash of its text) so trail_resume can flag what changed since. ' +
     'activation_boosts (node → -1..1) are re-applied on resume to the resuming agent’s ranking (perspective routes, activate); visited nodes without an explicit boost get 0.25 × relevance. ' +
-    'Names that match no node are kept in `unresolved` and reported.',
+    'Names that match no node are kept in `unresolved` and reported; a name several nodes carry saves the best-ranked one and lists the others in `ambiguous` (pass an id to pick another).',
   handler: async (args, call) => {
     const graph = graphOf(call);
     const mentions = args.visited_nodes.length + Object.keys(args.activation_boosts).length + [...args.hypotheses, ...args.conclusions].filter((c) => typeof c !== 'string' && c.supporting_nodes?.length).length;
     // A trail of words alone needs no graph; one naming nodes does.
     const engine = mentions > 0 ? await graph.requireGraph() : (await graph.fresh(), graph.engine);
     const unresolved = new Set<string>();
+    const ambiguous = new Map<string, { name: string; chose: string; also: string[] }>();
     const resolve = (name: string): string | null => {
       // Ids, paths and exact names only: a loose text match would save an unrelated node.
-      const match = engine.findNodes(name, { limit: 1 })[0];
+      const [match, ...rest] = engine.findNodes(name, { limit: AMBIGUOUS_SHOWN + 1 });
       const node = match && match.via !== 'seek' ? match.node : null;
       if (!node) unresolved.add(name);
+      // A name several nodes carry alike (same kind of match, same spelling): the pick is told, with the others.
+      const alike = node ? rest.filter((m) => m.via === match.via && m.node.label === node.label) : [];
+      if (node && alike.length && !ambiguous.has(name)) ambiguous.set(name, { name, chose: node.id, also: alike.map((m) => m.node.id) });
       return node?.id ?? null;
     };
     const files = new FileReader(engine);
@@ -127,6 +135,7 @@ export const trailSaveVerb = defineVerb({
       open_questions: trail.open_questions.length,
       generation: trail.generation,
       ...(trail.unresolved.length ? { unresolved: trail.unresolved, note: 'these names matched no node and were left out (supporting nodes keep the name as given)' } : {}),
+      ...(ambiguous.size ? { ambiguous: [...ambiguous.values()] } : {}),
     };
   },
 });

@@ -164,6 +164,20 @@ describeBackends('trail verbs on a fixture repository', function () {
     assert.deepEqual([stale(older.trail_id), stale(newer.trail_id), stale(ba.trail_id), stale(ab.trail_id)], [true, false, false, false]);
   });
 
+  it('tells which node a name several nodes carry was saved as, and lists the others', async () => {
+    fs.writeFileSync(path.join(ws, 'src/vec.ts'), 'export function add(a: number[], b: number[]): number[] {\n  return a.map((x, i) => x + b[i]);\n}\n');
+    await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+    const saved = (await h.call('trail_save', { agent_id: 'a', label: 'adds', visited_nodes: ['add', TOTAL], hypotheses: [{ statement: 'add is pure', supporting_nodes: ['add'] }] })).json;
+    assert.equal(saved.nodes, 2);
+    assert.equal(saved.ambiguous?.length, 1, JSON.stringify(saved));
+    const [amb] = saved.ambiguous;
+    assert.equal(amb.name, 'add');
+    assert.deepEqual([amb.chose, ...amb.also].sort(), [ADD, 'function:src/vec.ts#add'].sort());
+    // An id, a path#name or a unique name is no ambiguity.
+    const plain = (await h.call('trail_save', { agent_id: 'a', label: 'plain', visited_nodes: ['function:src/vec.ts#add', 'src/math.ts#add', 'mul'] })).json;
+    assert.equal(plain.ambiguous, undefined, JSON.stringify(plain));
+  });
+
   it('lists trails filtered by agent, status and tags', async () => {
     const t1 = (await h.call('trail_save', { agent_id: 'a', label: 'one', visited_nodes: [TOTAL], tags: ['cart', 'bug'] })).json;
     const t2 = (await h.call('trail_save', { agent_id: 'b', label: 'two', visited_nodes: [ADD], tags: ['cart'] })).json;
