@@ -54,6 +54,10 @@ export interface MissionClaim {
   direct_refs: string[];
   graph_refs: string[];
   unobserved_refs: string[];
+  /** Refs only direct events whose command failed (a non-zero exit, tests aside) cite. */
+  failed_refs?: string[];
+  /** Refs naming no file, directory or symbol of the workspace: nothing can have observed them. */
+  missing_refs?: string[];
   confidence?: number;
   at: number;
 }

@@ -3,6 +3,7 @@
  * what a graph verb said is graph-only), claims verified only by direct evidence, and one next
  * move derived from the mission's state.
  */
+import { existsSync } from 'node:fs';
 import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, exhausted, type Mission, type MissionClaim, type MissionEvent, type Mode, type Risk } from './book.ts';
 
@@ -103,7 +104,23 @@ export function normaliseRef(graph: GraphService, ref: string): string {
   }
 }
 
-/** Checks a claim against the event log: verified only when a direct event observed one of its refs. */
+/** True when a normalised ref names a node, or a file or directory of the workspace. */
+function inWorkspace(graph: GraphService, ref: string): boolean {
+  if (graph.engine.getNode(ref)) return true;
+  try {
+    return existsSync(graph.engine.resolvePath(ref).absolute);
+  } catch {
+    return false;
+  }
+}
+
+/** A direct event that observed what it cites: a read, a test run (failing or not), a command that succeeded. */
+const observed = (e: MissionEvent) => e.evidence_class === 'direct' && !(typeof e.exit_status === 'number' && e.exit_status !== 0 && e.action !== 'test_run');
+
+/**
+ * Checks a claim against the event log: verified only when a direct event observed one of its refs
+ * and that ref is in the workspace (a read of a file that does not exist observed nothing).
+ */
 export function verifyClaim(graph: GraphService, m: Mission, text: string, refs: readonly string[], confidence?: number): MissionClaim {
   const resolved = refs.flatMap((r) => {
     const ev = /^e(\d+)$/.exec(r);
@@ -112,26 +129,51 @@ export function verifyClaim(graph: GraphService, m: Mission, text: string, refs:
   });
   const direct: string[] = [];
   const graphOnly: string[] = [];
+  const failed: string[] = [];
+  const missing: string[] = [];
   const unobserved: string[] = [];
   for (const r of new Set(resolved)) {
     const seen = m.events.filter((e) => e.refs.includes(r));
-    if (seen.some((e) => e.evidence_class === 'direct' && !(typeof e.exit_status === 'number' && e.exit_status !== 0 && e.action !== 'test_run'))) direct.push(r);
+    if (!inWorkspace(graph, r)) missing.push(r);
+    else if (seen.some(observed)) direct.push(r);
+    else if (seen.some((e) => e.evidence_class === 'direct')) failed.push(r);
     else if (seen.length) graphOnly.push(r);
     else unobserved.push(r);
   }
-  return { text, status: direct.length ? 'verified' : 'unverified', direct_refs: direct, graph_refs: graphOnly, unobserved_refs: unobserved, ...(confidence !== undefined ? { confidence } : {}), at: Date.now() };
+  return {
+    text,
+    status: direct.length ? 'verified' : 'unverified',
+    direct_refs: direct,
+    graph_refs: graphOnly,
+    unobserved_refs: unobserved,
+    failed_refs: failed,
+    missing_refs: missing,
+    ...(confidence !== undefined ? { confidence } : {}),
+    at: Date.now(),
+  };
+}
+
+/** Why a claim is (not) verified, naming what to do next. */
+export function verifyReason(c: MissionClaim): string {
+  if (c.status === 'verified') return `observed directly: ${c.direct_refs.join(', ')}`;
+  const parts = [
+    ...(c.graph_refs.length ? [`only graph answers cite ${c.graph_refs.join(', ')}: read it (or run a test) and log that event first`] : []),
+    ...(c.failed_refs?.length ? [`only failed commands cite ${c.failed_refs.join(', ')}: read it, or log a run that succeeds`] : []),
+    ...(c.missing_refs?.length ? [`${c.missing_refs.join(', ')} is no file, directory or symbol of the workspace: cite what you read`] : []),
+    ...(c.unobserved_refs.length ? [`no event of this mission observed ${c.unobserved_refs.join(', ')}`] : []),
+  ];
+  return parts.length ? parts.join('; ') : 'no evidence_refs given: cite the paths or event ids (e3) that back the claim';
 }
 
 /** Exactly one next move from the mission's state, with the guardrails of its risk. */
-export function nextMove(m: Mission): { verb: string; arguments: Record<string, unknown>; why: string; guardrails: string[] } {
+export function nextMove(m: Mission, agentId: string = m.agent_id): { verb: string; arguments: Record<string, unknown>; why: string; guardrails: string[] } {
   const guardrails = GUARDRAILS[m.risk];
-  const args = { agent_id: m.agent_id, mission_id: m.id };
+  const args = { agent_id: agentId, mission_id: m.id };
   const out = exhausted(m);
   if (out) return { verb: 'mission_close', arguments: args, why: `the ${out} budget is spent: close with what is verified`, guardrails };
-  const hypothesis = m.claims.find((c) => c.status === 'unverified');
-  if (hypothesis) {
-    const target = hypothesis.graph_refs[0] ?? hypothesis.unobserved_refs[0];
-    if (target) return { verb: 'view', arguments: { agent_id: m.agent_id, file_path: target }, why: `"${hypothesis.text.slice(0, 80)}" is unverified: read ${target} directly, log it (mission_event), then mission_verify again`, guardrails };
+  for (const hypothesis of m.claims.filter((c) => c.status === 'unverified')) {
+    const target = hypothesis.graph_refs[0] ?? hypothesis.failed_refs?.[0] ?? hypothesis.unobserved_refs[0];
+    if (target) return { verb: 'view', arguments: { agent_id: agentId, file_path: target }, why: `"${hypothesis.text.slice(0, 80)}" is unverified: read ${target} directly, log it (mission_event), then mission_verify again`, guardrails };
   }
   const last = m.events[m.events.length - 1];
   const tried = new Set(m.events.map((e) => e.action));
@@ -143,6 +185,6 @@ export function nextMove(m: Mission): { verb: string; arguments: Record<string, 
   const b = budgetReport(m);
   if (verified > 0 && b.calls.left <= Math.ceil(m.budget.calls * 0.3)) return { verb: 'mission_close', arguments: args, why: `${verified} claim(s) verified and the budget is 70% spent`, guardrails };
   const starter = starters[0];
-  if (starter) return { verb: starter.verb, arguments: { agent_id: m.agent_id }, why: starter.why, guardrails };
+  if (starter) return { verb: starter.verb, arguments: { agent_id: agentId }, why: starter.why, guardrails };
   return { verb: 'mission_verify', arguments: args, why: 'state what you found and check it against the events', guardrails };
 }

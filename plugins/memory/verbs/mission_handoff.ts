@@ -45,9 +45,12 @@ export const missionHandoffVerb = defineVerb({
       risk: m.risk,
       ...(args.summary ? { summary: args.summary } : {}),
       claims: m.claims.filter((c) => c.status === 'verified').map((c) => ({ text: c.text, evidence: c.direct_refs })),
-      hypotheses: m.claims.filter((c) => c.status === 'unverified').map((c) => ({ text: c.text, graph_refs: c.graph_refs, unobserved_refs: c.unobserved_refs })),
+      hypotheses: m.claims
+        .filter((c) => c.status === 'unverified')
+        .map((c) => ({ text: c.text, graph_refs: c.graph_refs, unobserved_refs: c.unobserved_refs, ...(c.failed_refs?.length ? { failed_refs: c.failed_refs } : {}), ...(c.missing_refs?.length ? { missing_refs: c.missing_refs } : {}) })),
       dead_ends: m.events.filter((e) => /fail|dead/.test(e.outcome ?? '')).map((e) => ({ event: `e${e.seq}`, action: e.action, refs: e.refs, outcome: e.outcome })),
-      next: nextMove(m),
+      // The move is the next agent's: the recipient's when one is named.
+      next: nextMove(m, args.recipient_agent_id ?? call.agentId),
       resume: { verb: 'mission_next', arguments: { agent_id: args.recipient_agent_id ?? m.agent_id, mission_id: m.id } },
       ...(args.include_events ? { events: m.events } : { events: m.events.length }),
       budget: budgetReport(m),

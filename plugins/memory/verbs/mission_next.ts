@@ -26,7 +26,7 @@ export const missionNextVerb = defineVerb({
     // A spent budget still gets its one move (close); only new events are refused.
     book.charge(m, Boolean(args.last_event));
     if (args.last_event) m.events.push(classifyEvent(graph, m.events.length + 1, args.last_event));
-    const answer = { mission_id: m.id, next: nextMove(m), budget: budgetReport(m), ...(exhausted(m) ? { warning: 'budget spent' } : {}) };
+    const answer = { mission_id: m.id, next: nextMove(m, call.agentId), budget: budgetReport(m), ...(exhausted(m) ? { warning: 'budget spent' } : {}) };
     await book.save(m, answer);
     return answer;
   },

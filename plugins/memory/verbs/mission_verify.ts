@@ -3,11 +3,11 @@ import type { StateService } from '../../state/api.ts';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import type { GraphService } from '../../graph/api.ts';
 import { budgetReport, MissionBook } from '../missions/book.ts';
-import { verifyClaim } from '../missions/progress.ts';
+import { verifyClaim, verifyReason } from '../missions/progress.ts';
 
 export const missionVerifyVerb = defineVerb({
   name: 'mission_verify',
-  description: 'Check a mission claim: verified only when a direct event (read, test run, command) observed its evidence; graph-only is refused.',
+  description: 'Check a mission claim: verified only when a direct event (read, test run, command) observed its evidence in the workspace; graph-only is refused.',
   input: Type.Object({
     agent_id: AgentId,
     mission_id: Type.String({ minLength: 1 }),
@@ -22,6 +22,8 @@ export const missionVerifyVerb = defineVerb({
     reason: Type.String(),
     direct_refs: Type.Array(Type.String()),
     graph_refs: Type.Array(Type.String()),
+    failed_refs: Type.Array(Type.String()),
+    missing_refs: Type.Array(Type.String()),
     unobserved_refs: Type.Array(Type.String()),
     budget: Type.Object({ calls: Type.Object({}), tokens: Type.Object({}), minutes: Type.Object({}), exhausted: Type.Union([Type.String(), Type.Null()]) }),
   }),
@@ -36,13 +38,18 @@ export const missionVerifyVerb = defineVerb({
     book.charge(m, true);
     const c = verifyClaim(graph, m, args.claim, args.evidence_refs ?? [], args.confidence);
     m.claims = [...m.claims.filter((x) => x.text !== c.text), c];
-    const reason =
-      c.status === 'verified'
-        ? `observed directly: ${c.direct_refs.join(', ')}`
-        : c.graph_refs.length
-          ? `only graph answers cite ${c.graph_refs.join(', ')}: read it (or run a test) and log that event first`
-          : 'no event of this mission observed its evidence';
-    const answer = { mission_id: m.id, verified: c.status === 'verified', status: c.status, reason, direct_refs: c.direct_refs, graph_refs: c.graph_refs, unobserved_refs: c.unobserved_refs, budget: budgetReport(m) };
+    const answer = {
+      mission_id: m.id,
+      verified: c.status === 'verified',
+      status: c.status,
+      reason: verifyReason(c),
+      direct_refs: c.direct_refs,
+      graph_refs: c.graph_refs,
+      failed_refs: c.failed_refs ?? [],
+      missing_refs: c.missing_refs ?? [],
+      unobserved_refs: c.unobserved_refs,
+      budget: budgetReport(m),
+    };
     await book.save(m, answer);
     return answer;
   },
