@@ -25,6 +25,25 @@ const SHOWN_CHARS = 160;
 /** A span's value as a reason quotes it: cut to SHOWN_CHARS (a 200 KB http.route was echoed whole, once per distinct value, into the answer). */
 const shown = (value: string): string => (value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}… (${value.length} characters)` : value);
 
+/**
+ * A Go runtime function name as symbols name it: a method's receiver `(*FlagSet)` / `(FlagSet)` /
+ * `(*List[...])` is its type `FlagSet` (`github.com/spf13/pflag.(*FlagSet).Parse` →
+ * `github.com/spf13/pflag.FlagSet.Parse`).
+ * Read as it was, the receiver was no part of a qualified name and a method's span went to a
+ * package function of the same name.
+ */
+export function goRuntimeName(name: string): string {
+  return name.replace(/\(\*?([A-Za-z_]\w*)(?:\[[^\]()]*\])?\)/g, '$1');
+}
+
+/** A Go closure's suffix (`.func1`, `.func1.2`), sought in a name's last 64 characters: tried away only when the whole name names nothing (a symbol may be called func1). */
+const GO_CLOSURE = /\.func\d+(?:\.\d+)*$/;
+const goClosureAt = (name: string): number => {
+  const tail = name.slice(-64);
+  const m = GO_CLOSURE.exec(tail);
+  return m ? name.length - tail.length + m.index : -1;
+};
+
 export interface SpanMapper {
   map(span: SpanFacts): { node: GraphNode; via: Via } | { node: null; reason: string };
   /** The routes read from the code, when a span had a route to match. */
@@ -72,11 +91,17 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
     return tie ? null : best;
   };
   const byName = (name: string, namespace?: string, file?: string): readonly GraphNode[] => {
+    const go = goRuntimeName(name);
+    const found = lookup(go, namespace, file);
+    const closure = found.length === 0 ? goClosureAt(go) : -1;
+    return closure > 0 ? lookup(go.slice(0, closure), namespace, file) : found;
+  };
+  const lookup = (name: string, namespace?: string, file?: string): readonly GraphNode[] => {
     const dotted = name.replace(/::|#/g, '.');
     const last = dotted.slice(dotted.lastIndexOf('.') + 1);
     let nodes: readonly GraphNode[] = symbols.labelled(last);
     if (file) nodes = nodes.filter((n) => n.path === file);
-    const qualified = namespace ? `${namespace.replace(/::|#|\//g, '.')}.${dotted}` : dotted;
+    const qualified = namespace ? `${goRuntimeName(namespace).replace(/::|#|\//g, '.')}.${dotted}` : dotted;
     if (qualified !== last) {
       // Either side may carry more of the path: a node `Cart.checkout` and a namespace `app.cart.Cart`
       // (Python and Java instrumentations name the module), or the reverse. The longest match wins.

@@ -139,6 +139,34 @@ describe('runtime_overlay with code.namespace as Python and Java instrumentation
   });
 });
 
+describe('runtime_overlay with code.function as the Go runtime names functions', function () {
+  this.timeout(120000);
+  let h: Harness;
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), {
+      'go.mod': 'module example.com/flags\n\ngo 1.21\n',
+      'flags.go': 'package flags\n\ntype FlagSet struct{ parsed bool }\n\nfunc (f *FlagSet) Parse(args []string) error {\n\tf.parsed = len(args) > 0\n\treturn nil\n}\n\nfunc (f FlagSet) Parsed() bool { return f.parsed }\n\nfunc Parse() {\n\tcmd := &FlagSet{}\n\t_ = cmd.Parse(nil)\n}\n',
+    });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('reads a receiver (*T) / (T) as the type and a closure .funcN as its function, not a same-named package function', async () => {
+    const spans = [
+      span('parse', 4, [str('code.function', 'example.com/flags.(*FlagSet).Parse')]),
+      span('parse', 6, [str('code.function', '(*FlagSet).Parse'), str('code.namespace', 'example.com/flags')]),
+      span('parse.func1', 2, [str('code.function', 'example.com/flags.(*FlagSet).Parse.func1')]),
+      span('parsed', 1, [str('code.function', 'example.com/flags.(FlagSet).Parsed')]),
+      span('main parse', 3, [str('code.function', 'example.com/flags.Parse')]),
+    ];
+    const r = (await h.call('runtime_overlay', { agent_id: 'a', spans: [JSON.parse(exportLine('svc', spans))], scope: 'agent' })).json;
+    assert.equal(r.mapped, 5, JSON.stringify(r));
+    // The method's three spans went to the package function Parse before.
+    assert.deepEqual(Object.fromEntries(r.hot.map((x: any) => [x.id, x.spans])), { 'method:flags.go#FlagSet.Parse': 3, 'method:flags.go#FlagSet.Parsed': 1, 'function:flags.go#Parse': 1 });
+  });
+});
+
 describe('runtime_overlay settings, input checks and route mapping', function () {
   this.timeout(120000);
   let h: Harness;
