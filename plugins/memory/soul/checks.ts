@@ -74,7 +74,7 @@ export function checkSoul(graph: GraphService, text: string): { claims: SoulClai
       const links = [...raw.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:\/\//i.test(t) && !t.startsWith('#') && !t.startsWith('mailto:'));
       for (const t of [...spans, ...links]) {
         const c = classify(t);
-        if (c === 'path') add(checkPath(graph, line, t.replace(/#.*$/, '')));
+        if (c === 'path') add(checkPathOrSymbol(graph, line, t.replace(/#.*$/, '')));
         else if (c === 'symbol') add(checkSymbol(graph, line, t));
       }
     }
@@ -102,6 +102,19 @@ function checkPath(graph: GraphService, line: number, p: string): SoulClaim {
   } catch {
     return { line, class: 'path', claim: p, verdict: 'false', detail: 'outside the workspace' };
   }
+}
+
+/**
+ * A path-looking span: a file or directory, or else — a dotted name without a slash, like
+ * `boolValue.Set` or `config.json` — a symbol of the graph before it is called false.
+ */
+function checkPathOrSymbol(graph: GraphService, line: number, t: string): SoulClaim {
+  const asPath = checkPath(graph, line, t);
+  if (asPath.verdict === 'verified' || t.includes('/') || !/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(t)) return asPath;
+  const asSymbol = checkSymbol(graph, line, t);
+  // A file of that name elsewhere is not the path the document names.
+  const symbol = asSymbol.verdict === 'verified' && !['file', 'module'].includes(graph.engine.getNode(asSymbol.detail)?.kind ?? 'file');
+  return symbol ? asSymbol : { ...asPath, detail: 'no such file or directory in the workspace, nor a symbol of that name' };
 }
 
 function checkSymbol(graph: GraphService, line: number, t: string): SoulClaim {

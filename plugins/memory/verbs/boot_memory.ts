@@ -48,7 +48,7 @@ export const bootMemoryVerb = defineVerb({
   stages: ['orient'],
   guide:
     'Boot memory is for a handful of canonical facts (the test command, the release branch, who owns what), not for findings — use memorize for those. ' +
-    'Values are JSON, at most 500 tokens each, 200 keys. `tier`: project (default for writes), medulla (team), project+medulla (default for reads). north includes the boot entries.',
+    'Values are JSON; an entry (value, tags, source_refs) is at most 500 tokens, 200 keys. `tier`: project (default for writes), medulla (team), project+medulla (default for reads). north includes the boot entries.',
   handler: async (args, call) => {
     const graph = call.service<GraphService>('graph');
     await graph.fresh();
@@ -64,9 +64,13 @@ export const bootMemoryVerb = defineVerb({
       case 'set': {
         const key = needKey();
         if (args.value === undefined) throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'action "set" needs a value', { hint: 'pass value (any JSON)' });
-        const tokens = countValueTokens(args.value);
+        // The whole entry is bounded (tags and source refs are stored and listed with the value).
+        const tokens = [args.value, args.tags, args.source_refs].reduce<number>((sum, part) => sum + (part === undefined || (Array.isArray(part) && part.length === 0) ? 0 : countValueTokens(part)), 0);
         if (tokens > MAX_VALUE_TOKENS) {
-          throw new M1ndError(ErrorCodes.MEMORY_CLAIM_TOO_LARGE, `the value is ${tokens} tokens (limit ${MAX_VALUE_TOKENS})`, { hint: 'keep boot values short; store findings with memorize' });
+          throw new M1ndError(ErrorCodes.MEMORY_CLAIM_TOO_LARGE, `the entry (value, tags, source_refs) is ${tokens} tokens (limit ${MAX_VALUE_TOKENS})`, {
+            hint: 'keep boot values, tags and source refs short; store findings with memorize',
+            data: { tokens, limit: MAX_VALUE_TOKENS },
+          });
         }
         const scope = writeScopeOfTier(args.tier);
         const existing = await memory.get(BOOT_NAMESPACE, rowKey(scope, key));

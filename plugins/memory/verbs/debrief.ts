@@ -37,7 +37,7 @@ export const debriefVerb = defineVerb({
   stages: ['handoff', 'review'],
   next: 'orient',
   guide:
-    'Grading is by paths only, never code quality: touched paths inside the packet’s editable set against those outside it. The outcome is `verified` only with evidence of a command that exited 0 (for success); otherwise it is recorded as `outcome_unverified`. ' +
+    'Grading is by paths only, never code quality: touched paths inside the packet’s editable set against those outside it. The outcome is `verified` only with evidence of a command whose exit status agrees with it (0 for success, non-zero for failure); otherwise it is recorded as `outcome_unverified`. ' +
     'Findings are memorized as project claims anchored to the in-scope files touched; a verified outcome also feeds learn (correct on success, wrong on failure) for the touched files under the task words.',
   handler: async (args, call) => {
     const { memory, graph } = await memoryCall(call);
@@ -46,7 +46,9 @@ export const debriefVerb = defineVerb({
     const touched = [...new Set([...(args.touched_paths ?? []), ...fromDiff].map((p) => graph.run(() => graph.engine.resolvePath(p)).relative))].sort();
     const inside = touched.filter((p) => inScope(d.editable, p));
     const outside = touched.filter((p) => !inScope(d.editable, p));
-    const verified = args.evidence?.exit_status !== undefined && (args.outcome === 'success' ? args.evidence.exit_status === 0 : true);
+    // A command's exit status backs the outcome it agrees with: 0 a success, non-zero a failure (a partial one, either).
+    const exit = args.evidence?.exit_status;
+    const verified = exit !== undefined && (args.outcome === 'success' ? exit === 0 : args.outcome === 'failure' ? exit !== 0 : true);
     const score = { touched: touched.length, in_scope: inside.length, out_of_scope: outside.length, precision: touched.length ? Math.round((inside.length / touched.length) * 1000) / 1000 : null, editable_touched: d.editable.filter((e) => touched.some((t) => inScope([e], t))).length, editable: d.editable.length };
     const files = inside.filter((p) => graph.engine.getNode(`file:${p}`));
     const lessons = args.findings?.length

@@ -91,7 +91,8 @@ export const delegateVerb = defineVerb({
       ...stale.map((c) => `re-check stale claim ${c.claim.id} before relying on it`),
       'report findings as claims with evidence (paths, line ranges)',
     ];
-    const headers = { staleness: { claims_stale: stale.length, claims_fresh: claims.length - stale.length, graph_generation: engine.generation }, coverage: { anchors: anchors.length, anchors_with_memory: anchors.filter((a) => claims.some((c) => c.claim.evidence.some((e) => e.node === a.id || e.path === a.path))).length } };
+    const counted = (state: string) => claims.filter((c) => c.view.freshness === state).length;
+    const headers = { staleness: { claims_stale: stale.length, claims_fresh: counted('fresh'), claims_unanchored: counted('unanchored'), graph_generation: engine.generation }, coverage: { anchors: anchors.length, anchors_with_memory: anchors.filter((a) => claims.some((c) => c.claim.evidence.some((e) => e.node === a.id || e.path === a.path))).length } };
     const fixed = { delegation_id: id, task: args.task, editable, headers, prove, unknowns, success_criteria: success };
     await tokenizerReady(); // the packet is counted in tokens: a first load of the tables in a turn of its own
     const { packed, budget } = packSections(

@@ -28,4 +28,40 @@ describe('memory answers hold to the files', function () {
     const claim = (await h.call('orient', { agent_id: 'a', task: 'the cart total' })).json.claims.find((c: { id: string }) => c.id === id);
     assert.deepEqual(claim.changed, [{ evidence: 'src/cart.ts', what: 'content_changed', lines_now: [1, 14] }]);
   });
+
+  it('delegate counts unanchored claims apart from fresh ones', async () => {
+    await h.call('memorize', { agent_id: 'a', claims: [{ text: 'the cart total is summed in cents', evidence: ['function:src/cart.ts#total'] }, { text: 'the cart total never rounds prices' }] });
+    const staleness = (await h.call('delegate', { agent_id: 'a', task: 'change how the cart total adds prices' })).json.headers.staleness;
+    assert.equal(staleness.claims_fresh, 1);
+    assert.equal(staleness.claims_unanchored, 1);
+    assert.equal(staleness.claims_stale, 0);
+  });
+
+  it('debrief verifies a failure only by a command that failed', async () => {
+    const d = (await h.call('delegate', { agent_id: 'a', task: 'change how the cart total adds prices', scope: { paths: ['src/cart.ts'] } })).json.delegation_id;
+    const passed = (await h.call('debrief', { agent_id: 'a', delegation_id: d, outcome: 'failure', evidence: { cmd: 'npm test', exit_status: 0 }, touched_paths: ['src/cart.ts'] })).json;
+    assert.equal(passed.verified, false);
+    assert.equal(passed.status, 'outcome_unverified');
+    assert.equal(passed.learned_nodes, 0);
+    const failed = (await h.call('debrief', { agent_id: 'a', delegation_id: d, outcome: 'failure', evidence: { cmd: 'npm test', exit_status: 1 }, touched_paths: ['src/cart.ts'] })).json;
+    assert.equal(failed.verified, true);
+  });
+
+  it('boot_memory bounds the whole entry: tags and source refs count with the value', async () => {
+    const r = await h.call('boot_memory', { agent_id: 'a', action: 'set', key: 'k', value: 'v', tags: Array.from({ length: 20 }, () => 'y'.repeat(5000)) });
+    assert.equal(r.result.isError, true);
+    assert.equal(r.json.error.code, 'M1ND_ERR_MEMORY_CLAIM_TOO_LARGE');
+    assert.match(r.json.error.message, /the entry \(value, tags, source_refs\) is \d+ tokens \(limit 500\)/);
+    const ok = await h.call('boot_memory', { agent_id: 'a', action: 'set', key: 'k', value: 'v', tags: ['build'], source_refs: ['package.json'] });
+    assert.equal(ok.result.isError, undefined, JSON.stringify(ok.json));
+  });
+
+  it('soul_check finds a dotted method name such as boolValue.Set in the graph before calling it a missing path', async () => {
+    fs.writeFileSync(path.join(ws, 'go/flags.go'), 'package server\n\ntype boolValue struct{ v bool }\n\nfunc (b *boolValue) Set(s string) error {\n\tb.v = s == "true"\n\treturn nil\n}\n');
+    fs.writeFileSync(path.join(ws, 'AGENTS.md'), '# Notes\n\n`boolValue.Set` parses the flag; `nope.Gone` does not exist.\n');
+    await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+    const r = (await h.call('soul_check', { agent_id: 'a' })).json;
+    assert.deepEqual(r.verified, ['3: boolValue.Set']);
+    assert.deepEqual(r.false.map((c: { claim: string; detail: string }) => [c.claim, c.detail]), [['nope.Gone', 'no such file or directory in the workspace, nor a symbol of that name']]);
+  });
 });
