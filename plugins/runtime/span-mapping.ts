@@ -37,6 +37,7 @@ export function goRuntimeName(name: string): string {
 }
 
 /** A Go closure's suffix (`.func1`, `.func1.2`), sought in a name's last 64 characters: tried away only when the whole name names nothing (a symbol may be called func1). */
+const OVERLOAD_RANK = /#\d+$/;
 const GO_CLOSURE = /\.func\d+(?:\.\d+)*$/;
 const goClosureAt = (name: string): number => {
   const tail = name.slice(-64);
@@ -106,9 +107,14 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
       // Either side may carry more of the path: a node `Cart.checkout` and a namespace `app.cart.Cart`
       // (Python and Java instrumentations name the module), or the reverse. The longest match wins.
       const within = (a: string, b: string) => a === b || a.endsWith(`.${b}`);
-      const q = nodes.filter((n) => n.qualifiedName !== undefined && (within(n.qualifiedName, qualified) || within(qualified, n.qualifiedName) || (namespace !== undefined && n.qualifiedName === dotted)));
-      const longest = Math.max(0, ...q.map((n) => n.qualifiedName!.length));
-      const best = q.filter((n) => n.qualifiedName!.length === longest || within(n.qualifiedName!, qualified));
+      // An overload's qualified name carries its rank (`Gson.toJson#2`): every overload is the name's.
+      const qn = (n: GraphNode) => n.qualifiedName?.replace(OVERLOAD_RANK, '');
+      const q = nodes.filter((n) => {
+        const name = qn(n);
+        return name !== undefined && (within(name, qualified) || within(qualified, name) || (namespace !== undefined && name === dotted));
+      });
+      const longest = Math.max(0, ...q.map((n) => qn(n)!.length));
+      const best = q.filter((n) => qn(n)!.length === longest || within(qn(n)!, qualified));
       if (best.length || !namespace) nodes = best;
     }
     return nodes;
@@ -196,7 +202,7 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
         } else if (span.function) {
           const nodes = byName(span.function, span.namespace);
           if (nodes.length === 1) return { node: nodes[0], via: fileMissing ? 'code_function, file not found' : 'code_function' };
-          if (nodes.length > 1) reason = fileMissing ? `code.filepath ${shown(span.filepath!)} matches no workspace file, and code.function ${shown(span.function)} names ${nodes.length} symbols` : `code.function ${shown(span.function)} names ${nodes.length} symbols; add code.filepath or code.namespace`;
+          if (nodes.length > 1) reason = fileMissing ? `code.filepath ${shown(span.filepath!)} matches no workspace file, and code.function ${shown(span.function)} names ${nodes.length} symbols` : `code.function ${shown(span.function)} names ${nodes.length} symbols; add ${span.namespace ? 'code.filepath and code.lineno' : 'code.filepath or code.namespace'}`;
           else reason = `code.function ${shown(span.function)} names no symbol`;
         }
         if (fileMissing) reason ??= `code.filepath ${shown(span.filepath!)} matches no workspace file`;

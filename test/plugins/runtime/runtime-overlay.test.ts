@@ -139,12 +139,13 @@ describe('runtime_overlay with code.namespace as Python and Java instrumentation
   });
 });
 
-describe('runtime_overlay with code.function as the Go runtime names functions', function () {
+describe('runtime_overlay with code.function as the Go and Java runtimes name functions', function () {
   this.timeout(120000);
   let h: Harness;
   before(async () => {
     const ws = writeFixtureRepo(tempDir(), {
       'go.mod': 'module example.com/flags\n\ngo 1.21\n',
+      'src/main/java/com/acme/Codec.java': 'package com.acme;\n\npublic class Codec {\n  public String encode(Object o) {\n    return String.valueOf(o);\n  }\n\n  public String encode(Object o, int indent) {\n    return \" \".repeat(indent) + encode(o);\n  }\n\n  public String decode(String s) {\n    return s.trim();\n  }\n}\n',
       'flags.go': 'package flags\n\ntype FlagSet struct{ parsed bool }\n\nfunc (f *FlagSet) Parse(args []string) error {\n\tf.parsed = len(args) > 0\n\treturn nil\n}\n\nfunc (f FlagSet) Parsed() bool { return f.parsed }\n\nfunc Parse() {\n\tcmd := &FlagSet{}\n\t_ = cmd.Parse(nil)\n}\n',
     });
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
@@ -164,6 +165,20 @@ describe('runtime_overlay with code.function as the Go runtime names functions',
     assert.equal(r.mapped, 5, JSON.stringify(r));
     // The method's three spans went to the package function Parse before.
     assert.deepEqual(Object.fromEntries(r.hot.map((x: any) => [x.id, x.spans])), { 'method:flags.go#FlagSet.Parse': 3, 'method:flags.go#FlagSet.Parsed': 1, 'function:flags.go#Parse': 1 });
+  });
+
+  it('takes a Java overloaded name with its class as ambiguous, not as the first overload', async () => {
+    const spans = [
+      span('encode', 4, [str('code.function', 'encode'), str('code.namespace', 'com.acme.Codec')]),
+      span('encode', 5, [str('code.function', 'encode'), str('code.namespace', 'com.acme.Codec'), str('code.filepath', 'com/acme/Codec.java'), int('code.lineno', 9)]),
+      span('decode', 6, [str('code.function', 'decode'), str('code.namespace', 'com.acme.Codec')]),
+    ];
+    const r = (await h.call('runtime_overlay', { agent_id: 'b', spans: [JSON.parse(exportLine('svc', spans))], scope: 'agent' })).json;
+    assert.deepEqual(r.unmapped, [{ reason: 'code.function encode names 2 symbols; add code.filepath and code.lineno', count: 1 }], JSON.stringify(r));
+    const ids = Object.fromEntries(r.hot.map((x: any) => [x.id, x.spans]));
+    assert.equal(ids['method:src/main/java/com/acme/Codec.java#Codec.encode'], undefined, 'the first overload was credited with a span of either');
+    assert.equal(Object.keys(ids).length, 2);
+    assert.equal(ids['method:src/main/java/com/acme/Codec.java#Codec.decode'], 1);
   });
 });
 
