@@ -16,8 +16,15 @@ export interface Connection {
   paths: string[][];
 }
 
-/** The connections between node sets `a` and `b` (ids not in the graph are ignored). */
-export function connectionsBetween(engine: CodeGraphEngine, a: readonly string[], b: readonly string[], maxPaths = 3): Connection {
+/** Nodes expanded between two looks at the pace. */
+const PACE_EVERY = 256;
+
+/**
+ * The connections between node sets `a` and `b` (ids not in the graph are ignored). The search
+ * awaits `pace` as it goes, and stops once every node of `b` it could link to is linked (each gives
+ * one path) or `maxPaths` are found.
+ */
+export async function connectionsBetween(engine: CodeGraphEngine, a: readonly string[], b: readonly string[], pace: () => Promise<void>, maxPaths = 3): Promise<Connection> {
   const g = engine.graph;
   const inB = new Set(b);
   const shared = a.filter((id) => inB.has(id));
@@ -36,8 +43,11 @@ export function connectionsBetween(engine: CodeGraphEngine, a: readonly string[]
   if (edges.length === 0 && shared.length === 0 && onlyA.length && onlyB.size) {
     // Multi-source BFS from A; the first B nodes reached give the shortest linking paths.
     const parent = new Map<number, number>(onlyA.map((i) => [i, -1]));
+    // Each node of B ends one path: past min(maxPaths, |B|) paths nothing more can be found.
+    const want = Math.min(maxPaths, onlyB.size);
     let frontier = [...onlyA];
-    for (let hop = 0; hop < MAX_HOPS && frontier.length && paths.length < maxPaths && parent.size < MAX_REACHED; hop++) {
+    let expanded = 0;
+    for (let hop = 0; hop < MAX_HOPS && frontier.length && paths.length < want && parent.size < MAX_REACHED; hop++) {
       const next: number[] = [];
       const step = (n: number, from: number) => {
         if (parent.has(n)) return;
@@ -53,6 +63,8 @@ export function connectionsBetween(engine: CodeGraphEngine, a: readonly string[]
         next.push(n);
       };
       for (const i of frontier) {
+        if (paths.length >= want || parent.size >= MAX_REACHED) break;
+        if (++expanded % PACE_EVERY === 0) await pace();
         g.forEachOut(i, (t) => step(t, i));
         g.forEachIn(i, (s) => step(s, i));
       }

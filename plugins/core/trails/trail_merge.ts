@@ -5,6 +5,10 @@ import { claimKey } from './claims.ts';
 import { connectionsBetween } from './connections.ts';
 import { loadTrail, newTrailId, saveTrails, type Claim, type Trail, type TrailNode } from './trail-book.ts';
 import type { StateService } from '../../state/api.ts';
+import { slicePace } from '../../graph/api.ts';
+
+/** Main-thread time the merge's comparisons take before giving the event loop back. */
+const SLICE_MS = 8;
 
 export const trailMergeVerb = defineVerb({
   name: 'trail_merge',
@@ -76,14 +80,17 @@ export const trailMergeVerb = defineVerb({
       for (const [path, hash] of Object.entries(t.files)) if (!(path in files)) files[path] = hash;
     }
 
+    const pace = slicePace(SLICE_MS);
     const overlapping: { a: { trail_id: string; statement: string }; b: { trail_id: string; statement: string }; shared_nodes: string[] }[] = [];
-    const all = trails.flatMap((t) => [...t.hypotheses, ...t.conclusions].map((c) => ({ t: t.trail_id, c })));
+    const all = trails.flatMap((t) => [...t.hypotheses, ...t.conclusions].map((c) => ({ t: t.trail_id, c, key: claimKey(c.statement), nodes: new Set(c.supporting_nodes) })));
     for (let i = 0; i < all.length; i++) {
+      await pace();
+      const x = all[i];
+      if (x.nodes.size === 0) continue;
       for (let j = i + 1; j < all.length; j++) {
-        const x = all[i];
         const y = all[j];
-        if (x.t === y.t || claimKey(x.c.statement) === claimKey(y.c.statement)) continue;
-        const shared = x.c.supporting_nodes.filter((n) => y.c.supporting_nodes.includes(n));
+        if (x.t === y.t || x.key === y.key || y.nodes.size === 0) continue;
+        const shared = x.c.supporting_nodes.filter((n) => y.nodes.has(n));
         if (shared.length) overlapping.push({ a: { trail_id: x.t, statement: x.c.statement }, b: { trail_id: y.t, statement: y.c.statement }, shared_nodes: shared });
       }
     }
@@ -91,7 +98,8 @@ export const trailMergeVerb = defineVerb({
     const connections = [];
     for (let i = 0; i < trails.length; i++) {
       for (let j = i + 1; j < trails.length; j++) {
-        const c = connectionsBetween(engine, trails[i].visited.map((n) => n.id), trails[j].visited.map((n) => n.id));
+        await pace();
+        const c = await connectionsBetween(engine, trails[i].visited.map((n) => n.id), trails[j].visited.map((n) => n.id), pace);
         connections.push({ between: [trails[i].trail_id, trails[j].trail_id], ...c, linked: c.shared.length + c.edges.length + c.paths.length > 0 });
       }
     }
