@@ -67,7 +67,9 @@ export function checkSoul(graph: GraphService, text: string): { claims: SoulClai
     }
     const before = claims.length;
     for (const m of raw.matchAll(/\b(npm|pnpm|yarn|bun)\s+(?:run\s+)?([A-Za-z0-9:_.-]+)/g)) add(checkScript(manifests, line, m[1], m[2]));
-    for (const m of raw.matchAll(/\bmake\s+([A-Za-z0-9_.-]+)/g)) add(checkMake(manifests, line, m[1]));
+    // "make sure", "make it": in prose `make` is English; a make target is named in code (a span or a fenced block).
+    const code = fenced ? raw : [...raw.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]).join('\n');
+    for (const m of code.matchAll(/\bmake\s+([A-Za-z0-9_.-]+)/g)) add(checkMake(manifests, line, m[1]));
     for (const m of raw.matchAll(/\b(Node(?:\.js)?|TypeScript|React|Vue|Next\.js|Express|Mocha|Jest|Vite|ESLint)\s+v?(\d+(?:\.\d+){0,2})\b/g)) add(checkVersion(manifests, line, m[1], m[2]));
     if (!fenced) {
       const spans = [...raw.matchAll(/`([^`\n]+)`/g)].map((m) => m[1].trim());

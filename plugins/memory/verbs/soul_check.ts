@@ -52,7 +52,7 @@ export function soulCheckVerb(configured?: string) {
     stages: ['review', 'orient'],
     next: 'soul_read',
     guide:
-      'Checked: inline code and link targets that look like paths (exist in the workspace), symbols written as `name()`, dotted or camel/Pascal case (exist in the graph), `npm|pnpm|yarn|bun [run] X` (package.json script), `make X` (Makefile target), and "Node 20" / "TypeScript 5.9"-style versions (package.json engines or dependencies). ' +
+      'Checked: inline code and link targets that look like paths (exist in the workspace), symbols written as `name()`, dotted or camel/Pascal case (exist in the graph), `npm|pnpm|yarn|bun [run] X` (package.json script), `make X` in code (Makefile target), and "Node 20" / "TypeScript 5.9"-style versions (package.json engines or dependencies). ' +
       'Everything else — intent, taste, rules — is counted under `not_checkable`, never reported as verified. The receipt (content hash, commit, time) says which text was checked. ' +
       '`verify_curator_report: {author, report}` checks a curator\'s report the same way, under `curator_report`; its author cannot verify it.',
     handler: async (args, call) => {

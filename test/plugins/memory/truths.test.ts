@@ -64,4 +64,12 @@ describe('memory answers hold to the files', function () {
     assert.deepEqual(r.verified, ['3: boolValue.Set']);
     assert.deepEqual(r.false.map((c: { claim: string; detail: string }) => [c.claim, c.detail]), [['nope.Gone', 'no such file or directory in the workspace, nor a symbol of that name']]);
   });
+
+  it('soul_check reads `make X` as a make target in code only, not in prose such as "make sure"', async () => {
+    fs.writeFileSync(path.join(ws, 'Makefile'), 'build:\n\ttsc\n');
+    fs.writeFileSync(path.join(ws, 'AGENTS.md'), '# Notes\n\nPlease make sure the tests pass.\nRun `make build`, then:\n\n```sh\nmake release\n```\n');
+    const r = (await h.call('soul_check', { agent_id: 'a' })).json;
+    assert.deepEqual(r.verified, ['4: make build']);
+    assert.deepEqual(r.false.map((c: { line: number; claim: string }) => [c.line, c.claim]), [[7, 'make release']]);
+  });
 });
