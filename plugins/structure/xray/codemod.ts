@@ -57,6 +57,51 @@ function checkText(what: string, text: string | undefined): string {
   return t;
 }
 
+/** A line that starts a decorator or attribute: `@retry(…)` (Python, TS/JS, Java), `#[inline]` (Rust). */
+const DECORATOR_START: Readonly<Record<string, RegExp>> = { python: /^\s*@/, typescript: /^\s*@/, tsx: /^\s*@/, javascript: /^\s*@/, java: /^\s*@/, rust: /^\s*#\[/ };
+/** Lines above a symbol searched for its decorators. */
+const MAX_DECORATOR_LINES = 40;
+
+/** Closing minus opening brackets on a line. */
+function bracketBalance(line: string): number {
+  let b = 0;
+  for (const ch of line) {
+    if (ch === '(' || ch === '[' || ch === '{') b--;
+    else if (ch === ')' || ch === ']' || ch === '}') b++;
+  }
+  return b;
+}
+
+/**
+ * The first line (0-based) of the decorators or attributes right above line `idx`, or `idx`: a
+ * Python function's graph line is its `def`, a Rust fn's its `fn`, so a comment put there split
+ * `@property` or `#[inline]` from what it decorates. A decorator spread over lines
+ * (`@mark.parametrize(\n…\n)`) is taken whole: from a line closing more brackets than it opens, up
+ * to the line that balances them, when that line starts a decorator.
+ */
+function aboveDecorators(lines: readonly string[], idx: number, language: string): number {
+  const start = DECORATOR_START[language];
+  if (!start) return idx;
+  const floor = Math.max(0, idx - MAX_DECORATOR_LINES);
+  let top = idx;
+  let k = idx - 1;
+  while (k >= floor) {
+    if (start.test(lines[k])) {
+      top = k--;
+      continue;
+    }
+    let depth = bracketBalance(lines[k]);
+    if (depth <= 0) break;
+    let j = k - 1;
+    for (; j >= floor && depth > 0; j--) depth += bracketBalance(lines[j]);
+    const first = j + 1;
+    if (depth !== 0 || !start.test(lines[first])) break;
+    top = first;
+    k = first - 1;
+  }
+  return top;
+}
+
 /** The code files a selector picks, in path order. */
 export function selectFiles(graph: GraphService, selector: Selector): GraphNode[] {
   const engine = graph.engine;
@@ -108,16 +153,14 @@ export async function planCodemod(graph: GraphService, files: readonly GraphNode
         inserted.push({ line: at + 1, text: line });
       }
     } else {
-      const symbols = graph.fileSymbols(f.path).filter((s) => s.kind === kind);
-      // Bottom-up, so earlier insertions do not move later targets.
-      const starts = [...new Set(symbols.map((s) => s.startLine))].sort((a, b) => b - a);
-      for (const start of starts) {
-        const idx = start - 1;
-        if (idx < 0 || idx >= lines.length) continue;
+      const symbols = graph.fileSymbols(f.path).filter((s) => s.kind === kind && s.startLine >= 1 && s.startLine <= lines.length);
+      // Above the symbol's decorators or attributes; bottom-up, so earlier insertions do not move later targets.
+      const tops = [...new Set(symbols.map((s) => aboveDecorators(lines, s.startLine - 1, f.language!)))].sort((a, b) => b - a);
+      for (const idx of tops) {
         if (idx > 0 && lines[idx - 1].includes(text)) continue;
         const indent = /^\s*/.exec(lines[idx])![0];
         lines.splice(idx, 0, `${indent}${line}`);
-        inserted.push({ line: start, text: `${indent}${line}` });
+        inserted.push({ line: idx + 1, text: `${indent}${line}` });
       }
       // Report in file order, in new-file line numbers.
       inserted.reverse();

@@ -185,3 +185,56 @@ describe('xray on a layered repository with a layer manifest', function () {
     }
   });
 });
+
+describe('xray_apply annotate_symbol above decorators and attributes', function () {
+  this.timeout(90000);
+  let h: Harness;
+  const PY = [
+    'import pytest',
+    '',
+    '',
+    'class Box:',
+    '    @property',
+    '    def size(self):',
+    '        return 1',
+    '',
+    '    def plain(self):',
+    '        return (',
+    '            2',
+    '        )',
+    '',
+    '',
+    '@pytest.mark.parametrize(',
+    '    "n", [1, 2]',
+    ')',
+    '@pytest.mark.slow',
+    'def test_n(n):',
+    '    assert n',
+    '',
+  ].join('\n');
+  const RS = ['pub struct B;', '', 'impl B {', '    /// Makes one.', '    #[inline]', '    #[cfg(not(all(',
+    '        loom, test)))]', '    pub fn new() -> Self {', '        B', '    }', '}', ''].join('\n');
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), { 'pkg/box.py': PY, 'src/lib.rs': RS });
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('puts the comment above a Python decorator (one line or several) and a Rust attribute, never between them and the definition', async () => {
+    const py = await h.call('xray_apply', { agent_id: 'a', selector: { path_prefix: 'pkg' }, transform: { kind: 'annotate_symbol', annotation: '@xray reviewed', node_type: 'method' }, mode: 'commit' });
+    assert.equal(py.result.isError, undefined, JSON.stringify(py.json));
+    const fn = await h.call('xray_apply', { agent_id: 'a', selector: { path_prefix: 'pkg' }, transform: { kind: 'annotate_symbol', annotation: '@xray reviewed', node_type: 'function' }, mode: 'commit' });
+    assert.equal(fn.result.isError, undefined, JSON.stringify(fn.json));
+    const lines = fs.readFileSync(path.join(h.workspace, 'pkg/box.py'), 'utf8').split('\n');
+    const after = (text: string) => lines[lines.indexOf(text) - 1];
+    assert.equal(after('    @property'), '    # @xray reviewed', lines.join('\n'));
+    assert.equal(after('    def size(self):'), '    @property');
+    assert.equal(after('    def plain(self):'), '    # @xray reviewed');
+    assert.equal(after('@pytest.mark.parametrize('), '# @xray reviewed');
+    assert.equal(after('def test_n(n):'), '@pytest.mark.slow');
+    assert.equal(lines.filter((l) => l.includes('@xray reviewed')).length, 3);
+    const rs = await h.call('xray_apply', { agent_id: 'a', selector: { path_prefix: 'src' }, transform: { kind: 'annotate_symbol', annotation: '@xray reviewed', node_type: 'method' } });
+    assert.deepEqual(rs.json.files[0].insertions, [{ line: 5, text: '    // @xray reviewed' }], JSON.stringify(rs.json));
+  });
+});
