@@ -4,6 +4,9 @@
  */
 import type { PresetName } from '../code-rules.ts';
 
+/** The audit's scans keep findings of at least this severity. */
+const SCAN_SEVERITY_MIN = 0.5;
+
 export const PROFILES = ['quick', 'architecture', 'security', 'full'] as const;
 export type Profile = (typeof PROFILES)[number];
 
@@ -84,8 +87,10 @@ export const SECTIONS: readonly SectionSpec[] = [
     verb: 'scan_all',
     minMs: 1000,
     profiles: ['quick', 'security', 'full'],
-    args: (o) => ({ ...scoped(o), ...(o.presets ? { patterns: [...o.presets] } : {}), severity_min: 0.5, limit_per_pattern: 5, token_budget: 2000, time_budget_ms: Math.min(o.budgetMs, 60_000) }),
+    args: (o) => ({ ...scoped(o), ...(o.presets ? { patterns: [...o.presets] } : {}), severity_min: SCAN_SEVERITY_MIN, limit_per_pattern: 5, token_budget: 2000, time_budget_ms: Math.min(o.budgetMs, 60_000) }),
     digest: (r) => ({
+      // The counts are of findings at or above this severity: scan_all's default (0.3) counts more.
+      severity_min: SCAN_SEVERITY_MIN,
       counts: r.counts,
       files_scanned: r.files_scanned,
       files_total: r.files_total,
