@@ -140,8 +140,16 @@ export async function planCodemod(graph: GraphService, files: readonly GraphNode
     }
     const oldHash = hashBytes(bytes);
     fingerprint.update(`${f.path}\0${oldHash}\n`);
-    const eol = bytes.includes('\r\n') ? '\r\n' : '\n';
-    const lines = bytes.toString('utf8').split(/\r?\n/);
+    // Each line keeps its own ending and a byte-order mark stays first: only the inserted lines change.
+    const raw = bytes.toString('utf8');
+    const bom = raw.startsWith('\uFEFF') ? '\uFEFF' : '';
+    const parts = raw.slice(bom.length).split(/(\r?\n)/);
+    const lines = parts.filter((_, k) => k % 2 === 0);
+    const ends = lines.map((_, k) => parts[2 * k + 1] ?? '');
+    const insert = (idx: number, text: string) => {
+      ends.splice(idx, 0, ends[idx] || ends[idx - 1] || '\n');
+      lines.splice(idx, 0, text);
+    };
     const line = `${comment(f.language!)} ${text}`;
     const inserted: { line: number; text: string }[] = [];
     if (t.kind === 'ensure_header_tag') {
@@ -149,7 +157,7 @@ export async function planCodemod(graph: GraphService, files: readonly GraphNode
         let at = 0;
         if (lines[0]?.startsWith('#!')) at = 1;
         if (f.language === 'python' && /^#.*coding[:=]/.test(lines[at] ?? '')) at++;
-        lines.splice(at, 0, line);
+        insert(at, line);
         inserted.push({ line: at + 1, text: line });
       }
     } else {
@@ -159,7 +167,7 @@ export async function planCodemod(graph: GraphService, files: readonly GraphNode
       for (const idx of tops) {
         if (idx > 0 && lines[idx - 1].includes(text)) continue;
         const indent = /^\s*/.exec(lines[idx])![0];
-        lines.splice(idx, 0, `${indent}${line}`);
+        insert(idx, `${indent}${line}`);
         inserted.push({ line: idx + 1, text: `${indent}${line}` });
       }
       // Report in file order, in new-file line numbers.
@@ -170,7 +178,7 @@ export async function planCodemod(graph: GraphService, files: readonly GraphNode
       unchanged++;
       continue;
     }
-    changed.push({ path: f.path, absolute: p.absolute, oldHash, content: lines.join(eol), inserted });
+    changed.push({ path: f.path, absolute: p.absolute, oldHash, content: bom + lines.map((l, k) => l + ends[k]).join(''), inserted });
   }
   return { version: fingerprint.digest('hex').slice(0, 16), changed, unchanged, selected: files.length };
 }

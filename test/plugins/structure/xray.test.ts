@@ -214,8 +214,10 @@ describe('xray_apply annotate_symbol above decorators and attributes', function 
   ].join('\n');
   const RS = ['pub struct B;', '', 'impl B {', '    /// Makes one.', '    #[inline]', '    #[cfg(not(all(',
     '        loom, test)))]', '    pub fn new() -> Self {', '        B', '    }', '}', ''].join('\n');
+  // A byte-order mark and one CRLF line among LF ones (a file edited on two systems).
+  const MIXED = '\uFEFFexport const a = 1;\nexport function f(): number {\r\n  return a;\n}\n';
   before(async () => {
-    const ws = writeFixtureRepo(tempDir(), { 'pkg/box.py': PY, 'src/lib.rs': RS });
+    const ws = writeFixtureRepo(tempDir(), { 'pkg/box.py': PY, 'src/lib.rs': RS, 'web/mixed.ts': MIXED });
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full', M1ND_CACHE_DIR: tempDir() } });
     await h.call('ingest', { agent_id: 'a', path: ws });
   });
@@ -236,5 +238,14 @@ describe('xray_apply annotate_symbol above decorators and attributes', function 
     assert.equal(lines.filter((l) => l.includes('@xray reviewed')).length, 3);
     const rs = await h.call('xray_apply', { agent_id: 'a', selector: { path_prefix: 'src' }, transform: { kind: 'annotate_symbol', annotation: '@xray reviewed', node_type: 'method' } });
     assert.deepEqual(rs.json.files[0].insertions, [{ line: 5, text: '    // @xray reviewed' }], JSON.stringify(rs.json));
+  });
+
+  it('adds only its lines: a byte-order mark stays first and every other line keeps its ending', async () => {
+    const header = await h.call('xray_apply', { agent_id: 'a', selector: { path_prefix: 'web' }, transform: { kind: 'ensure_header_tag', tag: '@layer web' }, mode: 'commit' });
+    assert.equal(header.result.isError, undefined, JSON.stringify(header.json));
+    const ann = await h.call('xray_apply', { agent_id: 'a', selector: { path_prefix: 'web' }, transform: { kind: 'annotate_symbol', annotation: '@xray reviewed' }, mode: 'commit' });
+    assert.equal(ann.result.isError, undefined, JSON.stringify(ann.json));
+    const text = fs.readFileSync(path.join(h.workspace, 'web/mixed.ts'), 'utf8');
+    assert.equal(JSON.stringify(text), JSON.stringify('\uFEFF// @layer web\nexport const a = 1;\n// @xray reviewed\r\nexport function f(): number {\r\n  return a;\n}\n'));
   });
 });
