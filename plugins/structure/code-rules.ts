@@ -92,6 +92,16 @@ const heldByPyObject = (n: Node) => {
 /** A comment among `nodes` that says something (not a tool's pragma: `# pragma: no cover`, `# noqa`, `// eslint-disable…`). */
 const explains = (nodes: readonly (Node | null)[]) => nodes.some((c) => c?.type === 'comment' && !/^(?:#|\/\/|\/\*)\s*(?:pragma\b|noqa\b|type:|eslint-|istanbul\b|c8\b|@ts-)/.test(c.text));
 const returned = (n: Node) => n.parent?.type === 'return_statement' || n.parent?.parent?.type === 'return_statement';
+/**
+ * The variable a JavaScript handle is kept in leaves the function: `const server = http.createServer(…)`
+ * then `return server` or `return server.listen(…)` hands it to the caller, who closes it.
+ */
+const handedBack = (n: Node, scope: Node) => {
+  const p = n.parent;
+  const name = p?.type === 'variable_declarator' && p.childForFieldName('value')?.id === n.id ? p.childForFieldName('name') : null;
+  if (name?.type !== 'identifier') return false;
+  return new RegExp(`\\breturn\\s+${name.text.replace(/\$/g, '\\$')}(?![\\w$])`).test(scope.text);
+};
 
 export const CODE_RULES: readonly CodeRule[] = [
   // error_handling
@@ -163,6 +173,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     check: ({ hit }) => {
       if (returned(hit)) return false;
       const scope = ancestor(hit, JS_FUNCTIONS) ?? hit.tree.rootNode;
+      if (handedBack(hit, scope)) return false;
       return !/\.(close|closeSync|end|destroy)\(|\bfinally\b|\bawait using\b|\busing\b/.test(scope.text);
     },
   },
