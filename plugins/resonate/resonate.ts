@@ -46,7 +46,7 @@ export const resonateVerb = defineVerb({
     'Kept for m1nd compatibility; activate (spreading activation) answers "what is related to X" better. ' +
     'Seeds: node_id and/or the best matches of query. The subgraph is everything within 2 hops (any relation, either direction; at most 300 nodes, nearest first), with edge weights summed both ways. ' +
     'Modes are the top eigenvectors of its normalised adjacency D^-1/2·A·D^-1/2 (subspace power iteration): mode 1 is the main body (loadings ≈ how central a node is to the subgraph), later modes are splits (positive and negative poles are the groups the mode separates). ' +
-    'Pairs are scored by the cosine of their loadings over modes 2+ (weighted by eigenvalue): nodes that load alike sit in the same place of the structure — typically siblings with the same callers and callees — linked by an edge or not. A container and its own content are never paired (they load alike trivially).',
+    'Pairs are scored by the cosine of their loadings over modes 2+ (weighted by eigenvalue) × the smaller share of the two nodes\' links that lie inside the subgraph (a node at its edge loads by the few links left; pairs scoring 0.5 or less are not listed): nodes that load alike sit in the same place of the structure — typically siblings with the same callers and callees — linked by an edge or not. A container and its own content are never paired (they load alike trivially).',
   handler: async (args, call) => {
     if (args.query === undefined && args.node_id === undefined) {
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'resonate needs query or node_id', { hint: 'resonate({"agent_id":"…","query":"what to analyse"}); or use activate' });
@@ -155,37 +155,56 @@ export const resonateVerb = defineVerb({
         nested.add(pairKey(local.get(i)!, b));
       });
     }
-    const pairs: { a: number; b: number; cos: number }[] = [];
+    // How much of each node's structure the subgraph holds: the weight of its links inside ÷ all its
+    // links. A node at the edge (most links cut off) loads by the few left: two such nodes linked only
+    // to one shared node load exactly alike whatever they are (on httpx, the class Limits and a
+    // CHANGELOG section at cosine 1). A pair's score is its cosine × the smaller share.
+    const inside = new Float64Array(n);
+    const total = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const count = (j: number, w: number) => {
+        if (j === order[k]) return;
+        total[k] += w;
+        if (local.has(j)) inside[k] += w;
+      };
+      g.forEachOut(order[k], (t, w) => count(t, w));
+      g.forEachIn(order[k], (src, w) => count(src, w));
+      if ((k & 63) === 63) await pace();
+    }
+    const share = (k: number) => (total[k] > 0 ? inside[k] / total[k] : 1);
+    const pairs: { a: number; b: number; cos: number; score: number }[] = [];
     for (let a = 0; a < n; a++) {
       await pace();
-      if (norms[a] < 1e-9) continue;
+      if (norms[a] < 1e-9 || share(a) <= 0.5) continue;
       for (let b = a + 1; b < n; b++) {
         if (norms[b] < 1e-9 || nested.has(pairKey(a, b))) continue;
         let s = 0;
         for (let d = 0; d < dims; d++) s += embed[a * dims + d] * embed[b * dims + d];
         const cos = s / (norms[a] * norms[b]);
-        if (cos > 0.5) pairs.push({ a, b, cos });
+        const score = cos * Math.min(share(a), share(b));
+        if (score > 0.5) pairs.push({ a, b, cos, score });
       }
     }
-    // Cosines equal to 1e-9 are ties (floating-point noise must not pick among them): then by ids.
+    // Scores equal to 1e-9 are ties (floating-point noise must not pick among them): then by ids.
     const tie = (x: number) => Math.round(x * 1e9);
-    pairs.sort((x, y) => tie(y.cos) - tie(x.cos) || node(x.a).id.localeCompare(node(y.a).id) || node(x.b).id.localeCompare(node(y.b).id));
+    pairs.sort((x, y) => tie(y.score) - tie(x.score) || node(x.a).id.localeCompare(node(y.a).id) || node(x.b).id.localeCompare(node(y.b).id));
     const neighbourSet = (k: number) => new Set(sym.neighbours[k].map(([j]) => j));
-    const shownPairs = pairs.slice(0, args.top_k).map(({ a, b, cos }) => {
+    const shownPairs = pairs.slice(0, args.top_k).map(({ a, b, cos, score }) => {
       const na = neighbourSet(a);
       const shared = [...neighbourSet(b)].filter((j) => na.has(j));
       const linked = na.has(b);
-      const why = [`load alike on modes ${used.length === modes.length ? `1–${used.length}` : `2–${modes.length}`} (cosine ${round(cos)})`];
+      const pct = (k: number) => `${Math.round(share(k) * 100)}%`;
+      const why = [`load alike on modes ${used.length === modes.length ? `1–${used.length}` : `2–${modes.length}`} (cosine ${round(cos)}), ${pct(a)} and ${pct(b)} of their links inside the subgraph`];
       if (shared.length) why.push(`share ${shared.length} neighbour${shared.length === 1 ? '' : 's'}: ${shared.slice(0, 3).map((j) => node(j).label).join(', ')}`);
       if (linked) why.push('directly linked');
-      return { a: { id: node(a).id, label: node(a).label }, b: { id: node(b).id, label: node(b).label }, score: round(cos), linked, shared_neighbours: shared.length, why: why.join('; ') };
+      return { a: { id: node(a).id, label: node(a).label }, b: { id: node(b).id, label: node(b).label }, score: round(score), cosine: round(cos), linked, shared_neighbours: shared.length, why: why.join('; ') };
     });
     return {
       seeds: [...seeds],
       subgraph: { nodes: sym.n, edges: edgeCount, radius: RADIUS, ...(truncated ? { truncated: true } : {}) },
       modes: shownModes,
       pairs: shownPairs,
-      method: 'modes: top eigenvectors of the normalised adjacency D^-1/2·A·D^-1/2 (power iteration); pairs: cosine of eigenvalue-weighted loadings over modes 2+',
+      method: 'modes: top eigenvectors of the normalised adjacency D^-1/2·A·D^-1/2 (power iteration); pairs: cosine of eigenvalue-weighted loadings over modes 2+ × the smaller share of the two nodes\' links inside the subgraph',
       use_instead: 'activate',
     };
   },

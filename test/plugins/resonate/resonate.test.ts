@@ -111,3 +111,32 @@ describe('resonate on a dense neighbourhood', function () {
     assert.ok(Math.max(...held) < 50, `longest main-thread stretch ${Math.max(...held).toFixed(1)} ms`);
   });
 });
+
+describe('resonate pairs nodes by the structure the subgraph holds of them', function () {
+  this.timeout(60000);
+  let h: Harness;
+  before(async () => {
+    // p and q are two hops from seed, each reached through mid alone; everything else they call lies
+    // outside the subgraph, and it differs. Their loadings rest on the one link left: cosine 1.
+    const files: Record<string, string> = {
+      'src/seed.ts': "import { mid } from './mid.ts';\n\nexport function seed(): number {\n  return mid(1);\n}\n",
+      'src/mid.ts': 'export function mid(n: number): number {\n  return n + 1;\n}\n',
+    };
+    for (const who of ['p', 'q']) {
+      const callees = [1, 2, 3, 4].map((k) => `${who}${k}`);
+      files[`src/${who}.ts`] = `import { mid } from './mid.ts';\n${callees.map((c) => `import { ${c} } from './lib/${c}.ts';`).join('\n')}\n\nexport function ${who}(): number {\n  return mid(${callees.map((c) => `${c}()`).join(' + ')});\n}\n`;
+      for (const c of callees) files[`src/lib/${c}.ts`] = `export function ${c}(): number {\n  return ${c.length};\n}\n`;
+    }
+    const ws = writeFixtureRepo(tempDir(), files);
+    h = await connect({ workspaceRoot: ws });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('does not pair two edge nodes that look alike only because their other links are cut off', async () => {
+    const { json } = await h.call('resonate', { agent_id: 'a', node_id: 'function:src/seed.ts#seed', top_k: 100 });
+    const ids = (json.pairs as { a: { id: string }; b: { id: string } }[]).map((p) => [p.a.id, p.b.id].sort().join(' '));
+    assert.ok(!ids.includes('function:src/p.ts#p function:src/q.ts#q'), JSON.stringify(json.pairs));
+    for (const p of json.pairs) assert.ok(p.score <= p.cosine && p.score > 0.5, JSON.stringify(p));
+  });
+});
