@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
-import type { GraphService } from '../graph/api.ts';
+import type { GraphNode, GraphService } from '../graph/api.ts';
 
 /** One cited piece of the workspace, as stored with a claim. */
 export interface EvidenceAnchor {
@@ -92,6 +92,28 @@ function notFound(ref: string): never {
   });
 }
 
+/**
+ * The node a piece of evidence names: an id, a path form, or a symbol name that names exactly one
+ * node with that exact case (the graph's lookup also folds case and ranks same-named symbols; a
+ * claim pinned to the wrong one would go stale on unrelated code). GRAPH_NODE_NOT_FOUND, naming the
+ * candidates' ids, otherwise.
+ */
+export function pinNode(graph: GraphService, text: string): GraphNode {
+  const matches = graph.engine.findNodes(text, { limit: 12 });
+  const top = matches[0];
+  if (!top || top.via === 'seek') return graph.node(text); // the graph's not-found error, with its did-you-mean
+  if (top.via !== 'label' && top.via !== 'qualified_name') return top.node;
+  const dotted = text.replace(/::/g, '.');
+  const exact = matches.filter((m) => m.via !== 'seek' && (m.node.label === text || m.node.qualifiedName === dotted || (m.node.qualifiedName?.endsWith(`.${dotted}`) ?? false)));
+  if (exact.length === 1) return exact[0].node;
+  const candidates = (exact.length ? exact : matches.filter((m) => m.via !== 'seek')).map((m) => m.node.id);
+  throw new M1ndError(
+    ErrorCodes.GRAPH_NODE_NOT_FOUND,
+    exact.length ? `evidence "${text}" names ${exact.length}${exact.length >= 12 ? ' or more' : ''} symbols: cite one by id` : `evidence "${text}" names no symbol with that exact name`,
+    { hint: `cite a node id, e.g. ${candidates.slice(0, 5).map((id) => `"${id}"`).join(', ')}`, data: { evidence: text, candidates: candidates.slice(0, 12) } },
+  );
+}
+
 /** Anchors one piece of evidence now; PATH_ESCAPE outside the workspace, PATH_NOT_FOUND / GRAPH_NODE_NOT_FOUND when missing. */
 export function anchorEvidence(graph: GraphService, files: FileReader, input: EvidenceInput): EvidenceAnchor {
   const engine = graph.engine;
@@ -120,7 +142,7 @@ export function anchorEvidence(graph: GraphService, files: FileReader, input: Ev
     return { kind: 'lines', path: rel, lines: [from, to], hash: textHash(slice(lines, from, to)) };
   };
 
-  if (spec.node) return nodeAnchor(graph.node(spec.node).id);
+  if (spec.node) return nodeAnchor(pinNode(graph, spec.node).id);
   if (spec.path) return pathAnchor(spec.path, spec.lines);
   const text = spec.text;
   if (!text) notFound(ref);
@@ -130,7 +152,7 @@ export function anchorEvidence(graph: GraphService, files: FileReader, input: Ev
   const rel = graph.run(() => engine.resolvePath(pathPart)).relative;
   if (isFile(graph, rel)) return pathAnchor(rel, ranged ? [Number(ranged[2]), Number(ranged[3] ?? ranged[2])] : undefined);
   // A name or qualified name of a symbol (never a loose text match: that would pin an unrelated node).
-  return nodeAnchor(graph.node(text).id);
+  return nodeAnchor(pinNode(graph, text).id);
 }
 
 /** Re-reads every anchor and says what changed since it was hashed. */

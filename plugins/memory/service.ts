@@ -8,7 +8,7 @@ import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { GraphService } from '../graph/api.ts';
 import type { StateService } from '../state/api.ts';
 import { ClaimBook, type Claim, type ClaimKind, type ClaimLimits } from './claims.ts';
-import { anchorEvidence, anchorLabel, checkFreshness, FileReader, reanchor, type EvidenceInput, type Freshness } from './evidence.ts';
+import { anchorEvidence, anchorLabel, checkFreshness, FileReader, pinNode, reanchor, type EvidenceInput, type Freshness } from './evidence.ts';
 import { MarkdownMirror } from './mirror.ts';
 import { nodeAnchorFiles, settleFiles } from './settle.ts';
 import type { Scope } from './scopes.ts';
@@ -107,7 +107,7 @@ export function createMemoryService(graph: GraphService, state: StateService, op
       let topicEvidence: EvidenceInput[] = [];
       if (input.topic) {
         try {
-          topicEvidence = [{ node: graph.node(input.topic).id }];
+          topicEvidence = [{ node: pinNode(graph, input.topic).id }];
         } catch {
           topicEvidence = [];
         }

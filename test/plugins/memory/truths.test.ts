@@ -72,4 +72,31 @@ describe('memory answers hold to the files', function () {
     assert.deepEqual(r.verified, ['4: make build']);
     assert.deepEqual(r.false.map((c: { line: number; claim: string }) => [c.line, c.claim]), [[7, 'make release']]);
   });
+
+  it('evidence by name pins a node only when the name is exact and unique', async () => {
+    fs.writeFileSync(path.join(ws, 'src/tax.ts'), 'export function total(rate: number): number {\n  return rate * 100;\n}\n');
+    await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+    const folded = await h.call('memorize', { agent_id: 'a', claims: [{ text: 'cart holds the items', evidence: ['cart'] }] });
+    assert.equal(folded.result.isError, true, JSON.stringify(folded.json));
+    assert.equal(folded.json.error.code, 'M1ND_ERR_GRAPH_NODE_NOT_FOUND');
+    assert.match(folded.json.error.message, /names no symbol with that exact name/);
+    assert.match(folded.json.error.hint, /class:src\/cart\.ts#Cart/);
+    const twice = await h.call('memorize', { agent_id: 'a', claims: [{ text: 'total sums the prices', evidence: [{ node: 'total' }] }] });
+    assert.equal(twice.result.isError, true, JSON.stringify(twice.json));
+    assert.match(twice.json.error.message, /names 2 symbols: cite one by id/);
+    assert.deepEqual(twice.json.error.detail.candidates.sort(), ['function:src/cart.ts#total', 'function:src/tax.ts#total']);
+    const pinned = (await h.call('memorize', { agent_id: 'a', claims: [{ text: 'total sums the prices', evidence: ['function:src/cart.ts#total'] }, { text: 'Cart.checkout returns the total', evidence: ['Cart.checkout'] }] })).json.stored;
+    assert.deepEqual(pinned.map((c: { evidence: string[] }) => c.evidence[0]), ['function:src/cart.ts#total', 'method:src/cart.ts#Cart.checkout']);
+  });
+
+  it('promote refuses a superseded claim and names the one that replaced it', async () => {
+    const TOTAL = 'function:src/cart.ts#total';
+    const old = (await h.call('memorize', { agent_id: 'a', node_label: TOTAL, claims: [{ text: 'total starts at zero', evidence: [TOTAL] }] })).json.stored[0].id;
+    const now = (await h.call('memorize', { agent_id: 'a', node_label: TOTAL, mode: 'replace', claims: [{ text: 'total starts the sum at 0 and adds with add()', evidence: [TOTAL] }] })).json.stored[0].id;
+    const r = await h.call('promote', { agent_id: 'b', brain: 'team', claim: old, reason: 'shared' });
+    assert.equal(r.result.isError, true, JSON.stringify(r.json));
+    assert.equal(r.json.error.code, 'M1ND_ERR_STATE_STALE');
+    assert.match(r.json.error.message, new RegExp(`superseded by "${now}"`));
+    assert.equal((await h.call('promote', { agent_id: 'b', brain: 'team', claim: now, reason: 'shared' })).result.isError, undefined);
+  });
 });
