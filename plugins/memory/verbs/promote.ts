@@ -22,7 +22,7 @@ export const promoteVerb = defineVerb({
   effect: 'write',
   stages: ['handoff'],
   guide:
-    'Only a `project` claim with evidence that is fresh right now can be promoted: stale claims must be re-verified (memorize reverify) first; claims without evidence are unverified and refused. ' +
+    'Only a live `project` claim (not superseded) with evidence that is fresh right now can be promoted: stale claims must be re-verified (memorize reverify) first; claims without evidence are unverified and refused. ' +
     'The team copy carries origin stamps (claim id, author, workspace, commit, who promoted it, when, why); the original stays and lists its copy. Promoting the same claim twice returns the existing copy.',
   handler: async (args, call) => {
     const { memory, graph } = await memoryCall(call);
@@ -30,6 +30,12 @@ export const promoteVerb = defineVerb({
     if (claim.scope !== 'project') {
       throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `claim "${claim.id}" is ${claim.scope}-scoped; only project claims are promoted`, {
         hint: claim.scope === 'agent' ? 'memorize it again with scope "project" once others may rely on it' : 'it is already shared with the team',
+      });
+    }
+    if (claim.superseded_by) {
+      throw new M1ndError(ErrorCodes.STATE_STALE, `claim "${claim.id}" was superseded by "${claim.superseded_by}"`, {
+        hint: `promote the claim that replaced it: promote({"claim":"${claim.superseded_by}", …})`,
+        data: { superseded_by: claim.superseded_by },
       });
     }
     await memory.settle(nodeAnchorFiles([claim]), call.signal);
