@@ -44,6 +44,13 @@ export function codeOnly(text: string): string {
 export interface CodeFacts {
   source: boolean;
   sinks: Exclude<TaintType, 'user_input'>[];
+  /**
+   * Of `sinks`, those the input read here can reach: a sink on or after the line of the first source
+   * read, or a sink call still open there (`exec(\n  req.body.cmd)`). A sink run before any input is
+   * read (a test writing its fixture file, then building a request) takes none of it. All of `sinks`
+   * when the code reads no source (its input comes in through its parameters).
+   */
+  sinksAfterSource: Exclude<TaintType, 'user_input'>[];
   /** The first boundary call or definition found, as written. */
   boundary: string | null;
   /**
@@ -95,13 +102,44 @@ function guardsInput(code: string): boolean {
   return params.length > 0 && new RegExp(`\\breturn\\s+(?:${params.map((p) => p.replace(/\$/g, '\\$')).join('|')})\\b`).test(code);
 }
 
+/** How far back a sink call's open bracket is looked for (a call's arguments rarely run longer). */
+const OPEN_CALL_SPAN = 2000;
+
+/** Whether a match of `sink` before `at` opens a call whose brackets are still open at `at`. */
+function sinkOpenAt(code: string, sink: RegExp, at: number): boolean {
+  const from = Math.max(0, at - OPEN_CALL_SPAN);
+  const all = new RegExp(sink.source, 'g');
+  all.lastIndex = from;
+  for (let m = all.exec(code); m && m.index < at; m = all.exec(code)) {
+    const open = code.indexOf('(', m.index);
+    if (open < 0 || open >= at) continue;
+    let depth = 0;
+    for (let k = open; k < at; k++) {
+      const c = code.charCodeAt(k);
+      if (c === 40) depth++;
+      else if (c === 41 && --depth === 0) break;
+    }
+    if (depth > 0) return true;
+  }
+  return false;
+}
+
+/** The sinks of `code` that input read by it can reach (see CodeFacts.sinksAfterSource). */
+function sinksAfterSourceOf(code: string, sinks: Exclude<TaintType, 'user_input'>[]): Exclude<TaintType, 'user_input'>[] {
+  const source = SOURCE.exec(code);
+  if (!source || sinks.length === 0) return sinks;
+  const line = code.lastIndexOf('\n', source.index) + 1;
+  const after = code.slice(line);
+  return sinks.filter((k) => SINKS[k].test(after) || sinkOpenAt(code, SINKS[k], line));
+}
+
 /** Sources, sinks and boundaries in one function's code; `extraBoundaries` are caller-given names. */
 export function codeFacts(code: string, extraBoundaries: RegExp | null): CodeFacts {
   const sinks = (Object.keys(SINKS) as Exclude<TaintType, 'user_input'>[]).filter((k) => SINKS[k].test(code));
   const firstLine = code.split('\n', 1)[0];
   const call = code.match(BOUNDARY_CALL) ?? (extraBoundaries ? code.match(extraBoundaries) : null);
   const def = BOUNDARY_DEF.test(firstLine) ? firstLine.trim().slice(0, 80) : null;
-  return { source: SOURCE.test(code), sinks, boundary: def ?? (call ? call[0].replace(/\s*\($/, '(') : null), validator: def !== null || guardsInput(code) };
+  return { source: SOURCE.test(code), sinks, sinksAfterSource: sinksAfterSourceOf(code, sinks), boundary: def ?? (call ? call[0].replace(/\s*\($/, '(') : null), validator: def !== null || guardsInput(code) };
 }
 
 /** The sink types a taint type looks for. */

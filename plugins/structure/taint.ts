@@ -85,7 +85,9 @@ export async function traceTaint(
     // The entry's own facts: its statement's for a file's, else its node's.
     const entryBoundary = seg ? (seg.facts.boundary ?? validatorCalled(g, e, facts, (t) => calledIn(segCode, g.node(t)!))) : boundaryOf(e);
     const isBoundary = (v: number) => (v === e ? entryBoundary !== null : boundaryOf(v) !== null);
-    const sinkOf = (v: number) => sinksIn(v === e && seg ? seg.facts : facts.of(v));
+    // The entry's own sinks count when its input can reach them (not a sink run before any input is read).
+    const ownFacts = seg ? seg.facts : facts.of(e);
+    const sinkOf = (v: number) => (v === e ? (ownFacts?.sinksAfterSource ?? []).filter((t) => options.sinkTypes.includes(t)) : sinksIn(facts.of(v)));
     const pathOf = (r: ReturnType<typeof walkCalls>, v: number) => [label, ...callPath(g, r, v).slice(1)];
     const stopped = walkCalls(g, e, options.maxDepth, options.minProbability, isBoundary, firstHop);
     const leaked = new Set<number>();

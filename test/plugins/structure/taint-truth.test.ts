@@ -50,6 +50,29 @@ app.get('/form', function (req, res) {
     + '<input type="submit"/></form>');
 });
 `,
+  // Sinks run before the input is read take none of it; one after it, or one whose call spans the read, does.
+  'py/tasks.py': `import os
+import sys
+from flask import request
+
+
+def write_fixture_then_read(path):
+    with open(path, "w") as f:
+        f.write("x")
+    return request.headers.get("accept")
+
+
+def save():
+    name = request.args.get("name")
+    with open(name, "w") as f:
+        f.write("x")
+
+
+def run():
+    os.system(
+        "deploy " + sys.argv[1]
+    )
+`,
 };
 
 describe('taint_trace and flow_simulate claims checked against the code', function () {
@@ -75,6 +98,13 @@ describe('taint_trace and flow_simulate claims checked against the code', functi
   it('names an inline handler by its own line when a block comment spanning lines sits above it', () => {
     assert.ok(all.entries.includes('web/cookies.js:9'), JSON.stringify(all.entries));
     assert.ok(leaksOf(all).includes('web/cookies.js:9 -> web/cookies.js:9 html'), JSON.stringify(leaksOf(all)));
+  });
+
+  it("takes a sink run before the entry reads any input for no leak, and keeps one after the read or spanning it", () => {
+    const leaks = leaksOf(all);
+    assert.ok(!leaks.some((l: string) => l.startsWith('function:py/tasks.py#write_fixture_then_read')), JSON.stringify(leaks));
+    assert.ok(leaks.includes('function:py/tasks.py#save -> function:py/tasks.py#save path'), JSON.stringify(leaks));
+    assert.ok(leaks.includes('function:py/tasks.py#run -> function:py/tasks.py#run command'), JSON.stringify(leaks));
   });
 
   it("reports res.send of a string concatenated with a route parameter as an html leak", () => {
