@@ -4,6 +4,7 @@
  * by language to resolve-python.ts, resolve-rust.ts and resolve-go-java.ts.
  */
 import { posix } from 'node:path';
+import type { OutputRoot } from './build-outputs.ts';
 
 /** What the resolver may ask about the set of ingested files. */
 export interface PathIndex {
@@ -23,6 +24,8 @@ export interface ResolverConfig {
   tsPaths?: { baseDir: string; paths: Record<string, string[]> };
   /** tsconfig `compilerOptions.baseUrl` as a workspace-relative directory. */
   tsBaseUrl?: string;
+  /** The root tsconfig's build output folder and its sources (see build-outputs.ts). */
+  tsOutputs?: OutputRoot[];
   /** One entry per go.mod: its directory and module path. */
   goModules: { dir: string; module: string }[];
 }

@@ -4,6 +4,7 @@
  * source-root suffix). Name resolution lives in resolve-names.ts. Rules: docs/graph-model.md.
  */
 import { posix } from 'node:path';
+import { sourceOfOutput } from './build-outputs.ts';
 import type { ExtractedImport, Language } from './extraction.ts';
 import { dirOf, escapes, joinRel, type PathIndex, type ResolveCache, type ResolvedImport, type ResolverConfig } from './resolve-base.ts';
 import { resolveGo, resolveJava } from './resolve-go-java.ts';
@@ -74,7 +75,10 @@ function resolveScript(base: ResolvedImport, fromPath: string, files: PathIndex,
   const spec = base.specifier.split(/[?#]/)[0];
   if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
     const rel = joinRel(dirOf(fromPath), spec);
-    const hit = escapes(rel) ? null : probeScript(rel, files);
+    if (escapes(rel)) return { ...base, unresolved: 'not_found' };
+    // The package as built, in a checkout that has not built it: the sources it is compiled from.
+    const built = config.tsOutputs ? sourceOfOutput(rel, config.tsOutputs) : null;
+    const hit = probeScript(rel, files) ?? (built === null ? null : probeScript(built, files));
     return hit ? { ...base, targets: [hit] } : { ...base, unresolved: 'not_found' };
   }
   if (spec.startsWith('/')) return { ...base, unresolved: 'not_found' };

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { sortOutputs, type OutputRoot } from './build-outputs.ts';
 import type { ResolverConfig } from './resolve.ts';
 
 /** Strips // and /* *\/ comments and trailing commas from JSONC, leaving strings intact. */
@@ -46,6 +47,8 @@ export function readResolverConfig(root: string, configFiles: { tsconfig: string
     } catch {
       // An unreadable tsconfig only means path aliases stay unresolved.
     }
+    const output = readOutputRoot(root, configFiles.tsconfig);
+    if (output) config.tsOutputs = sortOutputs([output]);
   }
   for (const mod of configFiles.goMods) {
     try {
@@ -59,4 +62,49 @@ export function readResolverConfig(root: string, configFiles: { tsconfig: string
   // Longest module path first, so a nested module wins over its parent.
   config.goModules.sort((a, b) => b.module.length - a.module.length);
   return config;
+}
+
+type TsConfigJson = { extends?: unknown; include?: unknown; compilerOptions?: { outDir?: unknown; rootDir?: unknown } };
+
+/**
+ * The root tsconfig's `outDir` and `rootDir` (each relative to the config that sets it), following
+ * `extends` through relative paths (at most 8). Without a `rootDir`, the one folder every `include`
+ * pattern starts in, else the config's own folder.
+ */
+function readOutputRoot(root: string, tsconfig: string): OutputRoot | null {
+  let outDir: string | undefined;
+  let rootDir: string | undefined;
+  let include: unknown;
+  let file: string | null = tsconfig;
+  for (let depth = 0; file !== null && depth < 8; depth++) {
+    let json: TsConfigJson;
+    try {
+      json = JSON.parse(stripJsonComments(readFileSync(join(root, file), 'utf8'))) as TsConfigJson;
+    } catch {
+      break;
+    }
+    const dir = posix.dirname(file);
+    const at = (p: string): string => posix.normalize(posix.join(dir, p)).replace(/^\.$/, '').replace(/\/$/, '');
+    const co = json.compilerOptions ?? {};
+    if (outDir === undefined && typeof co.outDir === 'string') outDir = at(co.outDir);
+    if (rootDir === undefined && typeof co.rootDir === 'string') rootDir = at(co.rootDir);
+    if (include === undefined && Array.isArray(json.include)) include = json.include.map((p) => (typeof p === 'string' ? at(p) : ''));
+    const base = Array.isArray(json.extends) ? json.extends[0] : json.extends;
+    file = typeof base === 'string' && base.startsWith('.') ? posix.normalize(posix.join(dir, base.endsWith('.json') ? base : `${base}.json`)) : null;
+    if (file?.startsWith('..')) file = null;
+  }
+  if (outDir === undefined || outDir.startsWith('..')) return null;
+  if (rootDir === undefined) {
+    const firsts = new Set(Array.isArray(include) ? include.map(includeFolder) : []);
+    rootDir = firsts.size === 1 ? [...firsts][0] : posix.dirname(tsconfig).replace(/^\.$/, '');
+  }
+  return rootDir.startsWith('..') ? null : { outDir, rootDir };
+}
+
+/** The folder an `include` pattern starts in: its segments before the first glob (a file's folder). */
+function includeFolder(pattern: string): string {
+  const segs = pattern.split('/');
+  const glob = segs.findIndex((seg) => seg.includes('*') || seg.includes('?'));
+  const folder = glob >= 0 ? segs.slice(0, glob) : segs.at(-1)?.includes('.') ? segs.slice(0, -1) : segs;
+  return folder.join('/');
 }

@@ -12,9 +12,11 @@ import { dirname, join, relative, sep } from 'node:path';
 import fg from 'fast-glob';
 import ignore from 'ignore';
 import type TS from 'typescript';
+import type { OutputRoot } from '../build-outputs.ts';
 import ts from './compiler.ts';
 import { parseConfigs, type ParsedConfig } from './configs.ts';
 import { JSDOC_PARSING, sharedDocumentRegistry } from './document-registry.ts';
+import { configOutputs, outputAwareResolver } from './output-resolution.ts';
 import type { CheckInputFile } from './protocol.ts';
 
 /** Options for workspaces (or parts) without a config: plain JS and TS, checked leniently. */
@@ -75,6 +77,10 @@ export class ProjectSet {
   private fingerprint = '';
   /** Configs a warm-up parsed, for the one rebuild that follows it (an include glob's matches go stale). */
   private warmConfigs: { fingerprint: string; parsed: ParsedConfig[] } | null = null;
+  /** The workspace's build outputs and their sources, from the configs of the last build. */
+  private outputs: OutputRoot[] = [];
+  /** Module resolution caches of the services that read missing outputs as sources: cleared on every update. */
+  private resolutionCaches: TS.ModuleResolutionCache[] = [];
 
   /** `registry`: where parsed files are kept and shared (by default a registry of this set's own). */
   constructor(
@@ -110,6 +116,7 @@ export class ProjectSet {
   update(files: readonly CheckInputFile[], fingerprint: string): void {
     this.versions.clear();
     for (const f of files) this.versions.set(this.abs(f.path), f.hash);
+    for (const c of this.resolutionCaches) c.clear();
     if (fingerprint === this.fingerprint && this.projects.length > 0 && files.every((f) => this.owner.has(f.path))) return;
     this.fingerprint = fingerprint;
     // Disposing now would drop every file from the registry and re-parse them all.
@@ -173,6 +180,8 @@ export class ProjectSet {
     // Nearest config first: a file belongs to the deepest config directory that includes it.
     const parsed = this.warmConfigs?.fingerprint === fingerprint ? this.warmConfigs.parsed : parseConfigs(this.root);
     this.warmConfigs = null;
+    this.outputs = configOutputs(this.root, parsed);
+    this.resolutionCaches = [];
     const claimed = new Map<string, string[]>();
     const assigned = new Map<string, string>();
     for (const { config, cmd } of parsed) {
@@ -242,6 +251,13 @@ export class ProjectSet {
       getDirectories: ts.sys.getDirectories,
       realpath: ts.sys.realpath,
     };
+    // A project with references already reads their outputs from sources (above), through a
+    // resolution this host function would replace.
+    if (this.outputs.length > 0 && !references?.length) {
+      const cache = ts.createModuleResolutionCache(cwd, (f) => f, options);
+      this.resolutionCaches.push(cache);
+      host.resolveModuleNameLiterals = outputAwareResolver(this.root, this.outputs, cache);
+    }
     return ts.createLanguageService(host, this.registry);
   }
 

@@ -5,7 +5,7 @@
  */
 
 /** Bumped when the checker's output for the same inputs changes (stored results are then re-checked). */
-export const CHECKER_VERSION = 8;
+export const CHECKER_VERSION = 9;
 
 /** How an edge found by the checker relates its ends. */
 export type PreciseRelation = 'calls' | 'references' | 'dispatches';
