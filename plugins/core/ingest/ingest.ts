@@ -105,11 +105,6 @@ export const ingestVerb = defineVerb({
         signal: call.signal,
         onProgress: progress,
       });
-      const { skipped, skippedByReason, skippedTruncated, files, ...rest } = summary;
-      // One count of what was not ingested: files.skipped is the sum of skipped_by_reason (the engine
-      // leaves `unsupported` out of its own total), and the list says how much of it it shows.
-      const skippedTotal = Object.values(skippedByReason).reduce((n: number, k) => n + (k ?? 0), 0);
-      const listed = skipped.slice(0, 50);
       let precise = engine.preciseStatus();
       if (args.wait_precise && precise.running) {
         const pending = precise.pending;
@@ -130,6 +125,12 @@ export const ingestVerb = defineVerb({
         progress(pending, pending, 'type-check');
       }
       progress.finish(`ingest done: ${summary.files.parsed} parsed, ${summary.files.unchanged} unchanged`);
+      // Read after the wait: the node and edge counts are those of the graph the checker's pass left.
+      const { skipped, skippedByReason, skippedTruncated, files, ...rest } = summary;
+      // One count of what was not ingested: files.skipped is the sum of skipped_by_reason (the engine
+      // leaves `unsupported` out of its own total), and the list says how much of it it shows.
+      const skippedTotal = Object.values(skippedByReason).reduce((n: number, k) => n + (k ?? 0), 0);
+      const listed = skipped.slice(0, 50);
       return {
         workspace: engine.root,
         scope_note: path.resolve(engine.root, args.path) === engine.root ? undefined : 'the whole workspace graph was refreshed (the graph always covers the workspace)',

@@ -63,11 +63,17 @@ export function summarize(builder: GraphBuilder, s: SummaryInput): IngestSummary
     skipped: s.skipped.slice(0, MAX_SKIP_LIST),
     skippedTruncated: s.skipped.length > MAX_SKIP_LIST,
     skippedByReason: s.skippedByReason,
-    nodes: g.nodeCount,
+    // Counted when read too: the type checker's pass, which the ingest verb can wait for, adds and
+    // replaces call edges in this same graph after the run.
+    get nodes() {
+      return g.nodeCount;
+    },
     get nodesByKind() {
       return (byKind ??= g.nodeCountsByKind());
     },
-    edges: g.edgeCount,
+    get edges() {
+      return g.edgeCount;
+    },
     get edgesByRelation() {
       return (byRelation ??= g.edgeCountsByRelation());
     },

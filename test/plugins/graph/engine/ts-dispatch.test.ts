@@ -132,13 +132,21 @@ const use = (name: string): string => `function:src/use.ts#${name}`;
 describe('TS checker pass: calls through interface, abstract and base members dispatch to implementations', function () {
   this.timeout(120000);
   let h: Harness;
+  let ingested: Record<string, any>;
   before(async () => {
     const ws = writeFixtureRepo(tempDir('m1nd-tsdispatch-'), FILES);
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' }, config: { options: { graph: { watch: false } } } });
-    const { json } = await h.call('ingest', { agent_id: 'setup', path: ws });
-    assert.deepEqual({ precise: json.type_checked.precise, failed: json.type_checked.failed }, { precise: 2, failed: 0 });
+    ingested = (await h.call('ingest', { agent_id: 'setup', path: ws })).json;
+    assert.deepEqual({ precise: ingested.type_checked.precise, failed: ingested.type_checked.failed }, { precise: 2, failed: 0 });
   });
   after(() => h?.close());
+
+  // The counts were read before the wait for the checker: 0 dispatches beside `precise: 2`.
+  it("ingest's node and edge counts are those of the graph the checker's pass left", () => {
+    const byRelation = ingested.edgesByRelation as Record<string, number>;
+    assert.ok(byRelation.dispatches > 0, JSON.stringify(byRelation));
+    assert.equal(ingested.edges, Object.values(byRelation).reduce((a, b) => a + b, 0));
+  });
 
   it('an implementation inherited from a base class implements the interface of a subclass', async () => {
     // Polite implements Greeter (and so Named) with Base.name; Base itself implements nothing.
