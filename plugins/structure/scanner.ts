@@ -199,6 +199,9 @@ export function customRule(spec: { query?: string; language?: Language; keywords
   const predicate = `(#match? @hit "^(${insensitive})$")`;
   return [
     { id: `${name}.keywords.js`, preset: name as PresetName, languages: ['typescript', 'tsx', 'javascript'], query: `([(identifier) (property_identifier) (type_identifier) (shorthand_property_identifier)] @hit ${predicate})`, severity, message: `uses ${words.join('/')}` },
-    { id: `${name}.keywords.other`, preset: name as PresetName, languages: ['python', 'rust', 'go', 'java'], query: `((identifier) @hit ${predicate})`, severity, message: `uses ${words.join('/')}` },
+    // A name used as a type or a field is another node type than identifier in these grammars.
+    { id: `${name}.keywords.go`, preset: name as PresetName, languages: ['go', 'rust'], query: `([(identifier) (type_identifier) (field_identifier)] @hit ${predicate})`, severity, message: `uses ${words.join('/')}` },
+    { id: `${name}.keywords.java`, preset: name as PresetName, languages: ['java'], query: `([(identifier) (type_identifier)] @hit ${predicate})`, severity, message: `uses ${words.join('/')}` },
+    { id: `${name}.keywords.other`, preset: name as PresetName, languages: ['python'], query: `((identifier) @hit ${predicate})`, severity, message: `uses ${words.join('/')}` },
   ];
 }
