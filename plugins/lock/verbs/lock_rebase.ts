@@ -1,5 +1,5 @@
 /** lock_rebase: accepts what changed — re-captures the lock's baseline from the current graph. */
-import { AgentId, defineVerb, Type } from '../../../core/index.ts';
+import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
 import { diffCounts } from '../baseline.ts';
 import { heldRegion, LockBook } from '../book.ts';
 import { graphService } from '../graph-view.ts';
@@ -27,6 +27,13 @@ export const lockRebaseVerb = defineVerb({
     const book = new LockBook(call.service<StateService>('state').team);
     const lock = await book.owned(call.agentId, args.lock_id);
     const { region, now, diff } = await diffLock(engine, book, lock);
+    if (diff.unindexed_edits.length) {
+      // The graph has not read these edits: a baseline taken now would hash new text over old line ranges.
+      throw new M1ndError(ErrorCodes.STATE_STALE, `${diff.unindexed_edits.length} file${diff.unindexed_edits.length === 1 ? '' : 's'} of the region changed on disk since the graph read them (${diff.unindexed_edits.slice(0, 5).join(', ')}); nothing was rebased`, {
+        hint: `call ingest({"agent_id":"${call.agentId}","path":"${engine.root}","incremental":true}), then lock_rebase again`,
+        data: { unindexed_edits: diff.unindexed_edits },
+      });
+    }
     const previous = lock.region.generation;
     const before = lock.region.nodes;
     lock.region = heldRegion(now);

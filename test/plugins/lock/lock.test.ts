@@ -178,6 +178,33 @@ describeBackends('lock verbs on a fixture repository', function () {
     assert.deepEqual((await team.list('locks.nodes', '', 100)).map((r) => r.key), [ADD], 'the released lock left no hold');
   });
 
+  it('reports an edit the graph has not read as an unindexed file, not as every function below it changed, and rebases only after an ingest', async () => {
+    // No watcher: the edit stays unread until the ingest (with one, it is unread until its event lands).
+    const ws = writeFixtureRepo(tempDir());
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' }, config: { options: { graph: { watch: false } } } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const lock = (await h.call('lock_create', { agent_id: 'a', scope: 'node', root_nodes: [ADD, MUL] })).json;
+      const p = path.join(ws, 'src/math.ts');
+      fs.writeFileSync(p, '// one\n// two\n' + fs.readFileSync(p, 'utf8')); // no ingest: the graph still has the old line ranges
+      const early = (await h.call('lock_diff', { agent_id: 'a', lock_id: lock.lock_id })).json;
+      assert.equal(early.generation, early.baseline_generation, 'the graph has not re-read the file');
+      assert.deepEqual(early.nodes.changed, [], 'add and mul are unchanged text, two lines lower');
+      assert.equal(early.changed, false);
+      assert.deepEqual(early.unindexed_edits, ['src/math.ts']);
+      const refused = await h.call('lock_rebase', { agent_id: 'a', lock_id: lock.lock_id });
+      assert.equal(refused.json.error?.code, 'M1ND_ERR_STATE_STALE', JSON.stringify(refused.json));
+      assert.match(refused.json.error.hint, /ingest/);
+      await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+      const late = (await h.call('lock_diff', { agent_id: 'a', lock_id: lock.lock_id })).json;
+      assert.equal(late.changed, false);
+      assert.deepEqual(late.nodes.moved.map((n: { id: string; lines: number[]; was_lines: number[] }) => [n.id, n.lines, n.was_lines]).sort(), [[ADD, [4, 6], [2, 4]], [MUL, [8, 12], [6, 10]]]);
+      assert.equal((await h.call('lock_rebase', { agent_id: 'a', lock_id: lock.lock_id })).json.lock_id, lock.lock_id);
+    } finally {
+      await h.close();
+    }
+  });
+
   it("reports overlaps between two agents' locks, so each sees the other", async () => {
     const a = (await h.call('lock_create', { agent_id: 'a', scope: 'subgraph', root_nodes: ['file:src/math.ts'], radius: 1 })).json;
     assert.deepEqual(a.overlaps, []);
