@@ -29,7 +29,7 @@ export const antibodyScanVerb = defineVerb({
     scope: ScopeParam,
     antibody_ids: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 100, description: 'Only these (default all enabled)' })),
     min_severity: Type.Optional(StringEnum([...SEVERITIES], { default: 'info', description: 'Skip antibodies below this severity' })),
-    similarity_threshold: Type.Optional(Type.Number({ minimum: 0.5, maximum: 1, default: 0.7, description: 'Least AST similarity for shape antibodies' })),
+    similarity_threshold: Type.Optional(Type.Number({ minimum: 0.5, maximum: 1, description: "Least AST similarity for shape antibodies (default 0.7; an antibody's own min_similarity, when higher, wins)" })),
     max_matches: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Most matches returned' })),
     max_matches_per_antibody: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Most matches per antibody' })),
     per_antibody_ms: Type.Optional(Type.Integer({ minimum: 50, maximum: 60_000, default: 2000, description: 'Time budget of each query antibody' })),
@@ -44,6 +44,8 @@ export const antibodyScanVerb = defineVerb({
     matches: Type.Array(Type.Object({})),
     total: Type.Number(),
     capped: Type.Optional(Type.Array(Type.Object({ antibody: Type.String(), found: Type.Number(), kept: Type.Number() }))),
+    thresholds_raised: Type.Optional(Type.Array(Type.Object({ antibody: Type.String(), threshold: Type.Number() }))),
+    note: Type.Optional(Type.String()),
   }),
   tiers: ['full'],
   effect: 'read',
@@ -68,6 +70,8 @@ export const antibodyScanVerb = defineVerb({
       if (list.length > perAntibody) capped.push({ antibody: id, found: list.length, kept: perAntibody });
       matches.push(...list.slice(0, perAntibody));
     };
+    // Shape antibodies whose own min_similarity overrode a lower similarity_threshold of the call.
+    const raised: { antibody: string; threshold: number }[] = [];
     const shapeAntibodies = antibodies.filter((a) => a.kind === 'shape');
     if (shapeAntibodies.length > 0) {
       const kinds = new Set(shapeAntibodies.map((a) => engine.graph.get(a.origin!)?.kind ?? 'function'));
@@ -83,6 +87,7 @@ export const antibodyScanVerb = defineVerb({
       for (const a of shapeAntibodies) {
         const pattern = Int32Array.from(a.shingles!);
         const threshold = Math.max(args.similarity_threshold ?? 0.7, a.min_similarity);
+        if (args.similarity_threshold !== undefined && a.min_similarity > args.similarity_threshold) raised.push({ antibody: a.id, threshold: a.min_similarity });
         const hits: Match[] = [];
         for (const s of symbols) {
           if ((++step & 255) === 0) await deadline.pace();
@@ -116,6 +121,7 @@ export const antibodyScanVerb = defineVerb({
       matches: kept,
       total: found,
       ...(capped.length ? { capped } : {}),
+      ...(raised.length ? { thresholds_raised: raised, note: "these antibodies match at their own min_similarity, above similarity_threshold: to lower it, delete one and create it again with pattern.min_similarity" } : {}),
       ...(stopped.length ? { stopped } : {}),
       budget: report,
       time: deadline.report('shape matching stopped before every file was parsed'),

@@ -69,6 +69,10 @@ describe('antibodies: create from a bug, list, scan for its twin', function () {
     assert.deepEqual(nodes, ['function:src/reports.ts#renderReport']);
     assert.equal(r.json.matches[0].similarity, 1);
     assert.equal(r.json.matches[0].severity, 'critical');
+    // A lower similarity_threshold does not override the antibody's own min_similarity (0.75): said, not silent.
+    const low = await h.call('antibody_scan', { agent_id: 'a', similarity_threshold: 0.5 });
+    assert.deepEqual(low.json.thresholds_raised, [{ antibody: id, threshold: 0.75 }]);
+    assert.equal(r.json.thresholds_raised, undefined);
   });
 
   it('a query antibody matches code, and disable/enable/delete take effect', async () => {
