@@ -18,6 +18,8 @@ export interface EvidenceAnchor {
   lines?: [number, number];
   /** sha256 (16 hex) of the cited text when it was anchored. */
   hash: string;
+  /** Lines anchors: a fingerprint of the first cited line, to find the range again when it moved. */
+  head?: string;
 }
 
 /** Evidence as a caller gives it: `path`, `path:12-30`, a node id or name, or an object. */
@@ -31,10 +33,51 @@ export interface EvidenceChange {
   lines_now?: [number, number];
 }
 
+/** A cited line range whose text is unchanged but now sits at other lines (lines above it came or went). */
+export interface EvidenceMove {
+  evidence: string;
+  lines_was: [number, number];
+  lines_now: [number, number];
+}
+
 /** The freshness of a set of anchors: fresh, stale (with what changed) or unanchored (nothing to check). */
 export interface Freshness {
   state: 'fresh' | 'stale' | 'unanchored';
   changed: EvidenceChange[];
+  /** Line ranges found unchanged at other lines: still fresh. */
+  moved?: EvidenceMove[];
+}
+
+/** Lines a moved-range search may join and hash at most (each window hashed costs its length). */
+const MOVE_SEARCH_BUDGET = 20_000;
+
+/** FNV-1a of a line (trimmed), stored with a line range to find its first line again cheaply. */
+export function lineHead(line: string): string {
+  let h = 0x811c9dc5;
+  const text = line.trimEnd();
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16);
+}
+
+/**
+ * Where a cited range's text sits now that lines above it came or went: the nearest window of the
+ * same length whose hash is the anchor's, searched outward from the old start (windows whose first
+ * line is not `head`, when the anchor has one, are skipped unhashed); null when none is found within
+ * the search budget.
+ */
+export function movedRange(lines: string[], from: number, to: number, hash: string, head?: string): [number, number] | null {
+  const length = to - from + 1;
+  const last = lineCount(lines) - length + 1;
+  if (length < 1 || last < 1) return null;
+  let budget = MOVE_SEARCH_BUDGET;
+  for (let d = 1; from - d >= 1 || from + d <= last; d++) {
+    for (const i of [from - d, from + d]) {
+      if (i < 1 || i > last || (head !== undefined && lineHead(lines[i - 1]) !== head)) continue;
+      if ((budget -= length) < 0) return null;
+      if (textHash(slice(lines, i, i + length - 1)) === hash) return [i, i + length - 1];
+    }
+  }
+  return null;
 }
 
 /** sha256 of a text, 16 hex characters (collisions are irrelevant at claim scale). */
@@ -139,7 +182,7 @@ export function anchorEvidence(graph: GraphService, files: FileReader, input: Ev
     if (!(from >= 1 && to >= from && to <= lineCount(lines))) {
       throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `evidence lines ${from}-${to} are outside ${rel} (${lineCount(lines)} lines)`, { hint: `cite lines between 1 and ${lineCount(lines)}`, data: { lines: lineCount(lines) } });
     }
-    return { kind: 'lines', path: rel, lines: [from, to], hash: textHash(slice(lines, from, to)) };
+    return { kind: 'lines', path: rel, lines: [from, to], hash: textHash(slice(lines, from, to)), head: lineHead(lines[from - 1]) };
   };
 
   if (spec.node) return nodeAnchor(pinNode(graph, spec.node).id);
@@ -159,6 +202,7 @@ export function anchorEvidence(graph: GraphService, files: FileReader, input: Ev
 export function checkFreshness(graph: GraphService, files: FileReader, anchors: readonly EvidenceAnchor[]): Freshness {
   if (anchors.length === 0) return { state: 'unanchored', changed: [] };
   const changed: EvidenceChange[] = [];
+  const moved: EvidenceMove[] = [];
   for (const a of anchors) {
     const evidence = anchorLabel(a);
     if (a.kind === 'node') {
@@ -187,10 +231,14 @@ export function checkFreshness(graph: GraphService, files: FileReader, anchors: 
       continue;
     }
     const [from, to] = a.lines!;
-    if (to > lineCount(lines)) changed.push({ evidence, what: 'lines_gone', lines_was: a.lines });
-    else if (textHash(slice(lines, from, to)) !== a.hash) changed.push({ evidence, what: 'content_changed', lines_was: a.lines, lines_now: a.lines });
+    if (to <= lineCount(lines) && textHash(slice(lines, from, to)) === a.hash) continue;
+    // Lines inserted or removed above the range move it without changing it.
+    const now = movedRange(lines, from, to, a.hash, a.head);
+    if (now) moved.push({ evidence, lines_was: [from, to], lines_now: now });
+    else if (to > lineCount(lines)) changed.push({ evidence, what: 'lines_gone', lines_was: a.lines });
+    else changed.push({ evidence, what: 'content_changed', lines_was: a.lines, lines_now: a.lines });
   }
-  return { state: changed.length ? 'stale' : 'fresh', changed };
+  return { state: changed.length ? 'stale' : 'fresh', changed, ...(moved.length ? { moved } : {}) };
 }
 
 /** The anchor again, hashed over its current text (re-verification); null when its target is gone. */
@@ -198,7 +246,12 @@ export function reanchor(graph: GraphService, files: FileReader, a: EvidenceAnch
   try {
     if (a.kind === 'node') return anchorEvidence(graph, files, { node: a.node! });
     if (a.kind === 'file') return anchorEvidence(graph, files, { path: a.path });
-    return anchorEvidence(graph, files, { path: a.path, lines: a.lines });
+    // A range whose text moved is re-anchored where that text is now, not over what took its old lines.
+    const lines = files.lines(a.path);
+    const [from, to] = a.lines!;
+    const same = lines !== null && to <= lineCount(lines) && textHash(slice(lines, from, to)) === a.hash;
+    const now = lines && !same ? movedRange(lines, from, to, a.hash, a.head) : null;
+    return anchorEvidence(graph, files, { path: a.path, lines: now ?? a.lines });
   } catch {
     return null;
   }

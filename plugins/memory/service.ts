@@ -42,6 +42,8 @@ export interface ClaimView {
   confidence: number;
   freshness: Freshness['state'];
   changed?: Freshness['changed'];
+  /** Cited line ranges found unchanged at other lines (the claim is still fresh). */
+  moved?: Freshness['moved'];
   evidence: string[];
   verified: string;
   age_days: number;
@@ -183,6 +185,7 @@ export function createMemoryService(graph: GraphService, state: StateService, op
         confidence: c.confidence,
         freshness: f.state,
         ...(f.changed.length ? { changed: f.changed } : {}),
+        ...(f.moved?.length ? { moved: f.moved } : {}),
         evidence: c.evidence.map(anchorLabel),
         verified: new Date(c.verified_at).toISOString(),
         age_days: Math.floor((Date.now() - c.created_at) / 86_400_000),

@@ -99,4 +99,22 @@ describe('memory answers hold to the files', function () {
     assert.match(r.json.error.message, new RegExp(`superseded by "${now}"`));
     assert.equal((await h.call('promote', { agent_id: 'b', brain: 'team', claim: now, reason: 'shared' })).result.isError, undefined);
   });
+
+  it('a cited line range stays fresh when lines above it come or go, and goes stale when its own text changes', async () => {
+    const id = (await h.call('memorize', { agent_id: 'a', claims: [{ text: 'mul multiplies by repeated add', evidence: ['src/math.ts:6-10'] }] })).json.stored[0].id;
+    const file = path.join(ws, 'src/math.ts');
+    fs.writeFileSync(file, '// maths helpers\n// (integers only)\n' + fs.readFileSync(file, 'utf8'));
+    const claimOf = async () => (await h.call('orient', { agent_id: 'a', task: 'mul multiplies numbers' })).json.claims.find((c: { id: string }) => c.id === id);
+    const moved = await claimOf();
+    assert.equal(moved.freshness, 'fresh', JSON.stringify(moved));
+    assert.deepEqual(moved.moved, [{ evidence: 'src/math.ts:6-10', lines_was: [6, 10], lines_now: [8, 12] }]);
+    // Re-verified, the anchor follows the text to its lines now.
+    assert.deepEqual((await h.call('memorize', { agent_id: 'a', reverify: [id] })).json.reverified, [id]);
+    const again = await claimOf();
+    assert.deepEqual([again.freshness, again.evidence, again.moved], ['fresh', ['src/math.ts:8-12'], undefined]);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('let out = 0;', 'let out = 1;'));
+    const changed = await claimOf();
+    assert.equal(changed.freshness, 'stale');
+    assert.deepEqual(changed.changed, [{ evidence: 'src/math.ts:8-12', what: 'content_changed', lines_was: [8, 12], lines_now: [8, 12] }]);
+  });
 });
