@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import type { CodeGraphEngine } from '../../graph/api.ts';
 import type { GraphNode } from '../../graph/api.ts';
 
-/** How a saved node stands on the current graph. */
-export type NodeStanding = 'unchanged' | 'moved' | 'changed' | 'missing';
+/** How a saved node stands on the current graph (`unindexed`: its file was edited since the graph read it). */
+export type NodeStanding = 'unchanged' | 'moved' | 'changed' | 'missing' | 'unindexed';
 
 function sha(text: string): string {
   return createHash('sha1').update(text).digest('hex').slice(0, 16);

@@ -32,7 +32,7 @@ export const trailResumeVerb = defineVerb({
     forced: Type.Optional(Type.Boolean()),
     saved_at: Type.String(),
     generation: Type.Object({ saved: Type.Number(), now: Type.Number() }),
-    nodes: Type.Object({ missing: Type.Number(), unchanged: Type.Number(), moved: Type.Number(), changed: Type.Number(), total: Type.Number() }),
+    nodes: Type.Object({ missing: Type.Number(), unchanged: Type.Number(), moved: Type.Number(), changed: Type.Number(), unindexed: Type.Number(), total: Type.Number() }),
     stale_nodes: Type.Array(Type.Object({})),
     summary: Type.Optional(Type.String()),
     merged_into: Type.Optional(Type.String()),
@@ -47,7 +47,7 @@ export const trailResumeVerb = defineVerb({
   stages: ['orient', 'handoff'],
   guide:
     'Boosts go to the resuming agent’s activation boosts under source `trail:<id>` (replacing an earlier resume of the same trail) and change the ranking of perspective routes and activate for that agent. ' +
-    'Each visited node is checked against its fingerprint: unchanged, moved (same text, new lines), changed (text differs) or missing. ' +
+    'Each visited node is checked against its fingerprint: unchanged, moved (same text, new lines), changed (text differs), missing, or unindexed (its file was edited since the graph read it: ingest, then resume again). ' +
     'If more than half are missing the resume is refused as stale unless force: true (then only surviving nodes are boosted). ' +
     'Hypotheses resting on changed or missing nodes are marked needs_recheck (or unsupported when all their nodes are gone). Nothing is written to the store.',
   handler: async (args, call) => {
@@ -57,9 +57,16 @@ export const trailResumeVerb = defineVerb({
     const engine = needsGraph ? await graph.requireGraph() : (await graph.fresh(), graph.engine);
     const files = new FileReader(engine);
     const status = new Map<string, { status: NodeStanding; lines?: [number, number] | null }>();
-    for (const n of trail.visited) status.set(n.id, standing(engine, n, files));
+    // On the generation the trail was saved on the graph has re-read nothing since: a file whose text
+    // differs from the saved one was edited and not ingested, and its nodes' line ranges are the old
+    // ones, so hashing the new text over them says nothing (two lines added at the top "change" every node below).
+    const unread = (path: string) => engine.generation === trail.generation && trail.files[path] !== undefined && (files.get(path)?.hash ?? 'missing') !== trail.files[path];
+    for (const n of trail.visited) {
+      const now = standing(engine, n, files);
+      status.set(n.id, now.status === 'changed' && unread(n.path) ? { status: 'unindexed', lines: now.lines } : now);
+    }
     for (const id of Object.keys(trail.boosts)) if (!status.has(id)) status.set(id, { status: engine.getNode(id) ? 'unchanged' : 'missing' });
-    const counts: Record<NodeStanding, number> = { unchanged: 0, moved: 0, changed: 0, missing: 0 };
+    const counts: Record<NodeStanding, number> = { unchanged: 0, moved: 0, changed: 0, missing: 0, unindexed: 0 };
     for (const n of trail.visited) counts[status.get(n.id)!.status]++;
     const missing = trail.visited.filter((n) => status.get(n.id)!.status === 'missing').map((n) => n.id);
     if (trail.visited.length > 0 && missing.length / trail.visited.length > MISSING_LIMIT && !args.force) {
@@ -78,17 +85,17 @@ export const trailResumeVerb = defineVerb({
 
     const judge = (c: Claim) => {
       const support = c.supporting_nodes.map((id) => ({ id, status: status.get(id)?.status ?? (engine.getNode(id) ? 'unchanged' : 'missing') }));
-      const weak = support.filter((s) => s.status === 'changed' || s.status === 'missing');
+      const weak = support.filter((s) => s.status === 'changed' || s.status === 'missing' || s.status === 'unindexed');
       const verdict = support.length > 0 && weak.length === support.length && weak.every((s) => s.status === 'missing') ? 'unsupported' : weak.length > 0 ? 'needs_recheck' : 'as_saved';
       return {
         statement: c.statement,
         ...(c.confidence !== undefined ? { confidence: c.confidence } : {}),
         status: verdict,
-        ...(weak.length ? { why: weak.map((s) => `${s.id} ${s.status}`).join('; ') } : {}),
+        ...(weak.length ? { why: weak.map((s) => `${s.id} ${s.status === 'unindexed' ? 'in a file edited since the graph read it (ingest to judge)' : s.status}`).join('; ') } : {}),
       };
     };
     const staleNodes = trail.visited
-      .filter((n) => ['changed', 'missing', 'moved'].includes(status.get(n.id)!.status))
+      .filter((n) => ['changed', 'missing', 'moved', 'unindexed'].includes(status.get(n.id)!.status))
       .map((n) => ({ id: n.id, status: status.get(n.id)!.status, path: n.path, was_lines: n.lines, ...(status.get(n.id)!.lines ? { lines: status.get(n.id)!.lines } : {}) }));
     const changed = staleNodes.filter((n) => n.status === 'changed' && n.lines);
     const top = [...trail.visited].sort((a, b) => b.relevance - a.relevance).filter((n) => status.get(n.id)!.status !== 'missing');
@@ -112,6 +119,7 @@ export const trailResumeVerb = defineVerb({
       tags: trail.tags,
       boosts: { source, applied, reads: 'your perspective routes and activate rank these nodes higher until you clear them' },
       next: [
+        ...(counts.unindexed ? [{ tool: 'ingest', arguments: { agent_id: call.agentId, path: engine.root, incremental: true }, why: `${counts.unindexed} node${counts.unindexed === 1 ? '' : 's'} sit in files edited since the graph read them; resume again after` }] : []),
         ...changed.slice(0, 3).map((n) => ({ tool: 'view', arguments: { agent_id: call.agentId, file_path: n.path, offset: n.lines![0] - 1, limit: n.lines![1] - n.lines![0] + 1 }, why: `${n.id} changed since the trail was saved` })),
         ...(top[0] ? [{ tool: 'perspective_start', arguments: { agent_id: call.agentId, query: trail.label, anchor_node: top[0].id }, why: 'walk on from the most relevant node' }] : []),
       ],

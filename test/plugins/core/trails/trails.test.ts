@@ -91,7 +91,7 @@ describeBackends('trail verbs on a fixture repository', function () {
     await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
 
     const resumed = (await h.call('trail_resume', { agent_id: 'a', trail_id: saved.trail_id })).json;
-    assert.deepEqual(resumed.nodes, { total: 3, unchanged: 2, moved: 0, changed: 1, missing: 0 });
+    assert.deepEqual(resumed.nodes, { total: 3, unchanged: 2, moved: 0, changed: 1, missing: 0, unindexed: 0 });
     assert.deepEqual(resumed.stale_nodes.map((n: { id: string; status: string }) => [n.id, n.status]), [[ADD, 'changed']]);
     assert.deepEqual(resumed.hypotheses.map((x: { status: string }) => x.status), ['needs_recheck', 'as_saved']);
     assert.match(resumed.hypotheses[0].why, /function:src\/math.ts#add changed/);
@@ -101,6 +101,29 @@ describeBackends('trail verbs on a fixture repository', function () {
     assert.deepEqual(resumed.next[0].arguments, { agent_id: 'a', file_path: 'src/math.ts', offset: 1, limit: 3 });
     const listed = (await h.call('trail_list', { agent_id: 'a', filter_status: 'stale' })).json;
     assert.deepEqual(listed.trails.map((t: { trail_id: string }) => t.trail_id), [saved.trail_id]);
+  });
+
+  it('tells a node in a file edited but not yet ingested from a changed one', async () => {
+    // No watcher: the edit stays unread until the ingest (with one, it is unread until its event lands).
+    const ws = writeFixtureRepo(tempDir());
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' }, config: { options: { graph: { watch: false } } } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const saved = (await h.call('trail_save', { agent_id: 'a', label: 'math', visited_nodes: [ADD, MUL], hypotheses: [{ statement: 'mul repeats add', supporting_nodes: [MUL, ADD] }] })).json;
+      const p = path.join(ws, 'src/math.ts');
+      fs.writeFileSync(p, '// one\n// two\n' + fs.readFileSync(p, 'utf8'));
+      const early = (await h.call('trail_resume', { agent_id: 'a', trail_id: saved.trail_id })).json;
+      assert.deepEqual(early.nodes, { total: 2, unchanged: 0, moved: 0, changed: 0, missing: 0, unindexed: 2 }, 'their text is unchanged, two lines lower: not "changed"');
+      assert.equal(early.hypotheses[0].status, 'needs_recheck');
+      assert.match(early.hypotheses[0].why, /edited since the graph read it/);
+      assert.equal(early.next[0].tool, 'ingest');
+      await h.call('ingest', { agent_id: 'a', path: ws, incremental: true });
+      const late = (await h.call('trail_resume', { agent_id: 'a', trail_id: saved.trail_id })).json;
+      assert.deepEqual(late.nodes, { total: 2, unchanged: 0, moved: 2, changed: 0, missing: 0, unindexed: 0 });
+      assert.equal(late.hypotheses[0].status, 'as_saved');
+    } finally {
+      await h.close();
+    }
   });
 
   it('refuses to resume a trail whose nodes are mostly gone unless forced', async () => {
@@ -157,7 +180,7 @@ describeBackends('trail verbs on a fixture repository', function () {
     const ab = (await h.call('trail_merge', { agent_id: 'a', trail_ids: [older.trail_id, newer.trail_id], label: 'older first' })).json;
     for (const merged of [ba, ab]) {
       const resumed = (await h.call('trail_resume', { agent_id: 'a', trail_id: merged.trail_id })).json;
-      assert.deepEqual(resumed.nodes, { total: 2, unchanged: 2, moved: 0, changed: 0, missing: 0 }, `${merged.label}: add as the newer trail saw it`);
+      assert.deepEqual(resumed.nodes, { total: 2, unchanged: 2, moved: 0, changed: 0, missing: 0, unindexed: 0 }, `${merged.label}: add as the newer trail saw it`);
     }
     const listed = (await h.call('trail_list', { agent_id: 'a' })).json.trails;
     const stale = (id: string) => listed.find((t: { trail_id: string }) => t.trail_id === id).stale;
