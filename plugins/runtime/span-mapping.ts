@@ -8,6 +8,7 @@
  * `code.filepath` names a file the workspace lacks, a name matches only a symbol unique in the whole
  * graph, and its `via` says `file not found`; a file found confines names to that file.
  */
+import { readFileSync } from 'node:fs';
 import { isTestOrMock, routeKey, SliceClock, symbolIndex, type CodeGraphEngine, type GraphNode, type RouteRegistration } from '../graph/api.ts';
 import type { SpanFacts } from './otlp.ts';
 import { routeIndex, spanRoute, type RouteIndex } from './route-index.ts';
@@ -44,6 +45,22 @@ const goClosureAt = (name: string): number => {
   const m = GO_CLOSURE.exec(tail);
   return m ? name.length - tail.length + m.index : -1;
 };
+
+/** A line that starts a decorator or attribute (`@property`, `@app.get(…)`, Rust `#[instrument]`). */
+const DECORATOR_LINE = /^\s*(?:@|#\[)/;
+/** Lines a definition's decorators span at most, and the largest file read for them. */
+const MAX_DECORATOR_LINES = 40;
+const MAX_DECORATED_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Opening minus closing brackets on a line. */
+function bracketDepth(line: string): number {
+  let d = 0;
+  for (const ch of line) {
+    if (ch === '(' || ch === '[' || ch === '{') d++;
+    else if (ch === ')' || ch === ']' || ch === '}') d--;
+  }
+  return d;
+}
 
 export interface SpanMapper {
   map(span: SpanFacts): { node: GraphNode; via: Via } | { node: null; reason: string };
@@ -119,6 +136,39 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
     }
     return nodes;
   };
+  // A file's lines, read once per call and only for a code.lineno on a decorator line.
+  const texts = new Map<string, string[] | null>();
+  const linesOf = (file: string): string[] | null => {
+    let lines = texts.get(file);
+    if (lines === undefined) {
+      try {
+        const bytes = readFileSync(engine.resolvePath(file).absolute);
+        lines = bytes.length <= MAX_DECORATED_FILE_BYTES ? bytes.toString('utf8').split(/\r?\n/) : null;
+      } catch {
+        lines = null;
+      }
+      texts.set(file, lines);
+    }
+    return lines;
+  };
+  /**
+   * The symbol whose decorators hold `line` (1-based): Python's code.lineno is the function's
+   * co_firstlineno, its first decorator's line, while the graph starts a decorated function (as Rust
+   * an attributed one) at its `def`, so the line fell in the class around it. Decorators, one a line
+   * or one over several (brackets open), are walked down to the definition they decorate.
+   */
+  const decoratedAt = (file: string, line: number): GraphNode | null => {
+    const lines = linesOf(file);
+    if (!lines || !DECORATOR_LINE.test(lines[line - 1] ?? '')) return null;
+    let k = line - 1;
+    let depth = 0;
+    for (; k < lines.length && k < line - 1 + MAX_DECORATOR_LINES; k++) {
+      if (depth === 0 && !DECORATOR_LINE.test(lines[k])) break;
+      depth = Math.max(0, depth + bracketDepth(lines[k]));
+    }
+    const n = engine.symbolAt(file, k + 1);
+    return n && n.kind !== 'file' && n.startLine === k + 1 ? n : null;
+  };
   const routes = withRoutes && matchesRoutes(strategy) ? await routeIndex(engine, files) : undefined;
   const importedFiles = (file: string): Set<string> => new Set(g.outgoing(`file:${file}`, 'imports').map((e) => g.get(e.target)?.path ?? ''));
   /**
@@ -191,6 +241,8 @@ export async function spanMapper(engine: CodeGraphEngine, strategy: Strategy, wi
         fileMissing = Boolean(span.filepath && !file);
         if (file && span.lineno) {
           const n = engine.symbolAt(file, span.lineno);
+          const decorated = n?.kind === 'function' || n?.kind === 'method' ? null : decoratedAt(file, span.lineno);
+          if (decorated) return { node: decorated, via: 'code_lineno' };
           if (n && n.kind !== 'file') return { node: n, via: 'code_lineno' };
           if (!span.function) reason = `code.lineno ${span.lineno} of ${file} is in no symbol`;
         }

@@ -120,6 +120,8 @@ describe('runtime_overlay with code.namespace as Python and Java instrumentation
   before(async () => {
     const ws = writeFixtureRepo(tempDir(), {
       'pkg/client.py': 'class Client:\n    def send(self, request):\n        return request\n\n\nclass AsyncClient:\n    async def send(self, request):\n        return request\n',
+      // Decorated methods: Python's code.lineno (co_firstlineno) is the first decorator's line (5, 9).
+      'pkg/shape.py': 'def deco(*args):\n    return lambda f: f\n\n\nclass Shape:\n    @property\n    def size(self):\n        return 1\n\n    @deco(\n        "a",\n    )\n    @deco()\n    def area(self):\n        return 2\n',
     });
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
     await h.call('ingest', { agent_id: 'a', path: ws });
@@ -136,6 +138,16 @@ describe('runtime_overlay with code.namespace as Python and Java instrumentation
     assert.equal(r.mapped, 2, JSON.stringify(r));
     assert.deepEqual(r.hot.map((x: any) => x.id).sort(), ['method:pkg/client.py#AsyncClient.send', 'method:pkg/client.py#Client.send']);
     assert.deepEqual(r.unmapped, [{ reason: 'code.function send names 2 symbols in pkg/client.py; add code.namespace or code.lineno', count: 1 }]);
+  });
+
+  it("maps a code.lineno on a decorator to the function it decorates, as Python's co_firstlineno gives it", async () => {
+    const spans = [
+      span('size', 1, [str('code.filepath', 'pkg/shape.py'), int('code.lineno', 6), str('code.function', 'size')]),
+      span('area', 2, [str('code.filepath', 'pkg/shape.py'), int('code.lineno', 10)]),
+      span('shape', 3, [str('code.filepath', 'pkg/shape.py'), int('code.lineno', 5)]),
+    ];
+    const r = (await h.call('runtime_overlay', { agent_id: 'd', spans: [JSON.parse(exportLine('svc', spans))], scope: 'agent' })).json;
+    assert.deepEqual(Object.fromEntries(r.hot.map((x: any) => [x.id, x.spans])), { 'method:pkg/shape.py#Shape.size': 1, 'method:pkg/shape.py#Shape.area': 1, 'class:pkg/shape.py#Shape': 1 }, JSON.stringify(r));
   });
 });
 
