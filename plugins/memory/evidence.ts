@@ -179,7 +179,10 @@ export function anchorEvidence(graph: GraphService, files: FileReader, input: Ev
     if (!lines) notFound(ref);
     if (!range) return { kind: 'file', path: rel, hash: textHash(lines.join('\n')) };
     const [from, to] = [range[0], range[1] ?? range[0]];
-    if (!(from >= 1 && to >= from && to <= lineCount(lines))) {
+    if (to < from) {
+      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `evidence lines ${from}-${to} end before they start`, { hint: `cite lines as first-last, e.g. ${rel}:${to}-${from}` });
+    }
+    if (!(from >= 1 && to <= lineCount(lines))) {
       throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `evidence lines ${from}-${to} are outside ${rel} (${lineCount(lines)} lines)`, { hint: `cite lines between 1 and ${lineCount(lines)}`, data: { lines: lineCount(lines) } });
     }
     return { kind: 'lines', path: rel, lines: [from, to], hash: textHash(slice(lines, from, to)), head: lineHead(lines[from - 1]) };
@@ -195,7 +198,16 @@ export function anchorEvidence(graph: GraphService, files: FileReader, input: Ev
   const rel = graph.run(() => engine.resolvePath(pathPart)).relative;
   if (isFile(graph, rel)) return pathAnchor(rel, ranged ? [Number(ranged[2]), Number(ranged[3] ?? ranged[2])] : undefined);
   // A name or qualified name of a symbol (never a loose text match: that would pin an unrelated node).
-  return nodeAnchor(pinNode(graph, text).id);
+  try {
+    return nodeAnchor(pinNode(graph, text).id);
+  } catch (error) {
+    // A path (a slash, a line suffix, a lower-case extension) that names no file: say so, with the files it is near.
+    if (!(ranged || pathPart.includes('/') || /\.[a-z0-9]{1,8}$/.test(pathPart))) throw error;
+    throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `evidence "${text}" names no file of the workspace (nor a graph node)`, {
+      hint: engine.missingFileHint(pathPart),
+      data: { evidence: text },
+    });
+  }
 }
 
 /** Re-reads every anchor and says what changed since it was hashed. */

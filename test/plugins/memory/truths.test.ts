@@ -117,4 +117,15 @@ describe('memory answers hold to the files', function () {
     assert.equal(changed.freshness, 'stale');
     assert.deepEqual(changed.changed, [{ evidence: 'src/math.ts:8-12', what: 'content_changed', lines_was: [8, 12], lines_now: [8, 12] }]);
   });
+
+  it('evidence naming a missing file or a reversed range is refused as such, with the next move', async () => {
+    const missing = await h.call('memorize', { agent_id: 'a', claims: [{ text: 'carts round totals', evidence: ['src/carts.ts:3'] }] });
+    assert.equal(missing.json.error.code, 'M1ND_ERR_PATH_NOT_FOUND');
+    assert.equal(missing.json.error.message, 'evidence "src/carts.ts:3" names no file of the workspace (nor a graph node)');
+    assert.match(missing.json.error.hint, /"src\/cart\.ts"/);
+    const reversed = await h.call('memorize', { agent_id: 'a', claims: [{ text: 'carts round totals', evidence: [{ path: 'src/cart.ts', lines: [9, 3] }] }] });
+    assert.equal(reversed.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS');
+    assert.match(reversed.json.error.message, /lines 9-3 end before they start/);
+    assert.match(reversed.json.error.hint, /src\/cart\.ts:3-9/);
+  });
 });
