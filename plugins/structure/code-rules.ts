@@ -103,6 +103,23 @@ const handedBack = (n: Node, scope: Node) => {
   return new RegExp(`\\breturn\\s+${name.text.replace(/\$/g, '\\$')}(?![\\w$])`).test(scope.text);
 };
 
+/**
+ * A JavaScript handle some other code owns and closes: one opened on (`this.conn.connect()`) or kept
+ * in (`this.server = …`) the object, whose other methods close it; or one whose variable an
+ * enclosing function closes (`conn.connect(cb)` in a promise's executor, `conn.destroy()` in the
+ * function's finally).
+ */
+const closedElsewhere = (n: Node) => {
+  const receiver = n.childForFieldName('function')?.childForFieldName('object');
+  if (/^this\b/.test(receiver?.text ?? '')) return true;
+  const p = n.parent?.type === 'await_expression' ? n.parent.parent : n.parent;
+  if (p?.type === 'assignment_expression' && /^this\./.test(p.childForFieldName('left')?.text ?? '')) return true;
+  if (receiver?.type !== 'identifier') return false;
+  const closes = new RegExp(`(?<![\\w$.])${receiver.text.replace(/\$/g, '\\$')}\\.(?:close|closeSync|end|destroy)\\(`);
+  for (let fn = ancestor(n, JS_FUNCTIONS); fn; fn = fn.parent ? ancestor(fn.parent, JS_FUNCTIONS) : null) if (closes.test(fn.text)) return true;
+  return false;
+};
+
 export const CODE_RULES: readonly CodeRule[] = [
   // error_handling
   {
@@ -173,7 +190,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     check: ({ hit }) => {
       if (returned(hit)) return false;
       const scope = ancestor(hit, JS_FUNCTIONS) ?? hit.tree.rootNode;
-      if (handedBack(hit, scope)) return false;
+      if (handedBack(hit, scope) || closedElsewhere(hit)) return false;
       return !/\.(close|closeSync|end|destroy)\(|\bfinally\b|\bawait using\b|\busing\b/.test(scope.text);
     },
   },

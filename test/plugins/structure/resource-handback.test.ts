@@ -20,6 +20,25 @@ exports.copy = function copy(out) {
   const input = fs.createReadStream('in.txt');
   input.pipe(out);
 };
+
+class Driver {
+  async init() {
+    this.conn.connect((error) => {});
+    this.server = http.createServer(() => {});
+  }
+}
+exports.Driver = Driver;
+
+exports.cancel = async function cancel(make) {
+  const control = make();
+  try {
+    await new Promise((resolve) => {
+      control.connect(() => resolve());
+    });
+  } finally {
+    control.destroy();
+  }
+};
 `,
 };
 
@@ -33,7 +52,7 @@ describe('resource_cleanup: a handle handed back to the caller is not left open'
   });
   after(() => h?.close());
 
-  it('flags the stream no one closes, not the servers the functions return', async () => {
+  it('flags the stream no one closes, not the servers the functions return, the object keeps, or a connection the enclosing function destroys', async () => {
     const r = (await h.call('scan', { agent_id: 'a', pattern: 'resource_cleanup', severity_min: 0 })).json;
     const at = r.findings.map((f: any) => `${f.file}:${f.lines[0]}`);
     assert.deepEqual(at, ['lib/app.js:15'], JSON.stringify(r.findings));
