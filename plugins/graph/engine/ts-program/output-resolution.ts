@@ -1,7 +1,7 @@
 /**
- * Module resolution for the checker's programs that reads a workspace's missing build output as its
- * sources (see ../build-outputs.ts): a relative import the compiler cannot resolve, into a tsconfig's
- * `outDir`, is resolved again at the same path under that config's `rootDir`.
+ * Module resolution for the checker's programs that reads a workspace's build output as its sources
+ * (see ../build-outputs.ts): a relative import into a tsconfig's `outDir` resolves at the same path
+ * under that config's `rootDir`.
  */
 import { dirname, relative, resolve } from 'node:path';
 import type TS from 'typescript';
@@ -39,9 +39,10 @@ function commonFolder(files: readonly string[]): string | null {
 }
 
 /**
- * A `resolveModuleNameLiterals` for a language service host: the compiler's own resolution (with a
- * cache the caller clears when files come or go), then, for a relative import left unresolved whose
- * path is inside an output folder, the same import at the source path.
+ * A `resolveModuleNameLiterals` for a language service host: a relative import into an output
+ * folder resolves at the source path when a source is there, built or not (the output is never
+ * ingested: a declaration in it is no graph node); everything else as the compiler resolves it, with
+ * a cache the caller clears when files come or go.
  */
 export function outputAwareResolver(
   root: string,
@@ -51,12 +52,13 @@ export function outputAwareResolver(
   return (literals, containingFile, redirected, options, containingSourceFile) =>
     literals.map((literal) => {
       const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
-      const first = ts.resolveModuleName(literal.text, containingFile, options, ts.sys, cache, redirected, mode);
-      if (first.resolvedModule || !literal.text.startsWith('.')) return first;
+      const first = () => ts.resolveModuleName(literal.text, containingFile, options, ts.sys, cache, redirected, mode);
+      if (!literal.text.startsWith('.')) return first();
+      // Built or not: the output is never ingested, so a declaration there is no graph node.
       const target = toPosix(relative(root, resolve(dirname(containingFile), literal.text)));
       const source = target.startsWith('..') ? null : sourceOfOutput(target, outputs);
-      if (source === null) return first;
-      const again = ts.resolveModuleName(toPosix(resolve(root, source)), containingFile, options, ts.sys, cache, redirected, mode);
-      return again.resolvedModule ? again : first;
+      if (source === null) return first();
+      const mapped = ts.resolveModuleName(toPosix(resolve(root, source)), containingFile, options, ts.sys, cache, redirected, mode);
+      return mapped.resolvedModule ? mapped : first();
     });
 }

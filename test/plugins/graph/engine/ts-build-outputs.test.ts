@@ -48,6 +48,14 @@ export function testFresh(): boolean {
   'test/stray.test.ts': `import { nothing } from '../dist/generated.js';\n\nexport function testStray(): unknown {\n  return nothing();\n}\n`,
 };
 
+/** The same checkout built: declarations in `dist`, which the engine never ingests. */
+const BUILT: Record<string, string> = {
+  ...FILES,
+  'dist/index.d.ts': `export { Store } from './store.js';\nexport { openStore } from './open.js';\n`,
+  'dist/store.d.ts': 'export declare class Store {\n  private readonly items;\n  put(key: string, value: number): void;\n  get(key: string): number | undefined;\n}\n',
+  'dist/open.d.ts': `import { Store } from './store.js';\nexport declare function openStore(): Store;\n`,
+};
+
 type Entry = { id: string; relation: string };
 
 async function direct(h: Harness, id: string): Promise<Entry[]> {
@@ -57,7 +65,7 @@ async function direct(h: Harness, id: string): Promise<Entry[]> {
 }
 const ids = (entries: Entry[], relation: string): string[] => entries.filter((e) => e.relation.split('+').includes(relation)).map((e) => e.id).sort();
 
-describe('imports of a missing build output read as the sources it is built from', function () {
+describe('imports of the build output read as the sources it is built from', function () {
   this.timeout(120000);
 
   it('maps a path under an outDir to the same path under its rootDir, declarations to scripts', () => {
@@ -76,11 +84,16 @@ describe('imports of a missing build output read as the sources it is built from
     assert.equal(sourceOfOutput('out/x.js', outputs), null);
   });
 
-  for (const typeCheck of [true, false]) {
-    describe(typeCheck ? 'with the checker pass' : 'name-resolved (typeCheck: false)', () => {
+  const cases = [
+    { name: 'with the checker pass', typeCheck: true, files: FILES },
+    { name: 'with the checker pass, the package built (its declarations are no graph nodes)', typeCheck: true, files: BUILT },
+    { name: 'name-resolved (typeCheck: false)', typeCheck: false, files: FILES },
+  ];
+  for (const { name, typeCheck, files } of cases) {
+    describe(name, () => {
       let h: Harness;
       before(async () => {
-        const ws = writeFixtureRepo(tempDir('m1nd-build-outputs-'), FILES);
+        const ws = writeFixtureRepo(tempDir('m1nd-build-outputs-'), files);
         h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' }, config: { options: { graph: { watch: false, typeCheck } } } });
         const { json } = await h.call('ingest', { agent_id: 'setup', path: ws });
         if (typeCheck) assert.equal(json.type_checked.failed, 0, JSON.stringify(json.type_checked));
