@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { ErrorCodes, M1ndError } from '../../core/index.ts';
 import type { GraphService, Language } from '../graph/api.ts';
 import { compileQuery } from './grammars.ts';
+import { CODE_LANGUAGES } from './code-trees.ts';
 import { Deadline } from './deadline.ts';
 import { learnedShape } from './learn-capture.ts';
 import { collectShapes, jaccard } from './shapes.ts';
@@ -106,7 +107,20 @@ export async function buildAntibody(graph: GraphService, input: { name: string; 
     antibody = { ...base, id: '', kind: 'shape', origin: node.id, shingles: [...shape.shingles], tokens: shape.tokens, min_similarity: pattern.min_similarity ?? 0.75, specificity: round(specificity) };
   } else if (pattern.query) {
     const language = pattern.language ?? 'typescript';
-    await compileQuery(language, pattern.query); // throws a coded error naming the problem
+    try {
+      await compileQuery(language, pattern.query); // throws a coded error naming the problem
+    } catch (error) {
+      if (pattern.language || !(error instanceof M1ndError)) throw error;
+      // No language given: say which languages the query is written for.
+      const fits: Language[] = [];
+      for (const other of CODE_LANGUAGES) {
+        if (other === language) continue;
+        if (await compileQuery(other, pattern.query).then(() => true, () => false)) fits.push(other);
+      }
+      throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `${error.message} (pattern.language defaults to typescript)`, {
+        hint: fits.length ? `it compiles for ${fits.join(', ')}: pass pattern.language, e.g. "${fits[0]}"` : 'pass pattern.language (the grammar the query is written for), and fix the S-expression (node names, balanced parentheses, @captures)',
+      });
+    }
     antibody = { ...base, id: '', kind: 'query', query: pattern.query, language, min_similarity: 1, specificity: round(querySpecificity(pattern.query)) };
   } else {
     throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, 'an antibody needs pattern.from_node (a buggy function), pattern.from_learn (a learn correction) or pattern.query (a tree-sitter query)', { hint: 'antibody_create({name, pattern: {from_node: "function:src/a.ts#f"}}) or {from_learn: "latest"}' });

@@ -101,6 +101,10 @@ describe('antibodies: create from a bug, list, scan for its twin', function () {
     const generic = await h.call('antibody_create', { agent_id: 'a', name: 'any identifier', pattern: { query: '(identifier) @hit' } });
     assert.equal(generic.result.isError, true);
     assert.match(JSON.stringify(generic.json), /too generic/);
+    // A Python query without pattern.language: the error says which grammar it is for (it suggested `keywords`, no antibody option).
+    const py = await h.call('antibody_create', { agent_id: 'a', name: 'py', pattern: { query: '(call function: (attribute object: (identifier) @o) (#eq? @o "warnings")) @hit' } });
+    assert.equal(py.result.isError, true);
+    assert.match(py.json.error.hint, /compiles for python: pass pattern\.language/);
     const ro = await connect({ workspaceRoot: h.workspace, env: { M1ND_TOOL_TIER: 'full', M1ND_READ_ONLY: '1' } });
     try {
       const r = await ro.call('antibody_create', { agent_id: 'a', name: 'x', pattern: { from_node: 'function:src/fresh.ts#fresh' } });
