@@ -20,7 +20,7 @@ export const missionCloseVerb = defineVerb({
   }),
   output: Type.Object({
     budget: Type.Object({ calls: Type.Object({}), tokens: Type.Object({}), minutes: Type.Object({}), exhausted: Type.Union([Type.String(), Type.Null()]) }),
-    memorized: Type.Optional(Type.Object({ stored: Type.Array(Type.Unknown()), duplicates: Type.Array(Type.Unknown()) })),
+    memorized: Type.Optional(Type.Object({ stored: Type.Array(Type.Unknown()), duplicates: Type.Array(Type.Unknown()), not_memorized: Type.Optional(Type.Array(Type.Object({ claim: Type.String(), why: Type.String() }))) })),
     proof: Type.Array(Type.Object({})),
     hypotheses: Type.Array(Type.String()),
     non_claims: Type.Array(Type.String()),
@@ -41,7 +41,7 @@ export const missionCloseVerb = defineVerb({
     const m = await book.load(call.agentId, args.mission_id, { open: true });
     book.charge(m, false);
     const verified = m.claims.filter((c) => c.status === 'verified');
-    let memorized: { stored: string[]; duplicates: string[] } | undefined;
+    let memorized: { stored: string[]; duplicates: string[]; not_memorized?: { claim: string; why: string }[] } | undefined;
     if (args.write_light_memory && verified.length) {
       // Evidence is what the mission read directly; only files can anchor (a command output cannot).
       const isFile = (p: string) => {
@@ -51,12 +51,14 @@ export const missionCloseVerb = defineVerb({
           return false;
         }
       };
-      const out = await memory.memorize(call.agentId, {
-        scope: 'project',
-        topic: m.task,
-        claims: verified.map((c) => ({ text: c.text, kind: 'fact' as const, confidence: c.confidence, evidence: c.direct_refs.filter(isFile) })),
-      });
-      memorized = { stored: out.stored.map((c) => `${c.id} (${c.evidence.map(anchorLabel).join(', ')})`), duplicates: out.duplicates.map((d) => d.existing.id) };
+      // A claim no file read backs (only directories or command output) would be stored unanchored, never stale: it is left out, said so.
+      const anchored = verified.map((c) => ({ c, files: c.direct_refs.filter(isFile) }));
+      const kept = anchored.filter((x) => x.files.length > 0);
+      const out = kept.length
+        ? await memory.memorize(call.agentId, { scope: 'project', topic: m.task, claims: kept.map(({ c, files }) => ({ text: c.text, kind: 'fact' as const, confidence: c.confidence, evidence: files })) })
+        : { stored: [], duplicates: [] };
+      const left = anchored.filter((x) => x.files.length === 0).map(({ c }) => ({ claim: c.text, why: `no file read backs it (${c.direct_refs.join(', ')}): memorize it with the file or lines that show it` }));
+      memorized = { stored: out.stored.map((c) => `${c.id} (${c.evidence.map(anchorLabel).join(', ')})`), duplicates: out.duplicates.map((d) => d.existing.id), ...(left.length ? { not_memorized: left } : {}) };
     }
     m.status = 'closed';
     m.closed_at = Date.now();

@@ -41,4 +41,23 @@ describe('mission_verify checks what the events really observed', function () {
       await h.close();
     }
   });
+
+  it('mission_close memorizes a verified claim only with a file read behind it, and says which it left out', async () => {
+    const ws = writeFixtureRepo(tempDir());
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    try {
+      await h.call('ingest', { agent_id: 'a', path: ws });
+      const m = (await h.call('mission_start', { agent_id: 'a', repo: 'fixture', task: 'layout review' })).json.mission_id;
+      await h.call('mission_event', { agent_id: 'a', mission_id: m, event: { action: 'command', cmd: 'ls src', exit_status: 0, refs: ['src'] } });
+      await h.call('mission_event', { agent_id: 'a', mission_id: m, event: { action: 'view', path: 'src/math.ts' } });
+      assert.equal((await h.call('mission_verify', { agent_id: 'a', mission_id: m, claim: 'src holds the TypeScript sources', evidence_refs: ['src'] })).json.verified, true);
+      assert.equal((await h.call('mission_verify', { agent_id: 'a', mission_id: m, claim: 'mul multiplies by repeated add', evidence_refs: ['src/math.ts'] })).json.verified, true);
+      const closed = (await h.call('mission_close', { agent_id: 'a', mission_id: m, write_light_memory: true })).json;
+      assert.equal(closed.memorized.stored.length, 1);
+      assert.match(closed.memorized.stored[0], /\(src\/math\.ts\)$/);
+      assert.deepEqual(closed.memorized.not_memorized.map((x: { claim: string }) => x.claim), ['src holds the TypeScript sources']);
+    } finally {
+      await h.close();
+    }
+  });
 });
