@@ -270,7 +270,7 @@ async function inferLayers(ug: UnitGraph, options: LayeringOptions, deadline: De
     const set = new Set(c);
     for (const v of c) for (const [w, x] of ug.out[v]) if (set.has(w)) weight += x;
     const members = c.map(name).sort();
-    violations.push({ kind: 'cycle', severity: Math.min(1, 0.75 + 0.05 * (c.length - 1)), from: members[0], members: members.slice(0, 20), weight: round(weight), why: `${c.length} units depend on each other in a cycle` });
+    violations.push({ kind: 'cycle', severity: Math.min(1, (75 + 5 * (c.length - 1)) / 100), from: members[0], members: members.slice(0, 20), weight: round(weight), why: `${c.length} units depend on each other in a cycle` });
   }
   for (const key of upward) {
     const [a, b] = key.split(' ').map(Number);
@@ -308,7 +308,7 @@ async function inferLayers(ug: UnitGraph, options: LayeringOptions, deadline: De
         if (bypassed < 0 || layer[m] > layer[bypassed]) bypassed = m;
       }
       if (bypassed < 0) continue;
-      violations.push({ kind: 'skip', severity: Math.min(0.5, 0.2 + 0.05 * (gap - 2)), from: name(a), to: name(b), from_layer: layer[a], to_layer: layer[b], weight: round(weight), via: ug.examples.get(`${a} ${b}`), bypasses: name(bypassed), why: `skips ${gap - 1} layer(s), past ${name(bypassed)}, which it also uses and which depends on ${name(b)}` });
+      violations.push({ kind: 'skip', severity: Math.min(0.5, (20 + 5 * (gap - 2)) / 100), from: name(a), to: name(b), from_layer: layer[a], to_layer: layer[b], weight: round(weight), via: ug.examples.get(`${a} ${b}`), bypasses: name(bypassed), why: `skips ${gap - 1} layer(s), past ${name(bypassed)}, which it also uses and which depends on ${name(b)}` });
     }
   }
   violations.sort((x, y) => y.severity - x.severity || y.weight - x.weight || x.from.localeCompare(y.from));

@@ -27,3 +27,30 @@ describe('layer_inspect health counts each bad arc once', function () {
     }
   });
 });
+
+describe('layers’ severities are the stated figures', function () {
+  this.timeout(60000);
+  let h: Harness;
+  // db ← repo ← s1 ← s2 ← s3 ← top; top also calls repo (four layers down) past s1, which it uses too.
+  const FILES: Record<string, string> = {
+    'src/db.ts': 'export function query(sql: string): string[] {\n  return [sql];\n}\n',
+    'src/repo.ts': "import { query } from './db.ts';\nexport function find(id: string): string[] {\n  return query(id);\n}\n",
+    'src/s1.ts': "import { find } from './repo.ts';\nexport function one(id: string): string {\n  return find(id).join();\n}\n",
+    'src/s2.ts': "import { one } from './s1.ts';\nexport function two(id: string): string {\n  return one(id);\n}\n",
+    'src/s3.ts': "import { two } from './s2.ts';\nexport function three(id: string): string {\n  return two(id);\n}\n",
+    'src/top.ts': "import { three } from './s3.ts';\nimport { one } from './s1.ts';\nimport { find } from './repo.ts';\nexport function top(id: string): string {\n  return three(id) + one(id) + find(id).length;\n}\n",
+  };
+  before(async () => {
+    const ws = writeFixtureRepo(tempDir(), FILES);
+    h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
+    await h.call('ingest', { agent_id: 'a', path: ws });
+  });
+  after(() => h?.close());
+
+  it('a skip four layers down is severity 0.3, not a float artifact', async () => {
+    const r = (await h.call('layers', { agent_id: 'a', min_nodes_per_layer: 1, max_layers: 12 })).json;
+    const skip = r.violations.find((v: any) => v.kind === 'skip' && v.from === 'src/top.ts' && v.to === 'src/repo.ts');
+    assert.ok(skip, JSON.stringify(r.violations));
+    assert.equal(skip.severity, 0.3, JSON.stringify(skip));
+  });
+});
