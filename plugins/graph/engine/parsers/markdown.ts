@@ -4,13 +4,17 @@
  * first paragraph under a heading is its doc. Outside fenced code blocks, inline links give `link`
  * doc links (relative targets only, `#fragment` and `?query` dropped), and backticked spans give
  * `code_path` (`src/a.ts`, `package.json`) or `code_symbol` (`activate`, `Foo.bar()` → `Foo.bar`).
- * Links before the first heading belong to section ''. Setext headings and indented code are not read.
+ * Links before the first heading belong to section ''. A setext heading (a one-line paragraph over a
+ * line of `=` or `-`) is a level 1 or 2 heading; YAML front matter is skipped. Indented code is not read.
  */
 import type { ExtractedDocLink, ExtractedSymbol, FileExtraction } from '../extraction.ts';
 import { MAX_DOC } from './doc-text.ts';
 
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+/** Lines that cannot be a setext heading's text: list items, quotes, tables, indented code, thematic breaks. */
+const NOT_SETEXT_TEXT = /^(?: {4}|\t| {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||[-*_](?:[ \t]*[-*_]){2,}[ \t]*$))/;
 const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
 const INLINE_LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
 const REFERENCE_DEF = /^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/;
@@ -41,9 +45,31 @@ export function extractMarkdown(path: string, rawSource: string): FileExtraction
     section.symbol.endLine = Math.max(section.symbol.startLine, endLine);
     finishDoc(section);
   };
+  const textOf = (i: number): string => (lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i]);
+  /** Opens a section at `lineNo`, closing those of the same or a deeper level. */
+  const open = (level: number, title: string, lineNo: number): void => {
+    while (stack.length > 0 && stack[stack.length - 1].level >= level) close(stack.pop()!, lineNo - 1);
+    const outer = stack.length > 0 ? stack[stack.length - 1] : undefined;
+    if (outer !== undefined) finishDoc(outer);
+    let qualifiedName = outer === undefined ? title : `${outer.symbol.qualifiedName}.${title}`;
+    const count = taken.get(qualifiedName) ?? 0;
+    taken.set(qualifiedName, count + 1);
+    if (count > 0) qualifiedName = `${qualifiedName}#${count + 1}`;
+    const symbol: ExtractedSymbol = { kind: 'section', name: title, qualifiedName, startLine: lineNo, endLine: lineNo };
+    if (outer !== undefined) symbol.parent = outer.symbol.qualifiedName;
+    symbols.push(symbol);
+    stack.push({ level, symbol, doc: [] });
+  };
+  /** The index of the line just read when it starts a paragraph (a setext underline below makes it a heading), else -1. */
+  let paragraphStart = -1;
 
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
+  let first = 0;
+  if (lines.length > 0 && textOf(0) === '---') {
+    const end = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\r?$/.test(l));
+    if (end > 0) first = end + 1;
+  }
+  for (let i = first; i < lines.length; i++) {
+    const line = textOf(i);
     const lineNo = i + 1;
     const fenceMatch = FENCE.exec(line);
     if (fence !== null) {
@@ -57,19 +83,20 @@ export function extractMarkdown(path: string, rawSource: string): FileExtraction
     }
     const heading = HEADING.exec(line);
     const title = heading === null ? '' : headingText(heading[2] ?? '');
+    const setext = paragraphStart === i - 1 ? SETEXT.exec(line) : null;
+    const setextTitle = setext === null ? '' : headingText(textOf(i - 1).trim());
+    const blank = line.trim() === '';
+    paragraphStart = !blank && heading === null && (i === first || textOf(i - 1).trim() === '') && !NOT_SETEXT_TEXT.test(line) ? i : -1;
     if (heading !== null && title !== '') {
-      const level = heading[1].length;
-      while (stack.length > 0 && stack[stack.length - 1].level >= level) close(stack.pop()!, lineNo - 1);
-      const outer = stack.length > 0 ? stack[stack.length - 1] : undefined;
-      if (outer !== undefined) finishDoc(outer);
-      let qualifiedName = outer === undefined ? title : `${outer.symbol.qualifiedName}.${title}`;
-      const count = taken.get(qualifiedName) ?? 0;
-      taken.set(qualifiedName, count + 1);
-      if (count > 0) qualifiedName = `${qualifiedName}#${count + 1}`;
-      const symbol: ExtractedSymbol = { kind: 'section', name: title, qualifiedName, startLine: lineNo, endLine: lineNo };
-      if (outer !== undefined) symbol.parent = outer.symbol.qualifiedName;
-      symbols.push(symbol);
-      stack.push({ level, symbol, doc: [] });
+      open(heading[1].length, title, lineNo);
+    } else if (setext !== null && setextTitle !== '') {
+      // The text line was read as the enclosing section's paragraph: it is this heading's own line.
+      const top = stack.length > 0 ? stack[stack.length - 1] : undefined;
+      if (top?.doc?.at(-1) === textOf(i - 1).trim()) top.doc.pop();
+      open(setext[1][0] === '=' ? 1 : 2, setextTitle, lineNo - 1);
+      const section = stack[stack.length - 1].symbol.qualifiedName;
+      for (const link of docLinks) if (link.line === lineNo - 1) link.section = section;
+      continue;
     } else if (stack.length > 0) {
       const top = stack[stack.length - 1];
       if (top.doc !== null) {

@@ -74,4 +74,57 @@ describe('Markdown extractor', function () {
     assert.equal(x.parseErrors, 0);
     assert.deepEqual([x.imports, x.calls, x.inherits, x.references], [[], [], [], []]);
   });
+
+  // A changelog of underlined release headings read as one section from its first heading to the end
+  // (express's History.md: lines 47–3921 under one ATX heading, with every release's links in it).
+  it('reads setext headings (= level 1, - level 2), not lists, breaks or front matter', async function () {
+    const text = [
+      '---',
+      'title: Front',
+      '---',
+      'Changes',
+      '=======',
+      '',
+      'All notable changes.',
+      '',
+      '5.2.1 / 2025-12-01',
+      '------------------',
+      '',
+      '* Fix `res.sendFile` ([#1](lib/response.js))',
+      '',
+      '- item',
+      '---',
+      '',
+      'Two line',
+      'paragraph',
+      '---',
+      '',
+      '5.2.0 / 2025-11-01',
+      '==================',
+      '',
+      '    indented',
+      '    ---',
+    ].join('\n');
+    const md = await extractFile('History.md', text);
+    assert.deepEqual(
+      md.symbols.map((sym) => [sym.qualifiedName, sym.startLine, sym.endLine, sym.doc]),
+      [
+        ['Changes', 4, 20, 'All notable changes.'],
+        ['Changes.5.2.1 / 2025-12-01', 9, 20, '* Fix `res.sendFile` (#1)'],
+        ['5.2.0 / 2025-11-01', 21, 25, 'indented ---'],
+      ],
+    );
+    assert.deepEqual(md.docLinks.map((l) => [l.section, l.target, l.line]), [
+      ['Changes.5.2.1 / 2025-12-01', 'res.sendFile', 12],
+      ['Changes.5.2.1 / 2025-12-01', 'lib/response.js', 12],
+    ]);
+  });
+
+  it('reads a 100,000-character underline or list-like line in linear time', async function () {
+    for (const line of ['-'.repeat(100_000) + 'x', '- '.repeat(50_000) + 'x', ' '.repeat(3) + '='.repeat(100_000) + ' \t'.repeat(1000) + 'x']) {
+      const t0 = performance.now();
+      await extractFile('long.md', `Title\n${line}\n`);
+      assert.ok(performance.now() - t0 < 200, `${(performance.now() - t0).toFixed(0)} ms`);
+    }
+  });
 });
