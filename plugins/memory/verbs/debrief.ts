@@ -12,7 +12,7 @@ export const debriefVerb = defineVerb({
     delegation_id: Type.String({ minLength: 1 }),
     outcome: StringEnum(['success', 'failure', 'partial'] as const),
     evidence: Type.Optional(Type.Object({ cmd: Type.Optional(Type.String()), exit_status: Type.Optional(Type.Integer()) })),
-    diff: Type.Optional(Type.String({ maxLength: 1024 * 1024, description: 'Unified diff; its +++ paths count as touched' })),
+    diff: Type.Optional(Type.String({ maxLength: 1024 * 1024, description: 'Unified diff; its --- and +++ paths count as touched' })),
     touched_paths: Type.Optional(Type.Array(Type.String())),
     findings: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 20 })),
     subagent_id: Type.Optional(Type.String()),
@@ -42,7 +42,12 @@ export const debriefVerb = defineVerb({
   handler: async (args, call) => {
     const { memory, graph } = await memoryCall(call);
     const d = loadDelegation(graph, call.agentId, args.delegation_id);
-    const fromDiff = [...(args.diff ?? '').matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm)].map((m) => m[1]).filter((p) => p !== '/dev/null');
+    // Both sides of each file header (a --- line right before a +++ line, never a hunk's removed "-- …" line):
+    // a deleted file (+++ /dev/null) and a renamed one's old path were touched too.
+    const fromDiff = [...(args.diff ?? '').matchAll(/^--- (\S+)[^\n]*\n\+\+\+ (\S+)/gm)]
+      .flatMap((m) => [m[1], m[2]])
+      .filter((p) => p !== '/dev/null')
+      .map((p) => p.replace(/^[ab]\//, ''));
     const touched = [...new Set([...(args.touched_paths ?? []), ...fromDiff].map((p) => graph.run(() => graph.engine.resolvePath(p)).relative))].sort();
     const inside = touched.filter((p) => inScope(d.editable, p));
     const outside = touched.filter((p) => !inScope(d.editable, p));

@@ -128,4 +128,25 @@ describe('memory answers hold to the files', function () {
     assert.match(reversed.json.error.message, /lines 9-3 end before they start/);
     assert.match(reversed.json.error.hint, /src\/cart\.ts:3-9/);
   });
+
+  it("debrief counts a diff's deleted and renamed-away files as touched, not a removed line that starts with --", async () => {
+    const d = (await h.call('delegate', { agent_id: 'a', task: 'change how the cart total adds prices', scope: { paths: ['src/cart.ts'] } })).json.delegation_id;
+    const diff = [
+      'diff --git a/src/math.ts b/src/math.ts',
+      'deleted file mode 100644',
+      '--- a/src/math.ts',
+      '+++ /dev/null',
+      '@@ -1,2 +0,0 @@',
+      '--- a comment removed from an SQL file',
+      '-export function add() {}',
+      'diff --git a/src/cart.ts b/src/basket.ts',
+      '--- a/src/cart.ts',
+      '+++ b/src/basket.ts',
+      '',
+    ].join('\n');
+    const r = (await h.call('debrief', { agent_id: 'a', delegation_id: d, outcome: 'partial', diff })).json;
+    assert.deepEqual(r.score.touched, 3);
+    assert.deepEqual(r.out_of_scope, ['src/basket.ts', 'src/math.ts']);
+    assert.equal(r.score.in_scope, 1);
+  });
 });
