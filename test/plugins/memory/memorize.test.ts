@@ -49,7 +49,7 @@ describeBackends('memorize on a fixture repository', function () {
     const cases: [unknown, string][] = [
       ['../outside.ts', 'M1ND_ERR_PATH_ESCAPE'],
       ['/etc/passwd', 'M1ND_ERR_PATH_ESCAPE'],
-      ['src/nope.ts', 'M1ND_ERR_GRAPH_NODE_NOT_FOUND'],
+      ['src/nope.ts', 'M1ND_ERR_PATH_NOT_FOUND'],
       ['src/math.ts:40-50', 'M1ND_ERR_PATH_NOT_FOUND'],
       [{ node: 'function:src/math.ts#nothing' }, 'M1ND_ERR_GRAPH_NODE_NOT_FOUND'],
     ];
