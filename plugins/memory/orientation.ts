@@ -57,6 +57,18 @@ export async function orientOn(memory: MemoryService, engine: GraphService['engi
   return { nodes, claims: relevantClaims(memory, claims, task, nodes) };
 }
 
+/**
+ * True when a claim's anchor is about this node: the node itself, its whole file, or a node or line
+ * range around or across its lines. A claim on another function of the same file says nothing of it.
+ */
+export function anchorCovers(anchor: Claim['evidence'][number], node: Pick<ActivatedNode, 'id' | 'path' | 'lines'>): boolean {
+  if (anchor.node === node.id) return true;
+  if (anchor.path !== node.path) return false;
+  if (anchor.kind === 'file' || !anchor.lines) return true;
+  const [from, to] = anchor.lines;
+  return node.lines[0] < 1 || (from <= node.lines[1] && to >= node.lines[0]);
+}
+
 /** A relevant claim with its relevance and current freshness. */
 export interface RankedClaim {
   claim: Claim;

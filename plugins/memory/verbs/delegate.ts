@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { AgentId, defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
 import { memoryCall } from '../call.ts';
 import { DELEGATIONS_NAMESPACE, type DelegationRecord } from '../delegations.ts';
-import { activate, relevantClaims, type ActivatedNode } from '../orientation.ts';
+import { activate, anchorCovers, relevantClaims, type ActivatedNode } from '../orientation.ts';
 import { MAX_PACKET_TOKENS, packSections } from '../packet.ts';
 import { nodeAnchorFiles } from '../settle.ts';
 
@@ -92,7 +92,7 @@ export const delegateVerb = defineVerb({
       'report findings as claims with evidence (paths, line ranges)',
     ];
     const counted = (state: string) => claims.filter((c) => c.view.freshness === state).length;
-    const headers = { staleness: { claims_stale: stale.length, claims_fresh: counted('fresh'), claims_unanchored: counted('unanchored'), graph_generation: engine.generation }, coverage: { anchors: anchors.length, anchors_with_memory: anchors.filter((a) => claims.some((c) => c.claim.evidence.some((e) => e.node === a.id || e.path === a.path))).length } };
+    const headers = { staleness: { claims_stale: stale.length, claims_fresh: counted('fresh'), claims_unanchored: counted('unanchored'), graph_generation: engine.generation }, coverage: { anchors: anchors.length, anchors_with_memory: anchors.filter((a) => claims.some((c) => c.claim.evidence.some((e) => anchorCovers(e, a)))).length } };
     const fixed = { delegation_id: id, task: args.task, editable, headers, prove, unknowns, success_criteria: success };
     await tokenizerReady(); // the packet is counted in tokens: a first load of the tables in a turn of its own
     const { packed, budget } = packSections(

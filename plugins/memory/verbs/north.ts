@@ -3,7 +3,7 @@ import { defineVerb, tokenizerReady, Type } from '../../../core/index.ts';
 import type { StateService } from '../../state/api.ts';
 import { memoryCall } from '../call.ts';
 import { coverageOf } from '../coverage.ts';
-import { orientOn } from '../orientation.ts';
+import { anchorCovers, orientOn } from '../orientation.ts';
 import { DEFAULT_PACKET_TOKENS, packSections, TaskPacketParams } from '../packet.ts';
 import { scopesOfTier } from '../scopes.ts';
 import { bootEntries } from './boot_memory.ts';
@@ -52,12 +52,12 @@ export const northVerb = defineVerb({
     const stale = claims.filter((c) => c.view.freshness === 'stale');
     const fresh = claims.filter((c) => c.view.freshness === 'fresh');
     const top = nodes[0];
-    const topCovered = top && fresh.some((c) => c.claim.evidence.some((e) => e.node === top.id || e.path === top.path));
+    const topCovered = top && fresh.some((c) => c.claim.evidence.some((e) => anchorCovers(e, top)));
     const sufficiency = claims.length === 0 ? 'insufficient' : topCovered && stale.length === 0 ? 'sufficient' : 'partial';
     const covered = coverageOf(call.session, call.agentId);
     const move = nextMove(call.agentId, nodes, claims, covered.nodes);
     const unknowns = [
-      ...nodes.filter((n) => !claims.some((c) => c.claim.evidence.some((e) => e.node === n.id || e.path === n.path))).slice(0, 3).map((n) => `nothing remembered about ${n.id}`),
+      ...nodes.filter((n) => !claims.some((c) => c.claim.evidence.some((e) => anchorCovers(e, n)))).slice(0, 3).map((n) => `nothing remembered about ${n.id}`),
       ...stale.slice(0, 3).map((c) => `claim ${c.claim.id} is stale (${c.view.changed?.map((x) => `${x.evidence} ${x.what}`).join(', ')})`),
       ...(nodes.length === 0 ? ['no node matches the task words'] : []),
       ...(status.stale ? ['the graph is behind the store: the next query reloads it'] : []),

@@ -149,4 +149,14 @@ describe('memory answers hold to the files', function () {
     assert.deepEqual(r.out_of_scope, ['src/basket.ts', 'src/math.ts']);
     assert.equal(r.score.in_scope, 1);
   });
+
+  it('north counts the top node covered only by a claim about it, not by one on another function of its file', async () => {
+    await h.call('memorize', { agent_id: 'a', claims: [{ text: 'add returns the sum of two numbers', evidence: ['function:src/math.ts#add'] }] });
+    const r = (await h.call('north', { agent_id: 'b', task: 'mul multiplies' })).json;
+    assert.equal(r.focus[0].id, 'function:src/math.ts#mul');
+    assert.equal(r.sufficiency, 'partial');
+    assert.ok(r.unknowns.includes('nothing remembered about function:src/math.ts#mul'), JSON.stringify(r.unknowns));
+    await h.call('memorize', { agent_id: 'a', claims: [{ text: 'mul multiplies by repeated add', evidence: ['src/math.ts:6-10'] }] });
+    assert.equal((await h.call('north', { agent_id: 'b', task: 'mul multiplies' })).json.sufficiency, 'sufficient');
+  });
 });
