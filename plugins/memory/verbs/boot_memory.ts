@@ -85,7 +85,16 @@ export const bootMemoryVerb = defineVerb({
         const key = needKey();
         const rows = await Promise.all(readScopes.filter((s) => s !== 'agent').map((s) => memory.get<BootEntry>(BOOT_NAMESPACE, rowKey(s, key))));
         const found = rows.map((r) => r?.value).filter((e): e is BootEntry => Boolean(e));
-        if (found.length === 0) throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no boot memory key "${key}"`, { hint: 'boot_memory({"action":"list"}) shows the keys' });
+        if (found.length === 0) {
+          // Set under the other tier: name the call that reads it.
+          const other = (['project', 'team'] as const).filter((sc) => !readScopes.includes(sc));
+          const elsewhere = (await Promise.all(other.map((sc) => memory.get<BootEntry>(BOOT_NAMESPACE, rowKey(sc, key))))).find(Boolean)?.value;
+          throw new M1ndError(ErrorCodes.STATE_NOT_FOUND, `no boot memory key "${key}"${elsewhere ? ` in tier ${args.tier}` : ''}`, {
+            hint: elsewhere
+              ? `it is set in the ${elsewhere.scope} scope: boot_memory({"action":"get","key":"${key}","tier":"${elsewhere.scope === 'team' ? 'medulla' : 'project'}"})`
+              : 'boot_memory({"action":"list"}) shows the keys',
+          });
+        }
         return { action: 'get', entries: found.map(view) };
       }
       case 'delete': {

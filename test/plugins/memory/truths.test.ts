@@ -159,4 +159,12 @@ describe('memory answers hold to the files', function () {
     await h.call('memorize', { agent_id: 'a', claims: [{ text: 'mul multiplies by repeated add', evidence: ['src/math.ts:6-10'] }] });
     assert.equal((await h.call('north', { agent_id: 'b', task: 'mul multiplies' })).json.sufficiency, 'sufficient');
   });
+
+  it('boot_memory get names the tier a key is set in when asked in the other one', async () => {
+    await h.call('boot_memory', { agent_id: 'a', action: 'set', key: 'test_cmd', value: 'npm test' });
+    const r = await h.call('boot_memory', { agent_id: 'b', action: 'get', key: 'test_cmd', tier: 'medulla' });
+    assert.equal(r.json.error.code, 'M1ND_ERR_STATE_NOT_FOUND');
+    assert.equal(r.json.error.message, 'no boot memory key "test_cmd" in tier medulla');
+    assert.equal(r.json.error.hint, 'it is set in the project scope: boot_memory({"action":"get","key":"test_cmd","tier":"project"})');
+  });
 });
