@@ -54,8 +54,22 @@ export function docAbove(
   // Line checks come before slicing, so a one-line (minified) file costs no more than a normal one.
   if (last.end > anchor || lineAt(lines, Math.max(last.start, last.end - 1)) < anchorLine - 1) return undefined;
   if (!BLANK.test(source.slice(last.end, anchor)) || !startsOwnLine(source, lines, last.start)) return undefined;
-  const first = source.slice(last.start, last.end);
-  if (rules.accept !== undefined && !rules.accept(first)) return undefined;
+  let first = source.slice(last.start, last.end);
+  if (rules.accept !== undefined && !rules.accept(first)) {
+    // Plain line comments between a doc and its declaration (`// Note: …` under a Javadoc): the doc
+    // is the accepted comment right above their run.
+    if (first.startsWith('/*')) return undefined;
+    while (i > 0 && !rules.accept(first)) {
+      const prev = comments[i - 1];
+      if (lineAt(lines, Math.max(prev.start, prev.end - 1)) !== lineAt(lines, last.start) - 1) return undefined;
+      if (!BLANK.test(source.slice(prev.end, last.start)) || !startsOwnLine(source, lines, prev.start)) return undefined;
+      i--;
+      last = prev;
+      first = source.slice(prev.start, prev.end);
+      if (first.startsWith('/*') && !rules.accept(first)) return undefined;
+    }
+    if (!rules.accept(first)) return undefined;
+  }
   const texts = [first];
   // A run of line comments reads as one doc; a block comment stands alone.
   if (!first.startsWith('/*')) {

@@ -74,7 +74,7 @@ export const JAVA_QUERY = String.raw`
 (resource name: (identifier) @bind.local value: (_) @bind.value)
 (method_declaration type: (_) @bind.returns) @bind.owner
 
-(block_comment) @comment
+[(line_comment) (block_comment)] @comment
 `;
 
 // Primitives are their own node types; these java.lang names are never user types.

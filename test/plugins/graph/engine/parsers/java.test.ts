@@ -136,4 +136,41 @@ describe('Java extractor', function () {
     assert.equal(x.parseErrors, 0);
     assert.equal(x.loc, 45);
   });
+
+  // gson: api_surface called JsonAdapter undocumented: a `// Note` line sits under its Javadoc.
+  it('reads a Javadoc above plain line comments, not one a blank line detaches', async function () {
+    const source = [
+      'package p;',
+      '',
+      '/**',
+      ' * Chooses the adapter.',
+      ' */',
+      '// Note that the annotation is read at run time.',
+      '// See the guide.',
+      '@Retention(RetentionPolicy.RUNTIME)',
+      'public @interface JsonAdapter {}',
+      '',
+      'class Prim {',
+      '  /**',
+      '   * @param c the character',
+      '   */',
+      '  public Prim(Character c) {}',
+      '',
+      '  /** Old. */',
+      '',
+      '  // detached: the blank line above ends the doc',
+      '  void m() {}',
+      '}',
+    ].join('\n');
+    const y = (await extractorFor('java'))('p/JsonAdapter.java', source);
+    assert.deepEqual(
+      y.symbols.map((sym) => [sym.qualifiedName, sym.doc]),
+      [
+        ['JsonAdapter', 'Chooses the adapter.'],
+        ['Prim', undefined],
+        ['Prim.Prim', undefined], // tags alone: no summary
+        ['Prim.m', undefined],
+      ],
+    );
+  });
 });
