@@ -213,7 +213,8 @@ export class LoadedGraph extends LoadedGraphBase {
 
   /**
    * Starts a watcher that marks edited files dirty for the next `ensureFresh()`, and reconciles the
-   * tree with the store once edits have been quiet a while (events the native watcher dropped).
+   * tree with the store at once (edits made while no server ran) and once edits have been quiet a
+   * while (events the native watcher dropped).
    */
   async watch(options: WatchOptions = {}): Promise<void> {
     if (this.watcher) return;
@@ -237,6 +238,9 @@ export class LoadedGraph extends LoadedGraphBase {
     await watcher.start();
     this.watcher = watcher;
     this.reconciler = reconciler;
+    // Edits made while no server watched (between the last ingest and this start) have no events.
+    const ingestedAt = this.store?.meta().ingestedAt ?? null;
+    if (ingestedAt !== null) reconciler.catchUp(ingestedAt);
   }
 
   /** What the watcher's reconciliations did: runs, and files found changed that no event had reported. */

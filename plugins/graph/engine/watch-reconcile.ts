@@ -6,7 +6,8 @@
  * the workspace is walked (the ingest's own rules, in background slices) and compared with the
  * store's rows (size and mtime); what differs is marked dirty as if its event had come, and the
  * next query's freshness check re-ingests it by path. It runs only after watch activity (an idle
- * tree costs nothing) and at most once per `gapMs`.
+ * tree costs nothing) and at most once per `gapMs`, and once when watching starts over a stored
+ * graph (`catchUp`): edits made while no server ran.
  */
 import type { StoreDrift } from './store-drift.ts';
 
@@ -61,12 +62,33 @@ export class WatchReconciler {
       this.timer = null;
       // Paths still wait for a query to take them in: try again after another quiet period.
       if (this.deps.busy() || this.running) return this.arm();
-      this.running = this.run()
-        .then(() => undefined)
-        .catch((error: Error) => void (this.lastError = error.message))
-        .finally(() => (this.running = null));
+      this.start();
     }, at - Date.now());
     this.timer.unref();
+  }
+
+  /**
+   * Reconciles once, `delayMs` from now, against the store as of `since` (its last ingest): files
+   * edited, added or deleted while no watcher ran (the server was down) are found and marked. A file
+   * without a row modified after `since` counts as added.
+   */
+  catchUp(since: number, delayMs = 0): void {
+    if (this.stopped) return;
+    this.previousRunAt = Math.min(this.previousRunAt, since);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.running) return this.arm();
+      this.start();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private start(): void {
+    this.running = this.run()
+      .then(() => undefined)
+      .catch((error: Error) => void (this.lastError = error.message))
+      .finally(() => (this.running = null));
   }
 
   /** Cancels a pending reconciliation and waits for one in flight. */
