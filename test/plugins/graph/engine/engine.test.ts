@@ -289,7 +289,10 @@ describe('CodeGraphEngine incremental ingest and persistence', function () {
     while (!engine.seek('late arrival').stale && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(engine.seek('late arrival').stale, true);
     const fresh = await engine.ensureFresh();
-    assert.deepEqual(fresh.reingested, ['py/app/late.py']);
+    assert.ok(fresh.reingested.includes('py/app/late.py'), JSON.stringify(fresh.reingested));
+    // The reconciliation at the watcher's start may also check a file the ingest skips (the generated
+    // one) when it is younger than store-drift's racy margin before the last ingest: it stays skipped.
+    assert.deepEqual(fresh.reingested.filter((p) => p !== 'py/app/late.py' && engine.getNode(`file:${p}`)), []);
     const hit = engine.seek('late arrival');
     assert.equal(hit.stale, false);
     assert.equal(hit.results[0].id, 'function:py/app/late.py#late_arrival');
