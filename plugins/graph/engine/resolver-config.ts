@@ -35,10 +35,9 @@ export function stripJsonComments(text: string): string {
 export function readResolverConfig(root: string, configFiles: { tsconfig: string | null; goMods: readonly string[] }): ResolverConfig {
   const config: ResolverConfig = { goModules: [] };
   if (configFiles.tsconfig) {
+    let json: TsConfigJson | undefined;
     try {
-      const json = JSON.parse(stripJsonComments(readFileSync(join(root, configFiles.tsconfig), 'utf8'))) as {
-        compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> };
-      };
+      json = JSON.parse(stripJsonComments(readFileSync(join(root, configFiles.tsconfig), 'utf8'))) as TsConfigJson;
       const co = json.compilerOptions ?? {};
       const tsDir = posix.dirname(configFiles.tsconfig) === '.' ? '' : posix.dirname(configFiles.tsconfig);
       const base = co.baseUrl !== undefined ? posix.normalize(posix.join(tsDir, co.baseUrl)).replace(/^\.$/, '') : tsDir;
@@ -47,7 +46,7 @@ export function readResolverConfig(root: string, configFiles: { tsconfig: string
     } catch {
       // An unreadable tsconfig only means path aliases stay unresolved.
     }
-    const output = readOutputRoot(root, configFiles.tsconfig);
+    const output = json === undefined ? null : readOutputRoot(root, configFiles.tsconfig, json);
     if (output) config.tsOutputs = sortOutputs([output]);
   }
   for (const mod of configFiles.goMods) {
@@ -64,22 +63,26 @@ export function readResolverConfig(root: string, configFiles: { tsconfig: string
   return config;
 }
 
-type TsConfigJson = { extends?: unknown; include?: unknown; compilerOptions?: { outDir?: unknown; rootDir?: unknown } };
+type TsConfigJson = {
+  extends?: unknown;
+  include?: unknown;
+  compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]>; outDir?: unknown; rootDir?: unknown };
+};
 
 /**
- * The root tsconfig's `outDir` and `rootDir` (each relative to the config that sets it), following
+ * The root tsconfig's (`rootJson`, parsed) `outDir` and `rootDir` (each relative to the config that sets it), following
  * `extends` through relative paths (at most 8). Without a `rootDir`, the one folder every `include`
  * pattern starts in, else the config's own folder.
  */
-function readOutputRoot(root: string, tsconfig: string): OutputRoot | null {
+function readOutputRoot(root: string, tsconfig: string, rootJson: TsConfigJson): OutputRoot | null {
   let outDir: string | undefined;
   let rootDir: string | undefined;
   let include: unknown;
   let file: string | null = tsconfig;
   for (let depth = 0; file !== null && depth < 8; depth++) {
-    let json: TsConfigJson;
+    let json: TsConfigJson = rootJson;
     try {
-      json = JSON.parse(stripJsonComments(readFileSync(join(root, file), 'utf8'))) as TsConfigJson;
+      if (depth > 0) json = JSON.parse(stripJsonComments(readFileSync(join(root, file), 'utf8'))) as TsConfigJson;
     } catch {
       break;
     }

@@ -3,13 +3,14 @@
  * (see ../build-outputs.ts): a relative import into a tsconfig's `outDir` resolves at the same path
  * under that config's `rootDir`.
  */
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import type TS from 'typescript';
 import { sortOutputs, sourceOfOutput, type OutputRoot } from '../build-outputs.ts';
 import ts from './compiler.ts';
 import type { ParsedConfig } from './configs.ts';
 
-const toPosix = (p: string): string => p.split('\\').join('/');
+/** A path with `/` separators. */
+export const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
 
 /** The `outDir` → `rootDir` pairs of the workspace's configs (without a `rootDir`: the common folder of the config's files). */
 export function configOutputs(root: string, parsed: readonly ParsedConfig[]): OutputRoot[] {

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import fg from 'fast-glob';
 import ignore from 'ignore';
 import type TS from 'typescript';
@@ -16,7 +16,7 @@ import type { OutputRoot } from '../build-outputs.ts';
 import ts from './compiler.ts';
 import { parseConfigs, type ParsedConfig } from './configs.ts';
 import { JSDOC_PARSING, sharedDocumentRegistry } from './document-registry.ts';
-import { configOutputs, outputAwareResolver } from './output-resolution.ts';
+import { configOutputs, outputAwareResolver, toPosix } from './output-resolution.ts';
 import type { CheckInputFile } from './protocol.ts';
 
 /** Options for workspaces (or parts) without a config: plain JS and TS, checked leniently. */
@@ -64,7 +64,6 @@ const readIfExists = (file: string): string => {
   }
 };
 
-const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
 
 /** The language services of one workspace and which one owns each workspace file. */
 export class ProjectSet {
