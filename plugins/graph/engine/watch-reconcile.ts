@@ -29,6 +29,7 @@ export interface ReconcileTiming {
 
 export class WatchReconciler {
   private timer: NodeJS.Timeout | null = null;
+  /** When the last run that spaces the next by `gapMs` started (a catch-up does not). */
   private lastRunAt = -Infinity;
   /**
    * When the previous run started (at first: when watching started, the reconciler being made
@@ -79,13 +80,14 @@ export class WatchReconciler {
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.running) return this.arm();
-      this.start();
+      this.start(false);
     }, delayMs);
     this.timer.unref();
   }
 
-  private start(): void {
-    this.running = this.run()
+  /** `gapped`: whether this run delays the next activity-driven one by `gapMs` (a catch-up does not). */
+  private start(gapped = true): void {
+    this.running = this.run(gapped)
       .then(() => undefined)
       .catch((error: Error) => void (this.lastError = error.message))
       .finally(() => (this.running = null));
@@ -99,12 +101,17 @@ export class WatchReconciler {
     await this.running?.catch(() => undefined);
   }
 
-  /** Walks, compares with the store and marks what differs; the number of files marked. */
-  async run(): Promise<number> {
-    if (this.lastRunAt > this.previousRunAt) this.previousRunAt = this.lastRunAt;
-    this.lastRunAt = Date.now();
+  /**
+   * Walks, compares with the store and marks what differs; the number of files marked. A run that
+   * is not `gapped` (the catch-up at start) leaves the next activity-driven one due after `quietMs`
+   * alone: events dropped in the first seconds of watching are found as soon as the tree is quiet.
+   */
+  async run(gapped = true): Promise<number> {
+    const since = this.previousRunAt;
+    this.previousRunAt = Date.now();
+    if (gapped) this.lastRunAt = this.previousRunAt;
     this.stats.runs++;
-    const drift = await this.deps.drift(this.previousRunAt);
+    const drift = await this.deps.drift(since);
     // Nothing ingested yet: nothing to reconcile (every file would read as new).
     if (drift.stored === 0) return 0;
     const changed = [...drift.changed, ...drift.added, ...drift.gone];
