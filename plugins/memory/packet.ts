@@ -19,28 +19,36 @@ export const TaskPacketParams = {
   token_budget: Type.Optional(Type.Integer({ minimum: 200, maximum: MAX_PACKET_TOKENS, default: DEFAULT_PACKET_TOKENS })),
 };
 
-/** Packs `sections` (in priority order) into what remains of `budget` after `fixed`; reports the whole packet. */
+/**
+ * Packs `sections` (in priority order) into what remains of `budget` after `fixed`; reports the whole
+ * packet. Each section's first item is placed before any section's second, so a tight budget keeps
+ * the best claim beside the best node instead of spending it all on nodes; then each section takes
+ * what is left in priority order.
+ */
 export function packSections<T extends Record<string, unknown[]>>(fixed: unknown, sections: T, budget: number): { packed: T; budget: BudgetReport & { by_section: Record<string, number> } } {
   let left = budget - countValueTokens(fixed);
-  let dropped = 0;
-  let kept = 0;
-  const bySection: Record<string, number> = {};
-  const packed = {} as Record<string, unknown[]>;
-  for (const [name, items] of Object.entries(sections)) {
-    if (items.length === 0 || left <= 0) {
-      packed[name] = [];
-      dropped += items.length;
-      bySection[name] = 0;
-      continue;
-    }
-    const r = packToTokenBudget(items, left);
-    // packToTokenBudget always keeps one item; past the budget a section gives it back.
-    const fits = r.report.used_tokens <= left ? r.kept : [];
-    packed[name] = fits;
-    left -= fits === r.kept ? r.report.used_tokens : 0;
-    kept += fits.length;
-    dropped += items.length - fits.length;
-    bySection[name] = fits.length;
+  const names = Object.keys(sections);
+  const packed = Object.fromEntries(names.map((name) => [name, [] as unknown[]])) as Record<string, unknown[]>;
+  for (const name of names) {
+    const first = sections[name][0];
+    if (first === undefined) continue;
+    const cost = countValueTokens(first);
+    if (cost > left) continue;
+    packed[name].push(first);
+    left -= cost;
   }
+  for (const name of names) {
+    // A section whose first item did not fit takes nothing more (items are kept in rank order).
+    const rest = packed[name].length ? sections[name].slice(1) : [];
+    if (rest.length === 0 || left <= 0) continue;
+    const r = packToTokenBudget(rest, left);
+    // packToTokenBudget always keeps one item; past the budget a section gives it back.
+    if (r.report.used_tokens > left) continue;
+    packed[name].push(...r.kept);
+    left -= r.report.used_tokens;
+  }
+  const bySection = Object.fromEntries(names.map((name) => [name, packed[name].length]));
+  const kept = names.reduce((n, name) => n + packed[name].length, 0);
+  const dropped = names.reduce((n, name) => n + sections[name].length, 0) - kept;
   return { packed: packed as T, budget: { requested_tokens: budget, used_tokens: budget - left, kept, dropped, by_section: bySection } };
 }

@@ -46,7 +46,7 @@ export const orientVerb = defineVerb({
   next: 'view',
   guide:
     'Nodes: seek matches for the task spread one hop over calls/imports/inheritance. Claims: those whose evidence is on (or in the file of) an activated node, or whose text shares the task’s words; each carries `freshness` computed now — `stale` lists what changed (content hash differs, node or file gone). ' +
-    'Private claims are shown only to their author. `seen: true` marks what this agent was already shown this session. The packet fits `token_budget` (default 1500): nodes first, then claims; `budget` says what was dropped.',
+    'Private claims are shown only to their author. `seen: true` marks what this agent was already shown this session. The packet fits `token_budget` (default 1500): the best node and the best claim first, then more nodes, then more claims; `budget` says what was dropped.',
   handler: async (args, call) => {
     const { memory, graph } = await memoryCall(call);
     const engine = await graph.requireGraph();
