@@ -23,13 +23,18 @@ export interface LedgerEntry {
   version_after?: string;
 }
 
-/** Appends an entry; the key (zero-padded sequence) keeps the ledger in order. */
+/**
+ * Appends an entry; the key (zero-padded sequence) keeps the ledger in order. The last sequence is
+ * read and the next written in one write transaction: two processes sharing the store (a server and
+ * an `m1nd call`) never take the same number, which would overwrite an entry.
+ */
 export function appendLedger(graph: GraphService, entry: Omit<LedgerEntry, 'seq' | 'at'>): LedgerEntry {
   const mem = graph.engine.memory;
-  const last = lastSeq(graph);
-  const full: LedgerEntry = { seq: last + 1, at: new Date().toISOString(), ...entry };
-  mem.set(LEDGER, String(full.seq).padStart(10, '0'), full);
-  return full;
+  return mem.transaction(() => {
+    const full: LedgerEntry = { seq: lastSeq(graph) + 1, at: new Date().toISOString(), ...entry };
+    mem.set(LEDGER, String(full.seq).padStart(10, '0'), full);
+    return full;
+  });
 }
 
 function lastSeq(graph: GraphService): number {
