@@ -6,10 +6,13 @@
  * segment, as Go writes `lib.Parse`; in Rust a dependency's crate name is in scope in every file, so
  * `corelib::parse()` needs no `use`), a `calls` edge from A's calling symbol to B's symbol; a call
  * through a receiver whose static type is a class imported from B (`const c = new Cart(); c.total()`,
- * a parameter `c: Cart`) reaches that class's member.
+ * a parameter `c: Cart`) reaches that class's member. A class of A extending or implementing one of
+ * B's (`class Sub(lib.Base)`, `extends Base`) is an `inherits` edge; an attribute read without a call
+ * (Python `lib.Model` in an annotation) is a `references` edge, a call only when it reads a
+ * `@property` of a typed receiver.
  * Ids are namespaced `<repo>::<node id>`.
  */
-import { SliceClock, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
+import { SliceClock, symbolNodeId, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
 import { packagesUsed, type RepoManifest } from './manifests.ts';
 import { ownership } from './nested-roots.ts';
 import { sharedEdges, type RoutesCut } from './shared-edges.ts';
@@ -25,7 +28,7 @@ export interface CrossEdge {
   source: string;
   target: string;
   /** `http_route`, `contract`, `config_key`: evidence shared without a dependency (shared-edges.ts). */
-  relation: 'depends_on' | 'imports' | 'calls' | 'http_route' | 'contract' | 'config_key';
+  relation: 'depends_on' | 'imports' | 'calls' | 'inherits' | 'references' | 'http_route' | 'contract' | 'config_key';
   /** Where the evidence is: `<repo>::<file>:<line>`. */
   evidence: string;
 }
@@ -114,6 +117,18 @@ function membersCalled(typed: readonly TypedName[], c: ExtractedCall, members: R
   return best ? (members.get(best.cls)?.get(c.callee) ?? []) : [];
 }
 
+/** Whether a node of `engine` is a Python `@property` (reading it calls it), from its file's extraction; cached per file. */
+function propertyCheck(engine: CodeGraphEngine): (n: GraphNode) => boolean {
+  const byFile = new Map<string, Set<string>>();
+  return (n) => {
+    let props = byFile.get(n.path);
+    if (!props) byFile.set(n.path, (props = new Set((engine.fileExtraction(n.path)?.symbols ?? []).filter((s) => s.property).map((s) => s.qualifiedName))));
+    return n.qualifiedName !== undefined && props.has(n.qualifiedName);
+  };
+}
+
+const isType = (n: GraphNode) => n.kind === 'class' || n.kind === 'interface' || n.kind === 'type';
+
 /** The cross edges between the repositories, in a stable order (the routes and requests files hold past their caps added to `cut`). */
 export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCut): Promise<CrossEdge[]> {
   const edges: CrossEdge[] = [];
@@ -139,6 +154,7 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
       const crates = [...new Set(uses.filter((u) => u.pkg.ecosystem === 'cargo').flatMap((u) => u.imports))];
       const exported = exportedByLabel(b.engine, (path) => owns(b, path));
       const members = membersByClass(b.engine, (path) => owns(b, path));
+      const isProperty = propertyCheck(b.engine);
       await new Promise((r) => setImmediate(r));
       const g = a.engine.graph;
       const clock = new SliceClock(SLICE_MS);
@@ -161,14 +177,34 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
           }
         }
         if (named.size === 0 && modules.size === 0) continue;
+        // A base named through the module (`lib.Base`) or imported by name (`Base`): the class inherits from B's type.
+        const inherited = new Set<string>();
+        for (const inh of x.inherits) {
+          const viaModule = inh.qualifier !== undefined && (modules.has(inh.qualifier) || modules.has(inh.qualifier.split('::')[0]));
+          const targets = (viaModule ? (exported.get(inh.parent) ?? []) : inh.qualifier === undefined ? (named.get(inh.parent) ?? []) : []).filter(isType);
+          const child = x.symbols.find((s) => s.qualifiedName === inh.child);
+          if (!child || targets.length === 0) continue;
+          const source = `${a.name}::${symbolNodeId(child.kind, file.path, child.qualifiedName)}`;
+          for (const t of targets) {
+            inherited.add(`${source}|${b.name}::${t.id}`);
+            add({ source, target: `${b.name}::${t.id}`, relation: 'inherits', evidence: `${a.name}::${file.path}:${child.startLine}` });
+          }
+        }
         const typed = receiverTypes(x.bindings ?? [], named, modules);
         for (const c of x.calls) {
           // `lib.Parse`, `corelib::parse`, and a path through the crate's modules (`corelib::text::parse`).
           const viaModule = c.receiver !== undefined && (modules.has(c.receiver) || modules.has(c.receiver.split('::')[0]));
-          const targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : membersCalled(typed, c, members);
+          let targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : membersCalled(typed, c, members);
+          // An attribute read without a call: through the module a reference (an annotation, a base); on a typed receiver a call of a property only.
+          if (c.access && !viaModule) targets = targets.filter(isProperty);
           if (targets.length === 0) continue;
           const caller = a.engine.symbolAt(file.path, c.line) ?? file;
-          for (const t of targets) add({ source: `${a.name}::${caller.id}`, target: `${b.name}::${t.id}`, relation: 'calls', evidence: `${a.name}::${file.path}:${c.line}` });
+          const relation = c.access && viaModule ? 'references' : 'calls';
+          for (const t of targets) {
+            const source = `${a.name}::${caller.id}`;
+            if (relation === 'references' && inherited.has(`${source}|${b.name}::${t.id}`)) continue;
+            add({ source, target: `${b.name}::${t.id}`, relation, evidence: `${a.name}::${file.path}:${c.line}` });
+          }
         }
       }
     }

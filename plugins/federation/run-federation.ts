@@ -71,9 +71,9 @@ export async function runFederation(graph: GraphService, settings: Readonly<Host
     await serveFederation(graph, repos, edges, o.detect_cross_repo_edges);
     served = true;
     graph.federation.use(call.agentId, true);
-    const counts = { depends_on: 0, imports: 0, calls: 0, http_route: 0, contract: 0, config_key: 0 };
+    const counts = { depends_on: 0, imports: 0, calls: 0, inherits: 0, references: 0, http_route: 0, contract: 0, config_key: 0 };
     for (const e of edges) counts[e.relation]++;
-    const rank = { calls: 0, http_route: 1, imports: 2, contract: 3, config_key: 4, depends_on: 5 };
+    const rank = { calls: 0, inherits: 1, http_route: 2, imports: 3, references: 4, contract: 5, config_key: 6, depends_on: 7 };
     return {
       repos: repos.map((r, i) => ({ ...summary[i], ingest_ms: r.ingest_ms })),
       cross_edges: counts,

@@ -35,7 +35,8 @@ export async function serveFederation(graph: GraphService, repos: readonly Serve
       const key = versionKey(members);
       if (cache?.key !== key) cache = { key, edges: await crossEdges(members.map((m) => ({ name: m.name, root: roots.get(m.name)!, engine: m.engine, manifest: readManifest(roots.get(m.name)!) }))) };
       // Evidence shared without a dependency (a route, a contract, a configuration key) is a reference in the view.
-      return cache.edges.map((e): FederationLink => ({ source: e.source, target: e.target, relation: e.relation === 'depends_on' || e.relation === 'imports' || e.relation === 'calls' ? e.relation : 'references' }));
+      const kept = new Set(['depends_on', 'imports', 'calls', 'inherits', 'references']);
+      return cache.edges.map((e): FederationLink => ({ source: e.source, target: e.target, relation: kept.has(e.relation) ? (e.relation as FederationLink['relation']) : 'references' }));
     },
   });
 }

@@ -61,7 +61,7 @@ export async function buildComposite(members: readonly FederationMember[], links
     }
   }
   g.settled();
-  const counts = { depends_on: 0, imports: 0, calls: 0, references: 0 };
+  const counts = { depends_on: 0, imports: 0, calls: 0, inherits: 0, references: 0 };
   // A file the graph does not parse (package.json, go.mod, a .proto, …) stands for its repository: its root module.
   const endpoint = (id: string) => {
     const i = g.indexOf(id);

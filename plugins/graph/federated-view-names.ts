@@ -20,14 +20,15 @@ export interface FederationMember {
 
 /**
  * A cross-repository link between namespaced ids. `depends_on` (manifest → manifest) becomes an
- * `imports` edge; `references` is evidence shared without a dependency (a route, a contract, a
- * configuration key). An endpoint that is a file the member's graph does not hold (a manifest, a
+ * `imports` edge; `inherits` a class extending another repository's type; `references` a type
+ * named without a call (an annotation) or evidence shared without a dependency (a route, a contract,
+ * a configuration key). An endpoint that is a file the member's graph does not hold (a manifest, a
  * `.proto`) stands for that repository: its root module.
  */
 export interface FederationLink {
   source: string;
   target: string;
-  relation: 'depends_on' | 'imports' | 'calls' | 'references';
+  relation: 'depends_on' | 'imports' | 'calls' | 'inherits' | 'references';
 }
 
 /** What the view is made of: its members and how to link them (recomputed when a member changes). */

@@ -52,7 +52,7 @@ export class FederatedEngine extends CodeGraphEngine {
   private builtKey = '';
   private builtVersion = 0;
   private building: Promise<void> | null = null;
-  private linkCount = { depends_on: 0, imports: 0, calls: 0, references: 0 };
+  private linkCount = { depends_on: 0, imports: 0, calls: 0, inherits: 0, references: 0 };
 
   constructor(
     private readonly workspace: CodeGraphEngine,

@@ -24,7 +24,7 @@ export function federateVerb(settings: Readonly<HostSettings>) {
       repos: Type.Array(Type.Object({}), {
         description: "Each repository's own nodes and edges; nested: per member whose root is inside it, the files and nodes of its graph under that folder (counted for that member)",
       }),
-      cross_edges: Type.Object({ depends_on: Type.Number(), imports: Type.Number(), calls: Type.Number(), http_route: Type.Number(), contract: Type.Number(), config_key: Type.Number() }),
+      cross_edges: Type.Object({ depends_on: Type.Number(), imports: Type.Number(), calls: Type.Number(), inherits: Type.Number(), references: Type.Number(), http_route: Type.Number(), contract: Type.Number(), config_key: Type.Number() }),
       edges: Type.Array(Type.Object({})),
       routes_cut: Type.Optional(Type.Object({ routes: Type.Number(), requests: Type.Number(), files: Type.Array(Type.String()), hint: Type.String() }, { description: 'Routes and requests past the per-file cap, left out' })),
       stored: Type.Boolean(),

@@ -25,7 +25,7 @@ export function federateAutoVerb(settings: Readonly<HostSettings>) {
       federate: Type.Optional(Type.Union([Type.Object({ repos: Type.Array(Type.Unknown()) }), Type.Null()])),
       executed: Type.Boolean(),
       repos: Type.Optional(Type.Array(Type.Object({}))),
-      cross_edges: Type.Optional(Type.Object({ depends_on: Type.Number(), imports: Type.Number(), calls: Type.Number(), http_route: Type.Number(), contract: Type.Number(), config_key: Type.Number() })),
+      cross_edges: Type.Optional(Type.Object({ depends_on: Type.Number(), imports: Type.Number(), calls: Type.Number(), inherits: Type.Number(), references: Type.Number(), http_route: Type.Number(), contract: Type.Number(), config_key: Type.Number() })),
       edges: Type.Optional(Type.Array(Type.Object({}))),
       stored: Type.Optional(Type.Boolean()),
     }),

@@ -57,7 +57,7 @@ describe('federate', function () {
       'app::file:src/main.ts -imports-> lib::function:src/index.ts#parse',
       'app::function:src/main.ts#main -calls-> lib::function:src/index.ts#parse',
     ]);
-    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 1, http_route: 0, contract: 0, config_key: 0 });
+    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 1, inherits: 0, references: 0, http_route: 0, contract: 0, config_key: 0 });
     assert.equal(r.stored, true);
     // The library's graph is kept under the app's store, never written into the library.
     assert.equal(fs.existsSync(path.join(lib, '.m1nd')), false);

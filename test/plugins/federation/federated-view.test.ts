@@ -45,7 +45,7 @@ describe('the federated view (graph verbs after federate)', function () {
     h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent, M1ND_CACHE_DIR: cache } });
     await h.call('ingest', { agent_id: 'a', path: app });
     const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: lib }] })).json;
-    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 1, http_route: 0, contract: 0, config_key: 0 }, JSON.stringify(r));
+    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 1, inherits: 0, references: 0, http_route: 0, contract: 0, config_key: 0 }, JSON.stringify(r));
     return { lib, app };
   }
 
@@ -80,7 +80,7 @@ describe('the federated view (graph verbs after federate)', function () {
     const back = (await h!.call('seek', { agent_id: 'a', query: 'ledger', top_k: 10 })).json;
     assert.ok(back.results.every((x: any) => !x.id.includes('::')), JSON.stringify(back.results));
     const on = (await h!.call('federation_view', { agent_id: 'b', view: 'federated' })).json;
-    assert.deepEqual(on.cross_edges, { depends_on: 1, imports: 1, calls: 1, references: 0 });
+    assert.deepEqual(on.cross_edges, { depends_on: 1, imports: 1, calls: 1, inherits: 0, references: 0 });
     const now = (await h!.call('seek', { agent_id: 'b', query: 'ledger', top_k: 10 })).json;
     assert.ok(now.results.some((x: any) => x.id.startsWith('lib::')), JSON.stringify(now.results));
   });
