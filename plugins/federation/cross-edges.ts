@@ -127,6 +127,9 @@ function propertyCheck(engine: CodeGraphEngine): (n: GraphNode) => boolean {
   };
 }
 
+/** A qualifier naming the other repository's module: `lib` (`lib.Parse`), a path through its modules (`corelib::text::parse`, Python `httpx._client.X`). */
+const throughModule = (qualifier: string, modules: ReadonlySet<string>) => modules.has(qualifier) || modules.has(qualifier.split('::')[0]) || modules.has(qualifier.split('.')[0]);
+
 const isType = (n: GraphNode) => n.kind === 'class' || n.kind === 'interface' || n.kind === 'type';
 
 /** The cross edges between the repositories, in a stable order (the routes and requests files hold past their caps added to `cut`). */
@@ -180,7 +183,7 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
         // A base named through the module (`lib.Base`) or imported by name (`Base`): the class inherits from B's type.
         const inherited = new Set<string>();
         for (const inh of x.inherits) {
-          const viaModule = inh.qualifier !== undefined && (modules.has(inh.qualifier) || modules.has(inh.qualifier.split('::')[0]));
+          const viaModule = inh.qualifier !== undefined && throughModule(inh.qualifier, modules);
           const targets = (viaModule ? (exported.get(inh.parent) ?? []) : inh.qualifier === undefined ? (named.get(inh.parent) ?? []) : []).filter(isType);
           const child = x.symbols.find((s) => s.qualifiedName === inh.child);
           if (!child || targets.length === 0) continue;
@@ -192,8 +195,7 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
         }
         const typed = receiverTypes(x.bindings ?? [], named, modules);
         for (const c of x.calls) {
-          // `lib.Parse`, `corelib::parse`, and a path through the crate's modules (`corelib::text::parse`).
-          const viaModule = c.receiver !== undefined && (modules.has(c.receiver) || modules.has(c.receiver.split('::')[0]));
+          const viaModule = c.receiver !== undefined && throughModule(c.receiver, modules);
           let targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : membersCalled(typed, c, members);
           // An attribute read without a call: through the module a reference (an annotation, a base); on a typed receiver a call of a property only.
           if (c.access && !viaModule) targets = targets.filter(isProperty);

@@ -55,6 +55,10 @@ def typed():
 def bound():
     m = Model()
     return m.run
+
+
+def deep(t: acmelib.sub.Thing) -> None:
+    return None
 `;
 
 describe('federate: the kind of a cross-repository edge', function () {
@@ -65,9 +69,9 @@ describe('federate: the kind of a cross-repository edge', function () {
     h = undefined;
   });
 
-  it('a base class is inherited, an annotation referenced; only calls and property reads are calls (Python)', async () => {
+  it('a base class is inherited, an annotation referenced (through a submodule too); only calls and property reads are calls (Python)', async () => {
     const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-kinds-')));
-    write(path.join(parent, 'lib'), { 'pyproject.toml': '[project]\nname = "acmelib"\nversion = "1.0"\n', 'acmelib/__init__.py': LIB_PY });
+    write(path.join(parent, 'lib'), { 'pyproject.toml': '[project]\nname = "acmelib"\nversion = "1.0"\n', 'acmelib/__init__.py': LIB_PY, 'acmelib/sub.py': 'class Thing:\n    pass\n' });
     write(path.join(parent, 'app'), { 'pyproject.toml': '[project]\nname = "app"\nversion = "1.0"\ndependencies = ["acmelib"]\n', 'app/main.py': APP_PY });
     const app = path.join(parent, 'app');
     h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
@@ -78,18 +82,19 @@ describe('federate: the kind of a cross-repository edge', function () {
       'app::class:app/main.py#Own -inherits-> lib::class:acmelib/__init__.py#Model @9',
       'app::class:app/main.py#Sub -inherits-> lib::class:acmelib/__init__.py#Base @5',
       'app::function:app/main.py#bound -calls-> lib::class:acmelib/__init__.py#Model @25',
+      'app::function:app/main.py#deep -references-> lib::class:acmelib/sub.py#Thing @29',
       'app::function:app/main.py#typed -calls-> lib::class:acmelib/__init__.py#Model @19',
       'app::function:app/main.py#typed -calls-> lib::method:acmelib/__init__.py#Model.run @20',
       'app::function:app/main.py#typed -calls-> lib::method:acmelib/__init__.py#Model.size @21',
       'app::function:app/main.py#use -calls-> lib::function:acmelib/__init__.py#helper @14',
       'app::function:app/main.py#use -references-> lib::class:acmelib/__init__.py#Model @13',
     ]);
-    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 5, inherits: 2, references: 1, http_route: 0, contract: 0, config_key: 0 });
+    assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 5, inherits: 2, references: 2, http_route: 0, contract: 0, config_key: 0 });
     // The federated view says what ties the two classes.
     const why = (await h.call('why', { agent_id: 'a', source: 'app::class:app/main.py#Sub', target: 'lib::class:acmelib/__init__.py#Base' })).json;
     assert.equal(why.paths[0].steps[0].relation, 'inherits');
     const view = (await h.call('federation_view', { agent_id: 'a', view: 'federated' })).json;
-    assert.deepEqual(view.cross_edges, { depends_on: 1, imports: 1, calls: 5, inherits: 2, references: 1 });
+    assert.deepEqual(view.cross_edges, { depends_on: 1, imports: 1, calls: 5, inherits: 2, references: 2 });
   });
 
   it('a class extending or implementing an imported type is inherited (TypeScript)', async () => {
