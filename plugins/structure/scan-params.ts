@@ -33,3 +33,10 @@ export async function packFindings(findings: readonly Finding[], tokenBudget: nu
   const { kept, report } = await packToTokenBudgetPaced(findings, tokenBudget, pace);
   return { findings: kept, budget: report };
 }
+
+/** `files_capped` of scan, scan_all and antibody_scan: files where a rule stopped at its per-file match limit. */
+export const FilesCapped = Type.Object({
+  limit: Type.Number(),
+  count: Type.Number(),
+  sample: Type.Array(Type.Object({ file: Type.String(), rule: Type.String() })),
+});

@@ -11,7 +11,7 @@ import { CODE_RULES, type CodeRule, type PresetName } from './code-rules.ts';
 import { asVerbWork, classNamesOf, factsCounters, factsOf, warmClassNames } from './facts-cache.ts';
 import { ingestFindings } from './ingest-findings.ts';
 import { parseFile } from './grammars.ts';
-import { runRuleQuery, type RawFinding } from './file-facts.ts';
+import { MAX_MATCHES_PER_RULE_FILE, runRuleQuery, type RawFinding } from './file-facts.ts';
 import type { Deadline } from './deadline.ts';
 import { dependentFiles, graphFindings } from './graph-rules.ts';
 
@@ -52,6 +52,26 @@ export interface ScanOutcome {
   files_parsed: number;
   /** Worker threads that parsed the uncached files (0: this thread). */
   parse_workers: number;
+  /** Files where a rule stopped at its per-file limit (more matches may follow), when any did. */
+  files_capped?: CappedFiles;
+}
+
+/** Files where a rule stopped at MAX_MATCHES_PER_RULE_FILE matches: how many pairs, and the first few. */
+export interface CappedFiles {
+  limit: number;
+  count: number;
+  sample: { file: string; rule: string }[];
+}
+
+function cappedFiles(raw: readonly RawFinding[]): CappedFiles | undefined {
+  const perPair = new Map<string, number>();
+  for (const f of raw) {
+    const key = `${f.rule}\0${f.file}`;
+    perPair.set(key, (perPair.get(key) ?? 0) + 1);
+  }
+  const capped = [...perPair].filter(([, n]) => n >= MAX_MATCHES_PER_RULE_FILE).map(([key]) => key.split('\0'));
+  if (capped.length === 0) return undefined;
+  return { limit: MAX_MATCHES_PER_RULE_FILE, count: capped.length, sample: capped.slice(0, 10).map(([rule, file]) => ({ file, rule })) };
 }
 
 /** Runs the rules of `presets` plus the custom rules over every code file in scope, then the graph presets (the background facts job pauses meanwhile). */
@@ -124,6 +144,7 @@ async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutc
     }
     scanned = Math.min(scanned, customScanned);
   }
+  const capped = cappedFiles(raw);
   await warmFileIndex(g, () => request.deadline.pace());
   const fileOf = fileIndexOf(g);
   const symbolsOf = new Map<string, GraphNode[]>();
@@ -163,6 +184,7 @@ async function scan(graph: GraphService, request: ScanRequest): Promise<ScanOutc
     files_from_ingest: fromIngest,
     files_parsed: parsed,
     parse_workers: workers,
+    ...(capped ? { files_capped: capped } : {}),
   };
 }
 

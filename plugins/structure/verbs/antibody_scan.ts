@@ -4,8 +4,9 @@ import type { GraphNode } from '../../graph/api.ts';
 import { listAntibodies, SEVERITIES } from '../antibodies.ts';
 import { structureCall } from '../call.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
-import { runScan } from '../scanner.ts';
-import { rulesOf } from '../scan-params.ts';
+import { runScan, type CappedFiles } from '../scanner.ts';
+import { MAX_MATCHES_PER_RULE_FILE } from '../file-facts.ts';
+import { FilesCapped, rulesOf } from '../scan-params.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
 import { collectShapes, jaccardAtLeast } from '../shapes.ts';
 
@@ -44,6 +45,7 @@ export const antibodyScanVerb = defineVerb({
     matches: Type.Array(Type.Object({})),
     total: Type.Number(),
     capped: Type.Optional(Type.Array(Type.Object({ antibody: Type.String(), found: Type.Number(), kept: Type.Number() }))),
+    files_capped: Type.Optional(FilesCapped),
     thresholds_raised: Type.Optional(Type.Array(Type.Object({ antibody: Type.String(), threshold: Type.Number() }))),
     note: Type.Optional(Type.String()),
   }),
@@ -51,7 +53,7 @@ export const antibodyScanVerb = defineVerb({
   effect: 'read',
   stages: ['review'],
   next: 'view',
-  guide: 'confidence = similarity × (0.5 + 0.5 × specificity); a query match has similarity 1. The function an antibody was taken from is not reported. total counts every match found; max_matches_per_antibody keeps each antibody\'s best (`capped` lists the antibodies cut, with how many they found), then max_matches and token_budget bound the list. Each query antibody runs under its own time budget (per_antibody_ms); `stopped` lists those that ran out.',
+  guide: 'confidence = similarity × (0.5 + 0.5 × specificity); a query match has similarity 1. The function an antibody was taken from is not reported. total counts every match found; max_matches_per_antibody keeps each antibody\'s best (`capped` lists the antibodies cut, with how many they found), then max_matches and token_budget bound the list. Each query antibody runs under its own time budget (per_antibody_ms); `stopped` lists those that ran out; `files_capped`, the files where one stopped at its 200 matches per file (`total` is a floor there).',
   handler: async (args, call) => {
     const { graph, engine } = await structureCall(call);
     const deadline = new Deadline(args.time_budget_ms ?? 15_000, call.signal);
@@ -62,6 +64,8 @@ export const antibodyScanVerb = defineVerb({
     const perAntibody = args.max_matches_per_antibody ?? 50;
     const matches: Match[] = [];
     const stopped: string[] = [];
+    // Files where a query antibody stopped at the per-file match limit: `total` is a floor there.
+    const filesCapped: CappedFiles = { limit: MAX_MATCHES_PER_RULE_FILE, count: 0, sample: [] };
     // Every match found, before max_matches_per_antibody keeps the best of each antibody.
     let found = 0;
     const capped: { antibody: string; found: number; kept: number }[] = [];
@@ -112,6 +116,10 @@ export const antibodyScanVerb = defineVerb({
       const own = new Deadline(Math.min(args.per_antibody_ms ?? 2000, Math.max(50, deadline.ms - deadline.elapsed())), call.signal);
       const outcome = await runScan(graph, { presets: [], custom: rulesOf({ name: a.id, query: a.query, language: a.language }), inScope: scope.has, severityMin: 0, graphValidate: true, deadline: own });
       if (own.report().stopped_early) stopped.push(a.id);
+      if (outcome.files_capped) {
+        filesCapped.count += outcome.files_capped.count;
+        filesCapped.sample.push(...outcome.files_capped.sample.slice(0, 10 - filesCapped.sample.length).map((x) => ({ ...x, rule: a.id })));
+      }
       keep(a.id, outcome.findings.map((f) => ({ antibody: a.id, name: a.name, severity: a.severity, ...(f.node ? { node: f.node } : {}), file: f.file, lines: f.lines, similarity: 1, confidence: round(0.5 + 0.5 * a.specificity), code: f.code })));
     }
     matches.sort((x, y) => rank(y.severity) - rank(x.severity) || y.confidence - x.confidence || x.file.localeCompare(y.file));
@@ -121,6 +129,7 @@ export const antibodyScanVerb = defineVerb({
       matches: kept,
       total: found,
       ...(capped.length ? { capped } : {}),
+      ...(filesCapped.count ? { files_capped: filesCapped } : {}),
       ...(raised.length ? { thresholds_raised: raised, note: "these antibodies match at their own min_similarity, above similarity_threshold: to lower it, delete one and create it again with pattern.min_similarity" } : {}),
       ...(stopped.length ? { stopped } : {}),
       budget: report,

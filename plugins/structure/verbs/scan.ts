@@ -4,7 +4,7 @@ import { structureCall } from '../call.ts';
 import { CODE_LANGUAGES } from '../code-trees.ts';
 import { PRESETS, type PresetName } from '../code-rules.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
-import { packFindings, rulesOf, type PatternSpec } from '../scan-params.ts';
+import { FilesCapped, packFindings, rulesOf, type PatternSpec } from '../scan-params.ts';
 import { runScan } from '../scanner.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
 
@@ -33,6 +33,7 @@ export function scanVerb(configured: readonly PatternSpec[]) {
       files_scanned: Type.Number(),
       files_total: Type.Number(),
       files_from_cache: Type.Number(),
+      files_capped: Type.Optional(FilesCapped),
       budget: Type.Object({ requested_tokens: Type.Number(), used_tokens: Type.Number(), kept: Type.Number(), dropped: Type.Number() }),
       time: Type.Object({ elapsed_ms: Type.Number(), time_budget_ms: Type.Number(), stopped_early: Type.Boolean(), skipped: Type.Optional(Type.String()) }),
     }),
@@ -42,7 +43,7 @@ export function scanVerb(configured: readonly PatternSpec[]) {
     next: 'view',
     guide:
       'Presets: error_handling (swallowed catch/except), resource_cleanup (open outside with, handles never closed, discarded timers), api_surface (exported symbols used elsewhere, undocumented), state_mutation (global / module-level writes from functions), concurrency (async forEach, floating promises, un-awaited coroutines, discarded tasks, unjoined threads), auth_boundary (routes with no auth middleware/decorator), test_coverage (depended-on symbols no test reaches), dependency_injection (a class constructing a workspace class). ' +
-      'Custom: pattern "custom" with `query` (tree-sitter S-expression in `language`) or `keywords`. Results per file are cached by content hash; `time.stopped_early` says the scan ran out of time (narrow `scope`).',
+      'Custom: pattern "custom" with `query` (tree-sitter S-expression in `language`) or `keywords`. Results per file are cached by content hash. A rule keeps 200 matches per file: `files_capped` names the files where it stopped (there `total` is a floor). `time.stopped_early` says the scan ran out of time (narrow `scope`).',
     handler: async (args, call) => {
       const { graph, engine } = await structureCall(call);
       const preset = (PRESETS as readonly string[]).includes(args.pattern) ? (args.pattern as PresetName) : null;
@@ -70,6 +71,7 @@ export function scanVerb(configured: readonly PatternSpec[]) {
         files_from_ingest: outcome.files_from_ingest,
         files_parsed: outcome.files_parsed,
         parse_workers: outcome.parse_workers,
+        ...(outcome.files_capped ? { files_capped: outcome.files_capped } : {}),
         budget: packed.budget,
         time: deadline.report(`${outcome.files_total - outcome.files_scanned} file(s) not scanned`),
       };

@@ -3,7 +3,7 @@ import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { structureCall } from '../call.ts';
 import { PRESETS, type PresetName } from '../code-rules.ts';
 import { Deadline, timeBudgetParam } from '../deadline.ts';
-import { packFindings, rulesOf, type PatternSpec } from '../scan-params.ts';
+import { FilesCapped, packFindings, rulesOf, type PatternSpec } from '../scan-params.ts';
 import { runScan, type Finding } from '../scanner.ts';
 import { ScopeParam, scopeFilter } from '../scope.ts';
 
@@ -26,6 +26,7 @@ export function scanAllVerb(configured: readonly PatternSpec[]) {
       files_scanned: Type.Number(),
       files_total: Type.Number(),
       files_from_cache: Type.Number(),
+      files_capped: Type.Optional(FilesCapped),
       budget: Type.Object({ requested_tokens: Type.Number(), used_tokens: Type.Number(), kept: Type.Number(), dropped: Type.Number() }),
       time: Type.Object({ elapsed_ms: Type.Number(), time_budget_ms: Type.Number(), stopped_early: Type.Boolean(), skipped: Type.Optional(Type.String()) }),
       unknown_patterns: Type.Optional(Type.Array(Type.String())),
@@ -36,7 +37,7 @@ export function scanAllVerb(configured: readonly PatternSpec[]) {
     effect: 'read',
     stages: ['review'],
     next: 'scan',
-    guide: 'Each file is parsed once for all patterns; results are cached per file content hash, so a second run re-parses only changed files. `counts` has every pattern\'s total; the listing keeps the worst findings of each pattern within token_budget.',
+    guide: 'Each file is parsed once for all patterns; results are cached per file content hash, so a second run re-parses only changed files. `counts` has every pattern\'s total; the listing keeps the worst findings of each pattern within token_budget. A rule keeps 200 matches per file: `files_capped` names the files where it stopped.',
     handler: async (args, call) => {
       const { graph, engine } = await structureCall(call);
       const chosen = args.patterns && args.patterns.length > 0 ? new Set(args.patterns) : null;
@@ -76,6 +77,7 @@ export function scanAllVerb(configured: readonly PatternSpec[]) {
         files_from_ingest: outcome.files_from_ingest,
         files_parsed: outcome.files_parsed,
         parse_workers: outcome.parse_workers,
+        ...(outcome.files_capped ? { files_capped: outcome.files_capped } : {}),
         budget: packed.budget,
         time: deadline.report(`${outcome.files_total - outcome.files_scanned} file(s) not scanned`),
       };
