@@ -99,6 +99,20 @@ function brokenLinkKey(link: DocLink): string {
   return `binding_broken:${link.node}->${link.target}`;
 }
 
+/**
+ * Whether a document still links to what `link` named after its file moved from `from` to `to`: a
+ * link by name, which the relink re-bound to the same symbol under the new path (a link by path
+ * still names the old one, and is broken).
+ */
+function linkFollowedMove(graph: GraphService, link: DocLink, from: string, to: string): boolean {
+  const colon = link.target.indexOf(':');
+  const rest = link.target.slice(colon + 1);
+  const after = rest.slice(from.length);
+  if (!rest.startsWith(from) || (after !== '' && !after.startsWith('#'))) return false;
+  const moved = `${link.target.slice(0, colon + 1)}${to}${after}`;
+  return graph.engine.graph.outgoing(link.node, 'documents').some((e) => e.target === moved);
+}
+
 /** The links a `file_deleted` alert recorded as broken by the deletion. */
 function brokenLinksOf(alert: Alert | null): { dedup: string; target: string }[] {
   const list = alert?.details?.broken_links;
@@ -249,6 +263,7 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
       await raise({ kind: 'file_deleted', severity: 'warning', path: p, node: `file:${p}`, message: `${p} was deleted; its nodes and edges left the graph`, dedup: `file_deleted:${p}`, ...(broken.length ? { details: { broken_links: broken } } : {}) });
     }
     for (const link of links.get(p) ?? []) {
+      if (to && linkFollowedMove(graph, link, p, to)) continue;
       await raise({
         kind: 'binding_broken',
         severity: 'warning',
