@@ -1,13 +1,13 @@
 /** metrics: LOC, degrees and PageRank per file, function or other node kind. */
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import { nodeLoc, pathScope } from '../../graph/api.ts';
+import { nodeLoc, pathScope, RELATION_CODE, slicePace } from '../../graph/api.ts';
 import { graphOf, NodeTypes } from '../shared.ts';
 
 const SORTS = ['loc_desc', 'loc_asc', 'pagerank_desc', 'degree_desc', 'in_degree_desc', 'out_degree_desc', 'name'] as const;
 
 export const metricsVerb = defineVerb({
   name: 'metrics',
-  description: 'Size and structure per node: LOC, in/out degree, PageRank; filter by kind and path, sort by any of them.',
+  description: 'Size and structure per node: LOC, in/out degree (code edges, contains included; git co-change edges not), PageRank; filter by kind and path, sort by any.',
   input: Type.Object({
     agent_id: AgentId,
     scope: Type.Optional(Type.String({ description: 'Only under this path' })),
@@ -34,12 +34,20 @@ export const metricsVerb = defineVerb({
     const scope = pathScope(engine, args.scope);
     const rows: { id: string; kind: string; label: string; path: string; loc: number; in_degree: number; out_degree: number; pagerank: number }[] = [];
     let totalLoc = 0;
+    // Degrees are structure: co_changes edges (files committed together in git) are history, not code.
+    const coChanges = RELATION_CODE.co_changes;
+    const pace = slicePace(8);
     for (const [i, n] of g.nodes()) {
+      await pace();
       if (!kinds.has(n.kind)) continue;
       if (!scope.has(n.path)) continue;
       const loc = nodeLoc(g, i);
       totalLoc += loc;
-      rows.push({ id: n.id, kind: n.kind, label: n.label, path: n.path, loc, in_degree: g.inDegree(i), out_degree: g.outDegree(i), pagerank: Number((pr[i] ?? 0).toFixed(6)) });
+      let inDegree = 0;
+      let outDegree = 0;
+      g.forEachIn(i, (_s, _w, rel) => void (rel !== coChanges && inDegree++));
+      g.forEachOut(i, (_t, _w, rel) => void (rel !== coChanges && outDegree++));
+      rows.push({ id: n.id, kind: n.kind, label: n.label, path: n.path, loc, in_degree: inDegree, out_degree: outDegree, pagerank: Number((pr[i] ?? 0).toFixed(6)) });
     }
     const by: Record<(typeof SORTS)[number], (a: (typeof rows)[0], b: (typeof rows)[0]) => number> = {
       loc_desc: (a, b) => b.loc - a.loc,
