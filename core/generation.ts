@@ -150,8 +150,27 @@ export class Generation implements CatalogView {
     return { generation: this.id, ...(this.options.hostStatus?.() ?? { serving_generation: this.id }) };
   }
 
-  statusReport(): Promise<Record<string, unknown>> {
-    return this.hooks.health.promise({});
+  /**
+   * The health sections, tap by tap: a section that throws (a damaged store) is reported in
+   * `health_errors` with its plugin, and the other sections still answer (health, doctor and the
+   * trust verbs must diagnose a broken plugin, not fail with it).
+   */
+  async statusReport(): Promise<Record<string, unknown>> {
+    let report: Record<string, unknown> = {};
+    const failed: { plugin: string; error: string }[] = [];
+    const taps = (this.hooks.health as unknown as { taps: { type: string; name: string; fn: Function }[] }).taps;
+    for (const { type, name, fn } of taps) {
+      try {
+        const next =
+          type === 'async'
+            ? await new Promise<unknown>((resolve, reject) => fn(report, (error: unknown, value: unknown) => (error ? reject(error) : resolve(value))))
+            : await fn(report);
+        if (next !== undefined) report = next as Record<string, unknown>;
+      } catch (error) {
+        failed.push({ plugin: (error as { plugin?: string }).plugin ?? name, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return failed.length ? { ...report, health_errors: failed } : report;
   }
 
   suggest(name: string, max = 3): string[] {

@@ -112,16 +112,40 @@ export interface GraphState {
   node_count: number;
   edge_count: number;
   note?: string;
+  /** The graph's status could not be read (its health section failed: a damaged store). */
+  error?: string;
+  /** The loaded graph's generation, and whether edits are pending re-ingest (as the graph plugin reports them). */
+  generation?: number;
+  stale?: boolean;
   parse_errors?: ParseErrorsSection;
 }
 
-/** The graph section of the health report, or a plain statement that no graph engine is loaded. */
+/** A plugin's health section that threw (the host reports it and serves the other sections). */
+export interface HealthError {
+  plugin: string;
+  error: string;
+}
+
+/** The health sections that failed, from the status report. */
+export function healthErrors(report: Record<string, unknown>): HealthError[] {
+  return (report.health_errors as HealthError[] | undefined) ?? [];
+}
+
+/** What the graph plugin says of itself beyond its counts, passed through as given. */
+const GRAPH_FACTS = ['generation', 'stale', 'store_dir', 'watching', 'watch_error', 'load_error', 'last_ingest', 'next'] as const;
+
+/** The graph section of the health report, or a plain statement that no graph engine is loaded (or that its status failed). */
 export function graphState(report: Record<string, unknown>): GraphState {
-  const g = report.graph as { loaded?: boolean; node_count?: number; edge_count?: number; parse_errors?: ParseErrorsSection } | undefined;
-  if (!g) return { engine: false, loaded: false, node_count: 0, edge_count: 0, note: 'no graph engine plugin is loaded: graph verbs are unavailable until one is' };
-  const state = { engine: true, loaded: Boolean(g.loaded), node_count: g.node_count ?? 0, edge_count: g.edge_count ?? 0 };
+  const g = report.graph as ({ loaded?: boolean; node_count?: number; edge_count?: number; parse_errors?: ParseErrorsSection } & Record<string, unknown>) | undefined;
+  if (!g) {
+    const failed = healthErrors(report).find((e) => e.plugin === 'graph');
+    if (failed) return { engine: true, loaded: false, node_count: 0, edge_count: 0, error: failed.error };
+    return { engine: false, loaded: false, node_count: 0, edge_count: 0, note: 'no graph engine plugin is loaded: graph verbs are unavailable until one is' };
+  }
+  const state: Record<string, unknown> = { engine: true, loaded: Boolean(g.loaded), node_count: g.node_count ?? 0, edge_count: g.edge_count ?? 0 };
+  for (const k of GRAPH_FACTS) if (g[k] !== undefined) state[k] = g[k];
   // Files that parsed with errors, as the graph plugin reports them (absent when it does not).
-  return g.parse_errors === undefined ? state : { ...state, parse_errors: g.parse_errors };
+  return (g.parse_errors === undefined ? state : { ...state, parse_errors: g.parse_errors }) as unknown as GraphState;
 }
 
 /** `next_steps` (runnable) and, when there are any, `next_templates` (to fill in first), for verb results. */
@@ -139,6 +163,7 @@ export async function assessSession(catalog: CatalogView, settings: Readonly<Hos
   let trust: TrustMode;
   if (surface.degraded_host_tool_surface) trust = 'degraded_host_tool_surface';
   else if (binding.wrong_workspace_binding) trust = 'wrong_workspace_binding';
+  else if (graph.error !== undefined) trust = 'orientation_only';
   else if (graph.engine && graph.node_count === 0) trust = catalog.get('ingest') ? 'needs_ingest' : 'orientation_only';
   else if (!graph.engine) trust = 'orientation_only';
   else if (surface.status === 'unverified') trust = 'unverified_host_surface';
@@ -163,7 +188,7 @@ export function stepsFor(trust: TrustMode, catalog: CatalogView, settings: Reado
       add('ingest', { path: settings.workspaceRoot }, 'the graph is empty: ingest the workspace before retrieval verbs');
       break;
     case 'orientation_only':
-      add('doctor', {}, 'no graph engine is loaded; doctor lists quarantined plugins and what to fix');
+      add('doctor', {}, 'no graph is readable (no graph engine loaded, or its status failed); doctor says what to fix');
       break;
     case 'unverified_host_surface':
       add('session_handshake', { available_tools: ['<the m1nd verbs your host lists>'] }, 'report what your host shows so the surface can be verified', ['available_tools']);

@@ -47,12 +47,13 @@ export function surfaceInvariantFailures(catalog: CatalogView): string[] {
 
 /**
  * The server's status, the one source health and doctor both report: degraded while a plugin is
- * quarantined, a contract verb is missing, or the last hot reload failed (the previous generation
- * serves). Each reason is a sentence.
+ * quarantined or cannot report its status (its section of `report` failed), a contract verb is
+ * missing, or the last hot reload failed (the previous generation serves). Each reason is a sentence.
  */
-export function serverStatus(catalog: CatalogView): { status: 'ok' | 'degraded'; reasons: string[] } {
+export function serverStatus(catalog: CatalogView, report: Record<string, unknown> = {}): { status: 'ok' | 'degraded'; reasons: string[] } {
   const reasons: string[] = [];
   for (const q of catalog.quarantined()) reasons.push(`plugin ${q.plugin} is quarantined (${q.code}): ${q.message}`);
+  for (const e of (report.health_errors as { plugin: string; error: string }[] | undefined) ?? []) reasons.push(`plugin ${e.plugin} cannot report its status: ${e.error}`);
   const missing = toolSurfaceContract(catalog).missing_from_registry;
   if (missing.length > 0) reasons.push(`contract verbs not registered: ${missing.join(', ')}`);
   const reload = catalog.hostStatus().last_reload_error;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AgentId, countTokens, defineVerb, StringEnum, NODE_ENGINE, type CatalogView, type PluginContext } from '../../../core/index.ts';
-import { assessSession, nextSteps, ObservedCall, ObservedSurface, type ParseErrorsSection } from '../assessment.ts';
+import { assessSession, healthErrors, nextSteps, ObservedCall, ObservedSurface, type GraphState, type ParseErrorsSection } from '../assessment.ts';
 import { serverStatus, surfaceInvariantFailures } from '../contract.ts';
 import { gatesFinding, nodeFinding, type Finding } from '../doctor-checks.ts';
 
@@ -43,15 +43,27 @@ function teamStoreFinding(section: unknown): Finding | undefined {
 }
 
 /** health's status, so doctor never calls healthy what health calls degraded. */
-function serverFinding(catalog: CatalogView): Finding {
-  const { status, reasons } = serverStatus(catalog);
+function serverFinding(catalog: CatalogView, report: Record<string, unknown>): Finding {
+  const { status, reasons } = serverStatus(catalog, report);
   const reload = catalog.hostStatus().last_reload_error;
   return {
     check: 'server_status',
     ok: status === 'ok',
     detail: status === 'ok' ? 'health status ok' : `health status degraded: ${reasons.join('; ')}`,
-    fix: status === 'ok' ? undefined : reload ? 'fix the plugin file the reload failed on and save it again (the dev server reloads it)' : 'see the plugin findings below',
+    fix: status === 'ok' ? undefined : reload ? 'fix the plugin file the reload failed on and save it again (the dev server reloads it)' : 'see the plugin and graph findings below',
   };
+}
+
+/** The graph: its counts, or why it cannot be read and what rebuilds it. */
+function graphFinding(graph: GraphState, storeDir: string): Finding {
+  if (graph.error !== undefined) {
+    const db = path.join(storeDir, 'm1nd.db');
+    return { check: 'graph', ok: false, detail: `the graph's status cannot be read: ${graph.error}`, fix: `if ${db} is damaged, move it aside (the memory and checkpoints kept in it go with it) and call ingest: it rebuilds the graph from the files` };
+  }
+  if (!graph.engine) return { check: 'graph', ok: false, detail: String(graph.note), fix: 'load a plugin that provides the graph service' };
+  const stale = graph.stale === true ? '; stale: edits not yet re-ingested (the next graph query re-ingests them)' : '';
+  const generation = graph.generation !== undefined ? ` (generation ${graph.generation})` : '';
+  return { check: 'graph', ok: graph.node_count > 0, detail: `${graph.node_count} nodes, ${graph.edge_count} edges${generation}${stale}`, ...(graph.node_count === 0 ? { fix: 'call ingest on the workspace' } : {}) };
 }
 
 /** The doctor verb. */
@@ -72,8 +84,11 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
         nodeFinding(process.versions.node, NODE_ENGINE),
         storeWritable(ctx.settings.storeDir),
         { check: 'tokenizer', ok: countTokens('hello world') === 2, detail: 'BPE tokenizer (o200k_base) counts "hello world" as 2 tokens' },
-        serverFinding(catalog),
+        serverFinding(catalog, a.report),
         ...catalog.quarantined().map((q) => ({ check: `plugin:${q.plugin}`, ok: false, detail: `${q.code} at ${q.check}: ${q.message}`, fix: `fix ${q.origin ?? q.plugin}; the rest of the host is serving` })),
+        ...healthErrors(a.report)
+          .filter((e) => e.plugin !== 'graph')
+          .map((e) => ({ check: `plugin:${e.plugin}`, ok: false, detail: `its status failed: ${e.error}`, fix: `its verbs may fail the same way: fix what the error names (restart the server after)` })),
         ...surfaceInvariantFailures(catalog).map((f) => ({ check: 'surface', ok: false, detail: f })),
         gatesFinding(ctx.settings, catalog),
         {
@@ -82,12 +97,7 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
           detail: `serving tier "${catalog.tierChoice().tier}"${catalog.tierChoice().unknown ? ` (requested "${catalog.tierChoice().requested}" is unknown)` : ''}`,
           fix: catalog.tierChoice().unknown ? `set M1ND_TOOL_TIER to one of ${[...catalog.tierTable().tiers.keys()].join(', ')}` : undefined,
         },
-        {
-          check: 'graph',
-          ok: a.graph.engine && a.graph.node_count > 0,
-          detail: a.graph.engine ? `${a.graph.node_count} nodes, ${a.graph.edge_count} edges` : String((a.graph as { note?: string }).note),
-          fix: a.graph.engine ? (a.graph.node_count === 0 ? 'call ingest on the workspace' : undefined) : 'load a plugin that provides the graph service',
-        },
+        graphFinding(a.graph, ctx.settings.storeDir),
       ];
       const store = teamStoreFinding(a.report.team_store);
       if (store !== undefined) findings.push(store);

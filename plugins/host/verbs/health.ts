@@ -24,7 +24,7 @@ export function healthVerb(ctx: PluginContext, catalog: CatalogView) {
       const agents = ctx.session.listAgents();
       const contract = toolSurfaceContract(catalog);
       const hostStatus = catalog.hostStatus();
-      const { status, reasons } = serverStatus(catalog);
+      const { status, reasons } = serverStatus(catalog, report);
       return {
         status,
         ...(reasons.length > 0 ? { status_reasons: reasons } : {}),

@@ -1,7 +1,7 @@
 /** trust_selftest: the handshake plus the server's own invariant checks, as ok / warn / blocked. */
 import { Type } from '@sinclair/typebox';
 import { AgentId, defineVerb, type CatalogView, type PluginContext } from '../../../core/index.ts';
-import { assessSession, nextSteps, ObservedCall, ObservedSurface } from '../assessment.ts';
+import { assessSession, healthErrors, nextSteps, ObservedCall, ObservedSurface } from '../assessment.ts';
 import { surfaceInvariantFailures } from '../contract.ts';
 
 /** The trust_selftest verb. */
@@ -27,10 +27,10 @@ export function trustSelftestVerb(ctx: PluginContext, catalog: CatalogView) {
       const a = await assessSession(catalog, ctx.settings, args, call.agentId);
       const checks = [
         { check: 'surface_invariants', failures: surfaceInvariantFailures(catalog) },
-        { check: 'plugins_loaded', failures: catalog.quarantined().map((q) => `${q.plugin} quarantined (${q.check}): ${q.message}`) },
+        { check: 'plugins_loaded', failures: [...catalog.quarantined().map((q) => `${q.plugin} quarantined (${q.check}): ${q.message}`), ...healthErrors(a.report).map((e) => `${e.plugin} cannot report its status: ${e.error}`)] },
         { check: 'host_tool_surface', failures: a.tool_surface.missing_required_tools.map((v) => `host hides required verb ${v}`) },
         { check: 'workspace_binding', failures: a.binding.wrong_workspace_binding ? [`scope ${a.binding.scope} is outside ${a.binding.workspace_root}`] : [] },
-        { check: 'graph', failures: a.graph.engine ? (a.graph.node_count === 0 ? ['graph is empty (needs ingest)'] : []) : ['no graph engine loaded'] },
+        { check: 'graph', failures: a.graph.error !== undefined ? [`graph status failed: ${a.graph.error}`] : a.graph.engine ? (a.graph.node_count === 0 ? ['graph is empty (needs ingest)'] : []) : ['no graph engine loaded'] },
       ].map((c) => ({ ...c, ok: c.failures.length === 0 }));
       let verdict = a.trust_mode === 'full_trust' ? 'full_trust' : a.trust_mode;
       if (verdict === 'full_trust' && args.observed_proof_state === 'blocked') verdict = 'stale_binding_suspected';
