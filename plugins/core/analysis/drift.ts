@@ -8,6 +8,13 @@ import { openGraph, round3 } from './graph-call.ts';
 import type { GraphService } from '../../graph/api.ts';
 
 const LISTED = 50;
+const SYMBOLS_LISTED = 10;
+
+/** `{ omitted: { list: n } }` for each list longer than `shown` (n entries left out), else nothing. */
+function omitted(lists: Record<string, readonly unknown[]>, shown: number): { omitted?: Record<string, number> } {
+  const cut = Object.entries(lists).filter(([, l]) => l.length > shown);
+  return cut.length ? { omitted: Object.fromEntries(cut.map(([k, l]) => [k, l.length - shown])) } : {};
+}
 
 export const driftVerb = defineVerb({
   name: 'drift',
@@ -24,13 +31,13 @@ export const driftVerb = defineVerb({
     since: Type.String(),
     baseline: Type.Object({ kind: Type.String(), generation: Type.Number(), at: Type.String() }),
     current: Type.Object({ generation: Type.Number(), nodes: Type.Number(), edges: Type.Number() }),
-    structure: Type.Object({ relations: Type.Optional(Type.Object({})), nodes: Type.Optional(Type.Array(Type.Unknown())), edges: Type.Optional(Type.Array(Type.Unknown())), files_added: Type.Array(Type.Unknown()), files_removed: Type.Array(Type.Unknown()), files_changed: Type.Array(Type.Unknown()), unchanged_files: Type.Number() }),
+    structure: Type.Object({ relations: Type.Optional(Type.Object({})), nodes: Type.Optional(Type.Array(Type.Unknown())), edges: Type.Optional(Type.Array(Type.Unknown())), files_added: Type.Array(Type.Unknown()), files_removed: Type.Array(Type.Unknown()), files_changed: Type.Array(Type.Unknown()), unchanged_files: Type.Number(), omitted: Type.Optional(Type.Object({})) }),
   }),
   effect: 'read',
   stages: ['orient', 'review'],
   guide: [
     '`last_session`: the graph as this server found it, i.e. what the previous session persisted (captured when the first analysis or session verb ran, before any refresh). A checkpoint name (see `persist` status) compares with the files and learned weights that checkpoint saved, symbol by symbol for the files whose content changed.',
-    'Structure: files added, removed and changed (line count, symbols added/removed, symbols moved, edge count where known), and edge totals per relation. Weights: `learn` feedback recorded since the baseline (node biases and edge factors that changed, before = the baseline\'s recorded value) and per-relation weight totals (co-change weights move with git history).',
+    'Structure: files added, removed and changed (line count, symbols added/removed, symbols moved, edge count where known), and edge totals per relation. Lists show 50 files (10 symbols per file); `omitted` counts what was left out. Weights: `learn` feedback recorded since the baseline (node biases and edge factors that changed, before = the baseline\'s recorded value) and per-relation weight totals (co-change weights move with git history).',
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
@@ -104,6 +111,7 @@ export const driftVerb = defineVerb({
       weights = {
         learned_nodes: nodes.slice(0, LISTED),
         learned_edges: edges.slice(0, LISTED),
+        ...omitted({ learned_nodes: nodes, learned_edges: edges }, LISTED),
         feedback_events: graph.learned.events(1000).filter((e) => e.at > baseline.at).length,
         ...(relations ? { relation_weights: relationField('weight') } : {}),
       };
@@ -119,11 +127,13 @@ export const driftVerb = defineVerb({
         files_changed: structure.filesChanged.slice(0, LISTED).map((f) => ({
           path: f.path,
           loc: f.loc,
-          symbols_added: f.symbolsAdded.slice(0, 10),
-          symbols_removed: f.symbolsRemoved.slice(0, 10),
+          symbols_added: f.symbolsAdded.slice(0, SYMBOLS_LISTED),
+          symbols_removed: f.symbolsRemoved.slice(0, SYMBOLS_LISTED),
           symbols_moved: f.symbolsMoved,
           ...(f.edges ? { edges: f.edges } : {}),
+          ...omitted({ symbols_added: f.symbolsAdded, symbols_removed: f.symbolsRemoved }, SYMBOLS_LISTED),
         })),
+        ...omitted({ files_added: structure.filesAdded, files_removed: structure.filesRemoved, files_changed: structure.filesChanged }, LISTED),
         unchanged_files: structure.unchanged,
         ...(baseline.nodes !== undefined ? { nodes: [baseline.nodes, current.nodes], edges: [baseline.edges, current.edges] } : {}),
         ...(relations ? { relations: relationField('count') } : {}),
