@@ -22,6 +22,7 @@ import { emptyState, type AutoIngestState, type AutoIngestTick, type ManifestEnt
 import { SLICE_MS, slicer } from './slices.ts';
 import { TreeWatcher, watchCovers, type ChangeKind } from './tree-watcher.ts';
 import { WatchedRunner, type RunnerDeps } from './watched-runner.ts';
+import { neverWatched } from './never-watched.ts';
 
 export const AUTO_INGEST_NAMESPACE = 'auto_ingest';
 /** Documents queued or kept in the manifest at most. */
@@ -91,6 +92,10 @@ export class AutoIngest extends WatchedRunner<AutoIngestState> {
       if (!info.isDirectory()) {
         const folder = posix.dirname(r) || '.';
         throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `document root ${r} is a file, not a folder`, { hint: `roots are folders: pass the folder holding it ("${folder}"); document_resolve {"path":"${r}"} converts this one document` });
+      }
+      // The scan and the watcher never look there: answering `active` for it would be a lie.
+      if (await neverWatched(this.deps.graph.engine.root, r, true)) {
+        throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `document root ${r} is never scanned: it is hidden, on the skip list (node_modules, vendor, dist, build, …) or ignored by .gitignore`, { hint: 'pass document folders the graph ingests (not ignored by .gitignore, not on the skip list)' });
       }
     }
     const state: AutoIngestState = { ...(await this.state()), active: true, roots, formats, debounce_ms: debounceMs, started_by: agentId, started_at: Date.now() };

@@ -20,14 +20,7 @@ import { DAEMON_NAMESPACE, emptyState, type DaemonState } from './daemon-state.t
 import { normaliseRel, TreeWatcher, watchCovers, type ChangeKind } from './tree-watcher.ts';
 import { SLICE_MS } from './slices.ts';
 import { WatchedRunner } from './watched-runner.ts';
-import { GitignoreRules, skipped } from '../graph/api.ts';
-
-/** Whether git's rules (.gitignore files on the way, .git/info/exclude) ignore a workspace path. */
-async function ignoredByGit(root: string, rel: string, dir: boolean): Promise<boolean> {
-  const rules = new GitignoreRules(root);
-  await rules.prefetch([join(root, rel)]);
-  return rules.ignores(rel, dir);
-}
+import { neverWatched } from './never-watched.ts';
 
 /** Paths queued at most (a burst beyond it is found again by the next poll). */
 export const MAX_QUEUE = 10_000;
@@ -121,7 +114,7 @@ export class Daemon extends WatchedRunner<DaemonState> {
       const info = await stat(join(this.deps.graph.engine.root, p)).catch(() => null);
       if (!info) throw new M1ndError(ErrorCodes.PATH_NOT_FOUND, `watch path ${p} does not exist`, { hint: 'pass existing workspace folders in watch_paths, or [] for the whole workspace' });
       // The watcher never looks there: answering `watching: true` for it would be a lie.
-      if (p && (skipped(p) || (await ignoredByGit(this.deps.graph.engine.root, p, info.isDirectory())))) {
+      if (await neverWatched(this.deps.graph.engine.root, p, info.isDirectory())) {
         throw new M1ndError(ErrorCodes.CALL_INVALID_ARGS, `watch path ${p} is never watched: it is hidden, on the skip list (node_modules, vendor, dist, build, …) or ignored by .gitignore`, { hint: 'watch the folders whose files the graph ingests' });
       }
     }

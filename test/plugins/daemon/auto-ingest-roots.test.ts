@@ -29,6 +29,25 @@ describe('auto_ingest_start: the document roots it accepts', function () {
     assert.equal(tick.json.error?.code, 'M1ND_ERR_STATE_NOT_FOUND', JSON.stringify(tick.json));
   });
 
+  it('refuses a root the scan never looks in (ignored by .gitignore, on the skip list) before anything persists', async () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'site/\n');
+    fs.mkdirSync(path.join(ws, 'docs/site'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'docs/site/page.md'), '# Built page\n');
+    fs.mkdirSync(path.join(ws, 'node_modules/pkg'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'node_modules/pkg/README.md'), '# Pkg\n');
+    h = await serve(ws);
+    ok(await h.call('ingest', { agent_id: 'a', path: ws }));
+    for (const root of ['docs/site', 'node_modules/pkg']) {
+      const r = await h.call('auto_ingest_start', { agent_id: 'a', roots: [root] });
+      assert.equal(r.result.isError, true, `${root}: ${JSON.stringify(r.json)}`);
+      assert.equal(r.json.error.code, 'M1ND_ERR_CALL_INVALID_ARGS', JSON.stringify(r.json));
+      assert.match(r.json.error.message, new RegExp(`document root ${root} is never scanned`));
+    }
+    const status = ok(await h.call('auto_ingest_status', { agent_id: 'a' }));
+    assert.equal(status.active, false, 'nothing was persisted as active');
+  });
+
   it('keeps ticking when a watched root was replaced by a file after the start', async () => {
     const ws = workspace();
     fs.mkdirSync(path.join(ws, 'notes'));
