@@ -3,11 +3,11 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentId, defineVerb, Type } from '../../../core/index.ts';
 import { openSessionGraph } from '../analysis/graph-call.ts';
-import { engineCall } from '../../graph/api.ts';
+import { engineCall, slicePace } from '../../graph/api.ts';
 import { diskFacts, storedFiles } from './stored-files.ts';
 import { visitsOf, type SeenNode } from './visits.ts';
 
-type Status = 'vanished' | 'changed_since_seen' | 'changed_during_session' | 'changed_since_ingest';
+type Status = 'vanished' | 'not_found' | 'changed_since_seen' | 'changed_during_session' | 'changed_since_ingest';
 const MAX_FILES = 500;
 
 export const amIStaleVerb = defineVerb({
@@ -20,6 +20,7 @@ export const amIStaleVerb = defineVerb({
   }),
   output: Type.Object({
     note: Type.Optional(Type.String()),
+    unchecked: Type.Optional(Type.Number()),
     tracked: Type.Object({ files_seen: Type.Number(), nodes_seen: Type.Number(), basis: Type.String() }),
     unknown_nodes: Type.Optional(Type.Array(Type.String())),
     checked: Type.Number(),
@@ -34,10 +35,10 @@ export const amIStaleVerb = defineVerb({
   guide: [
     'The graph re-ingests edited files before each query, so "changed since ingest" is rarely what matters: what matters is whether *you* saw the current version. For each file it compares the disk with the moment you last received a result naming it (size and mtime recorded then):',
     '- `changed_since_seen`: edited after you saw it — re-read before relying on it (symbols you saw that moved or vanished are listed);',
-    '- `vanished`: gone from disk;',
+    '- `vanished`: gone from disk (`not_found`: a path you name that neither the disk, the graph nor your session ever had);',
     '- `changed_during_session`: a file you name but were never shown, modified after your first call;',
     '- `changed_since_ingest`: its content differs from what the graph holds (the graph is behind: ingest).',
-    'With neither files nor nodes, it checks everything you were shown this session. What you were shown is recorded by view, batch_view, seek, search and the analysis and session verbs (activate, impact, why, focus, …).',
+    `With neither files nor nodes, it checks what you were shown this session, the ${MAX_FILES} most recently shown first (\`unchecked\` counts the rest). What you were shown is recorded by view, batch_view, seek, search and the analysis verbs (activate, impact, why, focus, …).`,
   ].join('\n'),
   handler: async (args, call) => {
     const { engine, g } = await openSessionGraph(call);
@@ -61,10 +62,12 @@ export const amIStaleVerb = defineVerb({
     }
     const explicit = args.files !== undefined || args.nodes !== undefined;
     if (!explicit) {
-      for (const p of visits.files.keys()) wanted.add(p);
+      // Most recently shown first: past the cap, what is left unchecked is what the agent saw longest ago.
+      for (const f of [...visits.files.values()].sort((a, b) => b.seenAt - a.seenAt)) wanted.add(f.path);
       nodeChecks.push(...visits.nodes.values());
     }
     const paths = [...wanted].slice(0, MAX_FILES);
+    const unchecked = wanted.size - paths.length;
     const stored = storedFiles(engine, paths).files;
     const stale: Record<string, unknown>[] = [];
     const fresh: string[] = [];
@@ -74,12 +77,15 @@ export const amIStaleVerb = defineVerb({
       if (!list) nodesByPath.set(s.path, (list = []));
       list.push(s);
     }
+    // A stat per file, and a read and hash for each that changed: in slices, never one long stretch.
+    const pace = slicePace(8);
     for (const p of paths) {
+      await pace();
       const st = statSync(path.join(engine.root, p), { throwIfNoEntry: false });
       const seen = visits.files.get(p);
       const row = stored.get(p);
       let status: Status | null = null;
-      if (!st || !st.isFile()) status = 'vanished';
+      if (!st || !st.isFile()) status = seen || row ? 'vanished' : 'not_found';
       else if (seen && (seen.mtimeMs !== st.mtimeMs || seen.size !== st.size)) status = 'changed_since_seen';
       else if (!seen && st.mtimeMs > firstSeen) status = 'changed_during_session';
       let graphState: 'current' | 'behind' | 'not_in_graph' = row ? 'current' : 'not_in_graph';
@@ -111,7 +117,8 @@ export const amIStaleVerb = defineVerb({
         ...(seen && st && seen.size !== st.size ? { size: [seen.size, st.size] } : {}),
         graph: graphState,
         ...(moved.length ? { symbols: moved.slice(0, 20) } : {}),
-        next: status === 'vanished' ? 'drop it from your plan (or find where it went with seek)' : graphState === 'behind' ? 'ingest incremental, then view it again' : `view({"file_path":"${p}"}) before relying on it`,
+        ...(moved.length > 20 ? { symbols_not_listed: moved.length - 20 } : {}),
+        next: status === 'not_found' ? 'check the path (glob or seek find the file you mean)' : status === 'vanished' ? 'drop it from your plan (or find where it went with seek)' : graphState === 'behind' ? 'ingest incremental, then view it again' : `view({"file_path":"${p}"}) before relying on it`,
       });
     }
     return {
@@ -119,8 +126,10 @@ export const amIStaleVerb = defineVerb({
       stale_count: stale.length,
       stale,
       fresh: fresh.slice(0, 50),
+      ...(fresh.length > 50 ? { fresh_not_listed: fresh.length - 50 } : {}),
       ...(unknownNodes.length ? { unknown_nodes: unknownNodes } : {}),
       tracked: { files_seen: visits.files.size, nodes_seen: visits.nodes.size, basis: explicit ? 'given' : 'seen this session' },
+      ...(unchecked > 0 ? { unchecked, note: `checked the ${MAX_FILES} files you were shown most recently; ${unchecked} seen earlier are not checked: pass them in files to check them` } : {}),
       ...(paths.length === 0 ? { note: 'nothing to check: pass files or nodes, or read / query first' } : {}),
     };
   },

@@ -17,13 +17,14 @@ export const coverageSessionVerb = defineVerb({
     symbols: Type.Object({ visited: Type.Integer(), total: Type.Integer(), pct: Type.Number() }),
     by_directory: Type.Array(Type.Object({ dir: Type.String(), visited: Type.Integer(), total: Type.Integer(), pct: Type.Number() })),
     unvisited_directories: Type.Array(Type.String()),
+    not_listed: Type.Optional(Type.Object({ by_directory: Type.Integer(), unvisited_directories: Type.Integer() })),
     unvisited_hotspots: Type.Array(Type.Object({ path: Type.String(), risk: Type.Number(), dependents: Type.Integer() })),
   }),
   effect: 'read',
   stages: ['review', 'handoff'],
   next: 'focus',
   guide:
-    'Visited = shown to you by view, batch_view, seek, search or an analysis or session verb (activate, impact, why, focus, …); glob lists paths without recording them. `unvisited_hotspots` are the riskiest files (see `report`) you have not been shown.',
+    'Visited = shown to you by view, batch_view, seek, search or an analysis verb (activate, impact, why, focus, …); glob lists paths without recording them. `unvisited_hotspots` are the riskiest files (see `report`) you have not been shown.',
   handler: async (args, call) => {
     const { engine, g } = await openSessionGraph(call);
     const visits = visitsOf(call.session, call.agentId);
@@ -40,6 +41,7 @@ export const coverageSessionVerb = defineVerb({
       if (visits.files.has(p)) d.visited++;
       dirs.set(top(p), d);
     }
+    const unvisited = [...dirs].filter(([, d]) => d.visited === 0).map(([dir]) => dir);
     const pct = (a: number, b: number) => (b > 0 ? Math.round((1000 * a) / b) / 10 : 0);
     const agent = call.session.agent(call.agentId);
     const verbs = Object.fromEntries([...(agent?.verbs ?? new Map<string, number>())].sort((a, b) => b[1] - a[1]));
@@ -60,7 +62,8 @@ export const coverageSessionVerb = defineVerb({
         .map(([dir, d]) => ({ dir, visited: d.visited, total: d.total, pct: pct(d.visited, d.total) }))
         .sort((a, b) => b.visited - a.visited || b.total - a.total)
         .slice(0, 20),
-      unvisited_directories: [...dirs].filter(([, d]) => d.visited === 0).map(([dir]) => dir).slice(0, 30),
+      unvisited_directories: unvisited.slice(0, 30),
+      ...(dirs.size > 20 || unvisited.length > 30 ? { not_listed: { by_directory: Math.max(0, dirs.size - 20), unvisited_directories: Math.max(0, unvisited.length - 30) } } : {}),
       unvisited_hotspots: hotspots,
       verbs,
       queries: visits.queries.length,
