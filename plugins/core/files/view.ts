@@ -52,8 +52,9 @@ export const viewVerb = defineVerb({
     const limit = args.limit ?? 400;
     const window = all.slice(args.offset, args.offset + limit);
     const first = args.offset + 1;
-    const last = args.offset + window.length;
     const body = capChars(numberLines(window, first), args.max_output_chars);
+    // The lines the content holds: max_output_chars ends it at a line end (or inside the first line).
+    const last = args.offset + (body.truncated ? body.text.split('\n').length : window.length);
     const cutLines = longLines(window);
     // Every symbol of the file the window shows a line of, nested ones (a class's methods) included.
     const shown = graph.fileSymbols(file.path).filter((n) => n.kind !== 'file' && n.endLine >= first && n.startLine <= last);

@@ -97,7 +97,6 @@ export const searchVerb = defineVerb({
       matches = packed.kept;
       budget = packed.report;
     }
-    recordVisit(call, engine.root, { files: [...new Set(matches.map((m) => m.path))] });
     let charsCut = false;
     if (args.max_output_chars !== undefined) {
       let used = 0;
@@ -112,6 +111,8 @@ export const searchVerb = defineVerb({
       }
       matches = kept;
     }
+    // Only the files of the matches sent: one cut by max_output_chars was not shown.
+    recordVisit(call, engine.root, { files: [...new Set(matches.map((m) => m.path))] });
     return {
       query: args.query,
       mode: args.mode,
