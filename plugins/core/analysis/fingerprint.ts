@@ -1,11 +1,14 @@
 /** fingerprint: nodes that behave equivalently (candidate duplicates), by structural signature. */
 import { AgentId, defineVerb, ErrorCodes, M1ndError, Type } from '../../../core/index.ts';
-import { COMPARABLE_KINDS, NodeRefSchema, sharedFeatureNames, similarPairsPaced, similarTo, slicePace, structuralSimilarity, type SimilarPair } from '../../graph/api.ts';
+import { COMPARABLE_KINDS, featureCount, NodeRefSchema, sharedFeatureNames, signatures, similarPairsPaced, similarTo, slicePace, structuralSimilarity, warmSignatures, type SimilarPair } from '../../graph/api.ts';
 import { nodeRef } from '../shared.ts';
 import { recordVisit } from '../session/visits.ts';
 import { openGraph, resolveNodeArg, round3 } from './graph-call.ts';
 import { cosine, MIN_RESPONSE_DIMENSIONS, probeResponses } from './probe-response.ts';
 import { activationReady } from './query-activation.ts';
+
+/** Features a node needs to be compared (similarTo's default). */
+const MIN_FEATURES = 2;
 
 export const fingerprintVerb = defineVerb({
   name: 'fingerprint',
@@ -22,6 +25,7 @@ export const fingerprintVerb = defineVerb({
     truncated: Type.Optional(Type.Boolean()),
     pairs_scored: Type.Optional(Type.Number()),
     response_note: Type.Optional(Type.String()),
+    note: Type.Optional(Type.String()),
     probes: Type.Optional(Type.Array(Type.String())),
     threshold: Type.Number(),
     target: Type.Optional(NodeRefSchema),
@@ -31,7 +35,7 @@ export const fingerprintVerb = defineVerb({
   effect: 'read',
   stages: ['review', 'plan'],
   guide: [
-    `Compares ${COMPARABLE_KINDS.join(', ')} nodes of the same kind. A node's signature is what it does, named by label so copies in different files match: the functions it calls, the types it references or inherits, the members it contains. similarity = 0.8 × Jaccard(signatures) + 0.2 × (smaller / larger line count). Nodes with fewer than two signature features are skipped (too little evidence).`,
+    `Compares ${COMPARABLE_KINDS.join(', ')} nodes of the same kind. A node's signature is what it does, named by label so copies in different files match: the functions it calls, the types it references or inherits, the members it contains. similarity = 0.8 × Jaccard(signatures) + 0.2 × (smaller / larger line count). Nodes with fewer than two signature features are skipped (too little evidence; a target skipped so gets a note).`,
     `Without target_node the whole graph is searched with MinHash/LSH candidates (over-generic buckets skipped; the answer says how many pairs were scored). With probe_queries, only nodes the probes reach are compared, and also by how they respond: each probe adds one dimension per seed it finds (the signal a walk from that seed alone leaves on the node); with at least ${MIN_RESPONSE_DIMENSIONS} dimensions, response = cosine of the two nodes' vectors and similarity = mean of structural and response (fewer: structural only, response_note says so). The two-feature evidence rule holds here too.`,
   ].join('\n'),
   handler: async (args, call) => {
@@ -43,11 +47,20 @@ export const fingerprintVerb = defineVerb({
         hint: 'pass a symbol inside it (view or seek lists them), or omit target_node to search the whole graph',
       });
     }
+    const probes = args.probe_queries ?? [];
+    let note: string | undefined;
+    if (target) {
+      // Too few features: no match then says nothing about duplicates, and the answer must say so.
+      await warmSignatures(g, slicePace(8));
+      const features = featureCount(signatures(g), target.index);
+      if (features < MIN_FEATURES) {
+        note = `${target.node.id} has ${features} signature feature(s) resolved in the graph (calls, references, inheritance, members); fingerprint needs ${MIN_FEATURES} to compare, so it was compared with nothing: look for copies of its source with search`;
+      }
+    }
     const threshold = args.similarity_threshold;
     let pairs: (SimilarPair & { response?: number })[];
     let scored = 0;
     let truncated = false;
-    const probes = args.probe_queries ?? [];
     let responseNote: string | undefined;
     if (probes.length) {
       await activationReady(engine, 'names');
@@ -86,7 +99,7 @@ export const fingerprintVerb = defineVerb({
       pairs.sort((p, q) => q.similarity - p.similarity || p.a - q.a || p.b - q.b);
       pairs = pairs.slice(0, args.top_k);
     } else if (target) {
-      pairs = similarTo(g, target.index, threshold, args.top_k);
+      pairs = similarTo(g, target.index, threshold, args.top_k, MIN_FEATURES);
     } else {
       const found = await similarPairsPaced(g, threshold, { limit: args.top_k }, slicePace(8));
       pairs = found.pairs;
@@ -109,6 +122,7 @@ export const fingerprintVerb = defineVerb({
       threshold,
       ...(probes.length ? { probes } : {}),
       ...(responseNote ? { response_note: responseNote } : {}),
+      ...(note ? { note } : {}),
       ...(scored ? { pairs_scored: scored } : {}),
       ...(truncated ? { truncated: true } : {}),
       elapsed_ms: round3(elapsedMs),
