@@ -2,7 +2,8 @@
  * What a repository is called as a package and which packages it depends on, read from its root
  * manifests: package.json (name, dependencies of every kind), go.mod (module, require) and go.work
  * (`use` folders), pyproject.toml (`[project]` and Poetry names; PEP 621 lists, optional and group
- * dependencies, Poetry tables) and Cargo.toml (`[package]`/`[lib]` names; dependency tables of every
+ * dependencies, Poetry tables), the root's pip requirements files (`*requirements*.txt`) and
+ * Cargo.toml (`[package]`/`[lib]` names; dependency tables of every
  * kind, renames through `package`). TOML is read with smol-toml.
  *
  * Names are compared the way each ecosystem does: Python's `acme-utils`, `Acme_Utils` and
@@ -10,7 +11,7 @@
  * code writes in its imports is kept beside each name: a Python distribution's packages, a crate's
  * name with `_` for `-`, or the local name a dependency was given (an npm key, a renamed crate).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 
@@ -170,6 +171,32 @@ function python(root: string, names: string[], packages: PublishedPackage[], dep
   for (const [dep, spec] of Object.entries(sources)) if (typeof table(spec).path === 'string') add(dep, table(spec).path as string);
 }
 
+/** The root's pip requirements files (`requirements.txt`, `requirements-dev.txt`, `dev-requirements.txt`), sorted. */
+function requirementFiles(root: string): string[] {
+  try {
+    return readdirSync(root)
+      .filter((f) => f.toLowerCase().endsWith('.txt') && f.toLowerCase().includes('requirements'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Dependencies a pip requirements file lists: one requirement a line; options (`-e`, `-r`, `--hash`), comments and URLs name none. */
+function requirements(root: string, deps: Dependency[]): void {
+  for (const file of requirementFiles(root)) {
+    const text = read(root, file);
+    if (!text) continue;
+    text.split('\n').forEach((raw, i) => {
+      const line = raw.replace(/(?:^|\s)#.*$/, '').trim();
+      if (!line || line.startsWith('-') || /^[a-z+]+:\/\//i.test(line)) return;
+      const dep = requirementName(line);
+      const path = requirementPath(line);
+      if (dep && dep.toLowerCase() !== 'python') deps.push({ ecosystem: 'python', name: dep, file, line: i + 1, ...(path ? { path: resolve(root, path) } : {}) });
+    });
+  }
+}
+
 function cargo(root: string, names: string[], packages: PublishedPackage[], deps: Dependency[]): void {
   const text = read(root, 'Cargo.toml');
   const t = text ? toml(text) : null;
@@ -198,6 +225,7 @@ export function readManifest(root: string): RepoManifest {
   const packages: PublishedPackage[] = [];
   const dependencies: Dependency[] = [];
   for (const reader of [npm, go, python, cargo]) reader(root, names, packages, dependencies);
+  requirements(root, dependencies);
   return { names, packages, dependencies };
 }
 
