@@ -130,6 +130,20 @@ function propertyCheck(engine: CodeGraphEngine): (n: GraphNode) => boolean {
 /** A qualifier naming the other repository's module: `lib` (`lib.Parse`), a path through its modules (`corelib::text::parse`, Python `httpx._client.X`). */
 const throughModule = (qualifier: string, modules: ReadonlySet<string>) => modules.has(qualifier) || modules.has(qualifier.split('::')[0]) || modules.has(qualifier.split('.')[0]);
 
+/**
+ * The symbols an import of a subpath (`from lib.server import Server`, `lib/server`, Go `lib/server`)
+ * names: those of the file or folder that path leads to, when one holds the name; else every one (a re-export).
+ */
+function fromModule(targets: GraphNode[], within: string): GraphNode[] {
+  if (!within || targets.length < 2) return targets;
+  const leads = (path: string) => path === within || path.endsWith(`/${within}`);
+  const hits = targets.filter((t) => {
+    const file = t.path.replace(/\.[^./]+$/, '');
+    return leads(file) || leads(file.replace(/\/(?:__init__|index|mod)$/, '')) || leads(t.path.slice(0, Math.max(0, t.path.lastIndexOf('/'))));
+  });
+  return hits.length ? hits : targets;
+}
+
 const isType = (n: GraphNode) => n.kind === 'class' || n.kind === 'interface' || n.kind === 'type';
 
 /** The cross edges between the repositories, in a stable order (the routes and requests files hold past their caps added to `cut`). */
@@ -172,9 +186,12 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
         for (const imp of x.imports) {
           const pkg = used.find((n) => imp.specifier === n || [`${n}/`, `${n}.`, `${n}::`].some((p) => imp.specifier.startsWith(p)));
           if (!pkg) continue;
-          modules.add(imp.alias ?? imp.specifier.split(/[/.]|::/).pop()!);
+          // The name the import binds the module to: Python binds `a` for `import a.b`, and nothing for `from a.b import X`.
+          const bound = imp.alias ?? (!file.path.endsWith('.py') ? imp.specifier.split(/[/.]|::/).pop() : imp.names.length === 0 ? imp.specifier.split('.')[0] : undefined);
+          if (bound) modules.add(bound);
+          const within = imp.specifier.slice(pkg.length).split(/[/.]|::/).filter(Boolean).join('/');
           for (const name of imp.names) {
-            const targets = exported.get(name) ?? [];
+            const targets = fromModule(exported.get(name) ?? [], within);
             if (targets.length) named.set(name, targets);
             for (const t of targets) add({ source: `${a.name}::${file.id}`, target: `${b.name}::${t.id}`, relation: 'imports', evidence: `${a.name}::${file.path}:${imp.line}` });
           }
