@@ -32,7 +32,7 @@ const RECONCILE_BATCH = 1000;
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
-/** A path a poll found changed. `seenBefore`: no row, and there at the previous poll (the ingest leaves it out): handled, not counted as missed. */
+/** A path a poll found changed. `seenBefore`: no row, and modified before the previous poll: the ingest left it out then (counted as missed only if the ingest takes it in now). */
 interface PolledChange {
   path: string;
   kind: ChangeKind;
@@ -168,6 +168,8 @@ export class Daemon extends WatchedRunner<DaemonState> {
     let leftover = 0;
     let foundByPoll = 0;
     let pollStartedAt: number | null = null;
+    /** Files without a row whose mtime predates the previous poll (see `seenBefore`). */
+    const unrowed = new Set<string>();
     if (options.poll) {
       const found = await this.poll(state, options.signal);
       polled = found.checked;
@@ -179,7 +181,10 @@ export class Daemon extends WatchedRunner<DaemonState> {
           continue;
         }
         // An event that arrived during the poll: handled now, not counted as found by it.
-        if (!this.watcher?.takePath(e.path) && !e.seenBefore) foundByPoll++;
+        if (!this.watcher?.takePath(e.path)) {
+          if (!e.seenBefore) foundByPoll++;
+          else unrowed.add(e.path);
+        }
         batch.set(e.path, e.kind);
       }
     }
@@ -192,6 +197,9 @@ export class Daemon extends WatchedRunner<DaemonState> {
     // Files the engine's incremental walk took in that no event named: found without one (an event
     // still queued for one is handled now, so a later cycle does not count it again).
     for (const p of report.unreported) if (!this.watcher?.takePath(p)) foundByPoll++;
+    // One of them the ingest took in was not left out before: it is new with an old mtime (renamed,
+    // copied with its times, unpacked), and no event reported it.
+    for (const p of report.reingested) if (unrowed.has(p)) foundByPoll++;
     const overflowed = this.watcher?.overflowed ?? 0;
     if (this.watcher) this.watcher.overflowed = 0;
     if (overflowed > 0) {
