@@ -132,7 +132,7 @@ export function healthErrors(report: Record<string, unknown>): HealthError[] {
 }
 
 /** What the graph plugin says of itself beyond its counts, passed through as given. */
-const GRAPH_FACTS = ['generation', 'stale', 'store_dir', 'watching', 'watch_error', 'load_error', 'last_ingest', 'next'] as const;
+const GRAPH_FACTS = ['generation', 'stale', 'store_dir', 'watching', 'watch_error', 'load_error', 'next'] as const;
 
 /** The graph section of the health report, or a plain statement that no graph engine is loaded (or that its status failed). */
 export function graphState(report: Record<string, unknown>): GraphState {
