@@ -87,12 +87,16 @@ export async function discoverRepos(graph: GraphService, settings: Readonly<Host
   }
   for (const ref of await outsideReferences(graph, 2000)) {
     if (ref.target.startsWith('/')) continue;
-    // The outside folder: the path up to its first segment below the `..` climb.
+    // The outside folder: the path up to its first segment below the `..` climb; a climb alone (`require('../..')`) names the enclosing folder.
     const parts = ref.target.split('/');
     const up = parts.findIndex((p) => p !== '..');
     // A file named directly beside the root (../tsconfig.base.json) is no repository.
-    if (up < 0 || up >= parts.length - (ref.kind === 'manifest' ? 0 : 1) || /\.(?:json|jsonc|ya?ml|toml|md|txt)$/i.test(parts[up])) continue;
-    add(join(root, parts.slice(0, up + 1).join('/')), `${ref.kind}_reference`);
+    if (up >= 0 && (up >= parts.length - (ref.kind === 'manifest' ? 0 : 1) || /\.(?:json|jsonc|ya?ml|toml|md|txt)$/i.test(parts[up]))) continue;
+    const top = join(root, parts.slice(0, up < 0 ? parts.length : up).join('/'));
+    let dir = up < 0 ? top : join(root, parts.slice(0, up + 1).join('/'));
+    // Allowed: the repository is the nearest folder holding a manifest, up to the top of the climb (`../lib/express` lies in `..`'s package).
+    if (isAllowed(settings, resolve(dir))) while (!hasManifest(dir) && resolve(dir) !== resolve(top)) dir = dirname(dir);
+    add(dir, `${ref.kind}_reference`);
   }
   const parent = dirname(resolve(root));
   if (isAllowed(settings, parent)) {

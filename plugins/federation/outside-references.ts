@@ -28,7 +28,8 @@ const SKIP = ['**/node_modules/**', '**/.git/**', '**/.m1nd/**', '**/target/**',
 export function outside(file: string, spec: string): string | null {
   if (spec.startsWith('/')) return spec;
   if (!spec.startsWith('../') && spec !== '..') return null;
-  const joined = posix.normalize(posix.join(posix.dirname(file), spec));
+  // `../../` and `../..` name one folder: no trailing slash.
+  const joined = posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\/+$/, '');
   return joined === '..' || joined.startsWith('../') ? joined : null;
 }
 
