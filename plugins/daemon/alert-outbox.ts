@@ -69,6 +69,16 @@ export class AlertOutbox {
     return null;
   }
 
+  /** Open alerts of a kind about these paths (none while the store is away: a later cycle looks again). */
+  async openAbout(kind: string, paths: ReadonlySet<string>): Promise<Alert[]> {
+    try {
+      return (await this.alerts.all('')).filter((a) => a.status === 'open' && a.kind === kind && a.path !== undefined && paths.has(a.path));
+    } catch (error) {
+      if (!storeAway(error)) throw error;
+      return [];
+    }
+  }
+
   /** What waits, in words: alerts to raise, to resolve (if open), files whose claims to re-check. */
   describe(): string {
     let raises = 0;

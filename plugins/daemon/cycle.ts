@@ -2,7 +2,8 @@
  * One daemon cycle over a batch of changed paths: present files are re-ingested through the graph
  * service (incremental, by path); deleted files leave the graph and raise `file_deleted` — or
  * `file_moved` when a file with the same content appeared in the same batch; documents whose links
- * pointed at a deleted file or its symbols raise `binding_broken`; memory claims citing a touched file
+ * pointed at a deleted file or its symbols raise `binding_broken` (resolved once the edited document
+ * no longer makes the link, broken-links.ts); memory claims citing a touched file
  * are re-checked and raise `claim_stale` (resolved again once fresh).
  */
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import type { GraphService } from '../graph/api.ts';
 import type { Claim, MemoryService } from '../memory/api.ts';
 import type { Alert, AlertInput } from './alert-book.ts';
 import { storeAway, type AlertOutbox } from './alert-outbox.ts';
+import { linkFollowedMove, resolveFixedLinks } from './broken-links.ts';
 import { SLICE_MS, slicer } from './slices.ts';
 import type { ChangeKind } from './tree-watcher.ts';
 
@@ -97,20 +99,6 @@ async function sha1Of(absolute: string, size: number): Promise<string | null> {
 /** The condition key of a document link broken by a deletion or move. */
 function brokenLinkKey(link: DocLink): string {
   return `binding_broken:${link.node}->${link.target}`;
-}
-
-/**
- * Whether a document still links to what `link` named after its file moved from `from` to `to`: a
- * link by name, which the relink re-bound to the same symbol under the new path (a link by path
- * still names the old one, and is broken).
- */
-function linkFollowedMove(graph: GraphService, link: DocLink, from: string, to: string): boolean {
-  const colon = link.target.indexOf(':');
-  const rest = link.target.slice(colon + 1);
-  const after = rest.slice(from.length);
-  if (!rest.startsWith(from) || (after !== '' && !after.startsWith('#'))) return false;
-  const moved = `${link.target.slice(0, colon + 1)}${to}${after}`;
-  return graph.engine.graph.outgoing(link.node, 'documents').some((e) => e.target === moved);
 }
 
 /** The links a `file_deleted` alert recorded as broken by the deletion. */
@@ -281,6 +269,9 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
     await slice();
     await resolveLinksOf(deletion);
   }
+
+  // A document edited since: the broken links it no longer makes clear.
+  report.alerts_resolved += await resolveFixedLinks(graph, alerts, present.map((f) => f.path), slice);
 
   // 6. Claims citing a touched file (or every claim, on a full poll): stale raises, fresh resolves.
   if (deps.memory) {
