@@ -52,7 +52,8 @@ export function splitSteps(steps: Step[]): { runnable: Step[]; templates: Step[]
   return { runnable: steps.filter((s) => !s.template), templates: steps.filter((s) => s.template) };
 }
 
-function normalize(name: string): string {
+/** A verb name as the agent's host shows it (`mcp__m1nd__seek`, `m1nd.seek`), without the host's prefix. */
+export function normalize(name: string): string {
   return name.trim().replace(/^(mcp__[^_]+__|m1nd[._])/, '');
 }
 

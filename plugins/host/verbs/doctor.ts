@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AgentId, countTokens, defineVerb, StringEnum, NODE_ENGINE, type CatalogView, type PluginContext } from '../../../core/index.ts';
-import { assessSession, healthErrors, nextSteps, ObservedCall, ObservedSurface, type GraphState, type ParseErrorsSection } from '../assessment.ts';
+import { assessSession, healthErrors, nextSteps, normalize, ObservedCall, ObservedSurface, type GraphState, type ParseErrorsSection } from '../assessment.ts';
 import { serverStatus, surfaceInvariantFailures } from '../contract.ts';
 import { gatesFinding, nodeFinding, type Finding } from '../doctor-checks.ts';
 
@@ -104,8 +104,11 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
       const parseErrors = parseErrorFinding(a.graph);
       if (parseErrors !== undefined) findings.push(parseErrors);
       if (args.observed_tool) {
-        const known = catalog.get(args.observed_tool);
-        findings.push({ check: 'observed_tool', ok: known !== undefined, detail: known ? `${args.observed_tool} is registered (plugin ${known.plugin})` : `${args.observed_tool} is not registered`, fix: known ? undefined : `did you mean ${catalog.suggest(args.observed_tool).join(', ')}?` });
+        // As the host names it (`mcp__m1nd__seek` is seek), the way the next steps read it.
+        const name = normalize(args.observed_tool);
+        const known = catalog.get(name);
+        const as = name === args.observed_tool ? '' : ` (your host's name for ${name})`;
+        findings.push({ check: 'observed_tool', ok: known !== undefined, detail: known ? `${args.observed_tool}${as} is registered (plugin ${known.plugin})` : `${args.observed_tool} is not registered`, fix: known ? undefined : `did you mean ${catalog.suggest(name).join(', ')}?` });
       }
       const failing = findings.filter((f) => !f.ok);
       return { status: failing.length === 0 ? 'healthy' : 'attention', trust_mode: a.trust_mode, findings, failing: failing.length, ...nextSteps(a.steps) };

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { connect, type Harness } from '../../helpers/mcp.ts';
+
+describe('doctor: the verb an agent observed, as its host names it', function () {
+  let h: Harness;
+  before(async () => {
+    h = await connect();
+  });
+  after(() => h.close());
+
+  it('a host-prefixed name of a registered verb is registered, and doctor stays healthy about it', async () => {
+    const { json } = await h.call('doctor', { agent_id: 'a', observed_tool: 'mcp__m1nd__seek' });
+    const f = json.findings.find((x: { check: string }) => x.check === 'observed_tool');
+    assert.equal(f.ok, true);
+    assert.match(f.detail, /your host's name for seek\) is registered \(plugin core\)/);
+    const typo = (await h.call('doctor', { agent_id: 'a', observed_tool: 'mcp__m1nd__helth' })).json;
+    const t = typo.findings.find((x: { check: string }) => x.check === 'observed_tool');
+    assert.equal(t.ok, false);
+    assert.match(t.fix, /did you mean health/);
+  });
+});
