@@ -94,7 +94,8 @@ export function assessBinding(settings: Readonly<HostSettings>, scope?: string) 
   if (!scope) return { workspace_root: settings.workspaceRoot, scope: null, wrong_workspace_binding: false };
   const abs = path.resolve(settings.workspaceRoot, scope);
   const rel = path.relative(settings.workspaceRoot, abs);
-  const outside = rel.startsWith('..') || path.isAbsolute(rel);
+  // `..` as a whole segment: a folder named `..cache` inside the workspace is inside.
+  const outside = rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
   return { workspace_root: settings.workspaceRoot, scope: abs, wrong_workspace_binding: outside };
 }
 

@@ -19,3 +19,19 @@ describe('doctor: the verb an agent observed, as its host names it', function ()
     assert.match(t.fix, /did you mean health/);
   });
 });
+
+describe('session_handshake: the scope an agent reports', function () {
+  let h: Harness;
+  before(async () => {
+    h = await connect();
+  });
+  after(() => h.close());
+
+  it('a folder whose name starts with two dots is inside the workspace; the parent is outside', async () => {
+    const inside = (await h.call('session_handshake', { agent_id: 'a', scope: '..cache/x' })).json;
+    assert.equal(inside.binding.wrong_workspace_binding, false);
+    const outside = (await h.call('session_handshake', { agent_id: 'a', scope: '../elsewhere' })).json;
+    assert.equal(outside.binding.wrong_workspace_binding, true);
+    assert.equal(outside.trust_mode, 'wrong_workspace_binding');
+  });
+});
