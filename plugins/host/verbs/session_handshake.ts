@@ -7,7 +7,7 @@ import { assessSession, ObservedSurface, splitSteps } from '../assessment.ts';
 export function sessionHandshakeVerb(ctx: PluginContext, catalog: CatalogView) {
   return defineVerb({
     name: 'session_handshake',
-    description: 'Bind a session: report the verbs your host shows; get a trust mode (degraded/unverified/needs_ingest/full_trust) and the next call (next_template: one to fill in first).',
+    description: 'Bind a session: report the verbs your host shows; get a trust mode (degraded, wrong binding, needs_ingest, orientation_only, unverified, full_trust) and the next call (next_template: one to fill in first).',
     input: Type.Object({ agent_id: AgentId, ...ObservedSurface }),
     output: Type.Object({ schema: Type.String(), trust_mode: Type.String(), can_ingest: Type.Boolean(), can_retrieve: Type.Boolean() }),
     tiers: ['essential'],

@@ -35,3 +35,15 @@ describe('session_handshake: the scope an agent reports', function () {
     assert.equal(outside.trust_mode, 'wrong_workspace_binding');
   });
 });
+
+describe('session_handshake: its description', function () {
+  it('names every trust mode it can answer', async () => {
+    const h = await connect();
+    try {
+      const tool = (await h.client.listTools()).tools.find((t) => t.name === 'session_handshake')!;
+      for (const mode of ['degraded', 'wrong binding', 'needs_ingest', 'orientation_only', 'unverified', 'full_trust']) assert.ok(tool.description!.includes(mode), mode);
+    } finally {
+      await h.close();
+    }
+  });
+});
