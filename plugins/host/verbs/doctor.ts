@@ -9,7 +9,10 @@ import { gatesFinding, nodeFinding, type Finding } from '../doctor-checks.ts';
 
 function storeWritable(dir: string): Finding {
   try {
-    const probeDir = fs.existsSync(dir) ? dir : path.dirname(dir);
+    // The store creates missing folders (mkdir -p): what must be writable is the nearest one that exists.
+    let probeDir = dir;
+    while (!fs.existsSync(probeDir) && path.dirname(probeDir) !== probeDir) probeDir = path.dirname(probeDir);
+    if (!fs.statSync(probeDir).isDirectory()) throw new Error(`${probeDir} is a file, not a folder`);
     fs.accessSync(probeDir, fs.constants.W_OK);
     return { check: 'store_dir', ok: true, detail: `${dir} is writable${fs.existsSync(dir) ? '' : ' (created on first write)'}` };
   } catch (error) {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { connect, type Harness } from '../../helpers/mcp.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, tempDir, type Harness } from '../../helpers/mcp.ts';
 
 describe('doctor: the verb an agent observed, as its host names it', function () {
   let h: Harness;
@@ -44,6 +46,35 @@ describe('session_handshake: its description', function () {
       for (const mode of ['degraded', 'wrong binding', 'needs_ingest', 'orientation_only', 'unverified', 'full_trust']) assert.ok(tool.description!.includes(mode), mode);
     } finally {
       await h.close();
+    }
+  });
+});
+
+describe('doctor: the store folder', function () {
+  this.timeout(60000);
+  it('a store folder whose parents do not exist yet is writable (ingest creates them); one under a file is not', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'a.ts'), 'export const a = 1;\n');
+    const deep = path.join(tempDir(), 'x', 'y', 'store');
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_STORE_DIR: deep } });
+    try {
+      const store = (await h.call('doctor', { agent_id: 'a' })).json.findings.find((f: { check: string }) => f.check === 'store_dir');
+      assert.equal(store.ok, true, store.detail);
+      const ingest = await h.call('ingest', { agent_id: 'a', path: ws });
+      assert.notEqual(ingest.result.isError, true);
+      assert.ok(fs.existsSync(deep));
+    } finally {
+      await h.close();
+    }
+    const file = path.join(tempDir(), 'plain-file');
+    fs.writeFileSync(file, '');
+    const bad = await connect({ workspaceRoot: ws, env: { M1ND_STORE_DIR: path.join(file, 'store') } });
+    try {
+      const store = (await bad.call('doctor', { agent_id: 'a' })).json.findings.find((f: { check: string }) => f.check === 'store_dir');
+      assert.equal(store.ok, false);
+      assert.match(store.detail, /is a file, not a folder/);
+    } finally {
+      await bad.close();
     }
   });
 });
