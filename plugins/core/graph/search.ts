@@ -87,8 +87,10 @@ export const searchVerb = defineVerb({
     } catch (error) {
       throw asHostError(error);
     }
+    // No match says nothing about files the graph does not hold (pyproject.toml, CI config): say so.
+    const unscanned = found.totalMatches === 0 && !found.timedOut ? { hint: `no match in the ${found.filesScanned} file(s) of the graph; files the ingest does not parse (config, scripts, data) were not searched: glob names them (pattern *.toml, *.yml…), view reads them` } : {};
     if (args.count_only) {
-      return { query: args.query, mode: args.mode, total_matches: found.totalMatches, files_scanned: found.filesScanned, files_matched: found.filesMatched, counts: found.counts ?? [], ...(found.timedOut ? { timed_out: true } : {}) };
+      return { query: args.query, mode: args.mode, total_matches: found.totalMatches, files_scanned: found.filesScanned, files_matched: found.filesMatched, counts: found.counts ?? [], ...(found.timedOut ? { timed_out: true } : {}), ...unscanned };
     }
     let matches = found.matches.map((m) => ({ path: m.path, line: m.line, column: m.column, ...(m.endLine !== m.line ? { end_line: m.endLine } : {}), text: m.text, before: m.before, after: m.after }));
     let budget;
@@ -121,7 +123,7 @@ export const searchVerb = defineVerb({
       files_scanned: found.filesScanned,
       files_matched: found.filesMatched,
       truncated: found.truncated || charsCut || (budget !== undefined && budget.dropped > 0),
-      ...(found.timedOut ? { timed_out: true, hint: 'the scan hit its time budget: narrow it with scope or filename_pattern' } : {}),
+      ...(found.timedOut ? { timed_out: true, hint: 'the scan hit its time budget: narrow it with scope or filename_pattern' } : unscanned),
       ...(budget ? { budget } : {}),
       elapsed_ms: Math.round(found.elapsedMs * 100) / 100,
       generation: found.generation,
