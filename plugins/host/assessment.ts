@@ -187,7 +187,9 @@ export function stepsFor(trust: TrustMode, catalog: CatalogView, settings: Reado
       add('health', {}, `this server serves ${settings.workspaceRoot}; start one with M1ND_WORKSPACE=<your repo> or cd there first`);
       break;
     case 'needs_ingest':
-      add('ingest', { path: settings.workspaceRoot }, 'the graph is empty: ingest the workspace before retrieval verbs');
+      // A read-only server refuses ingest: the move is a writable m1nd, which no verb here starts.
+      if (settings.readOnly) add('health', {}, 'the graph is empty and this server is read-only (it refuses ingest): ingest the workspace with a writable m1nd (without --read-only / M1ND_READ_ONLY), then retry');
+      else add('ingest', { path: settings.workspaceRoot }, 'the graph is empty: ingest the workspace before retrieval verbs');
       break;
     case 'orientation_only':
       add('doctor', {}, 'no graph is readable (no graph engine loaded, or its status failed); doctor says what to fix');
@@ -203,7 +205,7 @@ export function stepsFor(trust: TrustMode, catalog: CatalogView, settings: Reado
   if (o.observed_tool && !catalog.get(normalize(o.observed_tool))) {
     add('help', { tool_name: normalize(o.observed_tool) }, `"${o.observed_tool}" is not a registered verb; help suggests the right name`);
   }
-  if (o.observed_candidates === 0 && trust === 'full_trust' && catalog.get('ingest')) {
+  if (o.observed_candidates === 0 && trust === 'full_trust' && catalog.get('ingest') && !settings.readOnly) {
     add('ingest', { path: settings.workspaceRoot, incremental: true }, 'an empty answer on a loaded graph can mean stale files: refresh incrementally, then retry');
   }
   return steps.filter((s) => catalog.get(s.verb) !== undefined);

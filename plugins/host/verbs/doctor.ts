@@ -58,7 +58,7 @@ function serverFinding(catalog: CatalogView, report: Record<string, unknown>): F
 }
 
 /** The graph: its counts, or why it cannot be read and what rebuilds it. */
-function graphFinding(graph: GraphState, storeDir: string): Finding {
+function graphFinding(graph: GraphState, storeDir: string, readOnly: boolean): Finding {
   if (graph.error !== undefined) {
     const db = path.join(storeDir, 'm1nd.db');
     return { check: 'graph', ok: false, detail: `the graph's status cannot be read: ${graph.error}`, fix: `if ${db} is damaged, move it aside (the memory and checkpoints kept in it go with it) and call ingest: it rebuilds the graph from the files` };
@@ -66,7 +66,7 @@ function graphFinding(graph: GraphState, storeDir: string): Finding {
   if (!graph.engine) return { check: 'graph', ok: false, detail: String(graph.note), fix: 'load a plugin that provides the graph service' };
   const stale = graph.stale === true ? '; stale: edits not yet re-ingested (the next graph query re-ingests them)' : '';
   const generation = graph.generation !== undefined ? ` (generation ${graph.generation})` : '';
-  return { check: 'graph', ok: graph.node_count > 0, detail: `${graph.node_count} nodes, ${graph.edge_count} edges${generation}${stale}`, ...(graph.node_count === 0 ? { fix: 'call ingest on the workspace' } : {}) };
+  return { check: 'graph', ok: graph.node_count > 0, detail: `${graph.node_count} nodes, ${graph.edge_count} edges${generation}${stale}`, ...(graph.node_count === 0 ? { fix: readOnly ? 'this server is read-only (it refuses ingest): ingest the workspace with a writable m1nd, then retry' : 'call ingest on the workspace' } : {}) };
 }
 
 /** The doctor verb. */
@@ -100,7 +100,7 @@ export function doctorVerb(ctx: PluginContext, catalog: CatalogView) {
           detail: `serving tier "${catalog.tierChoice().tier}"${catalog.tierChoice().unknown ? ` (requested "${catalog.tierChoice().requested}" is unknown)` : ''}`,
           fix: catalog.tierChoice().unknown ? `set M1ND_TOOL_TIER to one of ${[...catalog.tierTable().tiers.keys()].join(', ')}` : undefined,
         },
-        graphFinding(a.graph, ctx.settings.storeDir),
+        graphFinding(a.graph, ctx.settings.storeDir, ctx.settings.readOnly),
       ];
       const store = teamStoreFinding(a.report.team_store);
       if (store !== undefined) findings.push(store);

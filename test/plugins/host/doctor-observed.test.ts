@@ -78,3 +78,27 @@ describe('doctor: the store folder', function () {
     }
   });
 });
+
+describe('a read-only server with an empty graph', function () {
+  this.timeout(60000);
+  it('suggests no ingest (the read-only gate refuses it) and says what to do instead', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'a.ts'), 'export const a = 1;\n');
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_READ_ONLY: '1' } });
+    try {
+      const hs = (await h.call('session_handshake', { agent_id: 'a' })).json;
+      assert.equal(hs.can_ingest, false);
+      assert.notEqual(hs.next_action?.verb, 'ingest');
+      const play = (await h.call('recovery_playbook', { agent_id: 'a', trust_mode: 'needs_ingest' })).json;
+      for (const step of play.steps) {
+        const { result, json } = await h.call(step.verb, step.arguments);
+        assert.notEqual(result.isError, true, `${step.verb}: ${JSON.stringify(json).slice(0, 200)}`);
+      }
+      assert.match(play.steps[0].why, /read-only/);
+      const graph = (await h.call('doctor', { agent_id: 'a' })).json.findings.find((f: { check: string }) => f.check === 'graph');
+      assert.match(graph.fix, /read-only/);
+    } finally {
+      await h.close();
+    }
+  });
+});
