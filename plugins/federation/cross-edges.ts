@@ -1,6 +1,7 @@
 /**
  * Cross-repository edges from real evidence. For every pair (A uses B) where A's manifest depends on
- * a package B publishes: a `depends_on` edge between the manifests; for every import in A of B's
+ * a package B publishes: a `depends_on` edge between the manifests (the root modules when the graphs
+ * hold no manifest node: package.json, pyproject.toml, …); for every import in A of B's
  * package (the name, or a subpath `name/x`, `name.x`, `name::x`), `imports` edges to the B symbols it
  * names; and for every call in A of an imported name (or through the module's alias / last path
  * segment, as Go writes `lib.Parse`; in Rust a dependency's crate name is in scope in every file, so
@@ -12,7 +13,7 @@
  * `@property` of a typed receiver.
  * Ids are namespaced `<repo>::<node id>`.
  */
-import { SliceClock, symbolNodeId, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
+import { fileNodeId, moduleNodeId, SliceClock, symbolNodeId, type CodeGraphEngine, type ExtractedBinding, type ExtractedCall, type GraphNode } from '../graph/api.ts';
 import { packagesUsed, type RepoManifest } from './manifests.ts';
 import { ownership } from './nested-roots.ts';
 import { sharedEdges, type RoutesCut } from './shared-edges.ts';
@@ -35,6 +36,11 @@ export interface CrossEdge {
 
 /** The manifest files of each ecosystem, the first one a repository's graph holds standing for it. */
 const MANIFEST_OF = { npm: ['package.json'], go: ['go.mod', 'go.work'], python: ['pyproject.toml'], cargo: ['Cargo.toml'] } as const;
+
+/** The node a manifest is in a repository's graph: its file when the graph holds it, else (pyproject.toml, requirements.txt, go.mod) the root module, which stands for the repository. */
+function manifestNode(engine: CodeGraphEngine, file: string | undefined): string {
+  return file !== undefined && engine.graph.get(fileNodeId(file)) ? fileNodeId(file) : moduleNodeId('.');
+}
 
 /** Cross edges computed at most. */
 export const MAX_CROSS_EDGES = 20_000;
@@ -163,8 +169,8 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
       const uses = packagesUsed(a.manifest, b.manifest, b.root);
       if (uses.length === 0) continue;
       for (const { dependency: dep, pkg } of uses) {
-        const bManifest = MANIFEST_OF[pkg.ecosystem].find((f) => b.engine.graph.get(`file:${f}`)) ?? MANIFEST_OF[pkg.ecosystem][0];
-        add({ source: `${a.name}::file:${dep.file}`, target: `${b.name}::file:${bManifest}`, relation: 'depends_on', evidence: `${a.name}::${dep.file}:${dep.line}` });
+        const bManifest = MANIFEST_OF[pkg.ecosystem].find((f) => b.engine.graph.get(fileNodeId(f)));
+        add({ source: `${a.name}::${manifestNode(a.engine, dep.file)}`, target: `${b.name}::${manifestNode(b.engine, bManifest)}`, relation: 'depends_on', evidence: `${a.name}::${dep.file}:${dep.line}` });
       }
       // The roots A's code imports B by; a crate's also stand in every Rust file without a `use`.
       const used = [...new Set(uses.flatMap((u) => u.imports))];

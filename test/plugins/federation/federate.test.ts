@@ -53,9 +53,10 @@ describe('federate', function () {
     assert.deepEqual(r.repos.map((x: any) => [x.name, x.packages]), [['app', ['app']], ['lib', ['@acme/lib']]]);
     const edges = r.edges.map((e: any) => `${e.source} -${e.relation}-> ${e.target}`).sort();
     assert.deepEqual(edges, [
-      'app::file:package.json -depends_on-> lib::file:package.json',
       'app::file:src/main.ts -imports-> lib::function:src/index.ts#parse',
       'app::function:src/main.ts#main -calls-> lib::function:src/index.ts#parse',
+      // The graph holds no package.json node: the root module stands for each repository (evidence: the manifest's line).
+      'app::module:. -depends_on-> lib::module:.',
     ]);
     assert.deepEqual(r.cross_edges, { depends_on: 1, imports: 1, calls: 1, inherits: 0, references: 0, http_route: 0, contract: 0, config_key: 0 });
     assert.equal(r.stored, true);
@@ -126,8 +127,8 @@ describe('federate', function () {
     const app = 'from acme_utils.text import slugify\n\n\ndef make_title(s):\n    return slugify(s)\n';
     const expected = (manifest: string, line: number) => [
       `app::file:app/cli.py -imports-> lib::function:acme_utils/text.py#slugify @ app::app/cli.py:1`,
-      `app::file:${manifest} -depends_on-> lib::file:pyproject.toml @ app::${manifest}:${line}`,
       `app::function:app/cli.py#make_title -calls-> lib::function:acme_utils/text.py#slugify @ app::app/cli.py:5`,
+      `app::module:. -depends_on-> lib::module:. @ app::${manifest}:${line}`,
     ];
     const pep621 = await federated({ lib, app: { 'pyproject.toml': '[project]\nname = "app"\ndependencies = [\n  "requests>=2",\n  "acme.utils[fast]>=1.0",\n]\n', 'app/cli.py': app } });
     assert.deepEqual(pep621, expected('pyproject.toml', 5));
@@ -141,9 +142,9 @@ describe('federate', function () {
     const main = 'fn run() -> i32 {\n    core_lib::parse() + core_lib::text::shout()\n}\n\nfn main() {\n    println!("{}", run());\n}\n';
     const plain = await federated({ lib, app: { 'Cargo.toml': '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\ncore-lib = { path = "../lib" }\n', 'src/main.rs': main } });
     assert.deepEqual(plain, [
-      'app::file:Cargo.toml -depends_on-> lib::file:Cargo.toml @ app::Cargo.toml:6',
       'app::function:src/main.rs#run -calls-> lib::function:src/lib.rs#parse @ app::src/main.rs:2',
       'app::function:src/main.rs#run -calls-> lib::function:src/lib.rs#text.shout @ app::src/main.rs:2',
+      'app::module:. -depends_on-> lib::module:. @ app::Cargo.toml:6',
     ]);
     await h!.close();
     const renamed = await federated({ lib, app: { 'Cargo.toml': '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\ncl = { package = "core-lib", path = "../lib" }\n', 'src/main.rs': main.replaceAll('core_lib::', 'cl::') } });
