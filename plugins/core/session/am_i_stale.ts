@@ -7,7 +7,7 @@ import { engineCall, slicePace } from '../../graph/api.ts';
 import { diskFacts, storedFiles } from './stored-files.ts';
 import { visitsOf, type SeenNode } from './visits.ts';
 
-type Status = 'vanished' | 'not_found' | 'changed_since_seen' | 'changed_during_session' | 'changed_since_ingest';
+type Status = 'vanished' | 'not_found' | 'not_a_file' | 'changed_since_seen' | 'changed_during_session' | 'changed_since_ingest';
 const MAX_FILES = 500;
 
 export const amIStaleVerb = defineVerb({
@@ -35,7 +35,7 @@ export const amIStaleVerb = defineVerb({
   guide: [
     'The graph re-ingests edited files before each query, so "changed since ingest" is rarely what matters: what matters is whether *you* saw the current version. For each file it compares the disk with the moment you last received a result naming it (size and mtime recorded then):',
     '- `changed_since_seen`: edited after you saw it — re-read before relying on it (symbols you saw that moved or vanished are listed);',
-    '- `vanished`: gone from disk (`not_found`: a path you name that neither the disk, the graph nor your session ever had);',
+    '- `vanished`: gone from disk (`not_found`: a path you name that neither the disk, the graph nor your session ever had; `not_a_file`: a folder);',
     '- `changed_during_session`: a file you name but were never shown, modified after your first call;',
     '- `changed_since_ingest`: its content differs from what the graph holds (the graph is behind: ingest).',
     `With neither files nor nodes, it checks what you were shown this session, the ${MAX_FILES} most recently shown first (\`unchecked\` counts the rest). What you were shown is recorded by view, batch_view, seek, search and the analysis verbs (activate, impact, why, focus, …).`,
@@ -85,7 +85,8 @@ export const amIStaleVerb = defineVerb({
       const seen = visits.files.get(p);
       const row = stored.get(p);
       let status: Status | null = null;
-      if (!st || !st.isFile()) status = seen || row ? 'vanished' : 'not_found';
+      if (st?.isDirectory()) status = 'not_a_file';
+      else if (!st || !st.isFile()) status = seen || row ? 'vanished' : 'not_found';
       else if (seen && (seen.mtimeMs !== st.mtimeMs || seen.size !== st.size)) status = 'changed_since_seen';
       else if (!seen && st.mtimeMs > firstSeen) status = 'changed_during_session';
       let graphState: 'current' | 'behind' | 'not_in_graph' = row ? 'current' : 'not_in_graph';
@@ -118,7 +119,7 @@ export const amIStaleVerb = defineVerb({
         graph: graphState,
         ...(moved.length ? { symbols: moved.slice(0, 20) } : {}),
         ...(moved.length > 20 ? { symbols_not_listed: moved.length - 20 } : {}),
-        next: status === 'not_found' ? 'check the path (glob or seek find the file you mean)' : status === 'vanished' ? 'drop it from your plan (or find where it went with seek)' : graphState === 'behind' ? 'ingest incremental, then view it again' : `view({"file_path":"${p}"}) before relying on it`,
+        next: status === 'not_a_file' ? 'a folder: name its files (glob lists them)' : status === 'not_found' ? 'check the path (glob or seek find the file you mean)' : status === 'vanished' ? 'drop it from your plan (or find where it went with seek)' : graphState === 'behind' ? 'ingest incremental, then view it again' : `view({"file_path":"${p}"}) before relying on it`,
       });
     }
     return {

@@ -48,6 +48,9 @@ describe('session verbs: bounds and paths never seen', function () {
     assert.equal(by['d0/f1.ts'].status, 'vanished');
     assert.equal(by['d0/nope.ts'].status, 'not_found');
     assert.match(by['d0/nope.ts'].next, /check the path/);
+    const folder = (await h.call('am_i_stale', { agent_id: 's2', files: ['d1'] })).json.stale[0];
+    assert.deepEqual([folder.path, folder.status], ['d1', 'not_a_file']);
+    assert.match(folder.next, /glob/);
   });
 
   it('coverage_session says how many directories its lists leave out', async () => {
