@@ -21,8 +21,9 @@ export const externalReferencesVerb = defineVerb({
     const graph = call.service<GraphService>('graph');
     const scope = pathScope(graph.engine, args.scope);
     const refs = await outsideReferences(graph, MAX_REFERENCES, scope.has);
-    // The outside folder a reference lands in: the path up to its first segment below the `..` climb.
+    // The outside folder a reference lands in: the path up to its first segment below the `..` climb; an absolute path's first folder (`/etc`).
     const rootOf = (target: string) => {
+      if (target.startsWith('/')) return `/${target.split('/')[1]}`;
       const parts = target.split('/');
       const up = parts.findIndex((p) => p !== '..');
       return up < 0 ? parts.join('/') : parts.slice(0, up + 1).join('/');

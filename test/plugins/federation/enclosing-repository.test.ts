@@ -21,6 +21,7 @@ function examples(): { pkg: string; ws: string } {
     'examples/a/index.js': "const pkg = require('../..');\npkg();\n",
     'examples/b/index.js': "const pkg = require('../../');\npkg();\n",
     'examples/c/index.js': "const core = require('../../lib/core');\ncore();\n",
+    'examples/README.md': '# Examples\n\nThe socket is `/run/pkg/socket.sock`.\n',
   });
   return { pkg, ws: path.join(pkg, 'examples') };
 }
@@ -33,16 +34,18 @@ describe('federation: a workspace inside the repository it requires', function (
     h = undefined;
   });
 
-  it("external_references counts `../..` and `../../` as one folder, `..`", async () => {
+  it("external_references counts `../..` and `../../` as one folder, `..`, and an absolute path under its first folder", async () => {
     const { ws } = examples();
     h = await connect({ workspaceRoot: ws, env: { M1ND_TOOL_TIER: 'full' } });
     await h.call('ingest', { agent_id: 'a', path: ws });
     const r = (await h.call('external_references', { agent_id: 'a' })).json;
-    assert.deepEqual(r.roots, [
-      { root: '..', references: 2, kinds: ['import'] },
+    // An absolute path's folder is its first one (uvicorn's docs `/path/to/socket.sock` was root '').
+    assert.deepEqual(r.roots[0], { root: '..', references: 2, kinds: ['import'] });
+    assert.deepEqual(r.roots.slice(1).sort((x: any, y: any) => x.root.localeCompare(y.root)), [
       { root: '../lib', references: 1, kinds: ['import'] },
+      { root: '/run', references: 1, kinds: ['doc_link'] },
     ]);
-    assert.deepEqual(r.references.map((x: any) => `${x.file}:${x.line} ${x.target}`).sort(), ['a/index.js:1 ..', 'b/index.js:1 ..', 'c/index.js:1 ../lib/core']);
+    assert.deepEqual(r.references.map((x: any) => `${x.file}:${x.line} ${x.target}`).sort(), ['README.md:3 /run/pkg/socket.sock', 'a/index.js:1 ..', 'b/index.js:1 ..', 'c/index.js:1 ../lib/core']);
   });
 
   it('federate_auto finds the enclosing package the climbs reach (express/examples found no candidate)', async () => {
