@@ -10,6 +10,11 @@ import type { GraphService } from '../../graph/api.ts';
 const LISTED = 50;
 const SYMBOLS_LISTED = 10;
 
+/** A changed file whose line count and symbols are the same, only its edges differ (edges_only). */
+function edgesOnly(f: { loc: [number, number]; symbolsAdded: string[]; symbolsRemoved: string[]; symbolsMoved: number; edges: [number, number] | null }): boolean {
+  return f.edges !== null && f.loc[0] === f.loc[1] && !f.symbolsAdded.length && !f.symbolsRemoved.length && f.symbolsMoved === 0;
+}
+
 /** `{ omitted: { list: n } }` for each list longer than `shown` (n entries left out), else nothing. */
 function omitted(lists: Record<string, readonly unknown[]>, shown: number): { omitted?: Record<string, number> } {
   const cut = Object.entries(lists).filter(([, l]) => l.length > shown);
@@ -37,7 +42,7 @@ export const driftVerb = defineVerb({
   stages: ['orient', 'review'],
   guide: [
     '`last_session`: the graph as this server found it, i.e. what the previous session persisted (captured when the first analysis or session verb ran, before any refresh). A checkpoint name (see `persist` status) compares with the files and learned weights that checkpoint saved, symbol by symbol for the files whose content changed.',
-    'Structure: files added, removed and changed (line count, symbols added/removed, symbols moved, edge count where known), and edge totals per relation. Lists show 50 files (10 symbols per file); `omitted` counts what was left out. Weights: `learn` feedback recorded since the baseline (node biases and edge factors that changed, before = the baseline\'s recorded value) and per-relation weight totals (co-change weights move with git history).',
+    'Structure: files added, removed and changed (line count, symbols added/removed, symbols moved, edge count where known; `edges_only` when only that differs), and edge totals per relation. Lists show 50 files (10 symbols per file); `omitted` counts what was left out. Weights: `learn` feedback recorded since the baseline (node biases and edge factors that changed, before = the baseline\'s recorded value) and per-relation weight totals (co-change weights move with git history).',
   ].join('\n'),
   handler: async (args, call) => {
     const t0 = performance.now();
@@ -117,6 +122,7 @@ export const driftVerb = defineVerb({
       };
     }
     const total = structure.filesAdded.length + structure.filesRemoved.length + structure.filesChanged.length;
+    const relinked = structure.filesChanged.filter(edgesOnly).length;
     return {
       since: args.since,
       baseline: { kind: baseline.kind, generation: baseline.generation, at: new Date(baseline.at).toISOString() },
@@ -131,6 +137,7 @@ export const driftVerb = defineVerb({
           symbols_removed: f.symbolsRemoved.slice(0, SYMBOLS_LISTED),
           symbols_moved: f.symbolsMoved,
           ...(f.edges ? { edges: f.edges } : {}),
+          ...(edgesOnly(f) ? { edges_only: true } : {}),
           ...omitted({ symbols_added: f.symbolsAdded, symbols_removed: f.symbolsRemoved }, SYMBOLS_LISTED),
         })),
         ...omitted({ files_added: structure.filesAdded, files_removed: structure.filesRemoved, files_changed: structure.filesChanged }, LISTED),
@@ -139,7 +146,7 @@ export const driftVerb = defineVerb({
         ...(relations ? { relations: relationField('count') } : {}),
       },
       ...(weights ? { weights } : {}),
-      summary: total === 0 ? 'no structural drift' : `${structure.filesAdded.length} added, ${structure.filesRemoved.length} removed, ${structure.filesChanged.length} changed file(s)`,
+      summary: total === 0 ? 'no structural drift' : `${structure.filesAdded.length} added, ${structure.filesRemoved.length} removed, ${structure.filesChanged.length} changed file(s)${relinked ? ` (${relinked} only in their edges: same lines and symbols, so a file they link to changed or an edit kept both)` : ''}`,
       elapsed_ms: round3(performance.now() - t0),
     };
   },

@@ -22,3 +22,26 @@ describe('drift: a list cut to its limit says how much was left out', function (
     }
   });
 });
+
+describe('drift: a file whose lines and symbols are the same is marked as changed in its edges only', function () {
+  this.timeout(60000);
+  it('marks a.ts, whose import of the removed d.ts went away, and not b.ts, which was edited', async () => {
+    const h = await ingestedFixture({ watch: false });
+    try {
+      assert.equal((await h.call('drift', { agent_id: 'd' })).json.summary, 'no structural drift');
+      fs.rmSync(path.join(h.workspace, 'src/d.ts'));
+      fs.appendFileSync(path.join(h.workspace, 'src/b.ts'), '\nexport function b2(): number {\n  return 2;\n}\n');
+      await h.call('ingest', { agent_id: 'd', path: '.', incremental: true });
+      const { json } = await h.call('drift', { agent_id: 'd' });
+      const byPath = new Map(json.structure.files_changed.map((f: { path: string }) => [f.path, f]));
+      const a = byPath.get('src/a.ts') as { edges_only?: boolean; loc: number[] } | undefined;
+      assert.ok(a, JSON.stringify(json.structure));
+      assert.equal(a.edges_only, true, JSON.stringify(a));
+      assert.equal((byPath.get('src/b.ts') as { edges_only?: boolean }).edges_only, undefined);
+      const relinked = json.structure.files_changed.filter((f: { edges_only?: boolean }) => f.edges_only).length;
+      assert.match(json.summary, new RegExp(`1 removed, ${json.structure.files_changed.length} changed file\\(s\\) \\(${relinked} only in their edges`), json.summary);
+    } finally {
+      await h.close();
+    }
+  });
+});
