@@ -266,6 +266,8 @@ export async function runCycle(deps: CycleDeps, entries: readonly { path: string
   for (const f of present) {
     const deletion = await alerts.resolve(`file_deleted:${f.path}`, 'the file exists again');
     if (deletion) report.alerts_resolved++;
+    // Moved away and back (or another file is there now): "moved to" no longer describes the path.
+    if (await alerts.resolve(`file_moved:${f.path}`, 'the file exists again')) report.alerts_resolved++;
     await slice();
     await resolveLinksOf(deletion);
   }
