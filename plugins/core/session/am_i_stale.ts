@@ -119,7 +119,7 @@ export const amIStaleVerb = defineVerb({
         graph: graphState,
         ...(moved.length ? { symbols: moved.slice(0, 20) } : {}),
         ...(moved.length > 20 ? { symbols_not_listed: moved.length - 20 } : {}),
-        next: status === 'not_a_file' ? 'a folder: name its files (glob lists them)' : status === 'not_found' ? 'check the path (glob or seek find the file you mean)' : status === 'vanished' ? 'drop it from your plan (or find where it went with seek)' : graphState === 'behind' ? 'ingest incremental, then view it again' : `view({"file_path":"${p}"}) before relying on it`,
+        next: status === 'not_a_file' ? 'a folder: name its files (glob lists them)' : status === 'not_found' ? 'check the path (glob or seek find the file you mean)' : status === 'vanished' ? 'drop it from your plan (or find where it went with seek)' : graphState === 'behind' ? (call.settings.readOnly ? 'view it again (this read-only server refuses ingest: the graph stays behind until a writable m1nd ingests)' : 'ingest incremental, then view it again') : `view({"file_path":"${p}"}) before relying on it`,
       });
     }
     return {

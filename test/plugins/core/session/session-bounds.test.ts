@@ -62,3 +62,23 @@ describe('session verbs: bounds and paths never seen', function () {
     assert.deepEqual(json.not_listed, { by_directory: 17, unvisited_directories: 6 });
   });
 });
+
+describe('am_i_stale on a read-only server', function () {
+  this.timeout(60000);
+  it('does not tell the agent to ingest (refused read-only) when the graph is behind the disk', async () => {
+    const ws = manyFiles(1, 2);
+    const writer = await connect({ workspaceRoot: ws });
+    await writer.call('ingest', { agent_id: 'w', path: ws });
+    await writer.close();
+    fs.writeFileSync(path.join(ws, 'src/late.ts'), 'export function late(): number {\n  return 2;\n}\n');
+    const h = await connect({ workspaceRoot: ws, env: { M1ND_READ_ONLY: '1' } });
+    try {
+      const { json } = await h.call('am_i_stale', { agent_id: 'r', files: ['src/late.ts'] });
+      assert.equal(json.stale[0].graph, 'behind');
+      assert.doesNotMatch(json.stale[0].next, /^ingest/);
+      assert.match(json.stale[0].next, /read-only/);
+    } finally {
+      await h.close();
+    }
+  });
+});
