@@ -58,6 +58,13 @@ function exportedByLabel(engine: CodeGraphEngine, own: (path: string) => boolean
     list.push(n);
     out.set(n.label, list);
   }
+  // A package's name reaches its sources, not its tests (kysely's `Generated` was also test/typings/…/huge-db.test-d.ts's): a test file's symbol only when no other holds the name.
+  const inTest = new Map<string, boolean>();
+  const isTest = (path: string) => inTest.get(path) ?? (inTest.set(path, g.get(fileNodeId(path))?.isTest === true), inTest.get(path)!);
+  for (const [label, list] of out) {
+    const sources = list.filter((n) => !isTest(n.path));
+    if (sources.length && sources.length < list.length) out.set(label, sources);
+  }
   return out;
 }
 
@@ -113,14 +120,43 @@ function receiverTypes(bindings: readonly ExtractedBinding[], named: ReadonlyMap
 }
 
 /** The other repository's members a call through a typed receiver reaches (`c.total()` with `c: Cart`): the innermost binding in scope wins. */
-function membersCalled(typed: readonly TypedName[], c: ExtractedCall, members: ReadonlyMap<string, ReadonlyMap<string, GraphNode[]>>): GraphNode[] {
+function membersCalled(typed: readonly TypedName[], c: ExtractedCall, member: (cls: string, name: string) => GraphNode[]): GraphNode[] {
   let best: TypedName | undefined;
   for (const t of typed) {
     if (t.name !== c.receiver || t.line > c.line || (t.endLine !== undefined && c.line > t.endLine)) continue;
     if (t.scope !== c.caller && t.scope !== null) continue;
     if (!best || (best.scope === null && t.scope !== null) || t.line > best.line) best = t;
   }
-  return best ? (members.get(best.cls)?.get(c.callee) ?? []) : [];
+  return best ? member(best.cls, c.callee) : [];
+}
+
+/**
+ * A class's member by name in B, declared by the class or, else, by the nearest ancestor B's graph
+ * ties it to (`db: Kysely` calling `db.insertInto`, which Kysely inherits from QueryCreator).
+ */
+function memberLookup(engine: CodeGraphEngine, members: ReadonlyMap<string, ReadonlyMap<string, GraphNode[]>>, exported: ReadonlyMap<string, GraphNode[]>): (cls: string, name: string) => GraphNode[] {
+  const g = engine.graph;
+  const cache = new Map<string, GraphNode[]>();
+  const find = (cls: string, name: string, seen: Set<string>): GraphNode[] => {
+    const own = members.get(cls)?.get(name);
+    if (own?.length || seen.has(cls) || seen.size >= 16) return own ?? [];
+    seen.add(cls);
+    for (const n of exported.get(cls) ?? []) {
+      if (!isType(n)) continue;
+      for (const e of [...g.outgoing(n.id, 'inherits'), ...g.outgoing(n.id, 'implements')]) {
+        const parent = g.get(e.target);
+        const hit = parent ? find(parent.label, name, seen) : [];
+        if (hit.length) return hit;
+      }
+    }
+    return [];
+  };
+  return (cls, name) => {
+    const key = `${cls}.${name}`;
+    let hit = cache.get(key);
+    if (!hit) cache.set(key, (hit = find(cls, name, new Set())));
+    return hit;
+  };
 }
 
 /** Whether a node of `engine` is a Python `@property` (reading it calls it), from its file's extraction; cached per file. */
@@ -178,6 +214,7 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
       const exported = exportedByLabel(b.engine, (path) => owns(b, path));
       const members = membersByClass(b.engine, (path) => owns(b, path));
       const isProperty = propertyCheck(b.engine);
+      const member = memberLookup(b.engine, members, exported);
       await new Promise((r) => setImmediate(r));
       const g = a.engine.graph;
       const clock = new SliceClock(SLICE_MS);
@@ -192,8 +229,11 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
         for (const imp of x.imports) {
           const pkg = used.find((n) => imp.specifier === n || [`${n}/`, `${n}.`, `${n}::`].some((p) => imp.specifier.startsWith(p)));
           if (!pkg) continue;
-          // The name the import binds the module to: Python binds `a` for `import a.b`, and nothing for `from a.b import X`.
-          const bound = imp.alias ?? (!file.path.endsWith('.py') ? imp.specifier.split(/[/.]|::/).pop() : imp.names.length === 0 ? imp.specifier.split('.')[0] : undefined);
+          // The name the import binds the module to: Python binds `a` for `import a.b`, and nothing for `from a.b import X`;
+          // JS/TS a default import its local name (unknown: taken as the last segment), and `import { X } from '@acme/db'` no `db`.
+          const last = imp.specifier.split(/[/.]|::/).pop();
+          const js = file.language === 'typescript' || file.language === 'tsx' || file.language === 'javascript';
+          const bound = imp.alias ?? (file.language === 'python' ? (imp.names.length === 0 ? imp.specifier.split('.')[0] : undefined) : js ? (imp.names.includes('default') ? last : undefined) : last);
           if (bound) modules.add(bound);
           const within = imp.specifier.slice(pkg.length).split(/[/.]|::/).filter(Boolean).join('/');
           for (const name of imp.names) {
@@ -219,7 +259,7 @@ export async function crossEdges(repos: readonly FederatedRepo[], cut?: RoutesCu
         const typed = receiverTypes(x.bindings ?? [], named, modules);
         for (const c of x.calls) {
           const viaModule = c.receiver !== undefined && throughModule(c.receiver, modules);
-          let targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : membersCalled(typed, c, members);
+          let targets = viaModule ? (exported.get(c.callee) ?? []) : c.receiver === undefined ? (named.get(c.callee) ?? []) : membersCalled(typed, c, member);
           // An attribute read without a call: through the module a reference (an annotation, a base); on a typed receiver a call of a property only.
           if (c.access && !viaModule) targets = targets.filter(isProperty);
           if (targets.length === 0) continue;

@@ -114,4 +114,29 @@ describe('federate: the kind of a cross-repository edge', function () {
     const edges = r.edges.filter((e: any) => e.relation === 'inherits' || e.relation === 'calls').map((e: any) => `${e.source} -${e.relation}-> ${e.target}`).sort();
     assert.deepEqual(edges, ['app::class:src/main.ts#Sub -inherits-> lib::class:src/index.ts#Base', 'app::class:src/main.ts#Sub -inherits-> lib::interface:src/index.ts#Shape']);
   });
+
+  it("a typed receiver reaches a member its class inherits, a package's name its sources, not its tests (kysely), and `import { X } from '@acme/db'` binds no `db`", async () => {
+    const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-kinds-')));
+    write(path.join(parent, 'lib'), {
+      'package.json': JSON.stringify({ name: '@acme/db', type: 'module', version: '1.0.0' }),
+      'src/query-creator.ts': 'export class QueryCreator {\n  selectFrom(table: string): string {\n    return table;\n  }\n}\n',
+      'src/kysely.ts': "import { QueryCreator } from './query-creator.ts';\n\nexport class Kysely extends QueryCreator {\n  destroy(): void {}\n}\n",
+      'src/util.ts': 'export type Generated<T> = T;\n',
+      'test/huge-db.test.ts': 'export type Generated = number;\n',
+    });
+    write(path.join(parent, 'app'), {
+      'package.json': JSON.stringify({ name: 'app', type: 'module', private: true, dependencies: { '@acme/db': '^1.0.0' } }),
+      'src/repo.ts': "import { Kysely, type Generated } from '@acme/db';\n\nexport type Id = Generated<number>;\n\nexport function find(db: Kysely): string {\n  return db.selectFrom('user');\n}\n\nexport function close(db: { destroy(): void }): void {\n  db.destroy();\n}\n",
+    });
+    const app = path.join(parent, 'app');
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: path.join(parent, 'lib') }], top_k: 50 })).json;
+    const edges = r.edges.filter((e: any) => e.relation !== 'depends_on').map((e: any) => `${e.source} -${e.relation}-> ${e.target}`).sort();
+    assert.deepEqual(edges, [
+      'app::file:src/repo.ts -imports-> lib::class:src/kysely.ts#Kysely',
+      'app::file:src/repo.ts -imports-> lib::type:src/util.ts#Generated',
+      'app::function:src/repo.ts#find -calls-> lib::method:src/query-creator.ts#QueryCreator.selectFrom',
+    ]);
+  });
 });
