@@ -4,12 +4,12 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import { GitignoreRules, pathScope, PRUNED_SEGMENTS } from '../../graph/api.ts';
+import { GitignoreRules, pathScope, PRUNED_SEGMENTS, RELATION_CODE, slicePace } from '../../graph/api.ts';
 import { graphOf } from '../shared.ts';
 
 export const globVerb = defineVerb({
   name: 'glob',
-  description: 'File paths in the graph matching a glob (src/**/*.ts), sorted by path or by centrality (activation).',
+  description: 'File paths in the graph matching a glob (src/**/*.ts), sorted by path or by centrality (activation: PageRank of the file and its symbols).',
   input: Type.Object({
     agent_id: AgentId,
     pattern: Type.String({ minLength: 1 }),
@@ -39,7 +39,26 @@ export const globVerb = defineVerb({
     const total = paths.length;
     const g = engine.graph;
     const pr = args.sort === 'activation' ? engine.pagerank().scores : null;
-    const rank = (p: string) => pr?.[g.indexOf(`file:${p}`)] ?? 0;
+    // A file's centrality is its own PageRank and that of everything it contains: calls and references
+    // land on its symbols (a Go file is imported by no file), so the file node alone says little.
+    const mass = new Map<string, number>();
+    if (pr) {
+      const pace = slicePace(8);
+      const contains = RELATION_CODE.contains;
+      for (const p of paths) {
+        await pace();
+        const stack = [g.indexOf(`file:${p}`)];
+        let sum = 0;
+        while (stack.length) {
+          const i = stack.pop()!;
+          if (i < 0) continue;
+          sum += pr[i] ?? 0;
+          g.forEachOut(i, (t, _w, rel) => void (rel === contains && stack.push(t)));
+        }
+        mass.set(p, sum);
+      }
+    }
+    const rank = (p: string) => mass.get(p) ?? 0;
     if (pr) paths = [...paths].sort((a, b) => rank(b) - rank(a) || a.localeCompare(b));
     const shown = paths.slice(0, args.top_k);
     return {
