@@ -32,7 +32,7 @@ export function federationViewVerb(settings: Readonly<HostSettings>) {
       ),
       nodes: Type.Optional(Type.Number()),
       edges: Type.Optional(Type.Number()),
-      cross_edges: Type.Optional(Type.Record(Type.String(), Type.Number())),
+      cross_edges: Type.Optional(Type.Record(Type.String(), Type.Number(), { description: "references: federate's references, http_route, contract and config_key" })),
       ids: Type.Optional(Type.String()),
     }),
     tiers: ['full'],
