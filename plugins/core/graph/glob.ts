@@ -4,7 +4,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
-import { GitignoreRules, pathScope, PRUNED_SEGMENTS, RELATION_CODE, slicePace } from '../../graph/api.ts';
+import { GitignoreRules, pathScope, PRUNED_SEGMENTS, slicePace } from '../../graph/api.ts';
+import { containedRank } from './file-rank.ts';
 import { graphOf } from '../shared.ts';
 
 export const globVerb = defineVerb({
@@ -39,23 +40,13 @@ export const globVerb = defineVerb({
     const total = paths.length;
     const g = engine.graph;
     const pr = args.sort === 'activation' ? engine.pagerank().scores : null;
-    // A file's centrality is its own PageRank and that of everything it contains: calls and references
-    // land on its symbols (a Go file is imported by no file), so the file node alone says little.
+    // A file's centrality holds its symbols' (file-rank.ts).
     const mass = new Map<string, number>();
     if (pr) {
       const pace = slicePace(8);
-      const contains = RELATION_CODE.contains;
       for (const p of paths) {
         await pace();
-        const stack = [g.indexOf(`file:${p}`)];
-        let sum = 0;
-        while (stack.length) {
-          const i = stack.pop()!;
-          if (i < 0) continue;
-          sum += pr[i] ?? 0;
-          g.forEachOut(i, (t, _w, rel) => void (rel === contains && stack.push(t)));
-        }
-        mass.set(p, sum);
+        mass.set(p, containedRank(g, pr, g.indexOf(`file:${p}`)));
       }
     }
     const rank = (p: string) => mass.get(p) ?? 0;

@@ -2,12 +2,13 @@
 import { AgentId, defineVerb, StringEnum, Type } from '../../../core/index.ts';
 import { nodeLoc, pathScope, RELATION_CODE, slicePace } from '../../graph/api.ts';
 import { graphOf, NodeTypes } from '../shared.ts';
+import { containedRank } from './file-rank.ts';
 
 const SORTS = ['loc_desc', 'loc_asc', 'pagerank_desc', 'degree_desc', 'in_degree_desc', 'out_degree_desc', 'name'] as const;
 
 export const metricsVerb = defineVerb({
   name: 'metrics',
-  description: 'Size and structure per node: LOC, in/out degree (code edges, contains included; git co-change edges not), PageRank; filter by kind and path, sort by any.',
+  description: 'Size and structure per node: LOC, in/out degree (code edges, contains included; git co-change edges not), PageRank (a file\'s holds its symbols\'); filter by kind and path, sort by any.',
   input: Type.Object({
     agent_id: AgentId,
     scope: Type.Optional(Type.String({ description: 'Only under this path' })),
@@ -47,7 +48,7 @@ export const metricsVerb = defineVerb({
       let outDegree = 0;
       g.forEachIn(i, (_s, _w, rel) => void (rel !== coChanges && inDegree++));
       g.forEachOut(i, (_t, _w, rel) => void (rel !== coChanges && outDegree++));
-      rows.push({ id: n.id, kind: n.kind, label: n.label, path: n.path, loc, in_degree: inDegree, out_degree: outDegree, pagerank: Number((pr[i] ?? 0).toFixed(6)) });
+      rows.push({ id: n.id, kind: n.kind, label: n.label, path: n.path, loc, in_degree: inDegree, out_degree: outDegree, pagerank: Number((n.kind === 'file' ? containedRank(g, pr, i) : (pr[i] ?? 0)).toFixed(6)) });
     }
     const by: Record<(typeof SORTS)[number], (a: (typeof rows)[0], b: (typeof rows)[0]) => number> = {
       loc_desc: (a, b) => b.loc - a.loc,

@@ -7,7 +7,7 @@ import { write } from '../../history/git-fixture.ts';
  * no file imports another: hub.go's functions are called from every other file, yet its file node
  * has no more in-edges than theirs.
  */
-describe('glob: sort by activation ranks the file whose symbols everything uses first', function () {
+describe('glob and metrics: a file ranks by the PageRank of the file and its symbols', function () {
   this.timeout(60000);
   let h: Harness;
   before(async () => {
@@ -31,5 +31,12 @@ describe('glob: sort by activation ranks the file whose symbols everything uses 
     assert.equal(json.total, 5);
     assert.equal(json.paths[0].path, 'hub.go', JSON.stringify(json.paths));
     assert.ok(json.paths[0].pagerank > json.paths[1].pagerank, JSON.stringify(json.paths));
+  });
+
+  it('gives metrics the same file score, so pagerank_desc puts hub.go first too', async () => {
+    const { json } = await h.call('metrics', { agent_id: 'q', sort: 'pagerank_desc' });
+    const glob = (await h.call('glob', { agent_id: 'q', pattern: '*.go', sort: 'activation' })).json;
+    assert.equal(json.nodes[0].path, 'hub.go', JSON.stringify(json.nodes));
+    assert.equal(json.nodes[0].pagerank, glob.paths[0].pagerank);
   });
 });
