@@ -182,13 +182,16 @@ function requirementFiles(root: string): string[] {
   }
 }
 
-/** Dependencies a pip requirements file lists: one requirement a line; options (`-e`, `-r`, `--hash`), comments and URLs name none. */
+/** Dependencies a pip requirements file lists: one requirement or local folder (`-e ../lib`) a line; other options (`-r`, `--hash`), comments and URLs name none. */
 function requirements(root: string, deps: Dependency[]): void {
   for (const file of requirementFiles(root)) {
     const text = read(root, file);
     if (!text) continue;
     text.split('\n').forEach((raw, i) => {
       const line = raw.replace(/(?:^|\s)#.*$/, '').trim();
+      // A local folder installed by path (`-e ../lib`, `../lib`): a dependency on whatever that folder publishes.
+      const local = /^(?:-e\s+|--editable[=\s]\s*)?(\.{1,2}\/[^\s;]*)/.exec(line)?.[1];
+      if (local) return void deps.push({ ecosystem: 'python', name: '', file, line: i + 1, path: resolve(root, local) });
       if (!line || line.startsWith('-') || /^[a-z+]+:\/\//i.test(line)) return;
       const dep = requirementName(line);
       const path = requirementPath(line);

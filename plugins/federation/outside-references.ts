@@ -2,7 +2,8 @@
  * References in workspace files to paths outside the workspace root: relative imports and
  * document links that climb out (`../../lib/src/x.ts`), and manifest entries naming sibling
  * folders (package.json `file:`/`link:` dependencies and workspaces, tsconfig `extends` and
- * `references`, go.mod `replace … => ../x`, Cargo.toml and pyproject.toml `path = "../x"`).
+ * `references`, go.mod `replace … => ../x`, Cargo.toml and pyproject.toml `path = "../x"`, pip
+ * requirements `-e ../x` and `@ file:../x`).
  * Nothing outside the root is read or even checked for existence: only the workspace's own text.
  */
 import fg from 'fast-glob';
@@ -21,7 +22,7 @@ export interface OutsideReference {
   target: string;
 }
 
-const MANIFESTS = ['**/package.json', '**/tsconfig*.json', '**/go.mod', '**/Cargo.toml', '**/pyproject.toml'];
+const MANIFESTS = ['**/package.json', '**/tsconfig*.json', '**/go.mod', '**/Cargo.toml', '**/pyproject.toml', '**/*requirements*.txt'];
 const SKIP = ['**/node_modules/**', '**/.git/**', '**/.m1nd/**', '**/target/**', '**/dist/**', '**/vendor/**'];
 
 /** Root-relative form of `spec` written in `file`, when it leaves the root; null otherwise. */
@@ -112,6 +113,10 @@ function manifestPaths(file: string, text: string): [number, string][] {
     each(/"(?:extends|path)"\s*:\s*"(\.\.\/[^"]*)"/g);
   } else if (base === 'go.mod') {
     each(/=>\s*(\.\.\/\S*)/g);
+  } else if (base.endsWith('.txt')) {
+    // pip: `-e ../lib`, `../lib`, `acme @ file:../lib`.
+    each(/^\s*(?:-e\s+|--editable[=\s]\s*)?(\.\.\/[^\s#;]*)/g);
+    each(/@\s*file:(?:\/\/)?(\.\.\/[^\s#;]*)/g);
   } else {
     each(/path\s*=\s*"(\.\.\/[^"]*)"/g);
   }

@@ -66,4 +66,25 @@ describe('federate: what the evidence of a cross-repository edge really names', 
       'app::file:app/main.py -imports-> lib::class:acmelib/server.py#Server',
     ]);
   });
+
+  it('a requirements file installing a sibling folder (`-e ../lib`) is an outside reference, a candidate and a dependency', async () => {
+    const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'm1nd-fed-req-')));
+    write(path.join(parent, 'lib'), LIB);
+    write(path.join(parent, 'app'), {
+      'requirements-dev.txt': '-e ../lib\npytest==8.0\n',
+      'app/main.py': 'import acmelib\n\n\ndef main():\n    return acmelib.helper()\n',
+    });
+    const app = path.join(parent, 'app');
+    h = await connect({ workspaceRoot: app, env: { M1ND_TOOL_TIER: 'full', M1ND_ALLOW_ROOTS: parent } });
+    await h.call('ingest', { agent_id: 'a', path: app });
+    const ext = (await h.call('external_references', { agent_id: 'a' })).json;
+    assert.deepEqual(ext.references.map((x: any) => `${x.kind} ${x.file}:${x.line} ${x.target}`), ['manifest requirements-dev.txt:1 ../lib']);
+    const auto = (await h.call('federate_auto', { agent_id: 'a', current_repo_name: 'app' })).json;
+    assert.deepEqual(auto.candidates.map((c: any) => [c.path, c.packages]), [['../lib', ['acmelib']]], JSON.stringify(auto).slice(0, 500));
+    const r = (await h.call('federate', { agent_id: 'a', repos: [{ name: 'app', path: '.' }, { name: 'lib', path: '../lib' }], top_k: 50 })).json;
+    assert.deepEqual(r.edges.map((e: any) => `${e.source} -${e.relation}-> ${e.target} @${e.evidence}`).sort(), [
+      'app::function:app/main.py#main -calls-> lib::function:acmelib/__init__.py#helper @app::app/main.py:5',
+      'app::module:. -depends_on-> lib::module:. @app::requirements-dev.txt:1',
+    ]);
+  });
 });
