@@ -67,7 +67,9 @@ function probeScript(baseNoExt: string, files: PathIndex): string | null {
     for (const e of alt) if (files.has(stem + e)) return stem + e;
   }
   for (const e of TS_EXTENSIONS) if (files.has(baseNoExt + e)) return baseNoExt + e;
-  for (const e of TS_EXTENSIONS) if (files.has(`${baseNoExt}/index${e}`)) return `${baseNoExt}/index${e}`;
+  // A folder's index (`require('..')` from `test/` names the root's `index.js`: no leading `/` there).
+  const index = baseNoExt === '' ? 'index' : `${baseNoExt}/index`;
+  for (const e of TS_EXTENSIONS) if (files.has(index + e)) return index + e;
   return null;
 }
 

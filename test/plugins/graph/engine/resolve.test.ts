@@ -29,6 +29,13 @@ describe('resolveImport', () => {
       assert.deepEqual(resolve(files, 'src/a.ts', 'typescript', './d.mjs').targets, ['src/d.mjs']);
       assert.deepEqual(resolve(files, 'src/util/index.ts', 'typescript', '../e').targets, ['src/e.js']);
     });
+    it("resolves a folder named by '.' or '..' to its index, the workspace root's too (express's tests: require('..'))", () => {
+      const withRoot = ['index.js', 'lib/express.js', 'test/app.js', 'examples/hello/index.js', 'lib/router/index.js', 'lib/router/route.js'];
+      assert.deepEqual(resolve(withRoot, 'test/app.js', 'javascript', '..').targets, ['index.js']);
+      assert.deepEqual(resolve(withRoot, 'examples/hello/index.js', 'javascript', '../..').targets, ['index.js']);
+      assert.deepEqual(resolve(withRoot, 'lib/router/route.js', 'javascript', '.').targets, ['lib/router/index.js']);
+      assert.deepEqual(resolve(withRoot, 'lib/express.js', 'javascript', './router').targets, ['lib/router/index.js']);
+    });
     it('marks bare packages external and missing relative files not_found', () => {
       assert.equal(resolve(files, 'src/a.ts', 'typescript', 'react').unresolved, 'external');
       assert.equal(resolve(files, 'src/a.ts', 'typescript', './nope').unresolved, 'not_found');
