@@ -10,7 +10,7 @@ import { dirOf, type ResolvedImport } from './resolve.ts';
 import { assignedSibling, resolveAccess, resolveCall, resolveMention, resolveTypeName, withBindings, type Dependencies, type FileScope, type SymbolTables } from './resolve-names.ts';
 import { testedBasenames } from './test-files.ts';
 import { traitImplementations } from './trait-dispatch.ts';
-import { mapPreciseEdges } from './ts-program/link-precise.ts';
+import { mapPreciseEdges, unresolvedCallSites } from './ts-program/link-precise.ts';
 import type { PreciseEdge } from './ts-program/protocol.ts';
 
 /** What linking reads and writes of a file's state. */
@@ -131,7 +131,10 @@ export function linkFile(ctx: LinkContext, st: LinkedFile, fileScope: FileScope)
     }
   }
   const implementations = new Map<number, readonly number[]>();
-  for (const call of st.precise ? [] : ex.calls) {
+  // With checker edges, only the member calls it found no declaration for are resolved by name.
+  const unresolved = st.precise ? unresolvedCallSites(st.precise) : null;
+  const byName = unresolved ? (unresolved.size ? ex.calls.filter((c) => unresolved.has(`${c.line}\0${c.callee}`)) : []) : ex.calls;
+  for (const call of byName) {
     const r = call.access ? resolveAccess(call, scope, ctx, deps) : resolveCall(call, scope, ctx, deps);
     if (r.targets.length === 0) continue;
     const src = sourceOf(st, call.caller);

@@ -9,7 +9,7 @@ import type TS from 'typescript';
 import ts from './compiler.ts';
 import { dispatchOwner, targetOf, unalias, type DeclTarget } from './declarations.ts';
 import type { Implementations } from './implementations.ts';
-import type { PreciseEdge, PreciseRelation } from './protocol.ts';
+import { UNRESOLVED, type PreciseEdge, type PreciseRelation } from './protocol.ts';
 
 /** What edge collection needs besides the file. */
 export interface CollectContext {
@@ -36,6 +36,7 @@ export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdg
   const out: PreciseEdge[] = [];
   const seen = new Set<string>();
   const { checker } = ctx;
+  const isJavaScript = /\.[cm]?jsx?$/.test(sf.fileName);
 
   const emit = (at: TS.Node, t: DeclTarget | null, relation: PreciseRelation): boolean => {
     if (!t) return false;
@@ -162,6 +163,19 @@ export function collectEdges(sf: TS.SourceFile, ctx: CollectContext): PreciseEdg
     // holding a function of unknown origin (`const auth = jwt()`), an `any` receiver, a call of a
     // call's result, a package not installed. Overload resolution (getResolvedSignature) is never
     // asked: on type-heavy code one call can cost seconds, and it finds no named declaration here.
+    // A member call with no symbol at all (an `any` receiver, a property the type lacks: express's
+    // `app.listen()`, `app` being a function its methods are mixed into) is marked, so the graph
+    // keeps the name-resolved call there: on express the checker alone left `app.use` 4 callers of 85.
+    // JavaScript only: in TypeScript an `any` receiver is deliberate, and a guess by name was wrong
+    // more often than right (kysely's `arg: any` → `arg.toOperationNode()`).
+    if (isJavaScript && decls.length === 0 && !ts.isNewExpression(node) && receiverOf(callee) !== null && (ts.isIdentifier(at) || ts.isPrivateIdentifier(at))) {
+      const line = sf.getLineAndCharacterOfPosition(at.getStart(sf)).line + 1;
+      const key = `${line}\0\0${at.text}\0${UNRESOLVED}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push({ line, toPath: '', toLine: 0, toName: at.text, relation: UNRESOLVED });
+      }
+    }
   };
 
   const emitConstructor = (at: TS.Node, cls: TS.ClassLikeDeclaration): void => {

@@ -5,7 +5,7 @@
  * that name in the file. Edges whose ends have no node make nothing.
  */
 import type { GraphNode } from '../graph.ts';
-import type { PreciseEdge } from './protocol.ts';
+import { UNRESOLVED, type PreciseEdge, type PreciseRelation } from './protocol.ts';
 
 /** What mapping needs from the builder. */
 export interface PreciseLinkContext {
@@ -18,7 +18,7 @@ export interface PreciseLinkContext {
 export interface MappedEdge {
   source: number;
   target: number;
-  relation: PreciseEdge['relation'];
+  relation: PreciseRelation;
 }
 
 interface Span {
@@ -53,6 +53,7 @@ export function mapPreciseEdges(ctx: PreciseLinkContext, path: string, fileNode:
   const out: MappedEdge[] = [];
   const own = spansOf(path);
   for (const e of edges) {
+    if (e.relation === UNRESOLVED) continue; // a marker for the name-resolved call, not an edge
     const list = spansOf(e.toPath);
     let target = innermost(list, e.toLine, e.toName);
     if (target < 0) {
@@ -61,7 +62,14 @@ export function mapPreciseEdges(ctx: PreciseLinkContext, path: string, fileNode:
     }
     if (target < 0) continue;
     const inner = innermost(own, e.line);
-    out.push({ source: inner < 0 ? fileNode : inner, target, relation: e.relation });
+    out.push({ source: inner < 0 ? fileNode : inner, target, relation: e.relation as PreciseRelation });
   }
+  return out;
+}
+
+/** The member calls the checker found no declaration for, as `line\0name` keys (see UNRESOLVED). */
+export function unresolvedCallSites(edges: readonly PreciseEdge[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of edges) if (e.relation === UNRESOLVED) out.add(`${e.line}\0${e.toName}`);
   return out;
 }

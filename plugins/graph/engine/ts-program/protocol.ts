@@ -5,10 +5,17 @@
  */
 
 /** Bumped when the checker's output for the same inputs changes (stored results are then re-checked). */
-export const CHECKER_VERSION = 9;
+export const CHECKER_VERSION = 10;
 
 /** How an edge found by the checker relates its ends. */
 export type PreciseRelation = 'calls' | 'references' | 'dispatches';
+
+/**
+ * A member call the checker found no declaration for (`app.listen()` with `app` built by a mixin, an
+ * `any` receiver): `{ line, toName: 'listen', relation: 'unresolved', toPath: '', toLine: 0 }`. The
+ * graph keeps the name-resolved call there instead of dropping it. Never an edge itself.
+ */
+export const UNRESOLVED = 'unresolved' as const;
 
 /**
  * One edge from a checked file: `line` is where the call or reference is (the engine takes the
@@ -20,7 +27,7 @@ export interface PreciseEdge {
   toPath: string;
   toLine: number;
   toName: string;
-  relation: PreciseRelation;
+  relation: PreciseRelation | typeof UNRESOLVED;
 }
 
 /** The checker's answer for one file. */
