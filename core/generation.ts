@@ -182,7 +182,6 @@ export class Generation implements CatalogView {
     return this.hooks.gate.taps.map((t) => ({ name: t.name, stage: t.stage ?? 0 }));
   }
 
-  /** Runs the shutdown hook (stores and watchers close). */
   /** Runs the `ready` hook once: the server is serving, background work may start. */
   markReady(): void {
     if (this.readyFired) return;
@@ -190,7 +189,28 @@ export class Generation implements CatalogView {
     this.hooks.ready.call();
   }
 
+  /**
+   * Runs the shutdown hook (stores and watchers close), its taps one after another in the reverse of
+   * plugin load order: plugins load after what they require, so a plugin's work in flight (a daemon
+   * cycle writing through the graph's store) ends before what it requires closes. Every tap runs even
+   * when one fails; the first failure is rethrown after.
+   */
   async shutdown(): Promise<void> {
-    await this.hooks.shutdown.promise();
+    let failure: unknown = null;
+    for (const tap of [...this.hooks.shutdown.taps].reverse()) {
+      try {
+        await runShutdownTap(tap);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== null) throw failure;
   }
+}
+
+/** One tap of the shutdown hook, as tapable would run it (tap, tapAsync or tapPromise). */
+function runShutdownTap(tap: { type: string; fn: Function }): Promise<unknown> {
+  const fn = tap.fn as (...args: unknown[]) => unknown;
+  if (tap.type === 'async') return new Promise((resolve, reject) => fn((error: unknown) => (error ? reject(error) : resolve(undefined))));
+  return Promise.resolve().then(() => fn());
 }

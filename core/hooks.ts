@@ -5,7 +5,6 @@
  * as ordinary taps by core/builtin-taps.ts; plugins tap the same hooks under their own name.
  */
 import {
-  AsyncParallelHook,
   AsyncSeriesBailHook,
   AsyncSeriesHook,
   AsyncSeriesWaterfallHook,
@@ -74,8 +73,11 @@ export function createHooks() {
     afterCall: new SyncHook<[CallState, CallOutcome]>(['call', 'outcome']),
 
     // ── shutdown ──────────────────────────────────────────────────────────────────────────
-    /** AsyncParallelHook<[]>: the generation is retired or the server stops; close stores and watchers. Return ignored. */
-    shutdown: new AsyncParallelHook<[]>([]),
+    /**
+     * AsyncSeriesHook<[]>: the generation is retired or the server stops; close stores and watchers.
+     * Return ignored. Runs in the reverse of plugin load order (a plugin before those it requires).
+     */
+    shutdown: new AsyncSeriesHook<[]>([]),
   });
 }
 

@@ -143,7 +143,8 @@ export class Daemon extends WatchedRunner<DaemonState> {
 
   /** Runs one cycle now (cycles never overlap: a second caller waits for the first). */
   tick(options: TickOptions): Promise<TickReport> {
-    return this.serial(() => this.cycle(options));
+    // A cycle queued after the server began closing would run while the stores close under it.
+    return this.serial(() => (this.closed ? Promise.reject(new Error('the server is closing')) : this.cycle(options)));
   }
 
   protected backgroundCycle(): Promise<TickReport> {
