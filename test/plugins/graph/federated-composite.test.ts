@@ -60,7 +60,7 @@ describe('the federated view\'s composite graph', () => {
 
   it('keeps every live member edge and adds the cross-repository links', async () => {
     const { graph, counts } = await buildComposite([member('lib', lib), member('app', app)], links);
-    assert.deepEqual(counts, { depends_on: 0, imports: 0, calls: 1, references: 0 });
+    assert.deepEqual(counts, { depends_on: 0, imports: 0, calls: 1, inherits: 0, references: 0 });
     const edges = Array.from({ length: graph.edgeCapacity }, (_, e) => graph.edge(e)).filter((e) => e !== null).map((e) => `${e.source} -${e.relation}-> ${e.target}`).sort();
     assert.deepEqual(edges, [
       'app::file:src/main.ts -contains-> app::function:src/main.ts#importLedger',

@@ -115,8 +115,9 @@ describe('every workspace-path parameter of every verb goes through the one work
     const { result, json } = await h.call('am_i_stale', { agent_id: agent, files: [`${rel}/secret.txt`, `${rel}/absent.txt`] });
     assert.equal(result.isError, true);
     assert.equal(json.error.code, 'M1ND_ERR_PATH_ESCAPE');
+    // src/gone.ts never existed: not_found (vanished is for a file the graph or the session knew).
     const inside = (await h.call('am_i_stale', { agent_id: agent, files: ['./src/a.ts', 'src/gone.ts'] })).json;
-    assert.deepEqual(inside.stale.map((s: any) => [s.path, s.status]), [['src/gone.ts', 'vanished']]);
+    assert.deepEqual(inside.stale.map((s: any) => [s.path, s.status]), [['src/gone.ts', 'not_found']]);
     assert.deepEqual(inside.fresh, ['src/a.ts']);
   });
 });
