@@ -158,13 +158,10 @@ export class Generation implements CatalogView {
   async statusReport(): Promise<Record<string, unknown>> {
     let report: Record<string, unknown> = {};
     const failed: { plugin: string; error: string }[] = [];
-    const taps = (this.hooks.health as unknown as { taps: { type: string; name: string; fn: Function }[] }).taps;
-    for (const { type, name, fn } of taps) {
+    for (const tap of this.hooks.health.taps) {
+      const { name } = tap;
       try {
-        const next =
-          type === 'async'
-            ? await new Promise<unknown>((resolve, reject) => fn(report, (error: unknown, value: unknown) => (error ? reject(error) : resolve(value))))
-            : await fn(report);
+        const next = await runTap(tap, [report]);
         if (next !== undefined) report = next as Record<string, unknown>;
       } catch (error) {
         failed.push({ plugin: (error as { plugin?: string }).plugin ?? name, error: error instanceof Error ? error.message : String(error) });
@@ -199,7 +196,7 @@ export class Generation implements CatalogView {
     let failure: unknown = null;
     for (const tap of [...this.hooks.shutdown.taps].reverse()) {
       try {
-        await runShutdownTap(tap);
+        await runTap(tap, []);
       } catch (error) {
         failure ??= error;
       }
@@ -208,9 +205,9 @@ export class Generation implements CatalogView {
   }
 }
 
-/** One tap of the shutdown hook, as tapable would run it (tap, tapAsync or tapPromise). */
-function runShutdownTap(tap: { type: string; fn: Function }): Promise<unknown> {
+/** One tap run on its own, as tapable would run it (tap, tapAsync or tapPromise): its result. */
+function runTap(tap: { type: string; fn: Function }, args: unknown[]): Promise<unknown> {
   const fn = tap.fn as (...args: unknown[]) => unknown;
-  if (tap.type === 'async') return new Promise((resolve, reject) => fn((error: unknown) => (error ? reject(error) : resolve(undefined))));
-  return Promise.resolve().then(() => fn());
+  if (tap.type === 'async') return new Promise((resolve, reject) => fn(...args, (error: unknown, value: unknown) => (error ? reject(error) : resolve(value))));
+  return Promise.resolve().then(() => fn(...args));
 }
